@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what the browser tests need on a fresh Debian machine, idempotently:
+#   - Debian's Chromium (Playwright's own browser download is not reachable from CI);
+#   - the Playwright driver that playwright-go pins (the npm package playwright-core at that
+#     exact version plus a link to this machine's node), unpacked into e2e/.driver.
+# Nothing here downloads from a CDN: only Debian's packages and the npm registry are used.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+driver="$here/.driver"
+# playwright-go v0.5200.x refuses any driver but this one (playwrightCliVersion in its run.go).
+version="1.52.0"
+
+if [ ! -x /usr/lib/chromium/chromium ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "e2e/setup: installing Debian's chromium" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "e2e/setup: node is required (Debian package nodejs)" >&2
+  exit 1
+fi
+
+have=""
+[ -f "$driver/package/package.json" ] && have=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$driver/package/package.json" | head -n1)
+if [ "$have" != "$version" ]; then
+  echo "e2e/setup: fetching playwright-core@$version from the npm registry" >&2
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  (cd "$tmp" && npm pack --silent "playwright-core@$version" >/dev/null)
+  rm -rf "$driver"
+  mkdir -p "$driver"
+  tar -xzf "$tmp"/playwright-core-"$version".tgz -C "$driver"
+fi
+ln -sfn "$(command -v node)" "$driver/node"
+echo "e2e/setup: ready (chromium $(/usr/lib/chromium/chromium --version 2>/dev/null | awk '{print $2}'), playwright-core $version)" >&2
