@@ -1,0 +1,242 @@
+// Package webhook signs and verifies the gateway's webhooks, Standard Webhooks style.
+//
+// A webhook is an HTTP POST whose body is an Event ({"type", "timestamp", "data"}) and which
+// carries three headers:
+//
+//	webhook-id:        msg_…, the same across every delivery attempt of one event
+//	webhook-timestamp: Unix seconds of this attempt
+//	webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
+//
+// The HMAC key is the base64-decoded part of a "whsec_…" secret. A receiver verifies the
+// signature and the timestamp with a Verifier, then treats the event as a hint: ParseHint
+// tells it which record to re-fetch from the gateway, and it applies what the gateway says
+// rather than what the body says.
+package webhook
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Header names of a signed webhook.
+const (
+	HeaderID        = "webhook-id"
+	HeaderTimestamp = "webhook-timestamp"
+	HeaderSignature = "webhook-signature"
+)
+
+// SecretPrefix starts every secret made by NewSecret.
+const SecretPrefix = "whsec_"
+
+// DefaultTolerance is how far a webhook's timestamp may be from the receiver's clock, in
+// either direction, when Verifier.Tolerance is zero.
+const DefaultTolerance = 5 * time.Minute
+
+// signatureVersion is the only scheme this package signs and accepts.
+const signatureVersion = "v1"
+
+// Sentinel errors of Verify; match them with errors.Is.
+var (
+	// ErrMissingHeaders: the id, timestamp or signature header is absent or empty.
+	ErrMissingHeaders = errors.New("webhook: missing webhook-id, webhook-timestamp or webhook-signature header")
+	// ErrTimestamp: the timestamp is not a Unix time or is outside the tolerance (a replay or
+	// a badly wrong clock).
+	ErrTimestamp = errors.New("webhook: timestamp invalid or outside tolerance")
+	// ErrSignature: no signature in the header matches the body.
+	ErrSignature = errors.New("webhook: signature does not match")
+	// ErrSecret: the secret is empty or not base64 after its whsec_ prefix.
+	ErrSecret = errors.New("webhook: invalid secret")
+)
+
+// NewSecret returns a fresh signing secret: "whsec_" followed by 32 random bytes in
+// standard base64.
+func NewSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("webhook: reading random bytes: %w", err)
+	}
+	return SecretPrefix + base64.StdEncoding.EncodeToString(b), nil
+}
+
+// NewMessageID returns a unique webhook id: "msg_" followed by 26 random base32 characters
+// (at least 128 bits from crypto/rand).
+func NewMessageID() string {
+	return "msg_" + rand.Text()
+}
+
+// secretKey decodes a secret into its HMAC key. The "whsec_" prefix is optional.
+func secretKey(secret string) ([]byte, error) {
+	s := strings.TrimPrefix(strings.TrimSpace(secret), SecretPrefix)
+	if s == "" {
+		return nil, fmt.Errorf("%w: empty", ErrSecret)
+	}
+	key, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		// Some senders strip the padding; accept that too.
+		var err2 error
+		if key, err2 = base64.RawStdEncoding.DecodeString(s); err2 != nil {
+			return nil, fmt.Errorf("%w: the part after %q must be standard base64: %w", ErrSecret, SecretPrefix, err)
+		}
+	}
+	if len(key) == 0 {
+		return nil, fmt.Errorf("%w: empty key", ErrSecret)
+	}
+	return key, nil
+}
+
+// mac computes the raw HMAC-SHA256 of "msgID.unixSeconds.body".
+func mac(key []byte, msgID string, unix int64, body []byte) []byte {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte(msgID))
+	h.Write([]byte{'.'})
+	h.Write(strconv.AppendInt(nil, unix, 10))
+	h.Write([]byte{'.'})
+	h.Write(body)
+	return h.Sum(nil)
+}
+
+// Sign returns the webhook-signature value for body sent as message msgID at ts:
+// "v1,<base64 HMAC-SHA256 of msgID.unixSeconds.body>". The secret may carry the "whsec_"
+// prefix or not.
+func Sign(secret, msgID string, ts time.Time, body []byte) (string, error) {
+	key, err := secretKey(secret)
+	if err != nil {
+		return "", err
+	}
+	if msgID == "" {
+		return "", errors.New("webhook: message id is empty")
+	}
+	return signatureVersion + "," + base64.StdEncoding.EncodeToString(mac(key, msgID, ts.Unix(), body)), nil
+}
+
+// Headers returns the three headers of a signed webhook (id, timestamp, signature).
+func Headers(secret, msgID string, ts time.Time, body []byte) (http.Header, error) {
+	sig, err := Sign(secret, msgID, ts, body)
+	if err != nil {
+		return nil, err
+	}
+	h := make(http.Header, 3)
+	h.Set(HeaderID, msgID)
+	h.Set(HeaderTimestamp, strconv.FormatInt(ts.Unix(), 10))
+	h.Set(HeaderSignature, sig)
+	return h, nil
+}
+
+// Verifier checks the signature and timestamp of incoming webhooks. The zero Tolerance means
+// DefaultTolerance; a nil Now means time.Now.
+type Verifier struct {
+	Secret    string
+	Tolerance time.Duration
+	Now       func() time.Time
+}
+
+// headerValue reads a Standard Webhooks header, falling back to the svix- names that some
+// senders of the same scheme use.
+func headerValue(h http.Header, name string) string {
+	if v := strings.TrimSpace(h.Get(name)); v != "" {
+		return v
+	}
+	return strings.TrimSpace(h.Get("svix-" + strings.TrimPrefix(name, "webhook-")))
+}
+
+// Verify checks that body was signed with v.Secret and sent within the tolerance. It returns
+// an error matching ErrMissingHeaders, ErrTimestamp, ErrSignature or ErrSecret. The header
+// may list several space-separated signatures (during a secret rotation); any may match.
+// Signatures are compared in constant time.
+func (v Verifier) Verify(h http.Header, body []byte) error {
+	key, err := secretKey(v.Secret)
+	if err != nil {
+		return err
+	}
+	id, tsText, sigs := headerValue(h, HeaderID), headerValue(h, HeaderTimestamp), headerValue(h, HeaderSignature)
+	if id == "" || tsText == "" || sigs == "" {
+		return ErrMissingHeaders
+	}
+	unix, err := strconv.ParseInt(tsText, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%w: %q is not Unix seconds", ErrTimestamp, tsText)
+	}
+	tolerance := v.Tolerance
+	if tolerance <= 0 {
+		tolerance = DefaultTolerance
+	}
+	now := time.Now
+	if v.Now != nil {
+		now = v.Now
+	}
+	// Compare in seconds so that a huge timestamp cannot overflow a time.Duration.
+	skew := now().Unix() - unix
+	if skew < 0 {
+		skew = -skew
+	}
+	if skew < 0 || skew > int64(tolerance/time.Second) {
+		return fmt.Errorf("%w: %d s away from now", ErrTimestamp, skew)
+	}
+	want := mac(key, id, unix, body)
+	for _, s := range strings.Fields(sigs) {
+		version, b64, ok := strings.Cut(s, ",")
+		if !ok || version != signatureVersion {
+			continue
+		}
+		got, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			continue
+		}
+		if hmac.Equal(got, want) {
+			return nil
+		}
+	}
+	return ErrSignature
+}
+
+// Event kinds prefix the event type: Type is a prefix plus the record's new status in lower
+// case, e.g. "deposit.paid" or "withdrawal.processed".
+const (
+	TypeDepositPrefix    = "deposit."
+	TypeWithdrawalPrefix = "withdrawal."
+)
+
+// Record kinds, as used by EventType and Hint.Kind.
+const (
+	KindDeposit    = "deposit"
+	KindWithdrawal = "withdrawal"
+)
+
+// EventType returns the event type of a record of kind ("deposit" or "withdrawal") that has
+// moved to status: EventType("deposit", "PAID") is "deposit.paid".
+func EventType(kind, status string) string {
+	return strings.ToLower(kind) + "." + strings.ToLower(status)
+}
+
+// Event is the body of a webhook. ID is not part of the body: it travels in the webhook-id
+// header.
+type Event struct {
+	ID        string          `json:"-"`
+	Type      string          `json:"type"`
+	Timestamp time.Time       `json:"timestamp"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// MarshalJSON writes the timestamp in the gateway's wire format (UTC, milliseconds, Z).
+func (e Event) MarshalJSON() ([]byte, error) {
+	data := e.Data
+	if len(data) == 0 {
+		data = json.RawMessage("null")
+	}
+	return json.Marshal(struct {
+		Type      string          `json:"type"`
+		Timestamp string          `json:"timestamp"`
+		Data      json.RawMessage `json:"data"`
+	}{e.Type, gatewayclient.FormatTime(e.Timestamp), data})
+}
