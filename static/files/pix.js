@@ -1,0 +1,181 @@
+// Live PIX page: countdown, copy button and payment status.
+// Progressive enhancement of a page that already works without JavaScript (the server renders the
+// countdown and status, and a <noscript> meta refresh reloads it). Everything it needs comes from
+// data-* attributes of the element marked data-pix:
+//   data-expires-at, data-now  ISO times from the server; their difference from the local clock
+//                              corrects the shopper's clock skew
+//   data-events-url            Server-Sent Events stream; each message is JSON {status, redirect?, text?}
+//   data-status-url            JSON endpoint answering {status, redirect?, text?}; polled every 3 s
+//                              when EventSource is missing or fails
+//   data-paid-url              where to go when the status becomes "paid" without a redirect
+//   data-text-*                localised texts (expired, paid, copied, copy-manual)
+(function () {
+  "use strict";
+
+  var POLL_MS = 3000;
+
+  function pad(n) { return n < 10 ? "0" + n : String(n); }
+
+  // formatCountdown mirrors views.FormatCountdown: mm:ss, or h:mm:ss from one hour up.
+  function formatCountdown(ms) {
+    var total = ms > 0 ? Math.ceil(ms / 1000) : 0;
+    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    return h > 0 ? h + ":" + pad(m) + ":" + pad(s) : pad(m) + ":" + pad(s);
+  }
+
+  function sameOrigin(url) {
+    try {
+      var u = new URL(url, window.location.href);
+      return u.origin === window.location.origin ? u.href : null;
+    } catch (e) { return null; }
+  }
+
+  function init(root) {
+    var byId = function (id) { return root.querySelector('[data-testid="' + id + '"]'); };
+    var countdown = byId("countdown");
+    var status = byId("order-status");
+    var code = byId("pix-code");
+    var copy = byId("copy-code");
+    var newQR = byId("new-qr");
+    var active = root.querySelectorAll("[data-pix-active]");
+    var feedback = root.querySelector("[data-copy-feedback]");
+    var text = function (name) { return root.getAttribute("data-text-" + name) || ""; };
+
+    var expiresAt = Date.parse(root.getAttribute("data-expires-at") || "");
+    var serverNow = Date.parse(root.getAttribute("data-now") || "");
+    var skew = isNaN(serverNow) ? 0 : serverNow - Date.now();
+    var timer = null, done = false, expired = false;
+
+    function setStatus(name, label) {
+      if (!status) { return; }
+      status.setAttribute("data-status", name);
+      if (label) { status.textContent = label; }
+    }
+
+    function expire() {
+      if (expired) { return; }
+      expired = true;
+      if (timer) { clearInterval(timer); timer = null; }
+      if (countdown) { countdown.textContent = formatCountdown(0); }
+      for (var i = 0; i < active.length; i++) { active[i].hidden = true; }
+      if (newQR) { newQR.hidden = false; }
+      setStatus("expired", text("expired"));
+      // The stream stays open: a late payment still turns the order to paid.
+    }
+
+    function tick() {
+      if (isNaN(expiresAt)) { return; }
+      var left = expiresAt - (Date.now() + skew);
+      if (countdown) { countdown.textContent = formatCountdown(left); }
+      if (left <= 0) { expire(); }
+    }
+
+    function go(url) {
+      var target = url && sameOrigin(url);
+      if (target) { window.location.assign(target); return true; }
+      return false;
+    }
+
+    function apply(msg) {
+      if (done || !msg || typeof msg.status !== "string") { return; }
+      if (msg.status === "paid") {
+        done = true;
+        if (timer) { clearInterval(timer); timer = null; }
+        setStatus("paid", msg.text || text("paid"));
+        if (!go(msg.redirect) && !go(root.getAttribute("data-paid-url"))) {
+          for (var i = 0; i < active.length; i++) { active[i].hidden = true; }
+        }
+        return;
+      }
+      if (msg.status === "expired") { expire(); }
+      if (msg.redirect && msg.status !== "expired") {
+        if (go(msg.redirect)) { done = true; return; }
+      }
+      if (msg.text && !expired) { setStatus(msg.status, msg.text); }
+    }
+
+    function parse(data) {
+      try { return JSON.parse(data); } catch (e) { return null; }
+    }
+
+    var polling = false;
+    function poll() {
+      var url = root.getAttribute("data-status-url");
+      if (polling || !url || !window.fetch) { return; }
+      polling = true;
+      var loop = function () {
+        if (done) { return; }
+        fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store", credentials: "same-origin" })
+          .then(function (r) { return r.ok ? r.json() : null; })
+          .then(function (msg) { apply(msg); }, function () { /* try again on the next round */ })
+          .then(function () { if (!done) { setTimeout(loop, POLL_MS); } });
+      };
+      setTimeout(loop, POLL_MS);
+    }
+
+    function listen() {
+      var url = root.getAttribute("data-events-url");
+      if (!url || !window.EventSource) { poll(); return; }
+      var es, failures = 0;
+      try { es = new EventSource(url); } catch (e) { poll(); return; }
+      var onMessage = function (ev) {
+        apply(parse(ev.data));
+        if (done) { es.close(); }
+      };
+      es.onopen = function () { failures = 0; };
+      es.onmessage = onMessage;
+      es.addEventListener("status", onMessage);
+      es.onerror = function () {
+        failures++;
+        // CLOSED means the browser gave up (wrong answer from the server); repeated failures
+        // mean something in between (a proxy) breaks streams. Either way, poll instead.
+        if (es.readyState === 2 || failures >= 3) { es.close(); poll(); }
+      };
+    }
+
+    function copied(msg) { if (feedback) { feedback.textContent = msg; } }
+
+    function selectCode() {
+      if (!code) { return; }
+      code.focus();
+      if (typeof code.select === "function") {
+        code.select();
+        try { code.setSelectionRange(0, code.value.length); } catch (e) { /* not a text control */ }
+      } else {
+        var range = document.createRange();
+        range.selectNodeContents(code);
+        var sel = window.getSelection();
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
+      copied(text("copy-manual"));
+    }
+
+    if (copy && code) {
+      copy.hidden = false;
+      copy.addEventListener("click", function () {
+        var value = code.value !== undefined ? code.value : code.textContent;
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(value).then(function () { copied(text("copied")); }, selectCode);
+        } else {
+          selectCode();
+        }
+      });
+    }
+
+    tick();
+    if (!expired && !isNaN(expiresAt)) { timer = setInterval(tick, 1000); }
+    listen();
+  }
+
+  function start() {
+    var roots = document.querySelectorAll("[data-pix]");
+    for (var i = 0; i < roots.length; i++) { init(roots[i]); }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
