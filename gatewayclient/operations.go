@@ -146,7 +146,9 @@ func allPages[T any](ctx context.Context, first int, fetch func(context.Context,
 
 // filterQuery writes a list filter as its query, with the client's pagination parameters.
 func (c *Client) filterQuery(f any) url.Values {
-	if q, ok := f.(interface{ Query(string, string) url.Values }); ok {
+	if q, ok := f.(interface {
+		Query(string, string) url.Values
+	}); ok {
 		return q.Query(c.pageParam, c.perPageParam)
 	}
 	return nil
