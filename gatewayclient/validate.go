@@ -525,11 +525,26 @@ func (c *checker) amountRange(lo, hi, minAllowed Cents) {
 	}
 }
 
-// dateRange checks startDate <= endDate when both are set.
+// dateRange checks that the dates set can be written as ISO 8601 (years 1 to 9999 in UTC)
+// and that startDate <= endDate when both are set.
 func (c *checker) dateRange(start, end time.Time) {
-	if !start.IsZero() && !end.IsZero() && start.After(end) {
+	okStart := c.isoTime("startDate", start)
+	okEnd := c.isoTime("endDate", end)
+	if okStart && okEnd && !start.IsZero() && !end.IsZero() && start.After(end) {
 		c.add("endDate", CodeRange, "must not be before startDate")
 	}
+}
+
+// isoTime checks that t, when set, has a four-digit year in UTC.
+func (c *checker) isoTime(field string, t time.Time) bool {
+	if t.IsZero() {
+		return true
+	}
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		c.add(field, CodeFormat, "must be between years 0001 and 9999")
+		return false
+	}
+	return true
 }
 
 // paging checks the pagination parameters (0: not set).
