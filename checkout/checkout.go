@@ -1,0 +1,221 @@
+package checkout
+
+import (
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// ProductID identifies a product of the catalogue.
+type ProductID string
+
+// Product is an item of the catalogue. Its UnitPrice is the only source of prices: carts and
+// orders never take a price from the browser.
+type Product struct {
+	ID          ProductID
+	Slug        string // URL-friendly unique name
+	Title       string // pt-BR title, 2..150 characters (the gateway's item title limits)
+	Description string // optional; 2..255 characters when set
+	UnitPrice   gatewayclient.Cents
+	Physical    bool // true: shipped, so the order needs an address
+	Active      bool // inactive products are hidden and cannot be added to a cart
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// Quantity limits of a cart line (the gateway's item quantity limits).
+const (
+	MinQuantity = 1
+	MaxQuantity = 100
+)
+
+// Cart is a shopper's basket, addressed by an unguessable ID so that it works without cookies.
+type Cart struct {
+	ID        string // >= 128 random bits (NewID)
+	Lines     []CartLine
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// CartLine is one product in a cart. Product is read from the catalogue each time the cart is
+// loaded, so its price is always the current catalogue price.
+type CartLine struct {
+	Product  Product
+	Quantity int // MinQuantity..MaxQuantity
+}
+
+// Subtotal is the line's unit price times its quantity.
+func (l CartLine) Subtotal() gatewayclient.Cents {
+	return l.Product.UnitPrice * gatewayclient.Cents(l.Quantity)
+}
+
+// Total is the sum of the lines' subtotals.
+func (c Cart) Total() gatewayclient.Cents {
+	var t gatewayclient.Cents
+	for _, l := range c.Lines {
+		t += l.Subtotal()
+	}
+	return t
+}
+
+// NeedsAddress reports whether any line is a physical product, in which case the order needs a
+// shipping address (and the gateway requires one: isInfoProduct is false).
+func (c Cart) NeedsAddress() bool {
+	for _, l := range c.Lines {
+		if l.Product.Physical {
+			return true
+		}
+	}
+	return false
+}
+
+// Line returns the line of product id, or nil.
+func (c *Cart) Line(id ProductID) *CartLine {
+	for i := range c.Lines {
+		if c.Lines[i].Product.ID == id {
+			return &c.Lines[i]
+		}
+	}
+	return nil
+}
+
+// Customer is the shopper as typed in the form, normalised (document and phone digits only).
+type Customer struct {
+	Name     string
+	Document string // CPF or CNPJ
+	Email    string
+	Phone    string // Brazilian mobile phone
+}
+
+// Address is the shipping address of an order with physical products.
+type Address struct {
+	ZipCode      string // CEP
+	Street       string
+	Number       string
+	Complement   string
+	Neighborhood string
+	City         string
+	State        string // UF
+	Country      string
+}
+
+// OrderLine is a snapshot of a cart line when the order was placed.
+type OrderLine struct {
+	ProductID ProductID
+	Title     string
+	UnitPrice gatewayclient.Cents
+	Quantity  int
+	Physical  bool
+}
+
+// Subtotal is the line's unit price times its quantity.
+func (l OrderLine) Subtotal() gatewayclient.Cents {
+	return l.UnitPrice * gatewayclient.Cents(l.Quantity)
+}
+
+// StatusChange is one entry of an order's history.
+type StatusChange struct {
+	From   OrderStatus
+	To     OrderStatus
+	At     time.Time
+	Reason string // e.g. "deposit PAID", "qr expired", "late payment"
+}
+
+// Order is a placed order: a snapshot of the cart, the customer and the address, plus its
+// payment attempts and its history of states.
+type Order struct {
+	ID           string // >= 128 random bits, URL-safe (NewID)
+	Number       string // short human number shown to the shopper, e.g. "PX-7K3M9QZ2"
+	ExternalCode string // sent to the gateway as externalCode (8..255 characters)
+	RequestKey   string // the form's request key: the same key gives the same order
+	Status       OrderStatus
+	Lines        []OrderLine
+	Amount       gatewayclient.Cents
+	Customer     Customer
+	Address      *Address // nil when no line is physical
+	Physical     bool     // any line is physical
+	LatePayment  bool     // paid after its QR expired (or after a newer QR replaced it)
+	History      []StatusChange
+	Attempts     []Attempt // ordered by N; the last one is the current attempt
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	PaidAt       time.Time // zero until paid
+	Lang         string    // language of the shopper's pages ("pt-BR", "en")
+	ShopperIP    string    // the shopper's IP address when the order was placed (sent as customer.ip)
+	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
+	// version is refused with ErrConflict (optimistic compare-and-set).
+	Version int
+}
+
+// CurrentAttempt returns the latest payment attempt, or nil when there is none.
+func (o *Order) CurrentAttempt() *Attempt {
+	if o == nil || len(o.Attempts) == 0 {
+		return nil
+	}
+	return &o.Attempts[len(o.Attempts)-1]
+}
+
+// AttemptByTransaction returns the attempt whose gateway transaction is txID, or nil.
+func (o *Order) AttemptByTransaction(txID string) *Attempt {
+	if txID == "" {
+		return nil
+	}
+	for i := range o.Attempts {
+		if o.Attempts[i].TransactionID == txID {
+			return &o.Attempts[i]
+		}
+	}
+	return nil
+}
+
+// QR returns the attempt whose QR code may be shown to the shopper (the current attempt when it
+// is active), or nil. A pending, failed or expired attempt never exposes its QR.
+func (o *Order) QR() *Attempt {
+	a := o.CurrentAttempt()
+	if a == nil || a.State != AttemptActive || o.Status != StatusAwaitingPayment {
+		return nil
+	}
+	return a
+}
+
+// AttemptState is the state of one payment attempt (one idempotency key, one gateway transaction).
+type AttemptState string
+
+// Attempt states.
+const (
+	// AttemptPending: written with its idempotency key, the gateway has not answered yet (or the
+	// answer was lost). EnsurePayment calls the gateway again with the same key.
+	AttemptPending AttemptState = "pending"
+	// AttemptActive: the gateway answered and the BR Code was checked; its QR may be shown.
+	AttemptActive AttemptState = "active"
+	// AttemptFailed: the gateway refused the request, its BR Code did not match the order, or the
+	// deposit failed. Its QR is never shown.
+	AttemptFailed AttemptState = "failed"
+	// AttemptExpired: its QR expired unpaid.
+	AttemptExpired AttemptState = "expired"
+	// AttemptPaid: its deposit was paid (it may later be refunded: see DepositStatus).
+	AttemptPaid AttemptState = "paid"
+	// AttemptSuperseded: a newer attempt replaced it before it expired or failed.
+	AttemptSuperseded AttemptState = "superseded"
+)
+
+// Attempt is one request to the gateway for an order: a new QR code means a new attempt with a
+// new idempotency key; retries of the same attempt reuse its key.
+type Attempt struct {
+	ID             string
+	OrderID        string
+	N              int    // 1, 2, ... within the order
+	IdempotencyKey string // unique; sent as idempotencyKey
+	State          AttemptState
+	TransactionID  string // the gateway's transaction id (= deposit id); empty while pending
+	BRCode         string // the copy-and-paste code (pixResponse.uri)
+	QRCodePNG      []byte // the image the gateway sent (decoded qrCodeBase64); may be nil
+	ExpiresAt      time.Time
+	DepositStatus  gatewayclient.DepositStatus // last deposit state seen
+	Error          string                      // why it failed, for logs and the merchant
+	// Violations holds the gateway's 422 violations when the gateway refused the request, so that
+	// a replay of the same form submission reports them again.
+	Violations []gatewayclient.Violation
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}

@@ -1,0 +1,29 @@
+// Package checkout is the domain of the PIX checkout: the catalogue, carts, orders and their
+// payment through the gateway.
+//
+// # Orders and attempts
+//
+// An order snapshots its cart (lines at catalogue prices), the customer and the address. Each
+// request for a QR code is an Attempt with its own idempotency key; the first attempt is written
+// together with the order, in one store transaction, before the gateway is called. A retry of the
+// same attempt (a double click, a lost answer, a crash) reuses the key, so the gateway replays
+// the transaction it made instead of making another. A new QR code after expiry is a new
+// attempt with a new key.
+//
+// Before an attempt becomes active its BR Code is decoded and its amount compared with the
+// order's: a mismatch fails the attempt (and the order), and its QR code is never shown. The
+// shopper may ask for a new QR code (RegenerateQR), as after an expiry.
+//
+// # States
+//
+// Order states and their meaning are documented on OrderStatus; the deposit states of the
+// gateway map to them through MapDepositStatus and the allowed moves are the table behind
+// CanTransition. Orders move forward only. Payments always win: a payment after expiry, after
+// a failure or of a replaced QR code still makes the order paid, flagged LatePayment.
+//
+// # Following payments
+//
+// Webhooks are hints (HandleWebhook): the deposit is read again from the gateway and applied.
+// The Reconciler does the same on a timer, so payments are seen with webhooks switched off.
+// Subscribe delivers status changes to the pages in this process.
+package checkout

@@ -1,0 +1,61 @@
+package checkout
+
+import (
+	"sync"
+	"time"
+)
+
+// OrderEvent tells that an order changed status.
+type OrderEvent struct {
+	OrderID string
+	Status  OrderStatus
+	At      time.Time
+}
+
+// broker fans order events out to in-process subscribers (the SSE streams of the PIX page).
+type broker struct {
+	mu   sync.Mutex
+	subs map[string]map[chan OrderEvent]struct{}
+}
+
+func newBroker() *broker {
+	return &broker{subs: map[string]map[chan OrderEvent]struct{}{}}
+}
+
+// subscribe registers a subscriber of one order. The channel has a small buffer; the returned
+// function unregisters it and is safe to call more than once.
+func (b *broker) subscribe(orderID string) (<-chan OrderEvent, func()) {
+	ch := make(chan OrderEvent, 4)
+	b.mu.Lock()
+	set := b.subs[orderID]
+	if set == nil {
+		set = map[chan OrderEvent]struct{}{}
+		b.subs[orderID] = set
+	}
+	set[ch] = struct{}{}
+	b.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			delete(b.subs[orderID], ch)
+			if len(b.subs[orderID]) == 0 {
+				delete(b.subs, orderID)
+			}
+		})
+	}
+}
+
+// publish sends e to every subscriber of its order without blocking: a subscriber whose buffer
+// is full misses it (it re-reads the order when it gets the next one, or on its own polling).
+func (b *broker) publish(e OrderEvent) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.subs[e.OrderID] {
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package checkout
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+)
+
+// PlaceOrderInput is the customer form's submission.
+type PlaceOrderInput struct {
+	CartID string
+	// RequestKey is made when the form is rendered (a hidden field): submitting the same form
+	// twice (double click, retry after a lost answer) gives the same order.
+	RequestKey string
+	Customer   Customer
+	Address    *Address // required when the cart holds a physical product; ignored otherwise
+	Lang       string
+	ShopperIP  string // sent as customer.ip when it parses as an IP address
+}
+
+// Maximum length of a request key (the store indexes it).
+const maxRequestKey = 255
+
+// PlaceOrder turns a cart into an order and asks the gateway for its QR code.
+//
+// The input is checked with the gateway client's own validation; bad input gives a
+// *FieldErrors by form field (see FormField) and stores nothing. Prices come from the
+// catalogue. The order and its first attempt (with its idempotency key) are written in one
+// store transaction before the gateway is called; an order with the same RequestKey is
+// returned as it is instead of making another one.
+//
+// The returned order's status says what happened:
+//   - awaiting_payment: the QR code is ready (Order.QR).
+//   - pending: the gateway did not answer (it is down, or the answer was lost); the error is
+//     logged, not returned, because the order is safely stored: EnsurePayment retries with the
+//     same key, which the PIX page does.
+//   - failed: the gateway refused the transaction (a 422, returned as a *FieldErrors beside
+//     the order so that the form shows it, also on a replay of the same submission), or its BR
+//     Code did not match the order (no error: the PIX page offers a new QR code). A refused
+//     request key is spent: the form is rendered again with a new key; the cart is kept.
+func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, error) {
+	if in.RequestKey == "" || len(in.RequestKey) > maxRequestKey {
+		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
+	}
+	cart, err := s.store.Cart(ctx, in.CartID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: placing an order: cart: %w", err)
+	}
+	if len(cart.Lines) == 0 {
+		return nil, ErrEmptyCart
+	}
+	o, err := s.newOrder(cart, in)
+	if err != nil {
+		return nil, err
+	}
+	req := s.request(o, o.CurrentAttempt())
+	if err := req.ValidateAt(s.now()); err != nil {
+		var ve *gatewayclient.ValidationError
+		if errors.As(err, &ve) {
+			return nil, fieldErrors(ve.Violations)
+		}
+		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	stored, created, err := s.store.CreateOrder(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	if created {
+		s.log.InfoContext(ctx, "order placed", "order", stored.ID, "number", stored.Number, "amount", int64(stored.Amount))
+	}
+	res, err := s.ensure(ctx, stored.ID)
+	if err != nil {
+		if res == nil {
+			return nil, err
+		}
+		// The order is stored and its attempt is pending: EnsurePayment retries.
+		s.log.WarnContext(ctx, "gateway did not answer; the attempt stays pending", "order", stored.ID, "err", err)
+	}
+	if a := res.CurrentAttempt(); res.Status == StatusFailed && a != nil && len(a.Violations) > 0 {
+		return res, fieldErrors(a.Violations)
+	}
+	return res, nil
+}
+
+// newOrder snapshots a cart and the form into a new order with its first, pending attempt.
+func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) (*Order, error) {
+	now := s.now().UTC()
+	o := &Order{
+		ID:         s.newID(),
+		Number:     newOrderNumber(),
+		RequestKey: in.RequestKey,
+		Status:     StatusPending,
+		Customer:   normalizeCustomer(in.Customer),
+		Physical:   cart.NeedsAddress(),
+		CreatedAt:  now,
+		UpdatedAt:  now,
+		Lang:       in.Lang,
+		ShopperIP:  strings.TrimSpace(in.ShopperIP),
+	}
+	o.ExternalCode = o.ID
+	for _, l := range cart.Lines {
+		if !l.Product.Active {
+			return nil, fieldError(FieldCart, "unavailable", fmt.Sprintf("%q is no longer available", l.Product.Title))
+		}
+		o.Lines = append(o.Lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
+			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
+		o.Amount += l.Subtotal()
+	}
+	if o.Physical {
+		if in.Address == nil {
+			return nil, fieldError(FieldAddress, "required", "is required for physical products")
+		}
+		a := normalizeAddress(*in.Address)
+		o.Address = &a
+	}
+	o.History = []StatusChange{{To: StatusPending, At: now, Reason: "order placed"}}
+	o.Attempts = []Attempt{s.newAttempt(o, 1, now)}
+	return o, nil
+}
+
+func (s *Service) newAttempt(o *Order, n int, now time.Time) Attempt {
+	return Attempt{
+		ID:      s.newID(),
+		OrderID: o.ID,
+		N:       n,
+		// Deterministic from the order: unique because the order id is, 8..255 characters.
+		IdempotencyKey: o.ID + "-" + strconv.Itoa(n),
+		State:          AttemptPending,
+		CreatedAt:      now,
+		UpdatedAt:      now,
+	}
+}
+
+func normalizeCustomer(c Customer) Customer {
+	return Customer{
+		Name:     strings.Join(strings.Fields(c.Name), " "),
+		Document: brdoc.NormalizeDocument(strings.TrimSpace(c.Document)),
+		Email:    strings.TrimSpace(c.Email),
+		Phone:    brdoc.NormalizePhone(strings.TrimSpace(c.Phone)),
+	}
+}
+
+func normalizeAddress(a Address) Address {
+	t := strings.TrimSpace
+	return Address{ZipCode: t(a.ZipCode), Street: t(a.Street), Number: t(a.Number), Complement: t(a.Complement),
+		Neighborhood: t(a.Neighborhood), City: t(a.City), State: t(a.State), Country: t(a.Country)}
+}
+
+// request builds the transaction request of attempt a. It depends only on the stored order and
+// attempt, so that a retry sends the same body with the same key.
+func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
+	exp := s.expiration
+	req := gatewayclient.CreateTransactionRequest{
+		Amount:         o.Amount,
+		PaymentMethod:  gatewayclient.PaymentMethodPIX,
+		WebhookURL:     s.webhookURL,
+		ExternalCode:   o.ExternalCode,
+		IdempotencyKey: a.IdempotencyKey,
+		Customer: &gatewayclient.Customer{
+			Name:        o.Customer.Name,
+			Document:    o.Customer.Document,
+			Email:       o.Customer.Email,
+			MobilePhone: o.Customer.Phone,
+		},
+		Seller:        s.seller,
+		IsInfoProduct: gatewayclient.Ptr(!o.Physical),
+		Metadata:      map[string]any{"orderId": o.ID, "orderNumber": o.Number},
+		Pix:           &gatewayclient.PixRequest{ExpirationSeconds: &exp},
+	}
+	if ip := o.ShopperIP; ip != "" && validIP(ip) {
+		req.Customer.IP = ip
+	}
+	if o.Address != nil {
+		ad := o.Address
+		req.Address = &gatewayclient.Address{ZipCode: ad.ZipCode, Street: ad.Street, Number: ad.Number,
+			Complement: ad.Complement, Neighborhood: ad.Neighborhood, City: ad.City, State: ad.State, Country: ad.Country}
+	}
+	for _, l := range o.Lines {
+		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+	}
+	return req
+}
+
+// EnsurePayment makes sure the order's current attempt got the gateway's answer: when it is
+// pending (the gateway never answered, or the process stopped before storing the answer), it
+// calls the gateway again with the same idempotency key, so that the gateway replays the
+// transaction it made, and stores the result. In this process one call per order is in flight
+// at a time. It returns the order as stored; with a non-nil error (the gateway is unreachable)
+// the order is returned too and its attempt stays pending.
+func (s *Service) EnsurePayment(ctx context.Context, orderID string) (*Order, error) {
+	return s.ensure(ctx, orderID)
+}
+
+func (s *Service) ensure(ctx context.Context, orderID string) (*Order, error) {
+	unlock, err := s.locks.lock(ctx, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: waiting for order %s: %w", orderID, err)
+	}
+	defer unlock()
+	return s.ensureLocked(ctx, orderID)
+}
+
+// ensureLocked is EnsurePayment with the order's lock held.
+func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, error) {
+	o, err := s.store.Order(ctx, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: order: %w", err)
+	}
+	a := o.CurrentAttempt()
+	if a == nil || a.State != AttemptPending {
+		return o, nil
+	}
+	attemptID := a.ID
+	tx, callErr := s.gw.CreateTransaction(ctx, s.request(o, a))
+	var refused []gatewayclient.Violation
+	if callErr != nil {
+		if !errors.Is(callErr, gatewayclient.ErrValidation) {
+			return o, fmt.Errorf("checkout: creating the transaction of order %s: %w", orderID, callErr)
+		}
+		refused = violationsOf(callErr)
+	}
+	res, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
+		a := o.CurrentAttempt()
+		if a == nil || a.ID != attemptID || a.State != AttemptPending {
+			return false, nil // settled meanwhile (another process, or a payment superseded it)
+		}
+		now := s.now().UTC()
+		a.UpdatedAt = now
+		if callErr != nil {
+			s.failAttempt(o, a, "gateway refused the transaction: "+callErr.Error(), now)
+			a.Violations = refused
+			return true, nil
+		}
+		if reason := s.checkTransaction(o, tx); reason != "" {
+			a.TransactionID = tx.ID
+			a.DepositStatus = tx.Status
+			s.failAttempt(o, a, reason, now)
+			return true, nil
+		}
+		a.State = AttemptActive
+		a.TransactionID = tx.ID
+		a.DepositStatus = tx.Status
+		a.BRCode = tx.PixResponse.URI
+		a.QRCodePNG = decodeQR(tx.PixResponse.QRCodeBase64)
+		a.ExpiresAt = tx.PixResponse.ExpirationDate.UTC()
+		if a.ExpiresAt.IsZero() {
+			a.ExpiresAt = now.Add(time.Duration(s.expiration) * time.Second)
+		}
+		reason := "qr code generated"
+		if a.N > 1 {
+			reason = fmt.Sprintf("new qr code (attempt %d)", a.N)
+		}
+		o.setStatus(StatusAwaitingPayment, reason, now)
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checkout: storing the transaction of order %s: %w", orderID, err)
+	}
+	if a := res.CurrentAttempt(); a != nil && a.State == AttemptFailed && a.ID == attemptID {
+		s.log.WarnContext(ctx, "payment attempt failed", "order", orderID, "attempt", a.N, "reason", a.Error)
+	}
+	return res, nil
+}
+
+// failAttempt marks a as failed; the order fails too unless it already ended otherwise (an
+// expired order whose new attempt failed stays expired, so the shopper may try again).
+func (s *Service) failAttempt(o *Order, a *Attempt, reason string, now time.Time) {
+	a.State = AttemptFailed
+	a.Error = reason
+	o.setStatus(StatusFailed, reason, now)
+}
+
+// checkTransaction returns why the gateway's answer must not be shown to the shopper, or "".
+// The BR Code is the payment order the shopper's bank executes: a code for another amount is
+// refused, whatever the rest of the answer says.
+func (s *Service) checkTransaction(o *Order, tx *gatewayclient.Transaction) string {
+	switch {
+	case tx == nil || tx.ID == "":
+		return "the gateway answered without a transaction id"
+	case tx.PixResponse == nil || tx.PixResponse.URI == "":
+		return "the gateway answered without a PIX code"
+	case tx.Amount != 0 && tx.Amount != o.Amount:
+		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", tx.Amount, o.Amount)
+	}
+	return checkBRCode(tx.PixResponse.URI, o.Amount)
+}
+
+// decodeQR decodes the gateway's qrCodeBase64, with or without a data: URL prefix; nil when it
+// is not base64 (pages then draw the QR from the BR Code).
+func decodeQR(s string) []byte {
+	if i := strings.Index(s, ","); strings.HasPrefix(s, "data:") && i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimSpace(s)
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil && len(b) > 0 {
+			return b
+		}
+	}
+	return nil
+}
+
+// violationsOf returns the violations of a validation error of the client or of a gateway 422.
+func violationsOf(err error) []gatewayclient.Violation {
+	var ve *gatewayclient.ValidationError
+	if errors.As(err, &ve) {
+		return ve.Violations
+	}
+	var ae *gatewayclient.APIError
+	if errors.As(err, &ae) {
+		if vs := ae.Violations(); len(vs) > 0 {
+			return vs
+		}
+	}
+	return []gatewayclient.Violation{{Message: err.Error()}}
+}
+
+// RegenerateQR gives an expired or failed order a new QR code: a new attempt with a new
+// idempotency key, hence a new gateway transaction. The previous attempt stays as it was
+// (expired or failed); a late payment of it still makes the order paid. The order moves back
+// to awaiting_payment when the new QR code is ready (the transition reserved for renewals).
+// Other states give ErrNotRenewable. When a renewal is already pending, it is completed instead
+// of making another one.
+func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, error) {
+	unlock, err := s.locks.lock(ctx, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: waiting for order %s: %w", orderID, err)
+	}
+	defer unlock()
+	_, _, err = s.update(ctx, orderID, func(o *Order) (bool, error) {
+		if o.Status != StatusExpired && o.Status != StatusFailed {
+			return false, fmt.Errorf("checkout: order %s is %s: %w", orderID, o.Status, ErrNotRenewable)
+		}
+		cur := o.CurrentAttempt()
+		if cur != nil && cur.State == AttemptPending {
+			return false, nil // a renewal is already waiting for the gateway
+		}
+		now := s.now().UTC()
+		if cur != nil && cur.State == AttemptActive {
+			cur.State = AttemptSuperseded
+			cur.UpdatedAt = now
+		}
+		o.Attempts = append(o.Attempts, s.newAttempt(o, len(o.Attempts)+1, now))
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ensureLocked(ctx, orderID)
+}

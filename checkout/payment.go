@@ -1,0 +1,256 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// ApplyDeposit applies a deposit record read from the gateway to its order, found by the
+// attempt's transaction id (or by externalCode). It reports whether the order changed.
+//
+// The order only moves forward (CanTransition), never back to awaiting_payment. A payment
+// always wins: a deposit PAID makes the order paid even after its QR expired, after the attempt
+// failed, or when a newer attempt replaced it; such an order is flagged LatePayment and every
+// other open attempt is superseded. Other states of an attempt that is neither the current one
+// nor the paid one change nothing but the attempt's last seen deposit state. A deposit of no
+// known order gives ErrNotFound and changes nothing.
+func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*Order, bool, error) {
+	if d == nil || d.ID == "" {
+		return nil, false, fmt.Errorf("checkout: applying a deposit without id: %w", ErrNotFound)
+	}
+	o, err := s.store.OrderByTransaction(ctx, d.ID)
+	if errors.Is(err, ErrNotFound) && d.ExternalCode != "" {
+		o, err = s.store.OrderByExternalCode(ctx, d.ExternalCode)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
+	}
+	if o.AttemptByTransaction(d.ID) == nil {
+		// Known externalCode but not this transaction: the answer that named it was never stored.
+		// The reconciler's EnsurePayment replays it; until then the deposit cannot be placed.
+		return o, false, nil
+	}
+	res, changed, err := s.update(ctx, o.ID, func(o *Order) (bool, error) {
+		return s.applyDeposit(o, d), nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("checkout: applying deposit %s: %w", d.ID, err)
+	}
+	if changed && res.Status == StatusPaid && res.LatePayment {
+		s.log.WarnContext(ctx, "late payment", "order", res.ID, "deposit", d.ID)
+	}
+	return res, changed, nil
+}
+
+// applyDeposit changes o according to d and reports whether anything changed.
+func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
+	a := o.AttemptByTransaction(d.ID)
+	target := MapDepositStatus(d.Status)
+	if a == nil || target == "" {
+		return false
+	}
+	now := s.now().UTC()
+	changed := false
+	if a.DepositStatus != d.Status {
+		a.DepositStatus = d.Status
+		a.UpdatedAt = now
+		changed = true
+	}
+	current := a == o.CurrentAttempt()
+	reason := "deposit " + string(d.Status)
+	switch target {
+	case StatusPaid:
+		if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {
+			if a.State != AttemptPaid && (o.Status == StatusPaid || o.Status == StatusRefunding || o.Status == StatusRefunded) {
+				// Paid twice (an old QR and a new one): record it on the attempt; the merchant
+				// refunds one. The order's state is already past paid.
+				a.State = AttemptPaid
+				changed = true
+			}
+			return changed
+		}
+		paidAt := d.PaymentDate
+		if paidAt.IsZero() {
+			paidAt = now
+		}
+		late := o.Status == StatusExpired || o.Status == StatusFailed ||
+			a.State == AttemptExpired || a.State == AttemptFailed || a.State == AttemptSuperseded ||
+			(!a.ExpiresAt.IsZero() && paidAt.After(a.ExpiresAt))
+		a.State = AttemptPaid
+		a.UpdatedAt = now
+		for i := range o.Attempts {
+			if b := &o.Attempts[i]; b != a && (b.State == AttemptPending || b.State == AttemptActive) {
+				b.State = AttemptSuperseded
+				b.UpdatedAt = now
+			}
+		}
+		if late {
+			reason = "late payment"
+		}
+		o.LatePayment = late
+		o.PaidAt = paidAt.UTC()
+		o.setStatus(StatusPaid, reason, now)
+		return true
+	case StatusAwaitingPayment:
+		// Only a pending order becomes payable through its deposit; an expired or failed one
+		// needs a new QR code (RegenerateQR).
+		if current && o.Status == StatusPending {
+			changed = o.setStatus(StatusAwaitingPayment, reason, now) || changed
+		}
+		return changed
+	case StatusFailed:
+		if !current || (a.State != AttemptActive && a.State != AttemptPending) {
+			return changed
+		}
+		msg := reason
+		if d.ErrorMessage != "" {
+			msg += ": " + d.ErrorMessage
+		}
+		s.failAttempt(o, a, msg, now)
+		return true
+	default: // under review, refunding, refunded
+		if !current && a.State != AttemptPaid {
+			return changed
+		}
+		return o.setStatus(target, reason, now) || changed
+	}
+}
+
+// RefreshFromGateway reads the deposit of the order's current attempt from the gateway and
+// applies it. An order whose attempt is pending is completed with EnsurePayment instead.
+func (s *Service) RefreshFromGateway(ctx context.Context, orderID string) (*Order, error) {
+	o, err := s.store.Order(ctx, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: order: %w", err)
+	}
+	a := o.CurrentAttempt()
+	if a == nil {
+		return o, nil
+	}
+	if a.State == AttemptPending {
+		return s.ensure(ctx, orderID)
+	}
+	if a.TransactionID == "" {
+		return o, nil
+	}
+	return s.refreshTransaction(ctx, o, a.TransactionID)
+}
+
+// refreshWatch is RefreshFromGateway for every attempt of an expired or failed order that may
+// still be paid late (the current one and the superseded ones with a transaction).
+func (s *Service) refreshAll(ctx context.Context, orderID string) (*Order, error) {
+	o, err := s.store.Order(ctx, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: order: %w", err)
+	}
+	for i := len(o.Attempts) - 1; i >= 0; i-- {
+		a := o.Attempts[i]
+		if a.TransactionID == "" || a.State == AttemptFailed && a.BRCode == "" {
+			continue
+		}
+		if o, err = s.refreshTransaction(ctx, o, a.TransactionID); err != nil {
+			return o, err
+		}
+		if o.Status == StatusPaid {
+			break
+		}
+	}
+	return o, nil
+}
+
+func (s *Service) refreshTransaction(ctx context.Context, o *Order, txID string) (*Order, error) {
+	d, err := s.gw.GetDeposit(ctx, txID)
+	if err != nil {
+		return o, fmt.Errorf("checkout: reading deposit %s of order %s: %w", txID, o.ID, err)
+	}
+	if d.ID == "" {
+		d.ID = txID
+	}
+	if d.ID != txID {
+		return o, fmt.Errorf("checkout: the gateway answered deposit %s for %s", d.ID, txID)
+	}
+	res, _, err := s.ApplyDeposit(ctx, d)
+	if err != nil {
+		return o, err
+	}
+	return res, nil
+}
+
+// HandleWebhook processes a gateway notification as a hint. Deliveries are deduplicated by
+// webhookID in the store (a repeated id is a no-op; an empty id is not deduplicated). Only
+// deposit or transaction kinds naming a transaction of a known order are followed: the deposit
+// is read again with GetDeposit and applied, so a forged payload changes nothing. When
+// processing fails, the id is forgotten so that a redelivery is processed again.
+func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID string) error {
+	if webhookID != "" {
+		first, err := s.store.MarkWebhook(ctx, webhookID, s.now().UTC())
+		if err != nil {
+			return fmt.Errorf("checkout: recording webhook %s: %w", webhookID, err)
+		}
+		if !first {
+			return nil
+		}
+	}
+	err := s.handleWebhook(ctx, kind, recordID)
+	if err != nil && webhookID != "" {
+		if ferr := s.store.ForgetWebhook(context.WithoutCancel(ctx), webhookID); ferr != nil {
+			s.log.ErrorContext(ctx, "forgetting a failed webhook", "webhook", webhookID, "err", ferr)
+		}
+	}
+	return err
+}
+
+func (s *Service) handleWebhook(ctx context.Context, kind, recordID string) error {
+	k := strings.ToLower(kind)
+	if recordID == "" || !(k == "" || strings.Contains(k, "deposit") || strings.Contains(k, "transaction")) {
+		return nil // withdrawals and unknown kinds do not concern orders
+	}
+	o, err := s.store.OrderByTransaction(ctx, recordID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // not ours, or forged
+	}
+	if err != nil {
+		return fmt.Errorf("checkout: webhook for %s: %w", recordID, err)
+	}
+	_, err = s.refreshTransaction(ctx, o, recordID)
+	return err
+}
+
+// ExpireDue expires the orders awaiting payment whose current QR code expired, and returns how
+// many it expired.
+func (s *Service) ExpireDue(ctx context.Context) (int, error) {
+	now := s.now().UTC()
+	due, err := s.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusAwaitingPayment}, ExpiresBefore: now})
+	if err != nil {
+		return 0, fmt.Errorf("checkout: listing due orders: %w", err)
+	}
+	n := 0
+	var errs []error
+	for _, o := range due {
+		_, changed, err := s.update(ctx, o.ID, func(o *Order) (bool, error) { return expire(o, now), nil })
+		if err != nil {
+			errs = append(errs, fmt.Errorf("checkout: expiring order %s: %w", o.ID, err))
+			continue
+		}
+		if changed {
+			n++
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// expire moves o to expired when its current attempt is active and past its expiry.
+func expire(o *Order, now time.Time) bool {
+	a := o.CurrentAttempt()
+	if o.Status != StatusAwaitingPayment || a == nil || a.State != AttemptActive || a.ExpiresAt.After(now) {
+		return false
+	}
+	a.State = AttemptExpired
+	a.UpdatedAt = now
+	return o.setStatus(StatusExpired, "qr expired", now)
+}

@@ -1,0 +1,288 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Gateway is what the checkout needs of the payment gateway. *gatewayclient.Client satisfies it.
+type Gateway interface {
+	// CreateTransaction is POST /transaction. Sent again with the same idempotencyKey, the
+	// gateway answers with the transaction it made the first time.
+	CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error)
+	// GetDeposit is GET /deposit/{id}.
+	GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error)
+}
+
+// WebhookPath is the path of the checkout's webhook receiver below its public URL.
+const WebhookPath = "/webhooks/gateway"
+
+// ServiceOptions configures a Service. Zero fields take the documented defaults.
+type ServiceOptions struct {
+	// PublicURL is the checkout's address as the gateway reaches it. The transaction's
+	// webhookUrl (PublicURL + WebhookPath) is sent only when it satisfies the spec (https, a
+	// host with a TLD, no fragment); otherwise the reconciler alone follows payments.
+	PublicURL string
+	// MerchantName is shown on the PIX page.
+	MerchantName string
+	// Seller is sent as the transaction's seller when set.
+	Seller *gatewayclient.Seller
+	// ExpirationSeconds is the QR code lifetime sent as pix.expirationSeconds (default 1800).
+	ExpirationSeconds int
+	// Clock returns the current time (default time.Now).
+	Clock func() time.Time
+	// Logger receives the service's logs (default slog.Default()). Customer data is never logged.
+	Logger *slog.Logger
+	// NewID makes ids of carts, orders and attempts (default NewID). It must return at least
+	// 128 random bits, URL-safe.
+	NewID func() string
+}
+
+// Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
+// concurrent use.
+type Service struct {
+	store      Store
+	gw         Gateway
+	now        func() time.Time
+	log        *slog.Logger
+	newID      func() string
+	webhookURL string
+	merchant   string
+	seller     *gatewayclient.Seller
+	expiration int
+	locks      *keyedMutex
+	events     *broker
+}
+
+// NewService returns a Service on store and gw.
+func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
+	s := &Service{
+		store:      store,
+		gw:         gw,
+		now:        opts.Clock,
+		log:        opts.Logger,
+		newID:      opts.NewID,
+		merchant:   opts.MerchantName,
+		seller:     opts.Seller,
+		expiration: opts.ExpirationSeconds,
+		locks:      newKeyedMutex(),
+		events:     newBroker(),
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.newID == nil {
+		s.newID = NewID
+	}
+	if s.expiration == 0 {
+		s.expiration = gatewayclient.DefaultExpirationSeconds
+	}
+	s.webhookURL = WebhookURL(opts.PublicURL)
+	return s
+}
+
+// WebhookURL returns the webhookUrl to send for a checkout reachable at publicURL, or "" when
+// it would not satisfy the spec (checked with the gateway client's own validation).
+func WebhookURL(publicURL string) string {
+	if publicURL == "" {
+		return ""
+	}
+	u := strings.TrimRight(publicURL, "/") + WebhookPath
+	req := gatewayclient.CreateTransactionRequest{WebhookURL: u}
+	var ve *gatewayclient.ValidationError
+	if err := req.Validate(); errors.As(err, &ve) {
+		for _, v := range ve.Violations {
+			if v.Field == "webhookUrl" {
+				return ""
+			}
+		}
+	}
+	return u
+}
+
+// MerchantName is the merchant's name shown to shoppers.
+func (s *Service) MerchantName() string { return s.merchant }
+
+// Now is the service's clock; pages use it to render countdowns consistently.
+func (s *Service) Now() time.Time { return s.now() }
+
+// Products lists the active products of the catalogue.
+func (s *Service) Products(ctx context.Context) ([]Product, error) {
+	ps, err := s.store.Products(ctx, true)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: listing products: %w", err)
+	}
+	return ps, nil
+}
+
+// Product returns an active product, or ErrNotFound.
+func (s *Service) Product(ctx context.Context, id ProductID) (*Product, error) {
+	p, err := s.store.Product(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: product %q: %w", id, err)
+	}
+	if !p.Active {
+		return nil, fmt.Errorf("checkout: product %q: %w", id, ErrNotFound)
+	}
+	return p, nil
+}
+
+// NewCart creates an empty cart.
+func (s *Service) NewCart(ctx context.Context) (*Cart, error) {
+	now := s.now().UTC()
+	c := Cart{ID: s.newID(), CreatedAt: now, UpdatedAt: now}
+	if err := s.store.CreateCart(ctx, c); err != nil {
+		return nil, fmt.Errorf("checkout: creating a cart: %w", err)
+	}
+	return &c, nil
+}
+
+// Cart returns a cart with current catalogue prices, or ErrNotFound.
+func (s *Service) Cart(ctx context.Context, id string) (*Cart, error) {
+	c, err := s.store.Cart(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: cart: %w", err)
+	}
+	return c, nil
+}
+
+// AddToCart adds qty of a product to a cart (creating the line or increasing it). The result
+// must stay within MinQuantity..MaxQuantity, else a *FieldErrors naming "quantity".
+func (s *Service) AddToCart(ctx context.Context, cartID string, productID ProductID, qty int) (*Cart, error) {
+	if err := checkQuantity(qty); err != nil {
+		return nil, err
+	}
+	p, err := s.Product(ctx, productID)
+	if err != nil {
+		return nil, err
+	}
+	return s.updateCart(ctx, cartID, func(c *Cart) error {
+		if l := c.Line(productID); l != nil {
+			if err := checkQuantity(l.Quantity + qty); err != nil {
+				return err
+			}
+			l.Quantity += qty
+			return nil
+		}
+		c.Lines = append(c.Lines, CartLine{Product: *p, Quantity: qty})
+		return nil
+	})
+}
+
+// SetQuantity sets the quantity of a product already in a cart (MinQuantity..MaxQuantity, else
+// a *FieldErrors naming "quantity"; ErrNotFound when the product is not in the cart).
+func (s *Service) SetQuantity(ctx context.Context, cartID string, productID ProductID, qty int) (*Cart, error) {
+	if err := checkQuantity(qty); err != nil {
+		return nil, err
+	}
+	return s.updateCart(ctx, cartID, func(c *Cart) error {
+		l := c.Line(productID)
+		if l == nil {
+			return fmt.Errorf("checkout: product %q is not in the cart: %w", productID, ErrNotFound)
+		}
+		l.Quantity = qty
+		return nil
+	})
+}
+
+// RemoveFromCart removes a product from a cart; removing a product not in it changes nothing.
+func (s *Service) RemoveFromCart(ctx context.Context, cartID string, productID ProductID) (*Cart, error) {
+	return s.updateCart(ctx, cartID, func(c *Cart) error {
+		lines := c.Lines[:0]
+		for _, l := range c.Lines {
+			if l.Product.ID != productID {
+				lines = append(lines, l)
+			}
+		}
+		c.Lines = lines
+		return nil
+	})
+}
+
+func (s *Service) updateCart(ctx context.Context, cartID string, fn func(c *Cart) error) (*Cart, error) {
+	c, err := s.store.UpdateCart(ctx, cartID, s.now().UTC(), fn)
+	if err != nil {
+		var fe *FieldErrors
+		if errors.As(err, &fe) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("checkout: updating cart: %w", err)
+	}
+	return c, nil
+}
+
+func checkQuantity(qty int) error {
+	// The codes are gatewayclient's CodeMin and CodeMax, so that pages translate them alike.
+	switch {
+	case qty < MinQuantity:
+		return fieldError(FieldQuantity, "min", fmt.Sprintf("must be at least %d", MinQuantity))
+	case qty > MaxQuantity:
+		return fieldError(FieldQuantity, "max", fmt.Sprintf("must be at most %d", MaxQuantity))
+	}
+	return nil
+}
+
+// Order returns an order, or ErrNotFound.
+func (s *Service) Order(ctx context.Context, id string) (*Order, error) {
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: order: %w", err)
+	}
+	return o, nil
+}
+
+// Subscribe returns a channel receiving the status changes of one order, and a function that
+// ends the subscription (it must be called). Events are dropped for a subscriber that does not
+// keep up: a subscriber re-reads the order after each event, so it never misses the final state.
+func (s *Service) Subscribe(orderID string) (<-chan OrderEvent, func()) {
+	return s.events.subscribe(orderID)
+}
+
+// update reads the order, lets fn change it and stores it with compare-and-set, retrying on a
+// concurrent update. fn reports whether it changed anything; nothing is written when it did not.
+// An event is published when the status changed.
+func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool, error)) (*Order, bool, error) {
+	for range 8 {
+		o, err := s.store.Order(ctx, id)
+		if err != nil {
+			return nil, false, err
+		}
+		before := o.Status
+		changed, err := fn(o)
+		if err != nil || !changed {
+			return o, false, err
+		}
+		o.UpdatedAt = s.now().UTC()
+		err = s.store.UpdateOrder(ctx, o)
+		if errors.Is(err, ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if o.Status != before {
+			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+		}
+		return o, true, nil
+	}
+	return nil, false, fmt.Errorf("checkout: order %s: %w (too many concurrent updates)", id, ErrConflict)
+}
+
+// setStatus moves o to status to, recording why, when the transition table allows it.
+func (o *Order) setStatus(to OrderStatus, reason string, at time.Time) bool {
+	if o.Status == to || !CanTransition(o.Status, to) {
+		return false
+	}
+	o.History = append(o.History, StatusChange{From: o.Status, To: to, At: at, Reason: reason})
+	o.Status = to
+	return true
+}

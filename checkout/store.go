@@ -1,0 +1,88 @@
+package checkout
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors of the store and the service. Match them with errors.Is.
+var (
+	// ErrNotFound: no product, cart or order has that id.
+	ErrNotFound = errors.New("checkout: not found")
+	// ErrConflict: the order changed since it was read (stale Version); read it again.
+	ErrConflict = errors.New("checkout: concurrent update")
+	// ErrInvalidTransition: the order may not move to that state (see CanTransition).
+	ErrInvalidTransition = errors.New("checkout: invalid status transition")
+	// ErrEmptyCart: an order cannot be placed from an empty cart.
+	ErrEmptyCart = errors.New("checkout: the cart is empty")
+	// ErrNotRenewable: a new QR code is only made for an expired or failed order.
+	ErrNotRenewable = errors.New("checkout: the order cannot get a new QR code")
+)
+
+// Store keeps products, carts, orders with their attempts and history, and the ids of webhooks
+// already seen. Every implementation must pass checkout/storetest. Every method takes a context
+// and is safe for concurrent use, also from several processes sharing one database.
+type Store interface {
+	// UpsertProduct creates the product or replaces it (by ID). Slugs are unique.
+	UpsertProduct(ctx context.Context, p Product) error
+	// Product returns one product, active or not, or ErrNotFound.
+	Product(ctx context.Context, id ProductID) (*Product, error)
+	// ProductBySlug returns one product by its slug, or ErrNotFound.
+	ProductBySlug(ctx context.Context, slug string) (*Product, error)
+	// Products lists the catalogue ordered by title; only active products when activeOnly.
+	Products(ctx context.Context, activeOnly bool) ([]Product, error)
+
+	// CreateCart stores a new cart (its lines too).
+	CreateCart(ctx context.Context, c Cart) error
+	// Cart returns a cart with each line's product read from the catalogue, or ErrNotFound.
+	Cart(ctx context.Context, id string) (*Cart, error)
+	// UpdateCart reads the cart, lets fn change its lines and stores the result, all in one
+	// transaction, so that concurrent updates of one cart never lose each other. Only each line's
+	// Product.ID and Quantity are stored; UpdatedAt is set to now. fn must do no I/O; its error
+	// aborts the update and is returned as is.
+	UpdateCart(ctx context.Context, id string, now time.Time, fn func(c *Cart) error) (*Cart, error)
+
+	// CreateOrder stores a new order with its lines, history and attempts (the first attempt with
+	// its idempotency key) in one transaction. When an order with the same RequestKey exists it
+	// stores nothing and returns that order with created false. Request keys, order numbers and
+	// idempotency keys are unique (enforced by the database, not only by the caller).
+	CreateOrder(ctx context.Context, o *Order) (stored *Order, created bool, err error)
+	// Order returns an order with its lines, history and attempts, or ErrNotFound.
+	Order(ctx context.Context, id string) (*Order, error)
+	// OrderByTransaction returns the order one of whose attempts has that gateway transaction id,
+	// or ErrNotFound.
+	OrderByTransaction(ctx context.Context, transactionID string) (*Order, error)
+	// OrderByExternalCode returns the order with that externalCode, or ErrNotFound.
+	OrderByExternalCode(ctx context.Context, code string) (*Order, error)
+	// UpdateOrder stores o if the stored order still has o.Version (compare-and-set) and
+	// increments o.Version; otherwise it returns ErrConflict and stores nothing. A status change
+	// must be allowed by CanTransition (else ErrInvalidTransition). History entries beyond the
+	// stored ones are appended; attempts are updated by ID and new ones inserted. Lines, amount,
+	// customer and address of a placed order never change and are not written.
+	UpdateOrder(ctx context.Context, o *Order) error
+	// Orders lists orders matching f, newest first.
+	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
+
+	// MarkWebhook records a webhook id; first is false when it was already recorded (by any
+	// process), which makes the delivery a duplicate.
+	MarkWebhook(ctx context.Context, id string, at time.Time) (first bool, err error)
+	// ForgetWebhook removes a recorded webhook id, so that a redelivery is processed again after
+	// a failure.
+	ForgetWebhook(ctx context.Context, id string) error
+
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+}
+
+// OrderFilter selects orders for listing and reconciliation. Zero fields do not filter.
+type OrderFilter struct {
+	Statuses     []OrderStatus // any of these states
+	UpdatedSince time.Time     // updated at or after
+	// ExpiresBefore: the current attempt is active and its QR expires at or before this time.
+	ExpiresBefore time.Time
+	// PendingAttempt: the current attempt is pending (the gateway never answered).
+	PendingAttempt bool
+	Limit          int // at most this many (0: no limit)
+	Offset         int
+}
