@@ -133,6 +133,10 @@ func allPages[T any](ctx context.Context, first int, fetch func(context.Context,
 				return
 			}
 			for _, item := range p.Data {
+				if err := ctx.Err(); err != nil { // stop at once, not at the end of the page
+					yield(zero, fmt.Errorf("gatewayclient: listing page %d: %w", page, err))
+					return
+				}
 				if !yield(item, nil) {
 					return
 				}
