@@ -118,8 +118,8 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	}
 }
 
-// n returns a text of count runes made of r.
-func n(r rune, count int) string { return strings.Repeat(string(r), count) }
+// repeatRune returns a text of count runes made of r.
+func repeatRune(r rune, count int) string { return strings.Repeat(string(r), count) }
 
 func TestValidateAmountAndMethod(t *testing.T) {
 	runRuleCases(t, []ruleCase{
@@ -137,21 +137,21 @@ func TestValidateAmountAndMethod(t *testing.T) {
 func TestValidateCodeLengths(t *testing.T) {
 	runRuleCases(t, []ruleCase{
 		{"externalCode empty", func(r *CreateTransactionRequest) { r.ExternalCode = "" }, nil},
-		{"externalCode 7", func(r *CreateTransactionRequest) { r.ExternalCode = n('a', 7) }, []fc{{"externalCode", CodeMinLength}}},
-		{"externalCode 8", func(r *CreateTransactionRequest) { r.ExternalCode = n('a', 8) }, nil},
-		{"externalCode 255", func(r *CreateTransactionRequest) { r.ExternalCode = n('a', 255) }, nil},
-		{"externalCode 256", func(r *CreateTransactionRequest) { r.ExternalCode = n('a', 256) }, []fc{{"externalCode", CodeMaxLength}}},
+		{"externalCode 7", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('a', 7) }, []fc{{"externalCode", CodeMinLength}}},
+		{"externalCode 8", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('a', 8) }, nil},
+		{"externalCode 255", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('a', 255) }, nil},
+		{"externalCode 256", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('a', 256) }, []fc{{"externalCode", CodeMaxLength}}},
 		{"idempotencyKey empty", func(r *CreateTransactionRequest) { r.IdempotencyKey = "" }, []fc{{"idempotencyKey", CodeRequired}}},
-		{"idempotencyKey blank", func(r *CreateTransactionRequest) { r.IdempotencyKey = n(' ', 9) }, []fc{{"idempotencyKey", CodeRequired}}},
-		{"idempotencyKey 7", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('k', 7) }, []fc{{"idempotencyKey", CodeMinLength}}},
-		{"idempotencyKey 8", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('k', 8) }, nil},
-		{"idempotencyKey 255", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('k', 255) }, nil},
-		{"idempotencyKey 256", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('k', 256) }, []fc{{"idempotencyKey", CodeMaxLength}}},
+		{"idempotencyKey blank", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune(' ', 9) }, []fc{{"idempotencyKey", CodeRequired}}},
+		{"idempotencyKey 7", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('k', 7) }, []fc{{"idempotencyKey", CodeMinLength}}},
+		{"idempotencyKey 8", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('k', 8) }, nil},
+		{"idempotencyKey 255", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('k', 255) }, nil},
+		{"idempotencyKey 256", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('k', 256) }, []fc{{"idempotencyKey", CodeMaxLength}}},
 		// Characters are runes: 8 two-byte letters are 8 characters, 255 of them are 510 bytes.
-		{"idempotencyKey 8 runes", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('ç', 8) }, nil},
-		{"idempotencyKey 7 runes 14 bytes", func(r *CreateTransactionRequest) { r.IdempotencyKey = n('ç', 7) }, []fc{{"idempotencyKey", CodeMinLength}}},
-		{"externalCode 255 runes", func(r *CreateTransactionRequest) { r.ExternalCode = n('ã', 255) }, nil},
-		{"externalCode 256 runes", func(r *CreateTransactionRequest) { r.ExternalCode = n('ã', 256) }, []fc{{"externalCode", CodeMaxLength}}},
+		{"idempotencyKey 8 runes", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('ç', 8) }, nil},
+		{"idempotencyKey 7 runes 14 bytes", func(r *CreateTransactionRequest) { r.IdempotencyKey = repeatRune('ç', 7) }, []fc{{"idempotencyKey", CodeMinLength}}},
+		{"externalCode 255 runes", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('ã', 255) }, nil},
+		{"externalCode 256 runes", func(r *CreateTransactionRequest) { r.ExternalCode = repeatRune('ã', 256) }, []fc{{"externalCode", CodeMaxLength}}},
 		{"externalCode invalid UTF-8", func(r *CreateTransactionRequest) { r.ExternalCode = "abcdefgh\xff" }, []fc{{"externalCode", CodeFormat}}},
 	})
 }
@@ -201,7 +201,7 @@ func TestValidateWebhookURL(t *testing.T) {
 		{"https://example.com:0/x", CodeURL},
 		{"https://example.com:99999/x", CodeURL},
 		{"https://example.com:abc/x", CodeURL},
-		{"https://" + n('a', 64) + ".com/x", CodeURL},
+		{"https://" + repeatRune('a', 64) + ".com/x", CodeURL},
 		{"https://example.com/\x7f", CodeURL},
 		{" https://example.com", CodeURL},
 	}
@@ -355,7 +355,7 @@ func TestValidateAddress(t *testing.T) {
 			}
 			cases = append(cases, ruleCase{
 				name:   l.field + " " + strconv.Itoa(k.count),
-				mutate: addr(func(a *Address) { l.set(a, n('é', k.count)) }),
+				mutate: addr(func(a *Address) { l.set(a, repeatRune('é', k.count)) }),
 				want:   want,
 			})
 		}
@@ -372,13 +372,13 @@ func TestValidateItems(t *testing.T) {
 		{"title empty", item(func(it *Item) { it.Title = "" }), []fc{{"items[1].title", CodeRequired}}},
 		{"title 1", item(func(it *Item) { it.Title = "X" }), []fc{{"items[1].title", CodeMinLength}}},
 		{"title 2", item(func(it *Item) { it.Title = "XY" }), nil},
-		{"title 150", item(func(it *Item) { it.Title = n('ü', 150) }), nil},
-		{"title 151", item(func(it *Item) { it.Title = n('ü', 151) }), []fc{{"items[1].title", CodeMaxLength}}},
+		{"title 150", item(func(it *Item) { it.Title = repeatRune('ü', 150) }), nil},
+		{"title 151", item(func(it *Item) { it.Title = repeatRune('ü', 151) }), []fc{{"items[1].title", CodeMaxLength}}},
 		{"description empty", item(func(it *Item) { it.Description = "" }), nil},
 		{"description 1", item(func(it *Item) { it.Description = "d" }), []fc{{"items[1].description", CodeMinLength}}},
 		{"description 2", item(func(it *Item) { it.Description = "dd" }), nil},
-		{"description 255", item(func(it *Item) { it.Description = n('d', 255) }), nil},
-		{"description 256", item(func(it *Item) { it.Description = n('d', 256) }), []fc{{"items[1].description", CodeMaxLength}}},
+		{"description 255", item(func(it *Item) { it.Description = repeatRune('d', 255) }), nil},
+		{"description 256", item(func(it *Item) { it.Description = repeatRune('d', 256) }), []fc{{"items[1].description", CodeMaxLength}}},
 		{"unitPrice 0", item(func(it *Item) { it.UnitPrice = 0 }), []fc{{"items[1].unitPrice", CodeMin}}},
 		{"unitPrice -5", item(func(it *Item) { it.UnitPrice = -5 }), []fc{{"items[1].unitPrice", CodeMin}}},
 		{"unitPrice 1", item(func(it *Item) { it.UnitPrice = 1 }), nil},
@@ -484,15 +484,10 @@ func TestWithDefaults(t *testing.T) {
 	}
 }
 
-// Two times a day apart, with milliseconds, for the filters.
-const (
-	t0Unix = 1704164645 // 2024-01-02T03:04:05Z
-	day    = 24 * time.Hour
-)
-
+// filterTimes returns two times a day apart, with milliseconds, for the filters.
 func filterTimes() (t0, t1 time.Time) {
-	t0 = time.Unix(t0Unix, 6_000_000).UTC()
-	return t0, t0.Add(day)
+	t0 = time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, time.UTC)
+	return t0, t0.Add(24 * time.Hour)
 }
 
 func TestDepositFilterValidate(t *testing.T) {
@@ -568,14 +563,14 @@ func TestWithdrawalFilterValidate(t *testing.T) {
 		{"pixKey bad CPF", WithdrawalFilter{PixKey: "52998224724"}, []fc{{"pixKey", CodePixKey}}},
 		{"pixKey phone without +55", WithdrawalFilter{PixKey: "(11) 98765-4321"}, []fc{{"pixKey", CodePixKey}}},
 		{"pixKey junk", WithdrawalFilter{PixKey: "hello"}, []fc{{"pixKey", CodePixKey}}},
-		{"endToEnd 7", WithdrawalFilter{EndToEnd: n('e', 7)}, []fc{{"endToEnd", CodeMinLength}}},
-		{"endToEnd 8", WithdrawalFilter{EndToEnd: n('e', 8)}, nil},
-		{"endToEnd 255", WithdrawalFilter{EndToEnd: n('e', 255)}, nil},
-		{"endToEnd 256", WithdrawalFilter{EndToEnd: n('e', 256)}, []fc{{"endToEnd", CodeMaxLength}}},
-		{"endToEndRefund 7", WithdrawalFilter{EndToEndRefund: n('e', 7)}, []fc{{"endToEndRefund", CodeMinLength}}},
-		{"endToEndRefund 256", WithdrawalFilter{EndToEndRefund: n('e', 256)}, []fc{{"endToEndRefund", CodeMaxLength}}},
-		{"externalCode 7", WithdrawalFilter{ExternalCode: n('x', 7)}, []fc{{"externalCode", CodeMinLength}}},
-		{"externalCode 256", WithdrawalFilter{ExternalCode: n('x', 256)}, []fc{{"externalCode", CodeMaxLength}}},
+		{"endToEnd 7", WithdrawalFilter{EndToEnd: repeatRune('e', 7)}, []fc{{"endToEnd", CodeMinLength}}},
+		{"endToEnd 8", WithdrawalFilter{EndToEnd: repeatRune('e', 8)}, nil},
+		{"endToEnd 255", WithdrawalFilter{EndToEnd: repeatRune('e', 255)}, nil},
+		{"endToEnd 256", WithdrawalFilter{EndToEnd: repeatRune('e', 256)}, []fc{{"endToEnd", CodeMaxLength}}},
+		{"endToEndRefund 7", WithdrawalFilter{EndToEndRefund: repeatRune('e', 7)}, []fc{{"endToEndRefund", CodeMinLength}}},
+		{"endToEndRefund 256", WithdrawalFilter{EndToEndRefund: repeatRune('e', 256)}, []fc{{"endToEndRefund", CodeMaxLength}}},
+		{"externalCode 7", WithdrawalFilter{ExternalCode: repeatRune('x', 7)}, []fc{{"externalCode", CodeMinLength}}},
+		{"externalCode 256", WithdrawalFilter{ExternalCode: repeatRune('x', 256)}, []fc{{"externalCode", CodeMaxLength}}},
 		{"perPage negative", WithdrawalFilter{PerPage: -10}, []fc{{"perPage", CodeMin}}},
 	}
 	for _, tc := range cases {
