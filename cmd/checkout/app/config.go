@@ -1,0 +1,273 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// Defaults of the configuration.
+const (
+	DefaultAddr      = ":8080"
+	DefaultPublicURL = "http://localhost:8080"
+	DefaultDataDir   = "./data"
+	// DefaultMerchantName is shown on the shopper pages when none is configured.
+	DefaultMerchantName = "Loja Demo PIX"
+	// DefaultReconcileInterval is the reconciler's pass interval.
+	DefaultReconcileInterval = 5 * time.Second
+	// DefaultSandboxPollInterval is how often the embedded sandbox looks for webhooks to deliver
+	// when nothing wakes it. Deliveries are also woken at once when an event is recorded, so this
+	// bounds only the worst case.
+	DefaultSandboxPollInterval = 100 * time.Millisecond
+)
+
+// Config is the whole configuration of the checkout. Load fills it from the environment and the
+// command line; tests may also build one by hand (start from Defaults()).
+type Config struct {
+	Addr                 string   // CHECKOUT_ADDR: listen address
+	PublicURL            string   // CHECKOUT_PUBLIC_URL: the URL shoppers and the gateway reach
+	DataDir              string   // CHECKOUT_DATA_DIR: SQLite file, sandbox state
+	DatabaseURL          string   // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
+	GatewayURL           string   // CHECKOUT_GATEWAY_URL: empty for the embedded sandbox
+	GatewayClientID      string   // CHECKOUT_GATEWAY_CLIENT_ID
+	GatewayClientSecret  string   // CHECKOUT_GATEWAY_CLIENT_SECRET
+	GatewayWebhookSecret string   // CHECKOUT_GATEWAY_WEBHOOK_SECRET: verifies webhook signatures
+	FrameAncestors       []string // CHECKOUT_FRAME_ANCESTORS: origins allowed to embed the checkout
+	AdminEmail           string   // CHECKOUT_ADMIN_EMAIL: first dashboard user
+	AdminPassword        string   // CHECKOUT_ADMIN_PASSWORD
+	MerchantAPIKey       string   // CHECKOUT_MERCHANT_API_KEY
+	MerchantName         string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
+
+	// Knobs for tests and tuning; Load sets their defaults.
+
+	// ReconcileInterval is the reconciler's pass interval; 0 or less turns the reconciler off.
+	ReconcileInterval time.Duration
+	// WebhooksEnabled forwards the embedded sandbox's webhooks to the checkout's own receiver.
+	WebhooksEnabled bool
+	// SandboxPollInterval is the embedded sandbox's webhook outbox poll interval.
+	SandboxPollInterval time.Duration
+	// Clock, when set, is the time of the checkout and of the embedded sandbox.
+	Clock func() time.Time
+	// Stdout receives the start banner (the URLs); nil discards it.
+	Stdout io.Writer
+	// LogOutput receives the JSON logs; nil discards them.
+	LogOutput io.Writer
+}
+
+// Sandbox reports whether the embedded sandbox gateway is used (no gateway URL configured).
+func (c Config) Sandbox() bool { return c.GatewayURL == "" }
+
+// Defaults returns the configuration used when nothing is set.
+func Defaults() Config {
+	return Config{
+		Addr:                DefaultAddr,
+		PublicURL:           DefaultPublicURL,
+		DataDir:             DefaultDataDir,
+		MerchantName:        DefaultMerchantName,
+		ReconcileInterval:   DefaultReconcileInterval,
+		WebhooksEnabled:     true,
+		SandboxPollInterval: DefaultSandboxPollInterval,
+	}
+}
+
+// ConfigError is a configuration problem; its message is one line naming the variable.
+type ConfigError struct {
+	Var string // the environment variable, e.g. "CHECKOUT_PUBLIC_URL"
+	Msg string
+}
+
+func (e *ConfigError) Error() string { return "config: " + e.Var + ": " + e.Msg }
+
+// setting is one variable of the configuration table: its environment name, its flag name and
+// where it goes.
+type setting struct {
+	env, flag, usage string
+	set              func(c *Config, v string) error
+}
+
+func settings() []setting {
+	str := func(dst func(c *Config) *string) func(c *Config, v string) error {
+		return func(c *Config, v string) error { *dst(c) = strings.TrimSpace(v); return nil }
+	}
+	return []setting{
+		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
+		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach", str(func(c *Config) *string { return &c.PublicURL })},
+		{"CHECKOUT_DATA_DIR", "data-dir", "directory of the SQLite database and the sandbox state", str(func(c *Config) *string { return &c.DataDir })},
+		{"CHECKOUT_DATABASE_URL", "database-url", "postgres://… for PostgreSQL (default: SQLite in the data dir)", str(func(c *Config) *string { return &c.DatabaseURL })},
+		{"CHECKOUT_GATEWAY_URL", "gateway-url", "gateway base URL, path prefix included (default: the embedded sandbox)", str(func(c *Config) *string { return &c.GatewayURL })},
+		{"CHECKOUT_GATEWAY_CLIENT_ID", "gateway-client-id", "gateway client id", str(func(c *Config) *string { return &c.GatewayClientID })},
+		{"CHECKOUT_GATEWAY_CLIENT_SECRET", "gateway-client-secret", "gateway client secret", str(func(c *Config) *string { return &c.GatewayClientSecret })},
+		{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", "gateway-webhook-secret", "secret verifying the gateway's webhook signatures (whsec_…)", str(func(c *Config) *string { return &c.GatewayWebhookSecret })},
+		{"CHECKOUT_FRAME_ANCESTORS", "frame-ancestors", "origins allowed to embed the checkout, separated by spaces or commas", func(c *Config, v string) error {
+			c.FrameAncestors = strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+			return nil
+		}},
+		{"CHECKOUT_ADMIN_EMAIL", "admin-email", "first dashboard user's e-mail", str(func(c *Config) *string { return &c.AdminEmail })},
+		{"CHECKOUT_ADMIN_PASSWORD", "admin-password", "first dashboard user's password", str(func(c *Config) *string { return &c.AdminPassword })},
+		{"CHECKOUT_MERCHANT_API_KEY", "merchant-api-key", "a merchant API key accepted in addition to the dashboard's", str(func(c *Config) *string { return &c.MerchantAPIKey })},
+		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
+		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < 0 {
+				return errors.New("must be a non-negative duration such as 5s")
+			}
+			c.ReconcileInterval = d
+			return nil
+		}},
+		{"CHECKOUT_WEBHOOKS", "webhooks", "forward the embedded sandbox's webhooks to the checkout (true or false)", func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return errors.New("must be true or false")
+			}
+			c.WebhooksEnabled = b
+			return nil
+		}},
+	}
+}
+
+// Load reads the configuration: defaults, then the environment (env, usually os.Getenv), then
+// the command-line flags in args (without the program name), which win. The result is
+// validated; any problem is a *ConfigError naming the variable. -h gives flag.ErrHelp.
+func Load(env func(string) string, args []string) (Config, error) {
+	c := Defaults()
+	all := settings()
+	for _, s := range all {
+		if v := env(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				return Config{}, &ConfigError{Var: s.env, Msg: err.Error()}
+			}
+		}
+	}
+	fs := flag.NewFlagSet("checkout", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var flagErr error
+	for _, s := range all {
+		fs.Func(s.flag, s.usage+" ("+s.env+")", func(v string) error {
+			if err := s.set(&c, v); err != nil {
+				flagErr = &ConfigError{Var: s.env, Msg: err.Error()}
+				return err
+			}
+			return nil
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if flagErr != nil {
+			return Config{}, flagErr
+		}
+		if errors.Is(err, flag.ErrHelp) {
+			return Config{}, err
+		}
+		return Config{}, &ConfigError{Var: "command line", Msg: err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return Config{}, &ConfigError{Var: "command line", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// Usage returns the help text: every flag with its variable.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString("Usage: checkout [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n")
+	for _, s := range settings() {
+		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s\n", s.flag, s.env, s.usage)
+	}
+	return b.String()
+}
+
+// Validate checks every field and returns a *ConfigError for the first problem.
+func (c Config) Validate() error {
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
+		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q is not host:port (e.g. :8080)", c.Addr)}
+	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q has no valid port", c.Addr)}
+	}
+	if err := checkHTTPURL(c.PublicURL, false); err != nil {
+		return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return &ConfigError{"CHECKOUT_DATA_DIR", "must not be empty"}
+	}
+	if c.DatabaseURL != "" {
+		u, err := url.Parse(c.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			// Never echo the URL: it may hold a password.
+			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://… URL (or empty for SQLite in the data dir)"}
+		}
+		return &ConfigError{"CHECKOUT_DATABASE_URL", "PostgreSQL store not available in this build yet; leave it empty to use SQLite"}
+	}
+	if c.GatewayURL != "" {
+		if err := checkHTTPURL(c.GatewayURL, true); err != nil {
+			return &ConfigError{"CHECKOUT_GATEWAY_URL", err.Error()}
+		}
+		if c.GatewayClientID == "" {
+			return &ConfigError{"CHECKOUT_GATEWAY_CLIENT_ID", "is required when CHECKOUT_GATEWAY_URL is set"}
+		}
+		if c.GatewayClientSecret == "" {
+			return &ConfigError{"CHECKOUT_GATEWAY_CLIENT_SECRET", "is required when CHECKOUT_GATEWAY_URL is set"}
+		}
+	}
+	if c.GatewayWebhookSecret != "" {
+		if _, err := webhook.Sign(c.GatewayWebhookSecret, "check", time.Unix(0, 0), nil); err != nil {
+			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		}
+	}
+	for _, o := range c.FrameAncestors {
+		if err := checkOrigin(o); err != nil {
+			return &ConfigError{"CHECKOUT_FRAME_ANCESTORS", fmt.Sprintf("%q: %v", o, err)}
+		}
+	}
+	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
+		return &ConfigError{"CHECKOUT_ADMIN_EMAIL", "must be an e-mail address"}
+	}
+	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
+		return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", "must have at least 8 characters"}
+	}
+	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
+		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}
+	}
+	if c.ReconcileInterval < 0 {
+		return &ConfigError{"CHECKOUT_RECONCILE_INTERVAL", "must not be negative"}
+	}
+	return nil
+}
+
+// checkHTTPURL checks an absolute http(s) URL without query, fragment or user information.
+func checkHTTPURL(s string, pathAllowed bool) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("must be an absolute http:// or https:// URL")
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must not carry user information, a query or a fragment")
+	}
+	if !pathAllowed && strings.Trim(u.Path, "/") != "" {
+		return errors.New("must not have a path (serve the checkout at the root of its host)")
+	}
+	return nil
+}
+
+// checkOrigin checks a web origin (scheme://host[:port]) fit for a CSP frame-ancestors source:
+// nothing that could inject another directive.
+func checkOrigin(o string) error {
+	if strings.ContainsAny(o, ";'\"") {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(envOf(nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":8080" || c.PublicURL != "http://localhost:8080" || c.DataDir != "./data" {
+		t.Errorf("defaults: %+v", c)
+	}
+	if !c.Sandbox() || !c.WebhooksEnabled || c.ReconcileInterval != DefaultReconcileInterval {
+		t.Errorf("sandbox defaults: %+v", c)
+	}
+}
+
+func TestLoadEnvAndFlags(t *testing.T) {
+	env := envOf(map[string]string{
+		"CHECKOUT_ADDR":                   "127.0.0.1:9000",
+		"CHECKOUT_PUBLIC_URL":             "https://pay.example.com",
+		"CHECKOUT_GATEWAY_URL":            "https://api.gateway.example.com/v1",
+		"CHECKOUT_GATEWAY_CLIENT_ID":      "id",
+		"CHECKOUT_GATEWAY_CLIENT_SECRET":  "secret",
+		"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=",
+		"CHECKOUT_FRAME_ANCESTORS":        "https://shop.example.com, https://b.example.com",
+		"CHECKOUT_RECONCILE_INTERVAL":     "2s",
+	})
+	c, err := Load(env, []string{"-addr", ":9100", "-webhooks=false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9100" {
+		t.Errorf("flag must win over the environment: addr %q", c.Addr)
+	}
+	if c.Sandbox() || c.GatewayClientID != "id" || c.WebhooksEnabled || c.ReconcileInterval != 2*time.Second {
+		t.Errorf("loaded: %+v", c)
+	}
+	if len(c.FrameAncestors) != 2 || c.FrameAncestors[1] != "https://b.example.com" {
+		t.Errorf("frame ancestors: %q", c.FrameAncestors)
+	}
+}
+
+func TestLoadErrorsNameTheVariable(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"CHECKOUT_ADDR": "nonsense"}, nil, "CHECKOUT_ADDR"},
+		{nil, []string{"-addr", "localhost:99999"}, "CHECKOUT_ADDR"},
+		{map[string]string{"CHECKOUT_PUBLIC_URL": "localhost:8080"}, nil, "CHECKOUT_PUBLIC_URL"},
+		{map[string]string{"CHECKOUT_PUBLIC_URL": "https://x.example.com/shop?a=1"}, nil, "CHECKOUT_PUBLIC_URL"},
+		{map[string]string{"CHECKOUT_GATEWAY_URL": "ftp://gw"}, nil, "CHECKOUT_GATEWAY_URL"},
+		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
+		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com", "CHECKOUT_GATEWAY_CLIENT_ID": "a"}, nil, "CHECKOUT_GATEWAY_CLIENT_SECRET"},
+		{map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "whsec_***"}, nil, "CHECKOUT_GATEWAY_WEBHOOK_SECRET"},
+		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://a.example.com; script-src *"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
+		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "shop.example.com"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres://u:pw@db/x"}, nil, "CHECKOUT_DATABASE_URL"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
+		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},
+		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
+		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
+		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
+		{nil, []string{"-no-such-flag"}, "command line"},
+		{nil, []string{"stray"}, "command line"},
+	}
+	for _, tc := range cases {
+		_, err := Load(envOf(tc.env), tc.args)
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%v %v: want a *ConfigError, got %v", tc.env, tc.args, err)
+			continue
+		}
+		if ce.Var != tc.want || !strings.HasPrefix(err.Error(), "config: "+tc.want+": ") {
+			t.Errorf("%v %v: error %q does not name %s", tc.env, tc.args, err, tc.want)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("error spans several lines: %q", err)
+		}
+		if strings.Contains(err.Error(), "pw@") {
+			t.Errorf("error leaks the database password: %q", err)
+		}
+	}
+}
+
+func TestLoadHelp(t *testing.T) {
+	if _, err := Load(envOf(nil), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v", err)
+	}
+	u := Usage()
+	for _, s := range settings() {
+		if !strings.Contains(u, "-"+s.flag) || !strings.Contains(u, s.env) {
+			t.Errorf("usage misses %s", s.env)
+		}
+	}
+}
