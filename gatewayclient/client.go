@@ -175,11 +175,32 @@ func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error
 // BaseURL returns the base URL the client was made with, without a trailing slash.
 func (c *Client) BaseURL() string { return c.base }
 
+// String describes the client by its base URL and client ID, never its secret or token.
+func (c Client) String() string {
+	return "gatewayclient.Client{baseURL: " + c.base + ", clientID: " + c.creds.id + "}"
+}
+
+// GoString is String, for %#v.
+func (c Client) GoString() string { return c.String() }
+
+// Format prints String for every verb, so that no verb reaches the credentials or the token.
+func (c Client) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(c.String())) }
+
+// LogValue logs the base URL and client ID only.
+func (c Client) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("base_url", c.base), slog.String("client_id", c.creds.id))
+}
+
 // credentials holds the client credentials. It is kept behind a pointer in Client so that
 // printing a Client with %v or %#v shows an address, never the secret.
 type credentials struct {
 	id     string
 	secret secret
+}
+
+// Format prints the client ID only, for every verb.
+func (c credentials) Format(f fmt.State, _ rune) {
+	_, _ = fmt.Fprintf(f, "{client_id: %s, client_secret: %s}", c.id, redacted)
 }
 
 // LogValue keeps the secret out of logs even if credentials are logged whole.

@@ -68,7 +68,7 @@ func (c *Client) ListDeposits(ctx context.Context, f DepositFilter) (*Page[Depos
 	}
 	var out Page[Deposit]
 	err := c.send(ctx, &request{method: http.MethodGet, path: "/deposit",
-		query: c.filterQuery(f), out: &out, retry: retrySafe})
+		query: f.Query(c.pageParam, c.perPageParam), out: &out, retry: retrySafe})
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (c *Client) ListWithdrawals(ctx context.Context, f WithdrawalFilter) (*Page
 	}
 	var out Page[Withdrawal]
 	err := c.send(ctx, &request{method: http.MethodGet, path: "/withdrawal",
-		query: c.filterQuery(f), out: &out, retry: retrySafe})
+		query: f.Query(c.pageParam, c.perPageParam), out: &out, retry: retrySafe})
 	if err != nil {
 		return nil, err
 	}
@@ -146,14 +146,4 @@ func allPages[T any](ctx context.Context, first int, fetch func(context.Context,
 			}
 		}
 	}
-}
-
-// filterQuery writes a list filter as its query, with the client's pagination parameters.
-func (c *Client) filterQuery(f any) url.Values {
-	if q, ok := f.(interface {
-		Query(string, string) url.Values
-	}); ok {
-		return q.Query(c.pageParam, c.perPageParam)
-	}
-	return nil
 }
