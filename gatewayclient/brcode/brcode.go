@@ -166,7 +166,7 @@ func Decode(s string) (Payload, error) {
 		return Payload{}, &Error{Field: "63", Reason: "the payload says " + last.Value + ", its content gives " + string(appendCRC(nil, got)), Kind: ErrCRC}
 	}
 	fields = fields[:len(fields)-1]
-	if fields[0].ID != "00" {
+	if len(fields) == 0 || fields[0].ID != "00" {
 		return Payload{}, formatErr("00", "must be the first field")
 	}
 

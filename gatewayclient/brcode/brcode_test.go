@@ -234,6 +234,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"bad sub-field length", standard(map[string]string{"26": "0014br.gov.bcb.pix01X1"}), ErrFormat, "26.01"},
 		{"no CRC field", bcbStatic[:len(bcbStatic)-8], ErrFormat, "63"},
 		{"CRC length 05", bcbStatic[:len(bcbStatic)-8] + "63051D3D0", ErrFormat, "63"},
+		{"only the CRC", withCRC("6304"), ErrFormat, "00"},
 		{"00 not first", body(tlv("26", key), "000201", "52040000", "5303986", "5802BR", "5901A", "6001B", "62070503***"), ErrFormat, "00"},
 		{"duplicate field", body("000201", tlv("26", key), "52040000", "5303986", "5802BR", "5901A", "5901B", "6001B", "62070503***"), ErrFormat, "59"},
 		{"duplicate sub-field", standard(map[string]string{"26": key + tlv("01", "x")}), ErrFormat, "26.01"},
