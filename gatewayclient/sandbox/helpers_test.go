@@ -1,0 +1,258 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/makiuchi-d/gozxing"
+	zxqr "github.com/makiuchi-d/gozxing/qrcode"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+)
+
+// Test credentials.
+const (
+	testClientID = "test-client"
+	testSecret   = "test-secret-0123456789"
+)
+
+// testStart is the base clock's start in tests.
+var testStart = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
+
+// env is a sandbox served over a real HTTP server, with a manual base clock.
+type env struct {
+	t     *testing.T
+	dir   string
+	clock *ManualClock
+	sb    *Sandbox
+	srv   *httptest.Server
+}
+
+// newEnv starts a sandbox in a fresh temp dir; mod may change the options.
+func newEnv(t *testing.T, mod func(*Options)) *env {
+	t.Helper()
+	e := &env{t: t, dir: t.TempDir(), clock: NewManualClock(testStart)}
+	e.start(mod)
+	return e
+}
+
+// start opens the sandbox on e.dir (again, for restart tests).
+func (e *env) start(mod func(*Options)) {
+	e.t.Helper()
+	opts := Options{
+		DataDir: e.dir,
+		Clients: []ClientConfig{{ID: testClientID, Secret: testSecret}},
+		Clock:   e.clock,
+	}
+	if mod != nil {
+		mod(&opts)
+	}
+	sb, err := New(context.Background(), opts)
+	if err != nil {
+		e.t.Fatalf("New: %v", err)
+	}
+	e.sb = sb
+	e.srv = httptest.NewServer(sb)
+	e.t.Cleanup(e.stop)
+}
+
+// stop closes the server and the sandbox (idempotent).
+func (e *env) stop() {
+	if e.srv != nil {
+		e.srv.Close()
+		e.srv = nil
+	}
+	if e.sb != nil {
+		if err := e.sb.Close(); err != nil {
+			e.t.Errorf("Close: %v", err)
+		}
+		e.sb = nil
+	}
+}
+
+// client returns the real gateway client pointed at the sandbox, without retries and with
+// the sandbox's clock, so token expiry is judged on simulated time.
+func (e *env) client(opts ...gc.Option) *gc.Client {
+	e.t.Helper()
+	opts = append([]gc.Option{gc.WithRetryPolicy(gc.RetryPolicy{MaxAttempts: 1})}, opts...)
+	c, err := gc.New(e.srv.URL, testClientID, testSecret, opts...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// token gets an access token with the given scopes (all when none).
+func (e *env) token(scopes ...string) string {
+	e.t.Helper()
+	form := url.Values{"client_id": {testClientID}, "client_secret": {testSecret}, "grant_type": {"client_credentials"}}
+	if len(scopes) > 0 {
+		form.Set("scope", strings.Join(scopes, ","))
+	}
+	res, err := http.PostForm(e.srv.URL+"/auth/token", form)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		e.t.Fatalf("token: %d %s", res.StatusCode, b)
+	}
+	var tok tokenResponse
+	if err := json.NewDecoder(res.Body).Decode(&tok); err != nil {
+		e.t.Fatal(err)
+	}
+	return tok.AccessToken
+}
+
+// do sends a request with a bearer token (none when token is "") and returns status, headers
+// and body.
+func (e *env) do(method, path, token string, body any) (int, http.Header, []byte) {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res.StatusCode, res.Header, b
+}
+
+// doJSON is do that expects status want and decodes the body into out (when not nil).
+func (e *env) doJSON(method, path, token string, body any, want int, out any) {
+	e.t.Helper()
+	st, _, b := e.do(method, path, token, body)
+	if st != want {
+		e.t.Fatalf("%s %s: status %d, want %d; body %s", method, path, st, want, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			e.t.Fatalf("%s %s: decode %s: %v", method, path, b, err)
+		}
+	}
+}
+
+// txRequest is a valid transaction request.
+func txRequest(key string, amount gc.Cents) gc.CreateTransactionRequest {
+	return gc.CreateTransactionRequest{
+		Amount:         amount,
+		PaymentMethod:  gc.PaymentMethodPIX,
+		IdempotencyKey: key,
+		ExternalCode:   "order-" + key,
+		Pix:            &gc.PixRequest{},
+	}
+}
+
+// createTx creates a transaction through the raw API and returns it.
+func (e *env) createTx(token, key string, amount gc.Cents) gc.Transaction {
+	e.t.Helper()
+	var tx gc.Transaction
+	e.doJSON(http.MethodPost, "/transaction", token, txRequest(key, amount), http.StatusCreated, &tx)
+	return tx
+}
+
+// errBody is the error body as the tests read it.
+type errBody struct {
+	StatusCode int             `json:"statusCode"`
+	Error      string          `json:"error"`
+	Message    json.RawMessage `json:"message"`
+}
+
+// decodeErr decodes an error body, failing the test if it lacks the NestJS shape.
+func decodeErr(t *testing.T, b []byte) errBody {
+	t.Helper()
+	var eb errBody
+	if err := json.Unmarshal(b, &eb); err != nil || eb.StatusCode == 0 || eb.Error == "" || len(eb.Message) == 0 {
+		t.Fatalf("error body %s lacks statusCode/error/message (%v)", b, err)
+	}
+	return eb
+}
+
+// messages returns the message list of a 422 body.
+func (eb errBody) messages(t *testing.T) []string {
+	t.Helper()
+	var ms []string
+	if err := json.Unmarshal(eb.Message, &ms); err != nil {
+		t.Fatalf("message %s is not a list: %v", eb.Message, err)
+	}
+	return ms
+}
+
+// checkPix checks that a pixResponse carries a valid BR Code for amount and a PNG of exactly
+// that text.
+func checkPix(t *testing.T, pix *gc.PixResponse, amount gc.Cents) {
+	t.Helper()
+	if pix == nil {
+		t.Fatal("pixResponse missing")
+	}
+	p, err := brcode.Decode(pix.URI)
+	if err != nil {
+		t.Fatalf("BR Code %q does not decode: %v", pix.URI, err)
+	}
+	if p.Amount != int64(amount) {
+		t.Fatalf("BR Code amount %d, want %d", p.Amount, amount)
+	}
+	if got := decodeQR(t, pix.QRCodeBase64); got != pix.URI {
+		t.Fatalf("QR image holds %q, want %q", got, pix.URI)
+	}
+}
+
+// decodeQR decodes a base64 PNG QR code with gozxing.
+func decodeQR(t *testing.T, b64 string) string {
+	t.Helper()
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatalf("qrCodeBase64 is not base64: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("qrCodeBase64 is not a PNG: %v", err)
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatalf("QR PNG does not decode: %v", err)
+	}
+	return res.GetText()
+}

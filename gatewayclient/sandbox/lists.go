@@ -1,0 +1,237 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+)
+
+// Pagination of GET /deposit and GET /withdrawal: page from 1, perPage 10 by default and at
+// most 100 (a larger perPage is lowered to 100, and the envelope says so).
+const (
+	DefaultPerPage = 10
+	MaxPerPage     = 100
+)
+
+// paging applies the pagination defaults.
+func paging(page, perPage int) (int, int) {
+	if page < 1 {
+		page = 1
+	}
+	if perPage < 1 {
+		perPage = DefaultPerPage
+	}
+	if perPage > MaxPerPage {
+		perPage = MaxPerPage
+	}
+	return page, perPage
+}
+
+// where accumulates SQL conditions and their arguments.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, args...)
+}
+
+// in adds "col IN (?, ?, …)" for vals.
+func in[T ~string](w *where, col string, vals []T) {
+	if len(vals) == 0 {
+		return
+	}
+	ph := make([]string, len(vals))
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		ph[i] = "?"
+		args[i] = string(v)
+	}
+	w.add(col+" IN ("+strings.Join(ph, ", ")+")", args...)
+}
+
+func (w *where) sql() string { return strings.Join(w.conds, " AND ") }
+
+// depositWhere turns a deposit filter into SQL conditions for clientID.
+func depositWhere(clientID string, f gc.DepositFilter) *where {
+	w := &where{}
+	w.add("client_id = ?", clientID)
+	if !f.StartDate.IsZero() {
+		w.add("created_at >= ?", f.StartDate.UnixMilli())
+	}
+	if !f.EndDate.IsZero() {
+		w.add("created_at <= ?", f.EndDate.UnixMilli())
+	}
+	in(w, "status", f.Status)
+	in(w, "origin", f.DepositOrigin)
+	if f.MinAmount > 0 {
+		w.add("amount >= ?", int64(f.MinAmount))
+	}
+	if f.MaxAmount > 0 {
+		w.add("amount <= ?", int64(f.MaxAmount))
+	}
+	return w
+}
+
+// withdrawalWhere turns a withdrawal filter into SQL conditions for clientID.
+func withdrawalWhere(clientID string, f gc.WithdrawalFilter) *where {
+	w := &where{}
+	w.add("client_id = ?", clientID)
+	if !f.StartDate.IsZero() {
+		w.add("created_at >= ?", f.StartDate.UnixMilli())
+	}
+	if !f.EndDate.IsZero() {
+		w.add("created_at <= ?", f.EndDate.UnixMilli())
+	}
+	in(w, "status", f.Status)
+	if f.ID != "" {
+		w.add("id = ?", strings.ToLower(f.ID))
+	}
+	if f.PixKey != "" {
+		key, _, ok := brdoc.NormalizePixKey(f.PixKey)
+		if !ok {
+			key = f.PixKey
+		}
+		w.add("pix_key = ?", key)
+	}
+	if f.EndToEnd != "" {
+		w.add("end_to_end = ?", f.EndToEnd)
+	}
+	if f.EndToEndRefund != "" {
+		w.add("end_to_end_refund = ?", f.EndToEndRefund)
+	}
+	if f.ExternalCode != "" {
+		w.add("external_code = ?", f.ExternalCode)
+	}
+	if f.MinAmount > 0 {
+		w.add("amount >= ?", int64(f.MinAmount))
+	}
+	if f.MaxAmount > 0 {
+		w.add("amount <= ?", int64(f.MaxAmount))
+	}
+	return w
+}
+
+// listDocs returns the total count and one page of docs of table under w, newest first.
+func (s *Sandbox) listDocs(ctx context.Context, table string, w *where, page, perPage int) (int, [][]byte, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
+		return 0, nil, fmt.Errorf("sandbox: count %s: %w", table, err)
+	}
+	offset := (page - 1) * perPage
+	if total == 0 || offset >= total {
+		return total, nil, nil
+	}
+	args := append(append([]any(nil), w.args...), perPage, offset)
+	rows, err := s.db.QueryContext(ctx, `SELECT doc FROM `+table+` WHERE `+w.sql()+
+		` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, args...)
+	if err != nil {
+		return 0, nil, fmt.Errorf("sandbox: list %s: %w", table, err)
+	}
+	defer rows.Close()
+	var docs [][]byte
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return 0, nil, fmt.Errorf("sandbox: list %s: %w", table, err)
+		}
+		docs = append(docs, doc)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, fmt.Errorf("sandbox: list %s: %w", table, err)
+	}
+	return total, docs, nil
+}
+
+// totalPages is ceil(total / perPage).
+func totalPages(total, perPage int) int {
+	return (total + perPage - 1) / perPage
+}
+
+// handleListDeposits is GET /deposit.
+func (s *Sandbox) handleListDeposits(w http.ResponseWriter, r *http.Request, p principal) {
+	f, err := gc.ParseDepositFilter(r.URL.Query(), "page", "perPage")
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	out, err := s.ListDeposits(r.Context(), p.clientID, f)
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// ListDeposits returns one page of the deposits of clientID matching f, newest first, as
+// GET /deposit does. The QR code image is included for records that carry one and made on
+// the fly for records still awaiting payment; other seeded records list it empty (see the
+// package doc).
+func (s *Sandbox) ListDeposits(ctx context.Context, clientID string, f gc.DepositFilter) (gc.Page[gc.Deposit], error) {
+	if err := s.expireDue(ctx); err != nil {
+		return gc.Page[gc.Deposit]{}, err
+	}
+	page, perPage := paging(f.Page, f.PerPage)
+	total, docs, err := s.listDocs(ctx, "deposits", depositWhere(clientID, f), page, perPage)
+	if err != nil {
+		return gc.Page[gc.Deposit]{}, err
+	}
+	now := s.clock.Now()
+	out := gc.Page[gc.Deposit]{Total: total, TotalPages: totalPages(total, perPage), CurrentPage: page, PerPage: perPage,
+		Data: make([]gc.Deposit, 0, len(docs))}
+	for _, doc := range docs {
+		var d gc.Deposit
+		if err := json.Unmarshal(doc, &d); err != nil {
+			return gc.Page[gc.Deposit]{}, fmt.Errorf("sandbox: decode deposit: %w", err)
+		}
+		wd, err := s.wireDeposit(&d, now, d.Status == gc.DepositPixQRCodeGenerated)
+		if err != nil {
+			return gc.Page[gc.Deposit]{}, err
+		}
+		out.Data = append(out.Data, wd)
+	}
+	return out, nil
+}
+
+// handleListWithdrawals is GET /withdrawal.
+func (s *Sandbox) handleListWithdrawals(w http.ResponseWriter, r *http.Request, p principal) {
+	f, err := gc.ParseWithdrawalFilter(r.URL.Query(), "page", "perPage")
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	out, err := s.ListWithdrawals(r.Context(), p.clientID, f)
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// ListWithdrawals returns one page of the withdrawals of clientID matching f, newest first,
+// as GET /withdrawal does.
+func (s *Sandbox) ListWithdrawals(ctx context.Context, clientID string, f gc.WithdrawalFilter) (gc.Page[gc.Withdrawal], error) {
+	page, perPage := paging(f.Page, f.PerPage)
+	total, docs, err := s.listDocs(ctx, "withdrawals", withdrawalWhere(clientID, f), page, perPage)
+	if err != nil {
+		return gc.Page[gc.Withdrawal]{}, err
+	}
+	now := s.clock.Now()
+	out := gc.Page[gc.Withdrawal]{Total: total, TotalPages: totalPages(total, perPage), CurrentPage: page, PerPage: perPage,
+		Data: make([]gc.Withdrawal, 0, len(docs))}
+	for _, doc := range docs {
+		var wd gc.Withdrawal
+		if err := json.Unmarshal(doc, &wd); err != nil {
+			return gc.Page[gc.Withdrawal]{}, fmt.Errorf("sandbox: decode withdrawal: %w", err)
+		}
+		out.Data = append(out.Data, wireWithdrawal(&wd, now))
+	}
+	return out, nil
+}

@@ -1,0 +1,754 @@
+// Package outbox is the sandbox gateway's transactional webhook outbox and its delivery worker.
+//
+// The sandbox calls Enqueue inside the same SQL transaction that changes a deposit or a
+// withdrawal, so a webhook exists if and only if the change was committed. One delivery row is
+// kept per destination (the record's webhookUrl and, for local development, a forwarding URL).
+// Run (or DeliverDue, one pass at a time) POSTs due deliveries, signed with package webhook,
+// until a 2xx answer; every other outcome — a 3xx (redirects are never followed), a 4xx, a 5xx,
+// a network error — is a failed attempt, retried after an exponential backoff with full
+// jitter, until MaxAttempts, when the delivery is marked dead. Every attempt is recorded and
+// logged (never with the secret, nor with the URL's query string).
+//
+// Deliveries to webhookUrl go through an SSRF-guarded dialer (GuardedDialer): a merchant's
+// URL must not make the sandbox reach its own host or network. The forwarding URL is trusted
+// configuration and is dialled without the guard.
+//
+// Tables (created by New when missing): webhook_deliveries and webhook_attempts. Times are
+// stored as Unix milliseconds of the injected Clock, so a simulated clock drives the schedule.
+package outbox
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// Clock tells the outbox what time it is; the sandbox passes its controllable clock.
+type Clock interface {
+	Now() time.Time
+}
+
+// Defaults of Options.
+const (
+	DefaultBaseDelay    = 5 * time.Second
+	DefaultMaxDelay     = time.Hour
+	DefaultMaxAttempts  = 12
+	DefaultPollInterval = 500 * time.Millisecond
+	DefaultConcurrency  = 4
+	DefaultTimeout      = 10 * time.Second
+)
+
+// UserAgent is sent with every delivery.
+const UserAgent = "PIX-Checkout-Sandbox-Webhooks/1"
+
+// Delivery statuses.
+const (
+	StatusPending   = "pending"
+	StatusDelivered = "delivered"
+	StatusDead      = "dead"
+)
+
+// maxResponseSnippet is how much of a failed answer's body is kept in LastError, to help the
+// developer reading the console; maxDrain is how much more is read so the connection can be
+// reused.
+const (
+	maxResponseSnippet = 256
+	maxDrain           = 64 << 10
+)
+
+// Options configures an Outbox. Only DB is required.
+type Options struct {
+	// DB is the sandbox's SQLite database (driver "sqlite"). New creates the outbox's tables
+	// in it when they are missing.
+	DB *sql.DB
+	// Clock schedules deliveries and stamps attempts; nil means real time.
+	Clock Clock
+	// Logger receives one line per attempt (never a secret); nil discards.
+	Logger *slog.Logger
+	// HTTPClient delivers to the records' webhookUrl. Nil means a client with GuardedDialer
+	// and DefaultTimeout. Whatever the client, redirects are never followed.
+	HTTPClient *http.Client
+	// ForwardTo, when set, also receives every event (local development). It must be https,
+	// or plain http on a loopback host. It is dialled without the SSRF guard.
+	ForwardTo string
+	// BaseDelay and MaxDelay bound the backoff: after the n-th failed attempt the next one
+	// waits a random delay in (0, min(MaxDelay, BaseDelay·2^(n-1))] (full jitter).
+	BaseDelay, MaxDelay time.Duration
+	// MaxAttempts is how many attempts a delivery gets before it is marked dead.
+	MaxAttempts int
+	// PollInterval is how often Run looks for due deliveries in real time; Run also wakes on
+	// Enqueue and Wake.
+	PollInterval time.Duration
+	// Concurrency bounds the deliveries in flight at once.
+	Concurrency int
+	// Rand is the jitter source (used under the outbox's lock; do not share it). Nil means a
+	// generator seeded from crypto/rand.
+	Rand *rand.Rand
+}
+
+// Message is one webhook event to deliver.
+type Message struct {
+	ID         string // webhook-id (webhook.NewMessageID), the same across attempts and targets
+	ClientID   string // the gateway client the record belongs to
+	Secret     string // the client's signing secret, whsec_…
+	URL        string // the record's webhookUrl; "" means only ForwardTo
+	Type       string // event type, e.g. "deposit.paid"
+	RecordKind string // "deposit" or "withdrawal"
+	RecordID   string
+	Body       []byte // the full JSON event (webhook.Event)
+}
+
+// Delivery is one message on its way to one URL.
+type Delivery struct {
+	ID             int64
+	MessageID      string
+	ClientID       string
+	RecordKind     string
+	RecordID       string
+	Type           string
+	URL            string
+	Forward        bool   // true for the ForwardTo copy
+	Status         string // StatusPending, StatusDelivered or StatusDead
+	Attempts       int
+	NextAttemptAt  time.Time
+	LastError      string
+	LastStatusCode int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Attempt is one try at a delivery.
+type Attempt struct {
+	DeliveryID int64
+	N          int // 1 for the first attempt
+	At         time.Time
+	StatusCode int    // 0 when no answer came
+	Error      string // "" on success
+	Duration   time.Duration
+}
+
+// Outbox stores webhook deliveries and sends them. Its methods are safe for concurrent use.
+type Outbox struct {
+	db            *sql.DB
+	clock         Clock
+	log           *slog.Logger
+	client        *http.Client
+	forwardClient *http.Client
+	forwardTo     string
+	base, max     time.Duration
+	maxAttempts   int
+	poll          time.Duration
+	concurrency   int
+	lease         time.Duration
+
+	randMu sync.Mutex
+	rnd    *rand.Rand
+
+	wake chan struct{}
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+// schema creates the outbox's tables. lease_until is real (wall-clock) time: it only keeps
+// two passes from sending the same delivery at once, and expires if a process dies mid-send.
+func schema() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS webhook_deliveries (
+			id               INTEGER PRIMARY KEY AUTOINCREMENT,
+			message_id       TEXT    NOT NULL,
+			client_id        TEXT    NOT NULL,
+			secret           TEXT    NOT NULL,
+			url              TEXT    NOT NULL,
+			forward          INTEGER NOT NULL,
+			type             TEXT    NOT NULL,
+			record_kind      TEXT    NOT NULL,
+			record_id        TEXT    NOT NULL,
+			body             BLOB    NOT NULL,
+			status           TEXT    NOT NULL,
+			attempts         INTEGER NOT NULL DEFAULT 0,
+			next_attempt_at  INTEGER NOT NULL,
+			lease_until      INTEGER NOT NULL DEFAULT 0,
+			last_error       TEXT    NOT NULL DEFAULT '',
+			last_status_code INTEGER NOT NULL DEFAULT 0,
+			created_at       INTEGER NOT NULL,
+			updated_at       INTEGER NOT NULL,
+			UNIQUE (message_id, url)
+		)`,
+		`CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
+		`CREATE INDEX IF NOT EXISTS webhook_deliveries_record ON webhook_deliveries (record_id, id)`,
+		`CREATE TABLE IF NOT EXISTS webhook_attempts (
+			delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+			n           INTEGER NOT NULL,
+			at          INTEGER NOT NULL,
+			status_code INTEGER NOT NULL,
+			error       TEXT    NOT NULL,
+			duration_ns INTEGER NOT NULL,
+			PRIMARY KEY (delivery_id, n)
+		) WITHOUT ROWID`,
+	}
+}
+
+// New checks opts, creates the outbox's tables if needed and returns the outbox. Deliveries
+// already in the database (from before a restart) are kept and resumed by Run.
+func New(opts Options) (*Outbox, error) {
+	if opts.DB == nil {
+		return nil, errors.New("outbox: Options.DB is required")
+	}
+	if opts.ForwardTo != "" {
+		if err := checkForwardTo(opts.ForwardTo); err != nil {
+			return nil, err
+		}
+	}
+	o := &Outbox{
+		db:          opts.DB,
+		clock:       opts.Clock,
+		log:         opts.Logger,
+		forwardTo:   opts.ForwardTo,
+		base:        opts.BaseDelay,
+		max:         opts.MaxDelay,
+		maxAttempts: opts.MaxAttempts,
+		poll:        opts.PollInterval,
+		concurrency: opts.Concurrency,
+		rnd:         opts.Rand,
+		wake:        make(chan struct{}, 1),
+	}
+	if o.clock == nil {
+		o.clock = realClock{}
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	if o.base <= 0 {
+		o.base = DefaultBaseDelay
+	}
+	if o.max <= 0 {
+		o.max = DefaultMaxDelay
+	}
+	if o.base > o.max {
+		return nil, fmt.Errorf("outbox: BaseDelay %s exceeds MaxDelay %s", o.base, o.max)
+	}
+	if o.maxAttempts <= 0 {
+		o.maxAttempts = DefaultMaxAttempts
+	}
+	if o.poll <= 0 {
+		o.poll = DefaultPollInterval
+	}
+	if o.concurrency <= 0 {
+		o.concurrency = DefaultConcurrency
+	}
+	if o.rnd == nil {
+		var seed [32]byte
+		if _, err := crand.Read(seed[:]); err != nil {
+			return nil, fmt.Errorf("outbox: seeding jitter: %w", err)
+		}
+		o.rnd = rand.New(rand.NewChaCha8(seed))
+	}
+	if opts.HTTPClient != nil {
+		o.client = noRedirects(opts.HTTPClient)
+	} else {
+		o.client = newClient(GuardedDialer())
+	}
+	// The forwarding target is the operator's own, often on loopback: no guard there.
+	o.forwardClient = newClient(&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second})
+	// A lease outlives any attempt, so only a dead process lets one lapse.
+	o.lease = max(o.client.Timeout, o.forwardClient.Timeout) + time.Minute
+
+	for _, stmt := range schema() {
+		if _, err := o.db.ExecContext(context.Background(), stmt); err != nil {
+			return nil, fmt.Errorf("outbox: creating tables: %w", err)
+		}
+	}
+	return o, nil
+}
+
+// newClient returns a client dialling with d, with no proxy (a proxy would dial on our
+// behalf and defeat the guard), no redirects and DefaultTimeout.
+func newClient(d *net.Dialer) *http.Client {
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:                 nil,
+			DialContext:           d.DialContext,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          32,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   5 * time.Second,
+			ResponseHeaderTimeout: DefaultTimeout,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout:       DefaultTimeout,
+	}
+}
+
+// noRedirects returns a copy of c that never follows redirects and has a timeout.
+func noRedirects(c *http.Client) *http.Client {
+	cc := *c
+	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if cc.Timeout <= 0 {
+		cc.Timeout = DefaultTimeout
+	}
+	return &cc
+}
+
+// checkForwardTo accepts https anywhere and plain http on a loopback host only.
+func checkForwardTo(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("outbox: ForwardTo %q is not a URL: %w", raw, err)
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("outbox: ForwardTo %q has no host", raw)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if isLoopbackHost(u.Hostname()) {
+			return nil
+		}
+		return fmt.Errorf("outbox: ForwardTo %q: plain http is allowed only on a loopback host (localhost, 127.0.0.1, ::1); use https", raw)
+	default:
+		return fmt.Errorf("outbox: ForwardTo %q: scheme must be https (or http on loopback)", raw)
+	}
+}
+
+// isLoopbackHost reports whether host names this machine's loopback interface.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkTargetURL accepts an absolute http or https URL with a host.
+func checkTargetURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("outbox: message URL is not a URL: %w", err)
+	}
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
+		return errors.New("outbox: message URL must be an absolute http(s) URL with a host")
+	}
+	return nil
+}
+
+// Enqueue stores m for delivery to m.URL and to ForwardTo (when set), one delivery per
+// distinct URL. Call it inside the transaction that changes the record (tx), so that the
+// webhook exists exactly when the change is committed; with a nil tx it commits on its own.
+// Enqueueing the same message id again is a no-op. With neither a URL nor ForwardTo there is
+// nothing to deliver and nothing is stored.
+//
+// Enqueue wakes Run, but a pass that starts before tx commits cannot see the new rows: call
+// Wake after Commit for the quickest delivery (otherwise it waits for the next PollInterval).
+func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
+	if m.ID == "" {
+		return errors.New("outbox: message ID is required")
+	}
+	if m.URL != "" {
+		if err := checkTargetURL(m.URL); err != nil {
+			return err
+		}
+	}
+	if !json.Valid(m.Body) {
+		return errors.New("outbox: message body must be JSON")
+	}
+	now := o.clock.Now()
+	// Fail now on a bad secret rather than with a delivery that can never be signed.
+	if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
+		return fmt.Errorf("outbox: message secret: %w", err)
+	}
+	type target struct {
+		url     string
+		forward bool
+	}
+	var targets []target
+	// The forwarding copy goes first so that, if both URLs are equal, the trusted
+	// configuration wins the UNIQUE (message_id, url) slot.
+	if o.forwardTo != "" {
+		targets = append(targets, target{o.forwardTo, true})
+	}
+	if m.URL != "" && m.URL != o.forwardTo {
+		targets = append(targets, target{m.URL, false})
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+
+	own := tx == nil
+	if own {
+		var err error
+		if tx, err = o.db.BeginTx(ctx, nil); err != nil {
+			return fmt.Errorf("outbox: begin: %w", err)
+		}
+		defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	}
+	ms := now.UnixMilli()
+	for _, t := range targets {
+		_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries
+			(message_id, client_id, secret, url, forward, type, record_kind, record_id, body, status,
+			 next_attempt_at, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (message_id, url) DO NOTHING`,
+			m.ID, m.ClientID, m.Secret, t.url, t.forward, m.Type, m.RecordKind, m.RecordID, m.Body,
+			StatusPending, ms, ms, ms)
+		if err != nil {
+			return fmt.Errorf("outbox: enqueue %s: %w", m.ID, err)
+		}
+	}
+	if own {
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("outbox: commit: %w", err)
+		}
+	}
+	o.Wake()
+	return nil
+}
+
+// Wake makes Run look for due deliveries now (after the sandbox clock moves, or after the
+// transaction holding an Enqueue commits). It never blocks.
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// Run delivers due deliveries until ctx is done, waking every PollInterval and on Wake.
+// In-flight deliveries are abandoned (not counted as attempts) when ctx ends.
+func (o *Outbox) Run(ctx context.Context) {
+	t := time.NewTicker(o.poll)
+	defer t.Stop()
+	for {
+		if _, err := o.DeliverDue(ctx); err != nil && ctx.Err() == nil {
+			o.log.Error("webhook outbox pass failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// claimed is a delivery taken by a pass.
+type claimed struct {
+	id        int64
+	messageID string
+	secret    string
+	url       string
+	forward   bool
+	body      []byte
+	attempts  int
+}
+
+// DeliverDue makes one synchronous pass: every delivery due at the clock's current time gets
+// one attempt, at most Concurrency at once. It returns how many attempts were made.
+func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
+	due := o.clock.Now().UnixMilli()
+	var (
+		mu   sync.Mutex
+		errs []error
+		made int
+	)
+	for ctx.Err() == nil {
+		batch, err := o.claim(ctx, due, o.concurrency*4)
+		if err != nil {
+			return made, err
+		}
+		if len(batch) == 0 {
+			break
+		}
+		sem := make(chan struct{}, o.concurrency)
+		var wg sync.WaitGroup
+		for _, c := range batch {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				err := o.attempt(ctx, c)
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					made++
+				} else if ctx.Err() == nil {
+					errs = append(errs, err)
+				}
+			})
+		}
+		wg.Wait()
+		// A failed attempt is rescheduled at least 1 ms after its own attempt time, which is
+		// after due, so the loop cannot claim it again within this pass.
+	}
+	if err := errors.Join(errs...); err != nil {
+		return made, err
+	}
+	return made, ctx.Err()
+}
+
+// claim leases up to limit deliveries due at due (Unix ms) and returns them.
+func (o *Outbox) claim(ctx context.Context, due int64, limit int) ([]claimed, error) {
+	wall := time.Now()
+	rows, err := o.db.QueryContext(ctx, `UPDATE webhook_deliveries SET lease_until = ?
+		WHERE id IN (
+			SELECT id FROM webhook_deliveries
+			WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ?
+			ORDER BY next_attempt_at, id LIMIT ?)
+		RETURNING id, message_id, secret, url, forward, body, attempts`,
+		wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
+	}
+	defer rows.Close()
+	var out []claimed
+	for rows.Next() {
+		var c claimed
+		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.body, &c.attempts); err != nil {
+			return nil, fmt.Errorf("outbox: read claimed delivery: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// attempt sends c once and records the outcome.
+func (o *Outbox) attempt(ctx context.Context, c claimed) error {
+	at := o.clock.Now()
+	start := time.Now()
+	code, failure := o.send(ctx, c, at)
+	took := time.Since(start)
+	if ctx.Err() != nil {
+		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
+		// the lease so a restarted process retries at once.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_, _ = o.db.ExecContext(rctx, `UPDATE webhook_deliveries SET lease_until = 0 WHERE id = ?`, c.id)
+		return ctx.Err()
+	}
+
+	n := c.attempts + 1
+	status, next := StatusPending, at
+	switch {
+	case failure == "":
+		status = StatusDelivered
+	case n >= o.maxAttempts:
+		status = StatusDead
+	default:
+		next = at.Add(o.backoff(n))
+	}
+	if err := o.record(ctx, c.id, n, at, code, failure, took, status, next); err != nil {
+		return err
+	}
+
+	attrs := []any{"delivery", c.id, "message", c.messageID, "url", redactURL(c.url), "attempt", n,
+		"status_code", code, "duration", took, "outcome", status}
+	switch {
+	case failure == "":
+		o.log.Info("webhook delivered", attrs...)
+	case status == StatusDead:
+		o.log.Error("webhook delivery dead", append(attrs, "err", failure)...)
+	default:
+		o.log.Warn("webhook attempt failed", append(attrs, "err", failure, "next_attempt_at", next)...)
+	}
+	return nil
+}
+
+// record stores one attempt and the delivery's new state together.
+func (o *Outbox) record(ctx context.Context, id int64, n int, at time.Time, code int, failure string,
+	took time.Duration, status string, next time.Time) error {
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, status_code, error, duration_ns)
+		VALUES (?, ?, ?, ?, ?, ?)`, id, n, at.UnixMilli(), code, failure, int64(took)); err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?,
+		lease_until = 0, last_error = ?, last_status_code = ?, updated_at = ? WHERE id = ?`,
+		status, n, next.UnixMilli(), failure, code, at.UnixMilli(), id); err != nil {
+		return fmt.Errorf("outbox: update delivery: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	return nil
+}
+
+// send POSTs the delivery and returns the answer's status code (0 without an answer) and a
+// description of the failure ("" on a 2xx).
+func (o *Outbox) send(ctx context.Context, c claimed, at time.Time) (int, string) {
+	h, err := webhook.Headers(c.secret, c.messageID, at, c.body)
+	if err != nil {
+		return 0, "signing: " + err.Error()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
+	if err != nil {
+		return 0, "building request: " + err.Error()
+	}
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", UserAgent)
+	client := o.client
+	if c.forward {
+		client = o.forwardClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		// *url.Error repeats the URL, query string included; keep only the cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseSnippet))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		return resp.StatusCode, ""
+	}
+	msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		msg += " (redirects are not followed)"
+	}
+	if s := printable(snippet); s != "" {
+		msg += ": " + s
+	}
+	return resp.StatusCode, msg
+}
+
+// backoff returns the delay after the n-th failed attempt: uniform in
+// (0, min(max, base·2^(n-1))], at millisecond resolution and at least 1 ms.
+func (o *Outbox) backoff(n int) time.Duration {
+	ceiling := o.max
+	if shift := n - 1; shift < 62 {
+		if d := o.base << shift; d > 0 && d < o.max && d>>shift == o.base {
+			ceiling = d
+		}
+	}
+	ms := max(ceiling.Milliseconds(), 1)
+	o.randMu.Lock()
+	j := o.rnd.Int64N(ms)
+	o.randMu.Unlock()
+	return time.Duration(j+1) * time.Millisecond
+}
+
+// redactURL drops the query string and any user info, which may carry credentials.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}
+
+// printable returns b as one line of valid UTF-8 without control characters.
+func printable(b []byte) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(b) == maxResponseSnippet {
+		s += "…" // cut short
+	}
+	return s
+}
+
+// Deliveries returns the deliveries of recordID, newest first, or the most recent deliveries
+// of any record when recordID is "". limit ≤ 0 means 50; it is capped at 1000.
+func (o *Outbox) Deliveries(ctx context.Context, recordID string, limit int) ([]Delivery, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	limit = min(limit, 1000)
+	const cols = `SELECT id, message_id, client_id, record_kind, record_id, type, url, forward, status,
+		attempts, next_attempt_at, last_error, last_status_code, created_at, updated_at FROM webhook_deliveries`
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if recordID == "" {
+		rows, err = o.db.QueryContext(ctx, cols+` ORDER BY id DESC LIMIT ?`, limit)
+	} else {
+		rows, err = o.db.QueryContext(ctx, cols+` WHERE record_id = ? ORDER BY id DESC LIMIT ?`, recordID, limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	defer rows.Close()
+	var out []Delivery
+	for rows.Next() {
+		var (
+			d                      Delivery
+			next, created, updated int64
+		)
+		if err := rows.Scan(&d.ID, &d.MessageID, &d.ClientID, &d.RecordKind, &d.RecordID, &d.Type, &d.URL,
+			&d.Forward, &d.Status, &d.Attempts, &next, &d.LastError, &d.LastStatusCode, &created, &updated); err != nil {
+			return nil, fmt.Errorf("outbox: read delivery: %w", err)
+		}
+		d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = fromMS(next), fromMS(created), fromMS(updated)
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// Attempts returns the attempts of a delivery, first first.
+func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, error) {
+	rows, err := o.db.QueryContext(ctx, `SELECT delivery_id, n, at, status_code, error, duration_ns
+		FROM webhook_attempts WHERE delivery_id = ? ORDER BY n`, deliveryID)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: list attempts: %w", err)
+	}
+	defer rows.Close()
+	var out []Attempt
+	for rows.Next() {
+		var (
+			a      Attempt
+			at, ns int64
+		)
+		if err := rows.Scan(&a.DeliveryID, &a.N, &at, &a.StatusCode, &a.Error, &ns); err != nil {
+			return nil, fmt.Errorf("outbox: read attempt: %w", err)
+		}
+		a.At, a.Duration = fromMS(at), time.Duration(ns)
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: list attempts: %w", err)
+	}
+	return out, nil
+}
+
+// fromMS converts stored Unix milliseconds to a UTC time.
+func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

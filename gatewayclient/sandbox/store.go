@@ -1,0 +1,124 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// dbFileName is the SQLite file inside Options.DataDir.
+const dbFileName = "sandbox.db"
+
+// schema is applied at every start; every statement is idempotent.
+//
+// Records keep the columns that filters and sorting need, plus the whole record as JSON
+// (doc). Times are Unix milliseconds. Lists are newest first with id as the tie-breaker, so
+// every index that serves a list ends in (created_at, id).
+var schema = []string{
+	`CREATE TABLE IF NOT EXISTS settings (
+		key   TEXT PRIMARY KEY,
+		value TEXT NOT NULL
+	) WITHOUT ROWID`,
+	`CREATE TABLE IF NOT EXISTS deposits (
+		id            TEXT PRIMARY KEY,
+		client_id     TEXT NOT NULL,
+		status        TEXT NOT NULL,
+		amount        INTEGER NOT NULL,
+		origin        TEXT NOT NULL,
+		created_at    INTEGER NOT NULL,
+		expires_at    INTEGER NOT NULL DEFAULT 0,
+		external_code TEXT,
+		doc           TEXT NOT NULL
+	)`,
+	// Newest-first pages for one client, with or without a date range; the extra columns let
+	// COUNT(*) and the other filters be answered from the index alone.
+	`CREATE INDEX IF NOT EXISTS deposits_client_created ON deposits (client_id, created_at, id, status, origin, amount)`,
+	// Status filters: each listed status is a range of this index.
+	`CREATE INDEX IF NOT EXISTS deposits_client_status_created ON deposits (client_id, status, created_at, id, origin, amount)`,
+	// Amount-range filters.
+	`CREATE INDEX IF NOT EXISTS deposits_client_amount ON deposits (client_id, amount, created_at)`,
+	// The expiry sweep looks only at deposits still awaiting payment.
+	`CREATE INDEX IF NOT EXISTS deposits_awaiting ON deposits (expires_at) WHERE status = 'PIX_QRCODE_GENERATED'`,
+	`CREATE TABLE IF NOT EXISTS withdrawals (
+		id               TEXT PRIMARY KEY,
+		client_id        TEXT NOT NULL,
+		status           TEXT NOT NULL,
+		amount           INTEGER NOT NULL,
+		created_at       INTEGER NOT NULL,
+		external_code    TEXT,
+		end_to_end       TEXT,
+		end_to_end_refund TEXT,
+		pix_key          TEXT,
+		doc              TEXT NOT NULL
+	)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_client_created ON withdrawals (client_id, created_at, id, status, amount)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_client_status_created ON withdrawals (client_id, status, created_at, id)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_external_code ON withdrawals (client_id, external_code)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_end_to_end ON withdrawals (client_id, end_to_end)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_end_to_end_refund ON withdrawals (client_id, end_to_end_refund)`,
+	`CREATE INDEX IF NOT EXISTS withdrawals_pix_key ON withdrawals (client_id, pix_key)`,
+	`CREATE TABLE IF NOT EXISTS idempotency (
+		client_id   TEXT NOT NULL,
+		key         TEXT NOT NULL,
+		body_hash   TEXT NOT NULL,
+		status_code INTEGER NOT NULL,
+		response    BLOB NOT NULL,
+		created_at  INTEGER NOT NULL,
+		PRIMARY KEY (client_id, key)
+	) WITHOUT ROWID`,
+}
+
+// openDB opens (creating if needed) the sandbox database in dir and applies the schema.
+func openDB(ctx context.Context, dir string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	dsn := "file:" + filepath.ToSlash(filepath.Join(dir, dbFileName)) + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: open database: %w", err)
+	}
+	for _, stmt := range schema {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("sandbox: apply schema: %w", err)
+		}
+	}
+	return db, nil
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// getSetting returns the value stored under key, and whether there was one.
+func getSetting(ctx context.Context, q querier, key string) (string, bool, error) {
+	var v string
+	err := q.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("sandbox: read setting %s: %w", key, err)
+	}
+	return v, true, nil
+}
+
+// putSetting stores value under key, replacing any previous value.
+func putSetting(ctx context.Context, q querier, key, value string) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO settings (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	if err != nil {
+		return fmt.Errorf("sandbox: write setting %s: %w", key, err)
+	}
+	return nil
+}
