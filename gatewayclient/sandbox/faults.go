@@ -3,8 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
