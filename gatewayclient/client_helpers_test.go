@@ -64,7 +64,7 @@ func (f *fakeClock) Sleeps() []time.Duration {
 // endpoint checks the credentials and answers tokenAnswer (default: "tok-<n>", one hour);
 // every other path goes to api after the bearer token is checked to be one it issued.
 type testGateway struct {
-	t   *testing.T
+	t   testing.TB
 	srv *httptest.Server
 
 	tokenRequests atomic.Int64
@@ -75,7 +75,7 @@ type testGateway struct {
 	api         http.HandlerFunc
 }
 
-func newTestGateway(t *testing.T, api http.HandlerFunc) *testGateway {
+func newTestGateway(t testing.TB, api http.HandlerFunc) *testGateway {
 	t.Helper()
 	g := &testGateway{t: t, api: api}
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))

@@ -198,11 +198,15 @@ func seconds(f float64) time.Duration {
 	return time.Duration(min(f, maxSecs) * float64(time.Second))
 }
 
+// minScrubLen is the shortest value scrub blanks out: shorter ones are no real secret, and
+// blanking them out would garble every word of the body that contains them.
+const minScrubLen = 8
+
 // scrub blanks out the client secret (as is and form-encoded) and the given token from an
 // answer's body before it is kept in an error: a misbehaving server may echo them.
 func (c *Client) scrub(body []byte, token secret) []byte {
 	for _, s := range []string{c.creds.secret.reveal(), url.QueryEscape(c.creds.secret.reveal()), token.reveal()} {
-		if s != "" && bytes.Contains(body, []byte(s)) {
+		if len(s) >= minScrubLen && bytes.Contains(body, []byte(s)) {
 			body = bytes.ReplaceAll(body, []byte(s), []byte(redacted))
 		}
 	}
