@@ -1,0 +1,75 @@
+package sqlite_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
+)
+
+func open(t *testing.T, path string) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return s
+}
+
+func TestStoreSuite(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) checkout.Store {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+// TestReopen: data survives closing and reopening, and migrations are applied once.
+func TestReopen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "nested", "checkout.db")
+	s := open(t, path)
+	o := storetest.NewOrder("key-reopen")
+	o.Address, o.Physical = nil, false
+	if _, _, err := s.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = open(t, path)
+	defer s.Close()
+	got, err := s.Order(ctx, o.ID)
+	if err != nil || got.RequestKey != "key-reopen" || len(got.Attempts) != 1 {
+		t.Fatalf("after reopen: %+v, %v", got, err)
+	}
+	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.Products(ctx, true)
+	if err != nil || len(ps) < 2 {
+		t.Fatalf("products after reseeding: %d, %v", len(ps), err)
+	}
+	var digital, physical bool
+	for _, p := range ps {
+		digital = digital || !p.Physical
+		physical = physical || p.Physical
+	}
+	if !digital || !physical {
+		t.Errorf("demo catalogue lacks a digital or a physical product: %+v", ps)
+	}
+	n, err := s.MigrationCount(ctx)
+	if err != nil || n != 1 {
+		t.Errorf("schema_migrations rows = %d, %v; want 1", n, err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("Ping: %v", err)
+	}
+}

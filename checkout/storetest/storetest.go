@@ -1,0 +1,693 @@
+// Package storetest is the test suite every checkout.Store implementation must pass. An
+// implementation's test calls Run with a function opening an empty store.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Run runs the suite. open must return a new, empty store for each call (the suite calls it
+// once per subtest) and arrange its closing with t.Cleanup.
+func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
+	t.Run("Products", func(t *testing.T) { testProducts(t, open(t)) })
+	t.Run("Carts", func(t *testing.T) { testCarts(t, open(t)) })
+	t.Run("CartConcurrentUpdates", func(t *testing.T) { testCartConcurrent(t, open(t)) })
+	t.Run("CreateOrder", func(t *testing.T) { testCreateOrder(t, open(t)) })
+	t.Run("CreateOrderAtomic", func(t *testing.T) { testCreateOrderAtomic(t, open(t)) })
+	t.Run("RequestKeyConcurrent", func(t *testing.T) { testRequestKeyConcurrent(t, open(t)) })
+	t.Run("UpdateOrderCompareAndSet", func(t *testing.T) { testUpdateOrderCAS(t, open(t)) })
+	t.Run("UpdateOrderConcurrent", func(t *testing.T) { testUpdateOrderConcurrent(t, open(t)) })
+	t.Run("Attempts", func(t *testing.T) { testAttempts(t, open(t)) })
+	t.Run("ListForReconciliation", func(t *testing.T) { testOrders(t, open(t)) })
+	t.Run("WebhookDedupe", func(t *testing.T) { testWebhooks(t, open(t)) })
+	t.Run("Ping", func(t *testing.T) {
+		if err := open(t).Ping(context.Background()); err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
+	})
+}
+
+// base is the suite's reference time, at millisecond precision as stores keep times.
+var base = time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+
+func product(id string, price gatewayclient.Cents, physical bool) checkout.Product {
+	return checkout.Product{ID: checkout.ProductID(id), Slug: "slug-" + id, Title: "Produto " + id,
+		Description: "Descrição de " + id, UnitPrice: price, Physical: physical, Active: true,
+		CreatedAt: base, UpdatedAt: base}
+}
+
+func mustUpsert(t *testing.T, s checkout.Store, ps ...checkout.Product) {
+	t.Helper()
+	for _, p := range ps {
+		if err := s.UpsertProduct(context.Background(), p); err != nil {
+			t.Fatalf("UpsertProduct(%s): %v", p.ID, err)
+		}
+	}
+}
+
+func testProducts(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	a, b, c := product("a", 2990, false), product("b", 5900, true), product("c", 100, false)
+	c.Active = false
+	mustUpsert(t, s, b, c, a)
+
+	got, err := s.Product(ctx, "b")
+	if err != nil {
+		t.Fatalf("Product: %v", err)
+	}
+	if !reflect.DeepEqual(*got, b) {
+		t.Errorf("Product(b) = %+v, want %+v", *got, b)
+	}
+	if got, err := s.ProductBySlug(ctx, "slug-a"); err != nil || got.ID != "a" {
+		t.Errorf("ProductBySlug(slug-a) = %+v, %v", got, err)
+	}
+	if _, err := s.Product(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Product(missing) error = %v, want ErrNotFound", err)
+	}
+	if _, err := s.ProductBySlug(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("ProductBySlug(missing) error = %v, want ErrNotFound", err)
+	}
+
+	active, err := s.Products(ctx, true)
+	if err != nil {
+		t.Fatalf("Products: %v", err)
+	}
+	if ids := productIDs(active); !reflect.DeepEqual(ids, []string{"a", "b"}) {
+		t.Errorf("active products = %v, want [a b] (by title)", ids)
+	}
+	all, err := s.Products(ctx, false)
+	if err != nil {
+		t.Fatalf("Products: %v", err)
+	}
+	if ids := productIDs(all); !reflect.DeepEqual(ids, []string{"a", "b", "c"}) {
+		t.Errorf("all products = %v, want [a b c]", ids)
+	}
+
+	// Upsert replaces.
+	a.UnitPrice, a.Title, a.UpdatedAt = 3190, "Produto a (2ª edição)", base.Add(time.Hour)
+	mustUpsert(t, s, a)
+	if got, _ := s.Product(ctx, "a"); got == nil || got.UnitPrice != 3190 || got.Title != a.Title || !got.UpdatedAt.Equal(a.UpdatedAt) {
+		t.Errorf("after upsert Product(a) = %+v", got)
+	}
+	// Slugs are unique.
+	d := product("d", 100, false)
+	d.Slug = b.Slug
+	if err := s.UpsertProduct(ctx, d); err == nil {
+		t.Error("UpsertProduct with a taken slug succeeded")
+	}
+}
+
+func productIDs(ps []checkout.Product) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, string(p.ID))
+	}
+	return out
+}
+
+func testCarts(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	mustUpsert(t, s, product("a", 2990, false), product("b", 5900, true))
+	if _, err := s.Cart(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Cart(missing) error = %v, want ErrNotFound", err)
+	}
+	id := checkout.NewID()
+	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
+		t.Fatalf("CreateCart: %v", err)
+	}
+	c, err := s.Cart(ctx, id)
+	if err != nil || len(c.Lines) != 0 || !c.CreatedAt.Equal(base) {
+		t.Fatalf("Cart = %+v, %v; want empty cart created at %v", c, err, base)
+	}
+
+	later := base.Add(time.Minute)
+	c, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+		// The price given here must be ignored: lines carry the catalogue's product.
+		c.Lines = append(c.Lines, checkout.CartLine{Product: checkout.Product{ID: "b", UnitPrice: 1}, Quantity: 2},
+			checkout.CartLine{Product: checkout.Product{ID: "a"}, Quantity: 1})
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("UpdateCart: %v", err)
+	}
+	if len(c.Lines) != 2 || c.Lines[0].Product.ID != "b" || c.Lines[0].Product.UnitPrice != 5900 || c.Lines[0].Quantity != 2 ||
+		!c.Lines[0].Product.Physical || c.Lines[1].Product.ID != "a" {
+		t.Fatalf("cart after update = %+v", c.Lines)
+	}
+	if c.Total() != 2*5900+2990 || !c.UpdatedAt.Equal(later) {
+		t.Errorf("Total = %d, UpdatedAt = %v", c.Total(), c.UpdatedAt)
+	}
+
+	// A price change in the catalogue shows in the cart.
+	b := product("b", 6100, true)
+	mustUpsert(t, s, b)
+	c, _ = s.Cart(ctx, id)
+	if c.Lines[0].Product.UnitPrice != 6100 {
+		t.Errorf("cart price after catalogue change = %d, want 6100", c.Lines[0].Product.UnitPrice)
+	}
+
+	// An error from fn stores nothing.
+	boom := errors.New("boom")
+	_, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+		c.Lines = nil
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("UpdateCart error = %v, want fn's error", err)
+	}
+	if c, _ := s.Cart(ctx, id); len(c.Lines) != 2 {
+		t.Errorf("cart after aborted update has %d lines, want 2", len(c.Lines))
+	}
+	// Out-of-range quantities and unknown products are refused.
+	for name, line := range map[string]checkout.CartLine{
+		"quantity 0":      {Product: checkout.Product{ID: "a"}, Quantity: 0},
+		"quantity 101":    {Product: checkout.Product{ID: "a"}, Quantity: 101},
+		"unknown product": {Product: checkout.Product{ID: "zzz"}, Quantity: 1},
+	} {
+		_, err := s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+			c.Lines = []checkout.CartLine{line}
+			return nil
+		})
+		if err == nil {
+			t.Errorf("UpdateCart with %s succeeded", name)
+		}
+	}
+	if c, _ := s.Cart(ctx, id); len(c.Lines) != 2 {
+		t.Errorf("cart after refused updates has %d lines, want 2", len(c.Lines))
+	}
+	// Removing.
+	c, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+		c.Lines = c.Lines[1:]
+		return nil
+	})
+	if err != nil || len(c.Lines) != 1 || c.Lines[0].Product.ID != "a" {
+		t.Errorf("after removal: %+v, %v", c, err)
+	}
+	if _, err := s.UpdateCart(ctx, "missing", later, func(*checkout.Cart) error { return nil }); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("UpdateCart(missing) error = %v, want ErrNotFound", err)
+	}
+}
+
+// testCartConcurrent: concurrent increments of one line are never lost.
+func testCartConcurrent(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	mustUpsert(t, s, product("a", 100, false))
+	id := checkout.NewID()
+	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			_, err := s.UpdateCart(ctx, id, base, func(c *checkout.Cart) error {
+				if l := c.Line("a"); l != nil {
+					l.Quantity++
+					return nil
+				}
+				c.Lines = append(c.Lines, checkout.CartLine{Product: checkout.Product{ID: "a"}, Quantity: 1})
+				return nil
+			})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("UpdateCart: %v", err)
+		}
+	}
+	c, err := s.Cart(ctx, id)
+	if err != nil || len(c.Lines) != 1 || c.Lines[0].Quantity != n {
+		t.Fatalf("after %d concurrent increments: %+v, %v", n, c, err)
+	}
+}
+
+// NewOrder returns a valid order with one line and one pending attempt, as the service makes
+// it; tests change it as they need.
+func NewOrder(requestKey string) *checkout.Order {
+	id := checkout.NewID()
+	o := &checkout.Order{
+		ID: id, Number: "PX-" + id[:8], ExternalCode: id, RequestKey: requestKey,
+		Status: checkout.StatusPending,
+		Lines: []checkout.OrderLine{
+			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2},
+			{ProductID: "b", Title: "Produto b", UnitPrice: 5900, Quantity: 1, Physical: true},
+		},
+		Amount:   2*2990 + 5900,
+		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"},
+		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Complement: "apto 12",
+			Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", Country: "Brasil"},
+		Physical:  true,
+		History:   []checkout.StatusChange{{To: checkout.StatusPending, At: base, Reason: "order placed"}},
+		CreatedAt: base, UpdatedAt: base, Lang: "pt-BR", ShopperIP: "203.0.113.7",
+	}
+	o.Attempts = []checkout.Attempt{{ID: checkout.NewID(), OrderID: id, N: 1, IdempotencyKey: id + "-1",
+		State: checkout.AttemptPending, CreatedAt: base, UpdatedAt: base}}
+	return o
+}
+
+func testCreateOrder(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	o := NewOrder("key-" + checkout.NewID())
+	got, created, err := s.CreateOrder(ctx, o)
+	if err != nil || !created {
+		t.Fatalf("CreateOrder = %v, %v", created, err)
+	}
+	read, err := s.Order(ctx, o.ID)
+	if err != nil {
+		t.Fatalf("Order: %v", err)
+	}
+	for name, g := range map[string]*checkout.Order{"returned": got, "read": read} {
+		if g.Version < 1 {
+			t.Errorf("%s order version = %d, want >= 1", name, g.Version)
+		}
+		want := *o
+		want.Version = g.Version
+		if !reflect.DeepEqual(*g, want) {
+			t.Errorf("%s order differs:\n got %+v\nwant %+v", name, *g, want)
+		}
+	}
+	// Digital order: no address.
+	d := NewOrder("key-" + checkout.NewID())
+	d.Address, d.Physical = nil, false
+	if _, _, err := s.CreateOrder(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := s.Order(ctx, d.ID); g == nil || g.Address != nil {
+		t.Errorf("digital order address = %+v, want nil", g.Address)
+	}
+	// The same request key gives the stored order and stores nothing new.
+	again := NewOrder(o.RequestKey)
+	got, created, err = s.CreateOrder(ctx, again)
+	if err != nil || created || got.ID != o.ID {
+		t.Fatalf("CreateOrder with a used request key = %v, %v, %v; want the first order", got, created, err)
+	}
+	if _, err := s.Order(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("the second order was stored: %v", err)
+	}
+	if _, err := s.Order(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Order(missing) error = %v, want ErrNotFound", err)
+	}
+	if g, err := s.OrderByExternalCode(ctx, o.ExternalCode); err != nil || g.ID != o.ID {
+		t.Errorf("OrderByExternalCode = %v, %v", g, err)
+	}
+	if _, err := s.OrderByExternalCode(ctx, "missing-code"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("OrderByExternalCode(missing) error = %v, want ErrNotFound", err)
+	}
+	if _, err := s.OrderByTransaction(ctx, ""); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("OrderByTransaction(\"\") error = %v, want ErrNotFound", err)
+	}
+}
+
+// testCreateOrderAtomic: an order whose attempt cannot be stored (its idempotency key is taken)
+// leaves nothing behind, and taken numbers are refused.
+func testCreateOrderAtomic(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	first := NewOrder("key-" + checkout.NewID())
+	if _, _, err := s.CreateOrder(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	clash := NewOrder("key-" + checkout.NewID())
+	clash.Attempts[0].IdempotencyKey = first.Attempts[0].IdempotencyKey
+	if _, _, err := s.CreateOrder(ctx, clash); err == nil {
+		t.Fatal("CreateOrder with a taken idempotency key succeeded")
+	}
+	if _, err := s.Order(ctx, clash.ID); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("half an order was stored: %v", err)
+	}
+	// The order's request key is still free: the same order with a fresh key goes in.
+	clash.Attempts[0].IdempotencyKey = clash.ID + "-1"
+	if _, created, err := s.CreateOrder(ctx, clash); err != nil || !created {
+		t.Errorf("CreateOrder after the failed one = %v, %v", created, err)
+	}
+	dup := NewOrder("key-" + checkout.NewID())
+	dup.Number = first.Number
+	if _, _, err := s.CreateOrder(ctx, dup); err == nil {
+		t.Error("CreateOrder with a taken number succeeded")
+	}
+}
+
+// testRequestKeyConcurrent: 20 goroutines placing the same request key make one order.
+func testRequestKeyConcurrent(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	key := "key-" + checkout.NewID()
+	const n = 20
+	type result struct {
+		id      string
+		created bool
+		err     error
+	}
+	results := make(chan result, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			<-start
+			o, created, err := s.CreateOrder(ctx, NewOrder(key))
+			if err != nil {
+				results <- result{err: err}
+				return
+			}
+			results <- result{o.ID, created, nil}
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(results)
+	ids := map[string]bool{}
+	createdCount := 0
+	for r := range results {
+		if r.err != nil {
+			t.Errorf("CreateOrder: %v", r.err)
+			continue
+		}
+		ids[r.id] = true
+		if r.created {
+			createdCount++
+		}
+	}
+	if len(ids) != 1 || createdCount != 1 {
+		t.Errorf("%d goroutines made %d distinct orders, %d created; want 1 and 1", n, len(ids), createdCount)
+	}
+	all, err := s.Orders(ctx, checkout.OrderFilter{})
+	if err != nil || len(all) != 1 {
+		t.Errorf("stored orders = %d, %v; want 1", len(all), err)
+	}
+}
+
+func mustCreate(t *testing.T, s checkout.Store, o *checkout.Order) *checkout.Order {
+	t.Helper()
+	got, created, err := s.CreateOrder(context.Background(), o)
+	if err != nil || !created {
+		t.Fatalf("CreateOrder = %v, %v", created, err)
+	}
+	return got
+}
+
+func mustRead(t *testing.T, s checkout.Store, id string) *checkout.Order {
+	t.Helper()
+	o, err := s.Order(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Order(%s): %v", id, err)
+	}
+	return o
+}
+
+// move changes o's status with a history entry, as the service does.
+func move(o *checkout.Order, to checkout.OrderStatus, at time.Time) {
+	o.History = append(o.History, checkout.StatusChange{From: o.Status, To: to, At: at, Reason: "test"})
+	o.Status = to
+	o.UpdatedAt = at
+}
+
+func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	o := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	a, b := mustRead(t, s, o.ID), mustRead(t, s, o.ID)
+	v := a.Version
+
+	at := base.Add(time.Minute)
+	move(a, checkout.StatusAwaitingPayment, at)
+	a.Attempts[0].State = checkout.AttemptActive
+	a.Attempts[0].TransactionID = "3f8e2a5c-1b2d-4c6e-9f0a-7b8c9d0e1f2a"
+	if err := s.UpdateOrder(ctx, a); err != nil {
+		t.Fatalf("UpdateOrder: %v", err)
+	}
+	if a.Version != v+1 {
+		t.Errorf("version after update = %d, want %d", a.Version, v+1)
+	}
+	// b was read before a's update: stale, refused, nothing stored.
+	move(b, checkout.StatusFailed, at)
+	if err := s.UpdateOrder(ctx, b); !errors.Is(err, checkout.ErrConflict) {
+		t.Fatalf("stale UpdateOrder error = %v, want ErrConflict", err)
+	}
+	got := mustRead(t, s, o.ID)
+	if got.Status != checkout.StatusAwaitingPayment || got.Version != v+1 || len(got.History) != 2 ||
+		got.History[1].To != checkout.StatusAwaitingPayment || !got.History[1].At.Equal(at) {
+		t.Fatalf("after the stale update: status %s version %d history %+v", got.Status, got.Version, got.History)
+	}
+	if !got.UpdatedAt.Equal(at) {
+		t.Errorf("UpdatedAt = %v, want %v", got.UpdatedAt, at)
+	}
+	// A transition the table forbids is refused even with the right version.
+	move(got, checkout.StatusPaid, at)
+	if err := s.UpdateOrder(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	back := mustRead(t, s, o.ID)
+	move(back, checkout.StatusAwaitingPayment, at)
+	if err := s.UpdateOrder(ctx, back); !errors.Is(err, checkout.ErrInvalidTransition) {
+		t.Errorf("paid -> awaiting_payment error = %v, want ErrInvalidTransition", err)
+	}
+	if st := mustRead(t, s, o.ID).Status; st != checkout.StatusPaid {
+		t.Errorf("status after refused transition = %s, want paid", st)
+	}
+	// Paid fields round-trip.
+	p := mustRead(t, s, o.ID)
+	p.LatePayment, p.PaidAt = true, at.Add(time.Second)
+	if err := s.UpdateOrder(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if g := mustRead(t, s, o.ID); !g.LatePayment || !g.PaidAt.Equal(at.Add(time.Second)) {
+		t.Errorf("LatePayment %v PaidAt %v", g.LatePayment, g.PaidAt)
+	}
+	missing := NewOrder("x-" + checkout.NewID())
+	if err := s.UpdateOrder(ctx, missing); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("UpdateOrder(missing) error = %v, want ErrNotFound", err)
+	}
+}
+
+// testUpdateOrderConcurrent: read-modify-write loops retrying on ErrConflict never lose an
+// update.
+func testUpdateOrderConcurrent(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	o := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	const n = 20
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	conflicts := make(chan int, n)
+	for i := range n {
+		wg.Go(func() {
+			c := 0
+			for {
+				cur, err := s.Order(ctx, o.ID)
+				if err != nil {
+					errs <- err
+					return
+				}
+				cur.History = append(cur.History, checkout.StatusChange{From: cur.Status, To: cur.Status,
+					At: base, Reason: fmt.Sprintf("note %d", i)})
+				err = s.UpdateOrder(ctx, cur)
+				if errors.Is(err, checkout.ErrConflict) {
+					c++
+					continue
+				}
+				conflicts <- c
+				errs <- err
+				return
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	close(conflicts)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("UpdateOrder: %v", err)
+		}
+	}
+	got := mustRead(t, s, o.ID)
+	if len(got.History) != 1+n || got.Version != o.Version+n {
+		t.Errorf("after %d concurrent updates: %d history entries, version %d; want %d and %d",
+			n, len(got.History), got.Version, 1+n, o.Version+n)
+	}
+}
+
+func testAttempts(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	o := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	tx1, tx2 := "0b6f1f6e-8d0c-4f43-9a55-3d2f7c1b9e01", "0b6f1f6e-8d0c-4f43-9a55-3d2f7c1b9e02"
+	exp := base.Add(30 * time.Minute)
+
+	// The gateway answered: the attempt becomes active with everything it said.
+	cur := mustRead(t, s, o.ID)
+	a := &cur.Attempts[0]
+	a.State, a.TransactionID, a.BRCode, a.QRCodePNG = checkout.AttemptActive, tx1, "00020101021226...6304ABCD", []byte{0x89, 'P', 'N', 'G'}
+	a.ExpiresAt, a.DepositStatus, a.UpdatedAt = exp, gatewayclient.DepositPixQRCodeGenerated, base.Add(time.Second)
+	move(cur, checkout.StatusAwaitingPayment, base.Add(time.Second))
+	if err := s.UpdateOrder(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.OrderByTransaction(ctx, tx1)
+	if err != nil || got.ID != o.ID {
+		t.Fatalf("OrderByTransaction = %v, %v", got, err)
+	}
+	if !reflect.DeepEqual(got.Attempts[0], *a) {
+		t.Errorf("stored attempt:\n got %+v\nwant %+v", got.Attempts[0], *a)
+	}
+
+	// A second attempt is inserted; the first one updated.
+	move(got, checkout.StatusExpired, exp)
+	got.Attempts[0].State = checkout.AttemptExpired
+	second := checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: 2, IdempotencyKey: o.ID + "-2",
+		State: checkout.AttemptFailed, Error: "refused", CreatedAt: exp, UpdatedAt: exp,
+		Violations: []gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}}}
+	got.Attempts = append(got.Attempts, second)
+	if err := s.UpdateOrder(ctx, got); err != nil {
+		t.Fatalf("UpdateOrder with a new attempt: %v", err)
+	}
+	re := mustRead(t, s, o.ID)
+	if len(re.Attempts) != 2 || re.Attempts[0].State != checkout.AttemptExpired || re.CurrentAttempt().N != 2 ||
+		!reflect.DeepEqual(re.CurrentAttempt().Violations, second.Violations) || re.CurrentAttempt().TransactionID != "" {
+		t.Errorf("attempts after update: %+v", re.Attempts)
+	}
+
+	// Transaction ids are unique across orders.
+	other := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	oc := mustRead(t, s, other.ID)
+	oc.Attempts[0].TransactionID = tx1
+	if err := s.UpdateOrder(ctx, oc); err == nil {
+		t.Error("a second attempt with the same transaction id was stored")
+	}
+	oc = mustRead(t, s, other.ID)
+	oc.Attempts[0].TransactionID = tx2
+	if err := s.UpdateOrder(ctx, oc); err != nil {
+		t.Errorf("UpdateOrder after the refused one: %v", err)
+	}
+	if g, err := s.OrderByTransaction(ctx, tx2); err != nil || g.ID != other.ID {
+		t.Errorf("OrderByTransaction(tx2) = %v, %v", g, err)
+	}
+	// Idempotency keys are unique across attempts.
+	re = mustRead(t, s, o.ID)
+	re.Attempts = append(re.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: 3,
+		IdempotencyKey: other.Attempts[0].IdempotencyKey, State: checkout.AttemptPending, CreatedAt: exp, UpdatedAt: exp})
+	if err := s.UpdateOrder(ctx, re); err == nil {
+		t.Error("an attempt with a taken idempotency key was stored")
+	}
+	if n := len(mustRead(t, s, o.ID).Attempts); n != 2 {
+		t.Errorf("attempts after the refused insert = %d, want 2", n)
+	}
+}
+
+func testOrders(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	mk := func(created time.Time, status checkout.OrderStatus, state checkout.AttemptState, expires time.Time) *checkout.Order {
+		o := NewOrder("key-" + checkout.NewID())
+		o.CreatedAt, o.UpdatedAt = created, created
+		o.Status = status
+		o.History[0].To = status
+		o.Attempts[0].State, o.Attempts[0].ExpiresAt = state, expires
+		if state != checkout.AttemptPending {
+			o.Attempts[0].TransactionID = checkout.NewID()
+		}
+		return mustCreate(t, s, o)
+	}
+	t0 := base
+	pending := mk(t0, checkout.StatusPending, checkout.AttemptPending, time.Time{})
+	due := mk(t0.Add(1*time.Minute), checkout.StatusAwaitingPayment, checkout.AttemptActive, t0.Add(10*time.Minute))
+	notDue := mk(t0.Add(2*time.Minute), checkout.StatusAwaitingPayment, checkout.AttemptActive, t0.Add(40*time.Minute))
+	oldExpired := mustRead(t, s, mk(t0.Add(3*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0).ID)
+	oldExpired.UpdatedAt = t0.Add(-48 * time.Hour)
+	if err := s.UpdateOrder(ctx, oldExpired); err != nil {
+		t.Fatal(err)
+	}
+	recentExpired := mk(t0.Add(4*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0)
+	paid := mk(t0.Add(5*time.Minute), checkout.StatusPaid, checkout.AttemptPaid, t0.Add(30*time.Minute))
+	// An expired order renewing: its current (second) attempt is pending.
+	renewing := mustRead(t, s, mk(t0.Add(6*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0).ID)
+	renewing.Attempts = append(renewing.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: renewing.ID, N: 2,
+		IdempotencyKey: renewing.ID + "-2", State: checkout.AttemptPending, CreatedAt: t0, UpdatedAt: t0})
+	renewing.UpdatedAt = t0.Add(6 * time.Minute)
+	if err := s.UpdateOrder(ctx, renewing); err != nil {
+		t.Fatal(err)
+	}
+
+	list := func(f checkout.OrderFilter) []string {
+		t.Helper()
+		os, err := s.Orders(ctx, f)
+		if err != nil {
+			t.Fatalf("Orders(%+v): %v", f, err)
+		}
+		var ids []string
+		for _, o := range os {
+			if len(o.Lines) == 0 || len(o.Attempts) == 0 {
+				t.Errorf("listed order %s without lines or attempts", o.ID)
+			}
+			ids = append(ids, o.ID)
+		}
+		return ids
+	}
+	eq := func(name string, got []string, want ...*checkout.Order) {
+		t.Helper()
+		var w []string
+		for _, o := range want {
+			w = append(w, o.ID)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s = %v, want %v", name, got, w)
+		}
+	}
+	eq("all, newest first", list(checkout.OrderFilter{}), renewing, paid, recentExpired, oldExpired, notDue, due, pending)
+	eq("open", list(checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPending, checkout.StatusAwaitingPayment}}),
+		notDue, due, pending)
+	eq("due at t0+10m", list(checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusAwaitingPayment},
+		ExpiresBefore: t0.Add(10 * time.Minute)}), due)
+	eq("due at t0+9m", list(checkout.OrderFilter{ExpiresBefore: t0.Add(9 * time.Minute)}))
+	eq("expired recently", list(checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusExpired},
+		UpdatedSince: t0.Add(-24 * time.Hour)}), renewing, recentExpired)
+	eq("pending attempt", list(checkout.OrderFilter{PendingAttempt: true}), renewing, pending)
+	eq("expired with pending attempt", list(checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusExpired},
+		PendingAttempt: true}), renewing)
+	eq("page 2", list(checkout.OrderFilter{Limit: 2, Offset: 2}), recentExpired, oldExpired)
+	eq("offset only", list(checkout.OrderFilter{Offset: 5}), due, pending)
+}
+
+// testWebhooks: concurrent deliveries of one webhook id are seen as first exactly once.
+func testWebhooks(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	const n = 20
+	id := "msg_" + checkout.NewID()
+	var wg sync.WaitGroup
+	firsts := make(chan bool, n)
+	for range n {
+		wg.Go(func() {
+			first, err := s.MarkWebhook(ctx, id, base)
+			if err != nil {
+				t.Errorf("MarkWebhook: %v", err)
+			}
+			firsts <- first
+		})
+	}
+	wg.Wait()
+	close(firsts)
+	count := 0
+	for f := range firsts {
+		if f {
+			count++
+		}
+	}
+	if count != 1 {
+		t.Errorf("%d concurrent deliveries: %d seen as first, want 1", n, count)
+	}
+	if first, err := s.MarkWebhook(ctx, "msg_other", base); err != nil || !first {
+		t.Errorf("another id: first = %v, %v", first, err)
+	}
+	if err := s.ForgetWebhook(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := s.MarkWebhook(ctx, id, base); err != nil || !first {
+		t.Errorf("after ForgetWebhook: first = %v, %v; want true", first, err)
+	}
+}
