@@ -171,7 +171,8 @@ func Decode(s string) (Payload, error) {
 	}
 
 	var seen [100]bool
-	order := make([]uint8, 0, len(fields))
+	var orderBuf [100]uint8 // IDs are unique, so at most 100; on the stack unless kept
+	order := orderBuf[:0]
 	for _, f := range fields {
 		id := twoDigits(f.ID)
 		if seen[id] {
@@ -228,7 +229,7 @@ func Decode(s string) (Payload, error) {
 		}
 	}
 	if !ascending(order) {
-		p.layout.top = order
+		p.layout.top = slices.Clone(order)
 	}
 	if err := p.validate(); err != nil {
 		return Payload{}, err
@@ -242,7 +243,8 @@ func (p *Payload) decodeAccount(v string) error {
 		return err
 	}
 	var seen [100]bool
-	order := make([]uint8, 0, len(subs))
+	var orderBuf [100]uint8
+	order := orderBuf[:0]
 	for _, f := range subs {
 		id := twoDigits(f.ID)
 		if seen[id] {
@@ -267,7 +269,7 @@ func (p *Payload) decodeAccount(v string) error {
 		return invalidErr("26.00", "is missing: PIX codes carry the GUI %s", PixGUI)
 	}
 	if !ascending(order) {
-		p.layout.account = order
+		p.layout.account = slices.Clone(order)
 	}
 	return nil
 }
@@ -278,7 +280,8 @@ func (p *Payload) decodeAdditional(v string) error {
 		return err
 	}
 	var seen [100]bool
-	order := make([]uint8, 0, len(subs))
+	var orderBuf [100]uint8
+	order := orderBuf[:0]
 	for _, f := range subs {
 		id := twoDigits(f.ID)
 		if seen[id] {
@@ -296,7 +299,7 @@ func (p *Payload) decodeAdditional(v string) error {
 		return invalidErr("62.05", "is missing: use %s when there is no txid", NoTxID)
 	}
 	if !ascending(order) {
-		p.layout.additional = order
+		p.layout.additional = slices.Clone(order)
 	}
 	return nil
 }
