@@ -1,0 +1,146 @@
+package views
+
+import (
+	"strings"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// formField describes one input of the customer form.
+type formField struct {
+	Name         string // Field* name, also the id suffix
+	Type         string // input type; "select" for the UF list
+	Autocomplete string
+	InputMode    string
+	Mask         string // data-mask for mask.js
+	MaxLength    int
+	Optional     bool
+	Hint         bool // a "hint.<name>" text is shown under the label
+}
+
+// id is the element id of the input.
+func (f formField) id() string { return "f-" + f.Name }
+
+// errorID is the element id of the input's error message.
+func (f formField) errorID() string { return "f-" + f.Name + "-error" }
+
+// hintID is the element id of the input's hint.
+func (f formField) hintID() string { return "f-" + f.Name + "-hint" }
+
+// customerFields are the customer inputs, in the order they appear.
+func customerFields() []formField {
+	return []formField{
+		{Name: FieldName, Type: "text", Autocomplete: "name", MaxLength: 150},
+		{Name: FieldDocument, Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true},
+		{Name: FieldEmail, Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254},
+		{Name: FieldPhone, Type: "tel", Autocomplete: "tel-national", InputMode: "tel", Mask: "phone", MaxLength: 20, Hint: true},
+	}
+}
+
+// addressFields are the address inputs, in the order they appear.
+func addressFields() []formField {
+	return []formField{
+		{Name: FieldZipCode, Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9},
+		{Name: FieldStreet, Type: "text", Autocomplete: "address-line1", MaxLength: 200},
+		{Name: FieldNumber, Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},
+		{Name: FieldComplement, Type: "text", Autocomplete: "address-line2", MaxLength: 150, Optional: true},
+		{Name: FieldNeighborhood, Type: "text", Autocomplete: "address-level3", MaxLength: 100},
+		{Name: FieldCity, Type: "text", Autocomplete: "address-level2", MaxLength: 100},
+		{Name: FieldState, Type: "select", Autocomplete: "address-level1"},
+		{Name: FieldCountry, Type: "text", Autocomplete: "country-name", MaxLength: 60},
+	}
+}
+
+// UF is a Brazilian state: its two-letter abbreviation and its name.
+type UF struct {
+	Code string
+	Name string
+}
+
+// UFs lists the 26 states and the Federal District, by name.
+func UFs() []UF {
+	return []UF{
+		{"AC", "Acre"}, {"AL", "Alagoas"}, {"AP", "Amapá"}, {"AM", "Amazonas"}, {"BA", "Bahia"},
+		{"CE", "Ceará"}, {"DF", "Distrito Federal"}, {"ES", "Espírito Santo"}, {"GO", "Goiás"},
+		{"MA", "Maranhão"}, {"MT", "Mato Grosso"}, {"MS", "Mato Grosso do Sul"}, {"MG", "Minas Gerais"},
+		{"PA", "Pará"}, {"PB", "Paraíba"}, {"PR", "Paraná"}, {"PE", "Pernambuco"}, {"PI", "Piauí"},
+		{"RJ", "Rio de Janeiro"}, {"RN", "Rio Grande do Norte"}, {"RS", "Rio Grande do Sul"},
+		{"RO", "Rondônia"}, {"RR", "Roraima"}, {"SC", "Santa Catarina"}, {"SP", "São Paulo"},
+		{"SE", "Sergipe"}, {"TO", "Tocantins"},
+	}
+}
+
+// FieldForPath maps a request field path of the gateway (customer.document, address.zipCode,
+// items[0].quantity) to the form field that holds it, or "" when no form field does.
+func FieldForPath(path string) string {
+	switch path {
+	case "customer.name":
+		return FieldName
+	case "customer.document":
+		return FieldDocument
+	case "customer.email":
+		return FieldEmail
+	case "customer.mobilePhone", "customer.landline":
+		return FieldPhone
+	case "address.zipCode":
+		return FieldZipCode
+	case "address.street":
+		return FieldStreet
+	case "address.number":
+		return FieldNumber
+	case "address.complement":
+		return FieldComplement
+	case "address.neighborhood":
+		return FieldNeighborhood
+	case "address.city":
+		return FieldCity
+	case "address.state":
+		return FieldState
+	case "address.country":
+		return FieldCountry
+	}
+	if strings.HasPrefix(path, "items[") && strings.HasSuffix(path, "].quantity") {
+		return FieldQuantity
+	}
+	return ""
+}
+
+// FieldMessage returns the localised message for a failed rule (a gatewayclient Code*) of a form
+// field (a Field* name): "Informe um CPF ou CNPJ válido". Every code has a message for every
+// field: a code without its own wording gets the field's general one.
+func FieldMessage(lang Lang, field, code string) string {
+	if code == "" {
+		code = "invalid"
+	}
+	for _, key := range []string{"err." + field + "." + code, "err." + field + ".invalid"} {
+		if HasKey(key) {
+			return T(lang, key)
+		}
+	}
+	if code == gatewayclient.CodeRequired {
+		return T(lang, "err.required")
+	}
+	return T(lang, "err.invalid")
+}
+
+// ViolationErrors turns the violations of a gatewayclient.ValidationError (or of a gateway 422)
+// into the customer form's errors, in lang: each violation goes to its form field (the first
+// one of a field wins); those of no form field are gathered under the empty key.
+func ViolationErrors(lang Lang, vs []gatewayclient.Violation) FieldErrors {
+	errs := FieldErrors{}
+	var other []string
+	for _, v := range vs {
+		field := FieldForPath(v.Field)
+		if field == "" || field == FieldQuantity {
+			other = append(other, v.String())
+			continue
+		}
+		if _, ok := errs[field]; !ok {
+			errs[field] = FieldMessage(lang, field, v.Code)
+		}
+	}
+	if len(other) > 0 {
+		errs[""] = T(lang, "err.other", strings.Join(other, "; "))
+	}
+	return errs
+}

@@ -1,0 +1,107 @@
+package views
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+)
+
+// summaryItem is one entry of the error summary: a message, linked to its field when the field
+// is on the page.
+type summaryItem struct {
+	Href    string
+	Message string
+}
+
+// summaryItems lists the form's errors in the order of the page: the form-wide one first, then
+// each shown field's, then those of fields not on the page (an address error of a digital
+// order, say) unlinked, so that no error is ever hidden.
+func summaryItems(v CustomerView) []summaryItem {
+	var items []summaryItem
+	if msg := v.Errors[""]; msg != "" {
+		items = append(items, summaryItem{Message: msg})
+	}
+	shown := map[string]bool{"": true}
+	fields := customerFields()
+	if v.Physical {
+		fields = append(fields, addressFields()...)
+	}
+	for _, f := range fields {
+		shown[f.Name] = true
+		if msg := v.Errors[f.Name]; msg != "" {
+			items = append(items, summaryItem{Href: "#" + f.id(), Message: msg})
+		}
+	}
+	var rest []string
+	for name := range v.Errors {
+		if !shown[name] && v.Errors[name] != "" {
+			rest = append(rest, name)
+		}
+	}
+	// Map order is random; the page must not be.
+	sort.Strings(rest)
+	for _, name := range rest {
+		items = append(items, summaryItem{Message: v.Errors[name]})
+	}
+	return items
+}
+
+// fieldValue is the value an input shows: what the shopper typed, or the default country on a
+// fresh form.
+func fieldValue(v CustomerView, f formField) string {
+	val := v.Values.Value(f.Name)
+	if f.Name == FieldCountry && val == "" && len(v.Errors) == 0 {
+		return DefaultCountry
+	}
+	return val
+}
+
+// inputAttrs are the attributes of a form field's input or select, in a stable order.
+func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
+	a := templ.OrderedAttributes{
+		{Key: "id", Value: f.id()},
+		{Key: "name", Value: f.Name},
+	}
+	if f.Type != "select" {
+		a = append(a, templ.KeyValue[string, any]{Key: "type", Value: f.Type})
+		a = append(a, templ.KeyValue[string, any]{Key: "value", Value: fieldValue(v, f)})
+	}
+	a = append(a, templ.KeyValue[string, any]{Key: "autocomplete", Value: f.Autocomplete})
+	if f.InputMode != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "inputmode", Value: f.InputMode})
+	}
+	if f.Mask != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "data-mask", Value: f.Mask})
+		a = append(a, templ.KeyValue[string, any]{Key: "spellcheck", Value: "false"})
+	}
+	if f.Mask == "document" {
+		// Alphanumeric CNPJs have upper-case letters.
+		a = append(a, templ.KeyValue[string, any]{Key: "autocapitalize", Value: "characters"})
+	}
+	if f.MaxLength > 0 {
+		a = append(a, templ.KeyValue[string, any]{Key: "maxlength", Value: strconv.Itoa(f.MaxLength)})
+	}
+	if !f.Optional {
+		a = append(a, templ.KeyValue[string, any]{Key: "required", Value: true})
+	}
+	var describedBy []string
+	if f.Hint {
+		describedBy = append(describedBy, f.hintID())
+	}
+	if v.Errors[f.Name] != "" {
+		describedBy = append(describedBy, f.errorID())
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
+	}
+	if len(describedBy) > 0 {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: strings.Join(describedBy, " ")})
+	}
+	return a
+}
+
+// ufSelected reports whether a state value (the UF or the state's name) names uf.
+func ufSelected(value string, uf UF) bool {
+	value = strings.TrimSpace(value)
+	return strings.EqualFold(value, uf.Code) || strings.EqualFold(value, uf.Name)
+}

@@ -1,0 +1,180 @@
+package views
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// verbs counts the fmt verbs of a message, so both languages take the same arguments.
+var verbRe = regexp.MustCompile(`%[-+# 0]*[0-9]*[vdsqxf]`)
+
+func TestCatalogueComplete(t *testing.T) {
+	for _, key := range Keys() {
+		e := messages[key]
+		for i, s := range e {
+			if strings.TrimSpace(s) == "" {
+				t.Errorf("%s: empty text in language %d", key, i)
+			}
+		}
+		pt, en := verbRe.FindAllString(e[0], -1), verbRe.FindAllString(e[1], -1)
+		if strings.Join(pt, ",") != strings.Join(en, ",") {
+			t.Errorf("%s: verbs %v in pt-BR but %v in en", key, pt, en)
+		}
+	}
+}
+
+// TestEveryUsedKeyExists reads the views' sources for literal keys and checks each one is in the
+// catalogue; the keys built at run time (field., hint., status.) are checked from their lists.
+func TestEveryUsedKeyExists(t *testing.T) {
+	files, err := filepath.Glob("*.templ")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templ files: %v", err)
+	}
+	goFiles, _ := filepath.Glob("*.go")
+	for _, f := range goFiles {
+		if !strings.HasSuffix(f, "_test.go") && !strings.HasSuffix(f, "_templ.go") {
+			files = append(files, f)
+		}
+	}
+	re := regexp.MustCompile(`(?:\bt|\bT\([^,()]+,)\(?\s*"([a-z_]+\.[a-z_.]+)"`)
+	found := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			found++
+			if !HasKey(m[1]) {
+				t.Errorf("%s uses missing key %q", f, m[1])
+			}
+		}
+	}
+	if found < 50 {
+		t.Fatalf("found only %d keys in the sources: the pattern is broken", found)
+	}
+	for _, f := range append(customerFields(), addressFields()...) {
+		if !HasKey("field." + f.Name) {
+			t.Errorf("missing field.%s", f.Name)
+		}
+		if f.Hint && !HasKey("hint."+f.Name) {
+			t.Errorf("missing hint.%s", f.Name)
+		}
+	}
+	for _, s := range append(Statuses(), "unknown") {
+		if !HasKey("status." + string(s)) {
+			t.Errorf("missing status.%s", s)
+		}
+	}
+}
+
+func TestTranslate(t *testing.T) {
+	if got := T(PtBR, "cart.checkout"); got != "Continuar para pagamento" {
+		t.Errorf("pt-BR: %q", got)
+	}
+	if got := T(En, "cart.checkout"); got != "Continue to payment" {
+		t.Errorf("en: %q", got)
+	}
+	if got := T("", "cart.checkout"); got != "Continuar para pagamento" {
+		t.Errorf("default language: %q", got)
+	}
+	if got := T(En, "pix.qr_alt", "R$59.00"); got != "PIX QR code to pay R$59.00" {
+		t.Errorf("with args: %q", got)
+	}
+	if got := T(En, "no.such.key"); got != "no.such.key" {
+		t.Errorf("missing key: %q", got)
+	}
+}
+
+// allCodes are the violation codes of gatewayclient.
+func allCodes() []string {
+	return []string{gatewayclient.CodeJSON, gatewayclient.CodeRequired, gatewayclient.CodeType,
+		gatewayclient.CodeInteger, gatewayclient.CodeMin, gatewayclient.CodeMax, gatewayclient.CodeMinLength,
+		gatewayclient.CodeMaxLength, gatewayclient.CodeEnum, gatewayclient.CodeFormat, gatewayclient.CodeDocument,
+		gatewayclient.CodeURL, gatewayclient.CodeHTTPS, gatewayclient.CodeDuplicate, gatewayclient.CodeRange,
+		gatewayclient.CodeUUID, gatewayclient.CodePixKey, gatewayclient.CodeFuture, ""}
+}
+
+func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
+	fields := []string{FieldQuantity}
+	for _, f := range append(customerFields(), addressFields()...) {
+		fields = append(fields, f.Name)
+	}
+	for _, field := range fields {
+		for _, code := range allCodes() {
+			pt, en := FieldMessage(PtBR, field, code), FieldMessage(En, field, code)
+			if pt == "" || en == "" || pt == en || strings.HasPrefix(pt, "err.") || strings.HasPrefix(en, "err.") {
+				t.Errorf("FieldMessage(%s, %q) = %q / %q", field, code, pt, en)
+			}
+			// Each field has its own wording, not the catch-all.
+			if pt == T(PtBR, "err.invalid") || pt == T(PtBR, "err.required") {
+				t.Errorf("FieldMessage(%s, %q) is the generic %q", field, code, pt)
+			}
+		}
+	}
+	for _, tc := range []struct{ field, code, pt, en string }{
+		{FieldDocument, gatewayclient.CodeDocument, "Informe um CPF ou CNPJ válido.", "Enter a valid CPF or CNPJ."},
+		{FieldDocument, gatewayclient.CodeRequired, "Informe seu CPF ou CNPJ.", "Enter your CPF or CNPJ."},
+		{FieldStreet, gatewayclient.CodeMaxLength, "A rua deve ter no máximo 200 caracteres.", "The street must have at most 200 characters."},
+		{FieldZipCode, gatewayclient.CodeFormat, "Informe um CEP válido, como 01310-100.", "Enter a valid CEP, like 01310-100."},
+	} {
+		if got := FieldMessage(PtBR, tc.field, tc.code); got != tc.pt {
+			t.Errorf("pt-BR %s/%s = %q, want %q", tc.field, tc.code, got, tc.pt)
+		}
+		if got := FieldMessage(En, tc.field, tc.code); got != tc.en {
+			t.Errorf("en %s/%s = %q, want %q", tc.field, tc.code, got, tc.en)
+		}
+	}
+}
+
+func TestViolationErrors(t *testing.T) {
+	vs := []gatewayclient.Violation{
+		{Field: "customer.document", Code: gatewayclient.CodeDocument, Message: "must be a valid CPF or CNPJ"},
+		{Field: "customer.document", Code: gatewayclient.CodeRequired, Message: "is required"},
+		{Field: "address.zipCode", Code: gatewayclient.CodeFormat, Message: "must be a valid CEP"},
+		{Field: "customer.mobilePhone", Message: "must be a Brazilian mobile number"}, // from a gateway 422: no code
+		{Field: "webhookUrl", Code: gatewayclient.CodeHTTPS, Message: "must use https"},
+	}
+	errs := ViolationErrors(PtBR, vs)
+	want := FieldErrors{
+		FieldDocument: "Informe um CPF ou CNPJ válido.",
+		FieldZipCode:  "Informe um CEP válido, como 01310-100.",
+		FieldPhone:    "Informe um celular válido com DDD, como (11) 91234-5678.",
+		"":            "Não foi possível validar os dados: webhookUrl: must use https",
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("got %v, want %v", errs, want)
+	}
+	for k, v := range want {
+		if errs[k] != v {
+			t.Errorf("errs[%q] = %q, want %q", k, errs[k], v)
+		}
+	}
+	for path, field := range map[string]string{
+		"customer.name": FieldName, "customer.email": FieldEmail, "customer.landline": FieldPhone,
+		"address.street": FieldStreet, "address.number": FieldNumber, "address.complement": FieldComplement,
+		"address.neighborhood": FieldNeighborhood, "address.city": FieldCity, "address.state": FieldState,
+		"address.country": FieldCountry, "items[3].quantity": FieldQuantity, "amount": "", "items[0].title": "",
+	} {
+		if got := FieldForPath(path); got != field {
+			t.Errorf("FieldForPath(%q) = %q, want %q", path, got, field)
+		}
+	}
+}
+
+func TestStatusText(t *testing.T) {
+	if got := StatusText(PtBR, StatusAwaitingPayment); got != "Aguardando pagamento" {
+		t.Errorf("%q", got)
+	}
+	if got := StatusText(En, StatusPaid); got != "Payment confirmed" {
+		t.Errorf("%q", got)
+	}
+	if got := StatusText(En, "weird"); got != T(En, "status.unknown") {
+		t.Errorf("unknown status: %q", got)
+	}
+}

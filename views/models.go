@@ -1,0 +1,307 @@
+package views
+
+import (
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Assets resolves the name of a static file ("app.css") to its URL path; *static.Assets
+// implements it.
+type Assets interface {
+	Path(name string) string
+}
+
+// Page is what every shopper page needs besides its own content. Handlers fill one per request.
+type Page struct {
+	Lang         Lang   // language of the page; PtBR when empty
+	MerchantName string // shown in the header and the title
+	HomeURL      string // where the merchant name links to; "/" when empty
+	// Path is the current request's escaped URL path (r.URL.EscapedPath()); the language links
+	// point to it with ?lang=. Anything that is not a local absolute path is replaced by "/".
+	Path    string
+	Assets  Assets // resolves CSS, JS and image names; "/static/<name>" when nil
+	Sandbox bool   // the embedded sandbox gateway is in use: pages say so, the PIX page offers sandbox-pay
+}
+
+// asset returns the URL path of a static file.
+func (p Page) asset(name string) string {
+	if p.Assets == nil {
+		return "/static/" + name
+	}
+	return p.Assets.Path(name)
+}
+
+// langURL returns the current path with ?lang= set to l.
+func (p Page) langURL(l Lang) string {
+	path := p.Path
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, `/\`) {
+		path = "/"
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	return path + "?lang=" + string(l)
+}
+
+func (p Page) home() string {
+	if p.HomeURL == "" {
+		return "/"
+	}
+	return p.HomeURL
+}
+
+// t translates key into the page's language.
+func (p Page) t(key string, args ...any) string { return T(p.Lang, key, args...) }
+
+// money formats an amount in the page's language.
+func (p Page) money(c gatewayclient.Cents) string { return FormatMoney(p.Lang, c) }
+
+// Names of the form fields the pages post. Handlers read the same names.
+const (
+	FieldProductID    = "product_id"
+	FieldQuantity     = "quantity"
+	FieldRequestKey   = "request_key"
+	FieldName         = "name"
+	FieldDocument     = "document"
+	FieldEmail        = "email"
+	FieldPhone        = "phone"
+	FieldZipCode      = "zip_code"
+	FieldStreet       = "street"
+	FieldNumber       = "number"
+	FieldComplement   = "complement"
+	FieldNeighborhood = "neighborhood"
+	FieldCity         = "city"
+	FieldState        = "state"
+	FieldCountry      = "country"
+)
+
+// DefaultCountry is the country field's value on a fresh customer form.
+const DefaultCountry = "Brasil"
+
+// ProductView is one product of the catalogue.
+type ProductView struct {
+	ID          string
+	Title       string
+	Description string // optional
+	Price       gatewayclient.Cents
+	Physical    bool // shipped (needs an address) rather than digital
+}
+
+// CatalogueView is the catalogue page: a product-card per product, each with an add-to-cart
+// button that posts FieldProductID and FieldQuantity (default 1) to AddToCartURL.
+type CatalogueView struct {
+	Page
+	Products     []ProductView
+	AddToCartURL string // POST target of every add-to-cart form
+	CartURL      string // link to the cart; hidden when empty
+	CartCount    int    // number of items in the cart, shown beside the cart link
+}
+
+// CartLineView is one line of the cart.
+type CartLineView struct {
+	ProductID string
+	Title     string
+	UnitPrice gatewayclient.Cents
+	Quantity  int
+	// QuantityInput, when not empty, is shown in the quantity input instead of Quantity: the
+	// shopper's rejected input, kept so they can correct it.
+	QuantityInput string
+	LineTotal     gatewayclient.Cents
+	Physical      bool
+	UpdateURL     string // POST FieldProductID and FieldQuantity here to change the quantity
+	RemoveURL     string // POST FieldProductID here to remove the line
+	Error         string // localised message beside the quantity (see FieldMessage)
+}
+
+// CartView is the cart page.
+type CartView struct {
+	Page
+	Lines        []CartLineView // none: the empty state
+	Total        gatewayclient.Cents
+	CatalogueURL string // "continue shopping"
+	CheckoutURL  string // the customer form (GET)
+	Error        string // localised message about the whole cart, shown at the top
+}
+
+// SummaryLine is one line of an order summary.
+type SummaryLine struct {
+	Title     string
+	Quantity  int
+	LineTotal gatewayclient.Cents
+}
+
+// CustomerForm holds the customer form's values exactly as typed.
+type CustomerForm struct {
+	Name, Document, Email, Phone                                            string
+	ZipCode, Street, Number, Complement, Neighborhood, City, State, Country string
+}
+
+// ParseCustomerForm reads the customer form's fields from posted values, unchanged.
+func ParseCustomerForm(get func(field string) string) CustomerForm {
+	return CustomerForm{
+		Name: get(FieldName), Document: get(FieldDocument), Email: get(FieldEmail), Phone: get(FieldPhone),
+		ZipCode: get(FieldZipCode), Street: get(FieldStreet), Number: get(FieldNumber),
+		Complement: get(FieldComplement), Neighborhood: get(FieldNeighborhood), City: get(FieldCity),
+		State: get(FieldState), Country: get(FieldCountry),
+	}
+}
+
+// Value returns the value of the named field (one of the Field* names).
+func (f CustomerForm) Value(field string) string {
+	switch field {
+	case FieldName:
+		return f.Name
+	case FieldDocument:
+		return f.Document
+	case FieldEmail:
+		return f.Email
+	case FieldPhone:
+		return f.Phone
+	case FieldZipCode:
+		return f.ZipCode
+	case FieldStreet:
+		return f.Street
+	case FieldNumber:
+		return f.Number
+	case FieldComplement:
+		return f.Complement
+	case FieldNeighborhood:
+		return f.Neighborhood
+	case FieldCity:
+		return f.City
+	case FieldState:
+		return f.State
+	case FieldCountry:
+		return f.Country
+	}
+	return ""
+}
+
+// FieldErrors maps a form field name (Field*) to its localised error message. The empty key
+// holds a message about the whole form (the gateway is unreachable, a rule without a field...).
+type FieldErrors map[string]string
+
+// CustomerView is the customer form. The address block is shown only when Physical.
+type CustomerView struct {
+	Page
+	Action     string // POST target
+	RequestKey string // posted back as FieldRequestKey: the same key places the same order once
+	Physical   bool   // the cart has a physical product: ask for the address
+	Values     CustomerForm
+	Errors     FieldErrors
+	Lines      []SummaryLine // order summary beside the form
+	Total      gatewayclient.Cents
+	BackURL    string // back to the cart
+}
+
+// Status is the state of an order as the pages show it; the values are those of the checkout
+// domain's order states, and the JSON the PIX page receives live uses them too.
+type Status string
+
+// Order states shown to the shopper.
+const (
+	StatusPending         Status = "pending"
+	StatusAwaitingPayment Status = "awaiting_payment"
+	StatusPaid            Status = "paid"
+	StatusExpired         Status = "expired"
+	StatusFailed          Status = "failed"
+	StatusUnderReview     Status = "under_review"
+	StatusRefunding       Status = "refunding"
+	StatusRefunded        Status = "refunded"
+)
+
+// Statuses lists every order state.
+func Statuses() []Status {
+	return []Status{StatusPending, StatusAwaitingPayment, StatusPaid, StatusExpired, StatusFailed,
+		StatusUnderReview, StatusRefunding, StatusRefunded}
+}
+
+// StatusText is the localised description of an order state.
+func StatusText(lang Lang, s Status) string {
+	for _, v := range Statuses() {
+		if v == s {
+			return T(lang, "status."+string(s))
+		}
+	}
+	return T(lang, "status.unknown")
+}
+
+// DefaultQRSize is the width and height, in CSS pixels, the QR image is shown at when
+// PixView.QRSize is zero.
+const DefaultQRSize = 256
+
+// NoScriptRefreshSeconds is how often the PIX page reloads itself when JavaScript is off.
+const NoScriptRefreshSeconds = 5
+
+// PixView is the PIX payment page. The countdown is rendered from ExpiresAt-Now, so it is right
+// before any script runs; pix.js then corrects the shopper's clock skew with Now.
+type PixView struct {
+	Page
+	OrderNumber   string
+	Amount        gatewayclient.Cents
+	Lines         []SummaryLine
+	QRImageURL    string // the QR code PNG: a same-origin URL or a data: URI
+	QRSize        int    // displayed width and height in CSS pixels; DefaultQRSize when 0
+	Code          string // the copy-and-paste BR Code
+	ExpiresAt     time.Time
+	Now           time.Time
+	Status        Status
+	EventsURL     string // Server-Sent Events stream of JSON {status, redirect?, text?}
+	StatusURL     string // JSON {status, redirect?, text?}, polled when SSE fails
+	PaidURL       string // the paid page, where the page goes when the status becomes paid
+	NewQRURL      string // POST target that makes a new QR code (shown after expiry)
+	SandboxPayURL string // POST target that pays through the sandbox; shown only when Page.Sandbox
+}
+
+// Expired reports whether the QR code can no longer be paid: the order says so or its
+// expiration time has passed.
+func (v PixView) Expired() bool {
+	return v.Status == StatusExpired || (!v.ExpiresAt.IsZero() && !v.Now.Before(v.ExpiresAt))
+}
+
+func (v PixView) qrSize() int {
+	if v.QRSize <= 0 {
+		return DefaultQRSize
+	}
+	return v.QRSize
+}
+
+// PaidView is the page of a paid order.
+type PaidView struct {
+	Page
+	OrderNumber string
+	Lines       []SummaryLine
+	Amount      gatewayclient.Cents
+	PaidAt      time.Time
+	LatePayment bool   // paid after its QR code expired
+	ContinueURL string // back to the shop; hidden when empty
+}
+
+// ExpiredView is the page of an order whose QR code expired unpaid.
+type ExpiredView struct {
+	Page
+	OrderNumber string
+	Amount      gatewayclient.Cents
+	NewQRURL    string // POST target that makes a new QR code
+	CartURL     string // back to the cart; hidden when empty
+}
+
+// FailedView is the page of an order whose payment failed.
+type FailedView struct {
+	Page
+	OrderNumber string
+	Amount      gatewayclient.Cents
+	Reason      string // localised reason; a generic one when empty
+	RetryURL    string // POST target that makes a new attempt; hidden when empty
+	CartURL     string // back to the cart; hidden when empty
+}
+
+// ErrorView is the generic error page.
+type ErrorView struct {
+	Page
+	StatusCode int    // HTTP status, shown to help support
+	Message    string // localised explanation; a generic one when empty
+	RequestID  string // shown so the shopper can quote it; hidden when empty
+}

@@ -1,0 +1,779 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/a-h/templ"
+
+	"github.com/pixcheckout/pixcheckout/static"
+)
+
+const hostile = `<script>alert("x")</script>"'&`
+
+// rendered is a page rendered to HTML and parsed.
+type rendered struct {
+	html string
+	doc  *goquery.Document
+}
+
+func render(t testing.TB, c templ.Component) rendered {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Render(context.Background(), &buf); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(buf.String()))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return rendered{buf.String(), doc}
+}
+
+// byTestID returns the elements with data-testid=id.
+func (r rendered) byTestID(id string) *goquery.Selection {
+	return r.doc.Find(fmt.Sprintf(`[data-testid=%q]`, id))
+}
+
+func (r rendered) one(t testing.TB, id string) *goquery.Selection {
+	t.Helper()
+	s := r.byTestID(id)
+	if s.Length() != 1 {
+		t.Fatalf("%d elements with data-testid=%q, want 1", s.Length(), id)
+	}
+	return s
+}
+
+func (r rendered) none(t testing.TB, id string) {
+	t.Helper()
+	if n := r.byTestID(id).Length(); n != 0 {
+		t.Fatalf("%d elements with data-testid=%q, want none", n, id)
+	}
+}
+
+func text(s *goquery.Selection) string { return strings.Join(strings.Fields(s.Text()), " ") }
+
+func page(lang Lang, path string) Page {
+	return Page{Lang: lang, MerchantName: "Loja Exemplo", Path: path, Assets: static.New()}
+}
+
+// checkCommon checks what every page must hold: the layout's parts, a strict-CSP-friendly
+// document (no inline script, style or handler) and a label for every visible control.
+func checkCommon(t *testing.T, r rendered, lang Lang, path string) {
+	t.Helper()
+	if got, _ := r.doc.Find("html").Attr("lang"); got != string(lang) {
+		t.Errorf("html lang = %q, want %q", got, lang)
+	}
+	for sel, want := range map[string]string{
+		`meta[name="viewport"]`: "width=device-width, initial-scale=1",
+		`meta[name="referrer"]`: "no-referrer",
+	} {
+		if got, _ := r.doc.Find(sel).Attr("content"); got != want {
+			t.Errorf("%s content = %q, want %q", sel, got, want)
+		}
+	}
+	if r.doc.Find("title").Text() == "" {
+		t.Error("empty title")
+	}
+	if href, _ := r.doc.Find("a.skip-link").Attr("href"); href != "#main" || r.doc.Find("main#main").Length() != 1 {
+		t.Errorf("skip link %q does not reach main#main", href)
+	}
+	if !strings.Contains(text(r.doc.Find("header")), "Loja Exemplo") {
+		t.Error("header lacks the merchant name")
+	}
+	css, _ := r.doc.Find(`link[rel="stylesheet"]`).Attr("href")
+	if !regexp.MustCompile(`^/static/app\.[0-9a-f]{8}\.css$`).MatchString(css) {
+		t.Errorf("stylesheet %q is not fingerprinted", css)
+	}
+	en, _ := r.doc.Find(`.lang-switch a[hreflang="en"]`).Attr("href")
+	pt, _ := r.doc.Find(`.lang-switch a[hreflang="pt-BR"]`).Attr("href")
+	if en != path+"?lang=en" || pt != path+"?lang=pt-BR" {
+		t.Errorf("language links %q, %q do not keep the path %q", en, pt, path)
+	}
+	if cur, _ := r.doc.Find(`.lang-switch a[aria-current]`).Attr("hreflang"); cur != string(lang) {
+		t.Errorf("current language link %q, want %q", cur, lang)
+	}
+	r.doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+		if src, ok := s.Attr("src"); !ok || !strings.HasPrefix(src, "/static/") || strings.TrimSpace(s.Text()) != "" {
+			t.Errorf("inline or foreign script: src=%q", src)
+		}
+	})
+	if r.doc.Find("style, [style]").Length() > 0 {
+		t.Error("inline style breaks style-src 'self'")
+	}
+	r.doc.Find("*").Each(func(_ int, s *goquery.Selection) {
+		for _, a := range s.Nodes[0].Attr {
+			if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+				t.Errorf("inline handler %s on <%s>", a.Key, goquery.NodeName(s))
+			}
+		}
+	})
+	r.doc.Find("input, select, textarea").Each(func(_ int, s *goquery.Selection) {
+		if typ, _ := s.Attr("type"); typ == "hidden" {
+			return
+		}
+		id, _ := s.Attr("id")
+		if id == "" || r.doc.Find(fmt.Sprintf(`label[for=%q]`, id)).Length() != 1 {
+			name, _ := s.Attr("name")
+			t.Errorf("control %q (id %q) has no label tied to it", name, id)
+		}
+	})
+	ids := map[string]bool{}
+	r.doc.Find("[id]").Each(func(_ int, s *goquery.Selection) {
+		id, _ := s.Attr("id")
+		if ids[id] {
+			t.Errorf("duplicate id %q", id)
+		}
+		ids[id] = true
+	})
+}
+
+func TestLayoutPathSanitized(t *testing.T) {
+	for _, path := range []string{"//evil.example/x", `/\evil.example`, "javascript:alert(1)", ""} {
+		r := render(t, NotFoundPage(page(PtBR, path)))
+		href, _ := r.doc.Find(`.lang-switch a[hreflang="en"]`).Attr("href")
+		if href != "/?lang=en" {
+			t.Errorf("path %q: link %q, want /?lang=en", path, href)
+		}
+	}
+	r := render(t, NotFoundPage(page(En, "/c/abc?x=1")))
+	if href, _ := r.doc.Find(`.lang-switch a[hreflang="pt-BR"]`).Attr("href"); href != "/c/abc?lang=pt-BR" {
+		t.Errorf("link %q, want /c/abc?lang=pt-BR", href)
+	}
+}
+
+func TestSandboxNotice(t *testing.T) {
+	p := page(PtBR, "/")
+	render(t, NotFoundPage(p)).none(t, "sandbox-notice")
+	p.Sandbox = true
+	render(t, NotFoundPage(p)).one(t, "sandbox-notice")
+}
+
+func catalogueView(lang Lang) CatalogueView {
+	return CatalogueView{
+		Page: page(lang, "/"),
+		Products: []ProductView{
+			{ID: "p1", Title: "E-book Pix na prática", Description: "PDF, 120 páginas", Price: 5900},
+			{ID: "p2", Title: hostile, Description: hostile, Price: 123456, Physical: true},
+		},
+		AddToCartURL: "/cart/add",
+		CartURL:      "/cart",
+		CartCount:    3,
+	}
+}
+
+func TestCataloguePage(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			r := render(t, CataloguePage(catalogueView(lang)))
+			checkCommon(t, r, lang, "/")
+			cards := r.byTestID("product-card")
+			if cards.Length() != 2 {
+				t.Fatalf("%d product cards, want 2", cards.Length())
+			}
+			first := cards.First()
+			if !strings.Contains(text(first), "E-book Pix na prática") || !strings.Contains(text(first), FormatMoney(lang, 5900)) {
+				t.Errorf("first card: %q", text(first))
+			}
+			if !strings.Contains(text(first), T(lang, "product.digital")) || !strings.Contains(text(cards.Last()), T(lang, "product.physical")) {
+				t.Error("digital/physical badges wrong")
+			}
+			cards.Each(func(i int, c *goquery.Selection) {
+				btn := c.Find(`[data-testid="add-to-cart"]`)
+				form := btn.Closest("form")
+				if btn.Length() != 1 || form.Length() != 1 {
+					t.Fatalf("card %d: add-to-cart not in a form", i)
+				}
+				if m, _ := form.Attr("method"); m != "post" {
+					t.Errorf("card %d: method %q", i, m)
+				}
+				if a, _ := form.Attr("action"); a != "/cart/add" {
+					t.Errorf("card %d: action %q", i, a)
+				}
+				if typ, _ := btn.Attr("type"); typ != "submit" {
+					t.Errorf("card %d: button type %q", i, typ)
+				}
+				id, _ := form.Find(`input[type="hidden"][name="product_id"]`).Attr("value")
+				want := []string{"p1", "p2"}[i]
+				if id != want {
+					t.Errorf("card %d: product_id %q, want %q", i, id, want)
+				}
+				if q, _ := form.Find(`input[name="quantity"]`).Attr("value"); q != "1" {
+					t.Errorf("card %d: quantity %q, want 1", i, q)
+				}
+			})
+			// A hostile title is text, never markup.
+			if r.doc.Find("script:not([src])").Length() != 0 || strings.Contains(r.html, `<script>alert`) {
+				t.Error("hostile product title was not escaped")
+			}
+			if !strings.Contains(text(cards.Last().Find("h2")), hostile) {
+				t.Errorf("hostile title not shown as text: %q", text(cards.Last().Find("h2")))
+			}
+			if !strings.Contains(text(r.one(t, "cart-link")), "3") {
+				t.Error("cart link lacks the count")
+			}
+		})
+	}
+}
+
+func TestCatalogueEmpty(t *testing.T) {
+	v := catalogueView(PtBR)
+	v.Products = nil
+	r := render(t, CataloguePage(v))
+	r.none(t, "product-card")
+	if !strings.Contains(text(r.doc.Find("main")), T(PtBR, "catalogue.empty")) {
+		t.Error("no empty-state message")
+	}
+}
+
+func cartView(lang Lang) CartView {
+	return CartView{
+		Page: page(lang, "/cart"),
+		Lines: []CartLineView{
+			{ProductID: "p1", Title: "E-book", UnitPrice: 5900, Quantity: 2, LineTotal: 11800, UpdateURL: "/cart/update", RemoveURL: "/cart/remove"},
+			{ProductID: "p2", Title: hostile, UnitPrice: 100000, Quantity: 1, LineTotal: 100000, Physical: true,
+				UpdateURL: "/cart/update", RemoveURL: "/cart/remove", QuantityInput: "abc", Error: FieldMessage(lang, FieldQuantity, "integer")},
+		},
+		Total:        111800,
+		CatalogueURL: "/",
+		CheckoutURL:  "/checkout",
+	}
+}
+
+func TestCartPage(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			r := render(t, CartPage(cartView(lang)))
+			checkCommon(t, r, lang, "/cart")
+			lines := r.byTestID("cart-line")
+			if lines.Length() != 2 {
+				t.Fatalf("%d cart lines, want 2", lines.Length())
+			}
+			first := lines.First()
+			if got := text(first.Find(`[data-testid="line-total"]`)); got != FormatMoney(lang, 11800) {
+				t.Errorf("line total %q", got)
+			}
+			if !strings.Contains(text(first), FormatMoney(lang, 5900)) {
+				t.Error("unit price missing")
+			}
+			qty := first.Find(`input[name="quantity"]`)
+			for attr, want := range map[string]string{"value": "2", "min": "1", "max": "100", "type": "number"} {
+				if got, _ := qty.Attr(attr); got != want {
+					t.Errorf("quantity %s = %q, want %q", attr, got, want)
+				}
+			}
+			if _, ok := qty.Attr("aria-invalid"); ok {
+				t.Error("valid quantity marked invalid")
+			}
+			if a, _ := first.Find(`[data-testid="update-quantity"]`).Closest("form").Attr("action"); a != "/cart/update" {
+				t.Errorf("update action %q", a)
+			}
+			rm := first.Find(`[data-testid="remove-line"]`).Closest("form")
+			if a, _ := rm.Attr("action"); a != "/cart/remove" {
+				t.Errorf("remove action %q", a)
+			}
+			if id, _ := rm.Find(`input[name="product_id"]`).Attr("value"); id != "p1" {
+				t.Errorf("remove product_id %q", id)
+			}
+			// The rejected input is kept and its error sits beside it.
+			second := lines.Last()
+			q2 := second.Find(`input[name="quantity"]`)
+			if v, _ := q2.Attr("value"); v != "abc" {
+				t.Errorf("typed quantity not kept: %q", v)
+			}
+			desc, _ := q2.Attr("aria-describedby")
+			errEl := r.doc.Find("#" + desc)
+			if inv, _ := q2.Attr("aria-invalid"); inv != "true" || desc == "" || errEl.AttrOr("data-testid", "") != "field-error" {
+				t.Errorf("quantity error not tied: aria-invalid=%q describedby=%q", inv, desc)
+			}
+			if text(errEl) != FieldMessage(lang, FieldQuantity, "integer") {
+				t.Errorf("error text %q", text(errEl))
+			}
+			if got := text(r.one(t, "cart-total")); got != FormatMoney(lang, 111800) {
+				t.Errorf("cart total %q", got)
+			}
+			next := r.one(t, "go-to-checkout")
+			if href, _ := next.Attr("href"); href != "/checkout" || text(next) != T(lang, "cart.checkout") {
+				t.Errorf("checkout link %q %q", href, text(next))
+			}
+			if strings.Contains(r.html, "<script>alert") {
+				t.Error("hostile title not escaped")
+			}
+		})
+	}
+}
+
+func TestCartEmpty(t *testing.T) {
+	for _, lang := range Langs() {
+		v := cartView(lang)
+		v.Lines, v.Total = nil, 0
+		r := render(t, CartPage(v))
+		r.none(t, "cart-line")
+		r.none(t, "go-to-checkout")
+		if !strings.Contains(text(r.one(t, "cart-empty")), T(lang, "cart.empty")) {
+			t.Error("empty state lacks its message")
+		}
+	}
+}
+
+func customerView(lang Lang, physical bool) CustomerView {
+	return CustomerView{
+		Page:       page(lang, "/checkout"),
+		Action:     "/checkout",
+		RequestKey: "rk_0123456789abcdef",
+		Physical:   physical,
+		Lines:      []SummaryLine{{Title: "E-book", Quantity: 2, LineTotal: 11800}},
+		Total:      11800,
+		BackURL:    "/cart",
+	}
+}
+
+func TestCustomerPageFresh(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			r := render(t, CustomerPage(customerView(lang, false)))
+			checkCommon(t, r, lang, "/checkout")
+			form := r.one(t, "checkout-form")
+			if a, _ := form.Attr("action"); a != "/checkout" {
+				t.Errorf("action %q", a)
+			}
+			if m, _ := form.Attr("method"); m != "post" {
+				t.Errorf("method %q", m)
+			}
+			if v, _ := form.Find(`input[type="hidden"][name="request_key"]`).Attr("value"); v != "rk_0123456789abcdef" {
+				t.Errorf("request key %q", v)
+			}
+			for name, ac := range map[string]string{"name": "name", "document": "on", "email": "email", "phone": "tel-national"} {
+				in := form.Find(fmt.Sprintf(`input[name=%q]`, name))
+				if in.Length() != 1 {
+					t.Fatalf("no %s input", name)
+				}
+				if got, _ := in.Attr("autocomplete"); got != ac {
+					t.Errorf("%s autocomplete %q, want %q", name, got, ac)
+				}
+				if _, ok := in.Attr("aria-invalid"); ok {
+					t.Errorf("%s marked invalid on a fresh form", name)
+				}
+			}
+			doc := form.Find(`input[name="document"]`)
+			if m, _ := doc.Attr("data-mask"); m != "document" {
+				t.Errorf("document mask %q", m)
+			}
+			if im, _ := doc.Attr("inputmode"); im == "" {
+				t.Error("document has no inputmode")
+			}
+			if m, _ := form.Find(`input[name="phone"]`).Attr("data-mask"); m != "phone" {
+				t.Errorf("phone mask %q", m)
+			}
+			r.none(t, "address-block")
+			r.none(t, "field-error")
+			r.none(t, "error-summary")
+			if form.Find(`[name="zip_code"]`).Length() != 0 {
+				t.Error("address inputs on a digital order")
+			}
+			btn := r.one(t, "place-order")
+			if typ, _ := btn.Attr("type"); typ != "submit" || !strings.Contains(text(btn), FormatMoney(lang, 11800)) {
+				t.Errorf("place-order: type %q text %q", typ, text(btn))
+			}
+			if src, _ := r.doc.Find("script").Attr("src"); !strings.Contains(src, "/static/mask.") {
+				t.Errorf("mask.js not loaded: %q", src)
+			}
+		})
+	}
+}
+
+func TestCustomerPageAddress(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			r := render(t, CustomerPage(customerView(lang, true)))
+			checkCommon(t, r, lang, "/checkout")
+			block := r.one(t, "address-block")
+			for _, name := range []string{"zip_code", "street", "number", "complement", "neighborhood", "city", "country"} {
+				if block.Find(fmt.Sprintf(`input[name=%q]`, name)).Length() != 1 {
+					t.Errorf("no %s input", name)
+				}
+			}
+			if m, _ := block.Find(`input[name="zip_code"]`).Attr("data-mask"); m != "cep" {
+				t.Errorf("CEP mask %q", m)
+			}
+			if v, _ := block.Find(`input[name="country"]`).Attr("value"); v != "Brasil" {
+				t.Errorf("default country %q", v)
+			}
+			opts := block.Find(`select[name="state"] option`)
+			if opts.Length() != 28 {
+				t.Fatalf("%d state options, want 27 UFs and a placeholder", opts.Length())
+			}
+			if v, _ := opts.First().Attr("value"); v != "" {
+				t.Errorf("placeholder value %q", v)
+			}
+			if block.Find(`option[value="SP"]`).Text() != "São Paulo" || block.Find("option[selected]").Length() != 0 {
+				t.Error("UF options wrong")
+			}
+			if _, ok := block.Find(`input[name="complement"]`).Attr("required"); ok {
+				t.Error("complement should be optional")
+			}
+		})
+	}
+}
+
+func TestCustomerPageErrors(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			v := customerView(lang, true)
+			v.Values = CustomerForm{
+				Name: hostile, Document: "123.456.789-00", Email: "ana@example.com", Phone: "(11) 91234-5678",
+				ZipCode: "0131", Street: "Av. Paulista", Number: "1000", Complement: "", Neighborhood: "Bela Vista",
+				City: "São Paulo", State: "sp", Country: "",
+			}
+			v.Errors = FieldErrors{
+				FieldDocument: FieldMessage(lang, FieldDocument, "document"),
+				FieldZipCode:  FieldMessage(lang, FieldZipCode, "format"),
+				"":            T(lang, "err.other", "amount: too large"),
+			}
+			r := render(t, CustomerPage(v))
+			checkCommon(t, r, lang, "/checkout")
+			form := r.one(t, "checkout-form")
+			// Every typed value comes back, hostile ones as text.
+			for name, want := range map[string]string{
+				"name": hostile, "document": "123.456.789-00", "email": "ana@example.com", "phone": "(11) 91234-5678",
+				"zip_code": "0131", "street": "Av. Paulista", "number": "1000", "neighborhood": "Bela Vista",
+				"city": "São Paulo", "country": "",
+			} {
+				if got, _ := form.Find(fmt.Sprintf(`input[name=%q]`, name)).Attr("value"); got != want {
+					t.Errorf("%s value %q, want %q", name, got, want)
+				}
+			}
+			if got, _ := form.Find("select[name=state] option[selected]").Attr("value"); got != "SP" {
+				t.Errorf("selected state %q, want SP", got)
+			}
+			if strings.Contains(r.html, "<script>alert") {
+				t.Error("hostile value not escaped")
+			}
+			// Errors beside their fields.
+			if n := r.byTestID("field-error").Length(); n != 2 {
+				t.Errorf("%d field errors, want 2", n)
+			}
+			for _, name := range []string{FieldDocument, FieldZipCode} {
+				in := form.Find("#f-" + name)
+				desc, _ := in.Attr("aria-describedby")
+				if inv, _ := in.Attr("aria-invalid"); inv != "true" {
+					t.Errorf("%s: aria-invalid %q", name, inv)
+				}
+				if !strings.Contains(" "+desc+" ", " f-"+name+"-error ") {
+					t.Errorf("%s: aria-describedby %q lacks its error", name, desc)
+				}
+				errEl := r.doc.Find("#f-" + name + "-error")
+				if errEl.AttrOr("data-testid", "") != "field-error" || text(errEl) != v.Errors[name] {
+					t.Errorf("%s: error %q", name, text(errEl))
+				}
+				if errEl.Closest(".field").Find("#f-"+name).Length() != 1 {
+					t.Errorf("%s: error not beside its field", name)
+				}
+			}
+			if _, ok := form.Find("#f-email").Attr("aria-invalid"); ok {
+				t.Error("valid email marked invalid")
+			}
+			// The summary takes focus and links to each field.
+			sum := r.one(t, "error-summary")
+			for attr, want := range map[string]string{"role": "alert", "tabindex": "-1"} {
+				if got, _ := sum.Attr(attr); got != want {
+					t.Errorf("summary %s = %q, want %q", attr, got, want)
+				}
+			}
+			if _, ok := sum.Attr("autofocus"); !ok {
+				t.Error("summary lacks autofocus")
+			}
+			items := sum.Find("li")
+			if items.Length() != 3 {
+				t.Fatalf("%d summary items, want 3", items.Length())
+			}
+			if text(items.Eq(0)) != v.Errors[""] {
+				t.Errorf("form-wide error first: %q", text(items.Eq(0)))
+			}
+			for i, name := range []string{FieldDocument, FieldZipCode} {
+				a := items.Eq(i + 1).Find("a")
+				if href, _ := a.Attr("href"); href != "#f-"+name || text(a) != v.Errors[name] {
+					t.Errorf("summary item %d: %q -> %q", i+1, text(a), href)
+				}
+			}
+			if sum.Nodes[0] != r.doc.Find("main").Children().Nodes[1] {
+				t.Error("summary is not at the top of the page")
+			}
+		})
+	}
+}
+
+func TestCustomerPageErrorOfHiddenField(t *testing.T) {
+	v := customerView(PtBR, false)
+	v.Errors = FieldErrors{FieldZipCode: "CEP?"}
+	r := render(t, CustomerPage(v))
+	items := r.one(t, "error-summary").Find("li")
+	if items.Length() != 1 || text(items) != "CEP?" || items.Find("a").Length() != 0 {
+		t.Errorf("an error of a field not on the page must show unlinked: %q", text(items))
+	}
+}
+
+func pixView(lang Lang) PixView {
+	now := time.Date(2026, 3, 10, 15, 0, 0, 0, time.UTC)
+	return PixView{
+		Page:          page(lang, "/pay/abc"),
+		OrderNumber:   "PX-7K3M9QZ2",
+		Amount:        5900,
+		Lines:         []SummaryLine{{Title: "E-book", Quantity: 1, LineTotal: 5900}},
+		QRImageURL:    "/pay/abc/qr.png",
+		Code:          "00020101021226850014br.gov.bcb.pix2563example.com/qr/v2/abc5204000053039865406" + "59.005802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304ABCD",
+		ExpiresAt:     now.Add(29*time.Minute + 59*time.Second),
+		Now:           now,
+		Status:        StatusAwaitingPayment,
+		EventsURL:     "/pay/abc/events",
+		StatusURL:     "/pay/abc/status",
+		PaidURL:       "/pay/abc/paid",
+		NewQRURL:      "/pay/abc/new-qr",
+		SandboxPayURL: "/pay/abc/sandbox-pay",
+	}
+}
+
+func TestPixPage(t *testing.T) {
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			v := pixView(lang)
+			r := render(t, PixPage(v))
+			checkCommon(t, r, lang, "/pay/abc")
+			if got := text(r.one(t, "countdown")); got != "29:59" {
+				t.Errorf("countdown %q, want 29:59", got)
+			}
+			qr := r.one(t, "pix-qr")
+			wantAlt := map[Lang]string{PtBR: "QR Code Pix para pagar R$ 59,00", En: "PIX QR code to pay R$59.00"}[lang]
+			if alt, _ := qr.Attr("alt"); alt != wantAlt {
+				t.Errorf("alt %q, want %q", alt, wantAlt)
+			}
+			if src, _ := qr.Attr("src"); src != "/pay/abc/qr.png" {
+				t.Errorf("src %q", src)
+			}
+			if w, h := qr.AttrOr("width", ""), qr.AttrOr("height", ""); w != "256" || h != "256" {
+				t.Errorf("size %sx%s", w, h)
+			}
+			code := r.one(t, "pix-code")
+			if goquery.NodeName(code) != "textarea" || code.Text() != v.Code {
+				t.Errorf("pix-code <%s> %q", goquery.NodeName(code), code.Text())
+			}
+			if _, ok := code.Attr("readonly"); !ok {
+				t.Error("pix-code not readonly")
+			}
+			if typ, _ := r.one(t, "copy-code").Attr("type"); typ != "button" {
+				t.Errorf("copy-code type %q", typ)
+			}
+			st := r.one(t, "order-status")
+			if st.AttrOr("aria-live", "") != "polite" || st.AttrOr("role", "") != "status" {
+				t.Error("order-status is not a polite live region")
+			}
+			if text(st) != StatusText(lang, StatusAwaitingPayment) {
+				t.Errorf("status %q", text(st))
+			}
+			if got := text(r.one(t, "amount")); got != FormatMoney(lang, 5900) {
+				t.Errorf("amount %q", got)
+			}
+			if got := text(r.one(t, "order-number")); got != "PX-7K3M9QZ2" {
+				t.Errorf("order number %q", got)
+			}
+			if got := text(r.one(t, "merchant-name")); got != "Loja Exemplo" {
+				t.Errorf("merchant %q", got)
+			}
+			newQR := r.one(t, "new-qr")
+			if _, hidden := newQR.Attr("hidden"); !hidden {
+				t.Error("new-qr visible before expiry")
+			}
+			if a, _ := newQR.Find("form").Attr("action"); a != "/pay/abc/new-qr" {
+				t.Errorf("new-qr action %q", a)
+			}
+			if _, hidden := r.doc.Find("[data-pix-active]").Attr("hidden"); hidden {
+				t.Error("QR hidden before expiry")
+			}
+			root := r.doc.Find("[data-pix]")
+			for attr, want := range map[string]string{
+				"data-expires-at": "2026-03-10T15:29:59.000Z",
+				"data-now":        "2026-03-10T15:00:00.000Z",
+				"data-events-url": "/pay/abc/events",
+				"data-status-url": "/pay/abc/status",
+				"data-paid-url":   "/pay/abc/paid",
+				"data-text-paid":  StatusText(lang, StatusPaid),
+			} {
+				if got, _ := root.Attr(attr); got != want {
+					t.Errorf("%s = %q, want %q", attr, got, want)
+				}
+			}
+			if !regexp.MustCompile(`<head>.*<noscript><meta http-equiv="refresh" content="5"></noscript>.*</head>`).MatchString(strings.ReplaceAll(r.html, "\n", "")) {
+				t.Error("no <noscript> meta refresh in the head")
+			}
+			if src, _ := r.doc.Find("script").Attr("src"); !strings.Contains(src, "/static/pix.") {
+				t.Errorf("pix.js not loaded: %q", src)
+			}
+			r.none(t, "sandbox-pay")
+		})
+	}
+}
+
+func TestPixPageSandbox(t *testing.T) {
+	for _, lang := range Langs() {
+		v := pixView(lang)
+		v.Sandbox = true
+		r := render(t, PixPage(v))
+		btn := r.one(t, "sandbox-pay")
+		if text(btn) != T(lang, "pix.sandbox_pay") || !strings.Contains(text(btn), "sandbox") {
+			t.Errorf("sandbox-pay text %q", text(btn))
+		}
+		if a, _ := btn.Closest("form").Attr("action"); a != "/pay/abc/sandbox-pay" {
+			t.Errorf("sandbox-pay action %q", a)
+		}
+		if m, _ := btn.Closest("form").Attr("method"); m != "post" {
+			t.Errorf("sandbox-pay method %q", m)
+		}
+	}
+	// Sandbox mode without a pay URL has no button.
+	v := pixView(PtBR)
+	v.Sandbox, v.SandboxPayURL = true, ""
+	render(t, PixPage(v)).none(t, "sandbox-pay")
+}
+
+func TestPixPageExpired(t *testing.T) {
+	for _, lang := range Langs() {
+		v := pixView(lang)
+		v.Now = v.ExpiresAt.Add(time.Second) // the order has not caught up: still awaiting
+		r := render(t, PixPage(v))
+		if _, hidden := r.one(t, "new-qr").Attr("hidden"); hidden {
+			t.Error("new-qr hidden after expiry")
+		}
+		if _, hidden := r.doc.Find("[data-pix-active]").Attr("hidden"); !hidden {
+			t.Error("QR shown after expiry")
+		}
+		if got := text(r.one(t, "countdown")); got != "00:00" {
+			t.Errorf("countdown %q", got)
+		}
+		if got := text(r.one(t, "order-status")); got != StatusText(lang, StatusExpired) {
+			t.Errorf("status %q", got)
+		}
+		if strings.Contains(r.html, `http-equiv="refresh"`) {
+			t.Error("an expired page should not keep reloading")
+		}
+	}
+}
+
+func TestPixPageLongExpiry(t *testing.T) {
+	v := pixView(PtBR)
+	v.ExpiresAt = v.Now.Add(2*time.Hour + 3*time.Minute + 4*time.Second)
+	v.QRSize = 300
+	r := render(t, PixPage(v))
+	if got := text(r.one(t, "countdown")); got != "2:03:04" {
+		t.Errorf("countdown %q", got)
+	}
+	if w := r.one(t, "pix-qr").AttrOr("width", ""); w != "300" {
+		t.Errorf("width %q", w)
+	}
+}
+
+func TestPaidPage(t *testing.T) {
+	paidAt := time.Date(2026, 3, 10, 15, 4, 0, 0, time.UTC)
+	for _, lang := range Langs() {
+		t.Run(string(lang), func(t *testing.T) {
+			v := PaidView{
+				Page: page(lang, "/pay/abc/paid"), OrderNumber: "PX-7K3M9QZ2", Amount: 11800, PaidAt: paidAt,
+				Lines: []SummaryLine{{Title: hostile, Quantity: 2, LineTotal: 11800}}, ContinueURL: "/",
+			}
+			r := render(t, PaidPage(v))
+			checkCommon(t, r, lang, "/pay/abc/paid")
+			paid := r.one(t, "paid")
+			if !strings.Contains(text(paid), "PX-7K3M9QZ2") || text(r.one(t, "amount")) != FormatMoney(lang, 11800) {
+				t.Errorf("paid block %q", text(paid))
+			}
+			if got := text(r.one(t, "paid-at")); got != FormatDateTime(lang, paidAt) {
+				t.Errorf("paid at %q", got)
+			}
+			if !strings.Contains(text(r.one(t, "order-summary")), hostile) || strings.Contains(r.html, "<script>alert") {
+				t.Error("summary line missing or not escaped")
+			}
+			r.none(t, "late-payment")
+			v.LatePayment = true
+			if !strings.Contains(text(render(t, PaidPage(v)).one(t, "late-payment")), T(lang, "paid.late")) {
+				t.Error("late note missing")
+			}
+		})
+	}
+}
+
+func TestExpiredPage(t *testing.T) {
+	for _, lang := range Langs() {
+		v := ExpiredView{Page: page(lang, "/pay/abc"), OrderNumber: "PX-1", Amount: 5900, NewQRURL: "/pay/abc/new-qr", CartURL: "/cart"}
+		r := render(t, ExpiredPage(v))
+		checkCommon(t, r, lang, "/pay/abc")
+		if !strings.Contains(text(r.one(t, "expired")), "PX-1") {
+			t.Error("order number missing")
+		}
+		form := r.one(t, "new-qr")
+		if a, _ := form.Attr("action"); a != "/pay/abc/new-qr" || form.AttrOr("method", "") != "post" {
+			t.Errorf("new-qr form %q", a)
+		}
+		if r.doc.Find(`a[href="/cart"]`).Length() != 1 {
+			t.Error("no way back to the cart")
+		}
+	}
+}
+
+func TestFailedPage(t *testing.T) {
+	for _, lang := range Langs() {
+		v := FailedView{Page: page(lang, "/pay/abc"), OrderNumber: "PX-1", Amount: 5900, RetryURL: "/pay/abc/new-qr", CartURL: "/cart"}
+		r := render(t, FailedPage(v))
+		checkCommon(t, r, lang, "/pay/abc")
+		r.one(t, "failed")
+		if got := text(r.one(t, "failed-reason")); got != T(lang, "failed.reason", "PX-1") {
+			t.Errorf("reason %q", got)
+		}
+		if a, _ := r.one(t, "retry").Closest("form").Attr("action"); a != "/pay/abc/new-qr" {
+			t.Errorf("retry action %q", a)
+		}
+		v.Reason, v.RetryURL = hostile, ""
+		r = render(t, FailedPage(v))
+		if text(r.one(t, "failed-reason")) != hostile || strings.Contains(r.html, "<script>alert") {
+			t.Error("custom reason not shown as text")
+		}
+		r.none(t, "retry")
+	}
+}
+
+func TestNotFoundAndErrorPages(t *testing.T) {
+	for _, lang := range Langs() {
+		r := render(t, NotFoundPage(page(lang, "/nope")))
+		checkCommon(t, r, lang, "/nope")
+		if !strings.Contains(text(r.one(t, "not-found")), T(lang, "notfound.title")) {
+			t.Error("not-found title missing")
+		}
+		r = render(t, ErrorPage(ErrorView{Page: page(lang, "/x"), StatusCode: 503, RequestID: "req-42"}))
+		checkCommon(t, r, lang, "/x")
+		body := text(r.one(t, "error"))
+		for _, want := range []string{T(lang, "error.text"), "503", "req-42"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("error page lacks %q: %q", want, body)
+			}
+		}
+	}
+}
+
+func BenchmarkRenderPixPage(b *testing.B) {
+	v := pixView(PtBR)
+	v.Sandbox = true
+	var buf bytes.Buffer
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := PixPage(v).Render(ctx, &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.SetBytes(int64(buf.Len()))
+}
