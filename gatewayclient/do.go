@@ -207,7 +207,7 @@ func (c *Client) attempt(ctx context.Context, r *request, n int) (secret, error)
 	if err != nil {
 		c.logger.LogAttrs(ctx, slog.LevelDebug, "gateway request failed",
 			slog.String("method", r.method), slog.String("path", r.path), slog.Int("attempt", n),
-			slog.Duration("duration", time.Since(start)), slog.String("error", err.Error()))
+			slog.Duration("duration", time.Since(start)), slog.String("error", withoutURL(err).Error()))
 		return tok, &transportError{op: r.method + " " + r.path, err: err}
 	}
 	defer resp.Body.Close()
@@ -242,4 +242,14 @@ func (c *Client) attempt(ctx context.Context, r *request, n int) (secret, error)
 		return tok, fmt.Errorf("gatewayclient: %s %s: decoding the answer: %w", r.method, r.path, err)
 	}
 	return tok, nil
+}
+
+// withoutURL strips the URL that net/http puts in its errors, for logs: the query may hold
+// personal data (a PIX key, a document), and the method and path are logged apart.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
