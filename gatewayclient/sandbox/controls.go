@@ -185,10 +185,7 @@ func refundChange(amount *gc.Cents) depositChange {
 				return gc.DepositRefunded, nil
 			}
 			if d.Status == gc.DepositPaid && amount != nil {
-				paid := d.Amount
-				if d.AmountPaid != nil {
-					paid = *d.AmountPaid
-				}
+				paid := paidAmount(d)
 				if *amount < 1 || *amount > paid {
 					return "", violation(gc.KindValidation, "refundAmount", gc.CodeMax,
 						fmt.Sprintf("must be between 1 and the amount paid (%d)", paid))
@@ -198,15 +195,16 @@ func refundChange(amount *gc.Cents) depositChange {
 		},
 		apply: func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 			if d.Status == gc.DepositProcessingRefund {
+				if d.RefundAmount == nil {
+					ra := paidAmount(d)
+					d.RefundAmount = &ra
+				}
 				d.RefundDate = now
 				d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
 				d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
 				return now, nil
 			}
-			ra := d.Amount
-			if d.AmountPaid != nil {
-				ra = *d.AmountPaid
-			}
+			ra := paidAmount(d)
 			if amount != nil {
 				ra = *amount
 			}
@@ -234,10 +232,7 @@ func infractionChange(reject bool) depositChange {
 		},
 		apply: func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 			if !reject && d.Status == gc.DepositProcessingInfraction {
-				ra := d.Amount
-				if d.AmountPaid != nil {
-					ra = *d.AmountPaid
-				}
+				ra := paidAmount(d)
 				d.RefundAmount = &ra
 				d.RefundDate = now
 				d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
@@ -282,4 +277,12 @@ func stateBeforeCompliance(d *gc.Deposit) gc.DepositStatus {
 		}
 	}
 	return gc.DepositPending
+}
+
+// paidAmount is what was paid for d: amountPaid, or the amount when not recorded.
+func paidAmount(d *gc.Deposit) gc.Cents {
+	if d.AmountPaid != nil {
+		return *d.AmountPaid
+	}
+	return d.Amount
 }

@@ -256,3 +256,19 @@ func decodeQR(t *testing.T, b64 string) string {
 	}
 	return res.GetText()
 }
+
+// clientClock lets the gateway client judge token expiry on the sandbox's simulated time.
+type clientClock struct{ sb *Sandbox }
+
+func (c clientClock) Now() time.Time { return c.sb.Now() }
+
+func (c clientClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

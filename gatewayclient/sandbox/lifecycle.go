@@ -12,7 +12,7 @@ import (
 // package doc). FAILED → PAID is allowed only for a deposit that failed because its QR code
 // expired (a late payment is still accepted); canMoveDeposit checks that guard.
 var depositTransitions = map[gc.DepositStatus][]gc.DepositStatus{
-	gc.DepositPending:              {gc.DepositPixQRCodeGenerated, gc.DepositPixKeyGenerated, gc.DepositPaid, gc.DepositFailed, gc.DepositPendingCompliance},
+	gc.DepositPending:              {gc.DepositPaid, gc.DepositFailed, gc.DepositPendingCompliance},
 	gc.DepositPixQRCodeGenerated:   {gc.DepositPaid, gc.DepositFailed, gc.DepositPendingCompliance},
 	gc.DepositPixKeyGenerated:      {gc.DepositPaid, gc.DepositFailed, gc.DepositPendingCompliance},
 	gc.DepositPaid:                 {gc.DepositProcessingRefund, gc.DepositBlocked, gc.DepositPendingCompliance},
