@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -255,6 +256,10 @@ func TestUnreachableGateway(t *testing.T) {
 	_, err = c.GetDeposit(context.Background(), testDepositID)
 	if !errors.Is(err, ErrGatewayUnavailable) {
 		t.Fatalf("err = %v; want ErrGatewayUnavailable", err)
+	}
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || !strings.HasPrefix(err.Error(), "gatewayclient: token request: ") {
+		t.Errorf("err = %q; want the refused connection of the token request, wrapped", err)
 	}
 }
 
