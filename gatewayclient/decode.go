@@ -320,7 +320,9 @@ func pagingNames(page, perPage string) (string, string) {
 // A value that cannot be read (a malformed date, a decimal amount, an unknown status) gives a
 // *ValidationError of Kind KindInvalidData, with every such violation, and a zero filter;
 // otherwise the filter is returned with the result of its Validate (pagination violations
-// named after pageParam and perPageParam).
+// named after pageParam and perPageParam), plus a CodeMin violation for an amount sent as 0:
+// the filter type reads 0 as "not set", but the spec's minimum applies to a value that was
+// sent.
 func ParseDepositFilter(q url.Values, pageParam, perPageParam string) (DepositFilter, error) {
 	pageParam, perPageParam = pagingNames(pageParam, perPageParam)
 	p := &queryParser{q: q}
@@ -328,8 +330,8 @@ func ParseDepositFilter(q url.Values, pageParam, perPageParam string) (DepositFi
 		StartDate:     p.time("startDate"),
 		EndDate:       p.time("endDate"),
 		Status:        parseList(p, "status", DepositStatus.Valid),
-		MinAmount:     Cents(p.integer("minAmount", 64)),
-		MaxAmount:     Cents(p.integer("maxAmount", 64)),
+		MinAmount:     p.amount("minAmount"),
+		MaxAmount:     p.amount("maxAmount"),
 		DepositOrigin: parseList(p, "depositOrigin", DepositOrigin.Valid),
 		Page:          int(p.integer(pageParam, strconv.IntSize)),
 		PerPage:       int(p.integer(perPageParam, strconv.IntSize)),
@@ -337,7 +339,7 @@ func ParseDepositFilter(q url.Values, pageParam, perPageParam string) (DepositFi
 	if err := p.err(KindInvalidData); err != nil {
 		return DepositFilter{}, err
 	}
-	return f, renamePaging(f.Validate(), pageParam, perPageParam)
+	return f, p.finish(f.Validate(), MinAmount, pageParam, perPageParam)
 }
 
 // ParseWithdrawalFilter reads the query of GET /withdrawal like ParseDepositFilter, with the
@@ -354,23 +356,31 @@ func ParseWithdrawalFilter(q url.Values, pageParam, perPageParam string) (Withdr
 		EndToEnd:       p.single("endToEnd"),
 		EndToEndRefund: p.single("endToEndRefund"),
 		ExternalCode:   p.single("externalCode"),
-		MinAmount:      Cents(p.integer("minAmount", 64)),
-		MaxAmount:      Cents(p.integer("maxAmount", 64)),
+		MinAmount:      p.amount("minAmount"),
+		MaxAmount:      p.amount("maxAmount"),
 		Page:           int(p.integer(pageParam, strconv.IntSize)),
 		PerPage:        int(p.integer(perPageParam, strconv.IntSize)),
 	}
 	if err := p.err(KindInvalidData); err != nil {
 		return WithdrawalFilter{}, err
 	}
-	return f, renamePaging(f.Validate(), pageParam, perPageParam)
+	return f, p.finish(f.Validate(), MinWithdrawalFilterAmount, pageParam, perPageParam)
 }
 
-// renamePaging names the pagination violations of a Validate error after the query
-// parameters the caller uses.
-func renamePaging(err error, pageParam, perPageParam string) error {
+// finish completes the error of a filter's Validate: an amount given explicitly as 0 breaks
+// the minimum (the filter types read 0 as "not set", so Validate cannot see it), and the
+// pagination violations are named after the query parameters the caller uses.
+func (p *queryParser) finish(err error, minAllowed Cents, pageParam, perPageParam string) error {
 	ve, ok := err.(*ValidationError)
 	if !ok {
-		return err
+		if err != nil || len(p.zeros) == 0 {
+			return err
+		}
+		ve = &ValidationError{Kind: KindValidation}
+	}
+	for _, name := range p.zeros {
+		ve.Violations = append(ve.Violations, Violation{Field: name, Code: CodeMin,
+			Message: fmt.Sprintf("must be at least %d", minAllowed)})
 	}
 	for i := range ve.Violations {
 		switch ve.Violations[i].Field {
@@ -386,7 +396,8 @@ func renamePaging(err error, pageParam, perPageParam string) error {
 // queryParser reads query parameters, collecting KindInvalidData violations.
 type queryParser struct {
 	checker
-	q url.Values
+	q     url.Values
+	zeros []string // amount parameters given as 0
 }
 
 // single returns the one non-empty value of name ("" when there is none); several values are
@@ -424,16 +435,31 @@ func (p *queryParser) time(name string) time.Time {
 // integer reads a decimal integer of bitSize bits; out of range values are clamped, so that
 // Validate reports them against their limits.
 func (p *queryParser) integer(name string, bitSize int) int64 {
+	v, _ := p.integerGiven(name, bitSize)
+	return v
+}
+
+// integerGiven is integer that also reports whether a valid integer was given.
+func (p *queryParser) integerGiven(name string, bitSize int) (int64, bool) {
 	s := p.single(name)
 	if s == "" {
-		return 0
+		return 0, false
 	}
 	v, err := strconv.ParseInt(s, 10, bitSize)
 	if err != nil && !isRangeError(err) {
 		p.add(name, CodeInteger, "must be an integer")
-		return 0
+		return 0, false
 	}
-	return v
+	return v, true
+}
+
+// amount reads an amount in cents, noting one given explicitly as 0.
+func (p *queryParser) amount(name string) Cents {
+	v, given := p.integerGiven(name, 64)
+	if given && v == 0 {
+		p.zeros = append(p.zeros, name)
+	}
+	return Cents(v)
 }
 
 // parseList reads a repeated parameter whose values may also be comma-separated; an unknown
