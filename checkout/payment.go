@@ -111,6 +111,15 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 		if d.ErrorMessage != "" {
 			msg += ": " + d.ErrorMessage
 		}
+		// Gateways report an expired QR code as a FAILED deposit: that is an expiry for the
+		// shopper (a new QR code is offered), not a failure.
+		if a.State == AttemptActive && expiredFailure(a, d, now) {
+			a.State = AttemptExpired
+			a.Error = msg
+			a.UpdatedAt = now
+			o.setStatus(StatusExpired, "qr expired ("+msg+")", now)
+			return true
+		}
 		s.failAttempt(o, a, msg, now)
 		return true
 	default: // under review, refunding, refunded
@@ -253,4 +262,13 @@ func expire(o *Order, now time.Time) bool {
 	a.State = AttemptExpired
 	a.UpdatedAt = now
 	return o.setStatus(StatusExpired, "qr expired", now)
+}
+
+// expiredFailure reports whether a FAILED deposit of attempt a means that its QR code expired:
+// its expiry has passed, or the gateway's message says so.
+func expiredFailure(a *Attempt, d *gatewayclient.Deposit, now time.Time) bool {
+	if !a.ExpiresAt.IsZero() && !now.Before(a.ExpiresAt) {
+		return true
+	}
+	return strings.Contains(strings.ToLower(d.ErrorMessage), "expir")
 }

@@ -1,0 +1,224 @@
+package checkout_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+const (
+	clientID     = "checkout-test"
+	clientSecret = "checkout-test-secret"
+	validCPF     = "529.982.247-25"
+)
+
+// env is a checkout on a SQLite store in a temporary folder, talking over HTTP to a real
+// sandbox gateway. The service's clock is the sandbox's, so that advancing the sandbox clock
+// moves both.
+type env struct {
+	t      testing.TB
+	ctx    context.Context
+	store  *sqlite.Store
+	sb     *sandbox.Sandbox
+	client *gatewayclient.Client
+	gw     *wrapGateway
+	svc    *checkout.Service
+}
+
+type envOptions struct {
+	serviceOptions func(*checkout.ServiceOptions)
+}
+
+func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
+	t.Helper()
+	var eo envOptions
+	for _, o := range opts {
+		o(&eo)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, err := sqlite.Open(ctx, filepath.Join(dir, "checkout.db"))
+	if err != nil {
+		t.Fatalf("sqlite.Open: %v", err)
+	}
+	t.Cleanup(func() { store.Close() })
+	sb, err := sandbox.New(ctx, sandbox.Options{
+		DataDir:   filepath.Join(dir, "sandbox"),
+		Clients:   []sandbox.ClientConfig{{ID: clientID, Secret: clientSecret}},
+		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
+	})
+	if err != nil {
+		t.Fatalf("sandbox.New: %v", err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	client, err := gatewayclient.New(srv.URL, clientID, clientSecret)
+	if err != nil {
+		t.Fatalf("gatewayclient.New: %v", err)
+	}
+	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
+		t.Fatalf("seeding: %v", err)
+	}
+	gw := &wrapGateway{real: client}
+	so := checkout.ServiceOptions{
+		MerchantName: "Loja Teste",
+		Clock:        sb.Now,
+		Logger:       slog.New(slog.DiscardHandler),
+	}
+	if eo.serviceOptions != nil {
+		eo.serviceOptions(&so)
+	}
+	e := &env{t: t, ctx: ctx, store: store, sb: sb, client: client, gw: gw}
+	e.svc = checkout.NewService(store, gw, so)
+	return e
+}
+
+// cart makes a cart holding the given quantities of demo products.
+func (e *env) cart(items map[checkout.ProductID]int) *checkout.Cart {
+	e.t.Helper()
+	c, err := e.svc.NewCart(e.ctx)
+	if err != nil {
+		e.t.Fatalf("NewCart: %v", err)
+	}
+	for id, q := range items {
+		if c, err = e.svc.AddToCart(e.ctx, c.ID, id, q); err != nil {
+			e.t.Fatalf("AddToCart(%s, %d): %v", id, q, err)
+		}
+	}
+	return c
+}
+
+const (
+	ebook  = checkout.ProductID("ebook-receitas-do-cerrado") // R$ 29,90, digital
+	caneca = checkout.ProductID("caneca-de-ceramica")        // R$ 59,00, physical
+)
+
+func customer() checkout.Customer {
+	return checkout.Customer{Name: "Maria da Silva", Document: validCPF, Email: "maria@example.com.br", Phone: "(11) 98765-4321"}
+}
+
+func address() *checkout.Address {
+	return &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Complement: "apto 12",
+		Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", Country: "Brasil"}
+}
+
+// place places a digital order of one e-book and checks it is awaiting payment.
+func (e *env) place() *checkout.Order {
+	e.t.Helper()
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
+	if err != nil {
+		e.t.Fatalf("PlaceOrder: %v", err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment {
+		e.t.Fatalf("placed order status = %s, want awaiting_payment (attempt %+v)", o.Status, o.CurrentAttempt())
+	}
+	return o
+}
+
+// deposits counts the deposits the sandbox holds.
+func (e *env) deposits() int {
+	e.t.Helper()
+	p, err := e.client.ListDeposits(e.ctx, gatewayclient.DepositFilter{})
+	if err != nil {
+		e.t.Fatalf("ListDeposits: %v", err)
+	}
+	return p.Total
+}
+
+// control applies a sandbox simulation control to a deposit.
+func (e *env) control(txID string, action sandbox.DepositAction) {
+	e.t.Helper()
+	if _, err := e.sb.ControlDeposit(e.ctx, clientID, txID, action, sandbox.DepositControl{}); err != nil {
+		e.t.Fatalf("sandbox %s %s: %v", action, txID, err)
+	}
+}
+
+func (e *env) advance(d time.Duration) {
+	e.t.Helper()
+	if err := e.sb.AdvanceClock(e.ctx, d); err != nil {
+		e.t.Fatalf("AdvanceClock: %v", err)
+	}
+}
+
+func (e *env) order(id string) *checkout.Order {
+	e.t.Helper()
+	o, err := e.svc.Order(e.ctx, id)
+	if err != nil {
+		e.t.Fatalf("Order: %v", err)
+	}
+	return o
+}
+
+// wrapGateway passes calls to the real client, with hooks that tests set to inject faults,
+// tamper with answers or count calls.
+type wrapGateway struct {
+	real checkout.Gateway
+
+	mu sync.Mutex
+	// afterCreate may change the real answer or turn it into an error.
+	afterCreate func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error)
+	// beforeGet may fail a GetDeposit before it reaches the gateway.
+	beforeGet func(id string) error
+	creates   int
+	gets      map[string]int
+}
+
+func (w *wrapGateway) CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error) {
+	tx, err := w.real.CreateTransaction(ctx, req)
+	w.mu.Lock()
+	w.creates++
+	hook := w.afterCreate
+	w.mu.Unlock()
+	if hook != nil {
+		return hook(tx, err)
+	}
+	return tx, err
+}
+
+func (w *wrapGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error) {
+	w.mu.Lock()
+	if w.gets == nil {
+		w.gets = map[string]int{}
+	}
+	w.gets[id]++
+	hook := w.beforeGet
+	w.mu.Unlock()
+	if hook != nil {
+		if err := hook(id); err != nil {
+			return nil, err
+		}
+	}
+	return w.real.GetDeposit(ctx, id)
+}
+
+func (w *wrapGateway) set(f func(w *wrapGateway)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f(w)
+}
+
+func (w *wrapGateway) getCount(id string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.gets[id]
+}
+
+func (w *wrapGateway) createCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.creates
+}
+
+var errCrash = errors.New("process died before storing the answer")

@@ -1,0 +1,448 @@
+package checkout_test
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+)
+
+func TestPlaceOrderDigital(t *testing.T) {
+	e := newEnv(t)
+	c := e.cart(map[checkout.ProductID]int{ebook: 2})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(),
+		Customer: customer(), Lang: "en", ShopperIP: "203.0.113.9"})
+	if err != nil {
+		t.Fatalf("PlaceOrder: %v", err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment || o.Amount != 2*2990 || o.Physical || o.Address != nil {
+		t.Fatalf("order = status %s amount %d physical %v address %v", o.Status, o.Amount, o.Physical, o.Address)
+	}
+	if len(o.ID) < 26 || o.ExternalCode == "" || len(o.Number) != len("PX-")+8 {
+		t.Errorf("ids: id %q external %q number %q", o.ID, o.ExternalCode, o.Number)
+	}
+	if o.Customer.Document != "52998224725" || o.Customer.Phone != "+5511987654321" {
+		t.Errorf("customer not normalised: %+v", o.Customer)
+	}
+	a := o.QR()
+	if a == nil {
+		t.Fatalf("no QR for an awaiting order; attempt %+v", o.CurrentAttempt())
+	}
+	p, err := brcode.Decode(a.BRCode)
+	if err != nil || p.Amount != 2*2990 {
+		t.Errorf("BR Code %q: amount %d, %v", a.BRCode, p.Amount, err)
+	}
+	if !bytes.HasPrefix(a.QRCodePNG, []byte("\x89PNG")) {
+		t.Errorf("QR image is not a PNG: % x", a.QRCodePNG[:min(8, len(a.QRCodePNG))])
+	}
+	now := e.sb.Now()
+	if d := a.ExpiresAt.Sub(now); d < 29*time.Minute || d > 30*time.Minute+time.Second {
+		t.Errorf("QR expires in %v, want about 30 minutes", d)
+	}
+	if a.N != 1 || a.IdempotencyKey == "" || a.TransactionID == "" || a.DepositStatus != gatewayclient.DepositPixQRCodeGenerated {
+		t.Errorf("attempt = %+v", a)
+	}
+	d, err := e.client.GetDeposit(e.ctx, a.TransactionID)
+	if err != nil || d.ExternalCode != o.ExternalCode || d.Amount != o.Amount {
+		t.Errorf("sandbox deposit = %+v, %v", d, err)
+	}
+	if len(o.History) != 2 || o.History[1].From != checkout.StatusPending || o.History[1].To != checkout.StatusAwaitingPayment {
+		t.Errorf("history = %+v", o.History)
+	}
+}
+
+func TestPlaceOrderPhysicalNeedsAddress(t *testing.T) {
+	e := newEnv(t)
+	c := e.cart(map[checkout.ProductID]int{ebook: 1, caneca: 2})
+	if !c.NeedsAddress() || c.Total() != 2990+2*5900 {
+		t.Fatalf("cart needs address %v total %d", c.NeedsAddress(), c.Total())
+	}
+	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	_, err := e.svc.PlaceOrder(e.ctx, in)
+	var fe *checkout.FieldErrors
+	if !errors.As(err, &fe) || !fe.Has(checkout.FieldAddress) || !errors.Is(err, gatewayclient.ErrValidation) {
+		t.Fatalf("without address: %v, want FieldErrors on %q", err, checkout.FieldAddress)
+	}
+	in.Address = address()
+	o, err := e.svc.PlaceOrder(e.ctx, in)
+	if err != nil || o.Status != checkout.StatusAwaitingPayment || !o.Physical || o.Address == nil || o.Address.City != "São Paulo" {
+		t.Fatalf("with address: %+v, %v", o, err)
+	}
+	if e.deposits() != 1 {
+		t.Errorf("deposits = %d, want 1", e.deposits())
+	}
+}
+
+func TestPlaceOrderValidation(t *testing.T) {
+	e := newEnv(t)
+	digital := e.cart(map[checkout.ProductID]int{ebook: 1})
+	physical := e.cart(map[checkout.ProductID]int{caneca: 1})
+	badCEP := address()
+	badCEP.ZipCode = "123"
+	badNumber := address()
+	badNumber.Number = "12A"
+	for _, tc := range []struct {
+		name   string
+		cart   *checkout.Cart
+		mutate func(in *checkout.PlaceOrderInput)
+		fields []string
+	}{
+		{"bad CPF", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Document = "529.982.247-24" }, []string{checkout.FieldDocument}},
+		{"missing name", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Name = " " }, []string{checkout.FieldName}},
+		{"bad e-mail and phone", digital, func(in *checkout.PlaceOrderInput) {
+			in.Customer.Email = "maria@"
+			in.Customer.Phone = "1133334444" // a landline
+		}, []string{checkout.FieldEmail, checkout.FieldPhone}},
+		{"missing address", physical, func(in *checkout.PlaceOrderInput) { in.Address = nil }, []string{checkout.FieldAddress}},
+		{"bad CEP", physical, func(in *checkout.PlaceOrderInput) { in.Address = badCEP }, []string{checkout.FieldZipCode}},
+		{"bad number", physical, func(in *checkout.PlaceOrderInput) { in.Address = badNumber }, []string{checkout.FieldNumber}},
+		{"no request key", digital, func(in *checkout.PlaceOrderInput) { in.RequestKey = "" }, []string{checkout.FieldRequestKey}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := checkout.PlaceOrderInput{CartID: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
+			tc.mutate(&in)
+			o, err := e.svc.PlaceOrder(e.ctx, in)
+			var fe *checkout.FieldErrors
+			if !errors.As(err, &fe) || o != nil {
+				t.Fatalf("PlaceOrder = %v, %v; want *FieldErrors", o, err)
+			}
+			if !errors.Is(err, gatewayclient.ErrValidation) {
+				t.Error("FieldErrors does not match gatewayclient.ErrValidation")
+			}
+			for _, f := range tc.fields {
+				if !fe.Has(f) {
+					t.Errorf("no error on field %q: %v", f, fe.Fields)
+				}
+			}
+			if len(fe.Fields) != len(tc.fields) {
+				t.Errorf("errors on %d fields, want %d: %v", len(fe.Fields), len(tc.fields), fe.Fields)
+			}
+		})
+	}
+	// Nothing reached the store or the gateway.
+	if os, _ := e.store.Orders(e.ctx, checkout.OrderFilter{}); len(os) != 0 {
+		t.Errorf("%d orders stored after invalid input", len(os))
+	}
+	if n := e.gw.createCount(); n != 0 {
+		t.Errorf("%d gateway calls after invalid input", n)
+	}
+	empty, err := e.svc.NewCart(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: empty.ID, RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrEmptyCart) {
+		t.Errorf("empty cart: %v, want ErrEmptyCart", err)
+	}
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: "nope", RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("unknown cart: %v, want ErrNotFound", err)
+	}
+}
+
+func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
+	e := newEnv(t)
+	c, err := e.svc.NewCart(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []int{0, -1, 101} {
+		_, err := e.svc.AddToCart(e.ctx, c.ID, ebook, q)
+		var fe *checkout.FieldErrors
+		if !errors.As(err, &fe) || !fe.Has(checkout.FieldQuantity) {
+			t.Errorf("AddToCart qty %d: %v, want FieldErrors on quantity", q, err)
+		}
+	}
+	if c, err = e.svc.AddToCart(e.ctx, c.ID, ebook, 60); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.AddToCart(e.ctx, c.ID, ebook, 41); err == nil {
+		t.Error("adding 41 to 60 succeeded (max 100)")
+	}
+	if c, err = e.svc.AddToCart(e.ctx, c.ID, ebook, 40); err != nil || c.Lines[0].Quantity != 100 {
+		t.Fatalf("60+40: %+v, %v", c, err)
+	}
+	if _, err := e.svc.SetQuantity(e.ctx, c.ID, ebook, 101); err == nil {
+		t.Error("SetQuantity 101 succeeded")
+	}
+	if _, err := e.svc.SetQuantity(e.ctx, c.ID, caneca, 1); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("SetQuantity of a product not in the cart: %v, want ErrNotFound", err)
+	}
+	if c, err = e.svc.SetQuantity(e.ctx, c.ID, ebook, 3); err != nil || c.Total() != 3*2990 {
+		t.Fatalf("SetQuantity 3: total %d, %v", c.Total(), err)
+	}
+	if _, err := e.svc.AddToCart(e.ctx, c.ID, "nope", 1); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("unknown product: %v, want ErrNotFound", err)
+	}
+	// The catalogue price is the one that counts, also when it changes after adding.
+	p, _ := e.store.Product(e.ctx, ebook)
+	p.UnitPrice = 3490
+	if err := e.store.UpsertProduct(e.ctx, *p); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ = e.svc.Cart(e.ctx, c.ID); c.Total() != 3*3490 {
+		t.Errorf("cart total after a price change = %d, want %d", c.Total(), 3*3490)
+	}
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil || o.Amount != 3*3490 || o.Lines[0].UnitPrice != 3490 {
+		t.Fatalf("order amount %d, %v; want %d", o.Amount, err, 3*3490)
+	}
+	// A product taken off the catalogue cannot be ordered.
+	p.Active = false
+	if err := e.store.UpsertProduct(e.ctx, *p); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	var fe *checkout.FieldErrors
+	if !errors.As(err, &fe) || !fe.Has(checkout.FieldCart) {
+		t.Errorf("ordering an inactive product: %v, want FieldErrors on cart", err)
+	}
+	if c, err = e.svc.RemoveFromCart(e.ctx, c.ID, ebook); err != nil || len(c.Lines) != 0 {
+		t.Errorf("RemoveFromCart: %+v, %v", c, err)
+	}
+}
+
+// TestPlaceOrderConcurrentSameKey: 50 identical submissions make one order, one attempt and
+// one transaction in the gateway.
+func TestPlaceOrderConcurrentSameKey(t *testing.T) {
+	e := newEnv(t)
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	const n = 50
+	ids := make(chan string, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			<-start
+			o, err := e.svc.PlaceOrder(e.ctx, in)
+			if err != nil {
+				t.Errorf("PlaceOrder: %v", err)
+				return
+			}
+			if o.Status != checkout.StatusAwaitingPayment {
+				t.Errorf("status %s, want awaiting_payment", o.Status)
+			}
+			ids <- o.ID
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(ids)
+	distinct := map[string]bool{}
+	for id := range ids {
+		distinct[id] = true
+	}
+	if len(distinct) != 1 {
+		t.Fatalf("%d submissions made %d orders", n, len(distinct))
+	}
+	for id := range distinct {
+		if o := e.order(id); len(o.Attempts) != 1 {
+			t.Errorf("order has %d attempts, want 1", len(o.Attempts))
+		}
+	}
+	if got := e.deposits(); got != 1 {
+		t.Errorf("sandbox holds %d transactions, want 1", got)
+	}
+}
+
+// TestCrashBetweenAnswerAndWrite: the gateway made the transaction but its answer was never
+// stored; EnsurePayment replays the same key and stores the same transaction.
+func TestCrashBetweenAnswerAndWrite(t *testing.T) {
+	e := newEnv(t)
+	var made *gatewayclient.Transaction
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error) {
+			if err != nil {
+				return tx, err
+			}
+			made = tx
+			return nil, errCrash
+		}
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil {
+		t.Fatalf("PlaceOrder: %v (the order is stored: no error expected)", err)
+	}
+	if o.Status != checkout.StatusPending || o.CurrentAttempt().State != checkout.AttemptPending || o.QR() != nil {
+		t.Fatalf("after the crash: status %s attempt %+v", o.Status, o.CurrentAttempt())
+	}
+	if made == nil || e.deposits() != 1 {
+		t.Fatalf("the gateway should hold the transaction: %v, %d", made, e.deposits())
+	}
+	// Still failing: EnsurePayment reports it and the attempt stays pending.
+	if o, err = e.svc.EnsurePayment(e.ctx, o.ID); !errors.Is(err, errCrash) || o == nil || o.Status != checkout.StatusPending {
+		t.Fatalf("EnsurePayment while failing: %v, %v", o, err)
+	}
+	e.gw.set(func(w *wrapGateway) { w.afterCreate = nil })
+	o, err = e.svc.EnsurePayment(e.ctx, o.ID)
+	if err != nil || o.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("EnsurePayment: %v, %v", o, err)
+	}
+	if a := o.CurrentAttempt(); a.TransactionID != made.ID || a.BRCode != made.PixResponse.URI || len(o.Attempts) != 1 {
+		t.Errorf("stored transaction %s, want the replayed %s", a.TransactionID, made.ID)
+	}
+	if got := e.deposits(); got != 1 {
+		t.Errorf("sandbox holds %d transactions, want 1", got)
+	}
+	// Nothing more to do: no further gateway call.
+	before := e.gw.createCount()
+	if _, err := e.svc.EnsurePayment(e.ctx, o.ID); err != nil || e.gw.createCount() != before {
+		t.Errorf("EnsurePayment on an active attempt called the gateway (%v)", err)
+	}
+}
+
+// TestConcurrentEnsurePayment: callers of one pending order share one gateway call.
+func TestConcurrentEnsurePayment(t *testing.T) {
+	e := newEnv(t)
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil || o.Status != checkout.StatusPending {
+		t.Fatalf("PlaceOrder: %v, %v", o, err)
+	}
+	e.gw.set(func(w *wrapGateway) { w.afterCreate = nil; w.creates = 0 })
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			if o, err := e.svc.EnsurePayment(e.ctx, o.ID); err != nil || o.Status != checkout.StatusAwaitingPayment {
+				t.Errorf("EnsurePayment: %v, %v", o, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := e.gw.createCount(); n != 1 {
+		t.Errorf("%d gateway calls for one pending attempt, want 1", n)
+	}
+}
+
+func TestRegenerateAfterExpiry(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	if _, err := e.svc.RegenerateQR(e.ctx, o.ID); !errors.Is(err, checkout.ErrNotRenewable) {
+		t.Errorf("RegenerateQR while awaiting: %v, want ErrNotRenewable", err)
+	}
+	e.advance(31 * time.Minute)
+	n, err := e.svc.ExpireDue(e.ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("ExpireDue = %d, %v; want 1", n, err)
+	}
+	o = e.order(o.ID)
+	if o.Status != checkout.StatusExpired || o.QR() != nil || o.CurrentAttempt().State != checkout.AttemptExpired {
+		t.Fatalf("after expiry: %s, attempt %s", o.Status, o.CurrentAttempt().State)
+	}
+	first := o.CurrentAttempt()
+	r, err := e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil {
+		t.Fatalf("RegenerateQR: %v", err)
+	}
+	a := r.CurrentAttempt()
+	if r.Status != checkout.StatusAwaitingPayment || len(r.Attempts) != 2 || a.N != 2 || r.QR() == nil {
+		t.Fatalf("after regenerate: %s, %d attempts", r.Status, len(r.Attempts))
+	}
+	if a.IdempotencyKey == first.IdempotencyKey || a.TransactionID == first.TransactionID {
+		t.Errorf("regenerated attempt reuses key %s or transaction %s", a.IdempotencyKey, a.TransactionID)
+	}
+	if r.Attempts[0].State != checkout.AttemptExpired {
+		t.Errorf("first attempt = %s, want expired", r.Attempts[0].State)
+	}
+	if got := e.deposits(); got != 2 {
+		t.Errorf("sandbox holds %d transactions, want 2", got)
+	}
+	last := r.History[len(r.History)-1]
+	if last.From != checkout.StatusExpired || last.To != checkout.StatusAwaitingPayment {
+		t.Errorf("last history entry = %+v", last)
+	}
+	if n, _ := e.svc.ExpireDue(e.ctx); n != 0 {
+		t.Errorf("ExpireDue expired %d fresh orders", n)
+	}
+}
+
+// TestBRCodeAmountMismatch: a BR Code for another amount fails the attempt; its QR is never
+// exposed; a new QR code may be asked for.
+func TestBRCodeAmountMismatch(t *testing.T) {
+	e := newEnv(t)
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error) {
+			if err != nil {
+				return tx, err
+			}
+			p, derr := brcode.Decode(tx.PixResponse.URI)
+			if derr != nil {
+				return nil, derr
+			}
+			p.Amount = 1 // one cent
+			forged := *tx
+			pix := *tx.PixResponse
+			if pix.URI, derr = p.Encode(); derr != nil {
+				return nil, derr
+			}
+			forged.PixResponse = &pix
+			return &forged, nil
+		}
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil {
+		t.Fatalf("PlaceOrder: %v", err)
+	}
+	a := o.CurrentAttempt()
+	if o.Status != checkout.StatusFailed || a.State != checkout.AttemptFailed || o.QR() != nil {
+		t.Fatalf("status %s attempt %s", o.Status, a.State)
+	}
+	if a.BRCode != "" || a.QRCodePNG != nil || a.Error == "" {
+		t.Errorf("failed attempt keeps code %q, image %d bytes, error %q", a.BRCode, len(a.QRCodePNG), a.Error)
+	}
+	// The other checks of an answer.
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error) {
+			bad := *tx
+			pix := *tx.PixResponse
+			pix.URI = "not a BR Code"
+			bad.PixResponse = &pix
+			return &bad, err
+		}
+	})
+	r, err := e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil || r.CurrentAttempt().State != checkout.AttemptFailed || r.QR() != nil {
+		t.Fatalf("undecodable code: %v, attempt %+v", err, r.CurrentAttempt())
+	}
+	e.gw.set(func(w *wrapGateway) { w.afterCreate = nil })
+	r, err = e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil || r.Status != checkout.StatusAwaitingPayment || r.QR() == nil || len(r.Attempts) != 3 {
+		t.Fatalf("RegenerateQR after a mismatch: %v, %+v", err, r)
+	}
+}
+
+// TestGatewayRefusal: a 422 from the gateway fails the order and comes back as field errors,
+// also on a replay of the same submission.
+func TestGatewayRefusal(t *testing.T) {
+	e := newEnv(t)
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) {
+			return nil, &gatewayclient.APIError{StatusCode: 422, Kind: gatewayclient.KindValidation, Method: "POST", Path: "/transaction",
+				Messages: []string{"customer.document: must be a valid CPF or CNPJ", "address.zipCode: must be a valid CEP"}}
+		}
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	for i := range 2 {
+		o, err := e.svc.PlaceOrder(e.ctx, in)
+		var fe *checkout.FieldErrors
+		if !errors.As(err, &fe) || !fe.Has(checkout.FieldDocument) || !fe.Has(checkout.FieldZipCode) {
+			t.Fatalf("submission %d: %v, want FieldErrors on document and zipCode", i+1, err)
+		}
+		if o == nil || o.Status != checkout.StatusFailed || o.CurrentAttempt().State != checkout.AttemptFailed {
+			t.Fatalf("submission %d: order %+v", i+1, o)
+		}
+	}
+	if n := e.gw.createCount(); n != 1 {
+		t.Errorf("%d gateway calls, want 1 (the replay must not call again)", n)
+	}
+}
