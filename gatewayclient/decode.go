@@ -3,6 +3,7 @@ package gatewayclient
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -190,8 +191,7 @@ func (d *jsonDecoder) integer(field string, m map[string]json.RawMessage, key st
 
 // isRangeError reports whether err is strconv's "value out of range".
 func isRangeError(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // customer reads the customer object.
@@ -371,8 +371,8 @@ func ParseWithdrawalFilter(q url.Values, pageParam, perPageParam string) (Withdr
 // the minimum (the filter types read 0 as "not set", so Validate cannot see it), and the
 // pagination violations are named after the query parameters the caller uses.
 func (p *queryParser) finish(err error, minAllowed Cents, pageParam, perPageParam string) error {
-	ve, ok := err.(*ValidationError)
-	if !ok {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
 		if err != nil || len(p.zeros) == 0 {
 			return err
 		}
