@@ -1,0 +1,200 @@
+package checkout_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+// waitEvent returns the next event of ch, failing after a generous timeout.
+func waitEvent(t *testing.T, ch <-chan checkout.OrderEvent) checkout.OrderEvent {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event published")
+		return checkout.OrderEvent{}
+	}
+}
+
+func TestWebhookDedupeAndPayment(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	events, stop := e.svc.Subscribe(o.ID)
+	defer stop()
+
+	e.control(tx, sandbox.ActionPay)
+	if err := e.svc.HandleWebhook(e.ctx, "msg_1", "deposit.updated", tx); err != nil {
+		t.Fatalf("HandleWebhook: %v", err)
+	}
+	if got := e.gw.getCount(tx); got != 1 {
+		t.Errorf("GetDeposit calls = %d, want 1", got)
+	}
+	paid := e.order(o.ID)
+	if paid.Status != checkout.StatusPaid || paid.LatePayment || paid.PaidAt.IsZero() || paid.CurrentAttempt().State != checkout.AttemptPaid {
+		t.Fatalf("after the webhook: %s late %v paidAt %v", paid.Status, paid.LatePayment, paid.PaidAt)
+	}
+	if ev := waitEvent(t, events); ev.OrderID != o.ID || ev.Status != checkout.StatusPaid {
+		t.Errorf("event = %+v", ev)
+	}
+	// The same delivery again: no gateway call, no change.
+	if err := e.svc.HandleWebhook(e.ctx, "msg_1", "deposit.updated", tx); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gw.getCount(tx); got != 1 {
+		t.Errorf("a duplicate webhook called GetDeposit (%d calls)", got)
+	}
+	// Unknown ids, withdrawals and empty ids change nothing and call nothing.
+	unknown := "0b6f1f6e-8d0c-4f43-9a55-3d2f7c1b9e01"
+	for _, tc := range [][2]string{{"deposit.updated", unknown}, {"withdrawal.updated", tx}, {"deposit.updated", ""}} {
+		if err := e.svc.HandleWebhook(e.ctx, "msg_"+checkout.NewID(), tc[0], tc[1]); err != nil {
+			t.Errorf("HandleWebhook(%s, %s): %v", tc[0], tc[1], err)
+		}
+	}
+	if e.gw.getCount(unknown) != 0 || e.gw.getCount(tx) != 1 {
+		t.Errorf("ignored webhooks called the gateway: %v", e.gw.gets)
+	}
+	if got := e.order(o.ID); got.Version != paid.Version {
+		t.Errorf("ignored webhooks changed the order (version %d -> %d)", paid.Version, got.Version)
+	}
+	select {
+	case ev := <-events:
+		t.Errorf("unexpected event %+v", ev)
+	default:
+	}
+}
+
+// TestWebhookRetriedAfterFailure: a delivery whose processing failed is processed again when
+// redelivered.
+func TestWebhookRetriedAfterFailure(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	e.control(tx, sandbox.ActionPay)
+	down := errors.New("gateway down")
+	e.gw.set(func(w *wrapGateway) { w.beforeGet = func(string) error { return down } })
+	if err := e.svc.HandleWebhook(e.ctx, "msg_9", "deposit.updated", tx); !errors.Is(err, down) {
+		t.Fatalf("HandleWebhook while the gateway is down: %v", err)
+	}
+	if e.order(o.ID).Status != checkout.StatusAwaitingPayment {
+		t.Fatal("order changed although the deposit could not be read")
+	}
+	e.gw.set(func(w *wrapGateway) { w.beforeGet = nil })
+	if err := e.svc.HandleWebhook(e.ctx, "msg_9", "deposit.updated", tx); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.order(o.ID).Status; st != checkout.StatusPaid {
+		t.Errorf("after redelivery: %s, want paid", st)
+	}
+}
+
+// TestApplyDepositForwardOnly: stale or backward deposit states never move an order back.
+func TestApplyDepositForwardOnly(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	apply := func(s gatewayclient.DepositStatus) (*checkout.Order, bool) {
+		t.Helper()
+		got, changed, err := e.svc.ApplyDeposit(e.ctx, &gatewayclient.Deposit{ID: tx, Status: s, Amount: o.Amount})
+		if err != nil {
+			t.Fatalf("ApplyDeposit(%s): %v", s, err)
+		}
+		return got, changed
+	}
+	if got, changed := apply(gatewayclient.DepositPixQRCodeGenerated); changed || got.Status != checkout.StatusAwaitingPayment {
+		t.Errorf("same state: changed %v status %s", changed, got.Status)
+	}
+	if got, _ := apply(gatewayclient.DepositPaid); got.Status != checkout.StatusPaid {
+		t.Fatalf("PAID: %s", got.Status)
+	}
+	for _, s := range []gatewayclient.DepositStatus{gatewayclient.DepositPixQRCodeGenerated, gatewayclient.DepositPending,
+		gatewayclient.DepositFailed, gatewayclient.DepositPendingCompliance} {
+		if got, _ := apply(s); got.Status != checkout.StatusPaid {
+			t.Errorf("%s after PAID moved the order to %s", s, got.Status)
+		}
+	}
+	if got, _ := apply(gatewayclient.DepositProcessingRefund); got.Status != checkout.StatusRefunding {
+		t.Errorf("PROCESSING_REFUND: %s", got.Status)
+	}
+	if got, _ := apply(gatewayclient.DepositRefunded); got.Status != checkout.StatusRefunded {
+		t.Errorf("REFUNDED: %s", got.Status)
+	}
+	if got, changed := apply(gatewayclient.DepositPaid); got.Status != checkout.StatusRefunded {
+		t.Errorf("PAID after REFUNDED: %s (changed %v)", got.Status, changed)
+	}
+	if _, _, err := e.svc.ApplyDeposit(e.ctx, &gatewayclient.Deposit{ID: "0b6f1f6e-8d0c-4f43-9a55-3d2f7c1b9e01", Status: gatewayclient.DepositPaid}); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("unknown deposit: %v, want ErrNotFound", err)
+	}
+	got := e.order(o.ID)
+	var path []checkout.OrderStatus
+	for _, h := range got.History {
+		path = append(path, h.To)
+	}
+	want := []checkout.OrderStatus{checkout.StatusPending, checkout.StatusAwaitingPayment, checkout.StatusPaid, checkout.StatusRefunding, checkout.StatusRefunded}
+	if len(path) != len(want) {
+		t.Fatalf("history %v, want %v", path, want)
+	}
+	for i := range want {
+		if path[i] != want[i] {
+			t.Errorf("history %v, want %v", path, want)
+			break
+		}
+	}
+}
+
+// TestLatePaymentAfterExpiry: paying an expired QR code still makes the order paid, flagged.
+func TestLatePaymentAfterExpiry(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	e.advance(31 * time.Minute)
+	if _, err := e.svc.ExpireDue(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := e.order(o.ID).Status; st != checkout.StatusExpired {
+		t.Fatalf("status %s, want expired", st)
+	}
+	e.control(tx, sandbox.ActionPay)
+	got, err := e.svc.RefreshFromGateway(e.ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusPaid || !got.LatePayment {
+		t.Fatalf("late payment: status %s late %v", got.Status, got.LatePayment)
+	}
+	if last := got.History[len(got.History)-1]; last.From != checkout.StatusExpired || last.Reason != "late payment" {
+		t.Errorf("last history entry %+v", last)
+	}
+}
+
+// TestLatePaymentOfReplacedQR: the shopper pays the old QR code after asking for a new one.
+func TestLatePaymentOfReplacedQR(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	oldTx := o.CurrentAttempt().TransactionID
+	e.advance(31 * time.Minute)
+	if _, err := e.svc.ExpireDue(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil || r.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("RegenerateQR: %v, %v", r, err)
+	}
+	e.control(oldTx, sandbox.ActionPay)
+	if err := e.svc.HandleWebhook(e.ctx, "msg_old", "deposit.updated", oldTx); err != nil {
+		t.Fatal(err)
+	}
+	got := e.order(o.ID)
+	if got.Status != checkout.StatusPaid || !got.LatePayment {
+		t.Fatalf("status %s late %v", got.Status, got.LatePayment)
+	}
+	if got.Attempts[0].State != checkout.AttemptPaid || got.Attempts[1].State != checkout.AttemptSuperseded || got.QR() != nil {
+		t.Errorf("attempts %s, %s; want paid, superseded", got.Attempts[0].State, got.Attempts[1].State)
+	}
+}
