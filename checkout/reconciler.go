@@ -28,8 +28,9 @@ type Reconciler struct {
 	store Store
 	opts  ReconcilerOptions
 
-	mu      sync.Mutex
-	backoff map[string]backoffState
+	mu        sync.Mutex
+	backoff   map[string]backoffState
+	lateCheck map[string]time.Time // last late-payment check of an expired or failed order
 }
 
 type backoffState struct {
@@ -57,7 +58,7 @@ func NewReconciler(s *Service, store Store, opts ReconcilerOptions) *Reconciler 
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Reconciler{svc: s, store: store, opts: opts, backoff: map[string]backoffState{}}
+	return &Reconciler{svc: s, store: store, opts: opts, backoff: map[string]backoffState{}, lateCheck: map[string]time.Time{}}
 }
 
 // Run makes a pass every Interval until ctx is done.
@@ -98,7 +99,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return errors.Join(expErr, err)
 	}
-	r.each(ctx, now, late, r.svc.refreshAll)
+	r.each(ctx, now, r.lateDue(now, late), r.svc.refreshAll)
 	r.forgetSettled(open, late)
 	return expErr
 }
@@ -168,6 +169,25 @@ func (r *Reconciler) Backoff(orderID string) (next time.Time, failures int) {
 	return b.next, b.failures
 }
 
+// lateDue returns the expired or failed orders to check for late payments now. Late payments
+// grow rarer as time passes, so an order is checked less often as it ages: at most every
+// tenth of the time since it ended, never more often than Interval nor less than every ten
+// minutes. This keeps a day of expired orders from costing a gateway call each per pass.
+func (r *Reconciler) lateDue(now time.Time, orders []*Order) []*Order {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var due []*Order
+	for _, o := range orders {
+		every := min(max(now.Sub(o.UpdatedAt)/10, r.opts.Interval), 10*time.Minute)
+		if last, ok := r.lateCheck[o.ID]; ok && now.Sub(last) < every {
+			continue
+		}
+		r.lateCheck[o.ID] = now
+		due = append(due, o)
+	}
+	return due
+}
+
 // forgetSettled drops backoff entries of orders no longer watched, so the map does not grow.
 func (r *Reconciler) forgetSettled(lists ...[]*Order) {
 	watched := map[string]bool{}
@@ -181,6 +201,11 @@ func (r *Reconciler) forgetSettled(lists ...[]*Order) {
 	for id := range r.backoff {
 		if !watched[id] {
 			delete(r.backoff, id)
+		}
+	}
+	for id := range r.lateCheck {
+		if !watched[id] {
+			delete(r.lateCheck, id)
 		}
 	}
 }

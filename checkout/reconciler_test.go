@@ -61,6 +61,13 @@ func TestReconcilerExpiryAndLatePayment(t *testing.T) {
 		t.Fatalf("after expiry: %s, attempt %s", got.Status, got.CurrentAttempt().State)
 	}
 	e.control(o.CurrentAttempt().TransactionID, sandbox.ActionPay)
+	// Just checked: the next check of an expired order waits at least one interval.
+	before := e.gw.getCount(o.CurrentAttempt().TransactionID)
+	e.runOnce(r)
+	if e.gw.getCount(o.CurrentAttempt().TransactionID) != before {
+		t.Error("an expired order was checked again within one interval")
+	}
+	e.advance(5 * time.Second)
 	e.runOnce(r)
 	if got := e.order(o.ID); got.Status != checkout.StatusPaid || !got.LatePayment {
 		t.Errorf("after the late payment: %s late %v", got.Status, got.LatePayment)
