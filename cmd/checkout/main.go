@@ -1,0 +1,64 @@
+// Command checkout serves the PIX checkout. With no configuration it runs a complete demo shop:
+// SQLite in ./data, the sandbox gateway embedded under /sandbox/gateway, a seeded catalogue.
+// Every setting is an environment variable and a flag (checkout -h lists them); bad
+// configuration stops it with one line naming the variable and exit status 2.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// run is the program with its inputs and outputs passed in; it returns the exit status:
+// 0 after a clean shutdown, 2 for bad configuration, 1 for any other failure.
+func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
+	cfg, err := app.Load(env, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, app.Usage())
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	cfg.Stdout = stdout
+	cfg.LogOutput = stderr
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	a, err := app.New(ctx, cfg)
+	if err != nil {
+		var ce *app.ConfigError
+		if errors.As(err, &ce) {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		fmt.Fprintln(stderr, "checkout:", err)
+		return 1
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "config: CHECKOUT_ADDR: cannot listen on %s: %v\n", cfg.Addr, err)
+		return 2
+	}
+	if err := a.Serve(ctx, ln); err != nil {
+		fmt.Fprintln(stderr, "checkout:", err)
+		return 1
+	}
+	return 0
+}

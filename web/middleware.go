@@ -1,0 +1,185 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// Body limits. Forms are small; webhook payloads carry one record.
+const (
+	MaxFormBytes    = 64 << 10
+	MaxWebhookBytes = 1 << 20
+)
+
+type ctxKey int
+
+const requestIDKey ctxKey = iota
+
+// RequestID returns the id the request-id middleware gave the request, or "".
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+// statusWriter records the status and size of a response for the access log. It unwraps to the
+// underlying writer so that http.ResponseController reaches Flush and SetWriteDeadline.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Flush lets streaming handlers flush through the wrapper.
+func (w *statusWriter) Flush() {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	http.NewResponseController(w.ResponseWriter).Flush() //nolint:errcheck // best effort, as http.Flusher
+}
+
+// Unwrap exposes the underlying writer to http.ResponseController.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// newRequestID returns 64 random bits in hex: enough to find one request in the logs.
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// logRequests gives each request an id (X-Request-Id) and writes one access-log line per
+// request. Only the path is logged, never the query string or a header: queries and headers may
+// carry tokens, and bodies carry customer data.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := newRequestID()
+		w.Header().Set("X-Request-Id", id)
+		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r.WithContext(ctx))
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		s.log.LogAttrs(ctx, level, "request",
+			slog.String("request_id", id),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", status),
+			slog.Int64("bytes", sw.bytes),
+			slog.Duration("duration", time.Since(start)),
+		)
+	})
+}
+
+// recoverPanics turns a panic into a 500 page that reveals nothing of the program; the panic
+// and its stack go to the log.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler { //nolint:errorlint // the sentinel is compared as net/http does
+				panic(v)
+			}
+			s.log.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()),
+				"path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			s.renderError(w, r, http.StatusInternalServerError)
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// securityHeaders sets the headers every response carries.
+func (s *Server) securityHeaders(next http.Handler) http.Handler {
+	csp := contentSecurityPolicy(s.opts.FrameAncestors)
+	https := strings.HasPrefix(s.opts.PublicURL, "https://")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		// Order and cart ids are in the URLs: never leak them to another site.
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if len(s.opts.FrameAncestors) == 0 {
+			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
+			// checkout: X-Frame-Options cannot name several origins.
+			h.Set("X-Frame-Options", "DENY")
+		}
+		if r.TLS != nil || https {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// contentSecurityPolicy allows only this origin's scripts, styles and connections, and lets
+// the configured merchant origins frame the pages.
+func contentSecurityPolicy(frameAncestors []string) string {
+	fa := "'none'"
+	if len(frameAncestors) > 0 {
+		fa = "'self' " + strings.Join(frameAncestors, " ")
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+		"connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors " + fa
+}
+
+// crossOrigin refuses cross-site unsafe requests (403) on every route but the webhook receiver,
+// which is called server to server and authenticated by its signature.
+func (s *Server) crossOrigin(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.AddInsecureBypassPattern("POST " + WebhookPath)
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", RequestID(r.Context()), "path", r.URL.Path)
+		s.renderError(w, r, http.StatusForbidden)
+	}))
+	return cop.Handler(next)
+}
+
+// parseForm reads a form body of at most MaxFormBytes. It answers the error itself (413 when the
+// body is too large, 400 otherwise) and reports whether the handler may go on.
+func (s *Server) parseForm(w http.ResponseWriter, r *http.Request) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.renderError(w, r, http.StatusRequestEntityTooLarge)
+			return false
+		}
+		s.renderError(w, r, http.StatusBadRequest)
+		return false
+	}
+	return true
+}

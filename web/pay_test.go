@@ -1,0 +1,277 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"image/png"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/makiuchi-d/gozxing"
+	zxqr "github.com/makiuchi-d/gozxing/qrcode"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+func TestPixPage(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	res, doc := e.get(pay)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", res.StatusCode)
+	}
+	code := strings.TrimSpace(doc.Find(testid("pix-code")).Text())
+	if !strings.HasPrefix(code, "000201") {
+		t.Fatalf("pix-code %q is not a BR Code", code)
+	}
+	img := doc.Find(testid("pix-qr"))
+	src, _ := img.Attr("src")
+	if alt, _ := img.Attr("alt"); !strings.Contains(alt, "R$ 29,90") {
+		t.Errorf("QR alt text %q does not say the amount", alt)
+	}
+	// The image decodes to exactly the copy-and-paste code.
+	qr := e.do(http.MethodGet, src, nil)
+	defer qr.Body.Close()
+	if ct := qr.Header.Get("Content-Type"); qr.StatusCode != 200 || ct != "image/png" {
+		t.Fatalf("QR image: %d %s", qr.StatusCode, ct)
+	}
+	pic, err := png.Decode(qr.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bmp, err := gozxing.NewBinaryBitmapFromImage(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetText() != code {
+		t.Errorf("QR decodes to %q, pix-code is %q", got.GetText(), code)
+	}
+	// The countdown is rendered by the server: about 30 minutes left.
+	cd := strings.TrimSpace(doc.Find(testid("countdown")).Text())
+	if !regexp.MustCompile(`^(29|30):[0-5][0-9]$`).MatchString(cd) {
+		t.Errorf("countdown %q, want about 30:00", cd)
+	}
+	st := doc.Find(testid("order-status"))
+	if live, _ := st.Attr("aria-live"); live != "polite" {
+		t.Errorf("order-status aria-live %q", live)
+	}
+	if !strings.Contains(st.Text(), "Aguardando pagamento") {
+		t.Errorf("status text %q", st.Text())
+	}
+	// Parsed as a scripting browser would, <noscript> holds text: look at the markup itself.
+	if h := doc.Find("head noscript").Text(); !regexp.MustCompile(`<meta http-equiv="refresh" content="\d+"`).MatchString(h) {
+		t.Errorf("no meta refresh for browsers without JavaScript: %q", h)
+	}
+	if doc.Find(testid("sandbox-pay")).Length() != 1 {
+		t.Error("sandbox mode: no sandbox-pay button")
+	}
+	if doc.Find(testid("copy-code")).Length() != 1 {
+		t.Error("no copy-code button")
+	}
+	if res.Header.Get("Referrer-Policy") != "no-referrer" {
+		t.Errorf("Referrer-Policy %q", res.Header.Get("Referrer-Policy"))
+	}
+}
+
+func TestSandboxPayHiddenAnd404OutsideSandbox(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.noSandboxPay = true })
+	pay := e.placeOrder()
+	_, doc := e.get(pay)
+	if doc.Find(testid("sandbox-pay")).Length() != 0 {
+		t.Error("sandbox-pay shown with a real gateway")
+	}
+	res, _ := e.post(pay+"/sandbox-pay", url.Values{})
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("sandbox-pay with a real gateway: %d, want 404", res.StatusCode)
+	}
+}
+
+func TestUnknownOrder404(t *testing.T) {
+	e := newEnv(t)
+	for _, p := range []string{"/pay/nosuchorder", "/pay/nosuchorder/status", "/pay/nosuchorder/events", "/pay/nosuchorder/paid", "/cart/nosuchcart"} {
+		res := e.do(http.MethodGet, p, nil)
+		res.Body.Close()
+		if res.StatusCode != http.StatusNotFound {
+			t.Errorf("%s: %d, want 404", p, res.StatusCode)
+		}
+	}
+}
+
+// status reads the JSON status of an order.
+func (e *env) status(pay string, query ...string) map[string]string {
+	e.t.Helper()
+	res := e.do(http.MethodGet, pay+"/status"+strings.Join(query, ""), nil)
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		e.t.Fatalf("status content type %q", ct)
+	}
+	var m map[string]string
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+		e.t.Fatal(err)
+	}
+	return m
+}
+
+func TestSSEDeliversPaid(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+pay+"/events?lang=en", nil)
+	res, err := e.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	events := make(chan sseEvent, 16)
+	go readEvents(res.Body, events)
+	next := func() sseEvent {
+		t.Helper()
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				t.Fatal("stream ended")
+			}
+			return ev
+		case <-time.After(20 * time.Second):
+			t.Fatal("no event")
+		}
+		return sseEvent{}
+	}
+	first := next()
+	var m map[string]string
+	if err := json.Unmarshal([]byte(first.data), &m); err != nil || first.name != "status" || m["status"] != "awaiting_payment" {
+		t.Fatalf("first event %+v (%v)", first, err)
+	}
+	if m["text"] != "Awaiting payment" {
+		t.Errorf("text %q: the stream keeps the page's language", m["text"])
+	}
+	res2, _ := e.post(pay+"/sandbox-pay", url.Values{})
+	if loc := e.location(res2); loc != pay {
+		t.Errorf("sandbox-pay redirects to %q", loc)
+	}
+	ev := next()
+	if err := json.Unmarshal([]byte(ev.data), &m); err != nil || m["status"] != "paid" {
+		t.Fatalf("event %+v", ev)
+	}
+	if m["redirect"] != pay+"/paid?lang=en" {
+		t.Errorf("redirect %q", m["redirect"])
+	}
+	// The stream ends after the final state.
+	select {
+	case _, ok := <-events:
+		if ok {
+			t.Error("more events after paid")
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("the stream stays open after paid")
+	}
+	st := e.status(pay)
+	if st["status"] != "paid" || st["statusText"] != "Pagamento confirmado" || st["redirect"] != pay+"/paid" {
+		t.Errorf("status JSON %v", st)
+	}
+	// The PIX page of a paid order goes to the paid page.
+	res3, _ := e.get(pay)
+	if loc := e.location(res3); loc != pay+"/paid" {
+		t.Errorf("PIX page of a paid order redirects to %q", loc)
+	}
+	_, doc := e.get(pay + "/paid")
+	if doc.Find(testid("paid")).Length() != 1 {
+		t.Error("no paid block on the paid page")
+	}
+}
+
+func TestSSEHeartbeatAndShutdown(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	res := e.do(http.MethodGet, pay+"/events", nil)
+	defer res.Body.Close()
+	events := make(chan sseEvent, 16)
+	go readEvents(res.Body, events)
+	if ev := <-events; ev.name != "status" {
+		t.Fatalf("first event %+v", ev)
+	}
+	if err := e.web.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, ok := <-events:
+		if ok {
+			t.Error("unexpected event on shutdown")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("shutdown did not end the stream")
+	}
+}
+
+func TestStatusJSONAwaiting(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	st := e.status(pay, "?lang=en")
+	if st["status"] != "awaiting_payment" || st["statusText"] != "Awaiting payment" || st["redirect"] != "" {
+		t.Errorf("status %v", st)
+	}
+}
+
+func TestNewQRAfterExpiry(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	_, doc := e.get(pay)
+	oldCode := strings.TrimSpace(doc.Find(testid("pix-code")).Text())
+	// A new QR code is refused while the current one is valid.
+	res, _ := e.post(pay+"/new-qr", url.Values{})
+	e.location(res)
+	_, doc = e.get(pay)
+	if c := strings.TrimSpace(doc.Find(testid("pix-code")).Text()); c != oldCode {
+		t.Fatal("new-qr replaced a valid QR code")
+	}
+	// Move the sandbox's clock past the expiry through its control endpoint.
+	if err := e.client.Do(context.Background(), http.MethodPost, "/sandbox/clock/advance", map[string]int{"seconds": 31 * 60}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get(pay)
+	if doc.Find(testid("expired")).Length() != 1 {
+		t.Fatalf("no expired view after the expiry")
+	}
+	if doc.Find(testid("pix-qr")).Length() != 0 {
+		t.Error("the expired view shows the QR code")
+	}
+	action := formAction(doc, testid("new-qr"))
+	if action == "" {
+		action, _ = doc.Find(testid("new-qr")).Find("form").Attr("action")
+	}
+	if action == "" {
+		action, _ = doc.Find(testid("expired")).Find("form").Attr("action")
+	}
+	if action != pay+"/new-qr" {
+		t.Fatalf("new-qr form posts to %q", action)
+	}
+	res, _ = e.post(action, url.Values{})
+	if loc := e.location(res); loc != pay {
+		t.Errorf("new-qr redirects to %q", loc)
+	}
+	_, doc = e.get(pay)
+	newCode := strings.TrimSpace(doc.Find(testid("pix-code")).Text())
+	if newCode == "" || newCode == oldCode {
+		t.Fatalf("new code %q (old %q)", newCode, oldCode)
+	}
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment || len(o.Attempts) != 2 {
+		t.Errorf("order %s with %d attempts", o.Status, len(o.Attempts))
+	}
+	if e.gw.creates.Load() != 2 {
+		t.Errorf("%d transactions created, want 2", e.gw.creates.Load())
+	}
+}

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// sseRetry is the reconnection delay the browser is told to use, in milliseconds.
+const sseRetry = 3000
+
+// events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
+// sends the current status at once, then each change; a comment every heartbeat keeps it
+// alive. It ends once the message carries a redirect (paid, failed), when the client goes, or
+// when the server shuts down. The server's WriteTimeout stays on: each write extends this
+// stream's own deadline through http.ResponseController.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := chi.URLParam(r, "orderID")
+	// Subscribe before reading the order, so that no change falls between the two.
+	ch, unsubscribe := s.svc.Subscribe(id)
+	defer unsubscribe()
+	o, err := s.svc.Order(ctx, id)
+	if err != nil {
+		if errors.Is(err, checkout.ErrNotFound) {
+			http.Error(w, "not found", http.StatusNotFound)
+			return
+		}
+		s.log.ErrorContext(ctx, "events", "request_id", RequestID(ctx), "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // no buffering by a reverse proxy
+	w.WriteHeader(http.StatusOK)
+
+	write := func(text string) error {
+		// Long enough for a slow client to take one event, renewed at every write.
+		if err := rc.SetWriteDeadline(time.Now().Add(s.opts.Heartbeat + 10*time.Second)); err != nil &&
+			!errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+		if _, err := fmt.Fprint(w, text); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	send := func(o *checkout.Order) (done bool, err error) {
+		m := s.statusOf(r, o)
+		b, err := json.Marshal(m)
+		if err != nil {
+			return true, err
+		}
+		return m.Redirect != "", write("event: status\ndata: " + string(b) + "\n\n")
+	}
+
+	if err := write(fmt.Sprintf("retry: %d\n\n", sseRetry)); err != nil {
+		return
+	}
+	last := o.Status
+	if done, err := send(o); done || err != nil {
+		return
+	}
+	heartbeat := time.NewTicker(s.opts.Heartbeat)
+	defer heartbeat.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.done:
+			return
+		case <-heartbeat.C:
+			if err := write(": heartbeat\n\n"); err != nil {
+				return
+			}
+		case <-ch:
+			// Re-read: the event may be stale, and events may have been dropped.
+			o, err := s.svc.Order(ctx, id)
+			if err != nil {
+				return
+			}
+			if o.Status == last {
+				continue
+			}
+			last = o.Status
+			if done, err := send(o); done || err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,259 @@
+// Package web is the checkout's HTTP layer: the shopper pages (catalogue, cart, customer form,
+// PIX page and its live status), the gateway's webhook receiver, health checks and the
+// middleware every response goes through (request id and access log, panic recovery,
+// cross-origin protection, security headers, body limits).
+//
+// Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
+// /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
+// block third-party cookies. A session cookie only remembers the current cart at the top level
+// as a convenience.
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// WebhookPath is the path of the gateway's webhook receiver.
+const WebhookPath = checkout.WebhookPath
+
+// DefaultHeartbeat is the interval of the SSE heartbeat comments: short enough that proxies
+// do not close an idle stream, and that a vanished client is noticed.
+const DefaultHeartbeat = 15 * time.Second
+
+// SandboxPayer pays a deposit through the sandbox gateway's simulation control. It exists only
+// in sandbox mode; web never imports the sandbox itself.
+type SandboxPayer interface {
+	Pay(ctx context.Context, transactionID string) error
+}
+
+// Pinger tells whether the database answers (the readiness check).
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Assets resolves and serves the static files (*static.Assets).
+type Assets interface {
+	Path(name string) string
+	Handler() http.Handler
+}
+
+// Options are the dependencies and settings of a Server. Service, Store and Assets are
+// required.
+type Options struct {
+	Service *checkout.Service
+	Store   Pinger
+	Assets  Assets
+	// Sandbox is set in sandbox mode only: the PIX page then offers sandbox-pay.
+	Sandbox SandboxPayer
+	// WebhookSecret verifies webhook signatures; empty accepts unsigned webhooks (use only
+	// when the gateway cannot sign).
+	WebhookSecret string
+	// WebhookTolerance is the accepted distance of a webhook's timestamp (default 5 minutes).
+	WebhookTolerance time.Duration
+	// Clock is the time used to verify webhook timestamps (default time.Now).
+	Clock func() time.Time
+	// FrameAncestors are the origins allowed to embed the pages (CSP frame-ancestors).
+	FrameAncestors []string
+	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
+	PublicURL string
+	// Logger receives the access log and errors (default: discarded).
+	Logger *slog.Logger
+	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
+	Heartbeat time.Duration
+	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
+	// may wait for them (default 256) before the receiver processes inline.
+	WebhookWorkers, WebhookQueue int
+}
+
+// Server holds the handlers' dependencies. Make one with New, serve Handler, and call Shutdown
+// when stopping: it ends the SSE streams and drains the webhook queue.
+type Server struct {
+	opts     Options
+	svc      *checkout.Service
+	log      *slog.Logger
+	sessions *scs.SessionManager
+	verifier *webhook.Verifier
+	handler  http.Handler
+
+	// done is closed by Shutdown: SSE streams watch it, so that http.Server.Shutdown does not
+	// wait for them.
+	done     chan struct{}
+	doneOnce sync.Once
+
+	hooks       chan webhookJob
+	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
+	hooksClosed bool
+	workers     sync.WaitGroup
+	seen        *recentIDs
+
+	qrMu    sync.Mutex
+	qrCache map[string][]byte // QR PNGs by attempt id, bounded by qrCacheMax
+}
+
+// New returns a Server. Its webhook workers run until Shutdown.
+func New(opts Options) (*Server, error) {
+	if opts.Service == nil || opts.Store == nil || opts.Assets == nil {
+		return nil, errors.New("web: Options.Service, Store and Assets are required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.WebhookWorkers <= 0 {
+		opts.WebhookWorkers = 4
+	}
+	if opts.WebhookQueue <= 0 {
+		opts.WebhookQueue = 256
+	}
+	s := &Server{
+		opts:    opts,
+		svc:     opts.Service,
+		log:     opts.Logger,
+		done:    make(chan struct{}),
+		hooks:   make(chan webhookJob, opts.WebhookQueue),
+		seen:    newRecentIDs(4096),
+		qrCache: map[string][]byte{},
+	}
+	if opts.WebhookSecret != "" {
+		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
+	}
+	s.sessions = scs.New()
+	// Not scs's memstore: its cleanup goroutine cannot be stopped without a data race.
+	s.sessions.Store = newSessionStore()
+	s.sessions.Lifetime = 24 * time.Hour
+	s.sessions.IdleTimeout = 2 * time.Hour
+	s.sessions.Cookie.Name = "checkout_session"
+	s.sessions.Cookie.HttpOnly = true
+	s.sessions.Cookie.SameSite = http.SameSiteLaxMode
+	s.sessions.Cookie.Secure = strings.HasPrefix(opts.PublicURL, "https://")
+	s.sessions.Cookie.Persist = false
+	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		s.log.ErrorContext(r.Context(), "session", "err", err)
+		s.renderError(w, r, http.StatusInternalServerError)
+	}
+	for range opts.WebhookWorkers {
+		s.workers.Add(1)
+		go s.webhookWorker()
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler returns the checkout's routes with their middleware.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Done is closed when Shutdown starts; long-lived responses end then.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Shutdown ends the SSE streams, stops taking webhooks into the queue and waits for the
+// queued ones to be processed (or for ctx to end). Call it when the HTTP server starts its own
+// shutdown, so that open streams do not hold it up.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.doneOnce.Do(func() {
+		close(s.done)
+		s.hooksMu.Lock()
+		s.hooksClosed = true
+		close(s.hooks)
+		s.hooksMu.Unlock()
+	})
+	finished := make(chan struct{})
+	go func() {
+		s.workers.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// routes is the route table.
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(s.logRequests, s.recoverPanics, s.securityHeaders, s.crossOrigin)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		s.renderError(w, r, http.StatusMethodNotAllowed)
+	})
+
+	r.Get("/healthz", s.healthz)
+	r.Get("/readyz", s.readyz)
+	r.Handle("/static/*", s.opts.Assets.Handler())
+	r.Post(WebhookPath, s.receiveWebhook)
+
+	// The session only remembers the current cart at the top level; no route needs it.
+	r.Group(func(r chi.Router) {
+		r.Use(s.sessions.LoadAndSave)
+		r.Get("/", s.catalogue)
+		r.Post("/cart", s.addToNewCart)
+		r.Get("/cart/{cartID}", s.cart)
+		r.Post("/cart/{cartID}/items", s.addToCart)
+		r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
+		r.Get("/cart/{cartID}/checkout", s.customerForm)
+		r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	})
+
+	r.Get("/pay/{orderID}", s.pixPage)
+	r.Get("/pay/{orderID}/qr.png", s.qrImage)
+	r.Get("/pay/{orderID}/events", s.events)
+	r.Get("/pay/{orderID}/status", s.status)
+	r.Post("/pay/{orderID}/new-qr", s.newQR)
+	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
+	r.Get("/pay/{orderID}/paid", s.paidPage)
+	return r
+}
+
+// healthz answers 200 while the process serves.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// readyz answers 200 when the database answers, 503 otherwise.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.opts.Store.Ping(ctx); err != nil {
+		s.log.WarnContext(ctx, "readiness: database", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("database unavailable\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}
+
+// page returns the common part of every page's view model.
+func (s *Server) page(r *http.Request) views.Page {
+	lang, _ := s.lang(r)
+	return views.Page{
+		Lang:         lang,
+		MerchantName: s.svc.MerchantName(),
+		HomeURL:      s.link(r, "/"),
+		Path:         r.URL.EscapedPath(),
+		Assets:       s.opts.Assets,
+		Sandbox:      s.opts.Sandbox != nil,
+	}
+}

@@ -1,0 +1,158 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// webhookTimeout bounds the processing of one webhook (a GetDeposit and a store update).
+const webhookTimeout = 30 * time.Second
+
+// webhookJob is a verified webhook waiting to be applied.
+type webhookJob struct {
+	id, kind, recordID string
+	ctx                context.Context // the request's values (request id), without its cancellation
+}
+
+// receiveWebhook is POST /webhooks/gateway. It verifies the signature when a secret is set
+// (401 and nothing changes on failure), reads the payload leniently as a hint, and hands it to
+// the background workers (or processes it inline when their queue is full), answering 202 at
+// once. A webhook id seen recently answers 200 and does nothing; the domain deduplicates by id
+// too, across restarts and processes.
+func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxWebhookBytes)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "payload too large"})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unreadable body"})
+		return
+	}
+	if s.verifier != nil {
+		if err := s.verifier.Verify(r.Header, body); err != nil {
+			// The reason only: never the headers, the body or the secret.
+			s.log.WarnContext(r.Context(), "webhook refused", "request_id", RequestID(r.Context()), "err", err)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid signature"})
+			return
+		}
+	}
+	id := strings.TrimSpace(r.Header.Get(webhook.HeaderID))
+	if id == "" {
+		id = strings.TrimSpace(r.Header.Get("svix-id"))
+	}
+	hint, err := webhook.ParseHint(body)
+	if err != nil {
+		if errors.Is(err, webhook.ErrNoHint) {
+			// Nothing to re-fetch: accept it so that the sender does not retry forever.
+			writeJSON(w, http.StatusOK, map[string]string{"status": "ignored"})
+			return
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "payload is not a JSON object"})
+		return
+	}
+	if id != "" && !s.seen.add(id) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
+		return
+	}
+	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, ctx: context.WithoutCancel(r.Context())}
+	if !s.enqueue(job) {
+		s.process(job)
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
+}
+
+// enqueue hands job to the workers; false when the queue is full or closed.
+func (s *Server) enqueue(job webhookJob) bool {
+	s.hooksMu.RLock()
+	defer s.hooksMu.RUnlock()
+	if s.hooksClosed {
+		return false
+	}
+	select {
+	case s.hooks <- job:
+		return true
+	default:
+		return false
+	}
+}
+
+// webhookWorker applies queued webhooks until the queue is closed and drained.
+func (s *Server) webhookWorker() {
+	defer s.workers.Done()
+	for job := range s.hooks {
+		s.process(job)
+	}
+}
+
+// process applies one webhook. On failure the id is forgotten, so that the gateway's
+// redelivery is processed again.
+func (s *Server) process(job webhookJob) {
+	ctx, cancel := context.WithTimeout(job.ctx, webhookTimeout)
+	defer cancel()
+	if err := s.svc.HandleWebhook(ctx, job.id, job.kind, job.recordID); err != nil {
+		if job.id != "" {
+			s.seen.remove(job.id)
+		}
+		s.log.WarnContext(ctx, "webhook processing", "request_id", RequestID(ctx), "webhook", job.id, "err", err)
+	}
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// recentIDs is a bounded set of recently seen webhook ids; the oldest are forgotten first.
+type recentIDs struct {
+	mu    sync.Mutex
+	max   int
+	set   map[string]struct{}
+	order []string
+}
+
+func newRecentIDs(max int) *recentIDs {
+	return &recentIDs{max: max, set: make(map[string]struct{}, max)}
+}
+
+// add records id and reports whether it was new.
+func (r *recentIDs) add(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.set[id]; ok {
+		return false
+	}
+	if len(r.order) >= r.max {
+		delete(r.set, r.order[0])
+		r.order = r.order[1:]
+	}
+	r.set[id] = struct{}{}
+	r.order = append(r.order, id)
+	return true
+}
+
+// remove forgets id.
+func (r *recentIDs) remove(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.set, id)
+	for i, v := range r.order {
+		if v == id {
+			r.order = append(r.order[:i], r.order[i+1:]...)
+			break
+		}
+	}
+}
