@@ -31,3 +31,32 @@ func BenchmarkPlaceOrder(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
 }
+
+// BenchmarkPlaceOrderParallel is BenchmarkPlaceOrder with several shoppers at once (GOMAXPROCS
+// times 4 goroutines), closer to a checkout under load: SQLite writes serialise, gateway calls
+// and QR making overlap.
+func BenchmarkPlaceOrderParallel(b *testing.B) {
+	e := newEnv(b)
+	cust := customer()
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			c, err := e.svc.NewCart(e.ctx)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := e.svc.AddToCart(e.ctx, c.ID, ebook, 1); err != nil {
+				b.Error(err)
+				return
+			}
+			o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: cust})
+			if err != nil || o.Status != checkout.StatusAwaitingPayment {
+				b.Errorf("PlaceOrder: %v, %v", o, err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+}

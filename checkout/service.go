@@ -286,3 +286,12 @@ func (o *Order) setStatus(to OrderStatus, reason string, at time.Time) bool {
 	o.Status = to
 	return true
 }
+
+// Orders lists orders matching f, newest first (for the merchant's dashboard).
+func (s *Service) Orders(ctx context.Context, f OrderFilter) ([]*Order, error) {
+	os, err := s.store.Orders(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: listing orders: %w", err)
+	}
+	return os, nil
+}
