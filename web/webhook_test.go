@@ -1,0 +1,195 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// paidInSandbox places an order and pays it in the sandbox directly (no webhook is sent):
+// it returns the order id and the paid deposit.
+func (e *env) paidInSandbox() (string, gatewayclient.Deposit) {
+	e.t.Helper()
+	id := orderID(e.placeOrder())
+	o, err := e.svc.Order(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	d, err := e.sb.ControlDeposit(context.Background(), "checkout", o.CurrentAttempt().TransactionID, sandbox.ActionPay, sandbox.DepositControl{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return id, d
+}
+
+// event is the webhook body of a deposit.
+func event(t *testing.T, d gatewayclient.Deposit) []byte {
+	t.Helper()
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(webhook.Event{Type: webhook.EventType("deposit", string(d.Status)), Timestamp: time.Now(), Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// deliver posts a webhook body with headers; it returns the status.
+func (e *env) deliver(body []byte, h http.Header) int {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/webhooks/gateway", bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	res, err := e.http.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// signed signs body as msgID at ts with secret.
+func signed(t *testing.T, secret, msgID string, ts time.Time, body []byte) http.Header {
+	t.Helper()
+	h, err := webhook.Headers(secret, msgID, ts, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestWebhookValidSignatureApplied(t *testing.T) {
+	e := newEnv(t)
+	id, d := e.paidInSandbox()
+	body := event(t, d)
+	// Cross-site headers do not matter here: the receiver is server to server.
+	h := signed(t, testWebhookSecret, webhook.NewMessageID(), e.sb.Now(), body)
+	h.Set("Sec-Fetch-Site", "cross-site")
+	h.Set("Origin", "https://gateway.example.com")
+	if code := e.deliver(body, h); code != http.StatusAccepted {
+		t.Fatalf("status %d, want 202", code)
+	}
+	o := e.waitStatus(id, checkout.StatusPaid)
+	if o.PaidAt.IsZero() {
+		t.Error("paid order without a payment time")
+	}
+}
+
+func TestWebhookRefusedChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	id, d := e.paidInSandbox()
+	body := event(t, d)
+	cases := map[string]http.Header{
+		"forged signature": signed(t, "whsec_Zm9yZ2VkLXNlY3JldC1mb3ItdGVzdHMtb25seS4uLg==", "msg_1", e.sb.Now(), body),
+		"old timestamp":    signed(t, testWebhookSecret, "msg_2", e.sb.Now().Add(-10*time.Minute), body),
+		"future timestamp": signed(t, testWebhookSecret, "msg_3", e.sb.Now().Add(10*time.Minute), body),
+		"unsigned":         {"Webhook-Id": {"msg_4"}},
+	}
+	tampered := signed(t, testWebhookSecret, "msg_5", e.sb.Now(), body)
+	for name, h := range cases {
+		if code := e.deliver(body, h); code != http.StatusUnauthorized {
+			t.Errorf("%s: status %d, want 401", name, code)
+		}
+	}
+	if code := e.deliver(bytes.Replace(body, []byte(`"PAID"`), []byte(`"PAID" `), 1), tampered); code != http.StatusUnauthorized {
+		t.Errorf("tampered body: status %d, want 401", code)
+	}
+	o, err := e.svc.Order(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment || e.gw.gets.Load() != 0 {
+		t.Errorf("a refused webhook changed the order (%s) or read the deposit (%d)", o.Status, e.gw.gets.Load())
+	}
+	// The genuine one is still processed afterwards: refusals did not mark its id as seen.
+	if code := e.deliver(body, signed(t, testWebhookSecret, "msg_1", e.sb.Now(), body)); code != http.StatusAccepted {
+		t.Errorf("genuine webhook after refusals: %d", code)
+	}
+	e.waitStatus(id, checkout.StatusPaid)
+}
+
+func TestWebhookUnknownDepositChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	id := orderID(e.placeOrder())
+	body := []byte(`{"type":"deposit.paid","timestamp":"2026-01-01T00:00:00.000Z","data":{"id":"0b7c3c52-1f5e-4c57-9d3a-2a4f4a6f9e11","status":"PAID","amount":2990}}`)
+	if code := e.deliver(body, signed(t, testWebhookSecret, "msg_unknown", e.sb.Now(), body)); code != http.StatusAccepted {
+		t.Fatalf("status %d", code)
+	}
+	// Drain the webhook queue: the unknown deposit has been handled after this.
+	if err := e.web.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	o, err := e.svc.Order(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment {
+		t.Errorf("an unknown deposit changed an order: %s", o.Status)
+	}
+	if e.gw.gets.Load() != 0 {
+		t.Errorf("an unknown deposit was fetched %d times", e.gw.gets.Load())
+	}
+}
+
+func TestWebhookDuplicateProcessedOnce(t *testing.T) {
+	e := newEnv(t)
+	id, d := e.paidInSandbox()
+	body := event(t, d)
+	h := signed(t, testWebhookSecret, "msg_dup", e.sb.Now(), body)
+	if code := e.deliver(body, h); code != http.StatusAccepted {
+		t.Fatalf("first delivery: %d", code)
+	}
+	if code := e.deliver(body, h); code != http.StatusOK {
+		t.Errorf("second delivery: %d, want 200", code)
+	}
+	e.waitStatus(id, checkout.StatusPaid)
+	// Drain the queue, then count.
+	if err := e.web.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.gw.gets.Load(); n != 1 {
+		t.Errorf("GetDeposit called %d times for one webhook delivered twice", n)
+	}
+}
+
+func TestWebhookUnsignedOnlyWithoutSecret(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.webhookSecret = "" })
+	id, d := e.paidInSandbox()
+	body := event(t, d)
+	if code := e.deliver(body, http.Header{"Webhook-Id": {"msg_plain"}}); code != http.StatusAccepted {
+		t.Fatalf("unsigned webhook without a secret: %d, want 202", code)
+	}
+	e.waitStatus(id, checkout.StatusPaid)
+}
+
+func TestWebhookBadBodies(t *testing.T) {
+	e := newEnv(t)
+	big := []byte(`{"id":"` + strings.Repeat("a", 1<<20) + `"}`)
+	if code := e.deliver(big, signed(t, testWebhookSecret, "msg_big", e.sb.Now(), big)); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("1 MiB body: %d, want 413", code)
+	}
+	notJSON := []byte("hello")
+	if code := e.deliver(notJSON, signed(t, testWebhookSecret, "msg_text", e.sb.Now(), notJSON)); code != http.StatusBadRequest {
+		t.Errorf("non-JSON body: %d, want 400", code)
+	}
+	noID := []byte(`{"type":"ping"}`)
+	if code := e.deliver(noID, signed(t, testWebhookSecret, "msg_ping", e.sb.Now(), noID)); code != http.StatusOK {
+		t.Errorf("payload without a record: %d, want 200", code)
+	}
+}
