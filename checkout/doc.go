@@ -21,6 +21,19 @@
 // CanTransition. Orders move forward only. Payments always win: a payment after expiry, after
 // a failure or of a replaced QR code still makes the order paid, flagged LatePayment.
 //
+// # Decisions
+//
+//   - Input is checked with the gateway client's own validation before anything is stored;
+//     violations come back as *FieldErrors keyed by form field (FormField).
+//   - When the gateway does not answer, PlaceOrder still returns the stored order, pending;
+//     EnsurePayment (called by the PIX page and by the Reconciler) retries with the same key.
+//   - A 422 of the gateway fails the attempt and the order, and is returned as *FieldErrors,
+//     also when the same form submission is replayed; the form is shown again with a new
+//     request key. The cart is kept.
+//   - A failed order, like an expired one, may get a new QR code (RegenerateQR): the way
+//     forward after a refused BR Code or a failed deposit.
+//   - A deposit FAILED after its QR code's expiry is an expiry, not a failure.
+//
 // # Following payments
 //
 // Webhooks are hints (HandleWebhook): the deposit is read again from the gateway and applied.
