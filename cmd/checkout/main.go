@@ -40,6 +40,12 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "config: CHECKOUT_ADDR: cannot listen on %s: %v\n", cfg.Addr, err)
+		return 2
+	}
+	defer ln.Close()
 	a, err := app.New(ctx, cfg)
 	if err != nil {
 		var ce *app.ConfigError
@@ -51,11 +57,6 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer a.Close()
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "config: CHECKOUT_ADDR: cannot listen on %s: %v\n", cfg.Addr, err)
-		return 2
-	}
 	if err := a.Serve(ctx, ln); err != nil {
 		fmt.Fprintln(stderr, "checkout:", err)
 		return 1

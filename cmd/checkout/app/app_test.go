@@ -1,0 +1,290 @@
+package app_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+// running is an app serving on a random loopback port.
+type running struct {
+	t       *testing.T
+	app     *app.App
+	cancel  context.CancelFunc
+	served  chan error
+	stopped bool
+	http    *http.Client
+}
+
+func start(t *testing.T, mod func(*app.Config)) *running {
+	t.Helper()
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := app.New(ctx, cfg)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &running{t: t, app: a, cancel: cancel, served: make(chan error, 1), http: &http.Client{
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+	go func() { r.served <- a.Serve(ctx, ln) }()
+	select {
+	case <-a.Ready():
+	case err := <-r.served:
+		t.Fatalf("Serve ended at start: %v", err)
+	}
+	t.Cleanup(func() {
+		r.stop()
+		if err := a.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return r
+}
+
+// stop cancels the app's context and waits for Serve to return.
+func (r *running) stop() {
+	r.t.Helper()
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	r.cancel()
+	select {
+	case err := <-r.served:
+		if err != nil {
+			r.t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		r.t.Fatal("Serve did not return after its context ended")
+	}
+}
+
+func (r *running) post(path string, form url.Values) *http.Response {
+	r.t.Helper()
+	res, err := r.http.PostForm(r.app.URL()+path, form)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+func (r *running) get(path string) (*http.Response, *goquery.Document) {
+	r.t.Helper()
+	res, err := r.http.Get(r.app.URL() + path)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return res, doc
+}
+
+// placeOrder buys the e-book and returns the PIX page's path.
+func (r *running) placeOrder() string {
+	r.t.Helper()
+	cart := r.post("/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}}).Header.Get("Location")
+	_, doc := r.get(cart + "/checkout")
+	key, _ := doc.Find(`input[name="request_key"]`).Attr("value")
+	res := r.post(cart+"/checkout", url.Values{"request_key": {key}, "name": {"João Souza"},
+		"document": {"52998224725"}, "email": {"joao@example.com"}, "phone": {"11987654321"}})
+	if res.StatusCode != http.StatusSeeOther {
+		r.t.Fatalf("placing an order: %d", res.StatusCode)
+	}
+	return res.Header.Get("Location")
+}
+
+// stream opens the SSE stream of a PIX page and returns its lines.
+func (r *running) stream(pay string) (<-chan string, io.Closer) {
+	r.t.Helper()
+	res, err := (&http.Client{}).Get(r.app.URL() + pay + "/events")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	lines := make(chan string, 64)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	return lines, res.Body
+}
+
+// waitData waits for a data line containing want; false when the stream ends first.
+func waitData(t *testing.T, lines <-chan string, want string) bool {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				return false
+			}
+			if strings.HasPrefix(l, "data: ") && strings.Contains(l, want) {
+				return true
+			}
+		case <-timeout:
+			t.Fatalf("no %q on the stream", want)
+		}
+	}
+}
+
+func TestOneCommandFlow(t *testing.T) {
+	var banner strings.Builder
+	r := start(t, func(c *app.Config) { c.Stdout = &banner })
+	for _, p := range []string{"/healthz", "/readyz"} {
+		res, _ := r.get(p)
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", p, res.StatusCode)
+		}
+	}
+	out := banner.String()
+	if !strings.Contains(out, "/sandbox/gateway") || !strings.Contains(out, "shop:") {
+		t.Errorf("banner %q lacks the URLs", out)
+	}
+	// The sandbox is mounted on the same server.
+	if r.app.SandboxURL() != r.app.URL()+"/sandbox/gateway" {
+		t.Errorf("sandbox URL %q", r.app.SandboxURL())
+	}
+	_, doc := r.get("/")
+	if doc.Find(`[data-testid="product-card"]`).Length() < 2 {
+		t.Fatal("no seeded catalogue")
+	}
+	pay := r.placeOrder()
+	_, doc = r.get(pay)
+	if doc.Find(`[data-testid="pix-code"]`).Text() == "" || doc.Find(`[data-testid="sandbox-pay"]`).Length() != 1 {
+		t.Fatal("PIX page without code or sandbox-pay")
+	}
+	lines, body := r.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("stream ended")
+	}
+	if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sandbox-pay: %d", res.StatusCode)
+	}
+	if !waitData(t, lines, `"paid"`) {
+		t.Fatal("stream ended before paid")
+	}
+	// The deposit is paid at the gateway, as the client reads it over HTTP.
+	page, err := r.app.Gateway().ListDeposits(context.Background(), depositFilter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 1 || page.Data[0].Status != "PAID" {
+		t.Errorf("deposits at the sandbox: %+v", page)
+	}
+}
+
+func TestReconcilerSeesPaymentWithoutWebhooks(t *testing.T) {
+	r := start(t, func(c *app.Config) {
+		c.WebhooksEnabled = false
+		c.ReconcileInterval = 50 * time.Millisecond
+	})
+	pay := r.placeOrder()
+	lines, body := r.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("stream ended")
+	}
+	o, err := r.app.Service().Order(context.Background(), strings.TrimPrefix(pay, "/pay/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pay at the gateway directly: no webhook, no refresh by the page.
+	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !waitData(t, lines, `"paid"`) {
+		t.Fatal("stream ended before paid")
+	}
+}
+
+func TestShutdownClosesStreams(t *testing.T) {
+	r := start(t, nil)
+	pay := r.placeOrder()
+	lines, body := r.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("stream ended")
+	}
+	r.stop() // fails the test if Serve does not return
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case _, ok := <-lines:
+			if !ok {
+				return // the stream was closed by the server
+			}
+		case <-timeout:
+			t.Fatal("the SSE stream stayed open after shutdown")
+		}
+	}
+}
+
+func TestRealGatewayMode(t *testing.T) {
+	// A standalone sandbox stands in for the real gateway.
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: t.TempDir(),
+		Clients: []sandbox.ClientConfig{{ID: "merchant", Secret: "merchant-secret"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := httptest.NewServer(sb)
+	t.Cleanup(func() { gw.Close(); sb.Close() })
+	r := start(t, func(c *app.Config) {
+		c.GatewayURL = gw.URL
+		c.GatewayClientID = "merchant"
+		c.GatewayClientSecret = "merchant-secret"
+	})
+	if r.app.SandboxURL() != "" {
+		t.Errorf("sandbox URL %q with a real gateway", r.app.SandboxURL())
+	}
+	res, _ := r.get("/sandbox/gateway/deposit")
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("sandbox mounted with a real gateway: %d", res.StatusCode)
+	}
+	pay := r.placeOrder()
+	_, doc := r.get(pay)
+	if doc.Find(`[data-testid="pix-code"]`).Text() == "" {
+		t.Fatal("no PIX code from the configured gateway")
+	}
+	if doc.Find(`[data-testid="sandbox-pay"]`).Length() != 0 {
+		t.Error("sandbox-pay shown with a real gateway")
+	}
+	if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("sandbox-pay with a real gateway: %d", res.StatusCode)
+	}
+}
+
+func depositFilter() gatewayclient.DepositFilter { return gatewayclient.DepositFilter{} }

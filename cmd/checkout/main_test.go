@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"CHECKOUT_PUBLIC_URL": "not a url"}, nil, "CHECKOUT_PUBLIC_URL"},
+		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres://user:pw@db/checkout"}, nil, "CHECKOUT_DATABASE_URL"},
+		{nil, []string{"-addr", "nonsense"}, "CHECKOUT_ADDR"},
+	}
+	for _, tc := range cases {
+		var stdout, stderr strings.Builder
+		code := run(tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)
+		if code != 2 {
+			t.Errorf("%v %v: exit %d, want 2", tc.env, tc.args, code)
+		}
+		msg := stderr.String()
+		if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "config: "+tc.want+": ") {
+			t.Errorf("%v %v: stderr %q, want one line naming %s", tc.env, tc.args, msg, tc.want)
+		}
+		if strings.Contains(msg, "pw@") {
+			t.Errorf("stderr leaks a password: %q", msg)
+		}
+	}
+}
+
+func TestUnusableAddressExitsTwo(t *testing.T) {
+	var stdout, stderr strings.Builder
+	// 256.0.0.1 is no address: listening fails before anything else starts.
+	code := run([]string{"-addr", "256.0.0.1:8080", "-data-dir", t.TempDir()}, func(string) string { return "" }, &stdout, &stderr)
+	if code != 2 || !strings.HasPrefix(stderr.String(), "config: CHECKOUT_ADDR: ") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if code := run([]string{"-h"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
+		t.Errorf("-h: exit %d", code)
+	}
+	if !strings.Contains(stdout.String(), "CHECKOUT_GATEWAY_URL") {
+		t.Errorf("help %q", stdout.String())
+	}
+}
