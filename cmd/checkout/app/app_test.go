@@ -21,7 +21,7 @@ import (
 
 // running is an app serving on a random loopback port.
 type running struct {
-	t       *testing.T
+	t       testing.TB
 	app     *app.App
 	cancel  context.CancelFunc
 	served  chan error
@@ -29,7 +29,7 @@ type running struct {
 	http    *http.Client
 }
 
-func start(t *testing.T, mod func(*app.Config)) *running {
+func start(t testing.TB, mod func(*app.Config)) *running {
 	t.Helper()
 	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
 	if err != nil {
