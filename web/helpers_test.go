@@ -78,11 +78,13 @@ type envOptions struct {
 	frameAncestors []string
 	publicURL      string
 	noSandboxPay   bool
+	heartbeat      time.Duration
 }
 
 func newEnv(t *testing.T, mods ...func(*envOptions)) *env {
 	t.Helper()
-	o := envOptions{webhookSecret: testWebhookSecret, publicURL: "http://localhost:8080"}
+	// No heartbeat noise unless a test asks.
+	o := envOptions{webhookSecret: testWebhookSecret, publicURL: "http://localhost:8080", heartbeat: time.Hour}
 	for _, m := range mods {
 		m(&o)
 	}
@@ -118,7 +120,7 @@ func newEnv(t *testing.T, mods ...func(*envOptions)) *env {
 		Clock:          sb.Now,
 		FrameAncestors: o.frameAncestors,
 		PublicURL:      o.publicURL,
-		Heartbeat:      time.Hour, // no heartbeat noise unless a test asks
+		Heartbeat:      o.heartbeat,
 	}
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}

@@ -191,14 +191,25 @@ func TestSSEDeliversPaid(t *testing.T) {
 }
 
 func TestSSEHeartbeatAndShutdown(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, func(o *envOptions) { o.heartbeat = 20 * time.Millisecond })
 	pay := e.placeOrder()
 	res := e.do(http.MethodGet, pay+"/events", nil)
 	defer res.Body.Close()
+	if cc := res.Header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q", cc)
+	}
 	events := make(chan sseEvent, 16)
 	go readEvents(res.Body, events)
 	if ev := <-events; ev.name != "status" {
 		t.Fatalf("first event %+v", ev)
+	}
+	select {
+	case ev := <-events:
+		if ev.name != "comment" {
+			t.Fatalf("want a heartbeat comment, got %+v", ev)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no heartbeat")
 	}
 	if err := e.web.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
