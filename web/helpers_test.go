@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -61,7 +62,7 @@ func (p payer) Pay(ctx context.Context, id string) error {
 
 // env is a checkout on a real SQLite store and the real sandbox gateway, both in-process.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	web    *web.Server
 	svc    *checkout.Service
@@ -81,7 +82,7 @@ type envOptions struct {
 	heartbeat      time.Duration
 }
 
-func newEnv(t *testing.T, mods ...func(*envOptions)) *env {
+func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	t.Helper()
 	// No heartbeat noise unless a test asks.
 	o := envOptions{webhookSecret: testWebhookSecret, publicURL: "http://localhost:8080", heartbeat: time.Hour}
@@ -111,7 +112,7 @@ func newEnv(t *testing.T, mods ...func(*envOptions)) *env {
 	gw := &countingGateway{c: client}
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
-	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now})
+	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: slog.New(slog.DiscardHandler)})
 	opts := web.Options{
 		Service:        svc,
 		Store:          store,
@@ -215,7 +216,7 @@ func (e *env) newCart(items ...string) string {
 }
 
 // requestKey reads the hidden request key of a customer form.
-func requestKey(t *testing.T, doc *goquery.Document) string {
+func requestKey(t testing.TB, doc *goquery.Document) string {
 	t.Helper()
 	k, ok := doc.Find(`input[name="request_key"]`).Attr("value")
 	if !ok || k == "" {

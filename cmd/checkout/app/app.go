@@ -338,7 +338,7 @@ func (a *App) banner(self string) {
 	}
 	fmt.Fprintf(a.cfg.Stdout, "PIX Checkout is running.\n  shop:            %s/\n", public)
 	if a.cfg.Sandbox() {
-		fmt.Fprintf(a.cfg.Stdout, "  sandbox console: %s%s/sandbox/\n  sandbox API:     %s%s\n", public, SandboxPrefix, self, SandboxPrefix)
+		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s (simulation controls under %s/sandbox/)\n", self, SandboxPrefix, SandboxPrefix)
 	} else {
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
 	}
