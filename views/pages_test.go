@@ -677,6 +677,22 @@ func TestPixPageLongExpiry(t *testing.T) {
 	}
 }
 
+func TestPixPageWithoutQRYet(t *testing.T) {
+	v := pixView(PtBR)
+	v.Status, v.QRImageURL, v.Code, v.ExpiresAt = StatusPending, "", "", time.Time{}
+	r := render(t, PixPage(v))
+	r.none(t, "pix-qr") // no broken image while the gateway has not answered
+	if got := text(r.one(t, "order-status")); got != StatusText(PtBR, StatusPending) {
+		t.Errorf("status %q", got)
+	}
+	if _, hidden := r.one(t, "new-qr").Attr("hidden"); !hidden {
+		t.Error("new-qr shown while pending")
+	}
+	if !strings.Contains(r.html, `http-equiv="refresh"`) {
+		t.Error("a pending page must refresh itself without JavaScript")
+	}
+}
+
 func TestPaidPage(t *testing.T) {
 	paidAt := time.Date(2026, 3, 10, 15, 4, 0, 0, time.UTC)
 	for _, lang := range Langs() {
