@@ -62,6 +62,7 @@ type App struct {
 	gateway *lateGateway
 
 	clientID, clientSecret, webhookSecret string
+	writeTimeout                          time.Duration // the server's; tests shorten it
 
 	sandbox  atomic.Pointer[sandbox.Sandbox]
 	url      atomic.Pointer[string]
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		logOut = io.Discard
 	}
 	log := slog.New(slog.NewJSONHandler(logOut, nil))
-	a := &App{cfg: cfg, log: log, gateway: &lateGateway{}, ready: make(chan struct{})}
+	a := &App{cfg: cfg, log: log, gateway: &lateGateway{}, ready: make(chan struct{}), writeTimeout: writeTimeout}
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
@@ -125,6 +126,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		FrameAncestors: cfg.FrameAncestors,
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
+		Heartbeat:      cfg.SSEHeartbeat,
 	})
 	if err != nil {
 		store.Close()
@@ -270,7 +272,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           root,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
+		WriteTimeout:      a.writeTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return bgCtx },

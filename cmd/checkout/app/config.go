@@ -54,6 +54,8 @@ type Config struct {
 	WebhooksEnabled bool
 	// SandboxPollInterval is the embedded sandbox's webhook outbox poll interval.
 	SandboxPollInterval time.Duration
+	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
+	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
 	Clock func() time.Time
 	// Stdout receives the start banner (the URLs); nil discards it.
