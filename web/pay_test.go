@@ -15,6 +15,7 @@ import (
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 func TestPixPage(t *testing.T) {
@@ -278,5 +279,66 @@ func TestNewQRAfterExpiry(t *testing.T) {
 	}
 	if e.gw.creates.Load() != 2 {
 		t.Errorf("%d transactions created, want 2", e.gw.creates.Load())
+	}
+}
+
+func TestGatewayDownThenBack(t *testing.T) {
+	e := newEnv(t)
+	e.gw.mu.Lock()
+	e.gw.failCreate = &gatewayclient.APIError{StatusCode: 503, Method: "POST", Path: "/transaction"}
+	e.gw.mu.Unlock()
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	_, doc := e.get(cart + "/checkout")
+	res, _ := e.post(cart+"/checkout", customer(requestKey(t, doc)))
+	pay := e.location(res) // the order is stored even though the gateway did not answer
+	res, doc = e.get(pay)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PIX page while the gateway is down: %d", res.StatusCode)
+	}
+	if st := doc.Find(testid("order-status")).Text(); !strings.Contains(st, "Gerando o QR Code") {
+		t.Errorf("status %q, want the pending text", st)
+	}
+	if strings.TrimSpace(doc.Find(testid("pix-code")).Text()) != "" {
+		t.Error("a code is shown while there is none")
+	}
+	// A stream opened now learns when the QR code appears, and is told to reload.
+	stream := e.do(http.MethodGet, pay+"/events", nil)
+	defer stream.Body.Close()
+	events := make(chan sseEvent, 16)
+	go readEvents(stream.Body, events)
+	if ev := <-events; !strings.Contains(ev.data, `"pending"`) {
+		t.Fatalf("first event %+v", ev)
+	}
+	e.gw.mu.Lock()
+	e.gw.failCreate = nil
+	e.gw.mu.Unlock()
+	_, doc = e.get(pay) // the page retries with the same key
+	if strings.TrimSpace(doc.Find(testid("pix-code")).Text()) == "" {
+		t.Fatal("no code once the gateway is back")
+	}
+	got := false
+	for ev := range events {
+		if ev.name != "status" {
+			continue
+		}
+		got = true
+		var m map[string]string
+		if err := json.Unmarshal([]byte(ev.data), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["status"] != "awaiting_payment" || m["redirect"] != pay {
+			t.Errorf("event %v: want awaiting_payment with a reload", m)
+		}
+		break
+	}
+	if !got {
+		t.Error("the stream ended without telling that the QR code appeared")
+	}
+	page, err := e.client.ListDeposits(context.Background(), gatewayclient.DepositFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 1 {
+		t.Errorf("%d transactions, want 1", page.Total)
 	}
 }

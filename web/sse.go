@@ -17,7 +17,8 @@ const sseRetry = 3000
 
 // events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
 // sends the current status at once, then each change; a comment every heartbeat keeps it
-// alive. It ends once the message carries a redirect (paid, failed), when the client goes, or
+// alive. It ends once the message carries a redirect (paid, failed, or a QR code that appeared
+// since the page was drawn), when the client goes, or
 // when the server shuts down. The server's WriteTimeout stays on: each write extends this
 // stream's own deadline through http.ResponseController.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
@@ -54,8 +55,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		return rc.Flush()
 	}
-	send := func(o *checkout.Order) (done bool, err error) {
+	send := func(o *checkout.Order, reload bool) (done bool, err error) {
 		m := s.statusOf(r, o)
+		if reload && m.Redirect == "" {
+			m.Redirect = s.link(r, payPath(o.ID))
+		}
 		b, err := json.Marshal(m)
 		if err != nil {
 			return true, err
@@ -67,7 +71,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	last := o.Status
-	if done, err := send(o); done || err != nil {
+	if done, err := send(o, false); done || err != nil {
 		return
 	}
 	heartbeat := time.NewTicker(s.opts.Heartbeat)
@@ -91,8 +95,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			if o.Status == last {
 				continue
 			}
+			// A QR code appeared (the gateway answered late, or a new one was made elsewhere):
+			// the page has none to show, so it reloads.
+			reload := o.Status == checkout.StatusAwaitingPayment
 			last = o.Status
-			if done, err := send(o); done || err != nil {
+			if done, err := send(o, reload); done || err != nil {
 				return
 			}
 		}
