@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -72,6 +73,25 @@ type env struct {
 	client *gatewayclient.Client
 	gw     *countingGateway
 	http   *http.Client
+	logs   *syncBuffer // the web server's logs
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 type envOptions struct {
@@ -113,7 +133,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
 	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: slog.New(slog.DiscardHandler)})
+	logs := &syncBuffer{}
 	opts := web.Options{
+		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
 		Service:        svc,
 		Store:          store,
 		Assets:         static.New(),
@@ -131,7 +153,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(ws.Handler())
-	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw,
+	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
 		http: &http.Client{
 			Timeout:       30 * time.Second,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 )
 
 // Body limits. Forms are small; webhook payloads carry one record.
@@ -72,8 +74,8 @@ func newRequestID() string {
 }
 
 // logRequests gives each request an id (X-Request-Id) and writes one access-log line per
-// request. Only the path is logged, never the query string or a header: queries and headers may
-// carry tokens, and bodies carry customer data.
+// request. Only the route is logged, never the path's ids, the query string, a header or the
+// body: ids and headers are credentials, bodies carry customer data.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -90,10 +92,15 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		if status >= 500 {
 			level = slog.LevelError
 		}
+		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
+		route := "unmatched"
+		if rc := chi.RouteContext(ctx); rc != nil && rc.RoutePattern() != "" {
+			route = rc.RoutePattern()
+		}
 		s.log.LogAttrs(ctx, level, "request",
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
+			slog.String("route", route),
 			slog.Int("status", status),
 			slog.Int64("bytes", sw.bytes),
 			slog.Duration("duration", time.Since(start)),
@@ -114,7 +121,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				panic(v)
 			}
 			s.log.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()),
-				"path", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			s.renderError(w, r, http.StatusInternalServerError)
 		}()
 		next.ServeHTTP(w, r)
@@ -162,7 +169,7 @@ func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.AddInsecureBypassPattern("POST " + WebhookPath)
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", RequestID(r.Context()), "path", r.URL.Path)
+		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", RequestID(r.Context()), "method", r.Method)
 		s.renderError(w, r, http.StatusForbidden)
 	}))
 	return cop.Handler(next)

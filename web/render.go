@@ -14,7 +14,7 @@ import (
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	var buf bytes.Buffer
 	if err := c.Render(r.Context(), &buf); err != nil {
-		s.log.ErrorContext(r.Context(), "rendering a page", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "rendering a page", "request_id", RequestID(r.Context()), "err", err)
 		s.renderError(w, r, http.StatusInternalServerError)
 		return
 	}

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -131,5 +132,23 @@ func TestHealthAndReadiness(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("/healthz must stay 200: %d", res.StatusCode)
+	}
+}
+
+func TestAccessLogHoldsNoCredentials(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	// Served in this goroutine, so that its log line is written when ServeHTTP returns.
+	req := httptest.NewRequest(http.MethodGet, pay+"?lang=en&token=s3cr3t", nil)
+	req.Header.Set("Authorization", "Bearer hunter2")
+	e.web.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	logs := e.logs.String()
+	if !strings.Contains(logs, `"route":"/pay/{orderID}"`) {
+		t.Errorf("no access-log line for the PIX page:\n%s", logs)
+	}
+	for _, secret := range []string{orderID(pay), "s3cr3t", "hunter2", "Maria", "529"} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the log holds %q:\n%s", secret, logs)
+		}
 	}
 }

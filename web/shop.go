@@ -257,7 +257,7 @@ func (s *Server) notFoundOrFail(w http.ResponseWriter, r *http.Request, err erro
 
 // fail logs an unexpected error and answers 500.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	s.log.ErrorContext(r.Context(), "handler", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+	s.log.ErrorContext(r.Context(), "handler", "request_id", RequestID(r.Context()), "err", err)
 	s.renderError(w, r, http.StatusInternalServerError)
 }
 
