@@ -1,0 +1,113 @@
+package e2e
+
+import (
+	"maps"
+	"regexp"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// A physical product needs an address: the block is there, its inputs are required, the order
+// is refused without them (each error beside its field), and accepted with them.
+func TestPhysicalPurchaseNeedsAddress(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(physicalProduct).checkout()
+
+	s.check(s.expect.Locator(form.addressBlock()).ToBeVisible(), "address block for a physical product")
+	for _, name := range addressFields {
+		in := form.field(name)
+		s.check(s.expect.Locator(in).ToBeVisible(), name+" visible")
+		if name == "complement" {
+			s.check(s.expect.Locator(in).Not().ToHaveAttribute("required", ""), "complement is optional")
+			continue
+		}
+		s.check(s.expect.Locator(in).ToHaveAttribute("required", ""), name+" is required")
+	}
+	s.a11y(s.page, "customer form with address")
+	s.shot("customer-form")
+
+	// Without the address the server refuses the order, naming each missing field.
+	form.fillCustomer(validCustomer())
+	before := form.values()
+	form.submit()
+	s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
+	missing := 0
+	for _, name := range addressFields {
+		if name == "complement" || before[name] != "" { // country may come filled in
+			s.check(s.expect.Locator(form.errorOf(name)).ToHaveCount(0), "no error for "+name)
+			continue
+		}
+		missing++
+		s.check(s.expect.Locator(form.errorOf(name)).ToBeVisible(), "error beside "+name)
+		s.check(s.expect.Locator(form.field(name)).ToHaveAttribute("aria-invalid", "true"), name+" marked invalid")
+	}
+	if missing < 6 {
+		t.Errorf("only %d address fields were empty: %v", missing, before)
+	}
+	s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(missing), "one field-error per missing field")
+	s.a11y(s.page, "customer form with errors")
+	s.shot("address-missing")
+	if n := len(a.deposits(t)); n != 0 {
+		t.Fatalf("a refused form made %d deposits", n)
+	}
+
+	form.fillAddress(validAddress())
+	s.shot("address-filled")
+	pix := form.placeOrder()
+	s.check(s.expect.Locator(pix.testID("amount")).ToHaveText(regexp.MustCompile(`R\$\s*59,00`)), "PIX page amount R$ 59,00")
+	s.shot("pix")
+
+	deps := a.deposits(t)
+	if len(deps) != 1 || deps[0].Amount != physicalPrice {
+		t.Fatalf("deposits %+v, want one of %d cents", deps, physicalPrice)
+	}
+}
+
+// A CPF with a wrong check digit: the error shows beside the document, the summary takes the
+// focus, and every value the shopper typed (address and state included) is still there.
+func TestInvalidCPFKeepsTypedValues(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(physicalProduct).checkout()
+
+	c := validCustomer()
+	c.Document = "529.982.247-26" // the last check digit is 5
+	form.fillCustomer(c)
+	form.fillAddress(validAddress())
+	typed := form.values()
+	if typed["document"] != c.Document || typed["state"] != "SP" {
+		t.Fatalf("the form did not take the typed values: %v", typed)
+	}
+	s.shot("typed")
+	form.submit()
+
+	s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
+	s.check(s.expect.Locator(form.errorSummary()).ToBeFocused(), "error summary focused")
+	if v := s.eval(s.page, `() => document.activeElement && document.activeElement.getAttribute("data-testid")`); v != "error-summary" {
+		t.Errorf("document.activeElement is %v, want the error summary", v)
+	}
+	s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(1), "exactly one field-error")
+	docErr := form.errorOf("document")
+	s.check(s.expect.Locator(docErr).ToBeVisible(), "error beside the document")
+	s.check(s.expect.Locator(docErr).ToHaveText(regexp.MustCompile(`\S`)), "document error has a message")
+	s.check(s.expect.Locator(form.field("document")).ToHaveAttribute("aria-invalid", "true"), "document marked invalid")
+	s.check(s.expect.Locator(form.field("document")).ToHaveAttribute("aria-describedby", regexp.MustCompile(`\bf-document-error\b`)), "document described by its error")
+	// The summary links to the field.
+	s.check(s.expect.Locator(form.errorSummary().Locator(`a[href="#f-document"]`)).ToHaveCount(1), "summary links to the document")
+	s.shot("cpf-error")
+
+	kept := form.values()
+	if !maps.Equal(kept, typed) {
+		t.Errorf("typed values lost:\nbefore %v\nafter  %v", typed, kept)
+	}
+	if n := len(a.deposits(t)); n != 0 {
+		t.Errorf("an invalid CPF made %d deposits", n)
+	}
+
+	// Correcting the digit is enough to go on.
+	s.check(form.field("document").Fill(validCustomer().Document), "fix the CPF")
+	form.placeOrder()
+	s.shot("pix")
+}

@@ -1,0 +1,68 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// The whole flow with JavaScript off: plain forms and links from the catalogue to the PIX page,
+// whose server-rendered countdown is right; paid from outside (the gateway's side), the page
+// reaches paid through its <noscript> meta refresh. A second order shows that the sandbox-pay
+// button is a plain form too.
+func TestWholeFlowWithoutJavaScript(t *testing.T) {
+	a, s := setup(t, appOptions{reconcile: 500 * time.Millisecond},
+		playwright.BrowserNewContextOptions{JavaScriptEnabled: playwright.Bool(false)})
+	s.open(a.url + "/")
+	cart := shopIn(s).catalogue().add(digitalProduct)
+	s.shot("cart")
+	form := cart.checkout()
+	// No mask runs: the shopper's raw digits go to the server as typed.
+	form.fillCustomer(customer{Name: "João Pereira", Document: "52998224725", Email: "joao@example.com", Phone: "11987654321"})
+	s.shot("customer-form")
+	pix := form.placeOrder()
+	s.shot("pix")
+
+	// The page is the server's alone: the copy button (revealed by the script) stays hidden,
+	// and the meta refresh inside <noscript> is live.
+	s.check(s.expect.Locator(pix.testID("copy-code")).ToBeHidden(), "copy-code hidden without JavaScript")
+	s.check(s.expect.Locator(s.page.Locator(`head meta[http-equiv="refresh"]`)).ToHaveCount(1), "meta refresh active")
+	left := pix.remaining()
+	if left < 29*time.Minute || left > 30*time.Minute {
+		t.Errorf("server-rendered countdown %v, want just under the default 30 minutes", left)
+	}
+	s.check(s.expect.Locator(pix.status()).ToHaveAttribute("data-status", "awaiting_payment"), "awaiting payment")
+	pixURL := s.page.URL()
+
+	navs := watchNavigations(s.page)
+	deps := a.deposits(t)
+	if len(deps) != 1 {
+		t.Fatalf("sandbox holds %d deposits, want 1", len(deps))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+deps[0].ID+"/pay", nil, nil); err != nil {
+		t.Fatalf("paying through the sandbox control: %v", err)
+	}
+	pix.waitPaid()
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/pay/[^/]+/paid`)), "paid URL")
+	s.shot("paid")
+	if n := navs.count("GET " + pixURL); n < 1 {
+		t.Errorf("the page reached paid without reloading itself: navigations %q", navs.list())
+	}
+
+	// Second order: sandbox-pay is a plain POST that lands on the paid page.
+	s.open(a.url + "/")
+	form = shopIn(s).catalogue().add(physicalProduct).checkout()
+	form.fillCustomer(customer{Name: "João Pereira", Document: "52998224725", Email: "joao@example.com", Phone: "11987654321"})
+	form.fillAddress(address{ZipCode: "70040010", Street: "Esplanada dos Ministérios", Number: "1",
+		Neighborhood: "Zona Cívico-Administrativa", City: "Brasília", State: "DF", Country: "Brasil"})
+	pix = form.placeOrder()
+	s.check(pix.payButton().Click(), "sandbox-pay without JavaScript")
+	pix.waitPaid()
+	s.shot("paid-by-button")
+}

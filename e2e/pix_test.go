@@ -1,0 +1,148 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// orderToPix goes from the catalogue to the PIX page of a digital product.
+func orderToPix(s *session, url string) pixPage {
+	s.t.Helper()
+	s.open(url + "/")
+	form := shopIn(s).catalogue().add(digitalProduct).checkout()
+	form.fillCustomer(validCustomer())
+	return form.placeOrder()
+}
+
+// The countdown is right when the page arrives and goes down while it is open.
+func TestCountdownGoesDown(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	pix := orderToPix(s, a.url)
+	first, err := pix.countdown().TextContent()
+	s.check(err, "countdown")
+	d1, err := parseCountdown(first)
+	s.check(err, "countdown")
+	if d1 <= 0 || d1 > 24*time.Hour {
+		t.Fatalf("countdown %q out of range", first)
+	}
+	s.shot("countdown-first")
+
+	// Wait (polling, no fixed sleep) until the text changes twice, i.e. at least a second
+	// went by on the page.
+	s.check(s.expect.Locator(pix.countdown()).Not().ToHaveText(first), "countdown changes")
+	second, err := pix.countdown().TextContent()
+	s.check(err, "countdown")
+	s.check(s.expect.Locator(pix.countdown()).Not().ToHaveText(second), "countdown changes again")
+	d3 := pix.remaining()
+	if d3 >= d1 {
+		t.Errorf("countdown went from %s (%v) to %v: not down", first, d1, d3)
+	}
+	if d1-d3 > time.Minute {
+		t.Errorf("countdown jumped from %v to %v", d1, d3)
+	}
+	s.shot("countdown-later")
+}
+
+// At expiry the open page hides the QR and offers new-qr; the new QR is a different code.
+func TestExpiryOffersNewQR(t *testing.T) {
+	a, s := setup(t, appOptions{reconcile: 500 * time.Millisecond}, playwright.BrowserNewContextOptions{})
+	pix := orderToPix(s, a.url)
+	oldCode := pix.codeText()
+	s.check(s.expect.Locator(pix.newQR()).ToBeHidden(), "new-qr hidden before expiry")
+
+	// Jump the app's clock (checkout and sandbox) past the QR code's expiry; the reconciler
+	// expires the order and the open page hears of it.
+	a.clock.Advance(pix.remaining() + time.Minute)
+	s.check(s.expect.Locator(pix.status()).ToHaveAttribute("data-status", "expired"), "status expired")
+	s.check(s.expect.Locator(pix.qr()).ToBeHidden(), "QR hidden after expiry")
+	s.check(s.expect.Locator(pix.code()).ToBeHidden(), "code hidden after expiry")
+	s.check(s.expect.Locator(pix.newQR()).ToBeVisible(), "new-qr visible after expiry")
+	s.a11y(s.page, "expired PIX")
+	s.shot("expired")
+
+	s.check(pix.newQR().GetByRole("button").Click(), "click new-qr")
+	pix.waitActive()
+	s.check(s.expect.Locator(pix.code()).Not().ToHaveValue(oldCode), "a new code")
+	newCode := pix.codeText()
+	if newCode == oldCode {
+		t.Fatal("new-qr showed the same code")
+	}
+	s.check(s.expect.Locator(pix.status()).ToHaveAttribute("data-status", "awaiting_payment"), "awaiting payment again")
+	if left := pix.remaining(); left <= 0 {
+		t.Errorf("the new QR's countdown is %v", left)
+	}
+	s.shot("new-qr")
+
+	if n := len(a.deposits(t)); n != 2 {
+		t.Errorf("sandbox holds %d deposits, want 2 (the expired QR and the new one)", n)
+	}
+	// The new code is payable: paying it turns the order to paid.
+	s.check(pix.payButton().Click(), "sandbox-pay")
+	pix.waitPaid()
+	s.shot("paid")
+}
+
+// A double click on place-order, and the same form posted again afterwards (a retry), make one
+// transaction at the gateway.
+func TestDoubleClickMakesOneTransaction(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(digitalProduct).checkout()
+	form.fillCustomer(validCustomer())
+
+	var (
+		mu    sync.Mutex
+		posts []playwright.Request
+	)
+	s.page.OnRequest(func(r playwright.Request) {
+		if r.Method() == "POST" && strings.HasSuffix(r.URL(), "/checkout") {
+			mu.Lock()
+			posts = append(posts, r)
+			mu.Unlock()
+		}
+	})
+	s.check(form.testID("place-order").Dblclick(), "double click place-order")
+	pix := pixPage{form.shop}
+	pix.waitActive()
+	s.shot("pix")
+	pixURL := s.page.URL()
+
+	mu.Lock()
+	n := len(posts)
+	var first playwright.Request
+	if n > 0 {
+		first = posts[0]
+	}
+	mu.Unlock()
+	t.Logf("the double click sent %d form posts", n)
+	if n == 0 {
+		t.Fatal("no form post seen")
+	}
+	if deps := a.deposits(t); len(deps) != 1 {
+		t.Fatalf("after a double click the sandbox holds %d deposits, want 1", len(deps))
+	}
+
+	// The same form again, as a browser retry or a second tab would send it: it lands on the
+	// same order, and still no second transaction.
+	body, err := first.PostData()
+	s.check(err, "form body")
+	resp, err := s.ctx.Request().Post(first.URL(), playwright.APIRequestContextPostOptions{
+		Headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
+		Data:    body,
+	})
+	s.check(err, "post the form again")
+	if resp.Status() >= 400 {
+		t.Fatalf("posting the form again: HTTP %d", resp.Status())
+	}
+	if !regexp.MustCompile(`^` + regexp.QuoteMeta(pixURL)).MatchString(resp.URL()) {
+		t.Errorf("posting the form again ended at %s, want the same order's page %s", resp.URL(), pixURL)
+	}
+	if deps := a.deposits(t); len(deps) != 1 {
+		t.Errorf("after posting the form again the sandbox holds %d deposits, want 1", len(deps))
+	}
+}
