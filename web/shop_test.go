@@ -291,3 +291,41 @@ func formAction(doc *goquery.Document, sel string) string {
 	a, _ := doc.Find(sel).Closest("form").Attr("action")
 	return a
 }
+
+func TestAddToNewCartRefusals(t *testing.T) {
+	e := newEnv(t)
+	res, doc := e.post("/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}, "quantity": {"0"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Text(), "1 a 100") {
+		t.Errorf("quantity 0: %d", res.StatusCode)
+	}
+	if len(res.Cookies()) != 0 {
+		t.Error("a refused add started a session")
+	}
+	res, _ = e.post("/cart", url.Values{"product_id": {"no-such-product"}})
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown product: %d, want 404", res.StatusCode)
+	}
+}
+
+func TestContinueShoppingKeepsTheCartWithoutCookies(t *testing.T) {
+	e := newEnv(t)
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	_, doc := e.get(cart)
+	back, ok := doc.Find(`a[href*="?cart="]`).Attr("href")
+	if !ok {
+		t.Fatal("no link back to the catalogue naming the cart")
+	}
+	_, doc = e.get(back)
+	if got, _ := doc.Find(testid("cart-link")).Attr("href"); got != cart {
+		t.Errorf("catalogue links to cart %q, want %q", got, cart)
+	}
+	action := formAction(doc, `[data-product-id="caneca-de-ceramica"] `+testid("add-to-cart"))
+	res, _ := e.post(action, url.Values{"product_id": {"caneca-de-ceramica"}, "quantity": {"1"}})
+	if loc := e.location(res); loc != cart {
+		t.Errorf("add from the catalogue went to %q, want the same cart %q", loc, cart)
+	}
+	_, doc = e.get(cart)
+	if n := doc.Find(testid("cart-line")).Length(); n != 2 {
+		t.Errorf("%d lines, want 2", n)
+	}
+}
