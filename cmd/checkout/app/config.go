@@ -23,10 +23,6 @@ const (
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
 	DefaultReconcileInterval = 5 * time.Second
-	// DefaultSandboxPollInterval is how often the embedded sandbox looks for webhooks to deliver
-	// when nothing wakes it. Deliveries are also woken at once when an event is recorded, so this
-	// bounds only the worst case.
-	DefaultSandboxPollInterval = 100 * time.Millisecond
 )
 
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
@@ -52,8 +48,6 @@ type Config struct {
 	ReconcileInterval time.Duration
 	// WebhooksEnabled forwards the embedded sandbox's webhooks to the checkout's own receiver.
 	WebhooksEnabled bool
-	// SandboxPollInterval is the embedded sandbox's webhook outbox poll interval.
-	SandboxPollInterval time.Duration
 	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
@@ -70,13 +64,12 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		Addr:                DefaultAddr,
-		PublicURL:           DefaultPublicURL,
-		DataDir:             DefaultDataDir,
-		MerchantName:        DefaultMerchantName,
-		ReconcileInterval:   DefaultReconcileInterval,
-		WebhooksEnabled:     true,
-		SandboxPollInterval: DefaultSandboxPollInterval,
+		Addr:              DefaultAddr,
+		PublicURL:         DefaultPublicURL,
+		DataDir:           DefaultDataDir,
+		MerchantName:      DefaultMerchantName,
+		ReconcileInterval: DefaultReconcileInterval,
+		WebhooksEnabled:   true,
 	}
 }
 
@@ -86,6 +79,7 @@ type ConfigError struct {
 	Msg string
 }
 
+// Error is "config: VARIABLE: problem".
 func (e *ConfigError) Error() string { return "config: " + e.Var + ": " + e.Msg }
 
 // setting is one variable of the configuration table: its environment name, its flag name and
