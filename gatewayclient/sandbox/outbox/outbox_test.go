@@ -697,12 +697,17 @@ func TestConcurrencyBound(t *testing.T) {
 // the delivery ready for the next pass.
 func TestDeliverDueStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	started := make(chan struct{})
+	started, stop := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body) // lets the server notice the client going away
 		close(started)
-		<-r.Context().Done()
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
 	}))
 	defer srv.Close()
+	defer close(stop) // runs before srv.Close, which waits for the handler
 	db := openDB(t, dbPath(t))
 	clock := newFakeClock()
 	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
