@@ -36,6 +36,8 @@ type countingGateway struct {
 	gets       atomic.Int64
 	mu         sync.Mutex
 	failCreate error
+	// When set, GetDeposit signals entered and waits for release.
+	entered, release chan struct{}
 }
 
 func (g *countingGateway) CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error) {
@@ -51,6 +53,13 @@ func (g *countingGateway) CreateTransaction(ctx context.Context, req gatewayclie
 
 func (g *countingGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error) {
 	g.gets.Add(1)
+	g.mu.Lock()
+	entered, release := g.entered, g.release
+	g.mu.Unlock()
+	if entered != nil {
+		entered <- struct{}{}
+		<-release
+	}
 	return g.c.GetDeposit(ctx, id)
 }
 
@@ -100,6 +109,7 @@ type envOptions struct {
 	publicURL      string
 	noSandboxPay   bool
 	heartbeat      time.Duration
+	workers, queue int
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -144,6 +154,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		FrameAncestors: o.frameAncestors,
 		PublicURL:      o.publicURL,
 		Heartbeat:      o.heartbeat,
+		WebhookWorkers: o.workers,
+		WebhookQueue:   o.queue,
 	}
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}

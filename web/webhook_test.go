@@ -193,3 +193,52 @@ func TestWebhookBadBodies(t *testing.T) {
 		t.Errorf("payload without a record: %d, want 200", code)
 	}
 }
+
+func TestWebhookQueueFullProcessesInline(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.workers, o.queue = 1, 1 })
+	var ids []string
+	var bodies [][]byte
+	for range 3 {
+		id, d := e.paidInSandbox()
+		ids = append(ids, id)
+		bodies = append(bodies, event(t, d))
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	e.gw.mu.Lock()
+	e.gw.entered, e.gw.release = entered, release
+	e.gw.mu.Unlock()
+	send := func(i int) int {
+		return e.deliver(bodies[i], signed(t, testWebhookSecret, "msg_q"+string(rune('a'+i)), e.sb.Now(), bodies[i]))
+	}
+	if code := send(0); code != http.StatusAccepted {
+		t.Fatalf("first: %d", code)
+	}
+	<-entered // the only worker is busy with the first
+	if code := send(1); code != http.StatusAccepted {
+		t.Fatalf("second: %d", code)
+	}
+	// The queue is full: the third is processed by its own request, which waits for it.
+	third := make(chan int, 1)
+	go func() { third <- send(2) }()
+	<-entered
+	select {
+	case code := <-third:
+		t.Fatalf("the third delivery answered %d before its processing finished", code)
+	default:
+	}
+	close(release)
+	if code := <-third; code != http.StatusAccepted {
+		t.Errorf("third: %d", code)
+	}
+	go func() { // the second one, from the queue, enters too
+		for range entered {
+		}
+	}()
+	for _, id := range ids {
+		e.waitStatus(id, checkout.StatusPaid)
+	}
+	e.gw.mu.Lock()
+	e.gw.entered = nil
+	e.gw.mu.Unlock()
+	close(entered) // ends the draining goroutine
+}
