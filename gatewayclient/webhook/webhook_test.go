@@ -321,3 +321,25 @@ func TestParseHintDeepNesting(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoHint (the id is deeper than the search goes)", err)
 	}
 }
+
+func BenchmarkSign(b *testing.B) {
+	body := []byte(strings.Repeat("x", 2048))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Sign(testSecret, testMsgID, testTime, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerify(b *testing.B) {
+	body := []byte(strings.Repeat("x", 2048))
+	h, _ := Headers(testSecret, testMsgID, testTime, body)
+	v := verifier(testTime)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := v.Verify(h, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

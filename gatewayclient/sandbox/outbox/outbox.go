@@ -683,6 +683,28 @@ func printable(b []byte) string {
 	return s
 }
 
+// ErrNotFound: no delivery has the given id.
+var ErrNotFound = errors.New("outbox: no such delivery")
+
+// Redeliver makes a delivery due now, whatever its status (a console's "resend" button): a
+// delivered one is sent again with the same webhook-id, which receivers deduplicate; a dead
+// one gets one more attempt, and more only while it stays under MaxAttempts.
+func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
+	now := o.clock.Now().UnixMilli()
+	res, err := o.db.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, updated_at = ?
+		WHERE id = ?`, StatusPending, now, now, deliveryID)
+	if err != nil {
+		return fmt.Errorf("outbox: redeliver %d: %w", deliveryID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("outbox: redeliver %d: %w", deliveryID, err)
+	} else if n == 0 {
+		return fmt.Errorf("%w: %d", ErrNotFound, deliveryID)
+	}
+	o.Wake()
+	return nil
+}
+
 // Deliveries returns the deliveries of recordID, newest first, or the most recent deliveries
 // of any record when recordID is "". limit ≤ 0 means 50; it is capped at 1000.
 func (o *Outbox) Deliveries(ctx context.Context, recordID string, limit int) ([]Delivery, error) {

@@ -767,3 +767,66 @@ func TestPrintableAndRedact(t *testing.T) {
 		t.Fatalf("redactURL = %q", got)
 	}
 }
+
+func TestRedeliver(t *testing.T) {
+	clock := newFakeClock()
+	rcv := newReceiver(t, 500, 500)
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), MaxAttempts: 2})
+	m := message(t, "rec-again", rcv.URL)
+	enqueue(t, o, db, m)
+	deliverDue(t, o)
+	clock.Advance(time.Hour)
+	deliverDue(t, o)
+	d := onlyDelivery(t, o, "rec-again")
+	if d.Status != StatusDead {
+		t.Fatalf("delivery %+v: want dead", d)
+	}
+	if err := o.Redeliver(context.Background(), d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if sent := deliverDue(t, o); sent != 1 {
+		t.Fatalf("sent %d after Redeliver, want 1", sent)
+	}
+	if d := onlyDelivery(t, o, "rec-again"); d.Status != StatusDelivered || d.Attempts != 3 {
+		t.Fatalf("delivery %+v: want delivered on the third attempt", d)
+	}
+	// A delivered one is sent again, with the same webhook-id.
+	if err := o.Redeliver(context.Background(), d.ID); err != nil {
+		t.Fatal(err)
+	}
+	deliverDue(t, o)
+	reqs := rcv.requests()
+	if len(reqs) != 4 || reqs[3].header.Get(webhook.HeaderID) != m.ID {
+		t.Fatalf("receiver got %d requests; last id %q, want %q", len(reqs), reqs[len(reqs)-1].header.Get(webhook.HeaderID), m.ID)
+	}
+	if err := o.Redeliver(context.Background(), 999); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown delivery: %v, want ErrNotFound", err)
+	}
+}
+
+func BenchmarkEnqueue(b *testing.B) {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(b.TempDir(), "b.db"))+"?"+q.Encode())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	o, err := New(Options{DB: db, ForwardTo: "http://127.0.0.1:9/hook"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(`{"type":"deposit.paid","timestamp":"2026-04-01T12:00:00.000Z","data":{"id":"x","status":"PAID"}}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		m := Message{ID: webhook.NewMessageID(), Secret: testSecret, URL: "https://merchant.example.com/hook",
+			Type: "deposit.paid", RecordKind: "deposit", RecordID: "x", Body: body}
+		if err := o.Enqueue(ctx, nil, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
