@@ -830,3 +830,44 @@ func BenchmarkEnqueue(b *testing.B) {
 		}
 	}
 }
+
+// TestConcurrentPassesSendOnce: two passes over the same due deliveries (Run and a manual
+// DeliverDue, or two processes) never send one delivery twice.
+func TestConcurrentPassesSendOnce(t *testing.T) {
+	rcv := newReceiver(t)
+	db := openDB(t, dbPath(t))
+	clock := newFakeClock()
+	o1 := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
+	o2 := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
+	for i := range 20 {
+		enqueue(t, o1, db, message(t, "rec-p"+strconv.Itoa(i), rcv.URL))
+	}
+	var wg sync.WaitGroup
+	sent := make([]int, 4)
+	for i := range sent {
+		o := o1
+		if i%2 == 1 {
+			o = o2
+		}
+		wg.Go(func() {
+			n, err := o.DeliverDue(context.Background())
+			if err != nil {
+				t.Error(err)
+			}
+			sent[i] = n
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, n := range sent {
+		total += n
+	}
+	counts := map[string]int{}
+	for _, r := range rcv.requests() {
+		counts[r.header.Get(webhook.HeaderID)]++
+	}
+	if total != 20 || len(rcv.requests()) != 20 || len(counts) != 20 {
+		t.Fatalf("passes sent %v (total %d); receiver got %d requests for %d messages; want 20 each",
+			sent, total, len(rcv.requests()), len(counts))
+	}
+}
