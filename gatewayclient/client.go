@@ -54,7 +54,8 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = 
 
 // WithTimeout bounds each attempt of a request (the token request included); retries get a
 // fresh timeout each. Bound the whole call with the context. Default DefaultTimeout; 0 or less
-// means no per-attempt bound.
+// means no per-attempt bound for API calls, while the token request, which callers share,
+// keeps DefaultTimeout.
 func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
 
 // WithUserAgent sets the User-Agent header. Default DefaultUserAgent.

@@ -67,7 +67,7 @@
 // before it expires. Concurrent callers share one token request: a hundred goroutines
 // starting at once make a single request. The token request runs apart from the caller's
 // cancellation, so that one caller giving up does not fail the others; [WithTimeout] bounds
-// it.
+// it (DefaultTimeout when WithTimeout disables the bound).
 //
 // The expiry is the earliest credible one of: expires_in, a Unix timestamp as the spec says
 // (a value below 10^9 is taken as a lifetime in seconds, as some providers send);

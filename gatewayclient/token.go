@@ -63,7 +63,8 @@ func (c *Client) token(ctx context.Context) (secret, error) {
 		f = &tokenFetch{done: make(chan struct{})}
 		tc.inflight = f
 		// The request runs detached from the caller's cancellation: the other callers
-		// waiting on it must not fail because the first one gave up. WithTimeout bounds it.
+		// waiting on it must not fail because the first one gave up. A timeout bounds it
+		// (see fetchToken).
 		go c.runTokenFetch(context.WithoutCancel(ctx), f)
 	}
 	tc.mu.Unlock()
@@ -104,11 +105,14 @@ func (c *Client) dropToken(used secret) {
 
 // fetchToken performs one token request and returns the token and its expiry.
 func (c *Client) fetchToken(ctx context.Context) (secret, time.Time, error) {
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
+	// Always bounded: callers share this request, and one that never ends would leave every
+	// later caller waiting on it.
+	timeout := c.timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
 	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	form := url.Values{
 		"client_id":     {c.creds.id},
 		"client_secret": {c.creds.secret.reveal()},

@@ -357,3 +357,32 @@ func TestTokenWaitHonoursCallerContext(t *testing.T) {
 		t.Fatalf("err = %v; want context.Canceled", err)
 	}
 }
+
+func TestHungTokenRequestIsBounded(t *testing.T) {
+	g := newTestGateway(t, nil)
+	var hung sync.Once
+	unblock := make(chan struct{})
+	defer close(unblock)
+	g.setTokenAnswer(func(n int64) (int, string) {
+		first := false
+		hung.Do(func() { first = true })
+		if first {
+			<-unblock // never answers while the test runs: the client must give up by itself
+		}
+		return 200, fmt.Sprintf(`{"access_token":"tok-%d","expires_in_sec":600}`, n)
+	})
+	c := g.client(WithTimeout(50 * time.Millisecond))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Token(ctx); err == nil {
+		t.Fatal("a cancelled caller got a token")
+	}
+	// A caller that waits gets the timeout of the hung request, then a token on its next try.
+	_, err := c.Token(context.Background())
+	if !errors.Is(err, ErrGatewayUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v; want the token request's timeout", err)
+	}
+	if tok, err := c.Token(context.Background()); err != nil || tok != "tok-2" {
+		t.Fatalf("Token = %q, %v; want tok-2", tok, err)
+	}
+}
