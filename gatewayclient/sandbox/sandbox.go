@@ -39,8 +39,12 @@ type Options struct {
 	// WebhookForwardTo, when set, also receives every webhook (local development; plain http on
 	// loopback is allowed there only).
 	WebhookForwardTo string
-	// WebhookHTTPClient delivers webhooks (nil: a client with an SSRF-guarded dialer).
+	// WebhookHTTPClient delivers webhooks to the records' webhookUrl (nil: a client whose
+	// dialer refuses loopback, private and link-local addresses). Redirects are never followed.
 	WebhookHTTPClient *http.Client
+	// WebhookBaseDelay and WebhookMaxDelay bound the exponential backoff (with full jitter)
+	// between delivery attempts (0: the outbox defaults, 5 s and 1 h).
+	WebhookBaseDelay, WebhookMaxDelay time.Duration
 	// RateLimit bounds POST /transaction per client (zero value: 50 per second, burst 100).
 	RateLimit RateLimit
 	// TokenTTL is the lifetime of access tokens (0: one hour).
@@ -256,6 +260,8 @@ func (s *Sandbox) routes() http.Handler {
 		return s.withPrincipal(ScopeSandboxControl, h)
 	}
 	mux.Handle("POST /sandbox/deposits/{id}/{action}", ctl(s.handleDepositControl))
+	mux.Handle("GET /sandbox/deposits/{id}/deliveries", ctl(s.handleDeliveries))
+	mux.Handle("GET /sandbox/withdrawals/{id}/deliveries", ctl(s.handleDeliveries))
 	mux.Handle("POST /sandbox/withdrawals", ctl(s.handleCreateWithdrawal))
 	mux.Handle("POST /sandbox/withdrawals/{id}/{status}", ctl(s.handleWithdrawalControl))
 	mux.Handle("GET /sandbox/clock", ctl(s.handleGetClock))

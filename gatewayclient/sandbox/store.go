@@ -80,6 +80,9 @@ func openDB(ctx context.Context, dir string) (*sql.DB, error) {
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	// Write transactions take the write lock at BEGIN, so two writers queue on busy_timeout
+	// instead of one failing when it upgrades a read snapshot that went stale.
+	q.Add("_txlock", "immediate")
 	dsn := "file:" + filepath.ToSlash(filepath.Join(dir, dbFileName)) + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

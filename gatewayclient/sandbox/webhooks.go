@@ -5,21 +5,28 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
-// hooks turns state changes into signed webhooks: one per-client secret each, and messages
-// written to the persisted outbox in the same transaction as the change.
+// hooks turns state changes into signed webhooks: one secret per client, and messages
+// written to the persisted outbox in the same transaction as the change, so a webhook exists
+// exactly when its change is committed.
 type hooks struct {
 	secrets map[string]string // client id → whsec_… secret
+	ob      *outbox.Outbox
 }
 
 // webhookSecretKey is the settings key of a client's generated webhook secret.
 func webhookSecretKey(clientID string) string { return "webhook_secret:" + clientID }
 
-// newHooks loads or makes every client's webhook secret (a configured one wins).
+// newHooks loads or makes every client's webhook secret (a configured one wins) and opens the
+// outbox in the sandbox database.
 func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 	h := &hooks{secrets: map[string]string{}}
 	for id, c := range s.clients {
@@ -41,24 +48,90 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 		}
 		h.secrets[id] = c.WebhookSecret
 	}
+	ob, err := outbox.New(outbox.Options{
+		DB:         s.db,
+		Clock:      s.clock,
+		Logger:     s.log,
+		HTTPClient: opts.WebhookHTTPClient,
+		ForwardTo:  opts.WebhookForwardTo,
+		BaseDelay:  opts.WebhookBaseDelay,
+		MaxDelay:   opts.WebhookMaxDelay,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: webhook outbox: %w", err)
+	}
+	h.ob = ob
 	return h, nil
 }
 
 // enqueue writes the webhook of a record that moved to status into the outbox, inside tx.
+// The event's data is the record as GET shows it.
 func (h *hooks) enqueue(ctx context.Context, tx *sql.Tx, clientID, kind, recordID, url, status string, record any, now time.Time) error {
 	data, err := json.Marshal(record)
 	if err != nil {
 		return fmt.Errorf("sandbox: encode webhook data: %w", err)
 	}
 	ev := webhook.Event{ID: webhook.NewMessageID(), Type: webhook.EventType(kind, status), Timestamp: now, Data: data}
-	if _, err := json.Marshal(ev); err != nil {
+	body, err := json.Marshal(ev)
+	if err != nil {
 		return fmt.Errorf("sandbox: encode webhook: %w", err)
+	}
+	err = h.ob.Enqueue(ctx, tx, outbox.Message{ID: ev.ID, ClientID: clientID, Secret: h.secrets[clientID], URL: url,
+		Type: ev.Type, RecordKind: kind, RecordID: recordID, Body: body})
+	if err != nil {
+		return fmt.Errorf("sandbox: enqueue webhook: %w", err)
 	}
 	return nil
 }
 
-// wake tells the delivery loop that new messages are waiting.
-func (h *hooks) wake() {}
+// wake tells the delivery loop that new messages are waiting or the clock moved.
+func (h *hooks) wake() { h.ob.Wake() }
 
 // run delivers webhooks until ctx is done.
-func (h *hooks) run(ctx context.Context) { <-ctx.Done() }
+func (h *hooks) run(ctx context.Context) { h.ob.Run(ctx) }
+
+// deliveryView is a webhook delivery with its attempts, as the control API shows it.
+type deliveryView struct {
+	outbox.Delivery
+	AttemptLog []outbox.Attempt `json:"attemptLog"`
+}
+
+// Deliveries returns the webhook deliveries of a record (newest first, at most limit) with
+// their attempts.
+func (s *Sandbox) Deliveries(ctx context.Context, recordID string, limit int) ([]deliveryView, error) {
+	ds, err := s.hooks.ob.Deliveries(ctx, recordID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: deliveries: %w", err)
+	}
+	out := make([]deliveryView, 0, len(ds))
+	for _, d := range ds {
+		as, err := s.hooks.ob.Attempts(ctx, d.ID)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: attempts: %w", err)
+		}
+		out = append(out, deliveryView{Delivery: d, AttemptLog: as})
+	}
+	return out, nil
+}
+
+// handleDeliveries is GET sandbox/deposits/{id}/deliveries and
+// GET sandbox/withdrawals/{id}/deliveries: the webhook log of one record of the caller.
+func (s *Sandbox) handleDeliveries(w http.ResponseWriter, r *http.Request, p principal) {
+	id := r.PathValue("id")
+	if !brdoc.ValidUUID(id) {
+		s.respondError(w, r, violation(gc.KindValidation, "id", gc.CodeUUID, "must be a UUID"))
+		return
+	}
+	ds, err := s.Deliveries(r.Context(), id, 100)
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	mine := ds[:0]
+	for _, d := range ds {
+		if d.ClientID == p.clientID {
+			mine = append(mine, d)
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"deliveries": mine})
+}

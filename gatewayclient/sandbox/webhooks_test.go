@@ -1,0 +1,119 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// received is one webhook as a receiver saw it.
+type received struct {
+	header http.Header
+	body   []byte
+}
+
+func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
+	got := make(chan received, 16)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- received{r.Header.Clone(), b}
+	}))
+	defer recv.Close()
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recv.URL + "/hooks" })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { e.sb.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	secret := e.sb.clients[testClientID].WebhookSecret
+	if c, ok := e.sb.Client(testClientID); !ok || c.WebhookSecret != secret || len(secret) < 10 {
+		t.Fatalf("Client(): %+v", c)
+	}
+	tok := e.token()
+	tx := e.createTx(tok, "hook-0001", 1990)
+	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, nil, 200, nil)
+
+	v := webhook.Verifier{Secret: secret, Now: e.sb.Now}
+	seen := map[string]bool{}
+	for range 2 {
+		var r received
+		select {
+		case r = <-got:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("webhooks seen %v, want 2", seen)
+		}
+		if err := v.Verify(r.header, r.body); err != nil {
+			t.Fatalf("signature: %v", err)
+		}
+		var ev struct {
+			Type      string     `json:"type"`
+			Timestamp string     `json:"timestamp"`
+			Data      gc.Deposit `json:"data"`
+		}
+		if err := json.Unmarshal(r.body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		seen[ev.Type] = true
+		if ev.Data.ID != tx.ID || ev.Timestamp == "" || string(ev.Data.Status) != strings.ToUpper(strings.TrimPrefix(ev.Type, "deposit.")) {
+			t.Fatalf("event %+v for %s", ev, tx.ID)
+		}
+		if ev.Type == "deposit.paid" && (ev.Data.Payer == nil || !strings.Contains(ev.Data.Payer.Document, "***")) {
+			t.Fatalf("paid event data %+v", ev.Data)
+		}
+		// A wrong secret does not verify.
+		if err := (webhook.Verifier{Secret: "whsec_" + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", Now: e.sb.Now}).Verify(r.header, r.body); err == nil {
+			t.Fatal("verified with the wrong secret")
+		}
+	}
+	if !seen["deposit.pix_qrcode_generated"] || !seen["deposit.paid"] {
+		t.Fatalf("webhooks seen %v", seen)
+	}
+	// The deliveries are visible through the control API.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var out struct {
+			Deliveries []struct {
+				Status     string
+				Attempts   int
+				AttemptLog []json.RawMessage `json:"attemptLog"`
+			} `json:"deliveries"`
+		}
+		e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", tok, nil, 200, &out)
+		if len(out.Deliveries) == 2 && out.Deliveries[0].Status == "delivered" && out.Deliveries[1].Status == "delivered" {
+			if len(out.Deliveries[0].AttemptLog) != 1 {
+				t.Fatalf("attempt log %+v", out.Deliveries[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("deliveries %+v", out.Deliveries)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestWebhookEnqueuedForRecordURL(t *testing.T) {
+	// Without Run nothing is sent: the change alone must leave a pending delivery to the
+	// record's webhookUrl, written in the same transaction.
+	e := newEnv(t, nil)
+	tok := e.token()
+	req := txRequest("hook-0002", 500)
+	req.WebhookURL = "https://hooks.example.com/pix"
+	var tx gc.Transaction
+	e.doJSON("POST", "/transaction", tok, req, 201, &tx)
+	ds, err := e.sb.Deliveries(context.Background(), tx.ID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].URL != req.WebhookURL || ds[0].Type != "deposit.pix_qrcode_generated" || ds[0].Status != "pending" {
+		t.Fatalf("deliveries %+v", ds)
+	}
+}
