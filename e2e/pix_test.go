@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -146,3 +150,109 @@ func TestDoubleClickMakesOneTransaction(t *testing.T) {
 		t.Errorf("after posting the form again the sandbox holds %d deposits, want 1", len(deps))
 	}
 }
+
+// Two clicks on place-order, the second while the first is still on its way: the server gets
+// both submissions of the same form at the same time (the first one finishing even though
+// the browser gave up on it) and still makes one transaction.
+func TestSecondClickWhileFirstInFlightMakesOneTransaction(t *testing.T) {
+	gate := &submitGate{first: make(chan struct{}), second: make(chan struct{})}
+	a, s := setup(t, appOptions{front: gate.wrap}, playwright.BrowserNewContextOptions{})
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(digitalProduct).checkout()
+	form.fillCustomer(validCustomer())
+
+	// The first click, and a second one from the page itself (Playwright's own actions would
+	// wait for the pending navigation) as soon as the gate tells that the first is held.
+	s.eval(s.page, `() => {
+		const b = document.querySelector('[data-testid="place-order"]');
+		b.click();
+		fetch("`+gatePath+`", {cache: "no-store"}).then(() => b.click());
+	}`)
+	select {
+	case <-gate.first:
+	case <-time.After(actionTimeout):
+		t.Fatal("the first submission never reached the server")
+	}
+	select {
+	case <-gate.second:
+	case <-time.After(actionTimeout):
+		t.Fatal("the second submission never reached the server")
+	}
+	pix := pixPage{form.shop}
+	pix.waitActive()
+	s.shot("pix")
+
+	bodies := gate.bodies()
+	if len(bodies) != 2 || bodies[0] != bodies[1] {
+		t.Fatalf("the server got %d submissions (%q), want the same form twice", len(bodies), bodies)
+	}
+	gate.wait() // both answered by the app
+	if deps := a.deposits(t); len(deps) != 1 {
+		t.Fatalf("two submissions of one form made %d deposits, want 1", len(deps))
+	}
+}
+
+// submitGate sits in front of the app and holds the first form post to .../checkout until a
+// second one arrives, then lets both through together; gatePath tells the page when the first
+// is held. The first is finished even when the
+// browser drops it, as a server would finish a request that had already reached it.
+type submitGate struct {
+	mu            sync.Mutex
+	posts         []string
+	first, second chan struct{}
+	inflight      sync.WaitGroup
+}
+
+// gatePath answers once the gate holds the first form post.
+const gatePath = "/__gate/first-held"
+
+func (g *submitGate) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == gatePath {
+			select {
+			case <-g.first:
+				w.WriteHeader(http.StatusNoContent)
+			case <-r.Context().Done():
+			}
+			return
+		}
+		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/checkout") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		if err != nil {
+			http.Error(w, "reading the form", http.StatusBadRequest)
+			return
+		}
+		g.inflight.Add(1)
+		defer g.inflight.Done()
+		g.mu.Lock()
+		g.posts = append(g.posts, string(body))
+		n := len(g.posts)
+		g.mu.Unlock()
+		switch n {
+		case 1:
+			close(g.first)
+			select {
+			case <-g.second:
+			case <-time.After(actionTimeout):
+			}
+		case 2:
+			close(g.second)
+		}
+		r = r.Clone(context.WithoutCancel(r.Context()))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bodies returns the form posts seen.
+func (g *submitGate) bodies() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.posts...)
+}
+
+// wait waits for the held posts to be answered.
+func (g *submitGate) wait() { g.inflight.Wait() }
