@@ -1,0 +1,70 @@
+package app_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+// payAtGateway pays the order's current QR code at the sandbox directly, as a shopper's bank
+// would: nothing but the sandbox's webhook (or the reconciler) tells the checkout.
+func (r *running) payAtGateway(pay string) {
+	r.t.Helper()
+	o, err := r.app.Service().Order(context.Background(), strings.TrimPrefix(pay, "/pay/"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func TestSandboxWebhooksReachTheReceiver(t *testing.T) {
+	r := start(t, func(c *app.Config) { c.ReconcileInterval = 0 })
+	pay := r.placeOrder()
+	lines, body := r.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("stream ended")
+	}
+	r.payAtGateway(pay)
+	if !waitData(t, lines, `"paid"`) {
+		t.Fatal("stream ended before paid")
+	}
+}
+
+// BenchmarkGatewayPayToSSE measures the delay from a payment at the gateway to the paid status
+// on an open SSE stream when only the webhook carries the news: sandbox outbox, delivery over
+// loopback HTTP, signature check, queue, GET /deposit/{id}, store update, event.
+func BenchmarkGatewayPayToSSE(b *testing.B) {
+	r := start(b, func(c *app.Config) { c.ReconcileInterval = 0 })
+	delays := make([]time.Duration, 0, b.N)
+	for range b.N {
+		b.StopTimer()
+		pay := r.placeOrder()
+		lines, body := r.stream(pay)
+		if !benchWait(lines, `"awaiting_payment"`) {
+			b.Fatal("stream ended before the first status")
+		}
+		b.StartTimer()
+		start := time.Now()
+		r.payAtGateway(pay)
+		if !benchWait(lines, `"paid"`) {
+			b.Fatal("stream ended before paid")
+		}
+		delays = append(delays, time.Since(start))
+		b.StopTimer()
+		body.Close()
+	}
+	slices.Sort(delays)
+	ms := func(q float64) float64 {
+		return float64(delays[int(q*float64(len(delays)-1))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(0.50), "p50-ms")
+	b.ReportMetric(ms(0.95), "p95-ms")
+}
