@@ -46,6 +46,10 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 			c.WebhookSecret = v
 			s.clients[id] = c
 		}
+		// A configured secret must be usable: fail at start rather than at the first webhook.
+		if _, err := webhook.Sign(c.WebhookSecret, "msg_check", time.Unix(0, 0), []byte("{}")); err != nil {
+			return nil, fmt.Errorf("sandbox: webhook secret of client %q: %w", id, err)
+		}
 		h.secrets[id] = c.WebhookSecret
 	}
 	ob, err := outbox.New(outbox.Options{
