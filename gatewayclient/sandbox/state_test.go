@@ -125,7 +125,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		"duplicate id": {DataDir: dir, Clients: []ClientConfig{{ID: "a", Secret: "b"}, {ID: "a", Secret: "c"}}},
 		"bad forward":  {DataDir: dir, Clients: []ClientConfig{{ID: "a", Secret: "b"}}, WebhookForwardTo: "ftp://x"},
 		"negative ttl": {DataDir: dir, Clients: []ClientConfig{{ID: "a", Secret: "b"}}, TokenTTL: -time.Second},
-		"bad whsecret": {DataDir: dir, Clients: []ClientConfig{{ID: "a", Secret: "b", WebhookSecret: "nope"}}},
+		"bad whsecret": {DataDir: dir, Clients: []ClientConfig{{ID: "a", Secret: "b", WebhookSecret: "whsec_not base64!"}}},
 	} {
 		sb, err := New(ctx, o)
 		if err == nil {
