@@ -102,12 +102,16 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	}
 	cfg, err := app.Load(func(k string) string { return env[k] }, nil)
 	if err != nil {
+		ln.Close()
+		public.Close()
 		t.Fatalf("app.Load: %v", err)
 	}
 	clock := &testClock{}
 	cfg.Clock = clock.Now
 	logFile, err := os.Create(filepath.Join(artifactPath(t), "app.log"))
 	if err != nil {
+		ln.Close()
+		public.Close()
 		t.Fatalf("creating the app log: %v", err)
 	}
 	cfg.LogOutput = &lockedWriter{w: logFile}
@@ -116,6 +120,9 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	a, err := app.New(ctx, cfg)
 	if err != nil {
 		cancel()
+		ln.Close()
+		public.Close()
+		logFile.Close()
 		t.Fatalf("app.New: %v", err)
 	}
 	served := make(chan error, 1)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -88,8 +89,8 @@ func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
 		}
 		var log []string
 		raw, _ := s.eval(s.page, `() => sessionStorage.getItem("statusLog") || "[]"`).(string)
-		for _, v := range regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(raw, -1) {
-			log = append(log, v[1])
+		if err := json.Unmarshal([]byte(raw), &log); err != nil {
+			t.Fatalf("status log %q: %v", raw, err)
 		}
 		if !slices.Contains(log, "paid") {
 			t.Errorf("the PIX page's status never showed paid before leaving (status log %q): the change did not reach the open page", log)
