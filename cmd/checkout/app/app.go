@@ -63,6 +63,7 @@ type App struct {
 
 	clientID, clientSecret, webhookSecret string
 	writeTimeout                          time.Duration // the server's; tests shorten it
+	drain                                 drainer
 
 	sandbox  atomic.Pointer[sandbox.Sandbox]
 	url      atomic.Pointer[string]
@@ -268,8 +269,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 
+	handler := http.Handler(root)
+	if a.cfg.Sandbox() {
+		handler = a.drain.wrap(SandboxPrefix+"/", root)
+	}
 	srv := &http.Server{
-		Handler:           root,
+		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      a.writeTimeout,
@@ -291,9 +296,15 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
-	// First the streams and the webhook queue (whose processing still needs the sandbox on
-	// this very server), then the server itself.
+	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
+	// all while the sandbox on this very server still answers them; then the server itself.
 	werr := a.web.Shutdown(sctx)
+	if a.cfg.Sandbox() {
+		select {
+		case <-a.drain.drain():
+		case <-sctx.Done():
+		}
+	}
 	serr := srv.Shutdown(sctx)
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		serr = errors.Join(serr, err)

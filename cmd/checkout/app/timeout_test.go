@@ -77,3 +77,76 @@ func placeInput(cartID string) checkout.PlaceOrderInput {
 	return checkout.PlaceOrderInput{CartID: cartID, RequestKey: "timeout-test-key",
 		Customer: checkout.Customer{Name: "Ana Lima", Document: "52998224725", Email: "ana@example.com", Phone: "11987654321"}}
 }
+
+// TestShutdownLetsInFlightOrdersReachTheSandbox: an order being placed when the shutdown
+// starts still gets its QR code from the embedded sandbox, served by the same listener.
+func TestShutdownLetsInFlightOrdersReachTheSandbox(t *testing.T) {
+	cfg, err := Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ReconcileInterval = 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := New(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(ctx, ln) }()
+	<-a.Ready()
+	// The sandbox takes its time over the next transaction.
+	fault := map[string]any{"kind": "latency", "path": "/transaction", "latencyMs": 300}
+	if err := a.Gateway().Do(ctx, http.MethodPost, "/sandbox/faults", fault, nil); err != nil {
+		t.Fatal(err)
+	}
+	cart, err := a.svc.NewCart(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.svc.AddToCart(ctx, cart.ID, "ebook-receitas-do-cerrado", 1); err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{}, 1)
+	a.drain.mu.Lock()
+	a.drain.onEnter = func() { entered <- struct{}{} }
+	a.drain.mu.Unlock()
+	type answer struct {
+		code int
+		loc  string
+		err  error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		res, err := c.PostForm(a.URL()+"/cart/"+cart.ID+"/checkout", url.Values{"request_key": {"drain-test"},
+			"name": {"Ana Lima"}, "document": {"52998224725"}, "email": {"ana@example.com"}, "phone": {"11987654321"}})
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		res.Body.Close()
+		answered <- answer{code: res.StatusCode, loc: res.Header.Get("Location")}
+	}()
+	<-entered
+	cancel() // shut down while the order is being placed
+	ans := <-answered
+	if ans.err != nil || ans.code != http.StatusSeeOther {
+		t.Fatalf("in-flight order: %d %v", ans.code, ans.err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	o, err := a.svc.Order(context.Background(), strings.TrimPrefix(ans.loc, "/pay/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Status != checkout.StatusAwaitingPayment {
+		t.Errorf("order placed during shutdown is %s, want awaiting_payment (the sandbox answered)", o.Status)
+	}
+}
