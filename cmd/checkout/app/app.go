@@ -52,11 +52,17 @@ const (
 // sandboxClientID is the API client the checkout uses on its embedded sandbox.
 const sandboxClientID = "checkout"
 
+// closingStore is a checkout store the app owns and closes.
+type closingStore interface {
+	checkout.Store
+	Close() error
+}
+
 // App is a running checkout. Make it with New, run it with Serve, release it with Close.
 type App struct {
 	cfg     Config
 	log     *slog.Logger
-	store   *sqlite.Store
+	store   closingStore
 	svc     *checkout.Service
 	web     *web.Server
 	gateway *lateGateway
@@ -90,9 +96,9 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
 	}
-	store, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
+	store, err := openStore(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("app: opening the store: %w", err)
+		return nil, err
 	}
 	a.store = store
 	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
@@ -135,6 +141,15 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	}
 	a.web = ws
 	return a, nil
+}
+
+// openStore opens the configured store: SQLite in the data dir.
+func openStore(ctx context.Context, cfg Config) (closingStore, error) {
+	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
+	if err != nil {
+		return nil, fmt.Errorf("app: opening the store: %w", err)
+	}
+	return st, nil
 }
 
 // sandboxCredentials picks the checkout's client id, secret and webhook secret on the embedded
