@@ -69,6 +69,17 @@ func TestExpiryOffersNewQR(t *testing.T) {
 	s.a11y(s.page, "expired PIX")
 	s.shot("expired")
 
+	// Opened afresh, the order shows its expired page with the same way forward.
+	again := s.newPage()
+	s.openIn(again, s.page.URL())
+	fresh := shopInPage(s, again)
+	fresh.visible(fresh.testID("expired"), "expired page")
+	fresh.visible(fresh.testID("new-qr"), "new-qr on the expired page")
+	s.check(s.expect.Locator(fresh.testID("pix-qr")).ToHaveCount(0), "no QR on the expired page")
+	s.a11y(again, "expired")
+	s.shotOf(again, "expired-page")
+	s.check(again.Close(), "close the second tab")
+
 	s.check(pix.newQR().GetByRole("button").Click(), "click new-qr")
 	pix.waitActive()
 	s.check(s.expect.Locator(pix.code()).Not().ToHaveValue(oldCode), "a new code")
@@ -256,3 +267,42 @@ func (g *submitGate) bodies() []string {
 
 // wait waits for the held posts to be answered.
 func (g *submitGate) wait() { g.inflight.Wait() }
+
+// Where EventSource is missing, the page follows the order through the JSON status endpoint
+// and still turns to paid by itself.
+func TestPaidByPollingWithoutEventSource(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	s.check(s.page.AddInitScript(playwright.Script{Content: playwright.String(`delete window.EventSource;`)}), "remove EventSource")
+	var (
+		mu     sync.Mutex
+		events int
+		polls  int
+	)
+	s.page.OnRequest(func(r playwright.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case strings.HasSuffix(r.URL(), "/events"):
+			events++
+		case strings.HasSuffix(r.URL(), "/status"):
+			polls++
+		}
+	})
+	pix := orderToPix(s, a.url)
+	deps := a.deposits(t)
+	if len(deps) != 1 {
+		t.Fatalf("sandbox holds %d deposits, want 1", len(deps))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+deps[0].ID+"/pay", nil, nil); err != nil {
+		t.Fatalf("paying through the sandbox control: %v", err)
+	}
+	pix.waitPaid()
+	s.shot("paid")
+	mu.Lock()
+	defer mu.Unlock()
+	if events != 0 || polls == 0 {
+		t.Errorf("%d event-stream and %d status requests: want only status polling", events, polls)
+	}
+}
