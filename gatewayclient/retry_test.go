@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -267,8 +268,19 @@ func TestPerAttemptTimeout(t *testing.T) {
 	g := newTestGateway(t, func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // never answers; the client gives up
 	})
-	c := g.client(WithTimeout(50*time.Millisecond), WithRetryPolicy(RetryPolicy{MaxAttempts: 2}))
-	_, err := c.GetDeposit(context.Background(), testDepositID)
+	c := g.client(WithTimeout(200*time.Millisecond), WithRetryPolicy(RetryPolicy{MaxAttempts: 2}))
+	// The token first, so that only the API calls meet the timeout (a busy machine may need
+	// more than one try to get it within 200 ms).
+	var err error
+	for range 10 {
+		if _, err = c.Token(context.Background()); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.GetDeposit(context.Background(), testDepositID)
 	if !errors.Is(err, ErrGatewayUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v; want a timeout matching ErrGatewayUnavailable", err)
 	}
@@ -326,7 +338,7 @@ func TestDeadlineShorterThanWaitReturnsEarly(t *testing.T) {
 	g := newTestGateway(t, a.handler)
 	clock := newFakeClock()
 	c := g.client(WithClock(clock), WithRetryPolicy(RetryPolicy{MaxDelay: time.Hour}))
-	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Second)
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel2()
 	_, err := c.GetDeposit(ctx2, testDepositID)
 	var e *APIError
@@ -343,7 +355,7 @@ func TestDeadlineShorterThanWaitReturnsEarly(t *testing.T) {
 	clock2 := newFakeClock()
 	c2 := g2.client(WithClock(clock2), WithRetryPolicy(RetryPolicy{BaseDelay: 10 * time.Second, MaxDelay: 20 * time.Second,
 		Jitter: func(max time.Duration) time.Duration { return max }}))
-	ctx3, cancel3 := context.WithTimeout(context.Background(), time.Second)
+	ctx3, cancel3 := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel3()
 	_, err = c2.GetDeposit(ctx3, testDepositID)
 	if !errors.As(err, &e) || e.StatusCode != 502 {
@@ -351,5 +363,111 @@ func TestDeadlineShorterThanWaitReturnsEarly(t *testing.T) {
 	}
 	if g2.apiRequests.Load() != 1 || len(clock2.Sleeps()) != 0 {
 		t.Errorf("requests = %d, waits = %v; want 1 and none", g2.apiRequests.Load(), clock2.Sleeps())
+	}
+}
+
+// TestRetryAfterOnTheSystemClock checks the real wait: with "Retry-After: 2" the retry
+// reaches the gateway no sooner than 2 seconds after the 429 was sent.
+func TestRetryAfterOnTheSystemClock(t *testing.T) {
+	var mu sync.Mutex
+	var sentAt []time.Time
+	a := &answers{list: []func(http.ResponseWriter){status(429, "Retry-After", "2"), ok(transactionJSON)}}
+	g := newTestGateway(t, func(w http.ResponseWriter, r *http.Request) {
+		a.handler(w, r)
+		mu.Lock()
+		sentAt = append(sentAt, time.Now()) // after the answer was written
+		mu.Unlock()
+	})
+	c, err := New(g.srv.URL, testClientID, testClientSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateTransaction(context.Background(), fullRequest()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sentAt) != 2 {
+		t.Fatalf("requests = %d, want 2", len(sentAt))
+	}
+	if d := sentAt[1].Sub(sentAt[0]); d < 2*time.Second {
+		t.Errorf("retried %v after the 429; want at least 2s", d)
+	}
+}
+
+// signalHandler is a slog.Handler that reports each record's message on a channel, so that
+// a test learns when the client reached a given step (such as "gateway request retry").
+type signalHandler struct{ msgs chan string }
+
+func (h signalHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h signalHandler) Handle(_ context.Context, r slog.Record) error {
+	select {
+	case h.msgs <- r.Message:
+	default: // nobody listens: drop
+	}
+	return nil
+}
+func (h signalHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h signalHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestCancelStopsWaitsAndRequests checks, on the system clock, that cancelling the context
+// ends a call at once both while it waits to retry and while a request is in flight.
+func TestCancelStopsWaitsAndRequests(t *testing.T) {
+	// Far longer than any delay of a busy machine: a call that returns well before it was
+	// stopped by the cancellation.
+	const long = 30 * time.Second
+	for _, tc := range []struct {
+		name   string
+		answer func(w http.ResponseWriter, r *http.Request)
+		step   string // the log message after which the test cancels
+	}{
+		{"waiting for Retry-After", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Retry-After", "30")
+			writeJSON(w, 503, `{}`)
+		}, "gateway request retry"},
+		{"request in flight", func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done() // never answers
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			arrived := make(chan struct{}, 10)
+			g := newTestGateway(t, func(w http.ResponseWriter, r *http.Request) {
+				arrived <- struct{}{}
+				tc.answer(w, r)
+			})
+			logged := make(chan string, 100)
+			c, err := New(g.srv.URL, testClientID, testClientSecret, WithTimeout(2*long),
+				WithRetryPolicy(RetryPolicy{MaxDelay: 2 * long}), WithLogger(slog.New(signalHandler{logged})))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() {
+				_, err := c.GetDeposit(ctx, testDepositID)
+				done <- err
+			}()
+			<-arrived
+			if tc.step != "" {
+				for msg := range logged {
+					if msg == tc.step {
+						break
+					}
+				}
+			}
+			cancel()
+			err = <-done
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v; want context.Canceled", err)
+			}
+			if d := time.Since(start); d >= long {
+				t.Errorf("the call took %v after its cancellation", d)
+			}
+			if n := g.apiRequests.Load(); n != 1 {
+				t.Errorf("requests = %d, want 1", n)
+			}
+		})
 	}
 }

@@ -28,6 +28,7 @@ type tokenCache struct {
 	mu        sync.Mutex
 	token     secret
 	refreshAt time.Time   // renew from this moment on (expiry minus the margin)
+	expiresAt time.Time   // the token's own expiry: until then it still serves if renewal fails
 	inflight  *tokenFetch // shared by every caller while a token request runs
 }
 
@@ -70,6 +71,15 @@ func (c *Client) token(ctx context.Context) (secret, error) {
 	tc.mu.Unlock()
 	select {
 	case <-f.done:
+		if f.err != nil {
+			// A renewal started ahead of expiry failed: the current token is still good
+			// until it expires, so the call goes on with it rather than fail.
+			if t, ok := c.unexpiredToken(); ok {
+				c.logger.LogAttrs(ctx, slog.LevelDebug, "gateway token renewal failed; using the current token",
+					slog.String("error", f.err.Error()))
+				return t, nil
+			}
+		}
 		return f.token, f.err
 	case <-ctx.Done():
 		return "", fmt.Errorf("gatewayclient: token request: %w", ctx.Err())
@@ -84,12 +94,24 @@ func (c *Client) runTokenFetch(ctx context.Context, f *tokenFetch) {
 	if err == nil {
 		now := c.clock.Now()
 		margin := min(c.margin, expiresAt.Sub(now)/10)
-		tc.token, tc.refreshAt = tok, expiresAt.Add(-margin)
+		tc.token, tc.refreshAt, tc.expiresAt = tok, expiresAt.Add(-margin), expiresAt
 	}
 	tc.inflight = nil
 	f.token, f.err = tok, err
 	tc.mu.Unlock()
 	close(f.done)
+}
+
+// unexpiredToken returns the cached token when it has not expired yet, even though it is
+// due for renewal.
+func (c *Client) unexpiredToken() (secret, bool) {
+	tc := c.tokens
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.token != "" && c.clock.Now().Before(tc.expiresAt) {
+		return tc.token, true
+	}
+	return "", false
 }
 
 // dropToken forgets the cached token after the gateway refused it, unless another caller
