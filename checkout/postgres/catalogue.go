@@ -41,7 +41,10 @@ func (s *Store) ProductBySlug(ctx context.Context, slug string) (*checkout.Produ
 	return s.productWhere(ctx, "slug = $1", slug)
 }
 
-func (s *Store) productWhere(ctx context.Context, where string, arg any) (*checkout.Product, error) {
+func (s *Store) productWhere(ctx context.Context, where string, arg string) (*checkout.Product, error) {
+	if !storable(arg) {
+		return nil, checkout.ErrNotFound
+	}
 	p, err := scanProduct(s.pool.QueryRow(ctx, `SELECT `+productColumns+` FROM products WHERE `+where, arg))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, checkout.ErrNotFound
@@ -106,6 +109,9 @@ func (s *Store) CreateCart(ctx context.Context, c checkout.Cart) error {
 
 // Cart returns a cart with its lines' products, or checkout.ErrNotFound.
 func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
+	if !storable(id) {
+		return nil, checkout.ErrNotFound
+	}
 	var c *checkout.Cart
 	err := s.read(ctx, func(tx pgx.Tx) error {
 		var err error
@@ -118,6 +124,9 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 // UpdateCart reads the cart with its row locked, lets fn change it and writes it back, in one
 // transaction: concurrent updates of one cart, from any process, queue on the lock.
 func (s *Store) UpdateCart(ctx context.Context, id string, now time.Time, fn func(c *checkout.Cart) error) (*checkout.Cart, error) {
+	if !storable(id) {
+		return nil, checkout.ErrNotFound
+	}
 	var c *checkout.Cart
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		var err error

@@ -159,6 +159,9 @@ func queueAttempt(b *pgx.Batch, orderID string, a *checkout.Attempt) error {
 // The order's row is locked first, so the version check and the writes are one step for every
 // other writer, in this process or another.
 func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
+	if !storable(o.ID) {
+		return checkout.ErrNotFound
+	}
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		var status string
 		var version int
@@ -209,12 +212,15 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 
 // Order returns an order with its lines, history and attempts, or checkout.ErrNotFound.
 func (s *Store) Order(ctx context.Context, id string) (*checkout.Order, error) {
+	if !storable(id) {
+		return nil, checkout.ErrNotFound
+	}
 	return s.orderWhere(ctx, "o.id = $1", id)
 }
 
 // OrderByTransaction returns the order of the attempt with that gateway transaction id.
 func (s *Store) OrderByTransaction(ctx context.Context, transactionID string) (*checkout.Order, error) {
-	if transactionID == "" {
+	if transactionID == "" || !storable(transactionID) {
 		return nil, checkout.ErrNotFound
 	}
 	return s.orderWhere(ctx, "o.id = (SELECT order_id FROM attempts WHERE transaction_id = $1)", transactionID)
@@ -222,7 +228,7 @@ func (s *Store) OrderByTransaction(ctx context.Context, transactionID string) (*
 
 // OrderByExternalCode returns the order with that externalCode.
 func (s *Store) OrderByExternalCode(ctx context.Context, code string) (*checkout.Order, error) {
-	if code == "" {
+	if code == "" || !storable(code) {
 		return nil, checkout.ErrNotFound
 	}
 	return s.orderWhere(ctx, "o.external_code = $1", code)
@@ -422,9 +428,10 @@ func readChildren(ctx context.Context, tx pgx.Tx, ids []string, byID map[string]
 
 // MarkWebhook records a webhook id; first is false when it was already there. A concurrent
 // insert of the same id makes this one wait for its outcome, so exactly one caller is first.
+// The id comes from a request header and may be any bytes: it is stored through storedKey.
 func (s *Store) MarkWebhook(ctx context.Context, id string, at time.Time) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `INSERT INTO webhook_events (id, received_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
-		id, ms(at))
+		storedKey(id), ms(at))
 	if err != nil {
 		return false, fmt.Errorf("postgres: recording webhook: %w", err)
 	}
@@ -433,7 +440,7 @@ func (s *Store) MarkWebhook(ctx context.Context, id string, at time.Time) (bool,
 
 // ForgetWebhook removes a recorded webhook id.
 func (s *Store) ForgetWebhook(ctx context.Context, id string) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM webhook_events WHERE id = $1`, id); err != nil {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM webhook_events WHERE id = $1`, storedKey(id)); err != nil {
 		return fmt.Errorf("postgres: forgetting webhook: %w", err)
 	}
 	return nil

@@ -24,6 +24,7 @@ package postgres
 import (
 	"context"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -221,6 +223,26 @@ func nullString(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// storable reports whether PostgreSQL can hold s in a TEXT column: valid UTF-8 without NUL
+// bytes. Keys from outside (ids in URLs, webhook ids in headers) may be neither; SQLite keeps
+// any bytes, so such a key is simply one that was never stored.
+func storable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// escapedPrefix starts a key that had to be escaped to be stored (see storedKey).
+const escapedPrefix = "\uFFFD"
+
+// storedKey maps any byte string to a storable one, one to one: storable strings stay as they
+// are unless they begin with escapedPrefix; those and the unstorable ones become escapedPrefix
+// followed by their bytes in hex.
+func storedKey(s string) string {
+	if storable(s) && !strings.HasPrefix(s, escapedPrefix) {
+		return s
+	}
+	return escapedPrefix + hex.EncodeToString([]byte(s))
 }
 
 // params numbers query parameters as they are added, for queries built from optional parts.

@@ -252,3 +252,57 @@ func TestOpenErrorsKeepPasswordsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysThatAreNotText: ids from URLs and headers may hold bytes PostgreSQL's TEXT refuses
+// (NUL, invalid UTF-8). Looking them up finds nothing, as in the SQLite store, instead of
+// failing; webhook ids of any bytes are recorded and deduplicated, each distinct from others.
+func TestKeysThatAreNotText(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, newDatabase(t))
+	for _, key := range []string{"\x00", "a\x00b", "\xff", "caf\xe9"} {
+		if _, err := s.Product(ctx, checkout.ProductID(key)); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("Product(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.ProductBySlug(ctx, key); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("ProductBySlug(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.Cart(ctx, key); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("Cart(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.UpdateCart(ctx, key, time.Now(), func(*checkout.Cart) error { return nil }); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("UpdateCart(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.Order(ctx, key); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("Order(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.OrderByTransaction(ctx, key); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("OrderByTransaction(%q): %v, want ErrNotFound", key, err)
+		}
+		if _, err := s.OrderByExternalCode(ctx, key); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("OrderByExternalCode(%q): %v, want ErrNotFound", key, err)
+		}
+	}
+
+	// "\uFFFD" followed by hex is how unstorable ids are kept: a real id of that shape must not
+	// collide with the escaped one.
+	ids := []string{"msg_\xff", "msg_\x00", "\uFFFD6d73675fff", "msg_"}
+	for _, id := range ids {
+		if first, err := s.MarkWebhook(ctx, id, time.Now()); err != nil || !first {
+			t.Errorf("MarkWebhook(%q) = %v, %v; want first", id, first, err)
+		}
+	}
+	for _, id := range ids {
+		if first, err := s.MarkWebhook(ctx, id, time.Now()); err != nil || first {
+			t.Errorf("MarkWebhook(%q) again = %v, %v; want a duplicate", id, first, err)
+		}
+	}
+	if err := s.ForgetWebhook(ctx, "msg_\xff"); err != nil {
+		t.Fatal(err)
+	}
+	if first, err := s.MarkWebhook(ctx, "msg_\xff", time.Now()); err != nil || !first {
+		t.Errorf("MarkWebhook after ForgetWebhook = %v, %v; want first", first, err)
+	}
+	if first, err := s.MarkWebhook(ctx, "\uFFFD6d73675fff", time.Now()); err != nil || first {
+		t.Errorf("forgetting one id forgot another: first = %v, %v", first, err)
+	}
+}
