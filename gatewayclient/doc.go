@@ -77,8 +77,10 @@
 // for five minutes. Renewal starts a margin before the expiry: 60 seconds by default
 // ([WithTokenRefreshMargin]), never more than a tenth of the token's lifetime.
 //
-// When the gateway answers 401 to an API call, the client drops the token, fetches a new
-// one and sends the call once more; a second 401 is returned.
+// When a renewal made ahead of expiry fails, calls go on with the current token until it
+// actually expires; after that the failure is theirs. When the gateway answers 401 to an API
+// call, the client drops the token, fetches a new one and sends the call once more; a second
+// 401 is returned.
 //
 // # Errors
 //
@@ -124,6 +126,28 @@
 // echo of the secret or of the token blanked out. With [WithLogger], the client writes one
 // Debug line per attempt (method, path without the query, status, duration, attempt), per
 // retry wait and per token request.
+//
+// # Reading requests on the server side
+//
+// [DecodeCreateTransactionRequest], [ParseDepositFilter] and [ParseWithdrawalFilter] read a
+// request body or query as the gateway does, telling the two kinds of 422 apart (data that
+// cannot be read as the API's types, [KindInvalidData], against rules that fail,
+// [KindValidation]); [DepositFilter.Query] and [WithdrawalFilter.Query] write the query the
+// client sends. Servers that speak the API (a sandbox, a dashboard) use them so that they
+// accept exactly what the client sends.
+//
+// # Related packages
+//
+//   - gatewayclient/brdoc: Brazilian identifiers, validated and formatted: CPF, CNPJ
+//     (numeric and alphanumeric), CEP, phones, e-mail, PIX keys, UUIDs. The validation of
+//     this package uses it; checkout forms use it to give the same answers.
+//   - gatewayclient/brcode: the PIX BR Code ("copy and paste" code of PixResponse.URI):
+//     encode, decode, CRC16-CCITT-FALSE, and the Central Bank's field rules.
+//   - gatewayclient/webhook: signing and verifying webhooks (Standard Webhooks style
+//     headers), and reading the record a notification refers to. The spec leaves webhooks
+//     open; receivers treat one as a hint and re-fetch the deposit with GetDeposit.
+//   - gatewayclient/sandbox: a stateful local gateway speaking the same API, for
+//     development and tests.
 //
 // # Testing code that uses the client
 //

@@ -151,7 +151,7 @@ const (
 // Token is the token endpoint's answer. The numbers are kept as the gateway sent them;
 // the client derives the expiry from them (see the package doc).
 type Token struct {
-	AccessToken      string      `json:"access_token"`
+	AccessToken      string      `json:"access_token"`       // the JWT sent as bearer token; a secret
 	ExpiresIn        json.Number `json:"expires_in"`         // Unix timestamp of expiry (some providers send a lifetime)
 	RefreshExpiresIn json.Number `json:"refresh_expires_in"` // expiry of the refresh token
 	TokenType        string      `json:"token_type"`         // always Bearer
@@ -226,12 +226,12 @@ type PixRequest struct {
 
 // Transaction is the answer of POST /transaction.
 type Transaction struct {
-	ID           string          `json:"id"`
-	ExternalCode string          `json:"externalCode,omitempty"`
-	Amount       Cents           `json:"amount"`
-	Type         TransactionType `json:"type"`
-	Status       DepositStatus   `json:"status"`
-	PixResponse  *PixResponse    `json:"pixResponse,omitempty"`
+	ID           string          `json:"id"`                     // UUID (the sandbox gives the payment's deposit the same id)
+	ExternalCode string          `json:"externalCode,omitempty"` // the caller's reference code, if it sent one
+	Amount       Cents           `json:"amount"`                 // amount charged
+	Type         TransactionType `json:"type"`                   // always TRANSACTION
+	Status       DepositStatus   `json:"status"`                 // PIX_QRCODE_GENERATED: awaiting payment
+	PixResponse  *PixResponse    `json:"pixResponse,omitempty"`  // the QR code; present for PIX
 }
 
 // PixResponse is the PIX data of a transaction or deposit.
@@ -251,33 +251,36 @@ func (p PixResponse) MarshalJSON() ([]byte, error) {
 }
 
 // Deposit is a deposit record (GET /deposit, GET /deposit/{id}).
+//
+// Optional fields the gateway leaves out or sends as null decode as their zero value: ""
+// for texts, a zero time.Time (IsZero) for dates, nil for pointers.
 type Deposit struct {
-	ID                 string          `json:"id"`
-	AcquirerCode       string          `json:"acquirerCode,omitempty"`
-	Acquirer           string          `json:"acquirer"`
-	Amount             Cents           `json:"amount"`
-	PaymentMethod      PaymentMethod   `json:"paymentMethod"`
-	WebhookURL         string          `json:"webhookUrl,omitempty"`
-	ExternalCode       string          `json:"externalCode,omitempty"`
-	PaymentReceipt     *PaymentReceipt `json:"paymentReceipt,omitempty"`
-	RefundReceipt      *PaymentReceipt `json:"refundReceipt,omitempty"`
-	CreatedAt          time.Time       `json:"createdAt"`
-	Status             DepositStatus   `json:"status"`
-	StatusHistory      []StatusHistory `json:"statusHistory"`
-	UpdatedAt          time.Time       `json:"updatedAt"`
-	AmountPaid         *Cents          `json:"amountPaid,omitempty"`
-	PaymentDate        time.Time       `json:"paymentDate,omitzero"`
-	RefundDate         time.Time       `json:"refundDate,omitzero"`
-	RefundAmount       *Cents          `json:"refundAmount,omitempty"`
-	PixResponse        *PixResponse    `json:"pixResponse,omitempty"`
-	ErrorMessage       string          `json:"errorMessage,omitempty"`       // may be null
-	ErrorMessageRefund string          `json:"errorMessageRefund,omitempty"` // may be null
-	EndToEnd           string          `json:"endToEnd,omitempty"`
-	EndToEndRefund     string          `json:"endToEndRefund,omitempty"`
-	Payer              *AccountHolder  `json:"payer,omitempty"`
-	Receiver           *AccountHolder  `json:"receiver,omitempty"`
-	FeeAmount          *Cents          `json:"feeAmount,omitempty"` // unit not shown by the spec; read as cents
-	DepositOrigin      DepositOrigin   `json:"depositOrigin"`
+	ID                 string          `json:"id"`                           // UUID
+	AcquirerCode       string          `json:"acquirerCode,omitempty"`       // acquirer's code; optional
+	Acquirer           string          `json:"acquirer"`                     // acquirer of the deposit
+	Amount             Cents           `json:"amount"`                       // amount charged
+	PaymentMethod      PaymentMethod   `json:"paymentMethod"`                // always PIX
+	WebhookURL         string          `json:"webhookUrl,omitempty"`         // configured webhook URL; optional
+	ExternalCode       string          `json:"externalCode,omitempty"`       // caller's reference code; optional
+	PaymentReceipt     *PaymentReceipt `json:"paymentReceipt,omitempty"`     // payment receipt; optional
+	RefundReceipt      *PaymentReceipt `json:"refundReceipt,omitempty"`      // refund receipt; optional
+	CreatedAt          time.Time       `json:"createdAt"`                    // creation date
+	Status             DepositStatus   `json:"status"`                       // current state
+	StatusHistory      []StatusHistory `json:"statusHistory"`                // history of states
+	UpdatedAt          time.Time       `json:"updatedAt"`                    // last update
+	AmountPaid         *Cents          `json:"amountPaid,omitempty"`         // amount actually paid; nil until paid
+	PaymentDate        time.Time       `json:"paymentDate,omitzero"`         // payment date; zero until paid
+	RefundDate         time.Time       `json:"refundDate,omitzero"`          // refund date; zero unless refunded
+	RefundAmount       *Cents          `json:"refundAmount,omitempty"`       // refunded amount; nil unless refunded
+	PixResponse        *PixResponse    `json:"pixResponse,omitempty"`        // the QR code; present for PIX
+	ErrorMessage       string          `json:"errorMessage,omitempty"`       // error message; may be null
+	ErrorMessageRefund string          `json:"errorMessageRefund,omitempty"` // refund error message; may be null
+	EndToEnd           string          `json:"endToEnd,omitempty"`           // PIX end-to-end id of the payment; optional
+	EndToEndRefund     string          `json:"endToEndRefund,omitempty"`     // PIX end-to-end id of the refund; optional
+	Payer              *AccountHolder  `json:"payer,omitempty"`              // who paid; optional
+	Receiver           *AccountHolder  `json:"receiver,omitempty"`           // who received; optional
+	FeeAmount          *Cents          `json:"feeAmount,omitempty"`          // fee; unit not shown by the spec, read as cents
+	DepositOrigin      DepositOrigin   `json:"depositOrigin"`                // QRCODE or PIX_KEY
 }
 
 // MarshalJSON writes every time as UTC with millisecond precision and a trailing Z.
@@ -293,31 +296,33 @@ func (d Deposit) MarshalJSON() ([]byte, error) {
 }
 
 // Withdrawal is a withdrawal record (GET /withdrawal).
+//
+// Optional fields decode from absence or null as their zero value, as in Deposit.
 type Withdrawal struct {
-	ID              string           `json:"id"`
-	AcquirerCode    string           `json:"acquirerCode,omitempty"`
-	Acquirer        string           `json:"acquirer"`
-	Amount          Cents            `json:"amount"`
-	Method          PaymentMethod    `json:"method"`
-	WebhookURL      string           `json:"webhookUrl,omitempty"`
-	ExternalCode    string           `json:"externalCode,omitempty"`
-	PaymentReceipt  *PaymentReceipt  `json:"paymentReceipt,omitempty"`
-	RefundReceipt   *PaymentReceipt  `json:"refundReceipt,omitempty"`
-	CreatedAt       time.Time        `json:"createdAt"`
-	Status          WithdrawalStatus `json:"status"`
-	StatusHistory   []StatusHistory  `json:"statusHistory"`
-	UpdatedAt       time.Time        `json:"updatedAt"`
-	AmountWithdrawn *Cents           `json:"amountWithdrawn,omitempty"` // unit not shown by the spec; read as cents
-	ProcessedDate   time.Time        `json:"processedDate,omitzero"`
-	ErrorMessage    string           `json:"errorMessage,omitempty"` // may be null
-	EndToEnd        string           `json:"endToEnd,omitempty"`
-	EndToEndRefund  string           `json:"endToEndRefund,omitempty"`
-	RefundDate      time.Time        `json:"refundDate,omitzero"`
-	RefundAmount    *Cents           `json:"refundAmount,omitempty"`
-	Payer           *AccountHolder   `json:"payer,omitempty"`
-	Receiver        *AccountHolder   `json:"receiver,omitempty"`
-	PixKey          *PixKey          `json:"pixKey,omitempty"`
-	FeeAmount       *Cents           `json:"feeAmount,omitempty"` // unit not shown by the spec; read as cents
+	ID              string           `json:"id"`                        // UUID
+	AcquirerCode    string           `json:"acquirerCode,omitempty"`    // acquirer's code; optional
+	Acquirer        string           `json:"acquirer"`                  // acquirer of the withdrawal
+	Amount          Cents            `json:"amount"`                    // amount requested
+	Method          PaymentMethod    `json:"method"`                    // always PIX
+	WebhookURL      string           `json:"webhookUrl,omitempty"`      // configured webhook URL; optional
+	ExternalCode    string           `json:"externalCode,omitempty"`    // caller's reference code; optional
+	PaymentReceipt  *PaymentReceipt  `json:"paymentReceipt,omitempty"`  // payment receipt; optional
+	RefundReceipt   *PaymentReceipt  `json:"refundReceipt,omitempty"`   // refund receipt; optional
+	CreatedAt       time.Time        `json:"createdAt"`                 // creation date
+	Status          WithdrawalStatus `json:"status"`                    // current state
+	StatusHistory   []StatusHistory  `json:"statusHistory"`             // history of states
+	UpdatedAt       time.Time        `json:"updatedAt"`                 // last update
+	AmountWithdrawn *Cents           `json:"amountWithdrawn,omitempty"` // amount withdrawn; unit not shown by the spec, read as cents
+	ProcessedDate   time.Time        `json:"processedDate,omitzero"`    // processing date; zero until processed
+	ErrorMessage    string           `json:"errorMessage,omitempty"`    // error message; may be null
+	EndToEnd        string           `json:"endToEnd,omitempty"`        // PIX end-to-end id of the transfer; optional
+	EndToEndRefund  string           `json:"endToEndRefund,omitempty"`  // PIX end-to-end id of the refund; optional
+	RefundDate      time.Time        `json:"refundDate,omitzero"`       // refund date; zero unless refunded
+	RefundAmount    *Cents           `json:"refundAmount,omitempty"`    // refunded amount; nil unless refunded
+	Payer           *AccountHolder   `json:"payer,omitempty"`           // who paid; optional
+	Receiver        *AccountHolder   `json:"receiver,omitempty"`        // who received; optional
+	PixKey          *PixKey          `json:"pixKey,omitempty"`          // the PIX key paid to; optional
+	FeeAmount       *Cents           `json:"feeAmount,omitempty"`       // fee; unit not shown by the spec, read as cents
 }
 
 // MarshalJSON writes every time as UTC with millisecond precision and a trailing Z.
@@ -335,8 +340,8 @@ func (w Withdrawal) MarshalJSON() ([]byte, error) {
 // StatusHistory is one entry of a record's history of states. Status holds a DepositStatus
 // or a WithdrawalStatus value, depending on the record.
 type StatusHistory struct {
-	Status                 string    `json:"status"`
-	Date                   time.Time `json:"date"`
+	Status                 string    `json:"status"`                 // the state entered
+	Date                   time.Time `json:"date"`                   // when it was entered
 	DurationInMilliseconds int64     `json:"durationInMilliseconds"` // how long the record stayed in this state
 }
 
@@ -351,30 +356,30 @@ func (h StatusHistory) MarshalJSON() ([]byte, error) {
 
 // AccountHolder is the payer or the receiver of a deposit or withdrawal.
 type AccountHolder struct {
-	Type        HolderType  `json:"type"`
-	Name        string      `json:"name"`
-	Document    string      `json:"document"` // may be masked with ***
-	BankAccount BankAccount `json:"bankAccount"`
-	Pix         PixKey      `json:"pix"`
+	Type        HolderType  `json:"type"`        // PF (person) or PJ (company)
+	Name        string      `json:"name"`        // holder name
+	Document    string      `json:"document"`    // CPF or CNPJ; may be masked with ***
+	BankAccount BankAccount `json:"bankAccount"` // bank data
+	Pix         PixKey      `json:"pix"`         // the holder's PIX key
 }
 
 // BankAccount is the bank data of an account holder.
 type BankAccount struct {
-	Type  string `json:"type"` // allowed values not shown by the spec
-	Digit string `json:"digit"`
-	ISPB  string `json:"ispb"`
+	Type  string `json:"type"`  // allowed values not shown by the spec
+	Digit string `json:"digit"` // account digit
+	ISPB  string `json:"ispb"`  // ISPB code of the bank
 }
 
 // PixKey is a PIX key and its kind (PixKeyVo in the spec).
 type PixKey struct {
-	Key  string     `json:"key"`
-	Type PixKeyType `json:"type"`
+	Key  string     `json:"key"`  // the key itself
+	Type PixKeyType `json:"type"` // CPF, CNPJ, EMAIL, PHONE or EVP
 }
 
 // PaymentReceipt is a link to a payment or refund receipt (PaymentReceiptUrl in the spec).
 type PaymentReceipt struct {
-	URL            string    `json:"url"`
-	ExpirationDate time.Time `json:"expirationDate"`
+	URL            string    `json:"url"`            // where the receipt is
+	ExpirationDate time.Time `json:"expirationDate"` // until when the URL works
 }
 
 // MarshalJSON writes the expiration date as UTC with millisecond precision and a trailing Z.
@@ -388,11 +393,11 @@ func (p PaymentReceipt) MarshalJSON() ([]byte, error) {
 
 // Page is the list envelope of GET /deposit and GET /withdrawal.
 type Page[T any] struct {
-	Total       int `json:"total"`
-	TotalPages  int `json:"totalPages"`
-	CurrentPage int `json:"currentPage"`
-	PerPage     int `json:"perPage"`
-	Data        []T `json:"data"`
+	Total       int `json:"total"`       // items matching the filter, in all pages
+	TotalPages  int `json:"totalPages"`  // number of pages
+	CurrentPage int `json:"currentPage"` // this page's number, from 1
+	PerPage     int `json:"perPage"`     // page size
+	Data        []T `json:"data"`        // this page's records
 }
 
 // DepositFilter holds the query parameters of GET /deposit. Zero values are not sent.
@@ -443,9 +448,9 @@ const DateLayout = "2006-01-02"
 
 // Date is a calendar date without time (customer.birthdate).
 type Date struct {
-	Year  int
-	Month time.Month
-	Day   int
+	Year  int        // four digits on the wire
+	Month time.Month // January = 1
+	Day   int        // day of the month, from 1
 }
 
 // ParseDate parses an ISO date (YYYY-MM-DD) and checks that the day exists.

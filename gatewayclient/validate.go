@@ -88,9 +88,9 @@ const (
 // Violation is one failed rule: the field's path in the request (customer.document,
 // items[2].unitPrice, status[1]), a machine-readable code and a human-readable message.
 type Violation struct {
-	Field   string
-	Code    string
-	Message string
+	Field   string // path of the field (customer.document, items[2].unitPrice); "" for the whole body
+	Code    string // one of the Code constants
+	Message string // English text for people; forms may map Code to their own wording
 }
 
 // String formats v as the gateway's error messages do: "field: message".
@@ -113,8 +113,8 @@ func ParseViolation(s string) Violation {
 
 // ValidationError reports every violation found in a request at once.
 type ValidationError struct {
-	Kind       UnprocessableKind
-	Violations []Violation
+	Kind       UnprocessableKind // KindValidation, or KindInvalidData from the decoders
+	Violations []Violation       // every violation found, in the order of the fields
 }
 
 // Error lists the violations.
