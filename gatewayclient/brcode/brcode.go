@@ -36,8 +36,8 @@ const (
 // Field is one TLV data object: a two-digit ID and its value, whose length is written as two
 // digits before it.
 type Field struct {
-	ID    string
-	Value string
+	ID    string // two digits, "00" to "99"
+	Value string // 1 to 99 characters
 }
 
 // Payload is a decoded BR Code. The zero value of an optional field means the field is absent;

@@ -15,7 +15,10 @@ var ErrNoHint = errors.New("webhook: payload names no record id")
 // KindDeposit, KindWithdrawal or "" when it cannot be told; Type and Status are "" when the
 // payload does not carry them.
 type Hint struct {
-	Kind, ID, Type, Status string
+	Kind   string // KindDeposit, KindWithdrawal or ""
+	ID     string // id of the record to re-fetch
+	Type   string // the event type, when the payload has one
+	Status string // the record's status as the payload says, when it has one
 }
 
 // maxHintDepth bounds the search for the record inside nested envelopes.

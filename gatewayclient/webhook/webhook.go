@@ -136,9 +136,9 @@ func Headers(secret, msgID string, ts time.Time, body []byte) (http.Header, erro
 // Verifier checks the signature and timestamp of incoming webhooks. The zero Tolerance means
 // DefaultTolerance; a nil Now means time.Now.
 type Verifier struct {
-	Secret    string
-	Tolerance time.Duration
-	Now       func() time.Time
+	Secret    string           // the "whsec_…" secret shared with the sender
+	Tolerance time.Duration    // accepted clock difference, either way; 0: DefaultTolerance
+	Now       func() time.Time // the receiver's clock; nil: time.Now
 }
 
 // headerValue reads a Standard Webhooks header, falling back to the svix- names that some
@@ -222,10 +222,10 @@ func EventType(kind, status string) string {
 // Event is the body of a webhook. ID is not part of the body: it travels in the webhook-id
 // header.
 type Event struct {
-	ID        string          `json:"-"`
-	Type      string          `json:"type"`
-	Timestamp time.Time       `json:"timestamp"`
-	Data      json.RawMessage `json:"data"`
+	ID        string          `json:"-"`         // the webhook-id header, the same on every delivery attempt
+	Type      string          `json:"type"`      // what happened, as EventType writes it ("deposit.paid")
+	Timestamp time.Time       `json:"timestamp"` // when it happened
+	Data      json.RawMessage `json:"data"`      // the record as the sender saw it
 }
 
 // MarshalJSON writes the timestamp in the gateway's wire format (UTC, milliseconds, Z).
