@@ -13,7 +13,7 @@ func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 	}{
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "not a url"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
-		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres://user:pw@db/checkout"}, nil, "CHECKOUT_DATABASE_URL"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://user:pw@db/checkout"}, nil, "CHECKOUT_DATABASE_URL"},
 		{nil, []string{"-addr", "nonsense"}, "CHECKOUT_ADDR"},
 	}
 	for _, tc := range cases {
@@ -48,5 +48,17 @@ func TestHelp(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "CHECKOUT_GATEWAY_URL") {
 		t.Errorf("help %q", stdout.String())
+	}
+}
+
+func TestUnreachableDatabaseExitsOneWithoutThePassword(t *testing.T) {
+	var stdout, stderr strings.Builder
+	env := map[string]string{"CHECKOUT_DATABASE_URL": "postgres://checkout:s3cr3t-pw@127.0.0.1:1/checkout?sslmode=disable&connect_timeout=2"}
+	code := run([]string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "PostgreSQL") || strings.Contains(stderr.String(), "s3cr3t-pw") {
+		t.Errorf("stderr %q", stderr.String())
 	}
 }

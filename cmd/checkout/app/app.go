@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -143,8 +144,16 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	return a, nil
 }
 
-// openStore opens the configured store: SQLite in the data dir.
+// openStore opens the configured store: PostgreSQL when a database URL is set (several
+// instances may share it), else SQLite in the data dir.
 func openStore(ctx context.Context, cfg Config) (closingStore, error) {
+	if cfg.DatabaseURL != "" {
+		st, err := postgres.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("app: opening the PostgreSQL store: %w", err)
+		}
+		return st, nil
+	}
 	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
 	if err != nil {
 		return nil, fmt.Errorf("app: opening the store: %w", err)

@@ -197,11 +197,10 @@ func (c Config) Validate() error {
 	}
 	if c.DatabaseURL != "" {
 		u, err := url.Parse(c.DatabaseURL)
-		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
 			// Never echo the URL: it may hold a password.
-			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://… URL (or empty for SQLite in the data dir)"}
+			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://user:password@host/dbname URL (or empty for SQLite in the data dir)"}
 		}
-		return &ConfigError{"CHECKOUT_DATABASE_URL", "PostgreSQL store not available in this build yet; leave it empty to use SQLite"}
 	}
 	if c.GatewayURL != "" {
 		if err := checkHTTPURL(c.GatewayURL, true); err != nil {

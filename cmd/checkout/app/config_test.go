@@ -67,7 +67,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "whsec_***"}, nil, "CHECKOUT_GATEWAY_WEBHOOK_SECRET"},
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://a.example.com; script-src *"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "shop.example.com"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
-		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres://u:pw@db/x"}, nil, "CHECKOUT_DATABASE_URL"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres:///x?password=pw@"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},
 		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
@@ -92,6 +92,13 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		if strings.Contains(err.Error(), "pw@") {
 			t.Errorf("error leaks the database password: %q", err)
 		}
+	}
+}
+
+func TestLoadPostgresURL(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"CHECKOUT_DATABASE_URL": "postgres://checkout:pw@db.internal:5432/checkout"}), nil)
+	if err != nil || c.DatabaseURL != "postgres://checkout:pw@db.internal:5432/checkout" {
+		t.Errorf("postgres URL: %v %q", err, c.DatabaseURL)
 	}
 }
 
