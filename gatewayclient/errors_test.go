@@ -164,3 +164,57 @@ func TestErrorMessages(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
+
+// TestSentinelsThroughCalls checks errors.Is against every sentinel on the errors that real
+// calls return, each error matching its own sentinels and no other.
+func TestSentinelsThroughCalls(t *testing.T) {
+	all := []error{ErrUnauthorized, ErrForbidden, ErrNotFound, ErrValidation, ErrRateLimited, ErrGatewayUnavailable,
+		ErrMalformedCredentials, ErrInvalidCredentials, ErrAuthProviderUnavailable}
+	api := func(status int) func(*testGateway) {
+		return func(g *testGateway) {
+			g.api = func(w http.ResponseWriter, r *http.Request) { writeJSON(w, status, `{"message":"x"}`) }
+		}
+	}
+	tokenStatus := func(status int) func(*testGateway) {
+		return func(g *testGateway) {
+			g.setTokenAnswer(func(int64) (int, string) { return status, `{"message":"x"}` })
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(*testGateway)
+		id    string
+		want  []error
+	}{
+		{"401", api(401), testDepositID, []error{ErrUnauthorized}},
+		{"403", api(403), testDepositID, []error{ErrForbidden}},
+		{"404", api(404), testDepositID, []error{ErrNotFound}},
+		{"422", api(422), testDepositID, []error{ErrValidation}},
+		{"429", api(429), testDepositID, []error{ErrRateLimited}},
+		{"500", api(500), testDepositID, nil},
+		{"502", api(502), testDepositID, []error{ErrGatewayUnavailable}},
+		{"503", api(503), testDepositID, []error{ErrGatewayUnavailable}},
+		{"504", api(504), testDepositID, []error{ErrGatewayUnavailable}},
+		{"token 400", tokenStatus(400), testDepositID, []error{ErrMalformedCredentials}},
+		{"token 401", tokenStatus(401), testDepositID, []error{ErrInvalidCredentials, ErrUnauthorized}},
+		{"token 502", tokenStatus(502), testDepositID, []error{ErrAuthProviderUnavailable, ErrGatewayUnavailable}},
+		{"refused before sending", func(*testGateway) {}, "not-a-uuid", []error{ErrValidation}},
+		{"connection closed", func(g *testGateway) { g.api = closeFirstConnections(t, 100, nil) }, testDepositID,
+			[]error{ErrGatewayUnavailable}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := newTestGateway(t, nil)
+			tc.setup(g)
+			_, err := g.client(WithRetryPolicy(RetryPolicy{MaxAttempts: 1})).GetDeposit(context.Background(), tc.id)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, s := range all {
+				if got, want := errors.Is(err, s), slices.Contains(tc.want, s); got != want {
+					t.Errorf("errors.Is(%v, %v) = %v, want %v", err, s, got, want)
+				}
+			}
+		})
+	}
+}
