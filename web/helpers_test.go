@@ -110,6 +110,7 @@ type envOptions struct {
 	noSandboxPay   bool
 	heartbeat      time.Duration
 	workers, queue int
+	recheck        time.Duration
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -155,6 +156,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		PublicURL:      o.publicURL,
 		Heartbeat:      o.heartbeat,
 		WebhookWorkers: o.workers,
+		Recheck:        o.recheck,
 		WebhookQueue:   o.queue,
 	}
 	if !o.noSandboxPay {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 func TestPixPage(t *testing.T) {
@@ -340,5 +341,44 @@ func TestGatewayDownThenBack(t *testing.T) {
 	}
 	if page.Total != 1 {
 		t.Errorf("%d transactions, want 1", page.Total)
+	}
+}
+
+func TestSSESeesChangesMadeByAnotherInstance(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.recheck = 20 * time.Millisecond })
+	pay := e.placeOrder()
+	res := e.do(http.MethodGet, pay+"/events", nil)
+	defer res.Body.Close()
+	events := make(chan sseEvent, 16)
+	go readEvents(res.Body, events)
+	if ev := <-events; !strings.Contains(ev.data, `"awaiting_payment"`) {
+		t.Fatalf("first event %+v", ev)
+	}
+	// Another instance on the same database applies the payment: this process's event broker
+	// never hears of it.
+	other := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now})
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.sb.ControlDeposit(context.Background(), "checkout", o.CurrentAttempt().TransactionID, sandbox.ActionPay, sandbox.DepositControl{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.RefreshFromGateway(context.Background(), o.ID); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				t.Fatal("stream ended without paid")
+			}
+			if strings.Contains(ev.data, `"paid"`) {
+				return
+			}
+		case <-timeout:
+			t.Fatal("the stream never saw the payment made by another instance")
+		}
 	}
 }

@@ -76,6 +76,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	heartbeat := time.NewTicker(s.opts.Heartbeat)
 	defer heartbeat.Stop()
+	recheck := time.NewTicker(s.opts.Recheck)
+	defer recheck.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -86,22 +88,23 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			if err := write(": heartbeat\n\n"); err != nil {
 				return
 			}
-		case <-ch:
-			// Re-read: the event may be stale, and events may have been dropped.
-			o, err := s.svc.Order(ctx, id)
-			if err != nil {
-				return
-			}
-			if o.Status == last {
-				continue
-			}
-			// A QR code appeared (the gateway answered late, or a new one was made elsewhere):
-			// the page has none to show, so it reloads.
-			reload := o.Status == checkout.StatusAwaitingPayment
-			last = o.Status
-			if done, err := send(o, reload); done || err != nil {
-				return
-			}
+			continue
+		case <-ch: // the event may be stale, and events may have been dropped: re-read
+		case <-recheck.C: // another instance may have changed the order
+		}
+		o, err := s.svc.Order(ctx, id)
+		if err != nil {
+			return
+		}
+		if o.Status == last {
+			continue
+		}
+		// A QR code appeared (the gateway answered late, or a new one was made elsewhere): the
+		// page has none to show, so it reloads.
+		reload := o.Status == checkout.StatusAwaitingPayment
+		last = o.Status
+		if done, err := send(o, reload); done || err != nil {
+			return
 		}
 	}
 }

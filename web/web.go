@@ -33,6 +33,9 @@ const WebhookPath = checkout.WebhookPath
 // do not close an idle stream, and that a vanished client is noticed.
 const DefaultHeartbeat = 15 * time.Second
 
+// DefaultRecheck is the default interval at which an SSE stream re-reads its order.
+const DefaultRecheck = 3 * time.Second
+
 // SandboxPayer pays a deposit through the sandbox gateway's simulation control. It exists only
 // in sandbox mode; web never imports the sandbox itself.
 type SandboxPayer interface {
@@ -73,6 +76,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
+	// Recheck is how often an SSE stream re-reads its order from the store (default
+	// DefaultRecheck): status events reach only the streams of the process that made the
+	// change, so this is how a stream learns of changes made by another instance.
+	Recheck time.Duration
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
@@ -116,6 +123,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.Recheck <= 0 {
+		opts.Recheck = DefaultRecheck
 	}
 	if opts.WebhookWorkers <= 0 {
 		opts.WebhookWorkers = 4
