@@ -34,7 +34,7 @@ func adminURL() string {
 
 // connectAdmin connects to the maintenance database. Without a server the test fails in CI
 // (env CI set) and is skipped, loudly, elsewhere.
-func connectAdmin(t *testing.T) *pgx.Conn {
+func connectAdmin(t testing.TB) *pgx.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -52,7 +52,7 @@ func connectAdmin(t *testing.T) *pgx.Conn {
 
 // newDatabase creates an empty database with a random name, dropped when the test ends, and
 // returns its URL.
-func newDatabase(t *testing.T) string {
+func newDatabase(t testing.TB) string {
 	t.Helper()
 	admin := connectAdmin(t)
 	ctx := context.Background()
@@ -84,7 +84,7 @@ func newDatabase(t *testing.T) string {
 	return u.String()
 }
 
-func open(t *testing.T, dbURL string) *postgres.Store {
+func open(t testing.TB, dbURL string) *postgres.Store {
 	t.Helper()
 	s, err := postgres.Open(context.Background(), dbURL)
 	if err != nil {
