@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,4 +102,72 @@ func truncMillis(t time.Time) time.Time {
 		return t
 	}
 	return t.Truncate(time.Millisecond)
+}
+
+// FuzzParseWithdrawalFilter is FuzzParseDepositFilter for the query of GET /withdrawal.
+func FuzzParseWithdrawalFilter(f *testing.F) {
+	f.Add("startDate=2024-01-02T03:04:05.123Z&endDate=2024-01-03T03:04:05Z&status=PROCESSED&status=FAILED" +
+		"&id=f47ac10b-58cc-4372-a567-0e02b2c3d479&pixKey=%2B5511987654321&endToEnd=E1234567820240102&endToEndRefund=D1234567820240102" +
+		"&externalCode=order-000123&minAmount=10&maxAmount=10000000&page=2&perPage=20")
+	f.Add("pixKey=52998224725&id=not-a-uuid")
+	f.Add("pixKey=pix@example.com&status=PROCESSED,REJECTED")
+	f.Add("minAmount=9&maxAmount=1&endToEnd=short")
+	f.Add("id=a&id=b")
+	f.Add("externalCode=%00%00%00%00%00%00%00%00")
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		fl, err := ParseWithdrawalFilter(q, "", "")
+		if err != nil {
+			var ve *ValidationError
+			if !errors.As(err, &ve) || len(ve.Violations) == 0 {
+				t.Fatalf("error %v is not a *ValidationError with violations", err)
+			}
+			return
+		}
+		if err := fl.Validate(); err != nil {
+			t.Fatalf("parsed filter fails Validate: %v", err)
+		}
+		back, err := ParseWithdrawalFilter(fl.Query("", ""), "", "")
+		if err != nil {
+			t.Fatalf("re-parse of %v: %v", fl.Query("", ""), err)
+		}
+		want := fl
+		want.StartDate = truncMillis(fl.StartDate)
+		want.EndDate = truncMillis(fl.EndDate)
+		if !reflect.DeepEqual(back, want) {
+			t.Fatalf("round trip changed the filter\n got %+v\nwant %+v", back, want)
+		}
+	})
+}
+
+// FuzzWebhookURL checks that the webhookUrl rule never panics and that whatever it accepts
+// is an absolute https URL with a dotted host name, no user information and no fragment.
+func FuzzWebhookURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/hook?a=b", "http://example.com", "https://localhost/x",
+		"https://127.0.0.1/x", "https://[::1]/x", "https://example.com/#", "https://u:p@example.com/", "https://exa mple.com",
+		"https://example.c0m/x", "https://exemplo.xn--p1ai/", "https://example.com:99999/", "HTTPS://EXAMPLE.COM", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		code, msg := checkWebhookURL(s)
+		if code != "" {
+			if msg == "" {
+				t.Fatalf("checkWebhookURL(%q): code %q without a message", s, code)
+			}
+			return
+		}
+		u, err := url.Parse(s)
+		if err != nil || !strings.EqualFold(u.Scheme, "https") || u.User != nil || strings.Contains(s, "#") ||
+			!strings.Contains(u.Hostname(), ".") {
+			t.Fatalf("checkWebhookURL accepted %q (%+v, %v)", s, u, err)
+		}
+		r := CreateTransactionRequest{Amount: 1, PaymentMethod: PaymentMethodPIX, IdempotencyKey: "12345678",
+			Pix: &PixRequest{}, WebhookURL: s}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("Validate refuses the accepted %q: %v", s, err)
+		}
+	})
 }

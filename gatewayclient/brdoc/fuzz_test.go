@@ -210,3 +210,24 @@ func TestGenerateDeterministic(t *testing.T) {
 		t.Fatalf("only %d distinct CPFs in 100 draws", len(seen))
 	}
 }
+
+// FuzzValidCEP checks that ValidCEP never panics and that a valid CEP is 8 digits, not all
+// zeros, that FormatCEP writes as "#####-###", which validates back to the same digits.
+func FuzzValidCEP(f *testing.F) {
+	for _, s := range []string{"01310-100", "01310100", "00000-000", "1310-100", "0131A-100", "01310_100", "013101000", "", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !ValidCEP(s) {
+			return
+		}
+		d := OnlyDigits(s)
+		if len(d) != 8 || d == "00000000" || (len(s) != 8 && len(s) != 9) {
+			t.Fatalf("ValidCEP(%q) but its digits are %q", s, d)
+		}
+		formatted := FormatCEP(s)
+		if len(formatted) != 9 || formatted[5] != '-' || !ValidCEP(formatted) || OnlyDigits(formatted) != d {
+			t.Fatalf("FormatCEP(%q) = %q", s, formatted)
+		}
+	})
+}
