@@ -70,6 +70,13 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: creating the connection pool: %w", err)
 	}
+	// Connect now, so that an unreachable server or a refused login is reported as such at
+	// start rather than as a failed migration. Connection errors name the host, user and
+	// database, never the password.
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: connecting: %w", err)
+	}
 	s := &Store{pool: pool}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()

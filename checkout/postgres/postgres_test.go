@@ -250,6 +250,7 @@ func TestOpenErrorsKeepPasswordsOut(t *testing.T) {
 		if strings.Contains(err.Error(), "s3cr3t-pw") {
 			t.Errorf("Open error repeats the password: %v", err)
 		}
+		t.Logf("Open error: %v", err)
 	}
 }
 
