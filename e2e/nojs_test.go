@@ -15,6 +15,8 @@ import (
 // reaches paid through its <noscript> meta refresh. A second order shows that the sandbox-pay
 // button is a plain form too.
 func TestWholeFlowWithoutJavaScript(t *testing.T) {
+	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
+	t.Parallel()
 	a, s := setup(t, appOptions{reconcile: 500 * time.Millisecond},
 		playwright.BrowserNewContextOptions{JavaScriptEnabled: playwright.Bool(false)})
 	s.open(a.url + "/")

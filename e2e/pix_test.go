@@ -25,6 +25,8 @@ func orderToPix(s *session, url string) pixPage {
 
 // The countdown is right when the page arrives and goes down while it is open.
 func TestCountdownGoesDown(t *testing.T) {
+	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	pix := orderToPix(s, a.url)
 	first, err := pix.countdown().TextContent()
@@ -271,6 +273,8 @@ func (g *submitGate) wait() { g.inflight.Wait() }
 // Where EventSource is missing, the page follows the order through the JSON status endpoint
 // and still turns to paid by itself.
 func TestPaidByPollingWithoutEventSource(t *testing.T) {
+	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.check(s.page.AddInitScript(playwright.Script{Content: playwright.String(`delete window.EventSource;`)}), "remove EventSource")
 	var (
