@@ -57,11 +57,7 @@ func newDatabase(t testing.TB) string {
 	admin := connectAdmin(t)
 	ctx := context.Background()
 	defer admin.Close(ctx)
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	name := "checkout_test_" + hex.EncodeToString(b)
+	name := "checkout_test_" + randomSuffix(t)
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("CREATE DATABASE %s: %v", name, err)
 	}
@@ -84,6 +80,15 @@ func newDatabase(t testing.TB) string {
 	return u.String()
 }
 
+// randomSuffix returns 12 random hex digits, for names of test databases and schemas.
+func randomSuffix(t testing.TB) string {
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
 func open(t testing.TB, dbURL string) *postgres.Store {
 	t.Helper()
 	s, err := postgres.Open(context.Background(), dbURL)
@@ -94,15 +99,44 @@ func open(t testing.TB, dbURL string) *postgres.Store {
 	return s
 }
 
+// newSchema creates an empty schema with a random name in the database at dbURL and returns
+// a URL whose connections work in it (search_path), so that a store opened there starts empty
+// without the cost of a new database.
+func newSchema(t testing.TB, dbURL string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	name := "store_" + randomSuffix(t)
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
+		t.Fatalf("CREATE SCHEMA %s: %v", name, err)
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// TestStoreSuite runs the suite every store passes. Each subtest's store gets a schema of its
+// own in one database created for the suite.
 func TestStoreSuite(t *testing.T) {
+	dbURL := newDatabase(t)
 	storetest.Run(t, func(t *testing.T) checkout.Store {
-		return open(t, newDatabase(t))
+		return open(t, newSchema(t, dbURL))
 	})
 }
 
 // TestTwoInstances: two stores on one database, as two processes behind a load balancer, see
 // each other's writes, and their compare-and-set and deduplication hold across them.
 func TestTwoInstances(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbURL := newDatabase(t)
 	a, b := open(t, dbURL), open(t, dbURL)
@@ -171,6 +205,7 @@ func TestTwoInstances(t *testing.T) {
 // TestConcurrentOpen: instances starting together on a new database apply each migration once
 // and all come up.
 func TestConcurrentOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbURL := newDatabase(t)
 	const n = 6
@@ -211,6 +246,7 @@ func TestConcurrentOpen(t *testing.T) {
 
 // TestReopen: data survives closing and reopening; migrations are not applied again.
 func TestReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbURL := newDatabase(t)
 	s, err := postgres.Open(ctx, dbURL)
@@ -258,6 +294,7 @@ func TestOpenErrorsKeepPasswordsOut(t *testing.T) {
 // (NUL, invalid UTF-8). Looking them up finds nothing, as in the SQLite store, instead of
 // failing; webhook ids of any bytes are recorded and deduplicated, each distinct from others.
 func TestKeysThatAreNotText(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := open(t, newDatabase(t))
 	for _, key := range []string{"\x00", "a\x00b", "\xff", "caf\xe9"} {
