@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 var hostPage = template.Must(template.New("host").Parse(`<!DOCTYPE html>
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Loja parceira</title></head>
 <body><h1>Loja parceira</h1>
-<iframe id="checkout" title="Checkout PIX" src="{{.}}/" width="420" height="1400" style="border:1px solid #ccc"></iframe>
+<iframe id="checkout" title="Checkout PIX" src="{{.}}/" width="420" height="1300" style="border:1px solid #ccc"></iframe>
 </body></html>`))
 
 // The checkout inside a merchant's iframe on another site (page on 127.0.0.1, checkout on
@@ -48,7 +49,9 @@ func TestCheckoutInCrossSiteIframe(t *testing.T) {
 		}))
 	}
 	a, s := setup(t, appOptions{host: "localhost", frameAncestors: []string{host.URL}, front: front},
-		playwright.BrowserNewContextOptions{})
+		// Tall enough for the whole iframe: Chromium paints only the visible part of a frame,
+		// so a full-page screenshot of a shorter viewport shows the rest blank.
+		playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 1400}})
 	checkoutURL.Store(&a.url)
 	if !strings.HasPrefix(host.URL, "http://127.0.0.1:") || !strings.HasPrefix(a.url, "http://localhost:") {
 		t.Fatalf("host %s and checkout %s are not on different sites", host.URL, a.url)
@@ -79,6 +82,7 @@ func TestCheckoutInCrossSiteIframe(t *testing.T) {
 	s.shot("host-with-form")
 	form.fillCustomer(validCustomer())
 	pix := form.placeOrder()
+	s.check(s.expect.Locator(pix.testID("amount")).ToHaveText(regexp.MustCompile(`^R\$\s29,90$`)), "amount in the frame")
 	s.shot("host-with-pix")
 	s.check(pix.payButton().Click(), "sandbox-pay in the frame")
 	pix.waitPaid()
