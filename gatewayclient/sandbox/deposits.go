@@ -167,11 +167,11 @@ func insertDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Depos
 	if err != nil {
 		return fmt.Errorf("sandbox: insert deposit: %w", err)
 	}
-	return nil
+	return bumpCount(ctx, tx, clientID, string(d.Status), string(d.DepositOrigin), 1)
 }
 
-// updateDeposit stores a changed deposit.
-func updateDeposit(ctx context.Context, tx *sql.Tx, d *gc.Deposit) error {
+// updateDeposit stores a changed deposit of clientID that was in state from.
+func updateDeposit(ctx context.Context, tx *sql.Tx, clientID string, from gc.DepositStatus, d *gc.Deposit) error {
 	doc, err := json.Marshal(d)
 	if err != nil {
 		return fmt.Errorf("sandbox: encode deposit: %w", err)
@@ -181,7 +181,13 @@ func updateDeposit(ctx context.Context, tx *sql.Tx, d *gc.Deposit) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: update deposit: %w", err)
 	}
-	return nil
+	if from == d.Status {
+		return nil
+	}
+	if err := bumpCount(ctx, tx, clientID, string(from), string(d.DepositOrigin), -1); err != nil {
+		return err
+	}
+	return bumpCount(ctx, tx, clientID, string(d.Status), string(d.DepositOrigin), 1)
 }
 
 // expiresAt is the expiry column of d: its QR code's expiration in Unix ms (0 without one).
@@ -224,6 +230,9 @@ func (s *Sandbox) wireDeposit(d *gc.Deposit, now time.Time, withQR bool) (gc.Dep
 	out.StatusHistory = withDurations(d.StatusHistory, now)
 	out.Payer = maskHolder(d.Payer)
 	out.Receiver = maskHolder(d.Receiver)
+	if out.Receiver == nil {
+		out.Receiver = maskHolder(s.merchant.holder()) // seeded records do not store it
+	}
 	if d.PixResponse != nil {
 		pix := *d.PixResponse
 		if pix.QRCodeBase64 == "" && withQR && pix.URI != "" {
@@ -295,6 +304,7 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 		}
 		return gc.Deposit{}, e
 	}
+	from := d.Status
 	now := msTime(s.clock.Now())
 	at := now
 	if ch.apply != nil {
@@ -305,7 +315,7 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 	d.Status = to
 	d.StatusHistory = append(d.StatusHistory, gc.StatusHistory{Status: string(to), Date: at})
 	d.UpdatedAt = now
-	if err := updateDeposit(ctx, tx, d); err != nil {
+	if err := updateDeposit(ctx, tx, clientID, from, d); err != nil {
 		return gc.Deposit{}, err
 	}
 	if err := s.notifyDeposit(ctx, tx, clientID, d, now); err != nil {

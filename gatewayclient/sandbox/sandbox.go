@@ -264,6 +264,7 @@ func (s *Sandbox) routes() http.Handler {
 	mux.Handle("GET /sandbox/withdrawals/{id}/deliveries", ctl(s.handleDeliveries))
 	mux.Handle("POST /sandbox/withdrawals", ctl(s.handleCreateWithdrawal))
 	mux.Handle("POST /sandbox/withdrawals/{id}/{status}", ctl(s.handleWithdrawalControl))
+	mux.Handle("POST /sandbox/seed", ctl(s.handleSeed))
 	mux.Handle("GET /sandbox/clock", ctl(s.handleGetClock))
 	mux.Handle("POST /sandbox/clock/advance", ctl(s.handleAdvanceClock))
 	mux.Handle("/sandbox/faults", ctl(s.handleFaults))

@@ -40,8 +40,19 @@ var schema = []string{
 	`CREATE INDEX IF NOT EXISTS deposits_client_created ON deposits (client_id, created_at, id, status, origin, amount)`,
 	// Status filters: each listed status is a range of this index.
 	`CREATE INDEX IF NOT EXISTS deposits_client_status_created ON deposits (client_id, status, created_at, id, origin, amount)`,
-	// Amount-range filters.
-	`CREATE INDEX IF NOT EXISTS deposits_client_amount ON deposits (client_id, amount, created_at)`,
+	// Amount-range filters (with id, so a page's ids come from the index alone).
+	`CREATE INDEX IF NOT EXISTS deposits_client_amount_v2 ON deposits (client_id, amount, created_at, id)`,
+	`DROP INDEX IF EXISTS deposits_client_amount`,
+	// Deposits per client, status and origin, kept in step with the deposits table: the total
+	// of a list filtered by status and origin only is a sum over a few rows here instead of a
+	// count over up to millions of index entries.
+	`CREATE TABLE IF NOT EXISTS deposit_counts (
+		client_id TEXT NOT NULL,
+		status    TEXT NOT NULL,
+		origin    TEXT NOT NULL,
+		n         INTEGER NOT NULL,
+		PRIMARY KEY (client_id, status, origin)
+	) WITHOUT ROWID`,
 	// The expiry sweep looks only at deposits still awaiting payment.
 	`CREATE INDEX IF NOT EXISTS deposits_awaiting ON deposits (expires_at) WHERE status = 'PIX_QRCODE_GENERATED'`,
 	`CREATE TABLE IF NOT EXISTS withdrawals (
@@ -122,6 +133,36 @@ func putSetting(ctx context.Context, q querier, key, value string) error {
 		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	if err != nil {
 		return fmt.Errorf("sandbox: write setting %s: %w", key, err)
+	}
+	return nil
+}
+
+// bumpCount adds delta to the deposit count of (clientID, status, origin).
+func bumpCount(ctx context.Context, q querier, clientID, status, origin string, delta int) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO deposit_counts (client_id, status, origin, n) VALUES (?, ?, ?, ?)
+		ON CONFLICT (client_id, status, origin) DO UPDATE SET n = n + excluded.n`, clientID, status, origin, delta)
+	if err != nil {
+		return fmt.Errorf("sandbox: deposit counts: %w", err)
+	}
+	return nil
+}
+
+// rebuildCounts recomputes the deposit counts of clientID ("" for every client) from the
+// deposits table.
+func rebuildCounts(ctx context.Context, q querier, clientID string) error {
+	del, ins := `DELETE FROM deposit_counts`, `INSERT INTO deposit_counts (client_id, status, origin, n)
+		SELECT client_id, status, origin, COUNT(*) FROM deposits`
+	var args []any
+	if clientID != "" {
+		del += ` WHERE client_id = ?`
+		ins += ` WHERE client_id = ?`
+		args = append(args, clientID)
+	}
+	if _, err := q.ExecContext(ctx, del, args...); err != nil {
+		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+	}
+	if _, err := q.ExecContext(ctx, ins+` GROUP BY client_id, status, origin`, args...); err != nil {
+		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 	}
 	return nil
 }

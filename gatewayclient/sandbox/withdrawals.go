@@ -119,7 +119,7 @@ func (s *Sandbox) CreateWithdrawal(ctx context.Context, clientID string, n NewWi
 		return gc.Withdrawal{}, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
-	return wireWithdrawal(wd, s.clock.Now()), nil
+	return s.wireWithdrawal(wd, s.clock.Now()), nil
 }
 
 // handleWithdrawalControl is POST sandbox/withdrawals/{id}/{status}.
@@ -176,7 +176,7 @@ func (s *Sandbox) MoveWithdrawal(ctx context.Context, clientID, id string, to gc
 		return gc.Withdrawal{}, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
-	return wireWithdrawal(wd, s.clock.Now()), nil
+	return s.wireWithdrawal(wd, s.clock.Now()), nil
 }
 
 // applyWithdrawal moves wd to the state to at now (the transition is known to be allowed).
@@ -214,14 +214,17 @@ func applyWithdrawal(wd *gc.Withdrawal, to gc.WithdrawalStatus, now time.Time, r
 
 // notifyWithdrawal enqueues the webhook of wd's current state inside tx.
 func (s *Sandbox) notifyWithdrawal(ctx context.Context, tx *sql.Tx, clientID string, wd *gc.Withdrawal, now time.Time) error {
-	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindWithdrawal, wd.ID, wd.WebhookURL, string(wd.Status), wireWithdrawal(wd, now), now)
+	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindWithdrawal, wd.ID, wd.WebhookURL, string(wd.Status), s.wireWithdrawal(wd, now), now)
 }
 
 // wireWithdrawal returns wd as the API shows it at now.
-func wireWithdrawal(wd *gc.Withdrawal, now time.Time) gc.Withdrawal {
+func (s *Sandbox) wireWithdrawal(wd *gc.Withdrawal, now time.Time) gc.Withdrawal {
 	out := *wd
 	out.StatusHistory = withDurations(wd.StatusHistory, now)
 	out.Payer = maskHolder(wd.Payer)
+	if out.Payer == nil {
+		out.Payer = maskHolder(s.merchant.holder()) // seeded records do not store it
+	}
 	out.Receiver = maskHolder(wd.Receiver)
 	return out
 }

@@ -1,0 +1,429 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"runtime"
+	"strings"
+	"time"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// SeedRequest is the body of POST sandbox/seed.
+type SeedRequest struct {
+	Deposits    int    `json:"deposits"`    // 0..2000000
+	Withdrawals int    `json:"withdrawals"` // 0..1000000
+	Seed        uint64 `json:"seed"`        // same seed and same sandbox time → same records
+}
+
+// SeedResult is the answer of POST sandbox/seed.
+type SeedResult struct {
+	Deposits    int    `json:"deposits"`
+	Withdrawals int    `json:"withdrawals"`
+	Seed        uint64 `json:"seed"`
+	ElapsedMs   int64  `json:"elapsedMs"`
+}
+
+// Seed limits.
+const (
+	maxSeedDeposits    = 2_000_000
+	maxSeedWithdrawals = 1_000_000
+	seedSpan           = 90 * 24 * time.Hour // records spread over the last 90 days
+	seedChunk          = 256                 // rows per multi-row INSERT
+)
+
+// handleSeed is POST sandbox/seed.
+func (s *Sandbox) handleSeed(w http.ResponseWriter, r *http.Request, p principal) {
+	var req SeedRequest
+	if err := decodeControlBody(r, &req); err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	res, err := s.Seed(r.Context(), p.clientID, req)
+	if err != nil {
+		s.respondError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+// Seed adds realistic deposits and withdrawals of clientID, spread over the 90 days before
+// the sandbox clock's current time, in every state and both origins, with status histories
+// that follow the state machine. The records depend only on the seed and that time: seeding
+// the same seed again adds nothing (the ids repeat and are skipped). Seeded records store no
+// QR code image; reads make it when needed (see the package doc). Everything is written in
+// one transaction.
+func (s *Sandbox) Seed(ctx context.Context, clientID string, req SeedRequest) (SeedResult, error) {
+	ve := &gc.ValidationError{Kind: gc.KindValidation}
+	if req.Deposits < 0 || req.Deposits > maxSeedDeposits {
+		ve.Violations = append(ve.Violations, gc.Violation{Field: "deposits", Code: gc.CodeMax,
+			Message: fmt.Sprintf("must be between 0 and %d", maxSeedDeposits)})
+	}
+	if req.Withdrawals < 0 || req.Withdrawals > maxSeedWithdrawals {
+		ve.Violations = append(ve.Violations, gc.Violation{Field: "withdrawals", Code: gc.CodeMax,
+			Message: fmt.Sprintf("must be between 0 and %d", maxSeedWithdrawals)})
+	}
+	if len(ve.Violations) > 0 {
+		return SeedResult{}, ve
+	}
+	start := time.Now()
+	now := msTime(s.clock.Now())
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return SeedResult{}, fmt.Errorf("sandbox: seed: %w", err)
+	}
+	defer conn.Close()
+	// A large page cache keeps the index B-trees in memory while a million rows go in.
+	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+		return SeedResult{}, fmt.Errorf("sandbox: seed: %w", err)
+	}
+	defer conn.ExecContext(context.Background(), `PRAGMA cache_size = -2000`) //nolint:errcheck // back to the default
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return SeedResult{}, fmt.Errorf("sandbox: seed: %w", err)
+	}
+	defer tx.Rollback()
+	gen := &seeder{s: s, seed: req.Seed, now: now}
+	if err := insertSeeded(ctx, tx, "deposits", depositColumns, req.Deposits, func(i int) ([]any, error) {
+		return gen.deposit(clientID, i, req.Deposits)
+	}); err != nil {
+		return SeedResult{}, err
+	}
+	if err := insertSeeded(ctx, tx, "withdrawals", withdrawalColumns, req.Withdrawals, func(i int) ([]any, error) {
+		return gen.withdrawal(clientID, i, req.Withdrawals)
+	}); err != nil {
+		return SeedResult{}, err
+	}
+	if err := rebuildCounts(ctx, tx, clientID); err != nil {
+		return SeedResult{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return SeedResult{}, fmt.Errorf("sandbox: seed: commit: %w", err)
+	}
+	// Fresh statistics let the query planner pick the right index for each filter mix.
+	if _, err := s.db.ExecContext(ctx, `ANALYZE`); err != nil {
+		return SeedResult{}, fmt.Errorf("sandbox: seed: analyze: %w", err)
+	}
+	return SeedResult{Deposits: req.Deposits, Withdrawals: req.Withdrawals, Seed: req.Seed,
+		ElapsedMs: time.Since(start).Milliseconds()}, nil
+}
+
+// Column lists of the seeded tables, in the order the generators return values.
+var (
+	depositColumns    = []string{"id", "client_id", "status", "amount", "origin", "created_at", "expires_at", "external_code", "doc"}
+	withdrawalColumns = []string{"id", "client_id", "status", "amount", "created_at", "external_code", "end_to_end", "end_to_end_refund", "pix_key", "doc"}
+)
+
+// insertSeeded writes n generated rows into table with multi-row INSERTs. Rows are generated
+// in parallel (each from its own generator, so the result does not depend on scheduling) and
+// written in order by one prepared statement per chunk size.
+func insertSeeded(ctx context.Context, tx *sql.Tx, table string, cols []string, n int, row func(i int) ([]any, error)) error {
+	if n == 0 {
+		return nil
+	}
+	chunks := (n + seedChunk - 1) / seedChunk
+	type chunk struct {
+		args []any
+		rows int
+		err  error
+	}
+	results := make([]chan chunk, chunks)
+	for i := range results {
+		results[i] = make(chan chunk, 1)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for k := range chunks {
+			select {
+			case next <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	workers := max(1, runtime.GOMAXPROCS(0))
+	// Bound how far generation runs ahead of the writer.
+	ahead := make(chan struct{}, workers*4)
+	for range workers {
+		go func() {
+			for k := range next {
+				select {
+				case ahead <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				lo, hi := k*seedChunk, min(n, (k+1)*seedChunk)
+				c := chunk{rows: hi - lo, args: make([]any, 0, (hi-lo)*len(cols))}
+				for i := lo; i < hi && c.err == nil; i++ {
+					vals, err := row(i)
+					c.args = append(c.args, vals...)
+					c.err = err
+				}
+				results[k] <- c
+			}
+		}()
+	}
+	stmts := map[int]*sql.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
+	for k := range chunks {
+		var c chunk
+		select {
+		case c = <-results[k]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		<-ahead
+		if c.err != nil {
+			return c.err
+		}
+		st, ok := stmts[c.rows]
+		if !ok {
+			var err error
+			if st, err = tx.PrepareContext(ctx, insertSQL(table, cols, c.rows)); err != nil {
+				return fmt.Errorf("sandbox: seed %s: %w", table, err)
+			}
+			stmts[c.rows] = st
+		}
+		if _, err := st.ExecContext(ctx, c.args...); err != nil {
+			return fmt.Errorf("sandbox: seed %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// insertSQL is "INSERT OR IGNORE INTO table (cols) VALUES (?,…),…" for rows rows.
+func insertSQL(table string, cols []string, rows int) string {
+	var b strings.Builder
+	b.WriteString("INSERT OR IGNORE INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(one)
+	}
+	return b.String()
+}
+
+// seeder generates seeded records. Record i of a run draws from its own PCG generator seeded
+// with (seed, kind, i), so records are reproducible one by one.
+type seeder struct {
+	s    *Sandbox
+	seed uint64
+	now  time.Time
+}
+
+// rng returns the generator of record i of a kind.
+func (g *seeder) rng(kind uint64, i int) *rand.Rand {
+	return rand.New(rand.NewPCG(g.seed, kind<<56^uint64(i)))
+}
+
+// createdAt spreads n records evenly (with jitter) over the span, oldest first.
+func (g *seeder) createdAt(r *rand.Rand, i, n int) time.Time {
+	step := seedSpan / time.Duration(n)
+	t := g.now.Add(-seedSpan).Add(time.Duration(i)*step + time.Duration(r.Int64N(int64(max(step, 1)))))
+	return msTime(t)
+}
+
+// amount draws a realistic amount: mostly small sales, some large ones.
+func seedAmount(r *rand.Rand, lo gc.Cents) gc.Cents {
+	var a gc.Cents
+	switch x := r.IntN(100); {
+	case x < 60:
+		a = gc.Cents(500 + r.IntN(20_000)) // R$ 5 to R$ 205
+	case x < 90:
+		a = gc.Cents(20_000 + r.IntN(200_000)) // up to R$ 2.200
+	default:
+		a = gc.Cents(200_000 + r.IntN(9_800_000)) // up to R$ 100.000
+	}
+	return max(a, lo)
+}
+
+// deposit generates the columns of seeded deposit i of n.
+func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
+	r := g.rng(1, i)
+	created := g.createdAt(r, i, n)
+	id := uuidFrom(r)
+	amount := seedAmount(r, gc.MinAmount)
+	d := &gc.Deposit{
+		ID:            id,
+		AcquirerCode:  txID(id),
+		Acquirer:      acquirerName,
+		Amount:        amount,
+		PaymentMethod: gc.PaymentMethodPIX,
+		CreatedAt:     created,
+		DepositOrigin: gc.OriginQRCode,
+	}
+	if r.IntN(4) == 0 {
+		d.ExternalCode = fmt.Sprintf("seed-%d-%08d", g.seed, i)
+	}
+	first := gc.DepositPixQRCodeGenerated
+	if r.IntN(100) < 15 {
+		d.DepositOrigin = gc.OriginPixKey
+		first = gc.DepositPixKeyGenerated
+	}
+	uri, err := g.s.brCode(id, int64(amount))
+	if err != nil {
+		return nil, err
+	}
+	expiry := created.Add(gc.DefaultExpirationSeconds * time.Second)
+	d.PixResponse = &gc.PixResponse{URI: uri, ExpirationDate: expiry}
+
+	// The path of states the record went through, chosen by its draw.
+	t := created
+	hist := []gc.StatusHistory{}
+	move := func(st gc.DepositStatus, after time.Duration) {
+		t = t.Add(after)
+		if t.After(g.now) {
+			t = g.now
+		}
+		hist = append(hist, gc.StatusHistory{Status: string(st), Date: t})
+		d.Status = st
+	}
+	pay := func() {
+		move(gc.DepositPaid, time.Duration(5+r.IntN(600))*time.Second)
+		paid := amount
+		d.AmountPaid = &paid
+		d.PaymentDate = t
+		d.Payer = randomHolder(r)
+		d.EndToEnd = endToEndID(r, "E", d.Payer.BankAccount.ISPB, t)
+		f := fee(paid)
+		d.FeeAmount = &f
+		d.PaymentReceipt = receipt("payment", d.EndToEnd, t)
+	}
+	refund := func() {
+		ra := paidAmount(d)
+		d.RefundAmount = &ra
+		d.RefundDate = t
+		d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, t)
+		d.RefundReceipt = receipt("refund", d.EndToEndRefund, t)
+	}
+	x := r.IntN(1000)
+	switch {
+	case x < 5: // created, never processed
+		move(gc.DepositPending, 0)
+	default:
+		move(first, 0)
+	}
+	unpaidExpired := d.Status == gc.DepositPixQRCodeGenerated && !expiry.After(g.now)
+	switch {
+	case d.Status == gc.DepositPending:
+	case x < 180 && d.Status == gc.DepositPixQRCodeGenerated: // QR code never paid
+		if unpaidExpired {
+			hist = append(hist, gc.StatusHistory{Status: string(gc.DepositFailed), Date: expiry})
+			d.Status, d.ErrorMessage, t = gc.DepositFailed, expiredReason, expiry
+			if x < 10 { // paid late
+				pay()
+			}
+		}
+	case x < 180: // a PIX key deposit still waiting
+	case x < 210:
+		move(gc.DepositFailed, time.Duration(1+r.IntN(300))*time.Second)
+		d.ErrorMessage = "payment failed"
+	case x < 220:
+		move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(300))*time.Second)
+	default:
+		pay()
+		switch y := r.IntN(1000); {
+		case y < 60:
+			move(gc.DepositProcessingRefund, time.Duration(1+r.IntN(72))*time.Hour)
+			ra := paidAmount(d)
+			d.RefundAmount = &ra
+			if y < 50 {
+				move(gc.DepositRefunded, time.Duration(1+r.IntN(120))*time.Minute)
+				refund()
+			}
+		case y < 90:
+			move(gc.DepositBlocked, time.Duration(1+r.IntN(240))*time.Hour)
+			if y < 80 {
+				move(gc.DepositProcessingInfraction, time.Duration(1+r.IntN(72))*time.Hour)
+			}
+			if y < 70 {
+				move(gc.DepositInfraction, time.Duration(1+r.IntN(72))*time.Hour)
+				refund()
+			}
+		case y < 100:
+			move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
+		}
+	}
+	d.StatusHistory = hist
+	d.UpdatedAt = hist[len(hist)-1].Date
+	if d.UpdatedAt.Before(t) {
+		d.UpdatedAt = t
+	}
+	doc, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: seed: encode deposit: %w", err)
+	}
+	return []any{d.ID, clientID, string(d.Status), int64(d.Amount), string(d.DepositOrigin), d.CreatedAt.UnixMilli(),
+		expiresAt(d), nullString(d.ExternalCode), doc}, nil
+}
+
+// withdrawal generates the columns of seeded withdrawal i of n.
+func (g *seeder) withdrawal(clientID string, i, n int) ([]any, error) {
+	r := g.rng(2, i)
+	created := g.createdAt(r, i, n)
+	wd := &gc.Withdrawal{
+		ID:            uuidFrom(r),
+		Acquirer:      acquirerName,
+		Amount:        seedAmount(r, gc.MinWithdrawalFilterAmount),
+		Method:        gc.PaymentMethodPIX,
+		CreatedAt:     created,
+		Status:        gc.WithdrawalPending,
+		StatusHistory: []gc.StatusHistory{{Status: string(gc.WithdrawalPending), Date: created}},
+		UpdatedAt:     created,
+		Receiver:      randomHolder(r),
+	}
+	wd.AcquirerCode = txID(wd.ID)
+	pk := wd.Receiver.Pix
+	wd.PixKey = &pk
+	if r.IntN(2) == 0 {
+		wd.ExternalCode = fmt.Sprintf("seed-w-%d-%08d", g.seed, i)
+	}
+	var path []gc.WithdrawalStatus
+	switch x := r.IntN(100); {
+	case x < 3:
+	case x < 5:
+		path = []gc.WithdrawalStatus{gc.WithdrawalPendingCompliance}
+	case x < 8:
+		path = []gc.WithdrawalStatus{gc.WithdrawalCanceled}
+	case x < 11:
+		path = []gc.WithdrawalStatus{gc.WithdrawalRejected}
+	case x < 13:
+		path = []gc.WithdrawalStatus{gc.WithdrawalProcessing}
+	case x < 17:
+		path = []gc.WithdrawalStatus{gc.WithdrawalProcessing, gc.WithdrawalFailed}
+	case x < 20:
+		path = []gc.WithdrawalStatus{gc.WithdrawalProcessing, gc.WithdrawalProcessed, gc.WithdrawalRefunded}
+	default:
+		path = []gc.WithdrawalStatus{gc.WithdrawalProcessing, gc.WithdrawalProcessed}
+	}
+	t := created
+	for _, st := range path {
+		t = t.Add(time.Duration(1+r.IntN(600)) * time.Second)
+		if t.After(g.now) {
+			t = g.now
+		}
+		applyWithdrawal(wd, st, t, r, "")
+	}
+	doc, err := json.Marshal(wd)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: seed: encode withdrawal: %w", err)
+	}
+	return []any{wd.ID, clientID, string(wd.Status), int64(wd.Amount), wd.CreatedAt.UnixMilli(), nullString(wd.ExternalCode),
+		nullString(wd.EndToEnd), nullString(wd.EndToEndRefund), nullString(pixKeyOf(wd)), doc}, nil
+}

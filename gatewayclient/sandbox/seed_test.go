@@ -1,0 +1,153 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+func TestSeedDeterministicRealisticConsistent(t *testing.T) {
+	a := newEnv(t, nil)
+	b := newEnv(t, nil)
+	ctx := context.Background()
+	req := SeedRequest{Deposits: 3000, Withdrawals: 800, Seed: 42}
+	for _, e := range []*env{a, b} {
+		var res SeedResult
+		e.doJSON("POST", "/sandbox/seed", e.token(), req, 201, &res)
+		if res.Deposits != 3000 || res.Withdrawals != 800 {
+			t.Fatalf("seed result %+v", res)
+		}
+	}
+	// Same seed, same time: the same records (the merchant, made per data dir, aside).
+	docs := func(e *env, table string) []string {
+		rows, err := e.sb.db.QueryContext(ctx, `SELECT id || status || amount || created_at FROM `+table+` ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, table := range []string{"deposits", "withdrawals"} {
+		if da, db := docs(a, table), docs(b, table); !slices.Equal(da, db) || len(da) == 0 {
+			t.Fatalf("%s differ between two runs of seed 42 (%d vs %d rows)", table, len(da), len(db))
+		}
+	}
+	// Seeding again adds nothing; another seed adds new records.
+	var page gc.Page[gc.Deposit]
+	tok := a.token()
+	a.doJSON("POST", "/sandbox/seed", tok, req, 201, nil)
+	a.doJSON("GET", "/deposit", tok, nil, 200, &page)
+	if page.Total != 3000 {
+		t.Fatalf("after seeding twice: %d deposits", page.Total)
+	}
+	a.doJSON("POST", "/sandbox/seed", tok, SeedRequest{Deposits: 10, Seed: 43}, 201, nil)
+	a.doJSON("GET", "/deposit", tok, nil, 200, &page)
+	if page.Total != 3010 {
+		t.Fatalf("after another seed: %d deposits", page.Total)
+	}
+
+	// Every state and both origins; histories follow the state machine; fields fit the state.
+	states := map[gc.DepositStatus]int{}
+	origins := map[gc.DepositOrigin]int{}
+	now := a.sb.Now()
+	rows, err := a.sb.db.QueryContext(ctx, `SELECT doc FROM deposits`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			t.Fatal(err)
+		}
+		var d gc.Deposit
+		if err := json.Unmarshal(doc, &d); err != nil {
+			t.Fatal(err)
+		}
+		states[d.Status]++
+		origins[d.DepositOrigin]++
+		checkSeededDeposit(t, &d, now)
+	}
+	rows.Close()
+	for _, st := range gc.DepositStatuses() {
+		if states[st] == 0 && st != gc.DepositPixQRCodeGenerated {
+			t.Errorf("no seeded deposit in state %s (%v)", st, states)
+		}
+	}
+	if origins[gc.OriginQRCode] == 0 || origins[gc.OriginPixKey] == 0 {
+		t.Errorf("origins %v", origins)
+	}
+	wstates := map[gc.WithdrawalStatus]int{}
+	var wp gc.Page[gc.Withdrawal]
+	for p := 1; ; p++ {
+		a.doJSON("GET", "/withdrawal?perPage=100&page="+strconv.Itoa(p), tok, nil, 200, &wp)
+		for _, w := range wp.Data {
+			wstates[w.Status]++
+			for i := 1; i < len(w.StatusHistory); i++ {
+				if !canMoveWithdrawal(gc.WithdrawalStatus(w.StatusHistory[i-1].Status), gc.WithdrawalStatus(w.StatusHistory[i].Status)) {
+					t.Fatalf("withdrawal history %+v breaks the state machine", w.StatusHistory)
+				}
+			}
+		}
+		if p >= wp.TotalPages {
+			break
+		}
+	}
+	for _, st := range gc.WithdrawalStatuses() {
+		if wstates[st] == 0 {
+			t.Errorf("no seeded withdrawal in state %s (%v)", st, wstates)
+		}
+	}
+	// Pages of seeded deposits come back through the API with masked payers and valid codes.
+	a.doJSON("GET", "/deposit?status=PAID&perPage=5", tok, nil, 200, &page)
+	for _, d := range page.Data {
+		if d.Payer == nil || !strings.Contains(d.Payer.Document, "***") || d.Receiver == nil {
+			t.Fatalf("seeded PAID deposit %+v", d)
+		}
+	}
+	var one gc.Deposit
+	a.doJSON("GET", "/deposit/"+page.Data[0].ID, tok, nil, 200, &one)
+	checkPix(t, one.PixResponse, one.Amount) // the image is made on read
+}
+
+// checkSeededDeposit checks a seeded deposit against the state machine and its state's fields.
+func checkSeededDeposit(t *testing.T, d *gc.Deposit, now interface{ UnixMilli() int64 }) {
+	t.Helper()
+	h := d.StatusHistory
+	if len(h) == 0 || h[len(h)-1].Status != string(d.Status) {
+		t.Fatalf("history %+v does not end in %s", h, d.Status)
+	}
+	for i := 1; i < len(h); i++ {
+		prev := &gc.Deposit{Status: gc.DepositStatus(h[i-1].Status), ErrorMessage: d.ErrorMessage}
+		if !canMoveDeposit(prev, gc.DepositStatus(h[i].Status)) || h[i].Date.Before(h[i-1].Date) {
+			t.Fatalf("history %+v breaks the state machine at %d", h, i)
+		}
+	}
+	if h[len(h)-1].Date.UnixMilli() > now.UnixMilli() || d.CreatedAt.UnixMilli() > now.UnixMilli() {
+		t.Fatalf("deposit %s dated in the future", d.ID)
+	}
+	if d.Amount < gc.MinAmount || d.Amount > gc.MaxAmount {
+		t.Fatalf("amount %d", d.Amount)
+	}
+	switch d.Status {
+	case gc.DepositPaid, gc.DepositRefunded, gc.DepositInfraction, gc.DepositProcessingRefund, gc.DepositBlocked:
+		if d.AmountPaid == nil || d.Payer == nil || !validE2E(d.EndToEnd, 'E') {
+			t.Fatalf("%s deposit without payment fields: %+v", d.Status, d)
+		}
+	}
+	if (d.Status == gc.DepositRefunded || d.Status == gc.DepositInfraction) && !validE2E(d.EndToEndRefund, 'D') {
+		t.Fatalf("%s without endToEndRefund", d.Status)
+	}
+}
