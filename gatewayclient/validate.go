@@ -293,7 +293,9 @@ func (r *CreateTransactionRequest) ValidateAt(now time.Time) error {
 		c.add("address", CodeRequired, "is required when isInfoProduct is false")
 	}
 	for i, it := range r.Items {
-		it.check(c, fmt.Sprintf("items[%d]", i))
+		if !it.valid() { // builds the field paths only for an item that needs them
+			it.check(c, fmt.Sprintf("items[%d]", i))
+		}
 	}
 	if r.Metadata != nil {
 		if _, err := json.Marshal(r.Metadata); err != nil {
@@ -330,7 +332,7 @@ func (cu *Customer) check(c *checker, now time.Time) {
 	}
 	if d := cu.Birthdate; !d.IsZero() {
 		t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
-		latest := now.In(time.FixedZone("UTC+14", 14*60*60))
+		latest := now.UTC().Add(14 * time.Hour) // the date in UTC+14, the earliest time zone
 		today := time.Date(latest.Year(), latest.Month(), latest.Day(), 0, 0, 0, 0, time.UTC)
 		switch {
 		case d.Year < 1 || d.Year > 9999 || t.Year() != d.Year || t.Month() != d.Month || t.Day() != d.Day:
@@ -365,6 +367,24 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// valid reports whether check would find nothing, without building any field path.
+func (it *Item) valid() bool {
+	return strings.TrimSpace(it.Title) != "" && textLength(it.Title, 2, 150) &&
+		(it.Description == "" || textLength(it.Description, 2, 255)) &&
+		it.UnitPrice >= MinAmount && it.UnitPrice <= MaxAmount &&
+		(it.Quantity == nil || *it.Quantity >= MinQuantity && *it.Quantity <= MaxQuantity)
+}
+
+// textLength reports whether s is valid UTF-8 of minLen..maxLen characters, the rule of
+// checker.length.
+func textLength(s string, minLen, maxLen int) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	n := utf8.RuneCountInString(s)
+	return n >= minLen && n <= maxLen
 }
 
 // check adds the violations of an item whose path is prefix (items[2]).

@@ -594,3 +594,16 @@ func BenchmarkValidateAndEncode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidate measures the validation of one full CreateTransaction request alone, the
+// part of BenchmarkValidateAndEncode that is not JSON encoding.
+func BenchmarkValidate(b *testing.B) {
+	r := validRequest()
+	now := testNow()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.ValidateAt(now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
