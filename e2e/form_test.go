@@ -76,9 +76,14 @@ func TestInvalidCPFKeepsTypedValues(t *testing.T) {
 	c.Document = "529.982.247-26" // the last check digit is 5
 	form.fillCustomer(c)
 	form.fillAddress(validAddress())
+	// Typed key by key as bare digits, the masked inputs format themselves.
+	for name, keys := range map[string]string{"document": "52998224726", "phone": "11987654321", "zip_code": "01310100"} {
+		s.check(form.field(name).Clear(), "clear "+name)
+		s.check(form.field(name).PressSequentially(keys), "type "+name)
+	}
 	typed := form.values()
-	if typed["document"] != c.Document || typed["state"] != "SP" {
-		t.Fatalf("the form did not take the typed values: %v", typed)
+	if typed["document"] != c.Document || typed["phone"] != c.Phone || typed["zip_code"] != validAddress().ZipCode || typed["state"] != "SP" {
+		t.Fatalf("the form did not take (and mask) the typed values: %v", typed)
 	}
 	s.shot("typed")
 	form.submit()
