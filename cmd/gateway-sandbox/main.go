@@ -1,0 +1,182 @@
+// Command gateway-sandbox runs the PIX gateway sandbox as a standalone server: the gateway's
+// API at the root of SANDBOX_ADDR, simulation controls under /sandbox/, state in
+// SANDBOX_DATA_DIR.
+//
+// Configuration comes from the environment, each variable also a flag of the same name in
+// lower case (a flag wins):
+//
+//	SANDBOX_ADDR                 listen address (127.0.0.1:8090)
+//	SANDBOX_DATA_DIR             state directory (./sandbox-data)
+//	SANDBOX_CLIENT_ID            the accepted client id (sandbox-client)
+//	SANDBOX_CLIENT_SECRET        its secret (sandbox-secret)
+//	SANDBOX_WEBHOOK_FORWARD_TO   also deliver every webhook to this URL (none)
+//
+// Bad configuration stops it with one line naming the variable and exit status 2.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := parseConfig(os.Args[1:], os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gateway-sandbox:", err)
+		os.Exit(2)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(ctx, cfg, os.Stdout, logger, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "gateway-sandbox:", err)
+		os.Exit(1)
+	}
+}
+
+// config is the server's configuration.
+type config struct {
+	Addr         string
+	DataDir      string
+	ClientID     string
+	ClientSecret string
+	ForwardTo    string
+}
+
+// setting is one configuration variable: its name, default and destination.
+type setting struct {
+	env, def string
+	dst      *string
+}
+
+// parseConfig reads the environment (through getenv) and then the flags in args.
+func parseConfig(args []string, getenv func(string) string) (config, error) {
+	var c config
+	settings := []setting{
+		{"SANDBOX_ADDR", "127.0.0.1:8090", &c.Addr},
+		{"SANDBOX_DATA_DIR", "./sandbox-data", &c.DataDir},
+		{"SANDBOX_CLIENT_ID", "sandbox-client", &c.ClientID},
+		{"SANDBOX_CLIENT_SECRET", "sandbox-secret", &c.ClientSecret},
+		{"SANDBOX_WEBHOOK_FORWARD_TO", "", &c.ForwardTo},
+	}
+	fs := flag.NewFlagSet("gateway-sandbox", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, s := range settings {
+		v := s.def
+		if e := getenv(s.env); e != "" {
+			v = e
+		}
+		fs.StringVar(s.dst, strings.ToLower(s.env), v, s.env)
+	}
+	if err := fs.Parse(args); err != nil {
+		return config{}, fmt.Errorf("flags: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
+		return config{}, fmt.Errorf("SANDBOX_ADDR: %q is not host:port", c.Addr)
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return config{}, errors.New("SANDBOX_DATA_DIR: must not be empty")
+	}
+	if strings.TrimSpace(c.ClientID) == "" || strings.ContainsAny(c.ClientID, " \t\r\n") {
+		return config{}, errors.New("SANDBOX_CLIENT_ID: must be a non-empty word")
+	}
+	if len(c.ClientSecret) < 8 {
+		return config{}, errors.New("SANDBOX_CLIENT_SECRET: must have at least 8 characters")
+	}
+	if c.ForwardTo != "" {
+		u, err := url.Parse(c.ForwardTo)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, fmt.Errorf("SANDBOX_WEBHOOK_FORWARD_TO: %q is not an http or https URL", c.ForwardTo)
+		}
+		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+			return config{}, errors.New("SANDBOX_WEBHOOK_FORWARD_TO: plain http is allowed on a loopback host only")
+		}
+	}
+	return c, nil
+}
+
+// isLoopback reports whether host is localhost or a loopback address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// run serves the sandbox until ctx is done, then shuts down gracefully. ready, when not nil,
+// receives the address actually listened on (for tests listening on port 0).
+func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger, ready func(addr string)) error {
+	sb, err := sandbox.New(ctx, sandbox.Options{
+		DataDir:          cfg.DataDir,
+		Clients:          []sandbox.ClientConfig{{ID: cfg.ClientID, Secret: cfg.ClientSecret}},
+		Logger:           logger,
+		WebhookForwardTo: cfg.ForwardTo,
+	})
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("SANDBOX_ADDR: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           http.MaxBytesHandler(sb, 2<<20),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      5 * time.Minute, // POST sandbox/seed of a million records takes about a minute
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	c, _ := sb.Client(cfg.ClientID)
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(out, "PIX gateway sandbox listening on %s\n", base)
+	fmt.Fprintf(out, "  client id:      %s\n  client secret:  %s\n  webhook secret: %s\n  console:        %s/sandbox/\n",
+		c.ID, c.Secret, c.WebhookSecret, base)
+	if cfg.ForwardTo != "" {
+		fmt.Fprintf(out, "  webhooks also forwarded to %s\n", cfg.ForwardTo)
+	}
+
+	bg, stopBG := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); sb.Run(bg) }()
+	defer func() { stopBG(); wg.Wait() }()
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	fmt.Fprintln(out, "PIX gateway sandbox stopped")
+	return nil
+}
