@@ -113,12 +113,19 @@ func queueHistory(b *pgx.Batch, orderID string, from int, hs []checkout.StatusCh
 	}
 }
 
-// violationsJSON encodes the gateway's violations for the JSONB column; none is NULL.
-func violationsJSON(vs []gatewayclient.Violation) ([]byte, error) {
+// violationsJSON encodes the gateway's violations for the JSONB column; none is NULL. The JSON
+// goes as a string, not []byte: in pgx's exec and simple protocol modes (used behind
+// PgBouncer) a []byte parameter is sent as bytea, which is not JSON.
+func violationsJSON(vs []gatewayclient.Violation) (*string, error) {
 	if len(vs) == 0 {
 		return nil, nil
 	}
-	return json.Marshal(vs)
+	b, err := json.Marshal(vs)
+	if err != nil {
+		return nil, err
+	}
+	js := string(b)
+	return &js, nil
 }
 
 // queueAttempt queues the insert of a, or the update of its changing fields when it exists.

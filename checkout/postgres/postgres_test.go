@@ -127,9 +127,27 @@ func newSchema(t testing.TB, dbURL string) string {
 // TestStoreSuite runs the suite every store passes. Each subtest's store gets a schema of its
 // own in one database created for the suite.
 func TestStoreSuite(t *testing.T) {
+	t.Parallel()
 	dbURL := newDatabase(t)
 	storetest.Run(t, func(t *testing.T) checkout.Store {
 		return open(t, newSchema(t, dbURL))
+	})
+}
+
+// TestStoreSuiteWithoutPreparedStatements runs the suite with pgx's exec mode, which sends
+// parameter types from Go's types instead of asking the server, and prepares nothing: the mode
+// for PgBouncer in transaction pooling, set in the database URL.
+func TestStoreSuiteWithoutPreparedStatements(t *testing.T) {
+	t.Parallel()
+	u, err := url.Parse(newDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("default_query_exec_mode", "exec")
+	u.RawQuery = q.Encode()
+	storetest.Run(t, func(t *testing.T) checkout.Store {
+		return open(t, newSchema(t, u.String()))
 	})
 }
 
