@@ -6,7 +6,9 @@
 // It talks to the server through pgx's own connection pool (pgxpool) rather than database/sql:
 // reads of an order's lines, history and attempts are pipelined in one round trip (pgx.Batch),
 // and PostgreSQL's types (BOOLEAN, BYTEA, JSONB, text arrays for "= ANY($1)") map to Go without
-// adapters. Pool settings can be tuned in the URL (pool_max_conns=…, see pgxpool.ParseConfig).
+// adapters. The URL also carries the pool's settings (pool_max_conns=…, see
+// pgxpool.ParseConfig), the schema (search_path=…), and, behind PgBouncer in transaction
+// pooling, default_query_exec_mode=exec so that nothing is prepared across transactions.
 //
 // Concurrency, also across processes:
 //   - writes run in READ COMMITTED transactions that lock the row they read-modify-write
