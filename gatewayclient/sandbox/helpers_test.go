@@ -274,3 +274,6 @@ func (c clientClock) Sleep(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// centsOf converts an int64 literal to cents.
+func centsOf(v int64) gc.Cents { return gc.Cents(v) }

@@ -268,6 +268,7 @@ func (s *Sandbox) routes() http.Handler {
 	mux.Handle("GET /sandbox/clock", ctl(s.handleGetClock))
 	mux.Handle("POST /sandbox/clock/advance", ctl(s.handleAdvanceClock))
 	mux.Handle("/sandbox/faults", ctl(s.handleFaults))
+	s.consoleRoutes(mux)
 
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.respondError(w, r, newAPIError(http.StatusNotFound, "Cannot %s %s", r.Method, r.URL.Path))

@@ -1,0 +1,330 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// The console (GET {base}/sandbox/) is for a person with a browser, who cannot send a bearer
+// header. It signs in with the client's id and secret (a form), then carries the same kind
+// of access token in a cookie: HttpOnly, SameSite=Strict, Secure over TLS, scoped by the
+// browser to the console's path. Its buttons are forms POSTing to console endpoints guarded
+// by http.CrossOriginProtection, which call the same functions as the control API. A bearer
+// header with the sandbox:control scope also opens it.
+
+// consoleCookie holds the console's access token.
+const consoleCookie = "sandbox_console"
+
+// consoleView is the view model of the console page.
+type consoleView struct {
+	ClientID    string
+	Now         string
+	Error       string
+	Deposits    []depositRow
+	Withdrawals []withdrawalRow
+}
+
+// depositRow is one deposit of the console.
+type depositRow struct {
+	ID, CreatedAt, Amount, Origin, Status string
+	Actions                               []consoleAction
+	Deliveries                            []deliveryRow
+}
+
+// consoleAction is a button: the control path, an optional outcome and the label.
+type consoleAction struct{ Path, Outcome, Label string }
+
+// withdrawalRow is one withdrawal of the console.
+type withdrawalRow struct {
+	ID, CreatedAt, Amount, Status string
+	Next                          []string
+	Deliveries                    []deliveryRow
+}
+
+// deliveryRow is one webhook delivery of the console.
+type deliveryRow struct {
+	Type, URL, Status string
+	Attempts          int
+	LastStatusCode    int
+	LastError         string
+}
+
+// consoleRoutes adds the console to mux.
+func (s *Sandbox) consoleRoutes(mux *http.ServeMux) {
+	cop := http.NewCrossOriginProtection()
+	post := func(h http.HandlerFunc) http.Handler { return cop.Handler(h) }
+	mux.HandleFunc("GET /sandbox/{$}", s.handleConsole)
+	mux.Handle("POST /sandbox/login", post(s.handleConsoleLogin))
+	mux.Handle("POST /sandbox/logout", post(s.handleConsoleLogout))
+	mux.Handle("POST /sandbox/console/deposits/{id}/{action}", post(s.consoleAction(func(ctx context.Context, p principal, r *http.Request) error {
+		_, err := s.ControlDeposit(ctx, p.clientID, r.PathValue("id"), DepositAction(r.PathValue("action")),
+			DepositControl{Outcome: r.PostFormValue("outcome")})
+		return err
+	}, "../../../")))
+	mux.Handle("POST /sandbox/console/withdrawals/{id}/{status}", post(s.consoleAction(func(ctx context.Context, p principal, r *http.Request) error {
+		_, err := s.MoveWithdrawal(ctx, p.clientID, r.PathValue("id"), gc.WithdrawalStatus(strings.ToUpper(r.PathValue("status"))), "")
+		return err
+	}, "../../../")))
+	mux.Handle("POST /sandbox/console/withdrawals", post(s.consoleAction(func(ctx context.Context, p principal, r *http.Request) error {
+		amt, err := strconv.ParseInt(r.PostFormValue("amount"), 10, 64)
+		if err != nil {
+			return violation(gc.KindInvalidData, "amount", gc.CodeInteger, "must be an integer number of cents")
+		}
+		_, err = s.CreateWithdrawal(ctx, p.clientID, NewWithdrawal{Amount: gc.Cents(amt)})
+		return err
+	}, "../")))
+	mux.Handle("POST /sandbox/console/clock", post(s.consoleAction(func(ctx context.Context, _ principal, r *http.Request) error {
+		secs, err := strconv.ParseInt(r.PostFormValue("seconds"), 10, 64)
+		if err != nil {
+			return violation(gc.KindInvalidData, "seconds", gc.CodeInteger, "must be an integer")
+		}
+		return s.AdvanceClock(ctx, time.Duration(secs)*time.Second)
+	}, "../")))
+}
+
+// consolePrincipal authenticates a console request by bearer header or cookie.
+func (s *Sandbox) consolePrincipal(r *http.Request) (principal, bool) {
+	if r.Header.Get("Authorization") != "" {
+		p, err := s.authenticate(r, ScopeSandboxControl)
+		return p, err == nil
+	}
+	c, err := r.Cookie(consoleCookie)
+	if err != nil {
+		return principal{}, false
+	}
+	p, err := s.verifyToken(c.Value)
+	if err != nil {
+		return principal{}, false
+	}
+	for _, sc := range p.scopes {
+		if sc == ScopeSandboxControl {
+			return p, true
+		}
+	}
+	return principal{}, false
+}
+
+// handleConsole is GET sandbox/: the console, or the sign-in form.
+func (s *Sandbox) handleConsole(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.consolePrincipal(r)
+	if !ok {
+		s.renderConsole(w, r, http.StatusOK, consoleLogin(""))
+		return
+	}
+	s.renderConsolePage(w, r, p, http.StatusOK, "")
+}
+
+// renderConsolePage renders the console for p, with an error message when not empty.
+func (s *Sandbox) renderConsolePage(w http.ResponseWriter, r *http.Request, p principal, status int, errMsg string) {
+	v, err := s.consoleView(r.Context(), p)
+	if err != nil {
+		s.log.Error("sandbox: console", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	v.Error = errMsg
+	s.renderConsole(w, r, status, consolePage(v))
+}
+
+// renderConsole writes a page with headers that keep it out of frames and caches.
+func (s *Sandbox) renderConsole(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(status)
+	if err := c.Render(r.Context(), w); err != nil {
+		s.log.Error("sandbox: render console", "err", err)
+	}
+}
+
+// handleConsoleLogin is POST sandbox/login.
+func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	id, secret := r.PostFormValue("client_id"), r.PostFormValue("client_secret")
+	c, ok := s.checkCredentials(id, secret)
+	if !ok {
+		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret."))
+		return
+	}
+	tok, err := s.signToken(c.ID, c.Scopes)
+	if err != nil {
+		s.log.Error("sandbox: console token", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	// No Path attribute: the browser scopes the cookie to this directory, the console's own,
+	// wherever the sandbox is mounted.
+	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: tok.AccessToken, MaxAge: int(s.tokenTTL / time.Second),
+		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "./", http.StatusSeeOther)
+}
+
+// handleConsoleLogout is POST sandbox/logout.
+func (s *Sandbox) handleConsoleLogout(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: "", MaxAge: -1, HttpOnly: true,
+		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "./", http.StatusSeeOther)
+}
+
+// consoleAction wraps a console form action: authenticate, act, then go back to the console
+// (back is the relative URL of the console page), or show the console with the error.
+func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Request) error, back string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, ok := s.consolePrincipal(r)
+		if !ok {
+			s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Sign in first."))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		if err := act(r.Context(), p, r); err != nil {
+			var ae *apiError
+			var ve *gc.ValidationError
+			switch {
+			case errors.As(err, &ae):
+				s.renderConsolePage(w, r, p, ae.status, fmt.Sprint(ae.message))
+			case errors.As(err, &ve):
+				s.renderConsolePage(w, r, p, http.StatusUnprocessableEntity, strings.TrimPrefix(ve.Error(), "gatewayclient: "))
+			default:
+				s.log.Error("sandbox: console action", "path", r.URL.Path, "err", err)
+				s.renderConsolePage(w, r, p, http.StatusInternalServerError, "internal error")
+			}
+			return
+		}
+		http.Redirect(w, r, back, http.StatusSeeOther)
+	}
+}
+
+// checkCredentials checks a client id and secret in constant time.
+func (s *Sandbox) checkCredentials(id, secret string) (ClientConfig, bool) {
+	c, ok := s.clients[id]
+	want := c.Secret
+	if !ok {
+		want = "\x00unknown-client"
+	}
+	if subtle.ConstantTimeCompare([]byte(want), []byte(secret)) != 1 || !ok {
+		return ClientConfig{}, false
+	}
+	return c, true
+}
+
+// consoleRecent is how many records of each kind the console lists.
+const consoleRecent = 20
+
+// consoleView builds the console's view model for p.
+func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, error) {
+	if err := s.expireDue(ctx); err != nil {
+		return consoleView{}, err
+	}
+	now := s.clock.Now()
+	v := consoleView{ClientID: p.clientID, Now: gc.FormatTime(now)}
+	_, docs, err := s.listDocs(ctx, "deposits", depositWhere(p.clientID, gc.DepositFilter{}), consoleRecent, 1, consoleRecent)
+	if err != nil {
+		return v, err
+	}
+	for _, doc := range docs {
+		var d gc.Deposit
+		if err := json.Unmarshal(doc, &d); err != nil {
+			return v, fmt.Errorf("sandbox: decode deposit: %w", err)
+		}
+		row := depositRow{ID: d.ID, CreatedAt: gc.FormatTime(d.CreatedAt), Amount: formatBRL(d.Amount),
+			Origin: string(d.DepositOrigin), Status: string(d.Status), Actions: depositActions(&d)}
+		if row.Deliveries, err = s.deliveryRows(ctx, d.ID); err != nil {
+			return v, err
+		}
+		v.Deposits = append(v.Deposits, row)
+	}
+	_, docs, err = s.listDocs(ctx, "withdrawals", withdrawalWhere(p.clientID, gc.WithdrawalFilter{}), consoleRecent, 1, consoleRecent)
+	if err != nil {
+		return v, err
+	}
+	for _, doc := range docs {
+		var wd gc.Withdrawal
+		if err := json.Unmarshal(doc, &wd); err != nil {
+			return v, fmt.Errorf("sandbox: decode withdrawal: %w", err)
+		}
+		row := withdrawalRow{ID: wd.ID, CreatedAt: gc.FormatTime(wd.CreatedAt), Amount: formatBRL(wd.Amount), Status: string(wd.Status)}
+		for _, to := range withdrawalTransitions[wd.Status] {
+			row.Next = append(row.Next, string(to))
+		}
+		if row.Deliveries, err = s.deliveryRows(ctx, wd.ID); err != nil {
+			return v, err
+		}
+		v.Withdrawals = append(v.Withdrawals, row)
+	}
+	return v, nil
+}
+
+// deliveryRows returns the console rows of a record's webhook deliveries.
+func (s *Sandbox) deliveryRows(ctx context.Context, recordID string) ([]deliveryRow, error) {
+	ds, err := s.hooks.ob.Deliveries(ctx, recordID, 10)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: deliveries: %w", err)
+	}
+	out := make([]deliveryRow, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, deliveryRow{Type: d.Type, URL: d.URL, Status: d.Status, Attempts: d.Attempts,
+			LastStatusCode: d.LastStatusCode, LastError: d.LastError})
+	}
+	return out, nil
+}
+
+// depositActions lists the controls the state machine allows on d now.
+func depositActions(d *gc.Deposit) []consoleAction {
+	candidates := []struct {
+		a  consoleAction
+		ch depositChange
+	}{
+		{consoleAction{Path: string(ActionPay), Label: "pay"}, fixedChange(gc.DepositPaid, nil)},
+		{consoleAction{Path: string(ActionFail), Label: "fail"}, fixedChange(gc.DepositFailed, nil)},
+		{consoleAction{Path: string(ActionExpire), Label: "expire"}, expireChange(true)},
+		{consoleAction{Path: string(ActionRefund), Label: "refund"}, refundChange(nil)},
+		{consoleAction{Path: string(ActionInfraction), Label: "infraction"}, infractionChange(false)},
+		{consoleAction{Path: string(ActionInfraction), Outcome: "reject", Label: "reject MED"}, infractionChange(true)},
+		{consoleAction{Path: string(ActionCompliance), Label: "compliance"}, complianceChange("")},
+		{consoleAction{Path: string(ActionCompliance), Outcome: "approve", Label: "approve"}, complianceChange("approve")},
+		{consoleAction{Path: string(ActionCompliance), Outcome: "reject", Label: "reject"}, complianceChange("reject")},
+	}
+	var out []consoleAction
+	for _, c := range candidates {
+		to, err := c.ch.target(d)
+		if err == nil && canMoveDeposit(d, to) {
+			out = append(out, c.a)
+		}
+	}
+	return out
+}
+
+// formatBRL formats cents as "R$ 1.234,56".
+func formatBRL(c gc.Cents) string {
+	neg := c < 0
+	if neg {
+		c = -c
+	}
+	whole := strconv.FormatInt(int64(c/100), 10)
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	s := fmt.Sprintf("R$ %s,%02d", b.String(), int64(c%100))
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

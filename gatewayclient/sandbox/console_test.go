@@ -1,0 +1,161 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// browser is an HTTP client with cookies that does not follow redirects.
+func browser(t *testing.T) *http.Client {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// page fetches a console page and parses it.
+func page(t *testing.T, c *http.Client, u string) (int, *goquery.Document) {
+	t.Helper()
+	res, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, doc
+}
+
+func TestConsole(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	tx := e.createTx(tok, "console-01", 12345)
+	base := e.srv.URL + "/sandbox/"
+	c := browser(t)
+
+	// Signed out: the sign-in form only.
+	st, doc := page(t, c, base)
+	if st != 200 || doc.Find(`[data-testid="console-login"]`).Length() != 1 || doc.Find(`[data-testid="sandbox-deposit-row"]`).Length() != 0 {
+		t.Fatalf("signed-out console: %d", st)
+	}
+	res, err := c.PostForm(base+"login", url.Values{"client_id": {testClientID}, "client_secret": {"wrong"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Fatalf("wrong secret: %d", res.StatusCode)
+	}
+	res, err = c.PostForm(base+"login", url.Values{"client_id": {testClientID}, "client_secret": {testSecret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	sc := res.Header.Get("Set-Cookie")
+	if res.StatusCode != 303 || !strings.Contains(sc, "HttpOnly") || !strings.Contains(sc, "SameSite=Strict") {
+		t.Fatalf("login: %d %q", res.StatusCode, sc)
+	}
+
+	// Signed in: the deposit with its buttons.
+	st, doc = page(t, c, base)
+	row := doc.Find(`[data-testid="sandbox-deposit-row"]`)
+	if st != 200 || row.Length() != 1 || !strings.Contains(row.Text(), tx.ID) || !strings.Contains(row.Text(), "R$ 123,45") {
+		t.Fatalf("console: %d rows %d %q", st, row.Length(), row.Text())
+	}
+	action, ok := row.Find(`form button:contains("pay")`).Parent().Attr("action")
+	if !ok {
+		t.Fatal("no pay button")
+	}
+	if row.Find(`button:contains("refund")`).Length() != 0 {
+		t.Fatal("refund offered before payment")
+	}
+	// The button's form posts to a relative URL; same-origin POST is accepted.
+	payURL, _ := url.Parse(base)
+	payURL, _ = payURL.Parse(action)
+	res, err = c.PostForm(payURL.String(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 303 {
+		t.Fatalf("pay: %d", res.StatusCode)
+	}
+	_, doc = page(t, c, base)
+	row = doc.Find(`[data-testid="sandbox-deposit-row"]`)
+	if !strings.Contains(row.Find(".status").Text(), "PAID") || row.Find(`button:contains("refund")`).Length() != 1 ||
+		!strings.Contains(row.Find(".hooks").Text(), "none") {
+		t.Fatalf("after pay: %q", row.Text())
+	}
+
+	// A cross-site form post is refused (CSRF), and nothing changes.
+	req, _ := http.NewRequest("POST", base+"console/deposits/"+tx.ID+"/refund", nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	res, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-site post: %d", res.StatusCode)
+	}
+	// A refused transition shows the reason on the console.
+	res, err = c.PostForm(base+"console/deposits/"+tx.ID+"/expire", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ = goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 409 || !strings.Contains(doc.Find(`[data-testid="console-error"]`).Text(), "cannot move deposit from PAID") {
+		t.Fatalf("refused expire: %d %q", res.StatusCode, doc.Find(`[data-testid="console-error"]`).Text())
+	}
+	// Withdrawal creation and clock advance through their forms.
+	for path, form := range map[string]url.Values{"console/withdrawals": {"amount": {"2500"}}, "console/clock": {"seconds": {"60"}}} {
+		res, err = c.PostForm(base+path, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 303 {
+			t.Fatalf("%s: %d", path, res.StatusCode)
+		}
+	}
+	_, doc = page(t, c, base)
+	if doc.Find(`[data-testid="sandbox-withdrawal-row"]`).Length() != 1 || !strings.Contains(doc.Find(`[data-testid="console-now"]`).Text(), "12:01:00") {
+		t.Fatal("withdrawal or clock not shown")
+	}
+	// A bearer token opens the console too; a client without sandbox:control cannot.
+	st, _, body := e.do("GET", "/sandbox/", tok, nil)
+	if st != 200 || !strings.Contains(string(body), tx.ID) {
+		t.Fatalf("console with bearer: %d", st)
+	}
+	st, _, body = e.do("GET", "/sandbox/", e.token(ScopeDepositsRead), nil)
+	if st != 200 || strings.Contains(string(body), tx.ID) {
+		t.Fatalf("console with a token lacking sandbox:control showed data: %d", st)
+	}
+	// Sign out.
+	res, err = c.PostForm(base+"logout", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if _, doc = page(t, c, base); doc.Find(`[data-testid="console-login"]`).Length() != 1 {
+		t.Fatal("still signed in after sign-out")
+	}
+}
+
+func TestFormatBRL(t *testing.T) {
+	for c, want := range map[int64]string{0: "R$ 0,00", 5: "R$ 0,05", 12345: "R$ 123,45", 123456789: "R$ 1.234.567,89", 100000: "R$ 1.000,00"} {
+		if got := formatBRL(centsOf(c)); got != want {
+			t.Errorf("formatBRL(%d) = %q, want %q", c, got, want)
+		}
+	}
+}
