@@ -283,9 +283,13 @@ type Deposit struct {
 	DepositOrigin      DepositOrigin   `json:"depositOrigin"`                // QRCODE or PIX_KEY
 }
 
-// MarshalJSON writes every time as UTC with millisecond precision and a trailing Z.
+// MarshalJSON writes every time as UTC with millisecond precision and a trailing Z, and a
+// nil StatusHistory as [] (the spec makes it a required array).
 func (d Deposit) MarshalJSON() ([]byte, error) {
 	type alias Deposit
+	if d.StatusHistory == nil {
+		d.StatusHistory = []StatusHistory{}
+	}
 	return json.Marshal(struct {
 		alias
 		CreatedAt   wireTime `json:"createdAt"`
@@ -325,9 +329,13 @@ type Withdrawal struct {
 	FeeAmount       *Cents           `json:"feeAmount,omitempty"`       // fee; unit not shown by the spec, read as cents
 }
 
-// MarshalJSON writes every time as UTC with millisecond precision and a trailing Z.
+// MarshalJSON writes every time as UTC with millisecond precision and a trailing Z, and a
+// nil StatusHistory as [] (the spec makes it a required array).
 func (w Withdrawal) MarshalJSON() ([]byte, error) {
 	type alias Withdrawal
+	if w.StatusHistory == nil {
+		w.StatusHistory = []StatusHistory{}
+	}
 	return json.Marshal(struct {
 		alias
 		CreatedAt     wireTime `json:"createdAt"`
@@ -398,6 +406,21 @@ type Page[T any] struct {
 	CurrentPage int `json:"currentPage"` // this page's number, from 1
 	PerPage     int `json:"perPage"`     // page size
 	Data        []T `json:"data"`        // this page's records
+}
+
+// MarshalJSON writes the envelope with a nil Data as [] (the spec makes it a required array).
+func (p Page[T]) MarshalJSON() ([]byte, error) {
+	data := p.Data
+	if data == nil {
+		data = []T{}
+	}
+	return json.Marshal(struct {
+		Total       int `json:"total"`
+		TotalPages  int `json:"totalPages"`
+		CurrentPage int `json:"currentPage"`
+		PerPage     int `json:"perPage"`
+		Data        []T `json:"data"`
+	}{p.Total, p.TotalPages, p.CurrentPage, p.PerPage, data})
 }
 
 // DepositFilter holds the query parameters of GET /deposit. Zero values are not sent.

@@ -408,3 +408,27 @@ func TestDateJSON(t *testing.T) {
 		t.Errorf("unset birthdate written: %s, %v", b, err)
 	}
 }
+
+// TestRequiredArraysNeverNull checks that the arrays the spec makes required are written as
+// [] when empty, never as null.
+func TestRequiredArraysNeverNull(t *testing.T) {
+	for name, v := range map[string]any{
+		"deposit":          Deposit{},
+		"withdrawal":       &Withdrawal{},
+		"page":             Page[Deposit]{},
+		"page of pointers": &Page[Withdrawal]{TotalPages: 1},
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if strings.Contains(string(b), "null") || !strings.Contains(string(b), "[]") {
+			t.Errorf("%s = %s", name, b)
+		}
+	}
+	var p Page[Deposit]
+	if err := json.Unmarshal([]byte(`{"total":3,"totalPages":2,"currentPage":1,"perPage":2,"data":[{"id":"a"},{"id":"b"}]}`), &p); err != nil ||
+		p.Total != 3 || p.TotalPages != 2 || p.CurrentPage != 1 || p.PerPage != 2 || len(p.Data) != 2 || p.Data[1].ID != "b" {
+		t.Errorf("page decoded as %+v, %v", p, err)
+	}
+}
