@@ -255,6 +255,10 @@ type PixView struct {
 	SandboxPayURL string // POST target that pays through the sandbox; shown only when Page.Sandbox
 }
 
+// HasQR reports whether there is a code to show. A pending order (the gateway has not
+// answered) or one under review has none: its page shows the status alone.
+func (v PixView) HasQR() bool { return v.Code != "" }
+
 // Expired reports whether the QR code can no longer be paid: the order says so or its
 // expiration time has passed.
 func (v PixView) Expired() bool {

@@ -682,6 +682,13 @@ func TestPixPageWithoutQRYet(t *testing.T) {
 	v.Status, v.QRImageURL, v.Code, v.ExpiresAt = StatusPending, "", "", time.Time{}
 	r := render(t, PixPage(v))
 	r.none(t, "pix-qr") // no broken image while the gateway has not answered
+	// Nor an empty code to copy, or a countdown of a time nobody set.
+	for _, id := range []string{"pix-code", "copy-code", "countdown"} {
+		r.none(t, id)
+	}
+	if r.doc.Find("[data-pix-active]").Length() != 0 {
+		t.Error("the QR block is on a page without a code")
+	}
 	if got := text(r.one(t, "order-status")); got != StatusText(PtBR, StatusPending) {
 		t.Errorf("status %q", got)
 	}
@@ -690,6 +697,31 @@ func TestPixPageWithoutQRYet(t *testing.T) {
 	}
 	if !strings.Contains(r.html, `http-equiv="refresh"`) {
 		t.Error("a pending page must refresh itself without JavaScript")
+	}
+}
+
+// A deposit under review has no QR code to show (the order left awaiting_payment): the page
+// shows the status only, in both languages, and keeps refreshing.
+func TestPixPageUnderReview(t *testing.T) {
+	for _, lang := range Langs() {
+		v := pixView(lang)
+		v.Status, v.QRImageURL, v.Code, v.ExpiresAt = StatusUnderReview, "", "", time.Time{}
+		r := render(t, PixPage(v))
+		for _, id := range []string{"pix-qr", "pix-code", "copy-code", "countdown"} {
+			r.none(t, id)
+		}
+		if strings.Contains(r.html, `src=""`) {
+			t.Error("an element with an empty src")
+		}
+		if got := text(r.one(t, "order-status")); got != StatusText(lang, StatusUnderReview) {
+			t.Errorf("%s: status %q", lang, got)
+		}
+		if _, hidden := r.one(t, "new-qr").Attr("hidden"); !hidden {
+			t.Errorf("%s: new-qr shown while under review", lang)
+		}
+		if !strings.Contains(r.html, `http-equiv="refresh"`) {
+			t.Errorf("%s: the page must follow the review without JavaScript", lang)
+		}
 	}
 }
 
