@@ -129,11 +129,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	go func() { served <- a.Serve(ctx, ln) }()
 	var frontSrv *http.Server
 	t.Cleanup(func() {
-		if frontSrv != nil {
-			sctx, scancel := context.WithTimeout(context.Background(), stopTimeout)
-			_ = frontSrv.Shutdown(sctx)
-			scancel()
-		}
+		// The app first: its shutdown ends the event streams the front may be relaying.
 		cancel()
 		select {
 		case err := <-served:
@@ -142,6 +138,14 @@ func startApp(t *testing.T, o appOptions) *testApp {
 			}
 		case <-time.After(stopTimeout):
 			t.Errorf("the app did not stop within %v", stopTimeout)
+		}
+		switch {
+		case frontSrv != nil:
+			sctx, scancel := context.WithTimeout(context.Background(), stopTimeout)
+			_ = frontSrv.Shutdown(sctx)
+			scancel()
+		case o.front != nil:
+			public.Close() // the front never started
 		}
 		if err := a.Close(); err != nil {
 			t.Errorf("app.Close: %v", err)
