@@ -455,3 +455,49 @@ func TestFailedRenewalKeepsUnexpiredToken(t *testing.T) {
 		t.Fatalf("after expiry: err = %v; want ErrAuthProviderUnavailable", err)
 	}
 }
+
+// TestConcurrentUseThroughRenewalsAnd401s runs many callers at once while the clock moves
+// past several renewals and the gateway revokes the first token: every call succeeds, the
+// callers share the token requests, and the race detector sees the token cache from all
+// sides.
+func TestConcurrentUseThroughRenewalsAnd401s(t *testing.T) {
+	clock := newFakeClock()
+	g := newTestGateway(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer tok-1" {
+			writeJSON(w, 401, `{"statusCode":401,"message":"revoked"}`)
+			return
+		}
+		writeJSON(w, 200, `{"id":"`+testDepositID+`"}`)
+	})
+	g.setTokenAnswer(func(n int64) (int, string) {
+		return 200, fmt.Sprintf(`{"access_token":"tok-%d","expires_in_sec":600}`, n)
+	})
+	c := g.client(WithClock(clock))
+	const callers, calls, advances = 20, 15, 10
+	var wg sync.WaitGroup
+	errs := make(chan error, callers*calls)
+	for range callers {
+		wg.Go(func() {
+			for range calls {
+				if _, err := c.GetDeposit(context.Background(), testDepositID); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range advances {
+			clock.Advance(200 * time.Second) // a renewal every third step (margin 60 s)
+			_, _ = c.Token(context.Background())
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// One request for the revoked token, one to replace it, and at most one per clock step.
+	if n := g.tokenRequests.Load(); n < 2 || n > 2+advances {
+		t.Errorf("token requests = %d, want 2 to %d", n, 2+advances)
+	}
+}
