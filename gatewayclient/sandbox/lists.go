@@ -154,19 +154,56 @@ func (s *Sandbox) listDocs(ctx context.Context, table string, w *where, total, p
 	return total, docs, nil
 }
 
-// depositTotal returns the number of deposits of clientID matching f from the counts table
-// when f filters by status and origin only, and -1 otherwise (the caller counts).
+// depositTotal returns the number of deposits of clientID matching f, or -1 when f filters
+// by amount (the caller counts). Whole UTC days inside the date range are summed from the
+// day counts; only the partial days at the edges are counted in the index.
 func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.DepositFilter) (int, error) {
-	if !f.StartDate.IsZero() || !f.EndDate.IsZero() || f.MinAmount != 0 || f.MaxAmount != 0 {
+	if f.MinAmount != 0 || f.MaxAmount != 0 {
 		return -1, nil
+	}
+	const far = int64(1) << 50 // beyond any date, in days and in ms
+	lo, hi := -far, far        // the range in ms, inclusive
+	if !f.StartDate.IsZero() {
+		lo = f.StartDate.UnixMilli()
+	}
+	if !f.EndDate.IsZero() {
+		hi = f.EndDate.UnixMilli()
+	}
+	firstDay, lastDay := -far, far // whole days inside [lo, hi]
+	if lo != -far {
+		firstDay = -floorDiv(-lo, dayMs) // ceil
+	}
+	if hi != far {
+		lastDay = floorDiv(hi+1, dayMs) - 1
+	}
+	if firstDay > lastDay {
+		return -1, nil // less than a day: the index count is cheap
 	}
 	w := &where{}
 	w.add("client_id = ?", clientID)
 	in(w, "status", f.Status)
 	in(w, "origin", f.DepositOrigin)
 	var total int
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM deposit_counts WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
+	args := append(append([]any(nil), w.args...), firstDay, lastDay)
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts WHERE `+w.sql()+
+		` AND day BETWEEN ? AND ?`, args...).Scan(&total); err != nil {
 		return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
+	}
+	edges := [][2]int64{}
+	if lo != -far && lo < firstDay*dayMs {
+		edges = append(edges, [2]int64{lo, firstDay*dayMs - 1})
+	}
+	if hi != far && (lastDay+1)*dayMs <= hi {
+		edges = append(edges, [2]int64{(lastDay + 1) * dayMs, hi})
+	}
+	for _, e := range edges {
+		var n int
+		args := append(append([]any(nil), w.args...), e[0], e[1])
+		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits WHERE `+w.sql()+
+			` AND created_at BETWEEN ? AND ?`, args...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sandbox: count deposits: %w", err)
+		}
+		total += n
 	}
 	return total, nil
 }

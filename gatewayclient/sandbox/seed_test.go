@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -149,5 +150,49 @@ func checkSeededDeposit(t *testing.T, d *gc.Deposit, now interface{ UnixMilli() 
 	}
 	if (d.Status == gc.DepositRefunded || d.Status == gc.DepositInfraction) && !validE2E(d.EndToEndRefund, 'D') {
 		t.Fatalf("%s without endToEndRefund", d.Status)
+	}
+}
+
+func TestDepositTotalsMatchCounts(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	if _, err := e.sb.Seed(ctx, testClientID, SeedRequest{Deposits: 2000, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	// Changes after the seed keep the day counts in step.
+	tok := e.token()
+	tx := e.createTx(tok, "totals-01", 100)
+	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, nil, 200, nil)
+	now := e.sb.Now()
+	r := newRand()
+	for i := range 200 {
+		var f gc.DepositFilter
+		if i%3 != 0 {
+			f.StartDate = now.Add(-time.Duration(r.Int64N(int64(95 * 24 * time.Hour))))
+		}
+		if i%4 != 0 {
+			f.EndDate = now.Add(-time.Duration(r.Int64N(int64(95 * 24 * time.Hour))))
+		}
+		if !f.StartDate.IsZero() && !f.EndDate.IsZero() && f.StartDate.After(f.EndDate) {
+			f.StartDate, f.EndDate = f.EndDate, f.StartDate
+		}
+		if i%2 == 0 {
+			f.Status = []gc.DepositStatus{gc.DepositStatuses()[r.IntN(11)], gc.DepositPaid}
+		}
+		if i%5 == 0 {
+			f.DepositOrigin = []gc.DepositOrigin{gc.OriginPixKey}
+		}
+		got, err := e.sb.depositTotal(ctx, testClientID, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := depositWhere(testClientID, f)
+		var want int
+		if err := e.sb.db.QueryRow(`SELECT COUNT(*) FROM deposits WHERE `+w.sql(), w.args...).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got != -1 && got != want {
+			t.Fatalf("filter %+v: total %d, COUNT(*) %d", f, got, want)
+		}
 	}
 }

@@ -43,18 +43,19 @@ var schema = []string{
 	// Amount-range filters (with id, so a page's ids come from the index alone).
 	`CREATE INDEX IF NOT EXISTS deposits_client_amount_v2 ON deposits (client_id, amount, created_at, id)`,
 	`DROP INDEX IF EXISTS deposits_client_amount`,
-	// Deposits per client, status and origin, kept in step with the deposits table: the total
-	// of a list filtered by status and origin only is a sum over a few rows here instead of a
-	// count over up to millions of index entries.
-	`CREATE TABLE IF NOT EXISTS deposit_counts (
+	// Deposits per client, UTC day of creation, status and origin, kept in step with the
+	// deposits table: the total of a list filtered by status, origin and dates is a sum over
+	// the whole days in the range plus an index count over the two partial days at its edges,
+	// instead of a count over up to millions of index entries.
+	`DROP TABLE IF EXISTS deposit_counts`,
+	`CREATE TABLE IF NOT EXISTS deposit_day_counts (
 		client_id TEXT NOT NULL,
+		day       INTEGER NOT NULL,
 		status    TEXT NOT NULL,
 		origin    TEXT NOT NULL,
 		n         INTEGER NOT NULL,
-		PRIMARY KEY (client_id, status, origin)
+		PRIMARY KEY (client_id, day, status, origin)
 	) WITHOUT ROWID`,
-	// The expiry sweep looks only at deposits still awaiting payment.
-	`CREATE INDEX IF NOT EXISTS deposits_awaiting ON deposits (expires_at) WHERE status = 'PIX_QRCODE_GENERATED'`,
 	`CREATE TABLE IF NOT EXISTS withdrawals (
 		id               TEXT PRIMARY KEY,
 		client_id        TEXT NOT NULL,
@@ -137,21 +138,34 @@ func putSetting(ctx context.Context, q querier, key, value string) error {
 	return nil
 }
 
-// bumpCount adds delta to the deposit count of (clientID, status, origin).
-func bumpCount(ctx context.Context, q querier, clientID, status, origin string, delta int) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO deposit_counts (client_id, status, origin, n) VALUES (?, ?, ?, ?)
-		ON CONFLICT (client_id, status, origin) DO UPDATE SET n = n + excluded.n`, clientID, status, origin, delta)
+// dayMs is one UTC day in Unix milliseconds.
+const dayMs = 24 * 60 * 60 * 1000
+
+// bumpCount adds delta to the deposit count of (clientID, day of createdMs, status, origin).
+func bumpCount(ctx context.Context, q querier, clientID string, createdMs int64, status, origin string, delta int) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO deposit_day_counts (client_id, day, status, origin, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (client_id, day, status, origin) DO UPDATE SET n = n + excluded.n`,
+		clientID, floorDiv(createdMs, dayMs), status, origin, delta)
 	if err != nil {
 		return fmt.Errorf("sandbox: deposit counts: %w", err)
 	}
 	return nil
 }
 
+// floorDiv is a/b rounded down (b > 0).
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
 // rebuildCounts recomputes the deposit counts of clientID ("" for every client) from the
 // deposits table.
 func rebuildCounts(ctx context.Context, q querier, clientID string) error {
-	del, ins := `DELETE FROM deposit_counts`, `INSERT INTO deposit_counts (client_id, status, origin, n)
-		SELECT client_id, status, origin, COUNT(*) FROM deposits`
+	del, ins := `DELETE FROM deposit_day_counts`, `INSERT INTO deposit_day_counts (client_id, day, status, origin, n)
+		SELECT client_id, created_at / 86400000 - (created_at < 0 AND created_at % 86400000 != 0), status, origin, COUNT(*) FROM deposits`
 	var args []any
 	if clientID != "" {
 		del += ` WHERE client_id = ?`
@@ -161,7 +175,7 @@ func rebuildCounts(ctx context.Context, q querier, clientID string) error {
 	if _, err := q.ExecContext(ctx, del, args...); err != nil {
 		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 	}
-	if _, err := q.ExecContext(ctx, ins+` GROUP BY client_id, status, origin`, args...); err != nil {
+	if _, err := q.ExecContext(ctx, ins+` GROUP BY 1, 2, 3, 4`, args...); err != nil {
 		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 	}
 	return nil
