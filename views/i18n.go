@@ -39,6 +39,21 @@ func Keys() []string {
 	return keys
 }
 
+// Keys of the form-wide and page-wide messages that handlers pass to pages (the error page's
+// message, the customer form's summary): they live in the catalogue like every other text.
+const (
+	MsgFormOutdated    = "form.outdated"         // the form's request key is missing or spent
+	MsgCartUnavailable = "form.cart_unavailable" // a product of the cart is no longer sold
+	MsgGatewayDown     = "form.gateway_down"     // the payment gateway did not answer
+	MsgProductMissing  = "error.product_missing" // the product to add does not exist
+	MsgSandboxRefused  = "pix.sandbox_refused"   // the sandbox refused the simulated payment
+)
+
+// HandlerMessages lists the Msg* keys.
+func HandlerMessages() []string {
+	return []string{MsgFormOutdated, MsgCartUnavailable, MsgGatewayDown, MsgProductMissing, MsgSandboxRefused}
+}
+
 // messages is the catalogue: each key has its Brazilian Portuguese and its English text, in that
 // order, so a key cannot exist in one language only. It is read-only.
 var messages = map[string][2]string{
@@ -73,18 +88,21 @@ var messages = map[string][2]string{
 	"cart.continue": {"Continuar comprando", "Continue shopping"},
 
 	// Customer form.
-	"customer.title":    {"Seus dados", "Your details"},
-	"customer.heading":  {"Seus dados para o pagamento", "Your details for the payment"},
-	"customer.details":  {"Dados pessoais", "Personal details"},
-	"customer.address":  {"Endereço de entrega", "Delivery address"},
-	"customer.submit":   {"Pagar %s com Pix", "Pay %s with PIX"},
-	"customer.privacy":  {"Seus dados são usados só para este pagamento e a entrega.", "Your details are used only for this payment and the delivery."},
-	"customer.back":     {"Voltar ao carrinho", "Back to cart"},
-	"form.errors_title": {"Confira os dados abaixo", "Please check the details below"},
-	"form.optional":     {"(opcional)", "(optional)"},
-	"form.select_state": {"Selecione", "Select"},
-	"summary.title":     {"Resumo do pedido", "Order summary"},
-	"summary.line":      {"%d × %s", "%d × %s"},
+	"customer.title":        {"Seus dados", "Your details"},
+	"customer.heading":      {"Seus dados para o pagamento", "Your details for the payment"},
+	"customer.details":      {"Dados pessoais", "Personal details"},
+	"customer.address":      {"Endereço de entrega", "Delivery address"},
+	"customer.submit":       {"Pagar %s com Pix", "Pay %s with PIX"},
+	"customer.privacy":      {"Seus dados são usados só para este pagamento e a entrega.", "Your details are used only for this payment and the delivery."},
+	"customer.back":         {"Voltar ao carrinho", "Back to cart"},
+	"form.errors_title":     {"Confira os dados abaixo", "Please check the details below"},
+	"form.optional":         {"(opcional)", "(optional)"},
+	"form.select_state":     {"Selecione", "Select"},
+	"form.outdated":         {"O formulário expirou. Confira os dados e envie novamente.", "The form has expired. Check the details and submit again."},
+	"form.cart_unavailable": {"Um item do carrinho não está mais disponível. Revise o carrinho.", "An item of the cart is no longer available. Review the cart."},
+	"form.gateway_down":     {"O serviço de pagamento não respondeu. Tente novamente em instantes.", "The payment service did not answer. Please try again in a moment."},
+	"summary.title":         {"Resumo do pedido", "Order summary"},
+	"summary.line":          {"%d × %s", "%d × %s"},
 
 	"field.name":         {"Nome completo", "Full name"},
 	"field.document":     {"CPF ou CNPJ", "CPF or CNPJ"},
@@ -154,52 +172,54 @@ var messages = map[string][2]string{
 	"status.unknown":          {"Verificando o pagamento…", "Checking the payment…"},
 
 	// PIX page.
-	"pix.title":         {"Pague com Pix", "Pay with PIX"},
-	"pix.heading":       {"Pague com Pix", "Pay with PIX"},
-	"pix.amount":        {"Valor", "Amount"},
-	"pix.merchant":      {"Recebedor", "Payee"},
-	"pix.order":         {"Pedido", "Order"},
-	"pix.qr_alt":        {"QR Code Pix para pagar %s", "PIX QR code to pay %s"},
-	"pix.code_label":    {"Pix Copia e Cola", "PIX copy and paste code"},
-	"pix.copy":          {"Copiar código", "Copy code"},
-	"pix.copied":        {"Código copiado!", "Code copied!"},
-	"pix.copy_manual":   {"Não foi possível copiar: selecione e copie o código.", "Could not copy: select and copy the code."},
-	"pix.expires_in":    {"Expira em", "Expires in"},
-	"pix.status":        {"Situação", "Status"},
-	"pix.step1":         {"Abra o app do seu banco e escolha pagar com Pix.", "Open your bank app and choose to pay with PIX."},
-	"pix.step2":         {"Escaneie o QR Code ou cole o código Pix Copia e Cola.", "Scan the QR code or paste the copy and paste code."},
-	"pix.step3":         {"Confirme o pagamento: esta página se atualiza sozinha.", "Confirm the payment: this page updates by itself."},
-	"pix.expired_title": {"Este QR Code expirou", "This QR code has expired"},
-	"pix.expired_text":  {"Gere um novo QR Code para concluir o pagamento.", "Get a new QR code to complete the payment."},
-	"pix.new_qr":        {"Gerar novo QR Code", "Get a new QR code"},
-	"pix.sandbox_title": {"Modo sandbox", "Sandbox mode"},
-	"pix.sandbox_text":  {"Simula o pagamento deste QR Code sem dinheiro real.", "Simulates paying this QR code without real money."},
-	"pix.sandbox_pay":   {"Simular pagamento (sandbox)", "Simulate payment (sandbox)"},
-	"pix.noscript":      {"Esta página se atualiza a cada %d segundos.", "This page refreshes every %d seconds."},
-	"pix.refresh":       {"Atualizar situação", "Refresh status"},
+	"pix.title":           {"Pague com Pix", "Pay with PIX"},
+	"pix.heading":         {"Pague com Pix", "Pay with PIX"},
+	"pix.amount":          {"Valor", "Amount"},
+	"pix.merchant":        {"Recebedor", "Payee"},
+	"pix.order":           {"Pedido", "Order"},
+	"pix.qr_alt":          {"QR Code Pix para pagar %s", "PIX QR code to pay %s"},
+	"pix.code_label":      {"Pix Copia e Cola", "PIX copy and paste code"},
+	"pix.copy":            {"Copiar código", "Copy code"},
+	"pix.copied":          {"Código copiado!", "Code copied!"},
+	"pix.copy_manual":     {"Não foi possível copiar: selecione e copie o código.", "Could not copy: select and copy the code."},
+	"pix.expires_in":      {"Expira em", "Expires in"},
+	"pix.status":          {"Situação", "Status"},
+	"pix.step1":           {"Abra o app do seu banco e escolha pagar com Pix.", "Open your bank app and choose to pay with PIX."},
+	"pix.step2":           {"Escaneie o QR Code ou cole o código Pix Copia e Cola.", "Scan the QR code or paste the copy and paste code."},
+	"pix.step3":           {"Confirme o pagamento: esta página se atualiza sozinha.", "Confirm the payment: this page updates by itself."},
+	"pix.expired_title":   {"Este QR Code expirou", "This QR code has expired"},
+	"pix.expired_text":    {"Gere um novo QR Code para concluir o pagamento.", "Get a new QR code to complete the payment."},
+	"pix.new_qr":          {"Gerar novo QR Code", "Get a new QR code"},
+	"pix.sandbox_title":   {"Modo sandbox", "Sandbox mode"},
+	"pix.sandbox_text":    {"Simula o pagamento deste QR Code sem dinheiro real.", "Simulates paying this QR code without real money."},
+	"pix.sandbox_pay":     {"Simular pagamento (sandbox)", "Simulate payment (sandbox)"},
+	"pix.sandbox_refused": {"Não foi possível simular o pagamento agora.", "The payment could not be simulated right now."},
+	"pix.noscript":        {"Esta página se atualiza a cada %d segundos.", "This page refreshes every %d seconds."},
+	"pix.refresh":         {"Atualizar situação", "Refresh status"},
 
 	// Result pages.
-	"paid.title":      {"Pagamento confirmado", "Payment confirmed"},
-	"paid.heading":    {"Pagamento confirmado!", "Payment confirmed!"},
-	"paid.thanks":     {"Obrigado! O pedido %s está pago.", "Thank you! Order %s is paid."},
-	"paid.paid_at":    {"Pago em", "Paid at"},
-	"paid.late":       {"Seu pagamento chegou depois do prazo do QR Code, mas foi recebido: o pedido está pago.", "Your payment arrived after the QR code's deadline, but it was received: the order is paid."},
-	"paid.continue":   {"Voltar à loja", "Back to the shop"},
-	"expired.title":   {"QR Code expirado", "QR code expired"},
-	"expired.heading": {"O QR Code expirou", "The QR code has expired"},
-	"expired.text":    {"O prazo para pagar o pedido %s terminou. Gere um novo QR Code para pagar.", "The time to pay order %s is over. Get a new QR code to pay."},
-	"expired.cart":    {"Voltar ao carrinho", "Back to cart"},
-	"failed.title":    {"Pagamento não concluído", "Payment not completed"},
-	"failed.heading":  {"Não foi possível concluir o pagamento", "The payment could not be completed"},
-	"failed.reason":   {"Houve um problema ao gerar ou confirmar o pagamento do pedido %s.", "Something went wrong creating or confirming the payment of order %s."},
-	"failed.retry":    {"Tentar novamente", "Try again"},
-	"failed.cart":     {"Voltar ao carrinho", "Back to cart"},
-	"notfound.title":  {"Página não encontrada", "Page not found"},
-	"notfound.text":   {"O endereço pode estar errado, ou o pedido não existe mais.", "The address may be wrong, or the order no longer exists."},
-	"notfound.home":   {"Ir para a loja", "Go to the shop"},
-	"error.title":     {"Algo deu errado", "Something went wrong"},
-	"error.text":      {"Não conseguimos atender o seu pedido agora. Tente novamente em instantes.", "We could not handle your request right now. Please try again in a moment."},
-	"error.code":      {"Código do erro: %d", "Error code: %d"},
-	"error.request":   {"Referência: %s", "Reference: %s"},
-	"error.home":      {"Ir para a loja", "Go to the shop"},
+	"paid.title":            {"Pagamento confirmado", "Payment confirmed"},
+	"paid.heading":          {"Pagamento confirmado!", "Payment confirmed!"},
+	"paid.thanks":           {"Obrigado! O pedido %s está pago.", "Thank you! Order %s is paid."},
+	"paid.paid_at":          {"Pago em", "Paid at"},
+	"paid.late":             {"Seu pagamento chegou depois do prazo do QR Code, mas foi recebido: o pedido está pago.", "Your payment arrived after the QR code's deadline, but it was received: the order is paid."},
+	"paid.continue":         {"Voltar à loja", "Back to the shop"},
+	"expired.title":         {"QR Code expirado", "QR code expired"},
+	"expired.heading":       {"O QR Code expirou", "The QR code has expired"},
+	"expired.text":          {"O prazo para pagar o pedido %s terminou. Gere um novo QR Code para pagar.", "The time to pay order %s is over. Get a new QR code to pay."},
+	"expired.cart":          {"Voltar ao carrinho", "Back to cart"},
+	"failed.title":          {"Pagamento não concluído", "Payment not completed"},
+	"failed.heading":        {"Não foi possível concluir o pagamento", "The payment could not be completed"},
+	"failed.reason":         {"Houve um problema ao gerar ou confirmar o pagamento do pedido %s.", "Something went wrong creating or confirming the payment of order %s."},
+	"failed.retry":          {"Tentar novamente", "Try again"},
+	"failed.cart":           {"Voltar ao carrinho", "Back to cart"},
+	"notfound.title":        {"Página não encontrada", "Page not found"},
+	"notfound.text":         {"O endereço pode estar errado, ou o pedido não existe mais.", "The address may be wrong, or the order no longer exists."},
+	"notfound.home":         {"Ir para a loja", "Go to the shop"},
+	"error.title":           {"Algo deu errado", "Something went wrong"},
+	"error.text":            {"Não conseguimos atender o seu pedido agora. Tente novamente em instantes.", "We could not handle your request right now. Please try again in a moment."},
+	"error.code":            {"Código do erro: %d", "Error code: %d"},
+	"error.request":         {"Referência: %s", "Reference: %s"},
+	"error.home":            {"Ir para a loja", "Go to the shop"},
+	"error.product_missing": {"Este produto não está disponível.", "This product is not available."},
 }

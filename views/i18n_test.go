@@ -66,6 +66,16 @@ func TestEveryUsedKeyExists(t *testing.T) {
 			t.Errorf("missing hint.%s", f.Name)
 		}
 	}
+	// The handlers' messages are keys too, with their own wording in each language.
+	for _, k := range HandlerMessages() {
+		pt, en := T(PtBR, k), T(En, k)
+		if !HasKey(k) || pt == en {
+			t.Errorf("handler message %q: %q / %q", k, pt, en)
+		}
+	}
+	if len(HandlerMessages()) != 5 {
+		t.Errorf("%d handler messages, want 5", len(HandlerMessages()))
+	}
 	for _, s := range append(Statuses(), "unknown") {
 		if !HasKey("status." + string(s)) {
 			t.Errorf("missing status.%s", s)

@@ -245,7 +245,7 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 	if err := s.opts.Sandbox.Pay(ctx, a.TransactionID); err != nil {
 		s.log.WarnContext(ctx, "sandbox payment", "request_id", RequestID(ctx), "order", o.ID, "err", err)
 		lang, _ := s.lang(r)
-		s.renderErrorMessage(w, r, http.StatusBadGateway, msg(lang, msgPayRefused))
+		s.renderErrorMessage(w, r, http.StatusBadGateway, views.T(lang, views.MsgSandboxRefused))
 		return
 	}
 	if res, err := s.svc.RefreshFromGateway(ctx, o.ID); err != nil {

@@ -32,11 +32,12 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int)
 	s.renderErrorMessage(w, r, status, "")
 }
 
-// renderErrorMessage is renderError with a localised explanation.
+// renderErrorMessage is renderError with a localised explanation (a message of the views'
+// catalogue); the plain not-found page is for a 404 without one.
 func (s *Server) renderErrorMessage(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	p := s.page(r)
 	var c templ.Component
-	if status == http.StatusNotFound {
+	if status == http.StatusNotFound && msg == "" {
 		c = views.NotFoundPage(p)
 	} else {
 		c = views.ErrorPage(views.ErrorView{Page: p, StatusCode: status, Message: msg, RequestID: RequestID(r.Context())})
@@ -53,31 +54,4 @@ func (s *Server) renderErrorMessage(w http.ResponseWriter, r *http.Request, stat
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
-}
-
-// message keys of texts views has no key for.
-const (
-	msgFormOutdated   = "form.outdated"
-	msgCartIssue      = "cart.issue"
-	msgGatewayDown    = "gateway.down"
-	msgProductMissing = "product.missing"
-	msgPayRefused     = "pay.refused"
-)
-
-// messages are the few texts of this package, pt-BR then English.
-var messages = map[string][2]string{
-	msgFormOutdated:   {"O formulário expirou. Confira os dados e envie novamente.", "The form has expired. Check the details and submit again."},
-	msgCartIssue:      {"Um item do carrinho não está mais disponível. Revise o carrinho.", "An item of the cart is no longer available. Review the cart."},
-	msgGatewayDown:    {"O serviço de pagamento não respondeu. Tente novamente em instantes.", "The payment service did not answer. Please try again in a moment."},
-	msgProductMissing: {"Este produto não está disponível.", "This product is not available."},
-	msgPayRefused:     {"Não foi possível simular o pagamento agora.", "The payment could not be simulated right now."},
-}
-
-// msg returns a text of this package in lang.
-func msg(lang views.Lang, key string) string {
-	m := messages[key]
-	if lang == views.En {
-		return m[1]
-	}
-	return m[0]
 }

@@ -154,7 +154,7 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 func (s *Server) productError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, checkout.ErrNotFound) {
 		lang, _ := s.lang(r)
-		s.renderErrorMessage(w, r, http.StatusNotFound, msg(lang, msgProductMissing))
+		s.renderErrorMessage(w, r, http.StatusNotFound, views.T(lang, views.MsgProductMissing))
 		return
 	}
 	s.fail(w, r, err)
@@ -325,9 +325,9 @@ func formErrors(lang views.Lang, fe *checkout.FieldErrors) views.FieldErrors {
 		}
 		switch field {
 		case checkout.FieldRequestKey:
-			general = append(general, msg(lang, msgFormOutdated))
+			general = append(general, views.T(lang, views.MsgFormOutdated))
 		case checkout.FieldCart, checkout.FieldQuantity:
-			general = append(general, msg(lang, msgCartIssue))
+			general = append(general, views.T(lang, views.MsgCartUnavailable))
 		case checkout.FieldAddress:
 			for _, name := range []string{views.FieldZipCode, views.FieldStreet, views.FieldNumber,
 				views.FieldNeighborhood, views.FieldCity, views.FieldState} {
@@ -406,7 +406,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		s.log.ErrorContext(r.Context(), "placing an order", "request_id", RequestID(r.Context()), "err", err)
-		s.renderCustomerForm(w, r, c, http.StatusServiceUnavailable, values, views.FieldErrors{"": msg(lang, msgGatewayDown)})
+		s.renderCustomerForm(w, r, c, http.StatusServiceUnavailable, values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
 		return
 	}
 	// The cart became an order: the next visit to the shop starts a new one.
