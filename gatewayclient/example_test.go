@@ -70,6 +70,18 @@ func fakeGateway() *httptest.Server {
 		reply(w, http.StatusOK, gatewayclient.Page[gatewayclient.Deposit]{Total: 1, TotalPages: 1, CurrentPage: 1,
 			PerPage: 20, Data: []gatewayclient.Deposit{deposit}})
 	}))
+	mux.HandleFunc("GET /v1/withdrawal", authorized(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		fmt.Printf("gateway got: status=%s pixKey=%s minAmount=%s\n",
+			strings.Join(q["status"], ","), q.Get("pixKey"), q.Get("minAmount"))
+		reply(w, http.StatusOK, gatewayclient.Page[gatewayclient.Withdrawal]{Total: 1, TotalPages: 1, CurrentPage: 1,
+			PerPage: 20, Data: []gatewayclient.Withdrawal{{
+				ID: "9b2f6c1e-8a4d-4c2e-9b7a-1d2e3f4a5b6c", Acquirer: "SANDBOX", Amount: 15000,
+				Method: gatewayclient.PaymentMethodPIX, Status: gatewayclient.WithdrawalProcessed,
+				AmountWithdrawn: gatewayclient.Ptr[gatewayclient.Cents](15000), CreatedAt: created, UpdatedAt: created,
+				PixKey: &gatewayclient.PixKey{Key: "+5511987654321", Type: gatewayclient.PixKeyPhone},
+			}}})
+	}))
 	return httptest.NewServer(mux)
 }
 
@@ -196,6 +208,44 @@ func ExampleClient_ListDeposits() {
 	// gateway got: status=PIX_QRCODE_GENERATED,PAID depositOrigin=QRCODE minAmount=1000 page=1
 	// page 1 of 1, 1 deposits in all
 	// order-1001 2990
+}
+
+func ExampleClient_ListWithdrawals() {
+	gw := fakeGateway()
+	defer gw.Close()
+	client, err := gatewayclient.New(gw.URL+"/v1", "my-client", "my-secret")
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	page, err := client.ListWithdrawals(context.Background(), gatewayclient.WithdrawalFilter{
+		Status:    []gatewayclient.WithdrawalStatus{gatewayclient.WithdrawalProcessed, gatewayclient.WithdrawalFailed},
+		PixKey:    "+5511987654321",
+		MinAmount: 10, // the withdrawal filters start at 10 cents
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range page.Data {
+		fmt.Println(w.Status, w.Amount, w.PixKey.Type)
+	}
+
+	// The filter is checked before sending: every violation at once.
+	_, err = client.ListWithdrawals(context.Background(), gatewayclient.WithdrawalFilter{
+		ID: "not-a-uuid", MinAmount: 5, Status: []gatewayclient.WithdrawalStatus{"PAID"},
+	})
+	var ve *gatewayclient.ValidationError
+	if errors.As(err, &ve) {
+		for _, v := range ve.Violations {
+			fmt.Printf("%s (%s)\n", v.Field, v.Code)
+		}
+	}
+	// Output:
+	// gateway got: status=PROCESSED,FAILED pixKey=+5511987654321 minAmount=10
+	// PROCESSED 15000 PHONE
+	// minAmount (min)
+	// status[0] (enum)
+	// id (uuid)
 }
 
 func ExampleClient_AllDeposits() {
