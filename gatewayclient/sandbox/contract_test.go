@@ -295,6 +295,14 @@ func TestContractDepositFiltersAndPagination(t *testing.T) {
 			}
 		})
 	}
+	// Every BR Code and QR image in a list page is valid for its deposit's amount.
+	all, err := c.ListDeposits(ctx, gc.DepositFilter{PerPage: 100})
+	if err != nil || len(all.Data) != 25 {
+		t.Fatalf("all on one page: %v", err)
+	}
+	for _, d := range all.Data {
+		checkPix(t, d.PixResponse, d.Amount)
+	}
 	// Envelope arithmetic and limits.
 	p, err := c.ListDeposits(ctx, gc.DepositFilter{Page: 3, PerPage: 10})
 	if err != nil || p.Total != 25 || p.TotalPages != 3 || p.CurrentPage != 3 || p.PerPage != 10 || len(p.Data) != 5 {
