@@ -177,6 +177,12 @@ func (c *checker) length(field, s string, minLen, maxLen int) bool {
 		c.add(field, CodeFormat, "must be valid UTF-8 text")
 		return false
 	}
+	// Control characters (NUL above all) have no place in single-line text, and some
+	// databases refuse NUL outright: reject them here rather than fail later.
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		c.add(field, CodeFormat, "must not contain control characters")
+		return false
+	}
 	n := utf8.RuneCountInString(s)
 	switch {
 	case n < minLen:

@@ -331,6 +331,9 @@ func TestValidateAddress(t *testing.T) {
 		{"number s/n", addr(func(a *Address) { a.Number = "s/n" }), []fc{{"address.number", CodeFormat}}},
 		{"number Arabic-Indic digits", addr(func(a *Address) { a.Number = "١٢" }), []fc{{"address.number", CodeFormat}}},
 		{"complement empty", addr(func(a *Address) { a.Complement = "" }), nil},
+		{"street with NUL", addr(func(a *Address) { a.Street = "Rua A\x00B" }), []fc{{"address.street", CodeFormat}}},
+		{"city with newline", addr(func(a *Address) { a.City = "São\nPaulo" }), []fc{{"address.city", CodeFormat}}},
+		{"complement with tab", addr(func(a *Address) { a.Complement = "Apto\t12" }), []fc{{"address.complement", CodeFormat}}},
 	}
 	lengths := []struct {
 		field    string
