@@ -231,7 +231,7 @@ func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, er
 	}
 	now := s.clock.Now()
 	v := consoleView{ClientID: p.clientID, Now: gc.FormatTime(now)}
-	_, docs, err := s.listDocs(ctx, "deposits", depositWhere(p.clientID, gc.DepositFilter{}), consoleRecent, 1, consoleRecent)
+	_, docs, err := s.listDocs(ctx, "deposits", depositWhere(p.clientID, gc.DepositFilter{}), consoleRecent, 1, consoleRecent, "")
 	if err != nil {
 		return v, err
 	}
@@ -247,7 +247,7 @@ func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, er
 		}
 		v.Deposits = append(v.Deposits, row)
 	}
-	_, docs, err = s.listDocs(ctx, "withdrawals", withdrawalWhere(p.clientID, gc.WithdrawalFilter{}), consoleRecent, 1, consoleRecent)
+	_, docs, err = s.listDocs(ctx, "withdrawals", withdrawalWhere(p.clientID, gc.WithdrawalFilter{}), consoleRecent, 1, consoleRecent, "")
 	if err != nil {
 		return v, err
 	}

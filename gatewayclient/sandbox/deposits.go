@@ -156,9 +156,9 @@ func lookupIdempotency(ctx context.Context, q querier, clientID, key, hash strin
 
 // insertDeposit stores a new deposit.
 func insertDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Deposit) error {
-	doc, err := json.Marshal(d)
+	doc, err := encodeDeposit(d)
 	if err != nil {
-		return fmt.Errorf("sandbox: encode deposit: %w", err)
+		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO deposits (id, client_id, status, amount, origin, created_at, expires_at, external_code, doc)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -172,9 +172,9 @@ func insertDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Depos
 
 // updateDeposit stores a changed deposit of clientID that was in state from.
 func updateDeposit(ctx context.Context, tx *sql.Tx, clientID string, from gc.DepositStatus, d *gc.Deposit) error {
-	doc, err := json.Marshal(d)
+	doc, err := encodeDeposit(d)
 	if err != nil {
-		return fmt.Errorf("sandbox: encode deposit: %w", err)
+		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE deposits SET status = ?, expires_at = ?, doc = ? WHERE id = ?`,
 		string(d.Status), expiresAt(d), doc, d.ID)

@@ -365,9 +365,9 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 	if d.UpdatedAt.Before(t) {
 		d.UpdatedAt = t
 	}
-	doc, err := json.Marshal(d)
+	doc, err := encodeDeposit(d)
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: seed: encode deposit: %w", err)
+		return nil, err
 	}
 	return []any{d.ID, clientID, string(d.Status), int64(d.Amount), string(d.DepositOrigin), d.CreatedAt.UnixMilli(),
 		expiresAt(d), nullString(d.ExternalCode), doc}, nil
