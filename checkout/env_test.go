@@ -1,11 +1,15 @@
 package checkout_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,6 +37,39 @@ type env struct {
 	client *gatewayclient.Client
 	gw     *wrapGateway
 	svc    *checkout.Service
+	// received holds the bodies of the POST /transaction requests the sandbox received.
+	received *bodies
+}
+
+// bodies records request bodies; safe for concurrent use.
+type bodies struct {
+	mu   sync.Mutex
+	list [][]byte
+}
+
+func (b *bodies) all() [][]byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([][]byte(nil), b.list...)
+}
+
+// recordTransactions passes every request to next, keeping a copy of each POST /transaction
+// body first: what the gateway really receives over HTTP.
+func recordTransactions(next http.Handler, into *bodies) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/transaction") {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			into.mu.Lock()
+			into.list = append(into.list, b)
+			into.mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 type envOptions struct {
@@ -61,7 +98,8 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 		t.Fatalf("sandbox.New: %v", err)
 	}
 	t.Cleanup(func() { sb.Close() })
-	srv := httptest.NewServer(sb)
+	received := &bodies{}
+	srv := httptest.NewServer(recordTransactions(sb, received))
 	t.Cleanup(srv.Close)
 	client, err := gatewayclient.New(srv.URL, clientID, clientSecret)
 	if err != nil {
@@ -79,7 +117,7 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 	if eo.serviceOptions != nil {
 		eo.serviceOptions(&so)
 	}
-	e := &env{t: t, ctx: ctx, store: store, sb: sb, client: client, gw: gw}
+	e := &env{t: t, ctx: ctx, store: store, sb: sb, client: client, gw: gw, received: received}
 	e.svc = checkout.NewService(store, gw, so)
 	return e
 }

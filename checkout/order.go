@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -73,7 +72,7 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
 	}
 	if created {
-		s.log.InfoContext(ctx, "order placed", "order", stored.ID, "number", stored.Number, "amount", int64(stored.Amount))
+		s.log.InfoContext(ctx, "order placed", "number", stored.Number, "amount", int64(stored.Amount))
 	}
 	res, err := s.ensure(ctx, stored.ID)
 	if err != nil {
@@ -81,7 +80,7 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 			return nil, err
 		}
 		// The order is stored and its attempt is pending: EnsurePayment retries.
-		s.log.WarnContext(ctx, "gateway did not answer; the attempt stays pending", "order", stored.ID, "err", err)
+		s.log.WarnContext(ctx, "gateway did not answer; the attempt stays pending", "number", stored.Number, "err", err)
 	}
 	if a := res.CurrentAttempt(); res.Status == StatusFailed && a != nil && len(a.Violations) > 0 {
 		return res, fieldErrors(a.Violations)
@@ -104,7 +103,9 @@ func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) (*Order, error) {
 		Lang:       in.Lang,
 		ShopperIP:  strings.TrimSpace(in.ShopperIP),
 	}
-	o.ExternalCode = o.ID
+	// The order number, not the id: the id is the shopper's credential (the URL of the PIX
+	// page) and must not travel to the gateway, its dashboards and its logs.
+	o.ExternalCode = o.Number
 	for _, l := range cart.Lines {
 		if !l.Product.Active {
 			return nil, fieldError(FieldCart, "unavailable", fmt.Sprintf("%q is no longer available", l.Product.Title))
@@ -130,8 +131,9 @@ func (s *Service) newAttempt(o *Order, n int, now time.Time) Attempt {
 		ID:      s.newID(),
 		OrderID: o.ID,
 		N:       n,
-		// Deterministic from the order: unique because the order id is, 8..255 characters.
-		IdempotencyKey: o.ID + "-" + strconv.Itoa(n),
+		// Random and stored with the attempt before the gateway is called, so that every retry
+		// of this attempt sends it again; unrelated to the order id, which is a credential.
+		IdempotencyKey: s.newID(),
 		State:          AttemptPending,
 		CreatedAt:      now,
 		UpdatedAt:      now,
@@ -171,7 +173,7 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 		},
 		Seller:        s.seller,
 		IsInfoProduct: gatewayclient.Ptr(!o.Physical),
-		Metadata:      map[string]any{"orderId": o.ID, "orderNumber": o.Number},
+		Metadata:      map[string]any{"orderNumber": o.Number},
 		Pix:           &gatewayclient.PixRequest{ExpirationSeconds: &exp},
 	}
 	if ip := o.ShopperIP; ip != "" && validIP(ip) {
@@ -201,7 +203,7 @@ func (s *Service) EnsurePayment(ctx context.Context, orderID string) (*Order, er
 func (s *Service) ensure(ctx context.Context, orderID string) (*Order, error) {
 	unlock, err := s.locks.lock(ctx, orderID)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: waiting for order %s: %w", orderID, err)
+		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
 	}
 	defer unlock()
 	return s.ensureLocked(ctx, orderID)
@@ -222,7 +224,7 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 	var refused []gatewayclient.Violation
 	if callErr != nil {
 		if !errors.Is(callErr, gatewayclient.ErrValidation) {
-			return o, fmt.Errorf("checkout: creating the transaction of order %s: %w", orderID, callErr)
+			return o, fmt.Errorf("checkout: creating the transaction of order %s: %w", o.Number, callErr)
 		}
 		refused = violationsOf(callErr)
 	}
@@ -261,10 +263,10 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 		return true, nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("checkout: storing the transaction of order %s: %w", orderID, err)
+		return nil, fmt.Errorf("checkout: storing the transaction of order %s: %w", o.Number, err)
 	}
 	if a := res.CurrentAttempt(); a != nil && a.State == AttemptFailed && a.ID == attemptID {
-		s.log.WarnContext(ctx, "payment attempt failed", "order", orderID, "attempt", a.N, "reason", a.Error)
+		s.log.WarnContext(ctx, "payment attempt failed", "number", res.Number, "attempt", a.N, "reason", a.Error)
 	}
 	return res, nil
 }
@@ -331,12 +333,12 @@ func violationsOf(err error) []gatewayclient.Violation {
 func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, error) {
 	unlock, err := s.locks.lock(ctx, orderID)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: waiting for order %s: %w", orderID, err)
+		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
 	}
 	defer unlock()
 	_, _, err = s.update(ctx, orderID, func(o *Order) (bool, error) {
 		if o.Status != StatusExpired && o.Status != StatusFailed {
-			return false, fmt.Errorf("checkout: order %s is %s: %w", orderID, o.Status, ErrNotRenewable)
+			return false, fmt.Errorf("checkout: order %s is %s: %w", o.Number, o.Status, ErrNotRenewable)
 		}
 		cur := o.CurrentAttempt()
 		if cur != nil && cur.State == AttemptPending {

@@ -42,7 +42,7 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 		return nil, false, fmt.Errorf("checkout: applying deposit %s: %w", d.ID, err)
 	}
 	if changed && res.Status == StatusPaid && res.LatePayment {
-		s.log.WarnContext(ctx, "late payment", "order", res.ID, "deposit", d.ID)
+		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
 	}
 	return res, changed, nil
 }
@@ -175,7 +175,7 @@ func (s *Service) refreshAll(ctx context.Context, orderID string) (*Order, error
 func (s *Service) refreshTransaction(ctx context.Context, o *Order, txID string) (*Order, error) {
 	d, err := s.gw.GetDeposit(ctx, txID)
 	if err != nil {
-		return o, fmt.Errorf("checkout: reading deposit %s of order %s: %w", txID, o.ID, err)
+		return o, fmt.Errorf("checkout: reading deposit %s of order %s: %w", txID, o.Number, err)
 	}
 	if d.ID == "" {
 		d.ID = txID
@@ -243,7 +243,7 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 	for _, o := range due {
 		_, changed, err := s.update(ctx, o.ID, func(o *Order) (bool, error) { return expire(o, now), nil })
 		if err != nil {
-			errs = append(errs, fmt.Errorf("checkout: expiring order %s: %w", o.ID, err))
+			errs = append(errs, fmt.Errorf("checkout: expiring order %s: %w", o.Number, err))
 			continue
 		}
 		if changed {

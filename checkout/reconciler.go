@@ -121,15 +121,16 @@ func (r *Reconciler) each(ctx context.Context, now time.Time, orders []*Order, f
 			return
 		}
 		wg.Add(1)
-		go func(id string) {
+		go func(id, number string) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			_, err := fn(ctx, id)
 			r.record(id, now, err)
 			if err != nil && ctx.Err() == nil {
-				r.opts.Logger.WarnContext(ctx, "reconciling order", "order", id, "err", err)
+				// The number, not the id: the id is the shopper's credential.
+				r.opts.Logger.WarnContext(ctx, "reconciling order", "number", number, "err", err)
 			}
-		}(o.ID)
+		}(o.ID, o.Number)
 	}
 	wg.Wait()
 }

@@ -274,7 +274,7 @@ func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool
 		}
 		return o, true, nil
 	}
-	return nil, false, fmt.Errorf("checkout: order %s: %w (too many concurrent updates)", id, ErrConflict)
+	return nil, false, fmt.Errorf("checkout: updating an order: %w (too many concurrent updates)", ErrConflict)
 }
 
 // setStatus moves o to status to, recording why, when the transition table allows it.

@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 func TestPlaceOrderDigital(t *testing.T) {
@@ -444,5 +446,83 @@ func TestGatewayRefusal(t *testing.T) {
 	}
 	if n := e.gw.createCount(); n != 1 {
 		t.Errorf("%d gateway calls, want 1 (the replay must not call again)", n)
+	}
+}
+
+// TestWebhookURLSentOnlyWhenValid checks the transaction requests the sandbox receives over
+// HTTP: webhookUrl is there only when the public URL satisfies the spec (https, a host with a
+// TLD).
+func TestWebhookURLSentOnlyWhenValid(t *testing.T) {
+	for _, tc := range []struct{ publicURL, want string }{
+		{"https://loja.example.com.br/", "https://loja.example.com.br/webhooks/gateway"},
+		{"https://pagar.example.com/checkout", "https://pagar.example.com/checkout/webhooks/gateway"},
+		{"http://localhost:8080", ""},
+		{"http://loja.example.com.br", ""}, // not https
+		{"https://localhost:8443", ""},     // no TLD
+		{"https://10.0.0.7", ""},           // an address, not a host with a TLD
+		{"", ""},
+	} {
+		t.Run(tc.publicURL, func(t *testing.T) {
+			e := newEnv(t, func(o *envOptions) {
+				o.serviceOptions = func(so *checkout.ServiceOptions) { so.PublicURL = tc.publicURL }
+			})
+			e.place()
+			got := e.received.all()
+			if len(got) != 1 {
+				t.Fatalf("the sandbox received %d transaction requests, want 1", len(got))
+			}
+			var body map[string]any
+			if err := json.Unmarshal(got[0], &body); err != nil {
+				t.Fatal(err)
+			}
+			url, present := body["webhookUrl"]
+			switch {
+			case tc.want == "" && present:
+				t.Errorf("webhookUrl %v sent for public URL %q", url, tc.publicURL)
+			case tc.want != "" && url != tc.want:
+				t.Errorf("webhookUrl = %v, want %q", url, tc.want)
+			}
+		})
+	}
+}
+
+// TestGatewayNeverSeesTheOrderID: the order id is the shopper's credential (the PIX page's
+// URL); the gateway gets the order number as externalCode and random idempotency keys.
+func TestGatewayNeverSeesTheOrderID(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	e.control(o.QR().TransactionID, sandbox.ActionExpire)
+	if _, err := e.svc.RefreshFromGateway(e.ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.RegenerateQR(e.ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	o = e.order(o.ID)
+	if o.ExternalCode != o.Number {
+		t.Errorf("externalCode %q, want the order number %q", o.ExternalCode, o.Number)
+	}
+	sent := e.received.all()
+	if len(sent) != 2 {
+		t.Fatalf("%d transaction requests, want 2 (one per attempt)", len(sent))
+	}
+	for i, b := range sent {
+		if bytes.Contains(b, []byte(o.ID)) {
+			t.Errorf("request %d holds the order id: %s", i+1, b)
+		}
+		var body struct {
+			ExternalCode   string `json:"externalCode"`
+			IdempotencyKey string `json:"idempotencyKey"`
+		}
+		if err := json.Unmarshal(b, &body); err != nil {
+			t.Fatal(err)
+		}
+		if body.ExternalCode != o.Number || body.IdempotencyKey != o.Attempts[i].IdempotencyKey {
+			t.Errorf("request %d: externalCode %q key %q; want %q and the attempt's key %q", i+1,
+				body.ExternalCode, body.IdempotencyKey, o.Number, o.Attempts[i].IdempotencyKey)
+		}
+	}
+	if o.Attempts[0].IdempotencyKey == o.Attempts[1].IdempotencyKey {
+		t.Error("the new attempt reuses the first one's key")
 	}
 }

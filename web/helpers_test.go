@@ -36,6 +36,7 @@ type countingGateway struct {
 	gets       atomic.Int64
 	mu         sync.Mutex
 	failCreate error
+	failGet    error
 	// When set, GetDeposit signals entered and waits for release.
 	entered, release chan struct{}
 }
@@ -54,8 +55,11 @@ func (g *countingGateway) CreateTransaction(ctx context.Context, req gatewayclie
 func (g *countingGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error) {
 	g.gets.Add(1)
 	g.mu.Lock()
-	entered, release := g.entered, g.release
+	entered, release, fail := g.entered, g.release, g.failGet
 	g.mu.Unlock()
+	if fail != nil {
+		return nil, fail
+	}
 	if entered != nil {
 		entered <- struct{}{}
 		<-release
@@ -111,6 +115,7 @@ type envOptions struct {
 	heartbeat      time.Duration
 	workers, queue int
 	recheck        time.Duration
+	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -141,10 +146,14 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	gw := &countingGateway{c: client}
+	logs := &syncBuffer{}
+	svcLog := slog.New(slog.DiscardHandler)
+	if o.serviceLogs {
+		svcLog = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
-	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: slog.New(slog.DiscardHandler)})
-	logs := &syncBuffer{}
+	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog})
 	opts := web.Options{
 		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
 		Service:        svc,

@@ -75,7 +75,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if a := o.CurrentAttempt(); a != nil && a.State == checkout.AttemptPending {
 		if res, err := s.svc.EnsurePayment(ctx, o.ID); err != nil {
 			// The gateway is unreachable: show the pending page, which refreshes itself.
-			s.log.WarnContext(ctx, "completing a pending payment", "request_id", RequestID(ctx), "order", o.ID, "err", err)
+			s.log.WarnContext(ctx, "completing a pending payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
 		} else if res != nil {
 			o = res
 		}
@@ -215,7 +215,7 @@ func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if _, err := s.svc.RegenerateQR(ctx, o.ID); err != nil && !errors.Is(err, checkout.ErrNotRenewable) {
-		s.log.WarnContext(ctx, "new qr code", "request_id", RequestID(ctx), "order", o.ID, "err", err)
+		s.log.WarnContext(ctx, "new qr code", "request_id", RequestID(ctx), "number", o.Number, "err", err)
 	}
 	s.redirect(w, r, payPath(o.ID))
 }
@@ -243,14 +243,14 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.opts.Sandbox.Pay(ctx, a.TransactionID); err != nil {
-		s.log.WarnContext(ctx, "sandbox payment", "request_id", RequestID(ctx), "order", o.ID, "err", err)
+		s.log.WarnContext(ctx, "sandbox payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
 		lang, _ := s.lang(r)
 		s.renderErrorMessage(w, r, http.StatusBadGateway, views.T(lang, views.MsgSandboxRefused))
 		return
 	}
 	if res, err := s.svc.RefreshFromGateway(ctx, o.ID); err != nil {
 		// The webhook or the reconciler will bring the payment in.
-		s.log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", RequestID(ctx), "order", o.ID, "err", err)
+		s.log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
 	} else {
 		o = res
 	}

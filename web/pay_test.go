@@ -49,7 +49,9 @@ func TestPixPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := zxqr.NewQRCodeReader().Decode(bmp, nil)
+	// PURE_BARCODE: the picture is the symbol itself, so the decoder reads the modules from it
+	// instead of hunting for finder patterns, which fails on about 2% of these small PNGs.
+	got, err := zxqr.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_PURE_BARCODE: true})
 	if err != nil {
 		t.Fatal(err)
 	}

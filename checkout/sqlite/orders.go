@@ -147,10 +147,10 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 		}
 		from := checkout.OrderStatus(status)
 		if from != o.Status && !checkout.CanTransition(from, o.Status) {
-			return fmt.Errorf("sqlite: order %s from %s to %s: %w", o.ID, from, o.Status, checkout.ErrInvalidTransition)
+			return fmt.Errorf("sqlite: order %s from %s to %s: %w", o.Number, from, o.Status, checkout.ErrInvalidTransition)
 		}
 		if len(o.History) < histories {
-			return fmt.Errorf("sqlite: order %s: history entries are only appended: %w", o.ID, checkout.ErrConflict)
+			return fmt.Errorf("sqlite: order %s: history entries are only appended: %w", o.Number, checkout.ErrConflict)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = ?, late_payment = ?, paid_at = ?, updated_at = ?,
 				lang = ?, version = version + 1 WHERE id = ? AND version = ?`,
@@ -179,7 +179,7 @@ func upsertAttempt(ctx context.Context, tx *sql.Tx, orderID string, a *checkout.
 		a.OrderID = orderID
 	}
 	if a.OrderID != orderID {
-		return fmt.Errorf("sqlite: attempt %s belongs to order %s, not %s", a.ID, a.OrderID, orderID)
+		return fmt.Errorf("sqlite: attempt %d belongs to another order", a.N)
 	}
 	vs, err := violationsJSON(a.Violations)
 	if err != nil {
