@@ -1,10 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
@@ -12,9 +16,9 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 )
 
-// A digital purchase from the catalogue to paid. The PIX page stays open while the payment is
-// made from a second tab (as from the shopper's phone, through sandbox-pay); the open page must
-// turn to paid by itself, through its live status, with no reload.
+// A digital purchase from the catalogue to paid. sandbox-pay is clicked on the PIX page itself:
+// its script posts it in the background, and the same page turns to paid through its live status,
+// with no reload and no form submission.
 func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
@@ -49,55 +53,39 @@ func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
 	s.shot("pix")
 	pixURL := s.page.URL()
 
-	// From here on, any navigation of this page is recorded; the status element logs its
-	// changes to sessionStorage, which survives a navigation of the same tab.
 	navs := watchNavigations(s.page)
-	s.eval(s.page, `() => {
-		window.__marker = 1;
-		const el = document.querySelector('[data-testid="order-status"]');
-		new MutationObserver(() => {
-			const log = JSON.parse(sessionStorage.getItem("statusLog") || "[]");
-			log.push(el.getAttribute("data-status"));
-			sessionStorage.setItem("statusLog", JSON.stringify(log));
-		}).observe(el, {attributes: true, childList: true, characterData: true, subtree: true});
-	}`)
+	var (
+		mu       sync.Mutex
+		payPosts []string // "resourceType accept" of each POST to sandbox-pay
+	)
+	s.page.OnRequest(func(r playwright.Request) {
+		if u, _, _ := strings.Cut(r.URL(), "?"); r.Method() == "POST" && strings.HasSuffix(u, "/sandbox-pay") {
+			mu.Lock()
+			payPosts = append(payPosts, r.ResourceType()+" "+r.Headers()["accept"])
+			mu.Unlock()
+		}
+	})
+	watchStatus(s)
 
-	payer := s.newPage()
-	s.openIn(payer, pixURL)
-	other := pixPage{shopInPage(s, payer)}
-	other.waitActive()
-	s.shotOf(payer, "second-tab-before-pay")
-	s.check(other.payButton().Click(), "click sandbox-pay in the second tab")
-	other.waitPaid()
-
+	s.check(pix.payButton().Click(), "click sandbox-pay in the same tab")
 	pix.waitPaid()
 	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/pay/[^/]+/paid`)), "paid URL")
 	s.a11y(s.page, "paid")
 	s.shot("paid")
 
-	// The open page was never reloaded: either it swapped its content in place (the marker
-	// survives), or its script saw "paid" and then went to the receipt, in one navigation.
-	got := navs.list()
-	switch len(got) {
-	case 0:
-		if v := s.eval(s.page, `() => window.__marker`); toInt(v) != 1 {
-			t.Errorf("the page was replaced without a navigation request: marker %v", v)
-		}
-	default:
-		if len(got) != 1 || !strings.HasPrefix(got[0], "GET ") || !strings.HasSuffix(strings.SplitN(got[0], "?", 2)[0], "/paid") {
-			t.Errorf("after the payment the open page navigated %q; want only the script's GET of the paid page (no reload, no form post)", got)
-		}
-		var log []string
-		raw, _ := s.eval(s.page, `() => sessionStorage.getItem("statusLog") || "[]"`).(string)
-		if err := json.Unmarshal([]byte(raw), &log); err != nil {
-			t.Fatalf("status log %q: %v", raw, err)
-		}
-		if !slices.Contains(log, "paid") {
-			t.Errorf("the PIX page's status never showed paid before leaving (status log %q): the change did not reach the open page", log)
-		}
+	log := assertTurnedPaidInPlace(s, navs, pixURL)
+	// While the payment was in flight the button was disabled and the live status said so.
+	busy := slices.ContainsFunc(log, func(e statusEntry) bool {
+		return e.Status == "awaiting_payment" && e.Disabled && strings.Contains(e.Text, "Pagamento simulado")
+	})
+	if !busy {
+		t.Errorf("the status never announced the simulated payment with the button disabled (status log %+v)", log)
 	}
-	if n := navs.count("GET "+pixURL, "POST "+pixURL); n != 0 {
-		t.Errorf("the PIX page was reloaded %d times", n)
+	mu.Lock()
+	posts := slices.Clone(payPosts)
+	mu.Unlock()
+	if len(posts) != 1 || !strings.HasPrefix(posts[0], "fetch ") || !strings.Contains(posts[0], "application/json") {
+		t.Errorf("sandbox-pay requests %q; want one script fetch asking for JSON", posts)
 	}
 
 	deps := a.deposits(t)
@@ -107,6 +95,139 @@ func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
 	if deps[0].Amount != digitalPrice || deps[0].Status != "PAID" {
 		t.Errorf("deposit: amount %d status %s, want %d PAID", deps[0].Amount, deps[0].Status, digitalPrice)
 	}
+}
+
+// The PIX page left open turns to paid when the payment is made elsewhere (the shopper's bank
+// app: here the sandbox's own control, as a bank would), pushed over its event stream: no
+// reload, and no polling of the status endpoint.
+func TestOpenPageTurnsPaidWhenPaidElsewhere(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	var (
+		mu            sync.Mutex
+		events, polls int
+	)
+	s.page.OnRequest(func(r playwright.Request) {
+		u, _, _ := strings.Cut(r.URL(), "?")
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case strings.HasSuffix(u, "/events"):
+			events++
+		case strings.HasSuffix(u, "/status"):
+			polls++
+		}
+	})
+	pix := orderToPix(s, a.url)
+	pix.waitActive()
+	pixURL := s.page.URL()
+	navs := watchNavigations(s.page)
+	watchStatus(s)
+
+	deps := a.deposits(t)
+	if len(deps) != 1 {
+		t.Fatalf("sandbox holds %d deposits, want 1", len(deps))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+deps[0].ID+"/pay", nil, nil); err != nil {
+		t.Fatalf("paying through the sandbox control: %v", err)
+	}
+	pix.waitPaid()
+	s.shot("paid")
+	assertTurnedPaidInPlace(s, navs, pixURL)
+	mu.Lock()
+	defer mu.Unlock()
+	if events == 0 || polls != 0 {
+		t.Errorf("%d event-stream and %d status requests: want the event stream alone", events, polls)
+	}
+}
+
+// When the background request of sandbox-pay fails (here the network refuses every script
+// request to it), the script falls back to the plain form submission, which still pays.
+func TestSandboxPayFallsBackToFormPost(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	pix := orderToPix(s, a.url)
+	pix.waitActive()
+	var aborted atomic.Int32
+	s.check(s.page.Route("**/sandbox-pay*", func(r playwright.Route) {
+		if r.Request().ResourceType() == "fetch" {
+			aborted.Add(1)
+			_ = r.Abort()
+			return
+		}
+		_ = r.Continue()
+	}), "route sandbox-pay")
+	navs := watchNavigations(s.page)
+
+	s.check(pix.payButton().Click(), "click sandbox-pay")
+	pix.waitPaid()
+	s.shot("paid")
+	if n := aborted.Load(); n != 1 {
+		t.Errorf("%d script requests to sandbox-pay, want 1", n)
+	}
+	posted := slices.ContainsFunc(navs.list(), func(n string) bool {
+		u, _, _ := strings.Cut(n, "?")
+		return strings.HasPrefix(u, "POST ") && strings.HasSuffix(u, "/sandbox-pay")
+	})
+	if !posted {
+		t.Errorf("no form post of sandbox-pay after the failed request: navigations %q", navs.list())
+	}
+	if deps := a.deposits(t); len(deps) != 1 || deps[0].Status != "PAID" {
+		t.Errorf("deposits %+v, want one PAID", deps)
+	}
+}
+
+// statusEntry is one change of the PIX page's order-status, as watchStatus logs it.
+type statusEntry struct {
+	Status   string `json:"status"`
+	Text     string `json:"text"`
+	Marker   int    `json:"marker"`
+	Disabled bool   `json:"disabled"`
+}
+
+// watchStatus marks the open PIX page's document (window.__noReload = 42) and makes it log each
+// change of its order-status to sessionStorage, which survives a navigation of the same tab:
+// the status, its text, the marker as this document sees it, and whether sandbox-pay is
+// disabled. A reload or a form submission would start a new document without the marker and
+// without the observer.
+func watchStatus(s *session) {
+	s.t.Helper()
+	s.eval(s.page, `() => {
+		window.__noReload = 42;
+		sessionStorage.removeItem("statusLog");
+		const el = document.querySelector('[data-testid="order-status"]');
+		const pay = document.querySelector('[data-testid="sandbox-pay"]');
+		new MutationObserver(() => {
+			const log = JSON.parse(sessionStorage.getItem("statusLog") || "[]");
+			log.push({status: el.getAttribute("data-status"), text: el.textContent.trim(),
+				marker: window.__noReload || 0, disabled: !!(pay && pay.disabled)});
+			sessionStorage.setItem("statusLog", JSON.stringify(log));
+		}).observe(el, {attributes: true, childList: true, characterData: true, subtree: true});
+	}`)
+}
+
+// assertTurnedPaidInPlace checks, once the paid page shows, that the PIX page at pixURL turned
+// to paid without a reload: its status showed paid while the marked document was still there,
+// and the only navigation since watchStatus was its script's GET of the paid page (no reload, no
+// form post). It returns the status log.
+func assertTurnedPaidInPlace(s *session, navs *navigations, pixURL string) []statusEntry {
+	s.t.Helper()
+	var log []statusEntry
+	raw, _ := s.eval(s.page, `() => sessionStorage.getItem("statusLog") || "[]"`).(string)
+	if err := json.Unmarshal([]byte(raw), &log); err != nil {
+		s.t.Fatalf("status log %q: %v", raw, err)
+	}
+	if !slices.ContainsFunc(log, func(e statusEntry) bool { return e.Status == "paid" && e.Marker == 42 }) {
+		s.t.Errorf("the marked PIX page never showed paid before leaving (status log %+v): it was reloaded, or the change did not reach it", log)
+	}
+	got := navs.list()
+	if len(got) != 1 || !strings.HasPrefix(got[0], "GET ") || !strings.HasSuffix(strings.SplitN(got[0], "?", 2)[0], "/paid") {
+		s.t.Errorf("after the payment the PIX page navigated %q; want only the script's GET of the paid page (no reload, no form post)", got)
+	}
+	if n := navs.count("GET "+pixURL, "POST "+pixURL); n != 0 {
+		s.t.Errorf("the PIX page was reloaded %d times", n)
+	}
+	return log
 }
 
 // The QR image decodes to exactly the copy-and-paste code, both as served and as displayed,

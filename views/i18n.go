@@ -193,6 +193,7 @@ var messages = map[string][2]string{
 	"pix.sandbox_title":   {"Modo sandbox", "Sandbox mode"},
 	"pix.sandbox_text":    {"Simula o pagamento deste QR Code sem dinheiro real.", "Simulates paying this QR code without real money."},
 	"pix.sandbox_pay":     {"Simular pagamento (sandbox)", "Simulate payment (sandbox)"},
+	"pix.sandbox_paying":  {"Pagamento simulado…", "Payment simulated…"},
 	"pix.sandbox_refused": {"Não foi possível simular o pagamento agora.", "The payment could not be simulated right now."},
 	"pix.noscript":        {"Esta página se atualiza a cada %d segundos.", "This page refreshes every %d seconds."},
 	"pix.refresh":         {"Atualizar situação", "Refresh status"},

@@ -634,6 +634,10 @@ func TestPixPageSandbox(t *testing.T) {
 		if m, _ := btn.Closest("form").Attr("method"); m != "post" {
 			t.Errorf("sandbox-pay method %q", m)
 		}
+		// pix.js announces the payment in the live status with this text while it is in flight.
+		if busy, _ := btn.Closest("form").Attr("data-text-busy"); busy == "" || busy != T(lang, "pix.sandbox_paying") {
+			t.Errorf("sandbox-pay form data-text-busy %q", busy)
+		}
 	}
 	// Sandbox mode without a pay URL has no button.
 	v := pixView(PtBR)

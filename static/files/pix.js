@@ -9,6 +9,9 @@
 //                              when EventSource is missing or fails
 //   data-paid-url              where to go when the status becomes "paid" without a redirect
 //   data-text-*                localised texts (expired, paid, copied, copy-manual)
+// The sandbox-pay form (sandbox mode only) is posted in the background, so that this same page
+// turns to paid through its live status instead of reloading; its data-text-busy is announced
+// in the meantime. Any failure falls back to the plain form submission.
 (function () {
   "use strict";
 
@@ -160,6 +163,36 @@
         } else {
           selectCode();
         }
+      });
+    }
+
+    var pay = byId("sandbox-pay");
+    if (pay && pay.form && window.fetch && window.URLSearchParams && window.FormData) {
+      var payForm = pay.form, paying = false;
+      payForm.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        if (paying) { return; }
+        paying = true;
+        pay.disabled = true;
+        var busy = payForm.getAttribute("data-text-busy");
+        if (busy && status) { status.textContent = busy; }
+        // form.submit() fires no submit event: the plain POST shows the server's own answer.
+        var fallback = function () { payForm.submit(); };
+        // Same-origin fetch: the browser sends Sec-Fetch-Site: same-origin, which passes the
+        // server's cross-origin protection; Accept asks for the JSON status instead of a redirect.
+        fetch(payForm.action, {
+          method: "POST", body: new URLSearchParams(new FormData(payForm)),
+          headers: { "Accept": "application/json" }, credentials: "same-origin", cache: "no-store"
+        })
+          .then(function (r) {
+            var json = r.ok && /json/.test(r.headers.get("Content-Type") || "");
+            return json ? r.json() : null;
+          })
+          .then(function (msg) {
+            if (!msg || typeof msg.status !== "string") { fallback(); return; }
+            // The payment is made: the answer, or the live status if it comes first, flips the page.
+            apply(msg);
+          }, fallback);
       });
     }
 
