@@ -205,6 +205,8 @@ type wrapGateway struct {
 	real checkout.Gateway
 
 	mu sync.Mutex
+	// beforeCreate sees each request before it is sent.
+	beforeCreate func(req gatewayclient.CreateTransactionRequest)
 	// afterCreate may change the real answer or turn it into an error.
 	afterCreate func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error)
 	// beforeGet may fail a GetDeposit before it reaches the gateway.
@@ -214,6 +216,12 @@ type wrapGateway struct {
 }
 
 func (w *wrapGateway) CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error) {
+	w.mu.Lock()
+	before := w.beforeCreate
+	w.mu.Unlock()
+	if before != nil {
+		before(req)
+	}
 	tx, err := w.real.CreateTransaction(ctx, req)
 	w.mu.Lock()
 	w.creates++

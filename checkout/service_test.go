@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -524,5 +525,58 @@ func TestGatewayNeverSeesTheOrderID(t *testing.T) {
 	}
 	if o.Attempts[0].IdempotencyKey == o.Attempts[1].IdempotencyKey {
 		t.Error("the new attempt reuses the first one's key")
+	}
+}
+
+// TestOrderStoredBeforeGatewayCall: when the gateway is called, the order and its pending
+// attempt with the very idempotency key of the request are already in the store, so that a
+// crash at any later point can only be resumed with that key.
+func TestOrderStoredBeforeGatewayCall(t *testing.T) {
+	e := newEnv(t)
+	calls := 0
+	e.gw.set(func(w *wrapGateway) {
+		w.beforeCreate = func(req gatewayclient.CreateTransactionRequest) {
+			calls++
+			o, err := e.store.OrderByExternalCode(e.ctx, req.ExternalCode)
+			if err != nil {
+				t.Errorf("the gateway is called before the order is stored: %v", err)
+				return
+			}
+			a := o.CurrentAttempt()
+			if o.Status != checkout.StatusPending || a == nil || a.State != checkout.AttemptPending || a.IdempotencyKey != req.IdempotencyKey {
+				t.Errorf("stored before the call: status %s, attempt %+v; request key %q", o.Status, a, req.IdempotencyKey)
+			}
+		}
+	})
+	e.place()
+	if calls != 1 {
+		t.Fatalf("%d gateway calls, want 1", calls)
+	}
+}
+
+// TestRestartResumesPendingAttempt: the process died after the gateway made the transaction
+// and before its answer was stored. Another service on the same database (the restarted
+// process) completes the order through the reconciler with the stored key: one transaction.
+func TestRestartResumesPendingAttempt(t *testing.T) {
+	e := newEnv(t)
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil || o.Status != checkout.StatusPending {
+		t.Fatalf("PlaceOrder: %v, %v", o, err)
+	}
+	restarted := checkout.NewService(e.store, e.client, checkout.ServiceOptions{Clock: e.sb.Now, Logger: slog.New(slog.DiscardHandler)})
+	r := checkout.NewReconciler(restarted, e.store, checkout.ReconcilerOptions{Clock: e.sb.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err := r.RunOnce(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := e.order(o.ID)
+	if got.Status != checkout.StatusAwaitingPayment || got.QR() == nil || len(got.Attempts) != 1 {
+		t.Fatalf("after the restart: status %s, %d attempts", got.Status, len(got.Attempts))
+	}
+	if n := e.deposits(); n != 1 {
+		t.Errorf("the sandbox holds %d transactions, want 1", n)
 	}
 }
