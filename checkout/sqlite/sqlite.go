@@ -92,12 +92,15 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // migrate applies, in order of their number, the embedded migrations not yet recorded in
 // schema_migrations, each in a transaction with its record.
-func (s *Store) migrate(ctx context.Context) error {
+func (s *Store) migrate(ctx context.Context) error { return s.migrateFS(ctx, migrations) }
+
+// migrateFS is migrate on the migrations/*.sql files of fsys (tests give their own).
+func (s *Store) migrateFS(ctx context.Context, fsys fs.FS) error {
 	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
 		return fmt.Errorf("sqlite: creating schema_migrations: %w", err)
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+	names, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
 		return fmt.Errorf("sqlite: listing migrations: %w", err)
 	}
@@ -117,7 +120,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	for _, m := range ms {
-		body, err := migrations.ReadFile(m.name)
+		body, err := fs.ReadFile(fsys, m.name)
 		if err != nil {
 			return fmt.Errorf("sqlite: reading %s: %w", m.name, err)
 		}

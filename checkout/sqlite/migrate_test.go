@@ -1,0 +1,92 @@
+package sqlite
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestFailedMigrationLeavesNothing: a migration that fails half-way is rolled back whole (its
+// first statement too) and not recorded; the migrations before it stay applied, and a fixed
+// migration applies at the next start.
+func TestFailedMigrationLeavesNothing(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	broken := fstest.MapFS{
+		"migrations/0001_init.sql": &fstest.MapFile{Data: mustRead(t, "migrations/0001_init.sql")},
+		"migrations/0002_more.sql": &fstest.MapFile{Data: []byte(
+			"CREATE TABLE extra (id INTEGER PRIMARY KEY);\nINSERT INTO no_such_table VALUES (1);\n")},
+	}
+	err = s.migrateFS(ctx, broken)
+	if err == nil || !strings.Contains(err.Error(), "0002_more.sql") {
+		t.Fatalf("migrate with a broken migration: %v, want an error naming it", err)
+	}
+	if exists(t, s, "extra") {
+		t.Error("the first statement of the failed migration was kept")
+	}
+	if n, err := s.MigrationCount(ctx); err != nil || n != 1 {
+		t.Errorf("schema_migrations rows = %d, %v; want 1 (the failed one unrecorded)", n, err)
+	}
+	broken["migrations/0002_more.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE extra (id INTEGER PRIMARY KEY);\n")}
+	if err := s.migrateFS(ctx, broken); err != nil {
+		t.Fatalf("fixed migration: %v", err)
+	}
+	if !exists(t, s, "extra") {
+		t.Error("the fixed migration was not applied")
+	}
+	if n, _ := s.MigrationCount(ctx); n != 2 {
+		t.Errorf("schema_migrations rows = %d, want 2", n)
+	}
+}
+
+// TestPragmas: the database runs in WAL mode with a busy timeout, on both pools.
+func TestPragmas(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, pool := range []struct {
+		name string
+		q    func(string) (string, error)
+	}{
+		{"writer", func(p string) (v string, err error) { err = s.w.QueryRowContext(ctx, "PRAGMA "+p).Scan(&v); return }},
+		{"reader", func(p string) (v string, err error) { err = s.r.QueryRowContext(ctx, "PRAGMA "+p).Scan(&v); return }},
+	} {
+		if v, err := pool.q("journal_mode"); err != nil || v != "wal" {
+			t.Errorf("%s: journal_mode %q, %v; want wal", pool.name, v, err)
+		}
+		if v, err := pool.q("busy_timeout"); err != nil || v != "5000" {
+			t.Errorf("%s: busy_timeout %q, %v; want 5000", pool.name, v, err)
+		}
+		if v, err := pool.q("foreign_keys"); err != nil || v != "1" {
+			t.Errorf("%s: foreign_keys %q, %v; want 1", pool.name, v, err)
+		}
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := fs.ReadFile(migrations, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func exists(t *testing.T, s *Store, table string) bool {
+	t.Helper()
+	var n int
+	if err := s.w.QueryRow("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n == 1
+}
