@@ -6,6 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/web"
 )
 
 func TestSecurityHeaders(t *testing.T) {
@@ -150,5 +154,51 @@ func TestAccessLogHoldsNoCredentials(t *testing.T) {
 		if strings.Contains(logs, secret) {
 			t.Errorf("the log holds %q:\n%s", secret, logs)
 		}
+	}
+}
+
+// TestEveryUnsafeRouteRefusesCrossSite walks the route table: every route of an unsafe method
+// but the webhook receiver (server to server, signed) refuses a cross-site request, and nothing
+// changes.
+func TestEveryUnsafeRouteRefusesCrossSite(t *testing.T) {
+	e := newEnv(t)
+	routes, ok := e.web.Handler().(chi.Routes)
+	if !ok {
+		t.Fatal("the handler is not a chi route table")
+	}
+	pay := e.placeOrder()
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	fill := strings.NewReplacer("{orderID}", orderID(pay), "{cartID}", strings.TrimPrefix(cart, "/cart/"), "{productID}", "ebook-receitas-do-cerrado")
+	checked := 0
+	err := chi.Walk(routes, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		switch method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return nil
+		}
+		if route == web.WebhookPath {
+			return nil
+		}
+		checked++
+		path := fill.Replace(route)
+		form := url.Values{"product_id": {"ebook-receitas-do-cerrado"}, "quantity": {"5"}, "action": {"remove"}}
+		res := e.do(method, path, strings.NewReader(form.Encode()), "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example.com")
+		res.Body.Close()
+		if res.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-site %s %s: %d, want 403", method, route, res.StatusCode)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 6 {
+		t.Fatalf("only %d unsafe routes found: the walk is broken", checked)
+	}
+	_, doc := e.get(cart)
+	if n := doc.Find(testid("cart-line")).Length(); n != 1 || !strings.Contains(doc.Find(testid("cart-total")).Text(), "29,90") {
+		t.Errorf("refused requests changed the cart: %d lines, total %q", n, doc.Find(testid("cart-total")).Text())
+	}
+	if st := e.status(pay); st["status"] != "awaiting_payment" {
+		t.Errorf("refused requests changed the order: %v", st)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -241,4 +242,25 @@ func TestWebhookQueueFullProcessesInline(t *testing.T) {
 	e.gw.entered = nil
 	e.gw.mu.Unlock()
 	close(entered) // ends the draining goroutine
+}
+
+// TestWebhookPlausibleShapes: payloads of other shapes than the sandbox's are hints all the
+// same: each one makes the checkout read the deposit again and apply it.
+func TestWebhookPlausibleShapes(t *testing.T) {
+	for name, shape := range map[string]string{
+		"bare record":         `{"id":%q,"status":"PAID","depositOrigin":"PIX"}`,
+		"event and payload":   `{"event":"deposit.paid","payload":{"id":%q}}`,
+		"data object":         `{"type":"charge.updated","data":{"object":{"id":%q,"paymentMethod":"PIX"}}}`,
+		"transaction id only": `{"transactionId":%q}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			id, d := e.paidInSandbox()
+			body := []byte(fmt.Sprintf(shape, d.ID))
+			if code := e.deliver(body, signed(t, testWebhookSecret, "msg_"+strings.ReplaceAll(name, " ", "_"), e.sb.Now(), body)); code/100 != 2 {
+				t.Fatalf("answered %d", code)
+			}
+			e.waitStatus(id, checkout.StatusPaid)
+		})
+	}
 }
