@@ -10,7 +10,9 @@ import (
 
 // checkBRCode returns why a BR Code must not be shown for an order of amount, or "". The code
 // must decode (structure, CRC, field rules) and, when it carries an amount (field 54), that
-// amount must be the order's: the shopper's bank pays what the code says.
+// amount must be the order's: the shopper's bank pays what the code says. A dynamic code may
+// leave field 54 out, its amount then coming from the payload its URL names, which only the
+// payer's bank fetches: such a code is accepted.
 func checkBRCode(code string, amount gatewayclient.Cents) string {
 	p, err := brcode.Decode(code)
 	if err != nil {
