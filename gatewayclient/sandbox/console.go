@@ -65,6 +65,9 @@ func (s *Sandbox) consoleRoutes(mux *http.ServeMux) {
 	cop := http.NewCrossOriginProtection()
 	post := func(h http.HandlerFunc) http.Handler { return cop.Handler(h) }
 	mux.HandleFunc("GET /sandbox/{$}", s.handleConsole)
+	mux.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
+		relativeRedirect(w, "sandbox/", http.StatusMovedPermanently)
+	})
 	mux.Handle("POST /sandbox/login", post(s.handleConsoleLogin))
 	mux.Handle("POST /sandbox/logout", post(s.handleConsoleLogout))
 	mux.Handle("POST /sandbox/console/deposits/{id}/{action}", post(s.consoleAction(func(ctx context.Context, p principal, r *http.Request) error {
@@ -170,14 +173,14 @@ func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 	// wherever the sandbox is mounted.
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: tok.AccessToken, MaxAge: int(s.tokenTTL / time.Second),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "./", http.StatusSeeOther)
+	relativeRedirect(w, "./", http.StatusSeeOther)
 }
 
 // handleConsoleLogout is POST sandbox/logout.
 func (s *Sandbox) handleConsoleLogout(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: "", MaxAge: -1, HttpOnly: true,
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "./", http.StatusSeeOther)
+	relativeRedirect(w, "./", http.StatusSeeOther)
 }
 
 // consoleAction wraps a console form action: authenticate, act, then go back to the console
@@ -204,7 +207,7 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 			}
 			return
 		}
-		http.Redirect(w, r, back, http.StatusSeeOther)
+		relativeRedirect(w, back, http.StatusSeeOther)
 	}
 }
 
@@ -327,4 +330,12 @@ func formatBRL(c gc.Cents) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// relativeRedirect answers with a relative Location, which the browser resolves against the
+// URL it asked for. (http.Redirect would make it absolute from the path the handler sees,
+// which lacks the prefix the sandbox is mounted under.)
+func relativeRedirect(w http.ResponseWriter, location string, status int) {
+	w.Header().Set("Location", location)
+	w.WriteHeader(status)
 }

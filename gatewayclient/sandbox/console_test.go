@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -39,9 +40,24 @@ func TestConsole(t *testing.T) {
 	e := newEnv(t, nil)
 	tok := e.token()
 	tx := e.createTx(tok, "console-01", 12345)
-	base := e.srv.URL + "/sandbox/"
+	// Mounted under a prefix, as the checkout does: every link and redirect must be relative.
+	mux := http.NewServeMux()
+	mux.Handle("/sandbox/gateway/", http.StripPrefix("/sandbox/gateway", e.sb))
+	mounted := httptest.NewServer(mux)
+	defer mounted.Close()
+	base := mounted.URL + "/sandbox/gateway/sandbox/"
 	c := browser(t)
 
+	// /sandbox redirects to /sandbox/ with a relative Location (the sandbox may be mounted
+	// under a prefix).
+	res0, err := c.Get(mounted.URL + "/sandbox/gateway/sandbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res0.Body.Close()
+	if res0.StatusCode != http.StatusMovedPermanently || res0.Header.Get("Location") != "sandbox/" {
+		t.Fatalf("/sandbox: %d %q", res0.StatusCode, res0.Header.Get("Location"))
+	}
 	// Signed out: the sign-in form only.
 	st, doc := page(t, c, base)
 	if st != 200 || doc.Find(`[data-testid="console-login"]`).Length() != 1 || doc.Find(`[data-testid="sandbox-deposit-row"]`).Length() != 0 {
@@ -63,6 +79,9 @@ func TestConsole(t *testing.T) {
 	sc := res.Header.Get("Set-Cookie")
 	if res.StatusCode != 303 || !strings.Contains(sc, "HttpOnly") || !strings.Contains(sc, "SameSite=Strict") {
 		t.Fatalf("login: %d %q", res.StatusCode, sc)
+	}
+	if loc, _ := res.Location(); loc.String() != base {
+		t.Fatalf("login redirects to %v, want %s", loc, base)
 	}
 
 	// Signed in: the deposit with its buttons.
@@ -86,8 +105,8 @@ func TestConsole(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 303 {
-		t.Fatalf("pay: %d", res.StatusCode)
+	if loc, _ := res.Location(); res.StatusCode != 303 || loc.String() != base {
+		t.Fatalf("pay: %d to %v", res.StatusCode, loc)
 	}
 	_, doc = page(t, c, base)
 	row = doc.Find(`[data-testid="sandbox-deposit-row"]`)
@@ -124,8 +143,8 @@ func TestConsole(t *testing.T) {
 			t.Fatal(err)
 		}
 		res.Body.Close()
-		if res.StatusCode != 303 {
-			t.Fatalf("%s: %d", path, res.StatusCode)
+		if loc, _ := res.Location(); res.StatusCode != 303 || loc.String() != base {
+			t.Fatalf("%s: %d to %v", path, res.StatusCode, loc)
 		}
 	}
 	_, doc = page(t, c, base)

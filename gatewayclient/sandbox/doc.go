@@ -155,7 +155,8 @@
 // one stored (those made by POST /transaction) and make it for records still awaiting
 // payment, and leave it empty for other seeded records — making a PNG for each record of
 // every page would cost about 2 ms per record, ten times the rest of a page. All rows go in
-// one transaction with multi-row INSERTs, generated in parallel.
+// one transaction with multi-row INSERTs, generated in parallel; other writes wait for it.
+// Seeding sends no webhooks.
 //
 // # Storage
 //
