@@ -1,6 +1,7 @@
 package views
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -20,7 +21,10 @@ type Page struct {
 	HomeURL      string // where the merchant name links to; "/" when empty
 	// Path is the current request's escaped URL path (r.URL.EscapedPath()); the language links
 	// point to it with ?lang=. Anything that is not a local absolute path is replaced by "/".
-	Path    string
+	Path string
+	// Query is the request's query string without lang (url.Values.Encode form), kept by the
+	// language links: the catalogue's ?cart= is how a shopper without cookies keeps a cart.
+	Query   string
 	Assets  Assets // resolves CSS, JS and image names; "/static/<name>" when nil
 	Sandbox bool   // the embedded sandbox gateway is in use: pages say so, the PIX page offers sandbox-pay
 }
@@ -33,7 +37,7 @@ func (p Page) asset(name string) string {
 	return p.Assets.Path(name)
 }
 
-// langURL returns the current path with ?lang= set to l.
+// langURL returns the current path and query with lang set to l.
 func (p Page) langURL(l Lang) string {
 	path := p.Path
 	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, `/\`) {
@@ -41,6 +45,14 @@ func (p Page) langURL(l Lang) string {
 	}
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
 		path = path[:i]
+	}
+	q, err := url.ParseQuery(p.Query)
+	if err != nil {
+		q = url.Values{}
+	}
+	q.Del("lang")
+	if rest := q.Encode(); rest != "" {
+		return path + "?" + rest + "&lang=" + string(l)
 	}
 	return path + "?lang=" + string(l)
 }

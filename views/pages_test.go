@@ -148,6 +148,24 @@ func TestLayoutPathSanitized(t *testing.T) {
 	}
 }
 
+// TestLanguageLinksKeepTheQuery: switching language keeps the rest of the query (the
+// catalogue's ?cart=, a cookie-less shopper's only way to keep a cart), replacing lang.
+func TestLanguageLinksKeepTheQuery(t *testing.T) {
+	p := page(En, "/")
+	p.Query = "cart=abc123&lang=en"
+	r := render(t, CataloguePage(CatalogueView{Page: p}))
+	pt, _ := r.doc.Find(`.lang-switch a[hreflang="pt-BR"]`).Attr("href")
+	en, _ := r.doc.Find(`.lang-switch a[hreflang="en"]`).Attr("href")
+	if pt != "/?cart=abc123&lang=pt-BR" || en != "/?cart=abc123&lang=en" {
+		t.Errorf("language links %q, %q: want the cart kept and lang replaced", pt, en)
+	}
+	p.Query = `x="><script>&y=%zz`
+	r = render(t, CataloguePage(CatalogueView{Page: p}))
+	if strings.Contains(r.html, "<script>&") || strings.Contains(r.html, `"><script>`) {
+		t.Error("a hostile query reaches the page unescaped")
+	}
+}
+
 func TestSandboxNotice(t *testing.T) {
 	p := page(PtBR, "/")
 	render(t, NotFoundPage(p)).none(t, "sandbox-notice")

@@ -109,3 +109,20 @@ func TestExplicitLanguageKeptThroughTheWholeFlow(t *testing.T) {
 	}
 	keeps("continue", doc.Find(`a.btn[href^="/"]`).Last().AttrOr("href", ""))
 }
+
+// TestLanguageSwitchKeepsTheCart: on the catalogue reached with ?cart= (no cookies), the
+// language links keep the cart, so the other language still shows and fills it.
+func TestLanguageSwitchKeepsTheCart(t *testing.T) {
+	e := newEnv(t)
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	cartID := strings.TrimPrefix(cart, "/cart/")
+	_, doc := e.get("/?cart=" + cartID + "&lang=en")
+	href, _ := doc.Find(`.lang-switch a[hreflang="pt-BR"]`).Attr("href")
+	res, doc := e.get(href)
+	if res.StatusCode != http.StatusOK || doc.Find("html").AttrOr("lang", "") != "pt-BR" {
+		t.Fatalf("language link %q: status %d", href, res.StatusCode)
+	}
+	if got := doc.Find(testid("cart-link")).AttrOr("href", ""); !strings.HasPrefix(got, cart) {
+		t.Errorf("after switching language the catalogue links to cart %q, want %q", got, cart)
+	}
+}

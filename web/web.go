@@ -258,11 +258,14 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 // page returns the common part of every page's view model.
 func (s *Server) page(r *http.Request) views.Page {
 	lang, _ := s.lang(r)
+	q := r.URL.Query()
+	q.Del("lang")
 	return views.Page{
 		Lang:         lang,
 		MerchantName: s.svc.MerchantName(),
 		HomeURL:      s.link(r, "/"),
 		Path:         r.URL.EscapedPath(),
+		Query:        q.Encode(),
 		Assets:       s.opts.Assets,
 		Sandbox:      s.opts.Sandbox != nil,
 	}
