@@ -167,7 +167,7 @@ func insertDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Depos
 	if err != nil {
 		return fmt.Errorf("sandbox: insert deposit: %w", err)
 	}
-	return bumpCount(ctx, tx, clientID, d.CreatedAt.UnixMilli(), string(d.Status), string(d.DepositOrigin), 1)
+	return bumpCount(ctx, tx, clientID, d.CreatedAt.UnixMilli(), string(d.Status), string(d.DepositOrigin), int64(d.Amount), 1)
 }
 
 // updateDeposit stores a changed deposit of clientID that was in state from.
@@ -185,10 +185,10 @@ func updateDeposit(ctx context.Context, tx *sql.Tx, clientID string, from gc.Dep
 		return nil
 	}
 	created := d.CreatedAt.UnixMilli()
-	if err := bumpCount(ctx, tx, clientID, created, string(from), string(d.DepositOrigin), -1); err != nil {
+	if err := bumpCount(ctx, tx, clientID, created, string(from), string(d.DepositOrigin), int64(d.Amount), -1); err != nil {
 		return err
 	}
-	return bumpCount(ctx, tx, clientID, created, string(d.Status), string(d.DepositOrigin), 1)
+	return bumpCount(ctx, tx, clientID, created, string(d.Status), string(d.DepositOrigin), int64(d.Amount), 1)
 }
 
 // expiresAt is the expiry column of d: its QR code's expiration in Unix ms (0 without one).

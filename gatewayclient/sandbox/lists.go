@@ -159,15 +159,13 @@ func (s *Sandbox) listDocs(ctx context.Context, table string, w *where, total, p
 	return total, docs, nil
 }
 
-// depositTotal returns the number of deposits of clientID matching f, or -1 when f filters
-// by amount (the caller counts). Whole UTC days inside the date range are summed from the
-// day counts; only the partial days at the edges are counted in the index.
+// depositTotal returns the number of deposits of clientID matching f, or -1 when the caller
+// should count in the index (a date range shorter than a day). Whole UTC days and whole
+// amount buckets inside the filter are summed from the counts table; the partial days and
+// buckets at the edges are counted in the indexes.
 func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.DepositFilter) (int, error) {
-	if f.MinAmount != 0 || f.MaxAmount != 0 {
-		return -1, nil
-	}
 	const far = int64(1) << 50 // beyond any date, in days and in ms
-	lo, hi := -far, far        // the range in ms, inclusive
+	lo, hi := -far, far        // the date range in ms, inclusive
 	if !f.StartDate.IsZero() {
 		lo = f.StartDate.UnixMilli()
 	}
@@ -184,29 +182,83 @@ func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.Deposi
 	if firstDay > lastDay {
 		return -1, nil // less than a day: the index count is cheap
 	}
-	w := &where{}
-	w.add("client_id = ?", clientID)
-	in(w, "status", f.Status)
-	in(w, "origin", f.DepositOrigin)
-	var total int
-	args := append(append([]any(nil), w.args...), firstDay, lastDay)
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts WHERE `+w.sql()+
-		` AND day BETWEEN ? AND ?`, args...).Scan(&total); err != nil {
-		return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
+	amin, amax := int64(f.MinAmount), int64(f.MaxAmount)
+	if amin == 0 {
+		amin = 1
 	}
-	edges := [][2]int64{}
-	if lo != -far && lo < firstDay*dayMs {
-		edges = append(edges, [2]int64{lo, firstDay*dayMs - 1})
+	if amax == 0 {
+		// The top of the highest bucket, so that no partial bucket is counted for nothing.
+		_, amax = bucketRange(amountBucket(int64(gc.MaxAmount)))
 	}
-	if hi != far && (lastDay+1)*dayMs <= hi {
-		edges = append(edges, [2]int64{(lastDay + 1) * dayMs, hi})
+	if amin > amax {
+		return 0, nil
+	}
+	base := &where{}
+	base.add("client_id = ?", clientID)
+	in(base, "status", f.Status)
+	in(base, "origin", f.DepositOrigin)
+	count := func(cond string, args ...any) (int, error) {
+		var n int
+		a := append(append([]any(nil), base.args...), args...)
+		err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits WHERE `+base.sql()+` AND `+cond, a...).Scan(&n)
+		if err != nil {
+			return 0, fmt.Errorf("sandbox: count deposits: %w", err)
+		}
+		return n, nil
+	}
+	total := 0
+	// Whole days × whole buckets.
+	bA, bB := amountBucket(amin), amountBucket(amax)
+	fullFrom, fullTo := bA, bB
+	if l, _ := bucketRange(bA); l < amin {
+		fullFrom = bA + 1
+	}
+	if _, h := bucketRange(bB); h > amax {
+		fullTo = bB - 1
+	}
+	if fullFrom <= fullTo {
+		var n int
+		a := append(append([]any(nil), base.args...), firstDay, lastDay, fullFrom, fullTo)
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_v3 WHERE `+base.sql()+
+			` AND day BETWEEN ? AND ? AND bucket BETWEEN ? AND ?`, a...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
+		}
+		total += n
+	}
+	// Whole days × the partial buckets at the amount edges.
+	dayLo, dayHi := max(firstDay*dayMs, lo), min((lastDay+1)*dayMs-1, hi)
+	var edges [][2]int64
+	if fullFrom > fullTo {
+		edges = append(edges, [2]int64{amin, amax}) // no whole bucket: the range is narrow
+	} else {
+		if fullFrom != bA {
+			_, h := bucketRange(bA)
+			edges = append(edges, [2]int64{amin, h})
+		}
+		if fullTo != bB {
+			l, _ := bucketRange(bB)
+			edges = append(edges, [2]int64{l, amax})
+		}
 	}
 	for _, e := range edges {
-		var n int
-		args := append(append([]any(nil), w.args...), e[0], e[1])
-		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits WHERE `+w.sql()+
-			` AND created_at BETWEEN ? AND ?`, args...).Scan(&n); err != nil {
-			return 0, fmt.Errorf("sandbox: count deposits: %w", err)
+		n, err := count(`amount BETWEEN ? AND ? AND created_at BETWEEN ? AND ?`, e[0], e[1], dayLo, dayHi)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	// The partial days at the date edges, every amount of the filter.
+	if lo != -far && lo < firstDay*dayMs {
+		n, err := count(`created_at BETWEEN ? AND ? AND amount BETWEEN ? AND ?`, lo, firstDay*dayMs-1, amin, amax)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	if hi != far && (lastDay+1)*dayMs <= hi {
+		n, err := count(`created_at BETWEEN ? AND ? AND amount BETWEEN ? AND ?`, (lastDay+1)*dayMs, hi, amin, amax)
+		if err != nil {
+			return 0, err
 		}
 		total += n
 	}

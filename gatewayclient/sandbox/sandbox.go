@@ -136,6 +136,10 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s.db = db
+	if err := ensureCounts(ctx, s.db); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.loadState(ctx); err != nil {
 		db.Close()
 		return nil, err

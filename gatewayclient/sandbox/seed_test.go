@@ -165,7 +165,7 @@ func TestDepositTotalsMatchCounts(t *testing.T) {
 	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, nil, 200, nil)
 	now := e.sb.Now()
 	r := newRand()
-	for i := range 200 {
+	for i := range 400 {
 		var f gc.DepositFilter
 		if i%3 != 0 {
 			f.StartDate = now.Add(-time.Duration(r.Int64N(int64(95 * 24 * time.Hour))))
@@ -182,6 +182,18 @@ func TestDepositTotalsMatchCounts(t *testing.T) {
 		if i%5 == 0 {
 			f.DepositOrigin = []gc.DepositOrigin{gc.OriginPixKey}
 		}
+		switch i % 7 {
+		case 1, 2:
+			f.MinAmount = gc.Cents(1 + r.Int64N(300_000))
+		case 3:
+			f.MaxAmount = gc.Cents(1 + r.Int64N(300_000))
+		case 4, 5:
+			f.MinAmount = gc.Cents(1 + r.Int64N(100_000))
+			f.MaxAmount = f.MinAmount + gc.Cents(r.Int64N(200_000))
+		case 6:
+			f.MinAmount = gc.Cents(1 + r.Int64N(20))
+			f.MaxAmount = f.MinAmount + gc.Cents(r.Int64N(5))
+		}
 		got, err := e.sb.depositTotal(ctx, testClientID, f)
 		if err != nil {
 			t.Fatal(err)
@@ -193,6 +205,21 @@ func TestDepositTotalsMatchCounts(t *testing.T) {
 		}
 		if got != -1 && got != want {
 			t.Fatalf("filter %+v: total %d, COUNT(*) %d", f, got, want)
+		}
+	}
+}
+
+func TestAmountBuckets(t *testing.T) {
+	prev := int64(0)
+	for a := int64(1); a <= 1<<24; a++ {
+		b := amountBucket(a)
+		lo, hi := bucketRange(b)
+		if a < lo || a > hi || b < prev {
+			t.Fatalf("amount %d: bucket %d [%d, %d], previous bucket %d", a, b, lo, hi, prev)
+		}
+		prev = b
+		if a > 4096 {
+			a += a / 97 // sample the large amounts
 		}
 	}
 }

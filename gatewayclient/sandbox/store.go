@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"net/url"
 	"path/filepath"
 
@@ -43,18 +44,20 @@ var schema = []string{
 	// Amount-range filters (with id, so a page's ids come from the index alone).
 	`CREATE INDEX IF NOT EXISTS deposits_client_amount_v2 ON deposits (client_id, amount, created_at, id)`,
 	`DROP INDEX IF EXISTS deposits_client_amount`,
-	// Deposits per client, UTC day of creation, status and origin, kept in step with the
-	// deposits table: the total of a list filtered by status, origin and dates is a sum over
-	// the whole days in the range plus an index count over the two partial days at its edges,
-	// instead of a count over up to millions of index entries.
+	// Deposits per client, UTC day of creation, status, origin and amount bucket, kept in
+	// step with the deposits table: the total of a list is a sum over the whole days and
+	// whole amount buckets inside the filter, plus index counts over the partial days and
+	// buckets at its edges, instead of a count over up to millions of index entries.
 	`DROP TABLE IF EXISTS deposit_counts`,
-	`CREATE TABLE IF NOT EXISTS deposit_day_counts (
+	`DROP TABLE IF EXISTS deposit_day_counts`,
+	`CREATE TABLE IF NOT EXISTS deposit_counts_v3 (
 		client_id TEXT NOT NULL,
 		day       INTEGER NOT NULL,
 		status    TEXT NOT NULL,
 		origin    TEXT NOT NULL,
+		bucket    INTEGER NOT NULL,
 		n         INTEGER NOT NULL,
-		PRIMARY KEY (client_id, day, status, origin)
+		PRIMARY KEY (client_id, day, status, origin, bucket)
 	) WITHOUT ROWID`,
 	`CREATE TABLE IF NOT EXISTS withdrawals (
 		id               TEXT PRIMARY KEY,
@@ -112,6 +115,7 @@ func openDB(ctx context.Context, dir string) (*sql.DB, error) {
 // querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
@@ -141,11 +145,12 @@ func putSetting(ctx context.Context, q querier, key, value string) error {
 // dayMs is one UTC day in Unix milliseconds.
 const dayMs = 24 * 60 * 60 * 1000
 
-// bumpCount adds delta to the deposit count of (clientID, day of createdMs, status, origin).
-func bumpCount(ctx context.Context, q querier, clientID string, createdMs int64, status, origin string, delta int) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO deposit_day_counts (client_id, day, status, origin, n) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (client_id, day, status, origin) DO UPDATE SET n = n + excluded.n`,
-		clientID, floorDiv(createdMs, dayMs), status, origin, delta)
+// bumpCount adds delta to the deposit count of (clientID, day of createdMs, status, origin,
+// bucket of amount).
+func bumpCount(ctx context.Context, q querier, clientID string, createdMs int64, status, origin string, amount int64, delta int) error {
+	_, err := q.ExecContext(ctx, `INSERT INTO deposit_counts_v3 (client_id, day, status, origin, bucket, n) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (client_id, day, status, origin, bucket) DO UPDATE SET n = n + excluded.n`,
+		clientID, floorDiv(createdMs, dayMs), status, origin, amountBucket(amount), delta)
 	if err != nil {
 		return fmt.Errorf("sandbox: deposit counts: %w", err)
 	}
@@ -161,22 +166,77 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// amountBucket returns the count bucket of an amount (cents ≥ 1): 1, 2 and 3 alone, then
+// four buckets per power of two (each about 19% wider than the previous). Bucket numbers grow
+// with the amount; 4 to 7 are unused.
+func amountBucket(a int64) int64 {
+	if a < 4 {
+		return max(a, 0)
+	}
+	l := int64(bits.Len64(uint64(a))) - 1 // a is in [2^l, 2^(l+1))
+	return l*4 + (a>>(l-2))&3
+}
+
+// bucketRange returns the amounts [lo, hi] of bucket b.
+func bucketRange(b int64) (int64, int64) {
+	if b < 8 {
+		return b, b
+	}
+	l, sub := b/4, b%4
+	return (4 + sub) << (l - 2), (5+sub)<<(l-2) - 1
+}
+
 // rebuildCounts recomputes the deposit counts of clientID ("" for every client) from the
 // deposits table.
 func rebuildCounts(ctx context.Context, q querier, clientID string) error {
-	del, ins := `DELETE FROM deposit_day_counts`, `INSERT INTO deposit_day_counts (client_id, day, status, origin, n)
-		SELECT client_id, created_at / 86400000 - (created_at < 0 AND created_at % 86400000 != 0), status, origin, COUNT(*) FROM deposits`
-	var args []any
+	where, args := "", []any{}
 	if clientID != "" {
-		del += ` WHERE client_id = ?`
-		ins += ` WHERE client_id = ?`
-		args = append(args, clientID)
+		where, args = ` WHERE client_id = ?`, append(args, clientID)
 	}
-	if _, err := q.ExecContext(ctx, del, args...); err != nil {
+	if _, err := q.ExecContext(ctx, `DELETE FROM deposit_counts_v3`+where, args...); err != nil {
 		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 	}
-	if _, err := q.ExecContext(ctx, ins+` GROUP BY 1, 2, 3, 4`, args...); err != nil {
+	rows, err := q.QueryContext(ctx, `SELECT client_id, created_at, status, origin, amount FROM deposits`+where, args...)
+	if err != nil {
 		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+	}
+	type key struct {
+		client, status, origin string
+		day, bucket            int64
+	}
+	counts := map[key]int{}
+	for rows.Next() {
+		var k key
+		var created, amount int64
+		if err := rows.Scan(&k.client, &created, &k.status, &k.origin, &amount); err != nil {
+			rows.Close()
+			return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+		}
+		k.day, k.bucket = floorDiv(created, dayMs), amountBucket(amount)
+		counts[k]++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+	}
+	for k, n := range counts {
+		if _, err := q.ExecContext(ctx, `INSERT INTO deposit_counts_v3 (client_id, day, status, origin, bucket, n) VALUES (?, ?, ?, ?, ?, ?)`,
+			k.client, k.day, k.status, k.origin, k.bucket, n); err != nil {
+			return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+		}
 	}
 	return nil
+}
+
+// ensureCounts rebuilds the deposit counts when the table is empty but deposits exist (a
+// data dir from before the counts table).
+func ensureCounts(ctx context.Context, q querier) error {
+	var have, need bool
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_counts_v3), EXISTS (SELECT 1 FROM deposits)`).Scan(&have, &need); err != nil {
+		return fmt.Errorf("sandbox: check deposit counts: %w", err)
+	}
+	if have || !need {
+		return nil
+	}
+	return rebuildCounts(ctx, q, "")
 }
