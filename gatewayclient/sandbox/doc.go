@@ -166,10 +166,12 @@
 // code, end-to-end ids, PIX key) beside the whole record as JSON. Covering indexes serve
 // newest-first pages: (client, created_at, id, status, origin, amount), (client, status,
 // created_at, id, …) and (client, amount, created_at, id); a page's ids come from the index
-// and only its rows are read in full. List totals come from a table of deposit counts per
-// client, UTC day, status and origin kept in step with every write: whole days inside a date
-// range are summed there and only the two partial days at its edges are counted in the
-// index. Filters with amounts are counted in the amount index.
+// and only its rows are read in full; for an amount range that matches many deposits the
+// page walks the date index instead of sorting every match. List totals come from a table
+// of deposit counts per client, UTC day, status, origin and amount bucket (four per power of
+// two), kept in step with every write: the whole days and whole buckets inside a filter are
+// summed there, and only the partial days and buckets at its edges are counted in the
+// indexes.
 //
 // # Webhooks
 //
