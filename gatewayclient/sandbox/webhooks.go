@@ -94,26 +94,26 @@ func (h *hooks) wake() { h.ob.Wake() }
 // run delivers webhooks until ctx is done.
 func (h *hooks) run(ctx context.Context) { h.ob.Run(ctx) }
 
-// deliveryView is a webhook delivery with its attempts, as the control API shows it.
-type deliveryView struct {
+// DeliveryLog is a webhook delivery with its attempts, as the control API shows it.
+type DeliveryLog struct {
 	outbox.Delivery
 	AttemptLog []outbox.Attempt `json:"attemptLog"`
 }
 
 // Deliveries returns the webhook deliveries of a record (newest first, at most limit) with
 // their attempts.
-func (s *Sandbox) Deliveries(ctx context.Context, recordID string, limit int) ([]deliveryView, error) {
+func (s *Sandbox) Deliveries(ctx context.Context, recordID string, limit int) ([]DeliveryLog, error) {
 	ds, err := s.hooks.ob.Deliveries(ctx, recordID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: deliveries: %w", err)
 	}
-	out := make([]deliveryView, 0, len(ds))
+	out := make([]DeliveryLog, 0, len(ds))
 	for _, d := range ds {
 		as, err := s.hooks.ob.Attempts(ctx, d.ID)
 		if err != nil {
 			return nil, fmt.Errorf("sandbox: attempts: %w", err)
 		}
-		out = append(out, deliveryView{Delivery: d, AttemptLog: as})
+		out = append(out, DeliveryLog{Delivery: d, AttemptLog: as})
 	}
 	return out, nil
 }
