@@ -217,16 +217,27 @@ func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.Deposi
 		fullTo = bB - 1
 	}
 	if fullFrom <= fullTo {
+		// Without an amount filter the per-day table (no buckets, a few rows per day) is enough.
+		q, a := `SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts_v3 WHERE `+base.sql()+` AND day BETWEEN ? AND ?`,
+			append(append([]any(nil), base.args...), firstDay, lastDay)
+		if f.MinAmount != 0 || f.MaxAmount != 0 {
+			q = `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_v3 WHERE ` + base.sql() + ` AND day BETWEEN ? AND ? AND bucket BETWEEN ? AND ?`
+			a = append(a, fullFrom, fullTo)
+		}
 		var n int
-		a := append(append([]any(nil), base.args...), firstDay, lastDay, fullFrom, fullTo)
-		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_v3 WHERE `+base.sql()+
-			` AND day BETWEEN ? AND ? AND bucket BETWEEN ? AND ?`, a...).Scan(&n); err != nil {
+		if err := s.db.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 			return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
 		}
 		total += n
 	}
 	// Whole days × the partial buckets at the amount edges.
-	dayLo, dayHi := max(firstDay*dayMs, lo), min((lastDay+1)*dayMs-1, hi)
+	dayLo, dayHi := lo, hi // (without a bound, ±far: multiplying it by dayMs would overflow)
+	if firstDay != -far {
+		dayLo = max(firstDay*dayMs, lo)
+	}
+	if lastDay != far {
+		dayHi = min((lastDay+1)*dayMs-1, hi)
+	}
 	var edges [][2]int64
 	if fullFrom > fullTo {
 		edges = append(edges, [2]int64{amin, amax}) // no whole bucket: the range is narrow
