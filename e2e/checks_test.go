@@ -132,8 +132,13 @@ func decodeQRImage(img image.Image) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("binarising the image: %w", err)
 	}
-	hints := map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true}
-	res, err := qrcode.NewQRCodeReader().Decode(bmp, hints)
+	// The served PNG is the bare symbol: PURE_BARCODE reads its modules directly (the general
+	// detector misreads about 2% of such small images). A screenshot holds more than the
+	// symbol, so it falls back to the general detector.
+	res, err := qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_PURE_BARCODE: true})
+	if err != nil {
+		res, err = qrcode.NewQRCodeReader().Decode(bmp, map[gozxing.DecodeHintType]any{gozxing.DecodeHintType_TRY_HARDER: true})
+	}
 	if err != nil {
 		return "", fmt.Errorf("reading the QR code: %w", err)
 	}

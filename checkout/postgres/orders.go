@@ -136,7 +136,7 @@ func queueAttempt(b *pgx.Batch, orderID string, a *checkout.Attempt) error {
 		a.OrderID = orderID
 	}
 	if a.OrderID != orderID {
-		return fmt.Errorf("postgres: attempt %s belongs to order %s, not %s", a.ID, a.OrderID, orderID)
+		return fmt.Errorf("postgres: attempt %s belongs to another order", a.ID)
 	}
 	vs, err := violationsJSON(a.Violations)
 	if err != nil {
@@ -184,7 +184,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 		}
 		from := checkout.OrderStatus(status)
 		if from != o.Status && !checkout.CanTransition(from, o.Status) {
-			return fmt.Errorf("postgres: order %s from %s to %s: %w", o.ID, from, o.Status, checkout.ErrInvalidTransition)
+			return fmt.Errorf("postgres: order %s from %s to %s: %w", o.Number, from, o.Status, checkout.ErrInvalidTransition)
 		}
 		// Counted after the lock is held, so that the statement's snapshot sees every entry
 		// committed by earlier holders.
@@ -193,7 +193,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 			return fmt.Errorf("postgres: reading order history: %w", err)
 		}
 		if len(o.History) < histories {
-			return fmt.Errorf("postgres: order %s: history entries are only appended: %w", o.ID, checkout.ErrConflict)
+			return fmt.Errorf("postgres: order %s: history entries are only appended: %w", o.Number, checkout.ErrConflict)
 		}
 		b := &pgx.Batch{}
 		b.Queue(`UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
@@ -206,7 +206,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 			}
 		}
 		if err := runBatch(ctx, tx, b); err != nil {
-			return fmt.Errorf("postgres: updating order %s: %w", o.ID, err)
+			return fmt.Errorf("postgres: updating order %s: %w", o.Number, err)
 		}
 		return nil
 	})
