@@ -375,8 +375,10 @@ func (a *App) banner(self string) {
 	}
 	fmt.Fprintf(a.cfg.Stdout, "PIX Checkout is running.\n  shop:            %s/\n", public)
 	if a.cfg.Sandbox() {
-		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s (simulation controls under %s/sandbox/)\n", self, SandboxPrefix, SandboxPrefix)
+		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s\n  sandbox console: %s%s/sandbox/ (sign in with the gateway client id and secret)\n",
+			self, SandboxPrefix, self, SandboxPrefix)
 	} else {
+		// Load refuses user info in the URL, so printing it reveals no password.
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
 	}
 }

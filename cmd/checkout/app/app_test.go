@@ -170,7 +170,7 @@ func TestOneCommandFlow(t *testing.T) {
 		}
 	}
 	out := banner.String()
-	if !strings.Contains(out, "/sandbox/gateway") || !strings.Contains(out, "shop:") {
+	if !strings.Contains(out, "/sandbox/gateway") || !strings.Contains(out, "shop:") || !strings.Contains(out, "/sandbox/gateway/sandbox/") {
 		t.Errorf("banner %q lacks the URLs", out)
 	}
 	// The sandbox is mounted on the same server.
