@@ -332,6 +332,28 @@ func TestContractDepositFiltersAndPagination(t *testing.T) {
 			t.Errorf("GET /deposit%s: %d %s, want 422 %q", q, st, b, kind)
 		}
 	}
+	checkZeroAmounts(t, e, tok, "/deposit")
+}
+
+// checkZeroAmounts checks that minAmount=0 and maxAmount=0 sent explicitly are each a 422
+// Validations naming the parameter (the filter types read 0 as "not set", so this is easy to
+// lose), while blank values are ignored.
+func checkZeroAmounts(t *testing.T, e *env, tok, path string) {
+	t.Helper()
+	for _, name := range []string{"minAmount", "maxAmount"} {
+		st, _, b := e.do("GET", path+"?"+name+"=0", tok, nil)
+		if st != 422 {
+			t.Errorf("GET %s?%s=0: %d %s, want 422", path, name, st, b)
+			continue
+		}
+		eb := decodeErr(t, b)
+		if ms := eb.messages(t); eb.Error != string(gc.KindValidation) || len(ms) != 1 || !strings.HasPrefix(ms[0], name+": ") {
+			t.Errorf("GET %s?%s=0: %s, want one Validations message on %s", path, name, b, name)
+		}
+		if st, _, b := e.do("GET", path+"?"+name+"=", tok, nil); st != 200 {
+			t.Errorf("GET %s?%s= (blank): %d %s, want 200", path, name, st, b)
+		}
+	}
 }
 
 func TestContractWithdrawalFilters(t *testing.T) {
@@ -407,5 +429,6 @@ func TestContractWithdrawalFilters(t *testing.T) {
 			t.Errorf("GET /withdrawal%s: %d %s, want 422 %q", q, st, b, kind)
 		}
 	}
+	checkZeroAmounts(t, e, tok, "/withdrawal")
 	_ = http.StatusOK
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -283,10 +282,8 @@ func totalPages(total, perPage int) int {
 
 // handleListDeposits is GET /deposit.
 func (s *Sandbox) handleListDeposits(w http.ResponseWriter, r *http.Request, p principal) {
+	// ParseDepositFilter also refuses minAmount=0 and maxAmount=0 sent explicitly.
 	f, err := gc.ParseDepositFilter(r.URL.Query(), "page", "perPage")
-	if err == nil {
-		err = zeroAmounts(r.URL.Query(), f.MinAmount, f.MaxAmount, gc.MinAmount)
-	}
 	if err != nil {
 		s.respondError(w, r, err)
 		return
@@ -346,9 +343,6 @@ func (s *Sandbox) ListDeposits(ctx context.Context, clientID string, f gc.Deposi
 // handleListWithdrawals is GET /withdrawal.
 func (s *Sandbox) handleListWithdrawals(w http.ResponseWriter, r *http.Request, p principal) {
 	f, err := gc.ParseWithdrawalFilter(r.URL.Query(), "page", "perPage")
-	if err == nil {
-		err = zeroAmounts(r.URL.Query(), f.MinAmount, f.MaxAmount, gc.MinWithdrawalFilterAmount)
-	}
 	if err != nil {
 		s.respondError(w, r, err)
 		return
@@ -380,26 +374,6 @@ func (s *Sandbox) ListWithdrawals(ctx context.Context, clientID string, f gc.Wit
 		out.Data = append(out.Data, s.wireWithdrawal(&wd, now))
 	}
 	return out, nil
-}
-
-// zeroAmounts reports minAmount=0 and maxAmount=0 given explicitly. The shared filter type
-// reads 0 as "not set", so its validation cannot see them; the spec's minimum is 1 (10 for
-// withdrawals), so a 0 that was sent is a violation.
-func zeroAmounts(q url.Values, lo, hi, minAllowed gc.Cents) error {
-	ve := &gc.ValidationError{Kind: gc.KindValidation}
-	for _, a := range []struct {
-		name string
-		v    gc.Cents
-	}{{"minAmount", lo}, {"maxAmount", hi}} {
-		if a.v == 0 && strings.TrimSpace(q.Get(a.name)) != "" {
-			ve.Violations = append(ve.Violations, gc.Violation{Field: a.name, Code: gc.CodeMin,
-				Message: fmt.Sprintf("must be between %d and %d", minAllowed, gc.MaxAmount)})
-		}
-	}
-	if len(ve.Violations) > 0 {
-		return ve
-	}
-	return nil
 }
 
 // maxPageScan bounds the index entries a newest-first scan may be expected to read.
