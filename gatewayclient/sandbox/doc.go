@@ -150,13 +150,13 @@
 // nothing. Amounts are mostly small sales with a tail of large ones; payers are people (CPF)
 // and companies (CNPJ, some alphanumeric) from the brdoc generators; every state and both
 // origins occur, with histories that follow the tables above (a deposit still awaiting
-// payment only if its QR code has not expired yet). Seeded records store no QR image: GET
-// /deposit/{id} makes it on read (about 2 ms); list pages include it for records that have
-// one stored (those made by POST /transaction) and make it for records still awaiting
-// payment, and leave it empty for other seeded records — making a PNG for each record of
-// every page would cost about 2 ms per record, ten times the rest of a page. All rows go in
-// one transaction with multi-row INSERTs, generated in parallel; other writes wait for it.
-// Seeding sends no webhooks.
+// payment only if its QR code has not expired yet). Seeded records still awaiting payment
+// (a few per million: those of the last half hour) store their QR image as POST
+// /transaction does; the others store none: GET /deposit/{id} makes it on read (about 2 ms),
+// and list pages leave it empty for them — making a PNG for each record of every page would
+// cost about 2 ms per record, ten times the rest of a page. All rows go in one transaction
+// with multi-row INSERTs, generated in parallel; other writes wait for it. Seeding sends no
+// webhooks, and ends with ANALYZE so that the planner knows the data.
 //
 // # Storage
 //
@@ -165,13 +165,17 @@
 // their filter columns (client, status, amount, origin, creation time in Unix ms, external
 // code, end-to-end ids, PIX key) beside the whole record as JSON. Covering indexes serve
 // newest-first pages: (client, created_at, id, status, origin, amount), (client, status,
-// created_at, id, …) and (client, amount, created_at, id); a page's ids come from the index
-// and only its rows are read in full; for an amount range that matches many deposits the
-// page walks the date index instead of sorting every match. List totals come from a table
-// of deposit counts per client, UTC day, status, origin and amount bucket (four per power of
-// two), kept in step with every write: the whole days and whole buckets inside a filter are
-// summed there, and only the partial days and buckets at its edges are counted in the
-// indexes.
+// created_at, id, origin, amount) and (client, amount, created_at, id, status, origin); a
+// page's ids come from the index and only its rows are read in full; for an amount range
+// that matches many deposits the page walks the date index (or, with one status, that
+// status's) newest first instead of sorting every match. List totals come from tables of
+// deposit counts per client, status and origin, by UTC day, by amount bucket (four per
+// power of two) and by both, kept in step with every write: the whole days and whole
+// buckets inside a filter are summed there, and only the partial days and buckets at its
+// edges are counted in the indexes — in the index that reads fewer entries, and for a
+// bucket mostly inside the filter as the bucket's sum less the part outside. A data dir
+// from an older schema gets its counts rebuilt and, when it was analyzed before, its new
+// indexes analyzed at start.
 //
 // # Webhooks
 //

@@ -160,7 +160,7 @@ func (s *Sandbox) listDocs(ctx context.Context, table string, w *where, total, p
 
 // depositTotal returns the number of deposits of clientID matching f, or -1 when the caller
 // should count in the index (a date range shorter than a day). Whole UTC days and whole
-// amount buckets inside the filter are summed from the counts table; the partial days and
+// amount buckets inside the filter are summed from the counts tables; the partial days and
 // buckets at the edges are counted in the indexes.
 func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.DepositFilter) (int, error) {
 	const far = int64(1) << 50 // beyond any date, in days and in ms
@@ -181,6 +181,7 @@ func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.Deposi
 	if firstDay > lastDay {
 		return -1, nil // less than a day: the index count is cheap
 	}
+	amountFilter := f.MinAmount != 0 || f.MaxAmount != 0
 	amin, amax := int64(f.MinAmount), int64(f.MaxAmount)
 	if amin == 0 {
 		amin = 1
@@ -196,16 +197,99 @@ func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.Deposi
 	base.add("client_id = ?", clientID)
 	in(base, "status", f.Status)
 	in(base, "origin", f.DepositOrigin)
-	count := func(cond string, args ...any) (int, error) {
+	// The whole days in ms (without a bound, ±far: multiplying it by dayMs would overflow).
+	dayLo, dayHi := lo, hi
+	if firstDay != -far {
+		dayLo = max(firstDay*dayMs, lo)
+	}
+	if lastDay != far {
+		dayHi = min((lastDay+1)*dayMs-1, hi)
+	}
+	// count counts the deposits of base with amounts in [a1, a2] created in [t1, t2] in
+	// index. The planner cannot be left to choose: it takes any range of created_at as
+	// narrow, and would read a status's every entry for a count of a few amounts.
+	count := func(index string, a1, a2, t1, t2 int64) (int, error) {
 		var n int
-		a := append(append([]any(nil), base.args...), args...)
-		err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits WHERE `+base.sql()+` AND `+cond, a...).Scan(&n)
+		a := append(append([]any(nil), base.args...), a1, a2, t1, t2)
+		err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits INDEXED BY `+index+` WHERE `+base.sql()+
+			` AND amount BETWEEN ? AND ? AND created_at BETWEEN ? AND ?`, a...).Scan(&n)
 		if err != nil {
 			return 0, fmt.Errorf("sandbox: count deposits: %w", err)
 		}
 		return n, nil
 	}
+	// The date-ordered index of the filter: the status index reads only the listed states.
+	dateIndex := idxDepositsCreated
+	if len(f.Status) > 0 {
+		dateIndex = idxDepositsStatus
+	}
+	scalar := func(q string, a ...any) (int, error) {
+		var n int
+		if err := s.db.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
+		}
+		return n, nil
+	}
+	// dateCost is how many entries dateIndex holds over the whole days (-1: not known yet).
+	dateCost := -1
+	// amountIndexFor picks the index that reads fewer entries to count the amounts [a1, a2]
+	// of bucket b over the whole days: the amount index reads that slice of the bucket over
+	// all days, dateIndex reads every entry of the filter's states in those days.
+	amountIndexFor := func(b, a1, a2 int64) (string, error) {
+		if dateCost < 0 {
+			st := &where{}
+			st.add("client_id = ?", clientID)
+			in(st, "status", f.Status)
+			n, err := scalar(`SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts_v3 WHERE `+st.sql()+` AND day BETWEEN ? AND ?`,
+				append(st.args, firstDay, lastDay)...)
+			if err != nil {
+				return "", err
+			}
+			dateCost = n
+		}
+		inBucket, err := scalar(`SELECT COALESCE(SUM(n), 0) FROM deposit_bucket_counts_v3 WHERE client_id = ? AND bucket = ?`, clientID, b)
+		if err != nil {
+			return "", err
+		}
+		l, h := bucketRange(b)
+		if int64(inBucket)*(a2-a1+1)/(h-l+1) < int64(dateCost) {
+			return idxDepositsAmount, nil
+		}
+		return dateIndex, nil
+	}
+	// countAmounts counts the amounts [a1, a2] of bucket b over the whole days.
+	countAmounts := func(b, a1, a2 int64) (int, error) {
+		index, err := amountIndexFor(b, a1, a2)
+		if err != nil {
+			return 0, err
+		}
+		return count(index, a1, a2, dayLo, dayHi)
+	}
+	// sum sums the counts tables over the whole days and the buckets [b1, b2]: the per-day
+	// table without an amount filter, the per-bucket table without a date bound (a few
+	// thousand rows at most), the per-day-and-bucket table otherwise.
+	sum := func(b1, b2 int64) (int, error) {
+		q := `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_v3 WHERE ` + base.sql() + ` AND day BETWEEN ? AND ? AND bucket BETWEEN ? AND ?`
+		a := append(append([]any(nil), base.args...), firstDay, lastDay, b1, b2)
+		switch {
+		case !amountFilter:
+			q = `SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts_v3 WHERE ` + base.sql() + ` AND day BETWEEN ? AND ?`
+			a = a[:len(a)-2]
+		case firstDay == -far && lastDay == far:
+			q = `SELECT COALESCE(SUM(n), 0) FROM deposit_bucket_counts_v3 WHERE ` + base.sql() + ` AND bucket BETWEEN ? AND ?`
+			a = append(append([]any(nil), base.args...), b1, b2)
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
+		}
+		return n, nil
+	}
 	total := 0
+	add := func(n int, err error) error {
+		total += n
+		return err
+	}
 	// Whole days × whole buckets.
 	bA, bB := amountBucket(amin), amountBucket(amax)
 	fullFrom, fullTo := bA, bB
@@ -216,61 +300,54 @@ func (s *Sandbox) depositTotal(ctx context.Context, clientID string, f gc.Deposi
 		fullTo = bB - 1
 	}
 	if fullFrom <= fullTo {
-		// Without an amount filter the per-day table (no buckets, a few rows per day) is enough.
-		q, a := `SELECT COALESCE(SUM(n), 0) FROM deposit_day_counts_v3 WHERE `+base.sql()+` AND day BETWEEN ? AND ?`,
-			append(append([]any(nil), base.args...), firstDay, lastDay)
-		if f.MinAmount != 0 || f.MaxAmount != 0 {
-			q = `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_v3 WHERE ` + base.sql() + ` AND day BETWEEN ? AND ? AND bucket BETWEEN ? AND ?`
-			a = append(a, fullFrom, fullTo)
-		}
-		var n int
-		if err := s.db.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
-			return 0, fmt.Errorf("sandbox: deposit counts: %w", err)
-		}
-		total += n
-	}
-	// Whole days × the partial buckets at the amount edges.
-	dayLo, dayHi := lo, hi // (without a bound, ±far: multiplying it by dayMs would overflow)
-	if firstDay != -far {
-		dayLo = max(firstDay*dayMs, lo)
-	}
-	if lastDay != far {
-		dayHi = min((lastDay+1)*dayMs-1, hi)
-	}
-	var edges [][2]int64
-	if fullFrom > fullTo {
-		edges = append(edges, [2]int64{amin, amax}) // no whole bucket: the range is narrow
-	} else {
-		if fullFrom != bA {
-			_, h := bucketRange(bA)
-			edges = append(edges, [2]int64{amin, h})
-		}
-		if fullTo != bB {
-			l, _ := bucketRange(bB)
-			edges = append(edges, [2]int64{l, amax})
-		}
-	}
-	for _, e := range edges {
-		n, err := count(`amount BETWEEN ? AND ? AND created_at BETWEEN ? AND ?`, e[0], e[1], dayLo, dayHi)
-		if err != nil {
+		if err := add(sum(fullFrom, fullTo)); err != nil {
 			return 0, err
 		}
-		total += n
+	}
+	// Whole days × the partial buckets at the amount edges. The part of such a bucket inside
+	// the filter is counted in the amount index, or, when the part outside is narrower, the
+	// bucket's sum less the part outside: a narrow range that cuts one or two large buckets
+	// then reads a fraction of a bucket instead of every match.
+	var partial []int64
+	if fullFrom != bA {
+		partial = append(partial, bA)
+	}
+	if fullTo != bB && bB != bA {
+		partial = append(partial, bB)
+	}
+	for _, b := range partial {
+		l, h := bucketRange(b)
+		in1, in2 := max(l, amin), min(h, amax)
+		if inside := in2 - in1 + 1; inside <= (h-l+1)-inside {
+			if err := add(countAmounts(b, in1, in2)); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if err := add(sum(b, b)); err != nil {
+			return 0, err
+		}
+		for _, out := range [][2]int64{{l, in1 - 1}, {in2 + 1, h}} {
+			if out[0] > out[1] {
+				continue
+			}
+			n, err := countAmounts(b, out[0], out[1])
+			if err != nil {
+				return 0, err
+			}
+			total -= n
+		}
 	}
 	// The partial days at the date edges, every amount of the filter.
 	if lo != -far && lo < firstDay*dayMs {
-		n, err := count(`created_at BETWEEN ? AND ? AND amount BETWEEN ? AND ?`, lo, firstDay*dayMs-1, amin, amax)
-		if err != nil {
+		if err := add(count(dateIndex, amin, amax, lo, firstDay*dayMs-1)); err != nil {
 			return 0, err
 		}
-		total += n
 	}
 	if hi != far && (lastDay+1)*dayMs <= hi {
-		n, err := count(`created_at BETWEEN ? AND ? AND amount BETWEEN ? AND ?`, (lastDay+1)*dayMs, hi, amin, amax)
-		if err != nil {
+		if err := add(count(dateIndex, amin, amax, (lastDay+1)*dayMs, hi)); err != nil {
 			return 0, err
 		}
-		total += n
 	}
 	return total, nil
 }
@@ -376,24 +453,42 @@ func (s *Sandbox) ListWithdrawals(ctx context.Context, clientID string, f gc.Wit
 	return out, nil
 }
 
+// The indexes of the deposits table that queries name.
+const (
+	idxDepositsCreated = "deposits_client_created"
+	idxDepositsStatus  = "deposits_client_status_created"
+	idxDepositsAmount  = "deposits_client_amount_v3"
+)
+
 // maxPageScan bounds the index entries a newest-first scan may be expected to read.
 const maxPageScan = 20000
 
 // depositPageIndex picks the index for a page of an amount-filtered list. SQLite's planner
 // prefers the amount index for an amount range, which then sorts every match by date: slow
 // when the range holds many deposits. Walking the date index newest first and skipping
-// non-matches reads about need × all/total entries; when that is small, that walk is used.
-// Otherwise (few matches) the planner's choice stands.
+// non-matches reads about need × all/total entries, all being every deposit of the date
+// range; when that is small, that walk is used. With one status, the same holds for that
+// status's index (also newest first). Otherwise (few matches) the planner's choice stands.
 func (s *Sandbox) depositPageIndex(ctx context.Context, clientID string, f gc.DepositFilter, total, need int) (string, error) {
-	if f.MinAmount == 0 && f.MaxAmount == 0 || total == 0 || len(f.Status) > 0 {
+	if f.MinAmount == 0 && f.MaxAmount == 0 || total == 0 {
 		return "", nil
 	}
-	all, err := s.depositTotal(ctx, clientID, gc.DepositFilter{StartDate: f.StartDate, EndDate: f.EndDate, DepositOrigin: f.DepositOrigin})
-	if err != nil || all < 0 {
-		return "", err
+	cheap := func(within gc.DepositFilter) (bool, error) {
+		all, err := s.depositTotal(ctx, clientID, within)
+		if err != nil || all < 0 {
+			return false, err
+		}
+		return int64(need)*int64(all)/int64(total) <= maxPageScan, nil
 	}
-	if int64(need)*int64(all)/int64(total) > maxPageScan {
-		return "", nil
+	dates := gc.DepositFilter{StartDate: f.StartDate, EndDate: f.EndDate}
+	if ok, err := cheap(dates); ok || err != nil {
+		return idxDepositsCreated, err
 	}
-	return "deposits_client_created", nil
+	if len(f.Status) == 1 {
+		dates.Status = f.Status
+		if ok, err := cheap(dates); ok || err != nil {
+			return idxDepositsStatus, err
+		}
+	}
+	return "", nil
 }

@@ -140,6 +140,10 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := ensureStats(ctx, s.db); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := s.loadState(ctx); err != nil {
 		db.Close()
 		return nil, err

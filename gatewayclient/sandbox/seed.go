@@ -360,6 +360,16 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 			move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
 		}
 	}
+	if d.Status == gc.DepositPixQRCodeGenerated {
+		// Still awaiting payment (its QR code was made less than half an hour before now, so
+		// a few per million records): store the image as POST /transaction does, so that the
+		// newest list pages, where these records are, need not make it on every read.
+		png, err := qrPNGBase64(uri)
+		if err != nil {
+			return nil, err
+		}
+		d.PixResponse.QRCodeBase64 = png
+	}
 	d.StatusHistory = hist
 	d.UpdatedAt = hist[len(hist)-1].Date
 	if d.UpdatedAt.Before(t) {

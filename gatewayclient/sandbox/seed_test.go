@@ -194,6 +194,15 @@ func TestDepositTotalsMatchCounts(t *testing.T) {
 			f.MinAmount = gc.Cents(1 + r.Int64N(20))
 			f.MaxAmount = f.MinAmount + gc.Cents(r.Int64N(5))
 		}
+		if i%11 == 10 {
+			// Narrow ranges over large amounts: inside one bucket or cutting two, so both the
+			// part inside and the complement of the part outside are counted.
+			f.MinAmount = gc.Cents(4096 + r.Int64N(300_000))
+			f.MaxAmount = f.MinAmount + gc.Cents(r.Int64N(int64(f.MinAmount)/3))
+		}
+		if i%13 == 0 {
+			f.StartDate, f.EndDate = time.Time{}, time.Time{}
+		}
 		got, err := e.sb.depositTotal(ctx, testClientID, f)
 		if err != nil {
 			t.Fatal(err)
@@ -221,5 +230,99 @@ func TestAmountBuckets(t *testing.T) {
 		if a > 4096 {
 			a += a / 97 // sample the large amounts
 		}
+	}
+}
+
+// TestSeededAwaitingDepositsStoreTheirQR checks that the seeded deposits still awaiting
+// payment (the newest few of a large seed) store their QR image, valid for their BR Code,
+// while the others store none (it is made on read).
+func TestSeededAwaitingDepositsStoreTheirQR(t *testing.T) {
+	e := newEnv(t, nil)
+	g := &seeder{s: e.sb, seed: 1, now: e.sb.Now()}
+	const n = 1_000_000
+	awaiting := 0
+	for i := n - 200; i < n; i++ {
+		cols, err := g.deposit(testClientID, i, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d gc.Deposit
+		if err := json.Unmarshal(cols[len(cols)-1].([]byte), &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Status != gc.DepositPixQRCodeGenerated {
+			if d.PixResponse.QRCodeBase64 != "" {
+				t.Fatalf("%s deposit stores a QR image", d.Status)
+			}
+			continue
+		}
+		awaiting++
+		checkPix(t, d.PixResponse, d.Amount)
+	}
+	if awaiting == 0 {
+		t.Fatal("no seeded deposit awaiting payment among the newest 200 of a million")
+	}
+}
+
+// TestDepositPagesSameThroughEveryIndex checks that a page of deposits is the same whichever
+// index serves it: depositPageIndex only ever changes how a page is found, never what it holds.
+func TestDepositPagesSameThroughEveryIndex(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	if _, err := e.sb.Seed(ctx, testClientID, SeedRequest{Deposits: 1500, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	now := e.sb.Now()
+	for _, f := range []gc.DepositFilter{
+		{MinAmount: 1000, MaxAmount: 30_000},
+		{MinAmount: 5000, MaxAmount: 6000, Status: []gc.DepositStatus{gc.DepositPaid}},
+		{MinAmount: 100, Status: []gc.DepositStatus{gc.DepositFailed, gc.DepositPaid}, Page: 3, PerPage: 7},
+		{MaxAmount: 50_000, DepositOrigin: []gc.DepositOrigin{gc.OriginPixKey}, StartDate: now.Add(-40 * 24 * time.Hour), EndDate: now.Add(-10 * 24 * time.Hour)},
+	} {
+		page, perPage := paging(f.Page, f.PerPage)
+		w := depositWhere(testClientID, f)
+		want, wantDocs, err := e.sb.listDocs(ctx, "deposits", w, -1, page, perPage, "")
+		if err != nil || len(wantDocs) == 0 {
+			t.Fatalf("%+v: %d docs, %v", f, len(wantDocs), err)
+		}
+		for _, index := range []string{idxDepositsCreated, idxDepositsStatus, idxDepositsAmount} {
+			got, docs, err := e.sb.listDocs(ctx, "deposits", w, -1, page, perPage, index)
+			if err != nil {
+				t.Fatalf("%+v through %s: %v", f, index, err)
+			}
+			if got != want || !slices.EqualFunc(docs, wantDocs, func(a, b []byte) bool { return string(a) == string(b) }) {
+				t.Fatalf("%+v through %s: total %d and %d docs, want %d and %d", f, index, got, len(docs), want, len(wantDocs))
+			}
+		}
+	}
+}
+
+// TestReopenAnalyzesNewIndexes checks that a data dir analyzed before an index existed gets
+// statistics for it at the next start (without them the planner would prefer that index for
+// every query).
+func TestReopenAnalyzesNewIndexes(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	if _, err := e.sb.Seed(ctx, testClientID, SeedRequest{Deposits: 300, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	hasStats := func() bool {
+		t.Helper()
+		var ok bool
+		if err := e.sb.db.QueryRow(`SELECT EXISTS (SELECT 1 FROM sqlite_stat1 WHERE idx = ?)`, idxDepositsAmount).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !hasStats() {
+		t.Fatal("no statistics for the amount index after a seed")
+	}
+	if _, err := e.sb.db.Exec(`DELETE FROM sqlite_stat1 WHERE idx = ?`, idxDepositsAmount); err != nil {
+		t.Fatal(err)
+	}
+	e.stop()
+	e.start(nil)
+	if !hasStats() {
+		t.Fatal("no statistics for the amount index after a restart")
 	}
 }

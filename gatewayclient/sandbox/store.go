@@ -41,9 +41,11 @@ var schema = []string{
 	`CREATE INDEX IF NOT EXISTS deposits_client_created ON deposits (client_id, created_at, id, status, origin, amount)`,
 	// Status filters: each listed status is a range of this index.
 	`CREATE INDEX IF NOT EXISTS deposits_client_status_created ON deposits (client_id, status, created_at, id, origin, amount)`,
-	// Amount-range filters (with id, so a page's ids come from the index alone).
-	`CREATE INDEX IF NOT EXISTS deposits_client_amount_v2 ON deposits (client_id, amount, created_at, id)`,
+	// Amount-range filters (with id, so a page's ids come from the index alone; with status
+	// and origin, so counts of an amount range with those filters too).
+	`CREATE INDEX IF NOT EXISTS deposits_client_amount_v3 ON deposits (client_id, amount, created_at, id, status, origin)`,
 	`DROP INDEX IF EXISTS deposits_client_amount`,
+	`DROP INDEX IF EXISTS deposits_client_amount_v2`,
 	// Deposits per client, UTC day of creation, status, origin and amount bucket, kept in
 	// step with the deposits table: the total of a list is a sum over the whole days and
 	// whole amount buckets inside the filter, plus index counts over the partial days and
@@ -67,6 +69,16 @@ var schema = []string{
 		origin    TEXT NOT NULL,
 		n         INTEGER NOT NULL,
 		PRIMARY KEY (client_id, day, status, origin)
+	) WITHOUT ROWID`,
+	// The same per amount bucket over all days: lists with an amount filter and no date
+	// bound sum at most buckets × statuses × origins rows here instead of every day's.
+	`CREATE TABLE IF NOT EXISTS deposit_bucket_counts_v3 (
+		client_id TEXT NOT NULL,
+		bucket    INTEGER NOT NULL,
+		status    TEXT NOT NULL,
+		origin    TEXT NOT NULL,
+		n         INTEGER NOT NULL,
+		PRIMARY KEY (client_id, bucket, status, origin)
 	) WITHOUT ROWID`,
 	`CREATE TABLE IF NOT EXISTS withdrawals (
 		id               TEXT PRIMARY KEY,
@@ -169,6 +181,12 @@ func bumpCount(ctx context.Context, q querier, clientID string, createdMs int64,
 	if err != nil {
 		return fmt.Errorf("sandbox: deposit counts: %w", err)
 	}
+	_, err = q.ExecContext(ctx, `INSERT INTO deposit_bucket_counts_v3 (client_id, bucket, status, origin, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (client_id, bucket, status, origin) DO UPDATE SET n = n + excluded.n`,
+		clientID, amountBucket(amount), status, origin, delta)
+	if err != nil {
+		return fmt.Errorf("sandbox: deposit counts: %w", err)
+	}
 	return nil
 }
 
@@ -208,7 +226,7 @@ func rebuildCounts(ctx context.Context, q querier, clientID string) error {
 	if clientID != "" {
 		where, args = ` WHERE client_id = ?`, append(args, clientID)
 	}
-	for _, table := range []string{"deposit_counts_v3", "deposit_day_counts_v3"} {
+	for _, table := range []string{"deposit_counts_v3", "deposit_day_counts_v3", "deposit_bucket_counts_v3"} {
 		if _, err := q.ExecContext(ctx, `DELETE FROM `+table+where, args...); err != nil {
 			return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 		}
@@ -246,18 +264,51 @@ func rebuildCounts(ctx context.Context, q querier, clientID string) error {
 		SELECT client_id, day, status, origin, SUM(n) FROM deposit_counts_v3`+where+` GROUP BY 1, 2, 3, 4`, args...); err != nil {
 		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
 	}
+	if _, err := q.ExecContext(ctx, `INSERT INTO deposit_bucket_counts_v3 (client_id, bucket, status, origin, n)
+		SELECT client_id, bucket, status, origin, SUM(n) FROM deposit_counts_v3`+where+` GROUP BY 1, 2, 3, 4`, args...); err != nil {
+		return fmt.Errorf("sandbox: rebuild deposit counts: %w", err)
+	}
 	return nil
 }
 
-// ensureCounts rebuilds the deposit counts when the table is empty but deposits exist (a
-// data dir from before the counts table).
+// ensureCounts rebuilds the deposit counts when a counts table is empty but deposits exist
+// (a data dir from before that table).
 func ensureCounts(ctx context.Context, q querier) error {
 	var have, need bool
-	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_counts_v3), EXISTS (SELECT 1 FROM deposits)`).Scan(&have, &need); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM deposit_counts_v3) AND EXISTS (SELECT 1 FROM deposit_bucket_counts_v3),
+		EXISTS (SELECT 1 FROM deposits)`).Scan(&have, &need); err != nil {
 		return fmt.Errorf("sandbox: check deposit counts: %w", err)
 	}
 	if have || !need {
 		return nil
 	}
 	return rebuildCounts(ctx, q, "")
+}
+
+// ensureStats analyzes the deposits table when it has planner statistics (made by ANALYZE
+// after a seed) but none for one of its indexes: an index added by a newer schema to a data
+// dir analyzed before would otherwise look like the best choice for every query, and newest-
+// first pages would sort a million rows.
+func ensureStats(ctx context.Context, q querier) error {
+	var hasStats bool
+	if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')`).Scan(&hasStats); err != nil {
+		return fmt.Errorf("sandbox: check statistics: %w", err)
+	}
+	if !hasStats {
+		return nil
+	}
+	var missing bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_stat1 WHERE tbl = 'deposits')
+		AND EXISTS (SELECT 1 FROM sqlite_schema s WHERE s.type = 'index' AND s.tbl_name = 'deposits'
+			AND NOT EXISTS (SELECT 1 FROM sqlite_stat1 t WHERE t.idx = s.name))`).Scan(&missing)
+	if err != nil {
+		return fmt.Errorf("sandbox: check statistics: %w", err)
+	}
+	if !missing {
+		return nil
+	}
+	if _, err := q.ExecContext(ctx, `ANALYZE deposits`); err != nil {
+		return fmt.Errorf("sandbox: analyze: %w", err)
+	}
+	return nil
 }
