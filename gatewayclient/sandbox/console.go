@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -158,8 +159,27 @@ func (s *Sandbox) renderConsole(w http.ResponseWriter, r *http.Request, status i
 func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	id, secret := r.PostFormValue("client_id"), r.PostFormValue("client_secret")
+	// Failed sign-ins are counted per remote address and, for a client that exists, per
+	// client (so guesses spread over many addresses are slowed too). Past the limit the
+	// secret is not even checked.
+	keys := []string{"addr:" + remoteHost(r)}
+	if _, known := s.clients[id]; known {
+		keys = append(keys, "client:"+id)
+	}
+	for _, k := range keys {
+		if blocked, wait := s.logins.blocked(k); blocked {
+			secs := retryAfterSeconds(wait)
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			s.renderConsole(w, r, http.StatusTooManyRequests,
+				consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs)))
+			return
+		}
+	}
 	c, ok := s.checkCredentials(id, secret)
 	if !ok {
+		for _, k := range keys {
+			s.logins.allow(k)
+		}
 		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret."))
 		return
 	}
@@ -209,6 +229,15 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 		}
 		relativeRedirect(w, back, http.StatusSeeOther)
 	}
+}
+
+// remoteHost is the address a request came from, without its port. Forwarding headers are
+// not trusted: anyone could send them.
+func remoteHost(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
 }
 
 // checkCredentials checks a client id and secret in constant time.

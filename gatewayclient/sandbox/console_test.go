@@ -1,12 +1,14 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -176,5 +178,60 @@ func TestFormatBRL(t *testing.T) {
 		if got := formatBRL(centsOf(c)); got != want {
 			t.Errorf("formatBRL(%d) = %q, want %q", c, got, want)
 		}
+	}
+}
+
+// TestConsoleLoginThrottled checks that failed console sign-ins are limited per remote
+// address and per client: past the burst, even the right secret gets a 429 with Retry-After
+// (the secret is not checked), until the sandbox clock has refilled the bucket.
+func TestConsoleLoginThrottled(t *testing.T) {
+	e := newEnv(t, func(o *Options) {
+		o.Clients = append(o.Clients, ClientConfig{ID: "other-client", Secret: "other-secret-123"})
+		o.LoginRateLimit = RateLimit{Requests: 1, Period: time.Minute, Burst: 3}
+	})
+	login := func(addr, id, secret string) *httptest.ResponseRecorder {
+		t.Helper()
+		r := httptest.NewRequest("POST", "/sandbox/login", strings.NewReader(url.Values{"client_id": {id}, "client_secret": {secret}}.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.RemoteAddr = addr
+		w := httptest.NewRecorder()
+		e.sb.ServeHTTP(w, r)
+		return w
+	}
+	const a, b, c = "198.51.100.7:40000", "198.51.100.8:40001", "203.0.113.9:50000"
+	// Three wrong secrets from address a (each new port is the same address).
+	for i := range 3 {
+		if w := login(fmt.Sprintf("198.51.100.7:%d", 40000+i), testClientID, "wrong"); w.Code != http.StatusUnauthorized {
+			t.Fatalf("failure %d: %d", i+1, w.Code)
+		}
+	}
+	// Address a is blocked, even with the right secret; so is the client from address b.
+	for _, try := range []struct{ addr, id, secret string }{{a, testClientID, testSecret}, {a, "other-client", "other-secret-123"}, {b, testClientID, testSecret}} {
+		w := login(try.addr, try.id, try.secret)
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "60" || w.Header().Get("Set-Cookie") != "" ||
+			!strings.Contains(w.Body.String(), "Too many failed sign-ins") {
+			t.Fatalf("%s as %s after 3 failures: %d Retry-After %q %q", try.addr, try.id, w.Code, w.Header().Get("Retry-After"), w.Body.String())
+		}
+	}
+	// Another client from another address is not affected; successful sign-ins cost nothing.
+	for range 5 {
+		if w := login(c, "other-client", "other-secret-123"); w.Code != http.StatusSeeOther {
+			t.Fatalf("other client from another address: %d", w.Code)
+		}
+	}
+	// Unknown client ids count against the address only.
+	for range 3 {
+		login(c, "nobody-at-all", "guess")
+	}
+	if w := login(c, "other-client", "other-secret-123"); w.Code != http.StatusTooManyRequests {
+		t.Fatalf("address c after 3 failures: %d", w.Code)
+	}
+	if w := login(b, "other-client", "other-secret-123"); w.Code != http.StatusSeeOther {
+		t.Fatalf("other client from address b: %d", w.Code)
+	}
+	// A minute later one more attempt is allowed.
+	e.clock.Advance(time.Minute)
+	if w := login(a, testClientID, testSecret); w.Code != http.StatusSeeOther {
+		t.Fatalf("after a minute: %d", w.Code)
 	}
 }

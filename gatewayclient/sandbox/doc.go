@@ -193,7 +193,9 @@
 // GET {base}/sandbox/ lists the 20 newest deposits and withdrawals of the signed-in client
 // with their webhook deliveries and buttons for the controls the state machine allows now,
 // a clock advance and a withdrawal form. A browser cannot send a bearer header, so the
-// console has a sign-in form taking the client id and secret; it then keeps an access token
+// console has a sign-in form taking the client id and secret (failed sign-ins are limited
+// per remote address and per client, Options.LoginRateLimit: past ten in a row, one more
+// every 12 seconds, and a 429 with Retry-After meanwhile); it then keeps an access token
 // in a cookie (HttpOnly, SameSite=Strict, Secure over TLS, no Path attribute so the browser
 // scopes it to the console's directory wherever the sandbox is mounted). The console's
 // forms POST to console endpoints behind http.CrossOriginProtection and call the same

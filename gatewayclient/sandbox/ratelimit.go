@@ -21,21 +21,41 @@ const (
 	defaultRateBurst    = 100
 )
 
+// Default limit on failed console sign-ins: ten in a row, then one every 12 seconds per
+// remote address and per client, far too slow to guess a secret, plenty for a person who
+// mistyped it.
+const (
+	defaultLoginRequests = 5
+	defaultLoginPeriod   = time.Minute
+	defaultLoginBurst    = 10
+)
+
+// withDefaults fills the unset fields of the POST /transaction limit.
 func (l RateLimit) withDefaults() RateLimit {
+	return l.or(RateLimit{Requests: defaultRateRequests, Period: time.Second, Burst: defaultRateBurst})
+}
+
+// withLoginDefaults fills the unset fields of the console sign-in limit.
+func (l RateLimit) withLoginDefaults() RateLimit {
+	return l.or(RateLimit{Requests: defaultLoginRequests, Period: defaultLoginPeriod, Burst: defaultLoginBurst})
+}
+
+// or fills the unset fields of l from def.
+func (l RateLimit) or(def RateLimit) RateLimit {
 	if l.Requests <= 0 {
-		l.Requests = defaultRateRequests
+		l.Requests = def.Requests
 	}
 	if l.Period <= 0 {
-		l.Period = time.Second
+		l.Period = def.Period
 	}
 	if l.Burst <= 0 {
-		l.Burst = defaultRateBurst
+		l.Burst = def.Burst
 	}
 	return l
 }
 
-// limiter holds one token bucket per client. Time comes from the sandbox clock, so tests
-// refill a bucket by advancing the clock, not by sleeping.
+// limiter holds one token bucket per key (a client, or a remote address). Time comes from
+// the sandbox clock, so tests refill a bucket by advancing the clock, not by sleeping.
 type limiter struct {
 	limit   RateLimit
 	clock   Clock
@@ -48,32 +68,70 @@ type bucket struct {
 	last   time.Time
 }
 
+// maxBuckets bounds the buckets a limiter keeps: past it, buckets that have refilled to the
+// full burst (as good as new) are dropped, so keys made of remote addresses cannot grow
+// the map without end.
+const maxBuckets = 10_000
+
+// newLimiter makes a limiter of l (defaults filled by the caller).
 func newLimiter(l RateLimit, c Clock) *limiter {
-	return &limiter{limit: l.withDefaults(), clock: c, buckets: map[string]*bucket{}}
+	return &limiter{limit: l, clock: c, buckets: map[string]*bucket{}}
+}
+
+// perNano is the refill rate in tokens per nanosecond.
+func (l *limiter) perNano() float64 { return float64(l.limit.Requests) / float64(l.limit.Period) }
+
+// refilled returns key's bucket refilled up to now. l.mu must be held.
+func (l *limiter) refilled(key string, now time.Time) *bucket {
+	b, ok := l.buckets[key]
+	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			for k, old := range l.buckets {
+				if old.tokens+float64(now.Sub(old.last))*l.perNano() >= float64(l.limit.Burst) {
+					delete(l.buckets, k)
+				}
+			}
+		}
+		b = &bucket{tokens: float64(l.limit.Burst), last: now}
+		l.buckets[key] = b
+	}
+	if elapsed := now.Sub(b.last); elapsed > 0 {
+		b.tokens = math.Min(float64(l.limit.Burst), b.tokens+float64(elapsed)*l.perNano())
+		b.last = now
+	}
+	return b
+}
+
+// wait is how long until b holds one token.
+func (l *limiter) wait(b *bucket) time.Duration {
+	return time.Duration(math.Ceil((1 - b.tokens) / l.perNano()))
 }
 
 // allow takes one token from key's bucket. When none is left it returns false and how long
 // until one is.
 func (l *limiter) allow(key string) (bool, time.Duration) {
 	now := l.clock.Now()
-	perNano := float64(l.limit.Requests) / float64(l.limit.Period)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b, ok := l.buckets[key]
-	if !ok {
-		b = &bucket{tokens: float64(l.limit.Burst), last: now}
-		l.buckets[key] = b
-	}
-	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = math.Min(float64(l.limit.Burst), b.tokens+float64(elapsed)*perNano)
-		b.last = now
-	}
+	b := l.refilled(key, now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
 	}
-	wait := time.Duration(math.Ceil((1 - b.tokens) / perNano))
-	return false, wait
+	return false, l.wait(b)
+}
+
+// blocked reports whether key's bucket is empty, and how long until it holds a token,
+// without taking one (for limits that only failures count against).
+func (l *limiter) blocked(key string) (bool, time.Duration) {
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.refilled(key, now)
+	if b.tokens >= 1 {
+		return false, 0
+	}
+	return true, l.wait(b)
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least 1, for the Retry-After header.

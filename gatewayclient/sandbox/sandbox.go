@@ -47,6 +47,10 @@ type Options struct {
 	WebhookBaseDelay, WebhookMaxDelay time.Duration
 	// RateLimit bounds POST /transaction per client (zero value: 50 per second, burst 100).
 	RateLimit RateLimit
+	// LoginRateLimit bounds failed console sign-ins, per remote address and per client id
+	// (zero value: 5 per minute, burst 10). Over it, the sign-in answers 429 with Retry-After
+	// without checking the secret.
+	LoginRateLimit RateLimit
 	// TokenTTL is the lifetime of access tokens (0: one hour).
 	TokenTTL time.Duration
 	// MerchantName and MerchantCity go into every BR Code (defaults "PIX CHECKOUT SANDBOX" and
@@ -64,6 +68,8 @@ type Sandbox struct {
 	jwtKey   []byte
 	tokenTTL time.Duration
 	limiter  *limiter
+	// logins counts failed console sign-ins per remote address and per client.
+	logins   *limiter
 	faults   faultSet
 	merchant merchant
 	hooks    *hooks
@@ -152,7 +158,8 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		db.Close()
 		return nil, err
 	}
-	s.limiter = newLimiter(opts.RateLimit, s.clock)
+	s.limiter = newLimiter(opts.RateLimit.withDefaults(), s.clock)
+	s.logins = newLimiter(opts.LoginRateLimit.withLoginDefaults(), s.clock)
 	hk, err := s.newHooks(ctx, opts)
 	if err != nil {
 		db.Close()
