@@ -32,6 +32,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/static"
@@ -343,6 +344,8 @@ func (a *App) startSandbox(ctx, bgCtx context.Context, self string) (*sandbox.Sa
 		DataDir: filepath.Join(a.cfg.DataDir, "sandbox"),
 		Clients: []sandbox.ClientConfig{{ID: a.clientID, Secret: a.clientSecret, WebhookSecret: a.webhookSecret}},
 		Logger:  a.log.With("component", "sandbox"),
+		// The shopper's bank app shows the BR Code's merchant name: make it the shop's.
+		MerchantName: brcode.Sanitize(a.cfg.MerchantName, brcode.MaxNameLength),
 	}
 	if a.cfg.Clock != nil {
 		opts.Clock = clockFunc(a.cfg.Clock)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -185,6 +186,14 @@ func TestOneCommandFlow(t *testing.T) {
 	_, doc = r.get(pay)
 	if doc.Find(`[data-testid="pix-code"]`).Text() == "" || doc.Find(`[data-testid="sandbox-pay"]`).Length() != 1 {
 		t.Fatal("PIX page without code or sandbox-pay")
+	}
+	// The embedded sandbox puts the shop's name in the BR Code, as the bank app shows it.
+	code, err := brcode.Decode(strings.TrimSpace(doc.Find(`[data-testid="pix-code"]`).Text()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code.MerchantName != "Loja Demo PIX" {
+		t.Errorf("BR Code merchant name %q, want the shop's", code.MerchantName)
 	}
 	lines, body := r.stream(pay)
 	defer body.Close()
