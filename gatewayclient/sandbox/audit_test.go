@@ -2,10 +2,14 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,4 +250,266 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestCreateTransaction422ListsEveryViolation sends bodies that break every rule at once and
+// checks that the 422 names every field by its path, in the right kind, and stores nothing.
+func TestCreateTransaction422ListsEveryViolation(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	for name, tc := range map[string]struct {
+		body   string
+		kind   gc.UnprocessableKind
+		fields []string
+	}{
+		"every rule": {
+			body: `{"amount":0,"paymentMethod":"PIX","idempotencyKey":"short","externalCode":"abc","webhookUrl":"https://example.com/h#frag",
+				"customer":{"ip":"999.1.1.1","name":"","document":"123","email":"nope","landline":"12","mobilePhone":"34","birthdate":"2000-01-31"},
+				"seller":{"name":"","document":"111"},"isInfoProduct":false,
+				"address":{"zipCode":"1","complement":"x","number":"12a","street":"s","neighborhood":"n","city":"c","state":"s","country":"c"},
+				"items":[{"title":"t","description":"d","unitPrice":0,"quantity":101}],"pix":{"expirationSeconds":59}}`,
+			kind: gc.KindValidation,
+			fields: []string{"amount", "webhookUrl", "externalCode", "idempotencyKey", "customer.ip", "customer.name", "customer.document",
+				"customer.email", "customer.landline", "customer.mobilePhone", "seller.name", "seller.document", "address.zipCode",
+				"address.complement", "address.number", "address.street", "address.neighborhood", "address.city", "address.state",
+				"address.country", "items[0].title", "items[0].description", "items[0].unitPrice", "items[0].quantity", "pix.expirationSeconds"},
+		},
+		"required by other fields": {
+			body:   `{"amount":10000001,"paymentMethod":"PIX","idempotencyKey":"abcdefgh","isInfoProduct":false,"webhookUrl":"http://localhost/h"}`,
+			kind:   gc.KindValidation,
+			fields: []string{"amount", "webhookUrl", "address", "pix"},
+		},
+		"unreadable": {
+			body:   `{"amount":"x","paymentMethod":"BOLETO","idempotencyKey":5,"customer":{"name":3},"items":[{"unitPrice":1.5}],"isInfoProduct":"no"}`,
+			kind:   gc.KindInvalidData,
+			fields: []string{"amount", "paymentMethod", "idempotencyKey", "customer.name", "customer.document", "isInfoProduct", "items[0].title", "items[0].unitPrice"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			st, _, b := e.do("POST", "/transaction", tok, tc.body)
+			if st != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d %s", st, b)
+			}
+			eb := decodeErr(t, b)
+			if eb.StatusCode != 422 || eb.Error != string(tc.kind) {
+				t.Fatalf("body %s, want kind %q", b, tc.kind)
+			}
+			var got []string
+			for _, m := range eb.messages(t) {
+				field, _, ok := strings.Cut(m, ": ")
+				if !ok {
+					t.Fatalf("message %q is not \"field: message\"", m)
+				}
+				got = append(got, field)
+			}
+			for _, f := range tc.fields {
+				if !slices.Contains(got, f) {
+					t.Errorf("no violation of %s in %q", f, got)
+				}
+			}
+			if len(got) != len(tc.fields) {
+				t.Errorf("violations of %q, want exactly %q", got, tc.fields)
+			}
+		})
+	}
+	var page gc.Page[gc.Deposit]
+	e.doJSON("GET", "/deposit", tok, nil, 200, &page)
+	if page.Total != 0 {
+		t.Fatalf("refused requests made %d deposits", page.Total)
+	}
+}
+
+// TestFaultsEachKind checks what TestContractFaults leaves out: token_502 on the token
+// endpoint only, latency actually applied, a path-bound fault leaving other paths alone, and
+// count consumed one matching request at a time.
+func TestFaultsEachKind(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	form := url.Values{"client_id": {testClientID}, "client_secret": {testSecret}, "grant_type": {"client_credentials"}}
+	tokenStatus := func() (int, []byte) {
+		t.Helper()
+		res, err := http.PostForm(e.srv.URL+"/auth/token", form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, b
+	}
+	// token_502: two token requests fail with 502, API requests are untouched, the third
+	// token request works.
+	e.doJSON("POST", "/sandbox/faults", tok, Fault{Kind: FaultToken502, Count: 2}, 201, nil)
+	if st, _, b := e.do("GET", "/deposit", tok, nil); st != 200 {
+		t.Fatalf("GET /deposit under token_502: %d %s", st, b)
+	}
+	for i := range 2 {
+		st, b := tokenStatus()
+		if st != http.StatusBadGateway || decodeErr(t, b).StatusCode != 502 {
+			t.Fatalf("token request %d: %d %s, want 502", i+1, st, b)
+		}
+	}
+	if st, b := tokenStatus(); st != 200 {
+		t.Fatalf("token request after the fault: %d %s", st, b)
+	}
+	// The gateway client sees a 502 on the token as the gateway being unavailable.
+	e.doJSON("POST", "/sandbox/faults", tok, Fault{Kind: FaultToken502}, 201, nil)
+	if _, err := e.client().Token(context.Background()); !errors.Is(err, gc.ErrGatewayUnavailable) {
+		t.Fatalf("client token under token_502: %v", err)
+	}
+
+	// rate_limit bound to /withdrawal: /deposit is untouched, /withdrawal gets 429 twice.
+	e.doJSON("POST", "/sandbox/faults", tok, Fault{Kind: FaultRateLimit, Path: "/withdrawal", Count: 2}, 201, nil)
+	if st, _, _ := e.do("GET", "/deposit", tok, nil); st != 200 {
+		t.Fatalf("GET /deposit under a /withdrawal fault: %d", st)
+	}
+	for i := range 2 {
+		if st, h, _ := e.do("GET", "/withdrawal", tok, nil); st != 429 || h.Get("Retry-After") == "" {
+			t.Fatalf("GET /withdrawal %d: %d Retry-After %q", i+1, st, h.Get("Retry-After"))
+		}
+	}
+	if st, _, _ := e.do("GET", "/withdrawal", tok, nil); st != 200 {
+		t.Fatalf("GET /withdrawal after the fault: %d", st)
+	}
+	// Faults never touch the controls.
+	e.doJSON("POST", "/sandbox/faults", tok, Fault{Kind: FaultRateLimit}, 201, nil)
+	e.doJSON("GET", "/sandbox/clock", tok, nil, 200, nil)
+	e.doJSON("DELETE", "/sandbox/faults", tok, nil, 200, nil)
+
+	// latency: the request takes at least that long (a lower bound, so not flaky).
+	e.doJSON("POST", "/sandbox/faults", tok, Fault{Kind: FaultLatency, LatencyMs: 150, Path: "/deposit"}, 201, nil)
+	start := time.Now()
+	if st, _, _ := e.do("GET", "/deposit", tok, nil); st != 200 {
+		t.Fatalf("delayed request: %d", st)
+	}
+	if took := time.Since(start); took < 150*time.Millisecond {
+		t.Fatalf("delayed request took %v, want at least 150ms", took)
+	}
+	// Bad faults are refused, naming the field.
+	for body, field := range map[string]string{
+		`{"kind":"latency"}`:                  "latencyMs",
+		`{"kind":"rate_limit","count":-1}`:    "count",
+		`{"kind":"rate_limit","count":10001}`: "count",
+		`{"kind":"meteor"}`:                   "kind",
+	} {
+		st, _, b := e.do("POST", "/sandbox/faults", tok, body)
+		if st != 422 || !strings.HasPrefix(decodeErr(t, b).messages(t)[0], field+": ") {
+			t.Errorf("fault %s: %d %s, want 422 on %s", body, st, b, field)
+		}
+	}
+}
+
+// lastWebhook returns the type and the event body of the newest webhook of a record, and how
+// many it has.
+func (e *env) lastWebhook(recordID string) (string, []byte, int) {
+	e.t.Helper()
+	var n int
+	if err := e.sb.db.QueryRow(`SELECT COUNT(*) FROM webhook_deliveries WHERE record_id = ?`, recordID).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	if n == 0 {
+		return "", nil, 0
+	}
+	var typ string
+	var body []byte
+	if err := e.sb.db.QueryRow(`SELECT type, body FROM webhook_deliveries WHERE record_id = ? ORDER BY id DESC LIMIT 1`, recordID).Scan(&typ, &body); err != nil {
+		e.t.Fatal(err)
+	}
+	return typ, body, n
+}
+
+// TestEveryStateChangeSendsWebhook walks every transition of both state machines (and the
+// expiry sweep) and checks that each one, and only a change, writes one webhook whose type
+// names the new state and whose data is the record as the API answered it.
+func TestEveryStateChangeSendsWebhook(t *testing.T) {
+	// Nothing is delivered (Run is not started): the outbox rows are what is checked.
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = "http://127.0.0.1:9/hooks" })
+	tok := e.token()
+	checkEvent := func(recordID, kind, status string, n int, record any) {
+		t.Helper()
+		typ, body, got := e.lastWebhook(recordID)
+		if got != n {
+			t.Fatalf("%s %s: %d webhooks, want %d", kind, recordID, got, n)
+		}
+		if want := kind + "." + strings.ToLower(status); typ != want {
+			t.Fatalf("webhook type %q, want %q", typ, want)
+		}
+		var ev struct {
+			Type      string          `json:"type"`
+			Timestamp string          `json:"timestamp"`
+			Data      json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(body, &ev); err != nil || ev.Type != typ || ev.Timestamp == "" {
+			t.Fatalf("event %s: %v", body, err)
+		}
+		// The data is the full record as the API shows it (durations aside: they grow).
+		want, _ := json.Marshal(record)
+		var a, b map[string]any
+		_ = json.Unmarshal(ev.Data, &a)
+		_ = json.Unmarshal(want, &b)
+		delete(a, "statusHistory")
+		delete(b, "statusHistory")
+		if ja, jb := mustJSON(t, a), mustJSON(t, b); ja != jb {
+			t.Fatalf("webhook data\n%s\nwant the record\n%s", ja, jb)
+		}
+	}
+	for _, from := range gc.DepositStatuses() {
+		for _, to := range depositTransitions[from] {
+			prev, msg := gc.DepositStatus(""), ""
+			if from == gc.DepositPendingCompliance {
+				prev = to
+				if to == gc.DepositFailed {
+					prev = gc.DepositPixQRCodeGenerated
+				}
+			}
+			if from == gc.DepositFailed {
+				msg = expiredReason
+			}
+			id := e.putDeposit(from, prev, msg)
+			action, body := controlFor(from, to)
+			var d gc.Deposit
+			e.doJSON("POST", "/sandbox/deposits/"+id+"/"+string(action), tok, body, http.StatusOK, &d)
+			checkEvent(id, "deposit", string(to), 1, d)
+			// A refused change sends nothing.
+			e.do("POST", "/sandbox/deposits/"+id+"/teleport", tok, nil)
+			if _, _, n := e.lastWebhook(id); n != 1 {
+				t.Fatalf("%s → %s: %d webhooks after a refused control", from, to, n)
+			}
+		}
+	}
+	// Creation, payment and the expiry sweep through the API.
+	tx := e.createTx(tok, "hooks-every-1", 700)
+	var d gc.Deposit
+	e.doJSON("GET", "/deposit/"+tx.ID, tok, nil, 200, &d)
+	checkEvent(tx.ID, "deposit", "PIX_QRCODE_GENERATED", 1, d)
+	e.clock.Advance(31 * time.Minute)
+	e.doJSON("GET", "/deposit/"+tx.ID, tok, nil, 200, &d)
+	if d.Status != gc.DepositFailed {
+		t.Fatalf("after expiry: %s", d.Status)
+	}
+	checkEvent(tx.ID, "deposit", "FAILED", 2, d)
+
+	// Withdrawals: creation and every move.
+	for _, from := range gc.WithdrawalStatuses() {
+		for _, to := range withdrawalTransitions[from] {
+			var w gc.Withdrawal
+			e.doJSON("POST", "/sandbox/withdrawals", tok, NewWithdrawal{Amount: 2500}, http.StatusCreated, &w)
+			checkEvent(w.ID, "withdrawal", "PENDING", 1, w)
+			n := 1
+			for _, step := range append(pathTo(from), to) {
+				e.doJSON("POST", "/sandbox/withdrawals/"+w.ID+"/"+string(step), tok, nil, http.StatusOK, &w)
+				n++
+				checkEvent(w.ID, "withdrawal", string(step), n, w)
+			}
+		}
+	}
+}
+
+// mustJSON encodes v (maps encode with sorted keys, so equal values encode equally).
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -331,7 +331,9 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 
 // notifyDeposit enqueues the webhook of d's current state inside tx.
 func (s *Sandbox) notifyDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Deposit, now time.Time) error {
-	wire, err := s.wireDeposit(d, now, false)
+	// The data is the record exactly as GET /deposit/{id} shows it, QR image included (made
+	// here for a seeded record that stores none).
+	wire, err := s.wireDeposit(d, now, true)
 	if err != nil {
 		return err
 	}
