@@ -15,6 +15,7 @@ import (
 	"github.com/a-h/templ"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/outbox"
 )
 
 // The console (GET {base}/sandbox/) is for a person with a browser, who cannot send a bearer
@@ -53,12 +54,20 @@ type withdrawalRow struct {
 	Deliveries                    []deliveryRow
 }
 
-// deliveryRow is one webhook delivery of the console.
+// deliveryRow is one webhook delivery of the console, with every attempt.
 type deliveryRow struct {
 	Type, URL, Status string
 	Attempts          int
-	LastStatusCode    int
-	LastError         string
+	Next              string // when the next attempt is due, for a pending delivery tried before
+	Log               []attemptRow
+}
+
+// attemptRow is one delivery attempt of the console.
+type attemptRow struct {
+	At         string
+	StatusCode int    // 0 when no answer came
+	Error      string // "" for a delivered attempt
+	Duration   string
 }
 
 // consoleRoutes adds the console to mux.
@@ -308,8 +317,19 @@ func (s *Sandbox) deliveryRows(ctx context.Context, recordID string) ([]delivery
 	}
 	out := make([]deliveryRow, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, deliveryRow{Type: d.Type, URL: d.URL, Status: d.Status, Attempts: d.Attempts,
-			LastStatusCode: d.LastStatusCode, LastError: d.LastError})
+		row := deliveryRow{Type: d.Type, URL: d.URL, Status: d.Status, Attempts: d.Attempts}
+		if d.Status == outbox.StatusPending && d.Attempts > 0 {
+			row.Next = gc.FormatTime(d.NextAttemptAt)
+		}
+		as, err := s.hooks.ob.Attempts(ctx, d.ID)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: attempts: %w", err)
+		}
+		for _, a := range as {
+			row.Log = append(row.Log, attemptRow{At: gc.FormatTime(a.At), StatusCode: a.StatusCode, Error: a.Error,
+				Duration: a.Duration.Round(time.Millisecond).String()})
+		}
+		out = append(out, row)
 	}
 	return out, nil
 }

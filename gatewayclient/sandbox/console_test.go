@@ -1,12 +1,15 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -233,5 +236,71 @@ func TestConsoleLoginThrottled(t *testing.T) {
 	e.clock.Advance(time.Minute)
 	if w := login(a, testClientID, testSecret); w.Code != http.StatusSeeOther {
 		t.Fatalf("after a minute: %d", w.Code)
+	}
+}
+
+// TestConsoleShowsEveryDeliveryAttempt checks that the console lists a record's webhook
+// deliveries with each attempt (time, HTTP status or error) and when the next one is due,
+// and offers the pay and expire buttons on a deposit awaiting payment.
+func TestConsoleShowsEveryDeliveryAttempt(t *testing.T) {
+	var calls atomic.Int32
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			http.Error(w, "receiver down", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer recv.Close()
+	e := newEnv(t, func(o *Options) {
+		o.WebhookForwardTo = recv.URL + "/hooks"
+		o.WebhookBaseDelay, o.WebhookMaxDelay = time.Second, 2*time.Second
+	})
+	tok := e.token()
+	tx := e.createTx(tok, "console-hooks-1", 4200)
+	ctx := context.Background()
+	rowOf := func() *goquery.Selection {
+		t.Helper()
+		st, _, b := e.do("GET", "/sandbox/", tok, nil)
+		doc, err := goquery.NewDocumentFromReader(bytes.NewReader(b))
+		if st != 200 || err != nil {
+			t.Fatalf("console: %d %v", st, err)
+		}
+		row := doc.Find(`[data-testid="sandbox-deposit-row"]`)
+		if row.Length() != 1 || !strings.Contains(row.Text(), tx.ID) {
+			t.Fatalf("deposit row: %q", row.Text())
+		}
+		return row
+	}
+	row := rowOf()
+	for _, label := range []string{"pay", "expire", "fail"} {
+		if row.Find(`button:contains("`+label+`")`).Length() != 1 {
+			t.Errorf("no %s button on a deposit awaiting payment", label)
+		}
+	}
+	if n := row.Find(`[data-testid="sandbox-delivery"]`).Length(); n != 1 || row.Find(`[data-testid="sandbox-attempt"]`).Length() != 0 {
+		t.Fatalf("before any attempt: %d deliveries, %q", n, row.Find(".hooks").Text())
+	}
+	// First attempt: the receiver answers 500.
+	if _, err := e.sb.hooks.ob.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	row = rowOf()
+	d := row.Find(`[data-testid="sandbox-delivery"]`)
+	attempts := d.Find(`[data-testid="sandbox-attempt"]`)
+	if attempts.Length() != 1 || !strings.Contains(attempts.Text(), "HTTP 500") || !strings.Contains(attempts.Text(), "2026-") ||
+		!strings.Contains(d.Text(), "pending") || !strings.Contains(d.Text(), "next at") || !strings.Contains(d.Text(), "deposit.pix_qrcode_generated") {
+		t.Fatalf("after a failed attempt: %q", d.Text())
+	}
+	// The retry is due within the maximum delay; the receiver now takes it.
+	e.clock.Advance(2 * time.Second)
+	if _, err := e.sb.hooks.ob.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d = rowOf().Find(`[data-testid="sandbox-delivery"]`)
+	attempts = d.Find(`[data-testid="sandbox-attempt"]`)
+	if attempts.Length() != 2 || !strings.Contains(attempts.Eq(1).Text(), "HTTP 204") || !strings.Contains(attempts.Eq(1).Text(), "delivered") ||
+		!strings.Contains(d.Text(), "delivered, 2 attempt(s)") || strings.Contains(d.Text(), "next at") {
+		t.Fatalf("after the retry: %q", d.Text())
 	}
 }
