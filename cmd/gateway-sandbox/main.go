@@ -35,18 +35,26 @@ import (
 )
 
 func main() {
+	os.Exit(mainExit(os.Args[1:], os.Getenv, os.Stdout, os.Stderr, nil))
+}
+
+// mainExit is the whole program: it reads the configuration from args and getenv, serves
+// until SIGINT or SIGTERM, then shuts down gracefully. It returns the exit status: 2 for bad
+// configuration, 1 when serving fails, 0 after a clean shutdown. ready is as for run.
+func mainExit(args []string, getenv func(string) string, stdout, stderr io.Writer, ready func(addr string)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg, err := parseConfig(os.Args[1:], os.Getenv)
+	cfg, err := parseConfig(args, getenv)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gateway-sandbox:", err)
-		os.Exit(2)
+		fmt.Fprintln(stderr, "gateway-sandbox:", err)
+		return 2
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(ctx, cfg, os.Stdout, logger, nil); err != nil {
-		fmt.Fprintln(os.Stderr, "gateway-sandbox:", err)
-		os.Exit(1)
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := run(ctx, cfg, stdout, logger, ready); err != nil {
+		fmt.Fprintln(stderr, "gateway-sandbox:", err)
+		return 1
 	}
+	return 0
 }
 
 // config is the server's configuration.
