@@ -513,3 +513,65 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestPayWithPayerAndPartialRefund pays with a given payer and amount, then refunds part of
+// it: the record keeps what was given (document masked on the wire), the fee is on the
+// amount paid, endToEnd carries the payer's ISPB, and the history grows with every state,
+// each lasting until the next. Bad payers are refused with every violation named.
+func TestPayWithPayerAndPartialRefund(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	tx := e.createTx(tok, "payer-0001", 10_000)
+	e.clock.Advance(3 * time.Second)
+	var d gc.Deposit
+	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, map[string]any{
+		"amountPaid": 9_990,
+		"payer": map[string]any{"name": "Loja Exemplo Ltda", "document": "11.222.333/0001-81",
+			"bankAccount": map[string]string{"type": "CHECKING", "digit": "7", "ispb": "60701190"},
+			"pix":         map[string]string{"key": "Financeiro@Example.com", "type": "PHONE"}},
+	}, http.StatusOK, &d)
+	if d.Status != gc.DepositPaid || *d.AmountPaid != 9_990 || *d.FeeAmount != fee(9_990) || d.Payer == nil ||
+		d.Payer.Name != "Loja Exemplo Ltda" || d.Payer.Type != gc.HolderPJ || d.Payer.Document == "11222333000181" ||
+		!strings.Contains(d.Payer.Document, "***") || d.Payer.BankAccount.ISPB != "60701190" ||
+		d.Payer.Pix != (gc.PixKey{Key: "financeiro@example.com", Type: gc.PixKeyType("EMAIL")}) ||
+		!validE2E(d.EndToEnd, 'E') || d.EndToEnd[1:9] != "60701190" || !d.PaymentDate.Equal(testStart.Add(3*time.Second)) {
+		t.Fatalf("paid with a payer: %+v", d)
+	}
+	e.clock.Advance(2 * time.Second)
+	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/refund", tok, map[string]any{"refundAmount": 4_000}, http.StatusOK, &d)
+	e.clock.Advance(5 * time.Second)
+	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/refund", tok, nil, http.StatusOK, &d)
+	if d.Status != gc.DepositRefunded || *d.RefundAmount != 4_000 || !d.RefundDate.Equal(testStart.Add(10*time.Second)) ||
+		!validE2E(d.EndToEndRefund, 'D') || d.RefundReceipt == nil || d.RefundReceipt.URL == "" {
+		t.Fatalf("refunded: %+v", d)
+	}
+	var got []string
+	var durations []int64
+	for _, h := range d.StatusHistory {
+		got = append(got, h.Status)
+		durations = append(durations, h.DurationInMilliseconds)
+	}
+	if !slices.Equal(got, []string{"PIX_QRCODE_GENERATED", "PAID", "PROCESSING_REFUND", "REFUNDED"}) ||
+		!slices.Equal(durations, []int64{3000, 2000, 5000, 0}) {
+		t.Fatalf("history %v, durations %v", got, durations)
+	}
+	// Every violation of a bad payer at once; nothing changes.
+	tx2 := e.createTx(tok, "payer-0002", 500)
+	st, _, b := e.do("POST", "/sandbox/deposits/"+tx2.ID+"/pay", tok, `{"amountPaid":0,"payer":{"name":" ","document":"123","type":"XX",
+		"bankAccount":{"ispb":"12AB"},"pix":{"key":"not a key"}}}`)
+	if st != http.StatusUnprocessableEntity {
+		t.Fatalf("bad payer: %d %s", st, b)
+	}
+	var fields []string
+	for _, m := range decodeErr(t, b).messages(t) {
+		f, _, _ := strings.Cut(m, ": ")
+		fields = append(fields, f)
+	}
+	if !slices.Equal(fields, []string{"amountPaid", "payer.name", "payer.document", "payer.type", "payer.bankAccount.ispb", "payer.pix.key"}) {
+		t.Fatalf("violations %v", fields)
+	}
+	e.doJSON("GET", "/deposit/"+tx2.ID, tok, nil, http.StatusOK, &d)
+	if d.Status != gc.DepositPixQRCodeGenerated {
+		t.Fatalf("a refused payment changed the deposit: %s", d.Status)
+	}
+}

@@ -101,19 +101,33 @@ func fixedChange(to gc.DepositStatus, apply func(*gc.Deposit, time.Time, *rand.R
 
 // payChange records a payment: amountPaid, paymentDate, endToEnd, payer, fee and receipt.
 func payChange(body DepositControl) (depositChange, error) {
+	ve := &gc.ValidationError{Kind: gc.KindValidation}
+	bad := func(field, code, msg string) {
+		ve.Violations = append(ve.Violations, gc.Violation{Field: field, Code: code, Message: msg})
+	}
 	if body.AmountPaid != nil && (*body.AmountPaid < gc.MinAmount || *body.AmountPaid > gc.MaxAmount) {
-		return depositChange{}, violation(gc.KindValidation, "amountPaid", gc.CodeMin,
-			fmt.Sprintf("must be between %d and %d", gc.MinAmount, gc.MaxAmount))
+		bad("amountPaid", gc.CodeMin, fmt.Sprintf("must be between %d and %d", gc.MinAmount, gc.MaxAmount))
 	}
 	if h := body.Payer; h != nil {
-		switch {
-		case strings.TrimSpace(h.Name) == "":
-			return depositChange{}, violation(gc.KindValidation, "payer.name", gc.CodeRequired, "is required")
-		case !brdoc.ValidDocument(h.Document):
-			return depositChange{}, violation(gc.KindValidation, "payer.document", gc.CodeDocument, "must be a valid CPF or CNPJ")
-		case h.Type != "" && h.Type != gc.HolderPF && h.Type != gc.HolderPJ:
-			return depositChange{}, violation(gc.KindValidation, "payer.type", gc.CodeEnum, "must be one of: PF, PJ")
+		if strings.TrimSpace(h.Name) == "" {
+			bad("payer.name", gc.CodeRequired, "is required")
 		}
+		if !brdoc.ValidDocument(h.Document) {
+			bad("payer.document", gc.CodeDocument, "must be a valid CPF or CNPJ")
+		}
+		if h.Type != "" && h.Type != gc.HolderPF && h.Type != gc.HolderPJ {
+			bad("payer.type", gc.CodeEnum, "must be one of: PF, PJ")
+		}
+		// The ISPB goes into endToEnd, whose BCB format needs exactly 8 digits.
+		if isp := h.BankAccount.ISPB; isp != "" && !isDigits(isp, 8) {
+			bad("payer.bankAccount.ispb", gc.CodeFormat, "must be 8 digits")
+		}
+		if k := h.Pix.Key; k != "" && !brdoc.ValidPixKey(k) {
+			bad("payer.pix.key", gc.CodePixKey, "must be a CPF, CNPJ, e-mail, phone (+55…) or EVP key")
+		}
+	}
+	if len(ve.Violations) > 0 {
+		return depositChange{}, ve
 	}
 	return fixedChange(gc.DepositPaid, func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 		paid := d.Amount
@@ -131,8 +145,8 @@ func payChange(body DepositControl) (depositChange, error) {
 			if h.BankAccount.ISPB != "" {
 				payer.BankAccount = h.BankAccount
 			}
-			if h.Pix.Key != "" {
-				payer.Pix = h.Pix
+			if key, kind, ok := brdoc.NormalizePixKey(h.Pix.Key); ok {
+				payer.Pix = gc.PixKey{Key: key, Type: gc.PixKeyType(kind)} // the type follows the key
 			}
 		}
 		d.AmountPaid = &paid
@@ -285,4 +299,17 @@ func paidAmount(d *gc.Deposit) gc.Cents {
 		return *d.AmountPaid
 	}
 	return d.Amount
+}
+
+// isDigits reports whether s is exactly n ASCII digits.
+func isDigits(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

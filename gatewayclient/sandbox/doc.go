@@ -110,7 +110,10 @@
 //
 //	POST sandbox/deposits/{id}/pay         {"amountPaid"?, "payer"?}: PAID, with amountPaid
 //	                                       (default the amount), paymentDate, endToEnd, payer
-//	                                       (generated unless given), feeAmount, paymentReceipt
+//	                                       (generated unless given: name and CPF/CNPJ
+//	                                       required, bankAccount.ispb 8 digits, pix.key a
+//	                                       valid key whose kind sets pix.type), feeAmount,
+//	                                       paymentReceipt
 //	POST sandbox/deposits/{id}/fail        {"errorMessage"?}
 //	POST sandbox/deposits/{id}/expire      PIX_QRCODE_GENERATED → FAILED "QR code expired" now
 //	POST sandbox/deposits/{id}/refund      {"refundAmount"?}: PAID → PROCESSING_REFUND, then

@@ -142,6 +142,20 @@ func checkSeededDeposit(t *testing.T, d *gc.Deposit, now interface{ UnixMilli() 
 	if d.Amount < gc.MinAmount || d.Amount > gc.MaxAmount {
 		t.Fatalf("amount %d", d.Amount)
 	}
+	// A PIX key deposit starts as DEPOSIT_PIXKEY_GENERATED and a QR code one as
+	// PIX_QRCODE_GENERATED (either may start PENDING); neither ever shows the other's.
+	first, other := gc.DepositPixQRCodeGenerated, gc.DepositPixKeyGenerated
+	if d.DepositOrigin == gc.OriginPixKey {
+		first, other = other, first
+	}
+	if h[0].Status != string(first) && h[0].Status != string(gc.DepositPending) {
+		t.Fatalf("%s deposit starts %s", d.DepositOrigin, h[0].Status)
+	}
+	for _, x := range h {
+		if x.Status == string(other) {
+			t.Fatalf("%s deposit went through %s", d.DepositOrigin, other)
+		}
+	}
 	switch d.Status {
 	case gc.DepositPaid, gc.DepositRefunded, gc.DepositInfraction, gc.DepositProcessingRefund, gc.DepositBlocked:
 		if d.AmountPaid == nil || d.Payer == nil || !validE2E(d.EndToEnd, 'E') {
