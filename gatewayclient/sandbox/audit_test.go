@@ -575,3 +575,47 @@ func TestPayWithPayerAndPartialRefund(t *testing.T) {
 		t.Fatalf("a refused payment changed the deposit: %s", d.Status)
 	}
 }
+
+// TestListEnvelopesAndFilterRules checks the list envelope key by key on both lists (data an
+// empty array, never null) and the filter rules the contract tests leave out.
+func TestListEnvelopesAndFilterRules(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	for _, path := range []string{"/deposit", "/withdrawal", "/deposit?page=3&perPage=7"} {
+		st, _, b := e.do("GET", path, tok, nil)
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); st != 200 || err != nil {
+			t.Fatalf("GET %s: %d %s", path, st, b)
+		}
+		var keys []string
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, []string{"currentPage", "data", "perPage", "total", "totalPages"}) || string(m["data"]) != "[]" {
+			t.Fatalf("GET %s: envelope %s", path, b)
+		}
+	}
+	var p gc.Page[gc.Deposit]
+	e.doJSON("GET", "/deposit?page=3&perPage=7", tok, nil, 200, &p)
+	if p.CurrentPage != 3 || p.PerPage != 7 || p.Total != 0 || p.TotalPages != 0 {
+		t.Fatalf("empty page 3: %+v", p)
+	}
+	for q, field := range map[string]string{
+		"/withdrawal?id=4b2b6b8e-2f0a-1c3e-9a57-3f3f3f3f3f3f": "id", // a UUID, but not v4
+		"/withdrawal?endToEndRefund=short":                    "endToEndRefund",
+		"/withdrawal?maxAmount=10000001":                      "maxAmount",
+		"/withdrawal?minAmount=9":                             "minAmount",
+		"/withdrawal?status=PAID":                             "status[0]", // a deposit state
+		"/deposit?maxAmount=10000001":                         "maxAmount",
+		"/deposit?endDate=2024-01-01":                         "endDate", // no time
+		"/deposit?depositOrigin=BANK":                         "depositOrigin[0]",
+		"/deposit?perPage=-1":                                 "perPage",
+		"/deposit?page=abc":                                   "page",
+	} {
+		st, _, b := e.do("GET", q, tok, nil)
+		if st != 422 || !strings.HasPrefix(decodeErr(t, b).messages(t)[0], field+": ") {
+			t.Errorf("GET %s: %d %s, want a 422 on %s", q, st, b, field)
+		}
+	}
+}

@@ -45,10 +45,12 @@
 //     with bursts of 100 by default (Options.RateLimit); over it, 429 with Retry-After in
 //     whole seconds.
 //   - Pagination: page (from 1, default 1) and perPage (default 10, at most 100; a larger
-//     value is lowered to 100 and the envelope's perPage says so). Lists are newest first
-//     (createdAt, then id, descending). A page past the end is empty with the right total.
-//     minAmount=0 or maxAmount=0 sent explicitly is a 422 (the minimum is 1, 10 for
-//     withdrawals).
+//     value is lowered to 100 and the envelope's perPage says so); 0 means the default, a
+//     negative value is a 422. Lists are newest first (createdAt, then id, descending). A
+//     page past the end is empty with the right total. minAmount=0 or maxAmount=0 sent
+//     explicitly is a 422 (the minimum is 1, 10 for withdrawals). A parameter sent empty
+//     (status=, as a form sends its blank fields) counts as not sent; status and
+//     depositOrigin may be repeated or comma-separated, and a duplicate is a 422.
 //   - Deposits and withdrawals belong to the client that made them; other clients never
 //     see them (an id of another client is a 404).
 //   - Scopes: transactions:write (POST /transaction), deposits:read (GET /deposit…),
@@ -188,8 +190,12 @@
 // shows it}, signed Standard Webhooks style with the client's whsec_ secret (generated at
 // first start and kept, or ClientConfig.WebhookSecret). Deliveries go to the record's
 // webhookUrl through a dialer that refuses loopback, private and link-local addresses, and
-// to Options.WebhookForwardTo when set; retries back off exponentially with jitter until a
-// 2xx (redirects are failures). The console and GET sandbox/…/deliveries show every attempt.
+// to Options.WebhookForwardTo when set; retries back off exponentially with full jitter
+// (Options.WebhookBaseDelay 5 s doubling up to WebhookMaxDelay 1 h) until a 2xx; any other
+// answer, a 3xx included (redirects are never followed), or no answer is a failed attempt.
+// After 12 failed attempts (at most about 2.5 hours of waits with the defaults) a delivery
+// is marked dead, as real gateways give up too. Every attempt is logged, and the console
+// and GET sandbox/…/deliveries show each one.
 //
 // # Console
 //
