@@ -619,3 +619,24 @@ func TestListEnvelopesAndFilterRules(t *testing.T) {
 		}
 	}
 }
+
+// TestContractInternalErrorThroughClient checks the 500 of the spec through the real client:
+// an *APIError with status 500 and the sandbox's generic message, whose text holds nothing
+// of the sandbox's internals.
+func TestContractInternalErrorThroughClient(t *testing.T) {
+	e := newEnv(t, nil)
+	c := e.client()
+	ctx := context.Background()
+	e.sb.faults.add(Fault{Kind: FaultError500AfterCommit, Path: "/deposit"})
+	_, err := c.ListDeposits(ctx, gc.DepositFilter{})
+	var ae *gc.APIError
+	if !errors.As(err, &ae) || ae.StatusCode != 500 || !slices.Equal(ae.Messages, []string{"internal error"}) {
+		t.Fatalf("500 through the client: %v", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "fault") || strings.Contains(msg, "sql") || strings.Contains(msg, "panic") {
+		t.Fatalf("the error shows internals: %s", msg)
+	}
+	if _, err := c.ListDeposits(ctx, gc.DepositFilter{}); err != nil {
+		t.Fatalf("after the fault: %v", err)
+	}
+}
