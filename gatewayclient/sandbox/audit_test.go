@@ -640,3 +640,72 @@ func TestContractInternalErrorThroughClient(t *testing.T) {
 		t.Fatalf("after the fault: %v", err)
 	}
 }
+
+// TestClientsAreIsolated checks that records belong to the client that made them: another
+// client gets a 404 for them, never lists them, cannot move them, sees none of their
+// deliveries; and that each client signs its webhooks with its own secret.
+func TestClientsAreIsolated(t *testing.T) {
+	const otherID, otherSecret = "other-client", "other-secret-123"
+	e := newEnv(t, func(o *Options) {
+		o.Clients = append(o.Clients, ClientConfig{ID: otherID, Secret: otherSecret})
+		o.WebhookForwardTo = "http://127.0.0.1:9/hooks" // enqueued only: Run is not started
+	})
+	mine := e.token()
+	form := url.Values{"client_id": {otherID}, "client_secret": {otherSecret}, "grant_type": {"client_credentials"}}
+	res, err := http.PostForm(e.srv.URL+"/auth/token", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ot tokenResponse
+	if err := json.NewDecoder(res.Body).Decode(&ot); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	theirs := ot.AccessToken
+
+	tx := e.createTx(mine, "isolated-01", 1234)
+	var w gc.Withdrawal
+	e.doJSON("POST", "/sandbox/withdrawals", mine, NewWithdrawal{Amount: 1000}, http.StatusCreated, &w)
+	for _, r := range []struct{ method, path string }{
+		{"GET", "/deposit/" + tx.ID}, {"POST", "/sandbox/deposits/" + tx.ID + "/pay"},
+		{"POST", "/sandbox/withdrawals/" + w.ID + "/PROCESSING"},
+	} {
+		if st, _, b := e.do(r.method, r.path, theirs, nil); st != http.StatusNotFound {
+			t.Errorf("%s %s by another client: %d %s, want 404", r.method, r.path, st, b)
+		}
+	}
+	var dp gc.Page[gc.Deposit]
+	e.doJSON("GET", "/deposit", theirs, nil, 200, &dp)
+	var wp gc.Page[gc.Withdrawal]
+	e.doJSON("GET", "/withdrawal", theirs, nil, 200, &wp)
+	if dp.Total != 0 || wp.Total != 0 {
+		t.Fatalf("another client lists %d deposits and %d withdrawals", dp.Total, wp.Total)
+	}
+	var out struct {
+		Deliveries []json.RawMessage `json:"deliveries"`
+	}
+	e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", theirs, nil, 200, &out)
+	if len(out.Deliveries) != 0 {
+		t.Fatalf("another client sees %d deliveries", len(out.Deliveries))
+	}
+	e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", mine, nil, 200, &out)
+	if len(out.Deliveries) != 1 {
+		t.Fatalf("the owner sees %d deliveries", len(out.Deliveries))
+	}
+	// Each client has its own secret, and its webhooks are signed with it.
+	a, _ := e.sb.Client(testClientID)
+	b, _ := e.sb.Client(otherID)
+	if !strings.HasPrefix(a.WebhookSecret, "whsec_") || !strings.HasPrefix(b.WebhookSecret, "whsec_") || a.WebhookSecret == b.WebhookSecret {
+		t.Fatalf("webhook secrets %q and %q", a.WebhookSecret, b.WebhookSecret)
+	}
+	theirTx := e.createTx(theirs, "isolated-02", 4321)
+	for id, secret := range map[string]string{tx.ID: a.WebhookSecret, theirTx.ID: b.WebhookSecret} {
+		var stored string
+		if err := e.sb.db.QueryRow(`SELECT secret FROM webhook_deliveries WHERE record_id = ?`, id).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if stored != secret {
+			t.Fatalf("the webhook of %s is signed with another client's secret", id)
+		}
+	}
+}
