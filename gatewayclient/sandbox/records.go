@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
@@ -69,7 +70,9 @@ func (s *Sandbox) loadMerchant(ctx context.Context, name, city string) error {
 	if city == "" {
 		city = "SAO PAULO"
 	}
-	s.merchant = merchant{name: truncateRunes(name, 25), city: truncateRunes(city, 15)}
+	// Folded to ASCII and cut to the BR Code limits: "São Paulo" would otherwise make every
+	// BR Code fail to encode.
+	s.merchant = merchant{name: brcode.Sanitize(name, brcode.MaxNameLength), city: brcode.Sanitize(city, brcode.MaxCityLength)}
 	for _, f := range []struct {
 		key  string
 		dst  *string
@@ -91,15 +94,6 @@ func (s *Sandbox) loadMerchant(ctx context.Context, name, city string) error {
 		*f.dst = v
 	}
 	return nil
-}
-
-// truncateRunes cuts s to at most n characters.
-func truncateRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }
 
 // newRand returns a generator seeded from the operating system, for records made by the API.
