@@ -16,7 +16,9 @@ import (
 // The order only moves forward (CanTransition), never back to awaiting_payment. A payment
 // always wins: a deposit PAID makes the order paid even after its QR expired, after the attempt
 // failed, or when a newer attempt replaced it; such an order is flagged LatePayment and every
-// other open attempt is superseded. Other states of an attempt that is neither the current one
+// other open attempt is superseded. A payment of less than the order's amount (amountPaid) puts
+// the order under review instead, never paid; a payment of more makes it paid, noted in its
+// history. Other states of an attempt that is neither the current one
 // nor the paid one change nothing but the attempt's last seen deposit state. A deposit of no
 // known order gives ErrNotFound and changes nothing.
 func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*Order, bool, error) {
@@ -43,6 +45,10 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 	}
 	if changed && res.Status == StatusPaid && res.LatePayment {
 		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
+	}
+	if changed && d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {
+		s.log.WarnContext(ctx, "amount paid differs from the order amount", "number", res.Number, "deposit", d.ID,
+			"amountPaid", int64(*d.AmountPaid), "amount", int64(res.Amount))
 	}
 	return res, changed, nil
 }
@@ -74,6 +80,19 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 			}
 			return changed
 		}
+		if d.AmountPaid != nil && *d.AmountPaid < o.Amount {
+			// A partial payment is money received, but not the order's price: the order is not
+			// paid (nothing may ship), and the merchant settles it (refund, or collect the rest).
+			// Every re-read of the deposit lands here again, so it never turns paid by itself.
+			if a.State != AttemptPaid {
+				a.State = AttemptPaid
+				a.UpdatedAt = now
+				supersedeOthers(o, a, now)
+				changed = true
+			}
+			msg := fmt.Sprintf("underpaid: %d of %d cents paid", int64(*d.AmountPaid), int64(o.Amount))
+			return o.setStatus(StatusUnderReview, msg, now) || changed
+		}
 		paidAt := d.PaymentDate
 		if paidAt.IsZero() {
 			paidAt = now
@@ -83,14 +102,14 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 			(!a.ExpiresAt.IsZero() && paidAt.After(a.ExpiresAt))
 		a.State = AttemptPaid
 		a.UpdatedAt = now
-		for i := range o.Attempts {
-			if b := &o.Attempts[i]; b != a && (b.State == AttemptPending || b.State == AttemptActive) {
-				b.State = AttemptSuperseded
-				b.UpdatedAt = now
-			}
-		}
+		supersedeOthers(o, a, now)
 		if late {
 			reason = "late payment"
+		}
+		if d.AmountPaid != nil && *d.AmountPaid > o.Amount {
+			// Paid in full and more: the order is paid; the history tells the merchant to refund
+			// the difference.
+			reason += fmt.Sprintf(" (overpaid: %d cents paid for %d)", int64(*d.AmountPaid), int64(o.Amount))
 		}
 		o.LatePayment = late
 		o.PaidAt = paidAt.UTC()
@@ -127,6 +146,17 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 			return changed
 		}
 		return o.setStatus(target, reason, now) || changed
+	}
+}
+
+// supersedeOthers marks every open attempt of o but a as superseded: a was paid, so no other QR
+// code may be shown or completed.
+func supersedeOthers(o *Order, a *Attempt, now time.Time) {
+	for i := range o.Attempts {
+		if b := &o.Attempts[i]; b != a && (b.State == AttemptPending || b.State == AttemptActive) {
+			b.State = AttemptSuperseded
+			b.UpdatedAt = now
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,5 +197,54 @@ func TestLatePaymentOfReplacedQR(t *testing.T) {
 	}
 	if got.Attempts[0].State != checkout.AttemptPaid || got.Attempts[1].State != checkout.AttemptSuperseded || got.QR() != nil {
 		t.Errorf("attempts %s, %s; want paid, superseded", got.Attempts[0].State, got.Attempts[1].State)
+	}
+}
+
+// TestPartialPaymentIsNotPaid: a deposit PAID with less than the order's amount puts the order
+// under review (it must not ship), and re-reading the deposit never turns it paid; a payment of
+// more than the amount makes it paid with the difference noted.
+func TestPartialPaymentIsNotPaid(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	less := o.Amount - 1
+	if _, err := e.sb.ControlDeposit(e.ctx, clientID, tx, sandbox.ActionPay, sandbox.DepositControl{AmountPaid: &less}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 { // the second read must not move it on to paid
+		got, err := e.svc.RefreshFromGateway(e.ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != checkout.StatusUnderReview || !got.PaidAt.IsZero() {
+			t.Fatalf("read %d: status %s paidAt %v, want under_review and not paid", i+1, got.Status, got.PaidAt)
+		}
+		if a := got.CurrentAttempt(); a.State != checkout.AttemptPaid || got.QR() != nil {
+			t.Fatalf("read %d: attempt %s, QR shown %v", i+1, a.State, got.QR() != nil)
+		}
+		if last := got.History[len(got.History)-1]; !strings.Contains(last.Reason, "underpaid") {
+			t.Errorf("read %d: last history entry %+v", i+1, last)
+		}
+	}
+	if _, err := e.svc.RegenerateQR(e.ctx, o.ID); !errors.Is(err, checkout.ErrNotRenewable) {
+		t.Errorf("RegenerateQR of an underpaid order: %v, want ErrNotRenewable", err)
+	}
+
+	e2 := newEnv(t)
+	o2 := e2.place()
+	tx2 := o2.CurrentAttempt().TransactionID
+	more := o2.Amount + 500
+	if _, err := e2.sb.ControlDeposit(e2.ctx, clientID, tx2, sandbox.ActionPay, sandbox.DepositControl{AmountPaid: &more}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := e2.svc.RefreshFromGateway(e2.ctx, o2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusPaid {
+		t.Fatalf("overpaid order: %s, want paid", got.Status)
+	}
+	if last := got.History[len(got.History)-1]; !strings.Contains(last.Reason, "overpaid") {
+		t.Errorf("overpaid order's last history entry %+v", last)
 	}
 }
