@@ -259,6 +259,13 @@ func checkOrigin(o string) error {
 	if strings.ContainsAny(o, ";'\"") {
 		return errors.New("must be an origin such as https://shop.example.com")
 	}
+	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
+	// then be gone and any site could frame the pages.
+	for i := 0; i < len(o); i++ {
+		if o[i] < 0x21 || o[i] > 0x7e {
+			return errors.New("must be ASCII (write an international domain in its xn-- form)")
+		}
+	}
 	u, err := url.Parse(o)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "" {
