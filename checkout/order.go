@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -55,6 +56,11 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	if len(cart.Lines) == 0 {
 		return nil, ErrEmptyCart
 	}
+	if fp, ok := requestKeyCart(in.RequestKey); ok && fp != cartFingerprint(cart) {
+		// The cart changed (another tab, a price change) since the form showed its lines and
+		// total: the order must be what the shopper saw, so the form is shown again.
+		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
+	}
 	o, err := s.newOrder(cart, in)
 	if err != nil {
 		return nil, err
@@ -86,6 +92,33 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return res, fieldErrors(a.Violations)
 	}
 	return res, nil
+}
+
+// NewRequestKey returns a fresh request key for the customer form of cart c. The key is tied
+// to the cart's contents as shown (products, quantities, prices): PlaceOrder refuses it with a
+// *FieldErrors on FieldRequestKey when the cart changed since, so that an order is never
+// placed for other lines or another total than the form displayed. Keys made with NewID are
+// still accepted, unchecked.
+func NewRequestKey(c *Cart) string {
+	return NewID() + "." + cartFingerprint(c)
+}
+
+// cartFingerprint is a short digest of what the shopper is shown of a cart.
+func cartFingerprint(c *Cart) string {
+	h := sha256.New()
+	for _, l := range c.Lines {
+		fmt.Fprintf(h, "%q %d %d\n", l.Product.ID, l.Quantity, int64(l.Product.UnitPrice))
+	}
+	return idEncoding.EncodeToString(h.Sum(nil)[:10])
+}
+
+// requestKeyCart returns the cart fingerprint a request key made by NewRequestKey carries.
+func requestKeyCart(key string) (string, bool) {
+	i := strings.LastIndexByte(key, '.')
+	if i < 0 {
+		return "", false
+	}
+	return key[i+1:], true
 }
 
 // newOrder snapshots a cart and the form into a new order with its first, pending attempt.

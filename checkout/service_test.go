@@ -580,3 +580,62 @@ func TestRestartResumesPendingAttempt(t *testing.T) {
 		t.Errorf("the sandbox holds %d transactions, want 1", n)
 	}
 }
+
+// TestRequestKeyTiedToCart: a form rendered for one cart cannot place an order for other lines
+// or prices: the key is refused, nothing is stored or sent, and a key made for the cart as it
+// is now places the order at the current total.
+func TestRequestKeyTiedToCart(t *testing.T) {
+	e := newEnv(t)
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	shown := checkout.NewRequestKey(c) // the form shows R$ 29,90
+	// Another tab adds a second e-book before the form is submitted.
+	if _, err := e.svc.AddToCart(e.ctx, c.ID, ebook, 1); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: shown, Customer: customer()})
+	var fe *checkout.FieldErrors
+	if !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
+		t.Fatalf("PlaceOrder with the key of the old cart: %v, want a request key error", err)
+	}
+	if n := e.deposits(); n != 0 {
+		t.Fatalf("the refused submission made %d deposits", n)
+	}
+	// A catalogue price change is a change of the cart too.
+	c = e.cartNow(c.ID)
+	shown = checkout.NewRequestKey(c)
+	p, err := e.store.Product(e.ctx, ebook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.UnitPrice += 100
+	if err := e.store.UpsertProduct(e.ctx, *p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: shown, Customer: customer()}); !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
+		t.Fatalf("PlaceOrder after a price change: %v, want a request key error", err)
+	}
+	c = e.cartNow(c.ID)
+	key := checkout.NewRequestKey(c)
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: key, Customer: customer()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Amount != 2*(2990+100) || o.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("order amount %d status %s, want %d awaiting_payment", o.Amount, o.Status, 2*(2990+100))
+	}
+	// The same submission again is the same order.
+	again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: key, Customer: customer()})
+	if err != nil || again.ID != o.ID {
+		t.Fatalf("replay: %v, %v; want order %s", again, err, o.ID)
+	}
+}
+
+// cartNow reads a cart as the form would show it now.
+func (e *env) cartNow(id string) *checkout.Cart {
+	e.t.Helper()
+	c, err := e.svc.Cart(e.ctx, id)
+	if err != nil {
+		e.t.Fatalf("Cart: %v", err)
+	}
+	return c
+}

@@ -281,7 +281,7 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 	v := views.CustomerView{
 		Page:       s.page(r),
 		Action:     s.link(r, checkoutPath(c.ID)),
-		RequestKey: checkout.NewID(),
+		RequestKey: checkout.NewRequestKey(c),
 		Physical:   c.NeedsAddress(),
 		Values:     values,
 		Errors:     errs,
