@@ -27,6 +27,19 @@ func (s *Sandbox) handleGetClock(w http.ResponseWriter, _ *http.Request, _ princ
 // maxAdvance bounds one clock/advance call (a year), so a typo cannot overflow time.
 const maxAdvance = 366 * 24 * time.Hour
 
+// secondsToAdvance converts a requested count of seconds to a duration for AdvanceClock,
+// saturating outside 0..maxAdvance: multiplied as is, a huge count would overflow int64 and wrap to
+// a small duration that AdvanceClock would accept.
+func secondsToAdvance(n int64) time.Duration {
+	switch {
+	case n > int64(maxAdvance/time.Second):
+		return maxAdvance + time.Second
+	case n < 0:
+		return 0 // refused too; a huge negative count would wrap to a positive duration
+	}
+	return time.Duration(n) * time.Second
+}
+
 // handleAdvanceClock is POST sandbox/clock/advance {"seconds":N}.
 func (s *Sandbox) handleAdvanceClock(w http.ResponseWriter, r *http.Request, _ principal) {
 	var body struct {
@@ -40,7 +53,7 @@ func (s *Sandbox) handleAdvanceClock(w http.ResponseWriter, r *http.Request, _ p
 		s.respondError(w, r, violation(gc.KindInvalidData, "seconds", gc.CodeRequired, "is required"))
 		return
 	}
-	if err := s.AdvanceClock(r.Context(), time.Duration(*body.Seconds)*time.Second); err != nil {
+	if err := s.AdvanceClock(r.Context(), secondsToAdvance(*body.Seconds)); err != nil {
 		s.respondError(w, r, err)
 		return
 	}

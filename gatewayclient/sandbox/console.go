@@ -102,7 +102,7 @@ func (s *Sandbox) consoleRoutes(mux *http.ServeMux) {
 		if err != nil {
 			return violation(gc.KindInvalidData, "seconds", gc.CodeInteger, "must be an integer")
 		}
-		return s.AdvanceClock(ctx, time.Duration(secs)*time.Second)
+		return s.AdvanceClock(ctx, secondsToAdvance(secs))
 	}, "../")))
 }
 

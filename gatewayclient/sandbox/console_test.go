@@ -152,6 +152,15 @@ func TestConsole(t *testing.T) {
 			t.Fatalf("%s: %d to %v", path, res.StatusCode, loc)
 		}
 	}
+	// An overflowing count of seconds is refused, and the clock stays put.
+	res, err = c.PostForm(base+"console/clock", url.Values{"seconds": {"18446744075"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 422 {
+		t.Fatalf("console clock with an overflowing count: %d", res.StatusCode)
+	}
 	_, doc = page(t, c, base)
 	if doc.Find(`[data-testid="sandbox-withdrawal-row"]`).Length() != 1 || !strings.Contains(doc.Find(`[data-testid="console-now"]`).Text(), "12:01:00") {
 		t.Fatal("withdrawal or clock not shown")

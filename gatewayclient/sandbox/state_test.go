@@ -69,6 +69,17 @@ func TestExpiryWithClockAdvanceAndLatePayment(t *testing.T) {
 	if st, _, _ := e.do("POST", "/sandbox/clock/advance", tok, `{}`); st != 422 {
 		t.Fatalf("advance without seconds: %d", st)
 	}
+	// Counts of seconds whose nanoseconds overflow int64 (here wrapping to about 1.3 s and
+	// 1.7 s) are refused, not applied as whatever the overflow left.
+	before := e.sb.Now()
+	for _, n := range []string{"18446744075", "-18446744072"} {
+		if st, _, b := e.do("POST", "/sandbox/clock/advance", tok, `{"seconds":`+n+`}`); st != 422 || !strings.Contains(string(b), "seconds: ") {
+			t.Fatalf("advance by %s: %d %s", n, st, b)
+		}
+	}
+	if !e.sb.Now().Equal(before) {
+		t.Fatalf("the clock moved from %v to %v", before, e.sb.Now())
+	}
 }
 
 func TestRestartKeepsState(t *testing.T) {
