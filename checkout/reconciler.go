@@ -19,7 +19,8 @@ type ReconcilerOptions struct {
 }
 
 // Reconciler follows payments without relying on webhooks: each pass re-reads the deposits of
-// orders awaiting payment (completing pending attempts with EnsurePayment), expires orders whose
+// orders awaiting payment, and of the QR codes a renewal replaced (completing pending attempts
+// with EnsurePayment), expires orders whose
 // QR code expired, and re-reads recently expired or failed orders for late payments. An order
 // whose gateway calls fail waits before its next check, doubling each time (in memory, per
 // process).
@@ -90,7 +91,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	r.each(ctx, now, append(open, renewing...), r.svc.RefreshFromGateway)
+	r.each(ctx, now, append(open, renewing...), r.refreshOpen)
 
 	_, expErr := r.svc.ExpireDue(ctx)
 
@@ -133,6 +134,26 @@ func (r *Reconciler) each(ctx context.Context, now time.Time, orders []*Order, f
 		}(o.ID, o.Number)
 	}
 	wg.Wait()
+}
+
+// refreshOpen is RefreshFromGateway, plus, for an order still awaiting payment on a renewed QR
+// code, a read of the QR codes it replaced: a shopper who pays the old one (already scanned on
+// the phone) must see the page turn paid without webhooks, rather than pay the new one too.
+func (r *Reconciler) refreshOpen(ctx context.Context, id string) (*Order, error) {
+	o, err := r.svc.RefreshFromGateway(ctx, id)
+	if err != nil || o.Status != StatusAwaitingPayment {
+		return o, err
+	}
+	for i := len(o.Attempts) - 2; i >= 0; i-- {
+		a := o.Attempts[i]
+		if a.TransactionID == "" || a.State == AttemptFailed && a.BRCode == "" {
+			continue // never shown to the shopper: it cannot be paid
+		}
+		if o, err = r.svc.refreshTransaction(ctx, o, a.TransactionID); err != nil || o.Status == StatusPaid {
+			return o, err
+		}
+	}
+	return o, nil
 }
 
 // due reports whether the order is not waiting out a backoff at now.

@@ -225,3 +225,30 @@ func TestReconcilerRunStops(t *testing.T) {
 		t.Fatal("Run did not return after cancel")
 	}
 }
+
+// TestReconcilerSeesPaymentOfReplacedQR: without webhooks, a payment of a QR code replaced by a
+// new one (the order awaiting payment on the new one) is seen by the next pass, so the page
+// turns paid before the shopper pays the new code too.
+func TestReconcilerSeesPaymentOfReplacedQR(t *testing.T) {
+	e := newEnv(t)
+	r := e.reconciler(checkout.ReconcilerOptions{})
+	o := e.place()
+	oldTx := o.CurrentAttempt().TransactionID
+	// The QR code expires; the shopper asks for a new one, then pays the old one anyway
+	// (the gateway accepts a late payment).
+	e.advance(31 * time.Minute)
+	e.runOnce(r)
+	renewed, err := e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil || renewed.Status != checkout.StatusAwaitingPayment || len(renewed.Attempts) != 2 {
+		t.Fatalf("RegenerateQR: %v, %v", renewed, err)
+	}
+	e.control(oldTx, sandbox.ActionPay)
+	e.runOnce(r)
+	got := e.order(o.ID)
+	if got.Status != checkout.StatusPaid || got.Attempts[0].State != checkout.AttemptPaid || got.QR() != nil {
+		t.Fatalf("after a pass: %s, attempts %s/%s; want paid by the first attempt", got.Status, got.Attempts[0].State, got.Attempts[1].State)
+	}
+	if got.Attempts[1].State != checkout.AttemptSuperseded {
+		t.Errorf("the new attempt is %s, want superseded", got.Attempts[1].State)
+	}
+}
