@@ -111,7 +111,7 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 			// the difference.
 			reason += fmt.Sprintf(" (overpaid: %d cents paid for %d)", int64(*d.AmountPaid), int64(o.Amount))
 		}
-		o.LatePayment = late
+		o.LatePayment = late || o.LatePayment // paid again after a MED keeps its flag
 		o.PaidAt = paidAt.UTC()
 		o.setStatus(StatusPaid, reason, now)
 		return true

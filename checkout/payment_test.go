@@ -115,7 +115,7 @@ func TestApplyDepositForwardOnly(t *testing.T) {
 		t.Fatalf("PAID: %s", got.Status)
 	}
 	for _, s := range []gatewayclient.DepositStatus{gatewayclient.DepositPixQRCodeGenerated, gatewayclient.DepositPending,
-		gatewayclient.DepositFailed, gatewayclient.DepositPendingCompliance} {
+		gatewayclient.DepositFailed} {
 		if got, _ := apply(s); got.Status != checkout.StatusPaid {
 			t.Errorf("%s after PAID moved the order to %s", s, got.Status)
 		}
@@ -247,4 +247,65 @@ func TestPartialPaymentIsNotPaid(t *testing.T) {
 	if last := got.History[len(got.History)-1]; !strings.Contains(last.Reason, "overpaid") {
 		t.Errorf("overpaid order's last history entry %+v", last)
 	}
+}
+
+// A MED opened on a paid deposit puts the order under review (nothing may ship); the MED ends
+// either with the deposit paid again (the order is paid again) or refunded (INFRACTION).
+func TestMEDOnPaidOrder(t *testing.T) {
+	e := newEnv(t)
+	refresh := func(o *checkout.Order, want checkout.OrderStatus) {
+		t.Helper()
+		got, err := e.svc.RefreshFromGateway(e.ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != want {
+			t.Fatalf("order %s, want %s", got.Status, want)
+		}
+	}
+	infraction := func(tx string, reject bool) {
+		t.Helper()
+		c := sandbox.DepositControl{}
+		if reject {
+			c.Outcome = "reject"
+		}
+		if _, err := e.sb.ControlDeposit(e.ctx, clientID, tx, sandbox.ActionInfraction, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	e.control(tx, sandbox.ActionPay)
+	refresh(o, checkout.StatusPaid)
+	infraction(tx, false) // BLOCKED
+	refresh(o, checkout.StatusUnderReview)
+	infraction(tx, true) // MED rejected: PAID again
+	refresh(o, checkout.StatusPaid)
+	if got := e.order(o.ID); got.LatePayment || got.PaidAt.IsZero() {
+		t.Errorf("paid again after a rejected MED: late %v, paidAt %v", got.LatePayment, got.PaidAt)
+	}
+
+	o2 := e.place()
+	tx2 := o2.CurrentAttempt().TransactionID
+	e.control(tx2, sandbox.ActionPay)
+	refresh(o2, checkout.StatusPaid)
+	infraction(tx2, false) // BLOCKED
+	refresh(o2, checkout.StatusUnderReview)
+	infraction(tx2, false) // PROCESSING_INFRACTION
+	refresh(o2, checkout.StatusUnderReview)
+	infraction(tx2, false) // INFRACTION: the money went back
+	refresh(o2, checkout.StatusRefunded)
+
+	// A paid deposit held for compliance review holds the order too, until it is paid again.
+	o3 := e.place()
+	tx3 := o3.CurrentAttempt().TransactionID
+	e.control(tx3, sandbox.ActionPay)
+	refresh(o3, checkout.StatusPaid)
+	e.control(tx3, sandbox.ActionCompliance) // PENDING_COMPLIANCE
+	refresh(o3, checkout.StatusUnderReview)
+	if _, err := e.sb.ControlDeposit(e.ctx, clientID, tx3, sandbox.ActionCompliance, sandbox.DepositControl{Outcome: "approve"}); err != nil {
+		t.Fatal(err)
+	}
+	refresh(o3, checkout.StatusPaid)
 }

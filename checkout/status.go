@@ -70,14 +70,16 @@ func MapDepositStatus(s gatewayclient.DepositStatus) OrderStatus {
 // two ways back to awaiting_payment (from expired and from failed) happen only when the shopper
 // asks for a new QR code, that is a new attempt (Service.RegenerateQR), never because of a
 // deposit update. Paid may be reached from every non-final state but refunding and refunded: a
-// payment after expiry or failure is still money received (Order.LatePayment flags it).
+// payment after expiry or failure is still money received (Order.LatePayment flags it). A paid
+// order goes under review when a MED is opened on its deposit (BLOCKED): the merchant must not
+// ship meanwhile; the MED ends with the deposit paid again or refunded (INFRACTION).
 var transitions = map[OrderStatus][]OrderStatus{
 	StatusPending:         {StatusAwaitingPayment, StatusPaid, StatusExpired, StatusFailed, StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusAwaitingPayment: {StatusPaid, StatusExpired, StatusFailed, StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusExpired:         {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusFailed:          {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusUnderReview:     {StatusPaid, StatusFailed, StatusRefunding, StatusRefunded},
-	StatusPaid:            {StatusRefunding, StatusRefunded},
+	StatusPaid:            {StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusRefunding:       {StatusRefunded},
 	StatusRefunded:        {},
 }

@@ -63,7 +63,7 @@ func TestCanTransitionTable(t *testing.T) {
 		{ex, aw}, {ex, pa}, {ex, ur}, {ex, rg}, {ex, rd}, // ex -> aw: a new QR code only
 		{fa, aw}, {fa, pa}, {fa, ur}, {fa, rg}, {fa, rd}, // fa -> aw: a new QR code only
 		{ur, pa}, {ur, fa}, {ur, rg}, {ur, rd},
-		{pa, rg}, {pa, rd},
+		{pa, ur}, {pa, rg}, {pa, rd}, // pa -> ur: a MED opened on the paid deposit
 		{rg, rd},
 	} {
 		allowed[p] = true
@@ -79,7 +79,8 @@ func TestCanTransitionTable(t *testing.T) {
 			}
 		}
 	}
-	// Nothing leaves refunded; nothing goes back to pending; paid never returns to payable states.
+	// Nothing leaves refunded; nothing goes back to pending; paid never returns to payable states
+	// (under review after paid is a MED, not a way to pay again).
 	if !rd.Final() || pa.Final() {
 		t.Error("refunded must be final and paid not")
 	}
@@ -88,7 +89,7 @@ func TestCanTransitionTable(t *testing.T) {
 			t.Errorf("%s -> pending allowed", from)
 		}
 	}
-	for _, to := range []checkout.OrderStatus{pe, aw, ex, fa, ur} {
+	for _, to := range []checkout.OrderStatus{pe, aw, ex, fa} {
 		if checkout.CanTransition(pa, to) {
 			t.Errorf("paid -> %s allowed", to)
 		}
