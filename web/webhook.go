@@ -24,9 +24,10 @@ type webhookJob struct {
 
 // receiveWebhook is POST /webhooks/gateway. It verifies the signature when a secret is set
 // (401 and nothing changes on failure), reads the payload leniently as a hint, and hands it to
-// the background workers (or processes it inline when their queue is full), answering 202 at
-// once. A webhook id seen recently answers 200 and does nothing; the domain deduplicates by id
-// too, across restarts and processes.
+// the background workers, answering 202 at once; when their queue is full it processes the
+// webhook inline and answers 503 if that fails, so that the gateway redelivers. A webhook id
+// seen recently answers 200 and does nothing; the domain deduplicates by id too, across
+// restarts and processes.
 func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxWebhookBytes)
 	body, err := io.ReadAll(r.Body)
@@ -67,7 +68,12 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, ctx: context.WithoutCancel(r.Context())}
 	if !s.enqueue(job) {
-		s.process(job)
+		// Processed by this request: when it fails, say so, so that the gateway redelivers
+		// (process forgot the id, so the redelivery is not taken for a duplicate).
+		if err := s.process(job); err != nil {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "not processed, retry later"})
+			return
+		}
 	}
 	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
 }
@@ -91,21 +97,23 @@ func (s *Server) enqueue(job webhookJob) bool {
 func (s *Server) webhookWorker() {
 	defer s.workers.Done()
 	for job := range s.hooks {
-		s.process(job)
+		_ = s.process(job) // logged; the reconciler and the gateway's redelivery cover a failure
 	}
 }
 
 // process applies one webhook. On failure the id is forgotten, so that the gateway's
-// redelivery is processed again.
-func (s *Server) process(job webhookJob) {
+// redelivery is processed again; the error is returned for inline processing to report.
+func (s *Server) process(job webhookJob) error {
 	ctx, cancel := context.WithTimeout(job.ctx, webhookTimeout)
 	defer cancel()
-	if err := s.svc.HandleWebhook(ctx, job.id, job.kind, job.recordID); err != nil {
+	err := s.svc.HandleWebhook(ctx, job.id, job.kind, job.recordID)
+	if err != nil {
 		if job.id != "" {
 			s.seen.remove(job.id)
 		}
 		s.log.WarnContext(ctx, "webhook processing", "request_id", RequestID(ctx), "webhook", job.id, "err", err)
 	}
+	return err
 }
 
 // writeJSON answers v as JSON with status.

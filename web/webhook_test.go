@@ -264,3 +264,49 @@ func TestWebhookPlausibleShapes(t *testing.T) {
 		})
 	}
 }
+
+// With the queue full the webhook is processed by its own request: a failure then answers
+// 503, so that the gateway redelivers, and the redelivery (same id) is processed, not taken
+// for a duplicate.
+func TestWebhookInlineFailureAsksForRedelivery(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.workers, o.queue = 1, 1 })
+	var ids []string
+	var bodies [][]byte
+	for range 3 {
+		id, d := e.paidInSandbox()
+		ids = append(ids, id)
+		bodies = append(bodies, event(t, d))
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	e.gw.mu.Lock()
+	e.gw.entered, e.gw.release = entered, release
+	e.gw.mu.Unlock()
+	send := func(i int) int {
+		return e.deliver(bodies[i], signed(t, testWebhookSecret, "msg_r"+string(rune('a'+i)), e.sb.Now(), bodies[i]))
+	}
+	if code := send(0); code != http.StatusAccepted {
+		t.Fatalf("first: %d", code)
+	}
+	<-entered // the only worker is busy with the first
+	if code := send(1); code != http.StatusAccepted {
+		t.Fatalf("second: %d", code)
+	}
+	// The queue is full and the gateway now fails: the third is processed inline and fails.
+	e.gw.mu.Lock()
+	e.gw.failGet = fmt.Errorf("gateway down: %w", gatewayclient.ErrGatewayUnavailable)
+	e.gw.mu.Unlock()
+	if code := send(2); code != http.StatusServiceUnavailable {
+		t.Errorf("inline failure answered %d, want 503", code)
+	}
+	// The gateway recovers; release the worker and redeliver the third.
+	e.gw.mu.Lock()
+	e.gw.failGet, e.gw.entered, e.gw.release = nil, nil, nil
+	e.gw.mu.Unlock()
+	close(release)
+	if code := send(2); code != http.StatusAccepted {
+		t.Errorf("redelivery answered %d, want 202", code)
+	}
+	for _, id := range ids {
+		e.waitStatus(id, checkout.StatusPaid)
+	}
+}
