@@ -135,13 +135,16 @@ type Order struct {
 	Address      *Address // nil when no line is physical
 	Physical     bool     // any line is physical
 	LatePayment  bool     // paid after its QR expired (or after a newer QR replaced it)
-	History      []StatusChange
-	Attempts     []Attempt // ordered by N; the last one is the current attempt
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
-	PaidAt       time.Time // zero until paid
-	Lang         string    // language of the shopper's pages ("pt-BR", "en")
-	ShopperIP    string    // the shopper's IP address when the order was placed (sent as customer.ip)
+	// RefundDue is what the merchant owes the shopper back because another attempt of the order
+	// was paid too (an old QR code and a new one): the amount of each payment after the first.
+	RefundDue gatewayclient.Cents
+	History   []StatusChange
+	Attempts  []Attempt // ordered by N; the last one is the current attempt
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	PaidAt    time.Time // zero until paid
+	Lang      string    // language of the shopper's pages ("pt-BR", "en")
+	ShopperIP string    // the shopper's IP address when the order was placed (sent as customer.ip)
 	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
 	// version is refused with ErrConflict (optimistic compare-and-set).
 	Version int
@@ -216,6 +219,11 @@ type Attempt struct {
 	// Violations holds the gateway's 422 violations when the gateway refused the request, so that
 	// a replay of the same form submission reports them again.
 	Violations []gatewayclient.Violation
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Request is the JSON of the transaction request built when the attempt was written, before
+	// the gateway was called. Every retry sends exactly it again: the gateway refuses the same
+	// idempotency key with another body, and settings (public URL, seller, expiry) may change
+	// between a crash and the retry. Nil for attempts stored before it was kept: those rebuild it.
+	Request   []byte
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -72,6 +73,9 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 			return nil, fieldErrors(ve.Violations)
 		}
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
+		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
 	}
 	stored, created, err := s.store.CreateOrder(ctx, o)
 	if err != nil {
@@ -188,8 +192,9 @@ func normalizeAddress(a Address) Address {
 		Neighborhood: t(a.Neighborhood), City: t(a.City), State: t(a.State), Country: t(a.Country)}
 }
 
-// request builds the transaction request of attempt a. It depends only on the stored order and
-// attempt, so that a retry sends the same body with the same key.
+// request builds the transaction request of attempt a from the order and the current settings.
+// It is built once, when the attempt is written, and stored with it (Attempt.Request): retries
+// send the stored body, since settings may change in between.
 func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
 	exp := s.expiration
 	req := gatewayclient.CreateTransactionRequest{
@@ -223,6 +228,19 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 	return req
 }
 
+// storedRequest returns the request of attempt a exactly as it was stored when the attempt was
+// written, or rebuilds it for an attempt stored before requests were kept.
+func (s *Service) storedRequest(o *Order, a *Attempt) (gatewayclient.CreateTransactionRequest, error) {
+	if len(a.Request) == 0 {
+		return s.request(o, a), nil
+	}
+	req, err := gatewayclient.DecodeCreateTransactionRequest(a.Request)
+	if err != nil {
+		return req, fmt.Errorf("decoding the stored request of attempt %d: %w", a.N, err)
+	}
+	return req, nil
+}
+
 // EnsurePayment makes sure the order's current attempt got the gateway's answer: when it is
 // pending (the gateway never answered, or the process stopped before storing the answer), it
 // calls the gateway again with the same idempotency key, so that the gateway replays the
@@ -253,7 +271,11 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 		return o, nil
 	}
 	attemptID := a.ID
-	tx, callErr := s.gw.CreateTransaction(ctx, s.request(o, a))
+	req, err := s.storedRequest(o, a)
+	if err != nil {
+		return o, fmt.Errorf("checkout: order %s: %w", o.Number, err)
+	}
+	tx, callErr := s.gw.CreateTransaction(ctx, req)
 	var refused []gatewayclient.Violation
 	if callErr != nil {
 		if !errors.Is(callErr, gatewayclient.ErrValidation) {
@@ -383,6 +405,12 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 			cur.UpdatedAt = now
 		}
 		o.Attempts = append(o.Attempts, s.newAttempt(o, len(o.Attempts)+1, now))
+		a := o.CurrentAttempt()
+		b, err := json.Marshal(s.request(o, a))
+		if err != nil {
+			return false, fmt.Errorf("checkout: order %s: encoding the request: %w", o.Number, err)
+		}
+		a.Request = b
 		return true, nil
 	})
 	if err != nil {

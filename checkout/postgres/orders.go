@@ -62,15 +62,15 @@ func insertOrder(ctx context.Context, tx pgx.Tx, o *checkout.Order) (inserted bo
 	err = tx.QueryRow(ctx, `INSERT INTO orders (id, number, external_code, request_key, status, amount,
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
-			shopper_ip, created_at, updated_at, paid_at, version)
+			shopper_ip, created_at, updated_at, paid_at, version, refund_due)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26, $27)
+			$23, $24, $25, $26, $27, $28)
 		ON CONFLICT (request_key) DO NOTHING
 		RETURNING id`,
 		o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
 		o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, hasAddr, a.ZipCode, a.Street,
 		a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
-		o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version).Scan(&id)
+		o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue)).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}
@@ -113,6 +113,16 @@ func queueHistory(b *pgx.Batch, orderID string, from int, hs []checkout.StatusCh
 	}
 }
 
+// requestText stores an attempt's request as TEXT (not JSONB, which would reformat it: the
+// exact bytes are kept); none is NULL.
+func requestText(b []byte) *string {
+	if len(b) == 0 {
+		return nil
+	}
+	s := string(b)
+	return &s
+}
+
 // violationsJSON encodes the gateway's violations for the JSONB column; none is NULL. The JSON
 // goes as a string, not []byte: in pgx's exec and simple protocol modes (used behind
 // PgBouncer) a []byte parameter is sent as bytea, which is not JSON.
@@ -144,15 +154,15 @@ func queueAttempt(b *pgx.Batch, orderID string, a *checkout.Attempt) error {
 	}
 	n := a.N
 	b.Queue(`INSERT INTO attempts (id, order_id, n, idempotency_key, state, transaction_id, br_code,
-			qr_png, expires_at, deposit_status, error, violations, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+			qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 		ON CONFLICT (id) DO UPDATE SET state = excluded.state, transaction_id = excluded.transaction_id,
 			br_code = excluded.br_code, qr_png = excluded.qr_png, expires_at = excluded.expires_at,
 			deposit_status = excluded.deposit_status, error = excluded.error, violations = excluded.violations,
 			updated_at = excluded.updated_at
 		WHERE attempts.order_id = excluded.order_id`,
 		a.ID, a.OrderID, a.N, a.IdempotencyKey, string(a.State), nullString(a.TransactionID), a.BRCode, a.QRCodePNG,
-		ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt)).
+		ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt), requestText(a.Request)).
 		Exec(func(tag pgconn.CommandTag) error {
 			if tag.RowsAffected() != 1 {
 				return fmt.Errorf("attempt %d: its id belongs to another order", n)
@@ -197,8 +207,8 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 		}
 		b := &pgx.Batch{}
 		b.Queue(`UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
-				lang = $5, version = version + 1 WHERE id = $6 AND version = $7`,
-			string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, o.ID, o.Version)
+				lang = $5, refund_due = $6, version = version + 1 WHERE id = $7 AND version = $8`,
+			string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID, o.Version)
 		queueHistory(b, o.ID, histories, o.History[histories:])
 		for i := range o.Attempts {
 			if err := queueAttempt(b, o.ID, &o.Attempts[i]); err != nil {
@@ -317,7 +327,7 @@ func readOrders(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]*c
 	rows, err := tx.Query(ctx, `SELECT o.id, o.number, o.external_code, o.request_key, o.status, o.amount,
 			o.customer_name, o.customer_document, o.customer_email, o.customer_phone, o.has_address, o.zip_code,
 			o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
-			o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version
+			o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due
 		FROM orders o WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading orders: %w", err)
@@ -327,17 +337,17 @@ func readOrders(ctx context.Context, tx pgx.Tx, where string, args ...any) ([]*c
 		o := &checkout.Order{}
 		var a checkout.Address
 		var status string
-		var amount, created, updated, paid int64
+		var amount, created, updated, paid, refund int64
 		var hasAddr bool
 		if err := rows.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
 			&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
-			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version); err != nil {
+			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("postgres: reading orders: %w", err)
 		}
 		o.Status = checkout.OrderStatus(status)
-		o.Amount = gatewayclient.Cents(amount)
+		o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
 		if hasAddr {
 			o.Address = &a
 		}
@@ -399,22 +409,25 @@ func readChildren(ctx context.Context, tx pgx.Tx, ids []string, byID map[string]
 			return rows.Err()
 		})
 	b.Queue(`SELECT order_id, id, n, idempotency_key, state, transaction_id, br_code, qr_png, expires_at,
-			deposit_status, error, violations, created_at, updated_at
+			deposit_status, error, violations, created_at, updated_at, request
 		FROM attempts WHERE order_id = ANY($1) ORDER BY order_id, n`, ids).
 		Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				var a checkout.Attempt
 				var state, deposit string
-				var txID *string
+				var txID, req *string
 				var vs []byte
 				var expires, created, updated int64
 				if err := rows.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
-					&expires, &deposit, &a.Error, &vs, &created, &updated); err != nil {
+					&expires, &deposit, &a.Error, &vs, &created, &updated, &req); err != nil {
 					return fmt.Errorf("postgres: reading attempts: %w", err)
 				}
 				a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)
 				if txID != nil {
 					a.TransactionID = *txID
+				}
+				if req != nil {
+					a.Request = []byte(*req)
 				}
 				a.ExpiresAt, a.CreatedAt, a.UpdatedAt = fromMS(expires), fromMS(created), fromMS(updated)
 				if len(vs) > 0 {

@@ -254,8 +254,8 @@ func TestConcurrentOpen(t *testing.T) {
 	}
 	s := open(t, dbURL)
 	count, err := s.MigrationCount(ctx)
-	if err != nil || count != 1 {
-		t.Errorf("schema_migrations rows = %d, %v; want 1", count, err)
+	if err != nil || count != 2 {
+		t.Errorf("schema_migrations rows = %d, %v; want 2", count, err)
 	}
 	if err := s.Ping(ctx); err != nil {
 		t.Errorf("Ping: %v", err)
@@ -280,8 +280,8 @@ func TestReopen(t *testing.T) {
 	if got, err := s.Order(ctx, o.ID); err != nil || got.RequestKey != "key-reopen" || len(got.Attempts) != 1 {
 		t.Fatalf("after reopen: %+v, %v", got, err)
 	}
-	if n, err := s.MigrationCount(ctx); err != nil || n != 1 {
-		t.Errorf("schema_migrations rows = %d, %v; want 1", n, err)
+	if n, err := s.MigrationCount(ctx); err != nil || n != 2 {
+		t.Errorf("schema_migrations rows = %d, %v; want 2", n, err)
 	}
 }
 

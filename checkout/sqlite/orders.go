@@ -65,12 +65,12 @@ func insertOrder(ctx context.Context, tx *sql.Tx, o *checkout.Order) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO orders (id, number, external_code, request_key, status, amount,
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
-			shopper_ip, created_at, updated_at, paid_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			shopper_ip, created_at, updated_at, paid_at, version, refund_due)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
 		o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, boolInt(hasAddr), a.ZipCode, a.Street,
 		a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, boolInt(o.Physical), boolInt(o.LatePayment), o.Lang,
-		o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version)
+		o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue))
 	if err != nil {
 		return fmt.Errorf("sqlite: storing order: %w", err)
 	}
@@ -119,10 +119,10 @@ func insertAttempt(ctx context.Context, tx *sql.Tx, a *checkout.Attempt) error {
 		return fmt.Errorf("sqlite: encoding violations: %w", err)
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO attempts (id, order_id, n, idempotency_key, state, transaction_id, br_code,
-			qr_png, expires_at, deposit_status, error, violations, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		a.ID, a.OrderID, a.N, a.IdempotencyKey, string(a.State), nullString(a.TransactionID), a.BRCode, a.QRCodePNG,
-		ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt))
+		ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt), nullString(string(a.Request)))
 	if err != nil {
 		return fmt.Errorf("sqlite: storing attempt %d: %w", a.N, err)
 	}
@@ -153,8 +153,8 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 			return fmt.Errorf("sqlite: order %s: history entries are only appended: %w", o.Number, checkout.ErrConflict)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = ?, late_payment = ?, paid_at = ?, updated_at = ?,
-				lang = ?, version = version + 1 WHERE id = ? AND version = ?`,
-			string(o.Status), boolInt(o.LatePayment), ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, o.ID, o.Version); err != nil {
+				lang = ?, refund_due = ?, version = version + 1 WHERE id = ? AND version = ?`,
+			string(o.Status), boolInt(o.LatePayment), ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID, o.Version); err != nil {
 			return fmt.Errorf("sqlite: updating order: %w", err)
 		}
 		if err := insertHistory(ctx, tx, o.ID, histories, o.History[histories:]); err != nil {
@@ -307,16 +307,16 @@ func readOrder(ctx context.Context, q querier, where string, args ...any) (*chec
 	o := &checkout.Order{}
 	var a checkout.Address
 	var status string
-	var amount, created, updated, paid int64
+	var amount, created, updated, paid, refund int64
 	var hasAddr, physical, late int
 	err := q.QueryRowContext(ctx, `SELECT o.id, o.number, o.external_code, o.request_key, o.status, o.amount,
 			o.customer_name, o.customer_document, o.customer_email, o.customer_phone, o.has_address, o.zip_code,
 			o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
-			o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version
+			o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due
 		FROM orders o WHERE `+where, args...).Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
 		&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
 		&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &physical,
-		&late, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version)
+		&late, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, checkout.ErrNotFound
 	}
@@ -324,7 +324,7 @@ func readOrder(ctx context.Context, q querier, where string, args ...any) (*chec
 		return nil, fmt.Errorf("sqlite: reading order: %w", err)
 	}
 	o.Status = checkout.OrderStatus(status)
-	o.Amount = centsOf(amount)
+	o.Amount, o.RefundDue = centsOf(amount), centsOf(refund)
 	if hasAddr != 0 {
 		o.Address = &a
 	}
@@ -386,7 +386,7 @@ func readHistory(ctx context.Context, q querier, o *checkout.Order) error {
 
 func readAttempts(ctx context.Context, q querier, o *checkout.Order) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, n, idempotency_key, state, transaction_id, br_code, qr_png, expires_at,
-			deposit_status, error, violations, created_at, updated_at
+			deposit_status, error, violations, created_at, updated_at, request
 		FROM attempts WHERE order_id = ? ORDER BY n`, o.ID)
 	if err != nil {
 		return fmt.Errorf("sqlite: reading attempts: %w", err)
@@ -395,14 +395,17 @@ func readAttempts(ctx context.Context, q querier, o *checkout.Order) error {
 	for rows.Next() {
 		a := checkout.Attempt{OrderID: o.ID}
 		var state, deposit, vs string
-		var tx sql.NullString
+		var tx, req sql.NullString
 		var expires, created, updated int64
 		if err := rows.Scan(&a.ID, &a.N, &a.IdempotencyKey, &state, &tx, &a.BRCode, &a.QRCodePNG, &expires,
-			&deposit, &a.Error, &vs, &created, &updated); err != nil {
+			&deposit, &a.Error, &vs, &created, &updated, &req); err != nil {
 			return fmt.Errorf("sqlite: reading attempts: %w", err)
 		}
 		a.State, a.TransactionID, a.DepositStatus = checkout.AttemptState(state), tx.String, gatewayclient.DepositStatus(deposit)
 		a.ExpiresAt, a.CreatedAt, a.UpdatedAt = fromMS(expires), fromMS(created), fromMS(updated)
+		if req.Valid {
+			a.Request = []byte(req.String)
+		}
 		if vs != "" {
 			if err := json.Unmarshal([]byte(vs), &a.Violations); err != nil {
 				return fmt.Errorf("sqlite: reading violations of attempt %d: %w", a.N, err)

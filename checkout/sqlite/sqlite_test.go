@@ -66,8 +66,8 @@ func TestReopen(t *testing.T) {
 		t.Errorf("demo catalogue lacks a digital or a physical product: %+v", ps)
 	}
 	n, err := s.MigrationCount(ctx)
-	if err != nil || n != 1 {
-		t.Errorf("schema_migrations rows = %d, %v; want 1", n, err)
+	if err != nil || n != 2 {
+		t.Errorf("schema_migrations rows = %d, %v; want 2", n, err)
 	}
 	if err := s.Ping(ctx); err != nil {
 		t.Errorf("Ping: %v", err)

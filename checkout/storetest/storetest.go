@@ -254,7 +254,8 @@ func NewOrder(requestKey string) *checkout.Order {
 		CreatedAt: base, UpdatedAt: base, Lang: "pt-BR", ShopperIP: "203.0.113.7",
 	}
 	o.Attempts = []checkout.Attempt{{ID: checkout.NewID(), OrderID: id, N: 1, IdempotencyKey: id + "-1",
-		State: checkout.AttemptPending, CreatedAt: base, UpdatedAt: base}}
+		State: checkout.AttemptPending, CreatedAt: base, UpdatedAt: base,
+		Request: []byte(`{"amount":11880,"paymentMethod":"PIX","idempotencyKey":"` + id + `-1","metadata":{"orderNumber":"PX-` + id[:8] + `"}}`)}}
 	return o
 }
 
@@ -456,12 +457,12 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	}
 	// Paid fields round-trip.
 	p := mustRead(t, s, o.ID)
-	p.LatePayment, p.PaidAt = true, at.Add(time.Second)
+	p.LatePayment, p.PaidAt, p.RefundDue = true, at.Add(time.Second), 2990
 	if err := s.UpdateOrder(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	if g := mustRead(t, s, o.ID); !g.LatePayment || !g.PaidAt.Equal(at.Add(time.Second)) {
-		t.Errorf("LatePayment %v PaidAt %v", g.LatePayment, g.PaidAt)
+	if g := mustRead(t, s, o.ID); !g.LatePayment || !g.PaidAt.Equal(at.Add(time.Second)) || g.RefundDue != 2990 {
+		t.Errorf("LatePayment %v PaidAt %v RefundDue %d", g.LatePayment, g.PaidAt, g.RefundDue)
 	}
 	missing := NewOrder("x-" + checkout.NewID())
 	if err := s.UpdateOrder(ctx, missing); !errors.Is(err, checkout.ErrNotFound) {
@@ -552,6 +553,14 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	if len(re.Attempts) != 2 || re.Attempts[0].State != checkout.AttemptExpired || re.CurrentAttempt().N != 2 ||
 		!reflect.DeepEqual(re.CurrentAttempt().Violations, second.Violations) || re.CurrentAttempt().TransactionID != "" {
 		t.Errorf("attempts after update: %+v", re.Attempts)
+	}
+	// The request stored with an attempt comes back byte for byte after updates of the attempt;
+	// an attempt stored without one (written before requests were kept) reads back without.
+	if want := o.Attempts[0].Request; string(re.Attempts[0].Request) != string(want) {
+		t.Errorf("stored request of attempt 1 = %s, want %s", re.Attempts[0].Request, want)
+	}
+	if r := re.CurrentAttempt().Request; r != nil {
+		t.Errorf("attempt 2 stored without a request reads back %q, want nil", r)
 	}
 
 	// Transaction ids are unique across orders.
