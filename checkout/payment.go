@@ -18,7 +18,9 @@ import (
 // failed, or when a newer attempt replaced it; such an order is flagged LatePayment and every
 // other open attempt is superseded. A payment of less than the order's amount (amountPaid) puts
 // the order under review instead, never paid; a payment of more makes it paid, noted in its
-// history. Other states of an attempt that is neither the current one
+// history. A payment of another attempt of an order already paid (an old QR code and a new one)
+// leaves the order as it is and adds the payment to Order.RefundDue, with a history note and a
+// warning. Other states of an attempt that is neither the current one
 // nor the paid one change nothing but the attempt's last seen deposit state. A deposit of no
 // known order gives ErrNotFound and changes nothing.
 func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*Order, bool, error) {
@@ -37,13 +39,20 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 		// The reconciler's EnsurePayment replays it; until then the deposit cannot be placed.
 		return o, false, nil
 	}
+	var refundBefore gatewayclient.Cents
+	var statusBefore OrderStatus
 	res, changed, err := s.update(ctx, o.ID, func(o *Order) (bool, error) {
+		refundBefore, statusBefore = o.RefundDue, o.Status
 		return s.applyDeposit(o, d), nil
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("checkout: applying deposit %s: %w", d.ID, err)
 	}
-	if changed && res.Status == StatusPaid && res.LatePayment {
+	if changed && res.RefundDue > refundBefore {
+		s.log.WarnContext(ctx, "order paid twice: a refund is due", "number", res.Number, "deposit", d.ID,
+			"refund", int64(res.RefundDue-refundBefore), "refundDue", int64(res.RefundDue))
+	}
+	if changed && statusBefore != StatusPaid && res.Status == StatusPaid && res.LatePayment {
 		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
 	}
 	if changed && d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {
@@ -73,9 +82,18 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 	case StatusPaid:
 		if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {
 			if a.State != AttemptPaid && (o.Status == StatusPaid || o.Status == StatusRefunding || o.Status == StatusRefunded) {
-				// Paid twice (an old QR and a new one): record it on the attempt; the merchant
-				// refunds one. The order's state is already past paid.
+				// Paid twice (an old QR and a new one): record it on the attempt and tell the
+				// merchant what to refund, in the order and its history. The order's state is
+				// already past paid and stays as it is.
+				paid := o.Amount
+				if d.AmountPaid != nil {
+					paid = *d.AmountPaid
+				}
 				a.State = AttemptPaid
+				a.UpdatedAt = now
+				o.RefundDue += paid
+				o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
+					Reason: fmt.Sprintf("paid twice: refund %d cents (deposit %s)", int64(paid), d.ID)})
 				changed = true
 			}
 			return changed
