@@ -204,6 +204,7 @@ var messages = map[string][2]string{
 	"paid.thanks":           {"Obrigado! O pedido %s está pago.", "Thank you! Order %s is paid."},
 	"paid.paid_at":          {"Pago em", "Paid at"},
 	"paid.late":             {"Seu pagamento chegou depois do prazo do QR Code, mas foi recebido: o pedido está pago.", "Your payment arrived after the QR code's deadline, but it was received: the order is paid."},
+	"paid.refund_due":       {"Este pedido foi pago duas vezes. A loja vai devolver %s.", "This order was paid twice. The shop will refund %s."},
 	"paid.continue":         {"Voltar à loja", "Back to the shop"},
 	"expired.title":         {"QR Code expirado", "QR code expired"},
 	"expired.heading":       {"O QR Code expirou", "The QR code has expired"},

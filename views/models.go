@@ -291,7 +291,10 @@ type PaidView struct {
 	Lines       []SummaryLine
 	Amount      gatewayclient.Cents
 	PaidAt      time.Time
-	LatePayment bool   // paid after its QR code expired
+	LatePayment bool // paid after its QR code expired
+	// RefundDue is what the shop owes back because another QR code of the order was paid too;
+	// the page notes it when not zero.
+	RefundDue   gatewayclient.Cents
 	ContinueURL string // back to the shop; hidden when empty
 }
 

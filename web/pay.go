@@ -279,6 +279,7 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,
 		LatePayment: o.LatePayment,
+		RefundDue:   o.RefundDue,
 		ContinueURL: s.link(r, "/"),
 	}))
 }
