@@ -7,8 +7,8 @@
 // the page's own fields, URLs included, so routes are the handlers' business.
 //
 // Text comes from a catalogue in Brazilian Portuguese (the default) and English: T returns a
-// message, FieldMessage the wording of a failed validation rule (a gatewayclient Code*) for a
-// form field, and ViolationErrors maps a request's violations onto the customer form. Money is
+// message and FieldMessage the wording of a failed validation rule (a gatewayclient Code*) for a
+// form field (the handlers map the domain's field errors onto the form). Money is
 // shown with FormatMoney (integer arithmetic only), dates with FormatDateTime in
 // America/Sao_Paulo, and the time left on a QR code with FormatCountdown.
 //

@@ -1,8 +1,6 @@
 package views
 
 import (
-	"strings"
-
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -70,41 +68,6 @@ func UFs() []UF {
 	}
 }
 
-// FieldForPath maps a request field path of the gateway (customer.document, address.zipCode,
-// items[0].quantity) to the form field that holds it, or "" when no form field does.
-func FieldForPath(path string) string {
-	switch path {
-	case "customer.name":
-		return FieldName
-	case "customer.document":
-		return FieldDocument
-	case "customer.email":
-		return FieldEmail
-	case "customer.mobilePhone", "customer.landline":
-		return FieldPhone
-	case "address.zipCode":
-		return FieldZipCode
-	case "address.street":
-		return FieldStreet
-	case "address.number":
-		return FieldNumber
-	case "address.complement":
-		return FieldComplement
-	case "address.neighborhood":
-		return FieldNeighborhood
-	case "address.city":
-		return FieldCity
-	case "address.state":
-		return FieldState
-	case "address.country":
-		return FieldCountry
-	}
-	if strings.HasPrefix(path, "items[") && strings.HasSuffix(path, "].quantity") {
-		return FieldQuantity
-	}
-	return ""
-}
-
 // FieldMessage returns the localised message for a failed rule (a gatewayclient Code*) of a form
 // field (a Field* name): "Informe um CPF ou CNPJ válido". Every code has a message for every
 // field: a code without its own wording gets the field's general one.
@@ -121,26 +84,4 @@ func FieldMessage(lang Lang, field, code string) string {
 		return T(lang, "err.required")
 	}
 	return T(lang, "err.invalid")
-}
-
-// ViolationErrors turns the violations of a gatewayclient.ValidationError (or of a gateway 422)
-// into the customer form's errors, in lang: each violation goes to its form field (the first
-// one of a field wins); those of no form field are gathered under the empty key.
-func ViolationErrors(lang Lang, vs []gatewayclient.Violation) FieldErrors {
-	errs := FieldErrors{}
-	var other []string
-	for _, v := range vs {
-		field := FieldForPath(v.Field)
-		if field == "" || field == FieldQuantity {
-			other = append(other, v.String())
-			continue
-		}
-		if _, ok := errs[field]; !ok {
-			errs[field] = FieldMessage(lang, field, v.Code)
-		}
-	}
-	if len(other) > 0 {
-		errs[""] = T(lang, "err.other", strings.Join(other, "; "))
-	}
-	return errs
 }

@@ -142,41 +142,6 @@ func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
 	}
 }
 
-func TestViolationErrors(t *testing.T) {
-	vs := []gatewayclient.Violation{
-		{Field: "customer.document", Code: gatewayclient.CodeDocument, Message: "must be a valid CPF or CNPJ"},
-		{Field: "customer.document", Code: gatewayclient.CodeRequired, Message: "is required"},
-		{Field: "address.zipCode", Code: gatewayclient.CodeFormat, Message: "must be a valid CEP"},
-		{Field: "customer.mobilePhone", Message: "must be a Brazilian mobile number"}, // from a gateway 422: no code
-		{Field: "webhookUrl", Code: gatewayclient.CodeHTTPS, Message: "must use https"},
-	}
-	errs := ViolationErrors(PtBR, vs)
-	want := FieldErrors{
-		FieldDocument: "Informe um CPF ou CNPJ válido.",
-		FieldZipCode:  "Informe um CEP válido, como 01310-100.",
-		FieldPhone:    "Informe um celular válido com DDD, como (11) 91234-5678.",
-		"":            "Não foi possível validar os dados: webhookUrl: must use https",
-	}
-	if len(errs) != len(want) {
-		t.Fatalf("got %v, want %v", errs, want)
-	}
-	for k, v := range want {
-		if errs[k] != v {
-			t.Errorf("errs[%q] = %q, want %q", k, errs[k], v)
-		}
-	}
-	for path, field := range map[string]string{
-		"customer.name": FieldName, "customer.email": FieldEmail, "customer.landline": FieldPhone,
-		"address.street": FieldStreet, "address.number": FieldNumber, "address.complement": FieldComplement,
-		"address.neighborhood": FieldNeighborhood, "address.city": FieldCity, "address.state": FieldState,
-		"address.country": FieldCountry, "items[3].quantity": FieldQuantity, "amount": "", "items[0].title": "",
-	} {
-		if got := FieldForPath(path); got != field {
-			t.Errorf("FieldForPath(%q) = %q, want %q", path, got, field)
-		}
-	}
-}
-
 func TestStatusText(t *testing.T) {
 	if got := StatusText(PtBR, StatusAwaitingPayment); got != "Aguardando pagamento" {
 		t.Errorf("%q", got)

@@ -459,13 +459,15 @@ func contactErrors(lang views.Lang, c *checkout.Cart, in checkout.PlaceOrderInpu
 	}
 	var ve *gatewayclient.ValidationError
 	if err := req.Validate(); errors.As(err, &ve) {
-		var vs []gatewayclient.Violation
+		// Only the form's own fields: the cart's amount and items are the domain's to judge.
+		fe := &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{}}
 		for _, v := range ve.Violations {
 			if strings.HasPrefix(v.Field, "customer.") || strings.HasPrefix(v.Field, "address") {
-				vs = append(vs, v)
+				f := checkout.FormField(v.Field)
+				fe.Fields[f] = append(fe.Fields[f], v)
 			}
 		}
-		return views.ViolationErrors(lang, vs)
+		return formErrors(lang, fe)
 	}
 	return views.FieldErrors{}
 }
