@@ -1,20 +1,112 @@
 package checkout
 
 import (
+	"context"
+	"errors"
 	"sort"
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-// Form field names used as keys of FieldErrors.Fields. The customer form uses them as input
-// names; FormField maps the gateway's field paths onto them.
+// Code says what kind of failure an error of the checkout is, so that every caller (the shopper
+// pages, the dashboard, the merchant API) answers it the same way: web maps each code to one
+// HTTP status and one message. ErrorCode finds the code of any error.
+type Code string
+
+// Error codes.
 const (
+	// CodeInvalid: the input breaks a rule; the error is a *FieldErrors naming each field.
+	CodeInvalid Code = "invalid"
+	// CodeNotFound: no product, cart, order (or deposit of ours) has that id.
+	CodeNotFound Code = "not_found"
+	// CodeConflict: the request cannot be done in the record's present state (a concurrent
+	// update, a transition the table refuses, a new QR code for a paid order...).
+	CodeConflict Code = "conflict"
+	// CodeEmptyCart: an order cannot be placed from an empty cart.
+	CodeEmptyCart Code = "empty_cart"
+	// CodeRateLimited: the gateway asks us to slow down (its 429); retry later.
+	CodeRateLimited Code = "rate_limited"
+	// CodeUnavailable: the gateway did not answer, or answered with a server error. Nothing was
+	// lost: the order is stored and its attempt retried with the same idempotency key.
+	CodeUnavailable Code = "unavailable"
+	// CodeGatewayAuth: the gateway refused the checkout's credentials or their permissions (its
+	// 401 or 403): the merchant must fix the configuration.
+	CodeGatewayAuth Code = "gateway_auth"
+	// CodeCanceled: the caller went away (its context ended) before the work was done.
+	CodeCanceled Code = "canceled"
+	// CodeInternal: anything else; the cause goes to the log only, never to the user.
+	CodeInternal Code = "internal"
+)
+
+// Error is an error of the checkout with a code. Message is plain English for logs and for
+// developers (the merchant API shows it); pages show their own localised text by code.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+// Error returns "checkout: " and the message.
+func (e *Error) Error() string { return "checkout: " + e.Message }
+
+// Errors of the store and the service. Match them with errors.Is; ErrorCode gives their code.
+var (
+	// ErrNotFound: no product, cart or order has that id.
+	ErrNotFound = &Error{Code: CodeNotFound, Message: "not found"}
+	// ErrConflict: the order changed since it was read (stale Version); read it again.
+	ErrConflict = &Error{Code: CodeConflict, Message: "concurrent update"}
+	// ErrInvalidTransition: the order may not move to that state (see CanTransition).
+	ErrInvalidTransition = &Error{Code: CodeConflict, Message: "invalid status transition"}
+	// ErrEmptyCart: an order cannot be placed from an empty cart.
+	ErrEmptyCart = &Error{Code: CodeEmptyCart, Message: "the cart is empty"}
+	// ErrNotRenewable: a new QR code is only made for an expired or failed order.
+	ErrNotRenewable = &Error{Code: CodeConflict, Message: "the order cannot get a new QR code"}
+)
+
+// ErrorCode returns the code of err: its *Error's or *FieldErrors' own; for an error of the
+// gateway client, CodeInvalid (a request refused by validation or by the gateway's 422),
+// CodeNotFound (404), CodeRateLimited (429), CodeUnavailable (5xx, network, timeout) or
+// CodeGatewayAuth (credentials); a done context as CodeCanceled; CodeInternal for anything
+// else. A nil error has no code ("").
+func ErrorCode(err error) Code {
+	var fe *FieldErrors
+	var e *Error
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &fe):
+		return CodeInvalid
+	case errors.As(err, &e):
+		return e.Code
+	case errors.Is(err, gatewayclient.ErrValidation):
+		return CodeInvalid
+	case errors.Is(err, gatewayclient.ErrNotFound):
+		return CodeNotFound
+	case errors.Is(err, gatewayclient.ErrRateLimited):
+		return CodeRateLimited
+	case errors.Is(err, gatewayclient.ErrUnauthorized), errors.Is(err, gatewayclient.ErrForbidden),
+		errors.Is(err, gatewayclient.ErrInvalidCredentials), errors.Is(err, gatewayclient.ErrMalformedCredentials):
+		return CodeGatewayAuth
+	case errors.Is(err, gatewayclient.ErrGatewayUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return CodeUnavailable
+	case errors.Is(err, context.Canceled):
+		return CodeCanceled
+	}
+	return CodeInternal
+}
+
+// Names of the input fields of the shopper's forms, used as the keys of FieldErrors.Fields and
+// as the names of the form inputs themselves, so that an error lands beside its input without
+// any mapping. FormField maps the gateway's field paths onto them.
+const (
+	FieldProductID    = "product_id" // the product to add to a cart
+	FieldQuantity     = "quantity"   // a cart line's quantity
+	FieldRequestKey   = "request_key"
 	FieldName         = "name"
 	FieldDocument     = "document"
 	FieldEmail        = "email"
 	FieldPhone        = "phone"
-	FieldZipCode      = "zipCode"
+	FieldZipCode      = "zip_code"
 	FieldStreet       = "street"
 	FieldNumber       = "number"
 	FieldComplement   = "complement"
@@ -22,12 +114,22 @@ const (
 	FieldCity         = "city"
 	FieldState        = "state"
 	FieldCountry      = "country"
-	FieldAddress      = "address"    // the whole address block (missing for a physical cart)
-	FieldQuantity     = "quantity"   // a cart line's quantity
-	FieldCart         = "cart"       // the cart as a whole: amount, items, unavailable products
-	FieldRequestKey   = "requestKey" // the form's hidden request key
-	FieldForm         = ""           // anything else: shown in the summary only
+	FieldAddress      = "address" // the whole address block (missing for a physical cart)
+	FieldCart         = "cart"    // the cart as a whole: amount, items, unavailable products
+	FieldForm         = ""        // anything else: shown in the summary only
 )
+
+// CustomerFields are the customer's fields of the order form, in the order a form shows them.
+func CustomerFields() []string {
+	return []string{FieldName, FieldDocument, FieldEmail, FieldPhone}
+}
+
+// AddressFields are the shipping address's fields of the order form, in the order a form shows
+// them. Complement is the only optional one.
+func AddressFields() []string {
+	return []string{FieldZipCode, FieldStreet, FieldNumber, FieldComplement, FieldNeighborhood,
+		FieldCity, FieldState, FieldCountry}
+}
 
 // formFields maps the gateway's request paths to form field names.
 var formFields = map[string]string{
@@ -51,7 +153,7 @@ var formFields = map[string]string{
 }
 
 // FormField returns the form field name for a gateway request path: customer.document ->
-// "document", address.zipCode -> "zipCode", amount and items[i].* -> "cart"; FieldForm for a
+// "document", address.zipCode -> "zip_code", amount and items[i].* -> "cart"; FieldForm for a
 // path the form has no field for.
 func FormField(path string) string {
 	if f, ok := formFields[path]; ok {
@@ -63,12 +165,12 @@ func FormField(path string) string {
 	return FieldForm
 }
 
-// FieldErrors reports invalid input by form field. It matches gatewayclient.ErrValidation
-// with errors.Is.
+// FieldErrors reports invalid input by form field; its code is CodeInvalid. It matches
+// gatewayclient.ErrValidation with errors.Is.
 type FieldErrors struct {
 	// Fields holds the violations by form field name (see the Field constants). Each
-	// Violation keeps the gateway's path in Field, a code and an English message; pages
-	// translate by code.
+	// Violation keeps the gateway's path in Field, a code (gatewayclient's Code* values) and an
+	// English message; pages translate by code.
 	Fields map[string][]gatewayclient.Violation
 }
 
@@ -98,6 +200,14 @@ func (e *FieldErrors) Is(target error) bool { return target == gatewayclient.Err
 // Has reports whether field has a violation.
 func (e *FieldErrors) Has(field string) bool { return len(e.Fields[field]) > 0 }
 
+// Code returns the code of the first violation of field, or "".
+func (e *FieldErrors) Code(field string) string {
+	if vs := e.Fields[field]; len(vs) > 0 {
+		return vs[0].Code
+	}
+	return ""
+}
+
 func (e *FieldErrors) add(field string, v gatewayclient.Violation) {
 	if e.Fields == nil {
 		e.Fields = map[string][]gatewayclient.Violation{}
@@ -105,16 +215,26 @@ func (e *FieldErrors) add(field string, v gatewayclient.Violation) {
 	e.Fields[field] = append(e.Fields[field], v)
 }
 
-// fieldErrors maps violations of a gateway request onto form fields; nil when there are none.
-func fieldErrors(vs []gatewayclient.Violation) *FieldErrors {
-	if len(vs) == 0 {
+// addViolations maps violations of a gateway request onto form fields.
+func (e *FieldErrors) addViolations(vs []gatewayclient.Violation) {
+	for _, v := range vs {
+		e.add(FormField(v.Field), v)
+	}
+}
+
+// orNil returns e, or nil when it holds no violation.
+func (e *FieldErrors) orNil() *FieldErrors {
+	if len(e.Fields) == 0 {
 		return nil
 	}
+	return e
+}
+
+// fieldErrors maps violations of a gateway request onto form fields; nil when there are none.
+func fieldErrors(vs []gatewayclient.Violation) *FieldErrors {
 	fe := &FieldErrors{}
-	for _, v := range vs {
-		fe.add(FormField(v.Field), v)
-	}
-	return fe
+	fe.addViolations(vs)
+	return fe.orNil()
 }
 
 // fieldError is one violation of one form field.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
@@ -29,11 +30,22 @@ type PlaceOrderInput struct {
 // Maximum length of a request key (the store indexes it).
 const maxRequestKey = 255
 
+// Length limits of the customer's name. The gateway asks for "international alphanumeric text"
+// without a length; the checkout wants a name the merchant can ship to and a bank app can show,
+// within the limits every other text of the spec has.
+const (
+	MinNameLength = 2
+	MaxNameLength = 150
+)
+
 // PlaceOrder turns a cart into an order and asks the gateway for its QR code.
 //
-// The input is checked with the gateway client's own validation; bad input gives a
-// *FieldErrors by form field (see FormField) and stores nothing. Prices come from the
-// catalogue. The order and its first attempt (with its idempotency key) are written in one
+// The input is checked whole before anything is stored: the gateway client's own validation of
+// the transaction it will send, plus the checkout's own rules (e-mail and mobile phone are
+// required, a phone that is not a Brazilian number is an error, not dropped; a name has
+// MinNameLength to MaxNameLength characters). Every violation comes back at once in a
+// *FieldErrors keyed by form field (see FormField); nothing is stored then. Prices come from
+// the catalogue. The order and its first attempt (with its idempotency key) are written in one
 // store transaction before the gateway is called; an order with the same RequestKey is
 // returned as it is instead of making another one.
 //
@@ -41,7 +53,7 @@ const maxRequestKey = 255
 //   - awaiting_payment: the QR code is ready (Order.QR).
 //   - pending: the gateway did not answer (it is down, or the answer was lost); the error is
 //     logged, not returned, because the order is safely stored: EnsurePayment retries with the
-//     same key, which the PIX page does.
+//     same key, which the PIX page does (CurrentOrder).
 //   - failed: the gateway refused the transaction (a 422, returned as a *FieldErrors beside
 //     the order so that the form shows it, also on a replay of the same submission), or its BR
 //     Code did not match the order (no error: the PIX page offers a new QR code). A refused
@@ -62,17 +74,10 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		// total: the order must be what the shopper saw, so the form is shown again.
 		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
 	}
-	o, err := s.newOrder(cart, in)
-	if err != nil {
-		return nil, err
-	}
+	o := s.newOrder(cart, in)
 	req := s.request(o, o.CurrentAttempt())
-	if err := req.ValidateAt(s.now()); err != nil {
-		var ve *gatewayclient.ValidationError
-		if errors.As(err, &ve) {
-			return nil, fieldErrors(ve.Violations)
-		}
-		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	if fe := s.checkOrder(cart, in, o, req); fe != nil {
+		return nil, fe
 	}
 	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
@@ -96,6 +101,55 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return res, fieldErrors(a.Violations)
 	}
 	return res, nil
+}
+
+// checkOrder returns every reason why the order o, made from cart and in, may not be placed, or
+// nil: products no longer sold, the checkout's own rules on the customer (as typed), and every
+// rule of the gateway on the transaction request req (which also asks for an address when a
+// product is physical).
+func (s *Service) checkOrder(cart *Cart, in PlaceOrderInput, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
+	fe := &FieldErrors{}
+	for _, l := range cart.Lines {
+		if !l.Product.Active {
+			fe.add(FieldCart, gatewayclient.Violation{Field: "items", Code: "unavailable",
+				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
+		}
+	}
+	checkCustomer(fe, in.Customer, o.Customer)
+	var ve *gatewayclient.ValidationError
+	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
+		fe.addViolations(ve.Violations)
+	} else if err != nil {
+		fe.add(FieldForm, gatewayclient.Violation{Code: gatewayclient.CodeFormat, Message: err.Error()})
+	}
+	return fe.orNil()
+}
+
+// checkCustomer adds the violations of the checkout's own rules on the customer, beyond the
+// gateway's (which the request's validation checks): typed is the form as sent, c the same
+// normalised.
+func checkCustomer(fe *FieldErrors, typed, c Customer) {
+	if n := utf8.RuneCountInString(c.Name); n > 0 && n < MinNameLength {
+		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMinLength,
+			Message: fmt.Sprintf("must have at least %d characters", MinNameLength)})
+	} else if n > MaxNameLength {
+		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMaxLength,
+			Message: fmt.Sprintf("must have at most %d characters", MaxNameLength)})
+	}
+	// The gateway takes e-mail and phone as optional; the merchant needs them to reach the
+	// shopper about the order.
+	if c.Email == "" {
+		fe.add(FieldEmail, gatewayclient.Violation{Field: "customer.email", Code: gatewayclient.CodeRequired, Message: "is required"})
+	}
+	switch {
+	case strings.TrimSpace(typed.Phone) == "":
+		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeRequired, Message: "is required"})
+	case c.Phone == "":
+		// Typed but not a Brazilian number: normalising gave nothing, and an empty phone would
+		// pass the gateway's validation unnoticed.
+		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeFormat,
+			Message: "must be a Brazilian mobile number with area code"})
+	}
 }
 
 // NewRequestKey returns a fresh request key for the customer form of cart c. The key is tied
@@ -126,7 +180,8 @@ func requestKeyCart(key string) (string, bool) {
 }
 
 // newOrder snapshots a cart and the form into a new order with its first, pending attempt.
-func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) (*Order, error) {
+// checkOrder says whether it may be placed.
+func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
 	now := s.now().UTC()
 	o := &Order{
 		ID:         s.newID(),
@@ -144,23 +199,17 @@ func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) (*Order, error) {
 	// page) and must not travel to the gateway, its dashboards and its logs.
 	o.ExternalCode = o.Number
 	for _, l := range cart.Lines {
-		if !l.Product.Active {
-			return nil, fieldError(FieldCart, "unavailable", fmt.Sprintf("%q is no longer available", l.Product.Title))
-		}
 		o.Lines = append(o.Lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
 			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
 		o.Amount += l.Subtotal()
 	}
-	if o.Physical {
-		if in.Address == nil {
-			return nil, fieldError(FieldAddress, "required", "is required for physical products")
-		}
+	if o.Physical && in.Address != nil {
 		a := normalizeAddress(*in.Address)
 		o.Address = &a
 	}
 	o.History = []StatusChange{{To: StatusPending, At: now, Reason: "order placed"}}
 	o.Attempts = []Attempt{s.newAttempt(o, 1, now)}
-	return o, nil
+	return o
 }
 
 func (s *Service) newAttempt(o *Order, n int, now time.Time) Attempt {
@@ -383,7 +432,8 @@ func violationsOf(err error) []gatewayclient.Violation {
 // idempotency key, hence a new gateway transaction. The previous attempt stays as it was
 // (expired or failed); a late payment of it still makes the order paid. The order moves back
 // to awaiting_payment when the new QR code is ready (the transition reserved for renewals).
-// Other states give ErrNotRenewable. When a renewal is already pending, it is completed instead
+// An order awaiting payment whose QR code's time is over is expired first. Other states give
+// ErrNotRenewable. When a renewal is already pending, it is completed instead
 // of making another one.
 func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, error) {
 	unlock, err := s.locks.lock(ctx, orderID)
@@ -392,6 +442,9 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 	}
 	defer unlock()
 	_, _, err = s.update(ctx, orderID, func(o *Order) (bool, error) {
+		now := s.now().UTC()
+		// A QR code whose time is over is expired here, without waiting for the reconciler.
+		expire(o, now)
 		if o.Status != StatusExpired && o.Status != StatusFailed {
 			return false, fmt.Errorf("checkout: order %s is %s: %w", o.Number, o.Status, ErrNotRenewable)
 		}
@@ -399,7 +452,6 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		if cur != nil && cur.State == AttemptPending {
 			return false, nil // a renewal is already waiting for the gateway
 		}
-		now := s.now().UTC()
 		if cur != nil && cur.State == AttemptActive {
 			cur.State = AttemptSuperseded
 			cur.UpdatedAt = now

@@ -279,7 +279,8 @@ func (s *Service) handleWebhook(ctx context.Context, kind, recordID string) erro
 }
 
 // ExpireDue expires the orders awaiting payment whose current QR code expired, and returns how
-// many it expired.
+// many it expired. The reconciler calls it; a page showing one order uses CurrentOrder, which
+// expires that order alone.
 func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 	now := s.now().UTC()
 	due, err := s.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusAwaitingPayment}, ExpiresBefore: now})
@@ -299,6 +300,36 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 		}
 	}
 	return n, errors.Join(errs...)
+}
+
+// CurrentOrder returns an order as a shopper's page must show it now: a pending attempt (the
+// gateway's answer was lost, or the gateway was down) is completed first with its idempotency
+// key, and a QR code whose time is over expires — this order only, without waiting for the
+// reconciler's next pass. When the gateway still cannot be reached, the order is returned as
+// stored, pending, without an error: the page says so and refreshes itself.
+func (s *Service) CurrentOrder(ctx context.Context, id string) (*Order, error) {
+	o, err := s.Order(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if a := o.CurrentAttempt(); a != nil && a.State == AttemptPending {
+		res, err := s.ensure(ctx, id)
+		if err != nil {
+			s.log.WarnContext(ctx, "completing a pending payment", "number", o.Number, "err", err)
+		}
+		if res != nil {
+			o = res
+		}
+	}
+	if a := o.QR(); a != nil && !a.ExpiresAt.After(s.now()) {
+		now := s.now().UTC()
+		res, _, err := s.update(ctx, id, func(o *Order) (bool, error) { return expire(o, now), nil })
+		if err != nil {
+			return nil, fmt.Errorf("checkout: expiring order %s: %w", o.Number, err)
+		}
+		o = res
+	}
+	return o, nil
 }
 
 // expire moves o to expired when its current attempt is active and past its expiry.

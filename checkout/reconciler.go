@@ -182,9 +182,9 @@ func (r *Reconciler) record(id string, now time.Time, err error) {
 	r.backoff[id] = b
 }
 
-// Backoff returns when the order will next be checked after failures (zero when it is not in
+// backoffOf returns when the order will next be checked after failures (zero when it is not in
 // backoff) and how many checks in a row failed.
-func (r *Reconciler) Backoff(orderID string) (next time.Time, failures int) {
+func (r *Reconciler) backoffOf(orderID string) (next time.Time, failures int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.backoff[orderID]

@@ -155,8 +155,10 @@ func (s *Service) Cart(ctx context.Context, id string) (*Cart, error) {
 	return c, nil
 }
 
-// AddToCart adds qty of a product to a cart (creating the line or increasing it). The result
-// must stay within MinQuantity..MaxQuantity, else a *FieldErrors naming "quantity".
+// AddToCart adds qty of a product to a cart (creating the line or increasing it); cartID ""
+// starts a new cart, made only once the product and the quantity are accepted. The result must
+// stay within MinQuantity..MaxQuantity, else a *FieldErrors naming FieldQuantity; an unknown
+// or inactive product, or an unknown cart, is ErrNotFound.
 func (s *Service) AddToCart(ctx context.Context, cartID string, productID ProductID, qty int) (*Cart, error) {
 	if err := checkQuantity(qty); err != nil {
 		return nil, err
@@ -164,6 +166,13 @@ func (s *Service) AddToCart(ctx context.Context, cartID string, productID Produc
 	p, err := s.Product(ctx, productID)
 	if err != nil {
 		return nil, err
+	}
+	if cartID == "" {
+		c, err := s.NewCart(ctx)
+		if err != nil {
+			return nil, err
+		}
+		cartID = c.ID
 	}
 	return s.updateCart(ctx, cartID, func(c *Cart) error {
 		if l := c.Line(productID); l != nil {

@@ -40,6 +40,12 @@ func (s OrderStatus) Valid() bool {
 	return ok
 }
 
+// WasPaid reports whether an order in state s was paid: paid, or refunding or refunded since.
+// The shopper's receipt is shown for these.
+func (s OrderStatus) WasPaid() bool {
+	return s == StatusPaid || s == StatusRefunding || s == StatusRefunded
+}
+
 // Final reports whether no transition leaves s.
 func (s OrderStatus) Final() bool {
 	return s.Valid() && len(transitions[s]) == 0

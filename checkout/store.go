@@ -2,22 +2,7 @@ package checkout
 
 import (
 	"context"
-	"errors"
 	"time"
-)
-
-// Errors of the store and the service. Match them with errors.Is.
-var (
-	// ErrNotFound: no product, cart or order has that id.
-	ErrNotFound = errors.New("checkout: not found")
-	// ErrConflict: the order changed since it was read (stale Version); read it again.
-	ErrConflict = errors.New("checkout: concurrent update")
-	// ErrInvalidTransition: the order may not move to that state (see CanTransition).
-	ErrInvalidTransition = errors.New("checkout: invalid status transition")
-	// ErrEmptyCart: an order cannot be placed from an empty cart.
-	ErrEmptyCart = errors.New("checkout: the cart is empty")
-	// ErrNotRenewable: a new QR code is only made for an expired or failed order.
-	ErrNotRenewable = errors.New("checkout: the order cannot get a new QR code")
 )
 
 // Store keeps products, carts, orders with their attempts and history, and the ids of webhooks

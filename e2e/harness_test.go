@@ -117,7 +117,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	cfg.LogOutput = &lockedWriter{w: logFile}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg)
+	a, err := app.New(ctx, cfg, ln)
 	if err != nil {
 		cancel()
 		ln.Close()
@@ -126,7 +126,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		t.Fatalf("app.New: %v", err)
 	}
 	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx, ln) }()
+	go func() { served <- a.Serve(ctx) }()
 	var frontSrv *http.Server
 	t.Cleanup(func() {
 		// The app first: its shutdown ends the event streams the front may be relaying.

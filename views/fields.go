@@ -1,12 +1,13 @@
 package views
 
 import (
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // formField describes one input of the customer form.
 type formField struct {
-	Name         string // Field* name, also the id suffix
+	Name         string // checkout's Field* name, also the id suffix
 	Type         string // input type; "select" for the UF list
 	Autocomplete string
 	InputMode    string
@@ -25,29 +26,38 @@ func (f formField) errorID() string { return "f-" + f.Name + "-error" }
 // hintID is the element id of the input's hint.
 func (f formField) hintID() string { return "f-" + f.Name + "-hint" }
 
-// customerFields are the customer inputs, in the order they appear.
-func customerFields() []formField {
-	return []formField{
-		{Name: FieldName, Type: "text", Autocomplete: "name", MaxLength: 150},
-		{Name: FieldDocument, Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true},
-		{Name: FieldEmail, Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254},
-		{Name: FieldPhone, Type: "tel", Autocomplete: "tel-national", InputMode: "tel", Mask: "phone", MaxLength: 20, Hint: true},
-	}
+// inputs describes how each field of checkout's order form is shown, by field name.
+var inputs = map[string]formField{
+	checkout.FieldName:         {Type: "text", Autocomplete: "name", MaxLength: checkout.MaxNameLength},
+	checkout.FieldDocument:     {Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true},
+	checkout.FieldEmail:        {Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254},
+	checkout.FieldPhone:        {Type: "tel", Autocomplete: "tel-national", InputMode: "tel", Mask: "phone", MaxLength: 20, Hint: true},
+	checkout.FieldZipCode:      {Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9},
+	checkout.FieldStreet:       {Type: "text", Autocomplete: "address-line1", MaxLength: 200},
+	checkout.FieldNumber:       {Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},
+	checkout.FieldComplement:   {Type: "text", Autocomplete: "address-line2", MaxLength: 150, Optional: true},
+	checkout.FieldNeighborhood: {Type: "text", Autocomplete: "address-level3", MaxLength: 100},
+	checkout.FieldCity:         {Type: "text", Autocomplete: "address-level2", MaxLength: 100},
+	checkout.FieldState:        {Type: "select", Autocomplete: "address-level1"},
+	checkout.FieldCountry:      {Type: "text", Autocomplete: "country-name", MaxLength: 60},
 }
 
-// addressFields are the address inputs, in the order they appear.
-func addressFields() []formField {
-	return []formField{
-		{Name: FieldZipCode, Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9},
-		{Name: FieldStreet, Type: "text", Autocomplete: "address-line1", MaxLength: 200},
-		{Name: FieldNumber, Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},
-		{Name: FieldComplement, Type: "text", Autocomplete: "address-line2", MaxLength: 150, Optional: true},
-		{Name: FieldNeighborhood, Type: "text", Autocomplete: "address-level3", MaxLength: 100},
-		{Name: FieldCity, Type: "text", Autocomplete: "address-level2", MaxLength: 100},
-		{Name: FieldState, Type: "select", Autocomplete: "address-level1"},
-		{Name: FieldCountry, Type: "text", Autocomplete: "country-name", MaxLength: 60},
+// formFields returns how to show the named fields, in their order.
+func formFields(names []string) []formField {
+	fs := make([]formField, 0, len(names))
+	for _, n := range names {
+		f := inputs[n]
+		f.Name = n
+		fs = append(fs, f)
 	}
+	return fs
 }
+
+// customerFields are the customer inputs, in the order checkout.CustomerFields gives.
+func customerFields() []formField { return formFields(checkout.CustomerFields()) }
+
+// addressFields are the address inputs, in the order checkout.AddressFields gives.
+func addressFields() []formField { return formFields(checkout.AddressFields()) }
 
 // UF is a Brazilian state: its two-letter abbreviation and its name.
 type UF struct {
@@ -69,7 +79,7 @@ func UFs() []UF {
 }
 
 // FieldMessage returns the localised message for a failed rule (a gatewayclient Code*) of a form
-// field (a Field* name): "Informe um CPF ou CNPJ válido". Every code has a message for every
+// field (a checkout Field* name): "Informe um CPF ou CNPJ válido". Every code has a message for every
 // field: a code without its own wording gets the field's general one.
 func FieldMessage(lang Lang, field, code string) string {
 	if code == "" {

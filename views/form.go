@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // summaryItem is one entry of the error summary: a message, linked to its field when the field
@@ -52,7 +54,7 @@ func summaryItems(v CustomerView) []summaryItem {
 // fresh form.
 func fieldValue(v CustomerView, f formField) string {
 	val := v.Values.Value(f.Name)
-	if f.Name == FieldCountry && val == "" && len(v.Errors) == 0 {
+	if f.Name == checkout.FieldCountry && val == "" && len(v.Errors) == 0 {
 		return DefaultCountry
 	}
 	return val
@@ -104,4 +106,62 @@ func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
 func ufSelected(value string, uf UF) bool {
 	value = strings.TrimSpace(value)
 	return strings.EqualFold(value, uf.Code) || strings.EqualFold(value, uf.Name)
+}
+
+// FormErrors localises the domain's field errors for the customer form: each field's first
+// violation beside its input, the rest (a spent request key, a cart that changed or holds a
+// product no longer sold, rules without a field) in the summary at the top.
+func FormErrors(lang Lang, fe *checkout.FieldErrors) FieldErrors {
+	errs := FieldErrors{}
+	inForm := map[string]bool{}
+	for _, f := range append(checkout.CustomerFields(), checkout.AddressFields()...) {
+		inForm[f] = true
+	}
+	var general []string
+	fields := make([]string, 0, len(fe.Fields))
+	for f := range fe.Fields {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields) // the summary's order must not depend on the map's
+	for _, field := range fields {
+		vs := fe.Fields[field]
+		if len(vs) == 0 {
+			continue
+		}
+		switch {
+		case inForm[field]:
+			errs[field] = FieldMessage(lang, field, vs[0].Code)
+		case field == checkout.FieldRequestKey:
+			general = append(general, T(lang, MsgFormOutdated))
+		case field == checkout.FieldCart || field == checkout.FieldQuantity:
+			general = append(general, T(lang, MsgCartUnavailable))
+		case field == checkout.FieldAddress:
+			for _, name := range checkout.AddressFields() {
+				if !inputs[name].Optional && name != checkout.FieldCountry {
+					errs[name] = FieldMessage(lang, name, "required")
+				}
+			}
+		default:
+			for _, v := range vs {
+				general = append(general, T(lang, "err.other", v.String()))
+			}
+		}
+	}
+	if len(general) > 0 {
+		errs[""] = strings.Join(dedupe(general), " ")
+	}
+	return errs
+}
+
+// dedupe drops repeated strings, keeping the first of each.
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -19,9 +19,6 @@ func loadSaoPaulo() *time.Location {
 	return time.FixedZone("-03", -3*60*60)
 }
 
-// SaoPaulo returns the zone dates are shown in.
-func SaoPaulo() *time.Location { return saoPaulo }
-
 // FormatMoney formats an amount of cents as Brazilian reais: "R$ 1.234,56" in pt-BR and
 // "R$1,234.56" in English; negative amounts get a leading minus ("-R$ 5,00"). Integer
 // arithmetic only.

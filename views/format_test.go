@@ -53,7 +53,7 @@ func TestFormatDateTime(t *testing.T) {
 	if got := FormatDateTime(PtBR, time.Time{}); got != "" {
 		t.Errorf("zero time: %q", got)
 	}
-	_, off := ts.In(SaoPaulo()).Zone()
+	_, off := ts.In(saoPaulo).Zone()
 	if off != -3*3600 {
 		t.Errorf("São Paulo offset %d s, want -10800", off)
 	}
@@ -89,29 +89,6 @@ func TestFormatCountdown(t *testing.T) {
 	} {
 		if got := FormatCountdown(tc.d); got != tc.want {
 			t.Errorf("FormatCountdown(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}
-
-func TestNegotiateLang(t *testing.T) {
-	for _, tc := range []struct {
-		query, accept string
-		want          Lang
-	}{
-		{"", "", PtBR},
-		{"en", "", En},
-		{"EN-us", "pt-BR", En},
-		{"pt-BR", "en", PtBR},
-		{"fr", "en-GB,en;q=0.8", En}, // unsupported query: the header decides
-		{"", "en-US,en;q=0.9,pt;q=0.8", En},
-		{"", "pt-BR,pt;q=0.9,en;q=0.8", PtBR},
-		{"", "fr-FR, en;q=0.5, pt;q=0.7", PtBR},
-		{"", "de, fr", PtBR},
-		{"", "en;q=0, pt;q=0.1", PtBR},
-		{"", "en;q=bad", PtBR},
-	} {
-		if got := NegotiateLang(tc.query, tc.accept); got != tc.want {
-			t.Errorf("NegotiateLang(%q, %q) = %q, want %q", tc.query, tc.accept, got, tc.want)
 		}
 	}
 }

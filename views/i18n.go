@@ -29,8 +29,8 @@ func HasKey(key string) bool {
 	return ok
 }
 
-// Keys lists every key of the catalogue, sorted.
-func Keys() []string {
+// keys lists every key of the catalogue, sorted.
+func keys() []string {
 	keys := make([]string, 0, len(messages))
 	for k := range messages {
 		keys = append(keys, k)
@@ -49,8 +49,8 @@ const (
 	MsgSandboxRefused  = "pix.sandbox_refused"   // the sandbox refused the simulated payment
 )
 
-// HandlerMessages lists the Msg* keys.
-func HandlerMessages() []string {
+// handlerMessages lists the Msg* keys.
+func handlerMessages() []string {
 	return []string{MsgFormOutdated, MsgCartUnavailable, MsgGatewayDown, MsgProductMissing, MsgSandboxRefused}
 }
 

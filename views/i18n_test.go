@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -14,7 +15,7 @@ import (
 var verbRe = regexp.MustCompile(`%[-+# 0]*[0-9]*[vdsqxf]`)
 
 func TestCatalogueComplete(t *testing.T) {
-	for _, key := range Keys() {
+	for _, key := range keys() {
 		e := messages[key]
 		for i, s := range e {
 			if strings.TrimSpace(s) == "" {
@@ -67,16 +68,16 @@ func TestEveryUsedKeyExists(t *testing.T) {
 		}
 	}
 	// The handlers' messages are keys too, with their own wording in each language.
-	for _, k := range HandlerMessages() {
+	for _, k := range handlerMessages() {
 		pt, en := T(PtBR, k), T(En, k)
 		if !HasKey(k) || pt == en {
 			t.Errorf("handler message %q: %q / %q", k, pt, en)
 		}
 	}
-	if len(HandlerMessages()) != 5 {
-		t.Errorf("%d handler messages, want 5", len(HandlerMessages()))
+	if len(handlerMessages()) != 5 {
+		t.Errorf("%d handler messages, want 5", len(handlerMessages()))
 	}
-	for _, s := range append(Statuses(), "unknown") {
+	for _, s := range append(checkout.OrderStatuses(), "unknown") {
 		if !HasKey("status." + string(s)) {
 			t.Errorf("missing status.%s", s)
 		}
@@ -111,7 +112,7 @@ func allCodes() []string {
 }
 
 func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
-	fields := []string{FieldQuantity}
+	fields := []string{checkout.FieldQuantity}
 	for _, f := range append(customerFields(), addressFields()...) {
 		fields = append(fields, f.Name)
 	}
@@ -128,10 +129,10 @@ func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ field, code, pt, en string }{
-		{FieldDocument, gatewayclient.CodeDocument, "Informe um CPF ou CNPJ válido.", "Enter a valid CPF or CNPJ."},
-		{FieldDocument, gatewayclient.CodeRequired, "Informe seu CPF ou CNPJ.", "Enter your CPF or CNPJ."},
-		{FieldStreet, gatewayclient.CodeMaxLength, "A rua deve ter no máximo 200 caracteres.", "The street must have at most 200 characters."},
-		{FieldZipCode, gatewayclient.CodeFormat, "Informe um CEP válido, como 01310-100.", "Enter a valid CEP, like 01310-100."},
+		{checkout.FieldDocument, gatewayclient.CodeDocument, "Informe um CPF ou CNPJ válido.", "Enter a valid CPF or CNPJ."},
+		{checkout.FieldDocument, gatewayclient.CodeRequired, "Informe seu CPF ou CNPJ.", "Enter your CPF or CNPJ."},
+		{checkout.FieldStreet, gatewayclient.CodeMaxLength, "A rua deve ter no máximo 200 caracteres.", "The street must have at most 200 characters."},
+		{checkout.FieldZipCode, gatewayclient.CodeFormat, "Informe um CEP válido, como 01310-100.", "Enter a valid CEP, like 01310-100."},
 	} {
 		if got := FieldMessage(PtBR, tc.field, tc.code); got != tc.pt {
 			t.Errorf("pt-BR %s/%s = %q, want %q", tc.field, tc.code, got, tc.pt)
@@ -143,10 +144,10 @@ func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
 }
 
 func TestStatusText(t *testing.T) {
-	if got := StatusText(PtBR, StatusAwaitingPayment); got != "Aguardando pagamento" {
+	if got := StatusText(PtBR, checkout.StatusAwaitingPayment); got != "Aguardando pagamento" {
 		t.Errorf("%q", got)
 	}
-	if got := StatusText(En, StatusPaid); got != "Payment confirmed" {
+	if got := StatusText(En, checkout.StatusPaid); got != "Payment confirmed" {
 		t.Errorf("%q", got)
 	}
 	if got := StatusText(En, "weird"); got != T(En, "status.unknown") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -70,25 +71,6 @@ func (p Page) t(key string, args ...any) string { return T(p.Lang, key, args...)
 // money formats an amount in the page's language.
 func (p Page) money(c gatewayclient.Cents) string { return FormatMoney(p.Lang, c) }
 
-// Names of the form fields the pages post. Handlers read the same names.
-const (
-	FieldProductID    = "product_id"
-	FieldQuantity     = "quantity"
-	FieldRequestKey   = "request_key"
-	FieldName         = "name"
-	FieldDocument     = "document"
-	FieldEmail        = "email"
-	FieldPhone        = "phone"
-	FieldZipCode      = "zip_code"
-	FieldStreet       = "street"
-	FieldNumber       = "number"
-	FieldComplement   = "complement"
-	FieldNeighborhood = "neighborhood"
-	FieldCity         = "city"
-	FieldState        = "state"
-	FieldCountry      = "country"
-)
-
 // DefaultCountry is the country field's value on a fresh customer form.
 const DefaultCountry = "Brasil"
 
@@ -144,54 +126,45 @@ type SummaryLine struct {
 	LineTotal gatewayclient.Cents
 }
 
-// CustomerForm holds the customer form's values exactly as typed.
+// CustomerForm holds the customer form's values exactly as typed (not normalised), to show
+// them again with their errors.
 type CustomerForm struct {
-	Name, Document, Email, Phone                                            string
-	ZipCode, Street, Number, Complement, Neighborhood, City, State, Country string
+	checkout.Customer
+	checkout.Address
 }
 
-// ParseCustomerForm reads the customer form's fields from posted values, unchanged.
-func ParseCustomerForm(get func(field string) string) CustomerForm {
-	return CustomerForm{
-		Name: get(FieldName), Document: get(FieldDocument), Email: get(FieldEmail), Phone: get(FieldPhone),
-		ZipCode: get(FieldZipCode), Street: get(FieldStreet), Number: get(FieldNumber),
-		Complement: get(FieldComplement), Neighborhood: get(FieldNeighborhood), City: get(FieldCity),
-		State: get(FieldState), Country: get(FieldCountry),
-	}
-}
-
-// Value returns the value of the named field (one of the Field* names).
+// Value returns the value of the named field (one of checkout's Field* names).
 func (f CustomerForm) Value(field string) string {
 	switch field {
-	case FieldName:
+	case checkout.FieldName:
 		return f.Name
-	case FieldDocument:
+	case checkout.FieldDocument:
 		return f.Document
-	case FieldEmail:
+	case checkout.FieldEmail:
 		return f.Email
-	case FieldPhone:
+	case checkout.FieldPhone:
 		return f.Phone
-	case FieldZipCode:
+	case checkout.FieldZipCode:
 		return f.ZipCode
-	case FieldStreet:
+	case checkout.FieldStreet:
 		return f.Street
-	case FieldNumber:
+	case checkout.FieldNumber:
 		return f.Number
-	case FieldComplement:
+	case checkout.FieldComplement:
 		return f.Complement
-	case FieldNeighborhood:
+	case checkout.FieldNeighborhood:
 		return f.Neighborhood
-	case FieldCity:
+	case checkout.FieldCity:
 		return f.City
-	case FieldState:
+	case checkout.FieldState:
 		return f.State
-	case FieldCountry:
+	case checkout.FieldCountry:
 		return f.Country
 	}
 	return ""
 }
 
-// FieldErrors maps a form field name (Field*) to its localised error message. The empty key
+// FieldErrors maps a form field name (checkout's Field*) to its localised error message. The empty key
 // holds a message about the whole form (the gateway is unreachable, a rule without a field...).
 type FieldErrors map[string]string
 
@@ -199,7 +172,7 @@ type FieldErrors map[string]string
 type CustomerView struct {
 	Page
 	Action     string // POST target
-	RequestKey string // posted back as FieldRequestKey: the same key places the same order once
+	RequestKey string // posted back as checkout.FieldRequestKey: the same key places the same order once
 	Physical   bool   // the cart has a physical product: ask for the address
 	Values     CustomerForm
 	Errors     FieldErrors
@@ -208,34 +181,11 @@ type CustomerView struct {
 	BackURL    string // back to the cart
 }
 
-// Status is the state of an order as the pages show it; the values are those of the checkout
-// domain's order states, and the JSON the PIX page receives live uses them too.
-type Status string
-
-// Order states shown to the shopper.
-const (
-	StatusPending         Status = "pending"
-	StatusAwaitingPayment Status = "awaiting_payment"
-	StatusPaid            Status = "paid"
-	StatusExpired         Status = "expired"
-	StatusFailed          Status = "failed"
-	StatusUnderReview     Status = "under_review"
-	StatusRefunding       Status = "refunding"
-	StatusRefunded        Status = "refunded"
-)
-
-// Statuses lists every order state.
-func Statuses() []Status {
-	return []Status{StatusPending, StatusAwaitingPayment, StatusPaid, StatusExpired, StatusFailed,
-		StatusUnderReview, StatusRefunding, StatusRefunded}
-}
-
-// StatusText is the localised description of an order state.
-func StatusText(lang Lang, s Status) string {
-	for _, v := range Statuses() {
-		if v == s {
-			return T(lang, "status."+string(s))
-		}
+// StatusText is the localised description of an order state; a state without a text (none:
+// a test checks every state of checkout.OrderStatuses) reads "unknown".
+func StatusText(lang Lang, s checkout.OrderStatus) string {
+	if key := "status." + string(s); s.Valid() && HasKey(key) {
+		return T(lang, key)
 	}
 	return T(lang, "status.unknown")
 }
@@ -259,7 +209,7 @@ type PixView struct {
 	Code          string // the copy-and-paste BR Code
 	ExpiresAt     time.Time
 	Now           time.Time
-	Status        Status
+	Status        checkout.OrderStatus
 	EventsURL     string // Server-Sent Events stream of JSON {status, redirect?, text?}
 	StatusURL     string // JSON {status, redirect?, text?}, polled when SSE fails
 	PaidURL       string // the paid page, where the page goes when the status becomes paid
@@ -274,7 +224,7 @@ func (v PixView) HasQR() bool { return v.Code != "" }
 // Expired reports whether the QR code can no longer be paid: the order says so or its
 // expiration time has passed.
 func (v PixView) Expired() bool {
-	return v.Status == StatusExpired || (!v.ExpiresAt.IsZero() && !v.Now.Before(v.ExpiresAt))
+	return v.Status == checkout.StatusExpired || (!v.ExpiresAt.IsZero() && !v.Now.Before(v.ExpiresAt))
 }
 
 func (v PixView) qrSize() int {

@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/static"
 )
 
@@ -256,7 +257,7 @@ func cartView(lang Lang) CartView {
 		Lines: []CartLineView{
 			{ProductID: "p1", Title: "E-book", UnitPrice: 5900, Quantity: 2, LineTotal: 11800, UpdateURL: "/cart/update", RemoveURL: "/cart/remove"},
 			{ProductID: "p2", Title: hostile, UnitPrice: 100000, Quantity: 1, LineTotal: 100000, Physical: true,
-				UpdateURL: "/cart/update", RemoveURL: "/cart/remove", QuantityInput: "abc", Error: FieldMessage(lang, FieldQuantity, "integer")},
+				UpdateURL: "/cart/update", RemoveURL: "/cart/remove", QuantityInput: "abc", Error: FieldMessage(lang, checkout.FieldQuantity, "integer")},
 		},
 		Total:        111800,
 		CatalogueURL: "/",
@@ -310,7 +311,7 @@ func TestCartPage(t *testing.T) {
 			if inv, _ := q2.Attr("aria-invalid"); inv != "true" || desc == "" || errEl.AttrOr("data-testid", "") != "field-error" {
 				t.Errorf("quantity error not tied: aria-invalid=%q describedby=%q", inv, desc)
 			}
-			if text(errEl) != FieldMessage(lang, FieldQuantity, "integer") {
+			if text(errEl) != FieldMessage(lang, checkout.FieldQuantity, "integer") {
 				t.Errorf("error text %q", text(errEl))
 			}
 			if got := text(r.one(t, "cart-total")); got != FormatMoney(lang, 111800) {
@@ -445,14 +446,14 @@ func TestCustomerPageErrors(t *testing.T) {
 		t.Run(string(lang), func(t *testing.T) {
 			v := customerView(lang, true)
 			v.Values = CustomerForm{
-				Name: hostile, Document: "123.456.789-00", Email: "ana@example.com", Phone: "(11) 91234-5678",
-				ZipCode: "0131", Street: "Av. Paulista", Number: "1000", Complement: "", Neighborhood: "Bela Vista",
-				City: "São Paulo", State: "sp", Country: "",
+				Customer: checkout.Customer{Name: hostile, Document: "123.456.789-00", Email: "ana@example.com", Phone: "(11) 91234-5678"},
+				Address: checkout.Address{ZipCode: "0131", Street: "Av. Paulista", Number: "1000", Complement: "", Neighborhood: "Bela Vista",
+					City: "São Paulo", State: "sp", Country: ""},
 			}
 			v.Errors = FieldErrors{
-				FieldDocument: FieldMessage(lang, FieldDocument, "document"),
-				FieldZipCode:  FieldMessage(lang, FieldZipCode, "format"),
-				"":            T(lang, "err.other", "amount: too large"),
+				checkout.FieldDocument: FieldMessage(lang, checkout.FieldDocument, "document"),
+				checkout.FieldZipCode:  FieldMessage(lang, checkout.FieldZipCode, "format"),
+				"":                     T(lang, "err.other", "amount: too large"),
 			}
 			r := render(t, CustomerPage(v))
 			checkCommon(t, r, lang, "/checkout")
@@ -477,7 +478,7 @@ func TestCustomerPageErrors(t *testing.T) {
 			if n := r.byTestID("field-error").Length(); n != 2 {
 				t.Errorf("%d field errors, want 2", n)
 			}
-			for _, name := range []string{FieldDocument, FieldZipCode} {
+			for _, name := range []string{checkout.FieldDocument, checkout.FieldZipCode} {
 				in := form.Find("#f-" + name)
 				desc, _ := in.Attr("aria-describedby")
 				if inv, _ := in.Attr("aria-invalid"); inv != "true" {
@@ -514,7 +515,7 @@ func TestCustomerPageErrors(t *testing.T) {
 			if text(items.Eq(0)) != v.Errors[""] {
 				t.Errorf("form-wide error first: %q", text(items.Eq(0)))
 			}
-			for i, name := range []string{FieldDocument, FieldZipCode} {
+			for i, name := range []string{checkout.FieldDocument, checkout.FieldZipCode} {
 				a := items.Eq(i + 1).Find("a")
 				if href, _ := a.Attr("href"); href != "#f-"+name || text(a) != v.Errors[name] {
 					t.Errorf("summary item %d: %q -> %q", i+1, text(a), href)
@@ -529,7 +530,7 @@ func TestCustomerPageErrors(t *testing.T) {
 
 func TestCustomerPageErrorOfHiddenField(t *testing.T) {
 	v := customerView(PtBR, false)
-	v.Errors = FieldErrors{FieldZipCode: "CEP?"}
+	v.Errors = FieldErrors{checkout.FieldZipCode: "CEP?"}
 	r := render(t, CustomerPage(v))
 	items := r.one(t, "error-summary").Find("li")
 	if items.Length() != 1 || text(items) != "CEP?" || items.Find("a").Length() != 0 {
@@ -548,7 +549,7 @@ func pixView(lang Lang) PixView {
 		Code:          "00020101021226850014br.gov.bcb.pix2563example.com/qr/v2/abc5204000053039865406" + "59.005802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304ABCD",
 		ExpiresAt:     now.Add(29*time.Minute + 59*time.Second),
 		Now:           now,
-		Status:        StatusAwaitingPayment,
+		Status:        checkout.StatusAwaitingPayment,
 		EventsURL:     "/pay/abc/events",
 		StatusURL:     "/pay/abc/status",
 		PaidURL:       "/pay/abc/paid",
@@ -591,7 +592,7 @@ func TestPixPage(t *testing.T) {
 			if st.AttrOr("aria-live", "") != "polite" || st.AttrOr("role", "") != "status" {
 				t.Error("order-status is not a polite live region")
 			}
-			if text(st) != StatusText(lang, StatusAwaitingPayment) {
+			if text(st) != StatusText(lang, checkout.StatusAwaitingPayment) {
 				t.Errorf("status %q", text(st))
 			}
 			if got := text(r.one(t, "amount")); got != FormatMoney(lang, 5900) {
@@ -620,7 +621,7 @@ func TestPixPage(t *testing.T) {
 				"data-events-url": "/pay/abc/events",
 				"data-status-url": "/pay/abc/status",
 				"data-paid-url":   "/pay/abc/paid",
-				"data-text-paid":  StatusText(lang, StatusPaid),
+				"data-text-paid":  StatusText(lang, checkout.StatusPaid),
 			} {
 				if got, _ := root.Attr(attr); got != want {
 					t.Errorf("%s = %q, want %q", attr, got, want)
@@ -677,7 +678,7 @@ func TestPixPageExpired(t *testing.T) {
 		if got := text(r.one(t, "countdown")); got != "00:00" {
 			t.Errorf("countdown %q", got)
 		}
-		if got := text(r.one(t, "order-status")); got != StatusText(lang, StatusExpired) {
+		if got := text(r.one(t, "order-status")); got != StatusText(lang, checkout.StatusExpired) {
 			t.Errorf("status %q", got)
 		}
 		if strings.Contains(r.html, `http-equiv="refresh"`) {
@@ -701,7 +702,7 @@ func TestPixPageLongExpiry(t *testing.T) {
 
 func TestPixPageWithoutQRYet(t *testing.T) {
 	v := pixView(PtBR)
-	v.Status, v.QRImageURL, v.Code, v.ExpiresAt = StatusPending, "", "", time.Time{}
+	v.Status, v.QRImageURL, v.Code, v.ExpiresAt = checkout.StatusPending, "", "", time.Time{}
 	r := render(t, PixPage(v))
 	r.none(t, "pix-qr") // no broken image while the gateway has not answered
 	// Nor an empty code to copy, or a countdown of a time nobody set.
@@ -711,7 +712,7 @@ func TestPixPageWithoutQRYet(t *testing.T) {
 	if r.doc.Find("[data-pix-active]").Length() != 0 {
 		t.Error("the QR block is on a page without a code")
 	}
-	if got := text(r.one(t, "order-status")); got != StatusText(PtBR, StatusPending) {
+	if got := text(r.one(t, "order-status")); got != StatusText(PtBR, checkout.StatusPending) {
 		t.Errorf("status %q", got)
 	}
 	if _, hidden := r.one(t, "new-qr").Attr("hidden"); !hidden {
@@ -727,7 +728,7 @@ func TestPixPageWithoutQRYet(t *testing.T) {
 func TestPixPageUnderReview(t *testing.T) {
 	for _, lang := range Langs() {
 		v := pixView(lang)
-		v.Status, v.QRImageURL, v.Code, v.ExpiresAt = StatusUnderReview, "", "", time.Time{}
+		v.Status, v.QRImageURL, v.Code, v.ExpiresAt = checkout.StatusUnderReview, "", "", time.Time{}
 		r := render(t, PixPage(v))
 		for _, id := range []string{"pix-qr", "pix-code", "copy-code", "countdown"} {
 			r.none(t, id)
@@ -735,7 +736,7 @@ func TestPixPageUnderReview(t *testing.T) {
 		if strings.Contains(r.html, `src=""`) {
 			t.Error("an element with an empty src")
 		}
-		if got := text(r.one(t, "order-status")); got != StatusText(lang, StatusUnderReview) {
+		if got := text(r.one(t, "order-status")); got != StatusText(lang, checkout.StatusUnderReview) {
 			t.Errorf("%s: status %q", lang, got)
 		}
 		if _, hidden := r.one(t, "new-qr").Attr("hidden"); !hidden {

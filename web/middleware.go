@@ -11,8 +11,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
-
-	"github.com/go-chi/chi/v5"
 )
 
 // Body limits. Forms are small; webhook payloads carry one record.
@@ -93,10 +91,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			level = slog.LevelError
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
-		route := "unmatched"
-		if rc := chi.RouteContext(ctx); rc != nil && rc.RoutePattern() != "" {
-			route = rc.RoutePattern()
-		}
+		route := routePattern(r.WithContext(ctx))
 		s.log.LogAttrs(ctx, level, "request",
 			slog.String("request_id", id),
 			slog.String("method", r.Method),

@@ -2,13 +2,14 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
@@ -20,6 +21,12 @@ const webhookTimeout = 30 * time.Second
 type webhookJob struct {
 	id, kind, recordID string
 	ctx                context.Context // the request's values (request id), without its cancellation
+}
+
+// webhookRoutes is the gateway's webhook receiver, outside the shopper pages' session and
+// cross-origin protection (it is called server to server and authenticated by its signature).
+func (s *Server) webhookRoutes(r chi.Router) {
+	r.Post(WebhookPath, s.receiveWebhook)
 }
 
 // receiveWebhook is POST /webhooks/gateway. It verifies the signature when a secret is set
@@ -114,14 +121,6 @@ func (s *Server) process(job webhookJob) error {
 		s.log.WarnContext(ctx, "webhook processing", "request_id", RequestID(ctx), "webhook", job.id, "err", err)
 	}
 	return err
-}
-
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 // recentIDs is a bounded set of recently seen webhook ids; the oldest are forgotten first.

@@ -45,9 +45,9 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "config: CHECKOUT_ADDR: cannot listen on %s: %v\n", cfg.Addr, err)
 		return 2
 	}
-	defer ln.Close()
-	a, err := app.New(ctx, cfg)
+	a, err := app.New(ctx, cfg, ln)
 	if err != nil {
+		ln.Close()
 		var ce *app.ConfigError
 		if errors.As(err, &ce) {
 			fmt.Fprintln(stderr, err)
@@ -57,7 +57,7 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer a.Close()
-	if err := a.Serve(ctx, ln); err != nil {
+	if err := a.Serve(ctx); err != nil {
 		fmt.Fprintln(stderr, "checkout:", err)
 		return 1
 	}

@@ -5,8 +5,8 @@
 // With no gateway URL configured, the sandbox gateway is mounted under SandboxPrefix of the
 // same server and reached over real HTTP by the gateway client, so that the client's production
 // code path is the one used; its webhooks are delivered to the checkout's own receiver. The
-// server's own address is known only once Serve has its listener, so the gateway client and
-// the sandbox are made there.
+// caller opens the listener first and hands it to New, so that everything is wired with the
+// server's own address from the start.
 package app
 
 import (
@@ -64,17 +64,19 @@ type closingStore interface {
 type App struct {
 	cfg     Config
 	log     *slog.Logger
+	ln      net.Listener
+	self    string // the loopback URL of ln
 	store   closingStore
 	svc     *checkout.Service
 	web     *web.Server
-	gateway *lateGateway
+	gateway *gatewayclient.Client
+	sandbox *sandbox.Sandbox // nil with a real gateway
 
 	clientID, clientSecret, webhookSecret string
+	secretSource                          string        // where the client secret comes from, for the banner
 	writeTimeout                          time.Duration // the server's; tests shorten it
 	drain                                 drainer
 
-	sandbox  atomic.Pointer[sandbox.Sandbox]
-	url      atomic.Pointer[string]
 	ready    chan struct{}
 	served   atomic.Bool
 	bg       sync.WaitGroup
@@ -82,9 +84,11 @@ type App struct {
 	once     sync.Once
 }
 
-// New opens the store (running its migrations), seeds the demo catalogue and builds the
-// domain service and the HTTP handlers.
-func New(ctx context.Context, cfg Config) (*App, error) {
+// New opens the store (running its migrations), seeds the demo catalogue, opens the embedded
+// sandbox when no gateway is configured, and builds the gateway client, the domain service and
+// the HTTP handlers, for a server on ln (whose address the embedded sandbox is reached at). The
+// app owns ln from then on: Serve serves on it, and Close closes it when Serve never ran.
+func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -93,7 +97,15 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		logOut = io.Discard
 	}
 	log := slog.New(slog.NewJSONHandler(logOut, nil))
-	a := &App{cfg: cfg, log: log, gateway: &lateGateway{}, ready: make(chan struct{}), writeTimeout: writeTimeout}
+	a = &App{cfg: cfg, log: log, ln: ln, self: loopbackURL(ln.Addr()), ready: make(chan struct{}), writeTimeout: writeTimeout}
+	var closers []func() error
+	defer func() {
+		if err != nil {
+			for i := len(closers) - 1; i >= 0; i-- {
+				_ = closers[i]()
+			}
+		}
+	}()
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
@@ -103,17 +115,25 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		return nil, err
 	}
 	a.store = store
+	closers = append(closers, store.Close)
 	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
-		store.Close()
 		return nil, fmt.Errorf("app: seeding the catalogue: %w", err)
 	}
 
 	a.clientID, a.clientSecret, a.webhookSecret = cfg.GatewayClientID, cfg.GatewayClientSecret, cfg.GatewayWebhookSecret
+	base := cfg.GatewayURL
 	if cfg.Sandbox() {
 		if err := a.sandboxCredentials(); err != nil {
-			store.Close()
 			return nil, err
 		}
+		if a.sandbox, err = a.openSandbox(ctx); err != nil {
+			return nil, err
+		}
+		closers = append(closers, a.sandbox.Close)
+		base = a.self + SandboxPrefix
+	}
+	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gatewayclient.WithTimeout(20*time.Second)); err != nil {
+		return nil, fmt.Errorf("app: gateway client: %w", err)
 	}
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    cfg.PublicURL,
@@ -125,7 +145,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 	if cfg.Sandbox() {
 		payer = sandboxPayer{a.gateway}
 	}
-	ws, err := web.New(web.Options{
+	a.web, err = web.New(web.Options{
 		Service:        a.svc,
 		Store:          store,
 		Assets:         static.New(),
@@ -138,10 +158,8 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		Heartbeat:      cfg.SSEHeartbeat,
 	})
 	if err != nil {
-		store.Close()
 		return nil, err
 	}
-	a.web = ws
 	return a, nil
 }
 
@@ -169,8 +187,11 @@ func (a *App) sandboxCredentials() error {
 	if a.clientID == "" {
 		a.clientID = sandboxClientID
 	}
+	a.secretSource = "in CHECKOUT_GATEWAY_CLIENT_SECRET"
 	if a.clientSecret == "" {
-		s, err := persistedSecret(filepath.Join(a.cfg.DataDir, "sandbox", "client-secret"), func() (string, error) {
+		path := filepath.Join(a.cfg.DataDir, "sandbox", "client-secret")
+		a.secretSource = "in the file " + path
+		s, err := persistedSecret(path, func() (string, error) {
 			var b [24]byte
 			_, _ = rand.Read(b[:])
 			return hex.EncodeToString(b[:]), nil
@@ -211,28 +232,22 @@ func persistedSecret(path string, mk func() (string, error)) (string, error) {
 // Service returns the domain service (for tests).
 func (a *App) Service() *checkout.Service { return a.svc }
 
-// Gateway returns the gateway client once Serve has started (nil before).
-func (a *App) Gateway() *gatewayclient.Client { return a.gateway.client.Load() }
+// Gateway returns the gateway client.
+func (a *App) Gateway() *gatewayclient.Client { return a.gateway }
 
-// URL returns the checkout's loopback URL ("http://127.0.0.1:port") once Serve has its
-// listener, or "" before. Ready tells when.
-func (a *App) URL() string {
-	if u := a.url.Load(); u != nil {
-		return *u
-	}
-	return ""
-}
+// URL returns the checkout's loopback URL ("http://127.0.0.1:port"), the address of the
+// listener given to New.
+func (a *App) URL() string { return a.self }
 
-// Ready is closed once Serve has wired the gateway and is accepting connections.
+// Ready is closed once Serve is accepting connections.
 func (a *App) Ready() <-chan struct{} { return a.ready }
 
-// SandboxURL returns the embedded sandbox's base URL, or "" with a real gateway (or before
-// Serve).
+// SandboxURL returns the embedded sandbox's base URL, or "" with a real gateway.
 func (a *App) SandboxURL() string {
-	if !a.cfg.Sandbox() || a.URL() == "" {
+	if a.sandbox == nil {
 		return ""
 	}
-	return a.URL() + SandboxPrefix
+	return a.self + SandboxPrefix
 }
 
 // loopbackURL is the URL this process reaches its own listener at: 127.0.0.1 for a listener
@@ -249,16 +264,13 @@ func loopbackURL(addr net.Addr) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }
 
-// Serve serves on ln until ctx is done, then shuts down gracefully: SSE streams end, queued
-// webhooks are applied, in-flight requests finish, background loops stop. It returns nil after
-// a clean shutdown. Call it once; call Close afterwards.
-func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+// Serve serves on the listener given to New until ctx is done, then shuts down gracefully:
+// SSE streams end, queued webhooks are applied, in-flight requests finish, background loops
+// stop. It returns nil after a clean shutdown. Call it once; call Close afterwards.
+func (a *App) Serve(ctx context.Context) error {
 	if !a.served.CompareAndSwap(false, true) {
 		return errors.New("app: Serve called twice")
 	}
-	self := loopbackURL(ln.Addr())
-	a.url.Store(&self)
-
 	bgCtx, stopBG := context.WithCancel(context.WithoutCancel(ctx))
 	defer func() {
 		stopBG()
@@ -267,21 +279,15 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 
 	root := http.NewServeMux()
 	root.Handle("/", a.web.Handler())
-	base := a.cfg.GatewayURL
-	if a.cfg.Sandbox() {
-		sb, err := a.startSandbox(ctx, bgCtx, self)
-		if err != nil {
-			return err
-		}
+	if a.sandbox != nil {
+		a.bg.Add(1)
+		go func() {
+			defer a.bg.Done()
+			a.sandbox.Run(bgCtx)
+		}()
 		// The sandbox has its own API and console: the checkout's pages' headers do not apply.
-		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, sb))
-		base = self + SandboxPrefix
+		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
-	client, err := gatewayclient.New(base, a.clientID, a.clientSecret, gatewayclient.WithTimeout(20*time.Second))
-	if err != nil {
-		return fmt.Errorf("app: gateway client: %w", err)
-	}
-	a.gateway.client.Store(client)
 
 	if a.cfg.ReconcileInterval > 0 {
 		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
@@ -295,7 +301,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 
 	handler := http.Handler(root)
-	if a.cfg.Sandbox() {
+	if a.sandbox != nil {
 		handler = a.drain.wrap(SandboxPrefix+"/", root)
 	}
 	srv := &http.Server{
@@ -309,8 +315,8 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	a.banner(self)
+	go func() { errc <- srv.Serve(a.ln) }()
+	a.banner()
 	close(a.ready)
 
 	select {
@@ -324,7 +330,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
 	// all while the sandbox on this very server still answers them; then the server itself.
 	werr := a.web.Shutdown(sctx)
-	if a.cfg.Sandbox() {
+	if a.sandbox != nil {
 		select {
 		case <-a.drain.drain():
 		case <-sctx.Done():
@@ -337,9 +343,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	return errors.Join(werr, serr)
 }
 
-// startSandbox opens the embedded sandbox and starts its background loop (webhook deliveries,
-// expiry sweep) on bgCtx.
-func (a *App) startSandbox(ctx, bgCtx context.Context, self string) (*sandbox.Sandbox, error) {
+// openSandbox opens the embedded sandbox; Serve runs its background loop (webhook deliveries,
+// expiry sweep).
+func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 	opts := sandbox.Options{
 		DataDir: filepath.Join(a.cfg.DataDir, "sandbox"),
 		Clients: []sandbox.ClientConfig{{ID: a.clientID, Secret: a.clientSecret, WebhookSecret: a.webhookSecret}},
@@ -351,23 +357,18 @@ func (a *App) startSandbox(ctx, bgCtx context.Context, self string) (*sandbox.Sa
 		opts.Clock = clockFunc(a.cfg.Clock)
 	}
 	if a.cfg.WebhooksEnabled {
-		opts.WebhookForwardTo = self + web.WebhookPath
+		opts.WebhookForwardTo = a.self + web.WebhookPath
 	}
 	sb, err := sandbox.New(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("app: sandbox: %w", err)
 	}
-	a.sandbox.Store(sb)
-	a.bg.Add(1)
-	go func() {
-		defer a.bg.Done()
-		sb.Run(bgCtx)
-	}()
 	return sb, nil
 }
 
 // banner prints where to go.
-func (a *App) banner(self string) {
+func (a *App) banner() {
+	self := a.self
 	if a.cfg.Stdout == nil {
 		return
 	}
@@ -377,24 +378,30 @@ func (a *App) banner(self string) {
 		public = "http://localhost" + self[strings.LastIndex(self, ":"):]
 	}
 	fmt.Fprintf(a.cfg.Stdout, "PIX Checkout is running.\n  shop:            %s/\n", public)
-	if a.cfg.Sandbox() {
-		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s\n  sandbox console: %s%s/sandbox/ (sign in with the gateway client id and secret)\n",
-			self, SandboxPrefix, self, SandboxPrefix)
+	if a.sandbox != nil {
+		// The secret itself never goes to the output, which may be a shipped log: where it is.
+		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s\n  sandbox console: %s%s/sandbox/\n"+
+			"    sign in with client id %q and the client secret %s\n",
+			self, SandboxPrefix, self, SandboxPrefix, a.clientID, a.secretSource)
 	} else {
 		// Load refuses user info in the URL, so printing it reveals no password.
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
 	}
 }
 
-// Close releases the sandbox and the store. Call it after Serve returned (or instead of Serve).
+// Close releases the sandbox and the store, and the listener when Serve never ran. Call it
+// after Serve returned (or instead of Serve).
 func (a *App) Close() error {
 	a.once.Do(func() {
 		var errs []error
-		if sb := a.sandbox.Load(); sb != nil {
-			errs = append(errs, sb.Close())
+		if a.sandbox != nil {
+			errs = append(errs, a.sandbox.Close())
 		}
 		if !a.served.Load() {
 			errs = append(errs, a.web.Shutdown(context.Background()))
+			if err := a.ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+				errs = append(errs, err)
+			}
 		}
 		errs = append(errs, a.store.Close())
 		a.closeErr = errors.Join(errs...)
@@ -407,49 +414,10 @@ type clockFunc func() time.Time
 
 func (f clockFunc) Now() time.Time { return f() }
 
-// lateGateway is the checkout's gateway, bound to the gateway client once Serve knows the
-// server's own address (the embedded sandbox is reached through it).
-type lateGateway struct {
-	client atomic.Pointer[gatewayclient.Client]
-}
-
-// errNotServing: a gateway call before Serve wired the client.
-var errNotServing = errors.New("app: the gateway client is not ready (Serve has not started)")
-
-func (g *lateGateway) get() (*gatewayclient.Client, error) {
-	c := g.client.Load()
-	if c == nil {
-		return nil, errNotServing
-	}
-	return c, nil
-}
-
-// CreateTransaction is POST /transaction.
-func (g *lateGateway) CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error) {
-	c, err := g.get()
-	if err != nil {
-		return nil, err
-	}
-	return c.CreateTransaction(ctx, req)
-}
-
-// GetDeposit is GET /deposit/{id}.
-func (g *lateGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error) {
-	c, err := g.get()
-	if err != nil {
-		return nil, err
-	}
-	return c.GetDeposit(ctx, id)
-}
-
 // sandboxPayer pays through the sandbox's control endpoint, over HTTP with the gateway client.
-type sandboxPayer struct{ g *lateGateway }
+type sandboxPayer struct{ c *gatewayclient.Client }
 
 // Pay is POST {base}/sandbox/deposits/{id}/pay.
 func (p sandboxPayer) Pay(ctx context.Context, transactionID string) error {
-	c, err := p.g.get()
-	if err != nil {
-		return err
-	}
-	return c.Do(ctx, http.MethodPost, "/sandbox/deposits/"+url.PathEscape(transactionID)+"/pay", nil, nil)
+	return p.c.Do(ctx, http.MethodPost, "/sandbox/deposits/"+url.PathEscape(transactionID)+"/pay", nil, nil)
 }

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +30,7 @@ type running struct {
 	served  chan error
 	stopped bool
 	http    *http.Client
+	dataDir string
 }
 
 func start(t testing.TB, mod func(*app.Config)) *running {
@@ -40,20 +43,21 @@ func start(t testing.TB, mod func(*app.Config)) *running {
 		mod(&cfg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	a, err := app.New(ctx, cfg, ln)
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	r := &running{t: t, app: a, cancel: cancel, served: make(chan error, 1), http: &http.Client{
+	r := &running{t: t, app: a, cancel: cancel, served: make(chan error, 1), dataDir: cfg.DataDir, http: &http.Client{
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
-	go func() { r.served <- a.Serve(ctx, ln) }()
+	go func() { r.served <- a.Serve(ctx) }()
 	select {
 	case <-a.Ready():
 	case err := <-r.served:
@@ -173,6 +177,19 @@ func TestOneCommandFlow(t *testing.T) {
 	out := banner.String()
 	if !strings.Contains(out, "/sandbox/gateway") || !strings.Contains(out, "shop:") || !strings.Contains(out, "/sandbox/gateway/sandbox/") {
 		t.Errorf("banner %q lacks the URLs", out)
+	}
+	// How to sign in to the sandbox console: the client id, and where the secret is kept; never
+	// the secret itself.
+	secretFile := filepath.Join(r.dataDir, "sandbox", "client-secret")
+	secret, err := os.ReadFile(secretFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `client id "checkout"`) || !strings.Contains(out, secretFile) {
+		t.Errorf("banner %q does not say how to sign in to the console", out)
+	}
+	if strings.Contains(out, strings.TrimSpace(string(secret))) {
+		t.Error("the banner prints the client secret")
 	}
 	// The sandbox is mounted on the same server.
 	if r.app.SandboxURL() != r.app.URL()+"/sandbox/gateway" {

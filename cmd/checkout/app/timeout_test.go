@@ -23,17 +23,17 @@ func TestSSEOutlivesWriteTimeout(t *testing.T) {
 	cfg.SSEHeartbeat = 50 * time.Millisecond
 	cfg.ReconcileInterval = 0
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.writeTimeout = 300 * time.Millisecond
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	a, err := New(ctx, cfg, ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.writeTimeout = 300 * time.Millisecond
 	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx, ln) }()
+	go func() { served <- a.Serve(ctx) }()
 	<-a.Ready()
 	defer func() {
 		cancel()
@@ -88,17 +88,17 @@ func TestShutdownLetsInFlightOrdersReachTheSandbox(t *testing.T) {
 	cfg.ReconcileInterval = 0
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	a, err := New(ctx, cfg, ln)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
 	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx, ln) }()
+	go func() { served <- a.Serve(ctx) }()
 	<-a.Ready()
 	// The sandbox takes its time over the next transaction.
 	fault := map[string]any{"kind": "latency", "path": "/transaction", "latencyMs": 300}

@@ -10,7 +10,42 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/views"
 )
+
+// statusMessage is the JSON of the status endpoint and of each SSE event (static/files/pix.js
+// reads status, text and redirect).
+type statusMessage struct {
+	Status     string `json:"status"`
+	StatusText string `json:"statusText"`
+	Text       string `json:"text"`
+	Redirect   string `json:"redirect,omitempty"`
+}
+
+// statusOf builds the status message of o. redirect tells where the page should go now: the
+// paid page once paid, the PIX page (which shows why) once failed.
+func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
+	text := views.StatusText(s.pageLang(r), o.Status)
+	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text}
+	switch {
+	case o.Status.WasPaid():
+		m.Redirect = s.link(r, payPath(o.ID)+"/paid")
+	case o.Status == checkout.StatusFailed:
+		m.Redirect = s.link(r, payPath(o.ID))
+	}
+	return m
+}
+
+// status is GET /pay/{orderID}/status: JSON {status, statusText, text, redirect}, the polling
+// fallback of the live page.
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	o, err := s.order(r)
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.statusOf(r, o))
+}
 
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
 const sseRetry = 3000
@@ -29,12 +64,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer unsubscribe()
 	o, err := s.svc.Order(ctx, id)
 	if err != nil {
-		if errors.Is(err, checkout.ErrNotFound) {
-			http.Error(w, "not found", http.StatusNotFound)
-			return
-		}
-		s.log.ErrorContext(ctx, "events", "request_id", RequestID(ctx), "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		s.failJSON(w, r, err)
 		return
 	}
 	rc := http.NewResponseController(w)

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,43 +15,21 @@ import (
 // qrCacheMax bounds the in-memory cache of QR images.
 const qrCacheMax = 1024
 
-// statusMessage is the JSON of the status endpoint and of each SSE event (static/files/pix.js
-// reads status, text and redirect).
-type statusMessage struct {
-	Status     string `json:"status"`
-	StatusText string `json:"statusText"`
-	Text       string `json:"text"`
-	Redirect   string `json:"redirect,omitempty"`
+// payRoutes are the pages of an order, addressed by its id: the PIX page, its QR image, its
+// live status (SSE and JSON), a new QR code, the sandbox payment and the receipt.
+func (s *Server) payRoutes(r chi.Router) {
+	r.Get("/pay/{orderID}", s.pixPage)
+	r.Get("/pay/{orderID}/qr.png", s.qrImage)
+	r.Get("/pay/{orderID}/events", s.events)
+	r.Get("/pay/{orderID}/status", s.status)
+	r.Post("/pay/{orderID}/new-qr", s.newQR)
+	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
+	r.Get("/pay/{orderID}/paid", s.paidPage)
 }
 
-// paidOrBeyond reports whether the order was paid (it may be refunding or refunded since).
-func paidOrBeyond(st checkout.OrderStatus) bool {
-	return st == checkout.StatusPaid || st == checkout.StatusRefunding || st == checkout.StatusRefunded
-}
-
-// statusOf builds the status message of o. redirect tells where the page should go now: the
-// paid page once paid, the PIX page (which shows why) once failed.
-func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
-	lang, _ := s.lang(r)
-	text := views.StatusText(lang, views.Status(o.Status))
-	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text}
-	switch {
-	case paidOrBeyond(o.Status):
-		m.Redirect = s.link(r, payPath(o.ID)+"/paid")
-	case o.Status == checkout.StatusFailed:
-		m.Redirect = s.link(r, payPath(o.ID))
-	}
-	return m
-}
-
-// order loads the order of the URL, answering 404 (or 500) itself when it cannot.
-func (s *Server) order(w http.ResponseWriter, r *http.Request) (*checkout.Order, bool) {
-	o, err := s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
-	if err != nil {
-		s.notFoundOrFail(w, r, err)
-		return nil, false
-	}
-	return o, true
+// order reads the order named by the URL.
+func (s *Server) order(r *http.Request) (*checkout.Order, error) {
+	return s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
 }
 
 // summary lists the order's lines for the pages.
@@ -65,34 +42,19 @@ func summary(o *checkout.Order) []views.SummaryLine {
 }
 
 // pixPage is GET /pay/{orderID}: the PIX page while the order awaits payment, else the page
-// of its state. A pending attempt (the gateway's answer was lost) is completed first.
+// of its state. The domain completes a pending attempt and expires a QR code whose time is over
+// before the page is drawn (Service.CurrentOrder).
 func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
-	o, ok := s.order(w, r)
-	if !ok {
+	o, err := s.svc.CurrentOrder(r.Context(), chi.URLParam(r, "orderID"))
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	if a := o.CurrentAttempt(); a != nil && a.State == checkout.AttemptPending {
-		if res, err := s.svc.EnsurePayment(ctx, o.ID); err != nil {
-			// The gateway is unreachable: show the pending page, which refreshes itself.
-			s.log.WarnContext(ctx, "completing a pending payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
-		} else if res != nil {
-			o = res
-		}
-	}
 	now := s.svc.Now()
-	if a := o.QR(); a != nil && !a.ExpiresAt.After(now) {
-		// The QR expired before the reconciler noticed: expire it now, so that new-qr works.
-		if _, err := s.svc.ExpireDue(ctx); err == nil {
-			if res, err := s.svc.Order(ctx, o.ID); err == nil {
-				o = res
-			}
-		}
-	}
 	page := s.page(r)
 	base := payPath(o.ID)
 	switch {
-	case paidOrBeyond(o.Status):
+	case o.Status.WasPaid():
 		s.redirect(w, r, base+"/paid")
 		return
 	case o.Status == checkout.StatusExpired:
@@ -110,7 +72,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		Amount:      o.Amount,
 		Lines:       summary(o),
 		Now:         now,
-		Status:      views.Status(o.Status),
+		Status:      o.Status,
 		EventsURL:   s.link(r, base+"/events"),
 		StatusURL:   s.link(r, base+"/status"),
 		PaidURL:     s.link(r, base+"/paid"),
@@ -131,9 +93,9 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 // the BR Code the domain checked (not the gateway's picture), so that the image always says
 // exactly what the copy-and-paste code says.
 func (s *Server) qrImage(w http.ResponseWriter, r *http.Request) {
-	o, err := s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
+	o, err := s.order(r)
 	if err != nil {
-		s.notFoundOrFail(w, r, err)
+		s.fail(w, r, err)
 		return
 	}
 	a := o.QR()
@@ -182,42 +144,26 @@ func (s *Server) qrPNG(a *checkout.Attempt) ([]byte, error) {
 	return png, nil
 }
 
-// status is GET /pay/{orderID}/status: JSON {status, statusText, text, redirect}, the polling
-// fallback of the live page.
-func (s *Server) status(w http.ResponseWriter, r *http.Request) {
-	o, err := s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
-	if err != nil {
-		if errors.Is(err, checkout.ErrNotFound) {
-			writeJSON(w, http.StatusNotFound, map[string]string{"error": "not found"})
-			return
-		}
-		s.log.ErrorContext(r.Context(), "status", "request_id", RequestID(r.Context()), "err", err)
-		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "internal error"})
-		return
-	}
-	writeJSON(w, http.StatusOK, s.statusOf(r, o))
-}
-
-// newQR is POST /pay/{orderID}/new-qr: a new attempt for an expired or failed order. Any other
-// state just goes back to the PIX page, which shows it.
+// newQR is POST /pay/{orderID}/new-qr: a new attempt for an expired or failed order (one
+// whose QR code's time is over included). Any other state just goes back to the PIX page,
+// which shows it.
 func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
 	if !s.parseForm(w, r) {
 		return
 	}
-	o, ok := s.order(w, r)
-	if !ok {
-		return
-	}
-	ctx := r.Context()
-	if a := o.QR(); a != nil && !a.ExpiresAt.After(s.svc.Now()) {
-		if _, err := s.svc.ExpireDue(ctx); err != nil {
-			s.log.WarnContext(ctx, "expiring due orders", "request_id", RequestID(ctx), "err", err)
+	id := chi.URLParam(r, "orderID")
+	if _, err := s.svc.RegenerateQR(r.Context(), id); err != nil {
+		switch checkout.ErrorCode(err) {
+		case checkout.CodeNotFound:
+			s.fail(w, r, err)
+			return
+		case checkout.CodeConflict: // not renewable now: the page shows why
+		default:
+			// The page shows the order as it is (pending, it completes itself).
+			s.logError(r, err, checkout.ErrorCode(err))
 		}
 	}
-	if _, err := s.svc.RegenerateQR(ctx, o.ID); err != nil && !errors.Is(err, checkout.ErrNotRenewable) {
-		s.log.WarnContext(ctx, "new qr code", "request_id", RequestID(ctx), "number", o.Number, "err", err)
-	}
-	s.redirect(w, r, payPath(o.ID))
+	s.redirect(w, r, payPath(id))
 }
 
 // sandboxPay is POST /pay/{orderID}/sandbox-pay (sandbox mode only, 404 otherwise): pays the
@@ -232,8 +178,9 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 	if !s.parseForm(w, r) {
 		return
 	}
-	o, ok := s.order(w, r)
-	if !ok {
+	o, err := s.order(r)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
 	ctx := r.Context()
@@ -244,8 +191,7 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.opts.Sandbox.Pay(ctx, a.TransactionID); err != nil {
 		s.log.WarnContext(ctx, "sandbox payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
-		lang, _ := s.lang(r)
-		s.renderErrorMessage(w, r, http.StatusBadGateway, views.T(lang, views.MsgSandboxRefused))
+		s.renderErrorMessage(w, r, http.StatusBadGateway, views.T(s.pageLang(r), views.MsgSandboxRefused))
 		return
 	}
 	if res, err := s.svc.RefreshFromGateway(ctx, o.ID); err != nil {
@@ -264,11 +210,12 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 // paidPage is GET /pay/{orderID}/paid: the receipt of a paid order; other orders go back to
 // their PIX page.
 func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
-	o, ok := s.order(w, r)
-	if !ok {
+	o, err := s.order(r)
+	if err != nil {
+		s.fail(w, r, err)
 		return
 	}
-	if !paidOrBeyond(o.Status) {
+	if !o.Status.WasPaid() {
 		s.redirect(w, r, payPath(o.ID))
 		return
 	}

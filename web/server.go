@@ -209,27 +209,10 @@ func (s *Server) routes() http.Handler {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Handle("/static/*", s.opts.Assets.Handler())
-	r.Post(WebhookPath, s.receiveWebhook)
-
-	// The session only remembers the current cart at the top level; no route needs it.
-	r.Group(func(r chi.Router) {
-		r.Use(s.sessions.LoadAndSave)
-		r.Get("/", s.catalogue)
-		r.Post("/cart", s.addToNewCart)
-		r.Get("/cart/{cartID}", s.cart)
-		r.Post("/cart/{cartID}/items", s.addToCart)
-		r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-		r.Get("/cart/{cartID}/checkout", s.customerForm)
-		r.Post("/cart/{cartID}/checkout", s.placeOrder)
-	})
-
-	r.Get("/pay/{orderID}", s.pixPage)
-	r.Get("/pay/{orderID}/qr.png", s.qrImage)
-	r.Get("/pay/{orderID}/events", s.events)
-	r.Get("/pay/{orderID}/status", s.status)
-	r.Post("/pay/{orderID}/new-qr", s.newQR)
-	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
-	r.Get("/pay/{orderID}/paid", s.paidPage)
+	// Each group of handlers has its own files and its own part of the route table.
+	s.webhookRoutes(r)
+	s.shopRoutes(r)
+	s.payRoutes(r)
 	return r
 }
 

@@ -2,9 +2,12 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
+	"sort"
 
 	"github.com/a-h/templ"
+	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/views"
 )
@@ -54,4 +57,42 @@ func (s *Server) renderErrorMessage(w http.ResponseWriter, r *http.Request, stat
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// redirect answers 303 See Other to a local path, keeping ?lang= when it was explicit.
+func (s *Server) redirect(w http.ResponseWriter, r *http.Request, path string) {
+	http.Redirect(w, r, s.link(r, path), http.StatusSeeOther)
+}
+
+// pageLang is the language of the request's page (see lang).
+func (s *Server) pageLang(r *http.Request) views.Lang {
+	l, _ := s.lang(r)
+	return l
+}
+
+// routePattern is the request's route ("/pay/{orderID}"), never its path: ids in paths are the
+// shoppers' credentials and stay out of the logs.
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+		return rc.RoutePattern()
+	}
+	return "unmatched"
+}
+
+// sortedKeys returns the keys of m in order, so that what is built from a map is stable.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -1,0 +1,10 @@
+package checkout
+
+import "time"
+
+// Internals the external tests of this package look at.
+
+// Backoff is the reconciler's backoff of one order (see backoffOf).
+func (r *Reconciler) Backoff(orderID string) (next time.Time, failures int) {
+	return r.backoffOf(orderID)
+}

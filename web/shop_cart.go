@@ -1,0 +1,221 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// sessionCart is the session key of the current cart id.
+const sessionCart = "cart"
+
+// Form field of the cart id on the catalogue's add-to-cart form, and of the line action.
+const (
+	fieldCartID = "cart_id"
+	fieldAction = "action"
+)
+
+func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
+func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
+func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
+
+// shopRoutes are the catalogue, the cart and the customer form. The session only remembers the
+// current cart at the top level; no route needs it.
+func (s *Server) shopRoutes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(s.sessions.LoadAndSave)
+		r.Get("/", s.catalogue)
+		r.Post("/cart", s.addToNewCart)
+		r.Get("/cart/{cartID}", s.cart)
+		r.Post("/cart/{cartID}/items", s.addToCart)
+		r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
+		r.Get("/cart/{cartID}/checkout", s.customerForm)
+		r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	})
+}
+
+// currentCart returns the cart the request names (?cart= on the catalogue) or the session
+// remembers, or nil.
+func (s *Server) currentCart(r *http.Request) *checkout.Cart {
+	ids := []string{r.URL.Query().Get("cart"), s.sessions.GetString(r.Context(), sessionCart)}
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		if c, err := s.svc.Cart(r.Context(), id); err == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// catalogue is GET /: the active products. With a current cart, the add-to-cart forms add to
+// it and a link leads to it.
+func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
+	products, err := s.svc.Products(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := views.CatalogueView{Page: s.page(r), AddToCartURL: s.link(r, "/cart")}
+	for _, p := range products {
+		v.Products = append(v.Products, views.ProductView{ID: string(p.ID), Title: p.Title,
+			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical})
+	}
+	if c := s.currentCart(r); c != nil {
+		v.AddToCartURL = s.link(r, cartPath(c.ID)+"/items")
+		v.CartURL = s.link(r, cartPath(c.ID))
+		for _, l := range c.Lines {
+			v.CartCount += l.Quantity
+		}
+	}
+	s.render(w, r, http.StatusOK, views.CataloguePage(v))
+}
+
+// quantity reads the quantity field: 1 when absent; ok false when it is not an integer.
+func quantity(r *http.Request) (int, bool) {
+	q := strings.TrimSpace(r.PostForm.Get(checkout.FieldQuantity))
+	if q == "" {
+		return 1, true
+	}
+	n, err := strconv.Atoi(q)
+	return n, err == nil
+}
+
+// addToNewCart is POST /cart: adds a product to the cart named by the form (or the session),
+// starting a cart when there is none, then shows the cart.
+func (s *Server) addToNewCart(w http.ResponseWriter, r *http.Request) {
+	if !s.parseForm(w, r) {
+		return
+	}
+	cartID := ""
+	for _, id := range []string{r.PostForm.Get(fieldCartID), s.sessions.GetString(r.Context(), sessionCart)} {
+		if id == "" {
+			continue
+		}
+		if c, err := s.svc.Cart(r.Context(), id); err == nil {
+			cartID = c.ID
+			break
+		}
+	}
+	s.addAndShow(w, r, cartID)
+}
+
+// addToCart is POST /cart/{cartID}/items.
+func (s *Server) addToCart(w http.ResponseWriter, r *http.Request) {
+	if !s.parseForm(w, r) {
+		return
+	}
+	s.addAndShow(w, r, chi.URLParam(r, "cartID"))
+}
+
+// addAndShow adds the posted product and quantity to the cart (a new one when cartID is "") and
+// redirects to it; a refused quantity is shown beside its line, or on its own without a cart.
+func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID string) {
+	pid := checkout.ProductID(r.PostForm.Get(checkout.FieldProductID))
+	qty, ok := quantity(r)
+	if !ok {
+		qty = 0 // refused by the domain with the quantity's message
+	}
+	c, err := s.svc.AddToCart(r.Context(), cartID, pid, qty)
+	var fe *checkout.FieldErrors
+	switch {
+	case errors.As(err, &fe) && cartID != "":
+		s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
+		return
+	case errors.As(err, &fe):
+		s.renderErrorMessage(w, r, http.StatusUnprocessableEntity,
+			views.FieldMessage(s.pageLang(r), checkout.FieldQuantity, fe.Code(checkout.FieldQuantity)))
+		return
+	case err != nil:
+		s.fail(w, r, err, views.T(s.pageLang(r), views.MsgProductMissing))
+		return
+	}
+	s.sessions.Put(r.Context(), sessionCart, c.ID)
+	s.redirect(w, r, cartPath(c.ID))
+}
+
+// updateLine is POST /cart/{cartID}/items/{productID}: action "remove" removes the line,
+// anything else sets its quantity.
+func (s *Server) updateLine(w http.ResponseWriter, r *http.Request) {
+	if !s.parseForm(w, r) {
+		return
+	}
+	cartID := chi.URLParam(r, "cartID")
+	pid := checkout.ProductID(chi.URLParam(r, "productID"))
+	var err error
+	if r.Form.Get(fieldAction) == "remove" {
+		_, err = s.svc.RemoveFromCart(r.Context(), cartID, pid)
+	} else {
+		qty, ok := quantity(r)
+		if !ok {
+			qty = 0
+		}
+		_, err = s.svc.SetQuantity(r.Context(), cartID, pid, qty)
+	}
+	if err != nil {
+		var fe *checkout.FieldErrors
+		if errors.As(err, &fe) {
+			s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	s.redirect(w, r, cartPath(cartID))
+}
+
+// lineError is a refused change of one cart line, shown beside it.
+type lineError struct {
+	product checkout.ProductID
+	input   string
+	fe      *checkout.FieldErrors
+}
+
+// cart is GET /cart/{cartID}.
+func (s *Server) cart(w http.ResponseWriter, r *http.Request) {
+	s.showCart(w, r, chi.URLParam(r, "cartID"), http.StatusOK, lineError{})
+}
+
+// showCart renders a cart with status, and the refused change beside its line.
+func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string, status int, le lineError) {
+	c, err := s.svc.Cart(r.Context(), cartID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	page := s.page(r)
+	v := views.CartView{
+		Page:         page,
+		Total:        c.Total(),
+		CatalogueURL: s.link(r, "/?cart="+url.QueryEscape(c.ID)),
+		CheckoutURL:  s.link(r, checkoutPath(c.ID)),
+	}
+	placed := false
+	for _, l := range c.Lines {
+		base := cartPath(c.ID) + "/items/" + url.PathEscape(string(l.Product.ID))
+		lv := views.CartLineView{
+			ProductID: string(l.Product.ID), Title: l.Product.Title, UnitPrice: l.Product.UnitPrice,
+			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical,
+			UpdateURL: s.link(r, base), RemoveURL: s.link(r, base+"?"+fieldAction+"=remove"),
+		}
+		if le.fe != nil && l.Product.ID == le.product {
+			lv.QuantityInput = le.input
+			lv.Error = views.FieldMessage(page.Lang, checkout.FieldQuantity, le.fe.Code(checkout.FieldQuantity))
+			placed = true
+		}
+		v.Lines = append(v.Lines, lv)
+	}
+	if le.fe != nil && !placed {
+		// Adding a product not yet in the cart: the message goes on top.
+		v.Error = views.FieldMessage(page.Lang, checkout.FieldQuantity, le.fe.Code(checkout.FieldQuantity))
+	}
+	s.render(w, r, status, views.CartPage(v))
+}

@@ -1,0 +1,121 @@
+package web
+
+import (
+	"errors"
+	"net"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// customerForm is GET /cart/{cartID}/checkout: the customer form with a fresh request key.
+func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
+	c, err := s.svc.Cart(r.Context(), chi.URLParam(r, "cartID"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(c.Lines) == 0 {
+		s.redirect(w, r, cartPath(c.ID))
+		return
+	}
+	s.renderCustomerForm(w, r, c, http.StatusOK, views.CustomerForm{}, nil)
+}
+
+// renderCustomerForm renders the customer form of cart c with the values typed and their
+// errors. Every rendering gets a new request key: a key whose submission was refused is spent.
+func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *checkout.Cart, status int, values views.CustomerForm, errs views.FieldErrors) {
+	v := views.CustomerView{
+		Page:       s.page(r),
+		Action:     s.link(r, checkoutPath(c.ID)),
+		RequestKey: checkout.NewRequestKey(c),
+		Physical:   c.NeedsAddress(),
+		Values:     values,
+		Errors:     errs,
+		Total:      c.Total(),
+		BackURL:    s.link(r, cartPath(c.ID)),
+	}
+	for _, l := range c.Lines {
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+	}
+	s.render(w, r, status, views.CustomerPage(v))
+}
+
+// parseCustomerForm reads the customer form's fields, by checkout's field names, exactly as
+// typed.
+func parseCustomerForm(r *http.Request) views.CustomerForm {
+	get := r.PostForm.Get
+	return views.CustomerForm{
+		Customer: checkout.Customer{Name: get(checkout.FieldName), Document: get(checkout.FieldDocument),
+			Email: get(checkout.FieldEmail), Phone: get(checkout.FieldPhone)},
+		Address: checkout.Address{ZipCode: get(checkout.FieldZipCode), Street: get(checkout.FieldStreet),
+			Number: get(checkout.FieldNumber), Complement: get(checkout.FieldComplement),
+			Neighborhood: get(checkout.FieldNeighborhood), City: get(checkout.FieldCity),
+			State: get(checkout.FieldState), Country: get(checkout.FieldCountry)},
+	}
+}
+
+// placeOrder is POST /cart/{cartID}/checkout. Invalid input (or the gateway's 422) renders the
+// form again with 422, every value kept and each error beside its field; success goes to the
+// PIX page.
+func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
+	if !s.parseForm(w, r) {
+		return
+	}
+	cartID := chi.URLParam(r, "cartID")
+	values := parseCustomerForm(r)
+	lang := s.pageLang(r)
+	o, err := s.svc.PlaceOrder(r.Context(), checkout.PlaceOrderInput{
+		CartID:     cartID,
+		RequestKey: r.PostForm.Get(checkout.FieldRequestKey),
+		Customer:   values.Customer,
+		Address:    &values.Address, // ignored by the domain when no product is physical
+		Lang:       string(lang),
+		ShopperIP:  clientIP(r),
+	})
+	var fe *checkout.FieldErrors
+	switch code := checkout.ErrorCode(err); {
+	case errors.As(err, &fe):
+		s.showCustomerForm(w, r, cartID, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
+		return
+	case code == checkout.CodeEmptyCart:
+		s.redirect(w, r, cartPath(cartID))
+		return
+	case code == checkout.CodeNotFound:
+		s.fail(w, r, err)
+		return
+	case err != nil:
+		// The gateway is unreachable before the order could even be stored, or the store failed:
+		// the form again, every value kept, saying to try again.
+		s.logError(r, err, code)
+		s.showCustomerForm(w, r, cartID, httpStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
+		return
+	}
+	// The cart became an order: the next visit to the shop starts a new one.
+	if s.sessions.GetString(r.Context(), sessionCart) == cartID {
+		s.sessions.Remove(r.Context(), sessionCart)
+	}
+	s.redirect(w, r, payPath(o.ID))
+}
+
+// showCustomerForm reads the cart and renders its form with the values typed and their errors.
+func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, cartID string, status int, values views.CustomerForm, errs views.FieldErrors) {
+	c, err := s.svc.Cart(r.Context(), cartID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.renderCustomerForm(w, r, c, status, values, errs)
+}
+
+// clientIP is the address of the connection's peer.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return ""
+	}
+	return host
+}
