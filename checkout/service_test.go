@@ -105,6 +105,19 @@ func TestPlaceOrderValidation(t *testing.T) {
 		{"bad CEP", physical, func(in *checkout.PlaceOrderInput) { in.Address = badCEP }, []string{checkout.FieldZipCode}},
 		{"bad number", physical, func(in *checkout.PlaceOrderInput) { in.Address = badNumber }, []string{checkout.FieldNumber}},
 		{"no request key", digital, func(in *checkout.PlaceOrderInput) { in.RequestKey = "" }, []string{checkout.FieldRequestKey}},
+		// A phone that is no number is an error, not dropped from an order that goes through.
+		{"phone 1234", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Phone = "1234" }, []string{checkout.FieldPhone}},
+		{"phone (12) 34", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Phone = "(12) 34" }, []string{checkout.FieldPhone}},
+		{"area code 00", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Phone = "(00) 91234-5678" }, []string{checkout.FieldPhone}},
+		{"one-letter name", digital, func(in *checkout.PlaceOrderInput) { in.Customer.Name = "A" }, []string{checkout.FieldName}},
+		{"no e-mail nor phone", digital, func(in *checkout.PlaceOrderInput) {
+			in.Customer.Email, in.Customer.Phone = " ", ""
+		}, []string{checkout.FieldEmail, checkout.FieldPhone}},
+		{"everything at once", physical, func(in *checkout.PlaceOrderInput) {
+			in.Customer.Phone = "1234"
+			in.Customer.Document = "529.982.247-24"
+			in.Address.ZipCode = "123"
+		}, []string{checkout.FieldPhone, checkout.FieldDocument, checkout.FieldZipCode}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := checkout.PlaceOrderInput{CartID: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
@@ -638,4 +651,49 @@ func (e *env) cartNow(id string) *checkout.Cart {
 		e.t.Fatalf("Cart: %v", err)
 	}
 	return c
+}
+
+// TestCurrentOrderExpiresThatOrderOnly: reading an order for its page expires it when its QR
+// code's time is over, without touching the other overdue orders (the reconciler's job), and
+// leaves an order with time left as it is.
+func TestCurrentOrderExpiresThatOrderOnly(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.place(), e.place()
+	e.advance(31 * time.Minute) // past both QR codes' 30 minutes
+	got, err := e.svc.CurrentOrder(e.ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusExpired || e.order(a.ID).Status != checkout.StatusExpired {
+		t.Errorf("read after its expiry: %s (stored %s), want expired", got.Status, e.order(a.ID).Status)
+	}
+	if st := e.order(b.ID).Status; st != checkout.StatusAwaitingPayment {
+		t.Errorf("another overdue order became %s: only the order read may change", st)
+	}
+	c := e.place()
+	if got, err := e.svc.CurrentOrder(e.ctx, c.ID); err != nil || got.Status != checkout.StatusAwaitingPayment {
+		t.Errorf("an order with time left: %v, %v", got.Status, err)
+	}
+	if _, err := e.svc.CurrentOrder(e.ctx, "no-such-order"); checkout.ErrorCode(err) != checkout.CodeNotFound {
+		t.Errorf("unknown order: %v (code %q), want not_found", err, checkout.ErrorCode(err))
+	}
+}
+
+// TestRegenerateQRExpiresFirst: asking for a new QR code when the current one's time is over
+// works even before anything marked the order expired.
+func TestRegenerateQRExpiresFirst(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	e.advance(31 * time.Minute)
+	got, err := e.svc.RegenerateQR(e.ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusAwaitingPayment || len(got.Attempts) != 2 || got.Attempts[0].State != checkout.AttemptExpired {
+		t.Errorf("after RegenerateQR: %s, %d attempts, first %s; want awaiting_payment, 2, expired",
+			got.Status, len(got.Attempts), got.Attempts[0].State)
+	}
+	if _, err := e.svc.RegenerateQR(e.ctx, o.ID); !errors.Is(err, checkout.ErrNotRenewable) || checkout.ErrorCode(err) != checkout.CodeConflict {
+		t.Errorf("RegenerateQR of an order awaiting payment: %v, want ErrNotRenewable (conflict)", err)
+	}
 }

@@ -116,3 +116,47 @@ func TestInvalidCPFKeepsTypedValues(t *testing.T) {
 	form.placeOrder()
 	s.shot("pix")
 }
+
+// On a 390×844 phone, a mobile number that is not one ("1234", "(12) 34", the area code 00) is
+// an error beside the phone, never dropped from an order that goes through; a one-letter name
+// is refused the same way. Nothing reaches the gateway until both are right.
+func TestInvalidPhoneAndNameAreFieldErrors(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
+		Viewport:          &playwright.Size{Width: 390, Height: 844},
+		DeviceScaleFactor: playwright.Float(2),
+		IsMobile:          playwright.Bool(true),
+		HasTouch:          playwright.Bool(true),
+	})
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(digitalProduct).checkout()
+	for _, phone := range []string{"1234", "(12) 34", "(00) 91234-5678"} {
+		c := validCustomer()
+		c.Phone = phone
+		form.fillCustomer(c)
+		form.submit()
+		s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary for phone "+phone)
+		s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(1), "exactly one field-error for phone "+phone)
+		s.check(s.expect.Locator(form.errorOf("phone")).ToBeVisible(), "error beside the phone "+phone)
+		s.check(s.expect.Locator(form.field("phone")).ToHaveAttribute("aria-invalid", "true"), "phone marked invalid")
+		// The mask may have reformatted it ("1234" shows as "(12) 34"); it is kept, not emptied.
+		if got := form.values()["phone"]; got == "" {
+			t.Errorf("the phone typed %q came back empty", phone)
+		}
+		s.shot("phone-" + safeName(phone))
+	}
+	c := validCustomer()
+	c.Name = "A"
+	form.fillCustomer(c)
+	form.submit()
+	s.check(s.expect.Locator(form.errorOf("name")).ToBeVisible(), "error beside a one-letter name")
+	s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(1), "exactly one field-error for the name")
+	s.shot("name-one-letter")
+	if n := len(a.deposits(t)); n != 0 {
+		t.Fatalf("invalid forms made %d deposits", n)
+	}
+	form.fillCustomer(validCustomer())
+	form.placeOrder()
+	if deps := a.deposits(t); len(deps) != 1 {
+		t.Fatalf("%d deposits after the valid form, want 1", len(deps))
+	}
+}
