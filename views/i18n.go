@@ -55,8 +55,28 @@ func handlerMessages() []string {
 }
 
 // messages is the catalogue: each key has its Brazilian Portuguese and its English text, in that
-// order, so a key cannot exist in one language only. It is read-only.
-var messages = map[string][2]string{
+// order, so a key cannot exist in one language only. Each area of the product keeps its part in
+// its own file (shopMessages here); they are joined once, when the program starts, and only read
+// afterwards.
+var messages = joinCatalogues(shopMessages)
+
+// joinCatalogues merges the parts of the catalogue. A key in two parts is a programming error:
+// it panics at start-up, and a test runs it first.
+func joinCatalogues(parts ...map[string][2]string) map[string][2]string {
+	all := map[string][2]string{}
+	for _, p := range parts {
+		for k, v := range p {
+			if _, dup := all[k]; dup {
+				panic("views: message key " + k + " is defined twice")
+			}
+			all[k] = v
+		}
+	}
+	return all
+}
+
+// shopMessages are the texts of the shopper's pages.
+var shopMessages = map[string][2]string{
 	// Layout.
 	"layout.skip":     {"Pular para o conteúdo", "Skip to content"},
 	"layout.language": {"Idioma", "Language"},

@@ -154,3 +154,13 @@ func TestStatusText(t *testing.T) {
 		t.Errorf("unknown status: %q", got)
 	}
 }
+
+// TestJoinCataloguesRefusesDuplicates: two parts of the catalogue may not define one key.
+func TestJoinCataloguesRefusesDuplicates(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("a key defined twice was accepted")
+		}
+	}()
+	joinCatalogues(map[string][2]string{"a": {"x", "x"}}, map[string][2]string{"a": {"y", "y"}})
+}
