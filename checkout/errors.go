@@ -35,6 +35,10 @@ const (
 	CodeGatewayAuth Code = "gateway_auth"
 	// CodeCanceled: the caller went away (its context ended) before the work was done.
 	CodeCanceled Code = "canceled"
+	// CodeUnauthorized: the merchant API was called without a valid API key.
+	CodeUnauthorized Code = "unauthorized"
+	// CodeIdempotencyReused: an Idempotency-Key was sent again with another request body.
+	CodeIdempotencyReused Code = "idempotency_key_reused"
 	// CodeInternal: anything else; the cause goes to the log only, never to the user.
 	CodeInternal Code = "internal"
 )

@@ -14,8 +14,10 @@ import (
 // here (the client did nothing too fast), and refused credentials a 502.
 func httpStatus(code checkout.Code) int {
 	switch code {
-	case checkout.CodeInvalid:
+	case checkout.CodeInvalid, checkout.CodeIdempotencyReused:
 		return http.StatusUnprocessableEntity
+	case checkout.CodeUnauthorized:
+		return http.StatusUnauthorized
 	case checkout.CodeNotFound:
 		return http.StatusNotFound
 	case checkout.CodeConflict, checkout.CodeEmptyCart:
@@ -88,15 +90,17 @@ type FieldDetail struct {
 
 // errorMessages are the English messages of the codes, for JSON answers.
 var errorMessages = map[checkout.Code]string{
-	checkout.CodeInvalid:     "the request is invalid",
-	checkout.CodeNotFound:    "not found",
-	checkout.CodeConflict:    "the request conflicts with the current state",
-	checkout.CodeEmptyCart:   "the cart is empty",
-	checkout.CodeRateLimited: "the payment gateway is busy; retry in a moment",
-	checkout.CodeUnavailable: "the payment gateway is unavailable; retry in a moment",
-	checkout.CodeGatewayAuth: "the payment gateway refused the checkout's credentials",
-	checkout.CodeCanceled:    "the request was canceled",
-	checkout.CodeInternal:    "internal error",
+	checkout.CodeInvalid:           "the request is invalid",
+	checkout.CodeNotFound:          "not found",
+	checkout.CodeConflict:          "the request conflicts with the current state",
+	checkout.CodeEmptyCart:         "the cart is empty",
+	checkout.CodeRateLimited:       "the payment gateway is busy; retry in a moment",
+	checkout.CodeUnavailable:       "the payment gateway is unavailable; retry in a moment",
+	checkout.CodeGatewayAuth:       "the payment gateway refused the checkout's credentials",
+	checkout.CodeCanceled:          "the request was canceled",
+	checkout.CodeUnauthorized:      "a valid API key is required (Authorization: Bearer <key>)",
+	checkout.CodeIdempotencyReused: "this Idempotency-Key was used with another request body",
+	checkout.CodeInternal:          "internal error",
 }
 
 // errorBody builds the JSON error of err.

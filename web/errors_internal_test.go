@@ -20,6 +20,7 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 		checkout.CodeInvalid: 422, checkout.CodeNotFound: 404, checkout.CodeConflict: 409,
 		checkout.CodeEmptyCart: 409, checkout.CodeRateLimited: 503, checkout.CodeUnavailable: 503,
 		checkout.CodeCanceled: 503, checkout.CodeGatewayAuth: 502, checkout.CodeInternal: 500, "whatever": 500,
+		checkout.CodeUnauthorized: 401, checkout.CodeIdempotencyReused: 422,
 	}
 	for code, status := range want {
 		if got := httpStatus(code); got != status {

@@ -1,0 +1,189 @@
+package merchant
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// KeyPrefix starts every API key made by Keys.Create.
+const KeyPrefix = "pxk_"
+
+// ConfiguredKeyID is the ID under which the key of CHECKOUT_MERCHANT_API_KEY authenticates.
+const ConfiguredKeyID = "key_config"
+
+// Limits of a key's name.
+const (
+	MaxKeyNameLength = 100
+)
+
+// ErrUnauthorized: the API key is missing, unknown or revoked.
+var ErrUnauthorized = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "a valid API key is required (Authorization: Bearer <key>)"}
+
+// APIKey is a stored merchant API key. The key itself is never stored: only its SHA-256.
+type APIKey struct {
+	ID         string // "key_…", public: names the key in lists and logs
+	Name       string // what the merchant calls it ("loja online", "ERP")
+	Hint       string // "pxk_AbC…wxyz": recognisable, useless to authenticate
+	Hash       []byte // SHA-256 of the key
+	CreatedAt  time.Time
+	LastUsedAt time.Time // zero: never used (updated at most once a minute)
+	RevokedAt  time.Time // zero: active
+}
+
+// Active reports whether the key may authenticate.
+func (k APIKey) Active() bool { return k.RevokedAt.IsZero() }
+
+// APIKeyStore keeps API keys. Hashes are unique (enforced by the database).
+type APIKeyStore interface {
+	// CreateAPIKey stores a new key.
+	CreateAPIKey(ctx context.Context, k APIKey) error
+	// APIKeyByHash returns the key with that hash, revoked or not, or checkout.ErrNotFound.
+	APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
+	// APIKeys lists every key, revoked ones included, newest first.
+	APIKeys(ctx context.Context) ([]APIKey, error)
+	// RevokeAPIKey marks a key revoked at at; revoking a revoked key keeps its first time.
+	// An unknown id is checkout.ErrNotFound.
+	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
+	// TouchAPIKey records that a key was used at at.
+	TouchAPIKey(ctx context.Context, id string, at time.Time) error
+}
+
+// Keys makes, lists, revokes and checks API keys. It is safe for concurrent use.
+type Keys struct {
+	store      APIKeyStore
+	now        func() time.Time
+	configured []byte // SHA-256 of CHECKOUT_MERCHANT_API_KEY, nil when unset
+}
+
+// KeysOptions configures Keys.
+type KeysOptions struct {
+	// ConfiguredKey (CHECKOUT_MERCHANT_API_KEY) is accepted besides the stored keys.
+	ConfiguredKey string
+	// Clock is the current time (default time.Now).
+	Clock func() time.Time
+}
+
+// NewKeys returns Keys on store.
+func NewKeys(store APIKeyStore, opts KeysOptions) *Keys {
+	k := &Keys{store: store, now: opts.Clock}
+	if k.now == nil {
+		k.now = time.Now
+	}
+	if opts.ConfiguredKey != "" {
+		h := HashKey(opts.ConfiguredKey)
+		k.configured = h[:]
+	}
+	return k
+}
+
+// keyEncoding is base32 without padding, in upper and lower case letters that never confuse.
+var keyEncoding = base32.NewEncoding("ABCDEFGHJKLMNPQRSTUVWXYZabcdefgh").WithPadding(base32.NoPadding)
+
+// HashKey is the stored form of a key.
+func HashKey(secret string) [32]byte { return sha256.Sum256([]byte(secret)) }
+
+// newKey returns a fresh key: KeyPrefix and 256 random bits.
+func newKey() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return KeyPrefix + keyEncoding.EncodeToString(b[:])
+}
+
+// hint is what a list shows of a key.
+func hint(secret string) string {
+	if len(secret) < 16 {
+		return KeyPrefix + "…"
+	}
+	return secret[:len(KeyPrefix)+4] + "…" + secret[len(secret)-4:]
+}
+
+// Create makes a new key named name and returns it: the key itself (shown once, never
+// stored) and its record. A blank or too long name is a *checkout.FieldErrors on "name".
+func (k *Keys) Create(ctx context.Context, name string) (string, *APIKey, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	switch n := utf8.RuneCountInString(name); {
+	case n == 0:
+		return "", nil, fieldError("name", gatewayclient.CodeRequired, "is required")
+	case n > MaxKeyNameLength || !utf8.ValidString(name):
+		return "", nil, fieldError("name", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxKeyNameLength))
+	}
+	secret := newKey()
+	h := HashKey(secret)
+	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC()}
+	if err := k.store.CreateAPIKey(ctx, rec); err != nil {
+		return "", nil, fmt.Errorf("merchant: creating an API key: %w", err)
+	}
+	return secret, &rec, nil
+}
+
+// List returns every stored key, newest first (the configured key is not stored, not listed).
+func (k *Keys) List(ctx context.Context) ([]APIKey, error) {
+	ks, err := k.store.APIKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("merchant: listing API keys: %w", err)
+	}
+	return ks, nil
+}
+
+// Revoke revokes the key with that id at once; requests with it get 401 from then on.
+func (k *Keys) Revoke(ctx context.Context, id string) error {
+	if err := k.store.RevokeAPIKey(ctx, id, k.now().UTC()); err != nil {
+		return fmt.Errorf("merchant: revoking API key %s: %w", id, err)
+	}
+	return nil
+}
+
+// touchEvery is how stale LastUsedAt may get: one write a minute per key at most.
+const touchEvery = time.Minute
+
+// Authenticate returns the active key whose secret is given, or ErrUnauthorized. The
+// configured key answers as an APIKey with ID ConfiguredKeyID.
+func (k *Keys) Authenticate(ctx context.Context, secret string) (*APIKey, error) {
+	if secret == "" || len(secret) > 512 {
+		return nil, ErrUnauthorized
+	}
+	h := HashKey(secret)
+	if k.configured != nil && subtle.ConstantTimeCompare(h[:], k.configured) == 1 {
+		return &APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY"}, nil
+	}
+	if !strings.HasPrefix(secret, KeyPrefix) {
+		return nil, ErrUnauthorized
+	}
+	rec, err := k.store.APIKeyByHash(ctx, h[:])
+	if errors.Is(err, checkout.ErrNotFound) {
+		return nil, ErrUnauthorized
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merchant: authenticating: %w", err)
+	}
+	// The look-up was by hash; compare again in constant time so that nothing but an exact
+	// match of the whole hash ever passes.
+	if subtle.ConstantTimeCompare(rec.Hash, h[:]) != 1 || !rec.Active() {
+		return nil, ErrUnauthorized
+	}
+	if now := k.now().UTC(); now.Sub(rec.LastUsedAt) >= touchEvery {
+		// Best effort: a failed note of use must not refuse a valid key.
+		if err := k.store.TouchAPIKey(ctx, rec.ID, now); err == nil {
+			rec.LastUsedAt = now
+		}
+	}
+	return rec, nil
+}
+
+// fieldError is one violation of one input of a merchant form or request.
+func fieldError(field, code, msg string) *checkout.FieldErrors {
+	return &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{
+		field: {{Field: field, Code: code, Message: msg}},
+	}}
+}

@@ -1,0 +1,268 @@
+package merchant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// Names of the settings' inputs, used as the keys of their *checkout.FieldErrors (and as the
+// names of the dashboard's form inputs).
+const (
+	FieldWebhookURL   = "webhook_url"
+	FieldFrameOrigins = "frame_origins"
+)
+
+// MaxFrameOrigins bounds the origins of Settings.FrameOrigins.
+const MaxFrameOrigins = 20
+
+// Settings are the merchant's settings as stored.
+type Settings struct {
+	// WebhookURL receives the merchant notifications; "" sends none.
+	WebhookURL string
+	// WebhookSecret ("whsec_…") signs them; made when a URL is first set.
+	WebhookSecret string
+	// FrameOrigins may frame the shopper pages, besides CHECKOUT_FRAME_ANCESTORS and each
+	// checkout session's own embedOrigin.
+	FrameOrigins []string
+	UpdatedAt    time.Time
+}
+
+// SettingsStore keeps the one set of merchant settings.
+type SettingsStore interface {
+	// MerchantSettings returns the stored settings; the zero Settings when none were saved.
+	MerchantSettings(ctx context.Context) (Settings, error)
+	// SaveMerchantSettings replaces the stored settings.
+	SaveMerchantSettings(ctx context.Context, s Settings) error
+}
+
+// Effective are the settings in force: the stored ones with the configuration's values on
+// top, and where each came from.
+type Effective struct {
+	Settings
+	// URLFromConfig and SecretFromConfig: CHECKOUT_MERCHANT_WEBHOOK_URL / _SECRET are set and
+	// win over the stored values (a settings page shows them read-only).
+	URLFromConfig, SecretFromConfig bool
+}
+
+// TrustedURL reports whether deliveries to the webhook URL skip the SSRF guard: only the
+// operator's own configuration is trusted; a URL typed by a merchant never is.
+func (e Effective) TrustedURL() bool { return e.URLFromConfig }
+
+// SettingsConfig are the settings fixed by the configuration.
+type SettingsConfig struct {
+	WebhookURL    string // CHECKOUT_MERCHANT_WEBHOOK_URL
+	WebhookSecret string // CHECKOUT_MERCHANT_WEBHOOK_SECRET
+}
+
+// Check returns the problem of a configured URL or secret, naming it, or nil.
+func (c SettingsConfig) Check() error {
+	if c.WebhookURL != "" {
+		if err := checkTrustedURL(c.WebhookURL); err != nil {
+			return fmt.Errorf("webhook URL: %w", err)
+		}
+	}
+	if c.WebhookSecret != "" {
+		if _, err := webhook.Sign(c.WebhookSecret, "check", time.Unix(0, 0), nil); err != nil {
+			return errors.New("webhook secret: must be whsec_ followed by standard base64")
+		}
+	}
+	return nil
+}
+
+// SettingsManager reads and changes the merchant's settings. It is safe for concurrent use.
+type SettingsManager struct {
+	store SettingsStore
+	cfg   SettingsConfig
+	now   func() time.Time
+}
+
+// NewSettingsManager returns a SettingsManager on store with the configuration's values.
+func NewSettingsManager(store SettingsStore, cfg SettingsConfig, clock func() time.Time) *SettingsManager {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &SettingsManager{store: store, cfg: cfg, now: clock}
+}
+
+// Get returns the settings in force.
+func (m *SettingsManager) Get(ctx context.Context) (Effective, error) {
+	s, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	e := Effective{Settings: s}
+	if m.cfg.WebhookURL != "" {
+		e.WebhookURL, e.URLFromConfig = m.cfg.WebhookURL, true
+	}
+	if m.cfg.WebhookSecret != "" {
+		e.WebhookSecret, e.SecretFromConfig = m.cfg.WebhookSecret, true
+	}
+	return e, nil
+}
+
+// SettingsInput is a change of the settings, as typed by the merchant.
+type SettingsInput struct {
+	WebhookURL   string   // "" stops notifications (unless configured)
+	FrameOrigins []string // origins such as https://shop.example.com
+}
+
+// Update validates in and stores it, keeping the signing secret (one is made when the first
+// URL is set). Every problem comes back at once as a *checkout.FieldErrors keyed by
+// FieldWebhookURL and FieldFrameOrigins; nothing is stored then.
+func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effective, error) {
+	cur, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	fe := &checkout.FieldErrors{}
+	next := cur
+	next.WebhookURL = strings.TrimSpace(in.WebhookURL)
+	if next.WebhookURL != "" {
+		if err := CheckMerchantURL(next.WebhookURL); err != nil {
+			addField(fe, FieldWebhookURL, gatewayclient.CodeURL, err.Error())
+		}
+	}
+	next.FrameOrigins = nil
+	seen := map[string]bool{}
+	for _, o := range in.FrameOrigins {
+		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		if o == "" || seen[o] {
+			continue
+		}
+		seen[o] = true
+		if err := CheckOrigin(o); err != nil {
+			addField(fe, FieldFrameOrigins, gatewayclient.CodeFormat, fmt.Sprintf("%q: %v", o, err))
+			continue
+		}
+		next.FrameOrigins = append(next.FrameOrigins, o)
+	}
+	if len(next.FrameOrigins) > MaxFrameOrigins {
+		addField(fe, FieldFrameOrigins, gatewayclient.CodeMax, fmt.Sprintf("at most %d origins", MaxFrameOrigins))
+	}
+	if len(fe.Fields) > 0 {
+		return Effective{}, fe
+	}
+	if next.WebhookURL != "" && next.WebhookSecret == "" {
+		if next.WebhookSecret, err = webhook.NewSecret(); err != nil {
+			return Effective{}, err
+		}
+	}
+	next.UpdatedAt = m.now().UTC()
+	if err := m.store.SaveMerchantSettings(ctx, next); err != nil {
+		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
+	}
+	return m.Get(ctx)
+}
+
+// RotateSecret replaces the stored signing secret with a new one and returns the settings in
+// force (whose secret is still the configured one when CHECKOUT_MERCHANT_WEBHOOK_SECRET is set).
+func (m *SettingsManager) RotateSecret(ctx context.Context) (Effective, error) {
+	cur, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	if cur.WebhookSecret, err = webhook.NewSecret(); err != nil {
+		return Effective{}, err
+	}
+	cur.UpdatedAt = m.now().UTC()
+	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
+		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
+	}
+	return m.Get(ctx)
+}
+
+func addField(fe *checkout.FieldErrors, field, code, msg string) {
+	if fe.Fields == nil {
+		fe.Fields = map[string][]gatewayclient.Violation{}
+	}
+	fe.Fields[field] = append(fe.Fields[field], gatewayclient.Violation{Field: field, Code: code, Message: msg})
+}
+
+// CheckMerchantURL checks a notification URL typed by a merchant: an absolute https URL
+// without user information, on a host name (not an IP literal, not localhost or a single
+// label). Where the name leads is checked at every delivery, by the SSRF guard of the
+// dialer, since DNS may change.
+func CheckMerchantURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" || u.Host == "" {
+		return errors.New("must be an absolute https:// URL")
+	}
+	if !strings.EqualFold(u.Scheme, "https") {
+		return errors.New("must use https")
+	}
+	if u.User != nil {
+		return errors.New("must not contain user information")
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if _, err := netip.ParseAddr(host); err == nil {
+		return errors.New("must have a host name, not an IP address")
+	}
+	if !strings.Contains(host, ".") || host == "localhost" || strings.HasSuffix(host, ".localhost") ||
+		strings.HasSuffix(host, ".local") || strings.HasSuffix(host, ".internal") {
+		return errors.New("must have a public host name (example.com)")
+	}
+	return nil
+}
+
+// checkTrustedURL checks the operator's notification URL: https anywhere, or plain http on a
+// loopback host (local development).
+func checkTrustedURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return errors.New("must be an absolute http(s) URL")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return nil
+	case "http":
+		if IsLoopbackHost(u.Hostname()) {
+			return nil
+		}
+		return errors.New("plain http is allowed on a loopback host only (localhost, 127.0.0.1, ::1); use https")
+	}
+	return errors.New("must be an absolute http(s) URL")
+}
+
+// IsLoopbackHost reports whether host names this machine's loopback interface.
+func IsLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckOrigin checks a web origin (scheme://host[:port]) fit for a CSP frame-ancestors source
+// and for postMessage: http or https, ASCII, no path, query, fragment or user information,
+// nothing that could end the directive.
+func CheckOrigin(o string) error {
+	if strings.ContainsAny(o, ";,'\" ") {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
+	// then be gone and any site could frame the pages.
+	for i := 0; i < len(o); i++ {
+		if o[i] < 0x21 || o[i] > 0x7e {
+			return errors.New("must be ASCII (write an international domain in its xn-- form)")
+		}
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	if strings.ContainsAny(u.Host, "*") {
+		return errors.New("must not hold a wildcard")
+	}
+	return nil
+}
