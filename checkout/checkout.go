@@ -127,7 +127,7 @@ type Order struct {
 	ID           string // >= 128 random bits, URL-safe (NewID)
 	Number       string // short human number shown to the shopper, e.g. "PX-7K3M9QZ2"
 	ExternalCode string // sent to the gateway as externalCode (8..255 characters)
-	RequestKey   string // the form's request key: the same key gives the same order
+	RequestKey   string // the cart id and the form's request key: the same key on the same cart gives the same order
 	Status       OrderStatus
 	Lines        []OrderLine
 	Amount       gatewayclient.Cents

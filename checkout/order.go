@@ -27,8 +27,9 @@ type PlaceOrderInput struct {
 	ShopperIP  string // sent as customer.ip when it parses as an IP address
 }
 
-// Maximum length of a request key (the store indexes it).
-const maxRequestKey = 255
+// Maximum length of a request key as the form sends it. The store keeps it scoped by its cart
+// (scopedRequestKey), within 255 characters.
+const maxRequestKey = 200
 
 // Length limits of the customer's name. The gateway asks for "international alphanumeric text"
 // without a length; the checkout wants a name the merchant can ship to and a bank app can show,
@@ -46,8 +47,8 @@ const (
 // MinNameLength to MaxNameLength characters). Every violation comes back at once in a
 // *FieldErrors keyed by form field (see FormField); nothing is stored then. Prices come from
 // the catalogue. The order and its first attempt (with its idempotency key) are written in one
-// store transaction before the gateway is called; an order with the same RequestKey is
-// returned as it is instead of making another one.
+// store transaction before the gateway is called; an order of the same cart with the same
+// RequestKey is returned as it is instead of making another one (a key is scoped by its cart).
 //
 // The returned order's status says what happened:
 //   - awaiting_payment: the QR code is ready (Order.QR).
@@ -170,6 +171,11 @@ func cartFingerprint(c *Cart) string {
 	return idEncoding.EncodeToString(h.Sum(nil)[:10])
 }
 
+// scopedRequestKey is the request key as stored with the order: scoped by the cart it was
+// posted with, so that a key is only ever the key of one cart's order. The same key posted with
+// another cart is another key: it never leads to the first cart's order.
+func scopedRequestKey(cartID, key string) string { return cartID + "/" + key }
+
 // requestKeyCart returns the cart fingerprint a request key made by NewRequestKey carries.
 func requestKeyCart(key string) (string, bool) {
 	i := strings.LastIndexByte(key, '.')
@@ -186,7 +192,7 @@ func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
 	o := &Order{
 		ID:         s.newID(),
 		Number:     newOrderNumber(),
-		RequestKey: in.RequestKey,
+		RequestKey: scopedRequestKey(in.CartID, in.RequestKey),
 		Status:     StatusPending,
 		Customer:   normalizeCustomer(in.Customer),
 		Physical:   cart.NeedsAddress(),

@@ -697,3 +697,26 @@ func TestRegenerateQRExpiresFirst(t *testing.T) {
 		t.Errorf("RegenerateQR of an order awaiting payment: %v, want ErrNotRenewable (conflict)", err)
 	}
 }
+
+// TestRequestKeyIsTheCartsOnly: a request key leads only to the order of the cart it was posted
+// with; posted with another cart, it never returns the first cart's order (a plain key and a
+// key made by NewRequestKey alike).
+func TestRequestKeyIsTheCartsOnly(t *testing.T) {
+	e := newEnv(t)
+	cartA := e.cart(map[checkout.ProductID]int{ebook: 1})
+	cartB := e.cart(map[checkout.ProductID]int{ebook: 1})
+	for _, key := range []string{checkout.NewID(), checkout.NewRequestKey(cartA)} {
+		a, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartA.ID, RequestKey: key, Customer: customer()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartA.ID, RequestKey: key, Customer: customer()})
+		if err != nil || again.ID != a.ID {
+			t.Fatalf("the same key on the same cart: %v, %v; want order %s again", again, err, a.Number)
+		}
+		b, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartB.ID, RequestKey: key, Customer: customer()})
+		if err == nil && b.ID == a.ID {
+			t.Fatalf("cart B posted with cart A's key %q got A's order %s", key, a.Number)
+		}
+	}
+}

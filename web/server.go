@@ -20,6 +20,7 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -200,7 +201,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // routes is the route table.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.logRequests, s.recoverPanics, s.securityHeaders, s.crossOrigin)
+	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
+	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
+	// event stream is left alone).
+	r.Use(s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
+		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusMethodNotAllowed)

@@ -1,0 +1,46 @@
+package web_test
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestPagesAreGzipped: a page asked for with Accept-Encoding: gzip comes gzipped (and says it
+// varies by it); one asked for without comes plain.
+func TestPagesAreGzipped(t *testing.T) {
+	e := newEnv(t)
+	res := e.do(http.MethodGet, "/", nil, "Accept-Encoding", "gzip")
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(strings.Join(res.Header.Values("Vary"), ","), "Accept-Encoding") {
+		t.Fatalf("GET / with gzip: %d, Content-Encoding %q, Vary %q", res.StatusCode, res.Header.Get("Content-Encoding"), res.Header.Values("Vary"))
+	}
+	zr, err := gzip.NewReader(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil || !strings.Contains(string(body), `data-testid="product-card"`) {
+		t.Fatalf("gunzipped page: %v, %.200q", err, body)
+	}
+	plain := e.do(http.MethodGet, "/", nil, "Accept-Encoding", "identity")
+	plain.Body.Close()
+	if plain.Header.Get("Content-Encoding") != "" {
+		t.Errorf("a client without gzip got Content-Encoding %q", plain.Header.Get("Content-Encoding"))
+	}
+}
+
+// TestHeadIsGetWithoutBody: HEAD / answers as GET does, without a body (not 405).
+func TestHeadIsGetWithoutBody(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{"/", "/healthz"} {
+		res := e.do(http.MethodHead, path, nil)
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || len(body) != 0 || res.Header.Get("Content-Type") == "" {
+			t.Errorf("HEAD %s: %d, %d bytes, Content-Type %q; want 200, no body, the GET's type", path, res.StatusCode, len(body), res.Header.Get("Content-Type"))
+		}
+	}
+}
