@@ -47,11 +47,12 @@ const (
 	MsgGatewayDown     = "form.gateway_down"     // the payment gateway did not answer
 	MsgProductMissing  = "error.product_missing" // the product to add does not exist
 	MsgSandboxRefused  = "pix.sandbox_refused"   // the sandbox refused the simulated payment
+	MsgTooManyCarts    = "error.too_many_carts"  // this address started too many carts (%d seconds to wait)
 )
 
 // handlerMessages lists the Msg* keys.
 func handlerMessages() []string {
-	return []string{MsgFormOutdated, MsgCartUnavailable, MsgGatewayDown, MsgProductMissing, MsgSandboxRefused}
+	return []string{MsgFormOutdated, MsgCartUnavailable, MsgGatewayDown, MsgProductMissing, MsgSandboxRefused, MsgTooManyCarts}
 }
 
 // messages is the catalogue: each key has its Brazilian Portuguese and its English text, in that
@@ -244,4 +245,5 @@ var shopMessages = map[string][2]string{
 	"error.request":         {"Referência: %s", "Reference: %s"},
 	"error.home":            {"Ir para a loja", "Go to the shop"},
 	"error.product_missing": {"Este produto não está disponível.", "This product is not available."},
+	"error.too_many_carts":  {"Muitos carrinhos novos a partir desta conexão. Tente de novo em %d s.", "Too many new carts from this connection. Try again in %d s."},
 }

@@ -74,8 +74,8 @@ func TestEveryUsedKeyExists(t *testing.T) {
 			t.Errorf("handler message %q: %q / %q", k, pt, en)
 		}
 	}
-	if len(handlerMessages()) != 5 {
-		t.Errorf("%d handler messages, want 5", len(handlerMessages()))
+	if len(handlerMessages()) != 6 {
+		t.Errorf("%d handler messages, want 6", len(handlerMessages()))
 	}
 	for _, s := range append(checkout.OrderStatuses(), "unknown") {
 		if !HasKey("status." + string(s)) {

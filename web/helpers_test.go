@@ -116,6 +116,7 @@ type envOptions struct {
 	workers, queue int
 	recheck        time.Duration
 	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
+	newCartBurst   int  // 0: the default
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -167,6 +168,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		WebhookWorkers: o.workers,
 		Recheck:        o.recheck,
 		WebhookQueue:   o.queue,
+	}
+	if o.newCartBurst > 0 {
+		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test
 	}
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}

@@ -84,6 +84,19 @@ type Options struct {
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
+	// NewCartLimit limits the carts one client address may start (default 60 a minute, in
+	// bursts of up to 60). Carts cost a row each until retention removes them; a shopper starts
+	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
+	// and limit at the proxy.
+	NewCartLimit Rate
+}
+
+// Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
+// default"; Off means no limit.
+type Rate struct {
+	N   int
+	Per time.Duration
+	Off bool
 }
 
 // Server holds the handlers' dependencies. Make one with New, serve Handler, and call Shutdown
@@ -106,6 +119,8 @@ type Server struct {
 	hooksClosed bool
 	workers     sync.WaitGroup
 	seen        *recentIDs
+
+	newCarts *keyedLimiter // new carts per client address; nil: no limit
 
 	qrMu    sync.Mutex
 	qrCache map[string][]byte // QR PNGs by attempt id, bounded by qrCacheMax
@@ -134,6 +149,9 @@ func New(opts Options) (*Server, error) {
 	if opts.WebhookQueue <= 0 {
 		opts.WebhookQueue = 256
 	}
+	if l := opts.NewCartLimit; !l.Off && (l.N <= 0 || l.Per <= 0) {
+		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
+	}
 	s := &Server{
 		opts:    opts,
 		svc:     opts.Service,
@@ -142,6 +160,10 @@ func New(opts Options) (*Server, error) {
 		hooks:   make(chan webhookJob, opts.WebhookQueue),
 		seen:    newRecentIDs(4096),
 		qrCache: map[string][]byte{},
+	}
+	if l := opts.NewCartLimit; !l.Off {
+		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
+		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
 	}
 	if opts.WebhookSecret != "" {
 		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -123,6 +124,16 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 	qty, ok := quantity(r)
 	if !ok {
 		qty = 0 // refused by the domain with the quantity's message
+	}
+	if cartID == "" && s.newCarts != nil {
+		// Every new cart is a row until retention removes it: one address may not start them
+		// by the thousand.
+		if ok, wait := s.newCarts.allow(clientIP(r), s.opts.Clock()); !ok {
+			secs := int(wait.Round(time.Second) / time.Second)
+			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
+			s.renderErrorMessage(w, r, http.StatusTooManyRequests, views.T(s.pageLang(r), views.MsgTooManyCarts, max(secs, 1)))
+			return
+		}
 	}
 	c, err := s.svc.AddToCart(r.Context(), cartID, pid, qty)
 	var fe *checkout.FieldErrors

@@ -329,3 +329,25 @@ func TestContinueShoppingKeepsTheCartWithoutCookies(t *testing.T) {
 		t.Errorf("%d lines, want 2", n)
 	}
 }
+
+// TestNewCartsAreLimitedPerAddress: one client address may start a burst of carts, then gets a
+// 429 with Retry-After and no cart is made; adding to an existing cart is not limited.
+func TestNewCartsAreLimitedPerAddress(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.newCartBurst = 3 })
+	var carts []string
+	for range 3 {
+		res, _ := e.post("/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}})
+		carts = append(carts, e.location(res))
+	}
+	res, doc := e.post("/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}})
+	if res.StatusCode != http.StatusTooManyRequests || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("fourth new cart: %d, Retry-After %q; want 429 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+	if !strings.Contains(doc.Text(), "carrinhos novos") {
+		t.Errorf("the 429 page does not say why: %q", doc.Find("main").Text())
+	}
+	res, _ = e.post(carts[0]+"/items", url.Values{"product_id": {"caneca-de-ceramica"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Errorf("adding to an existing cart after the limit: %d, want 303", res.StatusCode)
+	}
+}

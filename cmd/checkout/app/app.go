@@ -156,6 +156,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
 		Heartbeat:      cfg.SSEHeartbeat,
+		NewCartLimit:   cfg.NewCartLimit,
 	})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // Defaults of the configuration.
@@ -41,6 +42,7 @@ type Config struct {
 	AdminPassword        string   // CHECKOUT_ADMIN_PASSWORD
 	MerchantAPIKey       string   // CHECKOUT_MERCHANT_API_KEY
 	MerchantName         string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
+	NewCartLimit         web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -68,6 +70,7 @@ func Defaults() Config {
 		PublicURL:         DefaultPublicURL,
 		DataDir:           DefaultDataDir,
 		MerchantName:      DefaultMerchantName,
+		NewCartLimit:      web.Rate{N: 60, Per: time.Minute},
 		ReconcileInterval: DefaultReconcileInterval,
 		WebhooksEnabled:   true,
 	}
@@ -82,8 +85,8 @@ type ConfigError struct {
 // Error is "config: VARIABLE: problem".
 func (e *ConfigError) Error() string { return "config: " + e.Var + ": " + e.Msg }
 
-// setting is one variable of the configuration table: its environment name, its flag name and
-// where it goes.
+// setting is one variable of the configuration table: its environment name, its flag name, its
+// help, and where it goes.
 type setting struct {
 	env, flag, usage string
 	set              func(c *Config, v string) error
@@ -126,7 +129,54 @@ func settings() []setting {
 			c.WebhooksEnabled = b
 			return nil
 		}},
+		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
+			r, err := parseRate(v)
+			c.NewCartLimit = r
+			return err
+		}},
 	}
+}
+
+// defaults shows each setting's default in the help, by variable.
+var defaults = map[string]func(c Config) string{
+	"CHECKOUT_ADDR":               func(c Config) string { return c.Addr },
+	"CHECKOUT_PUBLIC_URL":         func(c Config) string { return c.PublicURL },
+	"CHECKOUT_DATA_DIR":           func(c Config) string { return c.DataDir },
+	"CHECKOUT_MERCHANT_NAME":      func(c Config) string { return c.MerchantName },
+	"CHECKOUT_RECONCILE_INTERVAL": func(c Config) string { return c.ReconcileInterval.String() },
+	"CHECKOUT_WEBHOOKS":           func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
+	"CHECKOUT_NEW_CART_LIMIT":     func(c Config) string { return formatRate(c.NewCartLimit) },
+}
+
+// rateUnits are the periods a rate may be given per.
+var rateUnits = map[string]time.Duration{"s": time.Second, "min": time.Minute, "h": time.Hour}
+
+// parseRate reads "N/s", "N/min", "N/h" or "off".
+func parseRate(v string) (web.Rate, error) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "off" {
+		return web.Rate{Off: true}, nil
+	}
+	n, unit, ok := strings.Cut(v, "/")
+	count, err := strconv.Atoi(strings.TrimSpace(n))
+	per, known := rateUnits[strings.TrimSpace(unit)]
+	if !ok || err != nil || count < 1 || count > 1_000_000 || !known {
+		return web.Rate{}, errors.New("must be a rate such as 60/min, 10/s or 1000/h, or off")
+	}
+	return web.Rate{N: count, Per: per}, nil
+}
+
+// formatRate writes a rate as parseRate reads it.
+func formatRate(r web.Rate) string {
+	if r.Off {
+		return "off"
+	}
+	for unit, per := range rateUnits {
+		if per == r.Per {
+			return strconv.Itoa(r.N) + "/" + unit
+		}
+	}
+	return strconv.Itoa(r.N) + "/" + r.Per.String()
 }
 
 // Load reads the configuration: defaults, then the environment (env, usually os.Getenv), then
@@ -176,8 +226,13 @@ func Load(env func(string) string, args []string) (Config, error) {
 func Usage() string {
 	var b strings.Builder
 	b.WriteString("Usage: checkout [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n")
+	def := Defaults()
 	for _, s := range settings() {
-		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s\n", s.flag, s.env, s.usage)
+		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s", s.flag, s.env, s.usage)
+		if d, ok := defaults[s.env]; ok {
+			fmt.Fprintf(&b, " (default %s)", d(def))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

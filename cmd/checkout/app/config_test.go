@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/web"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -77,6 +79,9 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
 		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
 		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
+		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "0/min"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "10/fortnight"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{nil, []string{"-no-such-flag"}, "command line"},
 		{nil, []string{"stray"}, "command line"},
 	}
@@ -114,6 +119,29 @@ func TestLoadHelp(t *testing.T) {
 	for _, s := range settings() {
 		if !strings.Contains(u, "-"+s.flag) || !strings.Contains(u, s.env) {
 			t.Errorf("usage misses %s", s.env)
+		}
+	}
+}
+
+// TestHelpShowsDefaults: checkout -h gives each setting that has a default with it.
+func TestHelpShowsDefaults(t *testing.T) {
+	u := Usage()
+	for _, want := range []string{"(default :8080)", "(default http://localhost:8080)", "(default ./data)",
+		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("usage lacks %q:\n%s", want, u)
+		}
+	}
+}
+
+func TestLoadNewCartLimit(t *testing.T) {
+	for v, want := range map[string]web.Rate{
+		"10/s": {N: 10, Per: time.Second}, "120/min": {N: 120, Per: time.Minute}, "1000/h": {N: 1000, Per: time.Hour},
+		"off": {Off: true}, " OFF ": {Off: true},
+	} {
+		c, err := Load(envOf(map[string]string{"CHECKOUT_NEW_CART_LIMIT": v}), nil)
+		if err != nil || c.NewCartLimit != want {
+			t.Errorf("%q: %+v, %v; want %+v", v, c.NewCartLimit, err, want)
 		}
 	}
 }
