@@ -106,6 +106,9 @@ type OrderLine struct {
 	UnitPrice gatewayclient.Cents
 	Quantity  int
 	Physical  bool
+	// Description is an ad-hoc item's description (checkout sessions), sent to the gateway with
+	// the item; "" for catalogue products.
+	Description string
 }
 
 // Subtotal is the line's unit price times its quantity.
@@ -148,6 +151,20 @@ type Order struct {
 	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
 	// version is refused with ErrConflict (optimistic compare-and-set).
 	Version int
+	// SessionID is the checkout session the order was placed from ("" for a cart's order).
+	SessionID string
+	// MerchantReference is the merchant's own reference for the order (the checkout session's
+	// externalCode); "" for a cart's order.
+	MerchantReference string
+	// PayBy is the deadline of the order's payment (its checkout session's expiry): no QR code
+	// outlives it and none is made after it. Zero: no deadline.
+	PayBy time.Time
+}
+
+// Renewable reports whether a new QR code may still be made for o at now: a QR code of at
+// least a minute must fit before its deadline.
+func (o *Order) Renewable(now time.Time) bool {
+	return o.PayBy.IsZero() || now.Add(gatewayclient.MinExpirationSeconds*time.Second).Before(o.PayBy)
 }
 
 // CurrentAttempt returns the latest payment attempt, or nil when there is none.

@@ -76,10 +76,26 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
 	}
 	o := s.newOrder(cart, in)
+	fe := &FieldErrors{}
+	for _, l := range cart.Lines {
+		if !l.Product.Active {
+			fe.add(FieldCart, gatewayclient.Violation{Field: "items", Code: "unavailable",
+				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
+		}
+	}
+	return s.place(ctx, fe, in.Customer, o)
+}
+
+// place checks the order o (made from a cart or a checkout session) with the checkout's own
+// rules on the customer as typed and every rule of the gateway on its transaction request,
+// adding to the violations already in fe; then stores it with its first attempt and asks the
+// gateway for its QR code (see PlaceOrder for what the returned order's status says).
+func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o *Order) (*Order, error) {
 	req := s.request(o, o.CurrentAttempt())
-	if fe := s.checkOrder(cart, in, o, req); fe != nil {
+	if fe := s.checkOrder(fe, typed, o, req); fe != nil {
 		return nil, fe
 	}
+	var err error
 	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
 	}
@@ -104,19 +120,11 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	return res, nil
 }
 
-// checkOrder returns every reason why the order o, made from cart and in, may not be placed, or
-// nil: products no longer sold, the checkout's own rules on the customer (as typed), and every
-// rule of the gateway on the transaction request req (which also asks for an address when a
-// product is physical).
-func (s *Service) checkOrder(cart *Cart, in PlaceOrderInput, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
-	fe := &FieldErrors{}
-	for _, l := range cart.Lines {
-		if !l.Product.Active {
-			fe.add(FieldCart, gatewayclient.Violation{Field: "items", Code: "unavailable",
-				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
-		}
-	}
-	checkCustomer(fe, in.Customer, o.Customer)
+// checkOrder returns every reason why the order o may not be placed, or nil: those already in
+// fe, the checkout's own rules on the customer (typed, as sent), and every rule of the gateway
+// on the transaction request req (which also asks for an address when a product is physical).
+func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
+	checkCustomer(fe, typed, o.Customer)
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
 		fe.addViolations(ve.Violations)
@@ -188,6 +196,16 @@ func requestKeyCart(key string) (string, bool) {
 // newOrder snapshots a cart and the form into a new order with its first, pending attempt.
 // checkOrder says whether it may be placed.
 func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
+	lines := make([]OrderLine, 0, len(cart.Lines))
+	for _, l := range cart.Lines {
+		lines = append(lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
+			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
+	}
+	return s.newOrderOf(lines, in)
+}
+
+// newOrderOf makes a new order of lines and the form, with its first, pending attempt.
+func (s *Service) newOrderOf(lines []OrderLine, in PlaceOrderInput) *Order {
 	now := s.now().UTC()
 	o := &Order{
 		ID:         s.newID(),
@@ -195,7 +213,6 @@ func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
 		RequestKey: scopedRequestKey(in.CartID, in.RequestKey),
 		Status:     StatusPending,
 		Customer:   normalizeCustomer(in.Customer),
-		Physical:   cart.NeedsAddress(),
 		CreatedAt:  now,
 		UpdatedAt:  now,
 		Lang:       in.Lang,
@@ -204,10 +221,10 @@ func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
 	// The order number, not the id: the id is the shopper's credential (the URL of the PIX
 	// page) and must not travel to the gateway, its dashboards and its logs.
 	o.ExternalCode = o.Number
-	for _, l := range cart.Lines {
-		o.Lines = append(o.Lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
-			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
+	for _, l := range lines {
+		o.Lines = append(o.Lines, l)
 		o.Amount += l.Subtotal()
+		o.Physical = o.Physical || l.Physical
 	}
 	if o.Physical && in.Address != nil {
 		a := normalizeAddress(*in.Address)
@@ -252,6 +269,12 @@ func normalizeAddress(a Address) Address {
 // send the stored body, since settings may change in between.
 func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
 	exp := s.expiration
+	if !o.PayBy.IsZero() {
+		// A QR code never outlives the order's deadline (its checkout session's expiry).
+		if left := int(o.PayBy.Sub(s.now()) / time.Second); left < exp {
+			exp = max(left, gatewayclient.MinExpirationSeconds)
+		}
+	}
 	req := gatewayclient.CreateTransactionRequest{
 		Amount:         o.Amount,
 		PaymentMethod:  gatewayclient.PaymentMethodPIX,
@@ -278,7 +301,8 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 			Complement: ad.Complement, Neighborhood: ad.Neighborhood, City: ad.City, State: ad.State, Country: ad.Country}
 	}
 	for _, l := range o.Lines {
-		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
+			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
 	}
 	return req
 }
@@ -453,6 +477,9 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		expire(o, now)
 		if o.Status != StatusExpired && o.Status != StatusFailed {
 			return false, fmt.Errorf("checkout: order %s is %s: %w", o.Number, o.Status, ErrNotRenewable)
+		}
+		if !o.Renewable(now) {
+			return false, fmt.Errorf("checkout: order %s is past its deadline: %w", o.Number, ErrNotRenewable)
 		}
 		cur := o.CurrentAttempt()
 		if cur != nil && cur.State == AttemptPending {

@@ -42,6 +42,8 @@ type ServiceOptions struct {
 	// NewID makes ids of carts, orders and attempts (default NewID). It must return at least
 	// 128 random bits, URL-safe.
 	NewID func() string
+	// Sessions keeps the checkout sessions of the merchant API (nil: none can be made).
+	Sessions SessionStore
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -58,6 +60,7 @@ type Service struct {
 	expiration int
 	locks      *keyedMutex
 	events     *broker
+	sessions   SessionStore
 }
 
 // NewService returns a Service on store and gw.
@@ -73,6 +76,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		expiration: opts.ExpirationSeconds,
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
+		sessions:   opts.Sessions,
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -68,6 +68,12 @@ type OrderFilter struct {
 	ExpiresBefore time.Time
 	// PendingAttempt: the current attempt is pending (the gateway never answered).
 	PendingAttempt bool
-	Limit          int // at most this many (0: no limit)
-	Offset         int
+	// SessionID: placed from this checkout session.
+	SessionID string
+	// MerchantReference: with this merchant reference (a checkout session's externalCode).
+	MerchantReference string
+	// CreatedFrom, CreatedBefore: created at or after, and before.
+	CreatedFrom, CreatedBefore time.Time
+	Limit                      int // at most this many (0: no limit)
+	Offset                     int
 }

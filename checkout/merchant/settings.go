@@ -140,7 +140,7 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 			continue
 		}
 		seen[o] = true
-		if err := CheckOrigin(o); err != nil {
+		if err := checkout.CheckOrigin(o); err != nil {
 			addField(fe, FieldFrameOrigins, gatewayclient.CodeFormat, fmt.Sprintf("%q: %v", o, err))
 			continue
 		}
@@ -240,29 +240,4 @@ func IsLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// CheckOrigin checks a web origin (scheme://host[:port]) fit for a CSP frame-ancestors source
-// and for postMessage: http or https, ASCII, no path, query, fragment or user information,
-// nothing that could end the directive.
-func CheckOrigin(o string) error {
-	if strings.ContainsAny(o, ";,'\" ") {
-		return errors.New("must be an origin such as https://shop.example.com")
-	}
-	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
-	// then be gone and any site could frame the pages.
-	for i := 0; i < len(o); i++ {
-		if o[i] < 0x21 || o[i] > 0x7e {
-			return errors.New("must be ASCII (write an international domain in its xn-- form)")
-		}
-	}
-	u, err := url.Parse(o)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
-		return errors.New("must be an origin such as https://shop.example.com")
-	}
-	if strings.ContainsAny(u.Host, "*") {
-		return errors.New("must not hold a wildcard")
-	}
-	return nil
 }

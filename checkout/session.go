@@ -1,0 +1,580 @@
+package checkout
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/netip"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// A checkout session is a checkout made by the merchant's server through the merchant API: its
+// own lines (catalogue products or ad-hoc items at the merchant's prices), its reference
+// (ExternalCode), the origin of the page allowed to frame it, a customer prefill and where to
+// send the shopper afterwards. Its id is unguessable and its page (/s/{id}) is the customer
+// form, prefilled; the shopper's submission turns it into one order (request key
+// "session:"+id, so a session never gets two orders), paid on the usual PIX page.
+//
+// A session may be turned into an order until ExpiresAt; the order's QR codes never outlive it
+// (Order.PayBy).
+
+// Limits of a checkout session.
+const (
+	MaxSessionItems                = 100   // lines of a session
+	MinSessionSeconds              = 120   // expiresInSeconds: at least one QR code of 60 s
+	MaxSessionSeconds              = 86400 // expiresInSeconds: one day
+	DefaultSessionSeconds          = 86400
+	MaxMetadataKeys                = 50
+	MaxMetadataKeyLength           = 40
+	MaxMetadataValueLength         = 500
+	MaxIdempotencyKeyLength        = 255
+	sessionRequestKeyPrefix        = "session:"
+	minQRSeconds                   = gatewayclient.MinExpirationSeconds
+	maxSessionURLLength            = 2048
+	sessionOrderReasonAfterExpired = "the checkout session expired"
+)
+
+// Item types of a checkout session's ad-hoc items.
+const (
+	ItemDigital  = "DIGITAL"
+	ItemPhysical = "PHYSICAL"
+)
+
+// ErrSessionExpired: the checkout session can no longer be turned into an order.
+var ErrSessionExpired = &Error{Code: CodeConflict, Message: sessionOrderReasonAfterExpired}
+
+// Session is a checkout session.
+type Session struct {
+	ID             string // >= 128 random bits (NewID): the shopper's credential, in the URL
+	IdempotencyKey string // the merchant's Idempotency-Key ("" when none was sent); unique
+	RequestHash    string // digest of the creation request, to tell a replay from another request
+	ExternalCode   string // the merchant's reference
+	EmbedOrigin    string // origin of the page allowed to frame the session ("" none)
+	SuccessURL     string // where the shopper goes once paid ("" none)
+	CancelURL      string // where the shopper goes to give up ("" none)
+	Lines          []OrderLine
+	Amount         gatewayclient.Cents
+	Customer       Customer // prefill (may be partial)
+	Address        *Address // prefill (may be partial); nil when none
+	Metadata       map[string]string
+	APIKeyID       string // the key that made it
+	ExpiresAt      time.Time
+	CreatedAt      time.Time
+}
+
+// Physical reports whether any line is a physical product (the shopper then gives an address).
+func (s *Session) Physical() bool {
+	for _, l := range s.Lines {
+		if l.Physical {
+			return true
+		}
+	}
+	return false
+}
+
+// Open reports whether the session may still be turned into an order at now: a QR code of at
+// least a minute must fit before it expires.
+func (s *Session) Open(now time.Time) bool {
+	return now.Add(minQRSeconds * time.Second).Before(s.ExpiresAt)
+}
+
+// SessionStore keeps checkout sessions. Idempotency keys are unique (enforced by the database).
+type SessionStore interface {
+	// CreateSession stores s, unless a session with its IdempotencyKey exists: then it stores
+	// nothing and returns that session with created false (concurrent callers with one key get
+	// one session).
+	CreateSession(ctx context.Context, s *Session) (stored *Session, created bool, err error)
+	// Session returns a session, or ErrNotFound.
+	Session(ctx context.Context, id string) (*Session, error)
+	// SessionByIdempotencyKey returns the session made with that key, or ErrNotFound.
+	SessionByIdempotencyKey(ctx context.Context, key string) (*Session, error)
+}
+
+// SessionItem is a line of a session being created: a catalogue product (ProductID, Quantity)
+// or an ad-hoc item (Title, Description, UnitPrice, Quantity, Type).
+type SessionItem struct {
+	ProductID   ProductID           `json:"productId,omitempty"`
+	Title       string              `json:"title,omitempty"`
+	Description string              `json:"description,omitempty"`
+	UnitPrice   gatewayclient.Cents `json:"unitPrice,omitempty"`
+	Quantity    int                 `json:"quantity"`
+	Type        string              `json:"type,omitempty"` // ItemDigital or ItemPhysical
+}
+
+// CreateSessionInput is a request of the merchant to create a checkout session. Field paths
+// in its errors are those of the API's JSON (items[0].unitPrice, customer.document,
+// customer.address.zipCode, successUrl...).
+type CreateSessionInput struct {
+	IdempotencyKey   string            `json:"-"`
+	APIKeyID         string            `json:"-"`
+	Items            []SessionItem     `json:"items"`
+	ExternalCode     string            `json:"externalCode,omitempty"`
+	EmbedOrigin      string            `json:"embedOrigin,omitempty"`
+	Customer         *Customer         `json:"customer,omitempty"`
+	Address          *Address          `json:"address,omitempty"`
+	SuccessURL       string            `json:"successUrl,omitempty"`
+	CancelURL        string            `json:"cancelUrl,omitempty"`
+	ExpiresInSeconds int               `json:"expiresInSeconds,omitempty"`
+	Metadata         map[string]string `json:"metadata,omitempty"`
+}
+
+// hash is the digest of the request: the same request sent again has the same digest,
+// whatever the order of its JSON keys or its spacing.
+func (in CreateSessionInput) hash() string {
+	b, _ := json.Marshal(in) // fields of plain types and sorted maps: never fails, deterministic
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateSession makes a checkout session, or returns the one made before with the same
+// Idempotency-Key and request (created false). The same key with another request is an
+// error of code CodeIdempotencyReused. Every rule is checked at once, those of the gateway
+// (item and amount limits, lengths, documents, phones, CEP) through the gateway client's own
+// validation of the transaction the session's order would send; violations come back as a
+// *FieldErrors whose Field paths name the API's JSON fields. Nothing is stored then.
+func (s *Service) CreateSession(ctx context.Context, in CreateSessionInput) (*Session, bool, error) {
+	if s.sessions == nil {
+		return nil, false, errors.New("checkout: sessions are not configured")
+	}
+	hash := in.hash()
+	if in.IdempotencyKey != "" {
+		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
+			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
+				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+		}
+		prev, err := s.sessions.SessionByIdempotencyKey(ctx, in.IdempotencyKey)
+		if err == nil {
+			return replay(prev, hash)
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
+		}
+	}
+	sess, err := s.newSession(ctx, in)
+	if err != nil {
+		return nil, false, err
+	}
+	sess.RequestHash = hash
+	stored, created, err := s.sessions.CreateSession(ctx, sess)
+	if err != nil {
+		return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
+	}
+	if !created {
+		return replay(stored, hash) // a concurrent request with the same key won
+	}
+	s.log.InfoContext(ctx, "checkout session created", "amount", int64(stored.Amount), "items", len(stored.Lines))
+	return stored, true, nil
+}
+
+// replay answers a request whose idempotency key made prev.
+func replay(prev *Session, hash string) (*Session, bool, error) {
+	if prev.RequestHash != hash {
+		return nil, false, &Error{Code: CodeIdempotencyReused,
+			Message: "this Idempotency-Key was already used with another request body"}
+	}
+	return prev, false, nil
+}
+
+// newSession checks in and builds the session (not stored).
+func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Session, error) {
+	now := s.now().UTC()
+	fe := &FieldErrors{}
+	add := func(field, code, msg string) {
+		fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+	}
+	sess := &Session{
+		ID:             s.newID(),
+		IdempotencyKey: in.IdempotencyKey,
+		ExternalCode:   strings.TrimSpace(in.ExternalCode),
+		EmbedOrigin:    strings.TrimRight(strings.TrimSpace(in.EmbedOrigin), "/"),
+		SuccessURL:     strings.TrimSpace(in.SuccessURL),
+		CancelURL:      strings.TrimSpace(in.CancelURL),
+		Metadata:       in.Metadata,
+		APIKeyID:       in.APIKeyID,
+		CreatedAt:      now,
+	}
+	switch n := len(in.Items); {
+	case n == 0:
+		add("items", gatewayclient.CodeRequired, "at least one item is required")
+	case n > MaxSessionItems:
+		add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
+	}
+	for i, it := range in.Items {
+		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
+		if ok {
+			sess.Lines = append(sess.Lines, line)
+			sess.Amount += line.Subtotal()
+		}
+	}
+	if sess.EmbedOrigin != "" {
+		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
+			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
+		}
+	}
+	for field, u := range map[string]string{"successUrl": sess.SuccessURL, "cancelUrl": sess.CancelURL} {
+		if u != "" {
+			if err := checkShopperURL(u); err != nil {
+				add(field, gatewayclient.CodeURL, err.Error())
+			}
+		}
+	}
+	secs := in.ExpiresInSeconds
+	switch {
+	case secs == 0:
+		secs = DefaultSessionSeconds
+	case secs < MinSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", MinSessionSeconds))
+	case secs > MaxSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", MaxSessionSeconds))
+	}
+	sess.ExpiresAt = now.Add(time.Duration(secs) * time.Second)
+	checkMetadata(add, in.Metadata)
+	if in.Customer != nil {
+		sess.Customer = normalizeCustomer(*in.Customer)
+	}
+	if in.Address != nil {
+		a := normalizeAddress(*in.Address)
+		sess.Address = &a
+	}
+	// The gateway's own rules, on the transaction the session's order would send: amount,
+	// items, externalCode and whatever the prefill holds. Required customer fields the
+	// merchant left to the shopper are stood in for, and their violations dropped.
+	checkSessionRequest(fe, sess, in, now)
+	if err := fe.orNil(); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// sessionLine checks one item and returns its line.
+func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it SessionItem) (OrderLine, bool) {
+	add := func(field, code, msg string) {
+		fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
+	}
+	ok := true
+	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
+		add(".quantity", map[bool]string{true: gatewayclient.CodeMin, false: gatewayclient.CodeMax}[it.Quantity < MinQuantity],
+			fmt.Sprintf("must be %d to %d", MinQuantity, MaxQuantity))
+		ok = false
+	}
+	if it.ProductID != "" {
+		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
+			".unitPrice": it.UnitPrice != 0, ".type": it.Type != ""} {
+			if set {
+				add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
+				ok = false
+			}
+		}
+		p, err := s.store.Product(ctx, it.ProductID)
+		switch {
+		case errors.Is(err, ErrNotFound) || err == nil && !p.Active:
+			add(".productId", "unknown_product", "no active product of the catalogue has this id")
+			return OrderLine{}, false
+		case err != nil:
+			add(".productId", "unavailable", "the catalogue could not be read")
+			return OrderLine{}, false
+		}
+		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical}, ok
+	}
+	physical := false
+	switch it.Type {
+	case ItemDigital:
+	case ItemPhysical:
+		physical = true
+	case "":
+		add(".type", gatewayclient.CodeRequired, "is required (DIGITAL or PHYSICAL) for an item without productId")
+		ok = false
+	default:
+		add(".type", gatewayclient.CodeEnum, "must be one of: DIGITAL, PHYSICAL")
+		ok = false
+	}
+	// Title, description and price are checked with the gateway's rules by checkSessionRequest.
+	return OrderLine{Title: strings.TrimSpace(it.Title), Description: strings.TrimSpace(it.Description),
+		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical}, ok
+}
+
+// stand-ins for the customer fields a prefill may leave to the shopper: valid by the gateway's
+// rules, never stored.
+const (
+	standInName     = "Stand In"
+	standInDocument = "52998224725"
+)
+
+// checkSessionRequest validates, with the gateway client's rules, the transaction request the
+// session's order would send, and adds the violations under the API's field paths.
+func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, now time.Time) {
+	c := sess.Customer
+	standIns := map[string]bool{}
+	if c.Name == "" {
+		c.Name, standIns["customer.name"] = standInName, true
+	}
+	if c.Document == "" {
+		c.Document, standIns["customer.document"] = standInDocument, true
+	}
+	req := gatewayclient.CreateTransactionRequest{
+		Amount:         sess.Amount,
+		PaymentMethod:  gatewayclient.PaymentMethodPIX,
+		ExternalCode:   sess.ExternalCode,
+		IdempotencyKey: "session-validation",
+		Customer:       &gatewayclient.Customer{Name: c.Name, Document: c.Document, Email: c.Email, MobilePhone: c.Phone},
+		IsInfoProduct:  gatewayclient.Ptr(true), // a partial address prefill is completed by the shopper
+		Pix:            &gatewayclient.PixRequest{},
+	}
+	if in.Customer != nil && strings.TrimSpace(in.Customer.Phone) != "" && c.Phone == "" {
+		fe.add("customer.phone", gatewayclient.Violation{Field: "customer.phone", Code: gatewayclient.CodeFormat,
+			Message: "must be a Brazilian mobile number with area code"})
+	}
+	if a := sess.Address; a != nil {
+		// Only the fields given are checked: stand in for the others with valid values.
+		full := gatewayclient.Address{ZipCode: or(a.ZipCode, "01310-100"), Street: or(a.Street, "Rua"),
+			Number: or(a.Number, "1"), Complement: a.Complement, Neighborhood: or(a.Neighborhood, "Centro"),
+			City: or(a.City, "Cidade"), State: or(a.State, "SP"), Country: or(a.Country, "BR")}
+		req.Address = &full
+	}
+	// Lines that passed sessionLine, with the API's item index kept in order.
+	for _, l := range sess.Lines {
+		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
+			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+	}
+	var ve *gatewayclient.ValidationError
+	if err := req.ValidateAt(now); !errors.As(err, &ve) {
+		return
+	}
+	itemIndex := apiItemIndexes(in, sess)
+	for _, v := range ve.Violations {
+		if standIns[v.Field] {
+			continue
+		}
+		v.Field = apiPath(v.Field, itemIndex)
+		if v.Field == "amount" {
+			v.Field = "items"
+			v.Message = "the total of the items " + v.Message
+		}
+		if !fe.Has(v.Field) {
+			fe.add(v.Field, v)
+		}
+	}
+}
+
+// apiItemIndexes maps the index of each line kept in sess to the index of its item in the
+// request (lines refused by sessionLine are left out of sess).
+func apiItemIndexes(in CreateSessionInput, sess *Session) []int {
+	idx := make([]int, 0, len(sess.Lines))
+	for i := range in.Items {
+		if len(idx) == len(sess.Lines) {
+			break
+		}
+		idx = append(idx, i)
+	}
+	return idx
+}
+
+// apiPath renames a gateway request path to the API's: address.* is under customer, the
+// mobile phone is customer.phone, items keep the index the merchant sent.
+func apiPath(p string, itemIndex []int) string {
+	switch {
+	case p == "customer.mobilePhone":
+		return "customer.phone"
+	case strings.HasPrefix(p, "address"):
+		return "customer." + p
+	case strings.HasPrefix(p, "items["):
+		var i int
+		var rest string
+		if n, _ := fmt.Sscanf(p, "items[%d]", &i); n == 1 {
+			rest = p[strings.IndexByte(p, ']')+1:]
+			if i < len(itemIndex) {
+				i = itemIndex[i]
+			}
+			return fmt.Sprintf("items[%d]%s", i, rest)
+		}
+	}
+	return p
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// checkMetadata checks the merchant's metadata: at most MaxMetadataKeys keys of 1 to
+// MaxMetadataKeyLength characters, values of at most MaxMetadataValueLength.
+func checkMetadata(add func(field, code, msg string), m map[string]string) {
+	if len(m) > MaxMetadataKeys {
+		add("metadata", gatewayclient.CodeMax, fmt.Sprintf("at most %d keys", MaxMetadataKeys))
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if n := utf8.RuneCountInString(k); n == 0 || n > MaxMetadataKeyLength || !utf8.ValidString(k) {
+			add("metadata", gatewayclient.CodeFormat, fmt.Sprintf("keys have 1 to %d characters", MaxMetadataKeyLength))
+			continue
+		}
+		if v := m[k]; utf8.RuneCountInString(v) > MaxMetadataValueLength || !utf8.ValidString(v) {
+			add("metadata."+k, gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxMetadataValueLength))
+		}
+	}
+}
+
+// CheckOrigin checks a web origin (scheme://host[:port]) fit for a CSP frame-ancestors source
+// and for postMessage: http or https, ASCII, no path, query, fragment, user information or
+// wildcard, nothing that could end the directive.
+func CheckOrigin(o string) error {
+	if strings.ContainsAny(o, ";,'\" *") {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
+	// then be gone and any site could frame the pages.
+	for i := 0; i < len(o); i++ {
+		if o[i] < 0x21 || o[i] > 0x7e {
+			return errors.New("must be ASCII (write an international domain in its xn-- form)")
+		}
+	}
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
+		return errors.New("must be an origin such as https://shop.example.com")
+	}
+	return nil
+}
+
+// checkShopperURL checks a URL the shopper is sent to (successUrl, cancelUrl): the gateway's
+// URL rules (https, a public host name with a TLD, no user information), a fragment allowed;
+// or http(s) on a loopback host, for a merchant developing on their machine.
+func checkShopperURL(raw string) error {
+	if len(raw) > maxSessionURLLength {
+		return fmt.Errorf("must have at most %d characters", maxSessionURLLength)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("must be a valid URL")
+	}
+	if (u.Scheme == "http" || u.Scheme == "https") && u.User == nil && isLoopback(u.Hostname()) {
+		return nil
+	}
+	noFragment, _, _ := strings.Cut(raw, "#")
+	req := gatewayclient.CreateTransactionRequest{WebhookURL: noFragment}
+	var ve *gatewayclient.ValidationError
+	if err := req.Validate(); errors.As(err, &ve) {
+		for _, v := range ve.For("webhookUrl") {
+			return errors.New(v.Message)
+		}
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+func printableASCII(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// apiFieldError is one violation of one field of an API request.
+func apiFieldError(field, code, msg string) *FieldErrors {
+	fe := &FieldErrors{}
+	fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+	return fe
+}
+
+// Session returns a checkout session, or ErrNotFound.
+func (s *Service) Session(ctx context.Context, id string) (*Session, error) {
+	if s.sessions == nil {
+		return nil, fmt.Errorf("checkout: session: %w", ErrNotFound)
+	}
+	sess, err := s.sessions.Session(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: session: %w", err)
+	}
+	return sess, nil
+}
+
+// SessionOrder returns the order of a session, or nil when the shopper has not placed it yet.
+func (s *Service) SessionOrder(ctx context.Context, sessionID string) (*Order, error) {
+	os, err := s.store.Orders(ctx, OrderFilter{SessionID: sessionID, Limit: 1})
+	if err != nil {
+		return nil, fmt.Errorf("checkout: the order of a session: %w", err)
+	}
+	if len(os) == 0 {
+		return nil, nil
+	}
+	return os[0], nil
+}
+
+// SessionStatus is the state of a session as the API shows it: SessionOpen or SessionExpired
+// before an order exists, the order's state afterwards.
+func SessionStatus(sess *Session, o *Order, now time.Time) string {
+	switch {
+	case o != nil:
+		return string(o.Status)
+	case !sess.Open(now):
+		return SessionExpired
+	}
+	return SessionOpen
+}
+
+// States of a session without an order.
+const (
+	SessionOpen    = "open"
+	SessionExpired = "expired"
+)
+
+// PlaceSessionInput is the shopper's submission of a session's form.
+type PlaceSessionInput struct {
+	SessionID string
+	Customer  Customer
+	Address   *Address
+	Lang      string
+	ShopperIP string
+}
+
+// PlaceSessionOrder turns a session into its order, as PlaceOrder does for a cart: every rule
+// checked at once before anything is stored (a *FieldErrors keyed by form field), the order
+// and its first attempt written before the gateway is called. A session has one order: the
+// same submission again, or another tab's, returns it. An expired session is ErrSessionExpired.
+func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (*Order, error) {
+	sess, err := s.Session(ctx, in.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if o, err := s.SessionOrder(ctx, sess.ID); err != nil || o != nil {
+		return o, err
+	}
+	if !sess.Open(s.now()) {
+		return nil, ErrSessionExpired
+	}
+	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
+		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
+	o.SessionID = sess.ID
+	o.MerchantReference = sess.ExternalCode
+	o.PayBy = sess.ExpiresAt
+	fe := &FieldErrors{}
+	return s.place(ctx, fe, in.Customer, o)
+}
