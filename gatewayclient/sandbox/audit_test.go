@@ -214,7 +214,7 @@ func TestInternalErrorRevealsNothing(t *testing.T) {
 	var logs syncBuffer
 	e := newEnv(t, func(o *Options) { o.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
 	tok := e.token()
-	if err := e.sb.db.Close(); err != nil {
+	if err := e.sb.closeDB(); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []struct{ method, path string }{{"GET", "/deposit"}, {"GET", "/deposit/4b2b6b8e-2f0a-4c3e-9a57-3f3f3f3f3f3f"},
@@ -403,7 +403,7 @@ func TestFaultsEachKind(t *testing.T) {
 func (e *env) lastWebhook(recordID string) (string, []byte, int) {
 	e.t.Helper()
 	var n int
-	if err := e.sb.db.QueryRow(`SELECT COUNT(*) FROM webhook_deliveries WHERE record_id = ?`, recordID).Scan(&n); err != nil {
+	if err := e.sb.w.QueryRow(`SELECT COUNT(*) FROM webhook_deliveries WHERE record_id = ?`, recordID).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	if n == 0 {
@@ -411,7 +411,7 @@ func (e *env) lastWebhook(recordID string) (string, []byte, int) {
 	}
 	var typ string
 	var body []byte
-	if err := e.sb.db.QueryRow(`SELECT type, body FROM webhook_deliveries WHERE record_id = ? ORDER BY id DESC LIMIT 1`, recordID).Scan(&typ, &body); err != nil {
+	if err := e.sb.w.QueryRow(`SELECT type, body FROM webhook_deliveries WHERE record_id = ? ORDER BY id DESC LIMIT 1`, recordID).Scan(&typ, &body); err != nil {
 		e.t.Fatal(err)
 	}
 	return typ, body, n
@@ -701,7 +701,7 @@ func TestClientsAreIsolated(t *testing.T) {
 	theirTx := e.createTx(theirs, "isolated-02", 4321)
 	for id, secret := range map[string]string{tx.ID: a.WebhookSecret, theirTx.ID: b.WebhookSecret} {
 		var stored string
-		if err := e.sb.db.QueryRow(`SELECT secret FROM webhook_deliveries WHERE record_id = ?`, id).Scan(&stored); err != nil {
+		if err := e.sb.w.QueryRow(`SELECT secret FROM webhook_deliveries WHERE record_id = ?`, id).Scan(&stored); err != nil {
 			t.Fatal(err)
 		}
 		if stored != secret {

@@ -46,6 +46,8 @@ type offsetClock struct {
 	base Clock
 	mu   sync.Mutex
 	off  time.Duration
+	// advancing serialises advances, so that each saves the offset before the next reads it.
+	advancing sync.Mutex
 }
 
 func (c *offsetClock) Now() time.Time {
@@ -65,4 +67,16 @@ func (c *offsetClock) setOffset(d time.Duration) {
 	c.mu.Lock()
 	c.off = d
 	c.mu.Unlock()
+}
+
+// advance moves the offset forward by d once save has stored the new offset.
+func (c *offsetClock) advance(d time.Duration, save func(off time.Duration) error) error {
+	c.advancing.Lock()
+	defer c.advancing.Unlock()
+	off := c.offset() + d
+	if err := save(off); err != nil {
+		return err
+	}
+	c.setOffset(off)
+	return nil
 }

@@ -67,14 +67,9 @@ func (s *Sandbox) AdvanceClock(ctx context.Context, d time.Duration) error {
 		return violation(gc.KindValidation, "seconds", gc.CodeMin,
 			"must be between 1 and "+strconv.FormatInt(int64(maxAdvance/time.Second), 10))
 	}
-	s.writeMu.Lock()
-	off := s.clock.offset() + d
-	err := putSetting(ctx, s.db, settingClockOffset, strconv.FormatInt(off.Milliseconds(), 10))
-	if err == nil {
-		s.clock.setOffset(off)
-	}
-	s.writeMu.Unlock()
-	if err != nil {
+	if err := s.clock.advance(d, func(off time.Duration) error {
+		return putSetting(ctx, s.w, settingClockOffset, strconv.FormatInt(off.Milliseconds(), 10))
+	}); err != nil {
 		return err
 	}
 	if err := s.expireDue(ctx); err != nil {

@@ -239,10 +239,10 @@ func TestContractDepositFiltersAndPagination(t *testing.T) {
 		e.doJSON("POST", "/sandbox/deposits/"+ids[i]+"/fail", tok, nil, 200, nil)
 	}
 	// One PIX_KEY deposit (origin set directly: the API only makes QR code deposits).
-	if _, err := e.sb.db.Exec(`UPDATE deposits SET origin = 'PIX_KEY', doc = json_set(doc, '$.depositOrigin', 'PIX_KEY') WHERE id = ?`, ids[24]); err != nil {
+	if _, err := e.sb.w.Exec(`UPDATE deposits SET origin = 'PIX_KEY', doc = json_set(doc, '$.depositOrigin', 'PIX_KEY') WHERE id = ?`, ids[24]); err != nil {
 		t.Fatal(err)
 	}
-	if err := rebuildCounts(ctx, e.sb.db, ""); err != nil {
+	if err := rebuildCounts(ctx, e.sb.w, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := func(f gc.DepositFilter) []string {

@@ -61,11 +61,11 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 	}
 	sum := sha256.Sum256(canon)
 	hash := hex.EncodeToString(sum[:])
-	if st, resp, found, err := lookupIdempotency(ctx, s.db, clientID, req.IdempotencyKey, hash); err != nil || found {
+	if st, resp, found, err := lookupIdempotency(ctx, s.r, clientID, req.IdempotencyKey, hash); err != nil || found {
 		return st, resp, err
 	}
 
-	// The QR code is the costly part: make it before taking the write lock.
+	// The QR code is the costly part: make it before the write transaction.
 	now := msTime(s.clock.Now())
 	id := newUUID()
 	uri, err := s.brCode(id, int64(req.Amount))
@@ -103,32 +103,28 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 		return 0, nil, fmt.Errorf("sandbox: encode transaction: %w", err)
 	}
 
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
+	status, out := http.StatusCreated, resp
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		// Checked again in the transaction: a concurrent twin may have won the race.
+		st, prev, found, err := lookupIdempotency(ctx, tx, clientID, req.IdempotencyKey, hash)
+		if err != nil || found {
+			status, out = st, prev
+			return err
+		}
+		if err := insertDeposit(ctx, tx, clientID, d); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency (client_id, key, body_hash, status_code, response, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, clientID, req.IdempotencyKey, hash, http.StatusCreated, resp, now.UnixMilli()); err != nil {
+			return fmt.Errorf("sandbox: store idempotency key: %w", err)
+		}
+		return s.notifyDeposit(ctx, tx, clientID, d, "", now)
+	})
 	if err != nil {
-		return 0, nil, fmt.Errorf("sandbox: begin: %w", err)
-	}
-	defer tx.Rollback()
-	// Checked again under the lock: a concurrent twin may have won the race.
-	if st, prev, found, err := lookupIdempotency(ctx, tx, clientID, req.IdempotencyKey, hash); err != nil || found {
-		return st, prev, err
-	}
-	if err := insertDeposit(ctx, tx, clientID, d); err != nil {
 		return 0, nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency (client_id, key, body_hash, status_code, response, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, clientID, req.IdempotencyKey, hash, http.StatusCreated, resp, now.UnixMilli()); err != nil {
-		return 0, nil, fmt.Errorf("sandbox: store idempotency key: %w", err)
-	}
-	if err := s.notifyDeposit(ctx, tx, clientID, d, now); err != nil {
-		return 0, nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, nil, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
-	return http.StatusCreated, resp, nil
+	return status, out, nil
 }
 
 // lookupIdempotency returns the stored response for (clientID, key). A key used with another
@@ -224,9 +220,9 @@ func loadDeposit(ctx context.Context, q querier, clientID, id string) (*gc.Depos
 	return &d, nil
 }
 
-// wireDeposit returns d as the API shows it at now: durations filled in, documents masked,
-// and the QR code image made if the stored record has none (seeded records) and withQR.
-func (s *Sandbox) wireDeposit(d *gc.Deposit, now time.Time, withQR bool) (gc.Deposit, error) {
+// wireDeposit returns d as the API shows it at now: durations filled in and documents
+// masked. qr is the QR code image for a record that stores none (see missingQR).
+func (s *Sandbox) wireDeposit(d *gc.Deposit, now time.Time, qr string) gc.Deposit {
 	out := *d
 	out.StatusHistory = withDurations(d.StatusHistory, now)
 	out.Payer = maskHolder(d.Payer)
@@ -236,16 +232,21 @@ func (s *Sandbox) wireDeposit(d *gc.Deposit, now time.Time, withQR bool) (gc.Dep
 	}
 	if d.PixResponse != nil {
 		pix := *d.PixResponse
-		if pix.QRCodeBase64 == "" && withQR && pix.URI != "" {
-			png, err := qrPNGBase64(pix.URI)
-			if err != nil {
-				return gc.Deposit{}, err
-			}
-			pix.QRCodeBase64 = png
+		if pix.QRCodeBase64 == "" {
+			pix.QRCodeBase64 = qr
 		}
 		out.PixResponse = &pix
 	}
-	return out, nil
+	return out
+}
+
+// missingQR makes the QR code image of a deposit that stores none (a seeded one), so that
+// wireDeposit can show it; it returns "" for a deposit that stores its own.
+func missingQR(d *gc.Deposit) (string, error) {
+	if d.PixResponse == nil || d.PixResponse.QRCodeBase64 != "" || d.PixResponse.URI == "" {
+		return "", nil
+	}
+	return qrPNGBase64(d.PixResponse.URI)
 }
 
 // handleGetDeposit is GET /deposit/{id}.
@@ -259,17 +260,17 @@ func (s *Sandbox) handleGetDeposit(w http.ResponseWriter, r *http.Request, p pri
 		s.respondError(w, r, err)
 		return
 	}
-	d, err := loadDeposit(r.Context(), s.db, p.clientID, strings.ToLower(id))
+	d, err := loadDeposit(r.Context(), s.r, p.clientID, strings.ToLower(id))
 	if err != nil {
 		s.respondError(w, r, err)
 		return
 	}
-	out, err := s.wireDeposit(d, s.clock.Now(), true)
+	qr, err := missingQR(d)
 	if err != nil {
 		s.respondError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, s.wireDeposit(d, s.clock.Now(), qr))
 }
 
 // depositChange is one transition of a deposit: target picks the next state from the record
@@ -283,61 +284,60 @@ type depositChange struct {
 // changeDeposit applies ch to the deposit id of clientID in one transaction, appends to its
 // history, enqueues its webhook and returns the record as shown by the API.
 func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch depositChange) (gc.Deposit, error) {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return gc.Deposit{}, fmt.Errorf("sandbox: begin: %w", err)
-	}
-	defer tx.Rollback()
-	d, err := loadDeposit(ctx, tx, clientID, id)
+	// The webhook carries the QR code image, which a seeded record does not store: make it
+	// before the write transaction (about 2 ms), not inside it. A deposit's code never
+	// changes, so the image made from this read stays right.
+	before, err := loadDeposit(ctx, s.r, clientID, id)
 	if err != nil {
 		return gc.Deposit{}, err
 	}
-	to, err := ch.target(d)
+	qr, err := missingQR(before)
 	if err != nil {
 		return gc.Deposit{}, err
 	}
-	if !canMoveDeposit(d, to) {
-		e := refused("deposit", string(d.Status), string(to))
-		if d.Status == gc.DepositFailed && to == gc.DepositPaid {
-			e.message = e.message.(string) + ": only a deposit whose QR code expired can still be paid"
+	var d *gc.Deposit
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		if d, err = loadDeposit(ctx, tx, clientID, id); err != nil {
+			return err
 		}
-		return gc.Deposit{}, e
-	}
-	from := d.Status
-	now := msTime(s.clock.Now())
-	at := now
-	if ch.apply != nil {
-		if at, err = ch.apply(d, now, newRand()); err != nil {
-			return gc.Deposit{}, err
+		to, err := ch.target(d)
+		if err != nil {
+			return err
 		}
-	}
-	d.Status = to
-	d.StatusHistory = append(d.StatusHistory, gc.StatusHistory{Status: string(to), Date: at})
-	d.UpdatedAt = now
-	if err := updateDeposit(ctx, tx, clientID, from, d); err != nil {
+		if !canMoveDeposit(d, to) {
+			e := refused("deposit", string(d.Status), string(to))
+			if d.Status == gc.DepositFailed && to == gc.DepositPaid {
+				e.message = e.message.(string) + ": only a deposit whose QR code expired can still be paid"
+			}
+			return e
+		}
+		from := d.Status
+		now := msTime(s.clock.Now())
+		at := now
+		if ch.apply != nil {
+			if at, err = ch.apply(d, now, newRand()); err != nil {
+				return err
+			}
+		}
+		d.Status = to
+		d.StatusHistory = append(d.StatusHistory, gc.StatusHistory{Status: string(to), Date: at})
+		d.UpdatedAt = now
+		if err := updateDeposit(ctx, tx, clientID, from, d); err != nil {
+			return err
+		}
+		return s.notifyDeposit(ctx, tx, clientID, d, qr, now)
+	})
+	if err != nil {
 		return gc.Deposit{}, err
-	}
-	if err := s.notifyDeposit(ctx, tx, clientID, d, now); err != nil {
-		return gc.Deposit{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return gc.Deposit{}, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
-	return s.wireDeposit(d, s.clock.Now(), true)
+	return s.wireDeposit(d, s.clock.Now(), qr), nil
 }
 
-// notifyDeposit enqueues the webhook of d's current state inside tx.
-func (s *Sandbox) notifyDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Deposit, now time.Time) error {
-	// The data is the record exactly as GET /deposit/{id} shows it, QR image included (made
-	// here for a seeded record that stores none).
-	wire, err := s.wireDeposit(d, now, true)
-	if err != nil {
-		return err
-	}
-	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindDeposit, d.ID, d.WebhookURL, string(d.Status), wire, now)
+// notifyDeposit enqueues the webhook of d's current state inside tx. The data is the record
+// exactly as GET /deposit/{id} shows it, QR image included (qr: see wireDeposit).
+func (s *Sandbox) notifyDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Deposit, qr string, now time.Time) error {
+	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindDeposit, d.ID, d.WebhookURL, string(d.Status), s.wireDeposit(d, now, qr), now)
 }
 
 // expireDue moves every deposit whose QR code expired while awaiting payment to FAILED, with
@@ -345,7 +345,7 @@ func (s *Sandbox) notifyDeposit(ctx context.Context, tx *sql.Tx, clientID string
 // at once even between two background sweeps.
 func (s *Sandbox) expireDue(ctx context.Context) error {
 	now := s.clock.Now().UnixMilli()
-	rows, err := s.db.QueryContext(ctx, `SELECT id, client_id FROM deposits
+	rows, err := s.r.QueryContext(ctx, `SELECT id, client_id FROM deposits
 		WHERE status = 'PIX_QRCODE_GENERATED' AND expires_at > 0 AND expires_at <= ? LIMIT 500`, now)
 	if err != nil {
 		return fmt.Errorf("sandbox: find expired deposits: %w", err)

@@ -165,22 +165,26 @@
 //
 // # Storage
 //
-// SQLite (modernc.org/sqlite) in DataDir/sandbox.db, WAL, busy timeout, foreign keys, write
-// transactions that take the lock at BEGIN (and a write mutex in the process). Records keep
-// their filter columns (client, status, amount, origin, creation time in Unix ms, external
-// code, end-to-end ids, PIX key) beside the whole record as JSON. Covering indexes serve
-// newest-first pages: (client, created_at, id, status, origin, amount), (client, status,
-// created_at, id, origin, amount) and (client, amount, created_at, id, status, origin); a
-// page's ids come from the index and only its rows are read in full; for an amount range
-// that matches many deposits the page walks the date index (or, with one status, that
-// status's) newest first instead of sorting every match. List totals come from tables of
-// deposit counts per client, status and origin, by UTC day, by amount bucket (four per
-// power of two) and by both, kept in step with every write: the whole days and whole
-// buckets inside a filter are summed there, and only the partial days and buckets at its
-// edges are counted in the indexes — in the index that reads fewer entries, and for a
-// bucket mostly inside the filter as the bucket's sum less the part outside. A data dir
-// from an older schema gets its counts rebuilt and, when it was analyzed before, its new
-// indexes analyzed at start.
+// SQLite (modernc.org/sqlite) in DataDir/sandbox.db, WAL, foreign keys. The schema is a set
+// of numbered migrations (migrations/NNNN_name.sql, embedded; the outbox has its own), each
+// applied once in a transaction and recorded in schema_migrations; a data dir made before
+// the migrations were numbered is adopted at its first start. Every write goes through one
+// writer connection whose transactions take the lock at BEGIN, so writers queue in the
+// process, never on SQLite's busy handler, and transactions stay short (QR codes are made
+// before them); reads use a pool of query-only connections, which WAL never blocks.
+//
+// Records keep their filter columns (client, status, amount, origin, creation time in Unix
+// ms, external code, end-to-end ids, PIX key) beside the whole record as JSON. Covering
+// indexes serve newest-first pages: by date (client, created_at, id, status, origin,
+// amount), by status (client, status, created_at, …) and by amount (client, amount,
+// created_at, …); a page's ids come from the index and only its rows are read in full; for
+// an amount range that matches many deposits the page walks the date index (or, with one
+// status, that status's) newest first instead of sorting every match. List totals come
+// from counts of deposits in cells — client, UTC day, status, origin and amount bucket (four
+// per power of two) — kept in step with every write: the cells wholly inside a filter are
+// summed, and only the at most two days and two buckets its edges cut are counted in an
+// index (for a bucket mostly inside the filter, as the bucket's sum less the part outside).
+// counts.go explains it step by step.
 //
 // # Webhooks
 //

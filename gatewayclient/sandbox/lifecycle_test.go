@@ -32,7 +32,7 @@ func (e *env) putDeposit(st, prev gc.DepositStatus, errorMessage string) string 
 		paid := gc.Cents(5000)
 		d.AmountPaid = &paid
 	}
-	tx, err := e.sb.db.Begin()
+	tx, err := e.sb.w.Begin()
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -81,13 +81,13 @@ func (s *Sandbox) loadMerchant(ctx context.Context, name, city string) error {
 		{"merchant_pix_key", &s.merchant.key, func() string { return newUUID() }},
 		{"merchant_cnpj", &s.merchant.cnpj, func() string { return brdoc.GenerateCNPJ(newRand(), false) }},
 	} {
-		v, ok, err := getSetting(ctx, s.db, f.key)
+		v, ok, err := getSetting(ctx, s.w, f.key)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			v = f.make()
-			if err := putSetting(ctx, s.db, f.key, v); err != nil {
+			if err := putSetting(ctx, s.w, f.key, v); err != nil {
 				return err
 			}
 		}

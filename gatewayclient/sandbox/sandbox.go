@@ -56,12 +56,17 @@ type Options struct {
 	// MerchantName and MerchantCity go into every BR Code (defaults "PIX CHECKOUT SANDBOX" and
 	// "SAO PAULO"); they are cut to the BR Code limits of 25 and 15 characters.
 	MerchantName, MerchantCity string
+
+	// busyTimeout replaces defaultBusyTimeout (tests set it to 0 so that any wait for a lock
+	// fails instead).
+	busyTimeout *time.Duration
 }
 
 // Sandbox is a stateful local PIX gateway: the API of the gateway spec at its root, the
 // simulation controls under /sandbox/, and signed webhooks. Make one with New.
 type Sandbox struct {
-	db       *sql.DB
+	w        *sql.DB // the one writer connection (see openDB)
+	r        *sql.DB // readers
 	clock    *offsetClock
 	log      *slog.Logger
 	clients  map[string]ClientConfig
@@ -74,10 +79,6 @@ type Sandbox struct {
 	merchant merchant
 	hooks    *hooks
 	handler  http.Handler
-
-	// writeMu serialises writes: SQLite has one writer at a time anyway, and holding the lock
-	// around "check, then insert" makes idempotency and transitions race-free.
-	writeMu sync.Mutex
 
 	closeOnce sync.Once
 	closeErr  error
@@ -137,32 +138,26 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	s.jwtKey = key
-	db, err := openDB(ctx, opts.DataDir)
-	if err != nil {
-		return nil, err
+	busy := defaultBusyTimeout
+	if opts.busyTimeout != nil {
+		busy = *opts.busyTimeout
 	}
-	s.db = db
-	if err := ensureCounts(ctx, s.db); err != nil {
-		db.Close()
-		return nil, err
-	}
-	if err := ensureStats(ctx, s.db); err != nil {
-		db.Close()
+	if s.w, s.r, err = openDB(ctx, opts.DataDir, busy); err != nil {
 		return nil, err
 	}
 	if err := s.loadState(ctx); err != nil {
-		db.Close()
+		s.closeDB()
 		return nil, err
 	}
 	if err := s.loadMerchant(ctx, opts.MerchantName, opts.MerchantCity); err != nil {
-		db.Close()
+		s.closeDB()
 		return nil, err
 	}
 	s.limiter = newLimiter(opts.RateLimit.withDefaults(), s.clock)
 	s.logins = newLimiter(opts.LoginRateLimit.withLoginDefaults(), s.clock)
 	hk, err := s.newHooks(ctx, opts)
 	if err != nil {
-		db.Close()
+		s.closeDB()
 		return nil, err
 	}
 	s.hooks = hk
@@ -172,7 +167,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 
 // loadState restores the clock offset.
 func (s *Sandbox) loadState(ctx context.Context) error {
-	v, ok, err := getSetting(ctx, s.db, settingClockOffset)
+	v, ok, err := getSetting(ctx, s.r, settingClockOffset)
 	if err != nil {
 		return err
 	}
@@ -226,8 +221,13 @@ func (s *Sandbox) Run(ctx context.Context) {
 
 // Close releases the database. Stop Run (cancel its context) first.
 func (s *Sandbox) Close() error {
-	s.closeOnce.Do(func() { s.closeErr = s.db.Close() })
+	s.closeOnce.Do(func() { s.closeErr = s.closeDB() })
 	return s.closeErr
+}
+
+// closeDB closes both pools.
+func (s *Sandbox) closeDB() error {
+	return errors.Join(s.r.Close(), s.w.Close())
 }
 
 // ServeHTTP serves the API at its root. Mount it under a prefix with http.StripPrefix.

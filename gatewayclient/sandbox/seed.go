@@ -73,9 +73,8 @@ func (s *Sandbox) Seed(ctx context.Context, clientID string, req SeedRequest) (S
 	}
 	start := time.Now()
 	now := msTime(s.clock.Now())
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	conn, err := s.db.Conn(ctx)
+	// The writer's one connection, held for the whole seed: other writes wait for it.
+	conn, err := s.w.Conn(ctx)
 	if err != nil {
 		return SeedResult{}, fmt.Errorf("sandbox: seed: %w", err)
 	}
@@ -108,7 +107,7 @@ func (s *Sandbox) Seed(ctx context.Context, clientID string, req SeedRequest) (S
 		return SeedResult{}, fmt.Errorf("sandbox: seed: commit: %w", err)
 	}
 	// Fresh statistics let the query planner pick the right index for each filter mix.
-	if _, err := s.db.ExecContext(ctx, `ANALYZE`); err != nil {
+	if _, err := conn.ExecContext(ctx, `ANALYZE`); err != nil {
 		return SeedResult{}, fmt.Errorf("sandbox: seed: analyze: %w", err)
 	}
 	return SeedResult{Deposits: req.Deposits, Withdrawals: req.Withdrawals, Seed: req.Seed,

@@ -31,7 +31,7 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 	h := &hooks{secrets: map[string]string{}}
 	for id, c := range s.clients {
 		if c.WebhookSecret == "" {
-			v, ok, err := getSetting(ctx, s.db, webhookSecretKey(id))
+			v, ok, err := getSetting(ctx, s.w, webhookSecretKey(id))
 			if err != nil {
 				return nil, err
 			}
@@ -39,7 +39,7 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 				if v, err = webhook.NewSecret(); err != nil {
 					return nil, fmt.Errorf("sandbox: webhook secret: %w", err)
 				}
-				if err := putSetting(ctx, s.db, webhookSecretKey(id), v); err != nil {
+				if err := putSetting(ctx, s.w, webhookSecretKey(id), v); err != nil {
 					return nil, err
 				}
 			}
@@ -53,7 +53,8 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 		h.secrets[id] = c.WebhookSecret
 	}
 	ob, err := outbox.New(outbox.Options{
-		DB:         s.db,
+		DB:         s.w,
+		ReadDB:     s.r,
 		Clock:      s.clock,
 		Logger:     s.log,
 		HTTPClient: opts.WebhookHTTPClient,

@@ -102,21 +102,14 @@ func (s *Sandbox) CreateWithdrawal(ctx context.Context, clientID string, n NewWi
 		PixKey:        &pk,
 	}
 	wd.AcquirerCode = txID(wd.ID)
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := insertWithdrawal(ctx, tx, clientID, wd); err != nil {
+			return err
+		}
+		return s.notifyWithdrawal(ctx, tx, clientID, wd, now)
+	})
 	if err != nil {
-		return gc.Withdrawal{}, fmt.Errorf("sandbox: begin: %w", err)
-	}
-	defer tx.Rollback()
-	if err := insertWithdrawal(ctx, tx, clientID, wd); err != nil {
 		return gc.Withdrawal{}, err
-	}
-	if err := s.notifyWithdrawal(ctx, tx, clientID, wd, now); err != nil {
-		return gc.Withdrawal{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return gc.Withdrawal{}, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
 	return s.wireWithdrawal(wd, s.clock.Now()), nil
@@ -150,30 +143,24 @@ func (s *Sandbox) MoveWithdrawal(ctx context.Context, clientID, id string, to gc
 	if !to.Valid() {
 		return gc.Withdrawal{}, violation(gc.KindInvalidData, "status", gc.CodeEnum, fmt.Sprintf("%q is not a withdrawal state", string(to)))
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
+	var wd *gc.Withdrawal
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		if wd, err = loadWithdrawal(ctx, tx, clientID, strings.ToLower(id)); err != nil {
+			return err
+		}
+		if !canMoveWithdrawal(wd.Status, to) {
+			return refused("withdrawal", string(wd.Status), string(to))
+		}
+		now := msTime(s.clock.Now())
+		applyWithdrawal(wd, to, now, newRand(), errorMessage)
+		if err := updateWithdrawal(ctx, tx, wd); err != nil {
+			return err
+		}
+		return s.notifyWithdrawal(ctx, tx, clientID, wd, now)
+	})
 	if err != nil {
-		return gc.Withdrawal{}, fmt.Errorf("sandbox: begin: %w", err)
-	}
-	defer tx.Rollback()
-	wd, err := loadWithdrawal(ctx, tx, clientID, strings.ToLower(id))
-	if err != nil {
 		return gc.Withdrawal{}, err
-	}
-	if !canMoveWithdrawal(wd.Status, to) {
-		return gc.Withdrawal{}, refused("withdrawal", string(wd.Status), string(to))
-	}
-	now := msTime(s.clock.Now())
-	applyWithdrawal(wd, to, now, newRand(), errorMessage)
-	if err := updateWithdrawal(ctx, tx, wd); err != nil {
-		return gc.Withdrawal{}, err
-	}
-	if err := s.notifyWithdrawal(ctx, tx, clientID, wd, now); err != nil {
-		return gc.Withdrawal{}, err
-	}
-	if err := tx.Commit(); err != nil {
-		return gc.Withdrawal{}, fmt.Errorf("sandbox: commit: %w", err)
 	}
 	s.hooks.wake()
 	return s.wireWithdrawal(wd, s.clock.Now()), nil

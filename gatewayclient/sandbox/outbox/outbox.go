@@ -13,7 +13,8 @@
 // URL must not make the sandbox reach its own host or network. The forwarding URL is trusted
 // configuration and is dialled without the guard.
 //
-// Tables (created by New when missing): webhook_deliveries and webhook_attempts. Times are
+// Tables: webhook_deliveries and webhook_attempts, made and kept up to date by New with the
+// numbered migrations of migrations/ (component "outbox" in schema_migrations). Times are
 // stored as Unix milliseconds of the injected Clock, so a simulated clock drives the schedule.
 package outbox
 
@@ -22,6 +23,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"database/sql"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,8 +38,12 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
+
+//go:embed migrations/*.sql
+var migrations embed.FS
 
 // Clock tells the outbox what time it is; the sandbox passes its controllable clock.
 type Clock interface {
@@ -74,9 +80,12 @@ const (
 
 // Options configures an Outbox. Only DB is required.
 type Options struct {
-	// DB is the sandbox's SQLite database (driver "sqlite"). New creates the outbox's tables
-	// in it when they are missing.
+	// DB writes to the sandbox's SQLite database (driver "sqlite"): ideally the database's one
+	// writer connection, so that writers queue in the pool rather than on SQLite's lock. New
+	// migrates the outbox's tables in it.
 	DB *sql.DB
+	// ReadDB, when set, serves the outbox's reads (Deliveries, Attempts); nil means DB.
+	ReadDB *sql.DB
 	// Clock schedules deliveries and stamps attempts; nil means real time.
 	Clock Clock
 	// Logger receives one line per attempt (never a secret); nil discards.
@@ -145,7 +154,8 @@ type Attempt struct {
 
 // Outbox stores webhook deliveries and sends them. Its methods are safe for concurrent use.
 type Outbox struct {
-	db            *sql.DB
+	db            *sql.DB // writes
+	rdb           *sql.DB // reads
 	clock         Clock
 	log           *slog.Logger
 	client        *http.Client
@@ -168,46 +178,7 @@ type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
 
-// schema creates the outbox's tables. lease_until is real (wall-clock) time: it only keeps
-// two passes from sending the same delivery at once, and expires if a process dies mid-send.
-func schema() []string {
-	return []string{
-		`CREATE TABLE IF NOT EXISTS webhook_deliveries (
-			id               INTEGER PRIMARY KEY AUTOINCREMENT,
-			message_id       TEXT    NOT NULL,
-			client_id        TEXT    NOT NULL,
-			secret           TEXT    NOT NULL,
-			url              TEXT    NOT NULL,
-			forward          INTEGER NOT NULL,
-			type             TEXT    NOT NULL,
-			record_kind      TEXT    NOT NULL,
-			record_id        TEXT    NOT NULL,
-			body             BLOB    NOT NULL,
-			status           TEXT    NOT NULL,
-			attempts         INTEGER NOT NULL DEFAULT 0,
-			next_attempt_at  INTEGER NOT NULL,
-			lease_until      INTEGER NOT NULL DEFAULT 0,
-			last_error       TEXT    NOT NULL DEFAULT '',
-			last_status_code INTEGER NOT NULL DEFAULT 0,
-			created_at       INTEGER NOT NULL,
-			updated_at       INTEGER NOT NULL,
-			UNIQUE (message_id, url)
-		)`,
-		`CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
-		`CREATE INDEX IF NOT EXISTS webhook_deliveries_record ON webhook_deliveries (record_id, id)`,
-		`CREATE TABLE IF NOT EXISTS webhook_attempts (
-			delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
-			n           INTEGER NOT NULL,
-			at          INTEGER NOT NULL,
-			status_code INTEGER NOT NULL,
-			error       TEXT    NOT NULL,
-			duration_ns INTEGER NOT NULL,
-			PRIMARY KEY (delivery_id, n)
-		) WITHOUT ROWID`,
-	}
-}
-
-// New checks opts, creates the outbox's tables if needed and returns the outbox. Deliveries
+// New checks opts, applies the outbox's migrations and returns the outbox. Deliveries
 // already in the database (from before a restart) are kept and resumed by Run.
 func New(opts Options) (*Outbox, error) {
 	if opts.DB == nil {
@@ -220,6 +191,7 @@ func New(opts Options) (*Outbox, error) {
 	}
 	o := &Outbox{
 		db:          opts.DB,
+		rdb:         opts.ReadDB,
 		clock:       opts.Clock,
 		log:         opts.Logger,
 		forwardTo:   opts.ForwardTo,
@@ -230,6 +202,9 @@ func New(opts Options) (*Outbox, error) {
 		concurrency: opts.Concurrency,
 		rnd:         opts.Rand,
 		wake:        make(chan struct{}, 1),
+	}
+	if o.rdb == nil {
+		o.rdb = o.db
 	}
 	if o.clock == nil {
 		o.clock = realClock{}
@@ -272,12 +247,23 @@ func New(opts Options) (*Outbox, error) {
 	// A lease outlives any attempt, so only a dead process lets one lapse.
 	o.lease = max(o.client.Timeout, o.forwardClient.Timeout) + time.Minute
 
-	for _, stmt := range schema() {
-		if _, err := o.db.ExecContext(context.Background(), stmt); err != nil {
-			return nil, fmt.Errorf("outbox: creating tables: %w", err)
-		}
+	if err := migrate.Apply(context.Background(), o.db, migrate.Plan{Component: "outbox", FS: migrations,
+		Baseline: adoptUnnumberedSchema}); err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
 	}
 	return o, nil
+}
+
+// adoptUnnumberedSchema adopts the tables of an outbox made before its migrations were
+// numbered, when they were created with CREATE … IF NOT EXISTS at every start: they are
+// exactly those of 0001_init.sql.
+func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
+	var old bool
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'webhook_deliveries')`).Scan(&old)
+	if err != nil || !old {
+		return 0, err
+	}
+	return 1, nil
 }
 
 // newClient returns a client dialling with d, with no proxy (a proxy would dial on our
@@ -719,9 +705,9 @@ func (o *Outbox) Deliveries(ctx context.Context, recordID string, limit int) ([]
 		err  error
 	)
 	if recordID == "" {
-		rows, err = o.db.QueryContext(ctx, cols+` ORDER BY id DESC LIMIT ?`, limit)
+		rows, err = o.rdb.QueryContext(ctx, cols+` ORDER BY id DESC LIMIT ?`, limit)
 	} else {
-		rows, err = o.db.QueryContext(ctx, cols+` WHERE record_id = ? ORDER BY id DESC LIMIT ?`, recordID, limit)
+		rows, err = o.rdb.QueryContext(ctx, cols+` WHERE record_id = ? ORDER BY id DESC LIMIT ?`, recordID, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
@@ -748,7 +734,7 @@ func (o *Outbox) Deliveries(ctx context.Context, recordID string, limit int) ([]
 
 // Attempts returns the attempts of a delivery, first first.
 func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, error) {
-	rows, err := o.db.QueryContext(ctx, `SELECT delivery_id, n, at, status_code, error, duration_ns
+	rows, err := o.rdb.QueryContext(ctx, `SELECT delivery_id, n, at, status_code, error, duration_ns
 		FROM webhook_attempts WHERE delivery_id = ? ORDER BY n`, deliveryID)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list attempts: %w", err)
