@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -50,9 +51,13 @@ const signatureVersion = "v1"
 var (
 	// ErrMissingHeaders: the id, timestamp or signature header is absent or empty.
 	ErrMissingHeaders = errors.New("webhook: missing webhook-id, webhook-timestamp or webhook-signature header")
-	// ErrTimestamp: the timestamp is not a Unix time or is outside the tolerance (a replay or
-	// a badly wrong clock).
+	// ErrTimestamp: the timestamp is refused, whatever the reason: it is not Unix seconds, or
+	// it is outside the tolerance (then the error matches ErrTimestampSkew too).
 	ErrTimestamp = errors.New("webhook: timestamp invalid or outside tolerance")
+	// ErrTimestampSkew: the timestamp is Unix seconds but farther from the receiver's clock
+	// than the tolerance: a replayed webhook, or a sender (or receiver) whose clock is wrong.
+	// The signature was not checked. errors.As with *TimestampError gives the difference.
+	ErrTimestampSkew = errors.New("webhook: timestamp outside tolerance")
 	// ErrSignature: no signature in the header matches the body.
 	ErrSignature = errors.New("webhook: signature does not match")
 	// ErrSecret: the secret is empty or not base64 after its whsec_ prefix.
@@ -150,9 +155,52 @@ func headerValue(h http.Header, name string) string {
 	return strings.TrimSpace(h.Get("svix-" + strings.TrimPrefix(name, "webhook-")))
 }
 
+// TimestampError is the error of a refused webhook-timestamp. It matches ErrTimestamp, and
+// ErrTimestampSkew when the value is Unix seconds outside the tolerance.
+type TimestampError struct {
+	Value string // the header's value
+	// Skew is the timestamp less the receiver's time, in seconds (positive: the sender's clock
+	// is ahead), when Value is Unix seconds.
+	Skew      int64
+	Tolerance time.Duration // the tolerance it was judged by
+	unix      bool          // Value is Unix seconds
+}
+
+func (e *TimestampError) Error() string {
+	if !e.unix {
+		return fmt.Sprintf("webhook: timestamp %q is not Unix seconds", e.Value)
+	}
+	dir, by := "ahead of", e.Skew
+	if by < 0 {
+		dir, by = "behind", -by // Skew is never math.MinInt64 (see skewSeconds)
+	}
+	return fmt.Sprintf("webhook: timestamp outside tolerance: %d s %s the receiver's clock (tolerance %d s)",
+		by, dir, int64(e.Tolerance/time.Second))
+}
+
+// Is makes errors.Is match ErrTimestamp, and ErrTimestampSkew for a readable timestamp.
+func (e *TimestampError) Is(target error) bool {
+	return target == ErrTimestamp || (e.unix && target == ErrTimestampSkew)
+}
+
+// skewSeconds returns ts - now, saturated rather than overflowing.
+func skewSeconds(ts, now int64) int64 {
+	d := ts - now
+	switch {
+	case now > 0 && d > ts: // ts - now wrapped upwards
+		return math.MinInt64 + 1
+	case now < 0 && d < ts:
+		return math.MaxInt64
+	}
+	return max(d, math.MinInt64+1)
+}
+
 // Verify checks that body was signed with v.Secret and sent within the tolerance. It returns
-// an error matching ErrMissingHeaders, ErrTimestamp, ErrSignature or ErrSecret. The header
-// may list several space-separated signatures (during a secret rotation); any may match.
+// an error matching ErrMissingHeaders, ErrTimestamp (ErrTimestampSkew too when the timestamp
+// is readable but outside the tolerance, with a *TimestampError), ErrSignature or ErrSecret;
+// a receiver tells the sender which, since "outside tolerance" usually means a clock is
+// wrong while "signature does not match" means the secret or the body is. The header may
+// list several space-separated signatures (during a secret rotation); any may match.
 // Signatures are compared in constant time.
 func (v Verifier) Verify(h http.Header, body []byte) error {
 	key, err := secretKey(v.Secret)
@@ -163,25 +211,22 @@ func (v Verifier) Verify(h http.Header, body []byte) error {
 	if id == "" || tsText == "" || sigs == "" {
 		return ErrMissingHeaders
 	}
-	unix, err := strconv.ParseInt(tsText, 10, 64)
-	if err != nil {
-		return fmt.Errorf("%w: %q is not Unix seconds", ErrTimestamp, tsText)
-	}
 	tolerance := v.Tolerance
 	if tolerance <= 0 {
 		tolerance = DefaultTolerance
+	}
+	unix, err := strconv.ParseInt(tsText, 10, 64)
+	if err != nil {
+		return &TimestampError{Value: tsText, Tolerance: tolerance}
 	}
 	now := time.Now
 	if v.Now != nil {
 		now = v.Now
 	}
 	// Compare in seconds so that a huge timestamp cannot overflow a time.Duration.
-	skew := now().Unix() - unix
-	if skew < 0 {
-		skew = -skew
-	}
-	if skew < 0 || skew > int64(tolerance/time.Second) {
-		return fmt.Errorf("%w: %d s away from now", ErrTimestamp, skew)
+	skew := skewSeconds(unix, now().Unix())
+	if limit := int64(tolerance / time.Second); skew > limit || skew < -limit {
+		return &TimestampError{Value: tsText, Skew: skew, Tolerance: tolerance, unix: true}
 	}
 	want := mac(key, id, unix, body)
 	for _, s := range strings.Fields(sigs) {

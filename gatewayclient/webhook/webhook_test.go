@@ -196,6 +196,44 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+// TestVerifyErrorsAreDistinct checks that a receiver can tell a clock problem from a wrong
+// secret or body: a timestamp outside the tolerance matches ErrTimestampSkew (and
+// ErrTimestamp) and never ErrSignature, says how far and which way, while an unreadable
+// timestamp matches ErrTimestamp only.
+func TestVerifyErrorsAreDistinct(t *testing.T) {
+	body := []byte(`{"type":"deposit.paid"}`)
+	v := Verifier{Secret: testSecret, Now: func() time.Time { return testTime }}
+	ahead, _ := Headers(testSecret, testMsgID, testTime.Add(30*time.Minute), body)
+	err := v.Verify(ahead, body)
+	var te *TimestampError
+	if !errors.Is(err, ErrTimestampSkew) || !errors.Is(err, ErrTimestamp) || errors.Is(err, ErrSignature) || !errors.As(err, &te) {
+		t.Fatalf("30 min ahead: %v", err)
+	}
+	if te.Skew != 1800 || !strings.Contains(err.Error(), "1800 s ahead of the receiver's clock (tolerance 300 s)") {
+		t.Fatalf("30 min ahead: skew %d, %q", te.Skew, err)
+	}
+	behind, _ := Headers(testSecret, testMsgID, testTime.Add(-time.Hour), body)
+	if err := v.Verify(behind, body); !errors.As(err, &te) || te.Skew != -3600 || !strings.Contains(err.Error(), "3600 s behind") {
+		t.Fatalf("an hour behind: %v", err)
+	}
+	for _, extreme := range []string{"-9223372036854775808", "9223372036854775807"} {
+		h, _ := Headers(testSecret, testMsgID, testTime, body)
+		h.Set(HeaderTimestamp, extreme)
+		if err := v.Verify(h, body); !errors.Is(err, ErrTimestampSkew) {
+			t.Fatalf("timestamp %s: %v", extreme, err)
+		}
+	}
+	bad, _ := Headers(testSecret, testMsgID, testTime, body)
+	bad.Set(HeaderTimestamp, "yesterday")
+	if err := v.Verify(bad, body); !errors.Is(err, ErrTimestamp) || errors.Is(err, ErrTimestampSkew) {
+		t.Fatalf("unreadable timestamp: %v", err)
+	}
+	wrong, _ := Headers(testSecret, testMsgID, testTime, body)
+	if err := v.Verify(wrong, []byte(`{}`)); !errors.Is(err, ErrSignature) || errors.Is(err, ErrTimestamp) {
+		t.Fatalf("changed body: %v", err)
+	}
+}
+
 func TestVerifyDefaultsToRealClock(t *testing.T) {
 	body := []byte(`{}`)
 	h, _ := Headers(testSecret, testMsgID, time.Now(), body)
