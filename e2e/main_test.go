@@ -40,6 +40,8 @@ type browserEnv struct {
 	browser playwright.Browser
 	// skip, when not empty, says why the browser tests cannot run on this machine.
 	skip string
+	// axe is the source of axe-core (e2e/.axe), run in pages by session.a11y.
+	axe string
 }
 
 // suite is written once by TestMain, before the tests run, and only read by them.
@@ -88,6 +90,10 @@ func launch() (browserEnv, error) {
 	if _, err := os.Stat(filepath.Join(driver, "package", "cli.js")); err != nil {
 		return browserEnv{}, fmt.Errorf("no Playwright driver in %s: %w", driver, err)
 	}
+	axe, err := os.ReadFile(filepath.Join(".axe", "package", "axe.min.js"))
+	if err != nil {
+		return browserEnv{}, fmt.Errorf("no axe-core in e2e/.axe: %w", err)
+	}
 	chromium := os.Getenv("CHROMIUM_PATH")
 	if chromium == "" {
 		chromium = defaultChromium
@@ -119,5 +125,5 @@ func launch() (browserEnv, error) {
 	}
 	// Debian's security updates replace Chromium: the version belongs in every test log.
 	fmt.Fprintf(os.Stderr, "e2e: Chromium %s, Playwright driver %s\n", browser.Version(), driver)
-	return browserEnv{pw: pw, browser: browser}, nil
+	return browserEnv{pw: pw, browser: browser, axe: string(axe)}, nil
 }

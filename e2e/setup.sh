@@ -2,7 +2,8 @@
 # Installs what the browser tests need on a fresh Debian machine, idempotently:
 #   - Debian's Chromium (Playwright's own browser download is not reachable from CI);
 #   - the Playwright driver that playwright-go pins (the npm package playwright-core at that
-#     exact version plus a link to this machine's node), unpacked into e2e/.driver.
+#     exact version plus a link to this machine's node), unpacked into e2e/.driver;
+#   - axe-core, the accessibility rules the tests run in every page, unpacked into e2e/.axe.
 # Nothing here downloads from a CDN: only Debian's packages and the npm registry are used.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,4 +36,19 @@ if [ "$have" != "$version" ]; then
   tar -xzf "$tmp"/playwright-core-"$version".tgz -C "$driver"
 fi
 ln -sfn "$(command -v node)" "$driver/node"
-echo "e2e/setup: ready (chromium $(/usr/lib/chromium/chromium --version 2>/dev/null | awk '{print $2}'), playwright-core $version)" >&2
+
+# axe-core, the accessibility engine the browser tests run in every page (WCAG A and AA rules).
+axe_version="4.14.1"
+axe="$here/.axe"
+have_axe=""
+[ -f "$axe/package/package.json" ] && have_axe=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$axe/package/package.json" | head -n1)
+if [ "$have_axe" != "$axe_version" ]; then
+  echo "e2e/setup: fetching axe-core@$axe_version from the npm registry" >&2
+  tmp_axe=$(mktemp -d)
+  (cd "$tmp_axe" && npm pack --silent "axe-core@$axe_version" >/dev/null)
+  rm -rf "$axe"
+  mkdir -p "$axe"
+  tar -xzf "$tmp_axe"/axe-core-"$axe_version".tgz -C "$axe"
+  rm -rf "$tmp_axe"
+fi
+echo "e2e/setup: ready (chromium $(/usr/lib/chromium/chromium --version 2>/dev/null | awk '{print $2}'), playwright-core $version, axe-core $axe_version)" >&2

@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+)
+
+// TestAxeFindsViolations: the accessibility check is not vacuous — on a page missing a language,
+// an input's label and an image's alt text, axe-core reports each.
+func TestAxeFindsViolations(t *testing.T) {
+	s := newSession(t, playwright.BrowserNewContextOptions{})
+	s.check(s.page.SetContent(`<!DOCTYPE html><html><head><title>x</title></head><body><main><img src="data:,"><input type="text"></main></body></html>`), "set content")
+	if _, err := s.page.Evaluate(suite.axe); err != nil {
+		t.Fatal(err)
+	}
+	v, ok := s.eval(s.page, axeRun).([]any)
+	if !ok {
+		t.Fatal("axe returned no list")
+	}
+	found := map[string]bool{}
+	for _, p := range v {
+		id, _, _ := strings.Cut(p.(string), " ")
+		found[id] = true
+	}
+	for _, want := range []string{"html-has-lang", "image-alt", "label"} {
+		if !found[want] {
+			t.Errorf("axe did not report %s: %v", want, v)
+		}
+	}
+}
+
+// TestEveryShopperPageIsAccessible: every page a shopper can meet — catalogue, cart, the form
+// clean and with errors, the PIX page, the expired page, the receipt, the not-found and error
+// pages — passes axe-core's WCAG A and AA rules, in Portuguese and in English, at phone and
+// desktop widths.
+func TestEveryShopperPageIsAccessible(t *testing.T) {
+	for _, lang := range []string{"pt-BR", "en"} {
+		for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
+			t.Run(lang+"-"+itoa(vp.Width), func(t *testing.T) {
+				a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Locale: playwright.String(lang), Viewport: &vp})
+				s.open(a.url + "/")
+				cat := shopIn(s).catalogue()
+				s.a11y(s.page, "catalogue")
+				cart := cat.add(physicalProduct)
+				s.a11y(s.page, "cart")
+				form := cart.checkout()
+				s.a11y(s.page, "customer form")
+				form.submit()
+				s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
+				s.a11y(s.page, "customer form with errors")
+				form.fillCustomer(validCustomer())
+				form.fillAddress(validAddress())
+				pix := form.placeOrder()
+				s.a11y(s.page, "PIX page")
+				payURL := s.page.URL()
+
+				a.clock.Advance(pix.remaining() + time.Minute)
+				s.open(payURL)
+				s.check(s.expect.Locator(s.page.GetByTestId("expired")).ToBeVisible(), "expired page")
+				s.a11y(s.page, "expired page")
+
+				// A new QR code, paid: the receipt.
+				s.check(s.page.GetByTestId("expired").Locator("button[type=submit]").Click(), "new QR")
+				pix.waitActive()
+				s.check(pix.payButton().Click(), "sandbox-pay")
+				pix.waitPaid()
+				s.a11y(s.page, "receipt")
+
+				for path, where := range map[string]string{"/pay/no-such-order": "not found",
+					"/cart/no-such-cart/checkout": "not found (cart)"} {
+					res, err := s.page.Goto(a.url + path)
+					s.check(err, "goto "+path)
+					if res.Status() != 404 {
+						t.Errorf("%s: %d, want 404", path, res.Status())
+					}
+					s.a11y(s.page, where)
+				}
+			})
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
