@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -49,9 +50,10 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.verifier != nil {
 		if err := s.verifier.Verify(r.Header, body); err != nil {
-			// The reason only: never the headers, the body or the secret.
+			// The reason only: never the headers, the body or the secret. The answer names the
+			// real cause, so that a sender whose clock is off is told so, not "bad signature".
 			s.log.WarnContext(r.Context(), "webhook refused", "request_id", RequestID(r.Context()), "err", err)
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid signature"})
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": webhookRefusal(err)})
 			return
 		}
 	}
@@ -83,6 +85,21 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
+}
+
+// webhookRefusal is what the 401 answer says of a verification error: which check failed.
+func webhookRefusal(err error) string {
+	var te *webhook.TimestampError
+	switch {
+	case errors.As(err, &te) && errors.Is(err, webhook.ErrTimestampSkew):
+		return fmt.Sprintf("webhook-timestamp is %d s away from this server's clock (tolerance %v): check the sender's clock, or a replay",
+			te.Skew, te.Tolerance)
+	case errors.Is(err, webhook.ErrTimestamp):
+		return "webhook-timestamp is missing or not Unix seconds"
+	case errors.Is(err, webhook.ErrSignature):
+		return "invalid signature"
+	}
+	return "webhook headers missing or malformed"
 }
 
 // enqueue hands job to the workers; false when the queue is full or closed.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -308,5 +309,38 @@ func TestWebhookInlineFailureAsksForRedelivery(t *testing.T) {
 	}
 	for _, id := range ids {
 		e.waitStatus(id, checkout.StatusPaid)
+	}
+}
+
+// TestWebhookRefusalNamesTheCause: the 401 says which check failed — a clock far off is told
+// as such (with how far), not as a bad signature.
+func TestWebhookRefusalNamesTheCause(t *testing.T) {
+	e := newEnv(t)
+	_, d := e.paidInSandbox()
+	body := event(t, d)
+	for name, tc := range map[string]struct {
+		h    http.Header
+		want string
+	}{
+		"clock an hour ahead": {signed(t, testWebhookSecret, "msg_a", e.sb.Now().Add(time.Hour), body), "3600 s away from this server's clock"},
+		"forged signature":    {signed(t, "whsec_Zm9yZ2VkLXNlY3JldC1mb3ItdGVzdHMtb25seS4uLg==", "msg_b", e.sb.Now(), body), "invalid signature"},
+		"no headers":          {http.Header{}, "missing or malformed"},
+	} {
+		req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/webhooks/gateway", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range tc.h {
+			req.Header[k] = v
+		}
+		res, err := e.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnauthorized || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d %s; want 401 saying %q", name, res.StatusCode, b, tc.want)
+		}
 	}
 }

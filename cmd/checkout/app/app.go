@@ -71,6 +71,7 @@ type App struct {
 	web     *web.Server
 	gateway *gatewayclient.Client
 	sandbox *sandbox.Sandbox // nil with a real gateway
+	clock   func() time.Time // the shop's business time: the sandbox's when embedded
 
 	clientID, clientSecret, webhookSecret string
 	secretSource                          string        // where the client secret comes from, for the banner
@@ -135,10 +136,17 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gatewayclient.WithTimeout(20*time.Second)); err != nil {
 		return nil, fmt.Errorf("app: gateway client: %w", err)
 	}
+	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
+	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
+	// Webhook signatures stay on real time: they are about delivery, not business.
+	a.clock = cfg.Clock
+	if a.clock == nil && a.sandbox != nil {
+		a.clock = a.sandbox.Now
+	}
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    cfg.PublicURL,
 		MerchantName: cfg.MerchantName,
-		Clock:        cfg.Clock,
+		Clock:        a.clock,
 		Logger:       log,
 	})
 	var payer web.SandboxPayer
@@ -292,7 +300,7 @@ func (a *App) Serve(ctx context.Context) error {
 
 	if a.cfg.ReconcileInterval > 0 {
 		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
-			Interval: a.cfg.ReconcileInterval, Clock: a.cfg.Clock, Logger: a.log,
+			Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log,
 		})
 		a.bg.Add(1)
 		go func() {

@@ -68,3 +68,18 @@ func BenchmarkGatewayPayToSSE(b *testing.B) {
 	b.ReportMetric(ms(0.50), "p50-ms")
 	b.ReportMetric(ms(0.95), "p95-ms")
 }
+
+// TestSandboxClockAdvanceKeepsTheCountdown: after the embedded sandbox's clock is advanced, a
+// new QR code's countdown shows its own 30 minutes, not 30 minutes plus the offset: in embedded
+// mode the checkout runs on the sandbox's business time.
+func TestSandboxClockAdvanceKeepsTheCountdown(t *testing.T) {
+	r := start(t, func(c *app.Config) { c.ReconcileInterval = 0 })
+	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/clock/advance", map[string]any{"seconds": 3600}, nil); err != nil {
+		t.Fatal(err)
+	}
+	pay := r.placeOrder()
+	_, doc := r.get(pay)
+	if cd := strings.TrimSpace(doc.Find(`[data-testid="countdown"]`).Text()); cd == "" || strings.HasPrefix(cd, "1:") || cd > "30:00" {
+		t.Errorf("countdown %q after a clock advance; want at most 30:00", cd)
+	}
+}
