@@ -185,6 +185,21 @@ func (a *Assets) Size(name string) (plain, gzipped int) {
 	return len(as.body), len(as.gzipped)
 }
 
+// Stable serves the named file at a URL of its own that never changes (embed.js, which
+// merchants' pages load from a fixed address): cached briefly (maxAge), revalidated with its
+// ETag, so that a new version reaches every page within maxAge. It panics for an unknown name,
+// which only a programming error can give.
+func (a *Assets) Stable(name string, maxAge time.Duration) http.Handler {
+	as, ok := a.byName[name]
+	if !ok {
+		panic("static: no file " + name)
+	}
+	cc := fmt.Sprintf("public, max-age=%d", int(maxAge/time.Second))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.serveAsset(w, r, as, cc)
+	})
+}
+
 // Handler serves the files under their fingerprinted names, whether or not the request path
 // still carries Prefix (so it may be mounted with or without http.StripPrefix). Unknown names,
 // and names with an outdated fingerprint, get 404; only GET and HEAD are allowed.
@@ -204,9 +219,14 @@ func (a *Assets) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	a.serveAsset(w, r, as, CacheControl)
+}
+
+// serveAsset answers as with cacheControl, gzipped when the client accepts it.
+func (a *Assets) serveAsset(w http.ResponseWriter, r *http.Request, as *asset, cacheControl string) {
 	h := w.Header()
 	h.Set("Content-Type", as.contentType)
-	h.Set("Cache-Control", CacheControl)
+	h.Set("Cache-Control", cacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	body, etag := as.body, as.etag
 	if as.gzipped != nil {

@@ -28,6 +28,20 @@ type Page struct {
 	Query   string
 	Assets  Assets // resolves CSS, JS and image names; "/static/<name>" when nil
 	Sandbox bool   // the embedded sandbox gateway is in use: pages say so, the PIX page offers sandbox-pay
+	// Embed is set on the pages of a checkout session: when the page is framed by the session's
+	// embedOrigin, frame.js tells the host page its height and the payment's events.
+	Embed Embed
+}
+
+// Embed is what a page of a checkout session tells the page framing it (see frame.js).
+type Embed struct {
+	Origin     string // the session's embedOrigin: the only origin events are posted to ("" none)
+	SessionID  string
+	OrderID    string // "" before the shopper placed the order
+	Status     string // the session's state as the API says it (open, awaiting_payment, paid...)
+	View       string // which page: form, pix, paid, expired, failed, closed
+	SuccessURL string // opened by embed.js in the top window once paid
+	CancelURL  string // opened by embed.js in the top window when the shopper gives up
 }
 
 // asset returns the URL path of a static file.
@@ -179,6 +193,14 @@ type CustomerView struct {
 	Lines      []SummaryLine // order summary beside the form
 	Total      gatewayclient.Cents
 	BackURL    string // back to the cart
+	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
+}
+
+// SessionClosedView is the page of a checkout session that can no longer be paid (it expired
+// before the shopper placed the order).
+type SessionClosedView struct {
+	Page
+	CancelURL string // back to the merchant's shop; hidden when empty
 }
 
 // StatusText is the localised description of an order state; a state without a text (none:

@@ -117,6 +117,10 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			}
 			s.log.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()),
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if isAPI(r) {
+				s.apiError(w, r, http.StatusInternalServerError, "internal", "internal error")
+				return
+			}
 			s.renderError(w, r, http.StatusInternalServerError)
 		}()
 		next.ServeHTTP(w, r)
@@ -163,6 +167,9 @@ func contentSecurityPolicy(frameAncestors []string) string {
 func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.AddInsecureBypassPattern("POST " + WebhookPath)
+	// The merchant API is authenticated by a bearer key, never by a cookie: a cross-site request
+	// carries no credential, so there is nothing to forge (and its errors must stay JSON).
+	cop.AddInsecureBypassPattern("/api/")
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", RequestID(r.Context()), "method", r.Method)
 		s.renderError(w, r, http.StatusForbidden)

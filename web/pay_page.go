@@ -53,19 +53,35 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	now := s.svc.Now()
 	page := s.page(r)
 	base := payPath(o.ID)
+	// The page of a checkout session's order: framed by the session's origin, and telling it.
+	sess := s.sessionOf(r, o)
+	embedded := func(view string) views.Page {
+		if sess == nil {
+			return page
+		}
+		return s.sessionPage(r, sess, o, view)
+	}
+	if sess != nil {
+		s.frameSession(w, sess)
+	}
+	newQR := s.link(r, base+"/new-qr")
+	if !o.Renewable(now) {
+		newQR = "" // past the session's deadline: no new QR code
+	}
 	switch {
 	case o.Status.WasPaid():
 		s.redirect(w, r, base+"/paid")
 		return
 	case o.Status == checkout.StatusExpired:
-		s.render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: page, OrderNumber: o.Number,
-			Amount: o.Amount, NewQRURL: s.link(r, base+"/new-qr")}))
+		s.render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
+			Amount: o.Amount, NewQRURL: newQR}))
 		return
 	case o.Status == checkout.StatusFailed:
-		s.render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: page, OrderNumber: o.Number,
-			Amount: o.Amount, RetryURL: s.link(r, base+"/new-qr")}))
+		s.render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
+			Amount: o.Amount, RetryURL: newQR}))
 		return
 	}
+	page = embedded("pix")
 	v := views.PixView{
 		Page:        page,
 		OrderNumber: o.Number,
@@ -76,7 +92,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		EventsURL:   s.link(r, base+"/events"),
 		StatusURL:   s.link(r, base+"/status"),
 		PaidURL:     s.link(r, base+"/paid"),
-		NewQRURL:    s.link(r, base+"/new-qr"),
+		NewQRURL:    newQR,
 	}
 	if a := o.QR(); a != nil {
 		v.Code = a.BRCode
@@ -219,14 +235,19 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		s.redirect(w, r, payPath(o.ID))
 		return
 	}
+	page, cont := s.page(r), s.link(r, "/")
+	if sess := s.sessionOf(r, o); sess != nil {
+		s.frameSession(w, sess)
+		page, cont = s.sessionPage(r, sess, o, "paid"), successURL(sess, o)
+	}
 	s.render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
-		Page:        s.page(r),
+		Page:        page,
 		OrderNumber: o.Number,
 		Lines:       summary(o),
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,
 		LatePayment: o.LatePayment,
 		RefundDue:   o.RefundDue,
-		ContinueURL: s.link(r, "/"),
+		ContinueURL: cont,
 	}))
 }

@@ -179,6 +179,11 @@ func TestEveryUnsafeRouteRefusesCrossSite(t *testing.T) {
 		if route == web.WebhookPath {
 			return nil
 		}
+		if strings.HasPrefix(route, web.APIPrefix+"/") {
+			// The merchant API authenticates by a bearer key, never a cookie: a cross-site
+			// request carries no credential (TestAPICrossSite checks it gets 401 as JSON).
+			return nil
+		}
 		checked++
 		path := fill.Replace(route)
 		form := url.Values{"product_id": {"ebook-receitas-do-cerrado"}, "quantity": {"5"}, "action": {"remove"}}

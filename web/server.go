@@ -23,6 +23,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/views"
 )
@@ -33,6 +34,9 @@ const WebhookPath = checkout.WebhookPath
 // DefaultHeartbeat is the interval of the SSE heartbeat comments: short enough that proxies
 // do not close an idle stream, and that a vanished client is noticed.
 const DefaultHeartbeat = 15 * time.Second
+
+// EmbedJSMaxAge is how long browsers may keep /embed.js before revalidating it.
+const EmbedJSMaxAge = 5 * time.Minute
 
 // DefaultRecheck is the default interval at which an SSE stream re-reads its order.
 const DefaultRecheck = 3 * time.Second
@@ -52,6 +56,8 @@ type Pinger interface {
 type Assets interface {
 	Path(name string) string
 	Handler() http.Handler
+	// Stable serves one file at a fixed URL, cached for maxAge (embed.js).
+	Stable(name string, maxAge time.Duration) http.Handler
 }
 
 // Options are the dependencies and settings of a Server. Service, Store and Assets are
@@ -89,6 +95,8 @@ type Options struct {
 	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
 	// and limit at the proxy.
 	NewCartLimit Rate
+	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
+	APIKeys *merchant.Keys
 }
 
 // Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
@@ -236,10 +244,14 @@ func (s *Server) routes() http.Handler {
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
 	r.Handle("/static/*", s.opts.Assets.Handler())
+	// embed.js has a stable address that merchants' pages load: cached for minutes, not a year.
+	r.Method(http.MethodGet, "/embed.js", s.opts.Assets.Stable("embed.js", EmbedJSMaxAge))
 	// Each group of handlers has its own files and its own part of the route table.
 	s.webhookRoutes(r)
 	s.shopRoutes(r)
 	s.payRoutes(r)
+	s.apiRoutes(r)
+	s.sessionRoutes(r)
 	return r
 }
 

@@ -63,6 +63,7 @@
       for (var i = 0; i < active.length; i++) { active[i].hidden = true; }
       if (newQR) { newQR.hidden = false; }
       setStatus("expired", text("expired"));
+      announce("expired");
       // The stream stays open: a late payment still turns the order to paid.
     }
 
@@ -79,8 +80,14 @@
       return false;
     }
 
+    // The live status is announced to frame.js (a checkout session framed by a merchant's page).
+    function announce(name) {
+      try { document.dispatchEvent(new CustomEvent("pixcheckout:status", { detail: { status: name } })); } catch (e) { /* old browser */ }
+    }
+
     function apply(msg) {
       if (done || !msg || typeof msg.status !== "string") { return; }
+      announce(msg.status);
       if (msg.status === "paid") {
         done = true;
         if (timer) { clearInterval(timer); timer = null; }

@@ -1,0 +1,205 @@
+package merchant
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// The JSON of the merchant API and of the notifications' data: one representation of an order
+// and of a checkout session, camelCase like the gateway's, money in integer cents, times in
+// the gateway's wire format (UTC, milliseconds, Z).
+
+// Order is an order as the API shows it.
+type Order struct {
+	ID           string   `json:"id"`
+	Number       string   `json:"number"`
+	Status       string   `json:"status"`
+	SessionID    string   `json:"sessionId,omitempty"`
+	ExternalCode string   `json:"externalCode,omitempty"`
+	Amount       int64    `json:"amount"`
+	AmountPaid   int64    `json:"amountPaid"`
+	RefundDue    int64    `json:"refundDue"`
+	LatePayment  bool     `json:"latePayment"`
+	Currency     string   `json:"currency"`
+	DepositID    string   `json:"depositId,omitempty"`
+	Items        []Item   `json:"items"`
+	Customer     Customer `json:"customer"`
+	Metadata     Metadata `json:"metadata,omitempty"`
+	History      []Change `json:"history"`
+	CreatedAt    string   `json:"createdAt"`
+	UpdatedAt    string   `json:"updatedAt"`
+	PaidAt       string   `json:"paidAt,omitempty"`
+	ExpiresAt    string   `json:"expiresAt,omitempty"`
+	PayBy        string   `json:"payBy,omitempty"`
+}
+
+// Metadata is the merchant's metadata of a checkout session, returned as given.
+type Metadata map[string]string
+
+// Item is a line of an order or of a checkout session.
+type Item struct {
+	ProductID   string `json:"productId,omitempty"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	UnitPrice   int64  `json:"unitPrice"`
+	Quantity    int    `json:"quantity"`
+	Type        string `json:"type"`
+}
+
+// Customer is an order's customer, or a session's prefill.
+type Customer struct {
+	Name     string   `json:"name,omitempty"`
+	Document string   `json:"document,omitempty"`
+	Email    string   `json:"email,omitempty"`
+	Phone    string   `json:"phone,omitempty"`
+	Address  *Address `json:"address,omitempty"`
+}
+
+// Address is a shipping address.
+type Address struct {
+	ZipCode      string `json:"zipCode,omitempty"`
+	Street       string `json:"street,omitempty"`
+	Number       string `json:"number,omitempty"`
+	Complement   string `json:"complement,omitempty"`
+	Neighborhood string `json:"neighborhood,omitempty"`
+	City         string `json:"city,omitempty"`
+	State        string `json:"state,omitempty"`
+	Country      string `json:"country,omitempty"`
+}
+
+// Change is one entry of an order's history.
+type Change struct {
+	From   string `json:"from,omitempty"`
+	To     string `json:"to"`
+	At     string `json:"at"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Session is a checkout session as the API shows it.
+type Session struct {
+	ID           string   `json:"id"`
+	URL          string   `json:"url"`
+	Status       string   `json:"status"`
+	Amount       int64    `json:"amount"`
+	Currency     string   `json:"currency"`
+	ExpiresAt    string   `json:"expiresAt"`
+	CreatedAt    string   `json:"createdAt"`
+	ExternalCode string   `json:"externalCode,omitempty"`
+	EmbedOrigin  string   `json:"embedOrigin,omitempty"`
+	SuccessURL   string   `json:"successUrl,omitempty"`
+	CancelURL    string   `json:"cancelUrl,omitempty"`
+	Items        []Item   `json:"items"`
+	Customer     Customer `json:"customer"`
+	Metadata     Metadata `json:"metadata,omitempty"`
+	OrderID      string   `json:"orderId,omitempty"`
+	OrderNumber  string   `json:"orderNumber,omitempty"`
+	DepositID    string   `json:"depositId,omitempty"`
+	AmountPaid   int64    `json:"amountPaid"`
+	PaidAt       string   `json:"paidAt,omitempty"`
+}
+
+// Currency of every amount.
+const Currency = "BRL"
+
+// SessionPath is the path of a session's page below the checkout's public URL.
+func SessionPath(id string) string { return "/s/" + url.PathEscape(id) }
+
+func wireTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return gatewayclient.FormatTime(t)
+}
+
+func items(ls []checkout.OrderLine) []Item {
+	out := make([]Item, 0, len(ls))
+	for _, l := range ls {
+		typ := checkout.ItemDigital
+		if l.Physical {
+			typ = checkout.ItemPhysical
+		}
+		out = append(out, Item{ProductID: string(l.ProductID), Title: l.Title, Description: l.Description,
+			UnitPrice: int64(l.UnitPrice), Quantity: l.Quantity, Type: typ})
+	}
+	return out
+}
+
+func customer(c checkout.Customer, a *checkout.Address) Customer {
+	out := Customer{Name: c.Name, Document: c.Document, Email: c.Email, Phone: c.Phone}
+	if a != nil {
+		out.Address = &Address{ZipCode: a.ZipCode, Street: a.Street, Number: a.Number, Complement: a.Complement,
+			Neighborhood: a.Neighborhood, City: a.City, State: a.State, Country: a.Country}
+	}
+	return out
+}
+
+// paidAttempt is the attempt whose deposit paid the order, else the current one.
+func paidAttempt(o *checkout.Order) *checkout.Attempt {
+	for i := range o.Attempts {
+		if o.Attempts[i].State == checkout.AttemptPaid {
+			return &o.Attempts[i]
+		}
+	}
+	return o.CurrentAttempt()
+}
+
+// amountPaid is what the order received: its amount once paid, plus any second payment
+// (Order.RefundDue); 0 before.
+func amountPaid(o *checkout.Order) int64 {
+	if !o.Status.WasPaid() {
+		return 0
+	}
+	return int64(o.Amount + o.RefundDue)
+}
+
+// OrderOf returns the API's view of o; sess is its checkout session, or nil.
+func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
+	out := Order{
+		ID: o.ID, Number: o.Number, Status: string(o.Status), SessionID: o.SessionID,
+		ExternalCode: o.MerchantReference, Amount: int64(o.Amount), AmountPaid: amountPaid(o),
+		RefundDue: int64(o.RefundDue), LatePayment: o.LatePayment, Currency: Currency,
+		Items: items(o.Lines), Customer: customer(o.Customer, o.Address),
+		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt), PaidAt: wireTime(o.PaidAt),
+		PayBy: wireTime(o.PayBy), History: make([]Change, 0, len(o.History)),
+	}
+	if a := paidAttempt(o); a != nil {
+		out.DepositID = a.TransactionID
+		if a.State == checkout.AttemptActive {
+			out.ExpiresAt = wireTime(a.ExpiresAt)
+		}
+	}
+	for _, h := range o.History {
+		out.History = append(out.History, Change{From: string(h.From), To: string(h.To), At: wireTime(h.At), Reason: h.Reason})
+	}
+	if sess != nil && len(sess.Metadata) > 0 {
+		out.Metadata = Metadata(sess.Metadata)
+	}
+	return out
+}
+
+// SessionOf returns the API's view of sess and its order (nil before the shopper placed it),
+// whose page is at publicURL + SessionPath.
+func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicURL string) Session {
+	out := Session{
+		ID: sess.ID, URL: strings.TrimRight(publicURL, "/") + SessionPath(sess.ID),
+		Status: checkout.SessionStatus(sess, o, now), Amount: int64(sess.Amount), Currency: Currency,
+		ExpiresAt: wireTime(sess.ExpiresAt), CreatedAt: wireTime(sess.CreatedAt),
+		ExternalCode: sess.ExternalCode, EmbedOrigin: sess.EmbedOrigin, SuccessURL: sess.SuccessURL,
+		CancelURL: sess.CancelURL, Items: items(sess.Lines), Customer: customer(sess.Customer, sess.Address),
+	}
+	if len(sess.Metadata) > 0 {
+		out.Metadata = Metadata(sess.Metadata)
+	}
+	if o != nil {
+		out.OrderID, out.OrderNumber = o.ID, o.Number
+		out.AmountPaid, out.PaidAt = amountPaid(o), wireTime(o.PaidAt)
+		if a := paidAttempt(o); a != nil {
+			out.DepositID = a.TransactionID
+		}
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// The merchant API: JSON under /api/v1, authenticated by an API key (Authorization: Bearer),
+// every error in the one shape of ErrorBody, never framable, never cached. Its description is
+// openapi.json, served at /api/v1/openapi.json and checked against these handlers by a test.
+
+// APIPrefix is the path of the merchant API.
+const APIPrefix = "/api/v1"
+
+// MaxAPIBytes bounds an API request's body.
+const MaxAPIBytes = 256 << 10
+
+// Codes of the errors of the API's protocol (the domain's errors keep checkout's codes).
+const (
+	apiCodeInvalidJSON     = "invalid_json"
+	apiCodeMediaType       = "unsupported_media_type"
+	apiCodeTooLarge        = "payload_too_large"
+	apiCodeRouteNotFound   = "not_found"
+	apiCodeMethodNotAllowd = "method_not_allowed"
+)
+
+type apiKeyCtx struct{}
+
+// apiRoutes is the merchant API's part of the route table. Everything under /api answers JSON,
+// unknown routes and methods included.
+func (s *Server) apiRoutes(r chi.Router) {
+	r.Route("/api", func(r chi.Router) {
+		r.Use(s.apiHeaders)
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			s.apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
+		})
+		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+			s.apiError(w, r, http.StatusMethodNotAllowed, apiCodeMethodNotAllowd, "this route does not take "+r.Method)
+		})
+		r.Route("/v1", func(r chi.Router) {
+			r.Get("/openapi.json", s.openAPI)
+			r.Group(func(r chi.Router) {
+				r.Use(s.apiAuth)
+				r.Post("/checkout-sessions", s.apiCreateSession)
+				r.Get("/checkout-sessions/{sessionID}", s.apiGetSession)
+				r.Get("/orders", s.apiListOrders)
+				r.Get("/orders/{orderID}", s.apiGetOrder)
+			})
+		})
+	})
+}
+
+// isAPI reports whether the request is for the merchant API (its errors are JSON).
+func isAPI(r *http.Request) bool {
+	return r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/")
+}
+
+// apiHeaders: never framed (whatever CHECKOUT_FRAME_ANCESTORS allows for shopper pages),
+// nothing to run, never stored by a cache.
+func (s *Server) apiHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// apiAuth admits requests carrying a valid API key (Authorization: Bearer <key>); others get
+// 401 with WWW-Authenticate.
+func (s *Server) apiAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		secret, ok := bearer(r.Header.Get("Authorization"))
+		if !ok || s.opts.APIKeys == nil {
+			s.apiUnauthorized(w, r, merchant.ErrUnauthorized)
+			return
+		}
+		key, err := s.opts.APIKeys.Authenticate(r.Context(), secret)
+		if err != nil {
+			if checkout.ErrorCode(err) == checkout.CodeUnauthorized {
+				s.apiUnauthorized(w, r, err)
+				return
+			}
+			s.failJSON(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiKeyCtx{}, key)))
+	})
+}
+
+func (s *Server) apiUnauthorized(w http.ResponseWriter, r *http.Request, err error) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="pix-checkout"`)
+	s.failJSON(w, r, err)
+}
+
+// bearer returns the token of an "Authorization: Bearer <token>" header.
+func bearer(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+// apiKeyOf returns the API key that authenticated the request.
+func apiKeyOf(r *http.Request) *merchant.APIKey {
+	k, _ := r.Context().Value(apiKeyCtx{}).(*merchant.APIKey)
+	return k
+}
+
+// apiError answers an error of the API's protocol in the one error shape.
+func (s *Server) apiError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	writeJSON(w, status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, RequestID: RequestID(r.Context())}})
+}
+
+// readJSON reads a JSON request body: Content-Type application/json, at most MaxAPIBytes, one
+// well-formed value without repeated keys. It answers the error itself and reports whether the
+// handler may go on.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		s.apiError(w, r, http.StatusUnsupportedMediaType, apiCodeMediaType, "the body must be JSON (Content-Type: application/json)")
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxAPIBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			s.apiError(w, r, http.StatusRequestEntityTooLarge, apiCodeTooLarge, "the body is larger than 256 KiB")
+			return nil, false
+		}
+		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, "the body could not be read")
+		return nil, false
+	}
+	if err := checkJSON(body); err != nil {
+		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, err.Error())
+		return nil, false
+	}
+	return body, true
+}
