@@ -114,6 +114,9 @@ type SessionItem struct {
 // in its errors are those of the API's JSON (items[0].unitPrice, customer.document,
 // customer.address.zipCode, successUrl...).
 type CreateSessionInput struct {
+	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
+	// fields): the session is refused with them and every other violation, reported at once.
+	ReadErrors       *FieldErrors      `json:"-"`
 	IdempotencyKey   string            `json:"-"`
 	APIKeyID         string            `json:"-"`
 	Items            []SessionItem     `json:"items"`
@@ -188,8 +191,17 @@ func replay(prev *Session, hash string) (*Session, bool, error) {
 func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Session, error) {
 	now := s.now().UTC()
 	fe := &FieldErrors{}
+	if in.ReadErrors != nil {
+		for f, vs := range in.ReadErrors.Fields {
+			for _, v := range vs {
+				fe.add(f, v)
+			}
+		}
+	}
 	add := func(field, code, msg string) {
-		fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+		if !fe.Has(field) { // one violation per field: what was wrong while reading it comes first
+			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+		}
 	}
 	sess := &Session{
 		ID:             s.newID(),
@@ -208,11 +220,15 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 	case n > MaxSessionItems:
 		add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
 	}
+	// Every line whose rules can be checked goes to the gateway's validation below, with the
+	// index of its item in the request, so that each violation names the merchant's item.
+	var itemIndex []int
 	for i, it := range in.Items {
-		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
-		if ok {
+		line, checkable := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
+		if checkable {
 			sess.Lines = append(sess.Lines, line)
 			sess.Amount += line.Subtotal()
+			itemIndex = append(itemIndex, i)
 		}
 	}
 	if sess.EmbedOrigin != "" {
@@ -248,30 +264,30 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 	// The gateway's own rules, on the transaction the session's order would send: amount,
 	// items, externalCode and whatever the prefill holds. Required customer fields the
 	// merchant left to the shopper are stood in for, and their violations dropped.
-	checkSessionRequest(fe, sess, in, now)
+	checkSessionRequest(fe, sess, in, itemIndex, now)
 	if err := fe.orNil(); err != nil {
 		return nil, err
 	}
 	return sess, nil
 }
 
-// sessionLine checks one item and returns its line.
+// sessionLine checks one item and returns its line, and whether the line can go on to the
+// gateway's rules (an unknown product cannot).
 func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it SessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
-		fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
+		if !fe.Has(path + field) {
+			fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
+		}
 	}
-	ok := true
 	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
 		add(".quantity", map[bool]string{true: gatewayclient.CodeMin, false: gatewayclient.CodeMax}[it.Quantity < MinQuantity],
 			fmt.Sprintf("must be %d to %d", MinQuantity, MaxQuantity))
-		ok = false
 	}
 	if it.ProductID != "" {
 		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
 			".unitPrice": it.UnitPrice != 0, ".type": it.Type != ""} {
 			if set {
 				add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
-				ok = false
 			}
 		}
 		p, err := s.store.Product(ctx, it.ProductID)
@@ -283,7 +299,7 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 			add(".productId", "unavailable", "the catalogue could not be read")
 			return OrderLine{}, false
 		}
-		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical}, ok
+		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical}, true
 	}
 	physical := false
 	switch it.Type {
@@ -292,14 +308,12 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 		physical = true
 	case "":
 		add(".type", gatewayclient.CodeRequired, "is required (DIGITAL or PHYSICAL) for an item without productId")
-		ok = false
 	default:
 		add(".type", gatewayclient.CodeEnum, "must be one of: DIGITAL, PHYSICAL")
-		ok = false
 	}
 	// Title, description and price are checked with the gateway's rules by checkSessionRequest.
 	return OrderLine{Title: strings.TrimSpace(it.Title), Description: strings.TrimSpace(it.Description),
-		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical}, ok
+		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical}, true
 }
 
 // stand-ins for the customer fields a prefill may leave to the shopper: valid by the gateway's
@@ -311,7 +325,7 @@ const (
 
 // checkSessionRequest validates, with the gateway client's rules, the transaction request the
 // session's order would send, and adds the violations under the API's field paths.
-func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, now time.Time) {
+func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, itemIndex []int, now time.Time) {
 	c := sess.Customer
 	standIns := map[string]bool{}
 	if c.Name == "" {
@@ -340,7 +354,6 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 			City: or(a.City, "Cidade"), State: or(a.State, "SP"), Country: or(a.Country, "BR")}
 		req.Address = &full
 	}
-	// Lines that passed sessionLine, with the API's item index kept in order.
 	for _, l := range sess.Lines {
 		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
 			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
@@ -349,7 +362,6 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 	if err := req.ValidateAt(now); !errors.As(err, &ve) {
 		return
 	}
-	itemIndex := apiItemIndexes(in, sess)
 	for _, v := range ve.Violations {
 		if standIns[v.Field] {
 			continue
@@ -363,19 +375,6 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 			fe.add(v.Field, v)
 		}
 	}
-}
-
-// apiItemIndexes maps the index of each line kept in sess to the index of its item in the
-// request (lines refused by sessionLine are left out of sess).
-func apiItemIndexes(in CreateSessionInput, sess *Session) []int {
-	idx := make([]int, 0, len(sess.Lines))
-	for i := range in.Items {
-		if len(idx) == len(sess.Lines) {
-			break
-		}
-		idx = append(idx, i)
-	}
-	return idx
 }
 
 // apiPath renames a gateway request path to the API's: address.* is under customer, the

@@ -7,3 +7,6 @@ import _ "embed"
 //
 //go:embed openapi.json
 var openAPIDocument []byte
+
+// OpenAPIDocument returns the OpenAPI 3.1 description of the merchant API.
+func OpenAPIDocument() []byte { return append([]byte(nil), openAPIDocument...) }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -97,7 +98,11 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, err := parseSessionRequest(body)
-	if err != nil {
+	var fe *checkout.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		in.ReadErrors = fe // reported with every other violation of the request
+	case err != nil:
 		s.failJSON(w, r, err)
 		return
 	}

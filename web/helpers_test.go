@@ -18,6 +18,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -87,6 +88,9 @@ type env struct {
 	gw     *countingGateway
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
+	keys   *merchant.Keys
+	// exchanges records every API request and answer of the test, for the OpenAPI check.
+	exchanges []apiExchange
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -154,7 +158,11 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
-	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog})
+	sessions := newMemSessions()
+	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
+		Sessions: sessions})
+	keyStore := &memKeys{}
+	keys := merchant.NewKeys(keyStore, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	opts := web.Options{
 		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
 		Service:        svc,
@@ -168,6 +176,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		WebhookWorkers: o.workers,
 		Recheck:        o.recheck,
 		WebhookQueue:   o.queue,
+		APIKeys:        keys,
 	}
 	if o.newCartBurst > 0 {
 		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test
@@ -181,11 +190,13 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
+		keys: keys,
 		http: &http.Client{
 			Timeout:       30 * time.Second,
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}}
 	t.Cleanup(func() {
+		checkExchanges(t, e.exchanges)
 		_ = ws.Shutdown(context.Background())
 		srv.Close()
 		sbSrv.Close()

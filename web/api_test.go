@@ -1,0 +1,493 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web"
+)
+
+// testConfiguredKey is the CHECKOUT_MERCHANT_API_KEY of the tests.
+const testConfiguredKey = "test-configured-api-key-0123456789"
+
+// memSessions is a checkout.SessionStore in memory for the handler tests; the SQL stores pass
+// the store suite.
+type memSessions struct {
+	mu    sync.Mutex
+	byID  map[string]*checkout.Session
+	byKey map[string]string
+}
+
+func newMemSessions() *memSessions {
+	return &memSessions{byID: map[string]*checkout.Session{}, byKey: map[string]string{}}
+}
+
+func (m *memSessions) CreateSession(_ context.Context, s *checkout.Session) (*checkout.Session, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s.IdempotencyKey != "" {
+		if id, ok := m.byKey[s.IdempotencyKey]; ok {
+			c := *m.byID[id]
+			return &c, false, nil
+		}
+		m.byKey[s.IdempotencyKey] = s.ID
+	}
+	c := *s
+	m.byID[s.ID] = &c
+	return s, true, nil
+}
+
+func (m *memSessions) Session(_ context.Context, id string) (*checkout.Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.byID[id]; ok {
+		c := *s
+		return &c, nil
+	}
+	return nil, checkout.ErrNotFound
+}
+
+func (m *memSessions) SessionByIdempotencyKey(ctx context.Context, key string) (*checkout.Session, error) {
+	m.mu.Lock()
+	id, ok := m.byKey[key]
+	m.mu.Unlock()
+	if !ok {
+		return nil, checkout.ErrNotFound
+	}
+	return m.Session(ctx, id)
+}
+
+// memKeys is a merchant.APIKeyStore in memory.
+type memKeys struct {
+	mu   sync.Mutex
+	keys []merchant.APIKey
+}
+
+func (m *memKeys) CreateAPIKey(_ context.Context, k merchant.APIKey) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.keys = append(m.keys, k)
+	return nil
+}
+
+func (m *memKeys) APIKeyByHash(_ context.Context, h []byte) (*merchant.APIKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, k := range m.keys {
+		if bytes.Equal(k.Hash, h) {
+			return &k, nil
+		}
+	}
+	return nil, checkout.ErrNotFound
+}
+
+func (m *memKeys) APIKeys(context.Context) ([]merchant.APIKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]merchant.APIKey(nil), m.keys...), nil
+}
+
+func (m *memKeys) RevokeAPIKey(_ context.Context, id string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.keys {
+		if m.keys[i].ID == id {
+			m.keys[i].RevokedAt = at
+			return nil
+		}
+	}
+	return checkout.ErrNotFound
+}
+
+func (m *memKeys) TouchAPIKey(context.Context, string, time.Time) error { return nil }
+
+// apiExchange is one API request and its answer.
+type apiExchange struct {
+	method, path string
+	reqBody      []byte
+	status       int
+	header       http.Header
+	body         []byte
+}
+
+// apiResult is an API answer.
+type apiResult struct {
+	status int
+	header http.Header
+	body   []byte
+	json   map[string]any
+}
+
+// errorCode returns the answer's error.code.
+func (r apiResult) errorCode() string {
+	e, _ := r.json["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// fields returns the answer's error.fields as "path code" strings.
+func (r apiResult) fields() []string {
+	e, _ := r.json["error"].(map[string]any)
+	fs, _ := e["fields"].([]any)
+	var out []string
+	for _, f := range fs {
+		m, _ := f.(map[string]any)
+		out = append(out, fmt.Sprint(m["field"], " ", m["code"]))
+	}
+	return out
+}
+
+// api sends an API request with the configured key (unless header sets Authorization) and
+// records the exchange. body is sent as is (a string) or as JSON.
+func (e *env) api(method, path string, body any, header ...string) apiResult {
+	e.t.Helper()
+	var rb []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rb = []byte(b)
+	case []byte:
+		rb = b
+	default:
+		var err error
+		if rb, err = json.Marshal(b); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	var r io.Reader
+	if rb != nil {
+		r = bytes.NewReader(rb)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, r)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testConfiguredKey)
+	if rb != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		if header[i+1] == "" {
+			req.Header.Del(header[i])
+		} else {
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
+	res, err := e.http.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out := apiResult{status: res.StatusCode, header: res.Header}
+	if out.body, err = io.ReadAll(res.Body); err != nil {
+		e.t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		e.t.Fatalf("%s %s: Content-Type %q, want JSON; body %.200s", method, path, res.Header.Get("Content-Type"), out.body)
+	}
+	if err := json.Unmarshal(out.body, &out.json); err != nil {
+		e.t.Fatalf("%s %s: the answer is not a JSON object: %v\n%s", method, path, err, out.body)
+	}
+	e.exchanges = append(e.exchanges, apiExchange{method: method, path: path, reqBody: rb, status: res.StatusCode,
+		header: res.Header, body: out.body})
+	return out
+}
+
+// sessionBody is a valid session request: a catalogue product and an ad-hoc physical item.
+func sessionBody() map[string]any {
+	return map[string]any{
+		"items": []any{
+			map[string]any{"productId": "ebook-receitas-do-cerrado", "quantity": 2},
+			map[string]any{"title": "Camiseta PIX", "description": "Algodão, tamanho M", "unitPrice": 5990, "quantity": 1, "type": "PHYSICAL"},
+		},
+		"externalCode":     "pedido-000123",
+		"embedOrigin":      "https://loja.example.com",
+		"successUrl":       "https://loja.example.com/obrigado?s={CHECKOUT_SESSION_ID}",
+		"cancelUrl":        "https://loja.example.com/carrinho",
+		"expiresInSeconds": 3600,
+		"metadata":         map[string]any{"cliente": "42"},
+		"customer": map[string]any{"name": "Maria da Silva", "email": "maria@example.com", "document": "529.982.247-25",
+			"address": map[string]any{"zipCode": "01310-100", "city": "São Paulo"}},
+	}
+}
+
+func TestAPICreateAndReadSession(t *testing.T) {
+	e := newEnv(t)
+	res := e.api("POST", "/api/v1/checkout-sessions", sessionBody())
+	if res.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.status, res.body)
+	}
+	id, _ := res.json["id"].(string)
+	// 2 × 29,90 + 59,90
+	if res.json["status"] != "open" || res.json["amount"] != float64(2*2990+5990) || len(id) < 26 ||
+		res.json["url"] != "http://localhost:8080/s/"+id || res.json["expiresAt"] == nil {
+		t.Errorf("created session: %s", res.body)
+	}
+	if loc := res.header.Get("Location"); loc != "/api/v1/checkout-sessions/"+id {
+		t.Errorf("Location %q", loc)
+	}
+	got := e.api("GET", "/api/v1/checkout-sessions/"+id, nil)
+	if got.status != 200 || got.json["id"] != id || got.json["externalCode"] != "pedido-000123" {
+		t.Errorf("read: %d %s", got.status, got.body)
+	}
+	for _, h := range []string{"Cache-Control", "X-Frame-Options", "Content-Security-Policy"} {
+		if v := got.header.Get(h); v == "" || h == "Content-Security-Policy" && !strings.Contains(v, "frame-ancestors 'none'") {
+			t.Errorf("%s: %q", h, v)
+		}
+	}
+
+	// The session's page: the prefilled form, framable by its embedOrigin and nothing else.
+	page, doc := e.get("/s/" + id)
+	if page.StatusCode != 200 {
+		t.Fatalf("session page: %d", page.StatusCode)
+	}
+	csp := page.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "frame-ancestors 'self' https://loja.example.com") || page.Header.Get("X-Frame-Options") != "" {
+		t.Errorf("session page framing: CSP %q, X-Frame-Options %q", csp, page.Header.Get("X-Frame-Options"))
+	}
+	if v, _ := doc.Find(`input[name="name"]`).Attr("value"); v != "Maria da Silva" {
+		t.Errorf("name not prefilled: %q", v)
+	}
+	if v, _ := doc.Find(`input[name="zip_code"]`).Attr("value"); v != "01310-100" {
+		t.Errorf("CEP not prefilled: %q", v)
+	}
+	if o, _ := doc.Find("body").Attr("data-embed-origin"); o != "https://loja.example.com" {
+		t.Errorf("body data-embed-origin %q", o)
+	}
+	if doc.Find(`script[src*="frame."]`).Length() != 1 {
+		t.Error("the session page does not load frame.js")
+	}
+	if href, _ := doc.Find(testid("session-cancel")).Attr("href"); href != "https://loja.example.com/carrinho" {
+		t.Errorf("cancel link %q", href)
+	}
+	// A page of the shop is still not framable.
+	shop := e.do("GET", "/", nil)
+	shop.Body.Close()
+	if csp := shop.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("the shop's CSP lets a session's origin frame it: %q", csp)
+	}
+	if res := e.api("GET", "/api/v1/checkout-sessions/nope", nil); res.status != 404 || res.errorCode() != "not_found" {
+		t.Errorf("unknown session: %d %s", res.status, res.body)
+	}
+	if res := e.api("GET", "/api/v1/orders/nope", nil); res.status != 404 || res.errorCode() != "not_found" {
+		t.Errorf("unknown order: %d %s", res.status, res.body)
+	}
+}
+
+func TestAPIAuthentication(t *testing.T) {
+	e := newEnv(t)
+	secret, rec, err := e.keys.Create(context.Background(), "ERP")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, auth := range map[string]string{"none": "", "basic": "Basic dXNlcjpwdw==", "wrong key": "Bearer pxk_wrong",
+		"empty bearer": "Bearer ", "key with a space": "Bearer " + testConfiguredKey + " x"} {
+		res := e.api("GET", "/api/v1/orders", nil, "Authorization", auth)
+		if res.status != 401 || res.errorCode() != "unauthorized" || !strings.HasPrefix(res.header.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("%s: %d %s (WWW-Authenticate %q)", name, res.status, res.body, res.header.Get("WWW-Authenticate"))
+		}
+	}
+	if res := e.api("GET", "/api/v1/orders", nil, "Authorization", "Bearer "+secret); res.status != 200 {
+		t.Errorf("a stored key: %d %s", res.status, res.body)
+	}
+	if err := e.keys.Revoke(context.Background(), rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.api("GET", "/api/v1/orders", nil, "Authorization", "Bearer "+secret); res.status != 401 {
+		t.Errorf("a revoked key: %d %s", res.status, res.body)
+	}
+	// A cross-site request without a key: 401 as JSON, not the shop's 403 page.
+	res := e.api("POST", "/api/v1/checkout-sessions", sessionBody(), "Authorization", "", "Origin", "https://evil.example.com", "Sec-Fetch-Site", "cross-site")
+	if res.status != 401 || res.errorCode() != "unauthorized" {
+		t.Errorf("cross-site without key: %d %s", res.status, res.body)
+	}
+	// The description needs no key.
+	if res := e.api("GET", "/api/v1/openapi.json", nil, "Authorization", ""); res.status != 200 || res.json["openapi"] != "3.1.0" {
+		t.Errorf("openapi.json: %d", res.status)
+	}
+}
+
+func TestAPIValidationReportsEveryViolation(t *testing.T) {
+	e := newEnv(t)
+	body := map[string]any{
+		"items": []any{
+			map[string]any{"productId": "no-such-product"},
+			map[string]any{"title": "X", "unitPrice": 0, "quantity": 101, "type": "SERVICE"},
+			map[string]any{"title": "Caro demais", "unitPrice": 10000001, "type": "DIGITAL"},
+			map[string]any{"productId": "ebook-receitas-do-cerrado", "unitPrice": 1},
+			map[string]any{"title": "Fração", "unitPrice": 10.5, "type": "DIGITAL"},
+			"not an object",
+		},
+		"externalCode":     "short",
+		"embedOrigin":      "https://loja.example.com/path",
+		"successUrl":       "http://loja.example.com/ok",
+		"cancelUrl":        "javascript:alert(1)",
+		"expiresInSeconds": 30,
+		"metadata":         map[string]any{strings.Repeat("k", 41): "v", "ok": strings.Repeat("v", 501), "n": 1},
+		"customer":         map[string]any{"document": "111.111.111-11", "email": "not-an-email", "phone": "123", "age": 3},
+		"color":            "blue",
+	}
+	res := e.api("POST", "/api/v1/checkout-sessions", body)
+	if res.status != 422 || res.errorCode() != "invalid" {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+	got := strings.Join(res.fields(), "\n")
+	for _, want := range []string{
+		"items[0].productId unknown_product", "items[1].title min_length", "items[1].unitPrice min",
+		"items[1].quantity max", "items[1].type enum", "items[2].unitPrice max", "items[3].unitPrice not_allowed",
+		"items[4].unitPrice integer", "items[5] type", "externalCode min_length", "embedOrigin format",
+		"successUrl url", "cancelUrl url", "expiresInSeconds min", "metadata format", "metadata.ok max_length",
+		"metadata.n type", "customer.document document", "customer.email format", "customer.phone format",
+		"customer.age unknown_field", "color unknown_field",
+	} {
+		if !strings.Contains("\n"+got+"\n", "\n"+want+"\n") {
+			t.Errorf("missing violation %q in:\n%s", want, got)
+		}
+	}
+	// Nothing was stored: the same body with a key, fixed, is a new session.
+	ok := e.api("POST", "/api/v1/checkout-sessions", map[string]any{"items": []any{map[string]any{"productId": "ebook-receitas-do-cerrado"}}})
+	if ok.status != 201 || ok.json["amount"] != float64(2990) {
+		t.Errorf("minimal session: %d %s", ok.status, ok.body)
+	}
+	// An order total above the gateway's limit is refused on items.
+	big := e.api("POST", "/api/v1/checkout-sessions", map[string]any{"items": []any{
+		map[string]any{"title": "Lote", "unitPrice": 10000000, "quantity": 2, "type": "DIGITAL"}}})
+	if big.status != 422 || !strings.Contains(strings.Join(big.fields(), ","), "items max") {
+		t.Errorf("total above the limit: %d %s", big.status, big.body)
+	}
+	if res := e.api("POST", "/api/v1/checkout-sessions", map[string]any{"items": []any{}}); res.status != 422 ||
+		strings.Join(res.fields(), ",") != "items required" {
+		t.Errorf("no items: %d %s", res.status, res.body)
+	}
+}
+
+func TestAPIStrictRequests(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name, body, ctype string
+		status            int
+		code              string
+	}{
+		{"malformed", `{"items": [`, "application/json", 400, "invalid_json"},
+		{"duplicate key", `{"items": [{"productId": "ebook-receitas-do-cerrado"}], "externalCode": "pedido-0001", "externalCode": "pedido-0002"}`, "application/json", 400, "invalid_json"},
+		{"nested duplicate", `{"items": [{"productId": "a", "productId": "b"}]}`, "application/json", 400, "invalid_json"},
+		{"two values", `{} {}`, "application/json", 400, "invalid_json"},
+		{"not an object", `[1, 2]`, "application/json", 422, "invalid"},
+		{"form body", `items=1`, "application/x-www-form-urlencoded", 415, "unsupported_media_type"},
+		{"no content type", `{}`, "", 415, "unsupported_media_type"},
+		{"too large", `{"metadata": {"k": "` + strings.Repeat("x", web.MaxAPIBytes) + `"}}`, "application/json", 413, "payload_too_large"},
+	}
+	for _, c := range cases {
+		res := e.api("POST", "/api/v1/checkout-sessions", c.body, "Content-Type", c.ctype)
+		if res.status != c.status || res.errorCode() != c.code {
+			t.Errorf("%s: %d %s, want %d %s", c.name, res.status, res.body, c.status, c.code)
+		}
+		if e, _ := res.json["error"].(map[string]any); e["requestId"] == "" || e["requestId"] == nil {
+			t.Errorf("%s: no requestId", c.name)
+		}
+	}
+	if res := e.api("GET", "/api/v1/nothing-here", nil); res.status != 404 || res.errorCode() != "not_found" {
+		t.Errorf("unknown route: %d %s", res.status, res.body)
+	}
+	if res := e.api("DELETE", "/api/v1/orders", nil); res.status != 405 || res.errorCode() != "method_not_allowed" {
+		t.Errorf("unknown method: %d %s", res.status, res.body)
+	}
+	if res := e.api("GET", "/api/v2/orders", nil); res.status != 404 || res.errorCode() != "not_found" {
+		t.Errorf("unknown version: %d %s", res.status, res.body)
+	}
+}
+
+func TestAPIIdempotency(t *testing.T) {
+	e := newEnv(t)
+	first := e.api("POST", "/api/v1/checkout-sessions", sessionBody(), "Idempotency-Key", "pedido-123-a")
+	if first.status != 201 {
+		t.Fatalf("first: %d %s", first.status, first.body)
+	}
+	// The same request, written differently (indentation, key order): the same session.
+	pretty, _ := json.MarshalIndent(sessionBody(), "", "   ")
+	again := e.api("POST", "/api/v1/checkout-sessions", string(pretty), "Idempotency-Key", "pedido-123-a")
+	if again.status != 200 || again.json["id"] != first.json["id"] || again.header.Get(web.IdempotentReplayedHeader) != "true" {
+		t.Errorf("replay: %d %s", again.status, again.body)
+	}
+	other := sessionBody()
+	other["externalCode"] = "pedido-000999"
+	res := e.api("POST", "/api/v1/checkout-sessions", other, "Idempotency-Key", "pedido-123-a")
+	if res.status != 422 || res.errorCode() != "idempotency_key_reused" {
+		t.Errorf("same key, another body: %d %s", res.status, res.body)
+	}
+	if res := e.api("POST", "/api/v1/checkout-sessions", sessionBody(), "Idempotency-Key", strings.Repeat("k", 256)); res.status != 422 {
+		t.Errorf("a key too long: %d %s", res.status, res.body)
+	}
+	// Without a key, each request is a new session.
+	a := e.api("POST", "/api/v1/checkout-sessions", sessionBody())
+	b := e.api("POST", "/api/v1/checkout-sessions", sessionBody())
+	if a.json["id"] == b.json["id"] {
+		t.Error("two requests without a key made one session")
+	}
+	// Concurrent duplicates: one session.
+	const n = 12
+	ids := make(chan any, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			res := e.api("POST", "/api/v1/checkout-sessions", sessionBody(), "Idempotency-Key", "pedido-concorrente")
+			if res.status != 201 && res.status != 200 {
+				t.Errorf("concurrent: %d %s", res.status, res.body)
+			}
+			ids <- res.json["id"]
+		})
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[any]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	if len(seen) != 1 {
+		t.Errorf("%d concurrent duplicates made %d sessions", n, len(seen))
+	}
+}
+
+func TestAPIListOrders(t *testing.T) {
+	e := newEnv(t)
+	var paid string
+	for i := range 3 {
+		pay := e.placeOrder()
+		if i == 0 {
+			paid = orderID(pay)
+			e.post(pay+"/sandbox-pay", nil)
+		}
+	}
+	all := e.api("GET", "/api/v1/orders?perPage=2", nil)
+	data, _ := all.json["data"].([]any)
+	if all.status != 200 || len(data) != 2 || all.json["hasMore"] != true {
+		t.Fatalf("page 1: %d %s", all.status, all.body)
+	}
+	page2 := e.api("GET", "/api/v1/orders?perPage=2&page=2", nil)
+	if data, _ := page2.json["data"].([]any); len(data) != 1 || page2.json["hasMore"] != false {
+		t.Errorf("page 2: %s", page2.body)
+	}
+	onlyPaid := e.api("GET", "/api/v1/orders?status=paid", nil)
+	data, _ = onlyPaid.json["data"].([]any)
+	if len(data) != 1 || data[0].(map[string]any)["id"] != paid || data[0].(map[string]any)["amountPaid"] != float64(2990) {
+		t.Errorf("status=paid: %s", onlyPaid.body)
+	}
+	if o := e.api("GET", "/api/v1/orders/"+paid, nil); o.status != 200 || o.json["status"] != "paid" || o.json["depositId"] == "" {
+		t.Errorf("order: %d %s", o.status, o.body)
+	}
+	bad := e.api("GET", "/api/v1/orders?status=shipped&perPage=500&createdFrom=yesterday&page=x&sort=asc", nil)
+	got := strings.Join(bad.fields(), ",")
+	if bad.status != 422 || got != "createdFrom format,page integer,perPage max,sort unknown_parameter,status[0] enum" {
+		t.Errorf("bad filters: %d %s", bad.status, got)
+	}
+}
