@@ -1,109 +1,20 @@
 package outbox
 
 import (
-	"errors"
-	"fmt"
 	"net"
 	"net/netip"
-	"syscall"
-	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
-// ErrBlockedAddress is returned (wrapped in the dial error, so errors.Is finds it) when a
-// webhook destination resolves to an address the sandbox must not reach: loopback, private,
-// link-local, unspecified, multicast, shared (CGNAT) or another special-purpose range.
-var ErrBlockedAddress = errors.New("outbox: webhook destination address not allowed")
+// The SSRF guard lives in package webhook, shared with the checkout's merchant notifications:
+// these names keep the sandbox's own.
 
-// GuardedDialer returns a dialer that refuses blocked addresses (see CheckAddress). The check
-// runs in Control, on the IP actually being connected to after DNS resolution, so neither a
-// hostname pointing at 127.0.0.1 nor DNS rebinding gets past it.
-func GuardedDialer() *net.Dialer {
-	return &net.Dialer{
-		Timeout:   5 * time.Second,
-		KeepAlive: 30 * time.Second,
-		Control:   guardControl,
-	}
-}
+// ErrBlockedAddress is webhook.ErrBlockedAddress.
+var ErrBlockedAddress = webhook.ErrBlockedAddress
 
-// guardControl is the dialer's Control: address is the resolved "ip:port" about to be
-// connected to.
-func guardControl(_, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		// Fail closed: an address we cannot read is an address we do not dial.
-		return fmt.Errorf("%w: cannot parse %q", ErrBlockedAddress, address)
-	}
-	return CheckAddress(ap.Addr())
-}
+// GuardedDialer is webhook.GuardedDialer.
+func GuardedDialer() *net.Dialer { return webhook.GuardedDialer() }
 
-// CheckAddress returns an error wrapping ErrBlockedAddress when addr must not be reached by
-// a webhook delivery, and nil for a public unicast address. IPv4-mapped IPv6 addresses
-// (::ffff:127.0.0.1) are judged as the IPv4 address they carry, and so are the IPv4
-// addresses embedded in NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses.
-func CheckAddress(addr netip.Addr) error {
-	a := addr.Unmap().WithZone("")
-	why := ""
-	switch {
-	case !a.IsValid():
-		why = "not a valid address"
-	case a.IsUnspecified():
-		why = "unspecified"
-	case a.IsLoopback():
-		why = "loopback"
-	case a.IsPrivate():
-		why = "private"
-	case a.IsLinkLocalUnicast():
-		why = "link-local"
-	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
-		why = "multicast"
-	}
-	if why == "" {
-		for _, p := range specialPrefixes() {
-			if p.Contains(a) {
-				why = "special-purpose (" + p.String() + ")"
-				break
-			}
-		}
-	}
-	if why == "" && a.Is6() {
-		b := a.As16()
-		var embedded netip.Addr
-		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(a): // NAT64
-			embedded = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-		case netip.MustParsePrefix("2002::/16").Contains(a): // 6to4
-			embedded = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
-		}
-		if embedded.IsValid() {
-			if err := CheckAddress(embedded); err != nil {
-				why = "carrying " + embedded.String()
-			}
-		}
-	}
-	if why == "" {
-		return nil
-	}
-	return fmt.Errorf("%w: %s is %s", ErrBlockedAddress, addr, why)
-}
-
-// specialPrefixes are the special-purpose ranges (RFC 6890 and successors) that the netip
-// predicates above do not already cover. Built per call: it costs nothing next to a TCP
-// connection and keeps the package free of mutable globals.
-func specialPrefixes() []netip.Prefix {
-	return []netip.Prefix{
-		netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-		netip.MustParsePrefix("100.64.0.0/10"),   // shared address space (CGNAT)
-		netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-		netip.MustParsePrefix("192.0.2.0/24"),    // documentation
-		netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-		netip.MustParsePrefix("198.51.100.0/24"), // documentation
-		netip.MustParsePrefix("203.0.113.0/24"),  // documentation
-		netip.MustParsePrefix("240.0.0.0/4"),     // reserved, and the broadcast address
-		netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated), ::, ::1
-		netip.MustParsePrefix("100::/64"),        // discard
-		netip.MustParsePrefix("2001::/32"),       // Teredo (hides an IPv4 address)
-		netip.MustParsePrefix("2001:db8::/32"),   // documentation
-		netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
-		netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
-	}
-}
+// CheckAddress is webhook.CheckAddress.
+func CheckAddress(addr netip.Addr) error { return webhook.CheckAddress(addr) }

@@ -1,4 +1,4 @@
-package outbox
+package webhook
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func TestGuardedDialerRefusesResolvedLoopback(t *testing.T) {
 		}
 	}
 	// Through an HTTP client too: errors.Is sees through *url.Error and *net.OpError.
-	c := newClient(GuardedDialer())
+	c := &http.Client{Transport: &http.Transport{Proxy: nil, DialContext: GuardedDialer().DialContext}}
 	_, err := c.Get("http://localhost:" + port + "/")
 	if !errors.Is(err, ErrBlockedAddress) {
 		t.Fatalf("GET via guarded client: %v, want ErrBlockedAddress", err)
