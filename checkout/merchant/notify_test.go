@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,7 +121,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func paidOrder(now time.Time) *checkout.Order {
 	return &checkout.Order{ID: "ord1", Number: "PX-TEST0001", Status: checkout.StatusPaid, Amount: 2990,
-		Lines: []checkout.OrderLine{{ProductID: "p", Title: "Livro", UnitPrice: 2990, Quantity: 1}},
+		Lines:    []checkout.OrderLine{{ProductID: "p", Title: "Livro", UnitPrice: 2990, Quantity: 1}},
 		Customer: checkout.Customer{Name: "Maria"}, CreatedAt: now, UpdatedAt: now, PaidAt: now,
 		SessionID: "sess1", MerchantReference: "pedido-0001"}
 }
@@ -277,5 +276,4 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	if got := none.get(m.ID); got.Status != merchant.NotificationSkipped {
 		t.Errorf("without a URL: %+v", got)
 	}
-	_ = sort.Strings
 }
