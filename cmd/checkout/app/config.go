@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
 )
@@ -41,8 +42,11 @@ type Config struct {
 	AdminEmail           string   // CHECKOUT_ADMIN_EMAIL: first dashboard user
 	AdminPassword        string   // CHECKOUT_ADMIN_PASSWORD
 	MerchantAPIKey       string   // CHECKOUT_MERCHANT_API_KEY
-	MerchantName         string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
-	NewCartLimit         web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
+	MerchantWebhookURL   string   // CHECKOUT_MERCHANT_WEBHOOK_URL: where merchant notifications go
+	// MerchantWebhookSecret (CHECKOUT_MERCHANT_WEBHOOK_SECRET) signs them (whsec_…).
+	MerchantWebhookSecret string
+	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
+	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -112,6 +116,8 @@ func settings() []setting {
 		{"CHECKOUT_ADMIN_EMAIL", "admin-email", "first dashboard user's e-mail", str(func(c *Config) *string { return &c.AdminEmail })},
 		{"CHECKOUT_ADMIN_PASSWORD", "admin-password", "first dashboard user's password", str(func(c *Config) *string { return &c.AdminPassword })},
 		{"CHECKOUT_MERCHANT_API_KEY", "merchant-api-key", "a merchant API key accepted in addition to the dashboard's", str(func(c *Config) *string { return &c.MerchantAPIKey })},
+		{"CHECKOUT_MERCHANT_WEBHOOK_URL", "merchant-webhook-url", "where merchant notifications go (https, or http on loopback); wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookURL })},
+		{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "merchant-webhook-secret", "the whsec_ secret signing merchant notifications; wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookSecret })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
@@ -276,6 +282,16 @@ func (c Config) Validate() error {
 	for _, o := range c.FrameAncestors {
 		if err := checkOrigin(o); err != nil {
 			return &ConfigError{"CHECKOUT_FRAME_ANCESTORS", fmt.Sprintf("%q: %v", o, err)}
+		}
+	}
+	if c.MerchantWebhookURL != "" {
+		if err := (merchant.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); err != nil {
+			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_URL", strings.TrimPrefix(err.Error(), "webhook URL: ")}
+		}
+	}
+	if c.MerchantWebhookSecret != "" {
+		if err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check(); err != nil {
+			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
 		}
 	}
 	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {

@@ -82,6 +82,9 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "0/min"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "10/fortnight"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "http://erp.example.com/hook"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
+		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "erp.example.com"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
+		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_SECRET": "whsec_!!"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_SECRET"},
 		{nil, []string{"-no-such-flag"}, "command line"},
 		{nil, []string{"stray"}, "command line"},
 	}
