@@ -1,14 +1,16 @@
 // Package postgres is the checkout's store on PostgreSQL, for running several instances of the
-// checkout behind a load balancer on one database. It passes the same suite as the SQLite store
-// (checkout/storetest) and keeps the same schema shape: money in BIGINT cents, times in BIGINT
-// Unix milliseconds (0: not set).
+// checkout behind a load balancer on one database. Its statements are checkout/sqlstore's,
+// shared with the SQLite store, over the same schema shape: money in BIGINT cents, times in
+// BIGINT Unix milliseconds (0: not set). This package connects, runs pgx under sqlstore.DB, and
+// keeps what is PostgreSQL's own.
 //
 // It talks to the server through pgx's own connection pool (pgxpool) rather than database/sql:
-// reads of an order's lines, history and attempts are pipelined in one round trip (pgx.Batch),
-// and PostgreSQL's types (BOOLEAN, BYTEA, JSONB, text arrays for "= ANY($1)") map to Go without
-// adapters. The URL also carries the pool's settings (pool_max_conns=…, see
-// pgxpool.ParseConfig), the schema (search_path=…), and, behind PgBouncer in transaction
-// pooling, default_query_exec_mode=exec so that nothing is prepared across transactions.
+// the statements of one sqlstore Run call go in one round trip (pgx.Batch), so an order with its
+// lines, history and attempts is read or written in one, and PostgreSQL's types (BOOLEAN,
+// BYTEA, JSONB, text arrays for "= ANY($1)") map to Go without adapters. The URL also carries
+// the pool's settings (pool_max_conns=…, see pgxpool.ParseConfig), the schema (search_path=…),
+// and, behind PgBouncer in transaction pooling, default_query_exec_mode=exec so that nothing
+// is prepared across transactions.
 //
 // Concurrency, also across processes:
 //   - writes run in READ COMMITTED transactions that lock the row they read-modify-write
@@ -29,18 +31,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
-	"path"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -53,6 +53,7 @@ const migrationLock int64 = 0x7069786d69677231
 
 // Store is the PostgreSQL implementation of checkout.Store.
 type Store struct {
+	*sqlstore.Store
 	pool *pgxpool.Pool
 }
 
@@ -62,6 +63,11 @@ var _ checkout.Store = (*Store)(nil)
 // and applies the migrations not applied yet. Several processes may Open the same database at
 // once: the migrations are applied exactly once.
 func Open(ctx context.Context, url string) (*Store, error) {
+	return open(ctx, url, nil)
+}
+
+// open is Open; wrap, when set, sees every statement (tests count them).
+func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// The parser's message quotes the URL, password included when it cannot tell where the
@@ -79,12 +85,15 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
 	}
-	s := &Store{pool: pool}
-	if err := s.migrate(ctx); err != nil {
+	var db sqlstore.DB = database{pool}
+	if err := sqlstore.Migrate(ctx, dialect(), db, migrations); err != nil {
 		pool.Close()
 		return nil, err
 	}
-	return s, nil
+	if wrap != nil {
+		db = wrap(db)
+	}
+	return &Store{Store: sqlstore.New(dialect(), db), pool: pool}, nil
 }
 
 // Close closes every connection of the pool, after waiting for those in use to be released.
@@ -94,144 +103,20 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Ping checks that the database answers.
-func (s *Store) Ping(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres: ping: %w", err)
+// dialect is where PostgreSQL's SQL differs from the shared text.
+func dialect() sqlstore.Dialect {
+	return sqlstore.Dialect{
+		Name:     "postgres",
+		RowLocks: true,
+		// The same byte order as SQLite's, whatever the database's locale.
+		CollateBytes:  `COLLATE "C"`,
+		OneOf:         func(column, param string) string { return column + " = ANY(" + param + ")" },
+		List:          func(values []string) any { return values },
+		EmptyJSON:     nil, // the violations column is JSONB, NULL when there are none
+		MigrationLock: "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(migrationLock, 10) + ")",
+		Storable:      storable,
+		StoredKey:     storedKey,
 	}
-	return nil
-}
-
-// MigrationCount returns how many migrations are recorded as applied.
-func (s *Store) MigrationCount(ctx context.Context) (int, error) {
-	var n int
-	if err := s.pool.QueryRow(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&n); err != nil {
-		return 0, fmt.Errorf("postgres: counting migrations: %w", err)
-	}
-	return n, nil
-}
-
-type migration struct {
-	version int
-	file    string
-}
-
-// embeddedMigrations lists the embedded migrations in the order of their number.
-func embeddedMigrations() ([]migration, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return nil, fmt.Errorf("postgres: listing migrations: %w", err)
-	}
-	var ms []migration
-	for _, n := range names {
-		base := path.Base(n)
-		num, _, ok := strings.Cut(base, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("postgres: migration %s is not named NNNN_name.sql", base)
-		}
-		ms = append(ms, migration{v, n})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
-}
-
-// migrate applies, in order of their number, the embedded migrations not yet recorded in
-// schema_migrations, each in a transaction with its record. Each transaction first takes the
-// advisory lock, so that processes starting together apply each migration once: the others
-// wait, then find it recorded. Creating schema_migrations happens under the lock too, since
-// two concurrent CREATE TABLE IF NOT EXISTS can still collide in PostgreSQL's catalogue.
-func (s *Store) migrate(ctx context.Context) error {
-	ms, err := embeddedMigrations()
-	if err != nil {
-		return err
-	}
-	for _, m := range ms {
-		body, err := migrations.ReadFile(m.file)
-		if err != nil {
-			return fmt.Errorf("postgres: reading %s: %w", m.file, err)
-		}
-		err = s.write(ctx, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", migrationLock); err != nil {
-				return fmt.Errorf("taking the migration lock: %w", err)
-			}
-			if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-				version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-				return fmt.Errorf("creating schema_migrations: %w", err)
-			}
-			var done bool
-			if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)",
-				m.version).Scan(&done); err != nil {
-				return err
-			}
-			if done {
-				return nil
-			}
-			// Without arguments pgx sends the file with the simple protocol, which runs
-			// several statements.
-			if _, err := tx.Exec(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-				m.version, path.Base(m.file), time.Now().UnixMilli())
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("postgres: applying migration %s: %w", path.Base(m.file), err)
-		}
-	}
-	return nil
-}
-
-// write runs fn in a READ COMMITTED transaction, committed when fn returns nil. fn's error is
-// returned as is.
-func (s *Store) write(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := s.pool.Begin(ctx)
-	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback(ctx)
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: commit: %w", err)
-	}
-	return nil
-}
-
-// read runs fn in a REPEATABLE READ READ ONLY transaction: every query of fn sees one snapshot.
-func (s *Store) read(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return fmt.Errorf("postgres: begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	return fn(tx)
-}
-
-// ms converts a time to Unix milliseconds; the zero time is 0.
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// fromMS converts Unix milliseconds back to a UTC time; 0 is the zero time.
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
-}
-
-// nullString stores "" as NULL, for unique columns that may be unset.
-func nullString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // storable reports whether PostgreSQL can hold s in a TEXT column: valid UTF-8 without NUL
@@ -254,11 +139,89 @@ func storedKey(s string) string {
 	return escapedPrefix + hex.EncodeToString([]byte(s))
 }
 
-// params numbers query parameters as they are added, for queries built from optional parts.
-type params []any
+// database runs the shared statements on the pool, in transactions of the pool.
+type database struct {
+	pool *pgxpool.Pool
+}
 
-// add appends v and returns its placeholder ($1, $2, …).
-func (p *params) add(v any) string {
-	*p = append(*p, v)
-	return "$" + strconv.Itoa(len(*p))
+func (d database) Read(ctx context.Context, s sqlstore.Stmt) error  { return run(ctx, d.pool, s) }
+func (d database) Write(ctx context.Context, s sqlstore.Stmt) error { return run(ctx, d.pool, s) }
+
+// ReadTx runs fn in a REPEATABLE READ READ ONLY transaction: every statement of fn sees one
+// snapshot.
+func (d database) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
+	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	return fn(runner{tx})
+}
+
+// WriteTx runs fn in a READ COMMITTED transaction, committed when fn returns nil.
+func (d database) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(runner{tx}); err != nil {
+		_ = tx.Rollback(ctx)
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// querier is what a pool and a transaction have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// runner runs statements in a transaction: several in one round trip.
+type runner struct{ tx pgx.Tx }
+
+func (r runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	switch len(stmts) {
+	case 0:
+		return nil
+	case 1:
+		return run(ctx, r.tx, stmts[0])
+	}
+	b := &pgx.Batch{}
+	for _, s := range stmts {
+		q := b.Queue(s.SQL, s.Args...)
+		switch {
+		case s.Rows != nil:
+			q.Query(func(rows pgx.Rows) error { return s.Rows(rows) })
+		case s.Affected != nil:
+			q.Exec(func(tag pgconn.CommandTag) error { return s.Affected(tag.RowsAffected()) })
+		}
+	}
+	return r.tx.SendBatch(ctx, b).Close()
+}
+
+// run runs one statement. Without arguments pgx sends it with the simple protocol, which runs
+// the several statements of a migration file.
+func run(ctx context.Context, q querier, s sqlstore.Stmt) error {
+	if s.Rows != nil {
+		rows, err := q.Query(ctx, s.SQL, s.Args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		if err := s.Rows(rows); err != nil {
+			return err
+		}
+		rows.Close()
+		return rows.Err()
+	}
+	tag, err := q.Exec(ctx, s.SQL, s.Args...)
+	if err != nil || s.Affected == nil {
+		return err
+	}
+	return s.Affected(tag.RowsAffected())
 }

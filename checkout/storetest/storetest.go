@@ -668,25 +668,13 @@ func testWebhooks(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	const n = 20
 	id := "msg_" + checkout.NewID()
-	var wg sync.WaitGroup
-	firsts := make(chan bool, n)
-	for range n {
-		wg.Go(func() {
-			first, err := s.MarkWebhook(ctx, id, base)
-			if err != nil {
-				t.Errorf("MarkWebhook: %v", err)
-			}
-			firsts <- first
-		})
-	}
-	wg.Wait()
-	close(firsts)
-	count := 0
-	for f := range firsts {
-		if f {
-			count++
+	count := together(n, func() bool {
+		first, err := s.MarkWebhook(ctx, id, base)
+		if err != nil {
+			t.Errorf("MarkWebhook: %v", err)
 		}
-	}
+		return first
+	})
 	if count != 1 {
 		t.Errorf("%d concurrent deliveries: %d seen as first, want 1", n, count)
 	}
@@ -699,4 +687,27 @@ func testWebhooks(t *testing.T, s checkout.Store) {
 	if first, err := s.MarkWebhook(ctx, id, base); err != nil || !first {
 		t.Errorf("after ForgetWebhook: first = %v, %v; want true", first, err)
 	}
+}
+
+// together runs fn in n goroutines released at once and returns how many calls returned true.
+func together(n int, fn func() bool) int {
+	var wg sync.WaitGroup
+	results := make(chan bool, n)
+	start := make(chan struct{})
+	for range n {
+		wg.Go(func() {
+			<-start
+			results <- fn()
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(results)
+	count := 0
+	for r := range results {
+		if r {
+			count++
+		}
+	}
+	return count
 }

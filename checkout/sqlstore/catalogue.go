@@ -1,0 +1,220 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+const productColumns = `id, slug, title, description, unit_price, physical, active, created_at, updated_at`
+
+// insertProduct inserts a product's columns; the caller adds what happens on a conflict.
+const insertProduct = `INSERT INTO products (` + productColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+
+func productArgs(p checkout.Product) []any {
+	return []any{string(p.ID), p.Slug, p.Title, p.Description, int64(p.UnitPrice), p.Physical, p.Active,
+		ms(p.CreatedAt), ms(p.UpdatedAt)}
+}
+
+// UpsertProduct creates the product or replaces it by ID.
+func (s *Store) UpsertProduct(ctx context.Context, p checkout.Product) error {
+	if p.ID == "" {
+		return s.errorf("a product needs an id")
+	}
+	err := s.db.Write(ctx, Stmt{SQL: insertProduct + `
+		ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, title = excluded.title,
+			description = excluded.description, unit_price = excluded.unit_price,
+			physical = excluded.physical, active = excluded.active, updated_at = excluded.updated_at`,
+		Args: productArgs(p)})
+	if err != nil {
+		return s.errorf("storing product %s: %w", p.ID, err)
+	}
+	return nil
+}
+
+// Product returns one product or checkout.ErrNotFound.
+func (s *Store) Product(ctx context.Context, id checkout.ProductID) (*checkout.Product, error) {
+	return s.productWhere(ctx, "id = $1", string(id))
+}
+
+// ProductBySlug returns one product by slug or checkout.ErrNotFound.
+func (s *Store) ProductBySlug(ctx context.Context, slug string) (*checkout.Product, error) {
+	return s.productWhere(ctx, "slug = $1", slug)
+}
+
+func (s *Store) productWhere(ctx context.Context, where string, key string) (*checkout.Product, error) {
+	if !s.storable(key) {
+		return nil, checkout.ErrNotFound
+	}
+	var p *checkout.Product
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + productColumns + ` FROM products WHERE ` + where, Args: []any{key},
+		Rows: each(func(r Rows) error {
+			v, err := scanProduct(r)
+			p = &v
+			return err
+		})})
+	if err != nil {
+		return nil, s.errorf("reading product: %w", err)
+	}
+	if p == nil {
+		return nil, checkout.ErrNotFound
+	}
+	return p, nil
+}
+
+// Products lists the catalogue by title, in the order of its bytes.
+func (s *Store) Products(ctx context.Context, activeOnly bool) ([]checkout.Product, error) {
+	q := `SELECT ` + productColumns + ` FROM products`
+	if activeOnly {
+		q += ` WHERE active`
+	}
+	var out []checkout.Product
+	err := s.db.Read(ctx, Stmt{SQL: q + ` ORDER BY title ` + s.d.CollateBytes + `, id`,
+		Rows: each(func(r Rows) error {
+			p, err := scanProduct(r)
+			out = append(out, p)
+			return err
+		})})
+	if err != nil {
+		return nil, s.errorf("listing products: %w", err)
+	}
+	return out, nil
+}
+
+// scanProduct reads the productColumns of a row, after the columns of extra.
+func scanProduct(r Rows, extra ...any) (checkout.Product, error) {
+	var p checkout.Product
+	var id string
+	var price, created, updated int64
+	err := r.Scan(append(extra, &id, &p.Slug, &p.Title, &p.Description, &price, &p.Physical, &p.Active,
+		&created, &updated)...)
+	p.ID = checkout.ProductID(id)
+	p.UnitPrice = gatewayclient.Cents(price)
+	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
+	return p, err
+}
+
+// CreateCart stores a new cart and its lines.
+func (s *Store) CreateCart(ctx context.Context, c checkout.Cart) error {
+	lines, err := s.cartLineInserts(&c)
+	if err != nil {
+		return s.errorf("creating cart: %w", err)
+	}
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
+		return tx.Run(ctx, append([]Stmt{{SQL: `INSERT INTO carts (id, created_at, updated_at) VALUES ($1, $2, $3)`,
+			Args: []any{c.ID, ms(c.CreatedAt), ms(c.UpdatedAt)}}}, lines...)...)
+	})
+	if err != nil {
+		return s.errorf("creating cart: %w", err)
+	}
+	return nil
+}
+
+// Cart returns a cart with its lines' products, or checkout.ErrNotFound.
+func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
+	if !s.storable(id) {
+		return nil, checkout.ErrNotFound
+	}
+	var c *checkout.Cart
+	err := s.db.ReadTx(ctx, func(tx Runner) error {
+		return tx.Run(ctx, s.readCart(id, false, &c)...)
+	})
+	if err != nil {
+		return nil, s.errorf("reading cart: %w", err)
+	}
+	if c == nil {
+		return nil, checkout.ErrNotFound
+	}
+	return c, nil
+}
+
+// UpdateCart reads the cart, lets fn change it and writes it back, in one transaction that
+// holds the cart (its row lock, or the database's write lock): concurrent updates of one cart,
+// from any process, queue.
+func (s *Store) UpdateCart(ctx context.Context, id string, now time.Time, fn func(c *checkout.Cart) error) (*checkout.Cart, error) {
+	if !s.storable(id) {
+		return nil, checkout.ErrNotFound
+	}
+	var c *checkout.Cart
+	var fnErr error
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		if err := tx.Run(ctx, s.readCart(id, true, &c)...); err != nil {
+			return err
+		}
+		if c == nil {
+			return checkout.ErrNotFound
+		}
+		if fnErr = fn(c); fnErr != nil {
+			return fnErr
+		}
+		c.UpdatedAt = now.UTC()
+		lines, err := s.cartLineInserts(c)
+		if err != nil {
+			return err
+		}
+		stmts := append([]Stmt{
+			{SQL: `UPDATE carts SET updated_at = $1 WHERE id = $2`, Args: []any{ms(c.UpdatedAt), id}},
+			{SQL: `DELETE FROM cart_lines WHERE cart_id = $1`, Args: []any{id}},
+		}, lines...)
+		// Read back, so that each line carries the catalogue's product whatever fn put there.
+		return tx.Run(ctx, append(stmts, s.readCart(id, false, &c)...)...)
+	})
+	switch {
+	case err == nil:
+		return c, nil
+	case fnErr != nil, err == checkout.ErrNotFound:
+		return nil, err
+	}
+	return nil, s.errorf("updating cart: %w", err)
+}
+
+// cartLineInserts returns the statements storing c's lines, or an error for a quantity out of
+// range.
+func (s *Store) cartLineInserts(c *checkout.Cart) ([]Stmt, error) {
+	stmts := make([]Stmt, 0, len(c.Lines))
+	for i, l := range c.Lines {
+		if l.Quantity < checkout.MinQuantity || l.Quantity > checkout.MaxQuantity {
+			return nil, fmt.Errorf("cart line %s: quantity %d out of %d..%d", l.Product.ID, l.Quantity,
+				checkout.MinQuantity, checkout.MaxQuantity)
+		}
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO cart_lines (cart_id, product_id, position, quantity) VALUES ($1, $2, $3, $4)`,
+			Args: []any{c.ID, string(l.Product.ID), i, l.Quantity}})
+	}
+	return stmts, nil
+}
+
+// readCart returns the statements reading cart id and its lines into *c, left nil when there is
+// no such cart. lock takes the cart's row lock for the rest of the transaction.
+func (s *Store) readCart(id string, lock bool, c **checkout.Cart) []Stmt {
+	q := `SELECT created_at, updated_at FROM carts WHERE id = $1`
+	if lock {
+		q += s.lockRows(` FOR UPDATE`)
+	}
+	*c = nil
+	return []Stmt{
+		{SQL: q, Args: []any{id}, Rows: each(func(r Rows) error {
+			var created, updated int64
+			err := r.Scan(&created, &updated)
+			*c = &checkout.Cart{ID: id, CreatedAt: fromMS(created), UpdatedAt: fromMS(updated)}
+			return err
+		})},
+		// Run after the row above is read (and locked): it sees the lines its last writer left.
+		{SQL: `SELECT l.quantity, p.id, p.slug, p.title, p.description, p.unit_price, p.physical,
+				p.active, p.created_at, p.updated_at
+			FROM cart_lines l JOIN products p ON p.id = l.product_id
+			WHERE l.cart_id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
+			var qty int
+			p, err := scanProduct(r, &qty)
+			if err != nil {
+				return fmt.Errorf("reading cart lines: %w", err)
+			}
+			if *c != nil {
+				(*c).Lines = append((*c).Lines, checkout.CartLine{Product: p, Quantity: qty})
+			}
+			return nil
+		})},
+	}
+}

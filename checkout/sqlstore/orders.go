@@ -1,0 +1,447 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, o.amount,
+	o.customer_name, o.customer_document, o.customer_email, o.customer_phone, o.has_address, o.zip_code,
+	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
+	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due`
+
+// CreateOrder stores a new order with its lines, history and attempts in one transaction, or
+// returns the order already stored under the same request key.
+//
+// The order row goes in with ON CONFLICT (request_key) DO NOTHING: in PostgreSQL, when another
+// transaction is inserting the same key, this one waits for it, then skips the insert if it
+// committed; in SQLite the transaction holds the database. The stored order is then read,
+// which sees it.
+func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.Order, bool, error) {
+	if o.ID == "" || o.RequestKey == "" {
+		return nil, false, s.errorf("an order needs an id and a request key")
+	}
+	version := o.Version
+	if version == 0 {
+		version = 1
+	}
+	// Everything but the transaction is prepared before it begins.
+	children, err := s.orderChildInserts(o)
+	if err != nil {
+		return nil, false, err
+	}
+	a := o.Address
+	hasAddr := a != nil
+	if a == nil {
+		a = &checkout.Address{}
+	}
+	insert := Stmt{SQL: `INSERT INTO orders (id, number, external_code, request_key, status, amount,
+			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
+			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
+			shopper_ip, created_at, updated_at, paid_at, version, refund_due)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+			$23, $24, $25, $26, $27, $28)
+		ON CONFLICT (request_key) DO NOTHING
+		RETURNING id`,
+		Args: []any{o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
+			o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, hasAddr, a.ZipCode, a.Street,
+			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
+			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue)}}
+
+	var stored []*checkout.Order
+	created := false
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
+		insert.Rows = func(r Rows) error { created = r.Next(); return nil }
+		if err := tx.Run(ctx, insert); err != nil {
+			return err
+		}
+		if !created {
+			return tx.Run(ctx, s.readOrder(s.byRequestKey, o.RequestKey, &stored)...)
+		}
+		// The rest, and reading the order back, in one go.
+		return tx.Run(ctx, append(children, s.readOrder(s.byID, o.ID, &stored)...)...)
+	})
+	if err != nil {
+		return nil, false, s.errorf("storing order: %w", err)
+	}
+	if len(stored) == 0 {
+		return nil, false, s.errorf("order %s vanished while it was stored", o.Number)
+	}
+	if created {
+		o.Version = version
+	}
+	return stored[0], created, nil
+}
+
+// orderChildInserts returns the statements inserting o's lines, history and attempts.
+func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
+	stmts := make([]Stmt, 0, len(o.Lines)+len(o.History)+len(o.Attempts))
+	for i, l := range o.Lines {
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_lines (order_id, position, product_id, title, unit_price, quantity, physical)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical}})
+	}
+	stmts = append(stmts, historyInserts(o.ID, 0, o.History)...)
+	for i := range o.Attempts {
+		a := &o.Attempts[i]
+		if a.OrderID == "" {
+			a.OrderID = o.ID
+		}
+		args, err := s.attemptArgs(a)
+		if err != nil {
+			return nil, err
+		}
+		stmts = append(stmts, Stmt{SQL: insertAttempt, Args: args})
+	}
+	return stmts, nil
+}
+
+func historyInserts(orderID string, from int, hs []checkout.StatusChange) []Stmt {
+	stmts := make([]Stmt, 0, len(hs))
+	for i, h := range hs {
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
+			VALUES ($1, $2, $3, $4, $5, $6)`, Args: []any{orderID, from + i, string(h.From), string(h.To), ms(h.At), h.Reason}})
+	}
+	return stmts
+}
+
+const insertAttempt = `INSERT INTO attempts (id, order_id, n, idempotency_key, state, transaction_id, br_code,
+		qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+
+// upsertAttempt inserts an attempt, or updates what changes of an existing one. The update only
+// applies to an attempt of the same order: an attempt id of another order changes no row.
+const upsertAttempt = insertAttempt + `
+	ON CONFLICT (id) DO UPDATE SET state = excluded.state, transaction_id = excluded.transaction_id,
+		br_code = excluded.br_code, qr_png = excluded.qr_png, expires_at = excluded.expires_at,
+		deposit_status = excluded.deposit_status, error = excluded.error, violations = excluded.violations,
+		updated_at = excluded.updated_at
+	WHERE attempts.order_id = excluded.order_id`
+
+// attemptArgs returns the arguments of insertAttempt for a. The request is kept as TEXT, byte
+// for byte (a JSON column would reformat it); none is NULL.
+func (s *Store) attemptArgs(a *checkout.Attempt) ([]any, error) {
+	vs := s.d.EmptyJSON
+	if len(a.Violations) > 0 {
+		b, err := json.Marshal(a.Violations)
+		if err != nil {
+			return nil, s.errorf("encoding violations: %w", err)
+		}
+		// A string, not []byte: pgx sends []byte as bytea, which is not JSON.
+		vs = string(b)
+	}
+	return []any{a.ID, a.OrderID, a.N, a.IdempotencyKey, string(a.State), nullString(a.TransactionID), a.BRCode,
+		a.QRCodePNG, ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt),
+		nullString(string(a.Request))}, nil
+}
+
+// UpdateOrder stores the mutable part of an order when its version is still the stored one.
+// The order is held first (its row lock, or the database's write lock), so the version check
+// and the writes are one step for every other writer, in this process or another.
+func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
+	if !s.storable(o.ID) {
+		return checkout.ErrNotFound
+	}
+	attempts := make([]Stmt, 0, len(o.Attempts))
+	for i := range o.Attempts {
+		a := &o.Attempts[i]
+		if a.OrderID == "" {
+			a.OrderID = o.ID
+		}
+		if a.OrderID != o.ID {
+			return s.errorf("attempt %d belongs to another order", a.N)
+		}
+		args, err := s.attemptArgs(a)
+		if err != nil {
+			return err
+		}
+		n := a.N
+		attempts = append(attempts, Stmt{SQL: upsertAttempt, Args: args, Affected: func(rows int64) error {
+			if rows != 1 {
+				return fmt.Errorf("attempt %d: its id belongs to another order", n)
+			}
+			return nil
+		}})
+	}
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		var status string
+		var version, histories int
+		found := false
+		err := tx.Run(ctx,
+			Stmt{SQL: `SELECT status, version FROM orders WHERE id = $1` + s.lockRows(` FOR UPDATE`), Args: []any{o.ID},
+				Rows: each(func(r Rows) error { found = true; return r.Scan(&status, &version) })},
+			// Counted after the row is held, so that it sees every entry of earlier holders.
+			Stmt{SQL: `SELECT COUNT(*) FROM order_history WHERE order_id = $1`, Args: []any{o.ID},
+				Rows: each(func(r Rows) error { return r.Scan(&histories) })})
+		if err != nil {
+			return err
+		}
+		if !found {
+			return checkout.ErrNotFound
+		}
+		if version != o.Version {
+			return checkout.ErrConflict
+		}
+		from := checkout.OrderStatus(status)
+		if from != o.Status && !checkout.CanTransition(from, o.Status) {
+			return fmt.Errorf("from %s to %s: %w", from, o.Status, checkout.ErrInvalidTransition)
+		}
+		if len(o.History) < histories {
+			return fmt.Errorf("history entries are only appended: %w", checkout.ErrConflict)
+		}
+		stmts := append([]Stmt{{SQL: `UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
+				lang = $5, refund_due = $6, version = version + 1 WHERE id = $7 AND version = $8`,
+			Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID, o.Version}}},
+			historyInserts(o.ID, histories, o.History[histories:])...)
+		return tx.Run(ctx, append(stmts, attempts...)...)
+	})
+	switch {
+	case err == checkout.ErrNotFound, err == checkout.ErrConflict:
+		return err
+	case err != nil:
+		return s.errorf("updating order %s: %w", o.Number, err)
+	}
+	o.Version++
+	return nil
+}
+
+// Order returns an order with its lines, history and attempts, or checkout.ErrNotFound.
+func (s *Store) Order(ctx context.Context, id string) (*checkout.Order, error) {
+	if !s.storable(id) {
+		return nil, checkout.ErrNotFound
+	}
+	return s.orderWhere(ctx, s.byID, id)
+}
+
+// OrderByTransaction returns the order of the attempt with that gateway transaction id.
+func (s *Store) OrderByTransaction(ctx context.Context, transactionID string) (*checkout.Order, error) {
+	if transactionID == "" || !s.storable(transactionID) {
+		return nil, checkout.ErrNotFound
+	}
+	return s.orderWhere(ctx, s.byTransaction, transactionID)
+}
+
+// OrderByExternalCode returns the order with that externalCode.
+func (s *Store) OrderByExternalCode(ctx context.Context, code string) (*checkout.Order, error) {
+	if code == "" || !s.storable(code) {
+		return nil, checkout.ErrNotFound
+	}
+	return s.orderWhere(ctx, s.byExternalCode, code)
+}
+
+// orderWhere reads the order q selects by key, from one snapshot.
+func (s *Store) orderWhere(ctx context.Context, q orderReads, key string) (*checkout.Order, error) {
+	var list []*checkout.Order
+	if err := s.db.ReadTx(ctx, func(tx Runner) error {
+		return tx.Run(ctx, s.readOrder(q, key, &list)...)
+	}); err != nil {
+		return nil, s.errorf("reading order: %w", err)
+	}
+	if len(list) == 0 {
+		return nil, checkout.ErrNotFound
+	}
+	return list[0], nil
+}
+
+// orderReads are the texts of the statements reading orders o and their lines, history and
+// attempts.
+type orderReads struct {
+	orders, lines, history, attempts string
+}
+
+// newOrderReads makes the statements' texts: tail follows "FROM orders o" (WHERE, ORDER BY,
+// LIMIT), cond selects the rows of the orders' lines, history and attempts by their order_id.
+func newOrderReads(tail, cond string) orderReads {
+	return orderReads{
+		orders: `SELECT ` + orderColumns + ` FROM orders o ` + tail,
+		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical
+			FROM order_lines WHERE ` + cond + ` ORDER BY order_id, position`,
+		history: `SELECT order_id, from_status, to_status, at, reason
+			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
+		attempts: `SELECT order_id, id, n, idempotency_key, state, transaction_id, br_code, qr_png, expires_at,
+				deposit_status, error, violations, created_at, updated_at, request
+			FROM attempts WHERE ` + cond + ` ORDER BY order_id, n`,
+	}
+}
+
+// keyedOrderReads makes the texts reading the order where selects (a condition on orders o,
+// met by one row at most, with the one parameter $1). The lines, history and attempts are
+// selected by the same condition, so that the four statements do not depend on each other's
+// results and travel together.
+func keyedOrderReads(where string) orderReads {
+	return newOrderReads(`WHERE `+where, `order_id IN (SELECT o.id FROM orders o WHERE `+where+`)`)
+}
+
+// readOrder returns the statements reading the order q selects by key, with its lines, history
+// and attempts, into *out.
+func (s *Store) readOrder(q orderReads, key string, out *[]*checkout.Order) []Stmt {
+	byID := map[string]*checkout.Order{}
+	args := []any{key}
+	return append([]Stmt{s.readOrderRows(q.orders, args, out, byID)}, s.readChildren(q, args, byID)...)
+}
+
+// currentAttempt is the SQL of an order's current attempt (the highest n).
+const currentAttempt = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = o.id)`
+
+// Orders lists orders matching f, newest first: one query for the orders, then one each for
+// their lines, history and attempts, whatever their number.
+func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout.Order, error) {
+	var conds []string
+	var p Params
+	if len(f.Statuses) > 0 {
+		sts := make([]string, len(f.Statuses))
+		for i, st := range f.Statuses {
+			sts[i] = string(st)
+		}
+		conds = append(conds, s.d.OneOf("o.status", p.Add(s.d.List(sts))))
+	}
+	if !f.UpdatedSince.IsZero() {
+		conds = append(conds, "o.updated_at >= "+p.Add(ms(f.UpdatedSince)))
+	}
+	if !f.ExpiresBefore.IsZero() {
+		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
+			AND a.state = `+p.Add(string(checkout.AttemptActive))+` AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+`)`)
+	}
+	if f.PendingAttempt {
+		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
+			AND a.state = `+p.Add(string(checkout.AttemptPending))+`)`)
+	}
+	q := ""
+	if len(conds) > 0 {
+		q = "WHERE " + strings.Join(conds, " AND ")
+	}
+	q += " ORDER BY o.created_at DESC, o.id DESC"
+	if f.Limit > 0 || f.Offset > 0 {
+		limit := f.Limit
+		if limit <= 0 {
+			limit = math.MaxInt64 // no limit, in both dialects
+		}
+		q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(f.Offset)
+	}
+	var out []*checkout.Order
+	err := s.db.ReadTx(ctx, func(tx Runner) error {
+		byID := map[string]*checkout.Order{}
+		if err := tx.Run(ctx, s.readOrderRows(`SELECT `+orderColumns+` FROM orders o `+q, p, &out, byID)); err != nil || len(out) == 0 {
+			return err
+		}
+		ids := make([]string, len(out))
+		for i, o := range out {
+			ids[i] = o.ID
+		}
+		return tx.Run(ctx, s.readChildren(s.listed, []any{s.d.List(ids)}, byID)...)
+	})
+	if err != nil {
+		return nil, s.errorf("listing orders: %w", err)
+	}
+	return out, nil
+}
+
+// readOrderRows returns the statement reading the orders that query (on orderColumns)
+// selects into *out and byID.
+func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, byID map[string]*checkout.Order) Stmt {
+	return Stmt{SQL: query, Args: args, Rows: each(func(r Rows) error {
+		o := &checkout.Order{}
+		var a checkout.Address
+		var status string
+		var amount, created, updated, paid, refund int64
+		var hasAddr bool
+		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
+			&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
+			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
+			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund); err != nil {
+			return fmt.Errorf("reading orders: %w", err)
+		}
+		o.Status = checkout.OrderStatus(status)
+		o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
+		if hasAddr {
+			o.Address = &a
+		}
+		o.CreatedAt, o.UpdatedAt, o.PaidAt = fromMS(created), fromMS(updated), fromMS(paid)
+		*out = append(*out, o)
+		byID[o.ID] = o
+		return nil
+	})}
+}
+
+// readChildren returns the statements of q reading lines, history and attempts into the orders
+// of byID (filled by an earlier statement).
+func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout.Order) []Stmt {
+	order := func(id string) (*checkout.Order, error) {
+		if o := byID[id]; o != nil {
+			return o, nil
+		}
+		return nil, errors.New("a row of an order that was not read")
+	}
+	return []Stmt{
+		{SQL: q.lines, Args: args,
+			Rows: each(func(r Rows) error {
+				var oid, pid string
+				var l checkout.OrderLine
+				var price int64
+				if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical); err != nil {
+					return fmt.Errorf("reading order lines: %w", err)
+				}
+				l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)
+				o, err := order(oid)
+				if err != nil {
+					return fmt.Errorf("reading order lines: %w", err)
+				}
+				o.Lines = append(o.Lines, l)
+				return nil
+			})},
+		{SQL: q.history, Args: args,
+			Rows: each(func(r Rows) error {
+				var oid, from, to string
+				var h checkout.StatusChange
+				var at int64
+				if err := r.Scan(&oid, &from, &to, &at, &h.Reason); err != nil {
+					return fmt.Errorf("reading order history: %w", err)
+				}
+				h.From, h.To, h.At = checkout.OrderStatus(from), checkout.OrderStatus(to), fromMS(at)
+				o, err := order(oid)
+				if err != nil {
+					return fmt.Errorf("reading order history: %w", err)
+				}
+				o.History = append(o.History, h)
+				return nil
+			})},
+		{SQL: q.attempts, Args: args,
+			Rows: each(func(r Rows) error {
+				var a checkout.Attempt
+				var state, deposit string
+				var txID, req *string
+				var vs []byte
+				var expires, created, updated int64
+				if err := r.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
+					&expires, &deposit, &a.Error, &vs, &created, &updated, &req); err != nil {
+					return fmt.Errorf("reading attempts: %w", err)
+				}
+				a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)
+				if txID != nil {
+					a.TransactionID = *txID
+				}
+				if req != nil {
+					a.Request = []byte(*req)
+				}
+				a.ExpiresAt, a.CreatedAt, a.UpdatedAt = fromMS(expires), fromMS(created), fromMS(updated)
+				if len(vs) > 0 {
+					if err := json.Unmarshal(vs, &a.Violations); err != nil {
+						return fmt.Errorf("reading violations of attempt %d: %w", a.N, err)
+					}
+				}
+				o, err := order(a.OrderID)
+				if err != nil {
+					return fmt.Errorf("reading attempts: %w", err)
+				}
+				o.Attempts = append(o.Attempts, a)
+				return nil
+			})},
+	}
+}

@@ -1,0 +1,184 @@
+// Package sqlstore is the checkout's store written once for SQL: the statements, the reading
+// of rows into products, carts and orders, and the migration runner of both checkout/sqlite and
+// checkout/postgres. A dialect package opens its database, adapts its driver to DB, describes
+// where its SQL differs in a Dialect, and passes both to New.
+//
+// One text serves both databases: parameters are written $1, $2, … (PostgreSQL's form, which
+// the SQLite driver binds by number too), times are BIGINT Unix milliseconds (0: not set),
+// money BIGINT cents, booleans Go bools (SQLite keeps them as 0 and 1), and upserts use
+// INSERT … ON CONFLICT, which both understand.
+//
+// A driver may send the statements of one DB Run call together (pgx's pipeline): reading an
+// order and its lines, history and attempts, or writing them, costs one round trip to
+// PostgreSQL, and reading a page of orders two, whatever the number of orders.
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// Rows is a result being read: what *sql.Rows and pgx.Rows have in common.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+}
+
+// Stmt is one SQL statement, its arguments, and what to do with its result.
+type Stmt struct {
+	SQL  string
+	Args []any
+	// Rows, when set, reads the rows the statement returns; the driver checks their error and
+	// closes them afterwards.
+	Rows func(Rows) error
+	// Affected, when set, is given the number of rows the statement changed.
+	Affected func(n int64) error
+}
+
+// Runner runs statements in a transaction.
+type Runner interface {
+	// Run runs stmts in order, each with its callbacks, and stops at the first error, which it
+	// returns as is. The statements may travel together, prepared before the first runs: one
+	// may read the rows an earlier one of the same call wrote, but not use a value a callback
+	// read, nor a table or column an earlier one created.
+	Run(ctx context.Context, stmts ...Stmt) error
+}
+
+// DB is what a dialect package gives the store: its connections, and transactions on them.
+// Errors of the driver are returned as they are; the store wraps them.
+type DB interface {
+	// Read runs one statement that only reads, outside any transaction.
+	Read(ctx context.Context, s Stmt) error
+	// Write runs one statement that writes, committed on its own.
+	Write(ctx context.Context, s Stmt) error
+	// ReadTx runs fn in a read-only transaction whose statements all see one snapshot.
+	ReadTx(ctx context.Context, fn func(tx Runner) error) error
+	// WriteTx runs fn in a transaction, committed when fn returns nil and rolled back
+	// otherwise; fn's error is returned as is.
+	WriteTx(ctx context.Context, fn func(tx Runner) error) error
+}
+
+// Dialect says where a database's SQL or behaviour differs from the text this package writes.
+type Dialect struct {
+	// Name starts every error message ("sqlite", "postgres").
+	Name string
+	// RowLocks: the database locks the rows a transaction reads to change (SELECT … FOR UPDATE),
+	// as PostgreSQL must for writers running at once. False where a transaction that writes
+	// holds the whole database (SQLite's BEGIN IMMEDIATE), which needs no row locks.
+	RowLocks bool
+	// CollateBytes is the COLLATE clause that orders text by its bytes, the same in every
+	// locale (`COLLATE "C"`, `COLLATE BINARY`).
+	CollateBytes string
+	// OneOf returns the condition "column is one of the strings of the list given as the
+	// parameter param", whose value List makes.
+	OneOf func(column, param string) string
+	List  func(values []string) any
+	// EmptyJSON is the value a JSON column holds for nothing: NULL (nil) or "".
+	EmptyJSON any
+	// MigrationLock, when set, is the statement that opens each migration's transaction to
+	// keep other processes out until it commits.
+	MigrationLock string
+	// Storable reports whether a key from outside (an id in a URL, a webhook id in a header)
+	// can be stored at all; one that cannot names nothing. Nil: every string can.
+	Storable func(key string) bool
+	// StoredKey maps a webhook id to the key that records it, one to one. Nil: the id itself.
+	StoredKey func(key string) string
+}
+
+// Store implements checkout.Store on a DB.
+type Store struct {
+	d  Dialect
+	db DB
+	// The texts of the statements that read whole orders, made once.
+	byID, byRequestKey, byExternalCode, byTransaction, listed orderReads
+}
+
+var _ checkout.Store = (*Store)(nil)
+
+// New returns the store that runs d's SQL on db. db must be migrated (see Migrate).
+func New(d Dialect, db DB) *Store {
+	return &Store{d: d, db: db,
+		byID:           keyedOrderReads("o.id = $1"),
+		byRequestKey:   keyedOrderReads("o.request_key = $1"),
+		byExternalCode: keyedOrderReads("o.external_code = $1"),
+		byTransaction:  keyedOrderReads("o.id = (SELECT order_id FROM attempts WHERE transaction_id = $1)"),
+		listed:         newOrderReads("", d.OneOf("order_id", "$1")),
+	}
+}
+
+// Ping checks that the database answers a query.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.Read(ctx, Stmt{SQL: "SELECT 1", Rows: each(func(Rows) error { return nil })}); err != nil {
+		return s.errorf("ping: %w", err)
+	}
+	return nil
+}
+
+// errorf is fmt.Errorf with the dialect's name in front.
+func (s *Store) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: "+format, append([]any{s.d.Name}, args...)...)
+}
+
+// storable reports whether key can name a stored row (see Dialect.Storable).
+func (s *Store) storable(key string) bool {
+	return s.d.Storable == nil || s.d.Storable(key)
+}
+
+// lockRows returns clause when the database takes row locks, else nothing.
+func (s *Store) lockRows(clause string) string {
+	if s.d.RowLocks {
+		return clause
+	}
+	return ""
+}
+
+// Params collects the arguments of a statement built from optional parts and numbers their
+// placeholders in the order they are added.
+type Params []any
+
+// Add appends v and returns its placeholder ($1, $2, …).
+func (p *Params) Add(v any) string {
+	*p = append(*p, v)
+	return "$" + strconv.Itoa(len(*p))
+}
+
+// each returns a Rows callback that calls fn for every row.
+func each(fn func(r Rows) error) func(Rows) error {
+	return func(r Rows) error {
+		for r.Next() {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// ms converts a time to Unix milliseconds; the zero time is 0.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMS converts Unix milliseconds back to a UTC time; 0 is the zero time.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
+
+// nullString stores "" as NULL, for unique columns that may be unset and for text that may be
+// absent.
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
