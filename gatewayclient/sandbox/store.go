@@ -40,7 +40,9 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		for i := 0; i+1 < len(extra); i += 2 {
 			q.Add(extra[i], extra[i+1])
 		}
-		return "file:" + filepath.ToSlash(filepath.Join(dir, dbFileName)) + "?" + q.Encode()
+		// The path is escaped: SQLite reads the name as a URI, where "#" or "?" in a folder's
+		// name would otherwise cut it short.
+		return "file:" + (&url.URL{Path: filepath.ToSlash(filepath.Join(dir, dbFileName))}).EscapedPath() + "?" + q.Encode()
 	}
 	w, err = sql.Open("sqlite", dsn("_txlock", "immediate"))
 	if err != nil {
