@@ -335,27 +335,12 @@ func (s *Sandbox) deliveryRows(ctx context.Context, recordID string) ([]delivery
 	return out, nil
 }
 
-// depositActions lists the controls the state machine allows on d now.
+// depositActions lists the controls that may act on d now.
 func depositActions(d *gc.Deposit) []consoleAction {
-	candidates := []struct {
-		a  consoleAction
-		ch depositChange
-	}{
-		{consoleAction{Path: string(ActionPay), Label: "pay"}, fixedChange(gc.DepositPaid, nil)},
-		{consoleAction{Path: string(ActionFail), Label: "fail"}, fixedChange(gc.DepositFailed, nil)},
-		{consoleAction{Path: string(ActionExpire), Label: "expire"}, expireChange(true)},
-		{consoleAction{Path: string(ActionRefund), Label: "refund"}, refundChange(nil)},
-		{consoleAction{Path: string(ActionInfraction), Label: "infraction"}, infractionChange(false)},
-		{consoleAction{Path: string(ActionInfraction), Outcome: "reject", Label: "reject MED"}, infractionChange(true)},
-		{consoleAction{Path: string(ActionCompliance), Label: "compliance"}, complianceChange("")},
-		{consoleAction{Path: string(ActionCompliance), Outcome: "approve", Label: "approve"}, complianceChange("approve")},
-		{consoleAction{Path: string(ActionCompliance), Outcome: "reject", Label: "reject"}, complianceChange("reject")},
-	}
 	var out []consoleAction
-	for _, c := range candidates {
-		to, err := c.ch.target(d)
-		if err == nil && canMoveDeposit(d, to) {
-			out = append(out, c.a)
+	for _, c := range depositControls {
+		if c.allowed(d) {
+			out = append(out, consoleAction{Path: string(c.action), Outcome: c.outcome, Label: c.label})
 		}
 	}
 	return out

@@ -49,58 +49,151 @@ func (s *Sandbox) handleDepositControl(w http.ResponseWriter, r *http.Request, p
 	writeJSON(w, http.StatusOK, d)
 }
 
+// beforeReview is the target of the compliance approval: the state the deposit held before
+// its review (stateBeforeCompliance).
+const beforeReview gc.DepositStatus = "its state before compliance review"
+
+// depositControl is one control of a deposit (an action, with an outcome for infraction and
+// compliance) and the moves it makes: from each state it accepts, the state it moves to.
+// Every move is one of depositTransitions; from any other state the control is refused
+// with 409, and the console offers it only from the states listed here.
+type depositControl struct {
+	action  DepositAction
+	outcome string
+	label   string // the console's button
+	moves   map[gc.DepositStatus]gc.DepositStatus
+}
+
+// depositControls is every deposit control. FAILED → PAID (pay) is further limited by
+// canMoveDeposit to deposits whose QR code expired.
+var depositControls = []depositControl{
+	{ActionPay, "", "pay", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPending: gc.DepositPaid, gc.DepositPixQRCodeGenerated: gc.DepositPaid,
+		gc.DepositPixKeyGenerated: gc.DepositPaid, gc.DepositFailed: gc.DepositPaid}},
+	{ActionFail, "", "fail", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPending: gc.DepositFailed, gc.DepositPixQRCodeGenerated: gc.DepositFailed,
+		gc.DepositPixKeyGenerated: gc.DepositFailed}},
+	{ActionExpire, "", "expire", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPixQRCodeGenerated: gc.DepositFailed}},
+	{ActionRefund, "", "refund", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPaid: gc.DepositProcessingRefund, gc.DepositProcessingRefund: gc.DepositRefunded}},
+	{ActionInfraction, "", "infraction", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPaid: gc.DepositBlocked, gc.DepositBlocked: gc.DepositProcessingInfraction,
+		gc.DepositProcessingInfraction: gc.DepositInfraction}},
+	{ActionInfraction, "reject", "reject MED", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositBlocked: gc.DepositPaid, gc.DepositProcessingInfraction: gc.DepositPaid}},
+	{ActionCompliance, "", "compliance", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPending: gc.DepositPendingCompliance, gc.DepositPixQRCodeGenerated: gc.DepositPendingCompliance,
+		gc.DepositPixKeyGenerated: gc.DepositPendingCompliance, gc.DepositPaid: gc.DepositPendingCompliance}},
+	{ActionCompliance, "approve", "approve", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPendingCompliance: beforeReview}},
+	{ActionCompliance, "reject", "reject", map[gc.DepositStatus]gc.DepositStatus{
+		gc.DepositPendingCompliance: gc.DepositFailed}},
+}
+
+// findDepositControl returns the control of action with outcome.
+func findDepositControl(action DepositAction, outcome string) (depositControl, bool) {
+	for _, c := range depositControls {
+		if c.action == action && c.outcome == outcome {
+			return c, true
+		}
+	}
+	return depositControl{}, false
+}
+
+// target returns where c moves d, or the 409 when c does not move deposits in d's state.
+func (c depositControl) target(d *gc.Deposit) (gc.DepositStatus, error) {
+	to, ok := c.moves[d.Status]
+	if !ok {
+		return "", c.refusal(d.Status)
+	}
+	if to == beforeReview {
+		to = stateBeforeCompliance(d)
+	}
+	return to, nil
+}
+
+// refusal is the 409 of c on a deposit in state from: it names the move the control makes
+// and the states it accepts.
+func (c depositControl) refusal(from gc.DepositStatus) *apiError {
+	var to gc.DepositStatus
+	var accepted []string
+	for _, st := range gc.DepositStatuses() { // a stable order
+		if t, ok := c.moves[st]; ok {
+			accepted = append(accepted, string(st))
+			if to == "" {
+				to = t
+			}
+		}
+	}
+	name := string(c.action)
+	if c.outcome != "" {
+		name += ` with outcome "` + c.outcome + `"`
+	}
+	e := refused("deposit", string(from), string(to))
+	e.message = fmt.Sprintf("%s: %s applies to deposits in %s only", e.message, name, strings.Join(accepted, ", "))
+	return e
+}
+
+// allowed reports whether c may act on d now.
+func (c depositControl) allowed(d *gc.Deposit) bool {
+	to, err := c.target(d)
+	return err == nil && canMoveDeposit(d, to)
+}
+
+// applyFunc fills the fields that come with a move of d at now (d still holds its old
+// state) and returns the date of the new statusHistory entry.
+type applyFunc func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error)
+
 // ControlDeposit applies a simulation control to the deposit id of clientID and returns the
-// record as GET /deposit/{id} shows it. A transition the state machine refuses is an error
-// whose message reads "cannot move deposit from X to Y".
+// record as GET /deposit/{id} shows it. A control on a deposit in a state it does not move
+// is refused with a 409 whose message reads "cannot move deposit from X to Y: …".
 func (s *Sandbox) ControlDeposit(ctx context.Context, clientID, id string, action DepositAction, body DepositControl) (gc.Deposit, error) {
 	if !brdoc.ValidUUID(id) {
 		return gc.Deposit{}, violation(gc.KindValidation, "id", gc.CodeUUID, "must be a UUID")
 	}
 	id = strings.ToLower(id)
-	var ch depositChange
+	var apply applyFunc
 	switch action {
 	case ActionPay:
-		c, err := payChange(body)
+		a, err := payApply(body)
 		if err != nil {
 			return gc.Deposit{}, err
 		}
-		ch = c
+		apply = a
 	case ActionFail:
 		msg := body.ErrorMessage
 		if msg == "" {
 			msg = "payment failed"
 		}
-		ch = fixedChange(gc.DepositFailed, func(d *gc.Deposit, now time.Time, _ *rand.Rand) (time.Time, error) {
+		apply = func(d *gc.Deposit, now time.Time, _ *rand.Rand) (time.Time, error) {
 			d.ErrorMessage = msg
 			return now, nil
-		})
+		}
 	case ActionExpire:
-		ch = expireChange(true)
+		return s.changeDeposit(ctx, clientID, id, expireChange(true))
 	case ActionRefund:
-		ch = refundChange(body.RefundAmount)
+		apply = refundApply(body.RefundAmount)
 	case ActionInfraction:
 		if body.Outcome != "" && body.Outcome != "reject" {
 			return gc.Deposit{}, violation(gc.KindValidation, "outcome", gc.CodeEnum, `must be "reject" or empty`)
 		}
-		ch = infractionChange(body.Outcome == "reject")
+		apply = infractionApply(body.Outcome == "reject")
 	case ActionCompliance:
 		if body.Outcome != "" && body.Outcome != "approve" && body.Outcome != "reject" {
 			return gc.Deposit{}, violation(gc.KindValidation, "outcome", gc.CodeEnum, `must be "approve", "reject" or empty`)
 		}
-		ch = complianceChange(body.Outcome)
+		apply = complianceApply(body.Outcome)
 	default:
 		return gc.Deposit{}, newAPIError(http.StatusNotFound, "unknown deposit control %q: use pay, fail, expire, refund, infraction or compliance", action)
 	}
-	return s.changeDeposit(ctx, clientID, id, ch)
+	c, _ := findDepositControl(action, body.Outcome)
+	return s.changeDeposit(ctx, clientID, id, depositChange{target: c.target, apply: apply})
 }
 
-// fixedChange moves to one state.
-func fixedChange(to gc.DepositStatus, apply func(*gc.Deposit, time.Time, *rand.Rand) (time.Time, error)) depositChange {
-	return depositChange{target: func(*gc.Deposit) (gc.DepositStatus, error) { return to, nil }, apply: apply}
-}
-
-// payChange records a payment: amountPaid, paymentDate, endToEnd, payer, fee and receipt.
-func payChange(body DepositControl) (depositChange, error) {
+// payApply checks the body of pay and returns what records the payment: amountPaid,
+// paymentDate, endToEnd, payer, fee and receipt.
+func payApply(body DepositControl) (applyFunc, error) {
 	ve := &gc.ValidationError{Kind: gc.KindValidation}
 	bad := func(field, code, msg string) {
 		ve.Violations = append(ve.Violations, gc.Violation{Field: field, Code: code, Message: msg})
@@ -127,9 +220,9 @@ func payChange(body DepositControl) (depositChange, error) {
 		}
 	}
 	if len(ve.Violations) > 0 {
-		return depositChange{}, ve
+		return nil, ve
 	}
-	return fixedChange(gc.DepositPaid, func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
+	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 		paid := d.Amount
 		if body.AmountPaid != nil {
 			paid = *body.AmountPaid
@@ -159,20 +252,16 @@ func payChange(body DepositControl) (depositChange, error) {
 		// A late payment keeps errorMessage "QR code expired", so the record shows it was
 		// paid after its QR code expired.
 		return now, nil
-	}), nil
+	}, nil
 }
 
 // expireChange moves a deposit awaiting payment to FAILED because its QR code expired. Manual
 // (the expire control) expires it now; otherwise (the sweep) only once expirationDate has
 // passed, dated at the expiration.
 func expireChange(manual bool) depositChange {
+	c, _ := findDepositControl(ActionExpire, "")
 	return depositChange{
-		target: func(d *gc.Deposit) (gc.DepositStatus, error) {
-			if d.Status != gc.DepositPixQRCodeGenerated {
-				return "", refused("deposit", string(d.Status), string(gc.DepositFailed)+" (expired)")
-			}
-			return gc.DepositFailed, nil
-		},
+		target: c.target,
 		apply: func(d *gc.Deposit, now time.Time, _ *rand.Rand) (time.Time, error) {
 			d.ErrorMessage = expiredReason
 			if d.PixResponse == nil {
@@ -190,95 +279,58 @@ func expireChange(manual bool) depositChange {
 	}
 }
 
-// refundChange moves PAID → PROCESSING_REFUND (recording refundAmount) and
-// PROCESSING_REFUND → REFUNDED (refundDate, endToEndRefund, refundReceipt).
-func refundChange(amount *gc.Cents) depositChange {
-	return depositChange{
-		target: func(d *gc.Deposit) (gc.DepositStatus, error) {
-			if d.Status == gc.DepositProcessingRefund {
-				return gc.DepositRefunded, nil
-			}
-			if d.Status == gc.DepositPaid && amount != nil {
-				paid := paidAmount(d)
-				if *amount < 1 || *amount > paid {
-					return "", violation(gc.KindValidation, "refundAmount", gc.CodeMax,
-						fmt.Sprintf("must be between 1 and the amount paid (%d)", paid))
-				}
-			}
-			return gc.DepositProcessingRefund, nil
-		},
-		apply: func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
-			if d.Status == gc.DepositProcessingRefund {
-				if d.RefundAmount == nil {
-					ra := paidAmount(d)
-					d.RefundAmount = &ra
-				}
-				d.RefundDate = now
-				d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
-				d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
-				return now, nil
-			}
-			ra := paidAmount(d)
-			if amount != nil {
-				ra = *amount
-			}
-			d.RefundAmount = &ra
-			return now, nil
-		},
-	}
-}
-
-// infractionChange walks the MED path PAID → BLOCKED → PROCESSING_INFRACTION → INFRACTION
-// (the money goes back: refund fields filled); reject ends a MED with the deposit PAID again.
-func infractionChange(reject bool) depositChange {
-	return depositChange{
-		target: func(d *gc.Deposit) (gc.DepositStatus, error) {
-			if reject {
-				return gc.DepositPaid, nil
-			}
-			switch d.Status {
-			case gc.DepositBlocked:
-				return gc.DepositProcessingInfraction, nil
-			case gc.DepositProcessingInfraction:
-				return gc.DepositInfraction, nil
-			}
-			return gc.DepositBlocked, nil
-		},
-		apply: func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
-			if !reject && d.Status == gc.DepositProcessingInfraction {
+// refundApply fills the fields of the refund moves: PAID → PROCESSING_REFUND records
+// refundAmount (by default the amount paid, and at most that); PROCESSING_REFUND → REFUNDED
+// adds refundDate, endToEndRefund and refundReceipt.
+func refundApply(amount *gc.Cents) applyFunc {
+	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
+		if d.Status == gc.DepositProcessingRefund {
+			if d.RefundAmount == nil {
 				ra := paidAmount(d)
 				d.RefundAmount = &ra
-				d.RefundDate = now
-				d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
-				d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
 			}
+			d.RefundDate = now
+			d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
+			d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
 			return now, nil
-		},
+		}
+		ra := paidAmount(d)
+		if amount != nil {
+			if *amount < 1 || *amount > ra {
+				return now, violation(gc.KindValidation, "refundAmount", gc.CodeMax,
+					fmt.Sprintf("must be between 1 and the amount paid (%d)", ra))
+			}
+			ra = *amount
+		}
+		d.RefundAmount = &ra
+		return now, nil
 	}
 }
 
-// complianceChange holds a deposit for compliance review, or ends the review: approve returns
-// it to the state it was in before, reject fails it.
-func complianceChange(outcome string) depositChange {
-	return depositChange{
-		target: func(d *gc.Deposit) (gc.DepositStatus, error) {
-			switch outcome {
-			case "approve":
-				if d.Status != gc.DepositPendingCompliance {
-					return "", refused("deposit", string(d.Status), "its state before compliance review")
-				}
-				return stateBeforeCompliance(d), nil
-			case "reject":
-				return gc.DepositFailed, nil
-			}
-			return gc.DepositPendingCompliance, nil
-		},
-		apply: func(d *gc.Deposit, now time.Time, _ *rand.Rand) (time.Time, error) {
-			if outcome == "reject" {
-				d.ErrorMessage = "rejected by compliance review"
-			}
-			return now, nil
-		},
+// infractionApply fills the fields of the MED moves: at PROCESSING_INFRACTION → INFRACTION
+// the money goes back (refund fields). The other moves — to BLOCKED, to
+// PROCESSING_INFRACTION, and back to PAID when the MED is rejected — change only the state.
+func infractionApply(reject bool) applyFunc {
+	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
+		if !reject && d.Status == gc.DepositProcessingInfraction {
+			ra := paidAmount(d)
+			d.RefundAmount = &ra
+			d.RefundDate = now
+			d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
+			d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
+		}
+		return now, nil
+	}
+}
+
+// complianceApply fills the fields of the compliance moves: a rejection records why the
+// deposit failed.
+func complianceApply(outcome string) applyFunc {
+	return func(d *gc.Deposit, now time.Time, _ *rand.Rand) (time.Time, error) {
+		if outcome == "reject" {
+			d.ErrorMessage = "rejected by compliance review"
+		}
+		return now, nil
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -278,7 +277,7 @@ func (s *Sandbox) handleGetDeposit(w http.ResponseWriter, r *http.Request, p pri
 // statusHistory entry.
 type depositChange struct {
 	target func(d *gc.Deposit) (gc.DepositStatus, error)
-	apply  func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error)
+	apply  applyFunc
 }
 
 // changeDeposit applies ch to the deposit id of clientID in one transaction, appends to its

@@ -110,25 +110,36 @@
 //
 // # Simulation controls (bearer token with sandbox:control)
 //
-//	POST sandbox/deposits/{id}/pay         {"amountPaid"?, "payer"?}: PAID, with amountPaid
-//	                                       (default the amount), paymentDate, endToEnd, payer
-//	                                       (generated unless given: name and CPF/CNPJ
-//	                                       required, bankAccount.ispb 8 digits, pix.key a
-//	                                       valid key whose kind sets pix.type), feeAmount,
-//	                                       paymentReceipt
-//	POST sandbox/deposits/{id}/fail        {"errorMessage"?}
+// Each deposit control makes only the moves listed here (all of them moves of the table
+// above); from any other state it answers 409 "cannot move deposit from X to Y: <control>
+// applies to deposits in … only" and changes nothing. The console offers a button only for
+// the controls allowed now (depositControls in controls.go is the one list).
+//
+//	POST sandbox/deposits/{id}/pay         PENDING, PIX_QRCODE_GENERATED, DEPOSIT_PIXKEY_GENERATED
+//	                                       or FAILED with an expired QR code → PAID.
+//	                                       {"amountPaid"?, "payer"?}: amountPaid (default the
+//	                                       amount), paymentDate, endToEnd, payer (generated
+//	                                       unless given: name and CPF/CNPJ required,
+//	                                       bankAccount.ispb 8 digits, pix.key a valid key whose
+//	                                       kind sets pix.type), feeAmount, paymentReceipt
+//	POST sandbox/deposits/{id}/fail        PENDING, PIX_QRCODE_GENERATED, DEPOSIT_PIXKEY_GENERATED
+//	                                       → FAILED {"errorMessage"?}
 //	POST sandbox/deposits/{id}/expire      PIX_QRCODE_GENERATED → FAILED "QR code expired" now
-//	POST sandbox/deposits/{id}/refund      {"refundAmount"?}: PAID → PROCESSING_REFUND, then
-//	                                       again → REFUNDED (refundDate, endToEndRefund,
-//	                                       refundReceipt)
-//	POST sandbox/deposits/{id}/infraction  PAID → BLOCKED → PROCESSING_INFRACTION → INFRACTION
-//	                                       (one step per call; the money goes back: refund
-//	                                       fields); {"outcome":"reject"} ends the MED: PAID
-//	POST sandbox/deposits/{id}/compliance  → PENDING_COMPLIANCE; {"outcome":"approve"} back to
-//	                                       the state before; {"outcome":"reject"} → FAILED
+//	POST sandbox/deposits/{id}/refund      PAID → PROCESSING_REFUND {"refundAmount"?}, then
+//	                                       PROCESSING_REFUND → REFUNDED (refundDate,
+//	                                       endToEndRefund, refundReceipt)
+//	POST sandbox/deposits/{id}/infraction  PAID → BLOCKED → PROCESSING_INFRACTION → INFRACTION,
+//	                                       one step per call (at INFRACTION the money goes back:
+//	                                       refund fields); {"outcome":"reject"} ends the MED:
+//	                                       BLOCKED or PROCESSING_INFRACTION → PAID
+//	POST sandbox/deposits/{id}/compliance  PENDING, PIX_QRCODE_GENERATED, DEPOSIT_PIXKEY_GENERATED
+//	                                       or PAID → PENDING_COMPLIANCE; {"outcome":"approve"}:
+//	                                       PENDING_COMPLIANCE → the state before the review;
+//	                                       {"outcome":"reject"}: PENDING_COMPLIANCE → FAILED
 //	GET  sandbox/deposits/{id}/deliveries  the webhook deliveries of a deposit with attempts
 //	POST sandbox/withdrawals               {"amount", "pixKey"?, "externalCode"?, "webhookUrl"?}
-//	POST sandbox/withdrawals/{id}/{status} move a withdrawal ({"errorMessage"?})
+//	POST sandbox/withdrawals/{id}/{status} move a withdrawal to status, a move of its table
+//	                                       ({"errorMessage"?} for FAILED and REJECTED)
 //	GET  sandbox/withdrawals/{id}/deliveries
 //	POST sandbox/seed                      {"deposits":N,"withdrawals":M,"seed":S}
 //	GET  sandbox/clock, POST sandbox/clock/advance {"seconds":N}
