@@ -198,6 +198,8 @@ func (e *env) api(method, path string, body any, header ...string) apiResult {
 	if err := json.Unmarshal(out.body, &out.json); err != nil {
 		e.t.Fatalf("%s %s: the answer is not a JSON object: %v\n%s", method, path, err, out.body)
 	}
+	e.exMu.Lock()
+	defer e.exMu.Unlock()
 	e.exchanges = append(e.exchanges, apiExchange{method: method, path: path, reqBody: rb, status: res.StatusCode,
 		header: res.Header, body: out.body})
 	return out

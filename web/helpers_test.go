@@ -90,6 +90,7 @@ type env struct {
 	logs   *syncBuffer // the web server's logs
 	keys   *merchant.Keys
 	// exchanges records every API request and answer of the test, for the OpenAPI check.
+	exMu      sync.Mutex
 	exchanges []apiExchange
 }
 
