@@ -4,9 +4,30 @@
 // PostgreSQL store (the driver binds $1, $2, … by number, as PostgreSQL does); this package
 // opens the file, runs database/sql under sqlstore.DB, and says where SQLite differs.
 //
-// Writes go through a pool of one connection whose transactions begin IMMEDIATE, so that a
-// read-modify-write never meets a lock upgrade failure; reads use a separate pool and read
-// transactions, so that an order and its attempts are always read from one snapshot.
+// # Writes that never stall
+//
+// SQLite lets one connection write at a time; a connection that finds the database locked
+// calls its busy handler, which sleeps and retries. No path of this store ever gets there:
+//
+//   - All writes go through one connection (a pool of one, never closed), whose transactions
+//     begin IMMEDIATE: writers queue for that connection in Go, are served in turn, and never
+//     meet a lock held by another connection of the process, nor a lock upgrade that fails.
+//   - Write transactions are short: their statements and arguments (JSON included) are built
+//     before BEGIN, and nothing but SQL runs inside (and UpdateCart's fn, which does no I/O).
+//   - Reads use their own pool of connections, opened once the writer has set the WAL journal
+//     and applied the migrations, and kept open (no reconnecting under load). In WAL mode a
+//     read transaction reads a snapshot and never waits for the writer, nor the writer for it.
+//   - Checkpoints are SQLite's automatic ones, run by the writer after a commit in PASSIVE
+//     mode, which copies what it can and never waits for a reader (nor calls a busy handler).
+//     Nothing runs the RESTART or TRUNCATE checkpoints, which would wait for readers. Readers
+//     never write, so never checkpoint; at Close they go first and the writer, the last
+//     connection, checkpoints and removes the WAL. The price: while reads follow each other
+//     without a gap, a PASSIVE checkpoint cannot rewind the WAL, which grows until the first
+//     quiet moment (a few MB in the test below) instead of making anyone wait.
+//
+// The busy timeout (5 s) stays on every connection for one case only: another process writing
+// the same file. A test runs the store with no busy timeout at all under concurrent writes,
+// reads and checkpoints, where any wait would be an SQLITE_BUSY error.
 package sqlite
 
 import (
@@ -44,8 +65,9 @@ const readers = 4
 
 // options are the settings tests change.
 type options struct {
-	busyTimeout int                           // milliseconds
-	wrap        func(sqlstore.DB) sqlstore.DB // sees every statement, when set
+	busyTimeout     int                           // milliseconds
+	checkpointPages int                           // WAL pages that start a checkpoint; 0: SQLite's 1,000
+	wrap            func(sqlstore.DB) sqlstore.DB // sees every statement, when set
 }
 
 // Open opens (creating it and its folder when missing) the database file at path and applies
@@ -69,22 +91,32 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		}
 		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	}
-	w, err := sql.Open("sqlite", dsn("journal_mode(WAL)", "synchronous(NORMAL)")+"&_txlock=immediate")
+	// The journal mode is kept in the file: set once, by the writer, before any reader opens.
+	writer := []string{"journal_mode(WAL)", "synchronous(NORMAL)"}
+	if o.checkpointPages > 0 {
+		writer = append(writer, "wal_autocheckpoint("+strconv.Itoa(o.checkpointPages)+")")
+	}
+	w, err := sql.Open("sqlite", dsn(writer...)+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
 	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
+	w.SetConnMaxLifetime(0)
 	if err := sqlstore.Migrate(ctx, dialect(), database{w: w}, migrations); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn("journal_mode(WAL)", "synchronous(NORMAL)", "query_only(1)"))
+	r, err := sql.Open("sqlite", dsn("query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	r.SetConnMaxIdleTime(0)
+	r.SetConnMaxLifetime(0)
 	var db sqlstore.DB = database{w: w, r: r}
 	if o.wrap != nil {
 		db = o.wrap(db)
@@ -92,7 +124,8 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	return &Store{Store: sqlstore.New(dialect(), db), w: w, r: r}, nil
 }
 
-// Close closes the database.
+// Close closes the database: the readers first, so that the writer, closing last, checkpoints
+// the WAL into the file.
 func (s *Store) Close() error {
 	return errors.Join(s.r.Close(), s.w.Close())
 }
