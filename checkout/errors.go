@@ -33,9 +33,14 @@ const (
 	// CodeGatewayAuth: the gateway refused the checkout's credentials or their permissions (its
 	// 401 or 403): the merchant must fix the configuration.
 	CodeGatewayAuth Code = "gateway_auth"
+	// CodeTooManyAttempts: the caller failed too often and must wait (the dashboard's sign-in
+	// throttling); unlike CodeRateLimited, it is the caller's doing, not the gateway's.
+	CodeTooManyAttempts Code = "too_many_attempts"
 	// CodeCanceled: the caller went away (its context ended) before the work was done.
 	CodeCanceled Code = "canceled"
-	// CodeUnauthorized: the merchant API was called without a valid API key.
+	// CodeUnauthorized: the caller did not prove who it is: the merchant API was called without
+	// a valid API key, or the dashboard's sign-in got a wrong e-mail or password (the same
+	// answer whatever was wrong, so it tells nothing).
 	CodeUnauthorized Code = "unauthorized"
 	// CodeIdempotencyReused: an Idempotency-Key was sent again with another request body.
 	CodeIdempotencyReused Code = "idempotency_key_reused"

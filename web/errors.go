@@ -26,6 +26,8 @@ func httpStatus(code checkout.Code) int {
 		return http.StatusServiceUnavailable
 	case checkout.CodeGatewayAuth:
 		return http.StatusBadGateway
+	case checkout.CodeTooManyAttempts:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusInternalServerError
 }
@@ -100,6 +102,7 @@ var errorMessages = map[checkout.Code]string{
 	checkout.CodeCanceled:          "the request was canceled",
 	checkout.CodeUnauthorized:      "a valid API key is required (Authorization: Bearer <key>)",
 	checkout.CodeIdempotencyReused: "this Idempotency-Key was used with another request body",
+	checkout.CodeTooManyAttempts:   "too many failed attempts; wait before retrying",
 	checkout.CodeInternal:          "internal error",
 }
 

@@ -21,4 +21,26 @@
 // and every delivery to it goes through the SSRF guard of package webhook (it may never reach
 // this machine or its networks); the URL of the configuration is the operator's and is
 // trusted like the sandbox's forwarding URL: https anywhere, or plain http on loopback.
+//
+// # Accounts
+//
+// Accounts is the service behind the dashboard's sign-in and the `checkout user` commands.
+// Passwords are hashed with argon2id at OWASP's minimum parameters (19 MiB, two passes, one
+// lane), at most a few at a time (a semaphore: each hash takes 19 MiB and a core for tens of
+// milliseconds, so a burst of sign-ins must queue instead of exhausting the machine). A
+// sign-in with an unknown e-mail verifies the password against a dummy hash made with the same
+// parameters, so that the answer takes as long as for a known e-mail with a wrong password,
+// and both get the same error.
+//
+// Failed sign-ins are counted per account (the e-mail as typed, normalised, whether or not a
+// user has it) and per client address (an IPv6 address by its /64 prefix) in the database, so
+// that a restart or another instance does not reset them. The first ten failures cost
+// nothing; from the tenth on, the next attempt must wait, one minute doubling with each further
+// failure up to an hour. While a wait runs, attempts are refused without checking the
+// password. A success forgets the account's failures (not the address's); failures older than
+// a day are forgotten.
+//
+// Sessions are kept by scs in the same database (see SessionStore); a session remembers the
+// user's id and a fingerprint of their password hash, so that resetting a password ends every
+// session opened with the old one.
 package merchant

@@ -1,0 +1,245 @@
+package merchant
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// DefaultAdminEmail is the first user's e-mail when CHECKOUT_ADMIN_EMAIL is not set.
+const DefaultAdminEmail = "admin@localhost"
+
+// ErrBadCredentials refuses a sign-in: the same error for an unknown e-mail and a wrong
+// password.
+var ErrBadCredentials = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "wrong e-mail or password"}
+
+// ErrSessionEnded: a session names a user who is gone or whose password changed since.
+var ErrSessionEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "the session has ended"}
+
+// AccountsOptions configure Accounts; zero fields take the defaults.
+type AccountsOptions struct {
+	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
+	Throttle ThrottlePolicy   // default DefaultThrottlePolicy
+	Clock    func() time.Time // default time.Now
+	NewID    func() string    // default checkout.NewID
+}
+
+// Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
+type Accounts struct {
+	users    UserStore
+	throttle ThrottleStore
+	hasher   *Hasher
+	policy   ThrottlePolicy
+	now      func() time.Time
+	newID    func() string
+	dummy    string // a hash verified for unknown e-mails, so they take as long as known ones
+}
+
+// NewAccounts returns the accounts service on its stores.
+func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) *Accounts {
+	a := &Accounts{users: users, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle, now: opts.Clock, newID: opts.NewID}
+	if a.hasher == nil {
+		a.hasher = NewHasher(OWASPParams, 0)
+	}
+	if a.policy == (ThrottlePolicy{}) {
+		a.policy = DefaultThrottlePolicy
+	}
+	if a.now == nil {
+		a.now = time.Now
+	}
+	if a.newID == nil {
+		a.newID = checkout.NewID
+	}
+	// Made with the same parameters as real hashes, from a password nobody knows.
+	a.dummy, _ = a.hasher.Hash(context.Background(), randomPassword())
+	return a
+}
+
+// Login checks an e-mail and password typed at the sign-in from the client address addr
+// (host or host:port; "" when unknown). While failed sign-ins of the account or the address
+// impose a wait, it refuses with a *ThrottledError without looking at the password. A wrong
+// password and an unknown e-mail both give ErrBadCredentials, after the same work, and both
+// count as failures of the account and of the address. A success forgets the account's
+// failures.
+func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
+	// The hashing slot is held from the throttle's check to the record of a failure, so that a
+	// burst of concurrent guesses cannot all pass the check before the first failure is
+	// counted: at most as many as there are slots (per instance) race the count.
+	if err := a.hasher.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer a.hasher.release()
+	now := a.now()
+	keys := []string{accountKey(email)}
+	if k := addrKey(addr); k != "" {
+		keys = append(keys, k)
+	}
+	if wait, err := a.wait(ctx, keys, now); err != nil {
+		return nil, err
+	} else if wait > 0 {
+		return nil, &ThrottledError{Wait: wait}
+	}
+
+	u, err := a.users.UserByEmail(ctx, NormalizeEmail(email))
+	hash := a.dummy
+	switch {
+	case err == nil:
+		hash = u.PasswordHash
+	case errors.Is(err, checkout.ErrNotFound):
+		u = nil
+	default:
+		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+	}
+	ok, err := a.hasher.verifyHeld(hash, password)
+	if err != nil && !errors.Is(err, errBadHash) {
+		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+	}
+	if !ok || u == nil {
+		for _, k := range keys {
+			if _, err := a.throttle.RecordLoginFailure(ctx, k, now, now.Add(-a.policy.ForgetAfter)); err != nil {
+				return nil, fmt.Errorf("merchant: recording a failed sign-in: %w", err)
+			}
+		}
+		return nil, ErrBadCredentials
+	}
+	if err := a.throttle.ResetLoginFailures(ctx, keys[0]); err != nil {
+		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+	}
+	return u, nil
+}
+
+// wait returns the longest wait that the failures of keys impose at now (0: none).
+func (a *Accounts) wait(ctx context.Context, keys []string, now time.Time) (time.Duration, error) {
+	var wait time.Duration
+	for _, k := range keys {
+		n, last, err := a.throttle.LoginFailures(ctx, k)
+		if err != nil {
+			return 0, fmt.Errorf("merchant: reading failed sign-ins: %w", err)
+		}
+		if n == 0 || now.Sub(last) >= a.policy.ForgetAfter {
+			continue
+		}
+		if left := last.Add(a.policy.Wait(n)).Sub(now); left > wait {
+			wait = left
+		}
+	}
+	if wait > 0 && wait < time.Second {
+		wait = time.Second
+	}
+	return wait.Round(time.Second), nil
+}
+
+// SessionUser returns the user a session names by id, provided the password fingerprint the
+// session keeps (PasswordFingerprint at sign-in) still matches; otherwise ErrSessionEnded.
+func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*User, error) {
+	if id == "" {
+		return nil, ErrSessionEnded
+	}
+	u, err := a.users.User(ctx, id)
+	if errors.Is(err, checkout.ErrNotFound) {
+		return nil, ErrSessionEnded
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merchant: session user: %w", err)
+	}
+	if subtle.ConstantTimeCompare([]byte(PasswordFingerprint(u)), []byte(fingerprint)) != 1 {
+		return nil, ErrSessionEnded
+	}
+	return u, nil
+}
+
+// AddUser creates a user; invalid input gives a *checkout.FieldErrors (fields "email" and
+// "password"), a taken e-mail ErrEmailTaken.
+func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, error) {
+	email = NormalizeEmail(email)
+	if err := fieldErrors(checkEmail(email), checkPassword(password)); err != nil {
+		return nil, err
+	}
+	hash, err := a.hasher.Hash(ctx, password)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	u := User{ID: a.newID(), Email: email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	if err := a.users.CreateUser(ctx, u); err != nil {
+		return nil, fmt.Errorf("merchant: adding %s: %w", email, err)
+	}
+	return &u, nil
+}
+
+// ResetPassword gives the user with that e-mail a new password, which ends their sessions,
+// and forgets the account's failed sign-ins. An unknown e-mail gives checkout.ErrNotFound.
+func (a *Accounts) ResetPassword(ctx context.Context, email, password string) error {
+	email = NormalizeEmail(email)
+	if err := fieldErrors(checkPassword(password)); err != nil {
+		return err
+	}
+	u, err := a.users.UserByEmail(ctx, email)
+	if err != nil {
+		return fmt.Errorf("merchant: resetting the password of %s: %w", email, err)
+	}
+	hash, err := a.hasher.Hash(ctx, password)
+	if err != nil {
+		return err
+	}
+	if err := a.users.SetPasswordHash(ctx, u.ID, hash, a.now()); err != nil {
+		return fmt.Errorf("merchant: resetting the password of %s: %w", email, err)
+	}
+	return a.throttle.ResetLoginFailures(ctx, accountKey(email))
+}
+
+// Users lists the users by e-mail.
+func (a *Accounts) Users(ctx context.Context) ([]User, error) { return a.users.Users(ctx) }
+
+// EnsureAdmin makes the first user at start-up. With an e-mail (CHECKOUT_ADMIN_EMAIL), that
+// user is created when missing, with password (or, when empty, a random one that is returned);
+// an existing user is left as is (use ResetPassword to change a password). Without an e-mail,
+// DefaultAdminEmail is created with a random password only when there is no user at all. The
+// random password is returned only when this call created the user, to be shown once; an
+// instance that loses a race to create the same user returns created false.
+func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *User, generated string, err error) {
+	if email == "" {
+		users, err := a.users.Users(ctx)
+		if err != nil {
+			return nil, "", fmt.Errorf("merchant: listing users: %w", err)
+		}
+		if len(users) > 0 {
+			return nil, "", nil
+		}
+		email = DefaultAdminEmail
+	} else if _, err := a.users.UserByEmail(ctx, NormalizeEmail(email)); err == nil {
+		return nil, "", nil
+	} else if !errors.Is(err, checkout.ErrNotFound) {
+		return nil, "", fmt.Errorf("merchant: reading %s: %w", email, err)
+	}
+	if password == "" {
+		password = randomPassword()
+		generated = password
+	}
+	u, err = a.AddUser(ctx, email, password)
+	if errors.Is(err, ErrEmailTaken) {
+		return nil, "", nil // another instance made it first
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	return u, generated, nil
+}
+
+// Prune forgets failed sign-ins older than the policy's ForgetAfter.
+func (a *Accounts) Prune(ctx context.Context) (int, error) {
+	return a.throttle.PruneLoginFailures(ctx, a.now().Add(-a.policy.ForgetAfter))
+}
+
+// randomPassword returns 144 random bits as 24 URL-safe characters.
+func randomPassword() string {
+	var b [18]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}

@@ -1,0 +1,22 @@
+package merchant
+
+// Verified returns how many passwords h has verified.
+func (h *Hasher) Verified() int64 { return h.verified.Load() }
+
+// Dummy returns the hash verified for unknown e-mails.
+func (a *Accounts) Dummy() string { return a.dummy }
+
+// DecodePHC exposes the PHC decoder.
+func DecodePHC(s string) (Argon2Params, error) {
+	p, _, _, err := decodePHC(s)
+	return p, err
+}
+
+// AddrKey exposes the throttling key of a client address.
+func AddrKey(addr string) string { return addrKey(addr) }
+
+// Hold takes a slot of h's semaphore until the returned func is called.
+func (h *Hasher) Hold() func() {
+	h.sem <- struct{}{}
+	return func() { <-h.sem }
+}

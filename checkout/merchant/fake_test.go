@@ -1,0 +1,124 @@
+package merchant_test
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// memStore is an in-memory UserStore and ThrottleStore for the tests of the service's rules;
+// the SQL stores are tested against the same contract by checkout/storetest.
+type memStore struct {
+	mu       sync.Mutex
+	users    map[string]merchant.User
+	failures map[string]failure
+}
+
+type failure struct {
+	n    int
+	last time.Time
+}
+
+func newMemStore() *memStore {
+	return &memStore{users: map[string]merchant.User{}, failures: map[string]failure{}}
+}
+
+func (m *memStore) CreateUser(_ context.Context, u merchant.User) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, x := range m.users {
+		if x.Email == u.Email {
+			return merchant.ErrEmailTaken
+		}
+	}
+	m.users[u.ID] = u
+	return nil
+}
+
+func (m *memStore) User(_ context.Context, id string) (*merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return nil, checkout.ErrNotFound
+	}
+	return &u, nil
+}
+
+func (m *memStore) UserByEmail(_ context.Context, email string) (*merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, u := range m.users {
+		if u.Email == email {
+			return &u, nil
+		}
+	}
+	return nil, checkout.ErrNotFound
+}
+
+func (m *memStore) SetPasswordHash(_ context.Context, id, hash string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return checkout.ErrNotFound
+	}
+	u.PasswordHash, u.UpdatedAt = hash, at
+	m.users[id] = u
+	return nil
+}
+
+func (m *memStore) Users(context.Context) ([]merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []merchant.User
+	for _, u := range m.users {
+		out = append(out, u)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Email < out[j].Email })
+	return out, nil
+}
+
+func (m *memStore) LoginFailures(_ context.Context, key string) (int, time.Time, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.failures[key]
+	return f.n, f.last, nil
+}
+
+func (m *memStore) RecordLoginFailure(_ context.Context, key string, at, since time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.failures[key]
+	if f.last.Before(since) {
+		f.n = 0
+	}
+	f.n++
+	f.last = at
+	m.failures[key] = f
+	return f.n, nil
+}
+
+func (m *memStore) ResetLoginFailures(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.failures, key)
+	return nil
+}
+
+func (m *memStore) PruneLoginFailures(_ context.Context, before time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for k, f := range m.failures {
+		if f.last.Before(before) {
+			delete(m.failures, k)
+			n++
+		}
+	}
+	return n, nil
+}
