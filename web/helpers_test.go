@@ -86,6 +86,7 @@ type env struct {
 	sbURL  string
 	client *gatewayclient.Client
 	gw     *countingGateway
+	dash   *dashEnv // with envOptions.dashboard
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
 	keys   *merchant.Keys
@@ -122,6 +123,7 @@ type envOptions struct {
 	recheck        time.Duration
 	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
 	newCartBurst   int  // 0: the default
+	dashboard      bool // serve the dashboard (see dashboard_helpers_test.go)
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -185,12 +187,17 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}
 	}
+	var dash *dashEnv
+	if o.dashboard {
+		dash = newDashEnv(t, client, sb)
+		opts.Accounts, opts.Gateway = dash.accounts, dash.gateway
+	}
 	ws, err := web.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(ws.Handler())
-	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
+	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs, dash: dash,
 		keys: keys,
 		http: &http.Client{
 			Timeout:       30 * time.Second,

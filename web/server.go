@@ -97,6 +97,15 @@ type Options struct {
 	NewCartLimit Rate
 	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
 	APIKeys *merchant.Keys
+
+	// Accounts, when set, serves the merchant dashboard under DashboardPath; Gateway is then
+	// required (the dashboard lists the gateway's deposits and withdrawals).
+	Accounts *merchant.Accounts
+	Gateway  DashboardGateway
+	// Sessions keeps the sessions of the shopper pages and of the dashboard (default: in
+	// memory, for tests; the program gives the database's, so that a restart or another
+	// instance keeps them).
+	Sessions scs.Store
 }
 
 // Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
@@ -114,6 +123,7 @@ type Server struct {
 	svc      *checkout.Service
 	log      *slog.Logger
 	sessions *scs.SessionManager
+	dash     *dashboard // nil without Options.Accounts
 	verifier *webhook.Verifier
 	handler  http.Handler
 
@@ -138,6 +148,9 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	if opts.Service == nil || opts.Store == nil || opts.Assets == nil {
 		return nil, errors.New("web: Options.Service, Store and Assets are required")
+	}
+	if opts.Accounts != nil && opts.Gateway == nil {
+		return nil, errors.New("web: Options.Gateway is required with Accounts (the dashboard)")
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -176,9 +189,12 @@ func New(opts Options) (*Server, error) {
 	if opts.WebhookSecret != "" {
 		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
+	if opts.Sessions == nil {
+		opts.Sessions = newSessionStore()
+		s.opts.Sessions = opts.Sessions
+	}
 	s.sessions = scs.New()
-	// Not scs's memstore: its cleanup goroutine cannot be stopped without a data race.
-	s.sessions.Store = newSessionStore()
+	s.sessions.Store = opts.Sessions
 	s.sessions.Lifetime = 24 * time.Hour
 	s.sessions.IdleTimeout = 2 * time.Hour
 	s.sessions.Cookie.Name = "checkout_session"
@@ -189,6 +205,9 @@ func New(opts Options) (*Server, error) {
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "session", "err", err)
 		s.renderError(w, r, http.StatusInternalServerError)
+	}
+	if opts.Accounts != nil {
+		s.dash = newDashboard(s, opts.Sessions)
 	}
 	for range opts.WebhookWorkers {
 		s.workers.Add(1)
@@ -252,6 +271,7 @@ func (s *Server) routes() http.Handler {
 	s.payRoutes(r)
 	s.apiRoutes(r)
 	s.sessionRoutes(r)
+	s.dashboardRoutes(r)
 	return r
 }
 

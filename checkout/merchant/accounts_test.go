@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant/merchanttest"
 )
 
 // cheap are argon2id parameters that keep the tests of the service's rules fast; the OWASP
@@ -38,14 +39,14 @@ func (c *clock) advance(d time.Duration) {
 
 type fixture struct {
 	acc   *merchant.Accounts
-	store *memStore
+	store *merchanttest.Memory
 	clock *clock
 	h     *merchant.Hasher
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	st := newMemStore()
+	st := merchanttest.NewMemory()
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	h := merchant.NewHasher(cheap, 2)
 	acc := merchant.NewAccounts(st, st, merchant.AccountsOptions{Hasher: h, Clock: c.now})

@@ -1,0 +1,137 @@
+// Package merchanttest holds an in-memory implementation of the merchant stores for the tests
+// of code built on them (the accounts service, the dashboard's handlers). The SQL stores are
+// the real ones; checkout/storetest holds them to the same contract.
+package merchanttest
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// Memory is an in-memory merchant.UserStore and merchant.ThrottleStore, safe for concurrent
+// use.
+type Memory struct {
+	mu       sync.Mutex
+	users    map[string]merchant.User
+	failures map[string]failure
+}
+
+type failure struct {
+	n    int
+	last time.Time
+}
+
+// NewMemory returns an empty Memory.
+func NewMemory() *Memory {
+	return &Memory{users: map[string]merchant.User{}, failures: map[string]failure{}}
+}
+
+// CreateUser stores a new user.
+func (m *Memory) CreateUser(_ context.Context, u merchant.User) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, x := range m.users {
+		if x.Email == u.Email {
+			return merchant.ErrEmailTaken
+		}
+	}
+	m.users[u.ID] = u
+	return nil
+}
+
+// User returns a user by id.
+func (m *Memory) User(_ context.Context, id string) (*merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return nil, checkout.ErrNotFound
+	}
+	return &u, nil
+}
+
+// UserByEmail returns a user by e-mail.
+func (m *Memory) UserByEmail(_ context.Context, email string) (*merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, u := range m.users {
+		if u.Email == email {
+			return &u, nil
+		}
+	}
+	return nil, checkout.ErrNotFound
+}
+
+// SetPasswordHash replaces a password hash.
+func (m *Memory) SetPasswordHash(_ context.Context, id, hash string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return checkout.ErrNotFound
+	}
+	u.PasswordHash, u.UpdatedAt = hash, at
+	m.users[id] = u
+	return nil
+}
+
+// Users lists the users by e-mail.
+func (m *Memory) Users(context.Context) ([]merchant.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []merchant.User
+	for _, u := range m.users {
+		out = append(out, u)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Email < out[j].Email })
+	return out, nil
+}
+
+// LoginFailures returns the failures of a key.
+func (m *Memory) LoginFailures(_ context.Context, key string) (int, time.Time, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.failures[key]
+	return f.n, f.last, nil
+}
+
+// RecordLoginFailure counts a failure.
+func (m *Memory) RecordLoginFailure(_ context.Context, key string, at, since time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.failures[key]
+	if f.last.Before(since) {
+		f.n = 0
+	}
+	f.n++
+	f.last = at
+	m.failures[key] = f
+	return f.n, nil
+}
+
+// ResetLoginFailures forgets a key.
+func (m *Memory) ResetLoginFailures(_ context.Context, key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.failures, key)
+	return nil
+}
+
+// PruneLoginFailures forgets old keys.
+func (m *Memory) PruneLoginFailures(_ context.Context, before time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for k, f := range m.failures {
+		if f.last.Before(before) {
+			delete(m.failures, k)
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,182 @@
+package views
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// dashTitle is the document title of a dashboard page.
+func dashTitle(p DashPage, title string) string {
+	base := p.t("dash.title") + " · " + merchant(p.Page)
+	if title == "" {
+		return base
+	}
+	return title + " · " + base
+}
+
+// dashHome is where the brand links to: the overview when signed in.
+func dashHome(p DashPage) string {
+	for _, it := range p.Nav {
+		if it.Key == "overview" {
+			return it.URL
+		}
+	}
+	return p.home()
+}
+
+// errID is the id of the message of a filter parameter's error.
+func errID(name string) string { return "err-" + name }
+
+// inputID is the id of a filter parameter's input.
+func inputID(name string) string { return "f-" + name }
+
+// filterAttrs are the attributes of a filter input: its name (the API's parameter), id, value
+// as typed, and aria-invalid/aria-describedby when it has an error.
+func filterAttrs(f FilterView, name, typ string, extra ...string) templ.OrderedAttributes {
+	a := templ.OrderedAttributes{
+		{Key: "id", Value: inputID(name)},
+		{Key: "name", Value: name},
+		{Key: "type", Value: typ},
+		{Key: "value", Value: f.Values[name]},
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		a = append(a, templ.KeyValue[string, any]{Key: extra[i], Value: extra[i+1]})
+	}
+	if f.Errors[name] != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: errID(name)})
+	}
+	return a
+}
+
+// checkboxAttrs are the attributes of one checkbox of a repeated filter parameter.
+func checkboxAttrs(f FilterView, name string, i int, o Option) templ.OrderedAttributes {
+	a := templ.OrderedAttributes{
+		{Key: "id", Value: inputID(name) + "-" + strconv.Itoa(i)},
+		{Key: "name", Value: name},
+		{Key: "type", Value: "checkbox"},
+		{Key: "value", Value: o.Value},
+	}
+	if o.Checked {
+		a = append(a, templ.KeyValue[string, any]{Key: "checked", Value: true})
+	}
+	if f.Errors[name] != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
+	}
+	return a
+}
+
+// filterSummary lists the filter errors: those of parameters with a field link to it; the
+// others (a parameter the form does not show, the gateway's unplaced message) are plain text.
+func filterSummary(f FilterView, order []string) []summaryItem {
+	var items []summaryItem
+	if msg := f.Errors[""]; msg != "" {
+		items = append(items, summaryItem{Message: msg})
+	}
+	for _, name := range order {
+		if msg := f.Errors[name]; msg != "" {
+			items = append(items, summaryItem{Href: "#" + inputID(name), Message: msg})
+		}
+	}
+	return items
+}
+
+// depositFilterOrder and withdrawalFilterOrder are the parameters in the order of the forms.
+var (
+	depositFilterOrder    = []string{"startDate", "endDate", "status", "minAmount", "maxAmount", "depositOrigin", "page", "perPage"}
+	withdrawalFilterOrder = []string{"startDate", "endDate", "status", "minAmount", "maxAmount", "id", "pixKey",
+		"endToEnd", "endToEndRefund", "externalCode", "page", "perPage"}
+)
+
+// isoTime is a time for the datetime attribute.
+func dashISO(t time.Time) string { return t.UTC().Format(gatewayclient.TimeLayout) }
+
+// holderText is an account holder as the lists show it: name and document as the gateway
+// returns them (the document may be masked).
+func holderText(h *gatewayclient.AccountHolder) string {
+	if h == nil {
+		return ""
+	}
+	if h.Document == "" {
+		return h.Name
+	}
+	return h.Name + " · " + h.Document
+}
+
+// centsText formats an optional amount ("" when nil).
+func (p DashPage) centsText(c *gatewayclient.Cents) string {
+	if c == nil {
+		return ""
+	}
+	return p.money(*c)
+}
+
+// when formats a time in São Paulo ("" for the zero time).
+func (p DashPage) when(t time.Time) string { return FormatDateTime(p.Lang, t) }
+
+// count formats a number with thousands separators.
+func (p DashPage) count(n int) string { return FormatCount(p.Lang, n) }
+
+// showing is the "items a to b of n" line of a pager.
+func (p DashPage) showing(pg Pager, shown int) string {
+	if pg.Total == 0 || shown == 0 {
+		return p.t("pager.none")
+	}
+	from := (pg.Page-1)*pg.PerPage + 1
+	return p.t("pager.showing", p.count(from), p.count(from+shown-1), p.count(pg.Total))
+}
+
+// hasTone reports whether a timeline entry is the current one, for aria-current.
+func timelineCurrent(e TimelineEntry) string {
+	if e.Current {
+		return "step"
+	}
+	return "false"
+}
+
+// shortID is the first block of a UUID, enough to tell records apart on a page; the full id
+// is on the detail page and in data-id.
+func shortID(id string) string {
+	if i := strings.IndexByte(id, '-'); i > 0 {
+		return id[:i]
+	}
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// PerPageChoices are the page sizes the lists offer.
+func PerPageChoices() []int { return []int{10, 25, 50, 100} }
+
+// perPageOptions are the page sizes of a select: the choices, plus the current size when it is
+// another (a link may carry any size the gateway accepts).
+func perPageOptions(current int) []int {
+	out := PerPageChoices()
+	if current > 0 && !slices.Contains(out, current) {
+		out = append(out, current)
+		slices.Sort(out)
+	}
+	return out
+}
+
+// originText is a deposit origin's name.
+func originText(p DashPage, o gatewayclient.DepositOrigin) string {
+	if k := "origin." + string(o); HasKey(k) {
+		return p.t(k)
+	}
+	return string(o)
+}
+
+// holderType is an account holder type's name.
+func holderType(p DashPage, t gatewayclient.HolderType) string {
+	if k := "holder." + string(t); HasKey(k) {
+		return p.t(k)
+	}
+	return string(t)
+}

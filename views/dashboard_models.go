@@ -1,0 +1,235 @@
+package views
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// DashPage is what every dashboard page needs besides its own content.
+type DashPage struct {
+	Page
+	User      string    // the signed-in user's e-mail; "" on the sign-in page
+	CSRF      string    // the session's token, posted back by every form as CSRFField
+	Section   string    // the current section (a NavItem's Key)
+	Nav       []NavItem // the sections, in order
+	LogoutURL string    // POST target of the sign-out button
+	ShopURL   string    // the shop's catalogue
+}
+
+// CSRFField is the name of the hidden input that carries the session's token in every
+// dashboard form.
+const CSRFField = "csrf_token"
+
+// NavItem is one section of the dashboard's navigation.
+type NavItem struct {
+	Key string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
+	URL string
+}
+
+// LoginView is the sign-in page.
+type LoginView struct {
+	DashPage
+	Action string // POST target
+	Email  string // as typed
+	Error  string // localised: wrong credentials, or the wait imposed by throttling
+	Notice string // localised: signed out, session ended
+}
+
+// Option is one choice of a select or of a group of checkboxes.
+type Option struct {
+	Value   string
+	Label   string
+	Checked bool
+}
+
+// FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own
+// parameter names; values are shown as typed, errors beside their input.
+type FilterView struct {
+	Action     string            // GET target
+	ClearURL   string            // the list without filters
+	Values     map[string]string // single-valued parameters as typed (dates as São Paulo local)
+	Errors     map[string]string // localised message by parameter; "" for one without a field
+	Statuses   []Option          // every state of the record, checked when filtered
+	Origins    []Option          // deposits only: QRCODE and PIX_KEY
+	Withdrawal bool              // show the withdrawal-only filters
+	PerPage    int
+}
+
+// Pager is the pagination of a list, with the gateway's totals.
+type Pager struct {
+	Total, TotalPages, Page, PerPage int
+	First, Prev, Next, Last          string // links; "" when not applicable
+	// SizeAction and SizeHidden make the page-size form: the current query minus page and
+	// perPage, as hidden inputs.
+	SizeAction string
+	SizeHidden []Hidden
+	Sizes      []int
+}
+
+// Hidden is a hidden input of a GET form.
+type Hidden struct{ Name, Value string }
+
+// GatewayBanner explains a failure of the gateway: what happened and what to do.
+type GatewayBanner struct {
+	Message string // localised
+}
+
+// DepositRow is one deposit of a list.
+type DepositRow struct {
+	ID          string
+	URL         string // detail page
+	CreatedAt   time.Time
+	Amount      gatewayclient.Cents
+	Status      gatewayclient.DepositStatus
+	Origin      gatewayclient.DepositOrigin
+	Payer       string // name and document as the gateway returns them
+	EndToEnd    string
+	PaymentDate time.Time
+}
+
+// DepositsView is the deposit list.
+type DepositsView struct {
+	DashPage
+	Filter   FilterView
+	Rows     []DepositRow
+	Pager    Pager
+	CSVURL   string
+	Banner   *GatewayBanner
+	Listed   bool // the gateway answered (Rows and Pager are meaningful)
+	Searched bool // the request carried filters: focus goes to the results
+}
+
+// WithdrawalRow is one withdrawal of a list.
+type WithdrawalRow struct {
+	ID        string
+	URL       string
+	CreatedAt time.Time
+	Amount    gatewayclient.Cents
+	Status    gatewayclient.WithdrawalStatus
+	PixKey    string
+	Receiver  string
+	EndToEnd  string
+}
+
+// WithdrawalsView is the withdrawal list.
+type WithdrawalsView struct {
+	DashPage
+	Filter   FilterView
+	Rows     []WithdrawalRow
+	Pager    Pager
+	CSVURL   string
+	Banner   *GatewayBanner
+	Listed   bool
+	Searched bool
+}
+
+// TimelineEntry is one state of a record's history.
+type TimelineEntry struct {
+	Status   string
+	Label    string
+	Tone     string // badge colour: ok, wait, bad, neutral
+	At       time.Time
+	Duration time.Duration
+	Current  bool // the record's present state
+}
+
+// LinkedOrder is the shop's order a deposit pays.
+type LinkedOrder struct {
+	Number string
+	URL    string
+	Status string // localised
+}
+
+// DepositView is a deposit's detail page.
+type DepositView struct {
+	DashPage
+	D        *gatewayclient.Deposit
+	Timeline []TimelineEntry
+	Order    *LinkedOrder // nil when the deposit is not the shop's
+	BackURL  string
+}
+
+// WithdrawalView is a withdrawal's detail page.
+type WithdrawalView struct {
+	DashPage
+	W        *gatewayclient.Withdrawal
+	Timeline []TimelineEntry
+	BackURL  string
+}
+
+// DashErrorView is an error page inside the dashboard's frame (not found, a malformed id, the
+// gateway's trouble).
+type DashErrorView struct {
+	DashPage
+	Status    int
+	Title     string // localised
+	Message   string // localised
+	Detail    string // the API's own message, shown as is (e.g. "id: must be a UUID")
+	BackURL   string
+	RequestID string
+}
+
+// DepositStatusText is the localised name of a deposit state; an unknown state shows as the
+// gateway spells it.
+func DepositStatusText(lang Lang, s gatewayclient.DepositStatus) string {
+	if k := "dstatus." + string(s); HasKey(k) {
+		return T(lang, k)
+	}
+	return string(s)
+}
+
+// WithdrawalStatusText is the localised name of a withdrawal state.
+func WithdrawalStatusText(lang Lang, s gatewayclient.WithdrawalStatus) string {
+	if k := "wstatus." + string(s); HasKey(k) {
+		return T(lang, k)
+	}
+	return string(s)
+}
+
+// DepositTone is the colour family of a deposit state's badge.
+func DepositTone(s gatewayclient.DepositStatus) string {
+	switch s {
+	case gatewayclient.DepositPaid:
+		return "ok"
+	case gatewayclient.DepositFailed, gatewayclient.DepositInfraction, gatewayclient.DepositBlocked:
+		return "bad"
+	case gatewayclient.DepositRefunded:
+		return "neutral"
+	}
+	return "wait"
+}
+
+// WithdrawalTone is the colour family of a withdrawal state's badge.
+func WithdrawalTone(s gatewayclient.WithdrawalStatus) string {
+	switch s {
+	case gatewayclient.WithdrawalProcessed:
+		return "ok"
+	case gatewayclient.WithdrawalFailed, gatewayclient.WithdrawalRejected, gatewayclient.WithdrawalCanceled:
+		return "bad"
+	case gatewayclient.WithdrawalRefunded:
+		return "neutral"
+	}
+	return "wait"
+}
+
+// FormatCount formats a whole number with the language's thousands separator.
+func FormatCount(lang Lang, n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	sep := "."
+	if lang.norm() == En {
+		sep = ","
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := 0; i < len(s); i++ {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, sep...)
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}

@@ -1,0 +1,428 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// deposits is GET /dashboard/deposits: one page of the gateway's deposits matching the
+// filters in the URL (the API's parameters). Every rule of the API is checked first: a
+// violation is shown beside its field, with the other values kept, and the gateway is not
+// called. A 422 of the gateway is shown the same way; any other trouble of the gateway as a
+// banner, the form still usable.
+func (d *dashboard) deposits(w http.ResponseWriter, r *http.Request) {
+	q, f, errs := parseDepositQuery(r.URL.RawQuery)
+	v := views.DepositsView{DashPage: d.page(r, "deposits"), Searched: hasFilters(q)}
+	status := http.StatusOK
+	if len(errs) == 0 {
+		p, err := d.gw.ListDeposits(r.Context(), f)
+		if err == nil {
+			v.Listed = true
+			for _, dep := range p.Data {
+				v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: d.link(r, DashboardPath+"/deposits/"+url.PathEscape(dep.ID)),
+					CreatedAt: dep.CreatedAt, Amount: dep.Amount, Status: dep.Status, Origin: dep.DepositOrigin,
+					Payer: holderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
+			}
+			v.Pager = d.pager(r, "/deposits", q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, f.Page, f.PerPage)
+			v.CSVURL = exportURL(DashboardPath+"/deposits.csv", q)
+		} else {
+			status, v.Banner = d.gatewayTrouble(r, err, errs, depositParams)
+		}
+	} else {
+		status = http.StatusUnprocessableEntity
+	}
+	v.Filter = d.filterView(r, "/deposits", q, errs, false)
+	v.Filter.Values[paramStartDate] = timeValue(q, paramStartDate, f.StartDate, errs)
+	v.Filter.Values[paramEndDate] = timeValue(q, paramEndDate, f.EndDate, errs)
+	v.Filter.PerPage = f.PerPage
+	checked := listValues(q, paramStatus)
+	for _, s := range gatewayclient.DepositStatuses() {
+		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(s),
+			Label: views.DepositStatusText(v.Lang, s), Checked: checked[string(s)]})
+	}
+	origins := listValues(q, paramDepositOrigin)
+	for _, o := range []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey} {
+		v.Filter.Origins = append(v.Filter.Origins, views.Option{Value: string(o),
+			Label: views.T(v.Lang, "origin."+string(o)), Checked: origins[string(o)]})
+	}
+	d.s.render(w, r, status, views.DepositsPage(v))
+}
+
+// withdrawals is GET /dashboard/withdrawals, as deposits for the withdrawal filters.
+func (d *dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
+	q, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
+	v := views.WithdrawalsView{DashPage: d.page(r, "withdrawals"), Searched: hasFilters(q)}
+	status := http.StatusOK
+	if len(errs) == 0 {
+		p, err := d.gw.ListWithdrawals(r.Context(), f)
+		if err == nil {
+			v.Listed = true
+			for _, wd := range p.Data {
+				row := views.WithdrawalRow{ID: wd.ID, URL: d.link(r, DashboardPath+"/withdrawals/"+url.PathEscape(wd.ID)),
+					CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: holderLine(wd.Receiver),
+					EndToEnd: wd.EndToEnd}
+				if wd.PixKey != nil {
+					row.PixKey = wd.PixKey.Key
+				}
+				v.Rows = append(v.Rows, row)
+			}
+			v.Pager = d.pager(r, "/withdrawals", q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, f.Page, f.PerPage)
+			v.CSVURL = exportURL(DashboardPath+"/withdrawals.csv", q)
+		} else {
+			status, v.Banner = d.gatewayTrouble(r, err, errs, withdrawalParams)
+		}
+	} else {
+		status = http.StatusUnprocessableEntity
+	}
+	v.Filter = d.filterView(r, "/withdrawals", q, errs, true)
+	v.Filter.Values[paramStartDate] = timeValue(q, paramStartDate, f.StartDate, errs)
+	v.Filter.Values[paramEndDate] = timeValue(q, paramEndDate, f.EndDate, errs)
+	v.Filter.PerPage = f.PerPage
+	checked := listValues(q, paramStatus)
+	for _, s := range gatewayclient.WithdrawalStatuses() {
+		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(s),
+			Label: views.WithdrawalStatusText(v.Lang, s), Checked: checked[string(s)]})
+	}
+	d.s.render(w, r, status, views.WithdrawalsPage(v))
+}
+
+// gatewayTrouble turns a failed list call into the page's status and what it shows: a 422 of
+// the gateway (or of its client's validation) beside the fields it names, anything else a
+// banner saying what happened and what to do. The cause goes to the log, never to the page.
+func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors, known map[string]bool) (int, *views.GatewayBanner) {
+	code := checkout.ErrorCode(err)
+	d.s.logError(r, err, code)
+	lang := d.s.pageLang(r)
+	var ve *gatewayclient.ValidationError
+	var ae *gatewayclient.APIError
+	switch {
+	case errors.As(err, &ve):
+		errs.addViolations(ve.Violations, known)
+		return http.StatusUnprocessableEntity, nil
+	case code == checkout.CodeInvalid && errors.As(err, &ae):
+		vs := ae.Violations()
+		if len(vs) == 0 {
+			vs = []gatewayclient.Violation{{Message: ae.Title}}
+		}
+		errs.addViolations(vs, known)
+		return http.StatusUnprocessableEntity, nil
+	}
+	var msg string
+	switch code {
+	case checkout.CodeRateLimited:
+		msg = views.T(lang, "gateway.rate_limited")
+	case checkout.CodeUnavailable, checkout.CodeCanceled:
+		msg = views.T(lang, "gateway.unavailable")
+	case checkout.CodeGatewayAuth:
+		msg = views.T(lang, "gateway.auth")
+	default:
+		msg = views.T(lang, "gateway.internal", RequestID(r.Context()))
+	}
+	return httpStatus(code), &views.GatewayBanner{Message: msg}
+}
+
+// filterView is the filter form with the values as typed and the errors localised.
+func (d *dashboard) filterView(r *http.Request, path string, q url.Values, errs filterErrors, withdrawal bool) views.FilterView {
+	lang := d.s.pageLang(r)
+	fv := views.FilterView{
+		Action:     DashboardPath + path,
+		ClearURL:   d.link(r, DashboardPath+path),
+		Values:     map[string]string{},
+		Errors:     map[string]string{},
+		Withdrawal: withdrawal,
+	}
+	for _, name := range []string{paramMinAmount, paramMaxAmount, paramID, paramPixKey, paramEndToEnd,
+		paramEndToEndRefund, paramExternalCode, paramPage} {
+		fv.Values[name] = firstValue(q, name)
+	}
+	minAmount := gatewayclient.MinAmount
+	if withdrawal {
+		minAmount = gatewayclient.MinWithdrawalFilterAmount
+	}
+	for param, v := range errs {
+		fv.Errors[param] = filterMessage(lang, param, v, minAmount)
+	}
+	return fv
+}
+
+// codeUnreadable is the code strictQuery gives a parameter it cannot read.
+const codeUnreadable = "unreadable"
+
+// filterMessage is the localised message of a filter parameter's violation.
+func filterMessage(lang views.Lang, param string, v gatewayclient.Violation, minAmount gatewayclient.Cents) string {
+	t := func(key string, args ...any) string { return views.T(lang, key, args...) }
+	amount := param == paramMinAmount || param == paramMaxAmount
+	date := param == paramStartDate || param == paramEndDate
+	switch v.Code {
+	case codeUnreadable:
+		return t("filter.err.unreadable", param)
+	case gatewayclient.CodeFormat:
+		switch {
+		case date:
+			return t("filter.err.date")
+		case amount:
+			return t("filter.err.amount")
+		}
+		return t("filter.err.format")
+	case gatewayclient.CodeRange:
+		if date {
+			return t("filter.err.date_range")
+		}
+		return t("filter.err.amount_range")
+	case gatewayclient.CodeDuplicate:
+		if val := quoted(v.Message); val != "" {
+			return t("filter.err.repeated", val)
+		}
+		return t("filter.err.duplicate")
+	case gatewayclient.CodeEnum:
+		return t("filter.err.enum", quoted(v.Message))
+	case gatewayclient.CodeMin, gatewayclient.CodeMax, gatewayclient.CodeInteger:
+		switch {
+		case amount && v.Code == gatewayclient.CodeMax:
+			return t("filter.err.amount_max", views.FormatMoney(lang, gatewayclient.MaxAmount))
+		case amount:
+			return t("filter.err.amount_min", views.FormatMoney(lang, minAmount))
+		case param == paramPerPage:
+			return t("filter.err.per_page")
+		}
+		return t("filter.err.page")
+	case gatewayclient.CodeUUID:
+		return t("filter.err.uuid")
+	case gatewayclient.CodePixKey:
+		return t("filter.err.pix_key")
+	case gatewayclient.CodeMinLength, gatewayclient.CodeMaxLength:
+		return t("filter.err.length")
+	}
+	// The gateway's own 422 message, which the client has no code for.
+	msg := v.Message
+	if v.Field != "" && param == "" {
+		msg = v.Field + ": " + msg
+	}
+	return t("filter.err.gateway", msg)
+}
+
+// quoted returns the first "quoted" part of a violation's message (the value it is about).
+func quoted(msg string) string {
+	s, err := strconv.QuotedPrefix(msg)
+	if err != nil {
+		return ""
+	}
+	u, _ := strconv.Unquote(s)
+	return u
+}
+
+// hasFilters reports whether the query sets any filter (not only the language): the results
+// then take the focus.
+func hasFilters(q url.Values) bool {
+	for k, vs := range q {
+		if k == "lang" {
+			continue
+		}
+		for _, v := range vs {
+			if strings.TrimSpace(v) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstValue is the first non-blank value of a parameter, as typed.
+func firstValue(q url.Values, name string) string {
+	for _, v := range q[name] {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// listValues is the set of the values of a repeated parameter (comma-separated ones split).
+func listValues(q url.Values, name string) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range q[name] {
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out[part] = true
+			}
+		}
+	}
+	return out
+}
+
+// timeValue is what a date-time input shows: the time read, in São Paulo, in the form a
+// datetime-local input takes (seconds only when set); the value as typed when it could not be
+// read.
+func timeValue(q url.Values, name string, t time.Time, errs filterErrors) string {
+	if _, bad := errs[name]; bad || t.IsZero() {
+		return firstValue(q, name)
+	}
+	t = t.In(views.SaoPaulo())
+	if t.Second() != 0 || t.Nanosecond() != 0 {
+		return t.Format("2006-01-02T15:04:05")
+	}
+	return t.Format("2006-01-02T15:04")
+}
+
+// holderLine is a payer or receiver as a list shows it: the name and the document as the
+// gateway returns them.
+func holderLine(h *gatewayclient.AccountHolder) string {
+	switch {
+	case h == nil:
+		return ""
+	case h.Document == "":
+		return h.Name
+	}
+	return h.Name + " · " + h.Document
+}
+
+// withQuery returns path with q as its query.
+func withQuery(path string, q url.Values) string {
+	if e := q.Encode(); e != "" {
+		return path + "?" + e
+	}
+	return path
+}
+
+// exportURL is the CSV of the current filters: every page, so page and perPage are dropped.
+func exportURL(path string, q url.Values) string {
+	c := cloneValues(q)
+	c.Del(paramPage)
+	c.Del(paramPerPage)
+	return withQuery(path, c)
+}
+
+func cloneValues(q url.Values) url.Values {
+	c := url.Values{}
+	for k, vs := range q {
+		c[k] = slices.Clone(vs)
+	}
+	return c
+}
+
+// pager builds the pagination from the gateway's envelope; the links keep every other
+// parameter of the query.
+func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, totalPages, current, perPage, askedPage, askedPerPage int) views.Pager {
+	if current <= 0 {
+		current = max(askedPage, 1)
+	}
+	if perPage <= 0 {
+		perPage = askedPerPage
+	}
+	pg := views.Pager{Total: total, TotalPages: totalPages, Page: current, PerPage: perPage,
+		SizeAction: DashboardPath + path, Sizes: views.PerPageChoices()}
+	link := func(n int) string {
+		c := cloneValues(q)
+		c.Set(paramPage, strconv.Itoa(n))
+		return withQuery(DashboardPath+path, c)
+	}
+	if current > 1 {
+		pg.First = link(1)
+		pg.Prev = link(min(current-1, max(totalPages, 1)))
+	}
+	if current < totalPages {
+		pg.Next = link(current + 1)
+		pg.Last = link(totalPages)
+	}
+	for _, k := range sortedKeys(q) {
+		if k == paramPage || k == paramPerPage {
+			continue
+		}
+		for _, v := range q[k] {
+			pg.SizeHidden = append(pg.SizeHidden, views.Hidden{Name: k, Value: v})
+		}
+	}
+	return pg
+}
+
+// deposit is GET /dashboard/deposits/{id}: every field of one deposit, its timeline, payer,
+// receiver, refund, errors, and the shop's order it pays. An unknown id is a 404 page; a
+// malformed one shows the API's 422 message.
+func (d *dashboard) deposit(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	back := d.link(r, DashboardPath+"/deposits")
+	dep, err := d.gw.GetDeposit(ctx, chi.URLParam(r, "id"))
+	if err != nil {
+		d.recordTrouble(w, r, err, back)
+		return
+	}
+	v := views.DepositView{DashPage: d.page(r, "deposits"), D: dep, BackURL: back}
+	for i, h := range dep.StatusHistory {
+		s := gatewayclient.DepositStatus(h.Status)
+		v.Timeline = append(v.Timeline, views.TimelineEntry{Status: h.Status, Label: views.DepositStatusText(v.Lang, s),
+			Tone: views.DepositTone(s), At: h.Date, Duration: time.Duration(h.DurationInMilliseconds) * time.Millisecond,
+			Current: i == len(dep.StatusHistory)-1 && s == dep.Status})
+	}
+	if o, err := d.s.svc.OrderByDeposit(ctx, dep.ID); err == nil {
+		v.Order = &views.LinkedOrder{Number: o.Number, URL: d.link(r, DashboardPath+"/orders/"+url.PathEscape(o.ID)),
+			Status: views.StatusText(v.Lang, o.Status)}
+	} else if !errors.Is(err, checkout.ErrNotFound) {
+		d.s.logError(r, err, checkout.ErrorCode(err))
+	}
+	d.s.render(w, r, http.StatusOK, views.DepositPage(v))
+}
+
+// withdrawal is GET /dashboard/withdrawals/{id}. The API has no GET /withdrawal/{id}: the
+// record is the one the list's id filter returns.
+func (d *dashboard) withdrawal(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	back := d.link(r, DashboardPath+"/withdrawals")
+	id := chi.URLParam(r, "id")
+	p, err := d.gw.ListWithdrawals(ctx, gatewayclient.WithdrawalFilter{ID: strings.ToLower(id), PerPage: 1})
+	if err == nil && len(p.Data) == 0 {
+		err = checkout.ErrNotFound
+	}
+	if err != nil {
+		d.recordTrouble(w, r, err, back)
+		return
+	}
+	wd := p.Data[0]
+	v := views.WithdrawalView{DashPage: d.page(r, "withdrawals"), W: &wd, BackURL: back}
+	for i, h := range wd.StatusHistory {
+		s := gatewayclient.WithdrawalStatus(h.Status)
+		v.Timeline = append(v.Timeline, views.TimelineEntry{Status: h.Status, Label: views.WithdrawalStatusText(v.Lang, s),
+			Tone: views.WithdrawalTone(s), At: h.Date, Duration: time.Duration(h.DurationInMilliseconds) * time.Millisecond,
+			Current: i == len(wd.StatusHistory)-1 && s == wd.Status})
+	}
+	d.s.render(w, r, http.StatusOK, views.WithdrawalPage(v))
+}
+
+// recordTrouble answers a failed read of one record: 404 for an unknown id, 422 with the
+// API's message for a malformed one, the gateway's trouble explained otherwise.
+func (d *dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err error, back string) {
+	lang := d.s.pageLang(r)
+	code := checkout.ErrorCode(err)
+	switch code {
+	case checkout.CodeNotFound:
+		d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "detail.not_found"), "", back)
+		return
+	case checkout.CodeInvalid:
+		var ve *gatewayclient.ValidationError
+		var ae *gatewayclient.APIError
+		var msgs []string
+		switch {
+		case errors.As(err, &ve):
+			for _, v := range ve.Violations {
+				msgs = append(msgs, v.String())
+			}
+		case errors.As(err, &ae):
+			msgs = ae.Messages
+		}
+		detail := strings.Join(msgs, "; ")
+		d.errorPage(w, r, http.StatusUnprocessableEntity, views.T(lang, "error.title"), views.T(lang, "detail.bad_id", detail), detail, back)
+		return
+	}
+	status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
+	d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), banner.Message, "", back)
+}

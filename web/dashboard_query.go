@@ -1,0 +1,415 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// The dashboard's deposit and withdrawal views take the gateway API's own query parameters, so
+// that a view is a link: the same names, status and depositOrigin repeated, but amounts typed
+// in reais and dates in São Paulo time, as a merchant types them. This file reads them strictly
+// (nothing dropped or guessed) into the gateway client's filters.
+
+// Names of the filter parameters (the gateway's).
+const (
+	paramStartDate      = "startDate"
+	paramEndDate        = "endDate"
+	paramStatus         = "status"
+	paramMinAmount      = "minAmount"
+	paramMaxAmount      = "maxAmount"
+	paramDepositOrigin  = "depositOrigin"
+	paramID             = "id"
+	paramPixKey         = "pixKey"
+	paramEndToEnd       = "endToEnd"
+	paramEndToEndRefund = "endToEndRefund"
+	paramExternalCode   = "externalCode"
+	paramPage           = "page"
+	paramPerPage        = "perPage"
+)
+
+// Pagination of the dashboard's lists.
+const (
+	dashDefaultPerPage = 25
+	dashMaxPerPage     = 100           // the most the gateway (and the sandbox) serves per page
+	maxPage            = 1_000_000_000 // far past any real list, far below any overflow
+)
+
+// filterErrors holds the first violation of each filter parameter, by the parameter's name
+// ("" for one the form has no field for).
+type filterErrors map[string]gatewayclient.Violation
+
+// add keeps the first violation of a parameter.
+func (fe filterErrors) add(param, code, msg string) {
+	if _, ok := fe[param]; !ok {
+		fe[param] = gatewayclient.Violation{Field: param, Code: code, Message: msg}
+	}
+}
+
+// addViolations maps violations of the gateway (or of its client's validation) onto the
+// parameters: status[2] is status's, and a path the form does not know goes to "".
+func (fe filterErrors) addViolations(vs []gatewayclient.Violation, known map[string]bool) {
+	for _, v := range vs {
+		param := v.Field
+		if i := strings.IndexByte(param, '['); i >= 0 {
+			param = param[:i]
+		}
+		if !known[param] {
+			param = ""
+		}
+		if _, ok := fe[param]; !ok {
+			fe[param] = v // v.Field keeps the gateway's path (status[2], or one the form lacks)
+		}
+	}
+}
+
+// strictQuery reads a raw query string as url.ParseQuery does, but a pair that url.ParseQuery
+// would drop or misread (a ';' in it, a bad %-escape) is a violation of its parameter instead
+// of vanishing: "status=PAID;x" must not list every status. The pairs that can be read are
+// returned with the violations.
+func strictQuery(raw string) (url.Values, filterErrors) {
+	vals := url.Values{}
+	errs := filterErrors{}
+	for pair := range strings.SplitSeq(raw, "&") {
+		if pair == "" {
+			continue
+		}
+		rawKey, rawVal, _ := strings.Cut(pair, "=")
+		key, kerr := url.QueryUnescape(rawKey)
+		if kerr != nil {
+			key = rawKey
+		}
+		if semi := strings.IndexByte(key, ';'); semi >= 0 {
+			key = key[:semi] // "page;x=1": name the parameter as typed before the ';'
+			errs.add(key, codeUnreadable, "cannot be read: ';' is not a separator of query parameters")
+			continue
+		}
+		if kerr != nil {
+			errs.add(key, codeUnreadable, "cannot be read: bad %-escape in its name")
+			continue
+		}
+		if strings.Contains(rawVal, ";") {
+			errs.add(key, codeUnreadable, "cannot be read: ';' is not a separator of query parameters")
+			continue
+		}
+		val, err := url.QueryUnescape(rawVal)
+		if err != nil {
+			errs.add(key, codeUnreadable, "cannot be read: bad %-escape in its value")
+			continue
+		}
+		vals.Add(key, val)
+	}
+	return vals, errs
+}
+
+// queryReader reads filter parameters from strictly parsed values, collecting violations.
+type queryReader struct {
+	q    url.Values
+	errs filterErrors
+}
+
+// single returns the one non-blank value of name, trimmed ("" when none); several are a
+// duplicate.
+func (r *queryReader) single(name string) string {
+	var v string
+	n := 0
+	for _, s := range r.q[name] {
+		if s = strings.TrimSpace(s); s != "" {
+			v = s
+			n++
+		}
+	}
+	if n > 1 {
+		r.errs.add(name, gatewayclient.CodeDuplicate, "must be given once")
+		return ""
+	}
+	return v
+}
+
+// list returns the values of a repeated parameter (each may also hold several separated by
+// commas), blank ones skipped; an unknown value or a repeated one is a violation.
+func list[T ~string](r *queryReader, name string, valid func(T) bool) []T {
+	var out []T
+	for _, s := range r.q[name] {
+		for part := range strings.SplitSeq(s, ",") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			v := T(part)
+			switch {
+			case !valid(v):
+				r.errs.add(name, gatewayclient.CodeEnum, fmt.Sprintf("%q is not a known value", part))
+			case containsValue(out, v):
+				r.errs.add(name, gatewayclient.CodeDuplicate, fmt.Sprintf("%q is repeated", part))
+			default:
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func containsValue[T comparable](vals []T, v T) bool {
+	for _, x := range vals {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// time reads a date-time: São Paulo local time as a datetime-local input sends it
+// (2026-03-01T14:30, seconds optional), a bare date (the day's first instant, or its last for
+// endOfDay), or an ISO 8601 time with its offset or Z.
+func (r *queryReader) time(name string, endOfDay bool) time.Time {
+	s := r.single(name)
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := parseDashboardTime(s, endOfDay)
+	if err != nil {
+		r.errs.add(name, gatewayclient.CodeFormat, "must be a date and time such as 2026-03-01T14:30 (São Paulo) or an ISO 8601 time with offset")
+		return time.Time{}
+	}
+	return t
+}
+
+// parseDashboardTime reads the date-time forms the dashboard accepts, to UTC.
+func parseDashboardTime(s string, endOfDay bool) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC(), nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02T15:04:05.999999999"} {
+		if t, err := time.ParseInLocation(layout, s, views.SaoPaulo()); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	if d, err := time.ParseInLocation("2006-01-02", s, views.SaoPaulo()); err == nil {
+		if endOfDay {
+			d = d.AddDate(0, 0, 1).Add(-time.Millisecond)
+		}
+		return d.UTC(), nil
+	}
+	return time.Time{}, errors.New("not a date-time")
+}
+
+// amount reads an amount typed in reais into cents.
+func (r *queryReader) amount(name string) gatewayclient.Cents {
+	s := r.single(name)
+	if s == "" {
+		return 0
+	}
+	c, err := ParseReais(s)
+	if err != nil {
+		code := gatewayclient.CodeFormat
+		if errors.Is(err, errNegative) {
+			code = gatewayclient.CodeMin
+		}
+		r.errs.add(name, code, err.Error())
+		return 0
+	}
+	if c == 0 {
+		r.errs.add(name, gatewayclient.CodeMin, "must be more than zero")
+	}
+	return c
+}
+
+// integer reads a whole number between lo and hi.
+func (r *queryReader) integer(name string, lo, hi int) int {
+	s := r.single(name)
+	if s == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		r.errs.add(name, gatewayclient.CodeInteger, "must be a whole number")
+		return 0
+	case n < lo || err != nil && strings.HasPrefix(s, "-"):
+		r.errs.add(name, gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", lo))
+		return 0
+	case n > hi || err != nil:
+		r.errs.add(name, gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", hi))
+		return 0
+	}
+	return n
+}
+
+// depositParams are the parameters of the deposit view's form.
+var depositParams = map[string]bool{paramStartDate: true, paramEndDate: true, paramStatus: true,
+	paramMinAmount: true, paramMaxAmount: true, paramDepositOrigin: true, paramPage: true, paramPerPage: true}
+
+// withdrawalParams are the parameters of the withdrawal view's form.
+var withdrawalParams = map[string]bool{paramStartDate: true, paramEndDate: true, paramStatus: true,
+	paramID: true, paramPixKey: true, paramEndToEnd: true, paramEndToEndRefund: true, paramExternalCode: true,
+	paramMinAmount: true, paramMaxAmount: true, paramPage: true, paramPerPage: true}
+
+// parseDepositQuery reads the deposit view's query into the gateway's filter and checks every
+// rule of the API (gatewayclient's own validation), so that nothing the gateway would refuse
+// is sent. The filter is usable only when the errors are empty. PerPage is dashDefaultPerPage when
+// not given.
+func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, filterErrors) {
+	q, errs := strictQuery(raw)
+	r := &queryReader{q: q, errs: errs}
+	f := gatewayclient.DepositFilter{
+		StartDate:     r.time(paramStartDate, false),
+		EndDate:       r.time(paramEndDate, true),
+		Status:        list(r, paramStatus, gatewayclient.DepositStatus.Valid),
+		MinAmount:     r.amount(paramMinAmount),
+		MaxAmount:     r.amount(paramMaxAmount),
+		DepositOrigin: list(r, paramDepositOrigin, gatewayclient.DepositOrigin.Valid),
+		Page:          r.integer(paramPage, 1, maxPage),
+		PerPage:       r.integer(paramPerPage, 1, dashMaxPerPage),
+	}
+	if f.PerPage == 0 {
+		f.PerPage = dashDefaultPerPage
+	}
+	var ve *gatewayclient.ValidationError
+	if err := f.Validate(); errors.As(err, &ve) {
+		errs.addViolations(ve.Violations, depositParams)
+	}
+	return q, f, errs
+}
+
+// parseWithdrawalQuery is parseDepositQuery for the withdrawal view.
+func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilter, filterErrors) {
+	q, errs := strictQuery(raw)
+	r := &queryReader{q: q, errs: errs}
+	f := gatewayclient.WithdrawalFilter{
+		StartDate:      r.time(paramStartDate, false),
+		EndDate:        r.time(paramEndDate, true),
+		Status:         list(r, paramStatus, gatewayclient.WithdrawalStatus.Valid),
+		ID:             strings.ToLower(r.single(paramID)),
+		PixKey:         r.single(paramPixKey),
+		EndToEnd:       r.single(paramEndToEnd),
+		EndToEndRefund: r.single(paramEndToEndRefund),
+		ExternalCode:   r.single(paramExternalCode),
+		MinAmount:      r.amount(paramMinAmount),
+		MaxAmount:      r.amount(paramMaxAmount),
+		Page:           r.integer(paramPage, 1, maxPage),
+		PerPage:        r.integer(paramPerPage, 1, dashMaxPerPage),
+	}
+	if f.PerPage == 0 {
+		f.PerPage = dashDefaultPerPage
+	}
+	var ve *gatewayclient.ValidationError
+	if err := f.Validate(); errors.As(err, &ve) {
+		errs.addViolations(ve.Violations, withdrawalParams)
+	}
+	return q, f, errs
+}
+
+// errNegative: an amount with a minus sign.
+var errNegative = errors.New("must not be negative")
+
+// maxReaisDigits bounds the whole reais of a typed amount: far above the gateway's maximum, far
+// below an int64 overflow.
+const maxReaisDigits = 15
+
+// ParseReais reads an amount of reais as a merchant types it, into integer cents, without
+// floating point: "10" (R$ 10,00), "10,5" and "10.5" (R$ 10,50), "10,50", "1.234,56",
+// "1,234.56", "1.234" and "1 234" (R$ 1.234,00), an optional "R$". A single separator followed
+// by one or two digits is the decimal one; followed by three digits, or repeated, it groups
+// thousands; with both, the last is the decimal one. More than two decimals, misplaced
+// groups, signs and anything else are errors.
+func ParseReais(s string) (gatewayclient.Cents, error) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "R$"), "r$"))
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\u00a0", " "), " ", ".") // 1 234,56: a space groups thousands
+	if strings.HasPrefix(s, "-") {
+		return 0, errNegative
+	}
+	if s == "" {
+		return 0, errors.New("must be an amount in reais such as 10,50")
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != ',' {
+			return 0, errors.New("must be an amount in reais such as 10,50")
+		}
+	}
+	whole, frac := s, ""
+	lastDot, lastComma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
+	dec := max(lastDot, lastComma)
+	switch {
+	case lastDot >= 0 && lastComma >= 0:
+		// Both: the last is the decimal separator, the other groups thousands.
+		whole, frac = s[:dec], s[dec+1:]
+		if strings.ContainsAny(frac, ".,") {
+			return 0, errors.New("has its separators out of place")
+		}
+		sep := byte('.')
+		if s[dec] == '.' {
+			sep = ','
+		}
+		if strings.IndexByte(whole, s[dec]) >= 0 {
+			return 0, errors.New("has more than one decimal separator")
+		}
+		var ok bool
+		if whole, ok = ungroup(whole, sep); !ok {
+			return 0, errors.New("has its thousands separators out of place")
+		}
+	case dec >= 0:
+		sep := s[dec]
+		if strings.Count(s, string(sep)) == 1 && len(s)-dec-1 != 3 {
+			whole, frac = s[:dec], s[dec+1:] // one separator, not three digits after: decimals
+		} else {
+			var ok bool
+			if whole, ok = ungroup(s, sep); !ok {
+				return 0, errors.New("has its thousands separators out of place")
+			}
+		}
+	}
+	if len(frac) > 2 {
+		return 0, errors.New("must have at most two decimal places (cents)")
+	}
+	if whole == "" && frac == "" {
+		return 0, errors.New("must be an amount in reais such as 10,50")
+	}
+	whole = strings.TrimLeft(whole, "0")
+	if len(whole) > maxReaisDigits {
+		return 0, errors.New("is too large")
+	}
+	var c int64
+	for i := 0; i < len(whole); i++ {
+		c = c*10 + int64(whole[i]-'0')
+	}
+	c *= 100
+	switch len(frac) {
+	case 1:
+		c += int64(frac[0]-'0') * 10
+	case 2:
+		c += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
+	}
+	return gatewayclient.Cents(c), nil
+}
+
+// ungroup removes thousands separators sep from s, checking that they split it into groups of
+// three digits after a first group of one to three.
+func ungroup(s string, sep byte) (string, bool) {
+	parts := strings.Split(s, string(sep))
+	if len(parts) == 1 {
+		return s, true
+	}
+	if len(parts[0]) < 1 || len(parts[0]) > 3 {
+		return "", false
+	}
+	for _, p := range parts[1:] {
+		if len(p) != 3 {
+			return "", false
+		}
+	}
+	return strings.Join(parts, ""), true
+}
+
+// FormatReaisInput writes cents as a pt-BR amount for an input ("1234,56"), the inverse of
+// ParseReais.
+func FormatReaisInput(c gatewayclient.Cents) string {
+	return fmt.Sprintf("%d,%02d", c/100, c%100)
+}
