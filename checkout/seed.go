@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -27,23 +26,18 @@ func demoCatalogue() []Product {
 }
 
 // SeedDemoCatalogue adds the demo products that are missing; products already stored (possibly
-// edited by the merchant) are left alone, so calling it at every start is harmless.
+// edited by the merchant) are left alone, so calling it at every start is harmless. The store
+// decides what is missing (Store.AddProduct), so instances starting together on one database
+// seed it once and none fails.
 func SeedDemoCatalogue(ctx context.Context, store Store) error {
 	now := time.Now().UTC()
 	for _, p := range demoCatalogue() {
-		_, err := store.Product(ctx, p.ID)
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, ErrNotFound) {
-			return fmt.Errorf("checkout: seeding %s: %w", p.ID, err)
-		}
-		p.Active = true
-		p.CreatedAt, p.UpdatedAt = now, now
 		if p.UnitPrice < gatewayclient.MinAmount {
 			return fmt.Errorf("checkout: seeding %s: price %d below the minimum", p.ID, p.UnitPrice)
 		}
-		if err := store.UpsertProduct(ctx, p); err != nil {
+		p.Active = true
+		p.CreatedAt, p.UpdatedAt = now, now
+		if _, err := store.AddProduct(ctx, p); err != nil {
 			return fmt.Errorf("checkout: seeding %s: %w", p.ID, err)
 		}
 	}

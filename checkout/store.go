@@ -11,6 +11,10 @@ import (
 type Store interface {
 	// UpsertProduct creates the product or replaces it (by ID). Slugs are unique.
 	UpsertProduct(ctx context.Context, p Product) error
+	// AddProduct stores p unless a product with its ID or its slug is stored, and reports
+	// whether it stored it. Concurrent calls for one product, from any process, store it once
+	// and none fails.
+	AddProduct(ctx context.Context, p Product) (added bool, err error)
 	// Product returns one product, active or not, or ErrNotFound.
 	Product(ctx context.Context, id ProductID) (*Product, error)
 	// ProductBySlug returns one product by its slug, or ErrNotFound.

@@ -16,9 +16,10 @@
 //   - writes run in READ COMMITTED transactions that lock the row they read-modify-write
 //     (SELECT … FOR UPDATE on the cart or the order), so concurrent updates queue instead of
 //     failing, and an order's Version compare-and-set is decided under that lock;
-//   - request keys, webhook ids, order numbers, idempotency keys and transaction ids are unique
-//     in the database; CreateOrder and MarkWebhook use INSERT … ON CONFLICT DO NOTHING, which
-//     waits for a concurrent insert of the same key to commit or roll back;
+//   - request keys, webhook ids, order numbers, idempotency keys, transaction ids and product
+//     ids and slugs are unique in the database; CreateOrder, MarkWebhook and AddProduct use
+//     INSERT … ON CONFLICT DO NOTHING, which waits for a concurrent insert of the same key to
+//     commit or roll back, so seeding the catalogue from several instances at once is safe;
 //   - reads of whole orders run in REPEATABLE READ READ ONLY transactions, so an order and its
 //     attempts always come from one snapshot;
 //   - migrations are embedded, applied at Open each in its own transaction, and serialised

@@ -270,6 +270,51 @@ func TestConcurrentOpen(t *testing.T) {
 	}
 }
 
+// TestConcurrentSeeding: instances starting together on a new database, each with its own
+// pool, seed the demo catalogue without failing and store each product once. The race it
+// guards against depends on timing, so it runs many rounds, emptying the catalogue between them.
+func TestConcurrentSeeding(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbURL := newDatabase(t)
+	const rounds, instances = 40, 6
+	stores := make([]*postgres.Store, instances)
+	for i := range stores {
+		stores[i] = open(t, dbURL)
+	}
+	want := -1
+	for round := range rounds {
+		withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
+			_, err := conn.Exec(ctx, "DELETE FROM products")
+			return err
+		})
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for _, s := range stores {
+			wg.Go(func() {
+				<-start
+				if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
+					t.Errorf("round %d: seeding: %v", round, err)
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		ps, err := stores[0].Products(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slugs := map[string]bool{}
+		for _, p := range ps {
+			slugs[p.Slug] = true
+		}
+		if len(ps) == 0 || len(slugs) != len(ps) || (want >= 0 && len(ps) != want) {
+			t.Fatalf("round %d: %d products, %d slugs; want %d of each", round, len(ps), len(slugs), want)
+		}
+		want = len(ps)
+	}
+}
+
 // TestReopen: data survives closing and reopening; migrations are not applied again.
 func TestReopen(t *testing.T) {
 	t.Parallel()

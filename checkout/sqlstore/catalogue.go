@@ -35,6 +35,22 @@ func (s *Store) UpsertProduct(ctx context.Context, p checkout.Product) error {
 	return nil
 }
 
+// AddProduct stores p unless a product with its ID or its slug is stored. The database decides
+// (ON CONFLICT DO NOTHING, which waits for a concurrent insert of the same key to commit), so
+// callers adding one product at once, from any process, add it once and none fails.
+func (s *Store) AddProduct(ctx context.Context, p checkout.Product) (bool, error) {
+	if p.ID == "" {
+		return false, s.errorf("a product needs an id")
+	}
+	added := false
+	err := s.db.Write(ctx, Stmt{SQL: insertProduct + ` ON CONFLICT DO NOTHING`, Args: productArgs(p),
+		Affected: func(n int64) error { added = n == 1; return nil }})
+	if err != nil {
+		return false, s.errorf("adding product %s: %w", p.ID, err)
+	}
+	return added, nil
+}
+
 // Product returns one product or checkout.ErrNotFound.
 func (s *Store) Product(ctx context.Context, id checkout.ProductID) (*checkout.Product, error) {
 	return s.productWhere(ctx, "id = $1", string(id))

@@ -29,6 +29,8 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("Attempts", func(t *testing.T) { testAttempts(t, open(t)) })
 	t.Run("ListForReconciliation", func(t *testing.T) { testOrders(t, open(t)) })
 	t.Run("WebhookDedupe", func(t *testing.T) { testWebhooks(t, open(t)) })
+	t.Run("AddProduct", func(t *testing.T) { testAddProduct(t, open(t)) })
+	t.Run("SeedConcurrent", func(t *testing.T) { testSeedConcurrent(t, open(t)) })
 	t.Run("Ping", func(t *testing.T) {
 		if err := open(t).Ping(context.Background()); err != nil {
 			t.Fatalf("Ping: %v", err)
@@ -686,6 +688,87 @@ func testWebhooks(t *testing.T, s checkout.Store) {
 	}
 	if first, err := s.MarkWebhook(ctx, id, base); err != nil || !first {
 		t.Errorf("after ForgetWebhook: first = %v, %v; want true", first, err)
+	}
+}
+
+// testAddProduct: a product is added only when neither its id nor its slug is taken; a stored
+// product is never changed; concurrent adds of one product add it once and none fails.
+func testAddProduct(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	a := product("a", 2990, false)
+	if added, err := s.AddProduct(ctx, a); err != nil || !added {
+		t.Fatalf("AddProduct(a) = %v, %v; want added", added, err)
+	}
+	if got, err := s.Product(ctx, "a"); err != nil || !reflect.DeepEqual(*got, a) {
+		t.Fatalf("Product(a) = %+v, %v; want %+v", got, err, a)
+	}
+	edited := a
+	edited.Title, edited.UnitPrice = "Outro título", 100
+	if added, err := s.AddProduct(ctx, edited); err != nil || added {
+		t.Errorf("AddProduct with a taken id = %v, %v; want not added, no error", added, err)
+	}
+	sameSlug := product("other", 5900, true)
+	sameSlug.Slug = a.Slug
+	if added, err := s.AddProduct(ctx, sameSlug); err != nil || added {
+		t.Errorf("AddProduct with a taken slug = %v, %v; want not added, no error", added, err)
+	}
+	if got, _ := s.Product(ctx, "a"); got == nil || !reflect.DeepEqual(*got, a) {
+		t.Errorf("the stored product changed: %+v", got)
+	}
+	if _, err := s.Product(ctx, "other"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("the product with a taken slug was stored: %v", err)
+	}
+	if _, err := s.AddProduct(ctx, product("", 100, false)); err == nil {
+		t.Error("AddProduct without an id succeeded")
+	}
+
+	const n = 20
+	b := product("b", 5900, true)
+	count := together(n, func() bool {
+		added, err := s.AddProduct(ctx, b)
+		if err != nil {
+			t.Errorf("concurrent AddProduct: %v", err)
+		}
+		return added
+	})
+	if count != 1 {
+		t.Errorf("%d concurrent AddProduct of one product added it %d times, want 1", n, count)
+	}
+}
+
+// testSeedConcurrent: seeding the demo catalogue from many goroutines at once fails none of
+// them and stores each product once; seeding again changes nothing, even a merchant's edit.
+func testSeedConcurrent(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	const n = 8
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range n {
+		wg.Go(func() {
+			<-start
+			if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
+				t.Errorf("concurrent SeedDemoCatalogue: %v", err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	ps, err := s.Products(ctx, false)
+	if err != nil || len(ps) == 0 {
+		t.Fatalf("products after seeding: %v, %v", ps, err)
+	}
+	edited := ps[0]
+	edited.Title, edited.UpdatedAt = "Editado pelo lojista", base
+	mustUpsert(t, s, edited)
+	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Products(ctx, false)
+	if err != nil || len(again) != len(ps) {
+		t.Fatalf("products after seeding again: %d, %v; want %d", len(again), err, len(ps))
+	}
+	if got, _ := s.Product(ctx, edited.ID); got == nil || got.Title != edited.Title {
+		t.Errorf("seeding again changed an edited product: %+v", got)
 	}
 }
 
