@@ -134,10 +134,12 @@ func CustomerFields() []string {
 }
 
 // AddressFields are the shipping address's fields of the order form, in the order a form shows
-// them. Complement is the only optional one.
+// them: the CEP first (its lookup fills the street, neighbourhood, city and state), the number
+// beside it. Complement is the only optional one. The country is not asked: a PIX payment is
+// Brazilian, and the order records Brasil (FieldCountry only names the gateway's field).
 func AddressFields() []string {
-	return []string{FieldZipCode, FieldStreet, FieldNumber, FieldComplement, FieldNeighborhood,
-		FieldCity, FieldState, FieldCountry}
+	return []string{FieldZipCode, FieldNumber, FieldStreet, FieldComplement, FieldNeighborhood,
+		FieldCity, FieldState}
 }
 
 // formFields maps the gateway's request paths to form field names.

@@ -258,10 +258,18 @@ func normalizeCustomer(c Customer) Customer {
 	}
 }
 
+// DefaultCountry is the country of every address: PIX is a Brazilian payment, so the form does
+// not ask for it.
+const DefaultCountry = "Brasil"
+
 func normalizeAddress(a Address) Address {
 	t := strings.TrimSpace
+	country := t(a.Country)
+	if country == "" {
+		country = DefaultCountry
+	}
 	return Address{ZipCode: t(a.ZipCode), Street: t(a.Street), Number: t(a.Number), Complement: t(a.Complement),
-		Neighborhood: t(a.Neighborhood), City: t(a.City), State: t(a.State), Country: t(a.Country)}
+		Neighborhood: t(a.Neighborhood), City: t(a.City), State: t(a.State), Country: country}
 }
 
 // request builds the transaction request of attempt a from the order and the current settings.

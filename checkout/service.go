@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -42,6 +43,8 @@ type ServiceOptions struct {
 	// NewID makes ids of carts, orders and attempts (default NewID). It must return at least
 	// 128 random bits, URL-safe.
 	NewID func() string
+	// CEP looks up the address of a postal code for the customer form (LookupCEP); nil: none.
+	CEP cep.Provider
 	// Sessions keeps the checkout sessions of the merchant API (nil: none can be made).
 	Sessions SessionStore
 }
@@ -58,6 +61,7 @@ type Service struct {
 	merchant   string
 	seller     *gatewayclient.Seller
 	expiration int
+	cep        cep.Provider
 	locks      *keyedMutex
 	events     *broker
 	sessions   SessionStore
@@ -74,6 +78,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		merchant:   opts.MerchantName,
 		seller:     opts.Seller,
 		expiration: opts.ExpirationSeconds,
+		cep:        opts.CEP,
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
 		sessions:   opts.Sessions,

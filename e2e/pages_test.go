@@ -45,7 +45,8 @@ func validAddress() address {
 }
 
 // addressFields are the form names of the address inputs; all but complement are required.
-var addressFields = []string{"zip_code", "street", "number", "complement", "neighborhood", "city", "state", "country"}
+// The country is not asked (a PIX payment is Brazilian).
+var addressFields = []string{"zip_code", "number", "street", "complement", "neighborhood", "city", "state"}
 
 // shop is the checkout as the shopper sees it, in a page or in a frame.
 type shop struct {
@@ -140,7 +141,7 @@ func (f customerForm) fillCustomer(c customer) {
 func (f customerForm) fillAddress(a address) {
 	f.s.t.Helper()
 	for name, v := range map[string]string{"zip_code": a.ZipCode, "street": a.Street, "number": a.Number,
-		"complement": a.Complement, "neighborhood": a.Neighborhood, "city": a.City, "country": a.Country} {
+		"complement": a.Complement, "neighborhood": a.Neighborhood, "city": a.City} {
 		f.s.check(f.field(name).Fill(v), "fill "+name)
 	}
 	_, err := f.field("state").SelectOption(playwright.SelectOptionValues{Values: &[]string{a.State}})

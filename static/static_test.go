@@ -34,7 +34,7 @@ func readAll(t *testing.T, r io.Reader) []byte {
 
 func TestEmbeddedFilesPresent(t *testing.T) {
 	a := New()
-	want := []string{"alert.svg", "app.css", "dashboard.css", "embed.js", "frame.js", "logo.svg", "mask.js", "paid.svg", "pix.js"}
+	want := []string{"alert.svg", "app.css", "dashboard.css", "embed.js", "form.js", "frame.js", "logo.svg", "mask.js", "paid.svg", "pix.js"}
 	got := a.Names()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -225,7 +225,7 @@ func TestAcceptsGzip(t *testing.T) {
 // TestScriptsAreCSPCompatible guards the strict script-src 'self' policy: the scripts must not
 // evaluate strings as code.
 func TestScriptsAreCSPCompatible(t *testing.T) {
-	for _, name := range []string{"pix.js", "mask.js"} {
+	for _, name := range []string{"pix.js", "mask.js", "form.js"} {
 		b, err := embedded.ReadFile("files/" + name)
 		if err != nil {
 			t.Fatal(err)
@@ -242,7 +242,7 @@ func TestScriptsAreCSPCompatible(t *testing.T) {
 func TestSizeBudget(t *testing.T) {
 	a := New()
 	total := 0
-	for _, name := range []string{"pix.js", "mask.js", "app.css"} {
+	for _, name := range []string{"pix.js", "mask.js", "form.js", "app.css"} {
 		plain, gz := a.Size(name)
 		t.Logf("%s: %d bytes, %d gzip", name, plain, gz)
 		if gz == 0 {

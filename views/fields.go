@@ -39,7 +39,6 @@ var inputs = map[string]formField{
 	checkout.FieldNeighborhood: {Type: "text", Autocomplete: "address-level3", MaxLength: 100},
 	checkout.FieldCity:         {Type: "text", Autocomplete: "address-level2", MaxLength: 100},
 	checkout.FieldState:        {Type: "select", Autocomplete: "address-level1"},
-	checkout.FieldCountry:      {Type: "text", Autocomplete: "country-name", MaxLength: 60},
 }
 
 // formFields returns how to show the named fields, in their order.
@@ -58,6 +57,20 @@ func customerFields() []formField { return formFields(checkout.CustomerFields())
 
 // addressFields are the address inputs, in the order checkout.AddressFields gives.
 func addressFields() []formField { return formFields(checkout.AddressFields()) }
+
+// addressRows lays the address inputs out: short fields that belong together side by side on
+// wider screens (CEP and number, city and state), the others on their own. Every field of
+// checkout.AddressFields is in one row (a test checks it).
+func addressRows() [][]formField {
+	row := func(names ...string) []formField { return formFields(names) }
+	return [][]formField{
+		row(checkout.FieldZipCode, checkout.FieldNumber),
+		row(checkout.FieldStreet),
+		row(checkout.FieldComplement),
+		row(checkout.FieldNeighborhood),
+		row(checkout.FieldCity, checkout.FieldState),
+	}
+}
 
 // UF is a Brazilian state: its two-letter abbreviation and its name.
 type UF struct {

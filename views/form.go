@@ -50,15 +50,8 @@ func summaryItems(v CustomerView) []summaryItem {
 	return items
 }
 
-// fieldValue is the value an input shows: what the shopper typed, or the default country on a
-// fresh form.
-func fieldValue(v CustomerView, f formField) string {
-	val := v.Values.Value(f.Name)
-	if f.Name == checkout.FieldCountry && val == "" && len(v.Errors) == 0 {
-		return DefaultCountry
-	}
-	return val
-}
+// fieldValue is the value an input shows: what the shopper typed (or the merchant prefilled).
+func fieldValue(v CustomerView, f formField) string { return v.Values.Value(f.Name) }
 
 // inputAttrs are the attributes of a form field's input or select, in a stable order.
 func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
@@ -137,7 +130,7 @@ func FormErrors(lang Lang, fe *checkout.FieldErrors) FieldErrors {
 			general = append(general, T(lang, MsgCartUnavailable))
 		case field == checkout.FieldAddress:
 			for _, name := range checkout.AddressFields() {
-				if !inputs[name].Optional && name != checkout.FieldCountry {
+				if !inputs[name].Optional {
 					errs[name] = FieldMessage(lang, name, "required")
 				}
 			}

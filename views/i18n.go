@@ -140,6 +140,9 @@ var shopMessages = map[string][2]string{
 	"hint.document":      {"Somente números ou com pontuação.", "Digits only, or with punctuation."},
 	"hint.phone":         {"Com DDD, por exemplo (11) 91234-5678.", "With area code, for example (11) 91234-5678."},
 
+	"customer.cep_found":   {"Endereço preenchido pelo CEP. Confira e informe o número.", "Address filled in from the CEP. Check it and enter the number."},
+	"customer.cep_unknown": {"Não encontramos esse CEP: preencha o endereço.", "We could not find that CEP: please type the address."},
+
 	// Validation messages: err.<field>.<gatewayclient code>, then err.<field>.invalid for any
 	// other code of that field, then the general ones.
 	"err.required":                {"Preencha este campo.", "Fill in this field."},

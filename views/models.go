@@ -85,9 +85,6 @@ func (p Page) t(key string, args ...any) string { return T(p.Lang, key, args...)
 // money formats an amount in the page's language.
 func (p Page) money(c gatewayclient.Cents) string { return FormatMoney(p.Lang, c) }
 
-// DefaultCountry is the country field's value on a fresh customer form.
-const DefaultCountry = "Brasil"
-
 // ProductView is one product of the catalogue.
 type ProductView struct {
 	ID          string
@@ -194,6 +191,9 @@ type CustomerView struct {
 	Total      gatewayclient.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
+	// CEPLookupURL is the address lookup's URL prefix ("/cep/"): form.js asks it for the
+	// address of a CEP typed; empty turns the lookup off.
+	CEPLookupURL string
 }
 
 // SessionClosedView is the page of a checkout session that can no longer be paid (it expired

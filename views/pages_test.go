@@ -413,7 +413,7 @@ func TestCustomerPageAddress(t *testing.T) {
 			r := render(t, CustomerPage(customerView(lang, true)))
 			checkCommon(t, r, lang, "/checkout")
 			block := r.one(t, "address-block")
-			for _, name := range []string{"zip_code", "street", "number", "complement", "neighborhood", "city", "country"} {
+			for _, name := range []string{"zip_code", "street", "number", "complement", "neighborhood", "city"} {
 				if block.Find(fmt.Sprintf(`input[name=%q]`, name)).Length() != 1 {
 					t.Errorf("no %s input", name)
 				}
@@ -421,8 +421,18 @@ func TestCustomerPageAddress(t *testing.T) {
 			if m, _ := block.Find(`input[name="zip_code"]`).Attr("data-mask"); m != "cep" {
 				t.Errorf("CEP mask %q", m)
 			}
-			if v, _ := block.Find(`input[name="country"]`).Attr("value"); v != "Brasil" {
-				t.Errorf("default country %q", v)
+			// A Brazil-only payment asks no country; the order records Brasil.
+			if block.Find(`[name="country"]`).Length() != 0 {
+				t.Error("the form asks for a country")
+			}
+			// CEP and number side by side, city and state side by side (on wide screens).
+			rows := block.Find(".field-row")
+			if rows.Length() != 2 || rows.Eq(0).Find(`[name="zip_code"], [name="number"]`).Length() != 2 ||
+				rows.Eq(1).Find(`[name="city"], [name="state"]`).Length() != 2 {
+				t.Errorf("address rows: %d, %q", rows.Length(), rows.Text())
+			}
+			if block.Find(`[data-testid="cep-status"][aria-live="polite"]`).Length() != 1 {
+				t.Error("no live region for the CEP lookup")
 			}
 			opts := block.Find(`select[name="state"] option`)
 			if opts.Length() != 28 {
@@ -852,4 +862,24 @@ func BenchmarkRenderPixPage(b *testing.B) {
 		}
 	}
 	b.SetBytes(int64(buf.Len()))
+}
+
+// TestAddressRowsHoldEveryField: the layout of the address block shows every field of
+// checkout.AddressFields once.
+func TestAddressRowsHoldEveryField(t *testing.T) {
+	seen := map[string]int{}
+	for _, row := range addressRows() {
+		for _, f := range row {
+			seen[f.Name]++
+		}
+	}
+	for _, name := range checkout.AddressFields() {
+		if seen[name] != 1 {
+			t.Errorf("%s is in %d rows, want 1", name, seen[name])
+		}
+		delete(seen, name)
+	}
+	for name := range seen {
+		t.Errorf("%s is laid out but is no address field", name)
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -163,7 +164,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// codes on both sides.
 	sessions := newMemSessions()
 	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
-		Sessions: sessions})
+		Sessions: sessions, CEP: cep.Sample()})
 	keyStore := &memKeys{}
 	keys := merchant.NewKeys(keyStore, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	opts := web.Options{

@@ -27,7 +27,7 @@ func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
 func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
 func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
 
-// shopRoutes are the catalogue, the cart and the customer form. The session only remembers the
+// shopRoutes are the catalogue, the cart, the customer form and its CEP lookup. The session only remembers the
 // current cart at the top level; no route needs it.
 func (s *Server) shopRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
@@ -40,6 +40,7 @@ func (s *Server) shopRoutes(r chi.Router) {
 		r.Get("/cart/{cartID}/checkout", s.customerForm)
 		r.Post("/cart/{cartID}/checkout", s.placeOrder)
 	})
+	r.Get("/cep/{cep}", s.lookupCEP)
 }
 
 // currentCart returns the cart the request names (?cart= on the catalogue) or the session

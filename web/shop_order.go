@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -37,6 +38,9 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 		Errors:     errs,
 		Total:      c.Total(),
 		BackURL:    s.link(r, cartPath(c.ID)),
+	}
+	if s.svc.LooksUpCEP() {
+		v.CEPLookupURL = "/cep/"
 	}
 	for _, l := range c.Lines {
 		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
@@ -118,4 +122,18 @@ func clientIP(r *http.Request) string {
 		return ""
 	}
 	return host
+}
+
+// lookupCEP is GET /cep/{cep}: JSON {cep, street, neighborhood, city, state} for the customer
+// form's address lookup; 404 when unknown, 422 when not a CEP, 503 when the service is down.
+// The answer holds nothing personal, so browsers may keep it for a day.
+func (s *Server) lookupCEP(w http.ResponseWriter, r *http.Request) {
+	a, err := s.svc.LookupCEP(r.Context(), chi.URLParam(r, "cep"))
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	_ = json.NewEncoder(w).Encode(a)
 }

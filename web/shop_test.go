@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -349,5 +350,54 @@ func TestNewCartsAreLimitedPerAddress(t *testing.T) {
 	res, _ = e.post(carts[0]+"/items", url.Values{"product_id": {"caneca-de-ceramica"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Errorf("adding to an existing cart after the limit: %d, want 303", res.StatusCode)
+	}
+}
+
+// TestCEPLookup: GET /cep/{cep} answers the address of a known CEP (cacheable: it holds
+// nothing personal), 404 for an unknown one, 422 for what is no CEP; the form points its script
+// at it.
+func TestCEPLookup(t *testing.T) {
+	e := newEnv(t)
+	res := e.do(http.MethodGet, "/cep/01310-100", nil)
+	var a struct{ CEP, Street, Neighborhood, City, State string }
+	if err := json.NewDecoder(res.Body).Decode(&a); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || a.Street != "Avenida Paulista" || a.City != "São Paulo" || a.State != "SP" ||
+		!strings.Contains(res.Header.Get("Cache-Control"), "max-age") {
+		t.Errorf("known CEP: %d %+v, Cache-Control %q", res.StatusCode, a, res.Header.Get("Cache-Control"))
+	}
+	for path, want := range map[string]int{"/cep/12345-678": http.StatusNotFound, "/cep/123": http.StatusUnprocessableEntity} {
+		res := e.do(http.MethodGet, path, nil)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s: %d, want %d", path, res.StatusCode, want)
+		}
+	}
+	cart := e.newCart("caneca-de-ceramica", "1")
+	_, doc := e.get(cart + "/checkout")
+	if u, _ := doc.Find(`form[data-testid="checkout-form"]`).Attr("data-cep-url"); u != "/cep/" {
+		t.Errorf("the form's lookup URL is %q", u)
+	}
+}
+
+// TestPhysicalOrderWithoutCountryIsBrazilian: the form asks no country; the order and the
+// gateway's request say Brasil.
+func TestPhysicalOrderWithoutCountryIsBrazilian(t *testing.T) {
+	e := newEnv(t)
+	cart := e.newCart("caneca-de-ceramica", "1")
+	_, doc := e.get(cart + "/checkout")
+	form := url.Values{"request_key": {requestKey(t, doc)}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"},
+		"email": {"maria@example.com.br"}, "phone": {"(11) 98765-4321"}, "zip_code": {"01310-100"},
+		"street": {"Avenida Paulista"}, "number": {"1000"}, "neighborhood": {"Bela Vista"}, "city": {"São Paulo"}, "state": {"SP"}}
+	res, _ := e.post(cart+"/checkout", form)
+	pay := e.location(res)
+	o, err := e.svc.Order(context.Background(), strings.TrimPrefix(pay, "/pay/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Address == nil || o.Address.Country != "Brasil" {
+		t.Errorf("address %+v, want country Brasil", o.Address)
 	}
 }

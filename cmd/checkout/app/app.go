@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -146,6 +147,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    cfg.PublicURL,
 		MerchantName: cfg.MerchantName,
+		CEP:          cepProvider(cfg),
 		Clock:        a.clock,
 		Logger:       log,
 	})
@@ -170,6 +172,20 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// cepProvider is the customer form's address lookup: the configured service, else a built-in
+// table with the embedded sandbox (offline demos and tests) and ViaCEP with a real gateway.
+func cepProvider(cfg Config) cep.Provider {
+	switch {
+	case cfg.CEPLookup == "off":
+		return nil
+	case cfg.CEPLookup != "":
+		return cep.NewCached(cep.HTTP{URL: cfg.CEPLookup}, 0)
+	case cfg.Sandbox():
+		return cep.Sample()
+	}
+	return cep.NewCached(cep.HTTP{URL: cep.ViaCEP}, 0)
 }
 
 // openStore opens the configured store: PostgreSQL when a database URL is set (several

@@ -47,6 +47,7 @@ type Config struct {
 	MerchantWebhookSecret string
 	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
 	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
+	CEPLookup             string   // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -135,6 +136,7 @@ func settings() []setting {
 			c.WebhooksEnabled = b
 			return nil
 		}},
+		{"CHECKOUT_CEP_LOOKUP", "cep-lookup", "address lookup of the customer form: a URL template with {cep} answering ViaCEP's JSON, or off (default: a built-in table with the embedded sandbox, ViaCEP with a real gateway)", str(func(c *Config) *string { return &c.CEPLookup })},
 		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
 			r, err := parseRate(v)
 			c.NewCartLimit = r
@@ -302,6 +304,14 @@ func (c Config) Validate() error {
 	}
 	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
 		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}
+	}
+	if v := c.CEPLookup; v != "" && v != "off" {
+		if !strings.Contains(v, "{cep}") {
+			return &ConfigError{"CHECKOUT_CEP_LOOKUP", "must be off or a URL template holding {cep}, such as https://viacep.com.br/ws/{cep}/json/"}
+		}
+		if u, err := url.Parse(strings.ReplaceAll(v, "{cep}", "01310100")); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return &ConfigError{"CHECKOUT_CEP_LOOKUP", "must be an http:// or https:// URL template holding {cep}"}
+		}
 	}
 	if c.ReconcileInterval < 0 {
 		return &ConfigError{"CHECKOUT_RECONCILE_INTERVAL", "must not be negative"}

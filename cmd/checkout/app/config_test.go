@@ -80,6 +80,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
 		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_CEP_LOOKUP": "https://cep.example.com/lookup"}, nil, "CHECKOUT_CEP_LOOKUP"},
+		{map[string]string{"CHECKOUT_CEP_LOOKUP": "ftp://cep.example.com/{cep}"}, nil, "CHECKOUT_CEP_LOOKUP"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "0/min"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "10/fortnight"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "http://erp.example.com/hook"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
