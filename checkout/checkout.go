@@ -167,6 +167,17 @@ func (o *Order) Renewable(now time.Time) bool {
 	return o.PayBy.IsZero() || now.Add(gatewayclient.MinExpirationSeconds*time.Second).Before(o.PayBy)
 }
 
+// PaidAttempt returns the attempt whose deposit paid the order (the first one, when it was paid
+// twice), or nil.
+func (o *Order) PaidAttempt() *Attempt {
+	for i := range o.Attempts {
+		if o.Attempts[i].State == AttemptPaid {
+			return &o.Attempts[i]
+		}
+	}
+	return nil
+}
+
 // CurrentAttempt returns the latest payment attempt, or nil when there is none.
 func (o *Order) CurrentAttempt() *Attempt {
 	if o == nil || len(o.Attempts) == 0 {
@@ -240,7 +251,10 @@ type Attempt struct {
 	// the gateway was called. Every retry sends exactly it again: the gateway refuses the same
 	// idempotency key with another body, and settings (public URL, seller, expiry) may change
 	// between a crash and the retry. Nil for attempts stored before it was kept: those rebuild it.
-	Request   []byte
+	Request []byte
+	// EndToEnd is the end-to-end id of the PIX transfer that paid the attempt (the deposit's
+	// endToEnd, which the shopper's bank shows too); empty until paid.
+	EndToEnd  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -78,6 +78,11 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 	}
 	current := a == o.CurrentAttempt()
 	reason := "deposit " + string(d.Status)
+	if d.EndToEnd != "" && a.EndToEnd != d.EndToEnd && d.Status != gatewayclient.DepositPixQRCodeGenerated {
+		// The transfer that paid it: kept for the receipt and the merchant.
+		a.EndToEnd = d.EndToEnd
+		changed = true
+	}
 	switch target {
 	case StatusPaid:
 		if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {

@@ -309,3 +309,26 @@ func TestMEDOnPaidOrder(t *testing.T) {
 	}
 	refresh(o3, checkout.StatusPaid)
 }
+
+// TestPaidAttemptKeepsTheEndToEndID: the transfer that paid an order is recorded on its attempt
+// (the deposit's endToEnd), for the receipt and the merchant.
+func TestPaidAttemptKeepsTheEndToEndID(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	e.control(tx, sandbox.ActionPay)
+	got, err := e.svc.RefreshFromGateway(e.ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.client.GetDeposit(e.ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusPaid || got.PaidAttempt() == nil || d.EndToEnd == "" || got.PaidAttempt().EndToEnd != d.EndToEnd {
+		t.Errorf("paid order %s: attempt %+v, deposit endToEnd %q", got.Status, got.PaidAttempt(), d.EndToEnd)
+	}
+	if e.order(o.ID).PaidAttempt().EndToEnd != d.EndToEnd {
+		t.Error("the end-to-end id was not stored")
+	}
+}

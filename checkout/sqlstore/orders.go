@@ -113,8 +113,8 @@ func historyInserts(orderID string, from int, hs []checkout.StatusChange) []Stmt
 }
 
 const insertAttempt = `INSERT INTO attempts (id, order_id, n, idempotency_key, state, transaction_id, br_code,
-		qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+		qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request, end_to_end)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 
 // upsertAttempt inserts an attempt, or updates what changes of an existing one. The update only
 // applies to an attempt of the same order: an attempt id of another order changes no row.
@@ -122,7 +122,7 @@ const upsertAttempt = insertAttempt + `
 	ON CONFLICT (id) DO UPDATE SET state = excluded.state, transaction_id = excluded.transaction_id,
 		br_code = excluded.br_code, qr_png = excluded.qr_png, expires_at = excluded.expires_at,
 		deposit_status = excluded.deposit_status, error = excluded.error, violations = excluded.violations,
-		updated_at = excluded.updated_at
+		updated_at = excluded.updated_at, end_to_end = excluded.end_to_end
 	WHERE attempts.order_id = excluded.order_id`
 
 // attemptArgs returns the arguments of insertAttempt for a. The request is kept as TEXT, byte
@@ -139,7 +139,7 @@ func (s *Store) attemptArgs(a *checkout.Attempt) ([]any, error) {
 	}
 	return []any{a.ID, a.OrderID, a.N, a.IdempotencyKey, string(a.State), nullString(a.TransactionID), a.BRCode,
 		a.QRCodePNG, ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt),
-		nullString(string(a.Request))}, nil
+		nullString(string(a.Request)), a.EndToEnd}, nil
 }
 
 // UpdateOrder stores the mutable part of an order when its version is still the stored one.
@@ -266,7 +266,7 @@ func newOrderReads(tail, cond string) orderReads {
 		history: `SELECT order_id, from_status, to_status, at, reason
 			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
 		attempts: `SELECT order_id, id, n, idempotency_key, state, transaction_id, br_code, qr_png, expires_at,
-				deposit_status, error, violations, created_at, updated_at, request
+				deposit_status, error, violations, created_at, updated_at, request, end_to_end
 			FROM attempts WHERE ` + cond + ` ORDER BY order_id, n`,
 	}
 }
@@ -420,7 +420,7 @@ func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout
 				var vs []byte
 				var expires, created, updated int64
 				if err := r.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
-					&expires, &deposit, &a.Error, &vs, &created, &updated, &req); err != nil {
+					&expires, &deposit, &a.Error, &vs, &created, &updated, &req, &a.EndToEnd); err != nil {
 					return fmt.Errorf("reading attempts: %w", err)
 				}
 				a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)

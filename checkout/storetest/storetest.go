@@ -541,9 +541,10 @@ func testAttempts(t *testing.T, s checkout.Store) {
 		t.Errorf("stored attempt:\n got %+v\nwant %+v", got.Attempts[0], *a)
 	}
 
-	// A second attempt is inserted; the first one updated.
+	// A second attempt is inserted; the first one updated (the end-to-end id of a payment too).
 	move(got, checkout.StatusExpired, exp)
 	got.Attempts[0].State = checkout.AttemptExpired
+	got.Attempts[0].EndToEnd = "E99999999202611231200abcdefghijk"
 	second := checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: 2, IdempotencyKey: o.ID + "-2",
 		State: checkout.AttemptFailed, Error: "refused", CreatedAt: exp, UpdatedAt: exp,
 		Violations: []gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}}}
@@ -553,6 +554,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	}
 	re := mustRead(t, s, o.ID)
 	if len(re.Attempts) != 2 || re.Attempts[0].State != checkout.AttemptExpired || re.CurrentAttempt().N != 2 ||
+		re.Attempts[0].EndToEnd != "E99999999202611231200abcdefghijk" || re.CurrentAttempt().EndToEnd != "" ||
 		!reflect.DeepEqual(re.CurrentAttempt().Violations, second.Violations) || re.CurrentAttempt().TransactionID != "" {
 		t.Errorf("attempts after update: %+v", re.Attempts)
 	}
