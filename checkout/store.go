@@ -60,6 +60,15 @@ type Store interface {
 	// a failure.
 	ForgetWebhook(ctx context.Context, id string) error
 
+	// PruneCarts deletes, oldest first, at most limit carts not changed since olderThan, with
+	// their lines, and returns how many it deleted (orders keep their own copy of the lines).
+	// One call is one short batch that never waits for a cart in use; limit must be positive.
+	PruneCarts(ctx context.Context, olderThan time.Time, limit int) (int, error)
+	// PruneWebhooks deletes, oldest first, at most limit webhook ids recorded before olderThan,
+	// and returns how many it deleted; a redelivery of a deleted id is processed again. One
+	// call is one short batch; limit must be positive.
+	PruneWebhooks(ctx context.Context, olderThan time.Time, limit int) (int, error)
+
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 }

@@ -22,6 +22,7 @@
 //     commit or roll back, so seeding the catalogue from several instances at once is safe;
 //   - reads of whole orders run in REPEATABLE READ READ ONLY transactions, so an order and its
 //     attempts always come from one snapshot;
+//   - retention deletes skip the rows other transactions hold (FOR UPDATE SKIP LOCKED);
 //   - migrations are embedded, applied at Open each in its own transaction, and serialised
 //     between processes by a transaction-scoped advisory lock.
 package postgres

@@ -88,6 +88,10 @@ func TestNoBusyWaits(t *testing.T) {
 				fail("UpdateOrder", s.UpdateOrder(ctx, stored))
 				_, err = s.MarkWebhook(ctx, checkout.NewID(), now)
 				fail("MarkWebhook", err)
+				if i%10 == 0 {
+					_, err = s.PruneCarts(ctx, now.Add(-time.Hour), 5)
+					fail("PruneCarts", err)
+				}
 			}
 		})
 	}

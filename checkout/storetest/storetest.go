@@ -31,6 +31,8 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("WebhookDedupe", func(t *testing.T) { testWebhooks(t, open(t)) })
 	t.Run("AddProduct", func(t *testing.T) { testAddProduct(t, open(t)) })
 	t.Run("SeedConcurrent", func(t *testing.T) { testSeedConcurrent(t, open(t)) })
+	t.Run("PruneCarts", func(t *testing.T) { testPruneCarts(t, open(t)) })
+	t.Run("PruneWebhooks", func(t *testing.T) { testPruneWebhooks(t, open(t)) })
 	t.Run("Ping", func(t *testing.T) {
 		if err := open(t).Ping(context.Background()); err != nil {
 			t.Fatalf("Ping: %v", err)
@@ -771,6 +773,113 @@ func testSeedConcurrent(t *testing.T, s checkout.Store) {
 	}
 	if got, _ := s.Product(ctx, edited.ID); got == nil || got.Title != edited.Title {
 		t.Errorf("seeding again changed an edited product: %+v", got)
+	}
+}
+
+// testPruneCarts: carts not changed since the cut-off go, oldest first, in batches of at most
+// the limit, with their lines; newer carts stay whole.
+func testPruneCarts(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	mustUpsert(t, s, product("a", 2990, false))
+	mk := func(updated time.Time) string {
+		t.Helper()
+		id := checkout.NewID()
+		c := checkout.Cart{ID: id, CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
+			Lines: []checkout.CartLine{{Product: checkout.Product{ID: "a"}, Quantity: 2}}}
+		if err := s.CreateCart(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	cut := base
+	oldest, older, old := mk(cut.Add(-72*time.Hour)), mk(cut.Add(-48*time.Hour)), mk(cut.Add(-time.Millisecond))
+	atCut, fresh := mk(cut), mk(cut.Add(time.Hour))
+	// A cart created long ago but changed since is in use.
+	used := mk(cut.Add(-96 * time.Hour))
+	if _, err := s.UpdateCart(ctx, used, cut.Add(time.Minute), func(c *checkout.Cart) error {
+		c.Lines[0].Quantity = 3
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := s.PruneCarts(ctx, cut, 0); err == nil {
+		t.Error("PruneCarts with limit 0 succeeded")
+	}
+	exists := func(id string) bool {
+		t.Helper()
+		_, err := s.Cart(ctx, id)
+		if err != nil && !errors.Is(err, checkout.ErrNotFound) {
+			t.Fatalf("Cart(%s): %v", id, err)
+		}
+		return err == nil
+	}
+	n, err := s.PruneCarts(ctx, cut, 2)
+	if err != nil || n != 2 {
+		t.Fatalf("PruneCarts(limit 2) = %d, %v; want 2", n, err)
+	}
+	if exists(oldest) || exists(older) || !exists(old) {
+		t.Errorf("the first batch did not take the two oldest: oldest %v, older %v, old %v",
+			exists(oldest), exists(older), exists(old))
+	}
+	n, err = s.PruneCarts(ctx, cut, 2)
+	if err != nil || n != 1 {
+		t.Fatalf("second PruneCarts = %d, %v; want 1", n, err)
+	}
+	if n, err := s.PruneCarts(ctx, cut, 2); err != nil || n != 0 {
+		t.Errorf("third PruneCarts = %d, %v; want 0", n, err)
+	}
+	for name, id := range map[string]string{"changed at the cut-off": atCut, "fresh": fresh, "in use": used} {
+		c, err := s.Cart(ctx, id)
+		if err != nil || len(c.Lines) != 1 {
+			t.Errorf("%s cart after pruning: %+v, %v", name, c, err)
+		}
+	}
+	// The pruned carts' lines went with them: a new cart with a pruned cart's id starts empty.
+	if err := s.CreateCart(ctx, checkout.Cart{ID: oldest, CreatedAt: cut, UpdatedAt: cut}); err != nil {
+		t.Fatalf("CreateCart with a pruned cart's id: %v", err)
+	}
+	if c, err := s.Cart(ctx, oldest); err != nil || len(c.Lines) != 0 {
+		t.Errorf("a new cart with a pruned cart's id = %+v, %v; want empty", c, err)
+	}
+}
+
+// testPruneWebhooks: ids recorded before the cut-off go, oldest first, in batches; a pruned id
+// is new again, a kept one still a duplicate.
+func testPruneWebhooks(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	cut := base
+	ids := map[string]time.Time{
+		"msg_old_1": cut.Add(-72 * time.Hour), "msg_old_2": cut.Add(-48 * time.Hour), "msg_old_3": cut.Add(-time.Second),
+		"msg_at_cut": cut, "msg_new": cut.Add(time.Minute),
+	}
+	for id, at := range ids {
+		if first, err := s.MarkWebhook(ctx, id, at); err != nil || !first {
+			t.Fatalf("MarkWebhook(%s) = %v, %v", id, first, err)
+		}
+	}
+	if _, err := s.PruneWebhooks(ctx, cut, -1); err == nil {
+		t.Error("PruneWebhooks with limit -1 succeeded")
+	}
+	n, err := s.PruneWebhooks(ctx, cut, 2)
+	if err != nil || n != 2 {
+		t.Fatalf("PruneWebhooks(limit 2) = %d, %v; want 2", n, err)
+	}
+	// msg_old_3, the newest of the old ones, is left for the next batch.
+	if first, err := s.MarkWebhook(ctx, "msg_old_3", ids["msg_old_3"]); err != nil || first {
+		t.Errorf("the first batch took msg_old_3 before older ids: first = %v, %v", first, err)
+	}
+	if n, err := s.PruneWebhooks(ctx, cut, 10); err != nil || n != 1 {
+		t.Errorf("second PruneWebhooks = %d, %v; want 1", n, err)
+	}
+	for id, at := range ids {
+		first, err := s.MarkWebhook(ctx, id, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := at.Before(cut); first != want {
+			t.Errorf("MarkWebhook(%s) after pruning: first = %v, want %v", id, first, want)
+		}
 	}
 }
 
