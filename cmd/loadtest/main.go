@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -45,6 +46,7 @@ type options struct {
 	product  string
 	pay      bool
 	timeout  time.Duration
+	orders   int // stop after this many orders (0: run for the duration only)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -57,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.product, "product", "ebook-receitas-do-cerrado", "the product id each shopper buys")
 	fs.BoolVar(&o.pay, "pay", false, "pay each order through sandbox-pay and time payment → paid on the event stream")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
+	fs.IntVar(&o.orders, "orders", 0, "stop after this many orders (0: run for the whole duration)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -96,6 +99,8 @@ type runner struct {
 	o      options
 	client *http.Client
 
+	started atomic.Int64 // visits started, against options.orders
+
 	mu      sync.Mutex
 	timings map[string][]time.Duration
 	errs    map[string]int
@@ -123,6 +128,9 @@ func (r *runner) run(ctx context.Context) report {
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil {
+				if r.o.orders > 0 && r.started.Add(1) > int64(r.o.orders) {
+					return
+				}
 				if step, err := r.visit(ctx); err != nil && ctx.Err() == nil {
 					r.fail(step, err)
 				}

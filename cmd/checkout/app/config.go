@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
 )
@@ -55,6 +56,9 @@ type Config struct {
 	ReconcileInterval time.Duration
 	// WebhooksEnabled forwards the embedded sandbox's webhooks to the checkout's own receiver.
 	WebhooksEnabled bool
+	// SandboxRateLimit bounds the embedded sandbox's POST /transaction per client (zero: the
+	// sandbox's default, 50 a second in bursts of 100).
+	SandboxRateLimit sandbox.RateLimit
 	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
