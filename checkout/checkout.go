@@ -240,10 +240,12 @@ type Attempt struct {
 	State          AttemptState
 	TransactionID  string // the gateway's transaction id (= deposit id); empty while pending
 	BRCode         string // the copy-and-paste code (pixResponse.uri)
-	QRCodePNG      []byte // the image the gateway sent (decoded qrCodeBase64); may be nil
-	ExpiresAt      time.Time
-	DepositStatus  gatewayclient.DepositStatus // last deposit state seen
-	Error          string                      // why it failed, for logs and the merchant
+	// QRCodePNG is the checkout's own PNG of BRCode (never the gateway's picture), drawn once when
+	// the attempt became active (ServiceOptions.QRImage); nil when none was drawn.
+	QRCodePNG     []byte
+	ExpiresAt     time.Time
+	DepositStatus gatewayclient.DepositStatus // last deposit state seen
+	Error         string                      // why it failed, for logs and the merchant
 	// Violations holds the gateway's 422 violations when the gateway refused the request, so that
 	// a replay of the same form submission reports them again.
 	Violations []gatewayclient.Violation

@@ -3,7 +3,6 @@ package checkout
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -103,6 +102,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 	if err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
 	}
+	s.remember(stored)
 	if created {
 		s.log.InfoContext(ctx, "order placed", "number", stored.Number, "amount", int64(stored.Amount))
 	}
@@ -370,6 +370,14 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 		}
 		refused = violationsOf(callErr)
 	}
+	var png []byte
+	if callErr == nil && s.qrImage != nil && s.checkTransaction(o, tx) == "" {
+		// Drawn once, here, outside any transaction: the pages serve it as stored.
+		if png, err = s.qrImage(tx.PixResponse.URI); err != nil {
+			s.log.WarnContext(ctx, "drawing the QR code", "number", o.Number, "err", err)
+			png = nil
+		}
+	}
 	res, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
 		a := o.CurrentAttempt()
 		if a == nil || a.ID != attemptID || a.State != AttemptPending {
@@ -392,7 +400,7 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 		a.TransactionID = tx.ID
 		a.DepositStatus = tx.Status
 		a.BRCode = tx.PixResponse.URI
-		a.QRCodePNG = decodeQR(tx.PixResponse.QRCodeBase64)
+		a.QRCodePNG = png
 		a.ExpiresAt = tx.PixResponse.ExpirationDate.UTC()
 		if a.ExpiresAt.IsZero() {
 			a.ExpiresAt = now.Add(time.Duration(s.expiration) * time.Second)
@@ -434,21 +442,6 @@ func (s *Service) checkTransaction(o *Order, tx *gatewayclient.Transaction) stri
 		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", tx.Amount, o.Amount)
 	}
 	return checkBRCode(tx.PixResponse.URI, o.Amount)
-}
-
-// decodeQR decodes the gateway's qrCodeBase64, with or without a data: URL prefix; nil when it
-// is not base64 (pages then draw the QR from the BR Code).
-func decodeQR(s string) []byte {
-	if i := strings.Index(s, ","); strings.HasPrefix(s, "data:") && i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimSpace(s)
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if b, err := enc.DecodeString(s); err == nil && len(b) > 0 {
-			return b
-		}
-	}
-	return nil
 }
 
 // violationsOf returns the violations of a validation error of the client or of a gateway 422.

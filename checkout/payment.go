@@ -311,9 +311,10 @@ func (s *Service) ExpireDue(ctx context.Context) (int, error) {
 // gateway's answer was lost, or the gateway was down) is completed first with its idempotency
 // key, and a QR code whose time is over expires — this order only, without waiting for the
 // reconciler's next pass. When the gateway still cannot be reached, the order is returned as
-// stored, pending, without an error: the page says so and refreshes itself.
+// stored, pending, without an error: the page says so and refreshes itself. The order is read
+// from its Snapshot: it is shared and must not be changed.
 func (s *Service) CurrentOrder(ctx context.Context, id string) (*Order, error) {
-	o, err := s.Order(ctx, id)
+	o, err := s.Snapshot(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -47,6 +47,18 @@ type ServiceOptions struct {
 	CEP cep.Provider
 	// Sessions keeps the checkout sessions of the merchant API (nil: none can be made).
 	Sessions SessionStore
+	// QRImage draws the PNG of a BR Code. When set, an attempt's image is drawn once, when the
+	// attempt becomes active, and stored with it (Attempt.QRCodePNG), so that no page ever
+	// draws it again; nil leaves the drawing to the pages.
+	QRImage func(code string) ([]byte, error)
+	// Snapshots is how many order snapshots are kept in memory for the shopper's pages
+	// (default DefaultSnapshots; see Service.Snapshot).
+	Snapshots int
+	// SnapshotMaxAge is how long a snapshot may be used before it is read again. Zero (the
+	// default) keeps it until a change replaces it: right when every change reaches this
+	// Service — made through it, or reported by Changed. Set it when other processes change the
+	// same database and their changes are not reported.
+	SnapshotMaxAge time.Duration
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -65,6 +77,9 @@ type Service struct {
 	locks      *keyedMutex
 	events     *broker
 	sessions   SessionStore
+	qrImage    func(string) ([]byte, error)
+	snaps      *snapshots
+	snapMaxAge time.Duration
 }
 
 // NewService returns a Service on store and gw.
@@ -82,7 +97,13 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
 		sessions:   opts.Sessions,
+		qrImage:    opts.QRImage,
+		snapMaxAge: opts.SnapshotMaxAge,
 	}
+	if opts.Snapshots <= 0 {
+		opts.Snapshots = DefaultSnapshots
+	}
+	s.snaps = newSnapshots(opts.Snapshots)
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -249,7 +270,8 @@ func checkQuantity(qty int) error {
 	return nil
 }
 
-// Order returns an order, or ErrNotFound.
+// Order returns an order as stored, read from the store, or ErrNotFound. Pages that only show
+// an order read its Snapshot instead.
 func (s *Service) Order(ctx context.Context, id string) (*Order, error) {
 	o, err := s.store.Order(ctx, id)
 	if err != nil {
@@ -275,8 +297,14 @@ func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool
 			return nil, false, err
 		}
 		before := o.Status
+		// The order as stored now replaces an older snapshot even when nothing changes (another
+		// instance may have changed it).
+		stored := snapshotOf(o)
 		changed, err := fn(o)
 		if err != nil || !changed {
+			if err == nil {
+				s.snaps.put(stored, time.Now())
+			}
 			return o, false, err
 		}
 		o.UpdatedAt = s.now().UTC()
@@ -287,6 +315,7 @@ func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool
 		if err != nil {
 			return nil, false, err
 		}
+		s.remember(o)
 		if o.Status != before {
 			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
 		}

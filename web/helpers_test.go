@@ -125,6 +125,11 @@ type envOptions struct {
 	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
 	newCartBurst   int  // 0: the default
 	dashboard      bool // serve the dashboard (see dashboard_helpers_test.go)
+	// maxStreams, maxStreamsPerOrder: the SSE caps (0: the defaults).
+	maxStreams, maxStreamsPerOrder int
+	// qrImage: the domain draws each attempt's QR image once, as the app wires it (otherwise
+	// the QR route draws it, as for attempts stored before images were drawn).
+	qrImage bool
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -163,24 +168,30 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
 	sessions := newMemSessions()
-	svc := checkout.NewService(store, gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
-		Sessions: sessions, CEP: cep.Sample()})
+	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: sessions,
+		CEP: cep.Sample()}
+	if o.qrImage {
+		so.QRImage = web.QRImage
+	}
+	svc := checkout.NewService(store, gw, so)
 	keyStore := &memKeys{}
 	keys := merchant.NewKeys(keyStore, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	opts := web.Options{
-		Logger:         slog.New(slog.NewJSONHandler(logs, nil)),
-		Service:        svc,
-		Store:          store,
-		Assets:         static.New(),
-		WebhookSecret:  o.webhookSecret,
-		Clock:          sb.Now,
-		FrameAncestors: o.frameAncestors,
-		PublicURL:      o.publicURL,
-		Heartbeat:      o.heartbeat,
-		WebhookWorkers: o.workers,
-		Recheck:        o.recheck,
-		WebhookQueue:   o.queue,
-		APIKeys:        keys,
+		Logger:             slog.New(slog.NewJSONHandler(logs, nil)),
+		Service:            svc,
+		Store:              store,
+		Assets:             static.New(),
+		WebhookSecret:      o.webhookSecret,
+		Clock:              sb.Now,
+		FrameAncestors:     o.frameAncestors,
+		PublicURL:          o.publicURL,
+		Heartbeat:          o.heartbeat,
+		WebhookWorkers:     o.workers,
+		Recheck:            o.recheck,
+		WebhookQueue:       o.queue,
+		APIKeys:            keys,
+		MaxStreams:         o.maxStreams,
+		MaxStreamsPerOrder: o.maxStreamsPerOrder,
 	}
 	if o.newCartBurst > 0 {
 		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test

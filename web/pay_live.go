@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -50,24 +52,44 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
 const sseRetry = 3000
 
+// errTooManyStreams refuses a stream past a cap; the page polls the status instead.
+var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
+	Message: "too many live status streams: poll the status URL instead"}
+
 // events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
 // sends the current status at once, then each change; a comment every heartbeat keeps it
 // alive. It ends once the message carries a redirect (paid, failed, or a QR code that appeared
-// since the page was drawn), when the client goes, or
-// when the server shuts down. The server's WriteTimeout stays on: each write extends this
-// stream's own deadline through http.ResponseController.
+// since the page was drawn), when the client goes, or when the server shuts down (a write
+// blocked on a client that reads nothing is cut then too). The server's WriteTimeout stays on:
+// each write extends this stream's own deadline through http.ResponseController.
+//
+// A stream is cheap: it waits for the order's events, reading the order's snapshot from memory
+// when one comes, with no timer but the heartbeat (and Options.Recheck's, when set). Streams
+// are capped per order and per process (Options.MaxStreams): past a cap the answer is 503, on
+// which the page's script polls the status endpoint instead.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := chi.URLParam(r, "orderID")
+	release, ok := s.streams.acquire(id)
+	if !ok {
+		w.Header().Set("Retry-After", "60")
+		s.failJSON(w, r, errTooManyStreams)
+		return
+	}
+	defer release()
 	// Subscribe before reading the order, so that no change falls between the two.
 	ch, unsubscribe := s.svc.Subscribe(id)
 	defer unsubscribe()
-	o, err := s.svc.Order(ctx, id)
+	o, err := s.svc.Snapshot(ctx, id)
 	if err != nil {
 		s.failJSON(w, r, err)
 		return
 	}
 	rc := http.NewResponseController(w)
+	// Shutdown cuts a write blocked on a client that reads nothing (write checks s.stopping
+	// after extending its deadline, so that the cut is never undone).
+	uncut := context.AfterFunc(s.stopping, func() { _ = rc.SetWriteDeadline(time.Now()) })
+	defer uncut()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -80,7 +102,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			!errors.Is(err, http.ErrNotSupported) {
 			return err
 		}
-		if _, err := fmt.Fprint(w, text); err != nil {
+		if err := s.stopping.Err(); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, text); err != nil {
 			return err
 		}
 		return rc.Flush()
@@ -97,7 +122,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return m.Redirect != "", write("event: status\ndata: " + string(b) + "\n\n")
 	}
 
-	if err := write(fmt.Sprintf("retry: %d\n\n", sseRetry)); err != nil {
+	if err := write("retry: " + strconv.Itoa(sseRetry) + "\n\n"); err != nil {
 		return
 	}
 	last := o.Status
@@ -106,9 +131,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 	heartbeat := time.NewTicker(s.opts.Heartbeat)
 	defer heartbeat.Stop()
-	recheck := time.NewTicker(s.opts.Recheck)
-	defer recheck.Stop()
+	var recheck <-chan time.Time
+	if s.opts.Recheck > 0 {
+		t := time.NewTicker(s.opts.Recheck)
+		defer t.Stop()
+		recheck = t.C
+	}
 	for {
+		read := s.svc.Snapshot
 		select {
 		case <-ctx.Done():
 			return
@@ -119,10 +149,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			continue
-		case <-ch: // the event may be stale, and events may have been dropped: re-read
-		case <-recheck.C: // another instance may have changed the order
+		case <-ch: // the event may be stale, and events may have been dropped: read the snapshot
+		case <-recheck: // another instance may have changed the order: read the store
+			read = s.svc.Order
 		}
-		o, err := s.svc.Order(ctx, id)
+		o, err := read(ctx, id)
 		if err != nil {
 			return
 		}

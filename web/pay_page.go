@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
-	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -27,9 +26,9 @@ func (s *Server) payRoutes(r chi.Router) {
 	r.Get("/pay/{orderID}/paid", s.paidPage)
 }
 
-// order reads the order named by the URL.
+// order reads the order named by the URL: its snapshot, shared and never changed here.
 func (s *Server) order(r *http.Request) (*checkout.Order, error) {
-	return s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
+	return s.svc.Snapshot(r.Context(), chi.URLParam(r, "orderID"))
 }
 
 // summary lists the order's lines for the pages.
@@ -105,9 +104,9 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, views.PixPage(v))
 }
 
-// qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn here from
-// the BR Code the domain checked (not the gateway's picture), so that the image always says
-// exactly what the copy-and-paste code says.
+// qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn by the
+// checkout from the BR Code the domain checked (never the gateway's picture), so that the image
+// always says exactly what the copy-and-paste code says.
 func (s *Server) qrImage(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
@@ -131,20 +130,20 @@ func (s *Server) qrImage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(png)
 }
 
-// qrPNG returns the PNG of an attempt's BR Code, from the cache when it was drawn before.
+// qrPNG returns the PNG of an attempt's BR Code: the one drawn when the attempt became active
+// and stored with it, else (an attempt stored before images were drawn) drawn now and kept in
+// a small cache.
 func (s *Server) qrPNG(a *checkout.Attempt) ([]byte, error) {
+	if len(a.QRCodePNG) > 0 {
+		return a.QRCodePNG, nil
+	}
 	s.qrMu.Lock()
 	png, ok := s.qrCache[a.ID]
 	s.qrMu.Unlock()
 	if ok {
 		return png, nil
 	}
-	q, err := qrcode.New(a.BRCode, qrcode.Medium)
-	if err != nil {
-		return nil, err
-	}
-	// Four pixels per module: small to make and send; the page scales it up crisply.
-	png, err = q.PNG(-4)
+	png, err := QRImage(a.BRCode)
 	if err != nil {
 		return nil, err
 	}

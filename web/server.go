@@ -38,8 +38,15 @@ const DefaultHeartbeat = 15 * time.Second
 // EmbedJSMaxAge is how long browsers may keep /embed.js before revalidating it.
 const EmbedJSMaxAge = 5 * time.Minute
 
-// DefaultRecheck is the default interval at which an SSE stream re-reads its order.
+// DefaultRecheck is the interval at which SSE streams re-read their order when changes made by
+// other instances do not reach this process (see Options.Recheck).
 const DefaultRecheck = 3 * time.Second
+
+// Default caps of the SSE streams (see Options.MaxStreams).
+const (
+	DefaultMaxStreams         = 10_000
+	DefaultMaxStreamsPerOrder = 8
+)
 
 // SandboxPayer pays a deposit through the sandbox gateway's simulation control. It exists only
 // in sandbox mode; web never imports the sandbox itself.
@@ -83,10 +90,15 @@ type Options struct {
 	Logger *slog.Logger
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
-	// Recheck is how often an SSE stream re-reads its order from the store (default
-	// DefaultRecheck): status events reach only the streams of the process that made the
-	// change, so this is how a stream learns of changes made by another instance.
+	// Recheck, when positive, is how often each SSE stream re-reads its order from the store:
+	// for instances sharing a database whose changes do not reach each other's Service (status
+	// events reach the streams of the process that made the change, or those the Service is
+	// told of with Changed). Zero: streams wait for events only, with no timer of their own.
 	Recheck time.Duration
+	// MaxStreams caps the SSE streams open at once in this process, MaxStreamsPerOrder those
+	// of one order (defaults DefaultMaxStreams and DefaultMaxStreamsPerOrder). Past a cap the
+	// stream is refused with 503 and the page polls its status instead.
+	MaxStreams, MaxStreamsPerOrder int
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
@@ -128,9 +140,13 @@ type Server struct {
 	handler  http.Handler
 
 	// done is closed by Shutdown: SSE streams watch it, so that http.Server.Shutdown does not
-	// wait for them.
+	// wait for them; stopping is canceled then too, to cut a stream's write blocked on a client
+	// that reads nothing.
 	done     chan struct{}
 	doneOnce sync.Once
+	stopping context.Context
+	stop     context.CancelFunc
+	streams  *streamCounter
 
 	hooks       chan webhookJob
 	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
@@ -161,8 +177,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
 	}
-	if opts.Recheck <= 0 {
-		opts.Recheck = DefaultRecheck
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.MaxStreamsPerOrder <= 0 {
+		opts.MaxStreamsPerOrder = DefaultMaxStreamsPerOrder
 	}
 	if opts.WebhookWorkers <= 0 {
 		opts.WebhookWorkers = 4
@@ -181,7 +200,9 @@ func New(opts Options) (*Server, error) {
 		hooks:   make(chan webhookJob, opts.WebhookQueue),
 		seen:    newRecentIDs(4096),
 		qrCache: map[string][]byte{},
+		streams: newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
 	}
+	s.stopping, s.stop = context.WithCancel(context.Background())
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
@@ -229,6 +250,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.doneOnce.Do(func() {
 		close(s.done)
+		s.stop()
 		s.hooksMu.Lock()
 		s.hooksClosed = true
 		close(s.hooks)

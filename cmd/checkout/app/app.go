@@ -144,12 +144,21 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if a.clock == nil && a.sandbox != nil {
 		a.clock = a.sandbox.Now
 	}
+	// On SQLite this process makes every change, so its snapshots and streams hear of each one.
+	// Instances sharing a PostgreSQL database do not hear of each other's changes: snapshots
+	// are read again after a second, and streams re-read their order.
+	var snapMaxAge, recheck time.Duration
+	if cfg.DatabaseURL != "" {
+		snapMaxAge, recheck = time.Second, web.DefaultRecheck
+	}
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
-		PublicURL:    cfg.PublicURL,
-		MerchantName: cfg.MerchantName,
-		CEP:          cepProvider(cfg),
-		Clock:        a.clock,
-		Logger:       log,
+		PublicURL:      cfg.PublicURL,
+		MerchantName:   cfg.MerchantName,
+		CEP:            cepProvider(cfg),
+		Clock:          a.clock,
+		Logger:         log,
+		QRImage:        web.QRImage,
+		SnapshotMaxAge: snapMaxAge,
 	})
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
@@ -166,6 +175,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
 		Heartbeat:      cfg.SSEHeartbeat,
+		Recheck:        recheck,
 		NewCartLimit:   cfg.NewCartLimit,
 	})
 	if err != nil {
@@ -377,6 +387,7 @@ func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 		Logger:  a.log.With("component", "sandbox"),
 		// The shopper's bank app shows the BR Code's merchant name: make it the shop's.
 		MerchantName: brcode.Sanitize(a.cfg.MerchantName, brcode.MaxNameLength),
+		RateLimit:    a.cfg.SandboxRateLimit,
 	}
 	if a.cfg.Clock != nil {
 		opts.Clock = clockFunc(a.cfg.Clock)
