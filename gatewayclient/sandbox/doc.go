@@ -203,7 +203,11 @@
 // (package outbox) in the same transaction: type "deposit.<status>" or
 // "withdrawal.<status>" in lower case, body {"type","timestamp","data": the record as GET
 // shows it}, signed Standard Webhooks style with the client's whsec_ secret (generated at
-// first start and kept, or ClientConfig.WebhookSecret). Deliveries go to the record's
+// first start and kept, or ClientConfig.WebhookSecret). The body's timestamp is the
+// simulated time of the change, like the record's dates; webhook-timestamp (which is
+// signed) is the real time of each attempt, since receivers check it against their own
+// clocks: advancing the sandbox clock never makes its webhooks look replayed. (The schedule
+// of retries follows the simulated clock, so advancing it makes retries due.) Deliveries go to the record's
 // webhookUrl through a dialer that refuses loopback, private and link-local addresses, and
 // to Options.WebhookForwardTo when set; retries back off exponentially with full jitter
 // (Options.WebhookBaseDelay 5 s doubling up to WebhookMaxDelay 1 h) until a 2xx; any other

@@ -41,7 +41,7 @@ func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
 	tx := e.createTx(tok, "hook-0001", 1990)
 	e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, nil, 200, nil)
 
-	v := webhook.Verifier{Secret: secret, Now: e.sb.Now}
+	v := webhook.Verifier{Secret: secret} // real time: webhooks are signed with it
 	seen := map[string]bool{}
 	for range 2 {
 		var r received
@@ -69,7 +69,7 @@ func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
 			t.Fatalf("paid event data %+v", ev.Data)
 		}
 		// A wrong secret does not verify.
-		if err := (webhook.Verifier{Secret: "whsec_" + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", Now: e.sb.Now}).Verify(r.header, r.body); err == nil {
+		if err := (webhook.Verifier{Secret: "whsec_" + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}).Verify(r.header, r.body); err == nil {
 			t.Fatal("verified with the wrong secret")
 		}
 	}
@@ -115,5 +115,59 @@ func TestWebhookEnqueuedForRecordURL(t *testing.T) {
 	}
 	if len(ds) != 1 || ds[0].URL != req.WebhookURL || ds[0].Type != "deposit.pix_qrcode_generated" || ds[0].Status != "pending" {
 		t.Fatalf("deliveries %+v", ds)
+	}
+}
+
+// TestWebhooksSignedWithRealTimeAfterClockAdvance advances the sandbox clock by two hours and
+// restarts it (the offset is kept): webhooks still verify against a receiver's real clock,
+// because webhook-timestamp is when the attempt was sent, while the body's timestamp stays
+// the simulated time of the change, like the record's own dates.
+func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
+	got := make(chan received, 16)
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- received{r.Header.Clone(), b}
+	}))
+	defer recv.Close()
+	// The base clock is the real one, as when the sandbox runs for real.
+	e := &env{t: t, dir: t.TempDir()}
+	useReal := func(o *Options) { o.Clock = systemClock{}; o.WebhookForwardTo = recv.URL }
+	e.start(useReal)
+	if err := e.sb.AdvanceClock(context.Background(), 2*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	e.stop()
+	e.start(useReal)
+	if skew := time.Until(e.sb.Now()); skew < 2*time.Hour-time.Minute {
+		t.Fatalf("the sandbox clock is %v ahead after a restart, want 2 h", skew)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { e.sb.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	tok := e.token()
+	tx := e.createTx(tok, "hook-real-1", 1990)
+	var r received
+	select {
+	case r = <-got:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no webhook")
+	}
+	secret := e.sb.clients[testClientID].WebhookSecret
+	if err := (webhook.Verifier{Secret: secret}).Verify(r.header, r.body); err != nil {
+		t.Fatalf("a receiver on real time refuses the webhook: %v", err)
+	}
+	var ev struct {
+		Timestamp time.Time `json:"timestamp"`
+		Data      struct {
+			ID        string    `json:"id"`
+			CreatedAt time.Time `json:"createdAt"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.body, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Data.ID != tx.ID || !ev.Timestamp.Equal(ev.Data.CreatedAt) || time.Until(ev.Timestamp) < time.Hour {
+		t.Fatalf("body timestamp %v, record created %v: want the sandbox's time, two hours ahead", ev.Timestamp, ev.Data.CreatedAt)
 	}
 }

@@ -86,8 +86,13 @@ type Options struct {
 	DB *sql.DB
 	// ReadDB, when set, serves the outbox's reads (Deliveries, Attempts); nil means DB.
 	ReadDB *sql.DB
-	// Clock schedules deliveries and stamps attempts; nil means real time.
+	// Clock schedules deliveries and stamps attempts; nil means real time. The sandbox passes
+	// its simulated clock, so that advancing it makes retries due.
 	Clock Clock
+	// SignClock gives the webhook-timestamp of each attempt, which is also signed. Receivers
+	// check it against their own clocks to refuse replays, so it is real time whatever
+	// Clock says (nil: the wall clock); tests may fix it.
+	SignClock Clock
 	// Logger receives one line per attempt (never a secret); nil discards.
 	Logger *slog.Logger
 	// HTTPClient delivers to the records' webhookUrl. Nil means a client with GuardedDialer
@@ -157,6 +162,7 @@ type Outbox struct {
 	db            *sql.DB // writes
 	rdb           *sql.DB // reads
 	clock         Clock
+	signClock     Clock
 	log           *slog.Logger
 	client        *http.Client
 	forwardClient *http.Client
@@ -193,6 +199,7 @@ func New(opts Options) (*Outbox, error) {
 		db:          opts.DB,
 		rdb:         opts.ReadDB,
 		clock:       opts.Clock,
+		signClock:   opts.SignClock,
 		log:         opts.Logger,
 		forwardTo:   opts.ForwardTo,
 		base:        opts.BaseDelay,
@@ -208,6 +215,9 @@ func New(opts Options) (*Outbox, error) {
 	}
 	if o.clock == nil {
 		o.clock = realClock{}
+	}
+	if o.signClock == nil {
+		o.signClock = realClock{}
 	}
 	if o.log == nil {
 		o.log = slog.New(slog.DiscardHandler)
@@ -522,7 +532,7 @@ func (o *Outbox) claim(ctx context.Context, due int64, limit int) ([]claimed, er
 func (o *Outbox) attempt(ctx context.Context, c claimed) error {
 	at := o.clock.Now()
 	start := time.Now()
-	code, failure := o.send(ctx, c, at)
+	code, failure := o.send(ctx, c, o.signClock.Now())
 	took := time.Since(start)
 	if ctx.Err() != nil {
 		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
@@ -583,10 +593,10 @@ func (o *Outbox) record(ctx context.Context, id int64, n int, at time.Time, code
 	return nil
 }
 
-// send POSTs the delivery and returns the answer's status code (0 without an answer) and a
-// description of the failure ("" on a 2xx).
-func (o *Outbox) send(ctx context.Context, c claimed, at time.Time) (int, string) {
-	h, err := webhook.Headers(c.secret, c.messageID, at, c.body)
+// send POSTs the delivery, signed as sent at signedAt, and returns the answer's status code
+// (0 without an answer) and a description of the failure ("" on a 2xx).
+func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (int, string) {
+	h, err := webhook.Headers(c.secret, c.messageID, signedAt, c.body)
 	if err != nil {
 		return 0, "signing: " + err.Error()
 	}
