@@ -2,7 +2,10 @@ package sandbox
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,8 +31,28 @@ import (
 // consoleCookie holds the console's access token.
 const consoleCookie = "sandbox_console"
 
+// consoleCSS is the console's style sheet, served at sandbox/console.css: a file of the
+// console's own origin, which its Content-Security-Policy (style-src 'self') allows.
+//
+//go:embed console.css
+var consoleCSS []byte
+
+// consoleCSSVersion fingerprints consoleCSS, so that pages can let browsers keep it for good.
+var consoleCSSVersion = func() string {
+	sum := sha256.Sum256(consoleCSS)
+	return hex.EncodeToString(sum[:6])
+}()
+
+// consoleCSSPath is the style sheet's URL relative to the console's directory.
+var consoleCSSPath = "console.css?v=" + consoleCSSVersion
+
+// consoleCSP is the Content-Security-Policy of every console page: no scripts, styles from
+// the console's own style sheet only, forms to itself, never framed.
+const consoleCSP = "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
+
 // consoleView is the view model of the console page.
 type consoleView struct {
+	Base        string // the console's directory relative to the page's URL ("" at the console itself)
 	ClientID    string
 	Now         string
 	Error       string
@@ -75,6 +98,7 @@ func (s *Sandbox) consoleRoutes(mux *http.ServeMux) {
 	cop := http.NewCrossOriginProtection()
 	post := func(h http.HandlerFunc) http.Handler { return cop.Handler(h) }
 	mux.HandleFunc("GET /sandbox/{$}", s.handleConsole)
+	mux.HandleFunc("GET /sandbox/console.css", handleConsoleCSS)
 	mux.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
 		relativeRedirect(w, "sandbox/", http.StatusMovedPermanently)
 	})
@@ -132,21 +156,35 @@ func (s *Sandbox) consolePrincipal(r *http.Request) (principal, bool) {
 func (s *Sandbox) handleConsole(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.consolePrincipal(r)
 	if !ok {
-		s.renderConsole(w, r, http.StatusOK, consoleLogin(""))
+		s.renderConsole(w, r, http.StatusOK, consoleLogin("", ""))
 		return
 	}
-	s.renderConsolePage(w, r, p, http.StatusOK, "")
+	s.renderConsolePage(w, r, p, http.StatusOK, "", "")
 }
 
-// renderConsolePage renders the console for p, with an error message when not empty.
-func (s *Sandbox) renderConsolePage(w http.ResponseWriter, r *http.Request, p principal, status int, errMsg string) {
+// handleConsoleCSS is GET sandbox/console.css.
+func handleConsoleCSS(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/css; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.URL.Query().Get("v") == consoleCSSVersion {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	_, _ = w.Write(consoleCSS)
+}
+
+// renderConsolePage renders the console for p, with an error message when not empty. base
+// is as in consoleView.
+func (s *Sandbox) renderConsolePage(w http.ResponseWriter, r *http.Request, p principal, status int, errMsg, base string) {
 	v, err := s.consoleView(r.Context(), p)
 	if err != nil {
 		s.log.Error("sandbox: console", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	v.Error = errMsg
+	v.Error, v.Base = errMsg, base
 	s.renderConsole(w, r, status, consolePage(v))
 }
 
@@ -156,7 +194,7 @@ func (s *Sandbox) renderConsole(w http.ResponseWriter, r *http.Request, status i
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", consoleCSP)
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
@@ -180,7 +218,7 @@ func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 			secs := retryAfterSeconds(wait)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			s.renderConsole(w, r, http.StatusTooManyRequests,
-				consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs)))
+				consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs), ""))
 			return
 		}
 	}
@@ -189,7 +227,7 @@ func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 		for _, k := range keys {
 			s.logins.allow(k)
 		}
-		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret."))
+		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret.", ""))
 		return
 	}
 	tok, err := s.signToken(c.ID, c.Scopes)
@@ -218,7 +256,7 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, ok := s.consolePrincipal(r)
 		if !ok {
-			s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Sign in first."))
+			s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Sign in first.", back))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
@@ -227,12 +265,12 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 			var ve *gc.ValidationError
 			switch {
 			case errors.As(err, &ae):
-				s.renderConsolePage(w, r, p, ae.status, fmt.Sprint(ae.message))
+				s.renderConsolePage(w, r, p, ae.status, fmt.Sprint(ae.message), back)
 			case errors.As(err, &ve):
-				s.renderConsolePage(w, r, p, http.StatusUnprocessableEntity, strings.TrimPrefix(ve.Error(), "gatewayclient: "))
+				s.renderConsolePage(w, r, p, http.StatusUnprocessableEntity, strings.TrimPrefix(ve.Error(), "gatewayclient: "), back)
 			default:
 				s.log.Error("sandbox: console action", "path", r.URL.Path, "err", err)
-				s.renderConsolePage(w, r, p, http.StatusInternalServerError, "internal error")
+				s.renderConsolePage(w, r, p, http.StatusInternalServerError, "internal error", back)
 			}
 			return
 		}

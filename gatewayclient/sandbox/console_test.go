@@ -313,3 +313,94 @@ func TestConsoleShowsEveryDeliveryAttempt(t *testing.T) {
 		t.Fatalf("after the retry: %q", d.Text())
 	}
 }
+
+// TestConsoleStyleSheet checks that the console is styled by a style sheet of its own origin,
+// which its Content-Security-Policy allows (no inline styles at all, so no 'unsafe-inline'),
+// and that a page answered at a deeper path (a refused control) resolves its links, forms and
+// style sheet against the console's directory.
+func TestConsoleStyleSheet(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	tx := e.createTx(tok, "console-css-1", 500)
+	mux := http.NewServeMux()
+	mux.Handle("/sandbox/gateway/", http.StripPrefix("/sandbox/gateway", e.sb))
+	mounted := httptest.NewServer(mux)
+	defer mounted.Close()
+	base := mounted.URL + "/sandbox/gateway/sandbox/"
+	c := browser(t)
+	res, err := c.PostForm(base+"login", url.Values{"client_id": {testClientID}, "client_secret": {testSecret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+
+	check := func(pageURL string, res *http.Response) *goquery.Document {
+		t.Helper()
+		defer res.Body.Close()
+		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "style-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+			t.Fatalf("%s: CSP %q", pageURL, csp)
+		}
+		doc, err := goquery.NewDocumentFromReader(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html, _ := doc.Html()
+		if doc.Find("style").Length() != 0 || doc.Find("[style]").Length() != 0 || strings.Contains(html, "consoleCSS") {
+			t.Fatalf("%s: inline styles, which the CSP refuses", pageURL)
+		}
+		href, ok := doc.Find(`link[rel="stylesheet"]`).Attr("href")
+		if !ok {
+			t.Fatalf("%s: no style sheet", pageURL)
+		}
+		// Resolve as a browser does: against <base href> when there is one.
+		u, _ := url.Parse(pageURL)
+		if b, ok := doc.Find("base").Attr("href"); ok {
+			u, _ = u.Parse(b)
+		}
+		css, _ := u.Parse(href)
+		if css.String() != base+consoleCSSPath {
+			t.Fatalf("%s: style sheet at %s, want %s", pageURL, css, base+consoleCSSPath)
+		}
+		cr, err := c.Get(css.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := new(bytes.Buffer)
+		_, _ = body.ReadFrom(cr.Body)
+		cr.Body.Close()
+		if cr.StatusCode != 200 || !strings.HasPrefix(cr.Header.Get("Content-Type"), "text/css") ||
+			!strings.Contains(cr.Header.Get("Cache-Control"), "immutable") || !strings.Contains(body.String(), "@media (max-width:") {
+			t.Fatalf("style sheet: %d %q %q", cr.StatusCode, cr.Header.Get("Content-Type"), cr.Header.Get("Cache-Control"))
+		}
+		// Every form posts inside the console.
+		doc.Find("form").Each(func(_ int, f *goquery.Selection) {
+			action, _ := f.Attr("action")
+			if a, _ := u.Parse(action); !strings.HasPrefix(a.String(), base) {
+				t.Errorf("%s: form posts to %s, outside the console", pageURL, a)
+			}
+		})
+		return doc
+	}
+	r0, err := c.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc := check(base, r0); doc.Find(`td[data-label="Id"]`).Length() != 1 {
+		t.Fatal("cells lack the labels the narrow layout shows")
+	}
+	refused := base + "console/deposits/" + tx.ID + "/refund"
+	r1, err := c.PostForm(refused, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.StatusCode != http.StatusConflict {
+		t.Fatalf("refund before payment: %d", r1.StatusCode)
+	}
+	check(refused, r1)
+	// Signed out, the sign-in page is styled too.
+	r2, err := http.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(base, r2)
+}

@@ -1,0 +1,102 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+// The sandbox's console, signed in, with deposits in several states and their webhook
+// deliveries, is styled by its style sheet (which its CSP allows) and fits a 390 px phone
+// without sideways scrolling; its buttons are big enough to tap. The same page on a wide
+// screen keeps its table.
+func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
+	if suite.skip != "" {
+		t.Skipf("BROWSER TESTS SKIPPED: %s (run e2e/setup.sh)", suite.skip)
+	}
+	cleanArtifacts(t)
+	const id, secret = "console-client", "console-secret-1"
+	hooks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer hooks.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	sb, err := sandbox.New(ctx, sandbox.Options{DataDir: t.TempDir(), Clients: []sandbox.ClientConfig{{ID: id, Secret: secret}},
+		WebhookForwardTo: hooks.URL + "/a/rather/long/path/for/webhooks/that/must/wrap/on/a/phone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { sb.Run(ctx); close(done) }()
+	srv := httptest.NewServer(sb)
+	t.Cleanup(func() { srv.Close(); cancel(); <-done; sb.Close() })
+
+	c, err := gatewayclient.New(srv.URL, id, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, action := range []sandbox.DepositAction{"", sandbox.ActionPay, sandbox.ActionFail} {
+		tx, err := c.CreateTransaction(ctx, gatewayclient.CreateTransactionRequest{Amount: gatewayclient.Cents(1990 + i),
+			PaymentMethod: gatewayclient.PaymentMethodPIX, IdempotencyKey: fmt.Sprintf("console-e2e-%d", i), Pix: &gatewayclient.PixRequest{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if action != "" {
+			if _, err := sb.ControlDeposit(ctx, id, tx.ID, action, sandbox.DepositControl{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := sb.CreateWithdrawal(ctx, id, sandbox.NewWithdrawal{Amount: 2500}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // let the outbox deliver, so the attempts show
+
+	for _, tc := range []struct {
+		name string
+		opts playwright.BrowserNewContextOptions
+	}{
+		{"phone", playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 390, Height: 844},
+			DeviceScaleFactor: playwright.Float(2), IsMobile: playwright.Bool(true), HasTouch: playwright.Bool(true)}},
+		{"desktop", playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSession(t, tc.opts)
+			var cspViolations []string
+			s.page.OnConsole(func(m playwright.ConsoleMessage) {
+				if m.Type() == "error" {
+					cspViolations = append(cspViolations, m.Text())
+				}
+			})
+			s.open(srv.URL + "/sandbox/")
+			s.check(s.page.Locator(`input[name="client_id"]`).Fill(id), "client id")
+			s.check(s.page.Locator(`input[name="client_secret"]`).Fill(secret), "client secret")
+			s.check(s.page.Locator(`button[type="submit"]`).Click(), "sign in")
+			s.check(s.expect.Locator(s.page.Locator(`[data-testid="sandbox-deposit-row"]`)).ToHaveCount(3), "three deposits")
+
+			// The style sheet applied: buttons have the console's size, not the browser's.
+			if h := s.eval(s.page, `() => getComputedStyle(document.querySelector('td button')).minHeight`); h != "36px" {
+				t.Errorf("button min-height %v: the style sheet did not apply", h)
+			}
+			if len(cspViolations) > 0 {
+				t.Errorf("console errors (a CSP refusal?): %v", cspViolations)
+			}
+			s.noHorizontalScroll(s.page, "console")
+			if tc.name == "phone" {
+				s.tappable(s.page.Locator(`td button`).First(), "a control button")
+				if d := s.eval(s.page, `() => getComputedStyle(document.querySelector('td')).display`); d != "block" {
+					t.Errorf("cells display %v on a phone, want block (one card per row)", d)
+				}
+			} else if d := s.eval(s.page, `() => getComputedStyle(document.querySelector('td')).display`); d != "table-cell" {
+				t.Errorf("cells display %v on a wide screen, want table-cell", d)
+			}
+			s.shot("console-" + tc.name)
+		})
+	}
+}
