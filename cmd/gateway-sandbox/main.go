@@ -11,7 +11,8 @@
 //	SANDBOX_CLIENT_SECRET        its secret (sandbox-secret)
 //	SANDBOX_WEBHOOK_FORWARD_TO   also deliver every webhook to this URL (none)
 //
-// Bad configuration stops it with one line naming the variable and exit status 2.
+// -h lists the flags with their defaults. Bad configuration stops it with one line naming the
+// variable and exit status 2.
 package main
 
 import (
@@ -45,6 +46,10 @@ func mainExit(args []string, getenv func(string) string, stdout, stderr io.Write
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg, err := parseConfig(args, getenv)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout)
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gateway-sandbox:", err)
 		return 2
@@ -66,32 +71,60 @@ type config struct {
 	ForwardTo    string
 }
 
-// setting is one configuration variable: its name, default and destination.
+// setting is one configuration variable: its name, default, meaning and destination.
 type setting struct {
-	env, def string
-	dst      *string
+	env, def, usage string
+	dst             *string
 }
 
-// parseConfig reads the environment (through getenv) and then the flags in args.
-func parseConfig(args []string, getenv func(string) string) (config, error) {
-	var c config
-	settings := []setting{
-		{"SANDBOX_ADDR", "127.0.0.1:8090", &c.Addr},
-		{"SANDBOX_DATA_DIR", "./sandbox-data", &c.DataDir},
-		{"SANDBOX_CLIENT_ID", "sandbox-client", &c.ClientID},
-		{"SANDBOX_CLIENT_SECRET", "sandbox-secret", &c.ClientSecret},
-		{"SANDBOX_WEBHOOK_FORWARD_TO", "", &c.ForwardTo},
+// settings lists the configuration variables, writing into c.
+func settings(c *config) []setting {
+	return []setting{
+		{"SANDBOX_ADDR", "127.0.0.1:8090", "listen address (host:port)", &c.Addr},
+		{"SANDBOX_DATA_DIR", "./sandbox-data", "state directory (SQLite database, signing key)", &c.DataDir},
+		{"SANDBOX_CLIENT_ID", "sandbox-client", "the client id the sandbox accepts", &c.ClientID},
+		{"SANDBOX_CLIENT_SECRET", "sandbox-secret", "its secret (at least 8 characters)", &c.ClientSecret},
+		{"SANDBOX_WEBHOOK_FORWARD_TO", "", "also deliver every webhook to this URL (https, or http on loopback)", &c.ForwardTo},
 	}
+}
+
+// flagSet registers every setting as a flag named after its variable in lower case, whose
+// default is the variable's value when set, else the built-in default.
+func flagSet(c *config, getenv func(string) string) *flag.FlagSet {
 	fs := flag.NewFlagSet("gateway-sandbox", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	for _, s := range settings {
+	fs.SetOutput(io.Discard) // errors are reported in one line by the caller; -h by printUsage
+	for _, s := range settings(c) {
 		v := s.def
 		if e := getenv(s.env); e != "" {
 			v = e
 		}
-		fs.StringVar(s.dst, strings.ToLower(s.env), v, s.env)
+		fs.StringVar(s.dst, strings.ToLower(s.env), v, s.usage+" (env "+s.env+")")
 	}
+	return fs
+}
+
+// printUsage lists the flags with their built-in defaults (-h), never values from the
+// environment, which may hold a secret.
+func printUsage(w io.Writer) {
+	var c config
+	fs := flagSet(&c, func(string) string { return "" })
+	fs.SetOutput(w)
+	fmt.Fprintln(w, "Usage: gateway-sandbox [flags]")
+	fmt.Fprintln(w, "Runs the PIX gateway sandbox: the gateway API at the root, controls and the console under /sandbox/.")
+	fmt.Fprintln(w, "Each flag can also be set with the environment variable named after it in upper case; a flag wins.")
+	fmt.Fprintln(w)
+	fs.PrintDefaults()
+}
+
+// parseConfig reads the environment (through getenv) and then the flags in args. -h gives
+// flag.ErrHelp.
+func parseConfig(args []string, getenv func(string) string) (config, error) {
+	var c config
+	fs := flagSet(&c, getenv)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return config{}, err
+		}
 		return config{}, fmt.Errorf("flags: %w", err)
 	}
 	if fs.NArg() > 0 {

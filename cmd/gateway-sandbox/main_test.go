@@ -107,3 +107,29 @@ func TestRunStartsServesAndStops(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsFlagsWithDefaults: -h (and --help) print every flag with its default and the
+// variable behind it, on stdout, and exit 0.
+func TestHelpListsFlagsWithDefaults(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		var out, errOut bytes.Buffer
+		code := mainExit([]string{arg}, func(k string) string {
+			if k == "SANDBOX_CLIENT_SECRET" {
+				return "do-not-print-me"
+			}
+			return ""
+		}, &out, &errOut, nil)
+		if code != 0 || errOut.Len() != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", arg, code, errOut.String())
+		}
+		for _, want := range []string{"-sandbox_addr", `(default "127.0.0.1:8090")`, "SANDBOX_ADDR", "-sandbox_client_id",
+			`(default "sandbox-client")`, "-sandbox_webhook_forward_to", `(default "./sandbox-data")`, "-sandbox_client_secret"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%s: usage lacks %q:\n%s", arg, want, out.String())
+			}
+		}
+		if strings.Contains(out.String(), "do-not-print-me") {
+			t.Errorf("%s: the usage shows the secret from the environment", arg)
+		}
+	}
+}
