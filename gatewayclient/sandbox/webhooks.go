@@ -98,7 +98,49 @@ func (h *hooks) run(ctx context.Context) { h.ob.Run(ctx) }
 // DeliveryLog is a webhook delivery with its attempts, as the control API shows it.
 type DeliveryLog struct {
 	outbox.Delivery
-	AttemptLog []outbox.Attempt `json:"attemptLog"`
+	AttemptLog []outbox.Attempt
+}
+
+// deliveryJSON is a DeliveryLog on the wire: camelCase keys like the API's, times in the
+// API's format (UTC, milliseconds, Z) and durations in milliseconds.
+type deliveryJSON struct {
+	ID             int64         `json:"id"`
+	MessageID      string        `json:"messageId"`
+	RecordKind     string        `json:"recordKind"`
+	RecordID       string        `json:"recordId"`
+	Type           string        `json:"type"`
+	URL            string        `json:"url"`
+	Forward        bool          `json:"forward"`
+	Status         string        `json:"status"`
+	Attempts       int           `json:"attempts"`
+	NextAttemptAt  string        `json:"nextAttemptAt"`
+	LastError      string        `json:"lastError"`
+	LastStatusCode int           `json:"lastStatusCode"`
+	CreatedAt      string        `json:"createdAt"`
+	UpdatedAt      string        `json:"updatedAt"`
+	AttemptLog     []attemptJSON `json:"attemptLog"`
+}
+
+// attemptJSON is one attempt on the wire.
+type attemptJSON struct {
+	N                      int    `json:"n"`
+	At                     string `json:"at"`
+	StatusCode             int    `json:"statusCode"` // 0 when no answer came
+	Error                  string `json:"error"`      // "" for a delivered attempt
+	DurationInMilliseconds int64  `json:"durationInMilliseconds"`
+}
+
+// MarshalJSON writes the log as GET sandbox/…/deliveries shows it.
+func (d DeliveryLog) MarshalJSON() ([]byte, error) {
+	out := deliveryJSON{ID: d.ID, MessageID: d.MessageID, RecordKind: d.RecordKind, RecordID: d.RecordID, Type: d.Type,
+		URL: d.URL, Forward: d.Forward, Status: d.Status, Attempts: d.Attempts, NextAttemptAt: gc.FormatTime(d.NextAttemptAt),
+		LastError: d.LastError, LastStatusCode: d.LastStatusCode, CreatedAt: gc.FormatTime(d.CreatedAt),
+		UpdatedAt: gc.FormatTime(d.UpdatedAt), AttemptLog: make([]attemptJSON, 0, len(d.AttemptLog))}
+	for _, a := range d.AttemptLog {
+		out.AttemptLog = append(out.AttemptLog, attemptJSON{N: a.N, At: gc.FormatTime(a.At), StatusCode: a.StatusCode,
+			Error: a.Error, DurationInMilliseconds: a.Duration.Milliseconds()})
+	}
+	return json.Marshal(out)
 }
 
 // Deliveries returns the webhook deliveries of a record (newest first, at most limit) with

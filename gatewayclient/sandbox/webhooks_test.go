@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,58 @@ func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
 	}
 	if ev.Data.ID != tx.ID || !ev.Timestamp.Equal(ev.Data.CreatedAt) || time.Until(ev.Timestamp) < time.Hour {
 		t.Fatalf("body timestamp %v, record created %v: want the sandbox's time, two hours ahead", ev.Timestamp, ev.Data.CreatedAt)
+	}
+}
+
+// TestDeliveriesJSONIsCamelCaseWithMilliseconds checks the keys of GET
+// sandbox/deposits/{id}/deliveries one by one (camelCase like the API's, no Go field names),
+// its times (the API's format) and its durations (milliseconds, not nanoseconds).
+func TestDeliveriesJSONIsCamelCaseWithMilliseconds(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(30 * time.Millisecond)
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer slow.Close()
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = slow.URL })
+	tok := e.token()
+	tx := e.createTx(tok, "deliveries-json-1", 700)
+	if _, err := e.sb.hooks.ob.DeliverDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Deliveries []map[string]json.RawMessage `json:"deliveries"`
+	}
+	e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", tok, nil, 200, &out)
+	if len(out.Deliveries) != 1 {
+		t.Fatalf("deliveries %v", out.Deliveries)
+	}
+	d := out.Deliveries[0]
+	keys := func(m map[string]json.RawMessage) []string {
+		var ks []string
+		for k := range m {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		return ks
+	}
+	want := []string{"attemptLog", "attempts", "createdAt", "forward", "id", "lastError", "lastStatusCode", "messageId",
+		"nextAttemptAt", "recordId", "recordKind", "status", "type", "updatedAt", "url"}
+	if got := keys(d); !slices.Equal(got, want) {
+		t.Fatalf("delivery keys %v, want %v", got, want)
+	}
+	var created string
+	if err := json.Unmarshal(d["createdAt"], &created); err != nil || !strings.HasSuffix(created, "Z") || len(created) != len("2006-01-02T15:04:05.000Z") {
+		t.Fatalf("createdAt %s (%v), want the API's time format", d["createdAt"], err)
+	}
+	var attempts []map[string]json.RawMessage
+	if err := json.Unmarshal(d["attemptLog"], &attempts); err != nil || len(attempts) != 1 {
+		t.Fatalf("attemptLog %s (%v)", d["attemptLog"], err)
+	}
+	if got := keys(attempts[0]); !slices.Equal(got, []string{"at", "durationInMilliseconds", "error", "n", "statusCode"}) {
+		t.Fatalf("attempt keys %v", got)
+	}
+	var ms int64
+	if err := json.Unmarshal(attempts[0]["durationInMilliseconds"], &ms); err != nil || ms < 30 || ms > 60_000 {
+		t.Fatalf("durationInMilliseconds %s (%v): want the 30 ms or so the receiver took, in milliseconds", attempts[0]["durationInMilliseconds"], err)
 	}
 }
