@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"strconv"
 	"strings"
@@ -310,8 +311,60 @@ func pagingNames(page, perPage string) (string, string) {
 	return page, perPage
 }
 
+// ParseQuery parses a raw URL query (the part after "?") strictly, for servers. Where
+// url.ParseQuery drops each pair it cannot read — one holding ";" (status=PAID;x), or a bad
+// %-escape — and goes on, which would silently widen a filter, ParseQuery refuses the whole
+// query: a *ValidationError of Kind KindInvalidData with one CodeFormat violation per such
+// parameter, named after it. Use it before ParseDepositFilter or ParseWithdrawalFilter
+// (ParseDepositQuery and ParseWithdrawalQuery do both) rather than (*url.URL).Query.
+func ParseQuery(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err == nil {
+		return q, nil
+	}
+	c := &checker{}
+	for pair := range strings.SplitSeq(raw, "&") {
+		if _, perr := url.ParseQuery(pair); perr == nil {
+			continue
+		}
+		name, _, _ := strings.Cut(pair, "=")
+		if n, uerr := url.QueryUnescape(name); uerr == nil && n != "" {
+			name = n
+		}
+		if strings.Contains(pair, ";") {
+			c.add(name, CodeFormat, `could not be read: ";" is not allowed in a query (encode it as %%3B)`)
+		} else {
+			c.add(name, CodeFormat, "could not be read: malformed %%-escape")
+		}
+	}
+	if len(c.vs) == 0 { // not expected: url.ParseQuery failed on the whole but on no pair
+		c.add("query", CodeFormat, "could not be read: %s", err.Error())
+	}
+	return nil, c.err(KindInvalidData)
+}
+
+// ParseDepositQuery is ParseQuery then ParseDepositFilter: the whole reading of the raw query
+// of GET /deposit for a server.
+func ParseDepositQuery(raw, pageParam, perPageParam string) (DepositFilter, error) {
+	q, err := ParseQuery(raw)
+	if err != nil {
+		return DepositFilter{}, err
+	}
+	return ParseDepositFilter(q, pageParam, perPageParam)
+}
+
+// ParseWithdrawalQuery is ParseQuery then ParseWithdrawalFilter.
+func ParseWithdrawalQuery(raw, pageParam, perPageParam string) (WithdrawalFilter, error) {
+	q, err := ParseQuery(raw)
+	if err != nil {
+		return WithdrawalFilter{}, err
+	}
+	return ParseWithdrawalFilter(q, pageParam, perPageParam)
+}
+
 // ParseDepositFilter reads the query of GET /deposit, for servers that receive it (the
-// sandbox, the dashboard). pageParam and perPageParam name the pagination parameters ("page"
+// sandbox, the dashboard). q must come from ParseQuery (or use ParseDepositQuery):
+// (*url.URL).Query drops the pairs it cannot read. pageParam and perPageParam name the pagination parameters ("page"
 // and "perPage" when empty). Dates are RFC 3339 times with or without fractional seconds;
 // amounts, page and perPage are integers; status and depositOrigin may be repeated, and each
 // value may also hold several comma-separated values. Empty values are ignored, as a form
@@ -333,8 +386,8 @@ func ParseDepositFilter(q url.Values, pageParam, perPageParam string) (DepositFi
 		MinAmount:     p.amount("minAmount"),
 		MaxAmount:     p.amount("maxAmount"),
 		DepositOrigin: parseList(p, "depositOrigin", DepositOrigin.Valid),
-		Page:          int(p.integer(pageParam, strconv.IntSize)),
-		PerPage:       int(p.integer(perPageParam, strconv.IntSize)),
+		Page:          p.pageNumber(pageParam),
+		PerPage:       p.pageNumber(perPageParam),
 	}
 	if err := p.err(KindInvalidData); err != nil {
 		return DepositFilter{}, err
@@ -358,8 +411,8 @@ func ParseWithdrawalFilter(q url.Values, pageParam, perPageParam string) (Withdr
 		ExternalCode:   p.single("externalCode"),
 		MinAmount:      p.amount("minAmount"),
 		MaxAmount:      p.amount("maxAmount"),
-		Page:           int(p.integer(pageParam, strconv.IntSize)),
-		PerPage:        int(p.integer(perPageParam, strconv.IntSize)),
+		Page:           p.pageNumber(pageParam),
+		PerPage:        p.pageNumber(perPageParam),
 	}
 	if err := p.err(KindInvalidData); err != nil {
 		return WithdrawalFilter{}, err
@@ -451,6 +504,27 @@ func (p *queryParser) integerGiven(name string, bitSize int) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// pageNumber reads page or perPage. A number too large for an int is refused, never clamped:
+// a page number that wrapped or was lowered would answer another page.
+func (p *queryParser) pageNumber(name string) int {
+	s := p.single(name)
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseInt(s, 10, strconv.IntSize)
+	switch {
+	case err == nil:
+		return int(v)
+	case isRangeError(err) && !strings.HasPrefix(s, "-"):
+		p.add(name, CodeMax, "must be at most %d", math.MaxInt)
+	case isRangeError(err):
+		p.add(name, CodeMin, "must not be negative")
+	default:
+		p.add(name, CodeInteger, "must be an integer")
+	}
+	return 0
 }
 
 // amount reads an amount in cents, noting one given explicitly as 0.

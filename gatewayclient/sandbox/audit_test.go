@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -706,6 +707,49 @@ func TestClientsAreIsolated(t *testing.T) {
 		}
 		if stored != secret {
 			t.Fatalf("the webhook of %s is signed with another client's secret", id)
+		}
+	}
+}
+
+// TestListsRefuseWhatTheyCannotRead: a query Go's parser would read only in part (a ";" in a
+// value, a bad escape) is a 422 naming the parameter, never a list with that filter dropped;
+// a page number too large is an empty page (or a 422 beyond an int), never page 1.
+func TestListsRefuseWhatTheyCannotRead(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	for i := range 12 {
+		tx := e.createTx(tok, fmt.Sprintf("query-%04d", i), gc.Cents(100+i))
+		if i%2 == 0 {
+			e.doJSON("POST", "/sandbox/deposits/"+tx.ID+"/pay", tok, nil, 200, nil)
+		}
+	}
+	e.doJSON("POST", "/sandbox/withdrawals", tok, NewWithdrawal{Amount: 1000}, http.StatusCreated, nil)
+	for q, field := range map[string]string{
+		"/deposit?status=PAID;x":                  "status",
+		"/deposit?page=1;DROP":                    "page",
+		"/deposit?status=PAID&minAmount=1;2":      "minAmount",
+		"/deposit?status=%zz":                     "status",
+		"/withdrawal?status=PENDING;x":            "status",
+		"/withdrawal?externalCode=abc;def":        "externalCode",
+		"/deposit?page=9999999999999999999999":    "page",
+		"/withdrawal?page=9999999999999999999999": "page",
+	} {
+		st, _, b := e.do("GET", q, tok, nil)
+		if st != 422 || !strings.HasPrefix(decodeErr(t, b).messages(t)[0], field+": ") {
+			t.Errorf("GET %s: %d %s, want a 422 on %s", q, st, b, field)
+		}
+	}
+	for _, path := range []string{"/deposit", "/withdrawal"} {
+		for _, q := range []string{"?page=9223372036854775807&perPage=10", "?page=9223372036854775807&perPage=100", "?page=922337203685477581&perPage=10"} {
+			var p struct {
+				Total       int               `json:"total"`
+				CurrentPage int64             `json:"currentPage"`
+				Data        []json.RawMessage `json:"data"`
+			}
+			e.doJSON("GET", path+q, tok, nil, 200, &p)
+			if len(p.Data) != 0 || p.Total == 0 || p.CurrentPage < 922337203685477581 {
+				t.Errorf("GET %s%s: %d records of %d on page %d, want an empty page", path, q, len(p.Data), p.Total, p.CurrentPage)
+			}
 		}
 	}
 }

@@ -47,7 +47,10 @@
 //   - Pagination: page (from 1, default 1) and perPage (default 10, at most 100; a larger
 //     value is lowered to 100 and the envelope's perPage says so); 0 means the default, a
 //     negative value is a 422. Lists are newest first (createdAt, then id, descending). A
-//     page past the end is empty with the right total. minAmount=0 or maxAmount=0 sent
+//     page past the end is empty with the right total, however large (up to
+//     9223372036854775807; beyond, a 422). A query the server cannot read whole — a ";" in
+//     it (status=PAID;x) or a bad %-escape — is a 422 naming the parameter, never a list
+//     with that filter dropped (gatewayclient.ParseQuery). minAmount=0 or maxAmount=0 sent
 //     explicitly is a 422 (the minimum is 1, 10 for withdrawals). A parameter sent empty
 //     (status=, as a form sends its blank fields) counts as not sent; status and
 //     depositOrigin may be repeated or comma-separated, and a duplicate is a 422.

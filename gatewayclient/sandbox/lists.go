@@ -166,7 +166,7 @@ func totalPages(total, perPage int) int {
 // handleListDeposits is GET /deposit.
 func (s *Sandbox) handleListDeposits(w http.ResponseWriter, r *http.Request, p principal) {
 	// ParseDepositFilter also refuses minAmount=0 and maxAmount=0 sent explicitly.
-	f, err := gc.ParseDepositFilter(r.URL.Query(), "page", "perPage")
+	f, err := gc.ParseDepositQuery(r.URL.RawQuery, "page", "perPage")
 	if err != nil {
 		s.respondError(w, r, err)
 		return
@@ -223,7 +223,7 @@ func (s *Sandbox) ListDeposits(ctx context.Context, clientID string, f gc.Deposi
 
 // handleListWithdrawals is GET /withdrawal.
 func (s *Sandbox) handleListWithdrawals(w http.ResponseWriter, r *http.Request, p principal) {
-	f, err := gc.ParseWithdrawalFilter(r.URL.Query(), "page", "perPage")
+	f, err := gc.ParseWithdrawalQuery(r.URL.RawQuery, "page", "perPage")
 	if err != nil {
 		s.respondError(w, r, err)
 		return
