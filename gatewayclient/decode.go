@@ -25,7 +25,9 @@ import (
 //     *ValidationError of Kind KindValidation, together with the request as decoded.
 //
 // Field names are matched exactly (the spec says they are case-sensitive) and unknown fields
-// are ignored. email, landline, mobilePhone and birthdate, declared as objects by the spec,
+// are ignored. A key given twice in one object ({"amount":1990,"amount":1}) is a CodeDuplicate
+// violation of Kind KindInvalidData for each repetition: which of the two the sender meant
+// cannot be known, and parsers disagree on it. email, landline, mobilePhone and birthdate, declared as objects by the spec,
 // are read as strings. An integer too large for its Go type is read as the largest value of
 // that type, so that Validate reports it as above the maximum. An empty items array and an
 // empty metadata object decode as absent. Defaults are not applied (see WithDefaults). The
@@ -39,6 +41,12 @@ func DecodeCreateTransactionRequest(body []byte) (CreateTransactionRequest, erro
 	}
 	if jsonKind(body) != "object" {
 		d.add("", CodeType, "the body must be a JSON object")
+		return r, d.err(KindInvalidData)
+	}
+	if dups := duplicateKeys(body); len(dups) > 0 {
+		for _, path := range dups {
+			d.add(path, CodeDuplicate, "is given more than once")
+		}
 		return r, d.err(KindInvalidData)
 	}
 	top, ok := d.object("", body)
@@ -95,6 +103,57 @@ func DecodeCreateTransactionRequest(body []byte) (CreateTransactionRequest, erro
 		return CreateTransactionRequest{}, err
 	}
 	return r, r.Validate()
+}
+
+// duplicateKeys returns the path of every key that appears again in the same object of the
+// valid JSON document body: "amount", "customer.name", "items[1].title".
+func duplicateKeys(body []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var dups []string
+	// walk reads one value at path. json.Valid has bounded the nesting (10000 levels).
+	var walk func(path string) error
+	walk = func(path string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := kt.(string)
+				p := key
+				if path != "" {
+					p = path + "." + key
+				}
+				if seen[key] {
+					dups = append(dups, p)
+				}
+				seen[key] = true
+				if err := walk(p); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // }
+			return err
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
+			_, err = dec.Token() // ]
+			return err
+		}
+		return nil
+	}
+	_ = walk("") // body is valid JSON: no error can come
+	return dups
 }
 
 // jsonDecoder walks a JSON document value by value, collecting KindInvalidData violations

@@ -2,6 +2,7 @@ package gatewayclient
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
 	"reflect"
 	"strings"
@@ -466,5 +467,38 @@ func TestFilterQueryFormat(t *testing.T) {
 	}
 	if enc := got.Encode(); !strings.Contains(enc, "status=PAID&status=REFUNDED") {
 		t.Errorf("status is not repeated: %s", enc)
+	}
+}
+
+// TestDecodeRefusesDuplicateKeys: a key given twice in one object, at any depth, is refused as
+// invalid data naming its path, rather than read as the last (or first) value.
+func TestDecodeRefusesDuplicateKeys(t *testing.T) {
+	for body, want := range map[string][]string{
+		`{"amount":1990,"amount":1,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{}}`:                                                                       {"amount"},
+		`{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{"expirationSeconds":60,"expirationSeconds":86400}}`:                                  {"pix.expirationSeconds"},
+		`{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{},"items":[{"title":"ab","unitPrice":1},{"title":"ab","title":"cd","unitPrice":1}]}`: {"items[1].title"},
+		`{"amount":1990,"paymentMethod":"PIX","paymentMethod":"PIX","idempotencyKey":"a","idempotencyKey":"b","pix":{}}`:                                                  {"paymentMethod", "idempotencyKey"},
+		`{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{},"metadata":{"a":1,"a":2}}`:                                                         {"metadata.a"},
+	} {
+		_, err := DecodeCreateTransactionRequest([]byte(body))
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Kind != KindInvalidData {
+			t.Fatalf("%s: %v, want invalid data", body, err)
+		}
+		var got []string
+		for _, v := range ve.Violations {
+			if v.Code != CodeDuplicate {
+				t.Errorf("%s: violation %+v", body, v)
+			}
+			got = append(got, v.Field)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: duplicates %v, want %v", body, got, want)
+		}
+	}
+	// The same keys in different objects are no duplicates.
+	ok := `{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{},"customer":{"name":"Ana Lima","document":"529.982.247-25"},"seller":{"name":"Loja","document":"11.222.333/0001-81"}}`
+	if _, err := DecodeCreateTransactionRequest([]byte(ok)); err != nil {
+		t.Fatalf("distinct objects sharing key names: %v", err)
 	}
 }

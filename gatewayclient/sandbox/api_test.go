@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -174,6 +176,7 @@ func TestCreateTransaction422(t *testing.T) {
 		"wrong type":     {`{"amount":"10","paymentMethod":"PIX","idempotencyKey":"abcdefgh","pix":{}}`, gc.KindInvalidData, "amount"},
 		"decimal amount": {`{"amount":10.5,"paymentMethod":"PIX","idempotencyKey":"abcdefgh","pix":{}}`, gc.KindInvalidData, "amount"},
 		"unknown enum":   {`{"amount":10,"paymentMethod":"BOLETO","idempotencyKey":"abcdefgh","pix":{}}`, gc.KindInvalidData, "paymentMethod"},
+		"duplicated key": {`{"amount":1990,"amount":1,"paymentMethod":"PIX","idempotencyKey":"abcdefgh","pix":{}}`, gc.KindInvalidData, "amount"},
 		"rules": {`{"amount":0,"paymentMethod":"PIX","idempotencyKey":"short","pix":{"expirationSeconds":10},"webhookUrl":"http://x"}`,
 			gc.KindValidation, "idempotencyKey"},
 	} {
@@ -200,5 +203,96 @@ func TestCreateTransaction422(t *testing.T) {
 	e.doJSON("GET", "/deposit", tok, nil, 200, &page)
 	if page.Total != 0 {
 		t.Fatalf("invalid requests made %d deposits", page.Total)
+	}
+}
+
+// TestCreateTransactionNeedsJSONContentType: the spec's POST /transaction takes
+// application/json; a form, text/plain, another charset or no Content-Type at all is a 415 in
+// the API's error shape, and nothing is made.
+func TestCreateTransactionNeedsJSONContentType(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	body := `{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"content-type-1","pix":{}}`
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "application/jsonx", "multipart/form-data; boundary=x"} {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/transaction", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnsupportedMediaType || decodeErr(t, b).Error != "Unsupported Media Type" {
+			t.Errorf("Content-Type %q: %d %s, want 415", ct, res.StatusCode, b)
+		}
+	}
+	var page gc.Page[gc.Deposit]
+	e.doJSON("GET", "/deposit", tok, nil, 200, &page)
+	if page.Total != 0 {
+		t.Fatalf("refused requests made %d deposits", page.Total)
+	}
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON; charset=UTF-8"} {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/transaction", strings.NewReader(strings.Replace(body, "content-type-1", "ct-"+strings.ReplaceAll(ct, " ", ""), 1)))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", ct)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusCreated {
+			t.Errorf("Content-Type %q: %d, want 201", ct, res.StatusCode)
+		}
+	}
+}
+
+// TestTokenEndpointThrottlesFailures: 20 wrong secrets, then the right one, is a 429 with
+// Retry-After rather than a token, per address and per client, with the default limit (ten
+// in a row, then five a minute). The console's sign-in and the token endpoint count in the
+// same buckets, and a minute later one more attempt is allowed.
+func TestTokenEndpointThrottlesFailures(t *testing.T) {
+	e := newEnv(t, nil)
+	token := func(addr, secret string) *httptest.ResponseRecorder {
+		t.Helper()
+		form := url.Values{"client_id": {testClientID}, "client_secret": {secret}, "grant_type": {"client_credentials"}}
+		r := httptest.NewRequest("POST", "/auth/token", strings.NewReader(form.Encode()))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		r.RemoteAddr = addr
+		w := httptest.NewRecorder()
+		e.sb.ServeHTTP(w, r)
+		return w
+	}
+	const a, b = "198.51.100.7:40000", "203.0.113.9:50000"
+	codes := map[int]int{}
+	for range 20 {
+		codes[token(a, "wrong-secret").Code]++
+	}
+	if codes[http.StatusUnauthorized] != 10 || codes[http.StatusTooManyRequests] != 10 {
+		t.Fatalf("20 wrong secrets: %v, want 10 × 401 then 10 × 429", codes)
+	}
+	for _, addr := range []string{a, b} { // the address, and the client from anywhere
+		w := token(addr, testSecret)
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || strings.Contains(w.Body.String(), "access_token") {
+			t.Fatalf("the right secret from %s after 20 failures: %d %q %s", addr, w.Code, w.Header().Get("Retry-After"), w.Body)
+		}
+		if eb := decodeErr(t, w.Body.Bytes()); eb.StatusCode != 429 || eb.Error != "Too Many Requests" {
+			t.Fatalf("429 body %s", w.Body)
+		}
+	}
+	// The console's sign-in is blocked too: one budget for both doors.
+	r := httptest.NewRequest("POST", "/sandbox/login", strings.NewReader(url.Values{"client_id": {testClientID}, "client_secret": {testSecret}}.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.RemoteAddr = b
+	w := httptest.NewRecorder()
+	e.sb.ServeHTTP(w, r)
+	if w.Code != http.StatusTooManyRequests {
+		t.Fatalf("console sign-in after 20 failed token requests: %d", w.Code)
+	}
+	e.clock.Advance(time.Minute)
+	if w := token(a, testSecret); w.Code != http.StatusOK {
+		t.Fatalf("a minute later: %d %s", w.Code, w.Body)
 	}
 }

@@ -132,8 +132,16 @@ func (s *Sandbox) issueToken(r *http.Request) (tokenResponse, error) {
 	if f.Get("grant_type") != "client_credentials" {
 		return tokenResponse{}, newAPIError(http.StatusBadRequest, "grant_type must be client_credentials")
 	}
+	// Failed attempts are limited as the console's sign-ins are, in the same buckets (per
+	// remote address, and per client for a client that exists): past the limit the secret is
+	// not even checked, so guessing it costs the guesser time, wherever the guesses come in.
+	keys := s.loginKeys(r, f.Get("client_id"))
+	if wait, blocked := s.loginBlocked(keys); blocked {
+		return tokenResponse{}, tooManyAttempts(wait)
+	}
 	c, ok := s.checkCredentials(f.Get("client_id"), f.Get("client_secret"))
 	if !ok {
+		s.loginFailed(keys)
 		return tokenResponse{}, newAPIError(http.StatusUnauthorized, "invalid client credentials")
 	}
 	scopes := c.Scopes

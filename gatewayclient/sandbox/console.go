@@ -208,25 +208,18 @@ func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 	id, secret := r.PostFormValue("client_id"), r.PostFormValue("client_secret")
 	// Failed sign-ins are counted per remote address and, for a client that exists, per
 	// client (so guesses spread over many addresses are slowed too). Past the limit the
-	// secret is not even checked.
-	keys := []string{"addr:" + remoteHost(r)}
-	if _, known := s.clients[id]; known {
-		keys = append(keys, "client:"+id)
-	}
-	for _, k := range keys {
-		if blocked, wait := s.logins.blocked(k); blocked {
-			secs := retryAfterSeconds(wait)
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			s.renderConsole(w, r, http.StatusTooManyRequests,
-				consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs), ""))
-			return
-		}
+	// secret is not even checked. POST /auth/token counts in the same buckets.
+	keys := s.loginKeys(r, id)
+	if wait, blocked := s.loginBlocked(keys); blocked {
+		secs := retryAfterSeconds(wait)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		s.renderConsole(w, r, http.StatusTooManyRequests,
+			consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs), ""))
+		return
 	}
 	c, ok := s.checkCredentials(id, secret)
 	if !ok {
-		for _, k := range keys {
-			s.logins.allow(k)
-		}
+		s.loginFailed(keys)
 		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret.", ""))
 		return
 	}
@@ -276,6 +269,41 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 		}
 		relativeRedirect(w, back, http.StatusSeeOther)
 	}
+}
+
+// loginKeys are the buckets a sign-in attempt of client id counts in: its remote address,
+// and the client when it exists (unknown ids would otherwise fill the limiter).
+func (s *Sandbox) loginKeys(r *http.Request, id string) []string {
+	keys := []string{"addr:" + remoteHost(r)}
+	if _, known := s.clients[id]; known {
+		keys = append(keys, "client:"+id)
+	}
+	return keys
+}
+
+// loginBlocked reports whether any of keys has no failed attempt left, and how long until
+// it has one.
+func (s *Sandbox) loginBlocked(keys []string) (time.Duration, bool) {
+	for _, k := range keys {
+		if blocked, wait := s.logins.blocked(k); blocked {
+			return wait, true
+		}
+	}
+	return 0, false
+}
+
+// loginFailed counts a failed attempt against keys.
+func (s *Sandbox) loginFailed(keys []string) {
+	for _, k := range keys {
+		s.logins.allow(k)
+	}
+}
+
+// tooManyAttempts is the 429 of a throttled sign-in, with its Retry-After.
+func tooManyAttempts(wait time.Duration) *apiError {
+	secs := retryAfterSeconds(wait)
+	return &apiError{status: http.StatusTooManyRequests, retryAfter: secs,
+		message: fmt.Sprintf("too many failed attempts: retry after %d seconds", secs)}
 }
 
 // remoteHost is the address a request came from, without its port. Forwarding headers are

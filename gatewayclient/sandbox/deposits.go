@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,6 +22,11 @@ import (
 
 // handleCreateTransaction is POST /transaction.
 func (s *Sandbox) handleCreateTransaction(w http.ResponseWriter, r *http.Request, p principal) {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		s.respondError(w, r, newAPIError(http.StatusUnsupportedMediaType,
+			"Content-Type must be application/json, not %q", r.Header.Get("Content-Type")))
+		return
+	}
 	if ok, wait := s.limiter.allow(p.clientID); !ok {
 		secs := retryAfterSeconds(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -49,6 +55,17 @@ func (s *Sandbox) handleCreateTransaction(w http.ResponseWriter, r *http.Request
 		return
 	}
 	writeRawJSON(w, status, resp)
+}
+
+// isJSON reports whether a Content-Type is application/json, in UTF-8 when it says a charset
+// (the spec asks for application/json; a form or text/plain is refused with 415).
+func isJSON(contentType string) bool {
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	cs, ok := params["charset"]
+	return !ok || strings.EqualFold(cs, "utf-8")
 }
 
 // createTransaction makes the deposit of a valid request and returns the response to send,

@@ -29,7 +29,9 @@
 //     API's types (malformed JSON, wrong JSON type, decimal amount, missing required field,
 //     unknown enum value, unreadable query value) and "Validations" when it was read but a
 //     rule failed (ranges, lengths, formats, duplicates, idempotency key reuse). Every
-//     violation is listed at once. A body over 1 MiB is a 422 of the first kind.
+//     violation is listed at once. A body over 1 MiB is a 422 of the first kind, and so is a
+//     key given twice in one object. POST /transaction with a Content-Type other than
+//     application/json (in UTF-8) is a 415.
 //   - Idempotency: per client and idempotencyKey, the first answer (status and body) is
 //     stored with a SHA-256 of the request as decoded (defaults applied). The same request
 //     again gets that answer and creates nothing; the same key with another request is a 422
@@ -68,7 +70,9 @@
 //     expires_in_sec the lifetime, refresh_expires_in and not-before-policy are 0 (there are
 //     no refresh tokens). Token errors: 400 for a body that is not form-encoded, a missing
 //     field, a grant_type other than client_credentials or a scope the client does not hold;
-//     401 for wrong credentials; 502 only by injected fault.
+//     401 for wrong credentials; 429 with Retry-After once failed attempts pass the limit of
+//     the console's sign-in (Options.LoginRateLimit, per remote address and per client, in the
+//     same buckets as the console); 502 only by injected fault.
 //   - Amount units: feeAmount, amountWithdrawn, refundAmount and amountPaid are integer
 //     cents. The fee is 0.99% of the amount paid (or withdrawn), rounded half up.
 //   - bankAccount.type takes the values CHECKING, SAVINGS and PAYMENT.

@@ -25,9 +25,10 @@ type errorBody struct {
 // apiError is an error that maps to one HTTP answer. Handlers return it; respondError writes
 // it. Any other error becomes a 500 whose body reveals nothing.
 type apiError struct {
-	status  int
-	kind    string // the "error" field; http.StatusText(status) when empty
-	message any    // string or []string
+	status     int
+	kind       string // the "error" field; http.StatusText(status) when empty
+	message    any    // string or []string
+	retryAfter int    // seconds, for the Retry-After header of a 429 (0: 1 second)
 }
 
 func (e *apiError) Error() string { return fmt.Sprintf("%d %v", e.status, e.message) }
@@ -90,7 +91,7 @@ func (s *Sandbox) respondError(w http.ResponseWriter, r *http.Request, err error
 		ae = &apiError{status: http.StatusInternalServerError, message: "internal error"}
 	}
 	if ae.status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", strconv.Itoa(max(ae.retryAfter, 1)))
 	}
 	kind := ae.kind
 	if kind == "" {
