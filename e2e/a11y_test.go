@@ -34,9 +34,9 @@ func TestAxeFindsViolations(t *testing.T) {
 }
 
 // TestEveryShopperPageIsAccessible: every page a shopper can meet — catalogue, cart, the form
-// clean and with errors, the PIX page, the expired page, the receipt, the not-found and error
-// pages — passes axe-core's WCAG A and AA rules, in Portuguese and in English, at phone and
-// desktop widths.
+// clean and with errors, the PIX page, the expired page, the receipt, the not-found pages —
+// passes axe-core's WCAG A and AA rules, in Portuguese and in English, at phone and desktop
+// widths; a screenshot of each goes to e2e/artifacts/ for review.
 func TestEveryShopperPageIsAccessible(t *testing.T) {
 	for _, lang := range []string{"pt-BR", "en"} {
 		for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
@@ -44,31 +44,31 @@ func TestEveryShopperPageIsAccessible(t *testing.T) {
 				a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Locale: playwright.String(lang), Viewport: &vp})
 				s.open(a.url + "/")
 				cat := shopIn(s).catalogue()
-				s.a11y(s.page, "catalogue")
+				s.checkPage("catalogue")
 				cart := cat.add(physicalProduct)
-				s.a11y(s.page, "cart")
+				s.checkPage("cart")
 				form := cart.checkout()
-				s.a11y(s.page, "customer form")
+				s.checkPage("customer form")
 				form.submit()
 				s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
-				s.a11y(s.page, "customer form with errors")
+				s.checkPage("customer form with errors")
 				form.fillCustomer(validCustomer())
 				form.fillAddress(validAddress())
 				pix := form.placeOrder()
-				s.a11y(s.page, "PIX page")
+				s.checkPage("PIX page")
 				payURL := s.page.URL()
 
 				a.clock.Advance(pix.remaining() + time.Minute)
 				s.open(payURL)
 				s.check(s.expect.Locator(s.page.GetByTestId("expired")).ToBeVisible(), "expired page")
-				s.a11y(s.page, "expired page")
+				s.checkPage("expired page")
 
 				// A new QR code, paid: the receipt.
 				s.check(s.page.GetByTestId("expired").Locator("button[type=submit]").Click(), "new QR")
 				pix.waitActive()
 				s.check(pix.payButton().Click(), "sandbox-pay")
 				pix.waitPaid()
-				s.a11y(s.page, "receipt")
+				s.checkPage("receipt")
 
 				for path, where := range map[string]string{"/pay/no-such-order": "not found",
 					"/cart/no-such-cart/checkout": "not found (cart)"} {
@@ -77,7 +77,7 @@ func TestEveryShopperPageIsAccessible(t *testing.T) {
 					if res.Status() != 404 {
 						t.Errorf("%s: %d, want 404", path, res.Status())
 					}
-					s.a11y(s.page, where)
+					s.checkPage(where)
 				}
 			})
 		}
@@ -85,3 +85,10 @@ func TestEveryShopperPageIsAccessible(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// checkPage runs the accessibility checks on the page and saves its screenshot.
+func (s *session) checkPage(where string) {
+	s.t.Helper()
+	s.a11y(s.page, where)
+	s.shot(where)
+}

@@ -12,8 +12,8 @@ import (
 
 // The whole flow with JavaScript off: plain forms and links from the catalogue to the PIX page,
 // whose server-rendered countdown is right; paid from outside (the gateway's side), the page
-// reaches paid through its <noscript> meta refresh. A second order shows that the sandbox-pay
-// button is a plain form too.
+// reaches paid through its "I have paid" button (its <noscript> meta refresh would too, 20 s
+// on). A second order shows that the sandbox-pay button is a plain form too.
 func TestWholeFlowWithoutJavaScript(t *testing.T) {
 	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
 	t.Parallel()
@@ -56,11 +56,15 @@ func TestWholeFlowWithoutJavaScript(t *testing.T) {
 	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+deps[0].ID+"/pay", nil, nil); err != nil {
 		t.Fatalf("paying through the sandbox control: %v", err)
 	}
+	// "I have paid": the page asks the gateway at once instead of waiting for its next reload
+	// (every 20 s, long enough to select and copy the code in between).
+	s.check(s.expect.Locator(s.page.Locator(`head meta[http-equiv="refresh"]`)).ToHaveAttribute("content", "20"), "refresh every 20 s")
+	s.check(pix.testID("check-payment").Click(), "I have paid")
 	pix.waitPaid()
 	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/pay/[^/]+/paid`)), "paid URL")
 	s.shot("paid")
 	if n := navs.count("GET " + pixURL); n < 1 {
-		t.Errorf("the page reached paid without reloading itself: navigations %q", navs.list())
+		t.Errorf("the page reached paid without going back to the PIX page: navigations %q", navs.list())
 	}
 
 	// Second order: sandbox-pay is a plain POST that lands on the paid page.

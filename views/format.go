@@ -64,6 +64,19 @@ func FormatDateTime(lang Lang, t time.Time) string {
 	return t.Format("02/01/2006 15:04")
 }
 
+// FormatClock formats the time of day of t in America/Sao_Paulo: "21:26" in pt-BR and
+// "9:26 PM" in English. The zero time gives "".
+func FormatClock(lang Lang, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.In(saoPaulo)
+	if lang.norm() == En {
+		return t.Format("3:04 PM")
+	}
+	return t.Format("15:04")
+}
+
 // FormatCountdown formats the time left before a deadline as "mm:ss", or "h:mm:ss" from one
 // hour up. Partial seconds round up, so "00:00" shows only once the deadline has passed; a
 // negative duration gives "00:00". static/files/pix.js formats the same way.

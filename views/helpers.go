@@ -1,6 +1,10 @@
 package views
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+)
 
 // merchant is the name shown for the merchant.
 func merchant(p Page) string {
@@ -24,4 +28,30 @@ func quantityValue(l CartLineView) string {
 		return l.QuantityInput
 	}
 	return strconv.Itoa(l.Quantity)
+}
+
+// legalName is the payee's name as the shopper's bank shows it: the legal name, else the
+// merchant's name.
+func legalName(p Page) string {
+	if p.Merchant.LegalName != "" {
+		return p.Merchant.LegalName
+	}
+	return merchant(p)
+}
+
+// formatDocument writes a CPF or CNPJ with its punctuation; "" when there is none or it is not
+// a valid document.
+func formatDocument(doc string) string {
+	if doc == "" || !brdoc.ValidDocument(doc) {
+		return ""
+	}
+	return brdoc.FormatDocument(doc)
+}
+
+// docLabel names the kind of a document: "CPF" or "CNPJ".
+func docLabel(doc string) string {
+	if brdoc.ClassifyDocument(doc) == brdoc.DocumentCPF {
+		return "CPF"
+	}
+	return "CNPJ"
 }

@@ -31,6 +31,24 @@ type Page struct {
 	// Embed is set on the pages of a checkout session: when the page is framed by the session's
 	// embedOrigin, frame.js tells the host page its height and the payment's events.
 	Embed Embed
+	// Merchant is who the shopper pays and how to reach them: the PIX page names the payee as
+	// the bank app will, and every page's footer gives the support contact.
+	Merchant Merchant
+}
+
+// Merchant is the merchant as the shopper's bank shows them, and their support contact. Empty
+// fields are left out of the pages.
+type Merchant struct {
+	LegalName    string // razão social; the merchant name when empty
+	Document     string // CNPJ (or CPF), digits or formatted
+	SupportEmail string
+	SupportPhone string
+	SupportURL   string
+}
+
+// HasSupport reports whether any support contact is known.
+func (m Merchant) HasSupport() bool {
+	return m.SupportEmail != "" || m.SupportPhone != "" || m.SupportURL != ""
 }
 
 // Embed is what a page of a checkout session tells the page framing it (see frame.js).
@@ -216,8 +234,13 @@ func StatusText(lang Lang, s checkout.OrderStatus) string {
 // PixView.QRSize is zero.
 const DefaultQRSize = 256
 
-// NoScriptRefreshSeconds is how often the PIX page reloads itself when JavaScript is off.
-const NoScriptRefreshSeconds = 5
+// NoScriptRefreshSeconds is how often the PIX page reloads itself when JavaScript is off: long
+// enough to select and copy the code between two reloads (a reload wipes the selection), short
+// enough to see the payment soon; the page also offers "I have paid" to check at once.
+const NoScriptRefreshSeconds = 20
+
+// UrgentSeconds: in its last five minutes the countdown changes its look.
+const UrgentSeconds = 300
 
 // PixView is the PIX payment page. The countdown is rendered from ExpiresAt-Now, so it is right
 // before any script runs; pix.js then corrects the shopper's clock skew with Now.
@@ -236,6 +259,7 @@ type PixView struct {
 	StatusURL     string // JSON {status, redirect?, text?}, polled when SSE fails
 	PaidURL       string // the paid page, where the page goes when the status becomes paid
 	NewQRURL      string // POST target that makes a new QR code (shown after expiry)
+	CheckURL      string // POST target asking the gateway at once ("I have paid"), for pages without JavaScript
 	SandboxPayURL string // POST target that pays through the sandbox; shown only when Page.Sandbox
 }
 
@@ -268,6 +292,11 @@ type PaidView struct {
 	// the page notes it when not zero.
 	RefundDue   gatewayclient.Cents
 	ContinueURL string // back to the shop; hidden when empty
+	EndToEnd    string // the PIX transfer's end-to-end id, as the shopper's bank shows it
+	// Physical: the order is shipped (to ShipTo); otherwise digital, delivered to Email.
+	Physical bool
+	Email    string // where the merchant sends the access or the tracking code
+	ShipTo   string // the shipping address on one line
 }
 
 // ExpiredView is the page of an order whose QR code expired unpaid.

@@ -637,7 +637,7 @@ func TestPixPage(t *testing.T) {
 					t.Errorf("%s = %q, want %q", attr, got, want)
 				}
 			}
-			if !regexp.MustCompile(`<head>.*<noscript><meta http-equiv="refresh" content="5"></noscript>.*</head>`).MatchString(strings.ReplaceAll(r.html, "\n", "")) {
+			if !regexp.MustCompile(`<head>.*<noscript><meta http-equiv="refresh" content="20"></noscript>.*</head>`).MatchString(strings.ReplaceAll(r.html, "\n", "")) {
 				t.Error("no <noscript> meta refresh in the head")
 			}
 			if src, _ := r.doc.Find("script").Attr("src"); !strings.Contains(src, "/static/pix.") {

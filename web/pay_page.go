@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -24,6 +25,7 @@ func (s *Server) payRoutes(r chi.Router) {
 	r.Post("/pay/{orderID}/new-qr", s.newQR)
 	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
 	r.Get("/pay/{orderID}/paid", s.paidPage)
+	r.Post("/pay/{orderID}/check", s.checkPayment)
 }
 
 // order reads the order named by the URL: its snapshot, shared and never changed here.
@@ -92,6 +94,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		StatusURL:   s.link(r, base+"/status"),
 		PaidURL:     s.link(r, base+"/paid"),
 		NewQRURL:    newQR,
+		CheckURL:    s.link(r, base+"/check"),
 	}
 	if a := o.QR(); a != nil {
 		v.Code = a.BRCode
@@ -248,5 +251,57 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		LatePayment: o.LatePayment,
 		RefundDue:   o.RefundDue,
 		ContinueURL: cont,
+		EndToEnd:    endToEnd(o),
+		Physical:    o.Physical,
+		Email:       o.Customer.Email,
+		ShipTo:      shipTo(o.Address),
 	}))
+}
+
+// endToEnd is the end-to-end id of the transfer that paid o, or "".
+func endToEnd(o *checkout.Order) string {
+	if a := o.PaidAttempt(); a != nil {
+		return a.EndToEnd
+	}
+	return ""
+}
+
+// shipTo writes a shipping address on one line: "Avenida Paulista, 1000, apto 12 — Bela Vista,
+// São Paulo/SP, 01310-100".
+func shipTo(a *checkout.Address) string {
+	if a == nil {
+		return ""
+	}
+	street := strings.Join(nonEmpty(a.Street, a.Number, a.Complement), ", ")
+	return street + " — " + strings.Join(nonEmpty(a.Neighborhood, a.City+"/"+a.State, brdoc.FormatCEP(a.ZipCode)), ", ")
+}
+
+// nonEmpty keeps the parts that say something.
+func nonEmpty(ss ...string) []string {
+	out := make([]string, 0, len(ss))
+	for _, s := range ss {
+		if strings.Trim(s, " /") != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkPayment is POST /pay/{orderID}/check, "I have paid" on the PIX page without JavaScript:
+// the domain asks the gateway at once, then the PIX page shows the result (the receipt when
+// paid).
+func (s *Server) checkPayment(w http.ResponseWriter, r *http.Request) {
+	if !s.parseForm(w, r) {
+		return
+	}
+	id := chi.URLParam(r, "orderID")
+	if _, err := s.svc.RefreshFromGateway(r.Context(), id); err != nil {
+		if checkout.ErrorCode(err) == checkout.CodeNotFound {
+			s.fail(w, r, err)
+			return
+		}
+		// The gateway did not answer: the page shows the order as it is and refreshes itself.
+		s.logError(r, err, checkout.ErrorCode(err))
+	}
+	s.redirect(w, r, payPath(id))
 }

@@ -102,6 +102,9 @@ type Options struct {
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
+	// Merchant is the payee as the shopper's bank shows it (legal name, document) and the
+	// support contact, shown on the shopper pages.
+	Merchant views.Merchant
 	// NewCartLimit limits the carts one client address may start (default 60 a minute, in
 	// bursts of up to 60). Carts cost a row each until retention removes them; a shopper starts
 	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
@@ -332,5 +335,6 @@ func (s *Server) page(r *http.Request) views.Page {
 		Query:        q.Encode(),
 		Assets:       s.opts.Assets,
 		Sandbox:      s.opts.Sandbox != nil,
+		Merchant:     s.opts.Merchant,
 	}
 }

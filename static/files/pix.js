@@ -8,7 +8,10 @@
 //   data-status-url            JSON endpoint answering {status, redirect?, text?}; polled every 3 s
 //                              when EventSource is missing or fails
 //   data-paid-url              where to go when the status becomes "paid" without a redirect
-//   data-text-*                localised texts (expired, paid, copied, copy-manual)
+//   data-urgent-seconds        the countdown's last seconds, shown urgent (class "urgent" on [data-deadline])
+//   data-text-*                localised texts (expired, paid, copied, copied-button, copy-manual)
+// On expiry every [data-pix-active] part (countdown, status, code, QR) is hidden and the one
+// expired message (new-qr) shown, its title focused.
 // The sandbox-pay form (sandbox mode only) is posted in the background, so that this same page
 // turns to paid through its live status instead of reloading; its data-text-busy is announced
 // in the meantime. Any failure falls back to the plain form submission.
@@ -42,6 +45,8 @@
     var newQR = byId("new-qr");
     var active = root.querySelectorAll("[data-pix-active]");
     var feedback = root.querySelector("[data-copy-feedback]");
+    var deadline = root.querySelector("[data-deadline]");
+    var urgentMs = (parseInt(root.getAttribute("data-urgent-seconds"), 10) || 0) * 1000;
     var text = function (name) { return root.getAttribute("data-text-" + name) || ""; };
 
     var expiresAt = Date.parse(root.getAttribute("data-expires-at") || "");
@@ -61,8 +66,12 @@
       if (timer) { clearInterval(timer); timer = null; }
       if (countdown) { countdown.textContent = formatCountdown(0); }
       for (var i = 0; i < active.length; i++) { active[i].hidden = true; }
-      if (newQR) { newQR.hidden = false; }
       setStatus("expired", text("expired"));
+      if (newQR) {
+        newQR.hidden = false;
+        var title = newQR.querySelector("[data-expired-title]");
+        if (title) { title.focus(); }
+      }
       announce("expired");
       // The stream stays open: a late payment still turns the order to paid.
     }
@@ -71,6 +80,7 @@
       if (isNaN(expiresAt)) { return; }
       var left = expiresAt - (Date.now() + skew);
       if (countdown) { countdown.textContent = formatCountdown(left); }
+      if (deadline && urgentMs > 0) { deadline.classList.toggle("urgent", left <= urgentMs); }
       if (left <= 0) { expire(); }
     }
 
@@ -145,6 +155,16 @@
 
     function copied(msg) { if (feedback) { feedback.textContent = msg; } }
 
+    // The button itself says it worked, for a moment, then is ready to copy again.
+    var label = copy ? copy.textContent : "", restore = null;
+    function copiedButton() {
+      if (!copy) { return; }
+      copy.textContent = text("copied-button") || label;
+      copy.classList.add("copied");
+      if (restore) { clearTimeout(restore); }
+      restore = setTimeout(function () { copy.textContent = label; copy.classList.remove("copied"); }, 3000);
+    }
+
     function selectCode() {
       if (!code) { return; }
       code.focus();
@@ -166,7 +186,7 @@
       copy.addEventListener("click", function () {
         var value = code.value !== undefined ? code.value : code.textContent;
         if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(value).then(function () { copied(text("copied")); }, selectCode);
+          navigator.clipboard.writeText(value).then(function () { copied(text("copied")); copiedButton(); }, selectCode);
         } else {
           selectCode();
         }

@@ -37,6 +37,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
 )
 
@@ -177,11 +178,38 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Heartbeat:      cfg.SSEHeartbeat,
 		Recheck:        recheck,
 		NewCartLimit:   cfg.NewCartLimit,
+		Merchant:       merchantProfile(cfg),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.
+const (
+	demoLegalName    = "Loja Demo PIX Ltda"
+	demoDocument     = "11.222.333/0001-81"
+	demoSupportEmail = "ajuda@loja-demo.example"
+)
+
+// merchantProfile is the payee and support contact the shopper pages show: the configured ones,
+// with a demo shop's in sandbox mode.
+func merchantProfile(cfg Config) views.Merchant {
+	m := views.Merchant{LegalName: cfg.MerchantLegalName, Document: cfg.MerchantDocument,
+		SupportEmail: cfg.SupportEmail, SupportPhone: cfg.SupportPhone, SupportURL: cfg.SupportURL}
+	if cfg.Sandbox() {
+		if m.LegalName == "" && cfg.MerchantName == DefaultMerchantName {
+			m.LegalName = demoLegalName
+		}
+		if m.Document == "" {
+			m.Document = demoDocument
+		}
+		if !m.HasSupport() {
+			m.SupportEmail = demoSupportEmail
+		}
+	}
+	return m
 }
 
 // cepProvider is the customer form's address lookup: the configured service, else a built-in

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -49,6 +50,12 @@ type Config struct {
 	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
 	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
 	CEPLookup             string   // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
+	// The payee as the shopper's bank shows it, and the support contact (shopper pages).
+	MerchantLegalName string // CHECKOUT_MERCHANT_LEGAL_NAME (default: the merchant name)
+	MerchantDocument  string // CHECKOUT_MERCHANT_DOCUMENT: CNPJ (or CPF)
+	SupportEmail      string // CHECKOUT_SUPPORT_EMAIL
+	SupportPhone      string // CHECKOUT_SUPPORT_PHONE
+	SupportURL        string // CHECKOUT_SUPPORT_URL
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -140,6 +147,11 @@ func settings() []setting {
 			c.WebhooksEnabled = b
 			return nil
 		}},
+		{"CHECKOUT_MERCHANT_LEGAL_NAME", "merchant-legal-name", "the payee's legal name as the shopper's bank shows it (default: the merchant name; the embedded sandbox has a demo one)", str(func(c *Config) *string { return &c.MerchantLegalName })},
+		{"CHECKOUT_MERCHANT_DOCUMENT", "merchant-document", "the payee's CNPJ (or CPF), shown on the PIX page and the receipt", str(func(c *Config) *string { return &c.MerchantDocument })},
+		{"CHECKOUT_SUPPORT_EMAIL", "support-email", "support e-mail shown to shoppers", str(func(c *Config) *string { return &c.SupportEmail })},
+		{"CHECKOUT_SUPPORT_PHONE", "support-phone", "support phone shown to shoppers (Brazilian number with area code)", str(func(c *Config) *string { return &c.SupportPhone })},
+		{"CHECKOUT_SUPPORT_URL", "support-url", "a help page for shoppers (https)", str(func(c *Config) *string { return &c.SupportURL })},
 		{"CHECKOUT_CEP_LOOKUP", "cep-lookup", "address lookup of the customer form: a URL template with {cep} answering ViaCEP's JSON, or off (default: a built-in table with the embedded sandbox, ViaCEP with a real gateway)", str(func(c *Config) *string { return &c.CEPLookup })},
 		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
 			r, err := parseRate(v)
@@ -308,6 +320,23 @@ func (c Config) Validate() error {
 	}
 	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
 		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}
+	}
+	if n := len([]rune(c.MerchantLegalName)); n > 150 {
+		return &ConfigError{"CHECKOUT_MERCHANT_LEGAL_NAME", "must have at most 150 characters"}
+	}
+	if c.MerchantDocument != "" && !brdoc.ValidDocument(c.MerchantDocument) {
+		return &ConfigError{"CHECKOUT_MERCHANT_DOCUMENT", "must be a valid CNPJ or CPF"}
+	}
+	if c.SupportEmail != "" && !brdoc.ValidEmail(c.SupportEmail) {
+		return &ConfigError{"CHECKOUT_SUPPORT_EMAIL", "must be an e-mail address"}
+	}
+	if c.SupportPhone != "" && brdoc.NormalizePhone(c.SupportPhone) == "" {
+		return &ConfigError{"CHECKOUT_SUPPORT_PHONE", "must be a Brazilian phone number with area code"}
+	}
+	if c.SupportURL != "" {
+		if u, err := url.Parse(c.SupportURL); err != nil || u.Scheme != "https" || u.Host == "" {
+			return &ConfigError{"CHECKOUT_SUPPORT_URL", "must be an https:// URL"}
+		}
 	}
 	if v := c.CEPLookup; v != "" && v != "off" {
 		if !strings.Contains(v, "{cep}") {
