@@ -70,8 +70,9 @@ func BenchmarkGatewayPayToSSE(b *testing.B) {
 }
 
 // TestSandboxClockAdvanceKeepsTheCountdown: after the embedded sandbox's clock is advanced, a
-// new QR code's countdown shows its own 30 minutes, not 30 minutes plus the offset: in embedded
-// mode the checkout runs on the sandbox's business time.
+// new QR code's countdown shows its own 30 minutes, not 30 minutes plus the offset (in embedded
+// mode the checkout runs on the sandbox's business time), and its webhooks still get through
+// (with the reconciler off, only they can make the order paid).
 func TestSandboxClockAdvanceKeepsTheCountdown(t *testing.T) {
 	r := start(t, func(c *app.Config) { c.ReconcileInterval = 0 })
 	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/clock/advance", map[string]any{"seconds": 3600}, nil); err != nil {
@@ -81,5 +82,15 @@ func TestSandboxClockAdvanceKeepsTheCountdown(t *testing.T) {
 	_, doc := r.get(pay)
 	if cd := strings.TrimSpace(doc.Find(`[data-testid="countdown"]`).Text()); cd == "" || strings.HasPrefix(cd, "1:") || cd > "30:00" {
 		t.Errorf("countdown %q after a clock advance; want at most 30:00", cd)
+	}
+	// Its webhooks are still accepted: they are signed with real time, not the advanced clock.
+	lines, body := r.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("stream ended")
+	}
+	r.payAtGateway(pay)
+	if !waitData(t, lines, `"paid"`) {
+		t.Fatal("the sandbox's webhook did not make the order paid after its clock was advanced")
 	}
 }
