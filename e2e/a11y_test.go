@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,4 +93,34 @@ func (s *session) checkPage(where string) {
 	s.t.Helper()
 	s.a11y(s.page, where)
 	s.shot(where)
+}
+
+// TestSandboxConsoleIsAccessible: the sandbox console (English, a developer's tool) passes
+// axe-core's WCAG A and AA rules signed out and signed in with a deposit to act on, on a phone
+// and on a wide screen.
+func TestSandboxConsoleIsAccessible(t *testing.T) {
+	for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
+		t.Run(itoa(vp.Width), func(t *testing.T) {
+			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp})
+			// A deposit for the console to list, with its action buttons.
+			s.open(a.url + "/")
+			form := shopIn(s).catalogue().add(digitalProduct).checkout()
+			form.fillCustomer(validCustomer())
+			form.placeOrder()
+
+			s.open(a.app.SandboxURL() + "/sandbox/")
+			s.checkPage("sandbox console sign-in")
+			secret, err := os.ReadFile(filepath.Join(a.dataDir, "sandbox", "client-secret"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			login := s.page.GetByTestId("console-login")
+			s.check(login.Locator(`input[name="client_id"]`).Fill("checkout"), "client id")
+			s.check(login.Locator(`input[name="client_secret"]`).Fill(strings.TrimSpace(string(secret))), "client secret")
+			s.check(login.Locator(`button[type="submit"], input[type="submit"]`).First().Click(), "sign in")
+			s.check(s.expect.Locator(s.page.Locator(`form[action="logout"]`)).ToHaveCount(1), "signed in")
+			s.noHorizontalScroll(s.page, "sandbox console")
+			s.checkPage("sandbox console")
+		})
+	}
 }

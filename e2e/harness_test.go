@@ -65,9 +65,10 @@ type appOptions struct {
 
 // testApp is a whole checkout started for one test: its own data directory, its own port.
 type testApp struct {
-	app   *app.App
-	url   string // the checkout's URL as the browser reaches it, without a trailing slash
-	clock *testClock
+	app     *app.App
+	url     string // the checkout's URL as the browser reaches it, without a trailing slash
+	clock   *testClock
+	dataDir string // CHECKOUT_DATA_DIR (the embedded sandbox's state is in its sandbox folder)
 }
 
 // startApp starts a checkout with the embedded sandbox and stops it when the test ends.
@@ -92,11 +93,12 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		}
 	}
 	publicURL := fmt.Sprintf("http://%s:%d", o.host, public.Addr().(*net.TCPAddr).Port)
+	dataDir := filepath.Join(t.TempDir(), "data")
 
 	env := map[string]string{
 		"CHECKOUT_ADDR":               "127.0.0.1:0",
 		"CHECKOUT_PUBLIC_URL":         publicURL,
-		"CHECKOUT_DATA_DIR":           filepath.Join(t.TempDir(), "data"),
+		"CHECKOUT_DATA_DIR":           dataDir,
 		"CHECKOUT_FRAME_ANCESTORS":    strings.Join(o.frameAncestors, " "),
 		"CHECKOUT_RECONCILE_INTERVAL": o.reconcile.String(),
 	}
@@ -178,7 +180,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		frontSrv = &http.Server{Handler: o.front(proxy), ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = frontSrv.Serve(public) }()
 	}
-	return &testApp{app: a, url: publicURL, clock: clock}
+	return &testApp{app: a, url: publicURL, clock: clock, dataDir: dataDir}
 }
 
 // gateway is the app's own gateway client (the embedded sandbox, over HTTP).
