@@ -352,6 +352,15 @@ func (a *App) Serve(ctx context.Context) error {
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
 
+	// Abandoned carts and old webhook ids go, in small batches.
+	ret := checkout.NewRetention(a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
+		WebhookIDs: a.cfg.WebhookIDRetention, Clock: a.clock, Logger: a.log})
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		ret.Run(bgCtx)
+	}()
+
 	if a.cfg.ReconcileInterval > 0 {
 		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
 			Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log,

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -59,6 +60,10 @@ type Config struct {
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
+	// CartRetention and WebhookIDRetention (CHECKOUT_RETENTION_CARTS, _WEBHOOK_IDS) are how long
+	// an unchanged cart and a recorded webhook id are kept before the retention sweep deletes them.
+	CartRetention, WebhookIDRetention time.Duration
+
 	// ReconcileInterval is the reconciler's pass interval; 0 or less turns the reconciler off.
 	ReconcileInterval time.Duration
 	// WebhooksEnabled forwards the embedded sandbox's webhooks to the checkout's own receiver.
@@ -82,13 +87,15 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		Addr:              DefaultAddr,
-		PublicURL:         DefaultPublicURL,
-		DataDir:           DefaultDataDir,
-		MerchantName:      DefaultMerchantName,
-		NewCartLimit:      web.Rate{N: 60, Per: time.Minute},
-		ReconcileInterval: DefaultReconcileInterval,
-		WebhooksEnabled:   true,
+		Addr:               DefaultAddr,
+		PublicURL:          DefaultPublicURL,
+		DataDir:            DefaultDataDir,
+		MerchantName:       DefaultMerchantName,
+		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
+		ReconcileInterval:  DefaultReconcileInterval,
+		CartRetention:      checkout.DefaultCartRetention,
+		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
+		WebhooksEnabled:    true,
 	}
 }
 
@@ -112,6 +119,16 @@ func settings() []setting {
 	str := func(dst func(c *Config) *string) func(c *Config, v string) error {
 		return func(c *Config, v string) error { *dst(c) = strings.TrimSpace(v); return nil }
 	}
+	duration := func(dst func(c *Config) *time.Duration) func(c *Config, v string) error {
+		return func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < time.Hour {
+				return errors.New("must be a duration of at least an hour, such as 168h")
+			}
+			*dst(c) = d
+			return nil
+		}
+	}
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
 		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach", str(func(c *Config) *string { return &c.PublicURL })},
@@ -131,6 +148,8 @@ func settings() []setting {
 		{"CHECKOUT_MERCHANT_WEBHOOK_URL", "merchant-webhook-url", "where merchant notifications go (https, or http on loopback); wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookURL })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "merchant-webhook-secret", "the whsec_ secret signing merchant notifications; wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookSecret })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
+		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
+		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < 0 {
@@ -163,13 +182,15 @@ func settings() []setting {
 
 // defaults shows each setting's default in the help, by variable.
 var defaults = map[string]func(c Config) string{
-	"CHECKOUT_ADDR":               func(c Config) string { return c.Addr },
-	"CHECKOUT_PUBLIC_URL":         func(c Config) string { return c.PublicURL },
-	"CHECKOUT_DATA_DIR":           func(c Config) string { return c.DataDir },
-	"CHECKOUT_MERCHANT_NAME":      func(c Config) string { return c.MerchantName },
-	"CHECKOUT_RECONCILE_INTERVAL": func(c Config) string { return c.ReconcileInterval.String() },
-	"CHECKOUT_WEBHOOKS":           func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
-	"CHECKOUT_NEW_CART_LIMIT":     func(c Config) string { return formatRate(c.NewCartLimit) },
+	"CHECKOUT_ADDR":                  func(c Config) string { return c.Addr },
+	"CHECKOUT_PUBLIC_URL":            func(c Config) string { return c.PublicURL },
+	"CHECKOUT_DATA_DIR":              func(c Config) string { return c.DataDir },
+	"CHECKOUT_MERCHANT_NAME":         func(c Config) string { return c.MerchantName },
+	"CHECKOUT_RECONCILE_INTERVAL":    func(c Config) string { return c.ReconcileInterval.String() },
+	"CHECKOUT_RETENTION_CARTS":       func(c Config) string { return c.CartRetention.String() },
+	"CHECKOUT_RETENTION_WEBHOOK_IDS": func(c Config) string { return c.WebhookIDRetention.String() },
+	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
+	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
 }
 
 // rateUnits are the periods a rate may be given per.

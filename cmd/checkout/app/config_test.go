@@ -80,6 +80,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
 		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_RETENTION_CARTS": "10m"}, nil, "CHECKOUT_RETENTION_CARTS"},
+		{map[string]string{"CHECKOUT_RETENTION_WEBHOOK_IDS": "soon"}, nil, "CHECKOUT_RETENTION_WEBHOOK_IDS"},
 		{map[string]string{"CHECKOUT_CEP_LOOKUP": "https://cep.example.com/lookup"}, nil, "CHECKOUT_CEP_LOOKUP"},
 		{map[string]string{"CHECKOUT_CEP_LOOKUP": "ftp://cep.example.com/{cep}"}, nil, "CHECKOUT_CEP_LOOKUP"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "0/min"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
@@ -132,7 +134,7 @@ func TestLoadHelp(t *testing.T) {
 func TestHelpShowsDefaults(t *testing.T) {
 	u := Usage()
 	for _, want := range []string{"(default :8080)", "(default http://localhost:8080)", "(default ./data)",
-		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)"} {
+		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)", "(default 168h0m0s)", "(default 72h0m0s)"} {
 		if !strings.Contains(u, want) {
 			t.Errorf("usage lacks %q:\n%s", want, u)
 		}
