@@ -111,6 +111,9 @@ type Options struct {
 	PollInterval time.Duration
 	// Concurrency bounds the deliveries in flight at once.
 	Concurrency int
+	// Retention is how long a finished delivery (delivered or dead) and its attempts are kept,
+	// by the outbox's clock, before Run's retention sweep deletes them (DefaultRetention).
+	Retention time.Duration
 	// Rand is the jitter source (used under the outbox's lock; do not share it). Nil means a
 	// generator seeded from crypto/rand.
 	Rand *rand.Rand
@@ -172,6 +175,8 @@ type Outbox struct {
 	poll          time.Duration
 	concurrency   int
 	lease         time.Duration
+	retention     time.Duration
+	lastPrune     time.Time // wall clock of Run's last retention sweep (Run's goroutine only)
 
 	randMu sync.Mutex
 	rnd    *rand.Rand
@@ -207,6 +212,7 @@ func New(opts Options) (*Outbox, error) {
 		maxAttempts: opts.MaxAttempts,
 		poll:        opts.PollInterval,
 		concurrency: opts.Concurrency,
+		retention:   opts.Retention,
 		rnd:         opts.Rand,
 		wake:        make(chan struct{}, 1),
 	}
@@ -239,6 +245,9 @@ func New(opts Options) (*Outbox, error) {
 	}
 	if o.concurrency <= 0 {
 		o.concurrency = DefaultConcurrency
+	}
+	if o.retention <= 0 {
+		o.retention = DefaultRetention
 	}
 	if o.rnd == nil {
 		var seed [32]byte
@@ -437,6 +446,14 @@ func (o *Outbox) Run(ctx context.Context) {
 		if _, err := o.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			o.log.Error("webhook outbox pass failed", "err", err)
 		}
+		if time.Since(o.lastPrune) >= pruneEvery {
+			o.lastPrune = time.Now()
+			if n, err := o.Prune(ctx); err != nil && ctx.Err() == nil {
+				o.log.Error("webhook outbox retention sweep failed", "err", err)
+			} else if n > 0 {
+				o.log.Info("webhook outbox retention sweep", "deleted", n)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -444,6 +461,42 @@ func (o *Outbox) Run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// DefaultRetention: finished deliveries are kept a week, so that the console and the deliveries
+// API show recent history, then deleted.
+const DefaultRetention = 7 * 24 * time.Hour
+
+// Retention sweep: how often Run makes one, and how many deliveries one statement deletes (a
+// short write, so that the sandbox's other writes wait little behind it).
+const (
+	pruneEvery = 10 * time.Minute
+	pruneBatch = 500
+)
+
+// Prune deletes the deliveries finished (delivered or dead) longer than the retention ago, with
+// their attempts, batch after batch, and returns how many it deleted. Pending deliveries are
+// never deleted, however old.
+func (o *Outbox) Prune(ctx context.Context) (int, error) {
+	before := o.clock.Now().Add(-o.retention).UnixMilli()
+	total := 0
+	for ctx.Err() == nil {
+		res, err := o.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE id IN (
+			SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'dead') AND updated_at < ?
+			ORDER BY updated_at LIMIT ?)`, before, pruneBatch)
+		if err != nil {
+			return total, fmt.Errorf("outbox: pruning deliveries: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("outbox: pruning deliveries: %w", err)
+		}
+		total += int(n)
+		if n < pruneBatch {
+			return total, nil
+		}
+	}
+	return total, ctx.Err()
 }
 
 // claimed is a delivery taken by a pass.

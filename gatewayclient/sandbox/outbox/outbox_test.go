@@ -872,3 +872,43 @@ func TestConcurrentPassesSendOnce(t *testing.T) {
 			sent, total, len(rcv.requests()), len(counts))
 	}
 }
+
+// TestPruneFinishedDeliveries: delivered and dead deliveries older than the retention go, with
+// their attempts; younger ones and pending ones (however old) stay.
+func TestPruneFinishedDeliveries(t *testing.T) {
+	clock := newFakeClock()
+	ok := newReceiver(t)
+	failing := newReceiver(t, 500, 500, 500, 500)
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), MaxAttempts: 1, Retention: 24 * time.Hour})
+	enqueue(t, o, db, message(t, "old-delivered", ok.URL))
+	enqueue(t, o, db, message(t, "old-dead", failing.URL))
+	deliverDue(t, o)
+	ok.wait(t)
+	failing.wait(t)
+	// A pending delivery, as old as the others: it is never pruned.
+	enqueue(t, o, db, message(t, "old-pending", failing.URL))
+	if _, err := db.Exec(`UPDATE webhook_deliveries SET next_attempt_at = ? WHERE record_id = 'old-pending'`,
+		clock.Now().Add(1000*time.Hour).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(25 * time.Hour)
+	enqueue(t, o, db, message(t, "young-delivered", ok.URL))
+	deliverDue(t, o)
+	ok.wait(t)
+
+	n, err := o.Prune(context.Background())
+	if err != nil || n != 2 {
+		t.Fatalf("Prune = %d, %v; want the 2 old finished deliveries", n, err)
+	}
+	for rec, want := range map[string]int{"old-delivered": 0, "old-dead": 0, "old-pending": 1, "young-delivered": 1} {
+		ds, err := o.Deliveries(context.Background(), rec, 0)
+		if err != nil || len(ds) != want {
+			t.Errorf("%s: %d deliveries (%v), want %d", rec, len(ds), err, want)
+		}
+	}
+	var attempts int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id NOT IN (SELECT id FROM webhook_deliveries)`).Scan(&attempts); err != nil || attempts != 0 {
+		t.Errorf("%d attempts of deleted deliveries are left (%v)", attempts, err)
+	}
+}
