@@ -59,6 +59,9 @@ type ServiceOptions struct {
 	// Service — made through it, or reported by Changed. Set it when other processes change the
 	// same database and their changes are not reported.
 	SnapshotMaxAge time.Duration
+	// Announcer, when set, makes the outbox messages written with every change of an order's
+	// status (the merchant's notifications).
+	Announcer Announcer
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -80,6 +83,7 @@ type Service struct {
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
 	snapMaxAge time.Duration
+	announcer  Announcer
 }
 
 // NewService returns a Service on store and gw.
@@ -99,6 +103,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		sessions:   opts.Sessions,
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
+		announcer:  opts.Announcer,
 	}
 	if opts.Snapshots <= 0 {
 		opts.Snapshots = DefaultSnapshots
@@ -289,14 +294,15 @@ func (s *Service) Subscribe(orderID string) (<-chan OrderEvent, func()) {
 
 // update reads the order, lets fn change it and stores it with compare-and-set, retrying on a
 // concurrent update. fn reports whether it changed anything; nothing is written when it did not.
-// An event is published when the status changed.
+// When the status changed, the Announcer's messages are stored in the same transaction, and an
+// event is published once it committed.
 func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool, error)) (*Order, bool, error) {
 	for range 8 {
 		o, err := s.store.Order(ctx, id)
 		if err != nil {
 			return nil, false, err
 		}
-		before := o.Status
+		before, history := o.Status, len(o.History)
 		// The order as stored now replaces an older snapshot even when nothing changes (another
 		// instance may have changed it).
 		stored := snapshotOf(o)
@@ -308,7 +314,13 @@ func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool
 			return o, false, err
 		}
 		o.UpdatedAt = s.now().UTC()
-		err = s.store.UpdateOrder(ctx, o)
+		var out []OutboxMessage
+		if o.Status != before && s.announcer != nil && len(o.History) > history {
+			if out, err = s.announcer.Announce(ctx, o, o.History[history:]); err != nil {
+				return nil, false, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
+			}
+		}
+		err = s.store.UpdateOrder(ctx, o, out...)
 		if errors.Is(err, ErrConflict) {
 			continue
 		}
@@ -316,6 +328,9 @@ func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool
 			return nil, false, err
 		}
 		s.remember(o)
+		if len(out) > 0 {
+			s.announcer.Announced()
+		}
 		if o.Status != before {
 			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
 		}

@@ -48,8 +48,10 @@ type Store interface {
 	// increments o.Version; otherwise it returns ErrConflict and stores nothing. A status change
 	// must be allowed by CanTransition (else ErrInvalidTransition). History entries beyond the
 	// stored ones are appended; attempts are updated by ID and new ones inserted. Lines, amount,
-	// customer and address of a placed order never change and are not written.
-	UpdateOrder(ctx context.Context, o *Order) error
+	// customer and address of a placed order never change and are not written. The outbox
+	// messages out are written in the same transaction, so they are stored exactly when the
+	// update is (see OutboxMessage); their ids are unique.
+	UpdateOrder(ctx context.Context, o *Order, out ...OutboxMessage) error
 	// Orders lists orders matching f, newest first.
 	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
 

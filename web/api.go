@@ -54,6 +54,8 @@ func (s *Server) apiRoutes(r chi.Router) {
 				r.Get("/checkout-sessions/{sessionID}", s.apiGetSession)
 				r.Get("/orders", s.apiListOrders)
 				r.Get("/orders/{orderID}", s.apiGetOrder)
+				r.Get("/notifications", s.apiListNotifications)
+				r.Get("/notifications/{notificationID}", s.apiGetNotification)
 			})
 		})
 	})

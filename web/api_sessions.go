@@ -221,25 +221,8 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		rd.add("createdTo", gatewayclient.CodeRange, "must not be before createdFrom")
 	}
 	page, perPage := 1, defaultPerPage
-	readInt := func(name string, lo, hi int, dst *int) {
-		v := q.Get(name)
-		if v == "" {
-			return
-		}
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil:
-			rd.add(name, gatewayclient.CodeInteger, "must be an integer")
-		case n < lo:
-			rd.add(name, gatewayclient.CodeMin, "must be at least "+strconv.Itoa(lo))
-		case n > hi:
-			rd.add(name, gatewayclient.CodeMax, "must be at most "+strconv.Itoa(hi))
-		default:
-			*dst = n
-		}
-	}
-	readInt("page", 1, 1_000_000, &page)
-	readInt("perPage", 1, maxPerPage, &perPage)
+	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
+	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
 	if err := rd.err(); err != nil {
 		s.failJSON(w, r, err)
 		return

@@ -10,106 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // testConfiguredKey is the CHECKOUT_MERCHANT_API_KEY of the tests.
 const testConfiguredKey = "test-configured-api-key-0123456789"
-
-// memSessions is a checkout.SessionStore in memory for the handler tests; the SQL stores pass
-// the store suite.
-type memSessions struct {
-	mu    sync.Mutex
-	byID  map[string]*checkout.Session
-	byKey map[string]string
-}
-
-func newMemSessions() *memSessions {
-	return &memSessions{byID: map[string]*checkout.Session{}, byKey: map[string]string{}}
-}
-
-func (m *memSessions) CreateSession(_ context.Context, s *checkout.Session) (*checkout.Session, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if s.IdempotencyKey != "" {
-		if id, ok := m.byKey[s.IdempotencyKey]; ok {
-			c := *m.byID[id]
-			return &c, false, nil
-		}
-		m.byKey[s.IdempotencyKey] = s.ID
-	}
-	c := *s
-	m.byID[s.ID] = &c
-	return s, true, nil
-}
-
-func (m *memSessions) Session(_ context.Context, id string) (*checkout.Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if s, ok := m.byID[id]; ok {
-		c := *s
-		return &c, nil
-	}
-	return nil, checkout.ErrNotFound
-}
-
-func (m *memSessions) SessionByIdempotencyKey(ctx context.Context, key string) (*checkout.Session, error) {
-	m.mu.Lock()
-	id, ok := m.byKey[key]
-	m.mu.Unlock()
-	if !ok {
-		return nil, checkout.ErrNotFound
-	}
-	return m.Session(ctx, id)
-}
-
-// memKeys is a merchant.APIKeyStore in memory.
-type memKeys struct {
-	mu   sync.Mutex
-	keys []merchant.APIKey
-}
-
-func (m *memKeys) CreateAPIKey(_ context.Context, k merchant.APIKey) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.keys = append(m.keys, k)
-	return nil
-}
-
-func (m *memKeys) APIKeyByHash(_ context.Context, h []byte) (*merchant.APIKey, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, k := range m.keys {
-		if bytes.Equal(k.Hash, h) {
-			return &k, nil
-		}
-	}
-	return nil, checkout.ErrNotFound
-}
-
-func (m *memKeys) APIKeys(context.Context) ([]merchant.APIKey, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]merchant.APIKey(nil), m.keys...), nil
-}
-
-func (m *memKeys) RevokeAPIKey(_ context.Context, id string, at time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := range m.keys {
-		if m.keys[i].ID == id {
-			m.keys[i].RevokedAt = at
-			return nil
-		}
-	}
-	return checkout.ErrNotFound
-}
-
-func (m *memKeys) TouchAPIKey(context.Context, string, time.Time) error { return nil }
 
 // apiExchange is one API request and its answer.
 type apiExchange struct {
@@ -491,5 +397,62 @@ func TestAPIListOrders(t *testing.T) {
 	got := strings.Join(bad.fields(), ",")
 	if bad.status != 422 || got != "createdFrom format,page integer,perPage max,sort unknown_parameter,status[0] enum" {
 		t.Errorf("bad filters: %d %s", bad.status, got)
+	}
+}
+
+// TestAPINotificationLog: every change of an order's state leaves a notification in the
+// outbox, written with the change; the API lists them newest first, filters them, and shows
+// one with its body (the order as the API shows it).
+func TestAPINotificationLog(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	id := orderID(pay)
+	e.post(pay+"/sandbox-pay", nil)
+	e.waitStatus(id, "paid")
+	other := orderID(e.placeOrder())
+
+	all := e.api("GET", "/api/v1/notifications", nil)
+	data, _ := all.json["data"].([]any)
+	var got []string
+	for _, d := range data {
+		m := d.(map[string]any)
+		got = append(got, fmt.Sprint(m["orderId"] == id, " ", m["type"], " ", m["status"]))
+	}
+	want := "false order.awaiting_payment pending,true order.paid pending,true order.awaiting_payment pending"
+	if all.status != 200 || strings.Join(got, ",") != want || all.json["hasMore"] != false {
+		t.Fatalf("notifications: %d %v; want %s\n%s", all.status, got, want, all.body)
+	}
+	byOrder := e.api("GET", "/api/v1/notifications?orderId="+other, nil)
+	if d, _ := byOrder.json["data"].([]any); len(d) != 1 {
+		t.Errorf("orderId filter: %s", byOrder.body)
+	}
+	paid := e.api("GET", "/api/v1/notifications?type=order.paid&status=pending&perPage=1", nil)
+	d, _ := paid.json["data"].([]any)
+	if len(d) != 1 || paid.json["hasMore"] != false {
+		t.Fatalf("type filter: %s", paid.body)
+	}
+	nid := d[0].(map[string]any)["id"].(string)
+	if d2 := e.api("GET", "/api/v1/notifications?perPage=1&page=2", nil); d2.json["hasMore"] != true {
+		t.Errorf("page 2 of 3 says no more: %s", d2.body)
+	}
+	one := e.api("GET", "/api/v1/notifications/"+nid, nil)
+	payload, _ := one.json["payload"].(map[string]any)
+	order, _ := payload["data"].(map[string]any)
+	if one.status != 200 || payload["type"] != "order.paid" || order["id"] != id || order["status"] != "paid" ||
+		order["amountPaid"] != float64(2990) {
+		t.Errorf("notification: %d %s", one.status, one.body)
+	}
+	if as, _ := one.json["deliveryAttempts"].([]any); as == nil || len(as) != 0 {
+		t.Errorf("deliveryAttempts of an undelivered notification: %v", one.json["deliveryAttempts"])
+	}
+	if miss := e.api("GET", "/api/v1/notifications/msg_missing", nil); miss.status != 404 || miss.errorCode() != "not_found" {
+		t.Errorf("unknown notification: %d %s", miss.status, miss.body)
+	}
+	bad := e.api("GET", "/api/v1/notifications?status=sent&perPage=0&limit=3&orderId=a&orderId=b", nil)
+	if g := strings.Join(bad.fields(), ","); bad.status != 422 || g != "limit unknown_parameter,orderId duplicate,perPage min,status enum" {
+		t.Errorf("bad filters: %d %s", bad.status, g)
+	}
+	if anon := e.api("GET", "/api/v1/notifications", nil, "Authorization", ""); anon.status != 401 {
+		t.Errorf("without a key: %d", anon.status)
 	}
 }

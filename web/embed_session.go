@@ -28,10 +28,10 @@ func (s *Server) sessionRoutes(r chi.Router) {
 }
 
 // frameSession sets the framing headers of a page of sess: frame-ancestors 'self', the
-// session's embedOrigin and the configured ancestors. X-Frame-Options cannot name an origin, so
-// it goes.
-func (s *Server) frameSession(w http.ResponseWriter, sess *checkout.Session) {
-	ancestors := append([]string(nil), s.opts.FrameAncestors...)
+// session's embedOrigin, the configured ancestors and the merchant settings' frame origins.
+// X-Frame-Options cannot name an origin, so it goes.
+func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
+	ancestors := append([]string(nil), s.frameAncestors(r)...)
 	if sess.EmbedOrigin != "" {
 		ancestors = append(ancestors, sess.EmbedOrigin)
 	}
@@ -77,7 +77,7 @@ func (s *Server) sessionForm(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.frameSession(w, sess)
+	s.frameSession(w, r, sess)
 	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
 		s.fail(w, r, err)
@@ -131,7 +131,7 @@ func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.frameSession(w, sess)
+	s.frameSession(w, r, sess)
 	values := parseCustomerForm(r)
 	lang := s.pageLang(r)
 	o, err := s.svc.PlaceSessionOrder(r.Context(), checkout.PlaceSessionInput{

@@ -167,15 +167,16 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
-	sessions := newMemSessions()
-	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: sessions,
-		CEP: cep.Sample()}
+	// Sessions, API keys and the notifications' outbox live in the SQLite store, as in the app;
+	// notifications are written with every change of an order and listed by the API (no
+	// Deliverer runs: the tests of package merchant and of the app deliver them).
+	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: store,
+		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if o.qrImage {
 		so.QRImage = web.QRImage
 	}
 	svc := checkout.NewService(store, gw, so)
-	keyStore := &memKeys{}
-	keys := merchant.NewKeys(keyStore, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
+	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	opts := web.Options{
 		Logger:             slog.New(slog.NewJSONHandler(logs, nil)),
 		Service:            svc,
@@ -190,6 +191,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		Recheck:            o.recheck,
 		WebhookQueue:       o.queue,
 		APIKeys:            keys,
+		Notifications:      merchant.NewDeliveryLog(store),
 		MaxStreams:         o.maxStreams,
 		MaxStreamsPerOrder: o.maxStreamsPerOrder,
 	}

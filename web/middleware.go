@@ -129,17 +129,22 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 
 // securityHeaders sets the headers every response carries.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	csp := contentSecurityPolicy(s.opts.FrameAncestors)
+	static := contentSecurityPolicy(s.opts.FrameAncestors)
 	https := strings.HasPrefix(s.opts.PublicURL, "https://")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
+		csp, framable := static, len(s.opts.FrameAncestors) > 0
+		if s.opts.FrameOrigins != nil {
+			ancestors := s.frameAncestors(r)
+			csp, framable = contentSecurityPolicy(ancestors), len(ancestors) > 0
+		}
 		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		// Order and cart ids are in the URLs: never leak them to another site.
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if len(s.opts.FrameAncestors) == 0 {
+		if !framable {
 			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
 			// checkout: X-Frame-Options cannot name several origins.
 			h.Set("X-Frame-Options", "DENY")
@@ -149,6 +154,22 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// frameAncestors returns the origins allowed to frame the shopper pages: the configured ones
+// and those of the merchant's settings.
+func (s *Server) frameAncestors(r *http.Request) []string {
+	if s.opts.FrameOrigins == nil {
+		return s.opts.FrameAncestors
+	}
+	extra, err := s.opts.FrameOrigins(r.Context())
+	if err != nil {
+		s.log.WarnContext(r.Context(), "reading the frame origins of the merchant settings", "err", err)
+	}
+	if len(extra) == 0 {
+		return s.opts.FrameAncestors
+	}
+	return append(append(make([]string, 0, len(s.opts.FrameAncestors)+len(extra)), s.opts.FrameAncestors...), extra...)
 }
 
 // contentSecurityPolicy allows only this origin's scripts, styles and connections, and lets

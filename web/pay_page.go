@@ -63,7 +63,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return s.sessionPage(r, sess, o, view)
 	}
 	if sess != nil {
-		s.frameSession(w, sess)
+		s.frameSession(w, r, sess)
 	}
 	newQR := s.link(r, base+"/new-qr")
 	if !o.Renewable(now) {
@@ -239,7 +239,7 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 	}
 	page, cont := s.page(r), s.link(r, "/")
 	if sess := s.sessionOf(r, o); sess != nil {
-		s.frameSession(w, sess)
+		s.frameSession(w, r, sess)
 		page, cont = s.sessionPage(r, sess, o, "paid"), successURL(sess, o)
 	}
 	s.render(w, r, http.StatusOK, views.PaidPage(views.PaidView{

@@ -84,6 +84,10 @@ type Options struct {
 	Clock func() time.Time
 	// FrameAncestors are the origins allowed to embed the pages (CSP frame-ancestors).
 	FrameAncestors []string
+	// FrameOrigins, when set, returns more origins allowed to embed the shopper pages (the
+	// merchant's settings), asked on every answer: it must be fast (cached). On an error the
+	// origins it returns are used and the error is logged.
+	FrameOrigins func(ctx context.Context) ([]string, error)
 	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
 	PublicURL string
 	// Logger receives the access log and errors (default: discarded).
@@ -112,6 +116,9 @@ type Options struct {
 	NewCartLimit Rate
 	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
 	APIKeys *merchant.Keys
+	// Notifications is the delivery log of the merchant's notifications, read through the API
+	// (nil: the API lists none).
+	Notifications *merchant.DeliveryLog
 
 	// Accounts, when set, serves the merchant dashboard under DashboardPath; Gateway is then
 	// required (the dashboard lists the gateway's deposits and withdrawals).

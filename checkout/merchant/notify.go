@@ -70,7 +70,9 @@ type DeliveryAttempt struct {
 type NotificationFilter struct {
 	OrderID string
 	Status  string
+	Type    string
 	Limit   int // at most this many, newest first (0: 50)
+	Offset  int // skipping this many first
 }
 
 // NotificationStore keeps the outbox and its delivery log. The notifications themselves are
@@ -85,6 +87,8 @@ type NotificationStore interface {
 	RecordAttempt(ctx context.Context, n Notification, a DeliveryAttempt) error
 	// Notifications lists the log, newest first.
 	Notifications(ctx context.Context, f NotificationFilter) ([]Notification, error)
+	// Notification returns one notification of the log, or checkout.ErrNotFound.
+	Notification(ctx context.Context, id string) (*Notification, error)
 	// NotificationAttempts lists the attempts of one notification, first first.
 	NotificationAttempts(ctx context.Context, id string) ([]DeliveryAttempt, error)
 	// PruneNotifications deletes up to limit delivered, dead or skipped notifications created
@@ -95,11 +99,15 @@ type NotificationStore interface {
 // NewNotification makes the notification of o having entered its current status at at; sess
 // is its checkout session (for the metadata), or nil.
 func NewNotification(o *checkout.Order, sess *checkout.Session, at time.Time) (Notification, error) {
+	return newNotification(o, sess, EventType(o.Status), at)
+}
+
+// newNotification makes a notification of type typ about o at at.
+func newNotification(o *checkout.Order, sess *checkout.Session, typ string, at time.Time) (Notification, error) {
 	data, err := json.Marshal(OrderOf(o, sess))
 	if err != nil {
 		return Notification{}, fmt.Errorf("merchant: encoding the order: %w", err)
 	}
-	typ := EventType(o.Status)
 	body, err := json.Marshal(webhook.Event{Type: typ, Timestamp: at, Data: data})
 	if err != nil {
 		return Notification{}, fmt.Errorf("merchant: encoding the event: %w", err)
@@ -374,4 +382,41 @@ func redactURL(raw string) string {
 		return ""
 	}
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}
+
+// DeliveryLog is the merchant's view of the notifications and their attempts (the merchant
+// API, the dashboard).
+type DeliveryLog struct {
+	store NotificationStore
+}
+
+// NewDeliveryLog returns the log kept in store.
+func NewDeliveryLog(store NotificationStore) *DeliveryLog { return &DeliveryLog{store: store} }
+
+// MaxLogPage is the most notifications one List returns.
+const MaxLogPage = 100
+
+// List returns the notifications f selects, newest first: at most f.Limit (1 to MaxLogPage).
+func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notification, error) {
+	if f.Limit <= 0 || f.Limit > MaxLogPage+1 {
+		f.Limit = MaxLogPage
+	}
+	ns, err := l.store.Notifications(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("merchant: listing notifications: %w", err)
+	}
+	return ns, nil
+}
+
+// Get returns one notification with its attempts, first first, or checkout.ErrNotFound.
+func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []DeliveryAttempt, error) {
+	n, err := l.store.Notification(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("merchant: notification: %w", err)
+	}
+	as, err := l.store.NotificationAttempts(ctx, id)
+	if err != nil {
+		return nil, nil, fmt.Errorf("merchant: the attempts of a notification: %w", err)
+	}
+	return n, as, nil
 }

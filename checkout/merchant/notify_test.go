@@ -85,6 +85,14 @@ func (m *memOutbox) NotificationAttempts(_ context.Context, id string) ([]mercha
 	return out, nil
 }
 
+func (m *memOutbox) Notification(_ context.Context, id string) (*merchant.Notification, error) {
+	n := m.get(id)
+	if n.ID == "" {
+		return nil, checkout.ErrNotFound
+	}
+	return &n, nil
+}
+
 func (m *memOutbox) PruneNotifications(context.Context, time.Time, int) (int, error) { return 0, nil }
 
 func (m *memOutbox) get(id string) merchant.Notification {

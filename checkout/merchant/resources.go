@@ -1,6 +1,7 @@
 package merchant
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
@@ -202,4 +203,59 @@ func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicU
 		}
 	}
 	return out
+}
+
+// NotificationView is a notification of the delivery log as the API shows it.
+type NotificationView struct {
+	ID             string `json:"id"`
+	Type           string `json:"type"`
+	OrderID        string `json:"orderId"`
+	Status         string `json:"status"`
+	Attempts       int    `json:"attempts"`
+	CreatedAt      string `json:"createdAt"`
+	NextAttemptAt  string `json:"nextAttemptAt,omitempty"` // while pending
+	LastStatusCode int    `json:"lastStatusCode,omitempty"`
+	LastError      string `json:"lastError,omitempty"`
+}
+
+// NotificationDetail is one notification with its body and every attempt.
+type NotificationDetail struct {
+	NotificationView
+	// Payload is the body sent: {"type", "timestamp", "data"}.
+	Payload          json.RawMessage `json:"payload"`
+	DeliveryAttempts []AttemptView   `json:"deliveryAttempts"`
+}
+
+// AttemptView is one delivery attempt as the API shows it.
+type AttemptView struct {
+	N          int    `json:"n"`
+	At         string `json:"at"`
+	URL        string `json:"url,omitempty"` // without its query string
+	StatusCode int    `json:"statusCode,omitempty"`
+	Error      string `json:"error,omitempty"`
+	DurationMS int64  `json:"durationMs"`
+}
+
+// NotificationOf returns the API's view of n.
+func NotificationOf(n Notification) NotificationView {
+	v := NotificationView{ID: n.ID, Type: n.Type, OrderID: n.OrderID, Status: n.Status, Attempts: n.Attempts,
+		CreatedAt: wireTime(n.CreatedAt), LastStatusCode: n.LastStatusCode, LastError: n.LastError}
+	if n.Status == NotificationPending {
+		v.NextAttemptAt = wireTime(n.NextAttemptAt)
+	}
+	return v
+}
+
+// NotificationDetailOf returns the API's view of n with its attempts.
+func NotificationDetailOf(n Notification, as []DeliveryAttempt) NotificationDetail {
+	d := NotificationDetail{NotificationView: NotificationOf(n), DeliveryAttempts: make([]AttemptView, 0, len(as))}
+	d.Payload = json.RawMessage(n.Payload)
+	if !json.Valid(d.Payload) {
+		d.Payload = json.RawMessage("null")
+	}
+	for _, a := range as {
+		d.DeliveryAttempts = append(d.DeliveryAttempts, AttemptView{N: a.N, At: wireTime(a.At), URL: a.URL,
+			StatusCode: a.StatusCode, Error: a.Error, DurationMS: a.Duration.Milliseconds()})
+	}
+	return d
 }

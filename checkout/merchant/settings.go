@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -84,6 +85,39 @@ type SettingsManager struct {
 	store SettingsStore
 	cfg   SettingsConfig
 	now   func() time.Time
+
+	// The frame origins, read on every shopper page, are kept for frameOriginsTTL.
+	mu       sync.Mutex
+	origins  []string
+	originAt time.Time // when origins were read; zero: never
+}
+
+// frameOriginsTTL is how long FrameOrigins keeps what it read: a change made on another
+// instance applies within it (one made through this manager applies at once).
+const frameOriginsTTL = 5 * time.Second
+
+// FrameOrigins returns the origins the stored settings allow to frame the shopper pages, read
+// at most every few seconds (the shopper pages ask on every answer). When the store cannot be
+// read it returns what it read last, with the error.
+func (m *SettingsManager) FrameOrigins(ctx context.Context) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.originAt.IsZero() && time.Since(m.originAt) < frameOriginsTTL {
+		return m.origins, nil
+	}
+	s, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return m.origins, fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	m.origins, m.originAt = s.FrameOrigins, time.Now()
+	return m.origins, nil
+}
+
+// forget drops what FrameOrigins keeps, after a change.
+func (m *SettingsManager) forget() {
+	m.mu.Lock()
+	m.originAt = time.Time{}
+	m.mu.Unlock()
 }
 
 // NewSettingsManager returns a SettingsManager on store with the configuration's values.
@@ -161,6 +195,7 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 	if err := m.store.SaveMerchantSettings(ctx, next); err != nil {
 		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
 	}
+	m.forget()
 	return m.Get(ctx)
 }
 

@@ -439,3 +439,13 @@ func TestKeysThatAreNotText(t *testing.T) {
 		t.Errorf("forgetting one id forgot another: first = %v, %v", first, err)
 	}
 }
+
+// TestMerchantStores runs the suite of the merchant side's stores (sessions, API keys,
+// settings, the notification outbox), each subtest in a schema of its own.
+func TestMerchantStores(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunMerchant(t, func(t *testing.T) storetest.MerchantStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}

@@ -88,3 +88,13 @@ func migrationsApplied(t *testing.T, path string) int {
 	}
 	return n
 }
+
+// TestMerchantStores runs the suite of the merchant side's stores (sessions, API keys,
+// settings, the notification outbox).
+func TestMerchantStores(t *testing.T) {
+	storetest.RunMerchant(t, func(t *testing.T) storetest.MerchantStores {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

@@ -15,7 +15,8 @@ import (
 const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, o.amount,
 	o.customer_name, o.customer_document, o.customer_email, o.customer_phone, o.has_address, o.zip_code,
 	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
-	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due`
+	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due,
+	o.session_id, o.merchant_reference, o.pay_by`
 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
@@ -45,15 +46,16 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 	insert := Stmt{SQL: `INSERT INTO orders (id, number, external_code, request_key, status, amount,
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
-			shopper_ip, created_at, updated_at, paid_at, version, refund_due)
+			shopper_ip, created_at, updated_at, paid_at, version, refund_due, session_id, merchant_reference, pay_by)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26, $27, $28)
+			$23, $24, $25, $26, $27, $28, $29, $30, $31)
 		ON CONFLICT (request_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
 			o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, hasAddr, a.ZipCode, a.Street,
 			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
-			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue)}}
+			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue), o.SessionID,
+			o.MerchantReference, ms(o.PayBy)}}
 
 	var stored []*checkout.Order
 	created := false
@@ -84,9 +86,10 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 	stmts := make([]Stmt, 0, len(o.Lines)+len(o.History)+len(o.Attempts))
 	for i, l := range o.Lines {
-		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_lines (order_id, position, product_id, title, unit_price, quantity, physical)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical}})
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_lines (order_id, position, product_id, title, unit_price, quantity,
+				physical, description)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description}})
 	}
 	stmts = append(stmts, historyInserts(o.ID, 0, o.History)...)
 	for i := range o.Attempts {
@@ -142,12 +145,21 @@ func (s *Store) attemptArgs(a *checkout.Attempt) ([]any, error) {
 		nullString(string(a.Request)), a.EndToEnd}, nil
 }
 
-// UpdateOrder stores the mutable part of an order when its version is still the stored one.
-// The order is held first (its row lock, or the database's write lock), so the version check
-// and the writes are one step for every other writer, in this process or another.
-func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
+// UpdateOrder stores the mutable part of an order when its version is still the stored one,
+// and the outbox messages out with it, in one transaction. The order is held first (its row
+// lock, or the database's write lock), so the version check and the writes are one step for
+// every other writer, in this process or another; the messages of one order therefore go into
+// the outbox in the order of its changes.
+func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...checkout.OutboxMessage) error {
 	if !s.storable(o.ID) {
 		return checkout.ErrNotFound
+	}
+	messages := make([]Stmt, 0, len(out))
+	for _, m := range out {
+		if m.ID == "" || m.OrderID != o.ID {
+			return s.errorf("an outbox message needs an id and the order's id")
+		}
+		messages = append(messages, insertOutbox(m))
 	}
 	attempts := make([]Stmt, 0, len(o.Attempts))
 	for i := range o.Attempts {
@@ -200,7 +212,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order) error {
 				lang = $5, refund_due = $6, version = version + 1 WHERE id = $7 AND version = $8`,
 			Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID, o.Version}}},
 			historyInserts(o.ID, histories, o.History[histories:])...)
-		return tx.Run(ctx, append(stmts, attempts...)...)
+		return tx.Run(ctx, append(append(stmts, attempts...), messages...)...)
 	})
 	switch {
 	case err == checkout.ErrNotFound, err == checkout.ErrConflict:
@@ -261,7 +273,7 @@ type orderReads struct {
 func newOrderReads(tail, cond string) orderReads {
 	return orderReads{
 		orders: `SELECT ` + orderColumns + ` FROM orders o ` + tail,
-		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical
+		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description
 			FROM order_lines WHERE ` + cond + ` ORDER BY order_id, position`,
 		history: `SELECT order_id, from_status, to_status, at, reason
 			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
@@ -309,6 +321,18 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
 			AND a.state = `+p.Add(string(checkout.AttemptActive))+` AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+`)`)
 	}
+	if f.SessionID != "" {
+		conds = append(conds, "o.session_id = "+p.Add(f.SessionID))
+	}
+	if f.MerchantReference != "" {
+		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference))
+	}
+	if !f.CreatedFrom.IsZero() {
+		conds = append(conds, "o.created_at >= "+p.Add(ms(f.CreatedFrom)))
+	}
+	if !f.CreatedBefore.IsZero() {
+		conds = append(conds, "o.created_at < "+p.Add(ms(f.CreatedBefore)))
+	}
 	if f.PendingAttempt {
 		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
 			AND a.state = `+p.Add(string(checkout.AttemptPending))+`)`)
@@ -350,12 +374,13 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 		o := &checkout.Order{}
 		var a checkout.Address
 		var status string
-		var amount, created, updated, paid, refund int64
+		var amount, created, updated, paid, refund, payBy int64
 		var hasAddr bool
 		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
 			&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
-			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund); err != nil {
+			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund,
+			&o.SessionID, &o.MerchantReference, &payBy); err != nil {
 			return fmt.Errorf("reading orders: %w", err)
 		}
 		o.Status = checkout.OrderStatus(status)
@@ -363,7 +388,7 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 		if hasAddr {
 			o.Address = &a
 		}
-		o.CreatedAt, o.UpdatedAt, o.PaidAt = fromMS(created), fromMS(updated), fromMS(paid)
+		o.CreatedAt, o.UpdatedAt, o.PaidAt, o.PayBy = fromMS(created), fromMS(updated), fromMS(paid), fromMS(payBy)
 		*out = append(*out, o)
 		byID[o.ID] = o
 		return nil
@@ -385,7 +410,7 @@ func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout
 				var oid, pid string
 				var l checkout.OrderLine
 				var price int64
-				if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical); err != nil {
+				if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description); err != nil {
 					return fmt.Errorf("reading order lines: %w", err)
 				}
 				l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)

@@ -1,0 +1,66 @@
+package merchant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// Announcer makes the merchant's notifications of an order's changes of status: the
+// checkout.Announcer of the service, whose messages the store writes into the outbox in the
+// transaction of the change, and the Deliverer sends.
+type Announcer struct {
+	// Sessions reads an order's checkout session, whose metadata the notification carries
+	// (nil: none is read).
+	Sessions checkout.SessionStore
+	// Clock is when a notification is made and first due, on the Deliverer's clock (default
+	// time.Now). The event's own timestamp is the time of the change, on the shop's clock.
+	Clock func() time.Time
+	// Deliverer, when set, is woken once notifications are stored.
+	Deliverer *Deliverer
+}
+
+var _ checkout.Announcer = (*Announcer)(nil)
+
+// Announce returns one notification per change: type "order." and the state entered, data the
+// order as the API shows it (as it is after the update), timestamp the change's.
+func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []checkout.StatusChange) ([]checkout.OutboxMessage, error) {
+	var sess *checkout.Session
+	if o.SessionID != "" && a.Sessions != nil {
+		s, err := a.Sessions.Session(ctx, o.SessionID)
+		switch {
+		case err == nil:
+			sess = s
+		case !errors.Is(err, checkout.ErrNotFound):
+			// Without its metadata the notification would be wrong; the update is retried later.
+			return nil, fmt.Errorf("merchant: reading the order's session: %w", err)
+		}
+	}
+	now := time.Now
+	if a.Clock != nil {
+		now = a.Clock
+	}
+	out := make([]checkout.OutboxMessage, 0, len(changes))
+	for _, c := range changes {
+		if c.To == c.From {
+			continue // a note in the history, not a change of state
+		}
+		n, err := newNotification(o, sess, EventType(c.To), c.At)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, checkout.OutboxMessage{ID: n.ID, OrderID: n.OrderID, Type: n.Type, Payload: n.Payload,
+			CreatedAt: now().UTC()})
+	}
+	return out, nil
+}
+
+// Announced wakes the Deliverer.
+func (a *Announcer) Announced() {
+	if a.Deliverer != nil {
+		a.Deliverer.Wake()
+	}
+}

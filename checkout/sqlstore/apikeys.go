@@ -1,0 +1,131 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+var (
+	_ merchant.APIKeyStore   = (*Store)(nil)
+	_ merchant.SettingsStore = (*Store)(nil)
+)
+
+const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at`
+
+// CreateAPIKey stores a new key. A taken id or hash is an error.
+func (s *Store) CreateAPIKey(ctx context.Context, k merchant.APIKey) error {
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt)}})
+	if err != nil {
+		return s.errorf("storing an API key: %w", err)
+	}
+	return nil
+}
+
+// APIKeyByHash returns the key with that hash, revoked or not, or checkout.ErrNotFound.
+func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*merchant.APIKey, error) {
+	var ks []merchant.APIKey
+	if err := s.db.Read(ctx, readAPIKeys(`WHERE hash = $1`, []any{hash}, &ks)); err != nil {
+		return nil, s.errorf("reading an API key: %w", err)
+	}
+	if len(ks) == 0 {
+		return nil, checkout.ErrNotFound
+	}
+	return &ks[0], nil
+}
+
+// APIKeys lists every key, revoked ones included, newest first.
+func (s *Store) APIKeys(ctx context.Context) ([]merchant.APIKey, error) {
+	var ks []merchant.APIKey
+	if err := s.db.Read(ctx, readAPIKeys(`ORDER BY created_at DESC, id DESC`, nil, &ks)); err != nil {
+		return nil, s.errorf("listing API keys: %w", err)
+	}
+	return ks, nil
+}
+
+// RevokeAPIKey marks a key revoked at at; a revoked key keeps its first revocation time.
+func (s *Store) RevokeAPIKey(ctx context.Context, id string, at time.Time) error {
+	if !s.storable(id) {
+		return checkout.ErrNotFound
+	}
+	found := false
+	err := s.db.Write(ctx, Stmt{SQL: `UPDATE api_keys SET revoked_at = CASE WHEN revoked_at = 0 THEN $1 ELSE revoked_at END
+		WHERE id = $2`, Args: []any{ms(at), id}, Affected: func(n int64) error { found = n == 1; return nil }})
+	if err != nil {
+		return s.errorf("revoking an API key: %w", err)
+	}
+	if !found {
+		return checkout.ErrNotFound
+	}
+	return nil
+}
+
+// TouchAPIKey records that a key was used at at (never moving the time back).
+func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time) error {
+	if err := s.db.Write(ctx, Stmt{SQL: `UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1`,
+		Args: []any{ms(at), id}}); err != nil {
+		return s.errorf("noting the use of an API key: %w", err)
+	}
+	return nil
+}
+
+func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
+	return Stmt{SQL: `SELECT ` + apiKeyColumns + ` FROM api_keys ` + tail, Args: args, Rows: each(func(r Rows) error {
+		var k merchant.APIKey
+		var created, used, revoked int64
+		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked); err != nil {
+			return fmt.Errorf("reading API keys: %w", err)
+		}
+		k.CreatedAt, k.LastUsedAt, k.RevokedAt = fromMS(created), fromMS(used), fromMS(revoked)
+		*out = append(*out, k)
+		return nil
+	})}
+}
+
+// MerchantSettings returns the stored settings, or the zero Settings when none were saved.
+func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error) {
+	var set merchant.Settings
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at FROM merchant_settings WHERE id = 1`,
+		Rows: each(func(r Rows) error {
+			var origins string
+			var updated int64
+			if err := r.Scan(&set.WebhookURL, &set.WebhookSecret, &origins, &updated); err != nil {
+				return err
+			}
+			set.UpdatedAt = fromMS(updated)
+			return json.Unmarshal([]byte(origins), &set.FrameOrigins)
+		})})
+	if err != nil {
+		return merchant.Settings{}, s.errorf("reading the merchant settings: %w", err)
+	}
+	if len(set.FrameOrigins) == 0 {
+		set.FrameOrigins = nil
+	}
+	return set, nil
+}
+
+// SaveMerchantSettings replaces the stored settings.
+func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings) error {
+	origins := set.FrameOrigins
+	if origins == nil {
+		origins = []string{}
+	}
+	b, err := json.Marshal(origins)
+	if err != nil {
+		return s.errorf("encoding the frame origins: %w", err)
+	}
+	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at)
+		VALUES (1, $1, $2, $3, $4)
+		ON CONFLICT (id) DO UPDATE SET webhook_url = excluded.webhook_url, webhook_secret = excluded.webhook_secret,
+			frame_origins = excluded.frame_origins, updated_at = excluded.updated_at`,
+		Args: []any{set.WebhookURL, set.WebhookSecret, string(b), ms(set.UpdatedAt)}})
+	if err != nil {
+		return s.errorf("saving the merchant settings: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,557 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// MerchantStores is what a store gives the merchant API, embedding and notifications: the
+// checkout's store with its checkout sessions, API keys, the merchant's settings and the
+// outbox of notifications.
+type MerchantStores interface {
+	checkout.Store
+	checkout.SessionStore
+	merchant.APIKeyStore
+	merchant.SettingsStore
+	merchant.NotificationStore
+}
+
+// RunMerchant runs the suite of the merchant side's stores. open must return a new, empty
+// store for each call and arrange its closing with t.Cleanup.
+func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
+	t.Run("Sessions", func(t *testing.T) { testSessions(t, open(t)) })
+	t.Run("SessionIdempotencyConcurrent", func(t *testing.T) { testSessionKeyConcurrent(t, open(t)) })
+	t.Run("SessionOrders", func(t *testing.T) { testSessionOrders(t, open(t)) })
+	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
+	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
+	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
+	t.Run("OutboxDelivery", func(t *testing.T) { testOutboxDelivery(t, open(t)) })
+	t.Run("OutboxConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, open(t)) })
+	t.Run("OutboxPrune", func(t *testing.T) { testOutboxPrune(t, open(t)) })
+}
+
+// NewSession returns a valid session with every field set, the idempotency key given.
+func NewSession(key string) *checkout.Session {
+	return &checkout.Session{
+		ID: checkout.NewID(), IdempotencyKey: key, RequestHash: "hash-" + key, ExternalCode: "pedido-123",
+		EmbedOrigin: "https://loja.example.com", SuccessURL: "https://loja.example.com/obrigado?s={CHECKOUT_SESSION_ID}",
+		CancelURL: "https://loja.example.com/carrinho",
+		Lines: []checkout.OrderLine{
+			{ProductID: "ebook", Title: "E-book", UnitPrice: 2990, Quantity: 2},
+			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true},
+		},
+		Amount:    2*2990 + 5990,
+		Customer:  checkout.Customer{Name: "Maria da Silva", Email: "maria@example.com"},
+		Address:   &checkout.Address{ZipCode: "01310-100", City: "São Paulo", State: "SP"},
+		Metadata:  map[string]string{"cliente": "42", "canal": "site"},
+		APIKeyID:  "key_abc",
+		ExpiresAt: base.Add(time.Hour), CreatedAt: base,
+	}
+}
+
+func testSessions(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	a := NewSession("key-a")
+	got, created, err := s.CreateSession(ctx, a)
+	if err != nil || !created || got.ID != a.ID {
+		t.Fatalf("CreateSession = %v, %v, %v", got, created, err)
+	}
+	read, err := s.Session(ctx, a.ID)
+	if err != nil {
+		t.Fatalf("Session: %v", err)
+	}
+	if !reflect.DeepEqual(read, a) {
+		t.Errorf("Session read back\n got %+v\nwant %+v", read, a)
+	}
+	if byKey, err := s.SessionByIdempotencyKey(ctx, "key-a"); err != nil || byKey.ID != a.ID {
+		t.Errorf("SessionByIdempotencyKey = %+v, %v", byKey, err)
+	}
+	// The same key again: nothing stored, the first session returned.
+	again := NewSession("key-a")
+	again.ExternalCode = "another"
+	got, created, err = s.CreateSession(ctx, again)
+	if err != nil || created || got.ID != a.ID || got.ExternalCode != a.ExternalCode {
+		t.Errorf("CreateSession with a taken key = %+v, %v, %v; want the first session, not created", got, created, err)
+	}
+	if _, err := s.Session(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("the refused session was stored: %v", err)
+	}
+	// Without a key, sessions never collide; without address or metadata they read back so.
+	for range 2 {
+		b := NewSession("")
+		b.Address, b.Metadata, b.Customer = nil, nil, checkout.Customer{}
+		if _, created, err := s.CreateSession(ctx, b); err != nil || !created {
+			t.Fatalf("CreateSession without a key = %v, %v", created, err)
+		}
+		if read, err := s.Session(ctx, b.ID); err != nil || !reflect.DeepEqual(read, b) {
+			t.Errorf("session without key read back %+v, %v; want %+v", read, err, b)
+		}
+	}
+	for _, id := range []string{"missing", "", "\x00bad\xff"} {
+		if _, err := s.Session(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("Session(%q) error = %v, want ErrNotFound", id, err)
+		}
+		if _, err := s.SessionByIdempotencyKey(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("SessionByIdempotencyKey(%q) error = %v, want ErrNotFound", id, err)
+		}
+	}
+}
+
+// testSessionKeyConcurrent: concurrent creations with one idempotency key store one session,
+// and every caller gets it.
+func testSessionKeyConcurrent(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	const n = 16
+	var mu sync.Mutex
+	ids := map[string]bool{}
+	createdCount := together(n, func() bool {
+		got, created, err := s.CreateSession(ctx, NewSession("key-concurrent"))
+		if err != nil {
+			t.Errorf("CreateSession: %v", err)
+			return false
+		}
+		mu.Lock()
+		ids[got.ID] = true
+		mu.Unlock()
+		return created
+	})
+	if createdCount != 1 || len(ids) != 1 {
+		t.Errorf("%d concurrent creations with one key: %d created, %d distinct sessions returned; want 1 and 1",
+			n, createdCount, len(ids))
+	}
+}
+
+// testSessionOrders: an order placed from a session keeps its session, reference, deadline and
+// the descriptions of ad-hoc lines; the merchant's filters find it.
+func testSessionOrders(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	mk := func(session, ref string, created time.Time) *checkout.Order {
+		o := NewOrder("session:" + checkout.NewID())
+		o.SessionID, o.MerchantReference, o.PayBy = session, ref, created.Add(time.Hour)
+		o.Lines[1].Description = "Algodão, tamanho M"
+		o.CreatedAt, o.UpdatedAt = created, created
+		return mustCreate(t, s, o)
+	}
+	a := mk("sess-a", "pedido-1", base)
+	b := mk("sess-b", "pedido-2", base.Add(time.Minute))
+	c := mk("sess-c", "pedido-1", base.Add(2*time.Minute))
+	plain := NewOrder("key-" + checkout.NewID())
+	plain.CreatedAt = base.Add(3 * time.Minute)
+	mustCreate(t, s, plain)
+
+	got := mustRead(t, s, a.ID)
+	if got.SessionID != "sess-a" || got.MerchantReference != "pedido-1" || !got.PayBy.Equal(base.Add(time.Hour)) ||
+		got.Lines[1].Description != "Algodão, tamanho M" || got.Lines[0].Description != "" {
+		t.Errorf("session fields read back: session %q reference %q payBy %v lines %+v",
+			got.SessionID, got.MerchantReference, got.PayBy, got.Lines)
+	}
+	if p := mustRead(t, s, plain.ID); p.SessionID != "" || p.MerchantReference != "" || !p.PayBy.IsZero() {
+		t.Errorf("a cart's order read back with session fields: %q %q %v", p.SessionID, p.MerchantReference, p.PayBy)
+	}
+	list := func(f checkout.OrderFilter) []string {
+		t.Helper()
+		os, err := s.Orders(ctx, f)
+		if err != nil {
+			t.Fatalf("Orders(%+v): %v", f, err)
+		}
+		ids := []string{}
+		for _, o := range os {
+			ids = append(ids, o.ID)
+		}
+		return ids
+	}
+	eq := func(name string, got []string, want ...*checkout.Order) {
+		t.Helper()
+		w := []string{}
+		for _, o := range want {
+			w = append(w, o.ID)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s = %v, want %v", name, got, w)
+		}
+	}
+	eq("by session", list(checkout.OrderFilter{SessionID: "sess-b"}), b)
+	eq("by unknown session", list(checkout.OrderFilter{SessionID: "sess-x"}))
+	eq("by reference", list(checkout.OrderFilter{MerchantReference: "pedido-1"}), c, a)
+	eq("created from", list(checkout.OrderFilter{CreatedFrom: base.Add(time.Minute)}), plain, c, b)
+	eq("created before", list(checkout.OrderFilter{CreatedBefore: base.Add(2 * time.Minute)}), b, a)
+	eq("created in a range, by reference", list(checkout.OrderFilter{MerchantReference: "pedido-1",
+		CreatedFrom: base.Add(time.Second), CreatedBefore: base.Add(time.Hour)}), c)
+}
+
+func testAPIKeys(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	key := func(id string, created time.Time) merchant.APIKey {
+		h := sha256.Sum256([]byte("pxk_" + id))
+		return merchant.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created}
+	}
+	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
+	for _, k := range []merchant.APIKey{a, b} {
+		if err := s.CreateAPIKey(ctx, k); err != nil {
+			t.Fatalf("CreateAPIKey: %v", err)
+		}
+	}
+	got, err := s.APIKeyByHash(ctx, a.Hash)
+	if err != nil || !reflect.DeepEqual(*got, a) {
+		t.Errorf("APIKeyByHash = %+v, %v; want %+v", got, err, a)
+	}
+	other := sha256.Sum256([]byte("unknown"))
+	if _, err := s.APIKeyByHash(ctx, other[:]); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("APIKeyByHash(unknown) error = %v, want ErrNotFound", err)
+	}
+	dup := key("key_c", base)
+	dup.Hash = a.Hash
+	if err := s.CreateAPIKey(ctx, dup); err == nil {
+		t.Error("a second key with the same hash was stored")
+	}
+	list, err := s.APIKeys(ctx)
+	if err != nil || len(list) != 2 || list[0].ID != "key_b" || list[1].ID != "key_a" {
+		t.Errorf("APIKeys = %+v, %v; want key_b then key_a", list, err)
+	}
+	used := base.Add(time.Hour)
+	if err := s.TouchAPIKey(ctx, "key_a", used); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute)); err != nil { // older: ignored
+		t.Fatal(err)
+	}
+	revoked := base.Add(2 * time.Hour)
+	if err := s.RevokeAPIKey(ctx, "key_a", revoked); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.APIKeyByHash(ctx, a.Hash)
+	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() {
+		t.Errorf("after touch and two revocations: %+v, %v; want last used %v, revoked %v", got, err, used, revoked)
+	}
+	if err := s.RevokeAPIKey(ctx, "key_missing", revoked); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("RevokeAPIKey(unknown) error = %v, want ErrNotFound", err)
+	}
+	if b2, _ := s.APIKeyByHash(ctx, b.Hash); b2 == nil || !b2.Active() {
+		t.Errorf("revoking key_a touched key_b: %+v", b2)
+	}
+}
+
+func testSettings(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	got, err := s.MerchantSettings(ctx)
+	if err != nil || !reflect.DeepEqual(got, merchant.Settings{}) {
+		t.Fatalf("MerchantSettings before any save = %+v, %v; want the zero Settings", got, err)
+	}
+	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
+		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base}
+	if err := s.SaveMerchantSettings(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)
+	}
+	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour)}
+	if err := s.SaveMerchantSettings(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("MerchantSettings after a replacement = %+v, %v; want %+v", got, err, want)
+	}
+}
+
+// message is an outbox message about o entering status at at.
+func message(o *checkout.Order, typ string, at time.Time) checkout.OutboxMessage {
+	return checkout.OutboxMessage{ID: "msg_" + checkout.NewID(), OrderID: o.ID, Type: typ,
+		Payload: []byte(`{"type":"` + typ + `","data":{"id":"` + o.ID + `"}}`), CreatedAt: at}
+}
+
+// claim claims with a long lease and returns the ids claimed.
+func claim(t *testing.T, s MerchantStores, now time.Time, limit int) []merchant.Notification {
+	t.Helper()
+	ns, err := s.ClaimNotifications(context.Background(), now, time.Minute, limit)
+	if err != nil {
+		t.Fatalf("ClaimNotifications: %v", err)
+	}
+	return ns
+}
+
+func ids(ns []merchant.Notification) []string {
+	out := []string{}
+	for _, n := range ns {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+// testOutboxAtomic: messages are stored exactly when their order's update is: never with a
+// refused update (stale version, forbidden transition, unknown order).
+func testOutboxAtomic(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	o := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	a, stale := mustRead(t, s, o.ID), mustRead(t, s, o.ID)
+	at := base.Add(time.Minute)
+	move(a, checkout.StatusAwaitingPayment, at)
+	m := message(a, "order.awaiting_payment", at)
+	if err := s.UpdateOrder(ctx, a, m); err != nil {
+		t.Fatalf("UpdateOrder with a message: %v", err)
+	}
+	move(stale, checkout.StatusFailed, at)
+	lost := message(stale, "order.failed", at)
+	if err := s.UpdateOrder(ctx, stale, lost); !errors.Is(err, checkout.ErrConflict) {
+		t.Fatalf("stale UpdateOrder error = %v, want ErrConflict", err)
+	}
+	cur := mustRead(t, s, o.ID)
+	move(cur, checkout.StatusPaid, at)
+	if err := s.UpdateOrder(ctx, cur); err != nil {
+		t.Fatal(err)
+	}
+	back := mustRead(t, s, o.ID)
+	move(back, checkout.StatusAwaitingPayment, at)
+	if err := s.UpdateOrder(ctx, back, message(back, "order.awaiting_payment", at)); !errors.Is(err, checkout.ErrInvalidTransition) {
+		t.Fatalf("forbidden transition error = %v, want ErrInvalidTransition", err)
+	}
+	missing := NewOrder("key-" + checkout.NewID())
+	if err := s.UpdateOrder(ctx, missing, message(missing, "order.paid", at)); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("UpdateOrder(missing) error = %v, want ErrNotFound", err)
+	}
+	// A message of another order in an order's update is refused, and nothing is stored.
+	next := mustRead(t, s, o.ID)
+	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: "note"})
+	if err := s.UpdateOrder(ctx, next, message(missing, "order.paid", at)); err == nil {
+		t.Error("UpdateOrder stored a message of another order")
+	}
+	if v := mustRead(t, s, o.ID).Version; v != cur.Version {
+		t.Errorf("the refused update was stored: version %d, want %d", v, cur.Version)
+	}
+
+	all, err := s.Notifications(ctx, merchant.NotificationFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1 || all[0].ID != m.ID {
+		t.Fatalf("outbox = %v; want only %s (the committed update's message)", ids(all), m.ID)
+	}
+	n := all[0]
+	if n.OrderID != o.ID || n.Type != m.Type || !bytes.Equal(n.Payload, m.Payload) || !n.CreatedAt.Equal(at) ||
+		n.Status != merchant.NotificationPending || n.Attempts != 0 || !n.NextAttemptAt.Equal(at) {
+		t.Errorf("stored message %+v; want %+v pending, due at once", n, m)
+	}
+}
+
+// testOutboxDelivery: claims respect due times, leases and the order of each order's
+// messages; attempts are logged; the log is listed and filtered newest first.
+func testOutboxDelivery(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	o1 := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	o2 := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	update := func(o *checkout.Order, to checkout.OrderStatus, at time.Time) checkout.OutboxMessage {
+		t.Helper()
+		cur := mustRead(t, s, o.ID)
+		move(cur, to, at)
+		m := message(cur, "order."+string(to), at)
+		if err := s.UpdateOrder(ctx, cur, m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	t0 := base.Add(time.Minute)
+	m1 := update(o1, checkout.StatusAwaitingPayment, t0)
+	m2 := update(o1, checkout.StatusPaid, t0) // same millisecond: still after m1
+	m3 := update(o2, checkout.StatusAwaitingPayment, t0.Add(time.Second))
+
+	if got := ids(claim(t, s, t0.Add(-time.Second), 10)); len(got) != 0 {
+		t.Errorf("claimed %v before they were due", got)
+	}
+	now := t0.Add(2 * time.Second)
+	first := claim(t, s, now, 10)
+	if got, want := ids(first), []string{m1.ID, m3.ID}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("first claim = %v, want %v (each order's oldest, oldest first)", got, want)
+	}
+	if got := ids(claim(t, s, now, 10)); len(got) != 0 {
+		t.Errorf("claimed %v again while leased (and behind a leased message)", got)
+	}
+	// m1 fails: it is due again later, and m2 waits behind it.
+	n1 := first[0]
+	n1.Attempts, n1.LastStatusCode, n1.LastError, n1.NextAttemptAt = 1, 500, "HTTP 500: oops", now.Add(5*time.Second)
+	if err := s.RecordAttempt(ctx, n1, merchant.DeliveryAttempt{NotificationID: n1.ID, N: 1, At: now,
+		URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(claim(t, s, now.Add(time.Second), 10)); len(got) != 0 {
+		t.Errorf("claimed %v while m1 waits for its retry (m2 must wait behind it)", got)
+	}
+	retry := claim(t, s, now.Add(6*time.Second), 10)
+	if got := ids(retry); !reflect.DeepEqual(got, []string{m1.ID}) {
+		t.Fatalf("claim at the retry = %v, want [%s]", got, m1.ID)
+	}
+	if retry[0].Attempts != 1 || retry[0].LastStatusCode != 500 || retry[0].LastError != "HTTP 500: oops" {
+		t.Errorf("claimed retry %+v lost its first outcome", retry[0])
+	}
+	n1 = retry[0]
+	n1.Attempts, n1.Status, n1.LastStatusCode, n1.LastError = 2, merchant.NotificationDelivered, 204, ""
+	at2 := now.Add(6 * time.Second)
+	if err := s.RecordAttempt(ctx, n1, merchant.DeliveryAttempt{NotificationID: n1.ID, N: 2, At: at2,
+		URL: "https://loja.example.com/hooks", StatusCode: 204, Duration: 3 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	// A lease that lapsed without an outcome (a worker stopped) makes the message claimable again.
+	if got := ids(claim(t, s, now.Add(7*time.Second), 10)); !reflect.DeepEqual(got, []string{m2.ID}) {
+		t.Errorf("claim after m1's delivery = %v, want [%s]", got, m2.ID)
+	}
+	if got := ids(claim(t, s, now.Add(7*time.Second+2*time.Minute), 10)); !reflect.DeepEqual(got, []string{m2.ID, m3.ID}) {
+		t.Errorf("claim after the leases lapsed = %v, want [%s %s] (oldest first)", got, m2.ID, m3.ID)
+	}
+	if got := claim(t, s, now.Add(time.Hour), 1); len(got) != 1 {
+		t.Errorf("claim with limit 1 returned %d", len(got))
+	}
+
+	attempts, err := s.NotificationAttempts(ctx, m1.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []merchant.DeliveryAttempt{
+		{NotificationID: m1.ID, N: 1, At: now, URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond},
+		{NotificationID: m1.ID, N: 2, At: at2, URL: "https://loja.example.com/hooks", StatusCode: 204, Duration: 3 * time.Millisecond},
+	}
+	if !reflect.DeepEqual(attempts, want) {
+		t.Errorf("attempts = %+v\nwant %+v", attempts, want)
+	}
+	if err := s.RecordAttempt(ctx, merchant.Notification{ID: "msg_missing", Status: merchant.NotificationDead},
+		merchant.DeliveryAttempt{NotificationID: "msg_missing", N: 1, At: now}); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("RecordAttempt(unknown) error = %v, want ErrNotFound", err)
+	}
+
+	list := func(f merchant.NotificationFilter) []string {
+		t.Helper()
+		ns, err := s.Notifications(ctx, f)
+		if err != nil {
+			t.Fatalf("Notifications(%+v): %v", f, err)
+		}
+		return ids(ns)
+	}
+	check := func(name string, got []string, want ...string) {
+		t.Helper()
+		if want == nil {
+			want = []string{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	check("all, newest first", list(merchant.NotificationFilter{}), m3.ID, m2.ID, m1.ID)
+	check("by order", list(merchant.NotificationFilter{OrderID: o1.ID}), m2.ID, m1.ID)
+	check("delivered", list(merchant.NotificationFilter{Status: merchant.NotificationDelivered}), m1.ID)
+	check("by type", list(merchant.NotificationFilter{Type: "order.paid"}), m2.ID)
+	check("by order and status", list(merchant.NotificationFilter{OrderID: o2.ID, Status: merchant.NotificationDelivered}))
+	check("a page", list(merchant.NotificationFilter{Limit: 1, Offset: 1}), m2.ID)
+	check("unstorable filter", list(merchant.NotificationFilter{OrderID: "\xff"}))
+	n, err := s.Notification(ctx, m1.ID)
+	if err != nil || n.Status != merchant.NotificationDelivered || n.Attempts != 2 || n.LastStatusCode != 204 {
+		t.Errorf("Notification(m1) = %+v, %v", n, err)
+	}
+	if _, err := s.Notification(ctx, "msg_missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Notification(unknown) error = %v, want ErrNotFound", err)
+	}
+}
+
+// testOutboxConcurrentClaims: workers claiming at once never get one message twice, and
+// between them get every message.
+func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	const orders = 24
+	want := map[string]bool{}
+	for range orders {
+		o := mustRead(t, s, mustCreate(t, s, NewOrder("key-"+checkout.NewID())).ID)
+		move(o, checkout.StatusAwaitingPayment, base)
+		m := message(o, "order.awaiting_payment", base)
+		if err := s.UpdateOrder(ctx, o, m); err != nil {
+			t.Fatal(err)
+		}
+		want[m.ID] = true
+	}
+	var mu sync.Mutex
+	got := map[string]int{}
+	together(8, func() bool {
+		for {
+			ns, err := s.ClaimNotifications(ctx, base.Add(time.Second), time.Minute, 3)
+			if err != nil {
+				t.Errorf("ClaimNotifications: %v", err)
+				return false
+			}
+			if len(ns) == 0 {
+				return true
+			}
+			mu.Lock()
+			for _, n := range ns {
+				got[n.ID]++
+			}
+			mu.Unlock()
+		}
+	})
+	for id, c := range got {
+		if c != 1 {
+			t.Errorf("message %s claimed %d times", id, c)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d messages claimed, want %d", len(got), len(want))
+	}
+}
+
+// testOutboxPrune: old finished notifications go with their attempts; pending ones stay.
+func testOutboxPrune(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	var msgs []checkout.OutboxMessage
+	for i := range 5 {
+		o := mustRead(t, s, mustCreate(t, s, NewOrder("key-"+checkout.NewID())).ID)
+		at := base.Add(time.Duration(i) * time.Hour)
+		move(o, checkout.StatusAwaitingPayment, at)
+		m := message(o, "order.awaiting_payment", at)
+		if err := s.UpdateOrder(ctx, o, m); err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+	}
+	// All but the third are delivered.
+	for _, n := range claim(t, s, base.Add(10*time.Hour), 10) {
+		if n.ID == msgs[2].ID {
+			continue
+		}
+		n.Status, n.Attempts = merchant.NotificationDelivered, 1
+		if err := s.RecordAttempt(ctx, n, merchant.DeliveryAttempt{NotificationID: n.ID, N: 1, At: base, StatusCode: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cut := base.Add(3*time.Hour + time.Minute) // msgs 0..3 are older
+	if _, err := s.PruneNotifications(ctx, cut, 0); err == nil {
+		t.Error("PruneNotifications with limit 0 did not fail")
+	}
+	n, err := s.PruneNotifications(ctx, cut, 2)
+	if err != nil || n != 2 {
+		t.Fatalf("first batch: %d, %v; want 2", n, err)
+	}
+	n, err = s.PruneNotifications(ctx, cut, 10)
+	if err != nil || n != 1 {
+		t.Fatalf("second batch: %d, %v; want 1 (the pending one stays)", n, err)
+	}
+	left, err := s.Notifications(ctx, merchant.NotificationFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(left), []string{msgs[4].ID, msgs[2].ID}; !reflect.DeepEqual(got, want) {
+		t.Errorf("left after pruning = %v, want %v", got, want)
+	}
+	if as, err := s.NotificationAttempts(ctx, msgs[0].ID); err != nil || len(as) != 0 {
+		t.Errorf("attempts of a pruned notification = %v, %v; want none", as, err)
+	}
+	if as, err := s.NotificationAttempts(ctx, msgs[4].ID); err != nil || len(as) != 1 {
+		t.Errorf("attempts of a kept notification = %v, %v; want 1", as, err)
+	}
+}

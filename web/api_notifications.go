@@ -1,0 +1,105 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// The delivery log of the merchant's notifications: what was sent, when, and what the
+// merchant's URL answered, for the merchant to see why a notification did not arrive.
+
+// NotificationList is the answer of GET /api/v1/notifications.
+type NotificationList struct {
+	Data    []merchant.NotificationView `json:"data"`
+	Page    int                         `json:"page"`
+	PerPage int                         `json:"perPage"`
+	HasMore bool                        `json:"hasMore"`
+}
+
+var notificationListParams = map[string]bool{"orderId": true, "status": true, "type": true, "page": true, "perPage": true}
+
+var notificationStatuses = map[string]bool{merchant.NotificationPending: true, merchant.NotificationDelivered: true,
+	merchant.NotificationDead: true, merchant.NotificationSkipped: true}
+
+// apiListNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
+// (pending, delivered, dead, skipped) and type, paged by page and perPage.
+func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	rd := &fieldReader{}
+	for _, k := range sortedKeys(q) {
+		switch {
+		case !notificationListParams[k]:
+			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, page, perPage)")
+		case len(q[k]) > 1:
+			rd.add(k, gatewayclient.CodeDuplicate, "must be given once")
+		}
+	}
+	f := merchant.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type")}
+	if f.Status != "" && !notificationStatuses[f.Status] {
+		rd.add("status", gatewayclient.CodeEnum, "must be one of: pending, delivered, dead, skipped")
+	}
+	page, perPage := 1, defaultPerPage
+	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
+	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
+	if err := rd.err(); err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	out := NotificationList{Data: []merchant.NotificationView{}, Page: page, PerPage: perPage}
+	if s.opts.Notifications != nil {
+		// One more than a page tells whether another page follows.
+		f.Limit, f.Offset = perPage+1, (page-1)*perPage
+		ns, err := s.opts.Notifications.List(r.Context(), f)
+		if err != nil {
+			s.failJSON(w, r, err)
+			return
+		}
+		if out.HasMore = len(ns) > perPage; out.HasMore {
+			ns = ns[:perPage]
+		}
+		for _, n := range ns {
+			out.Data = append(out.Data, merchant.NotificationOf(n))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// apiGetNotification is GET /api/v1/notifications/{id}: one notification, its body and every
+// attempt to deliver it.
+func (s *Server) apiGetNotification(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Notifications == nil {
+		s.failJSON(w, r, checkout.ErrNotFound)
+		return
+	}
+	n, attempts, err := s.opts.Notifications.Get(r.Context(), chi.URLParam(r, "notificationID"))
+	if err != nil {
+		s.failJSON(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
+}
+
+// readPositive reads the integer parameter v named name into dst when it lies in lo..hi, and
+// adds a violation otherwise; "" leaves dst as it is.
+func readPositive(rd *fieldReader, v, name string, lo, hi int, dst *int) {
+	if v == "" {
+		return
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil:
+		rd.add(name, gatewayclient.CodeInteger, "must be an integer")
+	case n < lo:
+		rd.add(name, gatewayclient.CodeMin, "must be at least "+strconv.Itoa(lo))
+	case n > hi:
+		rd.add(name, gatewayclient.CodeMax, "must be at most "+strconv.Itoa(hi))
+	default:
+		*dst = n
+	}
+}
