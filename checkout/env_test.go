@@ -212,16 +212,26 @@ type wrapGateway struct {
 	afterCreate func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error)
 	// beforeGet may fail a GetDeposit before it reaches the gateway.
 	beforeGet func(id string) error
-	creates   int
-	gets      map[string]int
+	// createErr may fail a CreateTransaction before it reaches the gateway.
+	createErr func(req gatewayclient.CreateTransactionRequest) error
+	// beforeList may fail a ListDeposits before it reaches the gateway.
+	beforeList func(f gatewayclient.DepositFilter) error
+	creates    int
+	gets       map[string]int
+	lists      []gatewayclient.DepositFilter
 }
 
 func (w *wrapGateway) CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error) {
 	w.mu.Lock()
-	before := w.beforeCreate
+	before, fail := w.beforeCreate, w.createErr
 	w.mu.Unlock()
 	if before != nil {
 		before(req)
+	}
+	if fail != nil {
+		if err := fail(req); err != nil {
+			return nil, err
+		}
 	}
 	tx, err := w.real.CreateTransaction(ctx, req)
 	w.mu.Lock()
@@ -248,6 +258,37 @@ func (w *wrapGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient
 		}
 	}
 	return w.real.GetDeposit(ctx, id)
+}
+
+func (w *wrapGateway) ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error) {
+	w.mu.Lock()
+	w.lists = append(w.lists, f)
+	hook := w.beforeList
+	w.mu.Unlock()
+	if hook != nil {
+		if err := hook(f); err != nil {
+			return nil, err
+		}
+	}
+	return w.real.ListDeposits(ctx, f)
+}
+
+// listCount returns how many list pages were asked for.
+func (w *wrapGateway) listCount() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.lists)
+}
+
+// getTotal returns how many single deposits were read.
+func (w *wrapGateway) getTotal() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, c := range w.gets {
+		n += c
+	}
+	return n
 }
 
 func (w *wrapGateway) set(f func(w *wrapGateway)) {

@@ -8,3 +8,6 @@ import "time"
 func (r *Reconciler) Backoff(orderID string) (next time.Time, failures int) {
 	return r.backoffOf(orderID)
 }
+
+// Known reports whether the reconciler remembers the deposit as applied.
+func (r *Reconciler) Known(depositID string) bool { return r.isKnown(depositID) }

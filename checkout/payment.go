@@ -203,28 +203,6 @@ func (s *Service) RefreshFromGateway(ctx context.Context, orderID string) (*Orde
 	return s.refreshTransaction(ctx, o, a.TransactionID)
 }
 
-// refreshWatch is RefreshFromGateway for every attempt of an expired or failed order that may
-// still be paid late (the current one and the superseded ones with a transaction).
-func (s *Service) refreshAll(ctx context.Context, orderID string) (*Order, error) {
-	o, err := s.store.Order(ctx, orderID)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: order: %w", err)
-	}
-	for i := len(o.Attempts) - 1; i >= 0; i-- {
-		a := o.Attempts[i]
-		if a.TransactionID == "" || a.State == AttemptFailed && a.BRCode == "" {
-			continue
-		}
-		if o, err = s.refreshTransaction(ctx, o, a.TransactionID); err != nil {
-			return o, err
-		}
-		if o.Status == StatusPaid {
-			break
-		}
-	}
-	return o, nil
-}
-
 func (s *Service) refreshTransaction(ctx context.Context, o *Order, txID string) (*Order, error) {
 	d, err := s.gw.GetDeposit(ctx, txID)
 	if err != nil {
@@ -336,6 +314,20 @@ func (s *Service) CurrentOrder(ctx context.Context, id string) (*Order, error) {
 		o = res
 	}
 	return o, nil
+}
+
+// expireChecked expires an order whose QR code's time is over, after reading its deposit once:
+// a payment made at the last second makes it paid instead, and a deposit the gateway failed is
+// applied as such. When the deposit cannot be read the order expires all the same (a late
+// payment still makes it paid later) and the error is returned.
+func (s *Service) expireChecked(ctx context.Context, orderID string) (*Order, error) {
+	_, readErr := s.RefreshFromGateway(ctx, orderID)
+	now := s.now().UTC()
+	o, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) { return expire(o, now), nil })
+	if err != nil {
+		return nil, errors.Join(readErr, fmt.Errorf("checkout: expiring an order: %w", err))
+	}
+	return o, readErr
 }
 
 // expire moves o to expired when its current attempt is active and past its expiry.

@@ -3,35 +3,56 @@ package checkout
 import (
 	"context"
 	"errors"
+	"fmt"
+	"iter"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // ReconcilerOptions configures a Reconciler. Zero fields take the documented defaults.
 type ReconcilerOptions struct {
-	Interval        time.Duration    // time between passes (default 5s)
-	Concurrency     int              // gateway calls in flight at most (default 4)
+	Interval time.Duration // time between passes (default 5s)
+	// LateInterval is the time between two scans of the late-payment window (default 1 minute).
+	LateInterval    time.Duration
+	Concurrency     int              // single gateway calls in flight at most (default 4)
 	WatchExpiredFor time.Duration    // how long expired and failed orders are watched for late payments (default 24h)
 	MaxBackoff      time.Duration    // longest wait after repeated errors for one order (default 5m)
+	Skew            time.Duration    // how far the gateway's clock may be from ours (default 5m)
+	PerPage         int              // deposits asked per list page (default 100)
 	Clock           func() time.Time // default time.Now
 	Logger          *slog.Logger     // default slog.Default()
 }
 
-// Reconciler follows payments without relying on webhooks: each pass re-reads the deposits of
-// orders awaiting payment, and of the QR codes a renewal replaced (completing pending attempts
-// with EnsurePayment), expires orders whose
-// QR code expired, and re-reads recently expired or failed orders for late payments. An order
-// whose gateway calls fail waits before its next check, doubling each time (in memory, per
-// process).
+// Reconciler follows payments without relying on webhooks, at a cost that follows what
+// changed rather than how many orders are open:
+//
+//   - Each pass lists the deposits paid among those created since the oldest QR code that may
+//     still be open (GET /deposit by status and date range, newest first, page after page),
+//     and applies those it does not know yet: one call per pass, plus one per page of
+//     payments. A deposit applied once is remembered (in memory, per process) and skipped.
+//   - Every LateInterval the same list covers the rest of the late-payment window
+//     (WatchExpiredFor), so that a QR code paid after it expired or was replaced still makes
+//     its order paid.
+//   - Single calls remain where the list cannot answer: an order whose QR code is due to
+//     expire has its deposit read once before it is expired (a payment at the last second, or
+//     a deposit the gateway failed, is applied instead), and an order whose attempt is pending
+//     (the gateway's answer was lost) is completed with EnsurePayment. An order whose calls
+//     fail waits before its next check, doubling each time.
+//
+// No pass reads every open order from the store: the due expiries and pending attempts are
+// found through the store's indexes.
 type Reconciler struct {
 	svc   *Service
 	store Store
 	opts  ReconcilerOptions
 
-	mu        sync.Mutex
-	backoff   map[string]backoffState
-	lateCheck map[string]time.Time // last late-payment check of an expired or failed order
+	mu       sync.Mutex
+	backoff  map[string]backoffState // by order id (single calls) or deposit id (applying a listed deposit)
+	known    map[string]time.Time    // deposits applied, by id, with their creation time
+	lastLate time.Time               // the last scan of the late-payment window
 }
 
 type backoffState struct {
@@ -44,6 +65,9 @@ func NewReconciler(s *Service, store Store, opts ReconcilerOptions) *Reconciler 
 	if opts.Interval <= 0 {
 		opts.Interval = 5 * time.Second
 	}
+	if opts.LateInterval <= 0 {
+		opts.LateInterval = time.Minute
+	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
 	}
@@ -53,13 +77,19 @@ func NewReconciler(s *Service, store Store, opts ReconcilerOptions) *Reconciler 
 	if opts.MaxBackoff <= 0 {
 		opts.MaxBackoff = 5 * time.Minute
 	}
+	if opts.Skew <= 0 {
+		opts.Skew = 5 * time.Minute
+	}
+	if opts.PerPage <= 0 {
+		opts.PerPage = 100
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Reconciler{svc: s, store: store, opts: opts, backoff: map[string]backoffState{}, lateCheck: map[string]time.Time{}}
+	return &Reconciler{svc: s, store: store, opts: opts, backoff: map[string]backoffState{}, known: map[string]time.Time{}}
 }
 
 // Run makes a pass every Interval until ctx is done.
@@ -79,30 +109,146 @@ func (r *Reconciler) Run(ctx context.Context) {
 }
 
 // RunOnce makes one pass. Errors of single orders are logged and put the order in backoff;
-// the returned error reports a failure to list or expire orders.
+// the returned error reports a failure to list orders or deposits.
 func (r *Reconciler) RunOnce(ctx context.Context) error {
 	now := r.opts.Clock()
-	open, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusPending, StatusAwaitingPayment}})
-	if err != nil {
-		return err
-	}
+	var errs []error
+
+	// Attempts the gateway never answered: completed with their idempotency key.
+	pending, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusPending}})
+	errs = append(errs, err)
 	// An expired or failed order whose renewal is pending is completed like an open one.
 	renewing, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusExpired, StatusFailed}, PendingAttempt: true})
-	if err != nil {
-		return err
-	}
-	r.each(ctx, now, append(open, renewing...), r.refreshOpen)
+	errs = append(errs, err)
+	r.each(ctx, now, append(pending, renewing...), r.svc.ensure)
 
-	_, expErr := r.svc.ExpireDue(ctx)
-
-	since := now.Add(-r.opts.WatchExpiredFor)
-	late, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusExpired, StatusFailed}, UpdatedSince: since})
-	if err != nil {
-		return errors.Join(expErr, err)
+	// Payments of the QR codes that may still be open: created at most one QR lifetime ago.
+	open := time.Duration(r.svc.expiration) * time.Second
+	errs = append(errs, r.scan(ctx, now, now.Add(-open-r.opts.Skew), now.Add(r.opts.Skew)))
+	// The rest of the late-payment window, less often.
+	if r.lateDue(now) {
+		err := r.scan(ctx, now, now.Add(-r.opts.WatchExpiredFor-open-r.opts.Skew), now.Add(-open))
+		if err == nil {
+			r.mu.Lock()
+			r.lastLate = now
+			r.mu.Unlock()
+		}
+		errs = append(errs, err)
 	}
-	r.each(ctx, now, r.lateDue(now, late), r.svc.refreshAll)
-	r.forgetSettled(open, late)
-	return expErr
+
+	// QR codes whose time is over: their deposit is read once, then they expire.
+	due, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusAwaitingPayment}, ExpiresBefore: now})
+	errs = append(errs, err)
+	r.each(ctx, now, due, r.svc.expireChecked)
+
+	r.forget(now)
+	return errors.Join(errs...)
+}
+
+// lateDue reports whether the late-payment window is to be scanned at now.
+func (r *Reconciler) lateDue(now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastLate.IsZero() || now.Sub(r.lastLate) >= r.opts.LateInterval || now.Before(r.lastLate)
+}
+
+// depositsPaid are the deposit states listed: a payment, whatever happened to it since.
+var depositsPaid = []gatewayclient.DepositStatus{gatewayclient.DepositPaid}
+
+// scan lists the deposits paid among those created from start to end and applies those not
+// applied before.
+func (r *Reconciler) scan(ctx context.Context, now, start, end time.Time) error {
+	f := gatewayclient.DepositFilter{StartDate: start, EndDate: end, Status: depositsPaid,
+		DepositOrigin: []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode}, PerPage: r.opts.PerPage}
+	var todo []gatewayclient.Deposit
+	for d, err := range (gatewayPages{r.svc.gw}).AllDeposits(ctx, f) {
+		if err != nil {
+			return fmt.Errorf("checkout: listing paid deposits: %w", err)
+		}
+		if r.isKnown(d.ID) || !r.due(d.ID, now) {
+			continue
+		}
+		todo = append(todo, d)
+	}
+	for i := range todo {
+		d := &todo[i]
+		o, _, err := r.svc.ApplyDeposit(ctx, d)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			r.remember(d) // not an order of this checkout
+		case err != nil:
+			r.record(d.ID, now, err)
+			if ctx.Err() == nil {
+				r.opts.Logger.WarnContext(ctx, "applying a paid deposit", "deposit", d.ID, "err", err)
+			}
+		case o.AttemptByTransaction(d.ID) != nil:
+			// Applied (or already known to the order): the same record changes nothing again.
+			// An attempt not stored yet (its answer was lost) is applied once EnsurePayment
+			// stored it.
+			r.record(d.ID, now, nil)
+			r.remember(d)
+		}
+	}
+	return nil
+}
+
+// AllDeposits walks the deposits matching f page after page, as gatewayclient.Client's own
+// AllDeposits does, over any Gateway.
+func (g gatewayPages) AllDeposits(ctx context.Context, f gatewayclient.DepositFilter) iter.Seq2[gatewayclient.Deposit, error] {
+	return func(yield func(gatewayclient.Deposit, error) bool) {
+		for page := 1; ; page++ {
+			f.Page = page
+			p, err := g.ListDeposits(ctx, f)
+			if err != nil {
+				yield(gatewayclient.Deposit{}, err)
+				return
+			}
+			for _, d := range p.Data {
+				if !yield(d, nil) {
+					return
+				}
+			}
+			if len(p.Data) == 0 || page >= p.TotalPages {
+				return
+			}
+		}
+	}
+}
+
+// gatewayPages walks the pages of a Gateway's lists.
+type gatewayPages struct{ Gateway }
+
+// isKnown reports whether the deposit id was applied before.
+func (r *Reconciler) isKnown(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.known[id]
+	return ok
+}
+
+// remember records that d was applied.
+func (r *Reconciler) remember(d *gatewayclient.Deposit) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.known[d.ID] = d.CreatedAt
+}
+
+// forget drops what concerns deposits older than the late-payment window, so memory follows
+// the window, not the history.
+func (r *Reconciler) forget(now time.Time) {
+	horizon := now.Add(-r.opts.WatchExpiredFor - time.Duration(r.svc.expiration)*time.Second - 2*r.opts.Skew)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, created := range r.known {
+		if created.Before(horizon) {
+			delete(r.known, id)
+		}
+	}
+	for id, b := range r.backoff {
+		if now.Sub(b.next) > r.opts.WatchExpiredFor {
+			delete(r.backoff, id)
+		}
+	}
 }
 
 // each runs fn on the orders not in backoff, Concurrency at a time.
@@ -136,27 +282,7 @@ func (r *Reconciler) each(ctx context.Context, now time.Time, orders []*Order, f
 	wg.Wait()
 }
 
-// refreshOpen is RefreshFromGateway, plus, for an order still awaiting payment on a renewed QR
-// code, a read of the QR codes it replaced: a shopper who pays the old one (already scanned on
-// the phone) must see the page turn paid without webhooks, rather than pay the new one too.
-func (r *Reconciler) refreshOpen(ctx context.Context, id string) (*Order, error) {
-	o, err := r.svc.RefreshFromGateway(ctx, id)
-	if err != nil || o.Status != StatusAwaitingPayment {
-		return o, err
-	}
-	for i := len(o.Attempts) - 2; i >= 0; i-- {
-		a := o.Attempts[i]
-		if a.TransactionID == "" || a.State == AttemptFailed && a.BRCode == "" {
-			continue // never shown to the shopper: it cannot be paid
-		}
-		if o, err = r.svc.refreshTransaction(ctx, o, a.TransactionID); err != nil || o.Status == StatusPaid {
-			return o, err
-		}
-	}
-	return o, nil
-}
-
-// due reports whether the order is not waiting out a backoff at now.
+// due reports whether the order (or deposit) is not waiting out a backoff at now.
 func (r *Reconciler) due(id string, now time.Time) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -164,7 +290,7 @@ func (r *Reconciler) due(id string, now time.Time) bool {
 	return !ok || !now.Before(b.next)
 }
 
-// record updates the order's backoff after a check: cleared on success, doubled on failure.
+// record updates a backoff after a check: cleared on success, doubled on failure.
 func (r *Reconciler) record(id string, now time.Time, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -189,45 +315,4 @@ func (r *Reconciler) backoffOf(orderID string) (next time.Time, failures int) {
 	defer r.mu.Unlock()
 	b := r.backoff[orderID]
 	return b.next, b.failures
-}
-
-// lateDue returns the expired or failed orders to check for late payments now. Late payments
-// grow rarer as time passes, so an order is checked less often as it ages: at most every
-// tenth of the time since it ended, never more often than Interval nor less than every ten
-// minutes. This keeps a day of expired orders from costing a gateway call each per pass.
-func (r *Reconciler) lateDue(now time.Time, orders []*Order) []*Order {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var due []*Order
-	for _, o := range orders {
-		every := min(max(now.Sub(o.UpdatedAt)/10, r.opts.Interval), 10*time.Minute)
-		if last, ok := r.lateCheck[o.ID]; ok && now.Sub(last) < every {
-			continue
-		}
-		r.lateCheck[o.ID] = now
-		due = append(due, o)
-	}
-	return due
-}
-
-// forgetSettled drops backoff entries of orders no longer watched, so the map does not grow.
-func (r *Reconciler) forgetSettled(lists ...[]*Order) {
-	watched := map[string]bool{}
-	for _, l := range lists {
-		for _, o := range l {
-			watched[o.ID] = true
-		}
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for id := range r.backoff {
-		if !watched[id] {
-			delete(r.backoff, id)
-		}
-	}
-	for id := range r.lateCheck {
-		if !watched[id] {
-			delete(r.lateCheck, id)
-		}
-	}
 }

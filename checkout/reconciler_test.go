@@ -48,29 +48,151 @@ func TestReconcilerSeesPayment(t *testing.T) {
 	}
 }
 
-// TestReconcilerExpiryAndLatePayment: the sandbox clock passes the QR's expiry; a pass expires
-// the order; a later payment of the expired QR is seen by the next pass and flagged.
-func TestReconcilerExpiryAndLatePayment(t *testing.T) {
+// TestReconcilerCostFollowsChanges: a pass costs one list call however many orders are open,
+// plus one per page of new payments; no deposit is read alone while its QR code is valid, and
+// a payment applied once is not applied again.
+func TestReconcilerCostFollowsChanges(t *testing.T) {
+	e := newEnv(t)
+	r := e.reconciler(checkout.ReconcilerOptions{PerPage: 2})
+	var orders []*checkout.Order
+	for range 7 {
+		orders = append(orders, e.place())
+	}
+	e.runOnce(r) // the first pass scans the late-payment window too
+	if n := e.gw.listCount(); n != 2 {
+		t.Errorf("first pass: %d list calls, want 2 (open window, late window)", n)
+	}
+	lists := e.gw.listCount()
+	e.runOnce(r)
+	if n := e.gw.listCount() - lists; n != 1 {
+		t.Errorf("a pass with 7 open orders and no change: %d list calls, want 1", n)
+	}
+	// Five payments: three pages of two.
+	for _, o := range orders[:5] {
+		e.control(o.CurrentAttempt().TransactionID, sandbox.ActionPay)
+	}
+	lists = e.gw.listCount()
+	e.runOnce(r)
+	if n := e.gw.listCount() - lists; n != 3 {
+		t.Errorf("a pass after 5 payments: %d list calls, want 3 pages of 2", n)
+	}
+	for i, o := range orders {
+		want := checkout.StatusAwaitingPayment
+		if i < 5 {
+			want = checkout.StatusPaid
+		}
+		if st := e.order(o.ID).Status; st != want {
+			t.Errorf("order %d: %s, want %s", i, st, want)
+		}
+		if known := r.Known(o.CurrentAttempt().TransactionID); known != (i < 5) {
+			t.Errorf("order %d: deposit remembered as applied: %v", i, known)
+		}
+	}
+	if n := e.gw.getTotal(); n != 0 {
+		t.Errorf("%d single deposit reads, want none", n)
+	}
+}
+
+// TestReconcilerRemembersForeignDeposits: a payment the checkout did not ask for (another
+// integration of the merchant) is looked up once, then skipped.
+func TestReconcilerRemembersForeignDeposits(t *testing.T) {
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
+	exp := 600
+	tx, err := e.client.CreateTransaction(e.ctx, gatewayclient.CreateTransactionRequest{Amount: 1500,
+		PaymentMethod: gatewayclient.PaymentMethodPIX, IdempotencyKey: checkout.NewID(),
+		Pix: &gatewayclient.PixRequest{ExpirationSeconds: &exp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.control(tx.ID, sandbox.ActionPay)
+	e.runOnce(r)
+	if !r.Known(tx.ID) {
+		t.Error("a foreign payment is not remembered: every pass would look it up")
+	}
+}
+
+// TestReconcilerExpiryAndLatePayment: the sandbox clock passes the QR's expiry; a pass reads
+// the deposit once and expires the order; a later payment of the expired QR is seen by the
+// next scan of the late-payment window, which runs every LateInterval, and flagged.
+func TestReconcilerExpiryAndLatePayment(t *testing.T) {
+	e := newEnv(t)
+	r := e.reconciler(checkout.ReconcilerOptions{LateInterval: time.Minute})
 	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
 	e.advance(30*time.Minute + time.Second)
 	e.runOnce(r)
 	got := e.order(o.ID)
 	if got.Status != checkout.StatusExpired || got.CurrentAttempt().State != checkout.AttemptExpired {
 		t.Fatalf("after expiry: %s, attempt %s", got.Status, got.CurrentAttempt().State)
 	}
-	e.control(o.CurrentAttempt().TransactionID, sandbox.ActionPay)
-	// Just checked: the next check of an expired order waits at least one interval.
-	before := e.gw.getCount(o.CurrentAttempt().TransactionID)
-	e.runOnce(r)
-	if e.gw.getCount(o.CurrentAttempt().TransactionID) != before {
-		t.Error("an expired order was checked again within one interval")
+	if n := e.gw.getCount(tx); n != 1 {
+		t.Errorf("deposit read %d times at its expiry, want once", n)
 	}
-	e.advance(5 * time.Second)
+	// Past the open window (one QR lifetime and the clock skew), only the late scan sees it.
+	e.advance(10 * time.Minute)
+	e.runOnce(r)
+	e.control(tx, sandbox.ActionPay)
+	lists := e.gw.listCount()
+	e.runOnce(r)
+	if n := e.gw.listCount() - lists; n != 1 {
+		t.Errorf("%d list calls within LateInterval of the last late scan, want 1 (the open window)", n)
+	}
+	if st := e.order(o.ID).Status; st != checkout.StatusExpired {
+		t.Fatalf("paid before the late scan: %s", st)
+	}
+	e.advance(time.Minute)
 	e.runOnce(r)
 	if got := e.order(o.ID); got.Status != checkout.StatusPaid || !got.LatePayment {
 		t.Errorf("after the late payment: %s late %v", got.Status, got.LatePayment)
+	}
+	if n := e.gw.getCount(tx); n != 1 {
+		t.Errorf("deposit read alone %d times, want only at its expiry", n)
+	}
+}
+
+// TestReconcilerPaymentAtExpiry: a QR code paid just before its time ran out is paid, not
+// expired, even when the list has not shown the payment.
+func TestReconcilerPaymentAtExpiry(t *testing.T) {
+	e := newEnv(t)
+	r := e.reconciler(checkout.ReconcilerOptions{})
+	o := e.place()
+	e.control(o.CurrentAttempt().TransactionID, sandbox.ActionPay)
+	e.advance(30*time.Minute + time.Second)
+	e.gw.set(func(w *wrapGateway) {
+		w.beforeList = func(gatewayclient.DepositFilter) error { return errors.New("list unavailable") }
+	})
+	if err := r.RunOnce(e.ctx); err == nil {
+		t.Error("a pass whose list failed reports no error")
+	}
+	if got := e.order(o.ID); got.Status != checkout.StatusPaid || got.LatePayment {
+		t.Errorf("paid at the last second: %s late %v, want paid on time", got.Status, got.LatePayment)
+	}
+}
+
+// TestReconcilerPaidWhileAnswerLost: the gateway's answer was lost and the QR code paid
+// meanwhile (the shopper had it from a retry elsewhere): one pass stores the answer, then
+// applies the listed payment.
+func TestReconcilerPaidWhileAnswerLost(t *testing.T) {
+	e := newEnv(t)
+	r := e.reconciler(checkout.ReconcilerOptions{})
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
+	})
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil || o.Status != checkout.StatusPending {
+		t.Fatalf("PlaceOrder: %v, %v", o, err)
+	}
+	e.gw.set(func(w *wrapGateway) { w.afterCreate = nil })
+	page, err := e.client.ListDeposits(e.ctx, gatewayclient.DepositFilter{})
+	if err != nil || len(page.Data) != 1 {
+		t.Fatalf("deposits: %v, %v", page, err)
+	}
+	e.control(page.Data[0].ID, sandbox.ActionPay)
+	e.runOnce(r)
+	if got := e.order(o.ID); got.Status != checkout.StatusPaid {
+		t.Errorf("after a pass: %s, want paid", got.Status)
 	}
 }
 
@@ -97,8 +219,8 @@ func TestReconcilerCompletesPendingAttempt(t *testing.T) {
 	}
 }
 
-// TestReconcilerBackoff: an order whose deposit cannot be read waits longer and longer between
-// checks, while the other orders are checked at every pass.
+// TestReconcilerBackoff: an order whose pending attempt cannot be completed waits longer and
+// longer between tries, while the other orders are completed at once.
 func TestReconcilerBackoff(t *testing.T) {
 	e := newEnv(t)
 	var mu sync.Mutex
@@ -108,47 +230,65 @@ func TestReconcilerBackoff(t *testing.T) {
 	const interval = 5 * time.Second
 	r := e.reconciler(checkout.ReconcilerOptions{Interval: interval, Clock: clock, MaxBackoff: 20 * time.Second})
 
-	bad, good := e.place(), e.place()
-	badTx, goodTx := bad.CurrentAttempt().TransactionID, good.CurrentAttempt().TransactionID
-	down := errors.New("deposit unavailable")
+	// Both orders are placed while the gateway's answers are lost: both attempts are pending.
 	e.gw.set(func(w *wrapGateway) {
-		w.beforeGet = func(id string) error {
-			if id == badTx {
-				return down
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
+	})
+	place := func() *checkout.Order {
+		c := e.cart(map[checkout.ProductID]int{ebook: 1})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		if err != nil || o.Status != checkout.StatusPending {
+			t.Fatalf("PlaceOrder: %v, %v", o, err)
+		}
+		return o
+	}
+	bad, good := place(), place()
+	var triesMu sync.Mutex
+	tries := 0
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = nil
+		w.createErr = func(req gatewayclient.CreateTransactionRequest) error {
+			if req.ExternalCode != bad.ExternalCode {
+				return nil
 			}
-			return nil
+			triesMu.Lock()
+			defer triesMu.Unlock()
+			tries++
+			return errCrash
 		}
 	})
+	badTries := func() int { triesMu.Lock(); defer triesMu.Unlock(); return tries }
 	t0 := clock()
-	pass := func(wantBad, wantGood int, wantFailures int, wantNext time.Time) {
+	pass := func(wantTries, wantFailures int, wantNext time.Time) {
 		t.Helper()
-		if err := r.RunOnce(e.ctx); err != nil {
-			t.Fatalf("RunOnce: %v", err)
-		}
-		if got := e.gw.getCount(badTx); got != wantBad {
-			t.Errorf("failing order checked %d times, want %d", got, wantBad)
-		}
-		if got := e.gw.getCount(goodTx); got != wantGood {
-			t.Errorf("healthy order checked %d times, want %d", got, wantGood)
+		_ = r.RunOnce(e.ctx)
+		if got := badTries(); got != wantTries {
+			t.Errorf("failing order tried %d times, want %d", got, wantTries)
 		}
 		next, failures := r.Backoff(bad.ID)
 		if failures != wantFailures || !next.Equal(wantNext) {
 			t.Errorf("backoff = %d failures, next %v; want %d, %v", failures, next.Sub(t0), wantFailures, wantNext.Sub(t0))
 		}
 	}
-	pass(1, 1, 1, t0.Add(interval))    // fails: wait one interval
-	pass(1, 2, 1, t0.Add(interval))    // same instant: skipped
-	advance(interval)                  // t0+5s
-	pass(2, 3, 2, t0.Add(3*interval))  // fails again: wait two intervals
-	advance(interval)                  // t0+10s
-	pass(2, 4, 2, t0.Add(3*interval))  // still waiting
-	advance(interval)                  // t0+15s
-	pass(3, 5, 3, t0.Add(7*interval))  // 4 intervals = 20s, the cap
-	advance(4 * interval)              // t0+35s
-	pass(4, 6, 4, t0.Add(11*interval)) // capped at 20s
-	e.gw.set(func(w *wrapGateway) { w.beforeGet = nil })
+	pass(1, 1, t0.Add(interval)) // fails: wait one interval
+	if st := e.order(good.ID).Status; st != checkout.StatusAwaitingPayment {
+		t.Errorf("the healthy order is %s after a pass, want awaiting_payment", st)
+	}
+	pass(1, 1, t0.Add(interval))    // same instant: skipped
+	advance(interval)               // t0+5s
+	pass(2, 2, t0.Add(3*interval))  // fails again: wait two intervals
+	advance(interval)               // t0+10s
+	pass(2, 2, t0.Add(3*interval))  // still waiting
+	advance(interval)               // t0+15s
+	pass(3, 3, t0.Add(7*interval))  // 4 intervals = 20s, the cap
+	advance(4 * interval)           // t0+35s
+	pass(4, 4, t0.Add(11*interval)) // capped at 20s
+	e.gw.set(func(w *wrapGateway) { w.createErr = nil })
 	advance(4 * interval)
-	pass(5, 7, 0, time.Time{}) // recovered: backoff cleared
+	pass(4, 0, time.Time{}) // recovered: backoff cleared
+	if st := e.order(bad.ID).Status; st != checkout.StatusAwaitingPayment {
+		t.Errorf("the recovered order is %s, want awaiting_payment", st)
+	}
 }
 
 // concurrencyGate is a Gateway wrapper counting calls in flight. The first calls block until
@@ -181,12 +321,14 @@ func (g *concurrencyGate) GetDeposit(ctx context.Context, id string) (*gatewaycl
 	return g.Gateway.GetDeposit(ctx, id)
 }
 
-// TestReconcilerBoundedConcurrency: no more than Concurrency gateway calls are in flight.
+// TestReconcilerBoundedConcurrency: no more than Concurrency single gateway calls are in
+// flight (here the reads of nine deposits whose QR codes expire).
 func TestReconcilerBoundedConcurrency(t *testing.T) {
 	e := newEnv(t)
 	for range 9 {
 		e.place()
 	}
+	e.advance(31 * time.Minute)
 	const limit = 3
 	gate := &concurrencyGate{Gateway: e.gw, open: limit, opened: make(chan struct{})}
 	svc := checkout.NewService(e.store, gate, checkout.ServiceOptions{Clock: e.sb.Now, Logger: slog.New(slog.DiscardHandler)})

@@ -19,6 +19,8 @@ type Gateway interface {
 	CreateTransaction(ctx context.Context, req gatewayclient.CreateTransactionRequest) (*gatewayclient.Transaction, error)
 	// GetDeposit is GET /deposit/{id}.
 	GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error)
+	// ListDeposits is GET /deposit: one page of the deposits matching f, newest first.
+	ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error)
 }
 
 // WebhookPath is the path of the checkout's webhook receiver below its public URL.

@@ -69,6 +69,10 @@ func (g *countingGateway) GetDeposit(ctx context.Context, id string) (*gatewaycl
 	return g.c.GetDeposit(ctx, id)
 }
 
+func (g *countingGateway) ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error) {
+	return g.c.ListDeposits(ctx, f)
+}
+
 // payer pays through the sandbox control endpoint, as cmd/checkout does.
 type payer struct{ c *gatewayclient.Client }
 

@@ -299,8 +299,9 @@ func (s *Store) readOrder(q orderReads, key string, out *[]*checkout.Order) []St
 	return append([]Stmt{s.readOrderRows(q.orders, args, out, byID)}, s.readChildren(q, args, byID)...)
 }
 
-// currentAttempt is the SQL of an order's current attempt (the highest n).
-const currentAttempt = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = o.id)`
+// currentAttemptOf is the SQL of the number of the current attempt (the highest n) of attempt
+// a's order.
+const currentAttemptOf = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = a.order_id)`
 
 // Orders lists orders matching f, newest first: one query for the orders, then one each for
 // their lines, history and attempts, whatever their number.
@@ -317,9 +318,11 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 	if !f.UpdatedSince.IsZero() {
 		conds = append(conds, "o.updated_at >= "+p.Add(ms(f.UpdatedSince)))
 	}
+	// Both read the attempts in that state through attempts_state_expires (the few due or
+	// pending ones), rather than probing the attempts of every order of the statuses.
 	if !f.ExpiresBefore.IsZero() {
-		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
-			AND a.state = `+p.Add(string(checkout.AttemptActive))+` AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+`)`)
+		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptActive))+`
+			AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+` AND a.n = `+currentAttemptOf+`)`)
 	}
 	if f.SessionID != "" {
 		conds = append(conds, "o.session_id = "+p.Add(f.SessionID))
@@ -334,8 +337,8 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 		conds = append(conds, "o.created_at < "+p.Add(ms(f.CreatedBefore)))
 	}
 	if f.PendingAttempt {
-		conds = append(conds, `EXISTS (SELECT 1 FROM attempts a WHERE a.order_id = o.id AND a.n = `+currentAttempt+`
-			AND a.state = `+p.Add(string(checkout.AttemptPending))+`)`)
+		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptPending))+`
+			AND a.n = `+currentAttemptOf+`)`)
 	}
 	q := ""
 	if len(conds) > 0 {

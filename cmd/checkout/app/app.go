@@ -135,7 +135,11 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		closers = append(closers, a.sandbox.Close)
 		base = a.self + SandboxPrefix
 	}
-	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gatewayclient.WithTimeout(20*time.Second)); err != nil {
+	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second)}
+	if cfg.GatewayTransport != nil {
+		gwOpts = append(gwOpts, gatewayclient.WithHTTPClient(&http.Client{Transport: cfg.GatewayTransport}))
+	}
+	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gwOpts...); err != nil {
 		return nil, fmt.Errorf("app: gateway client: %w", err)
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing

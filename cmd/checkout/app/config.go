@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -71,6 +72,8 @@ type Config struct {
 	// SandboxRateLimit bounds the embedded sandbox's POST /transaction per client (zero: the
 	// sandbox's default, 50 a second in bursts of 100).
 	SandboxRateLimit sandbox.RateLimit
+	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
+	GatewayTransport http.RoundTripper
 	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
