@@ -10,6 +10,7 @@
 //	SANDBOX_CLIENT_ID            the accepted client id (sandbox-client)
 //	SANDBOX_CLIENT_SECRET        its secret (sandbox-secret)
 //	SANDBOX_WEBHOOK_FORWARD_TO   also deliver every webhook to this URL (none)
+//	SANDBOX_RATE_LIMIT           POST /transaction limit per client: 50/s, 1000/s, 3000/m, off (50/s)
 //
 // -h lists the flags with their defaults. Bad configuration stops it with one line naming the
 // variable and exit status 2.
@@ -69,6 +70,8 @@ type config struct {
 	ClientID     string
 	ClientSecret string
 	ForwardTo    string
+	RateLimit    sandbox.RateLimit
+	rateLimit    string // as given, read into RateLimit
 }
 
 // setting is one configuration variable: its name, default, meaning and destination.
@@ -85,6 +88,7 @@ func settings(c *config) []setting {
 		{"SANDBOX_CLIENT_ID", "sandbox-client", "the client id the sandbox accepts", &c.ClientID},
 		{"SANDBOX_CLIENT_SECRET", "sandbox-secret", "its secret (at least 8 characters)", &c.ClientSecret},
 		{"SANDBOX_WEBHOOK_FORWARD_TO", "", "also deliver every webhook to this URL (https, or http on loopback)", &c.ForwardTo},
+		{"SANDBOX_RATE_LIMIT", "50/s", "POST /transaction limit per client: requests per period (50/s, 1000/s, 3000/m; bursts of twice that, or \"50/s burst 200\") or off", &c.rateLimit},
 	}
 }
 
@@ -142,6 +146,11 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if len(c.ClientSecret) < 8 {
 		return config{}, errors.New("SANDBOX_CLIENT_SECRET: must have at least 8 characters")
 	}
+	rl, err := sandbox.ParseRateLimit(c.rateLimit)
+	if err != nil {
+		return config{}, fmt.Errorf("SANDBOX_RATE_LIMIT: %w", err)
+	}
+	c.RateLimit = rl
 	if c.ForwardTo != "" {
 		u, err := url.Parse(c.ForwardTo)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -171,6 +180,7 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger, re
 		Clients:          []sandbox.ClientConfig{{ID: cfg.ClientID, Secret: cfg.ClientSecret}},
 		Logger:           logger,
 		WebhookForwardTo: cfg.ForwardTo,
+		RateLimit:        cfg.RateLimit,
 	})
 	if err != nil {
 		return err
@@ -193,6 +203,7 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger, re
 	fmt.Fprintf(out, "PIX gateway sandbox listening on %s\n", base)
 	fmt.Fprintf(out, "  client id:      %s\n  client secret:  %s\n  webhook secret: %s\n  console:        %s/sandbox/\n",
 		c.ID, c.Secret, c.WebhookSecret, base)
+	fmt.Fprintf(out, "  POST /transaction limit: %s per client\n", cfg.RateLimit)
 	if cfg.ForwardTo != "" {
 		fmt.Fprintf(out, "  webhooks also forwarded to %s\n", cfg.ForwardTo)
 	}

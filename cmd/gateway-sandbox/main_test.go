@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -25,6 +27,15 @@ func TestParseConfig(t *testing.T) {
 	if err != nil || c.ClientID != "flag-client" || c.Addr != ":9999" || c.ForwardTo != "http://127.0.0.1:8080/hook" {
 		t.Fatalf("env and flags: %+v %v", c, err)
 	}
+	if c.RateLimit != (sandbox.RateLimit{Requests: 50, Period: time.Second, Burst: 100}) {
+		t.Fatalf("default rate limit %+v", c.RateLimit)
+	}
+	if c, err := parseConfig([]string{"-sandbox_rate_limit", "off"}, env(map[string]string{"SANDBOX_RATE_LIMIT": "1000/s"})); err != nil || !c.RateLimit.Off {
+		t.Fatalf("-sandbox_rate_limit off: %+v %v", c.RateLimit, err)
+	}
+	if c, err := parseConfig(nil, env(map[string]string{"SANDBOX_RATE_LIMIT": "1000/s"})); err != nil || c.RateLimit.Requests != 1000 {
+		t.Fatalf("SANDBOX_RATE_LIMIT=1000/s: %+v %v", c.RateLimit, err)
+	}
 	for name, tc := range map[string]struct {
 		args []string
 		env  map[string]string
@@ -36,6 +47,7 @@ func TestParseConfig(t *testing.T) {
 		"ftp forward":    {nil, map[string]string{"SANDBOX_WEBHOOK_FORWARD_TO": "ftp://x"}, "SANDBOX_WEBHOOK_FORWARD_TO"},
 		"public http":    {nil, map[string]string{"SANDBOX_WEBHOOK_FORWARD_TO": "http://example.com/h"}, "SANDBOX_WEBHOOK_FORWARD_TO"},
 		"unknown flag":   {[]string{"-nope"}, nil, "flags"},
+		"bad rate limit": {nil, map[string]string{"SANDBOX_RATE_LIMIT": "lots"}, "SANDBOX_RATE_LIMIT"},
 		"stray argument": {[]string{"extra"}, nil, "unexpected argument"},
 	} {
 		_, err := parseConfig(tc.args, env(tc.env))

@@ -1,18 +1,94 @@
 package sandbox
 
 import (
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
 // RateLimit is the per-client limit on POST /transaction: a token bucket refilled with
-// Requests tokens every Period and holding at most Burst.
+// Requests tokens every Period and holding at most Burst. Off lifts it.
 type RateLimit struct {
 	Requests int           // tokens added per Period; 0 means the default (50)
 	Period   time.Duration // 0 means one second
 	Burst    int           // bucket size; 0 means the default (100)
+	Off      bool          // no limit at all (load tests); the other fields are ignored
 }
+
+// String writes l as ParseRateLimit reads it.
+func (l RateLimit) String() string {
+	if l.Off {
+		return "off"
+	}
+	l = l.withDefaults()
+	per := l.Period.String()
+	switch l.Period {
+	case time.Second:
+		per = "s"
+	case time.Minute:
+		per = "m"
+	case time.Hour:
+		per = "h"
+	}
+	out := strconv.Itoa(l.Requests) + "/" + per
+	if l.Burst != 2*l.Requests {
+		out += " burst " + strconv.Itoa(l.Burst)
+	}
+	return out
+}
+
+// ParseRateLimit reads a rate limit setting (SANDBOX_RATE_LIMIT, CHECKOUT_SANDBOX_RATE_LIMIT):
+// "off" (no limit), or requests per period — "50/s", "1000/s", "3000/m", "10/250ms" — with
+// bursts of twice the requests unless followed by "burst N" ("50/s burst 200"). "" means
+// the default, 50/s burst 100. Errors say what is wrong in one line.
+func ParseRateLimit(s string) (RateLimit, error) {
+	s = strings.TrimSpace(s)
+	switch strings.ToLower(s) {
+	case "":
+		return RateLimit{}.withDefaults(), nil
+	case "off", "none", "unlimited":
+		return RateLimit{Off: true}, nil
+	}
+	bad := func(why string) (RateLimit, error) {
+		return RateLimit{}, fmt.Errorf(`rate limit %q: %s (want "off", or requests per period such as "50/s", "3000/m", "50/s burst 200")`, s, why)
+	}
+	rate, burstText, hasBurst := strings.Cut(s, " burst ")
+	reqText, perText, ok := strings.Cut(strings.TrimSpace(rate), "/")
+	if !ok {
+		return bad("no /period")
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(reqText))
+	if err != nil || n < 1 || n > 1_000_000_000 {
+		return bad("the number of requests must be a whole number from 1 to 1000000000")
+	}
+	l := RateLimit{Requests: n, Burst: 2 * n}
+	switch per := strings.TrimSpace(perText); per {
+	case "s", "sec", "second":
+		l.Period = time.Second
+	case "m", "min", "minute":
+		l.Period = time.Minute
+	case "h", "hour":
+		l.Period = time.Hour
+	default:
+		d, err := time.ParseDuration(per)
+		if err != nil || d < time.Millisecond || d > 24*time.Hour {
+			return bad("the period must be s, m, h or a duration from 1ms to 24h")
+		}
+		l.Period = d
+	}
+	if hasBurst {
+		b, err := strconv.Atoi(strings.TrimSpace(burstText))
+		if err != nil || b < 1 || b > 2_000_000_000 {
+			return bad("the burst must be a whole number from 1 to 2000000000")
+		}
+		l.Burst = b
+	}
+	return l, nil
+}
+
 
 // Default rate limit: generous enough for a checkout under load tests, low enough to be
 // reached on purpose.

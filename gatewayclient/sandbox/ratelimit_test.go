@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,5 +38,44 @@ func TestRateLimitDefaults(t *testing.T) {
 	}
 	if got := (RateLimit{Burst: 3}).withLoginDefaults(); got != (RateLimit{Requests: 5, Period: time.Minute, Burst: 3}) {
 		t.Fatalf("login defaults %+v", got)
+	}
+}
+
+func TestParseRateLimit(t *testing.T) {
+	for in, want := range map[string]RateLimit{
+		"":                 {Requests: 50, Period: time.Second, Burst: 100},
+		"50/s":             {Requests: 50, Period: time.Second, Burst: 100},
+		"1000/s":           {Requests: 1000, Period: time.Second, Burst: 2000},
+		" 3000/m ":         {Requests: 3000, Period: time.Minute, Burst: 6000},
+		"10/h":             {Requests: 10, Period: time.Hour, Burst: 20},
+		"5/250ms":          {Requests: 5, Period: 250 * time.Millisecond, Burst: 10},
+		"50/s burst 200":   {Requests: 50, Period: time.Second, Burst: 200},
+		"off":              {Off: true},
+		"OFF":              {Off: true},
+		"1/second burst 1": {Requests: 1, Period: time.Second, Burst: 1},
+	} {
+		got, err := ParseRateLimit(in)
+		if err != nil || got != want {
+			t.Errorf("ParseRateLimit(%q) = %+v, %v; want %+v", in, got, err, want)
+			continue
+		}
+		// String writes what ParseRateLimit reads back.
+		if back, err := ParseRateLimit(got.String()); err != nil || back != got {
+			t.Errorf("%q: String %q reads back as %+v, %v", in, got.String(), back, err)
+		}
+	}
+	for _, in := range []string{"50", "fast", "0/s", "-5/s", "50/fortnight", "50/0s", "50/s burst 0", "50/s burst x", "1e3/s", "50/s/s"} {
+		if _, err := ParseRateLimit(in); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseRateLimit(%q): %v, want a one-line error", in, err)
+		}
+	}
+}
+
+// TestRateLimitOff: with the limit off, POST /transaction is never answered 429.
+func TestRateLimitOff(t *testing.T) {
+	e := newEnv(t, func(o *Options) { o.RateLimit = RateLimit{Off: true} })
+	tok := e.token()
+	for i := range 150 { // past the default burst of 100
+		e.createTx(tok, fmt.Sprintf("no-limit-%04d", i), 100)
 	}
 }

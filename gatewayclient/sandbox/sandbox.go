@@ -45,7 +45,8 @@ type Options struct {
 	// WebhookBaseDelay and WebhookMaxDelay bound the exponential backoff (with full jitter)
 	// between delivery attempts (0: the outbox defaults, 5 s and 1 h).
 	WebhookBaseDelay, WebhookMaxDelay time.Duration
-	// RateLimit bounds POST /transaction per client (zero value: 50 per second, burst 100).
+	// RateLimit bounds POST /transaction per client (zero value: 50 per second, burst 100;
+	// Off: no limit). ParseRateLimit reads it from a setting such as "1000/s".
 	RateLimit RateLimit
 	// LoginRateLimit bounds failed console sign-ins, per remote address and per client id
 	// (zero value: 5 per minute, burst 10). Over it, the sign-in answers 429 with Retry-After
@@ -72,7 +73,7 @@ type Sandbox struct {
 	clients  map[string]ClientConfig
 	jwtKey   []byte
 	tokenTTL time.Duration
-	limiter  *limiter
+	limiter  *limiter // nil: no limit on POST /transaction
 	// logins counts failed console sign-ins per remote address and per client.
 	logins   *limiter
 	faults   faultSet
@@ -153,7 +154,9 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		s.closeDB()
 		return nil, err
 	}
-	s.limiter = newLimiter(opts.RateLimit.withDefaults(), s.clock)
+	if !opts.RateLimit.Off {
+		s.limiter = newLimiter(opts.RateLimit.withDefaults(), s.clock)
+	}
 	s.logins = newLimiter(opts.LoginRateLimit.withLoginDefaults(), s.clock)
 	hk, err := s.newHooks(ctx, opts)
 	if err != nil {
