@@ -43,6 +43,7 @@ type Client struct {
 	margin       time.Duration
 	tokens       *tokenCache
 	rng          *lockedRand
+	pacing       *pacers // per endpoint, after a 429 (pacing.go)
 }
 
 // Option configures a Client in New.
@@ -151,6 +152,7 @@ func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error
 		margin:       DefaultTokenRefreshMargin,
 		tokens:       &tokenCache{},
 		rng:          newLockedRand(),
+		pacing:       &pacers{},
 	}
 	for _, o := range opts {
 		o(c)

@@ -90,11 +90,18 @@ func (c *Client) doWith(ctx context.Context, method, path string, body, out any,
 	return c.send(ctx, r)
 }
 
-// send performs r with retries. See RetryPolicy for what is retried.
+// send performs r with retries. See RetryPolicy for what is retried, and pacing.go for how
+// calls wait their turn after a 429.
 func (c *Client) send(ctx context.Context, r *request) error {
 	refreshed := false // a 401 drops the token and resends once
+	var last429 error  // the 429 this call got, for a *PacedError
 	for attempt := 1; ; attempt++ {
+		p, t, err := c.waitTurn(ctx, r, last429)
+		if err != nil {
+			return err
+		}
 		used, err := c.attempt(ctx, r, attempt)
+		paced(p, t, c.clock.Now(), err)
 		if err == nil {
 			return nil
 		}
@@ -118,6 +125,11 @@ func (c *Client) send(ctx context.Context, r *request) error {
 				return err
 			}
 			wait = apiErr.RetryAfter // never sooner than the gateway asked
+		}
+		if isAPI && apiErr.StatusCode == http.StatusTooManyRequests && p != nil {
+			// The pacer holds the retry until its turn, after Retry-After (waitTurn).
+			last429 = err
+			continue
 		}
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
 			return err // the retry could not finish in time

@@ -118,6 +118,19 @@
 // [WithRetryPolicy] tunes all this; MaxAttempts 1 disables retries. Each attempt has its own
 // timeout ([WithTimeout], 30 seconds by default); bound the whole call with the context.
 //
+// # Pacing after a 429
+//
+// A 429 means the client's callers, together, went over the gateway's limit. From then on
+// the client paces its calls to that endpoint (method and path, such as POST /transaction):
+// none is sent before Retry-After has passed, then they go one at a time, in turn, at the
+// rate the gateway accepted just before the 429 — halved at each later 429, raised by about
+// one call a second every second, dropped after a minute without a 429. A 429'd call waits
+// in the same queue for its retry. A call never waits past its context's deadline: it fails
+// at once, sending nothing, with an error matching [ErrPaced] (a [*PacedError] giving the
+// wait), which a caller facing a person can turn into "please wait" while another call, with
+// a longer deadline, waits its turn. [Client.PacingDelay] tells the wait before calling;
+// [WithPacing](false) turns pacing off.
+//
 // # Secrets and logging
 //
 // The client secret and tokens never appear in an error or a log line: the client keeps
@@ -129,8 +142,10 @@
 //
 // # Reading requests on the server side
 //
-// [DecodeCreateTransactionRequest], [ParseDepositFilter] and [ParseWithdrawalFilter] read a
-// request body or query as the gateway does, telling the two kinds of 422 apart (data that
+// [DecodeCreateTransactionRequest], [ParseDepositQuery] and [ParseWithdrawalQuery] (or
+// [ParseQuery] then [ParseDepositFilter] and [ParseWithdrawalFilter]) read a request body or
+// raw query as the gateway does, refusing what they cannot read whole (a key given twice, a
+// ";" in a query), telling the two kinds of 422 apart (data that
 // cannot be read as the API's types, [KindInvalidData], against rules that fail,
 // [KindValidation]); [DepositFilter.Query] and [WithdrawalFilter.Query] write the query the
 // client sends. Servers that speak the API (a sandbox, a dashboard) use them so that they

@@ -89,7 +89,6 @@ func ParseRateLimit(s string) (RateLimit, error) {
 	return l, nil
 }
 
-
 // Default rate limit: generous enough for a checkout under load tests, low enough to be
 // reached on purpose.
 const (
