@@ -61,15 +61,30 @@ type APIKeyStore interface {
 
 // Keys makes, lists, revokes and checks API keys. It is safe for concurrent use.
 type Keys struct {
-	store      APIKeyStore
-	now        func() time.Time
-	configured []byte // SHA-256 of CHECKOUT_MERCHANT_API_KEY, nil when unset
+	store APIKeyStore
+	now   func() time.Time
+	// fixed are the keys accepted besides the stored ones (CHECKOUT_MERCHANT_API_KEY, the
+	// internal ones), by the SHA-256 of their secret.
+	fixed []fixedKey
+}
+
+type fixedKey struct {
+	hash [32]byte
+	rec  APIKey
+}
+
+// InternalKey is a key accepted besides the stored ones, made by the program for its own use
+// (the sandbox's demo merchant page), never stored nor listed.
+type InternalKey struct {
+	ID, Name, Secret string
 }
 
 // KeysOptions configures Keys.
 type KeysOptions struct {
 	// ConfiguredKey (CHECKOUT_MERCHANT_API_KEY) is accepted besides the stored keys.
 	ConfiguredKey string
+	// Internal keys are accepted too, each under its own ID.
+	Internal []InternalKey
 	// Clock is the current time (default time.Now).
 	Clock func() time.Time
 }
@@ -81,8 +96,12 @@ func NewKeys(store APIKeyStore, opts KeysOptions) *Keys {
 		k.now = time.Now
 	}
 	if opts.ConfiguredKey != "" {
-		h := HashKey(opts.ConfiguredKey)
-		k.configured = h[:]
+		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY"}})
+	}
+	for _, in := range opts.Internal {
+		if in.Secret != "" {
+			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name}})
+		}
 	}
 	return k
 }
@@ -148,14 +167,17 @@ func (k *Keys) Revoke(ctx context.Context, id string) error {
 const touchEvery = time.Minute
 
 // Authenticate returns the active key whose secret is given, or ErrUnauthorized. The
-// configured key answers as an APIKey with ID ConfiguredKeyID.
+// configured key answers as an APIKey with ID ConfiguredKeyID, an internal key with its ID.
 func (k *Keys) Authenticate(ctx context.Context, secret string) (*APIKey, error) {
 	if secret == "" || len(secret) > 512 {
 		return nil, ErrUnauthorized
 	}
 	h := HashKey(secret)
-	if k.configured != nil && subtle.ConstantTimeCompare(h[:], k.configured) == 1 {
-		return &APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY"}, nil
+	for _, f := range k.fixed {
+		if subtle.ConstantTimeCompare(h[:], f.hash[:]) == 1 {
+			rec := f.rec
+			return &rec, nil
+		}
 	}
 	if !strings.HasPrefix(secret, KeyPrefix) {
 		return nil, ErrUnauthorized

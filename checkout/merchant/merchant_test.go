@@ -75,7 +75,8 @@ func TestKeys(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	store := &memKeys{}
-	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now }})
+	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now },
+		Internal: []merchant.InternalKey{{ID: "key_demo", Name: "demo", Secret: "internal-secret"}, {ID: "key_empty", Name: "no secret"}}})
 
 	secret, rec, err := keys.Create(ctx, "  loja   online ")
 	if err != nil {
@@ -102,6 +103,12 @@ func TestKeys(t *testing.T) {
 	}
 	if k, err := keys.Authenticate(ctx, "configured-secret"); err != nil || k.ID != merchant.ConfiguredKeyID {
 		t.Errorf("configured key: %v, %v", k, err)
+	}
+	if k, err := keys.Authenticate(ctx, "internal-secret"); err != nil || k.ID != "key_demo" {
+		t.Errorf("internal key: %v, %v", k, err)
+	}
+	if list, _ := keys.List(ctx); len(list) != 1 {
+		t.Errorf("List shows %d keys, want the stored one only", len(list))
 	}
 	for _, bad := range []string{"", secret + "x", secret[:len(secret)-1], "pxk_nope", strings.Repeat("a", 600)} {
 		if _, err := keys.Authenticate(ctx, bad); !errors.Is(err, merchant.ErrUnauthorized) || checkout.ErrorCode(err) != checkout.CodeUnauthorized {

@@ -140,7 +140,7 @@ type DelivererOptions struct {
 	Store    NotificationStore
 	Settings *SettingsManager
 	// Schedule is the wait after each failed attempt (default RetrySchedule()); its length
-	// plus one is the number of attempts. Each wait is varied by ±20% (jitter), so that
+	// plus one is the number of attempts. Each wait is varied by ±10% (jitter), so that
 	// receivers coming back are not hit by every retry at once.
 	Schedule []time.Duration
 	// Clock is the current time (default time.Now).
@@ -326,10 +326,11 @@ func (d *Deliverer) attempt(ctx context.Context, set Effective, n Notification) 
 	return nil
 }
 
-// jitter varies w by ±20%.
+// jitter varies w by ±10%: enough to spread receivers coming back, small enough that the
+// default schedule (27.6 hours) always lasts more than a day.
 func (d *Deliverer) jitter(w time.Duration) time.Duration {
 	d.randMu.Lock()
-	f := 0.8 + 0.4*d.o.Rand.Float64()
+	f := 0.9 + 0.2*d.o.Rand.Float64()
 	d.randMu.Unlock()
 	return time.Duration(float64(w) * f)
 }

@@ -171,8 +171,8 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 		t.Fatalf("after a 503: %+v", first)
 	}
 	wait := first.NextAttemptAt.Sub(now)
-	if wait < 4*time.Second || wait > 6*time.Second {
-		t.Errorf("first retry in %s, want 5 s ± 20%%", wait)
+	if wait < 4500*time.Millisecond || wait > 5500*time.Millisecond {
+		t.Errorf("first retry in %s, want 5 s ± 10%%", wait)
 	}
 	if made, _ := d.DeliverDue(ctx); made != 0 {
 		t.Errorf("a pass before the retry is due made %d attempts", made)

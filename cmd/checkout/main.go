@@ -2,6 +2,9 @@
 // SQLite in ./data, the sandbox gateway embedded under /sandbox/gateway, a seeded catalogue.
 // Every setting is an environment variable and a flag (checkout -h lists them); bad
 // configuration stops it with one line naming the variable and exit status 2.
+//
+// The same binary manages what the server keeps: `checkout apikey create|list|revoke` the
+// merchant API's keys (`checkout COMMAND -h` tells more).
 package main
 
 import (
@@ -13,6 +16,8 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
@@ -22,12 +27,44 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
 }
 
+// command is a subcommand of the binary: `checkout NAME args…`.
+type command struct {
+	// run runs it and returns the exit status.
+	run  func(args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int
+	help string // one line for checkout -h
+}
+
+// commands are the subcommands, by name; without one the binary serves.
+var commands = map[string]command{
+	"apikey": {runAPIKey, "create, list and revoke the merchant API's keys"},
+}
+
+// commandsUsage lists the subcommands for checkout -h.
+func commandsUsage() string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("\nCommands (checkout COMMAND -h tells more):\n\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  checkout %s\t%s\n", n, commands[n].help)
+	}
+	return b.String()
+}
+
 // run is the program with its inputs and outputs passed in; it returns the exit status:
 // 0 after a clean shutdown, 2 for bad configuration, 1 for any other failure.
 func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if cmd, ok := commands[args[0]]; ok {
+			return cmd.run(args[1:], env, os.Stdin, stdout, stderr)
+		}
+	}
 	cfg, err := app.Load(env, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, app.Usage())
+		fmt.Fprint(stdout, app.Usage()+commandsUsage())
 		return 0
 	}
 	if err != nil {

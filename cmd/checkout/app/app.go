@@ -30,6 +30,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -56,24 +57,30 @@ const (
 // sandboxClientID is the API client the checkout uses on its embedded sandbox.
 const sandboxClientID = "checkout"
 
-// closingStore is a checkout store the app owns and closes.
+// closingStore is a checkout store the app owns and closes, with the merchant side's stores it
+// also holds (checkout sessions, API keys, settings, the notifications' outbox).
 type closingStore interface {
 	checkout.Store
+	checkout.SessionStore
+	merchant.APIKeyStore
+	merchant.SettingsStore
+	merchant.NotificationStore
 	Close() error
 }
 
 // App is a running checkout. Make it with New, run it with Serve, release it with Close.
 type App struct {
-	cfg     Config
-	log     *slog.Logger
-	ln      net.Listener
-	self    string // the loopback URL of ln
-	store   closingStore
-	svc     *checkout.Service
-	web     *web.Server
-	gateway *gatewayclient.Client
-	sandbox *sandbox.Sandbox // nil with a real gateway
-	clock   func() time.Time // the shop's business time: the sandbox's when embedded
+	cfg      Config
+	log      *slog.Logger
+	ln       net.Listener
+	self     string // the loopback URL of ln
+	store    closingStore
+	svc      *checkout.Service
+	web      *web.Server
+	gateway  *gatewayclient.Client
+	sandbox  *sandbox.Sandbox // nil with a real gateway
+	clock    func() time.Time // the shop's business time: the sandbox's when embedded
+	merchant merchantSide
 
 	clientID, clientSecret, webhookSecret string
 	secretSource                          string        // where the client secret comes from, for the banner
@@ -152,6 +159,10 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	// On SQLite this process makes every change, so its snapshots and streams hear of each one.
 	// Instances sharing a PostgreSQL database do not hear of each other's changes: snapshots
 	// are read again after a second, and streams re-read their order.
+	if err := a.setupMerchant(ctx); err != nil {
+		return nil, err
+	}
+	closers = append(closers, a.closeMerchant)
 	var snapMaxAge, recheck time.Duration
 	if cfg.DatabaseURL != "" {
 		snapMaxAge, recheck = time.Second, web.DefaultRecheck
@@ -164,6 +175,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Logger:         log,
 		QRImage:        web.QRImage,
 		SnapshotMaxAge: snapMaxAge,
+		Sessions:       store,
+		Announcer:      a.merchant.announcer,
 	})
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
@@ -183,6 +196,9 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Recheck:        recheck,
 		NewCartLimit:   cfg.NewCartLimit,
 		Merchant:       merchantProfile(cfg),
+		APIKeys:        a.merchant.keys,
+		FrameOrigins:   a.merchant.settings.FrameOrigins,
+		Notifications:  a.merchant.log,
 	})
 	if err != nil {
 		return nil, err
@@ -365,6 +381,9 @@ func (a *App) Serve(ctx context.Context) error {
 		ret.Run(bgCtx)
 	}()
 
+	// Notifications to the merchant, and the demo merchant page on its own port.
+	a.runMerchant(bgCtx)
+
 	if a.cfg.ReconcileInterval > 0 {
 		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
 			Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log,
@@ -412,11 +431,13 @@ func (a *App) Serve(ctx context.Context) error {
 		case <-sctx.Done():
 		}
 	}
+	// The demo page, a client of this server, before the server.
+	derr := a.stopMerchant(sctx)
 	serr := srv.Shutdown(sctx)
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		serr = errors.Join(serr, err)
 	}
-	return errors.Join(werr, serr)
+	return errors.Join(werr, derr, serr)
 }
 
 // openSandbox opens the embedded sandbox; Serve runs its background loop (webhook deliveries,
@@ -464,6 +485,7 @@ func (a *App) banner() {
 		// Load refuses user info in the URL, so printing it reveals no password.
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
 	}
+	a.merchantBanner(public)
 }
 
 // Close releases the sandbox and the store, and the listener when Serve never ran. Call it
@@ -475,7 +497,7 @@ func (a *App) Close() error {
 			errs = append(errs, a.sandbox.Close())
 		}
 		if !a.served.Load() {
-			errs = append(errs, a.web.Shutdown(context.Background()))
+			errs = append(errs, a.web.Shutdown(context.Background()), a.closeMerchant())
 			if err := a.ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 				errs = append(errs, err)
 			}

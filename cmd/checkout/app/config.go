@@ -58,6 +58,10 @@ type Config struct {
 	SupportEmail      string // CHECKOUT_SUPPORT_EMAIL
 	SupportPhone      string // CHECKOUT_SUPPORT_PHONE
 	SupportURL        string // CHECKOUT_SUPPORT_URL
+	// DemoAddr (CHECKOUT_DEMO_ADDR) is where the sandbox's demo merchant page listens, a second
+	// origin of the same process: "" for 127.0.0.1 and the port after CHECKOUT_ADDR's, "off"
+	// for none. Only with the embedded sandbox.
+	DemoAddr string
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -74,6 +78,9 @@ type Config struct {
 	SandboxRateLimit sandbox.RateLimit
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
+	// NotificationSchedule is the wait after each failed delivery of a merchant notification
+	// (nil: merchant.RetrySchedule(), about 27 hours); tests shorten it.
+	NotificationSchedule []time.Duration
 	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
@@ -150,6 +157,7 @@ func settings() []setting {
 		{"CHECKOUT_MERCHANT_API_KEY", "merchant-api-key", "a merchant API key accepted in addition to the dashboard's", str(func(c *Config) *string { return &c.MerchantAPIKey })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_URL", "merchant-webhook-url", "where merchant notifications go (https, or http on loopback); wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookURL })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "merchant-webhook-secret", "the whsec_ secret signing merchant notifications; wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookSecret })},
+		{"CHECKOUT_DEMO_ADDR", "demo-addr", "where the sandbox's demo merchant page listens, a second origin (off: none; default 127.0.0.1 and the port after CHECKOUT_ADDR's)", str(func(c *Config) *string { return &c.DemoAddr })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
 		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
 		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
@@ -334,6 +342,13 @@ func (c Config) Validate() error {
 	if c.MerchantWebhookSecret != "" {
 		if err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check(); err != nil {
 			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		}
+	}
+	if c.DemoAddr != "" && c.DemoAddr != "off" {
+		if _, port, err := net.SplitHostPort(c.DemoAddr); err != nil {
+			return &ConfigError{"CHECKOUT_DEMO_ADDR", fmt.Sprintf("%q is not host:port (e.g. 127.0.0.1:8081) or off", c.DemoAddr)}
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return &ConfigError{"CHECKOUT_DEMO_ADDR", fmt.Sprintf("%q has no valid port", c.DemoAddr)}
 		}
 	}
 	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+const apikeyUsage = `Usage:
+  checkout apikey create NAME
+  checkout apikey list
+  checkout apikey revoke ID
+
+Manages the merchant API's keys in the checkout's database, found as the server finds it
+(CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
+-data-dir). create prints the new key once: only its SHA-256 is stored, so it can never be shown
+again. revoke refuses the key at once, on every instance. The key of CHECKOUT_MERCHANT_API_KEY
+is not stored and not listed.
+
+Flags:
+`
+
+// runAPIKey is `checkout apikey …`; it returns the exit status: 0 done, 1 refused (an unknown
+// id, a bad name) or failed, 2 bad usage or configuration.
+func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("checkout apikey", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dataDir := fs.String("data-dir", "", "directory of the SQLite database (CHECKOUT_DATA_DIR)")
+	dbURL := fs.String("database-url", "", "postgres://… for PostgreSQL (CHECKOUT_DATABASE_URL)")
+	usage := func() {
+		fmt.Fprint(stderr, apikeyUsage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd := args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		fmt.Fprintln(stderr, "checkout apikey:", err)
+		usage()
+		return 2
+	}
+	rest := fs.Args()
+	switch {
+	case cmd == "list" && len(rest) == 0:
+	case cmd == "create" && len(rest) >= 1:
+	case cmd == "revoke" && len(rest) == 1:
+	default:
+		usage()
+		return 2
+	}
+	var flags []string
+	if *dataDir != "" {
+		flags = append(flags, "-data-dir", *dataDir)
+	}
+	if *dbURL != "" {
+		flags = append(flags, "-database-url", *dbURL)
+	}
+	cfg, err := app.Load(env, flags)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	keys, closeStore, err := app.OpenKeys(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "checkout apikey:", err)
+		return 1
+	}
+	defer closeStore()
+
+	switch cmd {
+	case "create":
+		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "))
+		if err != nil {
+			return apikeyError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "API key %s (%s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, secret)
+	case "list":
+		list, err := keys.List(ctx)
+		if err != nil {
+			return apikeyError(stderr, err)
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tKEY\tCREATED\tLAST USED\tREVOKED")
+		for _, k := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint, when(k.CreatedAt), when(k.LastUsedAt), when(k.RevokedAt))
+		}
+		_ = tw.Flush()
+	case "revoke":
+		if err := keys.Revoke(ctx, rest[0]); err != nil {
+			return apikeyError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "API key %s revoked\n", rest[0])
+	}
+	return 0
+}
+
+// when is a time in a list: RFC 3339 in UTC, "-" when unset.
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// apikeyError explains a refusal in one line and returns its exit status.
+func apikeyError(stderr io.Writer, err error) int {
+	var fe *checkout.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		for _, v := range fe.Fields["name"] {
+			fmt.Fprintf(stderr, "checkout apikey: the name %s\n", v.Message)
+		}
+	case errors.Is(err, checkout.ErrNotFound):
+		fmt.Fprintln(stderr, "checkout apikey: no API key has that id (checkout apikey list shows them)")
+	default:
+		fmt.Fprintln(stderr, "checkout apikey:", err)
+	}
+	return 1
+}
