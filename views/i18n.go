@@ -79,11 +79,11 @@ func joinCatalogues(parts ...map[string][2]string) map[string][2]string {
 // shopMessages are the texts of the shopper's pages.
 var shopMessages = map[string][2]string{
 	// Layout.
-	"layout.skip":     {"Pular para o conteúdo", "Skip to content"},
-	"layout.language": {"Idioma", "Language"},
-	"layout.sandbox":  {"Ambiente de testes: nenhum dinheiro real é movimentado.", "Test environment: no real money moves."},
-	"layout.footer":   {"%s · Pagamento seguro via Pix", "%s · Secure payment with PIX"},
-	"layout.merchant": {"PIX Checkout", "PIX Checkout"},
+	"layout.skip":         {"Pular para o conteúdo", "Skip to content"},
+	"layout.language":     {"Idioma", "Language"},
+	"layout.sandbox":      {"Ambiente de testes: nenhum dinheiro real é movimentado.", "Test environment: no real money moves."},
+	"layout.footer":       {"%s · Pagamento seguro via Pix", "%s · Secure payment with PIX"},
+	"layout.merchant":     {"PIX Checkout", "PIX Checkout"},
 	"layout.support":      {"Dúvidas sobre o pedido?", "Questions about your order?"},
 	"layout.support_page": {"Central de ajuda", "Help centre"},
 
