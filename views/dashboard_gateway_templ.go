@@ -1632,7 +1632,7 @@ func filterForm(p DashPage, f FilterView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, filterAttrs(f, "minAmount", "text", "inputmode", "decimal", "autocomplete", "off"))
+		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, filterAttrs(f, "minAmount", "text", "inputmode", "decimal", "autocomplete", "off", "aria-describedby", "amount-hint"))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1674,7 +1674,7 @@ func filterForm(p DashPage, f FilterView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, filterAttrs(f, "maxAmount", "text", "inputmode", "decimal", "autocomplete", "off"))
+		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, filterAttrs(f, "maxAmount", "text", "inputmode", "decimal", "autocomplete", "off", "aria-describedby", "amount-hint"))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -44,12 +44,20 @@ func filterAttrs(f FilterView, name, typ string, extra ...string) templ.OrderedA
 		{Key: "type", Value: typ},
 		{Key: "value", Value: f.Values[name]},
 	}
+	describedBy := ""
 	for i := 0; i+1 < len(extra); i += 2 {
+		if extra[i] == "aria-describedby" {
+			describedBy = extra[i+1]
+			continue
+		}
 		a = append(a, templ.KeyValue[string, any]{Key: extra[i], Value: extra[i+1]})
 	}
 	if f.Errors[name] != "" {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
-		a = append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: errID(name)})
+		describedBy = strings.TrimSpace(errID(name) + " " + describedBy)
+	}
+	if describedBy != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: describedBy})
 	}
 	return a
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant/merchanttest"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
@@ -23,24 +23,22 @@ const (
 	dashPassword = "senha-do-painel-1"
 )
 
-// dashEnv is the dashboard's part of a test env: accounts on an in-memory store (cheap
+// dashEnv is the dashboard's part of a test env: accounts on the env's SQLite store (cheap
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
 	accounts *merchant.Accounts
-	users    *merchanttest.Memory
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
 }
 
-func newDashEnv(t testing.TB, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
 	t.Helper()
-	mem := merchanttest.NewMemory()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(mem, mem, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, users: mem, gateway: &recordingGateway{c: c}, sb: sb}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,

@@ -207,8 +207,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	var dash *dashEnv
 	if o.dashboard {
-		dash = newDashEnv(t, client, sb)
-		opts.Accounts, opts.Gateway = dash.accounts, dash.gateway
+		dash = newDashEnv(t, store, client, sb)
+		opts.Accounts, opts.Gateway, opts.Sessions = dash.accounts, dash.gateway, store.Sessions()
 	}
 	ws, err := web.New(opts)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/alexedwards/scs/v2"
+	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -221,13 +222,15 @@ func New(opts Options) (*Server, error) {
 		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
 	if opts.Sessions == nil {
-		opts.Sessions = newSessionStore()
+		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
+		opts.Sessions = memstore.NewWithCleanupInterval(0)
 		s.opts.Sessions = opts.Sessions
 	}
 	s.sessions = scs.New()
 	s.sessions.Store = opts.Sessions
+	// A shopper's session only points at the current cart, for a day. No idle timeout: with
+	// one, every page read would rewrite the session in the database.
 	s.sessions.Lifetime = 24 * time.Hour
-	s.sessions.IdleTimeout = 2 * time.Hour
 	s.sessions.Cookie.Name = "checkout_session"
 	s.sessions.Cookie.HttpOnly = true
 	s.sessions.Cookie.SameSite = http.SameSiteLaxMode

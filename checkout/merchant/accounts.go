@@ -57,7 +57,7 @@ func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) 
 		a.newID = checkout.NewID
 	}
 	// Made with the same parameters as real hashes, from a password nobody knows.
-	a.dummy, _ = a.hasher.Hash(context.Background(), randomPassword())
+	a.dummy, _ = a.hasher.Hash(context.Background(), RandomPassword())
 	return a
 }
 
@@ -219,7 +219,7 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 		return nil, "", fmt.Errorf("merchant: reading %s: %w", email, err)
 	}
 	if password == "" {
-		password = randomPassword()
+		password = RandomPassword()
 		generated = password
 	}
 	u, err = a.AddUser(ctx, email, password)
@@ -237,8 +237,9 @@ func (a *Accounts) Prune(ctx context.Context) (int, error) {
 	return a.throttle.PruneLoginFailures(ctx, a.now().Add(-a.policy.ForgetAfter))
 }
 
-// randomPassword returns 144 random bits as 24 URL-safe characters.
-func randomPassword() string {
+// RandomPassword returns 144 random bits as 24 URL-safe characters: a first user's password,
+// or one the user command makes when none is given.
+func RandomPassword() string {
 	var b [18]byte
 	_, _ = rand.Read(b[:])
 	return base64.RawURLEncoding.EncodeToString(b[:])

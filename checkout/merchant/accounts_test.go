@@ -12,7 +12,6 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant/merchanttest"
 )
 
 // cheap are argon2id parameters that keep the tests of the service's rules fast; the OWASP
@@ -39,14 +38,14 @@ func (c *clock) advance(d time.Duration) {
 
 type fixture struct {
 	acc   *merchant.Accounts
-	store *merchanttest.Memory
+	store *memStore
 	clock *clock
 	h     *merchant.Hasher
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	st := merchanttest.NewMemory()
+	st := newMemStore()
 	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
 	h := merchant.NewHasher(cheap, 2)
 	acc := merchant.NewAccounts(st, st, merchant.AccountsOptions{Hasher: h, Clock: c.now})

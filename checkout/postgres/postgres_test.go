@@ -449,3 +449,13 @@ func TestMerchantStores(t *testing.T) {
 		return open(t, newSchema(t, dbURL))
 	})
 }
+
+// TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions,
+// each subtest in a schema of its own.
+func TestAccountStores(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}

@@ -98,3 +98,12 @@ func TestMerchantStores(t *testing.T) {
 		return s
 	})
 }
+
+// TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions.
+func TestAccountStores(t *testing.T) {
+	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

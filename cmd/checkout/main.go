@@ -4,7 +4,9 @@
 // configuration stops it with one line naming the variable and exit status 2.
 //
 // The same binary manages what the server keeps: `checkout apikey create|list|revoke` the
-// merchant API's keys (`checkout COMMAND -h` tells more).
+// merchant API's keys,
+// `checkout user add|reset-password|list` the dashboard's users (`checkout COMMAND -h` tells
+// more).
 package main
 
 import (
@@ -37,6 +39,7 @@ type command struct {
 // commands are the subcommands, by name; without one the binary serves.
 var commands = map[string]command{
 	"apikey": {runAPIKey, "create, list and revoke the merchant API's keys"},
+	"user":   {runUser, "add dashboard users, reset their passwords, list them"},
 }
 
 // commandsUsage lists the subcommands for checkout -h.

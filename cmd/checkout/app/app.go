@@ -58,13 +58,17 @@ const (
 const sandboxClientID = "checkout"
 
 // closingStore is a checkout store the app owns and closes, with the merchant side's stores it
-// also holds (checkout sessions, API keys, settings, the notifications' outbox).
+// also holds (checkout sessions, API keys, settings, the notifications' outbox, the dashboard's
+// users, sign-in throttling and sessions).
 type closingStore interface {
 	checkout.Store
 	checkout.SessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
 	merchant.NotificationStore
+	merchant.UserStore
+	merchant.ThrottleStore
+	Sessions() merchant.SessionStore
 	Close() error
 }
 
@@ -81,6 +85,9 @@ type App struct {
 	sandbox  *sandbox.Sandbox // nil with a real gateway
 	clock    func() time.Time // the shop's business time: the sandbox's when embedded
 	merchant merchantSide
+
+	accounts  *merchant.Accounts // the dashboard's users
+	firstUser *firstUser         // made at this start with a random password, printed once by the banner
 
 	clientID, clientSecret, webhookSecret string
 	secretSource                          string        // where the client secret comes from, for the banner
@@ -178,6 +185,9 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Sessions:       store,
 		Announcer:      a.merchant.announcer,
 	})
+	if err := a.setupAccounts(ctx); err != nil {
+		return nil, err
+	}
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
 		payer = sandboxPayer{a.gateway}
@@ -199,6 +209,9 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:        a.merchant.keys,
 		FrameOrigins:   a.merchant.settings.FrameOrigins,
 		Notifications:  a.merchant.log,
+		Accounts:       a.accounts,
+		Gateway:        a.gateway,
+		Sessions:       store.Sessions(),
 	})
 	if err != nil {
 		return nil, err
@@ -384,6 +397,12 @@ func (a *App) Serve(ctx context.Context) error {
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
 
+	a.bg.Add(1)
+	go func() {
+		defer a.bg.Done()
+		a.pruneAccess(bgCtx, accessPruneInterval)
+	}()
+
 	if a.cfg.ReconcileInterval > 0 {
 		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
 			Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log,
@@ -486,6 +505,7 @@ func (a *App) banner() {
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
 	}
 	a.merchantBanner(public)
+	a.dashboardBanner(public)
 }
 
 // Close releases the sandbox and the store, and the listener when Serve never ran. Call it

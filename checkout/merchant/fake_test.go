@@ -1,7 +1,4 @@
-// Package merchanttest holds an in-memory implementation of the merchant stores for the tests
-// of code built on them (the accounts service, the dashboard's handlers). The SQL stores are
-// the real ones; checkout/storetest holds them to the same contract.
-package merchanttest
+package merchant_test
 
 import (
 	"context"
@@ -13,9 +10,9 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
-// Memory is an in-memory merchant.UserStore and merchant.ThrottleStore, safe for concurrent
-// use.
-type Memory struct {
+// memStore is an in-memory UserStore and ThrottleStore for the tests of the service's rules;
+// the SQL stores are held to the same contract by checkout/storetest.
+type memStore struct {
 	mu       sync.Mutex
 	users    map[string]merchant.User
 	failures map[string]failure
@@ -26,13 +23,12 @@ type failure struct {
 	last time.Time
 }
 
-// NewMemory returns an empty Memory.
-func NewMemory() *Memory {
-	return &Memory{users: map[string]merchant.User{}, failures: map[string]failure{}}
+func newMemStore() *memStore {
+	return &memStore{users: map[string]merchant.User{}, failures: map[string]failure{}}
 }
 
 // CreateUser stores a new user.
-func (m *Memory) CreateUser(_ context.Context, u merchant.User) error {
+func (m *memStore) CreateUser(_ context.Context, u merchant.User) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, x := range m.users {
@@ -45,7 +41,7 @@ func (m *Memory) CreateUser(_ context.Context, u merchant.User) error {
 }
 
 // User returns a user by id.
-func (m *Memory) User(_ context.Context, id string) (*merchant.User, error) {
+func (m *memStore) User(_ context.Context, id string) (*merchant.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.users[id]
@@ -56,7 +52,7 @@ func (m *Memory) User(_ context.Context, id string) (*merchant.User, error) {
 }
 
 // UserByEmail returns a user by e-mail.
-func (m *Memory) UserByEmail(_ context.Context, email string) (*merchant.User, error) {
+func (m *memStore) UserByEmail(_ context.Context, email string) (*merchant.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, u := range m.users {
@@ -68,7 +64,7 @@ func (m *Memory) UserByEmail(_ context.Context, email string) (*merchant.User, e
 }
 
 // SetPasswordHash replaces a password hash.
-func (m *Memory) SetPasswordHash(_ context.Context, id, hash string, at time.Time) error {
+func (m *memStore) SetPasswordHash(_ context.Context, id, hash string, at time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.users[id]
@@ -81,7 +77,7 @@ func (m *Memory) SetPasswordHash(_ context.Context, id, hash string, at time.Tim
 }
 
 // Users lists the users by e-mail.
-func (m *Memory) Users(context.Context) ([]merchant.User, error) {
+func (m *memStore) Users(context.Context) ([]merchant.User, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []merchant.User
@@ -93,7 +89,7 @@ func (m *Memory) Users(context.Context) ([]merchant.User, error) {
 }
 
 // LoginFailures returns the failures of a key.
-func (m *Memory) LoginFailures(_ context.Context, key string) (int, time.Time, error) {
+func (m *memStore) LoginFailures(_ context.Context, key string) (int, time.Time, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	f := m.failures[key]
@@ -101,7 +97,7 @@ func (m *Memory) LoginFailures(_ context.Context, key string) (int, time.Time, e
 }
 
 // RecordLoginFailure counts a failure.
-func (m *Memory) RecordLoginFailure(_ context.Context, key string, at, since time.Time) (int, error) {
+func (m *memStore) RecordLoginFailure(_ context.Context, key string, at, since time.Time) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	f := m.failures[key]
@@ -115,7 +111,7 @@ func (m *Memory) RecordLoginFailure(_ context.Context, key string, at, since tim
 }
 
 // ResetLoginFailures forgets a key.
-func (m *Memory) ResetLoginFailures(_ context.Context, key string) error {
+func (m *memStore) ResetLoginFailures(_ context.Context, key string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.failures, key)
@@ -123,7 +119,7 @@ func (m *Memory) ResetLoginFailures(_ context.Context, key string) error {
 }
 
 // PruneLoginFailures forgets old keys.
-func (m *Memory) PruneLoginFailures(_ context.Context, before time.Time) (int, error) {
+func (m *memStore) PruneLoginFailures(_ context.Context, before time.Time) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	n := 0

@@ -1,0 +1,165 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// The dashboard's users (merchant.UserStore) and the failed sign-ins counted against them
+// (merchant.ThrottleStore).
+
+var (
+	_ merchant.UserStore     = (*Store)(nil)
+	_ merchant.ThrottleStore = (*Store)(nil)
+)
+
+const userColumns = `id, email, password_hash, created_at, updated_at`
+
+// CreateUser stores a new user; a taken e-mail gives merchant.ErrEmailTaken, also when another
+// process inserts it at the same moment (the unique index decides).
+func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
+	inserted := false
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT DO NOTHING`,
+		Args:     []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt)},
+		Affected: func(n int64) error { inserted = n == 1; return nil }})
+	if err != nil {
+		return s.errorf("storing user: %w", err)
+	}
+	if !inserted {
+		return merchant.ErrEmailTaken
+	}
+	return nil
+}
+
+// User returns the user with that id, or checkout.ErrNotFound.
+func (s *Store) User(ctx context.Context, id string) (*merchant.User, error) {
+	return s.userWhere(ctx, "id = $1", id)
+}
+
+// UserByEmail returns the user with that e-mail, or checkout.ErrNotFound.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*merchant.User, error) {
+	return s.userWhere(ctx, "email = $1", email)
+}
+
+func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.User, error) {
+	if !s.storable(key) {
+		return nil, checkout.ErrNotFound
+	}
+	var u *merchant.User
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users WHERE ` + where, Args: []any{key},
+		Rows: each(func(r Rows) error {
+			v, err := scanUser(r)
+			u = &v
+			return err
+		})})
+	if err != nil {
+		return nil, s.errorf("reading user: %w", err)
+	}
+	if u == nil {
+		return nil, checkout.ErrNotFound
+	}
+	return u, nil
+}
+
+func scanUser(r Rows) (merchant.User, error) {
+	var u merchant.User
+	var created, updated int64
+	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated); err != nil {
+		return u, err
+	}
+	u.CreatedAt, u.UpdatedAt = fromMS(created), fromMS(updated)
+	return u, nil
+}
+
+// SetPasswordHash replaces a user's password hash, or returns checkout.ErrNotFound.
+func (s *Store) SetPasswordHash(ctx context.Context, id, hash string, at time.Time) error {
+	found := false
+	err := s.db.Write(ctx, Stmt{SQL: `UPDATE dashboard_users SET password_hash = $2, updated_at = $3 WHERE id = $1`,
+		Args: []any{id, hash, ms(at)}, Affected: func(n int64) error { found = n == 1; return nil }})
+	if err != nil {
+		return s.errorf("storing a password: %w", err)
+	}
+	if !found {
+		return checkout.ErrNotFound
+	}
+	return nil
+}
+
+// Users lists every user by e-mail.
+func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
+	var out []merchant.User
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users ORDER BY email ` + s.d.CollateBytes,
+		Rows: each(func(r Rows) error {
+			u, err := scanUser(r)
+			out = append(out, u)
+			return err
+		})})
+	if err != nil {
+		return nil, s.errorf("listing users: %w", err)
+	}
+	return out, nil
+}
+
+// LoginFailures returns the failures counted for key and the time of the last.
+func (s *Store) LoginFailures(ctx context.Context, key string) (int, time.Time, error) {
+	var n int
+	var last int64
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT failures, last_at FROM login_failures WHERE throttle_key = $1`, Args: []any{s.throttleKey(key)},
+		Rows: each(func(r Rows) error { return r.Scan(&n, &last) })})
+	if err != nil {
+		return 0, time.Time{}, s.errorf("reading failed sign-ins: %w", err)
+	}
+	return n, fromMS(last), nil
+}
+
+// RecordLoginFailure adds a failure to key in one statement, so that concurrent failures, of
+// this process or another, are all counted; a count whose last failure is before since starts
+// again at 1.
+func (s *Store) RecordLoginFailure(ctx context.Context, key string, at, since time.Time) (int, error) {
+	key = s.throttleKey(key)
+	n := 0
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO login_failures (throttle_key, failures, last_at) VALUES ($1, 1, $2)
+		ON CONFLICT (throttle_key) DO UPDATE SET
+			failures = CASE WHEN login_failures.last_at < $3 THEN 1 ELSE login_failures.failures + 1 END,
+			last_at = CASE WHEN login_failures.last_at > excluded.last_at THEN login_failures.last_at ELSE excluded.last_at END
+		RETURNING failures`,
+		Args: []any{key, ms(at), ms(since)},
+		Rows: each(func(r Rows) error { return r.Scan(&n) })})
+	if err != nil {
+		return 0, s.errorf("recording a failed sign-in: %w", err)
+	}
+	return n, nil
+}
+
+// ResetLoginFailures forgets the failures of key.
+func (s *Store) ResetLoginFailures(ctx context.Context, key string) error {
+	if err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM login_failures WHERE throttle_key = $1`, Args: []any{s.throttleKey(key)}}); err != nil {
+		return s.errorf("forgetting failed sign-ins: %w", err)
+	}
+	return nil
+}
+
+// PruneLoginFailures forgets the keys whose last failure was before t.
+func (s *Store) PruneLoginFailures(ctx context.Context, before time.Time) (int, error) {
+	var n int64
+	err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM login_failures WHERE last_at < $1`, Args: []any{ms(before)},
+		Affected: func(v int64) error { n = v; return nil }})
+	if err != nil {
+		return 0, s.errorf("pruning failed sign-ins: %w", err)
+	}
+	return int(n), nil
+}
+
+// throttleKey is key made storable: an e-mail typed at the sign-in may hold anything (invalid
+// UTF-8, NUL bytes). Such keys may share a row; they are only ever throttled more.
+func (s *Store) throttleKey(key string) string {
+	if s.storable(key) {
+		return key
+	}
+	return strings.ToValidUTF8(strings.ReplaceAll(key, "\x00", "\uFFFD"), "\uFFFD")
+}

@@ -1,0 +1,264 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+)
+
+// AccountStores is what a store gives the dashboard's access: users, the throttling of failed
+// sign-ins, and the sessions.
+type AccountStores interface {
+	merchant.UserStore
+	merchant.ThrottleStore
+	Sessions() merchant.SessionStore
+}
+
+// RunAccounts runs the suite of the dashboard's access stores. open must return a new, empty
+// store for each call and arrange its closing with t.Cleanup.
+func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
+	t.Run("Users", func(t *testing.T) { testUsers(t, open(t)) })
+	t.Run("UsersConcurrentEmail", func(t *testing.T) { testUsersConcurrent(t, open(t)) })
+	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
+	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
+	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
+	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
+}
+
+func user(id, email string) merchant.User {
+	return merchant.User{ID: id, Email: email, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
+		CreatedAt: base, UpdatedAt: base}
+}
+
+func testUsers(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	if users, err := s.Users(ctx); err != nil || len(users) != 0 {
+		t.Fatalf("Users of an empty store = %v, %v", users, err)
+	}
+	b, a := user("u2", "bia@loja.example"), user("u1", "ana@loja.example")
+	for _, u := range []merchant.User{b, a} {
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatalf("CreateUser(%s): %v", u.Email, err)
+		}
+	}
+	if err := s.CreateUser(ctx, user("u3", "ana@loja.example")); !errors.Is(err, merchant.ErrEmailTaken) {
+		t.Errorf("a taken e-mail: %v, want ErrEmailTaken", err)
+	}
+	got, err := s.UserByEmail(ctx, "ana@loja.example")
+	if err != nil || *got != a {
+		t.Errorf("UserByEmail = %+v, %v; want %+v", got, err, a)
+	}
+	if got, err := s.User(ctx, "u2"); err != nil || *got != b {
+		t.Errorf("User = %+v, %v", got, err)
+	}
+	for _, f := range []func() error{
+		func() error { _, err := s.User(ctx, "nope"); return err },
+		func() error { _, err := s.UserByEmail(ctx, "nobody@loja.example"); return err },
+		func() error { _, err := s.UserByEmail(ctx, "bad\xff\x00"); return err },
+		func() error { return s.SetPasswordHash(ctx, "nope", "x", base) },
+	} {
+		if err := f(); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("missing user: %v, want ErrNotFound", err)
+		}
+	}
+	later := base.Add(time.Hour)
+	if err := s.SetPasswordHash(ctx, "u1", "$argon2id$new", later); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.User(ctx, "u1"); got.PasswordHash != "$argon2id$new" || !got.UpdatedAt.Equal(later) || !got.CreatedAt.Equal(base) {
+		t.Errorf("after SetPasswordHash: %+v", got)
+	}
+	users, err := s.Users(ctx)
+	if err != nil || len(users) != 2 || users[0].Email != "ana@loja.example" || users[1].Email != "bia@loja.example" {
+		t.Errorf("Users = %+v, %v; want by e-mail", users, err)
+	}
+}
+
+// testUsersConcurrent: instances creating the same first user at once make one.
+func testUsersConcurrent(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	created, taken := 0, 0
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.CreateUser(ctx, user(fmt.Sprintf("id-%d", i), "admin@localhost"))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				created++
+			case errors.Is(err, merchant.ErrEmailTaken):
+				taken++
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if created != 1 || taken != 7 {
+		t.Errorf("%d created, %d refused; want 1 and 7", created, taken)
+	}
+}
+
+func testThrottle(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	if n, last, err := s.LoginFailures(ctx, "account:ana@loja.example"); err != nil || n != 0 || !last.IsZero() {
+		t.Fatalf("no failures yet: %d %v %v", n, last, err)
+	}
+	for i := 1; i <= 3; i++ {
+		at := base.Add(time.Duration(i) * time.Minute)
+		n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour))
+		if err != nil || n != i {
+			t.Fatalf("failure %d: count %d, %v", i, n, err)
+		}
+	}
+	n, last, err := s.LoginFailures(ctx, "account:ana@loja.example")
+	if err != nil || n != 3 || !last.Equal(base.Add(3*time.Minute)) {
+		t.Errorf("LoginFailures = %d %v %v", n, last, err)
+	}
+	// A failure after a quiet day starts the count again.
+	at := base.Add(30 * time.Hour)
+	if n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour)); err != nil || n != 1 {
+		t.Errorf("after a quiet day: %d, %v; want 1", n, err)
+	}
+	// Keys are independent; a key with odd bytes is stored and found again.
+	odd := "account:\xff\x00@x"
+	for range 2 {
+		if _, err := s.RecordLoginFailure(ctx, odd, base, base.Add(-time.Hour)); err != nil {
+			t.Fatalf("odd key: %v", err)
+		}
+	}
+	if n, _, err := s.LoginFailures(ctx, odd); err != nil || n != 2 {
+		t.Errorf("odd key: %d, %v; want 2", n, err)
+	}
+	if _, err := s.RecordLoginFailure(ctx, "addr:203.0.113.7", base, base.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ResetLoginFailures(ctx, "account:ana@loja.example"); err != nil {
+		t.Fatal(err)
+	}
+	if n, _, _ := s.LoginFailures(ctx, "account:ana@loja.example"); n != 0 {
+		t.Errorf("after reset: %d", n)
+	}
+	if n, _, _ := s.LoginFailures(ctx, "addr:203.0.113.7"); n != 1 {
+		t.Errorf("another key after reset: %d", n)
+	}
+	// Pruning forgets keys whose last failure is older than the bound, and only those.
+	if _, err := s.RecordLoginFailure(ctx, "addr:198.51.100.1", base.Add(2*time.Hour), base); err != nil {
+		t.Fatal(err)
+	}
+	pruned, err := s.PruneLoginFailures(ctx, base.Add(time.Hour))
+	if err != nil || pruned != 2 {
+		t.Errorf("PruneLoginFailures = %d, %v; want the odd key and 203.0.113.7", pruned, err)
+	}
+	if n, _, _ := s.LoginFailures(ctx, "addr:198.51.100.1"); n != 1 {
+		t.Error("pruning removed a recent key")
+	}
+}
+
+// testThrottleConcurrent: failures recorded at once, as from several instances, are all
+// counted.
+func testThrottleConcurrent(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			at := base.Add(time.Duration(i) * time.Millisecond)
+			if _, err := s.RecordLoginFailure(ctx, "addr:192.0.2.1", at, base.Add(-time.Hour)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	n, last, err := s.LoginFailures(ctx, "addr:192.0.2.1")
+	if err != nil || n != 40 || !last.Equal(base.Add(39*time.Millisecond)) {
+		t.Errorf("after 40 concurrent failures: %d, last %v, %v; want 40 and the latest time", n, last, err)
+	}
+}
+
+func testDashboardSessions(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	ss := s.Sessions()
+	now := time.Now()
+	if _, found, err := ss.Find("nope"); found || err != nil {
+		t.Fatalf("Find(unknown) = %v, %v", found, err)
+	}
+	if err := ss.Commit("live", []byte("data-1"), now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.Commit("live", []byte("data-2"), now.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if b, found, err := ss.Find("live"); !found || err != nil || string(b) != "data-2" {
+		t.Errorf("Find(live) = %q, %v, %v", b, found, err)
+	}
+	if err := ss.Commit("expired", []byte("old"), now.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := ss.Find("expired"); found {
+		t.Error("an expired session was found")
+	}
+	if err := ss.Commit("gone", []byte("x"), now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.Delete("gone"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ss.Delete("never-was"); err != nil {
+		t.Errorf("Delete(unknown): %v", err)
+	}
+	if _, found, _ := ss.Find("gone"); found {
+		t.Error("a deleted session was found")
+	}
+	n, err := ss.PruneSessions(ctx, now)
+	if err != nil || n != 1 {
+		t.Errorf("PruneSessions = %d, %v; want the expired one", n, err)
+	}
+	if _, found, _ := ss.Find("live"); !found {
+		t.Error("pruning removed a live session")
+	}
+	// Another handle on the same database sees the same sessions (a restart, another instance).
+	if b, found, _ := s.Sessions().Find("live"); !found || string(b) != "data-2" {
+		t.Error("a second session store does not see the first one's session")
+	}
+}
+
+// testLoginOnStore: the accounts service on the store: sign-in, the throttle's wait, a reset.
+func testLoginOnStore(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	now := base
+	clock := func() time.Time { return now }
+	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock,
+		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	u, pw, err := acc.EnsureAdmin(ctx, "", "")
+	if err != nil || u == nil || pw == "" {
+		t.Fatalf("EnsureAdmin = %v, %q, %v", u, pw, err)
+	}
+	if got, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1234"); err != nil || got.ID != u.ID {
+		t.Fatalf("Login = %v, %v", got, err)
+	}
+	for range 10 {
+		if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, "wrong", "203.0.113.9:1234"); !errors.Is(err, merchant.ErrBadCredentials) {
+			t.Fatalf("wrong password: %v", err)
+		}
+	}
+	var te *merchant.ThrottledError
+	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "198.51.100.3:1"); !errors.As(err, &te) || te.Wait != time.Minute {
+		t.Fatalf("after 10 failures: %v", err)
+	}
+	now = now.Add(time.Minute)
+	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "198.51.100.3:1"); err != nil {
+		t.Fatalf("after the wait: %v", err)
+	}
+}

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web"
+)
+
+// accessPruneInterval is how often expired sessions and old failed sign-ins are deleted.
+const accessPruneInterval = 10 * time.Minute
+
+// firstUser is the dashboard user made at this start with a random password.
+type firstUser struct{ email, password string }
+
+// setupAccounts builds the dashboard's accounts on the store and makes the first user:
+// CHECKOUT_ADMIN_EMAIL (with CHECKOUT_ADMIN_PASSWORD, or a random password) when it does not
+// exist yet, else admin@localhost with a random password when there is no user at all. A
+// random password is kept to be printed once by the banner; it is never logged.
+func (a *App) setupAccounts(ctx context.Context) error {
+	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock})
+	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
+	if err != nil {
+		return fmt.Errorf("app: the first dashboard user: %w", err)
+	}
+	if u != nil {
+		a.log.Info("dashboard user created", "user", u.ID)
+		if generated != "" {
+			a.firstUser = &firstUser{email: u.Email, password: generated}
+		}
+	}
+	return nil
+}
+
+// Accounts returns the dashboard's accounts (for tests and the user command).
+func (a *App) Accounts() *merchant.Accounts { return a.accounts }
+
+// pruneAccess deletes expired sessions and forgotten failed sign-ins every interval until ctx
+// ends, in small statements that never hold up a shopper.
+func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if n, err := a.store.Sessions().PruneSessions(ctx, time.Now()); err != nil {
+			a.log.Warn("pruning sessions", "err", err)
+		} else if n > 0 {
+			a.log.Info("pruned sessions", "count", n)
+		}
+		if _, err := a.accounts.Prune(ctx); err != nil {
+			a.log.Warn("pruning failed sign-ins", "err", err)
+		}
+	}
+}
+
+// dashboardBanner prints where the dashboard is and, once, the password of a first user made
+// at this start: the only time it is ever shown.
+func (a *App) dashboardBanner(public string) {
+	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, web.DashboardPath)
+	if f := a.firstUser; f != nil {
+		a.firstUser = nil
+		printFirstUser(a.cfg.Stdout, f)
+	}
+}
+
+// printFirstUser shows the first user's credentials with what to do with them.
+func printFirstUser(w io.Writer, f *firstUser) {
+	fmt.Fprintf(w, "    first dashboard user: %s\n    password (shown only now): %s\n"+
+		"    change it with: checkout user reset-password %s\n", f.email, f.password, f.email)
+}
+
+// OpenAccounts opens the configured store (applying its migrations) and returns the
+// dashboard's accounts on it, for the `checkout user` command. Call close when done.
+func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, closeStore func() error, err error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, nil, fmt.Errorf("app: data dir: %w", err)
+	}
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock}), st.Close, nil
+}

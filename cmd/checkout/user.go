@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+const userUsage = `Usage:
+  checkout user add [-password-stdin] EMAIL
+  checkout user reset-password [-password-stdin] EMAIL
+  checkout user list
+
+Manages the dashboard's users in the checkout's database, found as the server finds it
+(CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
+-data-dir). Without -password-stdin a random password is made and printed once; with it, the
+first line of the standard input is the password (at least 8 characters), so that it never
+appears in the process list or the shell's history. A new password ends the user's sessions.
+
+Flags:
+`
+
+// runUser is `checkout user …`; it returns the exit status: 0 done, 1 refused (a taken or
+// unknown e-mail, an invalid password), 2 bad usage or configuration.
+func runUser(args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("checkout user", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of the standard input")
+	dataDir := fs.String("data-dir", "", "directory of the SQLite database (CHECKOUT_DATA_DIR)")
+	dbURL := fs.String("database-url", "", "postgres://… for PostgreSQL (CHECKOUT_DATABASE_URL)")
+	usage := func() {
+		fmt.Fprint(stderr, userUsage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd := args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		fmt.Fprintln(stderr, "checkout user:", err)
+		usage()
+		return 2
+	}
+	rest := fs.Args()
+	switch {
+	case cmd == "list" && len(rest) == 0 && !*fromStdin:
+	case (cmd == "add" || cmd == "reset-password") && len(rest) == 1:
+	default:
+		usage()
+		return 2
+	}
+
+	var flags []string
+	if *dataDir != "" {
+		flags = append(flags, "-data-dir", *dataDir)
+	}
+	if *dbURL != "" {
+		flags = append(flags, "-database-url", *dbURL)
+	}
+	cfg, err := app.Load(env, flags)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	password := ""
+	if *fromStdin {
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintln(stderr, "checkout user: reading the password:", err)
+			return 1
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	generated := false
+	if cmd != "list" && password == "" {
+		if *fromStdin {
+			fmt.Fprintln(stderr, "checkout user: the standard input holds no password")
+			return 1
+		}
+		password, generated = merchant.RandomPassword(), true
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	acc, closeStore, err := app.OpenAccounts(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "checkout user:", err)
+		return 1
+	}
+	defer closeStore()
+
+	email := ""
+	if len(rest) == 1 {
+		email = merchant.NormalizeEmail(rest[0])
+	}
+	switch cmd {
+	case "list":
+		users, err := acc.Users(ctx)
+		if err != nil {
+			fmt.Fprintln(stderr, "checkout user:", err)
+			return 1
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EMAIL\tCREATED\tPASSWORD CHANGED")
+		for _, u := range users {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", u.Email, u.CreatedAt.UTC().Format(time.RFC3339), u.UpdatedAt.UTC().Format(time.RFC3339))
+		}
+		_ = tw.Flush()
+		return 0
+	case "add":
+		if _, err := acc.AddUser(ctx, email, password); err != nil {
+			return userError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "user %s added\n", email)
+	case "reset-password":
+		if err := acc.ResetPassword(ctx, email, password); err != nil {
+			return userError(stderr, err)
+		}
+		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
+	}
+	if generated {
+		fmt.Fprintf(stdout, "password (shown only now): %s\n", password)
+	}
+	return 0
+}
+
+// userError explains a refusal in one line and returns its exit status.
+func userError(stderr io.Writer, err error) int {
+	var fe *checkout.FieldErrors
+	switch {
+	case errors.As(err, &fe):
+		for _, field := range []string{merchant.FieldEmail, merchant.FieldPassword} {
+			for _, v := range fe.Fields[field] {
+				fmt.Fprintf(stderr, "checkout user: %s %s\n", field, v.Message)
+			}
+		}
+	case errors.Is(err, merchant.ErrEmailTaken):
+		fmt.Fprintln(stderr, "checkout user: a user with that e-mail already exists (use reset-password)")
+	case errors.Is(err, checkout.ErrNotFound):
+		fmt.Fprintln(stderr, "checkout user: no user has that e-mail (checkout user list shows them)")
+	default:
+		fmt.Fprintln(stderr, "checkout user:", err)
+	}
+	return 1
+}

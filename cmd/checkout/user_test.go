@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+// user runs `checkout user args…` on dataDir with stdin and returns the exit status and outputs.
+func user(t *testing.T, dataDir, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	env := map[string]string{"CHECKOUT_DATA_DIR": dataDir}
+	code := runUser(args, func(k string) string { return env[k] }, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// login signs in with the accounts of dataDir's store.
+func login(t *testing.T, dataDir, email, password string) error {
+	t.Helper()
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	_, err = acc.Login(context.Background(), email, password, "")
+	return err
+}
+
+var printedPassword = regexp.MustCompile(`password \(shown only now\): (\S+)\n`)
+
+func TestUserCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := user(t, dir, "", "add", "Ana@Loja.Example")
+	m := printedPassword.FindStringSubmatch(out)
+	if code != 0 || m == nil || !strings.Contains(out, "user ana@loja.example added") || errOut != "" {
+		t.Fatalf("add: %d %q %q", code, out, errOut)
+	}
+	if err := login(t, dir, "ana@loja.example", m[1]); err != nil {
+		t.Fatalf("the printed password does not sign in: %v", err)
+	}
+	// A password from the standard input is never printed.
+	code, out, _ = user(t, dir, "senha-da-bia-123\n", "add", "-password-stdin", "bia@loja.example")
+	if code != 0 || strings.Contains(out, "senha-da-bia-123") || strings.Contains(out, "shown only now") {
+		t.Fatalf("add -password-stdin: %d %q", code, out)
+	}
+	if err := login(t, dir, "bia@loja.example", "senha-da-bia-123"); err != nil {
+		t.Fatalf("sign-in with the stdin password: %v", err)
+	}
+	// Refusals: exit 1 with one clear line each.
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		says  string
+	}{
+		{"", []string{"add", "ana@loja.example"}, "already exists"},
+		{"", []string{"add", "not-an-email"}, "email must be an e-mail address"},
+		{"curta\n", []string{"add", "-password-stdin", "cris@loja.example"}, "password must have at least 8 characters"},
+		{"", []string{"add", "-password-stdin", "cris@loja.example"}, "holds no password"},
+		{"", []string{"reset-password", "nobody@loja.example"}, "no user has that e-mail"},
+	} {
+		code, _, errOut := user(t, dir, tc.stdin, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.says) {
+			t.Errorf("%v: %d %q; want 1 saying %q", tc.args, code, errOut, tc.says)
+		}
+	}
+	// reset-password changes it: the old one stops working.
+	code, out, _ = user(t, dir, "nova-senha-da-ana\n", "reset-password", "-password-stdin", "ana@loja.example")
+	if code != 0 || !strings.Contains(out, "sessions are over") {
+		t.Fatalf("reset-password: %d %q", code, out)
+	}
+	if err := login(t, dir, "ana@loja.example", "nova-senha-da-ana"); err != nil {
+		t.Errorf("the new password: %v", err)
+	}
+	if err := login(t, dir, "ana@loja.example", m[1]); !errors.Is(err, merchant.ErrBadCredentials) {
+		t.Errorf("the old password: %v", err)
+	}
+	code, out, _ = user(t, dir, "", "list")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[1], "ana@loja.example ") || !strings.HasPrefix(lines[2], "bia@loja.example ") ||
+		strings.Contains(out, "argon2") {
+		t.Errorf("list: %d %q", code, out)
+	}
+	// Usage errors exit 2.
+	for _, args := range [][]string{nil, {"frobnicate"}, {"add"}, {"add", "a@b", "c@d"}, {"list", "x"}, {"add", "-nope", "a@b"}} {
+		if code, _, errOut := user(t, dir, "", args...); code != 2 || !strings.Contains(errOut, "Usage:") {
+			t.Errorf("%v: exit %d %q", args, code, errOut)
+		}
+	}
+	if code, _, _ := user(t, dir, "", "-h"); code != 0 {
+		t.Errorf("-h: exit %d", code)
+	}
+	// Through the main entry point too.
+	var stdout, stderr strings.Builder
+	if code := run([]string{"user", "list", "-data-dir", dir}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
+		!strings.Contains(stdout.String(), "bia@loja.example") {
+		t.Errorf("checkout user list: %d %q %q", code, stdout.String(), stderr.String())
+	}
+}

@@ -1,0 +1,229 @@
+package e2e
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// TestDashboardDepositsAndWithdrawals walks the merchant's dashboard against the sandbox seeded
+// with deposits and withdrawals: sign in; filter deposits by two statuses and an amount range
+// and see exactly the rows the gateway itself returns for that query; page through; open a
+// deposit and see its timeline; filter withdrawals by pixKey and by externalCode; an invalid
+// filter shows its error and keeps the other values; the CSV holds every matching row; sign
+// out and find the dashboard closed.
+func TestDashboardDepositsAndWithdrawals(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)})
+	a.addMerchant(t)
+	a.seedGateway(t, 400, 80)
+	ctx := context.Background()
+	gw := a.gateway(t)
+	var made struct {
+		ID string `json:"id"`
+	}
+	if err := gw.Do(ctx, http.MethodPost, "/sandbox/withdrawals", map[string]any{"amount": 4321,
+		"pixKey": "loja@pix.example", "externalCode": "SAQUE-E2E-0001"}, &made); err != nil {
+		t.Fatal(err)
+	}
+
+	d := dashboardOf(s, a)
+	// The dashboard is closed before signing in.
+	s.open(a.url + "/dashboard/deposits")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/login\?next=`)), "sent to the sign-in")
+	s.a11y(s.page, "sign-in")
+	s.shot("login")
+	d.submitLogin(merchantEmail, merchantPassword)
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/deposits$`)), "back to the page asked for")
+
+	// Two statuses and an amount range typed in reais.
+	d.tick("status", "PAID")
+	d.tick("status", "REFUNDED")
+	d.fill("minAmount", "10")
+	d.fill("maxAmount", "1.000,00")
+	d.submitFilter()
+	f := gatewayclient.DepositFilter{Status: []gatewayclient.DepositStatus{"PAID", "REFUNDED"}, MinAmount: 1000, MaxAmount: 100000, PerPage: 25}
+	want, err := gw.ListDeposits(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.TotalPages < 2 {
+		t.Fatalf("the seed gave %d pages: nothing to page through", want.TotalPages)
+	}
+	if got := d.rowIDs("deposit-row"); !slices.Equal(got, depositIDs(want.Data)) {
+		t.Fatalf("rows %v\nwant the gateway's %v", got, depositIDs(want.Data))
+	}
+	if id := s.eval(s.page, `() => document.activeElement.id`); id != "results" {
+		t.Errorf("focus after filtering on %v, want the results heading", id)
+	}
+	s.check(s.expect.Locator(d.testID("pagination")).ToContainText(FormatCountPt(want.Total)), "the gateway's total")
+	s.a11y(s.page, "deposits")
+	s.shot("deposits-filtered")
+
+	// Page through.
+	s.check(d.testID("page-next").Click(), "next page")
+	f.Page = 2
+	want2, err := gw.ListDeposits(ctx, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`page=2`)), "page 2")
+	if got := d.rowIDs("deposit-row"); !slices.Equal(got, depositIDs(want2.Data)) {
+		t.Fatalf("page 2 rows %v\nwant %v", got, depositIDs(want2.Data))
+	}
+	if v, _ := d.filterForm().Locator(`[name="maxAmount"]`).InputValue(); v != "1.000,00" {
+		t.Errorf("the filter lost maxAmount on page 2: %q", v)
+	}
+
+	// One deposit and its timeline.
+	first := want2.Data[0]
+	dep, err := gw.GetDeposit(ctx, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.check(s.page.Locator(`[data-testid="deposit-row"][data-id="`+first.ID+`"] a`).Click(), "open a deposit")
+	s.check(s.expect.Locator(d.testID("timeline-entry")).ToHaveCount(len(dep.StatusHistory)), "one timeline entry per state")
+	s.check(s.expect.Locator(d.testID("record")).ToContainText(first.ID), "the deposit's id")
+	s.a11y(s.page, "deposit")
+	s.shot("deposit")
+
+	// CSV of the current filter: every matching row, not only the page shown.
+	s.open(a.url + "/dashboard/deposits?status=PAID&status=REFUNDED&minAmount=10&maxAmount=1.000,00&page=2")
+	dl, err := s.page.ExpectDownload(func() error { return d.testID("export-csv").Click() })
+	s.check(err, "download the CSV")
+	path, err := dl.Path()
+	s.check(err, "the CSV's path")
+	file, err := os.Open(path)
+	s.check(err, "open the CSV")
+	rows, err := csv.NewReader(file).ReadAll()
+	file.Close()
+	s.check(err, "read the CSV")
+	if len(rows)-1 != want.Total || rows[0][0] != "id" {
+		t.Errorf("the CSV has %d rows and header %v; want %d", len(rows)-1, rows[0][:3], want.Total)
+	}
+
+	// An invalid filter: its message beside it, the other values kept.
+	s.open(a.url + "/dashboard/deposits")
+	d.tick("status", "FAILED")
+	d.fill("minAmount", "dez reais")
+	d.fill("maxAmount", "50")
+	d.submitFilter()
+	msg := s.page.Locator(`[data-testid="filter-error"][data-param="minAmount"]`)
+	s.check(s.expect.Locator(msg).ToHaveText("Informe um valor em reais, como 10,50 ou 1.234,56."), "the error beside minAmount")
+	s.check(s.expect.Locator(d.filterForm().Locator(`[name="minAmount"]`)).ToHaveAttribute("aria-invalid", "true"), "aria-invalid")
+	s.check(s.expect.Locator(d.filterForm().Locator(`input[name="status"][value="FAILED"]`)).ToBeChecked(), "status kept")
+	s.check(s.expect.Locator(d.filterForm().Locator(`[name="maxAmount"]`)).ToHaveValue("50"), "maxAmount kept")
+	s.a11y(s.page, "deposits with an error")
+	s.shot("deposits-error")
+
+	// Withdrawals by pixKey, then by externalCode.
+	s.open(a.url + "/dashboard/withdrawals")
+	d.fill("pixKey", "loja@pix.example")
+	d.submitFilter()
+	if got := d.rowIDs("withdrawal-row"); !slices.Equal(got, []string{made.ID}) {
+		t.Errorf("by pixKey: %v, want [%s]", got, made.ID)
+	}
+	s.a11y(s.page, "withdrawals")
+	s.shot("withdrawals-pixkey")
+	s.open(a.url + "/dashboard/withdrawals")
+	d.fill("externalCode", "SAQUE-E2E-0001")
+	d.submitFilter()
+	if got := d.rowIDs("withdrawal-row"); !slices.Equal(got, []string{made.ID}) {
+		t.Errorf("by externalCode: %v, want [%s]", got, made.ID)
+	}
+	s.check(s.page.Locator(`[data-testid="withdrawal-row"] a`).First().Click(), "open the withdrawal")
+	s.check(s.expect.Locator(d.testID("record")).ToContainText("R$ 43,21"), "the withdrawal's amount")
+	s.a11y(s.page, "withdrawal")
+
+	// Sign out: the dashboard is closed again, even through Back.
+	s.check(d.testID("logout").Click(), "sign out")
+	s.check(s.expect.Locator(d.testID("login-notice")).ToBeVisible(), "signed-out notice")
+	s.open(a.url + "/dashboard/withdrawals")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/login`)), "closed after signing out")
+}
+
+// TestDashboardThrottling: after ten wrong passwords, even the right one must wait, and the page
+// says how long.
+func TestDashboardThrottling(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	a.addMerchant(t)
+	d := dashboardOf(s, a)
+	s.open(a.url + "/dashboard/login")
+	for range 10 {
+		d.submitLogin(merchantEmail, "senha-errada")
+		s.check(s.expect.Locator(d.testID("login-error")).ToHaveText("E-mail ou senha incorretos."), "wrong password")
+	}
+	d.submitLogin(merchantEmail, merchantPassword)
+	// One minute from the tenth failure, less the moments the test took since.
+	s.check(s.expect.Locator(d.testID("login-error")).ToHaveText(regexp.MustCompile(`^Muitas tentativas sem sucesso\. Tente novamente em (1 min|[1-5]?[0-9] s)\.$`)), "throttled")
+	s.a11y(s.page, "throttled sign-in")
+	s.shot("throttled")
+	s.open(a.url + "/dashboard/deposits")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/login`)), "still closed")
+}
+
+// TestDashboardPhoneAndKeyboard: at 390 px nothing scrolls sideways and rows read as cards; the
+// filters work with the keyboard alone and the results take the focus.
+func TestDashboardPhoneAndKeyboard(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
+		Viewport:          &playwright.Size{Width: 390, Height: 844},
+		DeviceScaleFactor: playwright.Float(2),
+		IsMobile:          playwright.Bool(true),
+		HasTouch:          playwright.Bool(true),
+	})
+	a.addMerchant(t)
+	a.seedGateway(t, 60, 20)
+	d := dashboardOf(s, a)
+	d.login(merchantEmail, merchantPassword)
+	for _, p := range []string{"/dashboard/deposits", "/dashboard/withdrawals", "/dashboard/deposits?minAmount=x"} {
+		_, err := s.page.Goto(a.url + p)
+		s.check(err, "open "+p)
+		s.noHorizontalScroll(s.page, p)
+		s.a11y(s.page, p+" at 390 px")
+	}
+	s.open(a.url + "/dashboard/deposits")
+	s.shot("deposits-390")
+	s.tappable(d.testID("filter-submit"), "filter-submit")
+	s.tappable(d.testID("logout"), "logout")
+
+	// Keyboard alone: tick PAID, submit, land on the results.
+	s.tabTo(`el => el.name === "status" && el.value === "PAID"`, "the PAID checkbox")
+	s.focusVisible("the PAID checkbox")
+	s.press("Space")
+	s.tabTo(`el => el.dataset.testid === "filter-submit"`, "the filter button")
+	s.focusVisible("the filter button")
+	s.press("Enter")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`status=PAID`)), "filtered by keyboard")
+	if id := s.eval(s.page, `() => document.activeElement.id`); id != "results" {
+		t.Errorf("focus after filtering on %v, want the results heading", id)
+	}
+	rows := d.rowIDs("deposit-row")
+	if len(rows) == 0 {
+		t.Fatal("no PAID deposit in the seed")
+	}
+	s.shot("deposits-paid-390")
+	if !strings.Contains(s.page.URL(), "perPage=25") {
+		t.Errorf("URL %s: the page size travels with the filters", s.page.URL())
+	}
+}
+
+// FormatCountPt formats n with pt-BR thousands separators, as the pages do.
+func FormatCountPt(n int) string {
+	s := itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
