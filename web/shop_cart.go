@@ -27,19 +27,20 @@ func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
 func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
 func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
 
-// shopRoutes are the catalogue, the cart, the customer form and its CEP lookup. The session only remembers the
-// current cart at the top level; no route needs it.
+// shopRoutes are the catalogue, the cart, the customer form and its CEP lookup. The session
+// only remembers the current cart at the top level; no route needs it. It lives in the
+// database, so only the routes that read or change it load it.
 func (s *Server) shopRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(s.sessions.LoadAndSave)
 		r.Get("/", s.catalogue)
 		r.Post("/cart", s.addToNewCart)
-		r.Get("/cart/{cartID}", s.cart)
 		r.Post("/cart/{cartID}/items", s.addToCart)
-		r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-		r.Get("/cart/{cartID}/checkout", s.customerForm)
 		r.Post("/cart/{cartID}/checkout", s.placeOrder)
 	})
+	r.Get("/cart/{cartID}", s.cart)
+	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
+	r.Get("/cart/{cartID}/checkout", s.customerForm)
 	r.Get("/cep/{cep}", s.lookupCEP)
 }
 
@@ -150,7 +151,9 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 		s.fail(w, r, err, views.T(s.pageLang(r), views.MsgProductMissing))
 		return
 	}
-	s.sessions.Put(r.Context(), sessionCart, c.ID)
+	if s.sessions.GetString(r.Context(), sessionCart) != c.ID {
+		s.sessions.Put(r.Context(), sessionCart, c.ID) // a write: only when it changes
+	}
 	s.redirect(w, r, cartPath(c.ID))
 }
 
