@@ -61,6 +61,10 @@ type appOptions struct {
 	// front, when set, wraps a handler served in front of the app on the browser-facing port:
 	// the app itself then listens on another port and front forwards to it.
 	front func(http.Handler) http.Handler
+	// env adds variables to the app's environment (CHECKOUT_MERCHANT_API_KEY…).
+	env map[string]string
+	// notificationSchedule shortens the retries of the merchant notifications.
+	notificationSchedule []time.Duration
 }
 
 // testApp is a whole checkout started for one test: its own data directory, its own port.
@@ -102,6 +106,9 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		"CHECKOUT_FRAME_ANCESTORS":    strings.Join(o.frameAncestors, " "),
 		"CHECKOUT_RECONCILE_INTERVAL": o.reconcile.String(),
 	}
+	for k, v := range o.env {
+		env[k] = v
+	}
 	cfg, err := app.Load(func(k string) string { return env[k] }, nil)
 	if err != nil {
 		ln.Close()
@@ -110,6 +117,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	}
 	clock := &testClock{}
 	cfg.Clock = clock.Now
+	cfg.NotificationSchedule = o.notificationSchedule
 	logFile, err := os.Create(filepath.Join(artifactPath(t), "app.log"))
 	if err != nil {
 		ln.Close()

@@ -17,7 +17,7 @@ import (
 // postgresDatabase creates an empty PostgreSQL database for one test (dropped at its end) and
 // returns its URL. The server is CHECKOUT_TEST_POSTGRES_URL (default: local, user postgres);
 // without one the test fails in CI and is skipped, loudly, elsewhere — as the store's own suite.
-func postgresDatabase(t *testing.T) string {
+func postgresDatabase(t testing.TB) string {
 	t.Helper()
 	admin := os.Getenv("CHECKOUT_TEST_POSTGRES_URL")
 	if admin == "" {
