@@ -16,10 +16,25 @@ type OrderEvent struct {
 type broker struct {
 	mu   sync.Mutex
 	subs map[string]map[chan OrderEvent]struct{}
+	// watchers see every event, called in publish (outside the lock); they must not block.
+	watchers map[*func(OrderEvent)]struct{}
 }
 
 func newBroker() *broker {
-	return &broker{subs: map[string]map[chan OrderEvent]struct{}{}}
+	return &broker{subs: map[string]map[chan OrderEvent]struct{}{}, watchers: map[*func(OrderEvent)]struct{}{}}
+}
+
+// watch calls fn with every event until the returned function is called.
+func (b *broker) watch(fn func(OrderEvent)) func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := &fn
+	b.watchers[p] = struct{}{}
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		delete(b.watchers, p)
+	}
 }
 
 // subscribe registers a subscriber of one order. The channel has a small buffer; the returned
@@ -51,11 +66,18 @@ func (b *broker) subscribe(orderID string) (<-chan OrderEvent, func()) {
 // is full misses it (it re-reads the order when it gets the next one, or on its own polling).
 func (b *broker) publish(e OrderEvent) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	for ch := range b.subs[e.OrderID] {
 		select {
 		case ch <- e:
 		default:
 		}
+	}
+	var watchers []func(OrderEvent)
+	for fn := range b.watchers {
+		watchers = append(watchers, *fn)
+	}
+	b.mu.Unlock()
+	for _, fn := range watchers {
+		fn(e)
 	}
 }

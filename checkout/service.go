@@ -294,6 +294,35 @@ func (s *Service) Subscribe(orderID string) (<-chan OrderEvent, func()) {
 	return s.events.subscribe(orderID)
 }
 
+// Watch calls fn with the status change of every order, made in this process or reported by
+// Changed, until the returned function is called. fn is called by the goroutine that made the
+// change: it must return at once (hand the event over, never block).
+func (s *Service) Watch(fn func(OrderEvent)) (stop func()) {
+	return s.events.watch(fn)
+}
+
+// Changed tells the service that an order was changed by another process sharing the store
+// (another instance, heard of through the database): it is read again, its snapshot replaced,
+// and its status published to this process's subscribers when it differs from the snapshot's.
+func (s *Service) Changed(ctx context.Context, id string) error {
+	var before OrderStatus
+	if o := s.snaps.get(id, time.Now(), 0); o != nil {
+		before = o.Status
+	}
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			s.snaps.forget(id)
+		}
+		return fmt.Errorf("checkout: order: %w", err)
+	}
+	s.remember(o)
+	if o.Status != before {
+		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+	}
+	return nil
+}
+
 // update reads the order, lets fn change it and stores it with compare-and-set, retrying on a
 // concurrent update. fn reports whether it changed anything; nothing is written when it did not.
 // When the status changed, the Announcer's messages are stored in the same transaction, and an

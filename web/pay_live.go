@@ -2,9 +2,7 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -24,16 +22,27 @@ type statusMessage struct {
 	Redirect   string `json:"redirect,omitempty"`
 }
 
-// statusOf builds the status message of o. redirect tells where the page should go now: the
-// paid page once paid, the PIX page (which shows why) once failed.
+// statusOf builds the status message of o for the page of request r.
 func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
-	text := views.StatusText(s.pageLang(r), o.Status)
+	return statusFor(s.viewOf(r), o)
+}
+
+// viewOf is what status messages need of request r.
+func (s *Server) viewOf(r *http.Request) streamView {
+	l, explicit := s.lang(r)
+	return streamView{lang: l, explicit: explicit}
+}
+
+// statusFor builds the status message of o. redirect tells where the page should go now: the
+// paid page once paid, the PIX page (which shows why) once failed.
+func statusFor(v streamView, o *checkout.Order) statusMessage {
+	text := views.StatusText(v.lang, o.Status)
 	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text}
 	switch {
 	case o.Status.WasPaid():
-		m.Redirect = s.link(r, payPath(o.ID)+"/paid")
+		m.Redirect = v.link(payPath(o.ID) + "/paid")
 	case o.Status == checkout.StatusFailed:
-		m.Redirect = s.link(r, payPath(o.ID))
+		m.Redirect = v.link(payPath(o.ID))
 	}
 	return m
 }
@@ -52,6 +61,9 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
 const sseRetry = 3000
 
+// sseRetryText is sseRetry as written in the stream.
+var sseRetryText = strconv.Itoa(sseRetry)
+
 // errTooManyStreams refuses a stream past a cap; the page polls the status instead.
 var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 	Message: "too many live status streams: poll the status URL instead"}
@@ -59,16 +71,14 @@ var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 // events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
 // sends the current status at once, then each change; a comment every heartbeat keeps it
 // alive. It ends once the message carries a redirect (paid, failed, or a QR code that appeared
-// since the page was drawn), when the client goes, or when the server shuts down (a write
-// blocked on a client that reads nothing is cut then too). The server's WriteTimeout stays on:
-// each write extends this stream's own deadline through http.ResponseController.
+// since the page was drawn), when the client goes, or when the server shuts down.
 //
-// A stream is cheap: it waits for the order's events, reading the order's snapshot from memory
-// when one comes, with no timer but the heartbeat (and Options.Recheck's, when set). Streams
-// are capped per order and per process (Options.MaxStreams): past a cap the answer is 503, on
-// which the page's script polls the status endpoint instead.
+// A stream is cheap: once its first status is written, its connection is handed to the
+// server's stream hub (see streamHub), which holds it with no goroutine or buffer of its own
+// and writes the order's changes from its snapshot in memory. Streams are capped per order and
+// per process (Options.MaxStreams): past a cap the answer is 503, on which the page's script
+// polls the status endpoint instead.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	id := chi.URLParam(r, "orderID")
 	release, ok := s.streams.acquire(id)
 	if !ok {
@@ -76,27 +86,48 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		s.failJSON(w, r, errTooManyStreams)
 		return
 	}
-	defer release()
-	// Subscribe before reading the order, so that no change falls between the two.
-	ch, unsubscribe := s.svc.Subscribe(id)
-	defer unsubscribe()
-	o, err := s.svc.Snapshot(ctx, id)
+	o, err := s.svc.Snapshot(r.Context(), id)
 	if err != nil {
+		release()
 		s.failJSON(w, r, err)
 		return
 	}
-	rc := http.NewResponseController(w)
-	// Shutdown cuts a write blocked on a client that reads nothing (write checks s.stopping
-	// after extending its deadline, so that the cut is never undone).
-	uncut := context.AfterFunc(s.stopping, func() { _ = rc.SetWriteDeadline(time.Now()) })
-	defer uncut()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // no buffering by a reverse proxy
+	v := s.viewOf(r)
+	first, done := s.streamMessage(v, o, false)
+	if !done && r.Method == http.MethodGet &&
+		s.hub.takeOver(w, r, &hubStream{orderID: id, view: v, last: o.Status, release: release}, first) {
+		return
+	}
+	defer release()
+	s.streamHere(w, r, v, o, first, done)
+}
+
+// streamHere serves a stream from the request's own goroutine: a stream that ends with its
+// first message, a HEAD, or a connection the hub cannot take over (HTTP/2). It waits for the
+// order's events, with the heartbeat's timer (and Options.Recheck's, when set). The server's
+// WriteTimeout stays on: each write extends this stream's own deadline through
+// http.ResponseController, and shutdown cuts a write blocked on a client that reads nothing.
+func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView, o *checkout.Order, first []byte, done bool) {
+	ctx := r.Context()
+	id := o.ID
+	// Subscribe, then read the order again, so that no change falls between.
+	ch, unsubscribe := s.svc.Subscribe(id)
+	defer unsubscribe()
+	if now, err := s.svc.Snapshot(ctx, id); err == nil && now.Status != o.Status {
+		o = now
+		first, done = s.streamMessage(v, o, false)
+	}
+	rc := http.NewResponseController(w)
+	// write checks s.stopping after extending its deadline, so that the cut is never undone.
+	uncut := context.AfterFunc(s.stopping, func() { _ = rc.SetWriteDeadline(time.Now()) })
+	defer uncut()
 	w.WriteHeader(http.StatusOK)
 
-	write := func(text string) error {
+	write := func(b []byte) error {
 		// Long enough for a slow client to take one event, renewed at every write.
 		if err := rc.SetWriteDeadline(time.Now().Add(s.opts.Heartbeat + 10*time.Second)); err != nil &&
 			!errors.Is(err, http.ErrNotSupported) {
@@ -105,30 +136,18 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		if err := s.stopping.Err(); err != nil {
 			return err
 		}
-		if _, err := io.WriteString(w, text); err != nil {
+		if _, err := w.Write(b); err != nil {
 			return err
 		}
 		return rc.Flush()
 	}
-	send := func(o *checkout.Order, reload bool) (done bool, err error) {
-		m := s.statusOf(r, o)
-		if reload && m.Redirect == "" {
-			m.Redirect = s.link(r, payPath(o.ID))
-		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			return true, err
-		}
-		return m.Redirect != "", write("event: status\ndata: " + string(b) + "\n\n")
+	if err := write([]byte("retry: " + sseRetryText + "\n\n")); err != nil {
+		return
 	}
-
-	if err := write("retry: " + strconv.Itoa(sseRetry) + "\n\n"); err != nil {
+	if err := write(first); err != nil || done {
 		return
 	}
 	last := o.Status
-	if done, err := send(o, false); done || err != nil {
-		return
-	}
 	heartbeat := time.NewTicker(s.opts.Heartbeat)
 	defer heartbeat.Stop()
 	var recheck <-chan time.Time
@@ -145,7 +164,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-s.done:
 			return
 		case <-heartbeat.C:
-			if err := write(": heartbeat\n\n"); err != nil {
+			if err := write([]byte(": heartbeat\n\n")); err != nil {
 				return
 			}
 			continue
@@ -162,9 +181,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		}
 		// A QR code appeared (the gateway answered late, or a new one was made elsewhere): the
 		// page has none to show, so it reloads.
-		reload := o.Status == checkout.StatusAwaitingPayment
 		last = o.Status
-		if done, err := send(o, reload); done || err != nil {
+		msg, done := s.streamMessage(v, o, o.Status == checkout.StatusAwaitingPayment)
+		if err := write(msg); err != nil || done {
 			return
 		}
 	}

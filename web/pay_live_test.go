@@ -53,7 +53,8 @@ func (e *env) refusedStream(pay string) {
 }
 
 func TestSSEStreamsAreCapped(t *testing.T) {
-	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder = 3, 2 })
+	// A short heartbeat: a stream whose client went is noticed when a write to it fails.
+	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder, o.heartbeat = 3, 2, 20*time.Millisecond })
 	a, b := e.placeOrder(), e.placeOrder()
 	resA1, _ := e.openStream(a)
 	defer resA1.Body.Close()
@@ -67,6 +68,13 @@ func TestSSEStreamsAreCapped(t *testing.T) {
 	resB1, _ := e.openStream(b)
 	defer resB1.Body.Close()
 	e.refusedStream(b) // fourth of the process
+	// The streams are held by the hub, not by goroutines of their own (each is handed over
+	// just after its first status is written).
+	for deadline := time.Now().Add(20 * time.Second); e.web.HubStreams() != 3; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the hub holds %d streams, want 3", e.web.HubStreams())
+		}
+	}
 
 	// A stream that ends frees its place.
 	resA1.Body.Close()

@@ -158,6 +158,7 @@ type Server struct {
 	stopping context.Context
 	stop     context.CancelFunc
 	streams  *streamCounter
+	hub      *streamHub
 
 	hooks       chan webhookJob
 	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
@@ -214,6 +215,7 @@ func New(opts Options) (*Server, error) {
 		streams: newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
+	s.hub = newStreamHub(s)
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
@@ -247,6 +249,11 @@ func New(opts Options) (*Server, error) {
 		s.workers.Add(1)
 		go s.webhookWorker()
 	}
+	s.workers.Add(1)
+	go func() {
+		defer s.workers.Done()
+		s.hub.run()
+	}()
 	s.handler = s.routes()
 	return s, nil
 }

@@ -47,6 +47,14 @@ type options struct {
 	pay      bool
 	timeout  time.Duration
 	orders   int // stop after this many orders (0: run for the duration only)
+
+	place           int           // place this many orders, print their PIX page paths, and stop
+	bare            string        // serve a copy of -copy's bytes at this address
+	copyPath        string        // the page -bare copies
+	streams         int           // open this many SSE streams and measure the checkout's memory
+	streamsPerOrder int           // streams opened on each order
+	pid             int           // the checkout's process id, for its memory (Linux /proc)
+	hold            time.Duration // how long the streams stay open
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -60,6 +68,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.pay, "pay", false, "pay each order through sandbox-pay and time payment → paid on the event stream")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "timeout of one request")
 	fs.IntVar(&o.orders, "orders", 0, "stop after this many orders (0: run for the whole duration)")
+	fs.IntVar(&o.place, "place", 0, "place this many orders, print their PIX page paths and stop")
+	fs.StringVar(&o.bare, "bare", "", "serve, at this address, a bare net/http handler writing the bytes of -copy (the ceiling pages are compared with)")
+	fs.StringVar(&o.copyPath, "copy", "", "with -bare: the path (on -url) whose answer is copied")
+	fs.IntVar(&o.streams, "streams", 0, "open this many event streams (on orders placed for them) and report the memory of -pid")
+	fs.IntVar(&o.streamsPerOrder, "streams-per-order", 8, "with -streams: streams opened on each order")
+	fs.IntVar(&o.pid, "pid", 0, "with -streams: the checkout's process id, whose resident memory is read from /proc")
+	fs.DurationVar(&o.hold, "hold", 0, "with -streams: keep them open this long before closing them")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -71,6 +86,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.url = strings.TrimRight(o.url, "/")
+	switch {
+	case o.bare != "":
+		return serveBare(ctx, o, stdout, stderr)
+	case o.place > 0:
+		return placeOrders(ctx, o, stdout, stderr)
+	case o.streams > 0:
+		return openStreams(ctx, o, stdout, stderr)
+	}
 	r := newRunner(o)
 	rep := r.run(ctx)
 	rep.print(stdout)
@@ -148,36 +171,9 @@ var (
 
 // visit is one shopper's purchase; it returns the step that failed and why.
 func (r *runner) visit(ctx context.Context) (string, error) {
-	if _, _, err := r.do(ctx, stepCatalogue, http.MethodGet, "/", nil, http.StatusOK); err != nil {
-		return stepCatalogue, err
-	}
-	_, loc, err := r.do(ctx, stepAdd, http.MethodPost, "/cart", url.Values{"product_id": {r.o.product}}, http.StatusSeeOther)
+	pay, step, err := r.placeOne(ctx)
 	if err != nil {
-		return stepAdd, err
-	}
-	body, _, err := r.do(ctx, stepForm, http.MethodGet, loc+"/checkout", nil, http.StatusOK)
-	if err != nil {
-		return stepForm, err
-	}
-	m := requestKeyRe.FindSubmatch(body)
-	if m == nil {
-		return stepForm, errors.New("no request_key in the form")
-	}
-	form := url.Values{"request_key": {string(m[1])}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"},
-		"email": {"maria@example.com"}, "phone": {"(11) 98765-4321"}}
-	_, pay, err := r.do(ctx, stepOrder, http.MethodPost, loc+"/checkout", form, http.StatusSeeOther)
-	if err != nil {
-		return stepOrder, err
-	}
-	body, _, err = r.do(ctx, stepPix, http.MethodGet, pay, nil, http.StatusOK)
-	if err != nil {
-		return stepPix, err
-	}
-	if m = qrRe.FindSubmatch(body); m == nil {
-		return stepPix, errors.New("no QR image on the PIX page")
-	}
-	if _, _, err := r.do(ctx, stepQR, http.MethodGet, strings.ReplaceAll(string(m[1]), "&amp;", "&"), nil, http.StatusOK); err != nil {
-		return stepQR, err
+		return step, err
 	}
 	if r.o.pay {
 		if step, err := r.payAndWait(ctx, pay); err != nil {
@@ -188,6 +184,43 @@ func (r *runner) visit(ctx context.Context) (string, error) {
 	r.orders++
 	r.mu.Unlock()
 	return "", nil
+}
+
+// placeOne places one order through the forms and opens its PIX page and QR image; it returns
+// the PIX page's path, or the step that failed and why.
+func (r *runner) placeOne(ctx context.Context) (pay, step string, err error) {
+	if _, _, err := r.do(ctx, stepCatalogue, http.MethodGet, "/", nil, http.StatusOK); err != nil {
+		return "", stepCatalogue, err
+	}
+	_, loc, err := r.do(ctx, stepAdd, http.MethodPost, "/cart", url.Values{"product_id": {r.o.product}}, http.StatusSeeOther)
+	if err != nil {
+		return "", stepAdd, err
+	}
+	body, _, err := r.do(ctx, stepForm, http.MethodGet, loc+"/checkout", nil, http.StatusOK)
+	if err != nil {
+		return "", stepForm, err
+	}
+	m := requestKeyRe.FindSubmatch(body)
+	if m == nil {
+		return "", stepForm, errors.New("no request_key in the form")
+	}
+	form := url.Values{"request_key": {string(m[1])}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"},
+		"email": {"maria@example.com"}, "phone": {"(11) 98765-4321"}}
+	_, pay, err = r.do(ctx, stepOrder, http.MethodPost, loc+"/checkout", form, http.StatusSeeOther)
+	if err != nil {
+		return "", stepOrder, err
+	}
+	body, _, err = r.do(ctx, stepPix, http.MethodGet, pay, nil, http.StatusOK)
+	if err != nil {
+		return "", stepPix, err
+	}
+	if m = qrRe.FindSubmatch(body); m == nil {
+		return "", stepPix, errors.New("no QR image on the PIX page")
+	}
+	if _, _, err := r.do(ctx, stepQR, http.MethodGet, strings.ReplaceAll(string(m[1]), "&amp;", "&"), nil, http.StatusOK); err != nil {
+		return "", stepQR, err
+	}
+	return pay, "", nil
 }
 
 // payAndWait opens the order's event stream, pays through sandbox-pay and times the payment
