@@ -5,7 +5,9 @@ import (
 	"time"
 )
 
-// OrderEvent tells that an order changed status.
+// OrderEvent tells that an order changed status. Status is empty when the change was heard of
+// without its status (another process changed an order this one holds no snapshot of):
+// subscribers read the order, as they do after any event.
 type OrderEvent struct {
 	OrderID string
 	Status  OrderStatus

@@ -17,13 +17,16 @@ type ReconcilerOptions struct {
 	Interval time.Duration // time between passes (default 5s)
 	// LateInterval is the time between two scans of the late-payment window (default 1 minute).
 	LateInterval    time.Duration
-	Concurrency     int              // single gateway calls in flight at most (default 4)
-	WatchExpiredFor time.Duration    // how long expired and failed orders are watched for late payments (default 24h)
-	MaxBackoff      time.Duration    // longest wait after repeated errors for one order (default 5m)
-	Skew            time.Duration    // how far the gateway's clock may be from ours (default 5m)
-	PerPage         int              // deposits asked per list page (default 100)
-	Clock           func() time.Time // default time.Now
-	Logger          *slog.Logger     // default slog.Default()
+	Concurrency     int           // single gateway calls in flight at most (default 4)
+	WatchExpiredFor time.Duration // how long expired and failed orders are watched for late payments (default 24h)
+	MaxBackoff      time.Duration // longest wait after repeated errors for one order (default 5m)
+	Skew            time.Duration // how far the gateway's clock may be from ours (default 5m)
+	PerPage         int           // deposits asked per list page (default 100)
+	// Lease, when set, lets only one of the processes sharing the store reconcile: a pass is
+	// made only while this process holds it.
+	Lease  Lease
+	Clock  func() time.Time // default time.Now
+	Logger *slog.Logger     // default slog.Default()
 }
 
 // Reconciler follows payments without relying on webhooks, at a cost that follows what
@@ -111,6 +114,9 @@ func (r *Reconciler) Run(ctx context.Context) {
 // RunOnce makes one pass. Errors of single orders are logged and put the order in backoff;
 // the returned error reports a failure to list orders or deposits.
 func (r *Reconciler) RunOnce(ctx context.Context) error {
+	if r.opts.Lease != nil && !r.opts.Lease.Held(ctx) {
+		return nil // another process reconciles
+	}
 	now := r.opts.Clock()
 	var errs []error
 

@@ -394,3 +394,26 @@ func TestReconcilerSeesPaymentOfReplacedQR(t *testing.T) {
 		t.Errorf("the new attempt is %s, want superseded", got.Attempts[1].State)
 	}
 }
+
+// heldLease is a Lease held or not, as a test sets it.
+type heldLease struct{ held bool }
+
+func (l *heldLease) Held(context.Context) bool { return l.held }
+
+// TestReconcilerOnlyWithTheLease: an instance that does not hold the lease makes no pass.
+func TestReconcilerOnlyWithTheLease(t *testing.T) {
+	e := newEnv(t)
+	lease := &heldLease{}
+	r := e.reconciler(checkout.ReconcilerOptions{Lease: lease})
+	o := e.place()
+	e.control(o.CurrentAttempt().TransactionID, sandbox.ActionPay)
+	e.runOnce(r)
+	if n := e.gw.listCount(); n != 0 || e.order(o.ID).Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("without the lease: %d list calls, order %s", n, e.order(o.ID).Status)
+	}
+	lease.held = true
+	e.runOnce(r)
+	if st := e.order(o.ID).Status; st != checkout.StatusPaid {
+		t.Errorf("with the lease: %s, want paid", st)
+	}
+}

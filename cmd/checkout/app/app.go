@@ -163,27 +163,22 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if a.clock == nil && a.sandbox != nil {
 		a.clock = a.sandbox.Now
 	}
-	// On SQLite this process makes every change, so its snapshots and streams hear of each one.
-	// Instances sharing a PostgreSQL database do not hear of each other's changes: snapshots
-	// are read again after a second, and streams re-read their order.
 	if err := a.setupMerchant(ctx); err != nil {
 		return nil, err
 	}
 	closers = append(closers, a.closeMerchant)
-	var snapMaxAge, recheck time.Duration
-	if cfg.DatabaseURL != "" {
-		snapMaxAge, recheck = time.Second, web.DefaultRecheck
-	}
+	// Every change reaches this process's snapshots and live pages: on SQLite this process
+	// makes them all; on PostgreSQL the database announces those of the other instances
+	// (checkout.ChangeFeed, followed in Serve).
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
-		PublicURL:      cfg.PublicURL,
-		MerchantName:   cfg.MerchantName,
-		CEP:            cepProvider(cfg),
-		Clock:          a.clock,
-		Logger:         log,
-		QRImage:        web.QRImage,
-		SnapshotMaxAge: snapMaxAge,
-		Sessions:       store,
-		Announcer:      a.merchant.announcer,
+		PublicURL:    cfg.PublicURL,
+		MerchantName: cfg.MerchantName,
+		CEP:          cepProvider(cfg),
+		Clock:        a.clock,
+		Logger:       log,
+		QRImage:      web.QRImage,
+		Sessions:     store,
+		Announcer:    a.merchant.announcer,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -203,7 +198,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
 		Heartbeat:      cfg.SSEHeartbeat,
-		Recheck:        recheck,
 		NewCartLimit:   cfg.NewCartLimit,
 		Merchant:       merchantProfile(cfg),
 		APIKeys:        a.merchant.keys,
@@ -403,14 +397,29 @@ func (a *App) Serve(ctx context.Context) error {
 		a.pruneAccess(bgCtx, accessPruneInterval)
 	}()
 
+	if feed, ok := a.store.(checkout.ChangeFeed); ok {
+		a.bg.Add(1)
+		go func() {
+			defer a.bg.Done()
+			a.svc.Follow(bgCtx, feed)
+		}()
+	}
 	if a.cfg.ReconcileInterval > 0 {
-		rec := checkout.NewReconciler(a.svc, a.store, checkout.ReconcilerOptions{
-			Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log,
-		})
+		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log}
+		var lease *postgres.Lease
+		if pg, ok := a.store.(*postgres.Store); ok {
+			// One instance at a time reconciles; the lease moves when its holder stops or dies.
+			lease = pg.ReconcileLease()
+			opts.Lease = lease
+		}
+		rec := checkout.NewReconciler(a.svc, a.store, opts)
 		a.bg.Add(1)
 		go func() {
 			defer a.bg.Done()
 			rec.Run(bgCtx)
+			if lease != nil {
+				_ = lease.Close()
+			}
 		}()
 	}
 

@@ -4,14 +4,17 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 // postgresDatabase creates an empty PostgreSQL database for one test (dropped at its end) and
@@ -80,4 +83,66 @@ func TestFlowOnPostgreSQL(t *testing.T) {
 	if !waitData(t, lines, `"paid"`) {
 		t.Fatal("stream ended before paid")
 	}
+}
+
+// TestPaymentReachesStreamsOnAnotherInstance: two instances on one PostgreSQL database; a
+// payment made through instance A reaches a live page's stream open on instance B, carried by
+// the database's change notifications (B neither polls nor re-reads its streams' orders).
+func TestPaymentReachesStreamsOnAnotherInstance(t *testing.T) {
+	dbURL := postgresDatabase(t)
+	a := start(t, func(c *app.Config) { c.DatabaseURL, c.ReconcileInterval = dbURL, 0 })
+	b := start(t, func(c *app.Config) { c.DatabaseURL, c.ReconcileInterval = dbURL, 0 })
+	pay := a.placeOrder()
+	lines, body := b.stream(pay)
+	defer body.Close()
+	if !waitData(t, lines, `"awaiting_payment"`) {
+		t.Fatal("B's stream ended")
+	}
+	if res := a.post(pay+"/sandbox-pay", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sandbox-pay on A: %d", res.StatusCode)
+	}
+	if !waitData(t, lines, `"paid"`) {
+		t.Fatal("B's stream ended before paid")
+	}
+}
+
+// BenchmarkPayOnAToStreamOnB measures the delay from a payment made through instance A
+// (sandbox-pay, which applies it at once) to the paid status on a stream open on instance B,
+// two instances on one PostgreSQL database; p50 and p95 in milliseconds.
+//
+//	go test -run '^$' -bench PayOnAToStreamOnB -benchtime 100x ./cmd/checkout/app/
+func BenchmarkPayOnAToStreamOnB(b *testing.B) {
+	dbURL := postgresDatabase(b)
+	cfg := func(c *app.Config) {
+		c.DatabaseURL, c.ReconcileInterval = dbURL, 0
+		c.SandboxRateLimit = sandbox.RateLimit{Requests: 1_000_000, Period: time.Second, Burst: 1_000_000}
+	}
+	instA, instB := start(b, cfg), start(b, cfg)
+	delays := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		pay := instA.placeOrder()
+		lines, body := instB.stream(pay)
+		if !benchWait(lines, `"awaiting_payment"`) {
+			b.Fatal("B's stream ended before its first status")
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		if res := instA.post(pay+"/sandbox-pay", url.Values{}); res.StatusCode != http.StatusSeeOther {
+			b.Fatalf("sandbox-pay on A: %d", res.StatusCode)
+		}
+		if !benchWait(lines, `"paid"`) {
+			b.Fatal("B's stream ended before paid")
+		}
+		delays = append(delays, time.Since(t0))
+		b.StopTimer()
+		body.Close()
+	}
+	slices.Sort(delays)
+	ms := func(q float64) float64 {
+		return float64(delays[int(q*float64(len(delays)-1))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(0.50), "p50-ms")
+	b.ReportMetric(ms(0.95), "p95-ms")
 }
