@@ -69,43 +69,27 @@ func (fe filterErrors) addViolations(vs []gatewayclient.Violation, known map[str
 	}
 }
 
-// strictQuery reads a raw query string as url.ParseQuery does, but a pair that url.ParseQuery
-// would drop or misread (a ';' in it, a bad %-escape) is a violation of its parameter instead
-// of vanishing: "status=PAID;x" must not list every status. The pairs that can be read are
-// returned with the violations.
+// strictQuery reads a raw query string strictly (gatewayclient.ParseQuery): a pair that
+// url.ParseQuery would drop (a ';' in it, a bad %-escape) is a violation of its parameter
+// instead of vanishing, since "status=PAID;x" must not list every status. The pairs that can
+// be read are returned too, so that the form shows them again; with any violation the gateway
+// is not called at all.
 func strictQuery(raw string) (url.Values, filterErrors) {
-	vals := url.Values{}
 	errs := filterErrors{}
-	for pair := range strings.SplitSeq(raw, "&") {
-		if pair == "" {
-			continue
-		}
-		rawKey, rawVal, _ := strings.Cut(pair, "=")
-		key, kerr := url.QueryUnescape(rawKey)
-		if kerr != nil {
-			key = rawKey
-		}
-		if semi := strings.IndexByte(key, ';'); semi >= 0 {
-			key = key[:semi] // "page;x=1": name the parameter as typed before the ';'
-			errs.add(key, codeUnreadable, "cannot be read: ';' is not a separator of query parameters")
-			continue
-		}
-		if kerr != nil {
-			errs.add(key, codeUnreadable, "cannot be read: bad %-escape in its name")
-			continue
-		}
-		if strings.Contains(rawVal, ";") {
-			errs.add(key, codeUnreadable, "cannot be read: ';' is not a separator of query parameters")
-			continue
-		}
-		val, err := url.QueryUnescape(rawVal)
-		if err != nil {
-			errs.add(key, codeUnreadable, "cannot be read: bad %-escape in its value")
-			continue
-		}
-		vals.Add(key, val)
+	q, err := gatewayclient.ParseQuery(raw)
+	if err == nil {
+		return q, errs
 	}
-	return vals, errs
+	var ve *gatewayclient.ValidationError
+	if !errors.As(err, &ve) {
+		errs.add("", codeUnreadable, err.Error())
+		return url.Values{}, errs
+	}
+	for _, v := range ve.Violations {
+		errs.add(v.Field, codeUnreadable, v.Message)
+	}
+	q, _ = url.ParseQuery(raw) // the pairs that can be read
+	return q, errs
 }
 
 // queryReader reads filter parameters from strictly parsed values, collecting violations.
