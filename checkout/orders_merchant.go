@@ -1,10 +1,86 @@
 package checkout
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// The merchant's reading of the shop's orders: the dashboard's list and overview.
 
 // OrderByDeposit returns the order one of whose payment attempts is the gateway deposit id (a
 // transaction and its deposit share their id), or ErrNotFound when the deposit is not the
 // shop's: the dashboard links a deposit to its order with it.
 func (s *Service) OrderByDeposit(ctx context.Context, depositID string) (*Order, error) {
 	return s.store.OrderByTransaction(ctx, depositID)
+}
+
+// OrderPage is one page of the merchant's order list.
+type OrderPage struct {
+	Orders []OrderSummary
+	Total  int // every order matching the filter
+}
+
+// MerchantOrders lists a page of the orders matching f (f.Limit and f.Offset), newest first,
+// with the count of all matches.
+func (s *Service) MerchantOrders(ctx context.Context, f OrderFilter) (*OrderPage, error) {
+	list, total, err := s.store.OrderSummaries(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	return &OrderPage{Orders: list, Total: total}, nil
+}
+
+// OverviewDays is the span of the overview's daily chart and of its conversion.
+const OverviewDays = 30
+
+// Overview is the dashboard's first page: what was paid today, in the last 7 and 30 days,
+// how many orders await payment, the conversion of the last 30 days, and the paid amounts of
+// each of those days.
+type Overview struct {
+	Today, Week, Month PaidTotal
+	Awaiting           int // pending or awaiting payment now
+	Placed, PlacedPaid int // orders placed in the last 30 days, and of those the paid ones
+	Days               []DayTotal
+	Now                time.Time
+}
+
+// DayTotal is what was paid in one local day.
+type DayTotal struct {
+	Day time.Time // the day's first instant, in the zone of the overview
+	PaidTotal
+}
+
+// ConversionPermille is paid ÷ placed over the last 30 days in thousandths (667 is 66.7%),
+// integer arithmetic; -1 when nothing was placed.
+func (o *Overview) ConversionPermille() int {
+	if o.Placed == 0 {
+		return -1
+	}
+	return (o.PlacedPaid*1000 + o.Placed/2) / o.Placed
+}
+
+// Overview reads the overview's figures, days counted in loc (the merchant's zone, São
+// Paulo): "today" starts at loc's midnight, the 7 and 30 days end today.
+func (s *Service) Overview(ctx context.Context, loc *time.Location) (*Overview, error) {
+	now := s.now().In(loc)
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	first := today.AddDate(0, 0, -(OverviewDays - 1))
+	_, offset := now.Zone()
+	zone := time.Duration(offset) * time.Second
+	st, err := s.store.OrderStats(ctx, StatsQuery{
+		PaidSince:   []time.Time{today, today.AddDate(0, 0, -6), first},
+		PlacedSince: first,
+		DaysFrom:    first,
+		ZoneOffset:  zone,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checkout: overview: %w", err)
+	}
+	o := &Overview{Today: st.Paid[0], Week: st.Paid[1], Month: st.Paid[2], Awaiting: st.Awaiting,
+		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Now: now}
+	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
+		o.Days = append(o.Days, DayTotal{Day: d, PaidTotal: st.Days[DayNumber(d, zone)]})
+	}
+	return o, nil
 }

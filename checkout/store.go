@@ -3,6 +3,8 @@ package checkout
 import (
 	"context"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // Store keeps products, carts, orders with their attempts and history, and the ids of webhooks
@@ -54,6 +56,13 @@ type Store interface {
 	UpdateOrder(ctx context.Context, o *Order, out ...OutboxMessage) error
 	// Orders lists orders matching f, newest first.
 	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
+	// OrderSummaries lists the orders matching f as a list shows them (no lines, history or
+	// attempts), newest first, paged by f.Limit and f.Offset, with the number of every match:
+	// one statement for a page, whatever its size (a second for the count when the page is
+	// past the end).
+	OrderSummaries(ctx context.Context, f OrderFilter) ([]OrderSummary, int, error)
+	// OrderStats sums the orders for the merchant's overview (see StatsQuery).
+	OrderStats(ctx context.Context, q StatsQuery) (*OrderStats, error)
 
 	// MarkWebhook records a webhook id; first is false when it was already recorded (by any
 	// process), which makes the delivery a duplicate.
@@ -89,6 +98,12 @@ type OrderFilter struct {
 	MerchantReference string
 	// CreatedFrom, CreatedBefore: created at or after, and before.
 	CreatedFrom, CreatedBefore time.Time
+	// MinAmount, MaxAmount: an amount of at least, and at most (0: no bound).
+	MinAmount, MaxAmount gatewayclient.Cents
+	// Search: the order number, externalCode, merchant reference, customer e-mail or name holds
+	// it, case aside, or the customer document holds its digits (and letters: CNPJs may have
+	// some).
+	Search string
 	Limit                      int // at most this many (0: no limit)
 	Offset                     int
 }

@@ -143,6 +143,19 @@ func TestQueryCounts(t *testing.T) {
 	})
 }
 
+// TestSummaryQueryCounts: a page of order summaries is one statement, the overview two.
+func TestSummaryQueryCounts(t *testing.T) {
+	t.Parallel()
+	storetest.RunSummaryQueryCounts(t, func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store {
+		s, err := postgres.OpenWrapped(context.Background(), newDatabase(t), wrap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 // TestStoreSuiteWithoutPreparedStatements runs the suite with pgx's exec mode, which sends
 // parameter types from Go's types instead of asking the server, and prepares nothing: the mode
 // for PgBouncer in transaction pooling, set in the database URL.
@@ -156,6 +169,9 @@ func TestStoreSuiteWithoutPreparedStatements(t *testing.T) {
 	q.Set("default_query_exec_mode", "exec")
 	u.RawQuery = q.Encode()
 	storetest.Run(t, func(t *testing.T) checkout.Store {
+		return open(t, newSchema(t, u.String()))
+	})
+	storetest.RunReports(t, func(t *testing.T) checkout.Store {
 		return open(t, newSchema(t, u.String()))
 	})
 }
@@ -456,6 +472,16 @@ func TestAccountStores(t *testing.T) {
 	t.Parallel()
 	dbURL := newDatabase(t)
 	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
+// TestReports runs the suite of the merchant's order summaries and overview figures, each
+// subtest in a schema of its own.
+func TestReports(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunReports(t, func(t *testing.T) checkout.Store {
 		return open(t, newSchema(t, dbURL))
 	})
 }

@@ -21,3 +21,15 @@ func TestQueryCounts(t *testing.T) {
 		return s
 	})
 }
+
+// TestSummaryQueryCounts: a page of order summaries is one statement, the overview two.
+func TestSummaryQueryCounts(t *testing.T) {
+	storetest.RunSummaryQueryCounts(t, func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store {
+		s, err := open(context.Background(), filepath.Join(t.TempDir(), "checkout.db"), options{busyTimeout: 5000, wrap: wrap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

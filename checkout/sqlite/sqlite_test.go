@@ -107,3 +107,13 @@ func TestAccountStores(t *testing.T) {
 		return s
 	})
 }
+
+// TestReports runs the suite of the merchant's order summaries and overview figures, and
+// checks their statement counts.
+func TestReports(t *testing.T) {
+	storetest.RunReports(t, func(t *testing.T) checkout.Store {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}

@@ -306,8 +306,38 @@ const currentAttemptOf = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = a.or
 // Orders lists orders matching f, newest first: one query for the orders, then one each for
 // their lines, history and attempts, whatever their number.
 func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout.Order, error) {
-	var conds []string
 	var p Params
+	q := s.ordersWhere(f, &p)
+	q += " ORDER BY o.created_at DESC, o.id DESC"
+	if f.Limit > 0 || f.Offset > 0 {
+		limit := f.Limit
+		if limit <= 0 {
+			limit = math.MaxInt64 // no limit, in both dialects
+		}
+		q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(f.Offset)
+	}
+	var out []*checkout.Order
+	err := s.db.ReadTx(ctx, func(tx Runner) error {
+		byID := map[string]*checkout.Order{}
+		if err := tx.Run(ctx, s.readOrderRows(`SELECT `+orderColumns+` FROM orders o `+q, p, &out, byID)); err != nil || len(out) == 0 {
+			return err
+		}
+		ids := make([]string, len(out))
+		for i, o := range out {
+			ids[i] = o.ID
+		}
+		return tx.Run(ctx, s.readChildren(s.listed, []any{s.d.List(ids)}, byID)...)
+	})
+	if err != nil {
+		return nil, s.errorf("listing orders: %w", err)
+	}
+	return out, nil
+}
+
+// ordersWhere is the WHERE clause (or "") selecting the orders of f on orders o, its arguments
+// added to p.
+func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
+	var conds []string
 	if len(f.Statuses) > 0 {
 		sts := make([]string, len(f.Statuses))
 		for i, st := range f.Statuses {
@@ -340,34 +370,11 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptPending))+`
 			AND a.n = `+currentAttemptOf+`)`)
 	}
-	q := ""
-	if len(conds) > 0 {
-		q = "WHERE " + strings.Join(conds, " AND ")
+	conds = append(conds, s.merchantConds(f, p)...)
+	if len(conds) == 0 {
+		return ""
 	}
-	q += " ORDER BY o.created_at DESC, o.id DESC"
-	if f.Limit > 0 || f.Offset > 0 {
-		limit := f.Limit
-		if limit <= 0 {
-			limit = math.MaxInt64 // no limit, in both dialects
-		}
-		q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(f.Offset)
-	}
-	var out []*checkout.Order
-	err := s.db.ReadTx(ctx, func(tx Runner) error {
-		byID := map[string]*checkout.Order{}
-		if err := tx.Run(ctx, s.readOrderRows(`SELECT `+orderColumns+` FROM orders o `+q, p, &out, byID)); err != nil || len(out) == 0 {
-			return err
-		}
-		ids := make([]string, len(out))
-		for i, o := range out {
-			ids[i] = o.ID
-		}
-		return tx.Run(ctx, s.readChildren(s.listed, []any{s.d.List(ids)}, byID)...)
-	})
-	if err != nil {
-		return nil, s.errorf("listing orders: %w", err)
-	}
-	return out, nil
+	return "WHERE " + strings.Join(conds, " AND ")
 }
 
 // readOrderRows returns the statement reading the orders that query (on orderColumns)

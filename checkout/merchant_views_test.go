@@ -1,0 +1,136 @@
+package checkout_test
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+// TestMerchantProducts: products made from the dashboard follow the gateway's item rules, get
+// unique ids from their titles, and show in the shop at once; deactivated ones leave it.
+func TestMerchantProducts(t *testing.T) {
+	e := newEnv(t)
+	for _, tc := range []struct {
+		in          checkout.ProductInput
+		field, code string
+	}{
+		{checkout.ProductInput{Title: "", UnitPrice: 100}, checkout.FieldTitle, "required"},
+		{checkout.ProductInput{Title: " x ", UnitPrice: 100}, checkout.FieldTitle, "min_length"},
+		{checkout.ProductInput{Title: strings.Repeat("a", 151), UnitPrice: 100}, checkout.FieldTitle, "max_length"},
+		{checkout.ProductInput{Title: "Caneca", Description: "x", UnitPrice: 100}, checkout.FieldDescription, "min_length"},
+		{checkout.ProductInput{Title: "Caneca", Description: strings.Repeat("d", 256), UnitPrice: 100}, checkout.FieldDescription, "max_length"},
+		{checkout.ProductInput{Title: "Caneca", UnitPrice: 0}, checkout.FieldUnitPrice, "min"},
+		{checkout.ProductInput{Title: "Caneca", UnitPrice: 10000001}, checkout.FieldUnitPrice, "max"},
+	} {
+		_, err := e.svc.CreateProduct(e.ctx, tc.in)
+		var fe *checkout.FieldErrors
+		if !errors.As(err, &fe) || fe.Code(tc.field) != tc.code {
+			t.Errorf("CreateProduct(%+v) = %v; want %s %s", tc.in, err, tc.field, tc.code)
+		}
+	}
+	in := checkout.ProductInput{Title: "  Caneca de cerâmica azul ", Description: "300 ml", UnitPrice: 4590, Physical: true, Active: true}
+	p, err := e.svc.CreateProduct(e.ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ID != "caneca-de-ceramica-azul" || p.Slug != "caneca-de-ceramica-azul" || p.Title != "Caneca de cerâmica azul" || p.UnitPrice != 4590 {
+		t.Errorf("product %+v", p)
+	}
+	// The same title at once, many times: every product gets its own id.
+	var wg sync.WaitGroup
+	ids := make(chan checkout.ProductID, 5)
+	for range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q, err := e.svc.CreateProduct(e.ctx, in)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids <- q.ID
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[checkout.ProductID]bool{p.ID: true}
+	for id := range ids {
+		if seen[id] || !strings.HasPrefix(string(id), "caneca-de-ceramica-azul-") {
+			t.Errorf("id %q repeated or odd", id)
+		}
+		seen[id] = true
+	}
+	// The shop sells it at once, at its price.
+	c, err := e.svc.AddToCart(e.ctx, "", p.ID, 2)
+	if err != nil || c.Total() != 2*4590 {
+		t.Fatalf("cart with the new product: %+v, %v", c, err)
+	}
+	// A new price shows in the cart; deactivated, it leaves the shop.
+	in.UnitPrice = 5000
+	if _, err := e.svc.UpdateProduct(e.ctx, p.ID, in); err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := e.svc.Cart(e.ctx, c.ID); c.Total() != 10000 {
+		t.Errorf("cart total after the price change: %d", c.Total())
+	}
+	if _, err := e.svc.SetProductActive(e.ctx, p.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	shop, _ := e.svc.Products(e.ctx)
+	for _, sp := range shop {
+		if sp.ID == p.ID {
+			t.Error("a deactivated product is still in the shop")
+		}
+	}
+	all, _ := e.svc.AllProducts(e.ctx)
+	found := false
+	for _, ap := range all {
+		found = found || ap.ID == p.ID && !ap.Active && ap.UnitPrice == 5000
+	}
+	if !found {
+		t.Error("the deactivated product is not listed for the merchant")
+	}
+	if _, err := e.svc.UpdateProduct(e.ctx, "no-such", in); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("updating a missing product: %v", err)
+	}
+}
+
+// TestOverviewAndOrderList: the overview counts what was paid today and what awaits payment;
+// the order list finds an order by its customer's document as typed.
+func TestOverviewAndOrderList(t *testing.T) {
+	e := newEnv(t)
+	paid := e.place()
+	e.control(paid.CurrentAttempt().TransactionID, sandbox.ActionPay)
+	if _, err := e.svc.RefreshFromGateway(e.ctx, paid.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.place() // awaiting payment
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	o, err := e.svc.Overview(e.ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Today.Orders != 1 || o.Today.Amount != paid.Amount || o.Week != o.Today || o.Month != o.Today || o.Awaiting != 1 ||
+		o.Placed != 2 || o.PlacedPaid != 1 || o.ConversionPermille() != 500 {
+		t.Errorf("overview %+v", o)
+	}
+	if len(o.Days) != checkout.OverviewDays || o.Days[len(o.Days)-1].Orders != 1 || o.Days[0].Orders != 0 {
+		t.Errorf("days %+v", o.Days)
+	}
+	if last := o.Days[len(o.Days)-1].Day; last.Hour() != 0 || last.Location() != loc {
+		t.Errorf("the last day starts at %v", last)
+	}
+	page, err := e.svc.MerchantOrders(e.ctx, checkout.OrderFilter{Search: validCPF, Limit: 10})
+	if err != nil || page.Total != 2 || len(page.Orders) != 2 {
+		t.Errorf("orders by CPF: %+v, %v", page, err)
+	}
+	page, _ = e.svc.MerchantOrders(e.ctx, checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}})
+	if page.Total != 1 || page.Orders[0].ID != paid.ID || page.Orders[0].PaidAt.IsZero() {
+		t.Errorf("paid orders: %+v", page)
+	}
+}

@@ -1,0 +1,204 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// RunReports runs the suite of the merchant's reading of the orders: the dashboard's filters
+// and order summaries, and the overview's figures. open must return a new, empty store for
+// each call and arrange its closing with t.Cleanup.
+func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
+	t.Run("OrderSummaries", func(t *testing.T) { testOrderSummaries(t, open(t)) })
+	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
+}
+
+// reportOrder is an order of the report tests: created at, amount, customer, and paid at (zero:
+// unpaid, awaiting payment).
+func reportOrder(t *testing.T, s checkout.Store, created time.Time, amount gatewayclient.Cents, name, email, doc string, paid time.Time) *checkout.Order {
+	t.Helper()
+	o := NewOrder("key-" + checkout.NewID())
+	o.CreatedAt, o.UpdatedAt, o.Amount = created, created, amount
+	o.Lines = []checkout.OrderLine{{ProductID: "a", Title: "Produto a", UnitPrice: amount, Quantity: 1}}
+	o.Customer = checkout.Customer{Name: name, Email: email, Document: doc}
+	o.History[0].At = created
+	stored := mustCreate(t, s, o)
+	if paid.IsZero() {
+		return stored
+	}
+	move(stored, checkout.StatusAwaitingPayment, created)
+	move(stored, checkout.StatusPaid, paid)
+	stored.PaidAt = paid
+	if err := s.UpdateOrder(context.Background(), stored); err != nil {
+		t.Fatalf("paying %s: %v", stored.ID, err)
+	}
+	return stored
+}
+
+func testOrderSummaries(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	day := func(n int) time.Time { return base.Add(time.Duration(n) * 24 * time.Hour) }
+	a := reportOrder(t, s, day(0), 1990, "João Pereira", "joao@example.com", "52998224725", day(0).Add(time.Minute))
+	b := reportOrder(t, s, day(1), 5900, "Ana Souza", "ana@loja.example", "11222333000181", time.Time{})
+	c := reportOrder(t, s, day(2), 12000, "Empresa 100% Digital_Ltda", "contato@digital.example", "12ABC34501DE35", day(2).Add(time.Hour))
+	d := reportOrder(t, s, day(3), 300, "Ana Lima", "lima@example.com", "39053344705", time.Time{})
+
+	list := func(f checkout.OrderFilter) ([]string, int) {
+		t.Helper()
+		got, total, err := s.OrderSummaries(ctx, f)
+		if err != nil {
+			t.Fatalf("OrderSummaries(%+v): %v", f, err)
+		}
+		var ids []string
+		for _, o := range got {
+			ids = append(ids, o.ID)
+		}
+		return ids, total
+	}
+	for _, tc := range []struct {
+		name string
+		f    checkout.OrderFilter
+		want []string
+	}{
+		{"all, newest first", checkout.OrderFilter{}, []string{d.ID, c.ID, b.ID, a.ID}},
+		{"status", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}}, []string{c.ID, a.ID}},
+		{"dates", checkout.OrderFilter{CreatedFrom: day(1), CreatedBefore: day(3)}, []string{c.ID, b.ID}},
+		{"amounts", checkout.OrderFilter{MinAmount: 1990, MaxAmount: 5900}, []string{b.ID, a.ID}},
+		{"name, case aside", checkout.OrderFilter{Search: "ANA"}, []string{d.ID, b.ID}},
+		{"accented name", checkout.OrderFilter{Search: "joão"}, []string{a.ID}},
+		{"e-mail", checkout.OrderFilter{Search: "@loja.example"}, []string{b.ID}},
+		{"number", checkout.OrderFilter{Search: c.Number}, []string{c.ID}},
+		{"externalCode", checkout.OrderFilter{Search: a.ExternalCode[:10]}, []string{a.ID}},
+		{"CPF typed with punctuation", checkout.OrderFilter{Search: "529.982.247-25"}, []string{a.ID}},
+		{"CNPJ part", checkout.OrderFilter{Search: "11.222.333"}, []string{b.ID}},
+		{"alphanumeric CNPJ, lower-case", checkout.OrderFilter{Search: "12.abc.345/01de-35"}, []string{c.ID}},
+		{"a percent sign", checkout.OrderFilter{Search: "100%"}, []string{c.ID}},
+		{"a % is no wildcard", checkout.OrderFilter{Search: "a%z"}, nil},
+		{"an _ is no wildcard", checkout.OrderFilter{Search: "a_l"}, nil},
+		{"an underscore", checkout.OrderFilter{Search: "l_ltda"}, []string{c.ID}},
+		{"combined", checkout.OrderFilter{Search: "ana", Statuses: []checkout.OrderStatus{checkout.StatusPending}, MinAmount: 1000}, []string{b.ID}},
+		{"no match", checkout.OrderFilter{Search: "zzz"}, nil},
+	} {
+		got, total := list(tc.f)
+		if !slices.Equal(got, tc.want) || total != len(tc.want) {
+			t.Errorf("%s: %v (total %d), want %v", tc.name, got, total, tc.want)
+		}
+	}
+	// Pages count every match; past the end, an empty page with the right total.
+	if got, total := list(checkout.OrderFilter{Limit: 2, Offset: 1}); !slices.Equal(got, []string{c.ID, b.ID}) || total != 4 {
+		t.Errorf("page 2 of 2: %v, total %d", got, total)
+	}
+	if got, total := list(checkout.OrderFilter{Limit: 2, Offset: 10}); len(got) != 0 || total != 4 {
+		t.Errorf("past the end: %v, total %d; want none of 4", got, total)
+	}
+	// A summary carries what a list shows.
+	sums, _, _ := s.OrderSummaries(ctx, checkout.OrderFilter{Search: a.Number})
+	if len(sums) != 1 {
+		t.Fatal("no summary")
+	}
+	got := sums[0]
+	if got.Number != a.Number || got.Status != checkout.StatusPaid || got.Amount != 1990 || got.CustomerName != "João Pereira" ||
+		got.CustomerEmail != "joao@example.com" || got.CustomerDocument != "52998224725" || !got.CreatedAt.Equal(day(0)) ||
+		!got.PaidAt.Equal(day(0).Add(time.Minute)) || got.ExternalCode != a.ExternalCode {
+		t.Errorf("summary %+v", got)
+	}
+	// The same filters hold for Orders.
+	os, err := s.Orders(ctx, checkout.OrderFilter{Search: "ana", MaxAmount: 1000})
+	if err != nil || len(os) != 1 || os[0].ID != d.ID {
+		t.Errorf("Orders with the merchant's filters: %d orders, %v", len(os), err)
+	}
+}
+
+func testOrderStats(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	zone := -3 * time.Hour
+	// "Now" is 2026-03-14 12:00 UTC (09:00 in São Paulo); today starts at 03:00 UTC.
+	today := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC)
+	daysAgo := func(n int) time.Time { return today.Add(-time.Duration(n) * 24 * time.Hour) }
+	reportOrder(t, s, daysAgo(0).Add(time.Hour), 1000, "A", "a@x.example", "52998224725", daysAgo(0).Add(2*time.Hour))
+	reportOrder(t, s, daysAgo(0).Add(-time.Hour), 2000, "B", "b@x.example", "52998224725", daysAgo(0).Add(-time.Minute)) // paid yesterday, 23:59 local
+	reportOrder(t, s, daysAgo(3), 4000, "C", "c@x.example", "52998224725", daysAgo(3).Add(time.Hour))
+	reportOrder(t, s, daysAgo(10), 8000, "D", "d@x.example", "52998224725", daysAgo(10).Add(time.Hour))
+	reportOrder(t, s, daysAgo(40), 16000, "E", "e@x.example", "52998224725", daysAgo(40).Add(time.Hour))
+	reportOrder(t, s, daysAgo(1), 500, "F", "f@x.example", "52998224725", time.Time{})  // awaiting payment
+	reportOrder(t, s, daysAgo(50), 700, "G", "g@x.example", "52998224725", time.Time{}) // awaiting, old
+	st, err := s.OrderStats(ctx, checkout.StatsQuery{
+		PaidSince:   []time.Time{daysAgo(0), daysAgo(6), daysAgo(29)},
+		PlacedSince: daysAgo(29),
+		DaysFrom:    daysAgo(29),
+		ZoneOffset:  zone,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []checkout.PaidTotal{{Orders: 1, Amount: 1000}, {Orders: 3, Amount: 7000}, {Orders: 4, Amount: 15000}}
+	if !slices.Equal(st.Paid, want) {
+		t.Errorf("paid %+v, want %+v", st.Paid, want)
+	}
+	if st.Awaiting != 2 || st.Placed != 5 || st.PlacedPaid != 4 {
+		t.Errorf("awaiting %d, placed %d, placed and paid %d; want 2, 5, 4", st.Awaiting, st.Placed, st.PlacedPaid)
+	}
+	wantDays := map[int64]checkout.PaidTotal{
+		checkout.DayNumber(daysAgo(0), zone):  {Orders: 1, Amount: 1000},
+		checkout.DayNumber(daysAgo(1), zone):  {Orders: 1, Amount: 2000},
+		checkout.DayNumber(daysAgo(3), zone):  {Orders: 1, Amount: 4000},
+		checkout.DayNumber(daysAgo(10), zone): {Orders: 1, Amount: 8000},
+	}
+	if fmt.Sprint(st.Days) != fmt.Sprint(wantDays) {
+		t.Errorf("days %v, want %v", st.Days, wantDays)
+	}
+	// Periods without payments answer zeros.
+	later := today.Add(48 * time.Hour)
+	none, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{later}, PlacedSince: later, DaysFrom: later, ZoneOffset: zone})
+	if err != nil || none.Paid[0] != (checkout.PaidTotal{}) || none.Placed != 0 || len(none.Days) != 0 || none.Awaiting != 2 {
+		t.Errorf("a period without payments: %+v, %v", none, err)
+	}
+}
+
+// RunSummaryQueryCounts checks, for a store built on sqlstore, that a page of order summaries
+// costs one statement however many orders it shows, and the overview two. open is as for
+// RunQueryCounts.
+func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store) {
+	ctx := context.Background()
+	var c *QueryCounter
+	s := open(t, func(db sqlstore.DB) sqlstore.DB {
+		c = &QueryCounter{DB: db}
+		return c
+	})
+	count := func(fn func() error) int64 {
+		t.Helper()
+		before := c.Statements()
+		if err := fn(); err != nil {
+			t.Fatal(err)
+		}
+		return c.Statements() - before
+	}
+	page := func(limit int) int64 {
+		return count(func() error {
+			_, _, err := s.OrderSummaries(ctx, checkout.OrderFilter{Search: "maria", Limit: limit})
+			return err
+		})
+	}
+	mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	one := page(1)
+	for range 29 {
+		mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	}
+	if many := page(30); many != 1 || one != 1 {
+		t.Errorf("a page of 1 summary ran %d statements, of 30 %d; want 1 each", one, many)
+	}
+	stats := count(func() error {
+		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base})
+		return err
+	})
+	if stats != 2 {
+		t.Errorf("the overview ran %d statements, want 2", stats)
+	}
+}
