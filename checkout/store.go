@@ -104,6 +104,6 @@ type OrderFilter struct {
 	// it, case aside, or the customer document holds its digits (and letters: CNPJs may have
 	// some).
 	Search string
-	Limit                      int // at most this many (0: no limit)
-	Offset                     int
+	Limit  int // at most this many (0: no limit)
+	Offset int
 }
