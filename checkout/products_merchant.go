@@ -31,10 +31,20 @@ type ProductInput struct {
 	Active      bool
 }
 
+// MerchantProduct returns one product of the catalogue, on sale or not, or ErrNotFound.
+func (s *Service) MerchantProduct(ctx context.Context, id ProductID) (*Product, error) {
+	return s.store.Product(ctx, id)
+}
+
 // AllProducts lists the whole catalogue, inactive products too, by title.
 func (s *Service) AllProducts(ctx context.Context) ([]Product, error) {
 	return s.store.Products(ctx, false)
 }
+
+// CheckProduct checks a product as CreateProduct and UpdateProduct do, without storing it;
+// nil when it is valid. A form that could not read a field (a price typed wrong) uses it to
+// report the other fields' errors at the same time.
+func CheckProduct(in ProductInput) *FieldErrors { return checkProduct(&in) }
 
 // checkProduct checks a product with the gateway's own rules for a transaction's item (title
 // 2..150 characters, description 2..255 when given, unit price 1..10000000 cents): a product

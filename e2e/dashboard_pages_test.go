@@ -8,6 +8,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -105,4 +106,31 @@ func depositIDs(ds []gatewayclient.Deposit) []string {
 		out = append(out, d.ID)
 	}
 	return out
+}
+
+// placeOrder places an order of the e-book through the domain, paid at the sandbox when pay.
+func (a *testApp) placeOrder(t *testing.T, pay bool) *checkout.Order {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	svc := a.app.Service()
+	c, err := svc.AddToCart(ctx, "", "ebook-receitas-do-cerrado", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKey(c), Lang: "pt-BR",
+		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pay {
+		return o
+	}
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = svc.RefreshFromGateway(ctx, o.ID); err != nil || o.Status != checkout.StatusPaid {
+		t.Fatalf("paying the order: %v, %v", o, err)
+	}
+	return o
 }

@@ -188,3 +188,110 @@ func holderType(p DashPage, t gatewayclient.HolderType) string {
 	}
 	return string(t)
 }
+
+// orders is "N pedidos" in the page's language.
+func (p DashPage) orders(n int) string {
+	if n == 1 {
+		return p.t("overview.one_order")
+	}
+	return p.t("overview.n_orders", p.count(n))
+}
+
+// percent formats thousandths as a percentage with one decimal ("66,7 %", "66.7%"); "—" for a
+// negative value (nothing to divide).
+func percent(lang Lang, permille int) string {
+	if permille < 0 {
+		return "—"
+	}
+	whole, frac := strconv.Itoa(permille/10), strconv.Itoa(permille%10)
+	if lang.norm() == En {
+		return whole + "." + frac + "%"
+	}
+	return whole + "," + frac + " %"
+}
+
+// shortDate is a day as "14/03" (pt-BR) or "Mar 14" (English).
+func shortDate(lang Lang, t time.Time) string {
+	if lang.norm() == En {
+		return t.Format("Jan 2")
+	}
+	return t.Format("02/01")
+}
+
+func chartViewBox(c Chart) string {
+	return "0 0 " + strconv.Itoa(c.Width) + " " + strconv.Itoa(c.Height)
+}
+
+// chartSummary describes the chart in words for screen readers.
+func chartSummary(p DashPage, c Chart) string {
+	var total gatewayclient.Cents
+	best := -1
+	for i, d := range c.Days {
+		total += d.Amount
+		if d.Amount > 0 && (best < 0 || d.Amount > c.Days[best].Amount) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return p.t("overview.chart_none")
+	}
+	return p.t("overview.chart_desc", p.money(total), shortDate(p.Lang, c.Days[best].Day), p.money(c.Days[best].Amount))
+}
+
+// orderTone is the colour family of an order state's badge.
+func orderTone(status string) string {
+	switch status {
+	case "paid":
+		return "ok"
+	case "failed", "expired", "under_review":
+		return "bad"
+	case "refunded", "refunding":
+		return "neutral"
+	}
+	return "wait"
+}
+
+// gatewayDeposit converts a deposit state's name.
+func gatewayDeposit(s string) gatewayclient.DepositStatus { return gatewayclient.DepositStatus(s) }
+
+// orderAttrs are the attributes of an order filter's input.
+func orderAttrs(f OrderFilterView, name, typ string, extra ...string) templ.OrderedAttributes {
+	return filterAttrs(FilterView{Values: f.Values, Errors: f.Errors}, name, typ, extra...)
+}
+
+// productAttrs are the attributes of a product form's input.
+func productAttrs(f ProductFormView, name, typ string) templ.OrderedAttributes {
+	a := templ.OrderedAttributes{
+		{Key: "id", Value: "p-" + name},
+		{Key: "name", Value: name},
+		{Key: "type", Value: typ},
+		{Key: "value", Value: f.Values[name]},
+	}
+	var describedBy []string
+	if name == "unit_price" {
+		a = append(a, templ.KeyValue[string, any]{Key: "inputmode", Value: "decimal"})
+		describedBy = append(describedBy, "p-unit_price-hint")
+	}
+	if name == "title" {
+		a = append(a, templ.KeyValue[string, any]{Key: "required", Value: true})
+	}
+	if f.Errors[name] != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
+		describedBy = append([]string{"p-" + name + "-error"}, describedBy...)
+	}
+	if len(describedBy) > 0 {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: strings.Join(describedBy, " ")})
+	}
+	return a
+}
+
+// productLabel is the label of a product form's field.
+func productLabel(p DashPage, name string) string {
+	switch name {
+	case "title":
+		return p.t("products.field_title")
+	case "description":
+		return p.t("products.field_description")
+	}
+	return p.t("products.field_unit_price")
+}

@@ -233,3 +233,163 @@ func FormatCount(lang Lang, n int) string {
 	}
 	return string(out)
 }
+
+// OverviewView is the dashboard's first page.
+type OverviewView struct {
+	DashPage
+	Today, Week, Month PaidFigure
+	Awaiting           int
+	AwaitingURL        string // the orders awaiting payment
+	Placed, PlacedPaid int
+	Conversion         int // paid ÷ placed in thousandths; -1 when nothing was placed
+	Chart              Chart
+	OrdersURL          string
+}
+
+// PaidFigure is a count of paid orders and their amount.
+type PaidFigure struct {
+	Orders int
+	Amount gatewayclient.Cents
+}
+
+// Chart is the daily paid amounts, drawn as SVG by the server (no script) with the same data
+// as a table.
+type Chart struct {
+	Days   []ChartDay
+	Max    gatewayclient.Cents // the tallest bar's amount
+	Width  int                 // viewBox width
+	Height int                 // viewBox height of the bars' area
+}
+
+// ChartDay is one bar of the chart.
+type ChartDay struct {
+	Day    time.Time // local midnight
+	Amount gatewayclient.Cents
+	Orders int
+	X, Y   int  // the bar's top-left corner in the viewBox
+	W, H   int  // its size
+	Label  bool // the day is labelled under the axis
+}
+
+// OrdersView is the shop's order list.
+type OrdersView struct {
+	DashPage
+	Filter   OrderFilterView
+	Rows     []OrderRow
+	Pager    Pager
+	Searched bool
+	Failed   string // localised: the list could not be read
+}
+
+// OrderFilterView is the order list's filter form: its values as typed, errors by field.
+type OrderFilterView struct {
+	Action   string
+	ClearURL string
+	Values   map[string]string // q, from, to, minAmount, maxAmount, page
+	Errors   map[string]string
+	Statuses []Option
+	PerPage  int
+}
+
+// OrderRow is one order of the list.
+type OrderRow struct {
+	ID, Number, URL string
+	CreatedAt       time.Time
+	PaidAt          time.Time
+	Customer        string
+	Email           string
+	Amount          gatewayclient.Cents
+	Status          string // the order state
+	StatusText      string
+	LatePayment     bool
+	RefundDue       gatewayclient.Cents
+}
+
+// OrderView is one order of the shop with everything known of it.
+type OrderView struct {
+	DashPage
+	BackURL  string
+	Order    OrderDetail
+	Lines    []OrderLineView
+	Attempts []AttemptView
+	History  []HistoryView
+}
+
+// OrderDetail is the order's own fields.
+type OrderDetail struct {
+	ID, Number, ExternalCode, MerchantReference, SessionID string
+	Status, StatusText                                     string
+	Amount, RefundDue                                      gatewayclient.Cents
+	LatePayment, Physical                                  bool
+	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time
+	Lang, ShopperIP                                        string
+	CustomerName, CustomerDocument, CustomerEmail          string
+	CustomerPhone                                          string
+	Address                                                []string // lines of the shipping address; nil when digital
+}
+
+// OrderLineView is one line of an order.
+type OrderLineView struct {
+	Title     string
+	Quantity  int
+	UnitPrice gatewayclient.Cents
+	Subtotal  gatewayclient.Cents
+	Physical  bool
+}
+
+// AttemptView is one payment attempt of an order.
+type AttemptView struct {
+	N              int
+	IdempotencyKey string
+	DepositID      string
+	DepositURL     string // the deposit's page; "" while the gateway has not answered
+	State          string
+	DepositStatus  string
+	ExpiresAt      time.Time
+	Error          string
+	CreatedAt      time.Time
+}
+
+// HistoryView is one change of an order's state.
+type HistoryView struct {
+	From, To, FromText, ToText string
+	At                         time.Time
+	Reason                     string
+}
+
+// ProductsView is the merchant's catalogue: the list and the new-product form.
+type ProductsView struct {
+	DashPage
+	Products []ProductRow
+	Form     ProductFormView
+	Notice   string // localised: what was just done
+	Failed   string
+}
+
+// ProductRow is one product of the merchant's list.
+type ProductRow struct {
+	ID, Title, Description string
+	Price                  gatewayclient.Cents
+	Physical, Active       bool
+	EditURL, ToggleURL     string
+	ShopURL                string
+}
+
+// ProductFormView is a product's form (new or edit).
+type ProductFormView struct {
+	Action   string
+	Title    string // the form's heading (localised)
+	Values   map[string]string
+	Physical bool
+	Active   bool
+	Errors   map[string]string
+	Submit   string // localised button text
+	ID       string // "" for a new product
+}
+
+// ProductEditView is the edit page of a product.
+type ProductEditView struct {
+	DashPage
+	BackURL string
+	Form    ProductFormView
+}

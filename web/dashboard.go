@@ -32,7 +32,7 @@ type DashboardGateway interface {
 }
 
 // dashSections are the sections of the dashboard's navigation, in order.
-var dashSections = []string{"deposits", "withdrawals"}
+var dashSections = []string{"overview", "orders", "deposits", "withdrawals", "products"}
 
 // Session keys of the dashboard.
 const (
@@ -95,7 +95,14 @@ func (s *Server) dashboardRoutes(r chi.Router) {
 		r.Post("/logout", d.logout)
 		r.Group(func(r chi.Router) {
 			r.Use(d.requireUser, d.checkCSRF)
-			r.Get("/", d.home)
+			r.Get("/", d.overview)
+			r.Get("/orders", d.orders)
+			r.Get("/orders/{id}", d.order)
+			r.Get("/products", d.products)
+			r.Post("/products", d.createProduct)
+			r.Get("/products/{id}", d.productForm)
+			r.Post("/products/{id}", d.updateProduct)
+			r.Post("/products/{id}/active", d.toggleProduct)
 			r.Get("/deposits", d.deposits)
 			r.Get("/deposits.csv", d.depositsCSV)
 			r.Get("/deposits/{id}", d.deposit)
@@ -231,11 +238,6 @@ func (d *dashboard) page(r *http.Request, section string) views.DashPage {
 		}
 	}
 	return p
-}
-
-// home is GET /dashboard: the first section.
-func (d *dashboard) home(w http.ResponseWriter, r *http.Request) {
-	d.s.redirect(w, r, DashboardPath+"/"+dashSections[0])
 }
 
 // notFound is the dashboard's 404 page (behind the session check, so that a stranger learns

@@ -1,0 +1,239 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// Parameters of the order list (the shop's own, so its own names where the gateway has none).
+const (
+	paramSearch = "q"
+	paramFrom   = "from" // a São Paulo date: orders created from its first instant
+	paramTo     = "to"   // a São Paulo date: orders created up to its last instant
+)
+
+// maxSearch bounds the search box.
+const maxSearch = 100
+
+// orderParams are the parameters of the order list's form.
+var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
+	paramMinAmount: true, paramMaxAmount: true, paramPage: true, paramPerPage: true}
+
+// parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
+func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, filterErrors) {
+	q, errs := strictQuery(raw)
+	r := &queryReader{q: q, errs: errs}
+	search := r.single(paramSearch)
+	if utf8.RuneCountInString(search) > maxSearch {
+		errs.add(paramSearch, gatewayclient.CodeMaxLength, "too long")
+		search = ""
+	}
+	f := checkout.OrderFilter{
+		Search:    search,
+		Statuses:  list(r, paramStatus, checkout.OrderStatus.Valid),
+		MinAmount: r.amount(paramMinAmount),
+		MaxAmount: r.amount(paramMaxAmount),
+	}
+	from, to := r.day(paramFrom), r.day(paramTo)
+	if !from.IsZero() {
+		f.CreatedFrom = from
+	}
+	if !to.IsZero() {
+		f.CreatedBefore = to.AddDate(0, 0, 1) // the whole last day
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		errs.add(paramTo, gatewayclient.CodeRange, "before from")
+	}
+	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
+		errs.add(paramMaxAmount, gatewayclient.CodeRange, "below minAmount")
+	}
+	page := max(r.integer(paramPage, 1, maxPage), 1)
+	perPage := r.integer(paramPerPage, 1, dashMaxPerPage)
+	if perPage == 0 {
+		perPage = dashDefaultPerPage
+	}
+	f.Limit, f.Offset = perPage, (page-1)*perPage
+	return q, f, page, perPage, errs
+}
+
+// day reads a date (YYYY-MM-DD, as a date input sends it) as the first instant of that day in
+// São Paulo.
+func (r *queryReader) day(name string) time.Time {
+	s := r.single(name)
+	if s == "" {
+		return time.Time{}
+	}
+	d, err := time.ParseInLocation("2006-01-02", s, views.SaoPaulo())
+	if err != nil {
+		r.errs.add(name, gatewayclient.CodeFormat, "must be a date such as 2026-03-01")
+		return time.Time{}
+	}
+	return d
+}
+
+// orders is GET /dashboard/orders: a page of the shop's orders matching the filters, newest
+// first, with the count of every match (one statement per page).
+func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
+	q, f, page, perPage, errs := parseOrderQuery(r.URL.RawQuery)
+	lang := d.s.pageLang(r)
+	v := views.OrdersView{DashPage: d.page(r, "orders"), Searched: hasFilters(q)}
+	status := http.StatusOK
+	if len(errs) == 0 {
+		res, err := d.s.svc.MerchantOrders(r.Context(), f)
+		if err != nil {
+			code := checkout.ErrorCode(err)
+			d.s.logError(r, err, code)
+			status = httpStatus(code)
+			v.Failed = views.T(lang, "orders.failed", RequestID(r.Context()))
+		} else {
+			for _, o := range res.Orders {
+				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
+					URL:       d.link(r, DashboardPath+"/orders/"+url.PathEscape(o.ID)),
+					CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
+					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
+					LatePayment: o.LatePayment, RefundDue: o.RefundDue})
+			}
+			totalPages := (res.Total + perPage - 1) / perPage
+			v.Pager = d.pager(r, "/orders", q, res.Total, totalPages, page, perPage, page, perPage)
+		}
+	} else {
+		status = http.StatusUnprocessableEntity
+	}
+	v.Filter = views.OrderFilterView{Action: DashboardPath + "/orders", ClearURL: d.link(r, DashboardPath+"/orders"),
+		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramPage} {
+		v.Filter.Values[name] = firstValue(q, name)
+	}
+	for param, viol := range errs {
+		v.Filter.Errors[param] = orderFilterMessage(lang, param, viol)
+	}
+	checked := listValues(q, paramStatus)
+	for _, st := range checkout.OrderStatuses() {
+		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
+			Label: views.StatusText(lang, st), Checked: checked[string(st)]})
+	}
+	d.s.render(w, r, status, views.OrdersPage(v))
+}
+
+// orderFilterMessage is the localised message of an order filter's violation.
+func orderFilterMessage(lang views.Lang, param string, v gatewayclient.Violation) string {
+	switch {
+	case v.Code == codeUnreadable:
+		return views.T(lang, "filter.err.unreadable", param)
+	case param == paramSearch:
+		return views.T(lang, "filter.err.search")
+	case (param == paramFrom || param == paramTo) && v.Code == gatewayclient.CodeRange:
+		return views.T(lang, "filter.err.day_range")
+	case param == paramFrom || param == paramTo:
+		if v.Code == gatewayclient.CodeDuplicate {
+			return views.T(lang, "filter.err.duplicate")
+		}
+		return views.T(lang, "filter.err.day")
+	case param == paramStatus && v.Code == gatewayclient.CodeEnum:
+		return views.T(lang, "filter.err.enum", quoted(v.Message))
+	case (param == paramMinAmount || param == paramMaxAmount) && v.Code == gatewayclient.CodeMin:
+		return views.T(lang, "filter.err.amount_min", views.FormatMoney(lang, 1))
+	}
+	return filterMessage(lang, param, v, 1)
+}
+
+// order is GET /dashboard/orders/{id}: everything known of one order.
+func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
+	lang := d.s.pageLang(r)
+	o, err := d.s.svc.Order(r.Context(), chi.URLParam(r, "id"))
+	back := d.link(r, DashboardPath+"/orders")
+	if err != nil {
+		if checkout.ErrorCode(err) == checkout.CodeNotFound {
+			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
+			return
+		}
+		d.s.fail(w, r, err)
+		return
+	}
+	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back}
+	v.Order = views.OrderDetail{ID: o.ID, Number: o.Number, ExternalCode: o.ExternalCode, MerchantReference: o.MerchantReference,
+		SessionID: o.SessionID, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status), Amount: o.Amount,
+		RefundDue: o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
+		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
+		CustomerName: o.Customer.Name, CustomerDocument: o.Customer.Document, CustomerEmail: o.Customer.Email,
+		CustomerPhone: o.Customer.Phone}
+	if a := o.Address; a != nil {
+		street := a.Street + ", " + a.Number
+		if a.Complement != "" {
+			street += " — " + a.Complement
+		}
+		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, a.ZipCode + " · " + a.Country}
+	}
+	for _, l := range o.Lines {
+		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
+			Subtotal: l.Subtotal(), Physical: l.Physical})
+	}
+	for _, a := range o.Attempts {
+		av := views.AttemptView{N: a.N, IdempotencyKey: a.IdempotencyKey, DepositID: a.TransactionID, State: string(a.State),
+			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error, CreatedAt: a.CreatedAt}
+		if a.TransactionID != "" {
+			av.DepositURL = d.link(r, DashboardPath+"/deposits/"+url.PathEscape(a.TransactionID))
+		}
+		v.Attempts = append(v.Attempts, av)
+	}
+	for _, h := range o.History {
+		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
+			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
+	}
+	d.s.render(w, r, http.StatusOK, views.OrderPage(v))
+}
+
+// overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
+func (d *dashboard) overview(w http.ResponseWriter, r *http.Request) {
+	ov, err := d.s.svc.Overview(r.Context(), views.SaoPaulo())
+	if err != nil {
+		d.s.fail(w, r, err)
+		return
+	}
+	v := views.OverviewView{DashPage: d.page(r, "overview"),
+		Today:       views.PaidFigure{Orders: ov.Today.Orders, Amount: ov.Today.Amount},
+		Week:        views.PaidFigure{Orders: ov.Week.Orders, Amount: ov.Week.Amount},
+		Month:       views.PaidFigure{Orders: ov.Month.Orders, Amount: ov.Month.Amount},
+		Awaiting:    ov.Awaiting,
+		AwaitingURL: d.link(r, DashboardPath+"/orders?status=pending&status=awaiting_payment"),
+		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
+		Chart:     chart(ov.Days),
+		OrdersURL: d.link(r, DashboardPath+"/orders"),
+	}
+	d.s.render(w, r, http.StatusOK, views.OverviewPage(v))
+}
+
+// Size of the overview's chart, in its viewBox's units.
+const (
+	chartBarSlot = 20 // each day's width
+	chartBarGap  = 4
+	chartHeight  = 160
+)
+
+// chart lays out the bars of the daily paid amounts, heights proportional to the tallest
+// (integer arithmetic; a day with any payment is at least one unit tall), every fifth day and
+// the last labelled.
+func chart(days []checkout.DayTotal) views.Chart {
+	c := views.Chart{Width: chartBarSlot * len(days), Height: chartHeight}
+	for _, d := range days {
+		c.Max = max(c.Max, d.Amount)
+	}
+	for i, d := range days {
+		h := 0
+		if c.Max > 0 && d.Amount > 0 {
+			h = max(int(int64(d.Amount)*chartHeight/int64(c.Max)), 1)
+		}
+		c.Days = append(c.Days, views.ChartDay{Day: d.Day, Amount: d.Amount, Orders: d.Orders,
+			X: i*chartBarSlot + chartBarGap/2, Y: chartHeight - h, W: chartBarSlot - chartBarGap, H: h,
+			Label: (len(days)-1-i)%5 == 0})
+	}
+	return c
+}

@@ -1,0 +1,200 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// Notices shown on the products page after an action (?done=…).
+var productNotices = map[string]string{
+	"created": "products.created", "created_inactive": "products.created_inactive", "saved": "products.saved",
+	"activated": "products.activated", "deactivated": "products.deactivated",
+}
+
+// products is GET /dashboard/products: the whole catalogue and the new-product form.
+func (d *dashboard) products(w http.ResponseWriter, r *http.Request) {
+	v := d.productsView(r, newProductForm(d, r), nil)
+	if key := productNotices[r.URL.Query().Get("done")]; key != "" {
+		v.Notice = views.T(v.Lang, key)
+	}
+	d.s.render(w, r, http.StatusOK, views.ProductsPage(v))
+}
+
+// productsView is the products page with the form f.
+func (d *dashboard) productsView(r *http.Request, f views.ProductFormView, listErr error) views.ProductsView {
+	v := views.ProductsView{DashPage: d.page(r, "products"), Form: f}
+	ps, err := d.s.svc.AllProducts(r.Context())
+	if err == nil {
+		err = listErr
+	}
+	if err != nil {
+		d.s.logError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", RequestID(r.Context()))
+	}
+	for _, p := range ps {
+		base := DashboardPath + "/products/" + url.PathEscape(string(p.ID))
+		v.Products = append(v.Products, views.ProductRow{ID: string(p.ID), Title: p.Title, Description: p.Description,
+			Price: p.UnitPrice, Physical: p.Physical, Active: p.Active, EditURL: d.link(r, base),
+			ToggleURL: d.link(r, base+"/active")})
+	}
+	return v
+}
+
+// newProductForm is the empty new-product form (on sale by default).
+func newProductForm(d *dashboard, r *http.Request) views.ProductFormView {
+	lang := d.s.pageLang(r)
+	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products"), Title: views.T(lang, "products.new"),
+		Values: map[string]string{}, Errors: map[string]string{}, Active: true, Submit: views.T(lang, "products.create")}
+}
+
+// readProductForm reads a posted product form: the values as typed (to show again) and the
+// input, the price in reais read into cents. A price that cannot be read is a field error.
+func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.ProductInput, *checkout.FieldErrors) {
+	get := r.PostForm.Get
+	f.Values = map[string]string{checkout.FieldTitle: get(checkout.FieldTitle),
+		checkout.FieldDescription: get(checkout.FieldDescription), checkout.FieldUnitPrice: get(checkout.FieldUnitPrice)}
+	f.Physical, f.Active = get("physical") == "true", get("active") == "true"
+	in := checkout.ProductInput{Title: get(checkout.FieldTitle), Description: get(checkout.FieldDescription),
+		Physical: f.Physical, Active: f.Active}
+	price := get(checkout.FieldUnitPrice)
+	if price == "" {
+		return in, &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{checkout.FieldUnitPrice: {{
+			Field: checkout.FieldUnitPrice, Code: gatewayclient.CodeRequired, Message: "is required"}}}}
+	}
+	c, err := ParseReais(price)
+	if err != nil {
+		return in, &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{checkout.FieldUnitPrice: {{
+			Field: checkout.FieldUnitPrice, Code: gatewayclient.CodeFormat, Message: err.Error()}}}}
+	}
+	in.UnitPrice = c
+	return in, nil
+}
+
+// productErrors puts a product's field errors, localised, into its form.
+func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.FieldErrors) {
+	for field := range fe.Fields {
+		f.Errors[field] = views.FieldMessage(lang, field, fe.Code(field))
+	}
+}
+
+// createProduct is POST /dashboard/products.
+func (d *dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
+	lang := d.s.pageLang(r)
+	f := newProductForm(d, r)
+	in, fe := readProductForm(r, &f)
+	var p *checkout.Product
+	var err error
+	if fe == nil {
+		p, err = d.s.svc.CreateProduct(r.Context(), in)
+	}
+	if fe != nil || errors.As(err, &fe) {
+		// The price typed goes back with the other fields' errors, all at once.
+		mergeFieldErrors(fe, checkout.CheckProduct(in))
+		productErrors(lang, &f, fe)
+		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductsPage(d.productsView(r, f, nil)))
+		return
+	}
+	if err != nil {
+		d.s.fail(w, r, err)
+		return
+	}
+	done := "created"
+	if !p.Active {
+		done = "created_inactive"
+	}
+	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+}
+
+// productForm is GET /dashboard/products/{id}: the product's edit form.
+func (d *dashboard) productForm(w http.ResponseWriter, r *http.Request) {
+	p, err := d.s.svc.MerchantProduct(r.Context(), checkout.ProductID(chi.URLParam(r, "id")))
+	if err != nil {
+		d.productTrouble(w, r, err)
+		return
+	}
+	f := d.editForm(r, p)
+	f.Values = map[string]string{checkout.FieldTitle: p.Title, checkout.FieldDescription: p.Description,
+		checkout.FieldUnitPrice: FormatReaisInput(p.UnitPrice)}
+	f.Physical, f.Active = p.Physical, p.Active
+	d.s.render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+		BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
+}
+
+// editForm is the edit form of p, without values.
+func (d *dashboard) editForm(r *http.Request, p *checkout.Product) views.ProductFormView {
+	lang := d.s.pageLang(r)
+	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products/"+url.PathEscape(string(p.ID))), ID: string(p.ID),
+		Title: views.T(lang, "products.edit_title", p.Title), Errors: map[string]string{}, Submit: views.T(lang, "products.save")}
+}
+
+// updateProduct is POST /dashboard/products/{id}.
+func (d *dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
+	id := checkout.ProductID(chi.URLParam(r, "id"))
+	p, err := d.s.svc.MerchantProduct(r.Context(), id)
+	if err != nil {
+		d.productTrouble(w, r, err)
+		return
+	}
+	f := d.editForm(r, p)
+	in, fe := readProductForm(r, &f)
+	if fe == nil {
+		_, err = d.s.svc.UpdateProduct(r.Context(), id, in)
+	}
+	if fe != nil || errors.As(err, &fe) {
+		mergeFieldErrors(fe, checkout.CheckProduct(in))
+		productErrors(d.s.pageLang(r), &f, fe)
+		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+			BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
+		return
+	}
+	if err != nil {
+		d.productTrouble(w, r, err)
+		return
+	}
+	d.s.redirect(w, r, DashboardPath+"/products?done=saved")
+}
+
+// toggleProduct is POST /dashboard/products/{id}/active: active=true puts the product on sale,
+// false takes it off.
+func (d *dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
+	active := r.PostForm.Get("active") == "true"
+	if _, err := d.s.svc.SetProductActive(r.Context(), checkout.ProductID(chi.URLParam(r, "id")), active); err != nil {
+		d.productTrouble(w, r, err)
+		return
+	}
+	done := "deactivated"
+	if active {
+		done = "activated"
+	}
+	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+}
+
+// productTrouble answers a failed read or write of one product.
+func (d *dashboard) productTrouble(w http.ResponseWriter, r *http.Request, err error) {
+	lang := d.s.pageLang(r)
+	if checkout.ErrorCode(err) == checkout.CodeNotFound {
+		d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
+			d.link(r, DashboardPath+"/products"))
+		return
+	}
+	d.s.fail(w, r, err)
+}
+
+// mergeFieldErrors adds to fe the violations of other's fields that fe has none for.
+func mergeFieldErrors(fe, other *checkout.FieldErrors) {
+	if other == nil {
+		return
+	}
+	for field, vs := range other.Fields {
+		if !fe.Has(field) {
+			fe.Fields[field] = vs
+		}
+	}
+}
