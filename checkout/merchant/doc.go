@@ -11,7 +11,8 @@
 // A key of that entropy needs no slow hash: nobody can guess it, and a stolen database gives
 // nothing that opens the API. Authentication looks the key up by its hash and compares the
 // hashes in constant time; the key of CHECKOUT_MERCHANT_API_KEY is accepted besides the stored
-// ones. Revoked keys stay listed, with the time of their revocation.
+// ones, and so are internal keys the program makes for itself (the sandbox's demo merchant
+// page). Revoked keys stay listed, with the time of their revocation.
 //
 // # Settings
 //
@@ -20,7 +21,21 @@
 // so (Effective.URLFromConfig). A URL typed by a merchant must be https on a public host name,
 // and every delivery to it goes through the SSRF guard of package webhook (it may never reach
 // this machine or its networks); the URL of the configuration is the operator's and is
-// trusted like the sandbox's forwarding URL: https anywhere, or plain http on loopback.
+// trusted like the sandbox's forwarding URL: https anywhere, or plain http on loopback. The
+// settings' frame origins join CHECKOUT_FRAME_ANCESTORS in the shopper pages' CSP
+// (FrameOrigins, read at most every few seconds).
+//
+// # Notifications
+//
+// When an order enters a state, Announcer (the checkout.Service's checkout.Announcer) makes one
+// notification per change: type "order." and the state, body the order as the API shows it. The
+// order's store writes them into its outbox in the transaction of the change, so they exist
+// exactly when the change was committed. Deliverer, running in every instance, claims due
+// notifications with a lease (the oldest pending one of each order only, so an order's
+// notifications arrive in order), signs them with the settings' secret (Standard Webhooks),
+// sends them, and records each attempt; a failure is retried along RetrySchedule, jittered,
+// for more than a day, then the notification is dead. DeliveryLog is the merchant's view of
+// the log, which the Deliverer prunes after 30 days.
 //
 // # Accounts
 //
