@@ -104,15 +104,14 @@ func (s *Store) RecordAttempt(ctx context.Context, n merchant.Notification, a me
 func (s *Store) Notifications(ctx context.Context, f merchant.NotificationFilter) ([]merchant.Notification, error) {
 	var conds []string
 	var p Params
-	for col, v := range map[string]string{"order_id": f.OrderID, "status": f.Status, "type": f.Type} {
-		if v != "" {
-			if !s.storable(v) {
+	for _, c := range []struct{ col, v string }{{"order_id", f.OrderID}, {"status", f.Status}, {"type", f.Type}} {
+		if c.v != "" {
+			if !s.storable(c.v) {
 				return nil, nil
 			}
-			conds = append(conds, col+" = "+p.Add(v))
+			conds = append(conds, c.col+" = "+p.Add(c.v))
 		}
 	}
-	sort.Strings(conds) // one text per filter, whatever the map's order
 	q := `SELECT ` + notificationColumns + ` FROM outbox`
 	if len(conds) > 0 {
 		q += ` WHERE ` + strings.Join(conds, " AND ")

@@ -154,7 +154,7 @@ func (d *demoServer) headers(next http.Handler) http.Handler {
 	})
 }
 
-// lang is the page's language: ?lang=, else Accept-Language, else pt-BR.
+// demoLang is the page's language: ?lang=, else Accept-Language, else pt-BR.
 func demoLang(r *http.Request) string {
 	if l := r.URL.Query().Get("lang"); l != "" {
 		if _, ok := demoLangs[l]; ok {
@@ -167,7 +167,7 @@ func demoLang(r *http.Request) string {
 	return "pt-BR"
 }
 
-// origin is the demo page's origin as the browser sees it.
+// demoOrigin is the demo page's origin as the browser sees it.
 func demoOrigin(r *http.Request) (string, error) {
 	o := "http://" + r.Host
 	if r.TLS != nil {
