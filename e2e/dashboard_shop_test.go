@@ -55,9 +55,17 @@ func TestDashboardShop(t *testing.T) {
 	s.open(a.url + "/")
 	s.check(s.expect.Locator(s.page.GetByTestId("product-card").Filter(playwright.LocatorFilterOptions{HasText: "Caderno pautado"})).ToHaveCount(1), "in the shop")
 
+	// Settings: an API key made in the page is shown once.
+	s.open(a.url + "/dashboard/settings")
+	s.check(d.testID("new-key-form").Locator(`[name="name"]`).Fill("site"), "key name")
+	s.check(d.testID("create-key").Click(), "create a key")
+	s.check(s.expect.Locator(d.testID("new-key-value")).ToHaveValue(regexp.MustCompile(`^pxk_`)), "the new key")
+	s.a11y(s.page, "settings")
+	s.shot("settings")
+
 	// The same pages at 390 px.
 	s.check(s.page.SetViewportSize(390, 844), "390 px")
-	for _, p := range []string{"/dashboard", "/dashboard/orders", "/dashboard/orders/" + paid.ID, "/dashboard/products"} {
+	for _, p := range []string{"/dashboard", "/dashboard/orders", "/dashboard/orders/" + paid.ID, "/dashboard/products", "/dashboard/settings"} {
 		s.open(a.url + p)
 		s.noHorizontalScroll(s.page, p)
 		s.a11y(s.page, p+" at 390 px")

@@ -295,3 +295,45 @@ func productLabel(p DashPage, name string) string {
 	}
 	return p.t("products.field_unit_price")
 }
+
+// settingsAttrs are the attributes of a settings form's input (value "" for a textarea).
+func settingsAttrs(v SettingsView, name, typ, value string) templ.OrderedAttributes {
+	a := templ.OrderedAttributes{{Key: "id", Value: "s-" + name}, {Key: "name", Value: name}}
+	if typ != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "type", Value: typ},
+			templ.KeyValue[string, any]{Key: "value", Value: value},
+			templ.KeyValue[string, any]{Key: "autocomplete", Value: "off"})
+	}
+	describedBy := "s-" + name + "-hint"
+	if v.Errors[name] != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
+		describedBy = "s-" + name + "-error " + describedBy
+	}
+	return append(a, templ.KeyValue[string, any]{Key: "aria-describedby", Value: describedBy})
+}
+
+// deliveryTone is the colour family of a notification's state.
+func deliveryTone(status string) string {
+	switch status {
+	case "delivered":
+		return "ok"
+	case "dead":
+		return "bad"
+	case "skipped":
+		return "neutral"
+	}
+	return "wait"
+}
+
+// deliveryStatus is a notification state's name.
+func deliveryStatus(p DashPage, status string) string {
+	switch status {
+	case "delivered":
+		return p.t("delivery.delivered")
+	case "dead":
+		return p.t("delivery.dead")
+	case "skipped":
+		return p.t("delivery.skipped")
+	}
+	return p.t("delivery.pending")
+}

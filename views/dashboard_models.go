@@ -393,3 +393,42 @@ type ProductEditView struct {
 	BackURL string
 	Form    ProductFormView
 }
+
+// SettingsView is the merchant's settings: where notifications go and their signing secret,
+// the origins allowed to frame the checkout, the API keys, and the last notifications sent.
+type SettingsView struct {
+	DashPage
+	Action                          string // POST: webhook_url and frame_origins
+	SecretAction                    string // POST: a new signing secret
+	KeysAction                      string // POST: name, a new API key
+	WebhookURL                      string
+	URLFromConfig, SecretFromConfig bool
+	Secret                          string // the signing secret ("" when none yet)
+	FrameOrigins                    string // one per line
+	Errors                          map[string]string
+	Notice                          string
+	Keys                            []APIKeyRow
+	KeyName                         string // as typed, on an error
+	NewKey                          string // the key just made, shown this once
+	NewKeyName                      string
+	Deliveries                      []DeliveryRow
+	Failed                          string
+}
+
+// APIKeyRow is one API key of the list.
+type APIKeyRow struct {
+	ID, Name, Hint        string
+	CreatedAt, LastUsedAt time.Time
+	RevokedAt             time.Time // zero: active
+	RevokeURL             string
+}
+
+// DeliveryRow is one notification of the delivery log.
+type DeliveryRow struct {
+	ID, Type, Status string
+	OrderURL         string
+	CreatedAt        time.Time
+	Attempts         int
+	LastStatusCode   int
+	LastError        string
+}

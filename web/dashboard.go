@@ -31,8 +31,9 @@ type DashboardGateway interface {
 	ListWithdrawals(ctx context.Context, f gatewayclient.WithdrawalFilter) (*gatewayclient.Page[gatewayclient.Withdrawal], error)
 }
 
-// dashSections are the sections of the dashboard's navigation, in order.
-var dashSections = []string{"overview", "orders", "deposits", "withdrawals", "products"}
+// dashSections are the sections of the dashboard's navigation, in order (settings only when
+// the server has the merchant settings).
+var dashSections = []string{"overview", "orders", "deposits", "withdrawals", "products", "settings"}
 
 // Session keys of the dashboard.
 const (
@@ -103,6 +104,7 @@ func (s *Server) dashboardRoutes(r chi.Router) {
 			r.Get("/products/{id}", d.productForm)
 			r.Post("/products/{id}", d.updateProduct)
 			r.Post("/products/{id}/active", d.toggleProduct)
+			d.settingsRoutes(r)
 			r.Get("/deposits", d.deposits)
 			r.Get("/deposits.csv", d.depositsCSV)
 			r.Get("/deposits/{id}", d.deposit)
@@ -230,6 +232,9 @@ func (d *dashboard) page(r *http.Request, section string) views.DashPage {
 		p.User = u.Email
 		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
 		for _, key := range dashSections {
+			if key == "settings" && (d.s.opts.Settings == nil || d.s.opts.APIKeys == nil) {
+				continue
+			}
 			path := DashboardPath + "/" + key
 			if key == "overview" {
 				path = DashboardPath

@@ -27,6 +27,7 @@ const (
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
 	accounts *merchant.Accounts
+	settings *merchant.SettingsManager
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
 }
@@ -38,7 +39,8 @@ func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb,
+		settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now)}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,

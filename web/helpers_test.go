@@ -208,7 +208,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	var dash *dashEnv
 	if o.dashboard {
 		dash = newDashEnv(t, store, client, sb)
-		opts.Accounts, opts.Gateway, opts.Sessions = dash.accounts, dash.gateway, store.Sessions()
+		opts.Accounts, opts.Gateway, opts.Sessions, opts.Settings = dash.accounts, dash.gateway, store.Sessions(), dash.settings
 	}
 	ws, err := web.New(opts)
 	if err != nil {

@@ -121,6 +121,10 @@ type Options struct {
 	// (nil: the API lists none).
 	Notifications *merchant.DeliveryLog
 
+	// Settings, with APIKeys, gives the dashboard its settings page (notifications, framing,
+	// API keys); nil leaves the page out.
+	Settings *merchant.SettingsManager
+
 	// Accounts, when set, serves the merchant dashboard under DashboardPath; Gateway is then
 	// required (the dashboard lists the gateway's deposits and withdrawals).
 	Accounts *merchant.Accounts

@@ -203,6 +203,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:        a.merchant.keys,
 		FrameOrigins:   a.merchant.settings.FrameOrigins,
 		Notifications:  a.merchant.log,
+		Settings:       a.merchant.settings,
 		Accounts:       a.accounts,
 		Gateway:        a.gateway,
 		Sessions:       store.Sessions(),
