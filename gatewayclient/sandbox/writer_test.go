@@ -46,9 +46,9 @@ func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 1000)
-	for g := range 6 {
+	for g := range 4 {
 		wg.Go(func() {
-			for i := range 10 {
+			for i := range 6 {
 				tx, err := c.CreateTransaction(ctx, txRequest(fmt.Sprintf("busy-%d-%04d", g, i), gc.Cents(100+i)))
 				if err != nil {
 					errs <- fmt.Errorf("create: %w", err)
@@ -67,7 +67,7 @@ func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		for range 10 {
+		for range 6 {
 			w, err := e.sb.CreateWithdrawal(ctx, testClientID, NewWithdrawal{Amount: 1000})
 			if err == nil {
 				_, err = e.sb.MoveWithdrawal(ctx, testClientID, w.ID, gc.WithdrawalProcessing, "")
@@ -101,11 +101,11 @@ func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
 		mu.Lock()
 		n := received
 		mu.Unlock()
-		if n >= 60 {
+		if n >= 48 { // a creation and a payment for each of the 24 transactions
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d webhooks delivered, want at least 60", n)
+			t.Fatalf("%d webhooks delivered, want at least 48", n)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
