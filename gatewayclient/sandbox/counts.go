@@ -151,7 +151,7 @@ type depositCount struct {
 	statuses []gc.DepositStatus
 	cells    *where // client, statuses and origins: what a cell is selected by
 	times    span   // created_at, Unix ms
-	dated    bool   // the filter bounds the dates
+	from, to bool   // the filter gives a start date, an end date
 	days     span   // the whole UTC days inside times
 	amounts  span   // cents
 	ranged   bool   // the filter bounds the amounts
@@ -166,10 +166,10 @@ func newDepositCount(q querier, clientID string, f gc.DepositFilter) *depositCou
 	in(c.cells, "status", f.Status)
 	in(c.cells, "origin", f.DepositOrigin)
 	if !f.StartDate.IsZero() {
-		c.times.lo, c.dated = max(f.StartDate.UnixMilli(), -noDate), true
+		c.times.lo, c.from = max(f.StartDate.UnixMilli(), -noDate), true
 	}
 	if !f.EndDate.IsZero() {
-		c.times.hi, c.dated = min(f.EndDate.UnixMilli(), noDate), true
+		c.times.hi, c.to = min(f.EndDate.UnixMilli(), noDate), true
 	}
 	c.days = span{-floorDiv(-c.times.lo, dayMs), floorDiv(c.times.hi+1, dayMs) - 1}
 	if f.MinAmount > 0 {
@@ -243,10 +243,10 @@ func (c *depositCount) wholeDayTimes() span {
 func (c *depositCount) partialDays() []span {
 	var out []span
 	whole := c.wholeDayTimes()
-	if c.dated && c.times.lo < whole.lo {
+	if c.from && c.times.lo < whole.lo {
 		out = append(out, span{c.times.lo, whole.lo - 1})
 	}
-	if c.dated && whole.hi < c.times.hi {
+	if c.to && whole.hi < c.times.hi {
 		out = append(out, span{whole.hi + 1, c.times.hi})
 	}
 	return out
@@ -262,7 +262,7 @@ func (c *depositCount) sumCells(ctx context.Context, buckets span) (int, error) 
 	case !c.ranged:
 		q, args = `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_by_day WHERE `+c.cells.sql()+` AND day BETWEEN ? AND ?`,
 			append(append([]any(nil), c.cells.args...), c.days.lo, c.days.hi)
-	case !c.dated:
+	case !c.from && !c.to:
 		q, args = `SELECT COALESCE(SUM(n), 0) FROM deposit_counts_by_bucket WHERE `+c.cells.sql()+` AND bucket BETWEEN ? AND ?`,
 			append(append([]any(nil), c.cells.args...), buckets.lo, buckets.hi)
 	}
