@@ -73,8 +73,10 @@ type Config struct {
 	ReconcileInterval time.Duration
 	// WebhooksEnabled forwards the embedded sandbox's webhooks to the checkout's own receiver.
 	WebhooksEnabled bool
-	// SandboxRateLimit bounds the embedded sandbox's POST /transaction per client (zero: the
-	// sandbox's default, 50 a second in bursts of 100).
+	// SandboxRateLimit (CHECKOUT_SANDBOX_RATE_LIMIT) bounds the embedded sandbox's
+	// POST /transaction per client (zero: the sandbox's default, 50 a second in bursts of 100;
+	// Off: none, for load tests). Only with the embedded sandbox: Validate refuses it beside a
+	// real gateway, whose limits are the gateway's own.
 	SandboxRateLimit sandbox.RateLimit
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
@@ -183,6 +185,14 @@ func settings() []setting {
 		{"CHECKOUT_SUPPORT_PHONE", "support-phone", "support phone shown to shoppers (Brazilian number with area code)", str(func(c *Config) *string { return &c.SupportPhone })},
 		{"CHECKOUT_SUPPORT_URL", "support-url", "a help page for shoppers (https)", str(func(c *Config) *string { return &c.SupportURL })},
 		{"CHECKOUT_CEP_LOOKUP", "cep-lookup", "address lookup of the customer form: a URL template with {cep} answering ViaCEP's JSON, or off (default: a built-in table with the embedded sandbox, ViaCEP with a real gateway)", str(func(c *Config) *string { return &c.CEPLookup })},
+		{"CHECKOUT_SANDBOX_RATE_LIMIT", "sandbox-rate-limit", "embedded sandbox only: its POST /transaction limit, as a real gateway has one — requests per period (50/s, 1000/s, 3000/m; bursts of twice that, or \"50/s burst 200\") or off for load tests", func(c *Config, v string) error {
+			l, err := sandbox.ParseRateLimit(v)
+			if err != nil {
+				return err
+			}
+			c.SandboxRateLimit = l
+			return nil
+		}},
 		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
 			r, err := parseRate(v)
 			c.NewCartLimit = r
@@ -202,6 +212,7 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RETENTION_WEBHOOK_IDS": func(c Config) string { return c.WebhookIDRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
+	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.String() },
 }
 
 // rateUnits are the periods a rate may be given per.
@@ -323,6 +334,11 @@ func (c Config) Validate() error {
 		if c.GatewayClientSecret == "" {
 			return &ConfigError{"CHECKOUT_GATEWAY_CLIENT_SECRET", "is required when CHECKOUT_GATEWAY_URL is set"}
 		}
+	}
+	// A limit for a sandbox that is not there would be silently ignored, and someone load-testing
+	// a real gateway with "off" would believe the checkout's own limit lifted: refuse it.
+	if !c.Sandbox() && c.SandboxRateLimit != (sandbox.RateLimit{}) {
+		return &ConfigError{"CHECKOUT_SANDBOX_RATE_LIMIT", "applies to the embedded sandbox only: unset it when CHECKOUT_GATEWAY_URL is set (the real gateway's limits are its own)"}
 	}
 	if c.GatewayWebhookSecret != "" {
 		if _, err := webhook.Sign(c.GatewayWebhookSecret, "check", time.Unix(0, 0), nil); err != nil {

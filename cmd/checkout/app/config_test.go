@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/web"
 )
 
@@ -150,5 +151,79 @@ func TestLoadNewCartLimit(t *testing.T) {
 		if err != nil || c.NewCartLimit != want {
 			t.Errorf("%q: %+v, %v; want %+v", v, c.NewCartLimit, err, want)
 		}
+	}
+}
+
+// TestLoadSandboxRateLimit: CHECKOUT_SANDBOX_RATE_LIMIT (and -sandbox-rate-limit) reach the
+// embedded sandbox's limit; unset, the sandbox keeps its realistic default.
+func TestLoadSandboxRateLimit(t *testing.T) {
+	c, err := Load(envOf(nil), nil)
+	if err != nil || c.SandboxRateLimit != (sandbox.RateLimit{}) {
+		t.Fatalf("unset: %+v, %v; want the zero value (the sandbox's default)", c.SandboxRateLimit, err)
+	}
+	for v, want := range map[string]sandbox.RateLimit{
+		"50/s":           {Requests: 50, Period: time.Second, Burst: 100},
+		"1000/s":         {Requests: 1000, Period: time.Second, Burst: 2000},
+		"3000/m":         {Requests: 3000, Period: time.Minute, Burst: 6000},
+		"50/s burst 200": {Requests: 50, Period: time.Second, Burst: 200},
+		"off":            {Off: true},
+		" OFF ":          {Off: true},
+	} {
+		c, err := Load(envOf(map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": v}), nil)
+		if err != nil || c.SandboxRateLimit != want {
+			t.Errorf("%q: %+v, %v; want %+v", v, c.SandboxRateLimit, err, want)
+		}
+	}
+	c, err = Load(envOf(map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "1000/s"}), []string{"-sandbox-rate-limit", "off"})
+	if err != nil || !c.SandboxRateLimit.Off {
+		t.Errorf("the flag must win over the environment: %+v, %v", c.SandboxRateLimit, err)
+	}
+	if u := Usage(); !strings.Contains(u, "-sandbox-rate-limit\tCHECKOUT_SANDBOX_RATE_LIMIT") || !strings.Contains(u, "(default 50/s)") {
+		t.Errorf("usage lacks the sandbox rate limit and its default:\n%s", u)
+	}
+}
+
+// TestLoadSandboxRateLimitErrors: a malformed limit, or one set beside a real gateway (where it
+// would silently do nothing), stops the start with the variable named.
+func TestLoadSandboxRateLimitErrors(t *testing.T) {
+	realGateway := map[string]string{
+		"CHECKOUT_GATEWAY_URL":           "https://api.gateway.example.com/v1",
+		"CHECKOUT_GATEWAY_CLIENT_ID":     "id",
+		"CHECKOUT_GATEWAY_CLIENT_SECRET": "secret",
+	}
+	withLimit := func(v string) map[string]string {
+		m := map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": v}
+		for k, v := range realGateway {
+			m[k] = v
+		}
+		return m
+	}
+	cases := []struct {
+		env  map[string]string
+		args []string
+		why  string // a word the message must hold
+	}{
+		{map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "lots"}, nil, "/period"},
+		{map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "0/s"}, nil, "whole number"},
+		{map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "50/fortnight"}, nil, "period"},
+		{map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "50/s burst -1"}, nil, "burst"},
+		{nil, []string{"-sandbox-rate-limit", "fast"}, "/period"},
+		{withLimit("off"), nil, "embedded sandbox only"},
+		{withLimit("50/s"), nil, "embedded sandbox only"},
+		{realGateway, []string{"-sandbox-rate-limit", "1000/s"}, "embedded sandbox only"},
+	}
+	for _, tc := range cases {
+		_, err := Load(envOf(tc.env), tc.args)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Var != "CHECKOUT_SANDBOX_RATE_LIMIT" {
+			t.Errorf("%v %v: want a *ConfigError naming CHECKOUT_SANDBOX_RATE_LIMIT, got %v", tc.env, tc.args, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.why) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v %v: message %q should say %q on one line", tc.env, tc.args, err, tc.why)
+		}
+	}
+	if _, err := Load(envOf(realGateway), nil); err != nil {
+		t.Errorf("a real gateway without the sandbox limit: %v", err)
 	}
 }
