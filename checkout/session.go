@@ -432,9 +432,18 @@ func checkMetadata(add func(field, code, msg string), m map[string]string) {
 // CheckOrigin checks a web origin (scheme://host[:port]) fit for a CSP frame-ancestors source
 // and for postMessage: http or https, ASCII, no path, query, fragment, user information or
 // wildcard, nothing that could end the directive.
-func CheckOrigin(o string) error {
-	if strings.ContainsAny(o, ";,'\" *") {
-		return errors.New("must be an origin such as https://shop.example.com")
+func CheckOrigin(o string) error { return checkOrigin(o, false) }
+
+// CheckFrameAncestor checks a frame-ancestors source written in the configuration: an origin
+// as CheckOrigin wants it, where a trailing slash and a wildcard for the host's first labels
+// (https://*.example.com, as CSP allows) are also accepted. It is never used for postMessage,
+// whose target must be one exact origin.
+func CheckFrameAncestor(o string) error { return checkOrigin(o, true) }
+
+func checkOrigin(o string, source bool) error {
+	const bad = "must be an origin such as https://shop.example.com"
+	if strings.ContainsAny(o, ";,'\" ") || (!source && strings.Contains(o, "*")) {
+		return errors.New(bad)
 	}
 	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
 	// then be gone and any site could frame the pages.
@@ -445,8 +454,18 @@ func CheckOrigin(o string) error {
 	}
 	u, err := url.Parse(o)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		u.Path != "" || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
-		return errors.New("must be an origin such as https://shop.example.com")
+		u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
+		return errors.New(bad)
+	}
+	if source {
+		if strings.Trim(u.Path, "/") != "" {
+			return errors.New(bad)
+		}
+		if host := strings.TrimPrefix(u.Host, "*."); strings.Contains(host, "*") || host == "" {
+			return errors.New("a wildcard may only stand for the host's first labels, as in https://*.example.com")
+		}
+	} else if u.Path != "" {
+		return errors.New(bad)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -31,48 +30,21 @@ Flags:
 // runAPIKey is `checkout apikey …`; it returns the exit status: 0 done, 1 refused (an unknown
 // id, a bad name) or failed, 2 bad usage or configuration.
 func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("checkout apikey", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data-dir", "", "directory of the SQLite database (CHECKOUT_DATA_DIR)")
-	dbURL := fs.String("database-url", "", "postgres://… for PostgreSQL (CHECKOUT_DATABASE_URL)")
-	usage := func() {
-		fmt.Fprint(stderr, apikeyUsage)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	cmd := args[0]
-	if err := fs.Parse(args[1:]); err != nil {
-		fmt.Fprintln(stderr, "checkout apikey:", err)
-		usage()
-		return 2
-	}
-	rest := fs.Args()
-	switch {
-	case cmd == "list" && len(rest) == 0:
-	case cmd == "create" && len(rest) >= 1:
-	case cmd == "revoke" && len(rest) == 1:
-	default:
-		usage()
-		return 2
-	}
-	var flags []string
-	if *dataDir != "" {
-		flags = append(flags, "-data-dir", *dataDir)
-	}
-	if *dbURL != "" {
-		flags = append(flags, "-database-url", *dbURL)
-	}
-	cfg, err := app.Load(env, flags)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	cmd, rest, cfg, code, ok := subcommand{name: "checkout apikey", usage: apikeyUsage,
+		valid: func(verb string, rest []string) bool {
+			switch verb {
+			case "list":
+				return len(rest) == 0
+			case "create":
+				return len(rest) >= 1
+			case "revoke":
+				return len(rest) == 1
+			}
+			return false
+		},
+	}.parse(args, env, stderr)
+	if !ok {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -33,52 +33,26 @@ Flags:
 // runUser is `checkout user …`; it returns the exit status: 0 done, 1 refused (a taken or
 // unknown e-mail, an invalid password), 2 bad usage or configuration.
 func runUser(args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("checkout user", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of the standard input")
-	dataDir := fs.String("data-dir", "", "directory of the SQLite database (CHECKOUT_DATA_DIR)")
-	dbURL := fs.String("database-url", "", "postgres://… for PostgreSQL (CHECKOUT_DATABASE_URL)")
-	usage := func() {
-		fmt.Fprint(stderr, userUsage)
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	cmd := args[0]
-	if err := fs.Parse(args[1:]); err != nil {
-		fmt.Fprintln(stderr, "checkout user:", err)
-		usage()
-		return 2
-	}
-	rest := fs.Args()
-	switch {
-	case cmd == "list" && len(rest) == 0 && !*fromStdin:
-	case (cmd == "add" || cmd == "reset-password") && len(rest) == 1:
-	default:
-		usage()
-		return 2
-	}
-
-	var flags []string
-	if *dataDir != "" {
-		flags = append(flags, "-data-dir", *dataDir)
-	}
-	if *dbURL != "" {
-		flags = append(flags, "-database-url", *dbURL)
-	}
-	cfg, err := app.Load(env, flags)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
+	var fromStdin bool
+	cmd, rest, cfg, code, ok := subcommand{name: "checkout user", usage: userUsage,
+		flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
+		},
+		valid: func(verb string, rest []string) bool {
+			switch verb {
+			case "list":
+				return len(rest) == 0 && !fromStdin
+			case "add", "reset-password":
+				return len(rest) == 1
+			}
+			return false
+		},
+	}.parse(args, env, stderr)
+	if !ok {
+		return code
 	}
 	password := ""
-	if *fromStdin {
+	if fromStdin {
 		line, err := bufio.NewReader(stdin).ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
 			fmt.Fprintln(stderr, "checkout user: reading the password:", err)
@@ -88,7 +62,7 @@ func runUser(args []string, env func(string) string, stdin io.Reader, stdout, st
 	}
 	generated := false
 	if cmd != "list" && password == "" {
-		if *fromStdin {
+		if fromStdin {
 			fmt.Fprintln(stderr, "checkout user: the standard input holds no password")
 			return 1
 		}

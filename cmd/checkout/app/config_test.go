@@ -74,6 +74,9 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		// Browsers drop a CSP directive holding a non-ASCII source, which would leave the pages
 		// framable by any site: an international domain must be written in its xn-- form.
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://lojá.example.com"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
+		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://*"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
+		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://shop.*.com"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
+		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://shop.example.com/checkout"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres:///x?password=pw@"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+// subcommand is what the shell commands over the checkout's database (`checkout user …`,
+// `checkout apikey …`) share: the verb, the flags that find the database as the server finds it
+// (-data-dir, -database-url, else the environment), and the usage text on bad input.
+type subcommand struct {
+	name  string // "checkout user"
+	usage string // printed before the flags' defaults
+	// valid reports whether the verb and the arguments left after the flags make a command.
+	valid func(verb string, rest []string) bool
+	// flags, when set, adds the command's own flags (called before parsing).
+	flags func(fs *flag.FlagSet)
+}
+
+// parse reads args (the verb first, then flags and arguments) and loads the configuration.
+// With ok false the command is over and code is its exit status: 0 after a help request, 2 for
+// bad usage or configuration (the reason and the usage are on stderr).
+func (s subcommand) parse(args []string, env func(string) string, stderr io.Writer) (verb string, rest []string, cfg app.Config, code int, ok bool) {
+	fs := flag.NewFlagSet(s.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dataDir := fs.String("data-dir", "", "directory of the SQLite database (CHECKOUT_DATA_DIR)")
+	dbURL := fs.String("database-url", "", "postgres://… for PostgreSQL (CHECKOUT_DATABASE_URL)")
+	if s.flags != nil {
+		s.flags(fs)
+	}
+	usage := func() {
+		fmt.Fprint(stderr, s.usage)
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return "", nil, app.Config{}, 2, false
+		}
+		return "", nil, app.Config{}, 0, false
+	}
+	verb = args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", s.name, err)
+		usage()
+		return "", nil, app.Config{}, 2, false
+	}
+	rest = fs.Args()
+	if !s.valid(verb, rest) {
+		usage()
+		return "", nil, app.Config{}, 2, false
+	}
+	var flags []string
+	if *dataDir != "" {
+		flags = append(flags, "-data-dir", *dataDir)
+	}
+	if *dbURL != "" {
+		flags = append(flags, "-database-url", *dbURL)
+	}
+	cfg, err := app.Load(env, flags)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return "", nil, app.Config{}, 2, false
+	}
+	return verb, rest, cfg, 0, true
+}
