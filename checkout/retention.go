@@ -17,12 +17,17 @@ const (
 	// well past the gateway's retry window (the sandbox gives up after about 2.5 hours; a
 	// redelivery after the id is forgotten is only applied again, which changes nothing).
 	DefaultWebhookIDRetention = 72 * time.Hour
+	// DefaultSessionRetention: a checkout session that expired without an order is kept a week
+	// after its expiry, so that the merchant can still read it through the API (a session with
+	// an order is kept with the order).
+	DefaultSessionRetention = 7 * 24 * time.Hour
 )
 
 // RetentionOptions configures a Retention. Zero fields take the documented defaults.
 type RetentionOptions struct {
 	Carts      time.Duration    // how long an unchanged cart is kept (DefaultCartRetention)
 	WebhookIDs time.Duration    // how long a webhook id is kept (DefaultWebhookIDRetention)
+	Sessions   time.Duration    // how long after its expiry a session without an order is kept (DefaultSessionRetention)
 	Interval   time.Duration    // time between sweeps (default 10 minutes)
 	Batch      int              // rows deleted per statement (default 500)
 	Pause      time.Duration    // rest between two batches, so shoppers' writes go first (default 20 ms)
@@ -30,21 +35,26 @@ type RetentionOptions struct {
 	Logger     *slog.Logger     // default slog.Default()
 }
 
-// Retention deletes abandoned carts and old webhook ids in small batches, so that the database
+// Retention deletes abandoned carts, old webhook ids and long-expired checkout sessions that
+// never got an order, in small batches, so that the database
 // does not grow with every visit and no sweep holds a shopper up. Several processes may run one
 // on the same database: batches skip rows another is deleting.
 type Retention struct {
-	store Store
-	opts  RetentionOptions
+	store    Store
+	sessions SessionStore
+	opts     RetentionOptions
 }
 
-// NewRetention returns a Retention of store.
-func NewRetention(store Store, opts RetentionOptions) *Retention {
+// NewRetention returns a Retention of store and of its checkout sessions.
+func NewRetention(store Store, sessions SessionStore, opts RetentionOptions) *Retention {
 	if opts.Carts <= 0 {
 		opts.Carts = DefaultCartRetention
 	}
 	if opts.WebhookIDs <= 0 {
 		opts.WebhookIDs = DefaultWebhookIDRetention
+	}
+	if opts.Sessions <= 0 {
+		opts.Sessions = DefaultSessionRetention
 	}
 	if opts.Interval <= 0 {
 		opts.Interval = 10 * time.Minute
@@ -61,7 +71,7 @@ func NewRetention(store Store, opts RetentionOptions) *Retention {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Retention{store: store, opts: opts}
+	return &Retention{store: store, sessions: sessions, opts: opts}
 }
 
 // Run sweeps every Interval until ctx is done.
@@ -69,12 +79,12 @@ func (r *Retention) Run(ctx context.Context) {
 	t := time.NewTicker(r.opts.Interval)
 	defer t.Stop()
 	for {
-		carts, hooks, err := r.RunOnce(ctx)
+		n, err := r.RunOnce(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			r.opts.Logger.WarnContext(ctx, "retention sweep", "err", err)
-		case carts+hooks > 0:
-			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", carts, "webhookIds", hooks)
+		case n.Carts+n.WebhookIDs+n.Sessions > 0:
+			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", n.Carts, "webhookIds", n.WebhookIDs, "sessions", n.Sessions)
 		}
 		select {
 		case <-ctx.Done():
@@ -84,15 +94,25 @@ func (r *Retention) Run(ctx context.Context) {
 	}
 }
 
-// RunOnce deletes, batch after batch, the carts and the webhook ids past their retention, and
-// returns how many of each it deleted.
-func (r *Retention) RunOnce(ctx context.Context) (carts, webhookIDs int, err error) {
+// Pruned counts what a sweep deleted.
+type Pruned struct {
+	Carts, WebhookIDs, Sessions int
+}
+
+// RunOnce deletes, batch after batch, the carts, the webhook ids and the checkout sessions past
+// their retention, and returns how many of each it deleted.
+func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	now := r.opts.Clock()
-	carts, cerr := r.sweep(ctx, func(ctx context.Context) (int, error) {
+	var n Pruned
+	var cerr, werr, serr error
+	n.Carts, cerr = r.sweep(ctx, func(ctx context.Context) (int, error) {
 		return r.store.PruneCarts(ctx, now.Add(-r.opts.Carts), r.opts.Batch)
 	})
-	webhookIDs, werr := r.sweep(ctx, func(ctx context.Context) (int, error) {
+	n.WebhookIDs, werr = r.sweep(ctx, func(ctx context.Context) (int, error) {
 		return r.store.PruneWebhooks(ctx, now.Add(-r.opts.WebhookIDs), r.opts.Batch)
+	})
+	n.Sessions, serr = r.sweep(ctx, func(ctx context.Context) (int, error) {
+		return r.sessions.PruneSessions(ctx, now.Add(-r.opts.Sessions), r.opts.Batch)
 	})
 	if cerr != nil {
 		cerr = fmt.Errorf("checkout: pruning carts: %w", cerr)
@@ -100,7 +120,10 @@ func (r *Retention) RunOnce(ctx context.Context) (carts, webhookIDs int, err err
 	if werr != nil {
 		werr = fmt.Errorf("checkout: pruning webhook ids: %w", werr)
 	}
-	return carts, webhookIDs, errors.Join(cerr, werr)
+	if serr != nil {
+		serr = fmt.Errorf("checkout: pruning checkout sessions: %w", serr)
+	}
+	return n, errors.Join(cerr, werr, serr)
 }
 
 // sweep runs batch until one deletes less than a full batch, resting between batches.

@@ -9,10 +9,12 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 )
 
-// TestRetention: carts unchanged past their retention and webhook ids past theirs are deleted,
-// in as many batches as it takes; recent ones stay.
+// TestRetention: carts unchanged past their retention, webhook ids past theirs and checkout
+// sessions expired long ago without an order are deleted, in as many batches as it takes;
+// recent ones, and sessions with an order, stay.
 func TestRetention(t *testing.T) {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "c.db"))
@@ -33,10 +35,50 @@ func TestRetention(t *testing.T) {
 			}
 		}
 	}
-	r := checkout.NewRetention(store, checkout.RetentionOptions{Batch: 3, Pause: time.Millisecond, Clock: func() time.Time { return now }})
-	carts, hooks, err := r.RunOnce(ctx)
+	// Sessions: 7 expired long ago without an order, one expired long ago with its order, 7
+	// expired recently.
+	var oldSessions, keptSessions []string
+	for i := range 15 {
+		sess := storetest.NewSession(fmt.Sprintf("key-%d", i))
+		sess.CreatedAt, sess.ExpiresAt = old.Add(-time.Hour), old
+		if i >= 8 {
+			sess.CreatedAt, sess.ExpiresAt = recent.Add(-time.Hour), recent
+		}
+		if _, _, err := store.CreateSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case i == 7:
+			o := storetest.NewOrder("session-order")
+			o.SessionID = sess.ID
+			if _, _, err := store.CreateOrder(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+			keptSessions = append(keptSessions, sess.ID)
+		case i < 7:
+			oldSessions = append(oldSessions, sess.ID)
+		default:
+			keptSessions = append(keptSessions, sess.ID)
+		}
+	}
+	r := checkout.NewRetention(store, store, checkout.RetentionOptions{Batch: 3, Pause: time.Millisecond, Clock: func() time.Time { return now }})
+	n, err := r.RunOnce(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	carts, hooks := n.Carts, n.WebhookIDs
+	if n.Sessions != 7 {
+		t.Errorf("%d checkout sessions deleted, want the 7 old ones without an order", n.Sessions)
+	}
+	for _, id := range oldSessions {
+		if _, err := store.Session(ctx, id); checkout.ErrorCode(err) != checkout.CodeNotFound {
+			t.Errorf("a session expired long ago without an order is still there: %v", err)
+		}
+	}
+	for _, id := range keptSessions {
+		if _, err := store.Session(ctx, id); err != nil {
+			t.Errorf("a recent session, or one with an order, was deleted: %v", err)
+		}
 	}
 	if carts != 7 {
 		t.Errorf("%d carts deleted, want the 7 old ones", carts)
@@ -56,7 +98,7 @@ func TestRetention(t *testing.T) {
 		t.Errorf("a recent webhook id was forgotten (first %v, %v)", first, err)
 	}
 	// A second sweep finds nothing left to delete.
-	if c, h, err := r.RunOnce(ctx); err != nil || c != 0 || h != 0 {
-		t.Errorf("second sweep: %d carts, %d ids, %v", c, h, err)
+	if n, err := r.RunOnce(ctx); err != nil || n != (checkout.Pruned{}) {
+		t.Errorf("second sweep: %+v, %v", n, err)
 	}
 }

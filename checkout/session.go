@@ -97,6 +97,10 @@ type SessionStore interface {
 	Session(ctx context.Context, id string) (*Session, error)
 	// SessionByIdempotencyKey returns the session made with that key, or ErrNotFound.
 	SessionByIdempotencyKey(ctx context.Context, key string) (*Session, error)
+	// PruneSessions deletes, soonest expired first, at most limit sessions that expired before
+	// expiredBefore and never got an order, and returns how many it deleted. One call is one
+	// short batch; limit must be positive.
+	PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
 }
 
 // SessionItem is a line of a session being created: a catalogue product (ProductID, Quantity)

@@ -9,13 +9,18 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
+// SessionReader reads a checkout session (checkout.SessionStore does).
+type SessionReader interface {
+	Session(ctx context.Context, id string) (*checkout.Session, error)
+}
+
 // Announcer makes the merchant's notifications of an order's changes of status: the
 // checkout.Announcer of the service, whose messages the store writes into the outbox in the
 // transaction of the change, and the Deliverer sends.
 type Announcer struct {
 	// Sessions reads an order's checkout session, whose metadata the notification carries
 	// (nil: none is read).
-	Sessions checkout.SessionStore
+	Sessions SessionReader
 	// Clock is when a notification is made and first due, on the Deliverer's clock (default
 	// time.Now). The event's own timestamp is the time of the change, on the shop's clock.
 	Clock func() time.Time

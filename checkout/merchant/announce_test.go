@@ -12,14 +12,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
-// sessionsOf is a checkout.SessionStore holding a few sessions, or failing.
+// sessionsOf is a SessionReader holding a few sessions, or failing.
 type sessionsOf struct {
 	byID map[string]*checkout.Session
 	err  error
-}
-
-func (s sessionsOf) CreateSession(context.Context, *checkout.Session) (*checkout.Session, bool, error) {
-	return nil, false, errors.New("read only")
 }
 
 func (s sessionsOf) Session(_ context.Context, id string) (*checkout.Session, error) {
@@ -29,10 +25,6 @@ func (s sessionsOf) Session(_ context.Context, id string) (*checkout.Session, er
 	if sess, ok := s.byID[id]; ok {
 		return sess, nil
 	}
-	return nil, checkout.ErrNotFound
-}
-
-func (s sessionsOf) SessionByIdempotencyKey(context.Context, string) (*checkout.Session, error) {
 	return nil, checkout.ErrNotFound
 }
 

@@ -46,3 +46,24 @@ func (s *Store) prune(ctx context.Context, table, column string, olderThan time.
 
 // errLimit refuses a prune without a batch size.
 var errLimit = errors.New("the batch size (limit) must be positive")
+
+// PruneSessions deletes, soonest expired first, at most limit checkout sessions that expired
+// before expiredBefore without an order placed from them, and returns how many it deleted. A
+// session with an order is the merchant's record of that order and stays with it.
+func (s *Store) PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		return 0, s.errorf("pruning checkout sessions: %w", errLimit)
+	}
+	var n int64
+	err := s.db.Write(ctx, Stmt{
+		SQL: `DELETE FROM checkout_sessions WHERE id IN (SELECT cs.id FROM checkout_sessions cs
+			WHERE cs.expires_at < $1 AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.session_id = cs.id)
+			ORDER BY cs.expires_at LIMIT $2` + s.lockRows(` FOR UPDATE OF cs SKIP LOCKED`) + `)`,
+		Args:     []any{ms(expiredBefore), limit},
+		Affected: func(v int64) error { n = v; return nil },
+	})
+	if err != nil {
+		return 0, s.errorf("pruning checkout sessions: %w", err)
+	}
+	return int(n), nil
+}

@@ -31,6 +31,7 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("Sessions", func(t *testing.T) { testSessions(t, open(t)) })
 	t.Run("SessionIdempotencyConcurrent", func(t *testing.T) { testSessionKeyConcurrent(t, open(t)) })
 	t.Run("SessionOrders", func(t *testing.T) { testSessionOrders(t, open(t)) })
+	t.Run("PruneSessions", func(t *testing.T) { testPruneSessions(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
 	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
 	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
@@ -553,5 +554,56 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 	}
 	if as, err := s.NotificationAttempts(ctx, msgs[4].ID); err != nil || len(as) != 1 {
 		t.Errorf("attempts of a kept notification = %v, %v; want 1", as, err)
+	}
+}
+
+// testPruneSessions: sessions expired before the cut-off without an order go, soonest expired
+// first, in batches of at most the limit; a session with an order, and a later one, stay.
+func testPruneSessions(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	mk := func(expires time.Time) string {
+		t.Helper()
+		sess := NewSession("")
+		sess.CreatedAt, sess.ExpiresAt = expires.Add(-time.Hour), expires
+		if _, _, err := s.CreateSession(ctx, sess); err != nil {
+			t.Fatal(err)
+		}
+		return sess.ID
+	}
+	cut := base
+	oldest, older, old := mk(cut.Add(-72*time.Hour)), mk(cut.Add(-48*time.Hour)), mk(cut.Add(-time.Millisecond))
+	atCut, later := mk(cut), mk(cut.Add(time.Hour))
+	paid := mk(cut.Add(-96 * time.Hour))
+	o := NewOrder("key-" + checkout.NewID())
+	o.SessionID = paid
+	mustCreate(t, s, o)
+
+	if _, err := s.PruneSessions(ctx, cut, 0); err == nil {
+		t.Error("PruneSessions with limit 0 succeeded")
+	}
+	exists := func(id string) bool {
+		t.Helper()
+		_, err := s.Session(ctx, id)
+		if err != nil && !errors.Is(err, checkout.ErrNotFound) {
+			t.Fatalf("Session(%s): %v", id, err)
+		}
+		return err == nil
+	}
+	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 2 {
+		t.Fatalf("PruneSessions(limit 2) = %d, %v; want 2", n, err)
+	}
+	if exists(oldest) || exists(older) || !exists(old) {
+		t.Errorf("the first batch did not take the two soonest expired: %v %v %v", exists(oldest), exists(older), exists(old))
+	}
+	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 1 {
+		t.Fatalf("second PruneSessions = %d, %v; want 1", n, err)
+	}
+	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 0 {
+		t.Errorf("third PruneSessions = %d, %v; want 0", n, err)
+	}
+	for name, id := range map[string]string{"expiring at the cut-off": atCut, "later": later, "with an order": paid} {
+		if !exists(id) {
+			t.Errorf("the session %s was deleted", name)
+		}
 	}
 }

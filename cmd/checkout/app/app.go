@@ -380,9 +380,9 @@ func (a *App) Serve(ctx context.Context) error {
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
 
-	// Abandoned carts and old webhook ids go, in small batches.
-	ret := checkout.NewRetention(a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
-		WebhookIDs: a.cfg.WebhookIDRetention, Clock: a.clock, Logger: a.log})
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, in small batches.
+	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
+		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log})
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()

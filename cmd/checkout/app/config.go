@@ -68,6 +68,9 @@ type Config struct {
 	// CartRetention and WebhookIDRetention (CHECKOUT_RETENTION_CARTS, _WEBHOOK_IDS) are how long
 	// an unchanged cart and a recorded webhook id are kept before the retention sweep deletes them.
 	CartRetention, WebhookIDRetention time.Duration
+	// SessionRetention (CHECKOUT_RETENTION_SESSIONS) is how long after its expiry a checkout
+	// session that never got an order is kept.
+	SessionRetention time.Duration
 
 	// ReconcileInterval is the reconciler's pass interval; 0 or less turns the reconciler off.
 	ReconcileInterval time.Duration
@@ -107,6 +110,7 @@ func Defaults() Config {
 		ReconcileInterval:  DefaultReconcileInterval,
 		CartRetention:      checkout.DefaultCartRetention,
 		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
+		SessionRetention:   checkout.DefaultSessionRetention,
 		WebhooksEnabled:    true,
 	}
 }
@@ -163,6 +167,7 @@ func settings() []setting {
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
 		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
 		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
+		{"CHECKOUT_RETENTION_SESSIONS", "retention-sessions", "how long after its expiry a checkout session without an order is kept", duration(func(c *Config) *time.Duration { return &c.SessionRetention })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < 0 {
@@ -210,6 +215,7 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RECONCILE_INTERVAL":    func(c Config) string { return c.ReconcileInterval.String() },
 	"CHECKOUT_RETENTION_CARTS":       func(c Config) string { return c.CartRetention.String() },
 	"CHECKOUT_RETENTION_WEBHOOK_IDS": func(c Config) string { return c.WebhookIDRetention.String() },
+	"CHECKOUT_RETENTION_SESSIONS":    func(c Config) string { return c.SessionRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
 	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.String() },
