@@ -56,6 +56,8 @@ PixCheckout.mount("#pix", {session: {{.Session}}, onEvent: function (e) {
   for (var k in e) { if (typeof e[k] !== "function") { c[k] = e[k]; } }
   window.pixEvents.push(c);
   if (window.recordEvent) { window.recordEvent(c); }
+  // ?keep=1: the page handles "closed" itself, so the cancelUrl must not open.
+  if (e.type === "closed" && /[?&]keep=1/.test(location.search)) { e.preventDefault(); }
 }});
 </script>
 </body></html>`))
@@ -83,6 +85,9 @@ func (m *merchantSite) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_ = hostTemplate.Execute(w, map[string]string{"Checkout": m.app.url, "Session": sessURL, "Extra": r.URL.Query().Get("extra")})
+	case "/cart":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>Carrinho</title></head><body><h1>Seu carrinho</h1></body></html>`)
 	case "/thanks":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>Obrigado</title></head><body><h1>Obrigado!</h1></body></html>`)
@@ -128,7 +133,7 @@ func (m *merchantSite) createSession(embedOrigin string) merchant.Session {
 		"items": []any{map[string]any{"productId": "ebook-receitas-do-cerrado", "quantity": 1},
 			map[string]any{"title": "Embalagem para presente", "unitPrice": 500, "type": "DIGITAL"}},
 		"externalCode": "pedido-e2e", "embedOrigin": embedOrigin,
-		"successUrl": m.origin() + "/thanks?s={CHECKOUT_SESSION_ID}",
+		"successUrl": m.origin() + "/thanks?s={CHECKOUT_SESSION_ID}", "cancelUrl": m.origin() + "/cart",
 		"customer":   map[string]any{"name": "Maria da Silva", "email": "maria@example.com.br"},
 	}, &s)
 	if st != http.StatusCreated {
@@ -384,6 +389,41 @@ func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
 		ns[0].id != ns[2].id || ns[2].status != http.StatusNoContent || ns[3].orderID != sess.OrderID {
 		t.Errorf("notifications: %+v", ns)
 	}
+}
+
+// TestEmbedCancelOpensCancelURL: the shopper's "back to the shop" link in the frame tells the
+// merchant's page "closed" with the cancelUrl, which embed.js opens in the top window; a page
+// that prevents the event's default keeps the shopper where they are.
+func TestEmbedCancelOpensCancelURL(t *testing.T) {
+	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
+		playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
+	site := newMerchantSite(t, a)
+	ev := recordEvents(s)
+
+	// The page handles "closed" itself: the frame's link does not take the shopper away.
+	s.open(site.origin() + "/?keep=1")
+	ready := ev.wait(t, "ready", ofType("ready"))
+	frame := shopInFrame(s, "#pix iframe")
+	cancel := frame.testID("session-cancel")
+	frame.visible(cancel, "the session's cancel link")
+	s.check(cancel.Click(), "click the cancel link (kept)")
+	closed := ev.wait(t, "closed", ofType("closed"))
+	if closed["cancelUrl"] != site.origin()+"/cart" || closed["sessionId"] != ready["sessionId"] {
+		t.Errorf("closed event %v; want the cancelUrl %s/cart of session %v", closed, site.origin(), ready["sessionId"])
+	}
+	time.Sleep(300 * time.Millisecond) // a navigation, if any, would have started by now
+	if u := s.page.URL(); u != site.origin()+"/?keep=1" {
+		t.Errorf("the page went to %s although its onEvent prevented the default", u)
+	}
+
+	// By default the cancelUrl opens in the top window.
+	s.open(site.origin() + "/")
+	frame = shopInFrame(s, "#pix iframe")
+	cancel = frame.testID("session-cancel")
+	frame.visible(cancel, "the session's cancel link")
+	s.check(cancel.Click(), "click the cancel link")
+	s.check(s.expect.Page(s.page).ToHaveURL(site.origin()+"/cart"), "cancelUrl in the top window")
+	s.shot("merchant-site-cancelled")
 }
 
 // TestEmbedRefusedToAnotherOrigin: a session framed by a page of another origin than its
