@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -44,9 +45,7 @@ func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
 	if f.Status != "" && !notificationStatuses[f.Status] {
 		rd.add("status", gatewayclient.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
-	page, perPage := 1, defaultPerPage
-	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
-	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
+	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
 		s.failJSON(w, r, err)
 		return
@@ -83,6 +82,15 @@ func (s *Server) apiGetNotification(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
+}
+
+// readPaging reads a list's page (from 1; default 1) and perPage (1 to maxPerPage; default
+// defaultPerPage).
+func readPaging(rd *fieldReader, q url.Values) (page, perPage int) {
+	page, perPage = 1, defaultPerPage
+	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
+	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
+	return page, perPage
 }
 
 // readPositive reads the integer parameter v named name into dst when it lies in lo..hi, and

@@ -220,9 +220,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 	if !f.CreatedFrom.IsZero() && !f.CreatedBefore.IsZero() && f.CreatedBefore.Before(f.CreatedFrom) {
 		rd.add("createdTo", gatewayclient.CodeRange, "must not be before createdFrom")
 	}
-	page, perPage := 1, defaultPerPage
-	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
-	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
+	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
 		s.failJSON(w, r, err)
 		return

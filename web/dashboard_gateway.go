@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -24,77 +25,95 @@ import (
 func (d *dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 	q, f, errs := parseDepositQuery(r.URL.RawQuery)
 	v := views.DepositsView{DashPage: d.page(r, "deposits"), Searched: hasFilters(q)}
-	status := http.StatusOK
-	if len(errs) == 0 {
-		p, err := d.gw.ListDeposits(r.Context(), f)
-		if err == nil {
-			v.Listed = true
-			for _, dep := range p.Data {
-				v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: d.link(r, DashboardPath+"/deposits/"+url.PathEscape(dep.ID)),
-					CreatedAt: dep.CreatedAt, Amount: dep.Amount, Status: dep.Status, Origin: dep.DepositOrigin,
-					Payer: holderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
-			}
-			v.Pager = d.pager(r, "/deposits", q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, f.Page, f.PerPage)
-			v.CSVURL = exportURL(DashboardPath+"/deposits.csv", q)
-		} else {
-			status, v.Banner = d.gatewayTrouble(r, err, errs, depositParams)
-		}
-	} else {
-		status = http.StatusUnprocessableEntity
-	}
-	v.Filter = d.filterView(r, "/deposits", q, errs, false)
-	v.Filter.Values[paramStartDate] = timeValue(q, paramStartDate, f.StartDate, errs)
-	v.Filter.Values[paramEndDate] = timeValue(q, paramEndDate, f.EndDate, errs)
-	v.Filter.PerPage = f.PerPage
-	checked := listValues(q, paramStatus)
-	for _, s := range gatewayclient.DepositStatuses() {
-		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(s),
-			Label: views.DepositStatusText(v.Lang, s), Checked: checked[string(s)]})
-	}
-	origins := listValues(q, paramDepositOrigin)
-	for _, o := range []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey} {
-		v.Filter.Origins = append(v.Filter.Origins, views.Option{Value: string(o),
-			Label: views.T(v.Lang, "origin."+string(o)), Checked: origins[string(o)]})
-	}
-	d.s.render(w, r, status, views.DepositsPage(v))
+	l := listGateway(d, r, "deposits", q, errs, depositParams, f.StartDate, f.EndDate, f.Page, f.PerPage,
+		func(ctx context.Context) (*gatewayclient.Page[gatewayclient.Deposit], error) {
+			return d.gw.ListDeposits(ctx, f)
+		},
+		func(dep *gatewayclient.Deposit) {
+			v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: d.link(r, DashboardPath+"/deposits/"+url.PathEscape(dep.ID)),
+				CreatedAt: dep.CreatedAt, Amount: dep.Amount, Status: dep.Status, Origin: dep.DepositOrigin,
+				Payer: holderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
+		})
+	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
+	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
+		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
+	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
+		func(o gatewayclient.DepositOrigin) string { return views.T(v.Lang, "origin."+string(o)) })
+	d.s.render(w, r, l.status, views.DepositsPage(v))
 }
 
 // withdrawals is GET /dashboard/withdrawals, as deposits for the withdrawal filters.
 func (d *dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 	q, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
 	v := views.WithdrawalsView{DashPage: d.page(r, "withdrawals"), Searched: hasFilters(q)}
-	status := http.StatusOK
-	if len(errs) == 0 {
-		p, err := d.gw.ListWithdrawals(r.Context(), f)
-		if err == nil {
-			v.Listed = true
-			for _, wd := range p.Data {
-				row := views.WithdrawalRow{ID: wd.ID, URL: d.link(r, DashboardPath+"/withdrawals/"+url.PathEscape(wd.ID)),
-					CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: holderLine(wd.Receiver),
-					EndToEnd: wd.EndToEnd}
-				if wd.PixKey != nil {
-					row.PixKey = wd.PixKey.Key
-				}
-				v.Rows = append(v.Rows, row)
+	l := listGateway(d, r, "withdrawals", q, errs, withdrawalParams, f.StartDate, f.EndDate, f.Page, f.PerPage,
+		func(ctx context.Context) (*gatewayclient.Page[gatewayclient.Withdrawal], error) {
+			return d.gw.ListWithdrawals(ctx, f)
+		},
+		func(wd *gatewayclient.Withdrawal) {
+			row := views.WithdrawalRow{ID: wd.ID, URL: d.link(r, DashboardPath+"/withdrawals/"+url.PathEscape(wd.ID)),
+				CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: holderLine(wd.Receiver),
+				EndToEnd: wd.EndToEnd}
+			if wd.PixKey != nil {
+				row.PixKey = wd.PixKey.Key
 			}
-			v.Pager = d.pager(r, "/withdrawals", q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, f.Page, f.PerPage)
-			v.CSVURL = exportURL(DashboardPath+"/withdrawals.csv", q)
+			v.Rows = append(v.Rows, row)
+		})
+	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
+	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
+		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) })
+	d.s.render(w, r, l.status, views.WithdrawalsPage(v))
+}
+
+// gatewayListing is what the deposits and withdrawals pages show besides their rows.
+type gatewayListing struct {
+	status int // of the page: 200, 422 for a filter the API refuses, the gateway's trouble
+	listed bool
+	pager  views.Pager
+	csvURL string
+	banner *views.GatewayBanner
+	filter views.FilterView // without its checkboxes, which differ by record
+}
+
+// listGateway lists one page of a record (name: "deposits" or "withdrawals") through list,
+// unless the query broke a rule of the API (errs), handing each row to add; then it fills what
+// both pages share: the pager, the export link, the trouble banner and the filter form, with
+// the times as read (start, end) and the page size.
+func listGateway[T any](d *dashboard, r *http.Request, name string, q url.Values, errs filterErrors, known map[string]bool,
+	start, end time.Time, page, perPage int,
+	list func(context.Context) (*gatewayclient.Page[T], error), add func(*T)) gatewayListing {
+	l := gatewayListing{status: http.StatusOK}
+	if len(errs) == 0 {
+		p, err := list(r.Context())
+		if err == nil {
+			l.listed = true
+			for i := range p.Data {
+				add(&p.Data[i])
+			}
+			l.pager = d.pager(r, "/"+name, q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, page, perPage)
+			l.csvURL = exportURL(DashboardPath+"/"+name+".csv", q)
 		} else {
-			status, v.Banner = d.gatewayTrouble(r, err, errs, withdrawalParams)
+			l.status, l.banner = d.gatewayTrouble(r, err, errs, known)
 		}
 	} else {
-		status = http.StatusUnprocessableEntity
+		l.status = http.StatusUnprocessableEntity
 	}
-	v.Filter = d.filterView(r, "/withdrawals", q, errs, true)
-	v.Filter.Values[paramStartDate] = timeValue(q, paramStartDate, f.StartDate, errs)
-	v.Filter.Values[paramEndDate] = timeValue(q, paramEndDate, f.EndDate, errs)
-	v.Filter.PerPage = f.PerPage
-	checked := listValues(q, paramStatus)
-	for _, s := range gatewayclient.WithdrawalStatuses() {
-		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(s),
-			Label: views.WithdrawalStatusText(v.Lang, s), Checked: checked[string(s)]})
+	l.filter = d.filterView(r, "/"+name, q, errs, name == "withdrawals")
+	l.filter.Values[paramStartDate] = timeValue(q, paramStartDate, start, errs)
+	l.filter.Values[paramEndDate] = timeValue(q, paramEndDate, end, errs)
+	l.filter.PerPage = perPage
+	return l
+}
+
+// checkboxes makes the checkboxes of the repeatable parameter name, one per value of all,
+// checked when the query holds it.
+func checkboxes[S ~string](q url.Values, name string, all []S, label func(S) string) []views.Option {
+	checked := listValues(q, name)
+	opts := make([]views.Option, 0, len(all))
+	for _, s := range all {
+		opts = append(opts, views.Option{Value: string(s), Label: label(s), Checked: checked[string(s)]})
 	}
-	d.s.render(w, r, status, views.WithdrawalsPage(v))
+	return opts
 }
 
 // gatewayTrouble turns a failed list call into the page's status and what it shows: a 422 of
