@@ -252,14 +252,20 @@ func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, fil
 		Page:          r.integer(paramPage, 1, maxPage),
 		PerPage:       r.integer(paramPerPage, 1, dashMaxPerPage),
 	}
-	if f.PerPage == 0 {
-		f.PerPage = dashDefaultPerPage
+	checkFilter(errs, &f.PerPage, func() error { return f.Validate() }, depositParams)
+	return q, f, errs
+}
+
+// checkFilter gives a filter its default page size and adds the violations of the API's rules
+// that validate finds in the filter so completed, by the parameters of the view (known).
+func checkFilter(errs filterErrors, perPage *int, validate func() error, known map[string]bool) {
+	if *perPage == 0 {
+		*perPage = dashDefaultPerPage
 	}
 	var ve *gatewayclient.ValidationError
-	if err := f.Validate(); errors.As(err, &ve) {
-		errs.addViolations(ve.Violations, depositParams)
+	if err := validate(); errors.As(err, &ve) {
+		errs.addViolations(ve.Violations, known)
 	}
-	return q, f, errs
 }
 
 // parseWithdrawalQuery is parseDepositQuery for the withdrawal view.
@@ -280,13 +286,7 @@ func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilte
 		Page:           r.integer(paramPage, 1, maxPage),
 		PerPage:        r.integer(paramPerPage, 1, dashMaxPerPage),
 	}
-	if f.PerPage == 0 {
-		f.PerPage = dashDefaultPerPage
-	}
-	var ve *gatewayclient.ValidationError
-	if err := f.Validate(); errors.As(err, &ve) {
-		errs.addViolations(ve.Violations, withdrawalParams)
-	}
+	checkFilter(errs, &f.PerPage, func() error { return f.Validate() }, withdrawalParams)
 	return q, f, errs
 }
 
