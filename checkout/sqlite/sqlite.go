@@ -42,10 +42,9 @@ import (
 	"path/filepath"
 	"strconv"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
-
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/internal/stmtcache"
 )
 
 //go:embed migrations/*.sql
@@ -96,7 +95,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	if o.checkpointPages > 0 {
 		writer = append(writer, "wal_autocheckpoint("+strconv.Itoa(o.checkpointPages)+")")
 	}
-	w, err := sql.Open("sqlite", dsn(writer...)+"&_txlock=immediate")
+	w, err := stmtcache.Open(dsn(writer...) + "&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
@@ -108,7 +107,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn("query_only(1)"))
+	r, err := stmtcache.Open(dsn("query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)

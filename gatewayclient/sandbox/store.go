@@ -10,9 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
-
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
+	"github.com/pixcheckout/pixcheckout/internal/stmtcache"
 )
 
 // dbFileName is the SQLite file inside Options.DataDir.
@@ -44,7 +43,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		// name would otherwise cut it short.
 		return "file:" + (&url.URL{Path: filepath.ToSlash(filepath.Join(dir, dbFileName))}).EscapedPath() + "?" + q.Encode()
 	}
-	w, err = sql.Open("sqlite", dsn("_txlock", "immediate"))
+	w, err = stmtcache.Open(dsn("_txlock", "immediate"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
 	}
@@ -56,7 +55,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		w.Close()
 		return nil, nil, err
 	}
-	r, err = sql.Open("sqlite", dsn("_pragma", "query_only(1)"))
+	r, err = stmtcache.Open(dsn("_pragma", "query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
