@@ -46,3 +46,21 @@ func BenchmarkBareHandler(b *testing.B) {
 		h.ServeHTTP(httptest.NewRecorder(), req)
 	}
 }
+
+// BenchmarkStatusJSON serves the status JSON of an awaiting order (the live page's polling
+// fallback) through the whole handler chain, without the network.
+func BenchmarkStatusJSON(b *testing.B) {
+	e := newEnv(b)
+	pay := e.placeOrder()
+	h := e.web.Handler()
+	req := httptest.NewRequest(http.MethodGet, pay+"/status", nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d", rec.Code)
+		}
+	}
+}

@@ -48,9 +48,9 @@ func (s *Server) logError(r *http.Request, err error, code checkout.Code) {
 	ctx := r.Context()
 	switch code {
 	case checkout.CodeInternal:
-		s.log.ErrorContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(r), "err", err)
+		s.log.ErrorContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(ctx), "err", err)
 	case checkout.CodeRateLimited, checkout.CodeUnavailable, checkout.CodeGatewayAuth, checkout.CodeConflict:
-		s.log.WarnContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(r), "code", string(code), "err", err)
+		s.log.WarnContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(ctx), "code", string(code), "err", err)
 	}
 }
 

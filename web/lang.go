@@ -19,8 +19,21 @@ var supported = []language.Tag{language.BrazilianPortuguese, language.English}
 var langMatcher = language.NewMatcher(supported)
 
 // lang returns the request's language: ?lang= when it names a supported language (explicit),
-// else the best match of Accept-Language, else pt-BR.
+// else the best match of Accept-Language, else pt-BR. It is worked out once per request.
 func (s *Server) lang(r *http.Request) (l views.Lang, explicit bool) {
+	ri := requestInfoOf(r.Context())
+	if ri != nil && ri.langDone {
+		return ri.lang, ri.explicit
+	}
+	l, explicit = langOf(r)
+	if ri != nil {
+		ri.lang, ri.explicit, ri.langDone = l, explicit, true
+	}
+	return l, explicit
+}
+
+// langOf works out the language of r (see lang).
+func langOf(r *http.Request) (l views.Lang, explicit bool) {
 	if q := r.URL.Query().Get("lang"); q != "" {
 		if l, ok := views.ParseLang(q); ok {
 			return l, true

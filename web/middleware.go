@@ -11,8 +11,12 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/views"
 )
 
 // Body limits. Forms are small; webhook payloads carry one record.
@@ -25,10 +29,29 @@ type ctxKey int
 
 const requestIDKey ctxKey = iota
 
+// requestInfo is what the access-log middleware keeps in a request's context: the request's id
+// and, once a handler asked, its language. A page asks for the language at every link it draws
+// (a dozen times on the PIX page), and reading it means parsing the query and Accept-Language.
+// Only the goroutine serving the request touches it.
+type requestInfo struct {
+	id       string
+	langDone bool
+	lang     views.Lang
+	explicit bool // lang came from ?lang=
+}
+
+// requestInfoOf returns the request's requestInfo, or nil outside the middleware.
+func requestInfoOf(ctx context.Context) *requestInfo {
+	ri, _ := ctx.Value(requestIDKey).(*requestInfo)
+	return ri
+}
+
 // RequestID returns the id the request-id middleware gave the request, or "".
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
+	if ri := requestInfoOf(ctx); ri != nil {
+		return ri.id
+	}
+	return ""
 }
 
 // statusWriter records the status and size of a response for the access log. It unwraps to the
@@ -87,7 +110,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		id := newRequestID()
 		w.Header().Set("X-Request-Id", id)
-		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		ctx := context.WithValue(r.Context(), requestIDKey, &requestInfo{id: id})
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		status := sw.status
@@ -99,7 +122,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			level = slog.LevelError
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
-		route := routePattern(r.WithContext(ctx))
+		route := routePattern(ctx)
 		s.log.LogAttrs(ctx, level, "request",
 			slog.String("request_id", id),
 			slog.String("method", r.Method),
@@ -135,33 +158,68 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// securityHeaders sets the headers every response carries.
+// securityHeaders sets the headers every response carries. Their values are made once and
+// shared by every response (see htmlContentType): setting them is then a map assignment each,
+// not an allocation each, on every request.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	static := contentSecurityPolicy(s.opts.FrameAncestors)
+	static := []string{contentSecurityPolicy(s.opts.FrameAncestors)}
 	https := strings.HasPrefix(s.opts.PublicURL, "https://")
+	var csps cspCache
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		csp, framable := static, len(s.opts.FrameAncestors) > 0
 		if s.opts.FrameOrigins != nil {
 			ancestors := s.frameAncestors(r)
-			csp, framable = contentSecurityPolicy(ancestors), len(ancestors) > 0
+			csp, framable = csps.policy(ancestors), len(ancestors) > 0
 		}
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
+		h["Content-Security-Policy"] = csp
+		h["X-Content-Type-Options"] = nosniff
 		// Order and cart ids are in the URLs: never leak them to another site.
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h["Referrer-Policy"] = noReferrer
+		h["Permissions-Policy"] = permissionsPolicy
+		h["Cross-Origin-Opener-Policy"] = sameOrigin
 		if !framable {
 			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
 			// checkout: X-Frame-Options cannot name several origins.
-			h.Set("X-Frame-Options", "DENY")
+			h["X-Frame-Options"] = deny
 		}
 		if r.TLS != nil || https {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			h["Strict-Transport-Security"] = hsts
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Values of the security headers, shared by every response (see htmlContentType).
+var (
+	nosniff           = []string{"nosniff"}
+	noReferrer        = []string{"no-referrer"}
+	permissionsPolicy = []string{"camera=(), microphone=(), geolocation=(), payment=(), usb=()"}
+	sameOrigin        = []string{"same-origin"}
+	deny              = []string{"DENY"}
+	hsts              = []string{"max-age=63072000; includeSubDomains"}
+)
+
+// cspCache keeps the policy last made from a list of frame ancestors: the list (the
+// configured origins and the merchant settings') changes only when the settings do, and
+// every request would otherwise build the same policy again.
+type cspCache struct {
+	last atomic.Pointer[cspEntry]
+}
+
+type cspEntry struct {
+	ancestors []string
+	policy    []string
+}
+
+// policy returns the Content-Security-Policy value for ancestors.
+func (c *cspCache) policy(ancestors []string) []string {
+	if e := c.last.Load(); e != nil && slices.Equal(e.ancestors, ancestors) {
+		return e.policy
+	}
+	e := &cspEntry{ancestors: slices.Clone(ancestors), policy: []string{contentSecurityPolicy(ancestors)}}
+	c.last.Store(e)
+	return e.policy
 }
 
 // frameAncestors returns the origins allowed to frame the shopper pages: the configured ones

@@ -2,9 +2,12 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"sort"
+	"strconv"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/go-chi/chi/v5"
@@ -13,20 +16,57 @@ import (
 )
 
 // render writes a page with status. The page is rendered into a buffer first, so that a
-// rendering error gives a clean 500 instead of half a page.
+// rendering error gives a clean 500 instead of half a page; the buffer comes from a pool (a
+// fresh one grown to the page's size allocated twice the page at every request, the largest
+// cost of a page after the rendering itself, in the PIX page's profile) and the page goes out
+// with its Content-Length, in one piece.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	buf := s.pages.get()
+	defer s.pages.put(buf)
+	if err := c.Render(r.Context(), buf); err != nil {
 		s.log.ErrorContext(r.Context(), "rendering a page", "request_id", RequestID(r.Context()), "err", err)
 		s.renderError(w, r, http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h["Content-Type"] = htmlContentType
 	// Pages hold carts, orders and customer data: never kept by shared caches.
-	h.Set("Cache-Control", "no-store")
+	h["Cache-Control"] = noStore
+	// Dropped by the compressor when it compresses the page.
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// Header values set on every page, shared: a value slice set whole is replaced, never changed
+// in place, by anyone after (Header.Set and Add make new ones), and one slice of exactly one
+// value cannot be appended to in place.
+var (
+	htmlContentType = []string{"text/html; charset=utf-8"}
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noStore         = []string{"no-store"}
+)
+
+// bufferPool recycles the buffers pages and JSON answers are made in.
+type bufferPool struct{ p sync.Pool }
+
+// maxPooledBuffer bounds the buffers kept: a rare huge page (a dashboard export is streamed,
+// never buffered) does not stay in memory.
+const maxPooledBuffer = 256 << 10
+
+func (b *bufferPool) get() *bytes.Buffer {
+	if v, ok := b.p.Get().(*bytes.Buffer); ok {
+		return v
+	}
+	return bytes.NewBuffer(make([]byte, 0, 16<<10))
+}
+
+func (b *bufferPool) put(buf *bytes.Buffer) {
+	if buf.Cap() > maxPooledBuffer {
+		return
+	}
+	buf.Reset()
+	b.p.Put(buf)
 }
 
 // renderError answers an error page with status; nothing of the cause is shown but the
@@ -59,12 +99,19 @@ func (s *Server) renderErrorMessage(w http.ResponseWriter, r *http.Request, stat
 	_, _ = w.Write(buf.Bytes())
 }
 
-// writeJSON answers v as JSON with status.
+// writeJSON answers v as JSON with status (and a final newline), with its Content-Length.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only a value that cannot be JSON (a programming error) gets here.
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	h["Content-Length"] = []string{strconv.Itoa(len(b) + 1)}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // redirect answers 303 See Other to a local path, keeping ?lang= when it was explicit.
@@ -80,8 +127,8 @@ func (s *Server) pageLang(r *http.Request) views.Lang {
 
 // routePattern is the request's route ("/pay/{orderID}"), never its path: ids in paths are the
 // shoppers' credentials and stay out of the logs.
-func routePattern(r *http.Request) string {
-	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+func routePattern(ctx context.Context) string {
+	if rc := chi.RouteContext(ctx); rc != nil && rc.RoutePattern() != "" {
 		return rc.RoutePattern()
 	}
 	return "unmatched"

@@ -174,6 +174,8 @@ type Server struct {
 
 	qrMu    sync.Mutex
 	qrCache map[string][]byte // QR PNGs by attempt id, bounded by qrCacheMax
+
+	pages bufferPool // buffers pages and JSON answers are made in
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
