@@ -44,7 +44,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
-	"github.com/pixcheckout/pixcheckout/internal/stmtcache"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
 
 //go:embed migrations/*.sql

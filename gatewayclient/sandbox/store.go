@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
-	"github.com/pixcheckout/pixcheckout/internal/stmtcache"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
 
 // dbFileName is the SQLite file inside Options.DataDir.

@@ -18,6 +18,11 @@
 // never kept. Closing a connection finalizes its statements first.
 //
 // Explicit prepares (DB.PrepareContext, Tx.PrepareContext) go to the driver unchanged.
+//
+// It lives under gatewayclient because both of the project's SQLite users need it: the
+// sandbox (gatewayclient/sandbox), which may not import the checkout, and the checkout's
+// SQLite store, which may import gatewayclient's packages; the gateway client itself never
+// imports it.
 package stmtcache
 
 import (
