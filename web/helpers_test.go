@@ -134,6 +134,14 @@ type envOptions struct {
 	// qrImage: the domain draws each attempt's QR image once, as the app wires it (otherwise
 	// the QR route draws it, as for attempts stored before images were drawn).
 	qrImage bool
+	// sandboxDir, when set, is the sandbox's data dir (kept between runs, so that a benchmark
+	// can reuse what it seeded); otherwise a temporary one.
+	sandboxDir string
+	// rawGateway gives the dashboard the gateway client itself, not the recording wrapper (for
+	// benchmarks: the wrapper keeps every filter it is given).
+	rawGateway bool
+	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
+	sandbox func(*sandbox.Options)
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -144,10 +152,17 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		m(&o)
 	}
 	ctx := context.Background()
-	sb, err := sandbox.New(ctx, sandbox.Options{
-		DataDir: t.TempDir(),
+	if o.sandboxDir == "" {
+		o.sandboxDir = t.TempDir()
+	}
+	sbOpts := sandbox.Options{
+		DataDir: o.sandboxDir,
 		Clients: []sandbox.ClientConfig{{ID: "checkout", Secret: "checkout-secret", WebhookSecret: testWebhookSecret}},
-	})
+	}
+	if o.sandbox != nil {
+		o.sandbox(&sbOpts)
+	}
+	sb, err := sandbox.New(ctx, sbOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,6 +224,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.dashboard {
 		dash = newDashEnv(t, store, client, sb)
 		opts.Accounts, opts.Gateway, opts.Sessions, opts.Settings = dash.accounts, dash.gateway, store.Sessions(), dash.settings
+		if o.rawGateway {
+			opts.Gateway = client
+		}
 	}
 	ws, err := web.New(opts)
 	if err != nil {
