@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -27,29 +28,27 @@ const csvWriteWindow = time.Minute
 // 8601 UTC, cells that a spreadsheet would take for a formula escaped). It streams: the header
 // and the first page leave at once, the next page is fetched while the previous one is
 // written, and memory stays at two pages however many rows. The filter's end is pinned to the
-// moment the export starts, so that deposits made meanwhile do not shift the pages under it.
+// moment the export starts (the shop's clock, which is the sandbox's when it is embedded), so
+// that deposits made meanwhile are left out; the pages are read by keyset (see csvCursor).
 func (d *dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	_, f, errs := parseDepositQuery(r.URL.RawQuery)
 	if len(errs) > 0 {
 		d.deposits(w, r) // the form with its errors
 		return
 	}
-	now := time.Now().UTC()
-	if !f.StartDate.IsZero() && f.StartDate.After(now) {
-		f.EndDate = f.StartDate // nothing can match yet; keep the range valid
-	} else if f.EndDate.IsZero() || f.EndDate.After(now) {
-		f.EndDate = now
-	}
+	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
 	f.PerPage = csvPageSize
-	fetch := func(ctx context.Context, page int) ([]gatewayclient.Deposit, int, error) {
-		f.Page = page
+	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
+		f.EndDate, f.Page = end, page
 		p, err := d.gw.ListDeposits(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
 		return p.Data, p.TotalPages, nil
 	}
-	streamCSV(d, w, r, "deposits", depositCSVHeader, fetch, depositCSVRow)
+	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
+		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
+	streamCSV(d, w, r, "deposits", depositCSVHeader, cur, depositCSVRow)
 }
 
 // withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
@@ -59,40 +58,135 @@ func (d *dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 		d.withdrawals(w, r)
 		return
 	}
-	now := time.Now().UTC()
-	if !f.StartDate.IsZero() && f.StartDate.After(now) {
-		f.EndDate = f.StartDate
-	} else if f.EndDate.IsZero() || f.EndDate.After(now) {
-		f.EndDate = now
-	}
+	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
 	f.PerPage = csvPageSize
-	fetch := func(ctx context.Context, page int) ([]gatewayclient.Withdrawal, int, error) {
-		f.Page = page
+	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
+		f.EndDate, f.Page = end, page
 		p, err := d.gw.ListWithdrawals(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
 		return p.Data, p.TotalPages, nil
 	}
-	streamCSV(d, w, r, "withdrawals", withdrawalCSVHeader, fetch, withdrawalCSVRow)
+	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
+		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
+	streamCSV(d, w, r, "withdrawals", withdrawalCSVHeader, cur, withdrawalCSVRow)
+}
+
+// exportEnd is the endDate of an export: the filter's, or now when it has none or a later one,
+// so that records made during the export are left out. Now is the shop's clock, the one the
+// gateway's records are dated by (the sandbox's, advanced or not, when it is embedded).
+func (d *dashboard) exportEnd(start, end time.Time) time.Time {
+	now := d.s.svc.Now().UTC()
+	switch {
+	case !start.IsZero() && start.After(now):
+		return start // nothing can match yet; keep the range valid
+	case end.IsZero() || end.After(now):
+		return now
+	}
+	return end
+}
+
+// errCSVKeyset is an export stopped because the gateway's pages did not come as the keyset
+// reading needs them (newest first, none after endDate, endDate inclusive): carrying on could
+// leave records out silently.
+var errCSVKeyset = errors.New("the gateway's list is not in the order the export relies on")
+
+// csvCursor reads every record of an export's filter by keyset, not by page number: a page
+// number is an OFFSET for the gateway, which reads and skips every record before the page,
+// so that an export of n records would cost n²/perPage reads. The list is newest first and
+// endDate is inclusive to the millisecond (the sandbox's reading of the spec): after a page,
+// page 1 is asked again with endDate at the page's last createdAt, and the records already
+// written that share that exact createdAt are skipped by id. When a whole page shares one
+// createdAt, moving endDate would not advance, so the next page number of the same query is
+// asked instead: the reading never loops. The rows the gateway returns are checked against
+// these rules, and the export fails rather than risk a missing row when they break.
+type csvCursor[T any] struct {
+	// fetch asks for one page of the filter with endDate end; it returns the page's records
+	// and the number of pages.
+	fetch func(ctx context.Context, end time.Time, page int) ([]T, int, error)
+	// key is a record's createdAt and id.
+	key func(*T) (time.Time, string)
+	// end and page are the next request's; seen holds the ids already written whose
+	// createdAt is end's millisecond.
+	end  time.Time
+	page int
+	seen map[string]bool
+	done bool
+}
+
+// next fetches the next page and returns its records not written yet.
+func (c *csvCursor[T]) next(ctx context.Context) ([]T, error) {
+	if c.page == 0 {
+		c.page = 1
+	}
+	items, totalPages, err := c.fetch(ctx, c.end, c.page)
+	if err != nil {
+		return nil, err
+	}
+	endMs := c.end.UnixMilli()
+	if c.page == 1 && len(c.seen) > 0 {
+		// The records at endDate were written from the previous page: an inclusive endDate
+		// returns them first.
+		if len(items) == 0 {
+			return nil, fmt.Errorf("%w: nothing at or before endDate %s", errCSVKeyset, gatewayclient.FormatTime(c.end))
+		}
+		if at, _ := c.key(&items[0]); at.UnixMilli() != endMs {
+			return nil, fmt.Errorf("%w: endDate %s did not return the records it names", errCSVKeyset, gatewayclient.FormatTime(c.end))
+		}
+	}
+	out := items[:0]
+	prev := endMs
+	for i := range items {
+		at, id := c.key(&items[i])
+		ms := at.UnixMilli()
+		if ms > prev {
+			return nil, fmt.Errorf("%w: %s dated %s after %s", errCSVKeyset, id, gatewayclient.FormatTime(at),
+				gatewayclient.FormatTime(time.UnixMilli(prev)))
+		}
+		prev = ms
+		if ms == endMs && c.seen[id] {
+			continue
+		}
+		out = append(out, items[i])
+	}
+	if len(items) == 0 || c.page >= totalPages {
+		c.done = true
+		return out, nil
+	}
+	last, _ := c.key(&items[len(items)-1])
+	if last.UnixMilli() != endMs {
+		c.end, c.page, c.seen = time.UnixMilli(last.UnixMilli()).UTC(), 1, map[string]bool{}
+	} else {
+		c.page++ // the whole page shares endDate: on to the next page of the same query
+	}
+	at := c.end.UnixMilli()
+	for i := range items {
+		if t, id := c.key(&items[i]); t.UnixMilli() == at {
+			if c.seen == nil {
+				c.seen = map[string]bool{}
+			}
+			c.seen[id] = true
+		}
+	}
+	return out, nil
 }
 
 // csvPage is one page fetched for an export.
 type csvPage[T any] struct {
-	items      []T
-	totalPages int
-	err        error
+	items []T
+	err   error
 }
 
-// streamCSV writes the records of every page as CSV. The first page is fetched before
+// streamCSV writes the records of every page of cur as CSV. The first page is fetched before
 // anything is written, so that a gateway failing at once gets a proper error page; a failure
 // on a later page aborts the response, so that the download fails visibly instead of ending
 // short (an export holds exactly the filtered rows or nothing).
 func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name string, header []string,
-	fetch func(context.Context, int) ([]T, int, error), row func([]string, *T) []string) {
+	cur *csvCursor[T], row func([]string, *T) []string) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	items, totalPages, err := fetch(ctx, 1)
+	items, err := cur.next(ctx)
 	if err != nil {
 		lang := d.s.pageLang(r)
 		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
@@ -107,17 +201,16 @@ func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name
 	pages := make(chan csvPage[T], 1)
 	go func() {
 		defer close(pages)
-		for page := 2; page <= totalPages; page++ {
-			items, tp, err := fetch(ctx, page)
+		for !cur.done {
+			items, err := cur.next(ctx)
 			select {
-			case pages <- csvPage[T]{items, tp, err}:
+			case pages <- csvPage[T]{items, err}:
 			case <-ctx.Done():
 				return
 			}
-			if err != nil || len(items) == 0 {
+			if err != nil {
 				return
 			}
-			totalPages = tp
 		}
 	}()
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 // readCSV reads a whole CSV answer.
@@ -111,8 +112,9 @@ func TestCSVStreams(t *testing.T) {
 	e.seed(250, 0)
 	release := make(chan struct{})
 	e.dash.gateway.mu.Lock()
-	e.dash.gateway.hold = func(page int) {
-		if page >= 2 {
+	first := len(e.dash.gateway.deposits) + 1 // the export's first call
+	e.dash.gateway.hold = func(call int) {
+		if call > first {
 			<-release
 		}
 	}
@@ -152,5 +154,123 @@ func TestCSVStreams(t *testing.T) {
 	res, doc = b.get("/dashboard/deposits.csv?minAmount=abc")
 	if res.StatusCode != http.StatusUnprocessableEntity || doc.Find(`[data-testid="filter-error"]`).Length() != 1 {
 		t.Errorf("invalid filter: %d", res.StatusCode)
+	}
+}
+
+// csvIDs returns the id column of an export, failing on a repeated id.
+func csvIDs(t *testing.T, rows [][]string) []string {
+	t.Helper()
+	col := slices.Index(rows[0], "id")
+	seen := map[string]bool{}
+	var ids []string
+	for _, r := range rows[1:] {
+		if seen[r[col]] {
+			t.Errorf("%s written twice", r[col])
+		}
+		seen[r[col]] = true
+		ids = append(ids, r[col])
+	}
+	return ids
+}
+
+// TestCSVSharedTimestamps: the export reads the gateway by keyset (endDate at the last row's
+// createdAt), so records sharing a createdAt across the gateway's pages of 100 — a group split
+// by a page's end, whole pages of one millisecond — are each written exactly once, in the
+// gateway's order: the rows are the gateway's own full list. A failure half-way still aborts.
+func TestCSVSharedTimestamps(t *testing.T) {
+	clock := sandbox.NewManualClock(time.Now().Add(-time.Hour).Truncate(time.Millisecond))
+	e, b := signedIn(t, func(o *envOptions) {
+		o.sandbox = func(so *sandbox.Options) { so.Clock, so.RateLimit = clock, sandbox.RateLimit{Off: true} }
+	})
+	ctx := context.Background()
+	// Withdrawals: groups of one millisecond each, newest last; 130 and 101 fill whole pages.
+	var n int
+	for _, size := range []int{3, 101, 1, 7, 100, 96, 1, 130, 5} {
+		for range size {
+			n++
+			if _, err := e.sb.CreateWithdrawal(ctx, "checkout", sandbox.NewWithdrawal{Amount: gatewayclient.Cents(1000 + n)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock.Advance(time.Millisecond)
+	}
+	var want []string
+	for w, err := range e.client.AllWithdrawals(ctx, gatewayclient.WithdrawalFilter{PerPage: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, w.ID)
+	}
+	if len(want) != n {
+		t.Fatalf("the gateway lists %d withdrawals, want %d", len(want), n)
+	}
+	if got := csvIDs(t, readCSV(t, b.do(http.MethodGet, "/dashboard/withdrawals.csv", nil))); !slices.Equal(got, want) {
+		t.Errorf("the export has %d rows, not the gateway's %d in its order", len(got), len(want))
+	}
+	// With a filter too: amounts of the last 300 only, which cut the groups of 100 and 130.
+	f := gatewayclient.WithdrawalFilter{MinAmount: gatewayclient.Cents(1000 + n - 300 + 1), PerPage: 100}
+	want = want[:0]
+	for w, err := range e.client.AllWithdrawals(ctx, f) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, w.ID)
+	}
+	got := csvIDs(t, readCSV(t, b.do(http.MethodGet, "/dashboard/withdrawals.csv?minAmount="+reaisQuery(f.MinAmount), nil)))
+	if len(want) != 300 || !slices.Equal(got, want) {
+		t.Errorf("filtered: %d rows, want the gateway's %d (300) in its order", len(got), len(want))
+	}
+
+	// Deposits: 70, then 45 in one millisecond across the first page's end, then 20.
+	for i, size := range []int{70, 45, 20} {
+		for j := range size {
+			req := gatewayclient.CreateTransactionRequest{Amount: gatewayclient.Cents(500 + j), PaymentMethod: gatewayclient.PaymentMethodPIX,
+				IdempotencyKey: fmt.Sprintf("csv-tie-%d-%03d", i, j), Pix: &gatewayclient.PixRequest{}}
+			if _, err := e.client.CreateTransaction(ctx, req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock.Advance(time.Millisecond)
+	}
+	var deposits []string
+	for d, err := range e.client.AllDeposits(ctx, gatewayclient.DepositFilter{PerPage: 100}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		deposits = append(deposits, d.ID)
+	}
+	if got := csvIDs(t, readCSV(t, b.do(http.MethodGet, "/dashboard/deposits.csv", nil))); len(deposits) != 135 || !slices.Equal(got, deposits) {
+		t.Errorf("deposits: %d rows, want the gateway's %d (135) in its order", len(got), len(deposits))
+	}
+
+	// A failure after two pages aborts the withdrawals' download too.
+	e.dash.gateway.failing(&gatewayclient.APIError{StatusCode: 503}, 2)
+	res := b.do(http.MethodGet, "/dashboard/withdrawals.csv", nil)
+	_, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err == nil {
+		t.Error("a failure on the third page ended the withdrawals' download without an error")
+	}
+	e.dash.gateway.failing(nil, 0)
+}
+
+// reaisQuery writes cents as the reais the filter form takes ("12,34").
+func reaisQuery(c gatewayclient.Cents) string { return fmt.Sprintf("%d,%02d", c/100, c%100) }
+
+// TestCSVOnTheShopsClock: the export's end is pinned on the shop's clock, the gateway's: with
+// the embedded sandbox's clock moved a day ahead, what it made since is exported, as the list
+// shows it.
+func TestCSVOnTheShopsClock(t *testing.T) {
+	e, b := signedIn(t)
+	ctx := context.Background()
+	if err := e.sb.AdvanceClock(ctx, 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	wd, err := e.sb.CreateWithdrawal(ctx, "checkout", sandbox.NewWithdrawal{Amount: 1234})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := csvIDs(t, readCSV(t, b.do(http.MethodGet, "/dashboard/withdrawals.csv", nil))); !slices.Equal(got, []string{wd.ID}) {
+		t.Errorf("export %v, want [%s]", got, wd.ID)
 	}
 }

@@ -53,8 +53,9 @@ type recordingGateway struct {
 	gets        []string
 	fail        error
 	failAfter   int
-	// hold, when set, is called before each deposit list call with the page asked.
-	hold func(page int)
+	// hold, when set, is called before each deposit list call with the number of that call
+	// (from 1).
+	hold func(call int)
 }
 
 func (g *recordingGateway) failing(err error, after int) {
@@ -80,10 +81,10 @@ func (g *recordingGateway) failNow() error {
 func (g *recordingGateway) ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error) {
 	g.mu.Lock()
 	g.deposits = append(g.deposits, f)
-	hold := g.hold
+	hold, call := g.hold, len(g.deposits)
 	g.mu.Unlock()
 	if hold != nil {
-		hold(f.Page)
+		hold(call)
 	}
 	if err := g.failNow(); err != nil {
 		return nil, err
