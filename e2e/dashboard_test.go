@@ -227,3 +227,133 @@ func FormatCountPt(n int) string {
 	}
 	return b.String()
 }
+
+// TestDashboardKeyboard: every dashboard page with the keyboard alone, the focus always
+// visible: sign in, the skip link, the sections' links, each list's filter landing on its
+// results (or, when invalid, on the summary of its errors), a deposit's page, a product made,
+// an API key made and shown, sign out.
+func TestDashboardKeyboard(t *testing.T) {
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	a.addMerchant(t)
+	a.seedGateway(t, 40, 10)
+	paid := a.placeOrder(t, true)
+	var made struct {
+		ID string `json:"id"`
+	}
+	if err := a.gateway(t).Do(context.Background(), http.MethodPost, "/sandbox/withdrawals",
+		map[string]any{"amount": 2500, "pixKey": "teclado@pix.example"}, &made); err != nil {
+		t.Fatal(err)
+	}
+	d := dashboardOf(s, a)
+	focused := func(attr string) any {
+		return s.eval(s.page, `(a) => document.activeElement.getAttribute(a)`, attr)
+	}
+	url := func(re, what string) {
+		t.Helper()
+		s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(re)), what)
+	}
+	results := func(what string) {
+		t.Helper()
+		if id := focused("id"); id != "results" {
+			t.Errorf("%s: focus on %v, want the results heading", what, id)
+		}
+	}
+
+	// Sign in: the e-mail input has the focus, Tab to the password, Enter.
+	s.open(a.url + "/dashboard/login")
+	if name := focused("name"); name != "email" {
+		t.Fatalf("the sign-in page focuses %v, want the e-mail input", name)
+	}
+	s.check(s.page.Keyboard().Type(merchantEmail), "type the e-mail")
+	s.press("Tab")
+	s.focusVisible("the password input")
+	s.check(s.page.Keyboard().Type(merchantPassword), "type the password")
+	s.press("Enter")
+	url(`/dashboard$`, "the overview after signing in")
+
+	// The first Tab reaches the skip link, which moves the focus to the content.
+	s.press("Tab")
+	if cls := focused("class"); cls != "skip-link" {
+		t.Errorf("the first Tab focused %v, want the skip link", cls)
+	}
+	s.focusVisible("the skip link")
+	s.press("Enter")
+	if id := focused("id"); id != "main" {
+		t.Errorf("the skip link moved the focus to %v, want main", id)
+	}
+
+	// The sections' links, then the withdrawals by pixKey.
+	s.open(a.url + "/dashboard")
+	s.tabTo(`el => !!el.closest(".dash-nav") && el.getAttribute("href").endsWith("/dashboard/withdrawals")`, "the withdrawals link")
+	s.focusVisible("the withdrawals link")
+	s.press("Enter")
+	url(`/dashboard/withdrawals$`, "the withdrawals")
+	s.tabTo(`el => el.name === "pixKey"`, "the pixKey input")
+	s.focusVisible("the pixKey input")
+	s.check(s.page.Keyboard().Type("teclado@pix.example"), "type the key")
+	s.press("Enter")
+	url(`pixKey=`, "filtered by pixKey")
+	results("withdrawals by pixKey")
+	if got := d.rowIDs("withdrawal-row"); !slices.Equal(got, []string{made.ID}) {
+		t.Errorf("by pixKey: %v, want [%s]", got, made.ID)
+	}
+
+	// Deposits: a status ticked with Space, the filter, then a deposit's page.
+	s.open(a.url + "/dashboard/deposits")
+	s.tabTo(`el => el.name === "status" && el.value === "PAID"`, "the PAID checkbox")
+	s.press("Space")
+	s.tabTo(`el => el.dataset.testid === "filter-submit"`, "the filter button")
+	s.focusVisible("the filter button")
+	s.press("Enter")
+	url(`status=PAID`, "deposits filtered")
+	results("deposits by status")
+	s.tabTo(`el => !!el.closest('[data-testid="deposit-row"]') && el.tagName === "A"`, "a deposit's link")
+	s.focusVisible("a deposit's link")
+	s.press("Enter")
+	s.check(s.expect.Locator(d.testID("timeline-entry").First()).ToBeVisible(), "the deposit's timeline")
+
+	// Orders: the search box, Enter; then an invalid amount lands on the errors.
+	s.open(a.url + "/dashboard/orders")
+	s.tabTo(`el => el.name === "q"`, "the search box")
+	s.focusVisible("the search box")
+	s.check(s.page.Keyboard().Type("529.982.247-25"), "type a CPF")
+	s.press("Enter")
+	url(`q=`, "orders searched")
+	results("orders searched")
+	if got := d.rowIDs("order-row"); !slices.Contains(got, paid.ID) {
+		t.Errorf("orders %v, want %s among them", got, paid.ID)
+	}
+	s.tabTo(`el => el.name === "minAmount"`, "the minimum amount")
+	s.check(s.page.Keyboard().Type("dez"), "type an invalid amount")
+	s.press("Enter")
+	url(`minAmount=dez`, "invalid filter")
+	if id := focused("data-testid"); id != "filter-errors" {
+		t.Errorf("an invalid filter focuses %v, want the summary of its errors", id)
+	}
+
+	// Products: a product made from its form.
+	s.open(a.url + "/dashboard/products")
+	s.tabTo(`el => el.name === "title"`, "the product's title")
+	s.focusVisible("the product's title")
+	s.check(s.page.Keyboard().Type("Marcador de páginas"), "type the title")
+	s.tabTo(`el => el.name === "unit_price"`, "the product's price")
+	s.check(s.page.Keyboard().Type("7,5"), "type the price")
+	s.press("Enter")
+	s.check(s.expect.Locator(s.page.Locator(`[data-testid="product-row"]`).Filter(playwright.LocatorFilterOptions{HasText: "Marcador de páginas"})).ToContainText("R$ 7,50"), "the new product")
+
+	// Settings: an API key made, its heading taking the focus.
+	s.open(a.url + "/dashboard/settings")
+	s.tabTo(`el => el.name === "name" && !!el.closest('[data-testid="new-key-form"]')`, "the key's name")
+	s.check(s.page.Keyboard().Type("teclado"), "type the key's name")
+	s.press("Enter")
+	s.check(s.expect.Locator(d.testID("new-key-value")).ToHaveValue(regexp.MustCompile(`^pxk_`)), "the new key")
+	if id := focused("id"); id != "new-key-h" {
+		t.Errorf("a new key focuses %v, want its heading", id)
+	}
+
+	// Sign out.
+	s.tabTo(`el => el.dataset.testid === "logout"`, "the sign-out button")
+	s.focusVisible("the sign-out button")
+	s.press("Enter")
+	s.check(s.expect.Locator(d.testID("login-notice")).ToBeVisible(), "signed out")
+}
