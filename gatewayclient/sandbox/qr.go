@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
-	"github.com/skip2/go-qrcode"
+	"github.com/pixcheckout/pixcheckout/internal/qr"
 )
 
 // qrPixelsPerModule is the PNG scale: a few pixels per QR module keeps the image small (the
@@ -45,11 +45,11 @@ func (s *Sandbox) brCode(id string, amount int64) (string, error) {
 // qrPNGBase64 renders text as a QR code PNG (error correction Medium) and returns it base64
 // encoded, as pixResponse.qrCodeBase64 carries it.
 func qrPNGBase64(text string) (string, error) {
-	q, err := qrcode.New(text, qrcode.Medium)
+	q, err := qr.Encode(text)
 	if err != nil {
 		return "", fmt.Errorf("sandbox: QR code: %w", err)
 	}
-	png, err := q.PNG(-qrPixelsPerModule)
+	png, err := q.PNG(qrPixelsPerModule)
 	if err != nil {
 		return "", fmt.Errorf("sandbox: QR code PNG: %w", err)
 	}
