@@ -106,7 +106,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 	if created {
 		s.log.InfoContext(ctx, "order placed", "number", stored.Number, "amount", int64(stored.Amount))
 	}
-	res, err := s.ensure(ctx, stored.ID)
+	res, err := s.ensureKnown(ctx, stored)
 	if err != nil {
 		if res == nil {
 			return nil, err
@@ -344,14 +344,31 @@ func (s *Service) ensure(ctx context.Context, orderID string) (*Order, error) {
 		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
 	}
 	defer unlock()
-	return s.ensureLocked(ctx, orderID)
+	return s.ensureLocked(ctx, orderID, nil)
 }
 
-// ensureLocked is EnsurePayment with the order's lock held.
-func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, error) {
-	o, err := s.store.Order(ctx, orderID)
+// ensureKnown is ensure for an order the caller has just read or written (and owns): it is
+// not read again first.
+func (s *Service) ensureKnown(ctx context.Context, o *Order) (*Order, error) {
+	unlock, err := s.locks.lock(ctx, o.ID)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: order: %w", err)
+		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
+	}
+	defer unlock()
+	return s.ensureLocked(ctx, o.ID, o)
+}
+
+// ensureLocked is EnsurePayment with the order's lock held. known, when not nil, is the order
+// as the caller just read or wrote it, and owns: it saves a read, and the write that follows
+// is checked against the version it carries (a change made meanwhile is a conflict, and the
+// order is read again).
+func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order) (*Order, error) {
+	o := known
+	if o == nil {
+		var err error
+		if o, err = s.store.Order(ctx, orderID); err != nil {
+			return nil, fmt.Errorf("checkout: order: %w", err)
+		}
 	}
 	a := o.CurrentAttempt()
 	if a == nil || a.State != AttemptPending {
@@ -378,7 +395,7 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string) (*Order, err
 			png = nil
 		}
 	}
-	res, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
+	res, _, err := s.updateFrom(ctx, orderID, o, func(o *Order) (bool, error) {
 		a := o.CurrentAttempt()
 		if a == nil || a.ID != attemptID || a.State != AttemptPending {
 			return false, nil // settled meanwhile (another process, or a payment superseded it)
@@ -472,7 +489,7 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
 	}
 	defer unlock()
-	_, _, err = s.update(ctx, orderID, func(o *Order) (bool, error) {
+	renewed, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
 		now := s.now().UTC()
 		// A QR code whose time is over is expired here, without waiting for the reconciler.
 		expire(o, now)
@@ -502,5 +519,5 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 	if err != nil {
 		return nil, err
 	}
-	return s.ensureLocked(ctx, orderID)
+	return s.ensureLocked(ctx, orderID, renewed)
 }

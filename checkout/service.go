@@ -328,18 +328,29 @@ func (s *Service) Changed(ctx context.Context, id string) error {
 // When the status changed, the Announcer's messages are stored in the same transaction, and an
 // event is published once it committed.
 func (s *Service) update(ctx context.Context, id string, fn func(o *Order) (bool, error)) (*Order, bool, error) {
+	return s.updateFrom(ctx, id, nil, fn)
+}
+
+// updateFrom is update starting from known, when not nil: the order as the caller read or
+// wrote it a moment ago, which it owns and gives up. That saves a read; if the order changed
+// since, the write conflicts on its version and the order is read again.
+func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn func(o *Order) (bool, error)) (*Order, bool, error) {
 	for range 8 {
-		o, err := s.store.Order(ctx, id)
-		if err != nil {
-			return nil, false, err
+		o, fresh := known, known == nil
+		known = nil
+		if fresh {
+			var err error
+			if o, err = s.store.Order(ctx, id); err != nil {
+				return nil, false, err
+			}
 		}
 		before, history := o.Status, len(o.History)
 		// The order as stored now replaces an older snapshot even when nothing changes (another
-		// instance may have changed it).
+		// instance may have changed it); a known order may be older than the snapshot.
 		stored := snapshotOf(o)
 		changed, err := fn(o)
 		if err != nil || !changed {
-			if err == nil {
+			if err == nil && fresh {
 				s.snaps.put(stored, time.Now())
 			}
 			return o, false, err
