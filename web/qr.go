@@ -3,7 +3,7 @@ package web
 import (
 	"fmt"
 
-	"github.com/pixcheckout/pixcheckout/internal/qr"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 )
 
 // qrModulePixels is the size of one QR module in the image: small to make and to send; the

@@ -41,7 +41,7 @@
 //   - The BR Code: a PIX code with point of initiation 12 (single use), the merchant's
 //     random PIX key (EVP, made once per data dir), the exact amount, the merchant name and
 //     city of Options, and a txid made of the first 25 hexadecimal digits of the deposit id.
-//     qrCodeBase64 is a PNG (internal/qr, error correction Medium, 4 pixels per module) of
+//     qrCodeBase64 is a PNG (gatewayclient/qr, error correction Medium, 4 pixels per module) of
 //     exactly that text; scale it up with CSS image-rendering: pixelated.
 //   - Rate limit: a token bucket per client on POST /transaction, 50 requests per second
 //     with bursts of 100 by default (Options.RateLimit); over it, 429 with Retry-After in

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
-	"github.com/pixcheckout/pixcheckout/internal/qr"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 )
 
 // qrPixelsPerModule is the PNG scale: a few pixels per QR module keeps the image small (the
