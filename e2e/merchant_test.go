@@ -134,7 +134,7 @@ func (m *merchantSite) createSession(embedOrigin string) merchant.Session {
 			map[string]any{"title": "Embalagem para presente", "unitPrice": 500, "type": "DIGITAL"}},
 		"externalCode": "pedido-e2e", "embedOrigin": embedOrigin,
 		"successUrl": m.origin() + "/thanks?s={CHECKOUT_SESSION_ID}", "cancelUrl": m.origin() + "/cart",
-		"customer":   map[string]any{"name": "Maria da Silva", "email": "maria@example.com.br"},
+		"customer": map[string]any{"name": "Maria da Silva", "email": "maria@example.com.br"},
 	}, &s)
 	if st != http.StatusCreated {
 		m.t.Fatalf("creating a session: HTTP %d %+v", st, s)
