@@ -29,9 +29,12 @@ var (
 // Follow is checkout.ChangeFeed: it listens to the changes of orders on a connection of its own
 // (one per process), announced by the database itself at each commit whoever made it. A lost
 // connection is made again, waiting longer between tries up to 5 s; once it is back, gap is
-// called with the last moment the old one was known to work. Follow returns when ctx ends.
+// called with the last moment the old one was known to work. The first connection reports a gap
+// too, from the moment Follow began: the process may read orders before its feed listens (the
+// server answers as soon as it starts), and a change made elsewhere in between would otherwise
+// never reach those snapshots. Follow returns when ctx ends.
 func (s *Store) Follow(ctx context.Context, changed func(orderID string, version int), gap func(since time.Time)) {
-	var alive time.Time // zero until a first connection: there is no gap before it
+	alive := time.Now() // nothing was heard before this: a gap until the first connection
 	wait := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		conn, err := s.listen(ctx)
@@ -44,9 +47,7 @@ func (s *Store) Follow(ctx context.Context, changed func(orderID string, version
 			continue
 		}
 		wait = 100 * time.Millisecond
-		if !alive.IsZero() {
-			gap(alive)
-		}
+		gap(alive)
 		alive = time.Now()
 		alive = s.receive(ctx, conn, alive, changed)
 		_ = conn.Close(context.WithoutCancel(ctx))

@@ -147,19 +147,22 @@ func terminate(t *testing.T, dbURL, prefix string) int {
 }
 
 // TestFollowHearsChangesOfOtherInstances: a change committed by one instance is announced to
-// another's feed with the order's new version; when the feed's connection is cut, it comes
-// back, reports the gap (from before the cut), and hears the next changes.
+// another's feed with the order's new version; the first connection reports a gap from when
+// Follow began; when the feed's connection is cut, it comes back, reports the gap (from before
+// the cut), and hears the next changes.
 func TestFollowHearsChangesOfOtherInstances(t *testing.T) {
 	t.Parallel()
 	x := newTwoInstances(t)
 	h := &heard{changes: map[string]int{}, signal: make(chan struct{}, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	started := time.Now()
 	go func() { defer close(done); x.stores[1].Follow(ctx, h.changed, h.gap) }()
 	defer func() { cancel(); <-done }()
 
 	// The feed listens once its connection is up: wait for it in pg_stat_activity.
 	waitListening(t, x.dbURL)
+	h.wait(t, "the gap before the first connection", func(h *heard) bool { return len(h.gaps) == 1 })
 	o := x.place(t, 0)
 	placed, err := x.svcs[0].Order(context.Background(), o.ID)
 	if err != nil {
@@ -180,8 +183,8 @@ func TestFollowHearsChangesOfOtherInstances(t *testing.T) {
 	h.wait(t, "the payment after the reconnection", func(h *heard) bool { return h.changes[o.ID] >= paid.Version })
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.gaps) != 1 || h.gaps[0].After(before) {
-		t.Errorf("gaps reported %v, want one from before the cut at %v", h.gaps, before)
+	if len(h.gaps) != 2 || h.gaps[0].Before(started) || h.gaps[0].After(before) || h.gaps[1].After(before) {
+		t.Errorf("gaps reported %v, want one from Follow's start at %v, then one from before the cut at %v", h.gaps, started, before)
 	}
 }
 
@@ -250,6 +253,33 @@ func TestServiceFollowsAnotherInstance(t *testing.T) {
 	}
 	if snap, _ := x.svcs[1].Snapshot(context.Background(), o2.ID); snap.Status != checkout.StatusPaid {
 		t.Errorf("B's snapshot after CatchUp: %s, want paid", snap.Status)
+	}
+}
+
+// TestServiceCatchesUpWithChangesBeforeItsFeedListens: an instance that read an order before
+// its feed listened (a server answers as soon as it starts, while the feed connects) still
+// hears of a change another instance made in between: the first connection's gap is caught up.
+func TestServiceCatchesUpWithChangesBeforeItsFeedListens(t *testing.T) {
+	t.Parallel()
+	x := newTwoInstances(t)
+	o := x.place(t, 0)
+	if snap, err := x.svcs[1].Snapshot(context.Background(), o.ID); err != nil || snap.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("instance B's snapshot: %v, %v", snap, err)
+	}
+	events, stop := x.svcs[1].Subscribe(o.ID)
+	defer stop()
+	x.pay(t, 0, o) // before B's feed listens
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); x.svcs[1].Follow(ctx, x.stores[1]) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-events:
+	case <-time.After(30 * time.Second):
+		t.Fatal("instance B never heard of the payment made through A before its feed listened")
+	}
+	if snap, _ := x.svcs[1].Snapshot(ctx, o.ID); snap.Status != checkout.StatusPaid {
+		t.Errorf("instance B's snapshot: %s, want paid", snap.Status)
 	}
 }
 
