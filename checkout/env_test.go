@@ -74,6 +74,7 @@ func recordTransactions(next http.Handler, into *bodies) http.Handler {
 
 type envOptions struct {
 	serviceOptions func(*checkout.ServiceOptions)
+	rateLimit      *sandbox.RateLimit // the sandbox's POST /transaction limit; nil: lifted
 }
 
 func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
@@ -89,10 +90,14 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 		t.Fatalf("sqlite.Open: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
+	limit := sandbox.RateLimit{Requests: 100000, Burst: 100000}
+	if eo.rateLimit != nil {
+		limit = *eo.rateLimit
+	}
 	sb, err := sandbox.New(ctx, sandbox.Options{
 		DataDir:   filepath.Join(dir, "sandbox"),
 		Clients:   []sandbox.ClientConfig{{ID: clientID, Secret: clientSecret}},
-		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
+		RateLimit: limit,
 	})
 	if err != nil {
 		t.Fatalf("sandbox.New: %v", err)
@@ -120,6 +125,7 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 	}
 	e := &env{t: t, ctx: ctx, store: store, sb: sb, client: client, gw: gw, received: received}
 	e.svc = checkout.NewService(store, gw, so)
+	t.Cleanup(e.svc.Close) // before the sandbox and the store close (cleanups run last first)
 	return e
 }
 

@@ -53,7 +53,9 @@ const (
 //   - awaiting_payment: the QR code is ready (Order.QR).
 //   - pending: the gateway did not answer (it is down, or the answer was lost); the error is
 //     logged, not returned, because the order is safely stored: EnsurePayment retries with the
-//     same key, which the PIX page does (CurrentOrder).
+//     same key, which the PIX page does (CurrentOrder). Pending too when the gateway's pacing
+//     (after a 429) would have held the call past ShopperGatewayWait: the Service completes
+//     the attempt in the background, with the same key, and publishes the order's new status.
 //   - failed: the gateway refused the transaction (a 422, returned as a *FieldErrors beside
 //     the order so that the form shows it, also on a replay of the same submission), or its BR
 //     Code did not match the order (no error: the PIX page offers a new QR code). A refused
@@ -106,7 +108,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 	if created {
 		s.log.InfoContext(ctx, "order placed", "number", stored.Number, "amount", int64(stored.Amount))
 	}
-	res, err := s.ensureKnown(ctx, stored)
+	res, err := s.ensureForShopper(ctx, stored.ID, stored)
 	if err != nil {
 		if res == nil {
 			return nil, err
@@ -347,17 +349,6 @@ func (s *Service) ensure(ctx context.Context, orderID string) (*Order, error) {
 	return s.ensureLocked(ctx, orderID, nil)
 }
 
-// ensureKnown is ensure for an order the caller has just read or written (and owns): it is
-// not read again first.
-func (s *Service) ensureKnown(ctx context.Context, o *Order) (*Order, error) {
-	unlock, err := s.locks.lock(ctx, o.ID)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
-	}
-	defer unlock()
-	return s.ensureLocked(ctx, o.ID, o)
-}
-
 // ensureLocked is EnsurePayment with the order's lock held. known, when not nil, is the order
 // as the caller just read or wrote it, and owns: it saves a read, and the write that follows
 // is checked against the version it carries (a change made meanwhile is a conflict, and the
@@ -484,9 +475,19 @@ func violationsOf(err error) []gatewayclient.Violation {
 // ErrNotRenewable. When a renewal is already pending, it is completed instead
 // of making another one.
 func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, error) {
-	unlock, err := s.locks.lock(ctx, orderID)
+	// A shopper's request: a renewal already being completed in the background (or whoever
+	// holds the order's lock past ShopperGatewayWait) completes it; the order is answered as is.
+	if s.completions.running(orderID) {
+		return s.Snapshot(ctx, orderID)
+	}
+	lockCtx, cancel := context.WithTimeout(ctx, ShopperGatewayWait)
+	unlock, err := s.locks.lock(lockCtx, orderID)
+	cancel()
 	if err != nil {
-		return nil, fmt.Errorf("checkout: waiting for the order: %w", err)
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("checkout: waiting for the order: %w", ctx.Err())
+		}
+		return s.Snapshot(ctx, orderID)
 	}
 	defer unlock()
 	renewed, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
@@ -519,5 +520,5 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 	if err != nil {
 		return nil, err
 	}
-	return s.ensureLocked(ctx, orderID, renewed)
+	return s.ensureLockedForShopper(ctx, orderID, renewed)
 }

@@ -297,7 +297,7 @@ func (s *Service) CurrentOrder(ctx context.Context, id string) (*Order, error) {
 		return nil, err
 	}
 	if a := o.CurrentAttempt(); a != nil && a.State == AttemptPending {
-		res, err := s.ensure(ctx, id)
+		res, err := s.ensureForShopper(ctx, id, nil)
 		if err != nil {
 			s.log.WarnContext(ctx, "completing a pending payment", "number", o.Number, "err", err)
 		}

@@ -86,6 +86,9 @@ type Service struct {
 	snaps      *snapshots
 	snapMaxAge time.Duration
 	announcer  Announcer
+	// completions are the attempts being completed in the background after the gateway's
+	// pacing held them past ShopperGatewayWait (see ensureForShopper).
+	completions *completions
 }
 
 // NewService returns a Service on store and gw.
@@ -106,6 +109,8 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
+
+		completions: newCompletions(),
 	}
 	if opts.Snapshots <= 0 {
 		opts.Snapshots = DefaultSnapshots

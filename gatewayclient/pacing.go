@@ -49,6 +49,19 @@ func (e *PacedError) Is(target error) bool { return target == ErrPaced }
 // Unwrap gives the 429 received before, if any.
 func (e *PacedError) Unwrap() error { return e.Last }
 
+// maxPacingWaitKey is the context key of WithMaxPacingWait.
+type maxPacingWaitKey struct{}
+
+// WithMaxPacingWait returns a context under which a call waits at most d for its turn while
+// the client paces after a 429, and fails at once with ErrPaced when its turn comes later,
+// as if its deadline were that close. Unlike a deadline, it bounds only the wait for the turn:
+// the call, once sent, runs under ctx's own deadline and the client's timeout. A shopper's
+// request uses it to answer at once ("the QR code is being generated") instead of holding the
+// shopper for the whole Retry-After.
+func WithMaxPacingWait(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, maxPacingWaitKey{}, d)
+}
+
 // WithPacing turns pacing after a 429 on (the default) or off. Off, every call is sent at
 // once and a 429 is retried after its Retry-After as any failure is.
 func WithPacing(on bool) Option { return func(c *Client) { c.pacing.off = !on } }
@@ -256,6 +269,11 @@ func (c *Client) waitTurn(ctx context.Context, r *request, last error) (*pacer, 
 	if deadline, ok := ctx.Deadline(); ok {
 		// Deadlines are on the system clock; the wait is measured on the client's.
 		latest = c.clock.Now().Add(time.Until(deadline))
+	}
+	if d, ok := ctx.Value(maxPacingWaitKey{}).(time.Duration); ok {
+		if bound := c.clock.Now().Add(max(d, 0)); latest.IsZero() || bound.Before(latest) {
+			latest = bound
+		}
 	}
 	for {
 		now := c.clock.Now()

@@ -132,3 +132,36 @@ func TestPacedCallsWaitTheirTurn(t *testing.T) {
 		t.Fatalf("pacing off, yet a delay of %v", d)
 	}
 }
+
+// TestMaxPacingWait: a call under WithMaxPacingWait fails at once with ErrPaced when its turn
+// is further away than the bound, sends nothing, and waits when it is within it; it has no
+// deadline, so a call that is sent is not cut short.
+func TestMaxPacingWait(t *testing.T) {
+	a := &answers{list: []func(http.ResponseWriter){status(429, "Retry-After", "1"), ok(transactionJSON)}}
+	g := newTestGateway(t, a.handler)
+	clock := newFakeClock()
+	c := g.client(WithClock(clock), WithRetryPolicy(RetryPolicy{MaxAttempts: 1}))
+	ctx := context.Background()
+	if _, err := c.CreateTransaction(ctx, fullRequest()); !errors.Is(err, ErrRateLimited) {
+		t.Fatalf("first call: %v, want the 429", err)
+	}
+	sent := g.apiRequests.Load()
+	_, err := c.CreateTransaction(WithMaxPacingWait(ctx, 250*time.Millisecond), fullRequest())
+	var pe *PacedError
+	if !errors.As(err, &pe) || pe.Wait != time.Second {
+		t.Fatalf("bounded call: %v, want a *PacedError of 1s", err)
+	}
+	if g.apiRequests.Load() != sent || len(clock.Sleeps()) != 0 {
+		t.Fatalf("a paced call was sent or waited")
+	}
+	if _, has := WithMaxPacingWait(ctx, time.Second).Deadline(); has {
+		t.Fatal("WithMaxPacingWait set a deadline")
+	}
+	// Within the bound, the call waits its turn and is sent.
+	if _, err := c.CreateTransaction(WithMaxPacingWait(ctx, 2*time.Second), fullRequest()); err != nil {
+		t.Fatalf("call within the bound: %v", err)
+	}
+	if got := clock.Sleeps(); len(got) != 1 || got[0] != time.Second {
+		t.Fatalf("waits %v, want [1s]", got)
+	}
+}

@@ -239,6 +239,11 @@ const DefaultQRSize = 256
 // enough to see the payment soon; the page also offers "I have paid" to check at once.
 const NoScriptRefreshSeconds = 20
 
+// PendingRefreshSeconds is how often the PIX page reloads itself without JavaScript while its
+// QR code is being generated (the gateway asked the checkout to slow down): there is no code to
+// copy yet, and the code comes within a second or two.
+const PendingRefreshSeconds = 2
+
 // UrgentSeconds: in its last five minutes the countdown changes its look.
 const UrgentSeconds = 300
 

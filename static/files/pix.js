@@ -53,6 +53,9 @@
     var serverNow = Date.parse(root.getAttribute("data-now") || "");
     var skew = isNaN(serverNow) ? 0 : serverNow - Date.now();
     var timer = null, done = false, expired = false;
+    // A page drawn while its QR code was being generated has none to show: once the status
+    // moves on it is drawn again (the event stream says so with a redirect; polling does not).
+    var drawnPending = !!status && status.getAttribute("data-status") === "pending";
 
     function setStatus(name, label) {
       if (!status) { return; }
@@ -105,6 +108,11 @@
         if (!go(msg.redirect) && !go(root.getAttribute("data-paid-url"))) {
           for (var i = 0; i < active.length; i++) { active[i].hidden = true; }
         }
+        return;
+      }
+      if (drawnPending && msg.status !== "pending") {
+        done = true;
+        if (!go(msg.redirect)) { window.location.reload(); }
         return;
       }
       if (msg.status === "expired") { expire(); }

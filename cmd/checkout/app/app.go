@@ -454,6 +454,9 @@ func (a *App) Serve(ctx context.Context) error {
 	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
 	// all while the sandbox on this very server still answers them; then the server itself.
 	werr := a.web.Shutdown(sctx)
+	// The QR codes being completed in the background stop (they stay pending, completed at the
+	// next start), before the sandbox they call stops answering.
+	a.svc.Close()
 	if a.sandbox != nil {
 		select {
 		case <-a.drain.drain():
@@ -523,6 +526,9 @@ func (a *App) banner() {
 func (a *App) Close() error {
 	a.once.Do(func() {
 		var errs []error
+		if a.svc != nil {
+			a.svc.Close()
+		}
 		if a.sandbox != nil {
 			errs = append(errs, a.sandbox.Close())
 		}
