@@ -227,6 +227,17 @@ func (s *Service) refreshTransaction(ctx context.Context, o *Order, txID string)
 // is read again with GetDeposit and applied, so a forged payload changes nothing. When
 // processing fails, the id is forgotten so that a redelivery is processed again.
 func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID string) error {
+	return s.HandleWebhookHint(ctx, webhookID, kind, recordID, "")
+}
+
+// HandleWebhookHint is HandleWebhook with the status the payload gives the record (a hint too,
+// "" when it gives none). A status the order's attempt already records teaches nothing: the
+// deposit is not read again. That is the webhook that follows every new transaction
+// (PIX_QRCODE_GENERATED, which the attempt stored from the creation's answer). A status that
+// differs leads to the read as before: the hint can save a read, never change an order. (A
+// late delivery naming an older status saves a read the newer status's own webhook makes, or
+// else the reconciler.)
+func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, recordID, status string) error {
 	if webhookID != "" {
 		first, err := s.store.MarkWebhook(ctx, webhookID, s.now().UTC())
 		if err != nil {
@@ -236,7 +247,7 @@ func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID s
 			return nil
 		}
 	}
-	err := s.handleWebhook(ctx, kind, recordID)
+	err := s.handleWebhook(ctx, kind, recordID, status)
 	if err != nil && webhookID != "" {
 		if ferr := s.store.ForgetWebhook(context.WithoutCancel(ctx), webhookID); ferr != nil {
 			s.log.ErrorContext(ctx, "forgetting a failed webhook", "webhook", webhookID, "err", ferr)
@@ -245,7 +256,7 @@ func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID s
 	return err
 }
 
-func (s *Service) handleWebhook(ctx context.Context, kind, recordID string) error {
+func (s *Service) handleWebhook(ctx context.Context, kind, recordID, status string) error {
 	k := strings.ToLower(kind)
 	if recordID == "" || !(k == "" || strings.Contains(k, "deposit") || strings.Contains(k, "transaction")) {
 		return nil // withdrawals and unknown kinds do not concern orders
@@ -256,6 +267,13 @@ func (s *Service) handleWebhook(ctx context.Context, kind, recordID string) erro
 	}
 	if err != nil {
 		return fmt.Errorf("checkout: webhook for %s: %w", recordID, err)
+	}
+	if status != "" {
+		for _, a := range o.Attempts {
+			if a.TransactionID == recordID && a.DepositStatus != "" && strings.EqualFold(string(a.DepositStatus), status) {
+				return nil // already known
+			}
+		}
 	}
 	_, err = s.refreshTransaction(ctx, o, recordID)
 	return err

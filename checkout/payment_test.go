@@ -332,3 +332,28 @@ func TestPaidAttemptKeepsTheEndToEndID(t *testing.T) {
 		t.Error("the end-to-end id was not stored")
 	}
 }
+
+// TestWebhookWithAKnownStatusReadsNothing: the webhook that follows a new transaction names
+// the status the attempt already records, so the deposit is not read again; one naming a new
+// status is followed as any webhook.
+func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	if err := e.svc.HandleWebhookHint(e.ctx, "msg_generated", "deposit", tx, "pix_qrcode_generated"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gw.getCount(tx); got != 0 {
+		t.Errorf("a webhook with the known status read the deposit %d times", got)
+	}
+	e.control(tx, sandbox.ActionPay)
+	if err := e.svc.HandleWebhookHint(e.ctx, "msg_paid", "deposit", tx, "PAID"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gw.getCount(tx); got != 1 {
+		t.Errorf("a webhook with a new status read the deposit %d times, want 1", got)
+	}
+	if paid := e.order(o.ID); paid.Status != checkout.StatusPaid {
+		t.Errorf("after the paid webhook: %s", paid.Status)
+	}
+}

@@ -21,6 +21,7 @@ const webhookTimeout = 30 * time.Second
 // webhookJob is a verified webhook waiting to be applied.
 type webhookJob struct {
 	id, kind, recordID string
+	status             string          // the record's status as the payload says it (a hint)
 	ctx                context.Context // the request's values (request id), without its cancellation
 }
 
@@ -75,7 +76,7 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
 		return
 	}
-	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, ctx: context.WithoutCancel(r.Context())}
+	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, status: hint.Status, ctx: context.WithoutCancel(r.Context())}
 	if !s.enqueue(job) {
 		// Processed by this request: when it fails, say so, so that the gateway redelivers
 		// (process forgot the id, so the redelivery is not taken for a duplicate).
@@ -130,7 +131,7 @@ func (s *Server) webhookWorker() {
 func (s *Server) process(job webhookJob) error {
 	ctx, cancel := context.WithTimeout(job.ctx, webhookTimeout)
 	defer cancel()
-	err := s.svc.HandleWebhook(ctx, job.id, job.kind, job.recordID)
+	err := s.svc.HandleWebhookHint(ctx, job.id, job.kind, job.recordID, job.status)
 	if err != nil {
 		if job.id != "" {
 			s.seen.remove(job.id)
