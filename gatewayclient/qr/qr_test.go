@@ -197,3 +197,107 @@ func BenchmarkBRCode(b *testing.B) {
 		}
 	}
 }
+
+// TestPenaltyAsPlainLoops checks the bit-parallel penalty against the rules written as plain
+// loops over the modules (as ZXing writes them), on random symbols of every size and on
+// symbols of one colour (every run, every block).
+func TestPenaltyAsPlainLoops(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for v := 1; v <= 40; v++ {
+		size := 17 + 4*v
+		for k := range 6 {
+			m := make([]int8, size*size)
+			for i := range m {
+				switch k {
+				case 0: // all light
+				case 1:
+					m[i] = 1
+				case 2: // long runs
+					m[i] = int8(i / 7 % 2)
+				default:
+					m[i] = int8(r.IntN(2))
+				}
+			}
+			want := slowPenalty(m, make([]int8, len(m)), size)
+			if got := penalty(m, size, make([]line, size), make([]line, size)); got != want {
+				t.Fatalf("version %d, symbol %d: penalty %d, want %d", v, k, got, want)
+			}
+		}
+	}
+}
+
+// penalty scores a masked symbol by the four rules of ISO/IEC 18004 (as ZXing reads them):
+// runs of five or more, 2×2 blocks, finder-like patterns, and imbalance of dark and light.
+// Rules 1 and 3 look at rows and columns alike: the columns are read as the rows of the
+// transposed symbol, t.
+func slowPenalty(m, t []int8, size int) int {
+	p := 0
+	for y := range size {
+		for x, v := range m[y*size : (y+1)*size] {
+			t[x*size+y] = v
+		}
+	}
+	for i := range size {
+		row, col := m[i*size:(i+1)*size], t[i*size:(i+1)*size]
+		p += slowLinePenalty(row) + slowLinePenalty(col)
+	}
+	// Rule 2: 3 per 2×2 block of one colour.
+	for y := 0; y < size-1; y++ {
+		row, next := m[y*size:(y+1)*size], m[(y+1)*size:(y+2)*size]
+		next = next[:len(row)]
+		for x := 0; x < len(row)-1; x++ {
+			if v := row[x]; v == row[x+1] && v == next[x] && v == next[x+1] {
+				p += 3
+			}
+		}
+	}
+	// Rule 4: 10 per whole 5% between the dark share and a half.
+	dark := 0
+	for _, v := range m {
+		dark += int(v)
+	}
+	total := size * size
+	p += abs(2*dark-total) * 10 / total * 10
+	return p
+}
+
+// linePenalty is rules 1 and 3 on one row or column: 3 per run of five or more modules of one
+// colour, plus 1 per module past five; 40 per dark-light 1:1:3:1:1 pattern with four light
+// modules on either side (the symbol's edge counting as light).
+func slowLinePenalty(line []int8) int {
+	p := 0
+	run, prev := 0, int8(-1)
+	for _, b := range line {
+		if b == prev {
+			run++
+			continue
+		}
+		if run >= 5 {
+			p += run - 2
+		}
+		run, prev = 1, b
+	}
+	if run >= 5 {
+		p += run - 2
+	}
+	n := len(line)
+	for x := 0; x+6 < n; x++ {
+		if line[x] != 1 || line[x+1] != 0 || line[x+2] != 1 || line[x+3] != 1 || line[x+4] != 1 || line[x+5] != 0 || line[x+6] != 1 {
+			continue
+		}
+		if slowLight(line[max(x-4, 0):x]) || slowLight(line[x+7:min(x+11, n)]) {
+			p += 40
+		}
+	}
+	return p
+}
+
+// light reports whether no module of s is dark.
+func slowLight(s []int8) bool {
+	for _, v := range s {
+		if v == 1 {
+			return false
+		}
+	}
+	return true
+}
