@@ -4,9 +4,12 @@
 //	go run ./cmd/loadtest -url http://127.0.0.1:8080 -shoppers 16 -duration 10s [-pay]
 //
 // Each shopper, in a loop: opens the catalogue, adds a product to a new cart (POST /cart), opens
-// the customer form, posts it, opens the PIX page and its QR image. With -pay it also opens the
-// page's event stream, pays through sandbox-pay (embedded sandbox only) and times the payment
-// until the stream says paid.
+// the customer form, posts it, opens the PIX page and its QR image. A PIX page that says its QR
+// code is being generated (the gateway asked the checkout to slow down, and the order waits its
+// turn) is followed as the page does: its event stream says when the QR code is there, the page
+// is opened again, and the wait is reported as its own step. With -pay it also opens the page's
+// event stream, pays through sandbox-pay (embedded sandbox only) and times the payment until the
+// stream says paid.
 //
 // The checkout limits new carts per client address (CHECKOUT_NEW_CART_LIMIT); every shopper of
 // this tool has the same address, so start the checkout with CHECKOUT_NEW_CART_LIMIT=off.
@@ -14,6 +17,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -110,12 +114,13 @@ const (
 	stepForm      = "form"
 	stepOrder     = "order POST"
 	stepPix       = "PIX page"
+	stepQRWait    = "QR being made" // from a PIX page without its QR code to the page with it
 	stepQR        = "QR image"
 	stepPay       = "sandbox-pay"
 	stepPaid      = "pay → paid (SSE)"
 )
 
-var steps = []string{stepCatalogue, stepAdd, stepForm, stepOrder, stepPix, stepQR, stepPay, stepPaid}
+var steps = []string{stepCatalogue, stepAdd, stepForm, stepOrder, stepPix, stepQRWait, stepQR, stepPay, stepPaid}
 
 // runner holds the shared client and the measurements.
 type runner struct {
@@ -167,6 +172,7 @@ func (r *runner) run(ctx context.Context) report {
 var (
 	requestKeyRe = regexp.MustCompile(`name="request_key" value="([^"]+)"`)
 	qrRe         = regexp.MustCompile(`data-testid="pix-qr" src="([^"]+)"`)
+	qrPending    = []byte(`data-testid="qr-pending"`)
 )
 
 // visit is one shopper's purchase; it returns the step that failed and why.
@@ -214,13 +220,54 @@ func (r *runner) placeOne(ctx context.Context) (pay, step string, err error) {
 	if err != nil {
 		return "", stepPix, err
 	}
-	if m = qrRe.FindSubmatch(body); m == nil {
+	if m = qrRe.FindSubmatch(body); m == nil && bytes.Contains(body, qrPending) {
+		start := time.Now()
+		if body, err = r.waitForQR(ctx, pay); err != nil {
+			return "", stepQRWait, err
+		}
+		r.record(stepQRWait, time.Since(start))
+		m = qrRe.FindSubmatch(body)
+	}
+	if m == nil {
 		return "", stepPix, errors.New("no QR image on the PIX page")
 	}
 	if _, _, err := r.do(ctx, stepQR, http.MethodGet, strings.ReplaceAll(string(m[1]), "&amp;", "&"), nil, http.StatusOK); err != nil {
 		return "", stepQR, err
 	}
 	return pay, "", nil
+}
+
+// waitForQR follows a PIX page whose QR code is being made, as its script does: the page's
+// event stream sends the status now and then each change, with a redirect once the page is to
+// be drawn again; the page is then opened again and returned.
+func (r *runner) waitForQR(ctx context.Context, pay string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.o.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.o.url+pay+"/events", nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("events: status %d", res.StatusCode)
+	}
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "data:") || strings.Contains(line, `"status":"pending"`) && !strings.Contains(line, `"redirect"`) {
+			continue
+		}
+		body, _, err := r.do(ctx, stepPix, http.MethodGet, pay, nil, http.StatusOK)
+		return body, err
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return nil, errors.New("the event stream ended while the QR code was being made")
 }
 
 // payAndWait opens the order's event stream, pays through sandbox-pay and times the payment
