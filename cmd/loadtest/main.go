@@ -12,7 +12,10 @@
 // stream says paid.
 //
 // The checkout limits new carts per client address (CHECKOUT_NEW_CART_LIMIT); every shopper of
-// this tool has the same address, so start the checkout with CHECKOUT_NEW_CART_LIMIT=off.
+// this tool has the same address, so start the checkout with CHECKOUT_NEW_CART_LIMIT=off. The
+// embedded sandbox limits transactions as a real gateway does (CHECKOUT_SANDBOX_RATE_LIMIT, 50/s
+// by default): set it to off to measure the checkout rather than the limit, or leave it to see
+// what shoppers see when the gateway asks the checkout to slow down.
 package main
 
 import (
