@@ -75,7 +75,9 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Stdout = stdout
-	cfg.LogOutput = stderr
+	logs := newBatchedLog(stderr)
+	defer logs.Close()
+	cfg.LogOutput = logs
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
