@@ -97,20 +97,35 @@ func (s *Service) ensureForShopper(ctx context.Context, orderID string, known *O
 		}
 		return s.Snapshot(ctx, orderID)
 	}
-	if s.completions.running(orderID) {
-		return current()
-	}
-	lockCtx, cancel := context.WithTimeout(ctx, ShopperGatewayWait)
-	unlock, err := s.locks.lock(lockCtx, orderID)
-	cancel()
+	unlock, busy, err := s.lockForShopper(ctx, orderID)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("checkout: waiting for the order: %w", ctx.Err())
-		}
+		return nil, err
+	}
+	if busy {
 		return current() // another request or a completion holds it: it completes the attempt
 	}
 	defer unlock()
 	return s.ensureLockedForShopper(ctx, orderID, known)
+}
+
+// lockForShopper takes the order's lock for a shopper's request, waiting at most
+// ShopperGatewayWait. busy is true, and nothing is locked, when the order is being completed
+// in the background or its lock stays held past the bound: whoever holds it completes the
+// order, and the shopper is answered with the order as it is. err is set only when ctx ends.
+func (s *Service) lockForShopper(ctx context.Context, orderID string) (unlock func(), busy bool, err error) {
+	if s.completions.running(orderID) {
+		return nil, true, nil
+	}
+	lockCtx, cancel := context.WithTimeout(ctx, ShopperGatewayWait)
+	unlock, err = s.locks.lock(lockCtx, orderID)
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, fmt.Errorf("checkout: waiting for the order: %w", ctx.Err())
+		}
+		return nil, true, nil
+	}
+	return unlock, false, nil
 }
 
 // ensureLockedForShopper is ensureLocked with the wait for the gateway bounded as

@@ -477,16 +477,11 @@ func violationsOf(err error) []gatewayclient.Violation {
 func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, error) {
 	// A shopper's request: a renewal already being completed in the background (or whoever
 	// holds the order's lock past ShopperGatewayWait) completes it; the order is answered as is.
-	if s.completions.running(orderID) {
-		return s.Snapshot(ctx, orderID)
-	}
-	lockCtx, cancel := context.WithTimeout(ctx, ShopperGatewayWait)
-	unlock, err := s.locks.lock(lockCtx, orderID)
-	cancel()
+	unlock, busy, err := s.lockForShopper(ctx, orderID)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("checkout: waiting for the order: %w", ctx.Err())
-		}
+		return nil, err
+	}
+	if busy {
 		return s.Snapshot(ctx, orderID)
 	}
 	defer unlock()
