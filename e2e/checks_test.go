@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"slices"
 	"strings"
@@ -166,4 +167,86 @@ func decodeQRImage(img image.Image) (string, error) {
 		return "", fmt.Errorf("reading the QR code: %w", err)
 	}
 	return res.GetText(), nil
+}
+
+// shownQR is where the bitmap of a QR img element lies in a screenshot of that element, in
+// screenshot pixels (the content box: inside its border and padding), as qrLayoutScript
+// measures it.
+type shownQR struct {
+	Left, Top, Width, Height float64
+}
+
+// qrLayoutScript measures a QR img element for shownQR.
+const qrLayoutScript = `(el) => {
+  const cs = getComputedStyle(el), r = el.getBoundingClientRect(), px = (v) => parseFloat(v) || 0;
+  const dpr = window.devicePixelRatio;
+  const left = px(cs.borderLeftWidth) + px(cs.paddingLeft), top = px(cs.borderTopWidth) + px(cs.paddingTop);
+  return {
+    Left: left * dpr, Top: top * dpr,
+    Width: (r.width - left - px(cs.paddingRight) - px(cs.borderRightWidth)) * dpr,
+    Height: (r.height - top - px(cs.paddingBottom) - px(cs.borderBottomWidth)) * dpr,
+  };
+}`
+
+// decodeShownQR reads the QR code of shot, a screenshot of an img element showing served (the
+// PNG the server sent) laid out as at. The general detector misreads about 1 % of such
+// screenshots (a symbol scaled by a fraction has modules of uneven widths), so the screenshot is
+// first read back module by module: the served bitmap has a quiet zone of four modules, which
+// gives the module's size, and the colour at the centre of each module as shown (at least four
+// screen pixels wide at the test's viewport) rebuilds the symbol as the shopper sees it, which
+// PURE_BARCODE reads exactly. A wrong scale, crop, rotation or colour still fails that read; the
+// general detector is the fallback, and the error names both.
+func decodeShownQR(shot, served []byte, at shownQR) (string, error) {
+	src, err := png.Decode(bytes.NewReader(served))
+	if err != nil {
+		return "", fmt.Errorf("decoding the served PNG: %w", err)
+	}
+	screen, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		return "", fmt.Errorf("decoding the screenshot: %w", err)
+	}
+	natural := src.Bounds().Dx()
+	module := firstDarkX(src) / 4
+	if module <= 0 || natural%module != 0 {
+		return "", fmt.Errorf("served PNG: no quiet zone of four modules (first dark pixel at x=%d, width %d)", firstDarkX(src), natural)
+	}
+	n := natural / module
+	const out = 4 // pixels per module of the rebuilt symbol
+	rebuilt := image.NewGray(image.Rect(0, 0, n*out, n*out))
+	sx, sy := at.Width/float64(n), at.Height/float64(n)
+	b := screen.Bounds()
+	for j := 0; j < n; j++ {
+		for i := 0; i < n; i++ {
+			x := b.Min.X + int(at.Left+(float64(i)+0.5)*sx)
+			y := b.Min.Y + int(at.Top+(float64(j)+0.5)*sy)
+			c := color.GrayModel.Convert(screen.At(x, y)).(color.Gray)
+			for dy := 0; dy < out; dy++ {
+				for dx := 0; dx < out; dx++ {
+					rebuilt.SetGray(i*out+dx, j*out+dy, c)
+				}
+			}
+		}
+	}
+	text, errModules := decodeQRImage(rebuilt)
+	if errModules == nil {
+		return text, nil
+	}
+	text, errGeneral := decodeQRImage(screen)
+	if errGeneral == nil {
+		return text, nil
+	}
+	return "", fmt.Errorf("module by module: %w; general detector: %w", errModules, errGeneral)
+}
+
+// firstDarkX returns the x of the leftmost dark pixel of img (-1 if none).
+func firstDarkX(img image.Image) int {
+	b := img.Bounds()
+	for x := b.Min.X; x < b.Max.X; x++ {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			if color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y < 128 {
+				return x - b.Min.X
+			}
+		}
+	}
+	return -1
 }

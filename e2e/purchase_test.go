@@ -259,9 +259,14 @@ func TestQRDecodesToPixCode(t *testing.T) {
 	}
 
 	// What the shopper sees: a screenshot of the img element as laid out on the page.
+	var at shownQR
+	layout, err := pix.qr().Evaluate(qrLayoutScript, nil)
+	s.check(err, "layout of pix-qr")
+	raw, _ := json.Marshal(layout)
+	s.check(json.Unmarshal(raw, &at), "layout of pix-qr")
 	shot, err := pix.qr().Screenshot()
 	s.check(err, "screenshot of pix-qr")
-	shown, err := decodeQR(shot)
+	shown, err := decodeShownQR(shot, body, at)
 	if err != nil {
 		t.Fatalf("QR image as displayed: %v", err)
 	}
