@@ -46,11 +46,27 @@ type Client struct {
 	pacing       *pacers // per endpoint, after a 429 (pacing.go)
 }
 
+// DefaultIdleConns is how many idle connections to the gateway the default transport keeps.
+// net/http keeps two per host unless told otherwise: a shop placing orders for more than two
+// shoppers at once would then close a connection after nearly every call and open (with TLS, a
+// handshake) a new one for the next.
+const DefaultIdleConns = 64
+
+// newHTTPClient returns the default HTTP client: http.DefaultTransport's settings (proxy from
+// the environment, dial and TLS timeouts, HTTP/2) with DefaultIdleConns idle connections kept.
+func newHTTPClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = DefaultIdleConns
+	tr.MaxIdleConnsPerHost = DefaultIdleConns
+	return &http.Client{Transport: tr}
+}
+
 // Option configures a Client in New.
 type Option func(*Client)
 
 // WithHTTPClient sets the *http.Client used for every request (its transport, proxy, TLS
-// settings). The default is a new http.Client on http.DefaultTransport.
+// settings). The default is a new http.Client on a copy of http.DefaultTransport that keeps
+// DefaultIdleConns idle connections to the gateway (see newHTTPClient).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
 
 // WithTimeout bounds each attempt of a request (the token request included); retries get a
@@ -142,7 +158,7 @@ func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error
 	c := &Client{
 		base:         strings.TrimRight(u.String(), "/"),
 		creds:        &credentials{id: clientID, secret: secret(clientSecret)},
-		http:         &http.Client{},
+		http:         newHTTPClient(),
 		timeout:      DefaultTimeout,
 		userAgent:    DefaultUserAgent,
 		logger:       slog.New(slog.DiscardHandler),

@@ -199,13 +199,20 @@ func NewDeliverer(o DelivererOptions) (*Deliverer, error) {
 	d.guarded = o.HTTPClient
 	if d.guarded == nil {
 		d.guarded = &http.Client{Transport: &http.Transport{Proxy: nil, DialContext: webhook.GuardedDialer().DialContext,
-			TLSHandshakeTimeout: 5 * time.Second, ResponseHeaderTimeout: DefaultTimeout}, Timeout: DefaultTimeout}
+			TLSHandshakeTimeout: 5 * time.Second, ResponseHeaderTimeout: DefaultTimeout, MaxIdleConnsPerHost: idleConnsPerHost},
+			Timeout: DefaultTimeout}
 	}
 	d.guarded.CheckRedirect = noRedirect
 	d.trusted = &http.Client{Transport: &http.Transport{Proxy: nil, DialContext: (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-		TLSHandshakeTimeout: 5 * time.Second, ResponseHeaderTimeout: DefaultTimeout}, Timeout: DefaultTimeout, CheckRedirect: noRedirect}
+		TLSHandshakeTimeout: 5 * time.Second, ResponseHeaderTimeout: DefaultTimeout, MaxIdleConnsPerHost: idleConnsPerHost},
+		Timeout: DefaultTimeout, CheckRedirect: noRedirect}
 	return d, nil
 }
+
+// idleConnsPerHost is how many idle connections to the merchant's endpoint the deliverer keeps
+// (net/http's default, 2, would make deliveries from several workers open one nearly every
+// time).
+const idleConnsPerHost = 8
 
 // Wake makes Run look for due notifications now (after a transaction that wrote some commits).
 func (d *Deliverer) Wake() {

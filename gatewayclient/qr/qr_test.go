@@ -108,3 +108,43 @@ func BenchmarkBRCode(b *testing.B) {
 		}
 	}
 }
+
+func TestImagesDrawOnceAndStayBounded(t *testing.T) {
+	imgs := NewImages(2)
+	a1, err := imgs.PNG(brCode, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := draw(brCode, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a1, want) {
+		t.Fatal("the kept PNG differs from a fresh drawing")
+	}
+	a2, _ := imgs.PNG(brCode, 4)
+	if drawn, reused := imgs.Stats(); &a1[0] != &a2[0] || drawn != 1 || reused != 1 {
+		t.Fatal("the second request drew the code again instead of reusing it")
+	}
+	if b, _ := imgs.PNG(brCode, 1); bytes.Equal(b, a1) {
+		t.Fatal("another scale returned the first scale's PNG")
+	}
+	// Two more codes push the first out of a ring of two: it is drawn afresh (same bytes).
+	if _, err := imgs.PNG("p1", 4); err != nil {
+		t.Fatal(err)
+	}
+	if len(imgs.byKey) != 2 || len(imgs.ring) != 2 {
+		t.Fatalf("%d entries, %d in the ring; want at most 2", len(imgs.byKey), len(imgs.ring))
+	}
+	a3, _ := imgs.PNG(brCode, 4)
+	if &a3[0] == &a1[0] || !bytes.Equal(a3, a1) {
+		t.Fatal("an evicted code was not drawn again, or was drawn differently")
+	}
+	var none *Images
+	if b, err := none.PNG(brCode, 4); err != nil || !bytes.Equal(b, want) {
+		t.Fatalf("nil Images: %v", err)
+	}
+	if _, err := imgs.PNG(brCode, 0); err == nil {
+		t.Fatal("scale 0 accepted")
+	}
+}

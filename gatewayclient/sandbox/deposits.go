@@ -96,7 +96,7 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 	if err != nil {
 		return 0, nil, err
 	}
-	png, err := qrPNGBase64(uri)
+	png, err := qrPNGBase64(s.qrImages, uri)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -270,7 +270,7 @@ func missingQR(d *gc.Deposit) (string, error) {
 	if d.PixResponse == nil || d.PixResponse.QRCodeBase64 != "" || d.PixResponse.URI == "" {
 		return "", nil
 	}
-	return qrPNGBase64(d.PixResponse.URI)
+	return qrPNGBase64(nil, d.PixResponse.URI) // seeded records: not worth a place among the kept images
 }
 
 // handleGetDeposit is GET /deposit/{id}.

@@ -44,14 +44,10 @@ func (s *Sandbox) brCode(id string, amount int64) (string, error) {
 
 // qrPNGBase64 renders text as a QR code PNG (error correction Medium) and returns it base64
 // encoded, as pixResponse.qrCodeBase64 carries it.
-func qrPNGBase64(text string) (string, error) {
-	q, err := qr.Encode(text)
+func qrPNGBase64(images *qr.Images, text string) (string, error) {
+	png, err := images.PNG(text, qrPixelsPerModule)
 	if err != nil {
 		return "", fmt.Errorf("sandbox: QR code: %w", err)
-	}
-	png, err := q.PNG(qrPixelsPerModule)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: QR code PNG: %w", err)
 	}
 	return base64.StdEncoding.EncodeToString(png), nil
 }

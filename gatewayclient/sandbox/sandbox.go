@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 )
 
 // ClientConfig is one API client the sandbox accepts.
@@ -57,6 +59,10 @@ type Options struct {
 	// MerchantName and MerchantCity go into every BR Code (defaults "PIX CHECKOUT SANDBOX" and
 	// "SAO PAULO"); they are cut to the BR Code limits of 25 and 15 characters.
 	MerchantName, MerchantCity string
+	// QRImages, when set, draws the deposits' QR images and keeps the last few: a process that
+	// embeds the sandbox gives the checkout the same one, so that each code is drawn once
+	// (nil: each image is drawn when needed).
+	QRImages *qr.Images
 
 	// busyTimeout replaces defaultBusyTimeout (tests set it to 0 so that any wait for a lock
 	// fails instead).
@@ -78,6 +84,7 @@ type Sandbox struct {
 	logins   *limiter
 	faults   faultSet
 	merchant merchant
+	qrImages *qr.Images // nil: drawn every time
 	hooks    *hooks
 	handler  http.Handler
 
@@ -109,6 +116,7 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		log:      opts.Logger,
 		clients:  map[string]ClientConfig{},
 		tokenTTL: opts.TokenTTL,
+		qrImages: opts.QRImages,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

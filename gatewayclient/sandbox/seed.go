@@ -363,7 +363,7 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 		// Still awaiting payment (its QR code was made less than half an hour before now, so
 		// a few per million records): store the image as POST /transaction does, so that the
 		// newest list pages, where these records are, need not make it on every read.
-		png, err := qrPNGBase64(uri)
+		png, err := qrPNGBase64(nil, uri)
 		if err != nil {
 			return nil, err
 		}

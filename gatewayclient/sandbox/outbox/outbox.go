@@ -290,10 +290,13 @@ func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
 func newClient(d *net.Dialer) *http.Client {
 	return &http.Client{
 		Transport: &http.Transport{
-			Proxy:                 nil,
-			DialContext:           d.DialContext,
-			ForceAttemptHTTP2:     true,
-			MaxIdleConns:          32,
+			Proxy:             nil,
+			DialContext:       d.DialContext,
+			ForceAttemptHTTP2: true,
+			MaxIdleConns:      32,
+			// net/http keeps 2 per host by default: deliveries to one receiver from several
+			// workers would open a connection nearly every time.
+			MaxIdleConnsPerHost:   16,
 			IdleConnTimeout:       90 * time.Second,
 			TLSHandshakeTimeout:   5 * time.Second,
 			ResponseHeaderTimeout: DefaultTimeout,
