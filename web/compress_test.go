@@ -30,6 +30,23 @@ func TestPagesAreGzipped(t *testing.T) {
 	if plain.Header.Get("Content-Encoding") != "" {
 		t.Errorf("a client without gzip got Content-Encoding %q", plain.Header.Get("Content-Encoding"))
 	}
+	// A request without Accept-Encoding at all (the compressor is skipped for it) is answered
+	// plain, in full, with its length.
+	req, err := http.NewRequest(http.MethodGet, e.srv.URL+"/", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Body.Close()
+	b, err := io.ReadAll(bare.Body)
+	if err != nil || bare.StatusCode != http.StatusOK || bare.Header.Get("Content-Encoding") != "" ||
+		bare.ContentLength != int64(len(b)) || !strings.Contains(string(b), `data-testid="product-card"`) {
+		t.Errorf("without Accept-Encoding: %d, Content-Encoding %q, length %d of %d bytes (%v)", bare.StatusCode,
+			bare.Header.Get("Content-Encoding"), bare.ContentLength, len(b), err)
+	}
 }
 
 // TestHeadIsGetWithoutBody: HEAD / answers as GET does, without a body (not 405).

@@ -34,6 +34,10 @@ func (s *Server) lang(r *http.Request) (l views.Lang, explicit bool) {
 
 // langOf works out the language of r (see lang).
 func langOf(r *http.Request) (l views.Lang, explicit bool) {
+	// Most requests have no query: parsing one would allocate its map at every request.
+	if !strings.Contains(r.URL.RawQuery, "lang=") {
+		return acceptLanguage(r.Header.Get("Accept-Language")), false
+	}
 	if q := r.URL.Query().Get("lang"); q != "" {
 		if l, ok := views.ParseLang(q); ok {
 			return l, true

@@ -110,8 +110,13 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		id := newRequestID()
 		w.Header().Set("X-Request-Id", id)
-		ctx := context.WithValue(r.Context(), requestIDKey, &requestInfo{id: id})
-		sw := &statusWriter{ResponseWriter: w}
+		// One allocation for both: they live exactly as long as the request.
+		st := &struct {
+			info requestInfo
+			sw   statusWriter
+		}{info: requestInfo{id: id}, sw: statusWriter{ResponseWriter: w}}
+		ctx := context.WithValue(r.Context(), requestIDKey, &st.info)
+		sw := &st.sw
 		next.ServeHTTP(sw, r.WithContext(ctx))
 		status := sw.status
 		if status == 0 {

@@ -12,8 +12,8 @@ import (
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
-// qrCacheMax bounds the in-memory cache of QR images.
-const qrCacheMax = 1024
+// qrImagesKept bounds the QR images a Server draws and keeps itself (without Options.QRImages).
+const qrImagesKept = 1024
 
 // payRoutes are the pages of an order, addressed by its id: the PIX page, its QR image, its
 // live status (SSE and JSON), a new QR code, the sandbox payment and the receipt.
@@ -52,6 +52,17 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.svc.Now()
+	// A page of a cart's order awaiting its payment, as kept when last rendered (see pixPages).
+	var key pixPageKey
+	cacheable := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
+	if cacheable {
+		key.lang, key.explicit = s.lang(r)
+		key.uri = r.URL.RequestURI()
+		if p := s.pixPages.get(key, o, s.svc.MerchantName(), now); p != nil {
+			s.writePixPage(w, r, p, now)
+			return
+		}
+	}
 	page := s.page(r)
 	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
@@ -104,6 +115,17 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Sandbox != nil {
 		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")
 	}
+	if cacheable {
+		parts, err := views.NewPixParts(r.Context(), v)
+		if err == nil {
+			p := &pixPage{order: o, merchant: page.MerchantName, renewable: o.Renewable(now), parts: parts}
+			s.pixPages.put(key, p)
+			s.writePixPage(w, r, p, now)
+			return
+		}
+		// The page could not be cut into its parts: rendered as any other page.
+		s.log.WarnContext(r.Context(), "keeping the PIX page", "request_id", RequestID(r.Context()), "err", err)
+	}
 	s.render(w, r, http.StatusOK, views.PixPage(v))
 }
 
@@ -134,32 +156,13 @@ func (s *Server) qrImage(w http.ResponseWriter, r *http.Request) {
 }
 
 // qrPNG returns the PNG of an attempt's BR Code: the one drawn when the attempt became active
-// and stored with it, else (an attempt stored before images were drawn) drawn now and kept in
-// a small cache.
+// and stored with it, else (an attempt stored before images were drawn) drawn now through the
+// server's qr.Images, which keeps the last ones.
 func (s *Server) qrPNG(a *checkout.Attempt) ([]byte, error) {
 	if len(a.QRCodePNG) > 0 {
 		return a.QRCodePNG, nil
 	}
-	s.qrMu.Lock()
-	png, ok := s.qrCache[a.ID]
-	s.qrMu.Unlock()
-	if ok {
-		return png, nil
-	}
-	png, err := QRImage(a.BRCode)
-	if err != nil {
-		return nil, err
-	}
-	s.qrMu.Lock()
-	if len(s.qrCache) >= qrCacheMax {
-		for k := range s.qrCache { // drop an arbitrary entry: any is cheap to redraw
-			delete(s.qrCache, k)
-			break
-		}
-	}
-	s.qrCache[a.ID] = png
-	s.qrMu.Unlock()
-	return png, nil
+	return QRImageFrom(s.qrImages, a.BRCode)
 }
 
 // newQR is POST /pay/{orderID}/new-qr: a new attempt for an expired or failed order (one

@@ -28,14 +28,19 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c te
 		s.renderError(w, r, http.StatusInternalServerError)
 		return
 	}
+	writePage(w, status, buf.Bytes())
+}
+
+// writePage answers status with the HTML page, in one piece with its length.
+func writePage(w http.ResponseWriter, status int, page []byte) {
 	h := w.Header()
 	h["Content-Type"] = htmlContentType
 	// Pages hold carts, orders and customer data: never kept by shared caches.
 	h["Cache-Control"] = noStore
 	// Dropped by the compressor when it compresses the page.
-	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
+	h["Content-Length"] = []string{strconv.Itoa(len(page))}
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(page)
 }
 
 // Header values set on every page, shared: a value slice set whole is replaced, never changed

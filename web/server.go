@@ -25,6 +25,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/views"
 )
@@ -129,6 +130,9 @@ type Options struct {
 	// required (the dashboard lists the gateway's deposits and withdrawals).
 	Accounts *merchant.Accounts
 	Gateway  DashboardGateway
+	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
+	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
+	QRImages *qr.Images
 	// Sessions keeps the sessions of the shopper pages and of the dashboard (default: in
 	// memory, for tests; the program gives the database's, so that a restart or another
 	// instance keeps them).
@@ -172,10 +176,10 @@ type Server struct {
 
 	newCarts *keyedLimiter // new carts per client address; nil: no limit
 
-	qrMu    sync.Mutex
-	qrCache map[string][]byte // QR PNGs by attempt id, bounded by qrCacheMax
+	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
 
-	pages bufferPool // buffers pages and JSON answers are made in
+	pages    bufferPool // buffers pages and JSON answers are made in
+	pixPages *pixPages  // the PIX pages last rendered
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
@@ -211,14 +215,18 @@ func New(opts Options) (*Server, error) {
 		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
 	}
 	s := &Server{
-		opts:    opts,
-		svc:     opts.Service,
-		log:     opts.Logger,
-		done:    make(chan struct{}),
-		hooks:   make(chan webhookJob, opts.WebhookQueue),
-		seen:    newRecentIDs(4096),
-		qrCache: map[string][]byte{},
-		streams: newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+		opts:     opts,
+		svc:      opts.Service,
+		log:      opts.Logger,
+		done:     make(chan struct{}),
+		hooks:    make(chan webhookJob, opts.WebhookQueue),
+		seen:     newRecentIDs(4096),
+		pixPages: newPixPages(),
+		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+	}
+	s.qrImages = opts.QRImages
+	if s.qrImages == nil {
+		s.qrImages = qr.NewImages(qrImagesKept)
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	s.hub = newStreamHub(s)
@@ -302,7 +310,7 @@ func (s *Server) routes() http.Handler {
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
 	r.Use(s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
-		middleware.Compress(5, "text/html", "application/json"))
+		compressFor(middleware.Compress(5, "text/html", "application/json")))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusMethodNotAllowed)
@@ -321,6 +329,22 @@ func (s *Server) routes() http.Handler {
 	s.sessionRoutes(r)
 	s.dashboardRoutes(r)
 	return r
+}
+
+// compressFor runs the compressor for requests that accept an encoding, and leaves the others
+// (API clients, monitors, load tools) out of it: for them it would compress nothing, yet wrap
+// the writer and allocate at every request.
+func compressFor(compress func(http.Handler) http.Handler) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		compressed := compress(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if _, ok := r.Header["Accept-Encoding"]; ok {
+				compressed.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // healthz answers 200 while the process serves.

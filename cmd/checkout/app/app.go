@@ -35,6 +35,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/static"
@@ -85,6 +86,9 @@ type App struct {
 	sandbox  *sandbox.Sandbox // nil with a real gateway
 	clock    func() time.Time // the shop's business time: the sandbox's when embedded
 	merchant merchantSide
+	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
+	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
+	qrImages *qr.Images
 
 	accounts  *merchant.Accounts // the dashboard's users
 	firstUser *firstUser         // made at this start with a random password, printed once by the banner
@@ -101,6 +105,11 @@ type App struct {
 	once     sync.Once
 }
 
+// qrImagesKept is how many QR images the app keeps: each is needed from the sandbox's answer to
+// the checkout's drawing, moments later, so a few hundred cover many concurrent orders in
+// ≈ 300 KB.
+const qrImagesKept = 256
+
 // New opens the store (running its migrations), seeds the demo catalogue, opens the embedded
 // sandbox when no gateway is configured, and builds the gateway client, the domain service and
 // the HTTP handlers, for a server on ln (whose address the embedded sandbox is reached at). The
@@ -114,7 +123,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		logOut = io.Discard
 	}
 	log := slog.New(slog.NewJSONHandler(logOut, nil))
-	a = &App{cfg: cfg, log: log, ln: ln, self: loopbackURL(ln.Addr()), ready: make(chan struct{}), writeTimeout: writeTimeout}
+	a = &App{cfg: cfg, log: log, ln: ln, self: loopbackURL(ln.Addr()), ready: make(chan struct{}), writeTimeout: writeTimeout,
+		qrImages: qr.NewImages(qrImagesKept)}
 	var closers []func() error
 	defer func() {
 		if err != nil {
@@ -176,7 +186,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		CEP:          cepProvider(cfg),
 		Clock:        a.clock,
 		Logger:       log,
-		QRImage:      web.QRImage,
+		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
 	})
@@ -198,6 +208,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
 		Heartbeat:      cfg.SSEHeartbeat,
+		QRImages:       a.qrImages,
 		NewCartLimit:   cfg.NewCartLimit,
 		Merchant:       merchantProfile(cfg),
 		APIKeys:        a.merchant.keys,
@@ -482,6 +493,7 @@ func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 		// The shopper's bank app shows the BR Code's merchant name: make it the shop's.
 		MerchantName: brcode.Sanitize(a.cfg.MerchantName, brcode.MaxNameLength),
 		RateLimit:    a.cfg.SandboxRateLimit,
+		QRImages:     a.qrImages,
 	}
 	if a.cfg.Clock != nil {
 		opts.Clock = clockFunc(a.cfg.Clock)

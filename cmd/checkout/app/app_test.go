@@ -2,7 +2,9 @@ package app_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
 	"io"
 	"net"
 	"net/http"
@@ -211,6 +213,27 @@ func TestOneCommandFlow(t *testing.T) {
 	}
 	if code.MerchantName != "Loja Demo PIX" {
 		t.Errorf("BR Code merchant name %q, want the shop's", code.MerchantName)
+	}
+	// One QR drawing for the order: the checkout's image of the BR Code is the one the embedded
+	// sandbox drew for its answer (the same bytes), not a second drawing.
+	res, err := r.http.Get(r.app.URL() + pay + "/qr.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("QR image: %d %v", res.StatusCode, err)
+	}
+	deposits, err := r.app.Gateway().ListDeposits(context.Background(), depositFilter())
+	if err != nil || len(deposits.Data) != 1 || deposits.Data[0].PixResponse == nil {
+		t.Fatalf("the sandbox's deposit: %+v %v", deposits, err)
+	}
+	if gw, err := base64.StdEncoding.DecodeString(deposits.Data[0].PixResponse.QRCodeBase64); err != nil || !bytes.Equal(gw, img) {
+		t.Errorf("the checkout's QR image differs from the sandbox's (%v)", err)
+	}
+	if drawn, reused := r.app.QRImages(); drawn != 1 || reused != 1 {
+		t.Errorf("one order: %d QR images drawn and %d given again, want one drawn by the sandbox and given again to the checkout", drawn, reused)
 	}
 	lines, body := r.stream(pay)
 	defer body.Close()
