@@ -238,6 +238,14 @@ func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID s
 // late delivery naming an older status saves a read the newer status's own webhook makes, or
 // else the reconciler.)
 func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, recordID, status string) error {
+	// A status the snapshot of the order already records teaches nothing, and is not worth a
+	// write to remember the webhook by (its redelivery would teach nothing either): the webhook
+	// that follows every new transaction costs no statement at all.
+	if status != "" && ordersConcern(kind, recordID) {
+		if o := s.snaps.byTransaction(recordID); o != nil && knowsStatus(o, recordID, status) {
+			return nil
+		}
+	}
 	if webhookID != "" {
 		first, err := s.store.MarkWebhook(ctx, webhookID, s.now().UTC())
 		if err != nil {
@@ -257,8 +265,7 @@ func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, record
 }
 
 func (s *Service) handleWebhook(ctx context.Context, kind, recordID, status string) error {
-	k := strings.ToLower(kind)
-	if recordID == "" || !(k == "" || strings.Contains(k, "deposit") || strings.Contains(k, "transaction")) {
+	if !ordersConcern(kind, recordID) {
 		return nil // withdrawals and unknown kinds do not concern orders
 	}
 	o, err := s.store.OrderByTransaction(ctx, recordID)
@@ -268,15 +275,28 @@ func (s *Service) handleWebhook(ctx context.Context, kind, recordID, status stri
 	if err != nil {
 		return fmt.Errorf("checkout: webhook for %s: %w", recordID, err)
 	}
-	if status != "" {
-		for _, a := range o.Attempts {
-			if a.TransactionID == recordID && a.DepositStatus != "" && strings.EqualFold(string(a.DepositStatus), status) {
-				return nil // already known
-			}
-		}
+	if status != "" && knowsStatus(o, recordID, status) {
+		return nil // already known
 	}
 	_, err = s.refreshTransaction(ctx, o, recordID)
 	return err
+}
+
+// ordersConcern reports whether a webhook of kind about recordID may concern an order: a
+// deposit's (or a kind not given).
+func ordersConcern(kind, recordID string) bool {
+	k := strings.ToLower(kind)
+	return recordID != "" && (k == "" || strings.Contains(k, "deposit") || strings.Contains(k, "transaction"))
+}
+
+// knowsStatus reports whether o's attempt of transaction txID records the deposit status.
+func knowsStatus(o *Order, txID, status string) bool {
+	for _, a := range o.Attempts {
+		if a.TransactionID == txID && a.DepositStatus != "" && strings.EqualFold(string(a.DepositStatus), status) {
+			return true
+		}
+	}
+	return false
 }
 
 // ExpireDue expires the orders awaiting payment whose current QR code expired, and returns how

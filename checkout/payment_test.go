@@ -346,6 +346,10 @@ func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
 	if got := e.gw.getCount(tx); got != 0 {
 		t.Errorf("a webhook with the known status read the deposit %d times", got)
 	}
+	// Answered from the order's snapshot: not even its id was written down.
+	if first, err := e.store.MarkWebhook(e.ctx, "msg_generated", time.Now()); err != nil || !first {
+		t.Errorf("the webhook with the known status was recorded (%v): it cost a write", err)
+	}
 	e.control(tx, sandbox.ActionPay)
 	if err := e.svc.HandleWebhookHint(e.ctx, "msg_paid", "deposit", tx, "PAID"); err != nil {
 		t.Fatal(err)
@@ -355,5 +359,15 @@ func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
 	}
 	if paid := e.order(o.ID); paid.Status != checkout.StatusPaid {
 		t.Errorf("after the paid webhook: %s", paid.Status)
+	}
+	if first, err := e.store.MarkWebhook(e.ctx, "msg_paid", time.Now()); err != nil || first {
+		t.Errorf("the webhook with a new status was not recorded (%v): its redelivery would be processed again", err)
+	}
+	// Its redelivery, now known: nothing read.
+	if err := e.svc.HandleWebhookHint(e.ctx, "msg_paid_again", "deposit", tx, "PAID"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gw.getCount(tx); got != 1 {
+		t.Errorf("a repeated PAID webhook read the deposit again (%d reads)", got)
 	}
 }

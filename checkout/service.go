@@ -210,11 +210,14 @@ func (s *Service) AddToCart(ctx context.Context, cartID string, productID Produc
 		return nil, err
 	}
 	if cartID == "" {
-		c, err := s.NewCart(ctx)
-		if err != nil {
-			return nil, err
+		// Made with its line in one transaction, rather than made empty and then updated: the
+		// first product of every purchase.
+		now := s.now().UTC()
+		c := Cart{ID: s.newID(), CreatedAt: now, UpdatedAt: now, Lines: []CartLine{{Product: *p, Quantity: qty}}}
+		if err := s.store.CreateCart(ctx, c); err != nil {
+			return nil, fmt.Errorf("checkout: creating a cart: %w", err)
 		}
-		cartID = c.ID
+		return &c, nil
 	}
 	return s.updateCart(ctx, cartID, func(c *Cart) error {
 		if l := c.Line(productID); l != nil {

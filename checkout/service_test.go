@@ -195,6 +195,19 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 	if _, err := e.svc.AddToCart(e.ctx, c.ID, "nope", 1); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("unknown product: %v, want ErrNotFound", err)
 	}
+	// A new cart (no id) is made with its first line, as stored.
+	fresh, err := e.svc.AddToCart(e.ctx, "", caneca, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := e.svc.Cart(e.ctx, fresh.ID)
+	if err != nil || len(stored.Lines) != 1 || stored.Lines[0].Product.ID != caneca || stored.Lines[0].Quantity != 2 ||
+		stored.Total() != fresh.Total() || fresh.Total() == 0 {
+		t.Fatalf("new cart: returned %+v, stored %+v (%v)", fresh, stored, err)
+	}
+	if _, err := e.svc.AddToCart(e.ctx, "", caneca, 0); err == nil {
+		t.Error("a new cart was made with a quantity of 0")
+	}
 	// The catalogue price is the one that counts, also when it changes after adding.
 	p, _ := e.store.Product(e.ctx, ebook)
 	p.UnitPrice = 3490

@@ -69,6 +69,9 @@ type snapshots struct {
 	mu       sync.Mutex
 	max      int // of both generations together
 	cur, old map[string]snapshot
+	// txCur and txOld name the order of each transaction id of the snapshots' attempts, in the
+	// same two generations: a webhook names a transaction, not an order.
+	txCur, txOld map[string]string
 	// writes counts puts: a fill read from the store before a put (of any order) may be older
 	// than what was put, so it is not kept (the next read fills it again).
 	writes uint64
@@ -83,7 +86,8 @@ func newSnapshots(max int) *snapshots {
 	if max < 2 {
 		max = 2
 	}
-	return &snapshots{max: max, cur: map[string]snapshot{}, old: map[string]snapshot{}}
+	return &snapshots{max: max, cur: map[string]snapshot{}, old: map[string]snapshot{},
+		txCur: map[string]string{}, txOld: map[string]string{}}
 }
 
 // get returns the snapshot of id, or nil when there is none or it is older than maxAge (0: no
@@ -160,8 +164,34 @@ func (c *snapshots) add(id string, sn snapshot) {
 	if _, ok := c.cur[id]; !ok && len(c.cur) >= c.max/2 {
 		c.old = c.cur
 		c.cur = make(map[string]snapshot, c.max/2)
+		c.txOld = c.txCur
+		c.txCur = make(map[string]string, c.max/2)
 	}
 	c.cur[id] = sn
+	for _, a := range sn.o.Attempts {
+		if a.TransactionID != "" {
+			c.txCur[a.TransactionID] = id
+		}
+	}
+}
+
+// byTransaction returns the snapshot of the order whose attempt has transaction id txID, or
+// nil when none is held.
+func (c *snapshots) byTransaction(txID string) *Order {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.txCur[txID]
+	if !ok {
+		id, ok = c.txOld[txID]
+	}
+	if !ok {
+		return nil
+	}
+	sn, ok := c.lookup(id)
+	if !ok {
+		return nil
+	}
+	return sn.o
 }
 
 // len returns how many snapshots are held.

@@ -74,3 +74,30 @@ func TestSnapshotOfCopies(t *testing.T) {
 		t.Error("the snapshot keeps the request, or the order lost it")
 	}
 }
+
+// TestSnapshotsByTransaction: the order of a transaction is found while its snapshot is held,
+// in either generation, and forgotten with it.
+func TestSnapshotsByTransaction(t *testing.T) {
+	c := newSnapshots(4) // two a generation
+	now := time.Now()
+	order := func(id string) *Order {
+		return &Order{ID: id, Version: 1, Attempts: []Attempt{{N: 1, TransactionID: "tx-" + id}}}
+	}
+	c.put(order("a"), now)
+	c.put(order("b"), now)
+	if o := c.byTransaction("tx-a"); o == nil || o.ID != "a" {
+		t.Fatalf("tx-a: %v", o)
+	}
+	c.put(order("c"), now) // a and b move to the previous generation
+	if o := c.byTransaction("tx-b"); o == nil || o.ID != "b" {
+		t.Fatalf("tx-b in the previous generation: %v", o)
+	}
+	c.put(order("d"), now)
+	c.put(order("e"), now) // the generation of a and b is dropped
+	if o := c.byTransaction("tx-a"); o != nil {
+		t.Errorf("tx-a found after its snapshot was dropped: %v", o.ID)
+	}
+	if c.byTransaction("tx-unknown") != nil {
+		t.Error("an unknown transaction was found")
+	}
+}

@@ -1,4 +1,18 @@
 package postgres
 
+import (
+	"context"
+
+	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+)
+
 // OpenWrapped is Open with a wrapper that sees every statement, for tests that count them.
 var OpenWrapped = open
+
+// MaxConns is the size of the store's connection pool.
+func (s *Store) MaxConns() int32 { return s.pool.Config().MaxConns }
+
+// ReadBatch runs stmts through the store's ReadBatch.
+func (s *Store) ReadBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	return database{s.pool}.ReadBatch(ctx, stmts...)
+}

@@ -33,6 +33,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -75,6 +76,9 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 		// The parser's message quotes the URL, password included when it cannot tell where the
 		// password is; so the cause is not passed on.
 		return nil, errors.New("postgres: the database URL does not parse (expected postgres://user:password@host:port/dbname?options)")
+	}
+	if !strings.Contains(url, "pool_max_conns=") {
+		cfg.MaxConns = defaultMaxConns()
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -141,6 +145,14 @@ func storedKey(s string) string {
 	return escapedPrefix + hex.EncodeToString([]byte(s))
 }
 
+// defaultMaxConns is the pool's size when the URL gives none: pgx's own default, the number of
+// cores but at least 4, left 16 shoppers on a 2-core machine queueing for the 4 connections
+// (placing orders spends most of its time in round trips, not on the cores); 4 a core, at
+// least 8, is still a small share of PostgreSQL's 100 connections for a few instances.
+func defaultMaxConns() int32 {
+	return int32(max(8, 4*runtime.NumCPU()))
+}
+
 // database runs the shared statements on the pool, in transactions of the pool.
 type database struct {
 	pool *pgxpool.Pool
@@ -152,48 +164,108 @@ func (d database) Write(ctx context.Context, s sqlstore.Stmt) error { return run
 // ReadTx runs fn in a REPEATABLE READ READ ONLY transaction: every statement of fn sees one
 // snapshot.
 func (d database) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
-	tx, err := d.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback(ctx) }()
-	return fn(runner{tx})
+	return d.tx(ctx, beginRead, fn, false)
 }
 
-// WriteTx runs fn in a READ COMMITTED transaction, committed when fn returns nil.
-func (d database) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
-	tx, err := d.pool.Begin(ctx)
+// The BEGINs of the store's transactions: reads see one snapshot; writes lock the rows they
+// read to change (see the package comment).
+const (
+	beginRead  = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+	beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED"
+)
+
+// ReadBatch runs stmts in a REPEATABLE READ READ ONLY transaction in one round trip: its BEGIN,
+// the statements and its end go in one batch (sqlstore uses it for the reads that are a single
+// batch, such as an order with its lines and attempts, or a cart).
+func (d database) ReadBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(runner{tx}); err != nil {
-		_ = tx.Rollback(ctx)
+	defer conn.Release() // the pool closes a connection left in a transaction
+	b := &pgx.Batch{}
+	b.Queue(beginRead)
+	queue(b, stmts)
+	b.Queue("COMMIT")
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		// A failed statement leaves the transaction aborted, the rest of the batch skipped.
+		_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
 		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
 }
 
-// querier is what a pool and a transaction have in common.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+// WriteTx runs fn in a READ COMMITTED transaction, committed when fn returns nil.
+func (d database) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
+	return d.tx(ctx, beginWrite, fn, true)
 }
 
-// runner runs statements in a transaction: several in one round trip.
-type runner struct{ tx pgx.Tx }
-
-func (r runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
-	switch len(stmts) {
-	case 0:
+// tx runs fn in a transaction begun by begin on one connection of the pool. The BEGIN is not a
+// round trip of its own: it goes in the batch of fn's first statements (see lazyTx), so that a
+// transaction costs its statements' round trips and its end's, instead of one more; on a
+// server whose backends compete with the checkout for the same cores, each round trip is a
+// wait for the scheduler. A transaction that ran nothing costs no round trip at all.
+func (d database) tx(ctx context.Context, begin string, fn func(sqlstore.Runner) error, commit bool) error {
+	conn, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	// The pool closes, rather than reuses, a connection left in a transaction (an end that
+	// failed) or busy (a context ended mid-statement).
+	defer conn.Release()
+	t := &lazyTx{conn: conn, begin: begin}
+	if err := fn(t); err != nil {
+		if t.begun {
+			_, _ = conn.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+		}
+		return err
+	}
+	if !t.begun {
 		return nil
-	case 1:
-		return run(ctx, r.tx, stmts[0])
+	}
+	end := "COMMIT"
+	if !commit {
+		end = "ROLLBACK" // read only: nothing to keep
+	}
+	if _, err := conn.Exec(ctx, end); err != nil {
+		return fmt.Errorf("%s: %w", strings.ToLower(end), err)
+	}
+	return nil
+}
+
+// lazyTx runs statements in a transaction whose BEGIN it sends with the first of them.
+type lazyTx struct {
+	conn  *pgxpool.Conn
+	begin string
+	begun bool // the BEGIN was sent (the transaction may have failed since: the end rolls back)
+}
+
+func (t *lazyTx) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	if len(stmts) == 0 {
+		return nil
+	}
+	// A statement without arguments may be several (a migration file): it goes alone, with the
+	// simple protocol (see run), after a BEGIN of its own.
+	if len(stmts) == 1 && len(stmts[0].Args) == 0 {
+		if !t.begun {
+			t.begun = true
+			if _, err := t.conn.Exec(ctx, t.begin); err != nil {
+				return err
+			}
+		}
+		return run(ctx, t.conn, stmts[0])
 	}
 	b := &pgx.Batch{}
+	if !t.begun {
+		b.Queue(t.begin)
+		t.begun = true
+	}
+	queue(b, stmts)
+	return t.conn.SendBatch(ctx, b).Close()
+}
+
+// queue adds stmts to b, each with what reads its result.
+func queue(b *pgx.Batch, stmts []sqlstore.Stmt) {
 	for _, s := range stmts {
 		q := b.Queue(s.SQL, s.Args...)
 		switch {
@@ -203,7 +275,13 @@ func (r runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
 			q.Exec(func(tag pgconn.CommandTag) error { return s.Affected(tag.RowsAffected()) })
 		}
 	}
-	return r.tx.SendBatch(ctx, b).Close()
+}
+
+// querier is what a pool and a transaction have in common.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
 // run runs one statement. Without arguments pgx sends it with the simple protocol, which runs

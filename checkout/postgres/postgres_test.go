@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -484,4 +485,69 @@ func TestReports(t *testing.T) {
 	storetest.RunReports(t, func(t *testing.T) checkout.Store {
 		return open(t, newSchema(t, dbURL))
 	})
+}
+
+// TestPoolSize: without pool_max_conns the pool has 4 connections a core, at least 8 (pgx's
+// default of 4 left concurrent shoppers queueing for connections); the URL's setting wins.
+func TestPoolSize(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	s := open(t, dbURL)
+	if got, want := s.MaxConns(), int32(max(8, 4*runtime.NumCPU())); got != want {
+		t.Errorf("default pool: %d connections, want %d", got, want)
+	}
+	sep := "?"
+	if strings.Contains(dbURL, "?") {
+		sep = "&"
+	}
+	if got := open(t, dbURL+sep+"pool_max_conns=3").MaxConns(); got != 3 {
+		t.Errorf("pool_max_conns=3 gave %d connections", got)
+	}
+}
+
+// TestReadBatch: a one-batch read runs its statements in one snapshot and gives their rows; a
+// failing statement fails it and leaves no connection of the pool in its aborted transaction.
+func TestReadBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, newDatabase(t))
+	var got []int
+	read := func(r sqlstore.Rows) error {
+		for r.Next() {
+			var v int
+			if err := r.Scan(&v); err != nil {
+				return err
+			}
+			got = append(got, v)
+		}
+		return nil
+	}
+	var iso1, iso2 string
+	readText := func(dst *string) func(sqlstore.Rows) error {
+		return func(r sqlstore.Rows) error {
+			for r.Next() {
+				if err := r.Scan(dst); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	err := s.ReadBatch(ctx,
+		sqlstore.Stmt{SQL: `SELECT g FROM generate_series(1, $1::int) g`, Args: []any{3}, Rows: read},
+		sqlstore.Stmt{SQL: `SELECT current_setting($1)`, Args: []any{"transaction_isolation"}, Rows: readText(&iso1)},
+		sqlstore.Stmt{SQL: `SELECT current_setting($1)`, Args: []any{"transaction_read_only"}, Rows: readText(&iso2)})
+	if err != nil || len(got) != 3 || got[2] != 3 || iso1 != "repeatable read" || iso2 != "on" {
+		t.Fatalf("ReadBatch: %v, rows %v, isolation %q, read only %q", err, got, iso1, iso2)
+	}
+	if err := s.ReadBatch(ctx, sqlstore.Stmt{SQL: `SELECT 1 / (0 * $1::int)`, Args: []any{1}, Rows: read}); err == nil {
+		t.Fatal("a division by zero did not fail the batch")
+	}
+	// Every connection of the pool is usable afterwards (none left in a failed transaction).
+	for range s.MaxConns() {
+		got = nil
+		if err := s.ReadBatch(ctx, sqlstore.Stmt{SQL: `SELECT $1::int`, Args: []any{7}, Rows: read}); err != nil || len(got) != 1 {
+			t.Fatalf("after a failed batch: %v, %v", err, got)
+		}
+	}
 }

@@ -135,9 +135,7 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 		return nil, checkout.ErrNotFound
 	}
 	var c *checkout.Cart
-	err := s.db.ReadTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx, s.readCart(id, false, &c)...)
-	})
+	err := s.readBatch(ctx, s.readCart(id, false, &c)...)
 	if err != nil {
 		return nil, s.errorf("reading cart: %w", err)
 	}

@@ -251,9 +251,7 @@ func (s *Store) OrderByExternalCode(ctx context.Context, code string) (*checkout
 // orderWhere reads the order q selects by key, from one snapshot.
 func (s *Store) orderWhere(ctx context.Context, q orderReads, key string) (*checkout.Order, error) {
 	var list []*checkout.Order
-	if err := s.db.ReadTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx, s.readOrder(q, key, &list)...)
-	}); err != nil {
+	if err := s.readBatch(ctx, s.readOrder(q, key, &list)...); err != nil {
 		return nil, s.errorf("reading order: %w", err)
 	}
 	if len(list) == 0 {
@@ -354,11 +352,14 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptActive))+`
 			AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+` AND a.n = `+currentAttemptOf+`)`)
 	}
+	// The "<> ''" terms repeat the predicates of the partial indexes orders_session and
+	// orders_merchant_reference: a planner does not see that a bound value is not empty (a
+	// prepared statement's generic plan, SQLite's planner), and would scan the orders.
 	if f.SessionID != "" {
-		conds = append(conds, "o.session_id = "+p.Add(f.SessionID))
+		conds = append(conds, "o.session_id = "+p.Add(f.SessionID)+" AND o.session_id <> ''")
 	}
 	if f.MerchantReference != "" {
-		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference))
+		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference)+" AND o.merchant_reference <> ''")
 	}
 	if !f.CreatedFrom.IsZero() {
 		conds = append(conds, "o.created_at >= "+p.Add(ms(f.CreatedFrom)))

@@ -26,6 +26,10 @@ func insertOutbox(m checkout.OutboxMessage) Stmt {
 		Args: []any{m.ID, m.OrderID, m.Type, string(m.Payload), ms(m.CreatedAt), merchant.NotificationPending}}
 }
 
+// pendingLiteral is merchant.NotificationPending as an SQL literal, the value the outbox's
+// partial indexes are defined on.
+const pendingLiteral = `'` + merchant.NotificationPending + `'`
+
 const notificationColumns = `id, order_id, type, payload, created_at, status, attempts, next_attempt_at, last_error,
 	last_status_code`
 
@@ -51,13 +55,16 @@ func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 		return nil, s.errorf("claiming notifications: %w", errLimit)
 	}
 	var out []merchant.Notification
+	// The status is written in the statement, not bound: the outbox's indexes are partial (WHERE
+	// status = 'pending'), and a planner that sees a parameter cannot use them — PostgreSQL's
+	// generic plan and SQLite then scanned every notification ever written at every claim.
 	err := s.db.Write(ctx, Stmt{SQL: `UPDATE outbox SET leased_until = $1 WHERE seq IN (
 			SELECT n.seq FROM outbox n
-			WHERE n.status = $2 AND n.next_attempt_at <= $3 AND n.leased_until <= $3
-				AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.order_id = n.order_id AND p.status = $2 AND p.seq < n.seq)
-			ORDER BY n.seq LIMIT $4` + s.lockRows(` FOR UPDATE SKIP LOCKED`) + `)
+			WHERE n.status = ` + pendingLiteral + ` AND n.next_attempt_at <= $2 AND n.leased_until <= $2
+				AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.order_id = n.order_id AND p.status = ` + pendingLiteral + ` AND p.seq < n.seq)
+			ORDER BY n.seq LIMIT $3` + s.lockRows(` FOR UPDATE SKIP LOCKED`) + `)
 		RETURNING ` + notificationColumns,
-		Args: []any{ms(now.Add(lease)), merchant.NotificationPending, ms(now), limit},
+		Args: []any{ms(now.Add(lease)), ms(now), limit},
 		Rows: each(func(r Rows) error {
 			n, err := scanNotification(r)
 			if err != nil {

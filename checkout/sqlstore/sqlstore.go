@@ -62,6 +62,21 @@ type DB interface {
 	WriteTx(ctx context.Context, fn func(tx Runner) error) error
 }
 
+// BatchReader is a DB that runs a read-only transaction made of one batch of statements in one
+// go (PostgreSQL: its BEGIN, the statements and its end in one round trip).
+type BatchReader interface {
+	ReadBatch(ctx context.Context, stmts ...Stmt) error
+}
+
+// readBatch runs stmts in one read-only transaction: through the DB's ReadBatch when it has one,
+// else as the one Run of a ReadTx.
+func (s *Store) readBatch(ctx context.Context, stmts ...Stmt) error {
+	if b, ok := s.db.(BatchReader); ok {
+		return b.ReadBatch(ctx, stmts...)
+	}
+	return s.db.ReadTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+}
+
 // Dialect says where a database's SQL or behaviour differs from the text this package writes.
 type Dialect struct {
 	// Name starts every error message ("sqlite", "postgres").

@@ -169,7 +169,7 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	ctx := context.Background()
 	var c *QueryCounter
 	s := open(t, func(db sqlstore.DB) sqlstore.DB {
-		c = &QueryCounter{DB: db}
+		c = newQueryCounter(db)
 		return c
 	})
 	count := func(fn func() error) int64 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -12,44 +11,18 @@ import (
 )
 
 // QueryCounter is a sqlstore.DB that counts the statements run through it.
-type QueryCounter struct {
-	sqlstore.DB
-	n atomic.Int64
+type QueryCounter struct{ stmtRecorder }
+
+// newQueryCounter counts the statements run through db.
+func newQueryCounter(db sqlstore.DB) *QueryCounter {
+	return &QueryCounter{stmtRecorder{DB: db}}
 }
 
 // Statements returns how many statements have been run.
-func (c *QueryCounter) Statements() int64 { return c.n.Load() }
-
-// Read counts s and runs it.
-func (c *QueryCounter) Read(ctx context.Context, s sqlstore.Stmt) error {
-	c.n.Add(1)
-	return c.DB.Read(ctx, s)
-}
-
-// Write counts s and runs it.
-func (c *QueryCounter) Write(ctx context.Context, s sqlstore.Stmt) error {
-	c.n.Add(1)
-	return c.DB.Write(ctx, s)
-}
-
-// ReadTx runs fn with a runner that counts its statements.
-func (c *QueryCounter) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
-	return c.DB.ReadTx(ctx, func(tx sqlstore.Runner) error { return fn(countingRunner{tx, &c.n}) })
-}
-
-// WriteTx runs fn with a runner that counts its statements.
-func (c *QueryCounter) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
-	return c.DB.WriteTx(ctx, func(tx sqlstore.Runner) error { return fn(countingRunner{tx, &c.n}) })
-}
-
-type countingRunner struct {
-	sqlstore.Runner
-	n *atomic.Int64
-}
-
-func (r countingRunner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
-	r.n.Add(int64(len(stmts)))
-	return r.Runner.Run(ctx, stmts...)
+func (c *QueryCounter) Statements() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return int64(len(c.stmts))
 }
 
 // RunQueryCounts checks, for a store built on sqlstore, that reading orders costs a number of
@@ -60,7 +33,7 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 	ctx := context.Background()
 	var c *QueryCounter
 	s := open(t, func(db sqlstore.DB) sqlstore.DB {
-		c = &QueryCounter{DB: db}
+		c = newQueryCounter(db)
 		return c
 	})
 	if c == nil {

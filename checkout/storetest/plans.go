@@ -1,0 +1,120 @@
+package storetest
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+)
+
+// stmtRecorder is a sqlstore.DB that keeps the statements run through it (QueryCounter counts
+// them, RunIndexUse explains them).
+type stmtRecorder struct {
+	sqlstore.DB
+	mu    sync.Mutex
+	stmts []sqlstore.Stmt
+}
+
+func (r *stmtRecorder) keep(ss ...sqlstore.Stmt) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stmts = append(r.stmts, ss...)
+}
+
+func (r *stmtRecorder) Read(ctx context.Context, s sqlstore.Stmt) error {
+	r.keep(s)
+	return r.DB.Read(ctx, s)
+}
+
+func (r *stmtRecorder) Write(ctx context.Context, s sqlstore.Stmt) error {
+	r.keep(s)
+	return r.DB.Write(ctx, s)
+}
+
+func (r *stmtRecorder) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
+	return r.DB.ReadTx(ctx, func(tx sqlstore.Runner) error { return fn(recordingRunner{tx, r}) })
+}
+
+func (r *stmtRecorder) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
+	return r.DB.WriteTx(ctx, func(tx sqlstore.Runner) error { return fn(recordingRunner{tx, r}) })
+}
+
+type recordingRunner struct {
+	sqlstore.Runner
+	r *stmtRecorder
+}
+
+func (rr recordingRunner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	rr.r.keep(stmts...)
+	return rr.Runner.Run(ctx, stmts...)
+}
+
+// The stores both implement these.
+type indexedStore interface {
+	checkout.Store
+	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]merchant.Notification, error)
+	PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
+}
+
+// RunIndexUse checks that the statements which run all the time on tables that only grow —
+// the merchant notifications' claim (every few seconds), orders by checkout session or by
+// merchant reference, the sessions' retention — read them through their partial indexes rather
+// than scan them, in the plan a prepared statement gets (no bound value known to the planner).
+// explain returns the plan of a statement with its arguments; fullScan matches, in a plan, a
+// full scan of one of those tables. sweeps adds the retention sweep of checkout sessions: on
+// PostgreSQL the plan of its anti join on empty tables (a hash join over everything) is not the
+// one a filled, analysed table gets, so only SQLite's is checked.
+func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store,
+	explain func(t *testing.T, s sqlstore.Stmt) string, fullScan *regexp.Regexp, sweeps bool) {
+	ctx := context.Background()
+	rec := &stmtRecorder{}
+	s, ok := open(t, func(db sqlstore.DB) sqlstore.DB { rec.DB = db; return rec }).(indexedStore)
+	if !ok {
+		t.Fatal("the store lacks ClaimNotifications or PruneSessions")
+	}
+	now := time.Now()
+	calls := map[string]func() error{
+		"claiming notifications": func() error { _, err := s.ClaimNotifications(ctx, now, time.Minute, 10); return err },
+		"orders of a session": func() error {
+			_, err := s.Orders(ctx, checkout.OrderFilter{SessionID: "cs_test"})
+			return err
+		},
+		"orders by merchant reference": func() error {
+			_, err := s.Orders(ctx, checkout.OrderFilter{MerchantReference: "pedido-42"})
+			return err
+		},
+	}
+	if sweeps {
+		calls["pruning sessions"] = func() error { _, err := s.PruneSessions(ctx, now, 10); return err }
+	}
+	for name, call := range calls {
+		rec.mu.Lock()
+		rec.stmts = nil
+		rec.mu.Unlock()
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		rec.mu.Lock()
+		stmts := rec.stmts
+		rec.mu.Unlock()
+		checked := 0
+		for _, st := range stmts {
+			if !strings.Contains(st.SQL, "outbox") && !strings.Contains(st.SQL, "session_id =") && !strings.Contains(st.SQL, "merchant_reference =") {
+				continue
+			}
+			checked++
+			if plan := explain(t, st); fullScan.MatchString(plan) {
+				t.Errorf("%s scans a whole table:\n%s\nplan:\n%s", name, st.SQL, plan)
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no statement of the tables checked was run", name)
+		}
+	}
+}
