@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"compress/flate"
 	"compress/gzip"
 	"io"
 	"net/http"
@@ -46,6 +47,27 @@ func TestPagesAreGzipped(t *testing.T) {
 		bare.ContentLength != int64(len(b)) || !strings.Contains(string(b), `data-testid="product-card"`) {
 		t.Errorf("without Accept-Encoding: %d, Content-Encoding %q, length %d of %d bytes (%v)", bare.StatusCode,
 			bare.Header.Get("Content-Encoding"), bare.ContentLength, len(b), err)
+	}
+}
+
+// TestCompressionEncodings: a browser's usual list prefers gzip; a client that only takes
+// deflate gets a deflate stream that the standard library reads back whole; JSON is compressed
+// as pages are.
+func TestCompressionEncodings(t *testing.T) {
+	e := newEnv(t)
+	res := e.do(http.MethodGet, "/", nil, "Accept-Encoding", "deflate, gzip, br, zstd")
+	res.Body.Close()
+	if got := res.Header.Get("Content-Encoding"); got != "gzip" {
+		t.Errorf("Accept-Encoding deflate, gzip, br, zstd: Content-Encoding %q, want gzip", got)
+	}
+	res = e.do(http.MethodGet, "/", nil, "Accept-Encoding", "deflate")
+	defer res.Body.Close()
+	if got := res.Header.Get("Content-Encoding"); got != "deflate" {
+		t.Fatalf("Accept-Encoding deflate: Content-Encoding %q", got)
+	}
+	body, err := io.ReadAll(flate.NewReader(res.Body))
+	if err != nil || !strings.Contains(string(body), `data-testid="product-card"`) || !strings.HasSuffix(strings.TrimSpace(string(body)), "</html>") {
+		t.Fatalf("inflated page: %v, %d bytes, ends %q", err, len(body), body[max(0, len(body)-40):])
 	}
 }
 
