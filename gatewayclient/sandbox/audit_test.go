@@ -23,6 +23,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
 // route is one authenticated route of the sandbox with the scope it needs.
@@ -399,7 +400,7 @@ func TestFaultsEachKind(t *testing.T) {
 	}
 }
 
-// lastWebhook returns the type and the event body of the newest webhook of a record, and how
+// lastWebhook returns the type and the event body (as sent) of the newest webhook of a record, and how
 // many it has.
 func (e *env) lastWebhook(recordID string) (string, []byte, int) {
 	e.t.Helper()
@@ -410,10 +411,17 @@ func (e *env) lastWebhook(recordID string) (string, []byte, int) {
 	if n == 0 {
 		return "", nil, 0
 	}
-	var typ string
+	var typ, kind string
 	var body []byte
-	if err := e.sb.w.QueryRow(`SELECT type, body FROM webhook_deliveries WHERE record_id = ? ORDER BY id DESC LIMIT 1`, recordID).Scan(&typ, &body); err != nil {
+	if err := e.sb.w.QueryRow(`SELECT type, record_kind, body FROM webhook_deliveries WHERE record_id = ? ORDER BY id DESC LIMIT 1`, recordID).Scan(&typ, &kind, &body); err != nil {
 		e.t.Fatal(err)
+	}
+	if kind == webhook.KindDeposit {
+		// As it is sent: with the QR image the stored body leaves to the record.
+		var err error
+		if body, err = e.sb.withQR(context.Background(), e.sb.r, recordID, body); err != nil {
+			e.t.Fatal(err)
+		}
 	}
 	return typ, body, n
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -86,6 +87,10 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 	sum := sha256.Sum256(canon)
 	hash := hex.EncodeToString(sum[:])
 	if st, resp, found, err := lookupIdempotency(ctx, s.r, clientID, req.IdempotencyKey, hash); err != nil || found {
+		if err != nil {
+			return 0, nil, err
+		}
+		resp, err = s.replay(ctx, s.r, resp)
 		return st, resp, err
 	}
 
@@ -126,20 +131,27 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: encode transaction: %w", err)
 	}
+	// Kept for the idempotency key without the image, which a replay takes back from the
+	// deposit (see withQR).
+	stored := bytes.Replace(resp, []byte(`"qrCodeBase64":"`+png+`"`), emptyQR, 1)
 
 	status, out := http.StatusCreated, resp
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		// Checked again in the transaction: a concurrent twin may have won the race.
 		st, prev, found, err := lookupIdempotency(ctx, tx, clientID, req.IdempotencyKey, hash)
-		if err != nil || found {
-			status, out = st, prev
+		if err != nil {
+			return err
+		}
+		if found {
+			status = st
+			out, err = s.replay(ctx, tx, prev)
 			return err
 		}
 		if err := insertDeposit(ctx, tx, clientID, d); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO idempotency (client_id, key, body_hash, status_code, response, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, clientID, req.IdempotencyKey, hash, http.StatusCreated, resp, now.UnixMilli()); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?)`, clientID, req.IdempotencyKey, hash, http.StatusCreated, stored, now.UnixMilli()); err != nil {
 			return fmt.Errorf("sandbox: store idempotency key: %w", err)
 		}
 		return s.notifyDeposit(ctx, tx, clientID, d, "", now)
@@ -149,6 +161,21 @@ func (s *Sandbox) createTransaction(ctx context.Context, clientID string, req gc
 	}
 	s.hooks.wake()
 	return status, out, nil
+}
+
+// replay returns the answer stored for an idempotency key as it was first sent: with the QR
+// image of its deposit, read through q, when it was stored without it.
+func (s *Sandbox) replay(ctx context.Context, q querier, stored []byte) ([]byte, error) {
+	if !bytes.Contains(stored, emptyQR) {
+		return stored, nil // stored whole (before images were kept once), or not a deposit
+	}
+	var tx struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(stored, &tx); err != nil {
+		return nil, fmt.Errorf("sandbox: stored answer: %w", err)
+	}
+	return s.withQR(ctx, q, tx.ID, stored)
 }
 
 // lookupIdempotency returns the stored response for (clientID, key). A key used with another
@@ -361,7 +388,11 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 // notifyDeposit enqueues the webhook of d's current state inside tx. The data is the record
 // exactly as GET /deposit/{id} shows it, QR image included (qr: see wireDeposit).
 func (s *Sandbox) notifyDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Deposit, qr string, now time.Time) error {
-	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindDeposit, d.ID, d.WebhookURL, string(d.Status), s.wireDeposit(d, now, qr), now)
+	// Stored without the QR image, which the outbox takes back from the record at each
+	// attempt (see withQR).
+	w := s.wireDeposit(d, now, qr)
+	w.PixResponse = withoutQR(w.PixResponse)
+	return s.hooks.enqueue(ctx, tx, clientID, webhook.KindDeposit, d.ID, d.WebhookURL, string(d.Status), w, now)
 }
 
 // expireDue moves every deposit whose QR code expired while awaiting payment to FAILED, with

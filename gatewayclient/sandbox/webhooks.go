@@ -61,6 +61,12 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 		ForwardTo:  opts.WebhookForwardTo,
 		BaseDelay:  opts.WebhookBaseDelay,
 		MaxDelay:   opts.WebhookMaxDelay,
+		Expand: func(ctx context.Context, kind, id string, body []byte) ([]byte, error) {
+			if kind != webhook.KindDeposit {
+				return body, nil
+			}
+			return s.withQR(ctx, s.r, id, body)
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: webhook outbox: %w", err)

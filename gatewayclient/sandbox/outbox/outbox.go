@@ -117,6 +117,11 @@ type Options struct {
 	// Rand is the jitter source (used under the outbox's lock; do not share it). Nil means a
 	// generator seeded from crypto/rand.
 	Rand *rand.Rand
+	// Expand, when set, gives the body to sign and send for a stored one, at each attempt: a
+	// message may leave out of its stored body a large part that its record keeps (the QR
+	// image of a deposit), so that the row stays small through the claim and outcome updates
+	// that rewrite it. An error fails the attempt (it is retried as any failure).
+	Expand func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 }
 
 // Message is one webhook event to deliver.
@@ -177,6 +182,7 @@ type Outbox struct {
 	lease         time.Duration
 	retention     time.Duration
 	lastPrune     time.Time // wall clock of Run's last retention sweep (Run's goroutine only)
+	expand        func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 
 	randMu sync.Mutex
 	rnd    *rand.Rand
@@ -214,6 +220,7 @@ func New(opts Options) (*Outbox, error) {
 		concurrency: opts.Concurrency,
 		retention:   opts.Retention,
 		rnd:         opts.Rand,
+		expand:      opts.Expand,
 		wake:        make(chan struct{}, 1),
 	}
 	if o.rdb == nil {
@@ -509,6 +516,7 @@ type claimed struct {
 	secret    string
 	url       string
 	forward   bool
+	kind, rid string // the record's kind and id
 	body      []byte
 	attempts  int
 }
@@ -564,7 +572,7 @@ func (o *Outbox) claim(ctx context.Context, due int64, limit int) ([]claimed, er
 			SELECT id FROM webhook_deliveries
 			WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ?
 			ORDER BY next_attempt_at, id LIMIT ?)
-		RETURNING id, message_id, secret, url, forward, body, attempts`,
+		RETURNING id, message_id, secret, url, forward, record_kind, record_id, body, attempts`,
 		wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
@@ -573,7 +581,7 @@ func (o *Outbox) claim(ctx context.Context, due int64, limit int) ([]claimed, er
 	var out []claimed
 	for rows.Next() {
 		var c claimed
-		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.body, &c.attempts); err != nil {
+		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.kind, &c.rid, &c.body, &c.attempts); err != nil {
 			return nil, fmt.Errorf("outbox: read claimed delivery: %w", err)
 		}
 		out = append(out, c)
@@ -652,6 +660,13 @@ func (o *Outbox) record(ctx context.Context, id int64, n int, at time.Time, code
 // send POSTs the delivery, signed as sent at signedAt, and returns the answer's status code
 // (0 without an answer) and a description of the failure ("" on a 2xx).
 func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (int, string) {
+	if o.expand != nil {
+		body, err := o.expand(ctx, c.kind, c.rid, c.body)
+		if err != nil {
+			return 0, "expanding the body: " + err.Error()
+		}
+		c.body = body
+	}
 	h, err := webhook.Headers(c.secret, c.messageID, signedAt, c.body)
 	if err != nil {
 		return 0, "signing: " + err.Error()

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -910,5 +911,55 @@ func TestPruneFinishedDeliveries(t *testing.T) {
 	var attempts int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id NOT IN (SELECT id FROM webhook_deliveries)`).Scan(&attempts); err != nil || attempts != 0 {
 		t.Errorf("%d attempts of deleted deliveries are left (%v)", attempts, err)
+	}
+}
+
+// TestExpandGivesTheBodySent: Expand sees the stored body with the record's kind and id, and
+// what it returns is what is signed and sent; an error fails the attempt, which is retried
+// like any failure, and the stored body is left as it was.
+func TestExpandGivesTheBodySent(t *testing.T) {
+	clock := newFakeClock()
+	rcv := newReceiver(t)
+	db := openDB(t, dbPath(t))
+	var fail atomic.Bool
+	fail.Store(true)
+	var seen []string
+	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), BaseDelay: time.Second, MaxDelay: time.Second,
+		Expand: func(_ context.Context, kind, id string, body []byte) ([]byte, error) {
+			seen = append(seen, kind+"/"+id)
+			if fail.Load() {
+				return nil, errors.New("record unreadable")
+			}
+			return bytes.Replace(body, []byte(`"status":"PAID"`), []byte(`"status":"PAID","big":"part"`), 1), nil
+		}})
+	m := message(t, "rec-x", rcv.URL+"/hook")
+	enqueue(t, o, db, m)
+
+	if n := deliverDue(t, o); n != 1 {
+		t.Fatalf("DeliverDue made %d attempts, want 1", n)
+	}
+	d := onlyDelivery(t, o, "rec-x")
+	if d.Status != StatusPending || d.Attempts != 1 || !strings.Contains(d.LastError, "record unreadable") || len(rcv.requests()) != 0 {
+		t.Fatalf("after a failed expansion: %+v, %d requests sent", d, len(rcv.requests()))
+	}
+	fail.Store(false)
+	clock.Set(d.NextAttemptAt)
+	if n := deliverDue(t, o); n != 1 {
+		t.Fatalf("retry: %d attempts", n)
+	}
+	got := rcv.wait(t)
+	want := bytes.Replace(m.Body, []byte(`"status":"PAID"`), []byte(`"status":"PAID","big":"part"`), 1)
+	if !bytes.Equal(got.body, want) || bytes.Equal(want, m.Body) {
+		t.Fatalf("body sent %s, want %s", got.body, want)
+	}
+	if err := (webhook.Verifier{Secret: testSecret}).Verify(got.header, got.body); err != nil {
+		t.Fatalf("the expanded body is not what was signed: %v", err)
+	}
+	if len(seen) != 2 || seen[0] != "deposit/rec-x" || seen[1] != "deposit/rec-x" {
+		t.Fatalf("Expand saw %q", seen)
+	}
+	var stored []byte
+	if err := db.QueryRow(`SELECT body FROM webhook_deliveries WHERE record_id = 'rec-x'`).Scan(&stored); err != nil || !bytes.Equal(stored, m.Body) {
+		t.Fatalf("stored body %s (%v), want it unchanged: %s", stored, err, m.Body)
 	}
 }
