@@ -238,6 +238,14 @@ func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID s
 // late delivery naming an older status saves a read the newer status's own webhook makes, or
 // else the reconciler.)
 func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, recordID, status string) error {
+	// PIX_QRCODE_GENERATED is where every deposit starts, and the answer that created it said
+	// so: it can never move an order forward. Nor can it help when that answer was lost (the
+	// attempt has no transaction id to find it by, and the pending attempt is asked again
+	// with its idempotency key). It usually arrives before the attempt is even recorded, so
+	// the snapshot below could not answer it: it costs no statement either way.
+	if strings.EqualFold(status, string(gatewayclient.DepositPixQRCodeGenerated)) && ordersConcern(kind, recordID) {
+		return nil
+	}
 	// A status the snapshot of the order already records teaches nothing, and is not worth a
 	// write to remember the webhook by (its redelivery would teach nothing either): the webhook
 	// that follows every new transaction costs no statement at all.

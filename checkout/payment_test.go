@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -369,5 +370,37 @@ func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
 	}
 	if got := e.gw.getCount(tx); got != 1 {
 		t.Errorf("a repeated PAID webhook read the deposit again (%d reads)", got)
+	}
+}
+
+// TestQRGeneratedWebhookCostsNothing: the PIX_QRCODE_GENERATED webhook, even for an order this
+// process holds no snapshot of (another instance placed it, or the webhook beat the attempt's
+// write), is neither recorded nor followed by a read; the order is as it was.
+func TestQRGeneratedWebhookCostsNothing(t *testing.T) {
+	e := newEnv(t)
+	o := e.place()
+	tx := o.CurrentAttempt().TransactionID
+	other := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: e.sb.Now,
+		Logger: slog.New(slog.DiscardHandler), QRImage: fakeQRImage})
+	t.Cleanup(other.Close)
+	if err := other.HandleWebhookHint(e.ctx, "msg_qr", "deposit", tx, "PIX_QRCODE_GENERATED"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gw.getCount(tx); got != 0 {
+		t.Errorf("the QR-generated webhook read the deposit %d times", got)
+	}
+	if first, err := e.store.MarkWebhook(e.ctx, "msg_qr", time.Now()); err != nil || !first {
+		t.Errorf("the QR-generated webhook was recorded (%v)", err)
+	}
+	if got := e.order(o.ID); got.Status != checkout.StatusAwaitingPayment || got.Version != o.Version {
+		t.Errorf("order after the webhook: %s, version %d (was %d)", got.Status, got.Version, o.Version)
+	}
+	// Any other status from that instance is followed.
+	e.control(tx, sandbox.ActionPay)
+	if err := other.HandleWebhookHint(e.ctx, "msg_paid", "deposit", tx, "PAID"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.order(o.ID); got.Status != checkout.StatusPaid {
+		t.Errorf("after the paid webhook: %s", got.Status)
 	}
 }
