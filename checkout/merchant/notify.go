@@ -96,6 +96,20 @@ type NotificationStore interface {
 	PruneNotifications(ctx context.Context, olderThan time.Time, limit int) (int, error)
 }
 
+// Outcome is one attempt to record with the notification's outcome (see RecordAttempt).
+type Outcome struct {
+	Notification Notification
+	Attempt      DeliveryAttempt
+}
+
+// BatchRecorder is a NotificationStore that records many attempts in one transaction:
+// RecordAttempt for each, where a notification pruned meanwhile is passed over. The
+// Deliverer uses it for the notifications it skips (no URL is configured), which are as many
+// as the orders' changes.
+type BatchRecorder interface {
+	RecordAttempts(ctx context.Context, outcomes []Outcome) error
+}
+
 // NewNotification makes the notification of o having entered its current status at at; sess
 // is its checkout session (for the metadata), or nil.
 func NewNotification(o *checkout.Order, sess *checkout.Session, at time.Time) (Notification, error) {
@@ -129,6 +143,7 @@ const UserAgent = "PIX-Checkout-Notifications/1"
 // Deliverer defaults.
 const (
 	DefaultPollInterval = time.Second
+	DefaultGather       = 20 * time.Millisecond
 	DefaultTimeout      = 10 * time.Second
 	DefaultConcurrency  = 4
 	DefaultRetention    = 30 * 24 * time.Hour
@@ -151,9 +166,13 @@ type DelivererOptions struct {
 	// package webhook). The configured URL, the operator's, is sent with a plain client.
 	HTTPClient   *http.Client
 	PollInterval time.Duration
-	Concurrency  int
-	Retention    time.Duration // delivery log kept this long (default 30 days)
-	Rand         *rand.Rand    // jitter source (default seeded from crypto/rand)
+	// Gather is how long Run waits after a Wake before its pass, so that the notifications
+	// of orders changing at once are claimed, and their settings read, in one pass (default
+	// DefaultGather).
+	Gather      time.Duration
+	Concurrency int
+	Retention   time.Duration // delivery log kept this long (default 30 days)
+	Rand        *rand.Rand    // jitter source (default seeded from crypto/rand)
 }
 
 // Deliverer sends the outbox's notifications. Run it in the background of every instance:
@@ -185,6 +204,9 @@ func NewDeliverer(o DelivererOptions) (*Deliverer, error) {
 	}
 	if o.Concurrency <= 0 {
 		o.Concurrency = DefaultConcurrency
+	}
+	if o.Gather <= 0 {
+		o.Gather = DefaultGather
 	}
 	if o.Retention <= 0 {
 		o.Retention = DefaultRetention
@@ -243,6 +265,14 @@ func (d *Deliverer) Run(ctx context.Context) {
 			return
 		case <-t.C:
 		case <-d.wake:
+			// Under load every order wakes the loop: a short wait lets one claim and one
+			// read of the settings serve the notifications of many (wakes meanwhile are
+			// absorbed, at most one stays pending for after this pass).
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(d.o.Gather):
+			}
 		}
 	}
 }
@@ -263,6 +293,18 @@ func (d *Deliverer) DeliverDue(ctx context.Context) (int, error) {
 		set, err := d.o.Settings.Get(ctx)
 		if err != nil {
 			return made, err
+		}
+		if b, ok := d.o.Store.(BatchRecorder); ok && !set.canSend() {
+			// Nothing to send: every notification of the batch is skipped, in one transaction.
+			outs := make([]Outcome, 0, len(batch))
+			for _, n := range batch {
+				outs = append(outs, d.skip(set, n))
+			}
+			if err := b.RecordAttempts(ctx, outs); err != nil {
+				return made, fmt.Errorf("merchant: recording skipped notifications: %w", err)
+			}
+			made += len(batch)
+			continue
 		}
 		var (
 			wg   sync.WaitGroup
@@ -296,10 +338,9 @@ func (d *Deliverer) DeliverDue(ctx context.Context) (int, error) {
 func (d *Deliverer) attempt(ctx context.Context, set Effective, n Notification) error {
 	at := d.o.Clock().UTC()
 	a := DeliveryAttempt{NotificationID: n.ID, N: n.Attempts + 1, At: at, URL: redactURL(set.WebhookURL)}
-	if set.WebhookURL == "" || set.WebhookSecret == "" {
-		n.Status, n.LastError = NotificationSkipped, "no notification URL or secret was configured"
-		a.Error = n.LastError
-		return d.o.Store.RecordAttempt(ctx, n, a)
+	if !set.canSend() {
+		o := d.skip(set, n)
+		return d.o.Store.RecordAttempt(ctx, o.Notification, o.Attempt)
 	}
 	start := time.Now()
 	a.StatusCode, a.Error = d.send(ctx, set, n, at)
@@ -331,6 +372,17 @@ func (d *Deliverer) attempt(ctx context.Context, set Effective, n Notification) 
 		return fmt.Errorf("merchant: recording notification %s: %w", n.ID, err)
 	}
 	return nil
+}
+
+// canSend reports whether notifications can be sent: a URL and a secret are set.
+func (e Effective) canSend() bool { return e.WebhookURL != "" && e.WebhookSecret != "" }
+
+// skip returns the outcome of n skipped now, for want of a URL or a secret.
+func (d *Deliverer) skip(set Effective, n Notification) Outcome {
+	a := DeliveryAttempt{NotificationID: n.ID, N: n.Attempts + 1, At: d.o.Clock().UTC(), URL: redactURL(set.WebhookURL)}
+	n.Status, n.LastError = NotificationSkipped, "no notification URL or secret was configured"
+	a.Error = n.LastError
+	return Outcome{Notification: n, Attempt: a}
 }
 
 // jitter varies w by ±10%: enough to spread receivers coming back, small enough that the

@@ -3,6 +3,7 @@ package merchant_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -283,5 +284,75 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	d2.DeliverDue(ctx)
 	if got := none.get(m.ID); got.Status != merchant.NotificationSkipped {
 		t.Errorf("without a URL: %+v", got)
+	}
+}
+
+// batchOutbox is a memOutbox that records outcomes in batches too, counting the calls of each.
+type batchOutbox struct {
+	memOutbox
+	single, batches int
+}
+
+func (b *batchOutbox) RecordAttempt(ctx context.Context, n merchant.Notification, a merchant.DeliveryAttempt) error {
+	b.single++
+	return b.memOutbox.RecordAttempt(ctx, n, a)
+}
+
+func (b *batchOutbox) RecordAttempts(ctx context.Context, outs []merchant.Outcome) error {
+	b.batches++
+	for _, o := range outs {
+		if err := b.memOutbox.RecordAttempt(ctx, o.Notification, o.Attempt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestSkippedNotificationsRecordedInOneBatch: without a URL, the notifications of one pass
+// are recorded as skipped in one call of a store that can batch them; with a URL each
+// attempt is recorded on its own as it ends.
+func TestSkippedNotificationsRecordedInOneBatch(t *testing.T) {
+	ctx := context.Background()
+	out := &batchOutbox{}
+	d, err := merchant.NewDeliverer(merchant.DelivererOptions{Store: out, Settings: merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 5 {
+		n, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
+		n.OrderID = fmt.Sprintf("ord%d", i) // one order each: a claim takes each order's oldest only
+		out.add(n)
+		ids = append(ids, n.ID)
+	}
+	made, err := d.DeliverDue(ctx)
+	if err != nil || made != 5 {
+		t.Fatalf("DeliverDue = %d, %v; want 5", made, err)
+	}
+	if out.batches != 1 || out.single != 0 {
+		t.Errorf("recorded in %d batches and %d single calls; want 1 batch", out.batches, out.single)
+	}
+	for _, id := range ids {
+		if got := out.get(id); got.Status != merchant.NotificationSkipped || got.LastError == "" {
+			t.Errorf("notification %s: %s, %q", id, got.Status, got.LastError)
+		}
+	}
+	if len(out.attempts) != 5 {
+		t.Errorf("%d attempts logged, want 5", len(out.attempts))
+	}
+
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	sent := &batchOutbox{}
+	d2, _ := merchant.NewDeliverer(merchant.DelivererOptions{Store: sent, HTTPClient: srv.Client(),
+		Settings: merchant.NewSettingsManager(&memSettings{s: merchant.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: "whsec_c2VjcmV0"}}, merchant.SettingsConfig{}, nil)})
+	n, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
+	sent.add(n)
+	if made, err := d2.DeliverDue(ctx); err != nil || made != 1 {
+		t.Fatalf("DeliverDue with a URL = %d, %v", made, err)
+	}
+	if got := sent.get(n.ID); got.Status != merchant.NotificationDelivered || sent.single != 1 || sent.batches != 0 {
+		t.Errorf("with a URL: %+v, %d single, %d batches", got, sent.single, sent.batches)
 	}
 }

@@ -86,17 +86,9 @@ func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 func (s *Store) RecordAttempt(ctx context.Context, n merchant.Notification, a merchant.DeliveryAttempt) error {
 	found := false
 	err := s.db.WriteTx(ctx, func(tx Runner) error {
-		err := tx.Run(ctx, Stmt{SQL: `UPDATE outbox SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4,
-				last_status_code = $5, leased_until = 0 WHERE id = $6`,
-			Args:     []any{n.Status, n.Attempts, ms(n.NextAttemptAt), n.LastError, n.LastStatusCode, n.ID},
-			Affected: func(rows int64) error { found = rows == 1; return nil }})
-		if err != nil || !found {
-			return err // a notification pruned meanwhile has no log to add to
-		}
-		// A second worker recording the same attempt (its lease lapsed) adds nothing.
-		return tx.Run(ctx, Stmt{SQL: `INSERT INTO outbox_attempts (message_id, n, at, url, status_code, error, duration_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (message_id, n) DO NOTHING`,
-			Args: []any{n.ID, a.N, ms(a.At), a.URL, a.StatusCode, a.Error, a.Duration.Milliseconds()}})
+		var err error
+		found, err = s.recordAttempt(ctx, tx, n, a)
+		return err
 	})
 	if err != nil {
 		return s.errorf("recording a delivery attempt: %w", err)
@@ -205,4 +197,59 @@ func (s *Store) PruneNotifications(ctx context.Context, olderThan time.Time, lim
 		return 0, s.errorf("pruning notifications: %w", err)
 	}
 	return int(n), nil
+}
+
+// recordAttempt stores a and n's outcome in tx, and reports whether n was found.
+func (s *Store) recordAttempt(ctx context.Context, tx Runner, n merchant.Notification, a merchant.DeliveryAttempt) (bool, error) {
+	found := false
+	if err := tx.Run(ctx, outcomeUpdate(n, &found)); err != nil || !found {
+		return found, err // a notification pruned meanwhile has no log to add to
+	}
+	return true, tx.Run(ctx, attemptInsert(n, a))
+}
+
+// outcomeUpdate is the statement storing n's outcome and releasing its lease; it sets *found.
+func outcomeUpdate(n merchant.Notification, found *bool) Stmt {
+	return Stmt{SQL: `UPDATE outbox SET status = $1, attempts = $2, next_attempt_at = $3, last_error = $4,
+			last_status_code = $5, leased_until = 0 WHERE id = $6`,
+		Args:     []any{n.Status, n.Attempts, ms(n.NextAttemptAt), n.LastError, n.LastStatusCode, n.ID},
+		Affected: func(rows int64) error { *found = rows == 1; return nil }}
+}
+
+// attemptInsert is the statement adding a to n's log. A second worker recording the same
+// attempt (its lease lapsed) adds nothing.
+func attemptInsert(n merchant.Notification, a merchant.DeliveryAttempt) Stmt {
+	return Stmt{SQL: `INSERT INTO outbox_attempts (message_id, n, at, url, status_code, error, duration_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (message_id, n) DO NOTHING`,
+		Args: []any{n.ID, a.N, ms(a.At), a.URL, a.StatusCode, a.Error, a.Duration.Milliseconds()}}
+}
+
+// RecordAttempts is RecordAttempt for each outcome, in one transaction of two batches (the
+// outcomes, then the attempts of the notifications found); a notification pruned meanwhile is
+// passed over.
+func (s *Store) RecordAttempts(ctx context.Context, outcomes []merchant.Outcome) error {
+	if len(outcomes) == 0 {
+		return nil
+	}
+	found := make([]bool, len(outcomes))
+	updates := make([]Stmt, len(outcomes))
+	for i, o := range outcomes {
+		updates[i] = outcomeUpdate(o.Notification, &found[i])
+	}
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		if err := tx.Run(ctx, updates...); err != nil {
+			return err
+		}
+		inserts := make([]Stmt, 0, len(outcomes))
+		for i, o := range outcomes {
+			if found[i] {
+				inserts = append(inserts, attemptInsert(o.Notification, o.Attempt))
+			}
+		}
+		return tx.Run(ctx, inserts...)
+	})
+	if err != nil {
+		return s.errorf("recording delivery attempts: %w", err)
+	}
+	return nil
 }

@@ -36,6 +36,7 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
 	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
 	t.Run("OutboxDelivery", func(t *testing.T) { testOutboxDelivery(t, open(t)) })
+	t.Run("OutboxBatchOutcomes", func(t *testing.T) { testOutboxBatchOutcomes(t, open(t)) })
 	t.Run("OutboxConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, open(t)) })
 	t.Run("OutboxPrune", func(t *testing.T) { testOutboxPrune(t, open(t)) })
 }
@@ -343,6 +344,62 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	if n.OrderID != o.ID || n.Type != m.Type || !bytes.Equal(n.Payload, m.Payload) || !n.CreatedAt.Equal(at) ||
 		n.Status != merchant.NotificationPending || n.Attempts != 0 || !n.NextAttemptAt.Equal(at) {
 		t.Errorf("stored message %+v; want %+v pending, due at once", n, m)
+	}
+}
+
+// testOutboxBatchOutcomes: a store that records outcomes in batches stores each as
+// RecordAttempt would, releases every lease, and passes over a notification pruned meanwhile.
+func testOutboxBatchOutcomes(t *testing.T, s MerchantStores) {
+	b, ok := s.(merchant.BatchRecorder)
+	if !ok {
+		t.Skip("the store records outcomes one by one")
+	}
+	ctx := context.Background()
+	t0 := base.Add(time.Minute)
+	var want []string
+	for range 3 {
+		o := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+		cur := mustRead(t, s, o.ID)
+		move(cur, checkout.StatusAwaitingPayment, t0)
+		m := message(cur, "order.awaiting_payment", t0)
+		if err := s.UpdateOrder(ctx, cur, m); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, m.ID)
+	}
+	now := t0.Add(time.Second)
+	claimed := claim(t, s, now, 10)
+	if got := ids(claimed); !reflect.DeepEqual(got, want) {
+		t.Fatalf("claimed %v, want %v", got, want)
+	}
+	outs := []merchant.Outcome{{Notification: merchant.Notification{ID: "msg_pruned_meanwhile", Status: merchant.NotificationSkipped},
+		Attempt: merchant.DeliveryAttempt{NotificationID: "msg_pruned_meanwhile", N: 1, At: now}}}
+	for _, n := range claimed {
+		n.Status, n.Attempts, n.LastError = merchant.NotificationSkipped, 1, "no notification URL or secret was configured"
+		outs = append(outs, merchant.Outcome{Notification: n, Attempt: merchant.DeliveryAttempt{NotificationID: n.ID, N: 1, At: now, Error: n.LastError}})
+	}
+	if err := b.RecordAttempts(ctx, outs); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range want {
+		n, err := s.Notification(ctx, id)
+		if err != nil || n.Status != merchant.NotificationSkipped || n.Attempts != 1 || n.LastError == "" {
+			t.Errorf("notification %s after the batch: %+v, %v", id, n, err)
+		}
+		as, err := s.NotificationAttempts(ctx, id)
+		if err != nil || len(as) != 1 || as[0].N != 1 || !as[0].At.Equal(now) || as[0].Error == "" {
+			t.Errorf("attempts of %s: %+v, %v", id, as, err)
+		}
+	}
+	if as, err := s.NotificationAttempts(ctx, "msg_pruned_meanwhile"); err != nil || len(as) != 0 {
+		t.Errorf("attempts of a notification that is not there: %+v, %v", as, err)
+	}
+	// Recorded, they are claimed no more.
+	if got := ids(claim(t, s, now.Add(time.Hour), 10)); len(got) != 0 {
+		t.Errorf("claimed %v after their outcomes", got)
+	}
+	if err := b.RecordAttempts(ctx, nil); err != nil {
+		t.Errorf("RecordAttempts(nil): %v", err)
 	}
 }
 
