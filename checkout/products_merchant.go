@@ -95,6 +95,7 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 			return nil, err
 		}
 		if added {
+			s.catalogue.changed()
 			return &p, nil
 		}
 	}
@@ -116,6 +117,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id ProductID, in ProductInp
 	if err := s.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
+	s.catalogue.changed()
 	return p, nil
 }
 
@@ -133,6 +135,7 @@ func (s *Service) SetProductActive(ctx context.Context, id ProductID, active boo
 	if err := s.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
+	s.catalogue.changed()
 	return p, nil
 }
 

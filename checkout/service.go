@@ -53,6 +53,10 @@ type ServiceOptions struct {
 	// attempt becomes active, and stored with it (Attempt.QRCodePNG), so that no page ever
 	// draws it again; nil leaves the drawing to the pages.
 	QRImage func(code string) ([]byte, error)
+	// CatalogueMaxAge is how long the shop's pages use the active products read last
+	// (default DefaultCatalogueMaxAge; negative: read every time). A change made through this
+	// Service is seen at once; one made on another instance within this time.
+	CatalogueMaxAge time.Duration
 	// Snapshots is how many order snapshots are kept in memory for the shopper's pages
 	// (default DefaultSnapshots; see Service.Snapshot).
 	Snapshots int
@@ -84,6 +88,7 @@ type Service struct {
 	sessions   SessionStore
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
+	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer
 	// completions are the attempts being completed in the background after the gateway's
@@ -115,6 +120,10 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if opts.Snapshots <= 0 {
 		opts.Snapshots = DefaultSnapshots
 	}
+	if opts.CatalogueMaxAge == 0 {
+		opts.CatalogueMaxAge = DefaultCatalogueMaxAge
+	}
+	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge}
 	s.snaps = newSnapshots(opts.Snapshots)
 	if s.now == nil {
 		s.now = time.Now
@@ -159,7 +168,7 @@ func (s *Service) Now() time.Time { return s.now() }
 
 // Products lists the active products of the catalogue.
 func (s *Service) Products(ctx context.Context) ([]Product, error) {
-	ps, err := s.store.Products(ctx, true)
+	ps, err := s.catalogue.products(ctx, func(ctx context.Context) ([]Product, error) { return s.store.Products(ctx, true) })
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing products: %w", err)
 	}
@@ -168,6 +177,9 @@ func (s *Service) Products(ctx context.Context) ([]Product, error) {
 
 // Product returns an active product, or ErrNotFound.
 func (s *Service) Product(ctx context.Context, id ProductID) (*Product, error) {
+	if p, ok := s.catalogue.product(id); ok {
+		return p, nil
+	}
 	p, err := s.store.Product(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: product %q: %w", id, err)
