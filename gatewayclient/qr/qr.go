@@ -5,20 +5,19 @@
 //
 // go-qrcode's own PNG is an image of 256 px or more, compressed at image/png's default level
 // with a compressor allocated per image: it cost about as much CPU as the symbol itself. Here
-// the symbol's modules become a two-colour paletted image of a few pixels per module (one bit
-// per pixel in the PNG; the page scales it up with `image-rendering: pixelated`), encoded at
-// the fastest compression with image/png's buffers reused, so that the PNG costs a fraction of
-// its symbol.
+// the symbol's modules are written as the rows of a two-colour PNG of a few pixels per module
+// (one bit per pixel; the page scales it up with `image-rendering: pixelated`), compressed at
+// the fastest level with reused buffers, so that the PNG costs a small fraction of its symbol.
 package qr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
+	"hash/crc32"
 	"sync"
 
+	"github.com/klauspost/compress/zlib"
 	qrcode "github.com/skip2/go-qrcode"
 )
 
@@ -46,48 +45,99 @@ func Encode(text string) (*Code, error) {
 	return &Code{Size: len(bm), Version: q.VersionNumber, dark: bm}, nil
 }
 
-// palette: index 0 light, 1 dark.
-var palette = color.Palette{color.Gray{Y: 0xff}, color.Gray{Y: 0}}
+// pngPool lends the zlib writers (and their buffers) from one image to the next: no state
+// passes between calls.
+var pngPool = sync.Pool{New: func() any { return &pngBuffers{} }}
 
-// encoder writes the PNGs at the fastest compression. Its pool only lends image/png's buffers
-// (and zlib writer, half a megabyte) from one image to the next: no state passes between
-// calls.
-var encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &bufferPool{}}
-
-type bufferPool struct{ p sync.Pool }
-
-func (b *bufferPool) Get() *png.EncoderBuffer {
-	eb, _ := b.p.Get().(*png.EncoderBuffer)
-	return eb
+type pngBuffers struct {
+	idat bytes.Buffer // the compressed scanlines
+	zw   *zlib.Writer
+	row  []byte // one scanline: its filter byte and its packed pixels
 }
 
-func (b *bufferPool) Put(eb *png.EncoderBuffer) { b.p.Put(eb) }
-
-// PNG returns the symbol as a black-on-white PNG, scale pixels per module, with the quiet
-// zone: one bit per pixel, a few KB.
+// PNG returns the code as a PNG of scale pixels per module, quiet zone included: a two-colour
+// indexed image of one bit per pixel (0 light, 1 dark), rows unfiltered.
+//
+// The rows are written straight from the modules rather than through image/png, which reads
+// every pixel of an image.Paletted through an interface call: about 340 µs an image against
+// about 30 µs. The scale-fold repetition of every row is what deflate compresses best, so the
+// fastest level loses almost nothing.
 func (c *Code) PNG(scale int) ([]byte, error) {
 	if scale < 1 || scale > 64 {
 		return nil, fmt.Errorf("qr: PNG scale %d out of range", scale)
 	}
 	side := (c.Size + 2*QuietZone) * scale
-	img := image.NewPaletted(image.Rect(0, 0, side, side), palette)
+	b := pngPool.Get().(*pngBuffers)
+	defer pngPool.Put(b)
+	b.idat.Reset()
+	if b.zw == nil {
+		zw, err := zlib.NewWriterLevel(&b.idat, zlib.BestSpeed)
+		if err != nil {
+			return nil, fmt.Errorf("qr: PNG: %w", err)
+		}
+		b.zw = zw
+	} else {
+		b.zw.Reset(&b.idat)
+	}
+	stride := 1 + (side+7)/8
+	if cap(b.row) < stride {
+		b.row = make([]byte, stride)
+	}
+	row := b.row[:stride]
+	write := func(times int) error {
+		for range times {
+			if _, err := b.zw.Write(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	clear(row) // filter 0 (none), all light: the quiet zone's rows
+	if err := write(QuietZone * scale); err != nil {
+		return nil, fmt.Errorf("qr: PNG: %w", err)
+	}
 	for y := range c.Size {
+		clear(row)
 		for x := range c.Size {
 			if !c.dark[y][x] {
 				continue
 			}
-			for py := (y + QuietZone) * scale; py < (y+QuietZone+1)*scale; py++ {
-				row := img.Pix[py*img.Stride:]
-				for px := (x + QuietZone) * scale; px < (x+QuietZone+1)*scale; px++ {
-					row[px] = 1
-				}
+			for px := (x + QuietZone) * scale; px < (x+QuietZone+1)*scale; px++ {
+				row[1+px/8] |= 0x80 >> (px % 8)
 			}
 		}
+		if err := write(scale); err != nil {
+			return nil, fmt.Errorf("qr: PNG: %w", err)
+		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(2048)
-	if err := encoder.Encode(&buf, img); err != nil {
+	clear(row)
+	if err := write(QuietZone * scale); err != nil {
 		return nil, fmt.Errorf("qr: PNG: %w", err)
 	}
-	return buf.Bytes(), nil
+	if err := b.zw.Close(); err != nil {
+		return nil, fmt.Errorf("qr: PNG: %w", err)
+	}
+
+	out := make([]byte, 0, len(pngSignature)+3*12+13+6+b.idat.Len())
+	out = append(out, pngSignature...)
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(side))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(side))
+	ihdr[8], ihdr[9] = 1, 3 // bit depth 1, indexed colour; compression, filter, interlace 0
+	out = appendChunk(out, "IHDR", ihdr[:])
+	out = appendChunk(out, "PLTE", []byte{0xff, 0xff, 0xff, 0, 0, 0}) // 0 light, 1 dark
+	out = appendChunk(out, "IDAT", b.idat.Bytes())
+	return appendChunk(out, "IEND", nil), nil
+}
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// appendChunk appends a PNG chunk: its length, type, data and the CRC of type and data.
+func appendChunk(out []byte, typ string, data []byte) []byte {
+	out = binary.BigEndian.AppendUint32(out, uint32(len(data)))
+	start := len(out)
+	out = append(out, typ...)
+	out = append(out, data...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(out[start:]))
 }

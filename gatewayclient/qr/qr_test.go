@@ -148,3 +148,17 @@ func TestImagesDrawOnceAndStayBounded(t *testing.T) {
 		t.Fatal("scale 0 accepted")
 	}
 }
+
+// BenchmarkPNG encodes a BR Code's symbol, already made, as a PNG at 4 px per module.
+func BenchmarkPNG(b *testing.B) {
+	c, err := Encode(brCode)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.PNG(4); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
