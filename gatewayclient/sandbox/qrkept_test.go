@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -18,13 +16,8 @@ import (
 // answer of its idempotency key is byte for byte the first one, and its webhook carries the
 // image, signed.
 func TestQRImageKeptOnce(t *testing.T) {
-	got := make(chan received, 4)
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- received{r.Header.Clone(), b}
-	}))
-	defer recv.Close()
-	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recv.URL })
+	recvURL, got := hookReceiver(t)
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recvURL })
 	tok := e.token()
 	req := txRequest("kept-once-1", 1234)
 	st, _, first := e.do("POST", "/transaction", tok, req)

@@ -21,14 +21,20 @@ type received struct {
 	body   []byte
 }
 
-func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
+// hookReceiver serves webhooks until the test ends and returns its URL and what it receives.
+func hookReceiver(t *testing.T) (string, <-chan received) {
 	got := make(chan received, 16)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		got <- received{r.Header.Clone(), b}
 	}))
-	defer recv.Close()
-	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recv.URL + "/hooks" })
+	t.Cleanup(recv.Close)
+	return recv.URL, got
+}
+
+func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
+	recvURL, got := hookReceiver(t)
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recvURL + "/hooks" })
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.sb.Run(ctx); close(done) }()
@@ -124,15 +130,10 @@ func TestWebhookEnqueuedForRecordURL(t *testing.T) {
 // because webhook-timestamp is when the attempt was sent, while the body's timestamp stays
 // the simulated time of the change, like the record's own dates.
 func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
-	got := make(chan received, 16)
-	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- received{r.Header.Clone(), b}
-	}))
-	defer recv.Close()
+	recvURL, got := hookReceiver(t)
 	// The base clock is the real one, as when the sandbox runs for real.
 	e := &env{t: t, dir: t.TempDir()}
-	useReal := func(o *Options) { o.Clock = systemClock{}; o.WebhookForwardTo = recv.URL }
+	useReal := func(o *Options) { o.Clock = systemClock{}; o.WebhookForwardTo = recvURL }
 	e.start(useReal)
 	if err := e.sb.AdvanceClock(context.Background(), 2*time.Hour); err != nil {
 		t.Fatal(err)
