@@ -231,10 +231,10 @@ func (s *Service) HandleWebhook(ctx context.Context, webhookID, kind, recordID s
 }
 
 // HandleWebhookHint is HandleWebhook with the status the payload gives the record (a hint too,
-// "" when it gives none). A status the order's attempt already records teaches nothing: the
-// deposit is not read again. That is the webhook that follows every new transaction
-// (PIX_QRCODE_GENERATED, which the attempt stored from the creation's answer). A status that
-// differs leads to the read as before: the hint can save a read, never change an order. (A
+// "" when it gives none). PIX_QRCODE_GENERATED, the webhook that follows every new
+// transaction, is dropped at once; any other status the order's attempt already records
+// teaches nothing either: the deposit is not read again. A status that differs leads to the
+// read as before: the hint can save a read, never change an order. (A
 // late delivery naming an older status saves a read the newer status's own webhook makes, or
 // else the reconciler.)
 func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, recordID, status string) error {
@@ -247,8 +247,8 @@ func (s *Service) HandleWebhookHint(ctx context.Context, webhookID, kind, record
 		return nil
 	}
 	// A status the snapshot of the order already records teaches nothing, and is not worth a
-	// write to remember the webhook by (its redelivery would teach nothing either): the webhook
-	// that follows every new transaction costs no statement at all.
+	// write to remember the webhook by (its redelivery would teach nothing either): such a
+	// redelivery costs no statement at all.
 	if status != "" && ordersConcern(kind, recordID) {
 		if o := s.snaps.byTransaction(recordID); o != nil && knowsStatus(o, recordID, status) {
 			return nil

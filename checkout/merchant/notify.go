@@ -336,12 +336,12 @@ func (d *Deliverer) DeliverDue(ctx context.Context) (int, error) {
 
 // attempt sends n once (or skips it without a URL) and records the outcome.
 func (d *Deliverer) attempt(ctx context.Context, set Effective, n Notification) error {
-	at := d.o.Clock().UTC()
-	a := DeliveryAttempt{NotificationID: n.ID, N: n.Attempts + 1, At: at, URL: redactURL(set.WebhookURL)}
 	if !set.canSend() {
 		o := d.skip(set, n)
 		return d.o.Store.RecordAttempt(ctx, o.Notification, o.Attempt)
 	}
+	at := d.o.Clock().UTC()
+	a := DeliveryAttempt{NotificationID: n.ID, N: n.Attempts + 1, At: at, URL: redactURL(set.WebhookURL)}
 	start := time.Now()
 	a.StatusCode, a.Error = d.send(ctx, set, n, at)
 	a.Duration = time.Since(start)
