@@ -16,3 +16,8 @@ func (s *Store) MaxConns() int32 { return s.pool.Config().MaxConns }
 func (s *Store) ReadBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
 	return database{s.pool}.ReadBatch(ctx, stmts...)
 }
+
+// WriteBatch runs stmts through the store's WriteBatch.
+func (s *Store) WriteBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	return database{s.pool}.WriteBatch(ctx, stmts...)
+}

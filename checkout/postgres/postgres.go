@@ -178,13 +178,25 @@ const (
 // the statements and its end go in one batch (sqlstore uses it for the reads that are a single
 // batch, such as an order with its lines and attempts, or a cart).
 func (d database) ReadBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	return d.batch(ctx, beginRead, stmts)
+}
+
+// WriteBatch runs stmts in a READ COMMITTED transaction in one round trip: its BEGIN, the
+// statements and its COMMIT go in one batch. A failed statement leaves the transaction aborted
+// and the rest of the batch, COMMIT included, skipped: nothing of it is kept.
+func (d database) WriteBatch(ctx context.Context, stmts ...sqlstore.Stmt) error {
+	return d.batch(ctx, beginWrite, stmts)
+}
+
+// batch sends begin, stmts and COMMIT as one batch on one connection of the pool.
+func (d database) batch(ctx context.Context, begin string, stmts []sqlstore.Stmt) error {
 	conn, err := d.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer conn.Release() // the pool closes a connection left in a transaction
 	b := &pgx.Batch{}
-	b.Queue(beginRead)
+	b.Queue(begin)
 	queue(b, stmts)
 	b.Queue("COMMIT")
 	if err := conn.SendBatch(ctx, b).Close(); err != nil {

@@ -551,3 +551,60 @@ func TestReadBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteBatch: a one-batch write commits all its statements, or, when one fails, none of
+// them, and leaves no connection of the pool in its aborted transaction.
+func TestWriteBatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := open(t, newDatabase(t))
+	if err := s.WriteBatch(ctx, sqlstore.Stmt{SQL: `CREATE TABLE wb (k INT PRIMARY KEY, CHECK (k > 0))`}); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(k int) sqlstore.Stmt { return sqlstore.Stmt{SQL: `INSERT INTO wb (k) VALUES ($1)`, Args: []any{k}} }
+	var iso string
+	err := s.WriteBatch(ctx, insert(1), insert(2), sqlstore.Stmt{SQL: `SELECT current_setting($1)`,
+		Args: []any{"transaction_isolation"}, Rows: func(r sqlstore.Rows) error {
+			for r.Next() {
+				if err := r.Scan(&iso); err != nil {
+					return err
+				}
+			}
+			return nil
+		}})
+	if err != nil || iso != "read committed" {
+		t.Fatalf("WriteBatch: %v, isolation %q", err, iso)
+	}
+	// The third statement fails: the first two are not kept.
+	if err := s.WriteBatch(ctx, insert(3), insert(4), insert(-1)); err == nil {
+		t.Fatal("a failing statement did not fail the batch")
+	}
+	count := func() (n int) {
+		t.Helper()
+		err := s.ReadBatch(ctx, sqlstore.Stmt{SQL: `SELECT COUNT(*) FROM wb WHERE k > $1`, Args: []any{0},
+			Rows: func(r sqlstore.Rows) error {
+				for r.Next() {
+					if err := r.Scan(&n); err != nil {
+						return err
+					}
+				}
+				return nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 2 {
+		t.Errorf("%d rows after a committed batch of 2 and a failed one, want 2", n)
+	}
+	// Every connection of the pool is usable afterwards (none left in a failed transaction).
+	for i := range s.MaxConns() {
+		if err := s.WriteBatch(ctx, insert(10+int(i))); err != nil {
+			t.Fatalf("after a failed batch: %v", err)
+		}
+	}
+	if n := count(); n != 2+int(s.MaxConns()) {
+		t.Errorf("%d rows, want %d", n, 2+s.MaxConns())
+	}
+}

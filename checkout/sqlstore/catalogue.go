@@ -119,10 +119,9 @@ func (s *Store) CreateCart(ctx context.Context, c checkout.Cart) error {
 	if err != nil {
 		return s.errorf("creating cart: %w", err)
 	}
-	err = s.db.WriteTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx, append([]Stmt{{SQL: `INSERT INTO carts (id, created_at, updated_at) VALUES ($1, $2, $3)`,
-			Args: []any{c.ID, ms(c.CreatedAt), ms(c.UpdatedAt)}}}, lines...)...)
-	})
+	// One batch: on PostgreSQL its BEGIN, inserts and COMMIT are one round trip.
+	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO carts (id, created_at, updated_at) VALUES ($1, $2, $3)`,
+		Args: []any{c.ID, ms(c.CreatedAt), ms(c.UpdatedAt)}}}, lines...)...)
 	if err != nil {
 		return s.errorf("creating cart: %w", err)
 	}

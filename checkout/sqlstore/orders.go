@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -21,10 +23,13 @@ const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
 //
-// The order row goes in with ON CONFLICT (request_key) DO NOTHING: in PostgreSQL, when another
-// transaction is inserting the same key, this one waits for it, then skips the insert if it
-// committed; in SQLite the transaction holds the database. The stored order is then read,
-// which sees it.
+// The order row goes in with ON CONFLICT (request_key) DO NOTHING, its children after it, and
+// the whole goes as one batch (on PostgreSQL one round trip, COMMIT included): when the key is
+// taken the order row is not inserted, so its children fail their foreign key and nothing is
+// kept. In PostgreSQL, an insert of a key another transaction is inserting waits for it, then
+// skips the row if it committed; in SQLite the transaction holds the database. Only then is
+// the stored order read, by its request key. A created order is not read back: what was
+// written is returned, as a copy that a read would give.
 func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.Order, bool, error) {
 	if o.ID == "" || o.RequestKey == "" {
 		return nil, false, s.errorf("an order needs an id and a request key")
@@ -43,6 +48,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 	if a == nil {
 		a = &checkout.Address{}
 	}
+	created := false
 	insert := Stmt{SQL: `INSERT INTO orders (id, number, external_code, request_key, status, amount,
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
@@ -55,31 +61,69 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, hasAddr, a.ZipCode, a.Street,
 			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
 			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue), o.SessionID,
-			o.MerchantReference, ms(o.PayBy)}}
-
+			o.MerchantReference, ms(o.PayBy)},
+		Rows: func(r Rows) error { created = r.Next(); return nil }}
+	err = s.writeBatch(ctx, append([]Stmt{insert}, children...)...)
+	if created {
+		if err != nil {
+			return nil, false, s.errorf("storing order: %w", err)
+		}
+		o.Version = version
+		return asStored(o), true, nil
+	}
+	// The request key is taken (the children's failure, if any, is that): the order stored
+	// under it is the answer. A failure of the order row itself (a taken number) finds none.
 	var stored []*checkout.Order
-	created := false
-	err = s.db.WriteTx(ctx, func(tx Runner) error {
-		insert.Rows = func(r Rows) error { created = r.Next(); return nil }
-		if err := tx.Run(ctx, insert); err != nil {
-			return err
-		}
-		if !created {
-			return tx.Run(ctx, s.readOrder(s.byRequestKey, o.RequestKey, &stored)...)
-		}
-		// The rest, and reading the order back, in one go.
-		return tx.Run(ctx, append(children, s.readOrder(s.byID, o.ID, &stored)...)...)
-	})
-	if err != nil {
-		return nil, false, s.errorf("storing order: %w", err)
+	if rerr := s.readBatch(ctx, s.readOrder(s.byRequestKey, o.RequestKey, &stored)...); rerr != nil {
+		return nil, false, s.errorf("storing order: %w", errors.Join(err, rerr))
 	}
 	if len(stored) == 0 {
+		if err != nil {
+			return nil, false, s.errorf("storing order: %w", err)
+		}
 		return nil, false, s.errorf("order %s vanished while it was stored", o.Number)
 	}
-	if created {
-		o.Version = version
+	return stored[0], false, nil
+}
+
+// asStored returns a copy of o as reading it back would give it: times to the millisecond in
+// UTC, an empty request or list of violations as nil, and nothing shared with o but the QR
+// image (replaced, never changed in place).
+func asStored(o *checkout.Order) *checkout.Order {
+	c := *o
+	c.CreatedAt, c.UpdatedAt, c.PaidAt, c.PayBy = stored(o.CreatedAt), stored(o.UpdatedAt), stored(o.PaidAt), stored(o.PayBy)
+	if o.Address != nil {
+		addr := *o.Address
+		c.Address = &addr
 	}
-	return stored[0], created, nil
+	c.Lines = slices.Clone(o.Lines)
+	c.History = slices.Clone(o.History)
+	for i := range c.History {
+		c.History[i].At = stored(c.History[i].At)
+	}
+	c.Attempts = slices.Clone(o.Attempts)
+	for i := range c.Attempts {
+		at := &c.Attempts[i]
+		at.CreatedAt, at.UpdatedAt, at.ExpiresAt = stored(at.CreatedAt), stored(at.UpdatedAt), stored(at.ExpiresAt)
+		at.Request = nonEmpty(at.Request)
+		if len(at.Violations) == 0 {
+			at.Violations = nil
+		} else {
+			at.Violations = slices.Clone(at.Violations)
+		}
+	}
+	return &c
+}
+
+// stored is t as a column of Unix milliseconds keeps it.
+func stored(t time.Time) time.Time { return fromMS(ms(t)) }
+
+// nonEmpty is a copy of b, or nil when b is empty.
+func nonEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return slices.Clone(b)
 }
 
 // orderChildInserts returns the statements inserting o's lines, history and attempts.
@@ -145,23 +189,38 @@ func (s *Store) attemptArgs(a *checkout.Attempt) ([]any, error) {
 		nullString(string(a.Request)), a.EndToEnd}, nil
 }
 
-// UpdateOrder stores the mutable part of an order when its version is still the stored one,
-// and the outbox messages out with it, in one transaction. The order is held first (its row
-// lock, or the database's write lock), so the version check and the writes are one step for
-// every other writer, in this process or another; the messages of one order therefore go into
-// the outbox in the order of its changes.
+// UpdateOrder stores the mutable part of an order when its version is still the stored one
+// and the stored status may move to o's, and the outbox messages out with it, in one
+// transaction. The UPDATE of the order's row comes first and decides: it holds the row (its
+// row lock, or the database's write lock) so the version check and the writes are one step for
+// every other writer, in this process or another, and the messages of one order go into the
+// outbox in the order of its changes. When it changes no row, the transaction is rolled back
+// and a read says why (not found, stale version, forbidden transition).
+//
+// On PostgreSQL that is two round trips: BEGIN with every statement, then COMMIT. The history
+// is written whole, entries already stored skipped (ON CONFLICT DO NOTHING): with the version
+// the caller read, the stored entries are the first of o.History, and nothing needs counting.
 func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...checkout.OutboxMessage) error {
 	if !s.storable(o.ID) {
 		return checkout.ErrNotFound
 	}
-	messages := make([]Stmt, 0, len(out))
-	for _, m := range out {
-		if m.ID == "" || m.OrderID != o.ID {
-			return s.errorf("an outbox message needs an id and the order's id")
-		}
-		messages = append(messages, insertOutbox(m))
+	stmts := make([]Stmt, 0, 1+len(o.History)+len(o.Attempts)+len(out))
+	stmts = append(stmts, Stmt{SQL: `UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
+			lang = $5, refund_due = $6, version = version + 1
+		WHERE id = $7 AND version = $8 AND ` + s.d.OneOf("status", "$9"),
+		Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID,
+			o.Version, s.d.List(s.reaching[o.Status])},
+		Affected: func(rows int64) error {
+			if rows != 1 {
+				return errNotUpdated
+			}
+			return nil
+		}})
+	for i, h := range o.History {
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (order_id, position) DO NOTHING`,
+			Args: []any{o.ID, i, string(h.From), string(h.To), ms(h.At), h.Reason}})
 	}
-	attempts := make([]Stmt, 0, len(o.Attempts))
 	for i := range o.Attempts {
 		a := &o.Attempts[i]
 		if a.OrderID == "" {
@@ -175,45 +234,23 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			return err
 		}
 		n := a.N
-		attempts = append(attempts, Stmt{SQL: upsertAttempt, Args: args, Affected: func(rows int64) error {
+		stmts = append(stmts, Stmt{SQL: upsertAttempt, Args: args, Affected: func(rows int64) error {
 			if rows != 1 {
 				return fmt.Errorf("attempt %d: its id belongs to another order", n)
 			}
 			return nil
 		}})
 	}
-	err := s.db.WriteTx(ctx, func(tx Runner) error {
-		var status string
-		var version, histories int
-		found := false
-		err := tx.Run(ctx,
-			Stmt{SQL: `SELECT status, version FROM orders WHERE id = $1` + s.lockRows(` FOR UPDATE`), Args: []any{o.ID},
-				Rows: each(func(r Rows) error { found = true; return r.Scan(&status, &version) })},
-			// Counted after the row is held, so that it sees every entry of earlier holders.
-			Stmt{SQL: `SELECT COUNT(*) FROM order_history WHERE order_id = $1`, Args: []any{o.ID},
-				Rows: each(func(r Rows) error { return r.Scan(&histories) })})
-		if err != nil {
-			return err
+	for _, m := range out {
+		if m.ID == "" || m.OrderID != o.ID {
+			return s.errorf("an outbox message needs an id and the order's id")
 		}
-		if !found {
-			return checkout.ErrNotFound
-		}
-		if version != o.Version {
-			return checkout.ErrConflict
-		}
-		from := checkout.OrderStatus(status)
-		if from != o.Status && !checkout.CanTransition(from, o.Status) {
-			return fmt.Errorf("from %s to %s: %w", from, o.Status, checkout.ErrInvalidTransition)
-		}
-		if len(o.History) < histories {
-			return fmt.Errorf("history entries are only appended: %w", checkout.ErrConflict)
-		}
-		stmts := append([]Stmt{{SQL: `UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
-				lang = $5, refund_due = $6, version = version + 1 WHERE id = $7 AND version = $8`,
-			Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID, o.Version}}},
-			historyInserts(o.ID, histories, o.History[histories:])...)
-		return tx.Run(ctx, append(append(stmts, attempts...), messages...)...)
-	})
+		stmts = append(stmts, insertOutbox(m))
+	}
+	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+	if errors.Is(err, errNotUpdated) {
+		err = s.whyNotUpdated(ctx, o)
+	}
 	switch {
 	case err == checkout.ErrNotFound, err == checkout.ErrConflict:
 		return err
@@ -222,6 +259,43 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	}
 	o.Version++
 	return nil
+}
+
+// errNotUpdated: UpdateOrder's UPDATE changed no row.
+var errNotUpdated = errors.New("the order's row was not updated")
+
+// whyNotUpdated says why UpdateOrder changed no row of o: checkout.ErrNotFound,
+// checkout.ErrConflict when the stored version is another, else the forbidden transition.
+func (s *Store) whyNotUpdated(ctx context.Context, o *checkout.Order) error {
+	var status string
+	var version int
+	found := false
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT status, version FROM orders WHERE id = $1`, Args: []any{o.ID},
+		Rows: each(func(r Rows) error { found = true; return r.Scan(&status, &version) })})
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return checkout.ErrNotFound
+	case version != o.Version:
+		return checkout.ErrConflict
+	}
+	return fmt.Errorf("from %s to %s: %w", status, o.Status, checkout.ErrInvalidTransition)
+}
+
+// reachingStatuses maps every order status to the statuses an order may be stored in to be
+// updated to it: itself (no transition) and those with a transition to it.
+func reachingStatuses() map[checkout.OrderStatus][]string {
+	m := make(map[checkout.OrderStatus][]string)
+	for _, to := range checkout.OrderStatuses() {
+		m[to] = []string{string(to)}
+		for _, from := range checkout.OrderStatuses() {
+			if checkout.CanTransition(from, to) {
+				m[to] = append(m[to], string(from))
+			}
+		}
+	}
+	return m
 }
 
 // Order returns an order with its lines, history and attempts, or checkout.ErrNotFound.

@@ -77,6 +77,24 @@ func (s *Store) readBatch(ctx context.Context, stmts ...Stmt) error {
 	return s.db.ReadTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 }
 
+// BatchWriter is a DB that runs a write transaction made of one batch of statements in one go
+// (PostgreSQL: its BEGIN, the statements and its COMMIT in one round trip). The statements'
+// callbacks run once the batch has been answered, when the transaction has already ended: a
+// callback's error is returned but cannot roll anything back, so a batch holds only statements
+// whose success the database itself decides (a constraint, a foreign key).
+type BatchWriter interface {
+	WriteBatch(ctx context.Context, stmts ...Stmt) error
+}
+
+// writeBatch runs stmts in one write transaction, committed when every statement succeeded:
+// through the DB's WriteBatch when it has one, else as the one Run of a WriteTx.
+func (s *Store) writeBatch(ctx context.Context, stmts ...Stmt) error {
+	if b, ok := s.db.(BatchWriter); ok {
+		return b.WriteBatch(ctx, stmts...)
+	}
+	return s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+}
+
 // Dialect says where a database's SQL or behaviour differs from the text this package writes.
 type Dialect struct {
 	// Name starts every error message ("sqlite", "postgres").
@@ -110,6 +128,8 @@ type Store struct {
 	db DB
 	// The texts of the statements that read whole orders, made once.
 	byID, byRequestKey, byExternalCode, byTransaction, listed orderReads
+	// reaching: see reachingStatuses.
+	reaching map[checkout.OrderStatus][]string
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -122,6 +142,7 @@ func New(d Dialect, db DB) *Store {
 		byExternalCode: keyedOrderReads("o.external_code = $1"),
 		byTransaction:  keyedOrderReads("o.id = (SELECT order_id FROM attempts WHERE transaction_id = $1)"),
 		listed:         newOrderReads("", d.OneOf("order_id", "$1")),
+		reaching:       reachingStatuses(),
 	}
 }
 

@@ -97,6 +97,19 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 	if after := read(); after != before {
 		t.Errorf("reading an order with 4 attempts ran %d statements, with 1 attempt %d", after, before)
 	}
+
+	// Writing: a new order is its row and its children's, not read back; an update is its row,
+	// its history, attempts and messages, with nothing read first.
+	fresh := NewOrder("key-" + checkout.NewID())
+	want := int64(1 + len(fresh.Lines) + len(fresh.History) + len(fresh.Attempts))
+	if n := count(func() error { _, _, err := s.CreateOrder(ctx, fresh); return err }); n != want {
+		t.Errorf("creating an order ran %d statements, want %d (no read back)", n, want)
+	}
+	move(fresh, checkout.StatusAwaitingPayment, base)
+	want = int64(1 + len(fresh.History) + len(fresh.Attempts))
+	if n := count(func() error { return s.UpdateOrder(ctx, fresh) }); n != want {
+		t.Errorf("updating an order ran %d statements, want %d (nothing read first)", n, want)
+	}
 	t.Logf("statements: listing orders %d, a page %d, one order %d", one, page, before)
 }
 
