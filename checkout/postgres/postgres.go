@@ -115,13 +115,14 @@ func dialect() sqlstore.Dialect {
 		Name:     "postgres",
 		RowLocks: true,
 		// The same byte order as SQLite's, whatever the database's locale.
-		CollateBytes:  `COLLATE "C"`,
-		OneOf:         func(column, param string) string { return column + " = ANY(" + param + ")" },
-		List:          func(values []string) any { return values },
-		EmptyJSON:     nil, // the violations column is JSONB, NULL when there are none
-		MigrationLock: "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(migrationLock, 10) + ")",
-		Storable:      storable,
-		StoredKey:     storedKey,
+		CollateBytes:    `COLLATE "C"`,
+		OneOf:           func(column, param string) string { return column + " = ANY(" + param + ")" },
+		List:            func(values []string) any { return values },
+		EmptyJSON:       nil, // the violations column is JSONB, NULL when there are none
+		PlainIndexScans: "SELECT set_config('enable_bitmapscan', 'off', true)",
+		MigrationLock:   "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(migrationLock, 10) + ")",
+		Storable:        storable,
+		StoredKey:       storedKey,
 	}
 }
 

@@ -112,6 +112,13 @@ type Dialect struct {
 	List  func(values []string) any
 	// EmptyJSON is the value a JSON column holds for nothing: NULL (nil) or "".
 	EmptyJSON any
+	// PlainIndexScans, when set, is a statement that makes the rest of its transaction walk
+	// indexes in order rather than gather their entries in a bitmap first. PostgreSQL's plain
+	// index scan marks the entries of rows no transaction can see any more, so that later scans
+	// skip them; a bitmap scan visits them again every time until the table is vacuumed. The
+	// outbox's index of pending notifications gains such entries at every delivered or skipped
+	// one, and its claim runs many times a second.
+	PlainIndexScans string
 	// MigrationLock, when set, is the statement that opens each migration's transaction to
 	// keep other processes out until it commits.
 	MigrationLock string
