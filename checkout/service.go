@@ -88,6 +88,7 @@ type Service struct {
 	sessions   SessionStore
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
+	own        *ownWrites      // the orders' versions being written (see changedTo)
 	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer
@@ -110,6 +111,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		cep:        opts.CEP,
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
+		own:        newOwnWrites(),
 		sessions:   opts.Sessions,
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
@@ -382,14 +384,24 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 				return nil, false, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
 			}
 		}
+		version := o.Version + 1
+		s.own.begin(o.ID, version)
 		err = s.store.UpdateOrder(ctx, o, out...)
-		if errors.Is(err, ErrConflict) {
-			continue
-		}
 		if err != nil {
+			if s.own.end(o.ID, version) {
+				// The change the feed passed over was not this write: it is read now, and its
+				// status reaches the subscribers.
+				if cerr := s.Changed(ctx, o.ID); cerr != nil && ctx.Err() == nil {
+					s.log.WarnContext(ctx, "reading an order changed elsewhere", "err", cerr)
+				}
+			}
+			if errors.Is(err, ErrConflict) {
+				continue
+			}
 			return nil, false, err
 		}
 		s.remember(o)
+		s.own.end(o.ID, version)
 		if len(out) > 0 {
 			s.announcer.Announced()
 		}
