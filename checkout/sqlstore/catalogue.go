@@ -134,7 +134,34 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 		return nil, checkout.ErrNotFound
 	}
 	var c *checkout.Cart
-	err := s.readBatch(ctx, s.readCart(id, false, &c)...)
+	// One statement, which sees one snapshot by itself: no transaction to begin and end (on
+	// PostgreSQL four statements became one; the cart is read twice an order).
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT c.created_at, c.updated_at, l.quantity, p.id, p.slug, p.title,
+			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at
+		FROM carts c LEFT JOIN (cart_lines l JOIN products p ON p.id = l.product_id) ON l.cart_id = c.id
+		WHERE c.id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
+		var created, updated int64
+		var qty *int
+		var pid, slug, title, description *string
+		var price, pCreated, pUpdated *int64
+		var physical, active *bool
+		if err := r.Scan(&created, &updated, &qty, &pid, &slug, &title, &description, &price, &physical, &active,
+			&pCreated, &pUpdated); err != nil {
+			return fmt.Errorf("reading cart lines: %w", err)
+		}
+		if c == nil {
+			c = &checkout.Cart{ID: id, CreatedAt: fromMS(created), UpdatedAt: fromMS(updated)}
+		}
+		if qty == nil || pid == nil || slug == nil || title == nil || description == nil || price == nil ||
+			physical == nil || active == nil || pCreated == nil || pUpdated == nil {
+			return nil // a cart without lines: its one row has none
+		}
+		c.Lines = append(c.Lines, checkout.CartLine{Quantity: *qty, Product: checkout.Product{
+			ID: checkout.ProductID(*pid), Slug: *slug, Title: *title, Description: *description,
+			UnitPrice: gatewayclient.Cents(*price), Physical: *physical, Active: *active,
+			CreatedAt: fromMS(*pCreated), UpdatedAt: fromMS(*pUpdated)}})
+		return nil
+	})})
 	if err != nil {
 		return nil, s.errorf("reading cart: %w", err)
 	}

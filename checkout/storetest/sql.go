@@ -110,6 +110,14 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 	if n := count(func() error { return s.UpdateOrder(ctx, fresh) }); n != want {
 		t.Errorf("updating an order ran %d statements, want %d (nothing read first)", n, want)
 	}
+	// A cart with its lines and their products is one statement (read twice an order).
+	cart := checkout.Cart{ID: checkout.NewID(), CreatedAt: base, UpdatedAt: base}
+	if err := s.CreateCart(ctx, cart); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(func() error { _, err := s.Cart(ctx, cart.ID); return err }); n != 1 {
+		t.Errorf("reading a cart ran %d statements, want 1", n)
+	}
 	t.Logf("statements: listing orders %d, a page %d, one order %d", one, page, before)
 }
 
