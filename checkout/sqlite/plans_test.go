@@ -40,5 +40,5 @@ func TestIndexUse(t *testing.T) {
 			lines = append(lines, detail)
 		}
 		return strings.Join(lines, "\n")
-	}, regexp.MustCompile(`(?m)^SCAN (outbox|orders|n|p|o)\b`), true)
+	}, regexp.MustCompile(`(?m)^SCAN (outbox|orders|cart_lines|n|p|o|l)\b`), true)
 }

@@ -138,7 +138,7 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 	// PostgreSQL four statements became one; the cart is read twice an order).
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT c.created_at, c.updated_at, l.quantity, p.id, p.slug, p.title,
 			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at
-		FROM carts c LEFT JOIN (cart_lines l JOIN products p ON p.id = l.product_id) ON l.cart_id = c.id
+		FROM carts c LEFT JOIN cart_lines l ON l.cart_id = c.id LEFT JOIN products p ON p.id = l.product_id
 		WHERE c.id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
 		var created, updated int64
 		var qty *int
@@ -154,7 +154,7 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 		}
 		if qty == nil || pid == nil || slug == nil || title == nil || description == nil || price == nil ||
 			physical == nil || active == nil || pCreated == nil || pUpdated == nil {
-			return nil // a cart without lines: its one row has none
+			return nil // a cart without lines: its one row has none (nor has a line without its product)
 		}
 		c.Lines = append(c.Lines, checkout.CartLine{Quantity: *qty, Product: checkout.Product{
 			ID: checkout.ProductID(*pid), Slug: *slug, Title: *title, Description: *description,

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -63,9 +64,9 @@ type indexedStore interface {
 }
 
 // RunIndexUse checks that the statements which run all the time on tables that only grow —
-// the merchant notifications' claim (every few seconds), orders by checkout session or by
-// merchant reference, the sessions' retention — read them through their partial indexes rather
-// than scan them, in the plan a prepared statement gets (no bound value known to the planner).
+// the merchant notifications' claim (every few seconds), a cart with its lines (twice an
+// order), orders by checkout session or by merchant reference, the sessions' retention — read
+// them through their (partial) indexes rather than scan them, in the plan a prepared statement gets (no bound value known to the planner).
 // explain returns the plan of a statement with its arguments; fullScan matches, in a plan, a
 // full scan of one of those tables. sweeps adds the retention sweep of checkout sessions: on
 // PostgreSQL the plan of its anti join on empty tables (a hash join over everything) is not the
@@ -83,6 +84,13 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 		"claiming notifications": func() error { _, err := s.ClaimNotifications(ctx, now, time.Minute, 10); return err },
 		"orders of a session": func() error {
 			_, err := s.Orders(ctx, checkout.OrderFilter{SessionID: "cs_test"})
+			return err
+		},
+		"reading a cart": func() error {
+			_, err := s.Cart(ctx, "cart-test")
+			if errors.Is(err, checkout.ErrNotFound) {
+				err = nil
+			}
 			return err
 		},
 		"orders by merchant reference": func() error {
@@ -105,7 +113,8 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 		rec.mu.Unlock()
 		checked := 0
 		for _, st := range stmts {
-			if !strings.Contains(st.SQL, "outbox") && !strings.Contains(st.SQL, "session_id =") && !strings.Contains(st.SQL, "merchant_reference =") {
+			if !strings.Contains(st.SQL, "outbox") && !strings.Contains(st.SQL, "session_id =") &&
+				!strings.Contains(st.SQL, "merchant_reference =") && !strings.Contains(st.SQL, "cart_lines") {
 				continue
 			}
 			checked++
