@@ -66,9 +66,9 @@ type indexedStore interface {
 // RunIndexUse checks that the statements which run all the time on tables that only grow —
 // the merchant notifications' claim (every few seconds), a cart with its lines (twice an
 // order), orders by checkout session or by merchant reference, the sessions' retention — read
-// them through their (partial) indexes rather than scan them, in the plan a prepared statement gets (no bound value known to the planner).
-// explain returns the plan of a statement with its arguments; fullScan matches, in a plan, a
-// full scan of one of those tables. sweeps adds the retention sweep of checkout sessions: on
+// them through their (partial) indexes rather than scan them, in the plan a prepared statement
+// gets (no bound value known to the planner). explain returns the plan of a statement with its
+// arguments; fullScan matches, in a plan, a full scan of one of those tables. sweeps adds the retention sweep of checkout sessions: on
 // PostgreSQL the plan of its anti join on empty tables (a hash join over everything) is not the
 // one a filled, analysed table gets, so only SQLite's is checked.
 func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store,
