@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"slices"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -159,6 +160,24 @@ type Order struct {
 	// PayBy is the deadline of the order's payment (its checkout session's expiry): no QR code
 	// outlives it and none is made after it. Zero: no deadline.
 	PayBy time.Time
+}
+
+// Clone returns a copy of o that shares nothing its holder may change: its address, lines,
+// history, attempts and their violations are copied. Byte slices (the QR image, the stored
+// request) are shared: they are replaced, never changed in place.
+func (o *Order) Clone() *Order {
+	c := *o
+	c.Lines = slices.Clone(o.Lines)
+	c.History = slices.Clone(o.History)
+	c.Attempts = slices.Clone(o.Attempts)
+	for i := range c.Attempts {
+		c.Attempts[i].Violations = slices.Clone(c.Attempts[i].Violations)
+	}
+	if o.Address != nil {
+		a := *o.Address
+		c.Address = &a
+	}
+	return &c
 }
 
 // Renewable reports whether a new QR code may still be made for o at now: a QR code of at

@@ -3,7 +3,6 @@ package checkout
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 )
@@ -43,22 +42,13 @@ func (s *Service) remember(o *Order) {
 }
 
 // snapshotOf returns a copy of o that shares nothing its writer may change later, without the
-// attempts' transaction requests. Byte slices (the QR image) are shared: they are replaced,
-// never changed in place.
+// attempts' transaction requests.
 func snapshotOf(o *Order) *Order {
-	c := *o
-	c.Lines = slices.Clone(o.Lines)
-	c.History = slices.Clone(o.History)
-	c.Attempts = slices.Clone(o.Attempts)
+	c := o.Clone()
 	for i := range c.Attempts {
 		c.Attempts[i].Request = nil
-		c.Attempts[i].Violations = slices.Clone(c.Attempts[i].Violations)
 	}
-	if o.Address != nil {
-		a := *o.Address
-		c.Address = &a
-	}
-	return &c
+	return c
 }
 
 // snapshots is a bounded map of order snapshots by id, in two generations: lookups look in the

@@ -100,13 +100,12 @@ func (s *Store) Products(ctx context.Context, activeOnly bool) ([]checkout.Produ
 	return out, nil
 }
 
-// scanProduct reads the productColumns of a row, after the columns of extra.
-func scanProduct(r Rows, extra ...any) (checkout.Product, error) {
+// scanProduct reads the productColumns of a row.
+func scanProduct(r Rows) (checkout.Product, error) {
 	var p checkout.Product
 	var id string
 	var price, created, updated int64
-	err := r.Scan(append(extra, &id, &p.Slug, &p.Title, &p.Description, &price, &p.Physical, &p.Active,
-		&created, &updated)...)
+	err := r.Scan(&id, &p.Slug, &p.Title, &p.Description, &price, &p.Physical, &p.Active, &created, &updated)
 	p.ID = checkout.ProductID(id)
 	p.UnitPrice = gatewayclient.Cents(price)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)
@@ -134,34 +133,9 @@ func (s *Store) Cart(ctx context.Context, id string) (*checkout.Cart, error) {
 		return nil, checkout.ErrNotFound
 	}
 	var c *checkout.Cart
-	// One statement, which sees one snapshot by itself: no transaction to begin and end (on
-	// PostgreSQL four statements became one; the cart is read twice an order).
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT c.created_at, c.updated_at, l.quantity, p.id, p.slug, p.title,
-			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at
-		FROM carts c LEFT JOIN cart_lines l ON l.cart_id = c.id LEFT JOIN products p ON p.id = l.product_id
-		WHERE c.id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
-		var created, updated int64
-		var qty *int
-		var pid, slug, title, description *string
-		var price, pCreated, pUpdated *int64
-		var physical, active *bool
-		if err := r.Scan(&created, &updated, &qty, &pid, &slug, &title, &description, &price, &physical, &active,
-			&pCreated, &pUpdated); err != nil {
-			return fmt.Errorf("reading cart lines: %w", err)
-		}
-		if c == nil {
-			c = &checkout.Cart{ID: id, CreatedAt: fromMS(created), UpdatedAt: fromMS(updated)}
-		}
-		if qty == nil || pid == nil || slug == nil || title == nil || description == nil || price == nil ||
-			physical == nil || active == nil || pCreated == nil || pUpdated == nil {
-			return nil // a cart without lines: its one row has none (nor has a line without its product)
-		}
-		c.Lines = append(c.Lines, checkout.CartLine{Quantity: *qty, Product: checkout.Product{
-			ID: checkout.ProductID(*pid), Slug: *slug, Title: *title, Description: *description,
-			UnitPrice: gatewayclient.Cents(*price), Physical: *physical, Active: *active,
-			CreatedAt: fromMS(*pCreated), UpdatedAt: fromMS(*pUpdated)}})
-		return nil
-	})})
+	// One statement, which sees one snapshot by itself: no transaction to begin and end (the
+	// cart is read twice an order).
+	err := s.db.Read(ctx, s.readCart(id, false, &c)[0])
 	if err != nil {
 		return nil, s.errorf("reading cart: %w", err)
 	}
@@ -226,35 +200,41 @@ func (s *Store) cartLineInserts(c *checkout.Cart) ([]Stmt, error) {
 	return stmts, nil
 }
 
-// readCart returns the statements reading cart id and its lines into *c, left nil when there is
-// no such cart. lock takes the cart's row lock for the rest of the transaction.
+// readCart returns the statements reading cart id and its lines' products into *c, left nil
+// when there is no such cart: one statement, joining the lines. lock first takes the cart's
+// row lock for the rest of the transaction, in a statement of its own: the read that follows
+// it sees the lines its last writer left (a locking read joining the lines would see the lines
+// as they were when it began, before it waited for the lock).
 func (s *Store) readCart(id string, lock bool, c **checkout.Cart) []Stmt {
-	q := `SELECT created_at, updated_at FROM carts WHERE id = $1`
-	if lock {
-		q += s.lockRows(` FOR UPDATE`)
-	}
 	*c = nil
-	return []Stmt{
-		{SQL: q, Args: []any{id}, Rows: each(func(r Rows) error {
-			var created, updated int64
-			err := r.Scan(&created, &updated)
+	read := Stmt{SQL: `SELECT c.created_at, c.updated_at, l.quantity, p.id, p.slug, p.title,
+			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at
+		FROM carts c LEFT JOIN cart_lines l ON l.cart_id = c.id LEFT JOIN products p ON p.id = l.product_id
+		WHERE c.id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
+		var created, updated int64
+		var qty *int
+		var pid, slug, title, description *string
+		var price, pCreated, pUpdated *int64
+		var physical, active *bool
+		if err := r.Scan(&created, &updated, &qty, &pid, &slug, &title, &description, &price, &physical, &active,
+			&pCreated, &pUpdated); err != nil {
+			return fmt.Errorf("reading cart lines: %w", err)
+		}
+		if *c == nil {
 			*c = &checkout.Cart{ID: id, CreatedAt: fromMS(created), UpdatedAt: fromMS(updated)}
-			return err
-		})},
-		// Run after the row above is read (and locked): it sees the lines its last writer left.
-		{SQL: `SELECT l.quantity, p.id, p.slug, p.title, p.description, p.unit_price, p.physical,
-				p.active, p.created_at, p.updated_at
-			FROM cart_lines l JOIN products p ON p.id = l.product_id
-			WHERE l.cart_id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
-			var qty int
-			p, err := scanProduct(r, &qty)
-			if err != nil {
-				return fmt.Errorf("reading cart lines: %w", err)
-			}
-			if *c != nil {
-				(*c).Lines = append((*c).Lines, checkout.CartLine{Product: p, Quantity: qty})
-			}
-			return nil
-		})},
+		}
+		if qty == nil || pid == nil || slug == nil || title == nil || description == nil || price == nil ||
+			physical == nil || active == nil || pCreated == nil || pUpdated == nil {
+			return nil // a cart without lines: its one row has none (nor has a line without its product)
+		}
+		(*c).Lines = append((*c).Lines, checkout.CartLine{Quantity: *qty, Product: checkout.Product{
+			ID: checkout.ProductID(*pid), Slug: *slug, Title: *title, Description: *description,
+			UnitPrice: gatewayclient.Cents(*price), Physical: *physical, Active: *active,
+			CreatedAt: fromMS(*pCreated), UpdatedAt: fromMS(*pUpdated)}})
+		return nil
+	})}
+	if !lock || !s.d.RowLocks {
+		return []Stmt{read}
 	}
+	return []Stmt{{SQL: `SELECT id FROM carts WHERE id = $1 FOR UPDATE`, Args: []any{id}}, read}
 }

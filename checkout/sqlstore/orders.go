@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -87,44 +86,28 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 }
 
 // asStored returns a copy of o as reading it back would give it: times to the millisecond in
-// UTC, an empty request or list of violations as nil, and nothing shared with o but the QR
-// image (replaced, never changed in place).
+// UTC, an empty request or list of violations as nil.
 func asStored(o *checkout.Order) *checkout.Order {
-	c := *o
+	c := o.Clone()
 	c.CreatedAt, c.UpdatedAt, c.PaidAt, c.PayBy = stored(o.CreatedAt), stored(o.UpdatedAt), stored(o.PaidAt), stored(o.PayBy)
-	if o.Address != nil {
-		addr := *o.Address
-		c.Address = &addr
-	}
-	c.Lines = slices.Clone(o.Lines)
-	c.History = slices.Clone(o.History)
 	for i := range c.History {
 		c.History[i].At = stored(c.History[i].At)
 	}
-	c.Attempts = slices.Clone(o.Attempts)
 	for i := range c.Attempts {
 		at := &c.Attempts[i]
 		at.CreatedAt, at.UpdatedAt, at.ExpiresAt = stored(at.CreatedAt), stored(at.UpdatedAt), stored(at.ExpiresAt)
-		at.Request = nonEmpty(at.Request)
+		if len(at.Request) == 0 {
+			at.Request = nil
+		}
 		if len(at.Violations) == 0 {
 			at.Violations = nil
-		} else {
-			at.Violations = slices.Clone(at.Violations)
 		}
 	}
-	return &c
+	return c
 }
 
 // stored is t as a column of Unix milliseconds keeps it.
 func stored(t time.Time) time.Time { return fromMS(ms(t)) }
-
-// nonEmpty is a copy of b, or nil when b is empty.
-func nonEmpty(b []byte) []byte {
-	if len(b) == 0 {
-		return nil
-	}
-	return slices.Clone(b)
-}
 
 // orderChildInserts returns the statements inserting o's lines, history and attempts.
 func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
@@ -135,7 +118,7 @@ func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description}})
 	}
-	stmts = append(stmts, historyInserts(o.ID, 0, o.History)...)
+	stmts = append(stmts, historyInserts(o.ID, o.History)...)
 	for i := range o.Attempts {
 		a := &o.Attempts[i]
 		if a.OrderID == "" {
@@ -150,11 +133,15 @@ func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 	return stmts, nil
 }
 
-func historyInserts(orderID string, from int, hs []checkout.StatusChange) []Stmt {
+// historyInserts returns the statements writing an order's history whole, position by
+// position; the entries already stored are skipped (an update writes the history the caller
+// read and appended to).
+func historyInserts(orderID string, hs []checkout.StatusChange) []Stmt {
 	stmts := make([]Stmt, 0, len(hs))
 	for i, h := range hs {
 		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
-			VALUES ($1, $2, $3, $4, $5, $6)`, Args: []any{orderID, from + i, string(h.From), string(h.To), ms(h.At), h.Reason}})
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (order_id, position) DO NOTHING`,
+			Args: []any{orderID, i, string(h.From), string(h.To), ms(h.At), h.Reason}})
 	}
 	return stmts
 }
@@ -216,11 +203,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			}
 			return nil
 		}})
-	for i, h := range o.History {
-		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (order_id, position) DO NOTHING`,
-			Args: []any{o.ID, i, string(h.From), string(h.To), ms(h.At), h.Reason}})
-	}
+	stmts = append(stmts, historyInserts(o.ID, o.History)...)
 	for i := range o.Attempts {
 		a := &o.Attempts[i]
 		if a.OrderID == "" {
