@@ -22,3 +22,6 @@ func (s *Server) ForgetPixPages() {
 	defer s.pixPages.mu.Unlock()
 	clear(s.pixPages.m)
 }
+
+// SweepEvery is how often the stream hub may look at every stream for clients gone.
+const SweepEvery = sweepEvery

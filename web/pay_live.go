@@ -76,11 +76,15 @@ var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 // A stream is cheap: once its first status is written, its connection is handed to the
 // server's stream hub (see streamHub), which holds it with no goroutine or buffer of its own
 // and writes the order's changes from its snapshot in memory. Streams are capped per order and
-// per process (Options.MaxStreams): past a cap the answer is 503, on which the page's script
-// polls the status endpoint instead.
+// per process (Options.MaxStreams): past a cap, once the places of streams whose clients went
+// are given back (streamHub.sweep), the answer is 503, on which the page's script polls the
+// status endpoint instead.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "orderID")
 	release, ok := s.streams.acquire(id)
+	if !ok && s.hub.sweep(id) > 0 {
+		release, ok = s.streams.acquire(id)
+	}
 	if !ok {
 		w.Header().Set("Retry-After", "60")
 		s.failJSON(w, r, errTooManyStreams)

@@ -18,6 +18,7 @@ import (
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // openStream opens the event stream of a PIX page and waits for its first status event.
@@ -90,6 +91,57 @@ func TestSSEStreamsAreCapped(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// A stream whose client went gives its place back at once to a stream that a cap would
+// refuse, not at the next heartbeat (an hour here): the page reloaded, or opened in a new tab,
+// gets its live stream.
+func TestSSEClosedStreamsPlaceIsGivenAtOnce(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder, o.heartbeat = 2, 1, time.Hour })
+	a, b, c := e.placeOrder(), e.placeOrder(), e.placeOrder()
+	held := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); e.web.HubStreams() != n; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the hub holds %d streams, want %d", e.web.HubStreams(), n)
+			}
+		}
+	}
+	// reopen closes res and opens a stream of pay again: the client's close reaches the
+	// server's socket within microseconds, so a refusal past a second is the cap's.
+	reopen := func(res *http.Response, pay string) *http.Response {
+		t.Helper()
+		res.Body.Close()
+		for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
+			again := e.do(http.MethodGet, pay+"/events", nil)
+			if again.StatusCode == http.StatusOK {
+				return again
+			}
+			again.Body.Close()
+			if time.Now().After(deadline) {
+				t.Fatalf("stream of %s after its client went: %d", pay, again.StatusCode)
+			}
+		}
+	}
+
+	// The order's cap (one): its place comes back from the order's own closed stream.
+	resA, _ := e.openStream(a)
+	held(1)
+	e.refusedStream(a)
+	resA = reopen(resA, a)
+	defer resA.Body.Close()
+	held(1)
+
+	// The process's cap (two): its place comes back from another order's closed stream.
+	resB, _ := e.openStream(b)
+	defer resB.Body.Close()
+	held(2)
+	e.refusedStream(c)
+	time.Sleep(web.SweepEvery) // the refusal above looked at every stream just now
+	resC := reopen(resA, c)
+	defer resC.Body.Close()
+	// B's live stream was looked at and kept: the hub holds B's and C's.
+	held(2)
 }
 
 // stuckWriter is a response writer whose client stops reading after the first writes: a

@@ -24,16 +24,18 @@ const hubWriteTimeout = 100 * time.Millisecond
 // buffer of its own, so that an open stream costs little more than its socket. One goroutine
 // writes them all: the changes of the orders they follow (woken by the service's events, the
 // order's snapshot read from memory) and the heartbeats. A stream whose client went is noticed
-// when a write to it fails, at the latest at the second heartbeat after.
+// without a read of its own: at the next heartbeat, whose write is preceded by a look at the
+// socket (peerGone), or at once when a new stream would be refused by a cap (sweep).
 type streamHub struct {
 	s *Server
 
-	mu      sync.Mutex
-	closed  bool // the server shut down: no stream is taken over any more
-	byOrder map[string]map[*hubStream]struct{}
-	dirty   map[string]struct{} // orders whose streams must compare their status again
-	wake    chan struct{}       // holds one token when dirty has something
-	done    chan struct{}       // closed when the hub's goroutine returned
+	mu       sync.Mutex
+	closed   bool      // the server shut down: no stream is taken over any more
+	sweptAll time.Time // when sweep last looked at every stream
+	byOrder  map[string]map[*hubStream]struct{}
+	dirty    map[string]struct{} // orders whose streams must compare their status again
+	wake     chan struct{}       // holds one token when dirty has something
+	done     chan struct{}       // closed when the hub's goroutine returned
 }
 
 // hubStream is one stream in the hub.
@@ -182,21 +184,69 @@ func (h *streamHub) update() {
 	}
 }
 
-// heartbeat writes a comment to every stream, dropping those whose client went.
+// heartbeat writes a comment to every stream, dropping those whose client went. A socket
+// whose client closed it still takes one write (the client's system answers it with a reset),
+// so each is looked at first: a stream is dropped at the first heartbeat after its client went,
+// not the second.
 func (h *streamHub) heartbeat() {
+	for _, st := range h.all() {
+		if peerGone(st.conn) {
+			h.remove(st)
+			continue
+		}
+		if err := h.write(st, []byte(": heartbeat\n\n")); err != nil {
+			h.remove(st)
+		}
+	}
+}
+
+// all returns every stream of the hub.
+func (h *streamHub) all() []*hubStream {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	var all []*hubStream
 	for _, set := range h.byOrder {
 		for st := range set {
 			all = append(all, st)
 		}
 	}
-	h.mu.Unlock()
-	for _, st := range all {
-		if err := h.write(st, []byte(": heartbeat\n\n")); err != nil {
+	return all
+}
+
+// sweepEvery is how often sweep may look at every stream of the hub: at the process's cap, a
+// crowd of refused clients would otherwise each make it look at ten thousand sockets.
+const sweepEvery = time.Second
+
+// sweep drops the streams of orderID whose client went (the client closed the page, and the
+// hub has not written to it since), and, when that frees no place, those of every order (at
+// most once every sweepEvery). It reports how many it dropped. A stream refused by a cap calls
+// it and asks again, so that a place held by a closed stream is given at once, not after the
+// next heartbeat.
+func (h *streamHub) sweep(orderID string) int {
+	n := 0
+	for _, st := range h.streamsOf(orderID) {
+		if peerGone(st.conn) {
 			h.remove(st)
+			n++
 		}
 	}
+	if n > 0 {
+		return n
+	}
+	h.mu.Lock()
+	if time.Since(h.sweptAll) < sweepEvery {
+		h.mu.Unlock()
+		return 0
+	}
+	h.sweptAll = time.Now()
+	h.mu.Unlock()
+	for _, st := range h.all() {
+		if peerGone(st.conn) {
+			h.remove(st)
+			n++
+		}
+	}
+	return n
 }
 
 func (h *streamHub) write(st *hubStream, b []byte) error {
