@@ -1,12 +1,15 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"image/png"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,9 +234,35 @@ func TestSSEHeartbeatAndShutdown(t *testing.T) {
 func TestStatusJSONAwaiting(t *testing.T) {
 	e := newEnv(t)
 	pay := e.placeOrder()
-	st := e.status(pay, "?lang=en")
-	if st["status"] != "awaiting_payment" || st["statusText"] != "Awaiting payment" || st["redirect"] != "" {
-		t.Errorf("status %v", st)
+	// Each language its own answer, the same one again (the bodies without a redirect are kept
+	// by language and status).
+	for _, c := range []struct{ query, text string }{
+		{"?lang=en", "Awaiting payment"}, {"", "Aguardando pagamento"}, {"?lang=en", "Awaiting payment"}, {"", "Aguardando pagamento"},
+	} {
+		st := e.status(pay, c.query)
+		if st["status"] != "awaiting_payment" || st["statusText"] != c.text || st["text"] != c.text || st["redirect"] != "" {
+			t.Errorf("status%s: %v", c.query, st)
+		}
+	}
+	// A JSON answer carries the security headers that apply to it: it loads nothing and is
+	// framed nowhere; those of pages (referrer, permissions, opener) are not sent.
+	res := e.do(http.MethodGet, pay+"/status", nil, "Accept-Encoding", "identity")
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	h := res.Header
+	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("status CSP %q", csp)
+	}
+	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" || h.Get("Cache-Control") != "no-store" {
+		t.Errorf("status headers %v", h)
+	}
+	for _, k := range []string{"Referrer-Policy", "Permissions-Policy", "Cross-Origin-Opener-Policy"} {
+		if v := h.Get(k); v != "" {
+			t.Errorf("status JSON with the page header %s: %q", k, v)
+		}
+	}
+	if cl := h.Get("Content-Length"); (cl != "" && cl != strconv.Itoa(len(body))) || !bytes.HasSuffix(body, []byte("}\n")) {
+		t.Errorf("status body %q, Content-Length %s", body, h.Get("Content-Length"))
 	}
 }
 

@@ -50,6 +50,9 @@ var (
 	htmlContentType = []string{"text/html; charset=utf-8"}
 	jsonContentType = []string{"application/json; charset=utf-8"}
 	noStore         = []string{"no-store"}
+	// The policy of a JSON answer opened as a document: it loads nothing and is framed
+	// nowhere (the embedded checkout's pages fetch it; they do not frame it).
+	jsonSecurityPolicy = []string{"default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"}
 )
 
 // bufferPool recycles the buffers pages and JSON answers are made in.
@@ -111,12 +114,32 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		// Only a value that cannot be JSON (a programming error) gets here.
 		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)
 	}
+	b = append(b, '\n')
+	writeJSONBytes(w, status, b, []string{strconv.Itoa(len(b))})
+}
+
+// writeJSONBytes answers status with body, JSON ending in a newline, whose length is the one
+// value of length.
+//
+// A JSON answer is not a document: it carries the security headers that still apply to it
+// (nosniff, a policy that lets it load nothing and be framed nowhere, X-Frame-Options), and
+// not those that only a page's script, subresources and windows use (Referrer-Policy,
+// Permissions-Policy, Cross-Origin-Opener-Policy), as OWASP's REST security cheat sheet has it.
+// Besides, with three headers fewer the response's header map stays within the size Go keeps
+// without a table, which the status JSON, polled by every open PIX page without a stream,
+// gains ≈ 8 % by (see the README's performance section).
+func writeJSONBytes(w http.ResponseWriter, status int, body []byte, length []string) {
 	h := w.Header()
+	delete(h, "Referrer-Policy")
+	delete(h, "Permissions-Policy")
+	delete(h, "Cross-Origin-Opener-Policy")
+	h["Content-Security-Policy"] = jsonSecurityPolicy
+	h["X-Frame-Options"] = deny
 	h["Content-Type"] = jsonContentType
 	h["Cache-Control"] = noStore
-	h["Content-Length"] = []string{strconv.Itoa(len(b) + 1)}
+	h["Content-Length"] = length
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(body)
 }
 
 // redirect answers 303 See Other to a local path, keeping ?lang= when it was explicit.

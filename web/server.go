@@ -181,8 +181,9 @@ type Server struct {
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
 
-	pages    bufferPool // buffers pages and JSON answers are made in
-	pixPages *pixPages  // the PIX pages last rendered
+	pages        bufferPool   // buffers pages and JSON answers are made in
+	pixPages     *pixPages    // the PIX pages last rendered
+	statusBodies statusBodies // the status JSON of messages without a redirect
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
