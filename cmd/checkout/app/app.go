@@ -381,11 +381,17 @@ func (a *App) Serve(ctx context.Context) error {
 
 	root := http.NewServeMux()
 	root.Handle("/", a.web.Handler())
+	// The embedded sandbox's loop (its webhook deliveries, to this very server, and its expiry
+	// sweep) stops first at shutdown, on a context of its own: see below.
+	sandboxCtx, stopSandbox := context.WithCancel(bgCtx)
+	defer stopSandbox()
+	sandboxDone := make(chan struct{})
 	if a.sandbox != nil {
 		a.bg.Add(1)
 		go func() {
 			defer a.bg.Done()
-			a.sandbox.Run(bgCtx)
+			defer close(sandboxDone)
+			a.sandbox.Run(sandboxCtx)
 		}()
 		// The sandbox has its own API and console: the checkout's pages' headers do not apply.
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
@@ -462,6 +468,17 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
+	// The embedded sandbox's deliveries stop before the webhook receiver refuses them: a
+	// webhook due now stays pending in the sandbox's outbox and goes at the next start, instead
+	// of failing against a server that answers 503, then against a closed port, each failure a
+	// warning in the log of an orderly shutdown. Its API still answers the requests in flight.
+	if a.sandbox != nil {
+		stopSandbox()
+		select {
+		case <-sandboxDone:
+		case <-sctx.Done():
+		}
+	}
 	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
 	// all while the sandbox on this very server still answers them; then the server itself.
 	werr := a.web.Shutdown(sctx)

@@ -2,11 +2,13 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,14 +80,36 @@ func placeInput(cartID string) checkout.PlaceOrderInput {
 		Customer: checkout.Customer{Name: "Ana Lima", Document: "52998224725", Email: "ana@example.com", Phone: "11987654321"}}
 }
 
+// logBuffer collects the app's log lines from its goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // TestShutdownLetsInFlightOrdersReachTheSandbox: an order being placed when the shutdown
-// starts still gets its QR code from the embedded sandbox, served by the same listener.
+// starts still gets its QR code from the embedded sandbox, served by the same listener; the
+// webhook that its new transaction makes due is not sent to a server that refuses it, but
+// kept for the next start (an orderly shutdown logs no failed delivery).
 func TestShutdownLetsInFlightOrdersReachTheSandbox(t *testing.T) {
 	cfg, err := Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.ReconcileInterval = 0
+	logs := &logBuffer{}
+	cfg.LogOutput = logs
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -148,5 +172,8 @@ func TestShutdownLetsInFlightOrdersReachTheSandbox(t *testing.T) {
 	}
 	if o.Status != checkout.StatusAwaitingPayment {
 		t.Errorf("order placed during shutdown is %s, want awaiting_payment (the sandbox answered)", o.Status)
+	}
+	if strings.Contains(logs.String(), "webhook attempt failed") {
+		t.Errorf("the sandbox delivered a webhook during the shutdown:\n%s", logs.String())
 	}
 }
