@@ -381,18 +381,17 @@ func (a *App) Serve(ctx context.Context) error {
 
 	root := http.NewServeMux()
 	root.Handle("/", a.web.Handler())
-	// The embedded sandbox's loop (its webhook deliveries, to this very server, and its expiry
-	// sweep) stops first at shutdown, on a context of its own: see below.
-	sandboxCtx, stopSandbox := context.WithCancel(bgCtx)
-	defer stopSandbox()
-	sandboxDone := make(chan struct{})
+	// The loops that call a server, this very one when the sandbox is embedded (the sandbox's
+	// webhook deliveries and expiry sweep, the reconciler) stop first at shutdown, on a
+	// context of their own: see below.
+	earlyCtx, stopEarly := context.WithCancel(bgCtx)
+	var early sync.WaitGroup
+	defer func() {
+		stopEarly()
+		early.Wait()
+	}()
 	if a.sandbox != nil {
-		a.bg.Add(1)
-		go func() {
-			defer a.bg.Done()
-			defer close(sandboxDone)
-			a.sandbox.Run(sandboxCtx)
-		}()
+		early.Go(func() { a.sandbox.Run(earlyCtx) })
 		// The sandbox has its own API and console: the checkout's pages' headers do not apply.
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
@@ -431,14 +430,12 @@ func (a *App) Serve(ctx context.Context) error {
 			opts.Lease = lease
 		}
 		rec := checkout.NewReconciler(a.svc, a.store, opts)
-		a.bg.Add(1)
-		go func() {
-			defer a.bg.Done()
-			rec.Run(bgCtx)
+		early.Go(func() {
+			rec.Run(earlyCtx)
 			if lease != nil {
 				_ = lease.Close()
 			}
-		}()
+		})
 	}
 
 	handler := http.Handler(root)
@@ -471,13 +468,18 @@ func (a *App) Serve(ctx context.Context) error {
 	// The embedded sandbox's deliveries stop before the webhook receiver refuses them: a
 	// webhook due now stays pending in the sandbox's outbox and goes at the next start, instead
 	// of failing against a server that answers 503, then against a closed port, each failure a
-	// warning in the log of an orderly shutdown. Its API still answers the requests in flight.
-	if a.sandbox != nil {
-		stopSandbox()
-		select {
-		case <-sandboxDone:
-		case <-sctx.Done():
-		}
+	// warning in the log of an orderly shutdown; the sandbox's API still answers the requests
+	// in flight. The reconciler stops with them: its pass would call the embedded gateway
+	// after the server closed (and its lease goes to another instance at once).
+	stopEarly()
+	stopped := make(chan struct{})
+	go func() {
+		early.Wait()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-sctx.Done():
 	}
 	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
 	// all while the sandbox on this very server still answers them; then the server itself.
