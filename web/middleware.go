@@ -128,13 +128,17 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
 		route := routePattern(ctx)
+		now := time.Now()
+		if s.access != nil && s.access.write(&accessRecord{time: now, level: level, id: id, method: r.Method,
+			route: route, status: status, bytes: sw.bytes, duration: now.Sub(start)}) {
+			return
+		}
 		h := s.log.Handler()
 		if !h.Enabled(ctx, level) {
 			return
 		}
 		// A record without a caller (pc 0): Logger.LogAttrs would walk the stack for one at every
 		// request, for a source line the access log never shows.
-		now := time.Now()
 		rec := slog.NewRecord(now, level, "request", 0)
 		rec.AddAttrs(
 			slog.String("request_id", id),
