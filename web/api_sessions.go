@@ -252,6 +252,6 @@ func joinStatuses() string {
 
 // openAPI is GET /api/v1/openapi.json: the API's description (no key needed).
 func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	setJSONHeaders(w.Header())
 	_, _ = w.Write(openAPIDocument)
 }

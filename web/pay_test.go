@@ -244,25 +244,43 @@ func TestStatusJSONAwaiting(t *testing.T) {
 			t.Errorf("status%s: %v", c.query, st)
 		}
 	}
-	// A JSON answer carries the security headers that apply to it: it loads nothing and is
-	// framed nowhere; those of pages (referrer, permissions, opener) are not sent.
 	res := e.do(http.MethodGet, pay+"/status", nil, "Accept-Encoding", "identity")
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	h := res.Header
-	if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
-		t.Errorf("status CSP %q", csp)
-	}
-	if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" || h.Get("Cache-Control") != "no-store" {
-		t.Errorf("status headers %v", h)
-	}
-	for _, k := range []string{"Referrer-Policy", "Permissions-Policy", "Cross-Origin-Opener-Policy"} {
-		if v := h.Get(k); v != "" {
-			t.Errorf("status JSON with the page header %s: %q", k, v)
-		}
+	if h.Get("Cache-Control") != "no-store" {
+		t.Errorf("status Cache-Control %q", h.Get("Cache-Control"))
 	}
 	if cl := h.Get("Content-Length"); (cl != "" && cl != strconv.Itoa(len(body))) || !bytes.HasSuffix(body, []byte("}\n")) {
 		t.Errorf("status body %q, Content-Length %s", body, h.Get("Content-Length"))
+	}
+}
+
+// Every JSON answer, of the shop, the PIX page and the merchant API, errors included, carries
+// the security headers that apply to it: it loads nothing and is framed nowhere; the headers
+// of pages (referrer, permissions, opener) are not sent.
+func TestJSONAnswersCarryTheirSecurityHeaders(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	for _, path := range []string{pay + "/status", "/pay/nosuchorder/status", "/cep/01310-100", "/cep/123",
+		"/api/v1/openapi.json", "/api/v1/sessions"} {
+		res := e.do(http.MethodGet, path, nil)
+		res.Body.Close()
+		h := res.Header
+		if ct := h.Get("Content-Type"); ct != "application/json; charset=utf-8" {
+			t.Errorf("%s: %d, Content-Type %q", path, res.StatusCode, ct)
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s: CSP %q", path, csp)
+		}
+		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" || h.Get("X-Request-Id") == "" {
+			t.Errorf("%s: headers %v", path, h)
+		}
+		for _, k := range []string{"Referrer-Policy", "Permissions-Policy", "Cross-Origin-Opener-Policy"} {
+			if v := h.Get(k); v != "" {
+				t.Errorf("%s: the page header %s: %q", path, k, v)
+			}
+		}
 	}
 }
 

@@ -133,7 +133,7 @@ func (s *Server) lookupCEP(w http.ResponseWriter, r *http.Request) {
 		s.failJSON(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	setJSONHeaders(w.Header())
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	_ = json.NewEncoder(w).Encode(a)
 }
