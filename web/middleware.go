@@ -127,28 +127,15 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			level = slog.LevelError
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
-		route := routePattern(ctx)
 		now := time.Now()
-		if s.access != nil && s.access.write(&accessRecord{time: now, level: level, id: id, method: r.Method,
-			route: route, status: status, bytes: sw.bytes, duration: now.Sub(start)}) {
+		rec := accessRecord{time: now, level: level, id: id, method: r.Method, route: routePattern(ctx),
+			status: status, bytes: sw.bytes, duration: now.Sub(start)}
+		if s.access != nil && s.access.write(&rec) {
 			return
 		}
-		h := s.log.Handler()
-		if !h.Enabled(ctx, level) {
-			return
+		if h := s.log.Handler(); h.Enabled(ctx, level) {
+			_ = h.Handle(ctx, rec.slog())
 		}
-		// A record without a caller (pc 0): Logger.LogAttrs would walk the stack for one at every
-		// request, for a source line the access log never shows.
-		rec := slog.NewRecord(now, level, "request", 0)
-		rec.AddAttrs(
-			slog.String("request_id", id),
-			slog.String("method", r.Method),
-			slog.String("route", route),
-			slog.Int("status", status),
-			slog.Int64("bytes", sw.bytes),
-			slog.Duration("duration", now.Sub(start)),
-		)
-		_ = h.Handle(ctx, rec)
 	})
 }
 

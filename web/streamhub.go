@@ -223,14 +223,7 @@ const sweepEvery = time.Second
 // it and asks again, so that a place held by a closed stream is given at once, not after the
 // next heartbeat.
 func (h *streamHub) sweep(orderID string) int {
-	n := 0
-	for _, st := range h.streamsOf(orderID) {
-		if peerGone(st.conn) {
-			h.remove(st)
-			n++
-		}
-	}
-	if n > 0 {
+	if n := h.dropGone(h.streamsOf(orderID)); n > 0 {
 		return n
 	}
 	h.mu.Lock()
@@ -240,7 +233,13 @@ func (h *streamHub) sweep(orderID string) int {
 	}
 	h.sweptAll = time.Now()
 	h.mu.Unlock()
-	for _, st := range h.all() {
+	return h.dropGone(h.all())
+}
+
+// dropGone drops the streams among sts whose client went, and reports how many.
+func (h *streamHub) dropGone(sts []*hubStream) int {
+	n := 0
+	for _, st := range sts {
 		if peerGone(st.conn) {
 			h.remove(st)
 			n++
@@ -278,10 +277,8 @@ func (h *streamHub) closeAll() {
 	h.mu.Lock()
 	h.closed = true
 	h.mu.Unlock()
-	for _, id := range h.orders() {
-		for _, st := range h.streamsOf(id) {
-			h.remove(st)
-		}
+	for _, st := range h.all() {
+		h.remove(st)
 	}
 }
 
