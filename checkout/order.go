@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 )
 
 // PlaceOrderInput is the customer form's submission.
@@ -332,7 +333,7 @@ func (s *Service) storedRequest(o *Order, a *Attempt) (gatewayclient.CreateTrans
 	if len(a.Request) == 0 {
 		return s.request(o, a), nil
 	}
-	req, err := gatewayclient.DecodeCreateTransactionRequest(a.Request)
+	req, err := decode.CreateTransactionRequest(a.Request)
 	if err != nil {
 		return req, fmt.Errorf("decoding the stored request of attempt %d: %w", a.N, err)
 	}

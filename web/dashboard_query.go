@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -69,14 +70,14 @@ func (fe filterErrors) addViolations(vs []gatewayclient.Violation, known map[str
 	}
 }
 
-// strictQuery reads a raw query string strictly (gatewayclient.ParseQuery): a pair that
+// strictQuery reads a raw query string strictly (decode.Query): a pair that
 // url.ParseQuery would drop (a ';' in it, a bad %-escape) is a violation of its parameter
 // instead of vanishing, since "status=PAID;x" must not list every status. The pairs that can
 // be read are returned too, so that the form shows them again; with any violation the gateway
 // is not called at all.
 func strictQuery(raw string) (url.Values, filterErrors) {
 	errs := filterErrors{}
-	q, err := gatewayclient.ParseQuery(raw)
+	q, err := decode.Query(raw)
 	if err == nil {
 		return q, errs
 	}
