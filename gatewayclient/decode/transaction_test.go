@@ -10,6 +10,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 )
 
 // validBody is a JSON body that passes every rule, with every field.
@@ -329,5 +330,36 @@ func TestDecodeRefusesDuplicateKeys(t *testing.T) {
 	ok := `{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"dup-key-0001","pix":{},"customer":{"name":"Ana Lima","document":"529.982.247-25"},"seller":{"name":"Loja","document":"11.222.333/0001-81"}}`
 	if _, err := decode.CreateTransactionRequest([]byte(ok)); err != nil {
 		t.Fatalf("distinct objects sharing key names: %v", err)
+	}
+}
+
+// TestDecodeRefusesDeepNesting: a body nested deeper than strictjson.MaxDepth levels is
+// invalid data naming where it goes too deep, however deep it goes; at the limit it is read.
+func TestDecodeRefusesDeepNesting(t *testing.T) {
+	// metadata's object is the second level, its key a's arrays the next ones.
+	body := func(levels int) []byte {
+		n := levels - 2
+		return []byte(`{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"deep-key-0001","pix":{},"metadata":{"a":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`)
+	}
+	for _, levels := range []int{strictjson.MaxDepth + 1, 9_990, 40_000} {
+		_, err := decode.CreateTransactionRequest(body(levels))
+		assertViolations(t, err, gc.KindInvalidData, []fc{{"metadata.a" + strings.Repeat("[0]", strictjson.MaxDepth-2), gc.CodeJSON}})
+	}
+	r, err := decode.CreateTransactionRequest(body(strictjson.MaxDepth))
+	if err != nil || r.Metadata["a"] == nil {
+		t.Fatalf("%d levels: %+v %v", strictjson.MaxDepth, r, err)
+	}
+}
+
+// BenchmarkDecodeDeepBody decodes a 20 KB body nesting 9,990 arrays in its metadata, which
+// took 160 MB before the depth limit.
+func BenchmarkDecodeDeepBody(b *testing.B) {
+	body := []byte(`{"amount":1,"metadata":{"a":` + strings.Repeat("[", 9_990) + strings.Repeat("]", 9_990) + `}}`)
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := decode.CreateTransactionRequest(body); err == nil {
+			b.Fatal("accepted")
+		}
 	}
 }

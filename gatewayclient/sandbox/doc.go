@@ -29,8 +29,9 @@
 //     API's types (malformed JSON, wrong JSON type, decimal amount, missing required field,
 //     unknown enum value, unreadable query value) and "Validations" when it was read but a
 //     rule failed (ranges, lengths, formats, duplicates, idempotency key reuse). Every
-//     violation is listed at once. A body over 1 MiB is a 422 of the first kind, and so is a
-//     key given twice in one object. POST /transaction with a Content-Type other than
+//     violation is listed at once. A body over 1 MiB is a 422 of the first kind, and so are a
+//     key given twice in one object and arrays and objects nested deeper than 64 levels
+//     (gatewayclient/strictjson). POST /transaction with a Content-Type other than
 //     application/json (in UTF-8) is a 415.
 //   - Idempotency: per client and idempotencyKey, the first answer (status and body) is
 //     stored with a SHA-256 of the request as decoded (defaults applied). The same request
