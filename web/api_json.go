@@ -2,7 +2,6 @@ package web
 
 import (
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // fieldReader collects the violations of a request by path (items[1].unitPrice, page), so
@@ -14,9 +13,9 @@ type fieldReader struct {
 
 func (r *fieldReader) add(path, code, msg string) {
 	if r.fe.Fields == nil {
-		r.fe.Fields = map[string][]gatewayclient.Violation{}
+		r.fe.Fields = map[string][]checkout.Violation{}
 	}
-	r.fe.Fields[path] = append(r.fe.Fields[path], gatewayclient.Violation{Field: path, Code: code, Message: msg})
+	r.fe.Fields[path] = append(r.fe.Fields[path], checkout.Violation{Field: path, Code: code, Message: msg})
 }
 
 // err returns the violations, or nil.

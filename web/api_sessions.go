@@ -11,7 +11,6 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 )
 
@@ -30,7 +29,7 @@ func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, err
 	var in checkout.CreateSessionInput
 	r := &strictjson.Reader{}
 	if doc.Kind() != strictjson.Object {
-		r.Add("body", gatewayclient.CodeType, "must be an object")
+		r.Add("body", checkout.CodeType, "must be an object")
 		return in, readErrors(r)
 	}
 	top, _ := r.Object("", doc, sessionFields...)
@@ -39,7 +38,7 @@ func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, err
 		m, ok := r.Object(p, v, itemFields...)
 		if !ok {
 			if v.Kind() == strictjson.Null {
-				r.Add(p, gatewayclient.CodeType, "must be an object")
+				r.Add(p, checkout.CodeType, "must be an object")
 			}
 			continue
 		}
@@ -71,7 +70,7 @@ func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, err
 		in.Metadata = make(map[string]string, len(m.Members()))
 		for _, mb := range m.Members() {
 			if mb.Value.Kind() != strictjson.String {
-				r.Add("metadata."+mb.Key, gatewayclient.CodeType, "must be a string")
+				r.Add("metadata."+mb.Key, checkout.CodeType, "must be a string")
 				continue
 			}
 			in.Metadata[mb.Key] = r.String("metadata."+mb.Key, mb.Value)
@@ -206,7 +205,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		if !orderListParams[k] {
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
-			rd.add(k, gatewayclient.CodeDuplicate, "must be given once")
+			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
 	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode")}
@@ -216,7 +215,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			if !checkout.OrderStatus(st).Valid() {
-				rd.add("status["+strconv.Itoa(i)+"]", gatewayclient.CodeEnum, "must be one of: "+joinStatuses())
+				rd.add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
 				continue
 			}
 			f.Statuses = append(f.Statuses, checkout.OrderStatus(st))
@@ -229,13 +228,13 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		}
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
-			rd.add(name, gatewayclient.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
+			rd.add(name, checkout.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
 		}
 		return t
 	}
 	f.CreatedFrom, f.CreatedBefore = parseTime("createdFrom"), parseTime("createdTo")
 	if !f.CreatedFrom.IsZero() && !f.CreatedBefore.IsZero() && f.CreatedBefore.Before(f.CreatedFrom) {
-		rd.add("createdTo", gatewayclient.CodeRange, "must not be before createdFrom")
+		rd.add("createdTo", checkout.CodeRange, "must not be before createdFrom")
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
