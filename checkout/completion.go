@@ -88,9 +88,9 @@ func (s *Service) Close() {
 // completing it, the order is answered as it is (pending). When the gateway client would
 // hold the call past the bound for its turn, the order is answered pending and a background
 // completion, with the same idempotency key, takes over: it waits its turn, stores the
-// gateway's answer and publishes the order's new status, which the PIX page hears. known, when
-// not nil, is the order the caller just wrote and owns.
-func (s *Service) ensureForShopper(ctx context.Context, orderID string, known *Order) (*Order, error) {
+// gateway's answer and publishes the order's new status, which the PIX page hears. known and
+// built are ensureLocked's.
+func (s *Service) ensureForShopper(ctx context.Context, orderID string, known *Order, built *gatewayclient.CreateTransactionRequest) (*Order, error) {
 	current := func() (*Order, error) {
 		if known != nil {
 			return known, nil
@@ -105,7 +105,7 @@ func (s *Service) ensureForShopper(ctx context.Context, orderID string, known *O
 		return current() // another request or a completion holds it: it completes the attempt
 	}
 	defer unlock()
-	return s.ensureLockedForShopper(ctx, orderID, known)
+	return s.ensureLockedForShopper(ctx, orderID, known, built)
 }
 
 // lockForShopper takes the order's lock for a shopper's request, waiting at most
@@ -130,8 +130,8 @@ func (s *Service) lockForShopper(ctx context.Context, orderID string) (unlock fu
 
 // ensureLockedForShopper is ensureLocked with the wait for the gateway bounded as
 // ensureForShopper says; the order's lock is held.
-func (s *Service) ensureLockedForShopper(ctx context.Context, orderID string, known *Order) (*Order, error) {
-	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(ctx, ShopperGatewayWait), orderID, known)
+func (s *Service) ensureLockedForShopper(ctx context.Context, orderID string, known *Order, built *gatewayclient.CreateTransactionRequest) (*Order, error) {
+	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(ctx, ShopperGatewayWait), orderID, known, built)
 	if err != nil && errors.Is(err, gatewayclient.ErrPaced) && res != nil {
 		s.log.InfoContext(ctx, "gateway pacing its calls: the QR code is completed in the background", "number", res.Number)
 		s.completeLater(orderID)

@@ -343,7 +343,7 @@ func (s *Service) CurrentOrder(ctx context.Context, id string) (*Order, error) {
 		return nil, err
 	}
 	if a := o.CurrentAttempt(); a != nil && a.State == AttemptPending {
-		res, err := s.ensureForShopper(ctx, id, nil)
+		res, err := s.ensureForShopper(ctx, id, nil, nil)
 		if err != nil {
 			s.log.WarnContext(ctx, "completing a pending payment", "number", o.Number, "err", err)
 		}

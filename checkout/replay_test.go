@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"bytes"
+	"context"
 	"log/slog"
 	"testing"
 
@@ -55,5 +56,42 @@ func TestRetryAfterSettingsChangeReplaysStoredRequest(t *testing.T) {
 	sent := e.received.all()
 	if len(sent) != 2 || !bytes.Equal(sent[0], sent[1]) {
 		t.Errorf("the retry sent another body:\n first %s\n retry %s", sent[0], sent[len(sent)-1])
+	}
+}
+
+// unreadableRequests is a store whose CreateOrder answers the order with its attempt's stored
+// request unreadable, as a later read of a damaged row would.
+type unreadableRequests struct{ checkout.Store }
+
+func (s unreadableRequests) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.Order, bool, error) {
+	stored, created, err := s.Store.CreateOrder(ctx, o)
+	if err == nil {
+		damaged := *stored
+		damaged.Attempts = append([]checkout.Attempt(nil), stored.Attempts...)
+		damaged.Attempts[len(damaged.Attempts)-1].Request = []byte("{not json")
+		stored = &damaged
+	}
+	return stored, created, err
+}
+
+// TestPlacingSendsTheBuiltRequest: the order being placed sends the request it built, not a
+// decoding of the bytes it stored a moment ago (a retry sends the stored bytes: see
+// TestRetryAfterSettingsChangeReplaysStoredRequest).
+func TestPlacingSendsTheBuiltRequest(t *testing.T) {
+	e := newEnv(t)
+	svc := checkout.NewService(unreadableRequests{e.store}, e.gw, checkout.ServiceOptions{
+		MerchantName: "Loja Teste", Clock: e.sb.Now, Logger: slog.New(slog.DiscardHandler)})
+	t.Cleanup(svc.Close)
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	if err != nil || o.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("PlaceOrder: %+v, %v", o, err)
+	}
+	stored, err := e.store.Order(e.ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent := e.received.all(); len(sent) != 1 || !bytes.Equal(sent[0], stored.CurrentAttempt().Request) {
+		t.Errorf("sent %q, want the stored request %s", sent, stored.CurrentAttempt().Request)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
@@ -89,10 +88,7 @@ type Service struct {
 	sessions   SessionStore
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
-	own        *ownWrites // the orders' versions being written (see changedTo)
-	// built holds, by attempt id, the transaction requests of the orders being placed, as
-	// built before they were encoded and stored (see storedRequest).
-	built      sync.Map
+	own        *ownWrites      // the orders' versions being written (see changedTo)
 	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer

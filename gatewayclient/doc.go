@@ -142,17 +142,19 @@
 //
 // # Reading requests on the server side
 //
-// [DecodeCreateTransactionRequest], [ParseDepositQuery] and [ParseWithdrawalQuery] (or
-// [ParseQuery] then [ParseDepositFilter] and [ParseWithdrawalFilter]) read a request body or
-// raw query as the gateway does, refusing what they cannot read whole (a key given twice, a
-// ";" in a query), telling the two kinds of 422 apart (data that
-// cannot be read as the API's types, [KindInvalidData], against rules that fail,
-// [KindValidation]); [DepositFilter.Query] and [WithdrawalFilter.Query] write the query the
-// client sends. Servers that speak the API (a sandbox, a dashboard) use them so that they
-// accept exactly what the client sends.
+// Servers that speak the API (a sandbox, a dashboard) read its requests with the subpackage
+// gatewayclient/decode, so that they accept exactly what the client sends: it reads a request
+// body or raw query as the gateway does, refusing what it cannot read whole (a key given
+// twice, a body nested too deep, a ";" in a query), and tells the two kinds of 422 apart
+// (data that cannot be read as the API's types, [KindInvalidData], against rules that fail,
+// [KindValidation]).
+// [DepositFilter.Query] and [WithdrawalFilter.Query] write the query the client sends.
 //
 // # Related packages
 //
+//   - gatewayclient/decode: the server's side of the API's requests (see above), read with
+//     gatewayclient/strictjson, the strict JSON reader it shares with the checkout's merchant
+//     API.
 //   - gatewayclient/brdoc: Brazilian identifiers, validated and formatted: CPF, CNPJ
 //     (numeric and alphanumeric), CEP, phones, e-mail, PIX keys, UUIDs. The validation of
 //     this package uses it; checkout forms use it to give the same answers.

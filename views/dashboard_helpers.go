@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -117,7 +118,7 @@ func holderText(h *gatewayclient.AccountHolder) string {
 }
 
 // centsText formats an optional amount ("" when nil).
-func (p DashPage) centsText(c *gatewayclient.Cents) string {
+func (p DashPage) centsText(c *checkout.Cents) string {
 	if c == nil {
 		return ""
 	}
@@ -224,7 +225,7 @@ func chartViewBox(c Chart) string {
 
 // chartSummary describes the chart in words for screen readers.
 func chartSummary(p DashPage, c Chart) string {
-	var total gatewayclient.Cents
+	var total checkout.Cents
 	best := -1
 	for i, d := range c.Days {
 		total += d.Amount

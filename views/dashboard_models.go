@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -81,7 +82,7 @@ type DepositRow struct {
 	ID          string
 	URL         string // detail page
 	CreatedAt   time.Time
-	Amount      gatewayclient.Cents
+	Amount      checkout.Cents
 	Status      gatewayclient.DepositStatus
 	Origin      gatewayclient.DepositOrigin
 	Payer       string // name and document as the gateway returns them
@@ -106,7 +107,7 @@ type WithdrawalRow struct {
 	ID        string
 	URL       string
 	CreatedAt time.Time
-	Amount    gatewayclient.Cents
+	Amount    checkout.Cents
 	Status    gatewayclient.WithdrawalStatus
 	PixKey    string
 	Receiver  string
@@ -249,22 +250,22 @@ type OverviewView struct {
 // PaidFigure is a count of paid orders and their amount.
 type PaidFigure struct {
 	Orders int
-	Amount gatewayclient.Cents
+	Amount checkout.Cents
 }
 
 // Chart is the daily paid amounts, drawn as SVG by the server (no script) with the same data
 // as a table.
 type Chart struct {
 	Days   []ChartDay
-	Max    gatewayclient.Cents // the tallest bar's amount
-	Width  int                 // viewBox width
-	Height int                 // viewBox height of the bars' area
+	Max    checkout.Cents // the tallest bar's amount
+	Width  int            // viewBox width
+	Height int            // viewBox height of the bars' area
 }
 
 // ChartDay is one bar of the chart.
 type ChartDay struct {
 	Day    time.Time // local midnight
-	Amount gatewayclient.Cents
+	Amount checkout.Cents
 	Orders int
 	X, Y   int  // the bar's top-left corner in the viewBox
 	W, H   int  // its size
@@ -298,11 +299,11 @@ type OrderRow struct {
 	PaidAt          time.Time
 	Customer        string
 	Email           string
-	Amount          gatewayclient.Cents
+	Amount          checkout.Cents
 	Status          string // the order state
 	StatusText      string
 	LatePayment     bool
-	RefundDue       gatewayclient.Cents
+	RefundDue       checkout.Cents
 }
 
 // OrderView is one order of the shop with everything known of it.
@@ -319,7 +320,7 @@ type OrderView struct {
 type OrderDetail struct {
 	ID, Number, ExternalCode, MerchantReference, SessionID string
 	Status, StatusText                                     string
-	Amount, RefundDue                                      gatewayclient.Cents
+	Amount, RefundDue                                      checkout.Cents
 	LatePayment, Physical                                  bool
 	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time
 	Lang, ShopperIP                                        string
@@ -332,8 +333,8 @@ type OrderDetail struct {
 type OrderLineView struct {
 	Title     string
 	Quantity  int
-	UnitPrice gatewayclient.Cents
-	Subtotal  gatewayclient.Cents
+	UnitPrice checkout.Cents
+	Subtotal  checkout.Cents
 	Physical  bool
 }
 
@@ -369,7 +370,7 @@ type ProductsView struct {
 // ProductRow is one product of the merchant's list.
 type ProductRow struct {
 	ID, Title, Description string
-	Price                  gatewayclient.Cents
+	Price                  checkout.Cents
 	Physical, Active       bool
 	EditURL, ToggleURL     string
 	ShopURL                string

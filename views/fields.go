@@ -2,7 +2,6 @@ package views
 
 import (
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // formField describes one input of the customer form.
@@ -103,7 +102,7 @@ func FieldMessage(lang Lang, field, code string) string {
 			return T(lang, key)
 		}
 	}
-	if code == gatewayclient.CodeRequired {
+	if code == checkout.CodeRequired {
 		return T(lang, "err.required")
 	}
 	return T(lang, "err.invalid")

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // saoPaulo is the zone every date is shown in. It is set once at start and never changed.
@@ -22,7 +22,7 @@ func loadSaoPaulo() *time.Location {
 // FormatMoney formats an amount of cents as Brazilian reais: "R$ 1.234,56" in pt-BR and
 // "R$1,234.56" in English; negative amounts get a leading minus ("-R$ 5,00"). Integer
 // arithmetic only.
-func FormatMoney(lang Lang, c gatewayclient.Cents) string {
+func FormatMoney(lang Lang, c checkout.Cents) string {
 	neg := c < 0
 	// Work on the magnitude as unsigned so that the smallest int64 does not overflow.
 	u := uint64(c)

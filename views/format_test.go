@@ -5,12 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 func TestFormatMoney(t *testing.T) {
 	for _, tc := range []struct {
-		c      gatewayclient.Cents
+		c      checkout.Cents
 		pt, en string
 	}{
 		{0, "R$ 0,00", "R$0.00"},

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // verbs counts the fmt verbs of a message, so both languages take the same arguments.
@@ -104,11 +103,11 @@ func TestTranslate(t *testing.T) {
 
 // allCodes are the violation codes of gatewayclient.
 func allCodes() []string {
-	return []string{gatewayclient.CodeJSON, gatewayclient.CodeRequired, gatewayclient.CodeType,
-		gatewayclient.CodeInteger, gatewayclient.CodeMin, gatewayclient.CodeMax, gatewayclient.CodeMinLength,
-		gatewayclient.CodeMaxLength, gatewayclient.CodeEnum, gatewayclient.CodeFormat, gatewayclient.CodeDocument,
-		gatewayclient.CodeURL, gatewayclient.CodeHTTPS, gatewayclient.CodeDuplicate, gatewayclient.CodeRange,
-		gatewayclient.CodeUUID, gatewayclient.CodePixKey, gatewayclient.CodeFuture, ""}
+	return []string{checkout.CodeJSON, checkout.CodeRequired, checkout.CodeType,
+		checkout.CodeInteger, checkout.CodeMin, checkout.CodeMax, checkout.CodeMinLength,
+		checkout.CodeMaxLength, checkout.CodeEnum, checkout.CodeFormat, checkout.CodeDocument,
+		checkout.CodeURL, checkout.CodeHTTPS, checkout.CodeDuplicate, checkout.CodeRange,
+		checkout.CodeUUID, checkout.CodePixKey, checkout.CodeFuture, ""}
 }
 
 func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
@@ -129,10 +128,10 @@ func TestFieldMessageForEveryFieldAndCode(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ field, code, pt, en string }{
-		{checkout.FieldDocument, gatewayclient.CodeDocument, "Informe um CPF ou CNPJ válido.", "Enter a valid CPF or CNPJ."},
-		{checkout.FieldDocument, gatewayclient.CodeRequired, "Informe seu CPF ou CNPJ.", "Enter your CPF or CNPJ."},
-		{checkout.FieldStreet, gatewayclient.CodeMaxLength, "A rua deve ter no máximo 200 caracteres.", "The street must have at most 200 characters."},
-		{checkout.FieldZipCode, gatewayclient.CodeFormat, "Informe um CEP válido, como 01310-100.", "Enter a valid CEP, like 01310-100."},
+		{checkout.FieldDocument, checkout.CodeDocument, "Informe um CPF ou CNPJ válido.", "Enter a valid CPF or CNPJ."},
+		{checkout.FieldDocument, checkout.CodeRequired, "Informe seu CPF ou CNPJ.", "Enter your CPF or CNPJ."},
+		{checkout.FieldStreet, checkout.CodeMaxLength, "A rua deve ter no máximo 200 caracteres.", "The street must have at most 200 characters."},
+		{checkout.FieldZipCode, checkout.CodeFormat, "Informe um CEP válido, como 01310-100.", "Enter a valid CEP, like 01310-100."},
 	} {
 		if got := FieldMessage(PtBR, tc.field, tc.code); got != tc.pt {
 			t.Errorf("pt-BR %s/%s = %q, want %q", tc.field, tc.code, got, tc.pt)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // Assets resolves the name of a static file ("app.css") to its URL path; *static.Assets
@@ -101,14 +100,14 @@ func (p Page) home() string {
 func (p Page) t(key string, args ...any) string { return T(p.Lang, key, args...) }
 
 // money formats an amount in the page's language.
-func (p Page) money(c gatewayclient.Cents) string { return FormatMoney(p.Lang, c) }
+func (p Page) money(c checkout.Cents) string { return FormatMoney(p.Lang, c) }
 
 // ProductView is one product of the catalogue.
 type ProductView struct {
 	ID          string
 	Title       string
 	Description string // optional
-	Price       gatewayclient.Cents
+	Price       checkout.Cents
 	Physical    bool // shipped (needs an address) rather than digital
 }
 
@@ -126,12 +125,12 @@ type CatalogueView struct {
 type CartLineView struct {
 	ProductID string
 	Title     string
-	UnitPrice gatewayclient.Cents
+	UnitPrice checkout.Cents
 	Quantity  int
 	// QuantityInput, when not empty, is shown in the quantity input instead of Quantity: the
 	// shopper's rejected input, kept so they can correct it.
 	QuantityInput string
-	LineTotal     gatewayclient.Cents
+	LineTotal     checkout.Cents
 	Physical      bool
 	UpdateURL     string // POST FieldProductID and FieldQuantity here to change the quantity
 	RemoveURL     string // POST FieldProductID here to remove the line
@@ -142,7 +141,7 @@ type CartLineView struct {
 type CartView struct {
 	Page
 	Lines        []CartLineView // none: the empty state
-	Total        gatewayclient.Cents
+	Total        checkout.Cents
 	CatalogueURL string // "continue shopping"
 	CheckoutURL  string // the customer form (GET)
 	Error        string // localised message about the whole cart, shown at the top
@@ -152,7 +151,7 @@ type CartView struct {
 type SummaryLine struct {
 	Title     string
 	Quantity  int
-	LineTotal gatewayclient.Cents
+	LineTotal checkout.Cents
 }
 
 // CustomerForm holds the customer form's values exactly as typed (not normalised), to show
@@ -206,7 +205,7 @@ type CustomerView struct {
 	Values     CustomerForm
 	Errors     FieldErrors
 	Lines      []SummaryLine // order summary beside the form
-	Total      gatewayclient.Cents
+	Total      checkout.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
 	// CEPLookupURL is the address lookup's URL prefix ("/cep/"): form.js asks it for the
@@ -252,7 +251,7 @@ const UrgentSeconds = 300
 type PixView struct {
 	Page
 	OrderNumber   string
-	Amount        gatewayclient.Cents
+	Amount        checkout.Cents
 	Lines         []SummaryLine
 	QRImageURL    string // the QR code PNG: a same-origin URL or a data: URI
 	QRSize        int    // displayed width and height in CSS pixels; DefaultQRSize when 0
@@ -290,12 +289,12 @@ type PaidView struct {
 	Page
 	OrderNumber string
 	Lines       []SummaryLine
-	Amount      gatewayclient.Cents
+	Amount      checkout.Cents
 	PaidAt      time.Time
 	LatePayment bool // paid after its QR code expired
 	// RefundDue is what the shop owes back because another QR code of the order was paid too;
 	// the page notes it when not zero.
-	RefundDue   gatewayclient.Cents
+	RefundDue   checkout.Cents
 	ContinueURL string // back to the shop; hidden when empty
 	EndToEnd    string // the PIX transfer's end-to-end id, as the shopper's bank shows it
 	// Physical: the order is shipped (to ShipTo); otherwise digital, delivered to Email.
@@ -308,7 +307,7 @@ type PaidView struct {
 type ExpiredView struct {
 	Page
 	OrderNumber string
-	Amount      gatewayclient.Cents
+	Amount      checkout.Cents
 	NewQRURL    string // POST target that makes a new QR code
 	CartURL     string // back to the cart; hidden when empty
 }
@@ -317,7 +316,7 @@ type ExpiredView struct {
 type FailedView struct {
 	Page
 	OrderNumber string
-	Amount      gatewayclient.Cents
+	Amount      checkout.Cents
 	Reason      string // localised reason; a generic one when empty
 	RetryURL    string // POST target that makes a new attempt; hidden when empty
 	CartURL     string // back to the cart; hidden when empty

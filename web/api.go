@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 )
 
 // The merchant API: JSON under /api/v1, authenticated by an API key (Authorization: Bearer),
@@ -127,27 +128,29 @@ func (s *Server) apiError(w http.ResponseWriter, r *http.Request, status int, co
 }
 
 // readJSON reads a JSON request body: Content-Type application/json, at most MaxAPIBytes, one
-// well-formed value without repeated keys. It answers the error itself and reports whether the
-// handler may go on.
-func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+// strict JSON value (gatewayclient/strictjson: no repeated key, nested at most
+// strictjson.MaxDepth levels). It answers the error itself and reports whether the handler may
+// go on.
+func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) (strictjson.Value, bool) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
 		s.apiError(w, r, http.StatusUnsupportedMediaType, apiCodeMediaType, "the body must be JSON (Content-Type: application/json)")
-		return nil, false
+		return strictjson.Value{}, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxAPIBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			s.apiError(w, r, http.StatusRequestEntityTooLarge, apiCodeTooLarge, "the body is larger than 256 KiB")
-			return nil, false
+			return strictjson.Value{}, false
 		}
 		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, "the body could not be read")
-		return nil, false
+		return strictjson.Value{}, false
 	}
-	if err := checkJSON(body); err != nil {
+	doc, err := strictjson.Parse(body)
+	if err != nil {
 		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, err.Error())
-		return nil, false
+		return strictjson.Value{}, false
 	}
-	return body, true
+	return doc, true
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // The delivery log of the merchant's notifications: what was sent, when, and what the
@@ -38,12 +37,12 @@ func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
 		case !notificationListParams[k]:
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, page, perPage)")
 		case len(q[k]) > 1:
-			rd.add(k, gatewayclient.CodeDuplicate, "must be given once")
+			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
 	f := merchant.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type")}
 	if f.Status != "" && !notificationStatuses[f.Status] {
-		rd.add("status", gatewayclient.CodeEnum, "must be one of: pending, delivered, dead, skipped")
+		rd.add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
@@ -102,11 +101,11 @@ func readPositive(rd *fieldReader, v, name string, lo, hi int, dst *int) {
 	n, err := strconv.Atoi(v)
 	switch {
 	case err != nil:
-		rd.add(name, gatewayclient.CodeInteger, "must be an integer")
+		rd.add(name, checkout.CodeInteger, "must be an integer")
 	case n < lo:
-		rd.add(name, gatewayclient.CodeMin, "must be at least "+strconv.Itoa(lo))
+		rd.add(name, checkout.CodeMin, "must be at least "+strconv.Itoa(lo))
 	case n > hi:
-		rd.add(name, gatewayclient.CodeMax, "must be at most "+strconv.Itoa(hi))
+		rd.add(name, checkout.CodeMax, "must be at most "+strconv.Itoa(hi))
 	default:
 		*dst = n
 	}

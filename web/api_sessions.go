@@ -11,7 +11,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 )
 
 // Fields of the JSON objects of POST /api/v1/checkout-sessions; any other is refused, so that
@@ -25,65 +25,81 @@ var (
 
 // parseSessionRequest reads the body of POST /api/v1/checkout-sessions, every wrong type and
 // unknown field at once.
-func parseSessionRequest(body []byte) (checkout.CreateSessionInput, error) {
+func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, error) {
 	var in checkout.CreateSessionInput
-	r := &fieldReader{}
-	top, ok := r.object("", body, sessionFields...)
-	if !ok {
-		if r.err() == nil {
-			r.add("body", gatewayclient.CodeType, "must be an object")
-		}
-		return in, r.err()
+	r := &strictjson.Reader{}
+	if doc.Kind() != strictjson.Object {
+		r.Add("body", checkout.CodeType, "must be an object")
+		return in, readErrors(r)
 	}
-	raws := r.array("items", top["items"])
-	for i, raw := range raws {
+	top, _ := r.Object("", doc, sessionFields...)
+	for i, v := range r.Array("items", top.Get("items")) {
 		p := "items[" + strconv.Itoa(i) + "]"
-		m, ok := r.object(p, raw, itemFields...)
+		m, ok := r.Object(p, v, itemFields...)
 		if !ok {
-			if kindOf(raw) == "null" {
-				r.add(p, gatewayclient.CodeType, "must be an object")
+			if v.Kind() == strictjson.Null {
+				r.Add(p, checkout.CodeType, "must be an object")
 			}
 			continue
 		}
 		it := checkout.SessionItem{
-			ProductID:   checkout.ProductID(r.str(p+".productId", m["productId"])),
-			Title:       r.str(p+".title", m["title"]),
-			Description: r.str(p+".description", m["description"]),
-			Type:        r.str(p+".type", m["type"]),
+			ProductID:   checkout.ProductID(r.String(p+".productId", m.Get("productId"))),
+			Title:       r.String(p+".title", m.Get("title")),
+			Description: r.String(p+".description", m.Get("description")),
+			Type:        r.String(p+".type", m.Get("type")),
 			Quantity:    1,
 		}
-		if v, ok := r.integer(p+".unitPrice", m["unitPrice"]); ok {
-			it.UnitPrice = gatewayclient.Cents(v)
-		}
-		if _, present := m["quantity"]; present && kindOf(m["quantity"]) != "null" {
-			it.Quantity = r.smallInt(p+".quantity", m["quantity"])
+		it.UnitPrice, _ = r.Cents(p+".unitPrice", m.Get("unitPrice"))
+		if q := m.Get("quantity"); !q.Missing() {
+			n, _ := r.Int(p+".quantity", q, strconv.IntSize)
+			it.Quantity = int(n)
 		}
 		in.Items = append(in.Items, it)
 	}
-	in.ExternalCode = r.str("externalCode", top["externalCode"])
-	in.EmbedOrigin = r.str("embedOrigin", top["embedOrigin"])
-	in.SuccessURL = r.str("successUrl", top["successUrl"])
-	in.CancelURL = r.str("cancelUrl", top["cancelUrl"])
-	in.ExpiresInSeconds = r.smallInt("expiresInSeconds", top["expiresInSeconds"])
-	if _, present := top["expiresInSeconds"]; present && kindOf(top["expiresInSeconds"]) == "number" && in.ExpiresInSeconds == 0 {
-		in.ExpiresInSeconds = -1 // 0 sent explicitly: below the minimum, not "default"
-	}
-	in.Metadata = r.stringMap("metadata", top["metadata"])
-	if c, ok := r.object("customer", top["customer"], customerFields...); ok {
-		in.Customer = &checkout.Customer{
-			Name:     r.str("customer.name", c["name"]),
-			Document: r.str("customer.document", c["document"]),
-			Email:    r.str("customer.email", c["email"]),
-			Phone:    r.str("customer.phone", c["phone"]),
+	in.ExternalCode = r.String("externalCode", top.Get("externalCode"))
+	in.EmbedOrigin = r.String("embedOrigin", top.Get("embedOrigin"))
+	in.SuccessURL = r.String("successUrl", top.Get("successUrl"))
+	in.CancelURL = r.String("cancelUrl", top.Get("cancelUrl"))
+	if n, ok := r.Int("expiresInSeconds", top.Get("expiresInSeconds"), strconv.IntSize); ok {
+		in.ExpiresInSeconds = int(n)
+		if n == 0 {
+			in.ExpiresInSeconds = -1 // 0 sent explicitly: below the minimum, not "default"
 		}
-		if a, ok := r.object("customer.address", c["address"], addressFields...); ok {
-			get := func(k string) string { return r.str("customer.address."+k, a[k]) }
+	}
+	if m, ok := r.Object("metadata", top.Get("metadata")); ok {
+		in.Metadata = make(map[string]string, len(m.Members()))
+		for _, mb := range m.Members() {
+			if mb.Value.Kind() != strictjson.String {
+				r.Add("metadata."+mb.Key, checkout.CodeType, "must be a string")
+				continue
+			}
+			in.Metadata[mb.Key] = r.String("metadata."+mb.Key, mb.Value)
+		}
+	}
+	if c, ok := r.Object("customer", top.Get("customer"), customerFields...); ok {
+		in.Customer = &checkout.Customer{
+			Name:     r.String("customer.name", c.Get("name")),
+			Document: r.String("customer.document", c.Get("document")),
+			Email:    r.String("customer.email", c.Get("email")),
+			Phone:    r.String("customer.phone", c.Get("phone")),
+		}
+		if a, ok := r.Object("customer.address", c.Get("address"), addressFields...); ok {
+			get := func(k string) string { return r.String("customer.address."+k, a.Get(k)) }
 			in.Address = &checkout.Address{ZipCode: get("zipCode"), Street: get("street"), Number: get("number"),
 				Complement: get("complement"), Neighborhood: get("neighborhood"), City: get("city"),
 				State: get("state"), Country: get("country")}
 		}
 	}
-	return in, r.err()
+	return in, readErrors(r)
+}
+
+// readErrors returns the violations r found, by path, or nil.
+func readErrors(r *strictjson.Reader) error {
+	rd := &fieldReader{}
+	for _, v := range r.Violations() {
+		rd.add(v.Field, v.Code, v.Message)
+	}
+	return rd.err()
 }
 
 // IdempotentReplayedHeader is set to "true" on an answer that replays the session made by an
@@ -93,11 +109,11 @@ const IdempotentReplayedHeader = "Idempotent-Replayed"
 // apiCreateSession is POST /api/v1/checkout-sessions: 201 with the new session, 200 with the
 // same session for a replay of an Idempotency-Key with the same body, 422 otherwise.
 func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
-	body, ok := s.readJSON(w, r)
+	doc, ok := s.readJSON(w, r)
 	if !ok {
 		return
 	}
-	in, err := parseSessionRequest(body)
+	in, err := parseSessionRequest(doc)
 	var fe *checkout.FieldErrors
 	switch {
 	case errors.As(err, &fe):
@@ -189,7 +205,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		if !orderListParams[k] {
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
-			rd.add(k, gatewayclient.CodeDuplicate, "must be given once")
+			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
 	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode")}
@@ -199,7 +215,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			if !checkout.OrderStatus(st).Valid() {
-				rd.add("status["+strconv.Itoa(i)+"]", gatewayclient.CodeEnum, "must be one of: "+joinStatuses())
+				rd.add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
 				continue
 			}
 			f.Statuses = append(f.Statuses, checkout.OrderStatus(st))
@@ -212,13 +228,13 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		}
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
-			rd.add(name, gatewayclient.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
+			rd.add(name, checkout.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
 		}
 		return t
 	}
 	f.CreatedFrom, f.CreatedBefore = parseTime("createdFrom"), parseTime("createdTo")
 	if !f.CreatedFrom.IsZero() && !f.CreatedBefore.IsZero() && f.CreatedBefore.Before(f.CreatedFrom) {
-		rd.add("createdTo", gatewayclient.CodeRange, "must not be before createdFrom")
+		rd.add("createdTo", checkout.CodeRange, "must not be before createdFrom")
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {

@@ -328,11 +328,11 @@ func isoCell(t time.Time) string {
 	return gatewayclient.FormatTime(t)
 }
 
-func centsCell(c gatewayclient.Cents) string { return strconv.FormatInt(int64(c), 10) }
+func centsCell(c checkout.Cents) string { return strconv.FormatInt(int64(c), 10) }
 
 // reaisCell is an amount in reais with a decimal point and two decimals ("1234.56"), computed
 // in integers.
-func reaisCell(c gatewayclient.Cents) string {
+func reaisCell(c checkout.Cents) string {
 	sign := ""
 	if c < 0 {
 		sign, c = "-", -c
@@ -340,14 +340,14 @@ func reaisCell(c gatewayclient.Cents) string {
 	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
 
-func optCents(c *gatewayclient.Cents) string {
+func optCents(c *checkout.Cents) string {
 	if c == nil {
 		return ""
 	}
 	return centsCell(*c)
 }
 
-func optReais(c *gatewayclient.Cents) string {
+func optReais(c *checkout.Cents) string {
 	if c == nil {
 		return ""
 	}

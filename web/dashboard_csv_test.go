@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
@@ -188,7 +189,7 @@ func TestCSVSharedTimestamps(t *testing.T) {
 	for _, size := range []int{3, 101, 1, 7, 100, 96, 1, 130, 5} {
 		for range size {
 			n++
-			if _, err := e.sb.CreateWithdrawal(ctx, "checkout", sandbox.NewWithdrawal{Amount: gatewayclient.Cents(1000 + n)}); err != nil {
+			if _, err := e.sb.CreateWithdrawal(ctx, "checkout", sandbox.NewWithdrawal{Amount: checkout.Cents(1000 + n)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -208,7 +209,7 @@ func TestCSVSharedTimestamps(t *testing.T) {
 		t.Errorf("the export has %d rows, not the gateway's %d in its order", len(got), len(want))
 	}
 	// With a filter too: amounts of the last 300 only, which cut the groups of 100 and 130.
-	f := gatewayclient.WithdrawalFilter{MinAmount: gatewayclient.Cents(1000 + n - 300 + 1), PerPage: 100}
+	f := gatewayclient.WithdrawalFilter{MinAmount: checkout.Cents(1000 + n - 300 + 1), PerPage: 100}
 	want = want[:0]
 	for w, err := range e.client.AllWithdrawals(ctx, f) {
 		if err != nil {
@@ -224,7 +225,7 @@ func TestCSVSharedTimestamps(t *testing.T) {
 	// Deposits: 70, then 45 in one millisecond across the first page's end, then 20.
 	for i, size := range []int{70, 45, 20} {
 		for j := range size {
-			req := gatewayclient.CreateTransactionRequest{Amount: gatewayclient.Cents(500 + j), PaymentMethod: gatewayclient.PaymentMethodPIX,
+			req := gatewayclient.CreateTransactionRequest{Amount: checkout.Cents(500 + j), PaymentMethod: gatewayclient.PaymentMethodPIX,
 				IdempotencyKey: fmt.Sprintf("csv-tie-%d-%03d", i, j), Pix: &gatewayclient.PixRequest{}}
 			if _, err := e.client.CreateTransaction(ctx, req); err != nil {
 				t.Fatal(err)
@@ -255,7 +256,7 @@ func TestCSVSharedTimestamps(t *testing.T) {
 }
 
 // reaisQuery writes cents as the reais the filter form takes ("12,34").
-func reaisQuery(c gatewayclient.Cents) string { return fmt.Sprintf("%d,%02d", c/100, c%100) }
+func reaisQuery(c checkout.Cents) string { return fmt.Sprintf("%d,%02d", c/100, c%100) }
 
 // TestCSVOnTheShopsClock: the export's end is pinned on the shop's clock, the gateway's: with
 // the embedded sandbox's clock moved a day ahead, what it made since is exported, as the list

@@ -123,7 +123,7 @@ func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	code := checkout.ErrorCode(err)
 	d.s.logError(r, err, code)
 	lang := d.s.pageLang(r)
-	var ve *gatewayclient.ValidationError
+	var ve *checkout.ValidationError
 	var ae *gatewayclient.APIError
 	switch {
 	case errors.As(err, &ve):
@@ -132,7 +132,7 @@ func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	case code == checkout.CodeInvalid && errors.As(err, &ae):
 		vs := ae.Violations()
 		if len(vs) == 0 {
-			vs = []gatewayclient.Violation{{Message: ae.Title}}
+			vs = []checkout.Violation{{Message: ae.Title}}
 		}
 		errs.addViolations(vs, known)
 		return http.StatusUnprocessableEntity, nil
@@ -179,14 +179,14 @@ func (d *dashboard) filterView(r *http.Request, path string, q url.Values, errs 
 const codeUnreadable = "unreadable"
 
 // filterMessage is the localised message of a filter parameter's violation.
-func filterMessage(lang views.Lang, param string, v gatewayclient.Violation, minAmount gatewayclient.Cents) string {
+func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmount checkout.Cents) string {
 	t := func(key string, args ...any) string { return views.T(lang, key, args...) }
 	amount := param == paramMinAmount || param == paramMaxAmount
 	date := param == paramStartDate || param == paramEndDate
 	switch v.Code {
 	case codeUnreadable:
 		return t("filter.err.unreadable", param)
-	case gatewayclient.CodeFormat:
+	case checkout.CodeFormat:
 		switch {
 		case date:
 			return t("filter.err.date")
@@ -194,21 +194,21 @@ func filterMessage(lang views.Lang, param string, v gatewayclient.Violation, min
 			return t("filter.err.amount")
 		}
 		return t("filter.err.format")
-	case gatewayclient.CodeRange:
+	case checkout.CodeRange:
 		if date {
 			return t("filter.err.date_range")
 		}
 		return t("filter.err.amount_range")
-	case gatewayclient.CodeDuplicate:
+	case checkout.CodeDuplicate:
 		if val := quoted(v.Message); val != "" {
 			return t("filter.err.repeated", val)
 		}
 		return t("filter.err.duplicate")
-	case gatewayclient.CodeEnum:
+	case checkout.CodeEnum:
 		return t("filter.err.enum", quoted(v.Message))
-	case gatewayclient.CodeMin, gatewayclient.CodeMax, gatewayclient.CodeInteger:
+	case checkout.CodeMin, checkout.CodeMax, checkout.CodeInteger:
 		switch {
-		case amount && v.Code == gatewayclient.CodeMax:
+		case amount && v.Code == checkout.CodeMax:
 			return t("filter.err.amount_max", views.FormatMoney(lang, gatewayclient.MaxAmount))
 		case amount:
 			return t("filter.err.amount_min", views.FormatMoney(lang, minAmount))
@@ -216,11 +216,11 @@ func filterMessage(lang views.Lang, param string, v gatewayclient.Violation, min
 			return t("filter.err.per_page")
 		}
 		return t("filter.err.page")
-	case gatewayclient.CodeUUID:
+	case checkout.CodeUUID:
 		return t("filter.err.uuid")
-	case gatewayclient.CodePixKey:
+	case checkout.CodePixKey:
 		return t("filter.err.pix_key")
-	case gatewayclient.CodeMinLength, gatewayclient.CodeMaxLength:
+	case checkout.CodeMinLength, checkout.CodeMaxLength:
 		return t("filter.err.length")
 	}
 	// The gateway's own 422 message, which the client has no code for.
@@ -427,7 +427,7 @@ func (d *dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err er
 		d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "detail.not_found"), "", back)
 		return
 	case checkout.CodeInvalid:
-		var ve *gatewayclient.ValidationError
+		var ve *checkout.ValidationError
 		var ae *gatewayclient.APIError
 		var msgs []string
 		switch {

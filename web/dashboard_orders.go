@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -33,7 +32,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, fi
 	r := &queryReader{q: q, errs: errs}
 	search := r.single(paramSearch)
 	if utf8.RuneCountInString(search) > maxSearch {
-		errs.add(paramSearch, gatewayclient.CodeMaxLength, "too long")
+		errs.add(paramSearch, checkout.CodeMaxLength, "too long")
 		search = ""
 	}
 	f := checkout.OrderFilter{
@@ -50,10 +49,10 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, fi
 		f.CreatedBefore = to.AddDate(0, 0, 1) // the whole last day
 	}
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		errs.add(paramTo, gatewayclient.CodeRange, "before from")
+		errs.add(paramTo, checkout.CodeRange, "before from")
 	}
 	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
-		errs.add(paramMaxAmount, gatewayclient.CodeRange, "below minAmount")
+		errs.add(paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
 	page := max(r.integer(paramPage, 1, maxPage), 1)
 	perPage := r.integer(paramPerPage, 1, dashMaxPerPage)
@@ -73,7 +72,7 @@ func (r *queryReader) day(name string) time.Time {
 	}
 	d, err := time.ParseInLocation("2006-01-02", s, views.SaoPaulo())
 	if err != nil {
-		r.errs.add(name, gatewayclient.CodeFormat, "must be a date such as 2026-03-01")
+		r.errs.add(name, checkout.CodeFormat, "must be a date such as 2026-03-01")
 		return time.Time{}
 	}
 	return d
@@ -124,22 +123,22 @@ func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
 }
 
 // orderFilterMessage is the localised message of an order filter's violation.
-func orderFilterMessage(lang views.Lang, param string, v gatewayclient.Violation) string {
+func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) string {
 	switch {
 	case v.Code == codeUnreadable:
 		return views.T(lang, "filter.err.unreadable", param)
 	case param == paramSearch:
 		return views.T(lang, "filter.err.search")
-	case (param == paramFrom || param == paramTo) && v.Code == gatewayclient.CodeRange:
+	case (param == paramFrom || param == paramTo) && v.Code == checkout.CodeRange:
 		return views.T(lang, "filter.err.day_range")
 	case param == paramFrom || param == paramTo:
-		if v.Code == gatewayclient.CodeDuplicate {
+		if v.Code == checkout.CodeDuplicate {
 			return views.T(lang, "filter.err.duplicate")
 		}
 		return views.T(lang, "filter.err.day")
-	case param == paramStatus && v.Code == gatewayclient.CodeEnum:
+	case param == paramStatus && v.Code == checkout.CodeEnum:
 		return views.T(lang, "filter.err.enum", quoted(v.Message))
-	case (param == paramMinAmount || param == paramMaxAmount) && v.Code == gatewayclient.CodeMin:
+	case (param == paramMinAmount || param == paramMaxAmount) && v.Code == checkout.CodeMin:
 		return views.T(lang, "filter.err.amount_min", views.FormatMoney(lang, 1))
 	}
 	return filterMessage(lang, param, v, 1)

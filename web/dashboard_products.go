@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -65,13 +64,13 @@ func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.Produc
 		Physical: f.Physical, Active: f.Active}
 	price := get(checkout.FieldUnitPrice)
 	if price == "" {
-		return in, &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{checkout.FieldUnitPrice: {{
-			Field: checkout.FieldUnitPrice, Code: gatewayclient.CodeRequired, Message: "is required"}}}}
+		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
+			Field: checkout.FieldUnitPrice, Code: checkout.CodeRequired, Message: "is required"}}}}
 	}
 	c, err := ParseReais(price)
 	if err != nil {
-		return in, &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{checkout.FieldUnitPrice: {{
-			Field: checkout.FieldUnitPrice, Code: gatewayclient.CodeFormat, Message: err.Error()}}}}
+		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
+			Field: checkout.FieldUnitPrice, Code: checkout.CodeFormat, Message: err.Error()}}}}
 	}
 	in.UnitPrice = c
 	return in, nil

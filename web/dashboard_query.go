@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -43,18 +45,18 @@ const (
 
 // filterErrors holds the first violation of each filter parameter, by the parameter's name
 // ("" for one the form has no field for).
-type filterErrors map[string]gatewayclient.Violation
+type filterErrors map[string]checkout.Violation
 
 // add keeps the first violation of a parameter.
 func (fe filterErrors) add(param, code, msg string) {
 	if _, ok := fe[param]; !ok {
-		fe[param] = gatewayclient.Violation{Field: param, Code: code, Message: msg}
+		fe[param] = checkout.Violation{Field: param, Code: code, Message: msg}
 	}
 }
 
 // addViolations maps violations of the gateway (or of its client's validation) onto the
 // parameters: status[2] is status's, and a path the form does not know goes to "".
-func (fe filterErrors) addViolations(vs []gatewayclient.Violation, known map[string]bool) {
+func (fe filterErrors) addViolations(vs []checkout.Violation, known map[string]bool) {
 	for _, v := range vs {
 		param := v.Field
 		if i := strings.IndexByte(param, '['); i >= 0 {
@@ -69,18 +71,18 @@ func (fe filterErrors) addViolations(vs []gatewayclient.Violation, known map[str
 	}
 }
 
-// strictQuery reads a raw query string strictly (gatewayclient.ParseQuery): a pair that
+// strictQuery reads a raw query string strictly (decode.Query): a pair that
 // url.ParseQuery would drop (a ';' in it, a bad %-escape) is a violation of its parameter
 // instead of vanishing, since "status=PAID;x" must not list every status. The pairs that can
 // be read are returned too, so that the form shows them again; with any violation the gateway
 // is not called at all.
 func strictQuery(raw string) (url.Values, filterErrors) {
 	errs := filterErrors{}
-	q, err := gatewayclient.ParseQuery(raw)
+	q, err := decode.Query(raw)
 	if err == nil {
 		return q, errs
 	}
-	var ve *gatewayclient.ValidationError
+	var ve *checkout.ValidationError
 	if !errors.As(err, &ve) {
 		errs.add("", codeUnreadable, err.Error())
 		return url.Values{}, errs
@@ -110,7 +112,7 @@ func (r *queryReader) single(name string) string {
 		}
 	}
 	if n > 1 {
-		r.errs.add(name, gatewayclient.CodeDuplicate, "must be given once")
+		r.errs.add(name, checkout.CodeDuplicate, "must be given once")
 		return ""
 	}
 	return v
@@ -129,9 +131,9 @@ func list[T ~string](r *queryReader, name string, valid func(T) bool) []T {
 			v := T(part)
 			switch {
 			case !valid(v):
-				r.errs.add(name, gatewayclient.CodeEnum, fmt.Sprintf("%q is not a known value", part))
+				r.errs.add(name, checkout.CodeEnum, fmt.Sprintf("%q is not a known value", part))
 			case containsValue(out, v):
-				r.errs.add(name, gatewayclient.CodeDuplicate, fmt.Sprintf("%q is repeated", part))
+				r.errs.add(name, checkout.CodeDuplicate, fmt.Sprintf("%q is repeated", part))
 			default:
 				out = append(out, v)
 			}
@@ -159,7 +161,7 @@ func (r *queryReader) time(name string, endOfDay bool) time.Time {
 	}
 	t, err := parseDashboardTime(s, endOfDay)
 	if err != nil {
-		r.errs.add(name, gatewayclient.CodeFormat, "must be a date and time such as 2026-03-01T14:30 (São Paulo) or an ISO 8601 time with offset")
+		r.errs.add(name, checkout.CodeFormat, "must be a date and time such as 2026-03-01T14:30 (São Paulo) or an ISO 8601 time with offset")
 		return time.Time{}
 	}
 	return t
@@ -185,22 +187,22 @@ func parseDashboardTime(s string, endOfDay bool) (time.Time, error) {
 }
 
 // amount reads an amount typed in reais into cents.
-func (r *queryReader) amount(name string) gatewayclient.Cents {
+func (r *queryReader) amount(name string) checkout.Cents {
 	s := r.single(name)
 	if s == "" {
 		return 0
 	}
 	c, err := ParseReais(s)
 	if err != nil {
-		code := gatewayclient.CodeFormat
+		code := checkout.CodeFormat
 		if errors.Is(err, errNegative) {
-			code = gatewayclient.CodeMin
+			code = checkout.CodeMin
 		}
 		r.errs.add(name, code, err.Error())
 		return 0
 	}
 	if c == 0 {
-		r.errs.add(name, gatewayclient.CodeMin, "must be more than zero")
+		r.errs.add(name, checkout.CodeMin, "must be more than zero")
 	}
 	return c
 }
@@ -214,13 +216,13 @@ func (r *queryReader) integer(name string, lo, hi int) int {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		r.errs.add(name, gatewayclient.CodeInteger, "must be a whole number")
+		r.errs.add(name, checkout.CodeInteger, "must be a whole number")
 		return 0
 	case n < lo || err != nil && strings.HasPrefix(s, "-"):
-		r.errs.add(name, gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", lo))
+		r.errs.add(name, checkout.CodeMin, fmt.Sprintf("must be at least %d", lo))
 		return 0
 	case n > hi || err != nil:
-		r.errs.add(name, gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", hi))
+		r.errs.add(name, checkout.CodeMax, fmt.Sprintf("must be at most %d", hi))
 		return 0
 	}
 	return n
@@ -262,7 +264,7 @@ func checkFilter(errs filterErrors, perPage *int, validate func() error, known m
 	if *perPage == 0 {
 		*perPage = dashDefaultPerPage
 	}
-	var ve *gatewayclient.ValidationError
+	var ve *checkout.ValidationError
 	if err := validate(); errors.As(err, &ve) {
 		errs.addViolations(ve.Violations, known)
 	}
@@ -303,7 +305,7 @@ const maxReaisDigits = 15
 // by one or two digits is the decimal one; followed by three digits, or repeated, it groups
 // thousands; with both, the last is the decimal one. More than two decimals, misplaced
 // groups, signs and anything else are errors.
-func ParseReais(s string) (gatewayclient.Cents, error) {
+func ParseReais(s string) (checkout.Cents, error) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "R$"), "r$"))
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\u00a0", " "), " ", ".") // 1 234,56: a space groups thousands
@@ -371,7 +373,7 @@ func ParseReais(s string) (gatewayclient.Cents, error) {
 	case 2:
 		c += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
 	}
-	return gatewayclient.Cents(c), nil
+	return checkout.Cents(c), nil
 }
 
 // ungroup removes thousands separators sep from s, checking that they split it into groups of
@@ -394,6 +396,6 @@ func ungroup(s string, sep byte) (string, bool) {
 
 // FormatReaisInput writes cents as a pt-BR amount for an input ("1234,56"), the inverse of
 // ParseReais.
-func FormatReaisInput(c gatewayclient.Cents) string {
+func FormatReaisInput(c checkout.Cents) string {
 	return fmt.Sprintf("%d,%02d", c/100, c%100)
 }

@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 func TestParseReais(t *testing.T) {
-	for in, want := range map[string]gatewayclient.Cents{
+	for in, want := range map[string]checkout.Cents{
 		"10": 1000, "10,5": 1050, "10,50": 1050, "10.50": 1050, "10.5": 1050, "1.234,56": 123456,
 		"1,234.56": 123456, "1.234": 123400, "1,234": 123400, "1.234.567,89": 123456789,
 		"R$ 1.234,56": 123456, "R$10": 1000, " 0,01 ": 1, ",5": 50, "0005": 500, "10,": 1000,
@@ -92,27 +93,27 @@ func TestDepositQueryViolations(t *testing.T) {
 	for _, tc := range []struct {
 		query, param, code string
 	}{
-		{"startDate=yesterday", "startDate", gatewayclient.CodeFormat},
-		{"endDate=2026-02-30", "endDate", gatewayclient.CodeFormat},
-		{"startDate=2026-03-02&endDate=2026-03-01", "endDate", gatewayclient.CodeRange},
-		{"startDate=1&startDate=2", "startDate", gatewayclient.CodeDuplicate},
-		{"status=PAID&status=NOPE", "status", gatewayclient.CodeEnum},
-		{"status=PAID&status=PAID", "status", gatewayclient.CodeDuplicate},
-		{"status=paid", "status", gatewayclient.CodeEnum},
-		{"minAmount=abc", "minAmount", gatewayclient.CodeFormat},
-		{"minAmount=0", "minAmount", gatewayclient.CodeMin},
-		{"minAmount=-3", "minAmount", gatewayclient.CodeMin},
-		{"minAmount=10,5555", "minAmount", gatewayclient.CodeFormat},
-		{"maxAmount=100000,01", "maxAmount", gatewayclient.CodeMax},
-		{"minAmount=20&maxAmount=10", "maxAmount", gatewayclient.CodeRange},
-		{"depositOrigin=PIX", "depositOrigin", gatewayclient.CodeEnum},
-		{"depositOrigin=QRCODE&depositOrigin=QRCODE", "depositOrigin", gatewayclient.CodeDuplicate},
-		{"page=0", "page", gatewayclient.CodeMin},
-		{"page=-1", "page", gatewayclient.CodeMin},
-		{"page=x", "page", gatewayclient.CodeInteger},
-		{"page=9223372036854775807", "page", gatewayclient.CodeMax},
-		{"page=99999999999999999999999", "page", gatewayclient.CodeMax},
-		{"perPage=101", "perPage", gatewayclient.CodeMax},
+		{"startDate=yesterday", "startDate", checkout.CodeFormat},
+		{"endDate=2026-02-30", "endDate", checkout.CodeFormat},
+		{"startDate=2026-03-02&endDate=2026-03-01", "endDate", checkout.CodeRange},
+		{"startDate=1&startDate=2", "startDate", checkout.CodeDuplicate},
+		{"status=PAID&status=NOPE", "status", checkout.CodeEnum},
+		{"status=PAID&status=PAID", "status", checkout.CodeDuplicate},
+		{"status=paid", "status", checkout.CodeEnum},
+		{"minAmount=abc", "minAmount", checkout.CodeFormat},
+		{"minAmount=0", "minAmount", checkout.CodeMin},
+		{"minAmount=-3", "minAmount", checkout.CodeMin},
+		{"minAmount=10,5555", "minAmount", checkout.CodeFormat},
+		{"maxAmount=100000,01", "maxAmount", checkout.CodeMax},
+		{"minAmount=20&maxAmount=10", "maxAmount", checkout.CodeRange},
+		{"depositOrigin=PIX", "depositOrigin", checkout.CodeEnum},
+		{"depositOrigin=QRCODE&depositOrigin=QRCODE", "depositOrigin", checkout.CodeDuplicate},
+		{"page=0", "page", checkout.CodeMin},
+		{"page=-1", "page", checkout.CodeMin},
+		{"page=x", "page", checkout.CodeInteger},
+		{"page=9223372036854775807", "page", checkout.CodeMax},
+		{"page=99999999999999999999999", "page", checkout.CodeMax},
+		{"perPage=101", "perPage", checkout.CodeMax},
 		{"status=PAID;x", "status", codeUnreadable},
 		{"page=1;DROP", "page", codeUnreadable},
 	} {
@@ -142,14 +143,14 @@ func TestWithdrawalQuery(t *testing.T) {
 		t.Errorf("filter %+v", f)
 	}
 	for _, tc := range []struct{ query, param, code string }{
-		{"id=123", "id", gatewayclient.CodeUUID},
-		{"pixKey=not-a-key", "pixKey", gatewayclient.CodePixKey},
-		{"endToEnd=short", "endToEnd", gatewayclient.CodeMinLength},
-		{"endToEndRefund=short", "endToEndRefund", gatewayclient.CodeMinLength},
-		{"externalCode=short", "externalCode", gatewayclient.CodeMinLength},
-		{"minAmount=0,09", "minAmount", gatewayclient.CodeMin},
-		{"status=PAID", "status", gatewayclient.CodeEnum}, // a deposit state, not a withdrawal one
-		{"externalCode=a&externalCode=b", "externalCode", gatewayclient.CodeDuplicate},
+		{"id=123", "id", checkout.CodeUUID},
+		{"pixKey=not-a-key", "pixKey", checkout.CodePixKey},
+		{"endToEnd=short", "endToEnd", checkout.CodeMinLength},
+		{"endToEndRefund=short", "endToEndRefund", checkout.CodeMinLength},
+		{"externalCode=short", "externalCode", checkout.CodeMinLength},
+		{"minAmount=0,09", "minAmount", checkout.CodeMin},
+		{"status=PAID", "status", checkout.CodeEnum}, // a deposit state, not a withdrawal one
+		{"externalCode=a&externalCode=b", "externalCode", checkout.CodeDuplicate},
 	} {
 		_, _, errs := parseWithdrawalQuery(tc.query)
 		if v, ok := errs[tc.param]; !ok || v.Code != tc.code {

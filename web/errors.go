@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -114,7 +113,7 @@ func errorBody(r *http.Request, err error, code checkout.Code) ErrorBody {
 		d.Message = ce.Message
 	}
 	var fe *checkout.FieldErrors
-	var ve *gatewayclient.ValidationError
+	var ve *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
 		for _, name := range sortedKeys(fe.Fields) {

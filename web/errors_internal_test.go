@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // TestHTTPStatusOfEveryCode: one status per code, and anything unknown is a 500.
@@ -37,7 +36,7 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 // internal error's cause.
 func TestFailJSON(t *testing.T) {
 	s := &Server{log: slog.New(slog.DiscardHandler)}
-	fe := &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{
+	fe := &checkout.FieldErrors{Fields: map[string][]checkout.Violation{
 		checkout.FieldDocument: {{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}},
 	}}
 	for _, tc := range []struct {

@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 )
 
 func TestTokenEndpoint(t *testing.T) {
@@ -203,6 +205,29 @@ func TestCreateTransaction422(t *testing.T) {
 	e.doJSON("GET", "/deposit", tok, nil, 200, &page)
 	if page.Total != 0 {
 		t.Fatalf("invalid requests made %d deposits", page.Total)
+	}
+}
+
+// TestCreateTransactionRefusesDeepNesting: a body nesting arrays and objects deeper than
+// strictjson.MaxDepth levels is a 422 of invalid data naming where, and nothing is made.
+func TestCreateTransactionRefusesDeepNesting(t *testing.T) {
+	e := newEnv(t, nil)
+	tok := e.token()
+	for _, levels := range []int{strictjson.MaxDepth + 1, 9_990} {
+		n := levels - 2 // the body's object and metadata's
+		body := `{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"deep-body-` + strconv.Itoa(levels) + `","pix":{},"metadata":{"a":` +
+			strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`
+		st, _, b := e.do("POST", "/transaction", tok, body)
+		eb := decodeErr(t, b)
+		want := "metadata.a" + strings.Repeat("[0]", strictjson.MaxDepth-2) + ": nests arrays and objects deeper than 64 levels"
+		if ms := eb.messages(t); st != 422 || eb.Error != string(gc.KindInvalidData) || len(ms) != 1 || ms[0] != want {
+			t.Errorf("%d levels: %d %.300s", levels, st, b)
+		}
+	}
+	var page gc.Page[gc.Deposit]
+	e.doJSON("GET", "/deposit", tok, nil, 200, &page)
+	if page.Total != 0 {
+		t.Fatalf("refused requests made %d deposits", page.Total)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
@@ -45,7 +46,7 @@ func (s *Sandbox) handleCreateTransaction(w http.ResponseWriter, r *http.Request
 		s.respondError(w, r, violation(gc.KindInvalidData, "body", gc.CodeJSON, "could not be read"))
 		return
 	}
-	req, err := gc.DecodeCreateTransactionRequest(body)
+	req, err := decode.CreateTransactionRequest(body)
 	if err != nil {
 		s.respondError(w, r, err)
 		return

@@ -14,8 +14,8 @@
 //
 // POST /auth/token, POST /transaction, GET /deposit, GET /deposit/{id} and GET /withdrawal
 // behave as the spec says. Where the spec is explicit the sandbox follows it; validation is
-// the gatewayclient package's own (DecodeCreateTransactionRequest, ParseDepositFilter,
-// ParseWithdrawalFilter), so the client and the sandbox cannot disagree.
+// the gateway client's own (its Validate methods, read through gatewayclient/decode), so the
+// client and the sandbox cannot disagree.
 //
 // # Choices on what the spec leaves open ("not shown")
 //
@@ -29,8 +29,9 @@
 //     API's types (malformed JSON, wrong JSON type, decimal amount, missing required field,
 //     unknown enum value, unreadable query value) and "Validations" when it was read but a
 //     rule failed (ranges, lengths, formats, duplicates, idempotency key reuse). Every
-//     violation is listed at once. A body over 1 MiB is a 422 of the first kind, and so is a
-//     key given twice in one object. POST /transaction with a Content-Type other than
+//     violation is listed at once. A body over 1 MiB is a 422 of the first kind, and so are a
+//     key given twice in one object and arrays and objects nested deeper than 64 levels
+//     (gatewayclient/strictjson). POST /transaction with a Content-Type other than
 //     application/json (in UTF-8) is a 415.
 //   - Idempotency: per client and idempotencyKey, the first answer (status and body) is
 //     stored with a SHA-256 of the request as decoded (defaults applied). The same request
@@ -52,7 +53,7 @@
 //     page past the end is empty with the right total, however large (up to
 //     9223372036854775807; beyond, a 422). A query the server cannot read whole — a ";" in
 //     it (status=PAID;x) or a bad %-escape — is a 422 naming the parameter, never a list
-//     with that filter dropped (gatewayclient.ParseQuery). minAmount=0 or maxAmount=0 sent
+//     with that filter dropped (decode.Query). minAmount=0 or maxAmount=0 sent
 //     explicitly is a 422 (the minimum is 1, 10 for withdrawals). A parameter sent empty
 //     (status=, as a form sends its blank fields) counts as not sent; status and
 //     depositOrigin may be repeated or comma-separated, and a duplicate is a 422.

@@ -9,6 +9,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 )
 
 // Pagination of GET /deposit and GET /withdrawal: page from 1, perPage 10 by default and at
@@ -165,8 +166,8 @@ func totalPages(total, perPage int) int {
 
 // handleListDeposits is GET /deposit.
 func (s *Sandbox) handleListDeposits(w http.ResponseWriter, r *http.Request, p principal) {
-	// ParseDepositFilter also refuses minAmount=0 and maxAmount=0 sent explicitly.
-	f, err := gc.ParseDepositQuery(r.URL.RawQuery, "page", "perPage")
+	// decode.DepositFilter also refuses minAmount=0 and maxAmount=0 sent explicitly.
+	f, err := decode.DepositQuery(r.URL.RawQuery, "page", "perPage")
 	if err != nil {
 		s.respondError(w, r, err)
 		return
@@ -223,7 +224,7 @@ func (s *Sandbox) ListDeposits(ctx context.Context, clientID string, f gc.Deposi
 
 // handleListWithdrawals is GET /withdrawal.
 func (s *Sandbox) handleListWithdrawals(w http.ResponseWriter, r *http.Request, p principal) {
-	f, err := gc.ParseWithdrawalQuery(r.URL.RawQuery, "page", "perPage")
+	f, err := decode.WithdrawalQuery(r.URL.RawQuery, "page", "perPage")
 	if err != nil {
 		s.respondError(w, r, err)
 		return
