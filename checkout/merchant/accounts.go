@@ -156,7 +156,7 @@ func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*Us
 // "password"), a taken e-mail ErrEmailTaken.
 func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, error) {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkEmail(email), checkPassword(password)); err != nil {
+	if err := fieldErrors(checkEmail(email), CheckPassword(password, email)); err != nil {
 		return nil, err
 	}
 	hash, err := a.hasher.Hash(ctx, password)
@@ -177,7 +177,7 @@ func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, 
 // checkout.ErrNotFound.
 func (a *Accounts) ResetPassword(ctx context.Context, email, password string) error {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkPassword(password)); err != nil {
+	if err := fieldErrors(CheckPassword(password, email)); err != nil {
 		return err
 	}
 	u, err := a.users.UserByEmail(ctx, email)

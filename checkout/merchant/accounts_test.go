@@ -312,6 +312,46 @@ func TestAddrKey(t *testing.T) {
 	}
 }
 
+// TestGuessablePasswordsRefused: common and breached passwords, patterns and the e-mail itself
+// are refused with a reason in words, whether a user is added or a password reset; a long
+// random passphrase is accepted.
+func TestGuessablePasswordsRefused(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.addUser(t, "ana@example.com", "s3nha-muito-boa")
+	for pw, reason := range map[string]string{
+		"password":         "is one of the most common passwords, found in lists of breached passwords",
+		"12345678":         "is one of the most common passwords",
+		"qwertyuiop":       "is one of the most common passwords",
+		"senha123":         "is one of the most common passwords",
+		"abcdefghij":       "is a sequence",
+		"zzzzzzzzzz":       "repeats characters",
+		"ana@example.com1": "is made of the e-mail address",
+	} {
+		_, addErr := f.acc.AddUser(ctx, "ana@example.com", pw) // the e-mail is taken: the password is checked first
+		resetErr := f.acc.ResetPassword(ctx, "ana@example.com", pw)
+		for verb, err := range map[string]error{"AddUser": addErr, "ResetPassword": resetErr} {
+			var fe *checkout.FieldErrors
+			if !errors.As(err, &fe) || fe.Code(merchant.FieldPassword) != merchant.CodeGuessable {
+				t.Errorf("%s with %q: %v; want refused as guessable", verb, pw, err)
+				continue
+			}
+			if msg := fe.Fields[merchant.FieldPassword][0].Message; !strings.HasPrefix(msg, "is too easy to guess: it "+reason) {
+				t.Errorf("%s with %q says %q; want that it %s", verb, pw, msg, reason)
+			}
+		}
+	}
+	// Another user's e-mail is nothing special.
+	if v := merchant.CheckPassword("ana@example.com1", "bia@example.com"); v != nil {
+		t.Errorf("another user's e-mail as a password: %+v", v)
+	}
+	for _, pw := range []string{"vk4q-tzp9-wcm2-lh7r", "correct horse battery staple"} {
+		if err := f.acc.ResetPassword(ctx, "ana@example.com", pw); err != nil {
+			t.Errorf("the passphrase %q: %v; want accepted", pw, err)
+		}
+	}
+}
+
 func TestAddUserValidation(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -334,8 +374,8 @@ func TestAddUserValidation(t *testing.T) {
 			t.Errorf("AddUser(%q, %d chars) = %v; want %s %s", tc.email, len(tc.pw), err, tc.field, tc.code)
 		}
 	}
-	f.addUser(t, "admin@localhost", "12345678") // a single-label domain is fine for a sign-in name
-	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "another-password"); !errors.Is(err, merchant.ErrEmailTaken) {
+	f.addUser(t, "admin@localhost", "s3nha-muito-boa") // a single-label domain is fine for a sign-in name
+	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "outra-s3nha-boa"); !errors.Is(err, merchant.ErrEmailTaken) {
 		t.Errorf("a taken e-mail: %v", err)
 	}
 }

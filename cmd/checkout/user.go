@@ -24,8 +24,10 @@ const userUsage = `Usage:
 Manages the dashboard's users in the checkout's database, found as the server finds it
 (CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
 -data-dir). Without -password-stdin a random password is made and printed once; with it, the
-first line of the standard input is the password (at least 8 characters), so that it never
-appears in the process list or the shell's history. A new password ends the user's sessions.
+first line of the standard input is the password, so that it never appears in the process
+list or the shell's history: at least 8 characters, and none that is easy to guess (common
+and breached passwords, words and names, keyboard patterns, sequences, repeats, dates, the
+e-mail itself are refused, with the reason). A new password ends the user's sessions.
 
 Flags:
 `

@@ -66,6 +66,11 @@ func TestUserCommand(t *testing.T) {
 		{"", []string{"add", "not-an-email"}, "email must be an e-mail address"},
 		{"curta\n", []string{"add", "-password-stdin", "cris@loja.example"}, "password must have at least 8 characters"},
 		{"", []string{"add", "-password-stdin", "cris@loja.example"}, "holds no password"},
+		// Common and breached passwords (NIST SP 800-63B 5.1.1), with the reason in words.
+		{"password\n", []string{"add", "-password-stdin", "cris@loja.example"},
+			"password is too easy to guess: it is one of the most common passwords, found in lists of breached passwords"},
+		{"12345678\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
+		{"qwertyuiop\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
 		{"", []string{"reset-password", "nobody@loja.example"}, "no user has that e-mail"},
 	} {
 		code, _, errOut := user(t, dir, tc.stdin, tc.args...)

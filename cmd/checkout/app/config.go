@@ -376,8 +376,14 @@ func (c Config) Validate() error {
 	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
 		return &ConfigError{"CHECKOUT_ADMIN_EMAIL", "must be an e-mail address"}
 	}
-	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
-		return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", "must have at least 8 characters"}
+	if c.AdminPassword != "" {
+		email := c.AdminEmail
+		if email == "" {
+			email = merchant.DefaultAdminEmail
+		}
+		if v := merchant.CheckPassword(c.AdminPassword, email); v != nil {
+			return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", v.Message}
+		}
 	}
 	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
 		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}

@@ -93,6 +93,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "http://erp.example.com/hook"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "erp.example.com"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_SECRET": "whsec_!!"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_SECRET"},
+		{map[string]string{"CHECKOUT_ADMIN_PASSWORD": "12345678"}, nil, "CHECKOUT_ADMIN_PASSWORD"},
 		{nil, []string{"-no-such-flag"}, "command line"},
 		{nil, []string{"stray"}, "command line"},
 	}
