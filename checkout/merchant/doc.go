@@ -47,6 +47,12 @@
 // parameters, so that the answer takes as long as for a known e-mail with a wrong password,
 // and both get the same error.
 //
+// A new password (a user added, a password reset, CHECKOUT_ADMIN_PASSWORD) follows NIST SP
+// 800-63B section 5.1.1: 8 to 256 characters of any kind, and nothing attackers try first.
+// CheckPassword refuses, saying why in words, what zxcvbn estimates below 10^8 guesses: the
+// commonest passwords of breached-password lists, words and names, keyboard patterns,
+// sequences, repeats, dates, the user's e-mail.
+//
 // Failed sign-ins are counted three ways in the database, so that a restart or another
 // instance does not reset them (OWASP's Authentication and Credential Stuffing cheat sheets):
 // per account and client address (the pair: the e-mail as typed, normalised, whether or not a
