@@ -79,6 +79,9 @@ func checkEmail(email string) *gatewayclient.Violation {
 		return &gatewayclient.Violation{Field: FieldEmail, Code: gatewayclient.CodeMaxLength,
 			Message: "must have at most 254 characters"}
 	}
+	if err := checkout.CheckText(email); err != nil {
+		return &gatewayclient.Violation{Field: FieldEmail, Code: checkout.CodeText, Message: err.Error()}
+	}
 	local, domain, ok := strings.Cut(email, "@")
 	bad := !ok || local == "" || domain == "" || strings.Contains(domain, "@") || !utf8.ValidString(email) ||
 		strings.IndexFunc(email, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0
