@@ -22,9 +22,8 @@ import (
 
 // Defaults of the configuration.
 const (
-	DefaultAddr      = ":8080"
-	DefaultPublicURL = "http://localhost:8080"
-	DefaultDataDir   = "./data"
+	DefaultAddr    = ":8080"
+	DefaultDataDir = "./data"
 	// DefaultMerchantName is shown on the shopper pages when none is configured.
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
@@ -34,8 +33,10 @@ const (
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
 // command line; tests may also build one by hand (start from Defaults()).
 type Config struct {
-	Addr                 string   // CHECKOUT_ADDR: listen address
-	PublicURL            string   // CHECKOUT_PUBLIC_URL: the URL shoppers and the gateway reach
+	Addr string // CHECKOUT_ADDR: listen address
+	// PublicURL (CHECKOUT_PUBLIC_URL) is the URL shoppers and the gateway reach; empty, New
+	// derives it from the address the listener is bound to.
+	PublicURL            string
 	DataDir              string   // CHECKOUT_DATA_DIR: SQLite file, sandbox state
 	DatabaseURL          string   // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
 	GatewayURL           string   // CHECKOUT_GATEWAY_URL: empty for the embedded sandbox
@@ -103,7 +104,6 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 func Defaults() Config {
 	return Config{
 		Addr:               DefaultAddr,
-		PublicURL:          DefaultPublicURL,
 		DataDir:            DefaultDataDir,
 		MerchantName:       DefaultMerchantName,
 		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
@@ -147,7 +147,7 @@ func settings() []setting {
 	}
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
-		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach", str(func(c *Config) *string { return &c.PublicURL })},
+		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
 		{"CHECKOUT_DATA_DIR", "data-dir", "directory of the SQLite database and the sandbox state", str(func(c *Config) *string { return &c.DataDir })},
 		{"CHECKOUT_DATABASE_URL", "database-url", "postgres://… for PostgreSQL (default: SQLite in the data dir)", str(func(c *Config) *string { return &c.DatabaseURL })},
 		{"CHECKOUT_GATEWAY_URL", "gateway-url", "gateway base URL, path prefix included (default: the embedded sandbox)", str(func(c *Config) *string { return &c.GatewayURL })},
@@ -209,7 +209,7 @@ func settings() []setting {
 // defaults shows each setting's default in the help, by variable.
 var defaults = map[string]func(c Config) string{
 	"CHECKOUT_ADDR":                  func(c Config) string { return c.Addr },
-	"CHECKOUT_PUBLIC_URL":            func(c Config) string { return c.PublicURL },
+	"CHECKOUT_PUBLIC_URL":            func(Config) string { return "http:// and the address bound, such as http://localhost:8080" },
 	"CHECKOUT_DATA_DIR":              func(c Config) string { return c.DataDir },
 	"CHECKOUT_MERCHANT_NAME":         func(c Config) string { return c.MerchantName },
 	"CHECKOUT_RECONCILE_INTERVAL":    func(c Config) string { return c.ReconcileInterval.String() },
@@ -317,8 +317,10 @@ func (c Config) Validate() error {
 	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q has no valid port", c.Addr)}
 	}
-	if err := checkHTTPURL(c.PublicURL, false); err != nil {
-		return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+	if c.PublicURL != "" {
+		if err := checkHTTPURL(c.PublicURL, false); err != nil {
+			return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+		}
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
 		return &ConfigError{"CHECKOUT_DATA_DIR", "must not be empty"}

@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != ":8080" || c.PublicURL != "http://localhost:8080" || c.DataDir != "./data" {
+	if c.Addr != ":8080" || c.PublicURL != "" || c.DataDir != "./data" {
 		t.Errorf("defaults: %+v", c)
 	}
 	if !c.Sandbox() || !c.WebhooksEnabled || c.ReconcileInterval != DefaultReconcileInterval {
@@ -138,7 +138,7 @@ func TestLoadHelp(t *testing.T) {
 // TestHelpShowsDefaults: checkout -h gives each setting that has a default with it.
 func TestHelpShowsDefaults(t *testing.T) {
 	u := Usage()
-	for _, want := range []string{"(default :8080)", "(default http://localhost:8080)", "(default ./data)",
+	for _, want := range []string{"(default :8080)", "(default http:// and the address bound, such as http://localhost:8080)", "(default ./data)",
 		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)", "(default 168h0m0s)", "(default 72h0m0s)"} {
 		if !strings.Contains(u, want) {
 			t.Errorf("usage lacks %q:\n%s", want, u)
