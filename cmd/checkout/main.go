@@ -86,6 +86,14 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 			return cmd.run(args[1:], env, os.Stdin, stdout, stderr)
 		}
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, env, stdout, stderr)
+}
+
+// serve is the server: it reads the configuration from args and env and serves until ctx
+// ends. It returns the exit status as run does.
+func serve(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) int {
 	cfg, err := app.Load(env, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, app.Usage()+commandsUsage())
@@ -99,9 +107,6 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 	logs := newBatchedLog(stderr)
 	defer logs.Close()
 	cfg.LogOutput = logs
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -80,6 +80,7 @@ type App struct {
 	ln       net.Listener
 	self     string // the loopback URL of ln
 	store    closingStore
+	lock     *dirLock // the data dir's, nil when the data dir holds nothing
 	svc      *checkout.Service
 	web      *web.Server
 	gateway  *gatewayclient.Client
@@ -139,6 +140,14 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
+	}
+	// The data dir holds the SQLite store and the embedded sandbox's state; with PostgreSQL and
+	// a real gateway it holds nothing, and several instances may share it.
+	if cfg.DatabaseURL == "" || cfg.Sandbox() {
+		if a.lock, err = lockDataDir(cfg.DataDir); err != nil {
+			return nil, err
+		}
+		closers = append(closers, a.lock.Close)
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -585,7 +594,7 @@ func (a *App) Close() error {
 				errs = append(errs, err)
 			}
 		}
-		errs = append(errs, a.store.Close())
+		errs = append(errs, a.store.Close(), a.lock.Close())
 		a.closeErr = errors.Join(errs...)
 	})
 	return a.closeErr
