@@ -50,8 +50,7 @@ func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stde
 	defer cancel()
 	keys, closeStore, err := app.OpenKeys(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "checkout apikey:", err)
-		return 1
+		return openFailed(stderr, "checkout apikey", err)
 	}
 	defer closeStore()
 

@@ -110,7 +110,7 @@ func serve(ctx context.Context, args []string, env func(string) string, stdout, 
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "config: CHECKOUT_ADDR: cannot listen on %s: %v\n", cfg.Addr, err)
+		fmt.Fprintf(stderr, "config: %s: cannot listen on %s: %v\n", cfg.Name("CHECKOUT_ADDR"), cfg.Addr, err)
 		return 2
 	}
 	a, err := app.New(ctx, cfg, ln)

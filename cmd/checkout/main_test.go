@@ -14,7 +14,8 @@ func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "not a url"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://user:pw@db/checkout"}, nil, "CHECKOUT_DATABASE_URL"},
-		{nil, []string{"-addr", "nonsense"}, "CHECKOUT_ADDR"},
+		{nil, []string{"-addr", "nonsense"}, "-addr"},
+		{nil, []string{"-public-url", "not a url"}, "-public-url"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr strings.Builder
@@ -36,7 +37,7 @@ func TestUnusableAddressExitsTwo(t *testing.T) {
 	var stdout, stderr strings.Builder
 	// 256.0.0.1 is no address: listening fails before anything else starts.
 	code := run([]string{"-addr", "256.0.0.1:8080", "-data-dir", t.TempDir()}, func(string) string { return "" }, &stdout, &stderr)
-	if code != 2 || !strings.HasPrefix(stderr.String(), "config: CHECKOUT_ADDR: ") {
+	if code != 2 || !strings.HasPrefix(stderr.String(), "config: -addr: ") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -67,4 +68,17 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		return "", nil, app.Config{}, 2, false
 	}
 	return verb, rest, cfg, 0, true
+}
+
+// openFailed reports that the command could not open the database and returns its exit
+// status: 2 for a configuration that names no database a server made (one line naming the
+// variable), 1 for anything else.
+func openFailed(stderr io.Writer, name string, err error) int {
+	var ce *app.ConfigError
+	if errors.As(err, &ce) {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintln(stderr, name+":", err)
+	return 1
 }

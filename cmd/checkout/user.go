@@ -75,8 +75,7 @@ func runUser(args []string, env func(string) string, stdin io.Reader, stdout, st
 	defer cancel()
 	acc, closeStore, err := app.OpenAccounts(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "checkout user:", err)
-		return 1
+		return openFailed(stderr, "checkout user", err)
 	}
 	defer closeStore()
 

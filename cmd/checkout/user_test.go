@@ -39,7 +39,7 @@ func login(t *testing.T, dataDir, email, password string) error {
 var printedPassword = regexp.MustCompile(`password \(shown only now\): (\S+)\n`)
 
 func TestUserCommand(t *testing.T) {
-	dir := t.TempDir()
+	dir := madeDataDir(t)
 	code, out, errOut := user(t, dir, "", "add", "Ana@Loja.Example")
 	m := printedPassword.FindStringSubmatch(out)
 	if code != 0 || m == nil || !strings.Contains(out, "user ana@loja.example added") || errOut != "" {

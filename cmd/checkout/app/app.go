@@ -116,6 +116,7 @@ const qrImagesKept = 256
 // the HTTP handlers, for a server on ln (whose address the embedded sandbox is reached at). The
 // app owns ln from then on: Serve serves on it, and Close closes it when Serve never ran.
 func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
+	defer func() { err = cfg.named(err) }()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -95,6 +95,27 @@ type Config struct {
 	Stdout io.Writer
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
+
+	// fromFlags names the flag of each variable whose value came from the command line.
+	fromFlags map[string]string
+}
+
+// Name is how a problem with the variable env is reported: its flag ("-public-url") when
+// Load took the value from the command line, else the variable itself.
+func (c Config) Name(env string) string {
+	if f, ok := c.fromFlags[env]; ok {
+		return "-" + f
+	}
+	return env
+}
+
+// named returns err, a *ConfigError's variable named as Name says.
+func (c Config) named(err error) error {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		return &ConfigError{Var: c.Name(ce.Var), Msg: ce.Msg}
+	}
+	return err
 }
 
 // Sandbox reports whether the embedded sandbox gateway is used (no gateway URL configured).
@@ -115,13 +136,14 @@ func Defaults() Config {
 	}
 }
 
-// ConfigError is a configuration problem; its message is one line naming the variable.
+// ConfigError is a configuration problem; its message is one line naming the variable, or
+// the flag when the value came from the command line.
 type ConfigError struct {
-	Var string // the environment variable, e.g. "CHECKOUT_PUBLIC_URL"
+	Var string // the environment variable, e.g. "CHECKOUT_PUBLIC_URL", or the flag, "-public-url"
 	Msg string
 }
 
-// Error is "config: VARIABLE: problem".
+// Error is "config: VARIABLE: problem" (or "config: -flag: problem").
 func (e *ConfigError) Error() string { return "config: " + e.Var + ": " + e.Msg }
 
 // setting is one variable of the configuration table: its environment name, its flag name, its
@@ -254,7 +276,8 @@ func formatRate(r web.Rate) string {
 
 // Load reads the configuration: defaults, then the environment (env, usually os.Getenv), then
 // the command-line flags in args (without the program name), which win. The result is
-// validated; any problem is a *ConfigError naming the variable. -h gives flag.ErrHelp.
+// validated; any problem is a *ConfigError naming the variable, or the flag when the value
+// came from one. -h gives flag.ErrHelp.
 func Load(env func(string) string, args []string) (Config, error) {
 	c := Defaults()
 	all := settings()
@@ -268,10 +291,12 @@ func Load(env func(string) string, args []string) (Config, error) {
 	fs := flag.NewFlagSet("checkout", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var flagErr error
+	c.fromFlags = map[string]string{}
 	for _, s := range all {
 		fs.Func(s.flag, s.usage+" ("+s.env+")", func(v string) error {
+			c.fromFlags[s.env] = s.flag
 			if err := s.set(&c, v); err != nil {
-				flagErr = &ConfigError{Var: s.env, Msg: err.Error()}
+				flagErr = &ConfigError{Var: "-" + s.flag, Msg: err.Error()}
 				return err
 			}
 			return nil
@@ -290,7 +315,7 @@ func Load(env func(string) string, args []string) (Config, error) {
 		return Config{}, &ConfigError{Var: "command line", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if err := c.Validate(); err != nil {
-		return Config{}, err
+		return Config{}, c.named(err)
 	}
 	return c, nil
 }

@@ -61,7 +61,11 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"CHECKOUT_ADDR": "nonsense"}, nil, "CHECKOUT_ADDR"},
-		{nil, []string{"-addr", "localhost:99999"}, "CHECKOUT_ADDR"},
+		// A value from a flag is reported by the flag's name.
+		{nil, []string{"-addr", "localhost:99999"}, "-addr"},
+		{nil, []string{"-public-url", "localhost:8080"}, "-public-url"},
+		{map[string]string{"CHECKOUT_PUBLIC_URL": "https://ok.example.com"}, []string{"-public-url", "ftp://x"}, "-public-url"},
+		{map[string]string{"CHECKOUT_ADMIN_EMAIL": "ana@loja.example"}, []string{"-admin-password", "password"}, "-admin-password"},
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "localhost:8080"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "https://x.example.com/shop?a=1"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "ftp://gw"}, nil, "CHECKOUT_GATEWAY_URL"},
@@ -81,7 +85,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},
 		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
-		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
+		{nil, []string{"-webhooks=maybe"}, "-webhooks"},
 		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_RETENTION_CARTS": "10m"}, nil, "CHECKOUT_RETENTION_CARTS"},
@@ -218,9 +222,13 @@ func TestLoadSandboxRateLimitErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := Load(envOf(tc.env), tc.args)
+		name := "CHECKOUT_SANDBOX_RATE_LIMIT"
+		if tc.args != nil {
+			name = "-sandbox-rate-limit"
+		}
 		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Var != "CHECKOUT_SANDBOX_RATE_LIMIT" {
-			t.Errorf("%v %v: want a *ConfigError naming CHECKOUT_SANDBOX_RATE_LIMIT, got %v", tc.env, tc.args, err)
+		if !errors.As(err, &ce) || ce.Var != name {
+			t.Errorf("%v %v: want a *ConfigError naming %s, got %v", tc.env, tc.args, name, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.why) || strings.Contains(err.Error(), "\n") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -77,13 +76,11 @@ func printFirstUser(w io.Writer, f *firstUser) {
 		"    change it with: checkout user reset-password %s\n", f.email, f.password, f.email)
 }
 
-// OpenAccounts opens the configured store (applying its migrations) and returns the
-// dashboard's accounts on it, for the `checkout user` command. Call close when done.
+// OpenAccounts opens the configured store, which a server must have made (a *ConfigError
+// says so otherwise), and returns the dashboard's accounts on it, for the `checkout user`
+// command. Call close when done.
 func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, closeStore func() error, err error) {
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, nil, fmt.Errorf("app: data dir: %w", err)
-	}
-	st, err := openStore(ctx, cfg)
+	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
