@@ -23,7 +23,7 @@ func TestAPIKeyCommands(t *testing.T) {
 	}
 	cli := func(args ...string) (int, string, string) {
 		var out, errOut strings.Builder
-		code := run(args, env, &out, &errOut)
+		code := run(app.DefaultCommand, args, env, &out, &errOut)
 		return code, out.String(), errOut.String()
 	}
 	code, out, _ := cli("apikey", "create", "loja", "online")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 // madeDataDir returns a data dir holding a database, as a server's first start leaves it.
@@ -42,7 +43,7 @@ func TestCommandsOpenOnlyAnExistingDatabase(t *testing.T) {
 		{map[string]string{"CHECKOUT_DATA_DIR": "./elsewhere"}, []string{"user", "add", "ana@loja.example"}, "config: CHECKOUT_DATA_DIR: there is no checkout database"},
 	} {
 		var stdout, stderr strings.Builder
-		code := run(tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)
+		code := run(app.DefaultCommand, tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)
 		if code != 2 || strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), tc.says) {
 			t.Errorf("%v %v: exit %d, %q; want 2 and one line starting %q", tc.env, tc.args, code, stderr.String(), tc.says)
 		}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 // serveEnv, set in the environment of this test binary, makes it the checkout server itself
@@ -21,7 +23,7 @@ const serveEnv = "CHECKOUT_TEST_SERVE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) == "1" {
-		os.Exit(run(nil, os.Getenv, os.Stdout, os.Stderr))
+		os.Exit(run(app.DefaultCommand, nil, os.Getenv, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -85,7 +87,7 @@ func serveHere(ctx context.Context, dataDir string, started chan<- string) (int,
 	}
 	var stderr lockedBuffer
 	env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_DATA_DIR": dataDir}
-	code := serve(ctx, nil, func(k string) string { return env[k] }, stdout, &stderr)
+	code := serve(ctx, app.DefaultCommand, nil, func(k string) string { return env[k] }, stdout, &stderr)
 	return code, stderr.String()
 }
 
@@ -122,7 +124,7 @@ func TestDataDirLock(t *testing.T) {
 	}
 	for _, args := range [][]string{{"apikey", "create", "erp"}, {"apikey", "list"}, {"user", "add", "bia@loja.example"}, {"user", "list"}} {
 		var out, errOut strings.Builder
-		if code := run(args, env, &out, &errOut); code != 0 {
+		if code := run(app.DefaultCommand, args, env, &out, &errOut); code != 0 {
 			t.Errorf("checkout %s beside a running server: exit %d, %q", strings.Join(args, " "), code, errOut.String())
 		}
 	}

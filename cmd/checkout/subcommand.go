@@ -14,7 +14,8 @@ import (
 // (-data-dir, -database-url, else the environment), and the usage text on bad input.
 type subcommand struct {
 	name  string // "checkout user"
-	usage string // printed before the flags' defaults
+	prog  string // how the user runs the program ("go run ./cmd/checkout")
+	usage string // printed before the flags' defaults, its %[1]s standing for prog
 	// valid reports whether the verb and the arguments left after the flags make a command.
 	valid func(verb string, rest []string) bool
 	// flags, when set, adds the command's own flags (called before parsing).
@@ -33,7 +34,7 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		s.flags(fs)
 	}
 	usage := func() {
-		fmt.Fprint(stderr, s.usage)
+		fmt.Fprintf(stderr, s.usage, s.prog)
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}

@@ -16,7 +16,7 @@ func user(t *testing.T, dataDir, stdin string, args ...string) (int, string, str
 	t.Helper()
 	var stdout, stderr strings.Builder
 	env := map[string]string{"CHECKOUT_DATA_DIR": dataDir}
-	code := runUser(args, func(k string) string { return env[k] }, strings.NewReader(stdin), &stdout, &stderr)
+	code := runUser(app.DefaultCommand, args, func(k string) string { return env[k] }, strings.NewReader(stdin), &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -106,7 +106,7 @@ func TestUserCommand(t *testing.T) {
 	}
 	// Through the main entry point too.
 	var stdout, stderr strings.Builder
-	if code := run([]string{"user", "list", "-data-dir", dir}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
+	if code := run(app.DefaultCommand, []string{"user", "list", "-data-dir", dir}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
 		!strings.Contains(stdout.String(), "bia@loja.example") {
 		t.Errorf("checkout user list: %d %q %q", code, stdout.String(), stderr.String())
 	}

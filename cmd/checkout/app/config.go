@@ -24,6 +24,8 @@ import (
 const (
 	DefaultAddr    = ":8080"
 	DefaultDataDir = "./data"
+	// DefaultCommand is how the program is run from its source tree.
+	DefaultCommand = "go run ./cmd/checkout"
 	// DefaultMerchantName is shown on the shopper pages when none is configured.
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
@@ -93,6 +95,9 @@ type Config struct {
 	Clock func() time.Time
 	// Stdout receives the start banner (the URLs); nil discards it.
 	Stdout io.Writer
+	// Command is how the user runs the program, for the banner's advice ("" is
+	// DefaultCommand): "go run ./cmd/checkout", or "./checkout" for a binary built from it.
+	Command string
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
 
@@ -320,10 +325,10 @@ func Load(env func(string) string, args []string) (Config, error) {
 	return c, nil
 }
 
-// Usage returns the help text: every flag with its variable.
-func Usage() string {
+// Usage returns the help text of the program run as prog: every flag with its variable.
+func Usage(prog string) string {
 	var b strings.Builder
-	b.WriteString("Usage: checkout [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n")
+	fmt.Fprintf(&b, "Usage: %s [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n", prog)
 	def := Defaults()
 	for _, s := range settings() {
 		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s", s.flag, s.env, s.usage)

@@ -131,7 +131,7 @@ func TestLoadHelp(t *testing.T) {
 	if _, err := Load(envOf(nil), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: %v", err)
 	}
-	u := Usage()
+	u := Usage(DefaultCommand)
 	for _, s := range settings() {
 		if !strings.Contains(u, "-"+s.flag) || !strings.Contains(u, s.env) {
 			t.Errorf("usage misses %s", s.env)
@@ -141,7 +141,7 @@ func TestLoadHelp(t *testing.T) {
 
 // TestHelpShowsDefaults: checkout -h gives each setting that has a default with it.
 func TestHelpShowsDefaults(t *testing.T) {
-	u := Usage()
+	u := Usage(DefaultCommand)
 	for _, want := range []string{"(default :8080)", "(default http:// and the address bound, such as http://localhost:8080)", "(default ./data)",
 		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)", "(default 168h0m0s)", "(default 72h0m0s)"} {
 		if !strings.Contains(u, want) {
@@ -186,7 +186,7 @@ func TestLoadSandboxRateLimit(t *testing.T) {
 	if err != nil || !c.SandboxRateLimit.Off {
 		t.Errorf("the flag must win over the environment: %+v, %v", c.SandboxRateLimit, err)
 	}
-	if u := Usage(); !strings.Contains(u, "-sandbox-rate-limit\tCHECKOUT_SANDBOX_RATE_LIMIT") || !strings.Contains(u, "(default 50/s)") {
+	if u := Usage(DefaultCommand); !strings.Contains(u, "-sandbox-rate-limit\tCHECKOUT_SANDBOX_RATE_LIMIT") || !strings.Contains(u, "(default 50/s)") {
 		t.Errorf("usage lacks the sandbox rate limit and its default:\n%s", u)
 	}
 }

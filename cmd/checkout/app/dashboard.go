@@ -66,14 +66,19 @@ func (a *App) dashboardBanner(public string) {
 	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, web.DashboardPath)
 	if f := a.firstUser; f != nil {
 		a.firstUser = nil
-		printFirstUser(a.cfg.Stdout, f)
+		cmd := a.cfg.Command
+		if cmd == "" {
+			cmd = DefaultCommand
+		}
+		printFirstUser(a.cfg.Stdout, f, cmd)
 	}
 }
 
-// printFirstUser shows the first user's credentials with what to do with them.
-func printFirstUser(w io.Writer, f *firstUser) {
+// printFirstUser shows the first user's credentials with what to do with them, cmd being
+// how the user runs the program.
+func printFirstUser(w io.Writer, f *firstUser, cmd string) {
 	fmt.Fprintf(w, "    first dashboard user: %s\n    password (shown only now): %s\n"+
-		"    change it with: checkout user reset-password %s\n", f.email, f.password, f.email)
+		"    change it with: %s user reset-password %s\n", f.email, f.password, cmd, f.email)
 }
 
 // OpenAccounts opens the configured store, which a server must have made (a *ConfigError
