@@ -25,6 +25,11 @@
 //
 //   - Input is checked with the gateway client's own validation before anything is stored;
 //     violations come back as *FieldErrors keyed by form field (FormField).
+//   - Every text taken (checkout sessions, the customer form, products, and through package
+//     merchant API key names, e-mails and notification URLs) follows one rule, CheckText: no
+//     control characters and no invisible text-direction marks, refused with CodeText on the
+//     field before any other rule, so that no order holds what a database refuses or what
+//     disguises a text.
 //   - When the gateway does not answer, PlaceOrder still returns the stored order, pending;
 //     EnsurePayment (called by the PIX page and by the Reconciler) retries with the same key.
 //   - A 422 of the gateway fails the attempt and the order, and is returned as *FieldErrors,

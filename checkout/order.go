@@ -129,6 +129,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 // fe, the checkout's own rules on the customer (typed, as sent), and every rule of the gateway
 // on the transaction request req (which also asks for an address when a product is physical).
 func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
+	fe.checkTexts(customerTexts(typed, o.Address)...)
 	checkCustomer(fe, typed, o.Customer)
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
@@ -137,6 +138,20 @@ func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gate
 		fe.add(FieldForm, gatewayclient.Violation{Code: gatewayclient.CodeFormat, Message: err.Error()})
 	}
 	return fe.orNil()
+}
+
+// customerTexts are the texts of the customer form, the customer as typed and the address,
+// by form field, for CheckText.
+func customerTexts(c Customer, a *Address) []textField {
+	t := func(path, v string) textField { return textField{FormField(path), path, v} }
+	texts := []textField{t("customer.name", c.Name), t("customer.document", c.Document),
+		t("customer.email", c.Email), t("customer.mobilePhone", c.Phone)}
+	if a != nil {
+		texts = append(texts, t("address.zipCode", a.ZipCode), t("address.street", a.Street), t("address.number", a.Number),
+			t("address.complement", a.Complement), t("address.neighborhood", a.Neighborhood), t("address.city", a.City),
+			t("address.state", a.State), t("address.country", a.Country))
+	}
+	return texts
 }
 
 // checkCustomer adds the violations of the checkout's own rules on the customer, beyond the

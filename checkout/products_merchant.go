@@ -47,14 +47,16 @@ func (s *Service) AllProducts(ctx context.Context) ([]Product, error) {
 func CheckProduct(in ProductInput) *FieldErrors { return checkProduct(&in) }
 
 // checkProduct checks a product with the gateway's own rules for a transaction's item (title
-// 2..150 characters, description 2..255 when given, unit price 1..10000000 cents): a product
-// the gateway would refuse in an order is refused here. Texts are trimmed.
+// 2..150 characters, description 2..255 when given, unit price 1..10000000 cents) and the text
+// rule (CheckText): a product the gateway would refuse in an order is refused here. Texts are
+// trimmed.
 func checkProduct(in *ProductInput) *FieldErrors {
 	in.Title, in.Description = strings.TrimSpace(in.Title), strings.TrimSpace(in.Description)
 	req := gatewayclient.CreateTransactionRequest{Amount: max(in.UnitPrice, 1), PaymentMethod: gatewayclient.PaymentMethodPIX,
 		IdempotencyKey: "product-check", Pix: &gatewayclient.PixRequest{},
 		Items: []gatewayclient.Item{{Title: in.Title, Description: in.Description, UnitPrice: in.UnitPrice, Quantity: gatewayclient.Ptr(1)}}}
 	fe := &FieldErrors{}
+	fe.checkTexts(textField{FieldTitle, "items[0].title", in.Title}, textField{FieldDescription, "items[0].description", in.Description})
 	var ve *gatewayclient.ValidationError
 	if err := req.Validate(); errors.As(err, &ve) {
 		for _, v := range ve.Violations {

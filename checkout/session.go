@@ -207,6 +207,7 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
 		}
 	}
+	fe.checkTexts(sessionTexts(in)...)
 	sess := &Session{
 		ID:             s.newID(),
 		IdempotencyKey: in.IdempotencyKey,
@@ -273,6 +274,43 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 		return nil, err
 	}
 	return sess, nil
+}
+
+// sessionTexts are the texts of a session's request, by their API path, for CheckText.
+func sessionTexts(in CreateSessionInput) []textField {
+	t := func(path, v string) textField { return textField{path, path, v} }
+	texts := []textField{t("externalCode", in.ExternalCode), t("embedOrigin", in.EmbedOrigin),
+		t("successUrl", in.SuccessURL), t("cancelUrl", in.CancelURL)}
+	for i, it := range in.Items {
+		p := fmt.Sprintf("items[%d]", i)
+		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
+			t(p+".description", it.Description), t(p+".type", it.Type))
+	}
+	if c := in.Customer; c != nil {
+		texts = append(texts, t("customer.name", c.Name), t("customer.document", c.Document),
+			t("customer.email", c.Email), t("customer.phone", c.Phone))
+	}
+	if a := in.Address; a != nil {
+		for _, f := range []struct{ name, v string }{{"zipCode", a.ZipCode}, {"street", a.Street}, {"number", a.Number},
+			{"complement", a.Complement}, {"neighborhood", a.Neighborhood}, {"city", a.City}, {"state", a.State},
+			{"country", a.Country}} {
+			texts = append(texts, t("customer.address."+f.name, f.v))
+		}
+	}
+	keys := make([]string, 0, len(in.Metadata))
+	for k := range in.Metadata {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if CheckText(k) != nil {
+			// The key cannot name the field: it is the key that is refused.
+			texts = append(texts, textField{"metadata", "metadata", k})
+			continue
+		}
+		texts = append(texts, t("metadata."+k, in.Metadata[k]))
+	}
+	return texts
 }
 
 // sessionLine checks one item and returns its line, and whether the line can go on to the

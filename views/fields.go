@@ -97,6 +97,10 @@ func FieldMessage(lang Lang, field, code string) string {
 	if code == "" {
 		code = "invalid"
 	}
+	if code == checkout.CodeText {
+		// The rule is the same for every field, and no field's general wording explains it.
+		return T(lang, "err.text")
+	}
 	for _, key := range []string{"err." + field + "." + code, "err." + field + ".invalid"} {
 		if HasKey(key) {
 			return T(lang, key)

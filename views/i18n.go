@@ -149,6 +149,7 @@ var shopMessages = map[string][2]string{
 	// other code of that field, then the general ones.
 	"err.required":                {"Preencha este campo.", "Fill in this field."},
 	"err.invalid":                 {"Verifique este campo.", "Check this field."},
+	"err.text":                    {"Apague os caracteres de controle ou as marcas invisíveis de direção do texto (eles podem vir de um texto colado).", "Delete the control characters or invisible text-direction marks (they may come from pasted text)."},
 	"err.other":                   {"Não foi possível validar os dados: %s", "The details could not be validated: %s"},
 	"err.name.required":           {"Informe seu nome completo.", "Enter your full name."},
 	"err.name.invalid":            {"Informe um nome só com letras, números e pontuação comum.", "Enter a name with letters, digits and common punctuation only."},

@@ -43,7 +43,7 @@ func (d *dashboard) loginView(r *http.Request) views.LoginView {
 }
 
 // login is POST /dashboard/login: the e-mail and password are checked (throttled per account
-// and per client address); success renews the session's token (no fixation) and goes to the
+// and client address, per address, and per account at a much higher ceiling); success renews the session's token (no fixation) and goes to the
 // page asked for, or the overview. Failures answer the form again with one message, the same
 // for an unknown e-mail and a wrong password.
 func (d *dashboard) login(w http.ResponseWriter, r *http.Request) {

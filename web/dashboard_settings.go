@@ -103,7 +103,7 @@ func (d *dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 		v := d.settingsView(r, &in)
 		for _, field := range []string{merchant.FieldWebhookURL, merchant.FieldFrameOrigins} {
 			if fe.Has(field) {
-				v.Errors[field] = views.FieldMessage(v.Lang, field, "")
+				v.Errors[field] = views.FieldMessage(v.Lang, field, fe.Code(field))
 			}
 		}
 		d.s.render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))

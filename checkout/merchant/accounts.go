@@ -62,11 +62,11 @@ func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) 
 }
 
 // Login checks an e-mail and password typed at the sign-in from the client address addr
-// (host or host:port; "" when unknown). While failed sign-ins of the account or the address
-// impose a wait, it refuses with a *ThrottledError without looking at the password. A wrong
-// password and an unknown e-mail both give ErrBadCredentials, after the same work, and both
-// count as failures of the account and of the address. A success forgets the account's
-// failures.
+// (host or host:port; "" when unknown). While the failed sign-ins of the account from that
+// address, of the address, or (past a much higher ceiling) of the account impose a wait, it
+// refuses with a *ThrottledError without looking at the password. A wrong password and an
+// unknown e-mail both give ErrBadCredentials, after the same work, and both count as
+// failures of the three. A success forgets the failures of the account from that address.
 func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
 	// The hashing slot is held from the throttle's check to the record of a failure, so that a
 	// burst of concurrent guesses cannot all pass the check before the first failure is
@@ -75,17 +75,6 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 		return nil, err
 	}
 	defer a.hasher.release()
-	now := a.now()
-	keys := []string{accountKey(email)}
-	if k := addrKey(addr); k != "" {
-		keys = append(keys, k)
-	}
-	if wait, err := a.wait(ctx, keys, now); err != nil {
-		return nil, err
-	} else if wait > 0 {
-		return nil, &ThrottledError{Wait: wait}
-	}
-
 	u, err := a.users.UserByEmail(ctx, NormalizeEmail(email))
 	hash := a.dummy
 	switch {
@@ -96,36 +85,45 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 	default:
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
+	now := a.now()
+	keys := a.policy.throttleKeys(email, addr, u)
+	if wait, err := a.wait(ctx, keys, now); err != nil {
+		return nil, err
+	} else if wait > 0 {
+		return nil, &ThrottledError{Wait: wait}
+	}
 	ok, err := a.hasher.verifyHeld(hash, password)
 	if err != nil && !errors.Is(err, errBadHash) {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
 	if !ok || u == nil {
 		for _, k := range keys {
-			if _, err := a.throttle.RecordLoginFailure(ctx, k, now, now.Add(-a.policy.ForgetAfter)); err != nil {
+			if _, err := a.throttle.RecordLoginFailure(ctx, k.key, now, now.Add(-a.policy.ForgetAfter)); err != nil {
 				return nil, fmt.Errorf("merchant: recording a failed sign-in: %w", err)
 			}
 		}
 		return nil, ErrBadCredentials
 	}
-	if err := a.throttle.ResetLoginFailures(ctx, keys[0]); err != nil {
+	// The address's and the account's counts are left to age: the owner signing in must not
+	// hand a stranger elsewhere a fresh allowance.
+	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
 	return u, nil
 }
 
 // wait returns the longest wait that the failures of keys impose at now (0: none).
-func (a *Accounts) wait(ctx context.Context, keys []string, now time.Time) (time.Duration, error) {
+func (a *Accounts) wait(ctx context.Context, keys []throttleKey, now time.Time) (time.Duration, error) {
 	var wait time.Duration
 	for _, k := range keys {
-		n, last, err := a.throttle.LoginFailures(ctx, k)
+		n, last, err := a.throttle.LoginFailures(ctx, k.key)
 		if err != nil {
 			return 0, fmt.Errorf("merchant: reading failed sign-ins: %w", err)
 		}
 		if n == 0 || now.Sub(last) >= a.policy.ForgetAfter {
 			continue
 		}
-		if left := last.Add(a.policy.Wait(n)).Sub(now); left > wait {
+		if left := last.Add(a.policy.Wait(n, k.free)).Sub(now); left > wait {
 			wait = left
 		}
 	}
@@ -158,7 +156,7 @@ func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*Us
 // "password"), a taken e-mail ErrEmailTaken.
 func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, error) {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkEmail(email), checkPassword(password)); err != nil {
+	if err := fieldErrors(checkEmail(email), CheckPassword(password, email)); err != nil {
 		return nil, err
 	}
 	hash, err := a.hasher.Hash(ctx, password)
@@ -174,10 +172,12 @@ func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, 
 }
 
 // ResetPassword gives the user with that e-mail a new password, which ends their sessions,
-// and forgets the account's failed sign-ins. An unknown e-mail gives checkout.ErrNotFound.
+// and forgets the account's failed sign-ins (those of each address against the account start
+// again with the new password; the addresses' own counts stay). An unknown e-mail gives
+// checkout.ErrNotFound.
 func (a *Accounts) ResetPassword(ctx context.Context, email, password string) error {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkPassword(password)); err != nil {
+	if err := fieldErrors(CheckPassword(password, email)); err != nil {
 		return err
 	}
 	u, err := a.users.UserByEmail(ctx, email)

@@ -166,25 +166,27 @@ func TestLoginSuccessAndSameErrorForUnknownEmail(t *testing.T) {
 	}
 }
 
-func TestLoginThrottlingPerAccount(t *testing.T) {
+// TestLoginThrottlingPerPair: ten failures of one account from one address make that address
+// wait, doubling, even with the right password; the account's owner elsewhere is not refused.
+func TestLoginThrottlingPerPair(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.addUser(t, "ana@example.com", "s3nha-muito-boa")
-	// Ten failures from ten addresses: the account alone counts them.
 	for i := range 10 {
 		if i > 0 {
 			f.clock.advance(time.Second)
 		}
-		_, err := f.acc.Login(ctx, "ana@example.com", "wrong", fmt.Sprintf("198.51.100.%d", i+1))
+		// Ports change between attempts; the address is the same.
+		_, err := f.acc.Login(ctx, "ana@example.com", "wrong", fmt.Sprintf("198.51.100.7:%d", 4000+i))
 		if !errors.Is(err, merchant.ErrBadCredentials) {
 			t.Fatalf("failure %d: %v", i+1, err)
 		}
 	}
 	before := f.h.Verified()
-	_, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1")
+	_, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "198.51.100.7")
 	var te *merchant.ThrottledError
 	if !errors.As(err, &te) || te.Wait != time.Minute {
-		t.Fatalf("11th attempt: %v; want a wait of one minute", err)
+		t.Fatalf("11th attempt from the same address: %v; want a wait of one minute", err)
 	}
 	if checkout.ErrorCode(err) != checkout.CodeTooManyAttempts {
 		t.Errorf("code %q", checkout.ErrorCode(err))
@@ -192,41 +194,84 @@ func TestLoginThrottlingPerAccount(t *testing.T) {
 	if f.h.Verified() != before {
 		t.Error("a throttled attempt verified the password")
 	}
+	// The owner, from an address with no failures, signs in at once.
+	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1:443"); err != nil {
+		t.Fatalf("the owner from another address: %v", err)
+	}
 	f.clock.advance(40 * time.Second)
-	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1"); !errors.As(err, &te) || te.Wait != 20*time.Second {
+	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "198.51.100.7"); !errors.As(err, &te) || te.Wait != 20*time.Second {
 		t.Fatalf("after 40 s: %v; want 20 s left", err)
 	}
 	// The wait over, one more failure doubles it.
 	f.clock.advance(20 * time.Second)
-	if _, err := f.acc.Login(ctx, "ana@example.com", "wrong", "192.0.2.1"); !errors.Is(err, merchant.ErrBadCredentials) {
+	if _, err := f.acc.Login(ctx, "ana@example.com", "wrong", "198.51.100.7"); !errors.Is(err, merchant.ErrBadCredentials) {
 		t.Fatalf("after the wait: %v", err)
 	}
-	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1"); !errors.As(err, &te) || te.Wait != 2*time.Minute {
+	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "198.51.100.7"); !errors.As(err, &te) || te.Wait != 2*time.Minute {
 		t.Fatalf("after the 11th failure: %v; want two minutes", err)
 	}
-	// An unknown e-mail is throttled exactly like a known one.
+	// An unknown e-mail is throttled exactly like a known one, and so are clients whose
+	// address is unknown, together.
 	for range 10 {
 		_, _ = f.acc.Login(ctx, "ghost@example.com", "wrong", "")
 	}
-	if _, err := f.acc.Login(ctx, "ghost@example.com", "wrong", ""); !errors.As(err, &te) || te.Wait != time.Minute {
+	if _, err := f.acc.Login(ctx, "ghost@example.com", "wrong", "not an address"); !errors.As(err, &te) || te.Wait != time.Minute {
 		t.Errorf("unknown e-mail after 10 failures: %v", err)
 	}
-	// The right password after the wait signs in and forgets the account's failures.
+	// The right password after the wait signs in and forgets that address's failures of the
+	// account, not the account's count.
 	f.clock.advance(2 * time.Minute)
-	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1"); err != nil {
+	if _, err := f.acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "198.51.100.7"); err != nil {
 		t.Fatalf("after the wait with the right password: %v", err)
 	}
-	if n, _, _ := f.store.LoginFailures(ctx, "account:ana@example.com"); n != 0 {
-		t.Errorf("%d failures kept after a success", n)
+	for i := range 9 {
+		if _, err := f.acc.Login(ctx, "ana@example.com", "wrong", "198.51.100.7"); !errors.Is(err, merchant.ErrBadCredentials) {
+			t.Fatalf("failure %d after the success: %v; want the pair's count started again", i+1, err)
+		}
+	}
+	if n, _, _ := f.store.LoginFailures(ctx, "account:ana@example.com"); n != 20 {
+		t.Errorf("the account counts %d failures; want 20, its 11 before the success kept", n)
 	}
 }
 
+// TestLoginThrottlingPerAccount: failures of one account spread over many addresses are
+// stopped only at the much higher per-account ceiling, for every address.
+func TestLoginThrottlingPerAccount(t *testing.T) {
+	st := newMemStore()
+	c := &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	policy := merchant.DefaultThrottlePolicy
+	policy.PerAccount = 40
+	acc := merchant.NewAccounts(st, st, merchant.AccountsOptions{Hasher: merchant.NewHasher(cheap, 2), Clock: c.now, Throttle: policy})
+	ctx := context.Background()
+	if _, err := acc.AddUser(ctx, "ana@example.com", "s3nha-muito-boa"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 39 {
+		if _, err := acc.Login(ctx, "ana@example.com", "wrong", fmt.Sprintf("198.51.100.%d", i+1)); !errors.Is(err, merchant.ErrBadCredentials) {
+			t.Fatalf("failure %d: %v", i+1, err)
+		}
+	}
+	// Below the ceiling the owner signs in from a fresh address.
+	if _, err := acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.1"); err != nil {
+		t.Fatalf("below the account's ceiling: %v", err)
+	}
+	if _, err := acc.Login(ctx, "ana@example.com", "wrong", "198.51.100.200"); !errors.Is(err, merchant.ErrBadCredentials) {
+		t.Fatalf("40th failure: %v", err)
+	}
+	var te *merchant.ThrottledError
+	if _, err := acc.Login(ctx, "ana@example.com", "s3nha-muito-boa", "192.0.2.2"); !errors.As(err, &te) || te.Wait != time.Minute {
+		t.Fatalf("at the account's ceiling: %v; want a wait of one minute", err)
+	}
+}
+
+// TestLoginThrottlingPerAddress: one address trying many accounts is stopped at its own count,
+// for every account; another network is not.
 func TestLoginThrottlingPerAddress(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.addUser(t, "ana@example.com", "s3nha-muito-boa")
-	// One address trying ten different accounts, from ports and IPv6 hosts of one /64.
-	for i := range 10 {
+	// One address trying 30 different accounts, from ports and IPv6 hosts of one /64.
+	for i := range 30 {
 		addr := fmt.Sprintf("[2001:db8:1:2::%x]:4000", i+1)
 		if _, err := f.acc.Login(ctx, fmt.Sprintf("user%d@example.com", i), "wrong", addr); !errors.Is(err, merchant.ErrBadCredentials) {
 			t.Fatalf("failure %d: %v", i, err)
@@ -246,23 +291,63 @@ func TestLoginThrottlingPerAddress(t *testing.T) {
 		t.Fatalf("a day later: %v", err)
 	}
 	f.clock.advance(time.Second)
-	if n, err := f.acc.Prune(ctx); err != nil || n != 11 {
-		t.Errorf("Prune = %d, %v; want the 10 accounts' keys and the address's", n, err)
+	if n, err := f.acc.Prune(ctx); err != nil || n != 61 {
+		t.Errorf("Prune = %d, %v; want the 30 accounts' keys, their 30 pairs and the address's", n, err)
 	}
 }
 
 func TestAddrKey(t *testing.T) {
 	for in, want := range map[string]string{
-		"203.0.113.7:5555":        "addr:203.0.113.7",
-		"203.0.113.7":             "addr:203.0.113.7",
-		"[::ffff:203.0.113.7]:80": "addr:203.0.113.7",
-		"[2001:db8:1:2:3::4]:80":  "addr:2001:db8:1:2::/64",
-		"2001:db8:1:2:3::4":       "addr:2001:db8:1:2::/64",
-		"":                        "",
-		"garbage":                 "",
+		"203.0.113.7:5555":        "203.0.113.7",
+		"203.0.113.7":             "203.0.113.7",
+		"[::ffff:203.0.113.7]:80": "203.0.113.7",
+		"[2001:db8:1:2:3::4]:80":  "2001:db8:1:2::/64",
+		"2001:db8:1:2:3::4":       "2001:db8:1:2::/64",
+		"":                        "unknown",
+		"garbage":                 "unknown",
 	} {
 		if got := merchant.AddrKey(in); got != want {
 			t.Errorf("AddrKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestGuessablePasswordsRefused: common and breached passwords, patterns and the e-mail itself
+// are refused with a reason in words, whether a user is added or a password reset; a long
+// random passphrase is accepted.
+func TestGuessablePasswordsRefused(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.addUser(t, "ana@example.com", "s3nha-muito-boa")
+	for pw, reason := range map[string]string{
+		"password":         "is one of the most common passwords, found in lists of breached passwords",
+		"12345678":         "is one of the most common passwords",
+		"qwertyuiop":       "is one of the most common passwords",
+		"senha123":         "is one of the most common passwords",
+		"abcdefghij":       "is a sequence",
+		"zzzzzzzzzz":       "repeats characters",
+		"ana@example.com1": "is made of the e-mail address",
+	} {
+		_, addErr := f.acc.AddUser(ctx, "ana@example.com", pw) // the e-mail is taken: the password is checked first
+		resetErr := f.acc.ResetPassword(ctx, "ana@example.com", pw)
+		for verb, err := range map[string]error{"AddUser": addErr, "ResetPassword": resetErr} {
+			var fe *checkout.FieldErrors
+			if !errors.As(err, &fe) || fe.Code(merchant.FieldPassword) != merchant.CodeGuessable {
+				t.Errorf("%s with %q: %v; want refused as guessable", verb, pw, err)
+				continue
+			}
+			if msg := fe.Fields[merchant.FieldPassword][0].Message; !strings.HasPrefix(msg, "is too easy to guess: it "+reason) {
+				t.Errorf("%s with %q says %q; want that it %s", verb, pw, msg, reason)
+			}
+		}
+	}
+	// Another user's e-mail is nothing special.
+	if v := merchant.CheckPassword("ana@example.com1", "bia@example.com"); v != nil {
+		t.Errorf("another user's e-mail as a password: %+v", v)
+	}
+	for _, pw := range []string{"vk4q-tzp9-wcm2-lh7r", "correct horse battery staple"} {
+		if err := f.acc.ResetPassword(ctx, "ana@example.com", pw); err != nil {
+			t.Errorf("the passphrase %q: %v; want accepted", pw, err)
 		}
 	}
 }
@@ -289,8 +374,8 @@ func TestAddUserValidation(t *testing.T) {
 			t.Errorf("AddUser(%q, %d chars) = %v; want %s %s", tc.email, len(tc.pw), err, tc.field, tc.code)
 		}
 	}
-	f.addUser(t, "admin@localhost", "12345678") // a single-label domain is fine for a sign-in name
-	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "another-password"); !errors.Is(err, merchant.ErrEmailTaken) {
+	f.addUser(t, "admin@localhost", "s3nha-muito-boa") // a single-label domain is fine for a sign-in name
+	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "outra-s3nha-boa"); !errors.Is(err, merchant.ErrEmailTaken) {
 		t.Errorf("a taken e-mail: %v", err)
 	}
 }

@@ -128,7 +128,8 @@ func hint(secret string) string {
 }
 
 // Create makes a new key named name and returns it: the key itself (shown once, never
-// stored) and its record. A blank or too long name is a *checkout.FieldErrors on "name".
+// stored) and its record. A blank or too long name, or one that breaks checkout.CheckText, is
+// a *checkout.FieldErrors on "name".
 func (k *Keys) Create(ctx context.Context, name string) (string, *APIKey, error) {
 	name = strings.Join(strings.Fields(name), " ")
 	switch n := utf8.RuneCountInString(name); {
@@ -136,6 +137,9 @@ func (k *Keys) Create(ctx context.Context, name string) (string, *APIKey, error)
 		return "", nil, fieldError("name", gatewayclient.CodeRequired, "is required")
 	case n > MaxKeyNameLength || !utf8.ValidString(name):
 		return "", nil, fieldError("name", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxKeyNameLength))
+	}
+	if err := checkout.CheckText(name); err != nil {
+		return "", nil, fieldError("name", checkout.CodeText, err.Error())
 	}
 	secret := newKey()
 	h := HashKey(secret)

@@ -47,13 +47,25 @@
 // parameters, so that the answer takes as long as for a known e-mail with a wrong password,
 // and both get the same error.
 //
-// Failed sign-ins are counted per account (the e-mail as typed, normalised, whether or not a
-// user has it) and per client address (an IPv6 address by its /64 prefix) in the database, so
-// that a restart or another instance does not reset them. The first ten failures cost
-// nothing; from the tenth on, the next attempt must wait, one minute doubling with each further
-// failure up to an hour. While a wait runs, attempts are refused without checking the
-// password. A success forgets the account's failures (not the address's); failures older than
-// a day are forgotten.
+// A new password (a user added, a password reset, CHECKOUT_ADMIN_PASSWORD) follows NIST SP
+// 800-63B section 5.1.1: 8 to 256 characters of any kind, and nothing attackers try first.
+// CheckPassword refuses, saying why in words, what zxcvbn estimates below 10^8 guesses: the
+// commonest passwords of breached-password lists, words and names, keyboard patterns,
+// sequences, repeats, dates, the user's e-mail.
+//
+// Failed sign-ins are counted three ways in the database, so that a restart or another
+// instance does not reset them (OWASP's Authentication and Credential Stuffing cheat sheets):
+// per account and client address (the pair: the e-mail as typed, normalised, whether or not a
+// user has it, and the address, an IPv6 one by its /64 prefix), per address, and per account.
+// Ten failures of a pair, thirty of an address or two hundred of an account cost nothing;
+// past one of them, the next attempt from that pair, that address or for that account must
+// wait, one minute doubling with each further failure up to an hour. While a wait runs,
+// attempts are refused without checking the password. So a stranger who guesses from one
+// address stops themselves long before the owner, from an address with no failures, is
+// refused: only failures spread over many addresses reach the account's much higher ceiling.
+// A success forgets the failures of its pair (not the address's or the account's, which a
+// stranger elsewhere may be adding to); a password reset forgets the account's, and starts the
+// pairs of that account again; failures older than a day are forgotten.
 //
 // Sessions are kept by scs in the same database (see SessionStore); a session remembers the
 // user's id and a fingerprint of their password hash, so that resetting a password ends every

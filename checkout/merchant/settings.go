@@ -162,7 +162,9 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 	next := cur
 	next.WebhookURL = strings.TrimSpace(in.WebhookURL)
 	if next.WebhookURL != "" {
-		if err := CheckMerchantURL(next.WebhookURL); err != nil {
+		if err := checkout.CheckText(next.WebhookURL); err != nil {
+			addField(fe, FieldWebhookURL, checkout.CodeText, err.Error())
+		} else if err := CheckMerchantURL(next.WebhookURL); err != nil {
 			addField(fe, FieldWebhookURL, gatewayclient.CodeURL, err.Error())
 		}
 	}

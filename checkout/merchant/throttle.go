@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
-// ThrottleStore counts failed sign-ins by key ("account:<email>", "addr:<prefix>"), shared by
-// every instance. Implementations must pass checkout/storetest.
+// ThrottleStore counts failed sign-ins by key ("pair:<email> <address>", "addr:<address>",
+// "account:<email>"), shared by every instance. Implementations must pass checkout/storetest.
 type ThrottleStore interface {
 	// LoginFailures returns the count of failures of key and the time of the last one (0 and
 	// the zero time when there are none).
@@ -25,25 +26,35 @@ type ThrottleStore interface {
 	PruneLoginFailures(ctx context.Context, before time.Time) (int, error)
 }
 
-// ThrottlePolicy says how long failed sign-ins make the next one wait.
+// ThrottlePolicy says how many failed sign-ins cost nothing, counted three ways, and how long
+// the failures past them make the next attempt wait. The counts follow OWASP's
+// Authentication and Credential Stuffing cheat sheets: one account guessed from one address
+// (the pair) is stopped soon; one address guessing many accounts later; one account guessed
+// from many addresses only at a much higher ceiling, so that a stranger's failures from
+// elsewhere never refuse the owner's right password from an address that has none.
 type ThrottlePolicy struct {
-	Free        int           // failures that cost nothing (10)
-	FirstWait   time.Duration // the wait after the Free-th failure (1 minute), doubled by each further one
+	PerPair     int           // failures of one account from one address that cost nothing (10)
+	PerAddress  int           // failures from one address, whatever the accounts (30)
+	PerAccount  int           // failures of one account, whatever the addresses (200)
+	FirstWait   time.Duration // the wait once a count is reached (1 minute), doubled by each further failure
 	MaxWait     time.Duration // the longest wait (1 hour)
 	ForgetAfter time.Duration // failures older than this are forgotten (24 hours)
 }
 
-// DefaultThrottlePolicy: ten failures, then one minute, doubling up to an hour; a day without
+// DefaultThrottlePolicy: ten failures of one account from one address, thirty from one
+// address, two hundred of one account; then one minute, doubling up to an hour; a day without
 // failures starts over.
-var DefaultThrottlePolicy = ThrottlePolicy{Free: 10, FirstWait: time.Minute, MaxWait: time.Hour, ForgetAfter: 24 * time.Hour}
+var DefaultThrottlePolicy = ThrottlePolicy{PerPair: 10, PerAddress: 30, PerAccount: 200,
+	FirstWait: time.Minute, MaxWait: time.Hour, ForgetAfter: 24 * time.Hour}
 
-// Wait returns how long to wait after the last of n failures.
-func (p ThrottlePolicy) Wait(n int) time.Duration {
-	if n < p.Free {
+// Wait returns how long to wait after the last of n failures of a count of which free cost
+// nothing.
+func (p ThrottlePolicy) Wait(n, free int) time.Duration {
+	if n < free {
 		return 0
 	}
 	w := p.FirstWait
-	for i := p.Free; i < n && w < p.MaxWait; i++ {
+	for i := free; i < n && w < p.MaxWait; i++ {
 		w *= 2
 	}
 	return min(w, p.MaxWait)
@@ -65,25 +76,48 @@ func (e *ThrottledError) Error() string {
 // Unwrap gives ErrThrottled, whose code is CodeTooManyAttempts.
 func (e *ThrottledError) Unwrap() error { return ErrThrottled }
 
+// throttleKey is one count of failed sign-ins and the failures it lets pass free.
+type throttleKey struct {
+	key  string
+	free int
+}
+
+// throttleKeys are the counts a sign-in of email from addr is throttled by: the pair, the
+// address and the account, in that order. u is the user with that e-mail (nil: none): the
+// pair's count belongs to the user's current password, so that a reset starts it again.
+func (p ThrottlePolicy) throttleKeys(email, addr string, u *User) []throttleKey {
+	a := addrKey(addr)
+	pair := "pair:" + NormalizeEmail(email) + " " + a
+	if u != nil {
+		pair += " " + strconv.FormatInt(u.UpdatedAt.UnixMilli(), 10)
+	}
+	return []throttleKey{
+		{pair, p.PerPair},
+		{"addr:" + a, p.PerAddress},
+		{accountKey(email), p.PerAccount},
+	}
+}
+
 // accountKey is the throttling key of an e-mail as typed (normalised): unknown e-mails are
 // throttled like known ones, so the throttle tells nothing either.
 func accountKey(email string) string { return "account:" + NormalizeEmail(email) }
 
-// addrKey is the throttling key of a client address: an IPv4 address, or the /64 prefix of an
-// IPv6 one (one subscriber usually holds a whole /64). "" when the address cannot be read.
+// addrKey is how a client address is counted: an IPv4 address, or the /64 prefix of an IPv6
+// one (one subscriber usually holds a whole /64); "unknown" when the address cannot be read,
+// so that such clients share one count rather than escape it.
 func addrKey(addr string) string {
 	a, err := netip.ParseAddr(addr)
 	if err != nil {
 		if ap, err2 := netip.ParseAddrPort(addr); err2 == nil {
 			a = ap.Addr()
 		} else {
-			return ""
+			return "unknown"
 		}
 	}
 	a = a.Unmap()
 	if a.Is6() {
 		p, _ := a.Prefix(64)
-		return "addr:" + p.String()
+		return p.String()
 	}
-	return "addr:" + a.String()
+	return a.String()
 }

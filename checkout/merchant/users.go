@@ -2,11 +2,15 @@ package merchant
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/trustelem/zxcvbn"
+	"github.com/trustelem/zxcvbn/match"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -75,6 +79,9 @@ func checkEmail(email string) *gatewayclient.Violation {
 		return &gatewayclient.Violation{Field: FieldEmail, Code: gatewayclient.CodeMaxLength,
 			Message: "must have at most 254 characters"}
 	}
+	if err := checkout.CheckText(email); err != nil {
+		return &gatewayclient.Violation{Field: FieldEmail, Code: checkout.CodeText, Message: err.Error()}
+	}
 	local, domain, ok := strings.Cut(email, "@")
 	bad := !ok || local == "" || domain == "" || strings.Contains(domain, "@") || !utf8.ValidString(email) ||
 		strings.IndexFunc(email, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0
@@ -85,22 +92,88 @@ func checkEmail(email string) *gatewayclient.Violation {
 	return nil
 }
 
-// checkPassword checks a new password's length in characters.
-func checkPassword(pw string) *gatewayclient.Violation {
-	n := utf8.RuneCountInString(pw)
+// CodeGuessable is the code of a password refused as too easy to guess.
+const CodeGuessable = "guessable"
+
+// minGuesses is the fewest guesses a new password must take, as zxcvbn estimates them: its
+// score 3, the lowest it calls safe from an online attack and a slow hash stolen offline.
+const minGuesses = 1e8
+
+// estimatedRunes is how much of a password zxcvbn looks at: its estimate grows with the
+// square of the length (a quarter of a second for 256 characters), and a prefix of 64 that
+// takes enough guesses makes the whole take more.
+const estimatedRunes = 64
+
+// CheckPassword says why password may not be a new password of the user with that e-mail,
+// or nil: a *gatewayclient.Violation on FieldPassword whose message explains it in words. The
+// rules are NIST SP 800-63B's (section 5.1.1): MinPasswordLength to MaxPasswordLength
+// characters, any characters at all, and none of what attackers try first: the commonest
+// passwords of breached-password lists, words and names, keyboard patterns, sequences,
+// repeats, dates, the e-mail itself. Those are found by zxcvbn (github.com/trustelem/zxcvbn,
+// a port of Dropbox's, with its lists: 30,000 breached passwords, English words, names and
+// surnames), and refused below an estimate of 10^8 guesses.
+func CheckPassword(password, email string) *gatewayclient.Violation {
+	n := utf8.RuneCountInString(password)
 	switch {
 	case n == 0:
 		return &gatewayclient.Violation{Field: FieldPassword, Code: gatewayclient.CodeRequired, Message: "is required"}
-	case !utf8.ValidString(pw):
+	case !utf8.ValidString(password):
 		return &gatewayclient.Violation{Field: FieldPassword, Code: gatewayclient.CodeFormat, Message: "must be valid UTF-8"}
 	case n < MinPasswordLength:
 		return &gatewayclient.Violation{Field: FieldPassword, Code: gatewayclient.CodeMinLength,
-			Message: "must have at least 8 characters"}
+			Message: fmt.Sprintf("must have at least %d characters", MinPasswordLength)}
 	case n > MaxPasswordLength:
 		return &gatewayclient.Violation{Field: FieldPassword, Code: gatewayclient.CodeMaxLength,
-			Message: "must have at most 256 characters"}
+			Message: fmt.Sprintf("must have at most %d characters", MaxPasswordLength)}
 	}
-	return nil
+	estimated := password
+	if n > estimatedRunes {
+		estimated = string([]rune(password)[:estimatedRunes])
+	}
+	var inputs []string
+	if local, _, ok := strings.Cut(NormalizeEmail(email), "@"); ok {
+		inputs = []string{NormalizeEmail(email), local}
+	}
+	r := zxcvbn.PasswordStrength(estimated, inputs)
+	if r.Guesses >= minGuesses {
+		return nil
+	}
+	return &gatewayclient.Violation{Field: FieldPassword, Code: CodeGuessable,
+		Message: "is too easy to guess: " + guessableReason(r.Sequence) +
+			"; choose a longer one, such as four or more unrelated words"}
+}
+
+// guessableReason says in words what makes a password easy to guess: the longest pattern
+// zxcvbn found in it.
+func guessableReason(seq []*match.Match) string {
+	var m *match.Match
+	for _, x := range seq {
+		if x.Pattern != "bruteforce" && (m == nil || len(x.Token) > len(m.Token)) {
+			m = x
+		}
+	}
+	if m == nil {
+		return "it is short and made of few kinds of characters"
+	}
+	switch m.Pattern {
+	case "dictionary":
+		switch m.DictionaryName {
+		case "passwords":
+			return "it is one of the most common passwords, found in lists of breached passwords"
+		case "user_inputs":
+			return "it is made of the e-mail address"
+		}
+		return "it is made of a common word or name"
+	case "spatial":
+		return "it is a keyboard pattern, such as qwertyuiop"
+	case "repeat":
+		return "it repeats characters, such as aaaaaaaa or 12341234"
+	case "sequence":
+		return "it is a sequence, such as 12345678 or abcdefgh"
+	case "date", "regex":
+		return "it is made of a date or a year"
+	}
+	return "it follows a common pattern"
 }
 
 // fieldErrors collects the violations that are not nil into a *checkout.FieldErrors keyed by

@@ -14,9 +14,9 @@ import (
 )
 
 const apikeyUsage = `Usage:
-  checkout apikey create NAME
-  checkout apikey list
-  checkout apikey revoke ID
+  %[1]s apikey create NAME
+  %[1]s apikey list
+  %[1]s apikey revoke ID
 
 Manages the merchant API's keys in the checkout's database, found as the server finds it
 (CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
@@ -29,8 +29,8 @@ Flags:
 
 // runAPIKey is `checkout apikey …`; it returns the exit status: 0 done, 1 refused (an unknown
 // id, a bad name) or failed, 2 bad usage or configuration.
-func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	cmd, rest, cfg, code, ok := subcommand{name: "checkout apikey", usage: apikeyUsage,
+func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
+	cmd, rest, cfg, code, ok := subcommand{name: "checkout apikey", prog: prog, usage: apikeyUsage,
 		valid: func(verb string, rest []string) bool {
 			switch verb {
 			case "list":
@@ -50,8 +50,7 @@ func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stde
 	defer cancel()
 	keys, closeStore, err := app.OpenKeys(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "checkout apikey:", err)
-		return 1
+		return openFailed(stderr, "checkout apikey", err)
 	}
 	defer closeStore()
 
@@ -59,13 +58,13 @@ func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stde
 	case "create":
 		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "))
 		if err != nil {
-			return apikeyError(stderr, err)
+			return apikeyError(stderr, prog, err)
 		}
 		fmt.Fprintf(stdout, "API key %s (%s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, secret)
 	case "list":
 		list, err := keys.List(ctx)
 		if err != nil {
-			return apikeyError(stderr, err)
+			return apikeyError(stderr, prog, err)
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tNAME\tKEY\tCREATED\tLAST USED\tREVOKED")
@@ -75,7 +74,7 @@ func runAPIKey(args []string, env func(string) string, _ io.Reader, stdout, stde
 		_ = tw.Flush()
 	case "revoke":
 		if err := keys.Revoke(ctx, rest[0]); err != nil {
-			return apikeyError(stderr, err)
+			return apikeyError(stderr, prog, err)
 		}
 		fmt.Fprintf(stdout, "API key %s revoked\n", rest[0])
 	}
@@ -91,7 +90,7 @@ func when(t time.Time) string {
 }
 
 // apikeyError explains a refusal in one line and returns its exit status.
-func apikeyError(stderr io.Writer, err error) int {
+func apikeyError(stderr io.Writer, prog string, err error) int {
 	var fe *checkout.FieldErrors
 	switch {
 	case errors.As(err, &fe):
@@ -99,7 +98,7 @@ func apikeyError(stderr io.Writer, err error) int {
 			fmt.Fprintf(stderr, "checkout apikey: the name %s\n", v.Message)
 		}
 	case errors.Is(err, checkout.ErrNotFound):
-		fmt.Fprintln(stderr, "checkout apikey: no API key has that id (checkout apikey list shows them)")
+		fmt.Fprintf(stderr, "checkout apikey: no API key has that id (%s apikey list shows them)\n", prog)
 	default:
 		fmt.Fprintln(stderr, "checkout apikey:", err)
 	}

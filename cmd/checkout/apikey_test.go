@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"net/http"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // TestAPIKeyCommands: create prints a key once, list shows it without the key, the server
 // accepts it, revoke refuses it from then on; mistakes exit 1 or 2 with one line.
 func TestAPIKeyCommands(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
+	dir := madeDataDir(t)
 	env := func(k string) string {
 		if k == "CHECKOUT_DATA_DIR" {
 			return dir
@@ -24,7 +23,7 @@ func TestAPIKeyCommands(t *testing.T) {
 	}
 	cli := func(args ...string) (int, string, string) {
 		var out, errOut strings.Builder
-		code := run(args, env, &out, &errOut)
+		code := run(app.DefaultCommand, args, env, &out, &errOut)
 		return code, out.String(), errOut.String()
 	}
 	code, out, _ := cli("apikey", "create", "loja", "online")
@@ -95,7 +94,7 @@ func TestAPIKeyCommands(t *testing.T) {
 		{[]string{"apikey", "rotate"}, 2, "Usage:"},
 		{[]string{"apikey"}, 2, "Usage:"},
 		{[]string{"apikey", "list", "extra"}, 2, "Usage:"},
-		{[]string{"apikey", "list", "-database-url", "mysql://x"}, 2, "config: CHECKOUT_DATABASE_URL"},
+		{[]string{"apikey", "list", "-database-url", "mysql://x"}, 2, "config: -database-url: "},
 	} {
 		code, _, errOut := cli(tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {

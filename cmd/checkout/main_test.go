@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
@@ -14,11 +16,12 @@ func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "not a url"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://user:pw@db/checkout"}, nil, "CHECKOUT_DATABASE_URL"},
-		{nil, []string{"-addr", "nonsense"}, "CHECKOUT_ADDR"},
+		{nil, []string{"-addr", "nonsense"}, "-addr"},
+		{nil, []string{"-public-url", "not a url"}, "-public-url"},
 	}
 	for _, tc := range cases {
 		var stdout, stderr strings.Builder
-		code := run(tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)
+		code := run(app.DefaultCommand, tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)
 		if code != 2 {
 			t.Errorf("%v %v: exit %d, want 2", tc.env, tc.args, code)
 		}
@@ -35,15 +38,15 @@ func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 func TestUnusableAddressExitsTwo(t *testing.T) {
 	var stdout, stderr strings.Builder
 	// 256.0.0.1 is no address: listening fails before anything else starts.
-	code := run([]string{"-addr", "256.0.0.1:8080", "-data-dir", t.TempDir()}, func(string) string { return "" }, &stdout, &stderr)
-	if code != 2 || !strings.HasPrefix(stderr.String(), "config: CHECKOUT_ADDR: ") {
+	code := run(app.DefaultCommand, []string{"-addr", "256.0.0.1:8080", "-data-dir", t.TempDir()}, func(string) string { return "" }, &stdout, &stderr)
+	if code != 2 || !strings.HasPrefix(stderr.String(), "config: -addr: ") {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
 
 func TestHelp(t *testing.T) {
 	var stdout, stderr strings.Builder
-	if code := run([]string{"-h"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
+	if code := run(app.DefaultCommand, []string{"-h"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
 		t.Errorf("-h: exit %d", code)
 	}
 	if !strings.Contains(stdout.String(), "CHECKOUT_GATEWAY_URL") {
@@ -54,7 +57,7 @@ func TestHelp(t *testing.T) {
 func TestUnreachableDatabaseExitsOneWithoutThePassword(t *testing.T) {
 	var stdout, stderr strings.Builder
 	env := map[string]string{"CHECKOUT_DATABASE_URL": "postgres://checkout:s3cr3t-pw@127.0.0.1:1/checkout?sslmode=disable&connect_timeout=2"}
-	code := run([]string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, &stdout, &stderr)
+	code := run(app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}

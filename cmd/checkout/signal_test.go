@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 // watchWriter is an io.Writer for the program's output that tells when a line matching re
@@ -49,7 +51,7 @@ func TestRunWithoutConfigurationThenSIGINT(t *testing.T) {
 	out := &watchWriter{re: regexp.MustCompile(`shop:\s+(http://\S+?)/?\n`), found: make(chan string, 1)}
 	env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0"}
 	done := make(chan int, 1)
-	go func() { done <- run(nil, func(k string) string { return env[k] }, out, io.Discard) }()
+	go func() { done <- run(app.DefaultCommand, nil, func(k string) string { return env[k] }, out, io.Discard) }()
 	var shop string
 	select {
 	case shop = <-out.found:

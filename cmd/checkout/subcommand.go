@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,7 +14,8 @@ import (
 // (-data-dir, -database-url, else the environment), and the usage text on bad input.
 type subcommand struct {
 	name  string // "checkout user"
-	usage string // printed before the flags' defaults
+	prog  string // how the user runs the program ("go run ./cmd/checkout")
+	usage string // printed before the flags' defaults, its %[1]s standing for prog
 	// valid reports whether the verb and the arguments left after the flags make a command.
 	valid func(verb string, rest []string) bool
 	// flags, when set, adds the command's own flags (called before parsing).
@@ -32,7 +34,7 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		s.flags(fs)
 	}
 	usage := func() {
-		fmt.Fprint(stderr, s.usage)
+		fmt.Fprintf(stderr, s.usage, s.prog)
 		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
@@ -67,4 +69,17 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		return "", nil, app.Config{}, 2, false
 	}
 	return verb, rest, cfg, 0, true
+}
+
+// openFailed reports that the command could not open the database and returns its exit
+// status: 2 for a configuration that names no database a server made (one line naming the
+// variable), 1 for anything else.
+func openFailed(stderr io.Writer, name string, err error) int {
+	var ce *app.ConfigError
+	if errors.As(err, &ce) {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	fmt.Fprintln(stderr, name+":", err)
+	return 1
 }

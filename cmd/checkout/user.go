@@ -17,24 +17,26 @@ import (
 )
 
 const userUsage = `Usage:
-  checkout user add [-password-stdin] EMAIL
-  checkout user reset-password [-password-stdin] EMAIL
-  checkout user list
+  %[1]s user add [-password-stdin] EMAIL
+  %[1]s user reset-password [-password-stdin] EMAIL
+  %[1]s user list
 
 Manages the dashboard's users in the checkout's database, found as the server finds it
 (CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
 -data-dir). Without -password-stdin a random password is made and printed once; with it, the
-first line of the standard input is the password (at least 8 characters), so that it never
-appears in the process list or the shell's history. A new password ends the user's sessions.
+first line of the standard input is the password, so that it never appears in the process
+list or the shell's history: at least 8 characters, and none that is easy to guess (common
+and breached passwords, words and names, keyboard patterns, sequences, repeats, dates, the
+e-mail itself are refused, with the reason). A new password ends the user's sessions.
 
 Flags:
 `
 
 // runUser is `checkout user …`; it returns the exit status: 0 done, 1 refused (a taken or
 // unknown e-mail, an invalid password), 2 bad usage or configuration.
-func runUser(args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runUser(prog string, args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var fromStdin bool
-	cmd, rest, cfg, code, ok := subcommand{name: "checkout user", usage: userUsage,
+	cmd, rest, cfg, code, ok := subcommand{name: "checkout user", prog: prog, usage: userUsage,
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
 		},
@@ -73,8 +75,7 @@ func runUser(args []string, env func(string) string, stdin io.Reader, stdout, st
 	defer cancel()
 	acc, closeStore, err := app.OpenAccounts(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "checkout user:", err)
-		return 1
+		return openFailed(stderr, "checkout user", err)
 	}
 	defer closeStore()
 
@@ -98,12 +99,12 @@ func runUser(args []string, env func(string) string, stdin io.Reader, stdout, st
 		return 0
 	case "add":
 		if _, err := acc.AddUser(ctx, email, password); err != nil {
-			return userError(stderr, err)
+			return userError(stderr, prog, err)
 		}
 		fmt.Fprintf(stdout, "user %s added\n", email)
 	case "reset-password":
 		if err := acc.ResetPassword(ctx, email, password); err != nil {
-			return userError(stderr, err)
+			return userError(stderr, prog, err)
 		}
 		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
 	}
@@ -113,8 +114,9 @@ func runUser(args []string, env func(string) string, stdin io.Reader, stdout, st
 	return 0
 }
 
-// userError explains a refusal in one line and returns its exit status.
-func userError(stderr io.Writer, err error) int {
+// userError explains a refusal in one line and returns its exit status; prog is how the user
+// runs the program.
+func userError(stderr io.Writer, prog string, err error) int {
 	var fe *checkout.FieldErrors
 	switch {
 	case errors.As(err, &fe):
@@ -126,7 +128,7 @@ func userError(stderr io.Writer, err error) int {
 	case errors.Is(err, merchant.ErrEmailTaken):
 		fmt.Fprintln(stderr, "checkout user: a user with that e-mail already exists (use reset-password)")
 	case errors.Is(err, checkout.ErrNotFound):
-		fmt.Fprintln(stderr, "checkout user: no user has that e-mail (checkout user list shows them)")
+		fmt.Fprintf(stderr, "checkout user: no user has that e-mail (%s user list shows them)\n", prog)
 	default:
 		fmt.Fprintln(stderr, "checkout user:", err)
 	}

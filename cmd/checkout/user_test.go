@@ -16,7 +16,7 @@ func user(t *testing.T, dataDir, stdin string, args ...string) (int, string, str
 	t.Helper()
 	var stdout, stderr strings.Builder
 	env := map[string]string{"CHECKOUT_DATA_DIR": dataDir}
-	code := runUser(args, func(k string) string { return env[k] }, strings.NewReader(stdin), &stdout, &stderr)
+	code := runUser(app.DefaultCommand, args, func(k string) string { return env[k] }, strings.NewReader(stdin), &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -39,7 +39,7 @@ func login(t *testing.T, dataDir, email, password string) error {
 var printedPassword = regexp.MustCompile(`password \(shown only now\): (\S+)\n`)
 
 func TestUserCommand(t *testing.T) {
-	dir := t.TempDir()
+	dir := madeDataDir(t)
 	code, out, errOut := user(t, dir, "", "add", "Ana@Loja.Example")
 	m := printedPassword.FindStringSubmatch(out)
 	if code != 0 || m == nil || !strings.Contains(out, "user ana@loja.example added") || errOut != "" {
@@ -66,6 +66,11 @@ func TestUserCommand(t *testing.T) {
 		{"", []string{"add", "not-an-email"}, "email must be an e-mail address"},
 		{"curta\n", []string{"add", "-password-stdin", "cris@loja.example"}, "password must have at least 8 characters"},
 		{"", []string{"add", "-password-stdin", "cris@loja.example"}, "holds no password"},
+		// Common and breached passwords (NIST SP 800-63B 5.1.1), with the reason in words.
+		{"password\n", []string{"add", "-password-stdin", "cris@loja.example"},
+			"password is too easy to guess: it is one of the most common passwords, found in lists of breached passwords"},
+		{"12345678\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
+		{"qwertyuiop\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
 		{"", []string{"reset-password", "nobody@loja.example"}, "no user has that e-mail"},
 	} {
 		code, _, errOut := user(t, dir, tc.stdin, tc.args...)
@@ -101,7 +106,7 @@ func TestUserCommand(t *testing.T) {
 	}
 	// Through the main entry point too.
 	var stdout, stderr strings.Builder
-	if code := run([]string{"user", "list", "-data-dir", dir}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
+	if code := run(app.DefaultCommand, []string{"user", "list", "-data-dir", dir}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
 		!strings.Contains(stdout.String(), "bia@loja.example") {
 		t.Errorf("checkout user list: %d %q %q", code, stdout.String(), stderr.String())
 	}

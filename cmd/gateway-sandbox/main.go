@@ -2,18 +2,19 @@
 // API at the root of SANDBOX_ADDR, simulation controls under /sandbox/, state in
 // SANDBOX_DATA_DIR.
 //
-// Configuration comes from the environment, each variable also a flag of the same name in
-// lower case (a flag wins):
+// Configuration comes from the environment, each variable also a flag named as in
+// cmd/checkout: the variable without its prefix, in lower case, with dashes (a flag wins):
 //
-//	SANDBOX_ADDR                 listen address (127.0.0.1:8090)
-//	SANDBOX_DATA_DIR             state directory (./sandbox-data)
-//	SANDBOX_CLIENT_ID            the accepted client id (sandbox-client)
-//	SANDBOX_CLIENT_SECRET        its secret (sandbox-secret)
-//	SANDBOX_WEBHOOK_FORWARD_TO   also deliver every webhook to this URL (none)
-//	SANDBOX_RATE_LIMIT           POST /transaction limit per client: 50/s, 1000/s, 3000/m, off (50/s)
+//	SANDBOX_ADDR                 -addr                listen address (127.0.0.1:8090)
+//	SANDBOX_DATA_DIR             -data-dir            state directory (./sandbox-data)
+//	SANDBOX_CLIENT_ID            -client-id           the accepted client id (sandbox-client)
+//	SANDBOX_CLIENT_SECRET        -client-secret       its secret (sandbox-secret)
+//	SANDBOX_WEBHOOK_FORWARD_TO   -webhook-forward-to  also deliver every webhook to this URL (none)
+//	SANDBOX_RATE_LIMIT           -rate-limit          POST /transaction limit per client: 50/s, 1000/s, 3000/m, off (50/s)
 //
-// -h lists the flags with their defaults. Bad configuration stops it with one line naming the
-// variable and exit status 2.
+// The flags' former spelling, the variable in lower case (-sandbox_addr), still works. -h lists
+// the flags with their defaults. Bad configuration stops it with one line naming the variable,
+// or the flag when the value came from one, and exit status 2.
 package main
 
 import (
@@ -92,9 +93,15 @@ func settings(c *config) []setting {
 	}
 }
 
-// flagSet registers every setting as a flag named after its variable in lower case, whose
-// default is the variable's value when set, else the built-in default.
-func flagSet(c *config, getenv func(string) string) *flag.FlagSet {
+// flagName is the flag of a variable: SANDBOX_DATA_DIR is -data-dir.
+func flagName(env string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(env, "SANDBOX_")), "_", "-")
+}
+
+// flagSet registers every setting as a flag (flagName), whose default is the variable's value
+// when set, else the built-in default; with aliases, also under the former spelling, the
+// variable in lower case.
+func flagSet(c *config, getenv func(string) string, aliases bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("gateway-sandbox", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line by the caller; -h by printUsage
 	for _, s := range settings(c) {
@@ -102,7 +109,10 @@ func flagSet(c *config, getenv func(string) string) *flag.FlagSet {
 		if e := getenv(s.env); e != "" {
 			v = e
 		}
-		fs.StringVar(s.dst, strings.ToLower(s.env), v, s.usage+" (env "+s.env+")")
+		fs.StringVar(s.dst, flagName(s.env), v, s.usage+" (env "+s.env+")")
+		if aliases {
+			fs.StringVar(s.dst, strings.ToLower(s.env), v, "")
+		}
 	}
 	return fs
 }
@@ -111,20 +121,20 @@ func flagSet(c *config, getenv func(string) string) *flag.FlagSet {
 // environment, which may hold a secret.
 func printUsage(w io.Writer) {
 	var c config
-	fs := flagSet(&c, func(string) string { return "" })
+	fs := flagSet(&c, func(string) string { return "" }, false)
 	fs.SetOutput(w)
 	fmt.Fprintln(w, "Usage: gateway-sandbox [flags]")
 	fmt.Fprintln(w, "Runs the PIX gateway sandbox: the gateway API at the root, controls and the console under /sandbox/.")
-	fmt.Fprintln(w, "Each flag can also be set with the environment variable named after it in upper case; a flag wins.")
+	fmt.Fprintln(w, "Each flag can also be set with the environment variable named beside it; a flag wins.")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
 
 // parseConfig reads the environment (through getenv) and then the flags in args. -h gives
-// flag.ErrHelp.
+// flag.ErrHelp. A problem names the variable, or the flag when the value came from one.
 func parseConfig(args []string, getenv func(string) string) (config, error) {
 	var c config
-	fs := flagSet(&c, getenv)
+	fs := flagSet(&c, getenv, true)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return config{}, err
@@ -134,30 +144,38 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	fromFlag := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { fromFlag[strings.ReplaceAll(f.Name, "_", "-")] = true })
+	name := func(env string) string {
+		if n := flagName(env); fromFlag[n] || fromFlag["sandbox-"+n] {
+			return "-" + n
+		}
+		return env
+	}
 	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
-		return config{}, fmt.Errorf("SANDBOX_ADDR: %q is not host:port", c.Addr)
+		return config{}, fmt.Errorf("%s: %q is not host:port", name("SANDBOX_ADDR"), c.Addr)
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
-		return config{}, errors.New("SANDBOX_DATA_DIR: must not be empty")
+		return config{}, fmt.Errorf("%s: must not be empty", name("SANDBOX_DATA_DIR"))
 	}
 	if strings.TrimSpace(c.ClientID) == "" || strings.ContainsAny(c.ClientID, " \t\r\n") {
-		return config{}, errors.New("SANDBOX_CLIENT_ID: must be a non-empty word")
+		return config{}, fmt.Errorf("%s: must be a non-empty word", name("SANDBOX_CLIENT_ID"))
 	}
 	if len(c.ClientSecret) < 8 {
-		return config{}, errors.New("SANDBOX_CLIENT_SECRET: must have at least 8 characters")
+		return config{}, fmt.Errorf("%s: must have at least 8 characters", name("SANDBOX_CLIENT_SECRET"))
 	}
 	rl, err := sandbox.ParseRateLimit(c.rateLimit)
 	if err != nil {
-		return config{}, fmt.Errorf("SANDBOX_RATE_LIMIT: %w", err)
+		return config{}, fmt.Errorf("%s: %w", name("SANDBOX_RATE_LIMIT"), err)
 	}
 	c.RateLimit = rl
 	if c.ForwardTo != "" {
 		u, err := url.Parse(c.ForwardTo)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return config{}, fmt.Errorf("SANDBOX_WEBHOOK_FORWARD_TO: %q is not an http or https URL", c.ForwardTo)
+			return config{}, fmt.Errorf("%s: %q is not an http or https URL", name("SANDBOX_WEBHOOK_FORWARD_TO"), c.ForwardTo)
 		}
 		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-			return config{}, errors.New("SANDBOX_WEBHOOK_FORWARD_TO: plain http is allowed on a loopback host only")
+			return config{}, fmt.Errorf("%s: plain http is allowed on a loopback host only", name("SANDBOX_WEBHOOK_FORWARD_TO"))
 		}
 	}
 	return c, nil

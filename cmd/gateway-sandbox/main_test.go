@@ -22,7 +22,7 @@ func TestParseConfig(t *testing.T) {
 		c.ClientSecret != "sandbox-secret" || c.ForwardTo != "" {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
-	c, err = parseConfig([]string{"-sandbox_client_id", "flag-client"},
+	c, err = parseConfig([]string{"-client-id", "flag-client"},
 		env(map[string]string{"SANDBOX_CLIENT_ID": "env-client", "SANDBOX_ADDR": ":9999", "SANDBOX_WEBHOOK_FORWARD_TO": "http://127.0.0.1:8080/hook"}))
 	if err != nil || c.ClientID != "flag-client" || c.Addr != ":9999" || c.ForwardTo != "http://127.0.0.1:8080/hook" {
 		t.Fatalf("env and flags: %+v %v", c, err)
@@ -30,8 +30,12 @@ func TestParseConfig(t *testing.T) {
 	if c.RateLimit != (sandbox.RateLimit{Requests: 50, Period: time.Second, Burst: 100}) {
 		t.Fatalf("default rate limit %+v", c.RateLimit)
 	}
-	if c, err := parseConfig([]string{"-sandbox_rate_limit", "off"}, env(map[string]string{"SANDBOX_RATE_LIMIT": "1000/s"})); err != nil || !c.RateLimit.Off {
-		t.Fatalf("-sandbox_rate_limit off: %+v %v", c.RateLimit, err)
+	if c, err := parseConfig([]string{"-rate-limit", "off"}, env(map[string]string{"SANDBOX_RATE_LIMIT": "1000/s"})); err != nil || !c.RateLimit.Off {
+		t.Fatalf("-rate-limit off: %+v %v", c.RateLimit, err)
+	}
+	// The former spelling of the flags still works.
+	if c, err := parseConfig([]string{"-sandbox_addr", ":9091", "-sandbox_data_dir", "/tmp/sb"}, env(nil)); err != nil || c.Addr != ":9091" || c.DataDir != "/tmp/sb" {
+		t.Fatalf("-sandbox_addr, -sandbox_data_dir: %+v %v", c, err)
 	}
 	if c, err := parseConfig(nil, env(map[string]string{"SANDBOX_RATE_LIMIT": "1000/s"})); err != nil || c.RateLimit.Requests != 1000 {
 		t.Fatalf("SANDBOX_RATE_LIMIT=1000/s: %+v %v", c.RateLimit, err)
@@ -42,7 +46,10 @@ func TestParseConfig(t *testing.T) {
 		want string
 	}{
 		"bad addr":       {nil, map[string]string{"SANDBOX_ADDR": "nope"}, "SANDBOX_ADDR"},
-		"short secret":   {[]string{"-sandbox_client_secret", "x"}, nil, "SANDBOX_CLIENT_SECRET"},
+		"short secret":   {[]string{"-client-secret", "x"}, nil, "-client-secret: "},
+		"flag over env":  {[]string{"-addr", "nope"}, map[string]string{"SANDBOX_ADDR": ":9999"}, "-addr: "},
+		"former flag":    {[]string{"-sandbox_rate_limit", "lots"}, nil, "-rate-limit: "},
+		"env, not flag":  {[]string{"-addr", ":9999"}, map[string]string{"SANDBOX_RATE_LIMIT": "lots"}, "SANDBOX_RATE_LIMIT: "},
 		"spaced id":      {nil, map[string]string{"SANDBOX_CLIENT_ID": "a b"}, "SANDBOX_CLIENT_ID"},
 		"ftp forward":    {nil, map[string]string{"SANDBOX_WEBHOOK_FORWARD_TO": "ftp://x"}, "SANDBOX_WEBHOOK_FORWARD_TO"},
 		"public http":    {nil, map[string]string{"SANDBOX_WEBHOOK_FORWARD_TO": "http://example.com/h"}, "SANDBOX_WEBHOOK_FORWARD_TO"},
@@ -134,11 +141,16 @@ func TestHelpListsFlagsWithDefaults(t *testing.T) {
 		if code != 0 || errOut.Len() != 0 {
 			t.Fatalf("%s: exit %d, stderr %q", arg, code, errOut.String())
 		}
-		for _, want := range []string{"-sandbox_addr", `(default "127.0.0.1:8090")`, "SANDBOX_ADDR", "-sandbox_client_id",
-			`(default "sandbox-client")`, "-sandbox_webhook_forward_to", `(default "./sandbox-data")`, "-sandbox_client_secret"} {
+		for _, want := range []string{"-addr string", `(default "127.0.0.1:8090")`, "SANDBOX_ADDR", "-client-id string",
+			`(default "sandbox-client")`, "-webhook-forward-to string", "-data-dir string", `(default "./sandbox-data")`, "-client-secret string",
+			"-rate-limit string"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%s: usage lacks %q:\n%s", arg, want, out.String())
 			}
+		}
+		// The former spelling works, unlisted.
+		if strings.Contains(out.String(), "sandbox_") {
+			t.Errorf("%s: the usage lists the former spelling:\n%s", arg, out.String())
 		}
 		if strings.Contains(out.String(), "do-not-print-me") {
 			t.Errorf("%s: the usage shows the secret from the environment", arg)

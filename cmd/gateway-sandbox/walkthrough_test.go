@@ -194,8 +194,8 @@ func TestNewUserWalkthrough(t *testing.T) {
 // configuration, 0 after SIGINT.
 func TestMainExitOnSignalsAndBadConfig(t *testing.T) {
 	var errOut syncBuffer
-	if code := mainExit([]string{"-sandbox_addr", "nope"}, func(string) string { return "" }, io.Discard, &errOut, nil); code != 2 ||
-		strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), "SANDBOX_ADDR") {
+	if code := mainExit([]string{"-addr", "nope"}, func(string) string { return "" }, io.Discard, &errOut, nil); code != 2 ||
+		strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), "-addr: ") {
 		t.Fatalf("bad config: exit %d, %q", code, errOut.String())
 	}
 	env := map[string]string{"SANDBOX_ADDR": "127.0.0.1:0", "SANDBOX_DATA_DIR": t.TempDir()}

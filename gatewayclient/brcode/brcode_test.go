@@ -439,7 +439,20 @@ func TestSanitize(t *testing.T) {
 	}{
 		{"São Paulo", 15, "Sao Paulo"},
 		{"  Açaí  do\tJoão \n", 0, "Acai do Joao"},
-		{"Rua Nº 5 – Ação ✓", 0, "Rua No 5 Acao"},
+		{"Rua Nº 5 – Ação ✓", 0, "Rua No 5 - Acao"},
+		// Other scripts keep their sound.
+		{"Кафе Москва", 25, "Kafe Moskva"},
+		{"Щи и борщ", 0, "Shchi i borshch"},
+		{"ЩИ И БОРЩ", 0, "SHCHI I BORSHCH"},
+		{"Київ Ґанок, Љубљана", 0, "Kiyiv Ganok, Ljubljana"},
+		{"Ταβέρνα Αθήνα", 0, "Taverna Athina"},
+		{"Straße Łódź Ærø", 0, "Strasse Lodz AEro"},
+		{"Phở Việt Nam", 0, "Pho Viet Nam"},
+		{"Café d’Ana “Sabor”", 0, "Cafe d'Ana \"Sabor\""},
+		{"Кафе Москва на Арбате и Щукинской", 25, "Kafe Moskva na Arbate i S"},
+		// What has no romanisation letter by letter is dropped.
+		{"北京饭店", 25, ""},
+		{"Loja 北京 Centro 🙂", 0, "Loja Centro"},
 		{"Presidente Prudente", 15, "Presidente Prud"},
 		{"Loja Bonita Comercio de Roupas", 25, "Loja Bonita Comercio de R"},
 		{"ab cd", 3, "ab"},

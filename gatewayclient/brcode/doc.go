@@ -11,7 +11,7 @@
 //
 // Encode and Decode apply the same rules, so that whatever Decode accepts Encode writes back:
 //   - every value is printable ASCII (the EMV "ans" set) of 1 to 99 characters, so lengths count
-//     bytes and characters alike; use [Sanitize] to fold accents ("São Paulo" to "Sao Paulo");
+//     bytes and characters alike; use [Sanitize] to make free text fit (see below);
 //   - the whole payload is at most 512 characters;
 //   - 00 is "01" and comes first; 01, when present, is "11" (static) or "12" (dynamic);
 //   - 26/00 is "br.gov.bcb.pix" in any case; exactly one of the key 26/01 and the location URL
@@ -26,6 +26,18 @@
 // Decode also requires the fields the manual makes mandatory (00, 26, 52, 53, 58, 59, 60, 62
 // with 05, and 63 last) and checks the CRC. Encode fills the fixed values (00, 52, 53, 58,
 // the GUI and the "***" txid) when they are left empty.
+//
+// # Free text
+//
+// A merchant's name and city come as typed, in any script; a bank app shows the BR Code's.
+// [Sanitize] keeps their sound in ASCII: accents are folded ("São Paulo" to "Sao Paulo"),
+// other Latin letters and ligatures spelled out ("Straße" to "Strasse"), Cyrillic and Greek
+// romanised letter by letter ("Кафе Москва" to "Kafe Moskva", "Ταβέρνα" to "Taverna"),
+// typographic quotes and dashes written in ASCII. The rest is dropped: scripts that have no
+// letter-by-letter romanisation (Chinese, Japanese, Korean, Arabic, Hebrew, Indic scripts...),
+// symbols and emoji. The result is then cut to the field's length (25 characters for the
+// name, 15 for the city), so a name written only in such scripts comes out empty, and the
+// caller puts a name of its own in its place (the sandbox: "PIX CHECKOUT SANDBOX").
 //
 // # Round trips
 //

@@ -80,6 +80,7 @@ type App struct {
 	ln       net.Listener
 	self     string // the loopback URL of ln
 	store    closingStore
+	lock     *dirLock // the data dir's, nil when the data dir holds nothing
 	svc      *checkout.Service
 	web      *web.Server
 	gateway  *gatewayclient.Client
@@ -115,8 +116,12 @@ const qrImagesKept = 256
 // the HTTP handlers, for a server on ln (whose address the embedded sandbox is reached at). The
 // app owns ln from then on: Serve serves on it, and Close closes it when Serve never ran.
 func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
+	defer func() { err = cfg.named(err) }()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = boundURL(ln.Addr())
 	}
 	logOut := cfg.LogOutput
 	if logOut == nil {
@@ -136,6 +141,14 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
+	}
+	// The data dir holds the SQLite store and the embedded sandbox's state; with PostgreSQL and
+	// a real gateway it holds nothing, and several instances may share it.
+	if cfg.DatabaseURL == "" || cfg.Sandbox() {
+		if a.lock, err = lockDataDir(cfg.DataDir); err != nil {
+			return nil, err
+		}
+		closers = append(closers, a.lock.Close)
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -367,6 +380,22 @@ func loopbackURL(addr net.Addr) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }
 
+// boundURL is the public URL of a checkout whose CHECKOUT_PUBLIC_URL is not set: http and the
+// address the listener is bound to, named localhost when it is a loopback address or every
+// interface (CHECKOUT_ADDR=:18080 is http://localhost:18080), so that sessions, the demo page's
+// embed.js and the banner all follow the port actually in use.
+func boundURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	host := "localhost"
+	if tcp.IP != nil && !tcp.IP.IsUnspecified() && !tcp.IP.IsLoopback() {
+		host = tcp.IP.String()
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
+}
+
 // Serve serves on the listener given to New until ctx is done, then shuts down gracefully:
 // SSE streams end, queued webhooks are applied, in-flight requests finish, background loops
 // stop. It returns nil after a clean shutdown. Call it once; call Close afterwards.
@@ -535,10 +564,6 @@ func (a *App) banner() {
 		return
 	}
 	public := strings.TrimRight(a.cfg.PublicURL, "/")
-	if u, err := url.Parse(public); err == nil && u.Hostname() == "localhost" {
-		// The public URL's port may differ from the one actually bound (Addr :0 in tests).
-		public = "http://localhost" + self[strings.LastIndex(self, ":"):]
-	}
 	fmt.Fprintf(a.cfg.Stdout, "PIX Checkout is running.\n  shop:            %s/\n", public)
 	if a.sandbox != nil {
 		// The secret itself never goes to the output, which may be a shipped log: where it is.
@@ -570,7 +595,7 @@ func (a *App) Close() error {
 				errs = append(errs, err)
 			}
 		}
-		errs = append(errs, a.store.Close())
+		errs = append(errs, a.store.Close(), a.lock.Close())
 		a.closeErr = errors.Join(errs...)
 	})
 	return a.closeErr

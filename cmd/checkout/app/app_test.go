@@ -37,7 +37,13 @@ type running struct {
 
 func start(t testing.TB, mod func(*app.Config)) *running {
 	t.Helper()
-	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
+	return startOn(t, "127.0.0.1:0", mod)
+}
+
+// startOn is start with the server listening on addr.
+func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
+	t.Helper()
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", addr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +51,7 @@ func start(t testing.TB, mod func(*app.Config)) *running {
 		mod(&cfg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

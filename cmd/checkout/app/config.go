@@ -22,9 +22,10 @@ import (
 
 // Defaults of the configuration.
 const (
-	DefaultAddr      = ":8080"
-	DefaultPublicURL = "http://localhost:8080"
-	DefaultDataDir   = "./data"
+	DefaultAddr    = ":8080"
+	DefaultDataDir = "./data"
+	// DefaultCommand is how the program is run from its source tree.
+	DefaultCommand = "go run ./cmd/checkout"
 	// DefaultMerchantName is shown on the shopper pages when none is configured.
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
@@ -34,8 +35,10 @@ const (
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
 // command line; tests may also build one by hand (start from Defaults()).
 type Config struct {
-	Addr                 string   // CHECKOUT_ADDR: listen address
-	PublicURL            string   // CHECKOUT_PUBLIC_URL: the URL shoppers and the gateway reach
+	Addr string // CHECKOUT_ADDR: listen address
+	// PublicURL (CHECKOUT_PUBLIC_URL) is the URL shoppers and the gateway reach; empty, New
+	// derives it from the address the listener is bound to.
+	PublicURL            string
 	DataDir              string   // CHECKOUT_DATA_DIR: SQLite file, sandbox state
 	DatabaseURL          string   // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
 	GatewayURL           string   // CHECKOUT_GATEWAY_URL: empty for the embedded sandbox
@@ -92,8 +95,32 @@ type Config struct {
 	Clock func() time.Time
 	// Stdout receives the start banner (the URLs); nil discards it.
 	Stdout io.Writer
+	// Command is how the user runs the program, for the banner's advice ("" is
+	// DefaultCommand): "go run ./cmd/checkout", or "./checkout" for a binary built from it.
+	Command string
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
+
+	// fromFlags names the flag of each variable whose value came from the command line.
+	fromFlags map[string]string
+}
+
+// Name is how a problem with the variable env is reported: its flag ("-public-url") when
+// Load took the value from the command line, else the variable itself.
+func (c Config) Name(env string) string {
+	if f, ok := c.fromFlags[env]; ok {
+		return "-" + f
+	}
+	return env
+}
+
+// named returns err, a *ConfigError's variable named as Name says.
+func (c Config) named(err error) error {
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		return &ConfigError{Var: c.Name(ce.Var), Msg: ce.Msg}
+	}
+	return err
 }
 
 // Sandbox reports whether the embedded sandbox gateway is used (no gateway URL configured).
@@ -103,7 +130,6 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 func Defaults() Config {
 	return Config{
 		Addr:               DefaultAddr,
-		PublicURL:          DefaultPublicURL,
 		DataDir:            DefaultDataDir,
 		MerchantName:       DefaultMerchantName,
 		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
@@ -115,13 +141,14 @@ func Defaults() Config {
 	}
 }
 
-// ConfigError is a configuration problem; its message is one line naming the variable.
+// ConfigError is a configuration problem; its message is one line naming the variable, or
+// the flag when the value came from the command line.
 type ConfigError struct {
-	Var string // the environment variable, e.g. "CHECKOUT_PUBLIC_URL"
+	Var string // the environment variable, e.g. "CHECKOUT_PUBLIC_URL", or the flag, "-public-url"
 	Msg string
 }
 
-// Error is "config: VARIABLE: problem".
+// Error is "config: VARIABLE: problem" (or "config: -flag: problem").
 func (e *ConfigError) Error() string { return "config: " + e.Var + ": " + e.Msg }
 
 // setting is one variable of the configuration table: its environment name, its flag name, its
@@ -147,7 +174,7 @@ func settings() []setting {
 	}
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
-		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach", str(func(c *Config) *string { return &c.PublicURL })},
+		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
 		{"CHECKOUT_DATA_DIR", "data-dir", "directory of the SQLite database and the sandbox state", str(func(c *Config) *string { return &c.DataDir })},
 		{"CHECKOUT_DATABASE_URL", "database-url", "postgres://… for PostgreSQL (default: SQLite in the data dir)", str(func(c *Config) *string { return &c.DatabaseURL })},
 		{"CHECKOUT_GATEWAY_URL", "gateway-url", "gateway base URL, path prefix included (default: the embedded sandbox)", str(func(c *Config) *string { return &c.GatewayURL })},
@@ -209,7 +236,7 @@ func settings() []setting {
 // defaults shows each setting's default in the help, by variable.
 var defaults = map[string]func(c Config) string{
 	"CHECKOUT_ADDR":                  func(c Config) string { return c.Addr },
-	"CHECKOUT_PUBLIC_URL":            func(c Config) string { return c.PublicURL },
+	"CHECKOUT_PUBLIC_URL":            func(Config) string { return "http:// and the address bound, such as http://localhost:8080" },
 	"CHECKOUT_DATA_DIR":              func(c Config) string { return c.DataDir },
 	"CHECKOUT_MERCHANT_NAME":         func(c Config) string { return c.MerchantName },
 	"CHECKOUT_RECONCILE_INTERVAL":    func(c Config) string { return c.ReconcileInterval.String() },
@@ -254,7 +281,8 @@ func formatRate(r web.Rate) string {
 
 // Load reads the configuration: defaults, then the environment (env, usually os.Getenv), then
 // the command-line flags in args (without the program name), which win. The result is
-// validated; any problem is a *ConfigError naming the variable. -h gives flag.ErrHelp.
+// validated; any problem is a *ConfigError naming the variable, or the flag when the value
+// came from one. -h gives flag.ErrHelp.
 func Load(env func(string) string, args []string) (Config, error) {
 	c := Defaults()
 	all := settings()
@@ -268,10 +296,12 @@ func Load(env func(string) string, args []string) (Config, error) {
 	fs := flag.NewFlagSet("checkout", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var flagErr error
+	c.fromFlags = map[string]string{}
 	for _, s := range all {
 		fs.Func(s.flag, s.usage+" ("+s.env+")", func(v string) error {
+			c.fromFlags[s.env] = s.flag
 			if err := s.set(&c, v); err != nil {
-				flagErr = &ConfigError{Var: s.env, Msg: err.Error()}
+				flagErr = &ConfigError{Var: "-" + s.flag, Msg: err.Error()}
 				return err
 			}
 			return nil
@@ -290,15 +320,15 @@ func Load(env func(string) string, args []string) (Config, error) {
 		return Config{}, &ConfigError{Var: "command line", Msg: fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if err := c.Validate(); err != nil {
-		return Config{}, err
+		return Config{}, c.named(err)
 	}
 	return c, nil
 }
 
-// Usage returns the help text: every flag with its variable.
-func Usage() string {
+// Usage returns the help text of the program run as prog: every flag with its variable.
+func Usage(prog string) string {
 	var b strings.Builder
-	b.WriteString("Usage: checkout [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n")
+	fmt.Fprintf(&b, "Usage: %s [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n", prog)
 	def := Defaults()
 	for _, s := range settings() {
 		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s", s.flag, s.env, s.usage)
@@ -317,8 +347,10 @@ func (c Config) Validate() error {
 	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
 		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q has no valid port", c.Addr)}
 	}
-	if err := checkHTTPURL(c.PublicURL, false); err != nil {
-		return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+	if c.PublicURL != "" {
+		if err := checkHTTPURL(c.PublicURL, false); err != nil {
+			return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+		}
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
 		return &ConfigError{"CHECKOUT_DATA_DIR", "must not be empty"}
@@ -376,8 +408,14 @@ func (c Config) Validate() error {
 	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
 		return &ConfigError{"CHECKOUT_ADMIN_EMAIL", "must be an e-mail address"}
 	}
-	if c.AdminPassword != "" && len(c.AdminPassword) < 8 {
-		return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", "must have at least 8 characters"}
+	if c.AdminPassword != "" {
+		email := c.AdminEmail
+		if email == "" {
+			email = merchant.DefaultAdminEmail
+		}
+		if v := merchant.CheckPassword(c.AdminPassword, email); v != nil {
+			return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", v.Message}
+		}
 	}
 	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
 		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}

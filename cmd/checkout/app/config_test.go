@@ -20,7 +20,7 @@ func TestLoadDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != ":8080" || c.PublicURL != "http://localhost:8080" || c.DataDir != "./data" {
+	if c.Addr != ":8080" || c.PublicURL != "" || c.DataDir != "./data" {
 		t.Errorf("defaults: %+v", c)
 	}
 	if !c.Sandbox() || !c.WebhooksEnabled || c.ReconcileInterval != DefaultReconcileInterval {
@@ -61,7 +61,11 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"CHECKOUT_ADDR": "nonsense"}, nil, "CHECKOUT_ADDR"},
-		{nil, []string{"-addr", "localhost:99999"}, "CHECKOUT_ADDR"},
+		// A value from a flag is reported by the flag's name.
+		{nil, []string{"-addr", "localhost:99999"}, "-addr"},
+		{nil, []string{"-public-url", "localhost:8080"}, "-public-url"},
+		{map[string]string{"CHECKOUT_PUBLIC_URL": "https://ok.example.com"}, []string{"-public-url", "ftp://x"}, "-public-url"},
+		{map[string]string{"CHECKOUT_ADMIN_EMAIL": "ana@loja.example"}, []string{"-admin-password", "password"}, "-admin-password"},
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "localhost:8080"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_PUBLIC_URL": "https://x.example.com/shop?a=1"}, nil, "CHECKOUT_PUBLIC_URL"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "ftp://gw"}, nil, "CHECKOUT_GATEWAY_URL"},
@@ -81,7 +85,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},
 		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
-		{nil, []string{"-webhooks=maybe"}, "CHECKOUT_WEBHOOKS"},
+		{nil, []string{"-webhooks=maybe"}, "-webhooks"},
 		{map[string]string{"CHECKOUT_DATA_DIR": " "}, nil, "CHECKOUT_DATA_DIR"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "lots"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_RETENTION_CARTS": "10m"}, nil, "CHECKOUT_RETENTION_CARTS"},
@@ -93,6 +97,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "http://erp.example.com/hook"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "erp.example.com"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_SECRET": "whsec_!!"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_SECRET"},
+		{map[string]string{"CHECKOUT_ADMIN_PASSWORD": "12345678"}, nil, "CHECKOUT_ADMIN_PASSWORD"},
 		{nil, []string{"-no-such-flag"}, "command line"},
 		{nil, []string{"stray"}, "command line"},
 	}
@@ -126,7 +131,7 @@ func TestLoadHelp(t *testing.T) {
 	if _, err := Load(envOf(nil), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: %v", err)
 	}
-	u := Usage()
+	u := Usage(DefaultCommand)
 	for _, s := range settings() {
 		if !strings.Contains(u, "-"+s.flag) || !strings.Contains(u, s.env) {
 			t.Errorf("usage misses %s", s.env)
@@ -136,8 +141,8 @@ func TestLoadHelp(t *testing.T) {
 
 // TestHelpShowsDefaults: checkout -h gives each setting that has a default with it.
 func TestHelpShowsDefaults(t *testing.T) {
-	u := Usage()
-	for _, want := range []string{"(default :8080)", "(default http://localhost:8080)", "(default ./data)",
+	u := Usage(DefaultCommand)
+	for _, want := range []string{"(default :8080)", "(default http:// and the address bound, such as http://localhost:8080)", "(default ./data)",
 		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)", "(default 168h0m0s)", "(default 72h0m0s)"} {
 		if !strings.Contains(u, want) {
 			t.Errorf("usage lacks %q:\n%s", want, u)
@@ -181,7 +186,7 @@ func TestLoadSandboxRateLimit(t *testing.T) {
 	if err != nil || !c.SandboxRateLimit.Off {
 		t.Errorf("the flag must win over the environment: %+v, %v", c.SandboxRateLimit, err)
 	}
-	if u := Usage(); !strings.Contains(u, "-sandbox-rate-limit\tCHECKOUT_SANDBOX_RATE_LIMIT") || !strings.Contains(u, "(default 50/s)") {
+	if u := Usage(DefaultCommand); !strings.Contains(u, "-sandbox-rate-limit\tCHECKOUT_SANDBOX_RATE_LIMIT") || !strings.Contains(u, "(default 50/s)") {
 		t.Errorf("usage lacks the sandbox rate limit and its default:\n%s", u)
 	}
 }
@@ -217,9 +222,13 @@ func TestLoadSandboxRateLimitErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		_, err := Load(envOf(tc.env), tc.args)
+		name := "CHECKOUT_SANDBOX_RATE_LIMIT"
+		if tc.args != nil {
+			name = "-sandbox-rate-limit"
+		}
 		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Var != "CHECKOUT_SANDBOX_RATE_LIMIT" {
-			t.Errorf("%v %v: want a *ConfigError naming CHECKOUT_SANDBOX_RATE_LIMIT, got %v", tc.env, tc.args, err)
+		if !errors.As(err, &ce) || ce.Var != name {
+			t.Errorf("%v %v: want a *ConfigError naming %s, got %v", tc.env, tc.args, name, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.why) || strings.Contains(err.Error(), "\n") {

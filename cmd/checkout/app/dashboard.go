@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -67,23 +66,26 @@ func (a *App) dashboardBanner(public string) {
 	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, web.DashboardPath)
 	if f := a.firstUser; f != nil {
 		a.firstUser = nil
-		printFirstUser(a.cfg.Stdout, f)
+		cmd := a.cfg.Command
+		if cmd == "" {
+			cmd = DefaultCommand
+		}
+		printFirstUser(a.cfg.Stdout, f, cmd)
 	}
 }
 
-// printFirstUser shows the first user's credentials with what to do with them.
-func printFirstUser(w io.Writer, f *firstUser) {
+// printFirstUser shows the first user's credentials with what to do with them, cmd being
+// how the user runs the program.
+func printFirstUser(w io.Writer, f *firstUser, cmd string) {
 	fmt.Fprintf(w, "    first dashboard user: %s\n    password (shown only now): %s\n"+
-		"    change it with: checkout user reset-password %s\n", f.email, f.password, f.email)
+		"    change it with: %s user reset-password %s\n", f.email, f.password, cmd, f.email)
 }
 
-// OpenAccounts opens the configured store (applying its migrations) and returns the
-// dashboard's accounts on it, for the `checkout user` command. Call close when done.
+// OpenAccounts opens the configured store, which a server must have made (a *ConfigError
+// says so otherwise), and returns the dashboard's accounts on it, for the `checkout user`
+// command. Call close when done.
 func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, closeStore func() error, err error) {
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, nil, fmt.Errorf("app: data dir: %w", err)
-	}
-	st, err := openStore(ctx, cfg)
+	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

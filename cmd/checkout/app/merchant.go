@@ -120,10 +120,11 @@ func (a *App) APIKeys() *merchant.Keys { return a.merchant.keys }
 // MerchantSettings returns the merchant's settings.
 func (a *App) MerchantSettings() *merchant.SettingsManager { return a.merchant.settings }
 
-// OpenKeys opens the configured store (as the server would) for the `checkout apikey`
-// commands and returns its API keys; closeStore releases it.
+// OpenKeys opens the configured store, which a server must have made (a *ConfigError says so
+// otherwise), for the `checkout apikey` commands and returns its API keys; closeStore
+// releases it.
 func OpenKeys(ctx context.Context, cfg Config) (keys *merchant.Keys, closeStore func() error, err error) {
-	st, err := openStore(ctx, cfg)
+	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

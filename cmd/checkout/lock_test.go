@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+// serveEnv, set in the environment of this test binary, makes it the checkout server itself
+// (see TestMain): the other process of TestDataDirLock.
+const serveEnv = "CHECKOUT_TEST_SERVE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) == "1" {
+		os.Exit(run(app.DefaultCommand, nil, os.Getenv, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// startServerProcess runs a checkout server on dataDir in another process and returns it
+// once it serves.
+func startServerProcess(t *testing.T, dataDir string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), serveEnv+"=1", "CHECKOUT_ADDR=127.0.0.1:0", "CHECKOUT_DEMO_ADDR=off",
+		"CHECKOUT_DATA_DIR="+dataDir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	serving := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		found := false
+		for sc.Scan() {
+			if !found && strings.Contains(sc.Text(), "shop:") {
+				found = true
+				serving <- true
+			}
+		}
+		if !found {
+			serving <- false
+		}
+	}()
+	select {
+	case ok := <-serving:
+		if !ok {
+			t.Fatal("the server process ended without serving")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the server process did not start serving")
+	}
+	return cmd
+}
+
+// serveHere runs the server in this process on dataDir until ctx ends, telling started (when
+// not nil) once it serves; it returns the exit status and the standard error.
+func serveHere(ctx context.Context, dataDir string, started chan<- string) (int, string) {
+	stdout := &watchWriter{re: regexp.MustCompile(`shop:\s+(\S+)`), found: make(chan string, 1)}
+	if started != nil {
+		go func() {
+			select {
+			case u := <-stdout.found:
+				started <- u
+			case <-ctx.Done():
+			}
+		}()
+	}
+	var stderr lockedBuffer
+	env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_DATA_DIR": dataDir}
+	code := serve(ctx, app.DefaultCommand, nil, func(k string) string { return env[k] }, stdout, &stderr)
+	return code, stderr.String()
+}
+
+// TestDataDirLock: a second server on a data dir in use stops at start with one line naming
+// the holder's PID and exit status 2; the commands work beside the running server; and a
+// server killed with SIGKILL leaves no lock behind.
+func TestDataDirLock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	holder := startServerProcess(t, dir)
+
+	// Were it to start, it is stopped at once, and exits 0.
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan string, 1)
+	go func() {
+		select {
+		case <-started:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	code, stderr := serveHere(ctx, dir, started)
+	cancel()
+	want := fmt.Sprintf("config: CHECKOUT_DATA_DIR: %s is in use by another checkout server (PID %d)", dir, holder.Process.Pid)
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("a second server: exit %d, %q; want 2 and one line starting %q", code, stderr, want)
+	}
+
+	// The commands, beside the running server.
+	env := func(k string) string {
+		if k == "CHECKOUT_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}
+	for _, args := range [][]string{{"apikey", "create", "erp"}, {"apikey", "list"}, {"user", "add", "bia@loja.example"}, {"user", "list"}} {
+		var out, errOut strings.Builder
+		if code := run(app.DefaultCommand, args, env, &out, &errOut); code != 0 {
+			t.Errorf("checkout %s beside a running server: exit %d, %q", strings.Join(args, " "), code, errOut.String())
+		}
+	}
+
+	// SIGKILL: the operating system releases the lock with the process.
+	if err := holder.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = holder.Wait()
+	ctx, cancel = context.WithCancel(context.Background())
+	started = make(chan string, 1)
+	done := make(chan struct{})
+	var code2 int
+	var stderr2 string
+	go func() {
+		defer close(done)
+		code2, stderr2 = serveHere(ctx, dir, started)
+	}()
+	select {
+	case <-started:
+	case <-done:
+		t.Fatalf("after the holder's SIGKILL the server did not start: exit %d, %q", code2, stderr2)
+	case <-time.After(60 * time.Second):
+		t.Fatal("after the holder's SIGKILL the server did not start")
+	}
+	cancel()
+	<-done
+	if code2 != 0 {
+		t.Errorf("the server after the SIGKILL: exit %d, %q", code2, stderr2)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "checkout.lock")); err != nil || strings.TrimSpace(string(b)) != strconv.Itoa(os.Getpid()) {
+		t.Errorf("the lock file holds %q, %v; want this process's PID", b, err)
+	}
+}
