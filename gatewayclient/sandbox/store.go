@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
 
@@ -67,10 +67,10 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 
 // migrateDB applies the sandbox's migrations (the outbox applies its own).
 func migrateDB(ctx context.Context, w *sql.DB) error {
-	err := migrate.Apply(ctx, w, migrate.Plan{
+	err := sqlmigrate.Apply(ctx, w, "", sqlmigrate.Plan{
 		Component: "sandbox",
 		FS:        migrations,
-		Steps:     map[int]migrate.Step{2: fillDepositCounts},
+		Steps:     map[int]sqlmigrate.Step{2: fillDepositCounts},
 		Baseline:  adoptUnnumberedSchema,
 	})
 	if err != nil {

@@ -38,7 +38,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
@@ -273,7 +273,7 @@ func New(opts Options) (*Outbox, error) {
 	// A lease outlives any attempt, so only a dead process lets one lapse.
 	o.lease = max(o.client.Timeout, o.forwardClient.Timeout) + time.Minute
 
-	if err := migrate.Apply(context.Background(), o.db, migrate.Plan{Component: "outbox", FS: migrations,
+	if err := sqlmigrate.Apply(context.Background(), o.db, "", sqlmigrate.Plan{Component: "outbox", FS: migrations,
 		Baseline: adoptUnnumberedSchema}); err != nil {
 		return nil, fmt.Errorf("outbox: %w", err)
 	}
