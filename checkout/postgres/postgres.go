@@ -23,41 +23,44 @@
 //   - reads of whole orders run in REPEATABLE READ READ ONLY transactions, so an order and its
 //     attempts always come from one snapshot;
 //   - retention deletes skip the rows other transactions hold (FOR UPDATE SKIP LOCKED);
-//   - migrations are embedded, applied at Open each in its own transaction, and serialised
+//   - migrations are embedded and applied at Open by gatewayclient/sqlmigrate, through
+//     database/sql on the same pool (pgx's stdlib), each in its own transaction, serialised
 //     between processes by a transaction-scoped advisory lock.
 package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// migrationLock is the key of the advisory lock taken by every migration transaction. Any
-// fixed number works as long as nothing else in the database uses it; these are the bytes of
-// "pixmigr1".
-const migrationLock int64 = 0x7069786d69677231
+// plan is the store's migrations: component "checkout", whose records a schema_migrations made
+// before components holds.
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
 
 // Store is the PostgreSQL implementation of checkout.Store.
 type Store struct {
 	*sqlstore.Store
 	pool *pgxpool.Pool
+	db   *sql.DB // database/sql on the pool, for the migrations
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -91,22 +94,24 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
 	}
-	var db sqlstore.DB = database{pool}
-	if err := sqlstore.Migrate(ctx, dialect(), db, migrations); err != nil {
+	sdb := stdlib.OpenDBFromPool(pool)
+	if err := sqlmigrate.Apply(ctx, sdb, sqlmigrate.PostgresLock, plan); err != nil {
+		sdb.Close()
 		pool.Close()
-		return nil, err
+		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	var db sqlstore.DB = database{pool}
 	if wrap != nil {
 		db = wrap(db)
 	}
-	return &Store{Store: sqlstore.New(dialect(), db), pool: pool}, nil
+	return &Store{Store: sqlstore.New(dialect(), db), pool: pool, db: sdb}, nil
 }
 
 // Close closes every connection of the pool, after waiting for those in use to be released.
-// It always returns nil; the error result makes the Store an io.Closer like the SQLite store.
 func (s *Store) Close() error {
+	err := s.db.Close()
 	s.pool.Close()
-	return nil
+	return err
 }
 
 // dialect is where PostgreSQL's SQL differs from the shared text.
@@ -120,7 +125,6 @@ func dialect() sqlstore.Dialect {
 		List:            func(values []string) any { return values },
 		EmptyJSON:       nil, // the violations column is JSONB, NULL when there are none
 		PlainIndexScans: "SELECT set_config('enable_bitmapscan', 'off', true)",
-		MigrationLock:   "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(migrationLock, 10) + ")",
 		Storable:        storable,
 		StoredKey:       storedKey,
 	}

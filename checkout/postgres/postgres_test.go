@@ -355,12 +355,36 @@ func TestReopen(t *testing.T) {
 	}
 }
 
+// TestOpenConvertsOldMigrationRecords: a database whose schema_migrations was made before
+// components (version, name, applied_at) opens with its records kept as the checkout's, and
+// nothing applied again.
+func TestOpenConvertsOldMigrationRecords(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	open(t, dbURL).Close()
+	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, `CREATE TABLE old_records AS SELECT version, name, applied_at FROM schema_migrations
+				WHERE component = 'checkout';
+			DROP TABLE schema_migrations;
+			ALTER TABLE old_records RENAME TO schema_migrations;
+			ALTER TABLE schema_migrations ADD PRIMARY KEY (version)`)
+		return err
+	})
+	s := open(t, dbURL)
+	if n, want := migrationsApplied(t, dbURL), storetest.MigrationFiles(t); n != want {
+		t.Errorf("schema_migrations rows = %d; want %d", n, want)
+	}
+	if err := s.Ping(context.Background()); err != nil {
+		t.Error(err)
+	}
+}
+
 // migrationsApplied counts the rows of schema_migrations in the database at dbURL.
 func migrationsApplied(t *testing.T, dbURL string) int {
 	t.Helper()
 	var n int
 	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-		return conn.QueryRow(ctx, "SELECT COUNT(*) FROM schema_migrations").Scan(&n)
+		return conn.QueryRow(ctx, "SELECT COUNT(*) FROM schema_migrations WHERE component = 'checkout'").Scan(&n)
 	})
 	return n
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
 // TestFailedMigrationLeavesNothing: a migration that fails half-way is rolled back whole (its
@@ -31,7 +31,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	applied := len(names)
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte(
 		"CREATE TABLE extra (id INTEGER PRIMARY KEY);\nINSERT INTO no_such_table VALUES (1);\n")}
-	err = sqlstore.Migrate(ctx, dialect(), database{w: s.w}, broken)
+	err = sqlmigrate.Apply(ctx, s.w, "", sqlmigrate.Plan{Component: plan.Component, FS: broken})
 	if err == nil || !strings.Contains(err.Error(), "9999_more.sql") {
 		t.Fatalf("migrate with a broken migration: %v, want an error naming it", err)
 	}
@@ -42,7 +42,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 		t.Errorf("schema_migrations rows = %d, %v; want %d (the failed one unrecorded)", n, err, applied)
 	}
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE extra (id INTEGER PRIMARY KEY);\n")}
-	if err := sqlstore.Migrate(ctx, dialect(), database{w: s.w}, broken); err != nil {
+	if err := sqlmigrate.Apply(ctx, s.w, "", sqlmigrate.Plan{Component: plan.Component, FS: broken}); err != nil {
 		t.Fatalf("fixed migration: %v", err)
 	}
 	if !exists(t, s, "extra") {
@@ -132,10 +132,10 @@ func migrationFiles(t *testing.T) []string {
 	return names
 }
 
-// migrationCount returns how many migrations are recorded as applied.
+// migrationCount returns how many migrations of the store are recorded as applied.
 func migrationCount(s *Store) (int, error) {
 	var n int
-	err := s.r.QueryRow("SELECT COUNT(*) FROM schema_migrations").Scan(&n)
+	err := s.r.QueryRow("SELECT COUNT(*) FROM schema_migrations WHERE component = $1", plan.Component).Scan(&n)
 	return n, err
 }
 

@@ -44,11 +44,16 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
+
+// plan is the store's migrations: component "checkout", whose records a schema_migrations made
+// before components holds.
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
 
 // Store is the SQLite implementation of checkout.Store.
 type Store struct {
@@ -103,9 +108,9 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	if err := sqlstore.Migrate(ctx, dialect(), database{w: w}, migrations); err != nil {
+	if err := sqlmigrate.Apply(ctx, w, "", plan); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	r, err := stmtcache.Open(dsn("query_only(1)"))
 	if err != nil {
