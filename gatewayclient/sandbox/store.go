@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
@@ -65,14 +66,14 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 	return w, r, nil
 }
 
-// migrateDB applies the sandbox's migrations (the outbox applies its own).
+// migrateDB applies the sandbox's migrations and its webhook outbox's.
 func migrateDB(ctx context.Context, w *sql.DB) error {
 	err := sqlmigrate.Apply(ctx, w, "", sqlmigrate.Plan{
 		Component: "sandbox",
 		FS:        migrations,
 		Steps:     map[int]sqlmigrate.Step{2: fillDepositCounts},
 		Baseline:  adoptUnnumberedSchema,
-	})
+	}, outbox.Plan(outbox.SQLite))
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
