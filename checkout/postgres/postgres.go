@@ -46,6 +46,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
@@ -53,14 +54,15 @@ import (
 var migrations embed.FS
 
 // plan is the store's migrations: component "checkout", whose records a schema_migrations made
-// before components holds.
+// before components holds. They follow the outbox's (migration 10 moves the notifications into
+// its tables).
 var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
 
 // Store is the PostgreSQL implementation of checkout.Store.
 type Store struct {
 	*sqlstore.Store
 	pool *pgxpool.Pool
-	db   *sql.DB // database/sql on the pool, for the migrations
+	db   *sql.DB // database/sql on the pool, for the migrations and the outbox
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -95,7 +97,7 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
 	}
 	sdb := stdlib.OpenDBFromPool(pool)
-	if err := sqlmigrate.Apply(ctx, sdb, sqlmigrate.PostgresLock, plan); err != nil {
+	if err := sqlmigrate.Apply(ctx, sdb, sqlmigrate.PostgresLock, outbox.Plan(outbox.PostgreSQL), plan); err != nil {
 		sdb.Close()
 		pool.Close()
 		return nil, fmt.Errorf("postgres: %w", err)
@@ -105,6 +107,13 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 		db = wrap(db)
 	}
 	return &Store{Store: sqlstore.New(dialect(), db), pool: pool, db: sdb}, nil
+}
+
+// Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),
+// with o's options on this database.
+func (s *Store) Outbox(o outbox.Options) (*outbox.Outbox, error) {
+	o.DB, o.ReadDB, o.Dialect = s.db, nil, outbox.PostgreSQL
+	return outbox.New(o)
 }
 
 // Close closes every connection of the pool, after waiting for those in use to be released.
@@ -120,13 +129,12 @@ func dialect() sqlstore.Dialect {
 		Name:     "postgres",
 		RowLocks: true,
 		// The same byte order as SQLite's, whatever the database's locale.
-		CollateBytes:    `COLLATE "C"`,
-		OneOf:           func(column, param string) string { return column + " = ANY(" + param + ")" },
-		List:            func(values []string) any { return values },
-		EmptyJSON:       nil, // the violations column is JSONB, NULL when there are none
-		PlainIndexScans: "SELECT set_config('enable_bitmapscan', 'off', true)",
-		Storable:        storable,
-		StoredKey:       storedKey,
+		CollateBytes: `COLLATE "C"`,
+		OneOf:        func(column, param string) string { return column + " = ANY(" + param + ")" },
+		List:         func(values []string) any { return values },
+		EmptyJSON:    nil, // the violations column is JSONB, NULL when there are none
+		Storable:     storable,
+		StoredKey:    storedKey,
 	}
 }
 

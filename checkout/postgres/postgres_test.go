@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"runtime"
@@ -355,28 +356,29 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-// TestOpenConvertsOldMigrationRecords: a database whose schema_migrations was made before
-// components (version, name, applied_at) opens with its records kept as the checkout's, and
-// nothing applied again.
-func TestOpenConvertsOldMigrationRecords(t *testing.T) {
+// TestOpenUpgradesAnOldDatabase: a database of the store as it was before its notifications
+// moved into the shared outbox, with a schema_migrations made before components, opens with
+// its records kept as the checkout's and its notification moved, nothing applied twice.
+func TestOpenUpgradesAnOldDatabase(t *testing.T) {
 	t.Parallel()
 	dbURL := newDatabase(t)
-	open(t, dbURL).Close()
 	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-		_, err := conn.Exec(ctx, `CREATE TABLE old_records AS SELECT version, name, applied_at FROM schema_migrations
-				WHERE component = 'checkout';
-			DROP TABLE schema_migrations;
-			ALTER TABLE old_records RENAME TO schema_migrations;
-			ALTER TABLE schema_migrations ADD PRIMARY KEY (version)`)
-		return err
+		for _, q := range storetest.OldDatabase(t) {
+			if _, err := conn.Exec(ctx, q); err != nil {
+				return fmt.Errorf("%.60s: %w", q, err)
+			}
+		}
+		return nil
 	})
 	s := open(t, dbURL)
-	if n, want := migrationsApplied(t, dbURL), storetest.MigrationFiles(t); n != want {
-		t.Errorf("schema_migrations rows = %d; want %d", n, want)
-	}
-	if err := s.Ping(context.Background()); err != nil {
-		t.Error(err)
-	}
+	storetest.CheckUpgraded(t, s, func() int { return migrationsApplied(t, dbURL) })
+	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
+		var left bool
+		if err := conn.QueryRow(ctx, `SELECT to_regclass('outbox') IS NOT NULL OR to_regclass('outbox_attempts') IS NOT NULL`).Scan(&left); err != nil || left {
+			return fmt.Errorf("the old outbox's tables are left (%v)", err)
+		}
+		return nil
+	})
 }
 
 // migrationsApplied counts the rows of schema_migrations in the database at dbURL.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
@@ -92,6 +93,40 @@ func TestMigrationKeepsOldOrders(t *testing.T) {
 	}
 	if o.Amount != 2990 || o.RefundDue != 0 || len(o.Attempts) != 1 || o.Attempts[0].Request != nil {
 		t.Errorf("old order after the migration: amount %d, refund due %d, attempts %+v", o.Amount, o.RefundDue, o.Attempts)
+	}
+}
+
+// TestMigrationMovesNotifications: a database of the store as it was before its notifications
+// moved into the shared outbox, with a schema_migrations made before components, opens with
+// its records kept as the checkout's and its notification moved, the old tables gone.
+func TestMigrationMovesNotifications(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range storetest.OldDatabase(t) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			db.Close()
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.CheckUpgraded(t, s, func() int {
+		n, err := migrationCount(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	})
+	if exists(t, s, "outbox") || exists(t, s, "outbox_attempts") {
+		t.Error("the old outbox's tables are left")
 	}
 }
 

@@ -44,6 +44,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
 )
@@ -52,7 +53,8 @@ import (
 var migrations embed.FS
 
 // plan is the store's migrations: component "checkout", whose records a schema_migrations made
-// before components holds.
+// before components holds. They follow the outbox's (migration 10 moves the notifications into
+// its tables).
 var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
 
 // Store is the SQLite implementation of checkout.Store.
@@ -108,7 +110,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	if err := sqlmigrate.Apply(ctx, w, "", plan); err != nil {
+	if err := sqlmigrate.Apply(ctx, w, "", outbox.Plan(outbox.SQLite), plan); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
@@ -126,6 +128,13 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		db = o.wrap(db)
 	}
 	return &Store{Store: sqlstore.New(dialect(), db), w: w, r: r}, nil
+}
+
+// Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),
+// with o's options on this database.
+func (s *Store) Outbox(o outbox.Options) (*outbox.Outbox, error) {
+	o.DB, o.ReadDB, o.Dialect = s.w, s.r, outbox.SQLite
+	return outbox.New(o)
 }
 
 // Close closes the database: the readers first, so that the writer, closing last, checkpoints

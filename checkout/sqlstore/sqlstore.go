@@ -112,13 +112,6 @@ type Dialect struct {
 	List  func(values []string) any
 	// EmptyJSON is the value a JSON column holds for nothing: NULL (nil) or "".
 	EmptyJSON any
-	// PlainIndexScans, when set, is a statement that makes the rest of its transaction walk
-	// indexes in order rather than gather their entries in a bitmap first. PostgreSQL's plain
-	// index scan marks the entries of rows no transaction can see any more, so that later scans
-	// skip them; a bitmap scan visits them again every time until the table is vacuumed. The
-	// outbox's index of pending notifications gains such entries at every delivered or skipped
-	// one, and its claim runs many times a second.
-	PlainIndexScans string
 	// Storable reports whether a key from outside (an id in a URL, a webhook id in a header)
 	// can be stored at all; one that cannot names nothing. Nil: every string can.
 	Storable func(key string) bool

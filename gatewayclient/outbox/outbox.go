@@ -659,24 +659,8 @@ func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error)
 // statement: the rows are chosen and leased at once, and on PostgreSQL a row another worker is
 // claiming is skipped, not waited for.
 func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) ([]claimed, error) {
-	// The lane's condition is written in the statement, not bound: each lane has a partial
-	// index, which a planner that sees a parameter cannot use.
-	lane := `attempts = 0`
-	if retries {
-		lane = `attempts > 0`
-	}
-	if o.inOrder {
-		lane += ` AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.record_id = d.record_id AND p.url = d.url
-			AND p.status = 'pending' AND p.id < d.id)`
-	}
 	wall := time.Now()
-	rows, err := o.db.QueryContext(ctx, `UPDATE webhook_deliveries SET lease_until = $1
-		WHERE id IN (
-			SELECT id FROM webhook_deliveries d
-			WHERE status = 'pending' AND `+lane+` AND next_attempt_at <= $2 AND lease_until <= $3
-			ORDER BY next_attempt_at, id LIMIT $4`+o.skipLocked()+`)
-		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts`,
-		wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
+	rows, err := o.db.QueryContext(ctx, o.claimSQL(retries), wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
 	}
@@ -693,6 +677,32 @@ func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) 
 		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
 	}
 	return out, nil
+}
+
+// claimSQL is the claim of a lane: $1 the lease's end, $2 the due time, $3 the wall clock's
+// now, $4 the limit.
+//
+// The lane's condition is written in the statement, not bound: each lane has a partial index,
+// on (next_attempt_at, id), which a planner that sees a parameter cannot use. The order asked
+// is the index's, so that with the limit the planner walks the index in order rather than
+// gather its entries in a bitmap and sort them: PostgreSQL's plain index scan marks the
+// entries of rows no transaction can see any more (deliveries handled since the last vacuum),
+// which later scans skip, where a bitmap scan would visit them all again at every claim.
+func (o *Outbox) claimSQL(retries bool) string {
+	lane := `attempts = 0`
+	if retries {
+		lane = `attempts > 0`
+	}
+	if o.inOrder {
+		lane += ` AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.record_id = d.record_id AND p.url = d.url
+			AND p.status = 'pending' AND p.id < d.id)`
+	}
+	return `UPDATE webhook_deliveries SET lease_until = $1
+		WHERE id IN (
+			SELECT id FROM webhook_deliveries d
+			WHERE status = 'pending' AND ` + lane + ` AND next_attempt_at <= $2 AND lease_until <= $3
+			ORDER BY next_attempt_at, id LIMIT $4` + o.skipLocked() + `)
+		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts`
 }
 
 // resolve reads the Route's target when batch holds deliveries without a URL. Without a

@@ -1061,3 +1061,33 @@ func mustRead(r *http.Request) []byte {
 	b, _ := io.ReadAll(r.Body)
 	return b
 }
+
+// TestClaimUsesTheLanesIndex: each lane's claim reads its partial index of due deliveries, in
+// the index's order, with or without InOrder: never a scan of every delivery, nor a sort.
+func TestClaimUsesTheLanesIndex(t *testing.T) {
+	db := openDB(t, dbPath(t))
+	for _, inOrder := range []bool{false, true} {
+		o := newOutbox(t, Options{DB: db, InOrder: inOrder})
+		for retries, index := range map[bool]string{false: "webhook_deliveries_first", true: "webhook_deliveries_retry"} {
+			rows, err := db.Query(`EXPLAIN QUERY PLAN `+o.claimSQL(retries), 1, 2, 3, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan []string
+			for rows.Next() {
+				var id, parent, unused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, detail)
+			}
+			rows.Close()
+			all := strings.Join(plan, "\n")
+			if !strings.Contains(all, "USING INDEX "+index) || strings.Contains(all, "SCAN d\n") || strings.HasSuffix(all, "SCAN d") ||
+				strings.Contains(all, "TEMP B-TREE") {
+				t.Errorf("claim (retries %v, in order %v):\n%s", retries, inOrder, all)
+			}
+		}
+	}
+}

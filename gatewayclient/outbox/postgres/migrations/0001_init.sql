@@ -23,8 +23,8 @@ CREATE TABLE webhook_deliveries (
 	updated_at       BIGINT  NOT NULL,
 	UNIQUE (message_id, url)
 );
-CREATE INDEX webhook_deliveries_first ON webhook_deliveries (next_attempt_at) WHERE status = 'pending' AND attempts = 0;
-CREATE INDEX webhook_deliveries_retry ON webhook_deliveries (next_attempt_at) WHERE status = 'pending' AND attempts > 0;
+CREATE INDEX webhook_deliveries_first ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending' AND attempts = 0;
+CREATE INDEX webhook_deliveries_retry ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending' AND attempts > 0;
 CREATE INDEX webhook_deliveries_record ON webhook_deliveries (record_id, id);
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status IN ('delivered', 'dead', 'skipped');
 

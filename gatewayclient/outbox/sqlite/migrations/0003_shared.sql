@@ -6,5 +6,5 @@ ALTER TABLE webhook_attempts ADD COLUMN url TEXT NOT NULL DEFAULT '';
 DROP INDEX webhook_deliveries_finished;
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (updated_at) WHERE status IN ('delivered', 'dead', 'skipped');
 DROP INDEX webhook_deliveries_due;
-CREATE INDEX webhook_deliveries_first ON webhook_deliveries (next_attempt_at) WHERE status = 'pending' AND attempts = 0;
-CREATE INDEX webhook_deliveries_retry ON webhook_deliveries (next_attempt_at) WHERE status = 'pending' AND attempts > 0;
+CREATE INDEX webhook_deliveries_first ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending' AND attempts = 0;
+CREATE INDEX webhook_deliveries_retry ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending' AND attempts > 0;
