@@ -32,7 +32,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	applied := len(names)
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte(
 		"CREATE TABLE extra (id INTEGER PRIMARY KEY);\nINSERT INTO no_such_table VALUES (1);\n")}
-	err = sqlmigrate.Apply(ctx, s.w, "", sqlmigrate.Plan{Component: plan.Component, FS: broken})
+	err = sqlmigrate.Apply(ctx, s.w.DB, "", sqlmigrate.Plan{Component: plan.Component, FS: broken})
 	if err == nil || !strings.Contains(err.Error(), "9999_more.sql") {
 		t.Fatalf("migrate with a broken migration: %v, want an error naming it", err)
 	}
@@ -43,7 +43,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 		t.Errorf("schema_migrations rows = %d, %v; want %d (the failed one unrecorded)", n, err, applied)
 	}
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE extra (id INTEGER PRIMARY KEY);\n")}
-	if err := sqlmigrate.Apply(ctx, s.w, "", sqlmigrate.Plan{Component: plan.Component, FS: broken}); err != nil {
+	if err := sqlmigrate.Apply(ctx, s.w.DB, "", sqlmigrate.Plan{Component: plan.Component, FS: broken}); err != nil {
 		t.Fatalf("fixed migration: %v", err)
 	}
 	if !exists(t, s, "extra") {

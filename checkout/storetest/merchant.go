@@ -321,23 +321,17 @@ func (h *hooks) ids() []string {
 	return append([]string{}, h.got...)
 }
 
-// testClock is a clock the test moves.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
+// testClock is a clock the test moves, to the millisecond.
+type testClock struct{ ms atomic.Int64 }
+
+func newClock(t time.Time) *testClock {
+	c := &testClock{}
+	c.Set(t)
+	return c
 }
 
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Set(t time.Time) {
-	c.mu.Lock()
-	c.now = t
-	c.mu.Unlock()
-}
+func (c *testClock) Now() time.Time  { return time.UnixMilli(c.ms.Load()).UTC() }
+func (c *testClock) Set(t time.Time) { c.ms.Store(t.UnixMilli()) }
 
 // notifications returns the outbox of s's notifications as the app makes it, sending to url
 // (the configuration's, trusted: the test's endpoint is on loopback), or nowhere when url is
@@ -422,7 +416,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 		t.Errorf("the refused update was stored: version %d, want %d", v, cur.Version)
 	}
 
-	all, err := notifications(t, s, "", &testClock{now: at}).Deliveries(ctx, outbox.Filter{})
+	all, err := notifications(t, s, "", newClock(at)).Deliveries(ctx, outbox.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +447,7 @@ func testOutboxSkipped(t *testing.T, s MerchantStores) {
 		}
 		want = append(want, m.ID)
 	}
-	clock := &testClock{now: t0.Add(time.Second)}
+	clock := newClock(t0.Add(time.Second))
 	ob := notifications(t, s, "", clock)
 	if n := deliver(t, ob); n != 3 {
 		t.Fatalf("%d attempts, want 3 (each skipped)", n)
@@ -497,7 +491,7 @@ func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	m3 := update(o2, checkout.StatusAwaitingPayment, t0.Add(time.Second))
 
 	h := newHooks(t, m1.ID)
-	clock := &testClock{now: t0.Add(-time.Second)}
+	clock := newClock(t0.Add(-time.Second))
 	ob := notifications(t, s, h.URL+"/hooks?token=abc", clock)
 	log := merchant.NewDeliveryLog(ob)
 	if n := deliver(t, ob); n != 0 {
@@ -594,7 +588,7 @@ func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
 		want[m.ID] = true
 	}
 	h := newHooks(t)
-	clock := &testClock{now: base.Add(time.Second)}
+	clock := newClock(base.Add(time.Second))
 	var instances []*outbox.Outbox
 	for range 4 {
 		instances = append(instances, notifications(t, s, h.URL, clock))
@@ -635,7 +629,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 	}
 	// Each is delivered when it is made, but the third, which stays pending.
 	h := newHooks(t, msgs[2].ID)
-	clock := &testClock{}
+	clock := newClock(base)
 	ob := notifications(t, s, h.URL, clock)
 	for i := range msgs {
 		clock.Set(base.Add(time.Duration(i) * time.Hour))

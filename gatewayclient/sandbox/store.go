@@ -12,7 +12,8 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
+
+	_ "modernc.org/sqlite" // the driver "sqlite"
 )
 
 // dbFileName is the SQLite file inside Options.DataDir.
@@ -44,7 +45,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		// name would otherwise cut it short.
 		return "file:" + (&url.URL{Path: filepath.ToSlash(filepath.Join(dir, dbFileName))}).EscapedPath() + "?" + q.Encode()
 	}
-	w, err = stmtcache.Open(dsn("_txlock", "immediate"))
+	w, err = sql.Open("sqlite", dsn("_txlock", "immediate"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
 	}
@@ -56,7 +57,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		w.Close()
 		return nil, nil, err
 	}
-	r, err = stmtcache.Open(dsn("_pragma", "query_only(1)"))
+	r, err = sql.Open("sqlite", dsn("_pragma", "query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
