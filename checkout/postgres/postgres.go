@@ -25,7 +25,11 @@
 //   - retention deletes skip the rows other transactions hold (FOR UPDATE SKIP LOCKED);
 //   - migrations are embedded and applied at Open by gatewayclient/sqlmigrate, through
 //     database/sql on the same pool (pgx's stdlib), each in its own transaction, serialised
-//     between processes by a transaction-scoped advisory lock.
+//     between processes by a transaction-scoped advisory lock;
+//   - the notifications' outbox (gatewayclient/outbox, see Outbox) runs through database/sql
+//     on the same pool too; UpdateOrder writes an order's notifications in its own
+//     transaction, and the outbox's workers in every instance claim them with FOR UPDATE SKIP
+//     LOCKED.
 package postgres
 
 import (
