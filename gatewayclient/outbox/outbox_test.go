@@ -1091,3 +1091,24 @@ func TestClaimUsesTheLanesIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseKeepsOthersOffUntilItLapses: a delivery leased by another worker (a process that
+// died mid-send leaves its lease) is not sent until the lease lapses, then it is.
+func TestLeaseKeepsOthersOffUntilItLapses(t *testing.T) {
+	rcv := newReceiver(t)
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: newFakeClock().Now, HTTPClient: plainClient()})
+	enqueue(t, o, db, message(t, "rec-leased", rcv.URL))
+	if _, err := db.Exec(`UPDATE webhook_deliveries SET lease_until = $1`, time.Now().Add(time.Hour).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 0 || len(rcv.requests()) != 0 {
+		t.Fatalf("a leased delivery was sent (%d attempts)", n)
+	}
+	if _, err := db.Exec(`UPDATE webhook_deliveries SET lease_until = $1`, time.Now().Add(-time.Second).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 1 || len(rcv.requests()) != 1 {
+		t.Fatalf("after its lease lapsed: %d attempts, %d requests; want 1", n, len(rcv.requests()))
+	}
+}
