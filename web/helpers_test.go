@@ -22,6 +22,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -187,8 +188,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// The checkout's clock is the sandbox's, so that advancing the sandbox clock expires QR
 	// codes on both sides.
 	// Sessions, API keys and the notifications' outbox live in the SQLite store, as in the app;
-	// notifications are written with every change of an order and listed by the API (no
-	// Deliverer runs: the tests of package merchant and of the app deliver them).
+	// notifications are written with every change of an order and listed by the API (their
+	// outbox does not run: the tests of package merchant and of the app deliver them).
 	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: store,
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if o.qrImage {
@@ -196,6 +197,10 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	svc := checkout.NewService(store, gw, so)
 	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
+	notifications, err := store.Outbox(outbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := web.Options{
 		Logger:             slog.New(slog.NewJSONHandler(logs, nil)),
 		AccessLog:          logs, // the access log's lines written as the app writes them
@@ -211,7 +216,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		Recheck:            o.recheck,
 		WebhookQueue:       o.queue,
 		APIKeys:            keys,
-		Notifications:      merchant.NewDeliveryLog(store),
+		Notifications:      merchant.NewDeliveryLog(notifications),
 		MaxStreams:         o.maxStreams,
 		MaxStreamsPerOrder: o.maxStreamsPerOrder,
 	}

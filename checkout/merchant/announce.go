@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
 // SessionReader reads a checkout session (checkout.SessionStore does).
@@ -16,16 +17,16 @@ type SessionReader interface {
 
 // Announcer makes the merchant's notifications of an order's changes of status: the
 // checkout.Announcer of the service, whose messages the store writes into the outbox in the
-// transaction of the change, and the Deliverer sends.
+// transaction of the change, and the outbox sends (see NotificationOptions).
 type Announcer struct {
 	// Sessions reads an order's checkout session, whose metadata the notification carries
 	// (nil: none is read).
 	Sessions SessionReader
-	// Clock is when a notification is made and first due, on the Deliverer's clock (default
+	// Clock is when a notification is made and first due, on the outbox's clock (default
 	// time.Now). The event's own timestamp is the time of the change, on the shop's clock.
 	Clock func() time.Time
-	// Deliverer, when set, is woken once notifications are stored.
-	Deliverer *Deliverer
+	// Wake, when set, is called once notifications are stored (the outbox's Wake).
+	Wake func()
 }
 
 var _ checkout.Announcer = (*Announcer)(nil)
@@ -53,19 +54,20 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 		if c.To == c.From {
 			continue // a note in the history, not a change of state
 		}
-		n, err := newNotification(o, sess, EventType(c.To), c.At)
+		typ := EventType(c.To)
+		body, err := notificationBody(o, sess, typ, c.At)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, checkout.OutboxMessage{ID: n.ID, OrderID: n.OrderID, Type: n.Type, Payload: n.Payload,
+		out = append(out, checkout.OutboxMessage{ID: webhook.NewMessageID(), OrderID: o.ID, Type: typ, Payload: body,
 			CreatedAt: now().UTC()})
 	}
 	return out, nil
 }
 
-// Announced wakes the Deliverer.
+// Announced wakes the outbox.
 func (a *Announcer) Announced() {
-	if a.Deliverer != nil {
-		a.Deliverer.Wake()
+	if a.Wake != nil {
+		a.Wake()
 	}
 }

@@ -2,7 +2,8 @@
 // the merchant's settings (where notifications go, their signing secret, the origins allowed
 // to frame the checkout) and the signed notifications of order changes. Each concern has its
 // own file and its own small store interface, implemented by the SQL stores next to
-// checkout.Store; the dashboard's accounts live beside them in their own files.
+// checkout.Store (the notifications are kept by gatewayclient/outbox in the same database); the
+// dashboard's accounts live beside them in their own files.
 //
 // # API keys
 //
@@ -29,13 +30,16 @@
 //
 // When an order enters a state, Announcer (the checkout.Service's checkout.Announcer) makes one
 // notification per change: type "order." and the state, body the order as the API shows it. The
-// order's store writes them into its outbox in the transaction of the change, so they exist
-// exactly when the change was committed. Deliverer, running in every instance, claims due
-// notifications with a lease (the oldest pending one of each order only, so an order's
-// notifications arrive in order), signs them with the settings' secret (Standard Webhooks),
-// sends them, and records each attempt; a failure is retried along RetrySchedule, jittered,
-// for more than a day, then the notification is dead. DeliveryLog is the merchant's view of
-// the log, which the Deliverer prunes after 30 days.
+// order's store writes them into the outbox (gatewayclient/outbox, the one the sandbox's
+// webhooks use too) in the transaction of the change, with InsertNotification, so they exist
+// exactly when the change was committed. The outbox, made with NotificationOptions and running
+// in every instance, claims due notifications with a lease (an order's only once the earlier
+// ones are delivered or given up, so they arrive in order), sends each to the URL of the
+// settings in force when it is due, signed with their secret (Standard Webhooks), skips it when
+// no URL or secret is configured, and records each attempt; a failure is retried along
+// RetrySchedule, each wait shortened by up to a tenth at random, for more than a day, then the
+// notification is dead. DeliveryLog is the merchant's view of the log, which the outbox prunes
+// after 30 days.
 //
 // # Accounts
 //

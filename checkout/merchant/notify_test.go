@@ -2,11 +2,13 @@ package merchant_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,96 +17,69 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+
+	_ "modernc.org/sqlite"
 )
 
-// memOutbox is a NotificationStore in memory, with the claim rules of the SQL stores: due,
-// lease lapsed, and the oldest pending notification of its order only.
-type memOutbox struct {
-	mu       sync.Mutex
-	list     []merchant.Notification
-	lease    map[string]time.Time
-	attempts []merchant.DeliveryAttempt
+// notifyEnv is the notifications' path as the app wires it, on a new SQLite database: the
+// Announcer's messages stored as the order's store stores them, the outbox made with
+// NotificationOptions, and the delivery log.
+type notifyEnv struct {
+	db  *sql.DB
+	ob  *outbox.Outbox
+	log *merchant.DeliveryLog
+	ann *merchant.Announcer
 }
 
-func (m *memOutbox) add(n merchant.Notification) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.list = append(m.list, n)
-}
-
-func (m *memOutbox) ClaimNotifications(_ context.Context, now time.Time, lease time.Duration, limit int) ([]merchant.Notification, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.lease == nil {
-		m.lease = map[string]time.Time{}
+func newNotifyEnv(t *testing.T, settings *merchant.SettingsManager, clock func() time.Time, mod func(*outbox.Options)) *notifyEnv {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "notify.db")+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var out []merchant.Notification
-	first := map[string]bool{}
-	for _, n := range m.list {
-		if n.Status != merchant.NotificationPending || first[n.OrderID] {
-			continue
-		}
-		first[n.OrderID] = true
-		if n.NextAttemptAt.After(now) || m.lease[n.ID].After(now) || len(out) == limit {
-			continue
-		}
-		m.lease[n.ID] = now.Add(lease)
-		out = append(out, n)
+	db.SetMaxOpenConns(1) // the stores' one writer
+	t.Cleanup(func() { db.Close() })
+	if err := sqlmigrate.Apply(context.Background(), db, "", outbox.Plan(outbox.SQLite)); err != nil {
+		t.Fatal(err)
 	}
-	return out, nil
+	o := merchant.NotificationOptions(settings, nil, nil)
+	o.DB, o.Clock = db, clock
+	if mod != nil {
+		mod(&o)
+	}
+	ob, err := outbox.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions := sessionsOf{byID: map[string]*checkout.Session{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}}
+	return &notifyEnv{db: db, ob: ob, log: merchant.NewDeliveryLog(ob), ann: &merchant.Announcer{Sessions: sessions, Clock: clock}}
 }
 
-func (m *memOutbox) RecordAttempt(_ context.Context, n merchant.Notification, a merchant.DeliveryAttempt) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for i := range m.list {
-		if m.list[i].ID == n.ID {
-			m.list[i] = n
-		}
+// announce stores the notification of o having moved from `from` to its status, as the
+// order's store does with the change, and returns its id.
+func (e *notifyEnv) announce(t *testing.T, o *checkout.Order, from checkout.OrderStatus) string {
+	t.Helper()
+	ms, err := e.ann.Announce(context.Background(), o, []checkout.StatusChange{{From: from, To: o.Status, At: o.UpdatedAt}})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Announce = %v, %v", ms, err)
 	}
-	delete(m.lease, n.ID)
-	m.attempts = append(m.attempts, a)
-	return nil
+	ins := merchant.InsertNotification(ms[0])
+	if _, err := e.db.Exec(ins.SQL, ins.Args...); err != nil {
+		t.Fatal(err)
+	}
+	return ms[0].ID
 }
 
-func (m *memOutbox) Notifications(context.Context, merchant.NotificationFilter) ([]merchant.Notification, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]merchant.Notification(nil), m.list...), nil
-}
-
-func (m *memOutbox) NotificationAttempts(_ context.Context, id string) ([]merchant.DeliveryAttempt, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []merchant.DeliveryAttempt
-	for _, a := range m.attempts {
-		if a.NotificationID == id {
-			out = append(out, a)
-		}
+func (e *notifyEnv) get(t *testing.T, id string) merchant.Notification {
+	t.Helper()
+	n, _, err := e.log.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out, nil
-}
-
-func (m *memOutbox) Notification(_ context.Context, id string) (*merchant.Notification, error) {
-	n := m.get(id)
-	if n.ID == "" {
-		return nil, checkout.ErrNotFound
-	}
-	return &n, nil
-}
-
-func (m *memOutbox) PruneNotifications(context.Context, time.Time, int) (int, error) { return 0, nil }
-
-func (m *memOutbox) get(id string) merchant.Notification {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, n := range m.list {
-		if n.ID == id {
-			return n
-		}
-	}
-	return merchant.Notification{}
+	return *n
 }
 
 // receiver is a merchant's endpoint that fails its first `failures` requests.
@@ -147,51 +122,41 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 	defer srv.Close()
 	const secret = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="
 	settings := merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{WebhookURL: srv.URL + "/hooks?token=abc", WebhookSecret: secret}, clock)
-	out := &memOutbox{}
-	d, err := merchant.NewDeliverer(merchant.DelivererOptions{Store: out, Settings: settings, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := &checkout.Session{ID: "sess1", Metadata: map[string]string{"cliente": "42"}}
-	n, err := merchant.NewNotification(paidOrder(now), sess, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out.add(n)
+	e := newNotifyEnv(t, settings, clock, nil)
+	n := e.announce(t, paidOrder(now), checkout.StatusAwaitingPayment)
 	// A later notification of the same order waits for the first.
 	later := paidOrder(now)
 	later.Status = checkout.StatusRefunded
-	n2, _ := merchant.NewNotification(later, sess, now)
-	out.add(n2)
+	n2 := e.announce(t, later, checkout.StatusPaid)
 
-	if made, err := d.DeliverDue(ctx); err != nil || made != 1 {
+	if made, err := e.ob.DeliverDue(ctx); err != nil || made != 1 {
 		t.Fatalf("first pass: %d attempts, %v", made, err)
 	}
-	first := out.get(n.ID)
+	first := e.get(t, n)
 	if first.Status != merchant.NotificationPending || first.Attempts != 1 || !strings.Contains(first.LastError, "503") {
 		t.Fatalf("after a 503: %+v", first)
 	}
 	wait := first.NextAttemptAt.Sub(now)
-	if wait < 4500*time.Millisecond || wait > 5500*time.Millisecond {
-		t.Errorf("first retry in %s, want 5 s ± 10%%", wait)
+	if wait <= 4500*time.Millisecond || wait > 5*time.Second {
+		t.Errorf("first retry in %s, want 5 s less at most a tenth", wait)
 	}
-	if made, _ := d.DeliverDue(ctx); made != 0 {
+	if made, _ := e.ob.DeliverDue(ctx); made != 0 {
 		t.Errorf("a pass before the retry is due made %d attempts", made)
 	}
 	advance(wait)
-	d.DeliverDue(ctx)
-	if second := out.get(n.ID); second.Attempts != 2 || second.Status != merchant.NotificationPending {
+	e.ob.DeliverDue(ctx)
+	if second := e.get(t, n); second.Attempts != 2 || second.Status != merchant.NotificationPending {
 		t.Fatalf("second attempt: %+v", second)
 	} else {
 		advance(second.NextAttemptAt.Sub(now))
 	}
-	d.DeliverDue(ctx)
-	if got := out.get(n.ID); got.Status != merchant.NotificationDelivered || got.Attempts != 3 {
+	e.ob.DeliverDue(ctx)
+	if got := e.get(t, n); got.Status != merchant.NotificationDelivered || got.Attempts != 3 {
 		t.Fatalf("third attempt: %+v", got)
 	}
 	// Then the next one of the order, in order.
-	d.DeliverDue(ctx)
-	if got := out.get(n2.ID); got.Status != merchant.NotificationDelivered {
+	e.ob.DeliverDue(ctx)
+	if got := e.get(t, n2); got.Status != merchant.NotificationDelivered {
 		t.Fatalf("the order's second notification: %+v", got)
 	}
 
@@ -208,8 +173,11 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 		if err := v.Verify(r.Header, rc.bodies[i]); err != nil {
 			t.Errorf("request %d does not verify with the secret: %v", i+1, err)
 		}
-		if i < 3 && r.Header.Get(webhook.HeaderID) != n.ID {
-			t.Errorf("request %d: webhook-id %q, want the same on every attempt %q", i+1, r.Header.Get(webhook.HeaderID), n.ID)
+		if i < 3 && r.Header.Get(webhook.HeaderID) != n {
+			t.Errorf("request %d: webhook-id %q, want the same on every attempt %q", i+1, r.Header.Get(webhook.HeaderID), n)
+		}
+		if ua := r.Header.Get("User-Agent"); ua != merchant.UserAgent {
+			t.Errorf("request %d: User-Agent %q", i+1, ua)
 		}
 		var ev struct {
 			Type string
@@ -226,29 +194,26 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 	if strings.Join(types, ",") != "order.paid,order.paid,order.paid,order.refunded" {
 		t.Errorf("types in order: %v", types)
 	}
-	atts, _ := out.NotificationAttempts(ctx, n.ID)
-	if len(atts) != 3 || atts[2].StatusCode != 204 || strings.Contains(atts[0].URL, "token") {
-		t.Errorf("delivery log: %+v", atts)
+	_, atts, err := e.log.Get(ctx, n)
+	if err != nil || len(atts) != 3 || atts[2].StatusCode != 204 || strings.Contains(atts[0].URL, "token") || atts[0].URL != srv.URL+"/hooks" {
+		t.Errorf("delivery log: %+v, %v", atts, err)
 	}
 }
 
 func TestNotificationGivenUpAfterTheSchedule(t *testing.T) {
-	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	start := now
 	rc := &receiver{failures: 1000}
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
 	settings := merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{WebhookURL: srv.URL, WebhookSecret: "whsec_c2VjcmV0"}, nil)
-	out := &memOutbox{}
-	d, _ := merchant.NewDeliverer(merchant.DelivererOptions{Store: out, Settings: settings, Clock: func() time.Time { return now }})
-	n, _ := merchant.NewNotification(paidOrder(now), nil, now)
-	out.add(n)
-	for i := 0; i < 20 && out.get(n.ID).Status == merchant.NotificationPending; i++ {
-		d.DeliverDue(ctx)
-		now = out.get(n.ID).NextAttemptAt
+	e := newNotifyEnv(t, settings, func() time.Time { return now }, nil)
+	n := e.announce(t, paidOrder(now), checkout.StatusAwaitingPayment)
+	for i := 0; i < 20 && e.get(t, n).Status == merchant.NotificationPending; i++ {
+		e.ob.DeliverDue(context.Background())
+		now = e.get(t, n).NextAttemptAt
 	}
-	got := out.get(n.ID)
+	got := e.get(t, n)
 	if got.Status != merchant.NotificationDead || got.Attempts != len(merchant.RetrySchedule())+1 {
 		t.Fatalf("%+v", got)
 	}
@@ -263,12 +228,10 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	srv := httptest.NewServer(rc) // on loopback: what a merchant's host name resolving to 127.0.0.1 would reach
 	defer srv.Close()
 	store := &memSettings{s: merchant.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: "whsec_c2VjcmV0"}}
-	out := &memOutbox{}
-	d, _ := merchant.NewDeliverer(merchant.DelivererOptions{Store: out, Settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, nil)})
-	n, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
-	out.add(n)
-	d.DeliverDue(ctx)
-	got := out.get(n.ID)
+	e := newNotifyEnv(t, merchant.NewSettingsManager(store, merchant.SettingsConfig{}, nil), nil, nil)
+	n := e.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
+	e.ob.DeliverDue(ctx)
+	got := e.get(t, n)
 	if got.Status != merchant.NotificationPending || !strings.Contains(got.LastError, webhook.ErrBlockedAddress.Error()) {
 		t.Errorf("a merchant's URL reached loopback: %+v", got)
 	}
@@ -277,82 +240,46 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	}
 
 	// Without a URL the notification is skipped, not retried forever.
-	none := &memOutbox{}
-	d2, _ := merchant.NewDeliverer(merchant.DelivererOptions{Store: none, Settings: merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil)})
-	m, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
-	none.add(m)
-	d2.DeliverDue(ctx)
-	if got := none.get(m.ID); got.Status != merchant.NotificationSkipped {
+	none := newNotifyEnv(t, merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil), nil, nil)
+	m := none.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
+	none.ob.DeliverDue(ctx)
+	if got := none.get(t, m); got.Status != merchant.NotificationSkipped {
 		t.Errorf("without a URL: %+v", got)
 	}
 }
 
-// batchOutbox is a memOutbox that records outcomes in batches too, counting the calls of each.
-type batchOutbox struct {
-	memOutbox
-	single, batches int
-}
-
-func (b *batchOutbox) RecordAttempt(ctx context.Context, n merchant.Notification, a merchant.DeliveryAttempt) error {
-	b.single++
-	return b.memOutbox.RecordAttempt(ctx, n, a)
-}
-
-func (b *batchOutbox) RecordAttempts(ctx context.Context, outs []merchant.Outcome) error {
-	b.batches++
-	for _, o := range outs {
-		if err := b.memOutbox.RecordAttempt(ctx, o.Notification, o.Attempt); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// TestSkippedNotificationsRecordedInOneBatch: without a URL, the notifications of one pass
-// are recorded as skipped in one call of a store that can batch them; with a URL each
-// attempt is recorded on its own as it ends.
-func TestSkippedNotificationsRecordedInOneBatch(t *testing.T) {
+// TestSkippedNotificationsInOnePass: without a URL, the notifications of one pass are all
+// skipped, each with its attempt in the log; with a URL each is sent.
+func TestSkippedNotificationsInOnePass(t *testing.T) {
 	ctx := context.Background()
-	out := &batchOutbox{}
-	d, err := merchant.NewDeliverer(merchant.DelivererOptions{Store: out, Settings: merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newNotifyEnv(t, merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil), nil, nil)
 	var ids []string
 	for i := range 5 {
-		n, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
-		n.OrderID = fmt.Sprintf("ord%d", i) // one order each: a claim takes each order's oldest only
-		out.add(n)
-		ids = append(ids, n.ID)
+		o := paidOrder(time.Now())
+		o.ID = fmt.Sprintf("ord%d", i) // one order each: a claim takes each order's oldest only
+		ids = append(ids, e.announce(t, o, checkout.StatusAwaitingPayment))
 	}
-	made, err := d.DeliverDue(ctx)
+	made, err := e.ob.DeliverDue(ctx)
 	if err != nil || made != 5 {
 		t.Fatalf("DeliverDue = %d, %v; want 5", made, err)
 	}
-	if out.batches != 1 || out.single != 0 {
-		t.Errorf("recorded in %d batches and %d single calls; want 1 batch", out.batches, out.single)
-	}
 	for _, id := range ids {
-		if got := out.get(id); got.Status != merchant.NotificationSkipped || got.LastError == "" {
-			t.Errorf("notification %s: %s, %q", id, got.Status, got.LastError)
+		got, as, err := e.log.Get(ctx, id)
+		if err != nil || got.Status != merchant.NotificationSkipped || got.LastError == "" || len(as) != 1 || as[0].Error == "" {
+			t.Errorf("notification %s: %+v, %+v, %v", id, got, as, err)
 		}
-	}
-	if len(out.attempts) != 5 {
-		t.Errorf("%d attempts logged, want 5", len(out.attempts))
 	}
 
 	rc := &receiver{}
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
-	sent := &batchOutbox{}
-	d2, _ := merchant.NewDeliverer(merchant.DelivererOptions{Store: sent, HTTPClient: srv.Client(),
-		Settings: merchant.NewSettingsManager(&memSettings{s: merchant.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: "whsec_c2VjcmV0"}}, merchant.SettingsConfig{}, nil)})
-	n, _ := merchant.NewNotification(paidOrder(time.Now()), nil, time.Now())
-	sent.add(n)
-	if made, err := d2.DeliverDue(ctx); err != nil || made != 1 {
+	sent := newNotifyEnv(t, merchant.NewSettingsManager(&memSettings{s: merchant.Settings{WebhookURL: srv.URL + "/hook",
+		WebhookSecret: "whsec_c2VjcmV0"}}, merchant.SettingsConfig{}, nil), nil, func(o *outbox.Options) { o.HTTPClient = srv.Client() })
+	n := sent.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
+	if made, err := sent.ob.DeliverDue(ctx); err != nil || made != 1 {
 		t.Fatalf("DeliverDue with a URL = %d, %v", made, err)
 	}
-	if got := sent.get(n.ID); got.Status != merchant.NotificationDelivered || sent.single != 1 || sent.batches != 0 {
-		t.Errorf("with a URL: %+v, %d single, %d batches", got, sent.single, sent.batches)
+	if got := sent.get(t, n); got.Status != merchant.NotificationDelivered || len(rc.got) != 1 {
+		t.Errorf("with a URL: %+v, %d requests", got, len(rc.got))
 	}
 }

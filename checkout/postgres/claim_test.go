@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
-// TestClaimMarksDeadEntries: a claim of notifications walks the outbox's index of pending
-// notifications in order, which marks the entries of notifications handled since (delivered,
-// skipped) as dead, so that the next claims skip them. A bitmap scan, PostgreSQL's choice
-// without the dialect's PlainIndexScans, leaves them, and every claim visited every
-// notification handled since the last vacuum: milliseconds a claim under load.
+// TestClaimMarksDeadEntries: a claim of notifications walks the outbox's index of due first
+// attempts in order, which marks the entries of notifications handled since (delivered,
+// skipped) as dead, so that the next claims skip them. A bitmap scan leaves them, and every
+// claim visited every notification handled since the last vacuum: milliseconds a claim under
+// load.
 func TestClaimMarksDeadEntries(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -28,11 +30,12 @@ func TestClaimMarksDeadEntries(t *testing.T) {
 	// 2,000 notifications handled (skipped) and not vacuumed: their old versions' entries stay
 	// in the index of pending notifications.
 	for _, q := range []string{
-		`ALTER TABLE outbox SET (autovacuum_enabled = false)`,
-		`INSERT INTO outbox (id, order_id, type, payload, created_at, status, next_attempt_at)
-			SELECT 'msg_' || g, 'order-' || g, 'order.paid', repeat('x', 1500), 1, 'pending', 1
+		`ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)`,
+		`INSERT INTO webhook_deliveries (message_id, client_id, secret, url, forward, type, record_kind, record_id, body,
+				status, next_attempt_at, created_at, updated_at)
+			SELECT 'msg_' || g, '', '', '', FALSE, 'order.paid', 'order', 'order-' || g, repeat('x', 1500), 'pending', 1, 1, 1
 			FROM generate_series(1, 2000) g`,
-		`UPDATE outbox SET status = 'skipped'`,
+		`UPDATE webhook_deliveries SET status = 'skipped'`,
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatal(err)
@@ -41,8 +44,8 @@ func TestClaimMarksDeadEntries(t *testing.T) {
 	// What any scan of the index for due pending notifications reads now.
 	pages := func() int {
 		t.Helper()
-		rows, err := conn.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) SELECT seq FROM outbox
-			WHERE status = 'pending' AND next_attempt_at <= $1`, time.Now().UnixMilli())
+		rows, err := conn.Query(ctx, `EXPLAIN (ANALYZE, BUFFERS) SELECT id FROM webhook_deliveries
+			WHERE status = 'pending' AND attempts = 0 AND next_attempt_at <= $1`, time.Now().UnixMilli())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,10 +69,14 @@ func TestClaimMarksDeadEntries(t *testing.T) {
 	// one older than the skipping is open (the autovacuum daemon analysing the tables the
 	// migrations just filled, under a loaded test run), a claim marks nothing, and the next does.
 	// A claim that never marks them (a bitmap scan) fails after the deadline.
+	ob, err := s.Outbox(outbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	after := 0
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if got, err := s.ClaimNotifications(ctx, time.Now(), time.Minute, 10); err != nil || len(got) != 0 {
-			t.Fatalf("ClaimNotifications = %v, %v; want none", got, err)
+		if n, err := ob.DeliverDue(ctx); err != nil || n != 0 {
+			t.Fatalf("DeliverDue = %d, %v; want no attempt", n, err)
 		}
 		if after = pages(); after <= 50 || time.Now().After(deadline) {
 			break

@@ -23,41 +23,50 @@
 //   - reads of whole orders run in REPEATABLE READ READ ONLY transactions, so an order and its
 //     attempts always come from one snapshot;
 //   - retention deletes skip the rows other transactions hold (FOR UPDATE SKIP LOCKED);
-//   - migrations are embedded, applied at Open each in its own transaction, and serialised
-//     between processes by a transaction-scoped advisory lock.
+//   - migrations are embedded and applied at Open by gatewayclient/sqlmigrate, through
+//     database/sql on the same pool (pgx's stdlib), each in its own transaction, serialised
+//     between processes by a transaction-scoped advisory lock;
+//   - the notifications' outbox (gatewayclient/outbox, see Outbox) runs through database/sql
+//     on the same pool too; UpdateOrder writes an order's notifications in its own
+//     transaction, and the outbox's workers in every instance claim them with FOR UPDATE SKIP
+//     LOCKED.
 package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// migrationLock is the key of the advisory lock taken by every migration transaction. Any
-// fixed number works as long as nothing else in the database uses it; these are the bytes of
-// "pixmigr1".
-const migrationLock int64 = 0x7069786d69677231
+// plan is the store's migrations: component "checkout", whose records a schema_migrations made
+// before components holds. They follow the outbox's (migration 10 moves the notifications into
+// its tables).
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
 
 // Store is the PostgreSQL implementation of checkout.Store.
 type Store struct {
 	*sqlstore.Store
 	pool *pgxpool.Pool
+	db   *sql.DB // database/sql on the pool, for the migrations and the outbox
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -91,22 +100,31 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 		pool.Close()
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
 	}
-	var db sqlstore.DB = database{pool}
-	if err := sqlstore.Migrate(ctx, dialect(), db, migrations); err != nil {
+	sdb := stdlib.OpenDBFromPool(pool)
+	if err := sqlmigrate.Apply(ctx, sdb, sqlmigrate.PostgresLock, outbox.Plan(outbox.PostgreSQL), plan); err != nil {
+		sdb.Close()
 		pool.Close()
-		return nil, err
+		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	var db sqlstore.DB = database{pool}
 	if wrap != nil {
 		db = wrap(db)
 	}
-	return &Store{Store: sqlstore.New(dialect(), db), pool: pool}, nil
+	return &Store{Store: sqlstore.New(dialect(), db), pool: pool, db: sdb}, nil
+}
+
+// Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),
+// with o's options on this database.
+func (s *Store) Outbox(o outbox.Options) (*outbox.Outbox, error) {
+	o.DB, o.ReadDB, o.Dialect = s.db, nil, outbox.PostgreSQL
+	return outbox.New(o)
 }
 
 // Close closes every connection of the pool, after waiting for those in use to be released.
-// It always returns nil; the error result makes the Store an io.Closer like the SQLite store.
 func (s *Store) Close() error {
+	err := s.db.Close()
 	s.pool.Close()
-	return nil
+	return err
 }
 
 // dialect is where PostgreSQL's SQL differs from the shared text.
@@ -115,14 +133,12 @@ func dialect() sqlstore.Dialect {
 		Name:     "postgres",
 		RowLocks: true,
 		// The same byte order as SQLite's, whatever the database's locale.
-		CollateBytes:    `COLLATE "C"`,
-		OneOf:           func(column, param string) string { return column + " = ANY(" + param + ")" },
-		List:            func(values []string) any { return values },
-		EmptyJSON:       nil, // the violations column is JSONB, NULL when there are none
-		PlainIndexScans: "SELECT set_config('enable_bitmapscan', 'off', true)",
-		MigrationLock:   "SELECT pg_advisory_xact_lock(" + strconv.FormatInt(migrationLock, 10) + ")",
-		Storable:        storable,
-		StoredKey:       storedKey,
+		CollateBytes: `COLLATE "C"`,
+		OneOf:        func(column, param string) string { return column + " = ANY(" + param + ")" },
+		List:         func(values []string) any { return values },
+		EmptyJSON:    nil, // the violations column is JSONB, NULL when there are none
+		Storable:     storable,
+		StoredKey:    storedKey,
 	}
 }
 

@@ -26,7 +26,7 @@ func TestNoBusyWaits(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for name, db := range map[string]*sql.DB{"writer": s.w, "reader": s.r} {
+	for name, db := range map[string]*sql.DB{"writer": s.w.DB, "reader": s.r.DB} {
 		var v int
 		if err := db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&v); err != nil || v != 0 {
 			t.Fatalf("%s: busy_timeout %d, %v; want 0", name, v, err)

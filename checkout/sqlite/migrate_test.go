@@ -9,7 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
 // TestFailedMigrationLeavesNothing: a migration that fails half-way is rolled back whole (its
@@ -31,7 +32,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	applied := len(names)
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte(
 		"CREATE TABLE extra (id INTEGER PRIMARY KEY);\nINSERT INTO no_such_table VALUES (1);\n")}
-	err = sqlstore.Migrate(ctx, dialect(), database{w: s.w}, broken)
+	err = sqlmigrate.Apply(ctx, s.w.DB, "", sqlmigrate.Plan{Component: plan.Component, FS: broken})
 	if err == nil || !strings.Contains(err.Error(), "9999_more.sql") {
 		t.Fatalf("migrate with a broken migration: %v, want an error naming it", err)
 	}
@@ -42,7 +43,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 		t.Errorf("schema_migrations rows = %d, %v; want %d (the failed one unrecorded)", n, err, applied)
 	}
 	broken["migrations/9999_more.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE extra (id INTEGER PRIMARY KEY);\n")}
-	if err := sqlstore.Migrate(ctx, dialect(), database{w: s.w}, broken); err != nil {
+	if err := sqlmigrate.Apply(ctx, s.w.DB, "", sqlmigrate.Plan{Component: plan.Component, FS: broken}); err != nil {
 		t.Fatalf("fixed migration: %v", err)
 	}
 	if !exists(t, s, "extra") {
@@ -95,6 +96,40 @@ func TestMigrationKeepsOldOrders(t *testing.T) {
 	}
 }
 
+// TestMigrationMovesNotifications: a database of the store as it was before its notifications
+// moved into the shared outbox, with a schema_migrations made before components, opens with
+// its records kept as the checkout's and its notification moved, the old tables gone.
+func TestMigrationMovesNotifications(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range storetest.OldDatabase(t) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			db.Close()
+			t.Fatalf("%.60s: %v", q, err)
+		}
+	}
+	db.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.CheckUpgraded(t, s, func() int {
+		n, err := migrationCount(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	})
+	if exists(t, s, "outbox") || exists(t, s, "outbox_attempts") {
+		t.Error("the old outbox's tables are left")
+	}
+}
+
 // TestPragmas: the database runs in WAL mode with a busy timeout, on both pools.
 func TestPragmas(t *testing.T) {
 	ctx := context.Background()
@@ -132,10 +167,10 @@ func migrationFiles(t *testing.T) []string {
 	return names
 }
 
-// migrationCount returns how many migrations are recorded as applied.
+// migrationCount returns how many migrations of the store are recorded as applied.
 func migrationCount(s *Store) (int, error) {
 	var n int
-	err := s.r.QueryRow("SELECT COUNT(*) FROM schema_migrations").Scan(&n)
+	err := s.r.QueryRow("SELECT COUNT(*) FROM schema_migrations WHERE component = $1", plan.Component).Scan(&n)
 	return n, err
 }
 

@@ -15,8 +15,8 @@ import (
 // package doc), without its cleanup goroutine (PruneSessions does that, driven by the app).
 func (s *Store) Sessions() merchant.SessionStore {
 	return sessions{
-		r:     sqlite3store.NewWithCleanupInterval(s.r, 0),
-		w:     sqlite3store.NewWithCleanupInterval(s.w, 0),
+		r:     sqlite3store.NewWithCleanupInterval(s.r.DB, 0),
+		w:     sqlite3store.NewWithCleanupInterval(s.w.DB, 0),
 		store: s,
 	}
 }

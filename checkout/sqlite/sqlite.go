@@ -2,7 +2,8 @@
 // modernc.org/sqlite: WAL journal, foreign keys, and the migrations of migrations/ embedded in
 // the binary and applied at Open. The statements are checkout/sqlstore's, shared with the
 // PostgreSQL store (the driver binds $1, $2, … by number, as PostgreSQL does); this package
-// opens the file, runs database/sql under sqlstore.DB, and says where SQLite differs.
+// opens the file, applies the migrations (gatewayclient/sqlmigrate: the outbox's, then its own),
+// runs database/sql under sqlstore.DB, and says where SQLite differs.
 //
 // # Writes that never stall
 //
@@ -28,6 +29,16 @@
 // The busy timeout (5 s) stays on every connection for one case only: another process writing
 // the same file. A test runs the store with no busy timeout at all under concurrent writes,
 // reads and checkpoints, where any wait would be an SQLITE_BUSY error.
+//
+// # Prepared statements
+//
+// database/sql hands SQL text to the driver at every run, which SQLite parses and plans again:
+// for the store's short statements that cost more than running them (reading an order took
+// four times as long). Each pool keeps the statements the store runs prepared, once, by their
+// text (database/sql's own *sql.Stmt, which prepares itself on each connection that runs it);
+// a transaction uses them through Tx.StmtContext. A text first met inside a transaction runs
+// as it is and is prepared when the transaction ends, since preparing waits for a free
+// connection, and the writer has only the one the transaction holds.
 package sqlite
 
 import (
@@ -41,20 +52,29 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
+
+	_ "modernc.org/sqlite" // the driver "sqlite"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// plan is the store's migrations: component "checkout", whose records a schema_migrations made
+// before components holds. They follow the outbox's (migration 10 moves the notifications into
+// its tables).
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true}
+
 // Store is the SQLite implementation of checkout.Store.
 type Store struct {
 	*sqlstore.Store
-	w *sql.DB // writes: one connection, IMMEDIATE transactions
-	r *sql.DB // reads: several connections, query only
+	w *pool // writes: one connection, IMMEDIATE transactions
+	r *pool // reads: several connections, query only
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -95,23 +115,25 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 	if o.checkpointPages > 0 {
 		writer = append(writer, "wal_autocheckpoint("+strconv.Itoa(o.checkpointPages)+")")
 	}
-	w, err := stmtcache.Open(dsn(writer...) + "&_txlock=immediate")
+	wdb, err := sql.Open("sqlite", dsn(writer...)+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
+	w := newPool(wdb)
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	if err := sqlstore.Migrate(ctx, dialect(), database{w: w}, migrations); err != nil {
+	if err := sqlmigrate.Apply(ctx, wdb, "", outbox.Plan(outbox.SQLite), plan); err != nil {
 		w.Close()
-		return nil, err
+		return nil, fmt.Errorf("sqlite: %w", err)
 	}
-	r, err := stmtcache.Open(dsn("query_only(1)"))
+	rdb, err := sql.Open("sqlite", dsn("query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
+	r := newPool(rdb)
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
 	r.SetConnMaxIdleTime(0)
@@ -121,6 +143,13 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		db = o.wrap(db)
 	}
 	return &Store{Store: sqlstore.New(dialect(), db), w: w, r: r}, nil
+}
+
+// Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),
+// with o's options on this database.
+func (s *Store) Outbox(o outbox.Options) (*outbox.Outbox, error) {
+	o.DB, o.ReadDB, o.Dialect = s.w.DB, s.r.DB, outbox.SQLite
+	return outbox.New(o)
 }
 
 // Close closes the database: the readers first, so that the writer, closing last, checkpoints
@@ -154,11 +183,16 @@ func list(values []string) any {
 // database runs the shared statements through database/sql: reads on the read pool, writes on
 // the writer.
 type database struct {
-	w, r *sql.DB
+	w, r *pool
 }
 
-func (d database) Read(ctx context.Context, s sqlstore.Stmt) error  { return run(ctx, d.r, s) }
-func (d database) Write(ctx context.Context, s sqlstore.Stmt) error { return run(ctx, d.w, s) }
+func (d database) Read(ctx context.Context, s sqlstore.Stmt) error {
+	return run(ctx, d.r.statement(ctx, nil, s.SQL, nil), s)
+}
+
+func (d database) Write(ctx context.Context, s sqlstore.Stmt) error {
+	return run(ctx, d.w.statement(ctx, nil, s.SQL, nil), s)
+}
 
 // ReadTx runs fn in a read transaction: every statement of fn sees one snapshot.
 func (d database) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) error {
@@ -166,8 +200,11 @@ func (d database) ReadTx(ctx context.Context, fn func(sqlstore.Runner) error) er
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	defer func() { _ = tx.Rollback() }()
-	return fn(runner{tx})
+	r := &runner{p: d.r, tx: tx}
+	err = fn(r)
+	_ = tx.Rollback()
+	d.r.prepare(ctx, r.missed)
+	return err
 }
 
 // WriteTx runs fn in an IMMEDIATE transaction on the writer, committed when fn returns nil.
@@ -176,7 +213,9 @@ func (d database) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) e
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(runner{tx}); err != nil {
+	r := &runner{p: d.w, tx: tx}
+	defer func() { d.w.prepare(ctx, r.missed) }()
+	if err := fn(r); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
@@ -186,27 +225,123 @@ func (d database) WriteTx(ctx context.Context, fn func(sqlstore.Runner) error) e
 	return nil
 }
 
-// runner runs statements one after the other in a transaction.
-type runner struct{ tx *sql.Tx }
+// runner runs statements one after the other in a transaction, and notes the texts its pool
+// had not prepared yet.
+type runner struct {
+	p      *pool
+	tx     *sql.Tx
+	missed []string
+}
 
-func (r runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
+func (r *runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
 	for _, s := range stmts {
-		if err := run(ctx, r.tx, s); err != nil {
+		if err := run(ctx, r.p.statement(ctx, r.tx, s.SQL, &r.missed), s); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// querier is what a *sql.DB and a *sql.Tx have in common.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+// pool is a pool of connections that keeps the statements the store runs prepared, by their
+// text: database/sql prepares nothing by itself, and SQLite parsing one of the store's short
+// statements costs more than running it (reading an order took four times as long).
+type pool struct {
+	*sql.DB
+	mu    sync.Mutex
+	stmts map[string]*sql.Stmt
 }
 
-func run(ctx context.Context, q querier, s sqlstore.Stmt) error {
+// maxPrepared bounds the texts a pool keeps prepared: more than the store's statements (a few
+// dozen, and their variants with optional filters); past it, new texts run unprepared.
+const maxPrepared = 256
+
+func newPool(db *sql.DB) *pool { return &pool{DB: db, stmts: map[string]*sql.Stmt{}} }
+
+// prepare prepares the texts qs not prepared yet. It waits for a free connection, so it never
+// runs inside a transaction of the pool: a transaction notes the texts it missed, prepared
+// once it ends. A text that does not prepare is left to fail where it runs.
+func (p *pool) prepare(ctx context.Context, qs []string) {
+	for _, q := range qs {
+		p.mu.Lock()
+		_, done := p.stmts[q]
+		full := len(p.stmts) >= maxPrepared
+		p.mu.Unlock()
+		if done || full {
+			continue
+		}
+		st, err := p.PrepareContext(ctx, q)
+		if err != nil {
+			continue
+		}
+		p.mu.Lock()
+		if _, done := p.stmts[q]; done || len(p.stmts) >= maxPrepared {
+			_ = st.Close()
+		} else {
+			p.stmts[q] = st
+		}
+		p.mu.Unlock()
+	}
+}
+
+// Close closes the statements, then the pool.
+func (p *pool) Close() error {
+	p.mu.Lock()
+	for _, st := range p.stmts {
+		_ = st.Close()
+	}
+	clear(p.stmts)
+	p.mu.Unlock()
+	return p.DB.Close()
+}
+
+// statement is one text to run: prepared, or as it is.
+type statement interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, args ...any) (*sql.Rows, error)
+}
+
+// statement returns text's statement, in tx when it is set: the prepared one, or else the text
+// as it is (noted in missed).
+func (p *pool) statement(ctx context.Context, tx *sql.Tx, text string, missed *[]string) statement {
+	if tx == nil {
+		p.prepare(ctx, []string{text})
+	}
+	p.mu.Lock()
+	st := p.stmts[text]
+	p.mu.Unlock()
+	switch {
+	case st != nil && tx != nil:
+		return tx.StmtContext(ctx, st)
+	case st != nil:
+		return st
+	case tx != nil:
+		*missed = append(*missed, text)
+		return unprepared{tx, text}
+	}
+	return unprepared{p.DB, text}
+}
+
+// unprepared is a text run as it is, on a pool or in a transaction.
+type unprepared struct {
+	q interface {
+		ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+		QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	}
+	text string
+}
+
+func (u unprepared) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return u.q.ExecContext(ctx, u.text, args...)
+}
+
+func (u unprepared) QueryContext(ctx context.Context, args ...any) (*sql.Rows, error) {
+	return u.q.QueryContext(ctx, u.text, args...)
+}
+
+// run runs s as st, with its callbacks.
+func run(ctx context.Context, st statement, s sqlstore.Stmt) error {
 	if s.Rows != nil {
-		rows, err := q.QueryContext(ctx, s.SQL, s.Args...)
+		rows, err := st.QueryContext(ctx, s.Args...)
 		if err != nil {
 			return err
 		}
@@ -219,7 +354,7 @@ func run(ctx context.Context, q querier, s sqlstore.Stmt) error {
 		}
 		return rows.Close()
 	}
-	res, err := q.ExecContext(ctx, s.SQL, s.Args...)
+	res, err := st.ExecContext(ctx, s.Args...)
 	if err != nil || s.Affected == nil {
 		return err
 	}

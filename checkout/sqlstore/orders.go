@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -228,7 +229,8 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 		if m.ID == "" || m.OrderID != o.ID {
 			return s.errorf("an outbox message needs an id and the order's id")
 		}
-		stmts = append(stmts, insertOutbox(m))
+		ins := merchant.InsertNotification(m)
+		stmts = append(stmts, Stmt{SQL: ins.SQL, Args: ins.Args})
 	}
 	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 	if errors.Is(err, errNotUpdated) {

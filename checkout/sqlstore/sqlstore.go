@@ -1,7 +1,7 @@
-// Package sqlstore is the checkout's store written once for SQL: the statements, the reading
-// of rows into products, carts and orders, and the migration runner of both checkout/sqlite and
-// checkout/postgres. A dialect package opens its database, adapts its driver to DB, describes
-// where its SQL differs in a Dialect, and passes both to New.
+// Package sqlstore is the checkout's store written once for SQL: the statements and the reading
+// of rows into products, carts and orders, of both checkout/sqlite and checkout/postgres. A
+// dialect package opens its database, applies its migrations (with gatewayclient/sqlmigrate),
+// adapts its driver to DB, describes where its SQL differs in a Dialect, and passes both to New.
 //
 // One text serves both databases: parameters are written $1, $2, … (PostgreSQL's form, which
 // the SQLite driver binds by number too), times are BIGINT Unix milliseconds (0: not set),
@@ -112,16 +112,6 @@ type Dialect struct {
 	List  func(values []string) any
 	// EmptyJSON is the value a JSON column holds for nothing: NULL (nil) or "".
 	EmptyJSON any
-	// PlainIndexScans, when set, is a statement that makes the rest of its transaction walk
-	// indexes in order rather than gather their entries in a bitmap first. PostgreSQL's plain
-	// index scan marks the entries of rows no transaction can see any more, so that later scans
-	// skip them; a bitmap scan visits them again every time until the table is vacuumed. The
-	// outbox's index of pending notifications gains such entries at every delivered or skipped
-	// one, and its claim runs many times a second.
-	PlainIndexScans string
-	// MigrationLock, when set, is the statement that opens each migration's transaction to
-	// keep other processes out until it commits.
-	MigrationLock string
 	// Storable reports whether a key from outside (an id in a URL, a webhook id in a header)
 	// can be stored at all; one that cannot names nothing. Nil: every string can.
 	Storable func(key string) bool
@@ -141,7 +131,7 @@ type Store struct {
 
 var _ checkout.Store = (*Store)(nil)
 
-// New returns the store that runs d's SQL on db. db must be migrated (see Migrate).
+// New returns the store that runs d's SQL on db. db must be migrated.
 func New(d Dialect, db DB) *Store {
 	return &Store{d: d, db: db,
 		byID:           keyedOrderReads("o.id = $1"),

@@ -5,24 +5,32 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
 // MerchantStores is what a store gives the merchant API, embedding and notifications: the
 // checkout's store with its checkout sessions, API keys, the merchant's settings and the
-// outbox of notifications.
+// outbox of notifications (gatewayclient/outbox in the store's database).
 type MerchantStores interface {
 	checkout.Store
 	checkout.SessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
-	merchant.NotificationStore
+	// Outbox returns the outbox of the notifications UpdateOrder writes, with o's options.
+	Outbox(o outbox.Options) (*outbox.Outbox, error)
 }
 
 // RunMerchant runs the suite of the merchant side's stores. open must return a new, empty
@@ -36,7 +44,7 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
 	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
 	t.Run("OutboxDelivery", func(t *testing.T) { testOutboxDelivery(t, open(t)) })
-	t.Run("OutboxBatchOutcomes", func(t *testing.T) { testOutboxBatchOutcomes(t, open(t)) })
+	t.Run("OutboxSkipped", func(t *testing.T) { testOutboxSkipped(t, open(t)) })
 	t.Run("OutboxConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, open(t)) })
 	t.Run("OutboxPrune", func(t *testing.T) { testOutboxPrune(t, open(t)) })
 }
@@ -274,14 +282,89 @@ func message(o *checkout.Order, typ string, at time.Time) checkout.OutboxMessage
 		Payload: []byte(`{"type":"` + typ + `","data":{"id":"` + o.ID + `"}}`), CreatedAt: at}
 }
 
-// claim claims with a long lease and returns the ids claimed.
-func claim(t *testing.T, s MerchantStores, now time.Time, limit int) []merchant.Notification {
-	t.Helper()
-	ns, err := s.ClaimNotifications(context.Background(), now, time.Minute, limit)
-	if err != nil {
-		t.Fatalf("ClaimNotifications: %v", err)
+// notifySecret signs the notifications of these tests.
+const notifySecret = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="
+
+// hooks is a merchant's endpoint: it answers 500 to the notifications whose ids fail says
+// (every time), 204 to the others, and keeps the ids it got in order.
+type hooks struct {
+	*httptest.Server
+	mu   sync.Mutex
+	got  []string
+	fail map[string]bool
+}
+
+func newHooks(t *testing.T, fail ...string) *hooks {
+	h := &hooks{fail: map[string]bool{}}
+	for _, id := range fail {
+		h.fail[id] = true
 	}
-	return ns
+	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(webhook.HeaderID)
+		h.mu.Lock()
+		h.got = append(h.got, id)
+		fail := h.fail[id]
+		h.mu.Unlock()
+		if fail {
+			http.Error(w, "oops", http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(h.Close)
+	return h
+}
+
+func (h *hooks) ids() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string{}, h.got...)
+}
+
+// testClock is a clock the test moves, to the millisecond.
+type testClock struct{ ms atomic.Int64 }
+
+func newClock(t time.Time) *testClock {
+	c := &testClock{}
+	c.Set(t)
+	return c
+}
+
+func (c *testClock) Now() time.Time  { return time.UnixMilli(c.ms.Load()).UTC() }
+func (c *testClock) Set(t time.Time) { c.ms.Store(t.UnixMilli()) }
+
+// notifications returns the outbox of s's notifications as the app makes it, sending to url
+// (the configuration's, trusted: the test's endpoint is on loopback), or nowhere when url is
+// "", on clock.
+func notifications(t *testing.T, s MerchantStores, url string, clock *testClock) *outbox.Outbox {
+	t.Helper()
+	cfg := merchant.SettingsConfig{}
+	if url != "" {
+		cfg = merchant.SettingsConfig{WebhookURL: url, WebhookSecret: notifySecret}
+	}
+	o := merchant.NotificationOptions(merchant.NewSettingsManager(s, cfg, nil), nil, nil)
+	o.Clock = clock.Now
+	ob, err := s.Outbox(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ob
+}
+
+// deliver makes passes until one makes no attempt, and returns the attempts made.
+func deliver(t *testing.T, ob *outbox.Outbox) int {
+	t.Helper()
+	total := 0
+	for {
+		n, err := ob.DeliverDue(context.Background())
+		if err != nil {
+			t.Fatalf("DeliverDue: %v", err)
+		}
+		if n == 0 {
+			return total
+		}
+		total += n
+	}
 }
 
 func ids(ns []merchant.Notification) []string {
@@ -333,27 +416,24 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 		t.Errorf("the refused update was stored: version %d, want %d", v, cur.Version)
 	}
 
-	all, err := s.Notifications(ctx, merchant.NotificationFilter{})
+	all, err := notifications(t, s, "", newClock(at)).Deliveries(ctx, outbox.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(all) != 1 || all[0].ID != m.ID {
-		t.Fatalf("outbox = %v; want only %s (the committed update's message)", ids(all), m.ID)
+	if len(all) != 1 || all[0].MessageID != m.ID {
+		t.Fatalf("outbox = %+v; want only %s (the committed update's message)", all, m.ID)
 	}
-	n := all[0]
-	if n.OrderID != o.ID || n.Type != m.Type || !bytes.Equal(n.Payload, m.Payload) || !n.CreatedAt.Equal(at) ||
-		n.Status != merchant.NotificationPending || n.Attempts != 0 || !n.NextAttemptAt.Equal(at) {
-		t.Errorf("stored message %+v; want %+v pending, due at once", n, m)
+	d := all[0]
+	if d.RecordID != o.ID || d.RecordKind != "order" || d.Type != m.Type || !bytes.Equal(d.Body, m.Payload) ||
+		!d.CreatedAt.Equal(at) || d.Status != merchant.NotificationPending || d.Attempts != 0 ||
+		!d.NextAttemptAt.Equal(at) || d.URL != "" {
+		t.Errorf("stored message %+v; want %+v pending, due at once, to the settings' URL", d, m)
 	}
 }
 
-// testOutboxBatchOutcomes: a store that records outcomes in batches stores each as
-// RecordAttempt would, releases every lease, and passes over a notification pruned meanwhile.
-func testOutboxBatchOutcomes(t *testing.T, s MerchantStores) {
-	b, ok := s.(merchant.BatchRecorder)
-	if !ok {
-		t.Skip("the store records outcomes one by one")
-	}
+// testOutboxSkipped: without a URL the notifications due are skipped, each with its attempt,
+// and never tried again.
+func testOutboxSkipped(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	t0 := base.Add(time.Minute)
 	var want []string
@@ -367,44 +447,30 @@ func testOutboxBatchOutcomes(t *testing.T, s MerchantStores) {
 		}
 		want = append(want, m.ID)
 	}
-	now := t0.Add(time.Second)
-	claimed := claim(t, s, now, 10)
-	if got := ids(claimed); !reflect.DeepEqual(got, want) {
-		t.Fatalf("claimed %v, want %v", got, want)
+	clock := newClock(t0.Add(time.Second))
+	ob := notifications(t, s, "", clock)
+	if n := deliver(t, ob); n != 3 {
+		t.Fatalf("%d attempts, want 3 (each skipped)", n)
 	}
-	outs := []merchant.Outcome{{Notification: merchant.Notification{ID: "msg_pruned_meanwhile", Status: merchant.NotificationSkipped},
-		Attempt: merchant.DeliveryAttempt{NotificationID: "msg_pruned_meanwhile", N: 1, At: now}}}
-	for _, n := range claimed {
-		n.Status, n.Attempts, n.LastError = merchant.NotificationSkipped, 1, "no notification URL or secret was configured"
-		outs = append(outs, merchant.Outcome{Notification: n, Attempt: merchant.DeliveryAttempt{NotificationID: n.ID, N: 1, At: now, Error: n.LastError}})
-	}
-	if err := b.RecordAttempts(ctx, outs); err != nil {
-		t.Fatal(err)
-	}
+	log := merchant.NewDeliveryLog(ob)
 	for _, id := range want {
-		n, err := s.Notification(ctx, id)
+		n, as, err := log.Get(ctx, id)
 		if err != nil || n.Status != merchant.NotificationSkipped || n.Attempts != 1 || n.LastError == "" {
-			t.Errorf("notification %s after the batch: %+v, %v", id, n, err)
+			t.Errorf("notification %s: %+v, %v", id, n, err)
 		}
-		as, err := s.NotificationAttempts(ctx, id)
-		if err != nil || len(as) != 1 || as[0].N != 1 || !as[0].At.Equal(now) || as[0].Error == "" {
-			t.Errorf("attempts of %s: %+v, %v", id, as, err)
+		if len(as) != 1 || as[0].N != 1 || !as[0].At.Equal(clock.Now()) || as[0].Error == "" {
+			t.Errorf("attempts of %s: %+v", id, as)
 		}
-	}
-	if as, err := s.NotificationAttempts(ctx, "msg_pruned_meanwhile"); err != nil || len(as) != 0 {
-		t.Errorf("attempts of a notification that is not there: %+v, %v", as, err)
 	}
 	// Recorded, they are claimed no more.
-	if got := ids(claim(t, s, now.Add(time.Hour), 10)); len(got) != 0 {
-		t.Errorf("claimed %v after their outcomes", got)
-	}
-	if err := b.RecordAttempts(ctx, nil); err != nil {
-		t.Errorf("RecordAttempts(nil): %v", err)
+	clock.Set(t0.Add(time.Hour))
+	if n := deliver(t, ob); n != 0 {
+		t.Errorf("%d more attempts after they were skipped", n)
 	}
 }
 
-// testOutboxDelivery: claims respect due times, leases and the order of each order's
-// messages; attempts are logged; the log is listed and filtered newest first.
+// testOutboxDelivery: notifications go when due, each order's in order, a failure is retried
+// on the schedule; attempts are logged; the log is listed and filtered newest first.
 func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	o1 := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
@@ -424,73 +490,39 @@ func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	m2 := update(o1, checkout.StatusPaid, t0) // same millisecond: still after m1
 	m3 := update(o2, checkout.StatusAwaitingPayment, t0.Add(time.Second))
 
-	if got := ids(claim(t, s, t0.Add(-time.Second), 10)); len(got) != 0 {
-		t.Errorf("claimed %v before they were due", got)
+	h := newHooks(t, m1.ID)
+	clock := newClock(t0.Add(-time.Second))
+	ob := notifications(t, s, h.URL+"/hooks?token=abc", clock)
+	log := merchant.NewDeliveryLog(ob)
+	if n := deliver(t, ob); n != 0 {
+		t.Errorf("%d attempts before they were due", n)
 	}
 	now := t0.Add(2 * time.Second)
-	first := claim(t, s, now, 10)
-	if got, want := ids(first), []string{m1.ID, m3.ID}; !reflect.DeepEqual(got, want) {
-		t.Fatalf("first claim = %v, want %v (each order's oldest, oldest first)", got, want)
+	clock.Set(now)
+	if n := deliver(t, ob); n != 2 {
+		t.Fatalf("first passes made %d attempts, want 2 (each order's oldest: m2 waits behind m1)", n)
 	}
-	if got := ids(claim(t, s, now, 10)); len(got) != 0 {
-		t.Errorf("claimed %v again while leased (and behind a leased message)", got)
+	if got := h.ids(); len(got) != 2 || !slices.Contains(got, m1.ID) || !slices.Contains(got, m3.ID) {
+		t.Fatalf("the endpoint got %v, want %s and %s", got, m1.ID, m3.ID)
 	}
-	// m1 fails: it is due again later, and m2 waits behind it.
-	n1 := first[0]
-	n1.Attempts, n1.LastStatusCode, n1.LastError, n1.NextAttemptAt = 1, 500, "HTTP 500: oops", now.Add(5*time.Second)
-	if err := s.RecordAttempt(ctx, n1, merchant.DeliveryAttempt{NotificationID: n1.ID, N: 1, At: now,
-		URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond}); err != nil {
-		t.Fatal(err)
+	first, _, err := log.Get(ctx, m1.ID)
+	if err != nil || first.Status != merchant.NotificationPending || first.Attempts != 1 || first.LastStatusCode != 500 ||
+		!strings.Contains(first.LastError, "HTTP 500: oops") {
+		t.Fatalf("m1 after a 500: %+v, %v", first, err)
 	}
-	if got := ids(claim(t, s, now.Add(time.Second), 10)); len(got) != 0 {
-		t.Errorf("claimed %v while m1 waits for its retry (m2 must wait behind it)", got)
+	if wait := first.NextAttemptAt.Sub(now); wait <= 4500*time.Millisecond || wait > 5*time.Second {
+		t.Errorf("m1's retry in %s, want the schedule's 5 s less at most a tenth", wait)
 	}
-	retry := claim(t, s, now.Add(6*time.Second), 10)
-	if got := ids(retry); !reflect.DeepEqual(got, []string{m1.ID}) {
-		t.Fatalf("claim at the retry = %v, want [%s]", got, m1.ID)
-	}
-	if retry[0].Attempts != 1 || retry[0].LastStatusCode != 500 || retry[0].LastError != "HTTP 500: oops" {
-		t.Errorf("claimed retry %+v lost its first outcome", retry[0])
-	}
-	n1 = retry[0]
-	n1.Attempts, n1.Status, n1.LastStatusCode, n1.LastError = 2, merchant.NotificationDelivered, 204, ""
-	at2 := now.Add(6 * time.Second)
-	if err := s.RecordAttempt(ctx, n1, merchant.DeliveryAttempt{NotificationID: n1.ID, N: 2, At: at2,
-		URL: "https://loja.example.com/hooks", StatusCode: 204, Duration: 3 * time.Millisecond}); err != nil {
-		t.Fatal(err)
-	}
-	// A lease that lapsed without an outcome (a worker stopped) makes the message claimable again.
-	if got := ids(claim(t, s, now.Add(7*time.Second), 10)); !reflect.DeepEqual(got, []string{m2.ID}) {
-		t.Errorf("claim after m1's delivery = %v, want [%s]", got, m2.ID)
-	}
-	if got := ids(claim(t, s, now.Add(7*time.Second+2*time.Minute), 10)); !reflect.DeepEqual(got, []string{m2.ID, m3.ID}) {
-		t.Errorf("claim after the leases lapsed = %v, want [%s %s] (oldest first)", got, m2.ID, m3.ID)
-	}
-	if got := claim(t, s, now.Add(time.Hour), 1); len(got) != 1 {
-		t.Errorf("claim with limit 1 returned %d", len(got))
-	}
-
-	attempts, err := s.NotificationAttempts(ctx, m1.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []merchant.DeliveryAttempt{
-		{NotificationID: m1.ID, N: 1, At: now, URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond},
-		{NotificationID: m1.ID, N: 2, At: at2, URL: "https://loja.example.com/hooks", StatusCode: 204, Duration: 3 * time.Millisecond},
-	}
-	if !reflect.DeepEqual(attempts, want) {
-		t.Errorf("attempts = %+v\nwant %+v", attempts, want)
-	}
-	if err := s.RecordAttempt(ctx, merchant.Notification{ID: "msg_missing", Status: merchant.NotificationDead},
-		merchant.DeliveryAttempt{NotificationID: "msg_missing", N: 1, At: now}); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("RecordAttempt(unknown) error = %v, want ErrNotFound", err)
+	clock.Set(now.Add(time.Second))
+	if n := deliver(t, ob); n != 0 {
+		t.Errorf("%d attempts while m1 waits for its retry (m2 must wait behind it)", n)
 	}
 
 	list := func(f merchant.NotificationFilter) []string {
 		t.Helper()
-		ns, err := s.Notifications(ctx, f)
+		ns, err := log.List(ctx, f)
 		if err != nil {
-			t.Fatalf("Notifications(%+v): %v", f, err)
+			t.Fatalf("List(%+v): %v", f, err)
 		}
 		return ids(ns)
 	}
@@ -505,22 +537,43 @@ func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	}
 	check("all, newest first", list(merchant.NotificationFilter{}), m3.ID, m2.ID, m1.ID)
 	check("by order", list(merchant.NotificationFilter{OrderID: o1.ID}), m2.ID, m1.ID)
-	check("delivered", list(merchant.NotificationFilter{Status: merchant.NotificationDelivered}), m1.ID)
+	check("delivered", list(merchant.NotificationFilter{Status: merchant.NotificationDelivered}), m3.ID)
 	check("by type", list(merchant.NotificationFilter{Type: "order.paid"}), m2.ID)
-	check("by order and status", list(merchant.NotificationFilter{OrderID: o2.ID, Status: merchant.NotificationDelivered}))
+	check("by order and status", list(merchant.NotificationFilter{OrderID: o1.ID, Status: merchant.NotificationDelivered}))
 	check("a page", list(merchant.NotificationFilter{Limit: 1, Offset: 1}), m2.ID)
 	check("unstorable filter", list(merchant.NotificationFilter{OrderID: "\xff"}))
-	n, err := s.Notification(ctx, m1.ID)
-	if err != nil || n.Status != merchant.NotificationDelivered || n.Attempts != 2 || n.LastStatusCode != 204 {
-		t.Errorf("Notification(m1) = %+v, %v", n, err)
+	if _, _, err := log.Get(ctx, "msg_missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Get(unknown) error = %v, want ErrNotFound", err)
 	}
-	if _, err := s.Notification(ctx, "msg_missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Notification(unknown) error = %v, want ErrNotFound", err)
+	if _, _, err := log.Get(ctx, "msg_\x00"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("Get(unstorable) error = %v, want ErrNotFound", err)
+	}
+
+	// The endpoint recovers: m1 goes at its retry, then m2.
+	h.mu.Lock()
+	h.fail = nil
+	h.mu.Unlock()
+	clock.Set(first.NextAttemptAt)
+	if n := deliver(t, ob); n != 2 {
+		t.Fatalf("after the retry was due: %d attempts, want 2 (m1, then m2)", n)
+	}
+	if got, want := h.ids(), []string{m1.ID, m2.ID}; !reflect.DeepEqual(got[2:], want) {
+		t.Errorf("the endpoint got %v, want %v last (in order)", got, want)
+	}
+	n, attempts, err := log.Get(ctx, m1.ID)
+	if err != nil || n.Status != merchant.NotificationDelivered || n.Attempts != 2 || n.LastStatusCode != 204 {
+		t.Errorf("m1 = %+v, %v", n, err)
+	}
+	hooksURL := h.URL + "/hooks" // without the query, which may hold a token
+	if len(attempts) != 2 || attempts[0].N != 1 || !attempts[0].At.Equal(now) || attempts[0].URL != hooksURL ||
+		attempts[0].StatusCode != 500 || !strings.Contains(attempts[0].Error, "oops") || attempts[0].Duration <= 0 ||
+		attempts[1].N != 2 || !attempts[1].At.Equal(first.NextAttemptAt) || attempts[1].StatusCode != 204 || attempts[1].Error != "" {
+		t.Errorf("attempts = %+v", attempts)
 	}
 }
 
-// testOutboxConcurrentClaims: workers claiming at once never get one message twice, and
-// between them get every message.
+// testOutboxConcurrentClaims: outboxes of several instances delivering at once never send one
+// notification twice, and between them send every one.
 func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	const orders = 24
@@ -534,36 +587,33 @@ func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
 		}
 		want[m.ID] = true
 	}
-	var mu sync.Mutex
-	got := map[string]int{}
-	together(8, func() bool {
-		for {
-			ns, err := s.ClaimNotifications(ctx, base.Add(time.Second), time.Minute, 3)
-			if err != nil {
-				t.Errorf("ClaimNotifications: %v", err)
-				return false
-			}
-			if len(ns) == 0 {
-				return true
-			}
-			mu.Lock()
-			for _, n := range ns {
-				got[n.ID]++
-			}
-			mu.Unlock()
-		}
+	h := newHooks(t)
+	clock := newClock(base.Add(time.Second))
+	var instances []*outbox.Outbox
+	for range 4 {
+		instances = append(instances, notifications(t, s, h.URL, clock))
+	}
+	var next atomic.Int32
+	together(len(instances), func() bool {
+		deliver(t, instances[next.Add(1)-1])
+		return true
 	})
+	got := map[string]int{}
+	for _, id := range h.ids() {
+		got[id]++
+	}
 	for id, c := range got {
 		if c != 1 {
-			t.Errorf("message %s claimed %d times", id, c)
+			t.Errorf("notification %s sent %d times", id, c)
 		}
 	}
 	if len(got) != len(want) {
-		t.Errorf("%d messages claimed, want %d", len(got), len(want))
+		t.Errorf("%d notifications sent, want %d", len(got), len(want))
 	}
 }
 
-// testOutboxPrune: old finished notifications go with their attempts; pending ones stay.
+// testOutboxPrune: notifications finished longer than the retention ago go with their
+// attempts; younger ones and pending ones stay.
 func testOutboxPrune(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	var msgs []checkout.OutboxMessage
@@ -577,39 +627,34 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		}
 		msgs = append(msgs, m)
 	}
-	// All but the third are delivered.
-	for _, n := range claim(t, s, base.Add(10*time.Hour), 10) {
-		if n.ID == msgs[2].ID {
-			continue
-		}
-		n.Status, n.Attempts = merchant.NotificationDelivered, 1
-		if err := s.RecordAttempt(ctx, n, merchant.DeliveryAttempt{NotificationID: n.ID, N: 1, At: base, StatusCode: 200}); err != nil {
-			t.Fatal(err)
-		}
+	// Each is delivered when it is made, but the third, which stays pending.
+	h := newHooks(t, msgs[2].ID)
+	clock := newClock(base)
+	ob := notifications(t, s, h.URL, clock)
+	for i := range msgs {
+		clock.Set(base.Add(time.Duration(i) * time.Hour))
+		deliver(t, ob)
 	}
-	cut := base.Add(3*time.Hour + time.Minute) // msgs 0..3 are older
-	if _, err := s.PruneNotifications(ctx, cut, 0); err == nil {
-		t.Error("PruneNotifications with limit 0 did not fail")
+	first, err := ob.Deliveries(ctx, outbox.Filter{MessageID: msgs[0].ID})
+	if err != nil || len(first) != 1 {
+		t.Fatalf("the first notification: %+v, %v", first, err)
 	}
-	n, err := s.PruneNotifications(ctx, cut, 2)
-	if err != nil || n != 2 {
-		t.Fatalf("first batch: %d, %v; want 2", n, err)
+	// Finished more than the retention ago: the first, second and fourth.
+	clock.Set(base.Add(3*time.Hour + time.Minute + merchant.DefaultRetention))
+	if n, err := ob.Prune(ctx); err != nil || n != 3 {
+		t.Fatalf("Prune = %d, %v; want 3 (the pending one stays)", n, err)
 	}
-	n, err = s.PruneNotifications(ctx, cut, 10)
-	if err != nil || n != 1 {
-		t.Fatalf("second batch: %d, %v; want 1 (the pending one stays)", n, err)
-	}
-	left, err := s.Notifications(ctx, merchant.NotificationFilter{})
+	left, err := merchant.NewDeliveryLog(ob).List(ctx, merchant.NotificationFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ids(left), []string{msgs[4].ID, msgs[2].ID}; !reflect.DeepEqual(got, want) {
 		t.Errorf("left after pruning = %v, want %v", got, want)
 	}
-	if as, err := s.NotificationAttempts(ctx, msgs[0].ID); err != nil || len(as) != 0 {
+	if as, err := ob.Attempts(ctx, first[0].ID); err != nil || len(as) != 0 {
 		t.Errorf("attempts of a pruned notification = %v, %v; want none", as, err)
 	}
-	if as, err := s.NotificationAttempts(ctx, msgs[4].ID); err != nil || len(as) != 1 {
+	if _, as, err := merchant.NewDeliveryLog(ob).Get(ctx, msgs[4].ID); err != nil || len(as) != 1 {
 		t.Errorf("attempts of a kept notification = %v, %v; want 1", as, err)
 	}
 }

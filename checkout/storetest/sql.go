@@ -3,11 +3,16 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
 // QueryCounter is a sqlstore.DB that counts the statements run through it.
@@ -130,4 +135,59 @@ func MigrationFiles(t *testing.T) int {
 		t.Fatalf("migrations/*.sql: %v, %v", names, err)
 	}
 	return len(names)
+}
+
+// OldDatabase returns the statements that make, on an empty database, the store as it was
+// before its notifications moved into the shared outbox: the migrations/*.sql files of the
+// package under test numbered below 10, recorded in a schema_migrations of that time (without
+// components), and a notification pending after one failed attempt. After Open, CheckUpgraded
+// checks what became of it.
+func OldDatabase(t *testing.T) []string {
+	t.Helper()
+	names, err := filepath.Glob("migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmts := []string{`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`}
+	for i, name := range names {
+		if v := i + 1; v < 10 {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stmts = append(stmts, string(b), fmt.Sprintf(`INSERT INTO schema_migrations VALUES (%d, '%s', 1)`, v, filepath.Base(name)))
+		}
+	}
+	return append(stmts,
+		`INSERT INTO outbox (id, order_id, type, payload, created_at, status, attempts, next_attempt_at, last_error, last_status_code)
+			VALUES ('msg_old', 'ord-old', 'order.paid', '{"type":"order.paid"}', 1000, 'pending', 1, 5000, 'HTTP 500: oops', 500)`,
+		`INSERT INTO outbox_attempts (message_id, n, at, url, status_code, error, duration_ms)
+			VALUES ('msg_old', 1, 2000, 'https://loja.example.com/hooks', 500, 'HTTP 500: oops', 12)`)
+}
+
+// CheckUpgraded checks a store opened on an OldDatabase: every migration recorded once, as the
+// checkout's, and the old notification in the shared outbox with its attempt, to be retried.
+func CheckUpgraded(t *testing.T, s MerchantStores, recorded func() int) {
+	t.Helper()
+	if n, want := recorded(), MigrationFiles(t); n != want {
+		t.Errorf("the checkout's migrations recorded: %d, want %d", n, want)
+	}
+	ob, err := s.Outbox(outbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, as, err := merchant.NewDeliveryLog(ob).Get(context.Background(), "msg_old")
+	if err != nil {
+		t.Fatalf("the old notification: %v", err)
+	}
+	if n.OrderID != "ord-old" || n.Type != "order.paid" || string(n.Payload) != `{"type":"order.paid"}` ||
+		n.Status != merchant.NotificationPending || n.Attempts != 1 || !n.NextAttemptAt.Equal(time.UnixMilli(5000)) ||
+		n.LastStatusCode != 500 || !n.CreatedAt.Equal(time.UnixMilli(1000)) {
+		t.Errorf("the old notification after the upgrade: %+v", n)
+	}
+	want := []merchant.DeliveryAttempt{{NotificationID: "msg_old", N: 1, At: time.UnixMilli(2000).UTC(),
+		URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond}}
+	if !reflect.DeepEqual(as, want) {
+		t.Errorf("its attempts: %+v, want %+v", as, want)
+	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/a-h/templ"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
 // The console (GET {base}/sandbox/) is for a person with a browser, who cannot send a bearer
@@ -378,7 +378,7 @@ func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, er
 
 // deliveryRows returns the console rows of a record's webhook deliveries.
 func (s *Sandbox) deliveryRows(ctx context.Context, recordID string) ([]deliveryRow, error) {
-	ds, err := s.hooks.ob.Deliveries(ctx, recordID, 10)
+	ds, err := s.hooks.ob.Deliveries(ctx, outbox.Filter{RecordID: recordID, Limit: 10})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: deliveries: %w", err)
 	}

@@ -184,10 +184,11 @@
 //
 // # Storage
 //
-// SQLite (modernc.org/sqlite) in DataDir/sandbox.db, WAL, foreign keys. The schema is a set
-// of numbered migrations (migrations/NNNN_name.sql, embedded; the outbox has its own), each
-// applied once in a transaction and recorded in schema_migrations; a data dir made before
-// the migrations were numbered is adopted at its first start. Every write goes through one
+// SQLite (modernc.org/sqlite, through plain database/sql) in DataDir/sandbox.db, WAL,
+// foreign keys. The schema is a set of numbered migrations (migrations/NNNN_name.sql,
+// embedded; the outbox's tables have theirs), each applied once in a transaction and recorded
+// in schema_migrations by gatewayclient/sqlmigrate; a data dir made before the migrations
+// were numbered is adopted at its first start. Every write goes through one
 // writer connection whose transactions take the lock at BEGIN, so writers queue in the
 // process, never on SQLite's busy handler, and transactions stay short (QR codes are made
 // before them); reads use a pool of query-only connections, which WAL never blocks.
@@ -208,21 +209,21 @@
 // # Webhooks
 //
 // Every state change (creation included) writes a webhook to the persisted outbox
-// (package outbox) in the same transaction: type "deposit.<status>" or
-// "withdrawal.<status>" in lower case, body {"type","timestamp","data": the record as GET
-// shows it}, signed Standard Webhooks style with the client's whsec_ secret (generated at
-// first start and kept, or ClientConfig.WebhookSecret). The body's timestamp is the
-// simulated time of the change, like the record's dates; webhook-timestamp (which is
-// signed) is the real time of each attempt, since receivers check it against their own
-// clocks: advancing the sandbox clock never makes its webhooks look replayed. (The schedule
-// of retries follows the simulated clock, so advancing it makes retries due.) Deliveries go to the record's
-// webhookUrl through a dialer that refuses loopback, private and link-local addresses, and
-// to Options.WebhookForwardTo when set; retries back off exponentially with full jitter
-// (Options.WebhookBaseDelay 5 s doubling up to WebhookMaxDelay 1 h) until a 2xx; any other
-// answer, a 3xx included (redirects are never followed), or no answer is a failed attempt.
-// After 12 failed attempts (at most about 2.5 hours of waits with the defaults) a delivery
-// is marked dead, as real gateways give up too. Every attempt is logged, and the console
-// and GET sandbox/…/deliveries show each one.
+// (gatewayclient/outbox, which the checkout's notifications use too) in the same transaction:
+// type "deposit.<status>" or "withdrawal.<status>" in lower case, body
+// {"type","timestamp","data": the record as GET shows it}, signed Standard Webhooks style with
+// the client's whsec_ secret (generated at first start and kept, or
+// ClientConfig.WebhookSecret). The body's timestamp is the simulated time of the change, like
+// the record's dates; webhook-timestamp (which is signed) is the real time of each attempt,
+// since receivers check it against their own clocks: advancing the sandbox clock never makes
+// its webhooks look replayed. (The schedule of retries follows the simulated clock, so
+// advancing it makes retries due.) Deliveries go to the record's webhookUrl through a dialer
+// that refuses loopback, private and link-local addresses, and to Options.WebhookForwardTo when
+// set; retries back off exponentially with full jitter (Options.WebhookBaseDelay 5 s doubling
+// up to WebhookMaxDelay 1 h) until a 2xx; any other answer, a 3xx included (redirects are never
+// followed), or no answer is a failed attempt. After 12 failed attempts (at most about 2.5
+// hours of waits with the defaults) a delivery is marked dead, as real gateways give up too.
+// Every attempt is logged, and the console and GET sandbox/…/deliveries show each one.
 //
 // # Console
 //

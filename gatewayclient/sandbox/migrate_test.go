@@ -210,8 +210,8 @@ func TestOpenAdoptsUnnumberedDataDir(t *testing.T) {
 		return out
 	}
 	applied = migrations()
-	if len(applied) != 4 {
-		t.Fatalf("schema_migrations %v, want outbox 1 and 2, sandbox 1 and 2", applied)
+	if len(applied) != 5 {
+		t.Fatalf("schema_migrations %v, want outbox 1 to 3, sandbox 1 and 2", applied)
 	}
 	for _, name := range []string{"deposits_client_created", "deposits_client_amount_v3", "deposit_counts_v3",
 		"deposit_day_counts_v3", "deposit_bucket_counts_v3"} {

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/internal/migrate"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/stmtcache"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
+
+	_ "modernc.org/sqlite" // the driver "sqlite"
 )
 
 // dbFileName is the SQLite file inside Options.DataDir.
@@ -43,7 +45,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		// name would otherwise cut it short.
 		return "file:" + (&url.URL{Path: filepath.ToSlash(filepath.Join(dir, dbFileName))}).EscapedPath() + "?" + q.Encode()
 	}
-	w, err = stmtcache.Open(dsn("_txlock", "immediate"))
+	w, err = sql.Open("sqlite", dsn("_txlock", "immediate"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
 	}
@@ -55,7 +57,7 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		w.Close()
 		return nil, nil, err
 	}
-	r, err = stmtcache.Open(dsn("_pragma", "query_only(1)"))
+	r, err = sql.Open("sqlite", dsn("_pragma", "query_only(1)"))
 	if err != nil {
 		w.Close()
 		return nil, nil, fmt.Errorf("sandbox: open database: %w", err)
@@ -65,14 +67,14 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 	return w, r, nil
 }
 
-// migrateDB applies the sandbox's migrations (the outbox applies its own).
+// migrateDB applies the sandbox's migrations and its webhook outbox's.
 func migrateDB(ctx context.Context, w *sql.DB) error {
-	err := migrate.Apply(ctx, w, migrate.Plan{
+	err := sqlmigrate.Apply(ctx, w, "", sqlmigrate.Plan{
 		Component: "sandbox",
 		FS:        migrations,
-		Steps:     map[int]migrate.Step{2: fillDepositCounts},
+		Steps:     map[int]sqlmigrate.Step{2: fillDepositCounts},
 		Baseline:  adoptUnnumberedSchema,
-	})
+	}, outbox.Plan(outbox.SQLite))
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}

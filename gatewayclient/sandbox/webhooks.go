@@ -10,7 +10,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
@@ -21,6 +21,9 @@ type hooks struct {
 	secrets map[string]string // client id → whsec_… secret
 	ob      *outbox.Outbox
 }
+
+// webhookUserAgent is sent with every webhook.
+const webhookUserAgent = "PIX-Checkout-Sandbox-Webhooks/1"
 
 // webhookSecretKey is the settings key of a client's generated webhook secret.
 func webhookSecretKey(clientID string) string { return "webhook_secret:" + clientID }
@@ -52,15 +55,25 @@ func (s *Sandbox) newHooks(ctx context.Context, opts Options) (*hooks, error) {
 		}
 		h.secrets[id] = c.WebhookSecret
 	}
+	base, most := opts.WebhookBaseDelay, opts.WebhookMaxDelay
+	if base <= 0 {
+		base = outbox.DefaultBaseDelay
+	}
+	if most <= 0 {
+		most = outbox.DefaultMaxDelay
+	}
+	if base > most {
+		return nil, fmt.Errorf("sandbox: WebhookBaseDelay %s exceeds WebhookMaxDelay %s", base, most)
+	}
 	ob, err := outbox.New(outbox.Options{
 		DB:         s.w,
 		ReadDB:     s.r,
-		Clock:      s.clock,
+		Clock:      s.clock.Now,
 		Logger:     s.log,
 		HTTPClient: opts.WebhookHTTPClient,
 		ForwardTo:  opts.WebhookForwardTo,
-		BaseDelay:  opts.WebhookBaseDelay,
-		MaxDelay:   opts.WebhookMaxDelay,
+		Schedule:   outbox.Exponential(base, most, outbox.DefaultMaxAttempts),
+		UserAgent:  webhookUserAgent,
 		Expand: func(ctx context.Context, kind, id string, body []byte) ([]byte, error) {
 			if kind != webhook.KindDeposit {
 				return body, nil
@@ -152,7 +165,7 @@ func (d DeliveryLog) MarshalJSON() ([]byte, error) {
 // Deliveries returns the webhook deliveries of a record (newest first, at most limit) with
 // their attempts.
 func (s *Sandbox) Deliveries(ctx context.Context, recordID string, limit int) ([]DeliveryLog, error) {
-	ds, err := s.hooks.ob.Deliveries(ctx, recordID, limit)
+	ds, err := s.hooks.ob.Deliveries(ctx, outbox.Filter{RecordID: recordID, Limit: limit})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: deliveries: %w", err)
 	}

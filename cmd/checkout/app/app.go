@@ -35,6 +35,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -66,10 +67,11 @@ type closingStore interface {
 	checkout.SessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
-	merchant.NotificationStore
 	merchant.UserStore
 	merchant.ThrottleStore
 	Sessions() merchant.SessionStore
+	// Outbox returns the notifications' outbox in the store's database.
+	Outbox(o outbox.Options) (*outbox.Outbox, error)
 	Close() error
 }
 

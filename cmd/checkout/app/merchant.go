@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
 // merchantSide is what the app wires for merchants: checkout sessions (in the store), API
@@ -16,7 +17,7 @@ import (
 type merchantSide struct {
 	settings  *merchant.SettingsManager
 	keys      *merchant.Keys
-	deliverer *merchant.Deliverer
+	outbox    *outbox.Outbox // delivers the notifications
 	announcer *merchant.Announcer
 	log       *merchant.DeliveryLog
 	demo      *demoServer  // nil without the demo page
@@ -41,14 +42,14 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		}
 	}
 	var err error
-	m.deliverer, err = merchant.NewDeliverer(merchant.DelivererOptions{Store: a.store, Settings: m.settings,
-		Schedule: a.cfg.NotificationSchedule, Logger: a.log.With("component", "notifications")})
+	m.outbox, err = a.store.Outbox(merchant.NotificationOptions(m.settings, a.cfg.NotificationSchedule,
+		a.log.With("component", "notifications")))
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
-	// Notifications are made, and first due, on real time: the deliverer's, which signs them.
-	m.announcer = &merchant.Announcer{Sessions: a.store, Deliverer: m.deliverer}
-	m.log = merchant.NewDeliveryLog(a.store)
+	// Notifications are made, and first due, on real time: the outbox's, which signs them.
+	m.announcer = &merchant.Announcer{Sessions: a.store, Wake: m.outbox.Wake}
+	m.log = merchant.NewDeliveryLog(m.outbox)
 
 	keys := merchant.KeysOptions{ConfiguredKey: a.cfg.MerchantAPIKey}
 	if m.demoLn, err = demoListen(a.cfg, a.ln); err != nil {
@@ -71,7 +72,7 @@ func (a *App) runMerchant(ctx context.Context) {
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
-		m.deliverer.Run(ctx)
+		m.outbox.Run(ctx)
 	}()
 	if m.demo != nil {
 		t := demoServerTimeouts
@@ -88,7 +89,7 @@ func (a *App) runMerchant(ctx context.Context) {
 	}
 }
 
-// stopMerchant shuts the demo page's server down (the deliverer stops with Serve's context).
+// stopMerchant shuts the demo page's server down (the outbox stops with Serve's context).
 func (a *App) stopMerchant(ctx context.Context) error {
 	if a.merchant.demoSrv == nil {
 		return nil

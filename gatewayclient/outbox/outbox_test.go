@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 
 	_ "modernc.org/sqlite"
@@ -52,8 +53,9 @@ func (c *fakeClock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
 // dbPath returns a fresh database file in the test's temporary directory.
 func dbPath(t *testing.T) string { return filepath.Join(t.TempDir(), "sandbox.db") }
 
-// openDB opens the SQLite file at path the way the sandbox does (WAL, busy timeout).
-func openDB(t *testing.T, path string) *sql.DB {
+// openDB opens the SQLite file at path the way the sandbox does (WAL, busy timeout), with the
+// outbox's tables.
+func openDB(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -64,6 +66,9 @@ func openDB(t *testing.T, path string) *sql.DB {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	if err := sqlmigrate.Apply(context.Background(), db, "", Plan(SQLite)); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 
@@ -180,7 +185,7 @@ func deliverDue(t *testing.T, o *Outbox) int {
 
 func onlyDelivery(t *testing.T, o *Outbox, recordID string) Delivery {
 	t.Helper()
-	ds, err := o.Deliveries(context.Background(), recordID, 0)
+	ds, err := o.Deliveries(context.Background(), Filter{RecordID: recordID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +200,7 @@ func TestDeliveredWebhookVerifies(t *testing.T) {
 	rcv := newReceiver(t)
 	db := openDB(t, dbPath(t))
 	var logs bytes.Buffer
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(),
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(),
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	m := message(t, "rec-1", rcv.URL+"/hook?token=s3cr3t-query")
 	enqueue(t, o, db, m)
@@ -249,7 +254,7 @@ func TestRetriesOnSchedule(t *testing.T) {
 	clock := newFakeClock()
 	rcv := newReceiver(t, 500, 500, 200)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, SignClock: clock, HTTPClient: plainClient(), BaseDelay: base, MaxDelay: time.Hour})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, SignClock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(base, time.Hour, DefaultMaxAttempts)})
 	m := message(t, "rec-retry", rcv.URL)
 	enqueue(t, o, db, m)
 
@@ -324,7 +329,7 @@ func TestRecoveringReceiverGetsEachEventOnce(t *testing.T) {
 	clock := newFakeClock()
 	rcv := newReceiver(t, 503, 503, 503)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), BaseDelay: time.Second, MaxDelay: time.Minute})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(time.Second, time.Minute, DefaultMaxAttempts)})
 	ids := map[string]bool{}
 	for _, rec := range []string{"a", "b", "c"} {
 		m := message(t, rec, rcv.URL)
@@ -350,7 +355,7 @@ func TestRecoveringReceiverGetsEachEventOnce(t *testing.T) {
 			t.Fatalf("message %s arrived %d times, want 2 (one failure, one success)", id, counts[id])
 		}
 	}
-	ds, err := o.Deliveries(context.Background(), "", 10)
+	ds, err := o.Deliveries(context.Background(), Filter{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +370,7 @@ func TestDeadAfterMaxAttempts(t *testing.T) {
 	clock := newFakeClock()
 	rcv := newReceiver(t, 500, 500, 500, 500, 500)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), MaxAttempts: 3})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(DefaultBaseDelay, DefaultMaxDelay, 3)})
 	enqueue(t, o, db, message(t, "rec-dead", rcv.URL))
 	for range 10 {
 		deliverDue(t, o)
@@ -397,7 +402,7 @@ func TestRedirectIsFailure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newFakeClock()
 			db := openDB(t, dbPath(t))
-			tc.opts.DB, tc.opts.Clock = db, clock
+			tc.opts.DB, tc.opts.Clock = db, clock.Now
 			o := newOutbox(t, tc.opts)
 			enqueue(t, o, db, message(t, "rec-redirect", tc.url))
 			if sent := deliverDue(t, o); sent != 1 {
@@ -420,7 +425,7 @@ func TestGuardedDelivery(t *testing.T) {
 	clock := newFakeClock()
 	rcv := newReceiver(t)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, ForwardTo: rcv.URL + "/forwarded"})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, ForwardTo: rcv.URL + "/forwarded"})
 	enqueue(t, o, db, message(t, "rec-ssrf", rcv.URL+"/direct"))
 
 	if sent := deliverDue(t, o); sent != 2 {
@@ -430,7 +435,7 @@ func TestGuardedDelivery(t *testing.T) {
 	if len(reqs) != 1 || reqs[0].path != "/forwarded" {
 		t.Fatalf("receiver got %+v, want only the forwarded copy", reqs)
 	}
-	ds, err := o.Deliveries(context.Background(), "rec-ssrf", 0)
+	ds, err := o.Deliveries(context.Background(), Filter{RecordID: "rec-ssrf"})
 	if err != nil || len(ds) != 2 {
 		t.Fatalf("deliveries %+v, %v", ds, err)
 	}
@@ -442,11 +447,11 @@ func TestGuardedDelivery(t *testing.T) {
 			}
 		default:
 			if d.Status != StatusPending || d.Attempts != 1 || d.LastStatusCode != 0 ||
-				!strings.Contains(d.LastError, ErrBlockedAddress.Error()) || !strings.Contains(d.LastError, "loopback") {
+				!strings.Contains(d.LastError, webhook.ErrBlockedAddress.Error()) || !strings.Contains(d.LastError, "loopback") {
 				t.Fatalf("direct delivery %+v: want a failed attempt refused by the guard", d)
 			}
 			as, err := o.Attempts(context.Background(), d.ID)
-			if err != nil || len(as) != 1 || !strings.Contains(as[0].Error, ErrBlockedAddress.Error()) {
+			if err != nil || len(as) != 1 || !strings.Contains(as[0].Error, webhook.ErrBlockedAddress.Error()) {
 				t.Fatalf("attempts %+v, %v", as, err)
 			}
 		}
@@ -472,15 +477,15 @@ func TestNewChecksOptions(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("New without DB: want an error")
 	}
-	if _, err := New(Options{DB: db, BaseDelay: time.Hour, MaxDelay: time.Minute}); err == nil {
-		t.Error("BaseDelay > MaxDelay: want an error")
+	if _, err := New(Options{DB: db, Schedule: []time.Duration{time.Second, 0}}); err == nil {
+		t.Error("a wait of 0 in Schedule: want an error")
 	}
 }
 
 func TestEnqueue(t *testing.T) {
 	ctx := context.Background()
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: newFakeClock(), ForwardTo: "https://dev.example.com/hook"})
+	o := newOutbox(t, Options{DB: db, Clock: newFakeClock().Now, ForwardTo: "https://dev.example.com/hook"})
 	good := message(t, "rec-e", "https://merchant.example.com/hook")
 
 	for name, m := range map[string]Message{
@@ -511,7 +516,7 @@ func TestEnqueue(t *testing.T) {
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := o.Deliveries(ctx, "", 0); len(ds) != 0 {
+	if ds, _ := o.Deliveries(ctx, Filter{}); len(ds) != 0 {
 		t.Fatalf("rolled back, yet deliveries %+v", ds)
 	}
 
@@ -521,7 +526,7 @@ func TestEnqueue(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ds, err := o.Deliveries(ctx, "rec-e", 0)
+	ds, err := o.Deliveries(ctx, Filter{RecordID: "rec-e"})
 	if err != nil || len(ds) != 2 {
 		t.Fatalf("deliveries %+v, %v; want 2", ds, err)
 	}
@@ -553,7 +558,7 @@ func TestEnqueue(t *testing.T) {
 	if err := bare.Enqueue(ctx, nil, message(t, "rec-none", "")); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := o.Deliveries(ctx, "rec-none", 0); len(ds) != 0 {
+	if ds, _ := o.Deliveries(ctx, Filter{RecordID: "rec-none"}); len(ds) != 0 {
 		t.Fatalf("deliveries %+v, want none", ds)
 	}
 }
@@ -566,7 +571,7 @@ func TestRestartKeepsPending(t *testing.T) {
 	rcv := newReceiver(t)
 
 	db1 := openDB(t, path)
-	o1 := newOutbox(t, Options{DB: db1, Clock: clock, HTTPClient: plainClient()})
+	o1 := newOutbox(t, Options{DB: db1, Clock: clock.Now, HTTPClient: plainClient()})
 	enqueue(t, o1, db1, message(t, "rec-delivered", rcv.URL))
 	if sent := deliverDue(t, o1); sent != 1 {
 		t.Fatalf("sent %d", sent)
@@ -577,7 +582,7 @@ func TestRestartKeepsPending(t *testing.T) {
 	}
 
 	db2 := openDB(t, path)
-	o2 := newOutbox(t, Options{DB: db2, Clock: clock, HTTPClient: plainClient()})
+	o2 := newOutbox(t, Options{DB: db2, Clock: clock.Now, HTTPClient: plainClient()})
 	if d := onlyDelivery(t, o2, "rec-pending"); d.Status != StatusPending {
 		t.Fatalf("after restart: %+v", d)
 	}
@@ -663,7 +668,7 @@ func TestConcurrencyBound(t *testing.T) {
 	defer srv.Close()
 
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: newFakeClock(), HTTPClient: plainClient(), Concurrency: limit})
+	o := newOutbox(t, Options{DB: db, Clock: newFakeClock().Now, HTTPClient: plainClient(), Concurrency: limit})
 	for i := range 10 {
 		enqueue(t, o, db, message(t, "rec-c"+string(rune('0'+i)), srv.URL))
 	}
@@ -712,7 +717,7 @@ func TestDeliverDueStopsOnCancel(t *testing.T) {
 	defer close(stop) // runs before srv.Close, which waits for the handler
 	db := openDB(t, dbPath(t))
 	clock := newFakeClock()
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient()})
 	enqueue(t, o, db, message(t, "rec-cancel", srv.URL))
 	go func() {
 		<-started
@@ -736,8 +741,8 @@ func TestDeliverDueStopsOnCancel(t *testing.T) {
 }
 
 func TestBackoffBounds(t *testing.T) {
-	o := newOutbox(t, Options{BaseDelay: 5 * time.Second, MaxDelay: time.Hour})
-	for n := 1; n <= 70; n++ {
+	o := newOutbox(t, Options{Schedule: Exponential(5*time.Second, time.Hour, 30)})
+	for n := 1; n <= 29; n++ {
 		ceiling := time.Hour
 		if n <= 20 {
 			ceiling = min(time.Hour, (5*time.Second)<<(n-1))
@@ -759,6 +764,13 @@ func TestBackoffBounds(t *testing.T) {
 	if small < 50 || small > 150 {
 		t.Fatalf("%d of 200 delays under half the ceiling; want about half", small)
 	}
+	// A share of jitter: every wait within that share under the schedule's.
+	tenth := newOutbox(t, Options{Schedule: []time.Duration{5 * time.Second, 5 * time.Minute}, Jitter: 0.1})
+	for range 200 {
+		if d := tenth.backoff(1); d <= 4500*time.Millisecond || d > 5*time.Second {
+			t.Fatalf("backoff(1) = %s with a tenth of jitter, want (4.5 s, 5 s]", d)
+		}
+	}
 }
 
 func TestPrintableAndRedact(t *testing.T) {
@@ -774,7 +786,7 @@ func TestRedeliver(t *testing.T) {
 	clock := newFakeClock()
 	rcv := newReceiver(t, 500, 500)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), MaxAttempts: 2})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(DefaultBaseDelay, DefaultMaxDelay, 2)})
 	m := message(t, "rec-again", rcv.URL)
 	enqueue(t, o, db, m)
 	deliverDue(t, o)
@@ -817,6 +829,9 @@ func BenchmarkEnqueue(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
+	if err := sqlmigrate.Apply(context.Background(), db, "", Plan(SQLite)); err != nil {
+		b.Fatal(err)
+	}
 	o, err := New(Options{DB: db, ForwardTo: "http://127.0.0.1:9/hook"})
 	if err != nil {
 		b.Fatal(err)
@@ -839,8 +854,8 @@ func TestConcurrentPassesSendOnce(t *testing.T) {
 	rcv := newReceiver(t)
 	db := openDB(t, dbPath(t))
 	clock := newFakeClock()
-	o1 := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
-	o2 := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient()})
+	o1 := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient()})
+	o2 := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient()})
 	for i := range 20 {
 		enqueue(t, o1, db, message(t, "rec-p"+strconv.Itoa(i), rcv.URL))
 	}
@@ -881,7 +896,7 @@ func TestPruneFinishedDeliveries(t *testing.T) {
 	ok := newReceiver(t)
 	failing := newReceiver(t, 500, 500, 500, 500)
 	db := openDB(t, dbPath(t))
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), MaxAttempts: 1, Retention: 24 * time.Hour})
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(DefaultBaseDelay, DefaultMaxDelay, 1), Retention: 24 * time.Hour})
 	enqueue(t, o, db, message(t, "old-delivered", ok.URL))
 	enqueue(t, o, db, message(t, "old-dead", failing.URL))
 	deliverDue(t, o)
@@ -903,7 +918,7 @@ func TestPruneFinishedDeliveries(t *testing.T) {
 		t.Fatalf("Prune = %d, %v; want the 2 old finished deliveries", n, err)
 	}
 	for rec, want := range map[string]int{"old-delivered": 0, "old-dead": 0, "old-pending": 1, "young-delivered": 1} {
-		ds, err := o.Deliveries(context.Background(), rec, 0)
+		ds, err := o.Deliveries(context.Background(), Filter{RecordID: rec})
 		if err != nil || len(ds) != want {
 			t.Errorf("%s: %d deliveries (%v), want %d", rec, len(ds), err, want)
 		}
@@ -924,7 +939,7 @@ func TestExpandGivesTheBodySent(t *testing.T) {
 	var fail atomic.Bool
 	fail.Store(true)
 	var seen []string
-	o := newOutbox(t, Options{DB: db, Clock: clock, HTTPClient: plainClient(), BaseDelay: time.Second, MaxDelay: time.Second,
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(time.Second, time.Second, DefaultMaxAttempts),
 		Expand: func(_ context.Context, kind, id string, body []byte) ([]byte, error) {
 			seen = append(seen, kind+"/"+id)
 			if fail.Load() {
@@ -961,5 +976,139 @@ func TestExpandGivesTheBodySent(t *testing.T) {
 	var stored []byte
 	if err := db.QueryRow(`SELECT body FROM webhook_deliveries WHERE record_id = 'rec-x'`).Scan(&stored); err != nil || !bytes.Equal(stored, m.Body) {
 		t.Fatalf("stored body %s (%v), want it unchanged: %s", stored, err, m.Body)
+	}
+}
+
+// TestFirstAttemptsPassHangingRetries: with every worker of the retries held by a receiver
+// that hangs on them, the first attempt of a new message still goes at once: first attempts
+// have workers of their own.
+func TestFirstAttemptsPassHangingRetries(t *testing.T) {
+	const limit = 2
+	var (
+		mu   sync.Mutex
+		seen = map[string]int{}
+	)
+	hanging := make(chan string, 100)
+	delivered := make(chan string, 100)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(webhook.HeaderID)
+		h, _ := webhook.ParseHint(mustRead(r))
+		mu.Lock()
+		seen[id]++
+		n := seen[id]
+		mu.Unlock()
+		switch {
+		case h.ID == "new-order":
+			w.WriteHeader(http.StatusNoContent)
+			delivered <- id
+		case n == 1:
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		default: // a retry: hang until the test ends
+			hanging <- id
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(release) // before srv.Close, which waits for the handlers
+
+	clock := newFakeClock()
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Concurrency: limit, InOrder: true,
+		PollInterval: time.Hour})
+	for i := range 3 * limit {
+		enqueue(t, o, db, message(t, "old-order-"+strconv.Itoa(i), srv.URL))
+	}
+	if n := deliverDue(t, o); n != 3*limit {
+		t.Fatalf("first pass made %d attempts, want %d", n, 3*limit)
+	}
+	clock.Advance(2 * time.Hour) // every retry is due
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		o.Run(ctx)
+		close(done)
+	}()
+	defer func() { cancel(); <-done }()
+	for range limit {
+		select {
+		case <-hanging:
+		case <-time.After(15 * time.Second):
+			t.Fatal("the retries did not start")
+		}
+	}
+	m := message(t, "new-order", srv.URL)
+	if err := o.Enqueue(context.Background(), nil, m); err != nil {
+		t.Fatal(err)
+	}
+	// The receiver's timeout is DefaultTimeout (10 s): behind the hanging retries the new
+	// message would wait at least that long.
+	select {
+	case id := <-delivered:
+		if id != m.ID {
+			t.Fatalf("delivered %s, want %s", id, m.ID)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the new message's first attempt waited behind the hanging retries")
+	}
+}
+
+func mustRead(r *http.Request) []byte {
+	b, _ := io.ReadAll(r.Body)
+	return b
+}
+
+// TestClaimUsesTheLanesIndex: each lane's claim reads its partial index of due deliveries, in
+// the index's order, with or without InOrder: never a scan of every delivery, nor a sort.
+func TestClaimUsesTheLanesIndex(t *testing.T) {
+	db := openDB(t, dbPath(t))
+	for _, inOrder := range []bool{false, true} {
+		o := newOutbox(t, Options{DB: db, InOrder: inOrder})
+		for retries, index := range map[bool]string{false: "webhook_deliveries_first", true: "webhook_deliveries_retry"} {
+			rows, err := db.Query(`EXPLAIN QUERY PLAN `+o.claimSQL(retries), 1, 2, 3, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plan []string
+			for rows.Next() {
+				var id, parent, unused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, detail)
+			}
+			rows.Close()
+			all := strings.Join(plan, "\n")
+			if !strings.Contains(all, "USING INDEX "+index) || strings.Contains(all, "SCAN d\n") || strings.HasSuffix(all, "SCAN d") ||
+				strings.Contains(all, "TEMP B-TREE") {
+				t.Errorf("claim (retries %v, in order %v):\n%s", retries, inOrder, all)
+			}
+		}
+	}
+}
+
+// TestLeaseKeepsOthersOffUntilItLapses: a delivery leased by another worker (a process that
+// died mid-send leaves its lease) is not sent until the lease lapses, then it is.
+func TestLeaseKeepsOthersOffUntilItLapses(t *testing.T) {
+	rcv := newReceiver(t)
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: newFakeClock().Now, HTTPClient: plainClient()})
+	enqueue(t, o, db, message(t, "rec-leased", rcv.URL))
+	if _, err := db.Exec(`UPDATE webhook_deliveries SET lease_until = $1`, time.Now().Add(time.Hour).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 0 || len(rcv.requests()) != 0 {
+		t.Fatalf("a leased delivery was sent (%d attempts)", n)
+	}
+	if _, err := db.Exec(`UPDATE webhook_deliveries SET lease_until = $1`, time.Now().Add(-time.Second).UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 1 || len(rcv.requests()) != 1 {
+		t.Fatalf("after its lease lapsed: %d attempts, %d requests; want 1", n, len(rcv.requests()))
 	}
 }

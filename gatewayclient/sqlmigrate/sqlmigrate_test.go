@@ -1,4 +1,4 @@
-package migrate
+package sqlmigrate
 
 import (
 	"context"
@@ -64,7 +64,7 @@ func TestApplyInOrderOnceWithSteps(t *testing.T) {
 		return err
 	}}}
 	for range 2 {
-		if err := Apply(ctx, db, p); err != nil {
+		if err := Apply(ctx, db, "", p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestApplyInOrderOnceWithSteps(t *testing.T) {
 		t.Fatalf("recorded %v", v)
 	}
 	// Another component in the same database numbers its own migrations.
-	if err := Apply(ctx, db, Plan{Component: "b", FS: files(map[string]string{"0001_init.sql": `CREATE TABLE u (x INTEGER);`})}); err != nil {
+	if err := Apply(ctx, db, "", Plan{Component: "b", FS: files(map[string]string{"0001_init.sql": `CREATE TABLE u (x INTEGER);`})}); err != nil {
 		t.Fatal(err)
 	}
 	if v := versions(t, db, "b"); len(v) != 1 || v[0] != 1 {
@@ -94,7 +94,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 		"0001_init.sql": `CREATE TABLE t (v TEXT);`,
 		"0002_bad.sql":  `CREATE TABLE half (x INTEGER); INSERT INTO nowhere VALUES (1);`,
 	})}
-	err := Apply(ctx, db, p)
+	err := Apply(ctx, db, "", p)
 	if err == nil || !strings.Contains(err.Error(), "0002_bad.sql") {
 		t.Fatalf("Apply: %v, want an error naming 0002_bad.sql", err)
 	}
@@ -108,7 +108,7 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	// A failing step rolls back its migration's SQL too.
 	p.FS = files(map[string]string{"0001_init.sql": `CREATE TABLE t (v TEXT);`, "0002_ok.sql": `CREATE TABLE half (x INTEGER);`})
 	p.Steps = map[int]Step{2: func(context.Context, *sql.Tx) error { return errors.New("step failed") }}
-	if err := Apply(ctx, db, p); err == nil || !strings.Contains(err.Error(), "step failed") {
+	if err := Apply(ctx, db, "", p); err == nil || !strings.Contains(err.Error(), "step failed") {
 		t.Fatalf("Apply with a failing step: %v", err)
 	}
 	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE name = 'half'`).Scan(&half); err != nil || half != 0 {
@@ -137,7 +137,7 @@ func TestBaselineAdoptsAnExistingSchema(t *testing.T) {
 		return 0, err
 	}}
 	for range 2 {
-		if err := Apply(ctx, db, p); err != nil {
+		if err := Apply(ctx, db, "", p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -150,7 +150,7 @@ func TestBaselineAdoptsAnExistingSchema(t *testing.T) {
 	}
 	// A fresh database is not adopted: every migration runs.
 	fresh := openDB(t)
-	if err := Apply(ctx, fresh, p); err != nil {
+	if err := Apply(ctx, fresh, "", p); err != nil {
 		t.Fatal(err)
 	}
 	if v := versions(t, fresh, "a"); len(v) != 2 {
@@ -165,8 +165,50 @@ func TestBadMigrationNames(t *testing.T) {
 		files(map[string]string{"1_init.sql": ``}),
 		files(map[string]string{"0001_a.sql": ``, "0001_b.sql": ``}),
 	} {
-		if err := Apply(context.Background(), db, Plan{Component: "a", FS: fs}); err == nil {
+		if err := Apply(context.Background(), db, "", Plan{Component: "a", FS: fs}); err == nil {
 			t.Errorf("%v: no error", fs)
 		}
+	}
+}
+
+// TestUnnamedRecordsAreConverted: a schema_migrations made before components (version, name,
+// applied_at) becomes the component table, its rows the Unnamed plan's; nothing recorded there
+// runs again, and another component starts its own numbering.
+func TestUnnamedRecordsAreConverted(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	if _, err := db.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);
+		INSERT INTO schema_migrations VALUES (1, '0001_init.sql', 7);
+		CREATE TABLE t (v TEXT);`); err != nil {
+		t.Fatal(err)
+	}
+	main := Plan{Component: "main", Unnamed: true, FS: files(map[string]string{
+		"0001_init.sql": `CREATE TABLE t (v TEXT);`,
+		"0002_more.sql": `INSERT INTO t VALUES ('two');`,
+	})}
+	other := Plan{Component: "other", FS: files(map[string]string{"0001_init.sql": `CREATE TABLE u (x INTEGER);`})}
+	// The other plan goes first: the conversion does not depend on the order of the plans.
+	for range 2 {
+		if err := Apply(ctx, db, "", other, main); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := versions(t, db, "main"); len(v) != 2 || v[0] != 1 || v[1] != 2 {
+		t.Fatalf("main recorded %v, want [1 2]", v)
+	}
+	if v := versions(t, db, "other"); len(v) != 1 {
+		t.Fatalf("other recorded %v, want [1]", v)
+	}
+	var at int64
+	if err := db.QueryRow(`SELECT applied_at FROM schema_migrations WHERE component = 'main' AND version = 1`).Scan(&at); err != nil || at != 7 {
+		t.Fatalf("the old record's time: %d, %v; want it kept (7)", at, err)
+	}
+	// Without a plan that owns them, the old rows are not guessed at.
+	old := openDB(t)
+	if _, err := old.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(ctx, old, "", other); err == nil {
+		t.Fatal("an old schema_migrations was converted with no plan owning its rows")
 	}
 }

@@ -1,0 +1,1052 @@
+package outbox
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"database/sql"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+//go:embed sqlite/migrations/*.sql postgres/migrations/*.sql
+var migrations embed.FS
+
+// Dialect is the database the outbox's tables are in.
+type Dialect int
+
+// The databases the outbox runs on.
+const (
+	SQLite Dialect = iota
+	PostgreSQL
+)
+
+// Plan returns the migrations of the outbox's tables on d (component "outbox"), which the
+// caller applies with its own before New. On SQLite it adopts the tables of a sandbox data dir
+// made before the migrations were numbered.
+func Plan(d Dialect) sqlmigrate.Plan {
+	if d == PostgreSQL {
+		sub, _ := fs.Sub(migrations, "postgres") // a constant path in an embedded FS
+		return sqlmigrate.Plan{Component: "outbox", FS: sub}
+	}
+	sub, _ := fs.Sub(migrations, "sqlite")
+	return sqlmigrate.Plan{Component: "outbox", FS: sub, Baseline: adoptUnnumberedSchema}
+}
+
+// adoptUnnumberedSchema adopts the tables of an outbox made before its migrations were
+// numbered, when they were created with CREATE … IF NOT EXISTS at every start: they are
+// exactly those of 0001_init.sql.
+func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
+	var old bool
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'webhook_deliveries')`).Scan(&old)
+	if err != nil || !old {
+		return 0, err
+	}
+	return 1, nil
+}
+
+// Defaults of Options.
+const (
+	DefaultBaseDelay    = 5 * time.Second
+	DefaultMaxDelay     = time.Hour
+	DefaultMaxAttempts  = 12
+	DefaultPollInterval = 500 * time.Millisecond
+	DefaultConcurrency  = 4
+	DefaultTimeout      = 10 * time.Second
+	// DefaultRetention: finished deliveries are kept a week, then deleted.
+	DefaultRetention = 7 * 24 * time.Hour
+)
+
+// UserAgent is sent with every delivery unless Options.UserAgent says otherwise.
+const UserAgent = "PIX-Checkout-Webhooks/1"
+
+// Delivery statuses.
+const (
+	StatusPending   = "pending"
+	StatusDelivered = "delivered"
+	StatusDead      = "dead"    // every attempt failed
+	StatusSkipped   = "skipped" // no destination was configured when it was due
+)
+
+// maxResponseSnippet is how much of a failed answer's body is kept in LastError, to help the
+// developer reading the log; maxDrain is how much more is read so the connection can be reused.
+const (
+	maxResponseSnippet = 256
+	maxDrain           = 64 << 10
+)
+
+// Exponential returns the waits of an exponential backoff for attempts attempts: base, then
+// doubling up to max.
+func Exponential(base, max time.Duration, attempts int) []time.Duration {
+	out := make([]time.Duration, 0, attempts-1)
+	w := base
+	for range attempts - 1 {
+		out = append(out, min(w, max))
+		if w < max {
+			w *= 2
+		}
+	}
+	return out
+}
+
+// Target is where the deliveries stored without a URL go (see Options.Route).
+type Target struct {
+	URL    string
+	Secret string // whsec_…, signs the deliveries
+	// Trusted: the URL is the operator's own configuration and is dialled without the SSRF
+	// guard; a URL typed by a user never is.
+	Trusted bool
+}
+
+// Options configures an Outbox. Only DB is required.
+type Options struct {
+	// DB writes to the database holding the outbox's tables (migrated with Plan). On SQLite,
+	// ideally the database's one writer connection, so that writers queue in the pool rather
+	// than on SQLite's lock.
+	DB *sql.DB
+	// ReadDB, when set, serves the outbox's reads (Deliveries, Attempts); nil means DB.
+	ReadDB *sql.DB
+	// Dialect is the database's (default SQLite).
+	Dialect Dialect
+	// Clock schedules deliveries and stamps attempts; nil means real time. The sandbox passes
+	// its simulated clock, so that advancing it makes retries due.
+	Clock func() time.Time
+	// SignClock gives the webhook-timestamp of each attempt, which is also signed. Receivers
+	// check it against their own clocks to refuse replays, so it is real time whatever Clock
+	// says (nil: the wall clock); tests may fix it.
+	SignClock func() time.Time
+	// Logger receives one line per attempt (never a secret nor a query string); nil discards.
+	Logger *slog.Logger
+	// HTTPClient delivers to URLs that are not trusted (a record's webhookUrl, a merchant's
+	// URL). Nil means a client with the SSRF-guarded dialer of package webhook and
+	// DefaultTimeout. Whatever the client, redirects are never followed.
+	HTTPClient *http.Client
+	// ForwardTo, when set, also receives every message Enqueue stores (local development). It
+	// must be https, or plain http on a loopback host. It is dialled without the SSRF guard.
+	ForwardTo string
+	// Route, when set, gives the destination of the deliveries stored without a URL, read once
+	// for each batch of them: they go wherever it says at the moment they are due. A Target
+	// without a URL or a secret makes them skipped.
+	Route func(ctx context.Context) (Target, error)
+	// Schedule is the wait after each failed attempt (default: Exponential(DefaultBaseDelay,
+	// DefaultMaxDelay, DefaultMaxAttempts)); its length plus one is the number of attempts, after
+	// which a delivery is dead.
+	Schedule []time.Duration
+	// Jitter is the share of each wait drawn at random: the wait w becomes uniform in
+	// ((1−Jitter)·w, w]. Default (0): 1, full jitter.
+	Jitter float64
+	// InOrder: a delivery waits until the earlier ones of its record to the same URL are
+	// delivered or finished otherwise.
+	InOrder bool
+	// PollInterval is how often Run looks for due deliveries; Run also wakes on Enqueue and Wake.
+	PollInterval time.Duration
+	// Gather is how long Run waits after a Wake before its pass, so that the deliveries of
+	// records changing at once are claimed together (default: none).
+	Gather time.Duration
+	// Concurrency bounds the attempts in flight at once, for first attempts and for retries
+	// each: retries never take the capacity of first attempts.
+	Concurrency int
+	// Retention is how long a finished delivery (delivered, dead or skipped) and its attempts
+	// are kept, by the outbox's clock, before Run's retention sweep deletes them.
+	Retention time.Duration
+	// Rand is the jitter source (used under the outbox's lock; do not share it). Nil means a
+	// generator seeded from crypto/rand.
+	Rand *rand.Rand
+	// Expand, when set, gives the body to sign and send for a stored one, at each attempt: a
+	// message may leave out of its stored body a large part that its record keeps (the QR
+	// image of a deposit), so that the row stays small through the claim and outcome updates
+	// that rewrite it. An error fails the attempt (it is retried as any failure).
+	Expand func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
+	// UserAgent is sent with every delivery (default UserAgent).
+	UserAgent string
+}
+
+// Message is one webhook event to deliver.
+type Message struct {
+	ID       string // webhook-id (webhook.NewMessageID), the same across attempts and targets
+	ClientID string // whom the record belongs to (the sandbox's gateway client), or ""
+	Secret   string // the signing secret, whsec_…; "" when Route gives it
+	// URL is where it goes; "" means ForwardTo only, or, for a message given to Insert, the
+	// destination Route gives when it is due.
+	URL        string
+	Type       string // event type, e.g. "deposit.paid"
+	RecordKind string // "deposit", "withdrawal", "order"
+	RecordID   string
+	Body       []byte // the full JSON event (webhook.Event)
+}
+
+// Delivery is one message on its way to one URL.
+type Delivery struct {
+	ID             int64
+	MessageID      string
+	ClientID       string
+	RecordKind     string
+	RecordID       string
+	Type           string
+	URL            string // "" for the destination Route gives
+	Forward        bool   // true for the ForwardTo copy
+	Body           []byte
+	Status         string // StatusPending, StatusDelivered, StatusDead or StatusSkipped
+	Attempts       int
+	NextAttemptAt  time.Time
+	LastError      string
+	LastStatusCode int
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Attempt is one try at a delivery.
+type Attempt struct {
+	DeliveryID int64
+	N          int // 1 for the first attempt
+	At         time.Time
+	URL        string // where it went, without its query string
+	StatusCode int    // 0 when no answer came
+	Error      string // "" on success
+	Duration   time.Duration
+}
+
+// Outbox stores webhook deliveries and sends them. Its methods are safe for concurrent use.
+type Outbox struct {
+	db, rdb       *sql.DB // writes, reads
+	pg            bool
+	clock         func() time.Time
+	signClock     func() time.Time
+	log           *slog.Logger
+	client        *http.Client
+	forwardClient *http.Client
+	forwardTo     string
+	route         func(ctx context.Context) (Target, error)
+	schedule      []time.Duration
+	jitter        float64
+	inOrder       bool
+	poll, gather  time.Duration
+	concurrency   int
+	lease         time.Duration
+	retention     time.Duration
+	userAgent     string
+	expand        func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
+
+	randMu sync.Mutex
+	rnd    *rand.Rand
+
+	// One wake-up channel per lane (see Run).
+	wakeFirst, wakeRetry chan struct{}
+}
+
+// New checks opts and returns the outbox. Deliveries already in the database (from before a
+// restart) are kept and resumed by Run.
+func New(opts Options) (*Outbox, error) {
+	if opts.DB == nil {
+		return nil, errors.New("outbox: Options.DB is required")
+	}
+	if opts.ForwardTo != "" {
+		if err := checkForwardTo(opts.ForwardTo); err != nil {
+			return nil, err
+		}
+	}
+	o := &Outbox{
+		db: opts.DB, rdb: opts.ReadDB, pg: opts.Dialect == PostgreSQL,
+		clock: opts.Clock, signClock: opts.SignClock, log: opts.Logger,
+		forwardTo: opts.ForwardTo, route: opts.Route, schedule: opts.Schedule, jitter: opts.Jitter,
+		inOrder: opts.InOrder, poll: opts.PollInterval, gather: opts.Gather, concurrency: opts.Concurrency,
+		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent,
+		wakeFirst: make(chan struct{}, 1), wakeRetry: make(chan struct{}, 1),
+	}
+	if o.rdb == nil {
+		o.rdb = o.db
+	}
+	if o.clock == nil {
+		o.clock = time.Now
+	}
+	if o.signClock == nil {
+		o.signClock = time.Now
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	if o.schedule == nil {
+		o.schedule = Exponential(DefaultBaseDelay, DefaultMaxDelay, DefaultMaxAttempts)
+	}
+	for _, w := range o.schedule {
+		if w <= 0 {
+			return nil, fmt.Errorf("outbox: Schedule holds a wait of %s; each must be positive", w)
+		}
+	}
+	if o.jitter <= 0 || o.jitter > 1 {
+		o.jitter = 1
+	}
+	if o.poll <= 0 {
+		o.poll = DefaultPollInterval
+	}
+	if o.concurrency <= 0 {
+		o.concurrency = DefaultConcurrency
+	}
+	if o.retention <= 0 {
+		o.retention = DefaultRetention
+	}
+	if o.userAgent == "" {
+		o.userAgent = UserAgent
+	}
+	if o.rnd == nil {
+		var seed [32]byte
+		if _, err := crand.Read(seed[:]); err != nil {
+			return nil, fmt.Errorf("outbox: seeding jitter: %w", err)
+		}
+		o.rnd = rand.New(rand.NewChaCha8(seed))
+	}
+	if opts.HTTPClient != nil {
+		o.client = noRedirects(opts.HTTPClient)
+	} else {
+		o.client = newClient(webhook.GuardedDialer())
+	}
+	// Trusted targets are the operator's own, often on loopback: no guard there.
+	o.forwardClient = newClient(&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second})
+	// A lease outlives any attempt, so only a dead process lets one lapse.
+	o.lease = max(o.client.Timeout, o.forwardClient.Timeout) + time.Minute
+	return o, nil
+}
+
+// newClient returns a client dialling with d, with no proxy (a proxy would dial on our
+// behalf and defeat the guard), no redirects and DefaultTimeout.
+func newClient(d *net.Dialer) *http.Client {
+	return &http.Client{
+		Transport: &http.Transport{
+			Proxy:             nil,
+			DialContext:       d.DialContext,
+			ForceAttemptHTTP2: true,
+			MaxIdleConns:      32,
+			// net/http keeps 2 per host by default: deliveries to one receiver from several
+			// workers would open a connection nearly every time.
+			MaxIdleConnsPerHost:   16,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   5 * time.Second,
+			ResponseHeaderTimeout: DefaultTimeout,
+		},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Timeout:       DefaultTimeout,
+	}
+}
+
+// noRedirects returns a copy of c that never follows redirects and has a timeout.
+func noRedirects(c *http.Client) *http.Client {
+	cc := *c
+	cc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if cc.Timeout <= 0 {
+		cc.Timeout = DefaultTimeout
+	}
+	return &cc
+}
+
+// checkForwardTo accepts https anywhere and plain http on a loopback host only.
+func checkForwardTo(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("outbox: ForwardTo %q is not a URL: %w", raw, err)
+	}
+	if u.Hostname() == "" {
+		return fmt.Errorf("outbox: ForwardTo %q has no host", raw)
+	}
+	switch u.Scheme {
+	case "https":
+		return nil
+	case "http":
+		if isLoopbackHost(u.Hostname()) {
+			return nil
+		}
+		return fmt.Errorf("outbox: ForwardTo %q: plain http is allowed only on a loopback host (localhost, 127.0.0.1, ::1); use https", raw)
+	default:
+		return fmt.Errorf("outbox: ForwardTo %q: scheme must be https (or http on loopback)", raw)
+	}
+}
+
+// isLoopbackHost reports whether host names this machine's loopback interface.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkTargetURL accepts an absolute http or https URL with a host.
+func checkTargetURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("outbox: message URL is not a URL: %w", err)
+	}
+	if (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
+		return errors.New("outbox: message URL must be an absolute http(s) URL with a host")
+	}
+	return nil
+}
+
+// Statement is an SQL statement and its arguments, in the text both databases accept.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Insert returns the statement storing m for delivery to m.URL (to wherever Route says when it
+// is due, when m.URL is ""), due at at: for a caller that runs it in its own transaction with
+// the change the message announces (the checkout's store writes an order and its messages
+// together). m is stored as given; inserting a message id again for the same URL adds nothing.
+func Insert(m Message, at time.Time) Statement {
+	return insert(m, m.URL, false, at)
+}
+
+func insert(m Message, to string, forward bool, at time.Time) Statement {
+	ms := at.UnixMilli()
+	return Statement{SQL: `INSERT INTO webhook_deliveries (message_id, client_id, secret, url, forward, type,
+			record_kind, record_id, body, status, next_attempt_at, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '` + StatusPending + `', $10, $10, $10)
+		ON CONFLICT (message_id, url) DO NOTHING`,
+		// The body as a string: PostgreSQL's column is TEXT.
+		Args: []any{m.ID, m.ClientID, m.Secret, to, forward, m.Type, m.RecordKind, m.RecordID, string(m.Body), ms}}
+}
+
+// Enqueue stores m for delivery to m.URL and to ForwardTo (when set), one delivery per
+// distinct URL. Call it inside the transaction that changes the record (tx), so that the
+// webhook exists exactly when the change is committed; with a nil tx it commits on its own.
+// Enqueueing the same message id again is a no-op. With neither a URL nor ForwardTo there is
+// nothing to deliver and nothing is stored.
+//
+// Enqueue wakes Run, but a pass that starts before tx commits cannot see the new rows: call
+// Wake after Commit for the quickest delivery (otherwise it waits for the next PollInterval).
+func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
+	if m.ID == "" {
+		return errors.New("outbox: message ID is required")
+	}
+	if m.URL != "" {
+		if err := checkTargetURL(m.URL); err != nil {
+			return err
+		}
+	}
+	if !json.Valid(m.Body) {
+		return errors.New("outbox: message body must be JSON")
+	}
+	now := o.clock()
+	// Fail now on a bad secret rather than with a delivery that can never be signed.
+	if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
+		return fmt.Errorf("outbox: message secret: %w", err)
+	}
+	var stmts []Statement
+	// The forwarding copy goes first so that, if both URLs are equal, the trusted
+	// configuration wins the UNIQUE (message_id, url) slot.
+	if o.forwardTo != "" {
+		stmts = append(stmts, insert(m, o.forwardTo, true, now))
+	}
+	if m.URL != "" && m.URL != o.forwardTo {
+		stmts = append(stmts, insert(m, m.URL, false, now))
+	}
+	if len(stmts) == 0 {
+		return nil
+	}
+	own := tx == nil
+	if own {
+		var err error
+		if tx, err = o.db.BeginTx(ctx, nil); err != nil {
+			return fmt.Errorf("outbox: begin: %w", err)
+		}
+		defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	}
+	for _, s := range stmts {
+		if _, err := tx.ExecContext(ctx, s.SQL, s.Args...); err != nil {
+			return fmt.Errorf("outbox: enqueue %s: %w", m.ID, err)
+		}
+	}
+	if own {
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("outbox: commit: %w", err)
+		}
+	}
+	o.Wake()
+	return nil
+}
+
+// Wake makes Run look for due deliveries now (after the transaction holding new messages
+// commits, or after the clock moves). It never blocks.
+func (o *Outbox) Wake() {
+	for _, c := range []chan struct{}{o.wakeFirst, o.wakeRetry} {
+		select {
+		case c <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}
+
+// Run delivers due deliveries until ctx is done, every PollInterval and on Wake, and deletes
+// the finished ones past the retention every ten minutes. First attempts and retries run in
+// lanes of their own, each with Concurrency workers, so that retries to a receiver that hangs
+// never hold back the first attempt of a new message. In-flight attempts are abandoned (not
+// counted) when ctx ends.
+func (o *Outbox) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Go(func() { o.loop(ctx, false, o.wakeFirst) })
+	wg.Go(func() { o.loop(ctx, true, o.wakeRetry) })
+	wg.Wait()
+}
+
+// Retention sweep: how often Run makes one, and how many deliveries one statement deletes (a
+// short write, so that the database's other writes wait little behind it).
+const (
+	pruneEvery = 10 * time.Minute
+	pruneBatch = 500
+)
+
+// loop is one lane of Run; the retries' lane sweeps the finished deliveries too.
+func (o *Outbox) loop(ctx context.Context, retries bool, wake <-chan struct{}) {
+	t := time.NewTicker(o.poll)
+	defer t.Stop()
+	var pruned time.Time
+	for {
+		if _, err := o.pass(ctx, retries, o.clock().UnixMilli()); err != nil && ctx.Err() == nil {
+			o.log.Error("webhook outbox pass failed", "retries", retries, "err", err)
+		}
+		if retries && time.Since(pruned) >= pruneEvery {
+			pruned = time.Now()
+			if n, err := o.Prune(ctx); err != nil && ctx.Err() == nil {
+				o.log.Error("webhook outbox retention sweep failed", "err", err)
+			} else if n > 0 {
+				o.log.Info("webhook outbox retention sweep", "deleted", n)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-wake:
+			if o.gather > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(o.gather):
+				}
+			}
+		}
+	}
+}
+
+// Prune deletes the deliveries finished (delivered, dead or skipped) longer than the retention
+// ago, with their attempts, batch after batch, and returns how many it deleted. Pending
+// deliveries are never deleted, however old.
+func (o *Outbox) Prune(ctx context.Context) (int, error) {
+	before := o.clock().Add(-o.retention).UnixMilli()
+	total := 0
+	for ctx.Err() == nil {
+		res, err := o.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE id IN (
+			SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'dead', 'skipped') AND updated_at < $1
+			ORDER BY updated_at LIMIT $2`+o.skipLocked()+`)`, before, pruneBatch)
+		if err != nil {
+			return total, fmt.Errorf("outbox: pruning deliveries: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, fmt.Errorf("outbox: pruning deliveries: %w", err)
+		}
+		total += int(n)
+		if n < pruneBatch {
+			return total, nil
+		}
+	}
+	return total, ctx.Err()
+}
+
+// skipLocked is the clause that makes a PostgreSQL worker pass over the rows another holds.
+func (o *Outbox) skipLocked() string {
+	if o.pg {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return ""
+}
+
+// claimed is a delivery taken by a pass.
+type claimed struct {
+	id        int64
+	messageID string
+	secret    string
+	url       string
+	forward   bool
+	typ       string
+	kind, rid string // the record's kind and id
+	body      []byte
+	attempts  int
+}
+
+// DeliverDue makes one synchronous pass: every delivery due at the clock's current time gets
+// one attempt, first attempts and retries each Concurrency at once. It returns how many
+// attempts were made (skipped deliveries included).
+func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
+	due := o.clock().UnixMilli()
+	var (
+		wg     sync.WaitGroup
+		counts [2]int
+		errs   [2]error
+	)
+	for i, retries := range []bool{false, true} {
+		wg.Go(func() { counts[i], errs[i] = o.pass(ctx, retries, due) })
+	}
+	wg.Wait()
+	return counts[0] + counts[1], errors.Join(errs[0], errs[1])
+}
+
+// pass gives every delivery of its lane (first attempts, or retries) due at due one attempt,
+// Concurrency at a time, and returns how many it made.
+func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error) {
+	var (
+		mu   sync.Mutex
+		errs []error
+		made int
+	)
+	for ctx.Err() == nil {
+		batch, err := o.claim(ctx, retries, due, o.concurrency*4)
+		if err != nil {
+			return made, err
+		}
+		if len(batch) == 0 {
+			break
+		}
+		batch, target, skipped, err := o.resolve(ctx, batch)
+		if err != nil {
+			return made, err
+		}
+		made += skipped
+		sem := make(chan struct{}, o.concurrency)
+		var wg sync.WaitGroup
+		for _, c := range batch {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				err := o.attempt(ctx, c, target)
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					made++
+				} else if ctx.Err() == nil {
+					errs = append(errs, err)
+				}
+			})
+		}
+		wg.Wait()
+		// A failed attempt is rescheduled at least 1 ms after its own attempt time, which is
+		// after due, so the loop cannot claim it again within this pass.
+	}
+	if err := errors.Join(errs...); err != nil {
+		return made, err
+	}
+	return made, ctx.Err()
+}
+
+// claim leases up to limit deliveries of a lane due at due (Unix ms) and returns them. One
+// statement: the rows are chosen and leased at once, and on PostgreSQL a row another worker is
+// claiming is skipped, not waited for.
+func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) ([]claimed, error) {
+	wall := time.Now()
+	rows, err := o.db.QueryContext(ctx, o.claimSQL(retries), wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
+	}
+	defer rows.Close()
+	var out []claimed
+	for rows.Next() {
+		var c claimed
+		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.typ, &c.kind, &c.rid, &c.body, &c.attempts); err != nil {
+			return nil, fmt.Errorf("outbox: read claimed delivery: %w", err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// claimSQL is the claim of a lane: $1 the lease's end, $2 the due time, $3 the wall clock's
+// now, $4 the limit.
+//
+// The lane's condition is written in the statement, not bound: each lane has a partial index,
+// on (next_attempt_at, id), which a planner that sees a parameter cannot use. The order asked
+// is the index's, so that with the limit the planner walks the index in order rather than
+// gather its entries in a bitmap and sort them: PostgreSQL's plain index scan marks the
+// entries of rows no transaction can see any more (deliveries handled since the last vacuum),
+// which later scans skip, where a bitmap scan would visit them all again at every claim.
+func (o *Outbox) claimSQL(retries bool) string {
+	lane := `attempts = 0`
+	if retries {
+		lane = `attempts > 0`
+	}
+	if o.inOrder {
+		lane += ` AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.record_id = d.record_id AND p.url = d.url
+			AND p.status = 'pending' AND p.id < d.id)`
+	}
+	return `UPDATE webhook_deliveries SET lease_until = $1
+		WHERE id IN (
+			SELECT id FROM webhook_deliveries d
+			WHERE status = 'pending' AND ` + lane + ` AND next_attempt_at <= $2 AND lease_until <= $3
+			ORDER BY next_attempt_at, id LIMIT $4` + o.skipLocked() + `)
+		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts`
+}
+
+// resolve reads the Route's target when batch holds deliveries without a URL. Without a
+// target, those are recorded as skipped, all in one transaction, and left out of what it
+// returns; skipped is how many.
+func (o *Outbox) resolve(ctx context.Context, batch []claimed) (rest []claimed, t Target, skipped int, err error) {
+	var routed []int64
+	for _, c := range batch {
+		if c.url == "" {
+			routed = append(routed, c.id)
+		}
+	}
+	if len(routed) == 0 {
+		return batch, t, 0, nil
+	}
+	if o.route != nil {
+		if t, err = o.route(ctx); err != nil {
+			return nil, t, 0, fmt.Errorf("outbox: reading the destination: %w", err)
+		}
+		if t.URL != "" && t.Secret != "" {
+			return batch, t, 0, nil
+		}
+	}
+	if err := o.skip(ctx, routed, redactURL(t.URL)); err != nil {
+		return nil, t, 0, err
+	}
+	for _, c := range batch {
+		if c.url != "" {
+			rest = append(rest, c)
+		}
+	}
+	return rest, t, len(routed), nil
+}
+
+// skipNote is the last error of a skipped delivery.
+const skipNote = "no URL or secret was configured"
+
+// skip records the deliveries ids as skipped now, each with its attempt (to is the URL, if
+// any), in one transaction.
+func (o *Outbox) skip(ctx context.Context, ids []int64, to string) error {
+	args := []any{skipNote, o.clock().UnixMilli()}
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		args = append(args, id)
+		marks[i] = "$" + strconv.Itoa(len(args))
+	}
+	in := `id IN (` + strings.Join(marks, ", ") + `)`
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("outbox: recording skipped deliveries: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = '`+StatusSkipped+`', attempts = attempts + 1,
+		lease_until = 0, last_error = $1, last_status_code = 0, updated_at = $2 WHERE `+in, args...); err != nil {
+		return fmt.Errorf("outbox: recording skipped deliveries: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns)
+		SELECT id, attempts, CAST($2 AS BIGINT), CAST($`+strconv.Itoa(len(args)+1)+` AS TEXT), 0, CAST($1 AS TEXT), 0
+		FROM webhook_deliveries WHERE `+in+`
+		ON CONFLICT (delivery_id, n) DO NOTHING`, append(args, to)...); err != nil {
+		return fmt.Errorf("outbox: recording skipped deliveries: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: recording skipped deliveries: %w", err)
+	}
+	return nil
+}
+
+// attempt sends c once (to t when c has no URL of its own) and records the outcome.
+func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
+	if c.url == "" {
+		c.url, c.secret, c.forward = t.URL, t.Secret, t.Trusted
+	}
+	at := o.clock()
+	start := time.Now()
+	code, failure := o.send(ctx, c, o.signClock())
+	took := time.Since(start)
+	if ctx.Err() != nil {
+		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
+		// the lease so a restarted process retries at once.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_, _ = o.db.ExecContext(rctx, `UPDATE webhook_deliveries SET lease_until = 0 WHERE id = $1`, c.id)
+		return ctx.Err()
+	}
+
+	a := Attempt{DeliveryID: c.id, N: c.attempts + 1, At: at, URL: redactURL(c.url), StatusCode: code, Error: failure, Duration: took}
+	status, next := StatusPending, at
+	switch {
+	case failure == "":
+		status = StatusDelivered
+	case a.N > len(o.schedule):
+		status = StatusDead
+	default:
+		next = at.Add(o.backoff(a.N))
+	}
+	if err := o.record(ctx, a, status, next); err != nil {
+		return err
+	}
+	attrs := []any{"delivery", c.id, "message", c.messageID, "type", c.typ, "url", a.URL, "attempt", a.N,
+		"status_code", code, "duration", took, "outcome", status}
+	switch {
+	case failure == "":
+		o.log.Info("webhook delivered", attrs...)
+	case status == StatusDead:
+		o.log.Error("webhook delivery dead", append(attrs, "err", failure)...)
+	default:
+		o.log.Warn("webhook attempt failed", append(attrs, "err", failure, "next_attempt_at", next)...)
+	}
+	return nil
+}
+
+// record stores one attempt and the delivery's new state together. A delivery pruned
+// meanwhile has no log to add to; a second worker recording the same attempt (its lease
+// lapsed) adds nothing.
+func (o *Outbox) record(ctx context.Context, a Attempt, status string, next time.Time) error {
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+		lease_until = 0, last_error = $4, last_status_code = $5, updated_at = $6 WHERE id = $7`,
+		status, a.N, next.UnixMilli(), a.Error, a.StatusCode, a.At.UnixMilli(), a.DeliveryID)
+	if err != nil {
+		return fmt.Errorf("outbox: update delivery: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, n) DO NOTHING`,
+		a.DeliveryID, a.N, a.At.UnixMilli(), a.URL, a.StatusCode, a.Error, int64(a.Duration)); err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	return nil
+}
+
+// send POSTs the delivery, signed as sent at signedAt, and returns the answer's status code
+// (0 without an answer) and a description of the failure ("" on a 2xx).
+func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (int, string) {
+	if o.expand != nil {
+		body, err := o.expand(ctx, c.kind, c.rid, c.body)
+		if err != nil {
+			return 0, "expanding the body: " + err.Error()
+		}
+		c.body = body
+	}
+	h, err := webhook.Headers(c.secret, c.messageID, signedAt, c.body)
+	if err != nil {
+		return 0, "signing: " + err.Error()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
+	if err != nil {
+		return 0, "building the request failed" // the error would repeat the URL
+	}
+	for k, v := range h {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", o.userAgent)
+	client := o.client
+	if c.forward {
+		client = o.forwardClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		// *url.Error repeats the URL, query string included; keep only the cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseSnippet))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		return resp.StatusCode, ""
+	}
+	msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		msg += " (redirects are not followed)"
+	}
+	if s := printable(snippet); s != "" {
+		msg += ": " + s
+	}
+	return resp.StatusCode, msg
+}
+
+// backoff returns the wait after the n-th failed attempt: the schedule's, with its Jitter share
+// drawn at random, at millisecond resolution and at least 1 ms.
+func (o *Outbox) backoff(n int) time.Duration {
+	w := o.schedule[min(n, len(o.schedule))-1].Milliseconds()
+	span := max(int64(float64(w)*o.jitter), 1)
+	o.randMu.Lock()
+	j := o.rnd.Int64N(span)
+	o.randMu.Unlock()
+	return time.Duration(max(w-j, 1)) * time.Millisecond
+}
+
+// redactURL drops the query string and any user info, which may carry credentials.
+func redactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+}
+
+// printable returns b as one line of valid UTF-8 without control characters.
+func printable(b []byte) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if len(b) == maxResponseSnippet {
+		s += "…" // cut short
+	}
+	return s
+}
+
+// ErrNotFound: no delivery has the given id.
+var ErrNotFound = errors.New("outbox: no such delivery")
+
+// Redeliver makes a delivery due now, whatever its status (a console's "resend" button): a
+// delivered one is sent again with the same webhook-id, which receivers deduplicate; a dead
+// one gets one more attempt, and more only while it stays within the schedule.
+func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
+	now := o.clock().UnixMilli()
+	res, err := o.db.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = $2, updated_at = $2
+		WHERE id = $3`, StatusPending, now, deliveryID)
+	if err != nil {
+		return fmt.Errorf("outbox: redeliver %d: %w", deliveryID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("outbox: redeliver %d: %w", deliveryID, err)
+	} else if n == 0 {
+		return fmt.Errorf("%w: %d", ErrNotFound, deliveryID)
+	}
+	o.Wake()
+	return nil
+}
+
+// Filter selects deliveries. Zero fields do not filter.
+type Filter struct {
+	RecordID, MessageID, Status, Type string
+	Limit                             int // at most this many, newest first (≤ 0: 50; at most 1000)
+	Offset                            int // skipping this many first
+}
+
+// Deliveries returns the deliveries f selects, newest first.
+func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
+	var (
+		conds []string
+		args  []any
+	)
+	for _, c := range []struct{ col, v string }{{"record_id", f.RecordID}, {"message_id", f.MessageID},
+		{"status", f.Status}, {"type", f.Type}} {
+		if c.v == "" {
+			continue
+		}
+		if !storable(c.v) {
+			return nil, nil // no row holds it
+		}
+		args = append(args, c.v)
+		conds = append(conds, c.col+" = $"+strconv.Itoa(len(args)))
+	}
+	q := `SELECT id, message_id, client_id, record_kind, record_id, type, url, forward, body, status, attempts,
+		next_attempt_at, last_error, last_status_code, created_at, updated_at FROM webhook_deliveries`
+	if len(conds) > 0 {
+		q += ` WHERE ` + strings.Join(conds, " AND ")
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	args = append(args, min(limit, 1000), max(f.Offset, 0))
+	q += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
+	rows, err := o.rdb.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	defer rows.Close()
+	var out []Delivery
+	for rows.Next() {
+		var (
+			d                      Delivery
+			next, created, updated int64
+		)
+		if err := rows.Scan(&d.ID, &d.MessageID, &d.ClientID, &d.RecordKind, &d.RecordID, &d.Type, &d.URL, &d.Forward,
+			&d.Body, &d.Status, &d.Attempts, &next, &d.LastError, &d.LastStatusCode, &created, &updated); err != nil {
+			return nil, fmt.Errorf("outbox: read delivery: %w", err)
+		}
+		d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = fromMS(next), fromMS(created), fromMS(updated)
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	return out, nil
+}
+
+// storable reports whether both databases can hold s in a TEXT column: valid UTF-8 without NUL
+// bytes. A filter from outside (an id in a URL) may be neither; it then matches nothing.
+func storable(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// Attempts returns the attempts of a delivery, first first.
+func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, error) {
+	rows, err := o.rdb.QueryContext(ctx, `SELECT delivery_id, n, at, url, status_code, error, duration_ns
+		FROM webhook_attempts WHERE delivery_id = $1 ORDER BY n`, deliveryID)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: list attempts: %w", err)
+	}
+	defer rows.Close()
+	var out []Attempt
+	for rows.Next() {
+		var (
+			a      Attempt
+			at, ns int64
+		)
+		if err := rows.Scan(&a.DeliveryID, &a.N, &at, &a.URL, &a.StatusCode, &a.Error, &ns); err != nil {
+			return nil, fmt.Errorf("outbox: read attempt: %w", err)
+		}
+		a.At, a.Duration = fromMS(at), time.Duration(ns)
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox: list attempts: %w", err)
+	}
+	return out, nil
+}
+
+// fromMS converts stored Unix milliseconds to a UTC time.
+func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
