@@ -95,13 +95,8 @@ type Options struct {
 	FrameOrigins func(ctx context.Context) ([]string, error)
 	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
 	PublicURL string
-	// Logger receives the access log and errors (default: discarded).
+	// Logger receives the access log (one line a request) and errors (default: discarded).
 	Logger *slog.Logger
-	// AccessLog, when set, is the writer of Logger's handler, a slog.JSONHandler without
-	// options: the access log's lines are then written to it directly, the very lines the
-	// handler would write, without slog's cost at every request (see accessLog). Lines are
-	// written at every level then, as the handler's default level (Info) would.
-	AccessLog io.Writer
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
 	// Recheck, when positive, is how often each SSE stream re-reads its order from the store:
@@ -161,7 +156,6 @@ type Server struct {
 	opts     Options
 	svc      *checkout.Service
 	log      *slog.Logger
-	access   *accessLog // nil without Options.AccessLog
 	sessions *scs.SessionManager
 	dash     *dashboard // nil without Options.Accounts
 	verifier *webhook.Verifier
@@ -233,9 +227,6 @@ func New(opts Options) (*Server, error) {
 		seen:     newRecentIDs(4096),
 		pixPages: newPixPages(),
 		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
-	}
-	if opts.AccessLog != nil {
-		s.access = &accessLog{w: opts.AccessLog}
 	}
 	s.qrImages = opts.QRImages
 	if s.qrImages == nil {

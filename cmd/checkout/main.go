@@ -96,9 +96,9 @@ func run(args []string, env func(string) string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Stdout = stdout
-	logs := newBatchedLog(stderr)
-	defer logs.Close()
-	cfg.LogOutput = logs
+	// Each line is written as it is logged, with nothing held back: a line the program logged
+	// is in the log even if the process is killed the next moment.
+	cfg.LogOutput = stderr
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
