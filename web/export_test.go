@@ -13,15 +13,5 @@ func (s *Server) HubStreams() int {
 	return n
 }
 
-// PixPagesWritten reports how many PIX pages were written from a kept rendering.
-func (s *Server) PixPagesWritten() int64 { return s.pixPages.hits.Load() }
-
-// ForgetPixPages drops the kept PIX pages: the next one is rendered.
-func (s *Server) ForgetPixPages() {
-	s.pixPages.mu.Lock()
-	defer s.pixPages.mu.Unlock()
-	clear(s.pixPages.m)
-}
-
 // SweepEvery is how often the stream hub may look at every stream for clients gone.
 const SweepEvery = sweepEvery

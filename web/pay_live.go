@@ -2,11 +2,9 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -57,48 +55,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 		s.failJSON(w, r, err)
 		return
 	}
-	v := s.viewOf(r)
-	if statusRedirects(o.Status) {
-		writeJSON(w, http.StatusOK, statusFor(v, o))
-		return
-	}
-	b := s.statusBodies.of(v.lang, o)
-	writeJSONBytes(w, http.StatusOK, b.body, b.length)
-}
-
-// statusRedirects tells whether the status message of an order in status st carries a
-// redirect (see statusFor), which names the order: the others are the same for every order.
-func statusRedirects(st checkout.OrderStatus) bool {
-	return st.WasPaid() || st == checkout.StatusFailed
-}
-
-// statusBodies keeps the status JSON of the messages without a redirect, which depend only on
-// the language and the status: an open PIX page without a stream polls it every few seconds,
-// and each answer would otherwise build, marshal and measure the same bytes again.
-type statusBodies struct {
-	m sync.Map // statusBodyKey → *statusBody
-}
-
-type statusBodyKey struct {
-	lang   views.Lang
-	status checkout.OrderStatus
-}
-
-type statusBody struct {
-	body   []byte   // the JSON, with its newline
-	length []string // its Content-Length
-}
-
-// of returns the status JSON of o (whose status has no redirect) in language l.
-func (c *statusBodies) of(l views.Lang, o *checkout.Order) *statusBody {
-	k := statusBodyKey{l, o.Status}
-	if b, ok := c.m.Load(k); ok {
-		return b.(*statusBody)
-	}
-	body, _ := json.Marshal(statusFor(streamView{lang: l}, o)) // strings only: never fails
-	body = append(body, '\n')
-	b, _ := c.m.LoadOrStore(k, &statusBody{body: body, length: []string{strconv.Itoa(len(body))}})
-	return b.(*statusBody)
+	writeJSON(w, http.StatusOK, s.statusOf(r, o))
 }
 
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.

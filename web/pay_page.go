@@ -52,17 +52,6 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.svc.Now()
-	// A page of a cart's order awaiting its payment, as kept when last rendered (see pixPages).
-	var key pixPageKey
-	cacheable := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
-	if cacheable {
-		key.lang, key.explicit = s.lang(r)
-		key.uri = r.URL.RequestURI()
-		if p := s.pixPages.get(key, o, s.svc.MerchantName(), now); p != nil {
-			s.writePixPage(w, r, p, now)
-			return
-		}
-	}
 	page := s.page(r)
 	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
@@ -114,17 +103,6 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.opts.Sandbox != nil {
 		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")
-	}
-	if cacheable {
-		parts, err := views.NewPixParts(r.Context(), v)
-		if err == nil {
-			p := &pixPage{order: o, merchant: page.MerchantName, renewable: o.Renewable(now), parts: parts}
-			s.pixPages.put(key, p)
-			s.writePixPage(w, r, p, now)
-			return
-		}
-		// The page could not be cut into its parts: rendered as any other page.
-		s.log.WarnContext(r.Context(), "keeping the PIX page", "request_id", RequestID(r.Context()), "err", err)
 	}
 	s.render(w, r, http.StatusOK, views.PixPage(v))
 }
