@@ -10,21 +10,26 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
-// statusMessage is the JSON of the status endpoint and of each SSE event (static/files/pix.js
-// reads status, text and redirect).
+// statusMessage is the JSON of the status endpoint and of each SSE event, read by
+// static/files/pix.js: the order's status and its label, where the page should go now, the
+// server's time and the QR code's expiry (UTC, milliseconds), with which the script ticks the
+// countdown on the shopper's clock corrected by the server's.
 type statusMessage struct {
 	Status     string `json:"status"`
 	StatusText string `json:"statusText"`
 	Text       string `json:"text"`
+	Now        string `json:"now"`
+	ExpiresAt  string `json:"expiresAt,omitempty"`
 	Redirect   string `json:"redirect,omitempty"`
 }
 
 // statusOf builds the status message of o for the page of request r.
 func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
-	return statusFor(s.viewOf(r), o)
+	return s.statusFor(s.viewOf(r), o)
 }
 
 // viewOf is what status messages need of request r.
@@ -33,11 +38,14 @@ func (s *Server) viewOf(r *http.Request) streamView {
 	return streamView{lang: l, explicit: explicit}
 }
 
-// statusFor builds the status message of o. redirect tells where the page should go now: the
-// paid page once paid, the PIX page (which shows why) once failed.
-func statusFor(v streamView, o *checkout.Order) statusMessage {
+// statusFor builds the status message of o, as of now. redirect tells where the page should go
+// now: the paid page once paid, the PIX page (which shows why) once failed.
+func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	text := views.StatusText(v.lang, o.Status)
-	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text}
+	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text, Now: gatewayclient.FormatTime(s.svc.Now())}
+	if a := o.QR(); a != nil {
+		m.ExpiresAt = gatewayclient.FormatTime(a.ExpiresAt)
+	}
 	switch {
 	case o.Status.WasPaid():
 		m.Redirect = v.link(payPath(o.ID) + "/paid")
@@ -47,8 +55,8 @@ func statusFor(v streamView, o *checkout.Order) statusMessage {
 	return m
 }
 
-// status is GET /pay/{orderID}/status: JSON {status, statusText, text, redirect}, the polling
-// fallback of the live page.
+// status is GET /pay/{orderID}/status: JSON {status, statusText, text, now, expiresAt,
+// redirect} (see statusMessage), the polling fallback of the live page.
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {

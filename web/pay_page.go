@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -51,7 +52,6 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	now := s.svc.Now()
 	page := s.page(r)
 	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
@@ -65,9 +65,12 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if sess != nil {
 		s.frameSession(w, r, sess)
 	}
-	newQR := s.link(r, base+"/new-qr")
-	if !o.Renewable(now) {
-		newQR = "" // past the session's deadline: no new QR code
+	// A new QR code, unless past the session's deadline.
+	newQR := func(at time.Time) string {
+		if !o.Renewable(at) {
+			return ""
+		}
+		return s.link(r, base+"/new-qr")
 	}
 	switch {
 	case o.Status.WasPaid():
@@ -75,31 +78,32 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return
 	case o.Status == checkout.StatusExpired:
 		s.render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
-			Amount: o.Amount, NewQRURL: newQR}))
+			Amount: o.Amount, NewQRURL: newQR(s.svc.Now())}))
 		return
 	case o.Status == checkout.StatusFailed:
 		s.render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
-			Amount: o.Amount, RetryURL: newQR}))
+			Amount: o.Amount, RetryURL: newQR(s.svc.Now())}))
 		return
 	}
-	page = embedded("pix")
+	// The PIX page depends on the order's state alone (see views.PixPage): its expired message,
+	// shown by the script when the QR code's time is over, offers a new QR code if one can be made
+	// then.
 	v := views.PixView{
-		Page:        page,
+		Page:        embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
 		Lines:       summary(o),
-		Now:         now,
 		Status:      o.Status,
 		EventsURL:   s.link(r, base+"/events"),
 		StatusURL:   s.link(r, base+"/status"),
 		PaidURL:     s.link(r, base+"/paid"),
-		NewQRURL:    newQR,
 		CheckURL:    s.link(r, base+"/check"),
 	}
 	if a := o.QR(); a != nil {
 		v.Code = a.BRCode
 		v.ExpiresAt = a.ExpiresAt
 		v.QRImageURL = base + "/qr.png?a=" + strconv.Itoa(a.N)
+		v.NewQRURL = newQR(a.ExpiresAt)
 	}
 	if s.opts.Sandbox != nil {
 		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")

@@ -285,7 +285,7 @@ func (h *streamHub) closeAll() {
 // streamMessage is the event of o's status for a stream; done tells that the stream ends with
 // it (the message carries a redirect).
 func (s *Server) streamMessage(v streamView, o *checkout.Order, reload bool) (msg []byte, done bool) {
-	m := statusFor(v, o)
+	m := s.statusFor(v, o)
 	if reload && m.Redirect == "" {
 		m.Redirect = v.link(payPath(o.ID))
 	}
