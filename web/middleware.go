@@ -1,14 +1,12 @@
 package web
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -84,12 +82,6 @@ func (w *statusWriter) Flush() {
 
 // Unwrap exposes the underlying writer to http.ResponseController.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// Hijack hands the connection over (the stream hub takes SSE connections): writers wrapping
-// this one, such as the compressor's, find it here rather than through Unwrap.
-func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	return http.NewResponseController(w.ResponseWriter).Hijack()
-}
 
 // newRequestID returns 64 random bits in hex: enough to find one request in the logs.
 func newRequestID() string {

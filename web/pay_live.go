@@ -2,8 +2,10 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -78,29 +80,33 @@ var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 
 // events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
 // sends the current status at once, then each change; a comment every heartbeat keeps it
-// alive. It ends once the message carries a redirect (paid, failed, or a QR code that appeared
-// since the page was drawn), when the client goes, or when the server shuts down.
+// alive through proxies. It ends once the message carries a redirect (paid, failed, or a QR
+// code that appeared since the page was drawn), when the client goes (the request's context
+// ends as soon as net/http sees the connection close), or when the server shuts down.
 //
-// A stream is cheap: once its first status is written, its connection is handed to the
-// server's stream hub (see streamHub), which holds it with no goroutine or buffer of its own
-// and writes the order's changes from its snapshot in memory. Streams are capped per order and
-// per process (Options.MaxStreams): past a cap, once the places of streams whose clients went
-// are given back (streamHub.sweep), the answer is 503, on which the page's script polls the
-// status endpoint instead.
+// Each stream is served by its request's own goroutine, as net/http serves any request, waiting
+// for the order's events, its heartbeat (and Options.Recheck's timer, when set): about 33 KB a
+// stream, net/http's connection buffers and two goroutines' stacks for the most part, so 10,000
+// open streams cost ≈ 330 MB. Streams are capped per order and per process (Options.MaxStreams):
+// past a cap the answer is 503 with Retry-After, on which the page's script polls the status
+// endpoint instead. The server's WriteTimeout stays on: each write extends this stream's own
+// deadline through http.ResponseController, so a client that reads nothing cannot hold the
+// goroutine, and shutdown cuts a write blocked on such a client at once.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	id := chi.URLParam(r, "orderID")
 	release, ok := s.streams.acquire(id)
-	if !ok && s.hub.sweep(id) > 0 {
-		release, ok = s.streams.acquire(id)
-	}
 	if !ok {
 		w.Header().Set("Retry-After", "60")
 		s.failJSON(w, r, errTooManyStreams)
 		return
 	}
-	o, err := s.svc.Snapshot(r.Context(), id)
+	defer release()
+	// Subscribe, then read the order, so that no change falls between.
+	ch, unsubscribe := s.svc.Subscribe(id)
+	defer unsubscribe()
+	o, err := s.svc.Snapshot(ctx, id)
 	if err != nil {
-		release()
 		s.failJSON(w, r, err)
 		return
 	}
@@ -108,31 +114,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // no buffering by a reverse proxy
-	v := s.viewOf(r)
-	first, done := s.streamMessage(v, o, false)
-	if !done && r.Method == http.MethodGet &&
-		s.hub.takeOver(w, r, &hubStream{orderID: id, view: v, last: o.Status, release: release}, first) {
-		return
-	}
-	defer release()
-	s.streamHere(w, r, v, o, first, done)
-}
-
-// streamHere serves a stream from the request's own goroutine: a stream that ends with its
-// first message, a HEAD, or a connection the hub cannot take over (HTTP/2). It waits for the
-// order's events, with the heartbeat's timer (and Options.Recheck's, when set). The server's
-// WriteTimeout stays on: each write extends this stream's own deadline through
-// http.ResponseController, and shutdown cuts a write blocked on a client that reads nothing.
-func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView, o *checkout.Order, first []byte, done bool) {
-	ctx := r.Context()
-	id := o.ID
-	// Subscribe, then read the order again, so that no change falls between.
-	ch, unsubscribe := s.svc.Subscribe(id)
-	defer unsubscribe()
-	if now, err := s.svc.Snapshot(ctx, id); err == nil && now.Status != o.Status {
-		o = now
-		first, done = s.streamMessage(v, o, false)
-	}
 	rc := http.NewResponseController(w)
 	// write checks s.stopping after extending its deadline, so that the cut is never undone.
 	uncut := context.AfterFunc(s.stopping, func() { _ = rc.SetWriteDeadline(time.Now()) })
@@ -153,6 +134,8 @@ func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView
 		}
 		return rc.Flush()
 	}
+	v := s.viewOf(r)
+	first, done := s.streamMessage(v, o, false)
 	if err := write([]byte("retry: " + sseRetryText + "\n\n")); err != nil {
 		return
 	}
@@ -199,4 +182,30 @@ func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView
 			return
 		}
 	}
+}
+
+// streamView is what a stream's messages need of its request: the page's language, and
+// whether links carry it.
+type streamView struct {
+	lang     views.Lang
+	explicit bool
+}
+
+// link is Server.link for the stream's request.
+func (v streamView) link(path string) string {
+	if !v.explicit {
+		return path
+	}
+	return path + "?lang=" + url.QueryEscape(string(v.lang))
+}
+
+// streamMessage is the event of o's status for a stream; done tells that the stream ends with
+// it (the message carries a redirect).
+func (s *Server) streamMessage(v streamView, o *checkout.Order, reload bool) (msg []byte, done bool) {
+	m := s.statusFor(v, o)
+	if reload && m.Redirect == "" {
+		m.Redirect = v.link(payPath(o.ID))
+	}
+	b, _ := json.Marshal(m) // strings only: never fails
+	return append(append([]byte("event: status\ndata: "), b...), "\n\n"...), m.Redirect != ""
 }

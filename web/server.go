@@ -166,7 +166,6 @@ type Server struct {
 	stopping context.Context
 	stop     context.CancelFunc
 	streams  *streamCounter
-	hub      *streamHub
 
 	hooks       chan webhookJob
 	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
@@ -225,7 +224,6 @@ func New(opts Options) (*Server, error) {
 		s.qrImages = qr.NewImages(qrImagesKept)
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
-	s.hub = newStreamHub(s)
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
@@ -259,11 +257,6 @@ func New(opts Options) (*Server, error) {
 		s.workers.Add(1)
 		go s.webhookWorker()
 	}
-	s.workers.Add(1)
-	go func() {
-		defer s.workers.Done()
-		s.hub.run()
-	}()
 	s.handler = s.routes()
 	return s, nil
 }
