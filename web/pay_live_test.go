@@ -126,6 +126,7 @@ type stuckWriter struct {
 	mu     sync.Mutex
 	writes int
 	until  time.Time
+	opened chan struct{} // closed at the second write (the first status)
 	stuck  chan struct{} // closed when a write blocks
 	once   sync.Once
 }
@@ -146,6 +147,9 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 	w.writes++
 	n := w.writes
 	w.mu.Unlock()
+	if n == 2 {
+		close(w.opened)
+	}
 	if n <= 2 { // the retry line and the first status
 		return len(p), nil
 	}
@@ -166,21 +170,17 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 func TestSSEShutdownCutsABlockedWrite(t *testing.T) {
 	e := newEnv(t)
 	pay := e.placeOrder()
-	w := &stuckWriter{header: http.Header{}, stuck: make(chan struct{})}
+	w := &stuckWriter{header: http.Header{}, opened: make(chan struct{}), stuck: make(chan struct{})}
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
 		e.web.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, pay+"/events", nil))
 	}()
 	// The payment's event makes the third write, which blocks.
-	for {
-		w.mu.Lock()
-		n := w.writes
-		w.mu.Unlock()
-		if n >= 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-w.opened:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the stream never wrote its first status")
 	}
 	e.control(orderID(pay), sandbox.ActionPay)
 	if _, err := e.svc.RefreshFromGateway(context.Background(), orderID(pay)); err != nil {

@@ -1,12 +1,24 @@
 // Package web is the checkout's HTTP layer: the shopper pages (catalogue, cart, customer form,
 // PIX page and its live status), the gateway's webhook receiver, health checks and the
-// middleware every response goes through (request id and access log, panic recovery,
-// cross-origin protection, security headers, body limits).
+// middleware every response goes through (request id and language, access log, panic
+// recovery, security headers, cross-origin protection, compression, body limits).
 //
 // Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
 // /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
 // block third-party cookies. A session cookie only remembers the current cart at the top level
 // as a convenience.
+//
+// Pages are rendered by templ (package views) at each request. The PIX page depends on the
+// order's state alone, never on the moment it is drawn: its countdown is ticked by
+// static/files/pix.js on the server's clock, which every live status message carries (now,
+// expiresAt). The live status is a Server-Sent Events stream per open page, each served by its
+// request's goroutine and capped per order and per process, with the status JSON as the
+// polling fallback.
+//
+// Every request's access line, like every other log line, goes through Options.Logger (a
+// slog.JSONHandler in the program), written before the response's last bytes leave: a request
+// answered has its line in the log. Only route patterns are logged, never ids, queries,
+// headers or bodies.
 package web
 
 import (
@@ -39,10 +51,6 @@ const DefaultHeartbeat = 15 * time.Second
 
 // EmbedJSMaxAge is how long browsers may keep /embed.js before revalidating it.
 const EmbedJSMaxAge = 5 * time.Minute
-
-// DefaultRecheck is the interval at which SSE streams re-read their order when changes made by
-// other instances do not reach this process (see Options.Recheck).
-const DefaultRecheck = 3 * time.Second
 
 // Default caps of the SSE streams (see Options.MaxStreams).
 const (
