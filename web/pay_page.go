@@ -52,6 +52,17 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	// The PIX page of a cart's order, as rendered last for this state of the order (see pixPages).
+	var key pixPageKey
+	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
+	if kept {
+		key.lang, key.explicit = s.lang(r)
+		key.uri, key.version = r.URL.RequestURI(), o.Version
+		if page := s.pixPages.get(key); page != nil {
+			writePage(w, http.StatusOK, page)
+			return
+		}
+	}
 	page := s.page(r)
 	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
@@ -108,7 +119,14 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Sandbox != nil {
 		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")
 	}
-	s.render(w, r, http.StatusOK, views.PixPage(v))
+	body, ok := s.renderPage(w, r, views.PixPage(v))
+	if !ok {
+		return
+	}
+	if kept {
+		s.pixPages.put(key, body)
+	}
+	writePage(w, http.StatusOK, body)
 }
 
 // qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn by the

@@ -494,3 +494,76 @@ func TestSSESeesChangesMadeByAnotherInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptPixPageFollowsTheOrder: the PIX page, kept whole for each state of the order, is byte
+// for byte the page a fresh rendering gives, in every language and with any query, and a change
+// of the order (a new QR code, the payment) is never answered with the page of its former state.
+func TestKeptPixPageFollowsTheOrder(t *testing.T) {
+	clock := sandbox.NewManualClock(time.Now().Truncate(time.Millisecond))
+	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
+	pay := e.placeOrder()
+	body := func(path string, header ...string) []byte {
+		t.Helper()
+		res := e.do(http.MethodGet, path, nil, header...)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, err)
+		}
+		return b
+	}
+	// kept reads path twice (rendered, then kept), then once more rendered afresh: all the same.
+	kept := func(path string, header ...string) []byte {
+		t.Helper()
+		body(path, header...)
+		got := body(path, header...)
+		e.web.ForgetPixPages()
+		if fresh := body(path, header...); !bytes.Equal(got, fresh) {
+			t.Fatalf("%s: the kept page differs from a fresh rendering:\n%s\n---\n%s", path, got, fresh)
+		}
+		return got
+	}
+	first := kept(pay)
+	if en := kept(pay + "?lang=en"); !bytes.Contains(en, []byte(`lang="en"`)) {
+		t.Error("the English page is not in English")
+	}
+	body(pay) // kept in Portuguese, then asked for by a browser in English
+	if en := kept(pay, "Accept-Language", "en-US,en;q=0.9"); !bytes.Contains(en, []byte(`lang="en"`)) {
+		t.Error("the page asked for in English by Accept-Language is not in English")
+	}
+	if q := kept(pay + "?ref=mail"); !bytes.Contains(q, []byte("ref=mail")) {
+		t.Error("the language links of a page asked for with a query lose it")
+	}
+	body(pay) // kept again
+
+	// A new QR code after the first one expired: the page of the new one, not the kept one.
+	clock.Advance(31 * time.Minute)
+	_, doc := e.get(pay)
+	if doc.Find(testid("expired")).Length() != 1 {
+		t.Fatal("no expired page past the QR code's expiry")
+	}
+	if res, _ := e.post(pay+"/new-qr", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("new-qr: %d", res.StatusCode)
+	}
+	second := kept(pay)
+	if bytes.Equal(first, second) {
+		t.Fatal("the page of the new QR code is the page of the first")
+	}
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(second, []byte(o.QR().BRCode)) {
+		t.Error("the page does not show the new QR code")
+	}
+
+	// Paid: the next read is the receipt, not the kept page.
+	if res, _ := e.post(pay+"/sandbox-pay", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sandbox-pay: %d", res.StatusCode)
+	}
+	res := e.do(http.MethodGet, pay, nil)
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasSuffix(loc, "/paid") {
+		t.Errorf("after the payment: %d to %q, want the receipt", res.StatusCode, loc)
+	}
+}

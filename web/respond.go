@@ -14,23 +14,35 @@ import (
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
-// render writes a page with status. The page is rendered into a buffer first, so that a
-// rendering error gives a clean 500 instead of half a page, and goes out with its length.
+// render writes a page with status (see renderPage and writePage).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	if page, ok := s.renderPage(w, r, c); ok {
+		writePage(w, status, page)
+	}
+}
+
+// renderPage renders c. The page is rendered into a buffer first, so that a rendering error
+// gives a clean 500 (answered here, with ok false) instead of half a page.
+func (s *Server) renderPage(w http.ResponseWriter, r *http.Request, c templ.Component) (page []byte, ok bool) {
 	var buf bytes.Buffer
 	if err := c.Render(r.Context(), &buf); err != nil {
 		s.log.ErrorContext(r.Context(), "rendering a page", "request_id", RequestID(r.Context()), "err", err)
 		s.renderError(w, r, http.StatusInternalServerError)
-		return
+		return nil, false
 	}
+	return buf.Bytes(), true
+}
+
+// writePage answers status with an HTML page, with its length.
+func writePage(w http.ResponseWriter, status int, page []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Pages hold carts, orders and customer data: never kept by shared caches.
 	h.Set("Cache-Control", "no-store")
 	// Dropped by the compressor when it compresses the page.
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
-	_, _ = buf.WriteTo(w)
+	_, _ = w.Write(page)
 }
 
 // renderError answers an error page with status; nothing of the cause is shown but the

@@ -184,6 +184,7 @@ type Server struct {
 	newCarts *keyedLimiter // new carts per client address; nil: no limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
+	pixPages *pixPages  // the PIX pages last rendered
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
@@ -219,13 +220,14 @@ func New(opts Options) (*Server, error) {
 		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
 	}
 	s := &Server{
-		opts:    opts,
-		svc:     opts.Service,
-		log:     opts.Logger,
-		done:    make(chan struct{}),
-		hooks:   make(chan webhookJob, opts.WebhookQueue),
-		seen:    newRecentIDs(4096),
-		streams: newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+		opts:     opts,
+		svc:      opts.Service,
+		log:      opts.Logger,
+		done:     make(chan struct{}),
+		hooks:    make(chan webhookJob, opts.WebhookQueue),
+		seen:     newRecentIDs(4096),
+		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+		pixPages: newPixPages(),
 	}
 	s.qrImages = opts.QRImages
 	if s.qrImages == nil {
