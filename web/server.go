@@ -8,7 +8,8 @@
 // block third-party cookies. A session cookie only remembers the current cart at the top level
 // as a convenience.
 //
-// Pages are rendered by templ (package views) at each request. The PIX page depends on the
+// Pages are rendered by templ (package views) at each request, but for the PIX page of a cart's
+// order, kept whole per order version and language (pixPages). The PIX page depends on the
 // order's state alone, never on the moment it is drawn: its countdown is ticked by
 // static/files/pix.js on the server's clock, which every live status message carries (now,
 // expiresAt). The live status is a Server-Sent Events stream per open page, each served by its
