@@ -76,27 +76,3 @@ func FormatClock(lang Lang, t time.Time) string {
 	}
 	return t.Format("15:04")
 }
-
-// FormatCountdown formats the time left before a deadline as "mm:ss", or "h:mm:ss" from one
-// hour up. Partial seconds round up, so "00:00" shows only once the deadline has passed; a
-// negative duration gives "00:00". static/files/pix.js formats the same way.
-func FormatCountdown(d time.Duration) string {
-	if d <= 0 {
-		return "00:00"
-	}
-	total := int64(d / time.Second)
-	if d%time.Second != 0 {
-		total++
-	}
-	h, m, s := total/3600, (total%3600)/60, total%60
-	two := func(b []byte, n int64) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
-	b := make([]byte, 0, 12)
-	if h > 0 {
-		b = strconv.AppendInt(b, h, 10)
-		b = append(b, ':')
-	}
-	b = two(b, m)
-	b = append(b, ':')
-	b = two(b, s)
-	return string(b)
-}

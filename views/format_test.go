@@ -68,27 +68,3 @@ func TestLoadSaoPauloFallback(t *testing.T) {
 		t.Errorf("offset %d s, want -10800", off)
 	}
 }
-
-func TestFormatCountdown(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{29*time.Minute + 59*time.Second, "29:59"},
-		{29*time.Minute + 58*time.Second + 200*time.Millisecond, "29:59"}, // partial seconds round up
-		{30 * time.Minute, "30:00"},
-		{5*time.Minute + 3*time.Second, "05:03"},
-		{time.Second, "00:01"},
-		{time.Millisecond, "00:01"},
-		{0, "00:00"},
-		{-5 * time.Second, "00:00"},
-		{59*time.Minute + 59*time.Second + 500*time.Millisecond, "1:00:00"},
-		{time.Hour + 5*time.Minute + 3*time.Second, "1:05:03"},
-		{24 * time.Hour, "24:00:00"},
-		{math.MaxInt64, "2562047:47:17"},
-	} {
-		if got := FormatCountdown(tc.d); got != tc.want {
-			t.Errorf("FormatCountdown(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-}

@@ -209,7 +209,7 @@ var shopMessages = map[string][2]string{
 	"pix.copied":        {"Código copiado! Cole no app do seu banco, em Pix Copia e Cola.", "Code copied! Paste it in your bank app, under PIX copy and paste."},
 	"pix.copied_button": {"Copiado ✓", "Copied ✓"},
 	"pix.payee":         {"Para", "To"},
-	"pix.valid_until":   {"· válido até", "· valid until"},
+	"pix.valid_until":   {"Válido até", "Valid until"},
 	"pix.check_now":     {"Já paguei", "I have paid"},
 	"pix.copy_manual":   {"Não foi possível copiar: selecione e copie o código.", "Could not copy: select and copy the code."},
 	"pix.expires_in":    {"Expira em", "Expires in"},
@@ -237,8 +237,8 @@ var shopMessages = map[string][2]string{
 	"paid.refund_due":       {"Este pedido foi pago duas vezes. A loja vai devolver %s.", "This order was paid twice. The shop will refund %s."},
 	"paid.continue":         {"Voltar à loja", "Back to the shop"},
 	"paid.with_pix":         {"Pago com Pix", "Paid with PIX"},
+	"time.zone":             {"horário de Brasília", "Brasília time"}, // the zone of every time a shopper page shows
 	"paid.e2e":              {"Identificador da transação (E2E)", "Transaction id (E2E)"},
-	"paid.zone":             {"horário de Brasília", "Brasília time"},
 	"paid.next":             {"O que acontece agora", "What happens next"},
 	"paid.next_digital":     {"Você receberá o acesso ao produto no e-mail %s em instantes.", "You will receive access to the product at %s in a moment."},
 	"paid.next_physical":    {"Vamos preparar o envio para %s. O código de rastreio chega no e-mail %s.", "We will prepare the shipment to %s. The tracking code will reach %s."},

@@ -235,7 +235,8 @@ const DefaultQRSize = 256
 
 // NoScriptRefreshSeconds is how often the PIX page reloads itself when JavaScript is off: long
 // enough to select and copy the code between two reloads (a reload wipes the selection), short
-// enough to see the payment soon; the page also offers "I have paid" to check at once.
+// enough to see the payment, or the QR code's expiry, soon; the page also offers "I have paid" to
+// check at once.
 const NoScriptRefreshSeconds = 20
 
 // PendingRefreshSeconds is how often the PIX page reloads itself without JavaScript while its
@@ -243,11 +244,13 @@ const NoScriptRefreshSeconds = 20
 // copy yet, and the code comes within a second or two.
 const PendingRefreshSeconds = 2
 
-// UrgentSeconds: in its last five minutes the countdown changes its look.
+// UrgentSeconds: in its last five minutes pix.js gives the countdown an urgent look.
 const UrgentSeconds = 300
 
-// PixView is the PIX payment page. The countdown is rendered from ExpiresAt-Now, so it is right
-// before any script runs; pix.js then corrects the shopper's clock skew with Now.
+// PixView is the PIX payment page. The page depends on the order's state alone, never on the
+// moment it is drawn: it says until when the QR code is valid (ExpiresAt, in Brasília time), and
+// pix.js ticks the countdown, correcting the shopper's clock with the server's time that the
+// live status carries.
 type PixView struct {
 	Page
 	OrderNumber   string
@@ -257,10 +260,9 @@ type PixView struct {
 	QRSize        int    // displayed width and height in CSS pixels; DefaultQRSize when 0
 	Code          string // the copy-and-paste BR Code
 	ExpiresAt     time.Time
-	Now           time.Time
 	Status        checkout.OrderStatus
-	EventsURL     string // Server-Sent Events stream of JSON {status, redirect?, text?}
-	StatusURL     string // JSON {status, redirect?, text?}, polled when SSE fails
+	EventsURL     string // Server-Sent Events stream of JSON {status, now, expiresAt?, redirect?, text?}
+	StatusURL     string // the same JSON, polled when SSE fails
 	PaidURL       string // the paid page, where the page goes when the status becomes paid
 	NewQRURL      string // POST target that makes a new QR code (shown after expiry)
 	CheckURL      string // POST target asking the gateway at once ("I have paid"), for pages without JavaScript
@@ -271,11 +273,10 @@ type PixView struct {
 // answered) or one under review has none: its page shows the status alone.
 func (v PixView) HasQR() bool { return v.Code != "" }
 
-// Expired reports whether the QR code can no longer be paid: the order says so or its
-// expiration time has passed.
-func (v PixView) Expired() bool {
-	return v.Status == checkout.StatusExpired || (!v.ExpiresAt.IsZero() && !v.Now.Before(v.ExpiresAt))
-}
+// Expired reports whether the order says its QR code can no longer be paid. (The domain expires
+// an order whose QR code's time is over before its page is drawn; an open page learns of the
+// expiry from its own countdown, or from its live status.)
+func (v PixView) Expired() bool { return v.Status == checkout.StatusExpired }
 
 func (v PixView) qrSize() int {
 	if v.QRSize <= 0 {

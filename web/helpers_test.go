@@ -203,7 +203,6 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	opts := web.Options{
 		Logger:             slog.New(slog.NewJSONHandler(logs, nil)),
-		AccessLog:          logs, // the access log's lines written as the app writes them
 		Service:            svc,
 		Store:              store,
 		Assets:             static.New(),

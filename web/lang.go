@@ -19,25 +19,17 @@ var supported = []language.Tag{language.BrazilianPortuguese, language.English}
 var langMatcher = language.NewMatcher(supported)
 
 // lang returns the request's language: ?lang= when it names a supported language (explicit),
-// else the best match of Accept-Language, else pt-BR. It is worked out once per request.
+// else the best match of Accept-Language, else pt-BR. The first middleware works it out once
+// (requestInfo); a request that did not go through it is worked out now.
 func (s *Server) lang(r *http.Request) (l views.Lang, explicit bool) {
-	ri := requestInfoOf(r.Context())
-	if ri != nil && ri.langDone {
+	if ri := requestInfoOf(r.Context()); ri != nil {
 		return ri.lang, ri.explicit
 	}
-	l, explicit = langOf(r)
-	if ri != nil {
-		ri.lang, ri.explicit, ri.langDone = l, explicit, true
-	}
-	return l, explicit
+	return langOf(r)
 }
 
 // langOf works out the language of r (see lang).
 func langOf(r *http.Request) (l views.Lang, explicit bool) {
-	// Most requests have no query: parsing one would allocate its map at every request.
-	if !strings.Contains(r.URL.RawQuery, "lang=") {
-		return acceptLanguage(r.Header.Get("Accept-Language")), false
-	}
 	if q := r.URL.Query().Get("lang"); q != "" {
 		if l, ok := views.ParseLang(q); ok {
 			return l, true

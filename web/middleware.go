@@ -1,19 +1,15 @@
 package web
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/views"
@@ -27,22 +23,20 @@ const (
 
 type ctxKey int
 
-const requestIDKey ctxKey = iota
+const requestInfoKey ctxKey = iota
 
-// requestInfo is what the access-log middleware keeps in a request's context: the request's id
-// and, once a handler asked, its language. A page asks for the language at every link it draws
-// (a dozen times on the PIX page), and reading it means parsing the query and Accept-Language.
-// Only the goroutine serving the request touches it.
+// requestInfo is what the first middleware works out once for every request: its id and its
+// page language (see lang). Never changed after: a page asks for the language at every link it
+// draws, and negotiating Accept-Language costs microseconds each time.
 type requestInfo struct {
 	id       string
-	langDone bool
 	lang     views.Lang
 	explicit bool // lang came from ?lang=
 }
 
 // requestInfoOf returns the request's requestInfo, or nil outside the middleware.
 func requestInfoOf(ctx context.Context) *requestInfo {
-	ri, _ := ctx.Value(requestIDKey).(*requestInfo)
+	ri, _ := ctx.Value(requestInfoKey).(*requestInfo)
 	return ri
 }
 
@@ -89,12 +83,6 @@ func (w *statusWriter) Flush() {
 // Unwrap exposes the underlying writer to http.ResponseController.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// Hijack hands the connection over (the stream hub takes SSE connections): writers wrapping
-// this one, such as the compressor's, find it here rather than through Unwrap.
-func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	return http.NewResponseController(w.ResponseWriter).Hijack()
-}
-
 // newRequestID returns 64 random bits in hex: enough to find one request in the logs.
 func newRequestID() string {
 	var b [8]byte
@@ -102,22 +90,25 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// logRequests gives each request an id (X-Request-Id) and writes one access-log line per
-// request. Only the route is logged, never the path's ids, the query string, a header or the
-// body: ids and headers are credentials, bodies carry customer data.
+// identify gives each request an id (X-Request-Id) and works out its language, once, in the
+// request's requestInfo.
+func (s *Server) identify(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := &requestInfo{id: newRequestID()}
+		ri.lang, ri.explicit = langOf(r)
+		w.Header().Set("X-Request-Id", ri.id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri)))
+	})
+}
+
+// logRequests logs one access line per request through Options.Logger, written before the
+// response's last bytes leave. Only the route is logged, never the path's ids, the query
+// string, a header or the body: ids and headers are credentials, bodies carry customer data.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := newRequestID()
-		w.Header().Set("X-Request-Id", id)
-		// One allocation for both: they live exactly as long as the request.
-		st := &struct {
-			info requestInfo
-			sw   statusWriter
-		}{info: requestInfo{id: id}, sw: statusWriter{ResponseWriter: w}}
-		ctx := context.WithValue(r.Context(), requestIDKey, &st.info)
-		sw := &st.sw
-		next.ServeHTTP(sw, r.WithContext(ctx))
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
 		status := sw.status
 		if status == 0 {
 			status = http.StatusOK
@@ -127,15 +118,10 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			level = slog.LevelError
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
-		now := time.Now()
-		rec := accessRecord{time: now, level: level, id: id, method: r.Method, route: routePattern(ctx),
-			status: status, bytes: sw.bytes, duration: now.Sub(start)}
-		if s.access != nil && s.access.write(&rec) {
-			return
-		}
-		if h := s.log.Handler(); h.Enabled(ctx, level) {
-			_ = h.Handle(ctx, rec.slog())
-		}
+		ctx := r.Context()
+		s.log.LogAttrs(ctx, level, "request", slog.String("request_id", RequestID(ctx)),
+			slog.String("method", r.Method), slog.String("route", routePattern(ctx)),
+			slog.Int("status", status), slog.Int64("bytes", sw.bytes), slog.Duration("duration", time.Since(start)))
 	})
 }
 
@@ -163,68 +149,34 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// securityHeaders sets the headers every response carries. Their values are made once and
-// shared by every response (see htmlContentType): setting them is then a map assignment each,
-// not an allocation each, on every request.
+// securityHeaders sets the headers every response carries (a JSON answer replaces some of them:
+// see setJSONHeaders).
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	static := []string{contentSecurityPolicy(s.opts.FrameAncestors)}
+	configured := contentSecurityPolicy(s.opts.FrameAncestors)
 	https := strings.HasPrefix(s.opts.PublicURL, "https://")
-	var csps cspCache
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		csp, framable := static, len(s.opts.FrameAncestors) > 0
+		csp, framable := configured, len(s.opts.FrameAncestors) > 0
 		if s.opts.FrameOrigins != nil {
 			ancestors := s.frameAncestors(r)
-			csp, framable = csps.policy(ancestors), len(ancestors) > 0
+			csp, framable = contentSecurityPolicy(ancestors), len(ancestors) > 0
 		}
-		h["Content-Security-Policy"] = csp
-		h["X-Content-Type-Options"] = nosniff
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
 		// Order and cart ids are in the URLs: never leak them to another site.
-		h["Referrer-Policy"] = noReferrer
-		h["Permissions-Policy"] = permissionsPolicy
-		h["Cross-Origin-Opener-Policy"] = sameOrigin
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		if !framable {
 			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
 			// checkout: X-Frame-Options cannot name several origins.
-			h["X-Frame-Options"] = deny
+			h.Set("X-Frame-Options", "DENY")
 		}
 		if r.TLS != nil || https {
-			h["Strict-Transport-Security"] = hsts
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// Values of the security headers, shared by every response (see htmlContentType).
-var (
-	nosniff           = []string{"nosniff"}
-	noReferrer        = []string{"no-referrer"}
-	permissionsPolicy = []string{"camera=(), microphone=(), geolocation=(), payment=(), usb=()"}
-	sameOrigin        = []string{"same-origin"}
-	deny              = []string{"DENY"}
-	hsts              = []string{"max-age=63072000; includeSubDomains"}
-)
-
-// cspCache keeps the policy last made from a list of frame ancestors: the list (the
-// configured origins and the merchant settings') changes only when the settings do, and
-// every request would otherwise build the same policy again.
-type cspCache struct {
-	last atomic.Pointer[cspEntry]
-}
-
-type cspEntry struct {
-	ancestors []string
-	policy    []string
-}
-
-// policy returns the Content-Security-Policy value for ancestors.
-func (c *cspCache) policy(ancestors []string) []string {
-	if e := c.last.Load(); e != nil && slices.Equal(e.ancestors, ancestors) {
-		return e.policy
-	}
-	e := &cspEntry{ancestors: slices.Clone(ancestors), policy: []string{contentSecurityPolicy(ancestors)}}
-	c.last.Store(e)
-	return e.policy
 }
 
 // frameAncestors returns the origins allowed to frame the shopper pages: the configured ones

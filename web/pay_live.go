@@ -5,28 +5,33 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
-// statusMessage is the JSON of the status endpoint and of each SSE event (static/files/pix.js
-// reads status, text and redirect).
+// statusMessage is the JSON of the status endpoint and of each SSE event, read by
+// static/files/pix.js: the order's status and its label, where the page should go now, the
+// server's time and the QR code's expiry (UTC, milliseconds), with which the script ticks the
+// countdown on the shopper's clock corrected by the server's.
 type statusMessage struct {
 	Status     string `json:"status"`
 	StatusText string `json:"statusText"`
 	Text       string `json:"text"`
+	Now        string `json:"now"`
+	ExpiresAt  string `json:"expiresAt,omitempty"`
 	Redirect   string `json:"redirect,omitempty"`
 }
 
 // statusOf builds the status message of o for the page of request r.
 func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
-	return statusFor(s.viewOf(r), o)
+	return s.statusFor(s.viewOf(r), o)
 }
 
 // viewOf is what status messages need of request r.
@@ -35,11 +40,14 @@ func (s *Server) viewOf(r *http.Request) streamView {
 	return streamView{lang: l, explicit: explicit}
 }
 
-// statusFor builds the status message of o. redirect tells where the page should go now: the
-// paid page once paid, the PIX page (which shows why) once failed.
-func statusFor(v streamView, o *checkout.Order) statusMessage {
+// statusFor builds the status message of o, as of now. redirect tells where the page should go
+// now: the paid page once paid, the PIX page (which shows why) once failed.
+func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	text := views.StatusText(v.lang, o.Status)
-	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text}
+	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text, Now: gatewayclient.FormatTime(s.svc.Now())}
+	if a := o.QR(); a != nil {
+		m.ExpiresAt = gatewayclient.FormatTime(a.ExpiresAt)
+	}
 	switch {
 	case o.Status.WasPaid():
 		m.Redirect = v.link(payPath(o.ID) + "/paid")
@@ -49,56 +57,15 @@ func statusFor(v streamView, o *checkout.Order) statusMessage {
 	return m
 }
 
-// status is GET /pay/{orderID}/status: JSON {status, statusText, text, redirect}, the polling
-// fallback of the live page.
+// status is GET /pay/{orderID}/status: JSON {status, statusText, text, now, expiresAt,
+// redirect} (see statusMessage), the polling fallback of the live page.
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
 		s.failJSON(w, r, err)
 		return
 	}
-	v := s.viewOf(r)
-	if statusRedirects(o.Status) {
-		writeJSON(w, http.StatusOK, statusFor(v, o))
-		return
-	}
-	b := s.statusBodies.of(v.lang, o)
-	writeJSONBytes(w, http.StatusOK, b.body, b.length)
-}
-
-// statusRedirects tells whether the status message of an order in status st carries a
-// redirect (see statusFor), which names the order: the others are the same for every order.
-func statusRedirects(st checkout.OrderStatus) bool {
-	return st.WasPaid() || st == checkout.StatusFailed
-}
-
-// statusBodies keeps the status JSON of the messages without a redirect, which depend only on
-// the language and the status: an open PIX page without a stream polls it every few seconds,
-// and each answer would otherwise build, marshal and measure the same bytes again.
-type statusBodies struct {
-	m sync.Map // statusBodyKey → *statusBody
-}
-
-type statusBodyKey struct {
-	lang   views.Lang
-	status checkout.OrderStatus
-}
-
-type statusBody struct {
-	body   []byte   // the JSON, with its newline
-	length []string // its Content-Length
-}
-
-// of returns the status JSON of o (whose status has no redirect) in language l.
-func (c *statusBodies) of(l views.Lang, o *checkout.Order) *statusBody {
-	k := statusBodyKey{l, o.Status}
-	if b, ok := c.m.Load(k); ok {
-		return b.(*statusBody)
-	}
-	body, _ := json.Marshal(statusFor(streamView{lang: l}, o)) // strings only: never fails
-	body = append(body, '\n')
-	b, _ := c.m.LoadOrStore(k, &statusBody{body: body, length: []string{strconv.Itoa(len(body))}})
-	return b.(*statusBody)
+	writeJSON(w, http.StatusOK, s.statusOf(r, o))
 }
 
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
@@ -113,29 +80,33 @@ var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 
 // events is GET /pay/{orderID}/events: a Server-Sent Events stream of the order's status. It
 // sends the current status at once, then each change; a comment every heartbeat keeps it
-// alive. It ends once the message carries a redirect (paid, failed, or a QR code that appeared
-// since the page was drawn), when the client goes, or when the server shuts down.
+// alive through proxies. It ends once the message carries a redirect (paid, failed, or a QR
+// code that appeared since the page was drawn), when the client goes (the request's context
+// ends as soon as net/http sees the connection close), or when the server shuts down.
 //
-// A stream is cheap: once its first status is written, its connection is handed to the
-// server's stream hub (see streamHub), which holds it with no goroutine or buffer of its own
-// and writes the order's changes from its snapshot in memory. Streams are capped per order and
-// per process (Options.MaxStreams): past a cap, once the places of streams whose clients went
-// are given back (streamHub.sweep), the answer is 503, on which the page's script polls the
-// status endpoint instead.
+// Each stream is served by its request's own goroutine, as net/http serves any request, waiting
+// for the order's events, its heartbeat (and Options.Recheck's timer, when set): about 33 KB a
+// stream, net/http's connection buffers and two goroutines' stacks for the most part, so 10,000
+// open streams cost ≈ 330 MB. Streams are capped per order and per process (Options.MaxStreams):
+// past a cap the answer is 503 with Retry-After, on which the page's script polls the status
+// endpoint instead. The server's WriteTimeout stays on: each write extends this stream's own
+// deadline through http.ResponseController, so a client that reads nothing cannot hold the
+// goroutine, and shutdown cuts a write blocked on such a client at once.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
 	id := chi.URLParam(r, "orderID")
 	release, ok := s.streams.acquire(id)
-	if !ok && s.hub.sweep(id) > 0 {
-		release, ok = s.streams.acquire(id)
-	}
 	if !ok {
 		w.Header().Set("Retry-After", "60")
 		s.failJSON(w, r, errTooManyStreams)
 		return
 	}
-	o, err := s.svc.Snapshot(r.Context(), id)
+	defer release()
+	// Subscribe, then read the order, so that no change falls between.
+	ch, unsubscribe := s.svc.Subscribe(id)
+	defer unsubscribe()
+	o, err := s.svc.Snapshot(ctx, id)
 	if err != nil {
-		release()
 		s.failJSON(w, r, err)
 		return
 	}
@@ -143,31 +114,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // no buffering by a reverse proxy
-	v := s.viewOf(r)
-	first, done := s.streamMessage(v, o, false)
-	if !done && r.Method == http.MethodGet &&
-		s.hub.takeOver(w, r, &hubStream{orderID: id, view: v, last: o.Status, release: release}, first) {
-		return
-	}
-	defer release()
-	s.streamHere(w, r, v, o, first, done)
-}
-
-// streamHere serves a stream from the request's own goroutine: a stream that ends with its
-// first message, a HEAD, or a connection the hub cannot take over (HTTP/2). It waits for the
-// order's events, with the heartbeat's timer (and Options.Recheck's, when set). The server's
-// WriteTimeout stays on: each write extends this stream's own deadline through
-// http.ResponseController, and shutdown cuts a write blocked on a client that reads nothing.
-func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView, o *checkout.Order, first []byte, done bool) {
-	ctx := r.Context()
-	id := o.ID
-	// Subscribe, then read the order again, so that no change falls between.
-	ch, unsubscribe := s.svc.Subscribe(id)
-	defer unsubscribe()
-	if now, err := s.svc.Snapshot(ctx, id); err == nil && now.Status != o.Status {
-		o = now
-		first, done = s.streamMessage(v, o, false)
-	}
 	rc := http.NewResponseController(w)
 	// write checks s.stopping after extending its deadline, so that the cut is never undone.
 	uncut := context.AfterFunc(s.stopping, func() { _ = rc.SetWriteDeadline(time.Now()) })
@@ -188,6 +134,8 @@ func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView
 		}
 		return rc.Flush()
 	}
+	v := s.viewOf(r)
+	first, done := s.streamMessage(v, o, false)
 	if err := write([]byte("retry: " + sseRetryText + "\n\n")); err != nil {
 		return
 	}
@@ -234,4 +182,30 @@ func (s *Server) streamHere(w http.ResponseWriter, r *http.Request, v streamView
 			return
 		}
 	}
+}
+
+// streamView is what a stream's messages need of its request: the page's language, and
+// whether links carry it.
+type streamView struct {
+	lang     views.Lang
+	explicit bool
+}
+
+// link is Server.link for the stream's request.
+func (v streamView) link(path string) string {
+	if !v.explicit {
+		return path
+	}
+	return path + "?lang=" + url.QueryEscape(string(v.lang))
+}
+
+// streamMessage is the event of o's status for a stream; done tells that the stream ends with
+// it (the message carries a redirect).
+func (s *Server) streamMessage(v streamView, o *checkout.Order, reload bool) (msg []byte, done bool) {
+	m := s.statusFor(v, o)
+	if reload && m.Redirect == "" {
+		m.Redirect = v.link(payPath(o.ID))
+	}
+	b, _ := json.Marshal(m) // strings only: never fails
+	return append(append([]byte("event: status\ndata: "), b...), "\n\n"...), m.Redirect != ""
 }

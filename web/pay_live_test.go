@@ -18,7 +18,6 @@ import (
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
-	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // openStream opens the event stream of a PIX page and waits for its first status event.
@@ -54,8 +53,7 @@ func (e *env) refusedStream(pay string) {
 }
 
 func TestSSEStreamsAreCapped(t *testing.T) {
-	// A short heartbeat: a stream whose client went is noticed when a write to it fails.
-	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder, o.heartbeat = 3, 2, 20*time.Millisecond })
+	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder = 3, 2 })
 	a, b := e.placeOrder(), e.placeOrder()
 	resA1, _ := e.openStream(a)
 	defer resA1.Body.Close()
@@ -69,81 +67,56 @@ func TestSSEStreamsAreCapped(t *testing.T) {
 	resB1, _ := e.openStream(b)
 	defer resB1.Body.Close()
 	e.refusedStream(b) // fourth of the process
-	// The streams are held by the hub, not by goroutines of their own (each is handed over
-	// just after its first status is written).
-	for deadline := time.Now().Add(20 * time.Second); e.web.HubStreams() != 3; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hub holds %d streams, want 3", e.web.HubStreams())
-		}
+	if n := e.web.OpenStreams(); n != 3 {
+		t.Fatalf("%d streams open, want 3", n)
 	}
 
 	// A stream that ends frees its place.
 	resA1.Body.Close()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		res := e.do(http.MethodGet, b+"/events", nil)
-		res.Body.Close()
+	e.reopen(b)
+}
+
+// reopen opens a stream of pay, which a cap refuses until a closed stream's place is given back,
+// and returns it. The client's close reaches the server's socket within microseconds, and its
+// stream ends with the request's context: a refusal past ten seconds is the cap's, held.
+func (e *env) reopen(pay string) *http.Response {
+	e.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		res := e.do(http.MethodGet, pay+"/events", nil)
 		if res.StatusCode == http.StatusOK {
-			break
+			return res
 		}
+		res.Body.Close()
 		if time.Now().After(deadline) {
-			t.Fatalf("the closed stream's place was never freed: %d", res.StatusCode)
+			e.t.Fatalf("stream of %s after a stream's client went: %d", pay, res.StatusCode)
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
-// A stream whose client went gives its place back at once to a stream that a cap would
-// refuse, not at the next heartbeat (an hour here): the page reloaded, or opened in a new tab,
-// gets its live stream.
+// A stream whose client went gives its place back at once, not at the next heartbeat (an hour
+// here): the page reloaded, or opened in a new tab, gets its live stream.
 func TestSSEClosedStreamsPlaceIsGivenAtOnce(t *testing.T) {
 	e := newEnv(t, func(o *envOptions) { o.maxStreams, o.maxStreamsPerOrder, o.heartbeat = 2, 1, time.Hour })
 	a, b, c := e.placeOrder(), e.placeOrder(), e.placeOrder()
-	held := func(n int) {
-		t.Helper()
-		for deadline := time.Now().Add(20 * time.Second); e.web.HubStreams() != n; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the hub holds %d streams, want %d", e.web.HubStreams(), n)
-			}
-		}
-	}
-	// reopen closes res and opens a stream of pay again: the client's close reaches the
-	// server's socket within microseconds (a look at every stream that came before it is
-	// allowed again after web.SweepEvery), so a refusal past ten seconds is the cap's, held
-	// until the next heartbeat (an hour) without the looks.
-	reopen := func(res *http.Response, pay string) *http.Response {
-		t.Helper()
-		res.Body.Close()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-			again := e.do(http.MethodGet, pay+"/events", nil)
-			if again.StatusCode == http.StatusOK {
-				return again
-			}
-			again.Body.Close()
-			if time.Now().After(deadline) {
-				t.Fatalf("stream of %s after its client went: %d", pay, again.StatusCode)
-			}
-		}
-	}
 
 	// The order's cap (one): its place comes back from the order's own closed stream.
 	resA, _ := e.openStream(a)
-	held(1)
 	e.refusedStream(a)
-	resA = reopen(resA, a)
+	resA.Body.Close()
+	resA = e.reopen(a)
 	defer resA.Body.Close()
-	held(1)
 
 	// The process's cap (two): its place comes back from another order's closed stream.
 	resB, _ := e.openStream(b)
 	defer resB.Body.Close()
-	held(2)
 	e.refusedStream(c)
-	time.Sleep(web.SweepEvery) // the refusal above looked at every stream just now
-	resC := reopen(resA, c)
+	resA.Body.Close()
+	resC := e.reopen(c)
 	defer resC.Body.Close()
-	// B's live stream was looked at and kept: the hub holds B's and C's.
-	held(2)
+	// B's live stream was kept: B's and C's are open.
+	if n := e.web.OpenStreams(); n != 2 {
+		t.Errorf("%d streams open, want 2", n)
+	}
 }
 
 // stuckWriter is a response writer whose client stops reading after the first writes: a
@@ -153,6 +126,7 @@ type stuckWriter struct {
 	mu     sync.Mutex
 	writes int
 	until  time.Time
+	opened chan struct{} // closed at the second write (the first status)
 	stuck  chan struct{} // closed when a write blocks
 	once   sync.Once
 }
@@ -173,6 +147,9 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 	w.writes++
 	n := w.writes
 	w.mu.Unlock()
+	if n == 2 {
+		close(w.opened)
+	}
 	if n <= 2 { // the retry line and the first status
 		return len(p), nil
 	}
@@ -193,21 +170,17 @@ func (w *stuckWriter) Write(p []byte) (int, error) {
 func TestSSEShutdownCutsABlockedWrite(t *testing.T) {
 	e := newEnv(t)
 	pay := e.placeOrder()
-	w := &stuckWriter{header: http.Header{}, stuck: make(chan struct{})}
+	w := &stuckWriter{header: http.Header{}, opened: make(chan struct{}), stuck: make(chan struct{})}
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
 		e.web.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, pay+"/events", nil))
 	}()
 	// The payment's event makes the third write, which blocks.
-	for {
-		w.mu.Lock()
-		n := w.writes
-		w.mu.Unlock()
-		if n >= 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-w.opened:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the stream never wrote its first status")
 	}
 	e.control(orderID(pay), sandbox.ActionPay)
 	if _, err := e.svc.RefreshFromGateway(context.Background(), orderID(pay)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -51,15 +52,14 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	now := s.svc.Now()
-	// A page of a cart's order awaiting its payment, as kept when last rendered (see pixPages).
+	// The PIX page of a cart's order, as rendered last for this state of the order (see pixPages).
 	var key pixPageKey
-	cacheable := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
-	if cacheable {
+	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
+	if kept {
 		key.lang, key.explicit = s.lang(r)
-		key.uri = r.URL.RequestURI()
-		if p := s.pixPages.get(key, o, s.svc.MerchantName(), now); p != nil {
-			s.writePixPage(w, r, p, now)
+		key.uri, key.version = r.URL.RequestURI(), o.Version
+		if page := s.pixPages.get(key); page != nil {
+			writePage(w, http.StatusOK, page)
 			return
 		}
 	}
@@ -76,9 +76,12 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if sess != nil {
 		s.frameSession(w, r, sess)
 	}
-	newQR := s.link(r, base+"/new-qr")
-	if !o.Renewable(now) {
-		newQR = "" // past the session's deadline: no new QR code
+	// A new QR code, unless past the session's deadline.
+	newQR := func(at time.Time) string {
+		if !o.Renewable(at) {
+			return ""
+		}
+		return s.link(r, base+"/new-qr")
 	}
 	switch {
 	case o.Status.WasPaid():
@@ -86,47 +89,44 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return
 	case o.Status == checkout.StatusExpired:
 		s.render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
-			Amount: o.Amount, NewQRURL: newQR}))
+			Amount: o.Amount, NewQRURL: newQR(s.svc.Now())}))
 		return
 	case o.Status == checkout.StatusFailed:
 		s.render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
-			Amount: o.Amount, RetryURL: newQR}))
+			Amount: o.Amount, RetryURL: newQR(s.svc.Now())}))
 		return
 	}
-	page = embedded("pix")
+	// The PIX page depends on the order's state alone (see views.PixPage): its expired message,
+	// shown by the script when the QR code's time is over, offers a new QR code if one can be made
+	// then.
 	v := views.PixView{
-		Page:        page,
+		Page:        embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
 		Lines:       summary(o),
-		Now:         now,
 		Status:      o.Status,
 		EventsURL:   s.link(r, base+"/events"),
 		StatusURL:   s.link(r, base+"/status"),
 		PaidURL:     s.link(r, base+"/paid"),
-		NewQRURL:    newQR,
 		CheckURL:    s.link(r, base+"/check"),
 	}
 	if a := o.QR(); a != nil {
 		v.Code = a.BRCode
 		v.ExpiresAt = a.ExpiresAt
 		v.QRImageURL = base + "/qr.png?a=" + strconv.Itoa(a.N)
+		v.NewQRURL = newQR(a.ExpiresAt)
 	}
 	if s.opts.Sandbox != nil {
 		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")
 	}
-	if cacheable {
-		parts, err := views.NewPixParts(r.Context(), v)
-		if err == nil {
-			p := &pixPage{order: o, merchant: page.MerchantName, renewable: o.Renewable(now), parts: parts}
-			s.pixPages.put(key, p)
-			s.writePixPage(w, r, p, now)
-			return
-		}
-		// The page could not be cut into its parts: rendered as any other page.
-		s.log.WarnContext(r.Context(), "keeping the PIX page", "request_id", RequestID(r.Context()), "err", err)
+	body, ok := s.renderPage(w, r, views.PixPage(v))
+	if !ok {
+		return
 	}
-	s.render(w, r, http.StatusOK, views.PixPage(v))
+	if kept {
+		s.pixPages.put(key, body)
+	}
+	writePage(w, http.StatusOK, body)
 }
 
 // qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn by the

@@ -20,6 +20,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/views"
 )
 
 func TestPixPage(t *testing.T) {
@@ -61,10 +62,18 @@ func TestPixPage(t *testing.T) {
 	if got.GetText() != code {
 		t.Errorf("QR decodes to %q, pix-code is %q", got.GetText(), code)
 	}
-	// The countdown is rendered by the server: about 30 minutes left.
-	cd := strings.TrimSpace(doc.Find(testid("countdown")).Text())
-	if !regexp.MustCompile(`^(29|30):[0-5][0-9]$`).MatchString(cd) {
-		t.Errorf("countdown %q, want about 30:00", cd)
+	// The page says until when the code is valid, in Brasília time: the QR code's expiry.
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	until := doc.Find(testid("valid-until"))
+	if dt, _ := until.Attr("datetime"); dt != gatewayclient.FormatTime(o.QR().ExpiresAt) {
+		t.Errorf("valid-until datetime %q, the QR code expires at %s", dt, gatewayclient.FormatTime(o.QR().ExpiresAt))
+	}
+	want := "Válido até " + views.FormatClock(views.PtBR, o.QR().ExpiresAt) + ", horário de Brasília"
+	if got := strings.Join(strings.Fields(until.Parent().Text()), " "); got != want {
+		t.Errorf("expiry text %q, want %q", got, want)
 	}
 	st := doc.Find(testid("order-status"))
 	if live, _ := st.Attr("aria-live"); live != "polite" {
@@ -128,7 +137,8 @@ func (e *env) status(pay string, query ...string) map[string]string {
 }
 
 func TestSSEDeliversPaid(t *testing.T) {
-	e := newEnv(t)
+	clock := sandbox.NewManualClock(time.Now().Truncate(time.Millisecond))
+	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
 	pay := e.placeOrder()
 	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+pay+"/events?lang=en", nil)
 	res, err := e.http.Do(req)
@@ -161,6 +171,11 @@ func TestSSEDeliversPaid(t *testing.T) {
 	}
 	if m["text"] != "Awaiting payment" {
 		t.Errorf("text %q: the stream keeps the page's language", m["text"])
+	}
+	// The server's time and the QR code's expiry, for the page's countdown.
+	if o, err := e.svc.Order(context.Background(), orderID(pay)); err != nil || m["now"] != gatewayclient.FormatTime(e.sb.Now()) ||
+		m["expiresAt"] != gatewayclient.FormatTime(o.QR().ExpiresAt) {
+		t.Errorf("first event: now %q, expiresAt %q (%v)", m["now"], m["expiresAt"], err)
 	}
 	res2, _ := e.post(pay+"/sandbox-pay", url.Values{})
 	if loc := e.location(res2); loc != pay {
@@ -232,16 +247,25 @@ func TestSSEHeartbeatAndShutdown(t *testing.T) {
 }
 
 func TestStatusJSONAwaiting(t *testing.T) {
-	e := newEnv(t)
+	clock := sandbox.NewManualClock(time.Now().Truncate(time.Millisecond))
+	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
 	pay := e.placeOrder()
-	// Each language its own answer, the same one again (the bodies without a redirect are kept
-	// by language and status).
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each language its own answer, the same one again.
 	for _, c := range []struct{ query, text string }{
 		{"?lang=en", "Awaiting payment"}, {"", "Aguardando pagamento"}, {"?lang=en", "Awaiting payment"}, {"", "Aguardando pagamento"},
 	} {
 		st := e.status(pay, c.query)
 		if st["status"] != "awaiting_payment" || st["statusText"] != c.text || st["text"] != c.text || st["redirect"] != "" {
 			t.Errorf("status%s: %v", c.query, st)
+		}
+		// The server's time and the QR code's expiry, for the page's countdown.
+		if st["now"] != gatewayclient.FormatTime(e.sb.Now()) || st["expiresAt"] != gatewayclient.FormatTime(o.QR().ExpiresAt) {
+			t.Errorf("status%s: now %q and expiresAt %q, want %s and %s", c.query, st["now"], st["expiresAt"],
+				gatewayclient.FormatTime(e.sb.Now()), gatewayclient.FormatTime(o.QR().ExpiresAt))
 		}
 	}
 	res := e.do(http.MethodGet, pay+"/status", nil, "Accept-Encoding", "identity")
@@ -253,6 +277,45 @@ func TestStatusJSONAwaiting(t *testing.T) {
 	}
 	if cl := h.Get("Content-Length"); (cl != "" && cl != strconv.Itoa(len(body))) || !bytes.HasSuffix(body, []byte("}\n")) {
 		t.Errorf("status body %q, Content-Length %s", body, h.Get("Content-Length"))
+	}
+}
+
+// TestPixPageIsTheSameAtEveryMoment: the PIX page depends on the order's state, not on the
+// moment it is drawn (its countdown is the script's): the same bytes in the first minutes and in
+// the last ones, while the status JSON tells the script the server's time of each moment.
+func TestPixPageIsTheSameAtEveryMoment(t *testing.T) {
+	clock := sandbox.NewManualClock(time.Now().Truncate(time.Millisecond))
+	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
+	pay := e.placeOrder()
+	body := func(path string) []byte {
+		t.Helper()
+		res := e.do(http.MethodGet, path, nil)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, err)
+		}
+		return b
+	}
+	first := body(pay)
+	for _, d := range []time.Duration{7*time.Second + 300*time.Millisecond, 26 * time.Minute} {
+		clock.Advance(d)
+		if later := body(pay); !bytes.Equal(first, later) {
+			t.Fatalf("the page %v later differs:\n%s\n---\n%s", d, first, later)
+		}
+		if st := e.status(pay); st["now"] != gatewayclient.FormatTime(clock.Now()) {
+			t.Errorf("status JSON now %q, the server's clock says %s", st["now"], gatewayclient.FormatTime(clock.Now()))
+		}
+	}
+	// Another language is another page.
+	if en := body(pay + "?lang=en"); bytes.Equal(en, first) || !bytes.Contains(en, []byte(`lang="en"`)) {
+		t.Error("the English page is not in English")
+	}
+	// Past the expiry, the next load shows the expired page.
+	clock.Advance(5 * time.Minute)
+	_, doc := e.get(pay)
+	if doc.Find(testid("expired")).Length() != 1 {
+		t.Error("past its expiry, the order's page is not the expired page")
 	}
 }
 
@@ -429,5 +492,78 @@ func TestSSESeesChangesMadeByAnotherInstance(t *testing.T) {
 		case <-timeout:
 			t.Fatal("the stream never saw the payment made by another instance")
 		}
+	}
+}
+
+// TestKeptPixPageFollowsTheOrder: the PIX page, kept whole for each state of the order, is byte
+// for byte the page a fresh rendering gives, in every language and with any query, and a change
+// of the order (a new QR code, the payment) is never answered with the page of its former state.
+func TestKeptPixPageFollowsTheOrder(t *testing.T) {
+	clock := sandbox.NewManualClock(time.Now().Truncate(time.Millisecond))
+	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
+	pay := e.placeOrder()
+	body := func(path string, header ...string) []byte {
+		t.Helper()
+		res := e.do(http.MethodGet, path, nil, header...)
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d %v", path, res.StatusCode, err)
+		}
+		return b
+	}
+	// kept reads path twice (rendered, then kept), then once more rendered afresh: all the same.
+	kept := func(path string, header ...string) []byte {
+		t.Helper()
+		body(path, header...)
+		got := body(path, header...)
+		e.web.ForgetPixPages()
+		if fresh := body(path, header...); !bytes.Equal(got, fresh) {
+			t.Fatalf("%s: the kept page differs from a fresh rendering:\n%s\n---\n%s", path, got, fresh)
+		}
+		return got
+	}
+	first := kept(pay)
+	if en := kept(pay + "?lang=en"); !bytes.Contains(en, []byte(`lang="en"`)) {
+		t.Error("the English page is not in English")
+	}
+	body(pay) // kept in Portuguese, then asked for by a browser in English
+	if en := kept(pay, "Accept-Language", "en-US,en;q=0.9"); !bytes.Contains(en, []byte(`lang="en"`)) {
+		t.Error("the page asked for in English by Accept-Language is not in English")
+	}
+	if q := kept(pay + "?ref=mail"); !bytes.Contains(q, []byte("ref=mail")) {
+		t.Error("the language links of a page asked for with a query lose it")
+	}
+	body(pay) // kept again
+
+	// A new QR code after the first one expired: the page of the new one, not the kept one.
+	clock.Advance(31 * time.Minute)
+	_, doc := e.get(pay)
+	if doc.Find(testid("expired")).Length() != 1 {
+		t.Fatal("no expired page past the QR code's expiry")
+	}
+	if res, _ := e.post(pay+"/new-qr", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("new-qr: %d", res.StatusCode)
+	}
+	second := kept(pay)
+	if bytes.Equal(first, second) {
+		t.Fatal("the page of the new QR code is the page of the first")
+	}
+	o, err := e.svc.Order(context.Background(), orderID(pay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(second, []byte(o.QR().BRCode)) {
+		t.Error("the page does not show the new QR code")
+	}
+
+	// Paid: the next read is the receipt, not the kept page.
+	if res, _ := e.post(pay+"/sandbox-pay", url.Values{}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sandbox-pay: %d", res.StatusCode)
+	}
+	res := e.do(http.MethodGet, pay, nil)
+	res.Body.Close()
+	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasSuffix(loc, "/paid") {
+		t.Errorf("after the payment: %d to %q, want the receipt", res.StatusCode, loc)
 	}
 }

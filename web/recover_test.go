@@ -23,9 +23,9 @@ func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Shutdown(context.Background())
-	h := s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := s.identify(s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
-	}))))
+	})))))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/boom", nil))
 	if rec.Code != http.StatusInternalServerError {

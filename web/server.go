@@ -1,18 +1,30 @@
 // Package web is the checkout's HTTP layer: the shopper pages (catalogue, cart, customer form,
 // PIX page and its live status), the gateway's webhook receiver, health checks and the
-// middleware every response goes through (request id and access log, panic recovery,
-// cross-origin protection, security headers, body limits).
+// middleware every response goes through (request id and language, access log, panic
+// recovery, security headers, cross-origin protection, compression, body limits).
 //
 // Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
 // /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
 // block third-party cookies. A session cookie only remembers the current cart at the top level
 // as a convenience.
+//
+// Pages are rendered by templ (package views) at each request, but for the PIX page of a cart's
+// order, kept whole per order version and language (pixPages). The PIX page depends on the
+// order's state alone, never on the moment it is drawn: its countdown is ticked by
+// static/files/pix.js on the server's clock, which every live status message carries (now,
+// expiresAt). The live status is a Server-Sent Events stream per open page, each served by its
+// request's goroutine and capped per order and per process, with the status JSON as the
+// polling fallback.
+//
+// Every request's access line, like every other log line, goes through Options.Logger (a
+// slog.JSONHandler in the program), written before the response's last bytes leave: a request
+// answered has its line in the log. Only route patterns are logged, never ids, queries,
+// headers or bodies.
 package web
 
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -23,8 +35,6 @@ import (
 	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
-	kflate "github.com/klauspost/compress/flate"
-	kgzip "github.com/klauspost/compress/gzip"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -42,10 +52,6 @@ const DefaultHeartbeat = 15 * time.Second
 
 // EmbedJSMaxAge is how long browsers may keep /embed.js before revalidating it.
 const EmbedJSMaxAge = 5 * time.Minute
-
-// DefaultRecheck is the interval at which SSE streams re-read their order when changes made by
-// other instances do not reach this process (see Options.Recheck).
-const DefaultRecheck = 3 * time.Second
 
 // Default caps of the SSE streams (see Options.MaxStreams).
 const (
@@ -95,13 +101,8 @@ type Options struct {
 	FrameOrigins func(ctx context.Context) ([]string, error)
 	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
 	PublicURL string
-	// Logger receives the access log and errors (default: discarded).
+	// Logger receives the access log (one line a request) and errors (default: discarded).
 	Logger *slog.Logger
-	// AccessLog, when set, is the writer of Logger's handler, a slog.JSONHandler without
-	// options: the access log's lines are then written to it directly, the very lines the
-	// handler would write, without slog's cost at every request (see accessLog). Lines are
-	// written at every level then, as the handler's default level (Info) would.
-	AccessLog io.Writer
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
 	// Recheck, when positive, is how often each SSE stream re-reads its order from the store:
@@ -161,7 +162,6 @@ type Server struct {
 	opts     Options
 	svc      *checkout.Service
 	log      *slog.Logger
-	access   *accessLog // nil without Options.AccessLog
 	sessions *scs.SessionManager
 	dash     *dashboard // nil without Options.Accounts
 	verifier *webhook.Verifier
@@ -175,7 +175,6 @@ type Server struct {
 	stopping context.Context
 	stop     context.CancelFunc
 	streams  *streamCounter
-	hub      *streamHub
 
 	hooks       chan webhookJob
 	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
@@ -186,10 +185,7 @@ type Server struct {
 	newCarts *keyedLimiter // new carts per client address; nil: no limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
-
-	pages        bufferPool   // buffers pages and JSON answers are made in
-	pixPages     *pixPages    // the PIX pages last rendered
-	statusBodies statusBodies // the status JSON of messages without a redirect
+	pixPages *pixPages  // the PIX pages last rendered
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
@@ -231,18 +227,14 @@ func New(opts Options) (*Server, error) {
 		done:     make(chan struct{}),
 		hooks:    make(chan webhookJob, opts.WebhookQueue),
 		seen:     newRecentIDs(4096),
-		pixPages: newPixPages(),
 		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
-	}
-	if opts.AccessLog != nil {
-		s.access = &accessLog{w: opts.AccessLog}
+		pixPages: newPixPages(),
 	}
 	s.qrImages = opts.QRImages
 	if s.qrImages == nil {
 		s.qrImages = qr.NewImages(qrImagesKept)
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
-	s.hub = newStreamHub(s)
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
@@ -276,11 +268,6 @@ func New(opts Options) (*Server, error) {
 		s.workers.Add(1)
 		go s.webhookWorker()
 	}
-	s.workers.Add(1)
-	go func() {
-		defer s.workers.Done()
-		s.hub.run()
-	}()
 	s.handler = s.routes()
 	return s, nil
 }
@@ -322,8 +309,8 @@ func (s *Server) routes() http.Handler {
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
-		compressFor(newCompressor().Handler))
+	r.Use(s.identify, s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
+		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, http.StatusMethodNotAllowed)
@@ -342,49 +329,6 @@ func (s *Server) routes() http.Handler {
 	s.sessionRoutes(r)
 	s.dashboardRoutes(r)
 	return r
-}
-
-// newCompressor returns chi's compressor of pages and JSON, with the gzip and deflate of
-// github.com/klauspost/compress in place of the standard library's: on a 5 KB page they take
-// about 37 µs instead of 64 µs, for the same size (the pages are small, so the standard
-// library's Huffman tables, rebuilt per response, and the reset of its large match tables
-// dominate). gzip is preferred over deflate, as before.
-func newCompressor() *middleware.Compressor {
-	c := middleware.NewCompressor(compressLevel, "text/html", "application/json")
-	c.SetEncoder("deflate", func(w io.Writer, level int) io.Writer {
-		fw, err := kflate.NewWriter(w, level)
-		if err != nil {
-			return nil // chi answers uncompressed
-		}
-		return fw
-	})
-	c.SetEncoder("gzip", func(w io.Writer, level int) io.Writer {
-		gw, err := kgzip.NewWriterLevel(w, level)
-		if err != nil {
-			return nil
-		}
-		return gw
-	})
-	return c
-}
-
-// compressLevel is the compressors' level: 5, as chi's default.
-const compressLevel = 5
-
-// compressFor runs the compressor for requests that accept an encoding, and leaves the others
-// (API clients, monitors, load tools) out of it: for them it would compress nothing, yet wrap
-// the writer and allocate at every request.
-func compressFor(compress func(http.Handler) http.Handler) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		compressed := compress(next)
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if _, ok := r.Header["Accept-Encoding"]; ok {
-				compressed.ServeHTTP(w, r)
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
 }
 
 // healthz answers 200 while the process serves.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,29 +12,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
-// serveEnv, set in the environment of this test binary, makes it the checkout server itself
-// (see TestMain): the other process of TestDataDirLock.
-const serveEnv = "CHECKOUT_TEST_SERVE"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(serveEnv) == "1" {
-		os.Exit(run(app.DefaultCommand, nil, os.Getenv, os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 // startServerProcess runs a checkout server on dataDir in another process and returns it
 // once it serves.
 func startServerProcess(t *testing.T, dataDir string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), serveEnv+"=1", "CHECKOUT_ADDR=127.0.0.1:0", "CHECKOUT_DEMO_ADDR=off",
+	cmd.Env = append(os.Environ(), asProgram+"=1", "CHECKOUT_ADDR=127.0.0.1:0", "CHECKOUT_DEMO_ADDR=off",
 		"CHECKOUT_DATA_DIR="+dataDir)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -159,3 +150,17 @@ func TestDataDirLock(t *testing.T) {
 		t.Errorf("the lock file holds %q, %v; want this process's PID", b, err)
 	}
 }
+
+// lockedBuffer is a bytes.Buffer that the server's goroutines and the test may use at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.buf.String() }

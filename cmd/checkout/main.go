@@ -119,9 +119,9 @@ func serve(ctx context.Context, prog string, args []string, env func(string) str
 	}
 	cfg.Stdout = stdout
 	cfg.Command = prog
-	logs := newBatchedLog(stderr)
-	defer logs.Close()
-	cfg.LogOutput = logs
+	// Each line is written as it is logged, with nothing held back: a line the program logged
+	// is in the log even if the process is killed the next moment.
+	cfg.LogOutput = stderr
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -1,11 +1,24 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
+
+// asProgram is the environment variable that makes this test binary run as the program itself
+// (see TestMain), so that a test can start, and kill, a real server process.
+const asProgram = "CHECKOUT_TEST_BINARY_RUNS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asProgram) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
 
 func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 	cases := []struct {

@@ -1,17 +1,21 @@
 // Live PIX page: countdown, copy button and payment status.
-// Progressive enhancement of a page that already works without JavaScript (the server renders the
-// countdown and status, and a <noscript> meta refresh reloads it). Everything it needs comes from
-// data-* attributes of the element marked data-pix:
-//   data-expires-at, data-now  ISO times from the server; their difference from the local clock
-//                              corrects the shopper's clock skew
-//   data-events-url            Server-Sent Events stream; each message is JSON {status, redirect?, text?}
-//   data-status-url            JSON endpoint answering {status, redirect?, text?}; polled every 3 s
-//                              when EventSource is missing or fails
+// Progressive enhancement of a page that already works without JavaScript (the server says until
+// when the QR code is valid, and a <noscript> meta refresh reloads it) and that is the same at
+// every moment of one state of the order. Everything it needs comes from data-* attributes of the
+// element marked data-pix:
+//   data-expires-at            the QR code's expiry (ISO time)
+//   data-events-url            Server-Sent Events stream; each message is JSON
+//                              {status, now, expiresAt?, redirect?, text?}
+//   data-status-url            JSON endpoint answering the same; polled every 3 s when
+//                              EventSource is missing or fails
 //   data-paid-url              where to go when the status becomes "paid" without a redirect
 //   data-urgent-seconds        the countdown's last seconds, shown urgent (class "urgent" on [data-deadline])
 //   data-text-*                localised texts (expired, paid, copied, copied-button, copy-manual)
-// On expiry every [data-pix-active] part (countdown, status, code, QR) is hidden and the one
-// expired message (new-qr) shown, its title focused.
+// The countdown ticks on the shopper's clock corrected by the server's: every status message
+// carries the server's time (now) and the QR code's expiry (expiresAt), so a wrong clock on the
+// shopper's device neither shortens nor stretches it. On expiry every [data-pix-active] part
+// (countdown, status, code, QR) is hidden and the one expired message (new-qr) shown, its title
+// focused.
 // The sandbox-pay form (sandbox mode only) is posted in the background, so that this same page
 // turns to paid through its live status instead of reloading; its data-text-busy is announced
 // in the meantime. Any failure falls back to the plain form submission.
@@ -22,7 +26,8 @@
 
   function pad(n) { return n < 10 ? "0" + n : String(n); }
 
-  // formatCountdown mirrors views.FormatCountdown: mm:ss, or h:mm:ss from one hour up.
+  // formatCountdown formats the time left: mm:ss, or h:mm:ss from one hour up. Partial seconds
+  // round up, so "00:00" shows only once the time is over.
   function formatCountdown(ms) {
     var total = ms > 0 ? Math.ceil(ms / 1000) : 0;
     var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
@@ -50,8 +55,9 @@
     var text = function (name) { return root.getAttribute("data-text-" + name) || ""; };
 
     var expiresAt = Date.parse(root.getAttribute("data-expires-at") || "");
-    var serverNow = Date.parse(root.getAttribute("data-now") || "");
-    var skew = isNaN(serverNow) ? 0 : serverNow - Date.now();
+    // The server's clock minus the shopper's, learnt from each status message.
+    var skew = 0;
+    var expiresIn = root.querySelector("[data-expires-in]");
     var timer = null, done = false, expired = false;
     // A page drawn while its QR code was being generated has none to show: once the status
     // moves on it is drawn again (the event stream says so with a redirect; polling does not).
@@ -80,7 +86,7 @@
     }
 
     function tick() {
-      if (isNaN(expiresAt)) { return; }
+      if (done || expired || isNaN(expiresAt)) { return; }
       var left = expiresAt - (Date.now() + skew);
       if (countdown) { countdown.textContent = formatCountdown(left); }
       if (deadline && urgentMs > 0) { deadline.classList.toggle("urgent", left <= urgentMs); }
@@ -100,6 +106,10 @@
 
     function apply(msg) {
       if (done || !msg || typeof msg.status !== "string") { return; }
+      var now = Date.parse(msg.now || "");
+      if (!isNaN(now)) { skew = now - Date.now(); }
+      var exp = Date.parse(msg.expiresAt || "");
+      if (!isNaN(exp)) { expiresAt = exp; }
       announce(msg.status);
       if (msg.status === "paid") {
         done = true;
@@ -120,6 +130,7 @@
         if (go(msg.redirect)) { done = true; return; }
       }
       if (msg.text && !expired) { setStatus(msg.status, msg.text); }
+      tick(); // on the server's clock, learnt just now
     }
 
     function parse(data) {
@@ -138,7 +149,7 @@
           .then(function (msg) { apply(msg); }, function () { /* try again on the next round */ })
           .then(function () { if (!done) { setTimeout(loop, POLL_MS); } });
       };
-      setTimeout(loop, POLL_MS);
+      loop();
     }
 
     function listen() {
@@ -231,6 +242,7 @@
       });
     }
 
+    if (expiresIn && !isNaN(expiresAt)) { expiresIn.hidden = false; }
     tick();
     if (!expired && !isNaN(expiresAt)) { timer = setInterval(tick, 1000); }
     listen();

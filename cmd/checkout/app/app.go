@@ -222,7 +222,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		FrameAncestors: cfg.FrameAncestors,
 		PublicURL:      cfg.PublicURL,
 		Logger:         log,
-		AccessLog:      logOut, // log's handler writes there: the access log's lines go straight
 		Heartbeat:      cfg.SSEHeartbeat,
 		QRImages:       a.qrImages,
 		NewCartLimit:   cfg.NewCartLimit,
