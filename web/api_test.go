@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -502,5 +503,51 @@ func TestAPINotificationLog(t *testing.T) {
 	}
 	if anon := e.api("GET", "/api/v1/notifications", nil, "Authorization", ""); anon.status != 401 {
 		t.Errorf("without a key: %d", anon.status)
+	}
+}
+
+// TestAPIMethodNotAllowedSaysAllow: on every path of the API, a method the path does not take
+// is a 405 whose Allow header lists the methods it takes (RFC 9110 §15.5.6): those the document
+// gives it, and HEAD with GET.
+func TestAPIMethodNotAllowedSaysAllow(t *testing.T) {
+	e := newEnv(t)
+	o, err := loadOpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PURGE"}
+	paths := o.doc["paths"].(map[string]any)
+	for tmpl, item := range paths {
+		ops := item.(map[string]any)
+		var allow []string
+		for _, m := range methods {
+			if ops[strings.ToLower(m)] != nil || m == "HEAD" && ops["get"] != nil {
+				allow = append(allow, m)
+			}
+		}
+		path := web.APIPrefix + strings.ReplaceAll(tmpl, "{id}", "x")
+		for _, m := range methods {
+			if slices.Contains(allow, m) {
+				continue
+			}
+			var res apiResult
+			if m == "HEAD" { // no body to read
+				r := e.do(m, path, nil, "Authorization", "Bearer "+testConfiguredKey)
+				r.Body.Close()
+				res = apiResult{status: r.StatusCode, header: r.Header, json: map[string]any{"error": map[string]any{"code": "method_not_allowed"}}}
+			} else {
+				res = e.api(m, path, nil)
+			}
+			if res.status != 405 || res.errorCode() != "method_not_allowed" || res.header.Get("Allow") != strings.Join(allow, ", ") {
+				t.Errorf("%s %s: %d, Allow %q, want %q: %s", m, path, res.status, res.header.Get("Allow"), strings.Join(allow, ", "), res.body)
+			}
+		}
+	}
+	if len(paths) < 6 {
+		t.Errorf("only %d documented paths", len(paths))
+	}
+	// A method nothing knows, on a path nothing serves: there is no resource to allow anything.
+	if res := e.api("PURGE", "/api/v1/nothing-here", nil); res.status != 404 || res.header.Get("Allow") != "" {
+		t.Errorf("PURGE on no route: %d, Allow %q", res.status, res.header.Get("Allow"))
 	}
 }

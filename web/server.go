@@ -326,6 +326,10 @@ func (s *Server) routes() http.Handler {
 		compressFor(newCompressor().Handler))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		if isAPI(r) { // a method chi does not know is refused here, before the API's routes
+			s.apiMethodNotAllowed(w, r)
+			return
+		}
 		s.renderError(w, r, http.StatusMethodNotAllowed)
 	})
 
