@@ -40,10 +40,16 @@ func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, err
 			if v.Kind() == strictjson.Null {
 				r.Add(p, checkout.CodeType, "must be an object")
 			}
+			// In its place, so that the items after it keep their index in every violation.
+			in.Items = append(in.Items, checkout.SessionItem{Quantity: 1})
 			continue
 		}
+		pid := m.Get("productId")
+		if pid.Kind() == strictjson.String && r.String("", pid) == "" {
+			r.Add(p+".productId", checkout.CodeMinLength, "must not be empty (an ad-hoc item has no productId)")
+		}
 		it := checkout.SessionItem{
-			ProductID:   checkout.ProductID(r.String(p+".productId", m.Get("productId"))),
+			ProductID:   checkout.ProductID(r.String(p+".productId", pid)),
 			Title:       r.String(p+".title", m.Get("title")),
 			Description: r.String(p+".description", m.Get("description")),
 			Type:        r.String(p+".type", m.Get("type")),

@@ -551,3 +551,30 @@ func TestAPIMethodNotAllowedSaysAllow(t *testing.T) {
 		t.Errorf("PURGE on no route: %d, Allow %q", res.status, res.header.Get("Allow"))
 	}
 }
+
+// TestAPIReportsOnlyWhatIsTrueOfItems: an item that cannot be resolved (an unknown product, a
+// productId that is empty or not a string, an item that is not an object) is reported for what
+// it is, and for nothing else: neither as an ad-hoc item missing its title, nor through a total
+// computed without it; the items after it keep their index.
+func TestAPIReportsOnlyWhatIsTrueOfItems(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ body, want string }{
+		{`{"items":[{"productId":"no-such-product"}]}`, "items[0].productId unknown_product"},
+		{`{"items":[{"productId":"no-such-product"},{"productId":"ebook-receitas-do-cerrado"}]}`, "items[0].productId unknown_product"},
+		{`{"items":[{"productId":""}]}`, "items[0].productId min_length"},
+		{`{"items":[{"productId":5,"quantity":2}]}`, "items[0].productId type"},
+		{`{"items":["x",{"title":"X","unitPrice":500,"type":"DIGITAL"}]}`, "items[0] type,items[1].title min_length"},
+		{`{"items":[null,{"productId":"ebook-receitas-do-cerrado","quantity":0}]}`, "items[0] type,items[1].quantity min"},
+		// A total computed from a refused price is not the merchant's either.
+		{`{"items":[{"title":"Grátis","unitPrice":0,"type":"DIGITAL"}]}`, "items[0].unitPrice min"},
+	} {
+		res := e.api("POST", "/api/v1/checkout-sessions", c.body)
+		if got := strings.Join(res.fields(), ","); res.status != 422 || got != c.want {
+			t.Errorf("%s: %d %s, want %s", c.body, res.status, got, c.want)
+		}
+	}
+	res := e.api("POST", "/api/v1/checkout-sessions", `{"items":[{"productId":""}]}`)
+	if msg := fmt.Sprint(res.json["error"]); !strings.Contains(msg, "must not be empty") {
+		t.Errorf("an empty productId is not explained: %s", res.body)
+	}
+}
