@@ -325,6 +325,12 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 		add(".quantity", map[bool]string{true: gatewayclient.CodeMin, false: gatewayclient.CodeMax}[it.Quantity < MinQuantity],
 			fmt.Sprintf("must be %d to %d", MinQuantity, MaxQuantity))
 	}
+	if fe.Has(path) || fe.Has(path+".productId") {
+		// The item, or its productId, could not be read (not an object, a productId that is
+		// not a string or is empty): whether it is a product or an ad-hoc item is unknown, and
+		// nothing more can truly be said of it.
+		return OrderLine{}, false
+	}
 	if it.ProductID != "" {
 		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
 			".unitPrice": it.UnitPrice != 0, ".type": it.Type != ""} {
@@ -404,19 +410,43 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 	if err := req.ValidateAt(now); !errors.As(err, &ve) {
 		return
 	}
+	var total []gatewayclient.Violation
 	for _, v := range ve.Violations {
 		if standIns[v.Field] {
 			continue
 		}
-		v.Field = apiPath(v.Field, itemIndex)
 		if v.Field == "amount" {
 			v.Field = "items"
 			v.Message = "the total of the items " + v.Message
+			total = append(total, v)
+			continue
 		}
+		v.Field = apiPath(v.Field, itemIndex)
 		if !fe.Has(v.Field) {
 			fe.add(v.Field, v)
 		}
 	}
+	// The total is judged only when every item was resolved and is valid: a total computed
+	// without the items that could not be read or found, or from a price or quantity that is
+	// itself refused, is not the merchant's total, and reporting it would be untrue.
+	if len(itemIndex) < len(in.Items) || itemViolated(fe) {
+		return
+	}
+	for _, v := range total {
+		if !fe.Has(v.Field) {
+			fe.add(v.Field, v)
+		}
+	}
+}
+
+// itemViolated reports whether any item of a session request has a violation of its own.
+func itemViolated(fe *FieldErrors) bool {
+	for f := range fe.Fields {
+		if strings.HasPrefix(f, "items[") {
+			return true
+		}
+	}
+	return false
 }
 
 // apiPath renames a gateway request path to the API's: address.* is under customer, the

@@ -20,6 +20,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
 // The merchant's side in a real browser: a merchant's site on another site than the checkout
@@ -111,7 +112,8 @@ func (m *merchantSite) api(method, path string, body, out any) int {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := http.DefaultClient.Do(req)
+	// Every exchange is held to the API's description (openapi.json).
+	res, err := (&http.Client{Transport: apitest.Transport(m.t, nil)}).Do(req)
 	if err != nil {
 		m.t.Errorf("%s %s: %v", method, path, err)
 		return 0

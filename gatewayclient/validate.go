@@ -383,10 +383,10 @@ func (it *Item) valid() bool {
 		(it.Quantity == nil || *it.Quantity >= MinQuantity && *it.Quantity <= MaxQuantity)
 }
 
-// textLength reports whether s is valid UTF-8 of minLen..maxLen characters, the rule of
-// checker.length.
+// textLength reports whether s is valid UTF-8 of minLen..maxLen characters without a control
+// character, the rule of checker.length.
 func textLength(s string, minLen, maxLen int) bool {
-	if !utf8.ValidString(s) {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
 		return false
 	}
 	n := utf8.RuneCountInString(s)

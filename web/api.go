@@ -6,6 +6,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -44,9 +45,7 @@ func (s *Server) apiRoutes(r chi.Router) {
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			s.apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
 		})
-		r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-			s.apiError(w, r, http.StatusMethodNotAllowed, apiCodeMethodNotAllowd, "this route does not take "+r.Method)
-		})
+		r.MethodNotAllowed(s.apiMethodNotAllowed)
 		r.Route("/v1", func(r chi.Router) {
 			r.Get("/openapi.json", s.openAPI)
 			r.Group(func(r chi.Router) {
@@ -60,6 +59,47 @@ func (s *Server) apiRoutes(r chi.Router) {
 			})
 		})
 	})
+}
+
+// apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header
+// RFC 9110 §15.5.6 asks for. The route table answers here too for methods the router does not
+// know at all (PURGE), which it refuses before routing into the API.
+func (s *Server) apiMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allow := allowedMethods(r)
+	if len(allow) == 0 { // an unknown method on a path nothing serves
+		s.apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	s.apiError(w, r, http.StatusMethodNotAllowed, apiCodeMethodNotAllowd,
+		"this route takes "+strings.Join(allow, ", ")+", not "+r.Method)
+}
+
+// routableMethods are the methods a route may be served for, in the order an Allow header
+// lists them.
+var routableMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+	http.MethodDelete, http.MethodOptions, http.MethodTrace}
+
+// allowedMethods lists the methods the route table serves at the request's path: asked of the
+// router itself, so that the answer cannot disagree with the routes. HEAD comes with GET, which
+// answers it (middleware.GetHead).
+func allowedMethods(r *http.Request) []string {
+	rctx := chi.RouteContext(r.Context())
+	if rctx == nil || rctx.Routes == nil {
+		return nil
+	}
+	path := r.URL.RawPath
+	if path == "" {
+		path = r.URL.Path
+	}
+	var allow []string
+	for _, m := range routableMethods {
+		if rctx.Routes.Match(chi.NewRouteContext(), m, path) ||
+			m == http.MethodHead && slices.Contains(allow, http.MethodGet) {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }
 
 // isAPI reports whether the request is for the merchant API (its errors are JSON).

@@ -3,7 +3,7 @@ package web
 import _ "embed"
 
 // openAPIDocument is the OpenAPI 3.1 description of the merchant API (openapi.json beside this
-// file); a test checks every answer of the API's tests against it.
+// file). The tests hold it to the handlers: see package apitest.
 //
 //go:embed openapi.json
 var openAPIDocument []byte

@@ -23,11 +23,17 @@ var (
 	addressFields  = []string{"zipCode", "street", "number", "complement", "neighborhood", "city", "state", "country"}
 )
 
-// parseSessionRequest reads the body of POST /api/v1/checkout-sessions, every wrong type and
-// unknown field at once.
-func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, error) {
+// parseSessionRequest reads the body and the Idempotency-Key of POST
+// /api/v1/checkout-sessions, every wrong type and unknown field at once.
+func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSessionInput, error) {
 	var in checkout.CreateSessionInput
 	r := &strictjson.Reader{}
+	in.IdempotencyKey = h.Get("Idempotency-Key")
+	if _, sent := h["Idempotency-Key"]; sent && in.IdempotencyKey == "" {
+		// An empty key is a client's mistake, not a wish to go without one: its retry would
+		// make a second session.
+		r.Add("Idempotency-Key", checkout.CodeMinLength, "must not be empty (leave the header out to go without one)")
+	}
 	if doc.Kind() != strictjson.Object {
 		r.Add("body", checkout.CodeType, "must be an object")
 		return in, readErrors(r)
@@ -40,10 +46,16 @@ func parseSessionRequest(doc strictjson.Value) (checkout.CreateSessionInput, err
 			if v.Kind() == strictjson.Null {
 				r.Add(p, checkout.CodeType, "must be an object")
 			}
+			// In its place, so that the items after it keep their index in every violation.
+			in.Items = append(in.Items, checkout.SessionItem{Quantity: 1})
 			continue
 		}
+		pid := m.Get("productId")
+		if pid.Kind() == strictjson.String && r.String("", pid) == "" {
+			r.Add(p+".productId", checkout.CodeMinLength, "must not be empty (an ad-hoc item has no productId)")
+		}
 		it := checkout.SessionItem{
-			ProductID:   checkout.ProductID(r.String(p+".productId", m.Get("productId"))),
+			ProductID:   checkout.ProductID(r.String(p+".productId", pid)),
 			Title:       r.String(p+".title", m.Get("title")),
 			Description: r.String(p+".description", m.Get("description")),
 			Type:        r.String(p+".type", m.Get("type")),
@@ -113,7 +125,7 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	in, err := parseSessionRequest(doc)
+	in, err := parseSessionRequest(doc, r.Header)
 	var fe *checkout.FieldErrors
 	switch {
 	case errors.As(err, &fe):
@@ -122,7 +134,7 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 		s.failJSON(w, r, err)
 		return
 	}
-	in.IdempotencyKey = r.Header.Get("Idempotency-Key")
+
 	if key := apiKeyOf(r); key != nil {
 		in.APIKeyID = key.ID
 	}

@@ -8,25 +8,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
 // testConfiguredKey is the CHECKOUT_MERCHANT_API_KEY of the tests.
 const testConfiguredKey = "test-configured-api-key-0123456789"
-
-// apiExchange is one API request and its answer.
-type apiExchange struct {
-	method, path string
-	reqBody      []byte
-	status       int
-	header       http.Header
-	body         []byte
-}
 
 // apiResult is an API answer.
 type apiResult struct {
@@ -55,8 +49,9 @@ func (r apiResult) fields() []string {
 	return out
 }
 
-// api sends an API request with the configured key (unless header sets Authorization) and
-// records the exchange. body is sent as is (a string) or as JSON.
+// api sends an API request with the configured key (unless header sets Authorization); body is
+// sent as is (a string) or as JSON. Like every API exchange of env's client, it is checked
+// against openapi.json (apitest.Transport).
 func (e *env) api(method, path string, body any, header ...string) apiResult {
 	e.t.Helper()
 	var rb []byte
@@ -106,10 +101,6 @@ func (e *env) api(method, path string, body any, header ...string) apiResult {
 	if err := json.Unmarshal(out.body, &out.json); err != nil {
 		e.t.Fatalf("%s %s: the answer is not a JSON object: %v\n%s", method, path, err, out.body)
 	}
-	e.exMu.Lock()
-	defer e.exMu.Unlock()
-	e.exchanges = append(e.exchanges, apiExchange{method: method, path: path, reqBody: rb, status: res.StatusCode,
-		header: res.Header, body: out.body})
 	return out
 }
 
@@ -191,6 +182,24 @@ func TestAPICreateAndReadSession(t *testing.T) {
 	}
 	if res := e.api("GET", "/api/v1/orders/nope", nil); res.status != 404 || res.errorCode() != "not_found" {
 		t.Errorf("unknown order: %d %s", res.status, res.body)
+	}
+}
+
+// TestAPISessionExpires: a session nobody turned into an order is read as expired once a QR
+// code of a minute no longer fits before its end.
+func TestAPISessionExpires(t *testing.T) {
+	e := newEnv(t)
+	body := sessionBody()
+	body["expiresInSeconds"] = 120
+	res := e.api("POST", "/api/v1/checkout-sessions", body)
+	if res.status != 201 || res.json["status"] != "open" {
+		t.Fatalf("create: %d %s", res.status, res.body)
+	}
+	if err := e.sb.AdvanceClock(context.Background(), 61*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.api("GET", "/api/v1/checkout-sessions/"+res.json["id"].(string), nil); got.status != 200 || got.json["status"] != "expired" {
+		t.Errorf("after its end: %d %s", got.status, got.body)
 	}
 }
 
@@ -502,5 +511,74 @@ func TestAPINotificationLog(t *testing.T) {
 	}
 	if anon := e.api("GET", "/api/v1/notifications", nil, "Authorization", ""); anon.status != 401 {
 		t.Errorf("without a key: %d", anon.status)
+	}
+}
+
+// TestAPIMethodNotAllowedSaysAllow: on every path of the API, a method the path does not take
+// is a 405 whose Allow header lists the methods it takes (RFC 9110 §15.5.6): those the document
+// gives it, and HEAD with GET.
+func TestAPIMethodNotAllowedSaysAllow(t *testing.T) {
+	e := newEnv(t)
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PURGE"}
+	paths := spec.Doc.Paths.Map()
+	for tmpl, item := range paths {
+		ops := item.Operations()
+		var allow []string
+		for _, m := range methods {
+			if ops[m] != nil || m == "HEAD" && ops["GET"] != nil {
+				allow = append(allow, m)
+			}
+		}
+		path := web.APIPrefix + strings.ReplaceAll(tmpl, "{id}", "x")
+		for _, m := range methods {
+			if slices.Contains(allow, m) {
+				continue
+			}
+			res := e.do(m, path, nil, "Authorization", "Bearer "+testConfiguredKey)
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 405 || res.Header.Get("Allow") != strings.Join(allow, ", ") ||
+				m != "HEAD" && !strings.Contains(string(body), `"code":"method_not_allowed"`) {
+				t.Errorf("%s %s: %d, Allow %q, want %q: %s", m, path, res.StatusCode, res.Header.Get("Allow"), strings.Join(allow, ", "), body)
+			}
+		}
+	}
+	if len(paths) < 6 {
+		t.Errorf("only %d documented paths", len(paths))
+	}
+	// A method nothing knows, on a path nothing serves: there is no resource to allow anything.
+	if res := e.api("PURGE", "/api/v1/nothing-here", nil); res.status != 404 || res.header.Get("Allow") != "" {
+		t.Errorf("PURGE on no route: %d, Allow %q", res.status, res.header.Get("Allow"))
+	}
+}
+
+// TestAPIReportsOnlyWhatIsTrueOfItems: an item that cannot be resolved (an unknown product, a
+// productId that is empty or not a string, an item that is not an object) is reported for what
+// it is, and for nothing else: neither as an ad-hoc item missing its title, nor through a total
+// computed without it; the items after it keep their index.
+func TestAPIReportsOnlyWhatIsTrueOfItems(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ body, want string }{
+		{`{"items":[{"productId":"no-such-product"}]}`, "items[0].productId unknown_product"},
+		{`{"items":[{"productId":"no-such-product"},{"productId":"ebook-receitas-do-cerrado"}]}`, "items[0].productId unknown_product"},
+		{`{"items":[{"productId":""}]}`, "items[0].productId min_length"},
+		{`{"items":[{"productId":5,"quantity":2}]}`, "items[0].productId type"},
+		{`{"items":["x",{"title":"X","unitPrice":500,"type":"DIGITAL"}]}`, "items[0] type,items[1].title min_length"},
+		{`{"items":[null,{"productId":"ebook-receitas-do-cerrado","quantity":0}]}`, "items[0] type,items[1].quantity min"},
+		// A total computed from a refused price is not the merchant's either.
+		{`{"items":[{"title":"Grátis","unitPrice":0,"type":"DIGITAL"}]}`, "items[0].unitPrice min"},
+	} {
+		res := e.api("POST", "/api/v1/checkout-sessions", c.body)
+		if got := strings.Join(res.fields(), ","); res.status != 422 || got != c.want {
+			t.Errorf("%s: %d %s, want %s", c.body, res.status, got, c.want)
+		}
+	}
+	res := e.api("POST", "/api/v1/checkout-sessions", `{"items":[{"productId":""}]}`)
+	if msg := fmt.Sprint(res.json["error"]); !strings.Contains(msg, "must not be empty") {
+		t.Errorf("an empty productId is not explained: %s", res.body)
 	}
 }

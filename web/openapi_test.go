@@ -3,143 +3,30 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
-// The OpenAPI description is checked against the real handlers: every answer of every API
-// request made by the tests of this package (newEnv checks them when the test ends) must be
-// documented for its route, method and status, and valid against the documented schema; so
-// must every request body the handlers accepted; and every API route of the router must be
-// documented, and every documented route served.
-
-// openAPI is the description compiled once: the document, and its schemas by JSON pointer.
-type openAPI struct {
-	doc      map[string]any
-	compiler *jsonschema.Compiler
-	mu       sync.Mutex
-	schemas  map[string]*jsonschema.Schema
-}
-
-var loadOpenAPI = sync.OnceValues(func() (*openAPI, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(web.OpenAPIDocument()))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("openapi.json", doc); err != nil {
-		return nil, err
-	}
-	var plain map[string]any
-	if err := json.Unmarshal(web.OpenAPIDocument(), &plain); err != nil {
-		return nil, err
-	}
-	return &openAPI{doc: plain, compiler: c, schemas: map[string]*jsonschema.Schema{}}, nil
-})
-
-// schema compiles (once) the schema at a JSON pointer of the document.
-func (o *openAPI) schema(pointer string) (*jsonschema.Schema, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if s, ok := o.schemas[pointer]; ok {
-		return s, nil
-	}
-	s, err := o.compiler.Compile("openapi.json#" + pointer)
-	if err != nil {
-		return nil, err
-	}
-	o.schemas[pointer] = s
-	return s, nil
-}
-
-// escape is a JSON pointer token.
-func escape(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1") }
-
-// route finds the documented path template matching an API path ("/checkout-sessions/{id}").
-func (o *openAPI) route(path string) (string, bool) {
-	paths, _ := o.doc["paths"].(map[string]any)
-	rel := strings.TrimPrefix(path, web.APIPrefix)
-	for tmpl := range paths {
-		re := "^" + regexp.MustCompile(`\\\{[^/]+\\\}`).ReplaceAllString(regexp.QuoteMeta(tmpl), `[^/]+`) + "$"
-		if regexp.MustCompile(re).MatchString(rel) {
-			return tmpl, true
-		}
-	}
-	return "", false
-}
-
-// checkExchanges validates the API exchanges of a test against the description.
-func checkExchanges(t testing.TB, exchanges []apiExchange) {
-	t.Helper()
-	o, err := loadOpenAPI()
-	if err != nil {
-		t.Fatalf("openapi.json: %v", err)
-	}
-	for _, x := range exchanges {
-		path, _, _ := strings.Cut(x.path, "?")
-		tmpl, ok := o.route(path)
-		if !ok {
-			if x.status != http.StatusNotFound {
-				t.Errorf("%s %s: answered %d on an undocumented route", x.method, path, x.status)
-			}
-			continue
-		}
-		op, _ := o.doc["paths"].(map[string]any)[tmpl].(map[string]any)[strings.ToLower(x.method)].(map[string]any)
-		if op == nil {
-			if x.status != http.StatusMethodNotAllowed {
-				t.Errorf("%s %s: answered %d for an undocumented method", x.method, path, x.status)
-			}
-			continue
-		}
-		base := "/paths/" + escape(tmpl) + "/" + strings.ToLower(x.method)
-		code := strconv.Itoa(x.status)
-		if _, ok := op["responses"].(map[string]any)[code]; !ok {
-			t.Errorf("%s %s: status %d is not documented", x.method, tmpl, x.status)
-			continue
-		}
-		validate(t, o, base+"/responses/"+code+"/content/application~1json/schema", x.body, x.method+" "+tmpl+" → "+code)
-		if x.status < 300 && len(x.reqBody) > 0 {
-			validate(t, o, base+"/requestBody/content/application~1json/schema", x.reqBody, x.method+" "+tmpl+" request")
-		}
-	}
-}
-
-func validate(t testing.TB, o *openAPI, pointer string, body []byte, what string) {
-	t.Helper()
-	s, err := o.schema(pointer)
-	if err != nil {
-		t.Errorf("%s: schema %s: %v", what, pointer, err)
-		return
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		t.Errorf("%s: not JSON: %v", what, err)
-		return
-	}
-	if err := s.Validate(v); err != nil {
-		t.Errorf("%s does not match the description: %v\n%s", what, err, body)
-	}
-}
+// The OpenAPI description is held to the real handlers: every exchange of the tests' client
+// with the API is checked against it (apitest.Transport, in newEnv), every API route of the
+// router is documented and every documented route served, and the document-driven requests of
+// openapi_cases_test.go probe every field and parameter it describes.
 
 // TestOpenAPIRoutes: the router's API routes and the description's are the same.
 func TestOpenAPIRoutes(t *testing.T) {
 	e := newEnv(t)
-	o, err := loadOpenAPI()
+	spec, err := apitest.Load()
 	if err != nil {
 		t.Fatal(err)
-	}
-	if o.doc["openapi"] != "3.1.0" {
-		t.Errorf("openapi %v", o.doc["openapi"])
 	}
 	served := map[string]bool{}
 	err = chi.Walk(e.web.Handler().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
@@ -148,15 +35,15 @@ func TestOpenAPIRoutes(t *testing.T) {
 		}
 		tmpl := strings.TrimPrefix(route, web.APIPrefix)
 		tmpl = regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(tmpl, "{id}")
-		served[strings.ToLower(method)+" "+tmpl] = true
+		served[method+" "+tmpl] = true
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	documented := map[string]bool{}
-	for tmpl, item := range o.doc["paths"].(map[string]any) {
-		for method := range item.(map[string]any) {
+	for tmpl, item := range spec.Doc.Paths.Map() {
+		for method := range item.Operations() {
 			documented[method+" "+tmpl] = true
 		}
 	}
@@ -170,28 +57,117 @@ func TestOpenAPIRoutes(t *testing.T) {
 			t.Errorf("route %s is documented but not served", r)
 		}
 	}
-	if len(served) < 5 {
+	if len(served) < 6 {
 		t.Errorf("only %d API routes found", len(served))
 	}
 }
 
-// TestOpenAPICatchesDrift: the check would see an answer that drifts from the description.
+// TestOpenAPIDocument: the document is OpenAPI 3.1 with a licence, and each of its enums lists
+// a value once.
+func TestOpenAPIDocument(t *testing.T) {
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec.Doc.OpenAPI != "3.1.0" || spec.Doc.Info.License == nil || spec.Doc.Info.License.Name == "" {
+		t.Errorf("openapi %q, license %+v", spec.Doc.OpenAPI, spec.Doc.Info.License)
+	}
+	var doc any
+	if err := json.Unmarshal(web.OpenAPIDocument(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if enum, ok := v["enum"].([]any); ok {
+				seen := map[string]bool{}
+				for _, e := range enum {
+					if k := fmt.Sprint(e); seen[k] {
+						t.Errorf("%s: enum lists %q twice", path, k)
+					} else {
+						seen[k] = true
+					}
+				}
+			}
+			for k, e := range v {
+				walk(path+"/"+k, e)
+			}
+		case []any:
+			for i, e := range v {
+				walk(path+"/"+strconv.Itoa(i), e)
+			}
+		}
+	}
+	walk("", doc)
+}
+
+// TestOpenAPICatchesDrift: the check sees every way an answer can drift from the description,
+// and lets a documented one pass.
 func TestOpenAPICatchesDrift(t *testing.T) {
-	rec := &recordingT{TB: t}
-	checkExchanges(rec, []apiExchange{
-		{method: "GET", path: "/api/v1/orders/x", status: 200, body: []byte(`{"id": "x"}`)},
-		{method: "GET", path: "/api/v1/orders/x", status: 418, body: []byte(`{}`)},
-	})
-	if rec.errors != 2 {
-		t.Errorf("%d drifts reported, want 2", rec.errors)
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := func(kv ...string) http.Header {
+		h := http.Header{"Content-Type": {"application/json; charset=utf-8"}, "X-Request-Id": {"0123456789abcdef"}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	jsonH := header()
+	notFound := []byte(`{"error":{"code":"not_found","message":"not found","requestId":"0123456789abcdef"}}`)
+	order := []byte(`{"id":"x","number":"1","status":"paid","amount":1,"amountPaid":1,"refundDue":0,"latePayment":false,
+		"currency":"BRL","items":[{"title":"T","unitPrice":1,"quantity":1,"type":"DIGITAL"}],"customer":{},"history":[],"createdAt":"2026-03-14T12:00:00.000Z","updatedAt":"2026-03-14T12:00:00.000Z"}`)
+	session := []byte(`{"items":[{"productId":"p"}]}`)
+	created := []byte(`{"id":"s","url":"http://x/s/s","status":"open","amount":1,"currency":"BRL","expiresAt":"2026-03-14T12:00:00.000Z",
+		"createdAt":"2026-03-14T12:00:00.000Z","items":[{"title":"T","unitPrice":1,"quantity":1,"type":"DIGITAL"}],"customer":{},"amountPaid":0}`)
+	cases := []struct {
+		name           string
+		method, target string
+		reqBody        []byte
+		status         int
+		header         http.Header
+		body           []byte
+		drift          bool
+	}{
+		{"documented", "GET", "/api/v1/orders/x", nil, 200, jsonH, order, false},
+		{"documented error", "GET", "/api/v1/orders/x", nil, 404, jsonH, notFound, false},
+		{"undocumented route, 404", "GET", "/api/v1/nothing", nil, 404, jsonH, notFound, false},
+		{"body off its schema", "GET", "/api/v1/orders/x", nil, 200, jsonH, []byte(`{"id":"x"}`), true},
+		{"undocumented status", "GET", "/api/v1/orders/x", nil, 418, jsonH, notFound, true},
+		{"undocumented content type", "GET", "/api/v1/orders/x", nil, 200, header("Content-Type", "text/html"), order, true},
+		{"error off its schema", "GET", "/api/v1/orders/x", nil, 404, jsonH, []byte(`{"error":"not found"}`), true},
+		{"undocumented route, 200", "GET", "/api/v1/nothing", nil, 200, jsonH, order, true},
+		{"405 without Allow", "DELETE", "/api/v1/orders", nil, 405, jsonH, notFound, true},
+		{"405 with a wrong Allow", "DELETE", "/api/v1/orders", nil, 405,
+			header("Allow", "GET, POST"), notFound, true},
+		{"405 with Allow", "DELETE", "/api/v1/orders", nil, 405,
+			header("Allow", "GET, HEAD"), notFound, false},
+		{"a request the document refuses, taken", "GET", "/api/v1/orders?page=0", nil, 200, jsonH,
+			[]byte(`{"data":[],"page":1,"perPage":20,"hasMore":false}`), true},
+		{"a request the document refuses, refused", "GET", "/api/v1/orders?page=0", nil, 422, jsonH,
+			[]byte(`{"error":{"code":"invalid","message":"m","requestId":"r","fields":[{"field":"page","code":"min","message":"m"}]}}`), false},
+		{"201 without its Location", "POST", "/api/v1/checkout-sessions", session, 201, jsonH, created, true},
+		{"201 with its Location", "POST", "/api/v1/checkout-sessions", session, 201,
+			header("Location", "/api/v1/checkout-sessions/s"), created, false},
+		{"a replay without Idempotent-Replayed", "POST", "/api/v1/checkout-sessions", session, 200,
+			header("Location", "/api/v1/checkout-sessions/s"), created, true},
+		{"a replay", "POST", "/api/v1/checkout-sessions", session, 200,
+			header("Location", "/api/v1/checkout-sessions/s", "Idempotent-Replayed", "true"), created, false},
+		{"an error code the answer does not have", "GET", "/api/v1/orders/x", nil, 404, jsonH,
+			[]byte(`{"error":{"code":"invalid","message":"not found","requestId":"0123456789abcdef"}}`), true},
+		{"a 401 without WWW-Authenticate", "GET", "/api/v1/orders/x", nil, 401, jsonH,
+			[]byte(`{"error":{"code":"unauthorized","message":"key","requestId":"0123456789abcdef"}}`), true},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest(c.method, "http://localhost"+c.target, bytes.NewReader(c.reqBody))
+		req.Header.Set("Authorization", "Bearer k")
+		req.Header.Set("Content-Type", "application/json")
+		err := spec.Check(req, c.reqBody, c.status, c.header, c.body)
+		if (err != nil) != c.drift {
+			t.Errorf("%s: drift %v, want %v", c.name, err, c.drift)
+		}
 	}
 }
-
-// recordingT counts errors instead of failing.
-type recordingT struct {
-	testing.TB
-	errors int
-}
-
-func (r *recordingT) Errorf(string, ...any) { r.errors++ }
-func (r *recordingT) Helper()               {}

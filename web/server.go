@@ -313,6 +313,10 @@ func (s *Server) routes() http.Handler {
 		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		if isAPI(r) { // a method chi does not know is refused here, before the API's routes
+			s.apiMethodNotAllowed(w, r)
+			return
+		}
 		s.renderError(w, r, http.StatusMethodNotAllowed)
 	})
 

@@ -22,6 +22,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
 // running is an app serving on a random loopback port.
@@ -62,6 +63,7 @@ func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
 		t.Fatal(err)
 	}
 	r := &running{t: t, app: a, cancel: cancel, served: make(chan error, 1), dataDir: cfg.DataDir, http: &http.Client{
+		Transport:     apitest.Transport(t, nil), // every merchant API exchange is held to openapi.json
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
