@@ -128,8 +128,8 @@ type envOptions struct {
 	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
 	newCartBurst   int  // 0: the default
 	dashboard      bool // serve the dashboard (see dashboard_helpers_test.go)
-	// maxStreams, maxStreamsPerOrder: the SSE caps (0: the defaults).
-	maxStreams, maxStreamsPerOrder int
+	// maxStreams, maxStreamsPerOrder, maxStreamsPerClient: the SSE caps (0: the defaults).
+	maxStreams, maxStreamsPerOrder, maxStreamsPerClient int
 	// qrImage: the domain draws each attempt's QR image once, as the app wires it (otherwise
 	// the QR route draws it, as for attempts stored before images were drawn).
 	qrImage bool
@@ -200,22 +200,23 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	opts := web.Options{
-		Logger:             slog.New(slog.NewJSONHandler(logs, nil)),
-		Service:            svc,
-		Store:              store,
-		Assets:             static.New(),
-		WebhookSecret:      o.webhookSecret,
-		Clock:              sb.Now,
-		FrameAncestors:     o.frameAncestors,
-		PublicURL:          o.publicURL,
-		Heartbeat:          o.heartbeat,
-		WebhookWorkers:     o.workers,
-		Recheck:            o.recheck,
-		WebhookQueue:       o.queue,
-		APIKeys:            keys,
-		Notifications:      merchant.NewDeliveryLog(notifications),
-		MaxStreams:         o.maxStreams,
-		MaxStreamsPerOrder: o.maxStreamsPerOrder,
+		Logger:              slog.New(slog.NewJSONHandler(logs, nil)),
+		Service:             svc,
+		Store:               store,
+		Assets:              static.New(),
+		WebhookSecret:       o.webhookSecret,
+		Clock:               sb.Now,
+		FrameAncestors:      o.frameAncestors,
+		PublicURL:           o.publicURL,
+		Heartbeat:           o.heartbeat,
+		WebhookWorkers:      o.workers,
+		Recheck:             o.recheck,
+		WebhookQueue:        o.queue,
+		APIKeys:             keys,
+		Notifications:       merchant.NewDeliveryLog(notifications),
+		MaxStreams:          o.maxStreams,
+		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
+		MaxStreamsPerClient: o.maxStreamsPerClient,
 	}
 	if o.newCartBurst > 0 {
 		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test

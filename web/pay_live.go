@@ -95,7 +95,7 @@ var errTooManyStreams = &checkout.Error{Code: checkout.CodeUnavailable,
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := chi.URLParam(r, "orderID")
-	release, ok := s.streams.acquire(id)
+	release, ok := s.streams.acquire(id, clientKey(r))
 	if !ok {
 		w.Header().Set("Retry-After", "60")
 		s.failJSON(w, r, errTooManyStreams)

@@ -55,8 +55,9 @@ const EmbedJSMaxAge = 5 * time.Minute
 
 // Default caps of the SSE streams (see Options.MaxStreams).
 const (
-	DefaultMaxStreams         = 10_000
-	DefaultMaxStreamsPerOrder = 8
+	DefaultMaxStreams          = 10_000
+	DefaultMaxStreamsPerOrder  = 8
+	DefaultMaxStreamsPerClient = 50
 )
 
 // SandboxPayer pays a deposit through the sandbox gateway's simulation control. It exists only
@@ -111,9 +112,12 @@ type Options struct {
 	// told of with Changed). Zero: streams wait for events only, with no timer of their own.
 	Recheck time.Duration
 	// MaxStreams caps the SSE streams open at once in this process, MaxStreamsPerOrder those
-	// of one order (defaults DefaultMaxStreams and DefaultMaxStreamsPerOrder). Past a cap the
-	// stream is refused with 503 and the page polls its status instead.
-	MaxStreams, MaxStreamsPerOrder int
+	// of one order, MaxStreamsPerClient those of one client address (an IPv6 one by its /64),
+	// so that one client cannot take every stream (defaults DefaultMaxStreams,
+	// DefaultMaxStreamsPerOrder and DefaultMaxStreamsPerClient; MaxStreamsPerClient negative:
+	// no cap per client). Past a cap the stream is refused with 503 and the page polls its
+	// status instead.
+	MaxStreams, MaxStreamsPerOrder, MaxStreamsPerClient int
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
@@ -211,6 +215,9 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxStreamsPerOrder <= 0 {
 		opts.MaxStreamsPerOrder = DefaultMaxStreamsPerOrder
 	}
+	if opts.MaxStreamsPerClient == 0 {
+		opts.MaxStreamsPerClient = DefaultMaxStreamsPerClient
+	}
 	if opts.WebhookWorkers <= 0 {
 		opts.WebhookWorkers = 4
 	}
@@ -227,7 +234,7 @@ func New(opts Options) (*Server, error) {
 		done:     make(chan struct{}),
 		hooks:    make(chan webhookJob, opts.WebhookQueue),
 		seen:     newRecentIDs(4096),
-		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder, max(opts.MaxStreamsPerClient, 0)),
 		pixPages: newPixPages(),
 	}
 	s.qrImages = opts.QRImages

@@ -130,7 +130,7 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 	if cartID == "" && s.newCarts != nil {
 		// Every new cart is a row until retention removes it: one address may not start them
 		// by the thousand.
-		if ok, wait := s.newCarts.allow(clientIP(r), s.opts.Clock()); !ok {
+		if ok, wait := s.newCarts.allow(clientKey(r), s.opts.Clock()); !ok {
 			secs := int(wait.Round(time.Second) / time.Second)
 			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 			s.renderErrorMessage(w, r, http.StatusTooManyRequests, views.T(s.pageLang(r), views.MsgTooManyCarts, max(secs, 1)))

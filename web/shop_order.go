@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -123,6 +124,9 @@ func clientIP(r *http.Request) string {
 	}
 	return host
 }
+
+// clientKey is how the client of r is counted by the per-address limits (new carts, streams).
+func clientKey(r *http.Request) string { return merchant.AddressKey(clientIP(r)) }
 
 // lookupCEP is GET /cep/{cep}: JSON {cep, street, neighborhood, city, state} for the customer
 // form's address lookup; 404 when unknown, 422 when not a CEP, 503 when the service is down.

@@ -2,34 +2,40 @@ package web
 
 import "sync"
 
-// streamCounter caps the SSE streams open at once, in all and per order.
+// streamCounter caps the SSE streams open at once: in all, per order and per client address.
 type streamCounter struct {
-	mu              sync.Mutex
-	max, maxByOrder int
-	open            int
-	byOrder         map[string]int
+	mu                           sync.Mutex
+	max, maxByOrder, maxByClient int // maxByClient 0: no cap per client
+	open                         int
+	byOrder, byClient            map[string]int
 }
 
-func newStreamCounter(max, maxByOrder int) *streamCounter {
-	return &streamCounter{max: max, maxByOrder: maxByOrder, byOrder: map[string]int{}}
+func newStreamCounter(max, maxByOrder, maxByClient int) *streamCounter {
+	return &streamCounter{max: max, maxByOrder: maxByOrder, maxByClient: maxByClient,
+		byOrder: map[string]int{}, byClient: map[string]int{}}
 }
 
-// acquire counts a new stream of order id and returns the function that uncounts it, or false
-// when a cap is reached.
-func (c *streamCounter) acquire(id string) (release func(), ok bool) {
+// acquire counts a new stream of order id for client (an address key) and returns the function
+// that uncounts it, or false when a cap is reached.
+func (c *streamCounter) acquire(id, client string) (release func(), ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.open >= c.max || c.byOrder[id] >= c.maxByOrder {
+	if c.open >= c.max || c.byOrder[id] >= c.maxByOrder ||
+		(c.maxByClient > 0 && c.byClient[client] >= c.maxByClient) {
 		return nil, false
 	}
 	c.open++
 	c.byOrder[id]++
+	c.byClient[client]++
 	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		c.open--
 		if c.byOrder[id]--; c.byOrder[id] <= 0 {
 			delete(c.byOrder, id)
+		}
+		if c.byClient[client]--; c.byClient[client] <= 0 {
+			delete(c.byClient, client)
 		}
 	}, true
 }

@@ -296,7 +296,7 @@ func TestLoginThrottlingPerAddress(t *testing.T) {
 	}
 }
 
-func TestAddrKey(t *testing.T) {
+func TestAddressKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"203.0.113.7:5555":        "203.0.113.7",
 		"203.0.113.7":             "203.0.113.7",
@@ -306,8 +306,8 @@ func TestAddrKey(t *testing.T) {
 		"":                        "unknown",
 		"garbage":                 "unknown",
 	} {
-		if got := merchant.AddrKey(in); got != want {
-			t.Errorf("AddrKey(%q) = %q, want %q", in, got, want)
+		if got := merchant.AddressKey(in); got != want {
+			t.Errorf("AddressKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

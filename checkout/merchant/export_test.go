@@ -12,9 +12,6 @@ func DecodePHC(s string) (Argon2Params, error) {
 	return p, err
 }
 
-// AddrKey exposes the throttling key of a client address.
-func AddrKey(addr string) string { return addrKey(addr) }
-
 // Hold takes a slot of h's semaphore until the returned func is called.
 func (h *Hasher) Hold() func() {
 	h.sem <- struct{}{}

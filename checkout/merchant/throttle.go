@@ -86,7 +86,7 @@ type throttleKey struct {
 // address and the account, in that order. u is the user with that e-mail (nil: none): the
 // pair's count belongs to the user's current password, so that a reset starts it again.
 func (p ThrottlePolicy) throttleKeys(email, addr string, u *User) []throttleKey {
-	a := addrKey(addr)
+	a := AddressKey(addr)
 	pair := "pair:" + NormalizeEmail(email) + " " + a
 	if u != nil {
 		pair += " " + strconv.FormatInt(u.UpdatedAt.UnixMilli(), 10)
@@ -102,10 +102,11 @@ func (p ThrottlePolicy) throttleKeys(email, addr string, u *User) []throttleKey 
 // throttled like known ones, so the throttle tells nothing either.
 func accountKey(email string) string { return "account:" + NormalizeEmail(email) }
 
-// addrKey is how a client address is counted: an IPv4 address, or the /64 prefix of an IPv6
-// one (one subscriber usually holds a whole /64); "unknown" when the address cannot be read,
-// so that such clients share one count rather than escape it.
-func addrKey(addr string) string {
+// AddressKey is how the checkout counts a client address in its limits (sign-in throttling,
+// new carts, live streams, connections): an IPv4 address, or the /64 prefix of an IPv6 one
+// (one subscriber usually holds a whole /64); "unknown" when the address cannot be read, so
+// that such clients share one count rather than escape it.
+func AddressKey(addr string) string {
 	a, err := netip.ParseAddr(addr)
 	if err != nil {
 		if ap, err2 := netip.ParseAddrPort(addr); err2 == nil {

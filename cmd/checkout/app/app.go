@@ -10,6 +10,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -19,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -225,14 +227,16 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Heartbeat:      cfg.SSEHeartbeat,
 		QRImages:       a.qrImages,
 		NewCartLimit:   cfg.NewCartLimit,
-		Merchant:       merchantProfile(cfg),
-		APIKeys:        a.merchant.keys,
-		FrameOrigins:   a.merchant.settings.FrameOrigins,
-		Notifications:  a.merchant.log,
-		Settings:       a.merchant.settings,
-		Accounts:       a.accounts,
-		Gateway:        a.gateway,
-		Sessions:       store.Sessions(),
+		// 0 (off) in the configuration is "no cap" for the server, whose zero is the default.
+		MaxStreamsPerClient: cmp.Or(cfg.StreamsPerClient, -1),
+		Merchant:            merchantProfile(cfg),
+		APIKeys:             a.merchant.keys,
+		FrameOrigins:        a.merchant.settings.FrameOrigins,
+		Notifications:       a.merchant.log,
+		Settings:            a.merchant.settings,
+		Accounts:            a.accounts,
+		Gateway:             a.gateway,
+		Sessions:            store.Sessions(),
 	})
 	if err != nil {
 		return nil, err
@@ -484,7 +488,9 @@ func (a *App) Serve(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(a.ln) }()
+	go func() {
+		errc <- srv.Serve(web.ConnLimit{Max: a.cfg.ConnsPerPeer, Exempt: netip.Addr.IsLoopback, Log: a.log}.Listener(a.ln))
+	}()
 	a.banner()
 	close(a.ready)
 

@@ -54,7 +54,11 @@ type Config struct {
 	MerchantWebhookSecret string
 	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
 	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
-	CEPLookup             string   // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
+	// StreamsPerClient (CHECKOUT_STREAMS_PER_CLIENT) caps the live-status streams of one client
+	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
+	// open; 0 is "off".
+	StreamsPerClient, ConnsPerPeer int
+	CEPLookup                      string // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
 	// The payee as the shopper's bank shows it, and the support contact (shopper pages).
 	MerchantLegalName string // CHECKOUT_MERCHANT_LEGAL_NAME (default: the merchant name)
 	MerchantDocument  string // CHECKOUT_MERCHANT_DOCUMENT: CNPJ (or CPF)
@@ -133,6 +137,8 @@ func Defaults() Config {
 		DataDir:            DefaultDataDir,
 		MerchantName:       DefaultMerchantName,
 		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
+		StreamsPerClient:   web.DefaultMaxStreamsPerClient,
+		ConnsPerPeer:       web.DefaultConnsPerPeer,
 		ReconcileInterval:  DefaultReconcileInterval,
 		CartRetention:      checkout.DefaultCartRetention,
 		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
@@ -169,6 +175,22 @@ func settings() []setting {
 				return errors.New("must be a duration of at least an hour, such as 168h")
 			}
 			*dst(c) = d
+			return nil
+		}
+	}
+	// count reads a positive whole number, or off (0).
+	count := func(dst func(c *Config) *int) func(c *Config, v string) error {
+		return func(c *Config, v string) error {
+			v = strings.ToLower(strings.TrimSpace(v))
+			if v == "off" {
+				*dst(c) = 0
+				return nil
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return errors.New("must be a positive whole number, or off")
+			}
+			*dst(c) = n
 			return nil
 		}
 	}
@@ -225,6 +247,8 @@ func settings() []setting {
 			c.SandboxRateLimit = l
 			return nil
 		}},
+		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests", count(func(c *Config) *int { return &c.StreamsPerClient })},
+		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); off behind a reverse proxy, which limits them itself", count(func(c *Config) *int { return &c.ConnsPerPeer })},
 		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
 			r, err := parseRate(v)
 			c.NewCartLimit = r
@@ -245,7 +269,17 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RETENTION_SESSIONS":    func(c Config) string { return c.SessionRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
+	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },
+	"CHECKOUT_CONNS_PER_PEER":        func(c Config) string { return formatCount(c.ConnsPerPeer) },
 	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.String() },
+}
+
+// formatCount writes a count setting as it is read: a number, or off.
+func formatCount(n int) string {
+	if n <= 0 {
+		return "off"
+	}
+	return strconv.Itoa(n)
 }
 
 // rateUnits are the periods a rate may be given per.

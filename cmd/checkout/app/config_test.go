@@ -93,6 +93,9 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_CEP_LOOKUP": "https://cep.example.com/lookup"}, nil, "CHECKOUT_CEP_LOOKUP"},
 		{map[string]string{"CHECKOUT_CEP_LOOKUP": "ftp://cep.example.com/{cep}"}, nil, "CHECKOUT_CEP_LOOKUP"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "0/min"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
+		{map[string]string{"CHECKOUT_STREAMS_PER_CLIENT": "0"}, nil, "CHECKOUT_STREAMS_PER_CLIENT"},
+		{map[string]string{"CHECKOUT_CONNS_PER_PEER": "many"}, nil, "CHECKOUT_CONNS_PER_PEER"},
+		{nil, []string{"-conns-per-peer=-1"}, "-conns-per-peer"},
 		{map[string]string{"CHECKOUT_NEW_CART_LIMIT": "10/fortnight"}, nil, "CHECKOUT_NEW_CART_LIMIT"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "http://erp.example.com/hook"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "erp.example.com"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
@@ -164,6 +167,22 @@ func TestLoadNewCartLimit(t *testing.T) {
 
 // TestLoadSandboxRateLimit: CHECKOUT_SANDBOX_RATE_LIMIT (and -sandbox-rate-limit) reach the
 // embedded sandbox's limit; unset, the sandbox keeps its realistic default.
+// The per-address caps of streams and connections: on by default, a number, or off.
+func TestLoadPerAddressCaps(t *testing.T) {
+	c, err := Load(envOf(nil), nil)
+	if err != nil || c.StreamsPerClient != web.DefaultMaxStreamsPerClient || c.ConnsPerPeer != web.DefaultConnsPerPeer {
+		t.Fatalf("defaults: %d, %d, %v", c.StreamsPerClient, c.ConnsPerPeer, err)
+	}
+	c, err = Load(envOf(map[string]string{"CHECKOUT_STREAMS_PER_CLIENT": " off ", "CHECKOUT_CONNS_PER_PEER": "1000"}), nil)
+	if err != nil || c.StreamsPerClient != 0 || c.ConnsPerPeer != 1000 {
+		t.Fatalf("off and 1000: %d, %d, %v", c.StreamsPerClient, c.ConnsPerPeer, err)
+	}
+	c, err = Load(envOf(nil), []string{"-streams-per-client", "7", "-conns-per-peer", "OFF"})
+	if err != nil || c.StreamsPerClient != 7 || c.ConnsPerPeer != 0 {
+		t.Fatalf("flags: %d, %d, %v", c.StreamsPerClient, c.ConnsPerPeer, err)
+	}
+}
+
 func TestLoadSandboxRateLimit(t *testing.T) {
 	c, err := Load(envOf(nil), nil)
 	if err != nil || c.SandboxRateLimit != (sandbox.RateLimit{}) {
