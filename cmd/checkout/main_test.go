@@ -78,15 +78,3 @@ func TestUnreachableDatabaseExitsOneWithoutThePassword(t *testing.T) {
 		t.Errorf("stderr %q", stderr.String())
 	}
 }
-
-// TestGCPercent: the binary sets its own GOGC only when the environment gives none.
-func TestGCPercent(t *testing.T) {
-	none := func(string) (string, bool) { return "", false }
-	if p, ok := gcPercent(none); !ok || p != defaultGCPercent {
-		t.Errorf("without GOGC: %d, %v; want %d", p, ok, defaultGCPercent)
-	}
-	given := func(k string) (string, bool) { return "50", k == "GOGC" }
-	if _, ok := gcPercent(given); ok {
-		t.Error("GOGC=50 in the environment was overridden")
-	}
-}
