@@ -47,10 +47,13 @@ func TestSnapshotIsReplacedByChangesThroughTheService(t *testing.T) {
 	}
 }
 
-// With SnapshotMaxAge, a change made by another instance is seen once the snapshot is that old.
+// With SnapshotMaxAge, a change made by another instance is not seen while the snapshot is
+// younger, and is seen once it is older (the age is the service's clock's).
 func TestSnapshotMaxAge(t *testing.T) {
+	const maxAge = time.Minute
+	clock := sandbox.NewManualClock(time.Now())
 	e := newEnv(t, func(o *envOptions) {
-		o.serviceOptions = func(so *checkout.ServiceOptions) { so.SnapshotMaxAge = 20 * time.Millisecond }
+		o.serviceOptions = func(so *checkout.ServiceOptions) { so.SnapshotMaxAge, so.Clock = maxAge, clock.Now }
 	})
 	o := e.place()
 	other := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now})
@@ -58,7 +61,10 @@ func TestSnapshotMaxAge(t *testing.T) {
 	if _, err := other.RefreshFromGateway(e.ctx, o.ID); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(30 * time.Millisecond)
+	if snap, err := e.svc.Snapshot(e.ctx, o.ID); err != nil || snap.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("snapshot younger than its age = %v, %v; want the one held, awaiting_payment", snap.Status, err)
+	}
+	clock.Advance(maxAge + time.Millisecond)
 	if snap, err := e.svc.Snapshot(e.ctx, o.ID); err != nil || snap.Status != checkout.StatusPaid {
 		t.Errorf("snapshot past its age = %v, %v; want paid", snap.Status, err)
 	}
