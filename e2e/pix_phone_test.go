@@ -18,6 +18,9 @@ func TestPixPageOnAPhone(t *testing.T) {
 	form := shopIn(s).catalogue().add(digitalProduct).checkout()
 	form.fillCustomer(validCustomer())
 	pix := form.placeOrder()
+	// The fold is the phone's only while the page is no wider than the phone.
+	s.noHorizontalScroll(s.page, "PIX")
+	s.check(s.expect.Locator(pix.testID("copy-code")).ToHaveText("Copiar código Pix"), "the copy button")
 	for _, id := range []string{"amount", "countdown", "copy-code"} {
 		box, err := pix.testID(id).BoundingBox()
 		s.check(err, id+" box")
