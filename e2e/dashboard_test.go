@@ -22,6 +22,7 @@ import (
 // filter shows its error and keeps the other values; the CSV holds every matching row; sign
 // out and find the dashboard closed.
 func TestDashboardDepositsAndWithdrawals(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)})
 	a.addMerchant(t)
 	a.seedGateway(t, 400, 80)
@@ -153,6 +154,7 @@ func TestDashboardDepositsAndWithdrawals(t *testing.T) {
 // TestDashboardThrottling: after ten wrong passwords, even the right one must wait, and the page
 // says how long.
 func TestDashboardThrottling(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
 	d := dashboardOf(s, a)
@@ -173,6 +175,7 @@ func TestDashboardThrottling(t *testing.T) {
 // TestDashboardPhoneAndKeyboard: at 390 px nothing scrolls sideways and rows read as cards; the
 // filters work with the keyboard alone and the results take the focus.
 func TestDashboardPhoneAndKeyboard(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
 		Viewport:          &playwright.Size{Width: 390, Height: 844},
 		DeviceScaleFactor: playwright.Float(2),
@@ -233,6 +236,7 @@ func FormatCountPt(n int) string {
 // results (or, when invalid, on the summary of its errors), a deposit's page, a product made,
 // an API key made and shown, sign out.
 func TestDashboardKeyboard(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
 	a.seedGateway(t, 40, 10)

@@ -317,6 +317,7 @@ func abs(n int) int {
 // the order id, and the successUrl opens in the top window. Meanwhile the merchant's URL gets
 // the signed notifications, the first only on its third attempt (it fails twice).
 func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
+	t.Parallel()
 	rc := newNotificationReceiver(t, 2)
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{
 		"CHECKOUT_MERCHANT_API_KEY":        testAPIKey,
@@ -412,6 +413,7 @@ func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
 // merchant's page "closed" with the cancelUrl, which embed.js opens in the top window; a page
 // that prevents the event's default keeps the shopper where they are.
 func TestEmbedCancelOpensCancelURL(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
 	site := newMerchantSite(t, a)
@@ -459,6 +461,7 @@ func TestEmbedCancelOpensCancelURL(t *testing.T) {
 // embedOrigin shows nothing there and tells that page nothing; the page of its own origin
 // shows it.
 func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{})
 	allowed := newMerchantSite(t, a)
@@ -512,6 +515,7 @@ func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
 // host page itself and by another checkout frame on the page (same origin as the checkout,
 // another window) are ignored, forged "paid" included.
 func TestEmbedIgnoresOtherWindows(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{})
 	site := newMerchantSite(t, a)
@@ -587,6 +591,7 @@ func checkoutFrameOf(t *testing.T, s *session, a *testApp, id string) playwright
 // session it made through the API, lists the events as they arrive, and its server reads the
 // payment from the API.
 func TestDemoMerchantPageInABrowser(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost"}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
 	demo := a.app.DemoURL()
 	if !strings.HasPrefix(demo, "http://127.0.0.1:") {

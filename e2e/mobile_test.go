@@ -13,6 +13,7 @@ const minTarget = 24
 // On a 390×844 phone (touch, mobile viewport) every page of the flow, the receipt included, is
 // no wider than the screen, and the QR code and the buttons can be reached and tapped.
 func TestPhoneViewport(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
 		Viewport:          &playwright.Size{Width: 390, Height: 844},
 		DeviceScaleFactor: playwright.Float(2),

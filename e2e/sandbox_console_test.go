@@ -20,6 +20,7 @@ import (
 // without sideways scrolling; its buttons are big enough to tap. The same page on a wide
 // screen keeps its table.
 func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
+	t.Parallel()
 	if suite.skip != "" {
 		t.Skipf("BROWSER TESTS SKIPPED: %s (run e2e/setup.sh)", suite.skip)
 	}
@@ -72,6 +73,7 @@ func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
 		{"desktop", playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := newSession(t, tc.opts)
 			var cspViolations []string
 			s.page.OnConsole(func(m playwright.ConsoleMessage) {
