@@ -33,6 +33,7 @@ func (s *productReads) Product(ctx context.Context, id checkout.ProductID) (*che
 // instance shows after the maximum age, and meanwhile an order cannot be placed with a product
 // that instance deactivated (orders read their products as stored).
 func TestCatalogueKeptBriefly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	reads := &productReads{Store: e.store}
 	clock := sandbox.NewManualClock(time.Now())

@@ -12,6 +12,7 @@ import (
 // database (another instance) is not seen until the snapshot is read again, while a change
 // made through the service replaces it at once.
 func TestSnapshotIsReplacedByChangesThroughTheService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	snap, err := e.svc.Snapshot(e.ctx, o.ID)
@@ -50,6 +51,7 @@ func TestSnapshotIsReplacedByChangesThroughTheService(t *testing.T) {
 // With SnapshotMaxAge, a change made by another instance is not seen while the snapshot is
 // younger, and is seen once it is older (the age is the service's clock's).
 func TestSnapshotMaxAge(t *testing.T) {
+	t.Parallel()
 	const maxAge = time.Minute
 	clock := sandbox.NewManualClock(time.Now())
 	e := newEnv(t, func(o *envOptions) {
@@ -73,6 +75,7 @@ func TestSnapshotMaxAge(t *testing.T) {
 // A snapshot is filled by the first read (a service that never saw the order), and an unknown
 // order is not found.
 func TestSnapshotFilledOnFirstRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	fresh := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now})
