@@ -98,6 +98,11 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	}
 	publicURL := fmt.Sprintf("http://%s:%d", o.host, public.Addr().(*net.TCPAddr).Port)
 	dataDir := filepath.Join(t.TempDir(), "data")
+	if err := os.CopyFS(dataDir, os.DirFS(suite.dataDir)); err != nil {
+		ln.Close()
+		public.Close()
+		t.Fatalf("copying the data directory: %v", err)
+	}
 
 	env := map[string]string{
 		"CHECKOUT_ADDR":               "127.0.0.1:0",
