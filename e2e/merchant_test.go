@@ -470,17 +470,17 @@ func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
 
 	// The browser's answer to the framed document is the signal: it refuses it (the session's
 	// frame-ancestors), and the iframe then fires its load event, empty.
-	framed := make(chan string, 2) // "" when the document loaded, else why it failed
-	s.page.OnRequestFinished(func(r playwright.Request) {
+	framed := make(chan string, 1) // "" when the document loaded, else why it failed
+	tell := func(r playwright.Request, why string) {
 		if r.IsNavigationRequest() && r.URL() == sess.URL {
-			framed <- ""
+			select {
+			case framed <- why: // the first answer; the control below loads it again
+			default:
+			}
 		}
-	})
-	s.page.OnRequestFailed(func(r playwright.Request) {
-		if r.IsNavigationRequest() && r.URL() == sess.URL {
-			framed <- fmt.Sprint(r.Failure())
-		}
-	})
+	}
+	s.page.OnRequestFinished(func(r playwright.Request) { tell(r, "") })
+	s.page.OnRequestFailed(func(r playwright.Request) { tell(r, fmt.Sprint(r.Failure())) })
 	s.open(other.origin() + "/?session=" + sess.URL)
 	select {
 	case why := <-framed:
