@@ -16,6 +16,7 @@ const DefaultCatalogueMaxAge = 2 * time.Second
 // with it (an inactive one is refused there).
 type catalogueCache struct {
 	maxAge time.Duration
+	now    func() time.Time // the Service's clock
 	mu     sync.Mutex
 	at     time.Time // when list was read (zero: nothing held)
 	gen    uint64    // bumped by every change: a read begun before one is not kept
@@ -26,7 +27,7 @@ type catalogueCache struct {
 // products returns the active products, from memory when they were read less than maxAge ago.
 func (c *catalogueCache) products(ctx context.Context, read func(ctx context.Context) ([]Product, error)) ([]Product, error) {
 	c.mu.Lock()
-	if !c.at.IsZero() && time.Since(c.at) < c.maxAge {
+	if !c.at.IsZero() && c.now().Sub(c.at) < c.maxAge {
 		list := c.list
 		c.mu.Unlock()
 		return append([]Product(nil), list...), nil
@@ -43,7 +44,7 @@ func (c *catalogueCache) products(ctx context.Context, read func(ctx context.Con
 	}
 	c.mu.Lock()
 	if c.gen == gen {
-		c.at, c.list, c.byID = time.Now(), list, byID
+		c.at, c.list, c.byID = c.now(), list, byID
 	}
 	c.mu.Unlock()
 	return append([]Product(nil), list...), nil
@@ -54,7 +55,7 @@ func (c *catalogueCache) products(ctx context.Context, read func(ctx context.Con
 func (c *catalogueCache) product(id ProductID) (p *Product, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.at.IsZero() || time.Since(c.at) >= c.maxAge {
+	if c.at.IsZero() || c.now().Sub(c.at) >= c.maxAge {
 		return nil, false
 	}
 	i, found := c.byID[id]

@@ -17,6 +17,7 @@ import (
 // itself, its awaiting_payment published, with exactly one gateway transaction per attempt:
 // the background completion reuses the attempt's idempotency key.
 func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *envOptions) {
 		o.rateLimit = &sandbox.RateLimit{Requests: 4, Period: time.Second, Burst: 2}
 	})

@@ -35,6 +35,7 @@ func (b *syncBuffer) String() string {
 // due, noted in the order's history and logged with the order number (never its id), once
 // however often the deposit is read again.
 func TestPaidTwiceFlagsRefund(t *testing.T) {
+	t.Parallel()
 	logs := &syncBuffer{}
 	e := newEnv(t, func(o *envOptions) {
 		o.serviceOptions = func(so *checkout.ServiceOptions) {

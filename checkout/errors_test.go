@@ -13,6 +13,7 @@ import (
 // TestErrorCode: every error has one code, found through wrapping, for the domain's own errors
 // and for the gateway client's.
 func TestErrorCode(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  error
 		want checkout.Code

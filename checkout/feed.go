@@ -48,7 +48,7 @@ func (s *Service) changedTo(ctx context.Context, id string, version int) error {
 	if s.own.passOver(id, version) {
 		return nil // this process is writing that version: it replaces the snapshot and tells
 	}
-	held := s.snaps.get(id, time.Now(), 0)
+	held := s.snaps.get(id, s.now(), 0)
 	switch {
 	case held != nil && held.Version >= version:
 		return nil
@@ -72,7 +72,7 @@ func (s *Service) CatchUp(ctx context.Context, since time.Time) error {
 		return fmt.Errorf("checkout: listing the orders changed since %s: %w", since.Format(time.RFC3339), err)
 	}
 	for _, o := range changed {
-		held := s.snaps.get(o.ID, time.Now(), 0)
+		held := s.snaps.get(o.ID, s.now(), 0)
 		if held != nil && held.Version >= o.Version {
 			continue
 		}

@@ -42,6 +42,7 @@ func (f *feedStore) readCount() int {
 // its snapshot: the feed passes over a version this process is writing instead of reading the
 // order again, and reads it as before when no write of that version is under way.
 func TestFeedPassesOverOwnWrites(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := &feedStore{stored: Order{ID: "a", Version: 2, Status: StatusPaid}}
 	s := NewService(st, nil, ServiceOptions{Logger: slog.New(slog.DiscardHandler)})
@@ -68,6 +69,7 @@ func TestFeedPassesOverOwnWrites(t *testing.T) {
 // When the write the feed's change was passed over for fails (another process wrote that
 // version first), the writer reads the order again and its subscribers hear of the change.
 func TestFailedOwnWriteReadsThePassedOverChange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := &feedStore{stored: Order{ID: "a", Version: 1, Status: StatusAwaitingPayment}}
 	s := NewService(st, nil, ServiceOptions{Logger: slog.New(slog.DiscardHandler)})

@@ -14,6 +14,7 @@ import (
 // TestMerchantProducts: products made from the dashboard follow the gateway's item rules, get
 // unique ids from their titles, and show in the shop at once; deactivated ones leave it.
 func TestMerchantProducts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		in          checkout.ProductInput
@@ -103,6 +104,7 @@ func TestMerchantProducts(t *testing.T) {
 // TestOverviewAndOrderList: the overview counts what was paid today and what awaits payment;
 // the order list finds an order by its customer's document as typed.
 func TestOverviewAndOrderList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	paid := e.place()
 	e.control(paid.CurrentAttempt().TransactionID, sandbox.ActionPay)

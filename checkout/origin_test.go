@@ -10,6 +10,7 @@ import (
 // source may also end in a slash or start its host with a wildcard, as CSP allows. Neither may
 // carry anything that ends the CSP directive or that a browser would drop it for.
 func TestCheckOriginAndFrameAncestor(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in             string
 		origin, source bool // accepted as an origin, as a frame-ancestors source

@@ -52,6 +52,7 @@ func (a *recordingAnnouncer) calls() ([]string, int) {
 // and says so once committed; an update that changes no state asks nothing; an Announcer's
 // error leaves the order as it was.
 func TestAnnouncerAskedForEachChange(t *testing.T) {
+	t.Parallel()
 	an := &recordingAnnouncer{}
 	e := newEnv(t, func(o *envOptions) {
 		o.serviceOptions = func(so *checkout.ServiceOptions) { so.Announcer = an }

@@ -25,6 +25,7 @@ func waitEvent(t *testing.T, ch <-chan checkout.OrderEvent) checkout.OrderEvent 
 }
 
 func TestWebhookDedupeAndPayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -75,6 +76,7 @@ func TestWebhookDedupeAndPayment(t *testing.T) {
 // TestWebhookRetriedAfterFailure: a delivery whose processing failed is processed again when
 // redelivered.
 func TestWebhookRetriedAfterFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -98,6 +100,7 @@ func TestWebhookRetriedAfterFailure(t *testing.T) {
 
 // TestApplyDepositForwardOnly: stale or backward deposit states never move an order back.
 func TestApplyDepositForwardOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -152,6 +155,7 @@ func TestApplyDepositForwardOnly(t *testing.T) {
 
 // TestLatePaymentAfterExpiry: paying an expired QR code still makes the order paid, flagged.
 func TestLatePaymentAfterExpiry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -177,6 +181,7 @@ func TestLatePaymentAfterExpiry(t *testing.T) {
 
 // TestLatePaymentOfReplacedQR: the shopper pays the old QR code after asking for a new one.
 func TestLatePaymentOfReplacedQR(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	oldTx := o.CurrentAttempt().TransactionID
@@ -205,6 +210,7 @@ func TestLatePaymentOfReplacedQR(t *testing.T) {
 // under review (it must not ship), and re-reading the deposit never turns it paid; a payment of
 // more than the amount makes it paid with the difference noted.
 func TestPartialPaymentIsNotPaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -253,6 +259,7 @@ func TestPartialPaymentIsNotPaid(t *testing.T) {
 // A MED opened on a paid deposit puts the order under review (nothing may ship); the MED ends
 // either with the deposit paid again (the order is paid again) or refunded (INFRACTION).
 func TestMEDOnPaidOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	refresh := func(o *checkout.Order, want checkout.OrderStatus) {
 		t.Helper()
@@ -314,6 +321,7 @@ func TestMEDOnPaidOrder(t *testing.T) {
 // TestPaidAttemptKeepsTheEndToEndID: the transfer that paid an order is recorded on its attempt
 // (the deposit's endToEnd), for the receipt and the merchant.
 func TestPaidAttemptKeepsTheEndToEndID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -338,6 +346,7 @@ func TestPaidAttemptKeepsTheEndToEndID(t *testing.T) {
 // the status the attempt already records, so the deposit is not read again; one naming a new
 // status is followed as any webhook.
 func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID
@@ -377,6 +386,7 @@ func TestWebhookWithAKnownStatusReadsNothing(t *testing.T) {
 // process holds no snapshot of (another instance placed it, or the webhook beat the attempt's
 // write), is neither recorded nor followed by a read; the order is as it was.
 func TestQRGeneratedWebhookCostsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	tx := o.CurrentAttempt().TransactionID

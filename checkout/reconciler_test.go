@@ -30,6 +30,7 @@ func (e *env) runOnce(r *checkout.Reconciler) {
 
 // TestReconcilerSeesPayment: with no webhook at all, one pass sees a payment.
 func TestReconcilerSeesPayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	o := e.place()
@@ -52,6 +53,7 @@ func TestReconcilerSeesPayment(t *testing.T) {
 // plus one per page of new payments; no deposit is read alone while its QR code is valid, and
 // a payment applied once is not applied again.
 func TestReconcilerCostFollowsChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{PerPage: 2})
 	var orders []*checkout.Order
@@ -96,6 +98,7 @@ func TestReconcilerCostFollowsChanges(t *testing.T) {
 // TestReconcilerRemembersForeignDeposits: a payment the checkout did not ask for (another
 // integration of the merchant) is looked up once, then skipped.
 func TestReconcilerRemembersForeignDeposits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	exp := 600
@@ -116,6 +119,7 @@ func TestReconcilerRemembersForeignDeposits(t *testing.T) {
 // the deposit once and expires the order; a later payment of the expired QR is seen by the
 // next scan of the late-payment window, which runs every LateInterval, and flagged.
 func TestReconcilerExpiryAndLatePayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{LateInterval: time.Minute})
 	o := e.place()
@@ -154,6 +158,7 @@ func TestReconcilerExpiryAndLatePayment(t *testing.T) {
 // TestReconcilerPaymentAtExpiry: a QR code paid just before its time ran out is paid, not
 // expired, even when the list has not shown the payment.
 func TestReconcilerPaymentAtExpiry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	o := e.place()
@@ -174,6 +179,7 @@ func TestReconcilerPaymentAtExpiry(t *testing.T) {
 // meanwhile (the shopper had it from a retry elsewhere): one pass stores the answer, then
 // applies the listed payment.
 func TestReconcilerPaidWhileAnswerLost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	e.gw.set(func(w *wrapGateway) {
@@ -199,6 +205,7 @@ func TestReconcilerPaidWhileAnswerLost(t *testing.T) {
 // TestReconcilerCompletesPendingAttempt: an order whose gateway answer was lost is completed by
 // the reconciler with the same key.
 func TestReconcilerCompletesPendingAttempt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	e.gw.set(func(w *wrapGateway) {
@@ -222,6 +229,7 @@ func TestReconcilerCompletesPendingAttempt(t *testing.T) {
 // TestReconcilerBackoff: an order whose pending attempt cannot be completed waits longer and
 // longer between tries, while the other orders are completed at once.
 func TestReconcilerBackoff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var mu sync.Mutex
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
@@ -324,6 +332,7 @@ func (g *concurrencyGate) GetDeposit(ctx context.Context, id string) (*gatewaycl
 // TestReconcilerBoundedConcurrency: no more than Concurrency single gateway calls are in
 // flight (here the reads of nine deposits whose QR codes expire).
 func TestReconcilerBoundedConcurrency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for range 9 {
 		e.place()
@@ -347,6 +356,7 @@ func TestReconcilerBoundedConcurrency(t *testing.T) {
 
 // TestReconcilerRunStops: Run returns when its context ends.
 func TestReconcilerRunStops(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{Interval: time.Hour})
 	o := e.place()
@@ -372,6 +382,7 @@ func TestReconcilerRunStops(t *testing.T) {
 // new one (the order awaiting payment on the new one) is seen by the next pass, so the page
 // turns paid before the shopper pays the new code too.
 func TestReconcilerSeesPaymentOfReplacedQR(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	r := e.reconciler(checkout.ReconcilerOptions{})
 	o := e.place()
@@ -402,6 +413,7 @@ func (l *heldLease) Held(context.Context) bool { return l.held }
 
 // TestReconcilerOnlyWithTheLease: an instance that does not hold the lease makes no pass.
 func TestReconcilerOnlyWithTheLease(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	lease := &heldLease{}
 	r := e.reconciler(checkout.ReconcilerOptions{Lease: lease})

@@ -15,6 +15,7 @@ import (
 // sends the stored request, not one rebuilt from the new settings, so the gateway replays its
 // transaction instead of refusing the key as used with another body.
 func TestRetryAfterSettingsChangeReplaysStoredRequest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var made *gatewayclient.Transaction
 	e.gw.set(func(w *wrapGateway) {

@@ -9,6 +9,7 @@ import (
 // TestStoredRequest: an attempt with a stored request gets exactly it back whatever the current
 // settings; one stored before requests were kept gets it rebuilt from the current settings.
 func TestStoredRequest(t *testing.T) {
+	t.Parallel()
 	o := &Order{ID: "o1", Number: "PX-ABCDEFGH", ExternalCode: "PX-ABCDEFGH", Amount: 2990,
 		Customer: Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br"},
 		Lines:    []OrderLine{{ProductID: "ebook", Title: "E-book", UnitPrice: 2990, Quantity: 1}}}

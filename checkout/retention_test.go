@@ -16,6 +16,7 @@ import (
 // sessions expired long ago without an order are deleted, in as many batches as it takes;
 // recent ones, and sessions with an order, stay.
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "c.db"))
 	if err != nil {

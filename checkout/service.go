@@ -125,11 +125,11 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if opts.CatalogueMaxAge == 0 {
 		opts.CatalogueMaxAge = DefaultCatalogueMaxAge
 	}
-	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge}
-	s.snaps = newSnapshots(opts.Snapshots)
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now}
+	s.snaps = newSnapshots(opts.Snapshots)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -328,7 +328,7 @@ func (s *Service) Watch(fn func(OrderEvent)) (stop func()) {
 // and its status published to this process's subscribers when it differs from the snapshot's.
 func (s *Service) Changed(ctx context.Context, id string) error {
 	var before OrderStatus
-	if o := s.snaps.get(id, time.Now(), 0); o != nil {
+	if o := s.snaps.get(id, s.now(), 0); o != nil {
 		before = o.Status
 	}
 	o, err := s.store.Order(ctx, id)
@@ -373,7 +373,7 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		changed, err := fn(o)
 		if err != nil || !changed {
 			if err == nil && fresh {
-				s.snaps.put(stored, time.Now())
+				s.snaps.put(stored, s.now())
 			}
 			return o, false, err
 		}

@@ -16,6 +16,7 @@ import (
 )
 
 func TestPlaceOrderDigital(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 2})
 	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(),
@@ -62,6 +63,7 @@ func TestPlaceOrderDigital(t *testing.T) {
 }
 
 func TestPlaceOrderPhysicalNeedsAddress(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1, caneca: 2})
 	if !c.NeedsAddress() || c.Total() != 2990+2*5900 {
@@ -84,6 +86,7 @@ func TestPlaceOrderPhysicalNeedsAddress(t *testing.T) {
 }
 
 func TestPlaceOrderValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	digital := e.cart(map[checkout.ProductID]int{ebook: 1})
 	physical := e.cart(map[checkout.ProductID]int{caneca: 1})
@@ -122,6 +125,7 @@ func TestPlaceOrderValidation(t *testing.T) {
 		}, []string{checkout.FieldPhone, checkout.FieldDocument, checkout.FieldZipCode}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			in := checkout.PlaceOrderInput{CartID: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
 			tc.mutate(&in)
 			o, err := e.svc.PlaceOrder(e.ctx, in)
@@ -162,6 +166,7 @@ func TestPlaceOrderValidation(t *testing.T) {
 }
 
 func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, err := e.svc.NewCart(e.ctx)
 	if err != nil {
@@ -241,6 +246,7 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 // ShopperGatewayWait (by the one completing it) is answered with the order as it is, possibly
 // still pending: its page turns into the QR code by itself.
 func TestPlaceOrderConcurrentSameKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
 	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
@@ -285,6 +291,7 @@ func TestPlaceOrderConcurrentSameKey(t *testing.T) {
 // TestCrashBetweenAnswerAndWrite: the gateway made the transaction but its answer was never
 // stored; EnsurePayment replays the same key and stores the same transaction.
 func TestCrashBetweenAnswerAndWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var made *gatewayclient.Transaction
 	e.gw.set(func(w *wrapGateway) {
@@ -331,6 +338,7 @@ func TestCrashBetweenAnswerAndWrite(t *testing.T) {
 
 // TestConcurrentEnsurePayment: callers of one pending order share one gateway call.
 func TestConcurrentEnsurePayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.gw.set(func(w *wrapGateway) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
@@ -356,6 +364,7 @@ func TestConcurrentEnsurePayment(t *testing.T) {
 }
 
 func TestRegenerateAfterExpiry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	if _, err := e.svc.RegenerateQR(e.ctx, o.ID); !errors.Is(err, checkout.ErrNotRenewable) {
@@ -400,6 +409,7 @@ func TestRegenerateAfterExpiry(t *testing.T) {
 // TestBRCodeAmountMismatch: a BR Code for another amount fails the attempt; its QR is never
 // exposed; a new QR code may be asked for.
 func TestBRCodeAmountMismatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.gw.set(func(w *wrapGateway) {
 		w.afterCreate = func(tx *gatewayclient.Transaction, err error) (*gatewayclient.Transaction, error) {
@@ -456,6 +466,7 @@ func TestBRCodeAmountMismatch(t *testing.T) {
 // TestGatewayRefusal: a 422 from the gateway fails the order and comes back as field errors,
 // also on a replay of the same submission.
 func TestGatewayRefusal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.gw.set(func(w *wrapGateway) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) {
@@ -484,6 +495,7 @@ func TestGatewayRefusal(t *testing.T) {
 // HTTP: webhookUrl is there only when the public URL satisfies the spec (https, a host with a
 // TLD).
 func TestWebhookURLSentOnlyWhenValid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ publicURL, want string }{
 		{"https://loja.example.com.br/", "https://loja.example.com.br/webhooks/gateway"},
 		{"https://pagar.example.com/checkout", "https://pagar.example.com/checkout/webhooks/gateway"},
@@ -494,6 +506,7 @@ func TestWebhookURLSentOnlyWhenValid(t *testing.T) {
 		{"", ""},
 	} {
 		t.Run(tc.publicURL, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t, func(o *envOptions) {
 				o.serviceOptions = func(so *checkout.ServiceOptions) { so.PublicURL = tc.publicURL }
 			})
@@ -520,6 +533,7 @@ func TestWebhookURLSentOnlyWhenValid(t *testing.T) {
 // TestGatewayNeverSeesTheOrderID: the order id is the shopper's credential (the PIX page's
 // URL); the gateway gets the order number as externalCode and random idempotency keys.
 func TestGatewayNeverSeesTheOrderID(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	e.control(o.QR().TransactionID, sandbox.ActionExpire)
@@ -562,6 +576,7 @@ func TestGatewayNeverSeesTheOrderID(t *testing.T) {
 // attempt with the very idempotency key of the request are already in the store, so that a
 // crash at any later point can only be resumed with that key.
 func TestOrderStoredBeforeGatewayCall(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	calls := 0
 	e.gw.set(func(w *wrapGateway) {
@@ -588,6 +603,7 @@ func TestOrderStoredBeforeGatewayCall(t *testing.T) {
 // and before its answer was stored. Another service on the same database (the restarted
 // process) completes the order through the reconciler with the stored key: one transaction.
 func TestRestartResumesPendingAttempt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.gw.set(func(w *wrapGateway) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
@@ -615,6 +631,7 @@ func TestRestartResumesPendingAttempt(t *testing.T) {
 // or prices: the key is refused, nothing is stored or sent, and a key made for the cart as it
 // is now places the order at the current total.
 func TestRequestKeyTiedToCart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
 	shown := checkout.NewRequestKey(c) // the form shows R$ 29,90
@@ -674,6 +691,7 @@ func (e *env) cartNow(id string) *checkout.Cart {
 // code's time is over, without touching the other overdue orders (the reconciler's job), and
 // leaves an order with time left as it is.
 func TestCurrentOrderExpiresThatOrderOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := e.place(), e.place()
 	e.advance(31 * time.Minute) // past both QR codes' 30 minutes
@@ -699,6 +717,7 @@ func TestCurrentOrderExpiresThatOrderOnly(t *testing.T) {
 // TestRegenerateQRExpiresFirst: asking for a new QR code when the current one's time is over
 // works even before anything marked the order expired.
 func TestRegenerateQRExpiresFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	e.advance(31 * time.Minute)
@@ -719,6 +738,7 @@ func TestRegenerateQRExpiresFirst(t *testing.T) {
 // with; posted with another cart, it never returns the first cart's order (a plain key and a
 // key made by NewRequestKey alike).
 func TestRequestKeyIsTheCartsOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cartA := e.cart(map[checkout.ProductID]int{ebook: 1})
 	cartB := e.cart(map[checkout.ProductID]int{ebook: 1})

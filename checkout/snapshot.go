@@ -24,7 +24,7 @@ const DefaultSnapshots = 10_000
 // no Request (the stored transaction request is of no use to a page); read the order with
 // Order to change it.
 func (s *Service) Snapshot(ctx context.Context, id string) (*Order, error) {
-	now := time.Now()
+	now := s.now()
 	if o := s.snaps.get(id, now, s.snapMaxAge); o != nil {
 		return o, nil
 	}
@@ -38,7 +38,7 @@ func (s *Service) Snapshot(ctx context.Context, id string) (*Order, error) {
 
 // remember replaces the snapshot of an order this process just wrote.
 func (s *Service) remember(o *Order) {
-	s.snaps.put(snapshotOf(o), time.Now())
+	s.snaps.put(snapshotOf(o), s.now())
 }
 
 // snapshotOf returns a copy of o that shares nothing its writer may change later, without the

@@ -9,6 +9,7 @@ import (
 // The bound holds whatever is put: never more than max snapshots, and the most recent ones
 // (read or written) stay.
 func TestSnapshotsBounded(t *testing.T) {
+	t.Parallel()
 	c := newSnapshots(100)
 	now := time.Now()
 	for i := range 10_000 {
@@ -33,6 +34,7 @@ func TestSnapshotsBounded(t *testing.T) {
 // A fill read from the store before a write is not kept: it may be older than what was
 // written. A newer version held is never replaced by an older one.
 func TestSnapshotsFillNeverRegresses(t *testing.T) {
+	t.Parallel()
 	c := newSnapshots(100)
 	now := time.Now()
 	gen := c.generation()
@@ -63,6 +65,7 @@ func TestSnapshotsFillNeverRegresses(t *testing.T) {
 
 // Snapshots share nothing the writer may change.
 func TestSnapshotOfCopies(t *testing.T) {
+	t.Parallel()
 	o := &Order{ID: "a", Lines: []OrderLine{{Title: "x"}}, History: []StatusChange{{Reason: "r"}},
 		Attempts: []Attempt{{Request: []byte("{}"), BRCode: "code"}}, Address: &Address{City: "São Paulo"}}
 	s := snapshotOf(o)
@@ -78,6 +81,7 @@ func TestSnapshotOfCopies(t *testing.T) {
 // TestSnapshotsByTransaction: the order of a transaction is found while its snapshot is held,
 // in either generation, and forgotten with it.
 func TestSnapshotsByTransaction(t *testing.T) {
+	t.Parallel()
 	c := newSnapshots(4) // two a generation
 	now := time.Now()
 	order := func(id string) *Order {

@@ -12,6 +12,7 @@ import (
 // database (another instance) is not seen until the snapshot is read again, while a change
 // made through the service replaces it at once.
 func TestSnapshotIsReplacedByChangesThroughTheService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	snap, err := e.svc.Snapshot(e.ctx, o.ID)
@@ -47,10 +48,14 @@ func TestSnapshotIsReplacedByChangesThroughTheService(t *testing.T) {
 	}
 }
 
-// With SnapshotMaxAge, a change made by another instance is seen once the snapshot is that old.
+// With SnapshotMaxAge, a change made by another instance is not seen while the snapshot is
+// younger, and is seen once it is older (the age is the service's clock's).
 func TestSnapshotMaxAge(t *testing.T) {
+	t.Parallel()
+	const maxAge = time.Minute
+	clock := sandbox.NewManualClock(time.Now())
 	e := newEnv(t, func(o *envOptions) {
-		o.serviceOptions = func(so *checkout.ServiceOptions) { so.SnapshotMaxAge = 20 * time.Millisecond }
+		o.serviceOptions = func(so *checkout.ServiceOptions) { so.SnapshotMaxAge, so.Clock = maxAge, clock.Now }
 	})
 	o := e.place()
 	other := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now})
@@ -58,7 +63,10 @@ func TestSnapshotMaxAge(t *testing.T) {
 	if _, err := other.RefreshFromGateway(e.ctx, o.ID); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(30 * time.Millisecond)
+	if snap, err := e.svc.Snapshot(e.ctx, o.ID); err != nil || snap.Status != checkout.StatusAwaitingPayment {
+		t.Fatalf("snapshot younger than its age = %v, %v; want the one held, awaiting_payment", snap.Status, err)
+	}
+	clock.Advance(maxAge + time.Millisecond)
 	if snap, err := e.svc.Snapshot(e.ctx, o.ID); err != nil || snap.Status != checkout.StatusPaid {
 		t.Errorf("snapshot past its age = %v, %v; want paid", snap.Status, err)
 	}
@@ -67,6 +75,7 @@ func TestSnapshotMaxAge(t *testing.T) {
 // A snapshot is filled by the first read (a service that never saw the order), and an unknown
 // order is not found.
 func TestSnapshotFilledOnFirstRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	o := e.place()
 	fresh := checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now})

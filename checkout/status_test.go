@@ -8,6 +8,7 @@ import (
 )
 
 func TestMapDepositStatus(t *testing.T) {
+	t.Parallel()
 	want := map[gatewayclient.DepositStatus]checkout.OrderStatus{
 		gatewayclient.DepositPending:              checkout.StatusAwaitingPayment,
 		gatewayclient.DepositPixQRCodeGenerated:   checkout.StatusAwaitingPayment,
@@ -46,6 +47,7 @@ func TestMapDepositStatus(t *testing.T) {
 }
 
 func TestCanTransitionTable(t *testing.T) {
+	t.Parallel()
 	const (
 		pe = checkout.StatusPending
 		aw = checkout.StatusAwaitingPayment

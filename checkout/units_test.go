@@ -11,6 +11,7 @@ import (
 )
 
 func TestWebhookURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://loja.example.com.br":    "https://loja.example.com.br/webhooks/gateway",
 		"https://loja.example.com/":      "https://loja.example.com/webhooks/gateway",
@@ -28,6 +29,7 @@ func TestWebhookURL(t *testing.T) {
 }
 
 func TestFormField(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]string{
 		"customer.name": FieldName, "customer.document": FieldDocument, "customer.email": FieldEmail,
 		"customer.mobilePhone": FieldPhone, "address": FieldAddress, "address.zipCode": FieldZipCode,
@@ -52,6 +54,7 @@ func TestFormField(t *testing.T) {
 }
 
 func TestBrokerDropsForSlowSubscribers(t *testing.T) {
+	t.Parallel()
 	b := newBroker()
 	slow, stopSlow := b.subscribe("o1")
 	other, stopOther := b.subscribe("o2")
@@ -79,6 +82,7 @@ func TestBrokerDropsForSlowSubscribers(t *testing.T) {
 }
 
 func TestNewIDAndNumber(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for range 1000 {
 		id := NewID()
@@ -94,6 +98,7 @@ func TestNewIDAndNumber(t *testing.T) {
 }
 
 func TestKeyedMutexHonoursContext(t *testing.T) {
+	t.Parallel()
 	k := newKeyedMutex()
 	unlock, err := k.lock(t.Context(), "a")
 	if err != nil {

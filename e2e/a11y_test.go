@@ -14,6 +14,7 @@ import (
 // TestAxeFindsViolations: the accessibility check is not vacuous — on a page missing a language,
 // an input's label and an image's alt text, axe-core reports each.
 func TestAxeFindsViolations(t *testing.T) {
+	t.Parallel()
 	s := newSession(t, playwright.BrowserNewContextOptions{})
 	s.check(s.page.SetContent(`<!DOCTYPE html><html><head><title>x</title></head><body><main><img src="data:,"><input type="text"></main></body></html>`), "set content")
 	if _, err := s.page.Evaluate(suite.axe); err != nil {
@@ -40,9 +41,11 @@ func TestAxeFindsViolations(t *testing.T) {
 // passes axe-core's WCAG A and AA rules, in Portuguese and in English, at phone and desktop
 // widths; a screenshot of each goes to e2e/artifacts/ for review.
 func TestEveryShopperPageIsAccessible(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"pt-BR", "en"} {
 		for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
 			t.Run(lang+"-"+itoa(vp.Width), func(t *testing.T) {
+				t.Parallel()
 				a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Locale: playwright.String(lang), Viewport: &vp})
 				s.open(a.url + "/")
 				cat := shopIn(s).catalogue()
@@ -99,8 +102,10 @@ func (s *session) checkPage(where string) {
 // axe-core's WCAG A and AA rules signed out and signed in with a deposit to act on, on a phone
 // and on a wide screen.
 func TestSandboxConsoleIsAccessible(t *testing.T) {
+	t.Parallel()
 	for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
 		t.Run(itoa(vp.Width), func(t *testing.T) {
+			t.Parallel()
 			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp})
 			// A deposit for the console to list, with its action buttons.
 			s.open(a.url + "/")

@@ -77,17 +77,18 @@ func (s *session) a11y(p playwright.Page, where string) {
 	}
 }
 
-// noHorizontalScroll fails the test when page p is wider than its viewport.
+// noHorizontalScroll fails the test when page p's document is wider than p's viewport as the
+// test set it (390 for a phone). window.innerWidth cannot serve: with IsMobile, Chromium widens
+// the layout viewport to the content, so a page too wide for the phone still "fits" it.
 func (s *session) noHorizontalScroll(p playwright.Page, where string) {
 	s.t.Helper()
-	v := s.eval(p, `() => [document.documentElement.scrollWidth, window.innerWidth]`)
-	w, ok := v.([]any)
-	if !ok || len(w) != 2 {
-		s.t.Fatalf("%s: unexpected widths %#v", where, v)
+	vp := p.ViewportSize()
+	if vp == nil || vp.Width <= 0 {
+		s.t.Fatalf("%s: the page has no fixed viewport", where)
 	}
-	scroll, inner := toInt(w[0]), toInt(w[1])
-	if scroll > inner {
-		s.t.Errorf("%s page scrolls sideways: scrollWidth %d > viewport %d", where, scroll, inner)
+	scroll := toInt(s.eval(p, `() => document.documentElement.scrollWidth`))
+	if scroll > vp.Width {
+		s.t.Errorf("%s page scrolls sideways: scrollWidth %d > viewport %d", where, scroll, vp.Width)
 	}
 }
 

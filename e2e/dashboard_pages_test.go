@@ -95,8 +95,10 @@ func (d dashboard) fill(param, value string) {
 // submitFilter submits the filter form and waits for the new page.
 func (d dashboard) submitFilter() {
 	d.s.t.Helper()
-	d.s.check(d.testID("filter-submit").Click(), "submit the filters")
-	d.s.check(d.s.page.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateLoad}), "load")
+	// The navigation the click starts, loaded: waiting for the load state after the click
+	// could look at the old page, or miss the new one (a 30 s timeout under a loaded run).
+	_, err := d.s.page.ExpectNavigation(func() error { return d.testID("filter-submit").Click() })
+	d.s.check(err, "submit the filters")
 }
 
 // idsOf lists the ids of records.

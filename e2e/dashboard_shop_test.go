@@ -11,6 +11,7 @@ import (
 // a product made in the dashboard that the shop sells at once; every page accessible, at 1280
 // and at 390 px.
 func TestDashboardShop(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
 	paid := a.placeOrder(t, true)

@@ -22,6 +22,7 @@ import (
 // filter shows its error and keeps the other values; the CSV holds every matching row; sign
 // out and find the dashboard closed.
 func TestDashboardDepositsAndWithdrawals(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)})
 	a.addMerchant(t)
 	a.seedGateway(t, 400, 80)
@@ -61,9 +62,7 @@ func TestDashboardDepositsAndWithdrawals(t *testing.T) {
 	if got := d.rowIDs("deposit-row"); !slices.Equal(got, depositIDs(want.Data)) {
 		t.Fatalf("rows %v\nwant the gateway's %v", got, depositIDs(want.Data))
 	}
-	if id := s.eval(s.page, `() => document.activeElement.id`); id != "results" {
-		t.Errorf("focus after filtering on %v, want the results heading", id)
-	}
+	s.check(s.expect.Locator(s.page.Locator("#results")).ToBeFocused(), "focus on the results heading after filtering")
 	s.check(s.expect.Locator(d.testID("pagination")).ToContainText(FormatCountPt(want.Total)), "the gateway's total")
 	s.a11y(s.page, "deposits")
 	s.shot("deposits-filtered")
@@ -153,6 +152,7 @@ func TestDashboardDepositsAndWithdrawals(t *testing.T) {
 // TestDashboardThrottling: after ten wrong passwords, even the right one must wait, and the page
 // says how long.
 func TestDashboardThrottling(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
 	d := dashboardOf(s, a)
@@ -173,6 +173,7 @@ func TestDashboardThrottling(t *testing.T) {
 // TestDashboardPhoneAndKeyboard: at 390 px nothing scrolls sideways and rows read as cards; the
 // filters work with the keyboard alone and the results take the focus.
 func TestDashboardPhoneAndKeyboard(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
 		Viewport:          &playwright.Size{Width: 390, Height: 844},
 		DeviceScaleFactor: playwright.Float(2),
@@ -202,9 +203,7 @@ func TestDashboardPhoneAndKeyboard(t *testing.T) {
 	s.focusVisible("the filter button")
 	s.press("Enter")
 	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`status=PAID`)), "filtered by keyboard")
-	if id := s.eval(s.page, `() => document.activeElement.id`); id != "results" {
-		t.Errorf("focus after filtering on %v, want the results heading", id)
-	}
+	s.check(s.expect.Locator(s.page.Locator("#results")).ToBeFocused(), "focus on the results heading after filtering")
 	rows := d.rowIDs("deposit-row")
 	if len(rows) == 0 {
 		t.Fatal("no PAID deposit in the seed")
@@ -233,6 +232,7 @@ func FormatCountPt(n int) string {
 // results (or, when invalid, on the summary of its errors), a deposit's page, a product made,
 // an API key made and shown, sign out.
 func TestDashboardKeyboard(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
 	a.seedGateway(t, 40, 10)
@@ -248,22 +248,23 @@ func TestDashboardKeyboard(t *testing.T) {
 	focused := func(attr string) any {
 		return s.eval(s.page, `(a) => document.activeElement.getAttribute(a)`, attr)
 	}
+	// A page's autofocus applies at a rendering step after it is parsed: wait for it.
+	focusOn := func(sel, what string) {
+		t.Helper()
+		s.check(s.expect.Locator(s.page.Locator(sel)).ToBeFocused(), what)
+	}
 	url := func(re, what string) {
 		t.Helper()
 		s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(re)), what)
 	}
 	results := func(what string) {
 		t.Helper()
-		if id := focused("id"); id != "results" {
-			t.Errorf("%s: focus on %v, want the results heading", what, id)
-		}
+		focusOn("#results", what+": focus on the results heading")
 	}
 
 	// Sign in: the e-mail input has the focus, Tab to the password, Enter.
 	s.open(a.url + "/dashboard/login")
-	if name := focused("name"); name != "email" {
-		t.Fatalf("the sign-in page focuses %v, want the e-mail input", name)
-	}
+	focusOn(`input[name="email"]`, "the sign-in page focuses the e-mail input")
 	s.check(s.page.Keyboard().Type(merchantEmail), "type the e-mail")
 	s.press("Tab")
 	s.focusVisible("the password input")
@@ -327,9 +328,7 @@ func TestDashboardKeyboard(t *testing.T) {
 	s.check(s.page.Keyboard().Type("dez"), "type an invalid amount")
 	s.press("Enter")
 	url(`minAmount=dez`, "invalid filter")
-	if id := focused("data-testid"); id != "filter-errors" {
-		t.Errorf("an invalid filter focuses %v, want the summary of its errors", id)
-	}
+	focusOn(`[data-testid="filter-errors"]`, "an invalid filter focuses the summary of its errors")
 
 	// Products: a product made from its form.
 	s.open(a.url + "/dashboard/products")
@@ -347,9 +346,7 @@ func TestDashboardKeyboard(t *testing.T) {
 	s.check(s.page.Keyboard().Type("teclado"), "type the key's name")
 	s.press("Enter")
 	s.check(s.expect.Locator(d.testID("new-key-value")).ToHaveValue(regexp.MustCompile(`^pxk_`)), "the new key")
-	if id := focused("id"); id != "new-key-h" {
-		t.Errorf("a new key focuses %v, want its heading", id)
-	}
+	focusOn("#new-key-h", "a new key focuses its heading")
 
 	// Sign out.
 	s.tabTo(`el => el.dataset.testid === "logout"`, "the sign-out button")

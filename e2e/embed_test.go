@@ -26,6 +26,7 @@ var hostPage = template.Must(template.New("host").Parse(`<!DOCTYPE html>
 // the block is real (a cookie the framed checkout sets never comes back to it, while the same
 // cookie at the top level does).
 func TestCheckoutInCrossSiteIframe(t *testing.T) {
+	t.Parallel()
 	var checkoutURL atomic.Pointer[string]
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {

@@ -11,6 +11,7 @@ import (
 // A physical product needs an address: the block is there, its inputs are required, the order
 // is refused without them (each error beside its field), and accepted with them.
 func TestPhysicalPurchaseNeedsAddress(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	form := shopIn(s).catalogue().add(physicalProduct).checkout()
@@ -68,6 +69,7 @@ func TestPhysicalPurchaseNeedsAddress(t *testing.T) {
 // A CPF with a wrong check digit: the error shows beside the document, the summary takes the
 // focus, and every value the shopper typed (address and state included) is still there.
 func TestInvalidCPFKeepsTypedValues(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	form := shopIn(s).catalogue().add(physicalProduct).checkout()
@@ -121,6 +123,7 @@ func TestInvalidCPFKeepsTypedValues(t *testing.T) {
 // an error beside the phone, never dropped from an order that goes through; a one-letter name
 // is refused the same way. Nothing reaches the gateway until both are right.
 func TestInvalidPhoneAndNameAreFieldErrors(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
 		Viewport:          &playwright.Size{Width: 390, Height: 844},
 		DeviceScaleFactor: playwright.Float(2),

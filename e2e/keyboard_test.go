@@ -9,6 +9,7 @@ import (
 
 // The whole purchase with the keyboard alone, the focus always visible.
 func TestKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	shopIn(s).catalogue()

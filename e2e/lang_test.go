@@ -10,6 +10,7 @@ import (
 // A browser asking for English gets the pages in English, money in the English format, all
 // the way to the PIX page; the language link switches back to Portuguese.
 func TestEnglishOnRequest(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Locale: playwright.String("en-US")})
 	s.open(a.url + "/")
 	html := s.page.Locator("html")

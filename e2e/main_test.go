@@ -1,15 +1,19 @@
 package e2e
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 // defaultChromium is Debian's Chromium binary (the real one; /usr/bin/chromium is a wrapper
@@ -42,6 +46,9 @@ type browserEnv struct {
 	skip string
 	// axe is the source of axe-core (e2e/.axe), run in pages by session.a11y.
 	axe string
+	// dataDir is a checkout data directory made once (stores migrated, catalogue seeded, keys
+	// and the first user made): every test's app starts from a copy of it.
+	dataDir string
 }
 
 // suite is written once by TestMain, before the tests run, and only read by them.
@@ -64,6 +71,17 @@ func runMain(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "%s\ne2e: BROWSER TESTS SKIPPED: %v\ne2e: run e2e/setup.sh to install Chromium and the Playwright driver\n%s\n", banner, err, banner)
 		suite = browserEnv{skip: err.Error()}
 		return m.Run()
+	}
+	tmp, err := os.MkdirTemp("", "e2e-data-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	env.dataDir = filepath.Join(tmp, "data")
+	if err := makeDataDir(env.dataDir); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: making the template data directory: %v\n", err)
+		return 1
 	}
 	suite = env
 	code := m.Run()
@@ -126,4 +144,26 @@ func launch() (browserEnv, error) {
 	// Debian's security updates replace Chromium: the version belongs in every test log.
 	fmt.Fprintf(os.Stderr, "e2e: Chromium %s, Playwright driver %s\n", browser.Version(), driver)
 	return browserEnv{pw: pw, browser: browser, axe: string(axe)}, nil
+}
+
+// makeDataDir starts an app on dir and closes it: what a first start writes (migrations, the
+// demo catalogue, keys, the first dashboard user) is then there to copy. Under the race detector
+// that first start cost most of a test's app.
+func makeDataDir(dir string) error {
+	env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DATA_DIR": dir}
+	cfg, err := app.Load(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		return err
+	}
+	cfg.LogOutput = io.Discard
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	a, err := app.New(context.Background(), cfg, ln)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	return a.Close()
 }

@@ -43,7 +43,12 @@ type merchantSite struct {
 }
 
 // hostTemplate is the merchant's page. Session is mounted; Extra, when set, is another
-// session shown in a plain iframe that embed.js does not manage.
+// session shown in a plain iframe that embed.js does not manage. Besides the events, the page
+// records what lets a test see that something did not happen: every message the window
+// received (window.messages, recorded after embed.js's own listener has seen it), every
+// navigation it started (window.navigations: the Navigation API's navigate event fires as the
+// navigation starts, in the task that starts it) and the mounted iframe's load events
+// (window.frameLoads, also fired for a frame the browser refused to show).
 var hostTemplate = template.Must(template.New("host").Parse(`<!DOCTYPE html>
 <html lang="pt-BR"><head><meta charset="utf-8"><title>Loja parceira</title></head>
 <body><h1>Loja parceira</h1>
@@ -52,7 +57,13 @@ var hostTemplate = template.Must(template.New("host").Parse(`<!DOCTYPE html>
 <script src="{{.Checkout}}/embed.js"></script>
 <script>
 window.pixEvents = [];
-PixCheckout.mount("#pix", {session: {{.Session}}, onEvent: function (e) {
+window.messages = [];
+window.navigations = [];
+window.frameLoads = 0;
+if (window.navigation) {
+  navigation.addEventListener("navigate", function (e) { window.navigations.push(e.destination.url); });
+}
+var handle = PixCheckout.mount("#pix", {session: {{.Session}}, onEvent: function (e) {
   var c = {};
   for (var k in e) { if (typeof e[k] !== "function") { c[k] = e[k]; } }
   window.pixEvents.push(c);
@@ -60,6 +71,12 @@ PixCheckout.mount("#pix", {session: {{.Session}}, onEvent: function (e) {
   // ?keep=1: the page handles "closed" itself, so the cancelUrl must not open.
   if (e.type === "closed" && /[?&]keep=1/.test(location.search)) { e.preventDefault(); }
 }});
+handle.iframe.addEventListener("load", function () { window.frameLoads++; });
+window.addEventListener("message", function (e) {
+  var other = document.getElementById("other");
+  window.messages.push({data: e.data, fromSelf: e.source === window,
+    fromMounted: e.source === handle.iframe.contentWindow, fromOther: !!other && e.source === other.contentWindow});
+});
 </script>
 </body></html>`))
 
@@ -302,6 +319,7 @@ func abs(n int) int {
 // the order id, and the successUrl opens in the top window. Meanwhile the merchant's URL gets
 // the signed notifications, the first only on its third attempt (it fails twice).
 func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
+	t.Parallel()
 	rc := newNotificationReceiver(t, 2)
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{
 		"CHECKOUT_MERCHANT_API_KEY":        testAPIKey,
@@ -397,6 +415,7 @@ func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
 // merchant's page "closed" with the cancelUrl, which embed.js opens in the top window; a page
 // that prevents the event's default keeps the shopper where they are.
 func TestEmbedCancelOpensCancelURL(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
 	site := newMerchantSite(t, a)
@@ -413,7 +432,19 @@ func TestEmbedCancelOpensCancelURL(t *testing.T) {
 	if closed["cancelUrl"] != site.origin()+"/cart" || closed["sessionId"] != ready["sessionId"] {
 		t.Errorf("closed event %v; want the cancelUrl %s/cart of session %v", closed, site.origin(), ready["sessionId"])
 	}
-	time.Sleep(300 * time.Millisecond) // a navigation, if any, would have started by now
+	// embed.js opens the cancelUrl in the task that handed "closed" to onEvent, and the page
+	// records a navigation as it starts: read after that task, an empty list is the answer.
+	st := s.eval(s.page, `() => !window.pixEvents ? {gone: location.href} :
+		{api: !!window.navigation, closed: window.pixEvents.some(e => e.type === "closed"), navigations: window.navigations}`).(map[string]any)
+	if st["gone"] != nil {
+		t.Fatalf("the page went to %s although its onEvent prevented the default", st["gone"])
+	}
+	if st["api"] != true || st["closed"] != true {
+		t.Fatalf("the page cannot tell whether it navigated: %v", st)
+	}
+	if navs, _ := st["navigations"].([]any); len(navs) != 0 {
+		t.Errorf("the page started navigating to %v although its onEvent prevented the default", navs)
+	}
 	if u := s.page.URL(); u != site.origin()+"/?keep=1" {
 		t.Errorf("the page went to %s although its onEvent prevented the default", u)
 	}
@@ -432,20 +463,42 @@ func TestEmbedCancelOpensCancelURL(t *testing.T) {
 // embedOrigin shows nothing there and tells that page nothing; the page of its own origin
 // shows it.
 func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{})
 	allowed := newMerchantSite(t, a)
 	other := newMerchantSite(t, a)
 	sess := allowed.createSession(allowed.origin())
 
+	// The browser's answer to the framed document is the signal: it refuses it (the session's
+	// frame-ancestors), and the iframe then fires its load event, empty.
+	framed := make(chan string, 1) // "" when the document loaded, else why it failed
+	tell := func(r playwright.Request, why string) {
+		if r.IsNavigationRequest() && r.URL() == sess.URL {
+			select {
+			case framed <- why: // the first answer; the control below loads it again
+			default:
+			}
+		}
+	}
+	s.page.OnRequestFinished(func(r playwright.Request) { tell(r, "") })
+	s.page.OnRequestFailed(func(r playwright.Request) { tell(r, fmt.Sprint(r.Failure())) })
 	s.open(other.origin() + "/?session=" + sess.URL)
-	s.check(s.page.WaitForLoadState(playwright.PageWaitForLoadStateOptions{State: playwright.LoadStateLoad}), "the other page loaded")
-	time.Sleep(time.Second) // the time a framed checkout takes to post ready, had it loaded
+	select {
+	case why := <-framed:
+		if !strings.Contains(why, "ERR_BLOCKED_BY_RESPONSE") {
+			t.Errorf("the session's page was not refused in a frame of another origin (%q)", why)
+		}
+	case <-time.After(actionTimeout):
+		t.Fatal("the framed session's document neither loaded nor failed")
+	}
+	_, err := s.page.WaitForFunction(`() => window.frameLoads > 0`, nil)
+	s.check(err, "the iframe's load event")
 	if n, err := shopInFrame(s, "#pix iframe").testID("checkout-form").Count(); err != nil || n != 0 {
 		t.Errorf("the checkout form is in a frame of another origin (%d, %v)", n, err)
 	}
-	if evs := s.eval(s.page, `() => window.pixEvents`); len(evs.([]any)) != 0 {
-		t.Errorf("the page of another origin heard %v", evs)
+	if got := s.eval(s.page, `() => [window.pixEvents, window.messages]`).([]any); len(got[0].([]any)) != 0 || len(got[1].([]any)) != 0 {
+		t.Errorf("the page of another origin heard events %v, messages %v", got[0], got[1])
 	}
 	for _, f := range s.page.Frames() {
 		t.Logf("frame at %q", f.URL())
@@ -456,7 +509,7 @@ func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
 	s.open(allowed.origin() + "/?session=" + sess.URL)
 	frame := shopInFrame(s, "#pix iframe")
 	frame.visible(customerForm{frame}.form(), "the form on the session's own origin")
-	_, err := s.page.WaitForFunction(`() => window.pixEvents.some(e => e.type === "ready")`, nil)
+	_, err = s.page.WaitForFunction(`() => window.pixEvents.some(e => e.type === "ready")`, nil)
 	s.check(err, "ready on the session's own origin")
 }
 
@@ -464,6 +517,7 @@ func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
 // host page itself and by another checkout frame on the page (same origin as the checkout,
 // another window) are ignored, forged "paid" included.
 func TestEmbedIgnoresOtherWindows(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}},
 		playwright.BrowserNewContextOptions{})
 	site := newMerchantSite(t, a)
@@ -491,19 +545,35 @@ func TestEmbedIgnoresOtherWindows(t *testing.T) {
 	s.eval(s.page, `() => window.postMessage(`+forged+`, "*")`)
 	_, err := otherFrame.Evaluate(`() => window.parent.postMessage(` + forged + `, "*")`)
 	s.check(err, "post from the other frame")
-	// A real message of the mounted frame after the forged ones: its content grows.
+	// Once the page's own listener has received both forged messages, embed.js's listener has
+	// had them too (the same dispatch, and onEvent records synchronously).
+	_, err = s.page.WaitForFunction(`() => window.messages.some(m => m.fromSelf && m.data.orderId === "forged") &&
+		window.messages.some(m => m.fromOther && m.data.orderId === "forged")`, nil)
+	s.check(err, "both forged messages received by the page")
+	heard := func() {
+		t.Helper()
+		for _, e := range s.eval(s.page, `() => window.pixEvents`).([]any) {
+			e, _ := e.(map[string]any)
+			if e["type"] == "paid" || e["orderId"] == "forged" || e["sessionId"] == another.ID || e["height"] == float64(5) {
+				t.Errorf("embed.js passed on a message of another window: %v", e)
+			}
+		}
+		if st := s.eval(s.page, `() => document.querySelector("#pix iframe").style.height`); st == "5px" {
+			t.Error("a forged resize changed the iframe's height")
+		}
+	}
+	heard()
+	// Control: a real message of the mounted frame after the forged ones is passed on (its
+	// content grows), so embed.js was listening all along.
 	before := len(ev.all())
 	_, err = checkoutFrameOf(t, s, a, mounted.ID).Evaluate(`() => { document.body.style.paddingBottom = "120px"; }`)
 	s.check(err, "grow the mounted frame")
 	ev.wait(t, "resize after the forged messages", func(e map[string]any) bool { return e["type"] == "resize" && len(ev.all()) > before })
-	time.Sleep(300 * time.Millisecond)
+	heard()
 	for _, e := range ev.all() {
 		if e["type"] == "paid" || e["orderId"] == "forged" || e["sessionId"] == another.ID || e["height"] == float64(5) {
-			t.Errorf("embed.js passed on a message of another window: %v", e)
+			t.Errorf("embed.js passed on a message of another window (heard by the test): %v", e)
 		}
-	}
-	if st := s.eval(s.page, `() => document.querySelector("#pix iframe").style.height`); st == "5px" {
-		t.Error("a forged resize changed the iframe's height")
 	}
 }
 
@@ -523,6 +593,7 @@ func checkoutFrameOf(t *testing.T, s *session, a *testApp, id string) playwright
 // session it made through the API, lists the events as they arrive, and its server reads the
 // payment from the API.
 func TestDemoMerchantPageInABrowser(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{host: "localhost"}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
 	demo := a.app.DemoURL()
 	if !strings.HasPrefix(demo, "http://127.0.0.1:") {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
@@ -9,9 +10,10 @@ import (
 // minTarget is the smallest size of a touch target, in CSS pixels (WCAG 2.2, 2.5.8 AA).
 const minTarget = 24
 
-// On a 390×844 phone (touch, mobile viewport) every page of the flow fits the width, and the
-// QR code and the buttons can be reached and tapped.
+// On a 390×844 phone (touch, mobile viewport) every page of the flow, the receipt included, is
+// no wider than the screen, and the QR code and the buttons can be reached and tapped.
 func TestPhoneViewport(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{
 		Viewport:          &playwright.Size{Width: 390, Height: 844},
 		DeviceScaleFactor: playwright.Float(2),
@@ -54,7 +56,21 @@ func TestPhoneViewport(t *testing.T) {
 	s.tappable(pix.payButton(), "sandbox-pay")
 	s.check(pix.payButton().Tap(), "tap sandbox-pay")
 	pix.waitPaid()
-	s.noHorizontalScroll(s.page, "paid")
+	// The receipt (the paid page) fits the phone: the payee, its CNPJ and the end-to-end id are
+	// long words that must wrap, not push the page wider.
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/pay/[^/]+/paid$`)), "the receipt's address")
+	s.noHorizontalScroll(s.page, "receipt")
+	for _, sel := range []string{`.receipt-facts dd`, `[data-testid="end-to-end"]`} {
+		boxes := s.eval(s.page, `(sel) => [...document.querySelectorAll(sel)].map(e => e.getBoundingClientRect().right)`, sel).([]any)
+		if len(boxes) == 0 {
+			t.Errorf("the receipt has no %s", sel)
+		}
+		for _, right := range boxes {
+			if toFloat(right) > 390 {
+				t.Errorf("the receipt's %s ends at x=%v, past the 390 px screen", sel, right)
+			}
+		}
+	}
 	s.shot("paid")
 }
 

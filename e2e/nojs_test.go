@@ -15,7 +15,6 @@ import (
 // reaches paid through its "I have paid" button (its <noscript> meta refresh would too, 20 s
 // on). A second order shows that the sandbox-pay button is a plain form too.
 func TestWholeFlowWithoutJavaScript(t *testing.T) {
-	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
 	t.Parallel()
 	a, s := setup(t, appOptions{reconcile: 500 * time.Millisecond},
 		playwright.BrowserNewContextOptions{JavaScriptEnabled: playwright.Bool(false)})

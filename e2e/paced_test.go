@@ -17,6 +17,7 @@ import (
 // the QR page by itself once the checkout's background completion got its turn — with one
 // gateway transaction for the order.
 func TestQRCodeBeingGeneratedWhileTheGatewayPaces(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{env: map[string]string{"CHECKOUT_SANDBOX_RATE_LIMIT": "1/4s burst 1"}},
 		playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")

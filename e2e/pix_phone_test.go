@@ -3,21 +3,25 @@ package e2e
 import (
 	"regexp"
 	"testing"
-
-	"github.com/playwright-community/playwright-go"
 )
 
 // On a 390×844 phone the PIX page shows the amount, the countdown and the copy button above the
 // fold (the QR code follows: a shopper cannot scan their own screen); the copy button itself
 // turns to "Copiado ✓" for a moment; at 1280 px the QR code leads, beside the rest.
 func TestPixPageOnAPhone(t *testing.T) {
+	t.Parallel()
 	opts := phone()
 	opts.Permissions = []string{"clipboard-read", "clipboard-write"}
 	a, s := setup(t, appOptions{}, opts)
+	clock := s.page.Clock()
+	s.check(clock.Install(), "install the page's clock")
 	s.open(a.url + "/")
 	form := shopIn(s).catalogue().add(digitalProduct).checkout()
 	form.fillCustomer(validCustomer())
 	pix := form.placeOrder()
+	// The fold is the phone's only while the page is no wider than the phone.
+	s.noHorizontalScroll(s.page, "PIX")
+	s.check(s.expect.Locator(pix.testID("copy-code")).ToHaveText("Copiar código Pix"), "the copy button")
 	for _, id := range []string{"amount", "countdown", "copy-code"} {
 		box, err := pix.testID(id).BoundingBox()
 		s.check(err, id+" box")
@@ -39,7 +43,8 @@ func TestPixPageOnAPhone(t *testing.T) {
 	s.check(pix.testID("copy-code").Tap(), "tap copy")
 	s.check(s.expect.Locator(pix.testID("copy-code")).ToHaveText("Copiado ✓"), "the button says copied")
 	s.shot("pix-copied")
-	s.check(s.expect.Locator(pix.testID("copy-code")).ToHaveText("Copiar código Pix", playwright.LocatorAssertionsToHaveTextOptions{Timeout: playwright.Float(10000)}), "and then is ready again")
+	s.check(clock.FastForward(3000), "three seconds on the page's clock")
+	s.check(s.expect.Locator(pix.testID("copy-code")).ToHaveText("Copiar código Pix"), "and then is ready again")
 
 	// The same page on a wide screen: the QR code leads (left of the amount).
 	wide := s.newPage()

@@ -23,11 +23,13 @@ func orderToPix(s *session, url string) pixPage {
 	return form.placeOrder()
 }
 
-// The countdown is right when the page arrives and goes down while it is open.
+// The countdown is right when the page arrives and goes down while it is open (on the page's
+// clock, which the test moves forward).
 func TestCountdownGoesDown(t *testing.T) {
-	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	clock := s.page.Clock()
+	s.check(clock.Install(), "install the page's clock")
 	pix := orderToPix(s, a.url)
 	first, err := pix.countdown().TextContent()
 	s.check(err, "countdown")
@@ -38,11 +40,12 @@ func TestCountdownGoesDown(t *testing.T) {
 	}
 	s.shot("countdown-first")
 
-	// Wait (polling, no fixed sleep) until the text changes twice, i.e. at least a second
-	// went by on the page.
+	// A second, twice, on the page's clock: the text changes each time.
+	s.check(clock.RunFor(1000), "a second on the page's clock")
 	s.check(s.expect.Locator(pix.countdown()).Not().ToHaveText(first), "countdown changes")
 	second, err := pix.countdown().TextContent()
 	s.check(err, "countdown")
+	s.check(clock.RunFor(1000), "another second on the page's clock")
 	s.check(s.expect.Locator(pix.countdown()).Not().ToHaveText(second), "countdown changes again")
 	d3 := pix.remaining()
 	if d3 >= d1 {
@@ -56,6 +59,7 @@ func TestCountdownGoesDown(t *testing.T) {
 
 // At expiry the open page hides the QR and offers new-qr; the new QR is a different code.
 func TestExpiryOffersNewQR(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{reconcile: 500 * time.Millisecond}, playwright.BrowserNewContextOptions{})
 	pix := orderToPix(s, a.url)
 	oldCode := pix.codeText()
@@ -107,6 +111,7 @@ func TestExpiryOffersNewQR(t *testing.T) {
 // A double click on place-order, and the same form posted again afterwards (a retry), make one
 // transaction at the gateway.
 func TestDoubleClickMakesOneTransaction(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	form := shopIn(s).catalogue().add(digitalProduct).checkout()
@@ -168,6 +173,7 @@ func TestDoubleClickMakesOneTransaction(t *testing.T) {
 // both submissions of the same form at the same time (the first one finishing even though
 // the browser gave up on it) and still makes one transaction.
 func TestSecondClickWhileFirstInFlightMakesOneTransaction(t *testing.T) {
+	t.Parallel()
 	gate := &submitGate{first: make(chan struct{}), second: make(chan struct{})}
 	a, s := setup(t, appOptions{front: gate.wrap}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
@@ -273,10 +279,11 @@ func (g *submitGate) wait() { g.inflight.Wait() }
 // Where EventSource is missing, the page follows the order through the JSON status endpoint
 // and still turns to paid by itself.
 func TestPaidByPollingWithoutEventSource(t *testing.T) {
-	// Mostly waiting (for a refresh, a poll, a tick): run beside the other waiting tests.
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.check(s.page.AddInitScript(playwright.Script{Content: playwright.String(`delete window.EventSource;`)}), "remove EventSource")
+	clock := s.page.Clock()
+	s.check(clock.Install(), "install the page's clock")
 	var (
 		mu     sync.Mutex
 		events int
@@ -302,6 +309,9 @@ func TestPaidByPollingWithoutEventSource(t *testing.T) {
 	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+deps[0].ID+"/pay", nil, nil); err != nil {
 		t.Fatalf("paying through the sandbox control: %v", err)
 	}
+	// The next poll is due at once on the page's clock, not three seconds from now (should a
+	// poll be on its way, the next one comes in its time).
+	s.check(clock.FastForward(3000), "a polling interval on the page's clock")
 	pix.waitPaid()
 	s.shot("paid")
 	mu.Lock()

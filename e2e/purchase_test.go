@@ -20,6 +20,7 @@ import (
 // its script posts it in the background, and the same page turns to paid through its live status,
 // with no reload and no form submission.
 func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	h := shopIn(s)
@@ -101,6 +102,7 @@ func TestDigitalPurchaseTurnsPaidWithoutReload(t *testing.T) {
 // app: here the sandbox's own control, as a bank would), pushed over its event stream: no
 // reload, and no polling of the status endpoint.
 func TestOpenPageTurnsPaidWhenPaidElsewhere(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	var (
 		mu            sync.Mutex
@@ -145,6 +147,7 @@ func TestOpenPageTurnsPaidWhenPaidElsewhere(t *testing.T) {
 // When the background request of sandbox-pay fails (here the network refuses every script
 // request to it), the script falls back to the plain form submission, which still pays.
 func TestSandboxPayFallsBackToFormPost(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	pix := orderToPix(s, a.url)
 	pix.waitActive()
@@ -233,6 +236,7 @@ func assertTurnedPaidInPlace(s *session, navs *navigations, pixURL string) []sta
 // The QR image decodes to exactly the copy-and-paste code, both as served and as displayed,
 // and that code is a BR Code for the order's amount.
 func TestQRDecodesToPixCode(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
 	s.open(a.url + "/")
 	form := shopIn(s).catalogue().add(digitalProduct).checkout()

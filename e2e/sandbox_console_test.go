@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +20,7 @@ import (
 // without sideways scrolling; its buttons are big enough to tap. The same page on a wide
 // screen keeps its table.
 func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
+	t.Parallel()
 	if suite.skip != "" {
 		t.Skipf("BROWSER TESTS SKIPPED: %s (run e2e/setup.sh)", suite.skip)
 	}
@@ -41,22 +43,26 @@ func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var records []string // the sandbox paths of the records, for their deliveries
 	for i, action := range []sandbox.DepositAction{"", sandbox.ActionPay, sandbox.ActionFail} {
 		tx, err := c.CreateTransaction(ctx, gatewayclient.CreateTransactionRequest{Amount: gatewayclient.Cents(1990 + i),
 			PaymentMethod: gatewayclient.PaymentMethodPIX, IdempotencyKey: fmt.Sprintf("console-e2e-%d", i), Pix: &gatewayclient.PixRequest{}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		records = append(records, "/sandbox/deposits/"+tx.ID)
 		if action != "" {
 			if _, err := sb.ControlDeposit(ctx, id, tx.ID, action, sandbox.DepositControl{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if _, err := sb.CreateWithdrawal(ctx, id, sandbox.NewWithdrawal{Amount: 2500}); err != nil {
+	wd, err := sb.CreateWithdrawal(ctx, id, sandbox.NewWithdrawal{Amount: 2500})
+	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // let the outbox deliver, so the attempts show
+	records = append(records, "/sandbox/withdrawals/"+wd.ID)
+	waitForAttempts(t, c, records)
 
 	for _, tc := range []struct {
 		name string
@@ -67,6 +73,7 @@ func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
 		{"desktop", playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := newSession(t, tc.opts)
 			var cspViolations []string
 			s.page.OnConsole(func(m playwright.ConsoleMessage) {
@@ -79,6 +86,7 @@ func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
 			s.check(s.page.Locator(`input[name="client_secret"]`).Fill(secret), "client secret")
 			s.check(s.page.Locator(`button[type="submit"]`).Click(), "sign in")
 			s.check(s.expect.Locator(s.page.Locator(`[data-testid="sandbox-deposit-row"]`)).ToHaveCount(3), "three deposits")
+			s.check(s.expect.Locator(s.page.Locator(`[data-testid="sandbox-attempt"]`).First()).ToBeVisible(), "the deliveries' attempts")
 
 			// The style sheet applied: buttons have the console's size, not the browser's.
 			if h := s.eval(s.page, `() => getComputedStyle(document.querySelector('td button')).minHeight`); h != "36px" {
@@ -98,5 +106,41 @@ func TestSandboxConsoleStyledAndFitsAPhone(t *testing.T) {
 			}
 			s.shot("console-" + tc.name)
 		})
+	}
+}
+
+// waitForAttempts waits until every webhook delivery of the records (there is at least one)
+// has been tried, so that the console shows their attempts.
+func waitForAttempts(t *testing.T, c *gatewayclient.Client, records []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), expectTimeout)
+	defer cancel()
+	for {
+		tried, untried := 0, 0
+		for _, r := range records {
+			var log struct {
+				Deliveries []struct {
+					AttemptLog []json.RawMessage `json:"attemptLog"`
+				} `json:"deliveries"`
+			}
+			if err := c.Do(ctx, http.MethodGet, r+"/deliveries", nil, &log); err != nil {
+				t.Fatalf("the deliveries of %s: %v", r, err)
+			}
+			for _, d := range log.Deliveries {
+				if len(d.AttemptLog) > 0 {
+					tried++
+				} else {
+					untried++
+				}
+			}
+		}
+		if tried > 0 && untried == 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the outbox tried %d deliveries and not %d others", tried, untried)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }
