@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The merchant API: JSON under /api/v1, authenticated by an API key (Authorization: Bearer),
@@ -134,7 +135,7 @@ func (s *Server) apiAuth(next http.Handler) http.Handler {
 				s.apiUnauthorized(w, r, err)
 				return
 			}
-			s.failJSON(w, r, err)
+			s.site.FailJSON(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiKeyCtx{}, key)))
@@ -143,7 +144,7 @@ func (s *Server) apiAuth(next http.Handler) http.Handler {
 
 func (s *Server) apiUnauthorized(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="pix-checkout"`)
-	s.failJSON(w, r, err)
+	s.site.FailJSON(w, r, err)
 }
 
 // bearer returns the token of an "Authorization: Bearer <token>" header.
@@ -164,7 +165,7 @@ func apiKeyOf(r *http.Request) *merchant.APIKey {
 
 // apiError answers an error of the API's protocol in the one error shape.
 func (s *Server) apiError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
-	writeJSON(w, status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, RequestID: RequestID(r.Context())}})
+	respond.JSON(w, status, respond.ErrorBody{Error: respond.ErrorDetail{Code: code, Message: msg, RequestID: respond.RequestID(r.Context())}})
 }
 
 // readJSON reads a JSON request body: Content-Type application/json, at most MaxAPIBytes, one

@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Fields of the JSON objects of POST /api/v1/checkout-sessions; any other is refused, so that
@@ -131,7 +134,7 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &fe):
 		in.ReadErrors = fe // reported with every other violation of the request
 	case err != nil:
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 
@@ -140,7 +143,7 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 	}
 	sess, created, err := s.svc.CreateSession(r.Context(), in)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	status := http.StatusCreated
@@ -150,36 +153,36 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 	}
 	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	w.Header().Set("Location", APIPrefix+"/checkout-sessions/"+sess.ID)
-	writeJSON(w, status, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
+	respond.JSON(w, status, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
 }
 
 // apiGetSession is GET /api/v1/checkout-sessions/{id}: the session and what became of it.
 func (s *Server) apiGetSession(w http.ResponseWriter, r *http.Request) {
 	sess, err := s.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
+	respond.JSON(w, http.StatusOK, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
 }
 
 // apiGetOrder is GET /api/v1/orders/{id}.
 func (s *Server) apiGetOrder(w http.ResponseWriter, r *http.Request) {
 	o, err := s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.orderResource(r, o))
+	respond.JSON(w, http.StatusOK, s.orderResource(r, o))
 }
 
 // orderResource is the API's view of o, with its session's metadata.
@@ -213,7 +216,7 @@ var orderListParams = map[string]bool{"status": true, "createdFrom": true, "crea
 func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !orderListParams[k] {
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
@@ -250,14 +253,14 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	// One more than a page tells whether another page follows.
 	f.Limit, f.Offset = perPage+1, (page-1)*perPage
 	os, err := s.svc.Orders(r.Context(), f)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	out := OrderList{Data: []merchant.Order{}, Page: page, PerPage: perPage, HasMore: len(os) > perPage}
@@ -267,7 +270,7 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 	for _, o := range os {
 		out.Data = append(out.Data, s.orderResource(r, o))
 	}
-	writeJSON(w, http.StatusOK, out)
+	respond.JSON(w, http.StatusOK, out)
 }
 
 func joinStatuses() string {
@@ -280,6 +283,6 @@ func joinStatuses() string {
 
 // openAPI is GET /api/v1/openapi.json: the API's description (no key needed).
 func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
-	setJSONHeaders(w.Header())
+	respond.SetJSONHeaders(w.Header())
 	_, _ = w.Write(openAPIDocument)
 }

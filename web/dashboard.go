@@ -17,6 +17,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // DashboardPath is where the merchant dashboard lives.
@@ -75,8 +76,8 @@ func newDashboard(s *Server, store scs.Store) *dashboard {
 	sm.Cookie.Secure = strings.HasPrefix(s.opts.PublicURL, "https://")
 	sm.Cookie.Persist = false // gone with the browser; the server ends it after 30 min idle or 12 h anyway
 	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.log.ErrorContext(r.Context(), "dashboard session", "request_id", RequestID(r.Context()), "err", err)
-		s.renderError(w, r, http.StatusInternalServerError)
+		s.log.ErrorContext(r.Context(), "dashboard session", "request_id", respond.RequestID(r.Context()), "err", err)
+		s.site.Error(w, r, http.StatusInternalServerError)
 	}
 	return &dashboard{s: s, acc: s.opts.Accounts, gw: s.opts.Gateway, sessions: sm}
 }
@@ -121,7 +122,7 @@ func (s *Server) dashboardRoutes(r chi.Router) {
 // CHECKOUT_FRAME_ANCESTORS allows for the shopper pages: the dashboard holds the keys to the
 // business (clickjacking) and its pages hold customer data (shared caches, Back after sign-out).
 func (d *dashboard) headers(next http.Handler) http.Handler {
-	csp := contentSecurityPolicy(nil)
+	csp := respond.ContentSecurityPolicy(nil)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", csp)
@@ -142,7 +143,7 @@ func (d *dashboard) requireUser(next http.Handler) http.Handler {
 		u, err := d.acc.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
 		if err != nil {
 			if !errors.Is(err, merchant.ErrSessionEnded) {
-				d.s.fail(w, r, err)
+				d.s.site.Fail(w, r, err)
 				return
 			}
 			if id != "" {
@@ -159,7 +160,7 @@ func (d *dashboard) requireUser(next http.Handler) http.Handler {
 // unauthenticated answers a request without a valid session.
 func (d *dashboard) unauthenticated(w http.ResponseWriter, r *http.Request, ended bool) {
 	if !wantsHTML(r) {
-		d.s.failJSON(w, r, &checkout.Error{Code: checkout.CodeUnauthorized, Message: "sign in to the dashboard first"})
+		d.s.site.FailJSON(w, r, &checkout.Error{Code: checkout.CodeUnauthorized, Message: "sign in to the dashboard first"})
 		return
 	}
 	q := url.Values{}
@@ -173,7 +174,7 @@ func (d *dashboard) unauthenticated(w http.ResponseWriter, r *http.Request, ende
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}
-	d.s.redirect(w, r, target)
+	respond.Redirect(w, r, target)
 }
 
 // wantsHTML reports whether the request is a browser's asking for a page.
@@ -190,12 +191,12 @@ func (d *dashboard) checkCSRF(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !d.s.parseForm(w, r) {
+		if !d.s.site.ParseForm(w, r) {
 			return
 		}
 		if !d.validCSRF(r) {
-			d.s.log.WarnContext(r.Context(), "dashboard form without a valid token", "request_id", RequestID(r.Context()))
-			d.s.renderError(w, r, http.StatusForbidden)
+			d.s.log.WarnContext(r.Context(), "dashboard form without a valid token", "request_id", respond.RequestID(r.Context()))
+			d.s.site.Error(w, r, http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -217,12 +218,12 @@ func newToken() string {
 }
 
 // dashLink returns a dashboard path with the request's explicit language kept.
-func (d *dashboard) link(r *http.Request, path string) string { return d.s.link(r, path) }
+func (d *dashboard) link(r *http.Request, path string) string { return respond.Link(r, path) }
 
 // page returns the frame of a dashboard page.
 func (d *dashboard) page(r *http.Request, section string) views.DashPage {
 	p := views.DashPage{
-		Page:      d.s.page(r),
+		Page:      d.s.site.Page(r),
 		Section:   section,
 		LogoutURL: d.link(r, DashboardPath+"/logout"),
 		ShopURL:   d.link(r, "/"),
@@ -248,13 +249,13 @@ func (d *dashboard) page(r *http.Request, section string) views.DashPage {
 // notFound is the dashboard's 404 page (behind the session check, so that a stranger learns
 // nothing of the dashboard's routes).
 func (d *dashboard) notFound(w http.ResponseWriter, r *http.Request) {
-	d.errorPage(w, r, http.StatusNotFound, views.T(d.s.pageLang(r), "notfound.title"),
-		views.T(d.s.pageLang(r), "notfound.text"), "", "")
+	d.errorPage(w, r, http.StatusNotFound, views.T(respond.Lang(r), "notfound.title"),
+		views.T(respond.Lang(r), "notfound.text"), "", "")
 }
 
 // errorPage renders an error inside the dashboard's frame.
 func (d *dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg, detail, back string) {
 	v := views.DashErrorView{DashPage: d.page(r, ""), Status: status, Title: title, Message: msg, Detail: detail,
-		BackURL: back, RequestID: RequestID(r.Context())}
-	d.s.render(w, r, status, views.DashErrorPage(v))
+		BackURL: back, RequestID: respond.RequestID(r.Context())}
+	d.s.site.Render(w, r, status, views.DashErrorPage(v))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 func withDashboard(o *envOptions) { o.dashboard = true }
@@ -28,7 +29,7 @@ func TestDashboardClosedWithoutSession(t *testing.T) {
 			t.Errorf("GET %s as a browser: %d to %q; want 303 to the sign-in page with next", path, res.StatusCode, res.Header.Get("Location"))
 		}
 		res = e.do(http.MethodGet, path, nil, "Accept", "application/json")
-		var body web.ErrorBody
+		var body respond.ErrorBody
 		err := json.NewDecoder(res.Body).Decode(&body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusUnauthorized || err != nil || body.Error.Code != "unauthorized" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // loginPage is GET /dashboard/login. A signed-in user goes straight to the dashboard.
@@ -18,19 +19,19 @@ func (d *dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if id := d.sessions.GetString(ctx, sessUserID); id != "" {
 		if _, err := d.acc.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint)); err == nil {
-			d.s.redirect(w, r, nextPath(r.URL.Query().Get("next")))
+			respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 			return
 		}
 	}
 	v := d.loginView(r)
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	switch {
 	case r.URL.Query().Get("signed_out") == "1":
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
 	}
-	d.s.render(w, r, http.StatusOK, views.LoginPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
 
 // loginView is the sign-in form, posting back to itself with the page to return to.
@@ -47,14 +48,14 @@ func (d *dashboard) loginView(r *http.Request) views.LoginView {
 // page asked for, or the overview. Failures answer the form again with one message, the same
 // for an unknown e-mail and a wrong password.
 func (d *dashboard) login(w http.ResponseWriter, r *http.Request) {
-	if !d.s.parseForm(w, r) {
+	if !d.s.site.ParseForm(w, r) {
 		return
 	}
 	ctx := r.Context()
 	email := r.PostForm.Get("email")
-	u, err := d.acc.Login(ctx, email, r.PostForm.Get("password"), clientAddr(r))
+	u, err := d.acc.Login(ctx, email, r.PostForm.Get("password"), respond.ClientIP(r))
 	if err != nil {
-		lang := d.s.pageLang(r)
+		lang := respond.Lang(r)
 		v := d.loginView(r)
 		v.Email = strings.TrimSpace(email)
 		var te *merchant.ThrottledError
@@ -62,49 +63,49 @@ func (d *dashboard) login(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
-			d.s.log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", RequestID(ctx))
-			d.s.render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
+			d.s.log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", respond.RequestID(ctx))
+			d.s.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):
-			d.s.log.InfoContext(ctx, "dashboard sign-in failed", "request_id", RequestID(ctx))
+			d.s.log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
 			v.Error = views.T(lang, "login.failed")
-			d.s.render(w, r, http.StatusUnauthorized, views.LoginPage(v))
+			d.s.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
-			d.s.fail(w, r, err)
+			d.s.site.Fail(w, r, err)
 		}
 		return
 	}
 	if err := d.sessions.RenewToken(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
 	d.sessions.Put(ctx, sessUserID, u.ID)
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
-	d.s.log.InfoContext(ctx, "dashboard sign-in", "request_id", RequestID(ctx), "user", u.ID)
-	d.s.redirect(w, r, nextPath(r.URL.Query().Get("next")))
+	d.s.log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
+	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 
 // logout is POST /dashboard/logout: the session is deleted from the store (its token renewed
 // first, so the old one is dead even if the deletion raced a request) and its cookie cleared.
 // A session's form must carry its token; without a session there is nothing to end.
 func (d *dashboard) logout(w http.ResponseWriter, r *http.Request) {
-	if !d.s.parseForm(w, r) {
+	if !d.s.site.ParseForm(w, r) {
 		return
 	}
 	ctx := r.Context()
 	if d.sessions.GetString(ctx, sessUserID) != "" && !d.validCSRF(r) {
-		d.s.renderError(w, r, http.StatusForbidden)
+		d.s.site.Error(w, r, http.StatusForbidden)
 		return
 	}
 	if err := d.sessions.RenewToken(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
 	if err := d.sessions.Destroy(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/login?signed_out=1")
+	respond.Redirect(w, r, DashboardPath+"/login?signed_out=1")
 }
 
 // nextPath returns where to go after signing in: a dashboard path given by the sign-in link,

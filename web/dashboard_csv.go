@@ -12,6 +12,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // csvPageSize is how many records an export asks the gateway for at a time: the most it
@@ -188,7 +189,7 @@ func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name
 	defer cancel()
 	items, err := cur.next(ctx)
 	if err != nil {
-		lang := d.s.pageLang(r)
+		lang := respond.Lang(r)
 		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
 		msg := views.T(lang, "gateway.unavailable")
 		if banner != nil {
@@ -245,7 +246,7 @@ func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name
 	}
 	for p := range pages {
 		if p.err != nil {
-			d.s.logError(r, fmt.Errorf("csv export of %s after %d rows: %w", name, rows, p.err), checkout.ErrorCode(p.err))
+			d.s.site.LogError(r, fmt.Errorf("csv export of %s after %d rows: %w", name, rows, p.err), checkout.ErrorCode(p.err))
 			panic(http.ErrAbortHandler)
 		}
 		if err := write(p.items); err != nil {

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // deposits is GET /dashboard/deposits: one page of the gateway's deposits matching the
@@ -39,7 +41,7 @@ func (d *dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
 	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
 		func(o gatewayclient.DepositOrigin) string { return views.T(v.Lang, "origin."+string(o)) })
-	d.s.render(w, r, l.status, views.DepositsPage(v))
+	d.s.site.Render(w, r, l.status, views.DepositsPage(v))
 }
 
 // withdrawals is GET /dashboard/withdrawals, as deposits for the withdrawal filters.
@@ -62,7 +64,7 @@ func (d *dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
 		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) })
-	d.s.render(w, r, l.status, views.WithdrawalsPage(v))
+	d.s.site.Render(w, r, l.status, views.WithdrawalsPage(v))
 }
 
 // gatewayListing is what the deposits and withdrawals pages show besides their rows.
@@ -121,8 +123,8 @@ func checkboxes[S ~string](q url.Values, name string, all []S, label func(S) str
 // banner saying what happened and what to do. The cause goes to the log, never to the page.
 func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors, known map[string]bool) (int, *views.GatewayBanner) {
 	code := checkout.ErrorCode(err)
-	d.s.logError(r, err, code)
-	lang := d.s.pageLang(r)
+	d.s.site.LogError(r, err, code)
+	lang := respond.Lang(r)
 	var ve *checkout.ValidationError
 	var ae *gatewayclient.APIError
 	switch {
@@ -146,14 +148,14 @@ func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	case checkout.CodeGatewayAuth:
 		msg = views.T(lang, "gateway.auth")
 	default:
-		msg = views.T(lang, "gateway.internal", RequestID(r.Context()))
+		msg = views.T(lang, "gateway.internal", respond.RequestID(r.Context()))
 	}
-	return httpStatus(code), &views.GatewayBanner{Message: msg}
+	return respond.HTTPStatus(code), &views.GatewayBanner{Message: msg}
 }
 
 // filterView is the filter form with the values as typed and the errors localised.
 func (d *dashboard) filterView(r *http.Request, path string, q url.Values, errs filterErrors, withdrawal bool) views.FilterView {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	fv := views.FilterView{
 		Action:     DashboardPath + path,
 		ClearURL:   d.link(r, DashboardPath+path),
@@ -354,7 +356,7 @@ func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, tot
 		pg.Next = link(current + 1)
 		pg.Last = link(totalPages)
 	}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if k == paramPage || k == paramPerPage {
 			continue
 		}
@@ -387,9 +389,9 @@ func (d *dashboard) deposit(w http.ResponseWriter, r *http.Request) {
 		v.Order = &views.LinkedOrder{Number: o.Number, URL: d.link(r, DashboardPath+"/orders/"+url.PathEscape(o.ID)),
 			Status: views.StatusText(v.Lang, o.Status)}
 	} else if !errors.Is(err, checkout.ErrNotFound) {
-		d.s.logError(r, err, checkout.ErrorCode(err))
+		d.s.site.LogError(r, err, checkout.ErrorCode(err))
 	}
-	d.s.render(w, r, http.StatusOK, views.DepositPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.DepositPage(v))
 }
 
 // withdrawal is GET /dashboard/withdrawals/{id}. The API has no GET /withdrawal/{id}: the
@@ -414,13 +416,13 @@ func (d *dashboard) withdrawal(w http.ResponseWriter, r *http.Request) {
 			Tone: views.WithdrawalTone(s), At: h.Date, Duration: time.Duration(h.DurationInMilliseconds) * time.Millisecond,
 			Current: i == len(wd.StatusHistory)-1 && s == wd.Status})
 	}
-	d.s.render(w, r, http.StatusOK, views.WithdrawalPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.WithdrawalPage(v))
 }
 
 // recordTrouble answers a failed read of one record: 404 for an unknown id, 422 with the
 // API's message for a malformed one, the gateway's trouble explained otherwise.
 func (d *dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err error, back string) {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	code := checkout.ErrorCode(err)
 	switch code {
 	case checkout.CodeNotFound:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Parameters of the order list (the shop's own, so its own names where the gateway has none).
@@ -82,16 +83,16 @@ func (r *queryReader) day(name string) time.Time {
 // first, with the count of every match (one statement per page).
 func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	q, f, page, perPage, errs := parseOrderQuery(r.URL.RawQuery)
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	v := views.OrdersView{DashPage: d.page(r, "orders"), Searched: hasFilters(q)}
 	status := http.StatusOK
 	if len(errs) == 0 {
 		res, err := d.s.svc.MerchantOrders(r.Context(), f)
 		if err != nil {
 			code := checkout.ErrorCode(err)
-			d.s.logError(r, err, code)
-			status = httpStatus(code)
-			v.Failed = views.T(lang, "orders.failed", RequestID(r.Context()))
+			d.s.site.LogError(r, err, code)
+			status = respond.HTTPStatus(code)
+			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
 			for _, o := range res.Orders {
 				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
@@ -119,7 +120,7 @@ func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
 		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
 			Label: views.StatusText(lang, st), Checked: checked[string(st)]})
 	}
-	d.s.render(w, r, status, views.OrdersPage(v))
+	d.s.site.Render(w, r, status, views.OrdersPage(v))
 }
 
 // orderFilterMessage is the localised message of an order filter's violation.
@@ -146,7 +147,7 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 
 // order is GET /dashboard/orders/{id}: everything known of one order.
 func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	o, err := d.s.svc.Order(r.Context(), chi.URLParam(r, "id"))
 	back := d.link(r, DashboardPath+"/orders")
 	if err != nil {
@@ -154,7 +155,7 @@ func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
 			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
 			return
 		}
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
 	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back}
@@ -187,14 +188,14 @@ func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
-	d.s.render(w, r, http.StatusOK, views.OrderPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.OrderPage(v))
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
 func (d *dashboard) overview(w http.ResponseWriter, r *http.Request) {
 	ov, err := d.s.svc.Overview(r.Context(), views.SaoPaulo())
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
 	v := views.OverviewView{DashPage: d.page(r, "overview"),
@@ -207,7 +208,7 @@ func (d *dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Chart:     chart(ov.Days),
 		OrdersURL: d.link(r, DashboardPath+"/orders"),
 	}
-	d.s.render(w, r, http.StatusOK, views.OverviewPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }
 
 // Size of the overview's chart, in its viewBox's units.

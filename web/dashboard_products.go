@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Notices shown on the products page after an action (?done=…).
@@ -23,7 +24,7 @@ func (d *dashboard) products(w http.ResponseWriter, r *http.Request) {
 	if key := productNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(v.Lang, key)
 	}
-	d.s.render(w, r, http.StatusOK, views.ProductsPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.ProductsPage(v))
 }
 
 // productsView is the products page with the form f.
@@ -34,8 +35,8 @@ func (d *dashboard) productsView(r *http.Request, f views.ProductFormView, listE
 		err = listErr
 	}
 	if err != nil {
-		d.s.logError(r, err, checkout.ErrorCode(err))
-		v.Failed = views.T(v.Lang, "orders.failed", RequestID(r.Context()))
+		d.s.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
 	for _, p := range ps {
 		base := DashboardPath + "/products/" + url.PathEscape(string(p.ID))
@@ -48,7 +49,7 @@ func (d *dashboard) productsView(r *http.Request, f views.ProductFormView, listE
 
 // newProductForm is the empty new-product form (on sale by default).
 func newProductForm(d *dashboard, r *http.Request) views.ProductFormView {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products"), Title: views.T(lang, "products.new"),
 		Values: map[string]string{}, Errors: map[string]string{}, Active: true, Submit: views.T(lang, "products.create")}
 }
@@ -85,7 +86,7 @@ func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.Field
 
 // createProduct is POST /dashboard/products.
 func (d *dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	f := newProductForm(d, r)
 	in, fe := readProductForm(r, &f)
 	var p *checkout.Product
@@ -97,18 +98,18 @@ func (d *dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
 		// The price typed goes back with the other fields' errors, all at once.
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
 		productErrors(lang, &f, fe)
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductsPage(d.productsView(r, f, nil)))
+		d.s.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductsPage(d.productsView(r, f, nil)))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
 	done := "created"
 	if !p.Active {
 		done = "created_inactive"
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+	respond.Redirect(w, r, DashboardPath+"/products?done="+done)
 }
 
 // productForm is GET /dashboard/products/{id}: the product's edit form.
@@ -122,13 +123,13 @@ func (d *dashboard) productForm(w http.ResponseWriter, r *http.Request) {
 	f.Values = map[string]string{checkout.FieldTitle: p.Title, checkout.FieldDescription: p.Description,
 		checkout.FieldUnitPrice: FormatReaisInput(p.UnitPrice)}
 	f.Physical, f.Active = p.Physical, p.Active
-	d.s.render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+	d.s.site.Render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
 		BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
 }
 
 // editForm is the edit form of p, without values.
 func (d *dashboard) editForm(r *http.Request, p *checkout.Product) views.ProductFormView {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products/"+url.PathEscape(string(p.ID))), ID: string(p.ID),
 		Title: views.T(lang, "products.edit_title", p.Title), Errors: map[string]string{}, Submit: views.T(lang, "products.save")}
 }
@@ -148,8 +149,8 @@ func (d *dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 	}
 	if fe != nil || errors.As(err, &fe) {
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
-		productErrors(d.s.pageLang(r), &f, fe)
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+		productErrors(respond.Lang(r), &f, fe)
+		d.s.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
 			BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
 		return
 	}
@@ -157,7 +158,7 @@ func (d *dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 		d.productTrouble(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done=saved")
+	respond.Redirect(w, r, DashboardPath+"/products?done=saved")
 }
 
 // toggleProduct is POST /dashboard/products/{id}/active: active=true puts the product on sale,
@@ -172,18 +173,18 @@ func (d *dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
 	if active {
 		done = "activated"
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+	respond.Redirect(w, r, DashboardPath+"/products?done="+done)
 }
 
 // productTrouble answers a failed read or write of one product.
 func (d *dashboard) productTrouble(w http.ResponseWriter, r *http.Request, err error) {
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	if checkout.ErrorCode(err) == checkout.CodeNotFound {
 		d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
 			d.link(r, DashboardPath+"/products"))
 		return
 	}
-	d.s.fail(w, r, err)
+	d.s.site.Fail(w, r, err)
 }
 
 // mergeFieldErrors adds to fe the violations of other's fields that fe has none for.

@@ -11,6 +11,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The settings page works over the merchant settings and API keys of package merchant: the
@@ -37,7 +38,7 @@ func (d *dashboard) settings(w http.ResponseWriter, r *http.Request) {
 	if key := settingsNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(v.Lang, key)
 	}
-	d.s.render(w, r, http.StatusOK, views.SettingsPage(v))
+	d.s.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
 }
 
 // settingsView reads the settings in force, the keys and the latest notifications. typed,
@@ -79,8 +80,8 @@ func (d *dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		d.s.logError(r, err, checkout.ErrorCode(err))
-		v.Failed = views.T(v.Lang, "orders.failed", RequestID(ctx))
+		d.s.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(ctx))
 	}
 	return v
 }
@@ -106,23 +107,23 @@ func (d *dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 				v.Errors[field] = views.FieldMessage(v.Lang, field, fe.Code(field))
 			}
 		}
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		d.s.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/settings?done=saved")
+	respond.Redirect(w, r, DashboardPath+"/settings?done=saved")
 }
 
 // rotateSecret is POST /dashboard/settings/secret: a new signing secret for notifications.
 func (d *dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 	if _, err := d.s.opts.Settings.RotateSecret(r.Context()); err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/settings?done=rotated")
+	respond.Redirect(w, r, DashboardPath+"/settings?done=rotated")
 }
 
 // createKey is POST /dashboard/settings/keys: a new API key, shown in the answer this once
@@ -135,18 +136,18 @@ func (d *dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		v := d.settingsView(r, nil)
 		v.KeyName = name
 		v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		d.s.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
-	d.s.log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", RequestID(r.Context()),
+	d.s.log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", dashUser(r).ID)
 	v := d.settingsView(r, nil)
 	v.NewKey, v.NewKeyName = secret, key.Name
-	d.s.render(w, r, http.StatusCreated, views.SettingsPage(v))
+	d.s.site.Render(w, r, http.StatusCreated, views.SettingsPage(v))
 }
 
 // revokeKey is POST /dashboard/settings/keys/{id}/revoke.
@@ -154,15 +155,15 @@ func (d *dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	if err := d.s.opts.APIKeys.Revoke(r.Context(), id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			lang := d.s.pageLang(r)
+			lang := respond.Lang(r)
 			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
 				d.link(r, DashboardPath+"/settings"))
 			return
 		}
-		d.s.fail(w, r, err)
+		d.s.site.Fail(w, r, err)
 		return
 	}
-	d.s.log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", RequestID(r.Context()),
+	d.s.log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", id, "user", dashUser(r).ID)
-	d.s.redirect(w, r, DashboardPath+"/settings?done=revoked")
+	respond.Redirect(w, r, DashboardPath+"/settings?done=revoked")
 }

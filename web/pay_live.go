@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // statusMessage is the JSON of the status endpoint and of each SSE event, read by
@@ -36,7 +37,7 @@ func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
 
 // viewOf is what status messages need of request r.
 func (s *Server) viewOf(r *http.Request) streamView {
-	l, explicit := s.lang(r)
+	l, explicit := respond.LangOf(r)
 	return streamView{lang: l, explicit: explicit}
 }
 
@@ -62,10 +63,10 @@ func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.statusOf(r, o))
+	respond.JSON(w, http.StatusOK, s.statusOf(r, o))
 }
 
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
@@ -98,7 +99,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	release, ok := s.streams.acquire(id)
 	if !ok {
 		w.Header().Set("Retry-After", "60")
-		s.failJSON(w, r, errTooManyStreams)
+		s.site.FailJSON(w, r, errTooManyStreams)
 		return
 	}
 	defer release()
@@ -107,7 +108,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer unsubscribe()
 	o, err := s.svc.Snapshot(ctx, id)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	h := w.Header()

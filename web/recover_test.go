@@ -10,6 +10,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
@@ -23,7 +24,7 @@ func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Shutdown(context.Background())
-	h := s.identify(s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := respond.Identify(s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
 	})))))
 	rec := httptest.NewRecorder()

@@ -41,6 +41,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // WebhookPath is the path of the gateway's webhook receiver.
@@ -162,6 +163,7 @@ type Server struct {
 	opts     Options
 	svc      *checkout.Service
 	log      *slog.Logger
+	site     *respond.Site
 	sessions *scs.SessionManager
 	dash     *dashboard // nil without Options.Accounts
 	verifier *webhook.Verifier
@@ -229,6 +231,8 @@ func New(opts Options) (*Server, error) {
 		seen:     newRecentIDs(4096),
 		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
 		pixPages: newPixPages(),
+		site: &respond.Site{Log: opts.Logger, Name: opts.Service.MerchantName(), Assets: opts.Assets,
+			Sandbox: opts.Sandbox != nil, Merchant: opts.Merchant},
 	}
 	s.qrImages = opts.QRImages
 	if s.qrImages == nil {
@@ -259,7 +263,7 @@ func New(opts Options) (*Server, error) {
 	s.sessions.Cookie.Persist = false
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "session", "err", err)
-		s.renderError(w, r, http.StatusInternalServerError)
+		s.site.Error(w, r, http.StatusInternalServerError)
 	}
 	if opts.Accounts != nil {
 		s.dash = newDashboard(s, opts.Sessions)
@@ -309,15 +313,15 @@ func (s *Server) routes() http.Handler {
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(s.identify, s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
+	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
 		middleware.Compress(5, "text/html", "application/json"))
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.site.Error(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		if isAPI(r) { // a method chi does not know is refused here, before the API's routes
 			s.apiMethodNotAllowed(w, r)
 			return
 		}
-		s.renderError(w, r, http.StatusMethodNotAllowed)
+		s.site.Error(w, r, http.StatusMethodNotAllowed)
 	})
 
 	r.Get("/healthz", s.healthz)
@@ -355,21 +359,4 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, _ = w.Write([]byte("ready\n"))
-}
-
-// page returns the common part of every page's view model.
-func (s *Server) page(r *http.Request) views.Page {
-	lang, _ := s.lang(r)
-	q := r.URL.Query()
-	q.Del("lang")
-	return views.Page{
-		Lang:         lang,
-		MerchantName: s.svc.MerchantName(),
-		HomeURL:      s.link(r, "/"),
-		Path:         r.URL.EscapedPath(),
-		Query:        q.Encode(),
-		Assets:       s.opts.Assets,
-		Sandbox:      s.opts.Sandbox != nil,
-		Merchant:     s.opts.Merchant,
-	}
 }

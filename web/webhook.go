@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // webhookTimeout bounds the processing of one webhook (a GetDeposit and a store update).
@@ -43,18 +44,18 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "payload too large"})
+			respond.JSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "payload too large"})
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unreadable body"})
+		respond.JSON(w, http.StatusBadRequest, map[string]string{"error": "unreadable body"})
 		return
 	}
 	if s.verifier != nil {
 		if err := s.verifier.Verify(r.Header, body); err != nil {
 			// The reason only: never the headers, the body or the secret. The answer names the
 			// real cause, so that a sender whose clock is off is told so, not "bad signature".
-			s.log.WarnContext(r.Context(), "webhook refused", "request_id", RequestID(r.Context()), "err", err)
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": webhookRefusal(err)})
+			s.log.WarnContext(r.Context(), "webhook refused", "request_id", respond.RequestID(r.Context()), "err", err)
+			respond.JSON(w, http.StatusUnauthorized, map[string]string{"error": webhookRefusal(err)})
 			return
 		}
 	}
@@ -66,14 +67,14 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if errors.Is(err, webhook.ErrNoHint) {
 			// Nothing to re-fetch: accept it so that the sender does not retry forever.
-			writeJSON(w, http.StatusOK, map[string]string{"status": "ignored"})
+			respond.JSON(w, http.StatusOK, map[string]string{"status": "ignored"})
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "payload is not a JSON object"})
+		respond.JSON(w, http.StatusBadRequest, map[string]string{"error": "payload is not a JSON object"})
 		return
 	}
 	if id != "" && !s.seen.add(id) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
+		respond.JSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
 		return
 	}
 	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, status: hint.Status, ctx: context.WithoutCancel(r.Context())}
@@ -81,11 +82,11 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 		// Processed by this request: when it fails, say so, so that the gateway redelivers
 		// (process forgot the id, so the redelivery is not taken for a duplicate).
 		if err := s.process(job); err != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "not processed, retry later"})
+			respond.JSON(w, http.StatusServiceUnavailable, map[string]string{"error": "not processed, retry later"})
 			return
 		}
 	}
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
+	respond.JSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
 }
 
 // webhookRefusal is what the 401 answer says of a verification error: which check failed.
@@ -136,7 +137,7 @@ func (s *Server) process(job webhookJob) error {
 		if job.id != "" {
 			s.seen.remove(job.id)
 		}
-		s.log.WarnContext(ctx, "webhook processing", "request_id", RequestID(ctx), "webhook", job.id, "err", err)
+		s.log.WarnContext(ctx, "webhook processing", "request_id", respond.RequestID(ctx), "webhook", job.id, "err", err)
 	}
 	return err
 }
