@@ -49,7 +49,7 @@ func (w *statusWriter) Flush() {
 // Unwrap exposes the underlying writer to http.ResponseController.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logRequests logs one access line per request through Options.Logger, written before the
+// logRequests logs one access line per request through Options.Site.Log, written before the
 // response's last bytes leave. Only the route is logged, never the path's ids, the query
 // string, a header or the body: ids and headers are credentials, bodies carry customer data.
 func (s *Server) logRequests(next http.Handler) http.Handler {

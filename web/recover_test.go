@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,7 +20,8 @@ func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s, err := New(Options{Service: checkout.NewService(store, nil, checkout.ServiceOptions{}), Store: store, Assets: static.New()})
+	s, err := New(Options{Site: &respond.Site{Log: slog.New(slog.DiscardHandler)}, Service: checkout.NewService(store, nil, checkout.ServiceOptions{}),
+		Store: store, Assets: static.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@
 // request's goroutine and capped per order and per process, with the status JSON as the
 // polling fallback.
 //
-// Every request's access line, like every other log line, goes through Options.Logger (a
+// Every request's access line, like every other log line, goes through Options.Site.Log (a
 // slog.JSONHandler in the program), written before the response's last bytes leave: a request
 // answered has its line in the log. Only route patterns are logged, never ids, queries,
 // headers or bodies.
@@ -40,7 +40,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
-	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -79,13 +79,17 @@ type Assets interface {
 	Stable(name string, maxAge time.Duration) http.Handler
 }
 
-// Options are the dependencies and settings of a Server. Service, Store and Assets are
+// Options are the dependencies and settings of a Server. Site, Service, Store and Assets are
 // required.
 type Options struct {
+	// Site is what every page shares (the merchant's name, the static files' names, sandbox
+	// mode, the payee) and the log: the access log, one line a request, and errors.
+	Site    *respond.Site
 	Service *checkout.Service
 	Store   Pinger
 	Assets  Assets
-	// Sandbox is set in sandbox mode only: the PIX page then offers sandbox-pay.
+	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
+	// sandbox-pay.
 	Sandbox SandboxPayer
 	// WebhookSecret verifies webhook signatures; empty accepts unsigned webhooks (use only
 	// when the gateway cannot sign).
@@ -102,8 +106,6 @@ type Options struct {
 	FrameOrigins func(ctx context.Context) ([]string, error)
 	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
 	PublicURL string
-	// Logger receives the access log (one line a request) and errors (default: discarded).
-	Logger *slog.Logger
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
 	// Recheck, when positive, is how often each SSE stream re-reads its order from the store:
@@ -118,9 +120,6 @@ type Options struct {
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
-	// Merchant is the payee as the shopper's bank shows it (legal name, document) and the
-	// support contact, shown on the shopper pages.
-	Merchant views.Merchant
 	// NewCartLimit limits the carts one client address may start (default 60 a minute, in
 	// bursts of up to 60). Carts cost a row each until retention removes them; a shopper starts
 	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
@@ -132,20 +131,13 @@ type Options struct {
 	// (nil: the API lists none).
 	Notifications *merchant.DeliveryLog
 
-	// Settings, with APIKeys, gives the dashboard its settings page (notifications, framing,
-	// API keys); nil leaves the page out.
-	Settings *merchant.SettingsManager
-
-	// Accounts, when set, serves the merchant dashboard under DashboardPath; Gateway is then
-	// required (the dashboard lists the gateway's deposits and withdrawals).
-	Accounts *merchant.Accounts
-	Gateway  DashboardGateway
+	// Dashboard, when set, is served under dashboard.Path.
+	Dashboard *dashboard.Dashboard
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
-	// Sessions keeps the sessions of the shopper pages and of the dashboard (default: in
-	// memory, for tests; the program gives the database's, so that a restart or another
-	// instance keeps them).
+	// Sessions keeps the sessions of the shopper pages (default: in memory, for tests; the
+	// program gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
 }
 
@@ -165,7 +157,6 @@ type Server struct {
 	log      *slog.Logger
 	site     *respond.Site
 	sessions *scs.SessionManager
-	dash     *dashboard // nil without Options.Accounts
 	verifier *webhook.Verifier
 	handler  http.Handler
 
@@ -192,14 +183,8 @@ type Server struct {
 
 // New returns a Server. Its webhook workers run until Shutdown.
 func New(opts Options) (*Server, error) {
-	if opts.Service == nil || opts.Store == nil || opts.Assets == nil {
-		return nil, errors.New("web: Options.Service, Store and Assets are required")
-	}
-	if opts.Accounts != nil && opts.Gateway == nil {
-		return nil, errors.New("web: Options.Gateway is required with Accounts (the dashboard)")
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
+	if opts.Site == nil || opts.Site.Log == nil || opts.Service == nil || opts.Store == nil || opts.Assets == nil {
+		return nil, errors.New("web: Options.Site (with its Log), Service, Store and Assets are required")
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
@@ -225,14 +210,13 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:     opts,
 		svc:      opts.Service,
-		log:      opts.Logger,
+		log:      opts.Site.Log,
 		done:     make(chan struct{}),
 		hooks:    make(chan webhookJob, opts.WebhookQueue),
 		seen:     newRecentIDs(4096),
 		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
 		pixPages: newPixPages(),
-		site: &respond.Site{Log: opts.Logger, Name: opts.Service.MerchantName(), Assets: opts.Assets,
-			Sandbox: opts.Sandbox != nil, Merchant: opts.Merchant},
+		site:     opts.Site,
 	}
 	s.qrImages = opts.QRImages
 	if s.qrImages == nil {
@@ -264,9 +248,6 @@ func New(opts Options) (*Server, error) {
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.ErrorContext(r.Context(), "session", "err", err)
 		s.site.Error(w, r, http.StatusInternalServerError)
-	}
-	if opts.Accounts != nil {
-		s.dash = newDashboard(s, opts.Sessions)
 	}
 	for range opts.WebhookWorkers {
 		s.workers.Add(1)
@@ -335,7 +316,9 @@ func (s *Server) routes() http.Handler {
 	s.payRoutes(r)
 	s.apiRoutes(r)
 	s.sessionRoutes(r)
-	s.dashboardRoutes(r)
+	if s.opts.Dashboard != nil {
+		r.Mount(dashboard.Path, s.opts.Dashboard)
+	}
 	return r
 }
 
