@@ -22,17 +22,11 @@ import (
 // the session's embedOrigin and CHECKOUT_FRAME_ANCESTORS, nothing else (CSP frame-ancestors);
 // a browser shows nothing in a frame of any other origin.
 
-// sessionRoutes are the pages of checkout sessions.
-func (s *Server) sessionRoutes(r chi.Router) {
-	r.Get("/s/{sessionID}", s.sessionForm)
-	r.Post("/s/{sessionID}", s.placeSessionOrder)
-}
-
 // frameSession sets the framing headers of a page of sess: frame-ancestors 'self', the
 // session's embedOrigin, the configured ancestors and the merchant settings' frame origins.
 // X-Frame-Options cannot name an origin, so it goes.
 func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
-	ancestors := append([]string(nil), s.frameAncestors(r)...)
+	ancestors := append([]string(nil), s.ancestors(r)...)
 	if sess.EmbedOrigin != "" {
 		ancestors = append(ancestors, sess.EmbedOrigin)
 	}

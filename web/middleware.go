@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -67,7 +66,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
 		ctx := r.Context()
-		s.log.LogAttrs(ctx, level, "request", slog.String("request_id", respond.RequestID(ctx)),
+		s.site.Log.LogAttrs(ctx, level, "request", slog.String("request_id", respond.RequestID(ctx)),
 			slog.String("method", r.Method), slog.String("route", respond.RoutePattern(ctx)),
 			slog.Int("status", status), slog.Int64("bytes", sw.bytes), slog.Duration("duration", time.Since(start)))
 	})
@@ -85,10 +84,10 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if v == http.ErrAbortHandler { //nolint:errorlint // the sentinel is compared as net/http does
 				panic(v)
 			}
-			s.log.ErrorContext(r.Context(), "panic", "request_id", respond.RequestID(r.Context()),
+			s.site.Log.ErrorContext(r.Context(), "panic", "request_id", respond.RequestID(r.Context()),
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if isAPI(r) {
-				s.apiError(w, r, http.StatusInternalServerError, "internal", "internal error")
+				apiError(w, r, http.StatusInternalServerError, "internal", "internal error")
 				return
 			}
 			s.site.Error(w, r, http.StatusInternalServerError)
@@ -98,49 +97,50 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 }
 
 // securityHeaders sets the headers every response carries (a JSON answer replaces some of them:
-// see setJSONHeaders).
-func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	configured := respond.ContentSecurityPolicy(s.opts.FrameAncestors)
-	https := strings.HasPrefix(s.opts.PublicURL, "https://")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		csp, framable := configured, len(s.opts.FrameAncestors) > 0
-		if s.opts.FrameOrigins != nil {
-			ancestors := s.frameAncestors(r)
-			csp, framable = respond.ContentSecurityPolicy(ancestors), len(ancestors) > 0
-		}
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		// Order and cart ids are in the URLs: never leak them to another site.
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if !framable {
-			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
-			// checkout: X-Frame-Options cannot name several origins.
-			h.Set("X-Frame-Options", "DENY")
-		}
-		if r.TLS != nil || https {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
-		}
-		next.ServeHTTP(w, r)
-	})
+// see respond.SetJSONHeaders); https (the public URL's scheme) adds HSTS to every answer.
+func (s *Server) securityHeaders(https bool) func(http.Handler) http.Handler {
+	configured := respond.ContentSecurityPolicy(s.frameAncestors)
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			csp, framable := configured, len(s.frameAncestors) > 0
+			if s.frameOrigins != nil {
+				ancestors := s.ancestors(r)
+				csp, framable = respond.ContentSecurityPolicy(ancestors), len(ancestors) > 0
+			}
+			h.Set("Content-Security-Policy", csp)
+			h.Set("X-Content-Type-Options", "nosniff")
+			// Order and cart ids are in the URLs: never leak them to another site.
+			h.Set("Referrer-Policy", "no-referrer")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+			if !framable {
+				// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
+				// checkout: X-Frame-Options cannot name several origins.
+				h.Set("X-Frame-Options", "DENY")
+			}
+			if r.TLS != nil || https {
+				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
-// frameAncestors returns the origins allowed to frame the shopper pages: the configured ones
+// ancestors returns the origins allowed to frame the shopper pages: the configured ones
 // and those of the merchant's settings.
-func (s *Server) frameAncestors(r *http.Request) []string {
-	if s.opts.FrameOrigins == nil {
-		return s.opts.FrameAncestors
+func (s *Server) ancestors(r *http.Request) []string {
+	if s.frameOrigins == nil {
+		return s.frameAncestors
 	}
-	extra, err := s.opts.FrameOrigins(r.Context())
+	extra, err := s.frameOrigins(r.Context())
 	if err != nil {
-		s.log.WarnContext(r.Context(), "reading the frame origins of the merchant settings", "err", err)
+		s.site.Log.WarnContext(r.Context(), "reading the frame origins of the merchant settings", "err", err)
 	}
 	if len(extra) == 0 {
-		return s.opts.FrameAncestors
+		return s.frameAncestors
 	}
-	return append(append(make([]string, 0, len(s.opts.FrameAncestors)+len(extra)), s.opts.FrameAncestors...), extra...)
+	return append(append(make([]string, 0, len(s.frameAncestors)+len(extra)), s.frameAncestors...), extra...)
 }
 
 // crossOrigin refuses cross-site unsafe requests (403) on every route but the webhook receiver,
@@ -152,7 +152,7 @@ func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	// carries no credential, so there is nothing to forge (and its errors must stay JSON).
 	cop.AddInsecureBypassPattern("/api/")
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", respond.RequestID(r.Context()), "method", r.Method)
+		s.site.Log.WarnContext(r.Context(), "cross-origin request refused", "request_id", respond.RequestID(r.Context()), "method", r.Method)
 		s.site.Error(w, r, http.StatusForbidden)
 	}))
 	return cop.Handler(next)

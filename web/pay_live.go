@@ -123,7 +123,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 	write := func(b []byte) error {
 		// Long enough for a slow client to take one event, renewed at every write.
-		if err := rc.SetWriteDeadline(time.Now().Add(s.opts.Heartbeat + 10*time.Second)); err != nil &&
+		if err := rc.SetWriteDeadline(time.Now().Add(s.heartbeat + 10*time.Second)); err != nil &&
 			!errors.Is(err, http.ErrNotSupported) {
 			return err
 		}
@@ -144,11 +144,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	last := o.Status
-	heartbeat := time.NewTicker(s.opts.Heartbeat)
+	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
 	var recheck <-chan time.Time
-	if s.opts.Recheck > 0 {
-		t := time.NewTicker(s.opts.Recheck)
+	if s.recheck > 0 {
+		t := time.NewTicker(s.recheck)
 		defer t.Stop()
 		recheck = t.C
 	}
@@ -192,7 +192,7 @@ type streamView struct {
 	explicit bool
 }
 
-// link is Server.link for the stream's request.
+// link is respond.Link for the stream's request.
 func (v streamView) link(path string) string {
 	if !v.explicit {
 		return path

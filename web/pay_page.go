@@ -17,19 +17,6 @@ import (
 // qrImagesKept bounds the QR images a Server draws and keeps itself (without Options.QRImages).
 const qrImagesKept = 1024
 
-// payRoutes are the pages of an order, addressed by its id: the PIX page, its QR image, its
-// live status (SSE and JSON), a new QR code, the sandbox payment and the receipt.
-func (s *Server) payRoutes(r chi.Router) {
-	r.Get("/pay/{orderID}", s.pixPage)
-	r.Get("/pay/{orderID}/qr.png", s.qrImage)
-	r.Get("/pay/{orderID}/events", s.events)
-	r.Get("/pay/{orderID}/status", s.status)
-	r.Post("/pay/{orderID}/new-qr", s.newQR)
-	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
-	r.Get("/pay/{orderID}/paid", s.paidPage)
-	r.Post("/pay/{orderID}/check", s.checkPayment)
-}
-
 // order reads the order named by the URL: its snapshot, shared and never changed here.
 func (s *Server) order(r *http.Request) (*checkout.Order, error) {
 	return s.svc.Snapshot(r.Context(), chi.URLParam(r, "orderID"))
@@ -117,7 +104,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		v.QRImageURL = base + "/qr.png?a=" + strconv.Itoa(a.N)
 		v.NewQRURL = newQR(a.ExpiresAt)
 	}
-	if s.opts.Sandbox != nil {
+	if s.sandbox != nil {
 		v.SandboxPayURL = respond.Link(r, base+"/sandbox-pay")
 	}
 	body, ok := s.site.RenderPage(w, r, views.PixPage(v))
@@ -193,7 +180,7 @@ func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
 // webhook would make the checkout do, so that the shopper sees the result without waiting for
 // the webhook. A script may ask for JSON (Accept: application/json): 202 and the status.
 func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Sandbox == nil {
+	if s.sandbox == nil {
 		s.site.Error(w, r, http.StatusNotFound)
 		return
 	}
@@ -211,14 +198,14 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 		respond.Redirect(w, r, payPath(o.ID)) // nothing payable: the page shows why
 		return
 	}
-	if err := s.opts.Sandbox.Pay(ctx, a.TransactionID); err != nil {
-		s.log.WarnContext(ctx, "sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
+	if err := s.sandbox.Pay(ctx, a.TransactionID); err != nil {
+		s.site.Log.WarnContext(ctx, "sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
 		s.site.ErrorMessage(w, r, http.StatusBadGateway, views.T(respond.Lang(r), views.MsgSandboxRefused))
 		return
 	}
 	if res, err := s.svc.RefreshFromGateway(ctx, o.ID); err != nil {
 		// The webhook or the reconciler will bring the payment in.
-		s.log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
+		s.site.Log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
 	} else {
 		o = res
 	}

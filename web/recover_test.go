@@ -26,7 +26,7 @@ func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Shutdown(context.Background())
-	h := respond.Identify(s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := respond.Identify(s.logRequests(s.recoverPanics(s.securityHeaders(false)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
 	})))))
 	rec := httptest.NewRecorder()

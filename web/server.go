@@ -1,7 +1,11 @@
-// Package web is the checkout's HTTP layer: the shopper pages (catalogue, cart, customer form,
-// PIX page and its live status), the gateway's webhook receiver, health checks and the
-// middleware every response goes through (request id and language, access log, panic
-// recovery, security headers, cross-origin protection, compression, body limits).
+// Package web is the checkout's HTTP server: one route table (Server.routes) for the shopper
+// pages (catalogue, cart, customer form, checkout sessions' pages, PIX page and its live
+// status), the gateway's webhook receiver, the merchant API and its OpenAPI description,
+// health checks and static files, with the middleware every response goes through (request id
+// and language, access log, panic recovery, security headers, cross-origin protection,
+// compression, body limits). The merchant dashboard is package web/dashboard, mounted under
+// /dashboard; what both answer with (pages, error pages, the JSON error shape, the request's
+// language and id) is package web/respond.
 //
 // Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
 // /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
@@ -25,7 +29,6 @@ package web
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -149,36 +152,42 @@ type Rate struct {
 	Off bool
 }
 
-// Server holds the handlers' dependencies. Make one with New, serve Handler, and call Shutdown
-// when stopping: it ends the SSE streams and drains the webhook queue.
+// Server serves the whole checkout: its route table (routes) holds every route, each group
+// of handlers with its own dependencies. The shopper pages (catalogue, cart, customer form,
+// checkout sessions' pages, PIX page and its live status) are Server's own methods; the
+// webhook receiver (webhookReceiver), the merchant API (merchantAPI) and the dashboard
+// (package dashboard) are their own structs. Make one with New, serve Handler, and call
+// Shutdown when stopping: it ends the SSE streams and drains the webhook queue.
 type Server struct {
-	opts     Options
 	svc      *checkout.Service
-	log      *slog.Logger
 	site     *respond.Site
+	store    Pinger       // asked by the readiness check
+	sandbox  SandboxPayer // nil outside sandbox mode
 	sessions *scs.SessionManager
-	verifier *webhook.Verifier
-	handler  http.Handler
 
-	// done is closed by Shutdown: SSE streams watch it, so that http.Server.Shutdown does not
-	// wait for them; stopping is canceled then too, to cut a stream's write blocked on a client
-	// that reads nothing.
-	done     chan struct{}
-	doneOnce sync.Once
-	stopping context.Context
-	stop     context.CancelFunc
-	streams  *streamCounter
+	// frameAncestors and frameOrigins (nil: none) are who may frame the shopper pages.
+	frameAncestors []string
+	frameOrigins   func(ctx context.Context) ([]string, error)
 
-	hooks       chan webhookJob
-	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
-	hooksClosed bool
-	workers     sync.WaitGroup
-	seen        *recentIDs
-
-	newCarts *keyedLimiter // new carts per client address; nil: no limit
+	newCarts *keyedLimiter    // new carts per client address; nil: no limit
+	clock    func() time.Time // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
 	pixPages *pixPages  // the PIX pages last rendered
+
+	// The live status streams: capped by streams, a heartbeat each, and a re-read of the
+	// order every recheck when positive. done is closed by Shutdown: the streams watch it, so
+	// that http.Server.Shutdown does not wait for them; stopping is canceled then too, to cut a
+	// stream's write blocked on a client that reads nothing.
+	streams            *streamCounter
+	heartbeat, recheck time.Duration
+	done               chan struct{}
+	doneOnce           sync.Once
+	stopping           context.Context
+	stop               context.CancelFunc
+
+	webhooks *webhookReceiver
+	handler  http.Handler
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
@@ -207,33 +216,32 @@ func New(opts Options) (*Server, error) {
 	if l := opts.NewCartLimit; !l.Off && (l.N <= 0 || l.Per <= 0) {
 		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
 	}
-	s := &Server{
-		opts:     opts,
-		svc:      opts.Service,
-		log:      opts.Site.Log,
-		done:     make(chan struct{}),
-		hooks:    make(chan webhookJob, opts.WebhookQueue),
-		seen:     newRecentIDs(4096),
-		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
-		pixPages: newPixPages(),
-		site:     opts.Site,
+	if opts.QRImages == nil {
+		opts.QRImages = qr.NewImages(qrImagesKept)
 	}
-	s.qrImages = opts.QRImages
-	if s.qrImages == nil {
-		s.qrImages = qr.NewImages(qrImagesKept)
+	if opts.Sessions == nil {
+		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
+		opts.Sessions = memstore.NewWithCleanupInterval(0)
+	}
+	s := &Server{
+		svc:            opts.Service,
+		site:           opts.Site,
+		store:          opts.Store,
+		sandbox:        opts.Sandbox,
+		frameAncestors: opts.FrameAncestors,
+		frameOrigins:   opts.FrameOrigins,
+		clock:          opts.Clock,
+		qrImages:       opts.QRImages,
+		pixPages:       newPixPages(),
+		streams:        newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder),
+		heartbeat:      opts.Heartbeat,
+		recheck:        opts.Recheck,
+		done:           make(chan struct{}),
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
-	}
-	if opts.WebhookSecret != "" {
-		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
-	}
-	if opts.Sessions == nil {
-		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
-		opts.Sessions = memstore.NewWithCleanupInterval(0)
-		s.opts.Sessions = opts.Sessions
 	}
 	s.sessions = scs.New()
 	s.sessions.Store = opts.Sessions
@@ -246,14 +254,17 @@ func New(opts Options) (*Server, error) {
 	s.sessions.Cookie.Secure = strings.HasPrefix(opts.PublicURL, "https://")
 	s.sessions.Cookie.Persist = false
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.log.ErrorContext(r.Context(), "session", "err", err)
+		s.site.Log.ErrorContext(r.Context(), "session", "err", err)
 		s.site.Error(w, r, http.StatusInternalServerError)
 	}
-	for range opts.WebhookWorkers {
-		s.workers.Add(1)
-		go s.webhookWorker()
+	var verifier *webhook.Verifier
+	if opts.WebhookSecret != "" {
+		verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
-	s.handler = s.routes()
+	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
+	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
+		publicURL: opts.PublicURL}
+	s.handler = s.routes(opts, api)
 	return s, nil
 }
 
@@ -270,54 +281,96 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.doneOnce.Do(func() {
 		close(s.done)
 		s.stop()
-		s.hooksMu.Lock()
-		s.hooksClosed = true
-		close(s.hooks)
-		s.hooksMu.Unlock()
 	})
-	finished := make(chan struct{})
-	go func() {
-		s.workers.Wait()
-		close(finished)
-	}()
-	select {
-	case <-finished:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return s.webhooks.shutdown(ctx)
 }
 
-// routes is the route table.
-func (s *Server) routes() http.Handler {
+// routes is the route table of the whole checkout, top to bottom: the middleware every answer
+// goes through, then each group of handlers (whose code has its own files).
+func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r := chi.NewRouter()
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
+	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead,
+		s.securityHeaders(strings.HasPrefix(opts.PublicURL, "https://")), s.crossOrigin,
 		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.site.Error(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		if isAPI(r) { // a method chi does not know is refused here, before the API's routes
-			s.apiMethodNotAllowed(w, r)
+			apiMethodNotAllowed(w, r)
 			return
 		}
 		s.site.Error(w, r, http.StatusMethodNotAllowed)
 	})
 
+	// Health checks and static files. embed.js has a stable address that merchants' pages
+	// load: cached for minutes, not a year.
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
-	r.Handle("/static/*", s.opts.Assets.Handler())
-	// embed.js has a stable address that merchants' pages load: cached for minutes, not a year.
-	r.Method(http.MethodGet, "/embed.js", s.opts.Assets.Stable("embed.js", EmbedJSMaxAge))
-	// Each group of handlers has its own files and its own part of the route table.
-	s.webhookRoutes(r)
-	s.shopRoutes(r)
-	s.payRoutes(r)
-	s.apiRoutes(r)
-	s.sessionRoutes(r)
-	if s.opts.Dashboard != nil {
-		r.Mount(dashboard.Path, s.opts.Dashboard)
+	r.Handle("/static/*", opts.Assets.Handler())
+	r.Method(http.MethodGet, "/embed.js", opts.Assets.Stable("embed.js", EmbedJSMaxAge))
+
+	// The gateway's webhook receiver (webhook.go): called server to server, authenticated by
+	// its signature, outside the cross-origin protection (crossOrigin).
+	r.Post(WebhookPath, s.webhooks.receive)
+
+	// The shop (shop_cart.go, shop_order.go): catalogue, cart, customer form and its CEP
+	// lookup. The session only remembers the current cart at the top level; no route needs
+	// it. It lives in the database, so only the routes that read or change it load it.
+	r.Group(func(r chi.Router) {
+		r.Use(s.sessions.LoadAndSave)
+		r.Get("/", s.catalogue)
+		r.Post("/cart", s.addToNewCart)
+		r.Post("/cart/{cartID}/items", s.addToCart)
+		r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	})
+	r.Get("/cart/{cartID}", s.cart)
+	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
+	r.Get("/cart/{cartID}/checkout", s.customerForm)
+	r.Get("/cep/{cep}", s.lookupCEP)
+
+	// The customer form of a checkout session made through the merchant API (embed_session.go).
+	r.Get("/s/{sessionID}", s.sessionForm)
+	r.Post("/s/{sessionID}", s.placeSessionOrder)
+
+	// The pages of an order, addressed by its id (pay_page.go, pay_live.go): the PIX page,
+	// its QR image, its live status (SSE and JSON), a new QR code, "I have paid", the sandbox
+	// payment and the receipt.
+	r.Get("/pay/{orderID}", s.pixPage)
+	r.Get("/pay/{orderID}/qr.png", s.qrImage)
+	r.Get("/pay/{orderID}/events", s.events)
+	r.Get("/pay/{orderID}/status", s.status)
+	r.Post("/pay/{orderID}/new-qr", s.newQR)
+	r.Post("/pay/{orderID}/check", s.checkPayment)
+	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
+	r.Get("/pay/{orderID}/paid", s.paidPage)
+
+	// The merchant API (api*.go): everything under /api answers JSON, unknown routes and
+	// methods included; everything but its description needs a key.
+	r.Route("/api", func(r chi.Router) {
+		r.Use(apiHeaders)
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
+		})
+		r.MethodNotAllowed(apiMethodNotAllowed)
+		r.Route("/v1", func(r chi.Router) {
+			r.Get("/openapi.json", api.openAPI)
+			r.Group(func(r chi.Router) {
+				r.Use(api.auth)
+				r.Post("/checkout-sessions", api.createSession)
+				r.Get("/checkout-sessions/{sessionID}", api.getSession)
+				r.Get("/orders", api.listOrders)
+				r.Get("/orders/{orderID}", api.getOrder)
+				r.Get("/notifications", api.listNotifications)
+				r.Get("/notifications/{notificationID}", api.getNotification)
+			})
+		})
+	})
+
+	// The merchant dashboard: its own package, with its own route table, sessions and CSRF.
+	if opts.Dashboard != nil {
+		r.Mount(dashboard.Path, opts.Dashboard)
 	}
 	return r
 }
@@ -335,8 +388,8 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.opts.Store.Ping(ctx); err != nil {
-		s.log.WarnContext(ctx, "readiness: database", "err", err)
+	if err := s.store.Ping(ctx); err != nil {
+		s.site.Log.WarnContext(ctx, "readiness: database", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("database unavailable\n"))
 		return

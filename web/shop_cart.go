@@ -28,23 +28,6 @@ func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
 func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
 func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
 
-// shopRoutes are the catalogue, the cart, the customer form and its CEP lookup. The session
-// only remembers the current cart at the top level; no route needs it. It lives in the
-// database, so only the routes that read or change it load it.
-func (s *Server) shopRoutes(r chi.Router) {
-	r.Group(func(r chi.Router) {
-		r.Use(s.sessions.LoadAndSave)
-		r.Get("/", s.catalogue)
-		r.Post("/cart", s.addToNewCart)
-		r.Post("/cart/{cartID}/items", s.addToCart)
-		r.Post("/cart/{cartID}/checkout", s.placeOrder)
-	})
-	r.Get("/cart/{cartID}", s.cart)
-	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-	r.Get("/cart/{cartID}/checkout", s.customerForm)
-	r.Get("/cep/{cep}", s.lookupCEP)
-}
-
 // currentCart returns the cart the request names (?cart= on the catalogue) or the session
 // remembers, or nil.
 func (s *Server) currentCart(r *http.Request) *checkout.Cart {
@@ -131,7 +114,7 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 	if cartID == "" && s.newCarts != nil {
 		// Every new cart is a row until retention removes it: one address may not start them
 		// by the thousand.
-		if ok, wait := s.newCarts.allow(respond.ClientIP(r), s.opts.Clock()); !ok {
+		if ok, wait := s.newCarts.allow(respond.ClientIP(r), s.clock()); !ok {
 			secs := int(wait.Round(time.Second) / time.Second)
 			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 			s.site.ErrorMessage(w, r, http.StatusTooManyRequests, views.T(respond.Lang(r), views.MsgTooManyCarts, max(secs, 1)))

@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -114,15 +113,6 @@ func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, cartID
 		return
 	}
 	s.renderCustomerForm(w, r, c, status, values, errs)
-}
-
-// clientIP is the address of the connection's peer.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return ""
-	}
-	return host
 }
 
 // lookupCEP is GET /cep/{cep}: JSON {cep, street, neighborhood, city, state} for the customer

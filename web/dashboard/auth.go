@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"errors"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -118,16 +117,6 @@ func nextPath(next string) string {
 		}
 	}
 	return Path
-}
-
-// clientAddr is the client's address for throttling: the connection's remote address (the
-// checkout trusts no forwarding header, which anyone can forge).
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // waitText formats a throttling wait: whole minutes from one minute up (rounded up), else
