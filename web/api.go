@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The merchant API: JSON under /api/v1, authenticated by an API key (Authorization: Bearer),
@@ -37,41 +38,27 @@ const (
 
 type apiKeyCtx struct{}
 
-// apiRoutes is the merchant API's part of the route table. Everything under /api answers JSON,
-// unknown routes and methods included.
-func (s *Server) apiRoutes(r chi.Router) {
-	r.Route("/api", func(r chi.Router) {
-		r.Use(s.apiHeaders)
-		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			s.apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
-		})
-		r.MethodNotAllowed(s.apiMethodNotAllowed)
-		r.Route("/v1", func(r chi.Router) {
-			r.Get("/openapi.json", s.openAPI)
-			r.Group(func(r chi.Router) {
-				r.Use(s.apiAuth)
-				r.Post("/checkout-sessions", s.apiCreateSession)
-				r.Get("/checkout-sessions/{sessionID}", s.apiGetSession)
-				r.Get("/orders", s.apiListOrders)
-				r.Get("/orders/{orderID}", s.apiGetOrder)
-				r.Get("/notifications", s.apiListNotifications)
-				r.Get("/notifications/{notificationID}", s.apiGetNotification)
-			})
-		})
-	})
+// merchantAPI holds the merchant API's handlers and their dependencies. Its routes are in the
+// server's route table, under /api.
+type merchantAPI struct {
+	svc           *checkout.Service
+	site          *respond.Site
+	keys          *merchant.Keys        // nil: every request is refused with 401
+	notifications *merchant.DeliveryLog // nil: no notification is listed
+	publicURL     string                // of the sessions' pages
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header
 // RFC 9110 §15.5.6 asks for. The route table answers here too for methods the router does not
 // know at all (PURGE), which it refuses before routing into the API.
-func (s *Server) apiMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+func apiMethodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	allow := allowedMethods(r)
 	if len(allow) == 0 { // an unknown method on a path nothing serves
-		s.apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
+		apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
 		return
 	}
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	s.apiError(w, r, http.StatusMethodNotAllowed, apiCodeMethodNotAllowd,
+	apiError(w, r, http.StatusMethodNotAllowed, apiCodeMethodNotAllowd,
 		"this route takes "+strings.Join(allow, ", ")+", not "+r.Method)
 }
 
@@ -109,7 +96,7 @@ func isAPI(r *http.Request) bool {
 
 // apiHeaders: never framed (whatever CHECKOUT_FRAME_ANCESTORS allows for shopper pages),
 // nothing to run, never stored by a cache.
-func (s *Server) apiHeaders(next http.Handler) http.Handler {
+func apiHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
@@ -119,31 +106,31 @@ func (s *Server) apiHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// apiAuth admits requests carrying a valid API key (Authorization: Bearer <key>); others get
+// auth admits requests carrying a valid API key (Authorization: Bearer <key>); others get
 // 401 with WWW-Authenticate.
-func (s *Server) apiAuth(next http.Handler) http.Handler {
+func (a *merchantAPI) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r.Header.Get("Authorization"))
-		if !ok || s.opts.APIKeys == nil {
-			s.apiUnauthorized(w, r, merchant.ErrUnauthorized)
+		if !ok || a.keys == nil {
+			a.unauthorized(w, r, merchant.ErrUnauthorized)
 			return
 		}
-		key, err := s.opts.APIKeys.Authenticate(r.Context(), secret)
+		key, err := a.keys.Authenticate(r.Context(), secret)
 		if err != nil {
 			if checkout.ErrorCode(err) == checkout.CodeUnauthorized {
-				s.apiUnauthorized(w, r, err)
+				a.unauthorized(w, r, err)
 				return
 			}
-			s.failJSON(w, r, err)
+			a.site.FailJSON(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiKeyCtx{}, key)))
 	})
 }
 
-func (s *Server) apiUnauthorized(w http.ResponseWriter, r *http.Request, err error) {
+func (a *merchantAPI) unauthorized(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="pix-checkout"`)
-	s.failJSON(w, r, err)
+	a.site.FailJSON(w, r, err)
 }
 
 // bearer returns the token of an "Authorization: Bearer <token>" header.
@@ -163,33 +150,33 @@ func apiKeyOf(r *http.Request) *merchant.APIKey {
 }
 
 // apiError answers an error of the API's protocol in the one error shape.
-func (s *Server) apiError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
-	writeJSON(w, status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg, RequestID: RequestID(r.Context())}})
+func apiError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	respond.JSON(w, status, respond.ErrorBody{Error: respond.ErrorDetail{Code: code, Message: msg, RequestID: respond.RequestID(r.Context())}})
 }
 
 // readJSON reads a JSON request body: Content-Type application/json, at most MaxAPIBytes, one
 // strict JSON value (gatewayclient/strictjson: no repeated key, nested at most
 // strictjson.MaxDepth levels). It answers the error itself and reports whether the handler may
 // go on.
-func (s *Server) readJSON(w http.ResponseWriter, r *http.Request) (strictjson.Value, bool) {
+func readJSON(w http.ResponseWriter, r *http.Request) (strictjson.Value, bool) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		s.apiError(w, r, http.StatusUnsupportedMediaType, apiCodeMediaType, "the body must be JSON (Content-Type: application/json)")
+		apiError(w, r, http.StatusUnsupportedMediaType, apiCodeMediaType, "the body must be JSON (Content-Type: application/json)")
 		return strictjson.Value{}, false
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxAPIBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.apiError(w, r, http.StatusRequestEntityTooLarge, apiCodeTooLarge, "the body is larger than 256 KiB")
+			apiError(w, r, http.StatusRequestEntityTooLarge, apiCodeTooLarge, "the body is larger than 256 KiB")
 			return strictjson.Value{}, false
 		}
-		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, "the body could not be read")
+		apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, "the body could not be read")
 		return strictjson.Value{}, false
 	}
 	doc, err := strictjson.Parse(body)
 	if err != nil {
-		s.apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, err.Error())
+		apiError(w, r, http.StatusBadRequest, apiCodeInvalidJSON, err.Error())
 		return strictjson.Value{}, false
 	}
 	return doc, true

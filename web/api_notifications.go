@@ -1,14 +1,17 @@
 package web
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The delivery log of the merchant's notifications: what was sent, when, and what the
@@ -27,12 +30,12 @@ var notificationListParams = map[string]bool{"orderId": true, "status": true, "t
 var notificationStatuses = map[string]bool{merchant.NotificationPending: true, merchant.NotificationDelivered: true,
 	merchant.NotificationDead: true, merchant.NotificationSkipped: true}
 
-// apiListNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
+// listNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
 // (pending, delivered, dead, skipped) and type, paged by page and perPage.
-func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
+func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		switch {
 		case !notificationListParams[k]:
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, page, perPage)")
@@ -46,16 +49,16 @@ func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 	out := NotificationList{Data: []merchant.NotificationView{}, Page: page, PerPage: perPage}
-	if s.opts.Notifications != nil {
+	if a.notifications != nil {
 		// One more than a page tells whether another page follows.
 		f.Limit, f.Offset = perPage+1, (page-1)*perPage
-		ns, err := s.opts.Notifications.List(r.Context(), f)
+		ns, err := a.notifications.List(r.Context(), f)
 		if err != nil {
-			s.failJSON(w, r, err)
+			a.site.FailJSON(w, r, err)
 			return
 		}
 		if out.HasMore = len(ns) > perPage; out.HasMore {
@@ -65,22 +68,22 @@ func (s *Server) apiListNotifications(w http.ResponseWriter, r *http.Request) {
 			out.Data = append(out.Data, merchant.NotificationOf(n))
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	respond.JSON(w, http.StatusOK, out)
 }
 
-// apiGetNotification is GET /api/v1/notifications/{id}: one notification, its body and every
+// getNotification is GET /api/v1/notifications/{id}: one notification, its body and every
 // attempt to deliver it.
-func (s *Server) apiGetNotification(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Notifications == nil {
-		s.failJSON(w, r, checkout.ErrNotFound)
+func (a *merchantAPI) getNotification(w http.ResponseWriter, r *http.Request) {
+	if a.notifications == nil {
+		a.site.FailJSON(w, r, checkout.ErrNotFound)
 		return
 	}
-	n, attempts, err := s.opts.Notifications.Get(r.Context(), chi.URLParam(r, "notificationID"))
+	n, attempts, err := a.notifications.Get(r.Context(), chi.URLParam(r, "notificationID"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
+	respond.JSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
 }
 
 // readPaging reads a list's page (from 1; default 1) and perPage (1 to maxPerPage; default

@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Fields of the JSON objects of POST /api/v1/checkout-sessions; any other is refused, so that
@@ -118,10 +121,10 @@ func readErrors(r *strictjson.Reader) error {
 // earlier request with the same Idempotency-Key.
 const IdempotentReplayedHeader = "Idempotent-Replayed"
 
-// apiCreateSession is POST /api/v1/checkout-sessions: 201 with the new session, 200 with the
+// createSession is POST /api/v1/checkout-sessions: 201 with the new session, 200 with the
 // same session for a replay of an Idempotency-Key with the same body, 422 otherwise.
-func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
-	doc, ok := s.readJSON(w, r)
+func (a *merchantAPI) createSession(w http.ResponseWriter, r *http.Request) {
+	doc, ok := readJSON(w, r)
 	if !ok {
 		return
 	}
@@ -131,16 +134,16 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &fe):
 		in.ReadErrors = fe // reported with every other violation of the request
 	case err != nil:
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 
 	if key := apiKeyOf(r); key != nil {
 		in.APIKeyID = key.ID
 	}
-	sess, created, err := s.svc.CreateSession(r.Context(), in)
+	sess, created, err := a.svc.CreateSession(r.Context(), in)
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 	status := http.StatusCreated
@@ -148,45 +151,45 @@ func (s *Server) apiCreateSession(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusOK
 		w.Header().Set(IdempotentReplayedHeader, "true")
 	}
-	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
+	o, err := a.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 	w.Header().Set("Location", APIPrefix+"/checkout-sessions/"+sess.ID)
-	writeJSON(w, status, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
+	respond.JSON(w, status, merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL))
 }
 
-// apiGetSession is GET /api/v1/checkout-sessions/{id}: the session and what became of it.
-func (s *Server) apiGetSession(w http.ResponseWriter, r *http.Request) {
-	sess, err := s.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
+// getSession is GET /api/v1/checkout-sessions/{id}: the session and what became of it.
+func (a *merchantAPI) getSession(w http.ResponseWriter, r *http.Request) {
+	sess, err := a.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
-	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
+	o, err := a.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, merchant.SessionOf(sess, o, s.svc.Now(), s.opts.PublicURL))
+	respond.JSON(w, http.StatusOK, merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL))
 }
 
-// apiGetOrder is GET /api/v1/orders/{id}.
-func (s *Server) apiGetOrder(w http.ResponseWriter, r *http.Request) {
-	o, err := s.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
+// getOrder is GET /api/v1/orders/{id}.
+func (a *merchantAPI) getOrder(w http.ResponseWriter, r *http.Request) {
+	o, err := a.svc.Order(r.Context(), chi.URLParam(r, "orderID"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.orderResource(r, o))
+	respond.JSON(w, http.StatusOK, a.orderResource(r, o))
 }
 
 // orderResource is the API's view of o, with its session's metadata.
-func (s *Server) orderResource(r *http.Request, o *checkout.Order) merchant.Order {
+func (a *merchantAPI) orderResource(r *http.Request, o *checkout.Order) merchant.Order {
 	var sess *checkout.Session
 	if o.SessionID != "" {
-		sess, _ = s.svc.Session(r.Context(), o.SessionID) // metadata only: an order shows without it
+		sess, _ = a.svc.Session(r.Context(), o.SessionID) // metadata only: an order shows without it
 	}
 	return merchant.OrderOf(o, sess)
 }
@@ -208,12 +211,12 @@ type OrderList struct {
 var orderListParams = map[string]bool{"status": true, "createdFrom": true, "createdTo": true, "externalCode": true,
 	"page": true, "perPage": true}
 
-// apiListOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
+// listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
 // createdFrom, createdTo (RFC 3339) and externalCode, paged by page and perPage.
-func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
+func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !orderListParams[k] {
 			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
@@ -250,14 +253,14 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 	}
 	page, perPage := readPaging(rd, q)
 	if err := rd.err(); err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 	// One more than a page tells whether another page follows.
 	f.Limit, f.Offset = perPage+1, (page-1)*perPage
-	os, err := s.svc.Orders(r.Context(), f)
+	os, err := a.svc.Orders(r.Context(), f)
 	if err != nil {
-		s.failJSON(w, r, err)
+		a.site.FailJSON(w, r, err)
 		return
 	}
 	out := OrderList{Data: []merchant.Order{}, Page: page, PerPage: perPage, HasMore: len(os) > perPage}
@@ -265,9 +268,9 @@ func (s *Server) apiListOrders(w http.ResponseWriter, r *http.Request) {
 		os = os[:perPage]
 	}
 	for _, o := range os {
-		out.Data = append(out.Data, s.orderResource(r, o))
+		out.Data = append(out.Data, a.orderResource(r, o))
 	}
-	writeJSON(w, http.StatusOK, out)
+	respond.JSON(w, http.StatusOK, out)
 }
 
 func joinStatuses() string {
@@ -279,7 +282,7 @@ func joinStatuses() string {
 }
 
 // openAPI is GET /api/v1/openapi.json: the API's description (no key needed).
-func (s *Server) openAPI(w http.ResponseWriter, r *http.Request) {
-	setJSONHeaders(w.Header())
+func (a *merchantAPI) openAPI(w http.ResponseWriter, r *http.Request) {
+	respond.SetJSONHeaders(w.Header())
 	_, _ = w.Write(openAPIDocument)
 }

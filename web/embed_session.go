@@ -10,6 +10,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The pages of a checkout session made through the merchant API: /s/{sessionID} is the
@@ -21,22 +22,16 @@ import (
 // the session's embedOrigin and CHECKOUT_FRAME_ANCESTORS, nothing else (CSP frame-ancestors);
 // a browser shows nothing in a frame of any other origin.
 
-// sessionRoutes are the pages of checkout sessions.
-func (s *Server) sessionRoutes(r chi.Router) {
-	r.Get("/s/{sessionID}", s.sessionForm)
-	r.Post("/s/{sessionID}", s.placeSessionOrder)
-}
-
 // frameSession sets the framing headers of a page of sess: frame-ancestors 'self', the
 // session's embedOrigin, the configured ancestors and the merchant settings' frame origins.
 // X-Frame-Options cannot name an origin, so it goes.
 func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
-	ancestors := append([]string(nil), s.frameAncestors(r)...)
+	ancestors := append([]string(nil), s.ancestors(r)...)
 	if sess.EmbedOrigin != "" {
 		ancestors = append(ancestors, sess.EmbedOrigin)
 	}
 	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy(ancestors))
+	h.Set("Content-Security-Policy", respond.ContentSecurityPolicy(ancestors))
 	if len(ancestors) > 0 {
 		h.Del("X-Frame-Options")
 	}
@@ -45,8 +40,8 @@ func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *chec
 // sessionPage is the common part of the view model of a page of sess (and of its order o, or
 // nil): the embedding context frame.js reads, and the merchant's name linking to the session.
 func (s *Server) sessionPage(r *http.Request, sess *checkout.Session, o *checkout.Order, view string) views.Page {
-	p := s.page(r)
-	p.HomeURL = s.link(r, merchant.SessionPath(sess.ID))
+	p := s.site.Page(r)
+	p.HomeURL = respond.Link(r, merchant.SessionPath(sess.ID))
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
 		Status: checkout.SessionStatus(sess, o, s.svc.Now()), SuccessURL: successURL(sess, o), CancelURL: sess.CancelURL}
 	if o != nil {
@@ -63,7 +58,7 @@ func (s *Server) sessionOf(r *http.Request, o *checkout.Order) *checkout.Session
 	}
 	sess, err := s.svc.Session(r.Context(), o.SessionID)
 	if err != nil {
-		s.logError(r, err, checkout.ErrorCode(err))
+		s.site.LogError(r, err, checkout.ErrorCode(err))
 		return nil
 	}
 	return sess
@@ -74,17 +69,17 @@ func (s *Server) sessionOf(r *http.Request, o *checkout.Order) *checkout.Session
 func (s *Server) sessionForm(w http.ResponseWriter, r *http.Request) {
 	sess, err := s.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	s.frameSession(w, r, sess)
 	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	if o != nil {
-		s.redirect(w, r, payPath(o.ID))
+		respond.Redirect(w, r, payPath(o.ID))
 		return
 	}
 	if !sess.Open(s.svc.Now()) {
@@ -99,7 +94,7 @@ func (s *Server) sessionForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSessionClosed(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
-	s.render(w, r, http.StatusGone, views.SessionClosedPage(views.SessionClosedView{
+	s.site.Render(w, r, http.StatusGone, views.SessionClosedPage(views.SessionClosedView{
 		Page: s.sessionPage(r, sess, nil, "closed"), CancelURL: sess.CancelURL}))
 }
 
@@ -107,7 +102,7 @@ func (s *Server) renderSessionClosed(w http.ResponseWriter, r *http.Request, ses
 func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess *checkout.Session, status int, values views.CustomerForm, errs views.FieldErrors) {
 	v := views.CustomerView{
 		Page:      s.sessionPage(r, sess, nil, "form"),
-		Action:    s.link(r, merchant.SessionPath(sess.ID)),
+		Action:    respond.Link(r, merchant.SessionPath(sess.ID)),
 		Physical:  sess.Physical(),
 		Values:    values,
 		Errors:    errs,
@@ -117,26 +112,26 @@ func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess 
 	for _, l := range sess.Lines {
 		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
 	}
-	s.render(w, r, status, views.CustomerPage(v))
+	s.site.Render(w, r, status, views.CustomerPage(v))
 }
 
 // placeSessionOrder is POST /s/{sessionID}: places the session's order (the same one on every
 // submission) and goes to its PIX page; invalid input shows the form again with 422.
 func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	sess, err := s.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	s.frameSession(w, r, sess)
 	values := parseCustomerForm(r)
-	lang := s.pageLang(r)
+	lang := respond.Lang(r)
 	o, err := s.svc.PlaceSessionOrder(r.Context(), checkout.PlaceSessionInput{
 		SessionID: sess.ID, Customer: values.Customer, Address: &values.Address,
-		Lang: string(lang), ShopperIP: clientIP(r),
+		Lang: string(lang), ShopperIP: respond.ClientIP(r),
 	})
 	var fe *checkout.FieldErrors
 	switch {
@@ -147,11 +142,11 @@ func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
 		s.renderSessionClosed(w, r, sess)
 		return
 	case err != nil:
-		s.logError(r, err, checkout.ErrorCode(err))
-		s.renderSessionForm(w, r, sess, httpStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
+		s.site.LogError(r, err, checkout.ErrorCode(err))
+		s.renderSessionForm(w, r, sess, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
 		return
 	}
-	s.redirect(w, r, payPath(o.ID))
+	respond.Redirect(w, r, payPath(o.ID))
 }
 
 // successURL returns a session's successUrl with {CHECKOUT_SESSION_ID} and {ORDER_ID}

@@ -27,6 +27,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // testWebhookSecret signs the sandbox's webhooks in these tests.
@@ -93,7 +94,6 @@ type env struct {
 	sbURL  string
 	client *gatewayclient.Client
 	gw     *countingGateway
-	dash   *dashEnv // with envOptions.dashboard
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
 	keys   *merchant.Keys
@@ -127,18 +127,11 @@ type envOptions struct {
 	recheck        time.Duration
 	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
 	newCartBurst   int  // 0: the default
-	dashboard      bool // serve the dashboard (see dashboard_helpers_test.go)
 	// maxStreams, maxStreamsPerOrder, maxStreamsPerClient: the SSE caps (0: the defaults).
 	maxStreams, maxStreamsPerOrder, maxStreamsPerClient int
 	// qrImage: the domain draws each attempt's QR image once, as the app wires it (otherwise
 	// the QR route draws it, as for attempts stored before images were drawn).
 	qrImage bool
-	// sandboxDir, when set, is the sandbox's data dir (kept between runs, so that a benchmark
-	// can reuse what it seeded); otherwise a temporary one.
-	sandboxDir string
-	// rawGateway gives the dashboard the gateway client itself, not the recording wrapper (for
-	// benchmarks: the wrapper keeps every filter it is given).
-	rawGateway bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
 }
@@ -151,11 +144,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		m(&o)
 	}
 	ctx := context.Background()
-	if o.sandboxDir == "" {
-		o.sandboxDir = t.TempDir()
-	}
 	sbOpts := sandbox.Options{
-		DataDir: o.sandboxDir,
+		DataDir: t.TempDir(),
 		Clients: []sandbox.ClientConfig{{ID: "checkout", Secret: "checkout-secret", WebhookSecret: testWebhookSecret}},
 	}
 	if o.sandbox != nil {
@@ -199,11 +189,13 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	assets := static.New()
 	opts := web.Options{
-		Logger:              slog.New(slog.NewJSONHandler(logs, nil)),
+		Site: &respond.Site{Log: slog.New(slog.NewJSONHandler(logs, nil)), Name: svc.MerchantName(), Assets: assets,
+			Sandbox: !o.noSandboxPay},
 		Service:             svc,
 		Store:               store,
-		Assets:              static.New(),
+		Assets:              assets,
 		WebhookSecret:       o.webhookSecret,
 		Clock:               sb.Now,
 		FrameAncestors:      o.frameAncestors,
@@ -224,20 +216,12 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}
 	}
-	var dash *dashEnv
-	if o.dashboard {
-		dash = newDashEnv(t, store, client, sb)
-		opts.Accounts, opts.Gateway, opts.Sessions, opts.Settings = dash.accounts, dash.gateway, store.Sessions(), dash.settings
-		if o.rawGateway {
-			opts.Gateway = client
-		}
-	}
 	ws, err := web.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(ws.Handler())
-	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs, dash: dash,
+	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
 		keys: keys,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

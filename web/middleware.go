@@ -1,52 +1,17 @@
 package web
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-// Body limits. Forms are small; webhook payloads carry one record.
-const (
-	MaxFormBytes    = 64 << 10
-	MaxWebhookBytes = 1 << 20
-)
-
-type ctxKey int
-
-const requestInfoKey ctxKey = iota
-
-// requestInfo is what the first middleware works out once for every request: its id and its
-// page language (see lang). Never changed after: a page asks for the language at every link it
-// draws, and negotiating Accept-Language costs microseconds each time.
-type requestInfo struct {
-	id       string
-	lang     views.Lang
-	explicit bool // lang came from ?lang=
-}
-
-// requestInfoOf returns the request's requestInfo, or nil outside the middleware.
-func requestInfoOf(ctx context.Context) *requestInfo {
-	ri, _ := ctx.Value(requestInfoKey).(*requestInfo)
-	return ri
-}
-
-// RequestID returns the id the request-id middleware gave the request, or "".
-func RequestID(ctx context.Context) string {
-	if ri := requestInfoOf(ctx); ri != nil {
-		return ri.id
-	}
-	return ""
-}
+// MaxWebhookBytes bounds a webhook's body: a payload carries one record.
+const MaxWebhookBytes = 1 << 20
 
 // statusWriter records the status and size of a response for the access log. It unwraps to the
 // underlying writer so that http.ResponseController reaches Flush and SetWriteDeadline.
@@ -83,25 +48,7 @@ func (w *statusWriter) Flush() {
 // Unwrap exposes the underlying writer to http.ResponseController.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// newRequestID returns 64 random bits in hex: enough to find one request in the logs.
-func newRequestID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// identify gives each request an id (X-Request-Id) and works out its language, once, in the
-// request's requestInfo.
-func (s *Server) identify(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ri := &requestInfo{id: newRequestID()}
-		ri.lang, ri.explicit = langOf(r)
-		w.Header().Set("X-Request-Id", ri.id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri)))
-	})
-}
-
-// logRequests logs one access line per request through Options.Logger, written before the
+// logRequests logs one access line per request through Options.Site.Log, written before the
 // response's last bytes leave. Only the route is logged, never the path's ids, the query
 // string, a header or the body: ids and headers are credentials, bodies carry customer data.
 func (s *Server) logRequests(next http.Handler) http.Handler {
@@ -119,8 +66,8 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		}
 		// The route pattern, not the path: cart and order ids are the shoppers' credentials.
 		ctx := r.Context()
-		s.log.LogAttrs(ctx, level, "request", slog.String("request_id", RequestID(ctx)),
-			slog.String("method", r.Method), slog.String("route", routePattern(ctx)),
+		s.site.Log.LogAttrs(ctx, level, "request", slog.String("request_id", respond.RequestID(ctx)),
+			slog.String("method", r.Method), slog.String("route", respond.RoutePattern(ctx)),
 			slog.Int("status", status), slog.Int64("bytes", sw.bytes), slog.Duration("duration", time.Since(start)))
 	})
 }
@@ -137,73 +84,63 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 			if v == http.ErrAbortHandler { //nolint:errorlint // the sentinel is compared as net/http does
 				panic(v)
 			}
-			s.log.ErrorContext(r.Context(), "panic", "request_id", RequestID(r.Context()),
+			s.site.Log.ErrorContext(r.Context(), "panic", "request_id", respond.RequestID(r.Context()),
 				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			if isAPI(r) {
-				s.apiError(w, r, http.StatusInternalServerError, "internal", "internal error")
+				apiError(w, r, http.StatusInternalServerError, "internal", "internal error")
 				return
 			}
-			s.renderError(w, r, http.StatusInternalServerError)
+			s.site.Error(w, r, http.StatusInternalServerError)
 		}()
 		next.ServeHTTP(w, r)
 	})
 }
 
 // securityHeaders sets the headers every response carries (a JSON answer replaces some of them:
-// see setJSONHeaders).
-func (s *Server) securityHeaders(next http.Handler) http.Handler {
-	configured := contentSecurityPolicy(s.opts.FrameAncestors)
-	https := strings.HasPrefix(s.opts.PublicURL, "https://")
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		csp, framable := configured, len(s.opts.FrameAncestors) > 0
-		if s.opts.FrameOrigins != nil {
-			ancestors := s.frameAncestors(r)
-			csp, framable = contentSecurityPolicy(ancestors), len(ancestors) > 0
-		}
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		// Order and cart ids are in the URLs: never leak them to another site.
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		if !framable {
-			// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
-			// checkout: X-Frame-Options cannot name several origins.
-			h.Set("X-Frame-Options", "DENY")
-		}
-		if r.TLS != nil || https {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
-		}
-		next.ServeHTTP(w, r)
-	})
+// see respond.SetJSONHeaders); https (the public URL's scheme) adds HSTS to every answer.
+func (s *Server) securityHeaders(https bool) func(http.Handler) http.Handler {
+	configured := respond.ContentSecurityPolicy(s.frameAncestors)
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			csp, framable := configured, len(s.frameAncestors) > 0
+			if s.frameOrigins != nil {
+				ancestors := s.ancestors(r)
+				csp, framable = respond.ContentSecurityPolicy(ancestors), len(ancestors) > 0
+			}
+			h.Set("Content-Security-Policy", csp)
+			h.Set("X-Content-Type-Options", "nosniff")
+			// Order and cart ids are in the URLs: never leak them to another site.
+			h.Set("Referrer-Policy", "no-referrer")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()")
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+			if !framable {
+				// For browsers without CSP frame-ancestors. Not sent when merchants may embed the
+				// checkout: X-Frame-Options cannot name several origins.
+				h.Set("X-Frame-Options", "DENY")
+			}
+			if r.TLS != nil || https {
+				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
-// frameAncestors returns the origins allowed to frame the shopper pages: the configured ones
+// ancestors returns the origins allowed to frame the shopper pages: the configured ones
 // and those of the merchant's settings.
-func (s *Server) frameAncestors(r *http.Request) []string {
-	if s.opts.FrameOrigins == nil {
-		return s.opts.FrameAncestors
+func (s *Server) ancestors(r *http.Request) []string {
+	if s.frameOrigins == nil {
+		return s.frameAncestors
 	}
-	extra, err := s.opts.FrameOrigins(r.Context())
+	extra, err := s.frameOrigins(r.Context())
 	if err != nil {
-		s.log.WarnContext(r.Context(), "reading the frame origins of the merchant settings", "err", err)
+		s.site.Log.WarnContext(r.Context(), "reading the frame origins of the merchant settings", "err", err)
 	}
 	if len(extra) == 0 {
-		return s.opts.FrameAncestors
+		return s.frameAncestors
 	}
-	return append(append(make([]string, 0, len(s.opts.FrameAncestors)+len(extra)), s.opts.FrameAncestors...), extra...)
-}
-
-// contentSecurityPolicy allows only this origin's scripts, styles and connections, and lets
-// the configured merchant origins frame the pages.
-func contentSecurityPolicy(frameAncestors []string) string {
-	fa := "'none'"
-	if len(frameAncestors) > 0 {
-		fa = "'self' " + strings.Join(frameAncestors, " ")
-	}
-	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-		"connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors " + fa
+	return append(append(make([]string, 0, len(s.frameAncestors)+len(extra)), s.frameAncestors...), extra...)
 }
 
 // crossOrigin refuses cross-site unsafe requests (403) on every route but the webhook receiver,
@@ -215,24 +152,8 @@ func (s *Server) crossOrigin(next http.Handler) http.Handler {
 	// carries no credential, so there is nothing to forge (and its errors must stay JSON).
 	cop.AddInsecureBypassPattern("/api/")
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.log.WarnContext(r.Context(), "cross-origin request refused", "request_id", RequestID(r.Context()), "method", r.Method)
-		s.renderError(w, r, http.StatusForbidden)
+		s.site.Log.WarnContext(r.Context(), "cross-origin request refused", "request_id", respond.RequestID(r.Context()), "method", r.Method)
+		s.site.Error(w, r, http.StatusForbidden)
 	}))
 	return cop.Handler(next)
-}
-
-// parseForm reads a form body of at most MaxFormBytes. It answers the error itself (413 when the
-// body is too large, 400 otherwise) and reports whether the handler may go on.
-func (s *Server) parseForm(w http.ResponseWriter, r *http.Request) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			s.renderError(w, r, http.StatusRequestEntityTooLarge)
-			return false
-		}
-		s.renderError(w, r, http.StatusBadRequest)
-		return false
-	}
-	return true
 }

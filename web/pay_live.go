@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // statusMessage is the JSON of the status endpoint and of each SSE event, read by
@@ -36,7 +37,7 @@ func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
 
 // viewOf is what status messages need of request r.
 func (s *Server) viewOf(r *http.Request) streamView {
-	l, explicit := s.lang(r)
+	l, explicit := respond.LangOf(r)
 	return streamView{lang: l, explicit: explicit}
 }
 
@@ -62,10 +63,10 @@ func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.statusOf(r, o))
+	respond.JSON(w, http.StatusOK, s.statusOf(r, o))
 }
 
 // sseRetry is the reconnection delay the browser is told to use, in milliseconds.
@@ -98,7 +99,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	release, ok := s.streams.acquire(id, clientKey(r))
 	if !ok {
 		w.Header().Set("Retry-After", "60")
-		s.failJSON(w, r, errTooManyStreams)
+		s.site.FailJSON(w, r, errTooManyStreams)
 		return
 	}
 	defer release()
@@ -107,7 +108,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer unsubscribe()
 	o, err := s.svc.Snapshot(ctx, id)
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
 	h := w.Header()
@@ -122,7 +123,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 	write := func(b []byte) error {
 		// Long enough for a slow client to take one event, renewed at every write.
-		if err := rc.SetWriteDeadline(time.Now().Add(s.opts.Heartbeat + 10*time.Second)); err != nil &&
+		if err := rc.SetWriteDeadline(time.Now().Add(s.heartbeat + 10*time.Second)); err != nil &&
 			!errors.Is(err, http.ErrNotSupported) {
 			return err
 		}
@@ -143,11 +144,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	last := o.Status
-	heartbeat := time.NewTicker(s.opts.Heartbeat)
+	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
 	var recheck <-chan time.Time
-	if s.opts.Recheck > 0 {
-		t := time.NewTicker(s.opts.Recheck)
+	if s.recheck > 0 {
+		t := time.NewTicker(s.recheck)
 		defer t.Stop()
 		recheck = t.C
 	}
@@ -191,7 +192,7 @@ type streamView struct {
 	explicit bool
 }
 
-// link is Server.link for the stream's request.
+// link is respond.Link for the stream's request.
 func (v streamView) link(path string) string {
 	if !v.explicit {
 		return path

@@ -11,23 +11,11 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // qrImagesKept bounds the QR images a Server draws and keeps itself (without Options.QRImages).
 const qrImagesKept = 1024
-
-// payRoutes are the pages of an order, addressed by its id: the PIX page, its QR image, its
-// live status (SSE and JSON), a new QR code, the sandbox payment and the receipt.
-func (s *Server) payRoutes(r chi.Router) {
-	r.Get("/pay/{orderID}", s.pixPage)
-	r.Get("/pay/{orderID}/qr.png", s.qrImage)
-	r.Get("/pay/{orderID}/events", s.events)
-	r.Get("/pay/{orderID}/status", s.status)
-	r.Post("/pay/{orderID}/new-qr", s.newQR)
-	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
-	r.Get("/pay/{orderID}/paid", s.paidPage)
-	r.Post("/pay/{orderID}/check", s.checkPayment)
-}
 
 // order reads the order named by the URL: its snapshot, shared and never changed here.
 func (s *Server) order(r *http.Request) (*checkout.Order, error) {
@@ -49,21 +37,21 @@ func summary(o *checkout.Order) []views.SummaryLine {
 func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	o, err := s.svc.CurrentOrder(r.Context(), chi.URLParam(r, "orderID"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	// The PIX page of a cart's order, as rendered last for this state of the order (see pixPages).
 	var key pixPageKey
 	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
 	if kept {
-		key.lang, key.explicit = s.lang(r)
+		key.lang, key.explicit = respond.LangOf(r)
 		key.uri, key.version = r.URL.RequestURI(), o.Version
 		if page := s.pixPages.get(key); page != nil {
-			writePage(w, http.StatusOK, page)
+			respond.WritePage(w, http.StatusOK, page)
 			return
 		}
 	}
-	page := s.page(r)
+	page := s.site.Page(r)
 	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
 	sess := s.sessionOf(r, o)
@@ -81,18 +69,18 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		if !o.Renewable(at) {
 			return ""
 		}
-		return s.link(r, base+"/new-qr")
+		return respond.Link(r, base+"/new-qr")
 	}
 	switch {
 	case o.Status.WasPaid():
-		s.redirect(w, r, base+"/paid")
+		respond.Redirect(w, r, base+"/paid")
 		return
 	case o.Status == checkout.StatusExpired:
-		s.render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
+		s.site.Render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
 			Amount: o.Amount, NewQRURL: newQR(s.svc.Now())}))
 		return
 	case o.Status == checkout.StatusFailed:
-		s.render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
+		s.site.Render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
 			Amount: o.Amount, RetryURL: newQR(s.svc.Now())}))
 		return
 	}
@@ -105,10 +93,10 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		Amount:      o.Amount,
 		Lines:       summary(o),
 		Status:      o.Status,
-		EventsURL:   s.link(r, base+"/events"),
-		StatusURL:   s.link(r, base+"/status"),
-		PaidURL:     s.link(r, base+"/paid"),
-		CheckURL:    s.link(r, base+"/check"),
+		EventsURL:   respond.Link(r, base+"/events"),
+		StatusURL:   respond.Link(r, base+"/status"),
+		PaidURL:     respond.Link(r, base+"/paid"),
+		CheckURL:    respond.Link(r, base+"/check"),
 	}
 	if a := o.QR(); a != nil {
 		v.Code = a.BRCode
@@ -116,17 +104,17 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		v.QRImageURL = base + "/qr.png?a=" + strconv.Itoa(a.N)
 		v.NewQRURL = newQR(a.ExpiresAt)
 	}
-	if s.opts.Sandbox != nil {
-		v.SandboxPayURL = s.link(r, base+"/sandbox-pay")
+	if s.sandbox != nil {
+		v.SandboxPayURL = respond.Link(r, base+"/sandbox-pay")
 	}
-	body, ok := s.renderPage(w, r, views.PixPage(v))
+	body, ok := s.site.RenderPage(w, r, views.PixPage(v))
 	if !ok {
 		return
 	}
 	if kept {
 		s.pixPages.put(key, body)
 	}
-	writePage(w, http.StatusOK, body)
+	respond.WritePage(w, http.StatusOK, body)
 }
 
 // qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn by the
@@ -135,17 +123,17 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) qrImage(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	a := o.QR()
 	if a == nil {
-		s.renderError(w, r, http.StatusNotFound)
+		s.site.Error(w, r, http.StatusNotFound)
 		return
 	}
 	png, err := s.qrPNG(a)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "image/png")
@@ -169,22 +157,22 @@ func (s *Server) qrPNG(a *checkout.Attempt) ([]byte, error) {
 // whose QR code's time is over included). Any other state just goes back to the PIX page,
 // which shows it.
 func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	id := chi.URLParam(r, "orderID")
 	if _, err := s.svc.RegenerateQR(r.Context(), id); err != nil {
 		switch checkout.ErrorCode(err) {
 		case checkout.CodeNotFound:
-			s.fail(w, r, err)
+			s.site.Fail(w, r, err)
 			return
 		case checkout.CodeConflict: // not renewable now: the page shows why
 		default:
 			// The page shows the order as it is (pending, it completes itself).
-			s.logError(r, err, checkout.ErrorCode(err))
+			s.site.LogError(r, err, checkout.ErrorCode(err))
 		}
 	}
-	s.redirect(w, r, payPath(id))
+	respond.Redirect(w, r, payPath(id))
 }
 
 // sandboxPay is POST /pay/{orderID}/sandbox-pay (sandbox mode only, 404 otherwise): pays the
@@ -192,40 +180,40 @@ func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
 // webhook would make the checkout do, so that the shopper sees the result without waiting for
 // the webhook. A script may ask for JSON (Accept: application/json): 202 and the status.
 func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Sandbox == nil {
-		s.renderError(w, r, http.StatusNotFound)
+	if s.sandbox == nil {
+		s.site.Error(w, r, http.StatusNotFound)
 		return
 	}
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	o, err := s.order(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	ctx := r.Context()
 	a := o.QR()
 	if a == nil || a.TransactionID == "" {
-		s.redirect(w, r, payPath(o.ID)) // nothing payable: the page shows why
+		respond.Redirect(w, r, payPath(o.ID)) // nothing payable: the page shows why
 		return
 	}
-	if err := s.opts.Sandbox.Pay(ctx, a.TransactionID); err != nil {
-		s.log.WarnContext(ctx, "sandbox payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
-		s.renderErrorMessage(w, r, http.StatusBadGateway, views.T(s.pageLang(r), views.MsgSandboxRefused))
+	if err := s.sandbox.Pay(ctx, a.TransactionID); err != nil {
+		s.site.Log.WarnContext(ctx, "sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
+		s.site.ErrorMessage(w, r, http.StatusBadGateway, views.T(respond.Lang(r), views.MsgSandboxRefused))
 		return
 	}
 	if res, err := s.svc.RefreshFromGateway(ctx, o.ID); err != nil {
 		// The webhook or the reconciler will bring the payment in.
-		s.log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", RequestID(ctx), "number", o.Number, "err", err)
+		s.site.Log.WarnContext(ctx, "reading the deposit after a sandbox payment", "request_id", respond.RequestID(ctx), "number", o.Number, "err", err)
 	} else {
 		o = res
 	}
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
-		writeJSON(w, http.StatusAccepted, s.statusOf(r, o))
+		respond.JSON(w, http.StatusAccepted, s.statusOf(r, o))
 		return
 	}
-	s.redirect(w, r, payPath(o.ID))
+	respond.Redirect(w, r, payPath(o.ID))
 }
 
 // paidPage is GET /pay/{orderID}/paid: the receipt of a paid order; other orders go back to
@@ -233,19 +221,19 @@ func (s *Server) sandboxPay(w http.ResponseWriter, r *http.Request) {
 func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 	o, err := s.order(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	if !o.Status.WasPaid() {
-		s.redirect(w, r, payPath(o.ID))
+		respond.Redirect(w, r, payPath(o.ID))
 		return
 	}
-	page, cont := s.page(r), s.link(r, "/")
+	page, cont := s.site.Page(r), respond.Link(r, "/")
 	if sess := s.sessionOf(r, o); sess != nil {
 		s.frameSession(w, r, sess)
 		page, cont = s.sessionPage(r, sess, o, "paid"), successURL(sess, o)
 	}
-	s.render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
+	s.site.Render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
 		Page:        page,
 		OrderNumber: o.Number,
 		Lines:       summary(o),
@@ -294,17 +282,17 @@ func nonEmpty(ss ...string) []string {
 // the domain asks the gateway at once, then the PIX page shows the result (the receipt when
 // paid).
 func (s *Server) checkPayment(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	id := chi.URLParam(r, "orderID")
 	if _, err := s.svc.RefreshFromGateway(r.Context(), id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			s.fail(w, r, err)
+			s.site.Fail(w, r, err)
 			return
 		}
 		// The gateway did not answer: the page shows the order as it is and refreshes itself.
-		s.logError(r, err, checkout.ErrorCode(err))
+		s.site.LogError(r, err, checkout.ErrorCode(err))
 	}
-	s.redirect(w, r, payPath(id))
+	respond.Redirect(w, r, payPath(id))
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
@@ -18,12 +20,13 @@ func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	s, err := New(Options{Service: checkout.NewService(store, nil, checkout.ServiceOptions{}), Store: store, Assets: static.New()})
+	s, err := New(Options{Site: &respond.Site{Log: slog.New(slog.DiscardHandler)}, Service: checkout.NewService(store, nil, checkout.ServiceOptions{}),
+		Store: store, Assets: static.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Shutdown(context.Background())
-	h := s.identify(s.logRequests(s.recoverPanics(s.securityHeaders(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := respond.Identify(s.logRequests(s.recoverPanics(s.securityHeaders(false)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("secret internal detail")
 	})))))
 	rec := httptest.NewRecorder()

@@ -1,7 +1,11 @@
-// Package web is the checkout's HTTP layer: the shopper pages (catalogue, cart, customer form,
-// PIX page and its live status), the gateway's webhook receiver, health checks and the
-// middleware every response goes through (request id and language, access log, panic
-// recovery, security headers, cross-origin protection, compression, body limits).
+// Package web is the checkout's HTTP server: one route table (Server.routes) for the shopper
+// pages (catalogue, cart, customer form, checkout sessions' pages, PIX page and its live
+// status), the gateway's webhook receiver, the merchant API and its OpenAPI description,
+// health checks and static files, with the middleware every response goes through (request id
+// and language, access log, panic recovery, security headers, cross-origin protection,
+// compression, body limits). The merchant dashboard is package web/dashboard, mounted under
+// /dashboard; what both answer with (pages, error pages, the JSON error shape, the request's
+// language and id) is package web/respond.
 //
 // Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
 // /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
@@ -16,7 +20,7 @@
 // request's goroutine and capped per order and per process, with the status JSON as the
 // polling fallback.
 //
-// Every request's access line, like every other log line, goes through Options.Logger (a
+// Every request's access line, like every other log line, goes through Options.Site.Log (a
 // slog.JSONHandler in the program), written before the response's last bytes leave: a request
 // answered has its line in the log. Only route patterns are logged, never ids, queries,
 // headers or bodies.
@@ -25,7 +29,6 @@ package web
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -40,7 +43,8 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
-	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // WebhookPath is the path of the gateway's webhook receiver.
@@ -79,13 +83,17 @@ type Assets interface {
 	Stable(name string, maxAge time.Duration) http.Handler
 }
 
-// Options are the dependencies and settings of a Server. Service, Store and Assets are
+// Options are the dependencies and settings of a Server. Site, Service, Store and Assets are
 // required.
 type Options struct {
+	// Site is what every page shares (the merchant's name, the static files' names, sandbox
+	// mode, the payee) and the log: the access log, one line a request, and errors.
+	Site    *respond.Site
 	Service *checkout.Service
 	Store   Pinger
 	Assets  Assets
-	// Sandbox is set in sandbox mode only: the PIX page then offers sandbox-pay.
+	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
+	// sandbox-pay.
 	Sandbox SandboxPayer
 	// WebhookSecret verifies webhook signatures; empty accepts unsigned webhooks (use only
 	// when the gateway cannot sign).
@@ -102,8 +110,6 @@ type Options struct {
 	FrameOrigins func(ctx context.Context) ([]string, error)
 	// PublicURL is the checkout's public address; https turns on HSTS and Secure cookies.
 	PublicURL string
-	// Logger receives the access log (one line a request) and errors (default: discarded).
-	Logger *slog.Logger
 	// Heartbeat is the SSE heartbeat interval (default DefaultHeartbeat).
 	Heartbeat time.Duration
 	// Recheck, when positive, is how often each SSE stream re-reads its order from the store:
@@ -121,9 +127,6 @@ type Options struct {
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
-	// Merchant is the payee as the shopper's bank shows it (legal name, document) and the
-	// support contact, shown on the shopper pages.
-	Merchant views.Merchant
 	// NewCartLimit limits the carts one client address may start (default 60 a minute, in
 	// bursts of up to 60). Carts cost a row each until retention removes them; a shopper starts
 	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
@@ -135,20 +138,13 @@ type Options struct {
 	// (nil: the API lists none).
 	Notifications *merchant.DeliveryLog
 
-	// Settings, with APIKeys, gives the dashboard its settings page (notifications, framing,
-	// API keys); nil leaves the page out.
-	Settings *merchant.SettingsManager
-
-	// Accounts, when set, serves the merchant dashboard under DashboardPath; Gateway is then
-	// required (the dashboard lists the gateway's deposits and withdrawals).
-	Accounts *merchant.Accounts
-	Gateway  DashboardGateway
+	// Dashboard, when set, is served under dashboard.Path.
+	Dashboard *dashboard.Dashboard
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
-	// Sessions keeps the sessions of the shopper pages and of the dashboard (default: in
-	// memory, for tests; the program gives the database's, so that a restart or another
-	// instance keeps them).
+	// Sessions keeps the sessions of the shopper pages (default: in memory, for tests; the
+	// program gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
 }
 
@@ -160,48 +156,48 @@ type Rate struct {
 	Off bool
 }
 
-// Server holds the handlers' dependencies. Make one with New, serve Handler, and call Shutdown
-// when stopping: it ends the SSE streams and drains the webhook queue.
+// Server serves the whole checkout: its route table (routes) holds every route, each group
+// of handlers with its own dependencies. The shopper pages (catalogue, cart, customer form,
+// checkout sessions' pages, PIX page and its live status) are Server's own methods; the
+// webhook receiver (webhookReceiver), the merchant API (merchantAPI) and the dashboard
+// (package dashboard) are their own structs. Make one with New, serve Handler, and call
+// Shutdown when stopping: it ends the SSE streams and drains the webhook queue.
 type Server struct {
-	opts     Options
 	svc      *checkout.Service
-	log      *slog.Logger
+	site     *respond.Site
+	store    Pinger       // asked by the readiness check
+	sandbox  SandboxPayer // nil outside sandbox mode
 	sessions *scs.SessionManager
-	dash     *dashboard // nil without Options.Accounts
-	verifier *webhook.Verifier
-	handler  http.Handler
 
-	// done is closed by Shutdown: SSE streams watch it, so that http.Server.Shutdown does not
-	// wait for them; stopping is canceled then too, to cut a stream's write blocked on a client
-	// that reads nothing.
-	done     chan struct{}
-	doneOnce sync.Once
-	stopping context.Context
-	stop     context.CancelFunc
-	streams  *streamCounter
+	// frameAncestors and frameOrigins (nil: none) are who may frame the shopper pages.
+	frameAncestors []string
+	frameOrigins   func(ctx context.Context) ([]string, error)
 
-	hooks       chan webhookJob
-	hooksMu     sync.RWMutex // guards closing hooks against concurrent sends
-	hooksClosed bool
-	workers     sync.WaitGroup
-	seen        *recentIDs
-
-	newCarts *keyedLimiter // new carts per client address; nil: no limit
+	newCarts *keyedLimiter    // new carts per client address; nil: no limit
+	clock    func() time.Time // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
 	pixPages *pixPages  // the PIX pages last rendered
+
+	// The live status streams: capped by streams, a heartbeat each, and a re-read of the
+	// order every recheck when positive. done is closed by Shutdown: the streams watch it, so
+	// that http.Server.Shutdown does not wait for them; stopping is canceled then too, to cut a
+	// stream's write blocked on a client that reads nothing.
+	streams            *streamCounter
+	heartbeat, recheck time.Duration
+	done               chan struct{}
+	doneOnce           sync.Once
+	stopping           context.Context
+	stop               context.CancelFunc
+
+	webhooks *webhookReceiver
+	handler  http.Handler
 }
 
 // New returns a Server. Its webhook workers run until Shutdown.
 func New(opts Options) (*Server, error) {
-	if opts.Service == nil || opts.Store == nil || opts.Assets == nil {
-		return nil, errors.New("web: Options.Service, Store and Assets are required")
-	}
-	if opts.Accounts != nil && opts.Gateway == nil {
-		return nil, errors.New("web: Options.Gateway is required with Accounts (the dashboard)")
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
+	if opts.Site == nil || opts.Site.Log == nil || opts.Service == nil || opts.Store == nil || opts.Assets == nil {
+		return nil, errors.New("web: Options.Site (with its Log), Service, Store and Assets are required")
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
@@ -227,32 +223,32 @@ func New(opts Options) (*Server, error) {
 	if l := opts.NewCartLimit; !l.Off && (l.N <= 0 || l.Per <= 0) {
 		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
 	}
-	s := &Server{
-		opts:     opts,
-		svc:      opts.Service,
-		log:      opts.Logger,
-		done:     make(chan struct{}),
-		hooks:    make(chan webhookJob, opts.WebhookQueue),
-		seen:     newRecentIDs(4096),
-		streams:  newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder, max(opts.MaxStreamsPerClient, 0)),
-		pixPages: newPixPages(),
+	if opts.QRImages == nil {
+		opts.QRImages = qr.NewImages(qrImagesKept)
 	}
-	s.qrImages = opts.QRImages
-	if s.qrImages == nil {
-		s.qrImages = qr.NewImages(qrImagesKept)
+	if opts.Sessions == nil {
+		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
+		opts.Sessions = memstore.NewWithCleanupInterval(0)
+	}
+	s := &Server{
+		svc:            opts.Service,
+		site:           opts.Site,
+		store:          opts.Store,
+		sandbox:        opts.Sandbox,
+		frameAncestors: opts.FrameAncestors,
+		frameOrigins:   opts.FrameOrigins,
+		clock:          opts.Clock,
+		qrImages:       opts.QRImages,
+		pixPages:       newPixPages(),
+		streams:        newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder, max(opts.MaxStreamsPerClient, 0)),
+		heartbeat:      opts.Heartbeat,
+		recheck:        opts.Recheck,
+		done:           make(chan struct{}),
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
-	}
-	if opts.WebhookSecret != "" {
-		s.verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
-	}
-	if opts.Sessions == nil {
-		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
-		opts.Sessions = memstore.NewWithCleanupInterval(0)
-		s.opts.Sessions = opts.Sessions
 	}
 	s.sessions = scs.New()
 	s.sessions.Store = opts.Sessions
@@ -265,17 +261,17 @@ func New(opts Options) (*Server, error) {
 	s.sessions.Cookie.Secure = strings.HasPrefix(opts.PublicURL, "https://")
 	s.sessions.Cookie.Persist = false
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.log.ErrorContext(r.Context(), "session", "err", err)
-		s.renderError(w, r, http.StatusInternalServerError)
+		s.site.Log.ErrorContext(r.Context(), "session", "err", err)
+		s.site.Error(w, r, http.StatusInternalServerError)
 	}
-	if opts.Accounts != nil {
-		s.dash = newDashboard(s, opts.Sessions)
+	var verifier *webhook.Verifier
+	if opts.WebhookSecret != "" {
+		verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
-	for range opts.WebhookWorkers {
-		s.workers.Add(1)
-		go s.webhookWorker()
-	}
-	s.handler = s.routes()
+	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
+	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
+		publicURL: opts.PublicURL}
+	s.handler = s.routes(opts, api)
 	return s, nil
 }
 
@@ -292,53 +288,97 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.doneOnce.Do(func() {
 		close(s.done)
 		s.stop()
-		s.hooksMu.Lock()
-		s.hooksClosed = true
-		close(s.hooks)
-		s.hooksMu.Unlock()
 	})
-	finished := make(chan struct{})
-	go func() {
-		s.workers.Wait()
-		close(finished)
-	}()
-	select {
-	case <-finished:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return s.webhooks.shutdown(ctx)
 }
 
-// routes is the route table.
-func (s *Server) routes() http.Handler {
+// routes is the route table of the whole checkout, top to bottom: the middleware every answer
+// goes through, then each group of handlers (whose code has its own files).
+func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r := chi.NewRouter()
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(s.identify, s.logRequests, s.recoverPanics, middleware.GetHead, s.securityHeaders, s.crossOrigin,
+	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead,
+		s.securityHeaders(strings.HasPrefix(opts.PublicURL, "https://")), s.crossOrigin,
 		middleware.Compress(5, "text/html", "application/json"))
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.renderError(w, r, http.StatusNotFound) })
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.site.Error(w, r, http.StatusNotFound) })
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		if isAPI(r) { // a method chi does not know is refused here, before the API's routes
-			s.apiMethodNotAllowed(w, r)
+			apiMethodNotAllowed(w, r)
 			return
 		}
-		s.renderError(w, r, http.StatusMethodNotAllowed)
+		s.site.Error(w, r, http.StatusMethodNotAllowed)
 	})
 
+	// Health checks and static files. embed.js has a stable address that merchants' pages
+	// load: cached for minutes, not a year.
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
-	r.Handle("/static/*", s.opts.Assets.Handler())
-	// embed.js has a stable address that merchants' pages load: cached for minutes, not a year.
-	r.Method(http.MethodGet, "/embed.js", s.opts.Assets.Stable("embed.js", EmbedJSMaxAge))
-	// Each group of handlers has its own files and its own part of the route table.
-	s.webhookRoutes(r)
-	s.shopRoutes(r)
-	s.payRoutes(r)
-	s.apiRoutes(r)
-	s.sessionRoutes(r)
-	s.dashboardRoutes(r)
+	r.Handle("/static/*", opts.Assets.Handler())
+	r.Method(http.MethodGet, "/embed.js", opts.Assets.Stable("embed.js", EmbedJSMaxAge))
+
+	// The gateway's webhook receiver (webhook.go): called server to server, authenticated by
+	// its signature, outside the cross-origin protection (crossOrigin).
+	r.Post(WebhookPath, s.webhooks.receive)
+
+	// The shop (shop_cart.go, shop_order.go): catalogue, cart, customer form and its CEP
+	// lookup. The session only remembers the current cart at the top level; no route needs
+	// it. It lives in the database, so only the routes that read or change it load it.
+	r.Group(func(r chi.Router) {
+		r.Use(s.sessions.LoadAndSave)
+		r.Get("/", s.catalogue)
+		r.Post("/cart", s.addToNewCart)
+		r.Post("/cart/{cartID}/items", s.addToCart)
+		r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	})
+	r.Get("/cart/{cartID}", s.cart)
+	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
+	r.Get("/cart/{cartID}/checkout", s.customerForm)
+	r.Get("/cep/{cep}", s.lookupCEP)
+
+	// The customer form of a checkout session made through the merchant API (embed_session.go).
+	r.Get("/s/{sessionID}", s.sessionForm)
+	r.Post("/s/{sessionID}", s.placeSessionOrder)
+
+	// The pages of an order, addressed by its id (pay_page.go, pay_live.go): the PIX page,
+	// its QR image, its live status (SSE and JSON), a new QR code, "I have paid", the sandbox
+	// payment and the receipt.
+	r.Get("/pay/{orderID}", s.pixPage)
+	r.Get("/pay/{orderID}/qr.png", s.qrImage)
+	r.Get("/pay/{orderID}/events", s.events)
+	r.Get("/pay/{orderID}/status", s.status)
+	r.Post("/pay/{orderID}/new-qr", s.newQR)
+	r.Post("/pay/{orderID}/check", s.checkPayment)
+	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
+	r.Get("/pay/{orderID}/paid", s.paidPage)
+
+	// The merchant API (api*.go): everything under /api answers JSON, unknown routes and
+	// methods included; everything but its description needs a key.
+	r.Route("/api", func(r chi.Router) {
+		r.Use(apiHeaders)
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			apiError(w, r, http.StatusNotFound, apiCodeRouteNotFound, "no such API route")
+		})
+		r.MethodNotAllowed(apiMethodNotAllowed)
+		r.Route("/v1", func(r chi.Router) {
+			r.Get("/openapi.json", api.openAPI)
+			r.Group(func(r chi.Router) {
+				r.Use(api.auth)
+				r.Post("/checkout-sessions", api.createSession)
+				r.Get("/checkout-sessions/{sessionID}", api.getSession)
+				r.Get("/orders", api.listOrders)
+				r.Get("/orders/{orderID}", api.getOrder)
+				r.Get("/notifications", api.listNotifications)
+				r.Get("/notifications/{notificationID}", api.getNotification)
+			})
+		})
+	})
+
+	// The merchant dashboard: its own package, with its own route table, sessions and CSRF.
+	if opts.Dashboard != nil {
+		r.Mount(dashboard.Path, opts.Dashboard)
+	}
 	return r
 }
 
@@ -355,28 +395,11 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.opts.Store.Ping(ctx); err != nil {
-		s.log.WarnContext(ctx, "readiness: database", "err", err)
+	if err := s.store.Ping(ctx); err != nil {
+		s.site.Log.WarnContext(ctx, "readiness: database", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("database unavailable\n"))
 		return
 	}
 	_, _ = w.Write([]byte("ready\n"))
-}
-
-// page returns the common part of every page's view model.
-func (s *Server) page(r *http.Request) views.Page {
-	lang, _ := s.lang(r)
-	q := r.URL.Query()
-	q.Del("lang")
-	return views.Page{
-		Lang:         lang,
-		MerchantName: s.svc.MerchantName(),
-		HomeURL:      s.link(r, "/"),
-		Path:         r.URL.EscapedPath(),
-		Query:        q.Encode(),
-		Assets:       s.opts.Assets,
-		Sandbox:      s.opts.Sandbox != nil,
-		Merchant:     s.opts.Merchant,
-	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // sessionCart is the session key of the current cart id.
@@ -26,23 +27,6 @@ const (
 func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
 func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
 func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
-
-// shopRoutes are the catalogue, the cart, the customer form and its CEP lookup. The session
-// only remembers the current cart at the top level; no route needs it. It lives in the
-// database, so only the routes that read or change it load it.
-func (s *Server) shopRoutes(r chi.Router) {
-	r.Group(func(r chi.Router) {
-		r.Use(s.sessions.LoadAndSave)
-		r.Get("/", s.catalogue)
-		r.Post("/cart", s.addToNewCart)
-		r.Post("/cart/{cartID}/items", s.addToCart)
-		r.Post("/cart/{cartID}/checkout", s.placeOrder)
-	})
-	r.Get("/cart/{cartID}", s.cart)
-	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-	r.Get("/cart/{cartID}/checkout", s.customerForm)
-	r.Get("/cep/{cep}", s.lookupCEP)
-}
 
 // currentCart returns the cart the request names (?cart= on the catalogue) or the session
 // remembers, or nil.
@@ -64,22 +48,22 @@ func (s *Server) currentCart(r *http.Request) *checkout.Cart {
 func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
 	products, err := s.svc.Products(r.Context())
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
-	v := views.CatalogueView{Page: s.page(r), AddToCartURL: s.link(r, "/cart")}
+	v := views.CatalogueView{Page: s.site.Page(r), AddToCartURL: respond.Link(r, "/cart")}
 	for _, p := range products {
 		v.Products = append(v.Products, views.ProductView{ID: string(p.ID), Title: p.Title,
 			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical})
 	}
 	if c := s.currentCart(r); c != nil {
-		v.AddToCartURL = s.link(r, cartPath(c.ID)+"/items")
-		v.CartURL = s.link(r, cartPath(c.ID))
+		v.AddToCartURL = respond.Link(r, cartPath(c.ID)+"/items")
+		v.CartURL = respond.Link(r, cartPath(c.ID))
 		for _, l := range c.Lines {
 			v.CartCount += l.Quantity
 		}
 	}
-	s.render(w, r, http.StatusOK, views.CataloguePage(v))
+	s.site.Render(w, r, http.StatusOK, views.CataloguePage(v))
 }
 
 // quantity reads the quantity field: 1 when absent; ok false when it is not an integer.
@@ -95,7 +79,7 @@ func quantity(r *http.Request) (int, bool) {
 // addToNewCart is POST /cart: adds a product to the cart named by the form (or the session),
 // starting a cart when there is none, then shows the cart.
 func (s *Server) addToNewCart(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	cartID := ""
@@ -113,7 +97,7 @@ func (s *Server) addToNewCart(w http.ResponseWriter, r *http.Request) {
 
 // addToCart is POST /cart/{cartID}/items.
 func (s *Server) addToCart(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	s.addAndShow(w, r, chi.URLParam(r, "cartID"))
@@ -130,10 +114,10 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 	if cartID == "" && s.newCarts != nil {
 		// Every new cart is a row until retention removes it: one address may not start them
 		// by the thousand.
-		if ok, wait := s.newCarts.allow(clientKey(r), s.opts.Clock()); !ok {
+		if ok, wait := s.newCarts.allow(clientKey(r), s.clock()); !ok {
 			secs := int(wait.Round(time.Second) / time.Second)
 			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
-			s.renderErrorMessage(w, r, http.StatusTooManyRequests, views.T(s.pageLang(r), views.MsgTooManyCarts, max(secs, 1)))
+			s.site.ErrorMessage(w, r, http.StatusTooManyRequests, views.T(respond.Lang(r), views.MsgTooManyCarts, max(secs, 1)))
 			return
 		}
 	}
@@ -144,23 +128,23 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 		s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
 		return
 	case errors.As(err, &fe):
-		s.renderErrorMessage(w, r, http.StatusUnprocessableEntity,
-			views.FieldMessage(s.pageLang(r), checkout.FieldQuantity, fe.Code(checkout.FieldQuantity)))
+		s.site.ErrorMessage(w, r, http.StatusUnprocessableEntity,
+			views.FieldMessage(respond.Lang(r), checkout.FieldQuantity, fe.Code(checkout.FieldQuantity)))
 		return
 	case err != nil:
-		s.fail(w, r, err, views.T(s.pageLang(r), views.MsgProductMissing))
+		s.site.Fail(w, r, err, views.T(respond.Lang(r), views.MsgProductMissing))
 		return
 	}
 	if s.sessions.GetString(r.Context(), sessionCart) != c.ID {
 		s.sessions.Put(r.Context(), sessionCart, c.ID) // a write: only when it changes
 	}
-	s.redirect(w, r, cartPath(c.ID))
+	respond.Redirect(w, r, cartPath(c.ID))
 }
 
 // updateLine is POST /cart/{cartID}/items/{productID}: action "remove" removes the line,
 // anything else sets its quantity.
 func (s *Server) updateLine(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	cartID := chi.URLParam(r, "cartID")
@@ -181,10 +165,10 @@ func (s *Server) updateLine(w http.ResponseWriter, r *http.Request) {
 			s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
 			return
 		}
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
-	s.redirect(w, r, cartPath(cartID))
+	respond.Redirect(w, r, cartPath(cartID))
 }
 
 // lineError is a refused change of one cart line, shown beside it.
@@ -203,15 +187,15 @@ func (s *Server) cart(w http.ResponseWriter, r *http.Request) {
 func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string, status int, le lineError) {
 	c, err := s.svc.Cart(r.Context(), cartID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
-	page := s.page(r)
+	page := s.site.Page(r)
 	v := views.CartView{
 		Page:         page,
 		Total:        c.Total(),
-		CatalogueURL: s.link(r, "/?cart="+url.QueryEscape(c.ID)),
-		CheckoutURL:  s.link(r, checkoutPath(c.ID)),
+		CatalogueURL: respond.Link(r, "/?cart="+url.QueryEscape(c.ID)),
+		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}
 	placed := false
 	for _, l := range c.Lines {
@@ -219,7 +203,7 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		lv := views.CartLineView{
 			ProductID: string(l.Product.ID), Title: l.Product.Title, UnitPrice: l.Product.UnitPrice,
 			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical,
-			UpdateURL: s.link(r, base), RemoveURL: s.link(r, base+"?"+fieldAction+"=remove"),
+			UpdateURL: respond.Link(r, base), RemoveURL: respond.Link(r, base+"?"+fieldAction+"=remove"),
 		}
 		if le.fe != nil && l.Product.ID == le.product {
 			lv.QuantityInput = le.input
@@ -232,5 +216,5 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		// Adding a product not yet in the cart: the message goes on top.
 		v.Error = views.FieldMessage(page.Lang, checkout.FieldQuantity, le.fe.Code(checkout.FieldQuantity))
 	}
-	s.render(w, r, status, views.CartPage(v))
+	s.site.Render(w, r, status, views.CartPage(v))
 }

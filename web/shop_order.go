@@ -3,25 +3,24 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // customerForm is GET /cart/{cartID}/checkout: the customer form with a fresh request key.
 func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
 	c, err := s.svc.Cart(r.Context(), chi.URLParam(r, "cartID"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	if len(c.Lines) == 0 {
-		s.redirect(w, r, cartPath(c.ID))
+		respond.Redirect(w, r, cartPath(c.ID))
 		return
 	}
 	s.renderCustomerForm(w, r, c, http.StatusOK, views.CustomerForm{}, nil)
@@ -31,14 +30,14 @@ func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
 // errors. Every rendering gets a new request key: a key whose submission was refused is spent.
 func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *checkout.Cart, status int, values views.CustomerForm, errs views.FieldErrors) {
 	v := views.CustomerView{
-		Page:       s.page(r),
-		Action:     s.link(r, checkoutPath(c.ID)),
+		Page:       s.site.Page(r),
+		Action:     respond.Link(r, checkoutPath(c.ID)),
 		RequestKey: checkout.NewRequestKey(c),
 		Physical:   c.NeedsAddress(),
 		Values:     values,
 		Errors:     errs,
 		Total:      c.Total(),
-		BackURL:    s.link(r, cartPath(c.ID)),
+		BackURL:    respond.Link(r, cartPath(c.ID)),
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
@@ -46,7 +45,7 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 	for _, l := range c.Lines {
 		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
 	}
-	s.render(w, r, status, views.CustomerPage(v))
+	s.site.Render(w, r, status, views.CustomerPage(v))
 }
 
 // parseCustomerForm reads the customer form's fields, by checkout's field names, exactly as
@@ -67,19 +66,19 @@ func parseCustomerForm(r *http.Request) views.CustomerForm {
 // form again with 422, every value kept and each error beside its field; success goes to the
 // PIX page.
 func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
-	if !s.parseForm(w, r) {
+	if !s.site.ParseForm(w, r) {
 		return
 	}
 	cartID := chi.URLParam(r, "cartID")
 	values := parseCustomerForm(r)
-	lang := s.pageLang(r)
+	lang := respond.Lang(r)
 	o, err := s.svc.PlaceOrder(r.Context(), checkout.PlaceOrderInput{
 		CartID:     cartID,
 		RequestKey: r.PostForm.Get(checkout.FieldRequestKey),
 		Customer:   values.Customer,
 		Address:    &values.Address, // ignored by the domain when no product is physical
 		Lang:       string(lang),
-		ShopperIP:  clientIP(r),
+		ShopperIP:  respond.ClientIP(r),
 	})
 	var fe *checkout.FieldErrors
 	switch code := checkout.ErrorCode(err); {
@@ -87,46 +86,34 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
 		s.showCustomerForm(w, r, cartID, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
 		return
 	case code == checkout.CodeEmptyCart:
-		s.redirect(w, r, cartPath(cartID))
+		respond.Redirect(w, r, cartPath(cartID))
 		return
 	case code == checkout.CodeNotFound:
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	case err != nil:
 		// The gateway is unreachable before the order could even be stored, or the store failed:
 		// the form again, every value kept, saying to try again.
-		s.logError(r, err, code)
-		s.showCustomerForm(w, r, cartID, httpStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
+		s.site.LogError(r, err, code)
+		s.showCustomerForm(w, r, cartID, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
 		return
 	}
 	// The cart became an order: the next visit to the shop starts a new one.
 	if s.sessions.GetString(r.Context(), sessionCart) == cartID {
 		s.sessions.Remove(r.Context(), sessionCart)
 	}
-	s.redirect(w, r, payPath(o.ID))
+	respond.Redirect(w, r, payPath(o.ID))
 }
 
 // showCustomerForm reads the cart and renders its form with the values typed and their errors.
 func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, cartID string, status int, values views.CustomerForm, errs views.FieldErrors) {
 	c, err := s.svc.Cart(r.Context(), cartID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.site.Fail(w, r, err)
 		return
 	}
 	s.renderCustomerForm(w, r, c, status, values, errs)
 }
-
-// clientIP is the address of the connection's peer.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return ""
-	}
-	return host
-}
-
-// clientKey is how the client of r is counted by the per-address limits (new carts, streams).
-func clientKey(r *http.Request) string { return merchant.AddressKey(clientIP(r)) }
 
 // lookupCEP is GET /cep/{cep}: JSON {cep, street, neighborhood, city, state} for the customer
 // form's address lookup; 404 when unknown, 422 when not a CEP, 503 when the service is down.
@@ -134,10 +121,10 @@ func clientKey(r *http.Request) string { return merchant.AddressKey(clientIP(r))
 func (s *Server) lookupCEP(w http.ResponseWriter, r *http.Request) {
 	a, err := s.svc.LookupCEP(r.Context(), chi.URLParam(r, "cep"))
 	if err != nil {
-		s.failJSON(w, r, err)
+		s.site.FailJSON(w, r, err)
 		return
 	}
-	setJSONHeaders(w.Header())
+	respond.SetJSONHeaders(w.Header())
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	_ = json.NewEncoder(w).Encode(a)
 }

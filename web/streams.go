@@ -1,6 +1,12 @@
 package web
 
-import "sync"
+import (
+	"net/http"
+	"sync"
+
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/respond"
+)
 
 // streamCounter caps the SSE streams open at once: in all, per order and per client address.
 type streamCounter struct {
@@ -46,3 +52,6 @@ func (c *streamCounter) count() int {
 	defer c.mu.Unlock()
 	return c.open
 }
+
+// clientKey is how the client of r is counted by the per-address limits (new carts, streams).
+func clientKey(r *http.Request) string { return merchant.AddressKey(respond.ClientIP(r)) }

@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-chi/chi/v5"
-
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // webhookTimeout bounds the processing of one webhook (a GetDeposit and a store update).
@@ -25,36 +26,77 @@ type webhookJob struct {
 	ctx                context.Context // the request's values (request id), without its cancellation
 }
 
-// webhookRoutes is the gateway's webhook receiver, outside the shopper pages' session and
-// cross-origin protection (it is called server to server and authenticated by its signature).
-func (s *Server) webhookRoutes(r chi.Router) {
-	r.Post(WebhookPath, s.receiveWebhook)
+// webhookReceiver is the gateway's webhook receiver: it verifies each webhook and hands it
+// to its workers, which apply it to the domain until shutdown drains their queue.
+type webhookReceiver struct {
+	svc      *checkout.Service
+	log      *slog.Logger
+	verifier *webhook.Verifier // nil: unsigned webhooks are accepted
+	seen     *recentIDs        // the webhook ids taken lately
+
+	queue   chan webhookJob
+	mu      sync.RWMutex // guards closing queue against concurrent sends
+	closed  bool
+	workers sync.WaitGroup
 }
 
-// receiveWebhook is POST /webhooks/gateway. It verifies the signature when a secret is set
+// newWebhookReceiver starts workers goroutines applying the webhooks of a queue of queueLen.
+func newWebhookReceiver(svc *checkout.Service, log *slog.Logger, verifier *webhook.Verifier, workers, queueLen int) *webhookReceiver {
+	h := &webhookReceiver{svc: svc, log: log, verifier: verifier, seen: newRecentIDs(4096),
+		queue: make(chan webhookJob, queueLen)}
+	for range workers {
+		h.workers.Add(1)
+		go h.work()
+	}
+	return h
+}
+
+// shutdown stops taking webhooks into the queue and waits until the queued ones are applied,
+// or until ctx ends.
+func (h *webhookReceiver) shutdown(ctx context.Context) error {
+	h.mu.Lock()
+	if !h.closed {
+		h.closed = true
+		close(h.queue)
+	}
+	h.mu.Unlock()
+	finished := make(chan struct{})
+	go func() {
+		h.workers.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// receive is POST /webhooks/gateway. It verifies the signature when a secret is set
 // (401 and nothing changes on failure), reads the payload leniently as a hint, and hands it to
 // the background workers, answering 202 at once; when their queue is full it processes the
 // webhook inline and answers 503 if that fails, so that the gateway redelivers. A webhook id
 // seen recently answers 200 and does nothing; the domain deduplicates by id too, across
 // restarts and processes.
-func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
+func (h *webhookReceiver) receive(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, MaxWebhookBytes)
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "payload too large"})
+			respond.JSON(w, http.StatusRequestEntityTooLarge, map[string]string{"error": "payload too large"})
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unreadable body"})
+		respond.JSON(w, http.StatusBadRequest, map[string]string{"error": "unreadable body"})
 		return
 	}
-	if s.verifier != nil {
-		if err := s.verifier.Verify(r.Header, body); err != nil {
+	if h.verifier != nil {
+		if err := h.verifier.Verify(r.Header, body); err != nil {
 			// The reason only: never the headers, the body or the secret. The answer names the
 			// real cause, so that a sender whose clock is off is told so, not "bad signature".
-			s.log.WarnContext(r.Context(), "webhook refused", "request_id", RequestID(r.Context()), "err", err)
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": webhookRefusal(err)})
+			h.log.WarnContext(r.Context(), "webhook refused", "request_id", respond.RequestID(r.Context()), "err", err)
+			respond.JSON(w, http.StatusUnauthorized, map[string]string{"error": webhookRefusal(err)})
 			return
 		}
 	}
@@ -66,26 +108,26 @@ func (s *Server) receiveWebhook(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		if errors.Is(err, webhook.ErrNoHint) {
 			// Nothing to re-fetch: accept it so that the sender does not retry forever.
-			writeJSON(w, http.StatusOK, map[string]string{"status": "ignored"})
+			respond.JSON(w, http.StatusOK, map[string]string{"status": "ignored"})
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "payload is not a JSON object"})
+		respond.JSON(w, http.StatusBadRequest, map[string]string{"error": "payload is not a JSON object"})
 		return
 	}
-	if id != "" && !s.seen.add(id) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
+	if id != "" && !h.seen.add(id) {
+		respond.JSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
 		return
 	}
 	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, status: hint.Status, ctx: context.WithoutCancel(r.Context())}
-	if !s.enqueue(job) {
+	if !h.enqueue(job) {
 		// Processed by this request: when it fails, say so, so that the gateway redelivers
 		// (process forgot the id, so the redelivery is not taken for a duplicate).
-		if err := s.process(job); err != nil {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "not processed, retry later"})
+		if err := h.process(job); err != nil {
+			respond.JSON(w, http.StatusServiceUnavailable, map[string]string{"error": "not processed, retry later"})
 			return
 		}
 	}
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
+	respond.JSON(w, http.StatusAccepted, map[string]string{"status": "accepted"})
 }
 
 // webhookRefusal is what the 401 answer says of a verification error: which check failed.
@@ -104,39 +146,39 @@ func webhookRefusal(err error) string {
 }
 
 // enqueue hands job to the workers; false when the queue is full or closed.
-func (s *Server) enqueue(job webhookJob) bool {
-	s.hooksMu.RLock()
-	defer s.hooksMu.RUnlock()
-	if s.hooksClosed {
+func (h *webhookReceiver) enqueue(job webhookJob) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.closed {
 		return false
 	}
 	select {
-	case s.hooks <- job:
+	case h.queue <- job:
 		return true
 	default:
 		return false
 	}
 }
 
-// webhookWorker applies queued webhooks until the queue is closed and drained.
-func (s *Server) webhookWorker() {
-	defer s.workers.Done()
-	for job := range s.hooks {
-		_ = s.process(job) // logged; the reconciler and the gateway's redelivery cover a failure
+// work applies queued webhooks until the queue is closed and drained.
+func (h *webhookReceiver) work() {
+	defer h.workers.Done()
+	for job := range h.queue {
+		_ = h.process(job) // logged; the reconciler and the gateway's redelivery cover a failure
 	}
 }
 
 // process applies one webhook. On failure the id is forgotten, so that the gateway's
 // redelivery is processed again; the error is returned for inline processing to report.
-func (s *Server) process(job webhookJob) error {
+func (h *webhookReceiver) process(job webhookJob) error {
 	ctx, cancel := context.WithTimeout(job.ctx, webhookTimeout)
 	defer cancel()
-	err := s.svc.HandleWebhookHint(ctx, job.id, job.kind, job.recordID, job.status)
+	err := h.svc.HandleWebhookHint(ctx, job.id, job.kind, job.recordID, job.status)
 	if err != nil {
 		if job.id != "" {
-			s.seen.remove(job.id)
+			h.seen.remove(job.id)
 		}
-		s.log.WarnContext(ctx, "webhook processing", "request_id", RequestID(ctx), "webhook", job.id, "err", err)
+		h.log.WarnContext(ctx, "webhook processing", "request_id", respond.RequestID(ctx), "webhook", job.id, "err", err)
 	}
 	return err
 }

@@ -44,6 +44,8 @@ import (
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // SandboxPrefix is the path under which the embedded sandbox gateway is mounted.
@@ -214,29 +216,43 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if cfg.Sandbox() {
 		payer = sandboxPayer{a.gateway}
 	}
+	assets := static.New()
+	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
+		Merchant: merchantProfile(cfg)}
+	dash, err := dashboard.New(dashboard.Options{
+		Site:          site,
+		Service:       a.svc,
+		Accounts:      a.accounts,
+		Gateway:       a.gateway,
+		Settings:      a.merchant.settings,
+		Keys:          a.merchant.keys,
+		Notifications: a.merchant.log,
+		Sessions:      store.Sessions(),
+		PublicURL:     cfg.PublicURL,
+	})
+	if err != nil {
+		return nil, err
+	}
 	a.web, err = web.New(web.Options{
+		Site:           site,
 		Service:        a.svc,
 		Store:          store,
-		Assets:         static.New(),
+		Assets:         assets,
 		Sandbox:        payer,
 		WebhookSecret:  a.webhookSecret,
 		Clock:          cfg.Clock,
 		FrameAncestors: cfg.FrameAncestors,
 		PublicURL:      cfg.PublicURL,
-		Logger:         log,
 		Heartbeat:      cfg.SSEHeartbeat,
 		QRImages:       a.qrImages,
 		NewCartLimit:   cfg.NewCartLimit,
 		// 0 (off) in the configuration is "no cap" for the server, whose zero is the default.
 		MaxStreamsPerClient: cmp.Or(cfg.StreamsPerClient, -1),
-		Merchant:            merchantProfile(cfg),
 		APIKeys:             a.merchant.keys,
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
-		Settings:            a.merchant.settings,
-		Accounts:            a.accounts,
-		Gateway:             a.gateway,
 		Sessions:            store.Sessions(),
+		Dashboard:           dash,
 	})
 	if err != nil {
 		return nil, err

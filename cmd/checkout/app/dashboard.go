@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
-	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 // accessPruneInterval is how often expired sessions and old failed sign-ins are deleted.
@@ -63,7 +63,7 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 // dashboardBanner prints where the dashboard is and, once, the password of a first user made
 // at this start: the only time it is ever shown.
 func (a *App) dashboardBanner(public string) {
-	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, web.DashboardPath)
+	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, dashboard.Path)
 	if f := a.firstUser; f != nil {
 		a.firstUser = nil
 		cmd := a.cfg.Command

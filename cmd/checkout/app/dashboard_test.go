@@ -10,7 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
-	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 var firstPassword = regexp.MustCompile(`first dashboard user: (\S+)\n\s+password \(shown only now\): (\S+)\n`)
@@ -30,7 +30,7 @@ func (r *running) signIn(email, password string) string {
 		r.t.Fatalf("sign-in as %s: %d", email, res.StatusCode)
 	}
 	for _, c := range res.Cookies() {
-		if c.Name == web.DashboardCookie {
+		if c.Name == dashboard.Cookie {
 			return c.Value
 		}
 	}
@@ -42,7 +42,7 @@ func (r *running) signIn(email, password string) string {
 func (r *running) dashboardStatus(path, token string) int {
 	r.t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, r.app.URL()+path, nil)
-	req.AddCookie(&http.Cookie{Name: web.DashboardCookie, Value: token})
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
 	res, err := r.http.Do(req)
 	if err != nil {
 		r.t.Fatal(err)
@@ -119,7 +119,7 @@ func TestSessionsSharedOnPostgreSQL(t *testing.T) {
 	}
 	// Signing out on b ends the session on a too.
 	req, _ := http.NewRequest(http.MethodGet, b.app.URL()+"/dashboard/deposits?perPage=1", nil)
-	req.AddCookie(&http.Cookie{Name: web.DashboardCookie, Value: token})
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
 	res, err := b.http.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestSessionsSharedOnPostgreSQL(t *testing.T) {
 	csrf, _ := doc.Find(`input[name="csrf_token"]`).Attr("value")
 	req, _ = http.NewRequest(http.MethodPost, b.app.URL()+"/dashboard/logout", strings.NewReader(url.Values{"csrf_token": {csrf}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: web.DashboardCookie, Value: token})
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
 	if res, err = b.http.Do(req); err != nil || res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-out: %v %v", res, err)
 	}

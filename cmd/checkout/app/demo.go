@@ -22,6 +22,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The demo merchant page: in sandbox mode the app also listens on a second local port, a
@@ -309,7 +310,7 @@ func (d *demoServer) call(ctx context.Context, method, path string, body, out an
 		return res.StatusCode, err
 	}
 	if res.StatusCode >= 300 {
-		var e web.ErrorBody
+		var e respond.ErrorBody
 		if json.Unmarshal(b, &e) == nil && e.Error.Message != "" {
 			return res.StatusCode, errors.New(e.Error.Message)
 		}

@@ -1,4 +1,4 @@
-package web_test
+package dashboard_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // signedIn is an env with the dashboard and a browser signed in.
 func signedIn(t *testing.T, mods ...func(*envOptions)) (*env, *browser) {
 	t.Helper()
-	e := newEnv(t, append([]func(*envOptions){withDashboard}, mods...)...)
+	e := newEnv(t, mods...)
 	b := e.browser()
 	b.login()
 	return e, b

@@ -1,4 +1,4 @@
-package web_test
+package dashboard_test
 
 import (
 	"context"
@@ -8,16 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
-
-func withDashboard(o *envOptions) { o.dashboard = true }
 
 // TestDashboardClosedWithoutSession: every dashboard URL sends a browser to the sign-in page
 // (with the page it wanted) and answers anything else 401 in the JSON error shape; unknown
 // dashboard paths too, so that a stranger learns nothing of the routes.
 func TestDashboardClosedWithoutSession(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	for _, path := range []string{"/dashboard", "/dashboard/", "/dashboard/deposits?status=PAID", "/dashboard/deposits.csv",
 		"/dashboard/deposits/3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d", "/dashboard/withdrawals", "/dashboard/no-such-page"} {
@@ -28,7 +27,7 @@ func TestDashboardClosedWithoutSession(t *testing.T) {
 			t.Errorf("GET %s as a browser: %d to %q; want 303 to the sign-in page with next", path, res.StatusCode, res.Header.Get("Location"))
 		}
 		res = e.do(http.MethodGet, path, nil, "Accept", "application/json")
-		var body web.ErrorBody
+		var body respond.ErrorBody
 		err := json.NewDecoder(res.Body).Decode(&body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusUnauthorized || err != nil || body.Error.Code != "unauthorized" {
@@ -44,7 +43,7 @@ func TestDashboardClosedWithoutSession(t *testing.T) {
 // TestDashboardHeaders: dashboard pages are never framed or cached, whatever the shopper
 // pages allow.
 func TestDashboardHeaders(t *testing.T) {
-	e := newEnv(t, withDashboard, func(o *envOptions) { o.frameAncestors = []string{"https://merchant.example"} })
+	e := newEnv(t, func(o *envOptions) { o.frameAncestors = []string{"https://merchant.example"} })
 	b := e.browser()
 	res, _ := b.get("/dashboard/login")
 	check := func(res *http.Response, what string) {
@@ -76,7 +75,7 @@ func TestDashboardHeaders(t *testing.T) {
 // TestDashboardLogin: the sign-in form, the cookie's attributes, a new token at sign-in, the
 // same answer for a wrong password and an unknown e-mail, and the way back to the page asked.
 func TestDashboardLogin(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	res, doc := b.get("/dashboard/login?next=%2Fdashboard%2Fwithdrawals")
 	form := doc.Find(`form[data-testid="login-form"]`)
@@ -113,7 +112,7 @@ func TestDashboardLogin(t *testing.T) {
 	if e.location(res) != "/dashboard/withdrawals" {
 		t.Errorf("after sign-in: %q; want the page asked for", res.Header.Get("Location"))
 	}
-	c := setCookie(t, res, web.DashboardCookie)
+	c := setCookie(t, res, dashboard.Cookie)
 	if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || c.Path != "/dashboard" || c.Secure || c.Value == "" {
 		t.Errorf("session cookie %+v", c)
 	}
@@ -121,10 +120,10 @@ func TestDashboardLogin(t *testing.T) {
 	// Signing in again renews the token: the old one is dead.
 	res = b.do(http.MethodPost, "/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}})
 	res.Body.Close()
-	if second := setCookie(t, res, web.DashboardCookie).Value; second == first || second == "" {
+	if second := setCookie(t, res, dashboard.Cookie).Value; second == first || second == "" {
 		t.Errorf("the token was not renewed at sign-in")
 	}
-	old := e.do(http.MethodGet, "/dashboard/deposits", nil, "Accept", "text/html", "Cookie", web.DashboardCookie+"="+first)
+	old := e.do(http.MethodGet, "/dashboard/deposits", nil, "Accept", "text/html", "Cookie", dashboard.Cookie+"="+first)
 	old.Body.Close()
 	if old.StatusCode != http.StatusSeeOther {
 		t.Errorf("the token from before the second sign-in still works: %d", old.StatusCode)
@@ -148,11 +147,11 @@ func TestDashboardLogin(t *testing.T) {
 
 // TestDashboardSecureCookie: under an https public URL the cookie is Secure.
 func TestDashboardSecureCookie(t *testing.T) {
-	e := newEnv(t, withDashboard, func(o *envOptions) { o.publicURL = "https://shop.example" })
+	e := newEnv(t, func(o *envOptions) { o.publicURL = "https://shop.example" })
 	b := e.browser()
 	res := b.do(http.MethodPost, "/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}})
 	res.Body.Close()
-	if c := setCookie(t, res, web.DashboardCookie); !c.Secure {
+	if c := setCookie(t, res, dashboard.Cookie); !c.Secure {
 		t.Errorf("cookie %+v is not Secure under https", c)
 	}
 }
@@ -160,7 +159,7 @@ func TestDashboardSecureCookie(t *testing.T) {
 // TestDashboardLogout: a POST with the session's token ends the session for good; without the
 // token it is refused; a cross-site post is refused before anything.
 func TestDashboardLogout(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	tok := b.login()
 	token := b.cookie()
@@ -180,10 +179,10 @@ func TestDashboardLogout(t *testing.T) {
 	if loc := e.location(res); loc != "/dashboard/login?signed_out=1" {
 		t.Errorf("after sign-out: %q", loc)
 	}
-	if c := setCookie(t, res, web.DashboardCookie); c.MaxAge >= 0 {
+	if c := setCookie(t, res, dashboard.Cookie); c.MaxAge >= 0 {
 		t.Errorf("the cookie was not cleared: %+v", c)
 	}
-	old := e.do(http.MethodGet, "/dashboard/deposits", nil, "Accept", "text/html", "Cookie", web.DashboardCookie+"="+token)
+	old := e.do(http.MethodGet, "/dashboard/deposits", nil, "Accept", "text/html", "Cookie", dashboard.Cookie+"="+token)
 	old.Body.Close()
 	if old.StatusCode != http.StatusSeeOther {
 		t.Errorf("the signed-out token still opens the dashboard: %d", old.StatusCode)
@@ -196,7 +195,7 @@ func TestDashboardLogout(t *testing.T) {
 
 // TestDashboardCrossSiteLogin: a cross-site form post to the sign-in is refused.
 func TestDashboardCrossSiteLogin(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	res, _ := b.post("/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}},
 		"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
@@ -208,7 +207,7 @@ func TestDashboardCrossSiteLogin(t *testing.T) {
 // TestDashboardThrottling: after ten failures the sign-in answers 429 with the wait, even with
 // the right password, and says so in the page's language.
 func TestDashboardThrottling(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	for i := range 10 {
 		res, _ := b.post("/dashboard/login", url.Values{"email": {dashEmail}, "password": {"wrong"}})
@@ -233,7 +232,7 @@ func TestDashboardThrottling(t *testing.T) {
 
 // TestDashboardPasswordResetEndsSessions: a session opened before a password change is over.
 func TestDashboardPasswordResetEndsSessions(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	b := e.browser()
 	b.login()
 	if err := e.dash.accounts.ResetPassword(context.Background(), dashEmail, "uma-senha-nova-1"); err != nil {

@@ -1,4 +1,4 @@
-package web
+package dashboard
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Notices shown on the products page after an action (?done=…).
@@ -18,38 +19,38 @@ var productNotices = map[string]string{
 }
 
 // products is GET /dashboard/products: the whole catalogue and the new-product form.
-func (d *dashboard) products(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) products(w http.ResponseWriter, r *http.Request) {
 	v := d.productsView(r, newProductForm(d, r), nil)
 	if key := productNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(v.Lang, key)
 	}
-	d.s.render(w, r, http.StatusOK, views.ProductsPage(v))
+	d.site.Render(w, r, http.StatusOK, views.ProductsPage(v))
 }
 
 // productsView is the products page with the form f.
-func (d *dashboard) productsView(r *http.Request, f views.ProductFormView, listErr error) views.ProductsView {
+func (d *Dashboard) productsView(r *http.Request, f views.ProductFormView, listErr error) views.ProductsView {
 	v := views.ProductsView{DashPage: d.page(r, "products"), Form: f}
-	ps, err := d.s.svc.AllProducts(r.Context())
+	ps, err := d.svc.AllProducts(r.Context())
 	if err == nil {
 		err = listErr
 	}
 	if err != nil {
-		d.s.logError(r, err, checkout.ErrorCode(err))
-		v.Failed = views.T(v.Lang, "orders.failed", RequestID(r.Context()))
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
 	for _, p := range ps {
-		base := DashboardPath + "/products/" + url.PathEscape(string(p.ID))
+		base := Path + "/products/" + url.PathEscape(string(p.ID))
 		v.Products = append(v.Products, views.ProductRow{ID: string(p.ID), Title: p.Title, Description: p.Description,
-			Price: p.UnitPrice, Physical: p.Physical, Active: p.Active, EditURL: d.link(r, base),
-			ToggleURL: d.link(r, base+"/active")})
+			Price: p.UnitPrice, Physical: p.Physical, Active: p.Active, EditURL: respond.Link(r, base),
+			ToggleURL: respond.Link(r, base+"/active")})
 	}
 	return v
 }
 
 // newProductForm is the empty new-product form (on sale by default).
-func newProductForm(d *dashboard, r *http.Request) views.ProductFormView {
-	lang := d.s.pageLang(r)
-	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products"), Title: views.T(lang, "products.new"),
+func newProductForm(d *Dashboard, r *http.Request) views.ProductFormView {
+	lang := respond.Lang(r)
+	return views.ProductFormView{Action: respond.Link(r, Path+"/products"), Title: views.T(lang, "products.new"),
 		Values: map[string]string{}, Errors: map[string]string{}, Active: true, Submit: views.T(lang, "products.create")}
 }
 
@@ -67,7 +68,7 @@ func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.Produc
 		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
 			Field: checkout.FieldUnitPrice, Code: checkout.CodeRequired, Message: "is required"}}}}
 	}
-	c, err := ParseReais(price)
+	c, err := parseReais(price)
 	if err != nil {
 		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
 			Field: checkout.FieldUnitPrice, Code: checkout.CodeFormat, Message: err.Error()}}}}
@@ -84,59 +85,59 @@ func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.Field
 }
 
 // createProduct is POST /dashboard/products.
-func (d *dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
-	lang := d.s.pageLang(r)
+func (d *Dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
+	lang := respond.Lang(r)
 	f := newProductForm(d, r)
 	in, fe := readProductForm(r, &f)
 	var p *checkout.Product
 	var err error
 	if fe == nil {
-		p, err = d.s.svc.CreateProduct(r.Context(), in)
+		p, err = d.svc.CreateProduct(r.Context(), in)
 	}
 	if fe != nil || errors.As(err, &fe) {
 		// The price typed goes back with the other fields' errors, all at once.
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
 		productErrors(lang, &f, fe)
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductsPage(d.productsView(r, f, nil)))
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductsPage(d.productsView(r, f, nil)))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
 	done := "created"
 	if !p.Active {
 		done = "created_inactive"
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+	respond.Redirect(w, r, Path+"/products?done="+done)
 }
 
 // productForm is GET /dashboard/products/{id}: the product's edit form.
-func (d *dashboard) productForm(w http.ResponseWriter, r *http.Request) {
-	p, err := d.s.svc.MerchantProduct(r.Context(), checkout.ProductID(chi.URLParam(r, "id")))
+func (d *Dashboard) productForm(w http.ResponseWriter, r *http.Request) {
+	p, err := d.svc.MerchantProduct(r.Context(), checkout.ProductID(chi.URLParam(r, "id")))
 	if err != nil {
 		d.productTrouble(w, r, err)
 		return
 	}
 	f := d.editForm(r, p)
 	f.Values = map[string]string{checkout.FieldTitle: p.Title, checkout.FieldDescription: p.Description,
-		checkout.FieldUnitPrice: FormatReaisInput(p.UnitPrice)}
+		checkout.FieldUnitPrice: formatReaisInput(p.UnitPrice)}
 	f.Physical, f.Active = p.Physical, p.Active
-	d.s.render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
-		BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
+	d.site.Render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+		BackURL: respond.Link(r, Path+"/products"), Form: f}))
 }
 
 // editForm is the edit form of p, without values.
-func (d *dashboard) editForm(r *http.Request, p *checkout.Product) views.ProductFormView {
-	lang := d.s.pageLang(r)
-	return views.ProductFormView{Action: d.link(r, DashboardPath+"/products/"+url.PathEscape(string(p.ID))), ID: string(p.ID),
+func (d *Dashboard) editForm(r *http.Request, p *checkout.Product) views.ProductFormView {
+	lang := respond.Lang(r)
+	return views.ProductFormView{Action: respond.Link(r, Path+"/products/"+url.PathEscape(string(p.ID))), ID: string(p.ID),
 		Title: views.T(lang, "products.edit_title", p.Title), Errors: map[string]string{}, Submit: views.T(lang, "products.save")}
 }
 
 // updateProduct is POST /dashboard/products/{id}.
-func (d *dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 	id := checkout.ProductID(chi.URLParam(r, "id"))
-	p, err := d.s.svc.MerchantProduct(r.Context(), id)
+	p, err := d.svc.MerchantProduct(r.Context(), id)
 	if err != nil {
 		d.productTrouble(w, r, err)
 		return
@@ -144,27 +145,27 @@ func (d *dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 	f := d.editForm(r, p)
 	in, fe := readProductForm(r, &f)
 	if fe == nil {
-		_, err = d.s.svc.UpdateProduct(r.Context(), id, in)
+		_, err = d.svc.UpdateProduct(r.Context(), id, in)
 	}
 	if fe != nil || errors.As(err, &fe) {
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
-		productErrors(d.s.pageLang(r), &f, fe)
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
-			BackURL: d.link(r, DashboardPath+"/products"), Form: f}))
+		productErrors(respond.Lang(r), &f, fe)
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
+			BackURL: respond.Link(r, Path+"/products"), Form: f}))
 		return
 	}
 	if err != nil {
 		d.productTrouble(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done=saved")
+	respond.Redirect(w, r, Path+"/products?done=saved")
 }
 
 // toggleProduct is POST /dashboard/products/{id}/active: active=true puts the product on sale,
 // false takes it off.
-func (d *dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
 	active := r.PostForm.Get("active") == "true"
-	if _, err := d.s.svc.SetProductActive(r.Context(), checkout.ProductID(chi.URLParam(r, "id")), active); err != nil {
+	if _, err := d.svc.SetProductActive(r.Context(), checkout.ProductID(chi.URLParam(r, "id")), active); err != nil {
 		d.productTrouble(w, r, err)
 		return
 	}
@@ -172,18 +173,18 @@ func (d *dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
 	if active {
 		done = "activated"
 	}
-	d.s.redirect(w, r, DashboardPath+"/products?done="+done)
+	respond.Redirect(w, r, Path+"/products?done="+done)
 }
 
 // productTrouble answers a failed read or write of one product.
-func (d *dashboard) productTrouble(w http.ResponseWriter, r *http.Request, err error) {
-	lang := d.s.pageLang(r)
+func (d *Dashboard) productTrouble(w http.ResponseWriter, r *http.Request, err error) {
+	lang := respond.Lang(r)
 	if checkout.ErrorCode(err) == checkout.CodeNotFound {
 		d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
-			d.link(r, DashboardPath+"/products"))
+			respond.Link(r, Path+"/products"))
 		return
 	}
-	d.s.fail(w, r, err)
+	d.site.Fail(w, r, err)
 }
 
 // mergeFieldErrors adds to fe the violations of other's fields that fe has none for.

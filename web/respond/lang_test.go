@@ -1,4 +1,4 @@
-package web
+package respond
 
 import (
 	"net/http"
@@ -32,8 +32,8 @@ func TestRequestLanguage(t *testing.T) {
 		if tc.accept != "" {
 			r.Header.Set("Accept-Language", tc.accept)
 		}
-		if got, _ := (&Server{}).lang(r); got != tc.want {
-			t.Errorf("lang(?lang=%q, Accept-Language %q) = %q, want %q", tc.query, tc.accept, got, tc.want)
+		if got := Lang(r); got != tc.want {
+			t.Errorf("Lang(?lang=%q, Accept-Language %q) = %q, want %q", tc.query, tc.accept, got, tc.want)
 		}
 	}
 }

@@ -1,8 +1,7 @@
-package web
+package dashboard
 
 import (
 	"errors"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,50 +10,51 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // loginPage is GET /dashboard/login. A signed-in user goes straight to the dashboard.
-func (d *dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if id := d.sessions.GetString(ctx, sessUserID); id != "" {
-		if _, err := d.acc.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint)); err == nil {
-			d.s.redirect(w, r, nextPath(r.URL.Query().Get("next")))
+		if _, err := d.accounts.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint)); err == nil {
+			respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 			return
 		}
 	}
 	v := d.loginView(r)
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	switch {
 	case r.URL.Query().Get("signed_out") == "1":
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
 	}
-	d.s.render(w, r, http.StatusOK, views.LoginPage(v))
+	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
 
 // loginView is the sign-in form, posting back to itself with the page to return to.
-func (d *dashboard) loginView(r *http.Request) views.LoginView {
-	action := DashboardPath + "/login"
+func (d *Dashboard) loginView(r *http.Request) views.LoginView {
+	action := Path + "/login"
 	if next := r.URL.Query().Get("next"); next != "" && nextPath(next) == next {
 		action += "?next=" + url.QueryEscape(next)
 	}
-	return views.LoginView{DashPage: d.page(r, ""), Action: d.link(r, action)}
+	return views.LoginView{DashPage: d.page(r, ""), Action: respond.Link(r, action)}
 }
 
 // login is POST /dashboard/login: the e-mail and password are checked (throttled per account
 // and client address, per address, and per account at a much higher ceiling); success renews the session's token (no fixation) and goes to the
 // page asked for, or the overview. Failures answer the form again with one message, the same
 // for an unknown e-mail and a wrong password.
-func (d *dashboard) login(w http.ResponseWriter, r *http.Request) {
-	if !d.s.parseForm(w, r) {
+func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
+	if !d.site.ParseForm(w, r) {
 		return
 	}
 	ctx := r.Context()
 	email := r.PostForm.Get("email")
-	u, err := d.acc.Login(ctx, email, r.PostForm.Get("password"), clientAddr(r))
+	u, err := d.accounts.Login(ctx, email, r.PostForm.Get("password"), respond.ClientIP(r))
 	if err != nil {
-		lang := d.s.pageLang(r)
+		lang := respond.Lang(r)
 		v := d.loginView(r)
 		v.Email = strings.TrimSpace(email)
 		var te *merchant.ThrottledError
@@ -62,71 +62,61 @@ func (d *dashboard) login(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
-			d.s.log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", RequestID(ctx))
-			d.s.render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
+			d.site.Log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", respond.RequestID(ctx))
+			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):
-			d.s.log.InfoContext(ctx, "dashboard sign-in failed", "request_id", RequestID(ctx))
+			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
 			v.Error = views.T(lang, "login.failed")
-			d.s.render(w, r, http.StatusUnauthorized, views.LoginPage(v))
+			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
-			d.s.fail(w, r, err)
+			d.site.Fail(w, r, err)
 		}
 		return
 	}
 	if err := d.sessions.RenewToken(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
 	d.sessions.Put(ctx, sessUserID, u.ID)
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
-	d.s.log.InfoContext(ctx, "dashboard sign-in", "request_id", RequestID(ctx), "user", u.ID)
-	d.s.redirect(w, r, nextPath(r.URL.Query().Get("next")))
+	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
+	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 
 // logout is POST /dashboard/logout: the session is deleted from the store (its token renewed
 // first, so the old one is dead even if the deletion raced a request) and its cookie cleared.
 // A session's form must carry its token; without a session there is nothing to end.
-func (d *dashboard) logout(w http.ResponseWriter, r *http.Request) {
-	if !d.s.parseForm(w, r) {
+func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
+	if !d.site.ParseForm(w, r) {
 		return
 	}
 	ctx := r.Context()
 	if d.sessions.GetString(ctx, sessUserID) != "" && !d.validCSRF(r) {
-		d.s.renderError(w, r, http.StatusForbidden)
+		d.site.Error(w, r, http.StatusForbidden)
 		return
 	}
 	if err := d.sessions.RenewToken(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
 	if err := d.sessions.Destroy(ctx); err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/login?signed_out=1")
+	respond.Redirect(w, r, Path+"/login?signed_out=1")
 }
 
 // nextPath returns where to go after signing in: a dashboard path given by the sign-in link,
 // or the overview. Anything else (another site, a scheme, //host, a backslash) is ignored, so
 // the sign-in page cannot redirect elsewhere.
 func nextPath(next string) string {
-	if next == DashboardPath || strings.HasPrefix(next, DashboardPath+"/") || strings.HasPrefix(next, DashboardPath+"?") {
-		if !strings.ContainsAny(next, "\\\r\n") && !strings.HasPrefix(next, DashboardPath+"/login") {
+	if next == Path || strings.HasPrefix(next, Path+"/") || strings.HasPrefix(next, Path+"?") {
+		if !strings.ContainsAny(next, "\\\r\n") && !strings.HasPrefix(next, Path+"/login") {
 			return next
 		}
 	}
-	return DashboardPath
-}
-
-// clientAddr is the client's address for throttling: the connection's remote address (the
-// checkout trusts no forwarding header, which anyone can forge).
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	return Path
 }
 
 // waitText formats a throttling wait: whole minutes from one minute up (rounded up), else

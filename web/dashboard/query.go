@@ -1,4 +1,4 @@
-package web
+package dashboard
 
 import (
 	"errors"
@@ -38,9 +38,9 @@ const (
 
 // Pagination of the dashboard's lists.
 const (
-	dashDefaultPerPage = 25
-	dashMaxPerPage     = 100           // the most the gateway (and the sandbox) serves per page
-	maxPage            = 1_000_000_000 // far past any real list, far below any overflow
+	defaultPerPage = 25
+	maxPerPage     = 100           // the most the gateway (and the sandbox) serves per page
+	maxPage        = 1_000_000_000 // far past any real list, far below any overflow
 )
 
 // filterErrors holds the first violation of each filter parameter, by the parameter's name
@@ -192,7 +192,7 @@ func (r *queryReader) amount(name string) checkout.Cents {
 	if s == "" {
 		return 0
 	}
-	c, err := ParseReais(s)
+	c, err := parseReais(s)
 	if err != nil {
 		code := checkout.CodeFormat
 		if errors.Is(err, errNegative) {
@@ -239,7 +239,7 @@ var withdrawalParams = map[string]bool{paramStartDate: true, paramEndDate: true,
 
 // parseDepositQuery reads the deposit view's query into the gateway's filter and checks every
 // rule of the API (gatewayclient's own validation), so that nothing the gateway would refuse
-// is sent. The filter is usable only when the errors are empty. PerPage is dashDefaultPerPage when
+// is sent. The filter is usable only when the errors are empty. PerPage is defaultPerPage when
 // not given.
 func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, filterErrors) {
 	q, errs := strictQuery(raw)
@@ -252,7 +252,7 @@ func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, fil
 		MaxAmount:     r.amount(paramMaxAmount),
 		DepositOrigin: list(r, paramDepositOrigin, gatewayclient.DepositOrigin.Valid),
 		Page:          r.integer(paramPage, 1, maxPage),
-		PerPage:       r.integer(paramPerPage, 1, dashMaxPerPage),
+		PerPage:       r.integer(paramPerPage, 1, maxPerPage),
 	}
 	checkFilter(errs, &f.PerPage, func() error { return f.Validate() }, depositParams)
 	return q, f, errs
@@ -262,7 +262,7 @@ func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, fil
 // that validate finds in the filter so completed, by the parameters of the view (known).
 func checkFilter(errs filterErrors, perPage *int, validate func() error, known map[string]bool) {
 	if *perPage == 0 {
-		*perPage = dashDefaultPerPage
+		*perPage = defaultPerPage
 	}
 	var ve *checkout.ValidationError
 	if err := validate(); errors.As(err, &ve) {
@@ -286,7 +286,7 @@ func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilte
 		MinAmount:      r.amount(paramMinAmount),
 		MaxAmount:      r.amount(paramMaxAmount),
 		Page:           r.integer(paramPage, 1, maxPage),
-		PerPage:        r.integer(paramPerPage, 1, dashMaxPerPage),
+		PerPage:        r.integer(paramPerPage, 1, maxPerPage),
 	}
 	checkFilter(errs, &f.PerPage, func() error { return f.Validate() }, withdrawalParams)
 	return q, f, errs
@@ -299,13 +299,13 @@ var errNegative = errors.New("must not be negative")
 // below an int64 overflow.
 const maxReaisDigits = 15
 
-// ParseReais reads an amount of reais as a merchant types it, into integer cents, without
+// parseReais reads an amount of reais as a merchant types it, into integer cents, without
 // floating point: "10" (R$ 10,00), "10,5" and "10.5" (R$ 10,50), "10,50", "1.234,56",
 // "1,234.56", "1.234" and "1 234" (R$ 1.234,00), an optional "R$". A single separator followed
 // by one or two digits is the decimal one; followed by three digits, or repeated, it groups
 // thousands; with both, the last is the decimal one. More than two decimals, misplaced
 // groups, signs and anything else are errors.
-func ParseReais(s string) (checkout.Cents, error) {
+func parseReais(s string) (checkout.Cents, error) {
 	s = strings.TrimSpace(s)
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "R$"), "r$"))
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\u00a0", " "), " ", ".") // 1 234,56: a space groups thousands
@@ -394,8 +394,8 @@ func ungroup(s string, sep byte) (string, bool) {
 	return strings.Join(parts, ""), true
 }
 
-// FormatReaisInput writes cents as a pt-BR amount for an input ("1234,56"), the inverse of
-// ParseReais.
-func FormatReaisInput(c checkout.Cents) string {
+// formatReaisInput writes cents as a pt-BR amount for an input ("1234,56"), the inverse of
+// parseReais.
+func formatReaisInput(c checkout.Cents) string {
 	return fmt.Sprintf("%d,%02d", c/100, c%100)
 }

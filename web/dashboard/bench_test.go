@@ -1,4 +1,4 @@
-package web_test
+package dashboard_test
 
 import (
 	"bufio"
@@ -54,7 +54,7 @@ func BenchmarkDashboardDeposits(b *testing.B) {
 		}
 	}
 	dir := os.Getenv("DASHBOARD_BENCH_DATA_DIR")
-	e := newEnv(b, withDashboard, func(o *envOptions) { o.sandboxDir, o.rawGateway = dir, true })
+	e := newEnv(b, func(o *envOptions) { o.sandboxDir, o.rawGateway = dir, true })
 	ctx := context.Background()
 	all, err := e.client.ListDeposits(ctx, gatewayclient.DepositFilter{PerPage: 1})
 	if err != nil {

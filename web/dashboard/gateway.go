@@ -1,8 +1,9 @@
-package web
+package dashboard
 
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // deposits is GET /dashboard/deposits: one page of the gateway's deposits matching the
@@ -22,15 +24,15 @@ import (
 // violation is shown beside its field, with the other values kept, and the gateway is not
 // called. A 422 of the gateway is shown the same way; any other trouble of the gateway as a
 // banner, the form still usable.
-func (d *dashboard) deposits(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 	q, f, errs := parseDepositQuery(r.URL.RawQuery)
 	v := views.DepositsView{DashPage: d.page(r, "deposits"), Searched: hasFilters(q)}
 	l := listGateway(d, r, "deposits", q, errs, depositParams, f.StartDate, f.EndDate, f.Page, f.PerPage,
 		func(ctx context.Context) (*gatewayclient.Page[gatewayclient.Deposit], error) {
-			return d.gw.ListDeposits(ctx, f)
+			return d.gateway.ListDeposits(ctx, f)
 		},
 		func(dep *gatewayclient.Deposit) {
-			v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: d.link(r, DashboardPath+"/deposits/"+url.PathEscape(dep.ID)),
+			v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: respond.Link(r, Path+"/deposits/"+url.PathEscape(dep.ID)),
 				CreatedAt: dep.CreatedAt, Amount: dep.Amount, Status: dep.Status, Origin: dep.DepositOrigin,
 				Payer: holderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
 		})
@@ -39,19 +41,19 @@ func (d *dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
 	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
 		func(o gatewayclient.DepositOrigin) string { return views.T(v.Lang, "origin."+string(o)) })
-	d.s.render(w, r, l.status, views.DepositsPage(v))
+	d.site.Render(w, r, l.status, views.DepositsPage(v))
 }
 
 // withdrawals is GET /dashboard/withdrawals, as deposits for the withdrawal filters.
-func (d *dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 	q, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
 	v := views.WithdrawalsView{DashPage: d.page(r, "withdrawals"), Searched: hasFilters(q)}
 	l := listGateway(d, r, "withdrawals", q, errs, withdrawalParams, f.StartDate, f.EndDate, f.Page, f.PerPage,
 		func(ctx context.Context) (*gatewayclient.Page[gatewayclient.Withdrawal], error) {
-			return d.gw.ListWithdrawals(ctx, f)
+			return d.gateway.ListWithdrawals(ctx, f)
 		},
 		func(wd *gatewayclient.Withdrawal) {
-			row := views.WithdrawalRow{ID: wd.ID, URL: d.link(r, DashboardPath+"/withdrawals/"+url.PathEscape(wd.ID)),
+			row := views.WithdrawalRow{ID: wd.ID, URL: respond.Link(r, Path+"/withdrawals/"+url.PathEscape(wd.ID)),
 				CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: holderLine(wd.Receiver),
 				EndToEnd: wd.EndToEnd}
 			if wd.PixKey != nil {
@@ -62,7 +64,7 @@ func (d *dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
 		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) })
-	d.s.render(w, r, l.status, views.WithdrawalsPage(v))
+	d.site.Render(w, r, l.status, views.WithdrawalsPage(v))
 }
 
 // gatewayListing is what the deposits and withdrawals pages show besides their rows.
@@ -79,7 +81,7 @@ type gatewayListing struct {
 // unless the query broke a rule of the API (errs), handing each row to add; then it fills what
 // both pages share: the pager, the export link, the trouble banner and the filter form, with
 // the times as read (start, end) and the page size.
-func listGateway[T any](d *dashboard, r *http.Request, name string, q url.Values, errs filterErrors, known map[string]bool,
+func listGateway[T any](d *Dashboard, r *http.Request, name string, q url.Values, errs filterErrors, known map[string]bool,
 	start, end time.Time, page, perPage int,
 	list func(context.Context) (*gatewayclient.Page[T], error), add func(*T)) gatewayListing {
 	l := gatewayListing{status: http.StatusOK}
@@ -91,7 +93,7 @@ func listGateway[T any](d *dashboard, r *http.Request, name string, q url.Values
 				add(&p.Data[i])
 			}
 			l.pager = d.pager(r, "/"+name, q, p.Total, p.TotalPages, p.CurrentPage, p.PerPage, page, perPage)
-			l.csvURL = exportURL(DashboardPath+"/"+name+".csv", q)
+			l.csvURL = exportURL(Path+"/"+name+".csv", q)
 		} else {
 			l.status, l.banner = d.gatewayTrouble(r, err, errs, known)
 		}
@@ -119,10 +121,10 @@ func checkboxes[S ~string](q url.Values, name string, all []S, label func(S) str
 // gatewayTrouble turns a failed list call into the page's status and what it shows: a 422 of
 // the gateway (or of its client's validation) beside the fields it names, anything else a
 // banner saying what happened and what to do. The cause goes to the log, never to the page.
-func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors, known map[string]bool) (int, *views.GatewayBanner) {
+func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors, known map[string]bool) (int, *views.GatewayBanner) {
 	code := checkout.ErrorCode(err)
-	d.s.logError(r, err, code)
-	lang := d.s.pageLang(r)
+	d.site.LogError(r, err, code)
+	lang := respond.Lang(r)
 	var ve *checkout.ValidationError
 	var ae *gatewayclient.APIError
 	switch {
@@ -146,17 +148,17 @@ func (d *dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	case checkout.CodeGatewayAuth:
 		msg = views.T(lang, "gateway.auth")
 	default:
-		msg = views.T(lang, "gateway.internal", RequestID(r.Context()))
+		msg = views.T(lang, "gateway.internal", respond.RequestID(r.Context()))
 	}
-	return httpStatus(code), &views.GatewayBanner{Message: msg}
+	return respond.HTTPStatus(code), &views.GatewayBanner{Message: msg}
 }
 
 // filterView is the filter form with the values as typed and the errors localised.
-func (d *dashboard) filterView(r *http.Request, path string, q url.Values, errs filterErrors, withdrawal bool) views.FilterView {
-	lang := d.s.pageLang(r)
+func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs filterErrors, withdrawal bool) views.FilterView {
+	lang := respond.Lang(r)
 	fv := views.FilterView{
-		Action:     DashboardPath + path,
-		ClearURL:   d.link(r, DashboardPath+path),
+		Action:     Path + path,
+		ClearURL:   respond.Link(r, Path+path),
 		Values:     map[string]string{},
 		Errors:     map[string]string{},
 		Withdrawal: withdrawal,
@@ -332,7 +334,7 @@ func cloneValues(q url.Values) url.Values {
 
 // pager builds the pagination from the gateway's envelope; the links keep every other
 // parameter of the query.
-func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, totalPages, current, perPage, askedPage, askedPerPage int) views.Pager {
+func (d *Dashboard) pager(r *http.Request, path string, q url.Values, total, totalPages, current, perPage, askedPage, askedPerPage int) views.Pager {
 	if current <= 0 {
 		current = max(askedPage, 1)
 	}
@@ -340,11 +342,11 @@ func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, tot
 		perPage = askedPerPage
 	}
 	pg := views.Pager{Total: total, TotalPages: totalPages, Page: current, PerPage: perPage,
-		SizeAction: DashboardPath + path, Sizes: views.PerPageChoices()}
+		SizeAction: Path + path, Sizes: views.PerPageChoices()}
 	link := func(n int) string {
 		c := cloneValues(q)
 		c.Set(paramPage, strconv.Itoa(n))
-		return withQuery(DashboardPath+path, c)
+		return withQuery(Path+path, c)
 	}
 	if current > 1 {
 		pg.First = link(1)
@@ -354,7 +356,7 @@ func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, tot
 		pg.Next = link(current + 1)
 		pg.Last = link(totalPages)
 	}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if k == paramPage || k == paramPerPage {
 			continue
 		}
@@ -368,10 +370,10 @@ func (d *dashboard) pager(r *http.Request, path string, q url.Values, total, tot
 // deposit is GET /dashboard/deposits/{id}: every field of one deposit, its timeline, payer,
 // receiver, refund, errors, and the shop's order it pays. An unknown id is a 404 page; a
 // malformed one shows the API's 422 message.
-func (d *dashboard) deposit(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) deposit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	back := d.link(r, DashboardPath+"/deposits")
-	dep, err := d.gw.GetDeposit(ctx, chi.URLParam(r, "id"))
+	back := respond.Link(r, Path+"/deposits")
+	dep, err := d.gateway.GetDeposit(ctx, chi.URLParam(r, "id"))
 	if err != nil {
 		d.recordTrouble(w, r, err, back)
 		return
@@ -383,22 +385,22 @@ func (d *dashboard) deposit(w http.ResponseWriter, r *http.Request) {
 			Tone: views.DepositTone(s), At: h.Date, Duration: time.Duration(h.DurationInMilliseconds) * time.Millisecond,
 			Current: i == len(dep.StatusHistory)-1 && s == dep.Status})
 	}
-	if o, err := d.s.svc.OrderByDeposit(ctx, dep.ID); err == nil {
-		v.Order = &views.LinkedOrder{Number: o.Number, URL: d.link(r, DashboardPath+"/orders/"+url.PathEscape(o.ID)),
+	if o, err := d.svc.OrderByDeposit(ctx, dep.ID); err == nil {
+		v.Order = &views.LinkedOrder{Number: o.Number, URL: respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 			Status: views.StatusText(v.Lang, o.Status)}
 	} else if !errors.Is(err, checkout.ErrNotFound) {
-		d.s.logError(r, err, checkout.ErrorCode(err))
+		d.site.LogError(r, err, checkout.ErrorCode(err))
 	}
-	d.s.render(w, r, http.StatusOK, views.DepositPage(v))
+	d.site.Render(w, r, http.StatusOK, views.DepositPage(v))
 }
 
 // withdrawal is GET /dashboard/withdrawals/{id}. The API has no GET /withdrawal/{id}: the
 // record is the one the list's id filter returns.
-func (d *dashboard) withdrawal(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) withdrawal(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	back := d.link(r, DashboardPath+"/withdrawals")
+	back := respond.Link(r, Path+"/withdrawals")
 	id := chi.URLParam(r, "id")
-	p, err := d.gw.ListWithdrawals(ctx, gatewayclient.WithdrawalFilter{ID: strings.ToLower(id), PerPage: 1})
+	p, err := d.gateway.ListWithdrawals(ctx, gatewayclient.WithdrawalFilter{ID: strings.ToLower(id), PerPage: 1})
 	if err == nil && len(p.Data) == 0 {
 		err = checkout.ErrNotFound
 	}
@@ -414,13 +416,13 @@ func (d *dashboard) withdrawal(w http.ResponseWriter, r *http.Request) {
 			Tone: views.WithdrawalTone(s), At: h.Date, Duration: time.Duration(h.DurationInMilliseconds) * time.Millisecond,
 			Current: i == len(wd.StatusHistory)-1 && s == wd.Status})
 	}
-	d.s.render(w, r, http.StatusOK, views.WithdrawalPage(v))
+	d.site.Render(w, r, http.StatusOK, views.WithdrawalPage(v))
 }
 
 // recordTrouble answers a failed read of one record: 404 for an unknown id, 422 with the
 // API's message for a malformed one, the gateway's trouble explained otherwise.
-func (d *dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err error, back string) {
-	lang := d.s.pageLang(r)
+func (d *Dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err error, back string) {
+	lang := respond.Lang(r)
 	code := checkout.ErrorCode(err)
 	switch code {
 	case checkout.CodeNotFound:

@@ -1,4 +1,4 @@
-package web
+package dashboard
 
 import (
 	"context"
@@ -12,11 +12,12 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // csvPageSize is how many records an export asks the gateway for at a time: the most it
 // serves per page, so the fewest requests.
-const csvPageSize = dashMaxPerPage
+const csvPageSize = maxPerPage
 
 // csvWriteWindow is how long the client may take to accept one page of an export: each page
 // extends the write deadline, so a long export outlives the server's WriteTimeout while a
@@ -30,7 +31,7 @@ const csvWriteWindow = time.Minute
 // written, and memory stays at two pages however many rows. The filter's end is pinned to the
 // moment the export starts (the shop's clock, which is the sandbox's when it is embedded), so
 // that deposits made meanwhile are left out; the pages are read by keyset (see csvCursor).
-func (d *dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	_, f, errs := parseDepositQuery(r.URL.RawQuery)
 	if len(errs) > 0 {
 		d.deposits(w, r) // the form with its errors
@@ -40,7 +41,7 @@ func (d *dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	f.PerPage = csvPageSize
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gw.ListDeposits(ctx, f)
+		p, err := d.gateway.ListDeposits(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -52,7 +53,7 @@ func (d *dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 }
 
 // withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
-func (d *dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	_, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
 	if len(errs) > 0 {
 		d.withdrawals(w, r)
@@ -62,7 +63,7 @@ func (d *dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	f.PerPage = csvPageSize
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gw.ListWithdrawals(ctx, f)
+		p, err := d.gateway.ListWithdrawals(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -76,8 +77,8 @@ func (d *dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 // exportEnd is the endDate of an export: the filter's, or now when it has none or a later one,
 // so that records made during the export are left out. Now is the shop's clock, the one the
 // gateway's records are dated by (the sandbox's, advanced or not, when it is embedded).
-func (d *dashboard) exportEnd(start, end time.Time) time.Time {
-	now := d.s.svc.Now().UTC()
+func (d *Dashboard) exportEnd(start, end time.Time) time.Time {
+	now := d.svc.Now().UTC()
 	switch {
 	case !start.IsZero() && start.After(now):
 		return start // nothing can match yet; keep the range valid
@@ -182,19 +183,19 @@ type csvPage[T any] struct {
 // anything is written, so that a gateway failing at once gets a proper error page; a failure
 // on a later page aborts the response, so that the download fails visibly instead of ending
 // short (an export holds exactly the filtered rows or nothing).
-func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name string, header []string,
+func streamCSV[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, name string, header []string,
 	cur *csvCursor[T], row func([]string, *T) []string) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	items, err := cur.next(ctx)
 	if err != nil {
-		lang := d.s.pageLang(r)
+		lang := respond.Lang(r)
 		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
 		msg := views.T(lang, "gateway.unavailable")
 		if banner != nil {
 			msg = banner.Message
 		}
-		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", d.link(r, DashboardPath+"/"+name))
+		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", respond.Link(r, Path+"/"+name))
 		return
 	}
 	// The next pages are fetched one ahead of the writing.
@@ -245,7 +246,7 @@ func streamCSV[T any](d *dashboard, w http.ResponseWriter, r *http.Request, name
 	}
 	for p := range pages {
 		if p.err != nil {
-			d.s.logError(r, fmt.Errorf("csv export of %s after %d rows: %w", name, rows, p.err), checkout.ErrorCode(p.err))
+			d.site.LogError(r, fmt.Errorf("csv export of %s after %d rows: %w", name, rows, p.err), checkout.ErrorCode(p.err))
 			panic(http.ErrAbortHandler)
 		}
 		if err := write(p.items); err != nil {

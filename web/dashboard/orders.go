@@ -1,4 +1,4 @@
-package web
+package dashboard
 
 import (
 	"net/http"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Parameters of the order list (the shop's own, so its own names where the gateway has none).
@@ -55,9 +56,9 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, fi
 		errs.add(paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
 	page := max(r.integer(paramPage, 1, maxPage), 1)
-	perPage := r.integer(paramPerPage, 1, dashMaxPerPage)
+	perPage := r.integer(paramPerPage, 1, maxPerPage)
 	if perPage == 0 {
-		perPage = dashDefaultPerPage
+		perPage = defaultPerPage
 	}
 	f.Limit, f.Offset = perPage, (page-1)*perPage
 	return q, f, page, perPage, errs
@@ -80,22 +81,22 @@ func (r *queryReader) day(name string) time.Time {
 
 // orders is GET /dashboard/orders: a page of the shop's orders matching the filters, newest
 // first, with the count of every match (one statement per page).
-func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	q, f, page, perPage, errs := parseOrderQuery(r.URL.RawQuery)
-	lang := d.s.pageLang(r)
+	lang := respond.Lang(r)
 	v := views.OrdersView{DashPage: d.page(r, "orders"), Searched: hasFilters(q)}
 	status := http.StatusOK
 	if len(errs) == 0 {
-		res, err := d.s.svc.MerchantOrders(r.Context(), f)
+		res, err := d.svc.MerchantOrders(r.Context(), f)
 		if err != nil {
 			code := checkout.ErrorCode(err)
-			d.s.logError(r, err, code)
-			status = httpStatus(code)
-			v.Failed = views.T(lang, "orders.failed", RequestID(r.Context()))
+			d.site.LogError(r, err, code)
+			status = respond.HTTPStatus(code)
+			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
 			for _, o := range res.Orders {
 				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
-					URL:       d.link(r, DashboardPath+"/orders/"+url.PathEscape(o.ID)),
+					URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 					CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
 					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
 					LatePayment: o.LatePayment, RefundDue: o.RefundDue})
@@ -106,7 +107,7 @@ func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	} else {
 		status = http.StatusUnprocessableEntity
 	}
-	v.Filter = views.OrderFilterView{Action: DashboardPath + "/orders", ClearURL: d.link(r, DashboardPath+"/orders"),
+	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
 	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramPage} {
 		v.Filter.Values[name] = firstValue(q, name)
@@ -119,7 +120,7 @@ func (d *dashboard) orders(w http.ResponseWriter, r *http.Request) {
 		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
 			Label: views.StatusText(lang, st), Checked: checked[string(st)]})
 	}
-	d.s.render(w, r, status, views.OrdersPage(v))
+	d.site.Render(w, r, status, views.OrdersPage(v))
 }
 
 // orderFilterMessage is the localised message of an order filter's violation.
@@ -145,16 +146,16 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 }
 
 // order is GET /dashboard/orders/{id}: everything known of one order.
-func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
-	lang := d.s.pageLang(r)
-	o, err := d.s.svc.Order(r.Context(), chi.URLParam(r, "id"))
-	back := d.link(r, DashboardPath+"/orders")
+func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
+	lang := respond.Lang(r)
+	o, err := d.svc.Order(r.Context(), chi.URLParam(r, "id"))
+	back := respond.Link(r, Path+"/orders")
 	if err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
 			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
 			return
 		}
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
 	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back}
@@ -179,7 +180,7 @@ func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
 		av := views.AttemptView{N: a.N, IdempotencyKey: a.IdempotencyKey, DepositID: a.TransactionID, State: string(a.State),
 			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error, CreatedAt: a.CreatedAt}
 		if a.TransactionID != "" {
-			av.DepositURL = d.link(r, DashboardPath+"/deposits/"+url.PathEscape(a.TransactionID))
+			av.DepositURL = respond.Link(r, Path+"/deposits/"+url.PathEscape(a.TransactionID))
 		}
 		v.Attempts = append(v.Attempts, av)
 	}
@@ -187,14 +188,14 @@ func (d *dashboard) order(w http.ResponseWriter, r *http.Request) {
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
-	d.s.render(w, r, http.StatusOK, views.OrderPage(v))
+	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
-func (d *dashboard) overview(w http.ResponseWriter, r *http.Request) {
-	ov, err := d.s.svc.Overview(r.Context(), views.SaoPaulo())
+func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
+	ov, err := d.svc.Overview(r.Context(), views.SaoPaulo())
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
 	v := views.OverviewView{DashPage: d.page(r, "overview"),
@@ -202,12 +203,12 @@ func (d *dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Week:        views.PaidFigure{Orders: ov.Week.Orders, Amount: ov.Week.Amount},
 		Month:       views.PaidFigure{Orders: ov.Month.Orders, Amount: ov.Month.Amount},
 		Awaiting:    ov.Awaiting,
-		AwaitingURL: d.link(r, DashboardPath+"/orders?status=pending&status=awaiting_payment"),
+		AwaitingURL: respond.Link(r, Path+"/orders?status=pending&status=awaiting_payment"),
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
 		Chart:     chart(ov.Days),
-		OrdersURL: d.link(r, DashboardPath+"/orders"),
+		OrdersURL: respond.Link(r, Path+"/orders"),
 	}
-	d.s.render(w, r, http.StatusOK, views.OverviewPage(v))
+	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }
 
 // Size of the overview's chart, in its viewBox's units.

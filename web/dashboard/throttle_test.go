@@ -1,4 +1,4 @@
-package web_test
+package dashboard_test
 
 import (
 	"net/http"
@@ -12,7 +12,7 @@ import (
 // owner with the right password from another address signs in; the stranger's address is
 // the one kept waiting.
 func TestDashboardStrangerCannotLockOutOwner(t *testing.T) {
-	e := newEnv(t, withDashboard)
+	e := newEnv(t)
 	h := e.web.Handler()
 	login := func(password, remote string) *httptest.ResponseRecorder {
 		form := url.Values{"email": {dashEmail}, "password": {password}}

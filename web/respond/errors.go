@@ -1,17 +1,20 @@
-package web
+package respond
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
-// httpStatus is the one mapping from the domain's error codes to HTTP statuses, for pages and
+// HTTPStatus is the one mapping from the domain's error codes to HTTP statuses, for pages and
 // JSON alike. The gateway's own trouble is ours to the client: a 429 of the gateway is a 503
 // here (the client did nothing too fast), and refused credentials a 502.
-func httpStatus(code checkout.Code) int {
+func HTTPStatus(code checkout.Code) int {
 	switch code {
 	case checkout.CodeInvalid, checkout.CodeIdempotencyReused:
 		return http.StatusUnprocessableEntity
@@ -41,29 +44,29 @@ func errorText(lang views.Lang, code checkout.Code) string {
 	return ""
 }
 
-// logError writes err to the log at the level its code deserves: the gateway's trouble is a
+// LogError writes err to the log at the level its code deserves: the gateway's trouble is a
 // warning, anything unexpected an error; a client's mistake (not found, invalid) is not logged.
-func (s *Server) logError(r *http.Request, err error, code checkout.Code) {
+func (s *Site) LogError(r *http.Request, err error, code checkout.Code) {
 	ctx := r.Context()
 	switch code {
 	case checkout.CodeInternal:
-		s.log.ErrorContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(ctx), "err", err)
+		s.Log.ErrorContext(ctx, "handler", "request_id", RequestID(ctx), "route", RoutePattern(ctx), "err", err)
 	case checkout.CodeRateLimited, checkout.CodeUnavailable, checkout.CodeGatewayAuth, checkout.CodeConflict:
-		s.log.WarnContext(ctx, "handler", "request_id", RequestID(ctx), "route", routePattern(ctx), "code", string(code), "err", err)
+		s.Log.WarnContext(ctx, "handler", "request_id", RequestID(ctx), "route", RoutePattern(ctx), "code", string(code), "err", err)
 	}
 }
 
-// fail answers err with the error page its code calls for (see httpStatus). notFound, when
+// Fail answers err with the error page its code calls for (see HTTPStatus). notFound, when
 // given, explains a not_found (what was not found) instead of the plain not-found page. The
 // cause goes to the log, never to the page.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error, notFound ...string) {
+func (s *Site) Fail(w http.ResponseWriter, r *http.Request, err error, notFound ...string) {
 	code := checkout.ErrorCode(err)
-	s.logError(r, err, code)
-	text := errorText(s.pageLang(r), code)
+	s.LogError(r, err, code)
+	text := errorText(Lang(r), code)
 	if code == checkout.CodeNotFound && len(notFound) > 0 {
 		text = notFound[0]
 	}
-	s.renderErrorMessage(w, r, httpStatus(code), text)
+	s.ErrorMessage(w, r, HTTPStatus(code), text)
 }
 
 // ErrorBody is the JSON body of every error answered as JSON: a machine code (checkout's
@@ -116,7 +119,7 @@ func errorBody(r *http.Request, err error, code checkout.Code) ErrorBody {
 	var ve *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
-		for _, name := range sortedKeys(fe.Fields) {
+		for _, name := range slices.Sorted(maps.Keys(fe.Fields)) {
 			for _, v := range fe.Fields[name] {
 				field := v.Field
 				if field == "" {
@@ -133,9 +136,23 @@ func errorBody(r *http.Request, err error, code checkout.Code) ErrorBody {
 	return ErrorBody{Error: d}
 }
 
-// failJSON answers err as JSON with the status its code calls for.
-func (s *Server) failJSON(w http.ResponseWriter, r *http.Request, err error) {
+// FailJSON answers err as JSON with the status its code calls for.
+func (s *Site) FailJSON(w http.ResponseWriter, r *http.Request, err error) {
 	code := checkout.ErrorCode(err)
-	s.logError(r, err, code)
-	writeJSON(w, httpStatus(code), errorBody(r, err, code))
+	s.LogError(r, err, code)
+	JSON(w, HTTPStatus(code), errorBody(r, err, code))
+}
+
+// JSON answers v as JSON with status (and a final newline).
+func JSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only a value that cannot be JSON (a programming error) gets here.
+		status, b = http.StatusInternalServerError, []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	h := w.Header()
+	SetJSONHeaders(h)
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
 }

@@ -1,4 +1,4 @@
-package web
+package dashboard
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The settings page works over the merchant settings and API keys of package merchant: the
@@ -19,37 +20,25 @@ import (
 // settingsNotices are the notices of the settings page after an action (?done=…).
 var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked"}
 
-// settingsRoutes adds the settings page when the server has the settings and the keys.
-func (d *dashboard) settingsRoutes(r chi.Router) {
-	if d.s.opts.Settings == nil || d.s.opts.APIKeys == nil {
-		return
-	}
-	r.Get("/settings", d.settings)
-	r.Post("/settings", d.saveSettings)
-	r.Post("/settings/secret", d.rotateSecret)
-	r.Post("/settings/keys", d.createKey)
-	r.Post("/settings/keys/{id}/revoke", d.revokeKey)
-}
-
-// settings is GET /dashboard/settings.
-func (d *dashboard) settings(w http.ResponseWriter, r *http.Request) {
+// settingsPage is GET /dashboard/settings.
+func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
 	v := d.settingsView(r, nil)
 	if key := settingsNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(v.Lang, key)
 	}
-	d.s.render(w, r, http.StatusOK, views.SettingsPage(v))
+	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
 }
 
 // settingsView reads the settings in force, the keys and the latest notifications. typed,
 // when given, replaces the stored URL and origins by what the merchant typed (a refused form).
-func (d *dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput) views.SettingsView {
+func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput) views.SettingsView {
 	ctx := r.Context()
 	v := views.SettingsView{DashPage: d.page(r, "settings"), Errors: map[string]string{},
-		Action:       d.link(r, DashboardPath+"/settings"),
-		SecretAction: d.link(r, DashboardPath+"/settings/secret"),
-		KeysAction:   d.link(r, DashboardPath+"/settings/keys")}
+		Action:       respond.Link(r, Path+"/settings"),
+		SecretAction: respond.Link(r, Path+"/settings/secret"),
+		KeysAction:   respond.Link(r, Path+"/settings/keys")}
 	var errs []error
-	eff, err := d.s.opts.Settings.Get(ctx)
+	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.Secret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
@@ -59,45 +48,45 @@ func (d *dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 		}
 		v.FrameOrigins = strings.Join(typed.FrameOrigins, "\n")
 	}
-	keys, err := d.s.opts.APIKeys.List(ctx)
+	keys, err := d.keys.List(ctx)
 	errs = append(errs, err)
 	for _, k := range keys {
 		v.Keys = append(v.Keys, views.APIKeyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, CreatedAt: k.CreatedAt,
 			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
-			RevokeURL: d.link(r, DashboardPath+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
+			RevokeURL: respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
 	}
-	if d.s.opts.Notifications != nil {
-		ns, err := d.s.opts.Notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
+	if d.notifications != nil {
+		ns, err := d.notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
 		errs = append(errs, err)
 		for _, n := range ns {
 			row := views.DeliveryRow{ID: n.ID, Type: n.Type, Status: n.Status, CreatedAt: n.CreatedAt, Attempts: n.Attempts,
 				LastStatusCode: n.LastStatusCode, LastError: n.LastError}
 			if n.OrderID != "" {
-				row.OrderURL = d.link(r, DashboardPath+"/orders/"+url.PathEscape(n.OrderID))
+				row.OrderURL = respond.Link(r, Path+"/orders/"+url.PathEscape(n.OrderID))
 			}
 			v.Deliveries = append(v.Deliveries, row)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		d.s.logError(r, err, checkout.ErrorCode(err))
-		v.Failed = views.T(v.Lang, "orders.failed", RequestID(ctx))
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(ctx))
 	}
 	return v
 }
 
 // saveSettings is POST /dashboard/settings: the notification URL and the framing origins (one
 // per line). Every problem is shown beside its field, with what was typed kept.
-func (d *dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 	in := merchant.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(merchant.FieldWebhookURL))}
 	for line := range strings.SplitSeq(r.PostForm.Get(merchant.FieldFrameOrigins), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			in.FrameOrigins = append(in.FrameOrigins, line)
 		}
 	}
-	if cur, err := d.s.opts.Settings.Get(r.Context()); err == nil && cur.URLFromConfig {
+	if cur, err := d.settings.Get(r.Context()); err == nil && cur.URLFromConfig {
 		in.WebhookURL = "" // the configuration's URL wins; the page shows it read-only
 	}
-	_, err := d.s.opts.Settings.Update(r.Context(), in)
+	_, err := d.settings.Update(r.Context(), in)
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, &in)
@@ -106,63 +95,63 @@ func (d *dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 				v.Errors[field] = views.FieldMessage(v.Lang, field, fe.Code(field))
 			}
 		}
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/settings?done=saved")
+	respond.Redirect(w, r, Path+"/settings?done=saved")
 }
 
 // rotateSecret is POST /dashboard/settings/secret: a new signing secret for notifications.
-func (d *dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
-	if _, err := d.s.opts.Settings.RotateSecret(r.Context()); err != nil {
-		d.s.fail(w, r, err)
+func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
+	if _, err := d.settings.RotateSecret(r.Context()); err != nil {
+		d.site.Fail(w, r, err)
 		return
 	}
-	d.s.redirect(w, r, DashboardPath+"/settings?done=rotated")
+	respond.Redirect(w, r, Path+"/settings?done=rotated")
 }
 
 // createKey is POST /dashboard/settings/keys: a new API key, shown in the answer this once
 // (never stored, so never shown again; the page is not cached).
-func (d *dashboard) createKey(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	name := r.PostForm.Get("name")
-	secret, key, err := d.s.opts.APIKeys.Create(r.Context(), name)
+	secret, key, err := d.keys.Create(r.Context(), name)
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, nil)
 		v.KeyName = name
 		v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
-		d.s.render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
 	if err != nil {
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
-	d.s.log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", RequestID(r.Context()),
-		"key", key.ID, "user", dashUser(r).ID)
+	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
+		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
 	v.NewKey, v.NewKeyName = secret, key.Name
-	d.s.render(w, r, http.StatusCreated, views.SettingsPage(v))
+	d.site.Render(w, r, http.StatusCreated, views.SettingsPage(v))
 }
 
 // revokeKey is POST /dashboard/settings/keys/{id}/revoke.
-func (d *dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
+func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
-	if err := d.s.opts.APIKeys.Revoke(r.Context(), id); err != nil {
+	if err := d.keys.Revoke(r.Context(), id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			lang := d.s.pageLang(r)
+			lang := respond.Lang(r)
 			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
-				d.link(r, DashboardPath+"/settings"))
+				respond.Link(r, Path+"/settings"))
 			return
 		}
-		d.s.fail(w, r, err)
+		d.site.Fail(w, r, err)
 		return
 	}
-	d.s.log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", RequestID(r.Context()),
-		"key", id, "user", dashUser(r).ID)
-	d.s.redirect(w, r, DashboardPath+"/settings?done=revoked")
+	d.site.Log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
+		"key", id, "user", userOf(r).ID)
+	respond.Redirect(w, r, Path+"/settings?done=revoked")
 }

@@ -1,4 +1,4 @@
-package web
+package respond
 
 import (
 	"encoding/json"
@@ -23,8 +23,8 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 		checkout.CodeTooManyAttempts: 429,
 	}
 	for code, status := range want {
-		if got := httpStatus(code); got != status {
-			t.Errorf("httpStatus(%q) = %d, want %d", code, got, status)
+		if got := HTTPStatus(code); got != status {
+			t.Errorf("HTTPStatus(%q) = %d, want %d", code, got, status)
 		}
 		if code != "whatever" && errorMessages[code] == "" && code != checkout.CodeInternal {
 			t.Errorf("no JSON message for %q", code)
@@ -35,7 +35,7 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 // TestFailJSON: the one JSON error shape, with the violations by field path, and nothing of an
 // internal error's cause.
 func TestFailJSON(t *testing.T) {
-	s := &Server{log: slog.New(slog.DiscardHandler)}
+	s := &Site{Log: slog.New(slog.DiscardHandler)}
 	fe := &checkout.FieldErrors{Fields: map[string][]checkout.Violation{
 		checkout.FieldDocument: {{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}},
 	}}
@@ -50,7 +50,7 @@ func TestFailJSON(t *testing.T) {
 		{errors.New("secret database detail"), 500, "internal", 0},
 	} {
 		w := httptest.NewRecorder()
-		s.failJSON(w, httptest.NewRequest(http.MethodGet, "/", nil), tc.err)
+		s.FailJSON(w, httptest.NewRequest(http.MethodGet, "/", nil), tc.err)
 		var body ErrorBody
 		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
 			t.Fatalf("%v: body %q: %v", tc.err, w.Body, err)

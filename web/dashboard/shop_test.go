@@ -1,4 +1,4 @@
-package web_test
+package dashboard_test
 
 import (
 	"context"

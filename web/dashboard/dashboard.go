@@ -1,0 +1,314 @@
+// Package dashboard is the merchant dashboard: sign-in with its own cookie sessions and CSRF
+// tokens, the overview, the shop's orders and products, the gateway's deposits and withdrawals
+// (filtered by the gateway API's own parameters, exported as CSV) and the merchant settings
+// (notifications, framing, API keys). It is an http.Handler that the server (package web)
+// mounts at Path, behind its middleware; what it answers with (pages, error pages, the JSON
+// error shape, the request's language) it shares with the shopper pages through package
+// web/respond. Its README.md says how it behaves.
+package dashboard
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/alexedwards/scs/v2/memstore"
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
+)
+
+// Path is where the merchant dashboard lives.
+const Path = "/dashboard"
+
+// Cookie is the name of the dashboard's session cookie (path /dashboard only).
+const Cookie = "checkout_dashboard"
+
+// Gateway is what the dashboard reads of the gateway: its deposit and withdrawal lists and
+// one deposit. *gatewayclient.Client satisfies it (the real gateway or the sandbox alike).
+type Gateway interface {
+	ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error)
+	GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error)
+	ListWithdrawals(ctx context.Context, f gatewayclient.WithdrawalFilter) (*gatewayclient.Page[gatewayclient.Withdrawal], error)
+}
+
+// Options are the dependencies of a Dashboard. Site, Service, Accounts and Gateway are
+// required.
+type Options struct {
+	// Site is what every page shares with the shopper pages, and the log.
+	Site *respond.Site
+	// Service is the shop: its orders, products and figures.
+	Service *checkout.Service
+	// Accounts are the dashboard's users and their sign-in.
+	Accounts *merchant.Accounts
+	// Gateway lists the gateway's deposits and withdrawals.
+	Gateway Gateway
+	// Settings and Keys, both set, give the settings page (notifications, framing, API keys).
+	Settings *merchant.SettingsManager
+	Keys     *merchant.Keys
+	// Notifications, when set, shows the latest notifications on the settings page.
+	Notifications *merchant.DeliveryLog
+	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
+	// gives the database's, so that a restart or another instance keeps them).
+	Sessions scs.Store
+	// PublicURL is the checkout's public address; https makes the session cookie Secure.
+	PublicURL string
+}
+
+// Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
+// sign-in needs a session: without one, a browser is sent to the sign-in page and anything
+// else gets a 401.
+type Dashboard struct {
+	site          *respond.Site
+	svc           *checkout.Service
+	accounts      *merchant.Accounts
+	gateway       Gateway
+	settings      *merchant.SettingsManager // nil: no settings page
+	keys          *merchant.Keys
+	notifications *merchant.DeliveryLog // nil: none listed
+	sessions      *scs.SessionManager
+	handler       http.Handler
+}
+
+// New returns the dashboard of opts.
+func New(opts Options) (*Dashboard, error) {
+	if opts.Site == nil || opts.Site.Log == nil || opts.Service == nil || opts.Accounts == nil || opts.Gateway == nil {
+		return nil, errors.New("dashboard: Options.Site (with its Log), Service, Accounts and Gateway are required")
+	}
+	if opts.Sessions == nil {
+		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
+		opts.Sessions = memstore.NewWithCleanupInterval(0)
+	}
+	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
+		notifications: opts.Notifications}
+	if opts.Settings != nil && opts.Keys != nil {
+		d.settings, d.keys = opts.Settings, opts.Keys
+	}
+	sm := scs.New()
+	sm.Store = opts.Sessions
+	sm.Lifetime = merchant.SessionLifetime
+	sm.IdleTimeout = merchant.SessionIdleTimeout
+	sm.Cookie.Name = Cookie
+	sm.Cookie.Path = Path
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Secure = strings.HasPrefix(opts.PublicURL, "https://")
+	sm.Cookie.Persist = false // gone with the browser; the server ends it after 30 min idle or 12 h anyway
+	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		d.site.Log.ErrorContext(r.Context(), "dashboard session", "request_id", respond.RequestID(r.Context()), "err", err)
+		d.site.Error(w, r, http.StatusInternalServerError)
+	}
+	d.sessions = sm
+	d.handler = d.routes()
+	return d, nil
+}
+
+// ServeHTTP serves the dashboard's routes, below Path.
+func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handler.ServeHTTP(w, r) }
+
+// routes is the dashboard's route table, below Path. The sign-in and sign-out need no
+// session; everything else does (requireUser), unknown paths included, so that a stranger
+// learns nothing of the routes, and every form carries the session's token (checkCSRF).
+func (d *Dashboard) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(d.headers, d.sessions.LoadAndSave)
+	r.Get("/login", d.loginPage)
+	r.Post("/login", d.login)
+	r.Post("/logout", d.logout)
+	r.Group(func(r chi.Router) {
+		r.Use(d.requireUser, d.checkCSRF)
+		r.Get("/", d.overview)
+		r.Get("/orders", d.orders)
+		r.Get("/orders/{id}", d.order)
+		r.Get("/products", d.products)
+		r.Post("/products", d.createProduct)
+		r.Get("/products/{id}", d.productForm)
+		r.Post("/products/{id}", d.updateProduct)
+		r.Post("/products/{id}/active", d.toggleProduct)
+		if d.settings != nil {
+			r.Get("/settings", d.settingsPage)
+			r.Post("/settings", d.saveSettings)
+			r.Post("/settings/secret", d.rotateSecret)
+			r.Post("/settings/keys", d.createKey)
+			r.Post("/settings/keys/{id}/revoke", d.revokeKey)
+		}
+		r.Get("/deposits", d.deposits)
+		r.Get("/deposits.csv", d.depositsCSV)
+		r.Get("/deposits/{id}", d.deposit)
+		r.Get("/withdrawals", d.withdrawals)
+		r.Get("/withdrawals.csv", d.withdrawalsCSV)
+		r.Get("/withdrawals/{id}", d.withdrawal)
+		r.NotFound(d.notFound)
+		r.MethodNotAllowed(d.notFound)
+	})
+	return r
+}
+
+// sections are the sections of the dashboard's navigation, in order (settings only when the
+// dashboard has the merchant settings).
+var sections = []string{"overview", "orders", "deposits", "withdrawals", "products", "settings"}
+
+// Session keys of the dashboard.
+const (
+	sessUserID      = "uid"  // the signed-in user's id
+	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
+	sessCSRF        = "csrf" // the token every form posts back
+)
+
+// userKey is the context key of the signed-in user.
+type userKey struct{}
+
+// userOf returns the signed-in user of a request (set by requireUser).
+func userOf(r *http.Request) *merchant.User {
+	u, _ := r.Context().Value(userKey{}).(*merchant.User)
+	return u
+}
+
+// headers makes every dashboard answer unframable and uncacheable, whatever
+// CHECKOUT_FRAME_ANCESTORS allows for the shopper pages: the dashboard holds the keys to the
+// business (clickjacking) and its pages hold customer data (shared caches, Back after sign-out).
+func (d *Dashboard) headers(next http.Handler) http.Handler {
+	csp := respond.ContentSecurityPolicy(nil)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requireUser lets a request through only with a live session of an existing user whose
+// password has not changed since the session began. Otherwise a browser navigating is sent
+// to the sign-in page (with the page it wanted, to come back to), and any other client gets a
+// 401 in the JSON error shape.
+func (d *Dashboard) requireUser(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		id := d.sessions.GetString(ctx, sessUserID)
+		u, err := d.accounts.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
+		if err != nil {
+			if !errors.Is(err, merchant.ErrSessionEnded) {
+				d.site.Fail(w, r, err)
+				return
+			}
+			if id != "" {
+				// The user is gone or changed their password: end this session for good.
+				_ = d.sessions.Destroy(ctx)
+			}
+			d.unauthenticated(w, r, id != "")
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, userKey{}, u)))
+	})
+}
+
+// unauthenticated answers a request without a valid session.
+func (d *Dashboard) unauthenticated(w http.ResponseWriter, r *http.Request, ended bool) {
+	if !wantsHTML(r) {
+		d.site.FailJSON(w, r, &checkout.Error{Code: checkout.CodeUnauthorized, Message: "sign in to the dashboard first"})
+		return
+	}
+	q := url.Values{}
+	if r.Method == http.MethodGet {
+		q.Set("next", r.URL.RequestURI())
+	}
+	if ended {
+		q.Set("ended", "1")
+	}
+	target := Path + "/login"
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	respond.Redirect(w, r, target)
+}
+
+// wantsHTML reports whether the request is a browser's asking for a page.
+func wantsHTML(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "text/html")
+}
+
+// checkCSRF refuses a POST whose form does not carry the session's token. It backs up the
+// cross-origin protection every route has (Sec-Fetch-Site and Origin checks) for browsers
+// that send neither header.
+func (d *Dashboard) checkCSRF(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !d.site.ParseForm(w, r) {
+			return
+		}
+		if !d.validCSRF(r) {
+			d.site.Log.WarnContext(r.Context(), "dashboard form without a valid token", "request_id", respond.RequestID(r.Context()))
+			d.site.Error(w, r, http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// validCSRF compares the posted token with the session's, in constant time.
+func (d *Dashboard) validCSRF(r *http.Request) bool {
+	want := d.sessions.GetString(r.Context(), sessCSRF)
+	got := r.PostForm.Get(views.CSRFField)
+	return want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(got)) == 1
+}
+
+// newToken returns 256 random bits, URL-safe.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// page returns the frame of a dashboard page.
+func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
+	p := views.DashPage{
+		Page:      d.site.Page(r),
+		Section:   section,
+		LogoutURL: respond.Link(r, Path+"/logout"),
+		ShopURL:   respond.Link(r, "/"),
+	}
+	p.HomeURL = respond.Link(r, Path)
+	if u := userOf(r); u != nil {
+		p.User = u.Email
+		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
+		for _, key := range sections {
+			if key == "settings" && d.settings == nil {
+				continue
+			}
+			path := Path + "/" + key
+			if key == "overview" {
+				path = Path
+			}
+			p.Nav = append(p.Nav, views.NavItem{Key: key, URL: respond.Link(r, path)})
+		}
+	}
+	return p
+}
+
+// notFound is the dashboard's 404 page (behind the session check, so that a stranger learns
+// nothing of the dashboard's routes).
+func (d *Dashboard) notFound(w http.ResponseWriter, r *http.Request) {
+	d.errorPage(w, r, http.StatusNotFound, views.T(respond.Lang(r), "notfound.title"),
+		views.T(respond.Lang(r), "notfound.text"), "", "")
+}
+
+// errorPage renders an error inside the dashboard's frame.
+func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg, detail, back string) {
+	v := views.DashErrorView{DashPage: d.page(r, ""), Status: status, Title: title, Message: msg, Detail: detail,
+		BackURL: back, RequestID: respond.RequestID(r.Context())}
+	d.site.Render(w, r, status, views.DashErrorPage(v))
+}

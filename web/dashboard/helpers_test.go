@@ -1,0 +1,465 @@
+package dashboard_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apitest"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+	"github.com/pixcheckout/pixcheckout/web/respond"
+)
+
+// env is the whole checkout as the program wires it, the dashboard mounted in the shop's
+// server (its middleware: request ids, security headers, cross-origin protection), on a real
+// SQLite store and the real sandbox gateway, both in-process.
+type env struct {
+	t      testing.TB
+	srv    *httptest.Server
+	web    *web.Server
+	svc    *checkout.Service
+	sb     *sandbox.Sandbox
+	client *gatewayclient.Client
+	dash   *dashEnv
+	http   *http.Client
+}
+
+type envOptions struct {
+	frameAncestors []string // of the shopper pages
+	publicURL      string
+	// sandboxDir, when set, is the sandbox's data dir (kept between runs, so that a benchmark
+	// can reuse what it seeded); otherwise a temporary one.
+	sandboxDir string
+	// rawGateway gives the dashboard the gateway client itself, not the recording wrapper (for
+	// benchmarks: the wrapper keeps every filter it is given).
+	rawGateway bool
+	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
+	sandbox func(*sandbox.Options)
+}
+
+func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
+	t.Helper()
+	o := envOptions{publicURL: "http://localhost:8080"}
+	for _, m := range mods {
+		m(&o)
+	}
+	ctx := context.Background()
+	if o.sandboxDir == "" {
+		o.sandboxDir = t.TempDir()
+	}
+	sbOpts := sandbox.Options{DataDir: o.sandboxDir, Clients: []sandbox.ClientConfig{{ID: "checkout", Secret: "checkout-secret"}}}
+	if o.sandbox != nil {
+		o.sandbox(&sbOpts)
+	}
+	sb, err := sandbox.New(ctx, sbOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbSrv := httptest.NewServer(sb)
+	client, err := gatewayclient.New(sbSrv.URL, "checkout", "checkout-secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := sqlite.Open(ctx, t.TempDir()+"/checkout.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
+		t.Fatal(err)
+	}
+	// The checkout's clock is the sandbox's, so that the exports' end is the sandbox's time.
+	log := slog.New(slog.DiscardHandler)
+	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
+		Sessions: store, CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}})
+	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
+	notifications, err := store.Outbox(outbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliveries := merchant.NewDeliveryLog(notifications)
+	assets := static.New()
+	site := &respond.Site{Log: log, Name: svc.MerchantName(), Assets: assets, Sandbox: true}
+	dash := newDashEnv(t, store, client, sb)
+	var gw dashboard.Gateway = dash.gateway
+	if o.rawGateway {
+		gw = client
+	}
+	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
+		Settings: dash.settings, Keys: keys, Notifications: deliveries, Sessions: store.Sessions(), PublicURL: o.publicURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := web.New(web.Options{Site: site, Service: svc, Store: store, Assets: assets, Sandbox: payer{client},
+		FrameAncestors: o.frameAncestors, PublicURL: o.publicURL, Heartbeat: time.Hour, APIKeys: keys,
+		Notifications: deliveries, Sessions: store.Sessions(), Dashboard: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(ws.Handler())
+	t.Cleanup(func() {
+		_ = ws.Shutdown(context.Background())
+		srv.Close()
+		sbSrv.Close()
+		_ = sb.Close()
+		_ = store.Close()
+	})
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash,
+		http: &http.Client{
+			// Every exchange with the merchant API is held to openapi.json.
+			Transport:     apitest.Transport(t, nil),
+			Timeout:       30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		}}
+}
+
+// payer pays through the sandbox control endpoint, as cmd/checkout does.
+type payer struct{ c *gatewayclient.Client }
+
+func (p payer) Pay(ctx context.Context, id string) error {
+	return p.c.Do(ctx, http.MethodPost, "/sandbox/deposits/"+url.PathEscape(id)+"/pay", nil, nil)
+}
+
+// do sends a request to the checkout, without cookies; header pairs are added.
+func (e *env) do(method, path string, form url.Values, header ...string) *http.Response {
+	e.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := e.http.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return res
+}
+
+// get fetches a page and parses it.
+func (e *env) get(path string, header ...string) (*http.Response, *goquery.Document) {
+	e.t.Helper()
+	res := e.do(http.MethodGet, path, nil, header...)
+	return res, e.parse(res)
+}
+
+func (e *env) parse(res *http.Response) *goquery.Document {
+	e.t.Helper()
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return doc
+}
+
+// location returns the path of a 303 answer's Location.
+func (e *env) location(res *http.Response) string {
+	e.t.Helper()
+	if res.StatusCode != http.StatusSeeOther {
+		e.t.Fatalf("%s %s: status %d, want 303", res.Request.Method, res.Request.URL.Path, res.StatusCode)
+	}
+	return res.Header.Get("Location")
+}
+
+// newCart adds products (id, quantity pairs) to a new cart through the shop and returns the
+// cart's path.
+func (e *env) newCart(items ...string) string {
+	e.t.Helper()
+	cart := e.location(e.do(http.MethodPost, "/cart", url.Values{"product_id": {items[0]}, "quantity": {items[1]}}))
+	for i := 2; i+1 < len(items); i += 2 {
+		e.location(e.do(http.MethodPost, cart+"/items", url.Values{"product_id": {items[i]}, "quantity": {items[i+1]}}))
+	}
+	return cart
+}
+
+// placeOrder buys a digital product through the shop's pages, as Maria da Silva, and returns
+// the order's PIX page path.
+func (e *env) placeOrder() string {
+	e.t.Helper()
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	_, doc := e.get(cart + "/checkout")
+	key, _ := doc.Find(`input[name="request_key"]`).Attr("value")
+	return e.location(e.do(http.MethodPost, cart+"/checkout", url.Values{
+		"request_key": {key}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"},
+		"email": {"maria@example.com.br"}, "phone": {"(11) 98765-4321"},
+	}))
+}
+
+// orderID returns the id of a /pay/{id} path.
+func orderID(payPath string) string {
+	p := strings.TrimPrefix(payPath, "/pay/")
+	if i := strings.IndexAny(p, "/?"); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// testid selects elements by data-testid.
+func testid(id string) string { return `[data-testid="` + id + `"]` }
+
+// waitStatus waits (on the domain's events, no sleeping) until the order reaches status.
+func (e *env) waitStatus(id string, want checkout.OrderStatus) *checkout.Order {
+	e.t.Helper()
+	ch, stop := e.svc.Subscribe(id)
+	defer stop()
+	deadline := time.After(20 * time.Second)
+	for {
+		o, err := e.svc.Order(context.Background(), id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if o.Status == want {
+			return o
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			e.t.Fatalf("order %s stayed %s, want %s", id, o.Status, want)
+		}
+	}
+}
+
+// Test users of the dashboard.
+const (
+	dashEmail    = "ana@loja.example"
+	dashPassword = "senha-do-painel-1"
+)
+
+// dashEnv is the dashboard's part of a test env: accounts on the env's SQLite store (cheap
+// argon2id parameters), and the real gateway client recorded and, on demand, failing.
+type dashEnv struct {
+	accounts *merchant.Accounts
+	settings *merchant.SettingsManager
+	gateway  *recordingGateway
+	sb       *sandbox.Sandbox
+}
+
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
+	t.Helper()
+	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
+	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword); err != nil {
+		t.Fatal(err)
+	}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb,
+		settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now)}
+}
+
+// recordingGateway is the real client, recording the filters it is given; fail, when set,
+// answers the list calls after failAfter successful ones.
+type recordingGateway struct {
+	c           *gatewayclient.Client
+	mu          sync.Mutex
+	deposits    []gatewayclient.DepositFilter
+	withdrawals []gatewayclient.WithdrawalFilter
+	gets        []string
+	fail        error
+	failAfter   int
+	// hold, when set, is called before each deposit list call with the number of that call
+	// (from 1).
+	hold func(call int)
+}
+
+func (g *recordingGateway) failing(err error, after int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.fail, g.failAfter = err, after
+}
+
+// failNow returns the error to answer, if any, counting a call.
+func (g *recordingGateway) failNow() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fail == nil {
+		return nil
+	}
+	if g.failAfter > 0 {
+		g.failAfter--
+		return nil
+	}
+	return g.fail
+}
+
+func (g *recordingGateway) ListDeposits(ctx context.Context, f gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error) {
+	g.mu.Lock()
+	g.deposits = append(g.deposits, f)
+	hold, call := g.hold, len(g.deposits)
+	g.mu.Unlock()
+	if hold != nil {
+		hold(call)
+	}
+	if err := g.failNow(); err != nil {
+		return nil, err
+	}
+	return g.c.ListDeposits(ctx, f)
+}
+
+func (g *recordingGateway) GetDeposit(ctx context.Context, id string) (*gatewayclient.Deposit, error) {
+	g.mu.Lock()
+	g.gets = append(g.gets, id)
+	g.mu.Unlock()
+	return g.c.GetDeposit(ctx, id)
+}
+
+func (g *recordingGateway) ListWithdrawals(ctx context.Context, f gatewayclient.WithdrawalFilter) (*gatewayclient.Page[gatewayclient.Withdrawal], error) {
+	g.mu.Lock()
+	g.withdrawals = append(g.withdrawals, f)
+	g.mu.Unlock()
+	if err := g.failNow(); err != nil {
+		return nil, err
+	}
+	return g.c.ListWithdrawals(ctx, f)
+}
+
+// depositCalls returns the deposit filters received so far.
+func (g *recordingGateway) depositCalls() []gatewayclient.DepositFilter {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]gatewayclient.DepositFilter(nil), g.deposits...)
+}
+
+func (g *recordingGateway) withdrawalCalls() []gatewayclient.WithdrawalFilter {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]gatewayclient.WithdrawalFilter(nil), g.withdrawals...)
+}
+
+// browser is a client with a cookie jar that navigates like a browser (Accept: text/html) and
+// does not follow redirects.
+type browser struct {
+	e   *env
+	jar http.CookieJar
+	hc  *http.Client
+}
+
+func (e *env) browser() *browser {
+	e.t.Helper()
+	jar := newJar(e.t)
+	return &browser{e: e, jar: jar, hc: &http.Client{Jar: jar, Timeout: e.http.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// do sends a request as a browser would (same-origin).
+func (b *browser) do(method, path string, form url.Values, header ...string) *http.Response {
+	b.e.t.Helper()
+	var body *strings.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	var req *http.Request
+	var err error
+	if body != nil {
+		req, err = http.NewRequest(method, b.e.srv.URL+path, body)
+	} else {
+		req, err = http.NewRequest(method, b.e.srv.URL+path, nil)
+	}
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", b.e.srv.URL)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := b.hc.Do(req)
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	return res
+}
+
+func (b *browser) get(path string, header ...string) (*http.Response, *goquery.Document) {
+	b.e.t.Helper()
+	res := b.do(http.MethodGet, path, nil, header...)
+	return res, b.e.parse(res)
+}
+
+func (b *browser) post(path string, form url.Values, header ...string) (*http.Response, *goquery.Document) {
+	b.e.t.Helper()
+	res := b.do(http.MethodPost, path, form, header...)
+	return res, b.e.parse(res)
+}
+
+// login signs in with the test user and returns the CSRF token of the session.
+func (b *browser) login() string {
+	b.e.t.Helper()
+	res, _ := b.post("/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}})
+	if loc := b.e.location(res); loc != "/dashboard" {
+		b.e.t.Fatalf("sign-in went to %q", loc)
+	}
+	return b.csrf()
+}
+
+// csrf reads the session's token from the sign-out form of a dashboard page.
+func (b *browser) csrf() string {
+	b.e.t.Helper()
+	res, doc := b.get("/dashboard/deposits?perPage=1")
+	if res.StatusCode != http.StatusOK {
+		b.e.t.Fatalf("deposits page: %d", res.StatusCode)
+	}
+	tok, _ := doc.Find(`form[data-testid="logout-form"] input[name="csrf_token"]`).Attr("value")
+	if tok == "" {
+		b.e.t.Fatal("no CSRF token in the sign-out form")
+	}
+	return tok
+}
+
+// cookie returns the value of the dashboard's session cookie, or "".
+func (b *browser) cookie() string {
+	u, _ := url.Parse(b.e.srv.URL + "/dashboard/")
+	for _, c := range b.jar.Cookies(u) {
+		if c.Name == "checkout_dashboard" {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// seed adds deterministic deposits and withdrawals to the sandbox.
+func (e *env) seed(deposits, withdrawals int) {
+	e.t.Helper()
+	body := map[string]int{"deposits": deposits, "withdrawals": withdrawals, "seed": 7}
+	if err := e.client.Do(context.Background(), http.MethodPost, "/sandbox/seed", body, nil); err != nil {
+		e.t.Fatalf("seeding the sandbox: %v", err)
+	}
+}
+
+func newJar(t testing.TB) http.CookieJar {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jar
+}
