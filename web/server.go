@@ -9,8 +9,8 @@
 //
 // Shopper pages are addressed by unguessable ids in their URLs (/cart/{cartID},
 // /pay/{orderID}) and work without cookies, as an embedded checkout must: iframes and Safari
-// block third-party cookies. A session cookie only remembers the current cart at the top level
-// as a convenience.
+// block third-party cookies. A cookie holding the current cart's id only remembers it at the top
+// level, as a convenience.
 //
 // Pages are rendered by templ (package views) at each request, but for the PIX page of a cart's
 // order, kept whole per order version and language (pixPages). The PIX page depends on the
@@ -34,8 +34,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/alexedwards/scs/v2"
-	"github.com/alexedwards/scs/v2/memstore"
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
@@ -143,9 +141,6 @@ type Options struct {
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
-	// Sessions keeps the sessions of the shopper pages (default: in memory, for tests; the
-	// program gives the database's, so that a restart or another instance keeps them).
-	Sessions scs.Store
 }
 
 // Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
@@ -163,11 +158,12 @@ type Rate struct {
 // (package dashboard) are their own structs. Make one with New, serve Handler, and call
 // Shutdown when stopping: it ends the SSE streams and drains the webhook queue.
 type Server struct {
-	svc      *checkout.Service
-	site     *respond.Site
-	store    Pinger       // asked by the readiness check
-	sandbox  SandboxPayer // nil outside sandbox mode
-	sessions *scs.SessionManager
+	svc     *checkout.Service
+	site    *respond.Site
+	store   Pinger       // asked by the readiness check
+	sandbox SandboxPayer // nil outside sandbox mode
+	// secureCookies marks the cart cookie Secure (an https public URL).
+	secureCookies bool
 
 	// frameAncestors and frameOrigins (nil: none) are who may frame the shopper pages.
 	frameAncestors []string
@@ -226,13 +222,10 @@ func New(opts Options) (*Server, error) {
 	if opts.QRImages == nil {
 		opts.QRImages = qr.NewImages(qrImagesKept)
 	}
-	if opts.Sessions == nil {
-		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
-		opts.Sessions = memstore.NewWithCleanupInterval(0)
-	}
 	s := &Server{
 		svc:            opts.Service,
 		site:           opts.Site,
+		secureCookies:  strings.HasPrefix(opts.PublicURL, "https://"),
 		store:          opts.Store,
 		sandbox:        opts.Sandbox,
 		frameAncestors: opts.FrameAncestors,
@@ -249,20 +242,6 @@ func New(opts Options) (*Server, error) {
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
-	}
-	s.sessions = scs.New()
-	s.sessions.Store = opts.Sessions
-	// A shopper's session only points at the current cart, for a day. No idle timeout: with
-	// one, every page read would rewrite the session in the database.
-	s.sessions.Lifetime = 24 * time.Hour
-	s.sessions.Cookie.Name = "checkout_session"
-	s.sessions.Cookie.HttpOnly = true
-	s.sessions.Cookie.SameSite = http.SameSiteLaxMode
-	s.sessions.Cookie.Secure = strings.HasPrefix(opts.PublicURL, "https://")
-	s.sessions.Cookie.Persist = false
-	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
-		s.site.Log.ErrorContext(r.Context(), "session", "err", err)
-		s.site.Error(w, r, http.StatusInternalServerError)
 	}
 	var verifier *webhook.Verifier
 	if opts.WebhookSecret != "" {
@@ -323,15 +302,11 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Post(WebhookPath, s.webhooks.receive)
 
 	// The shop (shop_cart.go, shop_order.go): catalogue, cart, customer form and its CEP
-	// lookup. The session only remembers the current cart at the top level; no route needs
-	// it. It lives in the database, so only the routes that read or change it load it.
-	r.Group(func(r chi.Router) {
-		r.Use(s.sessions.LoadAndSave)
-		r.Get("/", s.catalogue)
-		r.Post("/cart", s.addToNewCart)
-		r.Post("/cart/{cartID}/items", s.addToCart)
-		r.Post("/cart/{cartID}/checkout", s.placeOrder)
-	})
+	// lookup.
+	r.Get("/", s.catalogue)
+	r.Post("/cart", s.addToNewCart)
+	r.Post("/cart/{cartID}/items", s.addToCart)
+	r.Post("/cart/{cartID}/checkout", s.placeOrder)
 	r.Get("/cart/{cartID}", s.cart)
 	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
 	r.Get("/cart/{cartID}/checkout", s.customerForm)

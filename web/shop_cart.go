@@ -15,8 +15,6 @@ import (
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-// sessionCart is the session key of the current cart id.
-const sessionCart = "cart"
 
 // Form field of the cart id on the catalogue's add-to-cart form, and of the line action.
 const (
@@ -28,10 +26,35 @@ func cartPath(id string) string     { return "/cart/" + url.PathEscape(id) }
 func payPath(id string) string      { return "/pay/" + url.PathEscape(id) }
 func checkoutPath(id string) string { return cartPath(id) + "/checkout" }
 
-// currentCart returns the cart the request names (?cart= on the catalogue) or the session
+// cartCookie remembers the shopper's current cart at the top level, as a convenience: no route
+// needs it (every page names its cart or order in its URL, so the shop works without cookies,
+// in a frame too). It holds the cart's id, the credential its URL holds anyway; nothing is
+// stored for it on the server.
+const cartCookie = "checkout_cart"
+
+// rememberedCart is the id of the cart the request's cookie remembers, or "".
+func rememberedCart(r *http.Request) string {
+	c, err := r.Cookie(cartCookie)
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// rememberCart makes id the cart the shopper's browser remembers (until it closes); "" forgets.
+func (s *Server) rememberCart(w http.ResponseWriter, id string) {
+	c := &http.Cookie{Name: cartCookie, Value: id, Path: "/", HttpOnly: true, Secure: s.secureCookies,
+		SameSite: http.SameSiteLaxMode}
+	if id == "" {
+		c.MaxAge = -1
+	}
+	http.SetCookie(w, c)
+}
+
+// currentCart returns the cart the request names (?cart= on the catalogue) or its cookie
 // remembers, or nil.
 func (s *Server) currentCart(r *http.Request) *checkout.Cart {
-	ids := []string{r.URL.Query().Get("cart"), s.sessions.GetString(r.Context(), sessionCart)}
+	ids := []string{r.URL.Query().Get("cart"), rememberedCart(r)}
 	for _, id := range ids {
 		if id == "" {
 			continue
@@ -76,14 +99,14 @@ func quantity(r *http.Request) (int, bool) {
 	return n, err == nil
 }
 
-// addToNewCart is POST /cart: adds a product to the cart named by the form (or the session),
+// addToNewCart is POST /cart: adds a product to the cart named by the form (or the cookie),
 // starting a cart when there is none, then shows the cart.
 func (s *Server) addToNewCart(w http.ResponseWriter, r *http.Request) {
 	if !s.site.ParseForm(w, r) {
 		return
 	}
 	cartID := ""
-	for _, id := range []string{r.PostForm.Get(fieldCartID), s.sessions.GetString(r.Context(), sessionCart)} {
+	for _, id := range []string{r.PostForm.Get(fieldCartID), rememberedCart(r)} {
 		if id == "" {
 			continue
 		}
@@ -135,8 +158,8 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 		s.site.Fail(w, r, err, views.T(respond.Lang(r), views.MsgProductMissing))
 		return
 	}
-	if s.sessions.GetString(r.Context(), sessionCart) != c.ID {
-		s.sessions.Put(r.Context(), sessionCart, c.ID) // a write: only when it changes
+	if rememberedCart(r) != c.ID {
+		s.rememberCart(w, c.ID)
 	}
 	respond.Redirect(w, r, cartPath(c.ID))
 }

@@ -99,8 +99,8 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The cart became an order: the next visit to the shop starts a new one.
-	if s.sessions.GetString(r.Context(), sessionCart) == cartID {
-		s.sessions.Remove(r.Context(), sessionCart)
+	if rememberedCart(r) == cartID {
+		s.rememberCart(w, "")
 	}
 	respond.Redirect(w, r, payPath(o.ID))
 }

@@ -109,7 +109,7 @@ func TestCartWorksWithoutCookiesAndKeepsLang(t *testing.T) {
 	e := newEnv(t)
 	res, _ := e.post("/cart?lang=en", url.Values{"product_id": {"ebook-receitas-do-cerrado"}})
 	if len(res.Cookies()) == 0 {
-		t.Error("the session cookie is not set at the top level")
+		t.Error("the cart cookie is not set at the top level")
 	}
 	for _, c := range res.Cookies() {
 		if !c.HttpOnly || c.SameSite != http.SameSiteLaxMode {
@@ -399,5 +399,47 @@ func TestPhysicalOrderWithoutCountryIsBrazilian(t *testing.T) {
 	}
 	if o.Address == nil || o.Address.Country != "Brasil" {
 		t.Errorf("address %+v, want country Brasil", o.Address)
+	}
+}
+
+// The browser remembers the current cart in a cookie holding its id, and nothing else: adding
+// from the catalogue goes to that cart, and the cookie is forgotten once the cart became an
+// order.
+func TestCartCookieRemembersTheCart(t *testing.T) {
+	e := newEnv(t)
+	res, _ := e.post("/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}})
+	cart := e.location(res)
+	var remembered *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == "checkout_cart" {
+			remembered = c
+		}
+	}
+	if remembered == nil || "/cart/"+remembered.Value != cart || !remembered.HttpOnly ||
+		remembered.SameSite != http.SameSiteLaxMode || remembered.Path != "/" || remembered.MaxAge != 0 {
+		t.Fatalf("cart cookie %+v for %s", remembered, cart)
+	}
+	cookie := "checkout_cart=" + remembered.Value
+
+	// The catalogue adds to the remembered cart, and so does POST /cart without a cart named.
+	_, doc := e.get("/", "Cookie", cookie)
+	if action := formAction(doc, testid("add-to-cart")); action != cart+"/items" {
+		t.Errorf("add-to-cart with the cookie posts to %q, want %q", action, cart+"/items")
+	}
+	res, _ = e.post("/cart", url.Values{"product_id": {"camiseta-ipe-amarelo"}}, "Cookie", cookie)
+	if got := e.location(res); got != cart {
+		t.Errorf("POST /cart with the cookie went to %q, want %q", got, cart)
+	}
+
+	// The order is placed: the cookie is forgotten.
+	_, doc = e.get(cart+"/checkout", "Cookie", cookie)
+	res, _ = e.post(cart+"/checkout", customer(requestKey(t, doc)), "Cookie", cookie)
+	e.location(res)
+	forgotten := false
+	for _, c := range res.Cookies() {
+		forgotten = forgotten || (c.Name == "checkout_cart" && c.MaxAge < 0)
+	}
+	if !forgotten {
+		t.Errorf("placing the order did not forget the cart cookie: %v", res.Cookies())
 	}
 }

@@ -110,7 +110,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	ws, err := web.New(web.Options{Site: site, Service: svc, Store: store, Assets: assets, Sandbox: payer{client},
 		FrameAncestors: o.frameAncestors, PublicURL: o.publicURL, Heartbeat: time.Hour, APIKeys: keys,
-		Notifications: deliveries, Sessions: store.Sessions(), Dashboard: d})
+		Notifications: deliveries, Dashboard: d})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -251,7 +251,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:             a.merchant.keys,
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
-		Sessions:            store.Sessions(),
 		Dashboard:           dash,
 	})
 	if err != nil {
