@@ -119,10 +119,20 @@ func TestHasherSemaphore(t *testing.T) {
 		ok, _ := h.Verify(context.Background(), hash, "password1")
 		done <- ok
 	}()
+	// Once the verification waits for the slot, it has not run, and does not until the slot
+	// is given back.
+	for deadline := time.Now().Add(10 * time.Second); h.Waiting() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the verification never waited for the slot")
+		}
+	}
 	select {
 	case <-done:
 		t.Fatal("a verification ran while the only slot was held")
-	case <-time.After(50 * time.Millisecond):
+	default:
+	}
+	if n := h.Verified(); n != 0 {
+		t.Fatalf("%d verifications ran while the only slot was held", n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -12,6 +12,9 @@ func DecodePHC(s string) (Argon2Params, error) {
 	return p, err
 }
 
+// Waiting returns how many hashes and verifications wait for a slot of h's semaphore.
+func (h *Hasher) Waiting() int64 { return h.waiting.Load() }
+
 // Hold takes a slot of h's semaphore until the returned func is called.
 func (h *Hasher) Hold() func() {
 	h.sem <- struct{}{}

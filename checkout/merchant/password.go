@@ -32,6 +32,7 @@ type Hasher struct {
 	p        Argon2Params
 	sem      chan struct{}
 	verified atomic.Int64 // verifications done, for tests
+	waiting  atomic.Int64 // hashes and verifications waiting for a slot, for tests
 }
 
 // NewHasher returns a Hasher with parameters p that runs at most concurrent hashes at once
@@ -45,6 +46,8 @@ func NewHasher(p Argon2Params, concurrent int) *Hasher {
 
 // acquire takes a slot of the semaphore, or gives up when ctx ends.
 func (h *Hasher) acquire(ctx context.Context) error {
+	h.waiting.Add(1)
+	defer h.waiting.Add(-1)
 	select {
 	case h.sem <- struct{}{}:
 		return nil
