@@ -4,6 +4,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
+// CEPFinderURL is the Correios' own search of CEPs by address, linked under the CEP field for
+// shoppers who do not know theirs.
+const CEPFinderURL = "https://buscacepinter.correios.com.br/app/endereco/index.php"
+
 // formField describes one input of the customer form.
 type formField struct {
 	Name         string // checkout's Field* name, also the id suffix

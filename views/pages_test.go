@@ -431,8 +431,13 @@ func TestCustomerPageAddress(t *testing.T) {
 				rows.Eq(1).Find(`[name="city"], [name="state"]`).Length() != 2 {
 				t.Errorf("address rows: %d, %q", rows.Length(), rows.Text())
 			}
-			if block.Find(`[data-testid="cep-status"][aria-live="polite"]`).Length() != 1 {
-				t.Error("no live region for the CEP lookup")
+			// The lookup's live region and the Correios' search sit in the CEP's own field.
+			zip := block.Find(`input[name="zip_code"]`).Parent()
+			if zip.Find(`[data-testid="cep-status"][aria-live="polite"]`).Length() != 1 {
+				t.Error("no live region for the CEP lookup in the CEP's field")
+			}
+			if href, _ := zip.Find(`a[data-testid="cep-finder"]`).Attr("href"); href != CEPFinderURL {
+				t.Errorf("the CEP's field links to %q, want the Correios' search", href)
 			}
 			opts := block.Find(`select[name="state"] option`)
 			if opts.Length() != 28 {
