@@ -368,7 +368,12 @@ func TestCustomerPageFresh(t *testing.T) {
 			if v, _ := form.Find(`input[type="hidden"][name="request_key"]`).Attr("value"); v != "rk_0123456789abcdef" {
 				t.Errorf("request key %q", v)
 			}
-			for name, ac := range map[string]string{"name": "name", "document": "on", "email": "email", "phone": "tel-national"} {
+			// HTML allows each autofill token on some input types only: "tel" is the one for
+			// type=tel (the W3C Nu checker refuses "tel-national" there).
+			if typ, _ := form.Find(`input[name="phone"]`).Attr("type"); typ != "tel" {
+				t.Errorf("phone input type %q, want tel (the phone keypad)", typ)
+			}
+			for name, ac := range map[string]string{"name": "name", "document": "on", "email": "email", "phone": "tel"} {
 				in := form.Find(fmt.Sprintf(`input[name=%q]`, name))
 				if in.Length() != 1 {
 					t.Fatalf("no %s input", name)
