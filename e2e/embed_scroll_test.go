@@ -78,6 +78,16 @@ func TestEmbeddedFrameComesIntoViewOnAPhone(t *testing.T) {
 			}
 			a, s := setup(t, appOptions{host: "localhost", env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}}, opts)
 			site := newMerchantSite(t, a)
+			// shown checks the page after the frame's view changed (the page heard it as
+			// heard): the frame's top is on the screen, or, opted out, the scroll is before.
+			shown := func(before int, heard map[string]any, after string) {
+				t.Helper()
+				if mode == "default" {
+					s.waitFrameTopInView(after)
+				} else {
+					s.sameScroll(before, heard, after)
+				}
+			}
 			s.open(site.origin() + "/tall?mode=" + mode)
 			s.waitEvent(`e.type === "ready" && e.view === "form"`, 1, "ready on the form")
 
@@ -92,8 +102,8 @@ func TestEmbeddedFrameComesIntoViewOnAPhone(t *testing.T) {
 			pix := pixPage{frame}
 			pix.waitActive()
 			heard := s.waitEvent(`e.type === "ready" && e.view === "pix"`, 1, "ready on the PIX page")
+			shown(before, heard, "the PIX page")
 			if mode == "default" {
-				s.waitFrameTopInView("the PIX page")
 				for _, id := range []string{"amount", "copy-code"} {
 					box, err := pix.testID(id).BoundingBox()
 					s.check(err, id+" box")
@@ -101,8 +111,6 @@ func TestEmbeddedFrameComesIntoViewOnAPhone(t *testing.T) {
 						t.Errorf("the frame's %s is off the 844 px screen: %+v", id, box)
 					}
 				}
-			} else {
-				s.sameScroll(before, heard, "the PIX page")
 			}
 			s.shot("pix")
 
@@ -124,11 +132,7 @@ func TestEmbeddedFrameComesIntoViewOnAPhone(t *testing.T) {
 			s.clickFromScript(pix.newQR().GetByRole("button"), "new-qr")
 			pix.waitActive()
 			heard = s.waitEvent(`e.type === "ready" && e.view === "pix"`, 2, "ready on the new PIX page")
-			if mode == "default" {
-				s.waitFrameTopInView("the new QR code")
-			} else {
-				s.sameScroll(before, heard, "the new QR code")
-			}
+			shown(before, heard, "the new QR code")
 
 			// Paying from further down: the receipt's top comes into view too.
 			s.scrollPastFrameTop()
@@ -136,11 +140,7 @@ func TestEmbeddedFrameComesIntoViewOnAPhone(t *testing.T) {
 			s.clickFromScript(pix.payButton(), "sandbox-pay")
 			pix.waitPaid()
 			heard = s.waitEvent(`e.type === "ready" && e.view === "paid"`, 1, "ready on the receipt")
-			if mode == "default" {
-				s.waitFrameTopInView("the receipt")
-			} else {
-				s.sameScroll(before, heard, "the receipt")
-			}
+			shown(before, heard, "the receipt")
 			s.shot("paid")
 		})
 	}
