@@ -36,6 +36,36 @@ func TestAxeFindsViolations(t *testing.T) {
 	}
 }
 
+// TestAutocompleteCheckFindsInvalidTokens: the check of autofill tokens refuses what the W3C Nu
+// checker refuses (a national phone token on a telephone input, a street address in one line,
+// a password token on an e-mail input, on/off on a hidden input) and takes what it takes.
+func TestAutocompleteCheckFindsInvalidTokens(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, playwright.BrowserNewContextOptions{})
+	s.check(s.page.SetContent(`<!DOCTYPE html><html lang="pt-BR"><head><title>x</title></head><body><form>
+<input name="bad1" type="tel" autocomplete="tel-national">
+<input name="bad2" autocomplete="street-address">
+<input name="bad3" type="email" autocomplete="current-password">
+<input name="bad4" type="hidden" autocomplete="off">
+<input name="ok1" type="tel" autocomplete="tel"><input name="ok2" type="text" autocomplete="shipping tel-national">
+<input name="ok3" type="email" autocomplete="username"><input name="ok4" type="number" autocomplete="off">
+<textarea name="ok5" autocomplete="street-address"></textarea><select name="ok6" autocomplete="address-level1"></select>
+<input name="ok7" type="password" autocomplete="current-password webauthn">
+</form></body></html>`), "set content")
+	var got []string
+	for _, p := range s.eval(s.page, autocompleteScript).([]any) {
+		got = append(got, p.(string))
+	}
+	if len(got) != 4 || !strings.Contains(strings.Join(got, "|"), "bad1") || !strings.Contains(strings.Join(got, "|"), "bad4") {
+		t.Errorf("the check found %q, want bad1 to bad4 alone", got)
+	}
+	for _, p := range got {
+		if !strings.Contains(p, " bad") {
+			t.Errorf("the check refused a valid token: %s", p)
+		}
+	}
+}
+
 // TestEveryShopperPageIsAccessible: every page a shopper can meet — catalogue, cart, the form
 // clean and with errors, the PIX page, the expired page, the receipt, the not-found pages —
 // passes axe-core's WCAG A and AA rules, in Portuguese and in English, at phone and desktop

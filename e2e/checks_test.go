@@ -41,6 +41,39 @@ const a11yScript = `() => {
   return problems;
 }`
 
+// autocompleteScript lists the autocomplete attributes whose autofill field name HTML does not
+// allow on their control, as the W3C Nu checker reads the HTML standard: "tel-national" on a
+// type=tel input, say. on and off go anywhere but on hidden inputs.
+const autocompleteScript = `() => {
+  const all = ("name honorific-prefix given-name additional-name family-name honorific-suffix nickname " +
+    "organization-title username new-password current-password one-time-code organization street-address " +
+    "address-line1 address-line2 address-line3 address-level4 address-level3 address-level2 address-level1 " +
+    "country country-name postal-code cc-name cc-given-name cc-additional-name cc-family-name cc-number cc-exp " +
+    "cc-exp-month cc-exp-year cc-csc cc-type transaction-currency transaction-amount language bday bday-day " +
+    "bday-month bday-year sex url photo tel tel-country-code tel-national tel-area-code tel-local " +
+    "tel-local-prefix tel-local-suffix tel-extension email impp").split(" ");
+  const text = all.filter((n) => n !== "street-address");
+  const byType = { hidden: all, text: text, search: text, password: ["new-password", "current-password", "one-time-code"],
+    url: ["url", "photo", "impp"], email: ["email", "username"], tel: ["tel"],
+    number: ["cc-exp-month", "cc-exp-year", "transaction-amount", "bday-day", "bday-month", "bday-year"],
+    month: ["cc-exp"], date: ["bday"] };
+  const problems = [];
+  for (const el of document.querySelectorAll("input[autocomplete], select[autocomplete], textarea[autocomplete]")) {
+    const value = el.getAttribute("autocomplete").trim().toLowerCase();
+    const input = el.tagName === "INPUT";
+    let ok;
+    if (value === "on" || value === "off") {
+      ok = !(input && el.type === "hidden");
+    } else {
+      const tokens = value.split(/\s+/).filter((t) => t !== "webauthn");
+      ok = (input ? byType[el.type] || [] : all).includes(tokens[tokens.length - 1]);
+    }
+    if (!ok) problems.push("autocomplete=\"" + value + "\" on " + el.tagName.toLowerCase() +
+      (input ? " type=" + el.type : "") + " " + (el.name || el.id));
+  }
+  return problems;
+}`
+
 // axeRun runs axe-core's WCAG 2.x A and AA rules (2.2 included) on the page, and lists each
 // violation with the elements it was found on. The page's own CSP forbids inline scripts, so
 // axe's source is evaluated through the driver, which CSP does not govern.
@@ -53,12 +86,13 @@ const axeRun = `async () => {
     v.nodes.slice(0, 5).map(n => n.target.join(" ")).join(", "));
 }`
 
-// a11y fails the test when page p has any of the problems a11yScript looks for, or any
-// violation of axe-core's WCAG A and AA rules.
+// a11y fails the test when page p has any of the problems a11yScript and autocompleteScript
+// look for, or any violation of axe-core's WCAG A and AA rules.
 func (s *session) a11y(p playwright.Page, where string) {
 	s.t.Helper()
 	for _, check := range []func() any{
 		func() any { return s.eval(p, a11yScript) },
+		func() any { return s.eval(p, autocompleteScript) },
 		func() any {
 			if _, err := p.Evaluate(suite.axe); err != nil {
 				s.t.Fatalf("loading axe-core in the %s page: %v", where, err)

@@ -53,6 +53,11 @@ func TestDashboardShop(t *testing.T) {
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid="product-row"][data-id="caderno-pautado"]`)).ToContainText("R$ 24,50"), "the new row")
 	s.a11y(s.page, "products")
 	s.shot("products")
+	// Its edit page is headed by the form's title.
+	s.check(s.page.Locator(`[data-testid="product-row"][data-id="caderno-pautado"] a`).First().Click(), "edit the new product")
+	s.check(s.expect.Locator(s.page.Locator("h1")).ToHaveText(regexp.MustCompile(`Caderno pautado`)), "the edit page's h1")
+	s.a11y(s.page, "product edit")
+	s.shot("product-edit")
 	s.open(a.url + "/")
 	s.check(s.expect.Locator(s.page.GetByTestId("product-card").Filter(playwright.LocatorFilterOptions{HasText: "Caderno pautado"})).ToHaveCount(1), "in the shop")
 

@@ -21,7 +21,8 @@ func phone() playwright.BrowserNewContextOptions {
 
 // On a phone, typing a CEP fills the street, neighbourhood, city and state in (the embedded
 // sandbox's built-in table), says so in a live region and moves on to the number; an unknown CEP
-// leaves the fields to the shopper, saying so.
+// leaves the fields to the shopper, saying so right under the CEP, above a link to the
+// Correios' search for shoppers who do not know theirs.
 func TestCEPLookupFillsTheAddress(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, phone())
@@ -45,6 +46,27 @@ func TestCEPLookupFillsTheAddress(t *testing.T) {
 	s.check(form.field("zip_code").Fill(""), "clear the CEP")
 	s.check(form.field("zip_code").PressSequentially("12345678"), "unknown CEP")
 	s.check(s.expect.Locator(form.testID("cep-status")).ToHaveText("Não encontramos esse CEP: preencha o endereço."), "unknown CEP said")
+	// Said where the shopper looks, right under the CEP, with the way to find one.
+	zip, err := form.field("zip_code").BoundingBox()
+	s.check(err, "CEP box")
+	status, err := form.testID("cep-status").BoundingBox()
+	s.check(err, "status box")
+	if gap := status.Y - (zip.Y + zip.Height); gap < 0 || gap > 24 || status.X+status.Width <= zip.X || status.X >= zip.X+zip.Width {
+		t.Errorf("the CEP's status at (%.0f,%.0f) is not right under the CEP field (%.0f,%.0f %.0fx%.0f)", status.X, status.Y, zip.X, zip.Y, zip.Width, zip.Height)
+	}
+	finder := form.testID("cep-finder")
+	s.check(s.expect.Locator(finder).ToHaveAttribute("href", "https://buscacepinter.correios.com.br/app/endereco/index.php"), "the Correios' CEP search")
+	s.check(s.expect.Locator(finder).ToHaveAttribute("target", "_blank"), "in a new tab (a frame cannot show it, and the form stays)")
+	s.check(s.expect.Locator(finder).ToHaveAccessibleName("Não sabe o CEP? Consulte nos Correios (abre em nova aba)"), "the link says where it goes")
+	s.tappable(finder, "the Correios' CEP search")
+	link, err := finder.BoundingBox()
+	s.check(err, "link box")
+	number, err := form.field("number").BoundingBox()
+	s.check(err, "number box")
+	if link.Y < status.Y+status.Height || link.Y+link.Height > number.Y {
+		t.Errorf("the link to the Correios (y=%.0f) is not between the status (y=%.0f) and the number (y=%.0f)", link.Y, status.Y, number.Y)
+	}
+	s.a11y(s.page, "customer form with the CEP's status")
 	s.shot("cep-unknown")
 
 	form.fillCustomer(validCustomer())

@@ -163,3 +163,76 @@ func TestInvalidPhoneAndNameAreFieldErrors(t *testing.T) {
 		t.Fatalf("%d deposits after the valid form, want 1", len(deps))
 	}
 }
+
+// Sent empty, then fixed field by field: each field's message, its invalid state and its line
+// in the summary go as soon as its value changes (typed, chosen, or filled in from the CEP),
+// while the others stay; the summary goes with the last one, and the focus stays where the
+// shopper types. Without JavaScript the errors are the server's: they change on each submit.
+func TestFixedFieldLosesItsError(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{}, phone())
+	s.open(a.url + "/")
+	form := shopIn(s).catalogue().add(physicalProduct).checkout()
+	form.submit()
+	s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
+	s.check(s.expect.Locator(form.errorOf("name")).ToBeVisible(), "error beside the name")
+	errs, err := form.fieldErrors().Count()
+	s.check(err, "count the field errors")
+	if errs < 10 {
+		t.Fatalf("%d field errors for an empty form, want one per required field", errs)
+	}
+	s.shot("empty")
+
+	// One field fixed: its error goes, the others stay.
+	s.check(form.field("name").Fill(validCustomer().Name), "fill the name")
+	s.check(s.expect.Locator(form.errorOf("name")).ToHaveCount(0), "no error beside the name")
+	s.check(s.expect.Locator(form.field("name")).Not().ToHaveAttribute("aria-invalid", regexp.MustCompile(".*")), "the name no longer invalid")
+	s.check(s.expect.Locator(form.field("name")).Not().ToHaveAttribute("aria-describedby", regexp.MustCompile(".*")), "the name described by nothing")
+	s.check(s.expect.Locator(form.errorSummary().Locator(`a[href="#f-name"]`)).ToHaveCount(0), "the summary's line of the name gone")
+	s.check(s.expect.Locator(form.errorSummary().Locator(`a[href="#f-email"]`)).ToHaveCount(1), "the summary's line of the e-mail kept")
+	s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(errs-1), "the other errors kept")
+	s.check(s.expect.Locator(form.errorOf("email")).ToBeVisible(), "error beside the e-mail kept")
+	s.check(s.expect.Locator(form.field("name")).ToBeFocused(), "focus kept on the name")
+
+	// A field with a hint keeps the hint as its description.
+	s.check(form.field("phone").Fill(validCustomer().Phone), "fill the phone")
+	s.check(s.expect.Locator(form.field("phone")).ToHaveAttribute("aria-describedby", "f-phone-hint"), "the phone described by its hint alone")
+	s.check(s.expect.Locator(form.errorOf("phone")).ToHaveCount(0), "no error beside the phone")
+
+	// The CEP fills four fields in: their errors go too; the number's stays.
+	s.check(form.field("zip_code").PressSequentially("01310100"), "type the CEP")
+	s.check(s.expect.Locator(form.field("city")).ToHaveValue("São Paulo"), "city filled from the CEP")
+	for _, name := range []string{"zip_code", "street", "neighborhood", "city", "state"} {
+		s.check(s.expect.Locator(form.errorOf(name)).ToHaveCount(0), "no error beside "+name)
+		s.check(s.expect.Locator(form.field(name)).Not().ToHaveAttribute("aria-invalid", regexp.MustCompile(".*")), name+" no longer invalid")
+	}
+	s.check(s.expect.Locator(form.errorOf("number")).ToBeVisible(), "error beside the number kept")
+	s.a11y(s.page, "customer form partly fixed")
+	s.shot("partly-fixed")
+
+	// The last ones: the summary goes.
+	s.check(form.field("document").Fill(validCustomer().Document), "fill the document")
+	s.check(form.field("email").Fill(validCustomer().Email), "fill the e-mail")
+	s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "the summary while the number is wrong")
+	s.check(form.field("number").Fill("1578"), "fill the number")
+	s.check(s.expect.Locator(form.errorSummary()).ToHaveCount(0), "no summary once every field is fixed")
+	s.check(s.expect.Locator(form.fieldErrors()).ToHaveCount(0), "no field error left")
+	s.check(s.expect.Locator(form.field("number")).ToBeFocused(), "focus kept on the number")
+	s.a11y(s.page, "customer form fixed")
+	s.shot("fixed")
+	form.placeOrder()
+
+	t.Run("without JavaScript", func(t *testing.T) {
+		s := newSession(t, playwright.BrowserNewContextOptions{JavaScriptEnabled: playwright.Bool(false)})
+		s.open(a.url + "/")
+		form := shopIn(s).catalogue().add(digitalProduct).checkout()
+		form.submit()
+		s.check(s.expect.Locator(form.errorOf("name")).ToBeVisible(), "error beside the name")
+		s.check(form.field("name").Fill(validCustomer().Name), "fill the name")
+		s.check(s.expect.Locator(form.errorOf("name")).ToBeVisible(), "the error stays until the next submit")
+		form.submit()
+		s.check(s.expect.Locator(form.errorSummary()).ToBeVisible(), "error summary")
+		s.check(s.expect.Locator(form.errorOf("name")).ToHaveCount(0), "no error beside the name once sent")
+		s.check(s.expect.Locator(form.errorOf("email")).ToBeVisible(), "error beside the e-mail")
+	})
+}

@@ -93,7 +93,7 @@ func (m *merchantSite) origin() string { return m.srv.URL }
 
 // serve answers the site's pages: / makes a session for this origin and mounts it;
 // /?session=URL mounts that session instead; &extra=URL adds another session's plain iframe;
-// /thanks is the successUrl.
+// /tall?mode=… is a long page (serveTall); /thanks is the successUrl.
 func (m *merchantSite) serve(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/":
@@ -103,6 +103,8 @@ func (m *merchantSite) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_ = hostTemplate.Execute(w, map[string]string{"Checkout": m.app.url, "Session": sessURL, "Extra": r.URL.Query().Get("extra")})
+	case "/tall":
+		m.serveTall(w, r)
 	case "/cart":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>Carrinho</title></head><body><h1>Seu carrinho</h1></body></html>`)

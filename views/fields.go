@@ -4,6 +4,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
+// CEPFinderURL is the Correios' own search of CEPs by address, linked under the CEP field for
+// shoppers who do not know theirs.
+const CEPFinderURL = "https://buscacepinter.correios.com.br/app/endereco/index.php"
+
 // formField describes one input of the customer form.
 type formField struct {
 	Name         string // checkout's Field* name, also the id suffix
@@ -25,12 +29,16 @@ func (f formField) errorID() string { return "f-" + f.Name + "-error" }
 // hintID is the element id of the input's hint.
 func (f formField) hintID() string { return "f-" + f.Name + "-hint" }
 
-// inputs describes how each field of checkout's order form is shown, by field name.
+// inputs describes how each field of checkout's order form is shown, by field name. HTML allows
+// each autofill token on some input types only: the phone is type=tel, which brings the phone
+// keypad up on every mobile browser, so its token is "tel" ("tel-national" is for text inputs).
+// What autofill gives for it may carry +55: the server takes that (brdoc.ClassifyPhone), and the
+// mask leaves it as it is.
 var inputs = map[string]formField{
 	checkout.FieldName:         {Type: "text", Autocomplete: "name", MaxLength: checkout.MaxNameLength},
 	checkout.FieldDocument:     {Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true},
 	checkout.FieldEmail:        {Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254},
-	checkout.FieldPhone:        {Type: "tel", Autocomplete: "tel-national", InputMode: "tel", Mask: "phone", MaxLength: 20, Hint: true},
+	checkout.FieldPhone:        {Type: "tel", Autocomplete: "tel", Mask: "phone", MaxLength: 20, Hint: true},
 	checkout.FieldZipCode:      {Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9},
 	checkout.FieldStreet:       {Type: "text", Autocomplete: "address-line1", MaxLength: 200},
 	checkout.FieldNumber:       {Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},

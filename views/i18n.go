@@ -144,6 +144,8 @@ var shopMessages = map[string][2]string{
 
 	"customer.cep_found":   {"Endereço preenchido pelo CEP. Confira e informe o número.", "Address filled in from the CEP. Check it and enter the number."},
 	"customer.cep_unknown": {"Não encontramos esse CEP: preencha o endereço.", "We could not find that CEP: please type the address."},
+	"customer.cep_finder":  {"Não sabe o CEP? Consulte nos Correios", "Don't know the CEP? Look it up at Correios"},
+	"link.new_tab":         {" (abre em nova aba)", " (opens in a new tab)"},
 
 	// Validation messages: err.<field>.<gatewayclient code>, then err.<field>.invalid for any
 	// other code of that field, then the general ones.

@@ -368,7 +368,12 @@ func TestCustomerPageFresh(t *testing.T) {
 			if v, _ := form.Find(`input[type="hidden"][name="request_key"]`).Attr("value"); v != "rk_0123456789abcdef" {
 				t.Errorf("request key %q", v)
 			}
-			for name, ac := range map[string]string{"name": "name", "document": "on", "email": "email", "phone": "tel-national"} {
+			// HTML allows each autofill token on some input types only: "tel" is the one for
+			// type=tel (the W3C Nu checker refuses "tel-national" there).
+			if typ, _ := form.Find(`input[name="phone"]`).Attr("type"); typ != "tel" {
+				t.Errorf("phone input type %q, want tel (the phone keypad)", typ)
+			}
+			for name, ac := range map[string]string{"name": "name", "document": "on", "email": "email", "phone": "tel"} {
 				in := form.Find(fmt.Sprintf(`input[name=%q]`, name))
 				if in.Length() != 1 {
 					t.Fatalf("no %s input", name)
@@ -431,8 +436,13 @@ func TestCustomerPageAddress(t *testing.T) {
 				rows.Eq(1).Find(`[name="city"], [name="state"]`).Length() != 2 {
 				t.Errorf("address rows: %d, %q", rows.Length(), rows.Text())
 			}
-			if block.Find(`[data-testid="cep-status"][aria-live="polite"]`).Length() != 1 {
-				t.Error("no live region for the CEP lookup")
+			// The lookup's live region and the Correios' search sit in the CEP's own field.
+			zip := block.Find(`input[name="zip_code"]`).Parent()
+			if zip.Find(`[data-testid="cep-status"][aria-live="polite"]`).Length() != 1 {
+				t.Error("no live region for the CEP lookup in the CEP's field")
+			}
+			if href, _ := zip.Find(`a[data-testid="cep-finder"]`).Attr("href"); href != CEPFinderURL {
+				t.Errorf("the CEP's field links to %q, want the Correios' search", href)
 			}
 			opts := block.Find(`select[name="state"] option`)
 			if opts.Length() != 28 {

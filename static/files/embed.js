@@ -11,6 +11,12 @@
  * "pixcheckout:paid", "pixcheckout:expired" and "pixcheckout:closed" (bubbling, cancelable; the
  * event is in e.detail).
  *
+ * When the checkout's view changes (form, PIX code, paid, expired, failed) while the frame's top is
+ * out of view, the page scrolls it into view (smoothly, unless the reader prefers reduced
+ * motion): on a phone the shopper would otherwise stay at the bottom of the form they just sent.
+ * Opt out with PixCheckout.mount(target, {session, scrollIntoView: false}) or
+ * data-pix-scroll-into-view="false" beside data-pix-checkout.
+ *
  * Each event is {type, sessionId, orderId, status, ...}: resize has height; paid may have
  * successUrl, closed cancelUrl. After "paid" the successUrl opens in the top window and after
  * "closed" the cancelUrl does, unless onEvent calls e.preventDefault() or a listener cancels the
@@ -71,7 +77,23 @@
     iframe.style.cssText = "display:block;width:100%;border:0;overflow:hidden;height:" + (opts.height || 600) + "px";
     el.appendChild(iframe);
 
-    var paid = false, last = null, destroyed = false;
+    var paid = false, last = null, destroyed = false, view = null;
+    var reveal = opts.scrollIntoView !== undefined ? opts.scrollIntoView !== false
+      : el.getAttribute("data-pix-scroll-into-view") !== "false";
+
+    // shown notes the view the frame now shows (a page's ready, or the PIX page expiring in
+    // place) and, when it is a new one, brings the frame's top into view if it is out of view.
+    // The first view is the one the page was opened with: nothing to bring back.
+    function shown(v) {
+      if (typeof v !== "string" || v === view) { return; }
+      var first = view === null;
+      view = v;
+      if (first || !reveal) { return; }
+      var top = iframe.getBoundingClientRect().top;
+      if (top > -1 && top < (w.innerHeight || d.documentElement.clientHeight)) { return; }
+      var still = w.matchMedia && w.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      iframe.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    }
 
     function emit(m) {
       var e = { type: m.type, defaultPrevented: false };
@@ -96,6 +118,8 @@
         var h = Math.ceil(Number(m.height));
         if (h > 0 && h < 100000) { iframe.style.height = h + "px"; }
       }
+      if (m.type === "ready") { shown(m.view); }
+      if (m.type === "expired" && view === "pix") { shown("expired"); }
       if (typeof m.status === "string" && m.status !== last) {
         var changed = last !== null;
         last = m.status;

@@ -1,5 +1,6 @@
 // The customer form: moves the focus to the error summary (browsers block autofocus inside a
-// cross-site frame), and fills the address in from the CEP as soon as one is typed.
+// cross-site frame), takes a field's error away as soon as the shopper changes its value, and
+// fills the address in from the CEP as soon as one is typed.
 // Progressive enhancement: without it the form works as it is.
 (function () {
   "use strict";
@@ -10,11 +11,38 @@
     if (summary.scrollIntoView) { summary.scrollIntoView({ block: "start" }); }
   }
 
-  var form = document.querySelector("form[data-cep-url]");
+  var form = document.querySelector("form[data-testid=checkout-form]");
+  if (!form) { return; }
+
+  // fixed takes the error of a field whose value changed away: its message, its invalid state
+  // and its line in the summary, and the summary once it has no line left. A red message that
+  // stays while the shopper fixes the field says the fix was wrong; the server checks every
+  // field again on the next submit. Removals are not read out by the summary's alert role.
+  function fixed(el) {
+    if (!el || !el.id || el.getAttribute("aria-invalid") !== "true") { return; }
+    var id = el.id + "-error";
+    el.removeAttribute("aria-invalid");
+    var msg = document.getElementById(id);
+    if (msg) { msg.parentNode.removeChild(msg); }
+    var rest = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(function (r) { return r && r !== id; });
+    if (rest.length > 0) { el.setAttribute("aria-describedby", rest.join(" ")); } else { el.removeAttribute("aria-describedby"); }
+    if (!summary) { return; }
+    var link = summary.querySelector('a[href="#' + el.id + '"]');
+    var item = link && link.closest("li");
+    if (item) { item.parentNode.removeChild(item); }
+    if (!summary.querySelector("li")) {
+      if (summary.contains(document.activeElement)) { el.focus(); }
+      summary.parentNode.removeChild(summary);
+      summary = null;
+    }
+  }
+  form.addEventListener("input", function (e) { fixed(e.target); });
+  form.addEventListener("change", function (e) { fixed(e.target); });
+
   var cep = document.getElementById("f-zip_code");
   var status = document.getElementById("cep-status");
-  if (!form || !cep || !status || !form.getAttribute("data-cep-url") || !window.fetch) { return; }
   var base = form.getAttribute("data-cep-url");
+  if (!cep || !status || !base || !window.fetch) { return; }
   var asked = "";
 
   // set writes a field the lookup knows, unless the shopper typed something else there: a value
@@ -26,6 +54,7 @@
     if (el.value !== "" && el.value !== mine) { return; }
     el.value = value;
     el.setAttribute("data-filled", value);
+    if (el.value !== "") { fixed(el); } // a state the list lacks leaves the select empty
   }
 
   function found(a) {
