@@ -15,7 +15,6 @@ import (
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-
 // Form field of the cart id on the catalogue's add-to-cart form, and of the line action.
 const (
 	fieldCartID = "cart_id"
