@@ -178,7 +178,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, a := range o.Attempts {
 		av := views.AttemptView{N: a.N, IdempotencyKey: a.IdempotencyKey, DepositID: a.TransactionID, State: string(a.State),
-			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error, CreatedAt: a.CreatedAt}
+			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error.String(), CreatedAt: a.CreatedAt}
 		if a.TransactionID != "" {
 			av.DepositURL = respond.Link(r, Path+"/deposits/"+url.PathEscape(a.TransactionID))
 		}
@@ -186,7 +186,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, h := range o.History {
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
-			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
+			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason.String()})
 	}
 	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
 }
