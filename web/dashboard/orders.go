@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -170,7 +171,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		if a.Complement != "" {
 			street += " — " + a.Complement
 		}
-		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, a.ZipCode + " · " + a.Country}
+		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, brdoc.FormatCEP(a.ZipCode) + " · " + a.Country}
 	}
 	for _, l := range o.Lines {
 		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
@@ -178,7 +179,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, a := range o.Attempts {
 		av := views.AttemptView{N: a.N, IdempotencyKey: a.IdempotencyKey, DepositID: a.TransactionID, State: string(a.State),
-			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error.String(), CreatedAt: a.CreatedAt}
+			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error, CreatedAt: a.CreatedAt}
 		if a.TransactionID != "" {
 			av.DepositURL = respond.Link(r, Path+"/deposits/"+url.PathEscape(a.TransactionID))
 		}
@@ -186,7 +187,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, h := range o.History {
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
-			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason.String()})
+			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
 	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
 }
