@@ -260,3 +260,34 @@ func TestDashboardWritesValuesAsPeopleDo(t *testing.T) {
 		t.Errorf("the answers' details: %q", got)
 	}
 }
+
+// TestCatalogueNamesEveryCode: every value the gateway's spec and the store define has its
+// words in the catalogue, so none reaches a page as it is spelled.
+func TestCatalogueNamesEveryCode(t *testing.T) {
+	t.Parallel()
+	var keys []string
+	for _, s := range gatewayclient.DepositStatuses() {
+		keys = append(keys, "dstatus."+string(s))
+	}
+	for _, s := range gatewayclient.WithdrawalStatuses() {
+		keys = append(keys, "wstatus."+string(s))
+	}
+	for _, k := range []gatewayclient.PixKeyType{gatewayclient.PixKeyCPF, gatewayclient.PixKeyCNPJ, gatewayclient.PixKeyEmail,
+		gatewayclient.PixKeyPhone, gatewayclient.PixKeyEVP} {
+		keys = append(keys, "pixkey."+string(k))
+	}
+	for _, c := range checkout.ReasonCodes() {
+		keys = append(keys, "reason."+string(c))
+	}
+	for _, l := range Langs() {
+		keys = append(keys, "langname."+string(l))
+	}
+	keys = append(keys, "origin."+string(gatewayclient.OriginQRCode), "origin."+string(gatewayclient.OriginPixKey),
+		"holder."+string(gatewayclient.HolderPF), "holder."+string(gatewayclient.HolderPJ),
+		"method."+string(gatewayclient.PaymentMethodPIX), "account.CHECKING", "account.SAVINGS", "account.PAYMENT")
+	for _, k := range keys {
+		if !HasKey(k) {
+			t.Errorf("the catalogue has no %q", k)
+		}
+	}
+}
