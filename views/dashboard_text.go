@@ -90,7 +90,11 @@ func ReasonText(lang Lang, r checkout.Reason) string {
 	if r.Overpaid() && (r.Code == checkout.ReasonDeposit || r.Code == checkout.ReasonLatePayment) {
 		s += T(lang, "reason.overpaid", FormatMoney(lang, r.Paid), FormatMoney(lang, r.Amount), FormatMoney(lang, r.Paid-r.Amount))
 	}
-	if r.Detail != "" {
+	switch {
+	case r.Detail == "":
+	case r.Code == checkout.ReasonBRCodeInvalid: // the decoder's words, not the gateway's
+		s += T(lang, "reason.cause", r.Detail)
+	default:
 		s += T(lang, "reason.detail", r.Detail)
 	}
 	return s

@@ -375,6 +375,7 @@ var dashboardMessages = map[string][2]string{
 	"reason.brcode_amount":      {"O código Pix do gateway é de %s; o pedido, de %s", "The gateway's PIX code is for %s; the order, for %s"},
 	"reason.overpaid":           {" — pago a mais: %s por %s, devolva %s", " — overpaid: %s for %s, refund %s"},
 	"reason.detail":             {" — mensagem do gateway: %s", " — the gateway's message: %s"},
+	"reason.cause":              {" (%s)", " (%s)"},
 
 	// Values of the gateway's records.
 	"pixkey.CPF":                {"CPF", "CPF"},

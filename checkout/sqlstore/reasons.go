@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
@@ -36,96 +36,69 @@ func readReason(code, params, detail string) (checkout.Reason, error) {
 	return r, nil
 }
 
-// reasonBatch is how many rows CodeReasons reads at a time.
-const reasonBatch = 500
+// reasonBatch is how many texts one statement of CodeReasons codes.
+const reasonBatch = 200
 
 // CodeReasons is the Go step of migration 11 (both dialects): the reasons of the order history
 // and the errors of the payment attempts stored before codes existed, as English text, become
 // codes with their parameters (checkout.ParseReason). Text of no known form stays as it was, a
 // note shown as it is.
+//
+// The same few texts fill most rows ("order placed", "deposit PAID"), so the step reads each
+// distinct text once and updates every row holding it by a join on a VALUES list of texts: a
+// scan of the table per 200 texts, not a statement per row.
 func CodeReasons(ctx context.Context, tx *sql.Tx) error {
-	history := reasonTable{
-		query: `SELECT order_id, position, reason FROM order_history
-			WHERE reason <> '' AND reason_code = '' AND (order_id > $1 OR (order_id = $1 AND position > $2))
-			ORDER BY order_id, position LIMIT ` + strconv.Itoa(reasonBatch),
-		args: func(key string, pos int) []any { return []any{key, pos} },
-		update: `UPDATE order_history SET reason = $1, reason_code = $2, reason_params = $3
-			WHERE order_id = $4 AND position = $5`,
-		positioned: true,
-	}
-	if err := history.code(ctx, tx); err != nil {
-		return fmt.Errorf("coding the order history's reasons: %w", err)
-	}
-	attempts := reasonTable{
-		query: `SELECT id, 0, error FROM attempts WHERE error <> '' AND error_code = '' AND id > $1
-			ORDER BY id LIMIT ` + strconv.Itoa(reasonBatch),
-		args:   func(key string, _ int) []any { return []any{key} },
-		update: `UPDATE attempts SET error = $1, error_code = $2, error_params = $3 WHERE id = $4`,
-	}
-	if err := attempts.code(ctx, tx); err != nil {
-		return fmt.Errorf("coding the payment attempts' errors: %w", err)
+	for _, t := range []struct{ table, text, code, params string }{
+		{"order_history", "reason", "reason_code", "reason_params"},
+		{"attempts", "error", "error_code", "error_params"},
+	} {
+		if err := codeTexts(ctx, tx, t.table, t.text, t.code, t.params); err != nil {
+			return fmt.Errorf("coding the %s of %s: %w", t.text, t.table, err)
+		}
 	}
 	return nil
 }
 
-// reasonTable is a table whose reasons CodeReasons codes: query reads (key, position, text)
-// rows after the key and position args gives it, update writes detail, code, parameters to the
-// row of a key (and position, when the query's has one).
-type reasonTable struct {
-	query  string
-	args   func(key string, pos int) []any
-	update string
-	// positioned: rows are keyed by key and position (else by key alone).
-	positioned bool
-}
-
-// code reads the rows by batches after the last one read, and writes the code of each text it
-// knows. A batch is read whole before any row is written, so that no query is open while the
-// same transaction writes.
-func (t reasonTable) code(ctx context.Context, tx *sql.Tx) error {
-	type row struct {
-		key  string
-		pos  int
-		text string
+// codeTexts codes the column text of table, writing code and params.
+func codeTexts(ctx context.Context, tx *sql.Tx, table, text, code, params string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT `+text+` FROM `+table+` WHERE `+text+` <> '' AND `+code+` = ''`)
+	if err != nil {
+		return err
 	}
-	lastKey, lastPos := "", -1
-	for {
-		rows, err := tx.QueryContext(ctx, t.query, t.args(lastKey, lastPos)...)
-		if err != nil {
+	var coded []any // old text, detail, code, parameters; four by four
+	for rows.Next() {
+		var old string
+		if err := rows.Scan(&old); err != nil {
+			rows.Close()
 			return err
 		}
-		var batch []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.key, &r.pos, &r.text); err != nil {
-				rows.Close()
-				return err
-			}
-			batch = append(batch, r)
+		if r := checkout.ParseReason(old); r.Code != checkout.ReasonNone {
+			c, p, d := reasonColumns(r)
+			coded = append(coded, old, d, c, p)
 		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, r := range batch {
-			reason := checkout.ParseReason(r.text)
-			if reason.Code == checkout.ReasonNone {
-				continue
-			}
-			code, params, detail := reasonColumns(reason)
-			args := []any{detail, code, params, r.key}
-			if t.positioned {
-				args = append(args, r.pos)
-			}
-			if _, err := tx.ExecContext(ctx, t.update, args...); err != nil {
-				return err
-			}
-		}
-		if len(batch) < reasonBatch {
-			return nil
-		}
-		lastKey, lastPos = batch[len(batch)-1].key, batch[len(batch)-1].pos
 	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for len(coded) > 0 {
+		n := min(len(coded), 4*reasonBatch)
+		batch := coded[:n]
+		coded = coded[n:]
+		values := make([]string, 0, len(batch)/4)
+		for i := 0; i < len(batch); i += 4 {
+			values = append(values, fmt.Sprintf("(CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS TEXT), CAST($%d AS TEXT))",
+				i+1, i+2, i+3, i+4))
+		}
+		// VALUES names its columns column1… in both dialects.
+		q := `UPDATE ` + table + ` SET ` + text + ` = v.column2, ` + code + ` = v.column3, ` + params + ` = v.column4
+			FROM (VALUES ` + strings.Join(values, ", ") + `) AS v
+			WHERE ` + table + `.` + text + ` = v.column1 AND ` + table + `.` + code + ` = ''`
+		if _, err := tx.ExecContext(ctx, q, batch...); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,6 +167,16 @@ func OldDatabase(t *testing.T) []string {
 		stmts = append(stmts, fmt.Sprintf(`INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
 			VALUES ('ord-reasons', %d, '', 'paid', %d, '%s')`, i, 1000+i, h.text))
 	}
+	// Many distinct texts: more than one statement's worth.
+	stmts = append(stmts, `INSERT INTO orders (id, number, external_code, request_key, status, amount, customer_name,
+			customer_document, created_at, updated_at) VALUES ('ord-renewed', 'PX-OLD00003', 'PX-OLD00003', 'rk-renewed',
+			'awaiting_payment', 2990, 'Maria', '52998224725', 1, 1)`)
+	values := make([]string, oldRenewals)
+	for i := range values {
+		values[i] = fmt.Sprintf(`('ord-renewed', %d, 'expired', 'awaiting_payment', %d, 'new qr code (attempt %d)')`, i, 1000+i, i+2)
+	}
+	stmts = append(stmts, `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason) VALUES `+
+		strings.Join(values, ", "))
 	for i, a := range oldAttemptErrors {
 		stmts = append(stmts, fmt.Sprintf(`INSERT INTO attempts (id, order_id, n, idempotency_key, state, error, created_at, updated_at)
 			VALUES ('att-old-%d', 'ord-reasons', %d, 'idem-old-reasons-%d', 'failed', '%s', 1, 1)`, i+1, i+1, i+1, a.text))
@@ -202,6 +213,9 @@ var oldReasons = []oldReason{
 	{"called the shopper; refund agreed", checkout.Note("called the shopper; refund agreed")},
 }
 
+// oldRenewals is how many renewals the order ord-renewed of OldDatabase has in its history.
+const oldRenewals = 450
+
 // oldAttemptErrors are attempt errors of the forms stored before codes.
 var oldAttemptErrors = []oldReason{
 	{"gateway refused the transaction: amount: must not be less than 1", checkout.Reason{Code: checkout.ReasonGatewayRefused,
@@ -226,6 +240,16 @@ func CheckUpgraded(t *testing.T, s MerchantStores, recorded func() int) {
 	for i, h := range o.History {
 		if h.Reason != oldReasons[i].want || h.Reason.String() != oldReasons[i].text {
 			t.Errorf("old reason %q became %#v (%q), want %#v", oldReasons[i].text, h.Reason, h.Reason.String(), oldReasons[i].want)
+		}
+	}
+	renewed, err := s.Order(context.Background(), "ord-renewed")
+	if err != nil || len(renewed.History) != oldRenewals {
+		t.Fatalf("the order renewed %d times: %v", oldRenewals, err)
+	}
+	for i, h := range renewed.History {
+		if want := (checkout.Reason{Code: checkout.ReasonQRRenewed, Attempt: i + 2}); h.Reason != want {
+			t.Errorf("renewal %d became %#v", i, h.Reason)
+			break
 		}
 	}
 	for i, a := range o.Attempts {
