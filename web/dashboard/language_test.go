@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,6 +30,15 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 	if _, err := e.outbox.DeliverDue(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// A physical order too: its address has a CEP.
+	cart := e.newCart("caneca-de-ceramica", "1")
+	_, form := e.get(cart + "/checkout")
+	physical := orderID(e.location(e.do(http.MethodPost, cart+"/checkout", url.Values{
+		"request_key": {form.Find(`input[name="request_key"]`).AttrOr("value", "")}, "name": {"Maria da Silva"},
+		"document": {"529.982.247-25"}, "email": {"maria@example.com.br"}, "phone": {"(11) 98765-4321"},
+		"zip_code": {"01310100"}, "street": {"Avenida Paulista"}, "number": {"1000"}, "neighborhood": {"Bela Vista"},
+		"city": {"São Paulo"}, "state": {"SP"}, "country": {"Brasil"},
+	})))
 	e.seed(12, 12)
 	_, doc := b.get("/dashboard/withdrawals")
 	wdID := doc.Find(`tr[data-testid="withdrawal-row"]`).First().AttrOr("data-id", "")
@@ -37,7 +47,7 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 	if wdID == "" || seededDep == "" {
 		t.Fatal("the sandbox's records are not listed")
 	}
-	pages := []string{"/dashboard", "/dashboard/orders", "/dashboard/orders/" + o.ID, "/dashboard/deposits",
+	pages := []string{"/dashboard", "/dashboard/orders", "/dashboard/orders/" + o.ID, "/dashboard/orders/" + physical, "/dashboard/deposits",
 		"/dashboard/deposits/" + depID, "/dashboard/deposits/" + seededDep, "/dashboard/withdrawals",
 		"/dashboard/withdrawals/" + wdID, "/dashboard/products", "/dashboard/settings"}
 
@@ -61,8 +71,8 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 					t.Errorf("%s%s: the code %q is shown as it is stored", p, lang, m)
 				}
 			}
-			if m := bare.FindString(text); m != "" {
-				t.Errorf("%s%s: %q is shown unformatted", p, lang, m)
+			if m := bare.FindString(text); m != "" || strings.Contains(text, "01310100") {
+				t.Errorf("%s%s: %q (or the CEP) is shown unformatted", p, lang, m)
 			}
 			if lang == "" {
 				for _, w := range english {
@@ -87,6 +97,10 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 	if text := readerText(doc); !strings.Contains(text, "529.982.247-25") || !strings.Contains(text, "(11) 98765-4321") ||
 		!strings.Contains(text, "Português (Brasil)") {
 		t.Errorf("the order's customer: %s", text)
+	}
+	_, doc = b.get("/dashboard/orders/" + physical)
+	if text := readerText(doc.Find(`[data-testid="address"]`)); !strings.Contains(text, "01310-100 · Brasil") {
+		t.Errorf("the order's address: %s", text)
 	}
 	_, doc = b.get("/dashboard/deposits/" + depID)
 	if text := readerText(doc); !strings.Contains(text, "Sandbox Pix (ambiente de testes)") || !strings.Contains(text, "Conta de pagamento") {
