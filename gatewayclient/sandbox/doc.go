@@ -199,12 +199,10 @@
 // amount), by status (client, status, created_at, …) and by amount (client, amount,
 // created_at, …); a page's ids come from the index and only its rows are read in full; for
 // an amount range that matches many deposits the page walks the date index (or, with one
-// status, that status's) newest first instead of sorting every match. List totals come
-// from counts of deposits in cells — client, UTC day, status, origin and amount bucket (four
-// per power of two) — kept in step with every write: the cells wholly inside a filter are
-// summed, and only the at most two days and two buckets its edges cut are counted in an
-// index (for a bucket mostly inside the filter, as the bucket's sum less the part outside).
-// counts.go explains it step by step.
+// status, that status's) newest first instead of sorting every match. A list's total is a
+// COUNT(*) of the same filter, read from whichever of these indexes the planner picks (each
+// holds every filter column): exact, as the spec's total is, and in the tens of milliseconds
+// over a million seeded deposits.
 //
 // # Webhooks
 //

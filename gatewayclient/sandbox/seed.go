@@ -100,9 +100,6 @@ func (s *Sandbox) Seed(ctx context.Context, clientID string, req SeedRequest) (S
 	}); err != nil {
 		return SeedResult{}, err
 	}
-	if err := rebuildCounts(ctx, tx, clientID); err != nil {
-		return SeedResult{}, err
-	}
 	if err := tx.Commit(); err != nil {
 		return SeedResult{}, fmt.Errorf("sandbox: seed: commit: %w", err)
 	}
