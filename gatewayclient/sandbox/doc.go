@@ -201,8 +201,10 @@
 // an amount range that matches many deposits the page walks the date index (or, with one
 // status, that status's) newest first instead of sorting every match. A list's total is a
 // COUNT(*) of the same filter, read from whichever of these indexes the planner picks (each
-// holds every filter column): exact, as the spec's total is, and in the tens of milliseconds
-// over a million seeded deposits.
+// holds every filter column; the date index is named when the filter has no date, status or
+// amount, where the planner would read the table): exact, as the spec's total is. It reads
+// every matching index entry, so a page costs some tens of milliseconds per hundred thousand
+// matches (BenchmarkListDeposits).
 //
 // # Webhooks
 //

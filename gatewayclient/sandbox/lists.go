@@ -154,12 +154,20 @@ func (s *Sandbox) listDocs(ctx context.Context, table string, w *where, total, p
 	return docs, nil
 }
 
-// countDeposits returns how many deposits of clientID match f. Every filter column is in each
-// of the list indexes (0002_deposit_lists.sql), so the count reads index entries only.
+// countDeposits returns how many deposits of clientID match f: a COUNT(*) that reads index
+// entries only, since each of the list indexes (0002_deposit_lists.sql) holds every filter
+// column. With no date, status or amount in f, SQLite's planner (its statistics after a seed
+// say that every deposit has the same client) would read the whole table, records and all,
+// instead: the date index is named then (BenchmarkListDeposits/none: 18 ms instead of 250
+// over 200,000 deposits).
 func (s *Sandbox) countDeposits(ctx context.Context, clientID string, f gc.DepositFilter) (int, error) {
 	w := depositWhere(clientID, f)
+	from := "deposits"
+	if f.StartDate.IsZero() && f.EndDate.IsZero() && len(f.Status) == 0 && f.MinAmount == 0 && f.MaxAmount == 0 {
+		from += " INDEXED BY " + idxDepositsByDate
+	}
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM deposits WHERE `+w.sql(), w.args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+from+` WHERE `+w.sql(), w.args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sandbox: count deposits: %w", err)
 	}
 	return n, nil
