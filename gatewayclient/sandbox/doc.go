@@ -174,13 +174,13 @@
 // nothing. Amounts are mostly small sales with a tail of large ones; payers are people (CPF)
 // and companies (CNPJ, some alphanumeric) from the brdoc generators; every state and both
 // origins occur, with histories that follow the tables above (a deposit still awaiting
-// payment only if its QR code has not expired yet). Seeded records still awaiting payment
-// (a few per million: those of the last half hour) store their QR image as POST
-// /transaction does; the others store none: GET /deposit/{id} makes it on read (about 2 ms),
-// and list pages leave it empty for them — making a PNG for each record of every page would
-// cost about 2 ms per record, ten times the rest of a page. All rows go in one transaction
-// with multi-row INSERTs, generated in parallel; other writes wait for it. Seeding sends no
-// webhooks, and ends with ANALYZE so that the planner knows the data.
+// payment only if its QR code has not expired yet). Seeded records store no QR image: GET
+// /deposit/{id} and the webhook of a control make it (about 2 ms), and so do list pages for
+// the records still awaiting payment (a few per million: those of the last half hour); they
+// leave it empty for the others — making a PNG for each record of every page would cost
+// about 2 ms per record, ten times the rest of a page. All rows go in one transaction with
+// INSERTs of 256 rows; other writes wait for it. Seeding sends no webhooks, and ends with
+// ANALYZE so that the planner knows the data.
 //
 // # Storage
 //

@@ -223,8 +223,8 @@ func (s *Sandbox) ListDeposits(ctx context.Context, clientID string, f gc.Deposi
 		if err := json.Unmarshal(doc, &d); err != nil {
 			return gc.Page[gc.Deposit]{}, fmt.Errorf("sandbox: decode deposit: %w", err)
 		}
-		// A record awaiting payment shows its QR image (seeded ones store it, so this is
-		// rarely made here); other seeded records list it empty.
+		// A record awaiting payment shows its QR image (made here for a seeded one, a few per
+		// million: those of the last half hour); other seeded records list it empty.
 		var qr string
 		if d.Status == gc.DepositPixQRCodeGenerated {
 			if qr, err = missingQR(&d); err != nil {

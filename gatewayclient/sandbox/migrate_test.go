@@ -149,16 +149,23 @@ func oldDataDir(t *testing.T, schema []string, n int) (dir string, ids []string)
 	}
 	old := &Sandbox{merchant: merchant{name: "OLD SANDBOX", city: "SAO PAULO", key: newUUID()}}
 	g := &seeder{s: old, seed: 11, now: msTime(testStart)}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range n {
 		cols, err := g.deposit(testClientID, i, n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Exec(`INSERT INTO deposits (id, client_id, status, amount, origin, created_at, expires_at, external_code, doc)
+		if _, err := tx.Exec(`INSERT INTO deposits (id, client_id, status, amount, origin, created_at, expires_at, external_code, doc)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, cols...); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, cols[0].(string))
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
 	}
 	for _, stmt := range []string{
 		// Counts that no longer match the deposits: the upgrade must not trust them.
