@@ -197,14 +197,13 @@
 // ms, external code, end-to-end ids, PIX key) beside the whole record as JSON. Covering
 // indexes serve newest-first pages: by date (client, created_at, id, status, origin,
 // amount), by status (client, status, created_at, …) and by amount (client, amount,
-// created_at, …); a page's ids come from the index and only its rows are read in full; for
-// an amount range that matches many deposits the page walks the date index (or, with one
-// status, that status's) newest first instead of sorting every match. A list's total is a
-// COUNT(*) of the same filter, read from whichever of these indexes the planner picks (each
-// holds every filter column; the date index is named when the filter has no date, status or
-// amount, where the planner would read the table): exact, as the spec's total is. It reads
-// every matching index entry, so a page costs some tens of milliseconds per hundred thousand
-// matches (BenchmarkListDeposits).
+// created_at, …), chosen by SQLite's planner with the statistics ANALYZE leaves after a
+// seed; a page's ids come from the index and only its rows are read in full. A list's total
+// is a COUNT(*) of the same filter over one of these indexes (each holds every filter
+// column; the date index is named when the filter has no date, status or amount, where the
+// planner would read the table): exact, as the spec's total is. It reads every matching
+// index entry, so a page costs some tens of milliseconds per hundred thousand matches
+// (BenchmarkListDeposits; figures in README.md).
 //
 // # Webhooks
 //

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -202,42 +201,5 @@ func TestSeededDepositsStoreNoQR(t *testing.T) {
 	}
 	for _, d := range page.Data {
 		checkPix(t, d.PixResponse, d.Amount)
-	}
-}
-
-// TestDepositPagesSameThroughEveryIndex checks that a page of deposits is the same whichever
-// index serves it: depositPageIndex only ever changes how a page is found, never what it holds.
-func TestDepositPagesSameThroughEveryIndex(t *testing.T) {
-	e := newEnv(t, nil)
-	ctx := context.Background()
-	if _, err := e.sb.Seed(ctx, testClientID, SeedRequest{Deposits: 500, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	now := e.sb.Now()
-	for _, f := range []gc.DepositFilter{
-		{MinAmount: 1000, MaxAmount: 30_000},
-		{MinAmount: 5000, MaxAmount: 6000, Status: []gc.DepositStatus{gc.DepositPaid}},
-		{MinAmount: 100, Status: []gc.DepositStatus{gc.DepositFailed, gc.DepositPaid}, Page: 3, PerPage: 7},
-		{MaxAmount: 50_000, DepositOrigin: []gc.DepositOrigin{gc.OriginPixKey}, StartDate: now.Add(-40 * 24 * time.Hour), EndDate: now.Add(-10 * 24 * time.Hour)},
-	} {
-		page, perPage := paging(f.Page, f.PerPage)
-		w := depositWhere(testClientID, f)
-		total, err := e.sb.countDeposits(ctx, testClientID, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantDocs, err := e.sb.listDocs(ctx, "deposits", w, total, page, perPage, "")
-		if err != nil || len(wantDocs) == 0 {
-			t.Fatalf("%+v: %d docs, %v", f, len(wantDocs), err)
-		}
-		for _, index := range []string{idxDepositsByDate, idxDepositsByStatus, idxDepositsByAmount} {
-			docs, err := e.sb.listDocs(ctx, "deposits", w, total, page, perPage, index)
-			if err != nil {
-				t.Fatalf("%+v through %s: %v", f, index, err)
-			}
-			if !slices.EqualFunc(docs, wantDocs, func(a, b []byte) bool { return string(a) == string(b) }) {
-				t.Fatalf("%+v through %s: %d docs, want %d", f, index, len(docs), len(wantDocs))
-			}
-		}
 	}
 }
