@@ -249,13 +249,6 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 		d.FeeAmount = &f
 		d.PaymentReceipt = receipt("payment", d.EndToEnd, t)
 	}
-	refund := func() {
-		ra := paidAmount(d)
-		d.RefundAmount = &ra
-		d.RefundDate = t
-		d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, t)
-		d.RefundReceipt = receipt("refund", d.EndToEndRefund, t)
-	}
 	x := r.IntN(1000)
 	switch {
 	case x < 5: // created, never processed
@@ -289,7 +282,7 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 			d.RefundAmount = &ra
 			if y < 50 {
 				move(gc.DepositRefunded, time.Duration(1+r.IntN(120))*time.Minute)
-				refund()
+				refundDone(d, t, r)
 			}
 		case y < 90:
 			move(gc.DepositBlocked, time.Duration(1+r.IntN(240))*time.Hour)
@@ -298,7 +291,7 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 			}
 			if y < 70 {
 				move(gc.DepositInfraction, time.Duration(1+r.IntN(72))*time.Hour)
-				refund()
+				refundDone(d, t, r)
 			}
 		case y < 100:
 			move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
