@@ -198,25 +198,10 @@ func TestOpenAdoptsUnnumberedDataDir(t *testing.T) {
 	e.start(nil)
 	checkAdopted(t, e, ids)
 
-	var applied []string
 	migrations := func() []string {
-		t.Helper()
-		rows, err := e.sb.r.Query(`SELECT component || ' ' || version || ' ' || applied_at FROM schema_migrations ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		return out
+		return queryStrings(t, e.sb.r, `SELECT component || ' ' || version || ' ' || applied_at FROM schema_migrations ORDER BY 1`)
 	}
-	applied = migrations()
+	applied := migrations()
 	if len(applied) != 6 {
 		t.Fatalf("schema_migrations %v, want outbox 1 to 3, sandbox 1 to 3", applied)
 	}

@@ -28,20 +28,7 @@ func TestSeedDeterministicRealisticConsistent(t *testing.T) {
 	}
 	// Same seed, same time: the same records (the merchant, made per data dir, aside).
 	docs := func(e *env, table string) []string {
-		rows, err := e.sb.w.QueryContext(ctx, `SELECT id || status || amount || created_at FROM `+table+` ORDER BY id`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		return out
+		return queryStrings(t, e.sb.w, `SELECT id || status || amount || created_at FROM `+table+` ORDER BY id`)
 	}
 	for _, table := range []string{"deposits", "withdrawals"} {
 		if da, db := docs(a, table), docs(b, table); !slices.Equal(da, db) || len(da) == 0 {
