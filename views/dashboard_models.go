@@ -17,7 +17,14 @@ type DashPage struct {
 	Nav       []NavItem // the sections, in order
 	LogoutURL string    // POST target of the sign-out button
 	ShopURL   string    // the shop's catalogue
+	Role      string    // the signed-in user's role
+	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
+	// may not use is not shown.
+	Perms map[string]bool
 }
+
+// Can reports whether the signed-in user's role has the permission perm.
+func (p DashPage) Can(perm string) bool { return p.Perms[perm] }
 
 // CSRFField is the name of the hidden input that carries the session's token in every
 // dashboard form.

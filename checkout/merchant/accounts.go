@@ -109,6 +109,10 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
+	if err := a.users.RecordSignIn(ctx, u.ID, now); err != nil {
+		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+	}
+	u.LastSignInAt = now
 	return u, nil
 }
 
@@ -152,11 +156,11 @@ func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*Us
 	return u, nil
 }
 
-// AddUser creates a user; invalid input gives a *checkout.FieldErrors (fields "email" and
-// "password"), a taken e-mail ErrEmailTaken.
-func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, error) {
+// AddUser creates a user with a role; invalid input gives a *checkout.FieldErrors (fields
+// "email", "password" and "role"), a taken e-mail ErrEmailTaken.
+func (a *Accounts) AddUser(ctx context.Context, email, password string, role Role) (*User, error) {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkEmail(email), CheckPassword(password, email)); err != nil {
+	if err := fieldErrors(checkEmail(email), CheckPassword(password, email), checkRole(role)); err != nil {
 		return nil, err
 	}
 	hash, err := a.hasher.Hash(ctx, password)
@@ -164,7 +168,7 @@ func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, 
 		return nil, err
 	}
 	now := a.now()
-	u := User{ID: a.newID(), Email: email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	u := User{ID: a.newID(), Email: email, Role: role, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
 	if err := a.users.CreateUser(ctx, u); err != nil {
 		return nil, fmt.Errorf("merchant: adding %s: %w", email, err)
 	}
@@ -197,7 +201,39 @@ func (a *Accounts) ResetPassword(ctx context.Context, email, password string) er
 // Users lists the users by e-mail.
 func (a *Accounts) Users(ctx context.Context) ([]User, error) { return a.users.Users(ctx) }
 
-// EnsureAdmin makes the first user at start-up. With an e-mail (CHECKOUT_ADMIN_EMAIL), that
+// User returns the user with that id, or checkout.ErrNotFound.
+func (a *Accounts) User(ctx context.Context, id string) (*User, error) { return a.users.User(ctx, id) }
+
+// UserByEmail returns the user with that e-mail (normalised here), or checkout.ErrNotFound.
+func (a *Accounts) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return a.users.UserByEmail(ctx, NormalizeEmail(email))
+}
+
+// ChangeRole gives the user with that id another role. An unknown role is a
+// *checkout.FieldErrors on FieldRole, an unknown user checkout.ErrNotFound, demoting the
+// last owner ErrLastOwner. The change holds from the user's next request on: the dashboard
+// reads the role at every request.
+func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role) error {
+	if err := fieldErrors(checkRole(role)); err != nil {
+		return err
+	}
+	if err := a.users.SetUserRole(ctx, id, role); err != nil {
+		return fmt.Errorf("merchant: changing the role of %s: %w", id, err)
+	}
+	return nil
+}
+
+// RemoveUser removes the user with that id: their sessions end at their next request (the
+// dashboard finds no user behind them). An unknown user is checkout.ErrNotFound, the last
+// owner ErrLastOwner.
+func (a *Accounts) RemoveUser(ctx context.Context, id string) error {
+	if err := a.users.DeleteUser(ctx, id); err != nil {
+		return fmt.Errorf("merchant: removing user %s: %w", id, err)
+	}
+	return nil
+}
+
+// EnsureAdmin makes the first user, an owner, at start-up. With an e-mail (CHECKOUT_ADMIN_EMAIL), that
 // user is created when missing, with password (or, when empty, a random one that is returned);
 // an existing user is left as is (use ResetPassword to change a password). Without an e-mail,
 // DefaultAdminEmail is created with a random password only when there is no user at all. The
@@ -222,7 +258,7 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 		password = RandomPassword()
 		generated = password
 	}
-	u, err = a.AddUser(ctx, email, password)
+	u, err = a.AddUser(ctx, email, password, RoleOwner)
 	if errors.Is(err, ErrEmailTaken) {
 		return nil, "", nil // another instance made it first
 	}

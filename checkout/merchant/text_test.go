@@ -19,7 +19,7 @@ func TestTextRule(t *testing.T) {
 		t.Errorf("a key name with U+202E: %v", err)
 	}
 	f := newFixture(t)
-	_, err = f.acc.AddUser(ctx, "ana\u2066@example.com", "s3nha-muito-boa")
+	_, err = f.acc.AddUser(ctx, "ana\u2066@example.com", "s3nha-muito-boa", merchant.RoleOwner)
 	if !errors.As(err, &fe) || fe.Code(merchant.FieldEmail) != checkout.CodeText {
 		t.Errorf("an e-mail with U+2066: %v", err)
 	}

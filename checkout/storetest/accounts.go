@@ -25,6 +25,8 @@ type AccountStores interface {
 func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("Users", func(t *testing.T) { testUsers(t, open(t)) })
 	t.Run("UsersConcurrentEmail", func(t *testing.T) { testUsersConcurrent(t, open(t)) })
+	t.Run("Roles", func(t *testing.T) { testRoles(t, open(t)) })
+	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
@@ -32,7 +34,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 }
 
 func user(id, email string) merchant.User {
-	return merchant.User{ID: id, Email: email, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
+	return merchant.User{ID: id, Email: email, Role: merchant.RoleOwner, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
 		CreatedAt: base, UpdatedAt: base}
 }
 
@@ -263,5 +265,98 @@ func testLoginOnStore(t *testing.T, s AccountStores) {
 	now = now.Add(time.Minute)
 	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1"); err != nil {
 		t.Fatalf("after the wait: %v", err)
+	}
+}
+
+// testRoles: roles are stored and changed, users removed, and the last owner stays one.
+func testRoles(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	owner, dev := user("u1", "ana@loja.example"), user("u2", "bia@loja.example")
+	dev.Role = merchant.RoleDeveloper
+	for _, u := range []merchant.User{owner, dev} {
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := s.User(ctx, "u2"); got.Role != merchant.RoleDeveloper {
+		t.Errorf("stored role %q, want developer", got.Role)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleViewer); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Errorf("demoting the last owner: %v, want ErrLastOwner", err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Errorf("removing the last owner: %v, want ErrLastOwner", err)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleOwner); err != nil {
+		t.Errorf("an owner made owner again: %v", err)
+	}
+	for _, f := range []func() error{
+		func() error { return s.SetUserRole(ctx, "nope", merchant.RoleViewer) },
+		func() error { return s.DeleteUser(ctx, "nope") },
+		func() error { return s.DeleteUser(ctx, "bad\xff\x00") },
+	} {
+		if err := f(); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("missing user: %v, want ErrNotFound", err)
+		}
+	}
+	if err := s.SetUserRole(ctx, "u2", merchant.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleOperator); err != nil {
+		t.Errorf("demoting one of two owners: %v", err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.User(ctx, "u1"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("a removed user: %v", err)
+	}
+	at := base.Add(time.Hour)
+	if err := s.RecordSignIn(ctx, "u2", at); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != merchant.RoleOwner {
+		t.Errorf("after RecordSignIn: %+v", got)
+	}
+}
+
+// testRolesConcurrent: owners demoting and removing each other all at once leave one owner.
+func testRolesConcurrent(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	const n = 6
+	for i := range n {
+		if err := s.CreateUser(ctx, user(fmt.Sprintf("o%d", i), fmt.Sprintf("o%d@loja.example", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if i%2 == 0 {
+				err = s.SetUserRole(ctx, fmt.Sprintf("o%d", i), merchant.RoleViewer)
+			} else {
+				err = s.DeleteUser(ctx, fmt.Sprintf("o%d", i))
+			}
+			if err != nil && !errors.Is(err, merchant.ErrLastOwner) {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	users, err := s.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := 0
+	for _, u := range users {
+		if u.Role == merchant.RoleOwner {
+			owners++
+		}
+	}
+	if owners != 1 {
+		t.Errorf("%d owners left, want exactly 1: %+v", owners, users)
 	}
 }

@@ -118,7 +118,8 @@ func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handle
 
 // routes is the dashboard's route table, below Path. The sign-in and sign-out need no
 // session; everything else does (requireUser), unknown paths included, so that a stranger
-// learns nothing of the routes, and every form carries the session's token (checkCSRF).
+// learns nothing of the routes, and every form carries the session's token (checkCSRF). Every
+// route of a signed-in user is in table, with the permission it needs.
 func (d *Dashboard) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(d.headers, d.sessions.LoadAndSave)
@@ -127,36 +128,95 @@ func (d *Dashboard) routes() http.Handler {
 	r.Post("/logout", d.logout)
 	r.Group(func(r chi.Router) {
 		r.Use(d.requireUser, d.checkCSRF)
-		r.Get("/", d.overview)
-		r.Get("/orders", d.orders)
-		r.Get("/orders/{id}", d.order)
-		r.Get("/products", d.products)
-		r.Post("/products", d.createProduct)
-		r.Get("/products/{id}", d.productForm)
-		r.Post("/products/{id}", d.updateProduct)
-		r.Post("/products/{id}/active", d.toggleProduct)
-		if d.settings != nil {
-			r.Get("/settings", d.settingsPage)
-			r.Post("/settings", d.saveSettings)
-			r.Post("/settings/secret", d.rotateSecret)
-			r.Post("/settings/keys", d.createKey)
-			r.Post("/settings/keys/{id}/revoke", d.revokeKey)
+		for _, rt := range d.table() {
+			r.With(d.allow(rt.Permission)).Method(rt.Method, rt.Pattern, rt.handler)
 		}
-		r.Get("/deposits", d.deposits)
-		r.Get("/deposits.csv", d.depositsCSV)
-		r.Get("/deposits/{id}", d.deposit)
-		r.Get("/withdrawals", d.withdrawals)
-		r.Get("/withdrawals.csv", d.withdrawalsCSV)
-		r.Get("/withdrawals/{id}", d.withdrawal)
 		r.NotFound(d.notFound)
 		r.MethodNotAllowed(d.notFound)
 	})
 	return r
 }
 
-// sections are the sections of the dashboard's navigation, in order (settings only when the
-// dashboard has the merchant settings).
-var sections = []string{"overview", "orders", "deposits", "withdrawals", "products", "settings"}
+// Route is one route of a signed-in user and the permission (merchant.Permissions) it needs.
+type Route struct {
+	Method, Pattern string // as chi routes them, below Path
+	Permission      merchant.Permission
+	handler         http.HandlerFunc
+}
+
+// Routes lists the routes of signed-in users with the permission each needs: the route table
+// itself, for its documentation and its tests.
+func (d *Dashboard) Routes() []Route { return d.table() }
+
+// table is the route table of signed-in users. A route is served only through it, so none
+// can go without a permission.
+func (d *Dashboard) table() []Route {
+	get, post := http.MethodGet, http.MethodPost
+	rt := []Route{
+		{get, "/", merchant.PermOrdersRead, d.overview},
+		{get, "/orders", merchant.PermOrdersRead, d.orders},
+		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
+		{get, "/products", merchant.PermProductsRead, d.products},
+		{post, "/products", merchant.PermProductsWrite, d.createProduct},
+		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
+		{post, "/products/{id}", merchant.PermProductsWrite, d.updateProduct},
+		{post, "/products/{id}/active", merchant.PermProductsWrite, d.toggleProduct},
+		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
+		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
+		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
+		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
+		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
+	}
+	if d.settings != nil {
+		rt = append(rt,
+			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
+			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
+			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
+			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},
+			Route{post, "/settings/keys/{id}/revoke", merchant.PermKeys, d.revokeKey})
+	}
+	return rt
+}
+
+// allow lets through only a user whose role has perm; anyone else gets the 403 page.
+func (d *Dashboard) allow(perm merchant.Permission) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !can(r, perm) {
+				d.forbidden(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// forbidden is the dashboard's 403 page: the user's role may not do what they asked.
+func (d *Dashboard) forbidden(w http.ResponseWriter, r *http.Request) {
+	lang := respond.Lang(r)
+	u := userOf(r)
+	d.site.Log.WarnContext(r.Context(), "dashboard request refused to the user's role", "request_id", respond.RequestID(r.Context()),
+		"user", u.ID, "role", string(u.Role), "method", r.Method, "path", r.URL.Path)
+	d.errorPage(w, r, http.StatusForbidden, views.T(lang, "forbidden.title"), views.T(lang, "forbidden.text"), "",
+		respond.Link(r, Path))
+}
+
+// can reports whether the signed-in user of r has perm.
+func can(r *http.Request, perm merchant.Permission) bool {
+	u := userOf(r)
+	return u != nil && u.Role.Can(perm)
+}
+
+// sections are the sections of the dashboard's navigation, in order, each with the permission
+// that shows it (settings only when the dashboard has the merchant settings).
+var sections = []struct {
+	key  string
+	perm merchant.Permission
+}{
+	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
+	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"settings", merchant.PermSettings},
+}
 
 // Session keys of the dashboard.
 const (
@@ -285,15 +345,20 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 	if u := userOf(r); u != nil {
 		p.User = u.Email
 		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
-		for _, key := range sections {
-			if key == "settings" && d.settings == nil {
+		p.Role = string(u.Role)
+		p.Perms = map[string]bool{}
+		for _, perm := range merchant.Permissions[u.Role] {
+			p.Perms[string(perm)] = true
+		}
+		for _, sec := range sections {
+			if sec.key == "settings" && d.settings == nil || !u.Role.Can(sec.perm) {
 				continue
 			}
-			path := Path + "/" + key
-			if key == "overview" {
+			path := Path + "/" + sec.key
+			if sec.key == "overview" {
 				path = Path
 			}
-			p.Nav = append(p.Nav, views.NavItem{Key: key, URL: respond.Link(r, path)})
+			p.Nav = append(p.Nav, views.NavItem{Key: sec.key, URL: respond.Link(r, path)})
 		}
 	}
 	return p

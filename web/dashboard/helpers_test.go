@@ -40,6 +40,8 @@ type env struct {
 	sb     *sandbox.Sandbox
 	client *gatewayclient.Client
 	dash   *dashEnv
+	board  *dashboard.Dashboard
+	keys   *merchant.Keys
 	http   *http.Client
 }
 
@@ -122,7 +124,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),
@@ -265,7 +267,7 @@ func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
 	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
-	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword); err != nil {
+	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
 	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb,
@@ -414,7 +416,13 @@ func (b *browser) post(path string, form url.Values, header ...string) (*http.Re
 // login signs in with the test user and returns the CSRF token of the session.
 func (b *browser) login() string {
 	b.e.t.Helper()
-	res, _ := b.post("/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}})
+	return b.loginAs(dashEmail, dashPassword)
+}
+
+// loginAs signs in as a user and returns the CSRF token of the session.
+func (b *browser) loginAs(email, password string) string {
+	b.e.t.Helper()
+	res, _ := b.post("/dashboard/login", url.Values{"email": {email}, "password": {password}})
 	if loc := b.e.location(res); loc != "/dashboard" {
 		b.e.t.Fatalf("sign-in went to %q", loc)
 	}
