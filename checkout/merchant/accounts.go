@@ -24,26 +24,30 @@ var ErrSessionEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: 
 
 // AccountsOptions configure Accounts; zero fields take the defaults.
 type AccountsOptions struct {
-	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
-	Throttle ThrottlePolicy   // default DefaultThrottlePolicy
-	Clock    func() time.Time // default time.Now
-	NewID    func() string    // default checkout.NewID
+	// Invitations keeps the invitations to the dashboard (nil: none can be made).
+	Invitations InvitationStore
+	Hasher      *Hasher          // default NewHasher(OWASPParams, 0)
+	Throttle    ThrottlePolicy   // default DefaultThrottlePolicy
+	Clock       func() time.Time // default time.Now
+	NewID       func() string    // default checkout.NewID
 }
 
 // Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
 type Accounts struct {
-	users    UserStore
-	throttle ThrottleStore
-	hasher   *Hasher
-	policy   ThrottlePolicy
-	now      func() time.Time
-	newID    func() string
-	dummy    string // a hash verified for unknown e-mails, so they take as long as known ones
+	users       UserStore
+	invitations InvitationStore // nil: no invitations
+	throttle    ThrottleStore
+	hasher      *Hasher
+	policy      ThrottlePolicy
+	now         func() time.Time
+	newID       func() string
+	dummy       string // a hash verified for unknown e-mails, so they take as long as known ones
 }
 
 // NewAccounts returns the accounts service on its stores.
 func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) *Accounts {
-	a := &Accounts{users: users, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle, now: opts.Clock, newID: opts.NewID}
+	a := &Accounts{users: users, invitations: opts.Invitations, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
+		now: opts.Clock, newID: opts.NewID}
 	if a.hasher == nil {
 		a.hasher = NewHasher(OWASPParams, 0)
 	}
@@ -271,6 +275,13 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 // Prune forgets failed sign-ins older than the policy's ForgetAfter.
 func (a *Accounts) Prune(ctx context.Context) (int, error) {
 	return a.throttle.PruneLoginFailures(ctx, a.now().Add(-a.policy.ForgetAfter))
+}
+
+// newToken returns 256 random bits, URL-safe: the secret of an invitation's link.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // RandomPassword returns 144 random bits as 24 URL-safe characters: a first user's password,

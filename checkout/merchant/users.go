@@ -27,7 +27,12 @@ type User struct {
 	CreatedAt    time.Time
 	UpdatedAt    time.Time // the last change of the password
 	LastSignInAt time.Time // zero: never signed in
+	// TOTPEnabledAt is when two-factor sign-in was turned on (zero: off).
+	TOTPEnabledAt time.Time
 }
+
+// TOTPEnabled reports whether the user signs in with a second factor.
+func (u User) TOTPEnabled() bool { return !u.TOTPEnabledAt.IsZero() }
 
 // LogValue keeps the password hash out of logs.
 func (u User) LogValue() slog.Value {

@@ -17,6 +17,8 @@ import (
 type AccountStores interface {
 	merchant.UserStore
 	merchant.ThrottleStore
+	merchant.InvitationStore
+	merchant.AuditStore
 	Sessions() merchant.SessionStore
 }
 
@@ -27,6 +29,8 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("UsersConcurrentEmail", func(t *testing.T) { testUsersConcurrent(t, open(t)) })
 	t.Run("Roles", func(t *testing.T) { testRoles(t, open(t)) })
 	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
+	t.Run("Invitations", func(t *testing.T) { testInvitations(t, open(t)) })
+	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
@@ -358,5 +362,98 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 	}
 	if owners != 1 {
 		t.Errorf("%d owners left, want exactly 1: %+v", owners, users)
+	}
+}
+
+// testInvitations: an invitation is used once, before it expires, and makes its user.
+func testInvitations(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	now := base
+	clock := func() time.Time { return now }
+	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock, Invitations: s,
+		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", merchant.RoleDeveloper, "ana@loja.example")
+	if err != nil || inv.Email != "nova@loja.example" || !inv.ExpiresAt.Equal(base.Add(72*time.Hour)) {
+		t.Fatalf("Invite = %+v, %v", inv, err)
+	}
+	if pending, err := acc.PendingInvitations(ctx); err != nil || len(pending) != 1 || pending[0].TokenHash == token {
+		t.Fatalf("pending = %+v, %v (the token itself must not be stored)", pending, err)
+	}
+	if _, err := acc.AcceptInvitation(ctx, token, "curta"); err == nil {
+		t.Fatal("a short password was accepted")
+	}
+	u, err := acc.AcceptInvitation(ctx, token, "tres-palavras-soltas")
+	if err != nil || u.Role != merchant.RoleDeveloper || u.Email != "nova@loja.example" {
+		t.Fatalf("accept = %+v, %v", u, err)
+	}
+	if _, err := acc.AcceptInvitation(ctx, token, "outra-senha-forte-9"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("a used link: %v", err)
+	}
+	if _, _, err := acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana"); !errors.Is(err, merchant.ErrEmailTaken) {
+		t.Errorf("inviting a user: %v", err)
+	}
+	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = base.Add(72*time.Hour - time.Millisecond)
+	if _, err := acc.Invitation(ctx, late); err != nil {
+		t.Errorf("a link just before 72 h: %v", err)
+	}
+	now = base.Add(72 * time.Hour)
+	if _, err := acc.AcceptInvitation(ctx, late, "tres-palavras-soltas"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("a link after 72 h: %v", err)
+	}
+	if _, err := acc.Invitation(ctx, "nonsense"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("an unknown link: %v", err)
+	}
+	now = base
+	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("withdrawing twice: %v", err)
+	}
+}
+
+// testAudit: entries are appended and listed newest first, filtered, paged and pruned.
+func testAudit(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	now := base
+	log := merchant.NewAuditLog(s, 24*time.Hour, func() time.Time { return now })
+	for i, e := range []merchant.AuditEntry{
+		{Actor: "ana@loja.example", Action: merchant.AuditSignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
+		{Actor: "cli", Action: merchant.AuditUserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
+		{Actor: "ana@loja.example", Action: merchant.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
+	} {
+		now = base.Add(time.Duration(i) * time.Hour)
+		if err := log.Record(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := log.Entries(ctx, merchant.AuditFilter{})
+	if err != nil || len(all) != 3 || all[0].Action != merchant.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
+		!all[2].At.Equal(base) || all[1].Detail != "role: viewer" {
+		t.Fatalf("Entries = %+v, %v", all, err)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{Actor: "ana@loja.example"}); len(got) != 2 {
+		t.Errorf("by actor: %+v", got)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditUserAdded}); len(got) != 1 || got[0].Actor != "cli" {
+		t.Errorf("by action: %+v", got)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{BeforeID: all[0].ID, Limit: 1}); len(got) != 1 || got[0].ID != all[1].ID {
+		t.Errorf("next page: %+v", got)
+	}
+	if actors, err := log.Actors(ctx); err != nil || len(actors) != 2 || actors[0] != "ana@loja.example" || actors[1] != "cli" {
+		t.Errorf("actors: %v, %v", actors, err)
+	}
+	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
+	if n, err := log.Prune(ctx); err != nil || n != 1 {
+		t.Errorf("Prune = %d, %v", n, err)
 	}
 }

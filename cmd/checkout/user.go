@@ -88,7 +88,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	acc, closeStore, err := app.OpenAccounts(ctx, cfg)
+	acc, audit, closeStore, err := app.OpenAccounts(ctx, cfg)
 	if err != nil {
 		return openFailed(stderr, "checkout user", err)
 	}
@@ -121,11 +121,13 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 		if _, err := acc.AddUser(ctx, email, password, role); err != nil {
 			return userError(stderr, prog, err)
 		}
+		auditCLI(ctx, stderr, audit, merchant.AuditUserAdded, email, "role: "+string(role))
 		fmt.Fprintf(stdout, "user %s added as %s\n", email, role)
 	case "reset-password":
 		if err := acc.ResetPassword(ctx, email, password); err != nil {
 			return userError(stderr, prog, err)
 		}
+		auditCLI(ctx, stderr, audit, merchant.AuditPasswordReset, email, "")
 		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
 	}
 	if generated {
@@ -153,4 +155,12 @@ func userError(stderr io.Writer, prog string, err error) int {
 		fmt.Fprintln(stderr, "checkout user:", err)
 	}
 	return 1
+}
+
+// auditCLI records in the audit log what a command changed, with the actor merchant.ActorCLI.
+// A failure is told but does not undo the change.
+func auditCLI(ctx context.Context, stderr io.Writer, audit *merchant.AuditLog, action, object, detail string) {
+	if err := audit.Record(ctx, merchant.AuditEntry{Actor: merchant.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
+		fmt.Fprintln(stderr, "checkout: the audit log:", err)
+	}
 }

@@ -27,7 +27,7 @@ func login(t *testing.T, dataDir, email, password string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	acc, _, closeStore, err := app.OpenAccounts(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +99,26 @@ func TestUserCommand(t *testing.T) {
 		!regexp.MustCompile(`^bia@loja\.example +viewer `).MatchString(lines[2]) || !strings.Contains(lines[0], "ROLE") ||
 		strings.Contains(out, "argon2") {
 		t.Errorf("list: %d %q", code, out)
+	}
+	// What the command changed is in the audit log, by the actor cli.
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, audit, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := audit.Entries(context.Background(), merchant.AuditFilter{Actor: merchant.ActorCLI})
+	closeStore()
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Action+" "+e.Object+" "+e.Detail)
+	}
+	for _, want := range []string{"user.added bia@loja.example role: viewer", "password.reset ana@loja.example "} {
+		if err != nil || !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("audit log by cli: %q, %v; want %q", got, err, want)
+		}
 	}
 	// Usage errors exit 2.
 	// -role is required by add, and must name a role.

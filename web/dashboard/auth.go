@@ -29,6 +29,8 @@ func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
+	case r.URL.Query().Get("joined") == "1":
+		v.Notice = views.T(lang, "login.joined")
 	}
 	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
@@ -62,10 +64,12 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
+			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), "throttled")
 			d.site.Log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", respond.RequestID(ctx))
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):
 			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
+			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), "wrong e-mail or password")
 			v.Error = views.T(lang, "login.failed")
 			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
@@ -81,6 +85,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
+	d.recordAs(r, u.Email, merchant.AuditSignIn, u.Email, "")
 	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 

@@ -58,6 +58,8 @@ type Options struct {
 	Keys     *merchant.Keys
 	// Notifications, when set, shows the latest notifications on the settings page.
 	Notifications *merchant.DeliveryLog
+	// Audit, when set, records who changed what and gives the audit log's page.
+	Audit *merchant.AuditLog
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
@@ -76,6 +78,8 @@ type Dashboard struct {
 	settings      *merchant.SettingsManager // nil: no settings page
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
+	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
+	publicURL     string
 	sessions      *scs.SessionManager
 	handler       http.Handler
 }
@@ -90,7 +94,7 @@ func New(opts Options) (*Dashboard, error) {
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
-		notifications: opts.Notifications}
+		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -126,6 +130,8 @@ func (d *Dashboard) routes() http.Handler {
 	r.Get("/login", d.loginPage)
 	r.Post("/login", d.login)
 	r.Post("/logout", d.logout)
+	r.Get("/invite/{token}", d.invitePage)
+	r.Post("/invite/{token}", d.acceptInvitation)
 	r.Group(func(r chi.Router) {
 		r.Use(d.requireUser, d.checkCSRF)
 		for _, rt := range d.table() {
@@ -167,6 +173,16 @@ func (d *Dashboard) table() []Route {
 		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
 		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
+		{get, "/users", merchant.PermUsers, d.usersPage},
+		{post, "/users", merchant.PermUsers, d.invite},
+		{post, "/users/{id}/role", merchant.PermUsers, d.changeRole},
+		{post, "/users/{id}/remove", merchant.PermUsers, d.removeUser},
+		{post, "/users/invitations/{id}/withdraw", merchant.PermUsers, d.withdrawInvitation},
+	}
+	if d.audit != nil {
+		rt = append(rt,
+			Route{get, "/audit", merchant.PermAudit, d.auditPage},
+			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
 	}
 	if d.settings != nil {
 		rt = append(rt,
@@ -216,6 +232,7 @@ var sections = []struct {
 }{
 	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
 	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"settings", merchant.PermSettings},
+	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit},
 }
 
 // Session keys of the dashboard.
@@ -351,7 +368,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.Perms[string(perm)] = true
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || !u.Role.Can(sec.perm) {
+			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || !u.Role.Can(sec.perm) {
 				continue
 			}
 			path := Path + "/" + sec.key

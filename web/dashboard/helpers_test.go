@@ -106,7 +106,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		gw = client
 	}
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Sessions: store.Sessions(), PublicURL: o.publicURL})
+		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,6 +258,7 @@ const (
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
 	accounts *merchant.Accounts
+	audit    *merchant.AuditLog
 	settings *merchant.SettingsManager
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
@@ -266,11 +267,11 @@ type dashEnv struct {
 func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb,
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: merchant.NewAuditLog(store, 0, sb.Now),
 		settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now)}
 }
 

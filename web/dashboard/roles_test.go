@@ -27,7 +27,7 @@ var (
 )
 
 // publicRoutes need no session.
-var publicRoutes = []string{"GET /login", "POST /login", "POST /logout"}
+var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /invite/{token}", "POST /invite/{token}"}
 
 // routeCase is one route: who may use it, and the form an allowed user posts.
 type routeCase struct {
@@ -61,6 +61,15 @@ var routeCases = map[string]routeCase{
 	"POST /settings/secret":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /settings/keys":             {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{"name": {"ERP"}} }},
 	"POST /settings/keys/{id}/revoke": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /users":                      {allowed: ownersOnly},
+	"POST /users": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"email": {"nova@loja.example"}, "role": {"operator"}}
+	}},
+	"POST /users/{id}/role":                 {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"role": {"viewer"}} }},
+	"POST /users/{id}/remove":               {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /users/invitations/{id}/withdraw": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /audit":                            {allowed: integrator},
+	"GET /audit.csv":                        {allowed: integrator},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -91,13 +100,28 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	extra, err := e.dash.accounts.AddUser(ctx, "extra@loja.example", dashPassword, merchant.RoleViewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewer, err := e.dash.accounts.UserByEmail(ctx, "viewer@loja.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, inv, err := e.dash.accounts.Invite(ctx, "convidada@loja.example", merchant.RoleViewer, dashEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := &roleFixture{e: e, ids: map[string]string{
-		"/orders/{id}":               orderID(e.placeOrder()),
-		"/products/{id}":             "ebook-receitas-do-cerrado",
-		"/products/{id}/active":      "ebook-receitas-do-cerrado",
-		"/deposits/{id}":             deps.Data[0].ID,
-		"/withdrawals/{id}":          wds.Data[0].ID,
-		"/settings/keys/{id}/revoke": key.ID,
+		"/orders/{id}":                     orderID(e.placeOrder()),
+		"/products/{id}":                   "ebook-receitas-do-cerrado",
+		"/products/{id}/active":            "ebook-receitas-do-cerrado",
+		"/deposits/{id}":                   deps.Data[0].ID,
+		"/withdrawals/{id}":                wds.Data[0].ID,
+		"/settings/keys/{id}/revoke":       key.ID,
+		"/users/{id}/role":                 viewer.ID,
+		"/users/{id}/remove":               extra.ID,
+		"/users/invitations/{id}/withdraw": inv.ID,
 	}}
 	return f
 }

@@ -83,10 +83,11 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 			in.FrameOrigins = append(in.FrameOrigins, line)
 		}
 	}
-	if cur, err := d.settings.Get(r.Context()); err == nil && cur.URLFromConfig {
+	before, err := d.settings.Get(r.Context())
+	if err == nil && before.URLFromConfig {
 		in.WebhookURL = "" // the configuration's URL wins; the page shows it read-only
 	}
-	_, err := d.settings.Update(r.Context(), in)
+	after, err := d.settings.Update(r.Context(), in)
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, &in)
@@ -102,6 +103,14 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	var changes []string
+	if before.WebhookURL != after.WebhookURL {
+		changes = append(changes, merchant.AuditChange(merchant.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
+	}
+	if b, a := strings.Join(before.FrameOrigins, " "), strings.Join(after.FrameOrigins, " "); b != a {
+		changes = append(changes, merchant.AuditChange(merchant.FieldFrameOrigins, b, a))
+	}
+	d.record(r, merchant.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
 	respond.Redirect(w, r, Path+"/settings?done=saved")
 }
 
@@ -111,6 +120,7 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditSecretRotated, "notification signing secret", "")
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
 }
 
@@ -131,6 +141,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditKeyCreated, key.Name, key.Hint)
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
@@ -141,6 +152,14 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 // revokeKey is POST /dashboard/settings/keys/{id}/revoke.
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
+	name := id
+	if ks, err := d.keys.List(r.Context()); err == nil {
+		for _, k := range ks {
+			if k.ID == id {
+				name = k.Name
+			}
+		}
+	}
 	if err := d.keys.Revoke(r.Context(), id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
 			lang := respond.Lang(r)
@@ -151,6 +170,7 @@ func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditKeyRevoked, name, id)
 	d.site.Log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", id, "user", userOf(r).ID)
 	respond.Redirect(w, r, Path+"/settings?done=revoked")
