@@ -70,3 +70,41 @@ type AuditRow struct {
 	At                                     time.Time
 	Actor, Action, Object, Address, Detail string
 }
+
+// AccountView is the own account page: the password, the sessions, the second factor.
+type AccountView struct {
+	DashPage
+	Email          string
+	PasswordAction string
+	Errors         map[string]string // "current_password", "new_password", "code", "totp_password"
+	Sessions       []SessionRow
+	// The second factor: on (RecoveryLeft codes unused), or an enrolment under way (TOTPQR,
+	// a PNG data URL, and TOTPSecret, to type by hand), or neither.
+	TOTPEnabled       bool
+	TOTPRequired      bool // the owners require it of everyone
+	RecoveryLeft      int
+	TOTPQR            string
+	TOTPSecret        string
+	RecoveryCodes     []string // just made: shown this once
+	TOTPStartAction   string
+	TOTPConfirmAction string
+	TOTPDisableAction string
+	Notice            string
+	Failed            string
+}
+
+// SessionRow is one session of the user.
+type SessionRow struct {
+	CreatedAt, SeenAt time.Time
+	Address           string
+	UserAgent         string
+	Current           bool // this browser's
+	EndAction         string
+}
+
+// SecondFactorView is the second step of the sign-in.
+type SecondFactorView struct {
+	DashPage
+	Action string
+	Error  string
+}

@@ -26,16 +26,22 @@ var ErrSessionEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: 
 type AccountsOptions struct {
 	// Invitations keeps the invitations to the dashboard (nil: none can be made).
 	Invitations InvitationStore
-	Hasher      *Hasher          // default NewHasher(OWASPParams, 0)
-	Throttle    ThrottlePolicy   // default DefaultThrottlePolicy
-	Clock       func() time.Time // default time.Now
-	NewID       func() string    // default checkout.NewID
+	// Sessions keeps the users' sessions as they see them (nil: not listed, not checked).
+	Sessions UserSessionStore
+	// TOTP keeps the users' second factor (nil: none).
+	TOTP     TOTPStore
+	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
+	Throttle ThrottlePolicy   // default DefaultThrottlePolicy
+	Clock    func() time.Time // default time.Now
+	NewID    func() string    // default checkout.NewID
 }
 
 // Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
 type Accounts struct {
 	users       UserStore
-	invitations InvitationStore // nil: no invitations
+	invitations InvitationStore  // nil: no invitations
+	sessions    UserSessionStore // nil: sessions not listed
+	totp        TOTPStore        // nil: no second factor
 	throttle    ThrottleStore
 	hasher      *Hasher
 	policy      ThrottlePolicy
@@ -46,7 +52,7 @@ type Accounts struct {
 
 // NewAccounts returns the accounts service on its stores.
 func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) *Accounts {
-	a := &Accounts{users: users, invitations: opts.Invitations, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
+	a := &Accounts{users: users, invitations: opts.Invitations, sessions: opts.Sessions, totp: opts.TOTP, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
 		now: opts.Clock, newID: opts.NewID}
 	if a.hasher == nil {
 		a.hasher = NewHasher(OWASPParams, 0)

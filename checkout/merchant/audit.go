@@ -104,9 +104,12 @@ func NewAuditLog(store AuditStore, retention time.Duration, clock func() time.Ti
 const maxAuditText = 512
 
 // clip makes s storable and short: valid UTF-8 without NUL, at most maxAuditText bytes.
-func clip(s string) string {
+func clip(s string) string { return clipN(s, maxAuditText) }
+
+// clipN makes s valid UTF-8 without NUL, of at most n bytes.
+func clipN(s string, n int) string {
 	s = strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", ""), "\uFFFD")
-	for len(s) > maxAuditText {
+	for len(s) > n {
 		_, size := utf8.DecodeLastRuneInString(s)
 		s = s[:len(s)-size]
 	}

@@ -29,6 +29,12 @@ type User struct {
 	LastSignInAt time.Time // zero: never signed in
 	// TOTPEnabledAt is when two-factor sign-in was turned on (zero: off).
 	TOTPEnabledAt time.Time
+	// TOTPSecret is the base32 secret shared with the user's authenticator app. Never shown
+	// again after the enrolment, never logged.
+	TOTPSecret string
+	// TOTPLastStep is the time step of the last code accepted: a code of that step or an
+	// earlier one is refused (no replay).
+	TOTPLastStep int64
 }
 
 // TOTPEnabled reports whether the user signs in with a second factor.

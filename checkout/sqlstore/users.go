@@ -18,15 +18,24 @@ var (
 	_ merchant.ThrottleStore = (*Store)(nil)
 )
 
-const userColumns = `id, email, password_hash, created_at, updated_at, role, last_sign_in_at`
+const userColumns = `id, email, password_hash, created_at, updated_at, role, last_sign_in_at, totp_secret, totp_enabled_at, totp_last_step`
+
+// userValues are the placeholders of userColumns.
+const userValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10`
+
+// userArgs are the values of userColumns.
+func userArgs(u merchant.User) []any {
+	return []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt), string(u.Role), ms(u.LastSignInAt),
+		u.TOTPSecret, ms(u.TOTPEnabledAt), u.TOTPLastStep}
+}
 
 // CreateUser stores a new user; a taken e-mail gives merchant.ErrEmailTaken, also when another
 // process inserts it at the same moment (the unique index decides).
 func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
 	inserted := false
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7)
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES (` + userValues + `)
 		ON CONFLICT DO NOTHING`,
-		Args:     []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt), string(u.Role), ms(u.LastSignInAt)},
+		Args:     userArgs(u),
 		Affected: func(n int64) error { inserted = n == 1; return nil }})
 	if err != nil {
 		return s.errorf("storing user: %w", err)
@@ -69,12 +78,13 @@ func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.Use
 
 func scanUser(r Rows) (merchant.User, error) {
 	var u merchant.User
-	var created, updated, signedIn int64
+	var created, updated, signedIn, totpOn int64
 	var role string
-	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated, &role, &signedIn); err != nil {
+	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated, &role, &signedIn, &u.TOTPSecret, &totpOn, &u.TOTPLastStep); err != nil {
 		return u, err
 	}
 	u.CreatedAt, u.UpdatedAt, u.LastSignInAt, u.Role = fromMS(created), fromMS(updated), fromMS(signedIn), merchant.Role(role)
+	u.TOTPEnabledAt = fromMS(totpOn)
 	return u, nil
 }
 

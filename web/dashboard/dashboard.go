@@ -130,6 +130,8 @@ func (d *Dashboard) routes() http.Handler {
 	r.Get("/login", d.loginPage)
 	r.Post("/login", d.login)
 	r.Post("/logout", d.logout)
+	r.Get("/login/2fa", d.secondFactorPage)
+	r.Post("/login/2fa", d.secondFactor)
 	r.Get("/invite/{token}", d.invitePage)
 	r.Post("/invite/{token}", d.acceptInvitation)
 	r.Group(func(r chi.Router) {
@@ -178,6 +180,13 @@ func (d *Dashboard) table() []Route {
 		{post, "/users/{id}/role", merchant.PermUsers, d.changeRole},
 		{post, "/users/{id}/remove", merchant.PermUsers, d.removeUser},
 		{post, "/users/invitations/{id}/withdraw", merchant.PermUsers, d.withdrawInvitation},
+		{get, "/account", merchant.PermAccount, d.accountPage},
+		{post, "/account/password", merchant.PermAccount, d.changePassword},
+		{post, "/account/sessions/{id}/end", merchant.PermAccount, d.endSession},
+		{post, "/account/2fa", merchant.PermAccount, d.startTOTP},
+		{post, "/account/2fa/confirm", merchant.PermAccount, d.confirmTOTP},
+		{post, "/account/2fa/disable", merchant.PermAccount, d.disableTOTP},
+		{post, "/users/2fa-required", merchant.PermUsers, d.requireTOTP},
 	}
 	if d.audit != nil {
 		rt = append(rt,
@@ -232,7 +241,7 @@ var sections = []struct {
 }{
 	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
 	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"settings", merchant.PermSettings},
-	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit},
+	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"account", merchant.PermAccount},
 }
 
 // Session keys of the dashboard.
@@ -240,6 +249,13 @@ const (
 	sessUserID      = "uid"  // the signed-in user's id
 	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
+	sessID          = "sid"  // the merchant.UserSession of this session
+	// Between the password and the second factor: who, and since when (Unix seconds).
+	sessPendingUser = "pending"
+	sessPendingAt   = "pending_at"
+	// A TOTP secret shown for enrolment, not confirmed yet, and its otpauth:// URL.
+	sessEnrolment    = "totp_enrol"
+	sessEnrolmentURL = "totp_enrol_url"
 )
 
 // userKey is the context key of the signed-in user.
@@ -285,6 +301,29 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			}
 			d.unauthenticated(w, r, id != "")
 			return
+		}
+		if err := d.accounts.SeeSession(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
+			if !errors.Is(err, merchant.ErrSessionEnded) {
+				d.site.Fail(w, r, err)
+				return
+			}
+			// Ended from the account page, or by a password change elsewhere.
+			_ = d.sessions.Destroy(ctx)
+			d.unauthenticated(w, r, true)
+			return
+		}
+		if !u.TOTPEnabled() && !strings.HasPrefix(r.URL.Path, Path+"/account") {
+			required, err := d.accounts.RequireTOTP(ctx)
+			if err != nil {
+				d.site.Fail(w, r, err)
+				return
+			}
+			if required {
+				// The owners require a second factor: the account page is all this user may
+				// see until they have one.
+				respond.Redirect(w, r, Path+"/account?enrol=1")
+				return
+			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, userKey{}, u)))
 	})

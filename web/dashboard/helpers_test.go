@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
@@ -267,7 +268,7 @@ type dashEnv struct {
 func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store})
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
@@ -471,4 +472,14 @@ func newJar(t testing.TB) http.CookieJar {
 		t.Fatal(err)
 	}
 	return jar
+}
+
+// totpCode is the code an authenticator app shows for secret at t.
+func totpCode(t testing.TB, secret string, at time.Time) string {
+	t.Helper()
+	code, err := totp.GenerateCode(strings.TrimSpace(secret), at)
+	if err != nil {
+		t.Fatalf("a TOTP code of %q: %v", secret, err)
+	}
+	return code
 }

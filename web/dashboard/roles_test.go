@@ -27,7 +27,8 @@ var (
 )
 
 // publicRoutes need no session.
-var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /invite/{token}", "POST /invite/{token}"}
+var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /invite/{token}", "POST /invite/{token}",
+	"GET /login/2fa", "POST /login/2fa"}
 
 // routeCase is one route: who may use it, and the form an allowed user posts.
 type routeCase struct {
@@ -69,13 +70,29 @@ var routeCases = map[string]routeCase{
 	"POST /users/{id}/remove":               {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /users/invitations/{id}/withdraw": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"GET /audit":                            {allowed: integrator},
-	"GET /audit.csv":                        {allowed: integrator},
+	"POST /users/2fa-required":              {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
+	"GET /account":                          {allowed: everyone},
+	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
+			"password_confirm": {"uma-senha-nova-bem-longa"}}
+	}},
+	"POST /account/sessions/{id}/end": {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa":               {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa/confirm": {allowed: everyone, form: func(f *roleFixture) url.Values {
+		_, doc := f.b.get("/dashboard/account")
+		return url.Values{"code": {totpCode(f.e.t, doc.Find(testid("totp-secret")).Text(), f.e.sb.Now())}}
+	}},
+	"POST /account/2fa/disable": {allowed: everyone, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}}
+	}},
+	"GET /audit.csv": {allowed: integrator},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
 // route has something to show.
 type roleFixture struct {
 	e   *env
+	b   *browser          // the signed-in user's
 	ids map[string]string // {id} of each route pattern
 }
 
@@ -158,15 +175,28 @@ func TestRolesOnEveryRoute(t *testing.T) {
 		t.Run(string(role), func(t *testing.T) {
 			f := newRoleFixture(t)
 			b := f.e.browser()
+			f.b = b
 			csrf := b.loginAs(string(role)+"@loja.example", dashPassword)
+			// Another session of the user, for the account page to end.
+			u, _ := f.e.dash.accounts.UserByEmail(context.Background(), string(role)+"@loja.example")
+			other, err := f.e.dash.accounts.StartSession(context.Background(), u, "198.51.100.7", "another browser")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.ids["/account/sessions/{id}/end"] = other
 			routes := served(t, f.e.board)
 			if len(routes) < len(routeCases)+len(publicRoutes) {
 				t.Fatalf("the router serves only %d routes: %v", len(routes), routes)
 			}
-			// The forms last: they change what the pages show (a product deactivated, a key revoked).
-			slices.SortStableFunc(routes, func(a, b string) int {
-				return strings.Compare(a[:strings.Index(a, " ")], b[:strings.Index(b, " ")])
-			})
+			// The forms last: they change what the pages show (a product deactivated, a key
+			// revoked); the password change very last, as it ends the user's other sessions.
+			rank := func(route string) string {
+				if route == "POST /account/password" {
+					return "~"
+				}
+				return route[:strings.Index(route, " ")]
+			}
+			slices.SortStableFunc(routes, func(a, b string) int { return strings.Compare(rank(a), rank(b)) })
 			for _, route := range routes {
 				if slices.Contains(publicRoutes, route) {
 					continue

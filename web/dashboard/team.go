@@ -55,7 +55,8 @@ func (d *Dashboard) usersPage(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	ctx := r.Context()
 	v := views.UsersView{DashPage: d.page(r, "users"), Errors: map[string]string{}, Role: string(merchant.RoleViewer),
-		InviteAction: respond.Link(r, Path+"/users")}
+		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required")}
+	v.RequireTOTP, _ = d.accounts.RequireTOTP(ctx)
 	for _, role := range merchant.Roles {
 		v.Roles = append(v.Roles, string(role))
 	}

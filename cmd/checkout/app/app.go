@@ -75,6 +75,8 @@ type closingStore interface {
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
+	merchant.UserSessionStore
+	merchant.TOTPStore
 	Sessions() merchant.SessionStore
 	// Outbox returns the notifications' outbox in the store's database.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)

@@ -21,7 +21,7 @@ type firstUser struct{ email, password string }
 // exist yet, else admin@localhost with a random password when there is no user at all. A
 // random password is kept to be printed once by the banner; it is never logged.
 func (a *App) setupAccounts(ctx context.Context) error {
-	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store})
+	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store})
 	a.audit = merchant.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
@@ -61,6 +61,9 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 		if _, err := a.accounts.Prune(ctx); err != nil {
 			a.log.Warn("pruning failed sign-ins", "err", err)
 		}
+		if _, err := a.accounts.PruneSessions(ctx); err != nil {
+			a.log.Warn("pruning users' sessions", "err", err)
+		}
 		if _, err := a.audit.Prune(ctx); err != nil {
 			a.log.Warn("pruning the audit log", "err", err)
 		}
@@ -96,6 +99,6 @@ func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, audi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st}),
+	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st}),
 		merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }
