@@ -19,6 +19,8 @@ type AccountStores interface {
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
+	merchant.UserSessionStore
+	merchant.TOTPStore
 	Sessions() merchant.SessionStore
 }
 
@@ -31,6 +33,8 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, open(t)) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
+	t.Run("UserSessions", func(t *testing.T) { testUserSessions(t, open(t)) })
+	t.Run("TOTP", func(t *testing.T) { testTOTP(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
@@ -455,5 +459,118 @@ func testAudit(t *testing.T, s AccountStores) {
 	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
 	if n, err := log.Prune(ctx); err != nil || n != 1 {
 		t.Errorf("Prune = %d, %v", n, err)
+	}
+}
+
+// testUserSessions: a user's sessions are listed, ended one by one or all but one, pruned,
+// and go with the user.
+func testUserSessions(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, us := range []merchant.UserSession{
+		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
+		{ID: "s2", UserID: "u1", Address: "192.0.2.2", UserAgent: "Safari"},
+		{ID: "s3", UserID: "u1", Address: "192.0.2.3", UserAgent: "Chrome"},
+		{ID: "s4", UserID: "u2", Address: "192.0.2.4", UserAgent: "Edge"},
+	} {
+		us.CreatedAt = base.Add(time.Duration(i) * time.Minute)
+		us.SeenAt = us.CreatedAt
+		if err := s.CreateUserSession(ctx, us); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SeeUserSession(ctx, "s1", base.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.UserSessions(ctx, "u1")
+	if err != nil || len(list) != 3 || list[0].ID != "s1" || list[0].UserAgent != "Firefox" || !list[0].SeenAt.Equal(base.Add(time.Hour)) {
+		t.Fatalf("UserSessions = %+v, %v", list, err)
+	}
+	if err := s.DeleteUserSession(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("ending another user's session: %v", err)
+	}
+	if err := s.DeleteUserSession(ctx, "u1", "s3"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteUserSessions(ctx, "u1", "s1"); err != nil || n != 1 {
+		t.Errorf("DeleteUserSessions = %d, %v", n, err)
+	}
+	if _, err := s.UserSession(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("an ended session: %v", err)
+	}
+	if n, err := s.PruneUserSessions(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
+		t.Errorf("PruneUserSessions = %d, %v (s4 was last seen long ago)", n, err)
+	}
+	if err := s.DeleteUser(ctx, "u2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Fatalf("the last owner: %v", err)
+	}
+	if got, err := s.UserSession(ctx, "s1"); err != nil || got.UserID != "u1" {
+		t.Errorf("UserSession = %+v, %v", got, err)
+	}
+}
+
+// testTOTP: the second factor is turned on and off; a step is accepted once and never an
+// earlier one; a recovery code once; the requirement setting is kept.
+func testTOTP(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "ana@loja.example")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.UseTOTPStep(ctx, "u1", 5); err != nil || ok {
+		t.Errorf("a step without a second factor: %v, %v", ok, err)
+	}
+	hashes := [][]byte{[]byte("hash-one-hash-one-hash-one-hash1"), []byte("hash-two-hash-two-hash-two-hash2")}
+	if err := s.EnableTOTP(ctx, "nope", "SECRET", base, 100, hashes); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("an unknown user: %v", err)
+	}
+	if err := s.EnableTOTP(ctx, "u1", "JBSWY3DPEHPK3PXP", base, 100, hashes); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.User(ctx, "u1"); u.TOTPSecret != "JBSWY3DPEHPK3PXP" || !u.TOTPEnabled() || u.TOTPLastStep != 100 {
+		t.Errorf("after EnableTOTP: %+v", u)
+	}
+	for _, tc := range []struct {
+		step int64
+		ok   bool
+	}{{100, false}, {99, false}, {101, true}, {101, false}, {103, true}, {102, false}} {
+		if ok, err := s.UseTOTPStep(ctx, "u1", tc.step); err != nil || ok != tc.ok {
+			t.Errorf("step %d: %v, %v; want %v", tc.step, ok, err, tc.ok)
+		}
+	}
+	if ok, err := s.UseRecoveryCode(ctx, "u1", hashes[1], base); err != nil || !ok {
+		t.Errorf("a recovery code: %v, %v", ok, err)
+	}
+	if ok, _ := s.UseRecoveryCode(ctx, "u1", hashes[1], base); ok {
+		t.Error("a used recovery code accepted again")
+	}
+	if n, err := s.RecoveryCodesLeft(ctx, "u1"); err != nil || n != 1 {
+		t.Errorf("RecoveryCodesLeft = %d, %v", n, err)
+	}
+	if err := s.DisableTOTP(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.User(ctx, "u1"); u.TOTPEnabled() || u.TOTPSecret != "" {
+		t.Errorf("after DisableTOTP: %+v", u)
+	}
+	if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 0 {
+		t.Errorf("recovery codes after DisableTOTP: %d", n)
+	}
+	if req, err := s.RequireTOTP(ctx); err != nil || req {
+		t.Errorf("RequireTOTP at first = %v, %v", req, err)
+	}
+	for _, want := range []bool{true, false, true} {
+		if err := s.SetRequireTOTP(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.RequireTOTP(ctx); err != nil || got != want {
+			t.Errorf("RequireTOTP = %v, %v; want %v", got, err, want)
+		}
 	}
 }
