@@ -411,12 +411,15 @@ type SettingsView struct {
 	KeysAction                      string // POST: name, a new API key
 	WebhookURL                      string
 	URLFromConfig, SecretFromConfig bool
-	Secret                          string // the signing secret ("" when none yet)
+	HasSecret                       bool   // a signing secret exists
+	Secret                          string // the signing secret, only in the answer to a reveal
+	RevealAction                    string // POST: current_password, shows the secret once
 	FrameOrigins                    string // one per line
 	Errors                          map[string]string
 	Notice                          string
 	Keys                            []APIKeyRow
 	KeyName                         string // as typed, on an error
+	KeyScope                        string // as chosen, on an error
 	NewKey                          string // the key just made, shown this once
 	NewKeyName                      string
 	Deliveries                      []DeliveryRow
@@ -429,6 +432,9 @@ type APIKeyRow struct {
 	CreatedAt, LastUsedAt time.Time
 	RevokedAt             time.Time // zero: active
 	RevokeURL             string
+	Scope                 string // read or write
+	CreatedBy             string // "" before it was recorded
+	LastUsedAddress       string
 }
 
 // DeliveryRow is one notification of the delivery log.

@@ -115,4 +115,13 @@ var teamMessages = map[string][2]string{
 	"totp.code":             {"Código de 6 dígitos", "6-digit code"},
 	"totp.code_or_recovery": {"Código", "Code"},
 	"totp.failed":           {"Código errado, expirado ou já usado.", "Wrong, expired or already used code."},
+
+	// API keys' scopes and the signing secret.
+	"scope.read":               {"Leitura", "Read"},
+	"scope.write":              {"Leitura e escrita", "Read and write"},
+	"settings.key_scope":       {"Permissão", "Permission"},
+	"settings.key_scope_hint":  {"Leitura: só consultas (GET). Leitura e escrita: tudo o que a API oferece, como criar sessões de checkout.", "Read: queries only (GET). Read and write: everything the API offers, such as creating checkout sessions."},
+	"settings.key_creator":     {"Criada por", "Created by"},
+	"settings.err_key_scope":   {"Escolha leitura ou leitura e escrita.", "Choose read or read and write."},
+	"settings.reveal_password": {"Sua senha, para ver o segredo", "Your password, to see the secret"},
 }

@@ -198,6 +198,7 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
 			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
 			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
+			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},
 			Route{post, "/settings/keys/{id}/revoke", merchant.PermKeys, d.revokeKey})
 	}

@@ -59,7 +59,10 @@ var routeCases = map[string]routeCase{
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}
 	}},
-	"POST /settings/secret":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /settings/secret": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /settings/secret/reveal": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}}
+	}},
 	"POST /settings/keys":             {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{"name": {"ERP"}} }},
 	"POST /settings/keys/{id}/revoke": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"GET /users":                      {allowed: ownersOnly},
@@ -113,7 +116,7 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil || len(wds.Data) == 0 {
 		t.Fatalf("withdrawals: %v", err)
 	}
-	_, key, err := e.keys.Create(ctx, "loja online")
+	_, key, err := e.keys.Create(ctx, "loja online", merchant.ScopeWrite, dashEmail)
 	if err != nil {
 		t.Fatal(err)
 	}

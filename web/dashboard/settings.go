@@ -40,7 +40,8 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	var errs []error
 	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
-	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.Secret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret
+	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
+	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
 	if typed != nil {
 		if !v.URLFromConfig {
@@ -52,8 +53,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	errs = append(errs, err)
 	for _, k := range keys {
 		v.Keys = append(v.Keys, views.APIKeyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, CreatedAt: k.CreatedAt,
-			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
-			RevokeURL: respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
+			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, Scope: string(k.Scope), CreatedBy: k.CreatedBy,
+			LastUsedAddress: k.LastUsedAddress,
+			RevokeURL:       respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
 	}
 	if d.notifications != nil {
 		ns, err := d.notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
@@ -124,16 +126,54 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
 }
 
+// revealSecret is POST /dashboard/settings/secret/reveal: the signing secret, shown in this
+// answer only (the page is not cached), after the user typed their password again; audited.
+func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(r)
+	if _, err := d.accounts.Login(ctx, u.Email, r.PostForm.Get("current_password"), respond.ClientIP(r)); err != nil {
+		var te *merchant.ThrottledError
+		if !errors.Is(err, merchant.ErrBadCredentials) && !errors.As(err, &te) {
+			d.site.Fail(w, r, err)
+			return
+		}
+		v := d.settingsView(r, nil)
+		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
+		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, "wrong password to reveal the signing secret")
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		return
+	}
+	eff, err := d.settings.Get(ctx)
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	d.record(r, merchant.AuditSecretRevealed, "notification signing secret", "")
+	v := d.settingsView(r, nil)
+	v.Secret = eff.WebhookSecret
+	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
+}
+
 // createKey is POST /dashboard/settings/keys: a new API key, shown in the answer this once
 // (never stored, so never shown again; the page is not cached).
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	name := r.PostForm.Get("name")
-	secret, key, err := d.keys.Create(r.Context(), name)
+	scope, err := merchant.ParseScope(r.PostForm.Get(merchant.FieldScope))
+	var secret string
+	var key *merchant.APIKey
+	if err == nil {
+		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r).Email)
+	}
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, nil)
-		v.KeyName = name
-		v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
+		v.KeyName, v.KeyScope = name, r.PostForm.Get(merchant.FieldScope)
+		if fe.Has("name") {
+			v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
+		}
+		if fe.Has(merchant.FieldScope) {
+			v.Errors[merchant.FieldScope] = views.T(v.Lang, "settings.err_key_scope")
+		}
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
@@ -141,7 +181,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditKeyCreated, key.Name, key.Hint)
+	d.record(r, merchant.AuditKeyCreated, key.Name, "scope: "+string(key.Scope)+"; "+key.Hint)
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
