@@ -1,7 +1,8 @@
 // Package dashboard is the merchant dashboard: sign-in with its own cookie sessions and CSRF
 // tokens, the overview, the shop's orders and products, the gateway's deposits and withdrawals
 // (filtered by the gateway API's own parameters, exported as CSV) and the merchant settings
-// (notifications, framing, API keys). It is an http.Handler that the server (package web)
+// (notifications, framing, API keys), the team (roles on every route, users and invitations,
+// the own account, two-factor sign-in, the audit log). It is an http.Handler that the server (package web)
 // mounts at Path, behind its middleware; what it answers with (pages, error pages, the JSON
 // error shape, the request's language) it shares with the shopper pages through package
 // web/respond. Its README.md says how it behaves.
