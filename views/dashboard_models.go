@@ -424,6 +424,18 @@ type SettingsView struct {
 	NewKeyName                      string
 	Deliveries                      []DeliveryRow
 	Failed                          string
+	PingAction                      string   // POST: send a test notification now
+	Ping                            *PingRow // the test notification just sent
+}
+
+// PingRow is what became of a test notification.
+type PingRow struct {
+	At         time.Time
+	URL        string
+	StatusCode int // 0 without an answer
+	Duration   time.Duration
+	Excerpt    string // the start of the answer's body
+	Error      string // "" for a 2xx
 }
 
 // APIKeyRow is one API key of the list.

@@ -124,4 +124,12 @@ var teamMessages = map[string][2]string{
 	"settings.key_creator":     {"Criada por", "Created by"},
 	"settings.err_key_scope":   {"Escolha leitura ou leitura e escrita.", "Choose read or read and write."},
 	"settings.reveal_password": {"Sua senha, para ver o segredo", "Your password, to see the secret"},
+
+	// Test notifications.
+	"settings.ping":         {"Enviar notificação de teste", "Send a test notification"},
+	"settings.ping_ok":      {"Recebida: HTTP %d.", "Received: HTTP %d."},
+	"settings.ping_failed":  {"Falhou: %s.", "Failed: %s."},
+	"settings.ping_detail":  {"Enviada em %s para %s; resposta em %s ms.", "Sent at %s to %s; answered in %s ms."},
+	"settings.ping_excerpt": {"Início da resposta:", "Start of the answer:"},
+	"settings.ping_nowhere": {"Não há URL de notificações nem segredo configurados: salve uma URL primeiro.", "No notification URL or secret is configured: save a URL first."},
 }

@@ -32,6 +32,7 @@ const (
 	AuditKeyCreated      = "apikey.created"
 	AuditKeyRevoked      = "apikey.revoked"
 	AuditSettings        = "settings.changed"
+	AuditPing            = "settings.test_notification"
 	AuditSecretRotated   = "secret.rotated"
 	AuditSecretRevealed  = "secret.revealed"
 	AuditProductCreated  = "product.created"
@@ -43,7 +44,7 @@ const (
 var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditPasswordChanged, AuditPasswordReset,
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
-	AuditKeyRevoked, AuditSettings, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
+	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
 	AuditExport}
 
 // DefaultAuditRetention is how long the audit log keeps an entry unless configured.

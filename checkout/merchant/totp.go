@@ -137,6 +137,12 @@ func (a *Accounts) SecondFactor(ctx context.Context, userID, code string) (recov
 	if a.totp == nil {
 		return false, errors.New("merchant: two-factor sign-in is not configured")
 	}
+	// As at the password step, a slot is held from the throttle's check to the record of a
+	// failure, so that a burst of concurrent guesses cannot all pass the check first.
+	if err := a.hasher.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer a.hasher.release()
 	u, err := a.users.User(ctx, userID)
 	if err != nil {
 		return false, fmt.Errorf("merchant: second factor: %w", err)

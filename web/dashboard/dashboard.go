@@ -198,6 +198,7 @@ func (d *Dashboard) table() []Route {
 		rt = append(rt,
 			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
 			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
+			Route{post, "/settings/ping", merchant.PermSettings, d.ping},
 			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},

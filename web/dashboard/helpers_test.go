@@ -57,6 +57,8 @@ type envOptions struct {
 	rawGateway bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
+	// merchant is the configuration's notification URL and secret.
+	merchant merchant.SettingsConfig
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -101,7 +103,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	deliveries := merchant.NewDeliveryLog(notifications)
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: svc.MerchantName(), Assets: assets, Sandbox: true}
-	dash := newDashEnv(t, store, client, sb)
+	dash := newDashEnv(t, store, client, sb, o.merchant)
 	var gw dashboard.Gateway = dash.gateway
 	if o.rawGateway {
 		gw = client
@@ -265,7 +267,7 @@ type dashEnv struct {
 	sb       *sandbox.Sandbox
 }
 
-func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg merchant.SettingsConfig) *dashEnv {
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
 	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store})
@@ -273,7 +275,7 @@ func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *
 		t.Fatal(err)
 	}
 	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: merchant.NewAuditLog(store, 0, sb.Now),
-		settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now)}
+		settings: merchant.NewSettingsManager(store, cfg, sb.Now)}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,

@@ -60,6 +60,7 @@ var routeCases = map[string]routeCase{
 		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}
 	}},
 	"POST /settings/secret": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /settings/ping":   {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /settings/secret/reveal": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}}
 	}},
@@ -100,7 +101,10 @@ type roleFixture struct {
 }
 
 func newRoleFixture(t *testing.T) *roleFixture {
-	e := newEnv(t)
+	hook := receiver(t, http.StatusNoContent, "", nil)
+	e := newEnv(t, func(o *envOptions) {
+		o.merchant = merchant.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
+	})
 	ctx := context.Background()
 	for _, r := range everyone {
 		if _, err := e.dash.accounts.AddUser(ctx, string(r)+"@loja.example", dashPassword, r); err != nil {

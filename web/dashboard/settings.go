@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -42,6 +43,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	errs = append(errs, err)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
+	v.PingAction = respond.Link(r, Path+"/settings/ping")
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
 	if typed != nil {
 		if !v.URLFromConfig {
@@ -124,6 +126,31 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 	}
 	d.record(r, merchant.AuditSecretRotated, "notification signing secret", "")
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
+}
+
+// ping is POST /dashboard/settings/ping: a signed "ping" notification sent now to the URL in
+// force; the answer shows its status, time and the start of the receiver's answer.
+func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
+	res, err := d.settings.Ping(r.Context(), userOf(r).Email)
+	if errors.Is(err, merchant.ErrNoDestination) {
+		v := d.settingsView(r, nil)
+		v.Failed = views.T(v.Lang, "settings.ping_nowhere")
+		d.site.Render(w, r, http.StatusConflict, views.SettingsPage(v))
+		return
+	}
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	detail := res.URL + ": " + res.Error
+	if res.Error == "" {
+		detail = res.URL + ": HTTP " + strconv.Itoa(res.StatusCode)
+	}
+	d.record(r, merchant.AuditPing, "notification URL", detail)
+	v := d.settingsView(r, nil)
+	v.Ping = &views.PingRow{At: res.At, URL: res.URL, StatusCode: res.StatusCode, Duration: res.Duration, Excerpt: res.Excerpt,
+		Error: res.Error}
+	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
 }
 
 // revealSecret is POST /dashboard/settings/secret/reveal: the signing secret, shown in this
