@@ -71,13 +71,13 @@ func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) 
 	return a
 }
 
-// Login checks an e-mail and password typed at the sign-in from the client address addr
+// authenticate checks an e-mail and password typed at the sign-in from the client address addr
 // (host or host:port; "" when unknown). While the failed sign-ins of the account from that
 // address, of the address, or (past a much higher ceiling) of the account impose a wait, it
 // refuses with a *ThrottledError without looking at the password. A wrong password and an
 // unknown e-mail both give ErrBadCredentials, after the same work, and both count as
 // failures of the three. A success forgets the failures of the account from that address.
-func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
+func (a *Accounts) authenticate(ctx context.Context, email, password, addr string) (*User, error) {
 	// The hashing slot is held from the throttle's check to the record of a failure, so that a
 	// burst of concurrent guesses cannot all pass the check before the first failure is
 	// counted: at most as many as there are slots (per instance) race the count.
@@ -119,11 +119,30 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
+	return u, nil
+}
+
+// Login checks an e-mail and password typed at the sign-in as authenticate does, and on
+// success records the user's sign-in time.
+func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
+	u, err := a.authenticate(ctx, email, password, addr)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
 	if err := a.users.RecordSignIn(ctx, u.ID, now); err != nil {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
 	u.LastSignInAt = now
 	return u, nil
+}
+
+// VerifyPassword checks the password of a signed-in user who must type it again (to reveal a
+// secret, change their password, turn off their second factor): throttled and counted like a
+// sign-in from addr, without counting as one. A wrong password is ErrBadCredentials.
+func (a *Accounts) VerifyPassword(ctx context.Context, u *User, password, addr string) error {
+	_, err := a.authenticate(ctx, u.Email, password, addr)
+	return err
 }
 
 // wait returns the longest wait that the failures of keys impose at now (0: none).

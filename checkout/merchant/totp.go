@@ -120,7 +120,7 @@ func (a *Accounts) DisableTOTP(ctx context.Context, u *User, password, addr stri
 	if a.totp == nil {
 		return errors.New("merchant: two-factor sign-in is not configured")
 	}
-	if _, err := a.Login(ctx, u.Email, password, addr); err != nil {
+	if err := a.VerifyPassword(ctx, u, password, addr); err != nil {
 		return err
 	}
 	if err := a.totp.DisableTOTP(ctx, u.ID); err != nil {

@@ -128,7 +128,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, id, current, password, ad
 	if err != nil {
 		return nil, fmt.Errorf("merchant: changing a password: %w", err)
 	}
-	if _, err := a.Login(ctx, u.Email, current, addr); err != nil {
+	if err := a.VerifyPassword(ctx, u, current, addr); err != nil {
 		return nil, err
 	}
 	if err := fieldErrors(CheckPassword(password, u.Email)); err != nil {

@@ -158,7 +158,7 @@ func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
-	if _, err := d.accounts.Login(ctx, u.Email, r.PostForm.Get("current_password"), respond.ClientIP(r)); err != nil {
+	if err := d.accounts.VerifyPassword(ctx, u, r.PostForm.Get("current_password"), respond.ClientIP(r)); err != nil {
 		var te *merchant.ThrottledError
 		if !errors.Is(err, merchant.ErrBadCredentials) && !errors.As(err, &te) {
 			d.site.Fail(w, r, err)
