@@ -64,7 +64,6 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
-			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), "throttled")
 			d.site.Log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", respond.RequestID(ctx))
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):

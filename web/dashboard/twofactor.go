@@ -82,7 +82,7 @@ func (d *Dashboard) secondFactor(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
-			d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, "second factor throttled")
+			d.site.Log.WarnContext(ctx, "dashboard second factor throttled", "request_id", respond.RequestID(ctx), "user", uid)
 			d.site.Render(w, r, http.StatusTooManyRequests, views.SecondFactorPage(v))
 		case errors.Is(err, merchant.ErrBadCode):
 			v.Error = views.T(lang, "totp.failed")
