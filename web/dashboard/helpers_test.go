@@ -44,6 +44,7 @@ type env struct {
 	board  *dashboard.Dashboard
 	keys   *merchant.Keys
 	http   *http.Client
+	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 }
 
 type envOptions struct {
@@ -127,7 +128,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),
