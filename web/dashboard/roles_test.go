@@ -13,6 +13,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
@@ -284,5 +285,14 @@ func TestPermissionTable(t *testing.T) {
 	}
 	if merchant.Role("admin").Can(merchant.PermOrdersRead) {
 		t.Error("an unknown role has a permission")
+	}
+}
+
+// TestAuditActionsNamed: the audit page names every action in words, in both languages.
+func TestAuditActionsNamed(t *testing.T) {
+	for _, a := range merchant.AuditActions {
+		if !views.HasKey("audit_action." + a) {
+			t.Errorf("the catalogue has no name for the audit action %q", a)
+		}
 	}
 }
