@@ -127,7 +127,7 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 			t.Errorf("the audit log has no %s by %s", want.action, want.actor)
 		}
 	}
-	dev.check(dev.expect.Locator(rows.And(dev.page.Locator(`[data-action="signin"]`)).First()).ToContainText("authenticator"),
+	dev.check(dev.expect.Locator(rows.And(dev.page.Locator(`[data-action="signin"]`)).First()).ToContainText("aplicativo autenticador"),
 		"the last sign-in was with a code")
 	dev.shot("audit")
 }

@@ -108,3 +108,12 @@ type SecondFactorView struct {
 	Action string
 	Error  string
 }
+
+// auditDetail says an audit entry's detail: in the reader's language when it is one of the
+// codes of the catalogue (audit_detail.…), else as recorded (what changed is data).
+func auditDetail(lang Lang, detail string) string {
+	if detail != "" && HasKey("audit_detail."+detail) {
+		return T(lang, "audit_detail."+detail)
+	}
+	return detail
+}

@@ -159,4 +159,13 @@ var teamMessages = map[string][2]string{
 	"audit_action.product.created":            {"Criou um produto", "Created a product"},
 	"audit_action.product.changed":            {"Mudou um produto", "Changed a product"},
 	"audit_action.export":                     {"Exportou", "Exported"},
+
+	// Audit log details that are codes (merchant.DetailCodes).
+	"audit_detail.wrong_password":         {"e-mail ou senha errados", "wrong email or password"},
+	"audit_detail.wrong_code":             {"código errado, expirado ou já usado", "wrong, expired or used code"},
+	"audit_detail.with_code":              {"com código do aplicativo autenticador", "with an authenticator app code"},
+	"audit_detail.with_recovery_code":     {"com código de recuperação", "with a recovery code"},
+	"audit_detail.other_sessions_ended":   {"as outras sessões terminaram", "the other sessions ended"},
+	"audit_detail.wrong_current_password": {"senha atual errada", "wrong current password"},
+	"audit_detail.wrong_password_reveal":  {"senha errada ao pedir o segredo de assinatura", "wrong password to reveal the signing secret"},
 }

@@ -47,6 +47,22 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
 	AuditExport}
 
+// Details of audit entries that are the same every time, as codes the dashboard says in the
+// reader's language; other details (what changed, before and after) are data.
+const (
+	DetailWrongPassword        = "wrong_password"         // a sign-in's e-mail or password
+	DetailWrongCode            = "wrong_code"             // a second factor wrong, expired or used
+	DetailWithCode             = "with_code"              // signed in with an authenticator code
+	DetailWithRecoveryCode     = "with_recovery_code"     // signed in with a recovery code
+	DetailOtherSessionsEnded   = "other_sessions_ended"   // a password change ended the user's other sessions
+	DetailWrongCurrentPassword = "wrong_current_password" // at a password change or turning 2FA off
+	DetailWrongPasswordReveal  = "wrong_password_reveal"  // typed to reveal the signing secret
+)
+
+// DetailCodes lists the codes above.
+var DetailCodes = []string{DetailWrongPassword, DetailWrongCode, DetailWithCode, DetailWithRecoveryCode,
+	DetailOtherSessionsEnded, DetailWrongCurrentPassword, DetailWrongPasswordReveal}
+
 // DefaultAuditRetention is how long the audit log keeps an entry unless configured.
 const DefaultAuditRetention = 365 * 24 * time.Hour
 

@@ -70,7 +70,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, merchant.ErrBadCredentials), errors.As(err, &te):
 		v := d.accountView(r)
 		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
-		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, "wrong current password at a password change")
+		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCurrentPassword)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
@@ -87,7 +87,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(changed))
-	d.record(r, merchant.AuditPasswordChanged, u.Email, "every other session ended")
+	d.record(r, merchant.AuditPasswordChanged, u.Email, merchant.DetailOtherSessionsEnded)
 	respond.Redirect(w, r, Path+"/account?done=password")
 }
 

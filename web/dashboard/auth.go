@@ -68,7 +68,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):
 			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
-			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), "wrong e-mail or password")
+			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), merchant.DetailWrongPassword)
 			v.Error = views.T(lang, "login.failed")
 			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:

@@ -295,4 +295,9 @@ func TestAuditActionsNamed(t *testing.T) {
 			t.Errorf("the catalogue has no name for the audit action %q", a)
 		}
 	}
+	for _, d := range merchant.DetailCodes {
+		if !views.HasKey("audit_detail." + d) {
+			t.Errorf("the catalogue has no words for the audit detail %q", d)
+		}
+	}
 }

@@ -166,7 +166,7 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 		}
 		v := d.settingsView(r, nil)
 		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
-		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, "wrong password to reveal the signing secret")
+		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongPasswordReveal)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}

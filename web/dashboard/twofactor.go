@@ -86,16 +86,16 @@ func (d *Dashboard) secondFactor(w http.ResponseWriter, r *http.Request) {
 			d.site.Render(w, r, http.StatusTooManyRequests, views.SecondFactorPage(v))
 		case errors.Is(err, merchant.ErrBadCode):
 			v.Error = views.T(lang, "totp.failed")
-			d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, "wrong or used second factor")
+			d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCode)
 			d.site.Render(w, r, http.StatusUnauthorized, views.SecondFactorPage(v))
 		default:
 			d.site.Fail(w, r, err)
 		}
 		return
 	}
-	how := "with an authenticator code"
+	how := merchant.DetailWithCode
 	if recovery {
-		how = "with a recovery code"
+		how = merchant.DetailWithRecoveryCode
 		d.recordAs(r, u.Email, merchant.AuditRecoveryUsed, u.Email, "")
 	}
 	d.signIn(w, r, u, how)

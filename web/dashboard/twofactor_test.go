@@ -98,8 +98,8 @@ func TestTOTPSignIn(t *testing.T) {
 		got = append(got, en.Action+" "+en.Detail)
 	}
 	all := strings.Join(got, "\n")
-	for _, want := range []string{"2fa.enabled", "signin with an authenticator code", "2fa.recovery_code_used",
-		"signin with a recovery code", "signin.failed wrong or used second factor"} {
+	for _, want := range []string{"2fa.enabled", "signin " + merchant.DetailWithCode, "2fa.recovery_code_used",
+		"signin " + merchant.DetailWithRecoveryCode, "signin.failed " + merchant.DetailWrongCode} {
 		if !strings.Contains(all, want) {
 			t.Errorf("audit log lacks %q:\n%s", want, all)
 		}
