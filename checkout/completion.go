@@ -130,7 +130,19 @@ func (s *Service) lockForShopper(ctx context.Context, orderID string) (unlock fu
 
 // ensureLockedForShopper is ensureLocked with the wait for the gateway bounded as
 // ensureForShopper says; the order's lock is held.
+//
+// While the gateway is known to fail (ServiceOptions.GatewayUp), a shopper's request does not
+// call it at all: the order is answered pending and its page says the PIX code could not be
+// made now. Shoppers reloading their pages during an outage thus never pile retries onto a
+// gateway that is coming back; the gateway's monitor probes it, and once it works again the
+// reconciler (and each page's next request) completes the pending attempts.
 func (s *Service) ensureLockedForShopper(ctx context.Context, orderID string, known *Order, built *gatewayclient.CreateTransactionRequest) (*Order, error) {
+	if s.gatewayUp != nil && !s.gatewayUp() {
+		if known != nil {
+			return known, nil
+		}
+		return s.Snapshot(ctx, orderID)
+	}
 	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(ctx, ShopperGatewayWait), orderID, known, built)
 	if err != nil && errors.Is(err, gatewayclient.ErrPaced) && res != nil {
 		s.log.InfoContext(ctx, "gateway pacing its calls: the QR code is completed in the background", "number", res.Number)

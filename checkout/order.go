@@ -117,7 +117,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 			return nil, err
 		}
 		// The order is stored and its attempt is pending: EnsurePayment retries.
-		s.log.WarnContext(ctx, "gateway did not answer; the attempt stays pending", "number", stored.Number, "err", err)
+		s.log.WarnContext(ctx, GatewayProblem(err)+"; the attempt stays pending", "number", stored.Number, "code", string(ErrorCode(err)), "err", err)
 	}
 	if a := res.CurrentAttempt(); res.Status == StatusFailed && a != nil && len(a.Violations) > 0 {
 		return res, fieldErrors(a.Violations)

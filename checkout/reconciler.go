@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -24,9 +25,15 @@ type ReconcilerOptions struct {
 	PerPage         int           // deposits asked per list page (default 100)
 	// Lease, when set, lets only one of the processes sharing the store reconcile: a pass is
 	// made only while this process holds it.
-	Lease  Lease
-	Clock  func() time.Time // default time.Now
-	Logger *slog.Logger     // default slog.Default()
+	Lease Lease
+	// GatewayUp, when set, tells whether the gateway is believed to work (the program's
+	// monitor of every call, which probes it while idle). While it says no, passes make no
+	// gateway call at all: the outage is waited out, not hammered by every open order. When it
+	// works again, the orders' backoffs, earned during the outage, are cleared, so that every
+	// pending order is completed at the next pass.
+	GatewayUp func() bool
+	Clock     func() time.Time // default time.Now
+	Logger    *slog.Logger     // default slog.Default()
 }
 
 // Reconciler follows payments without relying on webhooks, at a cost that follows what
@@ -56,7 +63,13 @@ type Reconciler struct {
 	backoff  map[string]backoffState // by order id (single calls) or deposit id (applying a listed deposit)
 	known    map[string]time.Time    // deposits applied, by id, with their creation time
 	lastLate time.Time               // the last scan of the late-payment window
+	// gatewayDown: the last pass found the gateway failing (GatewayUp) and made no call.
+	gatewayDown bool
+	skipped     atomic.Int64 // passes skipped while the gateway failed
 }
+
+// Skipped is how many passes were skipped while the gateway failed.
+func (r *Reconciler) Skipped() int64 { return r.skipped.Load() }
 
 type backoffState struct {
 	failures int
@@ -116,6 +129,20 @@ func (r *Reconciler) Run(ctx context.Context) {
 func (r *Reconciler) RunOnce(ctx context.Context) error {
 	if r.opts.Lease != nil && !r.opts.Lease.Held(ctx) {
 		return nil // another process reconciles
+	}
+	if r.opts.GatewayUp != nil {
+		up := r.opts.GatewayUp()
+		r.mu.Lock()
+		wasDown := r.gatewayDown
+		r.gatewayDown = !up
+		if up && wasDown {
+			clear(r.backoff)
+		}
+		r.mu.Unlock()
+		if !up {
+			r.skipped.Add(1)
+			return nil
+		}
 	}
 	now := r.opts.Clock()
 	var errs []error

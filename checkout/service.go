@@ -68,6 +68,10 @@ type ServiceOptions struct {
 	// Announcer, when set, makes the outbox messages written with every change of an order's
 	// status (the merchant's notifications).
 	Announcer Announcer
+	// GatewayUp, when set, tells whether the gateway is believed to work (the program's
+	// monitor of every call). While it says no, shoppers' requests leave pending attempts
+	// pending instead of calling the gateway (see ensureLockedForShopper).
+	GatewayUp func() bool
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -92,6 +96,7 @@ type Service struct {
 	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer
+	gatewayUp  func() bool
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
@@ -116,6 +121,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
+		gatewayUp:  opts.GatewayUp,
 
 		completions: newCompletions(),
 	}

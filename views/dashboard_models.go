@@ -17,6 +17,11 @@ type DashPage struct {
 	Nav       []NavItem // the sections, in order
 	LogoutURL string    // POST target of the sign-out button
 	ShopURL   string    // the shop's catalogue
+	// GatewayCause, when set, is why the gateway fails (health.Cause's words: unreachable,
+	// timeout, credentials, forbidden, not_found, server_error), since GatewaySince: every page
+	// shows a banner saying so.
+	GatewayCause string
+	GatewaySince time.Time
 }
 
 // CSRFField is the name of the hidden input that carries the session's token in every

@@ -364,17 +364,34 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// readyz answers 200 when the database answers, 503 otherwise.
+// readiness is the body of /readyz: about this instance (its database), with the gateway's
+// state beside it. A gateway outage hits every instance alike: taking them all out of the
+// balancer would turn the checkout's honest pages into the proxy's errors, so it never makes
+// /readyz fail.
+type readiness struct {
+	Status       string `json:"status"`                 // "ready" or "unavailable"
+	Database     string `json:"database"`               // "ok" or "failing"
+	Gateway      string `json:"gateway"`                // "ok" or "failing"
+	GatewayCause string `json:"gatewayCause,omitempty"` // why it fails: unreachable, timeout, credentials, forbidden, not_found, server_error
+	GatewaySince string `json:"gatewaySince,omitempty"` // since when it fails
+}
+
+// readyz answers 200 while the database answers, 503 otherwise, with a JSON body that also
+// says whether the gateway works (see readiness).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	body := readiness{Status: "ready", Database: "ok", Gateway: "ok"}
+	if gw := s.site.GatewayState(); !gw.OK {
+		body.Gateway, body.GatewayCause = "failing", string(gw.Cause)
+		if !gw.Since.IsZero() {
+			body.GatewaySince = gw.Since.UTC().Format(time.RFC3339)
+		}
+	}
+	status := http.StatusOK
 	if err := s.store.Ping(ctx); err != nil {
 		s.site.Log.WarnContext(ctx, "readiness: database", "err", err)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("database unavailable\n"))
-		return
+		status, body.Status, body.Database = http.StatusServiceUnavailable, "unavailable", "failing"
 	}
-	_, _ = w.Write([]byte("ready\n"))
+	respond.JSON(w, status, body)
 }

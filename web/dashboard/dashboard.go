@@ -285,6 +285,9 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 	if u := userOf(r); u != nil {
 		p.User = u.Email
 		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
+		if gw := d.site.GatewayState(); !gw.OK {
+			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
+		}
 		for _, key := range sections {
 			if key == "settings" && d.settings == nil {
 				continue

@@ -37,6 +37,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -81,18 +82,21 @@ type closingStore interface {
 
 // App is a running checkout. Make it with New, run it with Serve, release it with Close.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	ln       net.Listener
-	self     string // the loopback URL of ln
-	store    closingStore
-	lock     *dirLock // the data dir's, nil when the data dir holds nothing
-	svc      *checkout.Service
-	web      *web.Server
-	gateway  *gatewayclient.Client
-	sandbox  *sandbox.Sandbox // nil with a real gateway
-	clock    func() time.Time // the shop's business time: the sandbox's when embedded
-	merchant merchantSide
+	cfg     Config
+	log     *slog.Logger
+	ln      net.Listener
+	self    string // the loopback URL of ln
+	store   closingStore
+	lock    *dirLock // the data dir's, nil when the data dir holds nothing
+	svc     *checkout.Service
+	web     *web.Server
+	gateway *gatewayclient.Client
+	health  *health.Monitor // the gateway's state, from every call and the idle probe
+	// checkingGateway is set during the start-up check, whose failure is one line of its own.
+	checkingGateway atomic.Bool
+	sandbox         *sandbox.Sandbox // nil with a real gateway
+	clock           func() time.Time // the shop's business time: the sandbox's when embedded
+	merchant        merchantSide
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -178,12 +182,21 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		closers = append(closers, a.sandbox.Close)
 		base = a.self + SandboxPrefix
 	}
-	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second)}
-	if cfg.GatewayTransport != nil {
-		gwOpts = append(gwOpts, gatewayclient.WithHTTPClient(&http.Client{Transport: cfg.GatewayTransport}))
+	if a.health, err = a.newHealth(base); err != nil {
+		return nil, fmt.Errorf("app: gateway health: %w", err)
 	}
+	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second),
+		gatewayclient.WithHTTPClient(&http.Client{Transport: a.gatewayTransport()})}
 	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gwOpts...); err != nil {
 		return nil, fmt.Errorf("app: gateway client: %w", err)
+	}
+	// A real gateway is checked before anything is served: a wrong URL, path prefix or secret
+	// stops the start with one line naming it. (The embedded sandbox answers on this very
+	// server, which does not serve yet.)
+	if !cfg.Sandbox() {
+		if err := a.checkGateway(ctx); err != nil {
+			return nil, err
+		}
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
 	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
@@ -208,6 +221,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
+		GatewayUp:    a.gatewayUp,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -218,7 +232,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	}
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
-		Merchant: merchantProfile(cfg)}
+		Merchant: merchantProfile(cfg), Gateway: a.health.State}
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,
@@ -464,6 +478,10 @@ func (a *App) Serve(ctx context.Context) error {
 		a.pruneAccess(bgCtx, accessPruneInterval)
 	}()
 
+	// The gateway's state, probed when no call told it for a while: on the early context, since
+	// with the embedded sandbox it calls this very server.
+	early.Go(func() { a.runHealth(earlyCtx) })
+
 	if feed, ok := a.store.(checkout.ChangeFeed); ok {
 		a.bg.Add(1)
 		go func() {
@@ -472,7 +490,7 @@ func (a *App) Serve(ctx context.Context) error {
 		}()
 	}
 	if a.cfg.ReconcileInterval > 0 {
-		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log}
+		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp}
 		var lease *postgres.Lease
 		if pg, ok := a.store.(*postgres.Store); ok {
 			// One instance at a time reconciles; the lease moves when its holder stops or dies.

@@ -30,6 +30,11 @@ const (
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
 	DefaultReconcileInterval = 5 * time.Second
+	// DefaultGatewayStartTimeout bounds the start-up check of a real gateway, retries included.
+	DefaultGatewayStartTimeout = 40 * time.Second
+	// DefaultGatewayProbeInterval is how long without any gateway call before a light probe
+	// tells the gateway's state again.
+	DefaultGatewayProbeInterval = 15 * time.Second
 )
 
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
@@ -69,6 +74,13 @@ type Config struct {
 	// origin of the same process: "" for 127.0.0.1 and the port after CHECKOUT_ADDR's, "off"
 	// for none. Only with the embedded sandbox.
 	DemoAddr string
+	// GatewayStartTimeout (CHECKOUT_GATEWAY_START_TIMEOUT) bounds the start-up check of a real
+	// gateway (a token and one harmless read), retries included.
+	GatewayStartTimeout time.Duration
+	// GatewayDegradedStart (CHECKOUT_GATEWAY_START_CHECK=degraded) starts the checkout even when
+	// the start-up check fails (a gateway known to be down for maintenance); the failure is
+	// logged and the gateway's state followed as always.
+	GatewayDegradedStart bool
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -88,6 +100,9 @@ type Config struct {
 	// Off: none, for load tests). Only with the embedded sandbox: Validate refuses it beside a
 	// real gateway, whose limits are the gateway's own.
 	SandboxRateLimit sandbox.RateLimit
+	// GatewayProbeInterval is the longest time without a gateway call before a light probe
+	// tells its state (0: DefaultGatewayProbeInterval); tests shorten it.
+	GatewayProbeInterval time.Duration
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
 	// NotificationSchedule is the wait after each failed delivery of a merchant notification
@@ -133,17 +148,18 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		Addr:               DefaultAddr,
-		DataDir:            DefaultDataDir,
-		MerchantName:       DefaultMerchantName,
-		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
-		StreamsPerClient:   web.DefaultMaxStreamsPerClient,
-		ConnsPerPeer:       web.DefaultConnsPerPeer,
-		ReconcileInterval:  DefaultReconcileInterval,
-		CartRetention:      checkout.DefaultCartRetention,
-		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
-		SessionRetention:   checkout.DefaultSessionRetention,
-		WebhooksEnabled:    true,
+		Addr:                DefaultAddr,
+		DataDir:             DefaultDataDir,
+		MerchantName:        DefaultMerchantName,
+		NewCartLimit:        web.Rate{N: 60, Per: time.Minute},
+		StreamsPerClient:    web.DefaultMaxStreamsPerClient,
+		ConnsPerPeer:        web.DefaultConnsPerPeer,
+		ReconcileInterval:   DefaultReconcileInterval,
+		GatewayStartTimeout: DefaultGatewayStartTimeout,
+		CartRetention:       checkout.DefaultCartRetention,
+		WebhookIDRetention:  checkout.DefaultWebhookIDRetention,
+		SessionRetention:    checkout.DefaultSessionRetention,
+		WebhooksEnabled:     true,
 	}
 }
 
@@ -225,6 +241,25 @@ func settings() []setting {
 			c.ReconcileInterval = d
 			return nil
 		}},
+		{"CHECKOUT_GATEWAY_START_TIMEOUT", "gateway-start-timeout", "how long the start-up check of a real gateway (a token and one harmless read) may retry before the start fails (at most 45s)", func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < time.Second || d > 45*time.Second {
+				return errors.New("must be a duration from 1s to 45s, such as 40s")
+			}
+			c.GatewayStartTimeout = d
+			return nil
+		}},
+		{"CHECKOUT_GATEWAY_START_CHECK", "gateway-start-check", "strict: a real gateway that fails the start-up check stops the start (exit status 2); degraded: start anyway, for a gateway known to be down", func(c *Config, v string) error {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "strict":
+				c.GatewayDegradedStart = false
+			case "degraded":
+				c.GatewayDegradedStart = true
+			default:
+				return errors.New("must be strict or degraded")
+			}
+			return nil
+		}},
 		{"CHECKOUT_WEBHOOKS", "webhooks", "forward the embedded sandbox's webhooks to the checkout (true or false)", func(c *Config, v string) error {
 			b, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
@@ -268,6 +303,8 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RETENTION_WEBHOOK_IDS": func(c Config) string { return c.WebhookIDRetention.String() },
 	"CHECKOUT_RETENTION_SESSIONS":    func(c Config) string { return c.SessionRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
+	"CHECKOUT_GATEWAY_START_TIMEOUT": func(c Config) string { return c.GatewayStartTimeout.String() },
+	"CHECKOUT_GATEWAY_START_CHECK":   func(Config) string { return "strict" },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
 	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },
 	"CHECKOUT_CONNS_PER_PEER":        func(c Config) string { return formatCount(c.ConnsPerPeer) },
