@@ -138,6 +138,9 @@ type Options struct {
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard
+	// TrustedProxies are the reverse proxies whose forwarding headers are believed (the zero
+	// value: nobody's): behind them, every per-address limit uses the client they forwarded.
+	TrustedProxies respond.Proxies
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
@@ -278,7 +281,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead,
+	r.Use(respond.Identify, respond.Forwarded(opts.TrustedProxies), s.logRequests, s.recoverPanics, middleware.GetHead,
 		s.securityHeaders(strings.HasPrefix(opts.PublicURL, "https://")), s.crossOrigin,
 		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.site.Error(w, r, http.StatusNotFound) })

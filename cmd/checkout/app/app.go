@@ -266,6 +266,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
 		Dashboard:           dash,
+		TrustedProxies:      cfg.TrustedProxies,
 	})
 	if err != nil {
 		return nil, err
@@ -522,7 +523,7 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() {
-		errc <- srv.Serve(web.ConnLimit{Max: a.cfg.ConnsPerPeer, Exempt: netip.Addr.IsLoopback, Log: a.log}.Listener(a.ln))
+		errc <- srv.Serve(web.ConnLimit{Max: a.cfg.ConnsPerPeer, Exempt: a.exemptPeer, Log: a.log}.Listener(a.ln))
 	}()
 	a.banner()
 	close(a.ready)
@@ -570,6 +571,13 @@ func (a *App) Serve(ctx context.Context) error {
 		serr = errors.Join(serr, err)
 	}
 	return errors.Join(werr, derr, serr)
+}
+
+// exemptPeer tells the peers the per-peer connection cap does not apply to: this machine (the
+// embedded sandbox's client, a local proxy) and the trusted proxies, whose connections carry
+// many clients (the proxy limits them per client).
+func (a *App) exemptPeer(p netip.Addr) bool {
+	return p.IsLoopback() || a.cfg.TrustedProxies.Trusts(p)
 }
 
 // openSandbox opens the embedded sandbox; Serve runs its background loop (webhook deliveries,

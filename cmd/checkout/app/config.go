@@ -18,6 +18,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Defaults of the configuration.
@@ -63,7 +64,10 @@ type Config struct {
 	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
 	// open; 0 is "off".
 	StreamsPerClient, ConnsPerPeer int
-	CEPLookup                      string // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
+	// TrustedProxies (CHECKOUT_TRUSTED_PROXIES) are the reverse proxies whose forwarding
+	// headers are believed; none by default.
+	TrustedProxies respond.Proxies
+	CEPLookup      string // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
 	// The payee as the shopper's bank shows it, and the support contact (shopper pages).
 	MerchantLegalName string // CHECKOUT_MERCHANT_LEGAL_NAME (default: the merchant name)
 	MerchantDocument  string // CHECKOUT_MERCHANT_DOCUMENT: CNPJ (or CPF)
@@ -282,9 +286,17 @@ func settings() []setting {
 			c.SandboxRateLimit = l
 			return nil
 		}},
-		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests", count(func(c *Config) *int { return &c.StreamsPerClient })},
-		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); off behind a reverse proxy, which limits them itself", count(func(c *Config) *int { return &c.ConnsPerPeer })},
-		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
+		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests (behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", count(func(c *Config) *int { return &c.StreamsPerClient })},
+		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); this machine's addresses and CHECKOUT_TRUSTED_PROXIES are exempt", count(func(c *Config) *int { return &c.ConnsPerPeer })},
+		{"CHECKOUT_TRUSTED_PROXIES", "trusted-proxies", "reverse proxies whose X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, as CIDRs or addresses separated by commas (default: nobody's); every per-address limit then uses the client they forward, and they are exempt from the per-peer connection cap", func(c *Config, v string) error {
+			p, err := respond.ParseProxies(v)
+			if err != nil {
+				return err
+			}
+			c.TrustedProxies = p
+			return nil
+		}},
+		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", func(c *Config, v string) error {
 			r, err := parseRate(v)
 			c.NewCartLimit = r
 			return err
