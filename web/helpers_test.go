@@ -125,8 +125,8 @@ type envOptions struct {
 	heartbeat      time.Duration
 	workers, queue int
 	recheck        time.Duration
-	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
-	newCartBurst   int  // 0: the default
+	serviceLogs    bool   // the domain logs into env.logs too (by default they are discarded)
+	newCartBurst   int    // 0: the default
 	trustedProxies string // CIDRs whose forwarding headers are believed
 	// maxStreams, maxStreamsPerOrder, maxStreamsPerClient: the SSE caps (0: the defaults).
 	maxStreams, maxStreamsPerOrder, maxStreamsPerClient int
