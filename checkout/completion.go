@@ -20,6 +20,13 @@ import (
 // the spacing of paced calls at any rate a gateway would grant (4 per second and up).
 const ShopperGatewayWait = 250 * time.Millisecond
 
+// DefaultShopperGatewayTimeout bounds a shopper's request's whole call to the gateway, retries
+// included (ServiceOptions.ShopperGatewayTimeout): a gateway that does not answer must not
+// hold the shopper's button — nor the server's write deadline — for the client's own timeouts
+// and retries (tens of seconds). Past it the order is answered pending, its page says the PIX
+// code could not be made now, and the same idempotency key completes it later.
+const DefaultShopperGatewayTimeout = 8 * time.Second
+
 // completions are the background completions of pending attempts, at most one per order, owned
 // by the Service: Close stops them and waits for them.
 type completions struct {
@@ -143,7 +150,9 @@ func (s *Service) ensureLockedForShopper(ctx context.Context, orderID string, kn
 		}
 		return s.Snapshot(ctx, orderID)
 	}
-	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(ctx, ShopperGatewayWait), orderID, known, built)
+	cctx, cancel := context.WithTimeout(ctx, s.shopperTimeout)
+	defer cancel()
+	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(cctx, ShopperGatewayWait), orderID, known, built)
 	if err != nil && errors.Is(err, gatewayclient.ErrPaced) && res != nil {
 		s.log.InfoContext(ctx, "gateway pacing its calls: the QR code is completed in the background", "number", res.Number)
 		s.completeLater(orderID)

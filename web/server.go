@@ -138,6 +138,8 @@ type Options struct {
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard
+	// Observer, when set, is told of what the server does, for metrics.
+	Observer Observer
 	// TrustedProxies are the reverse proxies whose forwarding headers are believed (the zero
 	// value: nobody's): behind them, every per-address limit uses the client they forwarded.
 	TrustedProxies respond.Proxies
@@ -145,6 +147,16 @@ type Options struct {
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
 }
+
+// Observer is told of what the server does, for an operator's metrics; it must be quick and
+// must not block.
+type Observer interface {
+	// WebhookApplied: a webhook received lag ago was applied (ok) or failed.
+	WebhookApplied(lag time.Duration, ok bool)
+}
+
+// OpenStreams is how many live-status streams are open now.
+func (s *Server) OpenStreams() int { return s.streams.count() }
 
 // Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
 // default"; Off means no limit.
@@ -251,6 +263,7 @@ func New(opts Options) (*Server, error) {
 		verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
 	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
+	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
 		publicURL: opts.PublicURL}
 	s.handler = s.routes(opts, api)

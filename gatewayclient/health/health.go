@@ -81,7 +81,8 @@ type Monitor struct {
 	opts     Options
 	mu       sync.Mutex
 	state    State
-	changeMu sync.Mutex // keeps OnChange calls in order
+	failing  chan struct{} // closed while the gateway fails; a new one each time it works again
+	changeMu sync.Mutex    // keeps OnChange calls in order
 }
 
 // New returns a Monitor of the gateway at baseURL (the client's base URL, path prefix
@@ -94,7 +95,7 @@ func New(baseURL string, opts Options) (*Monitor, error) {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
-	m := &Monitor{base: u, opts: opts}
+	m := &Monitor{base: u, opts: opts, failing: make(chan struct{})}
 	m.state = State{OK: true, Since: opts.Clock()}
 	return m, nil
 }
@@ -104,6 +105,15 @@ func (m *Monitor) State() State {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.state
+}
+
+// Failing returns a channel closed when the gateway fails: at once while it fails now, else
+// when it next turns failing. Work that calls the gateway in the background (the reconciler)
+// stops on it instead of waiting out the timeouts of a gateway known to be down.
+func (m *Monitor) Failing() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.failing
 }
 
 // Transport returns next (nil: http.DefaultTransport) observed by the Monitor: give it to the
@@ -248,6 +258,12 @@ func (m *Monitor) observe(c Call, telling bool, detail string) {
 	if changed {
 		next.Since = now
 	}
+	switch {
+	case prev.OK && !next.OK:
+		close(m.failing)
+	case !prev.OK && next.OK:
+		m.failing = make(chan struct{})
+	}
 	m.state = next
 	m.mu.Unlock()
 	if changed && m.opts.OnChange != nil {
@@ -257,8 +273,9 @@ func (m *Monitor) observe(c Call, telling bool, detail string) {
 
 // Run probes the gateway with probe whenever no call has told the state for every (at most
 // every that often), until ctx ends. probe's error is not needed: its exchanges go through
-// the Transport like any other call. Each probe gets a deadline of every.
-func (m *Monitor) Run(ctx context.Context, every time.Duration, probe func(ctx context.Context) error) {
+// the Transport like any other call. Each probe gets a deadline of timeout: past it the
+// gateway does not answer in time.
+func (m *Monitor) Run(ctx context.Context, every, timeout time.Duration, probe func(ctx context.Context) error) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -270,7 +287,7 @@ func (m *Monitor) Run(ctx context.Context, every time.Duration, probe func(ctx c
 		if seen := m.State().Seen; !seen.IsZero() && m.opts.Clock().Sub(seen) < every {
 			continue // a call told the state meanwhile
 		}
-		pctx, cancel := context.WithTimeout(ctx, every)
+		pctx, cancel := context.WithTimeout(ctx, timeout)
 		_ = probe(pctx)
 		cancel()
 	}

@@ -150,7 +150,7 @@ func TestRunProbesWhenIdle(t *testing.T) {
 	probed := make(chan struct{}, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go m.Run(ctx, 10*time.Millisecond, func(ctx context.Context) error {
+	go m.Run(ctx, 10*time.Millisecond, time.Second, func(ctx context.Context) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/deposit", nil)
 		res, err := hc.Do(req)
 		if err == nil {

@@ -30,6 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -82,16 +84,18 @@ type closingStore interface {
 
 // App is a running checkout. Make it with New, run it with Serve, release it with Close.
 type App struct {
-	cfg     Config
-	log     *slog.Logger
-	ln      net.Listener
-	self    string // the loopback URL of ln
-	store   closingStore
-	lock    *dirLock // the data dir's, nil when the data dir holds nothing
-	svc     *checkout.Service
-	web     *web.Server
-	gateway *gatewayclient.Client
-	health  *health.Monitor // the gateway's state, from every call and the idle probe
+	cfg       Config
+	log       *slog.Logger
+	ln        net.Listener
+	self      string // the loopback URL of ln
+	store     closingStore
+	lock      *dirLock // the data dir's, nil when the data dir holds nothing
+	svc       *checkout.Service
+	web       *web.Server
+	gateway   *gatewayclient.Client
+	health    *health.Monitor // the gateway's state, from every call and the idle probe
+	metrics   *metrics        // nil without CHECKOUT_METRICS_ADDR
+	metricsLn net.Listener    // the metrics' own listener, nil without them
 	// checkingGateway is set during the start-up check, whose failure is one line of its own.
 	checkingGateway atomic.Bool
 	sandbox         *sandbox.Sandbox // nil with a real gateway
@@ -182,6 +186,22 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		closers = append(closers, a.sandbox.Close)
 		base = a.self + SandboxPrefix
 	}
+	if a.metricsLn, err = listenMetrics(cfg); err != nil {
+		return nil, err
+	}
+	if a.metricsLn != nil {
+		closers = append(closers, func() error { return a.metricsLn.Close() })
+		a.metrics, err = newMetrics(prometheus.NewRegistry(), func() bool { return a.health.State().OK },
+			func() int {
+				if a.web == nil {
+					return 0
+				}
+				return a.web.OpenStreams()
+			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) })
+		if err != nil {
+			return nil, err
+		}
+	}
 	if a.health, err = a.newHealth(base); err != nil {
 		return nil, fmt.Errorf("app: gateway health: %w", err)
 	}
@@ -222,6 +242,9 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
 		GatewayUp:    a.gatewayUp,
+		Observer:     a.domainObserver(),
+
+		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -267,6 +290,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Notifications:       a.merchant.log,
 		Dashboard:           dash,
 		TrustedProxies:      cfg.TrustedProxies,
+		Observer:            a.webObserver(),
 	})
 	if err != nil {
 		return nil, err
@@ -473,6 +497,9 @@ func (a *App) Serve(ctx context.Context) error {
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
 
+	// Prometheus's /metrics on a listener of its own.
+	a.serveMetrics(bgCtx)
+
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
@@ -491,7 +518,8 @@ func (a *App) Serve(ctx context.Context) error {
 		}()
 	}
 	if a.cfg.ReconcileInterval > 0 {
-		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp}
+		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp,
+			GatewayFailing: a.health.Failing}
 		var lease *postgres.Lease
 		if pg, ok := a.store.(*postgres.Store); ok {
 			// One instance at a time reconciles; the lease moves when its holder stops or dies.
@@ -639,6 +667,11 @@ func (a *App) Close() error {
 		}
 		if !a.served.Load() {
 			errs = append(errs, a.web.Shutdown(context.Background()), a.closeMerchant())
+			if a.metricsLn != nil {
+				if err := a.metricsLn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+					errs = append(errs, err)
+				}
+			}
 			if err := a.ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 				errs = append(errs, err)
 			}

@@ -36,6 +36,8 @@ const (
 	// DefaultGatewayProbeInterval is how long without any gateway call before a light probe
 	// tells the gateway's state again.
 	DefaultGatewayProbeInterval = 15 * time.Second
+	// DefaultGatewayProbeTimeout is how long a probe waits for the gateway's answer.
+	DefaultGatewayProbeTimeout = 10 * time.Second
 )
 
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
@@ -64,6 +66,9 @@ type Config struct {
 	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
 	// open; 0 is "off".
 	StreamsPerClient, ConnsPerPeer int
+	// MetricsAddr (CHECKOUT_METRICS_ADDR) is where GET /metrics listens, never on the public
+	// listener; "" or "off": no metrics.
+	MetricsAddr string
 	// TrustedProxies (CHECKOUT_TRUSTED_PROXIES) are the reverse proxies whose forwarding
 	// headers are believed; none by default.
 	TrustedProxies respond.Proxies
@@ -104,9 +109,15 @@ type Config struct {
 	// Off: none, for load tests). Only with the embedded sandbox: Validate refuses it beside a
 	// real gateway, whose limits are the gateway's own.
 	SandboxRateLimit sandbox.RateLimit
+	// ShopperGatewayTimeout bounds a shopper's request's call to the gateway, retries included
+	// (0: checkout.DefaultShopperGatewayTimeout); tests shorten it.
+	ShopperGatewayTimeout time.Duration
 	// GatewayProbeInterval is the longest time without a gateway call before a light probe
 	// tells its state (0: DefaultGatewayProbeInterval); tests shorten it.
 	GatewayProbeInterval time.Duration
+	// GatewayProbeTimeout is how long a probe waits for the gateway (0:
+	// DefaultGatewayProbeTimeout); tests shorten it.
+	GatewayProbeTimeout time.Duration
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
 	// NotificationSchedule is the wait after each failed delivery of a merchant notification
@@ -288,6 +299,7 @@ func settings() []setting {
 		}},
 		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests (behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", count(func(c *Config) *int { return &c.StreamsPerClient })},
 		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); this machine's addresses and CHECKOUT_TRUSTED_PROXIES are exempt", count(func(c *Config) *int { return &c.ConnsPerPeer })},
+		{"CHECKOUT_METRICS_ADDR", "metrics-addr", "where Prometheus's GET /metrics listens, a listener of its own never on the public one, such as 127.0.0.1:9090 (default off)", str(func(c *Config) *string { return &c.MetricsAddr })},
 		{"CHECKOUT_TRUSTED_PROXIES", "trusted-proxies", "reverse proxies whose X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, as CIDRs or addresses separated by commas (default: nobody's); every per-address limit then uses the client they forward, and they are exempt from the per-peer connection cap", func(c *Config, v string) error {
 			p, err := respond.ParseProxies(v)
 			if err != nil {
@@ -479,6 +491,16 @@ func (c Config) Validate() error {
 	if c.MerchantWebhookSecret != "" {
 		if err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check(); err != nil {
 			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		}
+	}
+	if c.MetricsAddr != "" && c.MetricsAddr != "off" {
+		if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q is not host:port (e.g. 127.0.0.1:9090) or off", c.MetricsAddr)}
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q has no valid port", c.MetricsAddr)}
+		}
+		if c.MetricsAddr == c.Addr && !strings.HasSuffix(c.Addr, ":0") {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", "must not be CHECKOUT_ADDR: metrics are never served on the public listener"}
 		}
 	}
 	if c.DemoAddr != "" && c.DemoAddr != "off" {

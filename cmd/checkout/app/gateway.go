@@ -29,6 +29,11 @@ func (a *App) newHealth(base string) (*health.Monitor, error) {
 			}
 			a.log.Warn("gateway failing", "cause", string(s.Cause), "why", s.Cause.Words(), "detail", s.Detail)
 		},
+		OnCall: func(c health.Call) {
+			if a.metrics != nil {
+				a.metrics.gatewayCall(c)
+			}
+		},
 		Clock: time.Now, // the gateway's state is about delivery, not the shop's business time
 	})
 }
@@ -119,7 +124,8 @@ func (a *App) gatewayStartError(st health.State, err error, budget time.Duration
 // runHealth probes the gateway whenever no call told its state for GatewayProbeInterval.
 func (a *App) runHealth(ctx context.Context) {
 	every := cmp.Or(a.cfg.GatewayProbeInterval, DefaultGatewayProbeInterval)
-	a.health.Run(ctx, every, func(ctx context.Context) error {
+	timeout := cmp.Or(a.cfg.GatewayProbeTimeout, DefaultGatewayProbeTimeout)
+	a.health.Run(ctx, every, timeout, func(ctx context.Context) error {
 		err := a.probeGateway(ctx)
 		if err != nil && ctx.Err() == nil {
 			a.log.Debug("gateway probe", slog.String("err", err.Error()))
