@@ -85,18 +85,18 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
 		}
 	}
-	return s.place(ctx, fe, in.Customer, o)
+	return s.place(ctx, PlacementCart, fe, in.Customer, o)
 }
 
-// place checks the order o (made from a cart or a checkout session) with the checkout's own
+// place checks the order o (made from a cart or a checkout session: operation) with the checkout's own
 // rules on the customer as typed and every rule of the gateway on its transaction request,
 // adding to the violations already in fe; then stores it with its first attempt and asks the
 // gateway for its QR code (see PlaceOrder for what the returned order's status says).
-func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o *Order) (res *Order, err error) {
+func (s *Service) place(ctx context.Context, operation string, fe *FieldErrors, typed Customer, o *Order) (res *Order, err error) {
 	created := false
 	if s.observer != nil {
 		start := time.Now()
-		defer func() { s.observer.Placement(time.Since(start), placementOutcome(res, err), created) }()
+		defer func() { s.observer.Placement(time.Since(start), operation, placementOutcome(res, err), created) }()
 	}
 	req := s.request(o, o.CurrentAttempt())
 	if fe := s.checkOrder(fe, typed, o, req); fe != nil {

@@ -536,8 +536,8 @@ type recordingObserver struct {
 	pass func(found int, skipped bool, err error)
 }
 
-func (o *recordingObserver) Placement(time.Duration, string, bool)   {}
-func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus) {}
+func (o *recordingObserver) Placement(time.Duration, string, string, bool) {}
+func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)       {}
 func (o *recordingObserver) ReconcilePass(found int, skipped bool, err error) {
 	o.pass(found, skipped, err)
 }

@@ -47,7 +47,9 @@ const (
 	MsgGatewayDown     = "form.gateway_down"     // the payment gateway did not answer
 	MsgProductMissing  = "error.product_missing" // the product to add does not exist
 	MsgSandboxRefused  = "pix.sandbox_refused"   // the sandbox refused the simulated payment
-	MsgTooManyCarts    = "error.too_many_carts"  // this address started too many carts (%d seconds to wait)
+	// MsgPixUnavailable is the live status of a pending order whose QR code could not be made.
+	MsgPixUnavailable = "pix.unavailable_status"
+	MsgTooManyCarts   = "error.too_many_carts" // this address started too many carts (%d seconds to wait)
 )
 
 // handlerMessages lists the Msg* keys.

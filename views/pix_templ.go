@@ -977,7 +977,7 @@ func pixStatus(v PixView) checkout.OrderStatus {
 // waits for the payment system, it is no longer "being generated".
 func pixStatusText(v PixView) string {
 	if pixStatus(v) == checkout.StatusPending && v.Unavailable {
-		return v.t("pix.unavailable_status")
+		return v.t(MsgPixUnavailable)
 	}
 	return StatusText(v.Lang, pixStatus(v))
 }

@@ -602,6 +602,16 @@ func TestPendingPastTheBoundIsHonest(t *testing.T) {
 	if st := doc.Find(testid("order-status")).AttrOr("data-status", ""); st != "pending" {
 		t.Errorf("status %q, want pending: the page still turns into the QR page by itself", st)
 	}
+	// The live status says the same, so that the page's script does not say "being generated".
+	res = e.do(http.MethodGet, pay+"/status", nil)
+	var m map[string]string
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if m["status"] != "pending" || m["text"] != "Aguardando o sistema de pagamento" {
+		t.Errorf("status JSON %v, want pending waiting for the payment system", m)
+	}
 	// The gateway comes back: the retry link (the page itself) gets the QR code.
 	e.gw.mu.Lock()
 	e.gw.failCreate = nil
