@@ -68,11 +68,7 @@ type Reconciler struct {
 	lastLate time.Time               // the last scan of the late-payment window
 	// gatewayDown: the last pass found the gateway failing (GatewayUp) and made no call.
 	gatewayDown bool
-	skipped     atomic.Int64 // passes skipped while the gateway failed
 }
-
-// Skipped is how many passes were skipped while the gateway failed.
-func (r *Reconciler) Skipped() int64 { return r.skipped.Load() }
 
 type backoffState struct {
 	failures int
@@ -148,7 +144,6 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 		}
 		r.mu.Unlock()
 		if !up {
-			r.skipped.Add(1)
 			return nil
 		}
 	}

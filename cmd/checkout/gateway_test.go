@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -42,10 +43,22 @@ func closedAddress(t *testing.T) string {
 }
 
 // A real gateway that is wrong at start stops the start with exit status 2 and one line naming
-// what to fix, per failure: the secret (401), the path prefix (404), the address (no answer).
+// what to fix, per failure: the secret (401), a permission (403), the path prefix (404), the
+// address (no answer).
 func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 	gw := gatewayUnderV1(t)
 	dead := closedAddress(t)
+	// A gateway that grants a token but refuses this client every read.
+	forbidding := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/auth/token" {
+			fmt.Fprintf(w, `{"access_token":"tok","expires_in":%d}`, time.Now().Add(time.Hour).Unix())
+			return
+		}
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"statusCode":403,"error":"Forbidden","message":"missing scope deposits:read"}`)
+	}))
+	defer forbidding.Close()
 	cases := []struct {
 		name     string
 		env      map[string]string
@@ -57,6 +70,8 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 			"config: CHECKOUT_GATEWAY_CLIENT_SECRET: ", []string{"refused the credentials", "401", "CHECKOUT_GATEWAY_CLIENT_ID"}, "did not answer"},
 		{"wrong path prefix", map[string]string{"CHECKOUT_GATEWAY_URL": gw + "/v2"},
 			"config: CHECKOUT_GATEWAY_URL: ", []string{`path prefix "/v2"`, "404"}, "credentials"},
+		{"missing permission", map[string]string{"CHECKOUT_GATEWAY_URL": forbidding.URL + "/v1"},
+			"config: CHECKOUT_GATEWAY_CLIENT_ID: ", []string{"lack a permission", "403"}, "did not answer"},
 		{"unreachable", map[string]string{"CHECKOUT_GATEWAY_URL": "http://" + dead + "/v1"},
 			"config: CHECKOUT_GATEWAY_URL: ", []string{"cannot be reached", dead, "CHECKOUT_GATEWAY_START_CHECK=degraded"}, "credentials"},
 	}
