@@ -104,7 +104,7 @@ func outageAndBack(t *testing.T, fault map[string]any, probeTimeout time.Duratio
 	req, _ := http.NewRequest(http.MethodGet, r.app.URL()+"/dashboard", nil)
 	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
 	doc := r.getDoc(req)
-	if b := doc.Find(`[data-testid="gateway-banner"]`); b.Length() != 1 || b.AttrOr("data-cause", "") != cause ||
+	if b := doc.Find(`[data-testid="gateway-failing"]`); b.Length() != 1 || b.AttrOr("data-cause", "") != cause ||
 		!strings.Contains(b.Text(), bannerWords) {
 		t.Errorf("dashboard banner during the outage: %q", b.Text())
 	}
@@ -196,7 +196,7 @@ func outageAndBack(t *testing.T, fault map[string]any, probeTimeout time.Duratio
 	if v := value(r.scrape(), "checkout_gateway_up"); v != 1 {
 		t.Errorf("checkout_gateway_up %v after the outage, want 1", v)
 	}
-	if doc := r.getDoc(req); doc.Find(`[data-testid="gateway-banner"]`).Length() != 0 {
+	if doc := r.getDoc(req); doc.Find(`[data-testid="gateway-failing"]`).Length() != 0 {
 		t.Error("the dashboard banner stays after the gateway came back")
 	}
 }
