@@ -48,7 +48,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,13 +101,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		}
 	}
 	dsn := func(pragmas ...string) string {
-		q := url.Values{}
-		q.Add("_pragma", "busy_timeout("+strconv.Itoa(o.busyTimeout)+")")
-		q.Add("_pragma", "foreign_keys(1)")
-		for _, p := range pragmas {
-			q.Add("_pragma", p)
-		}
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+		return fileDSN(path, append([]string{"busy_timeout(" + strconv.Itoa(o.busyTimeout) + ")", "foreign_keys(1)"}, pragmas...)...)
 	}
 	// The journal mode is kept in the file: set once, by the writer, before any reader opens.
 	writer := []string{"journal_mode(WAL)", "synchronous(NORMAL)"}
