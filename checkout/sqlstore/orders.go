@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -364,8 +365,7 @@ const currentAttemptOf = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = a.or
 // their lines, history and attempts, whatever their number.
 func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout.Order, error) {
 	var p Params
-	q := s.ordersWhere(f, &p)
-	q += " ORDER BY o.created_at DESC, o.id DESC"
+	q := s.ordersWhere(f, &p) + s.orderBy(f)
 	if f.Limit > 0 || f.Offset > 0 {
 		limit := f.Limit
 		if limit <= 0 {
@@ -378,6 +378,9 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 		byID := map[string]*checkout.Order{}
 		if err := tx.Run(ctx, s.readOrderRows(`SELECT `+orderColumns+` FROM orders o `+q, p, &out, byID)); err != nil || len(out) == 0 {
 			return err
+		}
+		if f.Page.Backward {
+			slices.Reverse(out)
 		}
 		ids := make([]string, len(out))
 		for i, o := range out {
@@ -431,10 +434,27 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 			AND a.n = `+currentAttemptOf+`)`)
 	}
 	conds = append(conds, s.merchantConds(f, p)...)
+	if k := f.Page.Key; !k.IsZero() {
+		// A row value: both databases find it through the index on (created_at, id).
+		op := "<"
+		if f.Page.Backward {
+			op = ">"
+		}
+		conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+	}
 	if len(conds) == 0 {
 		return ""
 	}
 	return "WHERE " + strings.Join(conds, " AND ")
+}
+
+// orderBy is the ORDER BY of a list of f: newest first, or oldest first to read the page
+// before a key (Backward), which the caller reverses.
+func (s *Store) orderBy(f checkout.OrderFilter) string {
+	if f.Page.Backward && !f.Page.Key.IsZero() {
+		return " ORDER BY o.created_at, o.id"
+	}
+	return " ORDER BY o.created_at DESC, o.id DESC"
 }
 
 // readOrderRows returns the statement reading the orders that query (on orderColumns)

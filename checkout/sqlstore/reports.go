@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -67,26 +68,35 @@ func documentChars(s string) string {
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
 	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at`
 
-// OrderSummaries lists a page of the orders of f without their lines, history or attempts: one
-// statement, whose window function counts every match on the way.
+// OrderSummaries lists a page of the orders of f without their lines, history or attempts,
+// and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
+// (one round trip on PostgreSQL). The page is found through the indexes that carry the list's
+// order (created_at, id; status, created_at, id), so its cost does not grow with the store nor,
+// paged by key, with its depth; the count stops at the cap instead of reading (and, for a
+// window function, sorting) every match.
 func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]checkout.OrderSummary, int, error) {
 	var p Params
 	where := s.ordersWhere(f, &p)
-	countArgs := append(Params(nil), p...)
-	q := `SELECT ` + summaryColumns + `, COUNT(*) OVER () FROM orders o ` + where + ` ORDER BY o.created_at DESC, o.id DESC`
+	q := `SELECT ` + summaryColumns + ` FROM orders o ` + where + s.orderBy(f)
 	limit := f.Limit
 	if limit <= 0 {
 		limit = math.MaxInt64
 	}
 	q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(max(f.Offset, 0))
+	// The count is of the filter's matches, not of the page's side of a key.
+	cf := f
+	cf.Page = checkout.Cursor{}
+	var cp Params
+	count := `SELECT COUNT(*) FROM (SELECT 1 FROM orders o ` + s.ordersWhere(cf, &cp) + ` LIMIT ` +
+		cp.Add(checkout.MaxCounted+1) + `) AS matches`
 	var out []checkout.OrderSummary
 	total := 0
-	err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
+	err := s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
 		var o checkout.OrderSummary
 		var status string
 		var amount, refund, created, paid int64
 		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
-			&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid, &total); err != nil {
+			&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid); err != nil {
 			return err
 		}
 		o.Status = checkout.OrderStatus(status)
@@ -94,24 +104,22 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 		o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
 		out = append(out, o)
 		return nil
-	})})
+	})}, Stmt{SQL: count, Args: cp, Rows: each(func(r Rows) error { return r.Scan(&total) })})
 	if err != nil {
 		return nil, 0, s.errorf("listing order summaries: %w", err)
 	}
-	if len(out) == 0 && f.Offset > 0 {
-		// Past the last page the window counted nothing: count on its own.
-		err = s.db.Read(ctx, Stmt{SQL: `SELECT COUNT(*) FROM orders o ` + where, Args: countArgs,
-			Rows: each(func(r Rows) error { return r.Scan(&total) })})
-		if err != nil {
-			return nil, 0, s.errorf("counting orders: %w", err)
-		}
+	if f.Page.Backward && !f.Page.Key.IsZero() {
+		slices.Reverse(out)
 	}
 	return out, total, nil
 }
 
-// OrderStats reads the overview's figures in two statements sent together: the totals by
-// conditional aggregation over the orders of the periods (found through the indexes on
-// created_at, paid_at and status), and the paid amounts by local day.
+// OrderStats reads the overview's figures in statements sent together, each over the rows one
+// index finds and holds (no OR of conditions on different columns, which no index serves): the
+// amounts and counts of the orders paid in the periods (orders_paid: paid_at, amount,
+// created_at), the orders placed in the last period (orders_created_id), those awaiting payment
+// (orders_status_created), and the paid amounts by local day. An order is paid after it is
+// placed, so the placed orders that were paid are among those paid since the period began.
 func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkout.OrderStats, error) {
 	var p Params
 	var cols []string
@@ -124,14 +132,15 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 			oldest = since
 		}
 	}
-	awaiting := p.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)}))
-	placed := p.Add(ms(q.PlacedSince))
-	cols = append(cols, "COUNT(CASE WHEN "+s.d.OneOf("o.status", awaiting)+" THEN 1 END)",
-		"COUNT(CASE WHEN o.created_at >= "+placed+" THEN 1 END)",
-		"COUNT(CASE WHEN o.created_at >= "+placed+" AND o.paid_at > 0 THEN 1 END)")
-	from := p.Add(ms(oldest))
-	totals := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + from +
-		` OR o.created_at >= ` + from + ` OR ` + s.d.OneOf("o.status", awaiting)
+	cols = append(cols, "COUNT(CASE WHEN o.created_at >= "+p.Add(ms(q.PlacedSince))+" THEN 1 END)")
+	// "paid_at > 0" repeats the partial index's predicate, which a bound value does not show.
+	paid := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + p.Add(ms(oldest)) +
+		` AND o.paid_at > 0`
+	var pp Params
+	placed := `SELECT COUNT(*) FROM orders o WHERE o.created_at >= ` + pp.Add(ms(q.PlacedSince))
+	var ap Params
+	awaiting := `SELECT COUNT(*) FROM orders o WHERE ` + s.d.OneOf("o.status",
+		ap.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)})))
 
 	st := &checkout.OrderStats{Paid: make([]checkout.PaidTotal, len(q.PaidSince)), Days: map[int64]checkout.PaidTotal{}}
 	dest := make([]any, 0, 2*len(q.PaidSince)+3)
@@ -139,27 +148,27 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	for i := range q.PaidSince {
 		dest = append(dest, &amounts[i], &st.Paid[i].Orders)
 	}
-	dest = append(dest, &st.Awaiting, &st.Placed, &st.PlacedPaid)
+	dest = append(dest, &st.PlacedPaid)
 
 	var dp Params
 	off := dp.Add(q.ZoneOffset.Milliseconds())
 	// The day of a time is floor((ms + offset) / 86400000); paid_at is positive, so integer
 	// division is the floor in both databases.
 	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
-		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
-	err := s.db.ReadTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx,
-			Stmt{SQL: totals, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
-			Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
-				var day, amount int64
-				var n int
-				if err := r.Scan(&day, &amount, &n); err != nil {
-					return err
-				}
-				st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
-				return nil
-			})})
-	})
+		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` AND o.paid_at > 0 GROUP BY 1`
+	err := s.readBatch(ctx,
+		Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
+		Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
+		Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
+		Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
+			var day, amount int64
+			var n int
+			if err := r.Scan(&day, &amount, &n); err != nil {
+				return err
+			}
+			st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
+			return nil
+		})})
 	if err != nil {
 		return nil, s.errorf("reading order figures: %w", err)
 	}
