@@ -67,16 +67,33 @@ func ParseCursor(s string) (Cursor, error) {
 // 10,000" rather than read every matching row for an exact figure nobody needs.
 const MaxCounted = 10_000
 
-// CutPage cuts a page of perPage rows out of rows read with one more than perPage (Limit
-// perPage+1) in the direction of c, newest first either way: the extra row, when there, is the
-// last one going forward and the first one going backward. more reports that it was there:
-// another page follows in that direction.
-func CutPage[T any](rows []T, perPage int, backward bool) (page []T, more bool) {
-	if len(rows) <= perPage {
-		return rows, false
+// Paged cuts a page of perPage rows out of rows, read from c with one more than perPage (Limit
+// perPage+1) and listed newest first, and returns the cursors of the pages beside it (a zero
+// key: none). The extra row, when there, says that more follow in the direction of travel: it
+// is the last row going forward and the first going backward. The page a cursor came from is
+// beside the page it leads to, the other way.
+func Paged[T any](rows []T, perPage int, c Cursor, key func(T) OrderKey) (page []T, next, prev Cursor) {
+	more := len(rows) > perPage
+	switch {
+	case !more:
+		page = rows
+	case c.Backward:
+		page = rows[len(rows)-perPage:]
+	default:
+		page = rows[:perPage]
 	}
-	if backward {
-		return rows[len(rows)-perPage:], true
+	if len(page) == 0 {
+		return page, Cursor{}, Cursor{}
 	}
-	return rows[:perPage], true
+	older, newer := more, !c.Key.IsZero()
+	if c.Backward {
+		older, newer = !c.Key.IsZero(), more
+	}
+	if older {
+		next = Cursor{Key: key(page[len(page)-1])}
+	}
+	if newer {
+		prev = Cursor{Key: key(page[0]), Backward: true}
+	}
+	return page, next, prev
 }

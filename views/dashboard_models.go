@@ -61,7 +61,10 @@ type FilterView struct {
 // Pager is the pagination of a list, with the gateway's totals.
 type Pager struct {
 	Total, TotalPages, Page, PerPage int
-	First, Prev, Next, Last          string // links; "" when not applicable
+	// Capped: Total stopped counting (the list has more than Total-1 matches). Keyset: the list
+	// pages by key, so a page has no number (Page and TotalPages are 0).
+	Capped, Keyset          bool
+	First, Prev, Next, Last string // links; "" when not applicable
 	// SizeAction and SizeHidden make the page-size form: the current query minus page and
 	// perPage, as hidden inputs.
 	SizeAction string
