@@ -76,13 +76,10 @@ const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o
 // window function, sorting) every match.
 func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]checkout.OrderSummary, int, error) {
 	var p Params
-	where := s.ordersWhere(f, &p)
-	q := `SELECT ` + summaryColumns + ` FROM orders o ` + where + s.orderBy(f)
-	limit := f.Limit
-	if limit <= 0 {
-		limit = math.MaxInt64
+	if f.Limit <= 0 {
+		f.Limit = math.MaxInt64
 	}
-	q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(max(f.Offset, 0))
+	q := s.listQuery(summaryColumns, f, &p)
 	// The count is of the filter's matches, not of the page's side of a key.
 	cf := f
 	cf.Page = checkout.Cursor{}
@@ -133,9 +130,7 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 		}
 	}
 	cols = append(cols, "COUNT(CASE WHEN o.created_at >= "+p.Add(ms(q.PlacedSince))+" THEN 1 END)")
-	// "paid_at > 0" repeats the partial index's predicate, which a bound value does not show.
-	paid := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + p.Add(ms(oldest)) +
-		` AND o.paid_at > 0`
+	paid := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + p.Add(ms(oldest))
 	var pp Params
 	placed := `SELECT COUNT(*) FROM orders o WHERE o.created_at >= ` + pp.Add(ms(q.PlacedSince))
 	var ap Params
@@ -155,7 +150,7 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	// The day of a time is floor((ms + offset) / 86400000); paid_at is positive, so integer
 	// division is the floor in both databases.
 	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
-		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` AND o.paid_at > 0 GROUP BY 1`
+		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
 	err := s.readBatch(ctx,
 		Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
 		Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
