@@ -78,8 +78,13 @@ type Store struct {
 
 var _ checkout.Store = (*Store)(nil)
 
-// readers is the number of read connections.
-const readers = 4
+// readers is the number of read connections; reportReaders of them at most serve the
+// merchant's lists and overview at once (sqlstore.Dialect.ReportReads), so that the shop's
+// reads and the readiness check always find one.
+const (
+	readers       = 4
+	reportReaders = 2
+)
 
 // options are the settings tests change.
 type options struct {
@@ -159,6 +164,7 @@ func dialect() sqlstore.Dialect {
 		OneOf:        oneOf,
 		List:         list,
 		EmptyJSON:    "", // the violations column is TEXT NOT NULL
+		ReportReads:  reportReaders,
 	}
 }
 

@@ -88,20 +88,22 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 		cp.Add(checkout.MaxCounted+1) + `) AS matches`
 	var out []checkout.OrderSummary
 	total := 0
-	err := s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
-		var o checkout.OrderSummary
-		var status string
-		var amount, refund, created, paid int64
-		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
-			&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid); err != nil {
-			return err
-		}
-		o.Status = checkout.OrderStatus(status)
-		o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
-		o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
-		out = append(out, o)
-		return nil
-	})}, Stmt{SQL: count, Args: cp, Rows: each(func(r Rows) error { return r.Scan(&total) })})
+	err := s.report(ctx, func() error {
+		return s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
+			var o checkout.OrderSummary
+			var status string
+			var amount, refund, created, paid int64
+			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
+				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid); err != nil {
+				return err
+			}
+			o.Status = checkout.OrderStatus(status)
+			o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
+			o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
+			out = append(out, o)
+			return nil
+		})}, Stmt{SQL: count, Args: cp, Rows: each(func(r Rows) error { return r.Scan(&total) })})
+	})
 	if err != nil {
 		return nil, 0, s.errorf("listing order summaries: %w", err)
 	}
@@ -151,19 +153,21 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	// division is the floor in both databases.
 	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
 		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
-	err := s.readBatch(ctx,
-		Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
-		Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
-		Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
-		Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
-			var day, amount int64
-			var n int
-			if err := r.Scan(&day, &amount, &n); err != nil {
-				return err
-			}
-			st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
-			return nil
-		})})
+	err := s.report(ctx, func() error {
+		return s.readBatch(ctx,
+			Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
+			Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
+			Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
+			Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
+				var day, amount int64
+				var n int
+				if err := r.Scan(&day, &amount, &n); err != nil {
+					return err
+				}
+				st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
+				return nil
+			})})
+	})
 	if err != nil {
 		return nil, s.errorf("reading order figures: %w", err)
 	}

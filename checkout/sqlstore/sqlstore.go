@@ -117,6 +117,11 @@ type Dialect struct {
 	Storable func(key string) bool
 	// StoredKey maps a webhook id to the key that records it, one to one. Nil: the id itself.
 	StoredKey func(key string) string
+	// ReportReads bounds the merchant's report reads (the order lists' pages and counts, the
+	// overview) running at once; the others wait for their turn. They share the connections
+	// with the shop, and a few merchants opening lists at once must leave connections for the
+	// shoppers' reads and the readiness check. 0: no bound.
+	ReportReads int
 }
 
 // Store implements checkout.Store on a DB.
@@ -127,6 +132,8 @@ type Store struct {
 	byID, byRequestKey, byExternalCode, byTransaction, listed orderReads
 	// reaching: see reachingStatuses.
 	reaching map[checkout.OrderStatus][]string
+	// reports holds a token per report read running (Dialect.ReportReads); nil: no bound.
+	reports chan struct{}
 }
 
 var _ checkout.Store = (*Store)(nil)
@@ -140,7 +147,29 @@ func New(d Dialect, db DB) *Store {
 		byTransaction:  keyedOrderReads("o.id = (SELECT order_id FROM attempts WHERE transaction_id = $1)"),
 		listed:         newOrderReads("", d.OneOf("order_id", "$1")),
 		reaching:       reachingStatuses(),
+		reports:        reportSlots(d.ReportReads),
 	}
+}
+
+func reportSlots(n int) chan struct{} {
+	if n <= 0 {
+		return nil
+	}
+	return make(chan struct{}, n)
+}
+
+// report runs fn, a report read, once fewer than Dialect.ReportReads others run (or ctx ends).
+func (s *Store) report(ctx context.Context, fn func() error) error {
+	if s.reports == nil {
+		return fn()
+	}
+	select {
+	case s.reports <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.reports }()
+	return fn()
 }
 
 // Ping checks that the database answers a query.
