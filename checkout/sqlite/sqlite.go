@@ -51,7 +51,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
@@ -165,7 +167,25 @@ func dialect() sqlstore.Dialect {
 		List:         list,
 		EmptyJSON:    "", // the violations column is TEXT NOT NULL
 		ReportReads:  reportReaders,
+		Search:       search,
 	}
+}
+
+// search finds the orders holding term (or whose document holds doc) through the trigram index
+// of order_search_text (migration 17): a phrase of FTS5 is matched as a substring, case aside.
+// A piece of fewer than 3 characters has no trigram: such a term is left to LIKE, and such a
+// doc is not looked for in the documents.
+func search(term, doc string, p *sqlstore.Params) string {
+	if utf8.RuneCountInString(term) < 3 {
+		return ""
+	}
+	phrase := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	q := "{number external_code merchant_reference customer_email customer_name} : " + phrase(term)
+	if len(doc) >= 3 {
+		q += " OR {customer_document} : " + phrase(doc)
+	}
+	return "o.id IN (SELECT s.order_id FROM order_search s WHERE s.id IN " +
+		"(SELECT rowid FROM order_search_text WHERE order_search_text MATCH " + p.Add(q) + "))"
 }
 
 // oneOf is "column IN the list", the list passed as one JSON array (list): one parameter

@@ -23,6 +23,11 @@ func (s *Store) merchantConds(f checkout.OrderFilter, p *Params) []string {
 	if f.MaxAmount > 0 {
 		conds = append(conds, "o.amount <= "+p.Add(int64(f.MaxAmount)))
 	}
+	if term := strings.TrimSpace(f.Search); term != "" && s.d.Search != nil {
+		if cond := s.d.Search(term, documentChars(term), p); cond != "" {
+			return append(conds, cond)
+		}
+	}
 	if term := strings.TrimSpace(f.Search); term != "" {
 		like := p.Add("%" + escapeLike(strings.ToLower(term)) + "%")
 		var or []string

@@ -117,6 +117,11 @@ type Dialect struct {
 	Storable func(key string) bool
 	// StoredKey maps a webhook id to the key that records it, one to one. Nil: the id itself.
 	StoredKey func(key string) string
+	// Search, when set, returns the condition on orders o that an order holds term (already
+	// trimmed) in its searched columns, or its document holds doc (documentChars; "" for
+	// none), through the database's text index, its arguments added to p; "" leaves the search
+	// to LIKE on each column. Nil: LIKE always (PostgreSQL's trigram index serves it).
+	Search func(term, doc string, p *Params) string
 	// ReportReads bounds the merchant's report reads (the order lists' pages and counts, the
 	// overview) running at once; the others wait for their turn. They share the connections
 	// with the shop, and a few merchants opening lists at once must leave connections for the
