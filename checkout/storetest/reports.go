@@ -84,6 +84,7 @@ func testOrderSummaries(t *testing.T, s checkout.Store) {
 		{"name, case aside", checkout.OrderFilter{Search: "ANA"}, []string{d.ID, b.ID}},
 		{"accented name", checkout.OrderFilter{Search: "joão"}, []string{a.ID}},
 		{"e-mail", checkout.OrderFilter{Search: "@loja.example"}, []string{b.ID}},
+		{"a whole e-mail, case aside", checkout.OrderFilter{Search: " JOAO@Example.com "}, []string{a.ID}},
 		{"number", checkout.OrderFilter{Search: c.Number}, []string{c.ID}},
 		{"externalCode", checkout.OrderFilter{Search: a.ExternalCode[:10]}, []string{a.ID}},
 		{"CPF typed with punctuation", checkout.OrderFilter{Search: "529.982.247-25"}, []string{a.ID}},

@@ -12,3 +12,6 @@ CREATE INDEX orders_search ON orders USING gin (
     lower(number) public.gin_trgm_ops, lower(external_code) public.gin_trgm_ops, lower(merchant_reference) public.gin_trgm_ops,
     lower(customer_email) public.gin_trgm_ops, lower(customer_name) public.gin_trgm_ops, upper(customer_document) public.gin_trgm_ops
 );
+
+-- A whole e-mail address typed in the search box is looked up as the customer's.
+CREATE INDEX orders_customer_email ON orders (lower(customer_email));

@@ -41,3 +41,6 @@ CREATE TRIGGER order_search_delete AFTER DELETE ON orders BEGIN
     DELETE FROM order_search_text WHERE rowid = (SELECT id FROM order_search WHERE order_id = old.id);
     DELETE FROM order_search WHERE order_id = old.id;
 END;
+
+-- A whole e-mail address typed in the search box is looked up as the customer's.
+CREATE INDEX orders_customer_email ON orders (lower(customer_email));
