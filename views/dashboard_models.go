@@ -408,15 +408,17 @@ type SettingsView struct {
 	WebhookURL                      string
 	URLFromConfig, SecretFromConfig bool
 	Secret                          string // the signing secret ("" when none yet)
-	FrameOrigins                    string // one per line
-	Errors                          map[string]string
-	Notice                          string
-	Keys                            []APIKeyRow
-	KeyName                         string // as typed, on an error
-	NewKey                          string // the key just made, shown this once
-	NewKeyName                      string
-	Deliveries                      []DeliveryRow
-	Failed                          string
+	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
+	OverlapUntil time.Time
+	FrameOrigins string // one per line
+	Errors       map[string]string
+	Notice       string
+	Keys         []APIKeyRow
+	KeyName      string // as typed, on an error
+	NewKey       string // the key just made, shown this once
+	NewKeyName   string
+	Deliveries   []DeliveryRow
+	Failed       string
 }
 
 // APIKeyRow is one API key of the list.

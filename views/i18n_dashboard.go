@@ -327,6 +327,7 @@ var dashboardMessages = map[string][2]string{
 	"settings.secret_intro":        {"Use-o no seu servidor para verificar a assinatura de cada notificação.", "Use it on your server to verify each notification's signature."},
 	"settings.reveal":              {"Mostrar o segredo", "Show the secret"},
 	"settings.rotate":              {"Gerar novo segredo", "Make a new secret"},
+	"settings.overlap":             {"O segredo anterior também assina as notificações até %s: passe o novo ao seu servidor até lá.", "The previous secret also signs the notifications until %s: give your server the new one by then."},
 	"settings.rotated":             {"Novo segredo gerado: atualize-o no seu servidor.", "New secret made: update it on your server."},
 	"settings.keys":                {"Chaves da API", "API keys"},
 	"settings.keys_intro":          {"Seu servidor usa uma chave para criar checkouts pela API (Authorization: Bearer …).", "Your server uses a key to create checkouts through the API (Authorization: Bearer …)."},

@@ -147,7 +147,7 @@ func (m *SettingsManager) Route(ctx context.Context) (outbox.Target, error) {
 	if err != nil {
 		return outbox.Target{}, err
 	}
-	return outbox.Target{URL: e.WebhookURL, Secret: e.WebhookSecret, Trusted: e.TrustedURL()}, nil
+	return outbox.Target{URL: e.WebhookURL, Secret: e.Signing, Trusted: e.TrustedURL()}, nil
 }
 
 // DeliveryLog is the merchant's view of the notifications and their attempts (the merchant

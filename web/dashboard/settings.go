@@ -41,6 +41,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.Secret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret
+	if eff.Overlap {
+		v.OverlapUntil = eff.PreviousUntil
+	}
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
 	if typed != nil {
 		if !v.URLFromConfig {

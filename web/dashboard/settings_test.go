@@ -38,6 +38,9 @@ func TestDashboardSettings(t *testing.T) {
 	}
 	_, doc = b.get("/dashboard/settings?done=saved")
 	secret := doc.Find(testid("webhook-secret")).Text()
+	if doc.Find(testid("secret-overlap")).Length() != 0 {
+		t.Error("an overlap is said before any rotation")
+	}
 	if doc.Find("#s-webhook_url").AttrOr("value", "") != "https://erp.loja.example/pix" || !strings.HasPrefix(secret, "whsec_") ||
 		doc.Find("#s-frame_origins").Text() != "https://loja.example\nhttps://www.loja.example" {
 		t.Errorf("saved settings: %q %q %q", doc.Find("#s-webhook_url").AttrOr("value", ""), secret, doc.Find("#s-frame_origins").Text())
@@ -47,6 +50,9 @@ func TestDashboardSettings(t *testing.T) {
 	_, doc = b.get("/dashboard/settings")
 	if rotated := doc.Find(testid("webhook-secret")).Text(); rotated == secret || !strings.HasPrefix(rotated, "whsec_") {
 		t.Errorf("rotating kept %q", rotated)
+	}
+	if note := doc.Find(testid("secret-overlap")).Text(); !strings.Contains(note, "O segredo anterior também assina") {
+		t.Errorf("the rotation's overlap is not said: %q", note)
 	}
 
 	// An API key: shown once, usable at once; revoked, refused.
