@@ -74,10 +74,11 @@ const MaxCounted = 10_000
 // beside the page it leads to, the other way.
 func Paged[T any](rows []T, perPage int, c Cursor, key func(T) OrderKey) (page []T, next, prev Cursor) {
 	more := len(rows) > perPage
+	back := c.Backward && !c.Key.IsZero() // no key: the list's start, read forward
 	switch {
 	case !more:
 		page = rows
-	case c.Backward:
+	case back:
 		page = rows[len(rows)-perPage:]
 	default:
 		page = rows[:perPage]
@@ -86,8 +87,8 @@ func Paged[T any](rows []T, perPage int, c Cursor, key func(T) OrderKey) (page [
 		return page, Cursor{}, Cursor{}
 	}
 	older, newer := more, !c.Key.IsZero()
-	if c.Backward {
-		older, newer = !c.Key.IsZero(), more
+	if back {
+		older, newer = true, more
 	}
 	if older {
 		next = Cursor{Key: key(page[len(page)-1])}

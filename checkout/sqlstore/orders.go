@@ -378,7 +378,7 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 		if err := tx.Run(ctx, s.readOrderRows(q, p, &out, byID)); err != nil || len(out) == 0 {
 			return err
 		}
-		if f.Page.Backward {
+		if backward(f) {
 			slices.Reverse(out)
 		}
 		ids := make([]string, len(out))
@@ -454,11 +454,14 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 // orderBy is the ORDER BY of a list of f on the table t: newest first, or oldest first to read
 // the page before a key (Backward), which the caller reverses.
 func (s *Store) orderBy(f checkout.OrderFilter, t string) string {
-	if f.Page.Backward && !f.Page.Key.IsZero() {
+	if backward(f) {
 		return " ORDER BY " + t + "created_at, " + t + "id"
 	}
 	return " ORDER BY " + t + "created_at DESC, " + t + "id DESC"
 }
+
+// backward reports whether f reads the page before a key, oldest first.
+func backward(f checkout.OrderFilter) bool { return f.Page.Backward && !f.Page.Key.IsZero() }
 
 // listQuery is the SELECT of cols (of orders o) of the orders of f, in the list's order (see
 // orderBy), limited to f's page, its arguments added to p. A filter on several statuses reads

@@ -125,7 +125,7 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 	if err != nil {
 		return nil, 0, s.errorf("listing order summaries: %w", err)
 	}
-	if f.Page.Backward && !f.Page.Key.IsZero() {
+	if backward(f) {
 		slices.Reverse(out)
 	}
 	return out, total, nil
