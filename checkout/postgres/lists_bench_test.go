@@ -55,15 +55,18 @@ func sqlCase(expr string, values []string) string {
 // placed, 36% expired, 3% failed, 1% refunded, 1% under review, and the last 50 awaiting
 // payment; amounts from R$ 10 to R$ 510; one customer e-mail each, names from firstNames and
 // lastNames.
-func seedSelect(n int, now int64, step int64) string {
+//
+// pad8 is the dialect's expression of i as 8 digits, for order numbers like the shop's
+// ("PX-00000042").
+func seedSelect(n int, now int64, step int64, pad8 string) string {
 	status := fmt.Sprintf(`CASE WHEN i >= %[1]d THEN 'awaiting_payment' WHEN i %% 100 < 59 THEN 'paid'
 		WHEN i %% 100 < 95 THEN 'expired' WHEN i %% 100 < 98 THEN 'failed' WHEN i %% 100 < 99 THEN 'refunded'
 		ELSE 'under_review' END`, n-50)
 	created := fmt.Sprintf(`(%d - (%d - 1 - i) * %d)`, now, n, step)
-	return fmt.Sprintf(`SELECT 'ord-' || i, 'PED-' || i, 'ext-' || i, 'req-' || i, %[1]s, 1000 + (i * 7919) %% 50000,
+	return fmt.Sprintf(`SELECT 'ord-' || i, 'PX-' || %[5]s, 'ext-' || i, 'req-' || i, %[1]s, 1000 + (i * 7919) %% 50000,
 			%[3]s || ' ' || %[4]s, '52998224725', 'cliente' || i || '@example.com', %[2]s, %[2]s,
 			CASE WHEN (%[1]s) IN ('paid', 'refunded') THEN %[2]s + 60000 ELSE 0 END`, status, created,
-		sqlCase("i", firstNames), sqlCase("(i * 7)", lastNames))
+		sqlCase("i", firstNames), sqlCase("(i * 7)", lastNames), pad8)
 }
 
 const seedColumns = `(id, number, external_code, request_key, status, amount, customer_name, customer_document,
@@ -98,7 +101,7 @@ func BenchmarkLists(b *testing.B) {
 			for from := 0; from < n; from += seedBatch {
 				to := min(from+seedBatch, n) - 1
 				q := fmt.Sprintf(`WITH RECURSIVE s(i) AS (SELECT %d UNION ALL SELECT i + 1 FROM s WHERE i < %d)
-					INSERT INTO orders %s %s FROM s`, from, to, seedColumns, seedSelect(n, now.UnixMilli(), step))
+					INSERT INTO orders %s %s FROM s`, from, to, seedColumns, seedSelect(n, now.UnixMilli(), step, "printf('%08d', i)"))
 				if _, err := db.Exec(q); err != nil {
 					b.Fatalf("seeding: %v", err)
 				}
@@ -112,7 +115,7 @@ func BenchmarkLists(b *testing.B) {
 				for from := 0; from < n; from += seedBatch {
 					to := min(from+seedBatch, n) - 1
 					q := fmt.Sprintf(`INSERT INTO orders %s %s FROM generate_series(%d::bigint, %d::bigint) AS s(i)`,
-						seedColumns, seedSelect(n, now.UnixMilli(), step), from, to)
+						seedColumns, seedSelect(n, now.UnixMilli(), step, "lpad(i::text, 8, '0')"), from, to)
 					if _, err := conn.Exec(ctx, q); err != nil {
 						return fmt.Errorf("seeding: %w", err)
 					}
@@ -165,8 +168,11 @@ func BenchmarkLists(b *testing.B) {
 				{"search-name", checkout.OrderFilter{Search: "beatriz nogueira"}, func(rows []checkout.OrderSummary, _ int) bool {
 					return len(rows) >= 1 && rows[0].CustomerName == "Beatriz Nogueira"
 				}},
-				{"search-number", checkout.OrderFilter{Search: fmt.Sprintf("PED-%d", n/5)}, func(rows []checkout.OrderSummary, _ int) bool {
-					return len(rows) >= 1 && rows[len(rows)-1].Number == fmt.Sprintf("PED-%d", n/5)
+				{"search-number", checkout.OrderFilter{Search: fmt.Sprintf("px-%08d", n/5)}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == 1 && rows[0].Number == fmt.Sprintf("PX-%08d", n/5) && total == 1
+				}},
+				{"search-number-piece", checkout.OrderFilter{Search: fmt.Sprintf("%06d", n/5%1_000_000)}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) >= 1 && strings.HasSuffix(rows[0].Number, fmt.Sprintf("%06d", n/5%1_000_000))
 				}},
 			}
 			for _, l := range lists {

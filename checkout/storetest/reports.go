@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,6 +87,8 @@ func testOrderSummaries(t *testing.T, s checkout.Store) {
 		{"e-mail", checkout.OrderFilter{Search: "@loja.example"}, []string{b.ID}},
 		{"a whole e-mail, case aside", checkout.OrderFilter{Search: " JOAO@Example.com "}, []string{a.ID}},
 		{"number", checkout.OrderFilter{Search: c.Number}, []string{c.ID}},
+		{"a whole number, lower-case", checkout.OrderFilter{Search: strings.ToLower(c.Number)}, []string{c.ID}},
+		{"a whole number of no order", checkout.OrderFilter{Search: "PX-00000000"}, nil},
 		{"externalCode", checkout.OrderFilter{Search: a.ExternalCode[:10]}, []string{a.ID}},
 		{"CPF typed with punctuation", checkout.OrderFilter{Search: "529.982.247-25"}, []string{a.ID}},
 		{"CNPJ part", checkout.OrderFilter{Search: "11.222.333"}, []string{b.ID}},
