@@ -73,7 +73,10 @@ type FilterView struct {
 // Pager is the pagination of a list, with the gateway's totals.
 type Pager struct {
 	Total, TotalPages, Page, PerPage int
-	First, Prev, Next, Last          string // links; "" when not applicable
+	// Capped: Total stopped counting (the list has more than Total-1 matches). Keyset: the list
+	// pages by key, so a page has no number (Page and TotalPages are 0).
+	Capped, Keyset          bool
+	First, Prev, Next, Last string // links; "" when not applicable
 	// SizeAction and SizeHidden make the page-size form: the current query minus page and
 	// perPage, as hidden inputs.
 	SizeAction string
@@ -413,18 +416,20 @@ type SettingsView struct {
 	HasSecret                       bool   // a signing secret exists
 	Secret                          string // the signing secret, only in the answer to a reveal
 	RevealAction                    string // POST: current_password, shows the secret once
-	FrameOrigins                    string // one per line
-	Errors                          map[string]string
-	Notice                          string
-	Keys                            []APIKeyRow
-	KeyName                         string // as typed, on an error
-	KeyScope                        string // as chosen, on an error
-	NewKey                          string // the key just made, shown this once
-	NewKeyName                      string
-	Deliveries                      []DeliveryRow
-	Failed                          string
-	PingAction                      string   // POST: send a test notification now
-	Ping                            *PingRow // the test notification just sent
+	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
+	OverlapUntil time.Time
+	FrameOrigins string // one per line
+	Errors       map[string]string
+	Notice       string
+	Keys         []APIKeyRow
+	KeyName      string // as typed, on an error
+	KeyScope     string // as chosen, on an error
+	NewKey       string // the key just made, shown this once
+	NewKeyName   string
+	Deliveries   []DeliveryRow
+	Failed       string
+	PingAction   string   // POST: send a test notification now
+	Ping         *PingRow // the test notification just sent
 }
 
 // PingRow is what became of a test notification.

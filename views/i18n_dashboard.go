@@ -107,6 +107,7 @@ var dashboardMessages = map[string][2]string{
 	"pager.position": {"Página %s de %s", "Page %s of %s"},
 	"pager.showing":  {"Itens %s a %s de %s", "Items %s to %s of %s"},
 	"pager.none":     {"Nenhum item", "No items"},
+	"pager.shown":    {"%s nesta página", "%s on this page"},
 
 	"csv.export": {"Exportar CSV (todos os resultados)", "Export CSV (every result)"},
 
@@ -233,6 +234,7 @@ var dashboardMessages = map[string][2]string{
 	"orders.empty":         {"Nenhum pedido encontrado com estes filtros.", "No order matches these filters."},
 	"orders.count":         {"%s pedidos encontrados", "%s orders found"},
 	"orders.count_one":     {"1 pedido encontrado", "1 order found"},
+	"orders.count_more":    {"Mais de %s pedidos encontrados", "More than %s orders found"},
 	"orders.caption":       {"Pedidos, do mais recente ao mais antigo", "Orders, newest first"},
 	"orders.col_number":    {"Pedido", "Order"},
 	"orders.col_customer":  {"Cliente", "Customer"},
@@ -240,6 +242,7 @@ var dashboardMessages = map[string][2]string{
 	"orders.refund_due":    {"Devolver %s", "Refund %s"},
 	"orders.failed":        {"Não foi possível ler os pedidos agora. Tente de novo; se continuar, informe a referência %s.", "The orders could not be read right now. Try again; if it persists, quote reference %s."},
 	"filter.err.search":    {"Use no máximo 100 caracteres na busca.", "Use at most 100 characters in the search."},
+	"filter.err.cursor":    {"Este link de página não vale: volte à primeira página.", "This page link is not valid: go back to the first page."},
 	"filter.err.day":       {"Informe uma data, como 01/03/2026.", "Enter a date, like 03/01/2026."},
 	"filter.err.day_range": {"A data final deve ser igual ou posterior à inicial.", "The end date must not be before the start date."},
 
@@ -334,6 +337,7 @@ var dashboardMessages = map[string][2]string{
 	"settings.secret_intro":        {"Use-o no seu servidor para verificar a assinatura de cada notificação.", "Use it on your server to verify each notification's signature."},
 	"settings.reveal":              {"Mostrar o segredo", "Show the secret"},
 	"settings.rotate":              {"Gerar novo segredo", "Make a new secret"},
+	"settings.overlap":             {"O segredo anterior também assina as notificações até %s: passe o novo ao seu servidor até lá.", "The previous secret also signs the notifications until %s: give your server the new one by then."},
 	"settings.rotated":             {"Novo segredo gerado: atualize-o no seu servidor.", "New secret made: update it on your server."},
 	"settings.keys":                {"Chaves da API", "API keys"},
 	"settings.keys_intro":          {"Seu servidor usa uma chave para criar checkouts pela API (Authorization: Bearer …).", "Your server uses a key to create checkouts through the API (Authorization: Bearer …)."},

@@ -91,14 +91,15 @@ func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
 // MerchantSettings returns the stored settings, or the zero Settings when none were saved.
 func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error) {
 	var set merchant.Settings
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at FROM merchant_settings WHERE id = 1`,
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at, previous_secret, previous_until
+		FROM merchant_settings WHERE id = 1`,
 		Rows: each(func(r Rows) error {
 			var origins string
-			var updated int64
-			if err := r.Scan(&set.WebhookURL, &set.WebhookSecret, &origins, &updated); err != nil {
+			var updated, until int64
+			if err := r.Scan(&set.WebhookURL, &set.WebhookSecret, &origins, &updated, &set.PreviousSecret, &until); err != nil {
 				return err
 			}
-			set.UpdatedAt = fromMS(updated)
+			set.UpdatedAt, set.PreviousUntil = fromMS(updated), fromMS(until)
 			return json.Unmarshal([]byte(origins), &set.FrameOrigins)
 		})})
 	if err != nil {
@@ -120,11 +121,13 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings)
 	if err != nil {
 		return s.errorf("encoding the frame origins: %w", err)
 	}
-	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at)
-		VALUES (1, $1, $2, $3, $4)
+	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at,
+			previous_secret, previous_until)
+		VALUES (1, $1, $2, $3, $4, $5, $6)
 		ON CONFLICT (id) DO UPDATE SET webhook_url = excluded.webhook_url, webhook_secret = excluded.webhook_secret,
-			frame_origins = excluded.frame_origins, updated_at = excluded.updated_at`,
-		Args: []any{set.WebhookURL, set.WebhookSecret, string(b), ms(set.UpdatedAt)}})
+			frame_origins = excluded.frame_origins, updated_at = excluded.updated_at,
+			previous_secret = excluded.previous_secret, previous_until = excluded.previous_until`,
+		Args: []any{set.WebhookURL, set.WebhookSecret, string(b), ms(set.UpdatedAt), set.PreviousSecret, ms(set.PreviousUntil)}})
 	if err != nil {
 		return s.errorf("saving the merchant settings: %w", err)
 	}

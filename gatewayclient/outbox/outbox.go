@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -970,6 +971,10 @@ type Filter struct {
 	RecordID, MessageID, Status, Type string
 	Limit                             int // at most this many, newest first (≤ 0: 50; at most 1000)
 	Offset                            int // skipping this many first
+	// BeforeID, when above 0, keeps the deliveries older than that one (paging by key: a page
+	// stays the same while deliveries are added, and costs the same at any depth); AfterID,
+	// when above 0, those newer than it, still listed newest first.
+	BeforeID, AfterID int64
 }
 
 // Deliveries returns the deliveries f selects, newest first.
@@ -989,6 +994,16 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		args = append(args, c.v)
 		conds = append(conds, c.col+" = $"+strconv.Itoa(len(args)))
 	}
+	if f.BeforeID > 0 {
+		args = append(args, f.BeforeID)
+		conds = append(conds, "id < $"+strconv.Itoa(len(args)))
+	}
+	order := "DESC"
+	if f.AfterID > 0 {
+		args = append(args, f.AfterID)
+		conds = append(conds, "id > $"+strconv.Itoa(len(args)))
+		order = "" // the nearest first; reversed below
+	}
 	q := `SELECT id, message_id, client_id, record_kind, record_id, type, url, forward, body, status, attempts,
 		next_attempt_at, last_error, last_status_code, created_at, updated_at FROM webhook_deliveries`
 	if len(conds) > 0 {
@@ -999,7 +1014,7 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		limit = 50
 	}
 	args = append(args, min(limit, 1000), max(f.Offset, 0))
-	q += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
+	q += ` ORDER BY id ` + order + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
 	rows, err := o.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
@@ -1020,6 +1035,9 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	if f.AfterID > 0 {
+		slices.Reverse(out)
 	}
 	return out, nil
 }
