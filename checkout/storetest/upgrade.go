@@ -72,7 +72,7 @@ var samples = []sample{
 		{"body", []byte(`{"type":"order.paid"}`)}, {"status", "pending"}, {"next_attempt_at", sampleMS},
 		{"created_at", sampleMS}, {"updated_at", sampleMS}}},
 	{"dashboard_users", "email", "dona.upg@example.com", []column{{"id", "u-upg"}, {"email", "dona.upg@example.com"},
-		{"password_hash", "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"}, {"created_at", sampleMS}, {"updated_at", sampleMS}}},
+		{"password_hash", "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"}, {"role", "owner"}, {"created_at", sampleMS}, {"updated_at", sampleMS}}},
 }
 
 // MigrationsUpTo returns the plan (for component, as the store's own plan names it) of the
