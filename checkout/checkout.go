@@ -160,6 +160,8 @@ type Order struct {
 	// PayBy is the deadline of the order's payment (its checkout session's expiry): no QR code
 	// outlives it and none is made after it. Zero: no deadline.
 	PayBy time.Time
+	// LinkID is the payment link the order was placed through ("" none).
+	LinkID string
 }
 
 // Clone returns a copy of o that shares nothing its holder may change: its address, lines,

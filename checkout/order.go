@@ -101,9 +101,17 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
 	}
+	// A payment link with a maximum of payments: no QR code without a place.
+	if err := s.holdLinkPlace(ctx, o, *req.Pix.ExpirationSeconds); err != nil {
+		return nil, err
+	}
 	stored, created, err := s.store.CreateOrder(ctx, o)
 	if err != nil {
+		s.releaseLinkPlace(ctx, o)
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	if !created {
+		s.releaseLinkPlace(ctx, o) // the same submission had stored its order, with its own place
 	}
 	s.remember(stored)
 	var built *gatewayclient.CreateTransactionRequest // a replay sends the request stored earlier
@@ -508,6 +516,12 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		return s.Snapshot(ctx, orderID)
 	}
 	defer unlock()
+	if o, err := s.Snapshot(ctx, orderID); err == nil && o.LinkID != "" {
+		// A payment link with a maximum of payments: no new QR code without a place.
+		if err := s.holdLinkPlace(ctx, o, s.expiration); err != nil {
+			return nil, err
+		}
+	}
 	var built *gatewayclient.CreateTransactionRequest // the new attempt's request, once written
 	renewed, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
 		built = nil
