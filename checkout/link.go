@@ -38,8 +38,12 @@ const (
 
 // Limits of a payment link.
 const (
+	// A link's title and description become its order's item's (the gateway's 2 to 150 and
+	// 2 to 255 characters).
+	MinLinkTitleLength       = 2
 	MaxLinkTitleLength       = 120
-	MaxLinkDescriptionLength = 500
+	MinLinkDescriptionLength = 2
+	MaxLinkDescriptionLength = 255
 	MaxLinkPayments          = 1000000
 	minSlugLength            = 3
 	maxSlugLength            = 64
@@ -417,16 +421,20 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 	}
 	fe.checkTexts(texts...)
 	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
-		Slug: strings.ToLower(strings.TrimSpace(in.Slug)), RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
+		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
 		Active: in.Active == nil || *in.Active}
 	switch n := utf8.RuneCountInString(l.Title); {
 	case n == 0:
 		add("title", gatewayclient.CodeRequired, "is required")
+	case n < MinLinkTitleLength:
+		add("title", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkTitleLength))
 	case n > MaxLinkTitleLength:
 		add("title", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkTitleLength))
 	}
-	if utf8.RuneCountInString(l.Description) > MaxLinkDescriptionLength {
+	if n := utf8.RuneCountInString(l.Description); n > MaxLinkDescriptionLength {
 		add("description", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkDescriptionLength))
+	} else if n > 0 && n < MinLinkDescriptionLength {
+		add("description", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkDescriptionLength))
 	}
 	if l.Slug != "" && !validSlug(l.Slug) {
 		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",

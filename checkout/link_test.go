@@ -175,15 +175,15 @@ func TestLinkRules(t *testing.T) {
 		in    checkout.LinkInput
 		field string
 	}{
-		"min above max":  {checkout.LinkInput{Title: "x", CustomAmount: &checkout.CustomAmount{Min: 900, Max: 100}}, "customAmount.min"},
-		"over gateway":   {checkout.LinkInput{Title: "x", Amount: gatewayclient.MaxAmount + 1}, "amount"},
-		"expired":        {checkout.LinkInput{Title: "x", Amount: 100, ExpiresAt: &past}, "expiresAt"},
+		"min above max":  {checkout.LinkInput{Title: "xy", CustomAmount: &checkout.CustomAmount{Min: 900, Max: 100}}, "customAmount.min"},
+		"over gateway":   {checkout.LinkInput{Title: "xy", Amount: gatewayclient.MaxAmount + 1}, "amount"},
+		"expired":        {checkout.LinkInput{Title: "xy", Amount: 100, ExpiresAt: &past}, "expiresAt"},
 		"no amount":      {checkout.LinkInput{Title: "x"}, "amount"},
-		"two kinds":      {checkout.LinkInput{Title: "x", Amount: 100, CustomAmount: &checkout.CustomAmount{}}, "amount"},
+		"two kinds":      {checkout.LinkInput{Title: "xy", Amount: 100, CustomAmount: &checkout.CustomAmount{}}, "amount"},
 		"no title":       {checkout.LinkInput{Amount: 100}, "title"},
-		"bad slug":       {checkout.LinkInput{Title: "x", Amount: 100, Slug: "a b"}, "slug"},
-		"unknown item":   {checkout.LinkInput{Title: "x", Items: []checkout.SessionItem{{ProductID: "nope", Quantity: 1}}}, "items[0].productId"},
-		"negative limit": {checkout.LinkInput{Title: "x", Amount: 100, MaxPayments: -1}, "maxPayments"},
+		"bad slug":       {checkout.LinkInput{Title: "xy", Amount: 100, Slug: "a b"}, "slug"},
+		"unknown item":   {checkout.LinkInput{Title: "xy", Items: []checkout.SessionItem{{ProductID: "nope", Quantity: 1}}}, "items[0].productId"},
+		"negative limit": {checkout.LinkInput{Title: "xy", Amount: 100, MaxPayments: -1}, "maxPayments"},
 	} {
 		_, _, err := e.svc.CreateLink(e.ctx, c.in)
 		var fe *checkout.FieldErrors
@@ -195,7 +195,7 @@ func TestLinkRules(t *testing.T) {
 	if l.Slug != "caneca" || l.Amount != 11800 || !l.Physical() {
 		t.Errorf("items link: slug %q, amount %d, physical %v", l.Slug, l.Amount, l.Physical())
 	}
-	if _, _, err := e.svc.CreateLink(e.ctx, checkout.LinkInput{Title: "y", Amount: 100, Slug: "caneca"}); err == nil ||
+	if _, _, err := e.svc.CreateLink(e.ctx, checkout.LinkInput{Title: "yy", Amount: 100, Slug: "caneca"}); err == nil ||
 		!strings.Contains(err.Error(), "slug") {
 		t.Errorf("a taken slug: %v", err)
 	}
@@ -217,13 +217,13 @@ func TestLinkRules(t *testing.T) {
 		t.Errorf("an order of a deactivated link: %v, %v; want paid", got, err)
 	}
 	soon := e.svc.Now().Add(time.Hour)
-	x := e.link(checkout.LinkInput{Title: "z", Amount: 100, ExpiresAt: &soon})
+	x := e.link(checkout.LinkInput{Title: "zz", Amount: 100, ExpiresAt: &soon})
 	e.advance(2 * time.Hour)
 	if _, err := e.placeLink(x.Slug, 0); !errors.Is(err, checkout.ErrLinkClosed) {
 		t.Errorf("expired link: %v, want ErrLinkClosed", err)
 	}
 	// An expired link may still be renamed or deactivated: its past expiry is not refused.
-	if _, err := e.svc.UpdateLink(e.ctx, x.ID, func(in *checkout.LinkInput) { in.Title = "zz"; in.Active = &off }); err != nil {
+	if _, err := e.svc.UpdateLink(e.ctx, x.ID, func(in *checkout.LinkInput) { in.Title = "zzz"; in.Active = &off }); err != nil {
 		t.Errorf("changing an expired link: %v", err)
 	}
 	// Idempotency: the same key and request give the same link; another request is refused.

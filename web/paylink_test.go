@@ -1,0 +1,93 @@
+package web_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// TestPayLinkTypedAmount: a link whose amount the payer types asks for it, refuses what is out
+// of its bounds or unreadable (in words, 422), shows the amount accepted back on the customer
+// form, and places an order of that amount, tagged with the link, paid on the usual PIX page.
+func TestPayLinkTypedAmount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	l, _, err := e.svc.CreateLink(t.Context(), checkout.LinkInput{Title: "Doação para a horta", Slug: "horta",
+		CustomAmount: &checkout.CustomAmount{Min: 500, Max: 500000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, doc := e.get("/l/horta")
+	if res.StatusCode != http.StatusOK || doc.Find(testid("paylink-amount")).Length() != 1 ||
+		!strings.Contains(doc.Find("h1").Text(), "Doação para a horta") || !strings.Contains(doc.Find("header").Text(), "Loja Teste") {
+		t.Fatalf("link page: %d, %q", res.StatusCode, doc.Find("main").Text())
+	}
+	for _, bad := range []string{"4,99", "5.000,01", "abc", ""} {
+		res, doc := e.get("/l/horta?amount=" + url.QueryEscape(bad))
+		if res.StatusCode != http.StatusUnprocessableEntity || doc.Find(testid("field-error")).Length() != 1 {
+			t.Errorf("amount %q: %d, errors %d; want 422 with the error", bad, res.StatusCode, doc.Find(testid("field-error")).Length())
+		}
+	}
+	for _, typed := range []string{"R$ 1.234,56", "1234,56", "1234.56"} {
+		res, doc := e.get("/l/horta?amount=" + url.QueryEscape(typed))
+		if res.StatusCode != http.StatusOK || !strings.Contains(doc.Find(testid("order-summary")).Text(), "1.234,56") {
+			t.Errorf("amount %q: %d, summary %q; want the amount shown back", typed, res.StatusCode, doc.Find(testid("order-summary")).Text())
+		}
+	}
+	_, doc = e.get("/l/horta?amount=" + url.QueryEscape("1234,56"))
+	action, _ := doc.Find(testid("checkout-form")).Attr("action")
+	res, _ = e.post(action, customer(requestKey(t, doc)))
+	o, err := e.svc.Order(t.Context(), orderID(e.location(res)))
+	if err != nil || o.Amount != 123456 || o.LinkID != l.ID {
+		t.Fatalf("order: %+v, %v; want 123456 tagged %s", o, err, l.ID)
+	}
+	// The amount in the form's address is checked again: one out of bounds places nothing.
+	_, doc = e.get("/l/horta?amount=10")
+	res, _ = e.post("/l/horta?cents=1", customer(requestKey(t, doc)))
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("a tampered amount: %d, want 422", res.StatusCode)
+	}
+}
+
+// TestPayLinkClosed: a deactivated link answers 410 and says so, in both languages; an order
+// placed before still has its PIX page. A link whose one place is held tells the next payer
+// why, with 409.
+func TestPayLinkClosed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	l, _, err := e.svc.CreateLink(t.Context(), checkout.LinkInput{Title: "Ingresso", Amount: 2500, Description: "Pista",
+		MaxPayments: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, doc := e.get("/l/" + l.Slug)
+	if !strings.Contains(doc.Find(testid("place-order")).Text(), "25,00") {
+		t.Errorf("fixed link form: %q", doc.Find(testid("place-order")).Text())
+	}
+	res, _ := e.post("/l/"+l.Slug, customer(requestKey(t, doc)))
+	pay := e.location(res)
+	_, doc = e.get("/l/" + l.Slug)
+	res, doc = e.post("/l/"+l.Slug, customer(requestKey(t, doc)))
+	if res.StatusCode != http.StatusConflict || doc.Find(testid("paylink-closed")).Length() != 1 {
+		t.Errorf("a second payer of a 1-place link: %d, want 409 saying why", res.StatusCode)
+	}
+	off := false
+	if _, err := e.svc.UpdateLink(t.Context(), l.ID, func(in *checkout.LinkInput) { in.Active = &off }); err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{"pt-BR": "desativado", "en": "deactivated"} {
+		res, doc := e.get("/l/" + l.Slug + "?lang=" + lang)
+		if res.StatusCode != http.StatusGone || !strings.Contains(doc.Find(testid("paylink-closed")).Text(), want) {
+			t.Errorf("%s: %d %q; want 410 saying %q", lang, res.StatusCode, doc.Find(testid("paylink-closed")).Text(), want)
+		}
+	}
+	if res, _ := e.get(pay); res.StatusCode != http.StatusOK {
+		t.Errorf("the PIX page of an order placed before: %d", res.StatusCode)
+	}
+	if res, _ := e.get("/l/no-such-link"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown link: %d, want 404", res.StatusCode)
+	}
+}
