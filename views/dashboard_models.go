@@ -109,7 +109,7 @@ type WithdrawalRow struct {
 	CreatedAt time.Time
 	Amount    checkout.Cents
 	Status    gatewayclient.WithdrawalStatus
-	PixKey    string
+	PixKey    gatewayclient.PixKey // the zero PixKey when none
 	Receiver  string
 	EndToEnd  string
 }
@@ -175,18 +175,12 @@ type DashErrorView struct {
 // DepositStatusText is the localised name of a deposit state; an unknown state shows as the
 // gateway spells it.
 func DepositStatusText(lang Lang, s gatewayclient.DepositStatus) string {
-	if k := "dstatus." + string(s); HasKey(k) {
-		return T(lang, k)
-	}
-	return string(s)
+	return enumText(lang, "dstatus.", string(s))
 }
 
 // WithdrawalStatusText is the localised name of a withdrawal state.
 func WithdrawalStatusText(lang Lang, s gatewayclient.WithdrawalStatus) string {
-	if k := "wstatus." + string(s); HasKey(k) {
-		return T(lang, k)
-	}
-	return string(s)
+	return enumText(lang, "wstatus.", string(s))
 }
 
 // DepositTone is the colour family of a deposit state's badge.
@@ -323,7 +317,7 @@ type OrderDetail struct {
 	Amount, RefundDue                                      checkout.Cents
 	LatePayment, Physical                                  bool
 	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time
-	Lang, ShopperIP                                        string
+	Lang, ShopperIP                                        string // Lang: the shopper's language tag
 	CustomerName, CustomerDocument, CustomerEmail          string
 	CustomerPhone                                          string
 	Address                                                []string // lines of the shipping address; nil when digital
@@ -347,7 +341,7 @@ type AttemptView struct {
 	State          string
 	DepositStatus  string
 	ExpiresAt      time.Time
-	Error          string
+	Error          checkout.Reason // why it failed (the zero Reason when it has not)
 	CreatedAt      time.Time
 }
 
@@ -355,7 +349,7 @@ type AttemptView struct {
 type HistoryView struct {
 	From, To, FromText, ToText string
 	At                         time.Time
-	Reason                     string
+	Reason                     checkout.Reason
 }
 
 // ProductsView is the merchant's catalogue: the list and the new-product form.

@@ -408,7 +408,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 	// A message of another order in an order's update is refused, and nothing is stored.
 	next := mustRead(t, s, o.ID)
-	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: "note"})
+	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: checkout.Note("note")})
 	if err := s.UpdateOrder(ctx, next, message(missing, "order.paid", at)); err == nil {
 		t.Error("UpdateOrder stored a message of another order")
 	}

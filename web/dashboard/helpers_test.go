@@ -41,6 +41,7 @@ type env struct {
 	client *gatewayclient.Client
 	dash   *dashEnv
 	http   *http.Client
+	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 }
 
 type envOptions struct {
@@ -122,7 +123,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, outbox: notifications,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),
