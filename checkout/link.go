@@ -52,7 +52,6 @@ const (
 	// answer's travel make the code's real expiry a little later than the request's.
 	linkHoldGrace      = 30 * time.Second
 	linkRequestKeyPart = "link:"
-	linkBeyondCapNote  = "paid beyond the payment link's maximum of payments"
 )
 
 // Errors of payment links.
@@ -662,7 +661,7 @@ func (s *Service) settleLinkCap(ctx context.Context, o *Order) error {
 	}
 	_, _, err = s.update(ctx, o.ID, func(o *Order) (bool, error) {
 		for _, h := range o.History {
-			if strings.HasPrefix(h.Reason, linkBeyondCapNote) {
+			if h.Reason.Code == ReasonLinkBeyondCap {
 				return false, nil
 			}
 		}
@@ -670,7 +669,7 @@ func (s *Service) settleLinkCap(ctx context.Context, o *Order) error {
 		o.LatePayment = true
 		o.RefundDue += o.Amount
 		o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
-			Reason: fmt.Sprintf("%s (%d): refund %d cents", linkBeyondCapNote, l.MaxPayments, int64(o.Amount))})
+			Reason: Reason{Code: ReasonLinkBeyondCap, Paid: o.Amount}})
 		return true, nil
 	})
 	if err != nil {

@@ -128,7 +128,7 @@ func TestLinkPlaceReleasedOnExpiry(t *testing.T) {
 	}
 	notes := 0
 	for _, h := range got.History {
-		if strings.Contains(h.Reason, "beyond the payment link's maximum") {
+		if h.Reason.Code == checkout.ReasonLinkBeyondCap && h.Reason.Paid == 2000 {
 			notes++
 		}
 	}
