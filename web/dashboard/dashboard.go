@@ -77,6 +77,7 @@ type Dashboard struct {
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
 	sessions      *scs.SessionManager
+	publicURL     string // the checkout's public address ("" the request's own)
 	handler       http.Handler
 }
 
@@ -90,7 +91,7 @@ func New(opts Options) (*Dashboard, error) {
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
-		notifications: opts.Notifications}
+		notifications: opts.Notifications, publicURL: opts.PublicURL}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -135,6 +136,13 @@ func (d *Dashboard) routes() http.Handler {
 		r.Get("/products/{id}", d.productForm)
 		r.Post("/products/{id}", d.updateProduct)
 		r.Post("/products/{id}/active", d.toggleProduct)
+		r.Get("/links", d.links)
+		r.Post("/links", d.createLink)
+		r.Get("/links/{id}", d.link)
+		r.Post("/links/{id}", d.updateLink)
+		r.Post("/links/{id}/active", d.toggleLink)
+		r.Post("/links/{id}/duplicate", d.duplicateLink)
+		r.Get("/links/{id}/poster.svg", d.poster)
 		if d.settings != nil {
 			r.Get("/settings", d.settingsPage)
 			r.Post("/settings", d.saveSettings)
@@ -156,7 +164,7 @@ func (d *Dashboard) routes() http.Handler {
 
 // sections are the sections of the dashboard's navigation, in order (settings only when the
 // dashboard has the merchant settings).
-var sections = []string{"overview", "orders", "deposits", "withdrawals", "products", "settings"}
+var sections = []string{"overview", "orders", "deposits", "withdrawals", "products", "links", "settings"}
 
 // Session keys of the dashboard.
 const (
