@@ -137,9 +137,6 @@ func (s *Server) renderLinkForm(w http.ResponseWriter, r *http.Request, l *check
 		Errors:     errs,
 		Total:      total,
 	}
-	if l.Kind == checkout.LinkCustom {
-		v.BackURL = respond.Link(r, payLinkPath(l.Slug))
-	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
 	}
