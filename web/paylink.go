@@ -158,3 +158,19 @@ func (s *Server) renderLinkClosed(w http.ResponseWriter, r *http.Request, l *che
 	}
 	s.site.Render(w, r, status, views.PayLinkClosedPage(views.PayLinkClosedView{Page: s.site.Page(r), Title: l.Title, Reason: reason}))
 }
+
+// renderOrderLinkFull answers a new QR code refused to order id because every place of its
+// payment link is taken: the link's page says why, with 409.
+func (s *Server) renderOrderLinkFull(w http.ResponseWriter, r *http.Request, id string) {
+	o, err := s.svc.Snapshot(r.Context(), id)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
+	l, err := s.svc.Link(r.Context(), o.LinkID)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
+	s.renderLinkClosed(w, r, l, checkout.ErrLinkFull)
+}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
@@ -73,6 +74,19 @@ func TestPayLinkClosed(t *testing.T) {
 	res, doc = e.post("/l/"+l.Slug, customer(requestKey(t, doc)))
 	if res.StatusCode != http.StatusConflict || doc.Find(testid("paylink-closed")).Length() != 1 {
 		t.Errorf("a second payer of a 1-place link: %d, want 409 saying why", res.StatusCode)
+	}
+	// Once the first QR code expired, its place goes to the next payer; a new QR code for the
+	// first order is then refused, saying why.
+	if err := e.sb.AdvanceClock(t.Context(), 31*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get("/l/" + l.Slug)
+	res, _ = e.post("/l/"+l.Slug, customer(requestKey(t, doc)))
+	e.location(res)
+	e.get(pay) // the first order's page: its QR code expired
+	res, doc = e.post(pay+"/new-qr", url.Values{})
+	if res.StatusCode != http.StatusConflict || doc.Find(testid("paylink-closed")).Length() != 1 {
+		t.Errorf("a new QR code while the place is taken: %d, want 409 saying why", res.StatusCode)
 	}
 	off := false
 	if _, err := e.svc.UpdateLink(t.Context(), l.ID, func(in *checkout.LinkInput) { in.Active = &off }); err != nil {
