@@ -82,6 +82,12 @@ func TestAPIPaymentLinks(t *testing.T) {
 	if got.json["payments"] != float64(1) || got.json["received"] != float64(1250) {
 		t.Errorf("payments %v, received %v; want 1, 1250", got.json["payments"], got.json["received"])
 	}
+	if byLink := e.api(http.MethodGet, "/api/v1/orders?paymentLinkId="+id, nil); len(byLink.json["data"].([]any)) != 1 {
+		t.Errorf("orders of the link: %s", byLink.body)
+	}
+	if other := e.api(http.MethodGet, "/api/v1/orders?paymentLinkId=another", nil); len(other.json["data"].([]any)) != 0 {
+		t.Errorf("orders of another link: %s", other.body)
+	}
 	list := e.api(http.MethodGet, "/api/v1/payment-links", nil)
 	if data, _ := list.json["data"].([]any); len(data) != 1 {
 		t.Errorf("list: %s", list.body)

@@ -216,21 +216,22 @@ type OrderList struct {
 }
 
 var orderListParams = map[string]bool{"status": true, "createdFrom": true, "createdTo": true, "externalCode": true,
+	"paymentLinkId": true,
 	"page": true, "perPage": true}
 
 // listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
-// createdFrom, createdTo (RFC 3339) and externalCode, paged by page and perPage.
+// createdFrom, createdTo (RFC 3339), externalCode and paymentLinkId, paged by page and perPage.
 func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !orderListParams[k] {
-			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
+			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, paymentLinkId, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
 			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
-	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode")}
+	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode"), LinkID: q.Get("paymentLinkId")}
 	for i, v := range q["status"] {
 		for _, st := range strings.Split(v, ",") {
 			if st = strings.TrimSpace(st); st == "" {
