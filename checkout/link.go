@@ -143,15 +143,16 @@ type LinkStore interface {
 	// UpdateLink stores the changeable part of l (everything but its id, idempotency key and
 	// creation time). ErrNotFound, or ErrSlugTaken.
 	UpdateLink(ctx context.Context, l *PaymentLink) error
-	// HoldLinkPlace holds a place of link linkID for order orderID until until, when fewer than
-	// max places are taken at now, and reports whether it did. A place is taken by an order of
-	// the link that was paid (or is under review, refunding, refunded), and by a hold whose
-	// until is after now, of an order not yet stored or pending or awaiting payment. The order's
-	// own hold is replaced (a new QR code). Concurrent calls, from any process, never hold more
-	// than max places.
-	HoldLinkPlace(ctx context.Context, linkID, orderID string, until, now time.Time, max int) (bool, error)
-	// ReleaseLinkPlace gives up the hold of orderID, if any.
-	ReleaseLinkPlace(ctx context.Context, orderID string) error
+	// HoldLinkPlace holds a place of link linkID for the order of request key orderKey
+	// (Order.RequestKey) until until, when fewer than max places are taken at now, and reports
+	// whether it did. A place is taken by an order of the link that was paid (or is under
+	// review, refunding, refunded), and by a hold whose until is after now, of an order not yet
+	// stored, or pending, awaiting payment or expired (not failed, not paid). The order's own
+	// hold does not count and is replaced (the same form sent again, a new QR code).
+	// Concurrent calls, from any process, never hold more than max places.
+	HoldLinkPlace(ctx context.Context, linkID, orderKey string, until, now time.Time, max int) (bool, error)
+	// ReleaseLinkPlace gives up the hold of the order of request key orderKey, if any.
+	ReleaseLinkPlace(ctx context.Context, orderKey string) error
 	// LinkStats returns the payments of the links ids (links without any are absent).
 	LinkStats(ctx context.Context, ids []string) (map[string]LinkStats, error)
 }
@@ -597,7 +598,7 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 	}
 	now := s.now().UTC()
 	until := now.Add(time.Duration(exp)*time.Second + linkHoldGrace)
-	ok, err := s.links.HoldLinkPlace(ctx, l.ID, o.ID, until, now, l.MaxPayments)
+	ok, err := s.links.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
 	if err != nil {
 		return fmt.Errorf("checkout: holding a place of payment link %s: %w", l.ID, err)
 	}
@@ -607,13 +608,12 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 	return nil
 }
 
-// releaseLinkPlace gives up the hold taken for an order that was not stored (the same
-// submission had stored another).
+// releaseLinkPlace gives up the hold taken for an order that could not be stored.
 func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
 	if o.LinkID == "" || s.links == nil {
 		return
 	}
-	if err := s.links.ReleaseLinkPlace(ctx, o.ID); err != nil {
+	if err := s.links.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
 		s.log.WarnContext(ctx, "releasing a payment link's place", "link", o.LinkID, "err", err)
 	}
 }

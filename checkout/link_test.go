@@ -88,19 +88,27 @@ func TestLinkCapUnderLoad(t *testing.T) {
 }
 
 // TestLinkPlaceReleasedOnExpiry: a 1-payment link's place is held by a QR code until it
-// expires; then another shopper gets it. The first code, paid late after the second shopper
+// expires (the same form sent again finds its order); then another shopper gets it. The first code, paid late after the second shopper
 // paid, pays its order as a late payment with its amount due back, noted in its history; the
 // link keeps one payment that counts.
 func TestLinkPlaceReleasedOnExpiry(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	l := e.link(checkout.LinkInput{Title: "Ingresso", Amount: 2000, Description: "Show", MaxPayments: 1})
-	first, err := e.placeLink(l.Slug, 0)
+	firstKey := checkout.NewID()
+	first, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: l.Slug, RequestKey: firstKey,
+		Customer: customer(), Lang: "pt-BR"})
 	if err != nil {
 		t.Fatalf("first shopper: %v", err)
 	}
 	if _, err := e.placeLink(l.Slug, 0); !errors.Is(err, checkout.ErrLinkFull) {
 		t.Fatalf("second shopper while the first QR code may be paid: %v, want ErrLinkFull", err)
+	}
+	// The first shopper's form sent again (a double click) is their order, not a refusal.
+	again, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: l.Slug, RequestKey: firstKey,
+		Customer: customer(), Lang: "pt-BR"})
+	if err != nil || again.ID != first.ID {
+		t.Fatalf("the same form again: %v, %v; want order %s", again, err, first.ID)
 	}
 	// A new QR code of the held order is not refused: its own place is renewed.
 	e.advance(31 * time.Minute)

@@ -110,9 +110,6 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 		s.releaseLinkPlace(ctx, o)
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
 	}
-	if !created {
-		s.releaseLinkPlace(ctx, o) // the same submission had stored its order, with its own place
-	}
 	s.remember(stored)
 	var built *gatewayclient.CreateTransactionRequest // a replay sends the request stored earlier
 	if created {

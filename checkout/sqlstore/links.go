@@ -182,7 +182,7 @@ func (s *Store) readLinks(tail string, args []any, out *[]*checkout.PaymentLink)
 // just after its place is held), or waits for payment, or expired (until ends it: a QR code's
 // lifetime and a grace), and not once the order failed or was paid (paid orders count as
 // such).
-func (s *Store) HoldLinkPlace(ctx context.Context, linkID, orderID string, until, now time.Time, max int) (bool, error) {
+func (s *Store) HoldLinkPlace(ctx context.Context, linkID, orderKey string, until, now time.Time, max int) (bool, error) {
 	places := s.d.List(statusStrings(checkout.LinkPlaceStatuses()))
 	open := s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment),
 		string(checkout.StatusExpired)})
@@ -199,17 +199,17 @@ func (s *Store) HoldLinkPlace(ctx context.Context, linkID, orderID string, until
 		var taken int
 		err := tx.Run(ctx, Stmt{SQL: `SELECT
 				(SELECT COUNT(*) FROM orders o WHERE o.link_id = $1 AND o.link_id <> '' AND ` + s.d.OneOf("o.status", "$2") + `)
-				+ (SELECT COUNT(*) FROM payment_link_holds h LEFT JOIN orders o ON o.id = h.order_id
-					WHERE h.link_id = $1 AND h.until > $3 AND h.order_id <> $4
+				+ (SELECT COUNT(*) FROM payment_link_holds h LEFT JOIN orders o ON o.request_key = h.order_key
+					WHERE h.link_id = $1 AND h.until > $3 AND h.order_key <> $4
 					AND (o.id IS NULL OR ` + s.d.OneOf("o.status", "$5") + `))`,
-			Args: []any{linkID, places, ms(now), orderID, open},
+			Args: []any{linkID, places, ms(now), orderKey, open},
 			Rows: each(func(r Rows) error { return r.Scan(&taken) })})
 		if err != nil || taken >= max {
 			return err
 		}
 		held = true
-		return tx.Run(ctx, Stmt{SQL: `INSERT INTO payment_link_holds (order_id, link_id, until) VALUES ($1, $2, $3)
-			ON CONFLICT (order_id) DO UPDATE SET until = excluded.until`, Args: []any{orderID, linkID, ms(until)}})
+		return tx.Run(ctx, Stmt{SQL: `INSERT INTO payment_link_holds (order_key, link_id, until) VALUES ($1, $2, $3)
+			ON CONFLICT (order_key) DO UPDATE SET until = excluded.until`, Args: []any{orderKey, linkID, ms(until)}})
 	})
 	if err == checkout.ErrNotFound {
 		return false, err
@@ -220,9 +220,9 @@ func (s *Store) HoldLinkPlace(ctx context.Context, linkID, orderID string, until
 	return held, nil
 }
 
-// ReleaseLinkPlace deletes the hold of an order.
-func (s *Store) ReleaseLinkPlace(ctx context.Context, orderID string) error {
-	if err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM payment_link_holds WHERE order_id = $1`, Args: []any{orderID}}); err != nil {
+// ReleaseLinkPlace deletes the hold of an order, by its request key.
+func (s *Store) ReleaseLinkPlace(ctx context.Context, orderKey string) error {
+	if err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM payment_link_holds WHERE order_key = $1`, Args: []any{orderKey}}); err != nil {
 		return s.errorf("releasing a place: %w", err)
 	}
 	return nil

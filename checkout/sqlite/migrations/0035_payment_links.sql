@@ -27,10 +27,12 @@ ALTER TABLE orders ADD COLUMN link_id TEXT NOT NULL DEFAULT '';
 CREATE INDEX orders_link ON orders (link_id, created_at) WHERE link_id <> '';
 
 -- A place held on a link with a maximum number of payments: taken when a PIX code is made for
--- the order, it counts until it is over (until) or the order leaves pending and
--- awaiting_payment. One per order: a new QR code renews it.
+-- the order, it counts until it is over (until), or the order fails or is paid. One per order,
+-- by its request key (a resubmission of the same form, whose order is stored already, finds
+-- its own place): a new QR code renews it.
 CREATE TABLE payment_link_holds (
-    order_id  TEXT PRIMARY KEY,
+    order_key TEXT PRIMARY KEY, -- orders.request_key
+
     link_id   TEXT NOT NULL REFERENCES payment_links (id),
     until     BIGINT NOT NULL
 );
