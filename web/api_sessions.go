@@ -216,8 +216,7 @@ type OrderList struct {
 }
 
 var orderListParams = map[string]bool{"status": true, "createdFrom": true, "createdTo": true, "externalCode": true,
-	"paymentLinkId": true,
-	"page": true, "perPage": true}
+	"paymentLinkId": true, "page": true, "perPage": true}
 
 // listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
 // createdFrom, createdTo (RFC 3339), externalCode and paymentLinkId, paged by page and perPage.
