@@ -162,6 +162,9 @@ type Order struct {
 	PayBy time.Time
 	// LinkID is the payment link the order was placed through ("" none).
 	LinkID string
+	// notAsked are the customer fields its form did not ask (FieldEmail, FieldPhone: a payment
+	// link may leave them out), when it is being placed; not stored.
+	notAsked []string
 }
 
 // Clone returns a copy of o that shares nothing its holder may change: its address, lines,

@@ -79,6 +79,9 @@ type PaymentLink struct {
 	// MinAmount and MaxAmount bound the amount typed (LinkCustom); 0: the gateway's own bound.
 	MinAmount, MaxAmount gatewayclient.Cents
 	RequireAddress       bool
+	// AskEmail and AskPhone: the form asks the payer's e-mail and mobile phone (name and
+	// document it always asks: the gateway needs them).
+	AskEmail, AskPhone   bool
 	MaxPayments          int       // 0: no maximum
 	ExpiresAt            time.Time // zero: never
 	Active               bool
@@ -106,6 +109,37 @@ func (l *PaymentLink) Physical() bool {
 		}
 	}
 	return false
+}
+
+// Optional customer fields a link's form may leave out.
+const (
+	LinkAskEmail = "email"
+	LinkAskPhone = "phone"
+)
+
+// CustomerFields are the optional customer fields the link's form asks (LinkAskEmail,
+// LinkAskPhone).
+func (l *PaymentLink) CustomerFields() []string {
+	out := []string{}
+	if l.AskEmail {
+		out = append(out, LinkAskEmail)
+	}
+	if l.AskPhone {
+		out = append(out, LinkAskPhone)
+	}
+	return out
+}
+
+// NotAsked are the form fields (FieldEmail, FieldPhone) the link's form leaves out.
+func (l *PaymentLink) NotAsked() []string {
+	var out []string
+	if !l.AskEmail {
+		out = append(out, FieldEmail)
+	}
+	if !l.AskPhone {
+		out = append(out, FieldPhone)
+	}
+	return out
 }
 
 // AmountBounds are the amounts a payer may type for a LinkCustom link: its own bounds, or the
@@ -181,6 +215,9 @@ type LinkInput struct {
 	ExpiresAt      *time.Time          `json:"expiresAt,omitempty"`
 	RequireAddress bool                `json:"requireAddress,omitempty"`
 	Active         *bool               `json:"active,omitempty"`
+	// CustomerFields are the optional customer fields asked (LinkAskEmail, LinkAskPhone);
+	// nil: both.
+	CustomerFields []string `json:"customerFields,omitempty"`
 }
 
 // hash is the digest of the request, the same for the same request.
@@ -194,7 +231,7 @@ func (in LinkInput) hash() string {
 // of a copy.
 func (l *PaymentLink) Input() LinkInput {
 	in := LinkInput{Title: l.Title, Slug: l.Slug, MaxPayments: l.MaxPayments, RequireAddress: l.RequireAddress,
-		Active: &l.Active}
+		Active: &l.Active, CustomerFields: l.CustomerFields()}
 	if !l.ExpiresAt.IsZero() {
 		t := l.ExpiresAt
 		in.ExpiresAt = &t
@@ -440,6 +477,20 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",
 			minSlugLength, maxSlugLength))
 	}
+	l.AskEmail, l.AskPhone = in.CustomerFields == nil, in.CustomerFields == nil
+	for i, f := range in.CustomerFields {
+		path := fmt.Sprintf("customerFields[%d]", i)
+		switch {
+		case f == LinkAskEmail && !l.AskEmail:
+			l.AskEmail = true
+		case f == LinkAskPhone && !l.AskPhone:
+			l.AskPhone = true
+		case f == LinkAskEmail || f == LinkAskPhone:
+			add(path, CodeDuplicate, "is listed twice")
+		default:
+			add(path, gatewayclient.CodeEnum, "must be one of: email, phone")
+		}
+	}
 	if l.MaxPayments < 0 || l.MaxPayments > MaxLinkPayments {
 		add("maxPayments", gatewayclient.CodeMax, fmt.Sprintf("must be 0 (no maximum) to %d", MaxLinkPayments))
 	}
@@ -579,7 +630,7 @@ func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order
 	}
 	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.LinkID = l.ID
+	o.LinkID, o.notAsked = l.ID, l.NotAsked()
 	return s.place(ctx, &FieldErrors{}, in.Customer, o)
 }
 

@@ -234,6 +234,27 @@ func TestLinkRules(t *testing.T) {
 	if _, err := e.svc.UpdateLink(e.ctx, x.ID, func(in *checkout.LinkInput) { in.Title = "zzz"; in.Active = &off }); err != nil {
 		t.Errorf("changing an expired link: %v", err)
 	}
+	// The form may leave the e-mail and the phone out: then neither is required.
+	bare := e.link(checkout.LinkInput{Title: "Rifa", Amount: 500, CustomerFields: []string{}})
+	if bare.AskEmail || bare.AskPhone || len(bare.NotAsked()) != 2 {
+		t.Errorf("a link asking neither: %+v", bare)
+	}
+	nameOnly := checkout.Customer{Name: "Maria da Silva", Document: validCPF}
+	if o, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: bare.Slug, RequestKey: checkout.NewID(),
+		Customer: nameOnly}); err != nil || o.Status != checkout.StatusAwaitingPayment {
+		t.Errorf("an order without e-mail and phone: %v, %v", o, err)
+	}
+	phoneOnly := e.link(checkout.LinkInput{Title: "Rifa 2", Amount: 500, CustomerFields: []string{"phone"}})
+	_, err = e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: phoneOnly.Slug, RequestKey: checkout.NewID(),
+		Customer: nameOnly})
+	var fe *checkout.FieldErrors
+	if !errors.As(err, &fe) || !fe.Has(checkout.FieldPhone) || fe.Has(checkout.FieldEmail) {
+		t.Errorf("a link asking the phone only: %v; want the phone, not the e-mail, required", err)
+	}
+	if _, _, err := e.svc.CreateLink(e.ctx, checkout.LinkInput{Title: "xy", Amount: 100, CustomerFields: []string{"cpf"}}); !errors.As(err, &fe) ||
+		!fe.Has("customerFields[0]") {
+		t.Errorf("an unknown customer field: %v", err)
+	}
 	// Idempotency: the same key and request give the same link; another request is refused.
 	in := checkout.LinkInput{IdempotencyKey: "k1", Title: "Idem", Amount: 300}
 	a, created, err := e.svc.CreateLink(e.ctx, in)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -135,7 +136,7 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 // on the transaction request req (which also asks for an address when a product is physical).
 func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
 	fe.checkTexts(customerTexts(typed, o.Address)...)
-	checkCustomer(fe, typed, o.Customer)
+	checkCustomer(fe, typed, o.Customer, o.notAsked)
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
 		fe.addViolations(ve.Violations)
@@ -162,7 +163,7 @@ func customerTexts(c Customer, a *Address) []textField {
 // checkCustomer adds the violations of the checkout's own rules on the customer, beyond the
 // gateway's (which the request's validation checks): typed is the form as sent, c the same
 // normalised.
-func checkCustomer(fe *FieldErrors, typed, c Customer) {
+func checkCustomer(fe *FieldErrors, typed, c Customer, notAsked []string) {
 	if n := utf8.RuneCountInString(c.Name); n > 0 && n < MinNameLength {
 		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMinLength,
 			Message: fmt.Sprintf("must have at least %d characters", MinNameLength)})
@@ -172,10 +173,12 @@ func checkCustomer(fe *FieldErrors, typed, c Customer) {
 	}
 	// The gateway takes e-mail and phone as optional; the merchant needs them to reach the
 	// shopper about the order.
-	if c.Email == "" {
+	if c.Email == "" && !slices.Contains(notAsked, FieldEmail) {
 		fe.add(FieldEmail, gatewayclient.Violation{Field: "customer.email", Code: gatewayclient.CodeRequired, Message: "is required"})
 	}
 	switch {
+	case strings.TrimSpace(typed.Phone) == "" && slices.Contains(notAsked, FieldPhone):
+		// Not asked (a payment link's form without it): none is fine.
 	case strings.TrimSpace(typed.Phone) == "":
 		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeRequired, Message: "is required"})
 	case c.Phone == "":

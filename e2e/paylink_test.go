@@ -92,4 +92,17 @@ func TestPaymentLinkSoldTwiceThenDeactivated(t *testing.T) {
 	shopper.check(shopper.expect.Locator(h.testID("paylink-amount")).ToHaveCount(0), "no amount to type")
 	shopper.a11y(shopper.page, "closed link")
 	shopper.shot("closed")
+
+	// The merchant's pages at 390 px.
+	s.check(s.page.SetViewportSize(390, 844), "390 px")
+	for _, p := range []string{"/dashboard/links", dashLink} {
+		if p == dashLink {
+			s.open(p)
+		} else {
+			s.open(a.url + p)
+		}
+		s.noHorizontalScroll(s.page, p)
+		s.a11y(s.page, p+" at 390 px")
+	}
+	s.shot("link-page-390")
 }

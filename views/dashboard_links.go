@@ -66,7 +66,7 @@ type PosterLink struct{ Label, URL string }
 
 // Fields of the payment link form.
 var linkFormFields = []string{"title", "kind", "amount", "description", "min", "max", "product", "quantity", "slug",
-	"max_payments", "expires_at", "require_address"}
+	"max_payments", "expires_at", "require_address", "ask_email", "ask_phone"}
 
 // LinkFormFields lists the fields of the payment link form, in order.
 func LinkFormFields() []string { return append([]string(nil), linkFormFields...) }

@@ -1,6 +1,10 @@
 package views
 
-import "github.com/pixcheckout/pixcheckout/checkout"
+import (
+	"slices"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
 
 // The shopper's pages of a payment link (/l/{slug}): the amount the payer types, when the
 // link asks for one, and the page of a link that takes no more payments. Its customer form is
@@ -44,4 +48,13 @@ func payLinkClosedKeys(reason string) [2]string {
 		return [2]string{"paylink.closed_expired", "paylink.closed_text_expired"}
 	}
 	return [2]string{"paylink.closed_inactive", "paylink.closed_text_inactive"}
+}
+
+// askedFields are the customer inputs the form shows: all but those it leaves out.
+func (v CustomerView) askedFields() []formField {
+	fs := customerFields()
+	if len(v.NotAsked) == 0 {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(f formField) bool { return slices.Contains(v.NotAsked, f.Name) })
 }

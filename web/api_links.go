@@ -21,7 +21,7 @@ import (
 // linkFields are the fields of a payment link's JSON as written by the merchant; any other is
 // refused.
 var linkFields = []string{"title", "items", "amount", "description", "customAmount", "slug", "maxPayments", "expiresAt",
-	"requireAddress", "active"}
+	"requireAddress", "active", "customerFields"}
 
 // linkBody is a payment link's JSON as read: the values given, and which were given.
 type linkBody struct {
@@ -66,6 +66,12 @@ func readLinkBody(doc strictjson.Value) (linkBody, *strictjson.Reader) {
 			in.ExpiresAt = &t
 		}
 	}
+	if v := top.Get("customerFields"); !v.Missing() {
+		in.CustomerFields = []string{}
+		for i, el := range r.Array("customerFields", v) {
+			in.CustomerFields = append(in.CustomerFields, r.String("customerFields["+strconv.Itoa(i)+"]", el))
+		}
+	}
 	in.RequireAddress, _ = r.Bool("requireAddress", top.Get("requireAddress"))
 	if v, ok := r.Bool("active", top.Get("active")); ok {
 		in.Active = &v
@@ -91,6 +97,7 @@ func (b linkBody) apply(in *checkout.LinkInput) {
 	set("requireAddress", func() { in.RequireAddress = b.in.RequireAddress })
 	set("active", func() { in.Active = b.in.Active })
 	set("expiresAt", func() { in.ExpiresAt = b.in.ExpiresAt })
+	set("customerFields", func() { in.CustomerFields = b.in.CustomerFields })
 	if b.clearExpiry {
 		in.ExpiresAt = nil
 	}

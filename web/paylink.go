@@ -136,6 +136,7 @@ func (s *Server) renderLinkForm(w http.ResponseWriter, r *http.Request, l *check
 		Values:     values,
 		Errors:     errs,
 		Total:      total,
+		NotAsked:   l.NotAsked(),
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"

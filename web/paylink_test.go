@@ -105,3 +105,30 @@ func TestPayLinkClosed(t *testing.T) {
 		t.Errorf("unknown link: %d, want 404", res.StatusCode)
 	}
 }
+
+// TestPayLinkAsksOnlyItsFields: a link made through the API that asks neither e-mail nor
+// phone shows a form without them, and its order is placed with name and document alone.
+func TestPayLinkAsksOnlyItsFields(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	res := e.api(http.MethodPost, "/api/v1/payment-links", map[string]any{"title": "Rifa da escola", "amount": 500,
+		"slug": "rifa", "customerFields": []string{}})
+	if res.status != http.StatusCreated || len(res.json["customerFields"].([]any)) != 0 {
+		t.Fatalf("create: %d %s", res.status, res.body)
+	}
+	_, doc := e.get("/l/rifa")
+	if doc.Find(`input[name="email"]`).Length() != 0 || doc.Find(`input[name="phone"]`).Length() != 0 ||
+		doc.Find(`input[name="name"]`).Length() != 1 {
+		t.Fatalf("the form asks fields the link does not: %d e-mail, %d phone", doc.Find(`input[name="email"]`).Length(),
+			doc.Find(`input[name="phone"]`).Length())
+	}
+	form := url.Values{"request_key": {requestKey(t, doc)}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"}}
+	placed, _ := e.post("/l/rifa", form)
+	if o, err := e.svc.Order(t.Context(), orderID(e.location(placed))); err != nil || o.Customer.Email != "" {
+		t.Errorf("the order: %v, %v", o, err)
+	}
+	if bad := e.api(http.MethodPost, "/api/v1/payment-links", map[string]any{"title": "Rifa", "amount": 500,
+		"customerFields": []string{"email", "email"}}); bad.status != http.StatusUnprocessableEntity {
+		t.Errorf("a field listed twice: %d", bad.status)
+	}
+}

@@ -29,6 +29,7 @@ type PaymentLink struct {
 	CustomAmount   *CustomAmount `json:"customAmount,omitempty"`
 	Currency       string        `json:"currency"`
 	RequireAddress bool          `json:"requireAddress"`
+	CustomerFields []string      `json:"customerFields"`
 	MaxPayments    int           `json:"maxPayments,omitempty"`
 	ExpiresAt      string        `json:"expiresAt,omitempty"`
 	Active         bool          `json:"active"`
@@ -49,7 +50,8 @@ type CustomAmount struct {
 func PaymentLinkOf(l *checkout.PaymentLink, st checkout.LinkStats, publicURL string) PaymentLink {
 	out := PaymentLink{ID: l.ID, Slug: l.Slug, URL: LinkURL(publicURL, l.Slug), Title: l.Title,
 		Description: l.Description, Currency: Currency, RequireAddress: l.RequireAddress, MaxPayments: l.MaxPayments,
-		ExpiresAt: wireTime(l.ExpiresAt), Active: l.Active, Payments: st.Payments, Received: int64(st.Received),
+		CustomerFields: l.CustomerFields(),
+		ExpiresAt:      wireTime(l.ExpiresAt), Active: l.Active, Payments: st.Payments, Received: int64(st.Received),
 		CreatedAt: wireTime(l.CreatedAt), UpdatedAt: wireTime(l.UpdatedAt)}
 	switch l.Kind {
 	case checkout.LinkCustom:

@@ -16,7 +16,7 @@ var _ checkout.LinkStore = (*Store)(nil)
 // it is written and read with one statement.
 
 const linkColumns = `id, slug, idempotency_key, request_hash, title, description, kind, lines, amount, min_amount,
-	max_amount, require_address, max_payments, expires_at, active, created_at, updated_at`
+	max_amount, require_address, max_payments, expires_at, active, created_at, updated_at, ask_email, ask_phone`
 
 func linkLinesJSON(l *checkout.PaymentLink) (string, error) {
 	if len(l.Lines) == 0 {
@@ -46,11 +46,11 @@ func (s *Store) CreateLink(ctx context.Context, l *checkout.PaymentLink) (*check
 	var stored []*checkout.PaymentLink
 	err = s.db.WriteTx(ctx, func(tx Runner) error {
 		insert := Stmt{SQL: `INSERT INTO payment_links (` + linkColumns + `)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 			ON CONFLICT DO NOTHING RETURNING id`,
 			Args: []any{l.ID, l.Slug, nullString(l.IdempotencyKey), l.RequestHash, l.Title, l.Description, l.Kind, lj,
 				int64(l.Amount), int64(l.MinAmount), int64(l.MaxAmount), l.RequireAddress, l.MaxPayments, ms(l.ExpiresAt),
-				l.Active, ms(l.CreatedAt), ms(l.UpdatedAt)},
+				l.Active, ms(l.CreatedAt), ms(l.UpdatedAt), l.AskEmail, l.AskPhone},
 			Rows: func(r Rows) error { created = r.Next(); return nil }}
 		if err := tx.Run(ctx, insert); err != nil || created || l.IdempotencyKey == "" {
 			return err
@@ -82,10 +82,10 @@ func (s *Store) UpdateLink(ctx context.Context, l *checkout.PaymentLink) error {
 		}
 		return tx.Run(ctx, Stmt{SQL: `UPDATE payment_links SET slug = $1, title = $2, description = $3, kind = $4,
 				lines = $5, amount = $6, min_amount = $7, max_amount = $8, require_address = $9, max_payments = $10,
-				expires_at = $11, active = $12, updated_at = $13
-			WHERE id = $14`,
+				expires_at = $11, active = $12, updated_at = $13, ask_email = $14, ask_phone = $15
+			WHERE id = $16`,
 			Args: []any{l.Slug, l.Title, l.Description, l.Kind, lj, int64(l.Amount), int64(l.MinAmount), int64(l.MaxAmount),
-				l.RequireAddress, l.MaxPayments, ms(l.ExpiresAt), l.Active, ms(l.UpdatedAt), l.ID},
+				l.RequireAddress, l.MaxPayments, ms(l.ExpiresAt), l.Active, ms(l.UpdatedAt), l.AskEmail, l.AskPhone, l.ID},
 			Affected: func(n int64) error { found = n == 1; return nil }})
 	})
 	switch {
@@ -150,7 +150,8 @@ func (s *Store) readLinks(tail string, args []any, out *[]*checkout.PaymentLink)
 			var lj string
 			var amount, lo, hi, expires, created, updated int64
 			if err := r.Scan(&l.ID, &l.Slug, &key, &l.RequestHash, &l.Title, &l.Description, &l.Kind, &lj, &amount, &lo,
-				&hi, &l.RequireAddress, &l.MaxPayments, &expires, &l.Active, &created, &updated); err != nil {
+				&hi, &l.RequireAddress, &l.MaxPayments, &expires, &l.Active, &created, &updated, &l.AskEmail,
+				&l.AskPhone); err != nil {
 				return fmt.Errorf("reading payment links: %w", err)
 			}
 			if key != nil {

@@ -107,7 +107,8 @@ func linkAmountText(lang views.Lang, l *checkout.PaymentLink) string {
 func (d *Dashboard) newLinkForm(r *http.Request) views.LinkFormView {
 	lang := respond.Lang(r)
 	f := views.LinkFormView{Action: respond.Link(r, Path+"/links"), Title: views.T(lang, "links.new"),
-		Submit: views.T(lang, "links.create"), Values: map[string]string{"kind": "fixed", "quantity": "1"},
+		Submit: views.T(lang, "links.create"), Values: map[string]string{"kind": "fixed", "quantity": "1",
+			"ask_email": "true", "ask_phone": "true"},
 		Errors: map[string]string{}}
 	d.linkProducts(r, &f)
 	return f
@@ -154,6 +155,12 @@ func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.L
 	}
 	if l.RequireAddress {
 		f.Values["require_address"] = "true"
+	}
+	if l.AskEmail {
+		f.Values["ask_email"] = "true"
+	}
+	if l.AskPhone {
+		f.Values["ask_phone"] = "true"
 	}
 	d.linkProducts(r, &f)
 	return f
@@ -212,6 +219,13 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 		}
 	}
 	in.RequireAddress = f.Values["require_address"] == "true"
+	in.CustomerFields = []string{}
+	if f.Values["ask_email"] == "true" {
+		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskEmail)
+	}
+	if f.Values["ask_phone"] == "true" {
+		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskPhone)
+	}
 	return errs
 }
 

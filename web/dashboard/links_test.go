@@ -39,7 +39,8 @@ func TestDashboardPaymentLinks(t *testing.T) {
 	}
 
 	res, _ = b.post("/dashboard/links", url.Values{"csrf_token": {tok}, "title": {"Aula de violão"}, "kind": {"fixed"},
-		"amount": {"80,00"}, "description": {"Uma hora"}, "slug": {"aula-violao"}, "max_payments": {"5"}})
+		"amount": {"80,00"}, "description": {"Uma hora"}, "slug": {"aula-violao"}, "max_payments": {"5"},
+		"ask_email": {"true"}, "ask_phone": {"true"}})
 	page := e.location(res)
 	if !strings.HasPrefix(page, "/dashboard/links/") {
 		t.Fatalf("created: went to %q", page)
@@ -77,14 +78,18 @@ func TestDashboardPaymentLinks(t *testing.T) {
 		}
 	}
 
-	// Edited: a typed amount within bounds.
+	if l, _ := e.svc.LinkBySlug(t.Context(), "aula-violao"); !l.AskEmail || !l.AskPhone {
+		t.Errorf("the new link asks e-mail and phone, ticked: %+v", l)
+	}
+	// Edited: a typed amount within bounds, asking neither e-mail nor phone (both unticked).
 	res, _ = b.post(page, url.Values{"csrf_token": {tok}, "title": {"Aula de violão"}, "kind": {"custom"}, "min": {"10"},
 		"max": {"200,00"}, "slug": {"aula-violao"}})
 	if loc := e.location(res); !strings.HasSuffix(loc, "?done=saved") {
 		t.Fatalf("edit went to %q", loc)
 	}
 	l, err := e.svc.LinkBySlug(t.Context(), "aula-violao")
-	if err != nil || l.Kind != checkout.LinkCustom || l.MinAmount != 1000 || l.MaxAmount != 20000 || l.MaxPayments != 0 {
+	if err != nil || l.Kind != checkout.LinkCustom || l.MinAmount != 1000 || l.MaxAmount != 20000 || l.MaxPayments != 0 ||
+		l.AskEmail || l.AskPhone {
 		t.Fatalf("edited link: %+v, %v", l, err)
 	}
 

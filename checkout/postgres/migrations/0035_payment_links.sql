@@ -15,6 +15,8 @@ CREATE TABLE payment_links (
     min_amount       BIGINT NOT NULL DEFAULT 0,
     max_amount       BIGINT NOT NULL DEFAULT 0,
     require_address  BOOLEAN NOT NULL DEFAULT FALSE,
+    ask_email        BOOLEAN NOT NULL DEFAULT TRUE, -- the form asks the payer's e-mail
+    ask_phone        BOOLEAN NOT NULL DEFAULT TRUE, -- and mobile phone
     max_payments     INTEGER NOT NULL DEFAULT 0, -- 0: no maximum
     expires_at       BIGINT NOT NULL DEFAULT 0, -- 0: never
     active           BOOLEAN NOT NULL DEFAULT TRUE,

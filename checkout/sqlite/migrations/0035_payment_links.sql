@@ -15,6 +15,8 @@ CREATE TABLE payment_links (
     min_amount       BIGINT NOT NULL DEFAULT 0,
     max_amount       BIGINT NOT NULL DEFAULT 0,
     require_address  INTEGER NOT NULL DEFAULT 0,
+    ask_email        INTEGER NOT NULL DEFAULT 1, -- the form asks the payer's e-mail
+    ask_phone        INTEGER NOT NULL DEFAULT 1, -- and mobile phone
     max_payments     INTEGER NOT NULL DEFAULT 0, -- 0: no maximum
     expires_at       BIGINT NOT NULL DEFAULT 0, -- 0: never
     active           INTEGER NOT NULL DEFAULT 1,
