@@ -17,7 +17,14 @@ type DashPage struct {
 	Nav       []NavItem // the sections, in order
 	LogoutURL string    // POST target of the sign-out button
 	ShopURL   string    // the shop's catalogue
+	Role      string    // the signed-in user's role
+	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
+	// may not use is not shown.
+	Perms map[string]bool
 }
+
+// Can reports whether the signed-in user's role has the permission perm.
+func (p DashPage) Can(perm string) bool { return p.Perms[perm] }
 
 // CSRFField is the name of the hidden input that carries the session's token in every
 // dashboard form.
@@ -398,16 +405,31 @@ type SettingsView struct {
 	KeysAction                      string // POST: name, a new API key
 	WebhookURL                      string
 	URLFromConfig, SecretFromConfig bool
-	Secret                          string // the signing secret ("" when none yet)
+	HasSecret                       bool   // a signing secret exists
+	Secret                          string // the signing secret, only in the answer to a reveal
+	RevealAction                    string // POST: current_password, shows the secret once
 	FrameOrigins                    string // one per line
 	Errors                          map[string]string
 	Notice                          string
 	Keys                            []APIKeyRow
 	KeyName                         string // as typed, on an error
+	KeyScope                        string // as chosen, on an error
 	NewKey                          string // the key just made, shown this once
 	NewKeyName                      string
 	Deliveries                      []DeliveryRow
 	Failed                          string
+	PingAction                      string   // POST: send a test notification now
+	Ping                            *PingRow // the test notification just sent
+}
+
+// PingRow is what became of a test notification.
+type PingRow struct {
+	At         time.Time
+	URL        string
+	StatusCode int // 0 without an answer
+	Duration   time.Duration
+	Excerpt    string // the start of the answer's body
+	Error      string // "" for a 2xx
 }
 
 // APIKeyRow is one API key of the list.
@@ -416,6 +438,9 @@ type APIKeyRow struct {
 	CreatedAt, LastUsedAt time.Time
 	RevokedAt             time.Time // zero: active
 	RevokeURL             string
+	Scope                 string // read or write
+	CreatedBy             string // "" before it was recorded
+	LastUsedAddress       string
 }
 
 // DeliveryRow is one notification of the delivery log.

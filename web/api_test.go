@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
@@ -205,7 +206,7 @@ func TestAPISessionExpires(t *testing.T) {
 
 func TestAPIAuthentication(t *testing.T) {
 	e := newEnv(t)
-	secret, rec, err := e.keys.Create(context.Background(), "ERP")
+	secret, rec, err := e.keys.Create(context.Background(), "ERP", merchant.ScopeWrite, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

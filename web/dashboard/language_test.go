@@ -49,7 +49,8 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 	}
 	pages := []string{"/dashboard", "/dashboard/orders", "/dashboard/orders/" + o.ID, "/dashboard/orders/" + physical, "/dashboard/deposits",
 		"/dashboard/deposits/" + depID, "/dashboard/deposits/" + seededDep, "/dashboard/withdrawals",
-		"/dashboard/withdrawals/" + wdID, "/dashboard/products", "/dashboard/settings"}
+		"/dashboard/withdrawals/" + wdID, "/dashboard/products", "/dashboard/settings", "/dashboard/users", "/dashboard/audit",
+		"/dashboard/account"}
 
 	english := []string{"order placed", "qr code generated", "deposit PAID", "configured", "HTTP 500:", "Checking",
 		"Savings", "Payment account", "English", "mobile", "random key", "(email)"}

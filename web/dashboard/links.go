@@ -22,9 +22,9 @@ import (
 // duplicate), and its printable posters (/dashboard/links/{id}/poster.svg?size=a4&ink=dark).
 
 // canEditLinks reports whether the signed-in user may create, change, deactivate and
-// duplicate payment links; every signed-in user may read them. It is the one place that
-// decides: with roles, owners and operators edit and the others read.
-func (d *Dashboard) canEditLinks(r *http.Request) bool { return userOf(r) != nil }
+// duplicate payment links (merchant.PermProductsWrite: owners and operators); the others read
+// them. The route table checks the same permission on every route.
+func (d *Dashboard) canEditLinks(r *http.Request) bool { return can(r, merchant.PermProductsWrite) }
 
 // linkExpiryLayout is the value of a datetime-local input, read in São Paulo's time.
 const linkExpiryLayout = "2006-01-02T15:04"
