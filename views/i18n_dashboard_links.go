@@ -2,6 +2,8 @@ package views
 
 // dashLinkMessages are the texts of the dashboard's payment links and their posters.
 var dashLinkMessages = map[string][2]string{
+	"audit_action.link.created":   {"Criou um link de pagamento", "Created a payment link"},
+	"audit_action.link.changed":   {"Mudou um link de pagamento", "Changed a payment link"},
 	"dash.links":                  {"Links de pagamento", "Payment links"},
 	"links.title":                 {"Links de pagamento", "Payment links"},
 	"links.heading":               {"Links de pagamento", "Payment links"},

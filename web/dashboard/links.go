@@ -303,6 +303,7 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditLinkCreated, l.Title, "/l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(l.ID)+"?done=created")
 }
 
@@ -398,6 +399,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditLinkChanged, changed.Title, linkChange(l, changed))
 	respond.Redirect(w, r, linkPath(changed.ID)+"?done=saved")
 }
 
@@ -421,6 +423,7 @@ func (d *Dashboard) toggleLink(w http.ResponseWriter, r *http.Request) {
 	if active {
 		done = "activated"
 	}
+	d.record(r, merchant.AuditLinkChanged, l.Title, merchant.AuditChange("active", strconv.FormatBool(!active), strconv.FormatBool(active)))
 	respond.Redirect(w, r, linkPath(l.ID)+"?done="+done)
 }
 
@@ -449,6 +452,7 @@ func (d *Dashboard) duplicateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditLinkCreated, c.Title, "/l/"+c.Slug+" ← /l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(c.ID)+"?done=duplicated")
 }
 
@@ -486,4 +490,29 @@ func (d *Dashboard) poster(w http.ResponseWriter, r *http.Request) {
 	if err := views.Poster(w, v); err != nil {
 		d.site.LogError(r, err, checkout.CodeInternal)
 	}
+}
+
+// linkChange says what an edit changed of a link, for the audit log.
+func linkChange(before, after *checkout.PaymentLink) string {
+	var parts []string
+	add := func(name, b, a string) {
+		if b != a {
+			parts = append(parts, merchant.AuditChange(name, b, a))
+		}
+	}
+	add("title", before.Title, after.Title)
+	add("slug", before.Slug, after.Slug)
+	add("kind", before.Kind, after.Kind)
+	add("amount (cents)", strconv.FormatInt(int64(before.Amount), 10), strconv.FormatInt(int64(after.Amount), 10))
+	add("min (cents)", strconv.FormatInt(int64(before.MinAmount), 10), strconv.FormatInt(int64(after.MinAmount), 10))
+	add("max (cents)", strconv.FormatInt(int64(before.MaxAmount), 10), strconv.FormatInt(int64(after.MaxAmount), 10))
+	add("max payments", strconv.Itoa(before.MaxPayments), strconv.Itoa(after.MaxPayments))
+	when := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(views.SaoPaulo()).Format(linkExpiryLayout)
+	}
+	add("expires", when(before.ExpiresAt), when(after.ExpiresAt))
+	return strings.Join(parts, "; ")
 }

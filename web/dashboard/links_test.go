@@ -117,6 +117,12 @@ func TestDashboardPaymentLinks(t *testing.T) {
 	if n := doc.Find(testid("link-row")).Length(); n != 2 {
 		t.Errorf("links listed: %d, want 2", n)
 	}
+	// Every change is in the audit log.
+	_, doc = b.get("/dashboard/audit")
+	if text := doc.Find("table").Text(); strings.Count(text, "Criou um link de pagamento") != 2 ||
+		strings.Count(text, "Mudou um link de pagamento") != 2 {
+		t.Errorf("the audit log does not show the links' creations and changes: %q", text)
+	}
 	// A form without the session's token changes nothing.
 	if res, _ := b.post(page+"/active", url.Values{"active": {"true"}}); res.StatusCode != http.StatusForbidden {
 		t.Errorf("without the token: %d, want 403", res.StatusCode)
