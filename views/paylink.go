@@ -16,9 +16,12 @@ type PayLinkAmountView struct {
 	Title       string
 	Description string
 	Action      string // GET target: the link's own URL
-	Amount      string // as typed
-	Error       string // why the amount is refused ("" none)
-	Min, Max    checkout.Cents
+	// KeepLang is the language the page was asked in with ?lang=, kept by the form ("" none):
+	// a GET form replaces its action's query with its fields.
+	KeepLang string
+	Amount   string // as typed
+	Error    string // why the amount is refused ("" none)
+	Min, Max checkout.Cents
 }
 
 // PayLinkClosedView is the page of a link that takes no new payment, and why.

@@ -110,7 +110,10 @@ func (s *Server) renderLinkAmount(w http.ResponseWriter, r *http.Request, l *che
 	lo, hi := l.AmountBounds()
 	page := s.site.Page(r)
 	v := views.PayLinkAmountView{Page: page, Title: l.Title, Description: l.Description,
-		Action: respond.Link(r, payLinkPath(l.Slug)), Amount: typed, Min: lo, Max: hi}
+		Action: payLinkPath(l.Slug), Amount: typed, Min: lo, Max: hi}
+	if lang, explicit := respond.LangOf(r); explicit {
+		v.KeepLang = string(lang)
+	}
 	if code != "" {
 		v.Error = views.PayLinkAmountError(page.Lang, code, lo, hi)
 	}

@@ -32,6 +32,10 @@ func TestPayLinkTypedAmount(t *testing.T) {
 			t.Errorf("amount %q: %d, errors %d; want 422 with the error", bad, res.StatusCode, doc.Find(testid("field-error")).Length())
 		}
 	}
+	// A page asked in English keeps it through the amount's form.
+	if _, doc := e.get("/l/horta?lang=en"); doc.Find(`form[data-testid="paylink-amount-form"] input[name="lang"]`).AttrOr("value", "") != "en" {
+		t.Error("the amount's form loses the language asked for")
+	}
 	for _, typed := range []string{"R$ 1.234,56", "1234,56", "1234.56"} {
 		res, doc := e.get("/l/horta?amount=" + url.QueryEscape(typed))
 		if res.StatusCode != http.StatusOK || !strings.Contains(doc.Find(testid("order-summary")).Text(), "1.234,56") {
