@@ -21,6 +21,11 @@ type DashPage struct {
 	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
 	// may not use is not shown.
 	Perms map[string]bool
+	// GatewayCause, when set, is why the gateway fails (health.Cause's words: unreachable,
+	// timeout, credentials, forbidden, not_found, server_error), since GatewaySince: every page
+	// shows a banner saying so.
+	GatewayCause string
+	GatewaySince time.Time
 }
 
 // Can reports whether the signed-in user's role has the permission perm.

@@ -110,11 +110,21 @@ var dashboardMessages = map[string][2]string{
 
 	"csv.export": {"Exportar CSV (todos os resultados)", "Export CSV (every result)"},
 
-	"gateway.rate_limited": {"O gateway de pagamento pediu para diminuir o ritmo das consultas. Aguarde alguns segundos e tente de novo.", "The payment gateway asked us to slow down. Wait a few seconds and try again."},
-	"gateway.unavailable":  {"O gateway de pagamento não respondeu a tempo ou está com problemas. Tente de novo em instantes; se continuar, verifique o status do gateway.", "The payment gateway did not answer in time or is having trouble. Try again in a moment; if it persists, check the gateway's status."},
-	"gateway.auth":         {"O gateway recusou as credenciais desta loja. Confira CHECKOUT_GATEWAY_CLIENT_ID e CHECKOUT_GATEWAY_CLIENT_SECRET na configuração do servidor.", "The gateway refused this shop's credentials. Check CHECKOUT_GATEWAY_CLIENT_ID and CHECKOUT_GATEWAY_CLIENT_SECRET in the server's configuration."},
-	"gateway.internal":     {"Não foi possível consultar o gateway agora. Tente de novo; se continuar, informe a referência %s ao suporte.", "The gateway could not be queried right now. Try again; if it persists, quote reference %s to support."},
-	"gateway.banner_title": {"Não foi possível carregar os dados", "The data could not be loaded"},
+	"gateway.rate_limited":            {"O gateway de pagamento pediu para diminuir o ritmo das consultas. Aguarde alguns segundos e tente de novo.", "The payment gateway asked us to slow down. Wait a few seconds and try again."},
+	"gateway.unavailable":             {"O gateway de pagamento não respondeu a tempo ou está com problemas. Tente de novo em instantes; se continuar, verifique o status do gateway.", "The payment gateway did not answer in time or is having trouble. Try again in a moment; if it persists, check the gateway's status."},
+	"gateway.auth":                    {"O gateway recusou as credenciais desta loja. Confira CHECKOUT_GATEWAY_CLIENT_ID e CHECKOUT_GATEWAY_CLIENT_SECRET na configuração do servidor.", "The gateway refused this shop's credentials. Check CHECKOUT_GATEWAY_CLIENT_ID and CHECKOUT_GATEWAY_CLIENT_SECRET in the server's configuration."},
+	"gateway.not_found":               {"O gateway respondeu 404 a esta consulta: o endereço configurado em CHECKOUT_GATEWAY_URL está errado, provavelmente o prefixo de caminho (por exemplo, /v1).", "The gateway answered 404 to this query: the address set in CHECKOUT_GATEWAY_URL is wrong, most likely its path prefix (for example, /v1)."},
+	"gateway.internal":                {"Não foi possível consultar o gateway agora. Tente de novo; se continuar, informe a referência %s ao suporte.", "The gateway could not be queried right now. Try again; if it persists, quote reference %s to support."},
+	"dash.gateway_failing":            {"O gateway de pagamento está falhando:", "The payment gateway is failing:"},
+	"dash.gateway_since":              {"(desde %s)", "(since %s)"},
+	"dash.gateway_cause.unreachable":  {"não é possível alcançá-lo (endereço ou rede). Confira CHECKOUT_GATEWAY_URL e a rede; os pedidos ficam guardados e são concluídos quando ele voltar.", "it cannot be reached (address or network). Check CHECKOUT_GATEWAY_URL and the network; orders are kept and completed when it is back."},
+	"dash.gateway_cause.timeout":      {"ele não responde a tempo. Os pedidos ficam guardados e são concluídos quando ele voltar.", "it does not answer in time. Orders are kept and completed when it is back."},
+	"dash.gateway_cause.credentials":  {"ele recusa o client id e o secret desta loja. Confira CHECKOUT_GATEWAY_CLIENT_ID e CHECKOUT_GATEWAY_CLIENT_SECRET.", "it refuses this shop's client id and secret. Check CHECKOUT_GATEWAY_CLIENT_ID and CHECKOUT_GATEWAY_CLIENT_SECRET."},
+	"dash.gateway_cause.forbidden":    {"as credenciais desta loja não têm uma permissão necessária. Peça ao gateway a permissão de criar transações e consultar depósitos.", "this shop's credentials lack a permission. Ask the gateway for the permission to create transactions and read deposits."},
+	"dash.gateway_cause.not_found":    {"ele responde 404: o prefixo de caminho de CHECKOUT_GATEWAY_URL está errado (por exemplo, /v1).", "it answers 404: CHECKOUT_GATEWAY_URL's path prefix is wrong (for example, /v1)."},
+	"dash.gateway_cause.server_error": {"ele responde com erros internos. Os pedidos ficam guardados e são concluídos quando ele voltar; veja a página de status do gateway.", "it answers with server errors. Orders are kept and completed when it is back; see the gateway's status page."},
+	"dash.gateway_cause.other":        {"veja o log do servidor.", "see the server's log."},
+	"gateway.banner_title":            {"Não foi possível carregar os dados", "The data could not be loaded"},
 
 	// Detail pages.
 	"deposit.title":           {"Depósito", "Deposit"},

@@ -177,6 +177,10 @@ type Options struct {
 	Expand func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 	// UserAgent is sent with every delivery (default UserAgent).
 	UserAgent string
+	// OnAttempt, when set, is told of every attempt once it is recorded, with the delivery's
+	// new status (StatusDelivered, StatusPending for a retry to come, StatusDead), for metrics.
+	// It must be quick and must not block.
+	OnAttempt func(a Attempt, status string)
 }
 
 // Message is one webhook event to deliver.
@@ -243,6 +247,7 @@ type Outbox struct {
 	lease         time.Duration
 	retention     time.Duration
 	userAgent     string
+	onAttempt     func(Attempt, string)
 	expand        func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 
 	randMu sync.Mutex
@@ -268,7 +273,7 @@ func New(opts Options) (*Outbox, error) {
 		clock: opts.Clock, signClock: opts.SignClock, log: opts.Logger,
 		forwardTo: opts.ForwardTo, route: opts.Route, schedule: opts.Schedule, jitter: opts.Jitter,
 		inOrder: opts.InOrder, poll: opts.PollInterval, gather: opts.Gather, concurrency: opts.Concurrency,
-		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent,
+		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent, onAttempt: opts.OnAttempt,
 		wakeFirst: make(chan struct{}, 1), wakeRetry: make(chan struct{}, 1),
 	}
 	if o.rdb == nil {
@@ -802,6 +807,9 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	if err := o.record(ctx, a, status, next); err != nil {
 		return err
 	}
+	if o.onAttempt != nil {
+		o.onAttempt(a, status)
+	}
 	attrs := []any{"delivery", c.id, "message", c.messageID, "type", c.typ, "url", a.URL, "attempt", a.N,
 		"status_code", code, "duration", took, "outcome", status}
 	switch {
@@ -1050,3 +1058,15 @@ func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, err
 
 // fromMS converts stored Unix milliseconds to a UTC time.
 func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// Backlog is how many deliveries wait for an attempt (first ones and retries), for metrics.
+// The partial indexes of the due deliveries serve it.
+func (o *Outbox) Backlog(ctx context.Context) (int, error) {
+	var first, retries int
+	if err := o.rdb.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0),
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0)`).Scan(&first, &retries); err != nil {
+		return 0, fmt.Errorf("outbox: backlog: %w", err)
+	}
+	return first + retries, nil
+}
