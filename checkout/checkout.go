@@ -160,6 +160,11 @@ type Order struct {
 	// PayBy is the deadline of the order's payment (its checkout session's expiry): no QR code
 	// outlives it and none is made after it. Zero: no deadline.
 	PayBy time.Time
+	// LinkID is the payment link the order was placed through ("" none).
+	LinkID string
+	// notAsked are the customer fields its form did not ask (FieldEmail, FieldPhone: a payment
+	// link may leave them out), when it is being placed; not stored.
+	notAsked []string
 }
 
 // Clone returns a copy of o that shares nothing its holder may change: its address, lines,

@@ -39,6 +39,15 @@
 //     forward after a refused BR Code or a failed deposit.
 //   - A deposit FAILED after its QR code's expiry is an expiry, not a failure.
 //
+// # Payment links
+//
+// A PaymentLink is a stored checkout recipe with a public page; PlaceLinkOrder places its
+// orders (tagged Order.LinkID) through the same checks and attempts as a cart's. A link with a
+// maximum of payments holds a place (LinkStore.HoldLinkPlace) before each PIX code is made,
+// its own or a new one's (RegenerateQR): ErrLinkFull when none is left. A code paid after its
+// place went to another payer still pays its order, flagged late with a refund due
+// (ReasonLinkBeyondCap).
+//
 // # Following payments
 //
 // Webhooks are hints (HandleWebhook): the deposit is read again from the gateway and applied.

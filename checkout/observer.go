@@ -1,13 +1,16 @@
 package checkout
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Observer is told of what the Service and its Reconciler do, for an operator's metrics. Each
 // call is made by the process that did the work, after it was stored (an order changed by
 // another instance is counted there, once); it must be quick and must not block.
 type Observer interface {
 	// Placement: placing an order through operation (PlacementCart: the shop's cart;
-	// PlacementSession: a merchant's checkout session) took d and ended as outcome
+	// PlacementSession: a merchant's checkout session; PlacementLink: a payment link) took d and ended as outcome
 	// (PlacementQRReady, ...); created is true when the order was stored for the first time
 	// (not a replay of the same submission).
 	Placement(d time.Duration, operation, outcome string, created bool)
@@ -23,11 +26,12 @@ type Observer interface {
 const (
 	PlacementCart    = "cart"    // an order of the shop's cart
 	PlacementSession = "session" // an order of a merchant's checkout session
+	PlacementLink    = "link"    // an order of a payment link
 
 	PlacementQRReady = "qr_ready" // the QR code is ready
 	PlacementPending = "pending"  // stored; the QR code comes later (gateway down or pacing)
 	PlacementFailed  = "failed"   // the gateway refused the transaction
-	PlacementInvalid = "invalid"  // refused before anything was stored
+	PlacementInvalid = "invalid"  // refused before anything was stored (a payment link's places taken too)
 	PlacementError   = "error"    // anything else
 )
 
@@ -40,7 +44,7 @@ func placementOutcome(res *Order, err error) string {
 		return PlacementPending
 	case res != nil && res.Status == StatusFailed:
 		return PlacementFailed
-	case ErrorCode(err) == CodeInvalid:
+	case ErrorCode(err) == CodeInvalid, errors.Is(err, ErrLinkFull):
 		return PlacementInvalid
 	}
 	return PlacementError

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -105,8 +106,13 @@ func (s *Service) place(ctx context.Context, operation string, fe *FieldErrors, 
 	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
 	}
+	// A payment link with a maximum of payments: no QR code without a place.
+	if err := s.holdLinkPlace(ctx, o, *req.Pix.ExpirationSeconds); err != nil {
+		return nil, err
+	}
 	stored, created, err := s.store.CreateOrder(ctx, o)
 	if err != nil {
+		s.releaseLinkPlace(ctx, o)
 		return nil, fmt.Errorf("checkout: placing an order: %w", err)
 	}
 	s.remember(stored)
@@ -134,7 +140,7 @@ func (s *Service) place(ctx context.Context, operation string, fe *FieldErrors, 
 // on the transaction request req (which also asks for an address when a product is physical).
 func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
 	fe.checkTexts(customerTexts(typed, o.Address)...)
-	checkCustomer(fe, typed, o.Customer)
+	checkCustomer(fe, typed, o.Customer, o.notAsked)
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
 		fe.addViolations(ve.Violations)
@@ -161,7 +167,7 @@ func customerTexts(c Customer, a *Address) []textField {
 // checkCustomer adds the violations of the checkout's own rules on the customer, beyond the
 // gateway's (which the request's validation checks): typed is the form as sent, c the same
 // normalised.
-func checkCustomer(fe *FieldErrors, typed, c Customer) {
+func checkCustomer(fe *FieldErrors, typed, c Customer, notAsked []string) {
 	if n := utf8.RuneCountInString(c.Name); n > 0 && n < MinNameLength {
 		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMinLength,
 			Message: fmt.Sprintf("must have at least %d characters", MinNameLength)})
@@ -171,10 +177,12 @@ func checkCustomer(fe *FieldErrors, typed, c Customer) {
 	}
 	// The gateway takes e-mail and phone as optional; the merchant needs them to reach the
 	// shopper about the order.
-	if c.Email == "" {
+	if c.Email == "" && !slices.Contains(notAsked, FieldEmail) {
 		fe.add(FieldEmail, gatewayclient.Violation{Field: "customer.email", Code: gatewayclient.CodeRequired, Message: "is required"})
 	}
 	switch {
+	case strings.TrimSpace(typed.Phone) == "" && slices.Contains(notAsked, FieldPhone):
+		// Not asked (a payment link's form without it): none is fine.
 	case strings.TrimSpace(typed.Phone) == "":
 		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeRequired, Message: "is required"})
 	case c.Phone == "":
@@ -513,6 +521,12 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		return s.Snapshot(ctx, orderID)
 	}
 	defer unlock()
+	if o, err := s.Snapshot(ctx, orderID); err == nil && o.LinkID != "" {
+		// A payment link with a maximum of payments: no new QR code without a place.
+		if err := s.holdLinkPlace(ctx, o, s.expiration); err != nil {
+			return nil, err
+		}
+	}
 	var built *gatewayclient.CreateTransactionRequest // the new attempt's request, once written
 	renewed, _, err := s.update(ctx, orderID, func(o *Order) (bool, error) {
 		built = nil

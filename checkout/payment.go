@@ -55,6 +55,14 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 	if changed && statusBefore != StatusPaid && res.Status == StatusPaid && res.LatePayment {
 		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
 	}
+	if changed && statusBefore != StatusPaid && res.Status == StatusPaid && res.LinkID != "" {
+		if err := s.settleLinkCap(ctx, res); err != nil {
+			return nil, false, err
+		}
+		if res, err = s.store.Order(ctx, res.ID); err != nil {
+			return nil, false, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
+		}
+	}
 	if changed && d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {
 		s.log.WarnContext(ctx, "amount paid differs from the order amount", "number", res.Number, "deposit", d.ID,
 			"amountPaid", int64(*d.AmountPaid), "amount", int64(res.Amount))

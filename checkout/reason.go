@@ -30,13 +30,16 @@ const (
 	ReasonAmountMismatch ReasonCode = "amount_mismatch"   // the transaction asks Asked, the order is Amount
 	ReasonBRCodeInvalid  ReasonCode = "brcode_invalid"    // Detail: why the PIX code does not decode
 	ReasonBRCodeAmount   ReasonCode = "brcode_amount"     // the PIX code asks Asked, the order is Amount
+	// ReasonLinkBeyondCap: paid through a payment link after its every place was taken (the
+	// QR code's place had gone to another payer); Paid is to refund.
+	ReasonLinkBeyondCap ReasonCode = "link_beyond_cap"
 )
 
 // ReasonCodes lists every code but ReasonNone, for documentation and tests.
 func ReasonCodes() []ReasonCode {
 	return []ReasonCode{ReasonOrderPlaced, ReasonQRGenerated, ReasonQRRenewed, ReasonDeposit, ReasonLatePayment,
 		ReasonUnderpaid, ReasonPaidTwice, ReasonQRExpired, ReasonGatewayRefused, ReasonNoTransaction,
-		ReasonNoPixCode, ReasonAmountMismatch, ReasonBRCodeInvalid, ReasonBRCodeAmount}
+		ReasonNoPixCode, ReasonAmountMismatch, ReasonBRCodeInvalid, ReasonBRCodeAmount, ReasonLinkBeyondCap}
 }
 
 // Reason is why an order's state changed, or why an attempt failed: a code and its parameters
@@ -97,6 +100,8 @@ func (r Reason) String() string {
 		return "the PIX code does not decode: " + r.Detail
 	case ReasonBRCodeAmount:
 		return fmt.Sprintf("the PIX code is for %d cents, the order for %d", int64(r.Asked), int64(r.Amount))
+	case ReasonLinkBeyondCap:
+		return fmt.Sprintf("paid beyond the payment link's maximum of payments: refund %d cents", int64(r.Paid))
 	}
 	return r.Detail
 }

@@ -96,6 +96,7 @@ type Service struct {
 	locks      *keyedMutex
 	events     *broker
 	sessions   SessionStore
+	links      LinkStore // the store, when it keeps payment links; nil otherwise
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
 	own        *ownWrites      // the orders' versions being written (see changedTo)
@@ -146,6 +147,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.links, _ = store.(LinkStore)
 	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now}
 	s.snaps = newSnapshots(opts.Snapshots)
 	if s.log == nil {

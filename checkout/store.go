@@ -94,6 +94,8 @@ type OrderFilter struct {
 	PendingAttempt bool
 	// SessionID: placed from this checkout session.
 	SessionID string
+	// LinkID: placed through this payment link.
+	LinkID string
 	// MerchantReference: with this merchant reference (a checkout session's externalCode).
 	MerchantReference string
 	// CreatedFrom, CreatedBefore: created at or after, and before.

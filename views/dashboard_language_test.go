@@ -49,6 +49,7 @@ func sampleReasons() []checkout.Reason {
 		{Code: checkout.ReasonAmountMismatch, Asked: 100, Amount: 2990},
 		{Code: checkout.ReasonBRCodeInvalid, Detail: "CRC"},
 		{Code: checkout.ReasonBRCodeAmount, Asked: 100, Amount: 2990},
+		{Code: checkout.ReasonLinkBeyondCap, Paid: 2990},
 	}
 }
 

@@ -82,6 +82,8 @@ func ReasonText(lang Lang, r checkout.Reason) string {
 		s = T(lang, "reason.underpaid", FormatMoney(lang, r.Paid), FormatMoney(lang, r.Amount))
 	case checkout.ReasonPaidTwice:
 		s = T(lang, "reason.paid_twice", FormatMoney(lang, r.Paid), r.DepositID)
+	case checkout.ReasonLinkBeyondCap:
+		s = T(lang, "reason.link_beyond_cap", FormatMoney(lang, r.Paid))
 	case checkout.ReasonAmountMismatch, checkout.ReasonBRCodeAmount:
 		s = T(lang, "reason."+string(r.Code), FormatMoney(lang, r.Asked), FormatMoney(lang, r.Amount))
 	default:

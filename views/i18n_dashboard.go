@@ -378,6 +378,7 @@ var dashboardMessages = map[string][2]string{
 	"reason.deposit":            {"Depósito no gateway: %s", "Gateway deposit: %s"},
 	"reason.late_payment":       {"Pago depois do prazo do QR Code", "Paid after the QR code's deadline"},
 	"reason.underpaid":          {"Pago a menos: %s de %s", "Underpaid: %s of %s"},
+	"reason.link_beyond_cap":    {"Pago além do máximo de pagamentos do link: devolva %s", "Paid beyond the payment link's maximum of payments: refund %s"},
 	"reason.paid_twice":         {"Pago duas vezes: devolva %s (depósito %s)", "Paid twice: refund %s (deposit %s)"},
 	"reason.qr_expired":         {"QR Code expirado", "QR code expired"},
 	"reason.qr_expired_deposit": {"QR Code expirado (depósito: %s)", "QR code expired (deposit: %s)"},

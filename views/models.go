@@ -208,6 +208,9 @@ type CustomerView struct {
 	Total      checkout.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
+	// NotAsked are customer fields the form leaves out (a payment link's: checkout.FieldEmail,
+	// checkout.FieldPhone).
+	NotAsked []string
 	// CEPLookupURL is the address lookup's URL prefix ("/cep/"): form.js asks it for the
 	// address of a CEP typed; empty turns the lookup off.
 	CEPLookupURL string

@@ -42,35 +42,7 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSe
 		return in, readErrors(r)
 	}
 	top, _ := r.Object("", doc, sessionFields...)
-	for i, v := range r.Array("items", top.Get("items")) {
-		p := "items[" + strconv.Itoa(i) + "]"
-		m, ok := r.Object(p, v, itemFields...)
-		if !ok {
-			if v.Kind() == strictjson.Null {
-				r.Add(p, checkout.CodeType, "must be an object")
-			}
-			// In its place, so that the items after it keep their index in every violation.
-			in.Items = append(in.Items, checkout.SessionItem{Quantity: 1})
-			continue
-		}
-		pid := m.Get("productId")
-		if pid.Kind() == strictjson.String && r.String("", pid) == "" {
-			r.Add(p+".productId", checkout.CodeMinLength, "must not be empty (an ad-hoc item has no productId)")
-		}
-		it := checkout.SessionItem{
-			ProductID:   checkout.ProductID(r.String(p+".productId", pid)),
-			Title:       r.String(p+".title", m.Get("title")),
-			Description: r.String(p+".description", m.Get("description")),
-			Type:        r.String(p+".type", m.Get("type")),
-			Quantity:    1,
-		}
-		it.UnitPrice, _ = r.Cents(p+".unitPrice", m.Get("unitPrice"))
-		if q := m.Get("quantity"); !q.Missing() {
-			n, _ := r.Int(p+".quantity", q, strconv.IntSize)
-			it.Quantity = int(n)
-		}
-		in.Items = append(in.Items, it)
-	}
+	in.Items = readItems(r, top.Get("items"))
 	in.ExternalCode = r.String("externalCode", top.Get("externalCode"))
 	in.EmbedOrigin = r.String("embedOrigin", top.Get("embedOrigin"))
 	in.SuccessURL = r.String("successUrl", top.Get("successUrl"))
@@ -106,6 +78,41 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSe
 		}
 	}
 	return in, readErrors(r)
+}
+
+// readItems reads the items of a checkout session or a payment link (items[i].productId, …).
+func readItems(r *strictjson.Reader, items strictjson.Value) []checkout.SessionItem {
+	var out []checkout.SessionItem
+	for i, v := range r.Array("items", items) {
+		p := "items[" + strconv.Itoa(i) + "]"
+		m, ok := r.Object(p, v, itemFields...)
+		if !ok {
+			if v.Kind() == strictjson.Null {
+				r.Add(p, checkout.CodeType, "must be an object")
+			}
+			// In its place, so that the items after it keep their index in every violation.
+			out = append(out, checkout.SessionItem{Quantity: 1})
+			continue
+		}
+		pid := m.Get("productId")
+		if pid.Kind() == strictjson.String && r.String("", pid) == "" {
+			r.Add(p+".productId", checkout.CodeMinLength, "must not be empty (an ad-hoc item has no productId)")
+		}
+		it := checkout.SessionItem{
+			ProductID:   checkout.ProductID(r.String(p+".productId", pid)),
+			Title:       r.String(p+".title", m.Get("title")),
+			Description: r.String(p+".description", m.Get("description")),
+			Type:        r.String(p+".type", m.Get("type")),
+			Quantity:    1,
+		}
+		it.UnitPrice, _ = r.Cents(p+".unitPrice", m.Get("unitPrice"))
+		if q := m.Get("quantity"); !q.Missing() {
+			n, _ := r.Int(p+".quantity", q, strconv.IntSize)
+			it.Quantity = int(n)
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // readErrors returns the violations r found, by path, or nil.
@@ -213,22 +220,22 @@ type OrderList struct {
 }
 
 var orderListParams = map[string]bool{"status": true, "createdFrom": true, "createdTo": true, "externalCode": true,
-	"cursor": true, "page": true, "perPage": true}
+	"paymentLinkId": true, "cursor": true, "page": true, "perPage": true}
 
 // listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
-// createdFrom, createdTo (RFC 3339) and externalCode, paged by cursor (or page, deprecated)
+// createdFrom, createdTo (RFC 3339), externalCode and paymentLinkId, paged by cursor (or page, deprecated)
 // and perPage.
 func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !orderListParams[k] {
-			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, cursor, page, perPage)")
+			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, paymentLinkId, cursor, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
 			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
-	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode")}
+	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode"), LinkID: q.Get("paymentLinkId")}
 	for i, v := range q["status"] {
 		for _, st := range strings.Split(v, ",") {
 			if st = strings.TrimSpace(st); st == "" {

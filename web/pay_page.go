@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -197,6 +198,10 @@ func (s *Server) newQR(w http.ResponseWriter, r *http.Request) {
 			s.site.Fail(w, r, err)
 			return
 		case checkout.CodeConflict: // not renewable now: the page shows why
+			if errors.Is(err, checkout.ErrLinkFull) { // its payment link's places are taken: say so
+				s.renderOrderLinkFull(w, r, id)
+				return
+			}
 		default:
 			// The page shows the order as it is (pending, it completes itself).
 			s.site.LogError(r, err, checkout.ErrorCode(err))

@@ -332,6 +332,10 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Get("/s/{sessionID}", s.sessionForm)
 	r.Post("/s/{sessionID}", s.placeSessionOrder)
 
+	// The pages of a payment link (paylink.go): its typed amount and customer form.
+	r.Get("/l/{slug}", s.payLink)
+	r.Post("/l/{slug}", s.placeLinkOrder)
+
 	// The pages of an order, addressed by its id (pay_page.go, pay_live.go): the PIX page,
 	// its QR image, its live status (SSE and JSON), a new QR code, "I have paid", the sandbox
 	// payment and the receipt.
@@ -362,6 +366,10 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 				r.Get("/orders/{orderID}", api.getOrder)
 				r.Get("/notifications", api.listNotifications)
 				r.Get("/notifications/{notificationID}", api.getNotification)
+				r.Post("/payment-links", api.createLink)
+				r.Get("/payment-links", api.listLinks)
+				r.Get("/payment-links/{linkID}", api.getLink)
+				r.Patch("/payment-links/{linkID}", api.patchLink)
 			})
 		})
 	})

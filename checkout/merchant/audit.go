@@ -37,6 +37,8 @@ const (
 	AuditSecretRevealed  = "secret.revealed"
 	AuditProductCreated  = "product.created"
 	AuditProductChanged  = "product.changed"
+	AuditLinkCreated     = "link.created"
+	AuditLinkChanged     = "link.changed"
 	AuditExport          = "export"
 )
 
@@ -45,7 +47,7 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
-	AuditExport}
+	AuditLinkCreated, AuditLinkChanged, AuditExport}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -16,26 +16,28 @@ import (
 
 // Order is an order as the API shows it.
 type Order struct {
-	ID           string   `json:"id"`
-	Number       string   `json:"number"`
-	Status       string   `json:"status"`
-	SessionID    string   `json:"sessionId,omitempty"`
-	ExternalCode string   `json:"externalCode,omitempty"`
-	Amount       int64    `json:"amount"`
-	AmountPaid   int64    `json:"amountPaid"`
-	RefundDue    int64    `json:"refundDue"`
-	LatePayment  bool     `json:"latePayment"`
-	Currency     string   `json:"currency"`
-	DepositID    string   `json:"depositId,omitempty"`
-	Items        []Item   `json:"items"`
-	Customer     Customer `json:"customer"`
-	Metadata     Metadata `json:"metadata,omitempty"`
-	History      []Change `json:"history"`
-	CreatedAt    string   `json:"createdAt"`
-	UpdatedAt    string   `json:"updatedAt"`
-	PaidAt       string   `json:"paidAt,omitempty"`
-	ExpiresAt    string   `json:"expiresAt,omitempty"`
-	PayBy        string   `json:"payBy,omitempty"`
+	ID        string `json:"id"`
+	Number    string `json:"number"`
+	Status    string `json:"status"`
+	SessionID string `json:"sessionId,omitempty"`
+	// PaymentLinkID is the payment link the order was placed through.
+	PaymentLinkID string   `json:"paymentLinkId,omitempty"`
+	ExternalCode  string   `json:"externalCode,omitempty"`
+	Amount        int64    `json:"amount"`
+	AmountPaid    int64    `json:"amountPaid"`
+	RefundDue     int64    `json:"refundDue"`
+	LatePayment   bool     `json:"latePayment"`
+	Currency      string   `json:"currency"`
+	DepositID     string   `json:"depositId,omitempty"`
+	Items         []Item   `json:"items"`
+	Customer      Customer `json:"customer"`
+	Metadata      Metadata `json:"metadata,omitempty"`
+	History       []Change `json:"history"`
+	CreatedAt     string   `json:"createdAt"`
+	UpdatedAt     string   `json:"updatedAt"`
+	PaidAt        string   `json:"paidAt,omitempty"`
+	ExpiresAt     string   `json:"expiresAt,omitempty"`
+	PayBy         string   `json:"payBy,omitempty"`
 }
 
 // Metadata is the merchant's metadata of a checkout session, returned as given.
@@ -168,7 +170,7 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 		RefundDue: int64(o.RefundDue), LatePayment: o.LatePayment, Currency: Currency,
 		Items: items(o.Lines), Customer: customer(o.Customer, o.Address),
 		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt), PaidAt: wireTime(o.PaidAt),
-		PayBy: wireTime(o.PayBy), History: make([]Change, 0, len(o.History)),
+		PayBy: wireTime(o.PayBy), History: make([]Change, 0, len(o.History)), PaymentLinkID: o.LinkID,
 	}
 	if a := paidAttempt(o); a != nil {
 		out.DepositID = a.TransactionID

@@ -170,6 +170,13 @@ func (d *Dashboard) table() []Route {
 		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
 		{post, "/products/{id}", merchant.PermProductsWrite, d.updateProduct},
 		{post, "/products/{id}/active", merchant.PermProductsWrite, d.toggleProduct},
+		{get, "/links", merchant.PermProductsRead, d.links},
+		{post, "/links", merchant.PermProductsWrite, d.createLink},
+		{get, "/links/{id}", merchant.PermProductsRead, d.link},
+		{post, "/links/{id}", merchant.PermProductsWrite, d.updateLink},
+		{post, "/links/{id}/active", merchant.PermProductsWrite, d.toggleLink},
+		{post, "/links/{id}/duplicate", merchant.PermProductsWrite, d.duplicateLink},
+		{get, "/links/{id}/poster.svg", merchant.PermProductsRead, d.poster},
 		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
 		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
 		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
@@ -243,7 +250,8 @@ var sections = []struct {
 	perm merchant.Permission
 }{
 	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
-	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"settings", merchant.PermSettings},
+	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
+	{"settings", merchant.PermSettings},
 	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"account", merchant.PermAccount},
 }
 

@@ -56,6 +56,17 @@ var routeCases = map[string]routeCase{
 		return url.Values{checkout.FieldTitle: {"E-book novo"}, checkout.FieldUnitPrice: {"19,90"}, "active": {"true"}}
 	}},
 	"POST /products/{id}/active": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"active": {"false"}} }},
+	"GET /links":                 {allowed: everyone},
+	"GET /links/{id}":            {allowed: everyone},
+	"GET /links/{id}/poster.svg": {allowed: everyone},
+	"POST /links": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{"title": {"Aula de violão"}, "kind": {"fixed"}, "amount": {"80,00"}}
+	}},
+	"POST /links/{id}": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{"title": {"Doação"}, "kind": {"custom"}, "slug": {"doacao"}}
+	}},
+	"POST /links/{id}/active":    {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"active": {"false"}} }},
+	"POST /links/{id}/duplicate": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"GET /settings":              {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}
@@ -137,7 +148,16 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	link, _, err := e.svc.CreateLink(ctx, checkout.LinkInput{Title: "Doação", Slug: "doacao",
+		CustomAmount: &checkout.CustomAmount{}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := &roleFixture{e: e, ids: map[string]string{
+		"/links/{id}":                      link.ID,
+		"/links/{id}/active":               link.ID,
+		"/links/{id}/duplicate":            link.ID,
+		"/links/{id}/poster.svg":           link.ID,
 		"/orders/{id}":                     orderID(e.placeOrder()),
 		"/products/{id}":                   "ebook-receitas-do-cerrado",
 		"/products/{id}/active":            "ebook-receitas-do-cerrado",

@@ -120,14 +120,7 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 
 // absolute is the full URL of a path of this checkout, for a link sent by other means.
 func (d *Dashboard) absolute(r *http.Request, path string) string {
-	if d.publicURL != "" {
-		return d.publicURL + respond.Link(r, path)
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + respond.Link(r, path)
+	return d.publicBase(r) + respond.Link(r, path)
 }
 
 // userByID is the user of the route's {id}, or the 404 page (answered here: nil).
