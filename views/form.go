@@ -71,6 +71,10 @@ func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
 		a = append(a, templ.KeyValue[string, any]{Key: "data-mask", Value: f.Mask})
 		a = append(a, templ.KeyValue[string, any]{Key: "spellcheck", Value: "false"})
 	}
+	if f.Check != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "data-check", Value: f.Check})
+		a = append(a, templ.KeyValue[string, any]{Key: "data-check-error", Value: FieldMessage(v.Lang, f.Name, f.CheckCode)})
+	}
 	if f.Mask == "document" {
 		// Alphanumeric CNPJs have upper-case letters.
 		a = append(a, templ.KeyValue[string, any]{Key: "autocapitalize", Value: "characters"})
