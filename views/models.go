@@ -59,7 +59,19 @@ type Embed struct {
 	View       string // which page: form, pix, paid, expired, failed, closed
 	SuccessURL string // opened by embed.js in the top window once paid
 	CancelURL  string // opened by embed.js in the top window when the shopper gives up
+	// Chromeless is set when embed.js frames the session (it asks with ?embed=): the page is
+	// the payment UI only — no header, footer, navigation or language links, one main landmark
+	// — since the merchant's page around the frame owns those; and no order summary beside the
+	// form and the PIX code unless Summary (the merchant's page shows its own).
+	Chromeless bool
+	Summary    bool
 }
+
+// chromeless reports whether the page is the payment UI only, in embed.js's frame.
+func (p Page) chromeless() bool { return p.Embed.SessionID != "" && p.Embed.Chromeless }
+
+// showSummary reports whether the order summary goes beside the form and the PIX code.
+func (p Page) showSummary() bool { return !p.chromeless() || p.Embed.Summary }
 
 // asset returns the URL path of a static file.
 func (p Page) asset(name string) string {

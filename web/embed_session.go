@@ -44,6 +44,7 @@ func (s *Server) sessionPage(r *http.Request, sess *checkout.Session, o *checkou
 	p.HomeURL = respond.Link(r, merchant.SessionPath(sess.ID))
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
 		Status: checkout.SessionStatus(sess, o, s.svc.Now()), SuccessURL: successURL(sess, o), CancelURL: sess.CancelURL}
+	p.Embed.Chromeless, p.Embed.Summary = respond.EmbedMode(r)
 	if o != nil {
 		p.Embed.OrderID = o.ID
 	}
