@@ -134,7 +134,11 @@ type Order struct {
 	RequestKey   string // the cart id and the form's request key: the same key on the same cart gives the same order
 	Status       OrderStatus
 	Lines        []OrderLine
-	Amount       gatewayclient.Cents
+	Amount       gatewayclient.Cents // items and shipping
+	// Shipping is what the order pays for shipping (included in Amount; 0 when free or not
+	// physical), and DeliveryDays the delivery estimate in business days the shopper was given.
+	Shipping     gatewayclient.Cents
+	DeliveryDays int
 	Customer     Customer
 	Address      *Address // nil when no line is physical
 	Physical     bool     // any line is physical

@@ -78,6 +78,11 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
 	}
 	o := s.newOrder(cart, in)
+	rule, err := s.ShippingRule(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	o.setShipping(rule.For(o.Amount, o.Physical), rule.DeliveryDays)
 	fe := &FieldErrors{}
 	for _, l := range cart.Lines {
 		if !l.Product.Active {
@@ -331,6 +336,9 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 	for _, l := range o.Lines {
 		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
 			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+	}
+	if o.Shipping > 0 { // free shipping sends no item: a unitPrice is at least 1
+		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: o.Shipping, Quantity: gatewayclient.Ptr(1)})
 	}
 	return req
 }

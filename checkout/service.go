@@ -65,6 +65,9 @@ type ServiceOptions struct {
 	// Service — made through it, or reported by Changed. Set it when other processes change the
 	// same database and their changes are not reported.
 	SnapshotMaxAge time.Duration
+	// Shipping, when set, returns the merchant's shipping settings in force: orders with a
+	// physical product pay shipping by them (see Shipping). Without it shipping is free.
+	Shipping func(context.Context) (Shipping, error)
 	// Announcer, when set, makes the outbox messages written with every change of an order's
 	// status (the merchant's notifications).
 	Announcer Announcer
@@ -92,6 +95,7 @@ type Service struct {
 	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer
+	shipping   func(context.Context) (Shipping, error)
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
@@ -116,6 +120,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
+		shipping:   opts.Shipping,
 
 		completions: newCompletions(),
 	}

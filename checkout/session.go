@@ -62,13 +62,17 @@ type Session struct {
 	SuccessURL     string // where the shopper goes once paid ("" none)
 	CancelURL      string // where the shopper goes to give up ("" none)
 	Lines          []OrderLine
-	Amount         gatewayclient.Cents
-	Customer       Customer // prefill (may be partial)
-	Address        *Address // prefill (may be partial); nil when none
-	Metadata       map[string]string
-	APIKeyID       string // the key that made it
-	ExpiresAt      time.Time
-	CreatedAt      time.Time
+	Amount         gatewayclient.Cents // items and shipping
+	// Shipping is what the session's order pays for shipping (in Amount): the merchant's, set
+	// through the API, or else the shipping settings' when the session was made.
+	Shipping     gatewayclient.Cents
+	DeliveryDays int      // delivery estimate in business days; 0 none
+	Customer     Customer // prefill (may be partial)
+	Address      *Address // prefill (may be partial); nil when none
+	Metadata     map[string]string
+	APIKeyID     string // the key that made it
+	ExpiresAt    time.Time
+	CreatedAt    time.Time
 }
 
 // Physical reports whether any line is a physical product (the shopper then gives an address).
@@ -132,6 +136,9 @@ type CreateSessionInput struct {
 	CancelURL        string            `json:"cancelUrl,omitempty"`
 	ExpiresInSeconds int               `json:"expiresInSeconds,omitempty"`
 	Metadata         map[string]string `json:"metadata,omitempty"`
+	// Shipping, when set, is what the order pays for shipping (0: free), instead of what the
+	// shipping settings give; only a session with a physical item ships.
+	Shipping *gatewayclient.Cents `json:"shipping,omitempty"`
 }
 
 // hash is the digest of the request: the same request sent again has the same digest,
@@ -236,6 +243,9 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 			itemIndex = append(itemIndex, i)
 		}
 	}
+	if err := s.sessionShipping(ctx, sess, in, add); err != nil {
+		return nil, err
+	}
 	if sess.EmbedOrigin != "" {
 		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
 			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
@@ -274,6 +284,33 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 		return nil, err
 	}
 	return sess, nil
+}
+
+// sessionShipping sets the shipping of a session being made (its lines are set): the
+// merchant's amount when the request has one, else the shipping settings'.
+func (s *Service) sessionShipping(ctx context.Context, sess *Session, in CreateSessionInput, add func(field, code, msg string)) error {
+	rule, err := s.ShippingRule(ctx)
+	if err != nil {
+		return err
+	}
+	physical := sess.Physical()
+	if physical {
+		sess.DeliveryDays = rule.DeliveryDays
+	}
+	switch sh := in.Shipping; {
+	case sh == nil:
+		sess.Shipping = rule.For(sess.Amount, physical)
+	case *sh < 0:
+		add("shipping", gatewayclient.CodeMin, "must not be negative")
+	case *sh > gatewayclient.MaxAmount:
+		add("shipping", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", int64(gatewayclient.MaxAmount)))
+	case *sh > 0 && !physical:
+		add("shipping", gatewayclient.CodeFormat, "only a session with a PHYSICAL item ships")
+	default:
+		sess.Shipping = *sh
+	}
+	sess.Amount += sess.Shipping
+	return nil
 }
 
 // sessionTexts are the texts of a session's request, by their API path, for CheckText.
@@ -406,6 +443,10 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
 			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
 	}
+	if sess.Shipping > 0 {
+		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: sess.Shipping, Quantity: gatewayclient.Ptr(1)})
+	}
+	shippingItem := fmt.Sprintf("items[%d]", len(sess.Lines))
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(now); !errors.As(err, &ve) {
 		return
@@ -415,9 +456,12 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 		if standIns[v.Field] {
 			continue
 		}
+		if strings.HasPrefix(v.Field, shippingItem) {
+			v.Field = "shipping"
+		}
 		if v.Field == "amount" {
 			v.Field = "items"
-			v.Message = "the total of the items " + v.Message
+			v.Message = "the total of the items and shipping " + v.Message
 			total = append(total, v)
 			continue
 		}
@@ -662,6 +706,7 @@ func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (
 	}
 	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
+	o.setShipping(sess.Shipping, sess.DeliveryDays)
 	o.SessionID = sess.ID
 	o.MerchantReference = sess.ExternalCode
 	o.PayBy = sess.ExpiresAt

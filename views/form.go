@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // summaryItem is one entry of the error summary: a message, linked to its field when the field
@@ -130,6 +131,8 @@ func FormErrors(lang Lang, fe *checkout.FieldErrors) FieldErrors {
 			errs[field] = FieldMessage(lang, field, vs[0].Code)
 		case field == checkout.FieldRequestKey:
 			general = append(general, T(lang, MsgFormOutdated))
+		case field == checkout.FieldCart && vs[0].Field == "amount" && vs[0].Code == checkout.CodeMax:
+			general = append(general, T(lang, "err.amount_max", FormatMoney(lang, gatewayclient.MaxAmount)))
 		case field == checkout.FieldCart || field == checkout.FieldQuantity:
 			general = append(general, T(lang, MsgCartUnavailable))
 		case field == checkout.FieldAddress:

@@ -17,7 +17,7 @@ var _ checkout.SessionStore = (*Store)(nil)
 const sessionColumns = `id, idempotency_key, request_hash, external_code, embed_origin, success_url, cancel_url,
 	amount, lines, customer_name, customer_document, customer_email, customer_phone, has_address, zip_code,
 	street, street_number, complement, neighborhood, city, state, country, metadata, api_key_id, expires_at,
-	created_at`
+	created_at, shipping, delivery_days`
 
 // sessionLine is a line of a session as its JSON column keeps it.
 type sessionLine struct {
@@ -60,13 +60,13 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 	c := sess.Customer
 	insert := Stmt{SQL: `INSERT INTO checkout_sessions (` + sessionColumns + `)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26)
+			$23, $24, $25, $26, $27, $28)
 		ON CONFLICT (idempotency_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{sess.ID, nullString(sess.IdempotencyKey), sess.RequestHash, sess.ExternalCode, sess.EmbedOrigin,
 			sess.SuccessURL, sess.CancelURL, int64(sess.Amount), string(lj), c.Name, c.Document, c.Email, c.Phone, hasAddr,
 			a.ZipCode, a.Street, a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, meta, sess.APIKeyID,
-			ms(sess.ExpiresAt), ms(sess.CreatedAt)}}
+			ms(sess.ExpiresAt), ms(sess.CreatedAt), int64(sess.Shipping), sess.DeliveryDays}}
 	var stored []*checkout.Session
 	created := false
 	err = s.db.WriteTx(ctx, func(tx Runner) error {
@@ -125,19 +125,20 @@ func (s *Store) readSession(where, key string, out *[]*checkout.Session) Stmt {
 			sess := &checkout.Session{}
 			var key *string
 			var lj, meta string
-			var amount, expires, created int64
+			var amount, expires, created, shipping int64
 			var hasAddr bool
 			var a checkout.Address
 			c := &sess.Customer
 			if err := r.Scan(&sess.ID, &key, &sess.RequestHash, &sess.ExternalCode, &sess.EmbedOrigin, &sess.SuccessURL,
 				&sess.CancelURL, &amount, &lj, &c.Name, &c.Document, &c.Email, &c.Phone, &hasAddr, &a.ZipCode, &a.Street,
 				&a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &meta, &sess.APIKeyID,
-				&expires, &created); err != nil {
+				&expires, &created, &shipping, &sess.DeliveryDays); err != nil {
 				return fmt.Errorf("reading checkout sessions: %w", err)
 			}
 			if key != nil {
 				sess.IdempotencyKey = *key
 			}
+			sess.Shipping = gatewayclient.Cents(shipping)
 			var lines []sessionLine
 			if err := json.Unmarshal([]byte(lj), &lines); err != nil {
 				return fmt.Errorf("reading the lines of a checkout session: %w", err)

@@ -59,7 +59,8 @@ func NewSession(key string) *checkout.Session {
 			{ProductID: "ebook", Title: "E-book", UnitPrice: 2990, Quantity: 2},
 			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true},
 		},
-		Amount:    2*2990 + 5990,
+		Amount:   2*2990 + 5990 + 1500,
+		Shipping: 1500, DeliveryDays: 7,
 		Customer:  checkout.Customer{Name: "Maria da Silva", Email: "maria@example.com"},
 		Address:   &checkout.Address{ZipCode: "01310-100", City: "São Paulo", State: "SP"},
 		Metadata:  map[string]string{"cliente": "42", "canal": "site"},
@@ -260,7 +261,8 @@ func testSettings(t *testing.T, s MerchantStores) {
 		t.Fatalf("MerchantSettings before any save = %+v, %v; want the zero Settings", got, err)
 	}
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
-		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base}
+		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
+		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}}
 	if err := s.SaveMerchantSettings(ctx, want); err != nil {
 		t.Fatal(err)
 	}

@@ -208,6 +208,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
+		Shipping:     a.merchant.settings.Shipping,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
