@@ -327,6 +327,7 @@ type OrderDetail struct {
 	CustomerName, CustomerDocument, CustomerEmail          string
 	CustomerPhone                                          string
 	Address                                                []string // lines of the shipping address; nil when digital
+	Shipping                                               ShippingLine
 }
 
 // OrderLineView is one line of an order.
@@ -414,6 +415,7 @@ type SettingsView struct {
 	NewKeyName                      string
 	Deliveries                      []DeliveryRow
 	Failed                          string
+	Shipping                        ShippingSettingsView
 }
 
 // APIKeyRow is one API key of the list.

@@ -154,9 +154,23 @@ type CartView struct {
 	Page
 	Lines        []CartLineView // none: the empty state
 	Total        checkout.Cents
-	CatalogueURL string // "continue shopping"
-	CheckoutURL  string // the customer form (GET)
-	Error        string // localised message about the whole cart, shown at the top
+	Shipping     ShippingLine // its own line in the summary; Total/Amount includes it
+	CatalogueURL string       // "continue shopping"
+	CheckoutURL  string       // the customer form (GET)
+	Error        string       // localised message about the whole cart, shown at the top
+}
+
+// ShippingLine is an order's shipping as its summaries show it: a line of its own when the
+// order ships (Physical), "free" or its price, and the delivery estimate when there is one.
+type ShippingLine struct {
+	Physical bool
+	Amount   checkout.Cents
+	Days     int // business days; 0: no estimate
+}
+
+// ShippingOf is the shipping line of order o.
+func ShippingOf(o *checkout.Order) ShippingLine {
+	return ShippingLine{Physical: o.Physical, Amount: o.Shipping, Days: o.DeliveryDays}
 }
 
 // SummaryLine is one line of an order summary.
@@ -217,6 +231,7 @@ type CustomerView struct {
 	Values     CustomerForm
 	Errors     FieldErrors
 	Lines      []SummaryLine // order summary beside the form
+	Shipping   ShippingLine  // its own line in the summary; Total includes it
 	Total      checkout.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
@@ -268,9 +283,10 @@ type PixView struct {
 	OrderNumber   string
 	Amount        checkout.Cents
 	Lines         []SummaryLine
-	QRImageURL    string // the QR code PNG: a same-origin URL or a data: URI
-	QRSize        int    // displayed width and height in CSS pixels; DefaultQRSize when 0
-	Code          string // the copy-and-paste BR Code
+	Shipping      ShippingLine // its own line in the summary; Total/Amount includes it
+	QRImageURL    string       // the QR code PNG: a same-origin URL or a data: URI
+	QRSize        int          // displayed width and height in CSS pixels; DefaultQRSize when 0
+	Code          string       // the copy-and-paste BR Code
 	ExpiresAt     time.Time
 	Status        checkout.OrderStatus
 	EventsURL     string // Server-Sent Events stream of JSON {status, now, expiresAt?, redirect?, text?}
@@ -303,6 +319,7 @@ type PaidView struct {
 	OrderNumber string
 	Lines       []SummaryLine
 	Amount      checkout.Cents
+	Shipping    ShippingLine // its own line in the summary; Total/Amount includes it
 	PaidAt      time.Time
 	LatePayment bool // paid after its QR code expired
 	// RefundDue is what the shop owes back because another QR code of the order was paid too;

@@ -20,7 +20,7 @@ import (
 // Fields of the JSON objects of POST /api/v1/checkout-sessions; any other is refused, so that
 // a misspelt field is an error instead of being silently ignored.
 var (
-	sessionFields  = []string{"items", "externalCode", "embedOrigin", "customer", "successUrl", "cancelUrl", "expiresInSeconds", "metadata"}
+	sessionFields  = []string{"items", "externalCode", "embedOrigin", "customer", "successUrl", "cancelUrl", "expiresInSeconds", "metadata", "shipping"}
 	itemFields     = []string{"productId", "title", "description", "unitPrice", "quantity", "type"}
 	customerFields = []string{"name", "document", "email", "phone", "address"}
 	addressFields  = []string{"zipCode", "street", "number", "complement", "neighborhood", "city", "state", "country"}
@@ -79,6 +79,11 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSe
 		in.ExpiresInSeconds = int(n)
 		if n == 0 {
 			in.ExpiresInSeconds = -1 // 0 sent explicitly: below the minimum, not "default"
+		}
+	}
+	if sh := top.Get("shipping"); !sh.Missing() {
+		if c, ok := r.Cents("shipping", sh); ok {
+			in.Shipping = &c
 		}
 	}
 	if m, ok := r.Object("metadata", top.Get("metadata")); ok {

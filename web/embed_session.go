@@ -107,6 +107,7 @@ func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess 
 		Physical:  sess.Physical(),
 		Values:    values,
 		Errors:    errs,
+		Shipping:  views.ShippingLine{Physical: sess.Physical(), Amount: sess.Shipping, Days: sess.DeliveryDays},
 		Total:     sess.Amount,
 		CancelURL: sess.CancelURL,
 	}

@@ -134,6 +134,8 @@ type envOptions struct {
 	qrImage bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
+	// shipping, when set, is the merchant's shipping settings (none by default).
+	shipping *checkout.Shipping
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -182,6 +184,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if o.qrImage {
 		so.QRImage = web.QRImage
+	}
+	if sh := o.shipping; sh != nil {
+		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	svc := checkout.NewService(store, gw, so)
 	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})

@@ -200,6 +200,21 @@ type lineError struct {
 	fe      *checkout.FieldErrors
 }
 
+// cartShipping is the shipping cart c would pay now, by the merchant's shipping settings (the
+// order placed from it pays the settings in force then).
+func (s *Server) cartShipping(r *http.Request, c *checkout.Cart) (views.ShippingLine, error) {
+	rule, err := s.svc.ShippingRule(r.Context())
+	if err != nil {
+		return views.ShippingLine{}, err
+	}
+	physical := c.NeedsAddress()
+	ship := views.ShippingLine{Physical: physical, Amount: rule.For(c.Total(), physical)}
+	if physical {
+		ship.Days = rule.DeliveryDays
+	}
+	return ship, nil
+}
+
 // cart is GET /cart/{cartID}.
 func (s *Server) cart(w http.ResponseWriter, r *http.Request) {
 	s.showCart(w, r, chi.URLParam(r, "cartID"), http.StatusOK, lineError{})
@@ -212,10 +227,16 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		s.site.Fail(w, r, err)
 		return
 	}
+	ship, err := s.cartShipping(r, c)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
 	page := s.site.Page(r)
 	v := views.CartView{
 		Page:         page,
-		Total:        c.Total(),
+		Shipping:     ship,
+		Total:        c.Total() + ship.Amount,
 		CatalogueURL: respond.Link(r, "/?cart="+url.QueryEscape(c.ID)),
 		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}

@@ -29,6 +29,11 @@ func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
 // renderCustomerForm renders the customer form of cart c with the values typed and their
 // errors. Every rendering gets a new request key: a key whose submission was refused is spent.
 func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *checkout.Cart, status int, values views.CustomerForm, errs views.FieldErrors) {
+	ship, err := s.cartShipping(r, c)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
 	v := views.CustomerView{
 		Page:       s.site.Page(r),
 		Action:     respond.Link(r, checkoutPath(c.ID)),
@@ -36,7 +41,8 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 		Physical:   c.NeedsAddress(),
 		Values:     values,
 		Errors:     errs,
-		Total:      c.Total(),
+		Shipping:   ship,
+		Total:      c.Total() + ship.Amount,
 		BackURL:    respond.Link(r, cartPath(c.ID)),
 	}
 	if s.svc.LooksUpCEP() {

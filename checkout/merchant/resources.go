@@ -21,7 +21,9 @@ type Order struct {
 	Status       string   `json:"status"`
 	SessionID    string   `json:"sessionId,omitempty"`
 	ExternalCode string   `json:"externalCode,omitempty"`
-	Amount       int64    `json:"amount"`
+	Amount       int64    `json:"amount"`   // items and shipping
+	Shipping     int64    `json:"shipping"` // included in amount; 0 when free or not shipped
+	DeliveryDays int      `json:"deliveryDays,omitempty"`
 	AmountPaid   int64    `json:"amountPaid"`
 	RefundDue    int64    `json:"refundDue"`
 	LatePayment  bool     `json:"latePayment"`
@@ -85,7 +87,9 @@ type Session struct {
 	ID           string   `json:"id"`
 	URL          string   `json:"url"`
 	Status       string   `json:"status"`
-	Amount       int64    `json:"amount"`
+	Amount       int64    `json:"amount"`   // items and shipping
+	Shipping     int64    `json:"shipping"` // included in amount
+	DeliveryDays int      `json:"deliveryDays,omitempty"`
 	Currency     string   `json:"currency"`
 	ExpiresAt    string   `json:"expiresAt"`
 	CreatedAt    string   `json:"createdAt"`
@@ -162,6 +166,7 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 	out := Order{
 		ID: o.ID, Number: o.Number, Status: string(o.Status), SessionID: o.SessionID,
 		ExternalCode: o.MerchantReference, Amount: int64(o.Amount), AmountPaid: amountPaid(o),
+		Shipping: int64(o.Shipping), DeliveryDays: o.DeliveryDays,
 		RefundDue: int64(o.RefundDue), LatePayment: o.LatePayment, Currency: Currency,
 		Items: items(o.Lines), Customer: customer(o.Customer, o.Address),
 		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt), PaidAt: wireTime(o.PaidAt),
@@ -188,6 +193,7 @@ func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicU
 	out := Session{
 		ID: sess.ID, URL: strings.TrimRight(publicURL, "/") + SessionPath(sess.ID),
 		Status: checkout.SessionStatus(sess, o, now), Amount: int64(sess.Amount), Currency: Currency,
+		Shipping: int64(sess.Shipping), DeliveryDays: sess.DeliveryDays,
 		ExpiresAt: wireTime(sess.ExpiresAt), CreatedAt: wireTime(sess.CreatedAt),
 		ExternalCode: sess.ExternalCode, EmbedOrigin: sess.EmbedOrigin, SuccessURL: sess.SuccessURL,
 		CancelURL: sess.CancelURL, Items: items(sess.Lines), Customer: customer(sess.Customer, sess.Address),

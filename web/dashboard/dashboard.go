@@ -139,6 +139,7 @@ func (d *Dashboard) routes() http.Handler {
 			r.Get("/settings", d.settingsPage)
 			r.Post("/settings", d.saveSettings)
 			r.Post("/settings/secret", d.rotateSecret)
+			r.Post("/settings/shipping", d.saveShipping)
 			r.Post("/settings/keys", d.createKey)
 			r.Post("/settings/keys/{id}/revoke", d.revokeKey)
 		}
