@@ -18,8 +18,9 @@ type Product struct {
 	Title       string // pt-BR title, 2..150 characters (the gateway's item title limits)
 	Description string // optional; 2..255 characters when set
 	UnitPrice   gatewayclient.Cents
-	Physical    bool // true: shipped, so the order needs an address
-	Active      bool // inactive products are hidden and cannot be added to a cart
+	Physical    bool         // true: shipped, so the order needs an address
+	Active      bool         // inactive products are hidden and cannot be added to a cart
+	Image       ProductImage // none when Image.Key is ""
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 }

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("ListForReconciliation", func(t *testing.T) { testOrders(t, open(t)) })
 	t.Run("WebhookDedupe", func(t *testing.T) { testWebhooks(t, open(t)) })
 	t.Run("AddProduct", func(t *testing.T) { testAddProduct(t, open(t)) })
+	t.Run("ProductImages", func(t *testing.T) { testImages(t, open(t)) })
 	t.Run("SeedConcurrent", func(t *testing.T) { testSeedConcurrent(t, open(t)) })
 	t.Run("PruneCarts", func(t *testing.T) { testPruneCarts(t, open(t)) })
 	t.Run("PruneWebhooks", func(t *testing.T) { testPruneWebhooks(t, open(t)) })
