@@ -394,6 +394,7 @@ type ProductEditView struct {
 	DashPage
 	BackURL string
 	Form    ProductFormView
+	Image   ProductImageForm
 }
 
 // SettingsView is the merchant's settings: where notifications go and their signing secret,

@@ -1,6 +1,7 @@
 package views
 
-// shippingMessages are the texts of shipping (summaries, receipt, errors) and product images.
+// shippingMessages are the texts of shipping (summaries, receipt, settings, errors) and of
+// product pictures.
 var shippingMessages = map[string][2]string{
 	"shipping.line":                        {"Frete", "Shipping"},
 	"shipping.free":                        {"Grátis", "Free"},
@@ -17,4 +18,12 @@ var shippingMessages = map[string][2]string{
 	"settings.shipping_delivery_days_hint": {"Mostrado ao comprador; vazio: nenhum prazo.", "Shown to the shopper; empty: none."},
 	"settings.shipping_err_amount":         {"Informe um valor em reais, como 15,00, de até R$ 100.000,00.", "Enter an amount in reais, such as 15,00, of at most R$ 100.000,00."},
 	"settings.shipping_err_days":           {"Informe um número de dias úteis de 1 a 90.", "Enter a number of business days from 1 to 90."},
+	"products.image":                       {"Foto do produto", "Product picture"},
+	"products.image_file":                  {"Arquivo da foto", "Picture file"},
+	"products.image_hint":                  {"JPEG, PNG ou WebP de até 5 MB. A loja a redimensiona e retira os metadados (como a localização).", "JPEG, PNG or WebP of at most 5 MB. The shop resizes it and removes its metadata (such as the location)."},
+	"products.image_upload":                {"Enviar foto", "Upload picture"},
+	"products.image_saved":                 {"Foto salva.", "Picture saved."},
+	"products.image_missing":               {"Escolha um arquivo de foto.", "Choose a picture file."},
+	"products.image_not_image":             {"O arquivo precisa ser uma foto JPEG, PNG ou WebP.", "The file must be a JPEG, PNG or WebP picture."},
+	"products.image_too_large":             {"A foto passa do limite de 5 MB (ou de 40 megapixels).", "The picture is over the limit of 5 MB (or 40 megapixels)."},
 }

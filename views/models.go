@@ -120,7 +120,8 @@ type ProductView struct {
 	Title       string
 	Description string // optional
 	Price       checkout.Cents
-	Physical    bool // shipped (needs an address) rather than digital
+	Physical    bool                  // shipped (needs an address) rather than digital
+	Image       checkout.ProductImage // none when its Key is ""
 }
 
 // CatalogueView is the catalogue page: a product-card per product, each with an add-to-cart
@@ -144,9 +145,10 @@ type CartLineView struct {
 	QuantityInput string
 	LineTotal     checkout.Cents
 	Physical      bool
-	UpdateURL     string // POST FieldProductID and FieldQuantity here to change the quantity
-	RemoveURL     string // POST FieldProductID here to remove the line
-	Error         string // localised message beside the quantity (see FieldMessage)
+	Image         checkout.ProductImage // none when its Key is ""
+	UpdateURL     string                // POST FieldProductID and FieldQuantity here to change the quantity
+	RemoveURL     string                // POST FieldProductID here to remove the line
+	Error         string                // localised message beside the quantity (see FieldMessage)
 }
 
 // CartView is the cart page.
@@ -178,6 +180,7 @@ type SummaryLine struct {
 	Title     string
 	Quantity  int
 	LineTotal checkout.Cents
+	Image     checkout.ProductImage // the product's picture, when it has one
 }
 
 // CustomerForm holds the customer form's values exactly as typed (not normalised), to show

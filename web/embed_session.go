@@ -111,8 +111,10 @@ func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess 
 		Total:     sess.Amount,
 		CancelURL: sess.CancelURL,
 	}
+	images := s.productImages(r)
 	for _, l := range sess.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
+			Image: images[l.ProductID]})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

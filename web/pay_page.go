@@ -22,11 +22,13 @@ func (s *Server) order(r *http.Request) (*checkout.Order, error) {
 	return s.svc.Snapshot(r.Context(), chi.URLParam(r, "orderID"))
 }
 
-// summary lists the order's lines for the pages.
-func summary(o *checkout.Order) []views.SummaryLine {
+// summary lists the order's lines for the pages, with their products' pictures.
+func (s *Server) summary(r *http.Request, o *checkout.Order) []views.SummaryLine {
+	images := s.productImages(r)
 	lines := make([]views.SummaryLine, 0, len(o.Lines))
 	for _, l := range o.Lines {
-		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
+			Image: images[l.ProductID]})
 	}
 	return lines
 }
@@ -91,7 +93,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		Page:        embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
-		Lines:       summary(o),
+		Lines:       s.summary(r, o),
 		Shipping:    views.ShippingOf(o),
 		Status:      o.Status,
 		EventsURL:   respond.Link(r, base+"/events"),
@@ -237,7 +239,7 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 	s.site.Render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
 		Page:        page,
 		OrderNumber: o.Number,
-		Lines:       summary(o),
+		Lines:       s.summary(r, o),
 		Shipping:    views.ShippingOf(o),
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,

@@ -76,7 +76,7 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
 	v := views.CatalogueView{Page: s.site.Page(r), AddToCartURL: respond.Link(r, "/cart")}
 	for _, p := range products {
 		v.Products = append(v.Products, views.ProductView{ID: string(p.ID), Title: p.Title,
-			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical})
+			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical, Image: p.Image})
 	}
 	if c := s.currentCart(r); c != nil {
 		v.AddToCartURL = respond.Link(r, cartPath(c.ID)+"/items")
@@ -241,11 +241,12 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}
 	placed := false
+	images := s.productImages(r)
 	for _, l := range c.Lines {
 		base := cartPath(c.ID) + "/items/" + url.PathEscape(string(l.Product.ID))
 		lv := views.CartLineView{
 			ProductID: string(l.Product.ID), Title: l.Product.Title, UnitPrice: l.Product.UnitPrice,
-			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical,
+			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical, Image: images[l.Product.ID],
 			UpdateURL: respond.Link(r, base), RemoveURL: respond.Link(r, base+"?"+fieldAction+"=remove"),
 		}
 		if le.fe != nil && l.Product.ID == le.product {

@@ -48,8 +48,10 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
 	}
+	images := s.productImages(r)
 	for _, l := range c.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
+			Image: images[l.Product.ID]})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

@@ -16,10 +16,8 @@
   var form = document.querySelector("form[data-testid=checkout-form]");
   if (!form) { return; }
 
-  // fixed takes the error of a field whose value changed away: its message, its invalid state
-  // and its line in the summary, and the summary once it has no line left. A red message that
-  // stays while the shopper fixes the field says the fix was wrong; the server checks every
-  // field again on the next submit. Removals are not read out by the summary's alert role.
+  // fixed takes away the error of a field whose value changed (message, invalid state, summary
+  // line; the summary once empty): the server checks every field again on submit.
   function fixed(el) {
     if (!el || !el.id || el.getAttribute("aria-invalid") !== "true") { return; }
     var id = el.id + "-error";
@@ -38,8 +36,7 @@
       summary = null;
     }
   }
-  // The server's rules (gatewayclient/brdoc, after the trimming and normalising of checkout):
-  // true when the value passes.
+  // The server's rules (brdoc, after checkout's normalising): true when the value passes.
   var bad = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
   function digit(d, cnpj) { // a CPF (weights n+1..2) or CNPJ (2..9 from the right) check digit
     var sum = 0;
@@ -66,7 +63,7 @@
         !(/^[A-Za-z]{2,}$/.test(tld) || /^xn--./i.test(tld))) { return false; }
       return labels.every(function (l) { return /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(l); });
     },
-    phone: function (v) { // a mobile: country code optional, a DDD, 9 and 8 digits
+    phone: function (v) { // a mobile: [+55] DDD 9 8 digits
       var d = "", plus = false;
       for (var i = 0; i < v.length; i++) {
         var c = v[i];
@@ -83,14 +80,12 @@
     cep: function (v) { return /^[0-9]{5}-?[0-9]{3}$/.test(v) && /[1-9]/.test(v); }
   };
 
-  // live speaks the errors found as the shopper leaves a field, politely: the message is also
-  // beside the field, tied to it by aria-describedby.
+  // Says, politely, the error found on leaving a field (also shown beside it).
   var live = document.createElement("p");
   live.className = "visually-hidden";
   live.setAttribute("aria-live", "polite");
   form.appendChild(live);
 
-  // wrong shows msg beside el, as the server would, and says it.
   function wrong(el, msg) {
     var id = el.id + "-error", p = document.getElementById(id);
     if (p && p.textContent === msg) { return; }

@@ -135,6 +135,7 @@ func (d *Dashboard) routes() http.Handler {
 		r.Get("/products/{id}", d.productForm)
 		r.Post("/products/{id}", d.updateProduct)
 		r.Post("/products/{id}/active", d.toggleProduct)
+		r.Post("/products/{id}/image", d.uploadImage)
 		if d.settings != nil {
 			r.Get("/settings", d.settingsPage)
 			r.Post("/settings", d.saveSettings)
@@ -248,7 +249,7 @@ func (d *Dashboard) checkCSRF(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !d.site.ParseForm(w, r) {
+		if !d.parseForm(w, r) {
 			return
 		}
 		if !d.validCSRF(r) {
