@@ -142,7 +142,7 @@ func CataloguePage(v CatalogueView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = productPicture(p.Image, p.Title, "product-photo", "(min-width: 60rem) 22rem, (min-width: 40rem) 45vw, 100vw").Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = productPicture(p.Image, p.Title, "product-photo", "(min-width: 72rem) 17rem, (min-width: 40rem) 40vw, 100vw").Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
