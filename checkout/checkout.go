@@ -111,6 +111,9 @@ type OrderLine struct {
 	// Description is an ad-hoc item's description (checkout sessions), sent to the gateway with
 	// the item; "" for catalogue products.
 	Description string
+	// Image is an ad-hoc item's picture (a session's imageUrl, fetched and stored), kept with
+	// the session's lines; a catalogue line shows its product's.
+	Image ProductImage
 }
 
 // Subtotal is the line's unit price times its quantity.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -68,6 +69,9 @@ type ServiceOptions struct {
 	// Shipping, when set, returns the merchant's shipping settings in force: orders with a
 	// physical product pay shipping by them (see Shipping). Without it shipping is free.
 	Shipping func(context.Context) (Shipping, error)
+	// FetchImage, when set, fetches the picture at an https URL a session's item names
+	// (imageUrl), through the SSRF guard; without it such items are refused.
+	FetchImage func(ctx context.Context, url string) (io.ReadCloser, error)
 	// Announcer, when set, makes the outbox messages written with every change of an order's
 	// status (the merchant's notifications).
 	Announcer Announcer
@@ -96,6 +100,7 @@ type Service struct {
 	snapMaxAge time.Duration
 	announcer  Announcer
 	shipping   func(context.Context) (Shipping, error)
+	fetchImage func(context.Context, string) (io.ReadCloser, error)
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
@@ -121,6 +126,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
 		shipping:   opts.Shipping,
+		fetchImage: opts.FetchImage,
 
 		completions: newCompletions(),
 	}

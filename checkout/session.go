@@ -116,6 +116,9 @@ type SessionItem struct {
 	UnitPrice   gatewayclient.Cents `json:"unitPrice,omitempty"`
 	Quantity    int                 `json:"quantity"`
 	Type        string              `json:"type,omitempty"` // ItemDigital or ItemPhysical
+	// ImageURL is an ad-hoc item's picture: an https URL the checkout fetches once, when the
+	// session is made, and serves as its own (see Service.sessionImage).
+	ImageURL string `json:"imageUrl,omitempty"`
 }
 
 // CreateSessionInput is a request of the merchant to create a checkout session. Field paths
@@ -321,7 +324,7 @@ func sessionTexts(in CreateSessionInput) []textField {
 	for i, it := range in.Items {
 		p := fmt.Sprintf("items[%d]", i)
 		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
-			t(p+".description", it.Description), t(p+".type", it.Type))
+			t(p+".description", it.Description), t(p+".type", it.Type), t(p+".imageUrl", it.ImageURL))
 	}
 	if c := in.Customer; c != nil {
 		texts = append(texts, t("customer.name", c.Name), t("customer.document", c.Document),
@@ -370,7 +373,7 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 	}
 	if it.ProductID != "" {
 		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
-			".unitPrice": it.UnitPrice != 0, ".type": it.Type != ""} {
+			".unitPrice": it.UnitPrice != 0, ".type": it.Type != "", ".imageUrl": it.ImageURL != ""} {
 			if set {
 				add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
 			}
@@ -384,7 +387,8 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 			add(".productId", "unavailable", "the catalogue could not be read")
 			return OrderLine{}, false
 		}
-		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical}, true
+		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical,
+			Image: p.Image}, true
 	}
 	physical := false
 	switch it.Type {
@@ -396,9 +400,16 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 	default:
 		add(".type", gatewayclient.CodeEnum, "must be one of: DIGITAL, PHYSICAL")
 	}
+	var img ProductImage
+	if it.ImageURL != "" {
+		var err error
+		if img, err = s.sessionImage(ctx, it.ImageURL); err != nil {
+			add(".imageUrl", gatewayclient.CodeURL, err.Error())
+		}
+	}
 	// Title, description and price are checked with the gateway's rules by checkSessionRequest.
 	return OrderLine{Title: strings.TrimSpace(it.Title), Description: strings.TrimSpace(it.Description),
-		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical}, true
+		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical, Image: img}, true
 }
 
 // stand-ins for the customer fields a prefill may leave to the shopper: valid by the gateway's

@@ -15,11 +15,11 @@ import (
 )
 
 // ImagePath is where the product pictures are served: ImagePath + "{key}-{s|l}.{ext}".
-const ImagePath = "/images/"
+const ImagePath = "/images/" // checkout.ProductImage.Path writes the same
 
 // ImageURL is the URL of one variant (checkout.ImageSmall or ImageLarge) of a picture.
 func ImageURL(im checkout.ProductImage, size string) string {
-	return ImagePath + im.Key + "-" + size + "." + im.Ext
+	return im.Path(size)
 }
 
 // imageSrcSet offers both variants by their widths; the browser picks with sizes.

@@ -21,7 +21,7 @@ import (
 // a misspelt field is an error instead of being silently ignored.
 var (
 	sessionFields  = []string{"items", "externalCode", "embedOrigin", "customer", "successUrl", "cancelUrl", "expiresInSeconds", "metadata", "shipping"}
-	itemFields     = []string{"productId", "title", "description", "unitPrice", "quantity", "type"}
+	itemFields     = []string{"productId", "title", "description", "unitPrice", "quantity", "type", "imageUrl"}
 	customerFields = []string{"name", "document", "email", "phone", "address"}
 	addressFields  = []string{"zipCode", "street", "number", "complement", "neighborhood", "city", "state", "country"}
 )
@@ -62,6 +62,7 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSe
 			Title:       r.String(p+".title", m.Get("title")),
 			Description: r.String(p+".description", m.Get("description")),
 			Type:        r.String(p+".type", m.Get("type")),
+			ImageURL:    r.String(p+".imageUrl", m.Get("imageUrl")),
 			Quantity:    1,
 		}
 		it.UnitPrice, _ = r.Cents(p+".unitPrice", m.Get("unitPrice"))

@@ -113,8 +113,11 @@ func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess 
 	}
 	images := s.productImages(r)
 	for _, l := range sess.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
-			Image: images[l.ProductID]})
+		img := images[l.ProductID]
+		if l.ProductID == "" {
+			img = l.Image
+		}
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

@@ -136,6 +136,8 @@ type envOptions struct {
 	sandbox func(*sandbox.Options)
 	// shipping, when set, is the merchant's shipping settings (none by default).
 	shipping *checkout.Shipping
+	// fetchImage, when set, fetches the pictures sessions' items name (imageUrl).
+	fetchImage func(ctx context.Context, url string) (io.ReadCloser, error)
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -185,6 +187,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.qrImage {
 		so.QRImage = web.QRImage
 	}
+	so.FetchImage = o.fetchImage
 	if sh := o.shipping; sh != nil {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}

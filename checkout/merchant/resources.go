@@ -51,6 +51,9 @@ type Item struct {
 	UnitPrice   int64  `json:"unitPrice"`
 	Quantity    int    `json:"quantity"`
 	Type        string `json:"type"`
+	// ImageURL is the checkout's own copy of the item's picture (a session's imageUrl, fetched
+	// when the session was made; a catalogue product's picture).
+	ImageURL string `json:"imageUrl,omitempty"`
 }
 
 // Customer is an order's customer, or a session's prefill.
@@ -197,6 +200,11 @@ func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicU
 		ExpiresAt: wireTime(sess.ExpiresAt), CreatedAt: wireTime(sess.CreatedAt),
 		ExternalCode: sess.ExternalCode, EmbedOrigin: sess.EmbedOrigin, SuccessURL: sess.SuccessURL,
 		CancelURL: sess.CancelURL, Items: items(sess.Lines), Customer: customer(sess.Customer, sess.Address),
+	}
+	for i, l := range sess.Lines {
+		if l.Image.Key != "" {
+			out.Items[i].ImageURL = strings.TrimRight(publicURL, "/") + l.Image.Path(checkout.ImageLarge)
+		}
 	}
 	if len(sess.Metadata) > 0 {
 		out.Metadata = Metadata(sess.Metadata)

@@ -27,13 +27,7 @@ func (s *Store) SaveProductImage(ctx context.Context, id checkout.ProductID, pic
 			}
 			return nil
 		}}
-	inserts := make([]Stmt, 0, 2)
-	for i, size := range []string{checkout.ImageSmall, checkout.ImageLarge} {
-		v := pic.Variants[i]
-		inserts = append(inserts, Stmt{SQL: `INSERT INTO product_images (image_key, size, content_type, width, height, data, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (image_key, size) DO NOTHING`,
-			Args: []any{pic.Key, size, v.ContentType, v.Width, v.Height, v.Data, now}})
-	}
+	inserts := imageInserts(pic, now)
 	// The product first, on its own: when it is missing the transaction ends there, and no
 	// variant is stored for nothing.
 	err := s.db.WriteTx(ctx, func(tx Runner) error {
@@ -47,6 +41,26 @@ func (s *Store) SaveProductImage(ctx context.Context, id checkout.ProductID, pic
 	}
 	if err != nil {
 		return s.errorf("storing a product picture: %w", err)
+	}
+	return nil
+}
+
+// imageInserts are the statements storing pic's variants, once per key.
+func imageInserts(pic *imaging.Picture, now int64) []Stmt {
+	inserts := make([]Stmt, 0, 2)
+	for i, size := range []string{checkout.ImageSmall, checkout.ImageLarge} {
+		v := pic.Variants[i]
+		inserts = append(inserts, Stmt{SQL: `INSERT INTO product_images (image_key, size, content_type, width, height, data, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (image_key, size) DO NOTHING`,
+			Args: []any{pic.Key, size, v.ContentType, v.Width, v.Height, v.Data, now}})
+	}
+	return inserts
+}
+
+// SaveImage stores pic's variants, once per key, for no product.
+func (s *Store) SaveImage(ctx context.Context, pic *imaging.Picture) error {
+	if err := s.writeBatch(ctx, imageInserts(pic, ms(time.Now()))...); err != nil {
+		return s.errorf("storing a picture: %w", err)
 	}
 	return nil
 }

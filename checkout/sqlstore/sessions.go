@@ -27,6 +27,11 @@ type sessionLine struct {
 	UnitPrice   int64  `json:"unitPrice"`
 	Quantity    int    `json:"quantity"`
 	Physical    bool   `json:"physical,omitempty"`
+	// An ad-hoc item's picture (fetched from its imageUrl): its key, type and large size.
+	ImageKey    string `json:"imageKey,omitempty"`
+	ImageExt    string `json:"imageExt,omitempty"`
+	ImageWidth  int    `json:"imageWidth,omitempty"`
+	ImageHeight int    `json:"imageHeight,omitempty"`
 }
 
 // CreateSession stores sess, unless a session with its idempotency key is stored: then it
@@ -39,7 +44,8 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 	lines := make([]sessionLine, len(sess.Lines))
 	for i, l := range sess.Lines {
 		lines[i] = sessionLine{ProductID: string(l.ProductID), Title: l.Title, Description: l.Description,
-			UnitPrice: int64(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical}
+			UnitPrice: int64(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical, ImageKey: l.Image.Key,
+			ImageExt: l.Image.Ext, ImageWidth: l.Image.Width, ImageHeight: l.Image.Height}
 	}
 	lj, err := json.Marshal(lines)
 	if err != nil {
@@ -145,7 +151,8 @@ func (s *Store) readSession(where, key string, out *[]*checkout.Session) Stmt {
 			}
 			for _, l := range lines {
 				sess.Lines = append(sess.Lines, checkout.OrderLine{ProductID: checkout.ProductID(l.ProductID), Title: l.Title,
-					Description: l.Description, UnitPrice: gatewayclient.Cents(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical})
+					Description: l.Description, UnitPrice: gatewayclient.Cents(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical,
+					Image: checkout.ProductImage{Key: l.ImageKey, Ext: l.ImageExt, Width: l.ImageWidth, Height: l.ImageHeight}})
 			}
 			if meta != "" {
 				if err := json.Unmarshal([]byte(meta), &sess.Metadata); err != nil {

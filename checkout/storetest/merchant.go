@@ -57,7 +57,8 @@ func NewSession(key string) *checkout.Session {
 		CancelURL: "https://loja.example.com/carrinho",
 		Lines: []checkout.OrderLine{
 			{ProductID: "ebook", Title: "E-book", UnitPrice: 2990, Quantity: 2},
-			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true},
+			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true,
+				Image: checkout.ProductImage{Key: "0123456789abcdef01234567", Ext: "jpg", Width: 640, Height: 480}},
 		},
 		Amount:   2*2990 + 5990 + 1500,
 		Shipping: 1500, DeliveryDays: 7,

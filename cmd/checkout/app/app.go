@@ -209,6 +209,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
 		Shipping:     a.merchant.settings.Shipping,
+		FetchImage:   imageFetcher(),
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
