@@ -126,7 +126,7 @@ type StatusChange struct {
 	From   OrderStatus
 	To     OrderStatus
 	At     time.Time
-	Reason string // e.g. "deposit PAID", "qr expired", "late payment"
+	Reason Reason // why: a code and its parameters (ReasonDeposit with DepositStatus PAID, …)
 }
 
 // Order is a placed order: a snapshot of the cart, the customer and the address, plus its
@@ -272,7 +272,7 @@ type Attempt struct {
 	QRCodePNG     []byte
 	ExpiresAt     time.Time
 	DepositStatus gatewayclient.DepositStatus // last deposit state seen
-	Error         string                      // why it failed, for logs and the merchant
+	Error         Reason                      // why it failed (the zero Reason while it has not)
 	// Violations holds the gateway's 422 violations when the gateway refused the request, so that
 	// a replay of the same form submission reports them again.
 	Violations []gatewayclient.Violation

@@ -80,7 +80,7 @@ func TestPaidTwiceFlagsRefund(t *testing.T) {
 	}
 	notes := 0
 	for _, h := range got.History {
-		if strings.HasPrefix(h.Reason, "paid twice: refund 2990 cents") {
+		if strings.HasPrefix(h.Reason.String(), "paid twice: refund 2990 cents") {
 			notes++
 			if h.From != checkout.StatusPaid || h.To != checkout.StatusPaid {
 				t.Errorf("paid-twice note %s -> %s, want the status unchanged", h.From, h.To)

@@ -42,6 +42,9 @@ const (
 	// a valid API key, or the dashboard's sign-in got a wrong e-mail or password (the same
 	// answer whatever was wrong, so it tells nothing).
 	CodeUnauthorized Code = "unauthorized"
+	// CodeForbidden: the caller is who it says but may not do this: a read-only API key asked
+	// to write.
+	CodeForbidden Code = "forbidden"
 	// CodeIdempotencyReused: an Idempotency-Key was sent again with another request body.
 	CodeIdempotencyReused Code = "idempotency_key_reused"
 	// CodeInternal: anything else; the cause goes to the log only, never to the user.

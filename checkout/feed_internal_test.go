@@ -87,7 +87,7 @@ func TestFailedOwnWriteReadsThePassedOverChange(t *testing.T) {
 		return ErrConflict
 	}
 	_, _, err := s.update(ctx, "a", func(o *Order) (bool, error) {
-		return o.setStatus(StatusExpired, "test", time.Now()), nil
+		return o.setStatus(StatusExpired, Note("test"), time.Now()), nil
 	})
 	if err != nil {
 		t.Fatal(err)

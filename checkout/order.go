@@ -255,7 +255,7 @@ func (s *Service) newOrderOf(lines []OrderLine, in PlaceOrderInput) *Order {
 		a := normalizeAddress(*in.Address)
 		o.Address = &a
 	}
-	o.History = []StatusChange{{To: StatusPending, At: now, Reason: "order placed"}}
+	o.History = []StatusChange{{To: StatusPending, At: now, Reason: Reason{Code: ReasonOrderPlaced}}}
 	o.Attempts = []Attempt{s.newAttempt(o, 1, now)}
 	return o
 }
@@ -410,7 +410,7 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		refused = violationsOf(callErr)
 	}
 	var png []byte
-	if callErr == nil && s.qrImage != nil && s.checkTransaction(o, tx) == "" {
+	if callErr == nil && s.qrImage != nil && s.checkTransaction(o, tx).IsZero() {
 		// Drawn once, here, outside any transaction: the pages serve it as stored.
 		if png, err = s.qrImage(tx.PixResponse.URI); err != nil {
 			s.log.WarnContext(ctx, "drawing the QR code", "number", o.Number, "err", err)
@@ -425,11 +425,11 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		now := s.now().UTC()
 		a.UpdatedAt = now
 		if callErr != nil {
-			s.failAttempt(o, a, "gateway refused the transaction: "+callErr.Error(), now)
+			s.failAttempt(o, a, Reason{Code: ReasonGatewayRefused, Detail: callErr.Error()}, now)
 			a.Violations = refused
 			return true, nil
 		}
-		if reason := s.checkTransaction(o, tx); reason != "" {
+		if reason := s.checkTransaction(o, tx); !reason.IsZero() {
 			a.TransactionID = tx.ID
 			a.DepositStatus = tx.Status
 			s.failAttempt(o, a, reason, now)
@@ -444,9 +444,9 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		if a.ExpiresAt.IsZero() {
 			a.ExpiresAt = now.Add(time.Duration(s.expiration) * time.Second)
 		}
-		reason := "qr code generated"
+		reason := Reason{Code: ReasonQRGenerated}
 		if a.N > 1 {
-			reason = fmt.Sprintf("new qr code (attempt %d)", a.N)
+			reason = Reason{Code: ReasonQRRenewed, Attempt: a.N}
 		}
 		o.setStatus(StatusAwaitingPayment, reason, now)
 		return true, nil
@@ -455,30 +455,31 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		return nil, fmt.Errorf("checkout: storing the transaction of order %s: %w", o.Number, err)
 	}
 	if a := res.CurrentAttempt(); a != nil && a.State == AttemptFailed && a.ID == attemptID {
-		s.log.WarnContext(ctx, "payment attempt failed", "number", res.Number, "attempt", a.N, "reason", a.Error)
+		s.log.WarnContext(ctx, "payment attempt failed", "number", res.Number, "attempt", a.N, "reason", a.Error.String())
 	}
 	return res, nil
 }
 
 // failAttempt marks a as failed; the order fails too unless it already ended otherwise (an
 // expired order whose new attempt failed stays expired, so the shopper may try again).
-func (s *Service) failAttempt(o *Order, a *Attempt, reason string, now time.Time) {
+func (s *Service) failAttempt(o *Order, a *Attempt, reason Reason, now time.Time) {
 	a.State = AttemptFailed
 	a.Error = reason
 	o.setStatus(StatusFailed, reason, now)
 }
 
-// checkTransaction returns why the gateway's answer must not be shown to the shopper, or "".
+// checkTransaction returns why the gateway's answer must not be shown to the shopper, or the
+// zero Reason.
 // The BR Code is the payment order the shopper's bank executes: a code for another amount is
 // refused, whatever the rest of the answer says.
-func (s *Service) checkTransaction(o *Order, tx *gatewayclient.Transaction) string {
+func (s *Service) checkTransaction(o *Order, tx *gatewayclient.Transaction) Reason {
 	switch {
 	case tx == nil || tx.ID == "":
-		return "the gateway answered without a transaction id"
+		return Reason{Code: ReasonNoTransaction}
 	case tx.PixResponse == nil || tx.PixResponse.URI == "":
-		return "the gateway answered without a PIX code"
+		return Reason{Code: ReasonNoPixCode}
 	case tx.Amount != 0 && tx.Amount != o.Amount:
-		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", tx.Amount, o.Amount)
+		return Reason{Code: ReasonAmountMismatch, Asked: tx.Amount, Amount: o.Amount}
 	}
 	return checkBRCode(tx.PixResponse.URI, o.Amount)
 }

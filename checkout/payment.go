@@ -77,7 +77,7 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 		changed = true
 	}
 	current := a == o.CurrentAttempt()
-	reason := "deposit " + string(d.Status)
+	reason := Reason{Code: ReasonDeposit, DepositStatus: d.Status}
 	if d.EndToEnd != "" && a.EndToEnd != d.EndToEnd && d.Status != gatewayclient.DepositPixQRCodeGenerated {
 		// The transfer that paid it: kept for the receipt and the merchant.
 		a.EndToEnd = d.EndToEnd
@@ -98,7 +98,7 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 				a.UpdatedAt = now
 				o.RefundDue += paid
 				o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
-					Reason: fmt.Sprintf("paid twice: refund %d cents (deposit %s)", int64(paid), d.ID)})
+					Reason: Reason{Code: ReasonPaidTwice, Paid: paid, DepositID: d.ID}})
 				changed = true
 			}
 			return changed
@@ -113,8 +113,7 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 				supersedeOthers(o, a, now)
 				changed = true
 			}
-			msg := fmt.Sprintf("underpaid: %d of %d cents paid", int64(*d.AmountPaid), int64(o.Amount))
-			return o.setStatus(StatusUnderReview, msg, now) || changed
+			return o.setStatus(StatusUnderReview, Reason{Code: ReasonUnderpaid, Paid: *d.AmountPaid, Amount: o.Amount}, now) || changed
 		}
 		paidAt := d.PaymentDate
 		if paidAt.IsZero() {
@@ -127,12 +126,12 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 		a.UpdatedAt = now
 		supersedeOthers(o, a, now)
 		if late {
-			reason = "late payment"
+			reason = Reason{Code: ReasonLatePayment}
 		}
 		if d.AmountPaid != nil && *d.AmountPaid > o.Amount {
 			// Paid in full and more: the order is paid; the history tells the merchant to refund
 			// the difference.
-			reason += fmt.Sprintf(" (overpaid: %d cents paid for %d)", int64(*d.AmountPaid), int64(o.Amount))
+			reason.Paid, reason.Amount = *d.AmountPaid, o.Amount
 		}
 		o.LatePayment = late || o.LatePayment // paid again after a MED keeps its flag
 		o.PaidAt = paidAt.UTC()
@@ -150,16 +149,14 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 			return changed
 		}
 		msg := reason
-		if d.ErrorMessage != "" {
-			msg += ": " + d.ErrorMessage
-		}
+		msg.Detail = d.ErrorMessage
 		// Gateways report an expired QR code as a FAILED deposit: that is an expiry for the
 		// shopper (a new QR code is offered), not a failure.
 		if a.State == AttemptActive && expiredFailure(a, d, now) {
 			a.State = AttemptExpired
 			a.Error = msg
 			a.UpdatedAt = now
-			o.setStatus(StatusExpired, "qr expired ("+msg+")", now)
+			o.setStatus(StatusExpired, Reason{Code: ReasonQRExpired, DepositStatus: d.Status, Detail: d.ErrorMessage}, now)
 			return true
 		}
 		s.failAttempt(o, a, msg, now)
@@ -384,7 +381,7 @@ func expire(o *Order, now time.Time) bool {
 	}
 	a.State = AttemptExpired
 	a.UpdatedAt = now
-	return o.setStatus(StatusExpired, "qr expired", now)
+	return o.setStatus(StatusExpired, Reason{Code: ReasonQRExpired}, now)
 }
 
 // expiredFailure reports whether a FAILED deposit of attempt a means that its QR code expired:

@@ -3,7 +3,6 @@ package checkout_test
 import (
 	"errors"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -174,7 +173,7 @@ func TestLatePaymentAfterExpiry(t *testing.T) {
 	if got.Status != checkout.StatusPaid || !got.LatePayment {
 		t.Fatalf("late payment: status %s late %v", got.Status, got.LatePayment)
 	}
-	if last := got.History[len(got.History)-1]; last.From != checkout.StatusExpired || last.Reason != "late payment" {
+	if last := got.History[len(got.History)-1]; last.From != checkout.StatusExpired || last.Reason.Code != checkout.ReasonLatePayment {
 		t.Errorf("last history entry %+v", last)
 	}
 }
@@ -229,7 +228,7 @@ func TestPartialPaymentIsNotPaid(t *testing.T) {
 		if a := got.CurrentAttempt(); a.State != checkout.AttemptPaid || got.QR() != nil {
 			t.Fatalf("read %d: attempt %s, QR shown %v", i+1, a.State, got.QR() != nil)
 		}
-		if last := got.History[len(got.History)-1]; !strings.Contains(last.Reason, "underpaid") {
+		if last := got.History[len(got.History)-1]; last.Reason.Code != checkout.ReasonUnderpaid {
 			t.Errorf("read %d: last history entry %+v", i+1, last)
 		}
 	}
@@ -251,7 +250,7 @@ func TestPartialPaymentIsNotPaid(t *testing.T) {
 	if got.Status != checkout.StatusPaid {
 		t.Fatalf("overpaid order: %s, want paid", got.Status)
 	}
-	if last := got.History[len(got.History)-1]; !strings.Contains(last.Reason, "overpaid") {
+	if last := got.History[len(got.History)-1]; !last.Reason.Overpaid() {
 		t.Errorf("overpaid order's last history entry %+v", last)
 	}
 }

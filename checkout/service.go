@@ -425,7 +425,7 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 }
 
 // setStatus moves o to status to, recording why, when the transition table allows it.
-func (o *Order) setStatus(to OrderStatus, reason string, at time.Time) bool {
+func (o *Order) setStatus(to OrderStatus, reason Reason, at time.Time) bool {
 	if o.Status == to || !CanTransition(o.Status, to) {
 		return false
 	}

@@ -439,7 +439,7 @@ func TestBRCodeAmountMismatch(t *testing.T) {
 	if o.Status != checkout.StatusFailed || a.State != checkout.AttemptFailed || o.QR() != nil {
 		t.Fatalf("status %s attempt %s", o.Status, a.State)
 	}
-	if a.BRCode != "" || a.QRCodePNG != nil || a.Error == "" {
+	if a.BRCode != "" || a.QRCodePNG != nil || a.Error.IsZero() {
 		t.Errorf("failed attempt keeps code %q, image %d bytes, error %q", a.BRCode, len(a.QRCodePNG), a.Error)
 	}
 	// The other checks of an answer.

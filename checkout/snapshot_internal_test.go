@@ -66,11 +66,11 @@ func TestSnapshotsFillNeverRegresses(t *testing.T) {
 // Snapshots share nothing the writer may change.
 func TestSnapshotOfCopies(t *testing.T) {
 	t.Parallel()
-	o := &Order{ID: "a", Lines: []OrderLine{{Title: "x"}}, History: []StatusChange{{Reason: "r"}},
+	o := &Order{ID: "a", Lines: []OrderLine{{Title: "x"}}, History: []StatusChange{{Reason: Note("r")}},
 		Attempts: []Attempt{{Request: []byte("{}"), BRCode: "code"}}, Address: &Address{City: "São Paulo"}}
 	s := snapshotOf(o)
-	o.Lines[0].Title, o.History[0].Reason, o.Attempts[0].BRCode, o.Address.City = "y", "s", "other", "Rio"
-	if s.Lines[0].Title != "x" || s.History[0].Reason != "r" || s.Attempts[0].BRCode != "code" || s.Address.City != "São Paulo" {
+	o.Lines[0].Title, o.History[0].Reason, o.Attempts[0].BRCode, o.Address.City = "y", Note("s"), "other", "Rio"
+	if s.Lines[0].Title != "x" || s.History[0].Reason != Note("r") || s.Attempts[0].BRCode != "code" || s.Address.City != "São Paulo" {
 		t.Errorf("snapshot changed with its order: %+v", s)
 	}
 	if s.Attempts[0].Request != nil || o.Attempts[0].Request == nil {

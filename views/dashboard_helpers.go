@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // dashTitle is the document title of a dashboard page.
@@ -105,16 +106,16 @@ var (
 // isoTime is a time for the datetime attribute.
 func dashISO(t time.Time) string { return t.UTC().Format(gatewayclient.TimeLayout) }
 
-// holderText is an account holder as the lists show it: name and document as the gateway
-// returns them (the document may be masked).
-func holderText(h *gatewayclient.AccountHolder) string {
+// HolderLine is an account holder as the lists show it: the name, and the document with its
+// punctuation (as the gateway returns it when masked).
+func HolderLine(h *gatewayclient.AccountHolder) string {
 	if h == nil {
 		return ""
 	}
 	if h.Document == "" {
 		return h.Name
 	}
-	return h.Name + " · " + h.Document
+	return h.Name + " · " + brdoc.FormatDocument(h.Document)
 }
 
 // centsText formats an optional amount ("" when nil).
@@ -174,20 +175,14 @@ func perPageOptions(current int) []int {
 	return out
 }
 
-// originText is a deposit origin's name.
-func originText(p DashPage, o gatewayclient.DepositOrigin) string {
-	if k := "origin." + string(o); HasKey(k) {
-		return p.t(k)
-	}
-	return string(o)
+// OriginText is a deposit origin's name.
+func OriginText(lang Lang, o gatewayclient.DepositOrigin) string {
+	return enumText(lang, "origin.", string(o))
 }
 
 // holderType is an account holder type's name.
 func holderType(p DashPage, t gatewayclient.HolderType) string {
-	if k := "holder." + string(t); HasKey(k) {
-		return p.t(k)
-	}
-	return string(t)
+	return enumText(p.Lang, "holder.", string(t))
 }
 
 // orders is "N pedidos" in the page's language.

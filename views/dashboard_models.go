@@ -17,7 +17,14 @@ type DashPage struct {
 	Nav       []NavItem // the sections, in order
 	LogoutURL string    // POST target of the sign-out button
 	ShopURL   string    // the shop's catalogue
+	Role      string    // the signed-in user's role
+	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
+	// may not use is not shown.
+	Perms map[string]bool
 }
+
+// Can reports whether the signed-in user's role has the permission perm.
+func (p DashPage) Can(perm string) bool { return p.Perms[perm] }
 
 // CSRFField is the name of the hidden input that carries the session's token in every
 // dashboard form.
@@ -109,7 +116,7 @@ type WithdrawalRow struct {
 	CreatedAt time.Time
 	Amount    checkout.Cents
 	Status    gatewayclient.WithdrawalStatus
-	PixKey    string
+	PixKey    gatewayclient.PixKey // the zero PixKey when none
 	Receiver  string
 	EndToEnd  string
 }
@@ -175,18 +182,12 @@ type DashErrorView struct {
 // DepositStatusText is the localised name of a deposit state; an unknown state shows as the
 // gateway spells it.
 func DepositStatusText(lang Lang, s gatewayclient.DepositStatus) string {
-	if k := "dstatus." + string(s); HasKey(k) {
-		return T(lang, k)
-	}
-	return string(s)
+	return enumText(lang, "dstatus.", string(s))
 }
 
 // WithdrawalStatusText is the localised name of a withdrawal state.
 func WithdrawalStatusText(lang Lang, s gatewayclient.WithdrawalStatus) string {
-	if k := "wstatus." + string(s); HasKey(k) {
-		return T(lang, k)
-	}
-	return string(s)
+	return enumText(lang, "wstatus.", string(s))
 }
 
 // DepositTone is the colour family of a deposit state's badge.
@@ -323,7 +324,7 @@ type OrderDetail struct {
 	Amount, RefundDue                                      checkout.Cents
 	LatePayment, Physical                                  bool
 	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time
-	Lang, ShopperIP                                        string
+	Lang, ShopperIP                                        string // Lang: the shopper's language tag
 	CustomerName, CustomerDocument, CustomerEmail          string
 	CustomerPhone                                          string
 	Address                                                []string // lines of the shipping address; nil when digital
@@ -348,7 +349,7 @@ type AttemptView struct {
 	State          string
 	DepositStatus  string
 	ExpiresAt      time.Time
-	Error          string
+	Error          checkout.Reason // why it failed (the zero Reason when it has not)
 	CreatedAt      time.Time
 }
 
@@ -356,7 +357,7 @@ type AttemptView struct {
 type HistoryView struct {
 	From, To, FromText, ToText string
 	At                         time.Time
-	Reason                     string
+	Reason                     checkout.Reason
 }
 
 // ProductsView is the merchant's catalogue: the list and the new-product form.
@@ -406,17 +407,32 @@ type SettingsView struct {
 	KeysAction                      string // POST: name, a new API key
 	WebhookURL                      string
 	URLFromConfig, SecretFromConfig bool
-	Secret                          string // the signing secret ("" when none yet)
+	HasSecret                       bool   // a signing secret exists
+	Secret                          string // the signing secret, only in the answer to a reveal
+	RevealAction                    string // POST: current_password, shows the secret once
 	FrameOrigins                    string // one per line
 	Errors                          map[string]string
 	Notice                          string
 	Keys                            []APIKeyRow
 	KeyName                         string // as typed, on an error
+	KeyScope                        string // as chosen, on an error
 	NewKey                          string // the key just made, shown this once
 	NewKeyName                      string
 	Deliveries                      []DeliveryRow
 	Failed                          string
 	Shipping                        ShippingSettingsView
+	PingAction                      string   // POST: send a test notification now
+	Ping                            *PingRow // the test notification just sent
+}
+
+// PingRow is what became of a test notification.
+type PingRow struct {
+	At         time.Time
+	URL        string
+	StatusCode int // 0 without an answer
+	Duration   time.Duration
+	Excerpt    string // the start of the answer's body
+	Error      string // "" for a 2xx
 }
 
 // APIKeyRow is one API key of the list.
@@ -425,6 +441,9 @@ type APIKeyRow struct {
 	CreatedAt, LastUsedAt time.Time
 	RevokedAt             time.Time // zero: active
 	RevokeURL             string
+	Scope                 string // read or write
+	CreatedBy             string // "" before it was recorded
+	LastUsedAddress       string
 }
 
 // DeliveryRow is one notification of the delivery log.

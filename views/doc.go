@@ -12,6 +12,12 @@
 // shown with FormatMoney (integer arithmetic only), dates and times with FormatDateTime and
 // FormatClock in America/Sao_Paulo (Brasília time, said on the page).
 //
+// The merchant dashboard's pages (Dash*, OrderPage, DepositPage…) follow the same rules, and show
+// no value as the gateway or the store spells it: a code (a state, an account type, the kind of
+// a PIX key, a language, why an order's state changed: ReasonText) has its words in the
+// catalogue, looked up under a prefix (a code it does not know yet is shown as it comes), and
+// CPF, CNPJ, CEP, phones and PIX keys are written by gatewayclient/brdoc.
+//
 // Pages carry stable data-testid hooks for tests and merchants: product-card, add-to-cart,
 // cart-line, cart-total, checkout-form, field-error, place-order, pix-qr, pix-code, copy-code,
 // countdown, order-status, sandbox-pay, new-qr, paid, expired.

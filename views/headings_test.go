@@ -6,7 +6,8 @@ import "testing"
 // h1 (it had none); the products page keeps its own h1, the new-product form an h2 under it.
 func TestOneH1PerDashboardProductPage(t *testing.T) {
 	for _, lang := range Langs() {
-		dp := DashPage{Page: page(lang, "/dashboard/products"), User: "dona@example.com", CSRF: "csrf", Section: "products"}
+		dp := DashPage{Page: page(lang, "/dashboard/products"), User: "dona@example.com", CSRF: "csrf", Section: "products",
+			Perms: map[string]bool{"products.write": true}}
 		form := ProductFormView{Action: "/dashboard/products/caneca", Title: "Editar Caneca", Submit: "Salvar", ID: "caneca",
 			Values: map[string]string{}, Errors: map[string]string{}}
 		edit := render(t, ProductEditPage(ProductEditView{DashPage: dp, BackURL: "/dashboard/products", Form: form}))

@@ -107,7 +107,8 @@ func apiHeaders(next http.Handler) http.Handler {
 }
 
 // auth admits requests carrying a valid API key (Authorization: Bearer <key>); others get
-// 401 with WWW-Authenticate.
+// 401 with WWW-Authenticate. A read key (merchant.ScopeRead) may only read: any other method
+// gets 403 forbidden.
 func (a *merchantAPI) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r.Header.Get("Authorization"))
@@ -115,13 +116,19 @@ func (a *merchantAPI) auth(next http.Handler) http.Handler {
 			a.unauthorized(w, r, merchant.ErrUnauthorized)
 			return
 		}
-		key, err := a.keys.Authenticate(r.Context(), secret)
+		key, err := a.keys.Authenticate(r.Context(), secret, respond.ClientIP(r))
 		if err != nil {
 			if checkout.ErrorCode(err) == checkout.CodeUnauthorized {
 				a.unauthorized(w, r, err)
 				return
 			}
 			a.site.FailJSON(w, r, err)
+			return
+		}
+		if !key.Scope.Allows(r.Method) {
+			// A read key: the API's GET endpoints only, whatever the route.
+			a.site.FailJSON(w, r, &checkout.Error{Code: checkout.CodeForbidden,
+				Message: "this API key is read-only (scope read): it may only make GET requests"})
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiKeyCtx{}, key)))

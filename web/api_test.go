@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
@@ -205,7 +206,7 @@ func TestAPISessionExpires(t *testing.T) {
 
 func TestAPIAuthentication(t *testing.T) {
 	e := newEnv(t)
-	secret, rec, err := e.keys.Create(context.Background(), "ERP")
+	secret, rec, err := e.keys.Create(context.Background(), "ERP", merchant.ScopeWrite, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,8 +448,19 @@ func TestAPIListOrders(t *testing.T) {
 	if len(data) != 1 || data[0].(map[string]any)["id"] != paid || data[0].(map[string]any)["amountPaid"] != float64(2990) {
 		t.Errorf("status=paid: %s", onlyPaid.body)
 	}
-	if o := e.api("GET", "/api/v1/orders/"+paid, nil); o.status != 200 || o.json["status"] != "paid" || o.json["depositId"] == "" {
+	o := e.api("GET", "/api/v1/orders/"+paid, nil)
+	if o.status != 200 || o.json["status"] != "paid" || o.json["depositId"] == "" {
 		t.Errorf("order: %d %s", o.status, o.body)
+	}
+	// The history says why in the English words it always had, and as a code.
+	var history []string
+	for _, h := range o.json["history"].([]any) {
+		h := h.(map[string]any)
+		history = append(history, fmt.Sprint(h["to"], ": ", h["reason"], " (", h["reasonCode"], ")"))
+	}
+	if got := strings.Join(history, "; "); got != "pending: order placed (order_placed); awaiting_payment: qr code generated (qr_generated); "+
+		"paid: deposit PAID (deposit)" {
+		t.Errorf("the order's history: %s", got)
 	}
 	bad := e.api("GET", "/api/v1/orders?status=shipped&perPage=500&createdFrom=yesterday&page=x&sort=asc", nil)
 	got := strings.Join(bad.fields(), ",")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
@@ -100,6 +101,26 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	}
 	walk("", doc)
+}
+
+// TestOpenAPIReasonCodes: the history's reasonCode lists exactly the domain's reason codes.
+func TestOpenAPIReasonCodes(t *testing.T) {
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := spec.Doc.Components.Schemas["Change"].Value.Properties["reasonCode"].Value
+	var documented []string
+	for _, e := range schema.Enum {
+		documented = append(documented, fmt.Sprint(e))
+	}
+	var codes []string
+	for _, c := range checkout.ReasonCodes() {
+		codes = append(codes, string(c))
+	}
+	if strings.Join(documented, " ") != strings.Join(codes, " ") {
+		t.Errorf("reasonCode documents %v, the domain has %v", documented, codes)
+	}
 }
 
 // TestOpenAPICatchesDrift: the check sees every way an answer can drift from the description,

@@ -24,6 +24,12 @@ var ErrSessionEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: 
 
 // AccountsOptions configure Accounts; zero fields take the defaults.
 type AccountsOptions struct {
+	// Invitations keeps the invitations to the dashboard (nil: none can be made).
+	Invitations InvitationStore
+	// Sessions keeps the users' sessions as they see them (nil: not listed, not checked).
+	Sessions UserSessionStore
+	// TOTP keeps the users' second factor (nil: none).
+	TOTP     TOTPStore
 	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
 	Throttle ThrottlePolicy   // default DefaultThrottlePolicy
 	Clock    func() time.Time // default time.Now
@@ -32,18 +38,22 @@ type AccountsOptions struct {
 
 // Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
 type Accounts struct {
-	users    UserStore
-	throttle ThrottleStore
-	hasher   *Hasher
-	policy   ThrottlePolicy
-	now      func() time.Time
-	newID    func() string
-	dummy    string // a hash verified for unknown e-mails, so they take as long as known ones
+	users       UserStore
+	invitations InvitationStore  // nil: no invitations
+	sessions    UserSessionStore // nil: sessions not listed
+	totp        TOTPStore        // nil: no second factor
+	throttle    ThrottleStore
+	hasher      *Hasher
+	policy      ThrottlePolicy
+	now         func() time.Time
+	newID       func() string
+	dummy       string // a hash verified for unknown e-mails, so they take as long as known ones
 }
 
 // NewAccounts returns the accounts service on its stores.
 func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) *Accounts {
-	a := &Accounts{users: users, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle, now: opts.Clock, newID: opts.NewID}
+	a := &Accounts{users: users, invitations: opts.Invitations, sessions: opts.Sessions, totp: opts.TOTP, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
+		now: opts.Clock, newID: opts.NewID}
 	if a.hasher == nil {
 		a.hasher = NewHasher(OWASPParams, 0)
 	}
@@ -61,13 +71,13 @@ func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) 
 	return a
 }
 
-// Login checks an e-mail and password typed at the sign-in from the client address addr
+// authenticate checks an e-mail and password typed at the sign-in from the client address addr
 // (host or host:port; "" when unknown). While the failed sign-ins of the account from that
 // address, of the address, or (past a much higher ceiling) of the account impose a wait, it
 // refuses with a *ThrottledError without looking at the password. A wrong password and an
 // unknown e-mail both give ErrBadCredentials, after the same work, and both count as
 // failures of the three. A success forgets the failures of the account from that address.
-func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
+func (a *Accounts) authenticate(ctx context.Context, email, password, addr string) (*User, error) {
 	// The hashing slot is held from the throttle's check to the record of a failure, so that a
 	// burst of concurrent guesses cannot all pass the check before the first failure is
 	// counted: at most as many as there are slots (per instance) race the count.
@@ -112,6 +122,29 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 	return u, nil
 }
 
+// Login checks an e-mail and password typed at the sign-in as authenticate does, and on
+// success records the user's sign-in time.
+func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
+	u, err := a.authenticate(ctx, email, password, addr)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	if err := a.users.RecordSignIn(ctx, u.ID, now); err != nil {
+		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+	}
+	u.LastSignInAt = now
+	return u, nil
+}
+
+// VerifyPassword checks the password of a signed-in user who must type it again (to reveal a
+// secret, change their password, turn off their second factor): throttled and counted like a
+// sign-in from addr, without counting as one. A wrong password is ErrBadCredentials.
+func (a *Accounts) VerifyPassword(ctx context.Context, u *User, password, addr string) error {
+	_, err := a.authenticate(ctx, u.Email, password, addr)
+	return err
+}
+
 // wait returns the longest wait that the failures of keys impose at now (0: none).
 func (a *Accounts) wait(ctx context.Context, keys []throttleKey, now time.Time) (time.Duration, error) {
 	var wait time.Duration
@@ -152,11 +185,11 @@ func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*Us
 	return u, nil
 }
 
-// AddUser creates a user; invalid input gives a *checkout.FieldErrors (fields "email" and
-// "password"), a taken e-mail ErrEmailTaken.
-func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, error) {
+// AddUser creates a user with a role; invalid input gives a *checkout.FieldErrors (fields
+// "email", "password" and "role"), a taken e-mail ErrEmailTaken.
+func (a *Accounts) AddUser(ctx context.Context, email, password string, role Role) (*User, error) {
 	email = NormalizeEmail(email)
-	if err := fieldErrors(checkEmail(email), CheckPassword(password, email)); err != nil {
+	if err := fieldErrors(checkEmail(email), CheckPassword(password, email), checkRole(role)); err != nil {
 		return nil, err
 	}
 	hash, err := a.hasher.Hash(ctx, password)
@@ -164,7 +197,7 @@ func (a *Accounts) AddUser(ctx context.Context, email, password string) (*User, 
 		return nil, err
 	}
 	now := a.now()
-	u := User{ID: a.newID(), Email: email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	u := User{ID: a.newID(), Email: email, Role: role, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
 	if err := a.users.CreateUser(ctx, u); err != nil {
 		return nil, fmt.Errorf("merchant: adding %s: %w", email, err)
 	}
@@ -197,7 +230,39 @@ func (a *Accounts) ResetPassword(ctx context.Context, email, password string) er
 // Users lists the users by e-mail.
 func (a *Accounts) Users(ctx context.Context) ([]User, error) { return a.users.Users(ctx) }
 
-// EnsureAdmin makes the first user at start-up. With an e-mail (CHECKOUT_ADMIN_EMAIL), that
+// User returns the user with that id, or checkout.ErrNotFound.
+func (a *Accounts) User(ctx context.Context, id string) (*User, error) { return a.users.User(ctx, id) }
+
+// UserByEmail returns the user with that e-mail (normalised here), or checkout.ErrNotFound.
+func (a *Accounts) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return a.users.UserByEmail(ctx, NormalizeEmail(email))
+}
+
+// ChangeRole gives the user with that id another role. An unknown role is a
+// *checkout.FieldErrors on FieldRole, an unknown user checkout.ErrNotFound, demoting the
+// last owner ErrLastOwner. The change holds from the user's next request on: the dashboard
+// reads the role at every request.
+func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role) error {
+	if err := fieldErrors(checkRole(role)); err != nil {
+		return err
+	}
+	if err := a.users.SetUserRole(ctx, id, role); err != nil {
+		return fmt.Errorf("merchant: changing the role of %s: %w", id, err)
+	}
+	return nil
+}
+
+// RemoveUser removes the user with that id: their sessions end at their next request (the
+// dashboard finds no user behind them). An unknown user is checkout.ErrNotFound, the last
+// owner ErrLastOwner.
+func (a *Accounts) RemoveUser(ctx context.Context, id string) error {
+	if err := a.users.DeleteUser(ctx, id); err != nil {
+		return fmt.Errorf("merchant: removing user %s: %w", id, err)
+	}
+	return nil
+}
+
+// EnsureAdmin makes the first user, an owner, at start-up. With an e-mail (CHECKOUT_ADMIN_EMAIL), that
 // user is created when missing, with password (or, when empty, a random one that is returned);
 // an existing user is left as is (use ResetPassword to change a password). Without an e-mail,
 // DefaultAdminEmail is created with a random password only when there is no user at all. The
@@ -222,7 +287,7 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 		password = RandomPassword()
 		generated = password
 	}
-	u, err = a.AddUser(ctx, email, password)
+	u, err = a.AddUser(ctx, email, password, RoleOwner)
 	if errors.Is(err, ErrEmailTaken) {
 		return nil, "", nil // another instance made it first
 	}
@@ -235,6 +300,13 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 // Prune forgets failed sign-ins older than the policy's ForgetAfter.
 func (a *Accounts) Prune(ctx context.Context) (int, error) {
 	return a.throttle.PruneLoginFailures(ctx, a.now().Add(-a.policy.ForgetAfter))
+}
+
+// newToken returns 256 random bits, URL-safe: the secret of an invitation's link.
+func newToken() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // RandomPassword returns 144 random bits as 24 URL-safe characters: a first user's password,

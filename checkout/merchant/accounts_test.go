@@ -54,7 +54,7 @@ func newFixture(t *testing.T) *fixture {
 
 func (f *fixture) addUser(t *testing.T, email, pw string) *merchant.User {
 	t.Helper()
-	u, err := f.acc.AddUser(context.Background(), email, pw)
+	u, err := f.acc.AddUser(context.Background(), email, pw, merchant.RoleOwner)
 	if err != nil {
 		t.Fatalf("AddUser(%s): %v", email, err)
 	}
@@ -253,7 +253,7 @@ func TestLoginThrottlingPerAccount(t *testing.T) {
 	policy.PerAccount = 40
 	acc := merchant.NewAccounts(st, st, merchant.AccountsOptions{Hasher: merchant.NewHasher(cheap, 2), Clock: c.now, Throttle: policy})
 	ctx := context.Background()
-	if _, err := acc.AddUser(ctx, "ana@example.com", "s3nha-muito-boa"); err != nil {
+	if _, err := acc.AddUser(ctx, "ana@example.com", "s3nha-muito-boa", merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 39 {
@@ -338,7 +338,7 @@ func TestGuessablePasswordsRefused(t *testing.T) {
 		"zzzzzzzzzz":       "repeats characters",
 		"ana@example.com1": "is made of the e-mail address",
 	} {
-		_, addErr := f.acc.AddUser(ctx, "ana@example.com", pw) // the e-mail is taken: the password is checked first
+		_, addErr := f.acc.AddUser(ctx, "ana@example.com", pw, merchant.RoleOwner) // the e-mail is taken: the password is checked first
 		resetErr := f.acc.ResetPassword(ctx, "ana@example.com", pw)
 		for verb, err := range map[string]error{"AddUser": addErr, "ResetPassword": resetErr} {
 			var fe *checkout.FieldErrors
@@ -378,14 +378,14 @@ func TestAddUserValidation(t *testing.T) {
 		{"ana@example.com", "1234567", "password", "min_length"},
 		{"ana@example.com", strings.Repeat("x", 257), "password", "max_length"},
 	} {
-		_, err := f.acc.AddUser(ctx, tc.email, tc.pw)
+		_, err := f.acc.AddUser(ctx, tc.email, tc.pw, merchant.RoleOwner)
 		var fe *checkout.FieldErrors
 		if !errors.As(err, &fe) || fe.Code(tc.field) != tc.code {
 			t.Errorf("AddUser(%q, %d chars) = %v; want %s %s", tc.email, len(tc.pw), err, tc.field, tc.code)
 		}
 	}
 	f.addUser(t, "admin@localhost", "s3nha-muito-boa") // a single-label domain is fine for a sign-in name
-	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "outra-s3nha-boa"); !errors.Is(err, merchant.ErrEmailTaken) {
+	if _, err := f.acc.AddUser(ctx, "ADMIN@localhost", "outra-s3nha-boa", merchant.RoleOwner); !errors.Is(err, merchant.ErrEmailTaken) {
 		t.Errorf("a taken e-mail: %v", err)
 	}
 }

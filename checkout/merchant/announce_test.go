@@ -42,7 +42,7 @@ func TestAnnouncer(t *testing.T) {
 	o := paidOrder(changed)
 	changes := []checkout.StatusChange{
 		{From: checkout.StatusAwaitingPayment, To: checkout.StatusExpired, At: changed.Add(-time.Second)},
-		{From: checkout.StatusExpired, To: checkout.StatusExpired, At: changed, Reason: "a note"},
+		{From: checkout.StatusExpired, To: checkout.StatusExpired, At: changed, Reason: checkout.Note("a note")},
 		{From: checkout.StatusExpired, To: checkout.StatusPaid, At: changed},
 	}
 	out, err := a.Announce(ctx, o, changes)

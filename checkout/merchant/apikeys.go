@@ -39,6 +39,10 @@ type APIKey struct {
 	CreatedAt  time.Time
 	LastUsedAt time.Time // zero: never used (updated at most once a minute)
 	RevokedAt  time.Time // zero: active
+	Scope      Scope     // what it may do: ScopeRead or ScopeWrite
+	CreatedBy  string    // who made it: a user's e-mail, ActorCLI ("" before this was recorded)
+	// LastUsedAddress is the client address of the last use (noted with LastUsedAt).
+	LastUsedAddress string
 }
 
 // Active reports whether the key may authenticate.
@@ -55,8 +59,8 @@ type APIKeyStore interface {
 	// RevokeAPIKey marks a key revoked at at; revoking a revoked key keeps its first time.
 	// An unknown id is checkout.ErrNotFound.
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
-	// TouchAPIKey records that a key was used at at.
-	TouchAPIKey(ctx context.Context, id string, at time.Time) error
+	// TouchAPIKey records that a key was used at at from addr.
+	TouchAPIKey(ctx context.Context, id string, at time.Time, addr string) error
 }
 
 // Keys makes, lists, revokes and checks API keys. It is safe for concurrent use.
@@ -96,11 +100,11 @@ func NewKeys(store APIKeyStore, opts KeysOptions) *Keys {
 		k.now = time.Now
 	}
 	if opts.ConfiguredKey != "" {
-		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY"}})
+		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY", Scope: ScopeWrite}})
 	}
 	for _, in := range opts.Internal {
 		if in.Secret != "" {
-			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name}})
+			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name, Scope: ScopeWrite}})
 		}
 	}
 	return k
@@ -127,10 +131,14 @@ func hint(secret string) string {
 	return secret[:len(KeyPrefix)+4] + "…" + secret[len(secret)-4:]
 }
 
-// Create makes a new key named name and returns it: the key itself (shown once, never
-// stored) and its record. A blank or too long name, or one that breaks checkout.CheckText, is
-// a *checkout.FieldErrors on "name".
-func (k *Keys) Create(ctx context.Context, name string) (string, *APIKey, error) {
+// Create makes a new key named name, of scope, made by createdBy (an e-mail, or ActorCLI), and
+// returns it: the key itself (shown once, never stored) and its record. A blank or too long
+// name, or one that breaks checkout.CheckText, is a *checkout.FieldErrors on "name"; a scope
+// but read or write one on FieldScope.
+func (k *Keys) Create(ctx context.Context, name string, scope Scope, createdBy string) (string, *APIKey, error) {
+	if scope != ScopeRead && scope != ScopeWrite {
+		return "", nil, fieldError(FieldScope, gatewayclient.CodeFormat, "must be read or write")
+	}
 	name = strings.Join(strings.Fields(name), " ")
 	switch n := utf8.RuneCountInString(name); {
 	case n == 0:
@@ -143,7 +151,8 @@ func (k *Keys) Create(ctx context.Context, name string) (string, *APIKey, error)
 	}
 	secret := newKey()
 	h := HashKey(secret)
-	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC()}
+	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC(),
+		Scope: scope, CreatedBy: createdBy}
 	if err := k.store.CreateAPIKey(ctx, rec); err != nil {
 		return "", nil, fmt.Errorf("merchant: creating an API key: %w", err)
 	}
@@ -170,9 +179,10 @@ func (k *Keys) Revoke(ctx context.Context, id string) error {
 // touchEvery is how stale LastUsedAt may get: one write a minute per key at most.
 const touchEvery = time.Minute
 
-// Authenticate returns the active key whose secret is given, or ErrUnauthorized. The
-// configured key answers as an APIKey with ID ConfiguredKeyID, an internal key with its ID.
-func (k *Keys) Authenticate(ctx context.Context, secret string) (*APIKey, error) {
+// Authenticate returns the active key whose secret is given, used from the client address
+// addr, or ErrUnauthorized. The configured key answers as an APIKey with ID ConfiguredKeyID,
+// an internal key with its ID, both write keys.
+func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*APIKey, error) {
 	if secret == "" || len(secret) > 512 {
 		return nil, ErrUnauthorized
 	}
@@ -200,8 +210,8 @@ func (k *Keys) Authenticate(ctx context.Context, secret string) (*APIKey, error)
 	}
 	if now := k.now().UTC(); now.Sub(rec.LastUsedAt) >= touchEvery {
 		// Best effort: a failed note of use must not refuse a valid key.
-		if err := k.store.TouchAPIKey(ctx, rec.ID, now); err == nil {
-			rec.LastUsedAt = now
+		if err := k.store.TouchAPIKey(ctx, rec.ID, now, addr); err == nil {
+			rec.LastUsedAt, rec.LastUsedAddress = now, addr
 		}
 	}
 	return rec, nil

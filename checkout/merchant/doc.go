@@ -73,5 +73,18 @@
 //
 // Sessions are kept by scs in the same database (see SessionStore); a session remembers the
 // user's id and a fingerprint of their password hash, so that resetting a password ends every
-// session opened with the old one.
+// session opened with the old one, and the id of its UserSession, the record the user sees on
+// their account page and can end.
+//
+// # Team
+//
+// Every user has a Role; Permissions is the one table of what each role may do, which the
+// dashboard checks on every route. The last owner can be neither removed nor demoted. Owners
+// invite users (Invite): a link valid once for InvitationLifetime, of which only the SHA-256 is
+// stored. A user may turn on two-factor sign-in (TOTP, RFC 6238, through github.com/pquerna/otp):
+// a code is accepted once within one step either side of now (the store keeps the last step
+// accepted), and ten single-use recovery codes stand in for a lost phone. AuditLog records who
+// changed what, from the dashboard and the commands (ActorCLI), for a retention.
+//
+// API keys have a Scope: ScopeRead may only read (GET), ScopeWrite everything.
 package merchant

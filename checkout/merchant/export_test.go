@@ -20,3 +20,12 @@ func (h *Hasher) Hold() func() {
 	h.sem <- struct{}{}
 	return func() { <-h.sem }
 }
+
+// MatchStep exposes the TOTP check of one code.
+var MatchStep = matchStep
+
+// NewRecoveryCode exposes the making of a recovery code; HashRecoveryCode its stored form.
+var (
+	NewRecoveryCode  = newRecoveryCode
+	HashRecoveryCode = hashRecoveryCode
+)

@@ -88,6 +88,60 @@ func (m *memStore) Users(context.Context) ([]merchant.User, error) {
 	return out, nil
 }
 
+// SetUserRole changes a role; the last owner keeps theirs.
+func (m *memStore) SetUserRole(_ context.Context, id string, role merchant.Role) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return checkout.ErrNotFound
+	}
+	if role != merchant.RoleOwner && m.lastOwner(id) {
+		return merchant.ErrLastOwner
+	}
+	u.Role = role
+	m.users[id] = u
+	return nil
+}
+
+// DeleteUser removes a user but the last owner.
+func (m *memStore) DeleteUser(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.users[id]; !ok {
+		return checkout.ErrNotFound
+	}
+	if m.lastOwner(id) {
+		return merchant.ErrLastOwner
+	}
+	delete(m.users, id)
+	return nil
+}
+
+// lastOwner reports whether id is the only owner.
+func (m *memStore) lastOwner(id string) bool {
+	if m.users[id].Role != merchant.RoleOwner {
+		return false
+	}
+	for uid, u := range m.users {
+		if uid != id && u.Role == merchant.RoleOwner {
+			return false
+		}
+	}
+	return true
+}
+
+// RecordSignIn notes a sign-in.
+func (m *memStore) RecordSignIn(_ context.Context, id string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if u, ok := m.users[id]; ok {
+		u.LastSignInAt = at
+		m.users[id] = u
+	}
+	return nil
+}
+
 // LoginFailures returns the failures of a key.
 func (m *memStore) LoginFailures(_ context.Context, key string) (int, time.Time, error) {
 	m.mu.Lock()

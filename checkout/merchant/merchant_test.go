@@ -59,13 +59,13 @@ func (m *memKeys) RevokeAPIKey(_ context.Context, id string, at time.Time) error
 	return checkout.ErrNotFound
 }
 
-func (m *memKeys) TouchAPIKey(_ context.Context, id string, at time.Time) error {
+func (m *memKeys) TouchAPIKey(_ context.Context, id string, at time.Time, addr string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.touches++
 	for i := range m.keys {
 		if m.keys[i].ID == id {
-			m.keys[i].LastUsedAt = at
+			m.keys[i].LastUsedAt, m.keys[i].LastUsedAddress = at, addr
 		}
 	}
 	return nil
@@ -78,7 +78,7 @@ func TestKeys(t *testing.T) {
 	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now },
 		Internal: []merchant.InternalKey{{ID: "key_demo", Name: "demo", Secret: "internal-secret"}, {ID: "key_empty", Name: "no secret"}}})
 
-	secret, rec, err := keys.Create(ctx, "  loja   online ")
+	secret, rec, err := keys.Create(ctx, "  loja   online ", merchant.ScopeRead, "cli")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,31 +94,31 @@ func TestKeys(t *testing.T) {
 			t.Fatalf("the key itself is stored: %+v", k)
 		}
 	}
-	got, err := keys.Authenticate(ctx, secret)
-	if err != nil || got.ID != rec.ID {
-		t.Fatalf("Authenticate(new key) = %v, %v", got, err)
+	got, err := keys.Authenticate(ctx, secret, "192.0.2.1")
+	if err != nil || got.ID != rec.ID || got.Scope != merchant.ScopeRead || got.CreatedBy != "cli" || got.LastUsedAddress != "192.0.2.1" {
+		t.Fatalf("Authenticate(new key) = %+v, %v", got, err)
 	}
-	if _, err := keys.Authenticate(ctx, secret); err != nil || store.touches != 1 {
+	if _, err := keys.Authenticate(ctx, secret, "192.0.2.1"); err != nil || store.touches != 1 {
 		t.Errorf("second use within a minute: err %v, %d touches (want 1)", err, store.touches)
 	}
-	if k, err := keys.Authenticate(ctx, "configured-secret"); err != nil || k.ID != merchant.ConfiguredKeyID {
+	if k, err := keys.Authenticate(ctx, "configured-secret", ""); err != nil || k.ID != merchant.ConfiguredKeyID || k.Scope != merchant.ScopeWrite {
 		t.Errorf("configured key: %v, %v", k, err)
 	}
-	if k, err := keys.Authenticate(ctx, "internal-secret"); err != nil || k.ID != "key_demo" {
+	if k, err := keys.Authenticate(ctx, "internal-secret", ""); err != nil || k.ID != "key_demo" {
 		t.Errorf("internal key: %v, %v", k, err)
 	}
 	if list, _ := keys.List(ctx); len(list) != 1 {
 		t.Errorf("List shows %d keys, want the stored one only", len(list))
 	}
 	for _, bad := range []string{"", secret + "x", secret[:len(secret)-1], "pxk_nope", strings.Repeat("a", 600)} {
-		if _, err := keys.Authenticate(ctx, bad); !errors.Is(err, merchant.ErrUnauthorized) || checkout.ErrorCode(err) != checkout.CodeUnauthorized {
+		if _, err := keys.Authenticate(ctx, bad, ""); !errors.Is(err, merchant.ErrUnauthorized) || checkout.ErrorCode(err) != checkout.CodeUnauthorized {
 			t.Errorf("Authenticate(%q) = %v, want ErrUnauthorized", bad, err)
 		}
 	}
 	if err := keys.Revoke(ctx, rec.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := keys.Authenticate(ctx, secret); !errors.Is(err, merchant.ErrUnauthorized) {
+	if _, err := keys.Authenticate(ctx, secret, "192.0.2.1"); !errors.Is(err, merchant.ErrUnauthorized) {
 		t.Errorf("a revoked key still authenticates: %v", err)
 	}
 	if err := keys.Revoke(ctx, "key_unknown"); !errors.Is(err, checkout.ErrNotFound) {
@@ -126,7 +126,7 @@ func TestKeys(t *testing.T) {
 	}
 	for _, name := range []string{"", "   ", strings.Repeat("n", 101)} {
 		var fe *checkout.FieldErrors
-		if _, _, err := keys.Create(ctx, name); !errors.As(err, &fe) || !fe.Has("name") {
+		if _, _, err := keys.Create(ctx, name, merchant.ScopeWrite, "cli"); !errors.As(err, &fe) || !fe.Has("name") {
 			t.Errorf("Create(%q) = %v, want a field error on name", name, err)
 		}
 	}

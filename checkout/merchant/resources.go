@@ -77,12 +77,15 @@ type Address struct {
 	Country      string `json:"country,omitempty"`
 }
 
-// Change is one entry of an order's history.
+// Change is one entry of an order's history. Reason keeps the English words it always had
+// (checkout.Reason.String); ReasonCode is the stable code a program can branch on (absent for a
+// note stored before codes existed).
 type Change struct {
-	From   string `json:"from,omitempty"`
-	To     string `json:"to"`
-	At     string `json:"at"`
-	Reason string `json:"reason,omitempty"`
+	From       string `json:"from,omitempty"`
+	To         string `json:"to"`
+	At         string `json:"at"`
+	Reason     string `json:"reason,omitempty"`
+	ReasonCode string `json:"reasonCode,omitempty"`
 }
 
 // Session is a checkout session as the API shows it.
@@ -182,7 +185,8 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 		}
 	}
 	for _, h := range o.History {
-		out.History = append(out.History, Change{From: string(h.From), To: string(h.To), At: wireTime(h.At), Reason: h.Reason})
+		out.History = append(out.History, Change{From: string(h.From), To: string(h.To), At: wireTime(h.At),
+			Reason: h.Reason.String(), ReasonCode: string(h.Reason.Code)})
 	}
 	if sess != nil && len(sess.Metadata) > 0 {
 		out.Metadata = Metadata(sess.Metadata)

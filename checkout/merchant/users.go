@@ -16,21 +16,33 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-// User is a person who may sign in to the dashboard. Every user may do everything: the
-// dashboard has no roles.
+// User is a person who may sign in to the dashboard, with a role that says what they may do.
 type User struct {
 	ID    string // checkout.NewID
 	Email string // normalised: trimmed, lower-case; unique
+	Role  Role
 	// PasswordHash is the argon2id hash in the PHC string format
 	// ($argon2id$v=19$m=19456,t=2,p=1$salt$hash). Never shown, never logged.
 	PasswordHash string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time // the last change of the password
+	LastSignInAt time.Time // zero: never signed in
+	// TOTPEnabledAt is when two-factor sign-in was turned on (zero: off).
+	TOTPEnabledAt time.Time
+	// TOTPSecret is the base32 secret shared with the user's authenticator app. Never shown
+	// again after the enrolment, never logged.
+	TOTPSecret string
+	// TOTPLastStep is the time step of the last code accepted: a code of that step or an
+	// earlier one is refused (no replay).
+	TOTPLastStep int64
 }
+
+// TOTPEnabled reports whether the user signs in with a second factor.
+func (u User) TOTPEnabled() bool { return !u.TOTPEnabledAt.IsZero() }
 
 // LogValue keeps the password hash out of logs.
 func (u User) LogValue() slog.Value {
-	return slog.GroupValue(slog.String("id", u.ID), slog.String("email", u.Email))
+	return slog.GroupValue(slog.String("id", u.ID), slog.String("email", u.Email), slog.String("role", string(u.Role)))
 }
 
 // UserStore keeps the dashboard's users. Implementations must pass checkout/storetest.
@@ -46,7 +58,19 @@ type UserStore interface {
 	SetPasswordHash(ctx context.Context, id, hash string, at time.Time) error
 	// Users lists every user ordered by e-mail.
 	Users(ctx context.Context) ([]User, error)
+	// SetUserRole gives a user another role, or returns checkout.ErrNotFound; taking the
+	// owner role from the last owner is ErrLastOwner (decided in the database, so that two
+	// owners demoting each other at once cannot leave none).
+	SetUserRole(ctx context.Context, id string, role Role) error
+	// DeleteUser removes a user, or returns checkout.ErrNotFound; removing the last owner is
+	// ErrLastOwner.
+	DeleteUser(ctx context.Context, id string) error
+	// RecordSignIn sets a user's LastSignInAt.
+	RecordSignIn(ctx context.Context, id string, at time.Time) error
 }
+
+// ErrLastOwner: the change would leave the dashboard without an owner.
+var ErrLastOwner = &checkout.Error{Code: checkout.CodeConflict, Message: "the last owner can be neither removed nor given another role"}
 
 // ErrEmailTaken: another user has that e-mail.
 var ErrEmailTaken = &checkout.Error{Code: checkout.CodeConflict, Message: "a user with that e-mail already exists"}

@@ -227,7 +227,7 @@ func TestTwoInstances(t *testing.T) {
 	}
 	onA.Status = checkout.StatusAwaitingPayment
 	onA.History = append(onA.History, checkout.StatusChange{From: checkout.StatusPending, To: checkout.StatusAwaitingPayment,
-		At: time.Now(), Reason: "QR ready"})
+		At: time.Now(), Reason: checkout.Note("QR ready")})
 	if err := a.UpdateOrder(ctx, onA); err != nil {
 		t.Fatal(err)
 	}

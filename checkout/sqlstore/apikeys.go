@@ -16,12 +16,12 @@ var (
 	_ merchant.SettingsStore = (*Store)(nil)
 )
 
-const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at`
+const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at, scope, created_by, last_used_address`
 
 // CreateAPIKey stores a new key. A taken id or hash is an error.
 func (s *Store) CreateAPIKey(ctx context.Context, k merchant.APIKey) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt)}})
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt), string(k.Scope), k.CreatedBy, k.LastUsedAddress}})
 	if err != nil {
 		return s.errorf("storing an API key: %w", err)
 	}
@@ -66,10 +66,10 @@ func (s *Store) RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 	return nil
 }
 
-// TouchAPIKey records that a key was used at at (never moving the time back).
-func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time) error {
-	if err := s.db.Write(ctx, Stmt{SQL: `UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1`,
-		Args: []any{ms(at), id}}); err != nil {
+// TouchAPIKey records that a key was used at at from addr (never moving the time back).
+func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time, addr string) error {
+	if err := s.db.Write(ctx, Stmt{SQL: `UPDATE api_keys SET last_used_at = $1, last_used_address = $3 WHERE id = $2 AND last_used_at < $1`,
+		Args: []any{ms(at), id, addr}}); err != nil {
 		return s.errorf("noting the use of an API key: %w", err)
 	}
 	return nil
@@ -79,10 +79,11 @@ func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
 	return Stmt{SQL: `SELECT ` + apiKeyColumns + ` FROM api_keys ` + tail, Args: args, Rows: each(func(r Rows) error {
 		var k merchant.APIKey
 		var created, used, revoked int64
-		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked); err != nil {
+		var scope string
+		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked, &scope, &k.CreatedBy, &k.LastUsedAddress); err != nil {
 			return fmt.Errorf("reading API keys: %w", err)
 		}
-		k.CreatedAt, k.LastUsedAt, k.RevokedAt = fromMS(created), fromMS(used), fromMS(revoked)
+		k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.Scope = fromMS(created), fromMS(used), fromMS(revoked), merchant.Scope(scope)
 		*out = append(*out, k)
 		return nil
 	})}

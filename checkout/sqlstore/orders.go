@@ -141,23 +141,27 @@ func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 func historyInserts(orderID string, hs []checkout.StatusChange) []Stmt {
 	stmts := make([]Stmt, 0, len(hs))
 	for i, h := range hs {
-		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
-			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (order_id, position) DO NOTHING`,
-			Args: []any{orderID, i, string(h.From), string(h.To), ms(h.At), h.Reason}})
+		code, params, detail := reasonColumns(h.Reason)
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason,
+				reason_code, reason_params)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (order_id, position) DO NOTHING`,
+			Args: []any{orderID, i, string(h.From), string(h.To), ms(h.At), detail, code, params}})
 	}
 	return stmts
 }
 
 const insertAttempt = `INSERT INTO attempts (id, order_id, n, idempotency_key, state, transaction_id, br_code,
-		qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request, end_to_end)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
+		qr_png, expires_at, deposit_status, error, violations, created_at, updated_at, request, end_to_end,
+		error_code, error_params)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
 
 // upsertAttempt inserts an attempt, or updates what changes of an existing one. The update only
 // applies to an attempt of the same order: an attempt id of another order changes no row.
 const upsertAttempt = insertAttempt + `
 	ON CONFLICT (id) DO UPDATE SET state = excluded.state, transaction_id = excluded.transaction_id,
 		br_code = excluded.br_code, qr_png = excluded.qr_png, expires_at = excluded.expires_at,
-		deposit_status = excluded.deposit_status, error = excluded.error, violations = excluded.violations,
+		deposit_status = excluded.deposit_status, error = excluded.error, error_code = excluded.error_code,
+		error_params = excluded.error_params, violations = excluded.violations,
 		updated_at = excluded.updated_at, end_to_end = excluded.end_to_end
 	WHERE attempts.order_id = excluded.order_id`
 
@@ -173,9 +177,10 @@ func (s *Store) attemptArgs(a *checkout.Attempt) ([]any, error) {
 		// A string, not []byte: pgx sends []byte as bytea, which is not JSON.
 		vs = string(b)
 	}
+	code, params, detail := reasonColumns(a.Error)
 	return []any{a.ID, a.OrderID, a.N, a.IdempotencyKey, string(a.State), nullString(a.TransactionID), a.BRCode,
-		a.QRCodePNG, ms(a.ExpiresAt), string(a.DepositStatus), a.Error, vs, ms(a.CreatedAt), ms(a.UpdatedAt),
-		nullString(string(a.Request)), a.EndToEnd}, nil
+		a.QRCodePNG, ms(a.ExpiresAt), string(a.DepositStatus), detail, vs, ms(a.CreatedAt), ms(a.UpdatedAt),
+		nullString(string(a.Request)), a.EndToEnd, code, params}, nil
 }
 
 // UpdateOrder stores the mutable part of an order when its version is still the stored one
@@ -333,10 +338,10 @@ func newOrderReads(tail, cond string) orderReads {
 		orders: `SELECT ` + orderColumns + ` FROM orders o ` + tail,
 		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description
 			FROM order_lines WHERE ` + cond + ` ORDER BY order_id, position`,
-		history: `SELECT order_id, from_status, to_status, at, reason
+		history: `SELECT order_id, from_status, to_status, at, reason, reason_code, reason_params
 			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
 		attempts: `SELECT order_id, id, n, idempotency_key, state, transaction_id, br_code, qr_png, expires_at,
-				deposit_status, error, violations, created_at, updated_at, request, end_to_end
+				deposit_status, error, violations, created_at, updated_at, request, end_to_end, error_code, error_params
 			FROM attempts WHERE ` + cond + ` ORDER BY order_id, n`,
 	}
 }
@@ -494,12 +499,17 @@ func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout
 			})},
 		{SQL: q.history, Args: args,
 			Rows: each(func(r Rows) error {
-				var oid, from, to string
+				var oid, from, to, detail, code, params string
 				var h checkout.StatusChange
 				var at int64
-				if err := r.Scan(&oid, &from, &to, &at, &h.Reason); err != nil {
+				if err := r.Scan(&oid, &from, &to, &at, &detail, &code, &params); err != nil {
 					return fmt.Errorf("reading order history: %w", err)
 				}
+				reason, err := readReason(code, params, detail)
+				if err != nil {
+					return fmt.Errorf("reading order history: %w", err)
+				}
+				h.Reason = reason
 				h.From, h.To, h.At = checkout.OrderStatus(from), checkout.OrderStatus(to), fromMS(at)
 				o, err := order(oid)
 				if err != nil {
@@ -511,14 +521,19 @@ func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout
 		{SQL: q.attempts, Args: args,
 			Rows: each(func(r Rows) error {
 				var a checkout.Attempt
-				var state, deposit string
+				var state, deposit, detail, code, params string
 				var txID, req *string
 				var vs []byte
 				var expires, created, updated int64
 				if err := r.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
-					&expires, &deposit, &a.Error, &vs, &created, &updated, &req, &a.EndToEnd); err != nil {
+					&expires, &deposit, &detail, &vs, &created, &updated, &req, &a.EndToEnd, &code, &params); err != nil {
 					return fmt.Errorf("reading attempts: %w", err)
 				}
+				reason, err := readReason(code, params, detail)
+				if err != nil {
+					return fmt.Errorf("reading attempts: %w", err)
+				}
+				a.Error = reason
 				a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)
 				if txID != nil {
 					a.TransactionID = *txID

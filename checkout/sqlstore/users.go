@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -17,15 +18,24 @@ var (
 	_ merchant.ThrottleStore = (*Store)(nil)
 )
 
-const userColumns = `id, email, password_hash, created_at, updated_at`
+const userColumns = `id, email, password_hash, created_at, updated_at, role, last_sign_in_at, totp_secret, totp_enabled_at, totp_last_step`
+
+// userValues are the placeholders of userColumns.
+const userValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10`
+
+// userArgs are the values of userColumns.
+func userArgs(u merchant.User) []any {
+	return []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt), string(u.Role), ms(u.LastSignInAt),
+		u.TOTPSecret, ms(u.TOTPEnabledAt), u.TOTPLastStep}
+}
 
 // CreateUser stores a new user; a taken e-mail gives merchant.ErrEmailTaken, also when another
 // process inserts it at the same moment (the unique index decides).
 func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
 	inserted := false
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES ($1, $2, $3, $4, $5)
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES (` + userValues + `)
 		ON CONFLICT DO NOTHING`,
-		Args:     []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt)},
+		Args:     userArgs(u),
 		Affected: func(n int64) error { inserted = n == 1; return nil }})
 	if err != nil {
 		return s.errorf("storing user: %w", err)
@@ -68,11 +78,13 @@ func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.Use
 
 func scanUser(r Rows) (merchant.User, error) {
 	var u merchant.User
-	var created, updated int64
-	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated); err != nil {
+	var created, updated, signedIn, totpOn int64
+	var role string
+	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated, &role, &signedIn, &u.TOTPSecret, &totpOn, &u.TOTPLastStep); err != nil {
 		return u, err
 	}
-	u.CreatedAt, u.UpdatedAt = fromMS(created), fromMS(updated)
+	u.CreatedAt, u.UpdatedAt, u.LastSignInAt, u.Role = fromMS(created), fromMS(updated), fromMS(signedIn), merchant.Role(role)
+	u.TOTPEnabledAt = fromMS(totpOn)
 	return u, nil
 }
 
@@ -103,6 +115,72 @@ func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
 		return nil, s.errorf("listing users: %w", err)
 	}
 	return out, nil
+}
+
+// SetUserRole gives a user another role; the last owner keeps theirs (merchant.ErrLastOwner).
+func (s *Store) SetUserRole(ctx context.Context, id string, role merchant.Role) error {
+	return s.changeUser(ctx, id, role != merchant.RoleOwner, Stmt{SQL: `UPDATE dashboard_users SET role = $2 WHERE id = $1`,
+		Args: []any{id, string(role)}}, "changing a role")
+}
+
+// DeleteUser removes a user; the last owner stays (merchant.ErrLastOwner).
+func (s *Store) DeleteUser(ctx context.Context, id string) error {
+	return s.changeUser(ctx, id, true, Stmt{SQL: `DELETE FROM dashboard_users WHERE id = $1`, Args: []any{id}}, "removing a user")
+}
+
+// changeUser runs change, which names the user id, in a transaction that first locks the
+// owners' rows: when demotes (the change takes the owner role away, if the user has it), it is
+// refused unless another owner remains. Locking every owner makes two owners demoting each
+// other at once wait in turn, so that the second sees the first's change (PostgreSQL; SQLite's
+// writing transaction holds the whole database).
+func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change Stmt, what string) error {
+	if !s.storable(id) {
+		return checkout.ErrNotFound
+	}
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		found, owner, others := false, false, 0
+		err := tx.Run(ctx, Stmt{SQL: `SELECT id FROM dashboard_users WHERE role = 'owner' OR id = $1 ORDER BY id` + s.lockRows(" FOR UPDATE"),
+			Args: []any{id}, Rows: each(func(r Rows) error { return nil })},
+			Stmt{SQL: `SELECT id, role FROM dashboard_users WHERE role = 'owner' OR id = $1`, Args: []any{id},
+				Rows: each(func(r Rows) error {
+					var uid, role string
+					if err := r.Scan(&uid, &role); err != nil {
+						return err
+					}
+					switch {
+					case uid == id:
+						found, owner = true, role == string(merchant.RoleOwner)
+					default:
+						others++
+					}
+					return nil
+				})})
+		if err != nil {
+			return err
+		}
+		if !found {
+			return checkout.ErrNotFound
+		}
+		if demotes && owner && others == 0 {
+			return merchant.ErrLastOwner
+		}
+		return tx.Run(ctx, change)
+	})
+	if errors.Is(err, checkout.ErrNotFound) || errors.Is(err, merchant.ErrLastOwner) {
+		return err
+	}
+	if err != nil {
+		return s.errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// RecordSignIn sets a user's last sign-in time.
+func (s *Store) RecordSignIn(ctx context.Context, id string, at time.Time) error {
+	if err := s.db.Write(ctx, Stmt{SQL: `UPDATE dashboard_users SET last_sign_in_at = $2 WHERE id = $1`, Args: []any{id, ms(at)}}); err != nil {
+		return s.errorf("recording a sign-in: %w", err)
+	}
+	return nil
 }
 
 // LoginFailures returns the failures counted for key and the time of the last.

@@ -17,6 +17,10 @@ import (
 type AccountStores interface {
 	merchant.UserStore
 	merchant.ThrottleStore
+	merchant.InvitationStore
+	merchant.AuditStore
+	merchant.UserSessionStore
+	merchant.TOTPStore
 	Sessions() merchant.SessionStore
 }
 
@@ -25,6 +29,12 @@ type AccountStores interface {
 func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("Users", func(t *testing.T) { testUsers(t, open(t)) })
 	t.Run("UsersConcurrentEmail", func(t *testing.T) { testUsersConcurrent(t, open(t)) })
+	t.Run("Roles", func(t *testing.T) { testRoles(t, open(t)) })
+	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
+	t.Run("Invitations", func(t *testing.T) { testInvitations(t, open(t)) })
+	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
+	t.Run("UserSessions", func(t *testing.T) { testUserSessions(t, open(t)) })
+	t.Run("TOTP", func(t *testing.T) { testTOTP(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
@@ -32,7 +42,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 }
 
 func user(id, email string) merchant.User {
-	return merchant.User{ID: id, Email: email, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
+	return merchant.User{ID: id, Email: email, Role: merchant.RoleOwner, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
 		CreatedAt: base, UpdatedAt: base}
 }
 
@@ -263,5 +273,304 @@ func testLoginOnStore(t *testing.T, s AccountStores) {
 	now = now.Add(time.Minute)
 	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1"); err != nil {
 		t.Fatalf("after the wait: %v", err)
+	}
+}
+
+// testRoles: roles are stored and changed, users removed, and the last owner stays one.
+func testRoles(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	owner, dev := user("u1", "ana@loja.example"), user("u2", "bia@loja.example")
+	dev.Role = merchant.RoleDeveloper
+	for _, u := range []merchant.User{owner, dev} {
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := s.User(ctx, "u2"); got.Role != merchant.RoleDeveloper {
+		t.Errorf("stored role %q, want developer", got.Role)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleViewer); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Errorf("demoting the last owner: %v, want ErrLastOwner", err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Errorf("removing the last owner: %v, want ErrLastOwner", err)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleOwner); err != nil {
+		t.Errorf("an owner made owner again: %v", err)
+	}
+	for _, f := range []func() error{
+		func() error { return s.SetUserRole(ctx, "nope", merchant.RoleViewer) },
+		func() error { return s.DeleteUser(ctx, "nope") },
+		func() error { return s.DeleteUser(ctx, "bad\xff\x00") },
+	} {
+		if err := f(); !errors.Is(err, checkout.ErrNotFound) {
+			t.Errorf("missing user: %v, want ErrNotFound", err)
+		}
+	}
+	if err := s.SetUserRole(ctx, "u2", merchant.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetUserRole(ctx, "u1", merchant.RoleOperator); err != nil {
+		t.Errorf("demoting one of two owners: %v", err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.User(ctx, "u1"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("a removed user: %v", err)
+	}
+	at := base.Add(time.Hour)
+	if err := s.RecordSignIn(ctx, "u2", at); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != merchant.RoleOwner {
+		t.Errorf("after RecordSignIn: %+v", got)
+	}
+}
+
+// testRolesConcurrent: owners demoting and removing each other all at once leave one owner.
+func testRolesConcurrent(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	const n = 6
+	for i := range n {
+		if err := s.CreateUser(ctx, user(fmt.Sprintf("o%d", i), fmt.Sprintf("o%d@loja.example", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if i%2 == 0 {
+				err = s.SetUserRole(ctx, fmt.Sprintf("o%d", i), merchant.RoleViewer)
+			} else {
+				err = s.DeleteUser(ctx, fmt.Sprintf("o%d", i))
+			}
+			if err != nil && !errors.Is(err, merchant.ErrLastOwner) {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	users, err := s.Users(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := 0
+	for _, u := range users {
+		if u.Role == merchant.RoleOwner {
+			owners++
+		}
+	}
+	if owners != 1 {
+		t.Errorf("%d owners left, want exactly 1: %+v", owners, users)
+	}
+}
+
+// testInvitations: an invitation is used once, before it expires, and makes its user.
+func testInvitations(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	now := base
+	clock := func() time.Time { return now }
+	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock, Invitations: s,
+		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", merchant.RoleDeveloper, "ana@loja.example")
+	if err != nil || inv.Email != "nova@loja.example" || !inv.ExpiresAt.Equal(base.Add(72*time.Hour)) {
+		t.Fatalf("Invite = %+v, %v", inv, err)
+	}
+	if pending, err := acc.PendingInvitations(ctx); err != nil || len(pending) != 1 || pending[0].TokenHash == token {
+		t.Fatalf("pending = %+v, %v (the token itself must not be stored)", pending, err)
+	}
+	if _, err := acc.AcceptInvitation(ctx, token, "curta"); err == nil {
+		t.Fatal("a short password was accepted")
+	}
+	u, err := acc.AcceptInvitation(ctx, token, "tres-palavras-soltas")
+	if err != nil || u.Role != merchant.RoleDeveloper || u.Email != "nova@loja.example" {
+		t.Fatalf("accept = %+v, %v", u, err)
+	}
+	if _, err := acc.AcceptInvitation(ctx, token, "outra-senha-forte-9"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("a used link: %v", err)
+	}
+	if _, _, err := acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana"); !errors.Is(err, merchant.ErrEmailTaken) {
+		t.Errorf("inviting a user: %v", err)
+	}
+	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = base.Add(72*time.Hour - time.Millisecond)
+	if _, err := acc.Invitation(ctx, late); err != nil {
+		t.Errorf("a link just before 72 h: %v", err)
+	}
+	now = base.Add(72 * time.Hour)
+	if _, err := acc.AcceptInvitation(ctx, late, "tres-palavras-soltas"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("a link after 72 h: %v", err)
+	}
+	if _, err := acc.Invitation(ctx, "nonsense"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("an unknown link: %v", err)
+	}
+	now = base
+	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("withdrawing twice: %v", err)
+	}
+}
+
+// testAudit: entries are appended and listed newest first, filtered, paged and pruned.
+func testAudit(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	now := base
+	log := merchant.NewAuditLog(s, 24*time.Hour, func() time.Time { return now })
+	for i, e := range []merchant.AuditEntry{
+		{Actor: "ana@loja.example", Action: merchant.AuditSignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
+		{Actor: "cli", Action: merchant.AuditUserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
+		{Actor: "ana@loja.example", Action: merchant.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
+	} {
+		now = base.Add(time.Duration(i) * time.Hour)
+		if err := log.Record(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := log.Entries(ctx, merchant.AuditFilter{})
+	if err != nil || len(all) != 3 || all[0].Action != merchant.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
+		!all[2].At.Equal(base) || all[1].Detail != "role: viewer" {
+		t.Fatalf("Entries = %+v, %v", all, err)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{Actor: "ana@loja.example"}); len(got) != 2 {
+		t.Errorf("by actor: %+v", got)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditUserAdded}); len(got) != 1 || got[0].Actor != "cli" {
+		t.Errorf("by action: %+v", got)
+	}
+	if got, _ := log.Entries(ctx, merchant.AuditFilter{BeforeID: all[0].ID, Limit: 1}); len(got) != 1 || got[0].ID != all[1].ID {
+		t.Errorf("next page: %+v", got)
+	}
+	if actors, err := log.Actors(ctx); err != nil || len(actors) != 2 || actors[0] != "ana@loja.example" || actors[1] != "cli" {
+		t.Errorf("actors: %v, %v", actors, err)
+	}
+	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
+	if n, err := log.Prune(ctx); err != nil || n != 1 {
+		t.Errorf("Prune = %d, %v", n, err)
+	}
+}
+
+// testUserSessions: a user's sessions are listed, ended one by one or all but one, pruned,
+// and go with the user.
+func testUserSessions(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, us := range []merchant.UserSession{
+		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
+		{ID: "s2", UserID: "u1", Address: "192.0.2.2", UserAgent: "Safari"},
+		{ID: "s3", UserID: "u1", Address: "192.0.2.3", UserAgent: "Chrome"},
+		{ID: "s4", UserID: "u2", Address: "192.0.2.4", UserAgent: "Edge"},
+	} {
+		us.CreatedAt = base.Add(time.Duration(i) * time.Minute)
+		us.SeenAt = us.CreatedAt
+		if err := s.CreateUserSession(ctx, us); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SeeUserSession(ctx, "s1", base.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.UserSessions(ctx, "u1")
+	if err != nil || len(list) != 3 || list[0].ID != "s1" || list[0].UserAgent != "Firefox" || !list[0].SeenAt.Equal(base.Add(time.Hour)) {
+		t.Fatalf("UserSessions = %+v, %v", list, err)
+	}
+	if err := s.DeleteUserSession(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("ending another user's session: %v", err)
+	}
+	if err := s.DeleteUserSession(ctx, "u1", "s3"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.DeleteUserSessions(ctx, "u1", "s1"); err != nil || n != 1 {
+		t.Errorf("DeleteUserSessions = %d, %v", n, err)
+	}
+	if _, err := s.UserSession(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("an ended session: %v", err)
+	}
+	if n, err := s.PruneUserSessions(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
+		t.Errorf("PruneUserSessions = %d, %v (s4 was last seen long ago)", n, err)
+	}
+	if err := s.DeleteUser(ctx, "u2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
+		t.Fatalf("the last owner: %v", err)
+	}
+	if got, err := s.UserSession(ctx, "s1"); err != nil || got.UserID != "u1" {
+		t.Errorf("UserSession = %+v, %v", got, err)
+	}
+}
+
+// testTOTP: the second factor is turned on and off; a step is accepted once and never an
+// earlier one; a recovery code once; the requirement setting is kept.
+func testTOTP(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	if err := s.CreateUser(ctx, user("u1", "ana@loja.example")); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.UseTOTPStep(ctx, "u1", 5); err != nil || ok {
+		t.Errorf("a step without a second factor: %v, %v", ok, err)
+	}
+	hashes := [][]byte{[]byte("hash-one-hash-one-hash-one-hash1"), []byte("hash-two-hash-two-hash-two-hash2")}
+	if err := s.EnableTOTP(ctx, "nope", "SECRET", base, 100, hashes); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("an unknown user: %v", err)
+	}
+	if err := s.EnableTOTP(ctx, "u1", "JBSWY3DPEHPK3PXP", base, 100, hashes); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.User(ctx, "u1"); u.TOTPSecret != "JBSWY3DPEHPK3PXP" || !u.TOTPEnabled() || u.TOTPLastStep != 100 {
+		t.Errorf("after EnableTOTP: %+v", u)
+	}
+	for _, tc := range []struct {
+		step int64
+		ok   bool
+	}{{100, false}, {99, false}, {101, true}, {101, false}, {103, true}, {102, false}} {
+		if ok, err := s.UseTOTPStep(ctx, "u1", tc.step); err != nil || ok != tc.ok {
+			t.Errorf("step %d: %v, %v; want %v", tc.step, ok, err, tc.ok)
+		}
+	}
+	if ok, err := s.UseRecoveryCode(ctx, "u1", hashes[1], base); err != nil || !ok {
+		t.Errorf("a recovery code: %v, %v", ok, err)
+	}
+	if ok, _ := s.UseRecoveryCode(ctx, "u1", hashes[1], base); ok {
+		t.Error("a used recovery code accepted again")
+	}
+	if n, err := s.RecoveryCodesLeft(ctx, "u1"); err != nil || n != 1 {
+		t.Errorf("RecoveryCodesLeft = %d, %v", n, err)
+	}
+	if err := s.DisableTOTP(ctx, "u1"); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := s.User(ctx, "u1"); u.TOTPEnabled() || u.TOTPSecret != "" {
+		t.Errorf("after DisableTOTP: %+v", u)
+	}
+	if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 0 {
+		t.Errorf("recovery codes after DisableTOTP: %d", n)
+	}
+	if req, err := s.RequireTOTP(ctx); err != nil || req {
+		t.Errorf("RequireTOTP at first = %v, %v", req, err)
+	}
+	for _, want := range []bool{true, false, true} {
+		if err := s.SetRequireTOTP(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.RequireTOTP(ctx); err != nil || got != want {
+			t.Errorf("RequireTOTP = %v, %v; want %v", got, err, want)
+		}
 	}
 }

@@ -204,7 +204,8 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	key := func(id string, created time.Time) merchant.APIKey {
 		h := sha256.Sum256([]byte("pxk_" + id))
-		return merchant.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created}
+		return merchant.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created,
+			Scope: merchant.ScopeWrite, CreatedBy: "ana@loja.example"}
 	}
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
 	for _, k := range []merchant.APIKey{a, b} {
@@ -230,10 +231,10 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 		t.Errorf("APIKeys = %+v, %v; want key_b then key_a", list, err)
 	}
 	used := base.Add(time.Hour)
-	if err := s.TouchAPIKey(ctx, "key_a", used); err != nil {
+	if err := s.TouchAPIKey(ctx, "key_a", used, "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute)); err != nil { // older: ignored
+	if err := s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute), "192.0.2.2"); err != nil { // older: ignored
 		t.Fatal(err)
 	}
 	revoked := base.Add(2 * time.Hour)
@@ -244,7 +245,8 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 		t.Fatal(err)
 	}
 	got, err = s.APIKeyByHash(ctx, a.Hash)
-	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() {
+	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() || got.LastUsedAddress != "192.0.2.1" ||
+		got.Scope != merchant.ScopeWrite || got.CreatedBy != "ana@loja.example" {
 		t.Errorf("after touch and two revocations: %+v, %v; want last used %v, revoked %v", got, err, used, revoked)
 	}
 	if err := s.RevokeAPIKey(ctx, "key_missing", revoked); !errors.Is(err, checkout.ErrNotFound) {
@@ -411,7 +413,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 	// A message of another order in an order's update is refused, and nothing is stored.
 	next := mustRead(t, s, o.ID)
-	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: "note"})
+	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: checkout.Note("note")})
 	if err := s.UpdateOrder(ctx, next, message(missing, "order.paid", at)); err == nil {
 		t.Error("UpdateOrder stored a message of another order")
 	}

@@ -256,7 +256,7 @@ func NewOrder(requestKey string) *checkout.Order {
 		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Complement: "apto 12",
 			Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", Country: "Brasil"},
 		Physical:  true,
-		History:   []checkout.StatusChange{{To: checkout.StatusPending, At: base, Reason: "order placed"}},
+		History:   []checkout.StatusChange{{To: checkout.StatusPending, At: base, Reason: checkout.Reason{Code: checkout.ReasonOrderPlaced}}},
 		CreatedAt: base, UpdatedAt: base, Lang: "pt-BR", ShopperIP: "203.0.113.7",
 	}
 	o.Attempts = []checkout.Attempt{{ID: checkout.NewID(), OrderID: id, N: 1, IdempotencyKey: id + "-1",
@@ -414,7 +414,7 @@ func mustRead(t *testing.T, s checkout.Store, id string) *checkout.Order {
 
 // move changes o's status with a history entry, as the service does.
 func move(o *checkout.Order, to checkout.OrderStatus, at time.Time) {
-	o.History = append(o.History, checkout.StatusChange{From: o.Status, To: to, At: at, Reason: "test"})
+	o.History = append(o.History, checkout.StatusChange{From: o.Status, To: to, At: at, Reason: checkout.Note("test")})
 	o.Status = to
 	o.UpdatedAt = at
 }
@@ -495,7 +495,7 @@ func testUpdateOrderConcurrent(t *testing.T, s checkout.Store) {
 					return
 				}
 				cur.History = append(cur.History, checkout.StatusChange{From: cur.Status, To: cur.Status,
-					At: base, Reason: fmt.Sprintf("note %d", i)})
+					At: base, Reason: checkout.Note(fmt.Sprintf("note %d", i))})
 				err = s.UpdateOrder(ctx, cur)
 				if errors.Is(err, checkout.ErrConflict) {
 					c++
@@ -550,7 +550,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	got.Attempts[0].State = checkout.AttemptExpired
 	got.Attempts[0].EndToEnd = "E99999999202611231200abcdefghijk"
 	second := checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: 2, IdempotencyKey: o.ID + "-2",
-		State: checkout.AttemptFailed, Error: "refused", CreatedAt: exp, UpdatedAt: exp,
+		State: checkout.AttemptFailed, Error: checkout.Reason{Code: checkout.ReasonGatewayRefused, Detail: "refused"}, CreatedAt: exp, UpdatedAt: exp,
 		Violations: []gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}}}
 	got.Attempts = append(got.Attempts, second)
 	if err := s.UpdateOrder(ctx, got); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -10,19 +11,21 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 const apikeyUsage = `Usage:
-  %[1]s apikey create NAME
+  %[1]s apikey create [-scope read|write] NAME
   %[1]s apikey list
   %[1]s apikey revoke ID
 
 Manages the merchant API's keys in the checkout's database, found as the server finds it
 (CHECKOUT_DATABASE_URL, else SQLite in CHECKOUT_DATA_DIR; or the flags -database-url and
 -data-dir). create prints the new key once: only its SHA-256 is stored, so it can never be shown
-again. revoke refuses the key at once, on every instance. The key of CHECKOUT_MERCHANT_API_KEY
-is not stored and not listed.
+again. A read key may only read (the API's GET endpoints); a write key (the default, and every
+key made before scopes existed) may do everything the API offers. revoke refuses the key at
+once, on every instance. The key of CHECKOUT_MERCHANT_API_KEY is not stored and not listed.
 
 Flags:
 `
@@ -30,15 +33,19 @@ Flags:
 // runAPIKey is `checkout apikey …`; it returns the exit status: 0 done, 1 refused (an unknown
 // id, a bad name) or failed, 2 bad usage or configuration.
 func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
+	scopeFlag := ""
 	cmd, rest, cfg, code, ok := subcommand{name: "checkout apikey", prog: prog, usage: apikeyUsage,
+		flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&scopeFlag, "scope", "", "the new key's scope (create only): read (GET endpoints) or write (everything; the default)")
+		},
 		valid: func(verb string, rest []string) bool {
 			switch verb {
 			case "list":
-				return len(rest) == 0
+				return len(rest) == 0 && scopeFlag == ""
 			case "create":
 				return len(rest) >= 1
 			case "revoke":
-				return len(rest) == 1
+				return len(rest) == 1 && scopeFlag == ""
 			}
 			return false
 		},
@@ -46,9 +53,14 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 	if !ok {
 		return code
 	}
+	scope, err := merchant.ParseScope(scopeFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "checkout apikey: -scope must be read or write (got %q)\n", scopeFlag)
+		return 2
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	keys, closeStore, err := app.OpenKeys(ctx, cfg)
+	keys, audit, closeStore, err := app.OpenKeys(ctx, cfg)
 	if err != nil {
 		return openFailed(stderr, "checkout apikey", err)
 	}
@@ -56,29 +68,48 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 
 	switch cmd {
 	case "create":
-		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "))
+		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "), scope, merchant.ActorCLI)
 		if err != nil {
 			return apikeyError(stderr, prog, err)
 		}
-		fmt.Fprintf(stdout, "API key %s (%s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, secret)
+		auditCLI(ctx, stderr, audit, merchant.AuditKeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
+		fmt.Fprintf(stdout, "API key %s (%s, %s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, rec.Scope, secret)
 	case "list":
 		list, err := keys.List(ctx)
 		if err != nil {
 			return apikeyError(stderr, prog, err)
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tKEY\tCREATED\tLAST USED\tREVOKED")
+		fmt.Fprintln(tw, "ID\tNAME\tSCOPE\tKEY\tCREATED\tBY\tLAST USED\tFROM\tREVOKED")
 		for _, k := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Hint, when(k.CreatedAt), when(k.LastUsedAt), when(k.RevokedAt))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Scope, k.Hint, when(k.CreatedAt), dash(k.CreatedBy),
+				when(k.LastUsedAt), dash(k.LastUsedAddress), when(k.RevokedAt))
 		}
 		_ = tw.Flush()
 	case "revoke":
+		name := rest[0]
+		if list, err := keys.List(ctx); err == nil {
+			for _, k := range list {
+				if k.ID == rest[0] {
+					name = k.Name
+				}
+			}
+		}
 		if err := keys.Revoke(ctx, rest[0]); err != nil {
 			return apikeyError(stderr, prog, err)
 		}
+		auditCLI(ctx, stderr, audit, merchant.AuditKeyRevoked, name, rest[0])
 		fmt.Fprintf(stdout, "API key %s revoked\n", rest[0])
 	}
 	return 0
+}
+
+// dash is a text in a list, "-" when empty.
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // when is a time in a list: RFC 3339 in UTC, "-" when unset.

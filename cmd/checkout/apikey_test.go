@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"regexp"
@@ -27,18 +28,25 @@ func TestAPIKeyCommands(t *testing.T) {
 		return code, out.String(), errOut.String()
 	}
 	code, out, _ := cli("apikey", "create", "loja", "online")
-	m := regexp.MustCompile(`(?m)^API key (key_\S+) \(loja online\) created\nkey \(shown only now\): (pxk_\S+)$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^API key (key_\S+) \(loja online, write\) created\nkey \(shown only now\): (pxk_\S+)$`).FindStringSubmatch(out)
 	if code != 0 || m == nil {
 		t.Fatalf("create: %d %q", code, out)
 	}
 	id, secret := m[1], m[2]
+	code, out, _ = cli("apikey", "create", "-scope", "read", "relatórios")
+	r := regexp.MustCompile(`(?m)^API key key_\S+ \(relatórios, read\) created\nkey \(shown only now\): (pxk_\S+)$`).FindStringSubmatch(out)
+	if code != 0 || r == nil {
+		t.Fatalf("create -scope read: %d %q", code, out)
+	}
+	readSecret := r[1]
 	code, out, _ = cli("apikey", "list")
-	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "loja online") || strings.Contains(out, secret) {
+	if code != 0 || !strings.Contains(out, id) || !regexp.MustCompile(`loja online +write `).MatchString(out) ||
+		!regexp.MustCompile(`relatórios +read `).MatchString(out) || strings.Contains(out, secret) || !strings.Contains(out, " cli ") {
 		t.Fatalf("list: %d %q", code, out)
 	}
 
 	// The server, on the same data dir, accepts the key.
-	status := func() int {
+	status := func(method, secret string) int {
 		t.Helper()
 		cfg, err := app.Load(env, []string{"-addr", "127.0.0.1:0"})
 		if err != nil {
@@ -62,8 +70,14 @@ func TestAPIKeyCommands(t *testing.T) {
 			<-done
 			_ = a.Close()
 		}()
-		req, _ := http.NewRequest("GET", a.URL()+"/api/v1/orders", nil)
+		path := "/api/v1/orders"
+		var body io.Reader
+		if method == http.MethodPost {
+			path, body = "/api/v1/checkout-sessions", strings.NewReader(`{}`)
+		}
+		req, _ := http.NewRequest(method, a.URL()+path, body)
 		req.Header.Set("Authorization", "Bearer "+secret)
+		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -71,16 +85,22 @@ func TestAPIKeyCommands(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode
 	}
-	if st := status(); st != http.StatusOK {
+	if st := status(http.MethodGet, secret); st != http.StatusOK {
 		t.Fatalf("the server answered %d to the new key", st)
+	}
+	if st := status(http.MethodGet, readSecret); st != http.StatusOK {
+		t.Errorf("the server answered %d to a read key's GET", st)
+	}
+	if st := status(http.MethodPost, readSecret); st != http.StatusForbidden {
+		t.Errorf("the server answered %d to a read key's POST, want 403", st)
 	}
 	if code, out, _ := cli("apikey", "revoke", id); code != 0 || !strings.Contains(out, "revoked") {
 		t.Fatalf("revoke: %d %q", code, out)
 	}
-	if st := status(); st != http.StatusUnauthorized {
+	if st := status(http.MethodGet, secret); st != http.StatusUnauthorized {
 		t.Errorf("the server answered %d to a revoked key, want 401", st)
 	}
-	if _, out, _ := cli("apikey", "list"); !regexp.MustCompile(id + `.*\d{4}-\d\d-\d\dT.*Z\s*$`).MatchString(strings.TrimSpace(out)) {
+	if _, out, _ := cli("apikey", "list"); !regexp.MustCompile(id + `.*\d{4}-\d\d-\d\dT.*Z\s*$`).MatchString(out) {
 		t.Errorf("list does not show the revocation: %q", out)
 	}
 
@@ -91,6 +111,7 @@ func TestAPIKeyCommands(t *testing.T) {
 	}{
 		{[]string{"apikey", "revoke", "key_unknown"}, 1, "no API key has that id"},
 		{[]string{"apikey", "create", "   "}, 1, "the name is required"},
+		{[]string{"apikey", "create", "-scope", "admin", "x"}, 2, "-scope must be read or write"},
 		{[]string{"apikey", "rotate"}, 2, "Usage:"},
 		{[]string{"apikey"}, 2, "Usage:"},
 		{[]string{"apikey", "list", "extra"}, 2, "Usage:"},
@@ -101,7 +122,7 @@ func TestAPIKeyCommands(t *testing.T) {
 			t.Errorf("%v: %d %q; want %d and %q", tc.args, code, errOut, tc.code, tc.msg)
 		}
 	}
-	if code, _, errOut := cli("apikey", "-h"); code != 0 || !strings.Contains(errOut, "checkout apikey create NAME") {
+	if code, _, errOut := cli("apikey", "-h"); code != 0 || !strings.Contains(errOut, "checkout apikey create [-scope read|write] NAME") {
 		t.Errorf("-h: %d %q", code, errOut)
 	}
 }

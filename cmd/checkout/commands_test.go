@@ -40,7 +40,7 @@ func TestCommandsOpenOnlyAnExistingDatabase(t *testing.T) {
 			"config: CHECKOUT_DATA_DIR: there is no checkout database at elsewhere/checkout.db: set CHECKOUT_DATA_DIR (or -data-dir) to the server's data dir"},
 		{nil, []string{"apikey", "create", "-data-dir", "./elsewhere", "erp"}, "config: -data-dir: there is no checkout database at elsewhere/checkout.db"},
 		{map[string]string{"CHECKOUT_DATA_DIR": "./elsewhere"}, []string{"user", "list"}, "config: CHECKOUT_DATA_DIR: there is no checkout database"},
-		{map[string]string{"CHECKOUT_DATA_DIR": "./elsewhere"}, []string{"user", "add", "ana@loja.example"}, "config: CHECKOUT_DATA_DIR: there is no checkout database"},
+		{map[string]string{"CHECKOUT_DATA_DIR": "./elsewhere"}, []string{"user", "add", "-role", "viewer", "ana@loja.example"}, "config: CHECKOUT_DATA_DIR: there is no checkout database"},
 	} {
 		var stdout, stderr strings.Builder
 		code := run(app.DefaultCommand, tc.args, func(k string) string { return tc.env[k] }, &stdout, &stderr)

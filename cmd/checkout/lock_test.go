@@ -113,7 +113,7 @@ func TestDataDirLock(t *testing.T) {
 		}
 		return ""
 	}
-	for _, args := range [][]string{{"apikey", "create", "erp"}, {"apikey", "list"}, {"user", "add", "bia@loja.example"}, {"user", "list"}} {
+	for _, args := range [][]string{{"apikey", "create", "erp"}, {"apikey", "list"}, {"user", "add", "-role", "viewer", "bia@loja.example"}, {"user", "list"}} {
 		var out, errOut strings.Builder
 		if code := run(app.DefaultCommand, args, env, &out, &errOut); code != 0 {
 			t.Errorf("checkout %s beside a running server: exit %d, %q", strings.Join(args, " "), code, errOut.String())

@@ -67,10 +67,10 @@ func TestTextsNameTheProgramAsRun(t *testing.T) {
 		return out
 	}
 	for prog, wants := range map[string][]string{
-		app.DefaultCommand: {"Usage: go run ./cmd/checkout [flags]", "go run ./cmd/checkout user add [-password-stdin] EMAIL",
-			"go run ./cmd/checkout apikey create NAME", "(go run ./cmd/checkout user list shows them)",
+		app.DefaultCommand: {"Usage: go run ./cmd/checkout [flags]", "go run ./cmd/checkout user add [-password-stdin] -role ROLE EMAIL",
+			"go run ./cmd/checkout apikey create [-scope read|write] NAME", "(go run ./cmd/checkout user list shows them)",
 			"(go run ./cmd/checkout apikey list shows them)", "change it with: go run ./cmd/checkout user reset-password admin@localhost"},
-		"./checkout": {"Usage: ./checkout [flags]", "./checkout user add [-password-stdin] EMAIL", "(./checkout user list shows them)",
+		"./checkout": {"Usage: ./checkout [flags]", "./checkout user add [-password-stdin] -role ROLE EMAIL", "(./checkout user list shows them)",
 			"change it with: ./checkout user reset-password admin@localhost"},
 	} {
 		all := ""

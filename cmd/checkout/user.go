@@ -17,7 +17,7 @@ import (
 )
 
 const userUsage = `Usage:
-  %[1]s user add [-password-stdin] EMAIL
+  %[1]s user add [-password-stdin] -role ROLE EMAIL
   %[1]s user reset-password [-password-stdin] EMAIL
   %[1]s user list
 
@@ -28,6 +28,9 @@ first line of the standard input is the password, so that it never appears in th
 list or the shell's history: at least 8 characters, and none that is easy to guess (common
 and breached passwords, words and names, keyboard patterns, sequences, repeats, dates, the
 e-mail itself are refused, with the reason). A new password ends the user's sessions.
+ROLE is owner (everything), developer (API keys, notifications, the audit log; reads the
+rest), operator (orders, products, payment links; reads deposits and withdrawals) or viewer
+(reads, exports; changes nothing).
 
 Flags:
 `
@@ -36,22 +39,34 @@ Flags:
 // unknown e-mail, an invalid password), 2 bad usage or configuration.
 func runUser(prog string, args []string, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var fromStdin bool
+	var roleFlag string
 	cmd, rest, cfg, code, ok := subcommand{name: "checkout user", prog: prog, usage: userUsage,
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
+			fs.StringVar(&roleFlag, "role", "", "the new user's role (add only, required): owner, developer, operator or viewer")
 		},
 		valid: func(verb string, rest []string) bool {
 			switch verb {
 			case "list":
-				return len(rest) == 0 && !fromStdin
-			case "add", "reset-password":
+				return len(rest) == 0 && !fromStdin && roleFlag == ""
+			case "add":
 				return len(rest) == 1
+			case "reset-password":
+				return len(rest) == 1 && roleFlag == ""
 			}
 			return false
 		},
 	}.parse(args, env, stderr)
 	if !ok {
 		return code
+	}
+	var role merchant.Role
+	if cmd == "add" {
+		var err error
+		if role, err = merchant.ParseRole(roleFlag); err != nil {
+			fmt.Fprintf(stderr, "checkout user: -role is required: owner, developer, operator or viewer (got %q)\n", roleFlag)
+			return 2
+		}
 	}
 	password := ""
 	if fromStdin {
@@ -73,7 +88,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	acc, closeStore, err := app.OpenAccounts(ctx, cfg)
+	acc, audit, closeStore, err := app.OpenAccounts(ctx, cfg)
 	if err != nil {
 		return openFailed(stderr, "checkout user", err)
 	}
@@ -91,21 +106,28 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 			return 1
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "EMAIL\tCREATED\tPASSWORD CHANGED")
+		fmt.Fprintln(tw, "EMAIL\tROLE\tCREATED\tPASSWORD CHANGED\tLAST SIGN-IN")
 		for _, u := range users {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", u.Email, u.CreatedAt.UTC().Format(time.RFC3339), u.UpdatedAt.UTC().Format(time.RFC3339))
+			last := "never"
+			if !u.LastSignInAt.IsZero() {
+				last = u.LastSignInAt.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Email, u.Role, u.CreatedAt.UTC().Format(time.RFC3339),
+				u.UpdatedAt.UTC().Format(time.RFC3339), last)
 		}
 		_ = tw.Flush()
 		return 0
 	case "add":
-		if _, err := acc.AddUser(ctx, email, password); err != nil {
+		if _, err := acc.AddUser(ctx, email, password, role); err != nil {
 			return userError(stderr, prog, err)
 		}
-		fmt.Fprintf(stdout, "user %s added\n", email)
+		auditCLI(ctx, stderr, audit, merchant.AuditUserAdded, email, "role: "+string(role))
+		fmt.Fprintf(stdout, "user %s added as %s\n", email, role)
 	case "reset-password":
 		if err := acc.ResetPassword(ctx, email, password); err != nil {
 			return userError(stderr, prog, err)
 		}
+		auditCLI(ctx, stderr, audit, merchant.AuditPasswordReset, email, "")
 		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
 	}
 	if generated {
@@ -133,4 +155,12 @@ func userError(stderr io.Writer, prog string, err error) int {
 		fmt.Fprintln(stderr, "checkout user:", err)
 	}
 	return 1
+}
+
+// auditCLI records in the audit log what a command changed, with the actor merchant.ActorCLI.
+// A failure is told but does not undo the change.
+func auditCLI(ctx context.Context, stderr io.Writer, audit *merchant.AuditLog, action, object, detail string) {
+	if err := audit.Record(ctx, merchant.AuditEntry{Actor: merchant.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
+		fmt.Fprintln(stderr, "checkout: the audit log:", err)
+	}
 }

@@ -27,7 +27,7 @@ func login(t *testing.T, dataDir, email, password string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	acc, _, closeStore, err := app.OpenAccounts(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,16 +40,16 @@ var printedPassword = regexp.MustCompile(`password \(shown only now\): (\S+)\n`)
 
 func TestUserCommand(t *testing.T) {
 	dir := madeDataDir(t)
-	code, out, errOut := user(t, dir, "", "add", "Ana@Loja.Example")
+	code, out, errOut := user(t, dir, "", "add", "-role", "owner", "Ana@Loja.Example")
 	m := printedPassword.FindStringSubmatch(out)
-	if code != 0 || m == nil || !strings.Contains(out, "user ana@loja.example added") || errOut != "" {
+	if code != 0 || m == nil || !strings.Contains(out, "user ana@loja.example added as owner") || errOut != "" {
 		t.Fatalf("add: %d %q %q", code, out, errOut)
 	}
 	if err := login(t, dir, "ana@loja.example", m[1]); err != nil {
 		t.Fatalf("the printed password does not sign in: %v", err)
 	}
 	// A password from the standard input is never printed.
-	code, out, _ = user(t, dir, "senha-da-bia-123\n", "add", "-password-stdin", "bia@loja.example")
+	code, out, _ = user(t, dir, "senha-da-bia-123\n", "add", "-password-stdin", "-role", "Viewer", "bia@loja.example")
 	if code != 0 || strings.Contains(out, "senha-da-bia-123") || strings.Contains(out, "shown only now") {
 		t.Fatalf("add -password-stdin: %d %q", code, out)
 	}
@@ -62,12 +62,12 @@ func TestUserCommand(t *testing.T) {
 		args  []string
 		says  string
 	}{
-		{"", []string{"add", "ana@loja.example"}, "already exists"},
-		{"", []string{"add", "not-an-email"}, "email must be an e-mail address"},
-		{"curta\n", []string{"add", "-password-stdin", "cris@loja.example"}, "password must have at least 8 characters"},
-		{"", []string{"add", "-password-stdin", "cris@loja.example"}, "holds no password"},
+		{"", []string{"add", "-role", "viewer", "ana@loja.example"}, "already exists"},
+		{"", []string{"add", "-role", "viewer", "not-an-email"}, "email must be an e-mail address"},
+		{"curta\n", []string{"add", "-password-stdin", "-role", "viewer", "cris@loja.example"}, "password must have at least 8 characters"},
+		{"", []string{"add", "-password-stdin", "-role", "viewer", "cris@loja.example"}, "holds no password"},
 		// Common and breached passwords (NIST SP 800-63B 5.1.1), with the reason in words.
-		{"password\n", []string{"add", "-password-stdin", "cris@loja.example"},
+		{"password\n", []string{"add", "-password-stdin", "-role", "viewer", "cris@loja.example"},
 			"password is too easy to guess: it is one of the most common passwords, found in lists of breached passwords"},
 		{"12345678\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
 		{"qwertyuiop\n", []string{"reset-password", "-password-stdin", "bia@loja.example"}, "password is too easy to guess"},
@@ -89,14 +89,46 @@ func TestUserCommand(t *testing.T) {
 	if err := login(t, dir, "ana@loja.example", m[1]); !errors.Is(err, merchant.ErrBadCredentials) {
 		t.Errorf("the old password: %v", err)
 	}
+	code, out, _ = user(t, dir, "", "add", "-role", "developer", "cris@loja.example")
+	if code != 0 {
+		t.Fatalf("add cris: %d %q", code, out)
+	}
 	code, out, _ = user(t, dir, "", "list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 3 || !strings.HasPrefix(lines[1], "ana@loja.example ") || !strings.HasPrefix(lines[2], "bia@loja.example ") ||
+	if code != 0 || len(lines) != 4 || !regexp.MustCompile(`^cris@loja\.example +developer .* never$`).MatchString(lines[3]) || !regexp.MustCompile(`^ana@loja\.example +owner `).MatchString(lines[1]) ||
+		!regexp.MustCompile(`^bia@loja\.example +viewer `).MatchString(lines[2]) || !strings.Contains(lines[0], "ROLE") ||
 		strings.Contains(out, "argon2") {
 		t.Errorf("list: %d %q", code, out)
 	}
+	// What the command changed is in the audit log, by the actor cli.
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, audit, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := audit.Entries(context.Background(), merchant.AuditFilter{Actor: merchant.ActorCLI})
+	closeStore()
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Action+" "+e.Object+" "+e.Detail)
+	}
+	for _, want := range []string{"user.added bia@loja.example role: viewer", "password.reset ana@loja.example "} {
+		if err != nil || !strings.Contains(strings.Join(got, "\n"), want) {
+			t.Errorf("audit log by cli: %q, %v; want %q", got, err, want)
+		}
+	}
 	// Usage errors exit 2.
-	for _, args := range [][]string{nil, {"frobnicate"}, {"add"}, {"add", "a@b", "c@d"}, {"list", "x"}, {"add", "-nope", "a@b"}} {
+	// -role is required by add, and must name a role.
+	for _, args := range [][]string{{"add", "cris@loja.example"}, {"add", "-role", "admin", "cris@loja.example"}} {
+		if code, _, errOut := user(t, dir, "", args...); code != 2 || !strings.Contains(errOut, "-role is required: owner, developer, operator or viewer") {
+			t.Errorf("%v: exit %d %q", args, code, errOut)
+		}
+	}
+	for _, args := range [][]string{nil, {"frobnicate"}, {"add"}, {"add", "a@b", "c@d"}, {"list", "x"}, {"add", "-nope", "a@b"},
+		{"list", "-role", "owner"}} {
 		if code, _, errOut := user(t, dir, "", args...); code != 2 || !strings.Contains(errOut, "Usage:") {
 			t.Errorf("%v: exit %d %q", args, code, errOut)
 		}

@@ -90,3 +90,21 @@ func NormalizePixKey(s string) (string, PixKeyType, bool) {
 	}
 	return s, t, true
 }
+
+// FormatPixKey writes a PIX key for people, by its kind t (the kind ClassifyPixKey tells when t
+// is empty): a CPF or CNPJ with its punctuation ("529.982.247-25"), a phone as
+// "+55 (11) 98765-4321", an e-mail and a random key as they are. A key that is not a valid key
+// of its kind (a masked one, say) is returned unchanged.
+func FormatPixKey(key string, t PixKeyType) string {
+	kind, ok := ClassifyPixKey(key)
+	if !ok || (t != "" && t != kind) {
+		return key
+	}
+	switch kind {
+	case PixKeyCPF, PixKeyCNPJ:
+		return FormatDocument(key)
+	case PixKeyPhone:
+		return "+55 " + FormatPhone(key)
+	}
+	return key
+}

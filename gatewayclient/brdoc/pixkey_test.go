@@ -78,3 +78,27 @@ func TestNormalizePixKey(t *testing.T) {
 		t.Errorf("NormalizePixKey(invalid) = %q, %q, %v", got, typ, ok)
 	}
 }
+
+func TestFormatPixKey(t *testing.T) {
+	for _, tt := range []struct {
+		key  string
+		kind PixKeyType
+		want string
+	}{
+		{"52998224725", PixKeyCPF, "529.982.247-25"},
+		{"52998224725", "", "529.982.247-25"},
+		{"11222333000181", PixKeyCNPJ, "11.222.333/0001-81"},
+		{"+5511987654321", PixKeyPhone, "+55 (11) 98765-4321"},
+		{"+5511987654321", "", "+55 (11) 98765-4321"},
+		{"loja@example.com", PixKeyEmail, "loja@example.com"},
+		{"3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d", PixKeyEVP, "3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d"},
+		// Not a key of the kind it is said to be, or masked: as it is.
+		{"52998224725", PixKeyPhone, "52998224725"},
+		{"***.982.247-**", PixKeyCPF, "***.982.247-**"},
+		{"", "", ""},
+	} {
+		if got := FormatPixKey(tt.key, tt.kind); got != tt.want {
+			t.Errorf("FormatPixKey(%q, %q) = %q, want %q", tt.key, tt.kind, got, tt.want)
+		}
+	}
+}

@@ -339,7 +339,7 @@ func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, er
 	now := s.clock.Now()
 	v := consoleView{ClientID: p.clientID, Now: gc.FormatTime(now)}
 	// total is given as a full page: the console shows the newest records, never a count.
-	docs, err := s.listDocs(ctx, "deposits", depositWhere(p.clientID, gc.DepositFilter{}), consoleRecent, 1, consoleRecent, "")
+	docs, err := s.listDocs(ctx, "deposits", depositWhere(p.clientID, gc.DepositFilter{}), consoleRecent, 1, consoleRecent)
 	if err != nil {
 		return v, err
 	}
@@ -355,7 +355,7 @@ func (s *Sandbox) consoleView(ctx context.Context, p principal) (consoleView, er
 		}
 		v.Deposits = append(v.Deposits, row)
 	}
-	docs, err = s.listDocs(ctx, "withdrawals", withdrawalWhere(p.clientID, gc.WithdrawalFilter{}), consoleRecent, 1, consoleRecent, "")
+	docs, err = s.listDocs(ctx, "withdrawals", withdrawalWhere(p.clientID, gc.WithdrawalFilter{}), consoleRecent, 1, consoleRecent)
 	if err != nil {
 		return v, err
 	}

@@ -285,13 +285,7 @@ func expireChange(manual bool) depositChange {
 func refundApply(amount *gc.Cents) applyFunc {
 	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 		if d.Status == gc.DepositProcessingRefund {
-			if d.RefundAmount == nil {
-				ra := paidAmount(d)
-				d.RefundAmount = &ra
-			}
-			d.RefundDate = now
-			d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
-			d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
+			refundDone(d, now, r)
 			return now, nil
 		}
 		ra := paidAmount(d)
@@ -313,14 +307,23 @@ func refundApply(amount *gc.Cents) applyFunc {
 func infractionApply(reject bool) applyFunc {
 	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 		if !reject && d.Status == gc.DepositProcessingInfraction {
-			ra := paidAmount(d)
-			d.RefundAmount = &ra
-			d.RefundDate = now
-			d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
-			d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
+			refundDone(d, now, r)
 		}
 		return now, nil
 	}
+}
+
+// refundDone fills the fields of money gone back to the payer at now: refundDate,
+// endToEndRefund and refundReceipt, and refundAmount (the amount paid) unless the refund's
+// request set it.
+func refundDone(d *gc.Deposit, now time.Time, r *rand.Rand) {
+	if d.RefundAmount == nil {
+		ra := paidAmount(d)
+		d.RefundAmount = &ra
+	}
+	d.RefundDate = now
+	d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, now)
+	d.RefundReceipt = receipt("refund", d.EndToEndRefund, now)
 }
 
 // complianceApply fills the fields of the compliance moves: a rejection records why the

@@ -215,11 +215,11 @@ func insertDeposit(ctx context.Context, tx *sql.Tx, clientID string, d *gc.Depos
 	if err != nil {
 		return fmt.Errorf("sandbox: insert deposit: %w", err)
 	}
-	return bumpCount(ctx, tx, clientID, d.CreatedAt.UnixMilli(), string(d.Status), string(d.DepositOrigin), int64(d.Amount), 1)
+	return nil
 }
 
-// updateDeposit stores a changed deposit of clientID that was in state from.
-func updateDeposit(ctx context.Context, tx *sql.Tx, clientID string, from gc.DepositStatus, d *gc.Deposit) error {
+// updateDeposit stores a changed deposit.
+func updateDeposit(ctx context.Context, tx *sql.Tx, d *gc.Deposit) error {
 	doc, err := encodeDeposit(d)
 	if err != nil {
 		return err
@@ -229,14 +229,7 @@ func updateDeposit(ctx context.Context, tx *sql.Tx, clientID string, from gc.Dep
 	if err != nil {
 		return fmt.Errorf("sandbox: update deposit: %w", err)
 	}
-	if from == d.Status {
-		return nil
-	}
-	created := d.CreatedAt.UnixMilli()
-	if err := bumpCount(ctx, tx, clientID, created, string(from), string(d.DepositOrigin), int64(d.Amount), -1); err != nil {
-		return err
-	}
-	return bumpCount(ctx, tx, clientID, created, string(d.Status), string(d.DepositOrigin), int64(d.Amount), 1)
+	return nil
 }
 
 // expiresAt is the expiry column of d: its QR code's expiration in Unix ms (0 without one).
@@ -363,7 +356,6 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 			}
 			return e
 		}
-		from := d.Status
 		now := msTime(s.clock.Now())
 		at := now
 		if ch.apply != nil {
@@ -374,7 +366,7 @@ func (s *Sandbox) changeDeposit(ctx context.Context, clientID, id string, ch dep
 		d.Status = to
 		d.StatusHistory = append(d.StatusHistory, gc.StatusHistory{Status: string(to), Date: at})
 		d.UpdatedAt = now
-		if err := updateDeposit(ctx, tx, clientID, from, d); err != nil {
+		if err := updateDeposit(ctx, tx, d); err != nil {
 			return err
 		}
 		return s.notifyDeposit(ctx, tx, clientID, d, qr, now)

@@ -174,13 +174,13 @@
 // nothing. Amounts are mostly small sales with a tail of large ones; payers are people (CPF)
 // and companies (CNPJ, some alphanumeric) from the brdoc generators; every state and both
 // origins occur, with histories that follow the tables above (a deposit still awaiting
-// payment only if its QR code has not expired yet). Seeded records still awaiting payment
-// (a few per million: those of the last half hour) store their QR image as POST
-// /transaction does; the others store none: GET /deposit/{id} makes it on read (about 2 ms),
-// and list pages leave it empty for them — making a PNG for each record of every page would
-// cost about 2 ms per record, ten times the rest of a page. All rows go in one transaction
-// with multi-row INSERTs, generated in parallel; other writes wait for it. Seeding sends no
-// webhooks, and ends with ANALYZE so that the planner knows the data.
+// payment only if its QR code has not expired yet). Seeded records store no QR image: GET
+// /deposit/{id} and the webhook of a control make it (about 2 ms), and so do list pages for
+// the records still awaiting payment (a few per million: those of the last half hour); they
+// leave it empty for the others — making a PNG for each record of every page would cost
+// about 2 ms per record, ten times the rest of a page. All rows go in one transaction with
+// INSERTs of 256 rows; other writes wait for it. Seeding sends no webhooks, and ends with
+// ANALYZE so that the planner knows the data.
 //
 // # Storage
 //
@@ -197,14 +197,13 @@
 // ms, external code, end-to-end ids, PIX key) beside the whole record as JSON. Covering
 // indexes serve newest-first pages: by date (client, created_at, id, status, origin,
 // amount), by status (client, status, created_at, …) and by amount (client, amount,
-// created_at, …); a page's ids come from the index and only its rows are read in full; for
-// an amount range that matches many deposits the page walks the date index (or, with one
-// status, that status's) newest first instead of sorting every match. List totals come
-// from counts of deposits in cells — client, UTC day, status, origin and amount bucket (four
-// per power of two) — kept in step with every write: the cells wholly inside a filter are
-// summed, and only the at most two days and two buckets its edges cut are counted in an
-// index (for a bucket mostly inside the filter, as the bucket's sum less the part outside).
-// counts.go explains it step by step.
+// created_at, …), chosen by SQLite's planner with the statistics ANALYZE leaves after a
+// seed; a page's ids come from the index and only its rows are read in full. A list's total
+// is a COUNT(*) of the same filter over one of these indexes (each holds every filter
+// column; the date index is named when the filter has no date, status or amount, where the
+// planner would read the table): exact, as the spec's total is. It reads every matching
+// index entry, so a page costs some tens of milliseconds per hundred thousand matches
+// (BenchmarkListDeposits; figures in README.md).
 //
 // # Webhooks
 //

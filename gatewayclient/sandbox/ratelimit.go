@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // RateLimit is the per-client limit on POST /transaction: a token bucket refilled with
@@ -129,18 +131,14 @@ func (l RateLimit) or(def RateLimit) RateLimit {
 	return l
 }
 
-// limiter holds one token bucket per key (a client, or a remote address). Time comes from
-// the sandbox clock, so tests refill a bucket by advancing the clock, not by sleeping.
+// limiter holds one token bucket (x/time/rate's) per key: a client, or a remote address. Time
+// comes from the sandbox clock, so tests refill a bucket by advancing the clock, not by
+// sleeping.
 type limiter struct {
 	limit   RateLimit
 	clock   Clock
 	mu      sync.Mutex
-	buckets map[string]*bucket
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Time
+	buckets map[string]*rate.Limiter
 }
 
 // maxBuckets bounds the buckets a limiter keeps: past it, buckets that have refilled to the
@@ -150,36 +148,24 @@ const maxBuckets = 10_000
 
 // newLimiter makes a limiter of l (defaults filled by the caller).
 func newLimiter(l RateLimit, c Clock) *limiter {
-	return &limiter{limit: l, clock: c, buckets: map[string]*bucket{}}
+	return &limiter{limit: l, clock: c, buckets: map[string]*rate.Limiter{}}
 }
 
-// perNano is the refill rate in tokens per nanosecond.
-func (l *limiter) perNano() float64 { return float64(l.limit.Requests) / float64(l.limit.Period) }
-
-// refilled returns key's bucket refilled up to now. l.mu must be held.
-func (l *limiter) refilled(key string, now time.Time) *bucket {
+// bucket returns key's bucket. l.mu must be held.
+func (l *limiter) bucket(key string, now time.Time) *rate.Limiter {
 	b, ok := l.buckets[key]
 	if !ok {
 		if len(l.buckets) >= maxBuckets {
 			for k, old := range l.buckets {
-				if old.tokens+float64(now.Sub(old.last))*l.perNano() >= float64(l.limit.Burst) {
+				if old.TokensAt(now) >= float64(l.limit.Burst) {
 					delete(l.buckets, k)
 				}
 			}
 		}
-		b = &bucket{tokens: float64(l.limit.Burst), last: now}
+		b = rate.NewLimiter(rate.Limit(float64(l.limit.Requests)/l.limit.Period.Seconds()), l.limit.Burst)
 		l.buckets[key] = b
 	}
-	if elapsed := now.Sub(b.last); elapsed > 0 {
-		b.tokens = math.Min(float64(l.limit.Burst), b.tokens+float64(elapsed)*l.perNano())
-		b.last = now
-	}
 	return b
-}
-
-// wait is how long until b holds one token.
-func (l *limiter) wait(b *bucket) time.Duration {
-	return time.Duration(math.Ceil((1 - b.tokens) / l.perNano()))
 }
 
 // allow takes one token from key's bucket. When none is left it returns false and how long
@@ -188,12 +174,12 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.refilled(key, now)
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
+	r := l.bucket(key, now).ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return false, d
 	}
-	return false, l.wait(b)
+	return true, 0
 }
 
 // blocked reports whether key's bucket is empty, and how long until it holds a token,
@@ -202,11 +188,12 @@ func (l *limiter) blocked(key string) (bool, time.Duration) {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.refilled(key, now)
-	if b.tokens >= 1 {
+	b := l.bucket(key, now)
+	tokens := b.TokensAt(now)
+	if tokens >= 1 {
 		return false, 0
 	}
-	return true, l.wait(b)
+	return true, time.Duration(math.Ceil((1 - tokens) / float64(b.Limit()) * float64(time.Second)))
 }
 
 // retryAfterSeconds rounds a wait up to whole seconds, at least 1, for the Retry-After header.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -100,9 +99,6 @@ func (s *Sandbox) Seed(ctx context.Context, clientID string, req SeedRequest) (S
 	}); err != nil {
 		return SeedResult{}, err
 	}
-	if err := rebuildCounts(ctx, tx, clientID); err != nil {
-		return SeedResult{}, err
-	}
 	if err := tx.Commit(); err != nil {
 		return SeedResult{}, fmt.Errorf("sandbox: seed: commit: %w", err)
 	}
@@ -120,84 +116,33 @@ var (
 	withdrawalColumns = []string{"id", "client_id", "status", "amount", "created_at", "external_code", "end_to_end", "end_to_end_refund", "pix_key", "doc"}
 )
 
-// insertSeeded writes n generated rows into table with multi-row INSERTs. Rows are generated
-// in parallel (each from its own generator, so the result does not depend on scheduling) and
-// written in order by one prepared statement per chunk size.
+// insertSeeded writes n generated rows into table, seedChunk rows per INSERT.
 func insertSeeded(ctx context.Context, tx *sql.Tx, table string, cols []string, n int, row func(i int) ([]any, error)) error {
-	if n == 0 {
-		return nil
-	}
-	chunks := (n + seedChunk - 1) / seedChunk
-	type chunk struct {
-		args []any
-		rows int
-		err  error
-	}
-	results := make([]chan chunk, chunks)
-	for i := range results {
-		results[i] = make(chan chunk, 1)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	go func() {
-		defer close(next)
-		for k := range chunks {
-			select {
-			case next <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	workers := max(1, runtime.GOMAXPROCS(0))
-	// Bound how far generation runs ahead of the writer.
-	ahead := make(chan struct{}, workers*4)
-	for range workers {
-		go func() {
-			for k := range next {
-				select {
-				case ahead <- struct{}{}:
-				case <-ctx.Done():
-					return
-				}
-				lo, hi := k*seedChunk, min(n, (k+1)*seedChunk)
-				c := chunk{rows: hi - lo, args: make([]any, 0, (hi-lo)*len(cols))}
-				for i := lo; i < hi && c.err == nil; i++ {
-					vals, err := row(i)
-					c.args = append(c.args, vals...)
-					c.err = err
-				}
-				results[k] <- c
-			}
-		}()
-	}
-	stmts := map[int]*sql.Stmt{}
+	stmts := map[int]*sql.Stmt{} // one prepared statement per chunk size: the full one and the last
 	defer func() {
 		for _, st := range stmts {
 			st.Close()
 		}
 	}()
-	for k := range chunks {
-		var c chunk
-		select {
-		case c = <-results[k]:
-		case <-ctx.Done():
-			return ctx.Err()
+	for lo := 0; lo < n; lo += seedChunk {
+		rows := min(seedChunk, n-lo)
+		args := make([]any, 0, rows*len(cols))
+		for i := lo; i < lo+rows; i++ {
+			vals, err := row(i)
+			if err != nil {
+				return err
+			}
+			args = append(args, vals...)
 		}
-		<-ahead
-		if c.err != nil {
-			return c.err
-		}
-		st, ok := stmts[c.rows]
+		st, ok := stmts[rows]
 		if !ok {
 			var err error
-			if st, err = tx.PrepareContext(ctx, insertSQL(table, cols, c.rows)); err != nil {
+			if st, err = tx.PrepareContext(ctx, insertSQL(table, cols, rows)); err != nil {
 				return fmt.Errorf("sandbox: seed %s: %w", table, err)
 			}
-			stmts[c.rows] = st
+			stmts[rows] = st
 		}
-		if _, err := st.ExecContext(ctx, c.args...); err != nil {
+		if _, err := st.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("sandbox: seed %s: %w", table, err)
 		}
 	}
@@ -304,13 +249,6 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 		d.FeeAmount = &f
 		d.PaymentReceipt = receipt("payment", d.EndToEnd, t)
 	}
-	refund := func() {
-		ra := paidAmount(d)
-		d.RefundAmount = &ra
-		d.RefundDate = t
-		d.EndToEndRefund = endToEndID(r, "D", sandboxISPB, t)
-		d.RefundReceipt = receipt("refund", d.EndToEndRefund, t)
-	}
 	x := r.IntN(1000)
 	switch {
 	case x < 5: // created, never processed
@@ -344,7 +282,7 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 			d.RefundAmount = &ra
 			if y < 50 {
 				move(gc.DepositRefunded, time.Duration(1+r.IntN(120))*time.Minute)
-				refund()
+				refundDone(d, t, r)
 			}
 		case y < 90:
 			move(gc.DepositBlocked, time.Duration(1+r.IntN(240))*time.Hour)
@@ -353,21 +291,11 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 			}
 			if y < 70 {
 				move(gc.DepositInfraction, time.Duration(1+r.IntN(72))*time.Hour)
-				refund()
+				refundDone(d, t, r)
 			}
 		case y < 100:
 			move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
 		}
-	}
-	if d.Status == gc.DepositPixQRCodeGenerated {
-		// Still awaiting payment (its QR code was made less than half an hour before now, so
-		// a few per million records): store the image as POST /transaction does, so that the
-		// newest list pages, where these records are, need not make it on every read.
-		png, err := qrPNGBase64(nil, uri)
-		if err != nil {
-			return nil, err
-		}
-		d.PixResponse.QRCodeBase64 = png
 	}
 	d.StatusHistory = hist
 	d.UpdatedAt = hist[len(hist)-1].Date

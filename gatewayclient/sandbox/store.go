@@ -72,7 +72,7 @@ func migrateDB(ctx context.Context, w *sql.DB) error {
 	err := sqlmigrate.Apply(ctx, w, "", sqlmigrate.Plan{
 		Component: "sandbox",
 		FS:        migrations,
-		Steps:     map[int]sqlmigrate.Step{2: fillDepositCounts},
+		Steps:     map[int]sqlmigrate.Step{2: analyzeDepositLists},
 		Baseline:  adoptUnnumberedSchema,
 	}, outbox.Plan(outbox.SQLite))
 	if err != nil {
@@ -85,7 +85,7 @@ func migrateDB(ctx context.Context, w *sql.DB) error {
 // the schema was a list of CREATE … IF NOT EXISTS statements applied at every start. Its
 // record tables are exactly those of 0001_records.sql; its list indexes and count tables
 // had other names over time (deposits_client_amount_v2, deposit_counts_v3, …): they are
-// dropped, and 0002_deposit_lists.sql makes them again and fills the counts.
+// dropped, and 0002_deposit_lists.sql makes the indexes again.
 func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
 	var old bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'deposits')`).Scan(&old); err != nil {
@@ -114,14 +114,11 @@ func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
 	return 1, nil
 }
 
-// fillDepositCounts completes 0002_deposit_lists.sql: it counts the deposits already there
-// (none in a new data dir), and gives the new indexes planner statistics when the table has
-// some (made by ANALYZE after a seed): without them the planner would take a new index for
-// the best choice for every query, and newest-first pages would sort a million rows.
-func fillDepositCounts(ctx context.Context, tx *sql.Tx) error {
-	if err := rebuildCounts(ctx, tx, ""); err != nil {
-		return err
-	}
+// analyzeDepositLists completes 0002_deposit_lists.sql: it gives the new indexes planner
+// statistics when the table has some (made by ANALYZE after a seed): without them the planner
+// would take a new index for the best choice for every query, and newest-first pages would
+// sort a million rows.
+func analyzeDepositLists(ctx context.Context, tx *sql.Tx) error {
 	var analyzed bool
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')`).Scan(&analyzed); err != nil {
 		return err

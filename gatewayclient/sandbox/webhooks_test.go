@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -32,9 +33,31 @@ func hookReceiver(t *testing.T) (string, <-chan received) {
 	return recv.URL, got
 }
 
+// logSignal is a slog.Handler that sends on ch each time a record with message msg is logged:
+// the outbox logs "webhook delivered" once it has recorded the delivery, so a test waits for
+// that line instead of polling the delivery log.
+type logSignal struct {
+	msg string
+	ch  chan struct{}
+}
+
+func (h logSignal) Enabled(context.Context, slog.Level) bool { return true }
+func (h logSignal) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.ch <- struct{}{} // buffered for every delivery a test makes
+	}
+	return nil
+}
+func (h logSignal) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h logSignal) WithGroup(string) slog.Handler      { return h }
+
 func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
 	recvURL, got := hookReceiver(t)
-	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recvURL + "/hooks" })
+	delivered := logSignal{msg: "webhook delivered", ch: make(chan struct{}, 16)}
+	e := newEnv(t, func(o *Options) {
+		o.WebhookForwardTo = recvURL + "/hooks"
+		o.Logger = slog.New(delivered)
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.sb.Run(ctx); close(done) }()
@@ -83,27 +106,25 @@ func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
 	if !seen["deposit.pix_qrcode_generated"] || !seen["deposit.paid"] {
 		t.Fatalf("webhooks seen %v", seen)
 	}
-	// The deliveries are visible through the control API.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var out struct {
-			Deliveries []struct {
-				Status     string
-				Attempts   int
-				AttemptLog []json.RawMessage `json:"attemptLog"`
-			} `json:"deliveries"`
+	// The deliveries are visible through the control API, once the outbox has recorded them.
+	for range 2 {
+		select {
+		case <-delivered.ch:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the outbox did not record both deliveries")
 		}
-		e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", tok, nil, 200, &out)
-		if len(out.Deliveries) == 2 && out.Deliveries[0].Status == "delivered" && out.Deliveries[1].Status == "delivered" {
-			if len(out.Deliveries[0].AttemptLog) != 1 {
-				t.Fatalf("attempt log %+v", out.Deliveries[0])
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("deliveries %+v", out.Deliveries)
-		}
-		time.Sleep(20 * time.Millisecond)
+	}
+	var out struct {
+		Deliveries []struct {
+			Status     string
+			Attempts   int
+			AttemptLog []json.RawMessage `json:"attemptLog"`
+		} `json:"deliveries"`
+	}
+	e.doJSON("GET", "/sandbox/deposits/"+tx.ID+"/deliveries", tok, nil, 200, &out)
+	if len(out.Deliveries) != 2 || out.Deliveries[0].Status != "delivered" || out.Deliveries[1].Status != "delivered" ||
+		len(out.Deliveries[0].AttemptLog) != 1 {
+		t.Fatalf("deliveries %+v", out.Deliveries)
 	}
 }
 
@@ -178,15 +199,30 @@ func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
 // sandbox/deposits/{id}/deliveries one by one (camelCase like the API's, no Go field names),
 // its times (the API's format) and its durations (milliseconds, not nanoseconds).
 func TestDeliveriesJSONIsCamelCaseWithMilliseconds(t *testing.T) {
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(30 * time.Millisecond)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))
-	defer slow.Close()
-	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = slow.URL })
+	defer refusing.Close()
+	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = refusing.URL })
 	tok := e.token()
 	tx := e.createTx(tok, "deliveries-json-1", 700)
-	if _, err := e.sb.hooks.ob.DeliverDue(context.Background()); err != nil {
+	ctx := context.Background()
+	start := time.Now()
+	if _, err := e.sb.hooks.ob.DeliverDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	// The attempt's duration is the round trip, measured: more than nothing, less than the
+	// whole delivery pass. It is then set to a known value, so the JSON's unit shows exactly.
+	var measured time.Duration
+	if err := e.sb.w.QueryRowContext(ctx, `SELECT duration_ns FROM webhook_attempts`).Scan(&measured); err != nil {
+		t.Fatal(err)
+	}
+	if measured <= 0 || measured > took {
+		t.Fatalf("attempt took %v by the outbox, the pass %v", measured, took)
+	}
+	const known = 1234*time.Millisecond + 567890*time.Nanosecond
+	if _, err := e.sb.w.ExecContext(ctx, `UPDATE webhook_attempts SET duration_ns = ?`, int64(known)); err != nil {
 		t.Fatal(err)
 	}
 	var out struct {
@@ -222,7 +258,7 @@ func TestDeliveriesJSONIsCamelCaseWithMilliseconds(t *testing.T) {
 		t.Fatalf("attempt keys %v", got)
 	}
 	var ms int64
-	if err := json.Unmarshal(attempts[0]["durationInMilliseconds"], &ms); err != nil || ms < 30 || ms > 60_000 {
-		t.Fatalf("durationInMilliseconds %s (%v): want the 30 ms or so the receiver took, in milliseconds", attempts[0]["durationInMilliseconds"], err)
+	if err := json.Unmarshal(attempts[0]["durationInMilliseconds"], &ms); err != nil || ms != known.Milliseconds() {
+		t.Fatalf("durationInMilliseconds %s (%v): want %d for an attempt of %v", attempts[0]["durationInMilliseconds"], err, known.Milliseconds(), known)
 	}
 }

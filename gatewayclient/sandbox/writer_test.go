@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,13 +20,15 @@ import (
 // would fail instead. Every write goes through the one writer connection and readers never
 // block in WAL mode, so nothing fails.
 func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
-	var mu sync.Mutex
-	received := 0
+	// A creation and a payment for each of the 24 transactions below.
+	const wantHooks = 48
+	var received atomic.Int64
+	allReceived := make(chan struct{})
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		mu.Lock()
-		received++
-		mu.Unlock()
+		if received.Add(1) == wantHooks {
+			close(allReceived)
+		}
 	}))
 	defer hook.Close()
 	zero := time.Duration(0)
@@ -96,17 +99,9 @@ func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
 		t.Error(err)
 	}
 	// The outbox delivered meanwhile (through the same writer), also without failing.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		n := received
-		mu.Unlock()
-		if n >= 48 { // a creation and a payment for each of the 24 transactions
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d webhooks delivered, want at least 48", n)
-		}
-		time.Sleep(20 * time.Millisecond)
+	select {
+	case <-allReceived:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%d webhooks delivered, want at least %d", received.Load(), wantHooks)
 	}
 }

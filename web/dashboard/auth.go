@@ -29,6 +29,8 @@ func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
+	case r.URL.Query().Get("joined") == "1":
+		v.Notice = views.T(lang, "login.joined")
 	}
 	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
@@ -66,6 +68,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, merchant.ErrBadCredentials):
 			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
+			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), merchant.DetailWrongPassword)
 			v.Error = views.T(lang, "login.failed")
 			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
@@ -73,14 +76,48 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if u.TOTPEnabled() {
+		// The password was right; the second step decides. The session holds who is half-way
+		// (a new token: no fixation) and a CSRF token for the code's form, nothing more.
+		if err := d.sessions.RenewToken(ctx); err != nil {
+			d.site.Fail(w, r, err)
+			return
+		}
+		d.sessions.Put(ctx, sessPendingUser, u.ID)
+		d.sessions.Put(ctx, sessPendingAt, time.Now().Unix())
+		d.sessions.Put(ctx, sessCSRF, newToken())
+		target := Path + "/login/2fa"
+		if next := r.URL.Query().Get("next"); next != "" && nextPath(next) == next {
+			target += "?next=" + url.QueryEscape(next)
+		}
+		respond.Redirect(w, r, target)
+		return
+	}
+	d.signIn(w, r, u, "")
+}
+
+// signIn ends a successful sign-in of u: a new session token (no fixation), the session
+// recorded for the user's account page, the audit log, and the page asked for. how says the
+// second factor used, if any.
+func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *merchant.User, how string) {
+	ctx := r.Context()
 	if err := d.sessions.RenewToken(ctx); err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	d.sessions.Remove(ctx, sessPendingUser)
+	d.sessions.Remove(ctx, sessPendingAt)
+	sid, err := d.accounts.StartSession(ctx, u, respond.ClientIP(r), r.UserAgent())
+	if err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
 	d.sessions.Put(ctx, sessUserID, u.ID)
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
+	d.sessions.Put(ctx, sessID, sid)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
+	d.recordAs(r, u.Email, merchant.AuditSignIn, u.Email, how)
 	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 
@@ -95,6 +132,14 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 	if d.sessions.GetString(ctx, sessUserID) != "" && !d.validCSRF(r) {
 		d.site.Error(w, r, http.StatusForbidden)
 		return
+	}
+	if uid := d.sessions.GetString(ctx, sessUserID); uid != "" {
+		if sid := d.sessions.GetString(ctx, sessID); sid != "" {
+			_ = d.accounts.EndSession(ctx, uid, sid) // gone already: nothing to end
+		}
+		if u, err := d.accounts.User(ctx, uid); err == nil {
+			d.recordAs(r, u.Email, merchant.AuditSignOut, u.Email, "")
+		}
 	}
 	if err := d.sessions.RenewToken(ctx); err != nil {
 		d.site.Fail(w, r, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -49,6 +50,7 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
 		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
+	d.record(r, merchant.AuditExport, "deposits.csv", r.URL.RawQuery)
 	streamCSV(d, w, r, "deposits", depositCSVHeader, cur, depositCSVRow)
 }
 
@@ -71,6 +73,7 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
 		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
+	d.record(r, merchant.AuditExport, "withdrawals.csv", r.URL.RawQuery)
 	streamCSV(d, w, r, "withdrawals", withdrawalCSVHeader, cur, withdrawalCSVRow)
 }
 

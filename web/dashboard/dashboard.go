@@ -1,7 +1,8 @@
 // Package dashboard is the merchant dashboard: sign-in with its own cookie sessions and CSRF
 // tokens, the overview, the shop's orders and products, the gateway's deposits and withdrawals
 // (filtered by the gateway API's own parameters, exported as CSV) and the merchant settings
-// (notifications, framing, API keys). It is an http.Handler that the server (package web)
+// (notifications, framing, API keys), the team (roles on every route, users and invitations,
+// the own account, two-factor sign-in, the audit log). It is an http.Handler that the server (package web)
 // mounts at Path, behind its middleware; what it answers with (pages, error pages, the JSON
 // error shape, the request's language) it shares with the shopper pages through package
 // web/respond. Its README.md says how it behaves.
@@ -58,6 +59,8 @@ type Options struct {
 	Keys     *merchant.Keys
 	// Notifications, when set, shows the latest notifications on the settings page.
 	Notifications *merchant.DeliveryLog
+	// Audit, when set, records who changed what and gives the audit log's page.
+	Audit *merchant.AuditLog
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
@@ -76,6 +79,8 @@ type Dashboard struct {
 	settings      *merchant.SettingsManager // nil: no settings page
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
+	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
+	publicURL     string
 	sessions      *scs.SessionManager
 	handler       http.Handler
 }
@@ -90,7 +95,7 @@ func New(opts Options) (*Dashboard, error) {
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
-		notifications: opts.Notifications}
+		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -118,53 +123,144 @@ func (d *Dashboard) ServeHTTP(w http.ResponseWriter, r *http.Request) { d.handle
 
 // routes is the dashboard's route table, below Path. The sign-in and sign-out need no
 // session; everything else does (requireUser), unknown paths included, so that a stranger
-// learns nothing of the routes, and every form carries the session's token (checkCSRF).
+// learns nothing of the routes, and every form carries the session's token (checkCSRF). Every
+// route of a signed-in user is in table, with the permission it needs.
 func (d *Dashboard) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(d.headers, d.sessions.LoadAndSave)
 	r.Get("/login", d.loginPage)
 	r.Post("/login", d.login)
 	r.Post("/logout", d.logout)
+	r.Get("/login/2fa", d.secondFactorPage)
+	r.Post("/login/2fa", d.secondFactor)
+	r.Get("/invite/{token}", d.invitePage)
+	r.Post("/invite/{token}", d.acceptInvitation)
 	r.Group(func(r chi.Router) {
 		r.Use(d.requireUser, d.checkCSRF)
-		r.Get("/", d.overview)
-		r.Get("/orders", d.orders)
-		r.Get("/orders/{id}", d.order)
-		r.Get("/products", d.products)
-		r.Post("/products", d.createProduct)
-		r.Get("/products/{id}", d.productForm)
-		r.Post("/products/{id}", d.updateProduct)
-		r.Post("/products/{id}/active", d.toggleProduct)
-		r.Post("/products/{id}/image", d.uploadImage)
-		if d.settings != nil {
-			r.Get("/settings", d.settingsPage)
-			r.Post("/settings", d.saveSettings)
-			r.Post("/settings/secret", d.rotateSecret)
-			r.Post("/settings/shipping", d.saveShipping)
-			r.Post("/settings/keys", d.createKey)
-			r.Post("/settings/keys/{id}/revoke", d.revokeKey)
+		for _, rt := range d.table() {
+			r.With(d.allow(rt.Permission)).Method(rt.Method, rt.Pattern, rt.handler)
 		}
-		r.Get("/deposits", d.deposits)
-		r.Get("/deposits.csv", d.depositsCSV)
-		r.Get("/deposits/{id}", d.deposit)
-		r.Get("/withdrawals", d.withdrawals)
-		r.Get("/withdrawals.csv", d.withdrawalsCSV)
-		r.Get("/withdrawals/{id}", d.withdrawal)
 		r.NotFound(d.notFound)
 		r.MethodNotAllowed(d.notFound)
 	})
 	return r
 }
 
-// sections are the sections of the dashboard's navigation, in order (settings only when the
-// dashboard has the merchant settings).
-var sections = []string{"overview", "orders", "deposits", "withdrawals", "products", "settings"}
+// Route is one route of a signed-in user and the permission (merchant.Permissions) it needs.
+type Route struct {
+	Method, Pattern string // as chi routes them, below Path
+	Permission      merchant.Permission
+	handler         http.HandlerFunc
+}
+
+// Routes lists the routes of signed-in users with the permission each needs: the route table
+// itself, for its documentation and its tests.
+func (d *Dashboard) Routes() []Route { return d.table() }
+
+// table is the route table of signed-in users. A route is served only through it, so none
+// can go without a permission.
+func (d *Dashboard) table() []Route {
+	get, post := http.MethodGet, http.MethodPost
+	rt := []Route{
+		{get, "/", merchant.PermOrdersRead, d.overview},
+		{get, "/orders", merchant.PermOrdersRead, d.orders},
+		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
+		{get, "/products", merchant.PermProductsRead, d.products},
+		{post, "/products", merchant.PermProductsWrite, d.createProduct},
+		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
+		{post, "/products/{id}", merchant.PermProductsWrite, d.updateProduct},
+		{post, "/products/{id}/active", merchant.PermProductsWrite, d.toggleProduct},
+		{post, "/products/{id}/image", merchant.PermProductsWrite, d.uploadImage},
+		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
+		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
+		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
+		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
+		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
+		{get, "/users", merchant.PermUsers, d.usersPage},
+		{post, "/users", merchant.PermUsers, d.invite},
+		{post, "/users/{id}/role", merchant.PermUsers, d.changeRole},
+		{post, "/users/{id}/remove", merchant.PermUsers, d.removeUser},
+		{post, "/users/invitations/{id}/withdraw", merchant.PermUsers, d.withdrawInvitation},
+		{get, "/account", merchant.PermAccount, d.accountPage},
+		{post, "/account/password", merchant.PermAccount, d.changePassword},
+		{post, "/account/sessions/{id}/end", merchant.PermAccount, d.endSession},
+		{post, "/account/2fa", merchant.PermAccount, d.startTOTP},
+		{post, "/account/2fa/confirm", merchant.PermAccount, d.confirmTOTP},
+		{post, "/account/2fa/disable", merchant.PermAccount, d.disableTOTP},
+		{post, "/users/2fa-required", merchant.PermUsers, d.requireTOTP},
+	}
+	if d.audit != nil {
+		rt = append(rt,
+			Route{get, "/audit", merchant.PermAudit, d.auditPage},
+			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
+	}
+	if d.settings != nil {
+		rt = append(rt,
+			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
+			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
+			Route{post, "/settings/ping", merchant.PermSettings, d.ping},
+			Route{post, "/settings/shipping", merchant.PermSettings, d.saveShipping},
+			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
+			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
+			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},
+			Route{post, "/settings/keys/{id}/revoke", merchant.PermKeys, d.revokeKey})
+	}
+	return rt
+}
+
+// allow lets through only a user whose role has perm; anyone else gets the 403 page.
+func (d *Dashboard) allow(perm merchant.Permission) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !can(r, perm) {
+				d.forbidden(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// forbidden is the dashboard's 403 page: the user's role may not do what they asked.
+func (d *Dashboard) forbidden(w http.ResponseWriter, r *http.Request) {
+	lang := respond.Lang(r)
+	u := userOf(r)
+	d.site.Log.WarnContext(r.Context(), "dashboard request refused to the user's role", "request_id", respond.RequestID(r.Context()),
+		"user", u.ID, "role", string(u.Role), "method", r.Method, "path", r.URL.Path)
+	d.errorPage(w, r, http.StatusForbidden, views.T(lang, "forbidden.title"), views.T(lang, "forbidden.text"), "",
+		respond.Link(r, Path))
+}
+
+// can reports whether the signed-in user of r has perm.
+func can(r *http.Request, perm merchant.Permission) bool {
+	u := userOf(r)
+	return u != nil && u.Role.Can(perm)
+}
+
+// sections are the sections of the dashboard's navigation, in order, each with the permission
+// that shows it (settings only when the dashboard has the merchant settings).
+var sections = []struct {
+	key  string
+	perm merchant.Permission
+}{
+	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
+	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"settings", merchant.PermSettings},
+	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"account", merchant.PermAccount},
+}
 
 // Session keys of the dashboard.
 const (
 	sessUserID      = "uid"  // the signed-in user's id
 	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
+	sessID          = "sid"  // the merchant.UserSession of this session
+	// Between the password and the second factor: who, and since when (Unix seconds).
+	sessPendingUser = "pending"
+	sessPendingAt   = "pending_at"
+	// A TOTP secret shown for enrolment, not confirmed yet, and its otpauth:// URL.
+	sessEnrolment    = "totp_enrol"
+	sessEnrolmentURL = "totp_enrol_url"
 )
 
 // userKey is the context key of the signed-in user.
@@ -210,6 +306,29 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			}
 			d.unauthenticated(w, r, id != "")
 			return
+		}
+		if err := d.accounts.SeeSession(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
+			if !errors.Is(err, merchant.ErrSessionEnded) {
+				d.site.Fail(w, r, err)
+				return
+			}
+			// Ended from the account page, or by a password change elsewhere.
+			_ = d.sessions.Destroy(ctx)
+			d.unauthenticated(w, r, true)
+			return
+		}
+		if !u.TOTPEnabled() && !strings.HasPrefix(r.URL.Path, Path+"/account") {
+			required, err := d.accounts.RequireTOTP(ctx)
+			if err != nil {
+				d.site.Fail(w, r, err)
+				return
+			}
+			if required {
+				// The owners require a second factor: the account page is all this user may
+				// see until they have one.
+				respond.Redirect(w, r, Path+"/account?enrol=1")
+				return
+			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, userKey{}, u)))
 	})
@@ -287,15 +406,20 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 	if u := userOf(r); u != nil {
 		p.User = u.Email
 		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
-		for _, key := range sections {
-			if key == "settings" && d.settings == nil {
+		p.Role = string(u.Role)
+		p.Perms = map[string]bool{}
+		for _, perm := range merchant.Permissions[u.Role] {
+			p.Perms[string(perm)] = true
+		}
+		for _, sec := range sections {
+			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || !u.Role.Can(sec.perm) {
 				continue
 			}
-			path := Path + "/" + key
-			if key == "overview" {
+			path := Path + "/" + sec.key
+			if sec.key == "overview" {
 				path = Path
 			}
-			p.Nav = append(p.Nav, views.NavItem{Key: key, URL: respond.Link(r, path)})
+			p.Nav = append(p.Nav, views.NavItem{Key: sec.key, URL: respond.Link(r, path)})
 		}
 	}
 	return p

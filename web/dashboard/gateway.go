@@ -34,13 +34,13 @@ func (d *Dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 		func(dep *gatewayclient.Deposit) {
 			v.Rows = append(v.Rows, views.DepositRow{ID: dep.ID, URL: respond.Link(r, Path+"/deposits/"+url.PathEscape(dep.ID)),
 				CreatedAt: dep.CreatedAt, Amount: dep.Amount, Status: dep.Status, Origin: dep.DepositOrigin,
-				Payer: holderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
+				Payer: views.HolderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
 		})
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
 		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
 	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
-		func(o gatewayclient.DepositOrigin) string { return views.T(v.Lang, "origin."+string(o)) })
+		func(o gatewayclient.DepositOrigin) string { return views.OriginText(v.Lang, o) })
 	d.site.Render(w, r, l.status, views.DepositsPage(v))
 }
 
@@ -54,10 +54,10 @@ func (d *Dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 		},
 		func(wd *gatewayclient.Withdrawal) {
 			row := views.WithdrawalRow{ID: wd.ID, URL: respond.Link(r, Path+"/withdrawals/"+url.PathEscape(wd.ID)),
-				CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: holderLine(wd.Receiver),
+				CreatedAt: wd.CreatedAt, Amount: wd.Amount, Status: wd.Status, Receiver: views.HolderLine(wd.Receiver),
 				EndToEnd: wd.EndToEnd}
 			if wd.PixKey != nil {
-				row.PixKey = wd.PixKey.Key
+				row.PixKey = *wd.PixKey
 			}
 			v.Rows = append(v.Rows, row)
 		})
@@ -294,18 +294,6 @@ func timeValue(q url.Values, name string, t time.Time, errs filterErrors) string
 		return t.Format("2006-01-02T15:04:05")
 	}
 	return t.Format("2006-01-02T15:04")
-}
-
-// holderLine is a payer or receiver as a list shows it: the name and the document as the
-// gateway returns them.
-func holderLine(h *gatewayclient.AccountHolder) string {
-	switch {
-	case h == nil:
-		return ""
-	case h.Document == "":
-		return h.Name
-	}
-	return h.Name + " · " + h.Document
 }
 
 // withQuery returns path with q as its query.

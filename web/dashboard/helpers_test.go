@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
@@ -40,7 +41,10 @@ type env struct {
 	sb     *sandbox.Sandbox
 	client *gatewayclient.Client
 	dash   *dashEnv
+	board  *dashboard.Dashboard
+	keys   *merchant.Keys
 	http   *http.Client
+	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 }
 
 type envOptions struct {
@@ -54,6 +58,8 @@ type envOptions struct {
 	rawGateway bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
+	// merchant is the configuration's notification URL and secret.
+	merchant merchant.SettingsConfig
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -99,13 +105,13 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	deliveries := merchant.NewDeliveryLog(notifications)
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: svc.MerchantName(), Assets: assets, Sandbox: true}
-	dash := newDashEnv(t, store, client, sb)
+	dash := newDashEnv(t, store, client, sb, o.merchant)
 	var gw dashboard.Gateway = dash.gateway
 	if o.rawGateway {
 		gw = client
 	}
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Sessions: store.Sessions(), PublicURL: o.publicURL})
+		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +129,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),
@@ -257,20 +263,21 @@ const (
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
 	accounts *merchant.Accounts
+	audit    *merchant.AuditLog
 	settings *merchant.SettingsManager
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
 }
 
-func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox) *dashEnv {
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg merchant.SettingsConfig) *dashEnv {
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now})
-	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword); err != nil {
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store})
+	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb,
-		settings: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now)}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: merchant.NewAuditLog(store, 0, sb.Now),
+		settings: merchant.NewSettingsManager(store, cfg, sb.Now)}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,
@@ -415,7 +422,13 @@ func (b *browser) post(path string, form url.Values, header ...string) (*http.Re
 // login signs in with the test user and returns the CSRF token of the session.
 func (b *browser) login() string {
 	b.e.t.Helper()
-	res, _ := b.post("/dashboard/login", url.Values{"email": {dashEmail}, "password": {dashPassword}})
+	return b.loginAs(dashEmail, dashPassword)
+}
+
+// loginAs signs in as a user and returns the CSRF token of the session.
+func (b *browser) loginAs(email, password string) string {
+	b.e.t.Helper()
+	res, _ := b.post("/dashboard/login", url.Values{"email": {email}, "password": {password}})
 	if loc := b.e.location(res); loc != "/dashboard" {
 		b.e.t.Fatalf("sign-in went to %q", loc)
 	}
@@ -463,4 +476,14 @@ func newJar(t testing.TB) http.CookieJar {
 		t.Fatal(err)
 	}
 	return jar
+}
+
+// totpCode is the code an authenticator app shows for secret at t.
+func totpCode(t testing.TB, secret string, at time.Time) string {
+	t.Helper()
+	code, err := totp.GenerateCode(strings.TrimSpace(secret), at)
+	if err != nil {
+		t.Fatalf("a TOTP code of %q: %v", secret, err)
+	}
+	return code
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -170,7 +171,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		if a.Complement != "" {
 			street += " — " + a.Complement
 		}
-		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, a.ZipCode + " · " + a.Country}
+		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, brdoc.FormatCEP(a.ZipCode) + " · " + a.Country}
 	}
 	for _, l := range o.Lines {
 		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,

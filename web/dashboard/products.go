@@ -2,12 +2,16 @@ package dashboard
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -105,6 +109,7 @@ func (d *Dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditProductCreated, p.Title, fmt.Sprintf("price: %d cents; on sale: %t", p.UnitPrice, p.Active))
 	done := "created"
 	if !p.Active {
 		done = "created_inactive"
@@ -148,8 +153,9 @@ func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 	}
 	f := d.editForm(r, p)
 	in, fe := readProductForm(r, &f)
+	var after *checkout.Product
 	if fe == nil {
-		_, err = d.svc.UpdateProduct(r.Context(), id, in)
+		after, err = d.svc.UpdateProduct(r.Context(), id, in)
 	}
 	if fe != nil || errors.As(err, &fe) {
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
@@ -162,6 +168,7 @@ func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 		d.productTrouble(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditProductChanged, after.Title, productChange(p, after))
 	respond.Redirect(w, r, Path+"/products?done=saved")
 }
 
@@ -169,10 +176,12 @@ func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 // false takes it off.
 func (d *Dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
 	active := r.PostForm.Get("active") == "true"
-	if _, err := d.svc.SetProductActive(r.Context(), checkout.ProductID(chi.URLParam(r, "id")), active); err != nil {
+	p, err := d.svc.SetProductActive(r.Context(), checkout.ProductID(chi.URLParam(r, "id")), active)
+	if err != nil {
 		d.productTrouble(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditProductChanged, p.Title, merchant.AuditChange("on sale", strconv.FormatBool(!active), strconv.FormatBool(active)))
 	done := "deactivated"
 	if active {
 		done = "activated"
@@ -201,4 +210,25 @@ func mergeFieldErrors(fe, other *checkout.FieldErrors) {
 			fe.Fields[field] = vs
 		}
 	}
+}
+
+// productChange says what an update changed of a product, before → after.
+func productChange(before, after *checkout.Product) string {
+	var parts []string
+	if before.Title != after.Title {
+		parts = append(parts, merchant.AuditChange("title", before.Title, after.Title))
+	}
+	if before.Description != after.Description {
+		parts = append(parts, merchant.AuditChange("description", before.Description, after.Description))
+	}
+	if before.UnitPrice != after.UnitPrice {
+		parts = append(parts, merchant.AuditChange("price (cents)", strconv.FormatInt(int64(before.UnitPrice), 10), strconv.FormatInt(int64(after.UnitPrice), 10)))
+	}
+	if before.Physical != after.Physical {
+		parts = append(parts, merchant.AuditChange("physical", strconv.FormatBool(before.Physical), strconv.FormatBool(after.Physical)))
+	}
+	if before.Active != after.Active {
+		parts = append(parts, merchant.AuditChange("on sale", strconv.FormatBool(before.Active), strconv.FormatBool(after.Active)))
+	}
+	return strings.Join(parts, "; ")
 }

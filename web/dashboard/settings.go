@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -42,7 +43,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
 	v.Shipping = shippingView(r, eff.Shipping)
-	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.Secret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret
+	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
+	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
+	v.PingAction = respond.Link(r, Path+"/settings/ping")
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
 	if typed != nil {
 		if !v.URLFromConfig {
@@ -54,8 +57,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	errs = append(errs, err)
 	for _, k := range keys {
 		v.Keys = append(v.Keys, views.APIKeyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, CreatedAt: k.CreatedAt,
-			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt,
-			RevokeURL: respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
+			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, Scope: string(k.Scope), CreatedBy: k.CreatedBy,
+			LastUsedAddress: k.LastUsedAddress,
+			RevokeURL:       respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
 	}
 	if d.notifications != nil {
 		ns, err := d.notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
@@ -85,10 +89,11 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 			in.FrameOrigins = append(in.FrameOrigins, line)
 		}
 	}
-	if cur, err := d.settings.Get(r.Context()); err == nil && cur.URLFromConfig {
+	before, err := d.settings.Get(r.Context())
+	if err == nil && before.URLFromConfig {
 		in.WebhookURL = "" // the configuration's URL wins; the page shows it read-only
 	}
-	_, err := d.settings.Update(r.Context(), in)
+	after, err := d.settings.Update(r.Context(), in)
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, &in)
@@ -104,6 +109,14 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	var changes []string
+	if before.WebhookURL != after.WebhookURL {
+		changes = append(changes, merchant.AuditChange(merchant.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
+	}
+	if b, a := strings.Join(before.FrameOrigins, " "), strings.Join(after.FrameOrigins, " "); b != a {
+		changes = append(changes, merchant.AuditChange(merchant.FieldFrameOrigins, b, a))
+	}
+	d.record(r, merchant.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
 	respond.Redirect(w, r, Path+"/settings?done=saved")
 }
 
@@ -113,19 +126,83 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditSecretRotated, "notification signing secret", "")
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
+}
+
+// ping is POST /dashboard/settings/ping: a signed "ping" notification sent now to the URL in
+// force; the answer shows its status, time and the start of the receiver's answer.
+func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
+	res, err := d.settings.Ping(r.Context(), userOf(r).Email)
+	if errors.Is(err, merchant.ErrNoDestination) {
+		v := d.settingsView(r, nil)
+		v.Failed = views.T(v.Lang, "settings.ping_nowhere")
+		d.site.Render(w, r, http.StatusConflict, views.SettingsPage(v))
+		return
+	}
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	detail := res.URL + ": " + res.Error
+	if res.Error == "" {
+		detail = res.URL + ": HTTP " + strconv.Itoa(res.StatusCode)
+	}
+	d.record(r, merchant.AuditPing, "notification URL", detail)
+	v := d.settingsView(r, nil)
+	v.Ping = &views.PingRow{At: res.At, URL: res.URL, StatusCode: res.StatusCode, Duration: res.Duration, Excerpt: res.Excerpt,
+		Error: res.Error}
+	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
+}
+
+// revealSecret is POST /dashboard/settings/secret/reveal: the signing secret, shown in this
+// answer only (the page is not cached), after the user typed their password again; audited.
+func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(r)
+	if err := d.accounts.VerifyPassword(ctx, u, r.PostForm.Get("current_password"), respond.ClientIP(r)); err != nil {
+		var te *merchant.ThrottledError
+		if !errors.Is(err, merchant.ErrBadCredentials) && !errors.As(err, &te) {
+			d.site.Fail(w, r, err)
+			return
+		}
+		v := d.settingsView(r, nil)
+		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
+		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongPasswordReveal)
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
+		return
+	}
+	eff, err := d.settings.Get(ctx)
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	d.record(r, merchant.AuditSecretRevealed, "notification signing secret", "")
+	v := d.settingsView(r, nil)
+	v.Secret = eff.WebhookSecret
+	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
 }
 
 // createKey is POST /dashboard/settings/keys: a new API key, shown in the answer this once
 // (never stored, so never shown again; the page is not cached).
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	name := r.PostForm.Get("name")
-	secret, key, err := d.keys.Create(r.Context(), name)
+	scope, err := merchant.ParseScope(r.PostForm.Get(merchant.FieldScope))
+	var secret string
+	var key *merchant.APIKey
+	if err == nil {
+		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r).Email)
+	}
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, nil)
-		v.KeyName = name
-		v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
+		v.KeyName, v.KeyScope = name, r.PostForm.Get(merchant.FieldScope)
+		if fe.Has("name") {
+			v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
+		}
+		if fe.Has(merchant.FieldScope) {
+			v.Errors[merchant.FieldScope] = views.T(v.Lang, "settings.err_key_scope")
+		}
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
@@ -133,6 +210,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditKeyCreated, key.Name, "scope: "+string(key.Scope)+"; "+key.Hint)
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
@@ -143,6 +221,14 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 // revokeKey is POST /dashboard/settings/keys/{id}/revoke.
 func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
+	name := id
+	if ks, err := d.keys.List(r.Context()); err == nil {
+		for _, k := range ks {
+			if k.ID == id {
+				name = k.Name
+			}
+		}
+	}
 	if err := d.keys.Revoke(r.Context(), id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
 			lang := respond.Lang(r)
@@ -153,6 +239,7 @@ func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.record(r, merchant.AuditKeyRevoked, name, id)
 	d.site.Log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", id, "user", userOf(r).ID)
 	respond.Redirect(w, r, Path+"/settings?done=revoked")

@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -37,15 +38,26 @@ func TestDashboardSettings(t *testing.T) {
 		t.Fatalf("after saving: %q", loc)
 	}
 	_, doc = b.get("/dashboard/settings?done=saved")
-	secret := doc.Find(testid("webhook-secret")).Text()
+	if doc.Find(testid("webhook-secret")).Length() != 0 {
+		t.Error("the signing secret is shown without a reveal")
+	}
+	if res, doc := b.post("/dashboard/settings/secret/reveal", url.Values{"csrf_token": {tok}, "current_password": {"errada"}}); res.StatusCode != http.StatusUnprocessableEntity ||
+		doc.Find(testid("webhook-secret")).Length() != 0 {
+		t.Errorf("a reveal with a wrong password: %d", res.StatusCode)
+	}
+	reveal := func() string {
+		t.Helper()
+		_, doc := b.post("/dashboard/settings/secret/reveal", url.Values{"csrf_token": {tok}, "current_password": {dashPassword}})
+		return doc.Find(testid("webhook-secret")).Text()
+	}
+	secret := reveal()
 	if doc.Find("#s-webhook_url").AttrOr("value", "") != "https://erp.loja.example/pix" || !strings.HasPrefix(secret, "whsec_") ||
 		doc.Find("#s-frame_origins").Text() != "https://loja.example\nhttps://www.loja.example" {
 		t.Errorf("saved settings: %q %q %q", doc.Find("#s-webhook_url").AttrOr("value", ""), secret, doc.Find("#s-frame_origins").Text())
 	}
 	res = b.do(http.MethodPost, "/dashboard/settings/secret", url.Values{"csrf_token": {tok}})
 	res.Body.Close()
-	_, doc = b.get("/dashboard/settings")
-	if rotated := doc.Find(testid("webhook-secret")).Text(); rotated == secret || !strings.HasPrefix(rotated, "whsec_") {
+	if rotated := reveal(); rotated == secret || !strings.HasPrefix(rotated, "whsec_") {
 		t.Errorf("rotating kept %q", rotated)
 	}
 
@@ -84,8 +96,25 @@ func TestDashboardSettings(t *testing.T) {
 	if got := api(); got != http.StatusUnauthorized {
 		t.Errorf("the revoked key on the API: %d", got)
 	}
+	// A read key may read, not write (403 in the API's error shape); the list shows its scope
+	// and who made it.
+	_, doc = b.post("/dashboard/settings/keys", url.Values{"csrf_token": {tok}, "name": {"Relatórios"}, "scope": {"read"}})
+	readKey := doc.Find(testid("new-key-value")).AttrOr("value", "")
+	if res := e.do(http.MethodGet, "/api/v1/orders", nil, "Authorization", "Bearer "+readKey); res.StatusCode != http.StatusOK {
+		t.Errorf("a read key's GET: %d", res.StatusCode)
+	}
+	res = e.do(http.MethodPost, "/api/v1/checkout-sessions", url.Values{}, "Authorization", "Bearer "+readKey, "Content-Type", "application/json")
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden || !strings.Contains(string(body), `"code":"forbidden"`) {
+		t.Errorf("a read key creating a session: %d %s", res.StatusCode, body)
+	}
+	_, doc = b.get("/dashboard/settings")
+	if text := doc.Find(testid("api-key")).First().Text(); !strings.Contains(text, "Leitura") || !strings.Contains(text, dashEmail) {
+		t.Errorf("the read key's row: %q", text)
+	}
 	// Every settings form needs the session's token.
-	for _, path := range []string{"/dashboard/settings", "/dashboard/settings/secret", "/dashboard/settings/keys", revoke} {
+	for _, path := range []string{"/dashboard/settings", "/dashboard/settings/secret", "/dashboard/settings/secret/reveal", "/dashboard/settings/keys", revoke} {
 		if res, _ := b.post(path, url.Values{"name": {"x"}}); res.StatusCode != http.StatusForbidden {
 			t.Errorf("POST %s without the token: %d", path, res.StatusCode)
 		}

@@ -20,6 +20,8 @@ func HTTPStatus(code checkout.Code) int {
 		return http.StatusUnprocessableEntity
 	case checkout.CodeUnauthorized:
 		return http.StatusUnauthorized
+	case checkout.CodeForbidden:
+		return http.StatusForbidden
 	case checkout.CodeNotFound:
 		return http.StatusNotFound
 	case checkout.CodeConflict, checkout.CodeEmptyCart:
@@ -103,6 +105,7 @@ var errorMessages = map[checkout.Code]string{
 	checkout.CodeGatewayAuth:       "the payment gateway refused the checkout's credentials",
 	checkout.CodeCanceled:          "the request was canceled",
 	checkout.CodeUnauthorized:      "a valid API key is required (Authorization: Bearer <key>)",
+	checkout.CodeForbidden:         "this API key may not do this",
 	checkout.CodeIdempotencyReused: "this Idempotency-Key was used with another request body",
 	checkout.CodeTooManyAttempts:   "too many failed attempts; wait before retrying",
 	checkout.CodeInternal:          "internal error",

@@ -20,7 +20,7 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 		checkout.CodeEmptyCart: 409, checkout.CodeRateLimited: 503, checkout.CodeUnavailable: 503,
 		checkout.CodeCanceled: 503, checkout.CodeGatewayAuth: 502, checkout.CodeInternal: 500, "whatever": 500,
 		checkout.CodeUnauthorized: 401, checkout.CodeIdempotencyReused: 422,
-		checkout.CodeTooManyAttempts: 429,
+		checkout.CodeTooManyAttempts: 429, checkout.CodeForbidden: 403,
 	}
 	for code, status := range want {
 		if got := HTTPStatus(code); got != status {

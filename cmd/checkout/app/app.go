@@ -73,6 +73,10 @@ type closingStore interface {
 	merchant.SettingsStore
 	merchant.UserStore
 	merchant.ThrottleStore
+	merchant.InvitationStore
+	merchant.AuditStore
+	merchant.UserSessionStore
+	merchant.TOTPStore
 	Sessions() merchant.SessionStore
 	// Outbox returns the notifications' outbox in the store's database.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
@@ -98,6 +102,7 @@ type App struct {
 	qrImages *qr.Images
 
 	accounts  *merchant.Accounts // the dashboard's users
+	audit     *merchant.AuditLog // who changed what
 	firstUser *firstUser         // made at this start with a random password, printed once by the banner
 
 	clientID, clientSecret, webhookSecret string
@@ -229,6 +234,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Settings:      a.merchant.settings,
 		Keys:          a.merchant.keys,
 		Notifications: a.merchant.log,
+		Audit:         a.audit,
 		Sessions:      store.Sessions(),
 		PublicURL:     cfg.PublicURL,
 	})

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -85,7 +86,7 @@ func BenchmarkCreateSessions(b *testing.B) {
 }
 
 func benchCreateSessions(b *testing.B, r *running) {
-	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark")
+	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark", merchant.ScopeWrite, merchant.ActorCLI)
 	if err != nil {
 		b.Fatal(err)
 	}

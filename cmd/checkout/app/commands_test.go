@@ -23,7 +23,7 @@ func TestCommandsRefuseAnEmptyPostgreSQLDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	_, _, err = app.OpenKeys(ctx, cfg)
+	_, _, _, err = app.OpenKeys(ctx, cfg)
 	var ce *app.ConfigError
 	if !errors.As(err, &ce) || ce.Var != "CHECKOUT_DATABASE_URL" || !strings.Contains(ce.Msg, "holds no checkout tables") ||
 		strings.Contains(err.Error(), "postgres://") {
@@ -31,7 +31,7 @@ func TestCommandsRefuseAnEmptyPostgreSQLDatabase(t *testing.T) {
 	}
 	// A server's start makes the tables; the commands then work.
 	start(t, func(c *app.Config) { c.DatabaseURL = dbURL }).stop()
-	keys, closeStore, err := app.OpenKeys(ctx, cfg)
+	keys, _, closeStore, err := app.OpenKeys(ctx, cfg)
 	if err != nil {
 		t.Fatalf("OpenKeys after a server's start: %v", err)
 	}

@@ -78,6 +78,9 @@ type Config struct {
 	// SessionRetention (CHECKOUT_RETENTION_SESSIONS) is how long after its expiry a checkout
 	// session that never got an order is kept.
 	SessionRetention time.Duration
+	// AuditRetention (CHECKOUT_RETENTION_AUDIT) is how long the dashboard's audit log keeps an
+	// entry.
+	AuditRetention time.Duration
 
 	// ReconcileInterval is the reconciler's pass interval; 0 or less turns the reconciler off.
 	ReconcileInterval time.Duration
@@ -143,6 +146,7 @@ func Defaults() Config {
 		CartRetention:      checkout.DefaultCartRetention,
 		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
 		SessionRetention:   checkout.DefaultSessionRetention,
+		AuditRetention:     merchant.DefaultAuditRetention,
 		WebhooksEnabled:    true,
 	}
 }
@@ -217,6 +221,7 @@ func settings() []setting {
 		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
 		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
 		{"CHECKOUT_RETENTION_SESSIONS", "retention-sessions", "how long after its expiry a checkout session without an order is kept", duration(func(c *Config) *time.Duration { return &c.SessionRetention })},
+		{"CHECKOUT_RETENTION_AUDIT", "retention-audit", "how long the dashboard's audit log keeps an entry", duration(func(c *Config) *time.Duration { return &c.AuditRetention })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < 0 {
@@ -267,6 +272,7 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RETENTION_CARTS":       func(c Config) string { return c.CartRetention.String() },
 	"CHECKOUT_RETENTION_WEBHOOK_IDS": func(c Config) string { return c.WebhookIDRetention.String() },
 	"CHECKOUT_RETENTION_SESSIONS":    func(c Config) string { return c.SessionRetention.String() },
+	"CHECKOUT_RETENTION_AUDIT":       func(c Config) string { return c.AuditRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
 	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },

@@ -21,7 +21,8 @@ type firstUser struct{ email, password string }
 // exist yet, else admin@localhost with a random password when there is no user at all. A
 // random password is kept to be printed once by the banner; it is never logged.
 func (a *App) setupAccounts(ctx context.Context) error {
-	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock})
+	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store})
+	a.audit = merchant.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("app: the first dashboard user: %w", err)
@@ -37,6 +38,9 @@ func (a *App) setupAccounts(ctx context.Context) error {
 
 // Accounts returns the dashboard's accounts (for tests and the user command).
 func (a *App) Accounts() *merchant.Accounts { return a.accounts }
+
+// Audit returns the dashboard's audit log (for tests).
+func (a *App) Audit() *merchant.AuditLog { return a.audit }
 
 // pruneAccess deletes expired sessions and forgotten failed sign-ins every interval until ctx
 // ends, in small statements that never hold up a shopper.
@@ -56,6 +60,12 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 		}
 		if _, err := a.accounts.Prune(ctx); err != nil {
 			a.log.Warn("pruning failed sign-ins", "err", err)
+		}
+		if _, err := a.accounts.PruneSessions(ctx); err != nil {
+			a.log.Warn("pruning users' sessions", "err", err)
+		}
+		if _, err := a.audit.Prune(ctx); err != nil {
+			a.log.Warn("pruning the audit log", "err", err)
 		}
 	}
 }
@@ -82,12 +92,13 @@ func printFirstUser(w io.Writer, f *firstUser, cmd string) {
 }
 
 // OpenAccounts opens the configured store, which a server must have made (a *ConfigError
-// says so otherwise), and returns the dashboard's accounts on it, for the `checkout user`
-// command. Call close when done.
-func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, closeStore func() error, err error) {
+// says so otherwise), and returns the dashboard's accounts on it and its audit log, for the
+// `checkout user` command. Call close when done.
+func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, audit *merchant.AuditLog, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock}), st.Close, nil
+	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st}),
+		merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }

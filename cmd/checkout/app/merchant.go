@@ -124,12 +124,12 @@ func (a *App) MerchantSettings() *merchant.SettingsManager { return a.merchant.s
 // OpenKeys opens the configured store, which a server must have made (a *ConfigError says so
 // otherwise), for the `checkout apikey` commands and returns its API keys; closeStore
 // releases it.
-func OpenKeys(ctx context.Context, cfg Config) (keys *merchant.Keys, closeStore func() error, err error) {
+func OpenKeys(ctx context.Context, cfg Config) (keys *merchant.Keys, audit *merchant.AuditLog, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return merchant.NewKeys(st, merchant.KeysOptions{}), st.Close, nil
+	return merchant.NewKeys(st, merchant.KeysOptions{}), merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }
 
 // merchantBanner prints the merchant API's address and the demo merchant page's.

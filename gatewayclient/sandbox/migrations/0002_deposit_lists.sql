@@ -1,4 +1,4 @@
--- What GET /deposit reads over millions of deposits (see lists.go and counts.go).
+-- What GET /deposit reads over millions of deposits (see lists.go; 0003 drops the count tables).
 
 -- Newest-first pages, by date alone or within statuses, and amount ranges. Each index holds
 -- every filter column, so a page's ids and a count come from the index alone.

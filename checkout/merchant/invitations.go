@@ -1,0 +1,142 @@
+package merchant
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// InvitationLifetime is how long an invitation link may be used (once).
+const InvitationLifetime = 72 * time.Hour
+
+// Invitation lets the holder of its link become a user with its e-mail and role, once, before
+// it expires. Only the SHA-256 of the link's token is stored.
+type Invitation struct {
+	ID        string
+	TokenHash string // hex SHA-256 of the token
+	Email     string
+	Role      Role
+	InvitedBy string // the inviter's e-mail, or "cli"
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    time.Time // zero: not used yet
+}
+
+// InvitationStore keeps invitations. Implementations must pass checkout/storetest.
+type InvitationStore interface {
+	// CreateInvitation stores a new invitation.
+	CreateInvitation(ctx context.Context, inv Invitation) error
+	// InvitationByTokenHash returns the invitation with that token hash, or
+	// checkout.ErrNotFound.
+	InvitationByTokenHash(ctx context.Context, hash string) (*Invitation, error)
+	// PendingInvitations lists the invitations neither used nor expired at now, newest first.
+	PendingInvitations(ctx context.Context, now time.Time) ([]Invitation, error)
+	// AcceptInvitation marks the invitation used at at and creates u, in one transaction: an
+	// invitation already used or expired at at gives ErrInvitationInvalid, a taken e-mail
+	// ErrEmailTaken (and the invitation stays unused).
+	AcceptInvitation(ctx context.Context, id string, u User, at time.Time) error
+	// DeleteInvitation withdraws an invitation, or returns checkout.ErrNotFound.
+	DeleteInvitation(ctx context.Context, id string) error
+}
+
+// ErrInvitationInvalid: the link is unknown, used or expired (one error for the three, so
+// that a link reveals nothing).
+var ErrInvitationInvalid = &checkout.Error{Code: checkout.CodeNotFound, Message: "this invitation is unknown, used or expired"}
+
+// hashToken is the stored form of an invitation's token.
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte("invitation:" + token))
+	return hex.EncodeToString(sum[:])
+}
+
+// Invite makes an invitation for email to join with role, made by invitedBy (an e-mail, or
+// "cli"). It returns the token of the link (shown once to the inviter: the product sends no
+// e-mail) and the invitation. A bad e-mail or role is a *checkout.FieldErrors, an e-mail a
+// user already has ErrEmailTaken.
+func (a *Accounts) Invite(ctx context.Context, email string, role Role, invitedBy string) (string, *Invitation, error) {
+	if a.invitations == nil {
+		return "", nil, errors.New("merchant: invitations are not configured")
+	}
+	email = NormalizeEmail(email)
+	if err := fieldErrors(checkEmail(email), checkRole(role)); err != nil {
+		return "", nil, err
+	}
+	if _, err := a.users.UserByEmail(ctx, email); err == nil {
+		return "", nil, ErrEmailTaken
+	} else if !errors.Is(err, checkout.ErrNotFound) {
+		return "", nil, fmt.Errorf("merchant: inviting %s: %w", email, err)
+	}
+	token := newToken()
+	now := a.now().UTC()
+	inv := Invitation{ID: a.newID(), TokenHash: hashToken(token), Email: email, Role: role, InvitedBy: invitedBy,
+		CreatedAt: now, ExpiresAt: now.Add(InvitationLifetime)}
+	if err := a.invitations.CreateInvitation(ctx, inv); err != nil {
+		return "", nil, fmt.Errorf("merchant: inviting %s: %w", email, err)
+	}
+	return token, &inv, nil
+}
+
+// Invitation returns the usable invitation of a link's token, or ErrInvitationInvalid.
+func (a *Accounts) Invitation(ctx context.Context, token string) (*Invitation, error) {
+	if a.invitations == nil || token == "" || len(token) > 128 {
+		return nil, ErrInvitationInvalid
+	}
+	inv, err := a.invitations.InvitationByTokenHash(ctx, hashToken(token))
+	if errors.Is(err, checkout.ErrNotFound) {
+		return nil, ErrInvitationInvalid
+	}
+	if err != nil {
+		return nil, fmt.Errorf("merchant: reading an invitation: %w", err)
+	}
+	if !inv.UsedAt.IsZero() || !a.now().Before(inv.ExpiresAt) {
+		return nil, ErrInvitationInvalid
+	}
+	return inv, nil
+}
+
+// AcceptInvitation makes the user of an invitation's link with the password they chose: the
+// link is then used. A bad password is a *checkout.FieldErrors on FieldPassword (the link
+// stays usable), a link unknown, used or expired ErrInvitationInvalid.
+func (a *Accounts) AcceptInvitation(ctx context.Context, token, password string) (*User, error) {
+	inv, err := a.Invitation(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if err := fieldErrors(CheckPassword(password, inv.Email)); err != nil {
+		return nil, err
+	}
+	hash, err := a.hasher.Hash(ctx, password)
+	if err != nil {
+		return nil, err
+	}
+	now := a.now()
+	u := User{ID: a.newID(), Email: inv.Email, Role: inv.Role, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
+	if err := a.invitations.AcceptInvitation(ctx, inv.ID, u, now); err != nil {
+		if errors.Is(err, ErrInvitationInvalid) || errors.Is(err, ErrEmailTaken) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("merchant: accepting an invitation: %w", err)
+	}
+	return &u, nil
+}
+
+// PendingInvitations lists the invitations still usable, newest first.
+func (a *Accounts) PendingInvitations(ctx context.Context) ([]Invitation, error) {
+	if a.invitations == nil {
+		return nil, nil
+	}
+	return a.invitations.PendingInvitations(ctx, a.now())
+}
+
+// WithdrawInvitation deletes an invitation: its link stops working.
+func (a *Accounts) WithdrawInvitation(ctx context.Context, id string) error {
+	if a.invitations == nil {
+		return checkout.ErrNotFound
+	}
+	return a.invitations.DeleteInvitation(ctx, id)
+}

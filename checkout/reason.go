@@ -1,0 +1,203 @@
+package checkout
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// ReasonCode says, in a stable code, why an order's state changed (an entry of its history) or
+// why a payment attempt failed. The code and the Reason's parameters are stored; the words are
+// the reader's: the dashboard renders them in its language, the merchant API in English
+// (Reason.String).
+type ReasonCode string
+
+// Reason codes. The parameters of each are named beside it.
+const (
+	ReasonNone           ReasonCode = ""                  // no code: Detail alone (a note stored before codes)
+	ReasonOrderPlaced    ReasonCode = "order_placed"      // the shopper placed the order
+	ReasonQRGenerated    ReasonCode = "qr_generated"      // the first QR code is ready
+	ReasonQRRenewed      ReasonCode = "qr_renewed"        // Attempt: a new QR code is ready
+	ReasonDeposit        ReasonCode = "deposit"           // DepositStatus, Detail (the gateway's message), Paid > Amount when overpaid
+	ReasonLatePayment    ReasonCode = "late_payment"      // paid after the QR code's deadline; Paid > Amount when overpaid
+	ReasonUnderpaid      ReasonCode = "underpaid"         // Paid of Amount
+	ReasonPaidTwice      ReasonCode = "paid_twice"        // Paid (to refund) through DepositID
+	ReasonQRExpired      ReasonCode = "qr_expired"        // DepositStatus and Detail when the gateway reported it
+	ReasonGatewayRefused ReasonCode = "gateway_refused"   // Detail: the gateway's (or the client's) error
+	ReasonNoTransaction  ReasonCode = "no_transaction_id" // the gateway answered without a transaction id
+	ReasonNoPixCode      ReasonCode = "no_pix_code"       // the gateway answered without a PIX code
+	ReasonAmountMismatch ReasonCode = "amount_mismatch"   // the transaction asks Asked, the order is Amount
+	ReasonBRCodeInvalid  ReasonCode = "brcode_invalid"    // Detail: why the PIX code does not decode
+	ReasonBRCodeAmount   ReasonCode = "brcode_amount"     // the PIX code asks Asked, the order is Amount
+)
+
+// ReasonCodes lists every code but ReasonNone, for documentation and tests.
+func ReasonCodes() []ReasonCode {
+	return []ReasonCode{ReasonOrderPlaced, ReasonQRGenerated, ReasonQRRenewed, ReasonDeposit, ReasonLatePayment,
+		ReasonUnderpaid, ReasonPaidTwice, ReasonQRExpired, ReasonGatewayRefused, ReasonNoTransaction,
+		ReasonNoPixCode, ReasonAmountMismatch, ReasonBRCodeInvalid, ReasonBRCodeAmount}
+}
+
+// Reason is why an order's state changed, or why an attempt failed: a code and its parameters
+// (the JSON fields, stored beside the code), plus Detail, text that no code can hold: the
+// gateway's own message, or the whole reason of an entry stored before codes (Code ReasonNone).
+type Reason struct {
+	Code          ReasonCode                  `json:"-"`
+	Attempt       int                         `json:"attempt,omitempty"`
+	DepositStatus gatewayclient.DepositStatus `json:"depositStatus,omitempty"`
+	DepositID     string                      `json:"depositId,omitempty"`
+	Paid          gatewayclient.Cents         `json:"paid,omitempty"`
+	Asked         gatewayclient.Cents         `json:"asked,omitempty"`
+	Amount        gatewayclient.Cents         `json:"amount,omitempty"`
+	Detail        string                      `json:"-"`
+}
+
+// Note is a reason without code: text shown as it is.
+func Note(text string) Reason { return Reason{Detail: text} }
+
+// IsZero reports whether r says nothing.
+func (r Reason) IsZero() bool { return r == Reason{} }
+
+// Overpaid reports whether a payment reason records more paid than the order's amount.
+func (r Reason) Overpaid() bool { return r.Amount > 0 && r.Paid > r.Amount }
+
+// String is the reason in English, in the words stored before codes existed (the merchant
+// API's history "reason" keeps them, and logs use them); "" for the zero Reason.
+func (r Reason) String() string {
+	switch r.Code {
+	case ReasonOrderPlaced:
+		return "order placed"
+	case ReasonQRGenerated:
+		return "qr code generated"
+	case ReasonQRRenewed:
+		return fmt.Sprintf("new qr code (attempt %d)", r.Attempt)
+	case ReasonDeposit:
+		return "deposit " + string(r.DepositStatus) + withDetail(r.Detail) + r.overpaidText()
+	case ReasonLatePayment:
+		return "late payment" + r.overpaidText()
+	case ReasonUnderpaid:
+		return fmt.Sprintf("underpaid: %d of %d cents paid", int64(r.Paid), int64(r.Amount))
+	case ReasonPaidTwice:
+		return fmt.Sprintf("paid twice: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID)
+	case ReasonQRExpired:
+		if r.DepositStatus == "" {
+			return "qr expired"
+		}
+		return "qr expired (deposit " + string(r.DepositStatus) + withDetail(r.Detail) + ")"
+	case ReasonGatewayRefused:
+		return "gateway refused the transaction: " + r.Detail
+	case ReasonNoTransaction:
+		return "the gateway answered without a transaction id"
+	case ReasonNoPixCode:
+		return "the gateway answered without a PIX code"
+	case ReasonAmountMismatch:
+		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", int64(r.Asked), int64(r.Amount))
+	case ReasonBRCodeInvalid:
+		return "the PIX code does not decode: " + r.Detail
+	case ReasonBRCodeAmount:
+		return fmt.Sprintf("the PIX code is for %d cents, the order for %d", int64(r.Asked), int64(r.Amount))
+	}
+	return r.Detail
+}
+
+func withDetail(d string) string {
+	if d == "" {
+		return ""
+	}
+	return ": " + d
+}
+
+func (r Reason) overpaidText() string {
+	if !r.Overpaid() {
+		return ""
+	}
+	return fmt.Sprintf(" (overpaid: %d cents paid for %d)", int64(r.Paid), int64(r.Amount))
+}
+
+// ParseReason reads a reason stored as English text before codes existed (String's words) back
+// into its code and parameters. Text of no known form, or whose reading does not give the same
+// text back, is kept whole as a note (ReasonNone with Detail), so nothing is lost or misread.
+func ParseReason(text string) Reason {
+	r := parseReason(text)
+	if r.String() != text {
+		return Note(text)
+	}
+	return r
+}
+
+func parseReason(s string) Reason {
+	fixed := map[string]ReasonCode{
+		"order placed":      ReasonOrderPlaced,
+		"qr code generated": ReasonQRGenerated,
+		"late payment":      ReasonLatePayment,
+		"qr expired":        ReasonQRExpired,
+		"the gateway answered without a transaction id": ReasonNoTransaction,
+		"the gateway answered without a PIX code":       ReasonNoPixCode,
+	}
+	if c, ok := fixed[s]; ok {
+		return Reason{Code: c}
+	}
+	var r Reason
+	var a, b int64
+	switch {
+	case strings.HasPrefix(s, "new qr code (attempt "):
+		r.Code = ReasonQRRenewed
+		_, _ = fmt.Sscanf(s, "new qr code (attempt %d)", &r.Attempt)
+	case strings.HasPrefix(s, "underpaid: "):
+		r.Code = ReasonUnderpaid
+		_, _ = fmt.Sscanf(s, "underpaid: %d of %d cents paid", &a, &b)
+		r.Paid, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
+	case strings.HasPrefix(s, "paid twice: refund "):
+		r.Code = ReasonPaidTwice
+		_, _ = fmt.Sscanf(s, "paid twice: refund %d cents (deposit %s", &a, &r.DepositID)
+		r.Paid, r.DepositID = gatewayclient.Cents(a), strings.TrimSuffix(r.DepositID, ")")
+	case strings.HasPrefix(s, "late payment ("):
+		r.Code = ReasonLatePayment
+		r.Paid, r.Amount = parseOverpaid(strings.TrimPrefix(s, "late payment"))
+	case strings.HasPrefix(s, "qr expired (deposit ") && strings.HasSuffix(s, ")"):
+		r.Code = ReasonQRExpired
+		r.DepositStatus, r.Detail = parseDeposit(s[len("qr expired (deposit ") : len(s)-1])
+	case strings.HasPrefix(s, "deposit "):
+		r.Code = ReasonDeposit
+		rest := s[len("deposit "):]
+		if i := strings.LastIndex(rest, " (overpaid: "); i >= 0 {
+			r.Paid, r.Amount = parseOverpaid(rest[i:])
+			rest = rest[:i]
+		}
+		r.DepositStatus, r.Detail = parseDeposit(rest)
+	case strings.HasPrefix(s, "gateway refused the transaction: "):
+		r.Code, r.Detail = ReasonGatewayRefused, s[len("gateway refused the transaction: "):]
+	case strings.HasPrefix(s, "the transaction amount "):
+		r.Code = ReasonAmountMismatch
+		_, _ = fmt.Sscanf(s, "the transaction amount %d differs from the order amount %d", &a, &b)
+		r.Asked, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
+	case strings.HasPrefix(s, "the PIX code does not decode: "):
+		r.Code, r.Detail = ReasonBRCodeInvalid, s[len("the PIX code does not decode: "):]
+	case strings.HasPrefix(s, "the PIX code is for "):
+		r.Code = ReasonBRCodeAmount
+		_, _ = fmt.Sscanf(s, "the PIX code is for %d cents, the order for %d", &a, &b)
+		r.Asked, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
+	default:
+		return Note(s)
+	}
+	return r
+}
+
+// parseDeposit reads "STATUS" or "STATUS: detail"; the status is the gateway's upper-case name.
+func parseDeposit(s string) (gatewayclient.DepositStatus, string) {
+	status, detail, _ := strings.Cut(s, ": ")
+	for _, c := range status {
+		if (c < 'A' || c > 'Z') && c != '_' {
+			return "", s
+		}
+	}
+	return gatewayclient.DepositStatus(status), detail
+}
+
+// parseOverpaid reads " (overpaid: P cents paid for A)".
+func parseOverpaid(s string) (paid, amount gatewayclient.Cents) {
+	var p, a int64
+	_, _ = fmt.Sscanf(s, " (overpaid: %d cents paid for %d)", &p, &a)
+	return gatewayclient.Cents(p), gatewayclient.Cents(a)
+}

@@ -1,0 +1,127 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
+)
+
+// The own account page: one's password, sessions and second factor, for every role.
+
+// accountNotices are the notices of the account page after an action (?done=…).
+var accountNotices = map[string]string{"password": "account.password_changed", "ended": "account.session_ended",
+	"totp_on": "account.totp_enabled", "totp_off": "account.totp_disabled"}
+
+// accountPage is GET /dashboard/account.
+func (d *Dashboard) accountPage(w http.ResponseWriter, r *http.Request) {
+	v := d.accountView(r)
+	if key := accountNotices[r.URL.Query().Get("done")]; key != "" {
+		v.Notice = views.T(v.Lang, key)
+	}
+	d.site.Render(w, r, http.StatusOK, views.AccountPage(v))
+}
+
+// accountView is the account page of the signed-in user.
+func (d *Dashboard) accountView(r *http.Request) views.AccountView {
+	ctx := r.Context()
+	u := userOf(r)
+	v := views.AccountView{DashPage: d.page(r, "account"), Email: u.Email, Errors: map[string]string{},
+		PasswordAction: respond.Link(r, Path+"/account/password"), TOTPEnabled: u.TOTPEnabled()}
+	d.totpView(r, &v)
+	sessions, err := d.accounts.Sessions(ctx, u.ID)
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(ctx))
+	}
+	current := d.sessions.GetString(ctx, sessID)
+	for _, s := range sessions {
+		v.Sessions = append(v.Sessions, views.SessionRow{CreatedAt: s.CreatedAt, SeenAt: s.SeenAt, Address: s.Address,
+			UserAgent: s.UserAgent, Current: s.ID == current,
+			EndAction: respond.Link(r, Path+"/account/sessions/"+url.PathEscape(s.ID)+"/end")})
+	}
+	return v
+}
+
+// changePassword is POST /dashboard/account/password: the current password proves it is the
+// user (a wrong one counts as a failed sign-in); the new one follows the rules of every new
+// password. Every other session of the user ends; this one goes on, with a new token.
+func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(r)
+	pw, confirm := r.PostForm.Get("new_password"), r.PostForm.Get("password_confirm")
+	var err error
+	var changed *merchant.User
+	if pw != confirm {
+		err = errPasswordsDiffer
+	} else {
+		changed, err = d.accounts.ChangePassword(ctx, u.ID, r.PostForm.Get("current_password"), pw, respond.ClientIP(r),
+			d.sessions.GetString(ctx, sessID))
+	}
+	var fe *checkout.FieldErrors
+	var te *merchant.ThrottledError
+	switch {
+	case errors.Is(err, merchant.ErrBadCredentials), errors.As(err, &te):
+		v := d.accountView(r)
+		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
+		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCurrentPassword)
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
+		return
+	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
+		v := d.accountView(r)
+		v.Errors["new_password"] = passwordError(v.Lang, err)
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
+		return
+	case err != nil:
+		d.site.Fail(w, r, err)
+		return
+	}
+	if err := d.sessions.RenewToken(ctx); err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(changed))
+	d.record(r, merchant.AuditPasswordChanged, u.Email, merchant.DetailOtherSessionsEnded)
+	respond.Redirect(w, r, Path+"/account?done=password")
+}
+
+// endSession is POST /dashboard/account/sessions/{id}/end: one of the user's sessions ends at
+// its next request (this one at once: it is signed out).
+func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(r)
+	id := chi.URLParam(r, "id")
+	var ended *merchant.UserSession
+	if list, err := d.accounts.Sessions(ctx, u.ID); err == nil {
+		for i := range list {
+			if list[i].ID == id {
+				ended = &list[i]
+			}
+		}
+	}
+	if err := d.accounts.EndSession(ctx, u.ID, id); err != nil {
+		if checkout.ErrorCode(err) == checkout.CodeNotFound {
+			d.notFound(w, r)
+			return
+		}
+		d.site.Fail(w, r, err)
+		return
+	}
+	detail := ""
+	if ended != nil {
+		detail = "signed in from " + ended.Address + " at " + ended.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")
+	}
+	d.record(r, merchant.AuditSessionEnded, u.Email, detail)
+	if id == d.sessions.GetString(ctx, sessID) {
+		_ = d.sessions.Destroy(ctx)
+		respond.Redirect(w, r, Path+"/login?signed_out=1")
+		return
+	}
+	respond.Redirect(w, r, Path+"/account?done=ended")
+}

@@ -1,0 +1,82 @@
+package dashboard_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+)
+
+// testSecret signs the notifications of the tests that configure a receiver.
+const testSecret = "whsec_dGVzdC1zZWNyZXQtb2YtdGhlLWRhc2hib2FyZC10ZXN0cw"
+
+// receiver is a merchant's server for test notifications: it checks the signature and answers
+// status with body; it sends the verified ping's body on got.
+func receiver(t *testing.T, status int, body string, got chan<- map[string]any) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if err := (webhook.Verifier{Secret: testSecret}).Verify(r.Header, b); err != nil {
+			t.Errorf("the ping's signature: %v", err)
+		}
+		var ev map[string]any
+		_ = json.Unmarshal(b, &ev)
+		if got != nil {
+			got <- ev
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTestNotification: the settings page sends a signed ping to the URL in force and shows
+// the answer's status, time and the start of its body; a failing receiver shows as failed;
+// both are in the audit log.
+func TestTestNotification(t *testing.T) {
+	got := make(chan map[string]any, 1)
+	ok := receiver(t, http.StatusOK, "  ok-from-erp\x00 \n", got)
+	e := newEnv(t, func(o *envOptions) {
+		o.merchant = merchant.SettingsConfig{WebhookURL: ok.URL + "/hook?token=s3cr3t", WebhookSecret: testSecret}
+	})
+	b := e.browser()
+	csrf := b.login()
+	res, doc := b.post("/dashboard/settings/ping", url.Values{"csrf_token": {csrf}})
+	result := doc.Find(testid("ping-result")).Text()
+	if res.StatusCode != http.StatusOK || !strings.Contains(result, "HTTP 200") || doc.Find(testid("ping-excerpt")).Text() != "ok-from-erp" ||
+		strings.Contains(result, "s3cr3t") {
+		t.Fatalf("ping: %d %q", res.StatusCode, result)
+	}
+	ev := <-got
+	if ev["type"] != merchant.PingType || ev["data"].(map[string]any)["sentBy"] != dashEmail {
+		t.Errorf("the ping's body: %v", ev)
+	}
+	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditPing})
+	if len(entries) != 1 || !strings.Contains(entries[0].Detail, "HTTP 200") || strings.Contains(entries[0].Detail, "s3cr3t") {
+		t.Errorf("audit: %+v", entries)
+	}
+
+	bad := receiver(t, http.StatusInternalServerError, "boom", nil)
+	e2 := newEnv(t, func(o *envOptions) {
+		o.merchant = merchant.SettingsConfig{WebhookURL: bad.URL, WebhookSecret: testSecret}
+	})
+	b2 := e2.browser()
+	_, doc = b2.post("/dashboard/settings/ping", url.Values{"csrf_token": {b2.login()}})
+	if result := doc.Find(testid("ping-result")).Text(); !strings.Contains(result, "HTTP 500") || doc.Find(testid("ping-excerpt")).Text() != "boom" {
+		t.Errorf("a failing receiver: %q", result)
+	}
+	// Without a URL there is nothing to test.
+	e3 := newEnv(t)
+	b3 := e3.browser()
+	if res, _ := b3.post("/dashboard/settings/ping", url.Values{"csrf_token": {b3.login()}}); res.StatusCode != http.StatusConflict {
+		t.Errorf("a ping without a URL: %d", res.StatusCode)
+	}
+}

@@ -1,0 +1,312 @@
+package dashboard_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+)
+
+// Who may use each dashboard route, written from the description of the roles (not
+// from merchant.Permissions, so that a wrong entry there fails here). A route the router serves
+// that is missing here fails the test: a new route must say who may use it.
+var (
+	everyone   = []merchant.Role{merchant.RoleOwner, merchant.RoleDeveloper, merchant.RoleOperator, merchant.RoleViewer}
+	shopStaff  = []merchant.Role{merchant.RoleOwner, merchant.RoleOperator}
+	integrator = []merchant.Role{merchant.RoleOwner, merchant.RoleDeveloper}
+	ownersOnly = []merchant.Role{merchant.RoleOwner}
+)
+
+// publicRoutes need no session.
+var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /invite/{token}", "POST /invite/{token}",
+	"GET /login/2fa", "POST /login/2fa"}
+
+// routeCase is one route: who may use it, and the form an allowed user posts.
+type routeCase struct {
+	allowed []merchant.Role
+	form    func(f *roleFixture) url.Values
+	// unprocessable: an allowed role's URL-encoded form gets 422 (the route takes what such a
+	// body cannot carry, a file), which still says the role got past the permission check.
+	unprocessable bool
+}
+
+var routeCases = map[string]routeCase{
+	"GET /":                 {allowed: everyone},
+	"GET /orders":           {allowed: everyone},
+	"GET /orders/{id}":      {allowed: everyone},
+	"GET /products":         {allowed: everyone},
+	"GET /deposits":         {allowed: everyone},
+	"GET /deposits/{id}":    {allowed: everyone},
+	"GET /deposits.csv":     {allowed: everyone},
+	"GET /withdrawals":      {allowed: everyone},
+	"GET /withdrawals/{id}": {allowed: everyone},
+	"GET /withdrawals.csv":  {allowed: everyone},
+	"POST /products": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{checkout.FieldTitle: {"Caneca"}, checkout.FieldUnitPrice: {"39,90"}, "active": {"true"}}
+	}},
+	"GET /products/{id}": {allowed: shopStaff},
+	"POST /products/{id}": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{checkout.FieldTitle: {"E-book novo"}, checkout.FieldUnitPrice: {"19,90"}, "active": {"true"}}
+	}},
+	"POST /products/{id}/active": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"active": {"false"}} }},
+	"POST /products/{id}/image":  {allowed: shopStaff, unprocessable: true},
+	"POST /settings/shipping": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"flat_rate": {"15,00"}, "free_above": {""}, "delivery_days": {"5"}}
+	}},
+	"GET /settings": {allowed: integrator},
+	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}
+	}},
+	"POST /settings/secret": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /settings/ping":   {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /settings/secret/reveal": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}}
+	}},
+	"POST /settings/keys":             {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{"name": {"ERP"}} }},
+	"POST /settings/keys/{id}/revoke": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /users":                      {allowed: ownersOnly},
+	"POST /users": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"email": {"nova@loja.example"}, "role": {"operator"}}
+	}},
+	"POST /users/{id}/role":                 {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"role": {"viewer"}} }},
+	"POST /users/{id}/remove":               {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /users/invitations/{id}/withdraw": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /audit":                            {allowed: integrator},
+	"POST /users/2fa-required":              {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
+	"GET /account":                          {allowed: everyone},
+	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
+			"password_confirm": {"uma-senha-nova-bem-longa"}}
+	}},
+	"POST /account/sessions/{id}/end": {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa":               {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa/confirm": {allowed: everyone, form: func(f *roleFixture) url.Values {
+		_, doc := f.b.get("/dashboard/account")
+		return url.Values{"code": {totpCode(f.e.t, doc.Find(testid("totp-secret")).Text(), f.e.sb.Now())}}
+	}},
+	"POST /account/2fa/disable": {allowed: everyone, form: func(*roleFixture) url.Values {
+		return url.Values{"current_password": {dashPassword}}
+	}},
+	"GET /audit.csv": {allowed: integrator},
+}
+
+// roleFixture is a checkout with a user of each role and a record of each kind, so that every
+// route has something to show.
+type roleFixture struct {
+	e   *env
+	b   *browser          // the signed-in user's
+	ids map[string]string // {id} of each route pattern
+}
+
+func newRoleFixture(t *testing.T) *roleFixture {
+	hook := receiver(t, http.StatusNoContent, "", nil)
+	e := newEnv(t, func(o *envOptions) {
+		o.merchant = merchant.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
+	})
+	ctx := context.Background()
+	for _, r := range everyone {
+		if _, err := e.dash.accounts.AddUser(ctx, string(r)+"@loja.example", dashPassword, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.seed(2, 2)
+	deps, err := e.client.ListDeposits(ctx, gatewayclient.DepositFilter{})
+	if err != nil || len(deps.Data) == 0 {
+		t.Fatalf("deposits: %v", err)
+	}
+	wds, err := e.client.ListWithdrawals(ctx, gatewayclient.WithdrawalFilter{})
+	if err != nil || len(wds.Data) == 0 {
+		t.Fatalf("withdrawals: %v", err)
+	}
+	_, key, err := e.keys.Create(ctx, "loja online", merchant.ScopeWrite, dashEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra, err := e.dash.accounts.AddUser(ctx, "extra@loja.example", dashPassword, merchant.RoleViewer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewer, err := e.dash.accounts.UserByEmail(ctx, "viewer@loja.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, inv, err := e.dash.accounts.Invite(ctx, "convidada@loja.example", merchant.RoleViewer, dashEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &roleFixture{e: e, ids: map[string]string{
+		"/orders/{id}":                     orderID(e.placeOrder()),
+		"/products/{id}":                   "ebook-receitas-do-cerrado",
+		"/products/{id}/active":            "ebook-receitas-do-cerrado",
+		"/products/{id}/image":             "ebook-receitas-do-cerrado",
+		"/deposits/{id}":                   deps.Data[0].ID,
+		"/withdrawals/{id}":                wds.Data[0].ID,
+		"/settings/keys/{id}/revoke":       key.ID,
+		"/users/{id}/role":                 viewer.ID,
+		"/users/{id}/remove":               extra.ID,
+		"/users/invitations/{id}/withdraw": inv.ID,
+	}}
+	return f
+}
+
+// path is the URL of a route pattern with its {id} filled in.
+func (f *roleFixture) path(pattern string) string {
+	p := pattern
+	if id, ok := f.ids[pattern]; ok {
+		p = strings.Replace(pattern, "{id}", url.PathEscape(id), 1)
+	}
+	return strings.TrimSuffix("/dashboard"+p, "/")
+}
+
+// served lists the routes the dashboard's router serves, as "METHOD /pattern".
+func served(t *testing.T, d *dashboard.Dashboard) []string {
+	var out []string
+	err := dashboard.WalkRoutes(d, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		out = append(out, method+" "+route)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRolesOnEveryRoute walks every route the router serves with a user of each role: an
+// allowed route answers 2xx (303 after a form), a refused one 403 with the dashboard's error
+// page; every page an allowed user sees is searched for links and forms to routes the role
+// may not use, which must not be there.
+func TestRolesOnEveryRoute(t *testing.T) {
+	for _, role := range everyone {
+		t.Run(string(role), func(t *testing.T) {
+			f := newRoleFixture(t)
+			b := f.e.browser()
+			f.b = b
+			csrf := b.loginAs(string(role)+"@loja.example", dashPassword)
+			// Another session of the user, for the account page to end.
+			u, _ := f.e.dash.accounts.UserByEmail(context.Background(), string(role)+"@loja.example")
+			other, err := f.e.dash.accounts.StartSession(context.Background(), u, "198.51.100.7", "another browser")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.ids["/account/sessions/{id}/end"] = other
+			routes := served(t, f.e.board)
+			if len(routes) < len(routeCases)+len(publicRoutes) {
+				t.Fatalf("the router serves only %d routes: %v", len(routes), routes)
+			}
+			// The forms last: they change what the pages show (a product deactivated, a key
+			// revoked); the password change very last, as it ends the user's other sessions.
+			rank := func(route string) string {
+				if route == "POST /account/password" {
+					return "~"
+				}
+				return route[:strings.Index(route, " ")]
+			}
+			slices.SortStableFunc(routes, func(a, b string) int { return strings.Compare(rank(a), rank(b)) })
+			for _, route := range routes {
+				if slices.Contains(publicRoutes, route) {
+					continue
+				}
+				rc, ok := routeCases[route]
+				if !ok {
+					t.Errorf("%s is served but this test does not say which roles may use it", route)
+					continue
+				}
+				method, pattern, _ := strings.Cut(route, " ")
+				path := f.path(pattern)
+				allowed := slices.Contains(rc.allowed, role)
+				var res *http.Response
+				var doc *goquery.Document
+				if method == http.MethodPost {
+					form := url.Values{}
+					if rc.form != nil {
+						form = rc.form(f)
+					}
+					form.Set("csrf_token", csrf)
+					res, doc = b.post(path, form)
+				} else {
+					res, doc = b.get(path)
+				}
+				switch {
+				case allowed && rc.unprocessable && res.StatusCode == http.StatusUnprocessableEntity:
+				case allowed && (res.StatusCode < 200 || res.StatusCode > 299) && res.StatusCode != http.StatusSeeOther:
+					t.Errorf("%s %s as %s: %d, want it allowed: %.300s", method, path, role, res.StatusCode, doc.Find("main").Text())
+				case !allowed && res.StatusCode != http.StatusForbidden:
+					t.Errorf("%s %s as %s: %d, want 403", method, path, role, res.StatusCode)
+				case !allowed && !strings.Contains(doc.Find("h1").Text(), "Acesso negado"):
+					t.Errorf("%s %s as %s: 403 without the dashboard's error page: %.300s", method, path, role, doc.Text())
+				case allowed && method == http.MethodGet && strings.HasPrefix(res.Header.Get("Content-Type"), "text/html"):
+					f.noRefusedControls(t, role, path, doc)
+				}
+			}
+		})
+	}
+}
+
+// noRefusedControls fails when a page shows role a link or form to a route it may not use.
+func (f *roleFixture) noRefusedControls(t *testing.T, role merchant.Role, page string, doc *goquery.Document) {
+	t.Helper()
+	check := func(method, target string) {
+		u, err := url.Parse(target)
+		if err != nil || !strings.HasPrefix(u.Path, "/dashboard") {
+			return
+		}
+		pattern := dashboard.MatchRoute(f.e.board, method, strings.TrimPrefix(u.Path, "/dashboard"))
+		rc, ok := routeCases[method+" "+pattern]
+		if ok && !slices.Contains(rc.allowed, role) {
+			t.Errorf("%s shows %s a control to %s %s, which the role may not use", page, role, method, u.Path)
+		}
+	}
+	doc.Find("a[href]").Each(func(_ int, s *goquery.Selection) { check(http.MethodGet, s.AttrOr("href", "")) })
+	doc.Find("form[action]").Each(func(_ int, s *goquery.Selection) {
+		check(strings.ToUpper(s.AttrOr("method", "get")), s.AttrOr("action", ""))
+	})
+}
+
+// TestPermissionTable holds merchant.Permissions to the words for what a role may not
+// do.
+func TestPermissionTable(t *testing.T) {
+	for _, tc := range []struct {
+		role merchant.Role
+		not  []merchant.Permission
+	}{
+		{merchant.RoleOwner, nil},
+		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers}},
+		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+	} {
+		for _, p := range merchant.Permissions[merchant.RoleOwner] {
+			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {
+				t.Errorf("%s can %s: %v, want %v", tc.role, p, got, want)
+			}
+		}
+	}
+	if merchant.Role("admin").Can(merchant.PermOrdersRead) {
+		t.Error("an unknown role has a permission")
+	}
+}
+
+// TestAuditActionsNamed: the audit page names every action in words, in both languages.
+func TestAuditActionsNamed(t *testing.T) {
+	for _, a := range merchant.AuditActions {
+		if !views.HasKey("audit_action." + a) {
+			t.Errorf("the catalogue has no name for the audit action %q", a)
+		}
+	}
+	for _, d := range merchant.DetailCodes {
+		if !views.HasKey("audit_detail." + d) {
+			t.Errorf("the catalogue has no words for the audit detail %q", d)
+		}
+	}
+}
