@@ -123,3 +123,29 @@ func TestShippingSettingsCheck(t *testing.T) {
 		}
 	}
 }
+
+// The customer form's request key carries the shipping it showed: new shipping settings
+// between the form and its submission show the form again, instead of charging what the
+// shopper was not shown.
+func TestRequestKeyTiedToShipping(t *testing.T) {
+	t.Parallel()
+	sh := checkout.Shipping{FlatRate: 1500}
+	e := newEnv(t, func(eo *envOptions) {
+		eo.serviceOptions = func(so *checkout.ServiceOptions) {
+			so.Shipping = func(context.Context) (checkout.Shipping, error) { return sh, nil }
+		}
+	})
+	cart := e.cart(map[checkout.ProductID]int{caneca: 1})
+	shown := checkout.NewRequestKeyShipping(cart, 1500)
+	sh.FlatRate = 2500 // the merchant changes shipping while the form is open
+	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: shown, Customer: customer(), Address: address()})
+	var fe *checkout.FieldErrors
+	if !errors.As(err, &fe) || fe.Code(checkout.FieldRequestKey) != "cart_changed" {
+		t.Fatalf("new shipping since the form: %v", err)
+	}
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewRequestKeyShipping(cart, 2500),
+		Customer: customer(), Address: address()})
+	if err != nil || o.Shipping != 2500 {
+		t.Fatalf("with the form showing the new shipping: %+v, %v", o, err)
+	}
+}

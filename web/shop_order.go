@@ -37,7 +37,7 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *c
 	v := views.CustomerView{
 		Page:       s.site.Page(r),
 		Action:     respond.Link(r, checkoutPath(c.ID)),
-		RequestKey: checkout.NewRequestKey(c),
+		RequestKey: checkout.NewRequestKeyShipping(c, ship.Amount),
 		Physical:   c.NeedsAddress(),
 		Values:     values,
 		Errors:     errs,
