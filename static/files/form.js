@@ -1,8 +1,7 @@
-// The customer form: moves the focus to the error summary (browsers block autofocus inside a
-// cross-site frame), checks a field marked data-check when the shopper leaves it (with the
-// server's rules: checkout.CheckFormField; a test runs both over checkout/testdata/
-// fieldchecks.json), takes a field's error away as soon as the shopper changes its value, and
-// fills the address in from the CEP as soon as one is typed.
+// The customer form: focuses the error summary (autofocus is blocked in cross-site frames),
+// checks a data-check field on leaving it by the server's rules (checkout.CheckFormField; a
+// test runs both over checkout/testdata/fieldchecks.json), takes a field's error away once its
+// value changes, and fills the address in from a CEP.
 // Progressive enhancement: without it the form works as it is.
 (function () {
   "use strict";
@@ -80,7 +79,7 @@
     cep: function (v) { return /^[0-9]{5}-?[0-9]{3}$/.test(v) && /[1-9]/.test(v); }
   };
 
-  // Says, politely, the error found on leaving a field (also shown beside it).
+  // Says the error found on leaving a field, politely.
   var live = document.createElement("p");
   live.className = "visually-hidden";
   live.setAttribute("aria-live", "polite");
@@ -104,11 +103,15 @@
     live.textContent = msg;
   }
 
+  // Pressing submit takes the focus first: an error shown then would move the button away
+  // from the finger and lose the click.
+  var pressing = false;
+  document.addEventListener("pointerdown", function (e) { pressing = !!(e.target.closest && e.target.closest("[type=submit]")); });
   form.addEventListener("focusout", function (e) {
     var el = e.target, check = checks[el.getAttribute && el.getAttribute("data-check")];
-    if (!check) { return; }
+    if (!check || pressing || e.relatedTarget && e.relatedTarget.type === "submit") { return; }
     var v = el.value.trim();
-    if (v === "") { return; } // a field not filled in yet: the submit says so
+    if (v === "") { return; } // not filled in yet: the submit says so
     if (bad.test(el.value)) { wrong(el, form.getAttribute("data-text-invalid-text")); } else if (!check(v)) {
       wrong(el, el.getAttribute("data-check-error"));
     } else { fixed(el); }
