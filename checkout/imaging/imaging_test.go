@@ -16,7 +16,7 @@ import (
 )
 
 // photo is a w×h JPEG with an Exif segment (a camera's, with a GPS tag) spliced in after SOI.
-func photo(t *testing.T, w, h int) []byte {
+func photo(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
@@ -122,6 +122,18 @@ func TestProcessRefuses(t *testing.T) {
 	} {
 		if _, err := imaging.Process(bytes.NewReader(c.data)); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", name, err, c.want)
+		}
+	}
+}
+
+// BenchmarkProcess is one upload of a 1200×900 photo: decoded, scaled twice, re-encoded.
+func BenchmarkProcess(b *testing.B) {
+	src := photo(b, 1200, 900)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := imaging.Process(bytes.NewReader(src)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
