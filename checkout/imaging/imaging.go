@@ -101,12 +101,18 @@ func Process(r io.Reader) (*Picture, error) {
 	opaque := isOpaque(src)
 	p := &Picture{}
 	h := sha256.New()
-	for i, w := range [2]int{SmallWidth, LargeWidth} {
-		v, err := variant(src, w, opaque)
-		if err != nil {
-			return nil, err
-		}
-		p.Variants[i] = v
+	// The large variant from the source, the small one from the large: scaling by two costs a
+	// fraction of scaling the source again, with no visible difference.
+	large, err := variant(src, LargeWidth, opaque)
+	if err != nil {
+		return nil, err
+	}
+	small, err := variant(large.img, SmallWidth, opaque)
+	if err != nil {
+		return nil, err
+	}
+	p.Variants = [2]Variant{small.Variant, large.Variant}
+	for _, v := range p.Variants {
 		h.Write(v.Data)
 	}
 	p.Key = hex.EncodeToString(h.Sum(nil))[:24]
@@ -134,8 +140,14 @@ func isOpaque(img image.Image) bool {
 	return false
 }
 
+// scaled is a variant with its pixels, to scale again.
+type scaled struct {
+	Variant
+	img *image.RGBA
+}
+
 // variant scales src to width w (never up) and encodes it.
-func variant(src image.Image, w int, opaque bool) (Variant, error) {
+func variant(src image.Image, w int, opaque bool) (scaled, error) {
 	b := src.Bounds()
 	if w > b.Dx() {
 		w = b.Dx()
@@ -144,7 +156,7 @@ func variant(src image.Image, w int, opaque bool) (Variant, error) {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	xdraw.CatmullRom.Scale(dst, dst.Bounds(), src, b, xdraw.Src, nil)
 	var buf bytes.Buffer
-	v := Variant{Width: w, Height: h}
+	v := scaled{Variant: Variant{Width: w, Height: h}, img: dst}
 	if opaque {
 		v.ContentType = "image/jpeg"
 		if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 82}); err != nil {
