@@ -20,6 +20,13 @@ import (
 // the spacing of paced calls at any rate a gateway would grant (4 per second and up).
 const ShopperGatewayWait = 250 * time.Millisecond
 
+// DefaultShopperGatewayTimeout bounds a shopper's request's whole call to the gateway, retries
+// included (ServiceOptions.ShopperGatewayTimeout): a gateway that does not answer must not
+// hold the shopper's button — nor the server's write deadline — for the client's own timeouts
+// and retries (tens of seconds). Past it the order is answered pending, its page says the PIX
+// code could not be made now, and the same idempotency key completes it later.
+const DefaultShopperGatewayTimeout = 8 * time.Second
+
 // completions are the background completions of pending attempts, at most one per order, owned
 // by the Service: Close stops them and waits for them.
 type completions struct {
@@ -130,8 +137,22 @@ func (s *Service) lockForShopper(ctx context.Context, orderID string) (unlock fu
 
 // ensureLockedForShopper is ensureLocked with the wait for the gateway bounded as
 // ensureForShopper says; the order's lock is held.
+//
+// While the gateway is known to fail (ServiceOptions.GatewayUp), a shopper's request does not
+// call it at all: the order is answered pending and its page says the PIX code could not be
+// made now. Shoppers reloading their pages during an outage thus never pile retries onto a
+// gateway that is coming back; the gateway's monitor probes it, and once it works again the
+// reconciler (and each page's next request) completes the pending attempts.
 func (s *Service) ensureLockedForShopper(ctx context.Context, orderID string, known *Order, built *gatewayclient.CreateTransactionRequest) (*Order, error) {
-	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(ctx, ShopperGatewayWait), orderID, known, built)
+	if s.gatewayUp != nil && !s.gatewayUp() {
+		if known != nil {
+			return known, nil
+		}
+		return s.Snapshot(ctx, orderID)
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.shopperTimeout)
+	defer cancel()
+	res, err := s.ensureLocked(gatewayclient.WithMaxPacingWait(cctx, ShopperGatewayWait), orderID, known, built)
 	if err != nil && errors.Is(err, gatewayclient.ErrPaced) && res != nil {
 		s.log.InfoContext(ctx, "gateway pacing its calls: the QR code is completed in the background", "number", res.Number)
 		s.completeLater(orderID)

@@ -107,6 +107,33 @@ func ErrorCode(err error) Code {
 	return CodeInternal
 }
 
+// GatewayProblem says in a few words of English what a failed gateway call met, for the log
+// line that reports it: a refusal of the credentials is never "did not answer".
+func GatewayProblem(err error) string {
+	switch {
+	case errors.Is(err, gatewayclient.ErrInvalidCredentials), errors.Is(err, gatewayclient.ErrMalformedCredentials),
+		errors.Is(err, gatewayclient.ErrUnauthorized):
+		return "gateway refused the credentials"
+	case errors.Is(err, gatewayclient.ErrForbidden):
+		return "gateway refused the permission"
+	case errors.Is(err, gatewayclient.ErrNotFound):
+		return "gateway answered 404 (check the URL's path prefix)"
+	case errors.Is(err, gatewayclient.ErrRateLimited), errors.Is(err, gatewayclient.ErrPaced):
+		return "gateway asked to slow down"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "gateway did not answer in time"
+	case errors.Is(err, gatewayclient.ErrGatewayUnavailable):
+		var api *gatewayclient.APIError
+		if errors.As(err, &api) {
+			return "gateway answered a server error"
+		}
+		return "gateway did not answer"
+	case errors.Is(err, context.Canceled):
+		return "gateway call canceled"
+	}
+	return "gateway call failed"
+}
+
 // Names of the input fields of the shopper's forms, used as the keys of FieldErrors.Fields and
 // as the names of the form inputs themselves, so that an error lands beside its input without
 // any mapping. FormField maps the gateway's field paths onto them.

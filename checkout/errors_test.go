@@ -46,3 +46,24 @@ func TestErrorCode(t *testing.T) {
 		t.Errorf("sentinel matching: %v", err)
 	}
 }
+
+// A failed gateway call is logged with what it met: a refused secret is never "did not answer".
+func TestGatewayProblemNamesTheCause(t *testing.T) {
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{&gatewayclient.TokenError{StatusCode: 401}, "gateway refused the credentials"},
+		{&gatewayclient.APIError{StatusCode: 401}, "gateway refused the credentials"},
+		{&gatewayclient.APIError{StatusCode: 403}, "gateway refused the permission"},
+		{&gatewayclient.APIError{StatusCode: 404}, "gateway answered 404 (check the URL's path prefix)"},
+		{&gatewayclient.APIError{StatusCode: 503}, "gateway answered a server error"},
+		{&gatewayclient.APIError{StatusCode: 429}, "gateway asked to slow down"},
+		{context.DeadlineExceeded, "gateway did not answer in time"},
+	}
+	for _, tc := range cases {
+		if got := checkout.GatewayProblem(tc.err); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -26,6 +26,21 @@ const numberAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 // collision (refused by the store's unique index) stays improbable for millions of orders.
 const numberLength = 8
 
+// IsOrderNumber reports whether s, case aside, is a whole order number as newOrderNumber makes
+// them ("PX-" and numberLength characters of numberAlphabet).
+func IsOrderNumber(s string) bool {
+	s = strings.ToUpper(s)
+	if len(s) != 3+numberLength || !strings.HasPrefix(s, "PX-") {
+		return false
+	}
+	for _, c := range s[3:] {
+		if !strings.ContainsRune(numberAlphabet, c) {
+			return false
+		}
+	}
+	return true
+}
+
 // newOrderNumber returns a short human order number such as "PX-7K3M9QZ2".
 func newOrderNumber() string {
 	var b [numberLength]byte

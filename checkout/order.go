@@ -92,19 +92,23 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
 		}
 	}
-	return s.place(ctx, fe, in.Customer, o)
+	return s.place(ctx, PlacementCart, fe, in.Customer, o)
 }
 
-// place checks the order o (made from a cart or a checkout session) with the checkout's own
+// place checks the order o (made from a cart or a checkout session: operation) with the checkout's own
 // rules on the customer as typed and every rule of the gateway on its transaction request,
 // adding to the violations already in fe; then stores it with its first attempt and asks the
 // gateway for its QR code (see PlaceOrder for what the returned order's status says).
-func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o *Order) (*Order, error) {
+func (s *Service) place(ctx context.Context, operation string, fe *FieldErrors, typed Customer, o *Order) (res *Order, err error) {
+	created := false
+	if s.observer != nil {
+		start := time.Now()
+		defer func() { s.observer.Placement(time.Since(start), operation, placementOutcome(res, err), created) }()
+	}
 	req := s.request(o, o.CurrentAttempt())
 	if fe := s.checkOrder(fe, typed, o, req); fe != nil {
 		return nil, fe
 	}
-	var err error
 	if o.CurrentAttempt().Request, err = json.Marshal(req); err != nil {
 		return nil, fmt.Errorf("checkout: placing an order: encoding the request: %w", err)
 	}
@@ -118,13 +122,13 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 		built = &req
 		s.log.InfoContext(ctx, "order placed", "number", stored.Number, "amount", int64(stored.Amount))
 	}
-	res, err := s.ensureForShopper(ctx, stored.ID, stored, built)
+	res, err = s.ensureForShopper(ctx, stored.ID, stored, built)
 	if err != nil {
 		if res == nil {
 			return nil, err
 		}
 		// The order is stored and its attempt is pending: EnsurePayment retries.
-		s.log.WarnContext(ctx, "gateway did not answer; the attempt stays pending", "number", stored.Number, "err", err)
+		s.log.WarnContext(ctx, GatewayProblem(err)+"; the attempt stays pending", "number", stored.Number, "code", string(ErrorCode(err)), "err", err)
 	}
 	if a := res.CurrentAttempt(); res.Status == StatusFailed && a != nil && len(a.Violations) > 0 {
 		return res, fieldErrors(a.Violations)

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -24,9 +25,18 @@ type ReconcilerOptions struct {
 	PerPage         int           // deposits asked per list page (default 100)
 	// Lease, when set, lets only one of the processes sharing the store reconcile: a pass is
 	// made only while this process holds it.
-	Lease  Lease
-	Clock  func() time.Time // default time.Now
-	Logger *slog.Logger     // default slog.Default()
+	Lease Lease
+	// GatewayUp, when set, tells whether the gateway is believed to work (the program's
+	// monitor of every call, which probes it while idle). While it says no, passes make no
+	// gateway call at all: the outage is waited out, not hammered by every open order. When it
+	// works again, the orders' backoffs, earned during the outage, are cleared, so that every
+	// pending order is completed at the next pass.
+	GatewayUp func() bool
+	// GatewayFailing, when set, returns a channel closed when the gateway fails (at once while
+	// it fails): a pass under way stops its calls then, instead of waiting out their timeouts.
+	GatewayFailing func() <-chan struct{}
+	Clock          func() time.Time // default time.Now
+	Logger         *slog.Logger     // default slog.Default()
 }
 
 // Reconciler follows payments without relying on webhooks, at a cost that follows what
@@ -56,6 +66,8 @@ type Reconciler struct {
 	backoff  map[string]backoffState // by order id (single calls) or deposit id (applying a listed deposit)
 	known    map[string]time.Time    // deposits applied, by id, with their creation time
 	lastLate time.Time               // the last scan of the late-payment window
+	// gatewayDown: the last pass found the gateway failing (GatewayUp) and made no call.
+	gatewayDown bool
 }
 
 type backoffState struct {
@@ -113,9 +125,50 @@ func (r *Reconciler) Run(ctx context.Context) {
 
 // RunOnce makes one pass. Errors of single orders are logged and put the order in backoff;
 // the returned error reports a failure to list orders or deposits.
-func (r *Reconciler) RunOnce(ctx context.Context) error {
+func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
+	skipped := true
+	var found atomic.Int64
+	if obs := r.svc.observer; obs != nil {
+		defer func() { obs.ReconcilePass(int(found.Load()), skipped, err) }()
+	}
 	if r.opts.Lease != nil && !r.opts.Lease.Held(ctx) {
 		return nil // another process reconciles
+	}
+	if r.opts.GatewayUp != nil {
+		up := r.opts.GatewayUp()
+		r.mu.Lock()
+		wasDown := r.gatewayDown
+		r.gatewayDown = !up
+		if up && wasDown {
+			clear(r.backoff)
+		}
+		r.mu.Unlock()
+		if !up {
+			return nil
+		}
+	}
+	skipped = false
+	if r.opts.GatewayFailing != nil {
+		failing := r.opts.GatewayFailing()
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stopped := make(chan struct{})
+		defer close(stopped)
+		go func() {
+			select {
+			case <-failing:
+				cancel()
+			case <-stopped:
+			}
+		}()
+		defer func() {
+			if ctx.Err() != nil && isClosed(failing) {
+				// Not a failure of the pass: the gateway failed under it, which its state says.
+				r.opts.Logger.InfoContext(ctx, "reconciliation pass stopped: the gateway fails")
+				err, skipped = nil, true
+			}
+		}()
 	}
 	now := r.opts.Clock()
 	var errs []error
@@ -130,10 +183,10 @@ func (r *Reconciler) RunOnce(ctx context.Context) error {
 
 	// Payments of the QR codes that may still be open: created at most one QR lifetime ago.
 	open := time.Duration(r.svc.expiration) * time.Second
-	errs = append(errs, r.scan(ctx, now, now.Add(-open-r.opts.Skew), now.Add(r.opts.Skew)))
+	errs = append(errs, r.scan(ctx, now, now.Add(-open-r.opts.Skew), now.Add(r.opts.Skew), &found))
 	// The rest of the late-payment window, less often.
 	if r.lateDue(now) {
-		err := r.scan(ctx, now, now.Add(-r.opts.WatchExpiredFor-open-r.opts.Skew), now.Add(-open))
+		err := r.scan(ctx, now, now.Add(-r.opts.WatchExpiredFor-open-r.opts.Skew), now.Add(-open), &found)
 		if err == nil {
 			r.mu.Lock()
 			r.lastLate = now
@@ -151,6 +204,16 @@ func (r *Reconciler) RunOnce(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// isClosed reports whether ch is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // lateDue reports whether the late-payment window is to be scanned at now.
 func (r *Reconciler) lateDue(now time.Time) bool {
 	r.mu.Lock()
@@ -162,8 +225,8 @@ func (r *Reconciler) lateDue(now time.Time) bool {
 var depositsPaid = []gatewayclient.DepositStatus{gatewayclient.DepositPaid}
 
 // scan lists the deposits paid among those created from start to end and applies those not
-// applied before.
-func (r *Reconciler) scan(ctx context.Context, now, start, end time.Time) error {
+// applied before, counting in found those that changed their order.
+func (r *Reconciler) scan(ctx context.Context, now, start, end time.Time, found *atomic.Int64) error {
 	f := gatewayclient.DepositFilter{StartDate: start, EndDate: end, Status: depositsPaid,
 		DepositOrigin: []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode}, PerPage: r.opts.PerPage}
 	var todo []gatewayclient.Deposit
@@ -178,7 +241,10 @@ func (r *Reconciler) scan(ctx context.Context, now, start, end time.Time) error 
 	}
 	for i := range todo {
 		d := &todo[i]
-		o, _, err := r.svc.ApplyDeposit(ctx, d)
+		o, changed, err := r.svc.ApplyDeposit(ctx, d)
+		if err == nil && changed {
+			found.Add(1)
+		}
 		switch {
 		case errors.Is(err, ErrNotFound):
 			r.remember(d) // not an order of this checkout
@@ -263,6 +329,9 @@ func (r *Reconciler) each(ctx context.Context, now time.Time, orders []*Order, f
 	var wg sync.WaitGroup
 	seen := map[string]bool{}
 	for _, o := range orders {
+		if r.opts.GatewayUp != nil && !r.opts.GatewayUp() {
+			break // the gateway began failing during the pass: the rest wait for it
+		}
 		if seen[o.ID] || !r.due(o.ID, now) {
 			continue
 		}

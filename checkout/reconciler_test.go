@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -428,4 +429,115 @@ func TestReconcilerOnlyWithTheLease(t *testing.T) {
 	if st := e.order(o.ID).Status; st != checkout.StatusPaid {
 		t.Errorf("with the lease: %s, want paid", st)
 	}
+}
+
+// TestReconcilerWaitsOutAGatewayOutage: while the gateway is known to fail (GatewayUp) a pass
+// makes no gateway call at all; a pass under way stops when the gateway begins failing
+// (GatewayFailing); when it works again, the backoffs earned during the outage are cleared and
+// the next pass completes every pending order.
+func TestReconcilerWaitsOutAGatewayOutage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var mu sync.Mutex
+	up := true
+	failing := make(chan struct{})
+	setUp := func(v bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case up && !v:
+			close(failing)
+		case !up && v:
+			failing = make(chan struct{})
+		}
+		up = v
+	}
+	var passes []string
+	obs := &recordingObserver{pass: func(found int, skipped bool, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case skipped:
+			passes = append(passes, "skipped")
+		case err != nil:
+			passes = append(passes, "error")
+		default:
+			passes = append(passes, "ok")
+		}
+	}}
+	e.svc = checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now, Observer: obs,
+		GatewayUp: func() bool { mu.Lock(); defer mu.Unlock(); return up }})
+	r := e.reconciler(checkout.ReconcilerOptions{
+		GatewayUp:      func() bool { mu.Lock(); defer mu.Unlock(); return up },
+		GatewayFailing: func() <-chan struct{} { mu.Lock(); defer mu.Unlock(); return failing },
+	})
+
+	// Two orders whose gateway answers were lost: pending.
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
+	})
+	var orders []*checkout.Order
+	for range 2 {
+		c := e.cart(map[checkout.ProductID]int{ebook: 1})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		if err != nil || o.Status != checkout.StatusPending {
+			t.Fatalf("PlaceOrder: %v, %v", o, err)
+		}
+		orders = append(orders, o)
+	}
+	// The gateway begins failing during a pass, at its first call: the pass stops there.
+	var calls sync.Mutex
+	creates := 0
+	e.gw.set(func(w *wrapGateway) {
+		w.afterCreate = nil
+		w.createErr = func(gatewayclient.CreateTransactionRequest) error {
+			calls.Lock()
+			creates++
+			calls.Unlock()
+			setUp(false)
+			return errCrash
+		}
+	})
+	if err := r.RunOnce(e.ctx); err != nil {
+		t.Fatalf("a pass the gateway failed under: %v, want no error (the gateway's state says it)", err)
+	}
+	calls.Lock()
+	during := creates
+	calls.Unlock()
+	for range 3 {
+		if err := r.RunOnce(e.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls.Lock()
+	if creates != during {
+		t.Errorf("%d transactions attempted while the gateway failed, want none", creates-during)
+	}
+	calls.Unlock()
+	// Back: every pending order completes at the next pass, whatever its backoff.
+	e.gw.set(func(w *wrapGateway) { w.createErr = nil })
+	setUp(true)
+	e.runOnce(r)
+	for _, o := range orders {
+		if st := e.order(o.ID).Status; st != checkout.StatusAwaitingPayment {
+			t.Errorf("order %s is %s after the gateway came back, want awaiting_payment", o.Number, st)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := "skipped,skipped,skipped,skipped,ok"
+	if got := strings.Join(passes, ","); got != want {
+		t.Errorf("passes %s, want %s", got, want)
+	}
+}
+
+// recordingObserver records what a test looks at.
+type recordingObserver struct {
+	pass func(found int, skipped bool, err error)
+}
+
+func (o *recordingObserver) Placement(time.Duration, string, string, bool) {}
+func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)       {}
+func (o *recordingObserver) ReconcilePass(found int, skipped bool, err error) {
+	o.pass(found, skipped, err)
 }

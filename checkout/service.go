@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,6 +76,15 @@ type ServiceOptions struct {
 	// Announcer, when set, makes the outbox messages written with every change of an order's
 	// status (the merchant's notifications).
 	Announcer Announcer
+	// GatewayUp, when set, tells whether the gateway is believed to work (the program's
+	// monitor of every call). While it says no, shoppers' requests leave pending attempts
+	// pending instead of calling the gateway (see ensureLockedForShopper).
+	GatewayUp func() bool
+	// ShopperGatewayTimeout bounds a shopper's request's call to the gateway, retries included
+	// (default DefaultShopperGatewayTimeout).
+	ShopperGatewayTimeout time.Duration
+	// Observer, when set, is told of placements and status changes (metrics).
+	Observer Observer
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -101,6 +111,10 @@ type Service struct {
 	announcer  Announcer
 	shipping   func(context.Context) (Shipping, error)
 	fetchImage func(context.Context, string) (io.ReadCloser, error)
+	gatewayUp  func() bool
+	observer   Observer
+	// shopperTimeout bounds a shopper's request's call to the gateway.
+	shopperTimeout time.Duration
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
@@ -127,6 +141,10 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		announcer:  opts.Announcer,
 		shipping:   opts.Shipping,
 		fetchImage: opts.FetchImage,
+		gatewayUp:  opts.GatewayUp,
+		observer:   opts.Observer,
+
+		shopperTimeout: cmp.Or(opts.ShopperGatewayTimeout, DefaultShopperGatewayTimeout),
 
 		completions: newCompletions(),
 	}
@@ -418,6 +436,9 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		}
 		if o.Status != before {
 			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+			if s.observer != nil {
+				s.observer.StatusChanged(before, o.Status)
+			}
 		}
 		return o, true, nil
 	}

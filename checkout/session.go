@@ -722,5 +722,5 @@ func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (
 	o.MerchantReference = sess.ExternalCode
 	o.PayBy = sess.ExpiresAt
 	fe := &FieldErrors{}
-	return s.place(ctx, fe, in.Customer, o)
+	return s.place(ctx, PlacementSession, fe, in.Customer, o)
 }

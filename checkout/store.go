@@ -57,9 +57,9 @@ type Store interface {
 	// Orders lists orders matching f, newest first.
 	Orders(ctx context.Context, f OrderFilter) ([]*Order, error)
 	// OrderSummaries lists the orders matching f as a list shows them (no lines, history or
-	// attempts), newest first, paged by f.Limit and f.Offset, with the number of every match:
-	// one statement for a page, whatever its size (a second for the count when the page is
-	// past the end).
+	// attempts), newest first, paged by f.Limit and f.Page (or f.Offset), with the number of
+	// every match up to MaxCounted+1 (more is "more than MaxCounted"): two statements sent
+	// together, whatever the page's size or depth.
 	OrderSummaries(ctx context.Context, f OrderFilter) ([]OrderSummary, int, error)
 	// OrderStats sums the orders for the merchant's overview (see StatsQuery).
 	OrderStats(ctx context.Context, q StatsQuery) (*OrderStats, error)
@@ -106,4 +106,7 @@ type OrderFilter struct {
 	Search string
 	Limit  int // at most this many (0: no limit)
 	Offset int
+	// Page, when its key is set, pages by key (see Cursor): the orders after the key, or before
+	// it when Backward, still listed newest first.
+	Page Cursor
 }

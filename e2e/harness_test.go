@@ -65,6 +65,8 @@ type appOptions struct {
 	env map[string]string
 	// notificationSchedule shortens the retries of the merchant notifications.
 	notificationSchedule []time.Duration
+	// probe, when set, is how often an idle gateway is probed (default 15 s).
+	probe time.Duration
 }
 
 // testApp is a whole checkout started for one test: its own data directory, its own port.
@@ -123,6 +125,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	clock := &testClock{}
 	cfg.Clock = clock.Now
 	cfg.NotificationSchedule = o.notificationSchedule
+	cfg.GatewayProbeInterval = o.probe
 	logFile, err := os.Create(filepath.Join(artifactPath(t), "app.log"))
 	if err != nil {
 		ln.Close()

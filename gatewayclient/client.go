@@ -52,13 +52,19 @@ type Client struct {
 // handshake) a new one for the next.
 const DefaultIdleConns = 64
 
-// newHTTPClient returns the default HTTP client: http.DefaultTransport's settings (proxy from
-// the environment, dial and TLS timeouts, HTTP/2) with DefaultIdleConns idle connections kept.
+// newHTTPClient returns the default HTTP client, on NewTransport.
 func newHTTPClient() *http.Client {
+	return &http.Client{Transport: NewTransport()}
+}
+
+// NewTransport returns the default client's transport: http.DefaultTransport's settings (proxy
+// from the environment, dial and TLS timeouts, HTTP/2) with DefaultIdleConns idle connections
+// kept. A caller wrapping the transport (to observe the calls) starts from it.
+func NewTransport() *http.Transport {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns = DefaultIdleConns
 	tr.MaxIdleConnsPerHost = DefaultIdleConns
-	return &http.Client{Transport: tr}
+	return tr
 }
 
 // Option configures a Client in New.

@@ -137,6 +137,9 @@ func (p DashPage) showing(pg Pager, shown int) string {
 	if pg.Total == 0 || shown == 0 {
 		return p.t("pager.none")
 	}
+	if pg.Keyset {
+		return p.t("pager.shown", p.count(shown))
+	}
 	from := (pg.Page-1)*pg.PerPage + 1
 	return p.t("pager.showing", p.count(from), p.count(from+shown-1), p.count(pg.Total))
 }

@@ -21,6 +21,11 @@ type DashPage struct {
 	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
 	// may not use is not shown.
 	Perms map[string]bool
+	// GatewayCause, when set, is why the gateway fails (health.Cause's words: unreachable,
+	// timeout, credentials, forbidden, not_found, server_error), since GatewaySince: every page
+	// shows a banner saying so.
+	GatewayCause string
+	GatewaySince time.Time
 }
 
 // Can reports whether the signed-in user's role has the permission perm.
@@ -68,7 +73,10 @@ type FilterView struct {
 // Pager is the pagination of a list, with the gateway's totals.
 type Pager struct {
 	Total, TotalPages, Page, PerPage int
-	First, Prev, Next, Last          string // links; "" when not applicable
+	// Capped: Total stopped counting (the list has more than Total-1 matches). Keyset: the list
+	// pages by key, so a page has no number (Page and TotalPages are 0).
+	Capped, Keyset          bool
+	First, Prev, Next, Last string // links; "" when not applicable
 	// SizeAction and SizeHidden make the page-size form: the current query minus page and
 	// perPage, as hidden inputs.
 	SizeAction string
@@ -410,19 +418,21 @@ type SettingsView struct {
 	HasSecret                       bool   // a signing secret exists
 	Secret                          string // the signing secret, only in the answer to a reveal
 	RevealAction                    string // POST: current_password, shows the secret once
-	FrameOrigins                    string // one per line
-	Errors                          map[string]string
-	Notice                          string
-	Keys                            []APIKeyRow
-	KeyName                         string // as typed, on an error
-	KeyScope                        string // as chosen, on an error
-	NewKey                          string // the key just made, shown this once
-	NewKeyName                      string
-	Deliveries                      []DeliveryRow
-	Failed                          string
-	Shipping                        ShippingSettingsView
-	PingAction                      string   // POST: send a test notification now
-	Ping                            *PingRow // the test notification just sent
+	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
+	OverlapUntil time.Time
+	FrameOrigins string // one per line
+	Errors       map[string]string
+	Notice       string
+	Keys         []APIKeyRow
+	KeyName      string // as typed, on an error
+	KeyScope     string // as chosen, on an error
+	NewKey       string // the key just made, shown this once
+	NewKeyName   string
+	Deliveries   []DeliveryRow
+	Failed       string
+	Shipping     ShippingSettingsView
+	PingAction   string   // POST: send a test notification now
+	Ping         *PingRow // the test notification just sent
 }
 
 // PingRow is what became of a test notification.

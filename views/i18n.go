@@ -47,7 +47,9 @@ const (
 	MsgGatewayDown     = "form.gateway_down"     // the payment gateway did not answer
 	MsgProductMissing  = "error.product_missing" // the product to add does not exist
 	MsgSandboxRefused  = "pix.sandbox_refused"   // the sandbox refused the simulated payment
-	MsgTooManyCarts    = "error.too_many_carts"  // this address started too many carts (%d seconds to wait)
+	// MsgPixUnavailable is the live status of a pending order whose QR code could not be made.
+	MsgPixUnavailable = "pix.unavailable_status"
+	MsgTooManyCarts   = "error.too_many_carts" // this address started too many carts (%d seconds to wait)
 )
 
 // handlerMessages lists the Msg* keys.
@@ -222,6 +224,11 @@ var shopMessages = map[string][2]string{
 	"pix.expired_title": {"Este QR Code expirou", "This QR code has expired"},
 	"pix.pending_text": {"Seu QR Code está sendo gerado. Ele aparece aqui em instantes, sem você precisar fazer nada.",
 		"Your QR code is being generated. It appears here in a moment, with nothing for you to do."},
+	"pix.unavailable_title":  {"Não foi possível gerar o Pix agora", "We could not create the PIX code right now"},
+	"pix.unavailable_status": {"Aguardando o sistema de pagamento", "Waiting for the payment system"},
+	"pix.unavailable_text": {"O sistema de pagamento não está respondendo. Seu pedido está guardado: assim que ele voltar, o QR Code aparece aqui sozinho. Você também pode tentar de novo em instantes.",
+		"The payment system is not answering. Your order is saved: as soon as it is back, the QR code appears here by itself. You can also try again in a moment."},
+	"pix.retry":           {"Tentar de novo", "Try again"},
 	"pix.expired_text":    {"Gere um novo QR Code para concluir o pagamento.", "Get a new QR code to complete the payment."},
 	"pix.new_qr":          {"Gerar novo QR Code", "Get a new QR code"},
 	"pix.sandbox_text":    {"Sandbox: simule o pagamento, sem dinheiro real.", "Sandbox: simulate the payment, no real money."},

@@ -55,6 +55,11 @@ func TestEveryUsedKeyExists(t *testing.T) {
 			}
 		}
 	}
+	for _, k := range gatewayCauseKeys {
+		if !HasKey(k) {
+			t.Errorf("gateway cause key %q is missing", k)
+		}
+	}
 	if found < 50 {
 		t.Fatalf("found only %d keys in the sources: the pattern is broken", found)
 	}

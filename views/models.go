@@ -274,6 +274,10 @@ const NoScriptRefreshSeconds = 20
 // copy yet, and the code comes within a second or two.
 const PendingRefreshSeconds = 2
 
+// UnavailableRefreshSeconds is how often the PIX page reloads itself without JavaScript while
+// its QR code cannot be made (the gateway fails): slow, since every reload asks for it again.
+const UnavailableRefreshSeconds = 20
+
 // UrgentSeconds: in its last five minutes pix.js gives the countdown an urgent look.
 const UrgentSeconds = 300
 
@@ -298,6 +302,15 @@ type PixView struct {
 	NewQRURL      string // POST target that makes a new QR code (shown after expiry)
 	CheckURL      string // POST target asking the gateway at once ("I have paid"), for pages without JavaScript
 	SandboxPayURL string // POST target that pays through the sandbox; shown only when Page.Sandbox
+	// Unavailable: the QR code could not be made in time (the gateway fails, or has not
+	// answered for PendingWait): instead of an endless "being generated" the page says so
+	// honestly and offers RetryURL; the order stays, and the page still turns into the QR page
+	// by itself when the gateway comes back.
+	Unavailable bool
+	RetryURL    string // the PIX page itself: asks the gateway again
+	// UnavailableIn, on a pending page that is not Unavailable yet, is how many seconds from
+	// now pix.js draws the page again (which is then Unavailable if still pending); 0: never.
+	UnavailableIn int
 }
 
 // HasQR reports whether there is a code to show. A pending order (the gateway has not

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
@@ -19,26 +20,32 @@ import (
 
 // NotificationList is the answer of GET /api/v1/notifications.
 type NotificationList struct {
-	Data    []merchant.NotificationView `json:"data"`
-	Page    int                         `json:"page"`
-	PerPage int                         `json:"perPage"`
-	HasMore bool                        `json:"hasMore"`
+	Data []merchant.NotificationView `json:"data"`
+	// Page is the page number asked for (deprecated), or 1 for the list's first page; absent
+	// when paging by cursor.
+	Page           int    `json:"page,omitempty"`
+	PerPage        int    `json:"perPage"`
+	HasMore        bool   `json:"hasMore"` // older notifications follow
+	NextCursor     string `json:"nextCursor,omitempty"`
+	PreviousCursor string `json:"previousCursor,omitempty"`
 }
 
-var notificationListParams = map[string]bool{"orderId": true, "status": true, "type": true, "page": true, "perPage": true}
+var notificationListParams = map[string]bool{"orderId": true, "status": true, "type": true, "cursor": true, "page": true,
+	"perPage": true}
 
 var notificationStatuses = map[string]bool{merchant.NotificationPending: true, merchant.NotificationDelivered: true,
 	merchant.NotificationDead: true, merchant.NotificationSkipped: true}
 
 // listNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
-// (pending, delivered, dead, skipped) and type, paged by page and perPage.
+// (pending, delivered, dead, skipped) and type, paged by cursor (or page, deprecated) and
+// perPage.
 func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		switch {
 		case !notificationListParams[k]:
-			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, page, perPage)")
+			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, cursor, page, perPage)")
 		case len(q[k]) > 1:
 			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
@@ -47,23 +54,37 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 	if f.Status != "" && !notificationStatuses[f.Status] {
 		rd.add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
-	page, perPage := readPaging(rd, q)
+	p := readPaging(rd, q)
+	if !p.cursor.Key.IsZero() {
+		seq, err := strconv.ParseInt(p.cursor.Key.ID, 10, 64)
+		if err != nil || seq <= 0 {
+			rd.add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
+		} else if p.cursor.Backward {
+			f.AfterSeq = seq
+		} else {
+			f.BeforeSeq = seq
+		}
+	}
 	if err := rd.err(); err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := NotificationList{Data: []merchant.NotificationView{}, Page: page, PerPage: perPage}
+	out := NotificationList{Data: []merchant.NotificationView{}, PerPage: p.perPage}
+	if p.cursor.Key.IsZero() {
+		out.Page = p.page
+	}
 	if a.notifications != nil {
 		// One more than a page tells whether another page follows.
-		f.Limit, f.Offset = perPage+1, (page-1)*perPage
+		f.Limit, f.Offset = p.perPage+1, p.offset()
 		ns, err := a.notifications.List(r.Context(), f)
 		if err != nil {
 			a.site.FailJSON(w, r, err)
 			return
 		}
-		if out.HasMore = len(ns) > perPage; out.HasMore {
-			ns = ns[:perPage]
-		}
+		ns, next, prev := checkout.Paged(ns, p.perPage, p.cursor, func(n merchant.Notification) checkout.OrderKey {
+			return checkout.KeyOf(n.CreatedAt, strconv.FormatInt(n.Seq, 10))
+		})
+		out.HasMore, out.NextCursor, out.PreviousCursor = !next.Key.IsZero(), cursorText(next), cursorText(prev)
 		for _, n := range ns {
 			out.Data = append(out.Data, merchant.NotificationOf(n))
 		}
@@ -86,13 +107,60 @@ func (a *merchantAPI) getNotification(w http.ResponseWriter, r *http.Request) {
 	respond.JSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
 }
 
-// readPaging reads a list's page (from 1; default 1) and perPage (1 to maxPerPage; default
-// defaultPerPage).
-func readPaging(rd *fieldReader, q url.Values) (page, perPage int) {
-	page, perPage = 1, defaultPerPage
-	readPositive(rd, q.Get("page"), "page", 1, 1_000_000, &page)
-	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
-	return page, perPage
+// listPaging is how a list of the API is read: by cursor from where a page ended (or, going
+// back, began), or by page number, deprecated.
+type listPaging struct {
+	perPage int
+	page    int             // 1 unless page is given
+	cursor  checkout.Cursor // a zero key: the list's start
+	byPage  bool            // page was given: an offset, capped at maxPageOffset
+}
+
+// maxPage is the highest page number the document allows; maxPageOffset bounds the rows a
+// page number skips, since the database reads every one of them (a cursor costs the same at
+// any depth).
+const (
+	maxPage       = 500
+	maxPageOffset = checkout.MaxCounted
+)
+
+// readPaging reads a list's perPage (1 to maxPerPage; default defaultPerPage) and cursor, or
+// its page (from 1; deprecated: at most maxPageOffset rows before it).
+func readPaging(rd *fieldReader, q url.Values) listPaging {
+	p := listPaging{page: 1, perPage: defaultPerPage}
+	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &p.perPage)
+	readPositive(rd, q.Get("page"), "page", 1, maxPage, &p.page)
+	if c := q.Get("cursor"); c != "" {
+		cur, err := checkout.ParseCursor(c)
+		switch {
+		case err != nil:
+			rd.add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
+		case q.Get("page") != "" && p.page != 1:
+			rd.add("page", checkout.CodeRange, "must not be given with cursor")
+		default:
+			p.cursor = cur
+		}
+		return p
+	}
+	if q.Get("page") != "" {
+		p.byPage = true
+		if (p.page-1)*p.perPage > maxPageOffset {
+			rd.add("page", checkout.CodeMax, fmt.Sprintf("must be at most %d with perPage %d (page is deprecated: use cursor)",
+				maxPageOffset/p.perPage+1, p.perPage))
+		}
+	}
+	return p
+}
+
+// offset is the number of rows before the page, for page numbers.
+func (p listPaging) offset() int { return (p.page - 1) * p.perPage }
+
+// cursorText is c as the API gives it: "" for none.
+func cursorText(c checkout.Cursor) string {
+	if c.Key.IsZero() {
+		return ""
+	}
+	return c.String()
 }
 
 // readPositive reads the integer parameter v named name into dst when it lies in lo..hi, and

@@ -208,23 +208,28 @@ const (
 
 // OrderList is the answer of GET /api/v1/orders.
 type OrderList struct {
-	Data    []merchant.Order `json:"data"`
-	Page    int              `json:"page"`
-	PerPage int              `json:"perPage"`
-	HasMore bool             `json:"hasMore"`
+	Data []merchant.Order `json:"data"`
+	// Page is the page number asked for (deprecated), or 1 for the list's first page; absent
+	// when paging by cursor.
+	Page           int    `json:"page,omitempty"`
+	PerPage        int    `json:"perPage"`
+	HasMore        bool   `json:"hasMore"` // older orders follow
+	NextCursor     string `json:"nextCursor,omitempty"`
+	PreviousCursor string `json:"previousCursor,omitempty"`
 }
 
 var orderListParams = map[string]bool{"status": true, "createdFrom": true, "createdTo": true, "externalCode": true,
-	"page": true, "perPage": true}
+	"cursor": true, "page": true, "perPage": true}
 
 // listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
-// createdFrom, createdTo (RFC 3339) and externalCode, paged by page and perPage.
+// createdFrom, createdTo (RFC 3339) and externalCode, paged by cursor (or page, deprecated)
+// and perPage.
 func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &fieldReader{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !orderListParams[k] {
-			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, page, perPage)")
+			rd.add(k, "unknown_parameter", "is not a parameter of this route (status, createdFrom, createdTo, externalCode, cursor, page, perPage)")
 		} else if k != "status" && len(q[k]) > 1 {
 			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
@@ -257,21 +262,25 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	if !f.CreatedFrom.IsZero() && !f.CreatedBefore.IsZero() && f.CreatedBefore.Before(f.CreatedFrom) {
 		rd.add("createdTo", checkout.CodeRange, "must not be before createdFrom")
 	}
-	page, perPage := readPaging(rd, q)
+	p := readPaging(rd, q)
 	if err := rd.err(); err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}
 	// One more than a page tells whether another page follows.
-	f.Limit, f.Offset = perPage+1, (page-1)*perPage
+	f.Limit, f.Offset, f.Page = p.perPage+1, p.offset(), p.cursor
 	os, err := a.svc.Orders(r.Context(), f)
 	if err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := OrderList{Data: []merchant.Order{}, Page: page, PerPage: perPage, HasMore: len(os) > perPage}
-	if out.HasMore {
-		os = os[:perPage]
+	os, next, prev := checkout.Paged(os, p.perPage, p.cursor, func(o *checkout.Order) checkout.OrderKey {
+		return checkout.KeyOf(o.CreatedAt, o.ID)
+	})
+	out := OrderList{Data: []merchant.Order{}, PerPage: p.perPage, HasMore: !next.Key.IsZero(), NextCursor: cursorText(next),
+		PreviousCursor: cursorText(prev)}
+	if p.cursor.Key.IsZero() {
+		out.Page = p.page
 	}
 	for _, o := range os {
 		out.Data = append(out.Data, a.orderResource(r, o))

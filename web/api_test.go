@@ -467,6 +467,48 @@ func TestAPIListOrders(t *testing.T) {
 	if bad.status != 422 || got != "createdFrom format,page integer,perPage max,sort unknown_parameter,status[0] enum" {
 		t.Errorf("bad filters: %d %s", bad.status, got)
 	}
+	// Paged by cursor: an order placed between two pages repeats no row; previousCursor leads
+	// back to the first page's rows.
+	ids := func(r apiResult) []string {
+		var out []string
+		data, _ := r.json["data"].([]any)
+		for _, d := range data {
+			out = append(out, d.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	first := e.api("GET", "/api/v1/orders?perPage=2", nil)
+	next, _ := first.json["nextCursor"].(string)
+	if next == "" || first.json["page"] != float64(1) || first.json["previousCursor"] != nil {
+		t.Fatalf("page 1 by cursor: %s", first.body)
+	}
+	newest := orderID(e.placeOrder())
+	second := e.api("GET", "/api/v1/orders?perPage=2&cursor="+next, nil)
+	if got := ids(second); len(got) != 1 || got[0] != paid || second.json["hasMore"] != false ||
+		second.json["nextCursor"] != nil || second.json["page"] != nil {
+		t.Errorf("page 2 by cursor after an order was placed: %s", second.body)
+	}
+	if slices.Contains(ids(second), ids(first)[0]) || slices.Contains(ids(second), ids(first)[1]) || slices.Contains(ids(second), newest) {
+		t.Errorf("page 2 repeats a row of page 1 or shows the new order: %v, %v", ids(first), ids(second))
+	}
+	prev, _ := second.json["previousCursor"].(string)
+	back := e.api("GET", "/api/v1/orders?perPage=2&cursor="+prev, nil)
+	if !slices.Equal(ids(back), ids(first)) || back.json["previousCursor"] == nil || back.json["hasMore"] != true {
+		t.Errorf("back from page 2: %v, want %v (%s)", ids(back), ids(first), back.body)
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"cursor=not-a-cursor", "cursor format"},
+		{"cursor=" + next + "&page=2", "page range"},
+		{"page=102&perPage=100", "page max"},
+		{"page=501", "page max"},
+	} {
+		if r := e.api("GET", "/api/v1/orders?"+tc.query, nil); r.status != 422 || strings.Join(r.fields(), ",") != tc.want {
+			t.Errorf("%s: %d %v; want %s", tc.query, r.status, r.fields(), tc.want)
+		}
+	}
+	if r := e.api("GET", "/api/v1/orders?page=101&perPage=99", nil); r.status != 200 {
+		t.Errorf("page 101 of 99 (an offset of 9,900): %d %s", r.status, r.body)
+	}
 }
 
 // TestAPINotificationLog: every change of an order's state leaves a notification in the
@@ -503,6 +545,30 @@ func TestAPINotificationLog(t *testing.T) {
 	nid := d[0].(map[string]any)["id"].(string)
 	if d2 := e.api("GET", "/api/v1/notifications?perPage=1&page=2", nil); d2.json["hasMore"] != true {
 		t.Errorf("page 2 of 3 says no more: %s", d2.body)
+	}
+	// By cursor, one at a time: the three, newest first, then back.
+	var byCursor []string
+	cursor, prev := "", ""
+	for range 3 {
+		pg := e.api("GET", "/api/v1/notifications?perPage=1&cursor="+cursor, nil)
+		d, _ := pg.json["data"].([]any)
+		if pg.status != 200 || len(d) != 1 {
+			t.Fatalf("notifications by cursor: %d %s", pg.status, pg.body)
+		}
+		byCursor = append(byCursor, d[0].(map[string]any)["id"].(string))
+		cursor, _ = pg.json["nextCursor"].(string)
+		prev, _ = pg.json["previousCursor"].(string)
+	}
+	var firstIDs []string
+	for _, x := range data {
+		firstIDs = append(firstIDs, x.(map[string]any)["id"].(string))
+	}
+	if !slices.Equal(byCursor, firstIDs) || cursor != "" {
+		t.Errorf("by cursor %v (last nextCursor %q), want %v", byCursor, cursor, firstIDs)
+	}
+	if back := e.api("GET", "/api/v1/notifications?perPage=1&cursor="+prev, nil); back.status != 200 ||
+		back.json["data"].([]any)[0].(map[string]any)["id"] != firstIDs[1] {
+		t.Errorf("back from the last: %s", back.body)
 	}
 	one := e.api("GET", "/api/v1/notifications/"+nid, nil)
 	payload, _ := one.json["payload"].(map[string]any)

@@ -141,3 +141,29 @@ func TestConnectionsOfAnExemptPeerAreNotCapped(t *testing.T) {
 	}
 	res.Body.Close()
 }
+
+// Behind a trusted proxy the stream cap is per shopper, by the address the proxy forwards.
+func TestSSEStreamCapBehindATrustedProxy(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.maxStreamsPerClient = 1; o.trustedProxies = "127.0.0.0/8" })
+	a, b := e.placeOrder(), e.placeOrder()
+	stream := func(pay, client string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, e.srv.URL+pay+"/events", nil)
+		req.Header.Set("X-Forwarded-For", client)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := stream(a, "203.0.113.1")
+	defer first.Body.Close()
+	second := stream(b, "203.0.113.2") // another shopper behind the same proxy
+	defer second.Body.Close()
+	again := stream(b, "203.0.113.1") // the first shopper's second stream
+	defer again.Body.Close()
+	if first.StatusCode != http.StatusOK || second.StatusCode != http.StatusOK || again.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("streams: first shopper %d, second shopper %d, first shopper again %d; want 200, 200, 503",
+			first.StatusCode, second.StatusCode, again.StatusCode)
+	}
+}

@@ -125,8 +125,9 @@ type envOptions struct {
 	heartbeat      time.Duration
 	workers, queue int
 	recheck        time.Duration
-	serviceLogs    bool // the domain logs into env.logs too (by default they are discarded)
-	newCartBurst   int  // 0: the default
+	serviceLogs    bool   // the domain logs into env.logs too (by default they are discarded)
+	newCartBurst   int    // 0: the default
+	trustedProxies string // CIDRs whose forwarding headers are believed
 	// maxStreams, maxStreamsPerOrder, maxStreamsPerClient: the SSE caps (0: the defaults).
 	maxStreams, maxStreamsPerOrder, maxStreamsPerClient int
 	// qrImage: the domain draws each attempt's QR image once, as the app wires it (otherwise
@@ -217,6 +218,13 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreams:          o.maxStreams,
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,
+	}
+	if o.trustedProxies != "" {
+		p, err := respond.ParseProxies(o.trustedProxies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.TrustedProxies = p
 	}
 	if o.newCartBurst > 0 {
 		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test

@@ -98,7 +98,7 @@ func TestLogsHoldNoShopperCredentials(t *testing.T) {
 	secrets = append(secrets, o.CurrentAttempt().IdempotencyKey)
 
 	logs := e.logs.String()
-	for _, want := range []string{"order placed", "gateway did not answer", "reconciling order", "sandbox payment"} {
+	for _, want := range []string{"order placed", "gateway answered a server error", "reconciling order", "sandbox payment"} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("the flows did not log %q: the test no longer covers that line", want)
 		}

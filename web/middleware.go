@@ -119,7 +119,7 @@ func (s *Server) securityHeaders(https bool) func(http.Handler) http.Handler {
 				// checkout: X-Frame-Options cannot name several origins.
 				h.Set("X-Frame-Options", "DENY")
 			}
-			if r.TLS != nil || https {
+			if respond.HTTPS(r) || https {
 				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 			}
 			next.ServeHTTP(w, r)

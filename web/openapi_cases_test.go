@@ -43,6 +43,8 @@ var semanticRefusals = []struct {
 	{regexp.MustCompile(`^(successUrl|cancelUrl)$`), []string{"url", "https_required"}},
 	{regexp.MustCompile(`^embedOrigin$`), []string{"format"}},
 	{regexp.MustCompile(`^createdTo$`), []string{"range"}},
+	// A cursor is a token the API gave: one made up is refused.
+	{regexp.MustCompile(`^cursor$`), []string{"format"}},
 }
 
 // docCase is one request derived from the document.

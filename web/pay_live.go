@@ -46,6 +46,13 @@ func (s *Server) viewOf(r *http.Request) streamView {
 func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	text := views.StatusText(v.lang, o.Status)
 	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text, Now: gatewayclient.FormatTime(s.svc.Now())}
+	if o.Status == checkout.StatusPending {
+		if unavailable, _ := s.pendingState(o); unavailable {
+			// The page says so (views.PixPage): its live status must not turn it back into
+			// "being generated".
+			m.Text = views.T(v.lang, views.MsgPixUnavailable)
+		}
+	}
 	if a := o.QR(); a != nil {
 		m.ExpiresAt = gatewayclient.FormatTime(a.ExpiresAt)
 	}

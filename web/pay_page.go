@@ -48,7 +48,9 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	}
 	// The PIX page of a cart's order, as rendered last for this state of the order (see pixPages).
 	var key pixPageKey
-	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed
+	// Not a pending order's: its page changes with time (see pendingState).
+	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed &&
+		o.Status != checkout.StatusPending
 	if kept {
 		key.lang, key.explicit = respond.LangOf(r)
 		key.uri, key.version = r.URL.RequestURI(), o.Version
@@ -114,6 +116,12 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if s.sandbox != nil {
 		v.SandboxPayURL = respond.Link(r, base+"/sandbox-pay")
 	}
+	if o.Status == checkout.StatusPending {
+		v.Unavailable, v.UnavailableIn = s.pendingState(o)
+		if v.Unavailable {
+			v.RetryURL = respond.Link(r, base)
+		}
+	}
 	body, ok := s.site.RenderPage(w, r, views.PixPage(v))
 	if !ok {
 		return
@@ -122,6 +130,28 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.pixPages.put(key, body)
 	}
 	respond.WritePage(w, http.StatusOK, body)
+}
+
+// PendingWait bounds how long the PIX page says a QR code is being generated: past it (or at
+// once while the gateway is known to fail) the page says honestly that the PIX code could not
+// be made now, offers to try again, and keeps waiting for the gateway.
+const PendingWait = 10 * time.Second
+
+// pendingState tells, for a pending order's page, whether its QR code is overdue
+// (unavailable), else in how many seconds it will be.
+func (s *Server) pendingState(o *checkout.Order) (unavailable bool, in int) {
+	if !s.site.GatewayState().OK {
+		return true, 0
+	}
+	a := o.CurrentAttempt()
+	if a == nil || a.CreatedAt.IsZero() {
+		return false, 0
+	}
+	left := a.CreatedAt.Add(PendingWait).Sub(s.svc.Now())
+	if left <= 0 {
+		return true, 0
+	}
+	return false, int((left + time.Second - 1) / time.Second)
 }
 
 // qrImage is GET /pay/{orderID}/qr.png: the QR code of the current attempt, drawn by the

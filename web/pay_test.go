@@ -21,6 +21,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web"
 )
 
 func TestPixPage(t *testing.T) {
@@ -565,5 +566,58 @@ func TestKeptPixPageFollowsTheOrder(t *testing.T) {
 	res.Body.Close()
 	if loc := res.Header.Get("Location"); res.StatusCode != http.StatusSeeOther || !strings.HasSuffix(loc, "/paid") {
 		t.Errorf("after the payment: %d to %q, want the receipt", res.StatusCode, loc)
+	}
+}
+
+// A QR code that cannot be made within web.PendingWait is not "being generated" forever: the page
+// says the PIX code could not be made now, offers to try again, and the order stays pending.
+// Before the bound, the pending page tells pix.js when to draw it again.
+func TestPendingPastTheBoundIsHonest(t *testing.T) {
+	e := newEnv(t)
+	e.gw.mu.Lock()
+	e.gw.failCreate = &gatewayclient.APIError{StatusCode: 503, Method: "POST", Path: "/transaction"}
+	e.gw.mu.Unlock()
+	cart := e.newCart("ebook-receitas-do-cerrado", "1")
+	_, doc := e.get(cart + "/checkout")
+	res, _ := e.post(cart+"/checkout", customer(requestKey(t, doc)))
+	pay := e.location(res)
+	_, doc = e.get(pay)
+	if doc.Find(testid("qr-pending")).Length() != 1 || doc.Find(testid("qr-unavailable")).Length() != 0 {
+		t.Fatal("a fresh pending order is not shown as being generated")
+	}
+	in, err := strconv.Atoi(doc.Find("[data-pix]").AttrOr("data-reload-in", ""))
+	if err != nil || in < 1 || in > int(web.PendingWait/time.Second) {
+		t.Errorf("data-reload-in %q, want 1..%d seconds", doc.Find("[data-pix]").AttrOr("data-reload-in", ""), int(web.PendingWait/time.Second))
+	}
+	if err := e.client.Do(context.Background(), http.MethodPost, "/sandbox/clock/advance", map[string]int{"seconds": int(web.PendingWait/time.Second) + 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get(pay)
+	if doc.Find(testid("qr-unavailable")).Length() != 1 || doc.Find(testid("qr-pending")).Length() != 0 {
+		t.Fatalf("past the bound the page still says it is being generated: %q", doc.Find(testid("order-status")).Text())
+	}
+	if !strings.Contains(doc.Text(), "Não foi possível gerar o Pix agora") || doc.Find(testid("retry-pix")).AttrOr("href", "") != pay {
+		t.Error("the honest page lacks its message or its retry link")
+	}
+	if st := doc.Find(testid("order-status")).AttrOr("data-status", ""); st != "pending" {
+		t.Errorf("status %q, want pending: the page still turns into the QR page by itself", st)
+	}
+	// The live status says the same, so that the page's script does not say "being generated".
+	res = e.do(http.MethodGet, pay+"/status", nil)
+	var m map[string]string
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if m["status"] != "pending" || m["text"] != "Aguardando o sistema de pagamento" {
+		t.Errorf("status JSON %v, want pending waiting for the payment system", m)
+	}
+	// The gateway comes back: the retry link (the page itself) gets the QR code.
+	e.gw.mu.Lock()
+	e.gw.failCreate = nil
+	e.gw.mu.Unlock()
+	_, doc = e.get(pay)
+	if strings.TrimSpace(doc.Find(testid("pix-code")).Text()) == "" {
+		t.Fatal("no code once the gateway is back")
 	}
 }

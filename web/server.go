@@ -138,10 +138,25 @@ type Options struct {
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard
+	// Observer, when set, is told of what the server does, for metrics.
+	Observer Observer
+	// TrustedProxies are the reverse proxies whose forwarding headers are believed (the zero
+	// value: nobody's): behind them, every per-address limit uses the client they forwarded.
+	TrustedProxies respond.Proxies
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
 }
+
+// Observer is told of what the server does, for an operator's metrics; it must be quick and
+// must not block.
+type Observer interface {
+	// WebhookApplied: a webhook received lag ago was applied (ok) or failed.
+	WebhookApplied(lag time.Duration, ok bool)
+}
+
+// OpenStreams is how many live-status streams are open now.
+func (s *Server) OpenStreams() int { return s.streams.count() }
 
 // Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
 // default"; Off means no limit.
@@ -248,6 +263,7 @@ func New(opts Options) (*Server, error) {
 		verifier = &webhook.Verifier{Secret: opts.WebhookSecret, Tolerance: opts.WebhookTolerance, Now: opts.Clock}
 	}
 	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
+	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
 		publicURL: opts.PublicURL}
 	s.handler = s.routes(opts, api)
@@ -278,7 +294,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and
 	// JSON are gzipped for clients that accept it (static files come gzipped already, and the
 	// event stream is left alone).
-	r.Use(respond.Identify, s.logRequests, s.recoverPanics, middleware.GetHead,
+	r.Use(respond.Identify, respond.Forwarded(opts.TrustedProxies), s.logRequests, s.recoverPanics, middleware.GetHead,
 		s.securityHeaders(strings.HasPrefix(opts.PublicURL, "https://")), s.crossOrigin,
 		middleware.Compress(5, "text/html", "application/json"))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) { s.site.Error(w, r, http.StatusNotFound) })
@@ -365,17 +381,34 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// readyz answers 200 when the database answers, 503 otherwise.
+// readiness is the body of /readyz: about this instance (its database), with the gateway's
+// state beside it. A gateway outage hits every instance alike: taking them all out of the
+// balancer would turn the checkout's honest pages into the proxy's errors, so it never makes
+// /readyz fail.
+type readiness struct {
+	Status       string `json:"status"`                 // "ready" or "unavailable"
+	Database     string `json:"database"`               // "ok" or "failing"
+	Gateway      string `json:"gateway"`                // "ok" or "failing"
+	GatewayCause string `json:"gatewayCause,omitempty"` // why it fails: unreachable, timeout, credentials, forbidden, not_found, server_error
+	GatewaySince string `json:"gatewaySince,omitempty"` // since when it fails
+}
+
+// readyz answers 200 while the database answers, 503 otherwise, with a JSON body that also
+// says whether the gateway works (see readiness).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
+	body := readiness{Status: "ready", Database: "ok", Gateway: "ok"}
+	if gw := s.site.GatewayState(); !gw.OK {
+		body.Gateway, body.GatewayCause = "failing", string(gw.Cause)
+		if !gw.Since.IsZero() {
+			body.GatewaySince = gw.Since.UTC().Format(time.RFC3339)
+		}
+	}
+	status := http.StatusOK
 	if err := s.store.Ping(ctx); err != nil {
 		s.site.Log.WarnContext(ctx, "readiness: database", "err", err)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("database unavailable\n"))
-		return
+		status, body.Status, body.Database = http.StatusServiceUnavailable, "unavailable", "failing"
 	}
-	_, _ = w.Write([]byte("ready\n"))
+	respond.JSON(w, status, body)
 }

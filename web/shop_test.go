@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -441,5 +442,64 @@ func TestCartCookieRemembersTheCart(t *testing.T) {
 	}
 	if !forgotten {
 		t.Errorf("placing the order did not forget the cart cookie: %v", res.Cookies())
+	}
+}
+
+// newCartFrom posts a new cart with the forwarding header header set to value, and
+// returns the answer's status.
+func (e *env) newCartFrom(header, value string) int {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/cart", strings.NewReader(url.Values{"product_id": {"ebook-receitas-do-cerrado"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set(header, value)
+	res, err := e.http.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestTrustedProxyForwardsEachShopper: behind a trusted proxy, two shoppers with different
+// X-Forwarded-For (or Forwarded) each get their own cart limit, and an address forged left of
+// the proxy's own entry changes nothing; from a peer that is not trusted the same headers are
+// ignored: every shopper behind it shares its limit.
+func TestTrustedProxyForwardsEachShopper(t *testing.T) {
+	e := newEnv(t, func(o *envOptions) { o.newCartBurst = 3; o.trustedProxies = "127.0.0.0/8, ::1" })
+	for range 3 {
+		if st := e.newCartFrom("X-Forwarded-For", "203.0.113.1"); st != http.StatusSeeOther {
+			t.Fatalf("shopper 1's cart: %d", st)
+		}
+	}
+	if st := e.newCartFrom("X-Forwarded-For", "203.0.113.1"); st != http.StatusTooManyRequests {
+		t.Errorf("shopper 1's fourth cart: %d, want 429", st)
+	}
+	// A forged address left of what the proxy appended does not make shopper 1 someone else.
+	if st := e.newCartFrom("X-Forwarded-For", "198.51.100.77, 203.0.113.1"); st != http.StatusTooManyRequests {
+		t.Errorf("shopper 1 with a forged first hop: %d, want 429", st)
+	}
+	// Shopper 2, behind the same proxy, has a limit of its own; through RFC 7239's header too.
+	for i := range 3 {
+		header, value := "X-Forwarded-For", "203.0.113.2"
+		if i == 1 {
+			header, value = "Forwarded", `for=203.0.113.2;proto=https`
+		}
+		if st := e.newCartFrom(header, value); st != http.StatusSeeOther {
+			t.Fatalf("shopper 2's cart %d: %d, want 303", i+1, st)
+		}
+	}
+	if st := e.newCartFrom("X-Forwarded-For", "203.0.113.2"); st != http.StatusTooManyRequests {
+		t.Errorf("shopper 2's fourth cart: %d, want 429", st)
+	}
+
+	// The same headers from a peer that is not a trusted proxy: ignored.
+	u := newEnv(t, func(o *envOptions) { o.newCartBurst = 3 })
+	for i := range 3 {
+		if st := u.newCartFrom("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i+1)); st != http.StatusSeeOther {
+			t.Fatalf("cart %d: %d", i+1, st)
+		}
+	}
+	if st := u.newCartFrom("X-Forwarded-For", "203.0.113.9"); st != http.StatusTooManyRequests {
+		t.Errorf("a fourth cart from an untrusted peer claiming another address: %d, want 429", st)
 	}
 }

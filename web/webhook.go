@@ -23,6 +23,7 @@ const webhookTimeout = 30 * time.Second
 type webhookJob struct {
 	id, kind, recordID string
 	status             string          // the record's status as the payload says it (a hint)
+	received           time.Time       // when it was received (the lag to its application is measured)
 	ctx                context.Context // the request's values (request id), without its cancellation
 }
 
@@ -32,6 +33,7 @@ type webhookReceiver struct {
 	svc      *checkout.Service
 	log      *slog.Logger
 	verifier *webhook.Verifier // nil: unsigned webhooks are accepted
+	observer Observer          // nil: none
 	seen     *recentIDs        // the webhook ids taken lately
 
 	queue   chan webhookJob
@@ -118,7 +120,8 @@ func (h *webhookReceiver) receive(w http.ResponseWriter, r *http.Request) {
 		respond.JSON(w, http.StatusOK, map[string]string{"status": "duplicate"})
 		return
 	}
-	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, status: hint.Status, ctx: context.WithoutCancel(r.Context())}
+	job := webhookJob{id: id, kind: hint.Kind, recordID: hint.ID, status: hint.Status, ctx: context.WithoutCancel(r.Context()),
+		received: time.Now()}
 	if !h.enqueue(job) {
 		// Processed by this request: when it fails, say so, so that the gateway redelivers
 		// (process forgot the id, so the redelivery is not taken for a duplicate).
@@ -174,6 +177,9 @@ func (h *webhookReceiver) process(job webhookJob) error {
 	ctx, cancel := context.WithTimeout(job.ctx, webhookTimeout)
 	defer cancel()
 	err := h.svc.HandleWebhookHint(ctx, job.id, job.kind, job.recordID, job.status)
+	if h.observer != nil {
+		h.observer.WebhookApplied(time.Since(job.received), err == nil)
+	}
 	if err != nil {
 		if job.id != "" {
 			h.seen.remove(job.id)

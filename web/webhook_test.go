@@ -344,3 +344,23 @@ func TestWebhookRefusalNamesTheCause(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhookSecretRotation: with the receiver's secret set to the gateway's new and old
+// secrets (CHECKOUT_GATEWAY_WEBHOOK_SECRET="whsec_new whsec_old"), a webhook signed by either
+// alone is applied, and one by a third secret refused: a gateway's rotation drops none.
+func TestWebhookSecretRotation(t *testing.T) {
+	newSecret, _ := webhook.NewSecret()
+	e := newEnv(t, func(o *envOptions) { o.webhookSecret = newSecret + " " + testWebhookSecret })
+	other, _ := webhook.NewSecret()
+	for i, secret := range []string{testWebhookSecret, newSecret} {
+		id, d := e.paidInSandbox()
+		body := event(t, d)
+		if code := e.deliver(body, signed(t, other, webhook.NewMessageID(), e.sb.Now(), body)); code != http.StatusUnauthorized {
+			t.Errorf("a third secret: status %d, want 401", code)
+		}
+		if code := e.deliver(body, signed(t, secret, webhook.NewMessageID(), e.sb.Now(), body)); code != http.StatusAccepted {
+			t.Fatalf("secret %d of the rotation: status %d, want 202", i, code)
+		}
+		e.waitStatus(id, checkout.StatusPaid)
+	}
+}

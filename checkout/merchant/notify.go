@@ -36,6 +36,7 @@ func EventType(status checkout.OrderStatus) string { return "order." + string(st
 // Notification is one event for the merchant, in the delivery log.
 type Notification struct {
 	ID             string // "msg_…": the webhook-id, the same on every attempt
+	Seq            int64  // its place in the log: later notifications have higher ones
 	OrderID        string
 	Type           string // "order.paid"
 	Payload        []byte // the body: {"type","timestamp","data"}
@@ -65,6 +66,9 @@ type NotificationFilter struct {
 	Type    string
 	Limit   int // at most this many, newest first (0: 50)
 	Offset  int // skipping this many first
+	// BeforeSeq, AfterSeq (above 0) page by key: the notifications older than the one of that
+	// Seq, or newer than it (still listed newest first).
+	BeforeSeq, AfterSeq int64
 }
 
 // notificationBody is the body of a notification of type typ about o (sess is its checkout
@@ -143,7 +147,7 @@ func (m *SettingsManager) Route(ctx context.Context) (outbox.Target, error) {
 	if err != nil {
 		return outbox.Target{}, err
 	}
-	return outbox.Target{URL: e.WebhookURL, Secret: e.WebhookSecret, Trusted: e.TrustedURL()}, nil
+	return outbox.Target{URL: e.WebhookURL, Secret: e.Signing, Trusted: e.TrustedURL()}, nil
 }
 
 // DeliveryLog is the merchant's view of the notifications and their attempts (the merchant
@@ -164,7 +168,7 @@ func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notific
 		f.Limit = MaxLogPage
 	}
 	ds, err := l.ob.Deliveries(ctx, outbox.Filter{RecordID: f.OrderID, Status: f.Status, Type: f.Type,
-		Limit: f.Limit, Offset: f.Offset})
+		Limit: f.Limit, Offset: f.Offset, BeforeID: f.BeforeSeq, AfterID: f.AfterSeq})
 	if err != nil {
 		return nil, fmt.Errorf("merchant: listing notifications: %w", err)
 	}
@@ -199,7 +203,7 @@ func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []Deli
 
 // notificationOf is the notification a delivery of the outbox carries.
 func notificationOf(d outbox.Delivery) Notification {
-	return Notification{ID: d.MessageID, OrderID: d.RecordID, Type: d.Type, Payload: d.Body, CreatedAt: d.CreatedAt,
+	return Notification{ID: d.MessageID, Seq: d.ID, OrderID: d.RecordID, Type: d.Type, Payload: d.Body, CreatedAt: d.CreatedAt,
 		Status: d.Status, Attempts: d.Attempts, NextAttemptAt: d.NextAttemptAt, LastError: d.LastError,
 		LastStatusCode: d.LastStatusCode}
 }

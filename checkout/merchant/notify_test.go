@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -281,5 +282,63 @@ func TestSkippedNotificationsInOnePass(t *testing.T) {
 	}
 	if got := sent.get(t, n); got.Status != merchant.NotificationDelivered || len(rc.got) != 1 {
 		t.Errorf("with a URL: %+v, %d requests", got, len(rc.got))
+	}
+}
+
+// TestSecretRotationOverlap: after a rotation, notifications carry a signature by the new
+// secret and one by the old, so the merchant's server accepts them with either; once the
+// overlap is over only the new secret signs. A rotation of a settings without a secret has no
+// overlap.
+func TestSecretRotationOverlap(t *testing.T) {
+	ctx := context.Background()
+	rc := &receiver{}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	oldSecret, _ := webhook.NewSecret()
+	now := time.Now()
+	store := &memSettings{s: merchant.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: oldSecret}}
+	settings := merchant.NewSettingsManager(store, merchant.SettingsConfig{}, func() time.Time { return now })
+	e := newNotifyEnv(t, settings, nil, func(o *outbox.Options) { o.HTTPClient = srv.Client() })
+	eff, err := settings.RotateSecret(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newSecret := eff.WebhookSecret
+	if newSecret == oldSecret || !eff.Overlap || !eff.PreviousUntil.Equal(now.UTC().Add(merchant.RotationOverlap)) {
+		t.Fatalf("after the rotation: %+v", eff)
+	}
+	deliver := func(id string) (*http.Request, []byte) {
+		t.Helper()
+		o := paidOrder(time.Now())
+		o.ID = id
+		e.announce(t, o, checkout.StatusAwaitingPayment)
+		if made, err := e.ob.DeliverDue(ctx); err != nil || made != 1 {
+			t.Fatalf("DeliverDue = %d, %v", made, err)
+		}
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		return rc.got[len(rc.got)-1], rc.bodies[len(rc.bodies)-1]
+	}
+	req, body := deliver("ord1")
+	if sigs := strings.Fields(req.Header.Get(webhook.HeaderSignature)); len(sigs) != 2 {
+		t.Errorf("during the overlap: %d signatures, want 2", len(sigs))
+	}
+	for name, secret := range map[string]string{"old": oldSecret, "new": newSecret} {
+		if err := (webhook.Verifier{Secret: secret}).Verify(req.Header, body); err != nil {
+			t.Errorf("during the overlap, a server on the %s secret refuses: %v", name, err)
+		}
+	}
+	now = now.Add(merchant.RotationOverlap + time.Second)
+	req, body = deliver("ord2")
+	if err := (webhook.Verifier{Secret: newSecret}).Verify(req.Header, body); err != nil {
+		t.Errorf("after the overlap, the new secret: %v", err)
+	}
+	if err := (webhook.Verifier{Secret: oldSecret}).Verify(req.Header, body); !errors.Is(err, webhook.ErrSignature) {
+		t.Errorf("after the overlap, the old secret still signs: %v", err)
+	}
+
+	fresh := merchant.NewSettingsManager(&memSettings{}, merchant.SettingsConfig{}, nil)
+	if eff, err := fresh.RotateSecret(ctx); err != nil || eff.Overlap || eff.Signing != eff.WebhookSecret {
+		t.Errorf("a first secret: %+v, %v", eff, err)
 	}
 }

@@ -32,6 +32,10 @@ type Settings struct {
 	WebhookURL string
 	// WebhookSecret ("whsec_…") signs them; made when a URL is first set.
 	WebhookSecret string
+	// PreviousSecret, the secret a rotation replaced, still signs (beside WebhookSecret)
+	// until PreviousUntil, so that the merchant's server may move to the new one meanwhile.
+	PreviousSecret string
+	PreviousUntil  time.Time
 	// FrameOrigins may frame the shopper pages, besides CHECKOUT_FRAME_ANCESTORS and each
 	// checkout session's own embedOrigin.
 	FrameOrigins []string
@@ -55,7 +59,16 @@ type Effective struct {
 	// URLFromConfig and SecretFromConfig: CHECKOUT_MERCHANT_WEBHOOK_URL / _SECRET are set and
 	// win over the stored values (a settings page shows them read-only).
 	URLFromConfig, SecretFromConfig bool
+	// Signing is what signs the notifications now: the secret, and the previous one while
+	// the rotation's overlap lasts, separated by a space (see gatewayclient/webhook).
+	Signing string
+	// Overlap: the previous secret still signs (until PreviousUntil).
+	Overlap bool
 }
+
+// RotationOverlap is how long a rotated secret keeps signing beside the new one: time for the
+// merchant to put the new secret on their server, with no notification refused meanwhile.
+const RotationOverlap = 24 * time.Hour
 
 // TrustedURL reports whether deliveries to the webhook URL skip the SSRF guard: only the
 // operator's own configuration is trusted; a URL typed by a merchant never is.
@@ -140,8 +153,12 @@ func (m *SettingsManager) Get(ctx context.Context) (Effective, error) {
 	if m.cfg.WebhookURL != "" {
 		e.WebhookURL, e.URLFromConfig = m.cfg.WebhookURL, true
 	}
+	e.Signing = e.WebhookSecret
 	if m.cfg.WebhookSecret != "" {
-		e.WebhookSecret, e.SecretFromConfig = m.cfg.WebhookSecret, true
+		// The operator rotates the configured secret by listing both in the variable.
+		e.WebhookSecret, e.SecretFromConfig, e.Signing = m.cfg.WebhookSecret, true, m.cfg.WebhookSecret
+	} else if s.PreviousSecret != "" && m.now().Before(s.PreviousUntil) {
+		e.Signing, e.Overlap = s.WebhookSecret+" "+s.PreviousSecret, true
 	}
 	return e, nil
 }
@@ -233,15 +250,23 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 
 // RotateSecret replaces the stored signing secret with a new one and returns the settings in
 // force (whose secret is still the configured one when CHECKOUT_MERCHANT_WEBHOOK_SECRET is set).
+// The replaced secret keeps signing beside the new one for RotationOverlap: notifications
+// carry both signatures meanwhile, so the merchant's server accepts them before and after it
+// takes the new secret. A rotation during an overlap ends the older one's.
 func (m *SettingsManager) RotateSecret(ctx context.Context) (Effective, error) {
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
 		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
 	}
+	now := m.now().UTC()
+	cur.PreviousSecret, cur.PreviousUntil = cur.WebhookSecret, now.Add(RotationOverlap)
+	if cur.PreviousSecret == "" {
+		cur.PreviousUntil = time.Time{}
+	}
 	if cur.WebhookSecret, err = webhook.NewSecret(); err != nil {
 		return Effective{}, err
 	}
-	cur.UpdatedAt = m.now().UTC()
+	cur.UpdatedAt = now
 	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
 		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
 	}

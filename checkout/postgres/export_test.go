@@ -9,6 +9,12 @@ import (
 // OpenWrapped is Open with a wrapper that sees every statement, for tests that count them.
 var OpenWrapped = open
 
+// Migrations are the store's migrations, and Component the name they are recorded under.
+var (
+	Migrations = migrations
+	Component  = plan.Component
+)
+
 // MaxConns is the size of the store's connection pool.
 func (s *Store) MaxConns() int32 { return s.pool.Config().MaxConns }
 

@@ -111,7 +111,11 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 	if wrap != nil {
 		db = wrap(db)
 	}
-	return &Store{Store: sqlstore.New(dialect(), db), pool: pool, db: sdb}, nil
+	d := dialect()
+	// A quarter of the pool at most for the merchant's lists and overview: the rest stays for
+	// the shop, whatever the merchants open.
+	d.ReportReads = max(1, int(cfg.MaxConns)/4)
+	return &Store{Store: sqlstore.New(d, db), pool: pool, db: sdb}, nil
 }
 
 // Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),

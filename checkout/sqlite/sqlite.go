@@ -48,11 +48,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
@@ -80,8 +81,13 @@ type Store struct {
 
 var _ checkout.Store = (*Store)(nil)
 
-// readers is the number of read connections.
-const readers = 4
+// readers is the number of read connections; reportReaders of them at most serve the
+// merchant's lists and overview at once (sqlstore.Dialect.ReportReads), so that the shop's
+// reads and the readiness check always find one.
+const (
+	readers       = 4
+	reportReaders = 2
+)
 
 // options are the settings tests change.
 type options struct {
@@ -103,13 +109,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		}
 	}
 	dsn := func(pragmas ...string) string {
-		q := url.Values{}
-		q.Add("_pragma", "busy_timeout("+strconv.Itoa(o.busyTimeout)+")")
-		q.Add("_pragma", "foreign_keys(1)")
-		for _, p := range pragmas {
-			q.Add("_pragma", p)
-		}
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+		return fileDSN(path, append([]string{"busy_timeout(" + strconv.Itoa(o.busyTimeout) + ")", "foreign_keys(1)"}, pragmas...)...)
 	}
 	// The journal mode is kept in the file: set once, by the writer, before any reader opens.
 	writer := []string{"journal_mode(WAL)", "synchronous(NORMAL)"}
@@ -167,7 +167,26 @@ func dialect() sqlstore.Dialect {
 		OneOf:        oneOf,
 		List:         list,
 		EmptyJSON:    "", // the violations column is TEXT NOT NULL
+		ReportReads:  reportReaders,
+		Search:       search,
 	}
+}
+
+// search finds the orders holding term (or whose document holds doc) through the trigram index
+// of order_search_text (migration 17): a phrase of FTS5 is matched as a substring, case aside.
+// A piece of fewer than 3 characters has no trigram: such a term is left to LIKE, and such a
+// doc is not looked for in the documents.
+func search(term, doc string, p *sqlstore.Params) string {
+	if utf8.RuneCountInString(term) < 3 {
+		return ""
+	}
+	phrase := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+	q := "{number external_code merchant_reference customer_email customer_name} : " + phrase(term)
+	if len(doc) >= 3 {
+		q += " OR {customer_document} : " + phrase(doc)
+	}
+	return "o.id IN (SELECT s.order_id FROM order_search s WHERE s.id IN " +
+		"(SELECT rowid FROM order_search_text WHERE order_search_text MATCH " + p.Add(q) + "))"
 }
 
 // oneOf is "column IN the list", the list passed as one JSON array (list): one parameter

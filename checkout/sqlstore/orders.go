@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -370,20 +372,15 @@ const currentAttemptOf = `(SELECT MAX(n) FROM attempts c WHERE c.order_id = a.or
 // their lines, history and attempts, whatever their number.
 func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout.Order, error) {
 	var p Params
-	q := s.ordersWhere(f, &p)
-	q += " ORDER BY o.created_at DESC, o.id DESC"
-	if f.Limit > 0 || f.Offset > 0 {
-		limit := f.Limit
-		if limit <= 0 {
-			limit = math.MaxInt64 // no limit, in both dialects
-		}
-		q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(f.Offset)
-	}
+	q := s.listQuery(orderColumns, f, &p)
 	var out []*checkout.Order
 	err := s.db.ReadTx(ctx, func(tx Runner) error {
 		byID := map[string]*checkout.Order{}
-		if err := tx.Run(ctx, s.readOrderRows(`SELECT `+orderColumns+` FROM orders o `+q, p, &out, byID)); err != nil || len(out) == 0 {
+		if err := tx.Run(ctx, s.readOrderRows(q, p, &out, byID)); err != nil || len(out) == 0 {
 			return err
+		}
+		if backward(f) {
+			slices.Reverse(out)
 		}
 		ids := make([]string, len(out))
 		for i, o := range out {
@@ -401,7 +398,11 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 // added to p.
 func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	var conds []string
-	if len(f.Statuses) > 0 {
+	if len(f.Statuses) == 1 {
+		// Equality, not a list: both databases then read the index on (status, created_at, id)
+		// in the list's order, and stop at the page's end.
+		conds = append(conds, "o.status = "+p.Add(string(f.Statuses[0])))
+	} else if len(f.Statuses) > 0 {
 		sts := make([]string, len(f.Statuses))
 		for i, st := range f.Statuses {
 			sts[i] = string(st)
@@ -437,10 +438,59 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 			AND a.n = `+currentAttemptOf+`)`)
 	}
 	conds = append(conds, s.merchantConds(f, p)...)
+	if k := f.Page.Key; !k.IsZero() {
+		// A row value: both databases find it through the index on (created_at, id).
+		op := "<"
+		if f.Page.Backward {
+			op = ">"
+		}
+		conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+	}
 	if len(conds) == 0 {
 		return ""
 	}
 	return "WHERE " + strings.Join(conds, " AND ")
+}
+
+// orderBy is the ORDER BY of a list of f on the table t: newest first, or oldest first to read
+// the page before a key (Backward), which the caller reverses.
+func (s *Store) orderBy(f checkout.OrderFilter, t string) string {
+	if backward(f) {
+		return " ORDER BY " + t + "created_at, " + t + "id"
+	}
+	return " ORDER BY " + t + "created_at DESC, " + t + "id DESC"
+}
+
+// backward reports whether f reads the page before a key, oldest first.
+func backward(f checkout.OrderFilter) bool { return f.Page.Backward && !f.Page.Key.IsZero() }
+
+// listQuery is the SELECT of cols (of orders o) of the orders of f, in the list's order (see
+// orderBy), limited to f's page, its arguments added to p. A filter on several statuses reads
+// each status's page through the index on (status, created_at, id), already in order, and
+// merges them: a list of statuses (IN) would read every row of them all, and sort them, to
+// find the newest few.
+func (s *Store) listQuery(cols string, f checkout.OrderFilter, p *Params) string {
+	limited := f.Limit > 0 || f.Offset > 0
+	limit := f.Limit
+	if limit <= 0 {
+		limit = math.MaxInt64 // no limit, in both dialects
+	}
+	if len(f.Statuses) < 2 || !limited {
+		q := `SELECT ` + cols + ` FROM orders o ` + s.ordersWhere(f, p) + s.orderBy(f, "o.")
+		if limited {
+			q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(max(f.Offset, 0))
+		}
+		return q
+	}
+	parts := make([]string, len(f.Statuses))
+	for i, st := range f.Statuses {
+		g := f
+		g.Statuses = []checkout.OrderStatus{st}
+		parts[i] = `SELECT * FROM (SELECT ` + cols + ` FROM orders o ` + s.ordersWhere(g, p) + s.orderBy(g, "o.") +
+			` LIMIT ` + p.Add(min(limit, math.MaxInt64-max(f.Offset, 0))+max(f.Offset, 0)) + `) AS s` + strconv.Itoa(i)
+	}
+	return `SELECT * FROM (` + strings.Join(parts, " UNION ALL ") + `) AS o` + s.orderBy(f, "o.") +
+		" LIMIT " + p.Add(limit) + " OFFSET " + p.Add(max(f.Offset, 0))
 }
 
 // readOrderRows returns the statement reading the orders that query (on orderColumns)

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -22,6 +23,21 @@ func (s *Store) merchantConds(f checkout.OrderFilter, p *Params) []string {
 	if f.MaxAmount > 0 {
 		conds = append(conds, "o.amount <= "+p.Add(int64(f.MaxAmount)))
 	}
+	if term := strings.TrimSpace(f.Search); isEmail(term) {
+		// A whole e-mail address is the customer's: found through the index on it, where a
+		// text index would read the long lists of its common pieces ("@gmail.com").
+		return append(conds, "lower(o.customer_email) = "+p.Add(strings.ToLower(term)))
+	}
+	if term := strings.TrimSpace(f.Search); checkout.IsOrderNumber(term) {
+		// A whole order number is the order's: its unique index finds it, where a text index
+		// would read the long list of "PX-", a piece of every number.
+		return append(conds, "o.number = "+p.Add(strings.ToUpper(term)))
+	}
+	if term := strings.TrimSpace(f.Search); term != "" && s.d.Search != nil {
+		if cond := s.d.Search(term, documentChars(term), p); cond != "" {
+			return append(conds, cond)
+		}
+	}
 	if term := strings.TrimSpace(f.Search); term != "" {
 		like := p.Add("%" + escapeLike(strings.ToLower(term)) + "%")
 		var or []string
@@ -36,6 +52,14 @@ func (s *Store) merchantConds(f checkout.OrderFilter, p *Params) []string {
 		conds = append(conds, "("+strings.Join(or, " OR ")+")")
 	}
 	return conds
+}
+
+// isEmail reports whether s is a whole e-mail address (one @, a local part, a domain with a
+// dot, no spaces), rather than a piece of one.
+func isEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	return ok && local != "" && !strings.Contains(domain, "@") && strings.Contains(strings.Trim(domain, "."), ".") &&
+		!strings.ContainsAny(s, " \t")
 }
 
 // escapeLike escapes LIKE's wildcards (and its escape character) in s.
@@ -67,51 +91,57 @@ func documentChars(s string) string {
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
 	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at`
 
-// OrderSummaries lists a page of the orders of f without their lines, history or attempts: one
-// statement, whose window function counts every match on the way.
+// OrderSummaries lists a page of the orders of f without their lines, history or attempts,
+// and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
+// (one round trip on PostgreSQL). The page is found through the indexes that carry the list's
+// order (created_at, id; status, created_at, id), so its cost does not grow with the store nor,
+// paged by key, with its depth; the count stops at the cap instead of reading (and, for a
+// window function, sorting) every match.
 func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]checkout.OrderSummary, int, error) {
 	var p Params
-	where := s.ordersWhere(f, &p)
-	countArgs := append(Params(nil), p...)
-	q := `SELECT ` + summaryColumns + `, COUNT(*) OVER () FROM orders o ` + where + ` ORDER BY o.created_at DESC, o.id DESC`
-	limit := f.Limit
-	if limit <= 0 {
-		limit = math.MaxInt64
+	if f.Limit <= 0 {
+		f.Limit = math.MaxInt64
 	}
-	q += " LIMIT " + p.Add(limit) + " OFFSET " + p.Add(max(f.Offset, 0))
+	q := s.listQuery(summaryColumns, f, &p)
+	// The count is of the filter's matches, not of the page's side of a key.
+	cf := f
+	cf.Page = checkout.Cursor{}
+	var cp Params
+	count := `SELECT COUNT(*) FROM (SELECT 1 FROM orders o ` + s.ordersWhere(cf, &cp) + ` LIMIT ` +
+		cp.Add(checkout.MaxCounted+1) + `) AS matches`
 	var out []checkout.OrderSummary
 	total := 0
-	err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
-		var o checkout.OrderSummary
-		var status string
-		var amount, refund, created, paid int64
-		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
-			&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid, &total); err != nil {
-			return err
-		}
-		o.Status = checkout.OrderStatus(status)
-		o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
-		o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
-		out = append(out, o)
-		return nil
-	})})
+	err := s.report(ctx, func() error {
+		return s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
+			var o checkout.OrderSummary
+			var status string
+			var amount, refund, created, paid int64
+			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
+				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid); err != nil {
+				return err
+			}
+			o.Status = checkout.OrderStatus(status)
+			o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
+			o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
+			out = append(out, o)
+			return nil
+		})}, Stmt{SQL: count, Args: cp, Rows: each(func(r Rows) error { return r.Scan(&total) })})
+	})
 	if err != nil {
 		return nil, 0, s.errorf("listing order summaries: %w", err)
 	}
-	if len(out) == 0 && f.Offset > 0 {
-		// Past the last page the window counted nothing: count on its own.
-		err = s.db.Read(ctx, Stmt{SQL: `SELECT COUNT(*) FROM orders o ` + where, Args: countArgs,
-			Rows: each(func(r Rows) error { return r.Scan(&total) })})
-		if err != nil {
-			return nil, 0, s.errorf("counting orders: %w", err)
-		}
+	if backward(f) {
+		slices.Reverse(out)
 	}
 	return out, total, nil
 }
 
-// OrderStats reads the overview's figures in two statements sent together: the totals by
-// conditional aggregation over the orders of the periods (found through the indexes on
-// created_at, paid_at and status), and the paid amounts by local day.
+// OrderStats reads the overview's figures in statements sent together, each over the rows one
+// index finds and holds (no OR of conditions on different columns, which no index serves): the
+// amounts and counts of the orders paid in the periods (orders_paid: paid_at, amount,
+// created_at), the orders placed in the last period (orders_created_id), those awaiting payment
+// (orders_status_created), and the paid amounts by local day. An order is paid after it is
+// placed, so the placed orders that were paid are among those paid since the period began.
 func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkout.OrderStats, error) {
 	var p Params
 	var cols []string
@@ -124,14 +154,13 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 			oldest = since
 		}
 	}
-	awaiting := p.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)}))
-	placed := p.Add(ms(q.PlacedSince))
-	cols = append(cols, "COUNT(CASE WHEN "+s.d.OneOf("o.status", awaiting)+" THEN 1 END)",
-		"COUNT(CASE WHEN o.created_at >= "+placed+" THEN 1 END)",
-		"COUNT(CASE WHEN o.created_at >= "+placed+" AND o.paid_at > 0 THEN 1 END)")
-	from := p.Add(ms(oldest))
-	totals := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + from +
-		` OR o.created_at >= ` + from + ` OR ` + s.d.OneOf("o.status", awaiting)
+	cols = append(cols, "COUNT(CASE WHEN o.created_at >= "+p.Add(ms(q.PlacedSince))+" THEN 1 END)")
+	paid := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + p.Add(ms(oldest))
+	var pp Params
+	placed := `SELECT COUNT(*) FROM orders o WHERE o.created_at >= ` + pp.Add(ms(q.PlacedSince))
+	var ap Params
+	awaiting := `SELECT COUNT(*) FROM orders o WHERE ` + s.d.OneOf("o.status",
+		ap.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)})))
 
 	st := &checkout.OrderStats{Paid: make([]checkout.PaidTotal, len(q.PaidSince)), Days: map[int64]checkout.PaidTotal{}}
 	dest := make([]any, 0, 2*len(q.PaidSince)+3)
@@ -139,7 +168,7 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	for i := range q.PaidSince {
 		dest = append(dest, &amounts[i], &st.Paid[i].Orders)
 	}
-	dest = append(dest, &st.Awaiting, &st.Placed, &st.PlacedPaid)
+	dest = append(dest, &st.PlacedPaid)
 
 	var dp Params
 	off := dp.Add(q.ZoneOffset.Milliseconds())
@@ -147,9 +176,11 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	// division is the floor in both databases.
 	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
 		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
-	err := s.db.ReadTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx,
-			Stmt{SQL: totals, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
+	err := s.report(ctx, func() error {
+		return s.readBatch(ctx,
+			Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
+			Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
+			Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
 			Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
 				var day, amount int64
 				var n int

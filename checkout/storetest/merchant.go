@@ -272,7 +272,8 @@ func testSettings(t *testing.T, s MerchantStores) {
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)
 	}
-	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour)}
+	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour),
+		PreviousSecret: "whsec_c2VjcmV0", PreviousUntil: base.Add(25 * time.Hour)}
 	if err := s.SaveMerchantSettings(ctx, want); err != nil {
 		t.Fatal(err)
 	}

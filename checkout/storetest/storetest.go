@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -244,7 +245,7 @@ func testCartConcurrent(t *testing.T, s checkout.Store) {
 func NewOrder(requestKey string) *checkout.Order {
 	id := checkout.NewID()
 	o := &checkout.Order{
-		ID: id, Number: "PX-" + id[:8], ExternalCode: id, RequestKey: requestKey,
+		ID: id, Number: "PX-" + strings.ToUpper(id[:8]), ExternalCode: id, RequestKey: requestKey,
 		Status: checkout.StatusPending,
 		Lines: []checkout.OrderLine{
 			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2},

@@ -5,8 +5,8 @@
 //
 // The same program manages what the server keeps: `go run ./cmd/checkout apikey
 // create|list|revoke` the merchant API's keys, `go run ./cmd/checkout user
-// add|reset-password|list` the dashboard's users (`go run ./cmd/checkout COMMAND -h` tells
-// more). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
+// add|reset-password|list` the dashboard's users, `backup FILE` and `restore FILE` the SQLite
+// database (`go run ./cmd/checkout COMMAND -h` tells more; README.md beside this file, backups). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
 // the texts that tell the user what to run name the program as it was started.
 package main
 
@@ -51,8 +51,10 @@ type command struct {
 
 // commands are the subcommands, by name; without one the binary serves.
 var commands = map[string]command{
-	"apikey": {runAPIKey, "create, list and revoke the merchant API's keys"},
-	"user":   {runUser, "add dashboard users, reset their passwords, list them"},
+	"apikey":  {runAPIKey, "create, list and revoke the merchant API's keys"},
+	"backup":  {runBackup, "write a consistent copy of the SQLite database while the server runs"},
+	"restore": {runRestore, "replace the SQLite database with a backup (server stopped)"},
+	"user":    {runUser, "add dashboard users, reset their passwords, list them"},
 }
 
 // commandsUsage lists the subcommands for -h.

@@ -20,9 +20,11 @@ type subcommand struct {
 	valid func(verb string, rest []string) bool
 	// flags, when set, adds the command's own flags (called before parsing).
 	flags func(fs *flag.FlagSet)
+	// noVerb: the command takes no verb, its flags come first (`checkout backup FILE`).
+	noVerb bool
 }
 
-// parse reads args (the verb first, then flags and arguments) and loads the configuration.
+// parse reads args (the verb first unless noVerb, then flags and arguments) and loads the configuration.
 // With ok false the command is over and code is its exit status: 0 after a help request, 2 for
 // bad usage or configuration (the reason and the usage are on stderr).
 func (s subcommand) parse(args []string, env func(string) string, stderr io.Writer) (verb string, rest []string, cfg app.Config, code int, ok bool) {
@@ -45,8 +47,10 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		}
 		return "", nil, app.Config{}, 0, false
 	}
-	verb = args[0]
-	if err := fs.Parse(args[1:]); err != nil {
+	if !s.noVerb {
+		verb, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", s.name, err)
 		usage()
 		return "", nil, app.Config{}, 2, false

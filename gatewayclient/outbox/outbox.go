@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -177,6 +178,10 @@ type Options struct {
 	Expand func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 	// UserAgent is sent with every delivery (default UserAgent).
 	UserAgent string
+	// OnAttempt, when set, is told of every attempt once it is recorded, with the delivery's
+	// new status (StatusDelivered, StatusPending for a retry to come, StatusDead), for metrics.
+	// It must be quick and must not block.
+	OnAttempt func(a Attempt, status string)
 }
 
 // Message is one webhook event to deliver.
@@ -243,6 +248,7 @@ type Outbox struct {
 	lease         time.Duration
 	retention     time.Duration
 	userAgent     string
+	onAttempt     func(Attempt, string)
 	expand        func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 
 	randMu sync.Mutex
@@ -268,7 +274,7 @@ func New(opts Options) (*Outbox, error) {
 		clock: opts.Clock, signClock: opts.SignClock, log: opts.Logger,
 		forwardTo: opts.ForwardTo, route: opts.Route, schedule: opts.Schedule, jitter: opts.Jitter,
 		inOrder: opts.InOrder, poll: opts.PollInterval, gather: opts.Gather, concurrency: opts.Concurrency,
-		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent,
+		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent, onAttempt: opts.OnAttempt,
 		wakeFirst: make(chan struct{}, 1), wakeRetry: make(chan struct{}, 1),
 	}
 	if o.rdb == nil {
@@ -802,6 +808,9 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	if err := o.record(ctx, a, status, next); err != nil {
 		return err
 	}
+	if o.onAttempt != nil {
+		o.onAttempt(a, status)
+	}
 	attrs := []any{"delivery", c.id, "message", c.messageID, "type", c.typ, "url", a.URL, "attempt", a.N,
 		"status_code", code, "duration", took, "outcome", status}
 	switch {
@@ -962,6 +971,10 @@ type Filter struct {
 	RecordID, MessageID, Status, Type string
 	Limit                             int // at most this many, newest first (≤ 0: 50; at most 1000)
 	Offset                            int // skipping this many first
+	// BeforeID, when above 0, keeps the deliveries older than that one (paging by key: a page
+	// stays the same while deliveries are added, and costs the same at any depth); AfterID,
+	// when above 0, those newer than it, still listed newest first.
+	BeforeID, AfterID int64
 }
 
 // Deliveries returns the deliveries f selects, newest first.
@@ -981,6 +994,16 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		args = append(args, c.v)
 		conds = append(conds, c.col+" = $"+strconv.Itoa(len(args)))
 	}
+	if f.BeforeID > 0 {
+		args = append(args, f.BeforeID)
+		conds = append(conds, "id < $"+strconv.Itoa(len(args)))
+	}
+	order := "DESC"
+	if f.AfterID > 0 {
+		args = append(args, f.AfterID)
+		conds = append(conds, "id > $"+strconv.Itoa(len(args)))
+		order = "" // the nearest first; reversed below
+	}
 	q := `SELECT id, message_id, client_id, record_kind, record_id, type, url, forward, body, status, attempts,
 		next_attempt_at, last_error, last_status_code, created_at, updated_at FROM webhook_deliveries`
 	if len(conds) > 0 {
@@ -991,7 +1014,7 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		limit = 50
 	}
 	args = append(args, min(limit, 1000), max(f.Offset, 0))
-	q += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
+	q += ` ORDER BY id ` + order + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
 	rows, err := o.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
@@ -1012,6 +1035,9 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
+	}
+	if f.AfterID > 0 {
+		slices.Reverse(out)
 	}
 	return out, nil
 }
@@ -1050,3 +1076,15 @@ func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, err
 
 // fromMS converts stored Unix milliseconds to a UTC time.
 func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// Backlog is how many deliveries wait for an attempt (first ones and retries), for metrics.
+// The partial indexes of the due deliveries serve it.
+func (o *Outbox) Backlog(ctx context.Context) (int, error) {
+	var first, retries int
+	if err := o.rdb.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0),
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0)`).Scan(&first, &retries); err != nil {
+		return 0, fmt.Errorf("outbox: backlog: %w", err)
+	}
+	return first + retries, nil
+}

@@ -1112,3 +1112,52 @@ func TestLeaseKeepsOthersOffUntilItLapses(t *testing.T) {
 		t.Fatalf("after its lease lapsed: %d attempts, %d requests; want 1", n, len(rcv.requests()))
 	}
 }
+
+// TestOnAttemptAndBacklog: every attempt is told with the delivery's new status, and the
+// backlog counts the deliveries waiting for one, first attempts and retries alike.
+func TestOnAttemptAndBacklog(t *testing.T) {
+	clock := newFakeClock()
+	rcv := newReceiver(t, 500, 500, 500)
+	db := openDB(t, dbPath(t))
+	var statuses []string
+	failures := 0
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient(), Schedule: Exponential(DefaultBaseDelay, DefaultMaxDelay, 3),
+		OnAttempt: func(a Attempt, status string) {
+			statuses = append(statuses, status)
+			if a.Error != "" {
+				failures++
+			}
+		}})
+	backlog := func() int {
+		t.Helper()
+		n, err := o.Backlog(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := backlog(); n != 0 {
+		t.Fatalf("backlog %d of an empty outbox", n)
+	}
+	enqueue(t, o, db, message(t, "rec-a", rcv.URL))
+	if n := backlog(); n != 1 {
+		t.Errorf("backlog %d with one waiting, want 1", n)
+	}
+	deliverDue(t, o)
+	if n := backlog(); n != 1 {
+		t.Errorf("backlog %d with one waiting for its retry, want 1", n)
+	}
+	for range 5 {
+		clock.Advance(2 * time.Hour)
+		deliverDue(t, o)
+	}
+	enqueue(t, o, db, message(t, "rec-b", rcv.URL)) // the receiver answers 200 from now on
+	deliverDue(t, o)
+	if n := backlog(); n != 0 {
+		t.Errorf("backlog %d after every delivery ended, want 0", n)
+	}
+	want := strings.Join([]string{StatusPending, StatusPending, StatusDead, StatusDelivered}, ",")
+	if got := strings.Join(statuses, ","); got != want || failures != 3 {
+		t.Errorf("attempts %s with %d failures; want %s and 3 failures", got, failures, want)
+	}
+}

@@ -164,7 +164,9 @@
 // with the same idempotency key gets the original answer); rate_limit answers 429;
 // drop_connection closes the connection without an answer (HTTP/1.x through
 // http.Hijacker; under HTTP/2 the stream is reset instead); token_502 makes POST
-// /auth/token answer 502. Faults live in memory: a restart clears them.
+// /auth/token answer 502; unavailable answers 503 to any request, the token endpoint
+// included (with a large count, an outage until DELETE sandbox/faults). Faults live in
+// memory: a restart clears them.
 //
 // # Seed
 //

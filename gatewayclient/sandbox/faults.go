@@ -30,6 +30,9 @@ const (
 	FaultDropConnection FaultKind = "drop_connection"
 	// FaultToken502 makes POST /auth/token answer 502.
 	FaultToken502 FaultKind = "token_502"
+	// FaultUnavailable answers 503 without doing anything, the token endpoint included: with a
+	// large count, an outage of the whole gateway until DELETE sandbox/faults ends it.
+	FaultUnavailable FaultKind = "unavailable"
 )
 
 const faultToken502 = FaultToken502
@@ -56,9 +59,9 @@ func (f *Fault) validate() error {
 		if f.LatencyMs < 1 || f.LatencyMs > 60000 {
 			return fmt.Errorf("latencyMs: must be between 1 and 60000")
 		}
-	case FaultError500AfterCommit, FaultRateLimit, FaultDropConnection, FaultToken502:
+	case FaultError500AfterCommit, FaultRateLimit, FaultDropConnection, FaultToken502, FaultUnavailable:
 	default:
-		return fmt.Errorf("kind: must be one of latency, error500_after_commit, rate_limit, drop_connection, token_502")
+		return fmt.Errorf("kind: must be one of latency, error500_after_commit, rate_limit, drop_connection, token_502, unavailable")
 	}
 	if f.Count == 0 {
 		f.Count = 1
@@ -123,6 +126,10 @@ func (s *Sandbox) applyFaults(w http.ResponseWriter, r *http.Request) bool {
 			t.Stop()
 			return true
 		}
+	}
+	if s.faults.take(FaultUnavailable, r.URL.Path) {
+		s.respondError(w, r, newAPIError(http.StatusServiceUnavailable, "service unavailable (injected fault)"))
+		return true
 	}
 	if s.faults.take(FaultDropConnection, r.URL.Path) {
 		dropConnection(w)

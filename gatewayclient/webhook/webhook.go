@@ -7,7 +7,14 @@
 //	webhook-timestamp: Unix seconds of this attempt
 //	webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">
 //
-// The HMAC key is the base64-decoded part of a "whsec_…" secret. A receiver verifies the
+// The HMAC key is the base64-decoded part of a "whsec_…" secret.
+//
+// Secrets rotate without downtime: wherever this package takes a secret it takes several,
+// separated by spaces (base64 has none), newest first. Sign and Headers then sign with each,
+// and the header lists every signature ("v1,… v1,…", as Standard Webhooks allows), so a
+// receiver still on the old secret and one already on the new both accept the webhook; a
+// Verifier accepts a signature made with any of them, so a receiver can take the new secret
+// before its sender does. A receiver verifies the
 // signature and the timestamp with a Verifier, then treats the event as a hint: ParseHint
 // tells it which record to re-fetch from the gateway, and it applies what the gateway says
 // rather than what the body says.
@@ -80,6 +87,23 @@ func NewMessageID() string {
 	return "msg_" + rand.Text()
 }
 
+// secretKeys decodes the secrets of a secret text (see the package doc: several, separated by
+// spaces) into their HMAC keys.
+func secretKeys(secrets string) ([][]byte, error) {
+	var keys [][]byte
+	for _, s := range strings.Fields(secrets) {
+		k, err := secretKey(s)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%w: empty", ErrSecret)
+	}
+	return keys, nil
+}
+
 // secretKey decodes a secret into its HMAC key. The "whsec_" prefix is optional.
 func secretKey(secret string) ([]byte, error) {
 	s := strings.TrimPrefix(strings.TrimSpace(secret), SecretPrefix)
@@ -112,17 +136,22 @@ func mac(key []byte, msgID string, unix int64, body []byte) []byte {
 }
 
 // Sign returns the webhook-signature value for body sent as message msgID at ts:
-// "v1,<base64 HMAC-SHA256 of msgID.unixSeconds.body>". The secret may carry the "whsec_"
-// prefix or not.
+// "v1,<base64 HMAC-SHA256 of msgID.unixSeconds.body>", one such signature per secret of
+// secret (several during a rotation, separated by spaces), in their order. A secret may carry
+// the "whsec_" prefix or not.
 func Sign(secret, msgID string, ts time.Time, body []byte) (string, error) {
-	key, err := secretKey(secret)
+	keys, err := secretKeys(secret)
 	if err != nil {
 		return "", err
 	}
 	if msgID == "" {
 		return "", errors.New("webhook: message id is empty")
 	}
-	return signatureVersion + "," + base64.StdEncoding.EncodeToString(mac(key, msgID, ts.Unix(), body)), nil
+	sigs := make([]string, len(keys))
+	for i, key := range keys {
+		sigs[i] = signatureVersion + "," + base64.StdEncoding.EncodeToString(mac(key, msgID, ts.Unix(), body))
+	}
+	return strings.Join(sigs, " "), nil
 }
 
 // Headers returns the three headers of a signed webhook (id, timestamp, signature).
@@ -141,7 +170,9 @@ func Headers(secret, msgID string, ts time.Time, body []byte) (http.Header, erro
 // Verifier checks the signature and timestamp of incoming webhooks. The zero Tolerance means
 // DefaultTolerance; a nil Now means time.Now.
 type Verifier struct {
-	Secret    string           // the "whsec_…" secret shared with the sender
+	// Secret is the "whsec_…" secret shared with the sender; during a rotation, the new and
+	// the old one separated by a space: a signature by either is accepted.
+	Secret    string
 	Tolerance time.Duration    // accepted clock difference, either way; 0: DefaultTolerance
 	Now       func() time.Time // the receiver's clock; nil: time.Now
 }
@@ -195,7 +226,8 @@ func skewSeconds(ts, now int64) int64 {
 	return max(d, math.MinInt64+1)
 }
 
-// Verify checks that body was signed with v.Secret and sent within the tolerance. It returns
+// Verify checks that body was signed with v.Secret (one of its secrets) and sent within the
+// tolerance. It returns
 // an error matching ErrMissingHeaders, ErrTimestamp (ErrTimestampSkew too when the timestamp
 // is readable but outside the tolerance, with a *TimestampError), ErrSignature or ErrSecret;
 // a receiver tells the sender which, since "outside tolerance" usually means a clock is
@@ -203,7 +235,7 @@ func skewSeconds(ts, now int64) int64 {
 // list several space-separated signatures (during a secret rotation); any may match.
 // Signatures are compared in constant time.
 func (v Verifier) Verify(h http.Header, body []byte) error {
-	key, err := secretKey(v.Secret)
+	keys, err := secretKeys(v.Secret)
 	if err != nil {
 		return err
 	}
@@ -228,18 +260,20 @@ func (v Verifier) Verify(h http.Header, body []byte) error {
 	if limit := int64(tolerance / time.Second); skew > limit || skew < -limit {
 		return &TimestampError{Value: tsText, Skew: skew, Tolerance: tolerance, unix: true}
 	}
-	want := mac(key, id, unix, body)
-	for _, s := range strings.Fields(sigs) {
-		version, b64, ok := strings.Cut(s, ",")
-		if !ok || version != signatureVersion {
-			continue
-		}
-		got, err := base64.StdEncoding.DecodeString(b64)
-		if err != nil {
-			continue
-		}
-		if hmac.Equal(got, want) {
-			return nil
+	for _, key := range keys {
+		want := mac(key, id, unix, body)
+		for _, s := range strings.Fields(sigs) {
+			version, b64, ok := strings.Cut(s, ",")
+			if !ok || version != signatureVersion {
+				continue
+			}
+			got, err := base64.StdEncoding.DecodeString(b64)
+			if err != nil {
+				continue
+			}
+			if hmac.Equal(got, want) {
+				return nil
+			}
 		}
 	}
 	return ErrSignature

@@ -381,3 +381,49 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// TestRotation: during a rotation the sender signs with the new and the old secret, one
+// signature each in the header; a receiver on the old secret, one on the new and one taking
+// both accept it; a receiver taking both accepts a sender still on either alone; a secret
+// outside the rotation is refused; a bad secret in the list is an error.
+func TestRotation(t *testing.T) {
+	oldSecret, _ := NewSecret()
+	newSecret, _ := NewSecret()
+	other, _ := NewSecret()
+	body := []byte(`{"type":"order.paid"}`)
+	now := time.Now()
+	headers := func(secret string) http.Header {
+		h, err := Headers(secret, testMsgID, now, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	both := headers(newSecret + " " + oldSecret)
+	if sigs := strings.Fields(both.Get(HeaderSignature)); len(sigs) != 2 || !strings.HasPrefix(sigs[0], "v1,") ||
+		sigs[0] != headers(newSecret).Get(HeaderSignature) || sigs[1] != headers(oldSecret).Get(HeaderSignature) {
+		t.Fatalf("the signatures of a rotation: %q", both.Get(HeaderSignature))
+	}
+	for _, tc := range []struct {
+		name, sender, receiver string
+		ok                     bool
+	}{
+		{"both signed, old receiver", newSecret + " " + oldSecret, oldSecret, true},
+		{"both signed, new receiver", newSecret + " " + oldSecret, newSecret, true},
+		{"old signed, receiver taking both", oldSecret, newSecret + " " + oldSecret, true},
+		{"new signed, receiver taking both", newSecret, newSecret + "  " + oldSecret, true},
+		{"another secret, receiver taking both", other, newSecret + " " + oldSecret, false},
+		{"new signed, old receiver", newSecret, oldSecret, false},
+	} {
+		err := Verifier{Secret: tc.receiver}.Verify(headers(tc.sender), body)
+		if (err == nil) != tc.ok || !tc.ok && !errors.Is(err, ErrSignature) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	if _, err := Sign(newSecret+" whsec_%%%", testMsgID, now, body); !errors.Is(err, ErrSecret) {
+		t.Errorf("a bad secret in the list: %v", err)
+	}
+	if err := (Verifier{Secret: " "}).Verify(both, body); !errors.Is(err, ErrSecret) {
+		t.Errorf("no secret: %v", err)
+	}
+}

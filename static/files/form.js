@@ -15,8 +15,7 @@
   var form = document.querySelector("form[data-testid=checkout-form]");
   if (!form) { return; }
 
-  // fixed takes away the error of a field whose value changed (message, invalid state, summary
-  // line; the summary once empty): the server checks every field again on submit.
+  // fixed takes away the error of a field whose value changed; the server checks all on submit.
   function fixed(el) {
     if (!el || !el.id || el.getAttribute("aria-invalid") !== "true") { return; }
     var id = el.id + "-error";
@@ -37,7 +36,7 @@
   }
   // The server's rules (brdoc, after checkout's normalising): true when the value passes.
   var bad = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
-  function digit(d, cnpj) { // a CPF (weights n+1..2) or CNPJ (2..9 from the right) check digit
+  function digit(d, cnpj) { // a CPF or CNPJ check digit
     var sum = 0;
     for (var i = 0; i < d.length; i++) {
       var w = cnpj ? 2 + (d.length - 1 - i) % 8 : d.length + 1 - i;
@@ -125,8 +124,7 @@
   if (!cep || !status || !base || !window.fetch) { return; }
   var asked = "";
 
-  // set writes a field the lookup knows, unless the shopper typed something else there: a value
-  // the previous lookup wrote may be replaced, a typed one never is.
+  // set writes a field the lookup knows, unless the shopper typed another value there.
   function set(id, value) {
     var el = document.getElementById(id);
     if (!el || !value) { return; }
@@ -154,7 +152,7 @@
     fetch(base + digits, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (res) {
         if (res.ok) { return res.json().then(found); }
-        // Unknown: say so. The service down: say nothing, the shopper types the address.
+        // Unknown: say so; the service down: say nothing.
         if (res.status === 404) { status.textContent = form.getAttribute("data-text-cep-unknown"); }
       })
       .catch(function () {});

@@ -62,6 +62,12 @@
     // A page drawn while its QR code was being generated has none to show: once the status
     // moves on it is drawn again (the event stream says so with a redirect; polling does not).
     var drawnPending = !!status && status.getAttribute("data-status") === "pending";
+    // A pending page is drawn again once the QR code is overdue: the server then says honestly
+    // that it could not be made (and the order waits for the gateway).
+    var reloadIn = parseInt(root.getAttribute("data-reload-in") || "", 10);
+    if (drawnPending && reloadIn > 0) {
+      setTimeout(function () { if (!done) { done = true; window.location.reload(); } }, reloadIn * 1000);
+    }
 
     function setStatus(name, label) {
       if (!status) { return; }

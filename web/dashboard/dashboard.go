@@ -411,6 +411,9 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		for _, perm := range merchant.Permissions[u.Role] {
 			p.Perms[string(perm)] = true
 		}
+		if gw := d.site.GatewayState(); !gw.OK {
+			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
+		}
 		for _, sec := range sections {
 			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || !u.Role.Can(sec.perm) {
 				continue

@@ -141,6 +141,10 @@ func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	}
 	var msg string
 	switch code {
+	case checkout.CodeNotFound:
+		// A list never answers 404 (an unknown record's 404 is recordTrouble's): the gateway's
+		// URL is wrong, its path prefix most likely. Not this checkout's 404: a bad gateway.
+		return http.StatusBadGateway, &views.GatewayBanner{Message: views.T(lang, "gateway.not_found")}
 	case checkout.CodeRateLimited:
 		msg = views.T(lang, "gateway.rate_limited")
 	case checkout.CodeUnavailable, checkout.CodeCanceled:

@@ -204,6 +204,8 @@ func TestGatewayTroubleBanner(t *testing.T) {
 		{&gatewayclient.APIError{StatusCode: 429}, 503, "diminuir o ritmo"},
 		{&gatewayclient.APIError{StatusCode: 401}, 502, "CHECKOUT_GATEWAY_CLIENT_SECRET"},
 		{errors.New("secret internals"), 500, "informe a referência"},
+		// A list never answers 404: the gateway's URL (its path prefix) is wrong.
+		{&gatewayclient.APIError{StatusCode: 404}, 502, "prefixo de caminho"},
 	} {
 		e.dash.gateway.failing(tc.err, 0)
 		res, doc := b.get("/dashboard/deposits?status=PAID&minAmount=10")

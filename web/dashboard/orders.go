@@ -1,8 +1,10 @@
 package dashboard
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +21,9 @@ const (
 	paramSearch = "q"
 	paramFrom   = "from" // a São Paulo date: orders created from its first instant
 	paramTo     = "to"   // a São Paulo date: orders created up to its last instant
+	// paramCursor is where a page starts (checkout.Cursor): the list pages by key, not by page
+	// number, so that a page stays the same while orders arrive and costs the same at any depth.
+	paramCursor = "cursor"
 )
 
 // maxSearch bounds the search box.
@@ -26,10 +31,10 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramPage: true, paramPerPage: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
-func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, filterErrors) {
+func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
 	q, errs := strictQuery(raw)
 	r := &queryReader{q: q, errs: errs}
 	search := r.single(paramSearch)
@@ -56,13 +61,20 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, int, fi
 	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
 		errs.add(paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
-	page := max(r.integer(paramPage, 1, maxPage), 1)
 	perPage := r.integer(paramPerPage, 1, maxPerPage)
 	if perPage == 0 {
 		perPage = defaultPerPage
 	}
-	f.Limit, f.Offset = perPage, (page-1)*perPage
-	return q, f, page, perPage, errs
+	if c := r.single(paramCursor); c != "" {
+		cur, err := checkout.ParseCursor(c)
+		if err != nil {
+			errs.add(paramCursor, checkout.CodeFormat, "not a cursor")
+		}
+		f.Page = cur
+	}
+	// One more than a page tells whether another follows.
+	f.Limit = perPage + 1
+	return q, f, perPage, errs
 }
 
 // day reads a date (YYYY-MM-DD, as a date input sends it) as the first instant of that day in
@@ -81,9 +93,10 @@ func (r *queryReader) day(name string) time.Time {
 }
 
 // orders is GET /dashboard/orders: a page of the shop's orders matching the filters, newest
-// first, with the count of every match (one statement per page).
+// first, with links to the pages before and after it and the count of the matches (up to
+// checkout.MaxCounted: past it, "more than 10,000").
 func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
-	q, f, page, perPage, errs := parseOrderQuery(r.URL.RawQuery)
+	q, f, perPage, errs := parseOrderQuery(r.URL.RawQuery)
 	lang := respond.Lang(r)
 	v := views.OrdersView{DashPage: d.page(r, "orders"), Searched: hasFilters(q)}
 	status := http.StatusOK
@@ -95,22 +108,24 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			status = respond.HTTPStatus(code)
 			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
-			for _, o := range res.Orders {
+			rows, next, prev := checkout.Paged(res.Orders, perPage, f.Page, func(o checkout.OrderSummary) checkout.OrderKey {
+				return checkout.KeyOf(o.CreatedAt, o.ID)
+			})
+			for _, o := range rows {
 				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
 					URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 					CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
 					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
 					LatePayment: o.LatePayment, RefundDue: o.RefundDue})
 			}
-			totalPages := (res.Total + perPage - 1) / perPage
-			v.Pager = d.pager(r, "/orders", q, res.Total, totalPages, page, perPage, page, perPage)
+			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
 		}
 	} else {
 		status = http.StatusUnprocessableEntity
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramPage} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
@@ -124,6 +139,40 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	d.site.Render(w, r, status, views.OrdersPage(v))
 }
 
+// cursorPager is the pagination of a list paged by key: links to its first page (when this is
+// not it), to the pages before and after it (next, prev: zero keys for none), the count of the
+// matches (capped: checkout.MaxCounted+1 is "more than"), and the page-size form.
+func (d *Dashboard) cursorPager(q url.Values, total, perPage int, paged bool, next, prev checkout.Cursor) views.Pager {
+	pg := views.Pager{Total: total, Capped: total > checkout.MaxCounted, PerPage: perPage, Keyset: true,
+		SizeAction: Path + "/orders", Sizes: views.PerPageChoices()}
+	link := func(c checkout.Cursor) string {
+		v := cloneValues(q)
+		v.Del(paramCursor)
+		if !c.Key.IsZero() {
+			v.Set(paramCursor, c.String())
+		}
+		return withQuery(Path+"/orders", v)
+	}
+	if paged {
+		pg.First = link(checkout.Cursor{})
+	}
+	if !prev.Key.IsZero() {
+		pg.Prev = link(prev)
+	}
+	if !next.Key.IsZero() {
+		pg.Next = link(next)
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		if k == paramCursor || k == paramPerPage {
+			continue
+		}
+		for _, v := range q[k] {
+			pg.SizeHidden = append(pg.SizeHidden, views.Hidden{Name: k, Value: v})
+		}
+	}
+	return pg
+}
+
 // orderFilterMessage is the localised message of an order filter's violation.
 func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) string {
 	switch {
@@ -131,6 +180,8 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 		return views.T(lang, "filter.err.unreadable", param)
 	case param == paramSearch:
 		return views.T(lang, "filter.err.search")
+	case param == paramCursor:
+		return views.T(lang, "filter.err.cursor")
 	case (param == paramFrom || param == paramTo) && v.Code == checkout.CodeRange:
 		return views.T(lang, "filter.err.day_range")
 	case param == paramFrom || param == paramTo:

@@ -46,6 +46,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.PingAction = respond.Link(r, Path+"/settings/ping")
+	if eff.Overlap {
+		v.OverlapUntil = eff.PreviousUntil
+	}
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
 	if typed != nil {
 		if !v.URLFromConfig {

@@ -51,6 +51,9 @@ func TestDashboardSettings(t *testing.T) {
 		return doc.Find(testid("webhook-secret")).Text()
 	}
 	secret := reveal()
+	if doc.Find(testid("secret-overlap")).Length() != 0 {
+		t.Error("an overlap is said before any rotation")
+	}
 	if doc.Find("#s-webhook_url").AttrOr("value", "") != "https://erp.loja.example/pix" || !strings.HasPrefix(secret, "whsec_") ||
 		doc.Find("#s-frame_origins").Text() != "https://loja.example\nhttps://www.loja.example" {
 		t.Errorf("saved settings: %q %q %q", doc.Find("#s-webhook_url").AttrOr("value", ""), secret, doc.Find("#s-frame_origins").Text())
@@ -59,6 +62,10 @@ func TestDashboardSettings(t *testing.T) {
 	res.Body.Close()
 	if rotated := reveal(); rotated == secret || !strings.HasPrefix(rotated, "whsec_") {
 		t.Errorf("rotating kept %q", rotated)
+	}
+	_, doc = b.get("/dashboard/settings")
+	if note := doc.Find(testid("secret-overlap")).Text(); !strings.Contains(note, "O segredo anterior também assina") {
+		t.Errorf("the rotation's overlap is not said: %q", note)
 	}
 
 	// An API key: shown once, usable at once; revoked, refused.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,20 +114,42 @@ func TestDashboardOrders(t *testing.T) {
 			t.Errorf("%s: %d %q, want %q", tc.query, res.StatusCode, msg, tc.msg)
 		}
 	}
-	// Pages of two, with the totals.
-	_, doc := b.get("/dashboard/orders?perPage=2")
+	// Pages of two, by key, with the total: an order placed between two pages repeats no row,
+	// and the previous page is the first one's rows.
+	_, doc := b.get("/dashboard/orders?perPage=2&status=awaiting_payment&status=pending&status=paid")
 	pg := doc.Find(testid("pagination"))
-	if len(rows(doc)) != 2 || pg.AttrOr("data-total", "") != "3" || pg.AttrOr("data-total-pages", "") != "2" {
-		t.Errorf("page 1 of 2: %v, %v", rows(doc), pg.Nodes[0].Attr)
+	if got := rows(doc); strings.Join(got, ",") != third+","+second || pg.AttrOr("data-total", "") != "3" ||
+		doc.Find(testid("page-prev")).Length() != 0 {
+		t.Errorf("page 1: %v, %v", got, pg.Nodes[0].Attr)
 	}
 	next, _ := doc.Find(testid("page-next")).Attr("href")
+	if !strings.Contains(next, "status=awaiting_payment&status=pending&status=paid") || !strings.Contains(next, "perPage=2") {
+		t.Errorf("the next page's link drops the filters: %q", next)
+	}
+	fourth := orderID(e.placeOrder())
 	_, doc = b.get(next)
-	if got := rows(doc); len(got) != 1 || got[0] != paid {
-		t.Errorf("page 2: %v", got)
+	if got := rows(doc); len(got) != 1 || got[0] != paid || doc.Find(testid("page-next")).Length() != 0 {
+		t.Errorf("page 2 after an order was placed: %v", got)
+	}
+	if s := doc.Find(testid("results-count")).Text(); !strings.Contains(s, "4 pedidos") {
+		t.Errorf("the count on page 2: %q", s)
+	}
+	prev, _ := doc.Find(testid("page-prev")).Attr("href")
+	_, doc = b.get(prev)
+	if got := rows(doc); strings.Join(got, ",") != third+","+second {
+		t.Errorf("back from page 2: %v; want %s,%s", got, third, second)
+	}
+	if got := rows(doc); slices.Contains(got, fourth) {
+		t.Error("the page before page 2 shows the order placed since")
+	}
+	res, doc := b.get("/dashboard/orders?cursor=made-up")
+	if msg := doc.Find(`[data-testid="filter-error"][data-param="cursor"]`).Text(); res.StatusCode != http.StatusUnprocessableEntity ||
+		msg != "Este link de página não vale: volte à primeira página." {
+		t.Errorf("a made-up cursor: %d %q", res.StatusCode, msg)
 	}
 
 	// One order.
-	res, doc := b.get("/dashboard/orders/" + paid)
+	res, doc = b.get("/dashboard/orders/" + paid)
 	if res.StatusCode != http.StatusOK || doc.Find(testid("order-status")).Text() != "Pagamento confirmado" {
 		t.Fatalf("order page %d %q", res.StatusCode, doc.Find(testid("order-status")).Text())
 	}

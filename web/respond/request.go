@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,7 +16,10 @@ import (
 
 type ctxKey int
 
-const requestInfoKey ctxKey = iota
+const (
+	requestInfoKey ctxKey = iota
+	clientKey             // the request's client (see Forwarded)
+)
 
 // requestInfo is what Identify works out once for every request: its id and its page
 // language. Never changed after: a page asks for the language at every link it draws, and
@@ -70,14 +72,14 @@ func RoutePattern(ctx context.Context) string {
 	return "unmatched"
 }
 
-// ClientIP is the address of the connection's peer (the remote address as it is when it has no
-// port). The checkout trusts no forwarding header, which anyone can forge.
+// ClientIP is the address of the request's client: the connection's peer (the remote address
+// as it is when it has no port), or, behind a trusted proxy, the client the proxy forwarded
+// (see Forwarded). No forwarding header is believed from anyone else: anyone can forge one.
 func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	if c, ok := r.Context().Value(clientKey).(client); ok {
+		return c.addr
 	}
-	return host
+	return peerIP(r)
 }
 
 // supported are the page languages as x/text tags, in the order of views.Langs (the default

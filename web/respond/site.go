@@ -15,6 +15,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -34,6 +35,17 @@ type Site struct {
 	Sandbox bool
 	// Merchant is the payee as the shopper's bank shows it, and the support contact.
 	Merchant views.Merchant
+	// Gateway, when set, tells the gateway's state as this instance knows it (readiness, the
+	// dashboard's banner, the PIX page); nil: always working.
+	Gateway func() health.State
+}
+
+// GatewayState is the gateway's state (Gateway's, else working).
+func (s *Site) GatewayState() health.State {
+	if s.Gateway == nil {
+		return health.State{OK: true}
+	}
+	return s.Gateway()
 }
 
 // Page returns the common part of every page's view model.

@@ -30,6 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -37,6 +39,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -85,18 +88,23 @@ type closingStore interface {
 
 // App is a running checkout. Make it with New, run it with Serve, release it with Close.
 type App struct {
-	cfg      Config
-	log      *slog.Logger
-	ln       net.Listener
-	self     string // the loopback URL of ln
-	store    closingStore
-	lock     *dirLock // the data dir's, nil when the data dir holds nothing
-	svc      *checkout.Service
-	web      *web.Server
-	gateway  *gatewayclient.Client
-	sandbox  *sandbox.Sandbox // nil with a real gateway
-	clock    func() time.Time // the shop's business time: the sandbox's when embedded
-	merchant merchantSide
+	cfg       Config
+	log       *slog.Logger
+	ln        net.Listener
+	self      string // the loopback URL of ln
+	store     closingStore
+	lock      *dirLock // the data dir's, nil when the data dir holds nothing
+	svc       *checkout.Service
+	web       *web.Server
+	gateway   *gatewayclient.Client
+	health    *health.Monitor // the gateway's state, from every call and the idle probe
+	metrics   *metrics        // nil without CHECKOUT_METRICS_ADDR
+	metricsLn net.Listener    // the metrics' own listener, nil without them
+	// checkingGateway is set during the start-up check, whose failure is one line of its own.
+	checkingGateway atomic.Bool
+	sandbox         *sandbox.Sandbox // nil with a real gateway
+	clock           func() time.Time // the shop's business time: the sandbox's when embedded
+	merchant        merchantSide
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -183,12 +191,37 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		closers = append(closers, a.sandbox.Close)
 		base = a.self + SandboxPrefix
 	}
-	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second)}
-	if cfg.GatewayTransport != nil {
-		gwOpts = append(gwOpts, gatewayclient.WithHTTPClient(&http.Client{Transport: cfg.GatewayTransport}))
+	if a.metricsLn, err = listenMetrics(cfg); err != nil {
+		return nil, err
 	}
+	if a.metricsLn != nil {
+		closers = append(closers, func() error { return a.metricsLn.Close() })
+		a.metrics, err = newMetrics(prometheus.NewRegistry(), func() bool { return a.health.State().OK },
+			func() int {
+				if a.web == nil {
+					return 0
+				}
+				return a.web.OpenStreams()
+			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) })
+		if err != nil {
+			return nil, err
+		}
+	}
+	if a.health, err = a.newHealth(base); err != nil {
+		return nil, fmt.Errorf("app: gateway health: %w", err)
+	}
+	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second),
+		gatewayclient.WithHTTPClient(&http.Client{Transport: a.gatewayTransport()})}
 	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gwOpts...); err != nil {
 		return nil, fmt.Errorf("app: gateway client: %w", err)
+	}
+	// A real gateway is checked before anything is served: a wrong URL, path prefix or secret
+	// stops the start with one line naming it. (The embedded sandbox answers on this very
+	// server, which does not serve yet.)
+	if !cfg.Sandbox() {
+		if err := a.checkGateway(ctx); err != nil {
+			return nil, err
+		}
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
 	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
@@ -215,6 +248,10 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Announcer:    a.merchant.announcer,
 		Shipping:     a.merchant.settings.Shipping,
 		FetchImage:   imageFetcher(),
+		GatewayUp:    a.gatewayUp,
+		Observer:     a.domainObserver(),
+
+		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -225,7 +262,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	}
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
-		Merchant: merchantProfile(cfg)}
+		Merchant: merchantProfile(cfg), Gateway: a.health.State}
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,
@@ -260,6 +297,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
 		Dashboard:           dash,
+		TrustedProxies:      cfg.TrustedProxies,
+		Observer:            a.webObserver(),
 	})
 	if err != nil {
 		return nil, err
@@ -466,11 +505,18 @@ func (a *App) Serve(ctx context.Context) error {
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
 
+	// Prometheus's /metrics on a listener of its own.
+	a.serveMetrics(bgCtx)
+
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
 		a.pruneAccess(bgCtx, accessPruneInterval)
 	}()
+
+	// The gateway's state, probed when no call told it for a while: on the early context, since
+	// with the embedded sandbox it calls this very server.
+	early.Go(func() { a.runHealth(earlyCtx) })
 
 	if feed, ok := a.store.(checkout.ChangeFeed); ok {
 		a.bg.Add(1)
@@ -480,7 +526,8 @@ func (a *App) Serve(ctx context.Context) error {
 		}()
 	}
 	if a.cfg.ReconcileInterval > 0 {
-		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log}
+		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp,
+			GatewayFailing: a.health.Failing}
 		var lease *postgres.Lease
 		if pg, ok := a.store.(*postgres.Store); ok {
 			// One instance at a time reconciles; the lease moves when its holder stops or dies.
@@ -512,7 +559,7 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() {
-		errc <- srv.Serve(web.ConnLimit{Max: a.cfg.ConnsPerPeer, Exempt: netip.Addr.IsLoopback, Log: a.log}.Listener(a.ln))
+		errc <- srv.Serve(web.ConnLimit{Max: a.cfg.ConnsPerPeer, Exempt: a.exemptPeer, Log: a.log}.Listener(a.ln))
 	}()
 	a.banner()
 	close(a.ready)
@@ -560,6 +607,13 @@ func (a *App) Serve(ctx context.Context) error {
 		serr = errors.Join(serr, err)
 	}
 	return errors.Join(werr, derr, serr)
+}
+
+// exemptPeer tells the peers the per-peer connection cap does not apply to: this machine (the
+// embedded sandbox's client, a local proxy) and the trusted proxies, whose connections carry
+// many clients (the proxy limits them per client).
+func (a *App) exemptPeer(p netip.Addr) bool {
+	return p.IsLoopback() || a.cfg.TrustedProxies.Trusts(p)
 }
 
 // openSandbox opens the embedded sandbox; Serve runs its background loop (webhook deliveries,
@@ -621,6 +675,11 @@ func (a *App) Close() error {
 		}
 		if !a.served.Load() {
 			errs = append(errs, a.web.Shutdown(context.Background()), a.closeMerchant())
+			if a.metricsLn != nil {
+				if err := a.metricsLn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+					errs = append(errs, err)
+				}
+			}
 			if err := a.ln.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 				errs = append(errs, err)
 			}

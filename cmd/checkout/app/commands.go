@@ -2,11 +2,7 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -23,12 +19,8 @@ func openExisting(ctx context.Context, cfg Config) (st closingStore, err error) 
 		}
 		return openStore(ctx, cfg)
 	}
-	path := filepath.Join(cfg.DataDir, "checkout.db")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, &ConfigError{Var: "CHECKOUT_DATA_DIR", Msg: fmt.Sprintf("there is no checkout database at %s: "+
-			"set CHECKOUT_DATA_DIR (or -data-dir) to the server's data dir, or start the server once to make it", path)}
-	} else if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
+	if _, err := existingSQLite(cfg); err != nil {
+		return nil, err
 	}
 	return openStore(ctx, cfg)
 }

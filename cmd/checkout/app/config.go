@@ -18,6 +18,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Defaults of the configuration.
@@ -30,6 +31,13 @@ const (
 	DefaultMerchantName = "Loja Demo PIX"
 	// DefaultReconcileInterval is the reconciler's pass interval.
 	DefaultReconcileInterval = 5 * time.Second
+	// DefaultGatewayStartTimeout bounds the start-up check of a real gateway, retries included.
+	DefaultGatewayStartTimeout = 40 * time.Second
+	// DefaultGatewayProbeInterval is how long without any gateway call before a light probe
+	// tells the gateway's state again.
+	DefaultGatewayProbeInterval = 15 * time.Second
+	// DefaultGatewayProbeTimeout is how long a probe waits for the gateway's answer.
+	DefaultGatewayProbeTimeout = 10 * time.Second
 )
 
 // Config is the whole configuration of the checkout. Load fills it from the environment and the
@@ -58,7 +66,13 @@ type Config struct {
 	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
 	// open; 0 is "off".
 	StreamsPerClient, ConnsPerPeer int
-	CEPLookup                      string // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
+	// MetricsAddr (CHECKOUT_METRICS_ADDR) is where GET /metrics listens, never on the public
+	// listener; "" or "off": no metrics.
+	MetricsAddr string
+	// TrustedProxies (CHECKOUT_TRUSTED_PROXIES) are the reverse proxies whose forwarding
+	// headers are believed; none by default.
+	TrustedProxies respond.Proxies
+	CEPLookup      string // CHECKOUT_CEP_LOOKUP: "" (default), "off", or a URL template with {cep}
 	// The payee as the shopper's bank shows it, and the support contact (shopper pages).
 	MerchantLegalName string // CHECKOUT_MERCHANT_LEGAL_NAME (default: the merchant name)
 	MerchantDocument  string // CHECKOUT_MERCHANT_DOCUMENT: CNPJ (or CPF)
@@ -69,6 +83,13 @@ type Config struct {
 	// origin of the same process: "" for 127.0.0.1 and the port after CHECKOUT_ADDR's, "off"
 	// for none. Only with the embedded sandbox.
 	DemoAddr string
+	// GatewayStartTimeout (CHECKOUT_GATEWAY_START_TIMEOUT) bounds the start-up check of a real
+	// gateway (a token and one harmless read), retries included.
+	GatewayStartTimeout time.Duration
+	// GatewayDegradedStart (CHECKOUT_GATEWAY_START_CHECK=degraded) starts the checkout even when
+	// the start-up check fails (a gateway known to be down for maintenance); the failure is
+	// logged and the gateway's state followed as always.
+	GatewayDegradedStart bool
 
 	// Knobs for tests and tuning; Load sets their defaults.
 
@@ -91,6 +112,15 @@ type Config struct {
 	// Off: none, for load tests). Only with the embedded sandbox: Validate refuses it beside a
 	// real gateway, whose limits are the gateway's own.
 	SandboxRateLimit sandbox.RateLimit
+	// ShopperGatewayTimeout bounds a shopper's request's call to the gateway, retries included
+	// (0: checkout.DefaultShopperGatewayTimeout); tests shorten it.
+	ShopperGatewayTimeout time.Duration
+	// GatewayProbeInterval is the longest time without a gateway call before a light probe
+	// tells its state (0: DefaultGatewayProbeInterval); tests shorten it.
+	GatewayProbeInterval time.Duration
+	// GatewayProbeTimeout is how long a probe waits for the gateway (0:
+	// DefaultGatewayProbeTimeout); tests shorten it.
+	GatewayProbeTimeout time.Duration
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
 	// NotificationSchedule is the wait after each failed delivery of a merchant notification
@@ -136,18 +166,19 @@ func (c Config) Sandbox() bool { return c.GatewayURL == "" }
 // Defaults returns the configuration used when nothing is set.
 func Defaults() Config {
 	return Config{
-		Addr:               DefaultAddr,
-		DataDir:            DefaultDataDir,
-		MerchantName:       DefaultMerchantName,
-		NewCartLimit:       web.Rate{N: 60, Per: time.Minute},
-		StreamsPerClient:   web.DefaultMaxStreamsPerClient,
-		ConnsPerPeer:       web.DefaultConnsPerPeer,
-		ReconcileInterval:  DefaultReconcileInterval,
-		CartRetention:      checkout.DefaultCartRetention,
-		WebhookIDRetention: checkout.DefaultWebhookIDRetention,
-		SessionRetention:   checkout.DefaultSessionRetention,
-		AuditRetention:     merchant.DefaultAuditRetention,
-		WebhooksEnabled:    true,
+		Addr:                DefaultAddr,
+		DataDir:             DefaultDataDir,
+		MerchantName:        DefaultMerchantName,
+		NewCartLimit:        web.Rate{N: 60, Per: time.Minute},
+		StreamsPerClient:    web.DefaultMaxStreamsPerClient,
+		ConnsPerPeer:        web.DefaultConnsPerPeer,
+		ReconcileInterval:   DefaultReconcileInterval,
+		GatewayStartTimeout: DefaultGatewayStartTimeout,
+		CartRetention:       checkout.DefaultCartRetention,
+		WebhookIDRetention:  checkout.DefaultWebhookIDRetention,
+		SessionRetention:    checkout.DefaultSessionRetention,
+		AuditRetention:      merchant.DefaultAuditRetention,
+		WebhooksEnabled:     true,
 	}
 }
 
@@ -230,6 +261,25 @@ func settings() []setting {
 			c.ReconcileInterval = d
 			return nil
 		}},
+		{"CHECKOUT_GATEWAY_START_TIMEOUT", "gateway-start-timeout", "how long the start-up check of a real gateway (a token and one harmless read) may retry before the start fails (at most 45s)", func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil || d < time.Second || d > 45*time.Second {
+				return errors.New("must be a duration from 1s to 45s, such as 40s")
+			}
+			c.GatewayStartTimeout = d
+			return nil
+		}},
+		{"CHECKOUT_GATEWAY_START_CHECK", "gateway-start-check", "strict: a real gateway that fails the start-up check stops the start (exit status 2); degraded: start anyway, for a gateway known to be down", func(c *Config, v string) error {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "strict":
+				c.GatewayDegradedStart = false
+			case "degraded":
+				c.GatewayDegradedStart = true
+			default:
+				return errors.New("must be strict or degraded")
+			}
+			return nil
+		}},
 		{"CHECKOUT_WEBHOOKS", "webhooks", "forward the embedded sandbox's webhooks to the checkout (true or false)", func(c *Config, v string) error {
 			b, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
@@ -252,9 +302,18 @@ func settings() []setting {
 			c.SandboxRateLimit = l
 			return nil
 		}},
-		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests", count(func(c *Config) *int { return &c.StreamsPerClient })},
-		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); off behind a reverse proxy, which limits them itself", count(func(c *Config) *int { return &c.ConnsPerPeer })},
-		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy every shopper has its address)", func(c *Config, v string) error {
+		{"CHECKOUT_STREAMS_PER_CLIENT", "streams-per-client", "live-status streams one client address may hold open (past it the page polls); off for load tests (behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", count(func(c *Config) *int { return &c.StreamsPerClient })},
+		{"CHECKOUT_CONNS_PER_PEER", "conns-per-peer", "connections one peer address may hold open (further ones are closed at once); this machine's addresses and CHECKOUT_TRUSTED_PROXIES are exempt", count(func(c *Config) *int { return &c.ConnsPerPeer })},
+		{"CHECKOUT_METRICS_ADDR", "metrics-addr", "where Prometheus's GET /metrics listens, a listener of its own never on the public one, such as 127.0.0.1:9090 (default off)", str(func(c *Config) *string { return &c.MetricsAddr })},
+		{"CHECKOUT_TRUSTED_PROXIES", "trusted-proxies", "reverse proxies whose X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, as CIDRs or addresses separated by commas (default: nobody's); every per-address limit then uses the client they forward, and they are exempt from the per-peer connection cap", func(c *Config, v string) error {
+			p, err := respond.ParseProxies(v)
+			if err != nil {
+				return err
+			}
+			c.TrustedProxies = p
+			return nil
+		}},
+		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", func(c *Config, v string) error {
 			r, err := parseRate(v)
 			c.NewCartLimit = r
 			return err
@@ -274,6 +333,8 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_RETENTION_SESSIONS":    func(c Config) string { return c.SessionRetention.String() },
 	"CHECKOUT_RETENTION_AUDIT":       func(c Config) string { return c.AuditRetention.String() },
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
+	"CHECKOUT_GATEWAY_START_TIMEOUT": func(c Config) string { return c.GatewayStartTimeout.String() },
+	"CHECKOUT_GATEWAY_START_CHECK":   func(Config) string { return "strict" },
 	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
 	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },
 	"CHECKOUT_CONNS_PER_PEER":        func(c Config) string { return formatCount(c.ConnsPerPeer) },
@@ -436,6 +497,16 @@ func (c Config) Validate() error {
 	if c.MerchantWebhookSecret != "" {
 		if err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check(); err != nil {
 			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		}
+	}
+	if c.MetricsAddr != "" && c.MetricsAddr != "off" {
+		if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q is not host:port (e.g. 127.0.0.1:9090) or off", c.MetricsAddr)}
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q has no valid port", c.MetricsAddr)}
+		}
+		if c.MetricsAddr == c.Addr && !strings.HasSuffix(c.Addr, ":0") {
+			return &ConfigError{"CHECKOUT_METRICS_ADDR", "must not be CHECKOUT_ADDR: metrics are never served on the public listener"}
 		}
 	}
 	if c.DemoAddr != "" && c.DemoAddr != "off" {

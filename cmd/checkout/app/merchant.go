@@ -42,8 +42,11 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		}
 	}
 	var err error
-	m.outbox, err = a.store.Outbox(merchant.NotificationOptions(m.settings, a.cfg.NotificationSchedule,
-		a.log.With("component", "notifications")))
+	oo := merchant.NotificationOptions(m.settings, a.cfg.NotificationSchedule, a.log.With("component", "notifications"))
+	if a.metrics != nil {
+		oo.OnAttempt = a.metrics.notificationAttempt
+	}
+	m.outbox, err = a.store.Outbox(oo)
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}

@@ -67,7 +67,7 @@ func postgresDatabase(t testing.TB) string {
 
 func TestFlowOnPostgreSQL(t *testing.T) {
 	dbURL := postgresDatabase(t)
-	r := start(t, func(c *app.Config) { c.DatabaseURL = dbURL })
+	r := start(t, func(c *app.Config) { c.DatabaseURL = dbURL; c.MetricsAddr = "127.0.0.1:0" })
 	res, _ := r.get("/readyz")
 	if res.StatusCode != 200 {
 		t.Fatalf("/readyz on PostgreSQL: %d", res.StatusCode)
@@ -85,6 +85,13 @@ func TestFlowOnPostgreSQL(t *testing.T) {
 	r.payAtGateway(pay)
 	if !waitData(t, lines, `"paid"`) {
 		t.Fatal("stream ended before paid")
+	}
+	// The metrics read PostgreSQL too (the notifications' backlog).
+	fams := r.scrape()
+	if value(fams, "checkout_orders_placed_total") != 1 || value(fams, "checkout_orders_paid_total") != 1 ||
+		value(fams, "checkout_notification_backlog") < 0 {
+		t.Errorf("metrics on PostgreSQL: placed %v, paid %v, backlog %v", value(fams, "checkout_orders_placed_total"),
+			value(fams, "checkout_orders_paid_total"), value(fams, "checkout_notification_backlog"))
 	}
 }
 

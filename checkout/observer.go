@@ -1,0 +1,47 @@
+package checkout
+
+import "time"
+
+// Observer is told of what the Service and its Reconciler do, for an operator's metrics. Each
+// call is made by the process that did the work, after it was stored (an order changed by
+// another instance is counted there, once); it must be quick and must not block.
+type Observer interface {
+	// Placement: placing an order through operation (PlacementCart: the shop's cart;
+	// PlacementSession: a merchant's checkout session) took d and ended as outcome
+	// (PlacementQRReady, ...); created is true when the order was stored for the first time
+	// (not a replay of the same submission).
+	Placement(d time.Duration, operation, outcome string, created bool)
+	// StatusChanged: this process moved an order from one status to another.
+	StatusChanged(from, to OrderStatus)
+	// ReconcilePass: a reconciliation pass ended: skipped (the gateway fails, or another
+	// instance reconciles), failed (err), or made, having applied found payments that no
+	// webhook had brought.
+	ReconcilePass(found int, skipped bool, err error)
+}
+
+// Placement operations and outcomes (Observer.Placement).
+const (
+	PlacementCart    = "cart"    // an order of the shop's cart
+	PlacementSession = "session" // an order of a merchant's checkout session
+
+	PlacementQRReady = "qr_ready" // the QR code is ready
+	PlacementPending = "pending"  // stored; the QR code comes later (gateway down or pacing)
+	PlacementFailed  = "failed"   // the gateway refused the transaction
+	PlacementInvalid = "invalid"  // refused before anything was stored
+	PlacementError   = "error"    // anything else
+)
+
+// placementOutcome names how a placement ended.
+func placementOutcome(res *Order, err error) string {
+	switch {
+	case res != nil && res.Status == StatusAwaitingPayment:
+		return PlacementQRReady
+	case res != nil && res.Status == StatusPending:
+		return PlacementPending
+	case res != nil && res.Status == StatusFailed:
+		return PlacementFailed
+	case ErrorCode(err) == CodeInvalid:
+		return PlacementInvalid
+	}
+	return PlacementError
+}

@@ -1,0 +1,230 @@
+package postgres_test
+
+import (
+	"context"
+	"database/sql"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+)
+
+// listOrders is the number of orders BenchmarkLists seeds. The default keeps `go test -bench .`
+// quick; the figures of cmd/loadtest/README.md are at a million:
+//
+//	go test -run '^$' -bench BenchmarkLists -benchtime 200x -timeout 30m ./checkout/postgres -args -lists.orders=1000000
+var listOrders = flag.Int("lists.orders", 10_000, "orders BenchmarkLists seeds in each store")
+
+// seedBatch is the number of orders one INSERT … SELECT writes.
+const seedBatch = 100_000
+
+// firstNames and lastNames make the customers' names: 40 × 43 of them, each on 1 order in
+// 1,720, as a shop's customers share first names and surnames.
+var (
+	firstNames = []string{"Ana", "Maria", "João", "José", "Pedro", "Lucas", "Gabriel", "Rafael", "Bruno", "Carla",
+		"Juliana", "Fernanda", "Patrícia", "Aline", "Camila", "Beatriz", "Larissa", "Mariana", "Letícia", "Amanda",
+		"Felipe", "Gustavo", "Rodrigo", "Thiago", "Marcelo", "Eduardo", "Ricardo", "Paulo", "André", "Diego",
+		"Vanessa", "Renata", "Simone", "Cristina", "Luciana", "Tatiane", "Priscila", "Daniela", "Sandra", "Helena"}
+	lastNames = []string{"Silva", "Santos", "Oliveira", "Souza", "Rodrigues", "Ferreira", "Alves", "Pereira", "Lima",
+		"Gomes", "Costa", "Ribeiro", "Martins", "Carvalho", "Almeida", "Lopes", "Soares", "Fernandes", "Vieira",
+		"Barbosa", "Rocha", "Dias", "Nascimento", "Andrade", "Moreira", "Nunes", "Marques", "Machado", "Mendes",
+		"Freitas", "Cardoso", "Ramos", "Gonçalves", "Santana", "Teixeira", "Araújo", "Pinto", "Correia", "Cavalcanti",
+		"Nogueira", "Batista", "Monteiro", "Campos"}
+)
+
+// sqlCase is a CASE choosing, by expr modulo len(values), one of values.
+func sqlCase(expr string, values []string) string {
+	var b strings.Builder
+	b.WriteString("CASE " + expr + " % " + fmt.Sprint(len(values)))
+	for i, v := range values {
+		fmt.Fprintf(&b, " WHEN %d THEN '%s'", i, v)
+	}
+	return b.String() + " END"
+}
+
+// seedSelect is the SELECT of the seeded orders numbered from the column i, n in all, the last
+// placed at now and one every step milliseconds before it: 59% paid a minute after they were
+// placed, 36% expired, 3% failed, 1% refunded, 1% under review, and the last 50 awaiting
+// payment; amounts from R$ 10 to R$ 510; one customer e-mail each, names from firstNames and
+// lastNames.
+//
+// pad8 is the dialect's expression of i as 8 digits, for order numbers like the shop's
+// ("PX-00000042").
+func seedSelect(n int, now int64, step int64, pad8 string) string {
+	status := fmt.Sprintf(`CASE WHEN i >= %[1]d THEN 'awaiting_payment' WHEN i %% 100 < 59 THEN 'paid'
+		WHEN i %% 100 < 95 THEN 'expired' WHEN i %% 100 < 98 THEN 'failed' WHEN i %% 100 < 99 THEN 'refunded'
+		ELSE 'under_review' END`, n-50)
+	created := fmt.Sprintf(`(%d - (%d - 1 - i) * %d)`, now, n, step)
+	return fmt.Sprintf(`SELECT 'ord-' || i, 'PX-' || %[5]s, 'ext-' || i, 'req-' || i, %[1]s, 1000 + (i * 7919) %% 50000,
+			%[3]s || ' ' || %[4]s, '52998224725', 'cliente' || i || '@example.com', %[2]s, %[2]s,
+			CASE WHEN (%[1]s) IN ('paid', 'refunded') THEN %[2]s + 60000 ELSE 0 END`, status, created,
+		sqlCase("i", firstNames), sqlCase("(i * 7)", lastNames), pad8)
+}
+
+const seedColumns = `(id, number, external_code, request_key, status, amount, customer_name, customer_document,
+	customer_email, created_at, updated_at, paid_at)`
+
+// BenchmarkLists measures the merchant's lists and overview on a store holding -lists.orders
+// orders (default 10,000; the targets are for 1,000,000), on SQLite and PostgreSQL: the
+// dashboard's first page, a page 10,000 pages deep (by key; at most halfway down a smaller
+// store), a status filter with a date range, a status filter alone (a common and a rare
+// status), searches by a customer's e-mail, a customer's name and an order number (free text,
+// through the text index), the API's first page and the overview. Each
+// reports its p99 in ms ("p99-ms"), the figure the targets are about (< 50 ms for lists,
+// < 100 ms for the overview and the free-text search). The orders are seeded with one INSERT …
+// SELECT per 100,000 rows (no lines, history or attempts: a list reads none).
+func BenchmarkLists(b *testing.B) {
+	n := *listOrders
+	now := time.Now()
+	step := int64(365*24*time.Hour/time.Millisecond) / int64(n) // a year of orders
+	stores := map[string]func(b *testing.B) checkout.Store{
+		"sqlite": func(b *testing.B) checkout.Store {
+			path := filepath.Join(b.TempDir(), "checkout.db")
+			s, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { s.Close() })
+			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			for from := 0; from < n; from += seedBatch {
+				to := min(from+seedBatch, n) - 1
+				q := fmt.Sprintf(`WITH RECURSIVE s(i) AS (SELECT %d UNION ALL SELECT i + 1 FROM s WHERE i < %d)
+					INSERT INTO orders %s %s FROM s`, from, to, seedColumns, seedSelect(n, now.UnixMilli(), step, "printf('%08d', i)"))
+				if _, err := db.Exec(q); err != nil {
+					b.Fatalf("seeding: %v", err)
+				}
+			}
+			return s
+		},
+		"postgres": func(b *testing.B) checkout.Store {
+			u := newDatabase(b)
+			s := open(b, u)
+			withConn(b, u, func(ctx context.Context, conn *pgx.Conn) error {
+				for from := 0; from < n; from += seedBatch {
+					to := min(from+seedBatch, n) - 1
+					q := fmt.Sprintf(`INSERT INTO orders %s %s FROM generate_series(%d::bigint, %d::bigint) AS s(i)`,
+						seedColumns, seedSelect(n, now.UnixMilli(), step, "lpad(i::text, 8, '0')"), from, to)
+					if _, err := conn.Exec(ctx, q); err != nil {
+						return fmt.Errorf("seeding: %w", err)
+					}
+				}
+				// What autovacuum does after a bulk load, at once.
+				_, err := conn.Exec(ctx, "VACUUM ANALYZE orders")
+				return err
+			})
+			return s
+		},
+	}
+	for _, name := range []string{"sqlite", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			s := stores[name](b)
+			ctx := context.Background()
+			const perPage = 25 // the dashboard's
+			// The key 10,000 pages down (by offset, once, to find it), or halfway down.
+			depth := min(10_000*perPage, n/2)
+			deep, _, err := s.OrderSummaries(ctx, checkout.OrderFilter{Limit: 1, Offset: depth})
+			if err != nil || len(deep) != 1 {
+				b.Fatalf("the deep key: %v", err)
+			}
+			deepKey := checkout.KeyOf(deep[0].CreatedAt, deep[0].ID)
+			month := now.AddDate(0, 0, -30)
+			email := fmt.Sprintf("cliente%d@example.com", n/3)
+			lists := []struct {
+				name string
+				f    checkout.OrderFilter
+				want func(rows []checkout.OrderSummary, total int) bool
+			}{
+				{"first-page", checkout.OrderFilter{}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == perPage+1 && total == min(n, checkout.MaxCounted+1)
+				}},
+				{"deep-page", checkout.OrderFilter{Page: checkout.Cursor{Key: deepKey}}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) == perPage+1 && rows[0].CreatedAt.Before(deepKey.CreatedAt.Add(time.Millisecond))
+				}},
+				{"status-and-dates", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid},
+					CreatedFrom: month, CreatedBefore: now.AddDate(0, 0, -1)}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) == perPage+1 && rows[0].Status == checkout.StatusPaid && rows[0].CreatedAt.Before(now.AddDate(0, 0, -1))
+				}},
+				{"status-paid", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) == perPage+1 && rows[0].Status == checkout.StatusPaid
+				}},
+				{"status-refunded", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusRefunded}}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) == perPage+1 && rows[0].Status == checkout.StatusRefunded
+				}},
+				{"search-email", checkout.OrderFilter{Search: email}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == 1 && rows[0].CustomerEmail == email && total == 1
+				}},
+				{"search-name", checkout.OrderFilter{Search: "beatriz nogueira"}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) >= 1 && rows[0].CustomerName == "Beatriz Nogueira"
+				}},
+				{"search-number", checkout.OrderFilter{Search: fmt.Sprintf("px-%08d", n/5)}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == 1 && rows[0].Number == fmt.Sprintf("PX-%08d", n/5) && total == 1
+				}},
+				{"search-number-piece", checkout.OrderFilter{Search: fmt.Sprintf("%06d", n/5%1_000_000)}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) >= 1 && strings.HasSuffix(rows[0].Number, fmt.Sprintf("%06d", n/5%1_000_000))
+				}},
+			}
+			for _, l := range lists {
+				b.Run(l.name, func(b *testing.B) {
+					f := l.f
+					f.Limit = perPage + 1
+					var took []time.Duration
+					for b.Loop() {
+						start := time.Now()
+						rows, total, err := s.OrderSummaries(ctx, f)
+						took = append(took, time.Since(start))
+						if err != nil || !l.want(rows, total) {
+							b.Fatalf("%s: %d rows, total %d, %v", l.name, len(rows), total, err)
+						}
+					}
+					reportP99(b, took)
+				})
+			}
+			b.Run("api-first-page", func(b *testing.B) {
+				var took []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					os, err := s.Orders(ctx, checkout.OrderFilter{Limit: 21})
+					took = append(took, time.Since(start))
+					if err != nil || len(os) != 21 {
+						b.Fatalf("Orders: %d, %v", len(os), err)
+					}
+				}
+				reportP99(b, took)
+			})
+			b.Run("overview", func(b *testing.B) {
+				today := now.Truncate(24 * time.Hour)
+				first := today.AddDate(0, 0, -(checkout.OverviewDays - 1))
+				var took []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{today, today.AddDate(0, 0, -6), first},
+						PlacedSince: first, DaysFrom: first, ZoneOffset: -3 * time.Hour})
+					took = append(took, time.Since(start))
+					if err != nil || st.Placed == 0 || st.Paid[2].Orders == 0 || st.Awaiting != 50 {
+						b.Fatalf("OrderStats: %+v, %v", st, err)
+					}
+				}
+				reportP99(b, took)
+			})
+		})
+	}
+}
+
+// reportP99 reports the 99th percentile of took in milliseconds.
+func reportP99(b *testing.B, took []time.Duration) {
+	slices.Sort(took)
+	p99 := took[min(len(took)-1, len(took)*99/100)]
+	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
+}

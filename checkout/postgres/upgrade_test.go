@@ -1,0 +1,45 @@
+package postgres_test
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the driver "pgx"
+
+	"github.com/pixcheckout/pixcheckout/checkout/postgres"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
+)
+
+// TestUpgradeFromEveryMigration: a database at each earlier migration (a schema each), holding
+// a shop's rows of that time, opens at the latest with every row read back
+// (storetest.CheckSamples).
+func TestUpgradeFromEveryMigration(t *testing.T) {
+	ctx := context.Background()
+	dbURL := newDatabase(t)
+	_, versions := storetest.MigrationsUpTo(t, postgres.Migrations, postgres.Component, 0)
+	for _, v := range versions[:len(versions)-1] {
+		t.Run(strconv.Itoa(v), func(t *testing.T) {
+			u := newSchema(t, dbURL)
+			db, err := sql.Open("pgx", u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			old, _ := storetest.MigrationsUpTo(t, postgres.Migrations, postgres.Component, v)
+			plans := []sqlmigrate.Plan{old}
+			if v >= 10 { // the shared outbox came with migration 10
+				plans = []sqlmigrate.Plan{outbox.Plan(outbox.PostgreSQL), old}
+			}
+			if err := sqlmigrate.Apply(ctx, db, sqlmigrate.PostgresLock, plans...); err != nil {
+				t.Fatal(err)
+			}
+			written := storetest.InsertSamples(t, db)
+			s := open(t, u)
+			storetest.CheckSamples(t, s, db, written)
+		})
+	}
+}
