@@ -18,8 +18,9 @@ type Product struct {
 	Title       string // pt-BR title, 2..150 characters (the gateway's item title limits)
 	Description string // optional; 2..255 characters when set
 	UnitPrice   gatewayclient.Cents
-	Physical    bool // true: shipped, so the order needs an address
-	Active      bool // inactive products are hidden and cannot be added to a cart
+	Physical    bool         // true: shipped, so the order needs an address
+	Active      bool         // inactive products are hidden and cannot be added to a cart
+	Image       ProductImage // none when Image.Key is ""
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 }
@@ -110,6 +111,9 @@ type OrderLine struct {
 	// Description is an ad-hoc item's description (checkout sessions), sent to the gateway with
 	// the item; "" for catalogue products.
 	Description string
+	// Image is an ad-hoc item's picture (a session's imageUrl, fetched and stored), kept with
+	// the session's lines; a catalogue line shows its product's.
+	Image ProductImage
 }
 
 // Subtotal is the line's unit price times its quantity.
@@ -134,7 +138,11 @@ type Order struct {
 	RequestKey   string // the cart id and the form's request key: the same key on the same cart gives the same order
 	Status       OrderStatus
 	Lines        []OrderLine
-	Amount       gatewayclient.Cents
+	Amount       gatewayclient.Cents // items and shipping
+	// Shipping is what the order pays for shipping (included in Amount; 0 when free or not
+	// physical), and DeliveryDays the delivery estimate in business days the shopper was given.
+	Shipping     gatewayclient.Cents
+	DeliveryDays int
 	Customer     Customer
 	Address      *Address // nil when no line is physical
 	Physical     bool     // any line is physical

@@ -73,12 +73,19 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	if len(cart.Lines) == 0 {
 		return nil, ErrEmptyCart
 	}
-	if fp, ok := requestKeyCart(in.RequestKey); ok && fp != cartFingerprint(cart) {
-		// The cart changed (another tab, a price change) since the form showed its lines and
-		// total: the order must be what the shopper saw, so the form is shown again.
+	rule, err := s.ShippingRule(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: placing an order: %w", err)
+	}
+	shipping := rule.For(cart.Total(), cart.NeedsAddress())
+	if fp, ok := requestKeyCart(in.RequestKey); ok && fp != cartFingerprint(cart, shipping) {
+		// The cart or its shipping changed (another tab, a price change, new shipping settings)
+		// since the form showed its lines and total: the order must be what the shopper saw,
+		// so the form is shown again.
 		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
 	}
 	o := s.newOrder(cart, in)
+	o.setShipping(shipping, rule.DeliveryDays)
 	fe := &FieldErrors{}
 	for _, l := range cart.Lines {
 		if !l.Product.Active {
@@ -199,14 +206,23 @@ func checkCustomer(fe *FieldErrors, typed, c Customer, notAsked []string) {
 // placed for other lines or another total than the form displayed. Keys made with NewID are
 // still accepted, unchecked.
 func NewRequestKey(c *Cart) string {
-	return NewID() + "." + cartFingerprint(c)
+	return NewID() + "." + cartFingerprint(c, 0)
 }
 
-// cartFingerprint is a short digest of what the shopper is shown of a cart.
-func cartFingerprint(c *Cart) string {
+// NewRequestKeyShipping is NewRequestKey for a form that shows shipping: the key is tied to
+// it too, so that an order never pays another shipping than the form said.
+func NewRequestKeyShipping(c *Cart, shipping gatewayclient.Cents) string {
+	return NewID() + "." + cartFingerprint(c, shipping)
+}
+
+// cartFingerprint is a short digest of what the shopper is shown of a cart, and its shipping.
+func cartFingerprint(c *Cart, shipping gatewayclient.Cents) string {
 	h := sha256.New()
 	for _, l := range c.Lines {
 		fmt.Fprintf(h, "%q %d %d\n", l.Product.ID, l.Quantity, int64(l.Product.UnitPrice))
+	}
+	if shipping > 0 { // none: the digest of a cart without shipping, as before shipping existed
+		fmt.Fprintf(h, "shipping %d\n", int64(shipping))
 	}
 	return idEncoding.EncodeToString(h.Sum(nil)[:10])
 }
@@ -343,6 +359,9 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 	for _, l := range o.Lines {
 		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
 			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+	}
+	if o.Shipping > 0 { // free shipping sends no item: a unitPrice is at least 1
+		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: o.Shipping, Quantity: gatewayclient.Ptr(1)})
 	}
 	return req
 }

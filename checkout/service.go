@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -66,6 +67,12 @@ type ServiceOptions struct {
 	// Service — made through it, or reported by Changed. Set it when other processes change the
 	// same database and their changes are not reported.
 	SnapshotMaxAge time.Duration
+	// Shipping, when set, returns the merchant's shipping settings in force: orders with a
+	// physical product pay shipping by them (see Shipping). Without it shipping is free.
+	Shipping func(context.Context) (Shipping, error)
+	// FetchImage, when set, fetches the picture at an https URL a session's item names
+	// (imageUrl), through the SSRF guard; without it such items are refused.
+	FetchImage func(ctx context.Context, url string) (io.ReadCloser, error)
 	// Announcer, when set, makes the outbox messages written with every change of an order's
 	// status (the merchant's notifications).
 	Announcer Announcer
@@ -103,6 +110,8 @@ type Service struct {
 	catalogue  *catalogueCache // the active products, for the shop's pages
 	snapMaxAge time.Duration
 	announcer  Announcer
+	shipping   func(context.Context) (Shipping, error)
+	fetchImage func(context.Context, string) (io.ReadCloser, error)
 	gatewayUp  func() bool
 	observer   Observer
 	// shopperTimeout bounds a shopper's request's call to the gateway.
@@ -131,6 +140,8 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
+		shipping:   opts.Shipping,
+		fetchImage: opts.FetchImage,
 		gatewayUp:  opts.GatewayUp,
 		observer:   opts.Observer,
 

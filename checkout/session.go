@@ -62,13 +62,17 @@ type Session struct {
 	SuccessURL     string // where the shopper goes once paid ("" none)
 	CancelURL      string // where the shopper goes to give up ("" none)
 	Lines          []OrderLine
-	Amount         gatewayclient.Cents
-	Customer       Customer // prefill (may be partial)
-	Address        *Address // prefill (may be partial); nil when none
-	Metadata       map[string]string
-	APIKeyID       string // the key that made it
-	ExpiresAt      time.Time
-	CreatedAt      time.Time
+	Amount         gatewayclient.Cents // items and shipping
+	// Shipping is what the session's order pays for shipping (in Amount): the merchant's, set
+	// through the API, or else the shipping settings' when the session was made.
+	Shipping     gatewayclient.Cents
+	DeliveryDays int      // delivery estimate in business days; 0 none
+	Customer     Customer // prefill (may be partial)
+	Address      *Address // prefill (may be partial); nil when none
+	Metadata     map[string]string
+	APIKeyID     string // the key that made it
+	ExpiresAt    time.Time
+	CreatedAt    time.Time
 }
 
 // Physical reports whether any line is a physical product (the shopper then gives an address).
@@ -112,6 +116,9 @@ type SessionItem struct {
 	UnitPrice   gatewayclient.Cents `json:"unitPrice,omitempty"`
 	Quantity    int                 `json:"quantity"`
 	Type        string              `json:"type,omitempty"` // ItemDigital or ItemPhysical
+	// ImageURL is an ad-hoc item's picture: an https URL the checkout fetches once, when the
+	// session is made, and serves as its own (see Service.sessionImage).
+	ImageURL string `json:"imageUrl,omitempty"`
 }
 
 // CreateSessionInput is a request of the merchant to create a checkout session. Field paths
@@ -132,6 +139,9 @@ type CreateSessionInput struct {
 	CancelURL        string            `json:"cancelUrl,omitempty"`
 	ExpiresInSeconds int               `json:"expiresInSeconds,omitempty"`
 	Metadata         map[string]string `json:"metadata,omitempty"`
+	// Shipping, when set, is what the order pays for shipping (0: free), instead of what the
+	// shipping settings give; only a session with a physical item ships.
+	Shipping *gatewayclient.Cents `json:"shipping,omitempty"`
 }
 
 // hash is the digest of the request: the same request sent again has the same digest,
@@ -236,6 +246,9 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 			itemIndex = append(itemIndex, i)
 		}
 	}
+	if err := s.sessionShipping(ctx, sess, in, add); err != nil {
+		return nil, err
+	}
 	if sess.EmbedOrigin != "" {
 		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
 			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
@@ -276,6 +289,33 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 	return sess, nil
 }
 
+// sessionShipping sets the shipping of a session being made (its lines are set): the
+// merchant's amount when the request has one, else the shipping settings'.
+func (s *Service) sessionShipping(ctx context.Context, sess *Session, in CreateSessionInput, add func(field, code, msg string)) error {
+	rule, err := s.ShippingRule(ctx)
+	if err != nil {
+		return err
+	}
+	physical := sess.Physical()
+	if physical {
+		sess.DeliveryDays = rule.DeliveryDays
+	}
+	switch sh := in.Shipping; {
+	case sh == nil:
+		sess.Shipping = rule.For(sess.Amount, physical)
+	case *sh < 0:
+		add("shipping", gatewayclient.CodeMin, "must not be negative")
+	case *sh > gatewayclient.MaxAmount:
+		add("shipping", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", int64(gatewayclient.MaxAmount)))
+	case *sh > 0 && !physical:
+		add("shipping", gatewayclient.CodeFormat, "only a session with a PHYSICAL item ships")
+	default:
+		sess.Shipping = *sh
+	}
+	sess.Amount += sess.Shipping
+	return nil
+}
+
 // sessionTexts are the texts of a session's request, by their API path, for CheckText.
 func sessionTexts(in CreateSessionInput) []textField {
 	t := func(path, v string) textField { return textField{path, path, v} }
@@ -284,7 +324,7 @@ func sessionTexts(in CreateSessionInput) []textField {
 	for i, it := range in.Items {
 		p := fmt.Sprintf("items[%d]", i)
 		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
-			t(p+".description", it.Description), t(p+".type", it.Type))
+			t(p+".description", it.Description), t(p+".type", it.Type), t(p+".imageUrl", it.ImageURL))
 	}
 	if c := in.Customer; c != nil {
 		texts = append(texts, t("customer.name", c.Name), t("customer.document", c.Document),
@@ -333,7 +373,7 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 	}
 	if it.ProductID != "" {
 		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
-			".unitPrice": it.UnitPrice != 0, ".type": it.Type != ""} {
+			".unitPrice": it.UnitPrice != 0, ".type": it.Type != "", ".imageUrl": it.ImageURL != ""} {
 			if set {
 				add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
 			}
@@ -347,7 +387,8 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 			add(".productId", "unavailable", "the catalogue could not be read")
 			return OrderLine{}, false
 		}
-		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical}, true
+		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical,
+			Image: p.Image}, true
 	}
 	physical := false
 	switch it.Type {
@@ -359,9 +400,16 @@ func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string,
 	default:
 		add(".type", gatewayclient.CodeEnum, "must be one of: DIGITAL, PHYSICAL")
 	}
+	var img ProductImage
+	if it.ImageURL != "" {
+		var err error
+		if img, err = s.sessionImage(ctx, it.ImageURL); err != nil {
+			add(".imageUrl", gatewayclient.CodeURL, err.Error())
+		}
+	}
 	// Title, description and price are checked with the gateway's rules by checkSessionRequest.
 	return OrderLine{Title: strings.TrimSpace(it.Title), Description: strings.TrimSpace(it.Description),
-		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical}, true
+		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical, Image: img}, true
 }
 
 // stand-ins for the customer fields a prefill may leave to the shopper: valid by the gateway's
@@ -406,6 +454,10 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
 			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
 	}
+	if sess.Shipping > 0 {
+		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: sess.Shipping, Quantity: gatewayclient.Ptr(1)})
+	}
+	shippingItem := fmt.Sprintf("items[%d]", len(sess.Lines))
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(now); !errors.As(err, &ve) {
 		return
@@ -415,9 +467,12 @@ func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, 
 		if standIns[v.Field] {
 			continue
 		}
+		if strings.HasPrefix(v.Field, shippingItem) {
+			v.Field = "shipping"
+		}
 		if v.Field == "amount" {
 			v.Field = "items"
-			v.Message = "the total of the items " + v.Message
+			v.Message = "the total of the items and shipping " + v.Message
 			total = append(total, v)
 			continue
 		}
@@ -662,6 +717,7 @@ func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (
 	}
 	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
+	o.setShipping(sess.Shipping, sess.DeliveryDays)
 	o.SessionID = sess.ID
 	o.MerchantReference = sess.ExternalCode
 	o.PayBy = sess.ExpiresAt

@@ -476,7 +476,8 @@ func TestEmbedRefusedToAnotherOrigin(t *testing.T) {
 	// frame-ancestors), and the iframe then fires its load event, empty.
 	framed := make(chan string, 1) // "" when the document loaded, else why it failed
 	tell := func(r playwright.Request, why string) {
-		if r.IsNavigationRequest() && r.URL() == sess.URL {
+		// embed.js adds its parameters (?embed=1) to the session's URL.
+		if r.IsNavigationRequest() && strings.HasPrefix(r.URL(), sess.URL+"?") {
 			select {
 			case framed <- why: // the first answer; the control below loads it again
 			default:
@@ -583,7 +584,7 @@ func TestEmbedIgnoresOtherWindows(t *testing.T) {
 func checkoutFrameOf(t *testing.T, s *session, a *testApp, id string) playwright.Frame {
 	t.Helper()
 	for _, f := range s.page.Frames() {
-		if f.URL() == a.url+"/s/"+id {
+		if u := f.URL(); u == a.url+"/s/"+id || strings.HasPrefix(u, a.url+"/s/"+id+"?") {
 			return f
 		}
 	}

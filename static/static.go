@@ -4,7 +4,8 @@
 //
 // The scripts are progressive enhancement only (every page works without them) and CSP-friendly
 // (no inline code): mask.js formats CPF/CNPJ, CEP and phone inputs marked data-mask; form.js
-// focuses the customer form's error summary and fills the address in from a CEP; pix.js runs
+// focuses the customer form's error summary, checks CPF/CNPJ, e-mail, phone and CEP as the
+// shopper leaves each (the server's rules) and fills the address in from a CEP; pix.js runs
 // the PIX page's countdown, copy button and live status (see the comment at its top for the
 // data-* attributes it reads).
 package static

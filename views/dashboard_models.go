@@ -336,6 +336,7 @@ type OrderDetail struct {
 	CustomerName, CustomerDocument, CustomerEmail          string
 	CustomerPhone                                          string
 	Address                                                []string // lines of the shipping address; nil when digital
+	Shipping                                               ShippingLine
 }
 
 // OrderLineView is one line of an order.
@@ -402,6 +403,7 @@ type ProductEditView struct {
 	DashPage
 	BackURL string
 	Form    ProductFormView
+	Image   ProductImageForm
 }
 
 // SettingsView is the merchant's settings: where notifications go and their signing secret,
@@ -428,6 +430,7 @@ type SettingsView struct {
 	NewKeyName   string
 	Deliveries   []DeliveryRow
 	Failed       string
+	Shipping     ShippingSettingsView
 	PingAction   string   // POST: send a test notification now
 	Ping         *PingRow // the test notification just sent
 }

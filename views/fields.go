@@ -15,9 +15,16 @@ type formField struct {
 	Autocomplete string
 	InputMode    string
 	Mask         string // data-mask for mask.js
-	MaxLength    int
-	Optional     bool
-	Hint         bool // a "hint.<name>" text is shown under the label
+	// Check names the rule form.js applies when the shopper leaves the field (data-check):
+	// "document", "email", "phone" or "cep" — the server's rules (checkout.CheckFormField),
+	// which a test runs in Go and in the browser over one table of values.
+	Check string
+	// CheckCode is the code of the violation the server reports for a value that fails Check:
+	// its message is the one form.js shows.
+	CheckCode string
+	MaxLength int
+	Optional  bool
+	Hint      bool // a "hint.<name>" text is shown under the label
 }
 
 // id is the element id of the input.
@@ -35,11 +42,15 @@ func (f formField) hintID() string { return "f-" + f.Name + "-hint" }
 // What autofill gives for it may carry +55: the server takes that (brdoc.ClassifyPhone), and the
 // mask leaves it as it is.
 var inputs = map[string]formField{
-	checkout.FieldName:         {Type: "text", Autocomplete: "name", MaxLength: checkout.MaxNameLength},
-	checkout.FieldDocument:     {Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true},
-	checkout.FieldEmail:        {Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254},
-	checkout.FieldPhone:        {Type: "tel", Autocomplete: "tel", Mask: "phone", MaxLength: 20, Hint: true},
-	checkout.FieldZipCode:      {Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9},
+	checkout.FieldName: {Type: "text", Autocomplete: "name", MaxLength: checkout.MaxNameLength},
+	checkout.FieldDocument: {Type: "text", Autocomplete: "on", InputMode: "text", Mask: "document", MaxLength: 24, Hint: true,
+		Check: "document", CheckCode: checkout.CodeDocument},
+	checkout.FieldEmail: {Type: "email", Autocomplete: "email", InputMode: "email", MaxLength: 254,
+		Check: "email", CheckCode: checkout.CodeFormat},
+	checkout.FieldPhone: {Type: "tel", Autocomplete: "tel", Mask: "phone", MaxLength: 20, Hint: true,
+		Check: "phone", CheckCode: checkout.CodeFormat},
+	checkout.FieldZipCode: {Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9,
+		Check: "cep", CheckCode: checkout.CodeFormat},
 	checkout.FieldStreet:       {Type: "text", Autocomplete: "address-line1", MaxLength: 200},
 	checkout.FieldNumber:       {Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},
 	checkout.FieldComplement:   {Type: "text", Autocomplete: "address-line2", MaxLength: 150, Optional: true},

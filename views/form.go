@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // summaryItem is one entry of the error summary: a message, linked to its field when the field
@@ -71,6 +72,10 @@ func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
 		a = append(a, templ.KeyValue[string, any]{Key: "data-mask", Value: f.Mask})
 		a = append(a, templ.KeyValue[string, any]{Key: "spellcheck", Value: "false"})
 	}
+	if f.Check != "" {
+		a = append(a, templ.KeyValue[string, any]{Key: "data-check", Value: f.Check})
+		a = append(a, templ.KeyValue[string, any]{Key: "data-check-error", Value: FieldMessage(v.Lang, f.Name, f.CheckCode)})
+	}
 	if f.Mask == "document" {
 		// Alphanumeric CNPJs have upper-case letters.
 		a = append(a, templ.KeyValue[string, any]{Key: "autocapitalize", Value: "characters"})
@@ -126,6 +131,8 @@ func FormErrors(lang Lang, fe *checkout.FieldErrors) FieldErrors {
 			errs[field] = FieldMessage(lang, field, vs[0].Code)
 		case field == checkout.FieldRequestKey:
 			general = append(general, T(lang, MsgFormOutdated))
+		case field == checkout.FieldCart && vs[0].Field == "amount" && vs[0].Code == checkout.CodeMax:
+			general = append(general, T(lang, "err.amount_max", FormatMoney(lang, gatewayclient.MaxAmount)))
 		case field == checkout.FieldCart || field == checkout.FieldQuantity:
 			general = append(general, T(lang, MsgCartUnavailable))
 		case field == checkout.FieldAddress:

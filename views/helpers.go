@@ -55,3 +55,19 @@ func docLabel(doc string) string {
 	}
 	return "CNPJ"
 }
+
+// shippingAmount is the shipping's price, or "free".
+func shippingAmount(p Page, ship ShippingLine) string {
+	if ship.Amount <= 0 {
+		return p.t("shipping.free")
+	}
+	return p.money(ship.Amount)
+}
+
+// deliveryText is the delivery estimate of days business days.
+func deliveryText(p Page, days int) string {
+	if days == 1 {
+		return p.t("shipping.day")
+	}
+	return p.t("shipping.days", days)
+}

@@ -59,7 +59,19 @@ type Embed struct {
 	View       string // which page: form, pix, paid, expired, failed, closed
 	SuccessURL string // opened by embed.js in the top window once paid
 	CancelURL  string // opened by embed.js in the top window when the shopper gives up
+	// Chromeless is set when embed.js frames the session (it asks with ?embed=): the page is
+	// the payment UI only — no header, footer, navigation or language links, one main landmark
+	// — since the merchant's page around the frame owns those; and no order summary beside the
+	// form and the PIX code unless Summary (the merchant's page shows its own).
+	Chromeless bool
+	Summary    bool
 }
+
+// chromeless reports whether the page is the payment UI only, in embed.js's frame.
+func (p Page) chromeless() bool { return p.Embed.SessionID != "" && p.Embed.Chromeless }
+
+// showSummary reports whether the order summary goes beside the form and the PIX code.
+func (p Page) showSummary() bool { return !p.chromeless() || p.Embed.Summary }
 
 // asset returns the URL path of a static file.
 func (p Page) asset(name string) string {
@@ -108,7 +120,8 @@ type ProductView struct {
 	Title       string
 	Description string // optional
 	Price       checkout.Cents
-	Physical    bool // shipped (needs an address) rather than digital
+	Physical    bool                  // shipped (needs an address) rather than digital
+	Image       checkout.ProductImage // none when its Key is ""
 }
 
 // CatalogueView is the catalogue page: a product-card per product, each with an add-to-cart
@@ -132,9 +145,10 @@ type CartLineView struct {
 	QuantityInput string
 	LineTotal     checkout.Cents
 	Physical      bool
-	UpdateURL     string // POST FieldProductID and FieldQuantity here to change the quantity
-	RemoveURL     string // POST FieldProductID here to remove the line
-	Error         string // localised message beside the quantity (see FieldMessage)
+	Image         checkout.ProductImage // none when its Key is ""
+	UpdateURL     string                // POST FieldProductID and FieldQuantity here to change the quantity
+	RemoveURL     string                // POST FieldProductID here to remove the line
+	Error         string                // localised message beside the quantity (see FieldMessage)
 }
 
 // CartView is the cart page.
@@ -142,9 +156,23 @@ type CartView struct {
 	Page
 	Lines        []CartLineView // none: the empty state
 	Total        checkout.Cents
-	CatalogueURL string // "continue shopping"
-	CheckoutURL  string // the customer form (GET)
-	Error        string // localised message about the whole cart, shown at the top
+	Shipping     ShippingLine // its own line in the summary; Total/Amount includes it
+	CatalogueURL string       // "continue shopping"
+	CheckoutURL  string       // the customer form (GET)
+	Error        string       // localised message about the whole cart, shown at the top
+}
+
+// ShippingLine is an order's shipping as its summaries show it: a line of its own when the
+// order ships (Physical), "free" or its price, and the delivery estimate when there is one.
+type ShippingLine struct {
+	Physical bool
+	Amount   checkout.Cents
+	Days     int // business days; 0: no estimate
+}
+
+// ShippingOf is the shipping line of order o.
+func ShippingOf(o *checkout.Order) ShippingLine {
+	return ShippingLine{Physical: o.Physical, Amount: o.Shipping, Days: o.DeliveryDays}
 }
 
 // SummaryLine is one line of an order summary.
@@ -152,6 +180,7 @@ type SummaryLine struct {
 	Title     string
 	Quantity  int
 	LineTotal checkout.Cents
+	Image     checkout.ProductImage // the product's picture, when it has one
 }
 
 // CustomerForm holds the customer form's values exactly as typed (not normalised), to show
@@ -205,6 +234,7 @@ type CustomerView struct {
 	Values     CustomerForm
 	Errors     FieldErrors
 	Lines      []SummaryLine // order summary beside the form
+	Shipping   ShippingLine  // its own line in the summary; Total includes it
 	Total      checkout.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"
@@ -263,9 +293,10 @@ type PixView struct {
 	OrderNumber   string
 	Amount        checkout.Cents
 	Lines         []SummaryLine
-	QRImageURL    string // the QR code PNG: a same-origin URL or a data: URI
-	QRSize        int    // displayed width and height in CSS pixels; DefaultQRSize when 0
-	Code          string // the copy-and-paste BR Code
+	Shipping      ShippingLine // its own line in the summary; Total/Amount includes it
+	QRImageURL    string       // the QR code PNG: a same-origin URL or a data: URI
+	QRSize        int          // displayed width and height in CSS pixels; DefaultQRSize when 0
+	Code          string       // the copy-and-paste BR Code
 	ExpiresAt     time.Time
 	Status        checkout.OrderStatus
 	EventsURL     string // Server-Sent Events stream of JSON {status, now, expiresAt?, redirect?, text?}
@@ -307,6 +338,7 @@ type PaidView struct {
 	OrderNumber string
 	Lines       []SummaryLine
 	Amount      checkout.Cents
+	Shipping    ShippingLine // its own line in the summary; Total/Amount includes it
 	PaidAt      time.Time
 	LatePayment bool // paid after its QR code expired
 	// RefundDue is what the shop owes back because another QR code of the order was paid too;

@@ -411,7 +411,7 @@ func PaidPage(v PaidView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = orderSummary(v.Page, v.Lines, v.Amount).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = orderSummary(v.Page, v.Lines, v.Shipping, v.Amount).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -20,8 +20,8 @@ import (
 // Fields of the JSON objects of POST /api/v1/checkout-sessions; any other is refused, so that
 // a misspelt field is an error instead of being silently ignored.
 var (
-	sessionFields  = []string{"items", "externalCode", "embedOrigin", "customer", "successUrl", "cancelUrl", "expiresInSeconds", "metadata"}
-	itemFields     = []string{"productId", "title", "description", "unitPrice", "quantity", "type"}
+	sessionFields  = []string{"items", "externalCode", "embedOrigin", "customer", "successUrl", "cancelUrl", "expiresInSeconds", "metadata", "shipping"}
+	itemFields     = []string{"productId", "title", "description", "unitPrice", "quantity", "type", "imageUrl"}
 	customerFields = []string{"name", "document", "email", "phone", "address"}
 	addressFields  = []string{"zipCode", "street", "number", "complement", "neighborhood", "city", "state", "country"}
 )
@@ -51,6 +51,11 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateSe
 		in.ExpiresInSeconds = int(n)
 		if n == 0 {
 			in.ExpiresInSeconds = -1 // 0 sent explicitly: below the minimum, not "default"
+		}
+	}
+	if sh := top.Get("shipping"); !sh.Missing() {
+		if c, ok := r.Cents("shipping", sh); ok {
+			in.Shipping = &c
 		}
 	}
 	if m, ok := r.Object("metadata", top.Get("metadata")); ok {
@@ -103,6 +108,7 @@ func readItems(r *strictjson.Reader, items strictjson.Value) []checkout.SessionI
 			Title:       r.String(p+".title", m.Get("title")),
 			Description: r.String(p+".description", m.Get("description")),
 			Type:        r.String(p+".type", m.Get("type")),
+			ImageURL:    r.String(p+".imageUrl", m.Get("imageUrl")),
 			Quantity:    1,
 		}
 		it.UnitPrice, _ = r.Cents(p+".unitPrice", m.Get("unitPrice"))

@@ -44,6 +44,7 @@ func (s *Server) sessionPage(r *http.Request, sess *checkout.Session, o *checkou
 	p.HomeURL = respond.Link(r, merchant.SessionPath(sess.ID))
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
 		Status: checkout.SessionStatus(sess, o, s.svc.Now()), SuccessURL: successURL(sess, o), CancelURL: sess.CancelURL}
+	p.Embed.Chromeless, p.Embed.Summary = respond.EmbedMode(r)
 	if o != nil {
 		p.Embed.OrderID = o.ID
 	}
@@ -106,11 +107,17 @@ func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess 
 		Physical:  sess.Physical(),
 		Values:    values,
 		Errors:    errs,
+		Shipping:  views.ShippingLine{Physical: sess.Physical(), Amount: sess.Shipping, Days: sess.DeliveryDays},
 		Total:     sess.Amount,
 		CancelURL: sess.CancelURL,
 	}
+	images := s.productImages(r)
 	for _, l := range sess.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+		img := images[l.ProductID]
+		if l.ProductID == "" {
+			img = l.Image
+		}
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

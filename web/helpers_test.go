@@ -135,6 +135,10 @@ type envOptions struct {
 	qrImage bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
+	// shipping, when set, is the merchant's shipping settings (none by default).
+	shipping *checkout.Shipping
+	// fetchImage, when set, fetches the pictures sessions' items name (imageUrl).
+	fetchImage func(ctx context.Context, url string) (io.ReadCloser, error)
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -183,6 +187,10 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if o.qrImage {
 		so.QRImage = web.QRImage
+	}
+	so.FetchImage = o.fetchImage
+	if sh := o.shipping; sh != nil {
+		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	svc := checkout.NewService(store, gw, so)
 	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})

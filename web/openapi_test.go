@@ -139,10 +139,10 @@ func TestOpenAPICatchesDrift(t *testing.T) {
 	}
 	jsonH := header()
 	notFound := []byte(`{"error":{"code":"not_found","message":"not found","requestId":"0123456789abcdef"}}`)
-	order := []byte(`{"id":"x","number":"1","status":"paid","amount":1,"amountPaid":1,"refundDue":0,"latePayment":false,
+	order := []byte(`{"id":"x","number":"1","status":"paid","amount":1,"shipping":0,"amountPaid":1,"refundDue":0,"latePayment":false,
 		"currency":"BRL","items":[{"title":"T","unitPrice":1,"quantity":1,"type":"DIGITAL"}],"customer":{},"history":[],"createdAt":"2026-03-14T12:00:00.000Z","updatedAt":"2026-03-14T12:00:00.000Z"}`)
 	session := []byte(`{"items":[{"productId":"p"}]}`)
-	created := []byte(`{"id":"s","url":"http://x/s/s","status":"open","amount":1,"currency":"BRL","expiresAt":"2026-03-14T12:00:00.000Z",
+	created := []byte(`{"id":"s","url":"http://x/s/s","status":"open","amount":1,"shipping":0,"currency":"BRL","expiresAt":"2026-03-14T12:00:00.000Z",
 		"createdAt":"2026-03-14T12:00:00.000Z","items":[{"title":"T","unitPrice":1,"quantity":1,"type":"DIGITAL"}],"customer":{},"amountPaid":0}`)
 	cases := []struct {
 		name           string

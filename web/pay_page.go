@@ -23,11 +23,17 @@ func (s *Server) order(r *http.Request) (*checkout.Order, error) {
 	return s.svc.Snapshot(r.Context(), chi.URLParam(r, "orderID"))
 }
 
-// summary lists the order's lines for the pages.
-func summary(o *checkout.Order) []views.SummaryLine {
+// summary lists the order's lines for the pages, with their pictures: an ad-hoc item's from
+// its session sess (nil for a cart's order), a product's from the catalogue.
+func (s *Server) summary(r *http.Request, o *checkout.Order, sess *checkout.Session) []views.SummaryLine {
+	images := s.productImages(r)
 	lines := make([]views.SummaryLine, 0, len(o.Lines))
-	for _, l := range o.Lines {
-		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+	for i, l := range o.Lines {
+		img := images[l.ProductID]
+		if sess != nil && i < len(sess.Lines) && sess.Lines[i].Image.Key != "" && l.ProductID == "" {
+			img = sess.Lines[i].Image
+		}
+		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
 	}
 	return lines
 }
@@ -94,7 +100,8 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		Page:        embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
-		Lines:       summary(o),
+		Lines:       s.summary(r, o, sess),
+		Shipping:    views.ShippingOf(o),
 		Status:      o.Status,
 		EventsURL:   respond.Link(r, base+"/events"),
 		StatusURL:   respond.Link(r, base+"/status"),
@@ -264,14 +271,16 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, cont := s.site.Page(r), respond.Link(r, "/")
-	if sess := s.sessionOf(r, o); sess != nil {
+	sess := s.sessionOf(r, o)
+	if sess != nil {
 		s.frameSession(w, r, sess)
 		page, cont = s.sessionPage(r, sess, o, "paid"), successURL(sess, o)
 	}
 	s.site.Render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
 		Page:        page,
 		OrderNumber: o.Number,
-		Lines:       summary(o),
+		Lines:       s.summary(r, o, sess),
+		Shipping:    views.ShippingOf(o),
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,
 		LatePayment: o.LatePayment,

@@ -76,7 +76,7 @@ func (s *Server) catalogue(w http.ResponseWriter, r *http.Request) {
 	v := views.CatalogueView{Page: s.site.Page(r), AddToCartURL: respond.Link(r, "/cart")}
 	for _, p := range products {
 		v.Products = append(v.Products, views.ProductView{ID: string(p.ID), Title: p.Title,
-			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical})
+			Description: p.Description, Price: p.UnitPrice, Physical: p.Physical, Image: p.Image})
 	}
 	if c := s.currentCart(r); c != nil {
 		v.AddToCartURL = respond.Link(r, cartPath(c.ID)+"/items")
@@ -200,6 +200,21 @@ type lineError struct {
 	fe      *checkout.FieldErrors
 }
 
+// cartShipping is the shipping cart c would pay now, by the merchant's shipping settings (the
+// order placed from it pays the settings in force then).
+func (s *Server) cartShipping(r *http.Request, c *checkout.Cart) (views.ShippingLine, error) {
+	rule, err := s.svc.ShippingRule(r.Context())
+	if err != nil {
+		return views.ShippingLine{}, err
+	}
+	physical := c.NeedsAddress()
+	ship := views.ShippingLine{Physical: physical, Amount: rule.For(c.Total(), physical)}
+	if physical {
+		ship.Days = rule.DeliveryDays
+	}
+	return ship, nil
+}
+
 // cart is GET /cart/{cartID}.
 func (s *Server) cart(w http.ResponseWriter, r *http.Request) {
 	s.showCart(w, r, chi.URLParam(r, "cartID"), http.StatusOK, lineError{})
@@ -212,19 +227,26 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		s.site.Fail(w, r, err)
 		return
 	}
+	ship, err := s.cartShipping(r, c)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
 	page := s.site.Page(r)
 	v := views.CartView{
 		Page:         page,
-		Total:        c.Total(),
+		Shipping:     ship,
+		Total:        c.Total() + ship.Amount,
 		CatalogueURL: respond.Link(r, "/?cart="+url.QueryEscape(c.ID)),
 		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}
 	placed := false
+	images := s.productImages(r)
 	for _, l := range c.Lines {
 		base := cartPath(c.ID) + "/items/" + url.PathEscape(string(l.Product.ID))
 		lv := views.CartLineView{
 			ProductID: string(l.Product.ID), Title: l.Product.Title, UnitPrice: l.Product.UnitPrice,
-			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical,
+			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical, Image: images[l.Product.ID],
 			UpdateURL: respond.Link(r, base), RemoveURL: respond.Link(r, base+"?"+fieldAction+"=remove"),
 		}
 		if le.fe != nil && l.Product.ID == le.product {

@@ -29,21 +29,29 @@ func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
 // renderCustomerForm renders the customer form of cart c with the values typed and their
 // errors. Every rendering gets a new request key: a key whose submission was refused is spent.
 func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *checkout.Cart, status int, values views.CustomerForm, errs views.FieldErrors) {
+	ship, err := s.cartShipping(r, c)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
 	v := views.CustomerView{
 		Page:       s.site.Page(r),
 		Action:     respond.Link(r, checkoutPath(c.ID)),
-		RequestKey: checkout.NewRequestKey(c),
+		RequestKey: checkout.NewRequestKeyShipping(c, ship.Amount),
 		Physical:   c.NeedsAddress(),
 		Values:     values,
 		Errors:     errs,
-		Total:      c.Total(),
+		Shipping:   ship,
+		Total:      c.Total() + ship.Amount,
 		BackURL:    respond.Link(r, cartPath(c.ID)),
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
 	}
+	images := s.productImages(r)
 	for _, l := range c.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal()})
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
+			Image: images[l.Product.ID]})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

@@ -23,7 +23,9 @@ type Order struct {
 	// PaymentLinkID is the payment link the order was placed through.
 	PaymentLinkID string   `json:"paymentLinkId,omitempty"`
 	ExternalCode  string   `json:"externalCode,omitempty"`
-	Amount        int64    `json:"amount"`
+	Amount        int64    `json:"amount"`   // items and shipping
+	Shipping      int64    `json:"shipping"` // included in amount; 0 when free or not shipped
+	DeliveryDays  int      `json:"deliveryDays,omitempty"`
 	AmountPaid    int64    `json:"amountPaid"`
 	RefundDue     int64    `json:"refundDue"`
 	LatePayment   bool     `json:"latePayment"`
@@ -51,6 +53,9 @@ type Item struct {
 	UnitPrice   int64  `json:"unitPrice"`
 	Quantity    int    `json:"quantity"`
 	Type        string `json:"type"`
+	// ImageURL is the checkout's own copy of the item's picture (a session's imageUrl, fetched
+	// when the session was made; a catalogue product's picture).
+	ImageURL string `json:"imageUrl,omitempty"`
 }
 
 // Customer is an order's customer, or a session's prefill.
@@ -90,7 +95,9 @@ type Session struct {
 	ID           string   `json:"id"`
 	URL          string   `json:"url"`
 	Status       string   `json:"status"`
-	Amount       int64    `json:"amount"`
+	Amount       int64    `json:"amount"`   // items and shipping
+	Shipping     int64    `json:"shipping"` // included in amount
+	DeliveryDays int      `json:"deliveryDays,omitempty"`
 	Currency     string   `json:"currency"`
 	ExpiresAt    string   `json:"expiresAt"`
 	CreatedAt    string   `json:"createdAt"`
@@ -167,6 +174,7 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 	out := Order{
 		ID: o.ID, Number: o.Number, Status: string(o.Status), SessionID: o.SessionID,
 		ExternalCode: o.MerchantReference, Amount: int64(o.Amount), AmountPaid: amountPaid(o),
+		Shipping: int64(o.Shipping), DeliveryDays: o.DeliveryDays,
 		RefundDue: int64(o.RefundDue), LatePayment: o.LatePayment, Currency: Currency,
 		Items: items(o.Lines), Customer: customer(o.Customer, o.Address),
 		CreatedAt: wireTime(o.CreatedAt), UpdatedAt: wireTime(o.UpdatedAt), PaidAt: wireTime(o.PaidAt),
@@ -194,9 +202,15 @@ func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicU
 	out := Session{
 		ID: sess.ID, URL: strings.TrimRight(publicURL, "/") + SessionPath(sess.ID),
 		Status: checkout.SessionStatus(sess, o, now), Amount: int64(sess.Amount), Currency: Currency,
+		Shipping: int64(sess.Shipping), DeliveryDays: sess.DeliveryDays,
 		ExpiresAt: wireTime(sess.ExpiresAt), CreatedAt: wireTime(sess.CreatedAt),
 		ExternalCode: sess.ExternalCode, EmbedOrigin: sess.EmbedOrigin, SuccessURL: sess.SuccessURL,
 		CancelURL: sess.CancelURL, Items: items(sess.Lines), Customer: customer(sess.Customer, sess.Address),
+	}
+	for i, l := range sess.Lines {
+		if l.Image.Key != "" {
+			out.Items[i].ImageURL = strings.TrimRight(publicURL, "/") + l.Image.Path(checkout.ImageLarge)
+		}
 	}
 	if len(sess.Metadata) > 0 {
 		out.Metadata = Metadata(sess.Metadata)

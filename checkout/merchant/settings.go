@@ -39,7 +39,9 @@ type Settings struct {
 	// FrameOrigins may frame the shopper pages, besides CHECKOUT_FRAME_ANCESTORS and each
 	// checkout session's own embedOrigin.
 	FrameOrigins []string
-	UpdatedAt    time.Time
+	// Shipping is the shipping of physical goods: orders pay it by these settings.
+	Shipping  checkout.Shipping
+	UpdatedAt time.Time
 }
 
 // SettingsStore keeps the one set of merchant settings.
@@ -159,6 +161,34 @@ func (m *SettingsManager) Get(ctx context.Context) (Effective, error) {
 		e.Signing, e.Overlap = s.WebhookSecret+" "+s.PreviousSecret, true
 	}
 	return e, nil
+}
+
+// Shipping returns the shipping settings in force, for checkout.ServiceOptions.Shipping.
+func (m *SettingsManager) Shipping(ctx context.Context) (checkout.Shipping, error) {
+	s, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return checkout.Shipping{}, fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	return s.Shipping, nil
+}
+
+// UpdateShipping validates sh and stores it, keeping the other settings. Its problems come
+// back as a *checkout.FieldErrors keyed by flat_rate, free_above and delivery_days; nothing is
+// stored then.
+func (m *SettingsManager) UpdateShipping(ctx context.Context, sh checkout.Shipping) error {
+	if fe := sh.Check(); fe != nil {
+		return fe
+	}
+	cur, err := m.store.MerchantSettings(ctx)
+	if err != nil {
+		return fmt.Errorf("merchant: reading settings: %w", err)
+	}
+	cur.Shipping = sh
+	cur.UpdatedAt = m.now().UTC()
+	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
+		return fmt.Errorf("merchant: saving settings: %w", err)
+	}
+	return nil
 }
 
 // SettingsInput is a change of the settings, as typed by the merchant.

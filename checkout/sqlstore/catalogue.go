@@ -9,14 +9,15 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-const productColumns = `id, slug, title, description, unit_price, physical, active, created_at, updated_at`
+const productColumns = `id, slug, title, description, unit_price, physical, active, created_at, updated_at,
+	image_key, image_type, image_width, image_height`
 
 // insertProduct inserts a product's columns; the caller adds what happens on a conflict.
-const insertProduct = `INSERT INTO products (` + productColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
+const insertProduct = `INSERT INTO products (` + productColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
 
 func productArgs(p checkout.Product) []any {
 	return []any{string(p.ID), p.Slug, p.Title, p.Description, int64(p.UnitPrice), p.Physical, p.Active,
-		ms(p.CreatedAt), ms(p.UpdatedAt)}
+		ms(p.CreatedAt), ms(p.UpdatedAt), p.Image.Key, p.Image.Ext, p.Image.Width, p.Image.Height}
 }
 
 // UpsertProduct creates the product or replaces it by ID.
@@ -27,7 +28,9 @@ func (s *Store) UpsertProduct(ctx context.Context, p checkout.Product) error {
 	err := s.db.Write(ctx, Stmt{SQL: insertProduct + `
 		ON CONFLICT (id) DO UPDATE SET slug = excluded.slug, title = excluded.title,
 			description = excluded.description, unit_price = excluded.unit_price,
-			physical = excluded.physical, active = excluded.active, updated_at = excluded.updated_at`,
+			physical = excluded.physical, active = excluded.active, updated_at = excluded.updated_at,
+			image_key = excluded.image_key, image_type = excluded.image_type, image_width = excluded.image_width,
+			image_height = excluded.image_height`,
 		Args: productArgs(p)})
 	if err != nil {
 		return s.errorf("storing product %s: %w", p.ID, err)
@@ -105,7 +108,8 @@ func scanProduct(r Rows) (checkout.Product, error) {
 	var p checkout.Product
 	var id string
 	var price, created, updated int64
-	err := r.Scan(&id, &p.Slug, &p.Title, &p.Description, &price, &p.Physical, &p.Active, &created, &updated)
+	err := r.Scan(&id, &p.Slug, &p.Title, &p.Description, &price, &p.Physical, &p.Active, &created, &updated,
+		&p.Image.Key, &p.Image.Ext, &p.Image.Width, &p.Image.Height)
 	p.ID = checkout.ProductID(id)
 	p.UnitPrice = gatewayclient.Cents(price)
 	p.CreatedAt, p.UpdatedAt = fromMS(created), fromMS(updated)

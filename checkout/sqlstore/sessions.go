@@ -17,7 +17,7 @@ var _ checkout.SessionStore = (*Store)(nil)
 const sessionColumns = `id, idempotency_key, request_hash, external_code, embed_origin, success_url, cancel_url,
 	amount, lines, customer_name, customer_document, customer_email, customer_phone, has_address, zip_code,
 	street, street_number, complement, neighborhood, city, state, country, metadata, api_key_id, expires_at,
-	created_at`
+	created_at, shipping, delivery_days`
 
 // sessionLine is a line of a session as its JSON column keeps it.
 type sessionLine struct {
@@ -27,6 +27,11 @@ type sessionLine struct {
 	UnitPrice   int64  `json:"unitPrice"`
 	Quantity    int    `json:"quantity"`
 	Physical    bool   `json:"physical,omitempty"`
+	// An ad-hoc item's picture (fetched from its imageUrl): its key, type and large size.
+	ImageKey    string `json:"imageKey,omitempty"`
+	ImageExt    string `json:"imageExt,omitempty"`
+	ImageWidth  int    `json:"imageWidth,omitempty"`
+	ImageHeight int    `json:"imageHeight,omitempty"`
 }
 
 // CreateSession stores sess, unless a session with its idempotency key is stored: then it
@@ -39,7 +44,8 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 	lines := make([]sessionLine, len(sess.Lines))
 	for i, l := range sess.Lines {
 		lines[i] = sessionLine{ProductID: string(l.ProductID), Title: l.Title, Description: l.Description,
-			UnitPrice: int64(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical}
+			UnitPrice: int64(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical, ImageKey: l.Image.Key,
+			ImageExt: l.Image.Ext, ImageWidth: l.Image.Width, ImageHeight: l.Image.Height}
 	}
 	lj, err := json.Marshal(lines)
 	if err != nil {
@@ -60,13 +66,13 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 	c := sess.Customer
 	insert := Stmt{SQL: `INSERT INTO checkout_sessions (` + sessionColumns + `)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26)
+			$23, $24, $25, $26, $27, $28)
 		ON CONFLICT (idempotency_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{sess.ID, nullString(sess.IdempotencyKey), sess.RequestHash, sess.ExternalCode, sess.EmbedOrigin,
 			sess.SuccessURL, sess.CancelURL, int64(sess.Amount), string(lj), c.Name, c.Document, c.Email, c.Phone, hasAddr,
 			a.ZipCode, a.Street, a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, meta, sess.APIKeyID,
-			ms(sess.ExpiresAt), ms(sess.CreatedAt)}}
+			ms(sess.ExpiresAt), ms(sess.CreatedAt), int64(sess.Shipping), sess.DeliveryDays}}
 	var stored []*checkout.Session
 	created := false
 	err = s.db.WriteTx(ctx, func(tx Runner) error {
@@ -125,26 +131,28 @@ func (s *Store) readSession(where, key string, out *[]*checkout.Session) Stmt {
 			sess := &checkout.Session{}
 			var key *string
 			var lj, meta string
-			var amount, expires, created int64
+			var amount, expires, created, shipping int64
 			var hasAddr bool
 			var a checkout.Address
 			c := &sess.Customer
 			if err := r.Scan(&sess.ID, &key, &sess.RequestHash, &sess.ExternalCode, &sess.EmbedOrigin, &sess.SuccessURL,
 				&sess.CancelURL, &amount, &lj, &c.Name, &c.Document, &c.Email, &c.Phone, &hasAddr, &a.ZipCode, &a.Street,
 				&a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &meta, &sess.APIKeyID,
-				&expires, &created); err != nil {
+				&expires, &created, &shipping, &sess.DeliveryDays); err != nil {
 				return fmt.Errorf("reading checkout sessions: %w", err)
 			}
 			if key != nil {
 				sess.IdempotencyKey = *key
 			}
+			sess.Shipping = gatewayclient.Cents(shipping)
 			var lines []sessionLine
 			if err := json.Unmarshal([]byte(lj), &lines); err != nil {
 				return fmt.Errorf("reading the lines of a checkout session: %w", err)
 			}
 			for _, l := range lines {
 				sess.Lines = append(sess.Lines, checkout.OrderLine{ProductID: checkout.ProductID(l.ProductID), Title: l.Title,
-					Description: l.Description, UnitPrice: gatewayclient.Cents(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical})
+					Description: l.Description, UnitPrice: gatewayclient.Cents(l.UnitPrice), Quantity: l.Quantity, Physical: l.Physical,
+					Image: checkout.ProductImage{Key: l.ImageKey, Ext: l.ImageExt, Width: l.ImageWidth, Height: l.ImageHeight}})
 			}
 			if meta != "" {
 				if err := json.Unmarshal([]byte(meta), &sess.Metadata); err != nil {

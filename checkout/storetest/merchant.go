@@ -57,9 +57,11 @@ func NewSession(key string) *checkout.Session {
 		CancelURL: "https://loja.example.com/carrinho",
 		Lines: []checkout.OrderLine{
 			{ProductID: "ebook", Title: "E-book", UnitPrice: 2990, Quantity: 2},
-			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true},
+			{Title: "Camiseta", Description: "Algodão, tamanho M", UnitPrice: 5990, Quantity: 1, Physical: true,
+				Image: checkout.ProductImage{Key: "0123456789abcdef01234567", Ext: "jpg", Width: 640, Height: 480}},
 		},
-		Amount:    2*2990 + 5990,
+		Amount:   2*2990 + 5990 + 1500,
+		Shipping: 1500, DeliveryDays: 7,
 		Customer:  checkout.Customer{Name: "Maria da Silva", Email: "maria@example.com"},
 		Address:   &checkout.Address{ZipCode: "01310-100", City: "São Paulo", State: "SP"},
 		Metadata:  map[string]string{"cliente": "42", "canal": "site"},
@@ -262,7 +264,8 @@ func testSettings(t *testing.T, s MerchantStores) {
 		t.Fatalf("MerchantSettings before any save = %+v, %v; want the zero Settings", got, err)
 	}
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
-		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base}
+		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
+		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}}
 	if err := s.SaveMerchantSettings(ctx, want); err != nil {
 		t.Fatal(err)
 	}

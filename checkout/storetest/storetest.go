@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("ListForReconciliation", func(t *testing.T) { testOrders(t, open(t)) })
 	t.Run("WebhookDedupe", func(t *testing.T) { testWebhooks(t, open(t)) })
 	t.Run("AddProduct", func(t *testing.T) { testAddProduct(t, open(t)) })
+	t.Run("ProductImages", func(t *testing.T) { testImages(t, open(t)) })
 	t.Run("SeedConcurrent", func(t *testing.T) { testSeedConcurrent(t, open(t)) })
 	t.Run("PruneCarts", func(t *testing.T) { testPruneCarts(t, open(t)) })
 	t.Run("PruneWebhooks", func(t *testing.T) { testPruneWebhooks(t, open(t)) })
@@ -250,7 +251,8 @@ func NewOrder(requestKey string) *checkout.Order {
 			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2},
 			{ProductID: "b", Title: "Produto b", UnitPrice: 5900, Quantity: 1, Physical: true},
 		},
-		Amount:   2*2990 + 5900,
+		Amount:   2*2990 + 5900 + 1200,
+		Shipping: 1200, DeliveryDays: 3,
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"},
 		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Complement: "apto 12",
 			Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", Country: "Brasil"},

@@ -17,6 +17,11 @@
  * Opt out with PixCheckout.mount(target, {session, scrollIntoView: false}) or
  * data-pix-scroll-into-view="false" beside data-pix-checkout.
  *
+ * The frame shows the payment UI only: no header, footer or language links, and no order summary
+ * (your page shows its own). Options: lang ("pt-BR" or "en"; the shopper's browser decides when
+ * absent) and summary (true shows the order's lines and total above the form and the PIX code),
+ * or data-pix-lang="en" and data-pix-summary="true" beside data-pix-checkout.
+ *
  * Each event is {type, sessionId, orderId, status, ...}: resize has height; paid may have
  * successUrl, closed cancelUrl. After "paid" the successUrl opens in the top window and after
  * "closed" the cancelUrl does, unless onEvent calls e.preventDefault() or a listener cancels the
@@ -63,6 +68,11 @@
     opts = opts || {};
     var src = httpURL(opts.session || el.getAttribute("data-pix-checkout"));
     if (!src) { throw new Error("PixCheckout.mount: options.session must be the checkout session's url"); }
+    var lang = opts.lang || el.getAttribute("data-pix-lang");
+    var summary = opts.summary !== undefined ? opts.summary === true : el.getAttribute("data-pix-summary") === "true";
+    // The checkout keeps both on every page of the frame (its links carry them).
+    src.searchParams.set("embed", summary ? "summary" : "1");
+    if (lang) { src.searchParams.set("lang", lang); }
     var prev = find(el);
     if (prev) {
       if (prev.src === src.href) { return prev.handle; } // mounting twice is harmless
@@ -71,7 +81,7 @@
     var origin = src.origin;
     var iframe = d.createElement("iframe");
     iframe.src = src.href;
-    iframe.title = opts.title || "Pagamento PIX";
+    iframe.title = opts.title || (/^en/i.test(lang || "") ? "PIX payment" : "Pagamento PIX");
     iframe.setAttribute("allow", "clipboard-write");
     iframe.setAttribute("scrolling", "no");
     iframe.style.cssText = "display:block;width:100%;border:0;overflow:hidden;height:" + (opts.height || 600) + "px";

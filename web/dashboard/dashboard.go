@@ -177,6 +177,7 @@ func (d *Dashboard) table() []Route {
 		{post, "/links/{id}/active", merchant.PermProductsWrite, d.toggleLink},
 		{post, "/links/{id}/duplicate", merchant.PermProductsWrite, d.duplicateLink},
 		{get, "/links/{id}/poster.svg", merchant.PermProductsRead, d.poster},
+		{post, "/products/{id}/image", merchant.PermProductsWrite, d.uploadImage},
 		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
 		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
 		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
@@ -206,6 +207,7 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
 			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
 			Route{post, "/settings/ping", merchant.PermSettings, d.ping},
+			Route{post, "/settings/shipping", merchant.PermSettings, d.saveShipping},
 			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},
@@ -374,7 +376,7 @@ func (d *Dashboard) checkCSRF(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if !d.site.ParseForm(w, r) {
+		if !d.parseForm(w, r) {
 			return
 		}
 		if !d.validCSRF(r) {

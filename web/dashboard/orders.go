@@ -216,7 +216,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		RefundDue: o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
 		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
 		CustomerName: o.Customer.Name, CustomerDocument: o.Customer.Document, CustomerEmail: o.Customer.Email,
-		CustomerPhone: o.Customer.Phone}
+		CustomerPhone: o.Customer.Phone, Shipping: views.ShippingOf(o)}
 	if a := o.Address; a != nil {
 		street := a.Street + ", " + a.Number
 		if a.Complement != "" {

@@ -128,8 +128,12 @@ func (d *Dashboard) productForm(w http.ResponseWriter, r *http.Request) {
 	f.Values = map[string]string{checkout.FieldTitle: p.Title, checkout.FieldDescription: p.Description,
 		checkout.FieldUnitPrice: formatReaisInput(p.UnitPrice)}
 	f.Physical, f.Active = p.Physical, p.Active
+	img := imageForm(r, p)
+	if r.URL.Query().Get("done") == "image" {
+		img.Notice = views.T(respond.Lang(r), "products.image_saved")
+	}
 	d.site.Render(w, r, http.StatusOK, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
-		BackURL: respond.Link(r, Path+"/products"), Form: f}))
+		BackURL: respond.Link(r, Path+"/products"), Form: f, Image: img}))
 }
 
 // editForm is the edit form of p, without values.
@@ -157,7 +161,7 @@ func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 		mergeFieldErrors(fe, checkout.CheckProduct(in))
 		productErrors(respond.Lang(r), &f, fe)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
-			BackURL: respond.Link(r, Path+"/products"), Form: f}))
+			BackURL: respond.Link(r, Path+"/products"), Form: f, Image: imageForm(r, p)}))
 		return
 	}
 	if err != nil {

@@ -19,7 +19,8 @@ import (
 // same store the merchant API and `checkout apikey` use.
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
-var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked"}
+var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked",
+	"shipping": "settings.saved"}
 
 // settingsPage is GET /dashboard/settings.
 func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
@@ -41,6 +42,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	var errs []error
 	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
+	v.Shipping = shippingView(r, eff.Shipping)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.PingAction = respond.Link(r, Path+"/settings/ping")

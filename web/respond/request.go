@@ -27,7 +27,8 @@ const (
 type requestInfo struct {
 	id       string
 	lang     views.Lang
-	explicit bool // lang came from ?lang=
+	explicit bool   // lang came from ?lang=
+	embed    string // ?embed= when valid (EmbedMode)
 }
 
 // requestInfoOf returns the request's requestInfo, or nil outside Identify.
@@ -41,6 +42,7 @@ func Identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := &requestInfo{id: newRequestID()}
 		ri.lang, ri.explicit = langOf(r)
+		ri.embed = embedOf(r)
 		w.Header().Set("X-Request-Id", ri.id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestInfoKey, ri)))
 	})
@@ -88,6 +90,34 @@ var supported = []language.Tag{language.BrazilianPortuguese, language.English}
 // and only read.
 var langMatcher = language.NewMatcher(supported)
 
+// Values of ?embed=, which embed.js puts in the URL of the checkout session it frames: the
+// session's pages then show the payment UI only (EmbedMode), and Link keeps the parameter on
+// every link and redirect, so that the frame stays so from the form to the receipt.
+const (
+	EmbedFrame        = "1"       // the payment UI only: no header, footer, language links or order summary
+	EmbedFrameSummary = "summary" // the same with the order summary
+)
+
+// embedOf returns r's ?embed= when it is one of the Embed* values, else "".
+func embedOf(r *http.Request) string {
+	switch v := r.URL.Query().Get("embed"); v {
+	case EmbedFrame, EmbedFrameSummary:
+		return v
+	}
+	return ""
+}
+
+// EmbedMode reports whether the request asks for a checkout session's page framed by embed.js
+// (chromeless) and, if so, whether the order summary is wanted too. Only the pages of a
+// checkout session honour it.
+func EmbedMode(r *http.Request) (chromeless, summary bool) {
+	v := embedOf(r)
+	if ri := requestInfoOf(r.Context()); ri != nil {
+		v = ri.embed
+	}
+	return v != "", v == EmbedFrameSummary
+}
+
 // Lang is the language of the request's page (see LangOf).
 func Lang(r *http.Request) views.Lang {
 	l, _ := LangOf(r)
@@ -131,15 +161,26 @@ func acceptLanguage(header string) views.Lang {
 }
 
 // Link returns path with ?lang= kept when the request chose its language explicitly, so that
-// a shopper without cookies stays in the language they picked.
+// a shopper without cookies stays in the language they picked, and ?embed= kept when embed.js
+// asked for the payment UI only (EmbedMode).
 func Link(r *http.Request, path string) string {
 	l, explicit := LangOf(r)
-	if !explicit {
-		return path
+	if explicit {
+		path = withParam(path, "lang", string(l))
 	}
+	if chromeless, summary := EmbedMode(r); summary {
+		path = withParam(path, "embed", EmbedFrameSummary)
+	} else if chromeless {
+		path = withParam(path, "embed", EmbedFrame)
+	}
+	return path
+}
+
+// withParam adds name=value to the query of path.
+func withParam(path, name, value string) string {
 	sep := "?"
 	if strings.Contains(path, "?") {
 		sep = "&"
 	}
-	return path + sep + "lang=" + url.QueryEscape(string(l))
+	return path + sep + name + "=" + url.QueryEscape(value)
 }

@@ -246,6 +246,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		Sessions:     store,
 		Announcer:    a.merchant.announcer,
+		Shipping:     a.merchant.settings.Shipping,
+		FetchImage:   imageFetcher(),
 		GatewayUp:    a.gatewayUp,
 		Observer:     a.domainObserver(),
 

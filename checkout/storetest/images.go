@@ -1,0 +1,64 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
+)
+
+// testImages: a product's picture is stored with its two variants, read back by key and size,
+// kept when the product is updated, and refused (nothing stored) for an unknown product.
+func testImages(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	st, ok := s.(checkout.ImageStore)
+	if !ok {
+		t.Fatal("the store keeps no pictures")
+	}
+	p := checkout.Product{ID: "caneca", Slug: "caneca", Title: "Caneca", UnitPrice: 5900, Physical: true, Active: true,
+		CreatedAt: base, UpdatedAt: base}
+	if err := s.UpsertProduct(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	pic := &imaging.Picture{Key: "0123456789abcdef01234567", Variants: [2]imaging.Variant{
+		{Width: 320, Height: 240, ContentType: "image/jpeg", Data: []byte("small\x00bytes")},
+		{Width: 640, Height: 480, ContentType: "image/jpeg", Data: []byte("large\x00bytes")},
+	}}
+	if err := st.SaveProductImage(ctx, p.ID, pic); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveProductImage(ctx, p.ID, pic); err != nil { // the same picture again
+		t.Fatalf("saving the same picture again: %v", err)
+	}
+	got, err := s.Product(ctx, p.ID)
+	want := checkout.ProductImage{Key: pic.Key, Ext: "jpg", Width: 640, Height: 480}
+	if err != nil || got.Image != want {
+		t.Fatalf("the product's picture: %+v, %v; want %+v", got.Image, err, want)
+	}
+	for size, data := range map[string][]byte{checkout.ImageSmall: pic.Variants[0].Data, checkout.ImageLarge: pic.Variants[1].Data} {
+		v, err := st.ProductImageVariant(ctx, pic.Key, size)
+		if err != nil || v.ContentType != "image/jpeg" || !bytes.Equal(v.Data, data) {
+			t.Errorf("variant %s: %+v, %v", size, v, err)
+		}
+	}
+	if _, err := st.ProductImageVariant(ctx, "nope", checkout.ImageSmall); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("an unknown picture: %v", err)
+	}
+	got.Title = "Caneca azul"
+	if err := s.UpsertProduct(ctx, *got); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.Product(ctx, p.ID); again.Image != want {
+		t.Errorf("updating the product lost its picture: %+v", again.Image)
+	}
+	other := &imaging.Picture{Key: "ffffffffffffffffffffffff", Variants: pic.Variants}
+	if err := st.SaveProductImage(ctx, "missing", other); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("the picture of a missing product: %v", err)
+	}
+	if _, err := st.ProductImageVariant(ctx, other.Key, checkout.ImageSmall); !errors.Is(err, checkout.ErrNotFound) {
+		t.Errorf("the picture of a missing product was stored: %v", err)
+	}
+}

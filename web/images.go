@@ -1,0 +1,71 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/views"
+)
+
+// ImagePath is where product pictures are served: ImagePath + "{key}-{s|l}.{jpg|png}". The
+// key is a digest of the picture's bytes, so a URL never changes content and browsers keep it
+// for a year; a new upload gets new URLs.
+const ImagePath = views.ImagePath
+
+// productImage is GET /images/{file}: one variant of a product picture, from the database.
+func (s *Server) productImage(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "file")
+	base, ext, ok := strings.Cut(name, ".")
+	key, size, ok2 := strings.Cut(base, "-")
+	if !ok || !ok2 || (ext != "jpg" && ext != "png") {
+		s.site.Error(w, r, http.StatusNotFound)
+		return
+	}
+	v, err := s.svc.ProductImageVariant(r.Context(), key, size)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
+	if (ext == "png") != (v.ContentType == "image/png") {
+		s.site.Error(w, r, http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", v.ContentType)
+	h.Set("Content-Length", strconv.Itoa(len(v.Data)))
+	h.Set("Cache-Control", static.CacheControl)
+	h.Set("ETag", `"`+key+"-"+size+`"`)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.Header.Get("If-None-Match") == h.Get("ETag") {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(v.Data)
+}
+
+// productImages are the pictures of the catalogue's products (its cached list), for the lines
+// of carts, orders and sessions, which name their products by id. A line of a product no
+// longer sold, or a lookup that fails, shows without its picture: a picture is never worth
+// failing a page.
+func (s *Server) productImages(r *http.Request) map[checkout.ProductID]checkout.ProductImage {
+	ps, err := s.svc.Products(r.Context())
+	if err != nil {
+		s.site.LogError(r, err, checkout.ErrorCode(err))
+		return nil
+	}
+	m := make(map[checkout.ProductID]checkout.ProductImage, len(ps))
+	for _, p := range ps {
+		if p.Image.Key != "" {
+			m[p.ID] = p.Image
+		}
+	}
+	return m
+}
