@@ -31,6 +31,8 @@ func TestCountdownGoesDown(t *testing.T) {
 	clock := s.page.Clock()
 	s.check(clock.Install(), "install the page's clock")
 	pix := orderToPix(s, a.url)
+	// The page's HTML says until when the code is valid; the script turns it into a countdown.
+	s.check(s.expect.Locator(pix.countdown()).ToHaveText(regexp.MustCompile(`^\s*(?:\d+:)?\d{1,2}:\d{2}\s*$`)), "the script's countdown")
 	first, err := pix.countdown().TextContent()
 	s.check(err, "countdown")
 	d1, err := parseCountdown(first)
