@@ -74,7 +74,7 @@ func TestClaimMarksDeadEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := 0
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(45 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if n, err := ob.DeliverDue(ctx); err != nil || n != 0 {
 			t.Fatalf("DeliverDue = %d, %v; want no attempt", n, err)
 		}
@@ -83,6 +83,6 @@ func TestClaimMarksDeadEntries(t *testing.T) {
 		}
 	}
 	if after > 50 {
-		t.Errorf("a scan still reads %d pages after claims for 15 s: the claim did not mark the dead entries", after)
+		t.Errorf("a scan still reads %d pages after claims for 45 s: the claim did not mark the dead entries", after)
 	}
 }
