@@ -58,6 +58,8 @@ type envOptions struct {
 	rawGateway bool
 	// sandbox, when set, changes the sandbox's options (its clock, its rate limit).
 	sandbox func(*sandbox.Options)
+	// trustedProxies are the reverse proxies whose forwarding headers the server believes.
+	trustedProxies respond.Proxies
 	// merchant is the configuration's notification URL and secret.
 	merchant merchant.SettingsConfig
 }
@@ -117,7 +119,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	ws, err := web.New(web.Options{Site: site, Service: svc, Store: store, Assets: assets, Sandbox: payer{client},
 		FrameAncestors: o.frameAncestors, PublicURL: o.publicURL, Heartbeat: time.Hour, APIKeys: keys,
-		Notifications: deliveries, Dashboard: d})
+		Notifications: deliveries, Dashboard: d, TrustedProxies: o.trustedProxies})
 	if err != nil {
 		t.Fatal(err)
 	}
