@@ -79,5 +79,7 @@ var dashLinkMessages = map[string][2]string{
 	"links.err_taken":             {"Outro link já usa este endereço.", "Another link uses this address."},
 	"links.err_future":            {"Escolha uma data no futuro.", "Choose a date in the future."},
 	"links.err_bounds":            {"O mínimo não pode passar do máximo.", "The minimum may not be above the maximum."},
+	"orders.via_link":             {"Link: %s", "Link: %s"},
+	"order.link":                  {"Link de pagamento", "Payment link"},
 	"links.err_kind":              {"Preencha o que o cliente paga: o valor fixo, os limites do valor digitado ou o produto.", "Fill in what the payer pays: the fixed amount, the typed amount's bounds or the product."},
 }
