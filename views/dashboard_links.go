@@ -60,6 +60,7 @@ type LinkView struct {
 	CanEdit              bool
 	ToggleURL            string
 	DuplicateURL         string
+	OrdersURL            string // the order list filtered to this link
 	BackURL              string
 	Notice               string
 	CopyScript           string // the copy button's script

@@ -295,7 +295,7 @@ type OrdersView struct {
 type OrderFilterView struct {
 	Action   string
 	ClearURL string
-	Values   map[string]string // q, from, to, minAmount, maxAmount, page
+	Values   map[string]string // q, from, to, minAmount, maxAmount, page, link (a payment link's id)
 	Errors   map[string]string
 	Statuses []Option
 	PerPage  int

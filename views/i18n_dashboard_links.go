@@ -83,6 +83,8 @@ var dashLinkMessages = map[string][2]string{
 	"links.err_future":            {"Escolha uma data no futuro.", "Choose a date in the future."},
 	"links.err_bounds":            {"O mínimo não pode passar do máximo.", "The minimum may not be above the maximum."},
 	"orders.via_link":             {"Link: %s", "Link: %s"},
+	"orders.of_link":              {"Só os pedidos de um link de pagamento.", "Only the orders of one payment link."},
+	"links.all_orders":            {"Ver na lista de pedidos", "See them in the order list"},
 	"order.link":                  {"Link de pagamento", "Payment link"},
 	"links.err_kind":              {"Preencha o que o cliente paga: o valor fixo, os limites do valor digitado ou os produtos.", "Fill in what the payer pays: the fixed amount, the typed amount's bounds or the products."},
 }

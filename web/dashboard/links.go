@@ -389,6 +389,7 @@ func (d *Dashboard) renderLink(w http.ResponseWriter, r *http.Request, status in
 		WhatsAppURL: "https://wa.me/?text=" + strings.ReplaceAll(url.QueryEscape(l.Title+" "+u), "+", "%20"),
 		Form:        f, CanEdit: d.canEditLinks(r), ToggleURL: respond.Link(r, linkPath(l.ID)+"/active"),
 		DuplicateURL: respond.Link(r, linkPath(l.ID)+"/duplicate"), BackURL: respond.Link(r, Path+"/links"),
+		OrdersURL:  respond.Link(r, Path+"/orders?"+url.Values{paramLink: {l.ID}}.Encode()),
 		CopyScript: d.site.Assets.Path("copy.js")}
 	if key := linkNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(lang, key)

@@ -272,6 +272,18 @@ func TestDashboardLinkOfProducts(t *testing.T) {
 		t.Errorf("the order list does not tag the order with its link: %q", row.Text())
 	}
 
+	// The link's page leads to the order list filtered to it.
+	_, doc = b.get(page)
+	all, _ := doc.Find(testid("link-orders")).Attr("href")
+	_, doc = b.get(all)
+	if n := doc.Find(testid("order-row")).Length(); n != 1 || doc.Find(`input[type="hidden"][name="link"]`).AttrOr("value", "") != l.ID {
+		t.Errorf("the order list of the link (%s): %d rows, want 1, and the filter kept", all, n)
+	}
+	e.placeOrder() // an order of the shop, not of the link
+	if _, doc = b.get(all); doc.Find(testid("order-row")).Length() != 1 {
+		t.Errorf("the order list of the link lists %d orders, want 1", doc.Find(testid("order-row")).Length())
+	}
+
 	// The copy keeps both rows; an edit replaces them with what is posted.
 	res, _ = b.post(page+"/duplicate", url.Values{"csrf_token": {tok}})
 	dup := strings.TrimSuffix(e.location(res), "?done=duplicated")

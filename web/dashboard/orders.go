@@ -24,6 +24,7 @@ const (
 	// paramCursor is where a page starts (checkout.Cursor): the list pages by key, not by page
 	// number, so that a page stays the same while orders arrive and costs the same at any depth.
 	paramCursor = "cursor"
+	paramLink   = "link" // a payment link's id: the orders placed through it
 )
 
 // maxSearch bounds the search box.
@@ -31,7 +32,7 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
@@ -47,6 +48,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		Statuses:  list(r, paramStatus, checkout.OrderStatus.Valid),
 		MinAmount: r.amount(paramMinAmount),
 		MaxAmount: r.amount(paramMaxAmount),
+		LinkID:    r.single(paramLink),
 	}
 	from, to := r.day(paramFrom), r.day(paramTo)
 	if !from.IsZero() {
@@ -126,7 +128,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
