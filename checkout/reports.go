@@ -22,6 +22,7 @@ type OrderSummary struct {
 	RefundDue         gatewayclient.Cents
 	CreatedAt         time.Time
 	PaidAt            time.Time // zero until paid
+	LinkID            string    // the payment link it was placed through ("" none)
 }
 
 // StatsQuery asks OrderStats for the overview's figures.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -38,6 +39,9 @@ type LinkFormView struct {
 	Values                map[string]string
 	Errors                map[string]string
 	Products              []Option // the catalogue's active products (value: id)
+	// Rows is how many product/quantity rows the form shows (fields product_1, quantity_1, …):
+	// a fixed number, so the form works without a script; blank rows are ignored.
+	Rows int
 }
 
 // LinkView is the page of one payment link.
@@ -56,6 +60,7 @@ type LinkView struct {
 	CanEdit              bool
 	ToggleURL            string
 	DuplicateURL         string
+	OrdersURL            string // the order list filtered to this link
 	BackURL              string
 	Notice               string
 	CopyScript           string // the copy button's script
@@ -64,12 +69,60 @@ type LinkView struct {
 // PosterLink is one printable poster of a link.
 type PosterLink struct{ Label, URL string }
 
-// Fields of the payment link form.
-var linkFormFields = []string{"title", "kind", "amount", "description", "min", "max", "product", "quantity", "slug",
+// Fields of the payment link form; the product rows' fields (LinkItemField) follow "max".
+var linkFormFields = []string{"title", "kind", "amount", "description", "min", "max", "slug",
 	"max_payments", "expires_at", "require_address", "ask_email", "ask_phone"}
 
-// LinkFormFields lists the fields of the payment link form, in order.
+// LinkFormFields lists the fields of the payment link form, in order, without its product rows'.
 func LinkFormFields() []string { return append([]string(nil), linkFormFields...) }
+
+// LinkItemField is the name of a field of the form's product row n (from 1): "product" or
+// "quantity" then "_n".
+func LinkItemField(field string, n int) string { return field + "_" + strconv.Itoa(n) }
+
+// linkItemRow is the row of a product row's field name, 0 when it is not one.
+func linkItemRow(name string) (field string, n int) {
+	field, num, ok := strings.Cut(name, "_")
+	if !ok || (field != "product" && field != "quantity") {
+		return "", 0
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 1 {
+		return "", 0
+	}
+	return field, n
+}
+
+// fieldOrder lists the form's fields in the order they are shown, its product rows' included.
+func (f LinkFormView) fieldOrder() []string {
+	var out []string
+	for _, name := range linkFormFields {
+		out = append(out, name)
+		if name == "max" {
+			for n := 1; n <= f.Rows; n++ {
+				out = append(out, LinkItemField("product", n), LinkItemField("quantity", n))
+			}
+		}
+	}
+	return out
+}
+
+// linkLabel is the label of a field of the link form; a product row's names its row.
+func linkLabel(p DashPage, name string) string {
+	if field, n := linkItemRow(name); n > 0 {
+		return p.t(linkKey("field_", field+"_n"), n)
+	}
+	return p.t(linkKey("field_", name))
+}
+
+// linkSummaryError is an error as the form's error summary lists it: a product row's names
+// its field (the row's number included), as the summary stands away from the field.
+func linkSummaryError(p DashPage, f LinkFormView, name string) string {
+	if _, n := linkItemRow(name); n > 0 {
+		return p.t("links.err_in", linkLabel(p, name), f.Errors[name])
+	}
+	return f.Errors[name]
+}
 
 // linkAttrs are the attributes of a link form's input.
 func linkAttrs(f LinkFormView, name, typ string) templ.OrderedAttributes {
@@ -83,10 +136,13 @@ func linkAttrs(f LinkFormView, name, typ string) templ.OrderedAttributes {
 	switch name {
 	case "amount", "min", "max":
 		a = append(a, templ.KeyValue[string, any]{Key: "inputmode", Value: "decimal"})
-	case "max_payments", "quantity":
+	case "max_payments":
 		a = append(a, templ.KeyValue[string, any]{Key: "inputmode", Value: "numeric"})
 	case "title":
 		a = append(a, templ.KeyValue[string, any]{Key: "required", Value: true})
+	}
+	if field, n := linkItemRow(name); field == "quantity" && n > 0 {
+		a = append(a, templ.KeyValue[string, any]{Key: "inputmode", Value: "numeric"})
 	}
 	if HasKey(linkKey("hint_", name)) {
 		describedBy = append(describedBy, "l-"+name+"-hint")

@@ -295,7 +295,7 @@ type OrdersView struct {
 type OrderFilterView struct {
 	Action   string
 	ClearURL string
-	Values   map[string]string // q, from, to, minAmount, maxAmount, page
+	Values   map[string]string // q, from, to, minAmount, maxAmount, page, link (a payment link's id)
 	Errors   map[string]string
 	Statuses []Option
 	PerPage  int
@@ -313,6 +313,8 @@ type OrderRow struct {
 	StatusText      string
 	LatePayment     bool
 	RefundDue       checkout.Cents
+	LinkTitle       string // the payment link it was placed through ("" none)
+	LinkURL         string // that link's page
 }
 
 // OrderView is one order of the shop with everything known of it.
@@ -337,6 +339,7 @@ type OrderDetail struct {
 	CustomerPhone                                          string
 	Address                                                []string // lines of the shipping address; nil when digital
 	Shipping                                               ShippingLine
+	LinkTitle, LinkURL                                     string // the payment link it was placed through ("" none)
 }
 
 // OrderLineView is one line of an order.

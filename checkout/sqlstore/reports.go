@@ -89,7 +89,7 @@ func documentChars(s string) string {
 }
 
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
-	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at`
+	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id`
 
 // OrderSummaries lists a page of the orders of f without their lines, history or attempts,
 // and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
@@ -117,7 +117,8 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 			var status string
 			var amount, refund, created, paid int64
 			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
-				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid); err != nil {
+				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid,
+				&o.LinkID); err != nil {
 				return err
 			}
 			o.Status = checkout.OrderStatus(status)

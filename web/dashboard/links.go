@@ -107,12 +107,19 @@ func linkAmountText(lang views.Lang, l *checkout.PaymentLink) string {
 func (d *Dashboard) newLinkForm(r *http.Request) views.LinkFormView {
 	lang := respond.Lang(r)
 	f := views.LinkFormView{Action: respond.Link(r, Path+"/links"), Title: views.T(lang, "links.new"),
-		Submit: views.T(lang, "links.create"), Values: map[string]string{"kind": "fixed", "quantity": "1",
-			"ask_email": "true", "ask_phone": "true"},
-		Errors: map[string]string{}}
+		Submit: views.T(lang, "links.create"), Values: map[string]string{"kind": "fixed",
+			"ask_email": "true", "ask_phone": "true", views.LinkItemField("quantity", 1): "1"},
+		Errors: map[string]string{}, Rows: linkFormRows}
 	d.linkProducts(r, &f)
 	return f
 }
+
+// linkFormRows is the least number of product rows the link form shows; a link of more
+// products shows one blank row more than it has, up to checkout.MaxSessionItems.
+const linkFormRows = 4
+
+// linkRows is how many product rows a form of n products shows.
+func linkRows(n int) int { return min(max(linkFormRows, n+1), checkout.MaxSessionItems) }
 
 // linkProducts lists the active products for the form's product choice.
 func (d *Dashboard) linkProducts(r *http.Request, f *views.LinkFormView) {
@@ -131,7 +138,7 @@ func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.L
 	lang := respond.Lang(r)
 	f := views.LinkFormView{Action: respond.Link(r, linkPath(l.ID)), Title: views.T(lang, "links.edit"),
 		Submit: views.T(lang, "links.save"), Errors: map[string]string{}, Values: map[string]string{
-			"title": l.Title, "kind": l.Kind, "description": l.Description, "slug": l.Slug, "quantity": "1"}}
+			"title": l.Title, "kind": l.Kind, "description": l.Description, "slug": l.Slug}, Rows: linkRows(0)}
 	switch l.Kind {
 	case checkout.LinkFixed:
 		f.Values["amount"] = formatReaisInput(l.Amount)
@@ -143,8 +150,10 @@ func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.L
 			f.Values["max"] = formatReaisInput(l.MaxAmount)
 		}
 	case checkout.LinkItems:
-		if len(l.Lines) > 0 {
-			f.Values["product"], f.Values["quantity"] = string(l.Lines[0].ProductID), strconv.Itoa(l.Lines[0].Quantity)
+		f.Rows = linkRows(len(l.Lines))
+		for i, ln := range l.Lines {
+			f.Values[views.LinkItemField("product", i+1)] = string(ln.ProductID)
+			f.Values[views.LinkItemField("quantity", i+1)] = strconv.Itoa(ln.Quantity)
 		}
 	}
 	if l.MaxPayments > 0 {
@@ -167,14 +176,26 @@ func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.L
 }
 
 // readLinkForm reads a posted link form into f's values and onto in (what is paid replaced
-// whole), with the errors of the values that cannot be read (amounts, numbers, the date).
-func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput) map[string]string {
+// whole), with the errors of the values that cannot be read (amounts, numbers, the date) and,
+// for each of in.Items, the form's row it came from (blank rows are skipped).
+func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput) (map[string]string, []int) {
 	get := func(k string) string { return strings.TrimSpace(r.PostForm.Get(k)) }
 	for _, k := range views.LinkFormFields() {
 		f.Values[k] = get(k)
 	}
+	// The rows posted (product_1, product_2, … without a gap) are shown again as posted.
+	posted := 0
+	for posted < checkout.MaxSessionItems && r.PostForm.Has(views.LinkItemField("product", posted+1)) {
+		posted++
+		for _, field := range []string{"product", "quantity"} {
+			k := views.LinkItemField(field, posted)
+			f.Values[k] = get(k)
+		}
+	}
+	f.Rows = max(f.Rows, posted)
 	lang := respond.Lang(r)
 	errs := map[string]string{}
+	var rows []int
 	reais := func(k string) checkout.Cents {
 		if f.Values[k] == "" {
 			return 0
@@ -201,9 +222,21 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 	case checkout.LinkCustom:
 		in.CustomAmount = &checkout.CustomAmount{Min: reais("min"), Max: reais("max")}
 	case checkout.LinkItems:
-		q := number("quantity")
-		if f.Values["product"] != "" {
-			in.Items = []checkout.SessionItem{{ProductID: checkout.ProductID(f.Values["product"]), Quantity: q}}
+		for n := 1; n <= posted; n++ {
+			pk, qk := views.LinkItemField("product", n), views.LinkItemField("quantity", n)
+			switch {
+			case f.Values[pk] == "" && f.Values[qk] == "":
+				continue // a blank row
+			case f.Values[pk] == "":
+				errs[pk] = views.T(lang, "links.err_product")
+				continue
+			}
+			q := 1 // a product without a quantity is one of it
+			if f.Values[qk] != "" {
+				q = number(qk)
+			}
+			in.Items = append(in.Items, checkout.SessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
+			rows = append(rows, n)
 		}
 	default:
 		in.Amount = reais("amount")
@@ -226,11 +259,23 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 	if f.Values["ask_phone"] == "true" {
 		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskPhone)
 	}
-	return errs
+	return errs, rows
 }
 
-// linkFormField is the form field of a violation of a link's input.
-func linkFormField(path string) string {
+// linkFormField is the form field of a violation of a link's input; rows are the form's rows
+// of the input's items, in order.
+func linkFormField(path string, rows []int) string {
+	if rest, ok := strings.CutPrefix(path, "items["); ok {
+		i, err := strconv.Atoi(rest[:max(strings.IndexByte(rest, ']'), 0)])
+		n := 1
+		if err == nil && i >= 0 && i < len(rows) {
+			n = rows[i]
+		}
+		if strings.HasSuffix(path, ".quantity") {
+			return views.LinkItemField("quantity", n)
+		}
+		return views.LinkItemField("product", n)
+	}
 	switch {
 	case path == "customAmount.min":
 		return "min"
@@ -240,19 +285,20 @@ func linkFormField(path string) string {
 		return "max_payments"
 	case path == "expiresAt":
 		return "expires_at"
-	case strings.HasSuffix(path, ".quantity"):
-		return "quantity"
-	case strings.HasPrefix(path, "items"):
-		return "product"
+	case path == "items":
+		return views.LinkItemField("product", 1)
 	}
 	return path
 }
 
 // linkErrors puts a link's violations, in words, into its form (an error of a value that could
 // not be read stays).
-func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.FieldErrors) {
+func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.FieldErrors, rows []int) {
 	for path := range fe.Fields {
-		field, code := linkFormField(path), fe.Code(path)
+		field, code := linkFormField(path, rows), fe.Code(path)
+		if field == "amount" && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkItems {
+			field = views.LinkItemField("product", 1) // products chosen, none given
+		}
 		if f.Errors[field] != "" {
 			continue
 		}
@@ -266,8 +312,12 @@ func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.FieldErrors
 			msg = views.T(lang, "links.err_bounds")
 		case field == "amount" && code == checkout.CodeRequired:
 			msg = views.T(lang, "links.err_kind")
-		case field == "product":
+		case strings.HasPrefix(field, "product_") && code == checkout.CodeRequired:
+			msg = views.T(lang, "links.err_kind")
+		case strings.HasPrefix(field, "product_"):
 			msg = views.T(lang, "links.err_product")
+		case strings.HasPrefix(field, "quantity_"):
+			msg = views.FieldMessage(lang, "quantity", code)
 		case field == "amount" || field == "min" || field == "max":
 			msg = views.T(lang, "paylink.amount_bounds", views.FormatMoney(lang, 1), views.FormatMoney(lang, 10000000))
 		default:
@@ -285,7 +335,8 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 	}
 	f := d.newLinkForm(r)
 	var in checkout.LinkInput
-	f.Errors = readLinkForm(r, &f, &in)
+	var rows []int
+	f.Errors, rows = readLinkForm(r, &f, &in)
 	var l *checkout.PaymentLink
 	var err error
 	if len(f.Errors) == 0 {
@@ -294,7 +345,7 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 	var fe *checkout.FieldErrors
 	if len(f.Errors) > 0 || errors.As(err, &fe) {
 		if fe != nil {
-			linkErrors(respond.Lang(r), &f, fe)
+			linkErrors(respond.Lang(r), &f, fe, rows)
 		}
 		d.renderLinks(w, r, http.StatusUnprocessableEntity, f)
 		return
@@ -338,6 +389,7 @@ func (d *Dashboard) renderLink(w http.ResponseWriter, r *http.Request, status in
 		WhatsAppURL: "https://wa.me/?text=" + strings.ReplaceAll(url.QueryEscape(l.Title+" "+u), "+", "%20"),
 		Form:        f, CanEdit: d.canEditLinks(r), ToggleURL: respond.Link(r, linkPath(l.ID)+"/active"),
 		DuplicateURL: respond.Link(r, linkPath(l.ID)+"/duplicate"), BackURL: respond.Link(r, Path+"/links"),
+		OrdersURL:  respond.Link(r, Path+"/orders?"+url.Values{paramLink: {l.ID}}.Encode()),
 		CopyScript: d.site.Assets.Path("copy.js")}
 	if key := linkNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(lang, key)
@@ -380,7 +432,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 	}
 	f := d.linkFormOf(r, l)
 	typed := l.Input()
-	read := readLinkForm(r, &f, &typed)
+	read, rows := readLinkForm(r, &f, &typed)
 	var changed *checkout.PaymentLink
 	var err error
 	if len(read) == 0 {
@@ -390,7 +442,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 	if len(read) > 0 || errors.As(err, &fe) {
 		f.Errors = read
 		if fe != nil {
-			linkErrors(respond.Lang(r), &f, fe)
+			linkErrors(respond.Lang(r), &f, fe, rows)
 		}
 		d.renderLink(w, r, http.StatusUnprocessableEntity, l, f)
 		return

@@ -182,3 +182,121 @@ func decodePosterQR(t *testing.T, svg []byte) string {
 	}
 	return res.GetText()
 }
+
+// TestDashboardLinkOfProducts: a link of two catalogue products with their quantities is made
+// through the form (a row's errors named by the row's field, blank rows ignored); its page shows
+// the rows and their total; a shopper's order through it costs that total and is tagged: its
+// page and the order list name the link. Its copy keeps both rows, and an edit replaces them.
+func TestDashboardLinkOfProducts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b := e.browser()
+	tok := b.login()
+	form := func(rows ...string) url.Values {
+		v := url.Values{"csrf_token": {tok}, "title": {"Kit presente"}, "kind": {"items"}, "slug": {"kit-presente"},
+			"ask_email": {"true"}}
+		for n := 1; n <= 4; n++ {
+			p, q := "", ""
+			if 2*n <= len(rows) {
+				p, q = rows[2*n-2], rows[2*n-1]
+			}
+			v.Set("product_"+strconv.Itoa(n), p)
+			v.Set("quantity_"+strconv.Itoa(n), q)
+		}
+		return v
+	}
+	const ebook, course = "ebook-receitas-do-cerrado", "curso-fotografia-celular" // R$ 29,90 and R$ 149,00
+
+	// A quantity that is no number and a quantity without its product: each said beside its
+	// row's field, and the summary names the row.
+	res, doc := b.post("/dashboard/links", form(ebook, "dois", "", "3"))
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("rows in error: %d", res.StatusCode)
+	}
+	for _, field := range []string{"quantity_1", "product_2"} {
+		if doc.Find(`[data-testid="field-error"][data-field="`+field+`"]`).Length() != 1 {
+			t.Errorf("no error beside %s: %q", field, doc.Find(testid("link-errors")).Text())
+		}
+	}
+	if s := doc.Find(testid("link-errors")).Text(); !strings.Contains(s, "Quantidade 1:") || !strings.Contains(s, "Produto 2:") {
+		t.Errorf("the summary does not name the rows' fields: %q", s)
+	}
+	if got, _ := doc.Find(`select[name="product_1"] option[selected]`).Attr("value"); got != ebook {
+		t.Errorf("the posted row is not shown again: product_1 = %q", got)
+	}
+	if doc.Find(`label[for="l-product_3"]`).Text() != "Produto 3" {
+		t.Errorf("row 3's product has no label: %q", doc.Find(`label[for="l-product_3"]`).Text())
+	}
+
+	// Two products, the second row left blank and the third used.
+	res, _ = b.post("/dashboard/links", form(ebook, "2", "", "", course, "1"))
+	page := strings.TrimSuffix(e.location(res), "?done=created")
+	if !strings.HasPrefix(page, "/dashboard/links/") {
+		t.Fatalf("created: went to %q", page)
+	}
+	l, err := e.svc.LinkBySlug(t.Context(), "kit-presente")
+	if err != nil || l.Kind != checkout.LinkItems || len(l.Lines) != 2 || l.Amount != 2*2990+14900 ||
+		l.Lines[0].ProductID != ebook || l.Lines[0].Quantity != 2 || l.Lines[1].ProductID != course || l.Lines[1].Quantity != 1 {
+		t.Fatalf("the link of two products: %+v, %v", l, err)
+	}
+	_, doc = b.get(page)
+	if s := doc.Find(testid("link-status")).Parent().Text(); !strings.Contains(s, "R$ 208,80") {
+		t.Errorf("the link's page shows no total of R$ 208,80: %q", s)
+	}
+	for n, want := range [][2]string{{ebook, "2"}, {course, "1"}, {"", ""}} {
+		p, _ := doc.Find(`select[name="product_` + strconv.Itoa(n+1) + `"] option[selected]`).Attr("value")
+		q, _ := doc.Find(`input[name="quantity_` + strconv.Itoa(n+1) + `"]`).Attr("value")
+		if p != want[0] || q != want[1] {
+			t.Errorf("the edit form's row %d = %q × %q, want %q × %q", n+1, p, q, want[0], want[1])
+		}
+	}
+
+	// A shopper pays it: the order costs the total, and the dashboard names the link.
+	_, shop := e.get("/l/kit-presente")
+	key, _ := shop.Find(`input[name="request_key"]`).Attr("value")
+	pay := e.location(e.do(http.MethodPost, "/l/kit-presente", url.Values{"request_key": {key},
+		"name": {"Maria da Silva"}, "document": {"529.982.247-25"}, "email": {"maria@example.com.br"}}))
+	o, err := e.svc.Order(t.Context(), orderID(pay))
+	if err != nil || o.Amount != 20880 || o.LinkID != l.ID || len(o.Lines) != 2 {
+		t.Fatalf("the shopper's order: %+v, %v", o, err)
+	}
+	_, doc = b.get("/dashboard/orders/" + o.ID)
+	tag := doc.Find(testid("order-link"))
+	if href, _ := tag.Attr("href"); tag.Text() != "Kit presente" || href != page {
+		t.Errorf("the order page names the link %q → %q, want %q → %q", tag.Text(), href, "Kit presente", page)
+	}
+	_, doc = b.get("/dashboard/orders")
+	row := doc.Find(`[data-testid="order-row"][data-id="` + o.ID + `"]`)
+	if href, _ := row.Find(testid("order-link-tag")).Attr("href"); href != page ||
+		!strings.Contains(row.Find(testid("order-link-tag")).Text(), "Kit presente") {
+		t.Errorf("the order list does not tag the order with its link: %q", row.Text())
+	}
+
+	// The link's page leads to the order list filtered to it.
+	_, doc = b.get(page)
+	all, _ := doc.Find(testid("link-orders")).Attr("href")
+	_, doc = b.get(all)
+	if n := doc.Find(testid("order-row")).Length(); n != 1 || doc.Find(`input[type="hidden"][name="link"]`).AttrOr("value", "") != l.ID {
+		t.Errorf("the order list of the link (%s): %d rows, want 1, and the filter kept", all, n)
+	}
+	e.placeOrder() // an order of the shop, not of the link
+	if _, doc = b.get(all); doc.Find(testid("order-row")).Length() != 1 {
+		t.Errorf("the order list of the link lists %d orders, want 1", doc.Find(testid("order-row")).Length())
+	}
+
+	// The copy keeps both rows; an edit replaces them with what is posted.
+	res, _ = b.post(page+"/duplicate", url.Values{"csrf_token": {tok}})
+	dup := strings.TrimSuffix(e.location(res), "?done=duplicated")
+	_, doc = b.get(dup)
+	if q, _ := doc.Find(`input[name="quantity_1"]`).Attr("value"); q != "2" ||
+		doc.Find(`select[name="product_2"] option[selected]`).AttrOr("value", "") != course {
+		t.Errorf("the copy lost its rows: quantity_1 %q, product_2 %q", q, doc.Find(`select[name="product_2"] option[selected]`).AttrOr("value", ""))
+	}
+	res, _ = b.post(page, form(course, "3"))
+	if loc := e.location(res); !strings.HasSuffix(loc, "?done=saved") {
+		t.Fatalf("edit went to %q", loc)
+	}
+	if l, err := e.svc.LinkBySlug(t.Context(), "kit-presente"); err != nil || len(l.Lines) != 1 || l.Amount != 3*14900 {
+		t.Errorf("the edited link: %+v, %v", l, err)
+	}
+}

@@ -24,6 +24,7 @@ const (
 	// paramCursor is where a page starts (checkout.Cursor): the list pages by key, not by page
 	// number, so that a page stays the same while orders arrive and costs the same at any depth.
 	paramCursor = "cursor"
+	paramLink   = "link" // a payment link's id: the orders placed through it
 )
 
 // maxSearch bounds the search box.
@@ -31,7 +32,7 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
@@ -47,6 +48,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		Statuses:  list(r, paramStatus, checkout.OrderStatus.Valid),
 		MinAmount: r.amount(paramMinAmount),
 		MaxAmount: r.amount(paramMaxAmount),
+		LinkID:    r.single(paramLink),
 	}
 	from, to := r.day(paramFrom), r.day(paramTo)
 	if !from.IsZero() {
@@ -118,6 +120,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
 					LatePayment: o.LatePayment, RefundDue: o.RefundDue})
 			}
+			d.tagLinks(r, rows, v.Rows)
 			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
 		}
 	} else {
@@ -125,7 +128,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
@@ -137,6 +140,35 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			Label: views.StatusText(lang, st), Checked: checked[string(st)]})
 	}
 	d.site.Render(w, r, status, views.OrdersPage(v))
+}
+
+// tagLinks names, on the rows of orders placed through a payment link, that link (its title,
+// a way to its page). A link that cannot be read leaves the rows untagged: the list still shows.
+func (d *Dashboard) tagLinks(r *http.Request, orders []checkout.OrderSummary, rows []views.OrderRow) {
+	titles := map[string]string{}
+	for _, o := range orders {
+		if o.LinkID != "" {
+			titles[o.LinkID] = ""
+		}
+	}
+	if len(titles) == 0 {
+		return
+	}
+	links, err := d.svc.Links(r.Context())
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		return
+	}
+	for _, l := range links {
+		if _, ok := titles[l.ID]; ok {
+			titles[l.ID] = l.Title
+		}
+	}
+	for i, o := range orders {
+		if t := titles[o.LinkID]; t != "" {
+			rows[i].LinkTitle, rows[i].LinkURL = t, respond.Link(r, linkPath(o.LinkID))
+		}
+	}
 }
 
 // cursorPager is the pagination of a list paged by key: links to its first page (when this is
@@ -217,6 +249,15 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
 		CustomerName: o.Customer.Name, CustomerDocument: o.Customer.Document, CustomerEmail: o.Customer.Email,
 		CustomerPhone: o.Customer.Phone, Shipping: views.ShippingOf(o)}
+	if o.LinkID != "" {
+		// The link's title names it; a link that cannot be read is still linked, by its id.
+		v.Order.LinkTitle, v.Order.LinkURL = o.LinkID, respond.Link(r, linkPath(o.LinkID))
+		if l, err := d.svc.Link(r.Context(), o.LinkID); err == nil {
+			v.Order.LinkTitle = l.Title
+		} else {
+			d.site.LogError(r, err, checkout.ErrorCode(err))
+		}
+	}
 	if a := o.Address; a != nil {
 		street := a.Street + ", " + a.Number
 		if a.Complement != "" {
