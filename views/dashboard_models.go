@@ -467,4 +467,6 @@ type DeliveryRow struct {
 	Attempts         int
 	LastStatusCode   int
 	LastError        string
+	LastDuration     time.Duration // of the last attempt
+	LastExcerpt      string        // the start of the last answer's body
 }

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -108,11 +109,15 @@ func EventText(lang Lang, typ string) string {
 	if st, ok := strings.CutPrefix(typ, "order."); ok && checkout.OrderStatus(st).Valid() {
 		return T(lang, "event.order", StatusText(lang, checkout.OrderStatus(st)))
 	}
+	if typ == "ping" { // merchant.PingType: a test notification from the settings page
+		return T(lang, "event.ping")
+	}
 	return typ
 }
 
-// deliveryLast is the last answer of a notification in words: the HTTP status it got (and the
-// start of the answer's body), no answer and why, or that it was skipped for want of a URL.
+// deliveryLast is the last answer of a notification in words: the HTTP status it got and how
+// long it took (and the start of the answer's body), no answer and why, or that it was skipped
+// for want of a URL.
 func deliveryLast(p DashPage, d DeliveryRow) (text, detail string) {
 	switch {
 	case d.Status == "skipped": // the outbox's note says no URL or secret was configured
@@ -123,8 +128,13 @@ func deliveryLast(p DashPage, d DeliveryRow) (text, detail string) {
 		if d.LastStatusCode >= 300 && d.LastStatusCode <= 399 {
 			text += p.t("delivery.redirect")
 		}
-		// The outbox writes "HTTP 500[ (…)]: <body>": the body alone is the detail.
-		if _, body, ok := strings.Cut(d.LastError, ": "); ok {
+		if d.LastDuration > 0 {
+			text += p.t("delivery.took", strconv.FormatInt(d.LastDuration.Milliseconds(), 10))
+		}
+		// The outbox writes "HTTP 500[ (…)]: <body>": the body alone is the detail, which the
+		// attempt also keeps on its own (for a 2xx too).
+		detail = d.LastExcerpt
+		if _, body, ok := strings.Cut(d.LastError, ": "); ok && detail == "" {
 			detail = body
 		}
 		return text, detail

@@ -370,6 +370,8 @@ var dashboardMessages = map[string][2]string{
 	"delivery.redirect":            {" (redirecionamentos não são seguidos)", " (redirects are not followed)"},
 	"delivery.no_answer":           {"Sem resposta", "No answer"},
 	"event.order":                  {"Pedido: %s", "Order: %s"},
+	"event.ping":                   {"Notificação de teste", "Test notification"},
+	"delivery.took":                {" em %s ms", " in %s ms"},
 
 	// Why an order's state changed (checkout.Reason), with its parameters.
 	"reason.order_placed":       {"Pedido feito pelo cliente", "Order placed by the customer"},

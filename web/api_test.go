@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
@@ -589,6 +590,39 @@ func TestAPINotificationLog(t *testing.T) {
 	}
 	if anon := e.api("GET", "/api/v1/notifications", nil, "Authorization", ""); anon.status != 401 {
 		t.Errorf("without a key: %d", anon.status)
+	}
+
+	// Delivered, each attempt shows the start of the answer; a test notification of the
+	// dashboard is in the same log but not in the API's, which is of order events.
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = io.WriteString(w, "thanks from the ERP")
+	}))
+	t.Cleanup(rcv.Close)
+	ob, err := e.store.Outbox(outbox.Options{Route: func(context.Context) (outbox.Target, error) {
+		return outbox.Target{URL: rcv.URL, Secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", Trusted: true}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ob.DeliverDue(context.Background()); n != 3 || err != nil {
+		t.Fatalf("delivered %d: %v", n, err)
+	}
+	ping := &merchant.PingResult{ID: "msg_ping", At: time.Now(), URL: rcv.URL, StatusCode: 200, Excerpt: "pong",
+		Body: []byte(`{"type":"ping"}`)}
+	if err := merchant.NewDeliveryLog(ob).RecordPing(context.Background(), ping); err != nil {
+		t.Fatal(err)
+	}
+	if after := e.api("GET", "/api/v1/notifications", nil); len(after.json["data"].([]any)) != 3 ||
+		bytes.Contains(after.body, []byte("msg_ping")) {
+		t.Errorf("the API lists a test notification: %s", after.body)
+	}
+	if p := e.api("GET", "/api/v1/notifications/msg_ping", nil); p.status != 404 {
+		t.Errorf("a test notification by the API: %d %s", p.status, p.body)
+	}
+	one = e.api("GET", "/api/v1/notifications/"+nid, nil)
+	if as, _ := one.json["deliveryAttempts"].([]any); len(as) != 1 ||
+		as[0].(map[string]any)["responseExcerpt"] != "thanks from the ERP" {
+		t.Errorf("a delivered notification's attempts: %s", one.body)
 	}
 }
 

@@ -46,6 +46,8 @@ type Notification struct {
 	NextAttemptAt  time.Time
 	LastError      string
 	LastStatusCode int
+	LastDuration   time.Duration // of the last attempt
+	LastExcerpt    string        // the start of the last answer's body
 }
 
 // DeliveryAttempt is one try at delivering a notification.
@@ -57,6 +59,7 @@ type DeliveryAttempt struct {
 	StatusCode     int    // 0 without an answer
 	Error          string // "" on success
 	Duration       time.Duration
+	Excerpt        string // the start of the answer's body
 }
 
 // NotificationFilter selects notifications of the delivery log. Zero fields do not filter.
@@ -64,8 +67,10 @@ type NotificationFilter struct {
 	OrderID string
 	Status  string
 	Type    string
-	Limit   int // at most this many, newest first (0: 50)
-	Offset  int // skipping this many first
+	// OrdersOnly leaves out the test notifications (the API's log is of order events).
+	OrdersOnly bool
+	Limit      int // at most this many, newest first (0: 50)
+	Offset     int // skipping this many first
 	// BeforeSeq, AfterSeq (above 0) page by key: the notifications older than the one of that
 	// Seq, or newer than it (still listed newest first).
 	BeforeSeq, AfterSeq int64
@@ -85,8 +90,12 @@ func notificationBody(o *checkout.Order, sess *checkout.Session, typ string, at 
 	return body, nil
 }
 
-// orderRecord is the record kind of the notifications in the outbox.
-const orderRecord = "order"
+// The record kinds of the notifications in the outbox: an order's events, and the test
+// notifications sent from the dashboard.
+const (
+	orderRecord = "order"
+	pingRecord  = "ping"
+)
 
 // InsertNotification returns the statement storing m, a message the Announcer made, in the
 // outbox: the order's store runs it in the transaction of the change m announces.
@@ -167,7 +176,11 @@ func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notific
 	if f.Limit <= 0 || f.Limit > MaxLogPage+1 {
 		f.Limit = MaxLogPage
 	}
-	ds, err := l.ob.Deliveries(ctx, outbox.Filter{RecordID: f.OrderID, Status: f.Status, Type: f.Type,
+	kind := ""
+	if f.OrdersOnly {
+		kind = orderRecord
+	}
+	ds, err := l.ob.Deliveries(ctx, outbox.Filter{RecordID: f.OrderID, Status: f.Status, Type: f.Type, RecordKind: kind,
 		Limit: f.Limit, Offset: f.Offset, BeforeID: f.BeforeSeq, AfterID: f.AfterSeq})
 	if err != nil {
 		return nil, fmt.Errorf("merchant: listing notifications: %w", err)
@@ -196,7 +209,7 @@ func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []Deli
 	out := make([]DeliveryAttempt, 0, len(as))
 	for _, a := range as {
 		out = append(out, DeliveryAttempt{NotificationID: n.ID, N: a.N, At: a.At, URL: a.URL, StatusCode: a.StatusCode,
-			Error: a.Error, Duration: a.Duration})
+			Error: a.Error, Duration: a.Duration, Excerpt: a.Excerpt})
 	}
 	return &n, out, nil
 }
@@ -205,5 +218,17 @@ func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []Deli
 func notificationOf(d outbox.Delivery) Notification {
 	return Notification{ID: d.MessageID, Seq: d.ID, OrderID: d.RecordID, Type: d.Type, Payload: d.Body, CreatedAt: d.CreatedAt,
 		Status: d.Status, Attempts: d.Attempts, NextAttemptAt: d.NextAttemptAt, LastError: d.LastError,
-		LastStatusCode: d.LastStatusCode}
+		LastStatusCode: d.LastStatusCode, LastDuration: d.LastDuration, LastExcerpt: d.LastExcerpt}
+}
+
+// RecordPing puts a test notification, sent and answered (Ping), in the delivery log:
+// delivered on a 2xx, otherwise failed, never retried, with its one attempt (status, time and
+// the start of the answer).
+func (l *DeliveryLog) RecordPing(ctx context.Context, p *PingResult) error {
+	err := l.ob.RecordSent(ctx, outbox.Message{ID: p.ID, Type: PingType, RecordKind: pingRecord, Body: p.Body},
+		outbox.Attempt{At: p.At, URL: p.URL, StatusCode: p.StatusCode, Error: p.Error, Duration: p.Duration, Excerpt: p.Excerpt})
+	if err != nil {
+		return fmt.Errorf("merchant: logging a test notification: %w", err)
+	}
+	return nil
 }

@@ -36,6 +36,7 @@ type PingResult struct {
 	Duration   time.Duration // until the answer's body was read
 	Excerpt    string        // the start of the answer's body, printable characters only
 	Error      string        // why it failed ("" for a 2xx)
+	Body       []byte        // the event sent
 }
 
 // ErrNoDestination: no URL or no secret is configured, so there is nowhere to send a ping.
@@ -58,7 +59,7 @@ func (m *SettingsManager) Ping(ctx context.Context, by string) (*PingResult, err
 	if err != nil {
 		return nil, fmt.Errorf("merchant: a ping: %w", err)
 	}
-	res := &PingResult{ID: webhook.NewMessageID(), At: now, URL: withoutQuery(eff.WebhookURL)}
+	res := &PingResult{ID: webhook.NewMessageID(), At: now, URL: withoutQuery(eff.WebhookURL), Body: body}
 	h, err := webhook.Headers(eff.WebhookSecret, res.ID, now, body)
 	if err != nil {
 		return nil, fmt.Errorf("merchant: signing a ping: %w", err)

@@ -254,6 +254,8 @@ type AttemptView struct {
 	StatusCode int    `json:"statusCode,omitempty"`
 	Error      string `json:"error,omitempty"`
 	DurationMS int64  `json:"durationMs"`
+	// ResponseExcerpt is the start of the answer's body, printable.
+	ResponseExcerpt string `json:"responseExcerpt,omitempty"`
 }
 
 // NotificationOf returns the API's view of n.
@@ -275,7 +277,7 @@ func NotificationDetailOf(n Notification, as []DeliveryAttempt) NotificationDeta
 	}
 	for _, a := range as {
 		d.DeliveryAttempts = append(d.DeliveryAttempts, AttemptView{N: a.N, At: wireTime(a.At), URL: a.URL,
-			StatusCode: a.StatusCode, Error: a.Error, DurationMS: a.Duration.Milliseconds()})
+			StatusCode: a.StatusCode, Error: a.Error, DurationMS: a.Duration.Milliseconds(), ResponseExcerpt: a.Excerpt})
 	}
 	return d
 }

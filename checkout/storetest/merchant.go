@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -47,6 +48,48 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("OutboxSkipped", func(t *testing.T) { testOutboxSkipped(t, open(t)) })
 	t.Run("OutboxConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, open(t)) })
 	t.Run("OutboxPrune", func(t *testing.T) { testOutboxPrune(t, open(t)) })
+	t.Run("PingInTheLog", func(t *testing.T) { testPingInTheLog(t, open(t)) })
+}
+
+// testPingInTheLog: a test notification, sent and answered, is in the delivery log with its
+// one attempt and the answer's excerpt, never sent again, and out of the orders-only list.
+func testPingInTheLog(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+		_, _ = io.WriteString(w, "pong from the ERP")
+	}))
+	t.Cleanup(rcv.Close)
+	settings := merchant.NewSettingsManager(s, merchant.SettingsConfig{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
+		WebhookSecret: notifySecret}, nil)
+	res, err := settings.Ping(ctx, "dev@example.com")
+	if err != nil || res.StatusCode != http.StatusAccepted {
+		t.Fatalf("ping: %+v, %v", res, err)
+	}
+	ob := notifications(t, s, rcv.URL, newClock(res.At))
+	log := merchant.NewDeliveryLog(ob)
+	if err := log.RecordPing(ctx, res); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliver(t, ob); n != 0 {
+		t.Errorf("the outbox sent the recorded ping %d times", n)
+	}
+	ns, err := log.List(ctx, merchant.NotificationFilter{})
+	if err != nil || len(ns) != 1 {
+		t.Fatalf("the log: %+v, %v", ns, err)
+	}
+	if n := ns[0]; n.ID != res.ID || n.Type != merchant.PingType || n.OrderID != "" || n.Status != merchant.NotificationDelivered ||
+		n.Attempts != 1 || n.LastStatusCode != http.StatusAccepted || n.LastExcerpt != "pong from the ERP" ||
+		n.LastDuration != res.Duration {
+		t.Errorf("the ping in the log: %+v", n)
+	}
+	if ns, err := log.List(ctx, merchant.NotificationFilter{OrdersOnly: true}); err != nil || len(ns) != 0 {
+		t.Errorf("orders only: %+v, %v", ns, err)
+	}
+	_, as, err := log.Get(ctx, res.ID)
+	if err != nil || len(as) != 1 || as[0].Excerpt != "pong from the ERP" || as[0].URL != rcv.URL+"/hook" {
+		t.Errorf("the ping's attempt: %+v, %v", as, err)
+	}
 }
 
 // NewSession returns a valid session with every field set, the idempotency key given.

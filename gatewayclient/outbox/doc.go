@@ -23,7 +23,10 @@
 // outcome — a 3xx (redirects are never followed), a 4xx, a 5xx, no answer within
 // DefaultTimeout — is a failed attempt, retried after the Schedule's next wait with jitter
 // (exponential by default, full jitter), until the schedule is spent, when the delivery is
-// dead. Every attempt is recorded and logged, never with a secret nor a URL's query string.
+// dead. Every attempt is recorded and logged, never with a secret nor a URL's query string;
+// its record keeps the start of the answer's body (Attempt.Excerpt). A message its caller sent
+// itself, waiting for the answer (a dashboard's test notification), joins the log with
+// RecordSent: delivered or dead with that one attempt, never retried.
 // With InOrder, a delivery waits for the earlier ones of its record to the same URL (the
 // checkout's notifications of one order arrive in order).
 //

@@ -214,6 +214,8 @@ type Delivery struct {
 	NextAttemptAt  time.Time
 	LastError      string
 	LastStatusCode int
+	LastDuration   time.Duration // of the last attempt
+	LastExcerpt    string        // the start of the last answer's body
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 }
@@ -227,6 +229,7 @@ type Attempt struct {
 	StatusCode int    // 0 when no answer came
 	Error      string // "" on success
 	Duration   time.Duration
+	Excerpt    string // the start of the answer's body, one printable line ("" without one)
 }
 
 // Outbox stores webhook deliveries and sends them. Its methods are safe for concurrent use.
@@ -784,7 +787,7 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	}
 	at := o.clock()
 	start := time.Now()
-	code, failure := o.send(ctx, c, o.signClock())
+	code, failure, excerpt := o.send(ctx, c, o.signClock())
 	took := time.Since(start)
 	if ctx.Err() != nil {
 		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
@@ -795,7 +798,8 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 		return ctx.Err()
 	}
 
-	a := Attempt{DeliveryID: c.id, N: c.attempts + 1, At: at, URL: redactURL(c.url), StatusCode: code, Error: failure, Duration: took}
+	a := Attempt{DeliveryID: c.id, N: c.attempts + 1, At: at, URL: redactURL(c.url), StatusCode: code, Error: failure, Duration: took,
+		Excerpt: excerpt}
 	status, next := StatusPending, at
 	switch {
 	case failure == "":
@@ -842,10 +846,8 @@ func (o *Outbox) record(ctx context.Context, a Attempt, status string, next time
 	if n, err := res.RowsAffected(); err != nil || n == 0 {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, n) DO NOTHING`,
-		a.DeliveryID, a.N, a.At.UnixMilli(), a.URL, a.StatusCode, a.Error, int64(a.Duration)); err != nil {
-		return fmt.Errorf("outbox: record attempt: %w", err)
+	if err := insertAttempt(ctx, tx, a); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("outbox: record attempt: %w", err)
@@ -853,23 +855,79 @@ func (o *Outbox) record(ctx context.Context, a Attempt, status string, next time
 	return nil
 }
 
+// insertAttempt stores a in tx; the same attempt again adds nothing.
+func insertAttempt(ctx context.Context, tx *sql.Tx, a Attempt) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns, excerpt)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, n) DO NOTHING`,
+		a.DeliveryID, a.N, a.At.UnixMilli(), a.URL, a.StatusCode, a.Error, int64(a.Duration), a.Excerpt); err != nil {
+		return fmt.Errorf("outbox: record attempt: %w", err)
+	}
+	return nil
+}
+
+// RecordSent stores m as a delivery its caller already sent once, with that one attempt a
+// (a.DeliveryID and a.N are set here): delivered when a.Error is "", otherwise dead, never
+// retried. It is for a message sent at once, whose sender waits for the answer (a dashboard's
+// test notification), so that the delivery log shows it with the others. Its times are a's;
+// m.URL is kept as given ("" for the destination Route gives, were it redelivered). Recording
+// a message id again for the same URL adds nothing.
+func (o *Outbox) RecordSent(ctx context.Context, m Message, a Attempt) error {
+	if m.ID == "" {
+		return errors.New("outbox: message ID is required")
+	}
+	if !json.Valid(m.Body) {
+		return errors.New("outbox: message body must be JSON")
+	}
+	status := StatusDelivered
+	if a.Error != "" {
+		status = StatusDead
+	}
+	a.N, a.URL = 1, redactURL(a.URL)
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("outbox: record sent %s: %w", m.ID, err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	ms := a.At.UnixMilli()
+	err = tx.QueryRowContext(ctx, `INSERT INTO webhook_deliveries (message_id, client_id, secret, url, forward, type,
+			record_kind, record_id, body, status, attempts, next_attempt_at, last_error, last_status_code, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $11, $11)
+		ON CONFLICT (message_id, url) DO NOTHING RETURNING id`,
+		m.ID, m.ClientID, m.Secret, m.URL, false, m.Type, m.RecordKind, m.RecordID, string(m.Body), status, ms,
+		a.Error, a.StatusCode).Scan(&a.DeliveryID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // recorded already
+	}
+	if err != nil {
+		return fmt.Errorf("outbox: record sent %s: %w", m.ID, err)
+	}
+	if err := insertAttempt(ctx, tx, a); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: record sent %s: %w", m.ID, err)
+	}
+	return nil
+}
+
 // send POSTs the delivery, signed as sent at signedAt, and returns the answer's status code
-// (0 without an answer) and a description of the failure ("" on a 2xx).
-func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (int, string) {
+// (0 without an answer), a description of the failure ("" on a 2xx) and the start of the
+// answer's body.
+func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (code int, failure, excerpt string) {
 	if o.expand != nil {
 		body, err := o.expand(ctx, c.kind, c.rid, c.body)
 		if err != nil {
-			return 0, "expanding the body: " + err.Error()
+			return 0, "expanding the body: " + err.Error(), ""
 		}
 		c.body = body
 	}
 	h, err := webhook.Headers(c.secret, c.messageID, signedAt, c.body)
 	if err != nil {
-		return 0, "signing: " + err.Error()
+		return 0, "signing: " + err.Error(), ""
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
 	if err != nil {
-		return 0, "building the request failed" // the error would repeat the URL
+		return 0, "building the request failed", "" // the error would repeat the URL
 	}
 	for k, v := range h {
 		req.Header[k] = v
@@ -887,22 +945,23 @@ func (o *Outbox) send(ctx context.Context, c claimed, signedAt time.Time) (int, 
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return 0, err.Error()
+		return 0, err.Error(), ""
 	}
 	defer resp.Body.Close()
 	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, maxResponseSnippet))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrain))
+	excerpt = printable(snippet)
 	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
-		return resp.StatusCode, ""
+		return resp.StatusCode, "", excerpt
 	}
 	msg := fmt.Sprintf("HTTP %d", resp.StatusCode)
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		msg += " (redirects are not followed)"
 	}
-	if s := printable(snippet); s != "" {
-		msg += ": " + s
+	if excerpt != "" {
+		msg += ": " + excerpt
 	}
-	return resp.StatusCode, msg
+	return resp.StatusCode, msg, excerpt
 }
 
 // backoff returns the wait after the n-th failed attempt: the schedule's, with its Jitter share
@@ -969,8 +1028,9 @@ func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
 // Filter selects deliveries. Zero fields do not filter.
 type Filter struct {
 	RecordID, MessageID, Status, Type string
-	Limit                             int // at most this many, newest first (≤ 0: 50; at most 1000)
-	Offset                            int // skipping this many first
+	RecordKind                        string // "order": only the deliveries of that kind of record
+	Limit                             int    // at most this many, newest first (≤ 0: 50; at most 1000)
+	Offset                            int    // skipping this many first
 	// BeforeID, when above 0, keeps the deliveries older than that one (paging by key: a page
 	// stays the same while deliveries are added, and costs the same at any depth); AfterID,
 	// when above 0, those newer than it, still listed newest first.
@@ -983,8 +1043,8 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		conds []string
 		args  []any
 	)
-	for _, c := range []struct{ col, v string }{{"record_id", f.RecordID}, {"message_id", f.MessageID},
-		{"status", f.Status}, {"type", f.Type}} {
+	for _, c := range []struct{ col, v string }{{"d.record_id", f.RecordID}, {"d.message_id", f.MessageID},
+		{"d.status", f.Status}, {"d.type", f.Type}, {"d.record_kind", f.RecordKind}} {
 		if c.v == "" {
 			continue
 		}
@@ -996,16 +1056,19 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	}
 	if f.BeforeID > 0 {
 		args = append(args, f.BeforeID)
-		conds = append(conds, "id < $"+strconv.Itoa(len(args)))
+		conds = append(conds, "d.id < $"+strconv.Itoa(len(args)))
 	}
 	order := "DESC"
 	if f.AfterID > 0 {
 		args = append(args, f.AfterID)
-		conds = append(conds, "id > $"+strconv.Itoa(len(args)))
+		conds = append(conds, "d.id > $"+strconv.Itoa(len(args)))
 		order = "" // the nearest first; reversed below
 	}
-	q := `SELECT id, message_id, client_id, record_kind, record_id, type, url, forward, body, status, attempts,
-		next_attempt_at, last_error, last_status_code, created_at, updated_at FROM webhook_deliveries`
+	// The last attempt's time and excerpt come with each delivery: one lookup by primary key.
+	q := `SELECT d.id, d.message_id, d.client_id, d.record_kind, d.record_id, d.type, d.url, d.forward, d.body, d.status,
+		d.attempts, d.next_attempt_at, d.last_error, d.last_status_code, d.created_at, d.updated_at,
+		COALESCE(a.duration_ns, 0), COALESCE(a.excerpt, '')
+		FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.n = d.attempts`
 	if len(conds) > 0 {
 		q += ` WHERE ` + strings.Join(conds, " AND ")
 	}
@@ -1014,7 +1077,7 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		limit = 50
 	}
 	args = append(args, min(limit, 1000), max(f.Offset, 0))
-	q += ` ORDER BY id ` + order + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
+	q += ` ORDER BY d.id ` + order + ` LIMIT $` + strconv.Itoa(len(args)-1) + ` OFFSET $` + strconv.Itoa(len(args))
 	rows, err := o.rdb.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list deliveries: %w", err)
@@ -1023,14 +1086,15 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	var out []Delivery
 	for rows.Next() {
 		var (
-			d                      Delivery
-			next, created, updated int64
+			d                          Delivery
+			next, created, updated, ns int64
 		)
 		if err := rows.Scan(&d.ID, &d.MessageID, &d.ClientID, &d.RecordKind, &d.RecordID, &d.Type, &d.URL, &d.Forward,
-			&d.Body, &d.Status, &d.Attempts, &next, &d.LastError, &d.LastStatusCode, &created, &updated); err != nil {
+			&d.Body, &d.Status, &d.Attempts, &next, &d.LastError, &d.LastStatusCode, &created, &updated, &ns,
+			&d.LastExcerpt); err != nil {
 			return nil, fmt.Errorf("outbox: read delivery: %w", err)
 		}
-		d.NextAttemptAt, d.CreatedAt, d.UpdatedAt = fromMS(next), fromMS(created), fromMS(updated)
+		d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.LastDuration = fromMS(next), fromMS(created), fromMS(updated), time.Duration(ns)
 		out = append(out, d)
 	}
 	if err := rows.Err(); err != nil {
@@ -1050,7 +1114,7 @@ func storable(s string) bool {
 
 // Attempts returns the attempts of a delivery, first first.
 func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, error) {
-	rows, err := o.rdb.QueryContext(ctx, `SELECT delivery_id, n, at, url, status_code, error, duration_ns
+	rows, err := o.rdb.QueryContext(ctx, `SELECT delivery_id, n, at, url, status_code, error, duration_ns, excerpt
 		FROM webhook_attempts WHERE delivery_id = $1 ORDER BY n`, deliveryID)
 	if err != nil {
 		return nil, fmt.Errorf("outbox: list attempts: %w", err)
@@ -1062,7 +1126,7 @@ func (o *Outbox) Attempts(ctx context.Context, deliveryID int64) ([]Attempt, err
 			a      Attempt
 			at, ns int64
 		)
-		if err := rows.Scan(&a.DeliveryID, &a.N, &at, &a.URL, &a.StatusCode, &a.Error, &ns); err != nil {
+		if err := rows.Scan(&a.DeliveryID, &a.N, &at, &a.URL, &a.StatusCode, &a.Error, &ns, &a.Excerpt); err != nil {
 			return nil, fmt.Errorf("outbox: read attempt: %w", err)
 		}
 		a.At, a.Duration = fromMS(at), time.Duration(ns)

@@ -1161,3 +1161,67 @@ func TestOnAttemptAndBacklog(t *testing.T) {
 		t.Errorf("attempts %s with %d failures; want %s and 3 failures", got, failures, want)
 	}
 }
+
+// TestRecordSentAndExcerpts: a message its caller sent itself is in the log, delivered or dead
+// with its one attempt and the answer's excerpt, never sent again by a pass; a delivery the
+// outbox sends keeps its answer's excerpt too; RecordKind filters the list.
+func TestRecordSentAndExcerpts(t *testing.T) {
+	ctx := context.Background()
+	clock := newFakeClock()
+	rcv := newReceiver(t)
+	db := openDB(t, dbPath(t))
+	o := newOutbox(t, Options{DB: db, Clock: clock.Now, HTTPClient: plainClient()})
+
+	at := clock.Now().Add(-time.Minute)
+	ok := message(t, "", "")
+	ok.RecordKind, ok.Secret, ok.Type = "ping", "", "ping"
+	if err := o.RecordSent(ctx, ok, Attempt{At: at, URL: "https://erp.example/hook?token=s3cr3t", StatusCode: 200,
+		Duration: 42 * time.Millisecond, Excerpt: "pong"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.RecordSent(ctx, ok, Attempt{At: at, StatusCode: 500, Error: "HTTP 500"}); err != nil {
+		t.Fatalf("recording again: %v", err)
+	}
+	bad := ok
+	bad.ID = webhook.NewMessageID()
+	if err := o.RecordSent(ctx, bad, Attempt{At: at, StatusCode: 503, Error: "HTTP 503: down", Excerpt: "down"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 0 {
+		t.Fatalf("a pass sent %d recorded messages", n)
+	}
+	ds, err := o.Deliveries(ctx, Filter{RecordKind: "ping"})
+	if err != nil || len(ds) != 2 {
+		t.Fatalf("pings: %+v, %v", ds, err)
+	}
+	d, dead := ds[1], ds[0]
+	if d.MessageID != ok.ID || d.Status != StatusDelivered || d.Attempts != 1 || d.LastStatusCode != 200 ||
+		d.LastDuration != 42*time.Millisecond || d.LastExcerpt != "pong" || !d.CreatedAt.Equal(at.Truncate(time.Millisecond)) {
+		t.Errorf("the delivered ping: %+v", d)
+	}
+	if dead.Status != StatusDead || dead.LastError != "HTTP 503: down" || dead.LastExcerpt != "down" {
+		t.Errorf("the failed ping: %+v", dead)
+	}
+	as, err := o.Attempts(ctx, d.ID)
+	if err != nil || len(as) != 1 || as[0].N != 1 || as[0].URL != "https://erp.example/hook" || as[0].Excerpt != "pong" ||
+		as[0].StatusCode != 200 {
+		t.Errorf("the ping's attempt: %+v, %v", as, err)
+	}
+
+	// A delivery the outbox sends keeps the answer's excerpt; the kind filter leaves it out of
+	// the pings and the pings out of its kind.
+	enqueue(t, o, db, message(t, "rec-excerpt", rcv.URL))
+	if n := deliverDue(t, o); n != 1 {
+		t.Fatalf("delivered %d", n)
+	}
+	sent := onlyDelivery(t, o, "rec-excerpt")
+	if sent.LastExcerpt != "answer OK" || sent.LastDuration <= 0 {
+		t.Errorf("a sent delivery: %+v", sent)
+	}
+	if ds, _ := o.Deliveries(ctx, Filter{RecordKind: "deposit"}); len(ds) != 1 || ds[0].ID != sent.ID {
+		t.Errorf("deposits: %+v", ds)
+	}
+	if err := o.RecordSent(ctx, Message{ID: "msg_x", Body: []byte("{")}, Attempt{At: at}); err == nil {
+		t.Error("a body that is not JSON was recorded")
+	}
+}

@@ -202,8 +202,8 @@ func TestOpenAdoptsUnnumberedDataDir(t *testing.T) {
 		return queryStrings(t, e.sb.r, `SELECT component || ' ' || version || ' ' || applied_at FROM schema_migrations ORDER BY 1`)
 	}
 	applied := migrations()
-	if len(applied) != 6 {
-		t.Fatalf("schema_migrations %v, want outbox 1 to 3, sandbox 1 to 3", applied)
+	if len(applied) != 7 {
+		t.Fatalf("schema_migrations %v, want outbox 1 to 4, sandbox 1 to 3", applied)
 	}
 	for _, name := range []string{"deposits_client_created", "deposits_client_amount_v3", "deposit_counts_v3",
 		"deposit_day_counts_v3", "deposit_bucket_counts_v3", "deposit_counts", "deposit_counts_by_day", "deposit_counts_by_bucket"} {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -59,6 +60,20 @@ func TestTestNotification(t *testing.T) {
 	if ev["type"] != merchant.PingType || ev["data"].(map[string]any)["sentBy"] != dashEmail {
 		t.Errorf("the ping's body: %v", ev)
 	}
+	// The delivery log shows it too: delivered, with the answer's status, time and excerpt, and
+	// no pass of the outbox sends it again.
+	row := doc.Find(testid("delivery"))
+	if row.Length() != 1 || row.Find("code").First().Text() != merchant.PingType || !strings.Contains(row.Text(), "200") ||
+		!regexp.MustCompile(`\d+ ms`).MatchString(row.Text()) || row.Find(testid("delivery-detail")).Text() != "ok-from-erp" ||
+		row.Find(".tone-ok").Length() != 1 {
+		t.Errorf("the delivery log: %d rows, %q", row.Length(), row.Text())
+	}
+	if n, err := e.outbox.DeliverDue(context.Background()); err != nil || n != 0 {
+		t.Errorf("the outbox sent the ping again: %d, %v", n, err)
+	}
+	if _, doc := b.get("/dashboard/settings"); doc.Find(testid("delivery")).Find(testid("delivery-detail")).Text() != "ok-from-erp" {
+		t.Errorf("the settings page's log: %q", doc.Find(testid("deliveries")).Text())
+	}
 	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditPing})
 	if len(entries) != 1 || !strings.Contains(entries[0].Detail, "HTTP 200") || strings.Contains(entries[0].Detail, "s3cr3t") {
 		t.Errorf("audit: %+v", entries)
@@ -72,6 +87,13 @@ func TestTestNotification(t *testing.T) {
 	_, doc = b2.post("/dashboard/settings/ping", url.Values{"csrf_token": {b2.login()}})
 	if result := doc.Find(testid("ping-result")).Text(); !strings.Contains(result, "HTTP 500") || doc.Find(testid("ping-excerpt")).Text() != "boom" {
 		t.Errorf("a failing receiver: %q", result)
+	}
+	if row := doc.Find(testid("delivery")); row.Length() != 1 || !strings.Contains(row.Text(), "500") ||
+		row.Find(testid("delivery-detail")).Text() != "boom" || row.Find(".tone-bad").Length() != 1 {
+		t.Errorf("a failed ping in the log: %q", row.Text())
+	}
+	if n, err := e2.outbox.DeliverDue(context.Background()); err != nil || n != 0 {
+		t.Errorf("the outbox retried the failed ping: %d, %v", n, err)
 	}
 	// Without a URL there is nothing to test.
 	e3 := newEnv(t)

@@ -69,7 +69,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 		errs = append(errs, err)
 		for _, n := range ns {
 			row := views.DeliveryRow{ID: n.ID, Type: n.Type, Status: n.Status, CreatedAt: n.CreatedAt, Attempts: n.Attempts,
-				LastStatusCode: n.LastStatusCode, LastError: n.LastError}
+				LastStatusCode: n.LastStatusCode, LastError: n.LastError, LastDuration: n.LastDuration, LastExcerpt: n.LastExcerpt}
 			if n.OrderID != "" {
 				row.OrderURL = respond.Link(r, Path+"/orders/"+url.PathEscape(n.OrderID))
 			}
@@ -152,6 +152,12 @@ func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
 		detail = res.URL + ": HTTP " + strconv.Itoa(res.StatusCode)
 	}
 	d.record(r, merchant.AuditPing, "notification URL", detail)
+	if d.notifications != nil {
+		// Best effort: the ping was sent and its answer is shown below either way.
+		if err := d.notifications.RecordPing(r.Context(), res); err != nil {
+			d.site.LogError(r, err, checkout.ErrorCode(err))
+		}
+	}
 	v := d.settingsView(r, nil)
 	v.Ping = &views.PingRow{At: res.At, URL: res.URL, StatusCode: res.StatusCode, Duration: res.Duration, Excerpt: res.Excerpt,
 		Error: res.Error}
