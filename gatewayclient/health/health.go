@@ -81,6 +81,10 @@ type Monitor struct {
 	opts     Options
 	mu       sync.Mutex
 	state    State
+	// workedAt is when a call last told that the gateway works: a call sent before then that
+	// fails afterwards (one left hanging by an outage, timing out after the gateway came
+	// back) tells nothing new, and must not turn the state back to failing.
+	workedAt time.Time
 	failing  chan struct{} // closed while the gateway fails; a new one each time it works again
 	changeMu sync.Mutex    // keeps OnChange calls in order
 }
@@ -138,7 +142,7 @@ func (t roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	switch {
 	case err != nil && errors.Is(r.Context().Err(), context.Canceled):
 		// The caller gave up (a shopper left, a shutdown): nothing learnt of the gateway.
-		t.m.observe(c, false, "")
+		t.m.observe(c, false, "", start)
 		return res, err
 	case err != nil:
 		c.Cause, detail = transportCause(r, err)
@@ -150,7 +154,7 @@ func (t roundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	neutral := err == nil && c.Cause == CauseNone && !t.m.telling(c.Operation, res.StatusCode)
-	t.m.observe(c, !neutral, detail)
+	t.m.observe(c, !neutral, detail, start)
 	return res, err
 }
 
@@ -240,8 +244,9 @@ func (m *Monitor) telling(op string, status int) bool {
 	return true
 }
 
-// observe records one exchange: when telling, the state follows it.
-func (m *Monitor) observe(c Call, telling bool, detail string) {
+// observe records one exchange sent at start: when telling, the state follows it, unless it
+// is a failure of a call sent before the gateway was last seen working.
+func (m *Monitor) observe(c Call, telling bool, detail string, start time.Time) {
 	if m.opts.OnCall != nil {
 		m.opts.OnCall(c)
 	}
@@ -252,6 +257,13 @@ func (m *Monitor) observe(c Call, telling bool, detail string) {
 	m.changeMu.Lock()
 	defer m.changeMu.Unlock()
 	m.mu.Lock()
+	if c.Cause != CauseNone && start.Before(m.workedAt) {
+		m.mu.Unlock()
+		return
+	}
+	if c.Cause == CauseNone {
+		m.workedAt = now
+	}
 	prev := m.state
 	next := State{OK: c.Cause == CauseNone, Cause: c.Cause, Detail: detail, Since: prev.Since, Seen: now}
 	changed := next.OK != prev.OK || next.Cause != prev.Cause

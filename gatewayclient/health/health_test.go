@@ -171,3 +171,56 @@ func TestRunProbesWhenIdle(t *testing.T) {
 		t.Errorf("state after the probe %+v", st)
 	}
 }
+
+// hangThenTimeout answers every request 200, except those to /slow, which wait for release
+// and then fail as a timed-out request does.
+type hangThenTimeout struct{ sent, release chan struct{} }
+
+func (h hangThenTimeout) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Path == "/v1/slow" {
+		if h.sent != nil {
+			close(h.sent)
+		}
+		<-h.release
+		return nil, context.DeadlineExceeded
+	}
+	return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody, Request: r}, nil
+}
+
+// A call left hanging by an outage that times out after the gateway was seen working again
+// tells nothing new: the state stays working.
+func TestStaleTimeoutDoesNotUndoRecovery(t *testing.T) {
+	m, err := health.New("https://gateway.example/v1", health.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := hangThenTimeout{sent: make(chan struct{}), release: make(chan struct{})}
+	client := &http.Client{Transport: m.Transport(next)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if res, err := client.Get("https://gateway.example/v1/slow"); err == nil {
+			res.Body.Close()
+		}
+	}()
+	<-next.sent // the slow call is sent before the gateway answers the next one
+	res, err := client.Get("https://gateway.example/v1/deposit?page=1&perPage=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	close(next.release)
+	<-done
+	if st := m.State(); !st.OK {
+		t.Errorf("a timeout of a call sent before the gateway answered turned the state to %+v", st)
+	}
+	// A timeout of a call sent after that success still counts.
+	next2 := hangThenTimeout{release: make(chan struct{})}
+	close(next2.release)
+	if res, err := (&http.Client{Transport: m.Transport(next2)}).Get("https://gateway.example/v1/slow"); err == nil {
+		res.Body.Close()
+	}
+	if st := m.State(); st.OK || st.Cause != health.CauseTimeout {
+		t.Errorf("a fresh timeout: %+v, want failing with timeout", st)
+	}
+}
