@@ -77,10 +77,10 @@ type Options struct {
 
 // Monitor keeps the gateway's state. Make it with New; its zero value is not usable.
 type Monitor struct {
-	base     *url.URL
-	opts     Options
-	mu       sync.Mutex
-	state    State
+	base  *url.URL
+	opts  Options
+	mu    sync.Mutex
+	state State
 	// workedAt is when a call last told that the gateway works: a call sent before then that
 	// fails afterwards (one left hanging by an outage, timing out after the gateway came
 	// back) tells nothing new, and must not turn the state back to failing.
