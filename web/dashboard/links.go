@@ -200,7 +200,7 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 		if f.Values[k] == "" {
 			return 0
 		}
-		c, err := parseReais(f.Values[k])
+		c, err := checkout.ParseReais(f.Values[k])
 		if err != nil {
 			errs[k] = views.T(lang, "links.err_amount")
 		}

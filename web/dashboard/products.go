@@ -72,7 +72,7 @@ func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.Produc
 		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
 			Field: checkout.FieldUnitPrice, Code: checkout.CodeRequired, Message: "is required"}}}}
 	}
-	c, err := parseReais(price)
+	c, err := checkout.ParseReais(price)
 	if err != nil {
 		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
 			Field: checkout.FieldUnitPrice, Code: checkout.CodeFormat, Message: err.Error()}}}}

@@ -192,10 +192,10 @@ func (r *queryReader) amount(name string) checkout.Cents {
 	if s == "" {
 		return 0
 	}
-	c, err := parseReais(s)
+	c, err := checkout.ParseReais(s)
 	if err != nil {
 		code := checkout.CodeFormat
-		if errors.Is(err, errNegative) {
+		if errors.Is(err, checkout.ErrNegativeAmount) {
 			code = checkout.CodeMin
 		}
 		r.errs.add(name, code, err.Error())
@@ -292,14 +292,8 @@ func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilte
 	return q, f, errs
 }
 
-// errNegative: an amount with a minus sign.
-var errNegative = checkout.ErrNegativeAmount
-
-// parseReais reads an amount of reais as a merchant types it (checkout.ParseReais).
-func parseReais(s string) (checkout.Cents, error) { return checkout.ParseReais(s) }
-
 // formatReaisInput writes cents as a pt-BR amount for an input ("1234,56"), the inverse of
-// parseReais.
+// checkout.ParseReais.
 func formatReaisInput(c checkout.Cents) string {
 	return fmt.Sprintf("%d,%02d", c/100, c%100)
 }

@@ -16,15 +16,15 @@ func TestParseReais(t *testing.T) {
 		"R$ 1.234,56": 123456, "R$10": 1000, " 0,01 ": 1, ",5": 50, "0005": 500, "10,": 1000,
 		"1 234,56": 123456, "1\u00a0234,56": 123456, "100000": 10000000, "0": 0,
 	} {
-		got, err := parseReais(in)
+		got, err := checkout.ParseReais(in)
 		if err != nil || got != want {
-			t.Errorf("parseReais(%q) = %d, %v; want %d", in, got, err, want)
+			t.Errorf("checkout.ParseReais(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"", "abc", "10,5555", "10.5555", "1.2.3", "12.34.56", "1,234,5.6", "1.234.5", "-5", "1e3",
 		"10,50,1", "1234.567", "R$", ".", "9999999999999999", "10.50.", "+5", "5 reais", "0x10"} {
-		if got, err := parseReais(in); err == nil {
-			t.Errorf("parseReais(%q) = %d; want an error", in, got)
+		if got, err := checkout.ParseReais(in); err == nil {
+			t.Errorf("checkout.ParseReais(%q) = %d; want an error", in, got)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func (d *Dashboard) saveShipping(w http.ResponseWriter, r *http.Request) {
 		if s == "" {
 			return 0
 		}
-		c, err := parseReais(s)
+		c, err := checkout.ParseReais(s)
 		if err != nil {
 			errs[name] = views.T(lang, "settings.shipping_err_amount")
 		}
