@@ -112,6 +112,7 @@ type DepositsView struct {
 	Rows     []DepositRow
 	Pager    Pager
 	CSVURL   string
+	Exports  string // the user's background exports ("" none)
 	Banner   *GatewayBanner
 	Listed   bool // the gateway answered (Rows and Pager are meaningful)
 	Searched bool // the request carried filters: focus goes to the results
@@ -136,6 +137,7 @@ type WithdrawalsView struct {
 	Rows     []WithdrawalRow
 	Pager    Pager
 	CSVURL   string
+	Exports  string // the user's background exports ("" none)
 	Banner   *GatewayBanner
 	Listed   bool
 	Searched bool

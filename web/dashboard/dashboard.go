@@ -66,6 +66,12 @@ type Options struct {
 	Sessions scs.Store
 	// PublicURL is the checkout's public address; https makes the session cookie Secure.
 	PublicURL string
+	// Exports, when set, runs exports of more than ExportThreshold rows (default
+	// DefaultExportThreshold) in the background, in workers that live as long as Context
+	// (default context.Background()); without it every export streams.
+	Exports         *merchant.Exports
+	ExportThreshold int
+	Context         context.Context
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -83,6 +89,12 @@ type Dashboard struct {
 	publicURL     string
 	sessions      *scs.SessionManager
 	handler       http.Handler
+
+	// The background exports (nil: every export streams), the most rows an export streams,
+	// and the life of the exports' workers.
+	exports         *merchant.Exports
+	exportThreshold int
+	background      context.Context
 }
 
 // New returns the dashboard of opts.
@@ -98,6 +110,13 @@ func New(opts Options) (*Dashboard, error) {
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
+	}
+	d.exports, d.exportThreshold, d.background = opts.Exports, opts.ExportThreshold, opts.Context
+	if d.exportThreshold <= 0 {
+		d.exportThreshold = DefaultExportThreshold
+	}
+	if d.background == nil {
+		d.background = context.Background()
 	}
 	sm := scs.New()
 	sm.Store = opts.Sessions
@@ -201,6 +220,12 @@ func (d *Dashboard) table() []Route {
 		rt = append(rt,
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
 			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
+	}
+	if d.exports != nil {
+		rt = append(rt,
+			Route{get, "/exports", merchant.PermExport, d.exportsPage},
+			Route{get, "/exports/{id}", merchant.PermExport, d.exportPage},
+			Route{get, "/exports/{id}/download", merchant.PermExport, d.exportDownload})
 	}
 	if d.settings != nil {
 		rt = append(rt,
