@@ -45,6 +45,8 @@ type env struct {
 	keys   *merchant.Keys
 	http   *http.Client
 	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
+	// exports are the dashboard's background exports.
+	exports *merchant.Exports
 }
 
 type envOptions struct {
@@ -62,6 +64,8 @@ type envOptions struct {
 	trustedProxies respond.Proxies
 	// merchant is the configuration's notification URL and secret.
 	merchant merchant.SettingsConfig
+	// exportThreshold is the most rows an export streams (0: the dashboard's default).
+	exportThreshold int
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -112,8 +116,11 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.rawGateway {
 		gw = client
 	}
+	exports := merchant.NewExports(store, sb.Now)
+	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL})
+		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL,
+		Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,13 +132,14 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	t.Cleanup(func() {
+		stopExports()
 		_ = ws.Shutdown(context.Background())
 		srv.Close()
 		sbSrv.Close()
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

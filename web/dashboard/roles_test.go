@@ -109,6 +109,10 @@ var routeCases = map[string]routeCase{
 		return url.Values{"current_password": {dashPassword}}
 	}},
 	"GET /audit.csv": {allowed: integrator},
+	// A background export is its user's (and owners'): the test gives each role one of its own.
+	"GET /exports":               {allowed: everyone},
+	"GET /exports/{id}":          {allowed: everyone},
+	"GET /exports/{id}/download": {allowed: everyone},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -220,6 +224,8 @@ func TestRolesOnEveryRoute(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.ids["/account/sessions/{id}/end"] = other
+			job := f.e.readyExport(u.ID, "deposits", "id;amountBRL\r\nx;1,00\r\n")
+			f.ids["/exports/{id}"], f.ids["/exports/{id}/download"] = job, job
 			routes := served(t, f.e.board)
 			if len(routes) < len(routeCases)+len(publicRoutes) {
 				t.Fatalf("the router serves only %d routes: %v", len(routes), routes)
