@@ -36,7 +36,7 @@ const ExportRetention = 24 * time.Hour
 // ExportStale how long without a note makes it interrupted (its server stopped): several
 // heartbeats, so that a slow page of the gateway is not taken for a stop.
 const (
-	ExportHeartbeat = 5 * time.Second
+	ExportHeartbeat = time.Second
 	ExportStale     = time.Minute
 )
 
