@@ -1,6 +1,7 @@
 package views
 
-// exportMessages are the texts of the exports: the Excel format and the background exports.
+// exportMessages are the texts of the exports (the Excel format, the background exports) and
+// of the overview's chart and top products.
 var exportMessages = map[string][2]string{
 	"export.excel":             {"Exportar para Excel", "Export for Excel"},
 	"export.links":             {"Exportar todos os resultados", "Export every result"},
@@ -36,4 +37,16 @@ var exportMessages = map[string][2]string{
 	"exports.col_rows":         {"Linhas", "Rows"},
 	"exports.too_many":         {"Você já tem %d exportações em preparo. Espere uma terminar.", "You already have %d exports being prepared. Wait for one to finish."},
 	"exports.too_many_title":   {"Exportações demais em preparo", "Too many exports being prepared"},
+
+	// The overview's chart and top products.
+	"overview.legend_current":  {"Barras: últimos 30 dias (%s)", "Bars: the last 30 days (%s)"},
+	"overview.legend_previous": {"Linha tracejada: os 30 dias anteriores (%s)", "Dashed line: the 30 days before (%s)"},
+	"overview.chart_previous":  {"Nos 30 dias anteriores: %s.", "In the 30 days before: %s."},
+	"overview.col_prev_date":   {"Dia do período anterior", "Day of the period before"},
+	"overview.col_prev_paid":   {"Recebido no período anterior", "Paid in the period before"},
+	"overview.top_title":       {"Produtos mais vendidos em 30 dias", "Top products in 30 days"},
+	"overview.top_none":        {"Nenhum produto vendido nos últimos 30 dias.", "No product sold in the last 30 days."},
+	"overview.col_product":     {"Produto", "Product"},
+	"overview.col_units":       {"Unidades", "Units"},
+	"overview.col_revenue":     {"Receita", "Revenue"},
 }
