@@ -107,9 +107,9 @@ func (s *Store) ExportChunk(ctx context.Context, id string, seq int) ([]byte, er
 }
 
 // FinishExportJob moves a running job to its end state; one no longer running is left alone
-// (checkout.ErrConflict).
+// (checkout.ErrConflict). A failed job's pieces are deleted with it: nobody can download them.
 func (s *Store) FinishExportJob(ctx context.Context, j merchant.ExportJob) error {
-	err := s.db.Write(ctx, Stmt{SQL: `UPDATE export_jobs SET state = $1, error = $2, rows_written = $3, size = $4,
+	stmts := []Stmt{{SQL: `UPDATE export_jobs SET state = $1, error = $2, rows_written = $3, size = $4,
 		updated_at = $5, finished_at = $6 WHERE id = $7 AND state = 'running'`,
 		Args: []any{string(j.State), j.Error, j.Rows, j.Size, ms(j.UpdatedAt), ms(j.FinishedAt), j.ID},
 		Affected: func(n int64) error {
@@ -117,7 +117,11 @@ func (s *Store) FinishExportJob(ctx context.Context, j merchant.ExportJob) error
 				return checkout.ErrConflict
 			}
 			return nil
-		}})
+		}}}
+	if j.State == merchant.ExportFailed {
+		stmts = append(stmts, Stmt{SQL: `DELETE FROM export_chunks WHERE job_id = $1`, Args: []any{j.ID}})
+	}
+	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 	if err != nil {
 		return s.errorf("finishing an export: %w", err)
 	}

@@ -85,6 +85,24 @@ func testExports(t *testing.T, s AccountStores) {
 		t.Fatalf("the file read back: %d bytes (want %d), %v", len(back), want.Len(), err)
 	}
 
+	// A job failed half-way keeps nothing of its file.
+	failed, err := x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Finish(ctx, failed, 500, 7, merchant.ExportErrSource); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := x.Job(ctx, failed.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrSource || got.Rows != 500 {
+		t.Fatalf("failed: %+v, %v", got, err)
+	}
+	if _, err := s.ExportChunk(ctx, failed.ID, 0); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("a failed job's piece: %v", err)
+	}
+
 	// The other job's server stops: without a heartbeat it reads as interrupted, and the
 	// sweep stores it so.
 	now = now.Add(merchant.ExportStale + time.Second)
@@ -106,7 +124,7 @@ func testExports(t *testing.T, s AccountStores) {
 
 	// A day after they ended, both are gone, with their pieces.
 	now = now.Add(merchant.ExportRetention + time.Second)
-	if n, err := x.Prune(ctx); err != nil || n != 2 {
+	if n, err := x.Prune(ctx); err != nil || n != 3 {
 		t.Fatalf("Prune after a day: %d, %v", n, err)
 	}
 	if _, err := s.ExportChunk(ctx, job.ID, 0); !errors.Is(err, checkout.ErrNotFound) {
