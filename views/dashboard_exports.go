@@ -13,6 +13,13 @@ func ExcelURL(csvURL string) string {
 	return csvURL + "?format=excel"
 }
 
+// MyExports leads a list page to the user's background exports: the page of all of them,
+// and those running or ready now.
+type MyExports struct {
+	URL  string // "" when the user has none to have
+	Jobs []ExportJobView
+}
+
 // ExportJobView is one background export of the user.
 type ExportJobView struct {
 	URL         string // its page

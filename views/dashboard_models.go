@@ -112,7 +112,7 @@ type DepositsView struct {
 	Rows     []DepositRow
 	Pager    Pager
 	CSVURL   string
-	Exports  string // the user's background exports ("" none)
+	Exports  MyExports // the user's background exports
 	Banner   *GatewayBanner
 	Listed   bool // the gateway answered (Rows and Pager are meaningful)
 	Searched bool // the request carried filters: focus goes to the results
@@ -137,7 +137,7 @@ type WithdrawalsView struct {
 	Rows     []WithdrawalRow
 	Pager    Pager
 	CSVURL   string
-	Exports  string // the user's background exports ("" none)
+	Exports  MyExports // the user's background exports
 	Banner   *GatewayBanner
 	Listed   bool
 	Searched bool

@@ -160,12 +160,24 @@ func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *merchant.E
 	return job
 }
 
-// exportsURL is the link to the user's background exports ("" when there are none to have).
-func (d *Dashboard) exportsURL(r *http.Request) string {
+// myExports leads a list page to the user's background exports: the page of all of them
+// and those running or ready now (nothing when there is no store of them, and no link to a
+// role that may not export). A failure to read them leaves only the link: the list still shows.
+func (d *Dashboard) myExports(r *http.Request) views.MyExports {
 	if d.exports == nil || !can(r, merchant.PermExport) {
-		return ""
+		return views.MyExports{}
 	}
-	return respond.Link(r, Path+"/exports")
+	m := views.MyExports{URL: respond.Link(r, Path+"/exports")}
+	jobs, err := d.exports.Jobs(r.Context(), userOf(r).ID)
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+	}
+	for i := range jobs {
+		if jobs[i].State != merchant.ExportFailed {
+			m.Jobs = append(m.Jobs, d.jobView(r, &jobs[i]))
+		}
+	}
+	return m
 }
 
 // jobView is a job as the pages show it.

@@ -179,6 +179,15 @@ func TestBackgroundExport(t *testing.T) {
 		t.Fatalf("the file holds %d rows, want the gateway's %d in its order", len(got), len(want))
 	}
 
+	// The list pages lead to it.
+	_, doc = b.get("/dashboard/deposits")
+	if a := doc.Find(testid("current-exports") + " a"); a.Length() != 1 || a.AttrOr("href", "") != page {
+		t.Errorf("the deposits page's current exports: %q", doc.Find(testid("current-exports")).Text())
+	}
+	if href, _ := doc.Find(testid("my-exports")).Attr("href"); href != "/dashboard/exports" {
+		t.Errorf("my exports link %q", href)
+	}
+
 	// The user's exports list it.
 	_, doc = b.get("/dashboard/exports")
 	if doc.Find(testid("export-row")).Length() != 1 || doc.Find(testid("export-row")+` [data-testid="export-download"]`).Length() != 1 {
