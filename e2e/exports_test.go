@@ -165,4 +165,17 @@ func TestDashboardBackgroundExport(t *testing.T) {
 	s.open(a.url + "/dashboard/exports")
 	s.check(s.expect.Locator(d.testID("export-row")).ToHaveAttribute("data-state", "ready"), "the export in the list")
 	s.a11y(s.page, "exports")
+
+	// On a phone: the list, the export's page and the deposits page leading to it, no
+	// horizontal scroll, axe at zero.
+	ps := newSession(t, phone())
+	pd := dashboardOf(ps, a)
+	pd.login(merchantEmail, merchantPassword)
+	for path, where := range map[string]string{"/dashboard/exports": "exports (phone)", jobURL[len(a.url):]: "export ready (phone)",
+		"/dashboard/deposits": "deposits with an export (phone)"} {
+		ps.open(a.url + path)
+		ps.a11y(ps.page, where)
+		ps.noHorizontalScroll(ps.page, where)
+	}
+	ps.shot("export-ready-phone")
 }
