@@ -115,7 +115,12 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 				return nil
 			}
 			last = time.Now()
-			return d.exports.Progress(ctx, job.ID, rows)
+			// A heartbeat lost (a busy database) is no reason to stop: the next one comes in
+			// a second, and only a minute without any makes the job read as interrupted.
+			if err := d.exports.Progress(ctx, job.ID, rows); err != nil && ctx.Err() == nil {
+				log.Warn("noting a background export's progress", "rows", rows, "err", err)
+			}
+			return nil
 		})
 	}
 	if err == nil {
