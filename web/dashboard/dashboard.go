@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/alexedwards/scs/v2/memstore"
@@ -95,6 +96,7 @@ type Dashboard struct {
 	exports         *merchant.Exports
 	exportThreshold int
 	background      context.Context
+	workers         sync.WaitGroup // the background exports' workers
 }
 
 // New returns the dashboard of opts.

@@ -93,7 +93,11 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, name str
 		return
 	}
 	d.record(r, merchant.AuditExport, name+".csv", r.URL.RawQuery)
-	go d.runExport(job, f, src)
+	d.workers.Add(1)
+	go func() {
+		defer d.workers.Done()
+		d.runExport(job, f, src)
+	}()
 	http.Redirect(w, r, respond.Link(r, Path+"/exports/"+job.ID), http.StatusSeeOther)
 }
 
@@ -148,6 +152,11 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 	}
 	log.Info("background export ended", "rows", rows, "bytes", fw.Size(), "error", code)
 }
+
+// WaitExports waits for the workers of the background exports to end: after Options.Context
+// is done, each ends its job (failed: the server stopped) and returns, so that a graceful
+// shutdown leaves no job running.
+func (d *Dashboard) WaitExports() { d.workers.Wait() }
 
 // exportOf returns the job of the request's {id} if the user may see it (the one who asked,
 // or an owner); anything else is the 404 page, so that a job's existence tells nothing.

@@ -263,6 +263,39 @@ func TestBackgroundExportFails(t *testing.T) {
 	}
 }
 
+// TestBackgroundExportStopsWithTheServer: at a shutdown the workers end their jobs failed,
+// saying in words that the server stopped, before the server lets the store go.
+func TestBackgroundExportStopsWithTheServer(t *testing.T) {
+	e, b := signedIn(t, func(o *envOptions) { o.exportThreshold = 150 })
+	e.seed(400, 0)
+	release := make(chan struct{})
+	e.dash.gateway.mu.Lock()
+	first := len(e.dash.gateway.deposits) + 1 // the export's first call, made by the request
+	e.dash.gateway.hold = func(call int) {
+		if call > first {
+			<-release
+		}
+	}
+	e.dash.gateway.mu.Unlock()
+	res := b.do(http.MethodGet, "/dashboard/deposits.csv", nil)
+	res.Body.Close()
+	page := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a large export: %d", res.StatusCode)
+	}
+	if _, doc := b.get(page); doc.Find(testid("export-job")).AttrOr("data-state", "") != "running" {
+		t.Fatal("the export is not running while its second page is held")
+	}
+	e.stopExports()
+	close(release)
+	e.board.WaitExports()
+	_, doc := b.get(page)
+	if state := doc.Find(testid("export-job")).AttrOr("data-state", ""); state != "failed" ||
+		!strings.Contains(doc.Find(testid("export-failed")).Text(), "servidor parou") {
+		t.Errorf("after the shutdown: %s %q", state, doc.Find(testid("export-failed")).Text())
+	}
+}
+
 // readyExport stores a finished background export of user with content, and returns its id.
 func (e *env) readyExport(user, kind, content string) string {
 	e.t.Helper()

@@ -45,8 +45,10 @@ type env struct {
 	keys   *merchant.Keys
 	http   *http.Client
 	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
-	// exports are the dashboard's background exports.
-	exports *merchant.Exports
+	// exports are the dashboard's background exports; stopExports ends their workers' life
+	// (the server's shutdown).
+	exports     *merchant.Exports
+	stopExports context.CancelFunc
 }
 
 type envOptions struct {
@@ -139,7 +141,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

@@ -114,7 +114,8 @@ type App struct {
 	audit     *merchant.AuditLog // who changed what
 	firstUser *firstUser         // made at this start with a random password, printed once by the banner
 	exports   *merchant.Exports  // the dashboard's background exports
-	// stopExports stops the background exports' workers (their jobs then read as interrupted).
+	// stopExports stops the background exports' workers and waits for them (each ends its job
+	// as failed: the server stopped).
 	stopExports context.CancelFunc
 
 	clientID, clientSecret, webhookSecret string
@@ -268,7 +269,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
 		Merchant: merchantProfile(cfg), Gateway: a.health.State}
 	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports, a.stopExports = merchant.NewExports(store, cfg.Clock), stopExports
+	a.exports = merchant.NewExports(store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,
@@ -284,7 +285,12 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Context:       exportsCtx,
 	})
 	if err != nil {
+		stopExports()
 		return nil, err
+	}
+	a.stopExports = func() {
+		stopExports()
+		dash.WaitExports()
 	}
 	a.web, err = web.New(web.Options{
 		Site:           site,
