@@ -41,6 +41,7 @@ type ExportJobPage struct {
 	Job       ExportJobView
 	ListURL   string // the user's exports
 	BackURL   string // the list it exports
+	AgainURL  string // the same export asked again (offered when it failed)
 	Refresh   int    // seconds between refreshes while running (0: none)
 	Threshold int    // the most rows an export streams at once
 }

@@ -216,7 +216,8 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 	q, _ := url.ParseQuery(job.Query)
 	q.Del(paramFormat)
 	v := views.ExportJobPage{DashPage: d.page(r, job.Kind), Job: d.jobView(r, job), ListURL: respond.Link(r, Path+"/exports"),
-		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold}
+		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold,
+		AgainURL: respond.Link(r, Path+"/"+job.Kind+".csv"+queryPart(job.Query))}
 	if job.State == merchant.ExportRunning {
 		v.Refresh = exportRefresh
 		// The Refresh header, not a meta element: the page works without script, and a
@@ -224,6 +225,14 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Refresh", strconv.Itoa(exportRefresh))
 	}
 	d.site.Render(w, r, http.StatusOK, views.ExportPage(v))
+}
+
+// queryPart is "?query", or "" for an empty query.
+func queryPart(query string) string {
+	if query == "" {
+		return ""
+	}
+	return "?" + query
 }
 
 // exportsPage is GET /dashboard/exports: the user's background exports of the last day.

@@ -239,6 +239,9 @@ func TestBackgroundExportFails(t *testing.T) {
 			if !strings.Contains(doc.Find(testid("export-failed")).Text(), "gateway falhou") {
 				t.Errorf("the failure in words: %q", doc.Find(testid("export-failed")).Text())
 			}
+			if again := doc.Find(testid("export-again")).AttrOr("href", ""); again != "/dashboard/deposits.csv" {
+				t.Errorf("export again: %q", again)
+			}
 			break
 		} else if state != "running" || time.Now().After(deadline) {
 			t.Fatalf("state %q", state)
