@@ -303,6 +303,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:             a.merchant.keys,
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
+		Audit:               a.audit,
 		Dashboard:           dash,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
