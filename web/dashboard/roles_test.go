@@ -103,8 +103,8 @@ var routeCases = map[string]routeCase{
 	"POST /personal-data/anonymise": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"subject": {"maria@example.com.br"}, "confirm": {"yes"}}
 	}},
-	"POST /users/2fa-required":              {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
-	"GET /account":                          {allowed: everyone},
+	"POST /users/2fa-required": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
+	"GET /account":             {allowed: everyone},
 	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
 			"password_confirm": {"uma-senha-nova-bem-longa"}}
