@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strings"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -64,3 +65,13 @@ func (o SubjectOrder) anonymised() string {
 	}
 	return "true"
 }
+
+// KeptKey is the catalogue key naming k, one of what an anonymised order keeps
+// (merchant.KeptForFiscalReasons).
+func KeptKey(k string) string {
+	return "subjects.kept_" + strings.NewReplacer(" (masked)", "_masked", ".", "_").Replace(k)
+}
+
+// BlockerKey is the catalogue key saying in words why an order may not be anonymised yet
+// (checkout.AnonymiseBlocker).
+func BlockerKey(b string) string { return "subjects.blocker_" + b }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/views"
 )
 
 // TestDataSubjectRequest: an owner finds a person's orders by CPF, exports them as JSON
@@ -93,5 +95,20 @@ func TestDataSubjectRequest(t *testing.T) {
 	}
 	if n != 5 { // two searches, two exports, one anonymisation (refused forms are not requests answered)
 		t.Errorf("%d audit entries of data subjects' requests, want 5", n)
+	}
+}
+
+// TestDataSubjectWords: what an anonymised order keeps and why an order may not be anonymised
+// yet are said in words in both languages.
+func TestDataSubjectWords(t *testing.T) {
+	keys := []string{views.BlockerKey(checkout.BlockedAwaitingPayment), views.BlockerKey(checkout.BlockedUnderReview),
+		views.BlockerKey(checkout.BlockedRefundDue)}
+	for _, k := range merchant.KeptForFiscalReasons {
+		keys = append(keys, views.KeptKey(k))
+	}
+	for _, k := range keys {
+		if !views.HasKey(k) || views.T(views.PtBR, k) == views.T(views.En, k) {
+			t.Errorf("%s is not said in both languages", k)
+		}
 	}
 }
