@@ -30,3 +30,8 @@ CREATE TABLE personal_data_key (
     key_bytes  BLOB NOT NULL,
     created_at INTEGER NOT NULL
 );
+
+-- The search index forgets an anonymised order's text at once: with FTS5's secure-delete, a
+-- row's deletion removes its trigrams from the index's segments instead of leaving them there
+-- until a merge.
+INSERT INTO order_search_text (order_search_text, rank) VALUES ('secure-delete', 1);
