@@ -55,42 +55,48 @@ func (s *Store) AddPersonalDataKey(ctx context.Context, key []byte, at time.Time
 	return s.PersonalDataKey(ctx)
 }
 
-// subjectCondition returns the condition on the customer columns of a table (alias t) that
-// finds m, its arguments added to p; "" when m finds nothing.
-func subjectCondition(t string, m checkout.SubjectMatch, p *Params) string {
-	var or []string
+// subjectQuery returns the statement text selecting cols of table (alias t) whose customer m
+// finds, newest first, its arguments added to p; "" when m finds nothing. Each way to find the
+// subject (the document or e-mail in clear, or their hash) is a SELECT of its own, joined by
+// UNION, so that each reads its index: an OR of them cannot use the hashes' partial indexes in
+// a plan made before the values are known.
+func subjectQuery(table, t, cols string, m checkout.SubjectMatch, p *Params) string {
+	var conds []string
 	if m.Document != "" {
-		or = append(or, t+".customer_document = "+p.Add(m.Document))
+		conds = append(conds, t+".customer_document = "+p.Add(m.Document))
 	}
 	if m.DocumentHash != "" {
-		or = append(or, t+".customer_document_hash = "+p.Add(m.DocumentHash))
+		conds = append(conds, t+".customer_document_hash = "+p.Add(m.DocumentHash)+" AND "+t+".customer_document_hash <> ''")
 	}
 	if m.Email != "" {
-		or = append(or, "lower("+t+".customer_email) = "+p.Add(strings.ToLower(m.Email)))
+		conds = append(conds, "lower("+t+".customer_email) = "+p.Add(strings.ToLower(m.Email)))
 	}
 	if m.EmailHash != "" {
-		or = append(or, t+".customer_email_hash = "+p.Add(m.EmailHash))
+		conds = append(conds, t+".customer_email_hash = "+p.Add(m.EmailHash)+" AND "+t+".customer_email_hash <> ''")
 	}
-	if len(or) == 0 {
+	if len(conds) == 0 {
 		return ""
 	}
-	return "(" + strings.Join(or, " OR ") + ")"
+	selects := make([]string, len(conds))
+	for i, c := range conds {
+		selects[i] = "SELECT " + cols + ", " + t + ".created_at FROM " + table + " " + t + " WHERE " + c
+	}
+	return strings.Join(selects, " UNION ") + " ORDER BY created_at DESC, id DESC"
 }
 
 // SubjectOrders returns the orders m finds, newest first, with when each was anonymised.
 func (s *Store) SubjectOrders(ctx context.Context, m checkout.SubjectMatch) ([]checkout.SubjectOrder, error) {
 	var p Params
-	cond := subjectCondition("o", m, &p)
-	if cond == "" {
+	q := subjectQuery("orders", "o", "o.id, o.anonymised_at", m, &p)
+	if q == "" {
 		return nil, nil
 	}
 	var out []checkout.SubjectOrder
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT o.id, o.anonymised_at FROM orders o WHERE ` + cond +
-		` ORDER BY o.created_at DESC, o.id DESC`, Args: p,
+	err := s.db.Read(ctx, Stmt{SQL: q, Args: p,
 		Rows: each(func(r Rows) error {
 			var so checkout.SubjectOrder
-			var at int64
-			if err := r.Scan(&so.ID, &at); err != nil {
+			var at, created int64
+			if err := r.Scan(&so.ID, &at, &created); err != nil {
 				return err
 			}
 			so.AnonymisedAt = fromMS(at)
@@ -106,16 +112,16 @@ func (s *Store) SubjectOrders(ctx context.Context, m checkout.SubjectMatch) ([]c
 // SubjectSessions returns the ids of the checkout sessions m finds, newest first.
 func (s *Store) SubjectSessions(ctx context.Context, m checkout.SubjectMatch) ([]string, error) {
 	var p Params
-	cond := subjectCondition("cs", m, &p)
-	if cond == "" {
+	q := subjectQuery("checkout_sessions", "cs", "cs.id", m, &p)
+	if q == "" {
 		return nil, nil
 	}
 	var out []string
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT cs.id FROM checkout_sessions cs WHERE ` + cond +
-		` ORDER BY cs.created_at DESC, cs.id DESC`, Args: p,
+	err := s.db.Read(ctx, Stmt{SQL: q, Args: p,
 		Rows: each(func(r Rows) error {
 			var id string
-			if err := r.Scan(&id); err != nil {
+			var created int64
+			if err := r.Scan(&id, &created); err != nil {
 				return err
 			}
 			out = append(out, id)
