@@ -239,9 +239,9 @@ type PersonalDataStore interface {
 	OrderNotifications(ctx context.Context, ids []string) ([]Notification, error)
 	// AnonymiseDue anonymises, oldest change first, at most limit orders not anonymised yet
 	// that are in a final state without a refund due and have not changed since before, with
-	// their copies of the personal data (see Anonymised), and returns how many it did. One
-	// call is one short transaction that skips orders in use.
-	AnonymiseDue(ctx context.Context, before, at time.Time, limit int, h *PersonalDataHasher) (int, error)
+	// their copies of the personal data (see Anonymised), and returns their ids. One call is
+	// one short transaction that skips orders in use.
+	AnonymiseDue(ctx context.Context, before, at time.Time, limit int, h *PersonalDataHasher) ([]string, error)
 	// AnonymiseOrders anonymises the orders ids that may be (see AnonymiseDue; their retention
 	// aside) and returns the ids of those it anonymised now.
 	AnonymiseOrders(ctx context.Context, ids []string, at time.Time, h *PersonalDataHasher) ([]string, error)
@@ -438,5 +438,11 @@ func (s *Service) AnonymiseDue(ctx context.Context, before time.Time, limit int)
 	if err != nil {
 		return 0, err
 	}
-	return st.AnonymiseDue(ctx, before, s.now(), limit, h)
+	ids, err := st.AnonymiseDue(ctx, before, s.now(), limit, h)
+	for _, id := range ids {
+		// No page of this process shows the order's old data any more (other processes hear of
+		// the change through the store's feed, where it has one).
+		s.snaps.forget(id)
+	}
+	return len(ids), err
 }

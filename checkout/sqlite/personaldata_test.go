@@ -86,8 +86,8 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 10, h); err != nil || n != 1 {
-		t.Fatalf("AnonymiseDue = %d, %v", n, err)
+	if ids, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 10, h); err != nil || len(ids) != 1 || ids[0] != o.ID {
+		t.Fatalf("AnonymiseDue = %v, %v", ids, err)
 	}
 
 	raw := rows(`SELECT * FROM orders WHERE id = $1`, o.ID) +

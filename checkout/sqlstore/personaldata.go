@@ -196,10 +196,11 @@ func scanDue(out *[]dueOrder) func(Rows) error {
 }
 
 // AnonymiseDue anonymises, oldest change first, at most limit orders in a final state without a
-// refund due, unchanged since before, in one transaction that skips orders another holds.
-func (s *Store) AnonymiseDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) (int, error) {
+// refund due, unchanged since before, in one transaction that skips orders another holds, and
+// returns their ids.
+func (s *Store) AnonymiseDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error) {
 	if limit <= 0 {
-		return 0, s.errorf("anonymising personal data: %w", errLimit)
+		return nil, s.errorf("anonymising personal data: %w", errLimit)
 	}
 	var due []dueOrder
 	err := s.db.WriteTx(ctx, func(tx Runner) error {
@@ -215,9 +216,17 @@ func (s *Store) AnonymiseDue(ctx context.Context, before, at time.Time, limit in
 		return s.anonymise(ctx, tx, due, at, h)
 	})
 	if err != nil {
-		return 0, s.errorf("anonymising personal data: %w", err)
+		return nil, s.errorf("anonymising personal data: %w", err)
 	}
-	return len(due), nil
+	return dueIDs(due), nil
+}
+
+func dueIDs(due []dueOrder) []string {
+	out := make([]string, len(due))
+	for i, o := range due {
+		out[i] = o.id
+	}
+	return out
 }
 
 // AnonymiseOrders anonymises those of the orders ids that may be, and returns their ids.
@@ -238,11 +247,7 @@ func (s *Store) AnonymiseOrders(ctx context.Context, ids []string, at time.Time,
 	if err != nil {
 		return nil, s.errorf("anonymising orders: %w", err)
 	}
-	out := make([]string, len(due))
-	for i, o := range due {
-		out[i] = o.id
-	}
-	return out, nil
+	return dueIDs(due), nil
 }
 
 // anonymise removes the personal data of the orders due, held by tx, and of their copies:

@@ -185,6 +185,10 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 	if n := sweep(checkout.DefaultPersonalDataRetention - time.Hour); n.PersonalData != 0 {
 		t.Fatalf("%d orders anonymised within their retention", n.PersonalData)
 	}
+	// The shopper's page of one of them has it in memory.
+	if snap, err := svc.Snapshot(ctx, shipped.ID); err != nil || snap.Customer.Name != shopper.Name {
+		t.Fatalf("Snapshot before: %+v, %v", snap, err)
+	}
 	if n := sweep(checkout.DefaultPersonalDataRetention + time.Hour); n.PersonalData != len(anonymised) {
 		t.Fatalf("%d orders anonymised past their retention, want the %d paid ones", n.PersonalData, len(anonymised))
 	}
@@ -228,6 +232,9 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 				t.Errorf("order %s's notification %s holds %q (or lost the order): %s", o.Number, n.Type, p, n.Body)
 			}
 		}
+	}
+	if snap, err := svc.Snapshot(ctx, shipped.ID); err != nil || snap.Customer.Name != "" || snap.Address != nil {
+		t.Errorf("the page's snapshot still holds the shopper's data: %+v, %v", snap, err)
 	}
 	if got, err := s.Session(ctx, sess.ID); err != nil || got.Customer.Name != "" || got.Customer.Email != "" ||
 		got.Customer.Document != "***.982.247-**" {
