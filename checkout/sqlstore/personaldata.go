@@ -308,17 +308,20 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 			WHERE id = $6`,
 			Args: []any{a.MaskedDocument, false, a.DocumentHash, a.EmailHash, ms(at), o.id}})
 	}
+	// A copy that is not JSON cannot be scrubbed: it goes whole (a request is then NULL, as for
+	// attempts stored before requests were kept; a body, an empty object), rather than stop
+	// every later sweep at this order.
 	for _, r := range requests {
-		b, err := checkout.ScrubPersonalData([]byte(r.body))
-		if err != nil {
-			return err
+		var req any
+		if b, err := checkout.ScrubPersonalData([]byte(r.body)); err == nil {
+			req = string(b)
 		}
-		stmts = append(stmts, Stmt{SQL: `UPDATE attempts SET request = $1 WHERE id = $2`, Args: []any{string(b), r.id}})
+		stmts = append(stmts, Stmt{SQL: `UPDATE attempts SET request = $1 WHERE id = $2`, Args: []any{req, r.id}})
 	}
 	for _, d := range bodies {
 		b, err := checkout.ScrubPersonalData([]byte(d.body))
 		if err != nil {
-			return err
+			b = []byte("{}")
 		}
 		stmts = append(stmts, Stmt{SQL: `UPDATE webhook_deliveries SET body = $1 WHERE id = $2`,
 			Args: []any{string(b), d.id}})
