@@ -78,6 +78,30 @@ func TestDataSubjectRequest(t *testing.T) {
 		t.Errorf("a search by e-mail after anonymising: %s", doc.Find("main").Text())
 	}
 
+	// An order placed after the anonymisation: the export finds it beside those before.
+	later := orderID(e.placeOrder())
+	res = b.do(http.MethodPost, "/dashboard/personal-data/export", form(url.Values{"subject": {"52998224725"}, "format": {"json"}}))
+	body, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	rep = merchant.SubjectReport{}
+	if err := json.Unmarshal(body, &rep); err != nil || len(rep.Orders) != 3 {
+		t.Fatalf("JSON export after anonymising: %v %s", err, body)
+	}
+	for _, o := range rep.Orders {
+		switch o.ID {
+		case paid:
+			if !o.Anonymised || o.Customer.Name != "" || o.AnonymisedAt == "" || len(o.EndToEndIDs) != 1 || o.Amount == 0 {
+				t.Errorf("the anonymised order in the export: %+v", o)
+			}
+		case later, awaiting:
+			if o.Anonymised || o.Customer.Name != "Maria da Silva" || o.AnonymiseBlocker != "awaiting_payment" {
+				t.Errorf("an order not anonymised in the export: %+v", o)
+			}
+		default:
+			t.Errorf("an order of somebody else in the export: %s", o.ID)
+		}
+	}
+
 	entries, err := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{})
 	if err != nil {
 		t.Fatal(err)
@@ -93,8 +117,8 @@ func TestDataSubjectRequest(t *testing.T) {
 			t.Errorf("audit entry: %+v", en)
 		}
 	}
-	if n != 5 { // two searches, two exports, one anonymisation (refused forms are not requests answered)
-		t.Errorf("%d audit entries of data subjects' requests, want 5", n)
+	if n != 6 { // two searches, three exports, one anonymisation (refused forms are not requests answered)
+		t.Errorf("%d audit entries of data subjects' requests, want 6", n)
 	}
 }
 
