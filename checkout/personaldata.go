@@ -146,8 +146,8 @@ func (h *PersonalDataHasher) Anonymise(c Customer) Anonymised {
 
 // ScrubPersonalData returns the JSON document b without its personal data, for the copies an
 // order keeps of them (the transaction request sent to the gateway, a notification's body):
-// every "customer" object becomes one holding only its document, masked, and every "address"
-// is removed. Anything else is kept as it is. A b that is not JSON gives an error.
+// every "customer" object (and a deposit's "payer", the gateway's name for the account that
+// paid) becomes one holding only its document, masked, and every "address" is removed. Anything else is kept as it is. A b that is not JSON gives an error.
 func ScrubPersonalData(b []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return b, nil
@@ -170,7 +170,7 @@ func scrub(v any) any {
 	case map[string]any:
 		for k, e := range x {
 			switch k {
-			case "customer":
+			case "customer", "payer":
 				c := map[string]any{}
 				if m, ok := e.(map[string]any); ok {
 					if d, ok := m["document"].(string); ok && d != "" {

@@ -15,7 +15,8 @@ func TestScrubPersonalData(t *testing.T) {
 	in := `{"amount":10000000,"price":12.50,"idempotencyKey":"k-1",` +
 		`"customer":{"name":"Maria","document":"52998224725","email":"m@example.com","mobilePhone":"11987654321","ip":"203.0.113.7"},` +
 		`"address":{"street":"Avenida Paulista"},"data":{"customer":{"name":"Maria","address":{"city":"São Paulo"}},` +
-		`"items":[{"title":"E-book","customer":{"document":"12.345.678/0001-95"}}]}}`
+		`"items":[{"title":"E-book","customer":{"document":"12.345.678/0001-95"}}],` +
+		`"payer":{"type":"PF","name":"Maria","document":"52998224725","pix":{"key":"m@example.com"}}}}`
 	out, err := checkout.ScrubPersonalData([]byte(in))
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +31,7 @@ func TestScrubPersonalData(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kept := range []string{`"amount":10000000`, `"price":12.50`, `"idempotencyKey":"k-1"`, `"customer":{"document":"***.982.247-**"}`,
-		`"title":"E-book"`, `"customer":{"document":"12.345.***/****-95"}`, `"data":{"customer":{}`} {
+		`"title":"E-book"`, `"customer":{"document":"12.345.***/****-95"}`, `"payer":{"document":"***.982.247-**"}`, `"data":{"customer":{}`} {
 		if !strings.Contains(string(out), kept) {
 			t.Errorf("%s lost %s", out, kept)
 		}
