@@ -46,6 +46,7 @@ type merchantAPI struct {
 	keys          *merchant.Keys        // nil: every request is refused with 401
 	notifications *merchant.DeliveryLog // nil: no notification is listed
 	publicURL     string                // of the sessions' pages
+	audit         *merchant.AuditLog    // nil: data subjects' requests are not recorded
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header

@@ -47,7 +47,7 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
-	AuditLinkCreated, AuditLinkChanged, AuditExport}
+	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -493,6 +493,16 @@ func TestMerchantStores(t *testing.T) {
 	})
 }
 
+// TestPersonalData runs the suite of personal data's retention and data subjects' requests,
+// each subtest in a schema of its own.
+func TestPersonalData(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions,
 // each subtest in a schema of its own.
 func TestAccountStores(t *testing.T) {

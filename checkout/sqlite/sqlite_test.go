@@ -99,6 +99,15 @@ func TestMerchantStores(t *testing.T) {
 	})
 }
 
+// TestPersonalData runs the suite of personal data's retention and data subjects' requests.
+func TestPersonalData(t *testing.T) {
+	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions.
 func TestAccountStores(t *testing.T) {
 	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {

@@ -196,6 +196,10 @@ func (d *Dashboard) table() []Route {
 		{post, "/account/2fa/confirm", merchant.PermAccount, d.confirmTOTP},
 		{post, "/account/2fa/disable", merchant.PermAccount, d.disableTOTP},
 		{post, "/users/2fa-required", merchant.PermUsers, d.requireTOTP},
+		{get, "/personal-data", merchant.PermPersonalData, d.subjectsPage},
+		{post, "/personal-data", merchant.PermPersonalData, d.searchSubject},
+		{post, "/personal-data/export", merchant.PermPersonalData, d.exportSubject},
+		{post, "/personal-data/anonymise", merchant.PermPersonalData, d.anonymiseSubject},
 	}
 	if d.audit != nil {
 		rt = append(rt,
@@ -254,7 +258,8 @@ var sections = []struct {
 	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
 	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
 	{"settings", merchant.PermSettings},
-	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"account", merchant.PermAccount},
+	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"personal-data", merchant.PermPersonalData},
+	{"account", merchant.PermAccount},
 }
 
 // Session keys of the dashboard.

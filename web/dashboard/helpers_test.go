@@ -96,9 +96,13 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	// The checkout's clock is the sandbox's, so that the exports' end is the sandbox's time.
 	log := slog.New(slog.DiscardHandler)
+	personalKey, err := checkout.LoadPersonalDataKey(ctx, store, sb.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
 		Sessions: store, CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
-		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping})
+		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
 	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {

@@ -93,8 +93,18 @@ var routeCases = map[string]routeCase{
 	"POST /users/{id}/remove":               {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /users/invitations/{id}/withdraw": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"GET /audit":                            {allowed: integrator},
-	"POST /users/2fa-required":              {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
-	"GET /account":                          {allowed: everyone},
+	"GET /personal-data":                    {allowed: ownersOnly},
+	"POST /personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"529.982.247-25"}}
+	}},
+	"POST /personal-data/export": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"529.982.247-25"}, "format": {"json"}}
+	}},
+	"POST /personal-data/anonymise": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"maria@example.com.br"}, "confirm": {"yes"}}
+	}},
+	"POST /users/2fa-required": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
+	"GET /account":             {allowed: everyone},
 	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
 			"password_confirm": {"uma-senha-nova-bem-longa"}}
@@ -301,10 +311,12 @@ func TestPermissionTable(t *testing.T) {
 		not  []merchant.Permission
 	}{
 		{merchant.RoleOwner, nil},
-		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers}},
-		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
+			merchant.PermPersonalData}},
+		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
+			merchant.PermAudit, merchant.PermPersonalData}},
 		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData}},
 	} {
 		for _, p := range merchant.Permissions[merchant.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

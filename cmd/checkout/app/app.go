@@ -80,6 +80,7 @@ type closingStore interface {
 	merchant.AuditStore
 	merchant.UserSessionStore
 	merchant.TOTPStore
+	checkout.PersonalDataStore
 	Sessions() merchant.SessionStore
 	// Outbox returns the notifications' outbox in the store's database.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
@@ -237,6 +238,11 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	// Every change reaches this process's snapshots and live pages: on SQLite this process
 	// makes them all; on PostgreSQL the database announces those of the other instances
 	// (checkout.ChangeFeed, followed in Serve).
+	// The key of the personal data's hashes is made at the first start and kept in the database.
+	personalKey, err := checkout.LoadPersonalDataKey(ctx, store, time.Now())
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    cfg.PublicURL,
 		MerchantName: cfg.MerchantName,
@@ -252,6 +258,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Observer:     a.domainObserver(),
 
 		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
+		PersonalDataKey:       personalKey,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -296,6 +303,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:             a.merchant.keys,
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
+		Audit:               a.audit,
 		Dashboard:           dash,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
@@ -493,9 +501,11 @@ func (a *App) Serve(ctx context.Context) error {
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
 
-	// Abandoned carts, old webhook ids and long-expired sessions without an order go, in small batches.
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
+	// past their personal data's retention are anonymised, in small batches.
 	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
-		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log})
+		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()
