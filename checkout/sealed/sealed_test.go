@@ -68,7 +68,7 @@ func TestSealOpenAndRotation(t *testing.T) {
 func TestParseKeysSaysWhatIsWrong(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                            "holds no key",
-		"not base64!":                 "key 1 is not base64",
+		"%%%":                         "key 1 is not base64",
 		"c2hvcnQ=":                    "key 1 has 5 bytes",
 		sealed.NewKey() + ",c2hvcnQ=": "key 2 has 5 bytes",
 	} {
