@@ -105,6 +105,12 @@ func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error)
 			set.Shipping.FlatRate, set.Shipping.FreeAbove = gatewayclient.Cents(flat), gatewayclient.Cents(free)
 			return json.Unmarshal([]byte(origins), &set.FrameOrigins)
 		})})
+	if err == nil {
+		set.WebhookSecret, err = s.open(set.WebhookSecret)
+	}
+	if err == nil {
+		set.PreviousSecret, err = s.open(set.PreviousSecret)
+	}
 	if err != nil {
 		return merchant.Settings{}, s.errorf("reading the merchant settings: %w", err)
 	}
@@ -123,6 +129,12 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings)
 	b, err := json.Marshal(origins)
 	if err != nil {
 		return s.errorf("encoding the frame origins: %w", err)
+	}
+	if set.WebhookSecret, err = s.seal(set.WebhookSecret); err != nil {
+		return s.errorf("sealing the merchant settings: %w", err)
+	}
+	if set.PreviousSecret, err = s.seal(set.PreviousSecret); err != nil {
+		return s.errorf("sealing the merchant settings: %w", err)
 	}
 	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at,
 			previous_secret, previous_until, shipping_flat_rate, shipping_free_above, shipping_delivery_days)

@@ -1,0 +1,111 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+)
+
+// Secrets at rest. The secrets the store keeps (the merchant's notification signing secrets,
+// the users' TOTP secrets) are sealed (package checkout/sealed) with the keys given to UseKeys,
+// so that a dump of the database alone does not reveal them: every column in sealedColumns is
+// sealed when written and opened when read. A value written before sealing existed, or sealed
+// with an older key, still opens; ResealSecrets, run by the program at every start, seals the
+// clear ones and moves the others to the current key.
+
+// sealedColumn is a column holding a sealed secret, in a table whose rows are named by key.
+type sealedColumn struct{ table, key, column string }
+
+// sealedColumns are every column of the store that holds a secret. A new one is added here.
+var sealedColumns = []sealedColumn{
+	{"merchant_settings", "id", "webhook_secret"},
+	{"merchant_settings", "id", "previous_secret"},
+	{"dashboard_users", "id", "totp_secret"},
+}
+
+// UseKeys makes the store seal the secrets it writes with k and open those it reads. Call it
+// once, before the store is used. Without keys the store writes secrets as they are (tests)
+// and cannot read a sealed one.
+func (s *Store) UseKeys(k *sealed.Keys) { s.keys = k }
+
+// errNoKeys is the error of reading a sealed secret without keys.
+var errNoKeys = errors.New("a secret in the database is sealed, and no secret key was given (CHECKOUT_SECRET_KEY or the key file of the data dir)")
+
+// seal returns v as it is to be stored: sealed when the store has keys.
+func (s *Store) seal(v string) (string, error) {
+	if s.keys == nil || v == "" {
+		return v, nil
+	}
+	return s.keys.SealString(v)
+}
+
+// open returns the secret a stored value holds: a clear value (stored before sealing) as it is.
+func (s *Store) open(v string) (string, error) {
+	if !sealed.IsSealed(v) {
+		return v, nil
+	}
+	if s.keys == nil {
+		return "", errNoKeys
+	}
+	return s.keys.OpenString(v)
+}
+
+// ResealSecrets seals every secret of the store that is stored in clear or sealed with another
+// key than the current one (after a rotation), in one transaction, and returns how many it
+// sealed. A value it cannot open (sealed with a key that is not given) fails it, saying which
+// key id is missing: the program refuses to start rather than lose the secret.
+func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
+	if s.keys == nil {
+		return 0, s.errorf("resealing the secrets: %w", errors.New("no secret key"))
+	}
+	n := 0
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		n = 0
+		for _, c := range sealedColumns {
+			type row struct{ key, value string }
+			var rows []row
+			if err := tx.Run(ctx, Stmt{SQL: `SELECT CAST(` + c.key + ` AS TEXT), ` + c.column + ` FROM ` + c.table +
+				` WHERE ` + c.column + ` <> ''`, Rows: each(func(r Rows) error {
+				var x row
+				if err := r.Scan(&x.key, &x.value); err != nil {
+					return err
+				}
+				if s.keys.Stale(x.value) {
+					rows = append(rows, x)
+				}
+				return nil
+			})}); err != nil {
+				return err
+			}
+			var updates []Stmt
+			for _, x := range rows {
+				plain, err := s.open(x.value)
+				if err != nil {
+					var ke *sealed.KeyError
+					if errors.As(err, &ke) {
+						return fmt.Errorf("%s.%s was sealed with key id %s, which the secret key given does not hold (its ids: %v): give the key it was sealed with, listed after the new one",
+							c.table, c.column, ke.ID, s.keys.IDs())
+					}
+					return fmt.Errorf("%s.%s: %w", c.table, c.column, err)
+				}
+				v, err := s.keys.SealString(plain)
+				if err != nil {
+					return err
+				}
+				updates = append(updates, Stmt{SQL: `UPDATE ` + c.table + ` SET ` + c.column + ` = $2 WHERE CAST(` + c.key +
+					` AS TEXT) = $1 AND ` + c.column + ` = $3`, Args: []any{x.key, v, x.value}})
+			}
+			if err := tx.Run(ctx, updates...); err != nil {
+				return err
+			}
+			n += len(updates)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, s.errorf("resealing the secrets: %w", err)
+	}
+	return n, nil
+}
