@@ -23,7 +23,11 @@ var sealedColumns = []sealedColumn{
 	{"merchant_settings", "id", "webhook_secret"},
 	{"merchant_settings", "id", "previous_secret"},
 	{"dashboard_users", "id", "totp_secret"},
+	{"secret_key_check", "id", "sealed"},
 }
+
+// keyCheck is what the row of secret_key_check seals: any instance opens it, or refuses to start.
+const keyCheck = "pix-checkout secret key check"
 
 // UseKeys makes the store seal the secrets it writes with k and open those it reads. Call it
 // once, before the store is used. Without keys the store writes secrets as they are (tests)
@@ -55,7 +59,9 @@ func (s *Store) open(v string) (string, error) {
 // ResealSecrets seals every secret of the store that is stored in clear or sealed with another
 // key than the current one (after a rotation), in one transaction, and returns how many it
 // sealed. A value it cannot open (sealed with a key that is not given) fails it, saying which
-// key id is missing: the program refuses to start rather than lose the secret.
+// key id is missing: the program refuses to start rather than lose the secret. The first run
+// seals a check value (secret_key_check), so that an instance started with another key than
+// the first one's refuses to start even before any secret is stored.
 func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 	if s.keys == nil {
 		return 0, s.errorf("resealing the secrets: %w", errors.New("no secret key"))
@@ -102,8 +108,26 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 			}
 			n += len(updates)
 		}
-		return nil
+		check, err := s.keys.SealString(keyCheck)
+		if err != nil {
+			return err
+		}
+		return tx.Run(ctx, Stmt{SQL: `INSERT INTO secret_key_check (id, sealed) VALUES (1, $1) ON CONFLICT (id) DO NOTHING`,
+			Args: []any{check}})
 	})
+	if err == nil {
+		// Another instance may have sealed the check value at the same moment, with its key.
+		err = s.db.Read(ctx, Stmt{SQL: `SELECT sealed FROM secret_key_check WHERE id = 1`, Rows: each(func(r Rows) error {
+			var v string
+			if err := r.Scan(&v); err != nil {
+				return err
+			}
+			if _, err := s.open(v); err != nil {
+				return fmt.Errorf("the database's secrets are sealed with another key than the one given (ids %v): %w", s.keys.IDs(), err)
+			}
+			return nil
+		})})
+	}
 	if err != nil {
 		return 0, s.errorf("resealing the secrets: %w", err)
 	}

@@ -92,8 +92,8 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	keys21, _ := sealed.ParseKeys(k2 + "," + k1)
 	s.UseKeys(keys21)
 	check(hook2)
-	if n, err := s.ResealSecrets(ctx); err != nil || n != 3 {
-		t.Fatalf("ResealSecrets after the rotation = %d, %v; want 3", n, err)
+	if n, err := s.ResealSecrets(ctx); err != nil || n != 4 {
+		t.Fatalf("ResealSecrets after the rotation = %d, %v; want 4 (the 3 secrets and the key check)", n, err)
 	}
 	keys2, _ := sealed.ParseKeys(k2)
 	s.UseKeys(keys2) // the old key is no longer needed
