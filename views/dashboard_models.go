@@ -108,13 +108,15 @@ type DepositRow struct {
 // DepositsView is the deposit list.
 type DepositsView struct {
 	DashPage
-	Filter   FilterView
-	Rows     []DepositRow
-	Pager    Pager
-	CSVURL   string
-	Banner   *GatewayBanner
-	Listed   bool // the gateway answered (Rows and Pager are meaningful)
-	Searched bool // the request carried filters: focus goes to the results
+	Filter FilterView
+	Rows   []DepositRow
+	Pager  Pager
+	CSVURL string
+	// CSVFullURL is the export with documents and phones in full, for the roles that may ("").
+	CSVFullURL string
+	Banner     *GatewayBanner
+	Listed     bool // the gateway answered (Rows and Pager are meaningful)
+	Searched   bool // the request carried filters: focus goes to the results
 }
 
 // WithdrawalRow is one withdrawal of a list.
@@ -132,13 +134,15 @@ type WithdrawalRow struct {
 // WithdrawalsView is the withdrawal list.
 type WithdrawalsView struct {
 	DashPage
-	Filter   FilterView
-	Rows     []WithdrawalRow
-	Pager    Pager
-	CSVURL   string
-	Banner   *GatewayBanner
-	Listed   bool
-	Searched bool
+	Filter FilterView
+	Rows   []WithdrawalRow
+	Pager  Pager
+	CSVURL string
+	// CSVFullURL: as DepositsView's.
+	CSVFullURL string
+	Banner     *GatewayBanner
+	Listed     bool
+	Searched   bool
 }
 
 // TimelineEntry is one state of a record's history.
@@ -320,11 +324,15 @@ type OrderRow struct {
 // OrderView is one order of the shop with everything known of it.
 type OrderView struct {
 	DashPage
-	BackURL  string
-	Order    OrderDetail
-	Lines    []OrderLineView
-	Attempts []AttemptView
-	History  []HistoryView
+	BackURL string
+	// PersonalAction, for a role that may (an owner), is where the form showing the shopper's
+	// document and phone in full posts; PersonalShown: this answer shows them in full.
+	PersonalAction string
+	PersonalShown  bool
+	Order          OrderDetail
+	Lines          []OrderLineView
+	Attempts       []AttemptView
+	History        []HistoryView
 }
 
 // OrderDetail is the order's own fields.

@@ -75,7 +75,8 @@ type Dashboard struct {
 	site          *respond.Site
 	svc           *checkout.Service
 	accounts      *merchant.Accounts
-	gateway       Gateway
+	gateway       Gateway                   // masked (personal.go): what every page reads
+	fullGateway   Gateway                   // unmasked: for an owner's unmasked export only
 	settings      *merchant.SettingsManager // nil: no settings page
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
@@ -94,7 +95,8 @@ func New(opts Options) (*Dashboard, error) {
 		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
-	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
+	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
+		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
@@ -165,6 +167,7 @@ func (d *Dashboard) table() []Route {
 		{get, "/", merchant.PermOrdersRead, d.overview},
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
+		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
 		{get, "/products", merchant.PermProductsRead, d.products},
 		{post, "/products", merchant.PermProductsWrite, d.createProduct},
 		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},

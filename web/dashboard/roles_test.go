@@ -41,16 +41,17 @@ type routeCase struct {
 }
 
 var routeCases = map[string]routeCase{
-	"GET /":                 {allowed: everyone},
-	"GET /orders":           {allowed: everyone},
-	"GET /orders/{id}":      {allowed: everyone},
-	"GET /products":         {allowed: everyone},
-	"GET /deposits":         {allowed: everyone},
-	"GET /deposits/{id}":    {allowed: everyone},
-	"GET /deposits.csv":     {allowed: everyone},
-	"GET /withdrawals":      {allowed: everyone},
-	"GET /withdrawals/{id}": {allowed: everyone},
-	"GET /withdrawals.csv":  {allowed: everyone},
+	"GET /":                           {allowed: everyone},
+	"GET /orders":                     {allowed: everyone},
+	"GET /orders/{id}":                {allowed: everyone},
+	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /products":                   {allowed: everyone},
+	"GET /deposits":                   {allowed: everyone},
+	"GET /deposits/{id}":              {allowed: everyone},
+	"GET /deposits.csv":               {allowed: everyone},
+	"GET /withdrawals":                {allowed: everyone},
+	"GET /withdrawals/{id}":           {allowed: everyone},
+	"GET /withdrawals.csv":            {allowed: everyone},
 	"POST /products": {allowed: shopStaff, form: func(*roleFixture) url.Values {
 		return url.Values{checkout.FieldTitle: {"Caneca"}, checkout.FieldUnitPrice: {"39,90"}, "active": {"true"}}
 	}},
@@ -160,12 +161,14 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	order := orderID(e.placeOrder())
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/links/{id}":                      link.ID,
 		"/links/{id}/active":               link.ID,
 		"/links/{id}/duplicate":            link.ID,
 		"/links/{id}/poster.svg":           link.ID,
-		"/orders/{id}":                     orderID(e.placeOrder()),
+		"/orders/{id}":                     order,
+		"/orders/{id}/personal-data":       order,
 		"/products/{id}":                   "ebook-receitas-do-cerrado",
 		"/products/{id}/active":            "ebook-receitas-do-cerrado",
 		"/products/{id}/image":             "ebook-receitas-do-cerrado",
@@ -301,10 +304,12 @@ func TestPermissionTable(t *testing.T) {
 		not  []merchant.Permission
 	}{
 		{merchant.RoleOwner, nil},
-		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers}},
-		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
+			merchant.PermPersonalData}},
+		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
+			merchant.PermAudit, merchant.PermPersonalData}},
 		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData}},
 	} {
 		for _, p := range merchant.Permissions[merchant.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {
