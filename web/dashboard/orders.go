@@ -237,7 +237,9 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.renderOrde
 // showPersonalData is POST /dashboard/orders/{id}/personal-data (merchant.PermPersonalData):
 // the order's page with the shopper's document and phone in full, in this answer only, which
 // the audit log records with the order.
-func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) { d.renderOrder(w, r, true) }
+func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) {
+	d.renderOrder(w, r, true)
+}
 
 // renderOrder answers the page of the order of the URL, the shopper's document and phone in
 // full when full (and recorded so in the audit log), else masked.
