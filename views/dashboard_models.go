@@ -432,6 +432,8 @@ type SettingsView struct {
 	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
 	OverlapUntil time.Time
 	FrameOrigins string // one per line
+	// NotifyPersonalData: the notifications carry the shopper's personal data (a checkbox).
+	NotifyPersonalData bool
 	Errors       map[string]string
 	Notice       string
 	Keys         []APIKeyRow

@@ -21,6 +21,8 @@ import (
 const (
 	FieldWebhookURL   = "webhook_url"
 	FieldFrameOrigins = "frame_origins"
+	// FieldNotifyPersonalData: whether the notifications carry the shopper's personal data.
+	FieldNotifyPersonalData = "notify_personal_data"
 )
 
 // MaxFrameOrigins bounds the origins of Settings.FrameOrigins.
