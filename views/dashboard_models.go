@@ -434,18 +434,18 @@ type SettingsView struct {
 	FrameOrigins string // one per line
 	// NotifyPersonalData: the notifications carry the shopper's personal data (a checkbox).
 	NotifyPersonalData bool
-	Errors       map[string]string
-	Notice       string
-	Keys         []APIKeyRow
-	KeyName      string // as typed, on an error
-	KeyScope     string // as chosen, on an error
-	NewKey       string // the key just made, shown this once
-	NewKeyName   string
-	Deliveries   []DeliveryRow
-	Failed       string
-	Shipping     ShippingSettingsView
-	PingAction   string   // POST: send a test notification now
-	Ping         *PingRow // the test notification just sent
+	Errors             map[string]string
+	Notice             string
+	Keys               []APIKeyRow
+	KeyName            string // as typed, on an error
+	KeyScope           string // as chosen, on an error
+	NewKey             string // the key just made, shown this once
+	NewKeyName         string
+	Deliveries         []DeliveryRow
+	Failed             string
+	Shipping           ShippingSettingsView
+	PingAction         string   // POST: send a test notification now
+	Ping               *PingRow // the test notification just sent
 }
 
 // PingRow is what became of a test notification.
