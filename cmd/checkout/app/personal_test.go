@@ -1,10 +1,13 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,12 +18,15 @@ import (
 // TestNotificationsCarryPersonalDataOnlyWhenEnabled: on a new install the merchant's
 // notifications carry the order without the shopper's personal data; once the merchant enables
 // it in the settings, they carry name, document, e-mail and phone. A read key of the API reads
-// the order's document and phone masked, a write key in full.
+// the order's document and phone masked, a write key in full. The whole program's logs (the
+// API, the shopper's form, the notifications' deliveries) hold none of that data.
 func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 	rc := newReceiver(0)
 	hooks := httptest.NewServer(rc)
 	defer hooks.Close()
+	logs := &lockedBuffer{}
 	r := start(t, func(c *app.Config) {
+		c.LogOutput = logs
 		c.ReconcileInterval = 0
 		c.MerchantWebhookURL, c.MerchantWebhookSecret = hooks.URL+"/pix", testSecret
 		c.NotificationSchedule = []time.Duration{100 * time.Millisecond, time.Hour}
@@ -72,4 +78,31 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 	if c := second.Customer; c.Name != "João Souza" || c.Document != "52998224725" || c.Email != "joao@example.com" || c.Phone == "" {
 		t.Errorf("with personal data enabled the notification carries %+v", c)
 	}
+	out := logs.String()
+	if !strings.Contains(out, "order placed") {
+		t.Fatalf("the logs do not hold the flow: %s", out)
+	}
+	for _, s := range []string{"João", "Souza", "52998224725", "529.982.247-25", "joao@example", "98765", "987654321"} {
+		if strings.Contains(out, s) {
+			t.Errorf("the logs hold the shopper's %q", s)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the program's concurrent loggers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
