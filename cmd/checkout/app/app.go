@@ -182,6 +182,10 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	// Secrets still in clear (an install from before sealing) or sealed with a key that is no
 	// longer the first (a rotation) are sealed with the first key now; a secret no key given
 	// opens stops the start.
+	sealKeys, err := secretKeys(cfg) // the store's (the key file exists now), for the dashboard's sessions
+	if err != nil {
+		return nil, err
+	}
 	if n, err := store.ResealSecrets(ctx); err != nil {
 		return nil, fmt.Errorf("app: secret key: %w", err)
 	} else if n > 0 {
@@ -285,6 +289,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
 		Sessions:      store.Sessions(),
+		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
 	})
 	if err != nil {
