@@ -33,7 +33,8 @@ func newApp(t *testing.T, cfg app.Config) error {
 }
 
 // TestSecretKeyFile: the first start makes the data dir's key file with mode 0600 and seals the
-// notification secret with it (the database file holds no secret in clear); a key file others
+// notification secret with it (the database file holds neither it nor a gateway credential in
+// clear); a key file others
 // may read, or another key than the one that sealed the database, stops the start in words;
 // a rotation (a new key first, the old one after it) reseals at the next start.
 func TestSecretKeyFile(t *testing.T) {
@@ -60,6 +61,17 @@ func TestSecretKeyFile(t *testing.T) {
 	}
 	if bytes.Contains(db, []byte(strings.TrimPrefix(secret, "whsec_"))) {
 		t.Error("the database file (settings, delivery log) holds the notification secret in clear")
+	}
+	// The gateway's credentials (the embedded sandbox's, made at the first start) are never in
+	// the database.
+	for _, f := range []string{"client-secret", "webhook-secret"} {
+		cred, err := os.ReadFile(filepath.Join(dir, "sandbox", f))
+		if err != nil || len(bytes.TrimSpace(cred)) < 16 {
+			t.Fatalf("the sandbox's %s: %v", f, err)
+		}
+		if bytes.Contains(db, bytes.TrimPrefix(bytes.TrimSpace(cred), []byte("whsec_"))) {
+			t.Errorf("the database file holds the gateway's %s", f)
+		}
 	}
 
 	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", dir, "-addr", "127.0.0.1:0"})
