@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -366,7 +367,12 @@ func cepProvider(cfg Config) cep.Provider {
 // openStore opens the configured store: PostgreSQL when a database URL is set (several
 // instances may share it), else SQLite in the data dir.
 func openStore(ctx context.Context, cfg Config) (closingStore, error) {
-	keys, err := secretKeys(cfg)
+	return openStoreWith(ctx, cfg, secretKeys)
+}
+
+// openStoreWith is openStore with the secret keys keys gives (nil keys: none).
+func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error)) (closingStore, error) {
+	k, err := keys(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +390,9 @@ func openStore(ctx context.Context, cfg Config) (closingStore, error) {
 		}
 		st = sq
 	}
-	st.UseKeys(keys)
+	if k != nil {
+		st.UseKeys(k)
+	}
 	return st, nil
 }
 
@@ -407,6 +415,18 @@ func secretKeys(cfg Config) (*sealed.Keys, error) {
 		return nil, fmt.Errorf("app: secret key: %w", err)
 	}
 	return k, nil
+}
+
+// existingSecretKeys are the secret keys for the commands: CHECKOUT_SECRET_KEY's, else the key
+// file the server made; without either, none (a command never makes a key the server would not
+// know: one that needs a sealed secret then says that no key was given).
+func existingSecretKeys(cfg Config) (*sealed.Keys, error) {
+	if cfg.SecretKey == "" {
+		if _, err := os.Stat(filepath.Join(cfg.DataDir, sealed.FileName)); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return secretKeys(cfg)
 }
 
 // sandboxCredentials picks the checkout's client id, secret and webhook secret on the embedded
