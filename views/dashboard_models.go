@@ -108,15 +108,15 @@ type DepositRow struct {
 // DepositsView is the deposit list.
 type DepositsView struct {
 	DashPage
-	Filter FilterView
-	Rows   []DepositRow
-	Pager  Pager
-	CSVURL string
+	Filter   FilterView
+	Rows     []DepositRow
+	Pager    Pager
+	CSVURL   string
+	Banner   *GatewayBanner
+	Listed   bool // the gateway answered (Rows and Pager are meaningful)
+	Searched bool // the request carried filters: focus goes to the results
 	// CSVFullURL is the export with documents and phones in full, for the roles that may ("").
 	CSVFullURL string
-	Banner     *GatewayBanner
-	Listed     bool // the gateway answered (Rows and Pager are meaningful)
-	Searched   bool // the request carried filters: focus goes to the results
 }
 
 // WithdrawalRow is one withdrawal of a list.
@@ -134,15 +134,15 @@ type WithdrawalRow struct {
 // WithdrawalsView is the withdrawal list.
 type WithdrawalsView struct {
 	DashPage
-	Filter FilterView
-	Rows   []WithdrawalRow
-	Pager  Pager
-	CSVURL string
+	Filter   FilterView
+	Rows     []WithdrawalRow
+	Pager    Pager
+	CSVURL   string
+	Banner   *GatewayBanner
+	Listed   bool
+	Searched bool
 	// CSVFullURL: as DepositsView's.
 	CSVFullURL string
-	Banner     *GatewayBanner
-	Listed     bool
-	Searched   bool
 }
 
 // TimelineEntry is one state of a record's history.
@@ -324,15 +324,15 @@ type OrderRow struct {
 // OrderView is one order of the shop with everything known of it.
 type OrderView struct {
 	DashPage
-	BackURL string
+	BackURL  string
+	Order    OrderDetail
+	Lines    []OrderLineView
+	Attempts []AttemptView
+	History  []HistoryView
 	// PersonalAction, for a role that may (an owner), is where the form showing the shopper's
 	// document and phone in full posts; PersonalShown: this answer shows them in full.
 	PersonalAction string
 	PersonalShown  bool
-	Order          OrderDetail
-	Lines          []OrderLineView
-	Attempts       []AttemptView
-	History        []HistoryView
 }
 
 // OrderDetail is the order's own fields.
@@ -432,20 +432,20 @@ type SettingsView struct {
 	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
 	OverlapUntil time.Time
 	FrameOrigins string // one per line
+	Errors       map[string]string
+	Notice       string
+	Keys         []APIKeyRow
+	KeyName      string // as typed, on an error
+	KeyScope     string // as chosen, on an error
+	NewKey       string // the key just made, shown this once
+	NewKeyName   string
+	Deliveries   []DeliveryRow
+	Failed       string
+	Shipping     ShippingSettingsView
+	PingAction   string   // POST: send a test notification now
+	Ping         *PingRow // the test notification just sent
 	// NotifyPersonalData: the notifications carry the shopper's personal data (a checkbox).
 	NotifyPersonalData bool
-	Errors             map[string]string
-	Notice             string
-	Keys               []APIKeyRow
-	KeyName            string // as typed, on an error
-	KeyScope           string // as chosen, on an error
-	NewKey             string // the key just made, shown this once
-	NewKeyName         string
-	Deliveries         []DeliveryRow
-	Failed             string
-	Shipping           ShippingSettingsView
-	PingAction         string   // POST: send a test notification now
-	Ping               *PingRow // the test notification just sent
 }
 
 // PingRow is what became of a test notification.

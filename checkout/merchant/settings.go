@@ -42,11 +42,12 @@ type Settings struct {
 	// checkout session's own embedOrigin.
 	FrameOrigins []string
 	// Shipping is the shipping of physical goods: orders pay it by these settings.
-	Shipping checkout.Shipping
+	Shipping  checkout.Shipping
+	UpdatedAt time.Time
+
 	// NotifyPersonalData: the notifications carry the shopper's personal data (name, document,
 	// e-mail, phones, address). Off for a new install; on for one from before the setting.
 	NotifyPersonalData bool
-	UpdatedAt          time.Time
 }
 
 // SettingsStore keeps the one set of merchant settings.

@@ -51,11 +51,12 @@ type command struct {
 
 // commands are the subcommands, by name; without one the binary serves.
 var commands = map[string]command{
-	"apikey":     {runAPIKey, "create, list and revoke the merchant API's keys"},
-	"backup":     {runBackup, "write a consistent copy of the SQLite database while the server runs"},
-	"restore":    {runRestore, "replace the SQLite database with a backup (server stopped)"},
-	"secret-key": {runSecretKey, "make or rotate the key sealing the secrets kept in the database"},
-	"user":       {runUser, "add dashboard users, reset their passwords, list them"},
+	"apikey":  {runAPIKey, "create, list and revoke the merchant API's keys"},
+	"backup":  {runBackup, "write a consistent copy of the SQLite database while the server runs"},
+	"restore": {runRestore, "replace the SQLite database with a backup (server stopped)"},
+	"user":    {runUser, "add dashboard users, reset their passwords, list them"},
+	"secret-key": {runSecretKey,
+		"make or rotate the key sealing the secrets kept in the database"},
 }
 
 // commandsUsage lists the subcommands for -h.

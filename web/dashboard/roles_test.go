@@ -41,17 +41,19 @@ type routeCase struct {
 }
 
 var routeCases = map[string]routeCase{
-	"GET /":                           {allowed: everyone},
-	"GET /orders":                     {allowed: everyone},
-	"GET /orders/{id}":                {allowed: everyone},
-	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"GET /products":                   {allowed: everyone},
-	"GET /deposits":                   {allowed: everyone},
-	"GET /deposits/{id}":              {allowed: everyone},
-	"GET /deposits.csv":               {allowed: everyone},
-	"GET /withdrawals":                {allowed: everyone},
-	"GET /withdrawals/{id}":           {allowed: everyone},
-	"GET /withdrawals.csv":            {allowed: everyone},
+	"GET /":                 {allowed: everyone},
+	"GET /orders":           {allowed: everyone},
+	"GET /orders/{id}":      {allowed: everyone},
+	"GET /products":         {allowed: everyone},
+	"GET /deposits":         {allowed: everyone},
+	"GET /deposits/{id}":    {allowed: everyone},
+	"GET /deposits.csv":     {allowed: everyone},
+	"GET /withdrawals":      {allowed: everyone},
+	"GET /withdrawals/{id}": {allowed: everyone},
+	"GET /withdrawals.csv":  {allowed: everyone},
+	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{}
+	}},
 	"POST /products": {allowed: shopStaff, form: func(*roleFixture) url.Values {
 		return url.Values{checkout.FieldTitle: {"Caneca"}, checkout.FieldUnitPrice: {"39,90"}, "active": {"true"}}
 	}},

@@ -61,12 +61,8 @@ type Config struct {
 	MerchantWebhookURL   string   // CHECKOUT_MERCHANT_WEBHOOK_URL: where merchant notifications go
 	// MerchantWebhookSecret (CHECKOUT_MERCHANT_WEBHOOK_SECRET) signs them (whsec_…).
 	MerchantWebhookSecret string
-	// SecretKey (CHECKOUT_SECRET_KEY) seals the secrets kept in the database: base64 keys of 32
-	// bytes separated by commas, the sealing one first (the others still open what they sealed,
-	// and every start reseals it with the first). Empty: the key file of the data dir.
-	SecretKey    string
-	MerchantName string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
-	NewCartLimit web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
+	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
+	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
 	// StreamsPerClient (CHECKOUT_STREAMS_PER_CLIENT) caps the live-status streams of one client
 	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
 	// open; 0 is "off".
@@ -142,6 +138,11 @@ type Config struct {
 	Command string
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
+
+	// SecretKey (CHECKOUT_SECRET_KEY) seals the secrets kept in the database: base64 keys of 32
+	// bytes separated by commas, the sealing one first (the others still open what they sealed,
+	// and every start reseals with the first). Empty: the key file of the data dir.
+	SecretKey string
 
 	// fromFlags names the flag of each variable whose value came from the command line.
 	fromFlags map[string]string
