@@ -112,3 +112,23 @@ func TestSecretKeyFile(t *testing.T) {
 		t.Error("nothing in the database is sealed with the new key")
 	}
 }
+
+// TestInstancesShareTheSecretKey: on one PostgreSQL database, an instance given another
+// secret key than the first one's refuses to start, even before any secret is stored, rather
+// than seal secrets the other instances cannot open.
+func TestInstancesShareTheSecretKey(t *testing.T) {
+	dbURL := postgresDatabase(t)
+	start(t, func(c *app.Config) { c.DatabaseURL = dbURL })
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DatabaseURL, cfg.SecretKey = dbURL, sealed.NewKey()
+	if err := newApp(t, cfg); err == nil || !strings.Contains(err.Error(), "sealed with key id") {
+		t.Errorf("an instance with another key: %v", err)
+	}
+	cfg.SecretKey = postgresSecretKey // the first instance's
+	if err := newApp(t, cfg); err != nil {
+		t.Errorf("an instance with the same key: %v", err)
+	}
+}
