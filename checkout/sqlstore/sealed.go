@@ -56,6 +56,28 @@ func (s *Store) open(v string) (string, error) {
 	return s.keys.OpenString(v)
 }
 
+// ClearSecrets counts the secrets stored in clear (an install from before sealing).
+func (s *Store) ClearSecrets(ctx context.Context) (int, error) {
+	n := 0
+	for _, c := range sealedColumns {
+		err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + c.column + ` FROM ` + c.table + ` WHERE ` + c.column + ` <> ''`,
+			Rows: each(func(r Rows) error {
+				var v string
+				if err := r.Scan(&v); err != nil {
+					return err
+				}
+				if !sealed.IsSealed(v) {
+					n++
+				}
+				return nil
+			})})
+		if err != nil {
+			return 0, s.errorf("counting the secrets in clear: %w", err)
+		}
+	}
+	return n, nil
+}
+
 // ResealSecrets seals every secret of the store that is stored in clear or sealed with another
 // key than the current one (after a rotation), in one transaction, and returns how many it
 // sealed. A value it cannot open (sealed with a key that is not given) fails it, saying which

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -31,8 +32,10 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	const (
 		hook, prev, totp = "whsec_c2VhbGVkIHNlY3JldCBvbmU=", "whsec_cHJldmlvdXMgc2VjcmV0", "JBSWY3DPEHPK3PXPSEALED"
 		hook2            = "whsec_bmV3IHNlY3JldCBhZnRlcg=="
+		replaced         = "whsec_cmVwbGFjZWQgbG9uZyBhZ28="   // changed before sealing
+		removed          = "KRUGKIDROVUWG2ZAMJZG653OEBTG66BA" // of a user removed before sealing
 	)
-	secrets := []string{hook, prev, totp, hook2}
+	secrets := []string{hook, prev, totp, hook2, replaced, removed}
 	inDump := func() []string {
 		d := dump()
 		var found []string
@@ -44,7 +47,11 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 		}
 		return found
 	}
-	// An install from before sealing: the secrets are stored in clear.
+	// An install from before sealing: the secrets are stored in clear, one of them replaced.
+	if err := s.SaveMerchantSettings(ctx, merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: replaced,
+		UpdatedAt: base}); err != nil {
+		t.Fatal(err)
+	}
 	set := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: hook, PreviousSecret: prev,
 		PreviousUntil: base.Add(24 * 60 * 60 * 1e9), UpdatedAt: base}
 	if err := s.SaveMerchantSettings(ctx, set); err != nil {
@@ -56,7 +63,22 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	if err := s.EnableTOTP(ctx, "u1", totp, base, 100, nil); err != nil {
 		t.Fatal(err)
 	}
-	if found := inDump(); len(found) != 3 {
+	// Users removed before sealing: pages of their rows are free, not overwritten.
+	for i := range 200 {
+		id := fmt.Sprintf("u-removed-%d", i)
+		if err := s.CreateUser(ctx, user(id, id+"@loja.example")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EnableTOTP(ctx, id, removed, base, 100, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 200 {
+		if err := s.DeleteUser(ctx, fmt.Sprintf("u-removed-%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if found := inDump(); len(found) < 3 {
 		t.Fatalf("the dump of the clear install holds %v: the dump misses what it should see", found)
 	}
 	k1, k2 := sealed.NewKey(), sealed.NewKey()
