@@ -151,6 +151,14 @@ func bearer(h string) (string, bool) {
 	return token, token != ""
 }
 
+// personalInFull reports whether the answer to r may hold a shopper's document and phone in
+// full: for a write key, the integration that places and fulfils orders; a read key (reports,
+// dashboards of other tools) gets them masked ("***.982.247-**", "(11) *****-4321").
+func personalInFull(r *http.Request) bool {
+	k := apiKeyOf(r)
+	return k != nil && k.Scope == merchant.ScopeWrite
+}
+
 // apiKeyOf returns the API key that authenticated the request.
 func apiKeyOf(r *http.Request) *merchant.APIKey {
 	k, _ := r.Context().Value(apiKeyCtx{}).(*merchant.APIKey)

@@ -49,8 +49,10 @@ const (
 	PermUsers         Permission = "users"          // invite, change and remove users; the 2FA requirement
 	PermAudit         Permission = "audit"          // read and export the audit log
 	PermAccount       Permission = "account"        // one's own password, sessions and 2FA
-	// PermPersonalData: data subjects' requests (LGPD): find, export and anonymise everything
-	// held about a person. Owners only: it shows every record of a person in full.
+	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
+	// requests (LGPD: find, export and anonymise everything held about a person), shows an
+	// order's document and phones after a deliberate show (audited) and exports them unmasked;
+	// without it they are masked.
 	PermPersonalData Permission = "personal_data"
 )
 

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"encoding/hex"
 	"strings"
 	"time"
 
@@ -10,26 +11,40 @@ import (
 
 var _ checkout.PersonalDataStore = (*Store)(nil)
 
-// The key of the personal data's hashes is one row of personal_data_key. Reading and writing
-// it go through readKey and writeKey alone, so that sealing it (encrypting it with a key kept
-// outside the database) is a change of these two functions.
+// The key of the personal data's hashes is one row of personal_data_key, in hexadecimal, sealed
+// as every secret of the store (sealed.go) when the store has keys: a dump of the database alone
+// does not give it, so a hash cannot be tied to a CPF by trying them all. Reading and writing it
+// go through readKey and writeKey alone.
 
 // readKey reads the stored key; found is false when there is none.
 func (s *Store) readKey(ctx context.Context) (key []byte, found bool, err error) {
-	err = s.db.Read(ctx, Stmt{SQL: `SELECT key_bytes FROM personal_data_key WHERE id = 1`,
+	var stored string
+	err = s.db.Read(ctx, Stmt{SQL: `SELECT key_text FROM personal_data_key WHERE id = 1`,
 		Rows: func(r Rows) error {
 			if found = r.Next(); found {
-				return r.Scan(&key)
+				return r.Scan(&stored)
 			}
 			return nil
 		}})
-	return key, found, err
+	if err != nil || !found {
+		return nil, found, err
+	}
+	text, err := s.open(stored)
+	if err != nil {
+		return nil, true, err
+	}
+	key, err = hex.DecodeString(text)
+	return key, true, err
 }
 
 // writeKey stores key unless a key is stored.
 func (s *Store) writeKey(ctx context.Context, key []byte, at time.Time) error {
-	return s.db.Write(ctx, Stmt{SQL: `INSERT INTO personal_data_key (id, key_bytes, created_at) VALUES (1, $1, $2)
-		ON CONFLICT (id) DO NOTHING`, Args: []any{key, ms(at)}})
+	stored, err := s.seal(hex.EncodeToString(key))
+	if err != nil {
+		return err
+	}
+	return s.db.Write(ctx, Stmt{SQL: `INSERT INTO personal_data_key (id, key_text, created_at) VALUES (1, $1, $2)
+		ON CONFLICT (id) DO NOTHING`, Args: []any{stored, ms(at)}})
 }
 
 // PersonalDataKey returns the stored key of the personal data's hashes, or checkout.ErrNotFound.

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -33,7 +32,12 @@ const csvWriteWindow = time.Minute
 // moment the export starts (the shop's clock, which is the sandbox's when it is embedded), so
 // that deposits made meanwhile are left out; the pages are read by keyset (see csvCursor).
 func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
-	_, f, errs := parseDepositQuery(r.URL.RawQuery)
+	full, allowed, raw := unmaskedExport(r)
+	if !allowed {
+		d.forbidden(w, r)
+		return
+	}
+	_, f, errs := parseDepositQuery(raw)
 	if len(errs) > 0 {
 		d.deposits(w, r) // the form with its errors
 		return
@@ -42,7 +46,7 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	f.PerPage = csvPageSize
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gateway.ListDeposits(ctx, f)
+		p, err := d.exportGateway(full).ListDeposits(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -50,13 +54,18 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
 		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
-	d.record(r, merchant.AuditExport, "deposits.csv", r.URL.RawQuery)
+	d.recordExport(r, full, "deposits.csv", raw)
 	streamCSV(d, w, r, "deposits", depositCSVHeader, cur, depositCSVRow)
 }
 
 // withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
 func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
-	_, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
+	full, allowed, raw := unmaskedExport(r)
+	if !allowed {
+		d.forbidden(w, r)
+		return
+	}
+	_, f, errs := parseWithdrawalQuery(raw)
 	if len(errs) > 0 {
 		d.withdrawals(w, r)
 		return
@@ -65,7 +74,7 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	f.PerPage = csvPageSize
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gateway.ListWithdrawals(ctx, f)
+		p, err := d.exportGateway(full).ListWithdrawals(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -73,7 +82,7 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
 		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
-	d.record(r, merchant.AuditExport, "withdrawals.csv", r.URL.RawQuery)
+	d.recordExport(r, full, "withdrawals.csv", raw)
 	streamCSV(d, w, r, "withdrawals", withdrawalCSVHeader, cur, withdrawalCSVRow)
 }
 
@@ -220,7 +229,7 @@ func streamCSV[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, name
 
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.csv"`, name, time.Now().UTC().Format("20060102-150405")))
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s%s.csv"`, name, time.Now().UTC().Format("20060102-150405"), exportSuffix(r)))
 	h.Set("X-Content-Type-Options", "nosniff")
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))

@@ -24,6 +24,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -64,6 +65,9 @@ type Options struct {
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
+	// SecretKeys, when set, seal what the sessions keep of a secret (a TOTP secret being
+	// enrolled), since the sessions live in the database (nil: kept as they are, for tests).
+	SecretKeys *sealed.Keys
 	// PublicURL is the checkout's public address; https makes the session cookie Secure.
 	PublicURL string
 }
@@ -75,12 +79,14 @@ type Dashboard struct {
 	site          *respond.Site
 	svc           *checkout.Service
 	accounts      *merchant.Accounts
-	gateway       Gateway
+	gateway       Gateway                   // masked (personal.go): what every page reads
+	fullGateway   Gateway                   // unmasked: for an owner's unmasked export only
 	settings      *merchant.SettingsManager // nil: no settings page
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
 	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
 	publicURL     string
+	sealer        *sealed.Keys // nil: session secrets kept as they are
 	sessions      *scs.SessionManager
 	handler       http.Handler
 }
@@ -94,8 +100,10 @@ func New(opts Options) (*Dashboard, error) {
 		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
-	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
-		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
+	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
+		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
+		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
+		sealer: opts.SecretKeys}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -165,6 +173,7 @@ func (d *Dashboard) table() []Route {
 		{get, "/", merchant.PermOrdersRead, d.overview},
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
+		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
 		{get, "/products", merchant.PermProductsRead, d.products},
 		{post, "/products", merchant.PermProductsWrite, d.createProduct},
 		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},

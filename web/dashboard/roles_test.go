@@ -51,6 +51,9 @@ var routeCases = map[string]routeCase{
 	"GET /withdrawals":      {allowed: everyone},
 	"GET /withdrawals/{id}": {allowed: everyone},
 	"GET /withdrawals.csv":  {allowed: everyone},
+	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{}
+	}},
 	"POST /products": {allowed: shopStaff, form: func(*roleFixture) url.Values {
 		return url.Values{checkout.FieldTitle: {"Caneca"}, checkout.FieldUnitPrice: {"39,90"}, "active": {"true"}}
 	}},
@@ -170,12 +173,14 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	order := orderID(e.placeOrder())
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/links/{id}":                      link.ID,
 		"/links/{id}/active":               link.ID,
 		"/links/{id}/duplicate":            link.ID,
 		"/links/{id}/poster.svg":           link.ID,
-		"/orders/{id}":                     orderID(e.placeOrder()),
+		"/orders/{id}":                     order,
+		"/orders/{id}/personal-data":       order,
 		"/products/{id}":                   "ebook-receitas-do-cerrado",
 		"/products/{id}/active":            "ebook-receitas-do-cerrado",
 		"/products/{id}/image":             "ebook-receitas-do-cerrado",

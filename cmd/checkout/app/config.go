@@ -14,6 +14,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -141,6 +142,11 @@ type Config struct {
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
 
+	// SecretKey (CHECKOUT_SECRET_KEY) seals the secrets kept in the database: base64 keys of 32
+	// bytes separated by commas, the sealing one first (the others still open what they sealed,
+	// and every start reseals with the first). Empty: the key file of the data dir.
+	SecretKey string
+
 	// fromFlags names the flag of each variable whose value came from the command line.
 	fromFlags map[string]string
 }
@@ -252,6 +258,13 @@ func settings() []setting {
 		{"CHECKOUT_MERCHANT_API_KEY", "merchant-api-key", "a merchant API key accepted in addition to the dashboard's", str(func(c *Config) *string { return &c.MerchantAPIKey })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_URL", "merchant-webhook-url", "where merchant notifications go (https, or http on loopback); wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookURL })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "merchant-webhook-secret", "the whsec_ secret signing merchant notifications; wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookSecret })},
+		{"CHECKOUT_SECRET_KEY", "secret-key", "base64 key(s) sealing the secrets kept in the database, the newest first, comma-separated (default: the file secret.key of the data dir, made at the first start)", func(c *Config, v string) error {
+			if _, err := sealed.ParseKeys(v); err != nil {
+				return err
+			}
+			c.SecretKey = v
+			return nil
+		}},
 		{"CHECKOUT_DEMO_ADDR", "demo-addr", "where the sandbox's demo merchant page listens, a second origin (off: none; default 127.0.0.1 and the port after CHECKOUT_ADDR's)", str(func(c *Config) *string { return &c.DemoAddr })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
 		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
