@@ -33,7 +33,25 @@ type RetentionOptions struct {
 	Pause      time.Duration    // rest between two batches, so shoppers' writes go first (default 20 ms)
 	Clock      func() time.Time // default time.Now
 	Logger     *slog.Logger     // default slog.Default()
+
+	// PersonalData is how long an order keeps its shopper's personal data once in a final state
+	// (DefaultPersonalDataRetention); Anonymiser, when set, anonymises them after it (the
+	// Service with its PersonalDataKey), at most 50 orders a transaction.
+	PersonalData time.Duration
+	Anonymiser   Anonymiser
 }
+
+// Anonymiser anonymises orders whose personal data are past their retention: at most limit
+// orders in a final state since before, in one short transaction, returning how many.
+// *Service is one.
+type Anonymiser interface {
+	AnonymiseDue(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
+// personalDataBatch bounds the orders anonymised in one transaction: each is a few statements
+// (its row, its attempts' requests, its notifications, its session), and the transaction must
+// stay short.
+const personalDataBatch = 50
 
 // Retention deletes abandoned carts, old webhook ids and long-expired checkout sessions that
 // never got an order, in small batches, so that the database
@@ -55,6 +73,9 @@ func NewRetention(store Store, sessions SessionStore, opts RetentionOptions) *Re
 	}
 	if opts.Sessions <= 0 {
 		opts.Sessions = DefaultSessionRetention
+	}
+	if opts.PersonalData <= 0 {
+		opts.PersonalData = DefaultPersonalDataRetention
 	}
 	if opts.Interval <= 0 {
 		opts.Interval = 10 * time.Minute
@@ -83,8 +104,9 @@ func (r *Retention) Run(ctx context.Context) {
 		switch {
 		case err != nil && ctx.Err() == nil:
 			r.opts.Logger.WarnContext(ctx, "retention sweep", "err", err)
-		case n.Carts+n.WebhookIDs+n.Sessions > 0:
-			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", n.Carts, "webhookIds", n.WebhookIDs, "sessions", n.Sessions)
+		case n.Carts+n.WebhookIDs+n.Sessions+n.PersonalData > 0:
+			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", n.Carts, "webhookIds", n.WebhookIDs, "sessions", n.Sessions,
+				"anonymisedOrders", n.PersonalData)
 		}
 		select {
 		case <-ctx.Done():
@@ -94,13 +116,15 @@ func (r *Retention) Run(ctx context.Context) {
 	}
 }
 
-// Pruned counts what a sweep deleted.
+// Pruned counts what a sweep deleted, and the orders whose personal data it anonymised.
 type Pruned struct {
 	Carts, WebhookIDs, Sessions int
+	PersonalData                int
 }
 
 // RunOnce deletes, batch after batch, the carts, the webhook ids and the checkout sessions past
-// their retention, and returns how many of each it deleted.
+// their retention, anonymises the orders whose personal data are past theirs, and returns how
+// many of each it did.
 func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	now := r.opts.Clock()
 	var n Pruned
@@ -114,6 +138,16 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	n.Sessions, serr = r.sweep(ctx, func(ctx context.Context) (int, error) {
 		return r.sessions.PruneSessions(ctx, now.Add(-r.opts.Sessions), r.opts.Batch)
 	})
+	var perr error
+	if r.opts.Anonymiser != nil {
+		batch := min(r.opts.Batch, personalDataBatch)
+		n.PersonalData, perr = r.sweepBy(ctx, batch, func(ctx context.Context) (int, error) {
+			return r.opts.Anonymiser.AnonymiseDue(ctx, now.Add(-r.opts.PersonalData), batch)
+		})
+		if perr != nil {
+			perr = fmt.Errorf("checkout: anonymising personal data: %w", perr)
+		}
+	}
 	if cerr != nil {
 		cerr = fmt.Errorf("checkout: pruning carts: %w", cerr)
 	}
@@ -123,16 +157,21 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	if serr != nil {
 		serr = fmt.Errorf("checkout: pruning checkout sessions: %w", serr)
 	}
-	return n, errors.Join(cerr, werr, serr)
+	return n, errors.Join(cerr, werr, serr, perr)
 }
 
 // sweep runs batch until one deletes less than a full batch, resting between batches.
 func (r *Retention) sweep(ctx context.Context, batch func(context.Context) (int, error)) (int, error) {
+	return r.sweepBy(ctx, r.opts.Batch, batch)
+}
+
+// sweepBy runs batch until one does less than size, resting between batches.
+func (r *Retention) sweepBy(ctx context.Context, size int, batch func(context.Context) (int, error)) (int, error) {
 	total := 0
 	for {
 		n, err := batch(ctx)
 		total += n
-		if err != nil || n < r.opts.Batch {
+		if err != nil || n < size {
 			return total, err
 		}
 		select {

@@ -85,6 +85,11 @@ type ServiceOptions struct {
 	ShopperGatewayTimeout time.Duration
 	// Observer, when set, is told of placements and status changes (metrics).
 	Observer Observer
+	// PersonalDataKey is the key of the hashes that stand for an anonymised order's document
+	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it, and a store that
+	// keeps personal data (PersonalDataStore), the Service answers data subjects' requests and
+	// anonymises orders (SubjectRecords, AnonymiseSubject, AnonymiseDue).
+	PersonalDataKey []byte
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -119,6 +124,10 @@ type Service struct {
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
+	// personal is the store, when it keeps personal data, and hasher the hashes of its key
+	// (both nil without a key).
+	personal PersonalDataStore
+	hasher   *PersonalDataHasher
 }
 
 // NewService returns a Service on store and gw.
@@ -159,6 +168,10 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		s.now = time.Now
 	}
 	s.links, _ = store.(LinkStore)
+	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
+		s.personal, _ = store.(PersonalDataStore)
+		s.hasher = h
+	}
 	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now}
 	s.snaps = newSnapshots(opts.Snapshots)
 	if s.log == nil {

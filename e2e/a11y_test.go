@@ -159,3 +159,34 @@ func TestSandboxConsoleIsAccessible(t *testing.T) {
 		})
 	}
 }
+
+// TestPersonalDataPageIsAccessible: the owners' page of data subjects' requests — the form, a
+// person's records with an order refused for anonymisation, the printable export — passes
+// axe-core's WCAG A and AA rules in Portuguese and in English, on a phone and a wide screen.
+func TestPersonalDataPageIsAccessible(t *testing.T) {
+	t.Parallel()
+	for _, lang := range []string{"pt-BR", "en"} {
+		for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
+			t.Run(lang+"-"+itoa(vp.Width), func(t *testing.T) {
+				t.Parallel()
+				a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Locale: playwright.String(lang), Viewport: &vp})
+				a.addMerchant(t)
+				a.placeOrder(t, true)
+				a.placeOrder(t, false)
+				d := dashboardOf(s, a)
+				d.login(merchantEmail, merchantPassword)
+				s.open(a.url + "/dashboard/personal-data")
+				s.checkPage("personal data " + lang)
+				s.check(d.testID("subjects-form").Locator(`[name="subject"]`).Fill("529.982.247-25"), "type the CPF")
+				_, err := s.page.ExpectNavigation(func() error { return d.testID("subjects-search").Click() })
+				s.check(err, "search")
+				s.check(s.expect.Locator(d.testID("subjects-refused")).ToHaveCount(1), "the order refused")
+				s.noHorizontalScroll(s.page, "personal data")
+				s.checkPage("personal data found " + lang)
+				_, err = s.page.ExpectNavigation(func() error { return d.testID("subjects-export-html").Click() })
+				s.check(err, "the printable page")
+				s.checkPage("personal data printable " + lang)
+			})
+		}
+	}
+}

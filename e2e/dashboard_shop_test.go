@@ -42,6 +42,12 @@ func TestDashboardShop(t *testing.T) {
 	s.check(s.expect.Locator(d.testID("attempt")).ToHaveCount(1), "its attempt")
 	s.a11y(s.page, "order")
 	s.shot("order")
+	// The document masked; the owner shows it in full, for that answer only.
+	s.check(s.expect.Locator(d.testID("customer")).ToContainText("***.982.247-**"), "the document masked")
+	s.check(d.testID("show-personal").Click(), "show the document in full")
+	s.check(s.expect.Locator(d.testID("customer")).ToContainText("529.982.247-25"), "the document in full")
+	s.check(s.expect.Locator(d.testID("personal-shown")).ToBeVisible(), "said shown in full")
+	s.a11y(s.page, "order shown in full")
 
 	// A new product, then the shop sells it.
 	s.open(a.url + "/dashboard/products")

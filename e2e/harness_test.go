@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -104,6 +105,12 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		ln.Close()
 		public.Close()
 		t.Fatalf("copying the data directory: %v", err)
+	}
+	// os.CopyFS writes 0644; the checkout refuses a secret key file others may read.
+	if err := os.Chmod(filepath.Join(dataDir, "secret.key"), 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		ln.Close()
+		public.Close()
+		t.Fatalf("the data directory's key file: %v", err)
 	}
 
 	env := map[string]string{

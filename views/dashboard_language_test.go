@@ -97,9 +97,15 @@ func dashboardSamples(lang Lang) map[string]templ.Component {
 			v.Attempts = append(v.Attempts, AttemptView{N: i + 1, IdempotencyKey: "idem", DepositID: sampleEVP,
 				DepositURL: "/dashboard/deposits/" + sampleEVP, State: state, DepositStatus: "PIX_QRCODE_GENERATED", Error: r})
 		}
+		if st == checkout.StatusPaid {
+			v.PersonalShown = true // an owner's deliberate show
+		} else {
+			v.PersonalAction = "/dashboard/orders/ord-1/personal-data"
+		}
 		pages["order "+string(st)] = OrderPage(v)
 	}
-	deposits := DepositsView{DashPage: dashSample(lang, "deposits"), Listed: true, Pager: Pager{Total: 1, TotalPages: 1, Page: 1, PerPage: 25}}
+	deposits := DepositsView{DashPage: dashSample(lang, "deposits"), Listed: true, Pager: Pager{Total: 1, TotalPages: 1, Page: 1, PerPage: 25},
+		CSVURL: "/dashboard/deposits.csv", CSVFullURL: "/dashboard/deposits.csv?personalData=full"}
 	for i, s := range gatewayclient.DepositStatuses() {
 		deposits.Rows = append(deposits.Rows, DepositRow{ID: sampleEVP, URL: "/d", CreatedAt: at, Amount: 2990, Status: s,
 			Origin: []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey}[i%2],
@@ -124,7 +130,7 @@ func dashboardSamples(lang Lang) map[string]templ.Component {
 			Method: gatewayclient.PaymentMethodPIX, Acquirer: "PIX_SANDBOX", PixKey: &pix, CreatedAt: at, Payer: hs[(i+2)%5], Receiver: hs[i]}
 		pages["withdrawal "+hs[i].Pix.Key] = WithdrawalPage(WithdrawalView{DashPage: dashSample(lang, "withdrawals"), W: w})
 	}
-	pages["settings"] = SettingsPage(SettingsView{DashPage: dashSample(lang, "settings"), Errors: map[string]string{},
+	pages["settings"] = SettingsPage(SettingsView{DashPage: dashSample(lang, "settings"), Errors: map[string]string{}, NotifyPersonalData: true,
 		Deliveries: []DeliveryRow{
 			{ID: "msg_1", Type: "order.paid", Status: "skipped", OrderURL: "/o", CreatedAt: at, Attempts: 1,
 				LastError: "no URL or secret was configured"},

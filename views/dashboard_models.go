@@ -116,6 +116,8 @@ type DepositsView struct {
 	Banner   *GatewayBanner
 	Listed   bool // the gateway answered (Rows and Pager are meaningful)
 	Searched bool // the request carried filters: focus goes to the results
+	// CSVFullURL is the export with documents and phones in full, for the roles that may ("").
+	CSVFullURL string
 }
 
 // WithdrawalRow is one withdrawal of a list.
@@ -141,6 +143,8 @@ type WithdrawalsView struct {
 	Banner   *GatewayBanner
 	Listed   bool
 	Searched bool
+	// CSVFullURL: as DepositsView's.
+	CSVFullURL string
 }
 
 // TimelineEntry is one state of a record's history.
@@ -351,6 +355,10 @@ type OrderView struct {
 	Lines    []OrderLineView
 	Attempts []AttemptView
 	History  []HistoryView
+	// PersonalAction, for a role that may (an owner), is where the form showing the shopper's
+	// document and phone in full posts; PersonalShown: this answer shows them in full.
+	PersonalAction string
+	PersonalShown  bool
 }
 
 // OrderDetail is the order's own fields.
@@ -462,6 +470,8 @@ type SettingsView struct {
 	Shipping     ShippingSettingsView
 	PingAction   string   // POST: send a test notification now
 	Ping         *PingRow // the test notification just sent
+	// NotifyPersonalData: the notifications carry the shopper's personal data (a checkbox).
+	NotifyPersonalData bool
 }
 
 // PingRow is what became of a test notification.

@@ -409,4 +409,12 @@ var dashboardMessages = map[string][2]string{
 	"langname.en":               {"Inglês", "English"},
 	"err.webhook_url.invalid":   {"Informe uma URL https:// num domínio público.", "Enter an https:// URL on a public domain."},
 	"err.frame_origins.invalid": {"Informe origens como https://minhaloja.com.br, uma por linha (até 20).", "Enter origins like https://myshop.com, one per line (up to 20)."},
+
+	// Personal data masked (web/dashboard/personal.go), and in the notifications.
+	"csv.masked_note":                    {"Na exportação, documentos (CPF/CNPJ), telefones e chaves PIX que os contêm vêm mascarados.", "In the export, documents (CPF/CNPJ), phones and the PIX keys holding them are masked."},
+	"csv.export_unmasked":                {"Exportar com os dados completos (fica registrado no log de auditoria)", "Export with the data in full (recorded in the audit log)"},
+	"order.show_personal":                {"Mostrar documento e telefone completos (fica registrado no log de auditoria)", "Show the document and phone in full (recorded in the audit log)"},
+	"order.personal_shown":               {"Documento e telefone completos só nesta página; o log de auditoria registrou que você os viu.", "Document and phone in full on this page only; the audit log recorded that you saw them."},
+	"settings.notify_personal_data":      {"Incluir os dados pessoais do cliente nas notificações", "Include the shopper's personal data in the notifications"},
+	"settings.notify_personal_data_hint": {"Nome, CPF/CNPJ, e-mail, telefone e endereço. Desmarcado, o pedido vai sem eles: envie só o que seu sistema precisa.", "Name, CPF/CNPJ, e-mail, phone and address. Unticked, the order goes without them: send only what your system needs."},
 }

@@ -159,6 +159,8 @@ var teamMessages = map[string][2]string{
 	"audit_action.product.created":            {"Criou um produto", "Created a product"},
 	"audit_action.product.changed":            {"Mudou um produto", "Changed a product"},
 	"audit_action.export":                     {"Exportou", "Exported"},
+	"audit_action.personal_data.shown":        {"Viu documento e telefone completos de um pedido", "Showed an order's document and phone in full"},
+	"audit_action.export.unmasked":            {"Exportou com os dados completos", "Exported with the data in full"},
 
 	// Audit log details that are codes (merchant.DetailCodes).
 	"audit_detail.wrong_password":         {"e-mail ou senha errados", "wrong email or password"},

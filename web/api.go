@@ -46,6 +46,7 @@ type merchantAPI struct {
 	keys          *merchant.Keys        // nil: every request is refused with 401
 	notifications *merchant.DeliveryLog // nil: no notification is listed
 	publicURL     string                // of the sessions' pages
+	audit         *merchant.AuditLog    // nil: data subjects' requests are not recorded
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header
@@ -148,6 +149,14 @@ func bearer(h string) (string, bool) {
 	}
 	token = strings.TrimSpace(token)
 	return token, token != ""
+}
+
+// personalInFull reports whether the answer to r may hold a shopper's document and phone in
+// full: for a write key, the integration that places and fulfils orders; a read key (reports,
+// dashboards of other tools) gets them masked ("***.982.247-**", "(11) *****-4321").
+func personalInFull(r *http.Request) bool {
+	k := apiKeyOf(r)
+	return k != nil && k.Scope == merchant.ScopeWrite
 }
 
 // apiKeyOf returns the API key that authenticated the request.

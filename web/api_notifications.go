@@ -109,6 +109,9 @@ func (a *merchantAPI) getNotification(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
+	if !personalInFull(r) {
+		n.Payload = merchant.MaskPayload(n.Payload)
+	}
 	respond.JSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
 }
 

@@ -185,7 +185,11 @@ func (a *merchantAPI) getSession(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	respond.JSON(w, http.StatusOK, merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL))
+	out := merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL)
+	if !personalInFull(r) {
+		out.Customer = out.Customer.Masked()
+	}
+	respond.JSON(w, http.StatusOK, out)
 }
 
 // getOrder is GET /api/v1/orders/{id}.
@@ -204,7 +208,11 @@ func (a *merchantAPI) orderResource(r *http.Request, o *checkout.Order) merchant
 	if o.SessionID != "" {
 		sess, _ = a.svc.Session(r.Context(), o.SessionID) // metadata only: an order shows without it
 	}
-	return merchant.OrderOf(o, sess)
+	out := merchant.OrderOf(o, sess)
+	if !personalInFull(r) {
+		out.Customer = out.Customer.Masked()
+	}
+	return out
 }
 
 // Pagination of GET /api/v1/orders.

@@ -97,6 +97,7 @@ type env struct {
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
 	keys   *merchant.Keys
+	audit  *merchant.AuditLog // the data subjects' requests made through the API
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -185,6 +186,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// outbox does not run: the tests of package merchant and of the app deliver them).
 	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: store,
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
+	if so.PersonalDataKey, err = checkout.LoadPersonalDataKey(ctx, store, sb.Now()); err != nil {
+		t.Fatal(err)
+	}
 	if o.qrImage {
 		so.QRImage = web.QRImage
 	}
@@ -215,6 +219,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		WebhookQueue:        o.queue,
 		APIKeys:             keys,
 		Notifications:       merchant.NewDeliveryLog(notifications),
+		Audit:               merchant.NewAuditLog(store, 0, sb.Now),
 		MaxStreams:          o.maxStreams,
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,
@@ -238,7 +243,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
-		keys: keys,
+		keys: keys, audit: opts.Audit,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

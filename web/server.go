@@ -135,6 +135,8 @@ type Options struct {
 	// Notifications is the delivery log of the merchant's notifications, read through the API
 	// (nil: the API lists none).
 	Notifications *merchant.DeliveryLog
+	// Audit, when set, records the data subjects' requests made through the API.
+	Audit *merchant.AuditLog
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard
@@ -265,7 +267,7 @@ func New(opts Options) (*Server, error) {
 	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
-		publicURL: opts.PublicURL}
+		publicURL: opts.PublicURL, audit: opts.Audit}
 	s.handler = s.routes(opts, api)
 	return s, nil
 }
@@ -371,6 +373,8 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 				r.Get("/payment-links", api.listLinks)
 				r.Get("/payment-links/{linkID}", api.getLink)
 				r.Patch("/payment-links/{linkID}", api.patchLink)
+				r.Post("/data-subjects/search", api.searchSubject)
+				r.Post("/data-subjects/anonymise", api.anonymiseSubject)
 			})
 		})
 	})

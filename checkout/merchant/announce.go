@@ -27,12 +27,17 @@ type Announcer struct {
 	Clock func() time.Time
 	// Wake, when set, is called once notifications are stored (the outbox's Wake).
 	Wake func()
+	// PersonalData, when set, tells whether the notifications carry the shopper's personal data
+	// (SettingsManager.NotifyPersonalData); without it they do. When it says no, an order's
+	// notification has an empty customer.
+	PersonalData func(ctx context.Context) (bool, error)
 }
 
 var _ checkout.Announcer = (*Announcer)(nil)
 
 // Announce returns one notification per change: type "order." and the state entered, data the
-// order as the API shows it (as it is after the update), timestamp the change's.
+// order as the API shows it (as it is after the update; its customer empty unless PersonalData
+// says the merchant wants it), timestamp the change's.
 func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []checkout.StatusChange) ([]checkout.OutboxMessage, error) {
 	var sess *checkout.Session
 	if o.SessionID != "" && a.Sessions != nil {
@@ -45,6 +50,15 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 			return nil, fmt.Errorf("merchant: reading the order's session: %w", err)
 		}
 	}
+	personal := true
+	if a.PersonalData != nil {
+		p, err := a.PersonalData(ctx)
+		if err != nil {
+			// Sending what the merchant may have turned off is worse than a retried update.
+			return nil, fmt.Errorf("merchant: reading whether notifications carry personal data: %w", err)
+		}
+		personal = p
+	}
 	now := time.Now
 	if a.Clock != nil {
 		now = a.Clock
@@ -55,7 +69,7 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 			continue // a note in the history, not a change of state
 		}
 		typ := EventType(c.To)
-		body, err := notificationBody(o, sess, typ, c.At)
+		body, err := notificationBody(o, sess, typ, c.At, personal)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +83,43 @@ func TestAnnouncer(t *testing.T) {
 	cart.SessionID = ""
 	if out, err := a.Announce(ctx, cart, changes[2:]); err != nil || len(out) != 1 {
 		t.Errorf("a cart's order: %v, %v", out, err)
+	}
+}
+
+// TestAnnouncerPersonalData: the notification carries the shopper's name, document, e-mail,
+// phone and address only when PersonalData says so; otherwise its customer is empty. A setting
+// that cannot be read aborts the update (retried) rather than send what may be off.
+func TestAnnouncerPersonalData(t *testing.T) {
+	ctx := context.Background()
+	changed := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
+	o := paidOrder(changed)
+	o.Customer = checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com", Phone: "11987654321"}
+	o.Address = &checkout.Address{ZipCode: "01310100", Street: "Avenida Paulista", Number: "1000", City: "São Paulo", State: "SP"}
+	changes := []checkout.StatusChange{{From: checkout.StatusAwaitingPayment, To: checkout.StatusPaid, At: changed}}
+	for _, on := range []bool{true, false} {
+		a := &merchant.Announcer{PersonalData: func(context.Context) (bool, error) { return on, nil }}
+		out, err := a.Announce(ctx, o, changes)
+		if err != nil || len(out) != 1 {
+			t.Fatalf("Announce: %v, %v", out, err)
+		}
+		var body struct {
+			Data map[string]json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(out[0].Payload, &body); err != nil {
+			t.Fatal(err)
+		}
+		customer := string(body.Data["customer"])
+		for _, v := range []string{"Maria da Silva", "52998224725", "maria@example.com", "11987654321", "Avenida Paulista", "01310100"} {
+			if got := strings.Contains(string(out[0].Payload), v); got != on {
+				t.Errorf("personal data %v: %q in the payload: %v", on, v, got)
+			}
+		}
+		if !on && customer != "{}" {
+			t.Errorf("customer without personal data: %s", customer)
+		}
+	}
+	a := &merchant.Announcer{PersonalData: func(context.Context) (bool, error) { return false, errors.New("database down") }}
+	if _, err := a.Announce(ctx, o, changes); err == nil {
+		t.Error("Announce without the setting succeeded")
 	}
 }

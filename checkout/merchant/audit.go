@@ -40,6 +40,11 @@ const (
 	AuditLinkCreated     = "link.created"
 	AuditLinkChanged     = "link.changed"
 	AuditExport          = "export"
+	// AuditPersonalShown: an owner showed an order's document and phones in full (object: the
+	// order's number and id).
+	AuditPersonalShown = "personal_data.shown"
+	// AuditExportUnmasked: an owner exported with documents and phones in full.
+	AuditExportUnmasked = "export.unmasked"
 )
 
 // AuditActions lists the actions, for the audit page's filter.
@@ -47,7 +52,8 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
-	AuditLinkCreated, AuditLinkChanged, AuditExport}
+	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise,
+	AuditPersonalShown, AuditExportUnmasked}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

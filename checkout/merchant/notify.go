@@ -77,9 +77,14 @@ type NotificationFilter struct {
 }
 
 // notificationBody is the body of a notification of type typ about o (sess is its checkout
-// session, for the metadata, or nil) at at.
-func notificationBody(o *checkout.Order, sess *checkout.Session, typ string, at time.Time) ([]byte, error) {
-	data, err := json.Marshal(OrderOf(o, sess))
+// session, for the metadata, or nil) at at; without personal, its customer is empty (no name,
+// document, e-mail, phone or address).
+func notificationBody(o *checkout.Order, sess *checkout.Session, typ string, at time.Time, personal bool) ([]byte, error) {
+	order := OrderOf(o, sess)
+	if !personal {
+		order.Customer = Customer{}
+	}
+	data, err := json.Marshal(order)
 	if err != nil {
 		return nil, fmt.Errorf("merchant: encoding the order: %w", err)
 	}

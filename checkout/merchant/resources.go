@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // The JSON of the merchant API and of the notifications' data: one representation of an order
@@ -65,6 +66,49 @@ type Customer struct {
 	Email    string   `json:"email,omitempty"`
 	Phone    string   `json:"phone,omitempty"`
 	Address  *Address `json:"address,omitempty"`
+}
+
+// Masked returns c with its document and phone masked ("***.982.247-**", "(11) *****-4321"),
+// as the API shows them to a read key.
+func (c Customer) Masked() Customer {
+	c.Document, c.Phone = brdoc.MaskDocument(c.Document), brdoc.MaskPhone(c.Phone)
+	return c
+}
+
+// MaskPayload returns the body of a notification (an event whose data is an order) with the
+// customer's document and phone masked (Customer.Masked). A body it cannot read as such comes
+// back as "null": it is shown to someone who may not see it whole.
+func MaskPayload(body []byte) []byte {
+	var ev map[string]json.RawMessage
+	if err := json.Unmarshal(body, &ev); err != nil {
+		return []byte("null")
+	}
+	var data map[string]json.RawMessage
+	if raw, ok := ev["data"]; !ok || json.Unmarshal(raw, &data) != nil {
+		return body // no order in it (a test notification): nothing personal
+	}
+	raw, ok := data["customer"]
+	if !ok {
+		return body
+	}
+	var c Customer
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return []byte("null")
+	}
+	c = c.Masked()
+	b, err := json.Marshal(c)
+	if err != nil {
+		return []byte("null")
+	}
+	data["customer"] = b
+	if ev["data"], err = json.Marshal(data); err != nil {
+		return []byte("null")
+	}
+	out, err := json.Marshal(ev)
+	if err != nil {
+		return []byte("null")
+	}
+	return out
 }
 
 // Address is a shipping address.

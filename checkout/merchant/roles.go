@@ -49,13 +49,18 @@ const (
 	PermUsers         Permission = "users"          // invite, change and remove users; the 2FA requirement
 	PermAudit         Permission = "audit"          // read and export the audit log
 	PermAccount       Permission = "account"        // one's own password, sessions and 2FA
+	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
+	// requests (LGPD: find, export and anonymise everything held about a person), shows an
+	// order's document and phones after a deliberate show (audited) and exports them unmasked;
+	// without it they are masked.
+	PermPersonalData Permission = "personal_data"
 )
 
 // Permissions is the permission table: what each role may do. Nothing else grants a
 // permission.
 var Permissions = map[Role][]Permission{
 	RoleOwner: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount},
+		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData},
 	RoleDeveloper: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport,
 		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount},
 	RoleOperator: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,

@@ -21,6 +21,8 @@ import (
 const (
 	FieldWebhookURL   = "webhook_url"
 	FieldFrameOrigins = "frame_origins"
+	// FieldNotifyPersonalData: whether the notifications carry the shopper's personal data.
+	FieldNotifyPersonalData = "notify_personal_data"
 )
 
 // MaxFrameOrigins bounds the origins of Settings.FrameOrigins.
@@ -42,6 +44,10 @@ type Settings struct {
 	// Shipping is the shipping of physical goods: orders pay it by these settings.
 	Shipping  checkout.Shipping
 	UpdatedAt time.Time
+
+	// NotifyPersonalData: the notifications carry the shopper's personal data (name, document,
+	// e-mail, phones, address). Off for a new install; on for one from before the setting.
+	NotifyPersonalData bool
 }
 
 // SettingsStore keeps the one set of merchant settings.
@@ -101,10 +107,11 @@ type SettingsManager struct {
 	cfg   SettingsConfig
 	now   func() time.Time
 
-	// The frame origins, read on every shopper page, are kept for frameOriginsTTL.
-	mu       sync.Mutex
-	origins  []string
-	originAt time.Time // when origins were read; zero: never
+	// The settings, whose frame origins are read on every shopper page, are kept for
+	// frameOriginsTTL.
+	mu     sync.Mutex
+	read   Settings
+	readAt time.Time // when read was read; zero: never
 }
 
 // frameOriginsTTL is how long FrameOrigins keeps what it read: a change made on another
@@ -115,23 +122,38 @@ const frameOriginsTTL = 5 * time.Second
 // at most every few seconds (the shopper pages ask on every answer). When the store cannot be
 // read it returns what it read last, with the error.
 func (m *SettingsManager) FrameOrigins(ctx context.Context) ([]string, error) {
+	s, err := m.recent(ctx)
+	return s.FrameOrigins, err
+}
+
+// NotifyPersonalData reports whether the notifications carry the shopper's personal data
+// (Settings.NotifyPersonalData), read at most every few seconds as FrameOrigins: for the
+// Announcer, asked at every change of an order.
+func (m *SettingsManager) NotifyPersonalData(ctx context.Context) (bool, error) {
+	s, err := m.recent(ctx)
+	return s.NotifyPersonalData, err
+}
+
+// recent returns the stored settings as read at most frameOriginsTTL ago; when the store
+// cannot be read, what it read last, with the error.
+func (m *SettingsManager) recent(ctx context.Context) (Settings, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.originAt.IsZero() && time.Since(m.originAt) < frameOriginsTTL {
-		return m.origins, nil
+	if !m.readAt.IsZero() && time.Since(m.readAt) < frameOriginsTTL {
+		return m.read, nil
 	}
 	s, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return m.origins, fmt.Errorf("merchant: reading settings: %w", err)
+		return m.read, fmt.Errorf("merchant: reading settings: %w", err)
 	}
-	m.origins, m.originAt = s.FrameOrigins, time.Now()
-	return m.origins, nil
+	m.read, m.readAt = s, time.Now()
+	return s, nil
 }
 
 // forget drops what FrameOrigins keeps, after a change.
 func (m *SettingsManager) forget() {
 	m.mu.Lock()
-	m.originAt = time.Time{}
+	m.readAt = time.Time{}
 	m.mu.Unlock()
 }
 
@@ -195,6 +217,8 @@ func (m *SettingsManager) UpdateShipping(ctx context.Context, sh checkout.Shippi
 type SettingsInput struct {
 	WebhookURL   string   // "" stops notifications (unless configured)
 	FrameOrigins []string // origins such as https://shop.example.com
+	// NotifyPersonalData: the notifications carry the shopper's personal data.
+	NotifyPersonalData bool
 }
 
 // Update validates in and stores it, keeping the signing secret (one is made when the first
@@ -215,6 +239,7 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 			addField(fe, FieldWebhookURL, gatewayclient.CodeURL, err.Error())
 		}
 	}
+	next.NotifyPersonalData = in.NotifyPersonalData
 	next.FrameOrigins = nil
 	seen := map[string]bool{}
 	for _, o := range in.FrameOrigins {

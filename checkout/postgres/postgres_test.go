@@ -493,6 +493,16 @@ func TestMerchantStores(t *testing.T) {
 	})
 }
 
+// TestPersonalData runs the suite of personal data's retention and data subjects' requests,
+// each subtest in a schema of its own.
+func TestPersonalData(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions,
 // each subtest in a schema of its own.
 func TestAccountStores(t *testing.T) {
@@ -633,4 +643,50 @@ func TestWriteBatch(t *testing.T) {
 	if n := count(); n != 2+int(s.MaxConns()) {
 		t.Errorf("%d rows, want %d", n, 2+s.MaxConns())
 	}
+}
+
+// TestSealedSecrets: no text or bytea column of any table holds a secret in clear once sealed
+// (storetest); the dump is a SELECT of every such column of every table of the store's schema.
+func TestSealedSecrets(t *testing.T) {
+	t.Parallel()
+	dbURL := newSchema(t, newDatabase(t))
+	storetest.RunSealed(t, func(t *testing.T) (storetest.SealedStores, func() []byte) {
+		return open(t, dbURL), func() []byte {
+			var all []byte
+			withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
+				rows, err := conn.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
+					WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying', 'bytea', 'json', 'jsonb')`)
+				if err != nil {
+					return err
+				}
+				cols, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]string, error) {
+					var c [2]string
+					return c, r.Scan(&c[0], &c[1])
+				})
+				if err != nil {
+					return err
+				}
+				if len(cols) < 20 {
+					return fmt.Errorf("only %d text columns: the dump misses tables", len(cols))
+				}
+				for _, c := range cols {
+					rows, err := conn.Query(ctx, `SELECT CAST(`+pgx.Identifier{c[1]}.Sanitize()+` AS TEXT) FROM `+pgx.Identifier{c[0]}.Sanitize())
+					if err != nil {
+						return err
+					}
+					vals, err := pgx.CollectRows(rows, pgx.RowTo[*string])
+					if err != nil {
+						return err
+					}
+					for _, v := range vals {
+						if v != nil {
+							all = append(append(all, *v...), '\n')
+						}
+					}
+				}
+				return nil
+			})
+			return all
+		}
+	})
 }

@@ -384,3 +384,45 @@ func run(ctx context.Context, st statement, s sqlstore.Stmt) error {
 	}
 	return s.Affected(n)
 }
+
+// ResealSecrets seals the secrets stored in clear or with an older key (sqlstore's), with
+// SQLite's secure_delete on, so that the space the values it replaces leave is overwritten.
+// When some were in clear (the first start of an install from before sealing), it then
+// rewrites the database (VACUUM: once, and it takes a while on a large one) so that no clear
+// copy left by earlier changes lingers in its free pages, and empties the WAL: afterwards
+// neither the file nor its WAL holds a clear secret. It runs at the program's start, before
+// anything else writes.
+func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
+	clear, err := s.ClearSecrets(ctx)
+	if err != nil {
+		return 0, err
+	}
+	conn, err := s.w.Conn(ctx) // the one writer connection: the pragma applies to the reseal
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: resealing the secrets: %w", err)
+	}
+	_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = ON`)
+	conn.Close()
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: resealing the secrets: %w", err)
+	}
+	n, err := s.Store.ResealSecrets(ctx)
+	conn, cerr := s.w.Conn(ctx)
+	if cerr == nil {
+		_, cerr = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
+		if cerr == nil && err == nil && clear > 0 {
+			_, cerr = conn.ExecContext(ctx, `VACUUM`)
+		}
+		if cerr == nil && n > 0 {
+			_, cerr = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+		}
+		conn.Close()
+	}
+	if err != nil {
+		return 0, err
+	}
+	if cerr != nil {
+		return n, fmt.Errorf("sqlite: resealing the secrets: %w", cerr)
+	}
+	return n, nil
+}

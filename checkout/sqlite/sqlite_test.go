@@ -3,6 +3,9 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -99,6 +102,15 @@ func TestMerchantStores(t *testing.T) {
 	})
 }
 
+// TestPersonalData runs the suite of personal data's retention and data subjects' requests.
+func TestPersonalData(t *testing.T) {
+	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions.
 func TestAccountStores(t *testing.T) {
 	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {
@@ -115,5 +127,25 @@ func TestReports(t *testing.T) {
 		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
 		t.Cleanup(func() { s.Close() })
 		return s
+	})
+}
+
+// TestSealedSecrets: the file and its WAL hold no secret in clear once sealed (storetest).
+func TestSealedSecrets(t *testing.T) {
+	storetest.RunSealed(t, func(t *testing.T) (storetest.SealedStores, func() []byte) {
+		path := filepath.Join(t.TempDir(), "checkout.db")
+		s := open(t, path)
+		t.Cleanup(func() { s.Close() })
+		return s, func() []byte {
+			var all []byte
+			for _, p := range []string{path, path + "-wal"} {
+				b, err := os.ReadFile(p)
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					t.Fatal(err)
+				}
+				all = append(all, b...)
+			}
+			return all
+		}
 	})
 }

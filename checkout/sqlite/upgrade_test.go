@@ -44,3 +44,41 @@ func TestUpgradeFromEveryMigration(t *testing.T) {
 		})
 	}
 }
+
+// TestNotifyPersonalDataAfterUpgrade: a new install's notifications leave the shopper's personal
+// data out; an install from before the setting that has orders but never saved settings (its
+// URL configured) keeps sending it.
+func TestNotifyPersonalDataAfterUpgrade(t *testing.T) {
+	ctx := context.Background()
+	fresh, err := Open(ctx, filepath.Join(t.TempDir(), "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	if set, err := fresh.MerchantSettings(ctx); err != nil || set.NotifyPersonalData {
+		t.Errorf("a new install's settings: %+v, %v; want personal data off", set, err)
+	}
+	file := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := sql.Open("sqlite", fileDSN(file, "foreign_keys(1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	old, _ := storetest.MigrationsUpTo(t, migrations, plan.Component, 60)
+	if err := sqlmigrate.Apply(ctx, db, "", outbox.Plan(outbox.SQLite), old); err != nil {
+		t.Fatal(err)
+	}
+	storetest.InsertSamples(t, db)
+	if _, err := db.ExecContext(ctx, `DELETE FROM merchant_settings`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if set, err := s.MerchantSettings(ctx); err != nil || !set.NotifyPersonalData || set.WebhookURL != "" {
+		t.Errorf("an install with orders, after the upgrade: %+v, %v; want personal data on", set, err)
+	}
+}

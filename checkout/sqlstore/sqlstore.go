@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 )
 
 // Rows is a result being read: what *sql.Rows and pgx.Rows have in common.
@@ -151,6 +152,8 @@ type Store struct {
 	reaching map[checkout.OrderStatus][]string
 	// reports holds a token per report read running (Dialect.ReportReads); nil: no bound.
 	reports chan struct{}
+	// keys seal the secrets the store keeps (sealed.go); nil: kept as they are.
+	keys *sealed.Keys
 }
 
 var _ checkout.Store = (*Store)(nil)

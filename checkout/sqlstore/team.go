@@ -63,9 +63,13 @@ func (s *Store) AcceptInvitation(ctx context.Context, id string, u merchant.User
 		if !used {
 			return merchant.ErrInvitationInvalid
 		}
+		args, err := s.userArgs(u)
+		if err != nil {
+			return err
+		}
 		err = tx.Run(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES (` + userValues + `)
 			ON CONFLICT DO NOTHING`,
-			Args:     userArgs(u),
+			Args:     args,
 			Affected: func(n int64) error { inserted = n == 1; return nil }})
 		if err != nil {
 			return err
@@ -293,7 +297,11 @@ var _ merchant.TOTPStore = (*Store)(nil)
 // EnableTOTP turns on a user's second factor and replaces their recovery codes, in one
 // transaction.
 func (s *Store) EnableTOTP(ctx context.Context, userID, secret string, at time.Time, step int64, codeHashes [][]byte) error {
-	err := s.db.WriteTx(ctx, func(tx Runner) error {
+	secret, err := s.seal(secret)
+	if err != nil {
+		return s.errorf("sealing a TOTP secret: %w", err)
+	}
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
 		found := false
 		stmts := []Stmt{
 			{SQL: `UPDATE dashboard_users SET totp_secret = $2, totp_enabled_at = $3, totp_last_step = $4 WHERE id = $1`,

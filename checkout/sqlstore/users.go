@@ -24,18 +24,26 @@ const userColumns = `id, email, password_hash, created_at, updated_at, role, las
 const userValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10`
 
 // userArgs are the values of userColumns.
-func userArgs(u merchant.User) []any {
+func (s *Store) userArgs(u merchant.User) ([]any, error) {
+	var err error
+	if u.TOTPSecret, err = s.seal(u.TOTPSecret); err != nil {
+		return nil, err
+	}
 	return []any{u.ID, u.Email, u.PasswordHash, ms(u.CreatedAt), ms(u.UpdatedAt), string(u.Role), ms(u.LastSignInAt),
-		u.TOTPSecret, ms(u.TOTPEnabledAt), u.TOTPLastStep}
+		u.TOTPSecret, ms(u.TOTPEnabledAt), u.TOTPLastStep}, nil
 }
 
 // CreateUser stores a new user; a taken e-mail gives merchant.ErrEmailTaken, also when another
 // process inserts it at the same moment (the unique index decides).
 func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
 	inserted := false
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES (` + userValues + `)
+	args, err := s.userArgs(u)
+	if err != nil {
+		return s.errorf("storing user: %w", err)
+	}
+	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_users (` + userColumns + `) VALUES (` + userValues + `)
 		ON CONFLICT DO NOTHING`,
-		Args:     userArgs(u),
+		Args:     args,
 		Affected: func(n int64) error { inserted = n == 1; return nil }})
 	if err != nil {
 		return s.errorf("storing user: %w", err)
@@ -63,7 +71,7 @@ func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.Use
 	var u *merchant.User
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users WHERE ` + where, Args: []any{key},
 		Rows: each(func(r Rows) error {
-			v, err := scanUser(r)
+			v, err := s.scanUser(r)
 			u = &v
 			return err
 		})})
@@ -76,7 +84,7 @@ func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.Use
 	return u, nil
 }
 
-func scanUser(r Rows) (merchant.User, error) {
+func (s *Store) scanUser(r Rows) (merchant.User, error) {
 	var u merchant.User
 	var created, updated, signedIn, totpOn int64
 	var role string
@@ -85,7 +93,9 @@ func scanUser(r Rows) (merchant.User, error) {
 	}
 	u.CreatedAt, u.UpdatedAt, u.LastSignInAt, u.Role = fromMS(created), fromMS(updated), fromMS(signedIn), merchant.Role(role)
 	u.TOTPEnabledAt = fromMS(totpOn)
-	return u, nil
+	var err error
+	u.TOTPSecret, err = s.open(u.TOTPSecret)
+	return u, err
 }
 
 // SetPasswordHash replaces a user's password hash, or returns checkout.ErrNotFound.
@@ -107,7 +117,7 @@ func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
 	var out []merchant.User
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users ORDER BY email ` + s.d.CollateBytes,
 		Rows: each(func(r Rows) error {
-			u, err := scanUser(r)
+			u, err := s.scanUser(r)
 			out = append(out, u)
 			return err
 		})})

@@ -308,7 +308,7 @@ func testSettings(t *testing.T, s MerchantStores) {
 	}
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
 		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
-		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}}
+		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true}
 	if err := s.SaveMerchantSettings(ctx, want); err != nil {
 		t.Fatal(err)
 	}

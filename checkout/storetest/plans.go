@@ -58,12 +58,14 @@ func (rr recordingRunner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error
 // The stores both implement these.
 type indexedStore interface {
 	checkout.Store
+	checkout.PersonalDataStore
 	PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
 }
 
 // RunIndexUse checks that the statements which run all the time on tables that only grow — a
 // cart with its lines (twice an order), orders by checkout session or by merchant reference,
-// the sessions' retention — read them through their (partial) indexes rather than scan them,
+// the sessions' retention, a data subject's orders and the personal data's retention — read them
+// through their (partial) indexes rather than scan them,
 // in the plan a prepared statement gets (no bound value known to the planner). explain returns
 // the plan of a statement with its arguments; fullScan matches, in a plan, a full scan of one
 // of those tables. sweeps adds the retention sweep of checkout sessions: on PostgreSQL the plan
@@ -96,8 +98,21 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 			return err
 		},
 	}
+	// A data subject's request looks their orders up by document or e-mail, in clear or hashed.
+	hasher, err := checkout.NewPersonalDataHasher(make([]byte, checkout.PersonalDataKeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typed := range []string{"529.982.247-25", "maria@example.com.br"} {
+		subj, err := checkout.ParseSubject(typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls["a data subject's orders by "+typed] = func() error { _, err := s.SubjectOrders(ctx, hasher.Match(subj)); return err }
+	}
 	if sweeps {
 		calls["pruning sessions"] = func() error { _, err := s.PruneSessions(ctx, now, 10); return err }
+		calls["anonymising personal data"] = func() error { _, err := s.AnonymiseDue(ctx, now, now, 10, hasher); return err }
 	}
 	for name, call := range calls {
 		rec.mu.Lock()
@@ -111,8 +126,8 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 		rec.mu.Unlock()
 		checked := 0
 		for _, st := range stmts {
-			if !strings.Contains(st.SQL, "session_id =") &&
-				!strings.Contains(st.SQL, "merchant_reference =") && !strings.Contains(st.SQL, "cart_lines") {
+			if !strings.Contains(st.SQL, "session_id =") && !strings.Contains(st.SQL, "merchant_reference =") &&
+				!strings.Contains(st.SQL, "cart_lines") && !strings.Contains(st.SQL, "customer_") {
 				continue
 			}
 			checked++

@@ -149,7 +149,8 @@ func InsertSamples(t testing.TB, db *sql.DB) []string {
 // into the tables written (InsertSamples): every row is still there (the outbox's notification
 // moved to the shared outbox's table), and the store reads the order whole, finds it by its
 // customer's e-mail and a piece of its number (the search indexes were filled with the rows
-// already there), reads the product and the merchant's settings.
+// already there), reads the product and the merchant's settings (whose notifications keep the
+// shopper's personal data: an existing install keeps what it had).
 func CheckSamples(t testing.TB, s checkout.Store, db *sql.DB, written []string) {
 	t.Helper()
 	ctx := context.Background()
@@ -193,7 +194,7 @@ func CheckSamples(t testing.TB, s checkout.Store, db *sql.DB, written []string) 
 		MerchantSettings(ctx context.Context) (merchant.Settings, error)
 	}); ok && had["merchant_settings"] {
 		if set, err := ms.MerchantSettings(ctx); err != nil || set.WebhookURL != "https://erp.loja.example/pix" ||
-			set.WebhookSecret != "whsec_c2VjcmV0" || set.PreviousSecret != "" {
+			set.WebhookSecret != "whsec_c2VjcmV0" || set.PreviousSecret != "" || !set.NotifyPersonalData {
 			t.Errorf("the merchant's settings after the upgrade: %+v, %v", set, err)
 		}
 	}

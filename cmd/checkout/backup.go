@@ -16,7 +16,8 @@ Writes a consistent copy of the checkout's SQLite database (in CHECKOUT_DATA_DIR
 into FILE, which must not exist, while the server runs: every order acknowledged before the
 backup began is in it. FILE holds password hashes and shoppers' personal data (mode 0600).
 Keep with it what the database does not hold: the configuration (the gateway's credentials and
-webhook secret, the merchant webhook secret) and, with the embedded sandbox, the data dir's
+webhook secret, the merchant webhook secret), the secret key (CHECKOUT_SECRET_KEY or the data
+dir's secret.key), without which the secrets sealed in it do not open, and, with the embedded sandbox, the data dir's
 sandbox folder. With PostgreSQL use pg_dump. cmd/checkout/README.md tells more.
 
 Flags:

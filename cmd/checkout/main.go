@@ -6,7 +6,7 @@
 // The same program manages what the server keeps: `go run ./cmd/checkout apikey
 // create|list|revoke` the merchant API's keys, `go run ./cmd/checkout user
 // add|reset-password|list` the dashboard's users, `backup FILE` and `restore FILE` the SQLite
-// database (`go run ./cmd/checkout COMMAND -h` tells more; README.md beside this file, backups). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
+// database, `secret-key new|rotate` the key sealing the secrets kept in the database (`go run ./cmd/checkout COMMAND -h` tells more; README.md beside this file, backups). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
 // the texts that tell the user what to run name the program as it was started.
 package main
 
@@ -55,6 +55,8 @@ var commands = map[string]command{
 	"backup":  {runBackup, "write a consistent copy of the SQLite database while the server runs"},
 	"restore": {runRestore, "replace the SQLite database with a backup (server stopped)"},
 	"user":    {runUser, "add dashboard users, reset their passwords, list them"},
+	"secret-key": {runSecretKey,
+		"make or rotate the key sealing the secrets kept in the database"},
 }
 
 // commandsUsage lists the subcommands for -h.

@@ -35,4 +35,11 @@
 //     canonical 36-character form, lower or upper case hex. Because DICT phone keys always
 //     carry "+55", eleven bare digits are a CPF, never a phone.
 //   - UUID v4: canonical 8-4-4-4-12 hex, version nibble 4, variant 8, 9, a or b.
+//
+// # Masks
+//
+// MaskDocument, MaskPhone and MaskPixKey write a document, a phone and a PIX key for those who
+// need not see them whole: "***.982.247-**", "12.345.***/****-95", "(11) *****-4321". A value
+// already masked stays as it is, and what is not of the kind becomes "***", so a masked value
+// never holds the whole number.
 package brdoc

@@ -1,5 +1,7 @@
 package brdoc
 
+import "strings"
+
 // dddOK reports whether the digits a and b form one of ANATEL's area codes (DDD). A switch
 // rather than a table keeps the package free of package-level variables.
 func dddOK(a, b byte) bool {
@@ -144,4 +146,24 @@ func FormatPhone(s string) string {
 		return "(" + string(d[:2]) + ") " + string(d[2:6]) + "-" + string(d[6:])
 	}
 	return s
+}
+
+// MaskPhone hides a phone number but its area code and last four digits, for showing it to
+// those who need not see it whole: a mobile "(11) 98765-4321" becomes "(11) *****-4321", a
+// landline "(11) 3456-7890" becomes "(11) ****-7890". As MaskDocument, a value that already
+// contains "*" is returned unchanged, an empty value stays empty, and anything else becomes
+// "***", so the result of a non-empty value never holds the number.
+func MaskPhone(s string) string {
+	if s == "" || strings.Contains(s, "*") {
+		return s
+	}
+	p, k := parsePhone(s)
+	d := p.d[:p.n]
+	switch k {
+	case PhoneMobile:
+		return "(" + string(d[:2]) + ") *****-" + string(d[7:])
+	case PhoneLandline:
+		return "(" + string(d[:2]) + ") ****-" + string(d[6:])
+	}
+	return "***"
 }

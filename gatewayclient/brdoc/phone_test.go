@@ -154,3 +154,19 @@ func TestNormalizeAndFormatPhone(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskPhone(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"(11) 98765-4321", "(11) *****-4321"},
+		{"+5511987654321", "(11) *****-4321"},
+		{"11 3456-7890", "(11) ****-7890"},
+		{"(11) *****-4321", "(11) *****-4321"}, // masked already
+		{"12345", "***"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := MaskPhone(tt.in); got != tt.want {
+			t.Errorf("MaskPhone(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -108,3 +108,28 @@ func FormatPixKey(key string, t PixKeyType) string {
 	}
 	return key
 }
+
+// MaskPixKey hides a PIX key that is a document or a phone number (MaskDocument, MaskPhone:
+// "***.456.789-**", "+55 (11) *****-4321"); an e-mail or a random key is returned as it is, as
+// is a key already masked; what is not a key of a known kind becomes "***". t is its kind when known ("" to classify it).
+func MaskPixKey(key string, t PixKeyType) string {
+	if key == "" || strings.Contains(key, "*") {
+		return key
+	}
+	kind, ok := ClassifyPixKey(key)
+	if t == "" && !ok {
+		return "***" // not a key: it might be a document all the same
+	}
+	if t == "" {
+		t = kind
+	}
+	switch {
+	case t == PixKeyCPF || t == PixKeyCNPJ:
+		return MaskDocument(key)
+	case t == PixKeyPhone && ok:
+		return "+55 " + MaskPhone(key)
+	case t == PixKeyPhone:
+		return MaskPhone(key)
+	}
+	return key
+}

@@ -102,3 +102,26 @@ func TestFormatPixKey(t *testing.T) {
 		}
 	}
 }
+
+func TestMaskPixKey(t *testing.T) {
+	tests := []struct {
+		in   string
+		t    PixKeyType
+		want string
+	}{
+		{"529.982.247-25", "", "***.982.247-**"},
+		{"52998224725", PixKeyCPF, "***.982.247-**"},
+		{"+5511987654321", "", "+55 (11) *****-4321"},
+		{"+5511987654321", PixKeyPhone, "+55 (11) *****-4321"},
+		{"maria@example.com", "", "maria@example.com"},
+		{"123e4567-e89b-12d3-a456-426614174000", PixKeyEVP, "123e4567-e89b-12d3-a456-426614174000"},
+		{"***.982.247-**", PixKeyCPF, "***.982.247-**"},
+		{"98765", "", "***"},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if got := MaskPixKey(tt.in, tt.t); got != tt.want {
+			t.Errorf("MaskPixKey(%q, %q) = %q, want %q", tt.in, tt.t, got, tt.want)
+		}
+	}
+}

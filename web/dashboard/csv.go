@@ -32,7 +32,12 @@ const csvWriteWindow = time.Minute
 // embedded), so that deposits made meanwhile are left out; the pages are read by keyset (see
 // csvCursor).
 func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
-	q, f, errs := parseDepositQuery(r.URL.RawQuery)
+	full, allowed, raw := unmaskedExport(r)
+	if !allowed {
+		d.forbidden(w, r)
+		return
+	}
+	q, f, errs := parseDepositQuery(raw)
 	if len(errs) > 0 {
 		d.deposits(w, r) // the form with its errors
 		return
@@ -47,7 +52,7 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	total := -1
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gateway.ListDeposits(ctx, f)
+		p, err := d.exportGateway(full).ListDeposits(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -59,12 +64,17 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
 		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
 	src := &gatewayRows[gatewayclient.Deposit]{header: depositCSVHeader, row: depositCSVRow, cur: cur}
-	gatewayExport(d, w, r, "deposits", format, src, &total)
+	gatewayExport(d, w, r, exportAsked{name: "deposits", format: format, full: full, query: raw}, src, &total)
 }
 
 // withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
 func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
-	q, f, errs := parseWithdrawalQuery(r.URL.RawQuery)
+	full, allowed, raw := unmaskedExport(r)
+	if !allowed {
+		d.forbidden(w, r)
+		return
+	}
+	q, f, errs := parseWithdrawalQuery(raw)
 	if len(errs) > 0 {
 		d.withdrawals(w, r)
 		return
@@ -79,7 +89,7 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	total := -1
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
 		f.EndDate, f.Page = end, page
-		p, err := d.gateway.ListWithdrawals(ctx, f)
+		p, err := d.exportGateway(full).ListWithdrawals(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -91,14 +101,14 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
 		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
 	src := &gatewayRows[gatewayclient.Withdrawal]{header: withdrawalCSVHeader, row: withdrawalCSVRow, cur: cur}
-	gatewayExport(d, w, r, "withdrawals", format, src, &total)
+	gatewayExport(d, w, r, exportAsked{name: "withdrawals", format: format, full: full, query: raw}, src, &total)
 }
 
 // gatewayExport reads the first page of src before anything is written, so that a gateway
 // failing at once gets a proper error page, and delivers the export: at once, or in the
 // background when the gateway counts more than exportThreshold records (total, which the
 // first page sets).
-func gatewayExport[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, name string, format exportFormat,
+func gatewayExport[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, ask exportAsked,
 	src *gatewayRows[T], total *int) {
 	first, err := src.cur.next(r.Context())
 	if err != nil {
@@ -108,11 +118,11 @@ func gatewayExport[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, 
 		if banner != nil {
 			msg = banner.Message
 		}
-		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", respond.Link(r, Path+"/"+name))
+		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", respond.Link(r, Path+"/"+ask.name))
 		return
 	}
 	src.first = first
-	d.deliverExport(w, r, name, format, src, *total)
+	d.deliverExport(w, r, ask, src, *total)
 }
 
 // exportEnd is the endDate of an export: the filter's, or now when it has none or a later one,

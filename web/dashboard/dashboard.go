@@ -25,6 +25,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -65,6 +66,9 @@ type Options struct {
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
+	// SecretKeys, when set, seal what the sessions keep of a secret (a TOTP secret being
+	// enrolled), since the sessions live in the database (nil: kept as they are, for tests).
+	SecretKeys *sealed.Keys
 	// PublicURL is the checkout's public address; https makes the session cookie Secure.
 	PublicURL string
 	// Exports, when set, runs exports of more than ExportThreshold rows (default
@@ -82,12 +86,14 @@ type Dashboard struct {
 	site          *respond.Site
 	svc           *checkout.Service
 	accounts      *merchant.Accounts
-	gateway       Gateway
+	gateway       Gateway                   // masked (personal.go): what every page reads
+	fullGateway   Gateway                   // unmasked: for an owner's unmasked export only
 	settings      *merchant.SettingsManager // nil: no settings page
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
 	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
 	publicURL     string
+	sealer        *sealed.Keys // nil: session secrets kept as they are
 	sessions      *scs.SessionManager
 	handler       http.Handler
 
@@ -108,8 +114,10 @@ func New(opts Options) (*Dashboard, error) {
 		// No cleanup goroutine: it could not be stopped, and a test's sessions die with it.
 		opts.Sessions = memstore.NewWithCleanupInterval(0)
 	}
-	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts, gateway: opts.Gateway,
-		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/")}
+	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
+		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
+		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
+		sealer: opts.SecretKeys}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -186,6 +194,7 @@ func (d *Dashboard) table() []Route {
 		{get, "/", merchant.PermOrdersRead, d.overview},
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
+		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
 		{get, "/products", merchant.PermProductsRead, d.products},
 		{post, "/products", merchant.PermProductsWrite, d.createProduct},
 		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
@@ -217,6 +226,10 @@ func (d *Dashboard) table() []Route {
 		{post, "/account/2fa/confirm", merchant.PermAccount, d.confirmTOTP},
 		{post, "/account/2fa/disable", merchant.PermAccount, d.disableTOTP},
 		{post, "/users/2fa-required", merchant.PermUsers, d.requireTOTP},
+		{get, "/personal-data", merchant.PermPersonalData, d.subjectsPage},
+		{post, "/personal-data", merchant.PermPersonalData, d.searchSubject},
+		{post, "/personal-data/export", merchant.PermPersonalData, d.exportSubject},
+		{post, "/personal-data/anonymise", merchant.PermPersonalData, d.anonymiseSubject},
 	}
 	if d.audit != nil {
 		rt = append(rt,
@@ -281,7 +294,8 @@ var sections = []struct {
 	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
 	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
 	{"settings", merchant.PermSettings},
-	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"account", merchant.PermAccount},
+	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"personal-data", merchant.PermPersonalData},
+	{"account", merchant.PermAccount},
 }
 
 // Session keys of the dashboard.

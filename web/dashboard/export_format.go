@@ -59,13 +59,18 @@ func (f exportFormat) String() string {
 	return formatCSV
 }
 
-// filename is the name of an export of name made at at: "deposits-20261125-153000.csv", or
-// "deposits-excel-20261125-153000.csv", so that the file says which it is.
-func (f exportFormat) filename(name string, at time.Time) string {
+// filename is the name of an export of name made at at: "deposits-20261125-153000.csv",
+// "deposits-excel-20261125-153000.csv", and with "-unmasked" before ".csv" when it holds
+// documents and phones in full, so that the file says what it is wherever it goes.
+func (f exportFormat) filename(name string, at time.Time, unmasked bool) string {
 	if f.excel {
 		name += "-excel"
 	}
-	return name + "-" + at.UTC().Format("20060102-150405") + ".csv"
+	name += "-" + at.UTC().Format("20060102-150405")
+	if unmasked {
+		name += "-unmasked"
+	}
+	return name + ".csv"
 }
 
 // writer starts an export's file on w: the BOM and the separator of Excel, or plain CSV.

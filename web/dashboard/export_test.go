@@ -14,3 +14,6 @@ func MatchRoute(d *Dashboard, method, path string) string {
 	}
 	return rctx.RoutePattern()
 }
+
+// MaskingGateway is the gateway as the dashboard's pages read it (personal.go).
+func MaskingGateway(g Gateway) Gateway { return maskingGateway{g} }

@@ -52,21 +52,32 @@ const maxRunningExports = 3
 // exportRefresh is how often, in seconds, a running export's page refreshes itself.
 const exportRefresh = 2
 
-// deliverExport records the export in the audit log and writes it: as the response when the
-// list counts at most the threshold's rows (or cannot count them, total < 0, or there is no
-// store of background exports), else in the background (startExport).
-func (d *Dashboard) deliverExport(w http.ResponseWriter, r *http.Request, name string, f exportFormat, src rowSource, total int) {
+// exportAsked is an export as the request asked it: the list's name (deposits, withdrawals,
+// audit), the format, whether it holds documents and phones in full (personalData=full, for
+// a role that may), and the query without that parameter.
+type exportAsked struct {
+	name   string
+	format exportFormat
+	full   bool
+	query  string
+}
+
+// deliverExport records the export in the audit log (an unmasked one as such) and writes it:
+// as the response when the list counts at most the threshold's rows (or cannot count them,
+// total < 0, or there is no store of background exports), else in the background
+// (startExport).
+func (d *Dashboard) deliverExport(w http.ResponseWriter, r *http.Request, ask exportAsked, src rowSource, total int) {
 	if d.exports != nil && total > d.exportThreshold {
-		d.startExport(w, r, name, f, src, total)
+		d.startExport(w, r, ask, src, total)
 		return
 	}
-	d.record(r, merchant.AuditExport, name+".csv", r.URL.RawQuery)
-	d.streamExport(w, r, name, f, src)
+	d.recordExport(r, ask.full, ask.name+".csv", ask.query)
+	d.streamExport(w, r, ask, src)
 }
 
 // startExport records a background export for the user, starts its worker, and sends the
 // browser to its page.
-func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, name string, f exportFormat, src rowSource, total int) {
+func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask exportAsked, src rowSource, total int) {
 	ctx := r.Context()
 	u := userOf(r)
 	jobs, err := d.exports.Jobs(ctx, u.ID)
@@ -86,17 +97,19 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, name str
 			views.T(lang, "exports.too_many", maxRunningExports), "", respond.Link(r, Path+"/exports"))
 		return
 	}
-	job, err := d.exports.Create(ctx, merchant.ExportJob{UserID: u.ID, Kind: name, Format: f.String(), Query: r.URL.RawQuery,
-		Total: total})
+	// The job keeps the query as asked (personalData=full included): its file is named by it,
+	// and asking it again asks the same.
+	job, err := d.exports.Create(ctx, merchant.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
+		Query: r.URL.RawQuery, Total: total})
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditExport, name+".csv", r.URL.RawQuery)
+	d.recordExport(r, ask.full, ask.name+".csv", ask.query)
 	d.workers.Add(1)
 	go func() {
 		defer d.workers.Done()
-		d.runExport(job, f, src)
+		d.runExport(job, ask.format, src)
 	}()
 	http.Redirect(w, r, respond.Link(r, Path+"/exports/"+job.ID), http.StatusSeeOther)
 }
@@ -215,6 +228,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 	}
 	q, _ := url.ParseQuery(job.Query)
 	q.Del(paramFormat)
+	q.Del(paramPersonalData)
 	v := views.ExportJobPage{DashPage: d.page(r, job.Kind), Job: d.jobView(r, job), ListURL: respond.Link(r, Path+"/exports"),
 		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold,
 		AgainURL: respond.Link(r, Path+"/"+job.Kind+".csv"+queryPart(job.Query))}
@@ -267,9 +281,11 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 	}
 	defer file.Close()
 	f := exportFormat{excel: job.Format == formatExcel}
+	q, _ := url.ParseQuery(job.Query)
+	unmasked := q.Get(paramPersonalData) == personalDataFull
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(job.Kind, job.CreatedAt)))
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(job.Kind, job.CreatedAt, unmasked)))
 	h.Set("Content-Length", strconv.FormatInt(job.Size, 10))
 	h.Set("X-Content-Type-Options", "nosniff")
 	rc := http.NewResponseController(w)
@@ -298,10 +314,11 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 // handler forever. A failure of the source half-way aborts the response, so that the download
 // fails visibly instead of ending short (an export holds exactly the filtered rows or
 // nothing).
-func (d *Dashboard) streamExport(w http.ResponseWriter, r *http.Request, name string, f exportFormat, src rowSource) {
+func (d *Dashboard) streamExport(w http.ResponseWriter, r *http.Request, ask exportAsked, src rowSource) {
+	name, f := ask.name, ask.format
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(name, time.Now())))
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(name, time.Now(), ask.full)))
 	h.Set("X-Content-Type-Options", "nosniff")
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))

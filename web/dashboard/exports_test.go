@@ -220,6 +220,40 @@ func TestBackgroundExport(t *testing.T) {
 	}
 }
 
+// TestBackgroundExportUnmasked: an owner's export with documents and phones in full runs in
+// the background like any other; its file says so in its name, and the audit log records it
+// as unmasked.
+func TestBackgroundExportUnmasked(t *testing.T) {
+	e, b := signedIn(t, func(o *envOptions) { o.exportThreshold = 150 })
+	e.seed(400, 0)
+	res := b.do(http.MethodGet, "/dashboard/deposits.csv?personalData=full", nil)
+	res.Body.Close()
+	page := res.Header.Get("Location")
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a large unmasked export: %d", res.StatusCode)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, doc := b.get(page)
+		state := doc.Find(testid("export-job")).AttrOr("data-state", "")
+		if state == "ready" {
+			break
+		} else if state != "running" || time.Now().After(deadline) {
+			t.Fatalf("state %q", state)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res = b.do(http.MethodGet, page+"/download", nil)
+	res.Body.Close()
+	if cd := res.Header.Get("Content-Disposition"); res.StatusCode != http.StatusOK || !strings.HasSuffix(cd, `-unmasked.csv"`) {
+		t.Errorf("the unmasked file: %d %q", res.StatusCode, cd)
+	}
+	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditExportUnmasked})
+	if len(entries) != 1 || entries[0].Object != "deposits.csv" {
+		t.Errorf("audit: %+v", entries)
+	}
+}
+
 // TestBackgroundExportFails: a gateway failing half-way ends the job failed, said in words;
 // a job whose server stopped (no heartbeat) reads as interrupted.
 func TestBackgroundExportFails(t *testing.T) {

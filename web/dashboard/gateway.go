@@ -38,6 +38,7 @@ func (d *Dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 		})
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Exports = d.myExports(r)
+	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
 	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
 		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
 	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
@@ -64,6 +65,7 @@ func (d *Dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 		})
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Exports = d.myExports(r)
+	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
 	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
 		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) })
 	d.site.Render(w, r, l.status, views.WithdrawalsPage(v))

@@ -1,13 +1,17 @@
 package dashboard_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +23,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
@@ -49,6 +54,7 @@ type env struct {
 	// (the server's shutdown).
 	exports     *merchant.Exports
 	stopExports context.CancelFunc
+	dbFile      string // the SQLite file, whose secrets are sealed
 }
 
 type envOptions struct {
@@ -93,18 +99,29 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(ctx, t.TempDir()+"/checkout.db")
+	dbFile := t.TempDir() + "/checkout.db"
+	store, err := sqlite.Open(ctx, dbFile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The secrets are sealed, as the program seals them.
+	sealKeys, err := sealed.ParseKeys(sealed.NewKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.UseKeys(sealKeys)
 	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
 		t.Fatal(err)
 	}
 	// The checkout's clock is the sandbox's, so that the exports' end is the sandbox's time.
 	log := slog.New(slog.DiscardHandler)
+	personalKey, err := checkout.LoadPersonalDataKey(ctx, store, sb.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
 		Sessions: store, CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
-		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping})
+		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
 	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
@@ -122,7 +139,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL,
-		Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
+		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +159,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = store.Close()
 	})
 	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
+		dbFile: dbFile,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),
@@ -498,4 +516,18 @@ func totpCode(t testing.TB, secret string, at time.Time) string {
 		t.Fatalf("a TOTP code of %q: %v", secret, err)
 	}
 	return code
+}
+
+// noClearSecret fails when the database file or its WAL holds secret as it is.
+func (e *env) noClearSecret(what, secret string) {
+	e.t.Helper()
+	for _, p := range []string{e.dbFile, e.dbFile + "-wal"} {
+		b, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			e.t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(secret)) {
+			e.t.Errorf("%s holds %s in clear", p, what)
+		}
+	}
 }

@@ -103,9 +103,15 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 		"deposit: Depósito no gateway: Pago" {
 		t.Errorf("the order's history: %s", got)
 	}
-	if text := readerText(doc); !strings.Contains(text, "529.982.247-25") || !strings.Contains(text, "(11) 98765-4321") ||
+	if text := readerText(doc); !strings.Contains(text, "***.982.247-**") || !strings.Contains(text, "(11) *****-4321") ||
 		!strings.Contains(text, "Português (Brasil)") {
 		t.Errorf("the order's customer: %s", text)
+	}
+	// An owner's deliberate show: the document and phone written in full, in this answer only.
+	_, doc = b.post(doc.Find(`form[data-testid="personal-form"]`).AttrOr("action", "-"), url.Values{"csrf_token": {b.csrf()}})
+	if text := readerText(doc.Find(`[data-testid="customer"]`)); !strings.Contains(text, "529.982.247-25") ||
+		!strings.Contains(text, "(11) 98765-4321") {
+		t.Errorf("the order's customer shown in full: %s", text)
 	}
 	_, doc = b.get("/dashboard/orders/" + physical)
 	if text := readerText(doc.Find(`[data-testid="address"]`)); !strings.Contains(text, "01310-100 · Brasil") {

@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -229,8 +230,20 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 	return filterMessage(lang, param, v, 1)
 }
 
-// order is GET /dashboard/orders/{id}: everything known of one order.
-func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
+// order is GET /dashboard/orders/{id}: everything known of one order, the shopper's document
+// and phone masked (an owner has the form that shows them: showPersonalData).
+func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.renderOrder(w, r, false) }
+
+// showPersonalData is POST /dashboard/orders/{id}/personal-data (merchant.PermPersonalData):
+// the order's page with the shopper's document and phone in full, in this answer only, which
+// the audit log records with the order.
+func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) {
+	d.renderOrder(w, r, true)
+}
+
+// renderOrder answers the page of the order of the URL, the shopper's document and phone in
+// full when full (and recorded so in the audit log), else masked.
+func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, full bool) {
 	lang := respond.Lang(r)
 	o, err := d.svc.Order(r.Context(), chi.URLParam(r, "id"))
 	back := respond.Link(r, Path+"/orders")
@@ -242,13 +255,22 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back}
+	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back, PersonalShown: full}
+	customer := o.Customer
+	if full {
+		d.record(r, merchant.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
+	} else {
+		customer = maskCustomer(customer)
+		if can(r, merchant.PermPersonalData) && (customer.Document != o.Customer.Document || customer.Phone != o.Customer.Phone) {
+			v.PersonalAction = respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)+"/personal-data")
+		}
+	}
 	v.Order = views.OrderDetail{ID: o.ID, Number: o.Number, ExternalCode: o.ExternalCode, MerchantReference: o.MerchantReference,
 		SessionID: o.SessionID, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status), Amount: o.Amount,
 		RefundDue: o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
 		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
-		CustomerName: o.Customer.Name, CustomerDocument: o.Customer.Document, CustomerEmail: o.Customer.Email,
-		CustomerPhone: o.Customer.Phone, Shipping: views.ShippingOf(o)}
+		CustomerName: o.Customer.Name, CustomerDocument: customer.Document, CustomerEmail: o.Customer.Email,
+		CustomerPhone: customer.Phone, Shipping: views.ShippingOf(o)}
 	if o.LinkID != "" {
 		// The link's title names it; a link that cannot be read is still linked, by its id.
 		v.Order.LinkTitle, v.Order.LinkURL = o.LinkID, respond.Link(r, linkPath(o.LinkID))

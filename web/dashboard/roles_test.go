@@ -51,6 +51,9 @@ var routeCases = map[string]routeCase{
 	"GET /withdrawals":      {allowed: everyone},
 	"GET /withdrawals/{id}": {allowed: everyone},
 	"GET /withdrawals.csv":  {allowed: everyone},
+	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{}
+	}},
 	"POST /products": {allowed: shopStaff, form: func(*roleFixture) url.Values {
 		return url.Values{checkout.FieldTitle: {"Caneca"}, checkout.FieldUnitPrice: {"39,90"}, "active": {"true"}}
 	}},
@@ -93,8 +96,18 @@ var routeCases = map[string]routeCase{
 	"POST /users/{id}/remove":               {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /users/invitations/{id}/withdraw": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"GET /audit":                            {allowed: integrator},
-	"POST /users/2fa-required":              {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
-	"GET /account":                          {allowed: everyone},
+	"GET /personal-data":                    {allowed: ownersOnly},
+	"POST /personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"529.982.247-25"}}
+	}},
+	"POST /personal-data/export": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"529.982.247-25"}, "format": {"json"}}
+	}},
+	"POST /personal-data/anonymise": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"subject": {"maria@example.com.br"}, "confirm": {"yes"}}
+	}},
+	"POST /users/2fa-required": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
+	"GET /account":             {allowed: everyone},
 	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
 			"password_confirm": {"uma-senha-nova-bem-longa"}}
@@ -164,12 +177,14 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	order := orderID(e.placeOrder())
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/links/{id}":                      link.ID,
 		"/links/{id}/active":               link.ID,
 		"/links/{id}/duplicate":            link.ID,
 		"/links/{id}/poster.svg":           link.ID,
-		"/orders/{id}":                     orderID(e.placeOrder()),
+		"/orders/{id}":                     order,
+		"/orders/{id}/personal-data":       order,
 		"/products/{id}":                   "ebook-receitas-do-cerrado",
 		"/products/{id}/active":            "ebook-receitas-do-cerrado",
 		"/products/{id}/image":             "ebook-receitas-do-cerrado",
@@ -181,6 +196,13 @@ func newRoleFixture(t *testing.T) *roleFixture {
 		"/users/invitations/{id}/withdraw": inv.ID,
 	}}
 	return f
+}
+
+// giveExport makes a ready background export of the user id the {id} of the export routes:
+// a job is only its user's (and owners').
+func (f *roleFixture) giveExport(user string) {
+	job := f.e.readyExport(user, "deposits", "id;amountBRL\r\nx;1,00\r\n")
+	f.ids["/exports/{id}"], f.ids["/exports/{id}/download"] = job, job
 }
 
 // path is the URL of a route pattern with its {id} filled in.
@@ -224,8 +246,7 @@ func TestRolesOnEveryRoute(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.ids["/account/sessions/{id}/end"] = other
-			job := f.e.readyExport(u.ID, "deposits", "id;amountBRL\r\nx;1,00\r\n")
-			f.ids["/exports/{id}"], f.ids["/exports/{id}/download"] = job, job
+			f.giveExport(u.ID)
 			routes := served(t, f.e.board)
 			if len(routes) < len(routeCases)+len(publicRoutes) {
 				t.Fatalf("the router serves only %d routes: %v", len(routes), routes)
@@ -307,10 +328,12 @@ func TestPermissionTable(t *testing.T) {
 		not  []merchant.Permission
 	}{
 		{merchant.RoleOwner, nil},
-		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers}},
-		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
+			merchant.PermPersonalData}},
+		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
+			merchant.PermAudit, merchant.PermPersonalData}},
 		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit}},
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData}},
 	} {
 		for _, p := range merchant.Permissions[merchant.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

@@ -50,11 +50,13 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 		v.OverlapUntil = eff.PreviousUntil
 	}
 	v.FrameOrigins = strings.Join(eff.FrameOrigins, "\n")
+	v.NotifyPersonalData = eff.NotifyPersonalData
 	if typed != nil {
 		if !v.URLFromConfig {
 			v.WebhookURL = typed.WebhookURL
 		}
 		v.FrameOrigins = strings.Join(typed.FrameOrigins, "\n")
+		v.NotifyPersonalData = typed.NotifyPersonalData
 	}
 	keys, err := d.keys.List(ctx)
 	errs = append(errs, err)
@@ -86,7 +88,8 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 // saveSettings is POST /dashboard/settings: the notification URL and the framing origins (one
 // per line). Every problem is shown beside its field, with what was typed kept.
 func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
-	in := merchant.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(merchant.FieldWebhookURL))}
+	in := merchant.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(merchant.FieldWebhookURL)),
+		NotifyPersonalData: r.PostForm.Get(merchant.FieldNotifyPersonalData) == "true"}
 	for line := range strings.SplitSeq(r.PostForm.Get(merchant.FieldFrameOrigins), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			in.FrameOrigins = append(in.FrameOrigins, line)
@@ -118,6 +121,10 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	if b, a := strings.Join(before.FrameOrigins, " "), strings.Join(after.FrameOrigins, " "); b != a {
 		changes = append(changes, merchant.AuditChange(merchant.FieldFrameOrigins, b, a))
+	}
+	if before.NotifyPersonalData != after.NotifyPersonalData {
+		changes = append(changes, merchant.AuditChange(merchant.FieldNotifyPersonalData,
+			strconv.FormatBool(before.NotifyPersonalData), strconv.FormatBool(after.NotifyPersonalData)))
 	}
 	d.record(r, merchant.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
 	respond.Redirect(w, r, Path+"/settings?done=saved")

@@ -366,7 +366,7 @@ func (d *Dashboard) auditCSV(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.deliverExport(w, r, "audit", format, src, -1)
+	d.deliverExport(w, r, exportAsked{name: "audit", format: format, query: r.URL.RawQuery}, src, -1)
 }
 
 // auditRows are the rows of an export of the audit log, the first page read.

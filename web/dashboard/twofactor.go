@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -114,7 +116,7 @@ func (d *Dashboard) totpView(r *http.Request, v *views.AccountView) {
 		v.RecoveryLeft, _ = d.accounts.RecoveryCodesLeft(ctx, u.ID)
 		return
 	}
-	secret, link := d.sessions.GetString(ctx, sessEnrolment), d.sessions.GetString(ctx, sessEnrolmentURL)
+	secret, link := d.sessionSecret(ctx, sessEnrolment), d.sessionSecret(ctx, sessEnrolmentURL)
 	if secret == "" || link == "" {
 		return
 	}
@@ -153,8 +155,14 @@ func (d *Dashboard) startTOTP(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.sessions.Put(r.Context(), sessEnrolment, en.Secret)
-	d.sessions.Put(r.Context(), sessEnrolmentURL, en.URL)
+	if err := d.putSessionSecret(r.Context(), sessEnrolment, en.Secret); err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	if err := d.putSessionSecret(r.Context(), sessEnrolmentURL, en.URL); err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
 	respond.Redirect(w, r, Path+"/account#totp")
 }
 
@@ -163,7 +171,7 @@ func (d *Dashboard) startTOTP(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
-	secret := d.sessions.GetString(ctx, sessEnrolment)
+	secret := d.sessionSecret(ctx, sessEnrolment)
 	if secret == "" || u.TOTPEnabled() {
 		respond.Redirect(w, r, Path+"/account")
 		return
@@ -233,4 +241,31 @@ func boolText(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// putSessionSecret keeps a secret (a TOTP secret being enrolled, its otpauth URL) in the session,
+// sealed with the secret keys: the sessions live in the database.
+func (d *Dashboard) putSessionSecret(ctx context.Context, key, v string) error {
+	if d.sealer != nil {
+		var err error
+		if v, err = d.sealer.SealString(v); err != nil {
+			return err
+		}
+	}
+	d.sessions.Put(ctx, key, v)
+	return nil
+}
+
+// sessionSecret is what putSessionSecret kept, "" when there is none or it no longer opens
+// (sealed with a key since removed: the enrolment starts again).
+func (d *Dashboard) sessionSecret(ctx context.Context, key string) string {
+	v := d.sessions.GetString(ctx, key)
+	if d.sealer == nil || !sealed.IsSealed(v) {
+		return v
+	}
+	plain, err := d.sealer.OpenString(v)
+	if err != nil {
+		return ""
+	}
+	return plain
 }

@@ -23,6 +23,7 @@ func enrolTOTP(t *testing.T, e *env, b *browser, csrf string) (string, []string)
 	if secret == "" || !strings.HasPrefix(doc.Find(testid("totp-qr")).AttrOr("src", ""), "data:image/png;base64,") {
 		t.Fatal("the enrolment shows no secret or no QR code")
 	}
+	e.noClearSecret("the TOTP secret being enrolled (in the session)", secret)
 	res, doc := b.post("/dashboard/account/2fa/confirm", url.Values{"code": {"000000"}, "csrf_token": {csrf}})
 	if res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("a wrong first code: %d", res.StatusCode)
@@ -33,6 +34,7 @@ func enrolTOTP(t *testing.T, e *env, b *browser, csrf string) (string, []string)
 	if res.StatusCode != http.StatusOK || len(codes) != 10 {
 		t.Fatalf("confirmation: %d, %d recovery codes", res.StatusCode, len(codes))
 	}
+	e.noClearSecret("the TOTP secret", secret)
 	return secret, codes
 }
 

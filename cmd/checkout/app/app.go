@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -36,6 +37,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
@@ -81,9 +83,13 @@ type closingStore interface {
 	merchant.UserSessionStore
 	merchant.TOTPStore
 	merchant.ExportStore
+	checkout.PersonalDataStore
 	Sessions() merchant.SessionStore
 	// Outbox returns the notifications' outbox in the store's database.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
+	// UseKeys and ResealSecrets: the secrets kept in the database are sealed (checkout/sealed).
+	UseKeys(k *sealed.Keys)
+	ResealSecrets(ctx context.Context) (int, error)
 	Close() error
 }
 
@@ -180,6 +186,18 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	}
 	a.store = store
 	closers = append(closers, store.Close)
+	// Secrets still in clear (an install from before sealing) or sealed with a key that is no
+	// longer the first (a rotation) are sealed with the first key now; a secret no key given
+	// opens stops the start.
+	sealKeys, err := secretKeys(cfg) // the store's (the key file exists now), for the dashboard's sessions
+	if err != nil {
+		return nil, err
+	}
+	if n, err := store.ResealSecrets(ctx); err != nil {
+		return nil, fmt.Errorf("app: secret key: %w", err)
+	} else if n > 0 {
+		log.Info("secrets sealed with the first secret key", "count", n)
+	}
 	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
 		return nil, fmt.Errorf("app: seeding the catalogue: %w", err)
 	}
@@ -242,6 +260,11 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	// Every change reaches this process's snapshots and live pages: on SQLite this process
 	// makes them all; on PostgreSQL the database announces those of the other instances
 	// (checkout.ChangeFeed, followed in Serve).
+	// The key of the personal data's hashes is made at the first start and kept in the database.
+	personalKey, err := checkout.LoadPersonalDataKey(ctx, store, time.Now())
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
 	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    cfg.PublicURL,
 		MerchantName: cfg.MerchantName,
@@ -257,6 +280,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Observer:     a.domainObserver(),
 
 		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
+		PersonalDataKey:       personalKey,
 	})
 	if err := a.setupAccounts(ctx); err != nil {
 		return nil, err
@@ -280,6 +304,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
 		Sessions:      store.Sessions(),
+		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
 		Context:       exportsCtx,
@@ -310,6 +335,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		APIKeys:             a.merchant.keys,
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
+		Audit:               a.audit,
 		Dashboard:           dash,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
@@ -363,18 +389,66 @@ func cepProvider(cfg Config) cep.Provider {
 // openStore opens the configured store: PostgreSQL when a database URL is set (several
 // instances may share it), else SQLite in the data dir.
 func openStore(ctx context.Context, cfg Config) (closingStore, error) {
+	return openStoreWith(ctx, cfg, secretKeys)
+}
+
+// openStoreWith is openStore with the secret keys keys gives (nil keys: none).
+func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error)) (closingStore, error) {
+	k, err := keys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var st closingStore
 	if cfg.DatabaseURL != "" {
-		st, err := postgres.Open(ctx, cfg.DatabaseURL)
+		pg, err := postgres.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
 			return nil, fmt.Errorf("app: opening the PostgreSQL store: %w", err)
 		}
-		return st, nil
+		st = pg
+	} else {
+		sq, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
+		if err != nil {
+			return nil, fmt.Errorf("app: opening the store: %w", err)
+		}
+		st = sq
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
-	if err != nil {
-		return nil, fmt.Errorf("app: opening the store: %w", err)
+	if k != nil {
+		st.UseKeys(k)
 	}
 	return st, nil
+}
+
+// secretKeys are the keys sealing the secrets of the database: CHECKOUT_SECRET_KEY's, else
+// those of the key file of the data dir, made (mode 0600) when there is none. A key file that
+// others may read stops the start, saying so.
+func secretKeys(cfg Config) (*sealed.Keys, error) {
+	if cfg.SecretKey != "" {
+		k, err := sealed.ParseKeys(cfg.SecretKey)
+		if err != nil {
+			return nil, &ConfigError{Var: "CHECKOUT_SECRET_KEY", Msg: err.Error()}
+		}
+		return k, nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return nil, fmt.Errorf("app: data dir: %w", err)
+	}
+	k, _, err := sealed.LoadOrCreateFile(filepath.Join(cfg.DataDir, sealed.FileName))
+	if err != nil {
+		return nil, fmt.Errorf("app: secret key: %w", err)
+	}
+	return k, nil
+}
+
+// existingSecretKeys are the secret keys for the commands: CHECKOUT_SECRET_KEY's, else the key
+// file the server made; without either, none (a command never makes a key the server would not
+// know: one that needs a sealed secret then says that no key was given).
+func existingSecretKeys(cfg Config) (*sealed.Keys, error) {
+	if cfg.SecretKey == "" {
+		if _, err := os.Stat(filepath.Join(cfg.DataDir, sealed.FileName)); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	return secretKeys(cfg)
 }
 
 // sandboxCredentials picks the checkout's client id, secret and webhook secret on the embedded
@@ -507,9 +581,11 @@ func (a *App) Serve(ctx context.Context) error {
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
 
-	// Abandoned carts, old webhook ids and long-expired sessions without an order go, in small batches.
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
+	// past their personal data's retention are anonymised, in small batches.
 	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
-		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log})
+		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
 	a.bg.Add(1)
 	go func() {
 		defer a.bg.Done()

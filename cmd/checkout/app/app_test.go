@@ -51,6 +51,10 @@ func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
 	if mod != nil {
 		mod(&cfg)
 	}
+	if cfg.DatabaseURL != "" && cfg.SecretKey == "" {
+		// Instances sharing a PostgreSQL database share its secret key (each has its own data dir).
+		cfg.SecretKey = postgresSecretKey
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

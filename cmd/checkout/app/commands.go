@@ -17,12 +17,12 @@ func openExisting(ctx context.Context, cfg Config) (st closingStore, err error) 
 		if err := checkPostgresSchema(ctx, cfg.DatabaseURL); err != nil {
 			return nil, err
 		}
-		return openStore(ctx, cfg)
+		return openStoreWith(ctx, cfg, existingSecretKeys)
 	}
 	if _, err := existingSQLite(cfg); err != nil {
 		return nil, err
 	}
-	return openStore(ctx, cfg)
+	return openStoreWith(ctx, cfg, existingSecretKeys)
 }
 
 // checkPostgresSchema makes sure the database at url holds the checkout's tables (its

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -102,6 +103,9 @@ type Config struct {
 	// AuditRetention (CHECKOUT_RETENTION_AUDIT) is how long the dashboard's audit log keeps an
 	// entry.
 	AuditRetention time.Duration
+	// PersonalDataRetention (CHECKOUT_RETENTION_PERSONAL_DATA) is how long an order keeps its
+	// shopper's personal data once in a final state; then they are anonymised.
+	PersonalDataRetention time.Duration
 
 	// ReconcileInterval is the reconciler's pass interval; 0 or less turns the reconciler off.
 	ReconcileInterval time.Duration
@@ -137,6 +141,11 @@ type Config struct {
 	Command string
 	// LogOutput receives the JSON logs; nil discards them.
 	LogOutput io.Writer
+
+	// SecretKey (CHECKOUT_SECRET_KEY) seals the secrets kept in the database: base64 keys of 32
+	// bytes separated by commas, the sealing one first (the others still open what they sealed,
+	// and every start reseals with the first). Empty: the key file of the data dir.
+	SecretKey string
 
 	// fromFlags names the flag of each variable whose value came from the command line.
 	fromFlags map[string]string
@@ -179,6 +188,8 @@ func Defaults() Config {
 		SessionRetention:    checkout.DefaultSessionRetention,
 		AuditRetention:      merchant.DefaultAuditRetention,
 		WebhooksEnabled:     true,
+
+		PersonalDataRetention: checkout.DefaultPersonalDataRetention,
 	}
 }
 
@@ -205,9 +216,9 @@ func settings() []setting {
 	}
 	duration := func(dst func(c *Config) *time.Duration) func(c *Config, v string) error {
 		return func(c *Config, v string) error {
-			d, err := time.ParseDuration(strings.TrimSpace(v))
+			d, err := parseDays(strings.TrimSpace(v))
 			if err != nil || d < time.Hour {
-				return errors.New("must be a duration of at least an hour, such as 168h")
+				return errors.New("must be a duration of at least an hour, such as 168h or 365d")
 			}
 			*dst(c) = d
 			return nil
@@ -247,12 +258,20 @@ func settings() []setting {
 		{"CHECKOUT_MERCHANT_API_KEY", "merchant-api-key", "a merchant API key accepted in addition to the dashboard's", str(func(c *Config) *string { return &c.MerchantAPIKey })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_URL", "merchant-webhook-url", "where merchant notifications go (https, or http on loopback); wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookURL })},
 		{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "merchant-webhook-secret", "the whsec_ secret signing merchant notifications; wins over the dashboard's", str(func(c *Config) *string { return &c.MerchantWebhookSecret })},
+		{"CHECKOUT_SECRET_KEY", "secret-key", "base64 key(s) sealing the secrets kept in the database, the newest first, comma-separated (default: the file secret.key of the data dir, made at the first start)", func(c *Config, v string) error {
+			if _, err := sealed.ParseKeys(v); err != nil {
+				return err
+			}
+			c.SecretKey = v
+			return nil
+		}},
 		{"CHECKOUT_DEMO_ADDR", "demo-addr", "where the sandbox's demo merchant page listens, a second origin (off: none; default 127.0.0.1 and the port after CHECKOUT_ADDR's)", str(func(c *Config) *string { return &c.DemoAddr })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
 		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
 		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
 		{"CHECKOUT_RETENTION_SESSIONS", "retention-sessions", "how long after its expiry a checkout session without an order is kept", duration(func(c *Config) *time.Duration { return &c.SessionRetention })},
 		{"CHECKOUT_RETENTION_AUDIT", "retention-audit", "how long the dashboard's audit log keeps an entry", duration(func(c *Config) *time.Duration { return &c.AuditRetention })},
+		{"CHECKOUT_RETENTION_PERSONAL_DATA", "retention-personal-data", "how long an order keeps its shopper's personal data once paid, expired, failed or refunded (then anonymised)", duration(func(c *Config) *time.Duration { return &c.PersonalDataRetention })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < 0 {
@@ -339,6 +358,21 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },
 	"CHECKOUT_CONNS_PER_PEER":        func(c Config) string { return formatCount(c.ConnsPerPeer) },
 	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.String() },
+
+	"CHECKOUT_RETENTION_PERSONAL_DATA": func(c Config) string { return c.PersonalDataRetention.String() },
+}
+
+// parseDays reads a duration as time.ParseDuration does, or a whole number of days ("365d"),
+// the unit retentions are thought in.
+func parseDays(v string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 100*365 {
+			return 0, errors.New("not a number of days")
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(v)
 }
 
 // formatCount writes a count setting as it is read: a number, or off.

@@ -261,3 +261,24 @@ func TestLoadSandboxRateLimitErrors(t *testing.T) {
 		t.Errorf("a real gateway without the sandbox limit: %v", err)
 	}
 }
+
+// TestPersonalDataRetention: a year by default; days or hours as typed; less than an hour, or
+// not a duration, names the variable.
+func TestPersonalDataRetention(t *testing.T) {
+	c, err := Load(envOf(nil), nil)
+	if err != nil || c.PersonalDataRetention != 365*24*time.Hour {
+		t.Fatalf("default: %v, %v", c.PersonalDataRetention, err)
+	}
+	for v, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "2160h": 90 * 24 * time.Hour} {
+		c, err := Load(envOf(map[string]string{"CHECKOUT_RETENTION_PERSONAL_DATA": v}), nil)
+		if err != nil || c.PersonalDataRetention != want {
+			t.Errorf("%s: %v, %v", v, c.PersonalDataRetention, err)
+		}
+	}
+	for _, v := range []string{"10m", "soon", "-3d", "0d"} {
+		_, err := Load(envOf(map[string]string{"CHECKOUT_RETENTION_PERSONAL_DATA": v}), nil)
+		if err == nil || !strings.Contains(err.Error(), "CHECKOUT_RETENTION_PERSONAL_DATA") {
+			t.Errorf("%s: %v", v, err)
+		}
+	}
+}

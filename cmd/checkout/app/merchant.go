@@ -51,7 +51,7 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		return fmt.Errorf("app: %w", err)
 	}
 	// Notifications are made, and first due, on real time: the outbox's, which signs them.
-	m.announcer = &merchant.Announcer{Sessions: a.store, Wake: m.outbox.Wake}
+	m.announcer = &merchant.Announcer{Sessions: a.store, Wake: m.outbox.Wake, PersonalData: m.settings.NotifyPersonalData}
 	m.log = merchant.NewDeliveryLog(m.outbox)
 
 	keys := merchant.KeysOptions{ConfiguredKey: a.cfg.MerchantAPIKey}

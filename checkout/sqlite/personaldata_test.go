@@ -1,0 +1,110 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
+)
+
+// TestAnonymisedRowsHoldNoPersonalData reads the database's own rows after an order is
+// anonymised: its row, its row of the search index (FTS5), its attempt's transaction request
+// and its notification's body in the delivery log hold none of the shopper's name, e-mail,
+// phone, address or full document, and the index finds nothing by them; the amount and the
+// end-to-end id are still there.
+func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	s := open(t, path)
+	defer s.Close()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	o := storetest.NewOrder("raw-" + checkout.NewID())
+	o.CreatedAt, o.UpdatedAt = now.Add(-400*24*time.Hour), now.Add(-400*24*time.Hour)
+	o.Attempts[0].Request = []byte(`{"amount":11880,"paymentMethod":"PIX","idempotencyKey":"` + o.Attempts[0].IdempotencyKey +
+		`","customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","mobilePhone":"11987654321","ip":"203.0.113.7"},` +
+		`"address":{"zipCode":"01310100","street":"Avenida Paulista","number":"1000"}}`)
+	if _, _, err := s.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	o.Status, o.PaidAt = checkout.StatusPaid, o.UpdatedAt
+	o.Attempts[0].State, o.Attempts[0].TransactionID, o.Attempts[0].EndToEnd = checkout.AttemptPaid, "tx-raw", "E12345678202611251200abcdefghijk"
+	o.History = append(o.History, checkout.StatusChange{From: checkout.StatusPending, To: checkout.StatusPaid, At: o.UpdatedAt,
+		Reason: checkout.Reason{Code: checkout.ReasonDeposit}})
+	body := fmt.Sprintf(`{"type":"order.paid","timestamp":"2025-10-21T12:00:00.000Z","data":{"id":%q,"amount":11880,`+
+		`"customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","phone":"+5511987654321",`+
+		`"address":{"street":"Avenida Paulista","zipCode":"01310-100"}}}}`, o.ID)
+	if err := s.UpdateOrder(ctx, o, checkout.OutboxMessage{ID: "msg_raw", OrderID: o.ID, Type: "order.paid", Payload: []byte(body),
+		CreatedAt: o.UpdatedAt}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows := func(q string, args ...any) string {
+		t.Helper()
+		rs, err := db.Query(q, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		defer rs.Close()
+		cols, _ := rs.Columns()
+		var all strings.Builder
+		for rs.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rs.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vals {
+				fmt.Fprintf(&all, "%s|", v)
+			}
+			all.WriteString("\n")
+		}
+		return all.String()
+	}
+	const match = `SELECT rowid FROM order_search_text WHERE order_search_text MATCH $1`
+	const terms = `"Silva" OR "maria@exa" OR "9982247"`
+	if rows(match, terms) == "" {
+		t.Fatal("the search index does not find the order before: the check below would prove nothing")
+	}
+	key, err := checkout.LoadPersonalDataKey(ctx, s, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := checkout.NewPersonalDataHasher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 10, h); err != nil || len(ids) != 1 || ids[0] != o.ID {
+		t.Fatalf("AnonymiseDue = %v, %v", ids, err)
+	}
+
+	raw := rows(`SELECT * FROM orders WHERE id = $1`, o.ID) +
+		rows(`SELECT * FROM order_search_text WHERE rowid = (SELECT id FROM order_search WHERE order_id = $1)`, o.ID) +
+		rows(`SELECT * FROM attempts WHERE order_id = $1`, o.ID) +
+		rows(`SELECT * FROM webhook_deliveries WHERE record_id = $1`, o.ID)
+	for _, p := range []string{"Maria", "Silva", "maria@", "52998224725", "987654321", "Paulista", "01310", "203.0.113.7"} {
+		if strings.Contains(raw, p) {
+			t.Errorf("the anonymised order's rows still hold %q:\n%s", p, raw)
+		}
+	}
+	for _, kept := range []string{"11880", "E12345678202611251200abcdefghijk", "tx-raw", "***.982.247-**"} {
+		if !strings.Contains(raw, kept) {
+			t.Errorf("the anonymised order's rows lost %q:\n%s", kept, raw)
+		}
+	}
+	if found := rows(match, terms); found != "" {
+		t.Errorf("the search index still finds the anonymised order by its shopper's data: %s", found)
+	}
+}

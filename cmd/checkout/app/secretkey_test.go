@@ -1,0 +1,166 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+)
+
+// postgresSecretKey is the CHECKOUT_SECRET_KEY of the tests' instances on PostgreSQL.
+var postgresSecretKey = sealed.NewKey()
+
+// newApp is app.New on a fresh listener, for a start expected to fail.
+func newApp(t *testing.T, cfg app.Config) error {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(context.Background(), cfg, ln)
+	if err == nil {
+		a.Close()
+	}
+	ln.Close()
+	return err
+}
+
+// TestSecretKeyFile: the first start makes the data dir's key file with mode 0600 and seals the
+// notification secret with it (the database file holds neither it nor a gateway credential in
+// clear); a key file others
+// may read, or another key than the one that sealed the database, stops the start in words;
+// a rotation (a new key first, the old one after it) reseals at the next start.
+func TestSecretKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	r := start(t, func(c *app.Config) { c.DataDir = dir })
+	keyFile := filepath.Join(dir, sealed.FileName)
+	info, err := os.Stat(keyFile)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("key file: %v %v", info, err)
+	}
+	eff, err := r.app.MerchantSettings().Update(t.Context(), merchant.SettingsInput{WebhookURL: "https://loja.example.com/hooks"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := eff.WebhookSecret
+	r.placeOrder() // its notifications wait in the delivery log, signed when sent
+	r.stop()
+	if err := r.app.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := os.ReadFile(filepath.Join(dir, "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(db, []byte(strings.TrimPrefix(secret, "whsec_"))) {
+		t.Error("the database file (settings, delivery log) holds the notification secret in clear")
+	}
+	// The gateway's credentials (the embedded sandbox's, made at the first start) are never in
+	// the database.
+	for _, f := range []string{"client-secret", "webhook-secret"} {
+		cred, err := os.ReadFile(filepath.Join(dir, "sandbox", f))
+		if err != nil || len(bytes.TrimSpace(cred)) < 16 {
+			t.Fatalf("the sandbox's %s: %v", f, err)
+		}
+		if bytes.Contains(db, bytes.TrimPrefix(bytes.TrimSpace(cred), []byte("whsec_"))) {
+			t.Errorf("the database file holds the gateway's %s", f)
+		}
+	}
+
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", dir, "-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another key than the one that sealed the database.
+	wrong := cfg
+	wrong.SecretKey = sealed.NewKey()
+	err = newApp(t, wrong)
+	if err == nil || !strings.Contains(err.Error(), "sealed with key id") || !strings.Contains(err.Error(), "give the key it was sealed with") {
+		t.Errorf("start with the wrong key: %v", err)
+	}
+	// A key file others may read.
+	if err := os.Chmod(keyFile, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := newApp(t, cfg); err == nil || !strings.Contains(err.Error(), "may be read by others (mode 0640)") {
+		t.Errorf("start with a key file others may read: %v", err)
+	}
+	if err := os.Chmod(keyFile, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Rotation: a new key first; the restart reseals, the old key still listed.
+	id, err := sealed.Rotate(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := start(t, func(c *app.Config) { c.DataDir = dir })
+	got, err := r2.app.MerchantSettings().Get(t.Context())
+	if err != nil || got.WebhookSecret != secret {
+		t.Fatalf("the secret after the rotation: %v", err)
+	}
+	r2.stop()
+	r2.app.Close()
+	db, _ = os.ReadFile(filepath.Join(dir, "checkout.db"))
+	if !bytes.Contains(db, []byte(sealed.Prefix+id+":")) {
+		t.Error("nothing in the database is sealed with the new key")
+	}
+}
+
+// TestInstancesShareTheSecretKey: on one PostgreSQL database, an instance given another
+// secret key than the first one's refuses to start, even before any secret is stored, rather
+// than seal secrets the other instances cannot open.
+func TestInstancesShareTheSecretKey(t *testing.T) {
+	dbURL := postgresDatabase(t)
+	start(t, func(c *app.Config) { c.DatabaseURL = dbURL })
+	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DatabaseURL, cfg.SecretKey = dbURL, sealed.NewKey()
+	if err := newApp(t, cfg); err == nil || !strings.Contains(err.Error(), "sealed with key id") {
+		t.Errorf("an instance with another key: %v", err)
+	}
+	cfg.SecretKey = postgresSecretKey // the first instance's
+	if err := newApp(t, cfg); err != nil {
+		t.Errorf("an instance with the same key: %v", err)
+	}
+}
+
+// TestUpgradeSealsTheSecrets: an install from before sealing (its notification secret in clear
+// in checkout.db) starts with the secret sealed, still signing with it, and the file holds it no
+// more.
+func TestUpgradeSealsTheSecrets(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "whsec_c2VjcmV0IGZyb20gYmVmb3JlIHNlYWxpbmc="
+	old, err := sqlite.Open(context.Background(), filepath.Join(dir, "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.SaveMerchantSettings(context.Background(), merchant.Settings{WebhookURL: "https://loja.example.com/hooks",
+		WebhookSecret: secret}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	r := start(t, func(c *app.Config) { c.DataDir = dir })
+	got, err := r.app.MerchantSettings().Get(t.Context())
+	if err != nil || got.WebhookSecret != secret {
+		t.Fatalf("the secret after the upgrade: %v", err)
+	}
+	r.stop()
+	r.app.Close()
+	db, err := os.ReadFile(filepath.Join(dir, "checkout.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(db, []byte(strings.TrimPrefix(secret, "whsec_"))) || !bytes.Contains(db, []byte(sealed.Prefix)) {
+		t.Error("the database file still holds the secret in clear, or nothing sealed")
+	}
+}
