@@ -37,8 +37,9 @@ const CSRFField = "csrf_token"
 
 // NavItem is one section of the dashboard's navigation.
 type NavItem struct {
-	Key string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
-	URL string
+	Key   string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
+	URL   string
+	Count int // > 0: how many wait there (refunds due), said beside the name
 }
 
 // LoginView is the sign-in page.
@@ -254,6 +255,7 @@ type OverviewView struct {
 	Conversion         int // paid ÷ placed in thousandths; -1 when nothing was placed
 	Chart              Chart
 	OrdersURL          string
+	Attention          AttentionView
 }
 
 // PaidFigure is a count of paid orders and their amount.
@@ -325,6 +327,7 @@ type OrderView struct {
 	Lines    []OrderLineView
 	Attempts []AttemptView
 	History  []HistoryView
+	Actions  OrderActions
 }
 
 // OrderDetail is the order's own fields.

@@ -40,6 +40,12 @@ const (
 	AuditLinkCreated     = "link.created"
 	AuditLinkChanged     = "link.changed"
 	AuditExport          = "export"
+	// The merchant's actions on an order (checkout/fulfilment.go); the object is the order's number.
+	AuditOrderShipped        = "order.shipped"
+	AuditOrderDelivered      = "order.delivered"
+	AuditOrderCanceled       = "order.canceled"
+	AuditOrderNoteAdded      = "order.note_added"
+	AuditOrderRefundRecorded = "order.refund_recorded"
 )
 
 // AuditActions lists the actions, for the audit page's filter.
@@ -47,7 +53,8 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
-	AuditLinkCreated, AuditLinkChanged, AuditExport}
+	AuditLinkCreated, AuditLinkChanged, AuditExport,
+	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.
