@@ -25,6 +25,8 @@ const (
 	// number, so that a page stays the same while orders arrive and costs the same at any depth.
 	paramCursor = "cursor"
 	paramLink   = "link" // a payment link's id: the orders placed through it
+	// paramFulfilment is a fulfilment state (checkout.Fulfilments): awaiting_shipment, …
+	paramFulfilment = "fulfilment"
 )
 
 // maxSearch bounds the search box.
@@ -32,7 +34,7 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
@@ -50,6 +52,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		MaxAmount: r.amount(paramMaxAmount),
 		LinkID:    r.single(paramLink),
 	}
+	f.Fulfilment = fulfilmentParam(r)
 	from, to := r.day(paramFrom), r.day(paramTo)
 	if !from.IsZero() {
 		f.CreatedFrom = from
@@ -128,7 +131,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
@@ -229,20 +232,36 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 	return filterMessage(lang, param, v, 1)
 }
 
-// order is GET /dashboard/orders/{id}: everything known of one order.
+// order is GET /dashboard/orders/{id}: everything known of one order, and the actions its
+// state allows.
 func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 	lang := respond.Lang(r)
 	o, err := d.svc.Order(r.Context(), chi.URLParam(r, "id"))
-	back := respond.Link(r, Path+"/orders")
 	if err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
+			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
+				respond.Link(r, Path+"/orders"))
 			return
 		}
 		d.site.Fail(w, r, err)
 		return
 	}
+	var sent views.OrderActions
+	if key := actionNotices[r.URL.Query().Get("done")]; key != "" {
+		sent.Notice = views.T(lang, key)
+	}
+	d.renderOrder(w, r, http.StatusOK, o, sent)
+}
+
+// renderOrder renders the page of o with status; sent is the action form just sent (its
+// values and errors) or the notice of what was just done.
+func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status int, o *checkout.Order, sent views.OrderActions) {
+	lang := respond.Lang(r)
+	back := respond.Link(r, Path+"/orders")
 	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back}
+	v.Actions = d.orderActions(r, o)
+	v.Actions.Form, v.Actions.Values, v.Actions.Errors = sent.Form, sent.Values, sent.Errors
+	v.Actions.Failed, v.Actions.Notice = sent.Failed, sent.Notice
 	v.Order = views.OrderDetail{ID: o.ID, Number: o.Number, ExternalCode: o.ExternalCode, MerchantReference: o.MerchantReference,
 		SessionID: o.SessionID, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status), Amount: o.Amount,
 		RefundDue: o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
@@ -281,7 +300,7 @@ func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) {
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
-	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
+	d.site.Render(w, r, status, views.OrderPage(v))
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
@@ -300,6 +319,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
 		Chart:     chart(ov.Days),
 		OrdersURL: respond.Link(r, Path+"/orders"),
+		Attention: d.attention(r),
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }
