@@ -45,7 +45,7 @@ type Order struct {
 	TrackingCode    string   `json:"trackingCode,omitempty"`
 	ShippedAt       string   `json:"shippedAt,omitempty"`
 	DeliveredAt     string   `json:"deliveredAt,omitempty"`
-	RefundsRecorded []Refund `json:"refundsRecorded"`
+	RefundsRecorded []Refund `json:"refundsRecorded,omitempty"`
 }
 
 // Refund is a refund of a late or double payment the merchant made outside the checkout and
@@ -220,7 +220,6 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 	}
 	out.Carrier, out.TrackingCode = o.Carrier, o.TrackingCode
 	out.ShippedAt, out.DeliveredAt = wireTime(o.ShippedAt), wireTime(o.DeliveredAt)
-	out.RefundsRecorded = []Refund{}
 	for _, r := range o.RefundsRecorded() {
 		out.RefundsRecorded = append(out.RefundsRecorded, Refund{Amount: int64(r.Amount), On: r.On, EndToEnd: r.EndToEnd,
 			RecordedAt: wireTime(r.RecordedAt)})
