@@ -7,7 +7,7 @@ var actionMessages = map[string][2]string{
 	"status.canceled":       {"Pedido cancelado", "Order canceled"},
 	"attempt.canceled":      {"Cancelado com o pedido", "Canceled with the order"},
 	"dash.refunds":          {"Devoluções", "Refunds"},
-	"dash.nav_count":        {"%s (%d pendentes)", "%s (%d due)"},
+	"dash.nav_count":        {"%s · %d a devolver", "%s · %d due"},
 	"event.order_shipped":   {"Pedido enviado", "Order shipped"},
 	"event.order_delivered": {"Pedido entregue", "Order delivered"},
 	"event.refund_recorded": {"Devolução registrada", "Refund recorded"},
