@@ -1,14 +1,14 @@
 package views
 
 import (
-	"github.com/a-h/templ"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"strings"
-
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // OrderActions are the merchant's actions on an order, as its page offers them: only those its

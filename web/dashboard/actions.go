@@ -33,8 +33,13 @@ const (
 // answer goes back there.
 const fromRefunds = "refunds"
 
-// maxRefundsListed bounds the refunds page and the overview's sum (refunds due are few).
-const maxRefundsListed = 500
+// maxRefundsListed bounds the refunds page and the overview's sum (refunds due are few), and
+// maxPayerReads the deposits whose payer one visit of the page reads from the gateway (the
+// rest link to their deposit's page).
+const (
+	maxRefundsListed = 500
+	maxPayerReads    = 50
+)
 
 // orderAction is one of the actions: what it is called in the audit log and in the page's
 // notice (?done=), the form it was sent from, and what it does (the order, whether it changed
@@ -258,6 +263,9 @@ func (d *Dashboard) renderRefunds(w http.ResponseWriter, r *http.Request, status
 	if r.Method == http.MethodGet && r.URL.Query().Get("done") == "refund" {
 		v.Notice = views.T(lang, "actions.done.refund")
 	}
+	if sent != nil && sent.Failed != "" {
+		v.Failed = sent.Failed // the order's state refused it: said above the list (the order may have left it)
+	}
 	orders, err := d.svc.Orders(r.Context(), checkout.OrderFilter{RefundDue: true, Limit: maxRefundsListed + 1})
 	if err != nil {
 		code := checkout.ErrorCode(err)
@@ -269,6 +277,7 @@ func (d *Dashboard) renderRefunds(w http.ResponseWriter, r *http.Request, status
 	if len(orders) > maxRefundsListed {
 		orders, v.More = orders[:maxRefundsListed], maxRefundsListed
 	}
+	reads := 0
 	for _, o := range orders {
 		row := views.RefundDueRow{OrderID: o.ID, Number: o.Number, OrderURL: respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 			Status: string(o.Status), StatusText: views.StatusText(lang, o.Status), RefundDue: o.RefundDue,
@@ -281,6 +290,9 @@ func (d *Dashboard) renderRefunds(w http.ResponseWriter, r *http.Request, status
 				Reason: checkout.Reason{Code: p.Reason, Paid: p.Amount, DepositID: p.DepositID}}
 			if p.DepositID != "" {
 				pv.DepositURL = respond.Link(r, Path+"/deposits/"+url.PathEscape(p.DepositID))
+			}
+			if p.DepositID != "" && reads < maxPayerReads {
+				reads++
 				// The payer as the gateway gave it: the checkout keeps no copy of it.
 				if dep, err := d.gateway.GetDeposit(r.Context(), p.DepositID); err == nil {
 					pv.Payer = dep.Payer
