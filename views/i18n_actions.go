@@ -93,6 +93,7 @@ var actionMessages = map[string][2]string{
 	"attention.shipping":                 {"Aguardando envio", "Awaiting shipment"},
 	"attention.shipping_note":            {"pedidos pagos com produtos físicos", "paid orders with physical goods"},
 	"filter.fulfilment":                  {"Entrega", "Fulfilment"},
+	"fulfilment.any":                     {"Todas", "Any"},
 	"fulfilment.awaiting_shipment":       {"Aguardando envio", "Awaiting shipment"},
 	"fulfilment.shipped":                 {"Enviado", "Shipped"},
 	"fulfilment.delivered":               {"Entregue", "Delivered"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -238,6 +240,7 @@ func TestInternalNote(t *testing.T) {
 		doc.Find(`[data-testid="note-form"] [data-field="note"]`).Length() != 1 {
 		t.Fatalf("an empty note: %d", res.StatusCode)
 	}
+	before := e.notificationCount(id)
 	const text = "Cliente pediu nota fiscal com CNPJ"
 	for range 2 {
 		if res, _ := b.post(page+"/notes", url.Values{"csrf_token": {csrf}, "key": {key}, "note": {text}}); res.StatusCode != http.StatusSeeOther {
@@ -258,10 +261,23 @@ func TestInternalNote(t *testing.T) {
 	if res.StatusCode != http.StatusOK || strings.Contains(body.String(), "nota fiscal") || !strings.Contains(body.String(), "internal note") {
 		t.Errorf("the API's order: %d %s", res.StatusCode, body.String())
 	}
+	if n := e.notificationCount(id); n != before {
+		t.Errorf("a note made %d notifications, want none", n-before)
+	}
 	o, _ := e.svc.Order(context.Background(), id)
 	if !e.auditHas(merchant.AuditOrderNoteAdded, o.Number, dashEmail) {
 		t.Error("the audit log does not say who added the note")
 	}
+}
+
+// notificationCount is how many notifications the order has in the delivery log.
+func (e *env) notificationCount(id string) int {
+	e.t.Helper()
+	ns, err := merchant.NewDeliveryLog(e.outbox).List(context.Background(), merchant.NotificationFilter{OrderID: id})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return len(ns)
 }
 
 // parseJSON decodes an answer's JSON body.
@@ -360,5 +376,37 @@ func TestViewerSeesNoActions(t *testing.T) {
 	_, doc = b.get("/dashboard/refunds")
 	if doc.Find(testid("refund-due")).Length() != 1 || doc.Find(testid("refund-form")).Length() != 0 {
 		t.Error("a viewer does not see the refund due, or is offered to record it")
+	}
+}
+
+// TestFulfilmentFilter: the order list's fulfilment filter (the overview's "awaiting shipment"
+// link) lists the paid orders of physical goods not shipped; an unknown value is refused beside
+// its field.
+func TestFulfilmentFilter(t *testing.T) {
+	e := newEnv(t)
+	b := e.browser()
+	b.login()
+	mug := e.placePhysical()
+	e.payCurrent(mug)
+	unpaid := e.placePhysical()
+	digital := orderID(e.placeOrder())
+	e.payCurrent(digital)
+	_, doc := b.get("/dashboard")
+	if got := doc.Find(`[data-testid="awaiting-shipment"] [data-testid="figure-value"]`).Text(); got != "1" {
+		t.Errorf("the overview's awaiting shipment: %q", got)
+	}
+	href, _ := doc.Find(`[data-testid="awaiting-shipment"] a`).Attr("href")
+	_, doc = b.get(href)
+	var ids []string
+	doc.Find(`[data-testid="order-row"]`).Each(func(_ int, s *goquery.Selection) { ids = append(ids, s.AttrOr("data-id", "")) })
+	if len(ids) != 1 || ids[0] != mug {
+		t.Errorf("awaiting shipment lists %v, want [%s] (not %s nor %s)", ids, mug, unpaid, digital)
+	}
+	if v, _ := doc.Find(`#f-fulfilment option[selected]`).Attr("value"); v != checkout.FulfilmentAwaitingShipment {
+		t.Errorf("the filter form does not keep the fulfilment: %q", v)
+	}
+	res, doc := b.get("/dashboard/orders?fulfilment=lost")
+	if res.StatusCode != http.StatusUnprocessableEntity || doc.Find(`[data-param="fulfilment"]`).Length() != 1 {
+		t.Errorf("an unknown fulfilment: %d", res.StatusCode)
 	}
 }
