@@ -147,7 +147,12 @@ func (o *Order) Fulfilment() string {
 // o's present state (the dashboard offers only those).
 func (o *Order) CanShip() bool    { return o.Status == StatusPaid && o.Physical && o.ShippedAt.IsZero() }
 func (o *Order) CanDeliver() bool { return !o.ShippedAt.IsZero() && o.DeliveredAt.IsZero() }
-func (o *Order) CanCancel() bool  { return CanTransition(o.Status, StatusCanceled) }
+func (o *Order) CanCancel() bool {
+	// Not while a QR code is being made (a renewal the gateway has not answered): its
+	// transaction would be unknown to the order, and a payment of it could not be seen.
+	a := o.CurrentAttempt()
+	return CanTransition(o.Status, StatusCanceled) && (a == nil || a.State != AttemptPending)
+}
 
 // CanRecordRefund reports whether a refund is due on o.
 func (o *Order) CanRecordRefund() bool { return o.RefundDue > 0 }
@@ -199,8 +204,9 @@ func (s *Service) MarkDelivered(ctx context.Context, id string) (*Order, bool, e
 	})
 }
 
-// CancelOrder cancels o while it is not paid (awaiting payment, expired or failed): its QR
-// code is no longer shown, no new one is made, and its open attempt is canceled (the gateway
+// CancelOrder cancels o while it is not paid (awaiting payment, expired or failed) and no QR
+// code is being made: its QR code is no longer shown, no new one is made, and its open
+// attempt is canceled (the gateway
 // has no call to cancel a code: a payment that still arrives leaves the order canceled and
 // becomes a refund due, ReasonPaidAfterCancel). Canceling it again changes nothing.
 func (s *Service) CancelOrder(ctx context.Context, id string) (*Order, bool, error) {
@@ -212,7 +218,7 @@ func (s *Service) CancelOrder(ctx context.Context, id string) (*Order, bool, err
 			return false, ErrNotCancelable
 		}
 		for i := range o.Attempts {
-			if a := &o.Attempts[i]; a.State == AttemptActive || a.State == AttemptPending {
+			if a := &o.Attempts[i]; a.State == AttemptActive {
 				a.State = AttemptCanceled
 				a.UpdatedAt = now
 			}

@@ -227,6 +227,28 @@ func testCancel(t *testing.T, s checkout.Store) {
 	if _, _, err := svc.CancelOrder(ctx, pending.ID); !errors.Is(err, checkout.ErrNotCancelable) {
 		t.Errorf("canceling an order whose QR code is being made: %v, want ErrNotCancelable", err)
 	}
+	// An expired order whose new QR code the gateway has not answered yet.
+	renewing := awaitingOrder(t, s, false)
+	renewing.Attempts[0].State = checkout.AttemptExpired
+	move(renewing, checkout.StatusExpired, base.Add(31*time.Minute))
+	renewing.Attempts = append(renewing.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: renewing.ID, N: 2,
+		IdempotencyKey: renewing.ID + "-2", State: checkout.AttemptPending, CreatedAt: base.Add(32 * time.Minute), UpdatedAt: base.Add(32 * time.Minute)})
+	if err := s.UpdateOrder(ctx, renewing); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.CancelOrder(ctx, renewing.ID); !errors.Is(err, checkout.ErrNotCancelable) {
+		t.Errorf("canceling an order whose new QR code is being made: %v, want ErrNotCancelable", err)
+	}
+	// An expired order (its QR code's time is over, no new one asked): canceled, so none is made.
+	expired := awaitingOrder(t, s, false)
+	expired.Attempts[0].State = checkout.AttemptExpired
+	move(expired, checkout.StatusExpired, base.Add(31*time.Minute))
+	if err := s.UpdateOrder(ctx, expired); err != nil {
+		t.Fatal(err)
+	}
+	if got, changed, err := svc.CancelOrder(ctx, expired.ID); err != nil || !changed || got.Status != checkout.StatusCanceled {
+		t.Errorf("canceling an expired order = %v, %v", changed, err)
+	}
 	o := awaitingOrder(t, s, true)
 	if o.QR() == nil {
 		t.Fatal("an order awaiting payment shows no QR code")
