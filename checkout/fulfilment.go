@@ -244,7 +244,7 @@ func (s *Service) AddNote(ctx context.Context, id, key, text string) (*Order, bo
 	if err := fe.orNil(); err != nil {
 		return nil, false, err
 	}
-	return s.act(ctx, id, "noting", func(o *Order, now time.Time) (bool, error) {
+	return s.act(ctx, id, "adding a note to", func(o *Order, now time.Time) (bool, error) {
 		for _, h := range o.History {
 			if h.Reason.Code == ReasonNoteAdded && h.Reason.Key == key {
 				return false, nil
@@ -283,7 +283,7 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 		return nil, false, err
 	}
 	on := in.On.Format(time.DateOnly)
-	return s.act(ctx, id, "recording a refund of", func(o *Order, now time.Time) (bool, error) {
+	return s.act(ctx, id, "recording a refund on", func(o *Order, now time.Time) (bool, error) {
 		for _, r := range o.RefundsRecorded() {
 			if r.EndToEnd == e2e {
 				if r.Amount == in.Amount && r.On == on {
@@ -308,7 +308,7 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 func (s *Service) act(ctx context.Context, id, doing string, fn func(o *Order, now time.Time) (bool, error)) (*Order, bool, error) {
 	o, changed, err := s.update(ctx, id, func(o *Order) (bool, error) { return fn(o, s.now().UTC()) })
 	if err != nil {
-		return nil, false, fmt.Errorf("checkout: %s order %s: %w", doing, id, err)
+		return nil, false, fmt.Errorf("checkout: %s an order: %w", doing, err) // not its id: a shopper's credential
 	}
 	if changed {
 		s.log.InfoContext(ctx, "merchant's action on an order", "action", doing, "number", o.Number)
