@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,6 +54,9 @@ var (
 	ErrNotCancelable = &Error{Code: CodeConflict, Message: "only an order that is not paid (awaiting payment, expired or failed) can be canceled"}
 	// ErrNoRefundDue: the order owes the shopper nothing.
 	ErrNoRefundDue = &Error{Code: CodeConflict, Message: "the order has no refund due"}
+	// ErrEndToEndTaken: a refund with that end-to-end id is recorded on another order (the
+	// store's answer; RecordRefund says it beside the field).
+	ErrEndToEndTaken = &Error{Code: CodeConflict, Message: "a refund with this end-to-end id is recorded on another order"}
 )
 
 // ShipInput is how an order's goods travel.
@@ -258,7 +262,8 @@ func (s *Service) AddNote(ctx context.Context, id, key, text string) (*Order, bo
 // RecordRefund records a refund of o's refund due made outside the checkout. The amount is at
 // most what is due (a refund beyond it is refused beside the amount), the end-to-end id a PIX
 // one, the day not in the future. The refund due goes down by the amount. Recording the same
-// end-to-end id again with the same amount changes nothing; with another, it is refused.
+// end-to-end id again with the same amount changes nothing; with another, or on another order
+// (the store keeps each id for one order), it is refused beside the id.
 func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (*Order, bool, error) {
 	e2e := strings.TrimSpace(in.EndToEnd)
 	fe := &FieldErrors{}
@@ -283,7 +288,7 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 		return nil, false, err
 	}
 	on := in.On.Format(time.DateOnly)
-	return s.act(ctx, id, "recording a refund on", func(o *Order, now time.Time) (bool, error) {
+	o, changed, err := s.act(ctx, id, "recording a refund on", func(o *Order, now time.Time) (bool, error) {
 		for _, r := range o.RefundsRecorded() {
 			if r.EndToEnd == e2e {
 				if r.Amount == in.Amount && r.On == on {
@@ -302,6 +307,10 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 		o.note(Reason{Code: ReasonRefundRecorded, Paid: in.Amount, EndToEnd: e2e, On: on}, now)
 		return true, nil
 	})
+	if errors.Is(err, ErrEndToEndTaken) {
+		return nil, false, fieldError(FieldRefundE2E, CodeDuplicate, "this end-to-end id is recorded on another order")
+	}
+	return o, changed, err
 }
 
 // act applies a merchant's action fn to order id (see update) and says which action failed.

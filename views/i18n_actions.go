@@ -61,7 +61,7 @@ var actionMessages = map[string][2]string{
 	"actions.err.amount":          {"Informe um valor em reais, como 29,90.", "Enter an amount in reais, such as 29.90."},
 	"actions.err.amount_max":      {"No máximo %s, o valor a devolver.", "At most %s, the amount due."},
 	"actions.err.e2e":             {"Não é um ID fim a fim de PIX: E ou D, 8 dígitos do ISPB, data e hora (aaaaMMddHHmm) e 11 letras ou números.", "Not a PIX end-to-end id: E or D, the 8-digit ISPB, date and time (yyyyMMddHHmm) and 11 letters or digits."},
-	"actions.err.e2e_used":        {"Este ID fim a fim já foi registrado com outro valor ou data.", "This end-to-end id is already recorded with another amount or date."},
+	"actions.err.e2e_used":        {"Este ID fim a fim já está registrado, com outro valor ou data ou em outro pedido.", "This end-to-end id is already recorded, with another amount or date or on another order."},
 	"actions.err.outdated":        {"O formulário expirou: envie de novo.", "The form is outdated: submit it again."},
 	"actions.err.conflict":        {"O pedido mudou enquanto isso: veja o estado atual e tente de novo.", "The order changed meanwhile: see its state now and try again."},
 	"order.late_canceled":         {"Pago depois de cancelado: o pedido continua cancelado e o valor deve ser devolvido.", "Paid after it was canceled: the order stays canceled and the amount is to be refunded."},

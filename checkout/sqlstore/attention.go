@@ -21,3 +21,26 @@ func attentionConds(f checkout.OrderFilter) []string {
 	}
 	return conds
 }
+
+// refundClaims returns the statements claiming the end-to-end id of every refund recorded in
+// an order's history (migration 51): an id already the order's is claimed again (no change);
+// one another order holds changes no row, which fails the order's update with
+// checkout.ErrEndToEndTaken, so that one refund is never recorded on two orders.
+func refundClaims(orderID string, hs []checkout.StatusChange) []Stmt {
+	var stmts []Stmt
+	for _, h := range hs {
+		if h.Reason.Code != checkout.ReasonRefundRecorded || h.Reason.EndToEnd == "" {
+			continue
+		}
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_refunds (end_to_end, order_id) VALUES ($1, $2)
+			ON CONFLICT (end_to_end) DO UPDATE SET order_id = excluded.order_id WHERE order_refunds.order_id = excluded.order_id`,
+			Args: []any{h.Reason.EndToEnd, orderID},
+			Affected: func(rows int64) error {
+				if rows != 1 {
+					return checkout.ErrEndToEndTaken
+				}
+				return nil
+			}})
+	}
+	return stmts
+}

@@ -216,6 +216,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			return nil
 		}})
 	stmts = append(stmts, historyInserts(o.ID, o.History)...)
+	stmts = append(stmts, refundClaims(o.ID, o.History)...)
 	for i := range o.Attempts {
 		a := &o.Attempts[i]
 		if a.OrderID == "" {
@@ -250,6 +251,8 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	switch {
 	case err == checkout.ErrNotFound, err == checkout.ErrConflict:
 		return err
+	case errors.Is(err, checkout.ErrEndToEndTaken):
+		return checkout.ErrEndToEndTaken
 	case err != nil:
 		return s.errorf("updating order %s: %w", o.Number, err)
 	}

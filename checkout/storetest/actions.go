@@ -379,6 +379,14 @@ func testRecordRefund(t *testing.T, s checkout.Store) {
 	if _, _, err := svc.RecordRefund(ctx, o.ID, checkout.RefundInput{On: base, Amount: 5, EndToEnd: e2e1}); fieldCode(err, checkout.FieldRefundE2E) != checkout.CodeDuplicate {
 		t.Errorf("the same end-to-end id with another amount: %v", err)
 	}
+	// The same transfer cannot refund another order too.
+	other := doublyPaid(t, s, svc)
+	if _, _, err := svc.RecordRefund(ctx, other.ID, checkout.RefundInput{On: base, Amount: part, EndToEnd: e2e1}); fieldCode(err, checkout.FieldRefundE2E) != checkout.CodeDuplicate {
+		t.Errorf("an end-to-end id of another order's refund: %v", err)
+	}
+	if r := mustRead(t, s, other.ID); r.RefundDue != other.RefundDue || len(r.RefundsRecorded()) != 0 {
+		t.Errorf("the refused refund changed the other order: due %d, %d refunds", r.RefundDue, len(r.RefundsRecorded()))
+	}
 	if r := mustRead(t, s, o.ID); r.RefundDue != due-part || !listed(t, s, checkout.OrderFilter{RefundDue: true}, o.ID) {
 		t.Errorf("after a partial refund: due %d, want %d, and still listed", r.RefundDue, due-part)
 	}
