@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -188,5 +189,39 @@ func TestPersonalDataPageIsAccessible(t *testing.T) {
 				s.checkPage("personal data printable " + lang)
 			})
 		}
+	}
+}
+
+// TestOrderActionPagesAreAccessible: the order page with its action forms (clean and with an
+// error beside a field), the refunds-due page and the overview's figures that need attention
+// pass axe-core at phone and desktop widths.
+func TestOrderActionPagesAreAccessible(t *testing.T) {
+	t.Parallel()
+	for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
+		t.Run(itoa(vp.Width), func(t *testing.T) {
+			t.Parallel()
+			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp})
+			a.addMerchant(t)
+			mug := a.placePhysical(t, true)
+			late := a.placeOrder(t, false)
+			if _, _, err := a.app.Service().CancelOrder(context.Background(), late.ID); err != nil {
+				t.Fatal(err)
+			}
+			a.payAtSandbox(t, late)
+			d := dashboardOf(s, a)
+			d.login(merchantEmail, merchantPassword)
+			s.open(a.url + "/dashboard/orders/" + mug.ID)
+			s.checkPage("order with its actions")
+			s.check(d.testID("ship").Click(), "ship without a carrier")
+			s.check(s.expect.Locator(d.testID("ship-form").Locator(`[data-field="carrier"]`)).ToBeVisible(), "the error beside the carrier")
+			s.checkPage("order with a refused action")
+			s.open(a.url + "/dashboard/orders/" + late.ID)
+			s.checkPage("canceled order with a refund due")
+			s.open(a.url + "/dashboard/refunds")
+			s.checkPage("refunds due")
+			s.noHorizontalScroll(s.page, "refunds due")
+			s.open(a.url + "/dashboard")
+			s.checkPage("overview with the figures that need attention")
+		})
 	}
 }

@@ -244,7 +244,7 @@ func orderTone(status string) string {
 		return "ok"
 	case "failed", "expired", "under_review":
 		return "bad"
-	case "refunded", "refunding":
+	case "refunded", "refunding", "canceled":
 		return "neutral"
 	}
 	return "wait"

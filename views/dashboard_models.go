@@ -37,8 +37,9 @@ const CSRFField = "csrf_token"
 
 // NavItem is one section of the dashboard's navigation.
 type NavItem struct {
-	Key string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
-	URL string
+	Key   string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
+	URL   string
+	Count int // > 0: how many wait there (refunds due), said beside the name
 }
 
 // LoginView is the sign-in page.
@@ -258,6 +259,7 @@ type OverviewView struct {
 	Conversion         int // paid ÷ placed in thousandths; -1 when nothing was placed
 	Chart              Chart
 	OrdersURL          string
+	Attention          AttentionView
 }
 
 // PaidFigure is a count of paid orders and their amount.
@@ -333,6 +335,7 @@ type OrderView struct {
 	// document and phone in full posts; PersonalShown: this answer shows them in full.
 	PersonalAction string
 	PersonalShown  bool
+	Actions        OrderActions
 }
 
 // OrderDetail is the order's own fields.

@@ -26,6 +26,8 @@ const (
 	// number, so that a page stays the same while orders arrive and costs the same at any depth.
 	paramCursor = "cursor"
 	paramLink   = "link" // a payment link's id: the orders placed through it
+	// paramFulfilment is a fulfilment state (checkout.Fulfilments): awaiting_shipment, …
+	paramFulfilment = "fulfilment"
 )
 
 // maxSearch bounds the search box.
@@ -33,7 +35,7 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
@@ -51,6 +53,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		MaxAmount: r.amount(paramMaxAmount),
 		LinkID:    r.single(paramLink),
 	}
+	f.Fulfilment = fulfilmentParam(r)
 	from, to := r.day(paramFrom), r.day(paramTo)
 	if !from.IsZero() {
 		f.CreatedFrom = from
@@ -129,7 +132,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
@@ -230,36 +233,54 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 	return filterMessage(lang, param, v, 1)
 }
 
-// order is GET /dashboard/orders/{id}: everything known of one order, the shopper's document
-// and phone masked (an owner has the form that shows them: showPersonalData).
-func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.renderOrder(w, r, false) }
+// order is GET /dashboard/orders/{id}: everything known of one order and the actions its state
+// allows, the shopper's document and phone masked (an owner has the form that shows them:
+// showPersonalData).
+func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.orderPage(w, r, false) }
 
 // showPersonalData is POST /dashboard/orders/{id}/personal-data (merchant.PermPersonalData):
 // the order's page with the shopper's document and phone in full, in this answer only, which
 // the audit log records with the order.
 func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) {
-	d.renderOrder(w, r, true)
+	d.orderPage(w, r, true)
 }
 
-// renderOrder answers the page of the order of the URL, the shopper's document and phone in
+// orderPage answers the page of the order of the URL, the shopper's document and phone in
 // full when full (and recorded so in the audit log), else masked.
-func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, full bool) {
+func (d *Dashboard) orderPage(w http.ResponseWriter, r *http.Request, full bool) {
 	lang := respond.Lang(r)
 	o, err := d.svc.Order(r.Context(), chi.URLParam(r, "id"))
-	back := respond.Link(r, Path+"/orders")
 	if err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
+			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
+				respond.Link(r, Path+"/orders"))
 			return
 		}
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back, PersonalShown: full}
-	customer := o.Customer
+	var sent views.OrderActions
+	if key := actionNotices[r.URL.Query().Get("done")]; key != "" {
+		sent.Notice = views.T(lang, key)
+	}
 	if full {
 		d.record(r, merchant.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
-	} else {
+	}
+	d.renderOrder(w, r, http.StatusOK, o, sent, full)
+}
+
+// renderOrder renders the page of o with status; sent is the action form just sent (its
+// values and errors) or the notice of what was just done; the shopper's document and phone in
+// full when full, else masked.
+func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status int, o *checkout.Order, sent views.OrderActions, full bool) {
+	lang := respond.Lang(r)
+	back := respond.Link(r, Path+"/orders")
+	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back, PersonalShown: full}
+	v.Actions = d.orderActions(r, o)
+	v.Actions.Form, v.Actions.Values, v.Actions.Errors = sent.Form, sent.Values, sent.Errors
+	v.Actions.Failed, v.Actions.Notice = sent.Failed, sent.Notice
+	customer := o.Customer
+	if !full {
 		customer = maskCustomer(customer)
 		if can(r, merchant.PermPersonalData) && (customer.Document != o.Customer.Document || customer.Phone != o.Customer.Phone) {
 			v.PersonalAction = respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)+"/personal-data")
@@ -303,7 +324,7 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, full boo
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
-	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
+	d.site.Render(w, r, status, views.OrderPage(v))
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
@@ -322,6 +343,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
 		Chart:     chart(ov.Days),
 		OrdersURL: respond.Link(r, Path+"/orders"),
+		Attention: d.attention(r),
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }
