@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // TestAxeFindsViolations: the accessibility check is not vacuous — on a page missing a language,
@@ -156,6 +159,74 @@ func TestSandboxConsoleIsAccessible(t *testing.T) {
 			s.check(s.expect.Locator(s.page.Locator(`form[action="logout"]`)).ToHaveCount(1), "signed in")
 			s.noHorizontalScroll(s.page, "sandbox console")
 			s.checkPage("sandbox console")
+		})
+	}
+}
+
+// TestEveryDashboardPageIsAccessible: every page of the dashboard — sign-in, overview, the
+// lists (plain, filtered with their disclosures open, invalid, sorted), each record, products,
+// a product's form, payment links and one link, settings, users, audit log, own account, the
+// not-found page — passes axe-core's WCAG A and AA rules at 1280×800 and at 390×844, with
+// the phone's menu and filters open as well as closed. A page added to the dashboard belongs
+// in pages below.
+func TestEveryDashboardPageIsAccessible(t *testing.T) {
+	t.Parallel()
+	for _, vp := range []playwright.Size{{Width: 1280, Height: 800}, {Width: 390, Height: 844}} {
+		t.Run(itoa(vp.Width), func(t *testing.T) {
+			t.Parallel()
+			phone := vp.Width < 600
+			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp,
+				IsMobile: playwright.Bool(phone), HasTouch: playwright.Bool(phone)})
+			a.addMerchant(t)
+			a.seedGateway(t, 30, 10)
+			order := a.placeOrder(t, true)
+			ctx := context.Background()
+			link, _, err := a.app.Service().CreateLink(ctx, checkout.LinkInput{Title: "Doação", Amount: 1500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := dashboardOf(s, a)
+			s.open(a.url + "/dashboard/login")
+			s.checkPage("dashboard sign-in")
+			d.login(merchantEmail, merchantPassword)
+			hrefOf := func(list, testid string) string {
+				s.open(a.url + list)
+				href, err := d.testID(testid).First().Locator(`a[href]`).First().GetAttribute("href")
+				s.check(err, "a record's link on "+list)
+				return href
+			}
+			deposit := hrefOf("/dashboard/deposits", "deposit-row")
+			withdrawal := hrefOf("/dashboard/withdrawals", "withdrawal-row")
+			s.open(a.url + "/dashboard/products")
+			product, err := s.page.Locator(`a[href*="/dashboard/products/"]`).First().GetAttribute("href")
+			s.check(err, "a product's link")
+			pages := []string{
+				"/dashboard", "/dashboard/orders", "/dashboard/orders?status=paid&status=expired&minAmount=1&from=2026-01-01",
+				"/dashboard/orders?sort=amount_asc", "/dashboard/orders?minAmount=dez&sort=preco",
+				"/dashboard/orders/" + order.ID,
+				"/dashboard/deposits", "/dashboard/deposits?status=PAID&status=BLOCKED&depositOrigin=QRCODE&startDate=2026-01-01",
+				"/dashboard/deposits?minAmount=x", deposit,
+				"/dashboard/withdrawals", "/dashboard/withdrawals?pixKey=loja@pix.example&status=FAILED", withdrawal,
+				"/dashboard/products", product, "/dashboard/links", "/dashboard/links/" + link.ID,
+				"/dashboard/settings", "/dashboard/users", "/dashboard/audit", "/dashboard/account",
+				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
+			}
+			for _, p := range pages {
+				if !strings.HasPrefix(p, "http") {
+					p = a.url + p
+				}
+				if _, err := s.page.Goto(p); err != nil {
+					t.Fatalf("goto %s: %v", p, err)
+				}
+				where := strings.TrimPrefix(p, a.url)
+				s.noHorizontalScroll(s.page, where)
+				s.a11y(s.page, where)
+				// Every disclosure open (the phone's menu and filters, "Mais filtros"): what
+				// they hold is checked too.
+				s.eval(s.page, `() => document.querySelectorAll("details").forEach(d => d.open = true)`)
+				s.a11y(s.page, where+" (disclosures open)")
+				s.noHorizontalScroll(s.page, where+" (disclosures open)")
+			}
 		})
 	}
 }
