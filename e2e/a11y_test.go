@@ -221,6 +221,7 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				where := strings.TrimPrefix(p, a.url)
 				s.noHorizontalScroll(s.page, where)
 				s.a11y(s.page, where)
+				s.shot(where)
 				// Every disclosure open (the phone's menu and filters, "Mais filtros"): what
 				// they hold is checked too.
 				s.eval(s.page, `() => document.querySelectorAll("details").forEach(d => d.open = true)`)

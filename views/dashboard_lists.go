@@ -60,6 +60,14 @@ func anyChecked(opts []Option) bool {
 	return false
 }
 
+// chipLabel is an option's label on a chip: its short form when it has one.
+func chipLabel(o Option) string {
+	if o.Short != "" {
+		return o.Short
+	}
+	return o.Label
+}
+
 // presetKeys are the catalogue keys of the date presets' names.
 var presetKeys = map[string]string{
 	"today":      "bar.preset.today",

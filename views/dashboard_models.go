@@ -55,7 +55,8 @@ type Option struct {
 	Value   string
 	Label   string
 	Checked bool
-	Chip    bool // a common choice: a chip of the list's filter bar, not in "more filters"
+	Chip    bool   // a common choice: a chip of the list's filter bar, not in "more filters"
+	Short   string // the chip's shorter label ("" for Label)
 }
 
 // FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own

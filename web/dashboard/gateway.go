@@ -115,7 +115,7 @@ var (
 	depositChips = []string{string(gatewayclient.DepositPaid), string(gatewayclient.DepositPending),
 		string(gatewayclient.DepositRefunded), string(gatewayclient.DepositFailed)}
 	withdrawalChips = []string{string(gatewayclient.WithdrawalProcessed), string(gatewayclient.WithdrawalPending),
-		string(gatewayclient.WithdrawalProcessing), string(gatewayclient.WithdrawalFailed)}
+		string(gatewayclient.WithdrawalFailed)}
 )
 
 // chips marks the options of values as the bar's chips.

@@ -160,6 +160,11 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	for _, st := range checkout.OrderStatuses() {
 		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
 			Label: views.StatusText(lang, st), Checked: checked[string(st)], Chip: orderChips[st]})
+		if orderChips[st] {
+			// The bar's chips say the state in a word (the full words are the checkbox's
+			// label under "more filters" and in the rows).
+			v.Filter.Statuses[len(v.Filter.Statuses)-1].Short = views.T(lang, "chip."+string(st))
+		}
 	}
 	d.site.Render(w, r, status, views.OrdersPage(v))
 }
@@ -167,7 +172,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 // orderChips are the order states the filter bar offers as chips; the others are under "more
 // filters".
 var orderChips = map[checkout.OrderStatus]bool{checkout.StatusAwaitingPayment: true, checkout.StatusPaid: true,
-	checkout.StatusExpired: true, checkout.StatusRefunded: true}
+	checkout.StatusExpired: true}
 
 // columnSort is the header of a column sorted by first (its first click) or second: a link
 // to the list sorted by first, or by the other one when first is the current sort, from its
