@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
@@ -54,7 +55,8 @@ func TestListsAboveTheFold(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &tc.vp,
-				IsMobile: playwright.Bool(tc.phone), HasTouch: playwright.Bool(tc.phone)})
+				IsMobile: playwright.Bool(tc.phone), HasTouch: playwright.Bool(tc.phone),
+				Permissions: []string{"clipboard-read", "clipboard-write"}})
 			a.addMerchant(t)
 			a.seedGateway(t, 400, 0)
 			d := dashboardOf(s, a)
@@ -99,10 +101,25 @@ func TestListsAboveTheFold(t *testing.T) {
 				t.Errorf("states overflowing their row: %v", over)
 			}
 
-			// Tab to the first row's link, Enter: the deposit's page.
+			// The whole id is the link's (cut short on screen), and its copy button copies it.
 			first := d.testID("deposit-row").First()
 			id, err := first.GetAttribute("data-id")
 			s.check(err, "the first row's id")
+			s.check(s.expect.Locator(first.GetByTestId("row-link")).ToHaveAttribute("title", id), "the whole id on hover")
+			s.check(s.expect.Locator(first.GetByTestId("row-link")).ToHaveText(id), "the whole id in the link")
+			s.check(first.Locator("button.copy-id").Click(), "copy the id")
+			s.check(s.expect.Locator(s.page.Locator("[data-copy-feedback]")).ToHaveText(regexp.MustCompile(`\S`)), "the copy said")
+			copied, err := s.page.Evaluate(`() => navigator.clipboard.readText()`)
+			s.check(err, "read the clipboard")
+			if copied != id {
+				t.Errorf("the clipboard holds %q, want the id %s", copied, id)
+			}
+			if !strings.HasSuffix(s.page.URL(), "/dashboard/deposits") {
+				t.Errorf("the copy button opened %s: it must sit above the row's link", s.page.URL())
+			}
+
+			// From the page's start, Tab to the first row's link, Enter: the deposit's page.
+			s.open(a.url + "/dashboard/deposits")
 			s.tabTo(`el => el.dataset.testid === "row-link" && el.closest('[data-testid="deposit-row"]').dataset.id === `+jsString(id), "the first row's link")
 			s.focusVisible("the row's link")
 			s.press("Enter")
