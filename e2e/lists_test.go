@@ -203,6 +203,7 @@ func TestOrdersSortByAmount(t *testing.T) {
 		t.Errorf("by amount, largest first, across the pages: %v", all)
 	}
 	s.shot("orders-by-amount")
+
 	// The header again: smallest first.
 	s.open(a.url + "/dashboard/orders?perPage=100&sort=amount_desc")
 	s.check(d.testID("sort-amount").Click(), "sort by amount again")
@@ -220,4 +221,15 @@ func TestOrdersSortByAmount(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid="filter-error"][data-param="sort"]`)).ToContainText("Ordenar por"), "the sort's error beside it")
+
+	// On a phone the rows are cards and no state is cut short or overflows its card.
+	s.check(s.page.SetViewportSize(390, 844), "a phone's width")
+	s.open(a.url + "/dashboard/orders")
+	if bad := s.eval(s.page, `() => [...document.querySelectorAll('[data-testid="order-row"] .state')].filter(el => {
+		const r = el.getBoundingClientRect(), card = el.closest("tr").getBoundingClientRect(), cell = el.closest("td").getBoundingClientRect();
+		return r.right > card.right + 0.5 || r.right > cell.right + 0.5 || el.scrollWidth > el.clientWidth + 1;
+	}).map(el => el.textContent)`).([]any); len(bad) > 0 {
+		t.Errorf("states cut or overflowing on a phone: %v", bad)
+	}
+	s.shot("orders-390")
 }
