@@ -86,7 +86,8 @@ func TestListsAboveTheFold(t *testing.T) {
 				s.check(s.expect.Locator(d.testID("status-chip").First()).ToBeVisible(), "the chips in the bar")
 				// The bar is one line on each list, filters on (its clear link then shown) or not.
 				for _, p := range []string{"/dashboard/deposits", "/dashboard/deposits?status=PAID&minAmount=10&maxAmount=1.000",
-					"/dashboard/withdrawals?status=FAILED&minAmount=10", "/dashboard/orders?status=paid&status=expired&minAmount=1&q=maria"} {
+					"/dashboard/withdrawals?status=FAILED&minAmount=10", "/dashboard/orders?status=paid&status=expired&minAmount=1&q=maria",
+					"/dashboard/deposits?lang=en&status=PAID&minAmount=10", "/dashboard/orders?lang=en&status=paid&minAmount=1&q=maria"} {
 					s.open(a.url + p)
 					s.shot("bar " + p)
 					if lines := s.barLines(); lines != 1 {
