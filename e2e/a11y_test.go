@@ -165,10 +165,11 @@ func TestSandboxConsoleIsAccessible(t *testing.T) {
 
 // TestEveryDashboardPageIsAccessible: every page of the dashboard — sign-in, overview, the
 // lists (plain, filtered with their disclosures open, invalid, sorted), each record, products,
-// a product's form, payment links and one link, settings, users, audit log, own account, the
-// not-found page — passes axe-core's WCAG A and AA rules at 1280×800 and at 390×844, with
+// a product's form, payment links and one link, settings, users (and an invitation made),
+// audit log, own account (and a two-factor enrolment), an invitation's page, the not-found
+// page — passes axe-core's WCAG A and AA rules at 1280×800 and at 390×844, with
 // the phone's menu and filters open as well as closed. A page added to the dashboard belongs
-// in pages below.
+// in pages below. (The second sign-in step is checked by TestTeamInvitationAndTwoFactor.)
 func TestEveryDashboardPageIsAccessible(t *testing.T) {
 	t.Parallel()
 	for _, vp := range []playwright.Size{{Width: 1280, Height: 800}, {Width: 390, Height: 844}} {
@@ -211,14 +212,8 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				"/dashboard/settings", "/dashboard/users", "/dashboard/audit", "/dashboard/account",
 				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
 			}
-			for _, p := range pages {
-				if !strings.HasPrefix(p, "http") {
-					p = a.url + p
-				}
-				if _, err := s.page.Goto(p); err != nil {
-					t.Fatalf("goto %s: %v", p, err)
-				}
-				where := strings.TrimPrefix(p, a.url)
+			check := func(where string) {
+				t.Helper()
 				s.noHorizontalScroll(s.page, where)
 				s.a11y(s.page, where)
 				s.shot(where)
@@ -228,6 +223,33 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				s.a11y(s.page, where+" (disclosures open)")
 				s.noHorizontalScroll(s.page, where+" (disclosures open)")
 			}
+			for _, p := range pages {
+				if !strings.HasPrefix(p, "http") {
+					p = a.url + p
+				}
+				if _, err := s.page.Goto(p); err != nil {
+					t.Fatalf("goto %s: %v", p, err)
+				}
+				check(strings.TrimPrefix(p, a.url))
+			}
+			// The pages a form leads to: an invitation made (its link shown once), the
+			// invitation's own page, and the two-factor enrolment.
+			s.open(a.url + "/dashboard/users")
+			form := d.testID("invite-form")
+			s.check(form.Locator(`input[name="email"]`).Fill("dev@loja.example"), "the invitation's e-mail")
+			s.check(d.testID("invite-submit").Click(), "invite")
+			s.check(s.expect.Locator(d.testID("invite-link")).ToBeVisible(), "the invitation's link")
+			check("users, an invitation made")
+			invite, err := d.testID("invite-link").InputValue()
+			s.check(err, "the invitation's link")
+			s.open(a.url + "/dashboard/account")
+			s.check(d.testID("totp-start").Click(), "start the enrolment")
+			s.check(s.expect.Locator(d.testID("totp-qr")).ToBeVisible(), "the enrolment's QR code")
+			check("account, enrolling")
+			other := newSession(t, playwright.BrowserNewContextOptions{Viewport: &vp, IsMobile: playwright.Bool(phone), HasTouch: playwright.Bool(phone)})
+			other.open(invite)
+			other.noHorizontalScroll(other.page, "invitation")
+			other.a11y(other.page, "invitation")
 		})
 	}
 }
