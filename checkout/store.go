@@ -113,6 +113,8 @@ type OrderFilter struct {
 	Limit     int // at most this many (0: no limit)
 	Offset    int
 	// Page, when its key is set, pages by key (see Cursor): the orders after the key, or before
-	// it when Backward, still listed newest first.
+	// it when Backward, still listed in Sort's order. Its key is read in Sort's terms.
 	Page Cursor
+	// Sort is the list's order (empty: newest first).
+	Sort OrderSort
 }

@@ -56,6 +56,8 @@ type Option struct {
 	Value   string
 	Label   string
 	Checked bool
+	Chip    bool   // a common choice: a chip of the list's filter bar, not in "more filters"
+	Short   string // the chip's shorter label ("" for Label)
 }
 
 // FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own
@@ -69,6 +71,7 @@ type FilterView struct {
 	Origins    []Option          // deposits only: QRCODE and PIX_KEY
 	Withdrawal bool              // show the withdrawal-only filters
 	PerPage    int
+	Bar        FilterBar
 }
 
 // Pager is the pagination of a list, with the gateway's totals.
@@ -295,6 +298,8 @@ type OrdersView struct {
 	Pager    Pager
 	Searched bool
 	Failed   string // localised: the list could not be read
+	// ByDate and ByAmount are the sortable columns' headers.
+	ByDate, ByAmount ColumnSort
 }
 
 // OrderFilterView is the order list's filter form: its values as typed, errors by field.
@@ -305,6 +310,8 @@ type OrderFilterView struct {
 	Errors   map[string]string
 	Statuses []Option
 	PerPage  int
+	Bar      FilterBar
+	Sorts    []Option // the list's orders, the current one checked
 }
 
 // OrderRow is one order of the list.

@@ -449,12 +449,17 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	conds = append(conds, s.merchantConds(f, p)...)
 	conds = append(conds, attentionConds(f)...)
 	if k := f.Page.Key; !k.IsZero() {
-		// A row value: both databases find it through the index on (created_at, id).
+		// A row value: both databases find it through the index on (created_at, id), or
+		// (amount, id) for the sorts by amount.
 		op := "<"
-		if f.Page.Backward {
+		if f.Page.Backward == f.Sort.Descending() {
 			op = ">"
 		}
-		conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+		if f.Sort.ByAmount() {
+			conds = append(conds, "(o.amount, o.id) "+op+" ("+p.Add(int64(k.Amount))+", "+p.Add(k.ID)+")")
+		} else {
+			conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+		}
 	}
 	if len(conds) == 0 {
 		return ""
@@ -462,13 +467,18 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	return "WHERE " + strings.Join(conds, " AND ")
 }
 
-// orderBy is the ORDER BY of a list of f on the table t: newest first, or oldest first to read
-// the page before a key (Backward), which the caller reverses.
+// orderBy is the ORDER BY of a list of f on the table t in f.Sort's order (newest first by
+// default), or the other way to read the page before a key (Backward), which the caller
+// reverses.
 func (s *Store) orderBy(f checkout.OrderFilter, t string) string {
-	if backward(f) {
-		return " ORDER BY " + t + "created_at, " + t + "id"
+	col := "created_at"
+	if f.Sort.ByAmount() {
+		col = "amount"
 	}
-	return " ORDER BY " + t + "created_at DESC, " + t + "id DESC"
+	if backward(f) == f.Sort.Descending() {
+		return " ORDER BY " + t + col + ", " + t + "id"
+	}
+	return " ORDER BY " + t + col + " DESC, " + t + "id DESC"
 }
 
 // backward reports whether f reads the page before a key, oldest first.

@@ -19,6 +19,7 @@ import (
 func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderSummaries", func(t *testing.T) { testOrderSummaries(t, open(t)) })
 	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
+	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
 }
 
 // reportOrder is an order of the report tests: created at, amount, customer, and paid at (zero:
