@@ -170,6 +170,13 @@ type Order struct {
 	PayBy time.Time
 	// LinkID is the payment link the order was placed through ("" none).
 	LinkID string
+	// Carrier and TrackingCode say how the order's physical goods travel, set when the
+	// merchant marks it shipped (ShippedAt); DeliveredAt when they mark it delivered. Zero
+	// until then (see fulfilment.go).
+	Carrier      string
+	TrackingCode string
+	ShippedAt    time.Time
+	DeliveredAt  time.Time
 	// notAsked are the customer fields its form did not ask (FieldEmail, FieldPhone: a payment
 	// link may leave them out), when it is being placed; not stored.
 	notAsked []string
@@ -260,6 +267,9 @@ const (
 	AttemptPaid AttemptState = "paid"
 	// AttemptSuperseded: a newer attempt replaced it before it expired or failed.
 	AttemptSuperseded AttemptState = "superseded"
+	// AttemptCanceled: the merchant canceled the order while it was open; its QR is never
+	// shown again (a payment that still arrives is a refund due).
+	AttemptCanceled AttemptState = "canceled"
 )
 
 // Attempt is one request to the gateway for an order: a new QR code means a new attempt with a

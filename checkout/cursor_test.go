@@ -1,7 +1,10 @@
 package checkout_test
 
 import (
+	"encoding/base64"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,5 +53,57 @@ func TestPaged(t *testing.T) {
 		if !slices.Equal(page, tc.page) || next.Key.ID != tc.next || prev.Key.ID != tc.prev || next.Backward || tc.prev != "" && !prev.Backward {
 			t.Errorf("%s: %v, next %+v, prev %+v; want %v, %q, %q", tc.name, page, next, prev, tc.page, tc.next, tc.prev)
 		}
+	}
+}
+
+// TestCursorCarriesTheSort: a cursor of each sort reads back with its sort and the key's value
+// of that sort (the amount for the sorts by amount); the default sort's token is the one made
+// before there were sorts, so links made then still work; a token naming no sort, or naming
+// the default one, is refused.
+func TestCursorCarriesTheSort(t *testing.T) {
+	at := time.Date(2026, 3, 14, 12, 0, 0, 5_000_000, time.UTC)
+	key := checkout.OrderKey{CreatedAt: at, Amount: 12345, ID: "ord1"}
+	for _, s := range checkout.OrderSorts() {
+		for _, back := range []bool{false, true} {
+			c := checkout.Cursor{Key: key, Backward: back, Sort: s}
+			got, err := checkout.ParseCursor(c.String())
+			if err != nil || got.Sort != s || got.Backward != back || got.Key.ID != "ord1" {
+				t.Fatalf("%s: read back %+v, %v", s, got, err)
+			}
+			if s.ByAmount() && (got.Key.Amount != 12345 || !got.Key.CreatedAt.IsZero()) ||
+				!s.ByAmount() && (!got.Key.CreatedAt.Equal(at) || got.Key.Amount != 0) {
+				t.Errorf("%s: key %+v", s, got.Key)
+			}
+		}
+	}
+	old := checkout.Cursor{Key: checkout.KeyOf(at, "ord1")}
+	if s := old.String(); s != base64.RawURLEncoding.EncodeToString([]byte("a.1773489600005.ord1")) {
+		t.Errorf("the default sort's token changed: %s", s)
+	}
+	for _, bad := range []string{"a:price_desc.1.x", "a:created_desc.1.x", "a:.1.x", "c:amount_asc.1.x", "a:amount_asc.-1.x"} {
+		if _, err := checkout.ParseCursor(base64.RawURLEncoding.EncodeToString([]byte(bad))); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// TestParseOrderSort: the four sorts as the URL spells them, "" the default (newest first),
+// anything else an error that names the field and the choices.
+func TestParseOrderSort(t *testing.T) {
+	for in, want := range map[string]checkout.OrderSort{"": checkout.SortCreatedDesc, "created_desc": checkout.SortCreatedDesc,
+		"created_asc": checkout.SortCreatedAsc, "amount_desc": checkout.SortAmountDesc, "amount_asc": checkout.SortAmountAsc} {
+		if got, err := checkout.ParseOrderSort(in); err != nil || got != want {
+			t.Errorf("%q: %q, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"amount", "AMOUNT_ASC", "created_desc ", "price_asc"} {
+		_, err := checkout.ParseOrderSort(bad)
+		if !errors.Is(err, checkout.ErrUnknownSort) || !strings.Contains(err.Error(), "sort must be one of") || !strings.Contains(err.Error(), bad) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if !checkout.SortAmountDesc.Descending() || checkout.SortAmountAsc.Descending() || !checkout.OrderSort("").Descending() ||
+		checkout.SortCreatedAsc.Descending() || !checkout.SortAmountAsc.ByAmount() || checkout.SortCreatedAsc.ByAmount() {
+		t.Error("Descending or ByAmount")
 	}
 }

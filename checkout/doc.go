@@ -48,6 +48,15 @@
 // place went to another payer still pays its order, flagged late with a refund due
 // (ReasonLinkBeyondCap).
 //
+// # The merchant's actions
+//
+// MarkShipped, MarkDelivered, CancelOrder, AddNote and RecordRefund (fulfilment.go) are the
+// merchant's: each checks its input whole, then changes the order with compare-and-set like
+// every update, so that it happens once whatever the retries and instances; asking again for
+// what is done changes nothing, asking for something else is refused (ErrAlreadyShipped, a
+// refund beyond RefundDue). Canceled is final: the gateway cannot cancel a code, so a payment
+// that still arrives leaves the order canceled with a refund due (ReasonPaidAfterCancel).
+//
 // # Following payments
 //
 // Webhooks are hints (HandleWebhook): the deposit is read again from the gateway and applied.

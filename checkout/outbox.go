@@ -18,7 +18,8 @@ type OutboxMessage struct {
 	CreatedAt time.Time
 }
 
-// Announcer makes the outbox messages of an order's changes of status.
+// Announcer makes the outbox messages of an order's changes of status, and of the merchant's
+// actions that ReasonCode.Announced names.
 type Announcer interface {
 	// Announce returns the messages announcing changes, the entries of o's history that this
 	// update adds (one, or several when it moved o through more than one state), o being the

@@ -94,19 +94,26 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 	switch target {
 	case StatusPaid:
 		if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {
-			if a.State != AttemptPaid && (o.Status == StatusPaid || o.Status == StatusRefunding || o.Status == StatusRefunded) {
-				// Paid twice (an old QR and a new one): record it on the attempt and tell the
+			if a.State != AttemptPaid && (o.Status == StatusPaid || o.Status == StatusRefunding || o.Status == StatusRefunded ||
+				o.Status == StatusCanceled) {
+				// Paid twice (an old QR and a new one), or paid after the merchant canceled the
+				// order (the gateway cannot cancel a code): record it on the attempt and tell the
 				// merchant what to refund, in the order and its history. The order's state is
-				// already past paid and stays as it is.
+				// already past paid, or final, and stays as it is.
 				paid := o.Amount
 				if d.AmountPaid != nil {
 					paid = *d.AmountPaid
+				}
+				code := ReasonPaidTwice
+				if o.Status == StatusCanceled {
+					code = ReasonPaidAfterCancel
+					o.LatePayment = true
 				}
 				a.State = AttemptPaid
 				a.UpdatedAt = now
 				o.RefundDue += paid
 				o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
-					Reason: Reason{Code: ReasonPaidTwice, Paid: paid, DepositID: d.ID}})
+					Reason: Reason{Code: code, Paid: paid, DepositID: d.ID}})
 				changed = true
 			}
 			return changed

@@ -33,13 +33,27 @@ const (
 	// ReasonLinkBeyondCap: paid through a payment link after its every place was taken (the
 	// QR code's place had gone to another payer); Paid is to refund.
 	ReasonLinkBeyondCap ReasonCode = "link_beyond_cap"
+	// The merchant's actions (fulfilment.go); each is recorded with who did it in the audit log.
+	ReasonShipped         ReasonCode = "order_shipped"     // Carrier, TrackingCode
+	ReasonDelivered       ReasonCode = "order_delivered"   // delivered to the shopper
+	ReasonCanceled        ReasonCode = "order_canceled"    // canceled before it was paid
+	ReasonNoteAdded       ReasonCode = "note_added"        // Detail: the internal note (never shown to shoppers nor sent out); Key
+	ReasonRefundRecorded  ReasonCode = "refund_recorded"   // Paid (refunded), EndToEnd, On: a refund made outside the checkout
+	ReasonPaidAfterCancel ReasonCode = "paid_after_cancel" // Paid (to refund) through DepositID: paid after the order was canceled
 )
+
+// Announced reports whether an entry of the history with this code, one that leaves the
+// order's state as it was, is announced to the merchant as an event of its own (EventType).
+func (c ReasonCode) Announced() bool {
+	return c == ReasonShipped || c == ReasonDelivered || c == ReasonRefundRecorded
+}
 
 // ReasonCodes lists every code but ReasonNone, for documentation and tests.
 func ReasonCodes() []ReasonCode {
 	return []ReasonCode{ReasonOrderPlaced, ReasonQRGenerated, ReasonQRRenewed, ReasonDeposit, ReasonLatePayment,
 		ReasonUnderpaid, ReasonPaidTwice, ReasonQRExpired, ReasonGatewayRefused, ReasonNoTransaction,
-		ReasonNoPixCode, ReasonAmountMismatch, ReasonBRCodeInvalid, ReasonBRCodeAmount, ReasonLinkBeyondCap}
+		ReasonNoPixCode, ReasonAmountMismatch, ReasonBRCodeInvalid, ReasonBRCodeAmount, ReasonLinkBeyondCap,
+		ReasonShipped, ReasonDelivered, ReasonCanceled, ReasonNoteAdded, ReasonRefundRecorded, ReasonPaidAfterCancel}
 }
 
 // Reason is why an order's state changed, or why an attempt failed: a code and its parameters
@@ -53,6 +67,11 @@ type Reason struct {
 	Paid          gatewayclient.Cents         `json:"paid,omitempty"`
 	Asked         gatewayclient.Cents         `json:"asked,omitempty"`
 	Amount        gatewayclient.Cents         `json:"amount,omitempty"`
+	Carrier       string                      `json:"carrier,omitempty"`
+	TrackingCode  string                      `json:"trackingCode,omitempty"`
+	EndToEnd      string                      `json:"endToEnd,omitempty"`
+	On            string                      `json:"on,omitempty"`  // a date, YYYY-MM-DD (São Paulo)
+	Key           string                      `json:"key,omitempty"` // the request key of a merchant's action, for retries
 	Detail        string                      `json:"-"`
 }
 
@@ -102,6 +121,18 @@ func (r Reason) String() string {
 		return fmt.Sprintf("the PIX code is for %d cents, the order for %d", int64(r.Asked), int64(r.Amount))
 	case ReasonLinkBeyondCap:
 		return fmt.Sprintf("paid beyond the payment link's maximum of payments: refund %d cents", int64(r.Paid))
+	case ReasonShipped:
+		return "shipped with " + r.Carrier + ", tracking code " + r.TrackingCode
+	case ReasonDelivered:
+		return "delivered"
+	case ReasonCanceled:
+		return "canceled by the merchant"
+	case ReasonNoteAdded:
+		return "internal note" // the note's text stays in the dashboard
+	case ReasonRefundRecorded:
+		return fmt.Sprintf("refund of %d cents recorded (made on %s, end-to-end id %s)", int64(r.Paid), r.On, r.EndToEnd)
+	case ReasonPaidAfterCancel:
+		return fmt.Sprintf("paid after it was canceled: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID)
 	}
 	return r.Detail
 }

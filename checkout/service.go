@@ -423,7 +423,7 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		}
 		o.UpdatedAt = s.now().UTC()
 		var out []OutboxMessage
-		if o.Status != before && s.announcer != nil && len(o.History) > history {
+		if s.announcer != nil && len(o.History) > history && (o.Status != before || announced(o.History[history:])) {
 			if out, err = s.announcer.Announce(ctx, o, o.History[history:]); err != nil {
 				return nil, false, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
 			}
@@ -458,6 +458,17 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		return o, true, nil
 	}
 	return nil, false, fmt.Errorf("checkout: updating an order: %w (too many concurrent updates)", ErrConflict)
+}
+
+// announced reports whether changes hold an entry announced without a change of state (a
+// merchant's action: ReasonCode.Announced).
+func announced(changes []StatusChange) bool {
+	for _, c := range changes {
+		if c.Reason.Code.Announced() {
+			return true
+		}
+	}
+	return false
 }
 
 // setStatus moves o to status to, recording why, when the transition table allows it.

@@ -26,12 +26,16 @@ const (
 	StatusRefunding OrderStatus = "refunding"
 	// StatusRefunded: the deposit was refunded (by the merchant or through a MED). Final.
 	StatusRefunded OrderStatus = "refunded"
+	// StatusCanceled: the merchant canceled the order before it was paid (Service.CancelOrder):
+	// its QR code is no longer shown and no new one is made. Final: a payment that still
+	// arrives leaves it canceled, with the amount as a refund due (ReasonPaidAfterCancel).
+	StatusCanceled OrderStatus = "canceled"
 )
 
 // OrderStatuses lists every order state.
 func OrderStatuses() []OrderStatus {
 	return []OrderStatus{StatusPending, StatusAwaitingPayment, StatusPaid, StatusExpired, StatusFailed,
-		StatusUnderReview, StatusRefunding, StatusRefunded}
+		StatusUnderReview, StatusRefunding, StatusRefunded, StatusCanceled}
 }
 
 // Valid reports whether s is an order state.
@@ -78,16 +82,19 @@ func MapDepositStatus(s gatewayclient.DepositStatus) OrderStatus {
 // deposit update. Paid may be reached from every non-final state but refunding and refunded: a
 // payment after expiry or failure is still money received (Order.LatePayment flags it). A paid
 // order goes under review when a MED is opened on its deposit (BLOCKED): the merchant must not
-// ship meanwhile; the MED ends with the deposit paid again or refunded (INFRACTION).
+// ship meanwhile; the MED ends with the deposit paid again or refunded (INFRACTION). The
+// merchant may cancel an order that is not paid and not being made (awaiting payment, expired
+// or failed): canceled is final.
 var transitions = map[OrderStatus][]OrderStatus{
 	StatusPending:         {StatusAwaitingPayment, StatusPaid, StatusExpired, StatusFailed, StatusUnderReview, StatusRefunding, StatusRefunded},
-	StatusAwaitingPayment: {StatusPaid, StatusExpired, StatusFailed, StatusUnderReview, StatusRefunding, StatusRefunded},
-	StatusExpired:         {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded},
-	StatusFailed:          {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded},
+	StatusAwaitingPayment: {StatusPaid, StatusExpired, StatusFailed, StatusUnderReview, StatusRefunding, StatusRefunded, StatusCanceled},
+	StatusExpired:         {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded, StatusCanceled},
+	StatusFailed:          {StatusAwaitingPayment, StatusPaid, StatusUnderReview, StatusRefunding, StatusRefunded, StatusCanceled},
 	StatusUnderReview:     {StatusPaid, StatusFailed, StatusRefunding, StatusRefunded},
 	StatusPaid:            {StatusUnderReview, StatusRefunding, StatusRefunded},
 	StatusRefunding:       {StatusRefunded},
 	StatusRefunded:        {},
+	StatusCanceled:        {},
 }
 
 // CanTransition reports whether an order may move from one state to another. Staying in the

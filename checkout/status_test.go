@@ -57,6 +57,7 @@ func TestCanTransitionTable(t *testing.T) {
 		ur = checkout.StatusUnderReview
 		rg = checkout.StatusRefunding
 		rd = checkout.StatusRefunded
+		ca = checkout.StatusCanceled
 	)
 	allowed := map[[2]checkout.OrderStatus]bool{}
 	for _, p := range [][2]checkout.OrderStatus{
@@ -67,12 +68,13 @@ func TestCanTransitionTable(t *testing.T) {
 		{ur, pa}, {ur, fa}, {ur, rg}, {ur, rd},
 		{pa, ur}, {pa, rg}, {pa, rd}, // pa -> ur: a MED opened on the paid deposit
 		{rg, rd},
+		{aw, ca}, {ex, ca}, {fa, ca}, // the merchant cancels an order not paid; canceled is final
 	} {
 		allowed[p] = true
 	}
 	all := checkout.OrderStatuses()
-	if len(all) != 8 {
-		t.Fatalf("OrderStatuses() has %d states, this table knows 8", len(all))
+	if len(all) != 9 {
+		t.Fatalf("OrderStatuses() has %d states, this table knows 9", len(all))
 	}
 	for _, from := range all {
 		for _, to := range all {

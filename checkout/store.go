@@ -106,9 +106,15 @@ type OrderFilter struct {
 	// it, case aside, or the customer document holds its digits (and letters: CNPJs may have
 	// some).
 	Search string
-	Limit  int // at most this many (0: no limit)
-	Offset int
+	// Fulfilment: in this fulfilment state (FulfilmentAwaitingShipment, …; "" any).
+	Fulfilment string
+	// RefundDue: with a refund due.
+	RefundDue bool
+	Limit     int // at most this many (0: no limit)
+	Offset    int
 	// Page, when its key is set, pages by key (see Cursor): the orders after the key, or before
-	// it when Backward, still listed newest first.
+	// it when Backward, still listed in Sort's order. Its key is read in Sort's terms.
 	Page Cursor
+	// Sort is the list's order (empty: newest first).
+	Sort OrderSort
 }

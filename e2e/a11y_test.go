@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // TestAxeFindsViolations: the accessibility check is not vacuous — on a page missing a language,
@@ -188,5 +191,131 @@ func TestPersonalDataPageIsAccessible(t *testing.T) {
 				s.checkPage("personal data printable " + lang)
 			})
 		}
+	}
+}
+
+// TestOrderActionPagesAreAccessible: the order page with its action forms (clean and with an
+// error beside a field), the refunds-due page and the overview's figures that need attention
+// pass axe-core at phone and desktop widths.
+func TestOrderActionPagesAreAccessible(t *testing.T) {
+	t.Parallel()
+	for _, vp := range []playwright.Size{{Width: 390, Height: 844}, {Width: 1280, Height: 800}} {
+		t.Run(itoa(vp.Width), func(t *testing.T) {
+			t.Parallel()
+			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp})
+			a.addMerchant(t)
+			mug := a.placePhysical(t, true)
+			late := a.placeOrder(t, false)
+			if _, _, err := a.app.Service().CancelOrder(context.Background(), late.ID); err != nil {
+				t.Fatal(err)
+			}
+			a.payAtSandbox(t, late)
+			d := dashboardOf(s, a)
+			d.login(merchantEmail, merchantPassword)
+			s.open(a.url + "/dashboard/orders/" + mug.ID)
+			s.checkPage("order with its actions")
+			s.check(d.testID("ship").Click(), "ship without a carrier")
+			s.check(s.expect.Locator(d.testID("ship-form").Locator(`[data-field="carrier"]`)).ToBeVisible(), "the error beside the carrier")
+			s.checkPage("order with a refused action")
+			s.open(a.url + "/dashboard/orders/" + late.ID)
+			s.checkPage("canceled order with a refund due")
+			s.open(a.url + "/dashboard/refunds")
+			s.checkPage("refunds due")
+			s.noHorizontalScroll(s.page, "refunds due")
+			s.open(a.url + "/dashboard")
+			s.checkPage("overview with the figures that need attention")
+		})
+	}
+}
+
+// TestEveryDashboardPageIsAccessible: every page of the dashboard — sign-in, overview, the
+// lists (plain, filtered with their disclosures open, invalid, sorted), each record, products,
+// a product's form, payment links and one link, settings, users (and an invitation made),
+// audit log, own account (and a two-factor enrolment), an invitation's page, the not-found
+// page — passes axe-core's WCAG A and AA rules at 1280×800 and at 390×844, with
+// the phone's menu and filters open as well as closed. A page added to the dashboard belongs
+// in pages below. (The second sign-in step is checked by TestTeamInvitationAndTwoFactor.)
+func TestEveryDashboardPageIsAccessible(t *testing.T) {
+	t.Parallel()
+	for _, vp := range []playwright.Size{{Width: 1280, Height: 800}, {Width: 390, Height: 844}} {
+		t.Run(itoa(vp.Width), func(t *testing.T) {
+			t.Parallel()
+			phone := vp.Width < 600
+			a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &vp,
+				IsMobile: playwright.Bool(phone), HasTouch: playwright.Bool(phone)})
+			a.addMerchant(t)
+			a.seedGateway(t, 30, 10)
+			order := a.placeOrder(t, true)
+			ctx := context.Background()
+			link, _, err := a.app.Service().CreateLink(ctx, checkout.LinkInput{Title: "Doação", Amount: 1500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := dashboardOf(s, a)
+			s.open(a.url + "/dashboard/login")
+			s.checkPage("dashboard sign-in")
+			d.login(merchantEmail, merchantPassword)
+			hrefOf := func(list, testid string) string {
+				s.open(a.url + list)
+				href, err := d.testID(testid).First().Locator(`a[href]`).First().GetAttribute("href")
+				s.check(err, "a record's link on "+list)
+				return href
+			}
+			deposit := hrefOf("/dashboard/deposits", "deposit-row")
+			withdrawal := hrefOf("/dashboard/withdrawals", "withdrawal-row")
+			s.open(a.url + "/dashboard/products")
+			product, err := s.page.Locator(`a[href*="/dashboard/products/"]`).First().GetAttribute("href")
+			s.check(err, "a product's link")
+			pages := []string{
+				"/dashboard", "/dashboard/orders", "/dashboard/orders?status=paid&status=expired&minAmount=1&from=2026-01-01",
+				"/dashboard/orders?sort=amount_asc", "/dashboard/orders?minAmount=dez&sort=preco",
+				"/dashboard/orders/" + order.ID,
+				"/dashboard/deposits", "/dashboard/deposits?status=PAID&status=BLOCKED&depositOrigin=QRCODE&startDate=2026-01-01",
+				"/dashboard/deposits?minAmount=x", deposit,
+				"/dashboard/withdrawals", "/dashboard/withdrawals?pixKey=loja@pix.example&status=FAILED", withdrawal,
+				"/dashboard/products", product, "/dashboard/links", "/dashboard/links/" + link.ID,
+				"/dashboard/orders?fulfilment=awaiting_shipment", "/dashboard/refunds", "/dashboard/personal-data",
+				"/dashboard/settings", "/dashboard/users", "/dashboard/audit", "/dashboard/account",
+				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
+			}
+			check := func(where string) {
+				t.Helper()
+				s.noHorizontalScroll(s.page, where)
+				s.a11y(s.page, where)
+				s.shot(where)
+				// Every disclosure open (the phone's menu and filters, "Mais filtros"): what
+				// they hold is checked too.
+				s.eval(s.page, `() => document.querySelectorAll("details").forEach(d => d.open = true)`)
+				s.a11y(s.page, where+" (disclosures open)")
+				s.noHorizontalScroll(s.page, where+" (disclosures open)")
+			}
+			for _, p := range pages {
+				if !strings.HasPrefix(p, "http") {
+					p = a.url + p
+				}
+				if _, err := s.page.Goto(p); err != nil {
+					t.Fatalf("goto %s: %v", p, err)
+				}
+				check(strings.TrimPrefix(p, a.url))
+			}
+			// The pages a form leads to: an invitation made (its link shown once), the
+			// invitation's own page, and the two-factor enrolment.
+			s.open(a.url + "/dashboard/users")
+			form := d.testID("invite-form")
+			s.check(form.Locator(`input[name="email"]`).Fill("dev@loja.example"), "the invitation's e-mail")
+			s.check(d.testID("invite-submit").Click(), "invite")
+			s.check(s.expect.Locator(d.testID("invite-link")).ToBeVisible(), "the invitation's link")
+			check("users, an invitation made")
+			invite, err := d.testID("invite-link").InputValue()
+			s.check(err, "the invitation's link")
+			s.open(a.url + "/dashboard/account")
+			s.check(d.testID("totp-start").Click(), "start the enrolment")
+			s.check(s.expect.Locator(d.testID("totp-qr")).ToBeVisible(), "the enrolment's QR code")
+			check("account, enrolling")
+			other := newSession(t, playwright.BrowserNewContextOptions{Viewport: &vp, IsMobile: playwright.Bool(phone), HasTouch: playwright.Bool(phone)})
+			other.open(invite)
+			other.noHorizontalScroll(other.page, "invitation")
+			other.a11y(other.page, "invitation")
+		})
 	}
 }

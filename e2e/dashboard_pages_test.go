@@ -84,13 +84,32 @@ func (d dashboard) filterForm() playwright.Locator { return d.testID("filter-for
 // check ticks the checkbox of a repeated parameter's value.
 func (d dashboard) tick(param, value string) {
 	d.s.t.Helper()
+	d.reveal(param)
 	d.s.check(d.filterForm().Locator(`input[name="`+param+`"][value="`+value+`"]`).Check(), "tick "+param+"="+value)
 }
 
 // fill types a value into a filter input.
 func (d dashboard) fill(param, value string) {
 	d.s.t.Helper()
+	d.reveal(param)
 	d.s.check(d.filterForm().Locator(`[name="`+param+`"]`).Fill(value), "fill "+param)
+}
+
+// reveal opens the disclosures of the filter form that hold the inputs of param (the phone's
+// "Filtros", "Mais filtros"), clicking their summaries as a merchant would.
+func (d dashboard) reveal(param string) {
+	d.s.t.Helper()
+	for range 2 {
+		// A wide screen shows the bar's disclosure open without its summary: only a summary
+		// in view is one to click.
+		closed := d.filterForm().Locator(`details:not([open]):has([name="` + param + `"]) > summary:visible`)
+		n, err := closed.Count()
+		d.s.check(err, "the disclosures over "+param)
+		if n == 0 {
+			return
+		}
+		d.s.check(closed.First().Click(), "open the filters holding "+param)
+	}
 }
 
 // submitFilter submits the filter form and waits for the new page.

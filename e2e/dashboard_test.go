@@ -192,10 +192,20 @@ func TestDashboardPhoneAndKeyboard(t *testing.T) {
 	}
 	s.open(a.url + "/dashboard/deposits")
 	s.shot("deposits-390")
+	// On a phone the filters are folded under "Filtros": open it from the keyboard.
+	s.tabTo(`el => el.dataset.testid === "filter-summary"`, "the filters' disclosure")
+	s.focusVisible("the filters' disclosure")
+	s.press("Enter")
 	s.tappable(d.testID("filter-submit"), "filter-submit")
+	// The sections and the sign-out are behind the menu.
+	s.check(s.expect.Locator(d.testID("logout")).Not().ToBeVisible(), "the menu folded")
+	s.check(d.testID("dash-menu-toggle").Click(), "open the menu")
 	s.tappable(d.testID("logout"), "logout")
 
 	// Keyboard alone: tick PAID, submit, land on the results.
+	s.open(a.url + "/dashboard/deposits")
+	s.tabTo(`el => el.dataset.testid === "filter-summary"`, "the filters' disclosure")
+	s.press("Enter")
 	s.tabTo(`el => el.name === "status" && el.value === "PAID"`, "the PAID checkbox")
 	s.focusVisible("the PAID checkbox")
 	s.press("Space")
@@ -289,6 +299,10 @@ func TestDashboardKeyboard(t *testing.T) {
 	s.focusVisible("the withdrawals link")
 	s.press("Enter")
 	url(`/dashboard/withdrawals$`, "the withdrawals")
+	// The identifiers are under "Mais filtros": open it from the keyboard.
+	s.tabTo(`el => el.tagName === "SUMMARY" && !!el.closest('[data-testid="more-filters"]')`, "the more filters' disclosure")
+	s.focusVisible("the more filters' disclosure")
+	s.press("Enter")
 	s.tabTo(`el => el.name === "pixKey"`, "the pixKey input")
 	s.focusVisible("the pixKey input")
 	s.check(s.page.Keyboard().Type("teclado@pix.example"), "type the key")

@@ -244,7 +244,7 @@ func orderTone(status string) string {
 		return "ok"
 	case "failed", "expired", "under_review":
 		return "bad"
-	case "refunded", "refunding":
+	case "refunded", "refunding", "canceled":
 		return "neutral"
 	}
 	return "wait"
@@ -255,7 +255,12 @@ func gatewayDeposit(s string) gatewayclient.DepositStatus { return gatewayclient
 
 // orderAttrs are the attributes of an order filter's input.
 func orderAttrs(f OrderFilterView, name, typ string, extra ...string) templ.OrderedAttributes {
-	return filterAttrs(FilterView{Values: f.Values, Errors: f.Errors}, name, typ, extra...)
+	return filterAttrs(orderFV(f), name, typ, extra...)
+}
+
+// orderFV is the order list's filter as a FilterView, for the inputs both kinds of list share.
+func orderFV(f OrderFilterView) FilterView {
+	return FilterView{Values: f.Values, Errors: f.Errors}
 }
 
 // productAttrs are the attributes of a product form's input.

@@ -37,8 +37,9 @@ const CSRFField = "csrf_token"
 
 // NavItem is one section of the dashboard's navigation.
 type NavItem struct {
-	Key string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
-	URL string
+	Key   string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
+	URL   string
+	Count int // > 0: how many wait there (refunds due), said beside the name
 }
 
 // LoginView is the sign-in page.
@@ -55,6 +56,8 @@ type Option struct {
 	Value   string
 	Label   string
 	Checked bool
+	Chip    bool   // a common choice: a chip of the list's filter bar, not in "more filters"
+	Short   string // the chip's shorter label ("" for Label)
 }
 
 // FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own
@@ -68,6 +71,7 @@ type FilterView struct {
 	Origins    []Option          // deposits only: QRCODE and PIX_KEY
 	Withdrawal bool              // show the withdrawal-only filters
 	PerPage    int
+	Bar        FilterBar
 }
 
 // Pager is the pagination of a list, with the gateway's totals.
@@ -260,6 +264,7 @@ type OverviewView struct {
 	Conversion         int // paid ÷ placed in thousandths; -1 when nothing was placed
 	Chart              Chart
 	OrdersURL          string
+	Attention          AttentionView
 	Top                []TopProduct // the products that brought the most in 30 days
 }
 
@@ -319,6 +324,8 @@ type OrdersView struct {
 	Pager    Pager
 	Searched bool
 	Failed   string // localised: the list could not be read
+	// ByDate and ByAmount are the sortable columns' headers.
+	ByDate, ByAmount ColumnSort
 }
 
 // OrderFilterView is the order list's filter form: its values as typed, errors by field.
@@ -329,6 +336,8 @@ type OrderFilterView struct {
 	Errors   map[string]string
 	Statuses []Option
 	PerPage  int
+	Bar      FilterBar
+	Sorts    []Option // the list's orders, the current one checked
 }
 
 // OrderRow is one order of the list.
@@ -359,6 +368,7 @@ type OrderView struct {
 	// document and phone in full posts; PersonalShown: this answer shows them in full.
 	PersonalAction string
 	PersonalShown  bool
+	Actions        OrderActions
 }
 
 // OrderDetail is the order's own fields.

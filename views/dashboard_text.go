@@ -85,6 +85,14 @@ func ReasonText(lang Lang, r checkout.Reason) string {
 		s = T(lang, "reason.paid_twice", FormatMoney(lang, r.Paid), r.DepositID)
 	case checkout.ReasonLinkBeyondCap:
 		s = T(lang, "reason.link_beyond_cap", FormatMoney(lang, r.Paid))
+	case checkout.ReasonShipped:
+		return T(lang, "reason.order_shipped", r.Carrier, r.TrackingCode)
+	case checkout.ReasonNoteAdded:
+		return T(lang, "reason.note_added") // the page shows the note's text beside it
+	case checkout.ReasonRefundRecorded:
+		return T(lang, "reason.refund_recorded", FormatMoney(lang, r.Paid), r.On, r.EndToEnd)
+	case checkout.ReasonPaidAfterCancel:
+		s = T(lang, "reason.paid_after_cancel", FormatMoney(lang, r.Paid), r.DepositID)
 	case checkout.ReasonAmountMismatch, checkout.ReasonBRCodeAmount:
 		s = T(lang, "reason."+string(r.Code), FormatMoney(lang, r.Asked), FormatMoney(lang, r.Amount))
 	default:
@@ -111,6 +119,10 @@ func EventText(lang Lang, typ string) string {
 	}
 	if typ == "ping" { // merchant.PingType: a test notification from the settings page
 		return T(lang, "event.ping")
+	}
+	switch typ { // the merchant's actions (merchant.ActionEventType)
+	case "order.shipped", "order.delivered", "refund.recorded":
+		return T(lang, "event."+strings.ReplaceAll(typ, ".", "_"))
 	}
 	return typ
 }

@@ -61,7 +61,8 @@ func handlerMessages() []string {
 // order, so a key cannot exist in one language only. Each area of the product keeps its part in
 // its own file (shopMessages here); they are joined once, when the program starts, and only read
 // afterwards.
-var messages = joinCatalogues(shopMessages, embedMessages, dashboardMessages, teamMessages, payLinkMessages, dashLinkMessages, shippingMessages, subjectMessages, exportMessages)
+var messages = joinCatalogues(shopMessages, embedMessages, dashboardMessages, teamMessages, payLinkMessages, dashLinkMessages, shippingMessages,
+	subjectMessages, actionMessages, listMessages, exportMessages)
 
 // joinCatalogues merges the parts of the catalogue. A key in two parts is a programming error:
 // it panics at start-up, and a test runs it first.

@@ -37,7 +37,7 @@ var teamMessages = map[string][2]string{
 	"users.invitations":         {"Convites pendentes", "Pending invitations"},
 	"users.invitation":          {"%s como %s, convidado por %s, vale até %s", "%s as %s, invited by %s, valid until %s"},
 	"users.withdraw":            {"Cancelar convite", "Withdraw"},
-	"users.withdraw_of":         {"Cancelar o convite de %s", "Withdraw the invitation of %s"},
+	"users.withdraw_of":         {"Cancelar convite de %s", "Withdraw the invitation of %s"},
 	"users.withdrawn":           {"Convite cancelado: o link não funciona mais.", "Invitation withdrawn: its link no longer works."},
 	"users.invite":              {"Convidar alguém", "Invite someone"},
 	"users.invite_intro":        {"O painel não envia e-mails: copie o link do convite e envie você mesmo. Ele vale uma vez, por 72 horas.", "The dashboard sends no email: copy the invitation's link and send it yourself. It works once, for 72 hours."},

@@ -141,7 +141,9 @@ func readPaging(rd *fieldReader, q url.Values) listPaging {
 	if c := q.Get("cursor"); c != "" {
 		cur, err := checkout.ParseCursor(c)
 		switch {
-		case err != nil:
+		case err != nil || cur.Sort != checkout.SortCreatedDesc:
+			// The API's lists are newest first: a cursor of another order (the dashboard's
+			// sorts) would be read in the wrong terms.
 			rd.add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
 		case q.Get("page") != "" && p.page != 1:
 			rd.add("page", checkout.CodeRange, "must not be given with cursor")

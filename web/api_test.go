@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
@@ -499,6 +500,8 @@ func TestAPIListOrders(t *testing.T) {
 	}
 	for _, tc := range []struct{ query, want string }{
 		{"cursor=not-a-cursor", "cursor format"},
+		// The dashboard's cursor of its sort by amount: not a cursor of this list.
+		{"cursor=" + checkout.Cursor{Key: checkout.OrderKey{Amount: 2990, ID: "x"}, Sort: checkout.SortAmountDesc}.String(), "cursor format"},
 		{"cursor=" + next + "&page=2", "page range"},
 		{"page=102&perPage=100", "page max"},
 		{"page=501", "page max"},

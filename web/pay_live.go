@@ -42,7 +42,7 @@ func (s *Server) viewOf(r *http.Request) streamView {
 }
 
 // statusFor builds the status message of o, as of now. redirect tells where the page should go
-// now: the paid page once paid, the PIX page (which shows why) once failed.
+// now: the paid page once paid, the PIX page (which shows why) once failed or canceled.
 func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	text := views.StatusText(v.lang, o.Status)
 	m := statusMessage{Status: string(o.Status), StatusText: text, Text: text, Now: gatewayclient.FormatTime(s.svc.Now())}
@@ -59,7 +59,7 @@ func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	switch {
 	case o.Status.WasPaid():
 		m.Redirect = v.link(payPath(o.ID) + "/paid")
-	case o.Status == checkout.StatusFailed:
+	case o.Status == checkout.StatusFailed, o.Status == checkout.StatusCanceled:
 		m.Redirect = v.link(payPath(o.ID))
 	}
 	return m

@@ -92,6 +92,11 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.site.Render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
 			Amount: o.Amount, RetryURL: newQR(s.svc.Now())}))
 		return
+	case o.Status == checkout.StatusCanceled:
+		// The shop canceled it: no QR code, no new one.
+		s.site.Render(w, r, http.StatusOK, views.CanceledPage(views.CanceledView{Page: embedded("canceled"), OrderNumber: o.Number,
+			Amount: o.Amount}))
+		return
 	}
 	// The PIX page depends on the order's state alone (see views.PixPage): its expired message,
 	// shown by the script when the QR code's time is over, offers a new QR code if one can be made

@@ -35,9 +35,10 @@ type Announcer struct {
 
 var _ checkout.Announcer = (*Announcer)(nil)
 
-// Announce returns one notification per change: type "order." and the state entered, data the
-// order as the API shows it (as it is after the update; its customer empty unless PersonalData
-// says the merchant wants it), timestamp the change's.
+// Announce returns one notification per change: type "order." and the state entered (or the
+// merchant's action: ActionEventType), data the order as the API shows it (as it is after the
+// update; its customer empty unless PersonalData says the merchant wants it), timestamp the
+// change's.
 func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []checkout.StatusChange) ([]checkout.OutboxMessage, error) {
 	var sess *checkout.Session
 	if o.SessionID != "" && a.Sessions != nil {
@@ -65,10 +66,14 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 	}
 	out := make([]checkout.OutboxMessage, 0, len(changes))
 	for _, c := range changes {
-		if c.To == c.From {
-			continue // a note in the history, not a change of state
-		}
 		typ := EventType(c.To)
+		if c.To == c.From {
+			// A note in the history, not a change of state: only the merchant's actions that
+			// are events of their own are announced.
+			if typ = ActionEventType(c.Reason.Code); typ == "" {
+				continue
+			}
+		}
 		body, err := notificationBody(o, sess, typ, c.At, personal)
 		if err != nil {
 			return nil, err

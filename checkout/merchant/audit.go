@@ -45,6 +45,12 @@ const (
 	AuditPersonalShown = "personal_data.shown"
 	// AuditExportUnmasked: an owner exported with documents and phones in full.
 	AuditExportUnmasked = "export.unmasked"
+	// The merchant's actions on an order (checkout/fulfilment.go); the object is the order's number.
+	AuditOrderShipped        = "order.shipped"
+	AuditOrderDelivered      = "order.delivered"
+	AuditOrderCanceled       = "order.canceled"
+	AuditOrderNoteAdded      = "order.note_added"
+	AuditOrderRefundRecorded = "order.refund_recorded"
 )
 
 // AuditActions lists the actions, for the audit page's filter.
@@ -53,7 +59,8 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
 	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise,
-	AuditPersonalShown, AuditExportUnmasked}
+	AuditPersonalShown, AuditExportUnmasked,
+	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -33,6 +33,27 @@ const (
 // EventType is the type of the notification of an order entering status: "order.paid".
 func EventType(status checkout.OrderStatus) string { return "order." + string(status) }
 
+// Events of the merchant's actions that leave an order's state as it was.
+const (
+	EventShipped        = "order.shipped"
+	EventDelivered      = "order.delivered"
+	EventRefundRecorded = "refund.recorded"
+)
+
+// ActionEventType is the type of the notification of a merchant's action recorded in an
+// order's history with code c, or "" when it is not announced (a note).
+func ActionEventType(c checkout.ReasonCode) string {
+	switch c {
+	case checkout.ReasonShipped:
+		return EventShipped
+	case checkout.ReasonDelivered:
+		return EventDelivered
+	case checkout.ReasonRefundRecorded:
+		return EventRefundRecorded
+	}
+	return ""
+}
+
 // Notification is one event for the merchant, in the delivery log.
 type Notification struct {
 	ID             string // "msg_…": the webhook-id, the same on every attempt

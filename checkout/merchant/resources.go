@@ -41,6 +41,21 @@ type Order struct {
 	PaidAt        string   `json:"paidAt,omitempty"`
 	ExpiresAt     string   `json:"expiresAt,omitempty"`
 	PayBy         string   `json:"payBy,omitempty"`
+	// Fulfilment: how the goods travel, once the merchant marked the order shipped.
+	Carrier         string   `json:"carrier,omitempty"`
+	TrackingCode    string   `json:"trackingCode,omitempty"`
+	ShippedAt       string   `json:"shippedAt,omitempty"`
+	DeliveredAt     string   `json:"deliveredAt,omitempty"`
+	RefundsRecorded []Refund `json:"refundsRecorded,omitempty"`
+}
+
+// Refund is a refund of a late or double payment the merchant made outside the checkout and
+// recorded on the order.
+type Refund struct {
+	Amount     int64  `json:"amount"`
+	On         string `json:"on"` // the day it was made, YYYY-MM-DD
+	EndToEnd   string `json:"endToEnd"`
+	RecordedAt string `json:"recordedAt"`
 }
 
 // Metadata is the merchant's metadata of a checkout session, returned as given.
@@ -207,10 +222,22 @@ func paidAttempt(o *checkout.Order) *checkout.Attempt {
 // amountPaid is what the order received: its amount once paid, plus any second payment
 // (Order.RefundDue); 0 before.
 func amountPaid(o *checkout.Order) int64 {
+	if o.Status == checkout.StatusCanceled {
+		return int64(o.RefundDue) + refunded(o) // paid after it was canceled: all of it goes back
+	}
 	if !o.Status.WasPaid() {
 		return 0
 	}
-	return int64(o.Amount + o.RefundDue)
+	return int64(o.Amount+o.RefundDue) + refunded(o) // a refund recorded since changes nothing of what was paid
+}
+
+// refunded is the sum of the refunds recorded on o.
+func refunded(o *checkout.Order) int64 {
+	var n int64
+	for _, r := range o.RefundsRecorded() {
+		n += int64(r.Amount)
+	}
+	return n
 }
 
 // OrderOf returns the API's view of o; sess is its checkout session, or nil.
@@ -231,8 +258,15 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 		}
 	}
 	for _, h := range o.History {
+		// Reason.String never says an internal note's text: it stays in the dashboard.
 		out.History = append(out.History, Change{From: string(h.From), To: string(h.To), At: wireTime(h.At),
 			Reason: h.Reason.String(), ReasonCode: string(h.Reason.Code)})
+	}
+	out.Carrier, out.TrackingCode = o.Carrier, o.TrackingCode
+	out.ShippedAt, out.DeliveredAt = wireTime(o.ShippedAt), wireTime(o.DeliveredAt)
+	for _, r := range o.RefundsRecorded() {
+		out.RefundsRecorded = append(out.RefundsRecorded, Refund{Amount: int64(r.Amount), On: r.On, EndToEnd: r.EndToEnd,
+			RecordedAt: wireTime(r.RecordedAt)})
 	}
 	if sess != nil && len(sess.Metadata) > 0 {
 		out.Metadata = Metadata(sess.Metadata)

@@ -77,7 +77,8 @@ const seedColumns = `(id, number, external_code, request_key, status, amount, cu
 // dashboard's first page, a page 10,000 pages deep (by key; at most halfway down a smaller
 // store), a status filter with a date range, a status filter alone (a common and a rare
 // status), searches by a customer's e-mail, a customer's name and an order number (free text,
-// through the text index), the API's first page and the overview. Each
+// through the text index), the first and a deep page of each sort (oldest first, by amount
+// either way), the API's first page and the overview. Each
 // reports its p99 in ms ("p99-ms"), the figure the targets are about (< 50 ms for lists,
 // < 100 ms for the overview and the free-text search). The orders are seeded with one INSERT …
 // SELECT per 100,000 rows (no lines, history or attempts: a list reads none).
@@ -141,11 +142,12 @@ func BenchmarkLists(b *testing.B) {
 			deepKey := checkout.KeyOf(deep[0].CreatedAt, deep[0].ID)
 			month := now.AddDate(0, 0, -30)
 			email := fmt.Sprintf("cliente%d@example.com", n/3)
-			lists := []struct {
+			type listCase struct {
 				name string
 				f    checkout.OrderFilter
 				want func(rows []checkout.OrderSummary, total int) bool
-			}{
+			}
+			lists := []listCase{
 				{"first-page", checkout.OrderFilter{}, func(rows []checkout.OrderSummary, total int) bool {
 					return len(rows) == perPage+1 && total == min(n, checkout.MaxCounted+1)
 				}},
@@ -174,6 +176,32 @@ func BenchmarkLists(b *testing.B) {
 				{"search-number-piece", checkout.OrderFilter{Search: fmt.Sprintf("%06d", n/5%1_000_000)}, func(rows []checkout.OrderSummary, _ int) bool {
 					return len(rows) >= 1 && strings.HasSuffix(rows[0].Number, fmt.Sprintf("%06d", n/5%1_000_000))
 				}},
+			}
+			// The sorts: the first page of each, and a page 10,000 pages deep by its key (found
+			// by offset, once).
+			for _, sort := range []checkout.OrderSort{checkout.SortCreatedAsc, checkout.SortAmountDesc, checkout.SortAmountAsc} {
+				deep, _, err := s.OrderSummaries(ctx, checkout.OrderFilter{Sort: sort, Limit: 1, Offset: depth})
+				if err != nil || len(deep) != 1 {
+					b.Fatalf("the deep key of %s: %v", sort, err)
+				}
+				deepKey := checkout.OrderKey{CreatedAt: deep[0].CreatedAt, Amount: deep[0].Amount, ID: deep[0].ID}
+				inOrder := func(rows []checkout.OrderSummary) bool {
+					for i := 1; i < len(rows); i++ {
+						a, b := rows[i-1], rows[i]
+						c := a.CreatedAt.Compare(b.CreatedAt)
+						if sort.ByAmount() {
+							c = int(a.Amount - b.Amount)
+						}
+						if sort.Descending() && c < 0 || !sort.Descending() && c > 0 {
+							return false
+						}
+					}
+					return true
+				}
+				lists = append(lists, listCase{"sort-" + string(sort), checkout.OrderFilter{Sort: sort}, func(rows []checkout.OrderSummary, _ int) bool {
+					return len(rows) == perPage+1 && inOrder(rows)
+				}}, listCase{"sort-" + string(sort) + "-deep", checkout.OrderFilter{Sort: sort, Page: checkout.Cursor{Key: deepKey, Sort: sort}},
+					func(rows []checkout.OrderSummary, _ int) bool { return len(rows) == perPage+1 && inOrder(rows) }})
 			}
 			for _, l := range lists {
 				b.Run(l.name, func(b *testing.B) {

@@ -20,7 +20,8 @@ const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, 
 	o.customer_name, o.customer_document, o.customer_email, o.customer_phone, o.has_address, o.zip_code,
 	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
 	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due,
-	o.session_id, o.merchant_reference, o.pay_by, o.link_id, o.shipping, o.delivery_days`
+	o.session_id, o.merchant_reference, o.pay_by, o.link_id, o.shipping, o.delivery_days,
+	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at`
 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
@@ -94,6 +95,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 func asStored(o *checkout.Order) *checkout.Order {
 	c := o.Clone()
 	c.CreatedAt, c.UpdatedAt, c.PaidAt, c.PayBy = stored(o.CreatedAt), stored(o.UpdatedAt), stored(o.PaidAt), stored(o.PayBy)
+	c.ShippedAt, c.DeliveredAt = stored(o.ShippedAt), stored(o.DeliveredAt)
 	for i := range c.History {
 		c.History[i].At = stored(c.History[i].At)
 	}
@@ -202,10 +204,11 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	}
 	stmts := make([]Stmt, 0, 1+len(o.History)+len(o.Attempts)+len(out))
 	stmts = append(stmts, Stmt{SQL: `UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
-			lang = $5, refund_due = $6, version = version + 1
+			lang = $5, refund_due = $6, carrier = $10, tracking_code = $11, shipped_at = $12, delivered_at = $13,
+			version = version + 1
 		WHERE id = $7 AND version = $8 AND ` + s.d.OneOf("status", "$9"),
 		Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID,
-			o.Version, s.d.List(s.reaching[o.Status])},
+			o.Version, s.d.List(s.reaching[o.Status]), o.Carrier, o.TrackingCode, ms(o.ShippedAt), ms(o.DeliveredAt)},
 		Affected: func(rows int64) error {
 			if rows != 1 {
 				return errNotUpdated
@@ -213,6 +216,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			return nil
 		}})
 	stmts = append(stmts, historyInserts(o.ID, o.History)...)
+	stmts = append(stmts, refundClaims(o.ID, o.History)...)
 	for i := range o.Attempts {
 		a := &o.Attempts[i]
 		if a.OrderID == "" {
@@ -247,6 +251,8 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	switch {
 	case err == checkout.ErrNotFound, err == checkout.ErrConflict:
 		return err
+	case errors.Is(err, checkout.ErrEndToEndTaken):
+		return checkout.ErrEndToEndTaken
 	case err != nil:
 		return s.errorf("updating order %s: %w", o.Number, err)
 	}
@@ -441,13 +447,19 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 			AND a.n = `+currentAttemptOf+`)`)
 	}
 	conds = append(conds, s.merchantConds(f, p)...)
+	conds = append(conds, attentionConds(f)...)
 	if k := f.Page.Key; !k.IsZero() {
-		// A row value: both databases find it through the index on (created_at, id).
+		// A row value: both databases find it through the index on (created_at, id), or
+		// (amount, id) for the sorts by amount.
 		op := "<"
-		if f.Page.Backward {
+		if f.Page.Backward == f.Sort.Descending() {
 			op = ">"
 		}
-		conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+		if f.Sort.ByAmount() {
+			conds = append(conds, "(o.amount, o.id) "+op+" ("+p.Add(int64(k.Amount))+", "+p.Add(k.ID)+")")
+		} else {
+			conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
+		}
 	}
 	if len(conds) == 0 {
 		return ""
@@ -455,13 +467,18 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	return "WHERE " + strings.Join(conds, " AND ")
 }
 
-// orderBy is the ORDER BY of a list of f on the table t: newest first, or oldest first to read
-// the page before a key (Backward), which the caller reverses.
+// orderBy is the ORDER BY of a list of f on the table t in f.Sort's order (newest first by
+// default), or the other way to read the page before a key (Backward), which the caller
+// reverses.
 func (s *Store) orderBy(f checkout.OrderFilter, t string) string {
-	if backward(f) {
-		return " ORDER BY " + t + "created_at, " + t + "id"
+	col := "created_at"
+	if f.Sort.ByAmount() {
+		col = "amount"
 	}
-	return " ORDER BY " + t + "created_at DESC, " + t + "id DESC"
+	if backward(f) == f.Sort.Descending() {
+		return " ORDER BY " + t + col + ", " + t + "id"
+	}
+	return " ORDER BY " + t + col + " DESC, " + t + "id DESC"
 }
 
 // backward reports whether f reads the page before a key, oldest first.
@@ -503,13 +520,14 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 		o := &checkout.Order{}
 		var a checkout.Address
 		var status string
-		var amount, created, updated, paid, refund, payBy, shipping int64
+		var amount, created, updated, paid, refund, payBy, shipping, shipped, delivered int64
 		var hasAddr bool
 		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
 			&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
 			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund,
-			&o.SessionID, &o.MerchantReference, &payBy, &o.LinkID, &shipping, &o.DeliveryDays); err != nil {
+			&o.SessionID, &o.MerchantReference, &payBy, &o.LinkID, &shipping, &o.DeliveryDays,
+			&o.Carrier, &o.TrackingCode, &shipped, &delivered); err != nil {
 			return fmt.Errorf("reading orders: %w", err)
 		}
 		o.Status = checkout.OrderStatus(status)
@@ -518,6 +536,7 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 			o.Address = &a
 		}
 		o.CreatedAt, o.UpdatedAt, o.PaidAt, o.PayBy = fromMS(created), fromMS(updated), fromMS(paid), fromMS(payBy)
+		o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
 		*out = append(*out, o)
 		byID[o.ID] = o
 		return nil

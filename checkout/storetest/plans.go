@@ -140,3 +140,60 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 		}
 	}
 }
+
+// RunSortPlans checks that a page of the merchant's order list, in each sort, with a key or
+// without, and with one status or none, reads the index that holds the sort's order — no
+// sorting of the matches, whatever their number — in the plan a prepared statement gets.
+// open and explain are as for RunIndexUse; sorts matches, in a plan, a sort of the rows (a
+// step the index should have made needless).
+func RunSortPlans(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store,
+	explain func(t *testing.T, s sqlstore.Stmt) string, sorts *regexp.Regexp) {
+	ctx := context.Background()
+	rec := &stmtRecorder{}
+	s := open(t, func(db sqlstore.DB) sqlstore.DB { rec.DB = db; return rec })
+	key := checkout.OrderKey{CreatedAt: time.Now(), Amount: 1990, ID: "ord-key"}
+	for _, sort := range checkout.OrderSorts() {
+		index := "orders_created_id"
+		statusIndex := "orders_status_created"
+		if sort.ByAmount() {
+			index, statusIndex = "orders_amount_id", "orders_status_amount"
+		}
+		for _, tc := range []struct {
+			name  string
+			f     checkout.OrderFilter
+			index string
+		}{
+			{"first page", checkout.OrderFilter{}, index},
+			{"after a key", checkout.OrderFilter{Page: checkout.Cursor{Key: key, Sort: sort}}, index},
+			{"before a key", checkout.OrderFilter{Page: checkout.Cursor{Key: key, Sort: sort, Backward: true}}, index},
+			{"one status, after a key", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid},
+				Page: checkout.Cursor{Key: key, Sort: sort}}, statusIndex},
+		} {
+			f := tc.f
+			f.Sort, f.Limit = sort, 26
+			rec.mu.Lock()
+			rec.stmts = nil
+			rec.mu.Unlock()
+			if _, _, err := s.OrderSummaries(ctx, f); err != nil {
+				t.Fatalf("%s, %s: %v", sort, tc.name, err)
+			}
+			rec.mu.Lock()
+			stmts := rec.stmts
+			rec.mu.Unlock()
+			checked := 0
+			for _, st := range stmts {
+				if !strings.Contains(st.SQL, "ORDER BY") {
+					continue // the capped count
+				}
+				checked++
+				plan := explain(t, st)
+				if sorts.MatchString(plan) || !strings.Contains(plan, tc.index) {
+					t.Errorf("%s, %s: want the rows in order from %s:\n%s\nplan:\n%s", sort, tc.name, tc.index, st.SQL, plan)
+				}
+			}
+			if checked != 1 {
+				t.Errorf("%s, %s: %d statements of the list", sort, tc.name, checked)
+			}
+		}
+	}
+}

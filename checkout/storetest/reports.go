@@ -20,6 +20,7 @@ func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderSummaries", func(t *testing.T) { testOrderSummaries(t, open(t)) })
 	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
 	t.Run("OrderStatsTopProducts", func(t *testing.T) { testTopProducts(t, open(t)) })
+	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
 }
 
 // reportOrder is an order of the report tests: created at, amount, customer, and paid at (zero:

@@ -1,4 +1,4 @@
-// copy.js: a button marked data-copy="ID" copies the value of the element ID to the clipboard
+// copy.js: a button marked data-copy="ID" copies the value (or text) of the element ID to the clipboard
 // and says so in the page's [data-copy-feedback] (aria-live), in the words of its
 // data-copied. The button is hidden without this script: the value stays selectable by hand.
 (function () {
@@ -16,7 +16,15 @@
           feedback.textContent = btn.getAttribute("data-copied") || "";
         }
       }, function () {
-        target.select();
+        // Refused: select the value for a copy by hand (a field's, or an element's text).
+        if (target.select) {
+          target.select();
+          return;
+        }
+        var range = document.createRange();
+        range.selectNodeContents(target);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
       });
     });
   });

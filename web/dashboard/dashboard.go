@@ -195,6 +195,12 @@ func (d *Dashboard) table() []Route {
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
 		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
+		{post, "/orders/{id}/ship", merchant.PermOrdersWrite, d.shipOrder},
+		{post, "/orders/{id}/deliver", merchant.PermOrdersWrite, d.deliverOrder},
+		{post, "/orders/{id}/cancel", merchant.PermOrdersWrite, d.cancelOrder},
+		{post, "/orders/{id}/notes", merchant.PermOrdersWrite, d.noteOrder},
+		{post, "/orders/{id}/refunds", merchant.PermOrdersWrite, d.recordRefund},
+		{get, "/refunds", merchant.PermOrdersRead, d.refunds},
 		{get, "/products", merchant.PermProductsRead, d.products},
 		{post, "/products", merchant.PermProductsWrite, d.createProduct},
 		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
@@ -291,7 +297,8 @@ var sections = []struct {
 	key  string
 	perm merchant.Permission
 }{
-	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"deposits", merchant.PermGatewayRead},
+	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"refunds", merchant.PermOrdersRead},
+	{"deposits", merchant.PermGatewayRead},
 	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
 	{"settings", merchant.PermSettings},
 	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"personal-data", merchant.PermPersonalData},
@@ -471,7 +478,11 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			if sec.key == "overview" {
 				path = Path
 			}
-			p.Nav = append(p.Nav, views.NavItem{Key: sec.key, URL: respond.Link(r, path)})
+			item := views.NavItem{Key: sec.key, URL: respond.Link(r, path)}
+			if sec.key == "refunds" {
+				item.Count = d.refundsDue(r)
+			}
+			p.Nav = append(p.Nav, item)
 		}
 	}
 	return p

@@ -39,8 +39,8 @@ func (d *Dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Exports = d.myExports(r)
 	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
-	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
-		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) })
+	v.Filter.Statuses = chips(checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
+		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) }), depositChips)
 	v.Filter.Origins = checkboxes(q, paramDepositOrigin, []gatewayclient.DepositOrigin{gatewayclient.OriginQRCode, gatewayclient.OriginPixKey},
 		func(o gatewayclient.DepositOrigin) string { return views.OriginText(v.Lang, o) })
 	d.site.Render(w, r, l.status, views.DepositsPage(v))
@@ -66,8 +66,8 @@ func (d *Dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
 	v.Exports = d.myExports(r)
 	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
-	v.Filter.Statuses = checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
-		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) })
+	v.Filter.Statuses = chips(checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
+		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) }), withdrawalChips)
 	d.site.Render(w, r, l.status, views.WithdrawalsPage(v))
 }
 
@@ -108,7 +108,26 @@ func listGateway[T any](d *Dashboard, r *http.Request, name string, q url.Values
 	l.filter.Values[paramStartDate] = timeValue(q, paramStartDate, start, errs)
 	l.filter.Values[paramEndDate] = timeValue(q, paramEndDate, end, errs)
 	l.filter.PerPage = perPage
+	l.filter.Bar = views.FilterBar{Presets: presetLinks(d.svc.Now(), Path+"/"+name, q, paramStartDate, paramEndDate),
+		Active: activeFilters(q, known)}
 	return l
+}
+
+// The states the filter bar of each gateway list offers as chips (the common ones); the others
+// are under "more filters".
+var (
+	depositChips = []string{string(gatewayclient.DepositPaid), string(gatewayclient.DepositPending),
+		string(gatewayclient.DepositRefunded), string(gatewayclient.DepositFailed)}
+	withdrawalChips = []string{string(gatewayclient.WithdrawalProcessed), string(gatewayclient.WithdrawalPending),
+		string(gatewayclient.WithdrawalFailed)}
+)
+
+// chips marks the options of values as the bar's chips.
+func chips(opts []views.Option, values []string) []views.Option {
+	for i := range opts {
+		opts[i].Chip = slices.Contains(values, opts[i].Value)
+	}
+	return opts
 }
 
 // checkboxes makes the checkboxes of the repeatable parameter name, one per value of all,

@@ -26,6 +26,11 @@ const (
 	// number, so that a page stays the same while orders arrive and costs the same at any depth.
 	paramCursor = "cursor"
 	paramLink   = "link" // a payment link's id: the orders placed through it
+	// paramFulfilment is a fulfilment state (checkout.Fulfilments): awaiting_shipment, …
+	paramFulfilment = "fulfilment"
+	// paramSort is the list's order (checkout.OrderSort: created_desc, the default,
+	// created_asc, amount_desc, amount_asc); the cursor carries it too.
+	paramSort = "sort"
 )
 
 // maxSearch bounds the search box.
@@ -33,7 +38,8 @@ const maxSearch = 100
 
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
-	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true}
+	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true,
+	paramSort: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
@@ -51,6 +57,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		MaxAmount: r.amount(paramMaxAmount),
 		LinkID:    r.single(paramLink),
 	}
+	f.Fulfilment = fulfilmentParam(r)
 	from, to := r.day(paramFrom), r.day(paramTo)
 	if !from.IsZero() {
 		f.CreatedFrom = from
@@ -68,12 +75,23 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 	if perPage == 0 {
 		perPage = defaultPerPage
 	}
+	sort, err := checkout.ParseOrderSort(r.single(paramSort))
+	if err != nil {
+		errs.add(paramSort, checkout.CodeEnum, err.Error())
+		sort = checkout.SortCreatedDesc
+	}
+	f.Sort, f.Page.Sort = sort, sort
 	if c := r.single(paramCursor); c != "" {
 		cur, err := checkout.ParseCursor(c)
-		if err != nil {
+		switch {
+		case err != nil:
 			errs.add(paramCursor, checkout.CodeFormat, "not a cursor")
+		case cur.Sort != sort:
+			// A key of another order means nothing in this one.
+			errs.add(paramCursor, checkout.CodeFormat, "a cursor of sort "+string(cur.Sort))
+		default:
+			f.Page = cur
 		}
-		f.Page = cur
 	}
 	// One more than a page tells whether another follows.
 	f.Limit = perPage + 1
@@ -112,7 +130,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
 			rows, next, prev := checkout.Paged(res.Orders, perPage, f.Page, func(o checkout.OrderSummary) checkout.OrderKey {
-				return checkout.KeyOf(o.CreatedAt, o.ID)
+				return checkout.OrderKey{CreatedAt: o.CreatedAt, Amount: o.Amount, ID: o.ID}
 			})
 			for _, o := range rows {
 				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
@@ -128,8 +146,16 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusUnprocessableEntity
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
-		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink} {
+		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage,
+		Bar: views.FilterBar{Presets: presetLinks(d.svc.Now(), Path+"/orders", q, paramFrom, paramTo),
+			Active: activeFilters(q, orderParams)}}
+	for _, s := range checkout.OrderSorts() {
+		v.Filter.Sorts = append(v.Filter.Sorts, views.Option{Value: string(s), Label: views.T(lang, "sort."+string(s)),
+			Checked: s == f.Sort})
+	}
+	v.ByDate = columnSort(q, f.Sort, checkout.SortCreatedDesc, checkout.SortCreatedAsc)
+	v.ByAmount = columnSort(q, f.Sort, checkout.SortAmountDesc, checkout.SortAmountAsc)
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
 	for param, viol := range errs {
@@ -138,9 +164,49 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	checked := listValues(q, paramStatus)
 	for _, st := range checkout.OrderStatuses() {
 		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
-			Label: views.StatusText(lang, st), Checked: checked[string(st)]})
+			Label: views.StatusText(lang, st), Checked: checked[string(st)], Chip: orderChips[st]})
+		if orderChips[st] {
+			// The bar's chips say the state in a word (the full words are the checkbox's
+			// label under "more filters" and in the rows).
+			v.Filter.Statuses[len(v.Filter.Statuses)-1].Short = views.T(lang, "chip."+string(st))
+		}
 	}
 	d.site.Render(w, r, status, views.OrdersPage(v))
+}
+
+// orderChips are the order states the filter bar offers as chips; the others are under "more
+// filters".
+var orderChips = map[checkout.OrderStatus]bool{checkout.StatusAwaitingPayment: true, checkout.StatusPaid: true,
+	checkout.StatusExpired: true}
+
+// columnSort is the header of a column sorted by first (its first click) or second: a link
+// to the list sorted by first, or by the other one when first is the current sort, from its
+// first page.
+func columnSort(q url.Values, current, first, second checkout.OrderSort) views.ColumnSort {
+	c := views.ColumnSort{}
+	to := first
+	switch current {
+	case first:
+		to, c.Dir = second, direction(first)
+	case second:
+		c.Dir = direction(second)
+	}
+	v := cloneValues(q)
+	v.Del(paramCursor)
+	v.Del(paramSort)
+	if to != checkout.SortCreatedDesc {
+		v.Set(paramSort, string(to))
+	}
+	c.URL = withQuery(Path+"/orders", v)
+	return c
+}
+
+// direction is aria-sort's word for s.
+func direction(s checkout.OrderSort) string {
+	if s.Descending() {
+		return "descending"
+	}
+	return "ascending"
 }
 
 // tagLinks names, on the rows of orders placed through a payment link, that link (its title,
@@ -215,6 +281,8 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 		return views.T(lang, "filter.err.search")
 	case param == paramCursor:
 		return views.T(lang, "filter.err.cursor")
+	case param == paramSort:
+		return views.T(lang, "filter.err.sort")
 	case (param == paramFrom || param == paramTo) && v.Code == checkout.CodeRange:
 		return views.T(lang, "filter.err.day_range")
 	case param == paramFrom || param == paramTo:
@@ -230,36 +298,54 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 	return filterMessage(lang, param, v, 1)
 }
 
-// order is GET /dashboard/orders/{id}: everything known of one order, the shopper's document
-// and phone masked (an owner has the form that shows them: showPersonalData).
-func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.renderOrder(w, r, false) }
+// order is GET /dashboard/orders/{id}: everything known of one order and the actions its state
+// allows, the shopper's document and phone masked (an owner has the form that shows them:
+// showPersonalData).
+func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.orderPage(w, r, false) }
 
 // showPersonalData is POST /dashboard/orders/{id}/personal-data (merchant.PermPersonalData):
 // the order's page with the shopper's document and phone in full, in this answer only, which
 // the audit log records with the order.
 func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) {
-	d.renderOrder(w, r, true)
+	d.orderPage(w, r, true)
 }
 
-// renderOrder answers the page of the order of the URL, the shopper's document and phone in
+// orderPage answers the page of the order of the URL, the shopper's document and phone in
 // full when full (and recorded so in the audit log), else masked.
-func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, full bool) {
+func (d *Dashboard) orderPage(w http.ResponseWriter, r *http.Request, full bool) {
 	lang := respond.Lang(r)
 	o, err := d.svc.Order(r.Context(), chi.URLParam(r, "id"))
-	back := respond.Link(r, Path+"/orders")
 	if err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
-			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "", back)
+			d.errorPage(w, r, http.StatusNotFound, views.T(lang, "notfound.title"), views.T(lang, "notfound.text"), "",
+				respond.Link(r, Path+"/orders"))
 			return
 		}
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back, PersonalShown: full}
-	customer := o.Customer
+	var sent views.OrderActions
+	if key := actionNotices[r.URL.Query().Get("done")]; key != "" {
+		sent.Notice = views.T(lang, key)
+	}
 	if full {
 		d.record(r, merchant.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
-	} else {
+	}
+	d.renderOrder(w, r, http.StatusOK, o, sent, full)
+}
+
+// renderOrder renders the page of o with status; sent is the action form just sent (its
+// values and errors) or the notice of what was just done; the shopper's document and phone in
+// full when full, else masked.
+func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status int, o *checkout.Order, sent views.OrderActions, full bool) {
+	lang := respond.Lang(r)
+	back := respond.Link(r, Path+"/orders")
+	v := views.OrderView{DashPage: d.page(r, "orders"), BackURL: back, PersonalShown: full}
+	v.Actions = d.orderActions(r, o)
+	v.Actions.Form, v.Actions.Values, v.Actions.Errors = sent.Form, sent.Values, sent.Errors
+	v.Actions.Failed, v.Actions.Notice = sent.Failed, sent.Notice
+	customer := o.Customer
+	if !full {
 		customer = maskCustomer(customer)
 		if can(r, merchant.PermPersonalData) && (customer.Document != o.Customer.Document || customer.Phone != o.Customer.Phone) {
 			v.PersonalAction = respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)+"/personal-data")
@@ -303,7 +389,7 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, full boo
 		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
 	}
-	d.site.Render(w, r, http.StatusOK, views.OrderPage(v))
+	d.site.Render(w, r, status, views.OrderPage(v))
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
@@ -323,6 +409,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Chart:     chart(ov.Days, ov.Previous),
 		Top:       topProducts(ov.Top),
 		OrdersURL: respond.Link(r, Path+"/orders"),
+		Attention: d.attention(r),
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }

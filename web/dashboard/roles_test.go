@@ -122,6 +122,19 @@ var routeCases = map[string]routeCase{
 		return url.Values{"current_password": {dashPassword}}
 	}},
 	"GET /audit.csv": {allowed: integrator},
+	"GET /refunds":   {allowed: everyone},
+	"POST /orders/{id}/ship": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{"carrier": {"Correios"}, "trackingCode": {"AA123456789BR"}}
+	}},
+	"POST /orders/{id}/deliver": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /orders/{id}/cancel":  {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
+	"POST /orders/{id}/notes": {allowed: shopStaff, form: func(*roleFixture) url.Values {
+		return url.Values{"key": {"nota-1"}, "note": {"Ligar antes de entregar"}}
+	}},
+	"POST /orders/{id}/refunds": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
+		return url.Values{"refundDate": {f.e.sb.Now().Format("2006-01-02")}, "refundAmount": {"1,00"},
+			"endToEnd": {"D12345678202603141300abcdefghijk"}}
+	}},
 	// A background export is its user's (and owners'): the test gives each role one of its own.
 	"GET /exports":               {allowed: everyone},
 	"GET /exports/{id}":          {allowed: everyone},
@@ -178,13 +191,24 @@ func newRoleFixture(t *testing.T) *roleFixture {
 		t.Fatal(err)
 	}
 	order := orderID(e.placeOrder())
+	paidPhysical, shipped := e.placePhysical(), e.placePhysical()
+	e.payCurrent(paidPhysical)
+	e.payCurrent(shipped)
+	if _, _, err := e.svc.MarkShipped(ctx, shipped, checkout.ShipInput{Carrier: "Correios", TrackingCode: "AA000000000BR"}); err != nil {
+		t.Fatal(err)
+	}
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/links/{id}":                      link.ID,
 		"/links/{id}/active":               link.ID,
 		"/links/{id}/duplicate":            link.ID,
 		"/links/{id}/poster.svg":           link.ID,
-		"/orders/{id}":                     order,
 		"/orders/{id}/personal-data":       order,
+		"/orders/{id}":                     order,
+		"/orders/{id}/ship":                paidPhysical,
+		"/orders/{id}/deliver":             shipped,
+		"/orders/{id}/cancel":              orderID(e.placeOrder()),
+		"/orders/{id}/notes":               orderID(e.placeOrder()),
+		"/orders/{id}/refunds":             e.canceledPaid().ID,
 		"/products/{id}":                   "ebook-receitas-do-cerrado",
 		"/products/{id}/active":            "ebook-receitas-do-cerrado",
 		"/products/{id}/image":             "ebook-receitas-do-cerrado",

@@ -1,0 +1,132 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
+
+// placePhysical places an order of the ceramic mug (physical goods, with an address) through
+// the domain, paid at the sandbox when pay.
+func (a *testApp) placePhysical(t *testing.T, pay bool) *checkout.Order {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	svc := a.app.Service()
+	c, err := svc.AddToCart(ctx, "", "caneca-de-ceramica", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKeyShipping(c, 0), Lang: "pt-BR",
+		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"},
+		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Neighborhood: "Bela Vista",
+			City: "São Paulo", State: "SP"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pay {
+		a.payAtSandbox(t, o)
+	}
+	return o
+}
+
+// payAtSandbox pays the order's current QR code at the sandbox and lets the checkout read it.
+func (a *testApp) payAtSandbox(t *testing.T, o *checkout.Order) *checkout.Order {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
+	defer cancel()
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.app.Service().RefreshFromGateway(ctx, o.ID)
+	if err != nil {
+		t.Fatalf("reading the payment: %v", err)
+	}
+	return res
+}
+
+// TestOrderActions: in a real browser, a merchant ships a paid order with its tracking code,
+// marks it delivered, cancels an order awaiting payment (the shopper's open PIX page turns to
+// canceled), adds an internal note, and records, from the refunds page, the refund of the
+// payment that still arrived for the canceled order.
+func TestOrderActions(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
+	a.addMerchant(t)
+	d := dashboardOf(s, a)
+	d.login(merchantEmail, merchantPassword)
+
+	// Ship with a tracking code: first a tracking code with a space, refused beside its field.
+	mug := a.placePhysical(t, true)
+	s.open(a.url + "/dashboard/orders/" + mug.ID)
+	ship := d.testID("ship-form")
+	s.check(ship.Locator(`[name="carrier"]`).Fill("Correios"), "carrier")
+	s.check(ship.Locator(`[name="trackingCode"]`).Fill("AA 123"), "tracking code")
+	s.check(d.testID("ship").Click(), "ship")
+	s.check(s.expect.Locator(ship.Locator(`[data-field="trackingCode"]`)).ToBeVisible(), "the error beside the tracking code")
+	s.a11y(s.page, "order with a refused shipment")
+	s.check(d.testID("ship-form").Locator(`[name="trackingCode"]`).Fill("AA123456789BR"), "tracking code")
+	s.check(d.testID("ship").Click(), "ship")
+	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como enviado."), "shipped notice")
+	s.check(s.expect.Locator(d.testID("fulfilment")).ToContainText("AA123456789BR"), "the tracking code shown")
+	s.a11y(s.page, "shipped order")
+	s.shot("shipped")
+
+	// Deliver.
+	s.check(d.testID("deliver").Click(), "deliver")
+	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como entregue."), "delivered notice")
+	s.check(s.expect.Locator(s.page.Locator(`[data-code="order_delivered"]`)).ToHaveCount(1), "delivered in the timeline")
+	s.check(s.expect.Locator(d.testID("deliver-form")).ToHaveCount(0), "no second delivery")
+
+	// Cancel an order awaiting payment while its shopper looks at the PIX page.
+	waiting := a.placeOrder(t, false)
+	shopper := newSession(t, playwright.BrowserNewContextOptions{})
+	shopper.open(a.url + "/pay/" + waiting.ID)
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("pix-code")).ToBeVisible(), "the shopper's PIX code")
+	s.open(a.url + "/dashboard/orders/" + waiting.ID)
+	s.check(d.testID("cancel").Click(), "cancel without confirming")
+	s.check(s.expect.Locator(d.testID("cancel-form").Locator(`[data-field="confirm"]`)).ToBeVisible(), "the confirmation asked")
+	s.check(d.testID("cancel-confirm").Check(), "confirm")
+	s.check(d.testID("cancel").Click(), "cancel")
+	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText("Pedido cancelado"), "canceled")
+	s.a11y(s.page, "canceled order")
+	// The shopper's open page follows; a fresh visit shows the same, no QR code.
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("canceled")).ToBeVisible(), "the shopper's page turned canceled")
+	shopper.open(a.url + "/pay/" + waiting.ID)
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("canceled")).ToBeVisible(), "canceled page")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("pix-qr")).ToHaveCount(0), "no QR code")
+	shopper.a11y(shopper.page, "the shopper's canceled page")
+	shopper.shot("canceled-shopper")
+
+	// An internal note.
+	s.check(d.testID("note-text-input").Fill("Cliente avisou que pagou por engano"), "note")
+	s.check(d.testID("add-note").Click(), "add the note")
+	s.check(s.expect.Locator(d.testID("note-text")).ToHaveText("Cliente avisou que pagou por engano"), "the note in the timeline")
+
+	// The canceled order's code is paid all the same: a refund due, recorded from the refunds page.
+	paid := a.payAtSandbox(t, waiting)
+	if paid.Status != checkout.StatusCanceled || paid.RefundDue != paid.Amount {
+		t.Fatalf("the late payment: %s, refund due %d", paid.Status, paid.RefundDue)
+	}
+	s.open(a.url + "/dashboard")
+	s.check(s.expect.Locator(d.testID("refunds-due").GetByTestId("figure-value")).ToHaveText("R$ 29,90"), "refunds due on the overview")
+	s.a11y(s.page, "overview with refunds due")
+	s.check(d.testID("refunds-due").Locator("a").First().Click(), "to the refunds page")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/refunds$`)), "the refunds page")
+	row := s.page.Locator(`[data-testid="refund-due"][data-id="` + waiting.ID + `"]`)
+	s.check(s.expect.Locator(row.GetByTestId("payer")).ToBeVisible(), "the payer's PIX data")
+	s.a11y(s.page, "refunds page")
+	s.shot("refunds")
+	s.check(row.Locator(`[name="refundAmount"]`).Fill("29,90"), "amount")
+	s.check(row.Locator(`[name="endToEnd"]`).Fill("D00000000202611250000abcdefghijk"), "end-to-end id")
+	s.check(row.GetByTestId("record-refund").Click(), "record the refund")
+	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Devolução registrada."), "refund notice")
+	s.check(s.expect.Locator(d.testID("refunds-none")).ToBeVisible(), "nothing left to refund")
+	s.open(a.url + "/dashboard/orders/" + waiting.ID)
+	s.check(s.expect.Locator(d.testID("refund-recorded")).ToHaveCount(1), "the refund on the order")
+}
