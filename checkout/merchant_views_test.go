@@ -127,6 +127,30 @@ func TestOverviewAndOrderList(t *testing.T) {
 	if last := o.Days[len(o.Days)-1].Day; last.Hour() != 0 || last.Location() != loc {
 		t.Errorf("the last day starts at %v", last)
 	}
+	// The comparison: the 30 days just before, day by day, nothing paid in them; the top
+	// products are the paid order's.
+	if len(o.Previous) != checkout.OverviewDays || !o.Previous[len(o.Previous)-1].Day.Equal(o.Days[0].Day.AddDate(0, 0, -1)) ||
+		!o.Previous[0].Day.Equal(o.Days[0].Day.AddDate(0, 0, -checkout.OverviewDays)) {
+		t.Errorf("previous days %v … %v", o.Previous[0].Day, o.Previous[len(o.Previous)-1].Day)
+	}
+	for _, d := range o.Previous {
+		if d.Orders != 0 || d.Amount != 0 {
+			t.Errorf("paid in the previous period: %+v", d)
+		}
+	}
+	var units int
+	var revenue checkout.Cents
+	for _, l := range paid.Lines {
+		units, revenue = units+l.Quantity, revenue+l.UnitPrice*checkout.Cents(l.Quantity)
+	}
+	var topUnits int
+	var topRevenue checkout.Cents
+	for _, p := range o.Top {
+		topUnits, topRevenue = topUnits+p.Units, topRevenue+p.Revenue
+	}
+	if len(o.Top) == 0 || topUnits != units || topRevenue != revenue || o.Top[0].Title != paid.Lines[0].Title && len(paid.Lines) == 1 {
+		t.Errorf("top products %+v of lines %+v", o.Top, paid.Lines)
+	}
 	page, err := e.svc.MerchantOrders(e.ctx, checkout.OrderFilter{Search: validCPF, Limit: 10})
 	if err != nil || page.Total != 2 || len(page.Orders) != 2 {
 		t.Errorf("orders by CPF: %+v, %v", page, err)

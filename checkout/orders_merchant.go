@@ -34,6 +34,9 @@ func (s *Service) MerchantOrders(ctx context.Context, f OrderFilter) (*OrderPage
 // OverviewDays is the span of the overview's daily chart and of its conversion.
 const OverviewDays = 30
 
+// OverviewTopProducts is how many products the overview ranks.
+const OverviewTopProducts = 5
+
 // Overview is the dashboard's first page: what was paid today, in the last 7 and 30 days,
 // how many orders await payment, the conversion of the last 30 days, and the paid amounts of
 // each of those days.
@@ -42,7 +45,12 @@ type Overview struct {
 	Awaiting           int // pending or awaiting payment now
 	Placed, PlacedPaid int // orders placed in the last 30 days, and of those the paid ones
 	Days               []DayTotal
-	Now                time.Time
+	// Previous are the paid amounts of each day of the period of the same length just before
+	// Days (the chart's comparison), oldest first as Days.
+	Previous []DayTotal
+	// Top are the products that brought the most in the orders paid in the last 30 days.
+	Top []ProductTotal
+	Now time.Time
 }
 
 // DayTotal is what was paid in one local day.
@@ -71,16 +79,20 @@ func (s *Service) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 	st, err := s.store.OrderStats(ctx, StatsQuery{
 		PaidSince:   []time.Time{today, today.AddDate(0, 0, -6), first},
 		PlacedSince: first,
-		DaysFrom:    first,
+		DaysFrom:    first.AddDate(0, 0, -OverviewDays),
 		ZoneOffset:  zone,
+		TopSince:    first,
+		TopLimit:    OverviewTopProducts,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checkout: overview: %w", err)
 	}
 	o := &Overview{Today: st.Paid[0], Week: st.Paid[1], Month: st.Paid[2], Awaiting: st.Awaiting,
-		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Now: now}
+		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, Now: now}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		o.Days = append(o.Days, DayTotal{Day: d, PaidTotal: st.Days[DayNumber(d, zone)]})
+		p := d.AddDate(0, 0, -OverviewDays)
+		o.Previous = append(o.Previous, DayTotal{Day: p, PaidTotal: st.Days[DayNumber(p, zone)]})
 	}
 	return o, nil
 }

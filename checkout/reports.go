@@ -37,6 +37,20 @@ type StatsQuery struct {
 	// days are counted in (São Paulo: -3 h), so that a day is a local day.
 	DaysFrom   time.Time
 	ZoneOffset time.Duration
+	// TopLimit > 0 asks for the products that brought the most in the orders paid since
+	// TopSince: at most TopLimit of them.
+	TopSince time.Time
+	TopLimit int
+}
+
+// ProductTotal is what one product brought in paid orders: the units sold and their amount
+// (unit price × quantity, shipping aside). A line without a catalogue product (an amount
+// typed on a payment link, an item of an API session) counts under its title.
+type ProductTotal struct {
+	ProductID string // "" for a line without a catalogue product
+	Title     string
+	Units     int
+	Revenue   gatewayclient.Cents
 }
 
 // PaidTotal is a count of paid orders and their amount.
@@ -54,6 +68,9 @@ type OrderStats struct {
 	// Days are the paid totals by local day since DaysFrom, keyed by the day's number
 	// (DayNumber); days without payments are absent.
 	Days map[int64]PaidTotal
+	// Top are the products of the most revenue since TopSince, the most first (ties: the
+	// most units, then by product and title), when TopLimit asked for them.
+	Top []ProductTotal
 }
 
 // DayNumber is the number of the local day of t in a zone of that offset: the days since the

@@ -276,6 +276,7 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				"/dashboard/products", product, "/dashboard/links", "/dashboard/links/" + link.ID,
 				"/dashboard/orders?fulfilment=awaiting_shipment", "/dashboard/refunds", "/dashboard/personal-data",
 				"/dashboard/settings", "/dashboard/users", "/dashboard/audit", "/dashboard/account",
+				"/dashboard/exports", // a background export's own page: TestDashboardBackgroundExport
 				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
 			}
 			check := func(where string) {

@@ -116,6 +116,7 @@ type DepositsView struct {
 	Rows     []DepositRow
 	Pager    Pager
 	CSVURL   string
+	Exports  MyExports // the user's background exports
 	Banner   *GatewayBanner
 	Listed   bool // the gateway answered (Rows and Pager are meaningful)
 	Searched bool // the request carried filters: focus goes to the results
@@ -142,6 +143,7 @@ type WithdrawalsView struct {
 	Rows     []WithdrawalRow
 	Pager    Pager
 	CSVURL   string
+	Exports  MyExports // the user's background exports
 	Banner   *GatewayBanner
 	Listed   bool
 	Searched bool
@@ -263,6 +265,7 @@ type OverviewView struct {
 	Chart              Chart
 	OrdersURL          string
 	Attention          AttentionView
+	Top                []TopProduct // the products that brought the most in 30 days
 }
 
 // PaidFigure is a count of paid orders and their amount.
@@ -272,15 +275,27 @@ type PaidFigure struct {
 }
 
 // Chart is the daily paid amounts, drawn as SVG by the server (no script) with the same data
-// as a table.
+// as a table: bars for the period, a stepped line for the previous period of the same
+// length, a y-axis of round amounts.
 type Chart struct {
 	Days   []ChartDay
 	Max    checkout.Cents // the tallest bar's amount
 	Width  int            // viewBox width
 	Height int            // viewBox height of the bars' area
+	// Ticks are the y-axis' amounts from 0 up, evenly spaced; the last is the chart's top.
+	Ticks []ChartTick
+	// PrevPath is the SVG path of the previous period's stepped line.
+	PrevPath         string
+	Total, PrevTotal checkout.Cents // the two periods' sums
 }
 
-// ChartDay is one bar of the chart.
+// ChartTick is one amount of the y-axis and its height in the viewBox.
+type ChartTick struct {
+	Amount checkout.Cents
+	Y      int
+}
+
+// ChartDay is one bar of the chart, with the day of the previous period it is compared with.
 type ChartDay struct {
 	Day    time.Time // local midnight
 	Amount checkout.Cents
@@ -288,6 +303,17 @@ type ChartDay struct {
 	X, Y   int  // the bar's top-left corner in the viewBox
 	W, H   int  // its size
 	Label  bool // the day is labelled under the axis
+
+	PrevDay    time.Time
+	PrevAmount checkout.Cents
+	PrevOrders int
+}
+
+// TopProduct is one of the overview's top products: units sold and revenue in the period.
+type TopProduct struct {
+	Title   string
+	Units   int
+	Revenue checkout.Cents
 }
 
 // OrdersView is the shop's order list.

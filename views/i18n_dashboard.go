@@ -219,7 +219,6 @@ var dashboardMessages = map[string][2]string{
 	"overview.chart_title":     {"Recebido por dia nos últimos 30 dias", "Paid per day in the last 30 days"},
 	"overview.chart_desc":      {"Total de %s em 30 dias; o maior dia foi %s, com %s.", "%s in total over 30 days; the best day was %s, with %s."},
 	"overview.chart_none":      {"Nenhum pagamento nos últimos 30 dias.", "No payment in the last 30 days."},
-	"overview.chart_max":       {"Barra mais alta: %s.", "Tallest bar: %s."},
 	"overview.chart_table":     {"Ver os valores de cada dia", "See each day's figures"},
 	"overview.col_orders":      {"Pedidos pagos", "Orders paid"},
 	"overview.col_paid":        {"Recebido", "Paid"},

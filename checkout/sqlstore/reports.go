@@ -177,8 +177,30 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	// division is the floor in both databases.
 	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
 		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
+	stmts := []Stmt{}
+	if q.TopLimit > 0 {
+		// The paid orders of the period (orders_paid) and their lines (the lines' primary
+		// key); a line without a product is counted under its title.
+		var tp Params
+		top := `SELECT l.product_id, CASE WHEN l.product_id = '' THEN l.title ELSE '' END, MAX(l.title),
+			CAST(SUM(l.quantity) AS BIGINT), CAST(SUM(l.unit_price * l.quantity) AS BIGINT)
+			FROM orders o JOIN order_lines l ON l.order_id = o.id
+			WHERE o.paid_at >= ` + tp.Add(ms(q.TopSince)) + `
+			GROUP BY 1, 2 ORDER BY 5 DESC, 4 DESC, 1, 2 LIMIT ` + tp.Add(q.TopLimit)
+		stmts = append(stmts, Stmt{SQL: top, Args: tp, Rows: each(func(r Rows) error {
+			var pt checkout.ProductTotal
+			var key string
+			var units, revenue int64
+			if err := r.Scan(&pt.ProductID, &key, &pt.Title, &units, &revenue); err != nil {
+				return err
+			}
+			pt.Units, pt.Revenue = int(units), gatewayclient.Cents(revenue)
+			st.Top = append(st.Top, pt)
+			return nil
+		})})
+	}
 	err := s.report(ctx, func() error {
-		return s.readBatch(ctx,
+		return s.readBatch(ctx, append([]Stmt{
 			Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
 			Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
 			Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
@@ -190,7 +212,7 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 				}
 				st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
 				return nil
-			})})
+			})}}, stmts...)...)
 	})
 	if err != nil {
 		return nil, s.errorf("reading order figures: %w", err)

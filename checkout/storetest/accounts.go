@@ -21,6 +21,7 @@ type AccountStores interface {
 	merchant.AuditStore
 	merchant.UserSessionStore
 	merchant.TOTPStore
+	merchant.ExportStore
 	Sessions() merchant.SessionStore
 }
 
@@ -38,6 +39,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
+	t.Run("Exports", func(t *testing.T) { testExports(t, open(t)) })
 	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
 }
 

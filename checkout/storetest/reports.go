@@ -19,6 +19,7 @@ import (
 func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderSummaries", func(t *testing.T) { testOrderSummaries(t, open(t)) })
 	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
+	t.Run("OrderStatsTopProducts", func(t *testing.T) { testTopProducts(t, open(t)) })
 	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
 }
 
@@ -217,6 +218,68 @@ func testOrderStats(t *testing.T, s checkout.Store) {
 	}
 }
 
+// testTopProducts: the products ranked by what they brought in the orders paid in the period
+// (unit price × quantity, shipping aside), a line without a product under its title; orders
+// unpaid or paid before the period do not count; the limit holds; the previous period's days
+// are there when DaysFrom reaches back to them.
+func testTopProducts(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	zone := -3 * time.Hour
+	today := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC)
+	daysAgo := func(n int) time.Time { return today.Add(-time.Duration(n) * 24 * time.Hour) }
+	order := func(created, paid time.Time, lines ...checkout.OrderLine) {
+		t.Helper()
+		o := NewOrder("key-" + checkout.NewID())
+		o.CreatedAt, o.UpdatedAt, o.History[0].At = created, created, created
+		o.Lines, o.Amount, o.Shipping = lines, 990, 990 // the shipping is no product's revenue
+		for _, l := range lines {
+			o.Amount += l.UnitPrice * gatewayclient.Cents(l.Quantity)
+		}
+		stored := mustCreate(t, s, o)
+		if !paid.IsZero() {
+			payOrder(t, s, stored.ID, paid)
+		}
+	}
+	book := checkout.OrderLine{ProductID: "livro", Title: "Livro", UnitPrice: 4990, Quantity: 1}
+	mug := checkout.OrderLine{ProductID: "caneca", Title: "Caneca", UnitPrice: 3500, Quantity: 2, Physical: true}
+	gift := checkout.OrderLine{Title: "Doação", UnitPrice: 2000, Quantity: 1}
+	order(daysAgo(2), daysAgo(2).Add(time.Hour), book, mug)                   // livro 4990; caneca 2 × 3500
+	order(daysAgo(5), daysAgo(5).Add(time.Hour), withQuantity(book, 3))       // livro 3 × 4990
+	order(daysAgo(6), daysAgo(6).Add(time.Hour), gift, withQuantity(gift, 2)) // Doação 3 × 2000 (two lines)
+	order(daysAgo(1), time.Time{}, withQuantity(mug, 10))                     // unpaid
+	order(daysAgo(40), daysAgo(40).Add(time.Hour), withQuantity(mug, 50))     // paid in the previous period
+	order(daysAgo(29), daysAgo(29).Add(time.Hour), checkout.OrderLine{ProductID: "marcador", Title: "Marcador", UnitPrice: 500, Quantity: 1})
+	st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{daysAgo(29)}, PlacedSince: daysAgo(29),
+		DaysFrom: daysAgo(59), ZoneOffset: zone, TopSince: daysAgo(29), TopLimit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []checkout.ProductTotal{
+		{ProductID: "livro", Title: "Livro", Units: 4, Revenue: 4 * 4990},
+		{ProductID: "caneca", Title: "Caneca", Units: 2, Revenue: 7000},
+		{Title: "Doação", Units: 3, Revenue: 6000},
+	}
+	if !slices.Equal(st.Top, want) {
+		t.Errorf("top %+v\nwant %+v", st.Top, want)
+	}
+	if got := st.Days[checkout.DayNumber(daysAgo(40), zone)]; got != (checkout.PaidTotal{Orders: 1, Amount: 50*3500 + 990}) {
+		t.Errorf("the previous period's day: %+v", got)
+	}
+	if st.Paid[0].Orders != 4 {
+		t.Errorf("paid in the period: %+v", st.Paid[0])
+	}
+	none, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{today}, PlacedSince: today, DaysFrom: today,
+		TopSince: today.Add(time.Hour), TopLimit: 3})
+	if err != nil || len(none.Top) != 0 {
+		t.Errorf("a period without payments: %+v, %v", none.Top, err)
+	}
+}
+
+func withQuantity(l checkout.OrderLine, n int) checkout.OrderLine {
+	l.Quantity = n
+	return l
+}
+
 // RunSummaryQueryCounts checks, for a store built on sqlstore, that a page of order summaries
 // costs two statements (the page, the capped count) however many orders it shows, and the
 // overview four (each sent together: one round trip on PostgreSQL). open is as for
@@ -256,5 +319,13 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	})
 	if stats != 4 {
 		t.Errorf("the overview ran %d statements, want 4", stats)
+	}
+	withTop := count(func() error {
+		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base,
+			TopSince: base, TopLimit: 5})
+		return err
+	})
+	if withTop != 5 {
+		t.Errorf("the overview with its top products ran %d statements, want 5", withTop)
 	}
 }

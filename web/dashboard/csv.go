@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -25,37 +23,48 @@ const csvPageSize = maxPerPage
 const csvWriteWindow = time.Minute
 
 // depositsCSV is GET /dashboard/deposits.csv: every deposit matching the filters, across all
-// the gateway's pages, as CSV (UTF-8, a header row, amounts in cents and in reais, dates ISO
-// 8601 UTC, cells that a spreadsheet would take for a formula escaped). It streams: the header
-// and the first page leave at once, the next page is fetched while the previous one is
-// written, and memory stays at two pages however many rows. The filter's end is pinned to the
-// moment the export starts (the shop's clock, which is the sandbox's when it is embedded), so
-// that deposits made meanwhile are left out; the pages are read by keyset (see csvCursor).
+// the gateway's pages, as CSV (format=excel: for Excel, see exportFormat): a header row,
+// amounts in cents and in reais, dates, cells that a spreadsheet would take for a formula
+// escaped. Up to exportThreshold records it streams: the header and the first page leave at
+// once, the next page is fetched while the previous one is written, and memory stays at two
+// pages however many rows; more run in the background (see exports.go). The filter's end is
+// pinned to the moment the export starts (the shop's clock, which is the sandbox's when it is
+// embedded), so that deposits made meanwhile are left out; the pages are read by keyset (see
+// csvCursor).
 func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 	full, allowed, raw := unmaskedExport(r)
 	if !allowed {
 		d.forbidden(w, r)
 		return
 	}
-	_, f, errs := parseDepositQuery(raw)
+	q, f, errs := parseDepositQuery(raw)
 	if len(errs) > 0 {
 		d.deposits(w, r) // the form with its errors
 		return
 	}
+	format, err := parseExportFormat(q)
+	if err != nil {
+		d.badExport(w, r, "deposits", err)
+		return
+	}
 	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
 	f.PerPage = csvPageSize
+	total := -1
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
 		f.EndDate, f.Page = end, page
 		p, err := d.exportGateway(full).ListDeposits(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
+		if total < 0 {
+			total = p.Total // the first page's count is the whole filter's
+		}
 		return p.Data, p.TotalPages, nil
 	}
 	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
 		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
-	d.recordExport(r, full, "deposits.csv", raw)
-	streamCSV(d, w, r, "deposits", depositCSVHeader, cur, depositCSVRow)
+	src := &gatewayRows[gatewayclient.Deposit]{header: depositCSVHeader, row: depositCSVRow, cur: cur}
+	gatewayExport(d, w, r, exportAsked{name: "deposits", format: format, full: full, query: raw}, src, &total)
 }
 
 // withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
@@ -65,25 +74,55 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 		d.forbidden(w, r)
 		return
 	}
-	_, f, errs := parseWithdrawalQuery(raw)
+	q, f, errs := parseWithdrawalQuery(raw)
 	if len(errs) > 0 {
 		d.withdrawals(w, r)
 		return
 	}
+	format, err := parseExportFormat(q)
+	if err != nil {
+		d.badExport(w, r, "withdrawals", err)
+		return
+	}
 	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
 	f.PerPage = csvPageSize
+	total := -1
 	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
 		f.EndDate, f.Page = end, page
 		p, err := d.exportGateway(full).ListWithdrawals(ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
+		if total < 0 {
+			total = p.Total
+		}
 		return p.Data, p.TotalPages, nil
 	}
 	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
 		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
-	d.recordExport(r, full, "withdrawals.csv", raw)
-	streamCSV(d, w, r, "withdrawals", withdrawalCSVHeader, cur, withdrawalCSVRow)
+	src := &gatewayRows[gatewayclient.Withdrawal]{header: withdrawalCSVHeader, row: withdrawalCSVRow, cur: cur}
+	gatewayExport(d, w, r, exportAsked{name: "withdrawals", format: format, full: full, query: raw}, src, &total)
+}
+
+// gatewayExport reads the first page of src before anything is written, so that a gateway
+// failing at once gets a proper error page, and delivers the export: at once, or in the
+// background when the gateway counts more than exportThreshold records (total, which the
+// first page sets).
+func gatewayExport[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, ask exportAsked,
+	src *gatewayRows[T], total *int) {
+	first, err := src.cur.next(r.Context())
+	if err != nil {
+		lang := respond.Lang(r)
+		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
+		msg := views.T(lang, "gateway.unavailable")
+		if banner != nil {
+			msg = banner.Message
+		}
+		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", respond.Link(r, Path+"/"+ask.name))
+		return
+	}
+	src.first = first
+	d.deliverExport(w, r, ask, src, *total)
 }
 
 // exportEnd is the endDate of an export: the filter's, or now when it has none or a later one,
@@ -191,31 +230,26 @@ type csvPage[T any] struct {
 	err   error
 }
 
-// streamCSV writes the records of every page of cur as CSV. The first page is fetched before
-// anything is written, so that a gateway failing at once gets a proper error page; a failure
-// on a later page aborts the response, so that the download fails visibly instead of ending
-// short (an export holds exactly the filtered rows or nothing).
-func streamCSV[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, name string, header []string,
-	cur *csvCursor[T], row func([]string, *T) []string) {
-	ctx, cancel := context.WithCancel(r.Context())
+// gatewayRows are the rows of an export of one of the gateway's lists: the first page,
+// already read, and the cursor that reads the others.
+type gatewayRows[T any] struct {
+	header []string
+	row    func(exportFormat, []string, *T) []string
+	cur    *csvCursor[T]
+	first  []T
+}
+
+// writeRows writes the header and every record of the cursor to cw, the next page fetched
+// while the last one is written; page is called after each page with the rows written so
+// far. An error of the gateway is a *sourceError.
+func (g *gatewayRows[T]) writeRows(ctx context.Context, cw *csv.Writer, f exportFormat, page func(rows int) error) (int, error) {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	items, err := cur.next(ctx)
-	if err != nil {
-		lang := respond.Lang(r)
-		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
-		msg := views.T(lang, "gateway.unavailable")
-		if banner != nil {
-			msg = banner.Message
-		}
-		d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), msg, "", respond.Link(r, Path+"/"+name))
-		return
-	}
-	// The next pages are fetched one ahead of the writing.
 	pages := make(chan csvPage[T], 1)
 	go func() {
 		defer close(pages)
-		for !cur.done {
-			items, err := cur.next(ctx)
+		for !g.cur.done {
+			items, err := g.cur.next(ctx)
 			select {
 			case pages <- csvPage[T]{items, err}:
 			case <-ctx.Done():
@@ -226,46 +260,38 @@ func streamCSV[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, name
 			}
 		}
 	}()
-
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s%s.csv"`, name, time.Now().UTC().Format("20060102-150405"), exportSuffix(r)))
-	h.Set("X-Content-Type-Options", "nosniff")
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
-	w.WriteHeader(http.StatusOK)
-	cw := csv.NewWriter(w)
-	_ = cw.Write(header)
-	rec := make([]string, 0, len(header))
+	if err := cw.Write(g.header); err != nil {
+		return 0, err
+	}
+	rec := make([]string, 0, len(g.header))
+	rows := 0
 	write := func(items []T) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
 		for i := range items {
-			rec = row(rec[:0], &items[i])
+			rec = g.row(f, rec[:0], &items[i])
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
 		}
+		rows += len(items)
 		cw.Flush()
 		if err := cw.Error(); err != nil {
 			return err
 		}
-		_ = rc.Flush()
-		return nil
+		return page(rows)
 	}
-	rows := len(items)
-	if err := write(items); err != nil {
-		return // the client went away
+	if err := write(g.first); err != nil {
+		return rows, err
 	}
+	g.first = nil
 	for p := range pages {
 		if p.err != nil {
-			d.site.LogError(r, fmt.Errorf("csv export of %s after %d rows: %w", name, rows, p.err), checkout.ErrorCode(p.err))
-			panic(http.ErrAbortHandler)
+			return rows, &sourceError{p.err}
 		}
 		if err := write(p.items); err != nil {
-			return
+			return rows, err
 		}
-		rows += len(p.items)
 	}
+	return rows, nil
 }
 
 // Header rows of the exports.
@@ -283,27 +309,27 @@ var (
 )
 
 // depositCSVRow appends one deposit's cells to rec.
-func depositCSVRow(rec []string, d *gatewayclient.Deposit) []string {
+func depositCSVRow(f exportFormat, rec []string, d *gatewayclient.Deposit) []string {
 	payer, receiver := holderCells(d.Payer), holderCells(d.Receiver)
-	return append(rec, cell(d.ID), isoCell(d.CreatedAt), isoCell(d.UpdatedAt), cell(string(d.Status)),
+	return append(rec, cell(d.ID), f.time(d.CreatedAt), f.time(d.UpdatedAt), cell(string(d.Status)),
 		cell(string(d.DepositOrigin)), cell(string(d.PaymentMethod)),
-		centsCell(d.Amount), reaisCell(d.Amount), optCents(d.AmountPaid), optReais(d.AmountPaid), optCents(d.FeeAmount),
-		isoCell(d.PaymentDate), optCents(d.RefundAmount), optReais(d.RefundAmount), isoCell(d.RefundDate),
+		centsCell(d.Amount), f.reais(d.Amount), optCents(d.AmountPaid), f.optReais(d.AmountPaid), optCents(d.FeeAmount),
+		f.time(d.PaymentDate), optCents(d.RefundAmount), f.optReais(d.RefundAmount), f.time(d.RefundDate),
 		cell(d.ExternalCode), cell(d.EndToEnd), cell(d.EndToEndRefund),
 		payer.name, payer.document, payer.kind, payer.ispb, payer.pixKey, receiver.name, receiver.document,
 		cell(d.ErrorMessage), cell(d.ErrorMessageRefund), cell(d.Acquirer), cell(d.AcquirerCode))
 }
 
 // withdrawalCSVRow appends one withdrawal's cells to rec.
-func withdrawalCSVRow(rec []string, w *gatewayclient.Withdrawal) []string {
+func withdrawalCSVRow(f exportFormat, rec []string, w *gatewayclient.Withdrawal) []string {
 	payer, receiver := holderCells(w.Payer), holderCells(w.Receiver)
 	var key, keyType string
 	if w.PixKey != nil {
 		key, keyType = cell(w.PixKey.Key), cell(string(w.PixKey.Type))
 	}
-	return append(rec, cell(w.ID), isoCell(w.CreatedAt), isoCell(w.UpdatedAt), cell(string(w.Status)), cell(string(w.Method)),
-		centsCell(w.Amount), reaisCell(w.Amount), optCents(w.AmountWithdrawn), optReais(w.AmountWithdrawn), optCents(w.FeeAmount),
-		isoCell(w.ProcessedDate), optCents(w.RefundAmount), optReais(w.RefundAmount), isoCell(w.RefundDate),
+	return append(rec, cell(w.ID), f.time(w.CreatedAt), f.time(w.UpdatedAt), cell(string(w.Status)), cell(string(w.Method)),
+		centsCell(w.Amount), f.reais(w.Amount), optCents(w.AmountWithdrawn), f.optReais(w.AmountWithdrawn), optCents(w.FeeAmount),
+		f.time(w.ProcessedDate), optCents(w.RefundAmount), f.optReais(w.RefundAmount), f.time(w.RefundDate),
 		cell(w.ExternalCode), cell(w.EndToEnd), cell(w.EndToEndRefund), key, keyType,
 		receiver.name, receiver.document, receiver.ispb, payer.name, payer.document,
 		cell(w.ErrorMessage), cell(w.Acquirer), cell(w.AcquirerCode))
@@ -317,52 +343,4 @@ func holderCells(h *gatewayclient.AccountHolder) holderCSV {
 		return holderCSV{}
 	}
 	return holderCSV{cell(h.Name), cell(h.Document), cell(string(h.Type)), cell(h.BankAccount.ISPB), cell(h.Pix.Key)}
-}
-
-// cell escapes a text that a spreadsheet would read as a formula (=, +, -, @, a tab or a
-// carriage return first) with a leading apostrophe, as OWASP recommends; the CSV writer does
-// the quoting.
-func cell(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + s
-	}
-	return s
-}
-
-// isoCell is a time in ISO 8601 UTC with milliseconds ("" for the zero time).
-func isoCell(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return gatewayclient.FormatTime(t)
-}
-
-func centsCell(c checkout.Cents) string { return strconv.FormatInt(int64(c), 10) }
-
-// reaisCell is an amount in reais with a decimal point and two decimals ("1234.56"), computed
-// in integers.
-func reaisCell(c checkout.Cents) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
-}
-
-func optCents(c *checkout.Cents) string {
-	if c == nil {
-		return ""
-	}
-	return centsCell(*c)
-}
-
-func optReais(c *checkout.Cents) string {
-	if c == nil {
-		return ""
-	}
-	return reaisCell(*c)
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/alexedwards/scs/v2/memstore"
@@ -70,6 +71,12 @@ type Options struct {
 	SecretKeys *sealed.Keys
 	// PublicURL is the checkout's public address; https makes the session cookie Secure.
 	PublicURL string
+	// Exports, when set, runs exports of more than ExportThreshold rows (default
+	// DefaultExportThreshold) in the background, in workers that live as long as Context
+	// (default context.Background()); without it every export streams.
+	Exports         *merchant.Exports
+	ExportThreshold int
+	Context         context.Context
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -89,6 +96,13 @@ type Dashboard struct {
 	sealer        *sealed.Keys // nil: session secrets kept as they are
 	sessions      *scs.SessionManager
 	handler       http.Handler
+
+	// The background exports (nil: every export streams), the most rows an export streams,
+	// and the life of the exports' workers.
+	exports         *merchant.Exports
+	exportThreshold int
+	background      context.Context
+	workers         sync.WaitGroup // the background exports' workers
 }
 
 // New returns the dashboard of opts.
@@ -106,6 +120,13 @@ func New(opts Options) (*Dashboard, error) {
 		sealer: opts.SecretKeys}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
+	}
+	d.exports, d.exportThreshold, d.background = opts.Exports, opts.ExportThreshold, opts.Context
+	if d.exportThreshold <= 0 {
+		d.exportThreshold = DefaultExportThreshold
+	}
+	if d.background == nil {
+		d.background = context.Background()
 	}
 	sm := scs.New()
 	sm.Store = opts.Sessions
@@ -220,6 +241,12 @@ func (d *Dashboard) table() []Route {
 		rt = append(rt,
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
 			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
+	}
+	if d.exports != nil {
+		rt = append(rt,
+			Route{get, "/exports", merchant.PermExport, d.exportsPage},
+			Route{get, "/exports/{id}", merchant.PermExport, d.exportPage},
+			Route{get, "/exports/{id}/download", merchant.PermExport, d.exportDownload})
 	}
 	if d.settings != nil {
 		rt = append(rt,

@@ -37,6 +37,7 @@ func (d *Dashboard) deposits(w http.ResponseWriter, r *http.Request) {
 				Payer: views.HolderLine(dep.Payer), EndToEnd: dep.EndToEnd, PaymentDate: dep.PaymentDate})
 		})
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
+	v.Exports = d.myExports(r)
 	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
 	v.Filter.Statuses = chips(checkboxes(q, paramStatus, gatewayclient.DepositStatuses(),
 		func(s gatewayclient.DepositStatus) string { return views.DepositStatusText(v.Lang, s) }), depositChips)
@@ -63,6 +64,7 @@ func (d *Dashboard) withdrawals(w http.ResponseWriter, r *http.Request) {
 			v.Rows = append(v.Rows, row)
 		})
 	v.Listed, v.Pager, v.CSVURL, v.Banner, v.Filter = l.listed, l.pager, l.csvURL, l.banner, l.filter
+	v.Exports = d.myExports(r)
 	v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
 	v.Filter.Statuses = chips(checkboxes(q, paramStatus, gatewayclient.WithdrawalStatuses(),
 		func(s gatewayclient.WithdrawalStatus) string { return views.WithdrawalStatusText(v.Lang, s) }), withdrawalChips)

@@ -50,7 +50,11 @@ type env struct {
 	keys   *merchant.Keys
 	http   *http.Client
 	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
-	dbFile string         // the SQLite file, whose secrets are sealed
+	// exports are the dashboard's background exports; stopExports ends their workers' life
+	// (the server's shutdown).
+	exports     *merchant.Exports
+	stopExports context.CancelFunc
+	dbFile      string // the SQLite file, whose secrets are sealed
 }
 
 type envOptions struct {
@@ -68,6 +72,8 @@ type envOptions struct {
 	trustedProxies respond.Proxies
 	// merchant is the configuration's notification URL and secret.
 	merchant merchant.SettingsConfig
+	// exportThreshold is the most rows an export streams (0: the dashboard's default).
+	exportThreshold int
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -129,9 +135,11 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.rawGateway {
 		gw = client
 	}
+	exports := merchant.NewExports(store, sb.Now)
+	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL,
-		SecretKeys: sealKeys})
+		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,13 +151,14 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	t.Cleanup(func() {
+		stopExports()
 		_ = ws.Shutdown(context.Background())
 		srv.Close()
 		sbSrv.Close()
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		dbFile: dbFile,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

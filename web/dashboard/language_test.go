@@ -51,6 +51,12 @@ func TestDashboardSpeaksTheReadersLanguage(t *testing.T) {
 		"/dashboard/deposits/" + depID, "/dashboard/deposits/" + seededDep, "/dashboard/withdrawals",
 		"/dashboard/withdrawals/" + wdID, "/dashboard/products", "/dashboard/settings", "/dashboard/users", "/dashboard/audit",
 		"/dashboard/account"}
+	// A background export, ready, and the list of them.
+	me, err := e.dash.accounts.UserByEmail(ctx, dashEmail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, "/dashboard/exports", "/dashboard/exports/"+e.readyExport(me.ID, "withdrawals", "id\r\n"))
 
 	english := []string{"order placed", "qr code generated", "deposit PAID", "configured", "HTTP 500:", "Checking",
 		"Savings", "Payment account", "English", "mobile", "random key", "(email)"}

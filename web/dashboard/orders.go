@@ -406,36 +406,10 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Awaiting:    ov.Awaiting,
 		AwaitingURL: respond.Link(r, Path+"/orders?status=pending&status=awaiting_payment"),
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
-		Chart:     chart(ov.Days),
+		Chart:     chart(ov.Days, ov.Previous),
+		Top:       topProducts(ov.Top),
 		OrdersURL: respond.Link(r, Path+"/orders"),
 		Attention: d.attention(r),
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
-}
-
-// Size of the overview's chart, in its viewBox's units.
-const (
-	chartBarSlot = 20 // each day's width
-	chartBarGap  = 4
-	chartHeight  = 160
-)
-
-// chart lays out the bars of the daily paid amounts, heights proportional to the tallest
-// (integer arithmetic; a day with any payment is at least one unit tall), every fifth day and
-// the last labelled.
-func chart(days []checkout.DayTotal) views.Chart {
-	c := views.Chart{Width: chartBarSlot * len(days), Height: chartHeight}
-	for _, d := range days {
-		c.Max = max(c.Max, d.Amount)
-	}
-	for i, d := range days {
-		h := 0
-		if c.Max > 0 && d.Amount > 0 {
-			h = max(int(int64(d.Amount)*chartHeight/int64(c.Max)), 1)
-		}
-		c.Days = append(c.Days, views.ChartDay{Day: d.Day, Amount: d.Amount, Orders: d.Orders,
-			X: i*chartBarSlot + chartBarGap/2, Y: chartHeight - h, W: chartBarSlot - chartBarGap, H: h,
-			Label: (len(days)-1-i)%5 == 0})
-	}
-	return c
 }

@@ -48,6 +48,11 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 			b := f.e.browser()
 			f.b = b
 			b.loginAs(string(role)+"@loja.example", dashPassword)
+			u, err := f.e.dash.accounts.UserByEmail(ctx, string(role)+"@loja.example")
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.giveExport(u.ID)
 			walked := 0
 			for route, rc := range routeCases {
 				method, pattern, _ := strings.Cut(route, " ")

@@ -135,6 +135,10 @@ var routeCases = map[string]routeCase{
 		return url.Values{"refundDate": {f.e.sb.Now().Format("2006-01-02")}, "refundAmount": {"1,00"},
 			"endToEnd": {"D12345678202603141300abcdefghijk"}}
 	}},
+	// A background export is its user's (and owners'): the test gives each role one of its own.
+	"GET /exports":               {allowed: everyone},
+	"GET /exports/{id}":          {allowed: everyone},
+	"GET /exports/{id}/download": {allowed: everyone},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -218,6 +222,13 @@ func newRoleFixture(t *testing.T) *roleFixture {
 	return f
 }
 
+// giveExport makes a ready background export of the user id the {id} of the export routes:
+// a job is only its user's (and owners').
+func (f *roleFixture) giveExport(user string) {
+	job := f.e.readyExport(user, "deposits", "id;amountBRL\r\nx;1,00\r\n")
+	f.ids["/exports/{id}"], f.ids["/exports/{id}/download"] = job, job
+}
+
 // path is the URL of a route pattern with its {id} filled in.
 func (f *roleFixture) path(pattern string) string {
 	p := pattern
@@ -259,6 +270,7 @@ func TestRolesOnEveryRoute(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.ids["/account/sessions/{id}/end"] = other
+			f.giveExport(u.ID)
 			routes := served(t, f.e.board)
 			if len(routes) < len(routeCases)+len(publicRoutes) {
 				t.Fatalf("the router serves only %d routes: %v", len(routes), routes)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -49,8 +50,26 @@ func TestDashboardOverview(t *testing.T) {
 	if bars.Length() != 30 || bars.Last().AttrOr("data-amount", "") != "2990" || bars.First().AttrOr("height", "") != "0" {
 		t.Errorf("%d bars, last %q", bars.Length(), bars.Last().AttrOr("data-amount", ""))
 	}
-	if h := bars.Last().AttrOr("height", ""); h != "160" {
-		t.Errorf("the tallest bar is %s high, want the full 160", h)
+	// The y-axis: round whole reais (R$ 10 steps up to R$ 30 for a day of R$ 29,90), the bars
+	// on its scale.
+	var ticks []string
+	doc.Find(testid("chart-y") + " span").Each(func(_ int, s *goquery.Selection) { ticks = append(ticks, s.Text()) })
+	if !slices.Equal(ticks, []string{"R$ 30", "R$ 20", "R$ 10", "R$ 0"}) {
+		t.Errorf("y-axis %q", ticks)
+	}
+	if h := bars.Last().AttrOr("height", ""); h != "159" { // 2990 / 3000 of 160
+		t.Errorf("the tallest bar is %s high, want 159", h)
+	}
+	if n := doc.Find(testid("chart") + " line.grid").Length(); n != 4 {
+		t.Errorf("%d gridlines", n)
+	}
+	if top := doc.Find(testid("top-product")); top.Length() != 1 || top.Find("td").First().AttrOr("data-units", "") != "1" ||
+		top.Find("td").Last().Text() != "R$ 29,90" {
+		t.Errorf("top products %q", strings.Join(strings.Fields(doc.Find(testid("top-products")).Text()), " "))
+	}
+	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,90)") ||
+		!strings.Contains(legend, "anteriores (R$ 0,00)") {
+		t.Errorf("legend %q", legend)
 	}
 	if n := doc.Find(testid("chart-table") + " tbody tr").Length(); n != 30 {
 		t.Errorf("%d rows in the chart's table", n)
@@ -61,6 +80,31 @@ func TestDashboardOverview(t *testing.T) {
 	href, _ := doc.Find(testid("awaiting") + " a").Attr("href")
 	if !strings.Contains(href, "status=awaiting_payment") {
 		t.Errorf("awaiting link %q", href)
+	}
+
+	// 31 days later, with another payment: the first one is in the previous period, drawn
+	// as the dashed line and in the table beside the day 30 days after it.
+	if err := e.sb.AdvanceClock(context.Background(), 31*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	e.paidOrder()
+	_, doc = b.get("/dashboard")
+	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,90)") ||
+		!strings.Contains(legend, "anteriores (R$ 29,90)") {
+		t.Errorf("legend 31 days later %q", legend)
+	}
+	var prev []string
+	doc.Find(testid("chart-table") + " tbody tr").Each(func(_ int, r *goquery.Selection) {
+		prev = append(prev, r.Find("td").Last().AttrOr("data-amount", ""))
+	})
+	if len(prev) != 30 || prev[28] != "2990" || strings.Count(strings.Join(prev, ","), "2990") != 1 {
+		t.Errorf("the previous period's amounts %v: want 2990 beside the 29th day", prev)
+	}
+	if d := doc.Find(testid("chart-previous")).AttrOr("d", ""); !strings.HasPrefix(d, "M0 160") || !strings.Contains(d, "V1 H580 V160") {
+		t.Errorf("the previous period's line %q", d)
+	}
+	if desc := doc.Find("svg desc").Text(); !strings.Contains(desc, "anteriores: R$ 29,90") {
+		t.Errorf("chart description %q", desc)
 	}
 }
 

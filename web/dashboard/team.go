@@ -1,13 +1,12 @@
 package dashboard
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -352,38 +351,59 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // auditCSV is GET /dashboard/audit.csv: every entry the filter selects, newest first, read a
-// page at a time; times ISO 8601 UTC, cells a spreadsheet would run escaped. The export is
-// itself recorded.
+// page at a time, written as every export is (format=excel: for Excel, see exportFormat);
+// cells a spreadsheet would run escaped. The export is itself recorded. The log has no count
+// of its entries, so its export always streams.
 func (d *Dashboard) auditCSV(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	f := auditFilter(r)
-	f.Limit = 500
-	first, err := d.audit.Entries(ctx, f)
+	format, err := parseExportFormat(r.URL.Query())
 	if err != nil {
+		d.badExport(w, r, "audit", err)
+		return
+	}
+	src := &auditRows{log: d.audit, f: auditFilter(r)}
+	src.f.Limit = 500
+	if src.first, err = d.audit.Entries(r.Context(), src.f); err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditExport, "audit.csv", r.URL.RawQuery)
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="audit-%s.csv"`, time.Now().UTC().Format("20060102-150405")))
-	h.Set("X-Content-Type-Options", "nosniff")
-	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"id", "at", "actor", "action", "object", "address", "detail"})
-	for page := first; len(page) > 0; {
+	d.deliverExport(w, r, exportAsked{name: "audit", format: format, query: r.URL.RawQuery}, src, -1)
+}
+
+// auditRows are the rows of an export of the audit log, the first page read.
+type auditRows struct {
+	log   *merchant.AuditLog
+	f     merchant.AuditFilter
+	first []merchant.AuditEntry
+}
+
+func (a *auditRows) writeRows(ctx context.Context, cw *csv.Writer, f exportFormat, done func(rows int) error) (int, error) {
+	if err := cw.Write([]string{"id", "at", "actor", "action", "object", "address", "detail"}); err != nil {
+		return 0, err
+	}
+	rows := 0
+	for page := a.first; len(page) > 0; {
 		for _, e := range page {
-			_ = cw.Write([]string{strconv.FormatInt(e.ID, 10), isoCell(e.At), cell(e.Actor), cell(e.Action), cell(e.Object),
-				cell(e.Address), cell(e.Detail)})
+			if err := cw.Write([]string{strconv.FormatInt(e.ID, 10), f.time(e.At), cell(e.Actor), cell(e.Action),
+				cell(e.Object), cell(e.Address), cell(e.Detail)}); err != nil {
+				return rows, err
+			}
 		}
-		if len(page) < f.Limit {
+		rows += len(page)
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return rows, err
+		}
+		if err := done(rows); err != nil {
+			return rows, err
+		}
+		if len(page) < a.f.Limit {
 			break
 		}
-		f.BeforeID = page[len(page)-1].ID
-		if page, err = d.audit.Entries(ctx, f); err != nil {
-			// Half-way: abort the download rather than end it short.
-			d.site.LogError(r, err, checkout.ErrorCode(err))
-			panic(http.ErrAbortHandler)
+		a.f.BeforeID = page[len(page)-1].ID
+		var err error
+		if page, err = a.log.Entries(ctx, a.f); err != nil {
+			return rows, &sourceError{err}
 		}
 	}
-	cw.Flush()
+	return rows, nil
 }

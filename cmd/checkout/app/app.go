@@ -82,6 +82,7 @@ type closingStore interface {
 	merchant.AuditStore
 	merchant.UserSessionStore
 	merchant.TOTPStore
+	merchant.ExportStore
 	checkout.PersonalDataStore
 	Sessions() merchant.SessionStore
 	// Outbox returns the notifications' outbox in the store's database.
@@ -118,6 +119,10 @@ type App struct {
 	accounts  *merchant.Accounts // the dashboard's users
 	audit     *merchant.AuditLog // who changed what
 	firstUser *firstUser         // made at this start with a random password, printed once by the banner
+	exports   *merchant.Exports  // the dashboard's background exports
+	// stopExports stops the background exports' workers and waits for them (each ends its job
+	// as failed: the server stopped).
+	stopExports context.CancelFunc
 
 	clientID, clientSecret, webhookSecret string
 	secretSource                          string        // where the client secret comes from, for the banner
@@ -287,6 +292,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
 		Merchant: merchantProfile(cfg), Gateway: a.health.State}
+	exportsCtx, stopExports := context.WithCancel(context.Background())
+	a.exports = merchant.NewExports(store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,
@@ -299,9 +306,16 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Sessions:      store.Sessions(),
 		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
+		Exports:       a.exports,
+		Context:       exportsCtx,
 	})
 	if err != nil {
+		stopExports()
 		return nil, err
+	}
+	a.stopExports = func() {
+		stopExports()
+		dash.WaitExports()
 	}
 	a.web, err = web.New(web.Options{
 		Site:           site,
@@ -667,6 +681,7 @@ func (a *App) Serve(ctx context.Context) error {
 	// First the streams and the webhook queue, then (embedded sandbox) the requests in flight,
 	// all while the sandbox on this very server still answers them; then the server itself.
 	werr := a.web.Shutdown(sctx)
+	a.stopExports()
 	// The QR codes being completed in the background stop (they stay pending, completed at the
 	// next start), before the sandbox they call stops answering.
 	a.svc.Close()
@@ -743,6 +758,9 @@ func (a *App) banner() {
 func (a *App) Close() error {
 	a.once.Do(func() {
 		var errs []error
+		if a.stopExports != nil {
+			a.stopExports()
+		}
 		if a.svc != nil {
 			a.svc.Close()
 		}

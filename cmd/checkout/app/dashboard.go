@@ -67,6 +67,9 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 		if _, err := a.audit.Prune(ctx); err != nil {
 			a.log.Warn("pruning the audit log", "err", err)
 		}
+		if _, err := a.exports.Prune(ctx); err != nil {
+			a.log.Warn("pruning the dashboard's exports", "err", err)
+		}
 	}
 }
 
