@@ -96,6 +96,7 @@ func TestDashboardDepositsAndWithdrawals(t *testing.T) {
 
 	// CSV of the current filter: every matching row, not only the page shown.
 	s.open(a.url + "/dashboard/deposits?status=PAID&status=REFUNDED&minAmount=10&maxAmount=1.000,00&page=2")
+	s.check(d.testID("export-toggle").Click(), "open the exports")
 	dl, err := s.page.ExpectDownload(func() error { return d.testID("export-csv").Click() })
 	s.check(err, "download the CSV")
 	path, err := dl.Path()

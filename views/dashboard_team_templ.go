@@ -1503,7 +1503,7 @@ func AuditPage(v AuditView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = exportLinks(v.DashPage, v.CSVURL, MyExports{}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = exportLinks(v.DashPage, v.CSVURL, "", false, MyExports{}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

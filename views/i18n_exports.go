@@ -4,6 +4,7 @@ package views
 // of the overview's chart and top products.
 var exportMessages = map[string][2]string{
 	"export.excel":             {"Exportar para Excel", "Export for Excel"},
+	"export.menu":              {"Exportar", "Export"},
 	"export.links":             {"Exportar todos os resultados", "Export every result"},
 	"export.bad_title":         {"Formato de exportação desconhecido", "Unknown export format"},
 	"export.bad_format":        {"O parâmetro format aceita csv ou excel.", "The format parameter takes csv or excel."},
