@@ -265,6 +265,14 @@ func StatusText(lang Lang, s checkout.OrderStatus) string {
 	return T(lang, "status.unknown")
 }
 
+// ChannelText names an order's channel (the checkout source it was started from).
+func ChannelText(lang Lang, c checkout.Channel) string {
+	if key := "channel." + string(c); HasKey(key) {
+		return T(lang, key)
+	}
+	return string(c)
+}
+
 // DefaultQRSize is the width and height, in CSS pixels, the QR image is shown at when
 // PixView.QRSize is zero.
 const DefaultQRSize = 256
