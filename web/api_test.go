@@ -451,7 +451,7 @@ func TestAPIListOrders(t *testing.T) {
 		t.Errorf("status=paid: %s", onlyPaid.body)
 	}
 	o := e.api("GET", "/api/v1/orders/"+paid, nil)
-	if o.status != 200 || o.json["status"] != "paid" || o.json["depositId"] == "" {
+	if o.status != 200 || o.json["status"] != "paid" || o.json["depositId"] == "" || o.json["channel"] != "shop" {
 		t.Errorf("order: %d %s", o.status, o.body)
 	}
 	// The history says why in the English words it always had, and as a code.
