@@ -630,7 +630,7 @@ func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order
 	}
 	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.LinkID, o.notAsked = l.ID, l.NotAsked()
+	o.Channel, o.LinkID, o.notAsked = ChannelLink, l.ID, l.NotAsked()
 	return s.place(ctx, PlacementLink, &FieldErrors{}, in.Customer, o)
 }
 

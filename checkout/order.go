@@ -85,6 +85,7 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
 	}
 	o := s.newOrder(cart, in)
+	o.Channel = ChannelShop
 	o.setShipping(shipping, rule.DeliveryDays)
 	fe := &FieldErrors{}
 	for _, l := range cart.Lines {

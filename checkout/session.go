@@ -718,7 +718,7 @@ func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (
 	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
 	o.setShipping(sess.Shipping, sess.DeliveryDays)
-	o.SessionID = sess.ID
+	o.Channel, o.SessionID = ChannelSession, sess.ID
 	o.MerchantReference = sess.ExternalCode
 	o.PayBy = sess.ExpiresAt
 	fe := &FieldErrors{}

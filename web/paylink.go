@@ -132,14 +132,16 @@ func (s *Server) renderLinkForm(w http.ResponseWriter, r *http.Request, l *check
 		total = amount
 	}
 	v := views.CustomerView{
-		Page:       s.site.Page(r),
-		Action:     respond.Link(r, action),
-		RequestKey: checkout.NewID(),
-		Physical:   l.Physical(),
-		Values:     values,
-		Errors:     errs,
-		Total:      total,
-		NotAsked:   l.NotAsked(),
+		Page:        s.site.Page(r),
+		Action:      respond.Link(r, action),
+		RequestKey:  checkout.NewID(),
+		Physical:    l.Physical(),
+		Values:      values,
+		Errors:      errs,
+		Total:       total,
+		NotAsked:    l.NotAsked(),
+		Heading:     l.Title,
+		Description: l.Description,
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"

@@ -20,6 +20,7 @@ type Order struct {
 	ID        string `json:"id"`
 	Number    string `json:"number"`
 	Status    string `json:"status"`
+	Channel   string `json:"channel"` // the checkout source it was started from (checkout.Channels)
 	SessionID string `json:"sessionId,omitempty"`
 	// PaymentLinkID is the payment link the order was placed through.
 	PaymentLinkID string   `json:"paymentLinkId,omitempty"`
@@ -243,7 +244,7 @@ func refunded(o *checkout.Order) int64 {
 // OrderOf returns the API's view of o; sess is its checkout session, or nil.
 func OrderOf(o *checkout.Order, sess *checkout.CheckoutSession) Order {
 	out := Order{
-		ID: o.ID, Number: o.Number, Status: string(o.Status), SessionID: o.SessionID,
+		ID: o.ID, Number: o.Number, Status: string(o.Status), Channel: string(o.Channel), SessionID: o.SessionID,
 		ExternalCode: o.MerchantReference, Amount: int64(o.Amount), AmountPaid: amountPaid(o),
 		Shipping: int64(o.Shipping), DeliveryDays: o.DeliveryDays,
 		RefundDue: int64(o.RefundDue), LatePayment: o.LatePayment, Currency: Currency,
