@@ -19,7 +19,10 @@ import (
 type Source struct {
 	Channel Channel
 	ID      string // the cart's, the checkout session's or the payment link's id
-	Lines   []OrderLine
+	// Title and Description say what is sold when the source has words for it (a payment
+	// link's); "" leaves the form's generic heading.
+	Title, Description string
+	Lines              []OrderLine
 	// Shipping is what the order pays for shipping (0: free, or nothing ships), and
 	// DeliveryDays the estimate the shopper is given.
 	Shipping     gatewayclient.Cents
@@ -147,7 +150,8 @@ func (s *Service) linkSource(ctx context.Context, slug string, amount gatewaycli
 	if !l.Open(s.now()) {
 		return nil, ErrLinkClosed
 	}
-	src := &Source{Channel: ChannelLink, ID: l.ID, Lines: l.Lines, NotAsked: l.NotAsked()}
+	src := &Source{Channel: ChannelLink, ID: l.ID, Title: l.Title, Description: l.Description, Lines: l.Lines,
+		NotAsked: l.NotAsked()}
 	if l.Kind == LinkCustom {
 		if err := CheckLinkAmount(l, amount); err != nil {
 			return nil, err

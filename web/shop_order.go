@@ -90,17 +90,19 @@ func (s *Server) formSource(w http.ResponseWriter, r *http.Request, f formSource
 // errors. Every rendering gets a new request key: a key whose submission was refused is spent.
 func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, src *checkout.Source, status int, values views.CustomerForm, errs views.FieldErrors) {
 	v := views.CustomerView{
-		Page:       f.page,
-		Action:     respond.Link(r, f.action),
-		RequestKey: src.NewRequestKey(),
-		Physical:   src.Physical(),
-		Values:     values,
-		Errors:     errs,
-		Shipping:   views.ShippingLine{Physical: src.Physical(), Amount: src.Shipping, Days: src.DeliveryDays},
-		Total:      src.Total(),
-		BackURL:    f.backURL,
-		CancelURL:  f.cancel,
-		NotAsked:   src.NotAsked,
+		Page:        f.page,
+		Action:      respond.Link(r, f.action),
+		RequestKey:  src.NewRequestKey(),
+		Physical:    src.Physical(),
+		Values:      values,
+		Errors:      errs,
+		Shipping:    views.ShippingLine{Physical: src.Physical(), Amount: src.Shipping, Days: src.DeliveryDays},
+		Total:       src.Total(),
+		BackURL:     f.backURL,
+		CancelURL:   f.cancel,
+		NotAsked:    src.NotAsked,
+		Heading:     src.Title,
+		Description: src.Description,
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
