@@ -206,3 +206,46 @@ func TestOpenAPICatchesDrift(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIUnknownParameters: every API route refuses a query parameter it does not take, with
+// 422 unknown_parameter naming it, before reading anything else of the request; the
+// parameters a route documents are not refused as unknown.
+func TestAPIUnknownParameters(t *testing.T) {
+	e := newEnv(t)
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := 0
+	err = chi.Walk(e.web.Handler().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if !strings.HasPrefix(route, web.APIPrefix+"/") || strings.HasSuffix(route, "/*") {
+			return nil
+		}
+		routes++
+		path := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(route, "x1")
+		got := e.api(method, path+"?colour=red", nil)
+		if got.status != 422 || got.errorCode() != "invalid" || strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+			t.Errorf("%s %s?colour=red: %d %s", method, route, got.status, got.body)
+		}
+		// A documented parameter beside it is not reported.
+		tmpl := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(strings.TrimPrefix(route, web.APIPrefix), "{id}")
+		if op := spec.Doc.Paths.Find(tmpl).GetOperation(method); op != nil {
+			for _, p := range op.Parameters {
+				if p.Value.In != "query" {
+					continue
+				}
+				got := e.api(method, path+"?colour=red&"+p.Value.Name+"=", nil)
+				if strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+					t.Errorf("%s %s?colour=red&%s=: %d %s", method, route, p.Value.Name, got.status, got.body)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 13 {
+		t.Errorf("only %d API routes walked", routes)
+	}
+}

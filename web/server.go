@@ -268,6 +268,10 @@ func New(opts Options) (*Server, error) {
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
 		publicURL: opts.PublicURL, audit: opts.Audit}
+	var err error
+	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
+		return nil, err
+	}
 	s.handler = s.routes(opts, api)
 	return s, nil
 }
@@ -360,9 +364,9 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 		})
 		r.MethodNotAllowed(apiMethodNotAllowed)
 		r.Route("/v1", func(r chi.Router) {
-			r.Get("/openapi.json", api.openAPI)
+			r.With(api.knownParams).Get("/openapi.json", api.openAPI)
 			r.Group(func(r chi.Router) {
-				r.Use(api.auth)
+				r.Use(api.auth, api.knownParams)
 				r.Post("/checkout-sessions", api.createSession)
 				r.Get("/checkout-sessions/{sessionID}", api.getSession)
 				r.Get("/orders", api.listOrders)

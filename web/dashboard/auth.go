@@ -29,8 +29,6 @@ func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
-	case r.URL.Query().Get("joined") == "1":
-		v.Notice = views.T(lang, "login.joined")
 	}
 	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
