@@ -126,7 +126,7 @@ func (s *Service) cartSource(ctx context.Context, id string) (*Source, error) {
 }
 
 func (s *Service) sessionSource(ctx context.Context, id string) (*Source, error) {
-	sess, err := s.Session(ctx, id)
+	sess, err := s.CheckoutSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ func TestCEPAutofillOnEverySource(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}}, playwright.BrowserNewContextOptions{})
 	site := newMerchantSite(t, a)
-	var sess merchant.Session
+	var sess merchant.CheckoutSession
 	if st := site.api("POST", "/checkout-sessions", map[string]any{
 		"items":        []any{map[string]any{"title": "Vaso de barro", "unitPrice": 8900, "type": "PHYSICAL"}},
 		"externalCode": "pedido-cep", "customer": map[string]any{"name": "Maria da Silva"},

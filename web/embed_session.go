@@ -25,7 +25,7 @@ import (
 // frameSession sets the framing headers of a page of sess: frame-ancestors 'self', the
 // session's embedOrigin, the configured ancestors and the merchant settings' frame origins.
 // X-Frame-Options cannot name an origin, so it goes.
-func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
+func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *checkout.CheckoutSession) {
 	ancestors := append([]string(nil), s.ancestors(r)...)
 	if sess.EmbedOrigin != "" {
 		ancestors = append(ancestors, sess.EmbedOrigin)
@@ -39,7 +39,7 @@ func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *chec
 
 // sessionPage is the common part of the view model of a page of sess (and of its order o, or
 // nil): the embedding context frame.js reads, and the merchant's name linking to the session.
-func (s *Server) sessionPage(r *http.Request, sess *checkout.Session, o *checkout.Order, view string) views.Page {
+func (s *Server) sessionPage(r *http.Request, sess *checkout.CheckoutSession, o *checkout.Order, view string) views.Page {
 	p := s.site.Page(r)
 	p.HomeURL = respond.Link(r, merchant.SessionPath(sess.ID))
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
@@ -53,11 +53,11 @@ func (s *Server) sessionPage(r *http.Request, sess *checkout.Session, o *checkou
 
 // sessionOf returns the session of order o, or nil for a cart's order (or a session that
 // cannot be read: the page then shows without its embedding).
-func (s *Server) sessionOf(r *http.Request, o *checkout.Order) *checkout.Session {
+func (s *Server) sessionOf(r *http.Request, o *checkout.Order) *checkout.CheckoutSession {
 	if o.SessionID == "" {
 		return nil
 	}
-	sess, err := s.svc.Session(r.Context(), o.SessionID)
+	sess, err := s.svc.CheckoutSession(r.Context(), o.SessionID)
 	if err != nil {
 		s.site.LogError(r, err, checkout.ErrorCode(err))
 		return nil
@@ -84,7 +84,7 @@ func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
 // sessionFormSource is the form source of the session of the request's address, its framing
 // headers set.
 func (s *Server) sessionFormSource(w http.ResponseWriter, r *http.Request) (formSource, bool) {
-	sess, err := s.svc.Session(r.Context(), chi.URLParam(r, "sessionID"))
+	sess, err := s.svc.CheckoutSession(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
 		s.site.Fail(w, r, err)
 		return formSource{}, false
@@ -101,14 +101,14 @@ func (s *Server) sessionFormSource(w http.ResponseWriter, r *http.Request) (form
 		}}, true
 }
 
-func (s *Server) renderSessionClosed(w http.ResponseWriter, r *http.Request, sess *checkout.Session) {
+func (s *Server) renderSessionClosed(w http.ResponseWriter, r *http.Request, sess *checkout.CheckoutSession) {
 	s.site.Render(w, r, http.StatusGone, views.SessionClosedPage(views.SessionClosedView{
 		Page: s.sessionPage(r, sess, nil, "closed"), CancelURL: sess.CancelURL}))
 }
 
 // successURL returns a session's successUrl with {CHECKOUT_SESSION_ID} and {ORDER_ID}
 // replaced, as merchants' servers expect to find them there.
-func successURL(sess *checkout.Session, o *checkout.Order) string {
+func successURL(sess *checkout.CheckoutSession, o *checkout.Order) string {
 	u := strings.ReplaceAll(sess.SuccessURL, "{CHECKOUT_SESSION_ID}", sess.ID)
 	if o != nil {
 		u = strings.ReplaceAll(u, "{ORDER_ID}", o.ID)
