@@ -150,8 +150,8 @@ type Change struct {
 	ReasonCode string `json:"reasonCode,omitempty"`
 }
 
-// Session is a checkout session as the API shows it.
-type Session struct {
+// CheckoutSession is a checkout session as the API shows it.
+type CheckoutSession struct {
 	ID           string   `json:"id"`
 	URL          string   `json:"url"`
 	Status       string   `json:"status"`
@@ -263,7 +263,7 @@ func refunded(o *checkout.Order) int64 {
 }
 
 // OrderOf returns the API's view of o; sess is its checkout session, or nil.
-func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
+func OrderOf(o *checkout.Order, sess *checkout.CheckoutSession) Order {
 	out := Order{
 		ID: o.ID, Number: o.Number, Status: string(o.Status), Channel: string(o.Channel), SessionID: o.SessionID,
 		ExternalCode: o.MerchantReference, Amount: int64(o.Amount), AmountPaid: amountPaid(o),
@@ -298,8 +298,8 @@ func OrderOf(o *checkout.Order, sess *checkout.Session) Order {
 
 // SessionOf returns the API's view of sess and its order (nil before the shopper placed it),
 // whose page is at publicURL + SessionPath.
-func SessionOf(sess *checkout.Session, o *checkout.Order, now time.Time, publicURL string) Session {
-	out := Session{
+func SessionOf(sess *checkout.CheckoutSession, o *checkout.Order, now time.Time, publicURL string) CheckoutSession {
+	out := CheckoutSession{
 		ID: sess.ID, URL: strings.TrimRight(publicURL, "/") + SessionPath(sess.ID),
 		Status: checkout.SessionStatus(sess, o, now), Amount: int64(sess.Amount), Currency: Currency,
 		Shipping: int64(sess.Shipping), DeliveryDays: sess.DeliveryDays,

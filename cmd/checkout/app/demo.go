@@ -84,7 +84,7 @@ var demoLangs = map[string]demoTexts{
 type demoView struct {
 	Lang, Origin, EmbedJS, Error string
 	T                            demoTexts
-	Session                      merchant.Session
+	Session                      merchant.CheckoutSession
 	Thanks, Paid                 bool
 }
 
@@ -199,7 +199,7 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 		body["successUrl"] = origin + DemoPath + "/{CHECKOUT_SESSION_ID}/obrigado?lang=" + lang
 		body["cancelUrl"] = origin + DemoPath + "?lang=" + lang
 	}
-	var sess merchant.Session
+	var sess merchant.CheckoutSession
 	status, err := d.call(r.Context(), http.MethodPost, "/checkout-sessions", body, &sess)
 	if err != nil || status != http.StatusCreated {
 		d.log.ErrorContext(r.Context(), "demo merchant: creating a session", "status", status, "err", err)
@@ -210,8 +210,8 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 }
 
 // session reads a session through the API.
-func (d *demoServer) session(ctx context.Context, id string) (merchant.Session, int, error) {
-	var sess merchant.Session
+func (d *demoServer) session(ctx context.Context, id string) (merchant.CheckoutSession, int, error) {
+	var sess merchant.CheckoutSession
 	status, err := d.call(ctx, http.MethodGet, "/checkout-sessions/"+url.PathEscape(id), nil, &sess)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("the API answered %d", status)

@@ -128,7 +128,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sess merchant.Session
+	var sess merchant.CheckoutSession
 	status := r.api(secret, "POST", "/checkout-sessions", map[string]any{
 		"items":       []any{map[string]any{"title": "Curso de fotografia", "unitPrice": 12990, "type": "DIGITAL"}},
 		"embedOrigin": "https://loja.example.com", "externalCode": "pedido-42", "metadata": map[string]any{"cliente": "7"},
@@ -166,7 +166,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 	}
 
 	// The session, as the merchant's server reads it.
-	var after merchant.Session
+	var after merchant.CheckoutSession
 	if r.api(secret, "GET", "/checkout-sessions/"+sess.ID, nil, &after); after.Status != "paid" || after.OrderID != paid.ID {
 		t.Errorf("session after payment: %+v", after)
 	}
