@@ -203,18 +203,18 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *FieldErrors        `json:"-"`
-	IdempotencyKey string              `json:"-"`
-	Title          string              `json:"title"`
-	Items          []SessionItem       `json:"items,omitempty"`
-	Amount         gatewayclient.Cents `json:"amount,omitempty"`
-	Description    string              `json:"description,omitempty"`
-	CustomAmount   *CustomAmount       `json:"customAmount,omitempty"`
-	Slug           string              `json:"slug,omitempty"`
-	MaxPayments    int                 `json:"maxPayments,omitempty"`
-	ExpiresAt      *time.Time          `json:"expiresAt,omitempty"`
-	RequireAddress bool                `json:"requireAddress,omitempty"`
-	Active         *bool               `json:"active,omitempty"`
+	ReadErrors     *FieldErrors          `json:"-"`
+	IdempotencyKey string                `json:"-"`
+	Title          string                `json:"title"`
+	Items          []CheckoutSessionItem `json:"items,omitempty"`
+	Amount         gatewayclient.Cents   `json:"amount,omitempty"`
+	Description    string                `json:"description,omitempty"`
+	CustomAmount   *CustomAmount         `json:"customAmount,omitempty"`
+	Slug           string                `json:"slug,omitempty"`
+	MaxPayments    int                   `json:"maxPayments,omitempty"`
+	ExpiresAt      *time.Time            `json:"expiresAt,omitempty"`
+	RequireAddress bool                  `json:"requireAddress,omitempty"`
+	Active         *bool                 `json:"active,omitempty"`
 	// CustomerFields are the optional customer fields asked (LinkAskEmail, LinkAskPhone);
 	// nil: both.
 	CustomerFields []string `json:"customerFields,omitempty"`
@@ -244,14 +244,14 @@ func (l *PaymentLink) Input() LinkInput {
 	default:
 		for _, ln := range l.Lines {
 			if ln.ProductID != "" {
-				in.Items = append(in.Items, SessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
+				in.Items = append(in.Items, CheckoutSessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
 				continue
 			}
 			typ := ItemDigital
 			if ln.Physical {
 				typ = ItemPhysical
 			}
-			in.Items = append(in.Items, SessionItem{Title: ln.Title, Description: ln.Description,
+			in.Items = append(in.Items, CheckoutSessionItem{Title: ln.Title, Description: ln.Description,
 				UnitPrice: ln.UnitPrice, Quantity: ln.Quantity, Type: typ})
 		}
 	}
@@ -556,7 +556,7 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
 		return
 	}
-	sess := &Session{}
+	sess := &CheckoutSession{}
 	var itemIndex []int
 	for i, it := range in.Items {
 		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
@@ -570,7 +570,7 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 		sess.Lines = append(sess.Lines, line)
 		sess.Amount += line.Subtotal()
 	}
-	checkSessionRequest(fe, sess, CreateSessionInput{Items: in.Items}, itemIndex, now)
+	checkSessionRequest(fe, sess, CreateCheckoutSessionInput{Items: in.Items}, itemIndex, now)
 	l.Lines, l.Amount = sess.Lines, sess.Amount
 }
 

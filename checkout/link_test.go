@@ -190,7 +190,7 @@ func TestLinkRules(t *testing.T) {
 		"two kinds":      {checkout.LinkInput{Title: "xy", Amount: 100, CustomAmount: &checkout.CustomAmount{}}, "amount"},
 		"no title":       {checkout.LinkInput{Amount: 100}, "title"},
 		"bad slug":       {checkout.LinkInput{Title: "xy", Amount: 100, Slug: "a b"}, "slug"},
-		"unknown item":   {checkout.LinkInput{Title: "xy", Items: []checkout.SessionItem{{ProductID: "nope", Quantity: 1}}}, "items[0].productId"},
+		"unknown item":   {checkout.LinkInput{Title: "xy", Items: []checkout.CheckoutSessionItem{{ProductID: "nope", Quantity: 1}}}, "items[0].productId"},
 		"negative limit": {checkout.LinkInput{Title: "xy", Amount: 100, MaxPayments: -1}, "maxPayments"},
 	} {
 		_, _, err := e.svc.CreateLink(e.ctx, c.in)
@@ -199,7 +199,7 @@ func TestLinkRules(t *testing.T) {
 			t.Errorf("%s: %v, want a violation of %s", name, err, c.field)
 		}
 	}
-	l := e.link(checkout.LinkInput{Title: "Caneca", Slug: "caneca", Items: []checkout.SessionItem{{ProductID: caneca, Quantity: 2}}})
+	l := e.link(checkout.LinkInput{Title: "Caneca", Slug: "caneca", Items: []checkout.CheckoutSessionItem{{ProductID: caneca, Quantity: 2}}})
 	if l.Slug != "caneca" || l.Amount != 11800 || !l.Physical() {
 		t.Errorf("items link: slug %q, amount %d, physical %v", l.Slug, l.Amount, l.Physical())
 	}

@@ -73,18 +73,18 @@ const sandboxClientID = "checkout"
 // users, sign-in throttling and sessions).
 type closingStore interface {
 	checkout.Store
-	checkout.SessionStore
+	checkout.CheckoutSessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
 	merchant.UserStore
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
-	merchant.UserSessionStore
+	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
 	checkout.PersonalDataStore
-	Sessions() merchant.SessionStore
+	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
 	// Outbox returns the notifications' outbox in the store's database.
@@ -317,7 +317,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Keys:          a.merchant.keys,
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
-		Sessions:      store.Sessions(),
+		Sessions:      store.SignInTokens(),
 		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
