@@ -242,7 +242,7 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 			if f.Values[qk] != "" {
 				q = number(qk)
 			}
-			in.Items = append(in.Items, checkout.SessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
+			in.Items = append(in.Items, checkout.CheckoutSessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
 			rows = append(rows, n)
 		}
 	default:

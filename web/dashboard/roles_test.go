@@ -274,7 +274,7 @@ func TestRolesOnEveryRoute(t *testing.T) {
 			csrf := b.loginAs(string(role)+"@loja.example", dashPassword)
 			// Another session of the user, for the account page to end.
 			u, _ := f.e.dash.accounts.UserByEmail(context.Background(), string(role)+"@loja.example")
-			other, err := f.e.dash.accounts.StartSession(context.Background(), u, "198.51.100.7", "another browser")
+			other, err := f.e.dash.accounts.StartSignIn(context.Background(), u, "198.51.100.7", "another browser")
 			if err != nil {
 				t.Fatal(err)
 			}

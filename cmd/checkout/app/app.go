@@ -73,18 +73,18 @@ const sandboxClientID = "checkout"
 // users, sign-in throttling and sessions).
 type closingStore interface {
 	checkout.Store
-	checkout.SessionStore
+	checkout.CheckoutSessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
 	merchant.UserStore
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
-	merchant.UserSessionStore
+	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
 	checkout.PersonalDataStore
-	Sessions() merchant.SessionStore
+	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
 	// Outbox returns the notifications' outbox in the store's database.
@@ -258,6 +258,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		if err := a.checkGateway(ctx); err != nil {
 			return nil, err
 		}
+		a.warnWebhookSecret()
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
 	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
@@ -316,7 +317,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Keys:          a.merchant.keys,
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
-		Sessions:      store.Sessions(),
+		Sessions:      store.SignInTokens(),
 		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
@@ -713,6 +714,7 @@ func (a *App) Serve(ctx context.Context) error {
 		return fmt.Errorf("app: serving: %w", err)
 	case <-ctx.Done():
 	}
+	a.log.Info("stopping: finishing the requests in flight", "within", shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	// The embedded sandbox's deliveries stop before the webhook receiver refuses them: a
@@ -750,7 +752,13 @@ func (a *App) Serve(ctx context.Context) error {
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		serr = errors.Join(serr, err)
 	}
-	return errors.Join(werr, derr, serr)
+	err := errors.Join(werr, derr, serr)
+	if err != nil {
+		a.log.Error("stopped", "err", err)
+	} else {
+		a.log.Info("stopped")
+	}
+	return err
 }
 
 // exemptPeer tells the peers the per-peer connection cap does not apply to: this machine (the
@@ -785,6 +793,24 @@ func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 	return sb, nil
 }
 
+// warnWebhookSecret logs what the gateway's webhook secret leaves open: none set (webhooks are
+// then taken unsigned, each only a hint the checkout re-fetches), or a key too short to be a
+// signing secret (a placeholder such as "foo" decodes as base64).
+func (a *App) warnWebhookSecret() {
+	if a.cfg.GatewayWebhookSecret == "" {
+		a.log.Warn("CHECKOUT_GATEWAY_WEBHOOK_SECRET is not set: the gateway's webhooks are accepted unsigned " +
+			"(each is only a hint, re-fetched from the gateway); set it to the gateway's signing secret")
+		return
+	}
+	if n, err := webhook.CheckSecret(a.cfg.GatewayWebhookSecret); err == nil && n < minWebhookKey {
+		a.log.Warn("CHECKOUT_GATEWAY_WEBHOOK_SECRET decodes to a very short key: is it the gateway's signing secret?", "bytes", n)
+	}
+}
+
+// minWebhookKey is the shortest signing key (in bytes) taken without a warning: Standard
+// Webhooks' secrets are 24 to 64 bytes.
+const minWebhookKey = 16
+
 // banner prints where to go.
 func (a *App) banner() {
 	self := a.self
@@ -801,6 +827,14 @@ func (a *App) banner() {
 	} else {
 		// Load refuses user info in the URL, so printing it reveals no password.
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
+		if checkout.WebhookURL(public) == "" {
+			then := fmt.Sprintf("the reconciler finds payments within %s (CHECKOUT_RECONCILE_INTERVAL)", a.cfg.ReconcileInterval)
+			if a.cfg.ReconcileInterval <= 0 {
+				then = "and the reconciler is off (CHECKOUT_RECONCILE_INTERVAL): payments are seen only when a page asks the gateway"
+			}
+			fmt.Fprintf(a.cfg.Stdout, "  webhooks:        off: the gateway sends them only to an https public URL whose host has a TLD "+
+				"(CHECKOUT_PUBLIC_URL is %s); %s\n", public, then)
+		}
 	}
 	a.merchantBanner(public)
 	a.dashboardBanner(public)
