@@ -19,8 +19,8 @@ import (
 	zxqr "github.com/makiuchi-d/gozxing/qrcode"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/contracttest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/contracttest"
 )
 
 // Test credentials.
