@@ -129,6 +129,24 @@ type StatusChange struct {
 	Reason Reason // why: a code and its parameters (ReasonDeposit with DepositStatus PAID, …)
 }
 
+// Channel is the way an order was started: the checkout source it came from.
+type Channel string
+
+// The channels, one per checkout source.
+const (
+	ChannelShop    Channel = "shop"    // the shop's cart
+	ChannelSession Channel = "session" // a checkout session of the merchant API
+	ChannelLink    Channel = "link"    // a payment link
+	ChannelCharge  Channel = "charge"  // a charge with a due date
+	ChannelPOS     Channel = "pos"     // the point of sale
+)
+
+// Channels lists every channel: the one list the stores' constraint, the API and the
+// dashboard follow.
+func Channels() []Channel {
+	return []Channel{ChannelShop, ChannelSession, ChannelLink, ChannelCharge, ChannelPOS}
+}
+
 // Order is a placed order: a snapshot of the cart, the customer and the address, plus its
 // payment attempts and its history of states.
 type Order struct {
@@ -160,6 +178,8 @@ type Order struct {
 	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
 	// version is refused with ErrConflict (optimistic compare-and-set).
 	Version int
+	// Channel is the checkout source the order was started from.
+	Channel Channel
 	// SessionID is the checkout session the order was placed from ("" for a cart's order).
 	SessionID string
 	// MerchantReference is the merchant's own reference for the order (the checkout session's

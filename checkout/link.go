@@ -203,18 +203,18 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *FieldErrors        `json:"-"`
-	IdempotencyKey string              `json:"-"`
-	Title          string              `json:"title"`
-	Items          []SessionItem       `json:"items,omitempty"`
-	Amount         gatewayclient.Cents `json:"amount,omitempty"`
-	Description    string              `json:"description,omitempty"`
-	CustomAmount   *CustomAmount       `json:"customAmount,omitempty"`
-	Slug           string              `json:"slug,omitempty"`
-	MaxPayments    int                 `json:"maxPayments,omitempty"`
-	ExpiresAt      *time.Time          `json:"expiresAt,omitempty"`
-	RequireAddress bool                `json:"requireAddress,omitempty"`
-	Active         *bool               `json:"active,omitempty"`
+	ReadErrors     *FieldErrors          `json:"-"`
+	IdempotencyKey string                `json:"-"`
+	Title          string                `json:"title"`
+	Items          []CheckoutSessionItem `json:"items,omitempty"`
+	Amount         gatewayclient.Cents   `json:"amount,omitempty"`
+	Description    string                `json:"description,omitempty"`
+	CustomAmount   *CustomAmount         `json:"customAmount,omitempty"`
+	Slug           string                `json:"slug,omitempty"`
+	MaxPayments    int                   `json:"maxPayments,omitempty"`
+	ExpiresAt      *time.Time            `json:"expiresAt,omitempty"`
+	RequireAddress bool                  `json:"requireAddress,omitempty"`
+	Active         *bool                 `json:"active,omitempty"`
 	// CustomerFields are the optional customer fields asked (LinkAskEmail, LinkAskPhone);
 	// nil: both.
 	CustomerFields []string `json:"customerFields,omitempty"`
@@ -244,14 +244,14 @@ func (l *PaymentLink) Input() LinkInput {
 	default:
 		for _, ln := range l.Lines {
 			if ln.ProductID != "" {
-				in.Items = append(in.Items, SessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
+				in.Items = append(in.Items, CheckoutSessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
 				continue
 			}
 			typ := ItemDigital
 			if ln.Physical {
 				typ = ItemPhysical
 			}
-			in.Items = append(in.Items, SessionItem{Title: ln.Title, Description: ln.Description,
+			in.Items = append(in.Items, CheckoutSessionItem{Title: ln.Title, Description: ln.Description,
 				UnitPrice: ln.UnitPrice, Quantity: ln.Quantity, Type: typ})
 		}
 	}
@@ -278,54 +278,37 @@ func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, b
 		return nil, false, err
 	}
 	hash := in.hash()
-	if in.IdempotencyKey != "" {
-		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
-			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
-				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+	return createOnce(ctx, in.IdempotencyKey, hash, ls.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
+		now := s.now().UTC()
+		l, err := s.checkLink(ctx, in, nil, now)
+		if err != nil {
+			return nil, false, err
 		}
-		prev, err := ls.LinkByIdempotencyKey(ctx, in.IdempotencyKey)
-		if err == nil {
-			return replayLink(prev, hash)
+		l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
+		chosen := l.Slug != ""
+		for range 5 {
+			if !chosen {
+				l.Slug = newSlug()
+			}
+			stored, created, err := ls.CreateLink(ctx, l)
+			switch {
+			case errors.Is(err, ErrSlugTaken) && chosen:
+				return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
+			case errors.Is(err, ErrSlugTaken):
+				continue // a generated slug met another: make another
+			case err != nil:
+				return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
+			case created:
+				s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
+			}
+			return stored, created, nil
 		}
-		if !errors.Is(err, ErrNotFound) {
-			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
-		}
-	}
-	now := s.now().UTC()
-	l, err := s.checkLink(ctx, in, nil, now)
-	if err != nil {
-		return nil, false, err
-	}
-	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
-	chosen := l.Slug != ""
-	for range 5 {
-		if !chosen {
-			l.Slug = newSlug()
-		}
-		stored, created, err := ls.CreateLink(ctx, l)
-		switch {
-		case errors.Is(err, ErrSlugTaken) && chosen:
-			return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
-		case errors.Is(err, ErrSlugTaken):
-			continue // a generated slug met another: make another
-		case err != nil:
-			return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
-		case !created:
-			return replayLink(stored, hash)
-		}
-		s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
-		return stored, true, nil
-	}
-	return nil, false, errors.New("checkout: no free slug found for the payment link")
+		return nil, false, errors.New("checkout: no free slug found for the payment link")
+	})
 }
 
-func replayLink(prev *PaymentLink, hash string) (*PaymentLink, bool, error) {
-	if prev.RequestHash != hash {
-		return nil, false, &Error{Code: CodeIdempotencyReused,
-			Message: "this Idempotency-Key was already used with another request body"}
-	}
-	return prev, false, nil
-}
+// requestDigest is the digest of the request that made the link (createOnce).
+func (l *PaymentLink) requestDigest() string { return l.RequestHash }
 
 // UpdateLink changes link id: fn changes its input (see PaymentLink.Input), which is checked
 // whole as at creation, except that an expiry already past may stay as it is (a link that
@@ -556,7 +539,7 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
 		return
 	}
-	sess := &Session{}
+	sess := &CheckoutSession{}
 	var itemIndex []int
 	for i, it := range in.Items {
 		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
@@ -570,7 +553,7 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 		sess.Lines = append(sess.Lines, line)
 		sess.Amount += line.Subtotal()
 	}
-	checkSessionRequest(fe, sess, CreateSessionInput{Items: in.Items}, itemIndex, now)
+	checkSessionRequest(fe, sess, CreateCheckoutSessionInput{Items: in.Items}, itemIndex, now)
 	l.Lines, l.Amount = sess.Lines, sess.Amount
 }
 
@@ -590,49 +573,6 @@ func CheckLinkAmount(l *PaymentLink, c gatewayclient.Cents) error {
 
 // FieldLinkAmount is the form field of the amount a payer types on a link's page.
 const FieldLinkAmount = "amount"
-
-// PlaceLinkInput is a payer's submission of a link's customer form.
-type PlaceLinkInput struct {
-	Slug string
-	// RequestKey is made when the form is rendered: the same submission gives the same order.
-	RequestKey string
-	// Amount is the amount typed (LinkCustom links only), checked with CheckLinkAmount.
-	Amount    gatewayclient.Cents
-	Customer  Customer
-	Address   *Address
-	Lang      string
-	ShopperIP string
-}
-
-// PlaceLinkOrder places an order through a payment link, as PlaceOrder does for a cart: every
-// rule checked at once before anything is stored, a place of the link held before the QR code
-// is made when it has a maximum of payments. A link that is inactive or expired is
-// ErrLinkClosed; one whose places are all taken is ErrLinkFull. Orders already placed through
-// a link are never refused: their QR pages and payments go on as any order's.
-func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order, error) {
-	l, err := s.LinkBySlug(ctx, in.Slug)
-	if err != nil {
-		return nil, err
-	}
-	if !l.Open(s.now()) {
-		return nil, ErrLinkClosed
-	}
-	if in.RequestKey == "" || len(in.RequestKey) > maxRequestKey {
-		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
-	}
-	lines := l.Lines
-	if l.Kind == LinkCustom {
-		if err := CheckLinkAmount(l, in.Amount); err != nil {
-			return nil, err
-		}
-		lines = []OrderLine{{Title: l.Title, Description: l.Description, UnitPrice: in.Amount, Quantity: 1,
-			Physical: l.RequireAddress}}
-	}
-	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
-		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.LinkID, o.notAsked = l.ID, l.NotAsked()
-	return s.place(ctx, PlacementLink, &FieldErrors{}, in.Customer, o)
-}
 
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be
 // paid, when the link has a maximum of payments; ErrLinkFull when none is left.

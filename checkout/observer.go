@@ -9,11 +9,10 @@ import (
 // call is made by the process that did the work, after it was stored (an order changed by
 // another instance is counted there, once); it must be quick and must not block.
 type Observer interface {
-	// Placement: placing an order through operation (PlacementCart: the shop's cart;
-	// PlacementSession: a merchant's checkout session; PlacementLink: a payment link) took d and ended as outcome
-	// (PlacementQRReady, ...); created is true when the order was stored for the first time
-	// (not a replay of the same submission).
-	Placement(d time.Duration, operation, outcome string, created bool)
+	// Placement: placing an order of channel took d and ended as outcome (PlacementQRReady,
+	// ...); created is true when the order was stored for the first time (not a replay of the
+	// same submission).
+	Placement(d time.Duration, channel Channel, outcome string, created bool)
 	// StatusChanged: this process moved an order from one status to another.
 	StatusChanged(from, to OrderStatus)
 	// ReconcilePass: a reconciliation pass ended: skipped (the gateway fails, or another
@@ -22,12 +21,8 @@ type Observer interface {
 	ReconcilePass(found int, skipped bool, err error)
 }
 
-// Placement operations and outcomes (Observer.Placement).
+// Placement outcomes (Observer.Placement).
 const (
-	PlacementCart    = "cart"    // an order of the shop's cart
-	PlacementSession = "session" // an order of a merchant's checkout session
-	PlacementLink    = "link"    // an order of a payment link
-
 	PlacementQRReady = "qr_ready" // the QR code is ready
 	PlacementPending = "pending"  // stored; the QR code comes later (gateway down or pacing)
 	PlacementFailed  = "failed"   // the gateway refused the transaction

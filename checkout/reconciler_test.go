@@ -187,7 +187,7 @@ func TestReconcilerPaidWhileAnswerLost(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -213,7 +213,7 @@ func TestReconcilerCompletesPendingAttempt(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -245,7 +245,7 @@ func TestReconcilerBackoff(t *testing.T) {
 	})
 	place := func() *checkout.Order {
 		c := e.cart(map[checkout.ProductID]int{ebook: 1})
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 		if err != nil || o.Status != checkout.StatusPending {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
 		}
@@ -479,7 +479,7 @@ func TestReconcilerWaitsOutAGatewayOutage(t *testing.T) {
 	var orders []*checkout.Order
 	for range 2 {
 		c := e.cart(map[checkout.ProductID]int{ebook: 1})
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 		if err != nil || o.Status != checkout.StatusPending {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
 		}
@@ -536,8 +536,8 @@ type recordingObserver struct {
 	pass func(found int, skipped bool, err error)
 }
 
-func (o *recordingObserver) Placement(time.Duration, string, string, bool) {}
-func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)       {}
+func (o *recordingObserver) Placement(time.Duration, checkout.Channel, string, bool) {}
+func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)                 {}
 func (o *recordingObserver) ReconcilePass(found int, skipped bool, err error) {
 	o.pass(found, skipped, err)
 }

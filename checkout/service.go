@@ -50,7 +50,7 @@ type ServiceOptions struct {
 	// CEP looks up the address of a postal code for the customer form (LookupCEP); nil: none.
 	CEP cep.Provider
 	// Sessions keeps the checkout sessions of the merchant API (nil: none can be made).
-	Sessions SessionStore
+	Sessions CheckoutSessionStore
 	// QRImage draws the PNG of a BR Code. When set, an attempt's image is drawn once, when the
 	// attempt becomes active, and stored with it (Attempt.QRCodePNG), so that no page ever
 	// draws it again; nil leaves the drawing to the pages.
@@ -107,7 +107,7 @@ type Service struct {
 	cep        cep.Provider
 	locks      *keyedMutex
 	events     *broker
-	sessions   SessionStore
+	sessions   CheckoutSessionStore
 	links      LinkStore // the store, when it keeps payment links; nil otherwise
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots

@@ -1,14 +1,21 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
 // landmarkHost is a merchant's page with landmarks of its own (header, nav, main, footer)
@@ -132,4 +139,134 @@ func TestEmbeddedCheckoutIsThePaymentUIOnly(t *testing.T) {
 	s.check(s.expect.Locator(frame.testID("order-summary")).ToBeVisible(), "the summary shown when asked for")
 	s.check(s.expect.Locator(frame.root.Locator("header, footer, nav")).ToHaveCount(0), "still no header, footer or nav")
 	s.shot("pix-in-frame-en-summary")
+}
+
+// TestEmbeddedCheckoutStaysEmbedded: every page an embedded checkout reaches stays the payment
+// UI only, inside a cross-site frame on a page whose session has no successUrl (so embed.js
+// never navigates the top window): the PIX page, expired (live and reloaded), a new QR code,
+// failed, the retry, paid, and — a second session — canceled by the shop. Each is checked for
+// no header, footer or nav in the frame and the embedding kept in the frame's URL.
+func TestEmbeddedCheckoutStaysEmbedded(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{host: "localhost", reconcile: 500 * time.Millisecond,
+		env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}}, playwright.BrowserNewContextOptions{})
+	site := newMerchantSite(t, a)
+	var (
+		hostURL string
+		loads   atomic.Int32
+	)
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		// A new session at each load, without a successUrl.
+		var sess merchant.CheckoutSession
+		if st := site.api("POST", "/checkout-sessions", map[string]any{
+			"items":        []any{map[string]any{"title": "Aula avulsa", "unitPrice": 4500, "type": "DIGITAL"}},
+			"externalCode": fmt.Sprintf("pedido-estados-%d", loads.Add(1)), "embedOrigin": hostURL,
+			"customer": map[string]any{"name": "Maria da Silva", "email": "maria@example.com.br"},
+		}, &sess); st != http.StatusCreated {
+			http.Error(w, "no session", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = landmarkHost.Execute(w, map[string]any{"Checkout": a.url, "Session": sess.URL, "Options": template.JS("{}")})
+	}))
+	t.Cleanup(host.Close)
+	hostURL = host.URL
+	if !strings.HasPrefix(host.URL, "http://127.0.0.1:") || !strings.HasPrefix(a.url, "http://localhost:") {
+		t.Fatalf("the merchant %s and the checkout %s are not on different sites", host.URL, a.url)
+	}
+	ctx := context.Background()
+	// The frame of the iframe now (Page.Frames may still list the frame of a page left).
+	frameNow := func() playwright.Frame {
+		t.Helper()
+		el, err := s.page.Locator("#pix iframe").ElementHandle()
+		s.check(err, "the iframe")
+		f, err := el.ContentFrame()
+		s.check(err, "the iframe's frame")
+		return f
+	}
+	embeddedOnly := func(state string) {
+		t.Helper()
+		f := frameNow()
+		got, err := f.Evaluate(`() => ({
+			chrome: document.querySelectorAll("header, footer, nav, [role=banner], [role=contentinfo], [role=navigation]").length,
+			main: document.querySelectorAll("main, [role=main]").length,
+			embed: new URL(location.href).searchParams.get("embed") || "",
+		})`)
+		s.check(err, state+": the frame's landmarks")
+		m := got.(map[string]any)
+		if toInt(m["chrome"]) != 0 || toInt(m["main"]) != 1 || m["embed"] == "" {
+			t.Errorf("%s at %s: %v; want no header/footer/nav, one main, ?embed= kept", state, f.URL(), m)
+		}
+		s.shot("embedded-" + safeName(state))
+	}
+	orderOf := func() *checkout.Order {
+		t.Helper()
+		u, err := url.Parse(frameNow().URL())
+		s.check(err, "the frame's URL")
+		id := strings.TrimPrefix(u.Path, "/pay/")
+		if i := strings.IndexByte(id, '/'); i >= 0 {
+			id = id[:i]
+		}
+		o, err := a.app.Service().Snapshot(ctx, id)
+		s.check(err, "the frame's order")
+		return o
+	}
+
+	s.open(host.URL + "/")
+	frame := shopInFrame(s, "#pix iframe")
+	form := customerForm{frame}
+	frame.visible(form.form(), "the session's form in the frame")
+	form.fillCustomer(validCustomer())
+	pix := form.placeOrder()
+	embeddedOnly("PIX page")
+
+	// Expired, as the open page hears it, then as the page is drawn afresh.
+	a.clock.Advance(pix.remaining() + time.Minute)
+	s.check(s.expect.Locator(pix.status()).ToHaveAttribute("data-status", "expired"), "status expired")
+	embeddedOnly("expired live")
+	_, err := frameNow().Evaluate(`() => location.reload()`)
+	s.check(err, "reload the frame")
+	frame.visible(frame.testID("expired"), "the expired page")
+	embeddedOnly("expired page")
+
+	s.check(pix.newQR().GetByRole("button").Click(), "click new-qr")
+	pix.waitActive()
+	embeddedOnly("new QR")
+
+	// The gateway fails the new code: the page goes to the failed page by itself.
+	o := orderOf()
+	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/fail", nil, nil); err != nil {
+		t.Fatalf("failing the deposit: %v", err)
+	}
+	// Not left to the webhook: the test moved the app's clock, which the webhook's timestamp
+	// check does not follow.
+	if _, err := a.app.Service().RefreshFromGateway(ctx, o.ID); err != nil {
+		t.Fatalf("reading the failed deposit: %v", err)
+	}
+	frame.visible(frame.testID("failed"), "the failed page")
+	embeddedOnly("failed")
+
+	s.check(frame.testID("retry").Click(), "retry")
+	pix.waitActive()
+	embeddedOnly("retried")
+
+	s.check(pix.payButton().Click(), "sandbox-pay")
+	pix.waitPaid()
+	embeddedOnly("paid")
+
+	// A second session, canceled by the shop while it awaits payment.
+	s.open(host.URL + "/")
+	frame = shopInFrame(s, "#pix iframe")
+	form = customerForm{frame}
+	form.fillCustomer(validCustomer())
+	pix = form.placeOrder()
+	if _, _, err := a.app.Service().CancelOrder(ctx, orderOf().ID); err != nil {
+		t.Fatalf("canceling: %v", err)
+	}
+	frame.visible(frame.testID("canceled"), "the canceled page")
+	embeddedOnly("canceled")
 }

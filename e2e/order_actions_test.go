@@ -22,7 +22,7 @@ func (a *testApp) placePhysical(t *testing.T, pay bool) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKeyShipping(c, 0), Lang: "pt-BR",
+	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0), Lang: "pt-BR",
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"},
 		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Neighborhood: "Bela Vista",
 			City: "São Paulo", State: "SP"}})

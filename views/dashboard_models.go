@@ -375,6 +375,7 @@ type OrderView struct {
 type OrderDetail struct {
 	ID, Number, ExternalCode, MerchantReference, SessionID string
 	Status, StatusText                                     string
+	ChannelText                                            string // the checkout source it was started from
 	Amount, RefundDue                                      checkout.Cents
 	LatePayment, Physical                                  bool
 	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time

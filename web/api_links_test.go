@@ -65,8 +65,8 @@ func TestAPIPaymentLinks(t *testing.T) {
 	action, _ := doc.Find(testid("checkout-form")).Attr("action")
 	placed, _ := e.post(action, customer(requestKey(t, doc)))
 	order := orderID(e.location(placed))
-	if o := e.api(http.MethodGet, "/api/v1/orders/"+order, nil); o.json["paymentLinkId"] != id || o.json["amount"] != float64(1250) {
-		t.Errorf("the order: link %v, amount %v; want %s, 1250", o.json["paymentLinkId"], o.json["amount"], id)
+	if o := e.api(http.MethodGet, "/api/v1/orders/"+order, nil); o.json["paymentLinkId"] != id || o.json["amount"] != float64(1250) || o.json["channel"] != "link" {
+		t.Errorf("the order: link %v, amount %v, channel %v; want %s, 1250, link", o.json["paymentLinkId"], o.json["amount"], o.json["channel"], id)
 	}
 	o, err := e.svc.Order(t.Context(), order)
 	if err != nil {

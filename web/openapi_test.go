@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -63,8 +65,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 	}
 }
 
-// TestOpenAPIDocument: the document is OpenAPI 3.1 with a licence, and each of its enums lists
-// a value once.
+// TestOpenAPIDocument: the document is OpenAPI 3.1 with the project's licence (LICENSE, MIT),
+// and each of its enums lists a value once.
 func TestOpenAPIDocument(t *testing.T) {
 	spec, err := apitest.Load()
 	if err != nil {
@@ -72,6 +74,14 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	if spec.Doc.OpenAPI != "3.1.0" || spec.Doc.Info.License == nil || spec.Doc.Info.License.Name == "" {
 		t.Errorf("openapi %q, license %+v", spec.Doc.OpenAPI, spec.Doc.Info.License)
+	}
+	licence, err := os.ReadFile("../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := spec.Doc.Info.License; !bytes.HasPrefix(licence, []byte("MIT License\n")) ||
+		!bytes.Contains(licence, []byte("Copyright (c) PIX Checkout contributors")) || l == nil || l.Identifier != "MIT" {
+		t.Errorf("LICENSE %.40q and the document's license %+v disagree", licence, l)
 	}
 	var doc any
 	if err := json.Unmarshal(web.OpenAPIDocument(), &doc); err != nil {
@@ -103,23 +113,36 @@ func TestOpenAPIDocument(t *testing.T) {
 	walk("", doc)
 }
 
-// TestOpenAPIReasonCodes: the history's reasonCode lists exactly the domain's reason codes.
-func TestOpenAPIReasonCodes(t *testing.T) {
+// TestOpenAPIDomainLists: the history's reasonCode lists exactly the domain's reason codes,
+// and Channel exactly its channels.
+func TestOpenAPIDomainLists(t *testing.T) {
 	spec, err := apitest.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema := spec.Doc.Components.Schemas["Change"].Value.Properties["reasonCode"].Value
-	var documented []string
-	for _, e := range schema.Enum {
-		documented = append(documented, fmt.Sprint(e))
-	}
-	var codes []string
+	var codes, channels []string
 	for _, c := range checkout.ReasonCodes() {
 		codes = append(codes, string(c))
 	}
-	if strings.Join(documented, " ") != strings.Join(codes, " ") {
-		t.Errorf("reasonCode documents %v, the domain has %v", documented, codes)
+	for _, c := range checkout.Channels() {
+		channels = append(channels, string(c))
+	}
+	schemas := spec.Doc.Components.Schemas
+	for _, c := range []struct {
+		name   string
+		schema *openapi3.Schema
+		domain []string
+	}{
+		{"reasonCode", schemas["Change"].Value.Properties["reasonCode"].Value, codes},
+		{"Channel", schemas["Channel"].Value, channels},
+	} {
+		var documented []string
+		for _, e := range c.schema.Enum {
+			documented = append(documented, fmt.Sprint(e))
+		}
+		if strings.Join(documented, " ") != strings.Join(c.domain, " ") {
+			t.Errorf("%s documents %v, the domain has %v", c.name, documented, c.domain)
+		}
 	}
 }
 
@@ -139,7 +162,7 @@ func TestOpenAPICatchesDrift(t *testing.T) {
 	}
 	jsonH := header()
 	notFound := []byte(`{"error":{"code":"not_found","message":"not found","requestId":"0123456789abcdef"}}`)
-	order := []byte(`{"id":"x","number":"1","status":"paid","amount":1,"shipping":0,"amountPaid":1,"refundDue":0,"latePayment":false,
+	order := []byte(`{"id":"x","number":"1","status":"paid","channel":"shop","amount":1,"shipping":0,"amountPaid":1,"refundDue":0,"latePayment":false,
 		"currency":"BRL","items":[{"title":"T","unitPrice":1,"quantity":1,"type":"DIGITAL"}],"customer":{},"history":[],"createdAt":"2026-03-14T12:00:00.000Z","updatedAt":"2026-03-14T12:00:00.000Z"}`)
 	session := []byte(`{"items":[{"productId":"p"}]}`)
 	created := []byte(`{"id":"s","url":"http://x/s/s","status":"open","amount":1,"shipping":0,"currency":"BRL","expiresAt":"2026-03-14T12:00:00.000Z",
@@ -190,5 +213,48 @@ func TestOpenAPICatchesDrift(t *testing.T) {
 		if (err != nil) != c.drift {
 			t.Errorf("%s: drift %v, want %v", c.name, err, c.drift)
 		}
+	}
+}
+
+// TestAPIUnknownParameters: every API route refuses a query parameter it does not take, with
+// 422 unknown_parameter naming it, before reading anything else of the request; the
+// parameters a route documents are not refused as unknown.
+func TestAPIUnknownParameters(t *testing.T) {
+	e := newEnv(t)
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := 0
+	err = chi.Walk(e.web.Handler().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if !strings.HasPrefix(route, web.APIPrefix+"/") || strings.HasSuffix(route, "/*") {
+			return nil
+		}
+		routes++
+		path := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(route, "x1")
+		got := e.api(method, path+"?colour=red", nil)
+		if got.status != 422 || got.errorCode() != "invalid" || strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+			t.Errorf("%s %s?colour=red: %d %s", method, route, got.status, got.body)
+		}
+		// A documented parameter beside it is not reported.
+		tmpl := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(strings.TrimPrefix(route, web.APIPrefix), "{id}")
+		if op := spec.Doc.Paths.Find(tmpl).GetOperation(method); op != nil {
+			for _, p := range op.Parameters {
+				if p.Value.In != "query" {
+					continue
+				}
+				got := e.api(method, path+"?colour=red&"+p.Value.Name+"=", nil)
+				if strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+					t.Errorf("%s %s?colour=red&%s=: %d %s", method, route, p.Value.Name, got.status, got.body)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 13 {
+		t.Errorf("only %d API routes walked", routes)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -37,8 +36,7 @@ func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
 
 // viewOf is what status messages need of request r.
 func (s *Server) viewOf(r *http.Request) streamView {
-	l, explicit := respond.LangOf(r)
-	return streamView{lang: l, explicit: explicit}
+	return streamView{lang: respond.Lang(r), req: r}
 }
 
 // statusFor builds the status message of o, as of now. redirect tells where the page should go
@@ -192,20 +190,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// streamView is what a stream's messages need of its request: the page's language, and
-// whether links carry it.
+// streamView is what a stream's messages need of its request: the page's language, and the
+// request itself, whose links carry its explicit language and its embedding (an embedded
+// checkout's frame goes on to the paid, failed or canceled page still embedded).
 type streamView struct {
-	lang     views.Lang
-	explicit bool
+	lang views.Lang
+	req  *http.Request
 }
 
 // link is respond.Link for the stream's request.
-func (v streamView) link(path string) string {
-	if !v.explicit {
-		return path
-	}
-	return path + "?lang=" + url.QueryEscape(string(v.lang))
-}
+func (v streamView) link(path string) string { return respond.Link(v.req, path) }
 
 // streamMessage is the event of o's status for a stream; done tells that the stream ends with
 // it (the message carries a redirect).

@@ -268,6 +268,10 @@ func New(opts Options) (*Server, error) {
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
 		publicURL: opts.PublicURL, audit: opts.Audit}
+	var err error
+	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
+		return nil, err
+	}
 	s.handler = s.routes(opts, api)
 	return s, nil
 }
@@ -324,10 +328,10 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Get("/", s.catalogue)
 	r.Post("/cart", s.addToNewCart)
 	r.Post("/cart/{cartID}/items", s.addToCart)
-	r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	r.Post("/cart/{cartID}/checkout", s.placeCartOrder)
 	r.Get("/cart/{cartID}", s.cart)
 	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-	r.Get("/cart/{cartID}/checkout", s.customerForm)
+	r.Get("/cart/{cartID}/checkout", s.cartCheckout)
 	r.Get("/cep/{cep}", s.lookupCEP)
 	r.Get(ImagePath+"{file}", s.productImage) // product pictures (images.go)
 
@@ -360,9 +364,9 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 		})
 		r.MethodNotAllowed(apiMethodNotAllowed)
 		r.Route("/v1", func(r chi.Router) {
-			r.Get("/openapi.json", api.openAPI)
+			r.With(api.knownParams).Get("/openapi.json", api.openAPI)
 			r.Group(func(r chi.Router) {
-				r.Use(api.auth)
+				r.Use(api.auth, api.knownParams)
 				r.Post("/checkout-sessions", api.createSession)
 				r.Get("/checkout-sessions/{sessionID}", api.getSession)
 				r.Get("/orders", api.listOrders)

@@ -10,10 +10,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
-// Sessions returns the store of scs sessions in this database: scs's own sqlite3store, reading
+// SignInTokens returns the store of scs sessions in this database: scs's own sqlite3store, reading
 // on the read pool and writing through the writer connection like every other write (see the
-// package doc), without its cleanup goroutine (PruneSessions does that, driven by the app).
-func (s *Store) Sessions() merchant.SessionStore {
+// package doc), without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
+func (s *Store) SignInTokens() merchant.SignInTokenStore {
 	return sessions{
 		r:     sqlite3store.NewWithCleanupInterval(s.r.DB, 0),
 		w:     sqlite3store.NewWithCleanupInterval(s.w.DB, 0),
@@ -38,9 +38,9 @@ func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
 // Delete removes a session through the writer.
 func (x sessions) Delete(token string) error { return x.w.Delete(token) }
 
-// PruneSessions deletes the sessions expired before now (their expiry is a Julian day, as
+// PruneSignInTokens deletes the sessions expired before now (their expiry is a Julian day, as
 // sqlite3store writes it).
-func (x sessions) PruneSessions(ctx context.Context, now time.Time) (int, error) {
+func (x sessions) PruneSignInTokens(ctx context.Context, now time.Time) (int, error) {
 	res, err := x.store.w.ExecContext(ctx, `DELETE FROM sessions WHERE expiry < julianday($1)`,
 		now.UTC().Format("2006-01-02T15:04:05.999"))
 	if err != nil {

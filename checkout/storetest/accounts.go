@@ -19,10 +19,10 @@ type AccountStores interface {
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
-	merchant.UserSessionStore
+	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
-	Sessions() merchant.SessionStore
+	SignInTokens() merchant.SignInTokenStore
 }
 
 // RunAccounts runs the suite of the dashboard's access stores. open must return a new, empty
@@ -34,7 +34,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, open(t)) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
-	t.Run("UserSessions", func(t *testing.T) { testUserSessions(t, open(t)) })
+	t.Run("SignIns", func(t *testing.T) { testSignIns(t, open(t)) })
 	t.Run("TOTP", func(t *testing.T) { testTOTP(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
@@ -201,7 +201,7 @@ func testThrottleConcurrent(t *testing.T, s AccountStores) {
 
 func testDashboardSessions(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	ss := s.Sessions()
+	ss := s.SignInTokens()
 	now := time.Now()
 	if _, found, err := ss.Find("nope"); found || err != nil {
 		t.Fatalf("Find(unknown) = %v, %v", found, err)
@@ -233,15 +233,15 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 	if _, found, _ := ss.Find("gone"); found {
 		t.Error("a deleted session was found")
 	}
-	n, err := ss.PruneSessions(ctx, now)
+	n, err := ss.PruneSignInTokens(ctx, now)
 	if err != nil || n != 1 {
-		t.Errorf("PruneSessions = %d, %v; want the expired one", n, err)
+		t.Errorf("PruneSignInTokens = %d, %v; want the expired one", n, err)
 	}
 	if _, found, _ := ss.Find("live"); !found {
 		t.Error("pruning removed a live session")
 	}
 	// Another handle on the same database sees the same sessions (a restart, another instance).
-	if b, found, _ := s.Sessions().Find("live"); !found || string(b) != "data-2" {
+	if b, found, _ := s.SignInTokens().Find("live"); !found || string(b) != "data-2" {
 		t.Error("a second session store does not see the first one's session")
 	}
 }
@@ -464,16 +464,16 @@ func testAudit(t *testing.T, s AccountStores) {
 	}
 }
 
-// testUserSessions: a user's sessions are listed, ended one by one or all but one, pruned,
+// testSignIns: a user's sessions are listed, ended one by one or all but one, pruned,
 // and go with the user.
-func testUserSessions(t *testing.T, s AccountStores) {
+func testSignIns(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
 		if err := s.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for i, us := range []merchant.UserSession{
+	for i, us := range []merchant.SignIn{
 		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
 		{ID: "s2", UserID: "u1", Address: "192.0.2.2", UserAgent: "Safari"},
 		{ID: "s3", UserID: "u1", Address: "192.0.2.3", UserAgent: "Chrome"},
@@ -481,31 +481,31 @@ func testUserSessions(t *testing.T, s AccountStores) {
 	} {
 		us.CreatedAt = base.Add(time.Duration(i) * time.Minute)
 		us.SeenAt = us.CreatedAt
-		if err := s.CreateUserSession(ctx, us); err != nil {
+		if err := s.CreateSignIn(ctx, us); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.SeeUserSession(ctx, "s1", base.Add(time.Hour)); err != nil {
+	if err := s.SeeSignIn(ctx, "s1", base.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := s.UserSessions(ctx, "u1")
+	list, err := s.SignIns(ctx, "u1")
 	if err != nil || len(list) != 3 || list[0].ID != "s1" || list[0].UserAgent != "Firefox" || !list[0].SeenAt.Equal(base.Add(time.Hour)) {
-		t.Fatalf("UserSessions = %+v, %v", list, err)
+		t.Fatalf("SignIns = %+v, %v", list, err)
 	}
-	if err := s.DeleteUserSession(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
+	if err := s.DeleteSignIn(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("ending another user's session: %v", err)
 	}
-	if err := s.DeleteUserSession(ctx, "u1", "s3"); err != nil {
+	if err := s.DeleteSignIn(ctx, "u1", "s3"); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.DeleteUserSessions(ctx, "u1", "s1"); err != nil || n != 1 {
-		t.Errorf("DeleteUserSessions = %d, %v", n, err)
+	if n, err := s.DeleteSignIns(ctx, "u1", "s1"); err != nil || n != 1 {
+		t.Errorf("DeleteSignIns = %d, %v", n, err)
 	}
-	if _, err := s.UserSession(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
+	if _, err := s.SignIn(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("an ended session: %v", err)
 	}
-	if n, err := s.PruneUserSessions(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
-		t.Errorf("PruneUserSessions = %d, %v (s4 was last seen long ago)", n, err)
+	if n, err := s.PruneSignIns(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
+		t.Errorf("PruneSignIns = %d, %v (s4 was last seen long ago)", n, err)
 	}
 	if err := s.DeleteUser(ctx, "u2"); err != nil {
 		t.Fatal(err)
@@ -513,8 +513,8 @@ func testUserSessions(t *testing.T, s AccountStores) {
 	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
 		t.Fatalf("the last owner: %v", err)
 	}
-	if got, err := s.UserSession(ctx, "s1"); err != nil || got.UserID != "u1" {
-		t.Errorf("UserSession = %+v, %v", got, err)
+	if got, err := s.SignIn(ctx, "s1"); err != nil || got.UserID != "u1" {
+		t.Errorf("SignIn = %+v, %v", got, err)
 	}
 }
 

@@ -246,7 +246,7 @@ func NewOrder(requestKey string) *checkout.Order {
 	id := checkout.NewID()
 	o := &checkout.Order{
 		ID: id, Number: "PX-" + strings.ToUpper(id[:8]), ExternalCode: id, RequestKey: requestKey,
-		Status: checkout.StatusPending,
+		Status: checkout.StatusPending, Channel: checkout.ChannelShop,
 		Lines: []checkout.OrderLine{
 			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2},
 			{ProductID: "b", Title: "Produto b", UnitPrice: 5900, Quantity: 1, Physical: true},
@@ -307,6 +307,21 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 	}
 	if _, err := s.Order(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("Order(missing) error = %v, want ErrNotFound", err)
+	}
+	// Every channel of the one list is stored and read back; a channel outside it is refused.
+	for _, ch := range checkout.Channels() {
+		c := NewOrder("key-" + checkout.NewID())
+		c.Channel = ch
+		if _, _, err := s.CreateOrder(ctx, c); err != nil {
+			t.Errorf("an order of channel %q: %v", ch, err)
+		} else if g, err := s.Order(ctx, c.ID); err != nil || g.Channel != ch {
+			t.Errorf("an order of channel %q read back: %+v, %v", ch, g, err)
+		}
+	}
+	bad := NewOrder("key-" + checkout.NewID())
+	bad.Channel = "phone"
+	if _, _, err := s.CreateOrder(ctx, bad); err == nil {
+		t.Error("an order of channel \"phone\" was stored")
 	}
 	if g, err := s.OrderByExternalCode(ctx, o.ExternalCode); err != nil || g.ID != o.ID {
 		t.Errorf("OrderByExternalCode = %v, %v", g, err)

@@ -50,6 +50,11 @@ var samples = []sample{
 		{"updated_at", sampleMS + 60_000}, {"paid_at", sampleMS + 60_000}, {"version", int64(3)},
 		{"merchant_reference", "pedido-upg"}, {"session_id", "cs_upg"},
 		{"carrier", "Correios"}, {"tracking_code", "AA123456789BR"}, {"shipped_at", sampleMS + 120_000}}},
+	{"orders", "id", "o-upg-link", []column{{"id", "o-upg-link"}, {"number", "PX-LNK00001"}, {"external_code", "PX-LNK00001"},
+		{"request_key", "rk-upg-link"}, {"status", "pending"}, {"amount", int64(1500)}, {"customer_name", "João Pagador"},
+		{"customer_document", "52998224725"}, {"customer_email", "joao.lnk@example.com"}, {"customer_phone", "11987654322"},
+		{"has_address", false}, {"physical", false}, {"lang", "pt-BR"}, {"created_at", sampleMS},
+		{"updated_at", sampleMS}, {"paid_at", int64(0)}, {"version", int64(1)}, {"link_id", "l-upg"}}},
 	{"order_lines", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"product_id", "p-upg"},
 		{"title", "Livro da atualização"}, {"unit_price", int64(2990)}, {"quantity", int64(1)}, {"physical", true}}},
 	{"order_history", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"from_status", ""},
@@ -65,7 +70,7 @@ var samples = []sample{
 		{"hash", []byte("0123456789abcdef0123456789abcdef")}, {"created_at", sampleMS}}},
 	{"merchant_settings", "webhook_url", "https://erp.loja.example/pix", []column{{"id", int64(1)},
 		{"webhook_url", "https://erp.loja.example/pix"}, {"webhook_secret", "whsec_c2VjcmV0"}, {"frame_origins", "[]"},
-		{"updated_at", sampleMS}}},
+		{"updated_at", sampleMS}, {"notify_personal_data", true}}},
 	{"outbox", "id", "msg_upg", []column{{"id", "msg_upg"}, {"order_id", "o-upg"}, {"type", "order.paid"},
 		{"payload", `{"type":"order.paid"}`}, {"created_at", sampleMS}, {"next_attempt_at", sampleMS}}},
 	{"webhook_deliveries", "message_id", "msg_upg", []column{{"message_id", "msg_upg"}, {"client_id", ""}, {"secret", ""},
@@ -181,6 +186,24 @@ func CheckSamples(t testing.TB, s checkout.Store, db *sql.DB, written []string) 
 		len(o.Lines) != 1 || o.Lines[0].Title != "Livro da atualização" || len(o.History) != 1 || len(o.Attempts) != 1 ||
 		o.Attempts[0].TransactionID != "tx-upg" || o.PaidAt.UnixMilli() != sampleMS+60_000 {
 		t.Errorf("the order after the upgrade: %+v", o)
+	}
+	// The channel is what the order recorded when it was written: its session, its link, else
+	// the shop (a sample written before sessions or links had neither).
+	for _, id := range []string{"o-upg", "o-upg-link"} {
+		var sessionID, linkID string
+		if err := db.QueryRowContext(ctx, "SELECT session_id, link_id FROM orders WHERE id = $1", id).Scan(&sessionID, &linkID); err != nil {
+			t.Fatal(err)
+		}
+		want := checkout.ChannelShop
+		switch {
+		case sessionID != "":
+			want = checkout.ChannelSession
+		case linkID != "":
+			want = checkout.ChannelLink
+		}
+		if o, err := s.Order(ctx, id); err != nil || o.Channel != want {
+			t.Errorf("order %s (session %q, link %q) after the upgrade: channel %q, %v; want %q", id, sessionID, linkID, o.Channel, err, want)
+		}
 	}
 	for _, term := range []string{"Maria.UPG@example.com", "UPG0000", "atualizada"} {
 		got, total, err := s.OrderSummaries(ctx, checkout.OrderFilter{Search: term, Limit: 10})

@@ -36,7 +36,7 @@ Flags:
 
 // runBackup is `checkout backup FILE`: 0 done, 1 failed, 2 bad usage or configuration.
 func runBackup(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	_, rest, cfg, code, ok := subcommand{name: "checkout backup", prog: prog, usage: backupUsage, noVerb: true,
+	_, rest, cfg, code, ok := subcommand{name: "checkout backup", prog: prog, usage: backupUsage, noVerb: true, operands: map[string]string{"": "FILE"},
 		valid: func(_ string, rest []string) bool { return len(rest) == 1 }}.parse(args, env, stderr)
 	if !ok {
 		return code
@@ -53,7 +53,7 @@ func runBackup(prog string, args []string, env func(string) string, _ io.Reader,
 // runRestore is `checkout restore FILE`: 0 done, 1 failed, 2 bad usage or configuration (a
 // running server included).
 func runRestore(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	_, rest, cfg, code, ok := subcommand{name: "checkout restore", prog: prog, usage: restoreUsage, noVerb: true,
+	_, rest, cfg, code, ok := subcommand{name: "checkout restore", prog: prog, usage: restoreUsage, noVerb: true, operands: map[string]string{"": "FILE"},
 		valid: func(_ string, rest []string) bool { return len(rest) == 1 }}.parse(args, env, stderr)
 	if !ok {
 		return code

@@ -6,7 +6,9 @@
 // The same program manages what the server keeps: `go run ./cmd/checkout apikey
 // create|list|revoke` the merchant API's keys, `go run ./cmd/checkout user
 // add|reset-password|list` the dashboard's users, `backup FILE` and `restore FILE` the SQLite
-// database, `secret-key new|rotate` the key sealing the secrets kept in the database (`go run ./cmd/checkout COMMAND -h` tells more; README.md beside this file, backups). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
+// database, `secret-key new|rotate` the key sealing the secrets kept in the database, and `version`
+// prints the release (`go run ./cmd/checkout COMMAND -h` tells more; README.md beside this file,
+// backups, releases and upgrades). A binary built with `go build -o checkout ./cmd/checkout` takes the same arguments;
 // the texts that tell the user what to run name the program as it was started.
 package main
 
@@ -55,6 +57,7 @@ var commands = map[string]command{
 	"backup":  {runBackup, "write a consistent copy of the SQLite database while the server runs"},
 	"restore": {runRestore, "replace the SQLite database with a backup (server stopped)"},
 	"user":    {runUser, "add dashboard users, reset their passwords, list them"},
+	"version": {runVersion, "print the release and the source revision the binary was built from"},
 	"secret-key": {runSecretKey,
 		"make or rotate the key sealing the secrets kept in the database"},
 }
@@ -78,6 +81,9 @@ func commandsUsage(prog string) string {
 // (see invocation); it returns the exit status: 0 after a clean shutdown, 2 for bad
 // configuration, 1 for any other failure.
 func run(prog string, args []string, env func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "help" { // `checkout help [COMMAND]` is -h, of the command when named
+		args = append(args[1:], "-h")
+	}
 	if len(args) > 0 {
 		if cmd, ok := commands[args[0]]; ok {
 			return cmd.run(prog, args[1:], env, os.Stdin, stdout, stderr)

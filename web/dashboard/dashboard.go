@@ -130,8 +130,8 @@ func New(opts Options) (*Dashboard, error) {
 	}
 	sm := scs.New()
 	sm.Store = opts.Sessions
-	sm.Lifetime = merchant.SessionLifetime
-	sm.IdleTimeout = merchant.SessionIdleTimeout
+	sm.Lifetime = merchant.SignInLifetime
+	sm.IdleTimeout = merchant.SignInIdleTimeout
 	sm.Cookie.Name = Cookie
 	sm.Cookie.Path = Path
 	sm.Cookie.HttpOnly = true
@@ -310,7 +310,7 @@ const (
 	sessUserID      = "uid"  // the signed-in user's id
 	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
-	sessID          = "sid"  // the merchant.UserSession of this session
+	sessID          = "sid"  // the merchant.SignIn of this session
 	// Between the password and the second factor: who, and since when (Unix seconds).
 	sessPendingUser = "pending"
 	sessPendingAt   = "pending_at"
@@ -350,9 +350,9 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		id := d.sessions.GetString(ctx, sessUserID)
-		u, err := d.accounts.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
+		u, err := d.accounts.SignedInUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
 		if err != nil {
-			if !errors.Is(err, merchant.ErrSessionEnded) {
+			if !errors.Is(err, merchant.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}
@@ -363,8 +363,8 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			d.unauthenticated(w, r, id != "")
 			return
 		}
-		if err := d.accounts.SeeSession(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
-			if !errors.Is(err, merchant.ErrSessionEnded) {
+		if err := d.accounts.SeeSignIn(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
+			if !errors.Is(err, merchant.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}

@@ -265,6 +265,9 @@ func TestDashboardLinkOfProducts(t *testing.T) {
 	if href, _ := tag.Attr("href"); tag.Text() != "Kit presente" || href != page {
 		t.Errorf("the order page names the link %q → %q, want %q → %q", tag.Text(), href, "Kit presente", page)
 	}
+	if ch := doc.Find(testid("order-channel")).Text(); ch != "Link de pagamento" {
+		t.Errorf("the order page's channel %q, want Link de pagamento", ch)
+	}
 	_, doc = b.get("/dashboard/orders")
 	row := doc.Find(`[data-testid="order-row"][data-id="` + o.ID + `"]`)
 	if href, _ := row.Find(testid("order-link-tag")).Attr("href"); href != page ||

@@ -353,7 +353,8 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 	}
 	v.Order = views.OrderDetail{ID: o.ID, Number: o.Number, ExternalCode: o.ExternalCode, MerchantReference: o.MerchantReference,
 		SessionID: o.SessionID, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status), Amount: o.Amount,
-		RefundDue: o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
+		ChannelText: views.ChannelText(lang, o.Channel),
+		RefundDue:   o.RefundDue, LatePayment: o.LatePayment, Physical: o.Physical, CreatedAt: o.CreatedAt,
 		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
 		CustomerName: o.Customer.Name, CustomerDocument: customer.Document, CustomerEmail: o.Customer.Email,
 		CustomerPhone: customer.Phone, Shipping: views.ShippingOf(o)}

@@ -514,8 +514,11 @@ func (c Config) Validate() error {
 		return &ConfigError{"CHECKOUT_SANDBOX_RATE_LIMIT", "applies to the embedded sandbox only: unset it when CHECKOUT_GATEWAY_URL is set (the real gateway's limits are its own)"}
 	}
 	if c.GatewayWebhookSecret != "" {
-		if _, err := webhook.Sign(c.GatewayWebhookSecret, "check", time.Unix(0, 0), nil); err != nil {
-			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		// The gateway's contract does not show its signing scheme: its secret is taken as
+		// Standard Webhooks' whsec_<base64> or as the bare base64, several during a rotation.
+		if _, err := webhook.CheckSecret(c.GatewayWebhookSecret); err != nil {
+			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", fmt.Sprintf("must be whsec_<base64> or base64, several separated by spaces (%v)",
+				strings.TrimPrefix(err.Error(), "webhook: invalid secret: "))}
 		}
 	}
 	for _, o := range c.FrameAncestors {

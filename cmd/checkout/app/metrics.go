@@ -55,7 +55,7 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 		ordersExpired: prometheus.NewCounter(prometheus.CounterOpts{Name: "checkout_orders_expired_total",
 			Help: "Orders this instance turned expired (their QR code's time was over)."}),
 		placement: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "checkout_order_placement_duration_seconds",
-			Help:    "Time to place an order, from the submitted form to the answer, by operation (cart, session) and outcome (qr_ready, pending, failed, invalid, error).",
+			Help:    "Time to place an order, from the submitted form to the answer, by operation (the order's channel: shop, session, link, …) and outcome (qr_ready, pending, failed, invalid, error).",
 			Buckets: gatewayBuckets}, []string{"operation", "outcome"}),
 		gatewayCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "checkout_gateway_request_duration_seconds",
 			Help:    "Latency of each HTTP exchange with the gateway (retries are exchanges of their own), by operation and outcome.",
@@ -108,11 +108,11 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 }
 
 // Placement counts a placement (checkout.Observer).
-func (m *metrics) Placement(d time.Duration, operation, outcome string, created bool) {
+func (m *metrics) Placement(d time.Duration, channel checkout.Channel, outcome string, created bool) {
 	if created {
 		m.ordersPlaced.Inc()
 	}
-	m.placement.WithLabelValues(operation, outcome).Observe(d.Seconds())
+	m.placement.WithLabelValues(string(channel), outcome).Observe(d.Seconds())
 }
 
 // StatusChanged counts paid and expired orders (checkout.Observer).
