@@ -15,11 +15,26 @@ type Observer interface {
 	Placement(d time.Duration, channel Channel, outcome string, created bool)
 	// StatusChanged: this process moved an order from one status to another.
 	StatusChanged(from, to OrderStatus)
-	// ReconcilePass: a reconciliation pass ended: skipped (the gateway fails, or another
-	// instance reconciles), failed (err), or made, having applied found payments that no
-	// webhook had brought.
-	ReconcilePass(found int, skipped bool, err error)
+	// ReconcilePass: a reconciliation pass ended as result (err with PassError), having
+	// applied found payments that no webhook had brought.
+	ReconcilePass(found int, result PassResult, err error)
 }
+
+// PassResult is how a reconciliation pass ended (Observer.ReconcilePass).
+type PassResult string
+
+// The results of a reconciliation pass. Skipped and standby are apart so that an alert on
+// passes skipped because the gateway fails does not fire on the instances that merely wait
+// while another one reconciles.
+const (
+	PassOK      PassResult = "ok"      // made
+	PassError   PassResult = "error"   // failed to list orders or deposits
+	PassSkipped PassResult = "skipped" // the gateway fails: no call was made, or the pass stopped
+	PassStandby PassResult = "standby" // another instance holds the reconciler's lease
+)
+
+// PassResults are every result, for a metric to start each at zero.
+func PassResults() []PassResult { return []PassResult{PassOK, PassError, PassSkipped, PassStandby} }
 
 // Placement outcomes (Observer.Placement).
 const (

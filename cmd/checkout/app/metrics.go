@@ -67,7 +67,7 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 			Help:    "Time from receiving a gateway webhook to having applied it (re-read the deposit, moved the order), by outcome (applied, failed).",
 			Buckets: gatewayBuckets}, []string{"outcome"}),
 		reconcilePasses: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "checkout_reconciler_passes_total",
-			Help: "Reconciliation passes, by result (ok, error, skipped: the gateway fails or another instance reconciles)."},
+			Help: "Reconciliation passes, by result (ok, error, skipped: the gateway fails, standby: another instance reconciles)."},
 			[]string{"result"}),
 		reconcileFound: prometheus.NewCounter(prometheus.CounterOpts{Name: "checkout_reconciler_payments_found_total",
 			Help: "Payments the reconciler applied that no webhook had brought."}),
@@ -97,6 +97,16 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 			}
 			return float64(n)
 		})
+	// Every label value an alert compares is there from the start, at 0: a series that appears
+	// only with its first error has no rate to alert on.
+	for _, r := range checkout.PassResults() {
+		m.reconcilePasses.WithLabelValues(string(r))
+	}
+	for _, op := range health.Operations() {
+		for _, cause := range []health.Cause{health.CauseUnreachable, health.CauseTimeout} {
+			m.gatewayErrors.WithLabelValues(op, string(cause))
+		}
+	}
 	for _, c := range []prometheus.Collector{m.ordersPlaced, m.ordersPaid, m.ordersExpired, m.placement, m.gatewayCalls,
 		m.gatewayErrors, m.webhookLag, m.reconcilePasses, m.reconcileFound, m.notifyAttempts, m.notifyFailures, up, open, pending,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
@@ -126,15 +136,8 @@ func (m *metrics) StatusChanged(_, to checkout.OrderStatus) {
 }
 
 // ReconcilePass counts a pass and its finds (checkout.Observer).
-func (m *metrics) ReconcilePass(found int, skipped bool, err error) {
-	switch {
-	case skipped:
-		m.reconcilePasses.WithLabelValues("skipped").Inc()
-	case err != nil:
-		m.reconcilePasses.WithLabelValues("error").Inc()
-	default:
-		m.reconcilePasses.WithLabelValues("ok").Inc()
-	}
+func (m *metrics) ReconcilePass(found int, result checkout.PassResult, _ error) {
+	m.reconcilePasses.WithLabelValues(string(result)).Inc()
 	m.reconcileFound.Add(float64(found))
 }
 
