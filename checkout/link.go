@@ -161,8 +161,7 @@ type LinkStats struct {
 	Received gatewayclient.Cents
 }
 
-// LinkStore keeps payment links and the places held on them. A Store that is also a LinkStore
-// gives its Service payment links.
+// LinkStore keeps payment links and the places held on them (a part of Store).
 type LinkStore interface {
 	// CreateLink stores l, unless a link with its IdempotencyKey exists: then it stores nothing
 	// and returns that link with created false. A slug another link has is ErrSlugTaken.
@@ -258,27 +257,13 @@ func (l *PaymentLink) Input() LinkInput {
 	return in
 }
 
-// HasLinks reports whether the service keeps payment links (its store is a LinkStore).
-func (s *Service) HasLinks() bool { return s.links != nil }
-
-func (s *Service) linkStore() (LinkStore, error) {
-	if s.links == nil {
-		return nil, errors.New("checkout: payment links are not configured")
-	}
-	return s.links, nil
-}
-
 // CreateLink makes a payment link, or returns the one made before with the same
 // Idempotency-Key and request (created false); the same key with another request is
 // CodeIdempotencyReused. Every rule is checked at once; violations come back as a *FieldErrors
 // naming the JSON fields. A generated slug is made when none is given.
 func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, false, err
-	}
 	hash := in.hash()
-	return createOnce(ctx, in.IdempotencyKey, hash, ls.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
 		now := s.now().UTC()
 		l, err := s.checkLink(ctx, in, nil, now)
 		if err != nil {
@@ -290,7 +275,7 @@ func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, b
 			if !chosen {
 				l.Slug = newSlug()
 			}
-			stored, created, err := ls.CreateLink(ctx, l)
+			stored, created, err := s.store.CreateLink(ctx, l)
 			switch {
 			case errors.Is(err, ErrSlugTaken) && chosen:
 				return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
@@ -314,10 +299,6 @@ func (l *PaymentLink) requestDigest() string { return l.RequestHash }
 // whole as at creation, except that an expiry already past may stay as it is (a link that
 // expired may still be deactivated or renamed).
 func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInput)) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	prev, err := s.Link(ctx, id)
 	if err != nil {
 		return nil, err
@@ -333,7 +314,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 	}
 	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = prev.ID, prev.IdempotencyKey, prev.RequestHash,
 		prev.CreatedAt, s.now().UTC()
-	switch err := ls.UpdateLink(ctx, l); {
+	switch err := s.store.UpdateLink(ctx, l); {
 	case errors.Is(err, ErrSlugTaken):
 		return nil, apiFieldError("slug", "taken", "another payment link has this slug")
 	case err != nil:
@@ -344,11 +325,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 
 // Link returns a payment link by id, or ErrNotFound.
 func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	l, err := ls.Link(ctx, id)
+	l, err := s.store.Link(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -357,14 +334,10 @@ func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
 
 // LinkBySlug returns a payment link by its slug (active or not), or ErrNotFound.
 func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	if !validSlug(slug) {
 		return nil, fmt.Errorf("checkout: payment link: %w", ErrNotFound)
 	}
-	l, err := ls.LinkBySlug(ctx, slug)
+	l, err := s.store.LinkBySlug(ctx, slug)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -373,11 +346,7 @@ func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, er
 
 // Links lists the payment links, newest first.
 func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	list, err := ls.Links(ctx)
+	list, err := s.store.Links(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing payment links: %w", err)
 	}
@@ -386,11 +355,7 @@ func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
 
 // LinkStats returns the payments of the links ids.
 func (s *Service) LinkStats(ctx context.Context, ids ...string) (map[string]LinkStats, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	st, err := ls.LinkStats(ctx, ids)
+	st, err := s.store.LinkStats(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payments of payment links: %w", err)
 	}
@@ -577,10 +542,10 @@ const FieldLinkAmount = "amount"
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be
 // paid, when the link has a maximum of payments; ErrLinkFull when none is left.
 func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil {
 		return fmt.Errorf("checkout: the payment link of order %s: %w", o.Number, err)
 	}
@@ -589,7 +554,7 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 	}
 	now := s.now().UTC()
 	until := now.Add(time.Duration(exp)*time.Second + linkHoldGrace)
-	ok, err := s.links.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
+	ok, err := s.store.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
 	if err != nil {
 		return fmt.Errorf("checkout: holding a place of payment link %s: %w", l.ID, err)
 	}
@@ -601,10 +566,10 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 
 // releaseLinkPlace gives up the hold taken for an order that could not be stored.
 func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return
 	}
-	if err := s.links.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
+	if err := s.store.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
 		s.log.WarnContext(ctx, "releasing a payment link's place", "link", o.LinkID, "err", err)
 	}
 }
@@ -615,10 +580,10 @@ func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
 // paid orders of the link are ranked on time payments first, then by payment time, so that
 // every process ranks them alike.
 func (s *Service) settleLinkCap(ctx context.Context, o *Order) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil || l.MaxPayments == 0 {
 		return err
 	}

@@ -159,17 +159,14 @@ func (in CreateCheckoutSessionInput) hash() string {
 // validation of the transaction the session's order would send; violations come back as a
 // *FieldErrors whose Field paths name the API's JSON fields. Nothing is stored then.
 func (s *Service) CreateCheckoutSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, bool, error) {
-	if s.sessions == nil {
-		return nil, false, errors.New("checkout: sessions are not configured")
-	}
 	hash := in.hash()
-	return createOnce(ctx, in.IdempotencyKey, hash, s.sessions.CheckoutSessionByIdempotencyKey, func() (*CheckoutSession, bool, error) {
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.CheckoutSessionByIdempotencyKey, func() (*CheckoutSession, bool, error) {
 		sess, err := s.newSession(ctx, in)
 		if err != nil {
 			return nil, false, err
 		}
 		sess.RequestHash = hash
-		stored, created, err := s.sessions.CreateCheckoutSession(ctx, sess)
+		stored, created, err := s.store.CreateCheckoutSession(ctx, sess)
 		if err != nil {
 			return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
 		}
@@ -633,10 +630,7 @@ func apiFieldError(field, code, msg string) *FieldErrors {
 
 // CheckoutSession returns a checkout session, or ErrNotFound.
 func (s *Service) CheckoutSession(ctx context.Context, id string) (*CheckoutSession, error) {
-	if s.sessions == nil {
-		return nil, fmt.Errorf("checkout: session: %w", ErrNotFound)
-	}
-	sess, err := s.sessions.CheckoutSession(ctx, id)
+	sess, err := s.store.CheckoutSession(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: session: %w", err)
 	}

@@ -338,6 +338,9 @@ type OrderFilterView struct {
 	PerPage  int
 	Bar      FilterBar
 	Sorts    []Option // the list's orders, the current one checked
+	// AwaitingShipment is the bar's chip showing the orders awaiting shipment (Current: the
+	// list shows them; its link then shows them all again).
+	AwaitingShipment PresetLink
 }
 
 // OrderRow is one order of the list.
@@ -354,6 +357,7 @@ type OrderRow struct {
 	RefundDue       checkout.Cents
 	LinkTitle       string // the payment link it was placed through ("" none)
 	LinkURL         string // that link's page
+	Fulfilment      string // checkout.Fulfilment*: awaiting shipment, shipped, delivered; "" nothing to ship
 }
 
 // OrderView is one order of the shop with everything known of it.

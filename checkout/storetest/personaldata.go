@@ -100,7 +100,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(s, client, checkout.ServiceOptions{MerchantName: "Loja", Clock: sb.Now,
-		Logger: slog.New(slog.DiscardHandler), Sessions: s, Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
+		Logger: slog.New(slog.DiscardHandler), Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
 		PersonalDataKey: key})
 	t.Cleanup(svc.Close)
 	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
