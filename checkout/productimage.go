@@ -65,10 +65,6 @@ var (
 // serves it. A file that is not a JPEG, PNG or WebP picture is ErrImageNotImage; one too large,
 // ErrImageTooLarge.
 func (s *Service) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
-	st, ok := s.store.(ImageStore)
-	if !ok {
-		return nil, errors.New("checkout: the store keeps no pictures")
-	}
 	pic, err := imaging.Process(r)
 	switch {
 	case errors.Is(err, imaging.ErrNotImage):
@@ -78,7 +74,7 @@ func (s *Service) SetProductImage(ctx context.Context, id ProductID, r io.Reader
 	case err != nil:
 		return nil, fmt.Errorf("checkout: processing a picture: %w", err)
 	}
-	if err := st.SaveProductImage(ctx, id, pic); err != nil {
+	if err := s.store.SaveProductImage(ctx, id, pic); err != nil {
 		return nil, fmt.Errorf("checkout: storing the picture of product %s: %w", id, err)
 	}
 	s.catalogue.changed()
@@ -87,11 +83,10 @@ func (s *Service) SetProductImage(ctx context.Context, id ProductID, r io.Reader
 
 // ProductImageVariant returns a stored picture variant, or ErrNotFound.
 func (s *Service) ProductImageVariant(ctx context.Context, key, size string) (*ImageVariant, error) {
-	st, ok := s.store.(ImageStore)
-	if !ok || (size != ImageSmall && size != ImageLarge) {
+	if size != ImageSmall && size != ImageLarge {
 		return nil, ErrNotFound
 	}
-	return st.ProductImageVariant(ctx, key, size)
+	return s.store.ProductImageVariant(ctx, key, size)
 }
 
 // Path is the URL path of one variant (ImageSmall or ImageLarge) of the picture.
@@ -111,8 +106,7 @@ func (s *Service) sessionImage(ctx context.Context, raw string) (ProductImage, e
 	if err := checkImageURL(raw); err != nil {
 		return ProductImage{}, err
 	}
-	st, ok := s.store.(ImageStore)
-	if s.fetchImage == nil || !ok {
+	if s.fetchImage == nil {
 		return ProductImage{}, errors.New("pictures from a URL are not accepted by this checkout")
 	}
 	body, err := s.fetchImage(ctx, raw)
@@ -129,7 +123,7 @@ func (s *Service) sessionImage(ctx context.Context, raw string) (ProductImage, e
 	case err != nil:
 		return ProductImage{}, fmt.Errorf("could not be read: %v", err)
 	}
-	if err := st.SaveImage(ctx, pic); err != nil {
+	if err := s.store.SaveImage(ctx, pic); err != nil {
 		return ProductImage{}, fmt.Errorf("could not be stored: %v", err)
 	}
 	l := pic.Variants[1]
