@@ -231,3 +231,25 @@ func createOnce[T interface{ requestDigest() string }](ctx context.Context, key,
 	}
 	return replay(rec)
 }
+
+// addViolation adds a violation of field unless it has one already (requestErrors).
+type addViolation func(field, code, msg string)
+
+// requestErrors returns the violations of a merchant's request, starting with those found
+// while reading it (read, nil none), and the way to add one per field: what was wrong while
+// reading a field comes first.
+func requestErrors(read *FieldErrors) (*FieldErrors, addViolation) {
+	fe := &FieldErrors{}
+	if read != nil {
+		for f, vs := range read.Fields {
+			for _, v := range vs {
+				fe.add(f, v)
+			}
+		}
+	}
+	return fe, func(field, code, msg string) {
+		if !fe.Has(field) {
+			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+		}
+	}
+}
