@@ -9,11 +9,8 @@ import (
 // OpenWrapped is Open with a wrapper that sees every statement, for tests that count them.
 var OpenWrapped = open
 
-// Migrations are the store's migrations, and Component the name they are recorded under.
-var (
-	Migrations = migrations
-	Component  = plan.Component
-)
+// Plan is the store's migrations.
+var Plan = plan
 
 // MaxConns is the size of the store's connection pool.
 func (s *Store) MaxConns() int32 { return s.pool.Config().MaxConns }

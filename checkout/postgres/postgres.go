@@ -60,7 +60,7 @@ var migrations embed.FS
 // plan is the store's migrations: component "checkout", whose records a schema_migrations made
 // before components holds. They follow the outbox's (migration 10 moves the notifications into
 // its tables). Migration 11 turns the reasons stored as English text into codes, in Go.
-var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true,
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations,
 	Steps: map[int]sqlmigrate.Step{11: sqlstore.CodeReasons}}
 
 // Store is the PostgreSQL implementation of checkout.Store.
