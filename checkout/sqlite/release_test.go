@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate/migratetest"
@@ -25,18 +26,48 @@ func rawDB(t *testing.T) (*sql.DB, string) {
 	return db, path
 }
 
-// TestReleaseSchemas: the development chain makes the schema of testdata/schema-0.1.0.sql,
-// its dump (the outbox's tables and the store's, with the rows migrations seed), which the
-// 0.1.0 baseline is to make in its place.
+// TestReleaseSchemas: the migrations of each release make, on an empty database, the schema
+// of its fixture testdata/schema-RELEASE.sql (the outbox's tables and the store's, with the
+// rows migrations seed). 0.1.0's is the dump of the development chain its baseline replaced,
+// made before that chain was deleted.
 func TestReleaseSchemas(t *testing.T) {
 	ctx := context.Background()
-	db, _ := rawDB(t)
-	if err := sqlmigrate.Apply(ctx, db, "", outbox.Plan(outbox.SQLite), plan); err != nil {
-		t.Fatal(err)
+	for _, r := range plan.Releases {
+		db, _ := rawDB(t)
+		plans, ok := migratetest.AtRelease(t, r.Name, outbox.Plan(outbox.SQLite), plan)
+		if !ok {
+			t.Fatalf("the outbox's plan does not list release %s", r.Name)
+		}
+		if err := sqlmigrate.Apply(ctx, db, "", plans...); err != nil {
+			t.Fatal(err)
+		}
+		got, err := migratetest.Dump(ctx, db, migratetest.SQLite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		migratetest.CheckFixture(t, filepath.Join("testdata", "schema-"+r.Name+".sql"), got)
 	}
-	got, err := migratetest.Dump(ctx, db, migratetest.SQLite)
-	if err != nil {
-		t.Fatal(err)
-	}
-	migratetest.CheckFixture(t, filepath.Join("testdata", "schema-0.1.0.sql"), got)
+}
+
+// TestUpgradeFromReleases: a database of each release, holding a shop's rows, keeps every row
+// through the migrations numbered after that release, and the store reads them back.
+func TestUpgradeFromReleases(t *testing.T) {
+	var path string
+	migratetest.Upgrade{
+		Open: func(t *testing.T) *sql.DB {
+			db, p := rawDB(t)
+			path = p
+			return db
+		},
+		Plans: []sqlmigrate.Plan{outbox.Plan(outbox.SQLite), plan},
+		Write: storetest.WriteSamples,
+		Check: func(t *testing.T, _ *sql.DB, _ string) {
+			s, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			storetest.CheckSamples(t, s)
+		},
+	}.Run(t)
 }

@@ -48,7 +48,7 @@ func Plan(d Dialect) sqlmigrate.Plan {
 		dir = "postgres"
 	}
 	sub, _ := fs.Sub(migrations, dir) // a constant path in an embedded FS
-	return sqlmigrate.Plan{Component: "outbox", FS: sub}
+	return sqlmigrate.Plan{Component: "outbox", FS: sub, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
 }
 
 // Defaults of Options.

@@ -68,30 +68,13 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 }
 
 // plan is the sandbox's migrations, applied before its webhook outbox's.
-var plan = sqlmigrate.Plan{Component: "sandbox", FS: migrations, Steps: map[int]sqlmigrate.Step{2: analyzeDepositLists}}
+var plan = sqlmigrate.Plan{Component: "sandbox", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
 
 // migrateDB applies the sandbox's migrations and its webhook outbox's.
 func migrateDB(ctx context.Context, w *sql.DB) error {
 	err := sqlmigrate.Apply(ctx, w, "", plan, outbox.Plan(outbox.SQLite))
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
-	}
-	return nil
-}
-
-// analyzeDepositLists completes 0002_deposit_lists.sql: it gives the new indexes planner
-// statistics when the table has some (made by ANALYZE after a seed): without them the planner
-// would take a new index for the best choice for every query, and newest-first pages would
-// sort a million rows.
-func analyzeDepositLists(ctx context.Context, tx *sql.Tx) error {
-	var analyzed bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')`).Scan(&analyzed); err != nil {
-		return err
-	}
-	if analyzed {
-		if _, err := tx.ExecContext(ctx, `ANALYZE deposits`); err != nil {
-			return err
-		}
 	}
 	return nil
 }
