@@ -117,6 +117,7 @@ func migrate(dir string) error {
 type envOptions struct {
 	serviceOptions func(*checkout.ServiceOptions)
 	rateLimit      *sandbox.RateLimit // the sandbox's POST /transaction limit; nil: lifted
+	clock          sandbox.Clock      // the sandbox's and the service's; nil: the wall clock
 }
 
 func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
@@ -143,6 +144,7 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 		DataDir:   filepath.Join(dir, "sandbox"),
 		Clients:   []sandbox.ClientConfig{{ID: clientID, Secret: clientSecret}},
 		RateLimit: limit,
+		Clock:     eo.clock,
 	})
 	if err != nil {
 		t.Fatalf("sandbox.New: %v", err)
@@ -207,7 +209,7 @@ func address() *checkout.Address {
 func (e *env) place() *checkout.Order {
 	e.t.Helper()
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
 	if err != nil {
 		e.t.Fatalf("PlaceOrder: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -161,8 +160,7 @@ type LinkStats struct {
 	Received gatewayclient.Cents
 }
 
-// LinkStore keeps payment links and the places held on them. A Store that is also a LinkStore
-// gives its Service payment links.
+// LinkStore keeps payment links and the places held on them (a part of Store).
 type LinkStore interface {
 	// CreateLink stores l, unless a link with its IdempotencyKey exists: then it stores nothing
 	// and returns that link with created false. A slug another link has is ErrSlugTaken.
@@ -203,18 +201,18 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *FieldErrors        `json:"-"`
-	IdempotencyKey string              `json:"-"`
-	Title          string              `json:"title"`
-	Items          []SessionItem       `json:"items,omitempty"`
-	Amount         gatewayclient.Cents `json:"amount,omitempty"`
-	Description    string              `json:"description,omitempty"`
-	CustomAmount   *CustomAmount       `json:"customAmount,omitempty"`
-	Slug           string              `json:"slug,omitempty"`
-	MaxPayments    int                 `json:"maxPayments,omitempty"`
-	ExpiresAt      *time.Time          `json:"expiresAt,omitempty"`
-	RequireAddress bool                `json:"requireAddress,omitempty"`
-	Active         *bool               `json:"active,omitempty"`
+	ReadErrors     *FieldErrors          `json:"-"`
+	IdempotencyKey string                `json:"-"`
+	Title          string                `json:"title"`
+	Items          []CheckoutSessionItem `json:"items,omitempty"`
+	Amount         gatewayclient.Cents   `json:"amount,omitempty"`
+	Description    string                `json:"description,omitempty"`
+	CustomAmount   *CustomAmount         `json:"customAmount,omitempty"`
+	Slug           string                `json:"slug,omitempty"`
+	MaxPayments    int                   `json:"maxPayments,omitempty"`
+	ExpiresAt      *time.Time            `json:"expiresAt,omitempty"`
+	RequireAddress bool                  `json:"requireAddress,omitempty"`
+	Active         *bool                 `json:"active,omitempty"`
 	// CustomerFields are the optional customer fields asked (LinkAskEmail, LinkAskPhone);
 	// nil: both.
 	CustomerFields []string `json:"customerFields,omitempty"`
@@ -244,28 +242,18 @@ func (l *PaymentLink) Input() LinkInput {
 	default:
 		for _, ln := range l.Lines {
 			if ln.ProductID != "" {
-				in.Items = append(in.Items, SessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
+				in.Items = append(in.Items, CheckoutSessionItem{ProductID: ln.ProductID, Quantity: ln.Quantity})
 				continue
 			}
 			typ := ItemDigital
 			if ln.Physical {
 				typ = ItemPhysical
 			}
-			in.Items = append(in.Items, SessionItem{Title: ln.Title, Description: ln.Description,
+			in.Items = append(in.Items, CheckoutSessionItem{Title: ln.Title, Description: ln.Description,
 				UnitPrice: ln.UnitPrice, Quantity: ln.Quantity, Type: typ})
 		}
 	}
 	return in
-}
-
-// HasLinks reports whether the service keeps payment links (its store is a LinkStore).
-func (s *Service) HasLinks() bool { return s.links != nil }
-
-func (s *Service) linkStore() (LinkStore, error) {
-	if s.links == nil {
-		return nil, errors.New("checkout: payment links are not configured")
-	}
-	return s.links, nil
 }
 
 // CreateLink makes a payment link, or returns the one made before with the same
@@ -273,68 +261,43 @@ func (s *Service) linkStore() (LinkStore, error) {
 // CodeIdempotencyReused. Every rule is checked at once; violations come back as a *FieldErrors
 // naming the JSON fields. A generated slug is made when none is given.
 func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, false, err
-	}
 	hash := in.hash()
-	if in.IdempotencyKey != "" {
-		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
-			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
-				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
+		now := s.now().UTC()
+		l, err := s.checkLink(ctx, in, nil, now)
+		if err != nil {
+			return nil, false, err
 		}
-		prev, err := ls.LinkByIdempotencyKey(ctx, in.IdempotencyKey)
-		if err == nil {
-			return replayLink(prev, hash)
+		l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
+		chosen := l.Slug != ""
+		for range 5 {
+			if !chosen {
+				l.Slug = newSlug()
+			}
+			stored, created, err := s.store.CreateLink(ctx, l)
+			switch {
+			case errors.Is(err, ErrSlugTaken) && chosen:
+				return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
+			case errors.Is(err, ErrSlugTaken):
+				continue // a generated slug met another: make another
+			case err != nil:
+				return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
+			case created:
+				s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
+			}
+			return stored, created, nil
 		}
-		if !errors.Is(err, ErrNotFound) {
-			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
-		}
-	}
-	now := s.now().UTC()
-	l, err := s.checkLink(ctx, in, nil, now)
-	if err != nil {
-		return nil, false, err
-	}
-	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
-	chosen := l.Slug != ""
-	for range 5 {
-		if !chosen {
-			l.Slug = newSlug()
-		}
-		stored, created, err := ls.CreateLink(ctx, l)
-		switch {
-		case errors.Is(err, ErrSlugTaken) && chosen:
-			return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
-		case errors.Is(err, ErrSlugTaken):
-			continue // a generated slug met another: make another
-		case err != nil:
-			return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
-		case !created:
-			return replayLink(stored, hash)
-		}
-		s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
-		return stored, true, nil
-	}
-	return nil, false, errors.New("checkout: no free slug found for the payment link")
+		return nil, false, errors.New("checkout: no free slug found for the payment link")
+	})
 }
 
-func replayLink(prev *PaymentLink, hash string) (*PaymentLink, bool, error) {
-	if prev.RequestHash != hash {
-		return nil, false, &Error{Code: CodeIdempotencyReused,
-			Message: "this Idempotency-Key was already used with another request body"}
-	}
-	return prev, false, nil
-}
+// requestDigest is the digest of the request that made the link (createOnce).
+func (l *PaymentLink) requestDigest() string { return l.RequestHash }
 
 // UpdateLink changes link id: fn changes its input (see PaymentLink.Input), which is checked
 // whole as at creation, except that an expiry already past may stay as it is (a link that
 // expired may still be deactivated or renamed).
 func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInput)) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	prev, err := s.Link(ctx, id)
 	if err != nil {
 		return nil, err
@@ -350,7 +313,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 	}
 	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = prev.ID, prev.IdempotencyKey, prev.RequestHash,
 		prev.CreatedAt, s.now().UTC()
-	switch err := ls.UpdateLink(ctx, l); {
+	switch err := s.store.UpdateLink(ctx, l); {
 	case errors.Is(err, ErrSlugTaken):
 		return nil, apiFieldError("slug", "taken", "another payment link has this slug")
 	case err != nil:
@@ -361,11 +324,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 
 // Link returns a payment link by id, or ErrNotFound.
 func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	l, err := ls.Link(ctx, id)
+	l, err := s.store.Link(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -374,14 +333,10 @@ func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
 
 // LinkBySlug returns a payment link by its slug (active or not), or ErrNotFound.
 func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	if !validSlug(slug) {
 		return nil, fmt.Errorf("checkout: payment link: %w", ErrNotFound)
 	}
-	l, err := ls.LinkBySlug(ctx, slug)
+	l, err := s.store.LinkBySlug(ctx, slug)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -390,11 +345,7 @@ func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, er
 
 // Links lists the payment links, newest first.
 func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	list, err := ls.Links(ctx)
+	list, err := s.store.Links(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing payment links: %w", err)
 	}
@@ -403,11 +354,7 @@ func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
 
 // LinkStats returns the payments of the links ids.
 func (s *Service) LinkStats(ctx context.Context, ids ...string) (map[string]LinkStats, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	st, err := ls.LinkStats(ctx, ids)
+	st, err := s.store.LinkStats(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payments of payment links: %w", err)
 	}
@@ -436,19 +383,39 @@ func newSlug() string {
 // checkLink checks in and builds the link (no id, not stored). prev is the link being
 // changed, nil for a new one.
 func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
-	fe := &FieldErrors{}
-	if in.ReadErrors != nil {
-		for f, vs := range in.ReadErrors.Fields {
-			for _, v := range vs {
-				fe.add(f, v)
-			}
+	fe, add := requestErrors(in.ReadErrors)
+	fe.checkTexts(linkTexts(in)...)
+	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
+		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
+		Active: in.Active == nil || *in.Active}
+	checkLength(fe, "title", l.Title, MinLinkTitleLength, MaxLinkTitleLength)
+	if l.Description != "" {
+		checkLength(fe, "description", l.Description, MinLinkDescriptionLength, MaxLinkDescriptionLength)
+	}
+	if l.Slug != "" && !validSlug(l.Slug) {
+		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",
+			minSlugLength, maxSlugLength))
+	}
+	l.AskEmail, l.AskPhone = linkAsks(add, in.CustomerFields)
+	if l.MaxPayments < 0 || l.MaxPayments > MaxLinkPayments {
+		add("maxPayments", gatewayclient.CodeMax, fmt.Sprintf("must be 0 (no maximum) to %d", MaxLinkPayments))
+	}
+	if in.ExpiresAt != nil && !in.ExpiresAt.IsZero() {
+		l.ExpiresAt = in.ExpiresAt.UTC().Truncate(time.Millisecond)
+		// An expiry already past may stay as it is: a link that expired may still change.
+		if unchanged := prev != nil && prev.ExpiresAt.Equal(l.ExpiresAt); !unchanged && !l.ExpiresAt.After(now) {
+			add("expiresAt", gatewayclient.CodeMin, "must be in the future")
 		}
 	}
-	add := func(field, code, msg string) {
-		if !fe.Has(field) {
-			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
-		}
+	s.checkLinkKind(ctx, fe, add, l, in, now)
+	if err := fe.orNil(); err != nil {
+		return nil, err
 	}
+	return l, nil
+}
+
+// linkTexts are the texts of a link's request, by their JSON path, for CheckText.
+func linkTexts(in LinkInput) []textField {
 	t := func(path, v string) textField { return textField{path, path, v} }
 	texts := []textField{t("title", in.Title), t("description", in.Description), t("slug", in.Slug)}
 	for i, it := range in.Items {
@@ -456,51 +423,33 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
 			t(p+".description", it.Description), t(p+".type", it.Type))
 	}
-	fe.checkTexts(texts...)
-	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
-		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
-		Active: in.Active == nil || *in.Active}
-	switch n := utf8.RuneCountInString(l.Title); {
-	case n == 0:
-		add("title", gatewayclient.CodeRequired, "is required")
-	case n < MinLinkTitleLength:
-		add("title", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkTitleLength))
-	case n > MaxLinkTitleLength:
-		add("title", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkTitleLength))
+	return texts
+}
+
+// linkAsks reads which optional customer fields a link's form asks (nil: both).
+func linkAsks(add addViolation, fields []string) (email, phone bool) {
+	if fields == nil {
+		return true, true
 	}
-	if n := utf8.RuneCountInString(l.Description); n > MaxLinkDescriptionLength {
-		add("description", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkDescriptionLength))
-	} else if n > 0 && n < MinLinkDescriptionLength {
-		add("description", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkDescriptionLength))
-	}
-	if l.Slug != "" && !validSlug(l.Slug) {
-		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",
-			minSlugLength, maxSlugLength))
-	}
-	l.AskEmail, l.AskPhone = in.CustomerFields == nil, in.CustomerFields == nil
-	for i, f := range in.CustomerFields {
+	for i, f := range fields {
 		path := fmt.Sprintf("customerFields[%d]", i)
 		switch {
-		case f == LinkAskEmail && !l.AskEmail:
-			l.AskEmail = true
-		case f == LinkAskPhone && !l.AskPhone:
-			l.AskPhone = true
+		case f == LinkAskEmail && !email:
+			email = true
+		case f == LinkAskPhone && !phone:
+			phone = true
 		case f == LinkAskEmail || f == LinkAskPhone:
 			add(path, CodeDuplicate, "is listed twice")
 		default:
 			add(path, gatewayclient.CodeEnum, "must be one of: email, phone")
 		}
 	}
-	if l.MaxPayments < 0 || l.MaxPayments > MaxLinkPayments {
-		add("maxPayments", gatewayclient.CodeMax, fmt.Sprintf("must be 0 (no maximum) to %d", MaxLinkPayments))
-	}
-	if in.ExpiresAt != nil && !in.ExpiresAt.IsZero() {
-		l.ExpiresAt = in.ExpiresAt.UTC().Truncate(time.Millisecond)
-		unchanged := prev != nil && prev.ExpiresAt.Equal(l.ExpiresAt)
-		if !unchanged && !l.ExpiresAt.After(now) {
-			add("expiresAt", gatewayclient.CodeMin, "must be in the future")
-		}
-	}
+	return email, phone
+}
+
+// checkLinkKind checks what link l sells: exactly one of items, a fixed amount or an amount
+// the payer types (within bounds, when given); it sets the kind, lines and amount.
+func (s *Service) checkLinkKind(ctx context.Context, fe *FieldErrors, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
 	kinds := 0
 	for _, set := range []bool{len(in.Items) > 0, in.Amount != 0, in.CustomAmount != nil} {
 		if set {
@@ -522,24 +471,19 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 	default:
 		l.Kind = LinkCustom
 		l.MinAmount, l.MaxAmount = in.CustomAmount.Min, in.CustomAmount.Max
-		if l.MinAmount != 0 {
-			checkLinkAmount(add, "customAmount.min", l.MinAmount, gatewayclient.MinAmount, gatewayclient.MaxAmount)
-		}
-		if l.MaxAmount != 0 {
-			checkLinkAmount(add, "customAmount.max", l.MaxAmount, gatewayclient.MinAmount, gatewayclient.MaxAmount)
+		for field, c := range map[string]gatewayclient.Cents{"customAmount.min": l.MinAmount, "customAmount.max": l.MaxAmount} {
+			if c != 0 {
+				checkLinkAmount(add, field, c, gatewayclient.MinAmount, gatewayclient.MaxAmount)
+			}
 		}
 		if l.MinAmount > 0 && l.MaxAmount > 0 && l.MinAmount > l.MaxAmount {
 			add("customAmount.min", gatewayclient.CodeMax, "must not be above customAmount.max")
 		}
 	}
-	if err := fe.orNil(); err != nil {
-		return nil, err
-	}
-	return l, nil
 }
 
 // checkLinkAmount adds a violation of field when c is outside lo..hi.
-func checkLinkAmount(add func(field, code, msg string), field string, c, lo, hi gatewayclient.Cents) {
+func checkLinkAmount(add addViolation, field string, c, lo, hi gatewayclient.Cents) {
 	switch {
 	case c < lo:
 		add(field, gatewayclient.CodeMin, fmt.Sprintf("must be at least %d cents", int64(lo)))
@@ -551,27 +495,12 @@ func checkLinkAmount(add func(field, code, msg string), field string, c, lo, hi 
 // checkLinkItems checks a link's items as a checkout session's (the same rules, the gateway's
 // on their total too) and sets its lines and amount.
 func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *PaymentLink, in LinkInput, now time.Time) {
-	if len(in.Items) > MaxSessionItems {
-		fe.add("items", gatewayclient.Violation{Field: "items", Code: gatewayclient.CodeMax,
-			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
-		return
+	lines, amount, itemIndex := s.itemLines(ctx, fe, in.Items)
+	for i := range lines {
+		lines[i].Physical = lines[i].Physical || l.RequireAddress
 	}
-	sess := &Session{}
-	var itemIndex []int
-	for i, it := range in.Items {
-		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
-		if !ok {
-			continue
-		}
-		if l.RequireAddress {
-			line.Physical = true
-		}
-		itemIndex = append(itemIndex, i)
-		sess.Lines = append(sess.Lines, line)
-		sess.Amount += line.Subtotal()
-	}
-	checkSessionRequest(fe, sess, CreateSessionInput{Items: in.Items}, itemIndex, now)
-	l.Lines, l.Amount = sess.Lines, sess.Amount
+	checkSessionRequest(fe, &CheckoutSession{Lines: lines, Amount: amount}, CreateCheckoutSessionInput{Items: in.Items}, itemIndex, now)
+	l.Lines, l.Amount = lines, amount
 }
 
 // CheckLinkAmount checks an amount a payer typed for link l: within its bounds (its own, or
@@ -591,56 +520,13 @@ func CheckLinkAmount(l *PaymentLink, c gatewayclient.Cents) error {
 // FieldLinkAmount is the form field of the amount a payer types on a link's page.
 const FieldLinkAmount = "amount"
 
-// PlaceLinkInput is a payer's submission of a link's customer form.
-type PlaceLinkInput struct {
-	Slug string
-	// RequestKey is made when the form is rendered: the same submission gives the same order.
-	RequestKey string
-	// Amount is the amount typed (LinkCustom links only), checked with CheckLinkAmount.
-	Amount    gatewayclient.Cents
-	Customer  Customer
-	Address   *Address
-	Lang      string
-	ShopperIP string
-}
-
-// PlaceLinkOrder places an order through a payment link, as PlaceOrder does for a cart: every
-// rule checked at once before anything is stored, a place of the link held before the QR code
-// is made when it has a maximum of payments. A link that is inactive or expired is
-// ErrLinkClosed; one whose places are all taken is ErrLinkFull. Orders already placed through
-// a link are never refused: their QR pages and payments go on as any order's.
-func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order, error) {
-	l, err := s.LinkBySlug(ctx, in.Slug)
-	if err != nil {
-		return nil, err
-	}
-	if !l.Open(s.now()) {
-		return nil, ErrLinkClosed
-	}
-	if in.RequestKey == "" || len(in.RequestKey) > maxRequestKey {
-		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
-	}
-	lines := l.Lines
-	if l.Kind == LinkCustom {
-		if err := CheckLinkAmount(l, in.Amount); err != nil {
-			return nil, err
-		}
-		lines = []OrderLine{{Title: l.Title, Description: l.Description, UnitPrice: in.Amount, Quantity: 1,
-			Physical: l.RequireAddress}}
-	}
-	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
-		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.Channel, o.LinkID, o.notAsked = ChannelLink, l.ID, l.NotAsked()
-	return s.place(ctx, PlacementLink, &FieldErrors{}, in.Customer, o)
-}
-
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be
 // paid, when the link has a maximum of payments; ErrLinkFull when none is left.
 func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil {
 		return fmt.Errorf("checkout: the payment link of order %s: %w", o.Number, err)
 	}
@@ -649,7 +535,7 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 	}
 	now := s.now().UTC()
 	until := now.Add(time.Duration(exp)*time.Second + linkHoldGrace)
-	ok, err := s.links.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
+	ok, err := s.store.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
 	if err != nil {
 		return fmt.Errorf("checkout: holding a place of payment link %s: %w", l.ID, err)
 	}
@@ -661,10 +547,10 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 
 // releaseLinkPlace gives up the hold taken for an order that could not be stored.
 func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return
 	}
-	if err := s.links.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
+	if err := s.store.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
 		s.log.WarnContext(ctx, "releasing a payment link's place", "link", o.LinkID, "err", err)
 	}
 }
@@ -675,10 +561,10 @@ func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
 // paid orders of the link are ranked on time payments first, then by payment time, so that
 // every process ranks them alike.
 func (s *Service) settleLinkCap(ctx context.Context, o *Order) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil || l.MaxPayments == 0 {
 		return err
 	}

@@ -103,9 +103,16 @@ func TestMerchantProducts(t *testing.T) {
 
 // TestOverviewAndOrderList: the overview counts what was paid today and what awaits payment;
 // the order list finds an order by its customer's document as typed.
+//
+// It runs at 02:30Z, 23:30 of the day before in São Paulo, where the overview's days are.
 func TestOverviewAndOrderList(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	now := time.Now().UTC()
+	evening := time.Date(now.Year(), now.Month(), now.Day(), 2, 30, 0, 0, time.UTC)
+	if evening.After(now) {
+		evening = evening.AddDate(0, 0, -1)
+	}
+	e := newEnv(t, func(o *envOptions) { o.clock = sandbox.NewManualClock(evening) })
 	paid := e.place()
 	e.control(paid.CurrentAttempt().TransactionID, sandbox.ActionPay)
 	if _, err := e.svc.RefreshFromGateway(e.ctx, paid.ID); err != nil {
@@ -124,7 +131,8 @@ func TestOverviewAndOrderList(t *testing.T) {
 	if len(o.Days) != checkout.OverviewDays || o.Days[len(o.Days)-1].Orders != 1 || o.Days[0].Orders != 0 {
 		t.Errorf("days %+v", o.Days)
 	}
-	if last := o.Days[len(o.Days)-1].Day; last.Hour() != 0 || last.Location() != loc {
+	if last := o.Days[len(o.Days)-1].Day; last.Hour() != 0 || last.Location() != loc ||
+		last.Format(time.DateOnly) != evening.In(loc).Format(time.DateOnly) {
 		t.Errorf("the last day starts at %v", last)
 	}
 	// The comparison: the 30 days just before, day by day, nothing paid in them; the top

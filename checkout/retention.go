@@ -59,12 +59,12 @@ const personalDataBatch = 50
 // on the same database: batches skip rows another is deleting.
 type Retention struct {
 	store    Store
-	sessions SessionStore
+	sessions CheckoutSessionStore
 	opts     RetentionOptions
 }
 
 // NewRetention returns a Retention of store and of its checkout sessions.
-func NewRetention(store Store, sessions SessionStore, opts RetentionOptions) *Retention {
+func NewRetention(store Store, sessions CheckoutSessionStore, opts RetentionOptions) *Retention {
 	if opts.Carts <= 0 {
 		opts.Carts = DefaultCartRetention
 	}
@@ -136,7 +136,7 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 		return r.store.PruneWebhooks(ctx, now.Add(-r.opts.WebhookIDs), r.opts.Batch)
 	})
 	n.Sessions, serr = r.sweep(ctx, func(ctx context.Context) (int, error) {
-		return r.sessions.PruneSessions(ctx, now.Add(-r.opts.Sessions), r.opts.Batch)
+		return r.sessions.PruneCheckoutSessions(ctx, now.Add(-r.opts.Sessions), r.opts.Batch)
 	})
 	var perr error
 	if r.opts.Anonymiser != nil {

@@ -45,7 +45,7 @@ func TestRetention(t *testing.T) {
 		if i >= 8 {
 			sess.CreatedAt, sess.ExpiresAt = recent.Add(-time.Hour), recent
 		}
-		if _, _, err := store.CreateSession(ctx, sess); err != nil {
+		if _, _, err := store.CreateCheckoutSession(ctx, sess); err != nil {
 			t.Fatal(err)
 		}
 		switch {
@@ -72,12 +72,12 @@ func TestRetention(t *testing.T) {
 		t.Errorf("%d checkout sessions deleted, want the 7 old ones without an order", n.Sessions)
 	}
 	for _, id := range oldSessions {
-		if _, err := store.Session(ctx, id); checkout.ErrorCode(err) != checkout.CodeNotFound {
+		if _, err := store.CheckoutSession(ctx, id); checkout.ErrorCode(err) != checkout.CodeNotFound {
 			t.Errorf("a session expired long ago without an order is still there: %v", err)
 		}
 	}
 	for _, id := range keptSessions {
-		if _, err := store.Session(ctx, id); err != nil {
+		if _, err := store.CheckoutSession(ctx, id); err != nil {
 			t.Errorf("a recent session, or one with an order, was deleted: %v", err)
 		}
 	}

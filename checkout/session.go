@@ -52,8 +52,8 @@ const (
 // ErrSessionExpired: the checkout session can no longer be turned into an order.
 var ErrSessionExpired = &Error{Code: CodeConflict, Message: sessionOrderReasonAfterExpired}
 
-// Session is a checkout session.
-type Session struct {
+// CheckoutSession is a checkout session.
+type CheckoutSession struct {
 	ID             string // >= 128 random bits (NewID): the shopper's credential, in the URL
 	IdempotencyKey string // the merchant's Idempotency-Key ("" when none was sent); unique
 	RequestHash    string // digest of the creation request, to tell a replay from another request
@@ -76,7 +76,7 @@ type Session struct {
 }
 
 // Physical reports whether any line is a physical product (the shopper then gives an address).
-func (s *Session) Physical() bool {
+func (s *CheckoutSession) Physical() bool {
 	for _, l := range s.Lines {
 		if l.Physical {
 			return true
@@ -87,29 +87,29 @@ func (s *Session) Physical() bool {
 
 // Open reports whether the session may still be turned into an order at now: a QR code of at
 // least a minute must fit before it expires.
-func (s *Session) Open(now time.Time) bool {
+func (s *CheckoutSession) Open(now time.Time) bool {
 	return now.Add(minQRSeconds * time.Second).Before(s.ExpiresAt)
 }
 
-// SessionStore keeps checkout sessions. Idempotency keys are unique (enforced by the database).
-type SessionStore interface {
-	// CreateSession stores s, unless a session with its IdempotencyKey exists: then it stores
+// CheckoutSessionStore keeps checkout sessions. Idempotency keys are unique (enforced by the database).
+type CheckoutSessionStore interface {
+	// CreateCheckoutSession stores s, unless a session with its IdempotencyKey exists: then it stores
 	// nothing and returns that session with created false (concurrent callers with one key get
 	// one session).
-	CreateSession(ctx context.Context, s *Session) (stored *Session, created bool, err error)
-	// Session returns a session, or ErrNotFound.
-	Session(ctx context.Context, id string) (*Session, error)
-	// SessionByIdempotencyKey returns the session made with that key, or ErrNotFound.
-	SessionByIdempotencyKey(ctx context.Context, key string) (*Session, error)
-	// PruneSessions deletes, soonest expired first, at most limit sessions that expired before
+	CreateCheckoutSession(ctx context.Context, s *CheckoutSession) (stored *CheckoutSession, created bool, err error)
+	// CheckoutSession returns a session, or ErrNotFound.
+	CheckoutSession(ctx context.Context, id string) (*CheckoutSession, error)
+	// CheckoutSessionByIdempotencyKey returns the session made with that key, or ErrNotFound.
+	CheckoutSessionByIdempotencyKey(ctx context.Context, key string) (*CheckoutSession, error)
+	// PruneCheckoutSessions deletes, soonest expired first, at most limit sessions that expired before
 	// expiredBefore and never got an order, and returns how many it deleted. One call is one
 	// short batch; limit must be positive.
-	PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
+	PruneCheckoutSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
 }
 
-// SessionItem is a line of a session being created: a catalogue product (ProductID, Quantity)
+// CheckoutSessionItem is a line of a session being created: a catalogue product (ProductID, Quantity)
 // or an ad-hoc item (Title, Description, UnitPrice, Quantity, Type).
-type SessionItem struct {
+type CheckoutSessionItem struct {
 	ProductID   ProductID           `json:"productId,omitempty"`
 	Title       string              `json:"title,omitempty"`
 	Description string              `json:"description,omitempty"`
@@ -121,24 +121,24 @@ type SessionItem struct {
 	ImageURL string `json:"imageUrl,omitempty"`
 }
 
-// CreateSessionInput is a request of the merchant to create a checkout session. Field paths
+// CreateCheckoutSessionInput is a request of the merchant to create a checkout session. Field paths
 // in its errors are those of the API's JSON (items[0].unitPrice, customer.document,
 // customer.address.zipCode, successUrl...).
-type CreateSessionInput struct {
+type CreateCheckoutSessionInput struct {
 	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
 	// fields): the session is refused with them and every other violation, reported at once.
-	ReadErrors       *FieldErrors      `json:"-"`
-	IdempotencyKey   string            `json:"-"`
-	APIKeyID         string            `json:"-"`
-	Items            []SessionItem     `json:"items"`
-	ExternalCode     string            `json:"externalCode,omitempty"`
-	EmbedOrigin      string            `json:"embedOrigin,omitempty"`
-	Customer         *Customer         `json:"customer,omitempty"`
-	Address          *Address          `json:"address,omitempty"`
-	SuccessURL       string            `json:"successUrl,omitempty"`
-	CancelURL        string            `json:"cancelUrl,omitempty"`
-	ExpiresInSeconds int               `json:"expiresInSeconds,omitempty"`
-	Metadata         map[string]string `json:"metadata,omitempty"`
+	ReadErrors       *FieldErrors          `json:"-"`
+	IdempotencyKey   string                `json:"-"`
+	APIKeyID         string                `json:"-"`
+	Items            []CheckoutSessionItem `json:"items"`
+	ExternalCode     string                `json:"externalCode,omitempty"`
+	EmbedOrigin      string                `json:"embedOrigin,omitempty"`
+	Customer         *Customer             `json:"customer,omitempty"`
+	Address          *Address              `json:"address,omitempty"`
+	SuccessURL       string                `json:"successUrl,omitempty"`
+	CancelURL        string                `json:"cancelUrl,omitempty"`
+	ExpiresInSeconds int                   `json:"expiresInSeconds,omitempty"`
+	Metadata         map[string]string     `json:"metadata,omitempty"`
 	// Shipping, when set, is what the order pays for shipping (0: free), instead of what the
 	// shipping settings give; only a session with a physical item ships.
 	Shipping *gatewayclient.Cents `json:"shipping,omitempty"`
@@ -146,79 +146,46 @@ type CreateSessionInput struct {
 
 // hash is the digest of the request: the same request sent again has the same digest,
 // whatever the order of its JSON keys or its spacing.
-func (in CreateSessionInput) hash() string {
+func (in CreateCheckoutSessionInput) hash() string {
 	b, _ := json.Marshal(in) // fields of plain types and sorted maps: never fails, deterministic
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateSession makes a checkout session, or returns the one made before with the same
+// CreateCheckoutSession makes a checkout session, or returns the one made before with the same
 // Idempotency-Key and request (created false). The same key with another request is an
 // error of code CodeIdempotencyReused. Every rule is checked at once, those of the gateway
 // (item and amount limits, lengths, documents, phones, CEP) through the gateway client's own
 // validation of the transaction the session's order would send; violations come back as a
 // *FieldErrors whose Field paths name the API's JSON fields. Nothing is stored then.
-func (s *Service) CreateSession(ctx context.Context, in CreateSessionInput) (*Session, bool, error) {
-	if s.sessions == nil {
-		return nil, false, errors.New("checkout: sessions are not configured")
-	}
+func (s *Service) CreateCheckoutSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, bool, error) {
 	hash := in.hash()
-	if in.IdempotencyKey != "" {
-		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
-			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
-				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.CheckoutSessionByIdempotencyKey, func() (*CheckoutSession, bool, error) {
+		sess, err := s.newSession(ctx, in)
+		if err != nil {
+			return nil, false, err
 		}
-		prev, err := s.sessions.SessionByIdempotencyKey(ctx, in.IdempotencyKey)
-		if err == nil {
-			return replay(prev, hash)
+		sess.RequestHash = hash
+		stored, created, err := s.store.CreateCheckoutSession(ctx, sess)
+		if err != nil {
+			return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
 		}
-		if !errors.Is(err, ErrNotFound) {
-			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
+		if created {
+			s.log.InfoContext(ctx, "checkout session created", "amount", int64(stored.Amount), "items", len(stored.Lines))
 		}
-	}
-	sess, err := s.newSession(ctx, in)
-	if err != nil {
-		return nil, false, err
-	}
-	sess.RequestHash = hash
-	stored, created, err := s.sessions.CreateSession(ctx, sess)
-	if err != nil {
-		return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
-	}
-	if !created {
-		return replay(stored, hash) // a concurrent request with the same key won
-	}
-	s.log.InfoContext(ctx, "checkout session created", "amount", int64(stored.Amount), "items", len(stored.Lines))
-	return stored, true, nil
+		return stored, created, nil
+	})
 }
 
-// replay answers a request whose idempotency key made prev.
-func replay(prev *Session, hash string) (*Session, bool, error) {
-	if prev.RequestHash != hash {
-		return nil, false, &Error{Code: CodeIdempotencyReused,
-			Message: "this Idempotency-Key was already used with another request body"}
-	}
-	return prev, false, nil
-}
+// requestDigest is the digest of the request that made the session (createOnce).
+func (s *CheckoutSession) requestDigest() string { return s.RequestHash }
 
 // newSession checks in and builds the session (not stored).
-func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Session, error) {
+func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, error) {
 	now := s.now().UTC()
-	fe := &FieldErrors{}
-	if in.ReadErrors != nil {
-		for f, vs := range in.ReadErrors.Fields {
-			for _, v := range vs {
-				fe.add(f, v)
-			}
-		}
-	}
-	add := func(field, code, msg string) {
-		if !fe.Has(field) { // one violation per field: what was wrong while reading it comes first
-			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
-		}
-	}
+	fe, add := requestErrors(in.ReadErrors)
 	fe.checkTexts(sessionTexts(in)...)
-	sess := &Session{
+	sess := &CheckoutSession{
 		ID:             s.newID(),
 		IdempotencyKey: in.IdempotencyKey,
 		ExternalCode:   strings.TrimSpace(in.ExternalCode),
@@ -229,48 +196,16 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 		APIKeyID:       in.APIKeyID,
 		CreatedAt:      now,
 	}
-	switch n := len(in.Items); {
-	case n == 0:
+	if len(in.Items) == 0 {
 		add("items", gatewayclient.CodeRequired, "at least one item is required")
-	case n > MaxSessionItems:
-		add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
 	}
-	// Every line whose rules can be checked goes to the gateway's validation below, with the
-	// index of its item in the request, so that each violation names the merchant's item.
 	var itemIndex []int
-	for i, it := range in.Items {
-		line, checkable := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
-		if checkable {
-			sess.Lines = append(sess.Lines, line)
-			sess.Amount += line.Subtotal()
-			itemIndex = append(itemIndex, i)
-		}
-	}
+	sess.Lines, sess.Amount, itemIndex = s.itemLines(ctx, fe, in.Items)
 	if err := s.sessionShipping(ctx, sess, in, add); err != nil {
 		return nil, err
 	}
-	if sess.EmbedOrigin != "" {
-		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
-			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
-		}
-	}
-	for field, u := range map[string]string{"successUrl": sess.SuccessURL, "cancelUrl": sess.CancelURL} {
-		if u != "" {
-			if err := checkShopperURL(u); err != nil {
-				add(field, gatewayclient.CodeURL, err.Error())
-			}
-		}
-	}
-	secs := in.ExpiresInSeconds
-	switch {
-	case secs == 0:
-		secs = DefaultSessionSeconds
-	case secs < MinSessionSeconds:
-		add("expiresInSeconds", gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", MinSessionSeconds))
-	case secs > MaxSessionSeconds:
-		add("expiresInSeconds", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", MaxSessionSeconds))
-	}
-	sess.ExpiresAt = now.Add(time.Duration(secs) * time.Second)
+	checkSessionURLs(add, sess)
+	sess.ExpiresAt = now.Add(time.Duration(sessionSeconds(add, in.ExpiresInSeconds)) * time.Second)
 	checkMetadata(add, in.Metadata)
 	if in.Customer != nil {
 		sess.Customer = normalizeCustomer(*in.Customer)
@@ -289,9 +224,58 @@ func (s *Service) newSession(ctx context.Context, in CreateSessionInput) (*Sessi
 	return sess, nil
 }
 
+// itemLines checks the items of a session or a link (at most MaxSessionItems) and returns the
+// lines whose rules can be checked further, their total, and the index of each line's item in
+// the request: the gateway's validation then names the merchant's item in each violation.
+func (s *Service) itemLines(ctx context.Context, fe *FieldErrors, items []CheckoutSessionItem) (lines []OrderLine, amount gatewayclient.Cents, itemIndex []int) {
+	if len(items) > MaxSessionItems {
+		fe.add("items", gatewayclient.Violation{Field: "items", Code: gatewayclient.CodeMax,
+			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
+		return nil, 0, nil
+	}
+	for i, it := range items {
+		if line, checkable := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it); checkable {
+			lines = append(lines, line)
+			amount += line.Subtotal()
+			itemIndex = append(itemIndex, i)
+		}
+	}
+	return lines, amount, itemIndex
+}
+
+// checkSessionURLs checks the session's embedOrigin, successUrl and cancelUrl, when given.
+func checkSessionURLs(add addViolation, sess *CheckoutSession) {
+	if sess.EmbedOrigin != "" {
+		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
+			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
+		}
+	}
+	for field, u := range map[string]string{"successUrl": sess.SuccessURL, "cancelUrl": sess.CancelURL} {
+		if u != "" {
+			if err := checkShopperURL(u); err != nil {
+				add(field, gatewayclient.CodeURL, err.Error())
+			}
+		}
+	}
+}
+
+// sessionSeconds checks a session's expiresInSeconds and returns its lifetime (the default
+// when none was given).
+func sessionSeconds(add addViolation, secs int) int {
+	switch {
+	case secs == 0:
+		return DefaultSessionSeconds
+	case secs < MinSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", MinSessionSeconds))
+	case secs > MaxSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", MaxSessionSeconds))
+	}
+	return secs
+}
+
 // sessionShipping sets the shipping of a session being made (its lines are set): the
 // merchant's amount when the request has one, else the shipping settings'.
-func (s *Service) sessionShipping(ctx context.Context, sess *Session, in CreateSessionInput, add func(field, code, msg string)) error {
+func (s *Service) sessionShipping(ctx context.Context, sess *CheckoutSession, in CreateCheckoutSessionInput, add addViolation) error {
 	rule, err := s.ShippingRule(ctx)
 	if err != nil {
 		return err
@@ -317,7 +301,7 @@ func (s *Service) sessionShipping(ctx context.Context, sess *Session, in CreateS
 }
 
 // sessionTexts are the texts of a session's request, by their API path, for CheckText.
-func sessionTexts(in CreateSessionInput) []textField {
+func sessionTexts(in CreateCheckoutSessionInput) []textField {
 	t := func(path, v string) textField { return textField{path, path, v} }
 	texts := []textField{t("externalCode", in.ExternalCode), t("embedOrigin", in.EmbedOrigin),
 		t("successUrl", in.SuccessURL), t("cancelUrl", in.CancelURL)}
@@ -355,7 +339,7 @@ func sessionTexts(in CreateSessionInput) []textField {
 
 // sessionLine checks one item and returns its line, and whether the line can go on to the
 // gateway's rules (an unknown product cannot).
-func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it SessionItem) (OrderLine, bool) {
+func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it CheckoutSessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
 		if !fe.Has(path + field) {
 			fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
@@ -421,7 +405,7 @@ const (
 
 // checkSessionRequest validates, with the gateway client's rules, the transaction request the
 // session's order would send, and adds the violations under the API's field paths.
-func checkSessionRequest(fe *FieldErrors, sess *Session, in CreateSessionInput, itemIndex []int, now time.Time) {
+func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
 	c := sess.Customer
 	standIns := map[string]bool{}
 	if c.Name == "" {
@@ -535,7 +519,7 @@ func or(s, def string) string {
 
 // checkMetadata checks the merchant's metadata: at most MaxMetadataKeys keys of 1 to
 // MaxMetadataKeyLength characters, values of at most MaxMetadataValueLength.
-func checkMetadata(add func(field, code, msg string), m map[string]string) {
+func checkMetadata(add addViolation, m map[string]string) {
 	if len(m) > MaxMetadataKeys {
 		add("metadata", gatewayclient.CodeMax, fmt.Sprintf("at most %d keys", MaxMetadataKeys))
 		return
@@ -649,12 +633,9 @@ func apiFieldError(field, code, msg string) *FieldErrors {
 	return fe
 }
 
-// Session returns a checkout session, or ErrNotFound.
-func (s *Service) Session(ctx context.Context, id string) (*Session, error) {
-	if s.sessions == nil {
-		return nil, fmt.Errorf("checkout: session: %w", ErrNotFound)
-	}
-	sess, err := s.sessions.Session(ctx, id)
+// CheckoutSession returns a checkout session, or ErrNotFound.
+func (s *Service) CheckoutSession(ctx context.Context, id string) (*CheckoutSession, error) {
+	sess, err := s.store.CheckoutSession(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: session: %w", err)
 	}
@@ -675,7 +656,7 @@ func (s *Service) SessionOrder(ctx context.Context, sessionID string) (*Order, e
 
 // SessionStatus is the state of a session as the API shows it: SessionOpen or SessionExpired
 // before an order exists, the order's state afterwards.
-func SessionStatus(sess *Session, o *Order, now time.Time) string {
+func SessionStatus(sess *CheckoutSession, o *Order, now time.Time) string {
 	switch {
 	case o != nil:
 		return string(o.Status)
@@ -690,37 +671,3 @@ const (
 	SessionOpen    = "open"
 	SessionExpired = "expired"
 )
-
-// PlaceSessionInput is the shopper's submission of a session's form.
-type PlaceSessionInput struct {
-	SessionID string
-	Customer  Customer
-	Address   *Address
-	Lang      string
-	ShopperIP string
-}
-
-// PlaceSessionOrder turns a session into its order, as PlaceOrder does for a cart: every rule
-// checked at once before anything is stored (a *FieldErrors keyed by form field), the order
-// and its first attempt written before the gateway is called. A session has one order: the
-// same submission again, or another tab's, returns it. An expired session is ErrSessionExpired.
-func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (*Order, error) {
-	sess, err := s.Session(ctx, in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	if o, err := s.SessionOrder(ctx, sess.ID); err != nil || o != nil {
-		return o, err
-	}
-	if !sess.Open(s.now()) {
-		return nil, ErrSessionExpired
-	}
-	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
-		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.setShipping(sess.Shipping, sess.DeliveryDays)
-	o.Channel, o.SessionID = ChannelSession, sess.ID
-	o.MerchantReference = sess.ExternalCode
-	o.PayBy = sess.ExpiresAt
-	fe := &FieldErrors{}
-	return s.place(ctx, PlacementSession, fe, in.Customer, o)
-}

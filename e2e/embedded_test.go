@@ -161,7 +161,7 @@ func TestEmbeddedCheckoutStaysEmbedded(t *testing.T) {
 			return
 		}
 		// A new session at each load, without a successUrl.
-		var sess merchant.Session
+		var sess merchant.CheckoutSession
 		if st := site.api("POST", "/checkout-sessions", map[string]any{
 			"items":        []any{map[string]any{"title": "Aula avulsa", "unitPrice": 4500, "type": "DIGITAL"}},
 			"externalCode": fmt.Sprintf("pedido-estados-%d", loads.Add(1)), "embedOrigin": hostURL,

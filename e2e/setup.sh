@@ -3,7 +3,10 @@
 #   - Debian's Chromium (Playwright's own browser download is not reachable from CI);
 #   - the Playwright driver that playwright-go pins (the npm package playwright-core at that
 #     exact version plus a link to this machine's node), unpacked into e2e/.driver;
-#   - axe-core, the accessibility rules the tests run in every page, unpacked into e2e/.axe.
+#   - axe-core, the accessibility rules the tests run in every page, unpacked into e2e/.axe;
+#   - Debian's PgBouncer, for the PostgreSQL tests of instances behind a pooler;
+#   - Redocly's CLI, the linter of the merchant API's OpenAPI document, installed into
+#     e2e/.redocly (the test command runs e2e/.redocly/node_modules/.bin/redocly).
 # Nothing here downloads from a CDN: only Debian's packages and the npm registry are used.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,6 +20,16 @@ if [ ! -x /usr/lib/chromium/chromium ]; then
   echo "e2e/setup: installing Debian's chromium" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+
+# Debian's PgBouncer, for the test of instances behind it in transaction pooling (the package
+# starts a system service on install; the test runs a pgbouncer of its own on a free port).
+if [ ! -x /usr/sbin/pgbouncer ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "e2e/setup: installing Debian's pgbouncer" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pgbouncer >/dev/null
 fi
 
 if ! command -v node >/dev/null 2>&1; then
@@ -51,4 +64,15 @@ if [ "$have_axe" != "$axe_version" ]; then
   tar -xzf "$tmp_axe"/axe-core-"$axe_version".tgz -C "$axe"
   rm -rf "$tmp_axe"
 fi
-echo "e2e/setup: ready (chromium $(/usr/lib/chromium/chromium --version 2>/dev/null | awk '{print $2}'), playwright-core $version, axe-core $axe_version)" >&2
+# @redocly/cli lints web/openapi.json (web/redocly.yaml); 2.x is the line that runs on Node 20.
+redocly_version="2.77.0"
+redocly="$here/.redocly"
+have_redocly=""
+[ -f "$redocly/node_modules/@redocly/cli/package.json" ] && have_redocly=$(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$redocly/node_modules/@redocly/cli/package.json" | head -n1)
+if [ "$have_redocly" != "$redocly_version" ]; then
+  echo "e2e/setup: installing @redocly/cli@$redocly_version from the npm registry" >&2
+  rm -rf "$redocly"
+  mkdir -p "$redocly"
+  npm install --silent --no-fund --no-audit --no-package-lock --prefix "$redocly" "@redocly/cli@$redocly_version" >/dev/null
+fi
+echo "e2e/setup: ready (chromium $(/usr/lib/chromium/chromium --version 2>/dev/null | awk '{print $2}'), playwright-core $version, axe-core $axe_version, @redocly/cli $redocly_version)" >&2

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/base64"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -45,11 +46,18 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 	dd := dashboardOf(dev, a)
 	dev.open(link)
 	dev.a11y(dev.page, "invitation")
+	// A common password is refused in Portuguese, reason included.
+	dev.check(dev.page.Locator("#invite-password").Fill("12345678"), "a weak password")
+	dev.check(dev.page.Locator("#invite-confirm").Fill("12345678"), "confirm it")
+	dev.check(dd.testID("invite-accept").Click(), "accept the invitation")
+	dev.check(dev.expect.Locator(dd.testID("field-error")).ToHaveText(regexp.MustCompile(`^Senha recusada: fácil de adivinhar, porque [^A-Za-z]*[a-zé]`)), "refused in Portuguese")
+	if msg, _ := dd.testID("field-error").TextContent(); strings.Contains(msg, "guess") || strings.Contains(msg, "password") {
+		t.Errorf("the refusal is not all Portuguese: %q", msg)
+	}
 	dev.check(dev.page.Locator("#invite-password").Fill("quatro-palavras-bem-soltas"), "choose a password")
 	dev.check(dev.page.Locator("#invite-confirm").Fill("quatro-palavras-bem-soltas"), "confirm it")
 	dev.check(dd.testID("invite-accept").Click(), "accept the invitation")
-	dev.check(dev.expect.Page(dev.page).ToHaveURL(regexp.MustCompile(`/dashboard/login\?joined=1$`)), "sent to the sign-in")
-	dd.submitLogin("dev@loja.example", "quatro-palavras-bem-soltas")
+	// Signed in at once: the password just chosen proved who they are.
 	dev.check(dev.expect.Page(dev.page).ToHaveURL(regexp.MustCompile(`/dashboard$`)), "signed in")
 	dev.check(dev.expect.Locator(dd.testID("user-role")).ToContainText("Desenvolvedor"), "the developer's role")
 
@@ -77,10 +85,12 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 		t.Fatalf("the QR code holds %q", text)
 	}
 	secret := u.Query().Get("secret")
+	// The key to type by hand, in groups of four; the same enrolment as a link a phone opens.
 	shown, _ := dd.testID("totp-secret").TextContent()
-	if secret == "" || strings.TrimSpace(shown) != secret {
+	if secret == "" || strings.ReplaceAll(shown, " ", "") != secret || !regexp.MustCompile(`^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$`).MatchString(shown) {
 		t.Fatalf("the QR code's secret %q, the key shown %q", secret, shown)
 	}
+	dev.check(dev.expect.Locator(dd.testID("totp-link")).ToHaveAttribute("href", text), "the otpauth:// link")
 	code := func(at time.Time) string {
 		c, err := totp.GenerateCode(secret, at)
 		if err != nil {
@@ -91,6 +101,25 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 	dev.check(dev.page.Locator("#a-code").Fill(code(a.clock.Now())), "type the first code")
 	dev.check(dd.testID("totp-confirm").Click(), "confirm the enrolment")
 	dev.check(dev.expect.Locator(dd.testID("recovery-code")).ToHaveCount(10), "ten recovery codes, shown once")
+	recovery, err := dd.testID("recovery-code").AllTextContents()
+	dev.check(err, "the recovery codes")
+	// Copied and downloaded as a text file, one a line.
+	dev.check(dev.page.Context().GrantPermissions([]string{"clipboard-read", "clipboard-write"}), "clipboard permissions")
+	dev.check(dd.testID("recovery-copy").Click(), "copy the codes")
+	copied := dev.eval(dev.page, `() => navigator.clipboard.readText()`).(string)
+	if got := strings.Fields(copied); strings.Join(got, ",") != strings.Join(recovery, ",") {
+		t.Errorf("copied %q, the codes are %q", copied, recovery)
+	}
+	download, err := dev.page.ExpectDownload(func() error { return dd.testID("recovery-download").Click() })
+	dev.check(err, "download the codes")
+	path, err := download.Path()
+	dev.check(err, "the downloaded file")
+	file, err := os.ReadFile(path)
+	dev.check(err, "read the downloaded file")
+	if name := download.SuggestedFilename(); !strings.HasSuffix(name, ".txt") || strings.Join(strings.Fields(string(file)), ",") != strings.Join(recovery, ",") {
+		t.Errorf("downloaded %s: %q, the codes are %q", name, file, recovery)
+	}
+	dev.a11y(dev.page, "recovery codes")
 	dev.shot("recovery-codes")
 
 	// Sign out, and in again with a code of the next step (the enrolment's step is used).
@@ -99,6 +128,10 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 	dd.submitLogin("dev@loja.example", "quatro-palavras-bem-soltas")
 	dev.check(dev.expect.Page(dev.page).ToHaveURL(regexp.MustCompile(`/dashboard/login/2fa$`)), "the second step")
 	dev.a11y(dev.page, "second step")
+	// The app's code: a numeric keyboard, filled from the phone's messages or app.
+	field := dev.page.Locator("#totp-code")
+	dev.check(dev.expect.Locator(field).ToHaveAttribute("inputmode", "numeric"), "a numeric field")
+	dev.check(dev.expect.Locator(field).ToHaveAttribute("autocomplete", "one-time-code"), "one-time-code")
 	next := code(a.clock.Now().Add(30 * time.Second))
 	dev.check(dev.page.Locator("#totp-code").Fill(next), "type a code")
 	dev.check(dd.testID("totp-submit").Click(), "send the code")
@@ -130,4 +163,15 @@ func TestTeamInvitationAndTwoFactor(t *testing.T) {
 	dev.check(dev.expect.Locator(rows.And(dev.page.Locator(`[data-action="signin"]`)).First()).ToContainText("aplicativo autenticador"),
 		"the last sign-in was with a code")
 	dev.shot("audit")
+
+	// "Usar código de recuperação" turns the field to text for a recovery code's letters.
+	other.check(xd.testID("totp-switch").Click(), "use a recovery code")
+	other.check(other.expect.Locator(xd.testID("totp-switch")).ToHaveText("Usar o código do aplicativo"), "the way back")
+	if im, _ := other.page.Locator("#totp-code").GetAttribute("inputmode"); im != "" {
+		t.Errorf("the recovery code's field has inputmode %q", im)
+	}
+	other.a11y(other.page, "recovery code step")
+	other.check(other.page.Locator("#totp-code").Fill(recovery[0]), "type a recovery code")
+	other.check(xd.testID("totp-submit").Click(), "send it")
+	other.check(other.expect.Page(other.page).ToHaveURL(regexp.MustCompile(`/dashboard$`)), "signed in with a recovery code")
 }

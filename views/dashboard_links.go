@@ -64,6 +64,13 @@ type LinkView struct {
 	BackURL              string
 	Notice               string
 	CopyScript           string // the copy button's script
+	// QRPath is the QR code of URL as an SVG path in a square of QRModules units (as the
+	// poster's), shown on the page so that the link can be scanned from the screen.
+	QRPath    string
+	QRModules int
+	// Loopback: URL names this machine (the public URL is not set): scanned by a phone it
+	// opens nothing, which the page says.
+	Loopback bool
 }
 
 // PosterLink is one printable poster of a link.

@@ -1,6 +1,12 @@
 package views
 
-import "time"
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+)
 
 // The view models of the team's pages: users and invitations, the own account, the second
 // sign-in step, and the audit log.
@@ -85,6 +91,7 @@ type AccountView struct {
 	RecoveryLeft      int
 	TOTPQR            string
 	TOTPSecret        string
+	TOTPURL           string   // the otpauth:// URL of the enrolment, a link a phone's app opens
 	RecoveryCodes     []string // just made: shown this once
 	TOTPStartAction   string
 	TOTPConfirmAction string
@@ -107,6 +114,10 @@ type SecondFactorView struct {
 	DashPage
 	Action string
 	Error  string
+	// Recovery: the form asks for a recovery code (letters, a text field) rather than the
+	// app's six digits (a numeric field); SwitchURL is the same page asking for the other.
+	Recovery  bool
+	SwitchURL string
 }
 
 // auditDetail says an audit entry's detail: in the reader's language when it is one of the
@@ -116,4 +127,27 @@ func auditDetail(lang Lang, detail string) string {
 		return T(lang, "audit_detail."+detail)
 	}
 	return detail
+}
+
+// groupedSecret writes a two-factor secret in groups of four characters, as it is easier to
+// type by hand (authenticator apps ignore the spaces).
+func groupedSecret(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && i%4 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// recoveryText is the recovery codes as the copied text and the downloaded file say them:
+// one a line.
+func recoveryText(codes []string) string { return strings.Join(codes, "\r\n") + "\r\n" }
+
+// recoveryDownload is the recovery codes as a data: URL of a text file, downloaded by a link
+// (no script needed).
+func recoveryDownload(codes []string) templ.SafeURL {
+	return templ.SafeURL("data:text/plain;charset=utf-8," + url.PathEscape(recoveryText(codes)))
 }

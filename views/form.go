@@ -165,3 +165,11 @@ func dedupe(ss []string) []string {
 	}
 	return out
 }
+
+// title is the customer page's title: what is sold, when the page says it (Heading).
+func (v CustomerView) title() string {
+	if v.Heading != "" {
+		return v.Heading
+	}
+	return v.t("customer.title")
+}

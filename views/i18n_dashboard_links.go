@@ -86,5 +86,10 @@ var dashLinkMessages = map[string][2]string{
 	"orders.of_link":              {"Só os pedidos de um link de pagamento.", "Only the orders of one payment link."},
 	"links.all_orders":            {"Ver na lista de pedidos", "See them in the order list"},
 	"order.link":                  {"Link de pagamento", "Payment link"},
+	"links.loopback":              {"Atenção: o endereço público do checkout é local (localhost ou 127.0.0.1), então este link e o seu QR Code só abrem neste computador. Configure o endereço público do checkout antes de divulgar ou imprimir.", "Warning: the checkout's public address is local (localhost or 127.0.0.1), so this link and its QR code open on this computer only. Set the checkout's public address before sharing or printing it."},
+	"links.poster_loopback":       {"Endereço local: este QR Code só abre no computador que o gerou.", "Local address: this QR code opens only on the computer that made it."},
+	"links.qr":                    {"QR Code do link", "The link's QR code"},
+	"links.err_fixed_missing":     {"Preencha o valor fixo que o cliente paga.", "Fill in the fixed amount the payer pays."},
+	"links.err_items_missing":     {"Escolha ao menos um produto do catálogo.", "Choose at least one product of the catalogue."},
 	"links.err_kind":              {"Preencha o que o cliente paga: o valor fixo, os limites do valor digitado ou os produtos.", "Fill in what the payer pays: the fixed amount, the typed amount's bounds or the products."},
 }

@@ -244,6 +244,9 @@ type CustomerView struct {
 	// CEPLookupURL is the address lookup's URL prefix ("/cep/"): form.js asks it for the
 	// address of a CEP typed; empty turns the lookup off.
 	CEPLookupURL string
+	// Heading and Description, when set, say what is sold (a payment link's title and the
+	// description the merchant typed) in place of the form's generic heading.
+	Heading, Description string
 }
 
 // SessionClosedView is the page of a checkout session that can no longer be paid (it expired

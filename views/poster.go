@@ -22,6 +22,9 @@ type PosterView struct {
 	QRModules int
 	Size      string // "a4" or "a6"
 	Ink       string // "dark": a solid band behind the merchant's name; "light": lines and text only
+	// Loopback: URL names this machine; the poster says, in red above the QR code, that no
+	// phone will open it.
+	Loopback bool
 }
 
 // Paper sizes of the posters, in millimetres.
@@ -71,6 +74,10 @@ func Poster(w io.Writer, v PosterView) error {
 	}
 	side := 120.0
 	top := max(y, 100)
+	if v.Loopback {
+		fmt.Fprintf(&b, `<text x="%s" y="%s" font-size="%s" font-weight="bold" fill="#b00020" data-testid="poster-loopback">%s</text>`+"\n",
+			f(105), f(top-4), f(6), esc(T(v.Lang, "links.poster_loopback")))
+	}
 	scale := side * k / float64(v.QRModules)
 	fmt.Fprintf(&b, `<g id="qr" transform="translate(%s %s) scale(%.4f)"><rect width="%d" height="%d" fill="#ffffff"/><path fill="#000000" shape-rendering="crispEdges" d="%s"/></g>`+"\n",
 		f(105-side/2), f(top), scale, v.QRModules, v.QRModules, v.QRPath)

@@ -47,6 +47,7 @@ type merchantAPI struct {
 	notifications *merchant.DeliveryLog // nil: no notification is listed
 	publicURL     string                // of the sessions' pages
 	audit         *merchant.AuditLog    // nil: data subjects' requests are not recorded
+	params        routeParams           // the query parameters of each route, from openapi.json
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header

@@ -30,9 +30,6 @@ type NotificationList struct {
 	PreviousCursor string `json:"previousCursor,omitempty"`
 }
 
-var notificationListParams = map[string]bool{"orderId": true, "status": true, "type": true, "cursor": true, "page": true,
-	"perPage": true}
-
 var notificationStatuses = map[string]bool{merchant.NotificationPending: true, merchant.NotificationDelivered: true,
 	merchant.NotificationDead: true, merchant.NotificationSkipped: true}
 
@@ -43,10 +40,7 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 	q := r.URL.Query()
 	rd := &fieldReader{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
-		switch {
-		case !notificationListParams[k]:
-			rd.add(k, "unknown_parameter", "is not a parameter of this route (orderId, status, type, cursor, page, perPage)")
-		case len(q[k]) > 1:
+		if len(q[k]) > 1 {
 			rd.add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}

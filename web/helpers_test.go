@@ -21,6 +21,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -166,7 +167,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(ctx, t.TempDir()+"/checkout.db")
+	dbFile := t.TempDir() + "/checkout.db"
+	sqlitetest.Create(t, dbFile)
+	store, err := sqlite.Open(ctx, dbFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +187,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// Sessions, API keys and the notifications' outbox live in the SQLite store, as in the app;
 	// notifications are written with every change of an order and listed by the API (their
 	// outbox does not run: the tests of package merchant and of the app deliver them).
-	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: store,
+	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if so.PersonalDataKey, err = checkout.LoadPersonalDataKey(ctx, store, sb.Now()); err != nil {
 		t.Fatal(err)

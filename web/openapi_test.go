@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,8 +65,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 	}
 }
 
-// TestOpenAPIDocument: the document is OpenAPI 3.1 with a licence, and each of its enums lists
-// a value once.
+// TestOpenAPIDocument: the document is OpenAPI 3.1 with the project's licence (LICENSE, MIT),
+// and each of its enums lists a value once.
 func TestOpenAPIDocument(t *testing.T) {
 	spec, err := apitest.Load()
 	if err != nil {
@@ -73,6 +74,14 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	if spec.Doc.OpenAPI != "3.1.0" || spec.Doc.Info.License == nil || spec.Doc.Info.License.Name == "" {
 		t.Errorf("openapi %q, license %+v", spec.Doc.OpenAPI, spec.Doc.Info.License)
+	}
+	licence, err := os.ReadFile("../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := spec.Doc.Info.License; !bytes.HasPrefix(licence, []byte("MIT License\n")) ||
+		!bytes.Contains(licence, []byte("Copyright (c) PIX Checkout contributors")) || l == nil || l.Identifier != "MIT" {
+		t.Errorf("LICENSE %.40q and the document's license %+v disagree", licence, l)
 	}
 	var doc any
 	if err := json.Unmarshal(web.OpenAPIDocument(), &doc); err != nil {
@@ -204,5 +213,48 @@ func TestOpenAPICatchesDrift(t *testing.T) {
 		if (err != nil) != c.drift {
 			t.Errorf("%s: drift %v, want %v", c.name, err, c.drift)
 		}
+	}
+}
+
+// TestAPIUnknownParameters: every API route refuses a query parameter it does not take, with
+// 422 unknown_parameter naming it, before reading anything else of the request; the
+// parameters a route documents are not refused as unknown.
+func TestAPIUnknownParameters(t *testing.T) {
+	e := newEnv(t)
+	spec, err := apitest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := 0
+	err = chi.Walk(e.web.Handler().(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if !strings.HasPrefix(route, web.APIPrefix+"/") || strings.HasSuffix(route, "/*") {
+			return nil
+		}
+		routes++
+		path := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(route, "x1")
+		got := e.api(method, path+"?colour=red", nil)
+		if got.status != 422 || got.errorCode() != "invalid" || strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+			t.Errorf("%s %s?colour=red: %d %s", method, route, got.status, got.body)
+		}
+		// A documented parameter beside it is not reported.
+		tmpl := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(strings.TrimPrefix(route, web.APIPrefix), "{id}")
+		if op := spec.Doc.Paths.Find(tmpl).GetOperation(method); op != nil {
+			for _, p := range op.Parameters {
+				if p.Value.In != "query" {
+					continue
+				}
+				got := e.api(method, path+"?colour=red&"+p.Value.Name+"=", nil)
+				if strings.Join(got.fields(), ",") != "colour unknown_parameter" {
+					t.Errorf("%s %s?colour=red&%s=: %d %s", method, route, p.Value.Name, got.status, got.body)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 13 {
+		t.Errorf("only %d API routes walked", routes)
 	}
 }

@@ -90,6 +90,9 @@ type Options struct {
 	Service *checkout.Service
 	Store   Pinger
 	Assets  Assets
+	// ChangeFeed, when set (PostgreSQL), tells whether this instance hears the changes other
+	// instances make (checkout.ChangeFeed), for /readyz: ok, or failing since when.
+	ChangeFeed func() (ok bool, since time.Time)
 	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
 	// sandbox-pay.
 	Sandbox SandboxPayer
@@ -177,8 +180,9 @@ type Rate struct {
 type Server struct {
 	svc     *checkout.Service
 	site    *respond.Site
-	store   Pinger       // asked by the readiness check
-	sandbox SandboxPayer // nil outside sandbox mode
+	store   Pinger                            // asked by the readiness check
+	feed    func() (ok bool, since time.Time) // the change feed's state, for the readiness check; nil: none
+	sandbox SandboxPayer                      // nil outside sandbox mode
 	// secureCookies marks the cart cookie Secure (an https public URL).
 	secureCookies bool
 
@@ -244,6 +248,7 @@ func New(opts Options) (*Server, error) {
 		site:           opts.Site,
 		secureCookies:  strings.HasPrefix(opts.PublicURL, "https://"),
 		store:          opts.Store,
+		feed:           opts.ChangeFeed,
 		sandbox:        opts.Sandbox,
 		frameAncestors: opts.FrameAncestors,
 		frameOrigins:   opts.FrameOrigins,
@@ -268,6 +273,10 @@ func New(opts Options) (*Server, error) {
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
 		publicURL: opts.PublicURL, audit: opts.Audit}
+	var err error
+	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
+		return nil, err
+	}
 	s.handler = s.routes(opts, api)
 	return s, nil
 }
@@ -324,10 +333,10 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Get("/", s.catalogue)
 	r.Post("/cart", s.addToNewCart)
 	r.Post("/cart/{cartID}/items", s.addToCart)
-	r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	r.Post("/cart/{cartID}/checkout", s.placeCartOrder)
 	r.Get("/cart/{cartID}", s.cart)
 	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-	r.Get("/cart/{cartID}/checkout", s.customerForm)
+	r.Get("/cart/{cartID}/checkout", s.cartCheckout)
 	r.Get("/cep/{cep}", s.lookupCEP)
 	r.Get(ImagePath+"{file}", s.productImage) // product pictures (images.go)
 
@@ -360,9 +369,9 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 		})
 		r.MethodNotAllowed(apiMethodNotAllowed)
 		r.Route("/v1", func(r chi.Router) {
-			r.Get("/openapi.json", api.openAPI)
+			r.With(api.knownParams).Get("/openapi.json", api.openAPI)
 			r.Group(func(r chi.Router) {
-				r.Use(api.auth)
+				r.Use(api.auth, api.knownParams)
 				r.Post("/checkout-sessions", api.createSession)
 				r.Get("/checkout-sessions/{sessionID}", api.getSession)
 				r.Get("/orders", api.listOrders)
@@ -403,6 +412,11 @@ type readiness struct {
 	Gateway      string `json:"gateway"`                // "ok" or "failing"
 	GatewayCause string `json:"gatewayCause,omitempty"` // why it fails: unreachable, timeout, credentials, forbidden, not_found, server_error
 	GatewaySince string `json:"gatewaySince,omitempty"` // since when it fails
+	// ChangeFeed says whether this instance hears the changes the other instances make
+	// (PostgreSQL only): "ok", or "failing" since ChangeFeedSince. While it fails the instance
+	// still serves (its own changes, re-reads), but live pages miss payments applied elsewhere.
+	ChangeFeed      string `json:"changeFeed,omitempty"`
+	ChangeFeedSince string `json:"changeFeedSince,omitempty"`
 }
 
 // readyz answers 200 while the database answers, 503 otherwise, with a JSON body that also
@@ -415,6 +429,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		body.Gateway, body.GatewayCause = "failing", string(gw.Cause)
 		if !gw.Since.IsZero() {
 			body.GatewaySince = gw.Since.UTC().Format(time.RFC3339)
+		}
+	}
+	if s.feed != nil {
+		body.ChangeFeed = "ok"
+		if ok, since := s.feed(); !ok {
+			body.ChangeFeed, body.ChangeFeedSince = "failing", since.UTC().Format(time.RFC3339)
 		}
 	}
 	status := http.StatusOK

@@ -19,15 +19,15 @@ const DefaultAdminEmail = "admin@localhost"
 // password.
 var ErrBadCredentials = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "wrong e-mail or password"}
 
-// ErrSessionEnded: a session names a user who is gone or whose password changed since.
-var ErrSessionEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "the session has ended"}
+// ErrSignInEnded: a session names a user who is gone or whose password changed since.
+var ErrSignInEnded = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "the session has ended"}
 
 // AccountsOptions configure Accounts; zero fields take the defaults.
 type AccountsOptions struct {
 	// Invitations keeps the invitations to the dashboard (nil: none can be made).
 	Invitations InvitationStore
 	// Sessions keeps the users' sessions as they see them (nil: not listed, not checked).
-	Sessions UserSessionStore
+	Sessions SignInStore
 	// TOTP keeps the users' second factor (nil: none).
 	TOTP     TOTPStore
 	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
@@ -39,9 +39,9 @@ type AccountsOptions struct {
 // Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
 type Accounts struct {
 	users       UserStore
-	invitations InvitationStore  // nil: no invitations
-	sessions    UserSessionStore // nil: sessions not listed
-	totp        TOTPStore        // nil: no second factor
+	invitations InvitationStore // nil: no invitations
+	sessions    SignInStore     // nil: sessions not listed
+	totp        TOTPStore       // nil: no second factor
 	throttle    ThrottleStore
 	hasher      *Hasher
 	policy      ThrottlePolicy
@@ -166,21 +166,21 @@ func (a *Accounts) wait(ctx context.Context, keys []throttleKey, now time.Time) 
 	return wait.Round(time.Second), nil
 }
 
-// SessionUser returns the user a session names by id, provided the password fingerprint the
+// SignedInUser returns the user a session names by id, provided the password fingerprint the
 // session keeps (PasswordFingerprint at sign-in) still matches; otherwise ErrSessionEnded.
-func (a *Accounts) SessionUser(ctx context.Context, id, fingerprint string) (*User, error) {
+func (a *Accounts) SignedInUser(ctx context.Context, id, fingerprint string) (*User, error) {
 	if id == "" {
-		return nil, ErrSessionEnded
+		return nil, ErrSignInEnded
 	}
 	u, err := a.users.User(ctx, id)
 	if errors.Is(err, checkout.ErrNotFound) {
-		return nil, ErrSessionEnded
+		return nil, ErrSignInEnded
 	}
 	if err != nil {
 		return nil, fmt.Errorf("merchant: session user: %w", err)
 	}
 	if subtle.ConstantTimeCompare([]byte(PasswordFingerprint(u)), []byte(fingerprint)) != 1 {
-		return nil, ErrSessionEnded
+		return nil, ErrSignInEnded
 	}
 	return u, nil
 }

@@ -395,8 +395,8 @@ func TestResetPasswordEndsSessions(t *testing.T) {
 	ctx := context.Background()
 	u := f.addUser(t, "ana@example.com", "s3nha-muito-boa")
 	fp := merchant.PasswordFingerprint(u)
-	if got, err := f.acc.SessionUser(ctx, u.ID, fp); err != nil || got.ID != u.ID {
-		t.Fatalf("SessionUser = %v, %v", got, err)
+	if got, err := f.acc.SignedInUser(ctx, u.ID, fp); err != nil || got.ID != u.ID {
+		t.Fatalf("SignedInUser = %v, %v", got, err)
 	}
 	for range 10 {
 		_, _ = f.acc.Login(ctx, "ana@example.com", "wrong", "")
@@ -405,7 +405,7 @@ func TestResetPasswordEndsSessions(t *testing.T) {
 	if err := f.acc.ResetPassword(ctx, "ana@example.com", "nova-senha-longa"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.acc.SessionUser(ctx, u.ID, fp); !errors.Is(err, merchant.ErrSessionEnded) {
+	if _, err := f.acc.SignedInUser(ctx, u.ID, fp); !errors.Is(err, merchant.ErrSignInEnded) {
 		t.Errorf("a session of the old password: %v; want ErrSessionEnded", err)
 	}
 	// The reset also lifts the account's wait.
@@ -421,7 +421,7 @@ func TestResetPasswordEndsSessions(t *testing.T) {
 	if err := f.acc.ResetPassword(ctx, "ana@example.com", "short"); checkout.ErrorCode(err) != checkout.CodeInvalid {
 		t.Errorf("reset with a short password: %v", err)
 	}
-	if _, err := f.acc.SessionUser(ctx, "no-such-id", fp); !errors.Is(err, merchant.ErrSessionEnded) {
+	if _, err := f.acc.SignedInUser(ctx, "no-such-id", fp); !errors.Is(err, merchant.ErrSignInEnded) {
 		t.Errorf("a session of a removed user: %v", err)
 	}
 }

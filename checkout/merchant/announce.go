@@ -10,9 +10,9 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
-// SessionReader reads a checkout session (checkout.SessionStore does).
+// SessionReader reads a checkout session (checkout.CheckoutSessionStore does).
 type SessionReader interface {
-	Session(ctx context.Context, id string) (*checkout.Session, error)
+	CheckoutSession(ctx context.Context, id string) (*checkout.CheckoutSession, error)
 }
 
 // Announcer makes the merchant's notifications of an order's changes of status: the
@@ -40,9 +40,9 @@ var _ checkout.Announcer = (*Announcer)(nil)
 // update; its customer empty unless PersonalData says the merchant wants it), timestamp the
 // change's.
 func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []checkout.StatusChange) ([]checkout.OutboxMessage, error) {
-	var sess *checkout.Session
+	var sess *checkout.CheckoutSession
 	if o.SessionID != "" && a.Sessions != nil {
-		s, err := a.Sessions.Session(ctx, o.SessionID)
+		s, err := a.Sessions.CheckoutSession(ctx, o.SessionID)
 		switch {
 		case err == nil:
 			sess = s

@@ -15,11 +15,11 @@ import (
 
 // sessionsOf is a SessionReader holding a few sessions, or failing.
 type sessionsOf struct {
-	byID map[string]*checkout.Session
+	byID map[string]*checkout.CheckoutSession
 	err  error
 }
 
-func (s sessionsOf) Session(_ context.Context, id string) (*checkout.Session, error) {
+func (s sessionsOf) CheckoutSession(_ context.Context, id string) (*checkout.CheckoutSession, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -37,7 +37,7 @@ func TestAnnouncer(t *testing.T) {
 	changed := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	real := changed.Add(-40 * time.Minute) // the shop's clock runs ahead (an advanced sandbox)
 	a := &merchant.Announcer{
-		Sessions: sessionsOf{byID: map[string]*checkout.Session{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}},
+		Sessions: sessionsOf{byID: map[string]*checkout.CheckoutSession{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}},
 		Clock:    func() time.Time { return real },
 	}
 	o := paidOrder(changed)

@@ -72,11 +72,12 @@ const (
 	DetailOtherSessionsEnded   = "other_sessions_ended"   // a password change ended the user's other sessions
 	DetailWrongCurrentPassword = "wrong_current_password" // at a password change or turning 2FA off
 	DetailWrongPasswordReveal  = "wrong_password_reveal"  // typed to reveal the signing secret
+	DetailInvitation           = "invitation"             // signed in on accepting an invitation
 )
 
 // DetailCodes lists the codes above.
 var DetailCodes = []string{DetailWrongPassword, DetailWrongCode, DetailWithCode, DetailWithRecoveryCode,
-	DetailOtherSessionsEnded, DetailWrongCurrentPassword, DetailWrongPasswordReveal}
+	DetailOtherSessionsEnded, DetailWrongCurrentPassword, DetailWrongPasswordReveal, DetailInvitation}
 
 // DefaultAuditRetention is how long the audit log keeps an entry unless configured.
 const DefaultAuditRetention = 365 * 24 * time.Hour

@@ -71,9 +71,9 @@
 // stranger elsewhere may be adding to); a password reset forgets the account's, and starts the
 // pairs of that account again; failures older than a day are forgotten.
 //
-// Sessions are kept by scs in the same database (see SessionStore); a session remembers the
+// Sessions are kept by scs in the same database (see SignInTokenStore); a session remembers the
 // user's id and a fingerprint of their password hash, so that resetting a password ends every
-// session opened with the old one, and the id of its UserSession, the record the user sees on
+// session opened with the old one, and the id of its SignIn, the record the user sees on
 // their account page and can end.
 //
 // # Team

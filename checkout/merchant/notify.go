@@ -100,7 +100,7 @@ type NotificationFilter struct {
 // notificationBody is the body of a notification of type typ about o (sess is its checkout
 // session, for the metadata, or nil) at at; without personal, its customer is empty (no name,
 // document, e-mail, phone or address).
-func notificationBody(o *checkout.Order, sess *checkout.Session, typ string, at time.Time, personal bool) ([]byte, error) {
+func notificationBody(o *checkout.Order, sess *checkout.CheckoutSession, typ string, at time.Time, personal bool) ([]byte, error) {
 	order := OrderOf(o, sess)
 	if !personal {
 		order.Customer = Customer{}

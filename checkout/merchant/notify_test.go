@@ -55,7 +55,7 @@ func newNotifyEnv(t *testing.T, settings *merchant.SettingsManager, clock func()
 	if err != nil {
 		t.Fatal(err)
 	}
-	sessions := sessionsOf{byID: map[string]*checkout.Session{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}}
+	sessions := sessionsOf{byID: map[string]*checkout.CheckoutSession{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}}
 	return &notifyEnv{db: db, ob: ob, log: merchant.NewDeliveryLog(ob), ann: &merchant.Announcer{Sessions: sessions, Clock: clock}}
 }
 

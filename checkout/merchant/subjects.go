@@ -36,7 +36,7 @@ type SubjectReport struct {
 	// Orders are the subject's orders, newest first, those anonymised included.
 	Orders []SubjectOrder `json:"orders"`
 	// CheckoutSessions are the checkout sessions made for the subject (a merchant's prefill).
-	CheckoutSessions []Session `json:"checkoutSessions"`
+	CheckoutSessions []CheckoutSession `json:"checkoutSessions"`
 	// PaymentLinkPayments are the orders placed through a payment link.
 	PaymentLinkPayments []LinkPayment `json:"paymentLinkPayments"`
 	// Notifications are the notifications about the orders, as the delivery log holds them.
@@ -80,7 +80,7 @@ type SubjectNotification struct {
 // the sessions' pages.
 func SubjectReportOf(recs *checkout.SubjectRecords, now time.Time, publicURL string) SubjectReport {
 	out := SubjectReport{Subject: recs.Subject.Masked(), Kind: SubjectKind(recs.Subject), GeneratedAt: wireTime(now),
-		Orders: []SubjectOrder{}, CheckoutSessions: []Session{}, PaymentLinkPayments: []LinkPayment{},
+		Orders: []SubjectOrder{}, CheckoutSessions: []CheckoutSession{}, PaymentLinkPayments: []LinkPayment{},
 		Notifications: []SubjectNotification{}}
 	orders := map[string]*checkout.Order{}
 	for _, o := range recs.Orders {

@@ -167,6 +167,20 @@ func CheckPassword(password, email string) *gatewayclient.Violation {
 			"; choose a longer one, such as four or more unrelated words"}
 }
 
+// guessableReasons are, by key, the words saying what makes a password easy to guess; the key
+// (GuessableReason) lets a page say the same in its own language.
+var guessableReasons = map[string]string{
+	"short":    "it is short and made of few kinds of characters",
+	"common":   "it is one of the most common passwords, found in lists of breached passwords",
+	"email":    "it is made of the e-mail address",
+	"word":     "it is made of a common word or name",
+	"keyboard": "it is a keyboard pattern, such as qwertyuiop",
+	"repeat":   "it repeats characters, such as aaaaaaaa or 12341234",
+	"sequence": "it is a sequence, such as 12345678 or abcdefgh",
+	"date":     "it is made of a date or a year",
+	"pattern":  "it follows a common pattern",
+}
+
 // guessableReason says in words what makes a password easy to guess: the longest pattern
 // zxcvbn found in it.
 func guessableReason(seq []*match.Match) string {
@@ -176,28 +190,41 @@ func guessableReason(seq []*match.Match) string {
 			m = x
 		}
 	}
-	if m == nil {
-		return "it is short and made of few kinds of characters"
+	key := "pattern"
+	switch {
+	case m == nil:
+		key = "short"
+	case m.Pattern == "dictionary" && m.DictionaryName == "passwords":
+		key = "common"
+	case m.Pattern == "dictionary" && m.DictionaryName == "user_inputs":
+		key = "email"
+	case m.Pattern == "dictionary":
+		key = "word"
+	case m.Pattern == "spatial":
+		key = "keyboard"
+	case m.Pattern == "repeat":
+		key = "repeat"
+	case m.Pattern == "sequence":
+		key = "sequence"
+	case m.Pattern == "date", m.Pattern == "regex":
+		key = "date"
 	}
-	switch m.Pattern {
-	case "dictionary":
-		switch m.DictionaryName {
-		case "passwords":
-			return "it is one of the most common passwords, found in lists of breached passwords"
-		case "user_inputs":
-			return "it is made of the e-mail address"
+	return guessableReasons[key]
+}
+
+// GuessableReason returns the key of what makes the password of v easy to guess ("common",
+// "email", "word", "keyboard", "repeat", "sequence", "date", "short", "pattern"), or "" when v
+// is not CheckPassword's CodeGuessable.
+func GuessableReason(v gatewayclient.Violation) string {
+	if v.Code != CodeGuessable {
+		return ""
+	}
+	for key, words := range guessableReasons {
+		if strings.Contains(v.Message, ": "+words+";") {
+			return key
 		}
-		return "it is made of a common word or name"
-	case "spatial":
-		return "it is a keyboard pattern, such as qwertyuiop"
-	case "repeat":
-		return "it repeats characters, such as aaaaaaaa or 12341234"
-	case "sequence":
-		return "it is a sequence, such as 12345678 or abcdefgh"
-	case "date", "regex":
-		return "it is made of a date or a year"
 	}
-	return "it follows a common pattern"
+	return "pattern"
 }
 
 // fieldErrors collects the violations that are not nil into a *checkout.FieldErrors keyed by

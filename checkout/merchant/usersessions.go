@@ -8,10 +8,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
-// UserSession is one dashboard session of a user as they see it on their account page. Its
+// SignIn is one dashboard session of a user as they see it on their account page. Its
 // ID is not the session's cookie token (which never leaves the cookie and scs's store): it
 // names the session in lists and forms.
-type UserSession struct {
+type SignIn struct {
 	ID        string
 	UserID    string
 	CreatedAt time.Time // the sign-in
@@ -20,23 +20,23 @@ type UserSession struct {
 	UserAgent string    // the browser at the sign-in, as it said
 }
 
-// UserSessionStore keeps the users' sessions. Removing a user removes theirs.
+// SignInStore keeps the users' sessions. Removing a user removes theirs.
 // Implementations must pass checkout/storetest.
-type UserSessionStore interface {
-	// CreateUserSession stores a new session.
-	CreateUserSession(ctx context.Context, s UserSession) error
-	// UserSession returns a session, or checkout.ErrNotFound.
-	UserSession(ctx context.Context, id string) (*UserSession, error)
-	// SeeUserSession sets a session's SeenAt.
-	SeeUserSession(ctx context.Context, id string, at time.Time) error
-	// UserSessions lists a user's sessions, the last seen first.
-	UserSessions(ctx context.Context, userID string) ([]UserSession, error)
-	// DeleteUserSession ends one session of a user, or returns checkout.ErrNotFound.
-	DeleteUserSession(ctx context.Context, userID, id string) error
-	// DeleteUserSessions ends every session of a user but except, and says how many.
-	DeleteUserSessions(ctx context.Context, userID, except string) (int, error)
-	// PruneUserSessions deletes the sessions last seen before before.
-	PruneUserSessions(ctx context.Context, before time.Time) (int, error)
+type SignInStore interface {
+	// CreateSignIn stores a new session.
+	CreateSignIn(ctx context.Context, s SignIn) error
+	// SignIn returns a session, or checkout.ErrNotFound.
+	SignIn(ctx context.Context, id string) (*SignIn, error)
+	// SeeSignIn sets a session's SeenAt.
+	SeeSignIn(ctx context.Context, id string, at time.Time) error
+	// SignIns lists a user's sessions, the last seen first.
+	SignIns(ctx context.Context, userID string) ([]SignIn, error)
+	// DeleteSignIn ends one session of a user, or returns checkout.ErrNotFound.
+	DeleteSignIn(ctx context.Context, userID, id string) error
+	// DeleteSignIns ends every session of a user but except, and says how many.
+	DeleteSignIns(ctx context.Context, userID, except string) (int, error)
+	// PruneSignIns deletes the sessions last seen before before.
+	PruneSignIns(ctx context.Context, before time.Time) (int, error)
 }
 
 // seeEvery is how stale a session's SeenAt may get: one write a minute per session at most.
@@ -45,78 +45,78 @@ const seeEvery = time.Minute
 // maxUserAgent bounds what is kept of a browser's User-Agent.
 const maxUserAgent = 256
 
-// StartSession records a new session of u from addr with the browser userAgent and returns
+// StartSignIn records a new session of u from addr with the browser userAgent and returns
 // its id, which the session keeps.
-func (a *Accounts) StartSession(ctx context.Context, u *User, addr, userAgent string) (string, error) {
+func (a *Accounts) StartSignIn(ctx context.Context, u *User, addr, userAgent string) (string, error) {
 	if a.sessions == nil {
 		return "", nil
 	}
 	now := a.now().UTC()
-	s := UserSession{ID: a.newID(), UserID: u.ID, CreatedAt: now, SeenAt: now, Address: clip(addr), UserAgent: clipN(userAgent, maxUserAgent)}
-	if err := a.sessions.CreateUserSession(ctx, s); err != nil {
+	s := SignIn{ID: a.newID(), UserID: u.ID, CreatedAt: now, SeenAt: now, Address: clip(addr), UserAgent: clipN(userAgent, maxUserAgent)}
+	if err := a.sessions.CreateSignIn(ctx, s); err != nil {
 		return "", fmt.Errorf("merchant: recording a session: %w", err)
 	}
 	return s.ID, nil
 }
 
-// SeeSession checks that the session id of user u still exists, and notes the request (at
+// SeeSignIn checks that the session id of user u still exists, and notes the request (at
 // most once a minute); a session that was ended, or is another user's, is ErrSessionEnded.
-func (a *Accounts) SeeSession(ctx context.Context, u *User, id string) error {
+func (a *Accounts) SeeSignIn(ctx context.Context, u *User, id string) error {
 	if a.sessions == nil {
 		return nil
 	}
 	if id == "" {
-		return ErrSessionEnded
+		return ErrSignInEnded
 	}
-	s, err := a.sessions.UserSession(ctx, id)
+	s, err := a.sessions.SignIn(ctx, id)
 	if checkout.ErrorCode(err) == checkout.CodeNotFound {
-		return ErrSessionEnded
+		return ErrSignInEnded
 	}
 	if err != nil {
 		return fmt.Errorf("merchant: reading a session: %w", err)
 	}
 	if s.UserID != u.ID {
-		return ErrSessionEnded
+		return ErrSignInEnded
 	}
 	if now := a.now().UTC(); now.Sub(s.SeenAt) >= seeEvery {
 		// Best effort: a failed note must not end a valid session.
-		_ = a.sessions.SeeUserSession(ctx, id, now)
+		_ = a.sessions.SeeSignIn(ctx, id, now)
 	}
 	return nil
 }
 
-// Sessions lists the sessions of a user, the last seen first.
-func (a *Accounts) Sessions(ctx context.Context, userID string) ([]UserSession, error) {
+// SignIns lists the sessions of a user, the last seen first.
+func (a *Accounts) SignIns(ctx context.Context, userID string) ([]SignIn, error) {
 	if a.sessions == nil {
 		return nil, nil
 	}
-	return a.sessions.UserSessions(ctx, userID)
+	return a.sessions.SignIns(ctx, userID)
 }
 
-// EndSession ends one session of a user: its next request finds it gone.
-func (a *Accounts) EndSession(ctx context.Context, userID, id string) error {
+// EndSignIn ends one session of a user: its next request finds it gone.
+func (a *Accounts) EndSignIn(ctx context.Context, userID, id string) error {
 	if a.sessions == nil {
 		return checkout.ErrNotFound
 	}
-	return a.sessions.DeleteUserSession(ctx, userID, id)
+	return a.sessions.DeleteSignIn(ctx, userID, id)
 }
 
-// EndOtherSessions ends every session of a user but keep.
-func (a *Accounts) EndOtherSessions(ctx context.Context, userID, keep string) (int, error) {
+// EndOtherSignIns ends every session of a user but keep.
+func (a *Accounts) EndOtherSignIns(ctx context.Context, userID, keep string) (int, error) {
 	if a.sessions == nil {
 		return 0, nil
 	}
-	return a.sessions.DeleteUserSessions(ctx, userID, keep)
+	return a.sessions.DeleteSignIns(ctx, userID, keep)
 }
 
-// PruneSessions forgets the sessions nobody can use any more (last seen longer ago than the
+// PruneSignIns forgets the sessions nobody can use any more (last seen longer ago than the
 // sessions' idle timeout, or begun before their lifetime).
-func (a *Accounts) PruneSessions(ctx context.Context) (int, error) {
+func (a *Accounts) PruneSignIns(ctx context.Context) (int, error) {
 	if a.sessions == nil {
 		return 0, nil
 	}
 	// SeenAt lags the last request by up to seeEvery.
-	return a.sessions.PruneUserSessions(ctx, a.now().Add(-SessionIdleTimeout-seeEvery))
+	return a.sessions.PruneSignIns(ctx, a.now().Add(-SignInIdleTimeout-seeEvery))
 }
 
 // ChangePassword changes the password of the user with that id, who typed current to prove
@@ -142,7 +142,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, id, current, password, ad
 	if err := a.users.SetPasswordHash(ctx, u.ID, hash, now); err != nil {
 		return nil, fmt.Errorf("merchant: changing a password: %w", err)
 	}
-	if _, err := a.EndOtherSessions(ctx, u.ID, keep); err != nil {
+	if _, err := a.EndOtherSignIns(ctx, u.ID, keep); err != nil {
 		return nil, err
 	}
 	u.PasswordHash, u.UpdatedAt = hash, now

@@ -232,7 +232,8 @@ func BenchmarkLists(b *testing.B) {
 				reportP99(b, took)
 			})
 			b.Run("overview", func(b *testing.B) {
-				today := now.Truncate(24 * time.Hour)
+				// Today as the overview reads it: the São Paulo day (UTC-3).
+				today := now.Add(-3 * time.Hour).Truncate(24 * time.Hour).Add(3 * time.Hour)
 				first := today.AddDate(0, 0, -(checkout.OverviewDays - 1))
 				var took []time.Duration
 				for b.Loop() {

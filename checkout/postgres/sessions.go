@@ -10,19 +10,32 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
-// Sessions returns the store of scs sessions in this database: scs's own pgxstore on the
-// store's pool, without its cleanup goroutine (PruneSessions does that, driven by the app).
-func (s *Store) Sessions() merchant.SessionStore {
-	return sessions{PostgresStore: pgxstore.NewWithCleanupInterval(s.pool, 0), store: s}
+// SignInTokens returns the store of scs sessions in this database: scs's own pgxstore on the
+// store's pool, keyed by merchant.TokenHash of each token, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
+func (s *Store) SignInTokens() merchant.SignInTokenStore {
+	return sessions{pg: pgxstore.NewWithCleanupInterval(s.pool, 0), store: s}
 }
 
 type sessions struct {
-	*pgxstore.PostgresStore
+	pg    *pgxstore.PostgresStore
 	store *Store
 }
 
-// PruneSessions deletes the sessions expired before now.
-func (x sessions) PruneSessions(ctx context.Context, now time.Time) (int, error) {
+// Find reads a session by its token's hash.
+func (x sessions) Find(token string) ([]byte, bool, error) {
+	return x.pg.Find(merchant.TokenHash(token))
+}
+
+// Commit writes a session under its token's hash.
+func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
+	return x.pg.Commit(merchant.TokenHash(token), b, expiry)
+}
+
+// Delete removes a session by its token's hash.
+func (x sessions) Delete(token string) error { return x.pg.Delete(merchant.TokenHash(token)) }
+
+// PruneSignInTokens deletes the sessions expired before now.
+func (x sessions) PruneSignInTokens(ctx context.Context, now time.Time) (int, error) {
 	tag, err := x.store.pool.Exec(ctx, `DELETE FROM sessions WHERE expiry < $1`, now)
 	if err != nil {
 		return 0, fmt.Errorf("postgres: pruning sessions: %w", err)

@@ -253,19 +253,28 @@ func LoadOrCreateFile(path string) (k *Keys, created bool, err error) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		return k, false, err
 	}
+	k, err = CreateFile(path, NewKey())
+	return k, err == nil, err
+}
+
+// CreateFile makes the key file at path, which must not exist, holding key (NewKey's form),
+// with mode 0600, and returns its keys.
+func CreateFile(path, key string) (*Keys, error) {
+	if _, err := ParseKeys(key); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, false, fmt.Errorf("creating the secret key file: %w", err)
+		return nil, fmt.Errorf("creating the secret key file: %w", err)
 	}
-	if _, err := f.WriteString(NewKey() + "\n"); err != nil {
+	if _, err := f.WriteString(key + "\n"); err != nil {
 		f.Close()
-		return nil, false, fmt.Errorf("writing the secret key file %s: %w", path, err)
+		return nil, fmt.Errorf("writing the secret key file %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return nil, false, fmt.Errorf("writing the secret key file %s: %w", path, err)
+		return nil, fmt.Errorf("writing the secret key file %s: %w", path, err)
 	}
-	k, err = LoadFile(path)
-	return k, err == nil, err
+	return LoadFile(path)
 }
 
 // Rotate puts a new key first in the key file at path, keeping the others after it (they still

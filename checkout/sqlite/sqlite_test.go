@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 )
 
@@ -25,7 +26,9 @@ func open(t *testing.T, path string) *sqlite.Store {
 
 func TestStoreSuite(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) checkout.Store {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		path := filepath.Join(t.TempDir(), "checkout.db")
+		sqlitetest.Create(t, path) // the migrations have tests of their own: each case starts migrated
+		s := open(t, path)
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
@@ -127,6 +130,25 @@ func TestReports(t *testing.T) {
 		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
 		t.Cleanup(func() { s.Close() })
 		return s
+	})
+}
+
+// TestSignInTokensHashed: neither the file nor its WAL holds a session's token, only its hash
+// (storetest).
+func TestSignInTokensHashed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	s := open(t, path)
+	t.Cleanup(func() { s.Close() })
+	storetest.RunSignInTokensHashed(t, s.SignInTokens(), func() []byte {
+		var all []byte
+		for _, p := range []string{path, path + "-wal"} {
+			b, err := os.ReadFile(p)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
+			}
+			all = append(all, b...)
+		}
+		return all
 	})
 }
 

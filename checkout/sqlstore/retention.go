@@ -47,10 +47,10 @@ func (s *Store) prune(ctx context.Context, table, column string, olderThan time.
 // errLimit refuses a prune without a batch size.
 var errLimit = errors.New("the batch size (limit) must be positive")
 
-// PruneSessions deletes, soonest expired first, at most limit checkout sessions that expired
+// PruneCheckoutSessions deletes, soonest expired first, at most limit checkout sessions that expired
 // before expiredBefore without an order placed from them, and returns how many it deleted. A
 // session with an order is the merchant's record of that order and stays with it.
-func (s *Store) PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error) {
+func (s *Store) PruneCheckoutSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error) {
 	if limit <= 0 {
 		return 0, s.errorf("pruning checkout sessions: %w", errLimit)
 	}

@@ -58,8 +58,40 @@ func (s *Store) open(v string) (string, error) {
 	return s.keys.OpenString(v)
 }
 
+// CheckSecrets reads every sealed secret of the store, changing nothing, and fails when one
+// does not open with the keys given: the error wraps the value's *sealed.KeyError (its key
+// id), so that the program can refuse to start, and say which key is missing, before it
+// writes anything with keys the database does not know.
+func (s *Store) CheckSecrets(ctx context.Context) error {
+	if s.keys == nil {
+		return s.errorf("checking the secrets: %w", errors.New("no secret key"))
+	}
+	for _, c := range sealedColumns {
+		var bad error
+		err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + c.column + ` FROM ` + c.table + ` WHERE ` + c.column + ` <> ''`,
+			Rows: each(func(r Rows) error {
+				var v string
+				if err := r.Scan(&v); err != nil {
+					return err
+				}
+				if _, err := s.open(v); err != nil && bad == nil {
+					bad = fmt.Errorf("%s.%s: %w", c.table, c.column, err)
+				}
+				return nil
+			})})
+		if err == nil {
+			err = bad
+		}
+		if err != nil {
+			return s.errorf("checking the secrets: %w", err)
+		}
+	}
+	return nil
+}
+
 // ResealSecrets seals again every secret of the store sealed with another key than the current
-// one (after a rotation), in one transaction, and returns how many it sealed. A value it cannot open (sealed with a key that is not given) fails it, saying which
+// one (after a rotation), in one transaction, and returns how many it sealed. A value it
+// cannot open (sealed with a key that is not given) fails it, saying which
 // key id is missing: the program refuses to start rather than lose the secret. The first run
 // seals a check value (secret_key_check), so that an instance started with another key than
 // the first one's refuses to start even before any secret is stored.
@@ -90,11 +122,6 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 			for _, x := range rows {
 				plain, err := s.open(x.value)
 				if err != nil {
-					var ke *sealed.KeyError
-					if errors.As(err, &ke) {
-						return fmt.Errorf("%s.%s was sealed with key id %s, which the secret key given does not hold (its ids: %v): give the key it was sealed with, listed after the new one",
-							c.table, c.column, ke.ID, s.keys.IDs())
-					}
 					return fmt.Errorf("%s.%s: %w", c.table, c.column, err)
 				}
 				v, err := s.keys.SealString(plain)

@@ -9,7 +9,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-var _ checkout.SessionStore = (*Store)(nil)
+var _ checkout.CheckoutSessionStore = (*Store)(nil)
 
 // A session is written once and never changes: its lines and metadata are kept as JSON in its
 // row, so that it is written and read with one statement.
@@ -34,10 +34,10 @@ type sessionLine struct {
 	ImageHeight int    `json:"imageHeight,omitempty"`
 }
 
-// CreateSession stores sess, unless a session with its idempotency key is stored: then it
+// CreateCheckoutSession stores sess, unless a session with its idempotency key is stored: then it
 // returns that one with created false. Concurrent calls with one key store one session: the
 // insert waits for a concurrent insert of the same key and then does nothing.
-func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*checkout.Session, bool, error) {
+func (s *Store) CreateCheckoutSession(ctx context.Context, sess *checkout.CheckoutSession) (*checkout.CheckoutSession, bool, error) {
 	if sess.ID == "" {
 		return nil, false, s.errorf("a session needs an id")
 	}
@@ -73,7 +73,7 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 			sess.SuccessURL, sess.CancelURL, int64(sess.Amount), string(lj), c.Name, c.Document, c.Email, c.Phone, hasAddr,
 			a.ZipCode, a.Street, a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, meta, sess.APIKeyID,
 			ms(sess.ExpiresAt), ms(sess.CreatedAt), int64(sess.Shipping), sess.DeliveryDays}}
-	var stored []*checkout.Session
+	var stored []*checkout.CheckoutSession
 	created := false
 	err = s.db.WriteTx(ctx, func(tx Runner) error {
 		insert.Rows = func(r Rows) error { created = r.Next(); return nil }
@@ -97,24 +97,24 @@ func (s *Store) CreateSession(ctx context.Context, sess *checkout.Session) (*che
 	return stored[0], false, nil
 }
 
-// Session returns a checkout session, or checkout.ErrNotFound.
-func (s *Store) Session(ctx context.Context, id string) (*checkout.Session, error) {
+// CheckoutSession returns a checkout session, or checkout.ErrNotFound.
+func (s *Store) CheckoutSession(ctx context.Context, id string) (*checkout.CheckoutSession, error) {
 	if id == "" || !s.storable(id) {
 		return nil, checkout.ErrNotFound
 	}
 	return s.sessionWhere(ctx, `id = $1`, id)
 }
 
-// SessionByIdempotencyKey returns the session made with that key, or checkout.ErrNotFound.
-func (s *Store) SessionByIdempotencyKey(ctx context.Context, key string) (*checkout.Session, error) {
+// CheckoutSessionByIdempotencyKey returns the session made with that key, or checkout.ErrNotFound.
+func (s *Store) CheckoutSessionByIdempotencyKey(ctx context.Context, key string) (*checkout.CheckoutSession, error) {
 	if key == "" || !s.storable(key) {
 		return nil, checkout.ErrNotFound
 	}
 	return s.sessionWhere(ctx, `idempotency_key = $1`, key)
 }
 
-func (s *Store) sessionWhere(ctx context.Context, where, key string) (*checkout.Session, error) {
-	var list []*checkout.Session
+func (s *Store) sessionWhere(ctx context.Context, where, key string) (*checkout.CheckoutSession, error) {
+	var list []*checkout.CheckoutSession
 	if err := s.db.Read(ctx, s.readSession(where, key, &list)); err != nil {
 		return nil, s.errorf("reading a checkout session: %w", err)
 	}
@@ -125,10 +125,10 @@ func (s *Store) sessionWhere(ctx context.Context, where, key string) (*checkout.
 }
 
 // readSession returns the statement reading the sessions where selects by key into *out.
-func (s *Store) readSession(where, key string, out *[]*checkout.Session) Stmt {
+func (s *Store) readSession(where, key string, out *[]*checkout.CheckoutSession) Stmt {
 	return Stmt{SQL: `SELECT ` + sessionColumns + ` FROM checkout_sessions WHERE ` + where, Args: []any{key},
 		Rows: each(func(r Rows) error {
-			sess := &checkout.Session{}
+			sess := &checkout.CheckoutSession{}
 			var key *string
 			var lj, meta string
 			var amount, expires, created, shipping int64

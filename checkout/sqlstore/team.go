@@ -192,12 +192,12 @@ func (s *Store) PruneAudit(ctx context.Context, before time.Time) (int, error) {
 	return int(n), nil
 }
 
-var _ merchant.UserSessionStore = (*Store)(nil)
+var _ merchant.SignInStore = (*Store)(nil)
 
 const userSessionColumns = `id, user_id, created_at, seen_at, address, user_agent`
 
-// CreateUserSession stores a new session of a user.
-func (s *Store) CreateUserSession(ctx context.Context, us merchant.UserSession) error {
+// CreateSignIn stores a new session of a user.
+func (s *Store) CreateSignIn(ctx context.Context, us merchant.SignIn) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_sessions (` + userSessionColumns + `) VALUES ($1, $2, $3, $4, $5, $6)`,
 		Args: []any{us.ID, us.UserID, ms(us.CreatedAt), ms(us.SeenAt), us.Address, us.UserAgent}})
 	if err != nil {
@@ -206,13 +206,13 @@ func (s *Store) CreateUserSession(ctx context.Context, us merchant.UserSession) 
 	return nil
 }
 
-// UserSession returns a session, or checkout.ErrNotFound.
-func (s *Store) UserSession(ctx context.Context, id string) (*merchant.UserSession, error) {
+// SignIn returns a session, or checkout.ErrNotFound.
+func (s *Store) SignIn(ctx context.Context, id string) (*merchant.SignIn, error) {
 	if !s.storable(id) {
 		return nil, checkout.ErrNotFound
 	}
-	var out []merchant.UserSession
-	if err := s.db.Read(ctx, readUserSessions(`WHERE id = $1`, []any{id}, &out)); err != nil {
+	var out []merchant.SignIn
+	if err := s.db.Read(ctx, readSignIns(`WHERE id = $1`, []any{id}, &out)); err != nil {
 		return nil, s.errorf("reading a user's session: %w", err)
 	}
 	if len(out) == 0 {
@@ -221,8 +221,8 @@ func (s *Store) UserSession(ctx context.Context, id string) (*merchant.UserSessi
 	return &out[0], nil
 }
 
-// SeeUserSession sets a session's last request time.
-func (s *Store) SeeUserSession(ctx context.Context, id string, at time.Time) error {
+// SeeSignIn sets a session's last request time.
+func (s *Store) SeeSignIn(ctx context.Context, id string, at time.Time) error {
 	if err := s.db.Write(ctx, Stmt{SQL: `UPDATE dashboard_sessions SET seen_at = $2 WHERE id = $1 AND seen_at < $2`,
 		Args: []any{id, ms(at)}}); err != nil {
 		return s.errorf("noting a session's request: %w", err)
@@ -230,17 +230,17 @@ func (s *Store) SeeUserSession(ctx context.Context, id string, at time.Time) err
 	return nil
 }
 
-// UserSessions lists a user's sessions, the last seen first.
-func (s *Store) UserSessions(ctx context.Context, userID string) ([]merchant.UserSession, error) {
-	var out []merchant.UserSession
-	if err := s.db.Read(ctx, readUserSessions(`WHERE user_id = $1 ORDER BY seen_at DESC, id`, []any{userID}, &out)); err != nil {
+// SignIns lists a user's sessions, the last seen first.
+func (s *Store) SignIns(ctx context.Context, userID string) ([]merchant.SignIn, error) {
+	var out []merchant.SignIn
+	if err := s.db.Read(ctx, readSignIns(`WHERE user_id = $1 ORDER BY seen_at DESC, id`, []any{userID}, &out)); err != nil {
 		return nil, s.errorf("listing a user's sessions: %w", err)
 	}
 	return out, nil
 }
 
-// DeleteUserSession ends one session of a user.
-func (s *Store) DeleteUserSession(ctx context.Context, userID, id string) error {
+// DeleteSignIn ends one session of a user.
+func (s *Store) DeleteSignIn(ctx context.Context, userID, id string) error {
 	if !s.storable(id) {
 		return checkout.ErrNotFound
 	}
@@ -256,8 +256,8 @@ func (s *Store) DeleteUserSession(ctx context.Context, userID, id string) error 
 	return nil
 }
 
-// DeleteUserSessions ends every session of a user but except.
-func (s *Store) DeleteUserSessions(ctx context.Context, userID, except string) (int, error) {
+// DeleteSignIns ends every session of a user but except.
+func (s *Store) DeleteSignIns(ctx context.Context, userID, except string) (int, error) {
 	var n int64
 	err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM dashboard_sessions WHERE user_id = $1 AND id <> $2`, Args: []any{userID, except},
 		Affected: func(v int64) error { n = v; return nil }})
@@ -267,8 +267,8 @@ func (s *Store) DeleteUserSessions(ctx context.Context, userID, except string) (
 	return int(n), nil
 }
 
-// PruneUserSessions deletes the sessions last seen before before.
-func (s *Store) PruneUserSessions(ctx context.Context, before time.Time) (int, error) {
+// PruneSignIns deletes the sessions last seen before before.
+func (s *Store) PruneSignIns(ctx context.Context, before time.Time) (int, error) {
 	var n int64
 	err := s.db.Write(ctx, Stmt{SQL: `DELETE FROM dashboard_sessions WHERE seen_at < $1`, Args: []any{ms(before)},
 		Affected: func(v int64) error { n = v; return nil }})
@@ -278,10 +278,10 @@ func (s *Store) PruneUserSessions(ctx context.Context, before time.Time) (int, e
 	return int(n), nil
 }
 
-func readUserSessions(tail string, args []any, out *[]merchant.UserSession) Stmt {
+func readSignIns(tail string, args []any, out *[]merchant.SignIn) Stmt {
 	return Stmt{SQL: `SELECT ` + userSessionColumns + ` FROM dashboard_sessions ` + tail, Args: args,
 		Rows: each(func(r Rows) error {
-			var us merchant.UserSession
+			var us merchant.SignIn
 			var created, seen int64
 			if err := r.Scan(&us.ID, &us.UserID, &created, &seen, &us.Address, &us.UserAgent); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,10 +20,10 @@ type AccountStores interface {
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
-	merchant.UserSessionStore
+	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
-	Sessions() merchant.SessionStore
+	SignInTokens() merchant.SignInTokenStore
 }
 
 // RunAccounts runs the suite of the dashboard's access stores. open must return a new, empty
@@ -34,7 +35,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("RolesConcurrentDemotion", func(t *testing.T) { testRolesConcurrent(t, open(t)) })
 	t.Run("Invitations", func(t *testing.T) { testInvitations(t, open(t)) })
 	t.Run("Audit", func(t *testing.T) { testAudit(t, open(t)) })
-	t.Run("UserSessions", func(t *testing.T) { testUserSessions(t, open(t)) })
+	t.Run("SignIns", func(t *testing.T) { testSignIns(t, open(t)) })
 	t.Run("TOTP", func(t *testing.T) { testTOTP(t, open(t)) })
 	t.Run("Throttle", func(t *testing.T) { testThrottle(t, open(t)) })
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
@@ -201,7 +202,7 @@ func testThrottleConcurrent(t *testing.T, s AccountStores) {
 
 func testDashboardSessions(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	ss := s.Sessions()
+	ss := s.SignInTokens()
 	now := time.Now()
 	if _, found, err := ss.Find("nope"); found || err != nil {
 		t.Fatalf("Find(unknown) = %v, %v", found, err)
@@ -233,16 +234,50 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 	if _, found, _ := ss.Find("gone"); found {
 		t.Error("a deleted session was found")
 	}
-	n, err := ss.PruneSessions(ctx, now)
+	n, err := ss.PruneSignInTokens(ctx, now)
 	if err != nil || n != 1 {
-		t.Errorf("PruneSessions = %d, %v; want the expired one", n, err)
+		t.Errorf("PruneSignInTokens = %d, %v; want the expired one", n, err)
 	}
 	if _, found, _ := ss.Find("live"); !found {
 		t.Error("pruning removed a live session")
 	}
 	// Another handle on the same database sees the same sessions (a restart, another instance).
-	if b, found, _ := s.Sessions().Find("live"); !found || string(b) != "data-2" {
+	if b, found, _ := s.SignInTokens().Find("live"); !found || string(b) != "data-2" {
 		t.Error("a second session store does not see the first one's session")
+	}
+}
+
+// RunSignInTokensHashed checks that tokens keeps sessions under the hash of their token: after
+// sessions are written, found and one deleted, dump (what a copy of the database holds: the
+// SQLite file and its WAL, every text column on PostgreSQL) has no token, and has the live
+// one's merchant.TokenHash, by which it is still found.
+func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump func() []byte) {
+	live, gone := "live-"+checkout.NewID()+checkout.NewID(), "gone-"+checkout.NewID()+checkout.NewID()
+	for _, tok := range []string{live, gone} {
+		if err := tokens.Commit(tok, []byte("data-"+tok[:4]), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tokens.Delete(gone); err != nil {
+		t.Fatal(err)
+	}
+	if b, found, err := tokens.Find(live); !found || err != nil || string(b) != "data-live" {
+		t.Fatalf("Find(live) = %q, %v, %v", b, found, err)
+	}
+	if _, found, _ := tokens.Find(gone); found {
+		t.Error("a deleted session was found")
+	}
+	if _, found, _ := tokens.Find(merchant.TokenHash(live)); found {
+		t.Error("the hash of a token found its session: the hash is a token")
+	}
+	d := dump()
+	for _, tok := range []string{live, gone} {
+		if bytes.Contains(d, []byte(tok)) {
+			t.Errorf("the database holds the session token %q in clear", tok)
+		}
+	}
+	if !bytes.Contains(d, []byte(merchant.TokenHash(live))) {
+		t.Error("the database does not hold the live session's token hash: the dump misses the sessions")
 	}
 }
 
@@ -464,16 +499,16 @@ func testAudit(t *testing.T, s AccountStores) {
 	}
 }
 
-// testUserSessions: a user's sessions are listed, ended one by one or all but one, pruned,
+// testSignIns: a user's sessions are listed, ended one by one or all but one, pruned,
 // and go with the user.
-func testUserSessions(t *testing.T, s AccountStores) {
+func testSignIns(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
 		if err := s.CreateUser(ctx, u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for i, us := range []merchant.UserSession{
+	for i, us := range []merchant.SignIn{
 		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
 		{ID: "s2", UserID: "u1", Address: "192.0.2.2", UserAgent: "Safari"},
 		{ID: "s3", UserID: "u1", Address: "192.0.2.3", UserAgent: "Chrome"},
@@ -481,31 +516,31 @@ func testUserSessions(t *testing.T, s AccountStores) {
 	} {
 		us.CreatedAt = base.Add(time.Duration(i) * time.Minute)
 		us.SeenAt = us.CreatedAt
-		if err := s.CreateUserSession(ctx, us); err != nil {
+		if err := s.CreateSignIn(ctx, us); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.SeeUserSession(ctx, "s1", base.Add(time.Hour)); err != nil {
+	if err := s.SeeSignIn(ctx, "s1", base.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	list, err := s.UserSessions(ctx, "u1")
+	list, err := s.SignIns(ctx, "u1")
 	if err != nil || len(list) != 3 || list[0].ID != "s1" || list[0].UserAgent != "Firefox" || !list[0].SeenAt.Equal(base.Add(time.Hour)) {
-		t.Fatalf("UserSessions = %+v, %v", list, err)
+		t.Fatalf("SignIns = %+v, %v", list, err)
 	}
-	if err := s.DeleteUserSession(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
+	if err := s.DeleteSignIn(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("ending another user's session: %v", err)
 	}
-	if err := s.DeleteUserSession(ctx, "u1", "s3"); err != nil {
+	if err := s.DeleteSignIn(ctx, "u1", "s3"); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.DeleteUserSessions(ctx, "u1", "s1"); err != nil || n != 1 {
-		t.Errorf("DeleteUserSessions = %d, %v", n, err)
+	if n, err := s.DeleteSignIns(ctx, "u1", "s1"); err != nil || n != 1 {
+		t.Errorf("DeleteSignIns = %d, %v", n, err)
 	}
-	if _, err := s.UserSession(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
+	if _, err := s.SignIn(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("an ended session: %v", err)
 	}
-	if n, err := s.PruneUserSessions(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
-		t.Errorf("PruneUserSessions = %d, %v (s4 was last seen long ago)", n, err)
+	if n, err := s.PruneSignIns(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
+		t.Errorf("PruneSignIns = %d, %v (s4 was last seen long ago)", n, err)
 	}
 	if err := s.DeleteUser(ctx, "u2"); err != nil {
 		t.Fatal(err)
@@ -513,8 +548,8 @@ func testUserSessions(t *testing.T, s AccountStores) {
 	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
 		t.Fatalf("the last owner: %v", err)
 	}
-	if got, err := s.UserSession(ctx, "s1"); err != nil || got.UserID != "u1" {
-		t.Errorf("UserSession = %+v, %v", got, err)
+	if got, err := s.SignIn(ctx, "s1"); err != nil || got.UserID != "u1" {
+		t.Errorf("SignIn = %+v, %v", got, err)
 	}
 }
 

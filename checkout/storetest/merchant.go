@@ -27,7 +27,7 @@ import (
 // outbox of notifications (gatewayclient/outbox in the store's database).
 type MerchantStores interface {
 	checkout.Store
-	checkout.SessionStore
+	checkout.CheckoutSessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
 	// Outbox returns the outbox of the notifications UpdateOrder writes, with o's options.
@@ -40,7 +40,7 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("Sessions", func(t *testing.T) { testSessions(t, open(t)) })
 	t.Run("SessionIdempotencyConcurrent", func(t *testing.T) { testSessionKeyConcurrent(t, open(t)) })
 	t.Run("SessionOrders", func(t *testing.T) { testSessionOrders(t, open(t)) })
-	t.Run("PruneSessions", func(t *testing.T) { testPruneSessions(t, open(t)) })
+	t.Run("PruneCheckoutSessions", func(t *testing.T) { testPruneCheckoutSessions(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
 	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
 	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
@@ -93,8 +93,8 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 }
 
 // NewSession returns a valid session with every field set, the idempotency key given.
-func NewSession(key string) *checkout.Session {
-	return &checkout.Session{
+func NewSession(key string) *checkout.CheckoutSession {
+	return &checkout.CheckoutSession{
 		ID: checkout.NewID(), IdempotencyKey: key, RequestHash: "hash-" + key, ExternalCode: "pedido-123",
 		EmbedOrigin: "https://loja.example.com", SuccessURL: "https://loja.example.com/obrigado?s={CHECKOUT_SESSION_ID}",
 		CancelURL: "https://loja.example.com/carrinho",
@@ -116,46 +116,46 @@ func NewSession(key string) *checkout.Session {
 func testSessions(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	a := NewSession("key-a")
-	got, created, err := s.CreateSession(ctx, a)
+	got, created, err := s.CreateCheckoutSession(ctx, a)
 	if err != nil || !created || got.ID != a.ID {
 		t.Fatalf("CreateSession = %v, %v, %v", got, created, err)
 	}
-	read, err := s.Session(ctx, a.ID)
+	read, err := s.CheckoutSession(ctx, a.ID)
 	if err != nil {
 		t.Fatalf("Session: %v", err)
 	}
 	if !reflect.DeepEqual(read, a) {
 		t.Errorf("Session read back\n got %+v\nwant %+v", read, a)
 	}
-	if byKey, err := s.SessionByIdempotencyKey(ctx, "key-a"); err != nil || byKey.ID != a.ID {
+	if byKey, err := s.CheckoutSessionByIdempotencyKey(ctx, "key-a"); err != nil || byKey.ID != a.ID {
 		t.Errorf("SessionByIdempotencyKey = %+v, %v", byKey, err)
 	}
 	// The same key again: nothing stored, the first session returned.
 	again := NewSession("key-a")
 	again.ExternalCode = "another"
-	got, created, err = s.CreateSession(ctx, again)
+	got, created, err = s.CreateCheckoutSession(ctx, again)
 	if err != nil || created || got.ID != a.ID || got.ExternalCode != a.ExternalCode {
 		t.Errorf("CreateSession with a taken key = %+v, %v, %v; want the first session, not created", got, created, err)
 	}
-	if _, err := s.Session(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
+	if _, err := s.CheckoutSession(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("the refused session was stored: %v", err)
 	}
 	// Without a key, sessions never collide; without address or metadata they read back so.
 	for range 2 {
 		b := NewSession("")
 		b.Address, b.Metadata, b.Customer = nil, nil, checkout.Customer{}
-		if _, created, err := s.CreateSession(ctx, b); err != nil || !created {
+		if _, created, err := s.CreateCheckoutSession(ctx, b); err != nil || !created {
 			t.Fatalf("CreateSession without a key = %v, %v", created, err)
 		}
-		if read, err := s.Session(ctx, b.ID); err != nil || !reflect.DeepEqual(read, b) {
+		if read, err := s.CheckoutSession(ctx, b.ID); err != nil || !reflect.DeepEqual(read, b) {
 			t.Errorf("session without key read back %+v, %v; want %+v", read, err, b)
 		}
 	}
 	for _, id := range []string{"missing", "", "\x00bad\xff"} {
-		if _, err := s.Session(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
+		if _, err := s.CheckoutSession(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
 			t.Errorf("Session(%q) error = %v, want ErrNotFound", id, err)
 		}
-		if _, err := s.SessionByIdempotencyKey(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
+		if _, err := s.CheckoutSessionByIdempotencyKey(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
 			t.Errorf("SessionByIdempotencyKey(%q) error = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -169,7 +169,7 @@ func testSessionKeyConcurrent(t *testing.T, s MerchantStores) {
 	var mu sync.Mutex
 	ids := map[string]bool{}
 	createdCount := together(n, func() bool {
-		got, created, err := s.CreateSession(ctx, NewSession("key-concurrent"))
+		got, created, err := s.CreateCheckoutSession(ctx, NewSession("key-concurrent"))
 		if err != nil {
 			t.Errorf("CreateSession: %v", err)
 			return false
@@ -251,6 +251,7 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 			Scope: merchant.ScopeWrite, CreatedBy: "ana@loja.example"}
 	}
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
+	a.PersonalData = true
 	for _, k := range []merchant.APIKey{a, b} {
 		if err := s.CreateAPIKey(ctx, k); err != nil {
 			t.Fatalf("CreateAPIKey: %v", err)
@@ -297,6 +298,63 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	}
 	if b2, _ := s.APIKeyByHash(ctx, b.Hash); b2 == nil || !b2.Active() {
 		t.Errorf("revoking key_a touched key_b: %+v", b2)
+	}
+	testMakerKeys(t, s)
+}
+
+// testMakerKeys: the keys of one maker get and lose the personal-data right together (revoked
+// ones and other makers' untouched), and are revoked together.
+func testMakerKeys(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	key := func(id, by string, pd bool) merchant.APIKey {
+		h := sha256.Sum256([]byte("pxk_maker_" + id))
+		return merchant.APIKey{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: merchant.ScopeRead,
+			CreatedBy: by, PersonalData: pd}
+	}
+	for _, k := range []merchant.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
+		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
+		if err := s.CreateAPIKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RevokeAPIKey(ctx, "key_m3", base); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ks []merchant.APIKey) string {
+		var out []string
+		for _, k := range ks {
+			out = append(out, k.ID)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	pd := func(id string) bool {
+		h := sha256.Sum256([]byte("pxk_maker_" + id))
+		k, err := s.APIKeyByHash(ctx, h[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.PersonalData
+	}
+	changed, err := s.SetMakerKeysPersonalData(ctx, "bia@loja.example", false)
+	if err != nil || ids(changed) != "key_m1" || changed[0].PersonalData {
+		t.Errorf("SetMakerKeysPersonalData(off) = %+v, %v; want key_m1 changed", changed, err)
+	}
+	if pd("key_m1") || pd("key_m2") || !pd("key_m3") || !pd("key_o1") {
+		t.Error("taking one maker's right changed a revoked key or another maker's key")
+	}
+	changed, err = s.SetMakerKeysPersonalData(ctx, "bia@loja.example", true)
+	if err != nil || ids(changed) != "key_m1,key_m2" || !pd("key_m1") || !pd("key_m2") {
+		t.Errorf("SetMakerKeysPersonalData(on) = %+v, %v; want key_m1 and key_m2 changed", changed, err)
+	}
+	at := base.Add(time.Hour)
+	revoked, err := s.RevokeMakerKeys(ctx, "bia@loja.example", at)
+	if err != nil || ids(revoked) != "key_m1,key_m2" || !revoked[0].RevokedAt.Equal(at) {
+		t.Errorf("RevokeMakerKeys = %+v, %v; want key_m1 and key_m2 revoked at %v", revoked, err, at)
+	}
+	h := sha256.Sum256([]byte("pxk_maker_key_o1"))
+	if k, _ := s.APIKeyByHash(ctx, h[:]); k == nil || !k.Active() {
+		t.Errorf("revoking one maker's keys revoked another's: %+v", k)
 	}
 }
 
@@ -708,15 +766,15 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 	}
 }
 
-// testPruneSessions: sessions expired before the cut-off without an order go, soonest expired
+// testPruneCheckoutSessions: sessions expired before the cut-off without an order go, soonest expired
 // first, in batches of at most the limit; a session with an order, and a later one, stay.
-func testPruneSessions(t *testing.T, s MerchantStores) {
+func testPruneCheckoutSessions(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	mk := func(expires time.Time) string {
 		t.Helper()
 		sess := NewSession("")
 		sess.CreatedAt, sess.ExpiresAt = expires.Add(-time.Hour), expires
-		if _, _, err := s.CreateSession(ctx, sess); err != nil {
+		if _, _, err := s.CreateCheckoutSession(ctx, sess); err != nil {
 			t.Fatal(err)
 		}
 		return sess.ID
@@ -729,28 +787,28 @@ func testPruneSessions(t *testing.T, s MerchantStores) {
 	o.SessionID = paid
 	mustCreate(t, s, o)
 
-	if _, err := s.PruneSessions(ctx, cut, 0); err == nil {
-		t.Error("PruneSessions with limit 0 succeeded")
+	if _, err := s.PruneCheckoutSessions(ctx, cut, 0); err == nil {
+		t.Error("PruneCheckoutSessions with limit 0 succeeded")
 	}
 	exists := func(id string) bool {
 		t.Helper()
-		_, err := s.Session(ctx, id)
+		_, err := s.CheckoutSession(ctx, id)
 		if err != nil && !errors.Is(err, checkout.ErrNotFound) {
 			t.Fatalf("Session(%s): %v", id, err)
 		}
 		return err == nil
 	}
-	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 2 {
-		t.Fatalf("PruneSessions(limit 2) = %d, %v; want 2", n, err)
+	if n, err := s.PruneCheckoutSessions(ctx, cut, 2); err != nil || n != 2 {
+		t.Fatalf("PruneCheckoutSessions(limit 2) = %d, %v; want 2", n, err)
 	}
 	if exists(oldest) || exists(older) || !exists(old) {
 		t.Errorf("the first batch did not take the two soonest expired: %v %v %v", exists(oldest), exists(older), exists(old))
 	}
-	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 1 {
-		t.Fatalf("second PruneSessions = %d, %v; want 1", n, err)
+	if n, err := s.PruneCheckoutSessions(ctx, cut, 2); err != nil || n != 1 {
+		t.Fatalf("second PruneCheckoutSessions = %d, %v; want 1", n, err)
 	}
-	if n, err := s.PruneSessions(ctx, cut, 2); err != nil || n != 0 {
-		t.Errorf("third PruneSessions = %d, %v; want 0", n, err)
+	if n, err := s.PruneCheckoutSessions(ctx, cut, 2); err != nil || n != 0 {
+		t.Errorf("third PruneCheckoutSessions = %d, %v; want 0", n, err)
 	}
 	for name, id := range map[string]string{"expiring at the cut-off": atCut, "later": later, "with an order": paid} {
 		if !exists(id) {

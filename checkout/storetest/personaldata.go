@@ -100,7 +100,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(s, client, checkout.ServiceOptions{MerchantName: "Loja", Clock: sb.Now,
-		Logger: slog.New(slog.DiscardHandler), Sessions: s, Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
+		Logger: slog.New(slog.DiscardHandler), Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
 		PersonalDataKey: key})
 	t.Cleanup(svc.Close)
 	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
@@ -122,7 +122,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		if _, err := svc.AddToCart(ctx, cart.ID, p, 1); err != nil {
 			t.Fatal(err)
 		}
-		o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewID(), Customer: c,
+		o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewID(), Customer: c,
 			Address: addr, Lang: "pt-BR", ShopperIP: "203.0.113.9"})
 		if err != nil || o.Status != checkout.StatusAwaitingPayment {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
@@ -141,15 +141,15 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		return got
 	}
 	shipped := control(place(shopper, true), sandbox.ActionPay, checkout.StatusPaid)
-	sess, _, err := svc.CreateSession(ctx, checkout.CreateSessionInput{
-		Items:    []checkout.SessionItem{{Title: "Consultoria", UnitPrice: 15000, Quantity: 1, Type: checkout.ItemDigital}},
+	sess, _, err := svc.CreateCheckoutSession(ctx, checkout.CreateCheckoutSessionInput{
+		Items:    []checkout.CheckoutSessionItem{{Title: "Consultoria", UnitPrice: 15000, Quantity: 1, Type: checkout.ItemDigital}},
 		Customer: &checkout.Customer{Name: shopper.Name, Document: shopper.Document, Email: shopper.Email}})
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
 	}
-	fromSession, err := svc.PlaceSessionOrder(ctx, checkout.PlaceSessionInput{SessionID: sess.ID, Customer: shopper, Lang: "pt-BR"})
+	fromSession, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelSession, Source: sess.ID, Customer: shopper, Lang: "pt-BR"})
 	if err != nil {
-		t.Fatalf("PlaceSessionOrder: %v", err)
+		t.Fatalf("PlaceOrder: %v", err)
 	}
 	fromSession = control(fromSession, sandbox.ActionPay, checkout.StatusPaid)
 	awaiting := place(shopper, false)
@@ -236,7 +236,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 	if snap, err := svc.Snapshot(ctx, shipped.ID); err != nil || snap.Customer.Name != "" || snap.Address != nil {
 		t.Errorf("the page's snapshot still holds the shopper's data: %+v, %v", snap, err)
 	}
-	if got, err := s.Session(ctx, sess.ID); err != nil || got.Customer.Name != "" || got.Customer.Email != "" ||
+	if got, err := s.CheckoutSession(ctx, sess.ID); err != nil || got.Customer.Name != "" || got.Customer.Email != "" ||
 		got.Customer.Document != "***.982.247-**" {
 		t.Errorf("the anonymised order's session keeps its prefill: %+v, %v", got, err)
 	}

@@ -59,7 +59,7 @@ func (rr recordingRunner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error
 type indexedStore interface {
 	checkout.Store
 	checkout.PersonalDataStore
-	PruneSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
+	PruneCheckoutSessions(ctx context.Context, expiredBefore time.Time, limit int) (int, error)
 }
 
 // RunIndexUse checks that the statements which run all the time on tables that only grow — a
@@ -78,7 +78,7 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 	rec := &stmtRecorder{}
 	s, ok := open(t, func(db sqlstore.DB) sqlstore.DB { rec.DB = db; return rec }).(indexedStore)
 	if !ok {
-		t.Fatal("the store lacks PruneSessions")
+		t.Fatal("the store lacks PruneCheckoutSessions")
 	}
 	now := time.Now()
 	calls := map[string]func() error{
@@ -111,7 +111,7 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 		calls["a data subject's orders by "+typed] = func() error { _, err := s.SubjectOrders(ctx, hasher.Match(subj)); return err }
 	}
 	if sweeps {
-		calls["pruning sessions"] = func() error { _, err := s.PruneSessions(ctx, now, 10); return err }
+		calls["pruning sessions"] = func() error { _, err := s.PruneCheckoutSessions(ctx, now, 10); return err }
 		calls["anonymising personal data"] = func() error { _, err := s.AnonymiseDue(ctx, now, now, 10, hasher); return err }
 	}
 	for name, call := range calls {

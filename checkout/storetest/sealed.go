@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ type SealedStores interface {
 	checkout.PersonalDataStore
 	UseKeys(k *sealed.Keys)
 	ResealSecrets(ctx context.Context) (int, error)
+	CheckSecrets(ctx context.Context) error
 }
 
 // RunSealed checks that the secrets kept in the database are sealed: open returns a new, empty
@@ -121,8 +123,13 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	// The wrong key: nothing opens, and the reseal says which key is needed.
 	wrong, _ := sealed.ParseKeys(sealed.NewKey())
 	s.UseKeys(wrong)
+	// CheckSecrets says so first, changing nothing, so that a start refuses before it writes.
+	var ke *sealed.KeyError
+	if err := s.CheckSecrets(ctx); !errors.As(err, &ke) || ke.ID != keys2.Current() || !errors.Is(err, sealed.ErrUnknownKey) {
+		t.Errorf("CheckSecrets with the wrong key: %v", err)
+	}
 	_, err := s.ResealSecrets(ctx)
-	if err == nil || !strings.Contains(err.Error(), "sealed with key id "+keys2.Current()) {
+	if !errors.As(err, &ke) || ke.ID != keys2.Current() {
 		t.Errorf("ResealSecrets with the wrong key: %v", err)
 	}
 	if _, err := s.MerchantSettings(ctx); err == nil {

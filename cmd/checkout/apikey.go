@@ -35,6 +35,7 @@ Flags:
 func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
 	scopeFlag := ""
 	cmd, rest, cfg, code, ok := subcommand{name: "checkout apikey", prog: prog, usage: apikeyUsage,
+		operands: map[string]string{"create": "NAME", "revoke": "ID"},
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&scopeFlag, "scope", "", "the new key's scope (create only): read (GET endpoints) or write (everything; the default)")
 		},

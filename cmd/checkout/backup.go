@@ -36,7 +36,7 @@ Flags:
 
 // runBackup is `checkout backup FILE`: 0 done, 1 failed, 2 bad usage or configuration.
 func runBackup(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	_, rest, cfg, code, ok := subcommand{name: "checkout backup", prog: prog, usage: backupUsage, noVerb: true,
+	_, rest, cfg, code, ok := subcommand{name: "checkout backup", prog: prog, usage: backupUsage, noVerb: true, operands: map[string]string{"": "FILE"},
 		valid: func(_ string, rest []string) bool { return len(rest) == 1 }}.parse(args, env, stderr)
 	if !ok {
 		return code
@@ -53,16 +53,21 @@ func runBackup(prog string, args []string, env func(string) string, _ io.Reader,
 // runRestore is `checkout restore FILE`: 0 done, 1 failed, 2 bad usage or configuration (a
 // running server included).
 func runRestore(prog string, args []string, env func(string) string, _ io.Reader, stdout, stderr io.Writer) int {
-	_, rest, cfg, code, ok := subcommand{name: "checkout restore", prog: prog, usage: restoreUsage, noVerb: true,
+	_, rest, cfg, code, ok := subcommand{name: "checkout restore", prog: prog, usage: restoreUsage, noVerb: true, operands: map[string]string{"": "FILE"},
 		valid: func(_ string, rest []string) bool { return len(rest) == 1 }}.parse(args, env, stderr)
 	if !ok {
 		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	if err := app.Restore(ctx, cfg, rest[0]); err != nil {
+	kept, err := app.Restore(ctx, cfg, rest[0])
+	if err != nil {
 		return openFailed(stderr, "checkout restore", err)
 	}
-	fmt.Fprintf(stdout, "database restored from %s; the one it replaced is checkout.db.before-restore\n", rest[0])
+	if kept == "" {
+		fmt.Fprintf(stdout, "database restored from %s (the data dir held none)\n", rest[0])
+	} else {
+		fmt.Fprintf(stdout, "database restored from %s; the one it replaced is %s\n", rest[0], kept)
+	}
 	return 0
 }

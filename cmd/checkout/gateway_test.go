@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +91,14 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 			if code != 2 {
 				t.Fatalf("exit %d, want 2; stderr %q", code, stderr.String())
 			}
-			msg := stderr.String()
+			// The check says first what it checks and for how long, then the one line of its
+			// verdict.
+			announce, msg, _ := strings.Cut(stderr.String(), "\n")
+			if want := "checking the gateway at " + env["CHECKOUT_GATEWAY_URL"] + " (up to 2s)"; !strings.Contains(announce, want) {
+				t.Errorf("the first line %q does not say %q", announce, want)
+			}
 			if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, tc.prefix) {
-				t.Fatalf("stderr %q, want one line starting %q", msg, tc.prefix)
+				t.Fatalf("stderr %q, want the check's line then one line starting %q", stderr.String(), tc.prefix)
 			}
 			for _, want := range tc.contains {
 				if !strings.Contains(msg, want) {
@@ -132,5 +140,53 @@ func TestGatewayDegradedStart(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "starting degraded") {
 		t.Errorf("the degraded start is not logged: %s", logs.String())
+	}
+}
+
+// TestStartAndStopMessages: with a real gateway the start says what it checks before it waits,
+// warns that no webhook secret is set, and the banner says that webhooks are off with an http
+// public URL and what finds the payments then; the stop is logged at its start and its end.
+func TestStartAndStopMessages(t *testing.T) {
+	gw := gatewayUnderV1(t)
+	env := map[string]string{"CHECKOUT_GATEWAY_URL": gw + "/v1", "CHECKOUT_GATEWAY_CLIENT_ID": "merchant",
+		"CHECKOUT_GATEWAY_CLIENT_SECRET": "merchant-secret", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_RECONCILE_INTERVAL": "7s"}
+	stdout := &watchWriter{re: regexp.MustCompile(`shop:\s+(\S+)`), found: make(chan string, 1)}
+	var stderr lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	exit := make(chan int, 1)
+	go func() {
+		exit <- serve(ctx, app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, stdout, &stderr)
+	}()
+	select {
+	case <-stdout.found:
+	case code := <-exit:
+		t.Fatalf("exit %d at start: %s", code, stderr.String())
+	case <-time.After(60 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Fatalf("exit %d after the stop: %s", code, stderr.String())
+	}
+	if !regexp.MustCompile(`(?m)^  webhooks: +off: .*https public URL.*CHECKOUT_PUBLIC_URL is http://localhost:\d+\); the reconciler finds payments within 7s \(CHECKOUT_RECONCILE_INTERVAL\)$`).MatchString(stdout.String()) {
+		t.Errorf("the banner does not say webhooks are off:\n%s", stdout.String())
+	}
+	var msgs []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+		var l struct{ Msg string }
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		msgs = append(msgs, l.Msg)
+	}
+	if len(msgs) == 0 || msgs[0] != "checking the gateway at "+gw+"/v1 (up to 40s)" {
+		t.Errorf("the first line is not the gateway check's: %q", msgs)
+	}
+	if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, "CHECKOUT_GATEWAY_WEBHOOK_SECRET is not set") }) {
+		t.Errorf("no warning that the webhook secret is missing: %q", msgs)
+	}
+	if n := len(msgs); n < 2 || !strings.HasPrefix(msgs[n-2], "stopping") || msgs[n-1] != "stopped" {
+		t.Errorf("the stop is not logged: %q", msgs)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
@@ -22,6 +23,9 @@ type subcommand struct {
 	flags func(fs *flag.FlagSet)
 	// noVerb: the command takes no verb, its flags come first (`checkout backup FILE`).
 	noVerb bool
+	// operands name, by verb ("" when noVerb), what follows the flags in the usage ("NAME",
+	// "EMAIL"): the word the refusal of a flag after it uses.
+	operands map[string]string
 }
 
 // parse reads args (the verb first unless noVerb, then flags and arguments) and loads the configuration.
@@ -49,6 +53,11 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 	}
 	if !s.noVerb {
 		verb, args = args[0], args[1:]
+		if strings.HasPrefix(verb, "-") {
+			fmt.Fprintf(stderr, "%s: the command's verb comes first, then the flags (got %q first)\n", s.name, verb)
+			usage()
+			return "", nil, app.Config{}, 2, false
+		}
 	}
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", s.name, err)
@@ -56,6 +65,17 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		return "", nil, app.Config{}, 2, false
 	}
 	rest = fs.Args()
+	// Go's flags stop at the first argument that is not one: a flag written after it would be
+	// taken as part of it (`apikey create loja -scope read` would make a write key named
+	// "loja -scope read"), so an argument that starts with "-" there is refused, and a name
+	// that starts with "-" with it.
+	for _, a := range rest {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			fmt.Fprintf(stderr, "%s: %s\n", s.name, s.misplaced(fs, verb, a))
+			usage()
+			return "", nil, app.Config{}, 2, false
+		}
+	}
 	if !s.valid(verb, rest) {
 		usage()
 		return "", nil, app.Config{}, 2, false
@@ -73,6 +93,20 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 		return "", nil, app.Config{}, 2, false
 	}
 	return verb, rest, cfg, 0, true
+}
+
+// misplaced says why arg, found after the verb's operands, is refused: a flag of the command
+// goes before them; anything else starting with "-" cannot be one.
+func (s subcommand) misplaced(fs *flag.FlagSet, verb, arg string) string {
+	operand := s.operands[verb]
+	if operand == "" {
+		operand = "the arguments"
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	if fs.Lookup(name) != nil {
+		return fmt.Sprintf("flags go before %s (%s came after it)", operand, arg)
+	}
+	return fmt.Sprintf("%s cannot start with \"-\" (got %q); flags go before it", operand, arg)
 }
 
 // openFailed reports that the command could not open the database and returns its exit

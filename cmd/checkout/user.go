@@ -41,6 +41,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 	var fromStdin bool
 	var roleFlag string
 	cmd, rest, cfg, code, ok := subcommand{name: "checkout user", prog: prog, usage: userUsage,
+		operands: map[string]string{"add": "EMAIL", "reset-password": "EMAIL"},
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
 			fs.StringVar(&roleFlag, "role", "", "the new user's role (add only, required): owner, developer, operator or viewer")

@@ -242,11 +242,14 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger, re
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	logger.Info("stopping: finishing the requests in flight")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
+		logger.Error("stopped", "err", err)
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	logger.Info("stopped")
 	fmt.Fprintln(out, "PIX gateway sandbox stopped")
 	return nil
 }

@@ -87,9 +87,9 @@ func TestRunStartsServesAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	done := make(chan error, 1)
-	var out syncBuffer
+	var out, logs syncBuffer
 	go func() {
-		done <- run(ctx, cfg, &out, slog.New(slog.DiscardHandler), func(a string) { addrc <- a })
+		done <- run(ctx, cfg, &out, slog.New(slog.NewTextHandler(&logs, nil)), func(a string) { addrc <- a })
 	}()
 	var addr string
 	select {
@@ -124,6 +124,10 @@ func TestRunStartsServesAndStops(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("output lacks %q:\n%s", want, s)
 		}
+	}
+	// The log says so too, where a service manager keeps the program's lines.
+	if l := logs.String(); !strings.Contains(l, `msg="stopping: finishing the requests in flight"`) || !strings.Contains(l, "msg=stopped") {
+		t.Errorf("the stop is not logged:\n%s", l)
 	}
 }
 

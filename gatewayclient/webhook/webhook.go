@@ -87,6 +87,22 @@ func NewMessageID() string {
 	return "msg_" + rand.Text()
 }
 
+// CheckSecret reads a secret text as Sign and Verifier do: one or several secrets separated by
+// spaces, each "whsec_" followed by base64, or base64 alone (padded or not). It returns the
+// length in bytes of the shortest key, or an error matching ErrSecret for an empty or
+// undecodable text.
+func CheckSecret(secrets string) (shortest int, err error) {
+	keys, err := secretKeys(secrets)
+	if err != nil {
+		return 0, err
+	}
+	shortest = len(keys[0])
+	for _, k := range keys[1:] {
+		shortest = min(shortest, len(k))
+	}
+	return shortest, nil
+}
+
 // secretKeys decodes the secrets of a secret text (see the package doc: several, separated by
 // spaces) into their HMAC keys.
 func secretKeys(secrets string) ([][]byte, error) {

@@ -209,8 +209,39 @@ func (s *Spec) Check(req *http.Request, reqBody []byte, status int, header http.
 	}
 	if asGet && len(body) > 0 {
 		errs = append(errs, errors.New("a body in the answer to HEAD"))
+	} else if rr := route.Operation.Responses.Status(status); rr != nil && rr.Value != nil {
+		if err := checkErrorCode(rr.Value, body); err != nil {
+			errs = append(errs, fmt.Errorf("answer %d: %w", status, err))
+		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkErrorCode holds an error answer to the codes its documented response lists in
+// x-error-codes (the document names them there rather than in an allOf refinement of Error,
+// which generated clients read as a type of its own without Error's fields), and an answer
+// `invalid` to naming its fields.
+func checkErrorCode(res *openapi3.Response, body []byte) error {
+	list, ok := res.Extensions["x-error-codes"].([]any)
+	if !ok {
+		return nil
+	}
+	var e struct {
+		Error struct {
+			Code   string            `json:"code"`
+			Fields []json.RawMessage `json:"fields"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil {
+		return fmt.Errorf("an error answer that is not JSON: %w", err)
+	}
+	if !slices.Contains(list, any(e.Error.Code)) {
+		return fmt.Errorf("error code %q, which the response's x-error-codes %v does not list", e.Error.Code, list)
+	}
+	if e.Error.Code == "invalid" && len(e.Error.Fields) == 0 {
+		return errors.New("an error invalid without fields")
+	}
+	return nil
 }
 
 // checkError checks an answer in the error shape (Error), for the routes and methods the

@@ -35,7 +35,7 @@ func (d *Dashboard) accountView(r *http.Request) views.AccountView {
 	v := views.AccountView{DashPage: d.page(r, "account"), Email: u.Email, Errors: map[string]string{},
 		PasswordAction: respond.Link(r, Path+"/account/password"), TOTPEnabled: u.TOTPEnabled()}
 	d.totpView(r, &v)
-	sessions, err := d.accounts.Sessions(ctx, u.ID)
+	sessions, err := d.accounts.SignIns(ctx, u.ID)
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(ctx))
@@ -97,15 +97,15 @@ func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
 	id := chi.URLParam(r, "id")
-	var ended *merchant.UserSession
-	if list, err := d.accounts.Sessions(ctx, u.ID); err == nil {
+	var ended *merchant.SignIn
+	if list, err := d.accounts.SignIns(ctx, u.ID); err == nil {
 		for i := range list {
 			if list[i].ID == id {
 				ended = &list[i]
 			}
 		}
 	}
-	if err := d.accounts.EndSession(ctx, u.ID, id); err != nil {
+	if err := d.accounts.EndSignIn(ctx, u.ID, id); err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
 			d.notFound(w, r)
 			return

@@ -293,9 +293,16 @@ func (e *env) parseJSON(res *http.Response) any {
 
 // TestRefundsDue: a late payment (paid after the order was canceled) is listed with the
 // payer's PIX data the gateway gave, counted in the navigation and the overview; a refund made
-// elsewhere is recorded from the page, checked beside its fields, never beyond what is due.
+// elsewhere is recorded from the page, checked beside its fields, never beyond what is due. It
+// runs late in the São Paulo evening, when the UTC date is already the next day, and just after
+// midnight there.
 func TestRefundsDue(t *testing.T) {
-	e := newEnv(t)
+	for _, hhmm := range []string{"02:30", "03:30"} {
+		t.Run(hhmm+"Z", func(t *testing.T) { testRefundsDue(t, newEnv(t, at(hhmm))) })
+	}
+}
+
+func testRefundsDue(t *testing.T, e *env) {
 	b := e.browser()
 	csrf := b.login()
 	o := e.canceledPaid()
@@ -320,7 +327,7 @@ func TestRefundsDue(t *testing.T) {
 		t.Fatalf("the refunds page's row: %q", row.Text())
 	}
 	form := func(amount, e2e string) url.Values {
-		return url.Values{"csrf_token": {csrf}, "from": {"refunds"}, "refundDate": {e.sb.Now().Format("2006-01-02")},
+		return url.Values{"csrf_token": {csrf}, "from": {"refunds"}, "refundDate": {saoPauloDay(e.sb.Now())},
 			"refundAmount": {amount}, "endToEnd": {e2e}}
 	}
 	path := "/dashboard/orders/" + o.ID + "/refunds"

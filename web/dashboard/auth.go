@@ -17,7 +17,7 @@ import (
 func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if id := d.sessions.GetString(ctx, sessUserID); id != "" {
-		if _, err := d.accounts.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint)); err == nil {
+		if _, err := d.accounts.SignedInUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint)); err == nil {
 			respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 			return
 		}
@@ -29,8 +29,6 @@ func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
-	case r.URL.Query().Get("joined") == "1":
-		v.Notice = views.T(lang, "login.joined")
 	}
 	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
@@ -107,7 +105,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *merchant.U
 	}
 	d.sessions.Remove(ctx, sessPendingUser)
 	d.sessions.Remove(ctx, sessPendingAt)
-	sid, err := d.accounts.StartSession(ctx, u, respond.ClientIP(r), r.UserAgent())
+	sid, err := d.accounts.StartSignIn(ctx, u, respond.ClientIP(r), r.UserAgent())
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return
@@ -135,7 +133,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	if uid := d.sessions.GetString(ctx, sessUserID); uid != "" {
 		if sid := d.sessions.GetString(ctx, sessID); sid != "" {
-			_ = d.accounts.EndSession(ctx, uid, sid) // gone already: nothing to end
+			_ = d.accounts.EndSignIn(ctx, uid, sid) // gone already: nothing to end
 		}
 		if u, err := d.accounts.User(ctx, uid); err == nil {
 			d.recordAs(r, u.Email, merchant.AuditSignOut, u.Email, "")

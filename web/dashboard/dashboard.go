@@ -130,8 +130,8 @@ func New(opts Options) (*Dashboard, error) {
 	}
 	sm := scs.New()
 	sm.Store = opts.Sessions
-	sm.Lifetime = merchant.SessionLifetime
-	sm.IdleTimeout = merchant.SessionIdleTimeout
+	sm.Lifetime = merchant.SignInLifetime
+	sm.IdleTimeout = merchant.SignInIdleTimeout
 	sm.Cookie.Name = Cookie
 	sm.Cookie.Path = Path
 	sm.Cookie.HttpOnly = true
@@ -293,16 +293,21 @@ func can(r *http.Request, perm merchant.Permission) bool {
 
 // sections are the sections of the dashboard's navigation, in order, each with the permission
 // that shows it (settings only when the dashboard has the merchant settings).
+//
+// Each section belongs to a group of the navigation (views.NavItem.Group): a new section joins
+// its group, next to the group's others, and the navigation stays one row on a laptop.
 var sections = []struct {
-	key  string
-	perm merchant.Permission
+	key   string
+	perm  merchant.Permission
+	group string
 }{
-	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"refunds", merchant.PermOrdersRead},
-	{"deposits", merchant.PermGatewayRead},
-	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
-	{"settings", merchant.PermSettings},
-	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"personal-data", merchant.PermPersonalData},
-	{"account", merchant.PermAccount},
+	{"overview", merchant.PermOrdersRead, ""},
+	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
+	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
+	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
+	{"settings", merchant.PermSettings, "store"},
+	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
+	{"account", merchant.PermAccount, ""},
 }
 
 // Session keys of the dashboard.
@@ -310,7 +315,7 @@ const (
 	sessUserID      = "uid"  // the signed-in user's id
 	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
-	sessID          = "sid"  // the merchant.UserSession of this session
+	sessID          = "sid"  // the merchant.SignIn of this session
 	// Between the password and the second factor: who, and since when (Unix seconds).
 	sessPendingUser = "pending"
 	sessPendingAt   = "pending_at"
@@ -350,9 +355,9 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		id := d.sessions.GetString(ctx, sessUserID)
-		u, err := d.accounts.SessionUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
+		u, err := d.accounts.SignedInUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
 		if err != nil {
-			if !errors.Is(err, merchant.ErrSessionEnded) {
+			if !errors.Is(err, merchant.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}
@@ -363,8 +368,8 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			d.unauthenticated(w, r, id != "")
 			return
 		}
-		if err := d.accounts.SeeSession(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
-			if !errors.Is(err, merchant.ErrSessionEnded) {
+		if err := d.accounts.SeeSignIn(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
+			if !errors.Is(err, merchant.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}
@@ -478,7 +483,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			if sec.key == "overview" {
 				path = Path
 			}
-			item := views.NavItem{Key: sec.key, URL: respond.Link(r, path)}
+			item := views.NavItem{Key: sec.key, URL: respond.Link(r, path), Group: sec.group}
 			if sec.key == "refunds" {
 				item.Count = d.refundsDue(r)
 			}

@@ -25,10 +25,12 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/static"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
@@ -100,6 +102,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	dbFile := t.TempDir() + "/checkout.db"
+	sqlitetest.Create(t, dbFile)
 	store, err := sqlite.Open(ctx, dbFile)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +123,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
-		Sessions: store, CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
+		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
 		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
 	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
@@ -138,7 +141,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exports := merchant.NewExports(store, sb.Now)
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.Sessions(), PublicURL: o.publicURL,
+		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +170,36 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}}
 }
+
+// at runs the environment on a manual clock stopped at the latest hh:mm UTC before now. At
+// 02:30Z it is still the evening before in São Paulo (23:30), the day the product reads dates
+// in: a test that took its dates in UTC would fail there every night, so the tests that send a
+// date run at that hour and at 03:30Z (00:30 there, both calendars on the same day).
+func at(hhmm string) func(*envOptions) { return withClock(sandbox.NewManualClock(latestUTC(hhmm))) }
+
+// withClock runs the environment (checkout and sandbox) on clock.
+func withClock(clock sandbox.Clock) func(*envOptions) {
+	return func(o *envOptions) {
+		o.sandbox = func(so *sandbox.Options) { so.Clock = clock }
+	}
+}
+
+// latestUTC is the latest time of day hhmm (UTC) not after now.
+func latestUTC(hhmm string) time.Time {
+	clock, err := time.Parse("15:04", hhmm)
+	if err != nil {
+		panic(err)
+	}
+	now := time.Now().UTC()
+	t := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), 0, 0, time.UTC)
+	if t.After(now) {
+		t = t.AddDate(0, 0, -1)
+	}
+	return t
+}
+
+// saoPauloDay is t's calendar day as the dashboard reads dates typed in it: in São Paulo.
+func saoPauloDay(t time.Time) string { return t.In(views.SaoPaulo()).Format(time.DateOnly) }
 
 // payer pays through the sandbox control endpoint, as cmd/checkout does.
 type payer struct{ c *gatewayclient.Client }
@@ -511,7 +544,7 @@ func newJar(t testing.TB) http.CookieJar {
 // totpCode is the code an authenticator app shows for secret at t.
 func totpCode(t testing.TB, secret string, at time.Time) string {
 	t.Helper()
-	code, err := totp.GenerateCode(strings.TrimSpace(secret), at)
+	code, err := totp.GenerateCode(strings.ReplaceAll(strings.TrimSpace(secret), " ", ""), at)
 	if err != nil {
 		t.Fatalf("a TOTP code of %q: %v", secret, err)
 	}

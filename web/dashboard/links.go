@@ -81,6 +81,13 @@ func (d *Dashboard) publicBase(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
+// loopbackURL reports whether the address u names this machine (a public URL left to its
+// default), which no shopper's phone can open.
+func loopbackURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && merchant.IsLoopbackHost(p.Hostname())
+}
+
 func linkStatus(l *checkout.PaymentLink, now time.Time) string {
 	switch {
 	case !l.Active:
@@ -235,7 +242,7 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 			if f.Values[qk] != "" {
 				q = number(qk)
 			}
-			in.Items = append(in.Items, checkout.SessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
+			in.Items = append(in.Items, checkout.CheckoutSessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
 			rows = append(rows, n)
 		}
 	default:
@@ -310,9 +317,12 @@ func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.FieldErrors
 			msg = views.T(lang, "links.err_future")
 		case field == "min" && code == checkout.CodeMax:
 			msg = views.T(lang, "links.err_bounds")
-		case field == "amount" && code == checkout.CodeRequired:
-			msg = views.T(lang, "links.err_kind")
-		case strings.HasPrefix(field, "product_") && code == checkout.CodeRequired:
+		case field == "amount" && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkFixed:
+			msg = views.T(lang, "links.err_fixed_missing")
+		case strings.HasPrefix(field, "product_") && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkItems:
+			msg = views.T(lang, "links.err_items_missing")
+		case field == "amount" && code == checkout.CodeRequired,
+			strings.HasPrefix(field, "product_") && code == checkout.CodeRequired:
 			msg = views.T(lang, "links.err_kind")
 		case strings.HasPrefix(field, "product_"):
 			msg = views.T(lang, "links.err_product")
@@ -390,7 +400,10 @@ func (d *Dashboard) renderLink(w http.ResponseWriter, r *http.Request, status in
 		Form:        f, CanEdit: d.canEditLinks(r), ToggleURL: respond.Link(r, linkPath(l.ID)+"/active"),
 		DuplicateURL: respond.Link(r, linkPath(l.ID)+"/duplicate"), BackURL: respond.Link(r, Path+"/links"),
 		OrdersURL:  respond.Link(r, Path+"/orders?"+url.Values{paramLink: {l.ID}}.Encode()),
-		CopyScript: d.site.Assets.Path("copy.js")}
+		CopyScript: d.site.Assets.Path("copy.js"), Loopback: loopbackURL(u)}
+	if code, err := qr.Encode(u); err == nil {
+		v.QRPath, v.QRModules = code.SVGPath(), code.Size+2*qr.QuietZone
+	}
 	if key := linkNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(lang, key)
 	}
@@ -534,7 +547,7 @@ func (d *Dashboard) poster(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := views.PosterView{Lang: respond.Lang(r), Merchant: d.svc.MerchantName(), Title: l.Title, URL: u,
-		QRPath: code.SVGPath(), QRModules: code.Size + 2*qr.QuietZone, Size: size, Ink: ink}
+		QRPath: code.SVGPath(), QRModules: code.Size + 2*qr.QuietZone, Size: size, Ink: ink, Loopback: loopbackURL(u)}
 	if l.Kind == checkout.LinkFixed {
 		v.Amount = views.FormatMoney(v.Lang, l.Amount)
 	}

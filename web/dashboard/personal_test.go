@@ -24,7 +24,7 @@ var unmasked = []string{"52998224725", "529.982.247-25", "98765-4321", "98765432
 // them in full, and asking an export unmasked is refused. An owner's pages mask them too until
 // the deliberate show, which the audit log records with the order.
 func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
-	f := newRoleFixture(t)
+	f := newRoleFixture(t, nil)
 	ctx := context.Background()
 	o := f.e.waitStatus(f.ids["/orders/{id}"], "awaiting_payment")
 	if err := (payer{f.e.client}).Pay(ctx, o.CurrentAttempt().TransactionID); err != nil {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -22,9 +23,16 @@ const testSecret = "whsec_dGVzdC1zZWNyZXQtb2YtdGhlLWRhc2hib2FyZC10ZXN0cw"
 // status with body; it sends the verified ping's body on got.
 func receiver(t *testing.T, status int, body string, got chan<- map[string]any) *httptest.Server {
 	t.Helper()
+	return receiverAt(t, nil, status, body, got)
+}
+
+// receiverAt is a receiver whose clock is now (nil: the wall clock), the checkout's when the
+// test stops it.
+func receiverAt(t *testing.T, now func() time.Time, status int, body string, got chan<- map[string]any) *httptest.Server {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		if err := (webhook.Verifier{Secret: testSecret}).Verify(r.Header, b); err != nil {
+		if err := (webhook.Verifier{Secret: testSecret, Now: now}).Verify(r.Header, b); err != nil {
 			t.Errorf("the ping's signature: %v", err)
 		}
 		var ev map[string]any

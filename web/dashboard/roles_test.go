@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
@@ -132,7 +134,7 @@ var routeCases = map[string]routeCase{
 		return url.Values{"key": {"nota-1"}, "note": {"Ligar antes de entregar"}}
 	}},
 	"POST /orders/{id}/refunds": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
-		return url.Values{"refundDate": {f.e.sb.Now().Format("2006-01-02")}, "refundAmount": {"1,00"},
+		return url.Values{"refundDate": {saoPauloDay(f.e.sb.Now())}, "refundAmount": {"1,00"},
 			"endToEnd": {"D12345678202603141300abcdefghijk"}}
 	}},
 	// A background export is its user's (and owners'): the test gives each role one of its own.
@@ -149,11 +151,17 @@ type roleFixture struct {
 	ids map[string]string // {id} of each route pattern
 }
 
-func newRoleFixture(t *testing.T) *roleFixture {
-	hook := receiver(t, http.StatusNoContent, "", nil)
-	e := newEnv(t, func(o *envOptions) {
+// The checkout runs on clock, or the wall clock when it is nil.
+func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
+	mods := []func(*envOptions){}
+	var now func() time.Time
+	if clock != nil {
+		mods, now = append(mods, withClock(clock)), clock.Now
+	}
+	hook := receiverAt(t, now, http.StatusNoContent, "", nil)
+	e := newEnv(t, append(mods, func(o *envOptions) {
 		o.merchant = merchant.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
-	})
+	})...)
 	ctx := context.Background()
 	for _, r := range everyone {
 		if _, err := e.dash.accounts.AddUser(ctx, string(r)+"@loja.example", dashPassword, r); err != nil {
@@ -255,17 +263,18 @@ func served(t *testing.T, d *dashboard.Dashboard) []string {
 // TestRolesOnEveryRoute walks every route the router serves with a user of each role: an
 // allowed route answers 2xx (303 after a form), a refused one 403 with the dashboard's error
 // page; every page an allowed user sees is searched for links and forms to routes the role
-// may not use, which must not be there.
+// may not use, which must not be there. The roles take turns at 02:30Z and 03:30Z (23:30 and
+// 00:30 in São Paulo), so that a date sent in a form is read as the product reads it.
 func TestRolesOnEveryRoute(t *testing.T) {
-	for _, role := range everyone {
+	for i, role := range everyone {
 		t.Run(string(role), func(t *testing.T) {
-			f := newRoleFixture(t)
+			f := newRoleFixture(t, sandbox.NewManualClock(latestUTC([]string{"02:30", "03:30"}[i%2])))
 			b := f.e.browser()
 			f.b = b
 			csrf := b.loginAs(string(role)+"@loja.example", dashPassword)
 			// Another session of the user, for the account page to end.
 			u, _ := f.e.dash.accounts.UserByEmail(context.Background(), string(role)+"@loja.example")
-			other, err := f.e.dash.accounts.StartSession(context.Background(), u, "198.51.100.7", "another browser")
+			other, err := f.e.dash.accounts.StartSignIn(context.Background(), u, "198.51.100.7", "another browser")
 			if err != nil {
 				t.Fatal(err)
 			}

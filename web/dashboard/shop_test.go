@@ -28,9 +28,10 @@ func (e *env) paidOrder() string {
 }
 
 // TestDashboardOverview: the figures of today, 7 and 30 days, the orders awaiting payment, the
-// conversion, and the chart with its table.
+// conversion, and the chart with its table. At 02:30Z it is still yesterday in São Paulo: the
+// order paid now is today's there.
 func TestDashboardOverview(t *testing.T) {
-	e, b := signedIn(t)
+	e, b := signedIn(t, at("02:30"))
 	e.paidOrder()
 	e.placeOrder()
 	res, doc := b.get("/dashboard")

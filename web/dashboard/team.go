@@ -12,6 +12,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -279,7 +280,9 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.recordAs(r, u.Email, merchant.AuditUserJoined, u.Email, "role: "+string(u.Role)+"; invited by "+inv.InvitedBy)
-	respond.Redirect(w, r, Path+"/login?joined=1")
+	// The password just chosen proved who they are (the link was theirs): signed in at once,
+	// on a new session token, as any sign-in.
+	d.signIn(w, r, u, merchant.DetailInvitation)
 }
 
 // errPasswordsDiffer: the new password and its confirmation differ.
@@ -293,10 +296,26 @@ func passwordError(lang views.Lang, err error) string {
 	var fe *checkout.FieldErrors
 	if errors.As(err, &fe) {
 		for _, v := range fe.Fields[merchant.FieldPassword] {
-			return views.T(lang, "account.err_password", v.Message)
+			return views.T(lang, "account.err_password", passwordWhy(lang, v))
 		}
 	}
 	return err.Error()
+}
+
+// passwordWhy says in lang why a new password was refused (merchant.CheckPassword's
+// violation v, whose message is English).
+func passwordWhy(lang views.Lang, v gatewayclient.Violation) string {
+	switch v.Code {
+	case gatewayclient.CodeRequired, gatewayclient.CodeFormat:
+		return views.T(lang, "password."+v.Code)
+	case gatewayclient.CodeMinLength:
+		return views.T(lang, "password.min_length", merchant.MinPasswordLength)
+	case gatewayclient.CodeMaxLength:
+		return views.T(lang, "password.max_length", merchant.MaxPasswordLength)
+	case merchant.CodeGuessable:
+		return views.T(lang, "password.guessable", views.T(lang, "password.why_"+merchant.GuessableReason(v)))
+	}
+	return v.Message
 }
 
 // auditPageSize is how many entries a page of the audit log shows.

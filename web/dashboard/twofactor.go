@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"maps"
 	"net/http"
 	"net/url"
 	"time"
@@ -33,14 +34,26 @@ func (d *Dashboard) pendingUser(r *http.Request) string {
 }
 
 // secondFactorView is the code's form, posting back with the page to return to.
+// ?recovery=1 asks for a recovery code (a text field) rather than the app's (a numeric one).
 func (d *Dashboard) secondFactorView(r *http.Request) views.SecondFactorView {
-	action := Path + "/login/2fa"
+	q := url.Values{}
 	if next := r.URL.Query().Get("next"); next != "" && nextPath(next) == next {
-		action += "?next=" + url.QueryEscape(next)
+		q.Set("next", next)
 	}
+	here := func(recovery bool) string {
+		q := maps.Clone(q)
+		if recovery {
+			q.Set("recovery", "1")
+		}
+		if len(q) == 0 {
+			return respond.Link(r, Path+"/login/2fa")
+		}
+		return respond.Link(r, Path+"/login/2fa?"+q.Encode())
+	}
+	recovery := r.URL.Query().Get("recovery") == "1"
 	p := d.page(r, "")
 	p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
-	return views.SecondFactorView{DashPage: p, Action: respond.Link(r, action)}
+	return views.SecondFactorView{DashPage: p, Action: here(recovery), Recovery: recovery, SwitchURL: here(!recovery)}
 }
 
 // secondFactorPage is GET /dashboard/login/2fa: the code of the authenticator app, or a
@@ -125,7 +138,7 @@ func (d *Dashboard) totpView(r *http.Request, v *views.AccountView) {
 		d.site.LogError(r, err, "")
 		return
 	}
-	v.TOTPSecret, v.TOTPQR = secret, img
+	v.TOTPSecret, v.TOTPQR, v.TOTPURL = secret, img, link
 }
 
 // qrDataURL is the QR code of text as a PNG data URL (the page's CSP allows data: images, and

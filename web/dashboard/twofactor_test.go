@@ -19,7 +19,15 @@ func enrolTOTP(t *testing.T, e *env, b *browser, csrf string) (string, []string)
 	t.Helper()
 	e.location(b.do(http.MethodPost, "/dashboard/account/2fa", url.Values{"csrf_token": {csrf}}))
 	_, doc := b.get("/dashboard/account")
-	secret := strings.TrimSpace(doc.Find(testid("totp-secret")).Text())
+	// Shown in groups of four, as typed by hand.
+	shown := strings.TrimSpace(doc.Find(testid("totp-secret")).Text())
+	secret := strings.ReplaceAll(shown, " ", "")
+	if len(shown) < 5 || shown[4] != ' ' {
+		t.Errorf("the secret is not grouped in fours: %q", shown)
+	}
+	if link := doc.Find(testid("totp-link")).AttrOr("href", ""); !strings.HasPrefix(link, "otpauth://totp/") || !strings.Contains(link, "secret="+secret) {
+		t.Errorf("the enrolment's otpauth link: %q", link)
+	}
 	if secret == "" || !strings.HasPrefix(doc.Find(testid("totp-qr")).AttrOr("src", ""), "data:image/png;base64,") {
 		t.Fatal("the enrolment shows no secret or no QR code")
 	}

@@ -74,18 +74,20 @@ const sandboxClientID = "checkout"
 // users, sign-in throttling and sessions).
 type closingStore interface {
 	checkout.Store
-	checkout.SessionStore
+	checkout.CheckoutSessionStore
 	merchant.APIKeyStore
 	merchant.SettingsStore
 	merchant.UserStore
 	merchant.ThrottleStore
 	merchant.InvitationStore
 	merchant.AuditStore
-	merchant.UserSessionStore
+	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
 	checkout.PersonalDataStore
-	Sessions() merchant.SessionStore
+	SignInTokens() merchant.SignInTokenStore
+	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
+	CheckSecrets(ctx context.Context) error
 	// Outbox returns the notifications' outbox in the store's database.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
 	// UseKeys and ResealSecrets: the secrets kept in the database are sealed (checkout/sealed).
@@ -181,20 +183,41 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		}
 		closers = append(closers, a.lock.Close)
 	}
-	store, err := openStore(ctx, cfg)
+	sealKeys, freshKey, err := serverSecretKeys(cfg)
+	if err != nil {
+		return nil, err
+	}
+	store, err := openStoreWith(ctx, cfg, func(Config) (*sealed.Keys, error) { return sealKeys, nil }, a.feedChanged)
 	if err != nil {
 		return nil, err
 	}
 	a.store = store
 	closers = append(closers, store.Close)
-	// Secrets sealed with a key that is no longer the first (a rotation) are sealed with the
-	// first key now; a secret no key given opens stops the start.
-	sealKeys, err := secretKeys(cfg) // the store's (the key file exists now), for the dashboard's sessions
-	if err != nil {
-		return nil, err
+	if pg, ok := store.(*postgres.Store); ok {
+		// LISTEN/NOTIFY and the reconciler's lease need a session connection: through a
+		// pooler in transaction mode they fail without a word (no live update crosses
+		// instances, two reconcilers run), so the start stops instead.
+		if err := pg.CheckSession(ctx); err != nil {
+			return nil, &ConfigError{Var: "CHECKOUT_DATABASE_DIRECT_URL", Msg: "must reach PostgreSQL itself with session connections " +
+				"(not PgBouncer's transaction pooling), for LISTEN/NOTIFY and the reconciler's lease; unset, it is CHECKOUT_DATABASE_URL: " + err.Error()}
+		}
 	}
+	// Every secret the database holds must open with the keys before anything is written: a
+	// database sealed by another key (another instance's, or a key file deleted) stops the
+	// start here, leaving no key file behind that would seal new secrets with a key nobody else
+	// holds.
+	if err := store.CheckSecrets(ctx); err != nil {
+		return nil, secretKeyRefusal(cfg, sealKeys, freshKey != "", err)
+	}
+	if freshKey != "" {
+		if _, err := sealed.CreateFile(filepath.Join(cfg.DataDir, sealed.FileName), freshKey); err != nil {
+			return nil, fmt.Errorf("app: secret key: %w", err)
+		}
+	}
+	// Secrets sealed with a key that is no longer the first (a rotation) are sealed with the
+	// first key now.
 	if n, err := store.ResealSecrets(ctx); err != nil {
-		return nil, fmt.Errorf("app: secret key: %w", err)
+		return nil, secretKeyRefusal(cfg, sealKeys, false, err)
 	} else if n > 0 {
 		log.Info("secrets sealed with the first secret key", "count", n)
 	}
@@ -225,7 +248,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 					return 0
 				}
 				return a.web.OpenStreams()
-			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) })
+			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) }, a.changeFeedState())
 		if err != nil {
 			return nil, err
 		}
@@ -245,6 +268,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		if err := a.checkGateway(ctx); err != nil {
 			return nil, err
 		}
+		a.warnWebhookSecret()
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
 	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
@@ -272,7 +296,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Clock:        a.clock,
 		Logger:       log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
-		Sessions:     store,
 		Announcer:    a.merchant.announcer,
 		Shipping:     a.merchant.settings.Shipping,
 		FetchImage:   imageFetcher(),
@@ -303,7 +326,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Keys:          a.merchant.keys,
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
-		Sessions:      store.Sessions(),
+		Sessions:      store.SignInTokens(),
 		SecretKeys:    sealKeys,
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
@@ -318,6 +341,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		dash.WaitExports()
 	}
 	a.web, err = web.New(web.Options{
+		ChangeFeed:     a.changeFeedState(),
 		Site:           site,
 		Service:        a.svc,
 		Store:          store,
@@ -386,21 +410,23 @@ func cepProvider(cfg Config) cep.Provider {
 	return cep.NewCached(cep.HTTP{URL: cep.ViaCEP}, 0)
 }
 
-// openStore opens the configured store: PostgreSQL when a database URL is set (several
-// instances may share it), else SQLite in the data dir.
-func openStore(ctx context.Context, cfg Config) (closingStore, error) {
-	return openStoreWith(ctx, cfg, secretKeys)
-}
-
-// openStoreWith is openStore with the secret keys keys gives (nil keys: none).
-func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error)) (closingStore, error) {
+// openStoreWith opens the configured store: PostgreSQL when a database URL is set (several
+// instances may share it), else SQLite in the data dir; with the secret keys keys gives (nil
+// keys: none).
+func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error), onFeed func(ok bool, err error)) (closingStore, error) {
 	k, err := keys(cfg)
 	if err != nil {
 		return nil, err
 	}
 	var st closingStore
 	if cfg.DatabaseURL != "" {
-		pg, err := postgres.Open(ctx, cfg.DatabaseURL)
+		pg, err := postgres.OpenWith(ctx, cfg.DatabaseURL, postgres.Options{DirectURL: cfg.DatabaseDirectURL, OnFeed: onFeed})
+		var pe *postgres.PoolerError
+		if errors.As(err, &pe) {
+			return nil, &ConfigError{Var: "CHECKOUT_DATABASE_URL", Msg: fmt.Sprintf("the server (PgBouncer?) refuses the startup parameter %s the URL sets: "+
+				"a pooler cannot pass a session's setting on; take it out of the URL (search_path: set it on the role, ALTER ROLE … SET search_path TO …, "+
+				"and keep it in CHECKOUT_DATABASE_DIRECT_URL)", pe.Param)}
+		}
 		if err != nil {
 			if ce := foreignDatabase("CHECKOUT_DATABASE_URL", "the database", err); ce != nil {
 				return nil, ce
@@ -440,8 +466,7 @@ func foreignDatabase(variable, where string, err error) error {
 }
 
 // secretKeys are the keys sealing the secrets of the database: CHECKOUT_SECRET_KEY's, else
-// those of the key file of the data dir, made (mode 0600) when there is none. A key file that
-// others may read stops the start, saying so.
+// those of the key file of the data dir. A key file that others may read is refused, saying so.
 func secretKeys(cfg Config) (*sealed.Keys, error) {
 	if cfg.SecretKey != "" {
 		k, err := sealed.ParseKeys(cfg.SecretKey)
@@ -450,14 +475,83 @@ func secretKeys(cfg Config) (*sealed.Keys, error) {
 		}
 		return k, nil
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return nil, fmt.Errorf("app: data dir: %w", err)
-	}
-	k, _, err := sealed.LoadOrCreateFile(filepath.Join(cfg.DataDir, sealed.FileName))
+	k, err := sealed.LoadFile(filepath.Join(cfg.DataDir, sealed.FileName))
 	if err != nil {
 		return nil, fmt.Errorf("app: secret key: %w", err)
 	}
 	return k, nil
+}
+
+// changeFeedState tells whether the change feed listens (PostgreSQL), since when it fails; nil
+// on SQLite, where this process makes every change itself.
+func (a *App) changeFeedState() func() (bool, time.Time) {
+	pg, ok := a.store.(*postgres.Store)
+	if !ok {
+		return nil
+	}
+	return func() (bool, time.Time) {
+		ok, since, _ := pg.FeedState()
+		return ok, since
+	}
+}
+
+// feedChanged logs a change of the change feed's state (PostgreSQL): a feed that fails leaves
+// this instance's live pages without the payments other instances apply, until it listens
+// again (it is tried again at once, then every few seconds).
+func (a *App) feedChanged(ok bool, err error) {
+	if ok {
+		a.log.Info("change feed listening again")
+		return
+	}
+	a.log.Error("change feed failing: live pages miss the changes other instances make; retrying (CHECKOUT_DATABASE_DIRECT_URL)", "err", err)
+}
+
+// serverSecretKeys are the server's secret keys: CHECKOUT_SECRET_KEY's, else those of the data
+// dir's key file; when there is no key file, a new key, returned as fresh too, which the
+// caller writes to the key file once the database has shown it holds nothing sealed by
+// another key.
+func serverSecretKeys(cfg Config) (k *sealed.Keys, fresh string, err error) {
+	if cfg.SecretKey != "" {
+		k, err := secretKeys(cfg)
+		return k, "", err
+	}
+	k, err = sealed.LoadFile(filepath.Join(cfg.DataDir, sealed.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		fresh = sealed.NewKey()
+		k, err = sealed.ParseKeys(fresh)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("app: secret key: %w", err)
+	}
+	return k, fresh, nil
+}
+
+// secretKeyRefusal is the start's error when the database's secrets do not open with keys:
+// for a value sealed by a key not given, one line naming CHECKOUT_SECRET_KEY and what to do
+// (exit status 2); anything else as it is. fresh says the keys are a new key, the data dir
+// having no key file.
+func secretKeyRefusal(cfg Config, keys *sealed.Keys, fresh bool, err error) error {
+	var ke *sealed.KeyError
+	if !errors.As(err, &ke) || !errors.Is(err, sealed.ErrUnknownKey) {
+		return fmt.Errorf("app: secret key: %w", err)
+	}
+	var msg string
+	switch {
+	case fresh && cfg.DatabaseURL != "":
+		msg = fmt.Sprintf("this database was sealed by another instance's key (key id %s): copy its %s into %s or set CHECKOUT_SECRET_KEY "+
+			"to that key (every instance needs the same); nothing was written", ke.ID, sealed.FileName, cfg.DataDir)
+	case fresh:
+		msg = fmt.Sprintf("the database's secrets were sealed with key id %s, and %s has no %s: put back the key file that sealed them "+
+			"(kept with the backups) or set CHECKOUT_SECRET_KEY to that key; nothing was written", ke.ID, cfg.DataDir, sealed.FileName)
+	default:
+		source := "CHECKOUT_SECRET_KEY"
+		if cfg.SecretKey == "" {
+			source = "the key file " + filepath.Join(cfg.DataDir, sealed.FileName)
+		}
+		msg = fmt.Sprintf("the database's secrets were sealed with key id %s, which %s does not hold (its ids: %v): "+
+			"give the key it was sealed with (after a rotation, listed after the new one)", ke.ID, source, keys.IDs())
+	}
+	return &ConfigError{Var: "CHECKOUT_SECRET_KEY", Msg: msg}
 }
 
 // existingSecretKeys are the secret keys for the commands: CHECKOUT_SECRET_KEY's, else the key
@@ -681,6 +775,7 @@ func (a *App) Serve(ctx context.Context) error {
 		return fmt.Errorf("app: serving: %w", err)
 	case <-ctx.Done():
 	}
+	a.log.Info("stopping: finishing the requests in flight", "within", shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	// The embedded sandbox's deliveries stop before the webhook receiver refuses them: a
@@ -718,7 +813,13 @@ func (a *App) Serve(ctx context.Context) error {
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		serr = errors.Join(serr, err)
 	}
-	return errors.Join(werr, derr, serr)
+	err := errors.Join(werr, derr, serr)
+	if err != nil {
+		a.log.Error("stopped", "err", err)
+	} else {
+		a.log.Info("stopped")
+	}
+	return err
 }
 
 // exemptPeer tells the peers the per-peer connection cap does not apply to: this machine (the
@@ -756,6 +857,24 @@ func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 	return sb, nil
 }
 
+// warnWebhookSecret logs what the gateway's webhook secret leaves open: none set (webhooks are
+// then taken unsigned, each only a hint the checkout re-fetches), or a key too short to be a
+// signing secret (a placeholder such as "foo" decodes as base64).
+func (a *App) warnWebhookSecret() {
+	if a.cfg.GatewayWebhookSecret == "" {
+		a.log.Warn("CHECKOUT_GATEWAY_WEBHOOK_SECRET is not set: the gateway's webhooks are accepted unsigned " +
+			"(each is only a hint, re-fetched from the gateway); set it to the gateway's signing secret")
+		return
+	}
+	if n, err := webhook.CheckSecret(a.cfg.GatewayWebhookSecret); err == nil && n < minWebhookKey {
+		a.log.Warn("CHECKOUT_GATEWAY_WEBHOOK_SECRET decodes to a very short key: is it the gateway's signing secret?", "bytes", n)
+	}
+}
+
+// minWebhookKey is the shortest signing key (in bytes) taken without a warning: Standard
+// Webhooks' secrets are 24 to 64 bytes.
+const minWebhookKey = 16
+
 // banner prints where to go.
 func (a *App) banner() {
 	self := a.self
@@ -772,6 +891,14 @@ func (a *App) banner() {
 	} else {
 		// Load refuses user info in the URL, so printing it reveals no password.
 		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
+		if checkout.WebhookURL(public) == "" {
+			then := fmt.Sprintf("the reconciler finds payments within %s (CHECKOUT_RECONCILE_INTERVAL)", a.cfg.ReconcileInterval)
+			if a.cfg.ReconcileInterval <= 0 {
+				then = "and the reconciler is off (CHECKOUT_RECONCILE_INTERVAL): payments are seen only when a page asks the gateway"
+			}
+			fmt.Fprintf(a.cfg.Stdout, "  webhooks:        off: the gateway sends them only to an https public URL whose host has a TLD "+
+				"(CHECKOUT_PUBLIC_URL is %s); %s\n", public, then)
+		}
 	}
 	a.merchantBanner(public)
 	a.dashboardBanner(public)

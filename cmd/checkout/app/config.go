@@ -47,9 +47,13 @@ type Config struct {
 	Addr string // CHECKOUT_ADDR: listen address
 	// PublicURL (CHECKOUT_PUBLIC_URL) is the URL shoppers and the gateway reach; empty, New
 	// derives it from the address the listener is bound to.
-	PublicURL            string
-	DataDir              string   // CHECKOUT_DATA_DIR: SQLite file, sandbox state
-	DatabaseURL          string   // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
+	PublicURL   string
+	DataDir     string // CHECKOUT_DATA_DIR: SQLite file, sandbox state
+	DatabaseURL string // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
+	// DatabaseDirectURL (CHECKOUT_DATABASE_DIRECT_URL) is a session connection straight to
+	// PostgreSQL, for LISTEN/NOTIFY and the reconciler's lease, when DatabaseURL goes through a
+	// pooler in transaction mode; empty: DatabaseURL.
+	DatabaseDirectURL    string
 	GatewayURL           string   // CHECKOUT_GATEWAY_URL: empty for the embedded sandbox
 	GatewayClientID      string   // CHECKOUT_GATEWAY_CLIENT_ID
 	GatewayClientSecret  string   // CHECKOUT_GATEWAY_CLIENT_SECRET
@@ -245,6 +249,7 @@ func settings() []setting {
 		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
 		{"CHECKOUT_DATA_DIR", "data-dir", "directory of the SQLite database and the sandbox state", str(func(c *Config) *string { return &c.DataDir })},
 		{"CHECKOUT_DATABASE_URL", "database-url", "postgres://… for PostgreSQL (default: SQLite in the data dir)", str(func(c *Config) *string { return &c.DatabaseURL })},
+		{"CHECKOUT_DATABASE_DIRECT_URL", "database-direct-url", "postgres://… straight to PostgreSQL (a session connection, not PgBouncer's transaction pooling) for LISTEN/NOTIFY and the reconciler's lease (default: CHECKOUT_DATABASE_URL)", str(func(c *Config) *string { return &c.DatabaseDirectURL })},
 		{"CHECKOUT_GATEWAY_URL", "gateway-url", "gateway base URL, path prefix included (default: the embedded sandbox)", str(func(c *Config) *string { return &c.GatewayURL })},
 		{"CHECKOUT_GATEWAY_CLIENT_ID", "gateway-client-id", "gateway client id", str(func(c *Config) *string { return &c.GatewayClientID })},
 		{"CHECKOUT_GATEWAY_CLIENT_SECRET", "gateway-client-secret", "gateway client secret", str(func(c *Config) *string { return &c.GatewayClientSecret })},
@@ -497,6 +502,15 @@ func (c Config) Validate() error {
 			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://user:password@host/dbname URL (or empty for SQLite in the data dir)"}
 		}
 	}
+	if c.DatabaseDirectURL != "" {
+		if c.DatabaseURL == "" {
+			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "applies to PostgreSQL only: set CHECKOUT_DATABASE_URL too"}
+		}
+		u, err := url.Parse(c.DatabaseDirectURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "must be a postgres://user:password@host/dbname URL straight to PostgreSQL"}
+		}
+	}
 	if c.GatewayURL != "" {
 		if err := checkHTTPURL(c.GatewayURL, true); err != nil {
 			return &ConfigError{"CHECKOUT_GATEWAY_URL", err.Error()}
@@ -514,8 +528,11 @@ func (c Config) Validate() error {
 		return &ConfigError{"CHECKOUT_SANDBOX_RATE_LIMIT", "applies to the embedded sandbox only: unset it when CHECKOUT_GATEWAY_URL is set (the real gateway's limits are its own)"}
 	}
 	if c.GatewayWebhookSecret != "" {
-		if _, err := webhook.Sign(c.GatewayWebhookSecret, "check", time.Unix(0, 0), nil); err != nil {
-			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
+		// The gateway's contract does not show its signing scheme: its secret is taken as
+		// Standard Webhooks' whsec_<base64> or as the bare base64, several during a rotation.
+		if _, err := webhook.CheckSecret(c.GatewayWebhookSecret); err != nil {
+			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", fmt.Sprintf("must be whsec_<base64> or base64, several separated by spaces (%v)",
+				strings.TrimPrefix(err.Error(), "webhook: invalid secret: "))}
 		}
 	}
 	for _, o := range c.FrameAncestors {

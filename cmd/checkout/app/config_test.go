@@ -72,6 +72,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com"}, nil, "CHECKOUT_GATEWAY_CLIENT_ID"},
 		{map[string]string{"CHECKOUT_GATEWAY_URL": "https://gw.example.com", "CHECKOUT_GATEWAY_CLIENT_ID": "a"}, nil, "CHECKOUT_GATEWAY_CLIENT_SECRET"},
 		{map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "whsec_***"}, nil, "CHECKOUT_GATEWAY_WEBHOOK_SECRET"},
+		{map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "c2VjcmV0 ***"}, nil, "CHECKOUT_GATEWAY_WEBHOOK_SECRET"},
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://a.example.com; script-src *"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "shop.example.com"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://a.example.com,'unsafe-inline'"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
@@ -280,5 +281,21 @@ func TestPersonalDataRetention(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "CHECKOUT_RETENTION_PERSONAL_DATA") {
 			t.Errorf("%s: %v", v, err)
 		}
+	}
+}
+
+// TestGatewayWebhookSecretForms: the gateway's contract does not show how it signs, so its
+// secret is taken as whsec_<base64> or the bare base64 (padded or not), several separated by
+// spaces during a rotation.
+func TestGatewayWebhookSecretForms(t *testing.T) {
+	for _, v := range []string{"whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=", "c2VjcmV0LWtleS1mb3ItdGVzdHM=", "c2VjcmV0LWtleS1mb3ItdGVzdHM",
+		"whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM= c2VjcmV0LWtleS1vbGQ="} {
+		if c, err := Load(envOf(map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": v}), nil); err != nil || c.GatewayWebhookSecret != v {
+			t.Errorf("%q refused: %v", v, err)
+		}
+	}
+	_, err := Load(envOf(map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "whsec_***"}), nil)
+	if err == nil || !strings.Contains(err.Error(), "must be whsec_<base64> or base64, several separated by spaces") {
+		t.Errorf("an undecodable secret: %v", err)
 	}
 }

@@ -53,7 +53,7 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 			return
 		case <-t.C:
 		}
-		if n, err := a.store.Sessions().PruneSessions(ctx, time.Now()); err != nil {
+		if n, err := a.store.SignInTokens().PruneSignInTokens(ctx, time.Now()); err != nil {
 			a.log.Warn("pruning sessions", "err", err)
 		} else if n > 0 {
 			a.log.Info("pruned sessions", "count", n)
@@ -61,7 +61,7 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 		if _, err := a.accounts.Prune(ctx); err != nil {
 			a.log.Warn("pruning failed sign-ins", "err", err)
 		}
-		if _, err := a.accounts.PruneSessions(ctx); err != nil {
+		if _, err := a.accounts.PruneSignIns(ctx); err != nil {
 			a.log.Warn("pruning users' sessions", "err", err)
 		}
 		if _, err := a.audit.Prune(ctx); err != nil {

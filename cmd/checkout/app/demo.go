@@ -21,6 +21,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -40,18 +41,11 @@ const DemoPath = "/demo/merchant"
 var demoFiles embed.FS
 
 var demoPage = template.Must(template.New("merchant.html").Funcs(template.FuncMap{
-	"money": func(cents int64, qty int) string { return formatBRL(cents * int64(qty)) },
+	// Amounts as the checkout's own pages write them in the page's language.
+	"money": func(lang string, cents int64, qty int) string {
+		return views.FormatMoney(views.Lang(lang), checkout.Cents(cents*int64(qty)))
+	},
 }).ParseFS(demoFiles, "demo/merchant.html"))
-
-// formatBRL writes cents as R$ 1.234,56.
-func formatBRL(cents int64) string {
-	reais, c := cents/100, cents%100
-	s := strconv.FormatInt(reais, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	return fmt.Sprintf("R$ %s,%02d", s, c)
-}
 
 // demoTexts are the page's texts in one language.
 type demoTexts struct {
@@ -90,7 +84,7 @@ var demoLangs = map[string]demoTexts{
 type demoView struct {
 	Lang, Origin, EmbedJS, Error string
 	T                            demoTexts
-	Session                      merchant.Session
+	Session                      merchant.CheckoutSession
 	Thanks, Paid                 bool
 }
 
@@ -205,7 +199,7 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 		body["successUrl"] = origin + DemoPath + "/{CHECKOUT_SESSION_ID}/obrigado?lang=" + lang
 		body["cancelUrl"] = origin + DemoPath + "?lang=" + lang
 	}
-	var sess merchant.Session
+	var sess merchant.CheckoutSession
 	status, err := d.call(r.Context(), http.MethodPost, "/checkout-sessions", body, &sess)
 	if err != nil || status != http.StatusCreated {
 		d.log.ErrorContext(r.Context(), "demo merchant: creating a session", "status", status, "err", err)
@@ -216,8 +210,8 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 }
 
 // session reads a session through the API.
-func (d *demoServer) session(ctx context.Context, id string) (merchant.Session, int, error) {
-	var sess merchant.Session
+func (d *demoServer) session(ctx context.Context, id string) (merchant.CheckoutSession, int, error) {
+	var sess merchant.CheckoutSession
 	status, err := d.call(ctx, http.MethodGet, "/checkout-sessions/"+url.PathEscape(id), nil, &sess)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("the API answered %d", status)

@@ -64,6 +64,8 @@ func (a *App) checkGateway(ctx context.Context) error {
 	a.checkingGateway.Store(true)
 	defer a.checkingGateway.Store(false)
 	budget := cmp.Or(a.cfg.GatewayStartTimeout, DefaultGatewayStartTimeout)
+	// Said first: an unreachable gateway keeps the start silent for the whole budget otherwise.
+	a.log.Info(fmt.Sprintf("checking the gateway at %s (up to %s)", a.cfg.GatewayURL, budget))
 	deadline := time.Now().Add(budget)
 	wait := 500 * time.Millisecond
 	for {
@@ -71,6 +73,7 @@ func (a *App) checkGateway(ctx context.Context) error {
 		err := a.probeGateway(actx)
 		cancel()
 		if err == nil {
+			a.log.Info("gateway check passed")
 			return nil
 		}
 		if ctx.Err() != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -127,7 +128,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sess merchant.Session
+	var sess merchant.CheckoutSession
 	status := r.api(secret, "POST", "/checkout-sessions", map[string]any{
 		"items":       []any{map[string]any{"title": "Curso de fotografia", "unitPrice": 12990, "type": "DIGITAL"}},
 		"embedOrigin": "https://loja.example.com", "externalCode": "pedido-42", "metadata": map[string]any{"cliente": "7"},
@@ -165,7 +166,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 	}
 
 	// The session, as the merchant's server reads it.
-	var after merchant.Session
+	var after merchant.CheckoutSession
 	if r.api(secret, "GET", "/checkout-sessions/"+sess.ID, nil, &after); after.Status != "paid" || after.OrderID != paid.ID {
 		t.Errorf("session after payment: %+v", after)
 	}
@@ -268,6 +269,21 @@ func TestDemoMerchantPage(t *testing.T) {
 	}
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src http://localhost:") {
 		t.Errorf("demo page CSP %q", csp)
+	}
+	// Amounts are written in the page's language: R$ 29,90 in Portuguese, R$29.90 in English.
+	for lang, want := range map[string]*regexp.Regexp{
+		"pt-BR": regexp.MustCompile(`<strong>R\$ \d{1,3}(\.\d{3})*,\d\d</strong>`),
+		"en":    regexp.MustCompile(`<strong>R\$\d{1,3}(,\d{3})*\.\d\d</strong>`),
+	} {
+		res, err := r.http.Get(u.Scheme + "://" + u.Host + app.DemoPath + "/" + id + "?lang=" + lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !want.Match(page) {
+			t.Errorf("demo page in %s: no total like %s\n%s", lang, want, page)
+		}
 	}
 	// The session's page may be framed by the demo's origin.
 	sres, _ := r.get("/s/" + id)

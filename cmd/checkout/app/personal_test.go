@@ -42,7 +42,7 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 	}
 	order := func() {
 		t.Helper()
-		var sess merchant.Session
+		var sess merchant.CheckoutSession
 		if st := r.api(write, "POST", "/checkout-sessions", map[string]any{
 			"items":       []any{map[string]any{"title": "Curso", "unitPrice": 1990, "type": "DIGITAL"}},
 			"embedOrigin": "https://loja.example.com",

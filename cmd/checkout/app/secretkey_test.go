@@ -3,9 +3,12 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,8 +85,29 @@ func TestSecretKeyFile(t *testing.T) {
 	wrong := cfg
 	wrong.SecretKey = sealed.NewKey()
 	err = newApp(t, wrong)
-	if err == nil || !strings.Contains(err.Error(), "sealed with key id") || !strings.Contains(err.Error(), "give the key it was sealed with") {
+	if ce := (*app.ConfigError)(nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "sealed with key id") ||
+		!strings.Contains(err.Error(), "give the key it was sealed with") {
 		t.Errorf("start with the wrong key: %v", err)
+	}
+	// The key file deleted: the start refuses, naming the variable, and writes no new key file
+	// (which would seal new secrets with a key the old ones do not open with).
+	keyText, err := os.ReadFile(keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	err = newApp(t, cfg)
+	var ce *app.ConfigError
+	if !errors.As(err, &ce) || ce.Var != "CHECKOUT_SECRET_KEY" || !strings.Contains(err.Error(), "has no secret.key: put back the key file") {
+		t.Errorf("start without the key file: %v", err)
+	}
+	if _, err := os.Stat(keyFile); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused start left a key file (%v)", err)
+	}
+	if err := os.WriteFile(keyFile, keyText, 0o600); err != nil {
+		t.Fatal(err)
 	}
 	// A key file others may read.
 	if err := os.Chmod(keyFile, 0o640); err != nil {
@@ -115,7 +139,9 @@ func TestSecretKeyFile(t *testing.T) {
 
 // TestInstancesShareTheSecretKey: on one PostgreSQL database, an instance given another
 // secret key than the first one's refuses to start, even before any secret is stored, rather
-// than seal secrets the other instances cannot open.
+// than seal secrets the other instances cannot open. One with a data dir of its own and no key
+// says to copy the first one's key file (or set the variable), as bad configuration, and writes
+// no key file of its own.
 func TestInstancesShareTheSecretKey(t *testing.T) {
 	dbURL := postgresDatabase(t)
 	start(t, func(c *app.Config) { c.DatabaseURL = dbURL })
@@ -124,8 +150,26 @@ func TestInstancesShareTheSecretKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.DatabaseURL, cfg.SecretKey = dbURL, sealed.NewKey()
-	if err := newApp(t, cfg); err == nil || !strings.Contains(err.Error(), "sealed with key id") {
+	var ce *app.ConfigError
+	if err := newApp(t, cfg); !errors.As(err, &ce) || !strings.Contains(err.Error(), "sealed with key id") {
 		t.Errorf("an instance with another key: %v", err)
+	}
+	cfg.SecretKey = ""
+	err = newApp(t, cfg)
+	if !errors.As(err, &ce) || ce.Var != "CHECKOUT_SECRET_KEY" ||
+		!strings.Contains(err.Error(), "this database was sealed by another instance's key") ||
+		!strings.Contains(err.Error(), "copy its secret.key into "+cfg.DataDir+" or set CHECKOUT_SECRET_KEY") {
+		t.Errorf("an instance with its own data dir and no key: %v", err)
+	}
+	if left, _ := os.ReadDir(cfg.DataDir); slices.ContainsFunc(left, func(e os.DirEntry) bool { return e.Name() == sealed.FileName || e.Name() == "sandbox" }) {
+		t.Errorf("a refused start wrote in its data dir: %v", left)
+	}
+	// Its key file copied from the first instance, it starts.
+	if err := os.WriteFile(filepath.Join(cfg.DataDir, sealed.FileName), []byte(postgresSecretKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := newApp(t, cfg); err != nil {
+		t.Errorf("an instance with the first one's key file: %v", err)
 	}
 	cfg.SecretKey = postgresSecretKey // the first instance's
 	if err := newApp(t, cfg); err != nil {
