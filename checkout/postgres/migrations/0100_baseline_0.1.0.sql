@@ -1,13 +1,13 @@
--- The schema of release 0.1.0 (the checkout's PostgreSQL store), the baseline of its migrations: on an empty database
--- it makes what the development chain it replaced made (that chain's last file was 0062_order_channel.sql).
--- Made from the chain's own schema (sqlite_schema; pg_dump on PostgreSQL). The chain's dumps,
--- checkout/sqlite, checkout/postgres and gatewayclient/sandbox's testdata/schema-0.1.0.*, are
--- compared by their TestReleaseSchemas with what this file makes. Later schema
--- changes are new migrations numbered after this one (0101, 0102, ...), never edits of it.
+-- Release 0.1.0's schema of the checkout's PostgreSQL store: the baseline of its migrations. On an empty
+-- database it makes what the development chain it replaced made (0001 to 0066_api_key_personal_data.sql), and was
+-- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
+-- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
+-- migrations numbered after this one (0101, 0102, ...): this file never changes.
+
 -- Order search: pg_trgm ships with PostgreSQL and is a trusted extension (13+); an extension is
 -- once per database, in public whatever the store's search_path.
 CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
-
 
 CREATE FUNCTION checkout_order_changed() RETURNS trigger
     LANGUAGE plpgsql
@@ -29,6 +29,7 @@ CREATE TABLE api_keys (
     scope text DEFAULT 'write'::text NOT NULL,
     created_by text DEFAULT ''::text NOT NULL,
     last_used_address text DEFAULT ''::text NOT NULL,
+    personal_data boolean DEFAULT false NOT NULL,
     CONSTRAINT api_keys_scope_check CHECK ((scope = ANY (ARRAY['read'::text, 'write'::text])))
 );
 

@@ -1,10 +1,9 @@
--- The schema of release 0.1.0 (the webhook outbox on SQLite), the baseline of its migrations: on an empty database
--- it makes what the development chain it replaced made (that chain's last file was 0004_excerpt.sql).
--- Made from the chain's own schema (sqlite_schema; pg_dump on PostgreSQL). The chain's dumps,
--- checkout/sqlite, checkout/postgres and gatewayclient/sandbox's testdata/schema-0.1.0.*, are
--- compared by their TestReleaseSchemas with what this file makes. Later schema
--- changes are new migrations numbered after this one (0101, 0102, ...), never edits of it.
-
+-- Release 0.1.0's schema of the webhook outbox on SQLite: the baseline of its migrations. On an empty
+-- database it makes what the development chain it replaced made (0001 to 0004_excerpt.sql), and was
+-- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
+-- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
+-- migrations numbered after this one (0101, 0102, ...): this file never changes.
 
 CREATE TABLE webhook_deliveries  (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
