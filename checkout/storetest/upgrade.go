@@ -31,9 +31,10 @@ type column struct {
 // sampleMS is the time of the samples, Unix milliseconds.
 const sampleMS = int64(1_773_500_000_000) // 2026-03-14
 
-// samples are the rows of a shop of release 0.1.0: a paid order with a line, its history and
-// an attempt, a product, a checkout session, an API key, the merchant's settings, a
-// notification, a dashboard user.
+// samples are the rows of a shop of release 0.1.0: a paid order with a line, its history, an
+// attempt and a refund's end-to-end id, a product, a cart, a payment link, a checkout session,
+// an API key, the merchant's and the team's settings, a notification, a gateway webhook's id,
+// an audit entry, a dashboard user.
 var samples = []sample{
 	{"products", "id", "p-upg", []column{{"id", "p-upg"}, {"slug", "livro-upg"}, {"title", "Livro da atualização"},
 		{"description", "Capa dura"}, {"unit_price", int64(2990)}, {"physical", true}, {"active", true},
@@ -70,6 +71,17 @@ var samples = []sample{
 		{"url", ""}, {"forward", false}, {"type", "order.paid"}, {"record_kind", "order"}, {"record_id", "o-upg"},
 		{"body", []byte(`{"type":"order.paid"}`)}, {"status", "pending"}, {"next_attempt_at", sampleMS},
 		{"created_at", sampleMS}, {"updated_at", sampleMS}}},
+	{"carts", "id", "cart-upg", []column{{"id", "cart-upg"}, {"created_at", sampleMS}, {"updated_at", sampleMS}}},
+	{"cart_lines", "cart_id", "cart-upg", []column{{"cart_id", "cart-upg"}, {"product_id", "p-upg"}, {"position", int64(0)},
+		{"quantity", int64(2)}}},
+	{"payment_links", "id", "pl-upg", []column{{"id", "pl-upg"}, {"slug", "curso-upg"}, {"title", "Curso"}, {"kind", "fixed"},
+		{"amount", int64(4990)}, {"ask_email", true}, {"created_at", sampleMS}, {"updated_at", sampleMS}}},
+	{"order_refunds", "end_to_end", "E00000000202603141200upg", []column{{"end_to_end", "E00000000202603141200upg"},
+		{"order_id", "o-upg"}}},
+	{"webhook_events", "id", "evt-upg", []column{{"id", "evt-upg"}, {"received_at", sampleMS}}},
+	{"audit_log", "action", "settings.save", []column{{"at", sampleMS}, {"actor", "dona.upg@example.com"},
+		{"action", "settings.save"}, {"object", "settings"}, {"address", "203.0.113.7"}, {"detail", ""}}},
+	{"team_settings", "id", "1", []column{{"id", int64(1)}, {"require_totp", true}}},
 	{"dashboard_users", "email", "dona.upg@example.com", []column{{"id", "u-upg"}, {"email", "dona.upg@example.com"},
 		{"password_hash", "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"}, {"role", "owner"}, {"created_at", sampleMS}, {"updated_at", sampleMS}}},
 }
