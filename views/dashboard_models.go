@@ -552,6 +552,7 @@ type APIKeyRow struct {
 	Scope                 string // read or write
 	CreatedBy             string // "" before it was recorded
 	LastUsedAddress       string
+	PersonalData          bool // carries the personal-data right (its maker has it)
 }
 
 // DeliveryRow is one notification of the delivery log.

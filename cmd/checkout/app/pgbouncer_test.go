@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
@@ -181,7 +183,9 @@ func TestBehindPgBouncer(t *testing.T) {
 		c.DatabaseURL, c.DatabaseDirectURL = pooled, dbURL
 		c.MetricsAddr, c.ReconcileInterval = "127.0.0.1:0", 50*time.Millisecond
 	}
-	a, b := start(t, behind), start(t, behind)
+	logs := &lockedBuffer{}
+	a := start(t, func(c *app.Config) { behind(c); c.LogOutput = logs })
+	b := start(t, behind)
 	pay := a.placeOrder()
 	lines, body := b.awaitingStream(pay)
 	if lines == nil {
@@ -225,6 +229,28 @@ func TestBehindPgBouncer(t *testing.T) {
 		}
 		if v := value(r.scrape(), "checkout_change_feed_up"); v != 1 {
 			t.Errorf("checkout_change_feed_up %v, want 1", v)
+		}
+	}
+
+	// The feed's connection cut (its server process ended, as when the network drops it): the
+	// log says so, and that it listens again.
+	conn, err := pgx.Connect(t.Context(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(t.Context(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		l := logs.String()
+		failing := strings.Index(l, "change feed failing")
+		if failing >= 0 && strings.Contains(l[failing:], "change feed listening again") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the cut feed is not logged, or not back:\n%s", l)
 		}
 	}
 }
