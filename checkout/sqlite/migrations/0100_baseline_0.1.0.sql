@@ -1,11 +1,11 @@
--- Release 0.1.0's schema of the checkout's SQLite store: the baseline of its migrations. On an empty
--- database it makes what the development chain it replaced made (0001 to 0066_api_key_personal_data.sql), and was
--- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- The schema of release 0.1.0: the checkout's SQLite store. This baseline makes, on an empty
+-- database, what the development chain it replaced made (0001 to 0066_api_key_personal_data.sql),
+-- and was made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
 -- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
 -- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
 -- migrations numbered after this one (0101, 0102, ...): this file never changes.
 
-CREATE TABLE products  (
+CREATE TABLE products (
     id TEXT PRIMARY KEY,
     slug TEXT NOT NULL UNIQUE,
     title TEXT NOT NULL,
@@ -21,13 +21,13 @@ CREATE TABLE products  (
     image_height INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE carts  (
+CREATE TABLE carts (
     id TEXT PRIMARY KEY,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
 );
 
-CREATE TABLE cart_lines  (
+CREATE TABLE cart_lines (
     cart_id TEXT NOT NULL REFERENCES carts (id) ON DELETE CASCADE,
     product_id TEXT NOT NULL REFERENCES products (id),
     position INTEGER NOT NULL,
@@ -35,7 +35,7 @@ CREATE TABLE cart_lines  (
     PRIMARY KEY (cart_id, product_id)
 );
 
-CREATE TABLE orders  (
+CREATE TABLE orders (
     id TEXT PRIMARY KEY,
     number TEXT NOT NULL UNIQUE,
     external_code TEXT NOT NULL UNIQUE,
@@ -80,7 +80,7 @@ CREATE TABLE orders  (
     channel TEXT NOT NULL DEFAULT 'shop' CHECK (channel IN ('shop', 'session', 'link', 'charge', 'pos'))
 );
 
-CREATE TABLE order_lines  (
+CREATE TABLE order_lines (
     order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     product_id TEXT NOT NULL,
@@ -92,7 +92,7 @@ CREATE TABLE order_lines  (
     PRIMARY KEY (order_id, position)
 );
 
-CREATE TABLE order_history  (
+CREATE TABLE order_history (
     order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
     position INTEGER NOT NULL,
     from_status TEXT NOT NULL,
@@ -104,7 +104,7 @@ CREATE TABLE order_history  (
     PRIMARY KEY (order_id, position)
 );
 
-CREATE TABLE attempts  (
+CREATE TABLE attempts (
     id TEXT PRIMARY KEY,
     order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
     n INTEGER NOT NULL,
@@ -126,12 +126,12 @@ CREATE TABLE attempts  (
     UNIQUE (order_id, n)
 );
 
-CREATE TABLE webhook_events  (
+CREATE TABLE webhook_events (
     id TEXT PRIMARY KEY,
     received_at INTEGER NOT NULL
 );
 
-CREATE TABLE checkout_sessions  (
+CREATE TABLE checkout_sessions (
     id TEXT PRIMARY KEY,
     idempotency_key TEXT UNIQUE,
     request_hash TEXT NOT NULL,
@@ -164,7 +164,7 @@ CREATE TABLE checkout_sessions  (
     customer_email_hash TEXT NOT NULL DEFAULT ''
 );
 
-CREATE TABLE api_keys  (
+CREATE TABLE api_keys (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     hint TEXT NOT NULL,
@@ -178,7 +178,7 @@ CREATE TABLE api_keys  (
     personal_data INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE merchant_settings  (
+CREATE TABLE merchant_settings (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     webhook_url TEXT NOT NULL DEFAULT '',
     webhook_secret TEXT NOT NULL DEFAULT '',
@@ -192,7 +192,7 @@ CREATE TABLE merchant_settings  (
     notify_personal_data INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE dashboard_users  (
+CREATE TABLE dashboard_users (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
     password_hash TEXT NOT NULL,
@@ -205,19 +205,19 @@ CREATE TABLE dashboard_users  (
     totp_last_step INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE login_failures  (
+CREATE TABLE login_failures (
     throttle_key TEXT PRIMARY KEY,
     failures INTEGER NOT NULL CHECK (failures > 0),
     last_at INTEGER NOT NULL
 );
 
-CREATE TABLE sessions  (
+CREATE TABLE sessions (
     token TEXT PRIMARY KEY,
     data BLOB NOT NULL,
     expiry REAL NOT NULL
 );
 
-CREATE TABLE order_search  (
+CREATE TABLE order_search (
     id INTEGER PRIMARY KEY,
     order_id TEXT NOT NULL UNIQUE
 );
@@ -229,7 +229,7 @@ CREATE VIRTUAL TABLE order_search_text USING fts5(
 
 INSERT INTO order_search_text (order_search_text, rank) VALUES ('secure-delete', 1);
 
-CREATE TABLE dashboard_invitations  (
+CREATE TABLE dashboard_invitations (
     id TEXT PRIMARY KEY,
     token_hash TEXT NOT NULL UNIQUE,
     email TEXT NOT NULL,
@@ -240,7 +240,7 @@ CREATE TABLE dashboard_invitations  (
     used_at INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE audit_log  (
+CREATE TABLE audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     at INTEGER NOT NULL,
     actor TEXT NOT NULL,
@@ -250,7 +250,7 @@ CREATE TABLE audit_log  (
     detail TEXT NOT NULL
 );
 
-CREATE TABLE dashboard_sessions  (
+CREATE TABLE dashboard_sessions (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES dashboard_users (id) ON DELETE CASCADE,
     created_at INTEGER NOT NULL,
@@ -259,19 +259,19 @@ CREATE TABLE dashboard_sessions  (
     user_agent TEXT NOT NULL
 );
 
-CREATE TABLE totp_recovery_codes  (
+CREATE TABLE totp_recovery_codes (
     user_id TEXT NOT NULL REFERENCES dashboard_users (id) ON DELETE CASCADE,
     hash BLOB NOT NULL,
     used_at INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (user_id, hash)
 );
 
-CREATE TABLE team_settings  (
+CREATE TABLE team_settings (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     require_totp INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE product_images  (
+CREATE TABLE product_images (
     image_key TEXT NOT NULL,
     size TEXT NOT NULL CHECK (size IN ('s', 'l')),
     content_type TEXT NOT NULL,
@@ -282,7 +282,7 @@ CREATE TABLE product_images  (
     PRIMARY KEY (image_key, size)
 );
 
-CREATE TABLE payment_links  (
+CREATE TABLE payment_links (
     id TEXT PRIMARY KEY,
     slug TEXT NOT NULL UNIQUE,
     idempotency_key TEXT UNIQUE,
@@ -304,13 +304,13 @@ CREATE TABLE payment_links  (
     updated_at BIGINT NOT NULL
 );
 
-CREATE TABLE payment_link_holds  (
+CREATE TABLE payment_link_holds (
     order_key TEXT PRIMARY KEY,
     link_id TEXT NOT NULL REFERENCES payment_links (id),
     until BIGINT NOT NULL
 );
 
-CREATE TABLE export_jobs  (
+CREATE TABLE export_jobs (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL,
     kind TEXT NOT NULL,
@@ -326,25 +326,25 @@ CREATE TABLE export_jobs  (
     finished_at INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE export_chunks  (
+CREATE TABLE export_chunks (
     job_id TEXT NOT NULL REFERENCES export_jobs (id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     data BLOB NOT NULL,
     PRIMARY KEY (job_id, seq)
 );
 
-CREATE TABLE order_refunds  (
+CREATE TABLE order_refunds (
     end_to_end TEXT PRIMARY KEY,
     order_id TEXT NOT NULL REFERENCES orders (id) ON DELETE CASCADE
 );
 
-CREATE TABLE personal_data_key  (
+CREATE TABLE personal_data_key (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     created_at INTEGER NOT NULL,
     key_text TEXT NOT NULL DEFAULT ''
 );
 
-CREATE TABLE secret_key_check  (
+CREATE TABLE secret_key_check (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     sealed TEXT NOT NULL
 );

@@ -1,16 +1,16 @@
--- Release 0.1.0's schema of the sandbox gateway's SQLite: the baseline of its migrations. On an empty
--- database it makes what the development chain it replaced made (0001 to 0003_drop_deposit_counts.sql), and was
--- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- The schema of release 0.1.0: the sandbox gateway's SQLite. This baseline makes, on an empty
+-- database, what the development chain it replaced made (0001 to 0003_drop_deposit_counts.sql),
+-- and was made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
 -- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
 -- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
 -- migrations numbered after this one (0101, 0102, ...): this file never changes.
 
-CREATE TABLE settings  (
+CREATE TABLE settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 ) WITHOUT ROWID;
 
-CREATE TABLE deposits  (
+CREATE TABLE deposits (
     id TEXT PRIMARY KEY,
     client_id TEXT NOT NULL,
     status TEXT NOT NULL,
@@ -22,7 +22,7 @@ CREATE TABLE deposits  (
     doc TEXT NOT NULL
 );
 
-CREATE TABLE withdrawals  (
+CREATE TABLE withdrawals (
     id TEXT PRIMARY KEY,
     client_id TEXT NOT NULL,
     status TEXT NOT NULL,
@@ -35,7 +35,7 @@ CREATE TABLE withdrawals  (
     doc TEXT NOT NULL
 );
 
-CREATE TABLE idempotency  (
+CREATE TABLE idempotency (
     client_id TEXT NOT NULL,
     key TEXT NOT NULL,
     body_hash TEXT NOT NULL,

@@ -1,6 +1,6 @@
--- Release 0.1.0's schema of the webhook outbox on PostgreSQL: the baseline of its migrations. On an empty
--- database it makes what the development chain it replaced made (0001 to 0002_excerpt.sql), and was
--- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- The schema of release 0.1.0: the webhook outbox on PostgreSQL. This baseline makes, on an empty
+-- database, what the development chain it replaced made (0001 to 0002_excerpt.sql),
+-- and was made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
 -- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
 -- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
 -- migrations numbered after this one (0101, 0102, ...): this file never changes.

@@ -1,11 +1,11 @@
--- Release 0.1.0's schema of the webhook outbox on SQLite: the baseline of its migrations. On an empty
--- database it makes what the development chain it replaced made (0001 to 0004_excerpt.sql), and was
--- made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
+-- The schema of release 0.1.0: the webhook outbox on SQLite. This baseline makes, on an empty
+-- database, what the development chain it replaced made (0001 to 0004_excerpt.sql),
+-- and was made from that chain's own schema (SQLite's sqlite_schema; pg_dump on PostgreSQL).
 -- TestReleaseSchemas compares what it makes with the chain's dump, testdata/schema-0.1.0.* of
 -- checkout/sqlite, checkout/postgres and gatewayclient/sandbox. Later schema changes are new
 -- migrations numbered after this one (0101, 0102, ...): this file never changes.
 
-CREATE TABLE webhook_deliveries  (
+CREATE TABLE webhook_deliveries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     message_id TEXT NOT NULL,
     client_id TEXT NOT NULL,
@@ -27,7 +27,7 @@ CREATE TABLE webhook_deliveries  (
     UNIQUE (message_id, url)
 );
 
-CREATE TABLE webhook_attempts  (
+CREATE TABLE webhook_attempts (
     delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
     n INTEGER NOT NULL,
     at INTEGER NOT NULL,
