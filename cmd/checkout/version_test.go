@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -83,6 +84,13 @@ func TestPreReleaseDatabaseRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	// The modes the server wants, so that its only line is the refusal.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(file, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var stdout, stderr strings.Builder
 	code := run(app.DefaultCommand, []string{"-data-dir", dir, "-addr", "127.0.0.1:0"}, func(string) string { return "" }, &stdout, &stderr)
 	msg := stderr.String()
