@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"maps"
 	"net/http"
 	"regexp"
@@ -107,6 +108,10 @@ func (a *merchantAPI) knownParams(next http.Handler) http.Handler {
 			}
 		}
 		if err := rd.err(); err != nil {
+			a.site.FailJSON(w, r, err)
+			return
+		}
+		if err := checkout.CheckParams(q); err != nil {
 			a.site.FailJSON(w, r, err)
 			return
 		}
