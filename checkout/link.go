@@ -203,7 +203,7 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *FieldErrors          `json:"-"`
+	ReadErrors     *ValidationError      `json:"-"`
 	IdempotencyKey string                `json:"-"`
 	Title          string                `json:"title"`
 	Items          []CheckoutSessionItem `json:"items,omitempty"`
@@ -270,7 +270,7 @@ func (s *Service) linkStore() (LinkStore, error) {
 
 // CreateLink makes a payment link, or returns the one made before with the same
 // Idempotency-Key and request (created false); the same key with another request is
-// CodeIdempotencyReused. Every rule is checked at once; violations come back as a *FieldErrors
+// CodeIdempotencyReused. Every rule is checked at once; violations come back as a *ValidationError
 // naming the JSON fields. A generated slug is made when none is given.
 func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
 	ls, err := s.linkStore()
@@ -436,27 +436,23 @@ func newSlug() string {
 // checkLink checks in and builds the link (no id, not stored). prev is the link being
 // changed, nil for a new one.
 func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	if in.ReadErrors != nil {
-		for f, vs := range in.ReadErrors.Fields {
-			for _, v := range vs {
-				fe.add(f, v)
-			}
-		}
+		fe.Violations = append(fe.Violations, in.ReadErrors.Violations...)
 	}
 	add := func(field, code, msg string) {
 		if !fe.Has(field) {
-			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+			fe.Add(field, code, msg)
 		}
 	}
-	t := func(path, v string) textField { return textField{path, path, v} }
+	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("title", in.Title), t("description", in.Description), t("slug", in.Slug)}
 	for i, it := range in.Items {
 		p := fmt.Sprintf("items[%d]", i)
 		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
 			t(p+".description", it.Description), t(p+".type", it.Type))
 	}
-	fe.checkTexts(texts...)
+	checkTexts(fe, texts...)
 	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
 		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
 		Active: in.Active == nil || *in.Active}
@@ -532,7 +528,7 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 			add("customAmount.min", gatewayclient.CodeMax, "must not be above customAmount.max")
 		}
 	}
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -550,10 +546,9 @@ func checkLinkAmount(add func(field, code, msg string), field string, c, lo, hi 
 
 // checkLinkItems checks a link's items as a checkout session's (the same rules, the gateway's
 // on their total too) and sets its lines and amount.
-func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *PaymentLink, in LinkInput, now time.Time) {
+func (s *Service) checkLinkItems(ctx context.Context, fe *ValidationError, l *PaymentLink, in LinkInput, now time.Time) {
 	if len(in.Items) > MaxSessionItems {
-		fe.add("items", gatewayclient.Violation{Field: "items", Code: gatewayclient.CodeMax,
-			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
+		fe.Add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
 		return
 	}
 	sess := &CheckoutSession{}
@@ -577,12 +572,12 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 // CheckLinkAmount checks an amount a payer typed for link l: within its bounds (its own, or
 // the gateway's). The violation names FieldLinkAmount.
 func CheckLinkAmount(l *PaymentLink, c gatewayclient.Cents) error {
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	lo, hi := l.AmountBounds()
 	checkLinkAmount(func(field, code, msg string) {
-		fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+		fe.Add(field, code, msg)
 	}, FieldLinkAmount, c, lo, hi)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return err
 	}
 	return nil
@@ -631,7 +626,7 @@ func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order
 	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
 		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
 	o.Channel, o.LinkID, o.notAsked = ChannelLink, l.ID, l.NotAsked()
-	return s.place(ctx, PlacementLink, &FieldErrors{}, in.Customer, o)
+	return s.place(ctx, PlacementLink, &ValidationError{}, in.Customer, o)
 }
 
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be

@@ -127,7 +127,7 @@ type CheckoutSessionItem struct {
 type CreateCheckoutSessionInput struct {
 	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
 	// fields): the session is refused with them and every other violation, reported at once.
-	ReadErrors       *FieldErrors          `json:"-"`
+	ReadErrors       *ValidationError      `json:"-"`
 	IdempotencyKey   string                `json:"-"`
 	APIKeyID         string                `json:"-"`
 	Items            []CheckoutSessionItem `json:"items"`
@@ -157,7 +157,7 @@ func (in CreateCheckoutSessionInput) hash() string {
 // error of code CodeIdempotencyReused. Every rule is checked at once, those of the gateway
 // (item and amount limits, lengths, documents, phones, CEP) through the gateway client's own
 // validation of the transaction the session's order would send; violations come back as a
-// *FieldErrors whose Field paths name the API's JSON fields. Nothing is stored then.
+// *ValidationError whose Field paths name the API's JSON fields. Nothing is stored then.
 func (s *Service) CreateCheckoutSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, bool, error) {
 	if s.sessions == nil {
 		return nil, false, errors.New("checkout: sessions are not configured")
@@ -204,20 +204,16 @@ func replay(prev *CheckoutSession, hash string) (*CheckoutSession, bool, error) 
 // newSession checks in and builds the session (not stored).
 func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, error) {
 	now := s.now().UTC()
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	if in.ReadErrors != nil {
-		for f, vs := range in.ReadErrors.Fields {
-			for _, v := range vs {
-				fe.add(f, v)
-			}
-		}
+		fe.Violations = append(fe.Violations, in.ReadErrors.Violations...)
 	}
 	add := func(field, code, msg string) {
 		if !fe.Has(field) { // one violation per field: what was wrong while reading it comes first
-			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+			fe.Add(field, code, msg)
 		}
 	}
-	fe.checkTexts(sessionTexts(in)...)
+	checkTexts(fe, sessionTexts(in)...)
 	sess := &CheckoutSession{
 		ID:             s.newID(),
 		IdempotencyKey: in.IdempotencyKey,
@@ -283,7 +279,7 @@ func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput)
 	// items, externalCode and whatever the prefill holds. Required customer fields the
 	// merchant left to the shopper are stood in for, and their violations dropped.
 	checkSessionRequest(fe, sess, in, itemIndex, now)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, err
 	}
 	return sess, nil
@@ -318,7 +314,7 @@ func (s *Service) sessionShipping(ctx context.Context, sess *CheckoutSession, in
 
 // sessionTexts are the texts of a session's request, by their API path, for CheckText.
 func sessionTexts(in CreateCheckoutSessionInput) []textField {
-	t := func(path, v string) textField { return textField{path, path, v} }
+	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("externalCode", in.ExternalCode), t("embedOrigin", in.EmbedOrigin),
 		t("successUrl", in.SuccessURL), t("cancelUrl", in.CancelURL)}
 	for i, it := range in.Items {
@@ -345,7 +341,7 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 	for _, k := range keys {
 		if CheckText(k) != nil {
 			// The key cannot name the field: it is the key that is refused.
-			texts = append(texts, textField{"metadata", "metadata", k})
+			texts = append(texts, textField{"metadata", k})
 			continue
 		}
 		texts = append(texts, t("metadata."+k, in.Metadata[k]))
@@ -355,10 +351,10 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 
 // sessionLine checks one item and returns its line, and whether the line can go on to the
 // gateway's rules (an unknown product cannot).
-func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it CheckoutSessionItem) (OrderLine, bool) {
+func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path string, it CheckoutSessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
 		if !fe.Has(path + field) {
-			fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
+			fe.Add(path+field, code, msg)
 		}
 	}
 	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
@@ -421,7 +417,7 @@ const (
 
 // checkSessionRequest validates, with the gateway client's rules, the transaction request the
 // session's order would send, and adds the violations under the API's field paths.
-func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
+func checkSessionRequest(fe *ValidationError, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
 	c := sess.Customer
 	standIns := map[string]bool{}
 	if c.Name == "" {
@@ -440,8 +436,7 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 		Pix:            &gatewayclient.PixRequest{},
 	}
 	if in.Customer != nil && strings.TrimSpace(in.Customer.Phone) != "" && c.Phone == "" {
-		fe.add("customer.phone", gatewayclient.Violation{Field: "customer.phone", Code: gatewayclient.CodeFormat,
-			Message: "must be a Brazilian mobile number with area code"})
+		fe.Add("customer.phone", gatewayclient.CodeFormat, "must be a Brazilian mobile number with area code")
 	}
 	if a := sess.Address; a != nil {
 		// Only the fields given are checked: stand in for the others with valid values.
@@ -478,7 +473,7 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 		}
 		v.Field = apiPath(v.Field, itemIndex)
 		if !fe.Has(v.Field) {
-			fe.add(v.Field, v)
+			fe.Violations = append(fe.Violations, v)
 		}
 	}
 	// The total is judged only when every item was resolved and is valid: a total computed
@@ -489,15 +484,15 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 	}
 	for _, v := range total {
 		if !fe.Has(v.Field) {
-			fe.add(v.Field, v)
+			fe.Violations = append(fe.Violations, v)
 		}
 	}
 }
 
 // itemViolated reports whether any item of a session request has a violation of its own.
-func itemViolated(fe *FieldErrors) bool {
-	for f := range fe.Fields {
-		if strings.HasPrefix(f, "items[") {
+func itemViolated(fe *ValidationError) bool {
+	for _, v := range fe.Violations {
+		if strings.HasPrefix(v.Field, "items[") {
 			return true
 		}
 	}
@@ -643,9 +638,9 @@ func printableASCII(s string) bool {
 }
 
 // apiFieldError is one violation of one field of an API request.
-func apiFieldError(field, code, msg string) *FieldErrors {
-	fe := &FieldErrors{}
-	fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+func apiFieldError(field, code, msg string) *ValidationError {
+	fe := &ValidationError{}
+	fe.Add(field, code, msg)
 	return fe
 }
 
@@ -701,7 +696,7 @@ type PlaceSessionInput struct {
 }
 
 // PlaceSessionOrder turns a session into its order, as PlaceOrder does for a cart: every rule
-// checked at once before anything is stored (a *FieldErrors keyed by form field), the order
+// checked at once before anything is stored (a *ValidationError keyed by form field), the order
 // and its first attempt written before the gateway is called. A session has one order: the
 // same submission again, or another tab's, returns it. An expired session is ErrSessionExpired.
 func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (*Order, error) {
@@ -721,6 +716,6 @@ func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (
 	o.Channel, o.SessionID = ChannelSession, sess.ID
 	o.MerchantReference = sess.ExternalCode
 	o.PayBy = sess.ExpiresAt
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	return s.place(ctx, PlacementSession, fe, in.Customer, o)
 }

@@ -3,8 +3,6 @@ package checkout
 import (
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // CodeText is the code of a violation of the text rule (CheckText).
@@ -42,18 +40,18 @@ func CheckText(s string) error {
 	return nil
 }
 
-// textField is one text of an input to check with CheckText: where its violation goes (the
-// field of FieldErrors, the path of the request) and its value.
+// textField is one text of an input to check with CheckText: the field its violation names
+// and its value.
 type textField struct {
-	field, path, value string
+	field, value string
 }
 
-// checkTexts adds a CodeText violation for each text that breaks the rule. It runs before the
-// other rules, so that a field's first violation, the one shown, is this one.
-func (e *FieldErrors) checkTexts(texts ...textField) {
+// checkTexts adds to fe a CodeText violation for each text that breaks the rule. It runs before
+// the other rules, so that a field's first violation, the one shown, is this one.
+func checkTexts(fe *ValidationError, texts ...textField) {
 	for _, t := range texts {
-		if err := CheckText(t.value); err != nil && !e.Has(t.field) {
-			e.add(t.field, gatewayclient.Violation{Field: t.path, Code: CodeText, Message: err.Error()})
+		if err := CheckText(t.value); err != nil && !fe.Has(t.field) {
+			fe.Add(t.field, CodeText, err.Error())
 		}
 	}
 }

@@ -140,7 +140,7 @@ func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
 		SessionID: sess.ID, Customer: values.Customer, Address: &values.Address,
 		Lang: string(lang), ShopperIP: respond.ClientIP(r),
 	})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
 		s.renderSessionForm(w, r, sess, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))

@@ -56,7 +56,7 @@ func (s *Server) payLink(w http.ResponseWriter, r *http.Request) {
 
 // amountCode is the violation code of a refused typed amount ("format" when unreadable).
 func amountCode(err error) string {
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		return fe.Code(checkout.FieldLinkAmount)
 	}
@@ -87,7 +87,7 @@ func (s *Server) placeLinkOrder(w http.ResponseWriter, r *http.Request) {
 	o, err := s.svc.PlaceLinkOrder(r.Context(), checkout.PlaceLinkInput{Slug: l.Slug,
 		RequestKey: r.PostForm.Get(checkout.FieldRequestKey), Amount: amount, Customer: values.Customer,
 		Address: &values.Address, Lang: string(lang), ShopperIP: respond.ClientIP(r)})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe) && fe.Has(checkout.FieldLinkAmount):
 		s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, "", fe.Code(checkout.FieldLinkAmount))

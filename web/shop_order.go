@@ -88,7 +88,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
 		Lang:       string(lang),
 		ShopperIP:  respond.ClientIP(r),
 	})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch code := checkout.ErrorCode(err); {
 	case errors.As(err, &fe):
 		s.showCustomerForm(w, r, cartID, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
