@@ -253,11 +253,7 @@ func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmoun
 		return t("filter.err.length")
 	}
 	// The gateway's own 422 message, which the client has no code for.
-	msg := v.Message
-	if v.Field != "" && param == "" {
-		msg = v.Field + ": " + msg
-	}
-	return t("filter.err.gateway", msg)
+	return t("filter.err.gateway", v.Message)
 }
 
 // quoted returns the first "quoted" part of a violation's message (the value it is about).

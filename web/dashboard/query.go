@@ -51,17 +51,21 @@ func addFilterError(fe *checkout.ValidationError, param, code, msg string) {
 }
 
 // addFilterViolations maps violations of the gateway (or of its client's validation) onto the
-// parameters: status[2] is status's, and a path the form does not know goes to "".
+// parameters: status[2] is status's, and a path the form does not know goes to "", its message
+// then saying the path.
 func addFilterViolations(fe *checkout.ValidationError, vs []checkout.Violation, known map[string]bool) {
 	for _, v := range vs {
-		param := v.Field
+		param, msg := v.Field, v.Message
 		if i := strings.IndexByte(param, '['); i >= 0 {
 			param = param[:i]
 		}
 		if !known[param] {
 			param = ""
+			if v.Field != "" {
+				msg = v.Field + ": " + msg
+			}
 		}
-		addFilterError(fe, param, v.Code, v.Message)
+		addFilterError(fe, param, v.Code, msg)
 	}
 }
 
