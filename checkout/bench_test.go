@@ -21,7 +21,7 @@ func BenchmarkPlaceOrder(b *testing.B) {
 		if _, err := e.svc.AddToCart(e.ctx, c.ID, ebook, 1); err != nil {
 			b.Fatal(err)
 		}
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: cust})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: cust})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func BenchmarkPlaceOrderParallel(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: cust})
+			o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: cust})
 			if err != nil || o.Status != checkout.StatusAwaitingPayment {
 				b.Errorf("PlaceOrder: %v, %v", o, err)
 				return

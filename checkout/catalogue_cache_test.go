@@ -67,7 +67,7 @@ func TestCatalogueKeptBriefly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("AddToCart from the catalogue held: %v", err)
 	}
-	if o, err := a.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"}); err == nil {
+	if o, err := a.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"}); err == nil {
 		t.Fatalf("an order was placed with a hidden product: %+v", o)
 	}
 

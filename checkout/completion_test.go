@@ -38,7 +38,7 @@ func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: carts[i].ID, RequestKey: checkout.NewID(),
+			o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: carts[i].ID, RequestKey: checkout.NewID(),
 				Customer: customer(), Lang: "pt-BR"})
 			if err != nil {
 				t.Errorf("PlaceOrder %d: %v", i, err)

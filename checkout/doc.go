@@ -41,7 +41,7 @@
 //
 // # Payment links
 //
-// A PaymentLink is a stored checkout recipe with a public page; PlaceLinkOrder places its
+// A PaymentLink is a stored checkout recipe with a public page; PlaceOrder places its
 // orders (tagged Order.LinkID) through the same checks and attempts as a cart's. A link with a
 // maximum of payments holds a place (LinkStore.HoldLinkPlace) before each PIX code is made,
 // its own or a new one's (RegenerateQR): ErrLinkFull when none is left. A code paid after its

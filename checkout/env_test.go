@@ -209,7 +209,7 @@ func address() *checkout.Address {
 func (e *env) place() *checkout.Order {
 	e.t.Helper()
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
 	if err != nil {
 		e.t.Fatalf("PlaceOrder: %v", err)
 	}

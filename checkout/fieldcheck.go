@@ -41,7 +41,8 @@ func CheckFormField(field, value string) string {
 	}
 	s := &Service{now: time.Now, expiration: 1800, newID: NewID}
 	line := OrderLine{ProductID: "p", Title: "Produto", UnitPrice: 1000, Quantity: 1, Physical: true}
-	o := s.newOrderOf([]OrderLine{line}, PlaceOrderInput{CartID: "c", RequestKey: NewID(), Customer: typed, Address: &addr})
+	src := &Source{Channel: ChannelShop, ID: "c", Lines: []OrderLine{line}}
+	o := s.newOrder(src, PlaceOrderInput{RequestKey: NewID(), Customer: typed, Address: &addr})
 	fe := s.checkOrder(&ValidationError{}, typed, o, s.request(o, o.CurrentAttempt()))
 	if fe != nil {
 		for _, v := range fe.Violations {

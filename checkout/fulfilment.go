@@ -136,12 +136,18 @@ func Fulfilments() []string {
 
 // Fulfilment is o's fulfilment state, or "" when nothing of it is to ship.
 func (o *Order) Fulfilment() string {
+	return fulfilmentOf(o.Status, o.Physical, o.ShippedAt, o.DeliveredAt)
+}
+
+// fulfilmentOf is the fulfilment state of an order in status, physical or not, shipped and
+// delivered at those times (zero: not yet).
+func fulfilmentOf(status OrderStatus, physical bool, shipped, delivered time.Time) string {
 	switch {
-	case !o.DeliveredAt.IsZero():
+	case !delivered.IsZero():
 		return FulfilmentDelivered
-	case !o.ShippedAt.IsZero():
+	case !shipped.IsZero():
 		return FulfilmentShipped
-	case o.Physical && o.Status == StatusPaid:
+	case physical && status == StatusPaid:
 		return FulfilmentAwaitingShipment
 	}
 	return ""

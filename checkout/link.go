@@ -161,8 +161,7 @@ type LinkStats struct {
 	Received gatewayclient.Cents
 }
 
-// LinkStore keeps payment links and the places held on them. A Store that is also a LinkStore
-// gives its Service payment links.
+// LinkStore keeps payment links and the places held on them (a part of Store).
 type LinkStore interface {
 	// CreateLink stores l, unless a link with its IdempotencyKey exists: then it stores nothing
 	// and returns that link with created false. A slug another link has is ErrSlugTaken.
@@ -203,7 +202,7 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *ValidationError      `json:"-"`
+	ReadErrors     *ValidationError          `json:"-"`
 	IdempotencyKey string                `json:"-"`
 	Title          string                `json:"title"`
 	Items          []CheckoutSessionItem `json:"items,omitempty"`
@@ -258,83 +257,48 @@ func (l *PaymentLink) Input() LinkInput {
 	return in
 }
 
-// HasLinks reports whether the service keeps payment links (its store is a LinkStore).
-func (s *Service) HasLinks() bool { return s.links != nil }
-
-func (s *Service) linkStore() (LinkStore, error) {
-	if s.links == nil {
-		return nil, errors.New("checkout: payment links are not configured")
-	}
-	return s.links, nil
-}
-
 // CreateLink makes a payment link, or returns the one made before with the same
 // Idempotency-Key and request (created false); the same key with another request is
 // CodeIdempotencyReused. Every rule is checked at once; violations come back as a *ValidationError
 // naming the JSON fields. A generated slug is made when none is given.
 func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, false, err
-	}
 	hash := in.hash()
-	if in.IdempotencyKey != "" {
-		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
-			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
-				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
+		now := s.now().UTC()
+		l, err := s.checkLink(ctx, in, nil, now)
+		if err != nil {
+			return nil, false, err
 		}
-		prev, err := ls.LinkByIdempotencyKey(ctx, in.IdempotencyKey)
-		if err == nil {
-			return replayLink(prev, hash)
+		l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
+		chosen := l.Slug != ""
+		for range 5 {
+			if !chosen {
+				l.Slug = newSlug()
+			}
+			stored, created, err := s.store.CreateLink(ctx, l)
+			switch {
+			case errors.Is(err, ErrSlugTaken) && chosen:
+				return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
+			case errors.Is(err, ErrSlugTaken):
+				continue // a generated slug met another: make another
+			case err != nil:
+				return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
+			case created:
+				s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
+			}
+			return stored, created, nil
 		}
-		if !errors.Is(err, ErrNotFound) {
-			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
-		}
-	}
-	now := s.now().UTC()
-	l, err := s.checkLink(ctx, in, nil, now)
-	if err != nil {
-		return nil, false, err
-	}
-	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
-	chosen := l.Slug != ""
-	for range 5 {
-		if !chosen {
-			l.Slug = newSlug()
-		}
-		stored, created, err := ls.CreateLink(ctx, l)
-		switch {
-		case errors.Is(err, ErrSlugTaken) && chosen:
-			return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
-		case errors.Is(err, ErrSlugTaken):
-			continue // a generated slug met another: make another
-		case err != nil:
-			return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
-		case !created:
-			return replayLink(stored, hash)
-		}
-		s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
-		return stored, true, nil
-	}
-	return nil, false, errors.New("checkout: no free slug found for the payment link")
+		return nil, false, errors.New("checkout: no free slug found for the payment link")
+	})
 }
 
-func replayLink(prev *PaymentLink, hash string) (*PaymentLink, bool, error) {
-	if prev.RequestHash != hash {
-		return nil, false, &Error{Code: CodeIdempotencyReused,
-			Message: "this Idempotency-Key was already used with another request body"}
-	}
-	return prev, false, nil
-}
+// requestDigest is the digest of the request that made the link (createOnce).
+func (l *PaymentLink) requestDigest() string { return l.RequestHash }
 
 // UpdateLink changes link id: fn changes its input (see PaymentLink.Input), which is checked
 // whole as at creation, except that an expiry already past may stay as it is (a link that
 // expired may still be deactivated or renamed).
 func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInput)) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	prev, err := s.Link(ctx, id)
 	if err != nil {
 		return nil, err
@@ -350,7 +314,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 	}
 	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = prev.ID, prev.IdempotencyKey, prev.RequestHash,
 		prev.CreatedAt, s.now().UTC()
-	switch err := ls.UpdateLink(ctx, l); {
+	switch err := s.store.UpdateLink(ctx, l); {
 	case errors.Is(err, ErrSlugTaken):
 		return nil, apiFieldError("slug", "taken", "another payment link has this slug")
 	case err != nil:
@@ -361,11 +325,7 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 
 // Link returns a payment link by id, or ErrNotFound.
 func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	l, err := ls.Link(ctx, id)
+	l, err := s.store.Link(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -374,14 +334,10 @@ func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
 
 // LinkBySlug returns a payment link by its slug (active or not), or ErrNotFound.
 func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
 	if !validSlug(slug) {
 		return nil, fmt.Errorf("checkout: payment link: %w", ErrNotFound)
 	}
-	l, err := ls.LinkBySlug(ctx, slug)
+	l, err := s.store.LinkBySlug(ctx, slug)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -390,11 +346,7 @@ func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, er
 
 // Links lists the payment links, newest first.
 func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	list, err := ls.Links(ctx)
+	list, err := s.store.Links(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing payment links: %w", err)
 	}
@@ -403,11 +355,7 @@ func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
 
 // LinkStats returns the payments of the links ids.
 func (s *Service) LinkStats(ctx context.Context, ids ...string) (map[string]LinkStats, error) {
-	ls, err := s.linkStore()
-	if err != nil {
-		return nil, err
-	}
-	st, err := ls.LinkStats(ctx, ids)
+	st, err := s.store.LinkStats(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payments of payment links: %w", err)
 	}
@@ -583,59 +531,17 @@ func CheckLinkAmount(l *PaymentLink, c gatewayclient.Cents) error {
 	return nil
 }
 
-// FieldLinkAmount is the form field of the amount a payer types on a link's page.
-const FieldLinkAmount = "amount"
-
-// PlaceLinkInput is a payer's submission of a link's customer form.
-type PlaceLinkInput struct {
-	Slug string
-	// RequestKey is made when the form is rendered: the same submission gives the same order.
-	RequestKey string
-	// Amount is the amount typed (LinkCustom links only), checked with CheckLinkAmount.
-	Amount    gatewayclient.Cents
-	Customer  Customer
-	Address   *Address
-	Lang      string
-	ShopperIP string
-}
-
-// PlaceLinkOrder places an order through a payment link, as PlaceOrder does for a cart: every
-// rule checked at once before anything is stored, a place of the link held before the QR code
-// is made when it has a maximum of payments. A link that is inactive or expired is
-// ErrLinkClosed; one whose places are all taken is ErrLinkFull. Orders already placed through
-// a link are never refused: their QR pages and payments go on as any order's.
-func (s *Service) PlaceLinkOrder(ctx context.Context, in PlaceLinkInput) (*Order, error) {
-	l, err := s.LinkBySlug(ctx, in.Slug)
-	if err != nil {
-		return nil, err
-	}
-	if !l.Open(s.now()) {
-		return nil, ErrLinkClosed
-	}
-	if in.RequestKey == "" || len(in.RequestKey) > maxRequestKey {
-		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
-	}
-	lines := l.Lines
-	if l.Kind == LinkCustom {
-		if err := CheckLinkAmount(l, in.Amount); err != nil {
-			return nil, err
-		}
-		lines = []OrderLine{{Title: l.Title, Description: l.Description, UnitPrice: in.Amount, Quantity: 1,
-			Physical: l.RequireAddress}}
-	}
-	o := s.newOrderOf(lines, PlaceOrderInput{CartID: linkRequestKeyPart + l.ID, RequestKey: in.RequestKey,
-		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.Channel, o.LinkID, o.notAsked = ChannelLink, l.ID, l.NotAsked()
-	return s.place(ctx, PlacementLink, &ValidationError{}, in.Customer, o)
-}
+// FieldLinkAmount names the amount a payer types on a link's page in its violation (not
+// "amount", the gateway's path of a transaction's total).
+const FieldLinkAmount = "link_amount"
 
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be
 // paid, when the link has a maximum of payments; ErrLinkFull when none is left.
 func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil {
 		return fmt.Errorf("checkout: the payment link of order %s: %w", o.Number, err)
 	}
@@ -644,7 +550,7 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 	}
 	now := s.now().UTC()
 	until := now.Add(time.Duration(exp)*time.Second + linkHoldGrace)
-	ok, err := s.links.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
+	ok, err := s.store.HoldLinkPlace(ctx, l.ID, o.RequestKey, until, now, l.MaxPayments)
 	if err != nil {
 		return fmt.Errorf("checkout: holding a place of payment link %s: %w", l.ID, err)
 	}
@@ -656,10 +562,10 @@ func (s *Service) holdLinkPlace(ctx context.Context, o *Order, exp int) error {
 
 // releaseLinkPlace gives up the hold taken for an order that could not be stored.
 func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return
 	}
-	if err := s.links.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
+	if err := s.store.ReleaseLinkPlace(ctx, o.RequestKey); err != nil {
 		s.log.WarnContext(ctx, "releasing a payment link's place", "link", o.LinkID, "err", err)
 	}
 }
@@ -670,10 +576,10 @@ func (s *Service) releaseLinkPlace(ctx context.Context, o *Order) {
 // paid orders of the link are ranked on time payments first, then by payment time, so that
 // every process ranks them alike.
 func (s *Service) settleLinkCap(ctx context.Context, o *Order) error {
-	if o.LinkID == "" || s.links == nil {
+	if o.LinkID == "" {
 		return nil
 	}
-	l, err := s.links.Link(ctx, o.LinkID)
+	l, err := s.store.Link(ctx, o.LinkID)
 	if err != nil || l.MaxPayments == 0 {
 		return err
 	}

@@ -22,7 +22,7 @@ func (e *env) link(in checkout.LinkInput) *checkout.PaymentLink {
 }
 
 func (e *env) placeLink(slug string, amount gatewayclient.Cents) (*checkout.Order, error) {
-	return e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: slug, RequestKey: checkout.NewID(),
+	return e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: slug, RequestKey: checkout.NewID(),
 		Amount: amount, Customer: customer(), Lang: "pt-BR"})
 }
 
@@ -51,7 +51,7 @@ func TestLinkCapUnderLoad(t *testing.T) {
 			case errors.Is(err, checkout.ErrLinkFull):
 				refused++
 			case err != nil:
-				t.Errorf("PlaceLinkOrder: %v", err)
+				t.Errorf("PlaceOrder: %v", err)
 			default:
 				placed = append(placed, o)
 			}
@@ -96,7 +96,7 @@ func TestLinkPlaceReleasedOnExpiry(t *testing.T) {
 	e := newEnv(t)
 	l := e.link(checkout.LinkInput{Title: "Ingresso", Amount: 2000, Description: "Show", MaxPayments: 1})
 	firstKey := checkout.NewID()
-	first, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: l.Slug, RequestKey: firstKey,
+	first, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: l.Slug, RequestKey: firstKey,
 		Customer: customer(), Lang: "pt-BR"})
 	if err != nil {
 		t.Fatalf("first shopper: %v", err)
@@ -105,7 +105,7 @@ func TestLinkPlaceReleasedOnExpiry(t *testing.T) {
 		t.Fatalf("second shopper while the first QR code may be paid: %v, want ErrLinkFull", err)
 	}
 	// The first shopper's form sent again (a double click) is their order, not a refusal.
-	again, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: l.Slug, RequestKey: firstKey,
+	again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: l.Slug, RequestKey: firstKey,
 		Customer: customer(), Lang: "pt-BR"})
 	if err != nil || again.ID != first.ID {
 		t.Fatalf("the same form again: %v, %v; want order %s", again, err, first.ID)
@@ -207,7 +207,7 @@ func TestLinkRules(t *testing.T) {
 		!strings.Contains(err.Error(), "slug") {
 		t.Errorf("a taken slug: %v", err)
 	}
-	placed, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: "caneca", RequestKey: checkout.NewID(),
+	placed, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: "caneca", RequestKey: checkout.NewID(),
 		Customer: customer(), Address: address(), Lang: "pt-BR"})
 	if err != nil || placed.Amount != 11800 || placed.Address == nil {
 		t.Fatalf("items link order: %+v, %v", placed, err)
@@ -240,12 +240,12 @@ func TestLinkRules(t *testing.T) {
 		t.Errorf("a link asking neither: %+v", bare)
 	}
 	nameOnly := checkout.Customer{Name: "Maria da Silva", Document: validCPF}
-	if o, err := e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: bare.Slug, RequestKey: checkout.NewID(),
+	if o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: bare.Slug, RequestKey: checkout.NewID(),
 		Customer: nameOnly}); err != nil || o.Status != checkout.StatusAwaitingPayment {
 		t.Errorf("an order without e-mail and phone: %v, %v", o, err)
 	}
 	phoneOnly := e.link(checkout.LinkInput{Title: "Rifa 2", Amount: 500, CustomerFields: []string{"phone"}})
-	_, err = e.svc.PlaceLinkOrder(e.ctx, checkout.PlaceLinkInput{Slug: phoneOnly.Slug, RequestKey: checkout.NewID(),
+	_, err = e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: phoneOnly.Slug, RequestKey: checkout.NewID(),
 		Customer: nameOnly})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldPhone] == nil || checkout.FormViolations(fe)[checkout.FieldEmail] != nil {

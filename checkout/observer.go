@@ -9,25 +9,35 @@ import (
 // call is made by the process that did the work, after it was stored (an order changed by
 // another instance is counted there, once); it must be quick and must not block.
 type Observer interface {
-	// Placement: placing an order through operation (PlacementCart: the shop's cart;
-	// PlacementSession: a merchant's checkout session; PlacementLink: a payment link) took d and ended as outcome
-	// (PlacementQRReady, ...); created is true when the order was stored for the first time
-	// (not a replay of the same submission).
-	Placement(d time.Duration, operation, outcome string, created bool)
+	// Placement: placing an order of channel took d and ended as outcome (PlacementQRReady,
+	// ...); created is true when the order was stored for the first time (not a replay of the
+	// same submission).
+	Placement(d time.Duration, channel Channel, outcome string, created bool)
 	// StatusChanged: this process moved an order from one status to another.
 	StatusChanged(from, to OrderStatus)
-	// ReconcilePass: a reconciliation pass ended: skipped (the gateway fails, or another
-	// instance reconciles), failed (err), or made, having applied found payments that no
-	// webhook had brought.
-	ReconcilePass(found int, skipped bool, err error)
+	// ReconcilePass: a reconciliation pass ended as result (err with PassError), having
+	// applied found payments that no webhook had brought.
+	ReconcilePass(found int, result PassResult, err error)
 }
 
-// Placement operations and outcomes (Observer.Placement).
-const (
-	PlacementCart    = "cart"    // an order of the shop's cart
-	PlacementSession = "session" // an order of a merchant's checkout session
-	PlacementLink    = "link"    // an order of a payment link
+// PassResult is how a reconciliation pass ended (Observer.ReconcilePass).
+type PassResult string
 
+// The results of a reconciliation pass. Skipped and standby are apart so that an alert on
+// passes skipped because the gateway fails does not fire on the instances that merely wait
+// while another one reconciles.
+const (
+	PassOK      PassResult = "ok"      // made
+	PassError   PassResult = "error"   // failed to list orders or deposits
+	PassSkipped PassResult = "skipped" // the gateway fails: no call was made, or the pass stopped
+	PassStandby PassResult = "standby" // another instance holds the reconciler's lease
+)
+
+// PassResults are every result, for a metric to start each at zero.
+func PassResults() []PassResult { return []PassResult{PassOK, PassError, PassSkipped, PassStandby} }
+
+// Placement outcomes (Observer.Placement).
+const (
 	PlacementQRReady = "qr_ready" // the QR code is ready
 	PlacementPending = "pending"  // stored; the QR code comes later (gateway down or pacing)
 	PlacementFailed  = "failed"   // the gateway refused the transaction

@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -16,14 +17,20 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/decode"
 )
 
-// PlaceOrderInput is the customer form's submission.
+// PlaceOrderInput is the customer form's submission, for any checkout source.
 type PlaceOrderInput struct {
-	CartID string
-	// RequestKey is made when the form is rendered (a hidden field): submitting the same form
-	// twice (double click, retry after a lost answer) gives the same order.
+	// Channel and Source name the checkout source (see Service.Source): ChannelShop (the zero
+	// value's meaning) and the cart's id, ChannelSession and the session's id, ChannelLink and
+	// the link's slug; Amount is what the payer typed for a link that asks for it.
+	Channel Channel
+	Source  string
+	Amount  gatewayclient.Cents
+	// RequestKey is made when the form is rendered (a hidden field, Source.NewRequestKey):
+	// submitting the same form twice (double click, retry after a lost answer) gives the same
+	// order. A checkout session has one order and needs none.
 	RequestKey string
 	Customer   Customer
-	Address    *Address // required when the cart holds a physical product; ignored otherwise
+	Address    *Address // required when a product is physical; ignored otherwise
 	Lang       string
 	ShopperIP  string // sent as customer.ip when it parses as an IP address
 }
@@ -40,16 +47,18 @@ const (
 	MaxNameLength = 150
 )
 
-// PlaceOrder turns a cart into an order and asks the gateway for its QR code.
+// PlaceOrder turns a checkout source (see Source) into an order and asks the gateway for its QR
+// code. A source that takes no order is Source's error; the order a checkout session already has
+// is returned as it is.
 //
 // The input is checked whole before anything is stored: the gateway client's own validation of
 // the transaction it will send, plus the checkout's own rules (e-mail and mobile phone are
 // required, a phone that is not a Brazilian number is an error, not dropped; a name has
 // MinNameLength to MaxNameLength characters). Every violation comes back at once in a
 // *ValidationError keyed by form field (see FormField); nothing is stored then. Prices come from
-// the catalogue. The order and its first attempt (with its idempotency key) are written in one
-// store transaction before the gateway is called; an order of the same cart with the same
-// RequestKey is returned as it is instead of making another one (a key is scoped by its cart).
+// the source (a cart's from the catalogue). The order and its first attempt (with its idempotency key) are written in one
+// store transaction before the gateway is called; an order of the same source with the same
+// RequestKey is returned as it is instead of making another one (a key is scoped by its source).
 //
 // The returned order's status says what happened:
 //   - awaiting_payment: the QR code is ready (Order.QR).
@@ -63,48 +72,33 @@ const (
 //     Code did not match the order (no error: the PIX page offers a new QR code). A refused
 //     request key is spent: the form is rendered again with a new key; the cart is kept.
 func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, error) {
-	if in.RequestKey == "" || len(in.RequestKey) > maxRequestKey {
+	channel := cmp.Or(in.Channel, ChannelShop)
+	if channel != ChannelSession && (in.RequestKey == "" || len(in.RequestKey) > maxRequestKey) {
 		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
 	}
-	cart, err := s.store.Cart(ctx, in.CartID)
+	src, err := s.Source(ctx, channel, in.Source, in.Amount)
 	if err != nil {
-		return nil, fmt.Errorf("checkout: placing an order: cart: %w", err)
+		return nil, err
 	}
-	if len(cart.Lines) == 0 {
-		return nil, ErrEmptyCart
+	if src.Placed != nil {
+		return src.Placed, nil
 	}
-	rule, err := s.ShippingRule(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: placing an order: %w", err)
-	}
-	shipping := rule.For(cart.Total(), cart.NeedsAddress())
-	if fp, ok := requestKeyCart(in.RequestKey); ok && fp != cartFingerprint(cart, shipping) {
-		// The cart or its shipping changed (another tab, a price change, new shipping settings)
-		// since the form showed its lines and total: the order must be what the shopper saw,
-		// so the form is shown again.
-		return nil, fieldError(FieldRequestKey, "cart_changed", "the cart changed since the form was shown: check it and submit again")
-	}
-	o := s.newOrder(cart, in)
-	o.Channel = ChannelShop
-	o.setShipping(shipping, rule.DeliveryDays)
 	fe := &ValidationError{}
-	for _, l := range cart.Lines {
-		if !l.Product.Active {
-			fe.Add("items", "unavailable", fmt.Sprintf("%q is no longer available", l.Product.Title))
-		}
+	if err := src.check(fe, in.RequestKey); err != nil {
+		return nil, err
 	}
-	return s.place(ctx, PlacementCart, fe, in.Customer, o)
+	return s.place(ctx, fe, in.Customer, s.newOrder(src, in))
 }
 
-// place checks the order o (made from a cart or a checkout session: operation) with the checkout's own
+// place checks the order o with the checkout's own
 // rules on the customer as typed and every rule of the gateway on its transaction request,
 // adding to the violations already in fe; then stores it with its first attempt and asks the
 // gateway for its QR code (see PlaceOrder for what the returned order's status says).
-func (s *Service) place(ctx context.Context, operation string, fe *ValidationError, typed Customer, o *Order) (res *Order, err error) {
+func (s *Service) place(ctx context.Context, fe *ValidationError, typed Customer, o *Order) (res *Order, err error) {
 	created := false
 	if s.observer != nil {
 		start := time.Now()
-		defer func() { s.observer.Placement(time.Since(start), operation, placementOutcome(res, err), created) }()
+		defer func() { s.observer.Placement(time.Since(start), o.Channel, placementOutcome(res, err), created) }()
 	}
 	req := s.request(o, o.CurrentAttempt())
 	if fe := s.checkOrder(fe, typed, o, req); fe != nil {
@@ -197,21 +191,6 @@ func checkCustomer(fe *ValidationError, typed, c Customer, notAsked []string) {
 	}
 }
 
-// NewRequestKey returns a fresh request key for the customer form of cart c. The key is tied
-// to the cart's contents as shown (products, quantities, prices): PlaceOrder refuses it with a
-// *ValidationError on FieldRequestKey when the cart changed since, so that an order is never
-// placed for other lines or another total than the form displayed. Keys made with NewID are
-// still accepted, unchecked.
-func NewRequestKey(c *Cart) string {
-	return NewID() + "." + cartFingerprint(c, 0)
-}
-
-// NewRequestKeyShipping is NewRequestKey for a form that shows shipping: the key is tied to
-// it too, so that an order never pays another shipping than the form said.
-func NewRequestKeyShipping(c *Cart, shipping gatewayclient.Cents) string {
-	return NewID() + "." + cartFingerprint(c, shipping)
-}
-
 // cartFingerprint is a short digest of what the shopper is shown of a cart, and its shipping.
 func cartFingerprint(c *Cart, shipping gatewayclient.Cents) string {
 	h := sha256.New()
@@ -224,9 +203,8 @@ func cartFingerprint(c *Cart, shipping gatewayclient.Cents) string {
 	return idEncoding.EncodeToString(h.Sum(nil)[:10])
 }
 
-// scopedRequestKey is the request key as stored with the order: scoped by the cart it was
-// posted with, so that a key is only ever the key of one cart's order. The same key posted with
-// another cart is another key: it never leads to the first cart's order.
+// scopedRequestKey is the request key as stored with the order: scoped by the source it was
+// posted to (Source.requestKey).
 func scopedRequestKey(cartID, key string) string { return cartID + "/" + key }
 
 // requestKeyCart returns the cart fingerprint a request key made by NewRequestKey carries.
@@ -238,39 +216,40 @@ func requestKeyCart(key string) (string, bool) {
 	return key[i+1:], true
 }
 
-// newOrder snapshots a cart and the form into a new order with its first, pending attempt.
+// newOrder makes a new order of src and the form, with its first, pending attempt.
 // checkOrder says whether it may be placed.
-func (s *Service) newOrder(cart *Cart, in PlaceOrderInput) *Order {
-	lines := make([]OrderLine, 0, len(cart.Lines))
-	for _, l := range cart.Lines {
-		lines = append(lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
-			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
-	}
-	return s.newOrderOf(lines, in)
-}
-
-// newOrderOf makes a new order of lines and the form, with its first, pending attempt.
-func (s *Service) newOrderOf(lines []OrderLine, in PlaceOrderInput) *Order {
+func (s *Service) newOrder(src *Source, in PlaceOrderInput) *Order {
 	now := s.now().UTC()
 	o := &Order{
-		ID:         s.newID(),
-		Number:     newOrderNumber(),
-		RequestKey: scopedRequestKey(in.CartID, in.RequestKey),
-		Status:     StatusPending,
-		Customer:   normalizeCustomer(in.Customer),
-		CreatedAt:  now,
-		UpdatedAt:  now,
-		Lang:       in.Lang,
-		ShopperIP:  strings.TrimSpace(in.ShopperIP),
+		ID:                s.newID(),
+		Number:            newOrderNumber(),
+		RequestKey:        src.requestKey(in.RequestKey),
+		Status:            StatusPending,
+		Channel:           src.Channel,
+		Customer:          normalizeCustomer(in.Customer),
+		CreatedAt:         now,
+		UpdatedAt:         now,
+		Lang:              in.Lang,
+		ShopperIP:         strings.TrimSpace(in.ShopperIP),
+		MerchantReference: src.Reference,
+		PayBy:             src.PayBy,
+		notAsked:          src.NotAsked,
+	}
+	switch src.Channel {
+	case ChannelSession:
+		o.SessionID = src.ID
+	case ChannelLink:
+		o.LinkID = src.ID
 	}
 	// The order number, not the id: the id is the shopper's credential (the URL of the PIX
 	// page) and must not travel to the gateway, its dashboards and its logs.
 	o.ExternalCode = o.Number
-	for _, l := range lines {
+	for _, l := range src.Lines {
 		o.Lines = append(o.Lines, l)
 		o.Amount += l.Subtotal()
 		o.Physical = o.Physical || l.Physical
 	}
+	o.setShipping(src.Shipping, src.DeliveryDays)
 	if o.Physical && in.Address != nil {
 		a := normalizeAddress(*in.Address)
 		o.Address = &a

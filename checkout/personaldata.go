@@ -302,10 +302,10 @@ type SubjectRecords struct {
 var ErrNoPersonalData = errors.New("checkout: data subjects' requests need a store of personal data and its key")
 
 func (s *Service) personalData() (PersonalDataStore, *PersonalDataHasher, error) {
-	if s.personal == nil || s.hasher == nil {
+	if s.hasher == nil {
 		return nil, nil, ErrNoPersonalData
 	}
-	return s.personal, s.hasher, nil
+	return s.store, s.hasher, nil
 }
 
 // SubjectRecords finds everything held about subj: their orders before and after
@@ -338,7 +338,7 @@ func (s *Service) SubjectRecords(ctx context.Context, subj Subject) (*SubjectRec
 		return nil, fmt.Errorf("checkout: finding a data subject's checkout sessions: %w", err)
 	}
 	for _, id := range sids {
-		sess, err := s.sessions.CheckoutSession(ctx, id)
+		sess, err := s.store.CheckoutSession(ctx, id)
 		if err != nil {
 			return nil, fmt.Errorf("checkout: reading a data subject's checkout session: %w", err)
 		}

@@ -126,12 +126,18 @@ func (r *Reconciler) Run(ctx context.Context) {
 // RunOnce makes one pass. Errors of single orders are logged and put the order in backoff;
 // the returned error reports a failure to list orders or deposits.
 func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
-	skipped := true
+	result := PassSkipped
 	var found atomic.Int64
 	if obs := r.svc.observer; obs != nil {
-		defer func() { obs.ReconcilePass(int(found.Load()), skipped, err) }()
+		defer func() {
+			if result == PassOK && err != nil {
+				result = PassError
+			}
+			obs.ReconcilePass(int(found.Load()), result, err)
+		}()
 	}
 	if r.opts.Lease != nil && !r.opts.Lease.Held(ctx) {
+		result = PassStandby
 		return nil // another process reconciles
 	}
 	if r.opts.GatewayUp != nil {
@@ -147,7 +153,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 			return nil
 		}
 	}
-	skipped = false
+	result = PassOK
 	if r.opts.GatewayFailing != nil {
 		failing := r.opts.GatewayFailing()
 		var cancel context.CancelFunc
@@ -166,7 +172,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 			if ctx.Err() != nil && isClosed(failing) {
 				// Not a failure of the pass: the gateway failed under it, which its state says.
 				r.opts.Logger.InfoContext(ctx, "reconciliation pass stopped: the gateway fails")
-				err, skipped = nil, true
+				err, result = nil, PassSkipped
 			}
 		}()
 	}

@@ -187,7 +187,7 @@ func TestReconcilerPaidWhileAnswerLost(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -213,7 +213,7 @@ func TestReconcilerCompletesPendingAttempt(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -245,7 +245,7 @@ func TestReconcilerBackoff(t *testing.T) {
 	})
 	place := func() *checkout.Order {
 		c := e.cart(map[checkout.ProductID]int{ebook: 1})
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 		if err != nil || o.Status != checkout.StatusPending {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
 		}
@@ -412,10 +412,25 @@ type heldLease struct{ held bool }
 
 func (l *heldLease) Held(context.Context) bool { return l.held }
 
-// TestReconcilerOnlyWithTheLease: an instance that does not hold the lease makes no pass.
+// TestReconcilerOnlyWithTheLease: an instance that does not hold the lease makes no pass, and
+// says it is on standby (not skipped: an alert on skipped passes is about the gateway).
 func TestReconcilerOnlyWithTheLease(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
+	var mu sync.Mutex
+	var passes []string
+	obs := &recordingObserver{pass: func(_ int, result checkout.PassResult, _ error) {
+		mu.Lock()
+		defer mu.Unlock()
+		passes = append(passes, string(result))
+	}}
+	e := newEnv(t, func(o *envOptions) { o.serviceOptions = func(so *checkout.ServiceOptions) { so.Observer = obs } })
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if got := strings.Join(passes, ","); got != "standby,ok" {
+			t.Errorf("passes %s, want standby,ok", got)
+		}
+	}()
 	lease := &heldLease{}
 	r := e.reconciler(checkout.ReconcilerOptions{Lease: lease})
 	o := e.place()
@@ -453,17 +468,10 @@ func TestReconcilerWaitsOutAGatewayOutage(t *testing.T) {
 		up = v
 	}
 	var passes []string
-	obs := &recordingObserver{pass: func(found int, skipped bool, err error) {
+	obs := &recordingObserver{pass: func(found int, result checkout.PassResult, err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		switch {
-		case skipped:
-			passes = append(passes, "skipped")
-		case err != nil:
-			passes = append(passes, "error")
-		default:
-			passes = append(passes, "ok")
-		}
+		passes = append(passes, string(result))
 	}}
 	e.svc = checkout.NewService(e.store, e.gw, checkout.ServiceOptions{Clock: e.sb.Now, Observer: obs,
 		GatewayUp: func() bool { mu.Lock(); defer mu.Unlock(); return up }})
@@ -479,7 +487,7 @@ func TestReconcilerWaitsOutAGatewayOutage(t *testing.T) {
 	var orders []*checkout.Order
 	for range 2 {
 		c := e.cart(map[checkout.ProductID]int{ebook: 1})
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 		if err != nil || o.Status != checkout.StatusPending {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
 		}
@@ -533,11 +541,11 @@ func TestReconcilerWaitsOutAGatewayOutage(t *testing.T) {
 
 // recordingObserver records what a test looks at.
 type recordingObserver struct {
-	pass func(found int, skipped bool, err error)
+	pass func(found int, result checkout.PassResult, err error)
 }
 
-func (o *recordingObserver) Placement(time.Duration, string, string, bool) {}
-func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)       {}
-func (o *recordingObserver) ReconcilePass(found int, skipped bool, err error) {
-	o.pass(found, skipped, err)
+func (o *recordingObserver) Placement(time.Duration, checkout.Channel, string, bool) {}
+func (o *recordingObserver) StatusChanged(_, _ checkout.OrderStatus)                 {}
+func (o *recordingObserver) ReconcilePass(found int, result checkout.PassResult, err error) {
+	o.pass(found, result, err)
 }

@@ -28,7 +28,7 @@ func TestRetryAfterSettingsChangeReplaysStoredRequest(t *testing.T) {
 		}
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending || made == nil {
 		t.Fatalf("PlaceOrder: %v, %v (transaction %v)", o, err, made)
 	}
@@ -84,7 +84,7 @@ func TestPlacingSendsTheBuiltRequest(t *testing.T) {
 		MerchantName: "Loja Teste", Clock: e.sb.Now, Logger: slog.New(slog.DiscardHandler)})
 	t.Cleanup(svc.Close)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusAwaitingPayment {
 		t.Fatalf("PlaceOrder: %+v, %v", o, err)
 	}

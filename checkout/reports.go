@@ -23,6 +23,13 @@ type OrderSummary struct {
 	CreatedAt         time.Time
 	PaidAt            time.Time // zero until paid
 	LinkID            string    // the payment link it was placed through ("" none)
+	ShippedAt         time.Time // zero until shipped
+	DeliveredAt       time.Time // zero until delivered
+}
+
+// Fulfilment is the order's fulfilment state, or "" when nothing of it is to ship.
+func (o OrderSummary) Fulfilment() string {
+	return fulfilmentOf(o.Status, o.Physical, o.ShippedAt, o.DeliveredAt)
 }
 
 // StatsQuery asks OrderStats for the overview's figures.

@@ -49,8 +49,6 @@ type ServiceOptions struct {
 	NewID func() string
 	// CEP looks up the address of a postal code for the customer form (LookupCEP); nil: none.
 	CEP cep.Provider
-	// Sessions keeps the checkout sessions of the merchant API (nil: none can be made).
-	Sessions CheckoutSessionStore
 	// QRImage draws the PNG of a BR Code. When set, an attempt's image is drawn once, when the
 	// attempt becomes active, and stored with it (Attempt.QRCodePNG), so that no page ever
 	// draws it again; nil leaves the drawing to the pages.
@@ -86,8 +84,7 @@ type ServiceOptions struct {
 	// Observer, when set, is told of placements and status changes (metrics).
 	Observer Observer
 	// PersonalDataKey is the key of the hashes that stand for an anonymised order's document
-	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it, and a store that
-	// keeps personal data (PersonalDataStore), the Service answers data subjects' requests and
+	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it the Service answers data subjects' requests and
 	// anonymises orders (SubjectRecords, AnonymiseSubject, AnonymiseDue).
 	PersonalDataKey []byte
 }
@@ -107,8 +104,6 @@ type Service struct {
 	cep        cep.Provider
 	locks      *keyedMutex
 	events     *broker
-	sessions   CheckoutSessionStore
-	links      LinkStore // the store, when it keeps payment links; nil otherwise
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
 	own        *ownWrites      // the orders' versions being written (see changedTo)
@@ -124,10 +119,8 @@ type Service struct {
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
-	// personal is the store, when it keeps personal data, and hasher the hashes of its key
-	// (both nil without a key).
-	personal PersonalDataStore
-	hasher   *PersonalDataHasher
+	// hasher makes the hashes of the personal data key (nil without a key).
+	hasher *PersonalDataHasher
 }
 
 // NewService returns a Service on store and gw.
@@ -145,7 +138,6 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
 		own:        newOwnWrites(),
-		sessions:   opts.Sessions,
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
@@ -167,9 +159,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.links, _ = store.(LinkStore)
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
-		s.personal, _ = store.(PersonalDataStore)
 		s.hasher = h
 	}
 	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now}

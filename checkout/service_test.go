@@ -19,7 +19,7 @@ func TestPlaceOrderDigital(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 2})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(),
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(),
 		Customer: customer(), Lang: "en", ShopperIP: "203.0.113.9"})
 	if err != nil {
 		t.Fatalf("PlaceOrder: %v", err)
@@ -69,7 +69,7 @@ func TestPlaceOrderPhysicalNeedsAddress(t *testing.T) {
 	if !c.NeedsAddress() || c.Total() != 2990+2*5900 {
 		t.Fatalf("cart needs address %v total %d", c.NeedsAddress(), c.Total())
 	}
-	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
 	_, err := e.svc.PlaceOrder(e.ctx, in)
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldAddress] == nil || !errors.Is(err, gatewayclient.ErrValidation) {
@@ -126,7 +126,7 @@ func TestPlaceOrderValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			in := checkout.PlaceOrderInput{CartID: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
+			in := checkout.PlaceOrderInput{Source: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
 			tc.mutate(&in)
 			o, err := e.svc.PlaceOrder(e.ctx, in)
 			var fe *checkout.ValidationError
@@ -158,10 +158,10 @@ func TestPlaceOrderValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: empty.ID, RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrEmptyCart) {
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: empty.ID, RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrEmptyCart) {
 		t.Errorf("empty cart: %v, want ErrEmptyCart", err)
 	}
-	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: "nope", RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrNotFound) {
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: "nope", RequestKey: checkout.NewID(), Customer: customer()}); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("unknown cart: %v, want ErrNotFound", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 	if c, _ = e.svc.Cart(e.ctx, c.ID); c.Total() != 3*3490 {
 		t.Errorf("cart total after a price change = %d, want %d", c.Total(), 3*3490)
 	}
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Amount != 3*3490 || o.Lines[0].UnitPrice != 3490 {
 		t.Fatalf("order amount %d, %v; want %d", o.Amount, err, 3*3490)
 	}
@@ -232,7 +232,7 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 	if err := e.store.UpsertProduct(e.ctx, *p); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	_, err = e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldCart] == nil {
 		t.Errorf("ordering an inactive product: %v, want ValidationError on cart", err)
@@ -250,7 +250,7 @@ func TestPlaceOrderConcurrentSameKey(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
 	const n = 50
 	ids := make(chan string, n)
 	start := make(chan struct{})
@@ -305,7 +305,7 @@ func TestCrashBetweenAnswerAndWrite(t *testing.T) {
 		}
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil {
 		t.Fatalf("PlaceOrder: %v (the order is stored: no error expected)", err)
 	}
@@ -345,7 +345,7 @@ func TestConcurrentEnsurePayment(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -432,7 +432,7 @@ func TestBRCodeAmountMismatch(t *testing.T) {
 		}
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil {
 		t.Fatalf("PlaceOrder: %v", err)
 	}
@@ -476,7 +476,7 @@ func TestGatewayRefusal(t *testing.T) {
 		}
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
+	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
 	for i := range 2 {
 		o, err := e.svc.PlaceOrder(e.ctx, in)
 		var fe *checkout.ValidationError
@@ -610,7 +610,7 @@ func TestRestartResumesPendingAttempt(t *testing.T) {
 		w.afterCreate = func(*gatewayclient.Transaction, error) (*gatewayclient.Transaction, error) { return nil, errCrash }
 	})
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
 	if err != nil || o.Status != checkout.StatusPending {
 		t.Fatalf("PlaceOrder: %v, %v", o, err)
 	}
@@ -635,12 +635,12 @@ func TestRequestKeyTiedToCart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	c := e.cart(map[checkout.ProductID]int{ebook: 1})
-	shown := checkout.NewRequestKey(c) // the form shows R$ 29,90
+	shown := checkout.NewRequestKey(c, 0) // the form shows R$ 29,90
 	// Another tab adds a second e-book before the form is submitted.
 	if _, err := e.svc.AddToCart(e.ctx, c.ID, ebook, 1); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: shown, Customer: customer()})
+	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: shown, Customer: customer()})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
 		t.Fatalf("PlaceOrder with the key of the old cart: %v, want a request key error", err)
@@ -650,7 +650,7 @@ func TestRequestKeyTiedToCart(t *testing.T) {
 	}
 	// A catalogue price change is a change of the cart too.
 	c = e.cartNow(c.ID)
-	shown = checkout.NewRequestKey(c)
+	shown = checkout.NewRequestKey(c, 0)
 	p, err := e.store.Product(e.ctx, ebook)
 	if err != nil {
 		t.Fatal(err)
@@ -659,12 +659,12 @@ func TestRequestKeyTiedToCart(t *testing.T) {
 	if err := e.store.UpsertProduct(e.ctx, *p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: shown, Customer: customer()}); !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
+	if _, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: shown, Customer: customer()}); !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
 		t.Fatalf("PlaceOrder after a price change: %v, want a request key error", err)
 	}
 	c = e.cartNow(c.ID)
-	key := checkout.NewRequestKey(c)
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: key, Customer: customer()})
+	key := checkout.NewRequestKey(c, 0)
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: key, Customer: customer()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -672,7 +672,7 @@ func TestRequestKeyTiedToCart(t *testing.T) {
 		t.Fatalf("order amount %d status %s, want %d awaiting_payment", o.Amount, o.Status, 2*(2990+100))
 	}
 	// The same submission again is the same order.
-	again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: key, Customer: customer()})
+	again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: key, Customer: customer()})
 	if err != nil || again.ID != o.ID {
 		t.Fatalf("replay: %v, %v; want order %s", again, err, o.ID)
 	}
@@ -743,16 +743,16 @@ func TestRequestKeyIsTheCartsOnly(t *testing.T) {
 	e := newEnv(t)
 	cartA := e.cart(map[checkout.ProductID]int{ebook: 1})
 	cartB := e.cart(map[checkout.ProductID]int{ebook: 1})
-	for _, key := range []string{checkout.NewID(), checkout.NewRequestKey(cartA)} {
-		a, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartA.ID, RequestKey: key, Customer: customer()})
+	for _, key := range []string{checkout.NewID(), checkout.NewRequestKey(cartA, 0)} {
+		a, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cartA.ID, RequestKey: key, Customer: customer()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartA.ID, RequestKey: key, Customer: customer()})
+		again, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cartA.ID, RequestKey: key, Customer: customer()})
 		if err != nil || again.ID != a.ID {
 			t.Fatalf("the same key on the same cart: %v, %v; want order %s again", again, err, a.Number)
 		}
-		b, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cartB.ID, RequestKey: key, Customer: customer()})
+		b, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cartB.ID, RequestKey: key, Customer: customer()})
 		if err == nil && b.ID == a.ID {
 			t.Fatalf("cart B posted with cart A's key %q got A's order %s", key, a.Number)
 		}

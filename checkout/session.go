@@ -127,7 +127,7 @@ type CheckoutSessionItem struct {
 type CreateCheckoutSessionInput struct {
 	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
 	// fields): the session is refused with them and every other violation, reported at once.
-	ReadErrors       *ValidationError      `json:"-"`
+	ReadErrors       *ValidationError          `json:"-"`
 	IdempotencyKey   string                `json:"-"`
 	APIKeyID         string                `json:"-"`
 	Items            []CheckoutSessionItem `json:"items"`
@@ -159,47 +159,26 @@ func (in CreateCheckoutSessionInput) hash() string {
 // validation of the transaction the session's order would send; violations come back as a
 // *ValidationError whose Field paths name the API's JSON fields. Nothing is stored then.
 func (s *Service) CreateCheckoutSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, bool, error) {
-	if s.sessions == nil {
-		return nil, false, errors.New("checkout: sessions are not configured")
-	}
 	hash := in.hash()
-	if in.IdempotencyKey != "" {
-		if n := len(in.IdempotencyKey); n > MaxIdempotencyKeyLength || !printableASCII(in.IdempotencyKey) {
-			return nil, false, apiFieldError("Idempotency-Key", gatewayclient.CodeFormat,
-				fmt.Sprintf("must be 1 to %d printable ASCII characters", MaxIdempotencyKeyLength))
+	return createOnce(ctx, in.IdempotencyKey, hash, s.store.CheckoutSessionByIdempotencyKey, func() (*CheckoutSession, bool, error) {
+		sess, err := s.newSession(ctx, in)
+		if err != nil {
+			return nil, false, err
 		}
-		prev, err := s.sessions.CheckoutSessionByIdempotencyKey(ctx, in.IdempotencyKey)
-		if err == nil {
-			return replay(prev, hash)
+		sess.RequestHash = hash
+		stored, created, err := s.store.CreateCheckoutSession(ctx, sess)
+		if err != nil {
+			return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
 		}
-		if !errors.Is(err, ErrNotFound) {
-			return nil, false, fmt.Errorf("checkout: looking up the idempotency key: %w", err)
+		if created {
+			s.log.InfoContext(ctx, "checkout session created", "amount", int64(stored.Amount), "items", len(stored.Lines))
 		}
-	}
-	sess, err := s.newSession(ctx, in)
-	if err != nil {
-		return nil, false, err
-	}
-	sess.RequestHash = hash
-	stored, created, err := s.sessions.CreateCheckoutSession(ctx, sess)
-	if err != nil {
-		return nil, false, fmt.Errorf("checkout: storing the session: %w", err)
-	}
-	if !created {
-		return replay(stored, hash) // a concurrent request with the same key won
-	}
-	s.log.InfoContext(ctx, "checkout session created", "amount", int64(stored.Amount), "items", len(stored.Lines))
-	return stored, true, nil
+		return stored, created, nil
+	})
 }
 
-// replay answers a request whose idempotency key made prev.
-func replay(prev *CheckoutSession, hash string) (*CheckoutSession, bool, error) {
-	if prev.RequestHash != hash {
-		return nil, false, &Error{Code: CodeIdempotencyReused,
-			Message: "this Idempotency-Key was already used with another request body"}
-	}
-	return prev, false, nil
-}
+// requestDigest is the digest of the request that made the session (createOnce).
+func (s *CheckoutSession) requestDigest() string { return s.RequestHash }
 
 // newSession checks in and builds the session (not stored).
 func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, error) {
@@ -354,7 +333,7 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path string, it CheckoutSessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
 		if !fe.Has(path + field) {
-			fe.Add(path+field, code, msg)
+			fe.Add(path + field, code, msg)
 		}
 	}
 	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
@@ -646,10 +625,7 @@ func apiFieldError(field, code, msg string) *ValidationError {
 
 // CheckoutSession returns a checkout session, or ErrNotFound.
 func (s *Service) CheckoutSession(ctx context.Context, id string) (*CheckoutSession, error) {
-	if s.sessions == nil {
-		return nil, fmt.Errorf("checkout: session: %w", ErrNotFound)
-	}
-	sess, err := s.sessions.CheckoutSession(ctx, id)
+	sess, err := s.store.CheckoutSession(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: session: %w", err)
 	}
@@ -685,37 +661,3 @@ const (
 	SessionOpen    = "open"
 	SessionExpired = "expired"
 )
-
-// PlaceSessionInput is the shopper's submission of a session's form.
-type PlaceSessionInput struct {
-	SessionID string
-	Customer  Customer
-	Address   *Address
-	Lang      string
-	ShopperIP string
-}
-
-// PlaceSessionOrder turns a session into its order, as PlaceOrder does for a cart: every rule
-// checked at once before anything is stored (a *ValidationError keyed by form field), the order
-// and its first attempt written before the gateway is called. A session has one order: the
-// same submission again, or another tab's, returns it. An expired session is ErrSessionExpired.
-func (s *Service) PlaceSessionOrder(ctx context.Context, in PlaceSessionInput) (*Order, error) {
-	sess, err := s.CheckoutSession(ctx, in.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	if o, err := s.SessionOrder(ctx, sess.ID); err != nil || o != nil {
-		return o, err
-	}
-	if !sess.Open(s.now()) {
-		return nil, ErrSessionExpired
-	}
-	o := s.newOrderOf(sess.Lines, PlaceOrderInput{RequestKey: sessionRequestKeyPrefix + sess.ID,
-		Customer: in.Customer, Address: in.Address, Lang: in.Lang, ShopperIP: in.ShopperIP})
-	o.setShipping(sess.Shipping, sess.DeliveryDays)
-	o.Channel, o.SessionID = ChannelSession, sess.ID
-	o.MerchantReference = sess.ExternalCode
-	o.PayBy = sess.ExpiresAt
-	fe := &ValidationError{}
-	return s.place(ctx, PlacementSession, fe, in.Customer, o)
-}

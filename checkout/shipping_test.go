@@ -50,7 +50,7 @@ func TestShippingOfAnOrder(t *testing.T) {
 		{"digital", map[checkout.ProductID]int{ebook: 2}, 0, 0},
 	} {
 		cart := e.cart(c.items)
-		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewID(),
+		o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewID(),
 			Customer: customer(), Address: address()})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -92,7 +92,7 @@ func TestShippingOverTheCap(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, withShipping(checkout.Shipping{FlatRate: gatewayclient.MaxAmount}))
 	cart := e.cart(map[checkout.ProductID]int{caneca: 1})
-	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewID(),
+	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewID(),
 		Customer: customer(), Address: address()})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || len(checkout.FormViolations(fe)[checkout.FieldCart]) == 0 {
@@ -136,14 +136,14 @@ func TestRequestKeyTiedToShipping(t *testing.T) {
 		}
 	})
 	cart := e.cart(map[checkout.ProductID]int{caneca: 1})
-	shown := checkout.NewRequestKeyShipping(cart, 1500)
+	shown := checkout.NewRequestKey(cart, 1500)
 	sh.FlatRate = 2500 // the merchant changes shipping while the form is open
-	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: shown, Customer: customer(), Address: address()})
+	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: shown, Customer: customer(), Address: address()})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || fe.Code(checkout.FieldRequestKey) != "cart_changed" {
 		t.Fatalf("new shipping since the form: %v", err)
 	}
-	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewRequestKeyShipping(cart, 2500),
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewRequestKey(cart, 2500),
 		Customer: customer(), Address: address()})
 	if err != nil || o.Shipping != 2500 {
 		t.Fatalf("with the form showing the new shipping: %+v, %v", o, err)

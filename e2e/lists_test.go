@@ -149,7 +149,7 @@ func (a *testApp) placeOrderOf(t *testing.T, qty int) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKey(c), Lang: "pt-BR",
+	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0), Lang: "pt-BR",
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"}})
 	if err != nil {
 		t.Fatal(err)

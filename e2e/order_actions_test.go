@@ -22,7 +22,7 @@ func (a *testApp) placePhysical(t *testing.T, pay bool) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKeyShipping(c, 0), Lang: "pt-BR",
+	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0), Lang: "pt-BR",
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"},
 		Address: &checkout.Address{ZipCode: "01310-100", Street: "Avenida Paulista", Number: "1000", Neighborhood: "Bela Vista",
 			City: "São Paulo", State: "SP"}})
@@ -65,7 +65,13 @@ func TestOrderActions(t *testing.T) {
 	mug := a.placePhysical(t, true)
 	s.open(a.url + "/dashboard/orders/" + mug.ID)
 	ship := d.testID("ship-form")
-	s.check(ship.Locator(`[name="carrier"]`).Fill("Correios"), "carrier")
+	// The carriers by name, "Outra" with its name typed (shown only when chosen).
+	s.check(s.expect.Locator(d.testID("carrier-other")).ToBeHidden(), "no free-text carrier before \"Outra\"")
+	_, err := d.testID("carrier-select").SelectOption(playwright.SelectOptionValues{Values: &[]string{"other"}})
+	s.check(err, "another carrier")
+	s.check(s.expect.Locator(d.testID("carrier-other")).ToBeVisible(), "the free-text carrier")
+	_, err = d.testID("carrier-select").SelectOption(playwright.SelectOptionValues{Labels: &[]string{"Correios"}})
+	s.check(err, "carrier")
 	s.check(ship.Locator(`[name="trackingCode"]`).Fill("AA 123"), "tracking code")
 	s.check(d.testID("ship").Click(), "ship")
 	s.check(s.expect.Locator(ship.Locator(`[data-field="trackingCode"]`)).ToBeVisible(), "the error beside the tracking code")
@@ -74,6 +80,10 @@ func TestOrderActions(t *testing.T) {
 	s.check(d.testID("ship").Click(), "ship")
 	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como enviado."), "shipped notice")
 	s.check(s.expect.Locator(d.testID("fulfilment")).ToContainText("AA123456789BR"), "the tracking code shown")
+	s.check(s.expect.Locator(d.testID("tracking-link")).ToHaveAttribute("href", "https://rastreamento.correios.com.br/app/index.php?objetos=AA123456789BR"),
+		"the tracking code linked to the Correios' page")
+	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText("Enviado"), "the badge says shipped")
+	s.check(s.expect.Locator(s.page.Locator(`[data-testid=history-entry]:has([data-code="order_shipped"]) .state`)).ToHaveText("Enviado"), "the history's shipped chip")
 	s.a11y(s.page, "shipped order")
 	s.shot("shipped")
 
@@ -82,6 +92,20 @@ func TestOrderActions(t *testing.T) {
 	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como entregue."), "delivered notice")
 	s.check(s.expect.Locator(s.page.Locator(`[data-code="order_delivered"]`)).ToHaveCount(1), "delivered in the timeline")
 	s.check(s.expect.Locator(d.testID("deliver-form")).ToHaveCount(0), "no second delivery")
+	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText("Entregue"), "the badge says delivered")
+	s.check(s.expect.Locator(s.page.Locator(`[data-testid=history-entry]:has([data-code="order_delivered"]) .state`)).ToHaveText("Entregue"), "the history's delivered chip")
+	s.a11y(s.page, "delivered order")
+
+	// The list: a fulfilment column, and a chip for the orders awaiting shipment.
+	other := a.placePhysical(t, true)
+	s.open(a.url + "/dashboard/orders")
+	s.check(s.expect.Locator(s.page.Locator(`[data-testid=order-row][data-id="`+mug.ID+`"] [data-testid=order-fulfilment]`)).ToHaveText("Entregue"), "delivered in the list")
+	s.check(s.expect.Locator(s.page.Locator(`[data-testid=order-row][data-id="`+other.ID+`"] [data-testid=order-fulfilment]`)).ToHaveText("Aguardando envio"), "awaiting in the list")
+	s.check(d.testID("fulfilment-chip").Click(), "the awaiting-shipment chip")
+	s.check(s.expect.Locator(d.testID("fulfilment-chip")).ToHaveAttribute("aria-current", "true"), "the chip on")
+	s.check(s.expect.Locator(d.testID("order-row")).ToHaveCount(1), "only the order awaiting shipment")
+	s.check(s.expect.Locator(d.testID("order-row")).ToHaveAttribute("data-id", other.ID), "the order awaiting shipment")
+	s.a11y(s.page, "orders awaiting shipment")
 
 	// Cancel an order awaiting payment while its shopper looks at the PIX page.
 	waiting := a.placeOrder(t, false)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/pixcheckout/pixcheckout/gatewayclient/contracttest"
 )
 
 // Test credentials. The secret has characters that form encoding changes, so that tests catch
@@ -131,6 +133,9 @@ func (g *testGateway) serve(w http.ResponseWriter, r *http.Request) {
 func (g *testGateway) client(opts ...Option) *Client {
 	g.t.Helper()
 	all := append([]Option{
+		// Every request the client sends is held to the contract (gatewayclient/openapi.json);
+		// the fake gateway answers as each test needs.
+		WithHTTPClient(&http.Client{Transport: contracttest.Transport(g.t, NewTransport(), g.srv.URL, contracttest.Requests)}),
 		WithClock(newFakeClock()),
 		WithRetryPolicy(RetryPolicy{Jitter: func(max time.Duration) time.Duration { return max }}),
 	}, opts...)

@@ -30,6 +30,8 @@ type OrderActions struct {
 	Physical               bool
 	AwaitingShipment       bool
 	Carrier, TrackingCode  string
+	TrackingURL            string   // the carrier's tracking page of the code ("" none known)
+	Carriers               []string // the carriers offered by name (checkout.Carriers); "Outra" types another
 	ShippedAt, DeliveredAt time.Time
 	Refunds                []checkout.RecordedRefund
 	RefundDue              checkout.Cents
@@ -114,6 +116,14 @@ func actionAttrs(a OrderActions, form, name, typ string, hint bool, extra ...str
 func brdocFormat(doc string) string { return brdoc.FormatDocument(doc) }
 
 // actionError is the error of a field of the action form just sent, or "".
+// actionValue is the value of field name as form was just sent, or "".
+func actionValue(a OrderActions, form, name string) string {
+	if a.Form != form {
+		return ""
+	}
+	return a.Values[name]
+}
+
 func actionError(a OrderActions, form, name string) string {
 	if a.Form != form {
 		return ""
@@ -128,4 +138,22 @@ func navLabel(p DashPage, it NavItem) string {
 		return p.t("dash.nav_count", name, it.Count)
 	}
 	return name
+}
+
+// CarrierOther is the carrier select's value for a carrier typed freely (the field
+// carrier_other).
+const CarrierOther = "other"
+
+// carrierChoice is the carrier select's value for carrier as typed or stored: one of the
+// carriers offered, else CarrierOther when one was typed, else "".
+func carrierChoice(a OrderActions, carrier string) string {
+	for _, c := range a.Carriers {
+		if strings.EqualFold(c, strings.TrimSpace(carrier)) {
+			return c
+		}
+	}
+	if strings.TrimSpace(carrier) != "" {
+		return CarrierOther
+	}
+	return ""
 }

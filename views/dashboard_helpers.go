@@ -341,3 +341,11 @@ func deliveryStatus(p DashPage, status string) string {
 	}
 	return p.t("delivery.pending")
 }
+
+// fulfilmentTone is the colour of a fulfilment state's mark in the order list.
+func fulfilmentTone(f string) string {
+	if f == checkout.FulfilmentAwaitingShipment {
+		return "tone-wait"
+	}
+	return "tone-ok"
+}

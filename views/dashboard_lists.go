@@ -1,5 +1,7 @@
 package views
 
+import "github.com/a-h/templ"
+
 // FilterBar is what a list's compact filter bar shows besides its inputs: the date presets
 // and how many filters are on (the phone's "Filtros (N)").
 type FilterBar struct {
@@ -23,12 +25,13 @@ type ColumnSort struct {
 	Dir string
 }
 
-// presetCurrent is the aria-current of a preset's link.
-func presetCurrent(p PresetLink) string {
-	if p.Current {
-		return "true"
+// currentAttrs marks the link of what the list shows now (aria-current="true"); nothing
+// otherwise (an empty aria-current would still match the CSS that marks the current link).
+func currentAttrs(current bool) templ.Attributes {
+	if current {
+		return templ.Attributes{"aria-current": "true"}
 	}
-	return ""
+	return templ.Attributes{}
 }
 
 // filtersSummary is the phone's disclosure of the filters: "Filtros", or "Filtros (N)".

@@ -40,6 +40,49 @@ type NavItem struct {
 	Key   string // "overview", "orders", "deposits", "withdrawals", "products", "settings"
 	URL   string
 	Count int // > 0: how many wait there (refunds due), said beside the name
+	// Group gathers sections under one name in the navigation ("sales", "gateway", "store",
+	// "team"; "" stands alone), so that it stays one row on a laptop however many sections
+	// there are: a group of two or more shows its sections on hover or focus.
+	Group string
+}
+
+// navGroup is a run of consecutive sections of the same group (or one section alone).
+type navGroup struct {
+	Key     string // the group's key; "" for a section alone
+	Items   []NavItem
+	Current bool // one of Items is the page's section
+	Count   int  // what waits in its sections, summed
+}
+
+// navGroups gathers p's sections into their groups, in order; a group of one section is
+// shown as that section alone.
+func navGroups(p DashPage) []navGroup {
+	var out []navGroup
+	for _, it := range p.Nav {
+		if n := len(out); n > 0 && it.Group != "" && out[n-1].Key == it.Group {
+			out[n-1].Items = append(out[n-1].Items, it)
+		} else {
+			out = append(out, navGroup{Key: it.Group, Items: []NavItem{it}})
+		}
+		g := &out[len(out)-1]
+		g.Current = g.Current || it.Key == p.Section
+		g.Count += it.Count
+	}
+	for i := range out {
+		if len(out[i].Items) == 1 {
+			out[i].Key = ""
+		}
+	}
+	return out
+}
+
+// navGroupLabel is a group's name, with the count of what waits in it.
+func navGroupLabel(p DashPage, g navGroup) string {
+	name := p.t("dash.group_" + g.Key)
+	if g.Count > 0 {
+		return p.t("dash.nav_count", name, g.Count)
+	}
+	return name
 }
 
 // LoginView is the sign-in page.
@@ -338,6 +381,9 @@ type OrderFilterView struct {
 	PerPage  int
 	Bar      FilterBar
 	Sorts    []Option // the list's orders, the current one checked
+	// AwaitingShipment is the bar's chip showing the orders awaiting shipment (Current: the
+	// list shows them; its link then shows them all again).
+	AwaitingShipment PresetLink
 }
 
 // OrderRow is one order of the list.
@@ -354,6 +400,7 @@ type OrderRow struct {
 	RefundDue       checkout.Cents
 	LinkTitle       string // the payment link it was placed through ("" none)
 	LinkURL         string // that link's page
+	Fulfilment      string // checkout.Fulfilment*: awaiting shipment, shipped, delivered; "" nothing to ship
 }
 
 // OrderView is one order of the shop with everything known of it.

@@ -17,6 +17,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
@@ -695,5 +696,32 @@ func TestAPIReportsOnlyWhatIsTrueOfItems(t *testing.T) {
 	res := e.api("POST", "/api/v1/checkout-sessions", `{"items":[{"productId":""}]}`)
 	if msg := fmt.Sprint(res.json["error"]); !strings.Contains(msg, "must not be empty") {
 		t.Errorf("an empty productId is not explained: %s", res.body)
+	}
+}
+
+// TestAPIUnderpaidOrderShowsWhatWasPaid: a deposit paid short of the order's amount leaves the
+// order under review, and the API's amountPaid says what was received, as the history does.
+func TestAPIUnderpaidOrderShowsWhatWasPaid(t *testing.T) {
+	e := newEnv(t)
+	id := orderID(e.placeOrder())
+	o, err := e.svc.Order(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := o.Amount - 1990
+	if _, err := e.sb.ControlDeposit(context.Background(), "checkout", o.CurrentAttempt().TransactionID, sandbox.ActionPay,
+		sandbox.DepositControl{AmountPaid: &short}); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = e.svc.RefreshFromGateway(context.Background(), id); err != nil || o.Status != checkout.StatusUnderReview {
+		t.Fatalf("after an underpayment: %v, %v", o.Status, err)
+	}
+	got := e.api("GET", "/api/v1/orders/"+id, nil)
+	want := fmt.Sprintf("underpaid: %d of %d cents paid", short, o.Amount)
+	hist, _ := got.json["history"].([]any)
+	last, _ := hist[len(hist)-1].(map[string]any)
+	if got.json["status"] != "under_review" || last["reason"] != want || got.json["amountPaid"] != float64(short) {
+		t.Errorf("underpaid order: status %v, last reason %v, amountPaid %v; want under_review, %q, %d",
+			got.json["status"], last["reason"], got.json["amountPaid"], want, short)
 	}
 }

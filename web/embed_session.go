@@ -68,92 +68,42 @@ func (s *Server) sessionOf(r *http.Request, o *checkout.Order) *checkout.Checkou
 // sessionForm is GET /s/{sessionID}: the prefilled customer form; the PIX page once the order
 // is placed; a closed page once the session expired unplaced.
 func (s *Server) sessionForm(w http.ResponseWriter, r *http.Request) {
+	if f, ok := s.sessionFormSource(w, r); ok {
+		s.customerForm(w, r, f)
+	}
+}
+
+// placeSessionOrder is POST /s/{sessionID}: places the session's order (the same one on every
+// submission) and goes to its PIX page.
+func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
+	if f, ok := s.sessionFormSource(w, r); ok {
+		s.placeOrder(w, r, f)
+	}
+}
+
+// sessionFormSource is the form source of the session of the request's address, its framing
+// headers set.
+func (s *Server) sessionFormSource(w http.ResponseWriter, r *http.Request) (formSource, bool) {
 	sess, err := s.svc.CheckoutSession(r.Context(), chi.URLParam(r, "sessionID"))
 	if err != nil {
 		s.site.Fail(w, r, err)
-		return
+		return formSource{}, false
 	}
 	s.frameSession(w, r, sess)
-	o, err := s.svc.SessionOrder(r.Context(), sess.ID)
-	if err != nil {
-		s.site.Fail(w, r, err)
-		return
-	}
-	if o != nil {
-		respond.Redirect(w, r, payPath(o.ID))
-		return
-	}
-	if !sess.Open(s.svc.Now()) {
-		s.renderSessionClosed(w, r, sess)
-		return
-	}
-	values := views.CustomerForm{Customer: sess.Customer}
-	if sess.Address != nil {
-		values.Address = *sess.Address
-	}
-	s.renderSessionForm(w, r, sess, http.StatusOK, values, nil)
+	return formSource{channel: checkout.ChannelSession, id: sess.ID, action: merchant.SessionPath(sess.ID),
+		page: s.sessionPage(r, sess, nil, "form"), cancel: sess.CancelURL,
+		refused: func(w http.ResponseWriter, r *http.Request, err error) bool {
+			if !errors.Is(err, checkout.ErrSessionExpired) {
+				return false
+			}
+			s.renderSessionClosed(w, r, sess)
+			return true
+		}}, true
 }
 
 func (s *Server) renderSessionClosed(w http.ResponseWriter, r *http.Request, sess *checkout.CheckoutSession) {
 	s.site.Render(w, r, http.StatusGone, views.SessionClosedPage(views.SessionClosedView{
 		Page: s.sessionPage(r, sess, nil, "closed"), CancelURL: sess.CancelURL}))
-}
-
-// renderSessionForm renders the customer form of a session with the values and their errors.
-func (s *Server) renderSessionForm(w http.ResponseWriter, r *http.Request, sess *checkout.CheckoutSession, status int, values views.CustomerForm, errs views.FieldErrors) {
-	v := views.CustomerView{
-		Page:      s.sessionPage(r, sess, nil, "form"),
-		Action:    respond.Link(r, merchant.SessionPath(sess.ID)),
-		Physical:  sess.Physical(),
-		Values:    values,
-		Errors:    errs,
-		Shipping:  views.ShippingLine{Physical: sess.Physical(), Amount: sess.Shipping, Days: sess.DeliveryDays},
-		Total:     sess.Amount,
-		CancelURL: sess.CancelURL,
-	}
-	images := s.productImages(r)
-	for _, l := range sess.Lines {
-		img := images[l.ProductID]
-		if l.ProductID == "" {
-			img = l.Image
-		}
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
-	}
-	s.site.Render(w, r, status, views.CustomerPage(v))
-}
-
-// placeSessionOrder is POST /s/{sessionID}: places the session's order (the same one on every
-// submission) and goes to its PIX page; invalid input shows the form again with 422.
-func (s *Server) placeSessionOrder(w http.ResponseWriter, r *http.Request) {
-	if !s.site.ParseForm(w, r) {
-		return
-	}
-	sess, err := s.svc.CheckoutSession(r.Context(), chi.URLParam(r, "sessionID"))
-	if err != nil {
-		s.site.Fail(w, r, err)
-		return
-	}
-	s.frameSession(w, r, sess)
-	values := parseCustomerForm(r)
-	lang := respond.Lang(r)
-	o, err := s.svc.PlaceSessionOrder(r.Context(), checkout.PlaceSessionInput{
-		SessionID: sess.ID, Customer: values.Customer, Address: &values.Address,
-		Lang: string(lang), ShopperIP: respond.ClientIP(r),
-	})
-	var fe *checkout.ValidationError
-	switch {
-	case errors.As(err, &fe):
-		s.renderSessionForm(w, r, sess, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
-		return
-	case errors.Is(err, checkout.ErrSessionExpired):
-		s.renderSessionClosed(w, r, sess)
-		return
-	case err != nil:
-		s.site.LogError(r, err, checkout.ErrorCode(err))
-		s.renderSessionForm(w, r, sess, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
-		return
-	}
-	respond.Redirect(w, r, payPath(o.ID))
 }
 
 // successURL returns a session's successUrl with {CHECKOUT_SESSION_ID} and {ORDER_ID}

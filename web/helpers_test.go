@@ -184,7 +184,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// Sessions, API keys and the notifications' outbox live in the SQLite store, as in the app;
 	// notifications are written with every change of an order and listed by the API (their
 	// outbox does not run: the tests of package merchant and of the app deliver them).
-	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog, Sessions: store,
+	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
 		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
 	if so.PersonalDataKey, err = checkout.LoadPersonalDataKey(ctx, store, sb.Now()); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,8 +65,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 	}
 }
 
-// TestOpenAPIDocument: the document is OpenAPI 3.1 with a licence, and each of its enums lists
-// a value once.
+// TestOpenAPIDocument: the document is OpenAPI 3.1 with the project's licence (LICENSE, MIT),
+// and each of its enums lists a value once.
 func TestOpenAPIDocument(t *testing.T) {
 	spec, err := apitest.Load()
 	if err != nil {
@@ -73,6 +74,14 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	if spec.Doc.OpenAPI != "3.1.0" || spec.Doc.Info.License == nil || spec.Doc.Info.License.Name == "" {
 		t.Errorf("openapi %q, license %+v", spec.Doc.OpenAPI, spec.Doc.Info.License)
+	}
+	licence, err := os.ReadFile("../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := spec.Doc.Info.License; !bytes.HasPrefix(licence, []byte("MIT License\n")) ||
+		!bytes.Contains(licence, []byte("Copyright (c) PIX Checkout contributors")) || l == nil || l.Identifier != "MIT" {
+		t.Errorf("LICENSE %.40q and the document's license %+v disagree", licence, l)
 	}
 	var doc any
 	if err := json.Unmarshal(web.OpenAPIDocument(), &doc); err != nil {

@@ -23,54 +23,35 @@ import (
 // payLinkPath is the path of a payment link's page.
 func payLinkPath(slug string) string { return merchant.LinkPath(slug) }
 
-// payLink is GET /l/{slug}.
+// payLink is GET /l/{slug}: the amount to type when the link asks for one (?amount= as typed),
+// then the customer form.
 func (s *Server) payLink(w http.ResponseWriter, r *http.Request) {
-	l, err := s.svc.LinkBySlug(r.Context(), chi.URLParam(r, "slug"))
-	if err != nil {
-		s.site.Fail(w, r, err)
+	l, ok := s.readLink(w, r)
+	if !ok {
 		return
 	}
-	if !l.Open(s.svc.Now()) {
-		s.renderLinkClosed(w, r, l, checkout.ErrLinkClosed)
-		return
+	var amount checkout.Cents
+	if l.Kind == checkout.LinkCustom && l.Open(s.svc.Now()) {
+		typed, given := r.URL.Query()["amount"]
+		if !given {
+			s.renderLinkAmount(w, r, l, http.StatusOK, "", "")
+			return
+		}
+		c, err := checkout.ParseReais(typed[0])
+		if err != nil {
+			s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, typed[0], "format")
+			return
+		}
+		amount = c
 	}
-	if l.Kind != checkout.LinkCustom {
-		s.renderLinkForm(w, r, l, 0, http.StatusOK, views.CustomerForm{}, nil)
-		return
-	}
-	typed, given := r.URL.Query()["amount"]
-	if !given {
-		s.renderLinkAmount(w, r, l, http.StatusOK, "", "")
-		return
-	}
-	amount, err := checkout.ParseReais(typed[0])
-	if err == nil {
-		err = checkout.CheckLinkAmount(l, amount)
-	}
-	if err != nil {
-		s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, typed[0], amountCode(err))
-		return
-	}
-	s.renderLinkForm(w, r, l, amount, http.StatusOK, views.CustomerForm{}, nil)
+	s.customerForm(w, r, s.linkForm(r, l, amount, r.URL.Query().Get("amount")))
 }
 
-// amountCode is the violation code of a refused typed amount ("format" when unreadable).
-func amountCode(err error) string {
-	var fe *checkout.ValidationError
-	if errors.As(err, &fe) {
-		return fe.Code(checkout.FieldLinkAmount)
-	}
-	return "format"
-}
-
-// placeLinkOrder is POST /l/{slug}: the customer form's submission.
+// placeLinkOrder is POST /l/{slug}: the customer form's submission; the amount of a link that
+// asks for one travels in cents in the form's address (?cents=).
 func (s *Server) placeLinkOrder(w http.ResponseWriter, r *http.Request) {
-	if !s.site.ParseForm(w, r) {
-		return
-	}
-	l, err := s.svc.LinkBySlug(r.Context(), chi.URLParam(r, "slug"))
-	if err != nil {
-		s.site.Fail(w, r, err)
+	l, ok := s.readLink(w, r)
+	if !ok {
 		return
 	}
 	var amount checkout.Cents
@@ -82,26 +63,38 @@ func (s *Server) placeLinkOrder(w http.ResponseWriter, r *http.Request) {
 		}
 		amount = checkout.Cents(c)
 	}
-	values := parseCustomerForm(r)
-	lang := respond.Lang(r)
-	o, err := s.svc.PlaceLinkOrder(r.Context(), checkout.PlaceLinkInput{Slug: l.Slug,
-		RequestKey: r.PostForm.Get(checkout.FieldRequestKey), Amount: amount, Customer: values.Customer,
-		Address: &values.Address, Lang: string(lang), ShopperIP: respond.ClientIP(r)})
-	var fe *checkout.ValidationError
-	switch {
-	case errors.As(err, &fe) && fe.Has(checkout.FieldLinkAmount):
-		s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, "", fe.Code(checkout.FieldLinkAmount))
-	case errors.As(err, &fe):
-		s.renderLinkForm(w, r, l, amount, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
-	case errors.Is(err, checkout.ErrLinkClosed), errors.Is(err, checkout.ErrLinkFull):
-		s.renderLinkClosed(w, r, l, err)
-	case err != nil:
-		s.site.LogError(r, err, checkout.ErrorCode(err))
-		s.renderLinkForm(w, r, l, amount, respond.HTTPStatus(checkout.CodeUnavailable), values,
-			views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
-	default:
-		respond.Redirect(w, r, payPath(o.ID))
+	s.placeOrder(w, r, s.linkForm(r, l, amount, ""))
+}
+
+func (s *Server) readLink(w http.ResponseWriter, r *http.Request) (*checkout.PaymentLink, bool) {
+	l, err := s.svc.LinkBySlug(r.Context(), chi.URLParam(r, "slug"))
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return nil, false
 	}
+	return l, true
+}
+
+// linkForm is the form source of link l, for amount when the payer typed it (as typed: the
+// amount page shows it again when refused).
+func (s *Server) linkForm(r *http.Request, l *checkout.PaymentLink, amount checkout.Cents, typed string) formSource {
+	action := payLinkPath(l.Slug)
+	if l.Kind == checkout.LinkCustom {
+		action += "?cents=" + strconv.FormatInt(int64(amount), 10)
+	}
+	return formSource{channel: checkout.ChannelLink, id: l.Slug, amount: amount, action: action, page: s.site.Page(r),
+		refused: func(w http.ResponseWriter, r *http.Request, err error) bool {
+			var fe *checkout.ValidationError
+			switch {
+			case errors.As(err, &fe) && fe.Has(checkout.FieldLinkAmount):
+				s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, typed, fe.Code(checkout.FieldLinkAmount))
+			case errors.Is(err, checkout.ErrLinkClosed), errors.Is(err, checkout.ErrLinkFull):
+				s.renderLinkClosed(w, r, l, err)
+			default:
+				return false
+			}
+			return true
+		}}
 }
 
 // renderLinkAmount renders the page asking for the amount of link l, with the value typed and
@@ -118,38 +111,6 @@ func (s *Server) renderLinkAmount(w http.ResponseWriter, r *http.Request, l *che
 		v.Error = views.PayLinkAmountError(page.Lang, code, lo, hi)
 	}
 	s.site.Render(w, r, status, views.PayLinkAmountPage(v))
-}
-
-// renderLinkForm renders the customer form of link l (for amount, when typed), with the
-// values typed and their errors, and a fresh request key.
-func (s *Server) renderLinkForm(w http.ResponseWriter, r *http.Request, l *checkout.PaymentLink, amount checkout.Cents, status int, values views.CustomerForm, errs views.FieldErrors) {
-	action := payLinkPath(l.Slug)
-	lines := l.Lines
-	total := l.Amount
-	if l.Kind == checkout.LinkCustom {
-		action += "?cents=" + strconv.FormatInt(int64(amount), 10)
-		lines = []checkout.OrderLine{{Title: l.Title, UnitPrice: amount, Quantity: 1}}
-		total = amount
-	}
-	v := views.CustomerView{
-		Page:        s.site.Page(r),
-		Action:      respond.Link(r, action),
-		RequestKey:  checkout.NewID(),
-		Physical:    l.Physical(),
-		Values:      values,
-		Errors:      errs,
-		Total:       total,
-		NotAsked:    l.NotAsked(),
-		Heading:     l.Title,
-		Description: l.Description,
-	}
-	if s.svc.LooksUpCEP() {
-		v.CEPLookupURL = "/cep/"
-	}
-	for _, ln := range lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: ln.Title, Quantity: ln.Quantity, LineTotal: ln.Subtotal()})
-	}
-	s.site.Render(w, r, status, views.CustomerPage(v))
 }
 
 // renderLinkClosed says why link l takes no new payment: 410 when inactive or expired, 409

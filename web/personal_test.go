@@ -34,7 +34,7 @@ func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 		t.Fatalf("session: %d %s", res.status, res.body)
 	}
 	sessionID, _ := res.json["id"].(string)
-	o, err := e.svc.PlaceSessionOrder(ctx, checkout.PlaceSessionInput{SessionID: sessionID, Lang: "pt-BR",
+	o, err := e.svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelSession, Source: sessionID, Lang: "pt-BR",
 		Customer: checkout.Customer{Name: "Maria da Silva", Email: "maria@example.com", Document: "529.982.247-25", Phone: "(11) 98765-4321"},
 		Address:  &checkout.Address{ZipCode: "01310100", Street: "Avenida Paulista", Number: "1000", Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", Country: "Brasil"}})
 	if err != nil {

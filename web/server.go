@@ -328,10 +328,10 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Get("/", s.catalogue)
 	r.Post("/cart", s.addToNewCart)
 	r.Post("/cart/{cartID}/items", s.addToCart)
-	r.Post("/cart/{cartID}/checkout", s.placeOrder)
+	r.Post("/cart/{cartID}/checkout", s.placeCartOrder)
 	r.Get("/cart/{cartID}", s.cart)
 	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
-	r.Get("/cart/{cartID}/checkout", s.customerForm)
+	r.Get("/cart/{cartID}/checkout", s.cartCheckout)
 	r.Get("/cep/{cep}", s.lookupCEP)
 	r.Get(ImagePath+"{file}", s.productImage) // product pictures (images.go)
 

@@ -12,46 +12,108 @@ import (
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-// customerForm is GET /cart/{cartID}/checkout: the customer form with a fresh request key.
-func (s *Server) customerForm(w http.ResponseWriter, r *http.Request) {
-	c, err := s.svc.Cart(r.Context(), chi.URLParam(r, "cartID"))
-	if err != nil {
-		s.site.Fail(w, r, err)
-		return
-	}
-	if len(c.Lines) == 0 {
-		respond.Redirect(w, r, cartPath(c.ID))
-		return
-	}
-	s.renderCustomerForm(w, r, c, http.StatusOK, views.CustomerForm{}, nil)
+// The customer form of every checkout source: the shop's cart (/cart/{cartID}/checkout), a
+// checkout session (/s/{sessionID}) and a payment link (/l/{slug}, after the amount when it asks
+// for one). One handler shows it and one places its order (checkout.Service.PlaceOrder); a
+// formSource says what differs: its address, the page around it, and the page that says why a
+// source takes no order.
+
+// formSource is a checkout source as its customer form's handlers see it.
+type formSource struct {
+	channel checkout.Channel
+	id      string         // as checkout.PlaceOrderInput.Source takes it
+	amount  checkout.Cents // the amount a payer typed for a payment link that asks for it
+	action  string         // the form's path
+	page    views.Page
+	backURL string // the cart's page
+	cancel  string // a checkout session's cancelUrl
+	// refused answers an error of the source that has a page of its own (an empty cart, an
+	// expired session, a closed link, a refused amount) and reports whether it did.
+	refused func(w http.ResponseWriter, r *http.Request, err error) bool
 }
 
-// renderCustomerForm renders the customer form of cart c with the values typed and their
-// errors. Every rendering gets a new request key: a key whose submission was refused is spent.
-func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, c *checkout.Cart, status int, values views.CustomerForm, errs views.FieldErrors) {
-	ship, err := s.cartShipping(r, c)
-	if err != nil {
-		s.site.Fail(w, r, err)
+// cartForm is the form source of the cart of the request's address.
+func (s *Server) cartForm(r *http.Request) formSource {
+	id := chi.URLParam(r, "cartID")
+	return formSource{channel: checkout.ChannelShop, id: id, action: checkoutPath(id), page: s.site.Page(r),
+		backURL: respond.Link(r, cartPath(id)),
+		refused: func(w http.ResponseWriter, r *http.Request, err error) bool {
+			if checkout.ErrorCode(err) != checkout.CodeEmptyCart {
+				return false
+			}
+			respond.Redirect(w, r, cartPath(id))
+			return true
+		}}
+}
+
+// cartCheckout is GET /cart/{cartID}/checkout.
+func (s *Server) cartCheckout(w http.ResponseWriter, r *http.Request) {
+	s.customerForm(w, r, s.cartForm(r))
+}
+
+// placeCartOrder is POST /cart/{cartID}/checkout.
+func (s *Server) placeCartOrder(w http.ResponseWriter, r *http.Request) {
+	s.placeOrder(w, r, s.cartForm(r))
+}
+
+// customerForm shows the customer form of f, prefilled with what the merchant knows of the
+// customer; the PIX page once the source's one order is placed.
+func (s *Server) customerForm(w http.ResponseWriter, r *http.Request, f formSource) {
+	src, ok := s.formSource(w, r, f)
+	if !ok {
 		return
 	}
+	if src.Placed != nil {
+		respond.Redirect(w, r, payPath(src.Placed.ID))
+		return
+	}
+	values := views.CustomerForm{Customer: src.Prefill}
+	if src.PrefillAddress != nil {
+		values.Address = *src.PrefillAddress
+	}
+	s.renderCustomerForm(w, r, f, src, http.StatusOK, values, nil)
+}
+
+// formSource reads the checkout source of f, or answers why there is none.
+func (s *Server) formSource(w http.ResponseWriter, r *http.Request, f formSource) (*checkout.Source, bool) {
+	src, err := s.svc.Source(r.Context(), f.channel, f.id, f.amount)
+	if err != nil {
+		if !f.refused(w, r, err) {
+			s.site.Fail(w, r, err)
+		}
+		return nil, false
+	}
+	return src, true
+}
+
+// renderCustomerForm renders the customer form of src with the values typed and their
+// errors. Every rendering gets a new request key: a key whose submission was refused is spent.
+func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, src *checkout.Source, status int, values views.CustomerForm, errs views.FieldErrors) {
 	v := views.CustomerView{
-		Page:       s.site.Page(r),
-		Action:     respond.Link(r, checkoutPath(c.ID)),
-		RequestKey: checkout.NewRequestKeyShipping(c, ship.Amount),
-		Physical:   c.NeedsAddress(),
-		Values:     values,
-		Errors:     errs,
-		Shipping:   ship,
-		Total:      c.Total() + ship.Amount,
-		BackURL:    respond.Link(r, cartPath(c.ID)),
+		Page:        f.page,
+		Action:      respond.Link(r, f.action),
+		RequestKey:  src.NewRequestKey(),
+		Physical:    src.Physical(),
+		Values:      values,
+		Errors:      errs,
+		Shipping:    views.ShippingLine{Physical: src.Physical(), Amount: src.Shipping, Days: src.DeliveryDays},
+		Total:       src.Total(),
+		BackURL:     f.backURL,
+		CancelURL:   f.cancel,
+		NotAsked:    src.NotAsked,
+		Heading:     src.Title,
+		Description: src.Description,
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
 	}
 	images := s.productImages(r)
-	for _, l := range c.Lines {
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Product.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(),
-			Image: images[l.Product.ID]})
+	for _, l := range src.Lines {
+		img := images[l.ProductID]
+		if l.ProductID == "" {
+			img = l.Image
+		}
+		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }
@@ -70,18 +132,19 @@ func parseCustomerForm(r *http.Request) views.CustomerForm {
 	}
 }
 
-// placeOrder is POST /cart/{cartID}/checkout. Invalid input (or the gateway's 422) renders the
-// form again with 422, every value kept and each error beside its field; success goes to the
-// PIX page.
-func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
+// placeOrder is the customer form's submission: the order of f, then its PIX page. Invalid
+// input (or the gateway's 422) renders the form again with 422, every value kept and each
+// error beside its field.
+func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request, f formSource) {
 	if !s.site.ParseForm(w, r) {
 		return
 	}
-	cartID := chi.URLParam(r, "cartID")
 	values := parseCustomerForm(r)
 	lang := respond.Lang(r)
 	o, err := s.svc.PlaceOrder(r.Context(), checkout.PlaceOrderInput{
-		CartID:     cartID,
+		Channel:    f.channel,
+		Source:     f.id,
+		Amount:     f.amount,
 		RequestKey: r.PostForm.Get(checkout.FieldRequestKey),
 		Customer:   values.Customer,
 		Address:    &values.Address, // ignored by the domain when no product is physical
@@ -90,37 +153,35 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request) {
 	})
 	var fe *checkout.ValidationError
 	switch code := checkout.ErrorCode(err); {
-	case errors.As(err, &fe):
-		s.showCustomerForm(w, r, cartID, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
+	case err == nil:
+	case f.refused(w, r, err):
 		return
-	case code == checkout.CodeEmptyCart:
-		respond.Redirect(w, r, cartPath(cartID))
+	case errors.As(err, &fe):
+		s.showCustomerForm(w, r, f, http.StatusUnprocessableEntity, values, views.FormErrors(lang, fe))
 		return
 	case code == checkout.CodeNotFound:
 		s.site.Fail(w, r, err)
 		return
-	case err != nil:
+	default:
 		// The gateway is unreachable before the order could even be stored, or the store failed:
 		// the form again, every value kept, saying to try again.
 		s.site.LogError(r, err, code)
-		s.showCustomerForm(w, r, cartID, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
+		s.showCustomerForm(w, r, f, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
 		return
 	}
 	// The cart became an order: the next visit to the shop starts a new one.
-	if rememberedCart(r) == cartID {
+	if f.channel == checkout.ChannelShop && rememberedCart(r) == f.id {
 		s.rememberCart(w, "")
 	}
 	respond.Redirect(w, r, payPath(o.ID))
 }
 
-// showCustomerForm reads the cart and renders its form with the values typed and their errors.
-func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, cartID string, status int, values views.CustomerForm, errs views.FieldErrors) {
-	c, err := s.svc.Cart(r.Context(), cartID)
-	if err != nil {
-		s.site.Fail(w, r, err)
-		return
+// showCustomerForm reads the source of f and renders its form with the values typed and their
+// errors.
+func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, status int, values views.CustomerForm, errs views.FieldErrors) {
+	if src, ok := s.formSource(w, r, f); ok {
+		s.renderCustomerForm(w, r, f, src, status, values, errs)
 	}
-	s.renderCustomerForm(w, r, c, status, values, errs)
 }
 
 // lookupCEP is GET /cep/{cep}: JSON {cep, street, neighborhood, city, state} for the customer

@@ -43,6 +43,10 @@ type APIKey struct {
 	CreatedBy  string    // who made it: a user's e-mail, ActorCLI ("" before this was recorded)
 	// LastUsedAddress is the client address of the last use (noted with LastUsedAt).
 	LastUsedAddress string
+	// PersonalData: the key carries the personal-data right (documents and phones in full, the
+	// data-subject routes). A key never holds more than its maker: only keys whose maker has
+	// PermPersonalData carry it, and a change of the maker's role gives or takes it.
+	PersonalData bool
 }
 
 // Active reports whether the key may authenticate.
@@ -61,6 +65,11 @@ type APIKeyStore interface {
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
 	// TouchAPIKey records that a key was used at at from addr.
 	TouchAPIKey(ctx context.Context, id string, at time.Time, addr string) error
+	// SetMakerKeysPersonalData gives (on) or takes the personal-data right of the active keys
+	// made by createdBy, and returns the keys it changed, as they are now.
+	SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]APIKey, error)
+	// RevokeMakerKeys revokes at at the active keys made by createdBy, and returns them.
+	RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]APIKey, error)
 }
 
 // Keys makes, lists, revokes and checks API keys. It is safe for concurrent use.

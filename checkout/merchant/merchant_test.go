@@ -71,6 +71,32 @@ func (m *memKeys) TouchAPIKey(_ context.Context, id string, at time.Time, addr s
 	return nil
 }
 
+func (m *memKeys) SetMakerKeysPersonalData(_ context.Context, by string, on bool) ([]merchant.APIKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var changed []merchant.APIKey
+	for i, k := range m.keys {
+		if k.CreatedBy == by && k.Active() && k.PersonalData != on {
+			m.keys[i].PersonalData = on
+			changed = append(changed, m.keys[i])
+		}
+	}
+	return changed, nil
+}
+
+func (m *memKeys) RevokeMakerKeys(_ context.Context, by string, at time.Time) ([]merchant.APIKey, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var revoked []merchant.APIKey
+	for i, k := range m.keys {
+		if k.CreatedBy == by && k.Active() {
+			m.keys[i].RevokedAt = at
+			revoked = append(revoked, m.keys[i])
+		}
+	}
+	return revoked, nil
+}
+
 func TestKeys(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)

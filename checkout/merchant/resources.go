@@ -221,15 +221,36 @@ func paidAttempt(o *checkout.Order) *checkout.Attempt {
 }
 
 // amountPaid is what the order received: its amount once paid, plus any second payment
-// (Order.RefundDue); 0 before.
+// (Order.RefundDue); what an underpaid order's deposit received (it waits, under review, for the
+// merchant to settle it); 0 before any payment.
 func amountPaid(o *checkout.Order) int64 {
 	if o.Status == checkout.StatusCanceled {
 		return int64(o.RefundDue) + refunded(o) // paid after it was canceled: all of it goes back
+	}
+	if paid, ok := underpaid(o); ok {
+		return int64(paid+o.RefundDue) + refunded(o)
 	}
 	if !o.Status.WasPaid() {
 		return 0
 	}
 	return int64(o.Amount+o.RefundDue) + refunded(o) // a refund recorded since changes nothing of what was paid
+}
+
+// underpaid returns what an order paid short of its amount received, from its history: the
+// deposit's amountPaid recorded in the last "underpaid" change, unless the order was paid in
+// full since.
+func underpaid(o *checkout.Order) (gatewayclient.Cents, bool) {
+	var paid gatewayclient.Cents
+	ok := false
+	for _, h := range o.History {
+		switch {
+		case h.Reason.Code == checkout.ReasonUnderpaid:
+			paid, ok = h.Reason.Paid, true
+		case h.To == checkout.StatusPaid && h.From != checkout.StatusPaid:
+			paid, ok = 0, false
+		}
+	}
+	return paid, ok
 }
 
 // refunded is the sum of the refunds recorded on o.

@@ -57,7 +57,7 @@ func TestLinkCapAcrossInstances(t *testing.T) {
 	for i := range shoppers {
 		wg.Go(func() {
 			<-start
-			o, err := svcs[i%2].PlaceLinkOrder(ctx, checkout.PlaceLinkInput{Slug: l.Slug, RequestKey: checkout.NewID(),
+			o, err := svcs[i%2].PlaceOrder(ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelLink, Source: l.Slug, RequestKey: checkout.NewID(),
 				Lang: "pt-BR", Customer: checkout.Customer{Name: "Maria da Silva", Document: "529.982.247-25",
 					Email: "maria@example.com.br", Phone: "(11) 98765-4321"}})
 			mu.Lock()
@@ -66,7 +66,7 @@ func TestLinkCapAcrossInstances(t *testing.T) {
 			case errors.Is(err, checkout.ErrLinkFull):
 				refused++
 			case err != nil:
-				t.Errorf("PlaceLinkOrder: %v", err)
+				t.Errorf("PlaceOrder: %v", err)
 			default:
 				placed = append(placed, o)
 			}

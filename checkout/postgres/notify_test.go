@@ -65,7 +65,7 @@ func (x *twoInstances) place(t *testing.T, i int) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := x.svcs[i].PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKey(c),
+	o, err := x.svcs[i].PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0),
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com.br",
 			Phone: "(11) 98765-4321"}})
 	if err != nil || o.Status != checkout.StatusAwaitingPayment {

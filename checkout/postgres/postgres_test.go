@@ -651,42 +651,54 @@ func TestSealedSecrets(t *testing.T) {
 	t.Parallel()
 	dbURL := newSchema(t, newDatabase(t))
 	storetest.RunSealed(t, func(t *testing.T) (storetest.SealedStores, func() []byte) {
-		return open(t, dbURL), func() []byte {
-			var all []byte
-			withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-				rows, err := conn.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
-					WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying', 'bytea', 'json', 'jsonb')`)
-				if err != nil {
-					return err
-				}
-				cols, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]string, error) {
-					var c [2]string
-					return c, r.Scan(&c[0], &c[1])
-				})
-				if err != nil {
-					return err
-				}
-				if len(cols) < 20 {
-					return fmt.Errorf("only %d text columns: the dump misses tables", len(cols))
-				}
-				for _, c := range cols {
-					rows, err := conn.Query(ctx, `SELECT CAST(`+pgx.Identifier{c[1]}.Sanitize()+` AS TEXT) FROM `+pgx.Identifier{c[0]}.Sanitize())
-					if err != nil {
-						return err
-					}
-					vals, err := pgx.CollectRows(rows, pgx.RowTo[*string])
-					if err != nil {
-						return err
-					}
-					for _, v := range vals {
-						if v != nil {
-							all = append(append(all, *v...), '\n')
-						}
-					}
-				}
-				return nil
-			})
-			return all
-		}
+		return open(t, dbURL), func() []byte { return dumpText(t, dbURL) }
 	})
+}
+
+// TestSignInTokensHashed: the sessions table keeps the hash of each session's token, never the
+// token (storetest).
+func TestSignInTokensHashed(t *testing.T) {
+	t.Parallel()
+	dbURL := newSchema(t, newDatabase(t))
+	storetest.RunSignInTokensHashed(t, open(t, dbURL).SignInTokens(), func() []byte { return dumpText(t, dbURL) })
+}
+
+// dumpText is what a dump of the store's schema at dbURL holds: every text, bytea and JSON
+// column of every table, one value a line.
+func dumpText(t *testing.T, dbURL string) []byte {
+	var all []byte
+	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
+		rows, err := conn.Query(ctx, `SELECT table_name, column_name FROM information_schema.columns
+			WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying', 'bytea', 'json', 'jsonb')`)
+		if err != nil {
+			return err
+		}
+		cols, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([2]string, error) {
+			var c [2]string
+			return c, r.Scan(&c[0], &c[1])
+		})
+		if err != nil {
+			return err
+		}
+		if len(cols) < 20 {
+			return fmt.Errorf("only %d text columns: the dump misses tables", len(cols))
+		}
+		for _, c := range cols {
+			rows, err := conn.Query(ctx, `SELECT CAST(`+pgx.Identifier{c[1]}.Sanitize()+` AS TEXT) FROM `+pgx.Identifier{c[0]}.Sanitize())
+			if err != nil {
+				return err
+			}
+			vals, err := pgx.CollectRows(rows, pgx.RowTo[*string])
+			if err != nil {
+				return err
+			}
+			for _, v := range vals {
+				if v != nil {
+					all = append(append(all, *v...), '\n')
+				}
+			}
+		}
+		return nil
+	})
+	return all
 }

@@ -64,7 +64,7 @@ func TestTwoCheckoutInstances(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	in := checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewID(), Lang: "pt-BR",
+	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Lang: "pt-BR",
 		Customer: checkout.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com.br",
 			Phone: "(11) 98765-4321"}}
 	const n = 20

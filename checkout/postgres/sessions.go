@@ -11,15 +11,28 @@ import (
 )
 
 // SignInTokens returns the store of scs sessions in this database: scs's own pgxstore on the
-// store's pool, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
+// store's pool, keyed by merchant.TokenHash of each token, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
 func (s *Store) SignInTokens() merchant.SignInTokenStore {
-	return sessions{PostgresStore: pgxstore.NewWithCleanupInterval(s.pool, 0), store: s}
+	return sessions{pg: pgxstore.NewWithCleanupInterval(s.pool, 0), store: s}
 }
 
 type sessions struct {
-	*pgxstore.PostgresStore
+	pg    *pgxstore.PostgresStore
 	store *Store
 }
+
+// Find reads a session by its token's hash.
+func (x sessions) Find(token string) ([]byte, bool, error) {
+	return x.pg.Find(merchant.TokenHash(token))
+}
+
+// Commit writes a session under its token's hash.
+func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
+	return x.pg.Commit(merchant.TokenHash(token), b, expiry)
+}
+
+// Delete removes a session by its token's hash.
+func (x sessions) Delete(token string) error { return x.pg.Delete(merchant.TokenHash(token)) }
 
 // PruneSignInTokens deletes the sessions expired before now.
 func (x sessions) PruneSignInTokens(ctx context.Context, now time.Time) (int, error) {

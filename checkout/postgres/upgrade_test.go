@@ -43,3 +43,22 @@ func TestUpgradeFromEveryMigration(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyRightsAfterUpgrade: migrations 65 and 66 on an install with keys and sessions
+// (storetest.CheckKeyRights).
+func TestKeyRightsAfterUpgrade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	u := newSchema(t, newDatabase(t))
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	old, _ := storetest.MigrationsUpTo(t, postgres.Migrations, postgres.Component, 64)
+	if err := sqlmigrate.Apply(ctx, db, sqlmigrate.PostgresLock, outbox.Plan(outbox.PostgreSQL), old); err != nil {
+		t.Fatal(err)
+	}
+	storetest.WriteBeforeKeyRights(t, db)
+	storetest.CheckKeyRights(t, open(t, u), db)
+}

@@ -67,38 +67,40 @@ func Backup(ctx context.Context, path, dest string) error {
 // backup is checked first, and left as it is. The database it replaces, its WAL checkpointed
 // into it, is kept beside it as path + ".before-restore" (replacing an older one). Its WAL and
 // shared-memory files are removed before the backup takes its name: SQLite would otherwise
-// apply the old database's WAL to the restored file.
-func Restore(ctx context.Context, src, path string) error {
+// apply the old database's WAL to the restored file. kept is the path of the database kept
+// aside, "" when there was none (a restore into an empty data dir).
+func Restore(ctx context.Context, src, path string) (kept string, err error) {
 	if err := check(ctx, src); err != nil {
-		return fmt.Errorf("sqlite: restore: %s is not a usable backup: %w", src, err)
+		return "", fmt.Errorf("sqlite: restore: %s is not a usable backup: %w", src, err)
 	}
 	if err := isCheckout(ctx, src); err != nil {
-		return fmt.Errorf("sqlite: restore: %s: %w", src, err)
+		return "", fmt.Errorf("sqlite: restore: %s: %w", src, err)
 	}
 	incoming := path + ".restoring"
 	if err := copyFile(src, incoming); err != nil {
-		return fmt.Errorf("sqlite: restore: %w", err)
+		return "", fmt.Errorf("sqlite: restore: %w", err)
 	}
 	if _, err := os.Stat(path); err == nil {
 		// Bring what the WAL holds into the file kept aside.
 		if err := checkpoint(ctx, path); err != nil {
 			_ = os.Remove(incoming)
-			return fmt.Errorf("sqlite: restore: the current database: %w", err)
+			return "", fmt.Errorf("sqlite: restore: the current database: %w", err)
 		}
-		if err := os.Rename(path, path+".before-restore"); err != nil {
+		kept = path + ".before-restore"
+		if err := os.Rename(path, kept); err != nil {
 			_ = os.Remove(incoming)
-			return fmt.Errorf("sqlite: restore: %w", err)
+			return "", fmt.Errorf("sqlite: restore: %w", err)
 		}
 	}
 	for _, f := range []string{path + "-wal", path + "-shm"} {
 		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("sqlite: restore: %w", err)
+			return kept, fmt.Errorf("sqlite: restore: %w", err)
 		}
 	}
 	if err := os.Rename(incoming, path); err != nil {
-		return fmt.Errorf("sqlite: restore: %w", err)
+		return kept, fmt.Errorf("sqlite: restore: %w", err)
 	}
-	return syncDir(filepath.Dir(path))
+	return kept, syncDir(filepath.Dir(path))
 }
 
 // fileDSN is the driver's name of the file at path with pragmas.

@@ -12,7 +12,7 @@ import (
 
 // SignInTokens returns the store of scs sessions in this database: scs's own sqlite3store, reading
 // on the read pool and writing through the writer connection like every other write (see the
-// package doc), without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
+// package doc), keyed by merchant.TokenHash of each token, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
 func (s *Store) SignInTokens() merchant.SignInTokenStore {
 	return sessions{
 		r:     sqlite3store.NewWithCleanupInterval(s.r.DB, 0),
@@ -27,16 +27,18 @@ type sessions struct {
 	store *Store
 }
 
-// Find reads a session on the read pool.
-func (x sessions) Find(token string) ([]byte, bool, error) { return x.r.Find(token) }
-
-// Commit writes a session through the writer.
-func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
-	return x.w.Commit(token, b, expiry)
+// Find reads a session on the read pool, by its token's hash.
+func (x sessions) Find(token string) ([]byte, bool, error) {
+	return x.r.Find(merchant.TokenHash(token))
 }
 
-// Delete removes a session through the writer.
-func (x sessions) Delete(token string) error { return x.w.Delete(token) }
+// Commit writes a session through the writer, under its token's hash.
+func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
+	return x.w.Commit(merchant.TokenHash(token), b, expiry)
+}
+
+// Delete removes a session through the writer, by its token's hash.
+func (x sessions) Delete(token string) error { return x.w.Delete(merchant.TokenHash(token)) }
 
 // PruneSignInTokens deletes the sessions expired before now (their expiry is a Julian day, as
 // sqlite3store writes it).

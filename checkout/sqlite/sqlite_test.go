@@ -130,6 +130,25 @@ func TestReports(t *testing.T) {
 	})
 }
 
+// TestSignInTokensHashed: neither the file nor its WAL holds a session's token, only its hash
+// (storetest).
+func TestSignInTokensHashed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	s := open(t, path)
+	t.Cleanup(func() { s.Close() })
+	storetest.RunSignInTokensHashed(t, s.SignInTokens(), func() []byte {
+		var all []byte
+		for _, p := range []string{path, path + "-wal"} {
+			b, err := os.ReadFile(p)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatal(err)
+			}
+			all = append(all, b...)
+		}
+		return all
+	})
+}
+
 // TestSealedSecrets: the file and its WAL hold no secret in clear once sealed (storetest).
 func TestSealedSecrets(t *testing.T) {
 	storetest.RunSealed(t, func(t *testing.T) (storetest.SealedStores, func() []byte) {

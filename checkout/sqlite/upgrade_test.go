@@ -82,3 +82,27 @@ func TestNotifyPersonalDataAfterUpgrade(t *testing.T) {
 		t.Errorf("an install with orders, after the upgrade: %+v, %v; want personal data on", set, err)
 	}
 }
+
+// TestKeyRightsAfterUpgrade: migrations 65 and 66 on an install with keys and sessions
+// (storetest.CheckKeyRights).
+func TestKeyRightsAfterUpgrade(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "checkout.db")
+	db, err := sql.Open("sqlite", fileDSN(file, "foreign_keys(1)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	old, _ := storetest.MigrationsUpTo(t, migrations, plan.Component, 64)
+	if err := sqlmigrate.Apply(ctx, db, "", outbox.Plan(outbox.SQLite), old); err != nil {
+		t.Fatal(err)
+	}
+	storetest.WriteBeforeKeyRights(t, db)
+	s, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.CheckKeyRights(t, s, db)
+}

@@ -16,12 +16,12 @@ var (
 	_ merchant.SettingsStore = (*Store)(nil)
 )
 
-const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at, scope, created_by, last_used_address`
+const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at, scope, created_by, last_used_address, personal_data`
 
 // CreateAPIKey stores a new key. A taken id or hash is an error.
 func (s *Store) CreateAPIKey(ctx context.Context, k merchant.APIKey) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt), string(k.Scope), k.CreatedBy, k.LastUsedAddress}})
+	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt), string(k.Scope), k.CreatedBy, k.LastUsedAddress, k.PersonalData}})
 	if err != nil {
 		return s.errorf("storing an API key: %w", err)
 	}
@@ -75,12 +75,38 @@ func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time, addr s
 	return nil
 }
 
+// SetMakerKeysPersonalData gives or takes the personal-data right of the active keys made by
+// createdBy, and returns the keys it changed.
+func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]merchant.APIKey, error) {
+	var ks []merchant.APIKey
+	st := readAPIKeys("", nil, &ks)
+	st.SQL = `UPDATE api_keys SET personal_data = $1 WHERE created_by = $2 AND revoked_at = 0 AND personal_data <> $1
+		RETURNING ` + apiKeyColumns
+	st.Args = []any{on, createdBy}
+	if err := s.db.Write(ctx, st); err != nil {
+		return nil, s.errorf("changing the rights of API keys: %w", err)
+	}
+	return ks, nil
+}
+
+// RevokeMakerKeys revokes at at the active keys made by createdBy, and returns them.
+func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]merchant.APIKey, error) {
+	var ks []merchant.APIKey
+	st := readAPIKeys("", nil, &ks)
+	st.SQL = `UPDATE api_keys SET revoked_at = $1 WHERE created_by = $2 AND revoked_at = 0 RETURNING ` + apiKeyColumns
+	st.Args = []any{ms(at), createdBy}
+	if err := s.db.Write(ctx, st); err != nil {
+		return nil, s.errorf("revoking API keys: %w", err)
+	}
+	return ks, nil
+}
+
 func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
 	return Stmt{SQL: `SELECT ` + apiKeyColumns + ` FROM api_keys ` + tail, Args: args, Rows: each(func(r Rows) error {
 		var k merchant.APIKey
 		var created, used, revoked int64
 		var scope string
-		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked, &scope, &k.CreatedBy, &k.LastUsedAddress); err != nil {
+		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked, &scope, &k.CreatedBy, &k.LastUsedAddress, &k.PersonalData); err != nil {
 			return fmt.Errorf("reading API keys: %w", err)
 		}
 		k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.Scope = fromMS(created), fromMS(used), fromMS(revoked), merchant.Scope(scope)

@@ -89,7 +89,7 @@ func documentChars(s string) string {
 }
 
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
-	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id`
+	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id, o.shipped_at, o.delivered_at`
 
 // OrderSummaries lists a page of the orders of f without their lines, history or attempts,
 // and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
@@ -115,12 +115,13 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 		return s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
 			var o checkout.OrderSummary
 			var status string
-			var amount, refund, created, paid int64
+			var amount, refund, created, paid, shipped, delivered int64
 			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
 				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid,
-				&o.LinkID); err != nil {
+				&o.LinkID, &shipped, &delivered); err != nil {
 				return err
 			}
+			o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
 			o.Status = checkout.OrderStatus(status)
 			o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
 			o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -243,6 +244,40 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 	// Another handle on the same database sees the same sessions (a restart, another instance).
 	if b, found, _ := s.SignInTokens().Find("live"); !found || string(b) != "data-2" {
 		t.Error("a second session store does not see the first one's session")
+	}
+}
+
+// RunSignInTokensHashed checks that tokens keeps sessions under the hash of their token: after
+// sessions are written, found and one deleted, dump (what a copy of the database holds: the
+// SQLite file and its WAL, every text column on PostgreSQL) has no token, and has the live
+// one's merchant.TokenHash, by which it is still found.
+func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump func() []byte) {
+	live, gone := "live-"+checkout.NewID()+checkout.NewID(), "gone-"+checkout.NewID()+checkout.NewID()
+	for _, tok := range []string{live, gone} {
+		if err := tokens.Commit(tok, []byte("data-"+tok[:4]), time.Now().Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tokens.Delete(gone); err != nil {
+		t.Fatal(err)
+	}
+	if b, found, err := tokens.Find(live); !found || err != nil || string(b) != "data-live" {
+		t.Fatalf("Find(live) = %q, %v, %v", b, found, err)
+	}
+	if _, found, _ := tokens.Find(gone); found {
+		t.Error("a deleted session was found")
+	}
+	if _, found, _ := tokens.Find(merchant.TokenHash(live)); found {
+		t.Error("the hash of a token found its session: the hash is a token")
+	}
+	d := dump()
+	for _, tok := range []string{live, gone} {
+		if bytes.Contains(d, []byte(tok)) {
+			t.Errorf("the database holds the session token %q in clear", tok)
+		}
+	}
+	if !bytes.Contains(d, []byte(merchant.TokenHash(live))) {
+		t.Error("the database does not hold the live session's token hash: the dump misses the sessions")
 	}
 }
 

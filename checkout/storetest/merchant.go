@@ -251,6 +251,7 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 			Scope: merchant.ScopeWrite, CreatedBy: "ana@loja.example"}
 	}
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
+	a.PersonalData = true
 	for _, k := range []merchant.APIKey{a, b} {
 		if err := s.CreateAPIKey(ctx, k); err != nil {
 			t.Fatalf("CreateAPIKey: %v", err)
@@ -297,6 +298,63 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	}
 	if b2, _ := s.APIKeyByHash(ctx, b.Hash); b2 == nil || !b2.Active() {
 		t.Errorf("revoking key_a touched key_b: %+v", b2)
+	}
+	testMakerKeys(t, s)
+}
+
+// testMakerKeys: the keys of one maker get and lose the personal-data right together (revoked
+// ones and other makers' untouched), and are revoked together.
+func testMakerKeys(t *testing.T, s MerchantStores) {
+	ctx := context.Background()
+	key := func(id, by string, pd bool) merchant.APIKey {
+		h := sha256.Sum256([]byte("pxk_maker_" + id))
+		return merchant.APIKey{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: merchant.ScopeRead,
+			CreatedBy: by, PersonalData: pd}
+	}
+	for _, k := range []merchant.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
+		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
+		if err := s.CreateAPIKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RevokeAPIKey(ctx, "key_m3", base); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ks []merchant.APIKey) string {
+		var out []string
+		for _, k := range ks {
+			out = append(out, k.ID)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	pd := func(id string) bool {
+		h := sha256.Sum256([]byte("pxk_maker_" + id))
+		k, err := s.APIKeyByHash(ctx, h[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k.PersonalData
+	}
+	changed, err := s.SetMakerKeysPersonalData(ctx, "bia@loja.example", false)
+	if err != nil || ids(changed) != "key_m1" || changed[0].PersonalData {
+		t.Errorf("SetMakerKeysPersonalData(off) = %+v, %v; want key_m1 changed", changed, err)
+	}
+	if pd("key_m1") || pd("key_m2") || !pd("key_m3") || !pd("key_o1") {
+		t.Error("taking one maker's right changed a revoked key or another maker's key")
+	}
+	changed, err = s.SetMakerKeysPersonalData(ctx, "bia@loja.example", true)
+	if err != nil || ids(changed) != "key_m1,key_m2" || !pd("key_m1") || !pd("key_m2") {
+		t.Errorf("SetMakerKeysPersonalData(on) = %+v, %v; want key_m1 and key_m2 changed", changed, err)
+	}
+	at := base.Add(time.Hour)
+	revoked, err := s.RevokeMakerKeys(ctx, "bia@loja.example", at)
+	if err != nil || ids(revoked) != "key_m1,key_m2" || !revoked[0].RevokedAt.Equal(at) {
+		t.Errorf("RevokeMakerKeys = %+v, %v; want key_m1 and key_m2 revoked at %v", revoked, err, at)
+	}
+	h := sha256.Sum256([]byte("pxk_maker_key_o1"))
+	if k, _ := s.APIKeyByHash(ctx, h[:]); k == nil || !k.Active() {
+		t.Errorf("revoking one maker's keys revoked another's: %+v", k)
 	}
 }
 

@@ -100,7 +100,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(s, client, checkout.ServiceOptions{MerchantName: "Loja", Clock: sb.Now,
-		Logger: slog.New(slog.DiscardHandler), Sessions: s, Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
+		Logger: slog.New(slog.DiscardHandler), Announcer: &merchant.Announcer{Sessions: s, Clock: sb.Now},
 		PersonalDataKey: key})
 	t.Cleanup(svc.Close)
 	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
@@ -122,7 +122,7 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 		if _, err := svc.AddToCart(ctx, cart.ID, p, 1); err != nil {
 			t.Fatal(err)
 		}
-		o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: cart.ID, RequestKey: checkout.NewID(), Customer: c,
+		o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewID(), Customer: c,
 			Address: addr, Lang: "pt-BR", ShopperIP: "203.0.113.9"})
 		if err != nil || o.Status != checkout.StatusAwaitingPayment {
 			t.Fatalf("PlaceOrder: %v, %v", o, err)
@@ -147,9 +147,9 @@ func testPersonalData(t *testing.T, s PersonalDataStores) {
 	if err != nil {
 		t.Fatalf("CreateSession: %v", err)
 	}
-	fromSession, err := svc.PlaceSessionOrder(ctx, checkout.PlaceSessionInput{SessionID: sess.ID, Customer: shopper, Lang: "pt-BR"})
+	fromSession, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelSession, Source: sess.ID, Customer: shopper, Lang: "pt-BR"})
 	if err != nil {
-		t.Fatalf("PlaceSessionOrder: %v", err)
+		t.Fatalf("PlaceOrder: %v", err)
 	}
 	fromSession = control(fromSession, sandbox.ActionPay, checkout.StatusPaid)
 	awaiting := place(shopper, false)

@@ -2,13 +2,16 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"io/fs"
 	"path"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -48,13 +51,13 @@ var samples = []sample{
 		{"customer_document", "52998224725"}, {"customer_email", "maria.upg@example.com"}, {"customer_phone", "11987654321"},
 		{"has_address", false}, {"physical", true}, {"lang", "pt-BR"}, {"created_at", sampleMS},
 		{"updated_at", sampleMS + 60_000}, {"paid_at", sampleMS + 60_000}, {"version", int64(3)},
-		{"merchant_reference", "pedido-upg"}, {"session_id", "cs_upg"},
+		{"merchant_reference", "pedido-upg"}, {"session_id", "cs_upg"}, {"channel", "session"},
 		{"carrier", "Correios"}, {"tracking_code", "AA123456789BR"}, {"shipped_at", sampleMS + 120_000}}},
 	{"orders", "id", "o-upg-link", []column{{"id", "o-upg-link"}, {"number", "PX-LNK00001"}, {"external_code", "PX-LNK00001"},
 		{"request_key", "rk-upg-link"}, {"status", "pending"}, {"amount", int64(1500)}, {"customer_name", "João Pagador"},
 		{"customer_document", "52998224725"}, {"customer_email", "joao.lnk@example.com"}, {"customer_phone", "11987654322"},
 		{"has_address", false}, {"physical", false}, {"lang", "pt-BR"}, {"created_at", sampleMS},
-		{"updated_at", sampleMS}, {"paid_at", int64(0)}, {"version", int64(1)}, {"link_id", "l-upg"}}},
+		{"updated_at", sampleMS}, {"paid_at", int64(0)}, {"version", int64(1)}, {"link_id", "l-upg"}, {"channel", "link"}}},
 	{"order_lines", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"product_id", "p-upg"},
 		{"title", "Livro da atualização"}, {"unit_price", int64(2990)}, {"quantity", int64(1)}, {"physical", true}}},
 	{"order_history", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"from_status", ""},
@@ -221,5 +224,65 @@ func CheckSamples(t testing.TB, s checkout.Store, db *sql.DB, written []string) 
 			set.WebhookSecret != "whsec_c2VjcmV0" || set.PreviousSecret != "" || !set.NotifyPersonalData {
 			t.Errorf("the merchant's settings after the upgrade: %+v, %v", set, err)
 		}
+	}
+}
+
+// WriteBeforeKeyRights writes, in db at a migration before 65, users and API keys of an install
+// from before keys' personal-data right, and a session under its token in clear; CheckKeyRights
+// checks them in the store on db once migrated.
+func WriteBeforeKeyRights(t testing.TB, db *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	for i, u := range [][2]string{{"dona@loja.example", "owner"}, {"dev@loja.example", "developer"}} {
+		if _, err := db.ExecContext(ctx, `INSERT INTO dashboard_users (id, email, password_hash, created_at, updated_at, role)
+			VALUES ($1, $2, 'x', 0, 0, $3)`, fmt.Sprintf("usr_rights_%d", i), u[0], u[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range [][2]string{{"key_pre_roles", ""}, {"key_shell", merchant.ActorCLI}, {"key_owner", "dona@loja.example"},
+		{"key_developer", "dev@loja.example"}, {"key_removed", "gone@loja.example"}} {
+		h := sha256.Sum256([]byte(k[0]))
+		if _, err := db.ExecContext(ctx, `INSERT INTO api_keys (id, name, hint, hash, created_at, created_by) VALUES ($1, $1, 'pxk_…', $2, 0, $3)`,
+			k[0], h[:], k[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry) VALUES ('clear-token-of-before', $1, $2)`,
+		[]byte("data"), sessionExpiry(db)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sessionExpiry is a far expiry in the sessions table's type on db's dialect.
+func sessionExpiry(db *sql.DB) any {
+	if strings.Contains(fmt.Sprintf("%T", db.Driver()), "sqlite") {
+		return 2500000.0 // a Julian day, in 2132
+	}
+	return time.Now().Add(time.Hour)
+}
+
+// CheckKeyRights: after the upgrade, the keys made before roles existed, on the server's shell
+// and by an owner carry the personal-data right; a developer's and a removed user's do not; the
+// session kept under its token in clear is gone.
+func CheckKeyRights(t testing.TB, s merchant.APIKeyStore, db *sql.DB) {
+	t.Helper()
+	ctx := context.Background()
+	ks, err := s.APIKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"key_pre_roles": true, "key_shell": true, "key_owner": true, "key_developer": false, "key_removed": false}
+	for _, k := range ks {
+		if w, ok := want[k.ID]; ok && k.PersonalData != w {
+			t.Errorf("after the upgrade, %s (made by %q) carries the personal-data right: %v, want %v", k.ID, k.CreatedBy, k.PersonalData, w)
+		}
+		delete(want, k.ID)
+	}
+	if len(want) > 0 {
+		t.Errorf("keys lost by the upgrade: %v", want)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sessions`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("sessions kept under tokens in clear after the upgrade: %d, %v", n, err)
 	}
 }

@@ -60,9 +60,14 @@ func runRestore(prog string, args []string, env func(string) string, _ io.Reader
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	if err := app.Restore(ctx, cfg, rest[0]); err != nil {
+	kept, err := app.Restore(ctx, cfg, rest[0])
+	if err != nil {
 		return openFailed(stderr, "checkout restore", err)
 	}
-	fmt.Fprintf(stdout, "database restored from %s; the one it replaced is checkout.db.before-restore\n", rest[0])
+	if kept == "" {
+		fmt.Fprintf(stdout, "database restored from %s (the data dir held none)\n", rest[0])
+	} else {
+		fmt.Fprintf(stdout, "database restored from %s; the one it replaced is %s\n", rest[0], kept)
+	}
 	return 0
 }

@@ -50,8 +50,14 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	_ = server.Wait()
 
 	code, out, errOut = cli(env, "restore", "-data-dir", dir, backup)
-	if code != 0 || !strings.Contains(out, "restored") {
+	if code != 0 || out != "database restored from "+backup+"; the one it replaced is "+filepath.Join(dir, "checkout.db.before-restore")+"\n" {
 		t.Fatalf("restore: %d %q %q", code, out, errOut)
+	}
+	// Into an empty data dir nothing is replaced, and the answer says so.
+	empty := filepath.Join(t.TempDir(), "new")
+	code, out, errOut = cli(map[string]string{"CHECKOUT_DATA_DIR": empty}, "restore", backup)
+	if code != 0 || out != "database restored from "+backup+" (the data dir held none)\n" {
+		t.Errorf("restore into an empty data dir: %d %q %q", code, out, errOut)
 	}
 	_, out, _ = cli(env, "apikey", "list")
 	if !strings.Contains(out, "erp") || strings.Contains(out, "later") {

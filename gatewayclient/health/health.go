@@ -217,6 +217,11 @@ const (
 	OpOther             = "other"
 )
 
+// Operations are every operation Operation names, for a metric to start each at zero.
+func Operations() []string {
+	return []string{OpToken, OpCreateTransaction, OpGetDeposit, OpListDeposits, OpListWithdrawals, OpOther}
+}
+
 // statusCause is what an answer's status says of the gateway.
 func (m *Monitor) statusCause(op string, status int) Cause {
 	switch {

@@ -20,6 +20,7 @@ import (
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/contracttest"
 )
 
 // Test credentials.
@@ -38,6 +39,9 @@ type env struct {
 	clock *ManualClock
 	sb    *Sandbox
 	srv   *httptest.Server
+	// http is the tests' HTTP client of the sandbox: every exchange with the gateway's API is
+	// held to the contract (gatewayclient/openapi.json).
+	http *http.Client
 }
 
 // newEnv starts a sandbox in a fresh temp dir; mod may change the options.
@@ -65,6 +69,7 @@ func (e *env) start(mod func(*Options)) {
 	}
 	e.sb = sb
 	e.srv = httptest.NewServer(sb)
+	e.http = &http.Client{Transport: contracttest.Transport(e.t, nil, e.srv.URL, contracttest.Answers)}
 	e.t.Cleanup(e.stop)
 }
 
@@ -86,7 +91,7 @@ func (e *env) stop() {
 // the sandbox's clock, so token expiry is judged on simulated time.
 func (e *env) client(opts ...gc.Option) *gc.Client {
 	e.t.Helper()
-	opts = append([]gc.Option{gc.WithRetryPolicy(gc.RetryPolicy{MaxAttempts: 1})}, opts...)
+	opts = append([]gc.Option{gc.WithRetryPolicy(gc.RetryPolicy{MaxAttempts: 1}), gc.WithHTTPClient(e.http)}, opts...)
 	c, err := gc.New(e.srv.URL, testClientID, testSecret, opts...)
 	if err != nil {
 		e.t.Fatal(err)
@@ -101,7 +106,7 @@ func (e *env) token(scopes ...string) string {
 	if len(scopes) > 0 {
 		form.Set("scope", strings.Join(scopes, ","))
 	}
-	res, err := http.PostForm(e.srv.URL+"/auth/token", form)
+	res, err := e.http.PostForm(e.srv.URL+"/auth/token", form)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -145,7 +150,7 @@ func (e *env) do(method, path, token string, body any) (int, http.Header, []byte
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := e.http.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

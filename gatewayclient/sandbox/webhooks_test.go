@@ -13,6 +13,7 @@ import (
 	"time"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/contracttest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
@@ -23,10 +24,21 @@ type received struct {
 }
 
 // hookReceiver serves webhooks until the test ends and returns its URL and what it receives.
+// Each delivery is held to the contract's webhook of its kind (gatewayclient/openapi.json).
 func hookReceiver(t *testing.T) (string, <-chan received) {
+	spec, err := contracttest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := make(chan received, 16)
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		var ev struct{ Type string }
+		_ = json.Unmarshal(b, &ev)
+		kind, _, _ := strings.Cut(ev.Type, ".")
+		if err := spec.CheckWebhook(kind, r.Header, b); err != nil {
+			t.Errorf("webhook %s: %v\n%s", ev.Type, err, b)
+		}
 		got <- received{r.Header.Clone(), b}
 	}))
 	t.Cleanup(recv.Close)

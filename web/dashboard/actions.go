@@ -52,13 +52,21 @@ type orderAction struct {
 // shipOrder is POST /dashboard/orders/{id}/ship: carrier and trackingCode.
 func (d *Dashboard) shipOrder(w http.ResponseWriter, r *http.Request) {
 	d.act(w, r, orderAction{formShip, merchant.AuditOrderShipped, "shipped", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
-		in := checkout.ShipInput{Carrier: r.PostForm.Get(checkout.FieldCarrier), TrackingCode: r.PostForm.Get(checkout.FieldTrackingCode)}
+		in := checkout.ShipInput{Carrier: shipCarrier(r), TrackingCode: r.PostForm.Get(checkout.FieldTrackingCode)}
 		o, changed, err := d.svc.MarkShipped(r.Context(), id, in)
 		if err != nil {
 			return nil, false, "", err
 		}
 		return o, changed, o.Carrier + " " + o.TrackingCode, nil
 	}})
+}
+
+// shipCarrier is the ship form's carrier: the one chosen, or the name typed under "Outra".
+func shipCarrier(r *http.Request) string {
+	if c := r.PostForm.Get(checkout.FieldCarrier); c != views.CarrierOther {
+		return c
+	}
+	return r.PostForm.Get("carrier_other")
 }
 
 // deliverOrder is POST /dashboard/orders/{id}/deliver.
@@ -167,6 +175,7 @@ func (d *Dashboard) act(w http.ResponseWriter, r *http.Request, a orderAction) {
 		checkout.FieldRefundAmount, checkout.FieldRefundE2E} {
 		sent.Values[f] = r.PostForm.Get(f)
 	}
+	sent.Values[checkout.FieldCarrier] = shipCarrier(r)
 	status := http.StatusUnprocessableEntity
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
@@ -246,8 +255,12 @@ func (d *Dashboard) orderActions(r *http.Request, o *checkout.Order) views.Order
 		RefundURL: respond.Link(r, base+"/refunds"), NoteKey: checkout.NewID(),
 		Physical: o.Physical, AwaitingShipment: o.Fulfilment() == checkout.FulfilmentAwaitingShipment,
 		Carrier: o.Carrier, TrackingCode: o.TrackingCode, ShippedAt: o.ShippedAt, DeliveredAt: o.DeliveredAt,
-		Refunds: o.RefundsRecorded(), RefundDue: o.RefundDue,
+		TrackingURL: checkout.TrackingURL(o.Carrier, o.TrackingCode),
+		Refunds:     o.RefundsRecorded(), RefundDue: o.RefundDue,
 		Today: d.svc.Now().In(views.SaoPaulo()).Format(time.DateOnly),
+	}
+	for _, c := range checkout.Carriers() {
+		a.Carriers = append(a.Carriers, c.Name)
 	}
 	return a
 }

@@ -293,16 +293,21 @@ func can(r *http.Request, perm merchant.Permission) bool {
 
 // sections are the sections of the dashboard's navigation, in order, each with the permission
 // that shows it (settings only when the dashboard has the merchant settings).
+//
+// Each section belongs to a group of the navigation (views.NavItem.Group): a new section joins
+// its group, next to the group's others, and the navigation stays one row on a laptop.
 var sections = []struct {
-	key  string
-	perm merchant.Permission
+	key   string
+	perm  merchant.Permission
+	group string
 }{
-	{"overview", merchant.PermOrdersRead}, {"orders", merchant.PermOrdersRead}, {"refunds", merchant.PermOrdersRead},
-	{"deposits", merchant.PermGatewayRead},
-	{"withdrawals", merchant.PermGatewayRead}, {"products", merchant.PermProductsRead}, {"links", merchant.PermProductsRead},
-	{"settings", merchant.PermSettings},
-	{"users", merchant.PermUsers}, {"audit", merchant.PermAudit}, {"personal-data", merchant.PermPersonalData},
-	{"account", merchant.PermAccount},
+	{"overview", merchant.PermOrdersRead, ""},
+	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
+	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
+	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
+	{"settings", merchant.PermSettings, "store"},
+	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
+	{"account", merchant.PermAccount, ""},
 }
 
 // Session keys of the dashboard.
@@ -478,7 +483,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			if sec.key == "overview" {
 				path = Path
 			}
-			item := views.NavItem{Key: sec.key, URL: respond.Link(r, path)}
+			item := views.NavItem{Key: sec.key, URL: respond.Link(r, path), Group: sec.group}
 			if sec.key == "refunds" {
 				item.Count = d.refundsDue(r)
 			}

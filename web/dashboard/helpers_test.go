@@ -121,7 +121,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
-		Sessions: store, CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
+		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
 		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
 	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})

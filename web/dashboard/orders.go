@@ -137,7 +137,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 					URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 					CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
 					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
-					LatePayment: o.LatePayment, RefundDue: o.RefundDue})
+					LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment()})
 			}
 			d.tagLinks(r, rows, v.Rows)
 			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
@@ -149,6 +149,16 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage,
 		Bar: views.FilterBar{Presets: presetLinks(d.svc.Now(), Path+"/orders", q, paramFrom, paramTo),
 			Active: activeFilters(q, orderParams)}}
+	chip := cloneValues(q)
+	chip.Del(paramCursor)
+	awaiting := firstValue(q, paramFulfilment) == checkout.FulfilmentAwaitingShipment
+	if awaiting {
+		chip.Del(paramFulfilment)
+	} else {
+		chip.Set(paramFulfilment, checkout.FulfilmentAwaitingShipment)
+	}
+	v.Filter.AwaitingShipment = views.PresetLink{Key: checkout.FulfilmentAwaitingShipment,
+		URL: respond.Link(r, withQuery(Path+"/orders", chip)), Current: awaiting}
 	for _, s := range checkout.OrderSorts() {
 		v.Filter.Sorts = append(v.Filter.Sorts, views.Option{Value: string(s), Label: views.T(lang, "sort."+string(s)),
 			Checked: s == f.Sort})
@@ -358,6 +368,10 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		UpdatedAt: o.UpdatedAt, PaidAt: o.PaidAt, PayBy: o.PayBy, Lang: o.Lang, ShopperIP: o.ShopperIP,
 		CustomerName: o.Customer.Name, CustomerDocument: customer.Document, CustomerEmail: o.Customer.Email,
 		CustomerPhone: customer.Phone, Shipping: views.ShippingOf(o)}
+	// A paid order on its way says so in its badge (its state stays paid).
+	if f := o.Fulfilment(); o.Status == checkout.StatusPaid && (f == checkout.FulfilmentShipped || f == checkout.FulfilmentDelivered) {
+		v.Order.StatusText = views.T(lang, "fulfilment."+f)
+	}
 	if o.LinkID != "" {
 		// The link's title names it; a link that cannot be read is still linked, by its id.
 		v.Order.LinkTitle, v.Order.LinkURL = o.LinkID, respond.Link(r, linkPath(o.LinkID))
@@ -387,8 +401,16 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		v.Attempts = append(v.Attempts, av)
 	}
 	for _, h := range o.History {
-		v.History = append(v.History, views.HistoryView{From: string(h.From), To: string(h.To),
-			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason})
+		hv := views.HistoryView{From: string(h.From), To: string(h.To),
+			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason}
+		// Shipping and delivery leave the order paid: their entries say what happened.
+		switch h.Reason.Code {
+		case checkout.ReasonShipped:
+			hv.ToText = views.T(lang, "fulfilment."+checkout.FulfilmentShipped)
+		case checkout.ReasonDelivered:
+			hv.ToText = views.T(lang, "fulfilment."+checkout.FulfilmentDelivered)
+		}
+		v.History = append(v.History, hv)
 	}
 	d.site.Render(w, r, status, views.OrderPage(v))
 }

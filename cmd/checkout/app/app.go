@@ -286,7 +286,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Clock:        a.clock,
 		Logger:       log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
-		Sessions:     store,
 		Announcer:    a.merchant.announcer,
 		Shipping:     a.merchant.settings.Shipping,
 		FetchImage:   imageFetcher(),

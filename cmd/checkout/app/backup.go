@@ -30,23 +30,23 @@ func Backup(ctx context.Context, cfg Config, dest string) (err error) {
 // Restore replaces the configured SQLite database with the backup src. It takes the data dir's
 // lock for the time it runs, so it refuses while a server runs there (a *ConfigError), and no
 // server starts on a half-restored database. The database it replaces is kept as
-// checkout.db.before-restore in the data dir.
-func Restore(ctx context.Context, cfg Config, src string) (err error) {
+// checkout.db.before-restore in the data dir: kept is its path, "" when the data dir held none.
+func Restore(ctx context.Context, cfg Config, src string) (kept string, err error) {
 	defer func() { err = cfg.named(err) }()
 	if cfg.DatabaseURL != "" {
-		return errPostgresBackup
+		return "", errPostgresBackup
 	}
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return fmt.Errorf("app: data dir: %w", err)
+		return "", fmt.Errorf("app: data dir: %w", err)
 	}
 	lock, err := lockDataDir(cfg.DataDir)
 	if err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
-			return &ConfigError{Var: "CHECKOUT_DATA_DIR", Msg: fmt.Sprintf(
+			return "", &ConfigError{Var: "CHECKOUT_DATA_DIR", Msg: fmt.Sprintf(
 				"%s is in use by a running checkout server: stop it before restoring, then start it again", cfg.DataDir)}
 		}
-		return err
+		return "", err
 	}
 	defer lock.Close()
 	return sqlite.Restore(ctx, src, filepath.Join(cfg.DataDir, "checkout.db"))

@@ -129,8 +129,8 @@ func TestBackupUnderLoadRestoresEveryAcknowledgedOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := app.Restore(context.Background(), rcfg, backup); err != nil {
-		t.Fatal(err)
+	if kept, err := app.Restore(context.Background(), rcfg, backup); err != nil || kept != "" {
+		t.Fatalf("restore into an empty data dir: kept %q, %v", kept, err)
 	}
 	st, err := sqlite.Open(context.Background(), filepath.Join(restored, "checkout.db"))
 	if err != nil {

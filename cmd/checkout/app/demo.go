@@ -21,6 +21,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -40,18 +41,11 @@ const DemoPath = "/demo/merchant"
 var demoFiles embed.FS
 
 var demoPage = template.Must(template.New("merchant.html").Funcs(template.FuncMap{
-	"money": func(cents int64, qty int) string { return formatBRL(cents * int64(qty)) },
+	// Amounts as the checkout's own pages write them in the page's language.
+	"money": func(lang string, cents int64, qty int) string {
+		return views.FormatMoney(views.Lang(lang), checkout.Cents(cents*int64(qty)))
+	},
 }).ParseFS(demoFiles, "demo/merchant.html"))
-
-// formatBRL writes cents as R$ 1.234,56.
-func formatBRL(cents int64) string {
-	reais, c := cents/100, cents%100
-	s := strconv.FormatInt(reais, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "." + s[i:]
-	}
-	return fmt.Sprintf("R$ %s,%02d", s, c)
-}
 
 // demoTexts are the page's texts in one language.
 type demoTexts struct {

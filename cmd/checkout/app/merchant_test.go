@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -268,6 +269,21 @@ func TestDemoMerchantPage(t *testing.T) {
 	}
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src http://localhost:") {
 		t.Errorf("demo page CSP %q", csp)
+	}
+	// Amounts are written in the page's language: R$ 29,90 in Portuguese, R$29.90 in English.
+	for lang, want := range map[string]*regexp.Regexp{
+		"pt-BR": regexp.MustCompile(`<strong>R\$ \d{1,3}(\.\d{3})*,\d\d</strong>`),
+		"en":    regexp.MustCompile(`<strong>R\$\d{1,3}(,\d{3})*\.\d\d</strong>`),
+	} {
+		res, err := r.http.Get(u.Scheme + "://" + u.Host + app.DemoPath + "/" + id + "?lang=" + lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !want.Match(page) {
+			t.Errorf("demo page in %s: no total like %s\n%s", lang, want, page)
+		}
 	}
 	// The session's page may be framed by the demo's origin.
 	sres, _ := r.get("/s/" + id)

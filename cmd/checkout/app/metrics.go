@@ -55,7 +55,7 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 		ordersExpired: prometheus.NewCounter(prometheus.CounterOpts{Name: "checkout_orders_expired_total",
 			Help: "Orders this instance turned expired (their QR code's time was over)."}),
 		placement: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "checkout_order_placement_duration_seconds",
-			Help:    "Time to place an order, from the submitted form to the answer, by operation (cart, session) and outcome (qr_ready, pending, failed, invalid, error).",
+			Help:    "Time to place an order, from the submitted form to the answer, by operation (the order's channel: shop, session, link, …) and outcome (qr_ready, pending, failed, invalid, error).",
 			Buckets: gatewayBuckets}, []string{"operation", "outcome"}),
 		gatewayCalls: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "checkout_gateway_request_duration_seconds",
 			Help:    "Latency of each HTTP exchange with the gateway (retries are exchanges of their own), by operation and outcome.",
@@ -67,7 +67,7 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 			Help:    "Time from receiving a gateway webhook to having applied it (re-read the deposit, moved the order), by outcome (applied, failed).",
 			Buckets: gatewayBuckets}, []string{"outcome"}),
 		reconcilePasses: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "checkout_reconciler_passes_total",
-			Help: "Reconciliation passes, by result (ok, error, skipped: the gateway fails or another instance reconciles)."},
+			Help: "Reconciliation passes, by result (ok, error, skipped: the gateway fails, standby: another instance reconciles)."},
 			[]string{"result"}),
 		reconcileFound: prometheus.NewCounter(prometheus.CounterOpts{Name: "checkout_reconciler_payments_found_total",
 			Help: "Payments the reconciler applied that no webhook had brought."}),
@@ -97,6 +97,16 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 			}
 			return float64(n)
 		})
+	// Every label value an alert compares is there from the start, at 0: a series that appears
+	// only with its first error has no rate to alert on.
+	for _, r := range checkout.PassResults() {
+		m.reconcilePasses.WithLabelValues(string(r))
+	}
+	for _, op := range health.Operations() {
+		for _, cause := range []health.Cause{health.CauseUnreachable, health.CauseTimeout} {
+			m.gatewayErrors.WithLabelValues(op, string(cause))
+		}
+	}
 	for _, c := range []prometheus.Collector{m.ordersPlaced, m.ordersPaid, m.ordersExpired, m.placement, m.gatewayCalls,
 		m.gatewayErrors, m.webhookLag, m.reconcilePasses, m.reconcileFound, m.notifyAttempts, m.notifyFailures, up, open, pending,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
@@ -108,11 +118,11 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 }
 
 // Placement counts a placement (checkout.Observer).
-func (m *metrics) Placement(d time.Duration, operation, outcome string, created bool) {
+func (m *metrics) Placement(d time.Duration, channel checkout.Channel, outcome string, created bool) {
 	if created {
 		m.ordersPlaced.Inc()
 	}
-	m.placement.WithLabelValues(operation, outcome).Observe(d.Seconds())
+	m.placement.WithLabelValues(string(channel), outcome).Observe(d.Seconds())
 }
 
 // StatusChanged counts paid and expired orders (checkout.Observer).
@@ -126,15 +136,8 @@ func (m *metrics) StatusChanged(_, to checkout.OrderStatus) {
 }
 
 // ReconcilePass counts a pass and its finds (checkout.Observer).
-func (m *metrics) ReconcilePass(found int, skipped bool, err error) {
-	switch {
-	case skipped:
-		m.reconcilePasses.WithLabelValues("skipped").Inc()
-	case err != nil:
-		m.reconcilePasses.WithLabelValues("error").Inc()
-	default:
-		m.reconcilePasses.WithLabelValues("ok").Inc()
-	}
+func (m *metrics) ReconcilePass(found int, result checkout.PassResult, _ error) {
+	m.reconcilePasses.WithLabelValues(string(result)).Inc()
 	m.reconcileFound.Add(float64(found))
 }
 

@@ -136,6 +136,25 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s is missing", name)
 		}
 	}
+	// The series an alert compares are there at 0 before their first count: a gateway error of
+	// each operation, and each reconciler result (standby apart from skipped).
+	series := func(name string) map[string]bool {
+		got := map[string]bool{}
+		for _, m := range before[name].GetMetric() {
+			var labels []string
+			for _, l := range m.GetLabel() {
+				labels = append(labels, l.GetValue())
+			}
+			got[strings.Join(labels, ",")] = true
+		}
+		return got
+	}
+	if got := series("checkout_gateway_errors_total"); !got["create_transaction,unreachable"] || !got["get_deposit,timeout"] || !got["token,unreachable"] {
+		t.Errorf("checkout_gateway_errors_total before any error: %v", got)
+	}
+	if got := series("checkout_reconciler_passes_total"); !got["ok"] || !got["error"] || !got["skipped"] || !got["standby"] {
+		t.Errorf("checkout_reconciler_passes_total's results: %v", got)
+	}
 	if v := value(after, "checkout_webhook_apply_lag_seconds"); v < 2 {
 		t.Errorf("webhook lag histogram counts %v webhooks, want the 2 payments' at least", v)
 	}

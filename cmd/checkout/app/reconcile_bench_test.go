@@ -80,7 +80,7 @@ func BenchmarkReconcilerIdle(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{CartID: c.ID, RequestKey: checkout.NewRequestKey(c),
+				o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0),
 					Customer: checkout.Customer{Name: "João Souza", Document: "52998224725", Email: "joao@example.com", Phone: "11987654321"}})
 				if err != nil || o.Status != checkout.StatusAwaitingPayment {
 					b.Errorf("placing an order: %v", err)

@@ -76,7 +76,7 @@ func TestSSEOutlivesWriteTimeout(t *testing.T) {
 }
 
 func placeInput(cartID string) checkout.PlaceOrderInput {
-	return checkout.PlaceOrderInput{CartID: cartID, RequestKey: "timeout-test-key",
+	return checkout.PlaceOrderInput{Source: cartID, RequestKey: "timeout-test-key",
 		Customer: checkout.Customer{Name: "Ana Lima", Document: "52998224725", Email: "ana@example.com", Phone: "11987654321"}}
 }
 
