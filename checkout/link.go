@@ -202,7 +202,7 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *ValidationError          `json:"-"`
+	ReadErrors     *ValidationError      `json:"-"`
 	IdempotencyKey string                `json:"-"`
 	Title          string                `json:"title"`
 	Items          []CheckoutSessionItem `json:"items,omitempty"`

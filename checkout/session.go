@@ -127,7 +127,7 @@ type CheckoutSessionItem struct {
 type CreateCheckoutSessionInput struct {
 	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
 	// fields): the session is refused with them and every other violation, reported at once.
-	ReadErrors       *ValidationError          `json:"-"`
+	ReadErrors       *ValidationError      `json:"-"`
 	IdempotencyKey   string                `json:"-"`
 	APIKeyID         string                `json:"-"`
 	Items            []CheckoutSessionItem `json:"items"`
@@ -333,7 +333,7 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path string, it CheckoutSessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
 		if !fe.Has(path + field) {
-			fe.Add(path + field, code, msg)
+			fe.Add(path+field, code, msg)
 		}
 	}
 	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
