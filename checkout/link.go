@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -384,15 +383,39 @@ func newSlug() string {
 // checkLink checks in and builds the link (no id, not stored). prev is the link being
 // changed, nil for a new one.
 func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
-	fe := &ValidationError{}
-	if in.ReadErrors != nil {
-		fe.Violations = append(fe.Violations, in.ReadErrors.Violations...)
+	fe, add := requestErrors(in.ReadErrors)
+	checkTexts(fe, linkTexts(in)...)
+	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
+		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
+		Active: in.Active == nil || *in.Active}
+	checkLength(fe, "title", l.Title, MinLinkTitleLength, MaxLinkTitleLength)
+	if l.Description != "" {
+		checkLength(fe, "description", l.Description, MinLinkDescriptionLength, MaxLinkDescriptionLength)
 	}
-	add := func(field, code, msg string) {
-		if !fe.Has(field) {
-			fe.Add(field, code, msg)
+	if l.Slug != "" && !validSlug(l.Slug) {
+		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",
+			minSlugLength, maxSlugLength))
+	}
+	l.AskEmail, l.AskPhone = linkAsks(add, in.CustomerFields)
+	if l.MaxPayments < 0 || l.MaxPayments > MaxLinkPayments {
+		add("maxPayments", gatewayclient.CodeMax, fmt.Sprintf("must be 0 (no maximum) to %d", MaxLinkPayments))
+	}
+	if in.ExpiresAt != nil && !in.ExpiresAt.IsZero() {
+		l.ExpiresAt = in.ExpiresAt.UTC().Truncate(time.Millisecond)
+		// An expiry already past may stay as it is: a link that expired may still change.
+		if unchanged := prev != nil && prev.ExpiresAt.Equal(l.ExpiresAt); !unchanged && !l.ExpiresAt.After(now) {
+			add("expiresAt", gatewayclient.CodeMin, "must be in the future")
 		}
 	}
+	s.checkLinkKind(ctx, fe, add, l, in, now)
+	if err := fe.OrNil(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// linkTexts are the texts of a link's request, by their JSON path, for CheckText.
+func linkTexts(in LinkInput) []textField {
 	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("title", in.Title), t("description", in.Description), t("slug", in.Slug)}
 	for i, it := range in.Items {
@@ -400,51 +423,33 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 		texts = append(texts, t(p+".productId", string(it.ProductID)), t(p+".title", it.Title),
 			t(p+".description", it.Description), t(p+".type", it.Type))
 	}
-	checkTexts(fe, texts...)
-	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
-		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
-		Active: in.Active == nil || *in.Active}
-	switch n := utf8.RuneCountInString(l.Title); {
-	case n == 0:
-		add("title", gatewayclient.CodeRequired, "is required")
-	case n < MinLinkTitleLength:
-		add("title", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkTitleLength))
-	case n > MaxLinkTitleLength:
-		add("title", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkTitleLength))
+	return texts
+}
+
+// linkAsks reads which optional customer fields a link's form asks (nil: both).
+func linkAsks(add addViolation, fields []string) (email, phone bool) {
+	if fields == nil {
+		return true, true
 	}
-	if n := utf8.RuneCountInString(l.Description); n > MaxLinkDescriptionLength {
-		add("description", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxLinkDescriptionLength))
-	} else if n > 0 && n < MinLinkDescriptionLength {
-		add("description", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinLinkDescriptionLength))
-	}
-	if l.Slug != "" && !validSlug(l.Slug) {
-		add("slug", gatewayclient.CodeFormat, fmt.Sprintf("must have %d to %d lower-case letters, digits and inner hyphens",
-			minSlugLength, maxSlugLength))
-	}
-	l.AskEmail, l.AskPhone = in.CustomerFields == nil, in.CustomerFields == nil
-	for i, f := range in.CustomerFields {
+	for i, f := range fields {
 		path := fmt.Sprintf("customerFields[%d]", i)
 		switch {
-		case f == LinkAskEmail && !l.AskEmail:
-			l.AskEmail = true
-		case f == LinkAskPhone && !l.AskPhone:
-			l.AskPhone = true
+		case f == LinkAskEmail && !email:
+			email = true
+		case f == LinkAskPhone && !phone:
+			phone = true
 		case f == LinkAskEmail || f == LinkAskPhone:
 			add(path, CodeDuplicate, "is listed twice")
 		default:
 			add(path, gatewayclient.CodeEnum, "must be one of: email, phone")
 		}
 	}
-	if l.MaxPayments < 0 || l.MaxPayments > MaxLinkPayments {
-		add("maxPayments", gatewayclient.CodeMax, fmt.Sprintf("must be 0 (no maximum) to %d", MaxLinkPayments))
-	}
-	if in.ExpiresAt != nil && !in.ExpiresAt.IsZero() {
-		l.ExpiresAt = in.ExpiresAt.UTC().Truncate(time.Millisecond)
-		unchanged := prev != nil && prev.ExpiresAt.Equal(l.ExpiresAt)
-		if !unchanged && !l.ExpiresAt.After(now) {
-			add("expiresAt", gatewayclient.CodeMin, "must be in the future")
-		}
-	}
+	return email, phone
+}
+
+// checkLinkKind checks what link l sells: exactly one of items, a fixed amount or an amount
+// the payer types (within bounds, when given); it sets the kind, lines and amount.
+func (s *Service) checkLinkKind(ctx context.Context, fe *ValidationError, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
 	kinds := 0
 	for _, set := range []bool{len(in.Items) > 0, in.Amount != 0, in.CustomAmount != nil} {
 		if set {
@@ -466,24 +471,19 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 	default:
 		l.Kind = LinkCustom
 		l.MinAmount, l.MaxAmount = in.CustomAmount.Min, in.CustomAmount.Max
-		if l.MinAmount != 0 {
-			checkLinkAmount(add, "customAmount.min", l.MinAmount, gatewayclient.MinAmount, gatewayclient.MaxAmount)
-		}
-		if l.MaxAmount != 0 {
-			checkLinkAmount(add, "customAmount.max", l.MaxAmount, gatewayclient.MinAmount, gatewayclient.MaxAmount)
+		for field, c := range map[string]gatewayclient.Cents{"customAmount.min": l.MinAmount, "customAmount.max": l.MaxAmount} {
+			if c != 0 {
+				checkLinkAmount(add, field, c, gatewayclient.MinAmount, gatewayclient.MaxAmount)
+			}
 		}
 		if l.MinAmount > 0 && l.MaxAmount > 0 && l.MinAmount > l.MaxAmount {
 			add("customAmount.min", gatewayclient.CodeMax, "must not be above customAmount.max")
 		}
 	}
-	if err := fe.OrNil(); err != nil {
-		return nil, err
-	}
-	return l, nil
 }
 
 // checkLinkAmount adds a violation of field when c is outside lo..hi.
-func checkLinkAmount(add func(field, code, msg string), field string, c, lo, hi gatewayclient.Cents) {
+func checkLinkAmount(add addViolation, field string, c, lo, hi gatewayclient.Cents) {
 	switch {
 	case c < lo:
 		add(field, gatewayclient.CodeMin, fmt.Sprintf("must be at least %d cents", int64(lo)))
@@ -495,26 +495,12 @@ func checkLinkAmount(add func(field, code, msg string), field string, c, lo, hi 
 // checkLinkItems checks a link's items as a checkout session's (the same rules, the gateway's
 // on their total too) and sets its lines and amount.
 func (s *Service) checkLinkItems(ctx context.Context, fe *ValidationError, l *PaymentLink, in LinkInput, now time.Time) {
-	if len(in.Items) > MaxSessionItems {
-		fe.Add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
-		return
+	lines, amount, itemIndex := s.itemLines(ctx, fe, in.Items)
+	for i := range lines {
+		lines[i].Physical = lines[i].Physical || l.RequireAddress
 	}
-	sess := &CheckoutSession{}
-	var itemIndex []int
-	for i, it := range in.Items {
-		line, ok := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
-		if !ok {
-			continue
-		}
-		if l.RequireAddress {
-			line.Physical = true
-		}
-		itemIndex = append(itemIndex, i)
-		sess.Lines = append(sess.Lines, line)
-		sess.Amount += line.Subtotal()
-	}
-	checkSessionRequest(fe, sess, CreateCheckoutSessionInput{Items: in.Items}, itemIndex, now)
-	l.Lines, l.Amount = sess.Lines, sess.Amount
+	checkSessionRequest(fe, &CheckoutSession{Lines: lines, Amount: amount}, CreateCheckoutSessionInput{Items: in.Items}, itemIndex, now)
+	l.Lines, l.Amount = lines, amount
 }
 
 // CheckLinkAmount checks an amount a payer typed for link l: within its bounds (its own, or

@@ -8,11 +8,18 @@ import (
 
 // The merchant's reading of the shop's orders: the dashboard's list and overview.
 
+// Reports is the part of the Service that reads orders for the merchant: lists, the
+// overview's figures, the order of a deposit.
+type Reports struct {
+	store Store
+	now   func() time.Time
+}
+
 // OrderByDeposit returns the order one of whose payment attempts is the gateway deposit id (a
 // transaction and its deposit share their id), or ErrNotFound when the deposit is not the
 // shop's: the dashboard links a deposit to its order with it.
-func (s *Service) OrderByDeposit(ctx context.Context, depositID string) (*Order, error) {
-	return s.store.OrderByTransaction(ctx, depositID)
+func (r *Reports) OrderByDeposit(ctx context.Context, depositID string) (*Order, error) {
+	return r.store.OrderByTransaction(ctx, depositID)
 }
 
 // OrderPage is one page of the merchant's order list.
@@ -23,8 +30,8 @@ type OrderPage struct {
 
 // MerchantOrders lists a page of the orders matching f (f.Limit and f.Offset), newest first,
 // with the count of all matches.
-func (s *Service) MerchantOrders(ctx context.Context, f OrderFilter) (*OrderPage, error) {
-	list, total, err := s.store.OrderSummaries(ctx, f)
+func (r *Reports) MerchantOrders(ctx context.Context, f OrderFilter) (*OrderPage, error) {
+	list, total, err := r.store.OrderSummaries(ctx, f)
 	if err != nil {
 		return nil, err
 	}
@@ -70,13 +77,13 @@ func (o *Overview) ConversionPermille() int {
 
 // Overview reads the overview's figures, days counted in loc (the merchant's zone, São
 // Paulo): "today" starts at loc's midnight, the 7 and 30 days end today.
-func (s *Service) Overview(ctx context.Context, loc *time.Location) (*Overview, error) {
-	now := s.now().In(loc)
+func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, error) {
+	now := r.now().In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	first := today.AddDate(0, 0, -(OverviewDays - 1))
 	_, offset := now.Zone()
 	zone := time.Duration(offset) * time.Second
-	st, err := s.store.OrderStats(ctx, StatsQuery{
+	st, err := r.store.OrderStats(ctx, StatsQuery{
 		PaidSince:   []time.Time{today, today.AddDate(0, 0, -6), first},
 		PlacedSince: first,
 		DaysFrom:    first.AddDate(0, 0, -OverviewDays),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,117 +79,135 @@ func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
 		return false
 	}
 	now := s.now().UTC()
-	changed := false
-	if a.DepositStatus != d.Status {
-		a.DepositStatus = d.Status
-		a.UpdatedAt = now
-		changed = true
-	}
+	changed := a.seen(d, now)
 	current := a == o.CurrentAttempt()
 	reason := Reason{Code: ReasonDeposit, DepositStatus: d.Status}
-	if d.EndToEnd != "" && a.EndToEnd != d.EndToEnd && d.Status != gatewayclient.DepositPixQRCodeGenerated {
-		// The transfer that paid it: kept for the receipt and the merchant.
-		a.EndToEnd = d.EndToEnd
-		changed = true
-	}
 	switch target {
 	case StatusPaid:
-		if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {
-			if a.State != AttemptPaid && (o.Status == StatusPaid || o.Status == StatusRefunding || o.Status == StatusRefunded ||
-				o.Status == StatusCanceled) {
-				// Paid twice (an old QR and a new one), or paid after the merchant canceled the
-				// order (the gateway cannot cancel a code): record it on the attempt and tell the
-				// merchant what to refund, in the order and its history. The order's state is
-				// already past paid, or final, and stays as it is.
-				paid := o.Amount
-				if d.AmountPaid != nil {
-					paid = *d.AmountPaid
-				}
-				code := ReasonPaidTwice
-				if o.Status == StatusCanceled {
-					code = ReasonPaidAfterCancel
-					o.LatePayment = true
-				}
-				a.State = AttemptPaid
-				a.UpdatedAt = now
-				o.RefundDue += paid
-				o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
-					Reason: Reason{Code: code, Paid: paid, DepositID: d.ID}})
-				changed = true
-			}
-			return changed
-		}
-		if d.AmountPaid != nil && *d.AmountPaid < o.Amount {
-			// A partial payment is money received, but not the order's price: the order is not
-			// paid (nothing may ship), and the merchant settles it (refund, or collect the rest).
-			// Every re-read of the deposit lands here again, so it never turns paid by itself.
-			if a.State != AttemptPaid {
-				a.State = AttemptPaid
-				a.UpdatedAt = now
-				supersedeOthers(o, a, now)
-				changed = true
-			}
-			return o.setStatus(StatusUnderReview, Reason{Code: ReasonUnderpaid, Paid: *d.AmountPaid, Amount: o.Amount}, now) || changed
-		}
-		paidAt := d.PaymentDate
-		if paidAt.IsZero() {
-			paidAt = now
-		}
-		late := o.Status == StatusExpired || o.Status == StatusFailed ||
-			a.State == AttemptExpired || a.State == AttemptFailed || a.State == AttemptSuperseded ||
-			(!a.ExpiresAt.IsZero() && paidAt.After(a.ExpiresAt))
-		a.State = AttemptPaid
-		a.UpdatedAt = now
-		supersedeOthers(o, a, now)
-		if late {
-			reason = Reason{Code: ReasonLatePayment}
-		}
-		if d.AmountPaid != nil && *d.AmountPaid > o.Amount {
-			// Paid in full and more: the order is paid; the history tells the merchant to refund
-			// the difference.
-			reason.Paid, reason.Amount = *d.AmountPaid, o.Amount
-		}
-		o.LatePayment = late || o.LatePayment // paid again after a MED keeps its flag
-		o.PaidAt = paidAt.UTC()
-		o.setStatus(StatusPaid, reason, now)
-		return true
+		return applyPaid(o, a, d, reason, now) || changed
 	case StatusAwaitingPayment:
 		// Only a pending order becomes payable through its deposit; an expired or failed one
 		// needs a new QR code (RegenerateQR).
-		if current && o.Status == StatusPending {
-			changed = o.setStatus(StatusAwaitingPayment, reason, now) || changed
-		}
-		return changed
+		return current && o.Status == StatusPending && o.setStatus(StatusAwaitingPayment, reason, now) || changed
 	case StatusFailed:
-		if !current || (a.State != AttemptActive && a.State != AttemptPending) {
+		if !current || !a.open() {
 			return changed
 		}
-		msg := reason
-		msg.Detail = d.ErrorMessage
-		// Gateways report an expired QR code as a FAILED deposit: that is an expiry for the
-		// shopper (a new QR code is offered), not a failure.
-		if a.State == AttemptActive && expiredFailure(a, d, now) {
-			a.State = AttemptExpired
-			a.Error = msg
-			a.UpdatedAt = now
-			o.setStatus(StatusExpired, Reason{Code: ReasonQRExpired, DepositStatus: d.Status, Detail: d.ErrorMessage}, now)
-			return true
-		}
-		s.failAttempt(o, a, msg, now)
+		s.applyFailed(o, a, d, reason, now)
 		return true
 	default: // under review, refunding, refunded
-		if !current && a.State != AttemptPaid {
-			return changed
-		}
-		return o.setStatus(target, reason, now) || changed
+		return (current || a.State == AttemptPaid) && o.setStatus(target, reason, now) || changed
 	}
+}
+
+// open reports whether attempt a may still be paid through its own QR code (or get one).
+func (a *Attempt) open() bool { return a.State == AttemptPending || a.State == AttemptActive }
+
+// seen records on attempt a the deposit's state and the transfer that paid it (kept for the
+// receipt and the merchant), and reports whether either changed.
+func (a *Attempt) seen(d *gatewayclient.Deposit, now time.Time) bool {
+	changed := false
+	if a.DepositStatus != d.Status {
+		a.DepositStatus, a.UpdatedAt = d.Status, now
+		changed = true
+	}
+	if d.EndToEnd != "" && a.EndToEnd != d.EndToEnd && d.Status != gatewayclient.DepositPixQRCodeGenerated {
+		a.EndToEnd = d.EndToEnd
+		changed = true
+	}
+	return changed
+}
+
+// applyPaid applies a payment of attempt a to o and reports whether anything changed: o paid
+// (late when its code had expired or been replaced, noting an overpayment), under review when
+// underpaid, or a refund due when o was already past paid.
+func applyPaid(o *Order, a *Attempt, d *gatewayclient.Deposit, reason Reason, now time.Time) bool {
+	if o.Status == StatusPaid || !CanTransition(o.Status, StatusPaid) {
+		return paidAgain(o, a, d, now)
+	}
+	if d.AmountPaid != nil && *d.AmountPaid < o.Amount {
+		// A partial payment is money received, but not the order's price: the order is not
+		// paid (nothing may ship), and the merchant settles it (refund, or collect the rest).
+		// Every re-read of the deposit lands here again, so it never turns paid by itself.
+		changed := a.State != AttemptPaid
+		if changed {
+			a.State, a.UpdatedAt = AttemptPaid, now
+			supersedeOthers(o, a, now)
+		}
+		return o.setStatus(StatusUnderReview, Reason{Code: ReasonUnderpaid, Paid: *d.AmountPaid, Amount: o.Amount}, now) || changed
+	}
+	paidAt := d.PaymentDate
+	if paidAt.IsZero() {
+		paidAt = now
+	}
+	late := paidLate(o, a, paidAt)
+	a.State, a.UpdatedAt = AttemptPaid, now
+	supersedeOthers(o, a, now)
+	if late {
+		reason = Reason{Code: ReasonLatePayment}
+	}
+	if d.AmountPaid != nil && *d.AmountPaid > o.Amount {
+		// Paid in full and more: the order is paid; the history tells the merchant to refund
+		// the difference.
+		reason.Paid, reason.Amount = *d.AmountPaid, o.Amount
+	}
+	o.LatePayment = late || o.LatePayment // paid again after a MED keeps its flag
+	o.PaidAt = paidAt.UTC()
+	o.setStatus(StatusPaid, reason, now)
+	return true
+}
+
+// paidLate reports whether a payment of attempt a at paidAt came after its QR code could be
+// paid: the order or the attempt had expired or failed, or a newer code had replaced it.
+func paidLate(o *Order, a *Attempt, paidAt time.Time) bool {
+	return o.Status == StatusExpired || o.Status == StatusFailed ||
+		slices.Contains([]AttemptState{AttemptExpired, AttemptFailed, AttemptSuperseded}, a.State) ||
+		(!a.ExpiresAt.IsZero() && paidAt.After(a.ExpiresAt))
+}
+
+// paidAgain applies a payment of attempt a to o, already paid or past it: paid twice (an old QR
+// and a new one), or paid after the merchant canceled the order (the gateway cannot cancel a
+// code). It is recorded on the attempt and the merchant is told what to refund, in the order
+// and its history; the order's state stays as it is.
+func paidAgain(o *Order, a *Attempt, d *gatewayclient.Deposit, now time.Time) bool {
+	if a.State == AttemptPaid || !slices.Contains([]OrderStatus{StatusPaid, StatusRefunding, StatusRefunded, StatusCanceled}, o.Status) {
+		return false
+	}
+	paid := o.Amount
+	if d.AmountPaid != nil {
+		paid = *d.AmountPaid
+	}
+	code := ReasonPaidTwice
+	if o.Status == StatusCanceled {
+		code = ReasonPaidAfterCancel
+		o.LatePayment = true
+	}
+	a.State, a.UpdatedAt = AttemptPaid, now
+	o.RefundDue += paid
+	o.History = append(o.History, StatusChange{From: o.Status, To: o.Status, At: now,
+		Reason: Reason{Code: code, Paid: paid, DepositID: d.ID}})
+	return true
+}
+
+// applyFailed applies a failure of o's current attempt a, open: gateways report an expired QR
+// code as a FAILED deposit, which is an expiry for the shopper (a new QR code is offered), not
+// a failure.
+func (s *Service) applyFailed(o *Order, a *Attempt, d *gatewayclient.Deposit, reason Reason, now time.Time) {
+	msg := reason
+	msg.Detail = d.ErrorMessage
+	if a.State == AttemptActive && expiredFailure(a, d, now) {
+		a.State, a.Error, a.UpdatedAt = AttemptExpired, msg, now
+		o.setStatus(StatusExpired, Reason{Code: ReasonQRExpired, DepositStatus: d.Status, Detail: d.ErrorMessage}, now)
+		return
+	}
+	s.failAttempt(o, a, msg, now)
 }
 
 // supersedeOthers marks every open attempt of o but a as superseded: a was paid, so no other QR
 // code may be shown or completed.
 func supersedeOthers(o *Order, a *Attempt, now time.Time) {
 	for i := range o.Attempts {
-		if b := &o.Attempts[i]; b != a && (b.State == AttemptPending || b.State == AttemptActive) {
+		if b := &o.Attempts[i]; b != a && b.open() {
 			b.State = AttemptSuperseded
 			b.UpdatedAt = now
 		}

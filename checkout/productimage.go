@@ -64,11 +64,7 @@ var (
 // its metadata stripped (package imaging), stored in the database so that every instance
 // serves it. A file that is not a JPEG, PNG or WebP picture is ErrImageNotImage; one too large,
 // ErrImageTooLarge.
-func (s *Service) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
-	st, ok := s.store.(ImageStore)
-	if !ok {
-		return nil, errors.New("checkout: the store keeps no pictures")
-	}
+func (c *Catalogue) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
 	pic, err := imaging.Process(r)
 	switch {
 	case errors.Is(err, imaging.ErrNotImage):
@@ -78,20 +74,19 @@ func (s *Service) SetProductImage(ctx context.Context, id ProductID, r io.Reader
 	case err != nil:
 		return nil, fmt.Errorf("checkout: processing a picture: %w", err)
 	}
-	if err := st.SaveProductImage(ctx, id, pic); err != nil {
+	if err := c.store.SaveProductImage(ctx, id, pic); err != nil {
 		return nil, fmt.Errorf("checkout: storing the picture of product %s: %w", id, err)
 	}
-	s.catalogue.changed()
-	return s.store.Product(ctx, id)
+	c.cache.changed()
+	return c.store.Product(ctx, id)
 }
 
 // ProductImageVariant returns a stored picture variant, or ErrNotFound.
-func (s *Service) ProductImageVariant(ctx context.Context, key, size string) (*ImageVariant, error) {
-	st, ok := s.store.(ImageStore)
-	if !ok || (size != ImageSmall && size != ImageLarge) {
+func (c *Catalogue) ProductImageVariant(ctx context.Context, key, size string) (*ImageVariant, error) {
+	if size != ImageSmall && size != ImageLarge {
 		return nil, ErrNotFound
 	}
-	return st.ProductImageVariant(ctx, key, size)
+	return c.store.ProductImageVariant(ctx, key, size)
 }
 
 // Path is the URL path of one variant (ImageSmall or ImageLarge) of the picture.
@@ -107,15 +102,14 @@ const MaxImageURLLength = 2048
 // 'self', shoppers' browsers never call the merchant's image host (nor anyone it redirects
 // to), the picture cannot change or vanish under an order, and it is sized and stripped like
 // every other. The error says why the URL was refused, for the API's answer.
-func (s *Service) sessionImage(ctx context.Context, raw string) (ProductImage, error) {
+func (c *Catalogue) sessionImage(ctx context.Context, raw string) (ProductImage, error) {
 	if err := checkImageURL(raw); err != nil {
 		return ProductImage{}, err
 	}
-	st, ok := s.store.(ImageStore)
-	if s.fetchImage == nil || !ok {
+	if c.fetchImage == nil {
 		return ProductImage{}, errors.New("pictures from a URL are not accepted by this checkout")
 	}
-	body, err := s.fetchImage(ctx, raw)
+	body, err := c.fetchImage(ctx, raw)
 	if err != nil {
 		return ProductImage{}, fmt.Errorf("could not be fetched: %v", err)
 	}
@@ -129,7 +123,7 @@ func (s *Service) sessionImage(ctx context.Context, raw string) (ProductImage, e
 	case err != nil:
 		return ProductImage{}, fmt.Errorf("could not be read: %v", err)
 	}
-	if err := st.SaveImage(ctx, pic); err != nil {
+	if err := c.store.SaveImage(ctx, pic); err != nil {
 		return ProductImage{}, fmt.Errorf("could not be stored: %v", err)
 	}
 	l := pic.Variants[1]

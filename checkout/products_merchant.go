@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
@@ -31,14 +33,47 @@ type ProductInput struct {
 	Active      bool
 }
 
+// Catalogue is the part of the Service that keeps the products: the shop's (active, read
+// through a short cache) and the merchant's, with their pictures.
+type Catalogue struct {
+	store      Store
+	now        func() time.Time
+	cache      *catalogueCache // the active products, for the shop's pages
+	fetchImage func(context.Context, string) (io.ReadCloser, error)
+}
+
+// Products lists the active products of the catalogue.
+func (c *Catalogue) Products(ctx context.Context) ([]Product, error) {
+	ps, err := c.cache.products(ctx, func(ctx context.Context) ([]Product, error) { return c.store.Products(ctx, true) })
+	if err != nil {
+		return nil, fmt.Errorf("checkout: listing products: %w", err)
+	}
+	return ps, nil
+}
+
+// Product returns an active product, or ErrNotFound.
+func (c *Catalogue) Product(ctx context.Context, id ProductID) (*Product, error) {
+	if p, ok := c.cache.product(id); ok {
+		return p, nil
+	}
+	p, err := c.store.Product(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: product %q: %w", id, err)
+	}
+	if !p.Active {
+		return nil, fmt.Errorf("checkout: product %q: %w", id, ErrNotFound)
+	}
+	return p, nil
+}
+
 // MerchantProduct returns one product of the catalogue, on sale or not, or ErrNotFound.
-func (s *Service) MerchantProduct(ctx context.Context, id ProductID) (*Product, error) {
-	return s.store.Product(ctx, id)
+func (c *Catalogue) MerchantProduct(ctx context.Context, id ProductID) (*Product, error) {
+	return c.store.Product(ctx, id)
 }
 
 // AllProducts lists the whole catalogue, inactive products too, by title.
-func (s *Service) AllProducts(ctx context.Context) ([]Product, error) {
-	return s.store.Products(ctx, false)
+func (c *Catalogue) AllProducts(ctx context.Context) ([]Product, error) {
+	return c.store.Products(ctx, false)
 }
 
 // CheckProduct checks a product as CreateProduct and UpdateProduct do, without storing it;
@@ -76,11 +111,11 @@ func checkProduct(in *ProductInput) *ValidationError {
 // CreateProduct adds a product to the catalogue. Its id and slug come from its title ("Caneca
 // de cerâmica" is caneca-de-ceramica, then caneca-de-ceramica-2...), unique even when two are
 // made at once.
-func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product, error) {
+func (c *Catalogue) CreateProduct(ctx context.Context, in ProductInput) (*Product, error) {
 	if fe := checkProduct(&in); fe != nil {
 		return nil, fe
 	}
-	now := s.now()
+	now := c.now()
 	base := slugify(in.Title)
 	for n := 1; n <= 100; n++ {
 		slug := base
@@ -89,12 +124,12 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 		}
 		p := Product{ID: ProductID(slug), Slug: slug, Title: in.Title, Description: in.Description, UnitPrice: in.UnitPrice,
 			Physical: in.Physical, Active: in.Active, CreatedAt: now, UpdatedAt: now}
-		added, err := s.store.AddProduct(ctx, p)
+		added, err := c.store.AddProduct(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		if added {
-			s.catalogue.changed()
+			c.cache.changed()
 			return &p, nil
 		}
 	}
@@ -103,38 +138,38 @@ func (s *Service) CreateProduct(ctx context.Context, in ProductInput) (*Product,
 
 // UpdateProduct changes a product's title, description, price, kind and state; its id and slug
 // stay (carts and links name it).
-func (s *Service) UpdateProduct(ctx context.Context, id ProductID, in ProductInput) (*Product, error) {
+func (c *Catalogue) UpdateProduct(ctx context.Context, id ProductID, in ProductInput) (*Product, error) {
 	if fe := checkProduct(&in); fe != nil {
 		return nil, fe
 	}
-	p, err := s.store.Product(ctx, id)
+	p, err := c.store.Product(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	p.Title, p.Description, p.UnitPrice, p.Physical, p.Active = in.Title, in.Description, in.UnitPrice, in.Physical, in.Active
-	p.UpdatedAt = s.now()
-	if err := s.store.UpsertProduct(ctx, *p); err != nil {
+	p.UpdatedAt = c.now()
+	if err := c.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
-	s.catalogue.changed()
+	c.cache.changed()
 	return p, nil
 }
 
 // SetProductActive shows (true) or hides (false) a product in the shop. A hidden product can
 // no longer be added to a cart; carts holding it ask the shopper to remove it.
-func (s *Service) SetProductActive(ctx context.Context, id ProductID, active bool) (*Product, error) {
-	p, err := s.store.Product(ctx, id)
+func (c *Catalogue) SetProductActive(ctx context.Context, id ProductID, active bool) (*Product, error) {
+	p, err := c.store.Product(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if p.Active == active {
 		return p, nil
 	}
-	p.Active, p.UpdatedAt = active, s.now()
-	if err := s.store.UpsertProduct(ctx, *p); err != nil {
+	p.Active, p.UpdatedAt = active, c.now()
+	if err := c.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
-	s.catalogue.changed()
+	c.cache.changed()
 	return p, nil
 }
 

@@ -92,6 +92,11 @@ type ServiceOptions struct {
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
 // concurrent use.
 type Service struct {
+	// The parts that stand on their own, each with the few dependencies it uses; their
+	// methods are the Service's.
+	*Catalogue
+	*Reports
+
 	store      Store
 	gw         Gateway
 	now        func() time.Time
@@ -106,12 +111,10 @@ type Service struct {
 	events     *broker
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
-	own        *ownWrites      // the orders' versions being written (see changedTo)
-	catalogue  *catalogueCache // the active products, for the shop's pages
+	own        *ownWrites // the orders' versions being written (see changedTo)
 	snapMaxAge time.Duration
 	announcer  Announcer
 	shipping   func(context.Context) (Shipping, error)
-	fetchImage func(context.Context, string) (io.ReadCloser, error)
 	gatewayUp  func() bool
 	observer   Observer
 	// shopperTimeout bounds a shopper's request's call to the gateway.
@@ -142,7 +145,6 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
 		shipping:   opts.Shipping,
-		fetchImage: opts.FetchImage,
 		gatewayUp:  opts.GatewayUp,
 		observer:   opts.Observer,
 
@@ -162,7 +164,9 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
 		s.hasher = h
 	}
-	s.catalogue = &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now}
+	s.Catalogue = &Catalogue{store: store, now: s.now, cache: &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now},
+		fetchImage: opts.FetchImage}
+	s.Reports = &Reports{store: store, now: s.now}
 	s.snaps = newSnapshots(opts.Snapshots)
 	if s.log == nil {
 		s.log = slog.Default()
@@ -201,30 +205,6 @@ func (s *Service) MerchantName() string { return s.merchant }
 
 // Now is the service's clock; pages use it to render countdowns consistently.
 func (s *Service) Now() time.Time { return s.now() }
-
-// Products lists the active products of the catalogue.
-func (s *Service) Products(ctx context.Context) ([]Product, error) {
-	ps, err := s.catalogue.products(ctx, func(ctx context.Context) ([]Product, error) { return s.store.Products(ctx, true) })
-	if err != nil {
-		return nil, fmt.Errorf("checkout: listing products: %w", err)
-	}
-	return ps, nil
-}
-
-// Product returns an active product, or ErrNotFound.
-func (s *Service) Product(ctx context.Context, id ProductID) (*Product, error) {
-	if p, ok := s.catalogue.product(id); ok {
-		return p, nil
-	}
-	p, err := s.store.Product(ctx, id)
-	if err != nil {
-		return nil, fmt.Errorf("checkout: product %q: %w", id, err)
-	}
-	if !p.Active {
-		return nil, fmt.Errorf("checkout: product %q: %w", id, ErrNotFound)
-	}
-	return p, nil
-}
 
 // NewCart creates an empty cart.
 func (s *Service) NewCart(ctx context.Context) (*Cart, error) {

@@ -183,15 +183,7 @@ func (s *CheckoutSession) requestDigest() string { return s.RequestHash }
 // newSession checks in and builds the session (not stored).
 func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, error) {
 	now := s.now().UTC()
-	fe := &ValidationError{}
-	if in.ReadErrors != nil {
-		fe.Violations = append(fe.Violations, in.ReadErrors.Violations...)
-	}
-	add := func(field, code, msg string) {
-		if !fe.Has(field) { // one violation per field: what was wrong while reading it comes first
-			fe.Add(field, code, msg)
-		}
-	}
+	fe, add := requestErrors(in.ReadErrors)
 	checkTexts(fe, sessionTexts(in)...)
 	sess := &CheckoutSession{
 		ID:             s.newID(),
@@ -204,48 +196,16 @@ func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput)
 		APIKeyID:       in.APIKeyID,
 		CreatedAt:      now,
 	}
-	switch n := len(in.Items); {
-	case n == 0:
+	if len(in.Items) == 0 {
 		add("items", gatewayclient.CodeRequired, "at least one item is required")
-	case n > MaxSessionItems:
-		add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
 	}
-	// Every line whose rules can be checked goes to the gateway's validation below, with the
-	// index of its item in the request, so that each violation names the merchant's item.
 	var itemIndex []int
-	for i, it := range in.Items {
-		line, checkable := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it)
-		if checkable {
-			sess.Lines = append(sess.Lines, line)
-			sess.Amount += line.Subtotal()
-			itemIndex = append(itemIndex, i)
-		}
-	}
+	sess.Lines, sess.Amount, itemIndex = s.itemLines(ctx, fe, in.Items)
 	if err := s.sessionShipping(ctx, sess, in, add); err != nil {
 		return nil, err
 	}
-	if sess.EmbedOrigin != "" {
-		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
-			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
-		}
-	}
-	for field, u := range map[string]string{"successUrl": sess.SuccessURL, "cancelUrl": sess.CancelURL} {
-		if u != "" {
-			if err := checkShopperURL(u); err != nil {
-				add(field, gatewayclient.CodeURL, err.Error())
-			}
-		}
-	}
-	secs := in.ExpiresInSeconds
-	switch {
-	case secs == 0:
-		secs = DefaultSessionSeconds
-	case secs < MinSessionSeconds:
-		add("expiresInSeconds", gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", MinSessionSeconds))
-	case secs > MaxSessionSeconds:
-		add("expiresInSeconds", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", MaxSessionSeconds))
-	}
-	sess.ExpiresAt = now.Add(time.Duration(secs) * time.Second)
+	checkSessionURLs(add, sess)
+	sess.ExpiresAt = now.Add(time.Duration(sessionSeconds(add, in.ExpiresInSeconds)) * time.Second)
 	checkMetadata(add, in.Metadata)
 	if in.Customer != nil {
 		sess.Customer = normalizeCustomer(*in.Customer)
@@ -264,9 +224,57 @@ func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput)
 	return sess, nil
 }
 
+// itemLines checks the items of a session or a link (at most MaxSessionItems) and returns the
+// lines whose rules can be checked further, their total, and the index of each line's item in
+// the request: the gateway's validation then names the merchant's item in each violation.
+func (s *Service) itemLines(ctx context.Context, fe *ValidationError, items []CheckoutSessionItem) (lines []OrderLine, amount gatewayclient.Cents, itemIndex []int) {
+	if len(items) > MaxSessionItems {
+		fe.Add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
+		return nil, 0, nil
+	}
+	for i, it := range items {
+		if line, checkable := s.sessionLine(ctx, fe, fmt.Sprintf("items[%d]", i), it); checkable {
+			lines = append(lines, line)
+			amount += line.Subtotal()
+			itemIndex = append(itemIndex, i)
+		}
+	}
+	return lines, amount, itemIndex
+}
+
+// checkSessionURLs checks the session's embedOrigin, successUrl and cancelUrl, when given.
+func checkSessionURLs(add addViolation, sess *CheckoutSession) {
+	if sess.EmbedOrigin != "" {
+		if err := CheckOrigin(sess.EmbedOrigin); err != nil {
+			add("embedOrigin", gatewayclient.CodeFormat, err.Error())
+		}
+	}
+	for field, u := range map[string]string{"successUrl": sess.SuccessURL, "cancelUrl": sess.CancelURL} {
+		if u != "" {
+			if err := checkShopperURL(u); err != nil {
+				add(field, gatewayclient.CodeURL, err.Error())
+			}
+		}
+	}
+}
+
+// sessionSeconds checks a session's expiresInSeconds and returns its lifetime (the default
+// when none was given).
+func sessionSeconds(add addViolation, secs int) int {
+	switch {
+	case secs == 0:
+		return DefaultSessionSeconds
+	case secs < MinSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMin, fmt.Sprintf("must be at least %d", MinSessionSeconds))
+	case secs > MaxSessionSeconds:
+		add("expiresInSeconds", gatewayclient.CodeMax, fmt.Sprintf("must be at most %d", MaxSessionSeconds))
+	}
+	return secs
+}
+
 // sessionShipping sets the shipping of a session being made (its lines are set): the
 // merchant's amount when the request has one, else the shipping settings'.
-func (s *Service) sessionShipping(ctx context.Context, sess *CheckoutSession, in CreateCheckoutSessionInput, add func(field, code, msg string)) error {
+func (s *Service) sessionShipping(ctx context.Context, sess *CheckoutSession, in CreateCheckoutSessionInput, add addViolation) error {
 	rule, err := s.ShippingRule(ctx)
 	if err != nil {
 		return err
@@ -509,7 +517,7 @@ func or(s, def string) string {
 
 // checkMetadata checks the merchant's metadata: at most MaxMetadataKeys keys of 1 to
 // MaxMetadataKeyLength characters, values of at most MaxMetadataValueLength.
-func checkMetadata(add func(field, code, msg string), m map[string]string) {
+func checkMetadata(add addViolation, m map[string]string) {
 	if len(m) > MaxMetadataKeys {
 		add("metadata", gatewayclient.CodeMax, fmt.Sprintf("at most %d keys", MaxMetadataKeys))
 		return

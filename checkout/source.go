@@ -230,3 +230,21 @@ func createOnce[T interface{ requestDigest() string }](ctx context.Context, key,
 	}
 	return replay(rec)
 }
+
+// addViolation adds a violation of field unless it has one already (requestErrors).
+type addViolation func(field, code, msg string)
+
+// requestErrors returns the violations of a merchant's request, starting with those found
+// while reading it (read, nil none), and the way to add one per field: what was wrong while
+// reading a field comes first.
+func requestErrors(read *ValidationError) (*ValidationError, addViolation) {
+	fe := &ValidationError{}
+	if read != nil {
+		fe.Violations = append(fe.Violations, read.Violations...)
+	}
+	return fe, func(field, code, msg string) {
+		if !fe.Has(field) {
+			fe.Add(field, code, msg)
+		}
+	}
+}

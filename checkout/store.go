@@ -8,12 +8,13 @@ import (
 )
 
 // Store keeps products, carts, orders with their attempts and history, the ids of webhooks
-// already seen, payment links, checkout sessions and personal data's anonymisation. Every implementation must pass checkout/storetest. Every method takes a context
+// already seen, payment links, checkout sessions, product pictures and personal data's anonymisation. Every implementation must pass checkout/storetest. Every method takes a context
 // and is safe for concurrent use, also from several processes sharing one database.
 type Store interface {
 	LinkStore
 	CheckoutSessionStore
 	PersonalDataStore
+	ImageStore
 	// UpsertProduct creates the product or replaces it (by ID). Slugs are unique.
 	UpsertProduct(ctx context.Context, p Product) error
 	// AddProduct stores p unless a product with its ID or its slug is stored, and reports

@@ -4,6 +4,7 @@
 #   - the Playwright driver that playwright-go pins (the npm package playwright-core at that
 #     exact version plus a link to this machine's node), unpacked into e2e/.driver;
 #   - axe-core, the accessibility rules the tests run in every page, unpacked into e2e/.axe;
+#   - Debian's PgBouncer, for the PostgreSQL tests of instances behind a pooler;
 #   - Redocly's CLI, the linter of the merchant API's OpenAPI document, installed into
 #     e2e/.redocly (the test command runs e2e/.redocly/node_modules/.bin/redocly).
 # Nothing here downloads from a CDN: only Debian's packages and the npm registry are used.
@@ -19,6 +20,16 @@ if [ ! -x /usr/lib/chromium/chromium ]; then
   echo "e2e/setup: installing Debian's chromium" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+
+# Debian's PgBouncer, for the test of instances behind it in transaction pooling (the package
+# starts a system service on install; the test runs a pgbouncer of its own on a free port).
+if [ ! -x /usr/sbin/pgbouncer ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "e2e/setup: installing Debian's pgbouncer" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pgbouncer >/dev/null
 fi
 
 if ! command -v node >/dev/null 2>&1; then

@@ -78,7 +78,8 @@ func navGroups(p DashPage) []navGroup {
 
 // navGroupLabel is a group's name, with the count of what waits in it.
 func navGroupLabel(p DashPage, g navGroup) string {
-	name := p.t("dash.group_" + g.Key)
+	key := "dash.group_" + g.Key // sales, gateway, store, team
+	name := p.t(key)
 	if g.Count > 0 {
 		return p.t("dash.nav_count", name, g.Count)
 	}
@@ -551,6 +552,7 @@ type APIKeyRow struct {
 	Scope                 string // read or write
 	CreatedBy             string // "" before it was recorded
 	LastUsedAddress       string
+	PersonalData          bool // carries the personal-data right (its maker has it)
 }
 
 // DeliveryRow is one notification of the delivery log.

@@ -139,11 +139,15 @@ var teamMessages = map[string][2]string{
 	"totp.failed":               {"Código errado, expirado ou já usado.", "Wrong, expired or already used code."},
 
 	// API keys' scopes and the signing secret.
-	"scope.read":               {"Leitura", "Read"},
-	"scope.write":              {"Leitura e escrita", "Read and write"},
-	"settings.key_scope":       {"Permissão", "Permission"},
-	"settings.key_scope_hint":  {"Leitura: só consultas (GET). Leitura e escrita: tudo o que a API oferece, como criar sessões de checkout.", "Read: queries only (GET). Read and write: everything the API offers, such as creating checkout sessions."},
-	"settings.key_creator":     {"Criada por", "Created by"},
+	"scope.read":              {"Leitura", "Read"},
+	"scope.write":             {"Leitura e escrita", "Read and write"},
+	"settings.key_scope":      {"Permissão", "Permission"},
+	"settings.key_scope_hint": {"Leitura: só consultas (GET). Leitura e escrita: tudo o que a API oferece, como criar sessões de checkout.", "Read: queries only (GET). Read and write: everything the API offers, such as creating checkout sessions."},
+	"settings.key_creator":    {"Criada por", "Created by"},
+	"settings.key_personal":   {"com dados pessoais", "with personal data"},
+	"settings.key_masked":     {"dados pessoais mascarados", "personal data masked"},
+	"settings.key_personal_hint": {"Uma chave vê documentos e telefones completos e atende titulares de dados só se quem a criou tem esse direito (donos); ela o perde se essa pessoa deixar de tê-lo, e é revogada se ela for removida.",
+		"A key sees full documents and phones and answers data subjects only when its maker has that right (owners); it loses it when its maker does, and is revoked when its maker is removed."},
 	"settings.err_key_scope":   {"Escolha leitura ou leitura e escrita.", "Choose read or read and write."},
 	"settings.reveal_password": {"Sua senha, para ver o segredo", "Your password, to see the secret"},
 
@@ -174,6 +178,7 @@ var teamMessages = map[string][2]string{
 	"audit_action.user.invitation_withdrawn":  {"Cancelou um convite", "Withdrew an invitation"},
 	"audit_action.apikey.created":             {"Criou uma chave de API", "Created an API key"},
 	"audit_action.apikey.revoked":             {"Revogou uma chave de API", "Revoked an API key"},
+	"audit_action.apikey.rights_changed":      {"Direitos de uma chave de API mudaram", "An API key's rights changed"},
 	"audit_action.settings.changed":           {"Mudou as configurações", "Changed the settings"},
 	"audit_action.settings.test_notification": {"Enviou uma notificação de teste", "Sent a test notification"},
 	"audit_action.secret.rotated":             {"Trocou o segredo de assinatura", "Rotated the signing secret"},

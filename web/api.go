@@ -153,11 +153,26 @@ func bearer(h string) (string, bool) {
 }
 
 // personalInFull reports whether the answer to r may hold a shopper's document and phone in
-// full: for a write key, the integration that places and fulfils orders; a read key (reports,
-// dashboards of other tools) gets them masked ("***.982.247-**", "(11) *****-4321").
+// full: for a write key carrying the personal-data right (its maker has it), the integration
+// that places and fulfils orders; any other key (reports, dashboards of other tools, a key
+// made by a developer) gets them masked ("***.982.247-**", "(11) *****-4321").
 func personalInFull(r *http.Request) bool {
 	k := apiKeyOf(r)
-	return k != nil && k.Scope == merchant.ScopeWrite
+	return k != nil && k.Scope == merchant.ScopeWrite && k.PersonalData
+}
+
+// personalDataRight lets through only keys that carry the personal-data right (merchant.APIKey
+// PersonalData): the data-subject routes find and erase a person's data, which the dashboard
+// allows only to users with merchant.PermPersonalData, and a key never holds more than its maker.
+func (a *merchantAPI) personalDataRight(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k := apiKeyOf(r); k == nil || !k.PersonalData {
+			a.site.FailJSON(w, r, &checkout.Error{Code: checkout.CodeForbidden,
+				Message: "this API key does not carry the personal-data right: only keys made by a user with that right (an owner), on the server's shell or by CHECKOUT_MERCHANT_API_KEY do"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // apiKeyOf returns the API key that authenticated the request.

@@ -17,11 +17,11 @@ import (
 func TestAPIKeyScopesOnEveryOperation(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, "test")
+	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write, _, err := e.keys.Create(ctx, "loja", merchant.ScopeWrite, "test")
+	write, _, err := e.keys.Create(ctx, "loja", merchant.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

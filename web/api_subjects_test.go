@@ -65,7 +65,7 @@ func TestAPIDataSubjects(t *testing.T) {
 		}
 	}
 
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, "test")
+	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -209,7 +209,7 @@ func TestAPISessionExpires(t *testing.T) {
 
 func TestAPIAuthentication(t *testing.T) {
 	e := newEnv(t)
-	secret, rec, err := e.keys.Create(context.Background(), "ERP", merchant.ScopeWrite, "test")
+	secret, rec, err := e.keys.Create(context.Background(), "ERP", merchant.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/oapi-codegen/nullable"
 
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apitest/apiclient"
@@ -28,7 +31,8 @@ func strictly[T any](t *testing.T, what string, body []byte) T {
 }
 
 // TestGeneratedClient: a client generated from openapi.json with no edits (package apiclient)
-// creates a checkout session, pages orders by cursor and reads a 422's fields, every answer
+// creates a checkout session, pages orders by cursor, reads a 422's fields and clears a payment
+// link's expiry with null, every answer
 // decoded strictly into its generated type (and every exchange held to the document by the
 // env's transport).
 func TestGeneratedClient(t *testing.T) {
@@ -127,5 +131,21 @@ func TestGeneratedClient(t *testing.T) {
 	}
 	if got := bad.JSON422.Error.Fields; got == nil || len(*got) != 2 {
 		t.Errorf("the client's own decoding of the 422 lost its fields: %s", bad.Body)
+	}
+
+	// A payment link's expiry is cleared by sending null, which the generated type can say.
+	amount, linkKey, expires := 2990, "gen-client-link-0001", e.sb.Now().Add(48*time.Hour)
+	made, err := c.CreatePaymentLinkWithResponse(ctx, &apiclient.CreatePaymentLinkParams{IdempotencyKey: &linkKey},
+		apiclient.CreatePaymentLink{Title: "Doação", Amount: &amount, ExpiresAt: &expires})
+	if err != nil || made.JSON201 == nil || made.JSON201.ExpiresAt == nil {
+		t.Fatalf("create link: %v %d %s", err, made.StatusCode(), made.Body)
+	}
+	cleared, err := c.UpdatePaymentLinkWithResponse(ctx, made.JSON201.Id,
+		apiclient.UpdatePaymentLink{ExpiresAt: nullable.NewNullNullable[time.Time]()})
+	if err != nil || cleared.JSON200 == nil {
+		t.Fatalf("clear the link's expiry: %v %d %s", err, cleared.StatusCode(), cleared.Body)
+	}
+	if link := strictly[apiclient.PaymentLink](t, "the link", cleared.Body); link.ExpiresAt != nil {
+		t.Errorf("expiresAt null left the link expiring at %v", *link.ExpiresAt)
 	}
 }

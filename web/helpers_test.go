@@ -21,6 +21,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -166,7 +167,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := sqlite.Open(ctx, t.TempDir()+"/checkout.db")
+	dbFile := t.TempDir() + "/checkout.db"
+	sqlitetest.Create(t, dbFile)
+	store, err := sqlite.Open(ctx, dbFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ var unmasked = []string{"52998224725", "529.982.247-25", "98765-4321", "98765432
 func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, "test")
+	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

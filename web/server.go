@@ -90,6 +90,9 @@ type Options struct {
 	Service *checkout.Service
 	Store   Pinger
 	Assets  Assets
+	// ChangeFeed, when set (PostgreSQL), tells whether this instance hears the changes other
+	// instances make (checkout.ChangeFeed), for /readyz: ok, or failing since when.
+	ChangeFeed func() (ok bool, since time.Time)
 	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
 	// sandbox-pay.
 	Sandbox SandboxPayer
@@ -177,8 +180,9 @@ type Rate struct {
 type Server struct {
 	svc     *checkout.Service
 	site    *respond.Site
-	store   Pinger       // asked by the readiness check
-	sandbox SandboxPayer // nil outside sandbox mode
+	store   Pinger                            // asked by the readiness check
+	feed    func() (ok bool, since time.Time) // the change feed's state, for the readiness check; nil: none
+	sandbox SandboxPayer                      // nil outside sandbox mode
 	// secureCookies marks the cart cookie Secure (an https public URL).
 	secureCookies bool
 
@@ -244,6 +248,7 @@ func New(opts Options) (*Server, error) {
 		site:           opts.Site,
 		secureCookies:  strings.HasPrefix(opts.PublicURL, "https://"),
 		store:          opts.Store,
+		feed:           opts.ChangeFeed,
 		sandbox:        opts.Sandbox,
 		frameAncestors: opts.FrameAncestors,
 		frameOrigins:   opts.FrameOrigins,
@@ -377,8 +382,8 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 				r.Get("/payment-links", api.listLinks)
 				r.Get("/payment-links/{linkID}", api.getLink)
 				r.Patch("/payment-links/{linkID}", api.patchLink)
-				r.Post("/data-subjects/search", api.searchSubject)
-				r.Post("/data-subjects/anonymise", api.anonymiseSubject)
+				r.With(api.personalDataRight).Post("/data-subjects/search", api.searchSubject)
+				r.With(api.personalDataRight).Post("/data-subjects/anonymise", api.anonymiseSubject)
 			})
 		})
 	})
@@ -407,6 +412,11 @@ type readiness struct {
 	Gateway      string `json:"gateway"`                // "ok" or "failing"
 	GatewayCause string `json:"gatewayCause,omitempty"` // why it fails: unreachable, timeout, credentials, forbidden, not_found, server_error
 	GatewaySince string `json:"gatewaySince,omitempty"` // since when it fails
+	// ChangeFeed says whether this instance hears the changes the other instances make
+	// (PostgreSQL only): "ok", or "failing" since ChangeFeedSince. While it fails the instance
+	// still serves (its own changes, re-reads), but live pages miss payments applied elsewhere.
+	ChangeFeed      string `json:"changeFeed,omitempty"`
+	ChangeFeedSince string `json:"changeFeedSince,omitempty"`
 }
 
 // readyz answers 200 while the database answers, 503 otherwise, with a JSON body that also
@@ -419,6 +429,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		body.Gateway, body.GatewayCause = "failing", string(gw.Cause)
 		if !gw.Since.IsZero() {
 			body.GatewaySince = gw.Since.UTC().Format(time.RFC3339)
+		}
+	}
+	if s.feed != nil {
+		body.ChangeFeed = "ok"
+		if ok, since := s.feed(); !ok {
+			body.ChangeFeed, body.ChangeFeedSince = "failing", since.UTC().Format(time.RFC3339)
 		}
 	}
 	status := http.StatusOK

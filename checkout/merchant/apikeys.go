@@ -109,11 +109,12 @@ func NewKeys(store APIKeyStore, opts KeysOptions) *Keys {
 		k.now = time.Now
 	}
 	if opts.ConfiguredKey != "" {
-		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY", Scope: ScopeWrite}})
+		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY", Scope: ScopeWrite,
+			PersonalData: true}})
 	}
 	for _, in := range opts.Internal {
 		if in.Secret != "" {
-			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name, Scope: ScopeWrite}})
+			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name, Scope: ScopeWrite, PersonalData: true}})
 		}
 	}
 	return k
@@ -140,11 +141,13 @@ func hint(secret string) string {
 	return secret[:len(KeyPrefix)+4] + "…" + secret[len(secret)-4:]
 }
 
-// Create makes a new key named name, of scope, made by createdBy (an e-mail, or ActorCLI), and
-// returns it: the key itself (shown once, never stored) and its record. A blank or too long
-// name, or one that breaks checkout.CheckText, is a *checkout.ValidationError on "name"; a scope
-// but read or write one on FieldScope.
-func (k *Keys) Create(ctx context.Context, name string, scope Scope, createdBy string) (string, *APIKey, error) {
+// Create makes a new key named name, of scope, made by maker (nil: someone with the server's
+// shell, ActorCLI), and returns it: the key itself (shown once, never stored) and its record.
+// The key carries the personal-data right only when its maker has PermPersonalData (the shell
+// does): a key never holds more than the user who made it. A blank or too long name, or one
+// that breaks checkout.CheckText, is a *checkout.ValidationError on "name"; a scope but read or
+// write one on FieldScope.
+func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *User) (string, *APIKey, error) {
 	if scope != ScopeRead && scope != ScopeWrite {
 		return "", nil, fieldError(FieldScope, gatewayclient.CodeFormat, "must be read or write")
 	}
@@ -158,10 +161,14 @@ func (k *Keys) Create(ctx context.Context, name string, scope Scope, createdBy s
 	if err := checkout.CheckText(name); err != nil {
 		return "", nil, fieldError("name", checkout.CodeText, err.Error())
 	}
+	createdBy, personal := ActorCLI, true
+	if maker != nil {
+		createdBy, personal = maker.Email, maker.Role.Can(PermPersonalData)
+	}
 	secret := newKey()
 	h := HashKey(secret)
 	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC(),
-		Scope: scope, CreatedBy: createdBy}
+		Scope: scope, CreatedBy: createdBy, PersonalData: personal}
 	if err := k.store.CreateAPIKey(ctx, rec); err != nil {
 		return "", nil, fmt.Errorf("merchant: creating an API key: %w", err)
 	}
@@ -185,12 +192,33 @@ func (k *Keys) Revoke(ctx context.Context, id string) error {
 	return nil
 }
 
+// FollowRole gives or takes the personal-data right of the active keys made by the user with
+// that e-mail, now of role, and returns the keys it changed (for the audit log).
+func (k *Keys) FollowRole(ctx context.Context, email string, role Role) ([]APIKey, error) {
+	ks, err := k.store.SetMakerKeysPersonalData(ctx, email, role.Can(PermPersonalData))
+	if err != nil {
+		return nil, fmt.Errorf("merchant: re-evaluating the API keys of %s: %w", email, err)
+	}
+	return ks, nil
+}
+
+// RevokeMadeBy revokes the active keys made by the user with that e-mail (removed: their keys
+// go with them), and returns them (for the audit log).
+func (k *Keys) RevokeMadeBy(ctx context.Context, email string) ([]APIKey, error) {
+	ks, err := k.store.RevokeMakerKeys(ctx, email, k.now().UTC())
+	if err != nil {
+		return nil, fmt.Errorf("merchant: revoking the API keys of %s: %w", email, err)
+	}
+	return ks, nil
+}
+
 // touchEvery is how stale LastUsedAt may get: one write a minute per key at most.
 const touchEvery = time.Minute
 
 // Authenticate returns the active key whose secret is given, used from the client address
 // addr, or ErrUnauthorized. The configured key answers as an APIKey with ID ConfiguredKeyID,
-// an internal key with its ID, both write keys.
+// an internal key with its ID, both write keys carrying the personal-data right (whoever sets
+// them has the server's configuration).
 func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*APIKey, error) {
 	if secret == "" || len(secret) > 512 {
 		return nil, ErrUnauthorized

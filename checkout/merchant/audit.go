@@ -31,15 +31,17 @@ const (
 	AuditInviteWithdrawn = "user.invitation_withdrawn"
 	AuditKeyCreated      = "apikey.created"
 	AuditKeyRevoked      = "apikey.revoked"
-	AuditSettings        = "settings.changed"
-	AuditPing            = "settings.test_notification"
-	AuditSecretRotated   = "secret.rotated"
-	AuditSecretRevealed  = "secret.revealed"
-	AuditProductCreated  = "product.created"
-	AuditProductChanged  = "product.changed"
-	AuditLinkCreated     = "link.created"
-	AuditLinkChanged     = "link.changed"
-	AuditExport          = "export"
+	// AuditKeyRights: a key gained or lost the personal-data right with its maker's role.
+	AuditKeyRights      = "apikey.rights_changed"
+	AuditSettings       = "settings.changed"
+	AuditPing           = "settings.test_notification"
+	AuditSecretRotated  = "secret.rotated"
+	AuditSecretRevealed = "secret.revealed"
+	AuditProductCreated = "product.created"
+	AuditProductChanged = "product.changed"
+	AuditLinkCreated    = "link.created"
+	AuditLinkChanged    = "link.changed"
+	AuditExport         = "export"
 	// AuditPersonalShown: an owner showed an order's document and phones in full (object: the
 	// order's number and id).
 	AuditPersonalShown = "personal_data.shown"
@@ -57,7 +59,7 @@ const (
 var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditPasswordChanged, AuditPasswordReset,
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
-	AuditKeyRevoked, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
+	AuditKeyRevoked, AuditKeyRights, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
 	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise,
 	AuditPersonalShown, AuditExportUnmasked,
 	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded}

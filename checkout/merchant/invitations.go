@@ -96,7 +96,57 @@ func (a *Accounts) Invitation(ctx context.Context, token string) (*Invitation, e
 	if !inv.UsedAt.IsZero() || !a.now().Before(inv.ExpiresAt) {
 		return nil, ErrInvitationInvalid
 	}
+	if ok, err := a.inviterMayStill(ctx, inv); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, ErrInvitationInvalid
+	}
 	return inv, nil
+}
+
+// mayInvite reports whether a user of role may invite someone to role to: an invitation holds
+// no more than its inviter may give.
+func mayInvite(role, to Role) bool { return role.Can(PermUsers) && to.Valid() }
+
+// inviterMayStill reports whether the inviter of inv may still invite its role: an invitation
+// outlives neither its inviter's removal nor their losing the right (even when withdrawing it
+// at the change failed). The shell ("cli") always may.
+func (a *Accounts) inviterMayStill(ctx context.Context, inv *Invitation) (bool, error) {
+	if inv.InvitedBy == ActorCLI {
+		return true, nil
+	}
+	u, err := a.users.UserByEmail(ctx, inv.InvitedBy)
+	if errors.Is(err, checkout.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("merchant: reading the inviter of an invitation: %w", err)
+	}
+	return mayInvite(u.Role, inv.Role), nil
+}
+
+// WithdrawInvitationsOf withdraws the open invitations made by the user with that e-mail that
+// they may no longer make: all of them when they were removed (role ""), those of roles their
+// new role may not invite otherwise. It returns the withdrawn ones, for the audit log.
+func (a *Accounts) WithdrawInvitationsOf(ctx context.Context, email string, role Role) ([]Invitation, error) {
+	if a.invitations == nil {
+		return nil, nil
+	}
+	invs, err := a.invitations.PendingInvitations(ctx, a.now())
+	if err != nil {
+		return nil, fmt.Errorf("merchant: reading the invitations of %s: %w", email, err)
+	}
+	var out []Invitation
+	for _, inv := range invs {
+		if inv.InvitedBy != email || (role != "" && mayInvite(role, inv.Role)) {
+			continue
+		}
+		if err := a.invitations.DeleteInvitation(ctx, inv.ID); err != nil && !errors.Is(err, checkout.ErrNotFound) {
+			return out, fmt.Errorf("merchant: withdrawing an invitation of %s: %w", email, err)
+		}
+		out = append(out, inv)
+	}
+	return out, nil
 }
 
 // AcceptInvitation makes the user of an invitation's link with the password they chose: the

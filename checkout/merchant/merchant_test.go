@@ -104,7 +104,7 @@ func TestKeys(t *testing.T) {
 	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now },
 		Internal: []merchant.InternalKey{{ID: "key_demo", Name: "demo", Secret: "internal-secret"}, {ID: "key_empty", Name: "no secret"}}})
 
-	secret, rec, err := keys.Create(ctx, "  loja   online ", merchant.ScopeRead, "cli")
+	secret, rec, err := keys.Create(ctx, "  loja   online ", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestKeys(t *testing.T) {
 	}
 	for _, name := range []string{"", "   ", strings.Repeat("n", 101)} {
 		var fe *checkout.ValidationError
-		if _, _, err := keys.Create(ctx, name, merchant.ScopeWrite, "cli"); !errors.As(err, &fe) || !fe.Has("name") {
+		if _, _, err := keys.Create(ctx, name, merchant.ScopeWrite, nil); !errors.As(err, &fe) || !fe.Has("name") {
 			t.Errorf("Create(%q) = %v, want a field error on name", name, err)
 		}
 	}

@@ -7,7 +7,9 @@ import (
 )
 
 // OpenWrapped is Open with a wrapper that sees every statement, for tests that count them.
-var OpenWrapped = open
+func OpenWrapped(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (*Store, error) {
+	return open(ctx, url, Options{}, wrap)
+}
 
 // Migrations are the store's migrations, and Component the name they are recorded under.
 var (

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,12 +34,18 @@ var (
 // too, from the moment Follow began: the process may read orders before its feed listens (the
 // server answers as soon as it starts), and a change made elsewhere in between would otherwise
 // never reach those snapshots. Follow returns when ctx ends.
+//
+// Each change of the feed's state (its connection lost, or listening again) is kept for
+// FeedState and told to Options.OnFeed.
 func (s *Store) Follow(ctx context.Context, changed func(orderID string, version int), gap func(since time.Time)) {
 	alive := time.Now() // nothing was heard before this: a gap until the first connection
 	wait := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		conn, err := s.listen(ctx)
 		if err != nil {
+			if ctx.Err() == nil {
+				s.feedChanged(false, err)
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(wait):
@@ -46,11 +53,44 @@ func (s *Store) Follow(ctx context.Context, changed func(orderID string, version
 			wait = min(2*wait, 5*time.Second)
 			continue
 		}
+		s.feedChanged(true, nil)
 		wait = 100 * time.Millisecond
 		gap(alive)
 		alive = time.Now()
-		alive = s.receive(ctx, conn, alive, changed)
+		alive, err = s.receive(ctx, conn, alive, changed)
+		if ctx.Err() == nil {
+			s.feedChanged(false, err)
+		}
 		_ = conn.Close(context.WithoutCancel(ctx))
+	}
+}
+
+// feedState is the change feed's state, as FeedState tells it.
+type feedState struct {
+	mu     sync.Mutex
+	failed bool
+	since  time.Time
+	err    error
+}
+
+// FeedState tells whether the change feed listens: ok is false from the moment its connection
+// failed until it listens again (since, with the error). Before Follow it is ok.
+func (s *Store) FeedState() (ok bool, since time.Time, err error) {
+	s.feed.mu.Lock()
+	defer s.feed.mu.Unlock()
+	return !s.feed.failed, s.feed.since, s.feed.err
+}
+
+// feedChanged records the feed's state, telling OnFeed when it changes.
+func (s *Store) feedChanged(ok bool, err error) {
+	s.feed.mu.Lock()
+	changed := s.feed.failed == ok
+	if changed {
+		s.feed.failed, s.feed.since, s.feed.err = !ok, time.Now(), err
+	}
+	s.feed.mu.Unlock()
+	if changed && s.onFeed != nil {
+		s.onFeed(ok, err)
 	}
 }
 
@@ -58,7 +98,7 @@ func (s *Store) Follow(ctx context.Context, changed func(orderID string, version
 func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	conn, err := pgx.ConnectConfig(cctx, s.connConfig())
+	conn, err := s.sessionConn(cctx)
 	if err != nil {
 		return nil, err
 	}
@@ -70,8 +110,8 @@ func (s *Store) listen(ctx context.Context) (*pgx.Conn, error) {
 }
 
 // receive passes on the notifications of conn until it fails or ctx ends, and returns the last
-// moment the connection was known to work.
-func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, changed func(string, int)) time.Time {
+// moment the connection was known to work, with why it stopped.
+func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, changed func(string, int)) (time.Time, error) {
 	for {
 		wctx, cancel := context.WithTimeout(ctx, feedPing)
 		n, err := conn.WaitForNotification(wctx)
@@ -84,7 +124,7 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, ch
 				changed(id, version)
 			}
 		case ctx.Err() != nil:
-			return alive
+			return alive, ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded):
 			// Nothing for a while: is the connection still there?
 			before := time.Now()
@@ -92,11 +132,11 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, ch
 			err := conn.Ping(pctx)
 			cancel()
 			if err != nil {
-				return alive
+				return alive, err
 			}
 			alive = before
 		default:
-			return alive
+			return alive, err
 		}
 	}
 }
@@ -114,20 +154,23 @@ func parseChange(payload string) (id string, version int, ok bool) {
 	return payload[:i], v, true
 }
 
-// connConfig is the configuration of a connection of its own, outside the pool: the pool's,
-// with TCP keepalives asked of the server, so that a process that vanished without closing
-// its connection (a host gone) loses what the connection holds within about half a minute.
-func (s *Store) connConfig() *pgx.ConnConfig {
-	cfg := s.pool.Config().ConnConfig.Copy()
-	if cfg.RuntimeParams == nil {
-		cfg.RuntimeParams = map[string]string{}
+// sessionConn opens a connection of its own, outside the pool, to the direct URL (see
+// Options.DirectURL), and asks the server for TCP keepalives on it, so that a process that
+// vanished without closing its connection (a host gone) loses what the connection holds (the
+// lease) within about half a minute. They are set once connected, never as startup parameters,
+// which a pooler refuses ("unsupported startup parameter").
+func (s *Store) sessionConn(ctx context.Context) (*pgx.Conn, error) {
+	conn, err := pgx.ConnectConfig(ctx, s.session.Copy())
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range map[string]string{"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"} {
-		if _, set := cfg.RuntimeParams[k]; !set {
-			cfg.RuntimeParams[k] = v
+	for _, set := range []string{"SET tcp_keepalives_idle = 10", "SET tcp_keepalives_interval = 5", "SET tcp_keepalives_count = 3"} {
+		if _, err := conn.Exec(ctx, set); err != nil {
+			_ = conn.Close(context.WithoutCancel(ctx))
+			return nil, err
 		}
 	}
-	return cfg
+	return conn, nil
 }
 
 // reconcileLock is the key of the advisory lock of the reconciler's lease: the bytes of
@@ -166,7 +209,7 @@ func (l *Lease) Held(ctx context.Context) bool {
 		l.closeLocked()
 	}
 	if l.conn == nil || l.conn.IsClosed() {
-		conn, err := pgx.ConnectConfig(ctx, l.store.connConfig())
+		conn, err := l.store.sessionConn(ctx)
 		if err != nil {
 			return false
 		}
@@ -194,4 +237,85 @@ func (l *Lease) closeLocked() {
 		_ = l.conn.Close(context.Background())
 	}
 	l.conn, l.held = nil, false
+}
+
+// CheckSession checks that the connections of the direct URL (Options.DirectURL, else the
+// pool's URL) are session connections straight to PostgreSQL, as the change feed's LISTEN and
+// the lease's advisory lock need, and returns why not. Through a pooler in transaction mode
+// both fail silently: the LISTEN hears nothing, and the lock stays on a server connection
+// handed to other clients, so that two processes hold it at once. Two checks, within a few
+// seconds:
+//   - a connection keeps its server process (pg_backend_pid()) across three transactions,
+//     while a second connection's transactions interleave with its own (a pooler hands the
+//     server process it freed last, or first, to the next transaction: one of the orders
+//     moves it);
+//   - a NOTIFY sent through the pool reaches a LISTEN on that connection.
+func (s *Store) CheckSession(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	a, err := s.sessionConn(ctx)
+	if err != nil {
+		return fmt.Errorf("connecting: %w", err)
+	}
+	defer a.Close(context.WithoutCancel(ctx))
+	b, err := s.sessionConn(ctx)
+	if err != nil {
+		return fmt.Errorf("connecting: %w", err)
+	}
+	defer b.Close(context.WithoutCancel(ctx))
+	var first int32
+	for round := range 3 {
+		ta, pa, err := pidInTx(ctx, a)
+		if err != nil {
+			return err
+		}
+		tb, _, err := pidInTx(ctx, b)
+		if err != nil {
+			_ = ta.Rollback(ctx)
+			return fmt.Errorf("a second connection's transaction waited for the first's (%w): the connections go through a pooler", err)
+		}
+		order := []pgx.Tx{ta, tb}
+		if round%2 == 1 {
+			order = []pgx.Tx{tb, ta}
+		}
+		for _, tx := range order {
+			if err := tx.Commit(ctx); err != nil {
+				return err
+			}
+		}
+		if round == 0 {
+			first = pa
+		} else if pa != first {
+			return fmt.Errorf("one connection's transactions ran in different server processes (pg_backend_pid %d, then %d): it is not a session connection", first, pa)
+		}
+	}
+	channel := "checkout_check_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if _, err := a.Exec(ctx, "LISTEN "+channel); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, 'check')", channel); err != nil {
+		return err
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer wcancel()
+	if _, err := a.WaitForNotification(wctx); err != nil {
+		return errors.New("a NOTIFY sent through the pool did not reach the LISTEN of the direct connection within 5 s")
+	}
+	return nil
+}
+
+// pidInTx begins a transaction on conn and reads its server process id in it, within 3 s.
+func pidInTx(ctx context.Context, conn *pgx.Conn) (pgx.Tx, int32, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	var pid int32
+	if err := tx.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, 0, err
+	}
+	return tx, pid, nil
 }

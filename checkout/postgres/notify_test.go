@@ -188,6 +188,56 @@ func TestFollowHearsChangesOfOtherInstances(t *testing.T) {
 	}
 }
 
+// TestFeedStateIsTold: when the feed's connection is cut, OnFeed hears it fail (with the
+// error) and listen again, FeedState saying so meanwhile; a feed that never failed says
+// nothing.
+func TestFeedStateIsTold(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	type event struct {
+		ok  bool
+		err error
+	}
+	events := make(chan event, 10)
+	s, err := postgres.OpenWith(context.Background(), dbURL, postgres.Options{DirectURL: dbURL,
+		OnFeed: func(ok bool, err error) { events <- event{ok, err} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); s.Follow(ctx, func(string, int) {}, func(time.Time) {}) }()
+	defer func() { cancel(); <-done }()
+	waitListening(t, dbURL)
+	if ok, _, _ := s.FeedState(); !ok || len(events) != 0 {
+		t.Fatalf("a listening feed: ok %v, %d events", ok, len(events))
+	}
+	before := time.Now()
+	if n := terminate(t, dbURL, "LISTEN"); n != 1 {
+		t.Fatalf("%d listening sessions cut, want 1", n)
+	}
+	for _, want := range []bool{false, true} {
+		select {
+		case ev := <-events:
+			if ev.ok != want || (!ev.ok && ev.err == nil) {
+				t.Fatalf("OnFeed(%v, %v), want ok %v (with the error when failing)", ev.ok, ev.err, want)
+			}
+			if !ev.ok {
+				// Told before it listens again: FeedState says failing, since the cut.
+				if ok, since, err := s.FeedState(); ok && since.Before(before) || err == nil && !ok {
+					t.Errorf("FeedState while failing: %v %v %v", ok, since, err)
+				}
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("OnFeed not told ok=%v within 30 s", want)
+		}
+	}
+	if ok, _, _ := s.FeedState(); !ok {
+		t.Error("FeedState after the feed listens again: failing")
+	}
+}
+
 // waitListening waits until a session of the database listens.
 func waitListening(t *testing.T, dbURL string) {
 	t.Helper()

@@ -10,7 +10,9 @@
 // BYTEA, JSONB, text arrays for "= ANY($1)") map to Go without adapters. The URL also carries
 // the pool's settings (pool_max_conns=…, see pgxpool.ParseConfig), the schema (search_path=…),
 // and, behind PgBouncer in transaction pooling, default_query_exec_mode=exec so that nothing
-// is prepared across transactions.
+// is prepared across transactions. What lives on a session (the change feed's LISTEN, the
+// reconciler's advisory lock) goes on connections of its own to Options.DirectURL, which
+// CheckSession proves are session connections.
 //
 // Concurrency, also across processes:
 //   - writes run in READ COMMITTED transactions that lock the row they read-modify-write
@@ -37,7 +39,6 @@ import (
 	"database/sql"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -68,24 +69,61 @@ type Store struct {
 	*sqlstore.Store
 	pool *pgxpool.Pool
 	db   *sql.DB // database/sql on the pool, for the migrations and the outbox
+	// session is the configuration of the connections of their own (the change feed's, the
+	// lease's): Options.DirectURL's, else the pool's.
+	session *pgx.ConnConfig
+	feed    feedState
+	onFeed  func(ok bool, err error)
 }
 
 var _ checkout.Store = (*Store)(nil)
+
+// Options are Open's settings beyond the pool's URL.
+type Options struct {
+	// DirectURL reaches PostgreSQL itself with a session connection, for what lives on a
+	// connection's session: LISTEN (the change feed) and the session advisory lock of the
+	// reconciler's lease. It is needed when the URL goes through a pooler in transaction mode
+	// (PgBouncer's pool_mode = transaction), where a session's LISTEN hears nothing and its lock
+	// stays on a server connection handed to others. Empty: the URL's.
+	DirectURL string
+	// OnFeed, when set, is told each change of the change feed's state: ok false with the
+	// error when its connection fails (it is tried again), ok true when it listens again.
+	OnFeed func(ok bool, err error)
+}
 
 // Open connects to the database at url (postgres://user:password@host:port/dbname?sslmode=…)
 // and applies the migrations not applied yet. Several processes may Open the same database at
 // once: the migrations are applied exactly once.
 func Open(ctx context.Context, url string) (*Store, error) {
-	return open(ctx, url, nil)
+	return open(ctx, url, Options{}, nil)
+}
+
+// OpenWith is Open with o.
+func OpenWith(ctx context.Context, url string, o Options) (*Store, error) {
+	return open(ctx, url, o, nil)
+}
+
+// errURL is the error of a database URL that does not parse. The parser's message quotes the
+// URL, password included when it cannot tell where the password is; so the cause is not passed on.
+func errURL(which string) error {
+	return fmt.Errorf("postgres: the %s does not parse (expected postgres://user:password@host:port/dbname?options)", which)
 }
 
 // open is Open; wrap, when set, sees every statement (tests count them).
-func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (*Store, error) {
+func open(ctx context.Context, url string, o Options, wrap func(sqlstore.DB) sqlstore.DB) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		// The parser's message quotes the URL, password included when it cannot tell where the
-		// password is; so the cause is not passed on.
-		return nil, errors.New("postgres: the database URL does not parse (expected postgres://user:password@host:port/dbname?options)")
+		return nil, errURL("database URL")
+	}
+	session := cfg.ConnConfig.Copy()
+	if o.DirectURL != "" {
+		// Parsed as a pool's URL, so that the pool's own settings (pool_max_conns=…) are taken
+		// out, not sent to the server as startup parameters.
+		direct, err := pgxpool.ParseConfig(o.DirectURL)
+		if err != nil {
+			return nil, errURL("direct database URL")
+		}
+		session = direct.ConnConfig
 	}
 	if !strings.Contains(url, "pool_max_conns=") {
 		cfg.MaxConns = defaultMaxConns()
@@ -99,6 +137,9 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 	// database, never the password.
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
+		if param, ok := refusedParameter(err); ok {
+			return nil, &PoolerError{Param: param, Err: err}
+		}
 		return nil, fmt.Errorf("postgres: connecting: %w", err)
 	}
 	sdb := stdlib.OpenDBFromPool(pool)
@@ -115,7 +156,33 @@ func open(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstore.DB) (
 	// A quarter of the pool at most for the merchant's lists and overview: the rest stays for
 	// the shop, whatever the merchants open.
 	d.ReportReads = max(1, int(cfg.MaxConns)/4)
-	return &Store{Store: sqlstore.New(d, db), pool: pool, db: sdb}, nil
+	return &Store{Store: sqlstore.New(d, db), pool: pool, db: sdb, session: session, onFeed: o.OnFeed}, nil
+}
+
+// PoolerError is Open's error when the server refuses a startup parameter the URL gives, as
+// PgBouncer does (`unsupported startup parameter`) for any parameter it does not know, such as
+// search_path: it cannot pass a session's setting on to server connections it shares.
+type PoolerError struct {
+	Param string // the parameter refused
+	Err   error
+}
+
+func (e *PoolerError) Error() string {
+	return fmt.Sprintf("postgres: the server (a pooler such as PgBouncer) refuses the startup parameter %s that the URL sets", e.Param)
+}
+
+func (e *PoolerError) Unwrap() error { return e.Err }
+
+// refusedParameter reads PgBouncer's refusal of a startup parameter.
+func refusedParameter(err error) (string, bool) {
+	const refusal = "unsupported startup parameter: "
+	msg := err.Error()
+	i := strings.Index(msg, refusal)
+	if i < 0 {
+		return "", false
+	}
+	param, _, _ := strings.Cut(msg[i+len(refusal):], " ")
+	return strings.Trim(param, `"(),`), true
 }
 
 // Outbox returns the outbox of the notifications written with the orders (see UpdateOrder),

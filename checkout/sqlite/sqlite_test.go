@@ -11,6 +11,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 )
 
@@ -25,7 +26,9 @@ func open(t *testing.T, path string) *sqlite.Store {
 
 func TestStoreSuite(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) checkout.Store {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		path := filepath.Join(t.TempDir(), "checkout.db")
+		sqlitetest.Create(t, path) // the migrations have tests of their own: each case starts migrated
+		s := open(t, path)
 		t.Cleanup(func() { s.Close() })
 		return s
 	})

@@ -42,6 +42,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
 	t.Run("Exports", func(t *testing.T) { testExports(t, open(t)) })
 	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
+	t.Run("InvitationsFollowTheInviter", func(t *testing.T) { testInvitationsFollowInviter(t, open(t)) })
 }
 
 func user(id, email string) merchant.User {
@@ -281,6 +282,71 @@ func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump 
 	}
 }
 
+// testInvitationsFollowInviter: an invitation holds only while its inviter may still invite its
+// role: demoting or removing the inviter makes their open invitations unusable (even those not
+// withdrawn), and WithdrawInvitationsOf withdraws them; the shell's invitations stay.
+func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Invitations: s, Clock: func() time.Time { return base },
+		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	add := func(email string, role merchant.Role) *merchant.User {
+		u, err := acc.AddUser(ctx, email, "uma senha longa o bastante", role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	add("fundadora@loja.example", merchant.RoleOwner)
+	ana, bia := add("ana@loja.example", merchant.RoleOwner), add("bia@loja.example", merchant.RoleOwner)
+	invite := func(by string, role merchant.Role, to string) string {
+		tok, _, err := acc.Invite(ctx, to, role, by)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	anaOwner, anaViewer := invite(ana.Email, merchant.RoleOwner, "novo-dono@loja.example"), invite(ana.Email, merchant.RoleViewer, "leitora@loja.example")
+	biaOwner := invite(bia.Email, merchant.RoleOwner, "outro-dono@loja.example")
+	shell := invite(merchant.ActorCLI, merchant.RoleOwner, "pelo-shell@loja.example")
+	usable := func(tok string) bool {
+		_, err := acc.Invitation(ctx, tok)
+		if err != nil && !errors.Is(err, merchant.ErrInvitationInvalid) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	if !usable(anaOwner) || !usable(anaViewer) || !usable(biaOwner) || !usable(shell) {
+		t.Fatal("fresh invitations are not usable")
+	}
+	// Demoted without the withdrawal (as if it had failed): the link alone must not make an owner.
+	if err := acc.ChangeRole(ctx, ana.ID, merchant.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	if usable(anaOwner) || usable(anaViewer) {
+		t.Error("an invitation of a demoted inviter is still usable")
+	}
+	if _, err := acc.AcceptInvitation(ctx, anaOwner, "uma senha longa o bastante"); !errors.Is(err, merchant.ErrInvitationInvalid) {
+		t.Errorf("accepting the owner invitation of a demoted inviter: %v, want ErrInvitationInvalid", err)
+	}
+	out, err := acc.WithdrawInvitationsOf(ctx, ana.Email, merchant.RoleViewer)
+	if err != nil || len(out) != 2 {
+		t.Errorf("WithdrawInvitationsOf(demoted) = %d invitations, %v; want 2", len(out), err)
+	}
+	if err := acc.RemoveUser(ctx, bia.ID); err != nil {
+		t.Fatal(err)
+	}
+	if usable(biaOwner) {
+		t.Error("an invitation of a removed inviter is still usable")
+	}
+	if out, err := acc.WithdrawInvitationsOf(ctx, bia.Email, ""); err != nil || len(out) != 1 || out[0].Email != "outro-dono@loja.example" {
+		t.Errorf("WithdrawInvitationsOf(removed) = %+v, %v; want bia's one invitation", out, err)
+	}
+	pending, err := acc.PendingInvitations(ctx)
+	if err != nil || len(pending) != 1 || pending[0].InvitedBy != merchant.ActorCLI || !usable(shell) {
+		t.Errorf("after the withdrawals: %+v, %v; want only the shell's invitation, usable", pending, err)
+	}
+}
+
 // testLoginOnStore: the accounts service on the store: sign-in, the throttle's wait, a reset.
 func testLoginOnStore(t *testing.T, s AccountStores) {
 	ctx := context.Background()
@@ -413,6 +479,10 @@ func testInvitations(t *testing.T, s AccountStores) {
 	clock := func() time.Time { return now }
 	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock, Invitations: s,
 		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	// The inviter: an invitation holds only while they may invite.
+	if _, err := acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", merchant.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
 	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", merchant.RoleDeveloper, "ana@loja.example")
 	if err != nil || inv.Email != "nova@loja.example" || !inv.ExpiresAt.Equal(base.Add(72*time.Hour)) {
 		t.Fatalf("Invite = %+v, %v", inv, err)
@@ -430,10 +500,10 @@ func testInvitations(t *testing.T, s AccountStores) {
 	if _, err := acc.AcceptInvitation(ctx, token, "outra-senha-forte-9"); !errors.Is(err, merchant.ErrInvitationInvalid) {
 		t.Errorf("a used link: %v", err)
 	}
-	if _, _, err := acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana"); !errors.Is(err, merchant.ErrEmailTaken) {
+	if _, _, err := acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana@loja.example"); !errors.Is(err, merchant.ErrEmailTaken) {
 		t.Errorf("inviting a user: %v", err)
 	}
-	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana")
+	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana@loja.example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +519,7 @@ func testInvitations(t *testing.T, s AccountStores) {
 		t.Errorf("an unknown link: %v", err)
 	}
 	now = base
-	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana")
+	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana@loja.example")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 
 	switch cmd {
 	case "create":
-		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "), scope, merchant.ActorCLI)
+		secret, rec, err := keys.Create(ctx, strings.Join(rest, " "), scope, nil)
 		if err != nil {
 			return apikeyError(stderr, prog, err)
 		}

@@ -64,7 +64,7 @@ func (e *env) canceledPaid() *checkout.Order {
 // the OrderEvent schema).
 func (e *env) eventOf(id, typ string) map[string]any {
 	e.t.Helper()
-	key, _, err := e.keys.Create(context.Background(), "events "+typ, merchant.ScopeRead, dashEmail)
+	key, _, err := e.keys.Create(context.Background(), "events "+typ, merchant.ScopeRead, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestInternalNote(t *testing.T) {
 	if got := doc.Find(testid("note-text")); got.Length() != 1 || got.Text() != text {
 		t.Errorf("notes in the timeline: %d %q", got.Length(), got.Text())
 	}
-	apiKey, _, err := e.keys.Create(context.Background(), "erp", merchant.ScopeRead, dashEmail)
+	apiKey, _, err := e.keys.Create(context.Background(), "erp", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

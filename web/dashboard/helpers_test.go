@@ -25,6 +25,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -101,6 +102,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	dbFile := t.TempDir() + "/checkout.db"
+	sqlitetest.Create(t, dbFile)
 	store, err := sqlite.Open(ctx, dbFile)
 	if err != nil {
 		t.Fatal(err)

@@ -177,7 +177,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	if err != nil || len(wds.Data) == 0 {
 		t.Fatalf("withdrawals: %v", err)
 	}
-	_, key, err := e.keys.Create(ctx, "loja online", merchant.ScopeWrite, dashEmail)
+	_, key, err := e.keys.Create(ctx, "loja online", merchant.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -63,8 +64,8 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	for _, k := range keys {
 		v.Keys = append(v.Keys, views.APIKeyRow{ID: k.ID, Name: k.Name, Hint: k.Hint, CreatedAt: k.CreatedAt,
 			LastUsedAt: k.LastUsedAt, RevokedAt: k.RevokedAt, Scope: string(k.Scope), CreatedBy: k.CreatedBy,
-			LastUsedAddress: k.LastUsedAddress,
-			RevokeURL:       respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
+			LastUsedAddress: k.LastUsedAddress, PersonalData: k.PersonalData,
+			RevokeURL: respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
 	}
 	if d.notifications != nil {
 		ns, err := d.notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
@@ -207,7 +208,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	var secret string
 	var key *merchant.APIKey
 	if err == nil {
-		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r).Email)
+		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r))
 	}
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
@@ -226,7 +227,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditKeyCreated, key.Name, "scope: "+string(key.Scope)+"; "+key.Hint)
+	d.record(r, merchant.AuditKeyCreated, key.Name, fmt.Sprintf("scope: %s; personal data: %t; %s", key.Scope, key.PersonalData, key.Hint))
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)

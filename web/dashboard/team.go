@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -168,6 +170,9 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.record(r, merchant.AuditUserRole, u.Email, merchant.AuditChange("role", string(u.Role), string(role)))
+	if !d.followMaker(w, r, u, role) {
+		return
+	}
 	respond.Redirect(w, r, Path+"/users?done=role")
 }
 
@@ -187,12 +192,55 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.record(r, merchant.AuditUserRemoved, u.Email, "role: "+string(u.Role))
+	if !d.followMaker(w, r, u, "") {
+		return
+	}
 	if u.ID == userOf(r).ID {
 		_ = d.sessions.Destroy(r.Context())
 		respond.Redirect(w, r, Path+"/login?ended=1")
 		return
 	}
 	respond.Redirect(w, r, Path+"/users?done=removed")
+}
+
+// followMaker makes what u made follow their new role (role "": u was removed): the
+// personal-data right of their API keys follows the role, and a removed user's keys are
+// revoked; their open invitations of roles they may no longer invite are withdrawn. Each
+// change is in the audit log. It answers an error itself and reports whether to go on.
+func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *merchant.User, role merchant.Role) bool {
+	why := "maker's role: " + string(role)
+	if role == "" {
+		why = "maker removed"
+	}
+	if d.keys != nil {
+		var ks []merchant.APIKey
+		var err error
+		if role == "" {
+			ks, err = d.keys.RevokeMadeBy(r.Context(), u.Email)
+		} else {
+			ks, err = d.keys.FollowRole(r.Context(), u.Email, role)
+		}
+		for _, k := range ks {
+			if role == "" {
+				d.record(r, merchant.AuditKeyRevoked, k.Name, why+"; "+k.Hint)
+			} else {
+				d.record(r, merchant.AuditKeyRights, k.Name, fmt.Sprintf("personal data: %t; %s; %s", k.PersonalData, why, k.Hint))
+			}
+		}
+		if err != nil {
+			d.site.Fail(w, r, err)
+			return false
+		}
+	}
+	invs, err := d.accounts.WithdrawInvitationsOf(r.Context(), u.Email, role)
+	for _, inv := range invs {
+		d.record(r, merchant.AuditInviteWithdrawn, inv.Email, "role: "+string(inv.Role)+"; "+strings.Replace(why, "maker", "inviter", 1))
+	}
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return false
+	}
+	return true
 }
 
 // withdrawInvitation is POST /dashboard/users/invitations/{id}/withdraw.

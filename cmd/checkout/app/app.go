@@ -186,12 +186,21 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := openStoreWith(ctx, cfg, func(Config) (*sealed.Keys, error) { return sealKeys, nil })
+	store, err := openStoreWith(ctx, cfg, func(Config) (*sealed.Keys, error) { return sealKeys, nil }, a.feedChanged)
 	if err != nil {
 		return nil, err
 	}
 	a.store = store
 	closers = append(closers, store.Close)
+	if pg, ok := store.(*postgres.Store); ok {
+		// LISTEN/NOTIFY and the reconciler's lease need a session connection: through a
+		// pooler in transaction mode they fail without a word (no live update crosses
+		// instances, two reconcilers run), so the start stops instead.
+		if err := pg.CheckSession(ctx); err != nil {
+			return nil, &ConfigError{Var: "CHECKOUT_DATABASE_DIRECT_URL", Msg: "must reach PostgreSQL itself with session connections " +
+				"(not PgBouncer's transaction pooling), for LISTEN/NOTIFY and the reconciler's lease; unset, it is CHECKOUT_DATABASE_URL: " + err.Error()}
+		}
+	}
 	// Every secret the database holds must open with the keys before anything is written: a
 	// database sealed by another key (another instance's, or a key file deleted) stops the
 	// start here, leaving no key file behind that would seal new secrets with a key nobody else
@@ -238,7 +247,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 					return 0
 				}
 				return a.web.OpenStreams()
-			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) })
+			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) }, a.changeFeedState())
 		if err != nil {
 			return nil, err
 		}
@@ -331,6 +340,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		dash.WaitExports()
 	}
 	a.web, err = web.New(web.Options{
+		ChangeFeed:     a.changeFeedState(),
 		Site:           site,
 		Service:        a.svc,
 		Store:          store,
@@ -402,14 +412,20 @@ func cepProvider(cfg Config) cep.Provider {
 // openStoreWith opens the configured store: PostgreSQL when a database URL is set (several
 // instances may share it), else SQLite in the data dir; with the secret keys keys gives (nil
 // keys: none).
-func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error)) (closingStore, error) {
+func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.Keys, error), onFeed func(ok bool, err error)) (closingStore, error) {
 	k, err := keys(cfg)
 	if err != nil {
 		return nil, err
 	}
 	var st closingStore
 	if cfg.DatabaseURL != "" {
-		pg, err := postgres.Open(ctx, cfg.DatabaseURL)
+		pg, err := postgres.OpenWith(ctx, cfg.DatabaseURL, postgres.Options{DirectURL: cfg.DatabaseDirectURL, OnFeed: onFeed})
+		var pe *postgres.PoolerError
+		if errors.As(err, &pe) {
+			return nil, &ConfigError{Var: "CHECKOUT_DATABASE_URL", Msg: fmt.Sprintf("the server (PgBouncer?) refuses the startup parameter %s the URL sets: "+
+				"a pooler cannot pass a session's setting on; take it out of the URL (search_path: set it on the role, ALTER ROLE … SET search_path TO …, "+
+				"and keep it in CHECKOUT_DATABASE_DIRECT_URL)", pe.Param)}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("app: opening the PostgreSQL store: %w", err)
 		}
@@ -442,6 +458,30 @@ func secretKeys(cfg Config) (*sealed.Keys, error) {
 		return nil, fmt.Errorf("app: secret key: %w", err)
 	}
 	return k, nil
+}
+
+// changeFeedState tells whether the change feed listens (PostgreSQL), since when it fails; nil
+// on SQLite, where this process makes every change itself.
+func (a *App) changeFeedState() func() (bool, time.Time) {
+	pg, ok := a.store.(*postgres.Store)
+	if !ok {
+		return nil
+	}
+	return func() (bool, time.Time) {
+		ok, since, _ := pg.FeedState()
+		return ok, since
+	}
+}
+
+// feedChanged logs a change of the change feed's state (PostgreSQL): a feed that fails leaves
+// this instance's live pages without the payments other instances apply, until it listens
+// again (it is tried again at once, then every few seconds).
+func (a *App) feedChanged(ok bool, err error) {
+	if ok {
+		a.log.Info("change feed listening again")
+		return
+	}
+	a.log.Error("change feed failing: live pages miss the changes other instances make; retrying (CHECKOUT_DATABASE_DIRECT_URL)", "err", err)
 }
 
 // serverSecretKeys are the server's secret keys: CHECKOUT_SECRET_KEY's, else those of the data

@@ -86,7 +86,7 @@ func BenchmarkCreateSessions(b *testing.B) {
 }
 
 func benchCreateSessions(b *testing.B, r *running) {
-	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark", merchant.ScopeWrite, merchant.ActorCLI)
+	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark", merchant.ScopeWrite, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

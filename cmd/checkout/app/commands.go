@@ -17,12 +17,12 @@ func openExisting(ctx context.Context, cfg Config) (st closingStore, err error) 
 		if err := checkPostgresSchema(ctx, cfg.DatabaseURL); err != nil {
 			return nil, err
 		}
-		return openStoreWith(ctx, cfg, existingSecretKeys)
+		return openStoreWith(ctx, cfg, existingSecretKeys, nil)
 	}
 	if _, err := existingSQLite(cfg); err != nil {
 		return nil, err
 	}
-	return openStoreWith(ctx, cfg, existingSecretKeys)
+	return openStoreWith(ctx, cfg, existingSecretKeys, nil)
 }
 
 // checkPostgresSchema makes sure the database at url holds the checkout's tables (its

@@ -47,9 +47,13 @@ type Config struct {
 	Addr string // CHECKOUT_ADDR: listen address
 	// PublicURL (CHECKOUT_PUBLIC_URL) is the URL shoppers and the gateway reach; empty, New
 	// derives it from the address the listener is bound to.
-	PublicURL            string
-	DataDir              string   // CHECKOUT_DATA_DIR: SQLite file, sandbox state
-	DatabaseURL          string   // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
+	PublicURL   string
+	DataDir     string // CHECKOUT_DATA_DIR: SQLite file, sandbox state
+	DatabaseURL string // CHECKOUT_DATABASE_URL: empty for SQLite in DataDir
+	// DatabaseDirectURL (CHECKOUT_DATABASE_DIRECT_URL) is a session connection straight to
+	// PostgreSQL, for LISTEN/NOTIFY and the reconciler's lease, when DatabaseURL goes through a
+	// pooler in transaction mode; empty: DatabaseURL.
+	DatabaseDirectURL    string
 	GatewayURL           string   // CHECKOUT_GATEWAY_URL: empty for the embedded sandbox
 	GatewayClientID      string   // CHECKOUT_GATEWAY_CLIENT_ID
 	GatewayClientSecret  string   // CHECKOUT_GATEWAY_CLIENT_SECRET
@@ -245,6 +249,7 @@ func settings() []setting {
 		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
 		{"CHECKOUT_DATA_DIR", "data-dir", "directory of the SQLite database and the sandbox state", str(func(c *Config) *string { return &c.DataDir })},
 		{"CHECKOUT_DATABASE_URL", "database-url", "postgres://… for PostgreSQL (default: SQLite in the data dir)", str(func(c *Config) *string { return &c.DatabaseURL })},
+		{"CHECKOUT_DATABASE_DIRECT_URL", "database-direct-url", "postgres://… straight to PostgreSQL (a session connection, not PgBouncer's transaction pooling) for LISTEN/NOTIFY and the reconciler's lease (default: CHECKOUT_DATABASE_URL)", str(func(c *Config) *string { return &c.DatabaseDirectURL })},
 		{"CHECKOUT_GATEWAY_URL", "gateway-url", "gateway base URL, path prefix included (default: the embedded sandbox)", str(func(c *Config) *string { return &c.GatewayURL })},
 		{"CHECKOUT_GATEWAY_CLIENT_ID", "gateway-client-id", "gateway client id", str(func(c *Config) *string { return &c.GatewayClientID })},
 		{"CHECKOUT_GATEWAY_CLIENT_SECRET", "gateway-client-secret", "gateway client secret", str(func(c *Config) *string { return &c.GatewayClientSecret })},
@@ -495,6 +500,15 @@ func (c Config) Validate() error {
 		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
 			// Never echo the URL: it may hold a password.
 			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://user:password@host/dbname URL (or empty for SQLite in the data dir)"}
+		}
+	}
+	if c.DatabaseDirectURL != "" {
+		if c.DatabaseURL == "" {
+			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "applies to PostgreSQL only: set CHECKOUT_DATABASE_URL too"}
+		}
+		u, err := url.Parse(c.DatabaseDirectURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
+			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "must be a postgres://user:password@host/dbname URL straight to PostgreSQL"}
 		}
 	}
 	if c.GatewayURL != "" {

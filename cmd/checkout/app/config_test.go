@@ -84,6 +84,8 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_FRAME_ANCESTORS": "https://shop.example.com/checkout"}, nil, "CHECKOUT_FRAME_ANCESTORS"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres:///x?password=pw@"}, nil, "CHECKOUT_DATABASE_URL"},
 		{map[string]string{"CHECKOUT_DATABASE_URL": "mysql://db"}, nil, "CHECKOUT_DATABASE_URL"},
+		{map[string]string{"CHECKOUT_DATABASE_DIRECT_URL": "postgres://db/checkout"}, nil, "CHECKOUT_DATABASE_DIRECT_URL"},
+		{map[string]string{"CHECKOUT_DATABASE_URL": "postgres://pgbouncer/checkout", "CHECKOUT_DATABASE_DIRECT_URL": "db:5432"}, nil, "CHECKOUT_DATABASE_DIRECT_URL"},
 		{map[string]string{"CHECKOUT_RECONCILE_INTERVAL": "soon"}, nil, "CHECKOUT_RECONCILE_INTERVAL"},
 		{map[string]string{"CHECKOUT_WEBHOOKS": "maybe"}, nil, "CHECKOUT_WEBHOOKS"},
 		{nil, []string{"-webhooks=maybe"}, "-webhooks"},

@@ -124,7 +124,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 		c.NotificationSchedule = []time.Duration{100 * time.Millisecond, 100 * time.Millisecond, time.Hour}
 	})
 	ctx := context.Background()
-	secret, rec, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, merchant.ActorCLI)
+	secret, rec, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,9 @@ var gatewayBuckets = []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 20}
 
 // newMetrics registers every metric on reg. gatewayUp, streams and backlog are read at each
 // scrape.
-func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() int, backlog func(ctx context.Context) (int, error)) (*metrics, error) {
+// feed, when set (PostgreSQL), tells whether the change feed listens.
+func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() int, backlog func(ctx context.Context) (int, error),
+	feed func() (bool, time.Time)) (*metrics, error) {
 	m := &metrics{
 		reg: reg,
 		ordersPlaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "checkout_orders_placed_total",
@@ -105,6 +107,18 @@ func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() 
 	for _, op := range health.Operations() {
 		for _, cause := range []health.Cause{health.CauseUnreachable, health.CauseTimeout} {
 			m.gatewayErrors.WithLabelValues(op, string(cause))
+		}
+	}
+	if feed != nil {
+		if err := reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "checkout_change_feed_up",
+			Help: "1 while this instance hears the changes of orders other instances make (PostgreSQL's LISTEN), 0 while its connection fails."},
+			func() float64 {
+				if ok, _ := feed(); ok {
+					return 1
+				}
+				return 0
+			})); err != nil {
+			return nil, fmt.Errorf("app: metrics: %w", err)
 		}
 	}
 	for _, c := range []prometheus.Collector{m.ordersPlaced, m.ordersPaid, m.ordersExpired, m.placement, m.gatewayCalls,

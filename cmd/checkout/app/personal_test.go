@@ -32,11 +32,11 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 		c.NotificationSchedule = []time.Duration{100 * time.Millisecond, time.Hour}
 	})
 	ctx := context.Background()
-	write, _, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, merchant.ActorCLI)
+	write, _, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, _, err := r.app.APIKeys().Create(ctx, "relatórios", merchant.ScopeRead, merchant.ActorCLI)
+	read, _, err := r.app.APIKeys().Create(ctx, "relatórios", merchant.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

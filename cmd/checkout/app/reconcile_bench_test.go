@@ -58,11 +58,18 @@ func cpuTime() time.Duration {
 // payments made at random moments (the reconciler alone brings them in).
 //
 //	go test -run '^$' -bench ReconcilerIdle -benchtime 1x ./cmd/checkout/app/ -open-orders 10000 -idle 60s -payments 20
+//
+// With -short (the test command) it runs small and fast, a pass every 250 ms over 20 orders:
+// enough to keep the benchmark working, not a figure.
 func BenchmarkReconcilerIdle(b *testing.B) {
+	openOrders, idle, payments, interval := *benchOpenOrders, *benchIdle, *benchPayments, 5*time.Second
+	if testing.Short() {
+		openOrders, idle, payments, interval = min(openOrders, 20), time.Second, min(payments, 2), 250*time.Millisecond
+	}
 	counts := &countingTransport{}
 	r := start(b, func(c *app.Config) {
 		c.WebhooksEnabled = false
-		c.ReconcileInterval = 5 * time.Second
+		c.ReconcileInterval = interval
 		c.SandboxRateLimit = sandbox.RateLimit{Requests: 1_000_000, Period: time.Second, Burst: 1_000_000}
 		c.GatewayTransport = counts
 	})
@@ -74,7 +81,7 @@ func BenchmarkReconcilerIdle(b *testing.B) {
 	next := atomic.Int64{}
 	for range 8 {
 		wg.Go(func() {
-			for next.Add(1) <= int64(*benchOpenOrders) {
+			for next.Add(1) <= int64(openOrders) {
 				c, err := svc.AddToCart(ctx, "", "ebook-receitas-do-cerrado", 1)
 				if err != nil {
 					b.Error(err)
@@ -96,12 +103,12 @@ func BenchmarkReconcilerIdle(b *testing.B) {
 	if b.Failed() {
 		return
 	}
-	time.Sleep(6 * time.Second) // a pass after the orders, then idle
+	time.Sleep(interval + time.Second) // a pass after the orders, then idle
 	b.ResetTimer()
 	for range b.N {
 		counts.reset()
 		cpu0, t0 := cpuTime(), time.Now()
-		time.Sleep(*benchIdle)
+		time.Sleep(idle)
 		cpu, elapsed := cpuTime()-cpu0, time.Since(t0)
 		perMin := func(n int64) float64 { return float64(n) / elapsed.Minutes() }
 		b.ReportMetric(100*cpu.Seconds()/elapsed.Seconds(), "idle-cpu-%")
@@ -113,10 +120,10 @@ func BenchmarkReconcilerIdle(b *testing.B) {
 
 	// Payments at random moments, each timed to the order's paid event.
 	var delays []time.Duration
-	for i := range min(*benchPayments, len(orders)) {
+	for i := range min(payments, len(orders)) {
 		o := orders[i]
 		events, stop := svc.Subscribe(o.ID)
-		time.Sleep(time.Duration(rand.Int64N(int64(5 * time.Second))))
+		time.Sleep(time.Duration(rand.Int64N(int64(interval))))
 		t0 := time.Now()
 		if err := r.app.Gateway().Do(ctx, http.MethodPost, "/sandbox/deposits/"+url.PathEscape(o.CurrentAttempt().TransactionID)+"/pay", nil, nil); err != nil {
 			b.Fatal(err)
