@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -301,17 +302,28 @@ type SubjectRecords struct {
 // ErrNoPersonalData is returned when the Service has no personal data store or key.
 var ErrNoPersonalData = errors.New("checkout: data subjects' requests need a store of personal data and its key")
 
-func (s *Service) personalData() (PersonalDataStore, *PersonalDataHasher, error) {
-	if s.hasher == nil {
+// PersonalData is the part of the Service that answers data subjects' requests and anonymises
+// orders: the pages read the orders it anonymises again (changed), or forget what they kept.
+type PersonalData struct {
+	store   Store
+	hasher  *PersonalDataHasher // nil without a key: ErrNoPersonalData
+	now     func() time.Time
+	log     *slog.Logger
+	changed func(ctx context.Context, id string) error // Service.Changed
+	forget  func(id string)                            // drops the order's snapshot
+}
+
+func (p *PersonalData) personalData() (PersonalDataStore, *PersonalDataHasher, error) {
+	if p.hasher == nil {
 		return nil, nil, ErrNoPersonalData
 	}
-	return s.store, s.hasher, nil
+	return p.store, p.hasher, nil
 }
 
 // SubjectRecords finds everything held about subj: their orders before and after
 // anonymisation, their checkout sessions, the notifications about those orders.
-func (s *Service) SubjectRecords(ctx context.Context, subj Subject) (*SubjectRecords, error) {
-	st, h, err := s.personalData()
+func (p *PersonalData) SubjectRecords(ctx context.Context, subj Subject) (*SubjectRecords, error) {
+	st, h, err := p.personalData()
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +335,7 @@ func (s *Service) SubjectRecords(ctx context.Context, subj Subject) (*SubjectRec
 	res := &SubjectRecords{Subject: subj, AnonymisedAt: map[string]time.Time{}}
 	ids := make([]string, 0, len(found))
 	for _, f := range found {
-		o, err := s.store.Order(ctx, f.ID)
+		o, err := p.store.Order(ctx, f.ID)
 		if err != nil {
 			return nil, fmt.Errorf("checkout: reading a data subject's order: %w", err)
 		}
@@ -338,7 +350,7 @@ func (s *Service) SubjectRecords(ctx context.Context, subj Subject) (*SubjectRec
 		return nil, fmt.Errorf("checkout: finding a data subject's checkout sessions: %w", err)
 	}
 	for _, id := range sids {
-		sess, err := s.store.CheckoutSession(ctx, id)
+		sess, err := p.store.CheckoutSession(ctx, id)
 		if err != nil {
 			return nil, fmt.Errorf("checkout: reading a data subject's checkout session: %w", err)
 		}
@@ -370,12 +382,12 @@ type RefusedOrder struct {
 // that may be (see AnonymiseBlocker), with its copies of the personal data, and the checkout
 // sessions made for subj whose order is anonymised or that have none. Orders that may not be
 // anonymised yet are left as they are and returned in Refused.
-func (s *Service) AnonymiseSubject(ctx context.Context, subj Subject) (*AnonymiseResult, error) {
-	st, h, err := s.personalData()
+func (p *PersonalData) AnonymiseSubject(ctx context.Context, subj Subject) (*AnonymiseResult, error) {
+	st, h, err := p.personalData()
 	if err != nil {
 		return nil, err
 	}
-	recs, err := s.SubjectRecords(ctx, subj)
+	recs, err := p.SubjectRecords(ctx, subj)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +405,7 @@ func (s *Service) AnonymiseSubject(ctx context.Context, subj Subject) (*Anonymis
 			due = append(due, o.ID)
 		}
 	}
-	done, err := st.AnonymiseOrders(ctx, due, s.now(), h)
+	done, err := st.AnonymiseOrders(ctx, due, p.now(), h)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: anonymising a data subject's orders: %w", err)
 	}
@@ -401,7 +413,7 @@ func (s *Service) AnonymiseSubject(ctx context.Context, subj Subject) (*Anonymis
 		if !slices.Contains(done, o.ID) {
 			if slices.Contains(due, o.ID) {
 				// Changed in between (paid late, put under review): it stays, and says why.
-				if cur, err := s.store.Order(ctx, o.ID); err == nil && AnonymiseBlocker(cur) != "" {
+				if cur, err := p.store.Order(ctx, o.ID); err == nil && AnonymiseBlocker(cur) != "" {
 					res.Refused = append(res.Refused, RefusedOrder{Order: cur, Reason: AnonymiseBlocker(cur)})
 					kept[o.SessionID] = true
 				}
@@ -409,10 +421,10 @@ func (s *Service) AnonymiseSubject(ctx context.Context, subj Subject) (*Anonymis
 			continue
 		}
 		// Pages and other instances read the order again (snapshots, the live status).
-		if err := s.Changed(ctx, o.ID); err != nil {
-			s.log.WarnContext(ctx, "reading an anonymised order again", "err", err)
+		if err := p.changed(ctx, o.ID); err != nil {
+			p.log.WarnContext(ctx, "reading an anonymised order again", "err", err)
 		}
-		if cur, err := s.store.Order(ctx, o.ID); err == nil {
+		if cur, err := p.store.Order(ctx, o.ID); err == nil {
 			res.Anonymised = append(res.Anonymised, cur)
 		}
 	}
@@ -433,16 +445,16 @@ func (s *Service) AnonymiseSubject(ctx context.Context, subj Subject) (*Anonymis
 
 // AnonymiseDue anonymises at most limit orders that reached a final state before before (see
 // PersonalDataStore.AnonymiseDue), for the retention sweep, and returns how many it did.
-func (s *Service) AnonymiseDue(ctx context.Context, before time.Time, limit int) (int, error) {
-	st, h, err := s.personalData()
+func (p *PersonalData) AnonymiseDue(ctx context.Context, before time.Time, limit int) (int, error) {
+	st, h, err := p.personalData()
 	if err != nil {
 		return 0, err
 	}
-	ids, err := st.AnonymiseDue(ctx, before, s.now(), limit, h)
+	ids, err := st.AnonymiseDue(ctx, before, p.now(), limit, h)
 	for _, id := range ids {
 		// No page of this process shows the order's old data any more (other processes hear of
 		// the change through the store's feed, where it has one).
-		s.snaps.forget(id)
+		p.forget(id)
 	}
 	return len(ids), err
 }

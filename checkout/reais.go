@@ -27,45 +27,12 @@ func ParseReais(s string) (gatewayclient.Cents, error) {
 	if strings.HasPrefix(s, "-") {
 		return 0, ErrNegativeAmount
 	}
-	if s == "" {
+	if s == "" || strings.Trim(s, "0123456789.,") != "" {
 		return 0, errors.New("must be an amount in reais such as 10,50")
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && c != '.' && c != ',' {
-			return 0, errors.New("must be an amount in reais such as 10,50")
-		}
-	}
-	whole, frac := s, ""
-	lastDot, lastComma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
-	dec := max(lastDot, lastComma)
-	switch {
-	case lastDot >= 0 && lastComma >= 0:
-		// Both: the last is the decimal separator, the other groups thousands.
-		whole, frac = s[:dec], s[dec+1:]
-		if strings.ContainsAny(frac, ".,") {
-			return 0, errors.New("has its separators out of place")
-		}
-		sep := byte('.')
-		if s[dec] == '.' {
-			sep = ','
-		}
-		if strings.IndexByte(whole, s[dec]) >= 0 {
-			return 0, errors.New("has more than one decimal separator")
-		}
-		var ok bool
-		if whole, ok = ungroup(whole, sep); !ok {
-			return 0, errors.New("has its thousands separators out of place")
-		}
-	case dec >= 0:
-		sep := s[dec]
-		if strings.Count(s, string(sep)) == 1 && len(s)-dec-1 != 3 {
-			whole, frac = s[:dec], s[dec+1:] // one separator, not three digits after: decimals
-		} else {
-			var ok bool
-			if whole, ok = ungroup(s, sep); !ok {
-				return 0, errors.New("has its thousands separators out of place")
-			}
-		}
+	whole, frac, err := splitReais(s)
+	if err != nil {
+		return 0, err
 	}
 	if len(frac) > 2 {
 		return 0, errors.New("must have at most two decimal places (cents)")
@@ -77,6 +44,48 @@ func ParseReais(s string) (gatewayclient.Cents, error) {
 	if len(whole) > maxReaisDigits {
 		return 0, errors.New("is too large")
 	}
+	return reaisCents(whole, frac), nil
+}
+
+// splitReais splits s (digits, dots and commas) into its whole reais, thousands separators
+// removed, and its decimal digits.
+func splitReais(s string) (whole, frac string, err error) {
+	lastDot, lastComma := strings.LastIndexByte(s, '.'), strings.LastIndexByte(s, ',')
+	dec := max(lastDot, lastComma)
+	switch {
+	case lastDot >= 0 && lastComma >= 0:
+		// Both: the last is the decimal separator, the other groups thousands.
+		whole, frac = s[:dec], s[dec+1:]
+		if strings.ContainsAny(frac, ".,") {
+			return "", "", errors.New("has its separators out of place")
+		}
+		if strings.IndexByte(whole, s[dec]) >= 0 {
+			return "", "", errors.New("has more than one decimal separator")
+		}
+		sep := byte('.')
+		if s[dec] == '.' {
+			sep = ','
+		}
+		return ungroupReais(whole, sep, frac)
+	case dec >= 0 && strings.Count(s, s[dec:dec+1]) == 1 && len(s)-dec-1 != 3:
+		return s[:dec], s[dec+1:], nil // one separator, not three digits after: decimals
+	case dec >= 0:
+		return ungroupReais(s, s[dec], "")
+	}
+	return s, "", nil
+}
+
+// ungroupReais is ungroup for splitReais: whole without its separators sep, and frac.
+func ungroupReais(whole string, sep byte, frac string) (string, string, error) {
+	whole, ok := ungroup(whole, sep)
+	if !ok {
+		return "", "", errors.New("has its thousands separators out of place")
+	}
+	return whole, frac, nil
+}
+
+// reaisCents is whole reais and up to two decimal digits in cents; both are digits only.
+func reaisCents(whole, frac string) gatewayclient.Cents {
 	var c int64
 	for i := 0; i < len(whole); i++ {
 		c = c*10 + int64(whole[i]-'0')
@@ -88,7 +97,7 @@ func ParseReais(s string) (gatewayclient.Cents, error) {
 	case 2:
 		c += int64(frac[0]-'0')*10 + int64(frac[1]-'0')
 	}
-	return gatewayclient.Cents(c), nil
+	return gatewayclient.Cents(c)
 }
 
 // ungroup removes thousands separators sep from s, checking that they split it into groups of

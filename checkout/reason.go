@@ -87,54 +87,78 @@ func (r Reason) Overpaid() bool { return r.Amount > 0 && r.Paid > r.Amount }
 // String is the reason in English, in the words stored before codes existed (the merchant
 // API's history "reason" keeps them, and logs use them); "" for the zero Reason.
 func (r Reason) String() string {
-	switch r.Code {
-	case ReasonOrderPlaced:
-		return "order placed"
-	case ReasonQRGenerated:
-		return "qr code generated"
-	case ReasonQRRenewed:
-		return fmt.Sprintf("new qr code (attempt %d)", r.Attempt)
-	case ReasonDeposit:
-		return "deposit " + string(r.DepositStatus) + withDetail(r.Detail) + r.overpaidText()
-	case ReasonLatePayment:
-		return "late payment" + r.overpaidText()
-	case ReasonUnderpaid:
-		return fmt.Sprintf("underpaid: %d of %d cents paid", int64(r.Paid), int64(r.Amount))
-	case ReasonPaidTwice:
-		return fmt.Sprintf("paid twice: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID)
-	case ReasonQRExpired:
-		if r.DepositStatus == "" {
-			return "qr expired"
+	for _, text := range []func() (string, bool){r.paymentText, r.gatewayText, r.fulfilmentText} {
+		if s, ok := text(); ok {
+			return s
 		}
-		return "qr expired (deposit " + string(r.DepositStatus) + withDetail(r.Detail) + ")"
-	case ReasonGatewayRefused:
-		return "gateway refused the transaction: " + r.Detail
-	case ReasonNoTransaction:
-		return "the gateway answered without a transaction id"
-	case ReasonNoPixCode:
-		return "the gateway answered without a PIX code"
-	case ReasonAmountMismatch:
-		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", int64(r.Asked), int64(r.Amount))
-	case ReasonBRCodeInvalid:
-		return "the PIX code does not decode: " + r.Detail
-	case ReasonBRCodeAmount:
-		return fmt.Sprintf("the PIX code is for %d cents, the order for %d", int64(r.Asked), int64(r.Amount))
-	case ReasonLinkBeyondCap:
-		return fmt.Sprintf("paid beyond the payment link's maximum of payments: refund %d cents", int64(r.Paid))
-	case ReasonShipped:
-		return "shipped with " + r.Carrier + ", tracking code " + r.TrackingCode
-	case ReasonDelivered:
-		return "delivered"
-	case ReasonCanceled:
-		return "canceled by the merchant"
-	case ReasonNoteAdded:
-		return "internal note" // the note's text stays in the dashboard
-	case ReasonRefundRecorded:
-		return fmt.Sprintf("refund of %d cents recorded (made on %s, end-to-end id %s)", int64(r.Paid), r.On, r.EndToEnd)
-	case ReasonPaidAfterCancel:
-		return fmt.Sprintf("paid after it was canceled: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID)
 	}
 	return r.Detail
+}
+
+// paymentText words the reasons about the shopper's payment: its QR codes and deposits.
+func (r Reason) paymentText() (string, bool) {
+	switch r.Code {
+	case ReasonOrderPlaced:
+		return "order placed", true
+	case ReasonQRGenerated:
+		return "qr code generated", true
+	case ReasonQRRenewed:
+		return fmt.Sprintf("new qr code (attempt %d)", r.Attempt), true
+	case ReasonDeposit:
+		return "deposit " + string(r.DepositStatus) + withDetail(r.Detail) + r.overpaidText(), true
+	case ReasonLatePayment:
+		return "late payment" + r.overpaidText(), true
+	case ReasonUnderpaid:
+		return fmt.Sprintf("underpaid: %d of %d cents paid", int64(r.Paid), int64(r.Amount)), true
+	case ReasonPaidTwice:
+		return fmt.Sprintf("paid twice: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID), true
+	case ReasonQRExpired:
+		if r.DepositStatus == "" {
+			return "qr expired", true
+		}
+		return "qr expired (deposit " + string(r.DepositStatus) + withDetail(r.Detail) + ")", true
+	case ReasonLinkBeyondCap:
+		return fmt.Sprintf("paid beyond the payment link's maximum of payments: refund %d cents", int64(r.Paid)), true
+	case ReasonPaidAfterCancel:
+		return fmt.Sprintf("paid after it was canceled: refund %d cents (deposit %s)", int64(r.Paid), r.DepositID), true
+	}
+	return "", false
+}
+
+// gatewayText words the reasons about what the gateway answered when asked for a charge.
+func (r Reason) gatewayText() (string, bool) {
+	switch r.Code {
+	case ReasonGatewayRefused:
+		return "gateway refused the transaction: " + r.Detail, true
+	case ReasonNoTransaction:
+		return "the gateway answered without a transaction id", true
+	case ReasonNoPixCode:
+		return "the gateway answered without a PIX code", true
+	case ReasonAmountMismatch:
+		return fmt.Sprintf("the transaction amount %d differs from the order amount %d", int64(r.Asked), int64(r.Amount)), true
+	case ReasonBRCodeInvalid:
+		return "the PIX code does not decode: " + r.Detail, true
+	case ReasonBRCodeAmount:
+		return fmt.Sprintf("the PIX code is for %d cents, the order for %d", int64(r.Asked), int64(r.Amount)), true
+	}
+	return "", false
+}
+
+// fulfilmentText words the reasons about what the merchant did with the order.
+func (r Reason) fulfilmentText() (string, bool) {
+	switch r.Code {
+	case ReasonShipped:
+		return "shipped with " + r.Carrier + ", tracking code " + r.TrackingCode, true
+	case ReasonDelivered:
+		return "delivered", true
+	case ReasonCanceled:
+		return "canceled by the merchant", true
+	case ReasonNoteAdded:
+		return "internal note", true // the note's text stays in the dashboard
+	case ReasonRefundRecorded:
+		return fmt.Sprintf("refund of %d cents recorded (made on %s, end-to-end id %s)", int64(r.Paid), r.On, r.EndToEnd), true
+	}
+	return "", false
 }
 
 func withDetail(d string) string {

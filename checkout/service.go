@@ -96,6 +96,7 @@ type Service struct {
 	// methods are the Service's.
 	*Catalogue
 	*Reports
+	*PersonalData
 
 	store      Store
 	gw         Gateway
@@ -122,8 +123,6 @@ type Service struct {
 	// completions are the attempts being completed in the background after the gateway's
 	// pacing held them past ShopperGatewayWait (see ensureForShopper).
 	completions *completions
-	// hasher makes the hashes of the personal data key (nil without a key).
-	hasher *PersonalDataHasher
 }
 
 // NewService returns a Service on store and gw.
@@ -161,9 +160,6 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
-		s.hasher = h
-	}
 	s.Catalogue = &Catalogue{store: store, now: s.now, cache: &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now},
 		fetchImage: opts.FetchImage}
 	s.Reports = &Reports{store: store, now: s.now}
@@ -176,6 +172,10 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	}
 	if s.expiration == 0 {
 		s.expiration = gatewayclient.DefaultExpirationSeconds
+	}
+	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget}
+	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
+		s.PersonalData.hasher = h
 	}
 	s.webhookURL = WebhookURL(opts.PublicURL)
 	return s

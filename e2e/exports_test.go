@@ -34,8 +34,8 @@ func TestDashboardBackgroundExport(t *testing.T) {
 	defer cancel()
 	// In runs of 5,000 (each seed gives its own records): one call of 100,001 can outlast the
 	// gateway client's timeout on a loaded machine. Under the race detector the sandbox's
-	// SQLite, pure Go, makes seeding take seven minutes instead of seconds: the README's test
-	// command runs this test apart, without it.
+	// SQLite, pure Go, makes seeding take minutes instead of seconds: the browser tests run
+	// without it, and this one alone.
 	for seed, left := 24, backgroundRows; left > 0; seed++ {
 		n := min(left, 5_000)
 		body := map[string]int{"deposits": n, "seed": seed}

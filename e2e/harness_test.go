@@ -24,7 +24,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-// Timeouts are generous: the tests share two cores with the rest of `go test -race ./...`.
+// Timeouts are generous: the tests may share two cores with other work.
 // Playwright's waits return as soon as their condition holds, so they cost nothing when all is
 // well.
 const (

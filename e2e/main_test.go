@@ -147,8 +147,8 @@ func launch() (browserEnv, error) {
 }
 
 // makeDataDir starts an app on dir and closes it: what a first start writes (migrations, the
-// demo catalogue, keys, the first dashboard user) is then there to copy. Under the race detector
-// that first start cost most of a test's app.
+// demo catalogue, keys, the first dashboard user) is then there to copy: a first start costs
+// more than the rest of a test's app.
 func makeDataDir(dir string) error {
 	env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DATA_DIR": dir}
 	cfg, err := app.Load(func(k string) string { return env[k] }, nil)

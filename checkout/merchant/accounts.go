@@ -77,7 +77,7 @@ func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) 
 // refuses with a *ThrottledError without looking at the password. A wrong password and an
 // unknown e-mail both give ErrBadCredentials, after the same work, and both count as
 // failures of the three. A success forgets the failures of the account from that address.
-func (a *Accounts) authenticate(ctx context.Context, email, password, addr string) (*User, error) {
+func (a *Accounts) authenticate(ctx context.Context, email, password, addr string, dev *Device) (*User, error) {
 	// The hashing slot is held from the throttle's check to the record of a failure, so that a
 	// burst of concurrent guesses cannot all pass the check before the first failure is
 	// counted: at most as many as there are slots (per instance) race the count.
@@ -96,7 +96,7 @@ func (a *Accounts) authenticate(ctx context.Context, email, password, addr strin
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
 	now := a.now()
-	keys := a.policy.throttleKeys(email, addr, u)
+	keys := a.policy.throttleKeys(email, addr, u, dev)
 	if wait, err := a.wait(ctx, keys, now); err != nil {
 		return nil, err
 	} else if wait > 0 {
@@ -119,13 +119,24 @@ func (a *Accounts) authenticate(ctx context.Context, email, password, addr strin
 	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
 		return nil, fmt.Errorf("merchant: sign-in: %w", err)
 	}
+	if dev.For(email) {
+		if err := a.throttle.ResetLoginFailures(ctx, keys[2].key); err != nil {
+			return nil, fmt.Errorf("merchant: sign-in: %w", err)
+		}
+	}
 	return u, nil
 }
 
 // Login checks an e-mail and password typed at the sign-in as authenticate does, and on
 // success records the user's sign-in time.
 func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*User, error) {
-	u, err := a.authenticate(ctx, email, password, addr)
+	return a.LoginFrom(ctx, email, password, addr, nil)
+}
+
+// LoginFrom is Login from a client that gave a valid device cookie dev (nil: none; see
+// Device): one of the account's own browsers is not held by the account-wide lockout.
+func (a *Accounts) LoginFrom(ctx context.Context, email, password, addr string, dev *Device) (*User, error) {
+	u, err := a.authenticate(ctx, email, password, addr, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +152,7 @@ func (a *Accounts) Login(ctx context.Context, email, password, addr string) (*Us
 // secret, change their password, turn off their second factor): throttled and counted like a
 // sign-in from addr, without counting as one. A wrong password is ErrBadCredentials.
 func (a *Accounts) VerifyPassword(ctx context.Context, u *User, password, addr string) error {
-	_, err := a.authenticate(ctx, u.Email, password, addr)
+	_, err := a.authenticate(ctx, u.Email, password, addr, nil)
 	return err
 }
 

@@ -2,6 +2,8 @@ package merchant
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -84,18 +86,43 @@ type throttleKey struct {
 
 // throttleKeys are the counts a sign-in of email from addr is throttled by: the pair, the
 // address and the account, in that order. u is the user with that e-mail (nil: none): the
-// pair's count belongs to the user's current password, so that a reset starts it again.
-func (p ThrottlePolicy) throttleKeys(email, addr string, u *User) []throttleKey {
+// pair's count belongs to the user's current password, so that a reset starts it again. A
+// client with a valid device cookie for the account (dev, see Device) is counted by its device
+// instead of the account: strangers' failures from many addresses never lock the owner's own
+// browsers out, and a stolen device cookie is stopped like a pair.
+func (p ThrottlePolicy) throttleKeys(email, addr string, u *User, dev *Device) []throttleKey {
 	a := AddressKey(addr)
 	pair := "pair:" + NormalizeEmail(email) + " " + a
 	if u != nil {
 		pair += " " + strconv.FormatInt(u.UpdatedAt.UnixMilli(), 10)
 	}
-	return []throttleKey{
-		{pair, p.PerPair},
-		{"addr:" + a, p.PerAddress},
-		{accountKey(email), p.PerAccount},
+	last := throttleKey{accountKey(email), p.PerAccount}
+	if dev.For(email) {
+		last = throttleKey{"device:" + dev.Nonce, p.PerPair}
 	}
+	return []throttleKey{{pair, p.PerPair}, {"addr:" + a, p.PerAddress}, last}
+}
+
+// Device is a browser that signed in to an account before: OWASP's device cookie ("Slow Down
+// Online Guessing Attacks with Device Cookies"). The dashboard leaves one, sealed so that
+// nobody can make or change it, at every successful sign-in, and gives it back to Login: the
+// account-wide lockout applies only to clients without one for that account, which are counted
+// per device instead. The per-address limits apply to every client.
+type Device struct {
+	Email string // the account it signed in to, normalised
+	Nonce string // names the device: 128 random bits
+}
+
+// NewDevice is the device cookie's content for a sign-in to email.
+func NewDevice(email string) Device {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return Device{Email: NormalizeEmail(email), Nonce: base64.RawURLEncoding.EncodeToString(b[:])}
+}
+
+// For reports whether d (nil: none) is a device of the account email.
+func (d *Device) For(email string) bool {
+	return d != nil && d.Nonce != "" && d.Email == NormalizeEmail(email)
 }
 
 // accountKey is the throttling key of an e-mail as typed (normalised): unknown e-mails are

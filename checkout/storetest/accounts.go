@@ -43,6 +43,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("Exports", func(t *testing.T) { testExports(t, open(t)) })
 	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
 	t.Run("InvitationsFollowTheInviter", func(t *testing.T) { testInvitationsFollowInviter(t, open(t)) })
+	t.Run("DeviceCookies", func(t *testing.T) { testDeviceCookies(t, open(t)) })
 }
 
 func user(id, email string) merchant.User {
@@ -279,6 +280,46 @@ func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump 
 	}
 	if !bytes.Contains(d, []byte(merchant.TokenHash(live))) {
 		t.Error("the database does not hold the live session's token hash: the dump misses the sessions")
+	}
+}
+
+// testDeviceCookies: once the account's failures from many addresses reach its ceiling, the
+// right password from a fresh address waits, except from a device of the account
+// (merchant.Device); a device's own failures stop it after a pair's allowance.
+func testDeviceCookies(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	policy := merchant.ThrottlePolicy{PerPair: 3, PerAddress: 30, PerAccount: 5, FirstWait: time.Minute, MaxWait: time.Hour,
+		ForgetAfter: 24 * time.Hour}
+	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: func() time.Time { return base }, Throttle: policy,
+		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	const email, pw = "dona@loja.example", "uma senha longa o bastante"
+	if _, err := acc.AddUser(ctx, email, pw, merchant.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
+	dev := merchant.NewDevice(email)
+	for i := range 5 {
+		if _, err := acc.Login(ctx, email, "errada", fmt.Sprintf("203.0.113.%d", i+1)); !errors.Is(err, merchant.ErrBadCredentials) {
+			t.Fatalf("failure %d: %v", i+1, err)
+		}
+	}
+	var te *merchant.ThrottledError
+	if _, err := acc.Login(ctx, email, pw, "198.51.100.1"); !errors.As(err, &te) {
+		t.Fatalf("the right password from a fresh address past the account's ceiling: %v; want throttled", err)
+	}
+	other := merchant.NewDevice("outra@loja.example")
+	if _, err := acc.LoginFrom(ctx, email, pw, "198.51.100.2", &other); !errors.As(err, &te) {
+		t.Errorf("with another account's device: %v; want throttled", err)
+	}
+	if _, err := acc.LoginFrom(ctx, email, pw, "198.51.100.3", &dev); err != nil {
+		t.Fatalf("from a device of the account: %v; want signed in", err)
+	}
+	for i := range 3 {
+		if _, err := acc.LoginFrom(ctx, email, "errada", fmt.Sprintf("192.0.2.%d", i+1), &dev); !errors.Is(err, merchant.ErrBadCredentials) {
+			t.Fatalf("device failure %d: %v", i+1, err)
+		}
+	}
+	if _, err := acc.LoginFrom(ctx, email, pw, "192.0.2.9", &dev); !errors.As(err, &te) {
+		t.Errorf("a device after a pair's allowance of failures: %v; want throttled", err)
 	}
 }
 

@@ -115,11 +115,14 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 	}
 }
 
-// CHECKOUT_GATEWAY_START_CHECK=degraded starts a checkout whose gateway is down, and says so.
+// CHECKOUT_GATEWAY_START_CHECK=degraded starts a checkout whose gateway is down, and says so;
+// a webhook secret too short to be one is warned of.
 func TestGatewayDegradedStart(t *testing.T) {
 	env := map[string]string{"CHECKOUT_GATEWAY_URL": "http://" + closedAddress(t) + "/v1", "CHECKOUT_GATEWAY_CLIENT_ID": "merchant",
 		"CHECKOUT_GATEWAY_CLIENT_SECRET": "merchant-secret", "CHECKOUT_GATEWAY_START_TIMEOUT": "1s",
-		"CHECKOUT_GATEWAY_START_CHECK": "degraded", "CHECKOUT_DEMO_ADDR": "off"}
+		"CHECKOUT_GATEWAY_START_CHECK": "degraded", "CHECKOUT_DEMO_ADDR": "off",
+		// A placeholder decodes as base64 (two bytes): taken, with a warning.
+		"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "foo"}
 	cfg, err := app.Load(func(k string) string { return env[k] }, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +143,9 @@ func TestGatewayDegradedStart(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "starting degraded") {
 		t.Errorf("the degraded start is not logged: %s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "CHECKOUT_GATEWAY_WEBHOOK_SECRET decodes to a very short key") {
+		t.Errorf("no warning of a placeholder webhook secret: %s", logs.String())
 	}
 }
 

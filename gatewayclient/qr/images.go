@@ -10,8 +10,10 @@ import (
 // attempt's code twice otherwise: once as the gateway's qrCodeBase64, once as the checkout's
 // own image of the BR Code it verified. Sharing one Images between them makes the second a
 // lookup: a QR symbol (its mask selection and Reed–Solomon blocks) is most of the CPU an order
-// costs. The entries are needed for moments (the checkout draws its image right after the
-// gateway answered), so a small ring is enough.
+// costs, so drawing it twice would spend on the second drawing the headroom that keeps the order
+// POST of 16 shoppers on two cores under its p99 goal (cmd/loadtest/README.md). The entries are
+// needed for moments (the checkout draws its image right after the gateway answered), so a small
+// ring is enough.
 //
 // The PNGs returned are shared: callers must not change them. A nil *Images draws every time.
 type Images struct {

@@ -43,7 +43,8 @@ func (d *Dashboard) loginView(r *http.Request) views.LoginView {
 }
 
 // login is POST /dashboard/login: the e-mail and password are checked (throttled per account
-// and client address, per address, and per account at a much higher ceiling); success renews the session's token (no fixation) and goes to the
+// and client address, per address, and per account at a much higher ceiling, or per device for
+// a browser with the account's device cookie: see merchant.Device); success renews the session's token (no fixation) and goes to the
 // page asked for, or the overview. Failures answer the form again with one message, the same
 // for an unknown e-mail and a wrong password.
 func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
@@ -52,7 +53,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	email := r.PostForm.Get("email")
-	u, err := d.accounts.Login(ctx, email, r.PostForm.Get("password"), respond.ClientIP(r))
+	u, err := d.accounts.LoginFrom(ctx, email, r.PostForm.Get("password"), respond.ClientIP(r), d.deviceOf(r))
 	if err != nil {
 		lang := respond.Lang(r)
 		v := d.loginView(r)
@@ -114,6 +115,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *merchant.U
 	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
 	d.sessions.Put(ctx, sessID, sid)
+	d.leaveDevice(w, u)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
 	d.recordAs(r, u.Email, merchant.AuditSignIn, u.Email, how)
 	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))

@@ -22,7 +22,9 @@ var unmasked = []string{"52998224725", "529.982.247-25", "98765-4321", "98765432
 // dashboard page and export they may open (the route table of TestRolesOnEveryRoute), with
 // orders holding a known CPF and phone, a paid one and its notification among them: none shows
 // them in full, and asking an export unmasked is refused. An owner's pages mask them too until
-// the deliberate show, which the audit log records with the order.
+// the deliberate show, which the audit log records with the order. The masking is made before
+// any words are chosen, the same for both languages: the viewer walks the pages in Portuguese,
+// the operator in English, one representative of each language.
 func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 	f := newRoleFixture(t, nil)
 	ctx := context.Background()
@@ -43,7 +45,7 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 			}
 		}
 	}
-	for _, role := range []merchant.Role{merchant.RoleViewer, merchant.RoleOperator} {
+	for role, lang := range map[merchant.Role]string{merchant.RoleViewer: "", merchant.RoleOperator: "?lang=en"} {
 		t.Run(string(role), func(t *testing.T) {
 			b := f.e.browser()
 			f.b = b
@@ -59,17 +61,15 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 				if method != http.MethodGet || !slices.Contains(rc.allowed, role) {
 					continue
 				}
-				for _, lang := range []string{"", "?lang=en"} {
-					path := f.path(pattern) + lang
-					res := b.do(http.MethodGet, path, nil)
-					body, _ := io.ReadAll(res.Body)
-					res.Body.Close()
-					if res.StatusCode != http.StatusOK {
-						t.Errorf("GET %s as %s: %d", path, role, res.StatusCode)
-					}
-					leaks(t, "GET "+path+" as "+string(role), string(body))
-					walked++
+				path := f.path(pattern) + lang
+				res := b.do(http.MethodGet, path, nil)
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					t.Errorf("GET %s as %s: %d", path, role, res.StatusCode)
 				}
+				leaks(t, "GET "+path+" as "+string(role), string(body))
+				walked++
 			}
 			// The order lists found by the shopper's own data (the forms and the links keep
 			// what was typed: the rest of the page is searched).
@@ -88,7 +88,7 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 					t.Errorf("%s unmasked as %s: %d, want 403", export, role, res.StatusCode)
 				}
 			}
-			if walked < 20 {
+			if walked < 10 {
 				t.Errorf("only %d pages walked", walked)
 			}
 		})

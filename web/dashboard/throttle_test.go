@@ -1,12 +1,16 @@
 package dashboard_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -87,5 +91,85 @@ func loginFrom(e *env, header string) func(password, from string) *httptest.Resp
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		return rec
+	}
+}
+
+// TestDashboardDeviceCookieKeepsOwnerIn: OWASP's device cookies. Strangers guessing the owner's
+// password from 20 IPv6 /64 prefixes × 10 reach the account's ceiling of 200 failures: from a
+// fresh address, the right password without a device cookie is then refused (429), but the
+// owner's browser that signed in before (its device cookie) signs in at once. A forged or
+// another account's device cookie is no device. A device cookie that guesses wrong is itself
+// stopped after as many failures as a pair, and the per-address limit still holds for it.
+func TestDashboardDeviceCookieKeepsOwnerIn(t *testing.T) {
+	e := newEnv(t)
+	h := e.web.Handler()
+	login := func(email, password, from string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
+		form := url.Values{"email": {email}, "password": {password}}
+		req := httptest.NewRequest(http.MethodPost, "/dashboard/login", strings.NewReader(form.Encode()))
+		req.RemoteAddr = from
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", "http://"+req.Host)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	deviceOf := func(rec *httptest.ResponseRecorder) *http.Cookie {
+		for _, c := range rec.Result().Cookies() {
+			if c.Name == dashboard.DeviceCookie && c.Value != "" {
+				return c
+			}
+		}
+		return nil
+	}
+	first := login(dashEmail, dashPassword, "198.51.100.7:5000")
+	device := deviceOf(first)
+	if first.Code != http.StatusSeeOther || device == nil || !device.HttpOnly || device.Path != "/dashboard" {
+		t.Fatalf("the owner's first sign-in: %d, device cookie %+v", first.Code, device)
+	}
+	if strings.Contains(device.Value, dashEmail) {
+		t.Errorf("the device cookie shows the e-mail in clear: %q", device.Value)
+	}
+	// Another user's device cookie does not count for the owner's account.
+	if _, err := e.dash.accounts.AddUser(context.Background(), "bia@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	biaDevice := deviceOf(login("bia@loja.example", dashPassword, "198.51.100.8:5000"))
+	for p := range 20 {
+		for i := range 10 {
+			from := fmt.Sprintf("[2001:db8:%x::%x]:40000", p, i+1)
+			if rec := login(dashEmail, "wrong", from); rec.Code != http.StatusUnauthorized {
+				t.Fatalf("stranger %d's failure %d: %d", p, i+1, rec.Code)
+			}
+		}
+	}
+	if rec := login(dashEmail, dashPassword, "192.0.2.30:1"); rec.Code != http.StatusTooManyRequests {
+		t.Fatalf("the right password without a device cookie after 200 failures: %d; want 429 (the account's ceiling)", rec.Code)
+	}
+	forged := &http.Cookie{Name: dashboard.DeviceCookie, Value: "sealed:v1:00000000:" + strings.Repeat("A", 60)}
+	for name, c := range map[string]*http.Cookie{"a forged device cookie": forged, "another account's device cookie": biaDevice} {
+		if rec := login(dashEmail, dashPassword, "192.0.2.31:1", c); rec.Code != http.StatusTooManyRequests {
+			t.Errorf("%s: %d; want 429", name, rec.Code)
+		}
+	}
+	rec := login(dashEmail, dashPassword, "192.0.2.32:1", device)
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/dashboard" {
+		t.Fatalf("the owner's own browser (device cookie) from a fresh address: %d to %q; want signed in", rec.Code, rec.Header().Get("Location"))
+	}
+	renewed := deviceOf(rec)
+	if renewed == nil || renewed.Value == device.Value {
+		t.Error("a sign-in with a device cookie does not leave a fresh one")
+	}
+	// A stolen device cookie guessing: locked after a pair's allowance, spread over addresses.
+	for i := range 10 {
+		if rec := login(dashEmail, "wrong", fmt.Sprintf("192.0.2.%d:1", 100+i), renewed); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("device failure %d: %d", i+1, rec.Code)
+		}
+	}
+	if rec := login(dashEmail, dashPassword, "192.0.2.120:1", renewed); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a device cookie after 10 wrong passwords: %d; want 429", rec.Code)
 	}
 }

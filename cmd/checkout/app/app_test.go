@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
@@ -54,6 +57,11 @@ func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
 	if cfg.DatabaseURL != "" && cfg.SecretKey == "" {
 		// Instances sharing a PostgreSQL database share its secret key (each has its own data dir).
 		cfg.SecretKey = postgresSecretKey
+	}
+	if db := filepath.Join(cfg.DataDir, "checkout.db"); cfg.DatabaseURL == "" {
+		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			sqlitetest.Create(t, db) // a new data dir: its store migrated already
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", addr)

@@ -272,8 +272,8 @@ func TestDemoMerchantPage(t *testing.T) {
 	}
 	// Amounts are written in the page's language: R$ 29,90 in Portuguese, R$29.90 in English.
 	for lang, want := range map[string]*regexp.Regexp{
-		"pt-BR": regexp.MustCompile(`<strong>R\$ \d{1,3}(\.\d{3})*,\d\d</strong>`),
-		"en":    regexp.MustCompile(`<strong>R\$\d{1,3}(,\d{3})*\.\d\d</strong>`),
+		"pt-BR": regexp.MustCompile(`<strong class="money">R\$ \d{1,3}(\.\d{3})*,\d\d</strong>`),
+		"en":    regexp.MustCompile(`<strong class="money">R\$\d{1,3}(,\d{3})*\.\d\d</strong>`),
 	} {
 		res, err := r.http.Get(u.Scheme + "://" + u.Host + app.DemoPath + "/" + id + "?lang=" + lang)
 		if err != nil {
