@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -167,10 +168,19 @@ func (o *Order) CanCancel() bool {
 // CanRecordRefund reports whether a refund is due on o.
 func (o *Order) CanRecordRefund() bool { return o.RefundDue > 0 }
 
+// Fulfilment is the part of the Service that carries out the merchant's actions on an order
+// (ship, deliver, cancel, notes, refunds recorded) through the one way an order is changed
+// (update: compare-and-set, announced, published).
+type Fulfilment struct {
+	update func(ctx context.Context, id string, fn func(o *Order) (bool, error)) (*Order, bool, error)
+	now    func() time.Time
+	log    *slog.Logger
+}
+
 // MarkShipped records that o's goods left with in's carrier and tracking code. Only a paid
 // order with physical goods ships; shipping it again with the same carrier and code changes
 // nothing (changed false), with others is ErrAlreadyShipped.
-func (s *Service) MarkShipped(ctx context.Context, id string, in ShipInput) (*Order, bool, error) {
+func (f *Fulfilment) MarkShipped(ctx context.Context, id string, in ShipInput) (*Order, bool, error) {
 	carrier, code := strings.Join(strings.Fields(in.Carrier), " "), strings.TrimSpace(in.TrackingCode)
 	fe := &ValidationError{}
 	checkTexts(fe, textField{FieldCarrier, carrier}, textField{FieldTrackingCode, code})
@@ -182,7 +192,7 @@ func (s *Service) MarkShipped(ctx context.Context, id string, in ShipInput) (*Or
 	if err := fe.OrNil(); err != nil {
 		return nil, false, err
 	}
-	return s.act(ctx, id, "shipping", func(o *Order, now time.Time) (bool, error) {
+	return f.act(ctx, id, "shipping", func(o *Order, now time.Time) (bool, error) {
 		if !o.ShippedAt.IsZero() {
 			if o.Carrier == carrier && o.TrackingCode == code {
 				return false, nil
@@ -200,8 +210,8 @@ func (s *Service) MarkShipped(ctx context.Context, id string, in ShipInput) (*Or
 
 // MarkDelivered records that o's goods reached the shopper. Only a shipped order is
 // delivered; delivering it again changes nothing.
-func (s *Service) MarkDelivered(ctx context.Context, id string) (*Order, bool, error) {
-	return s.act(ctx, id, "delivering", func(o *Order, now time.Time) (bool, error) {
+func (f *Fulfilment) MarkDelivered(ctx context.Context, id string) (*Order, bool, error) {
+	return f.act(ctx, id, "delivering", func(o *Order, now time.Time) (bool, error) {
 		if !o.DeliveredAt.IsZero() {
 			return false, nil
 		}
@@ -219,8 +229,8 @@ func (s *Service) MarkDelivered(ctx context.Context, id string) (*Order, bool, e
 // attempt is canceled (the gateway
 // has no call to cancel a code: a payment that still arrives leaves the order canceled and
 // becomes a refund due, ReasonPaidAfterCancel). Canceling it again changes nothing.
-func (s *Service) CancelOrder(ctx context.Context, id string) (*Order, bool, error) {
-	return s.act(ctx, id, "canceling", func(o *Order, now time.Time) (bool, error) {
+func (f *Fulfilment) CancelOrder(ctx context.Context, id string) (*Order, bool, error) {
+	return f.act(ctx, id, "canceling", func(o *Order, now time.Time) (bool, error) {
 		if o.Status == StatusCanceled {
 			return false, nil
 		}
@@ -241,7 +251,7 @@ func (s *Service) CancelOrder(ctx context.Context, id string) (*Order, bool, err
 // AddNote adds an internal note to o's history: for the merchant's team only, never shown to
 // the shopper nor sent in a notification or the API (whose history says "internal note").
 // key is the form's request key: the same key adds one note however often it is sent.
-func (s *Service) AddNote(ctx context.Context, id, key, text string) (*Order, bool, error) {
+func (f *Fulfilment) AddNote(ctx context.Context, id, key, text string) (*Order, bool, error) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
 	fe := &ValidationError{}
 	if key == "" || len(key) > maxActionKey {
@@ -254,7 +264,7 @@ func (s *Service) AddNote(ctx context.Context, id, key, text string) (*Order, bo
 	if err := fe.OrNil(); err != nil {
 		return nil, false, err
 	}
-	return s.act(ctx, id, "adding a note to", func(o *Order, now time.Time) (bool, error) {
+	return f.act(ctx, id, "adding a note to", func(o *Order, now time.Time) (bool, error) {
 		for _, h := range o.History {
 			if h.Reason.Code == ReasonNoteAdded && h.Reason.Key == key {
 				return false, nil
@@ -270,10 +280,10 @@ func (s *Service) AddNote(ctx context.Context, id, key, text string) (*Order, bo
 // one, the day not in the future. The refund due goes down by the amount. Recording the same
 // end-to-end id again with the same amount changes nothing; with another, or on another order
 // (the store keeps each id for one order), it is refused beside the id.
-func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (*Order, bool, error) {
+func (f *Fulfilment) RecordRefund(ctx context.Context, id string, in RefundInput) (*Order, bool, error) {
 	e2e := strings.TrimSpace(in.EndToEnd)
 	fe := &ValidationError{}
-	now := s.now()
+	now := f.now()
 	switch {
 	case in.On.IsZero():
 		fe.Add(FieldRefundOn, CodeRequired, "is required")
@@ -293,7 +303,7 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 		return nil, false, err
 	}
 	on := in.On.Format(time.DateOnly)
-	o, changed, err := s.act(ctx, id, "recording a refund on", func(o *Order, now time.Time) (bool, error) {
+	o, changed, err := f.act(ctx, id, "recording a refund on", func(o *Order, now time.Time) (bool, error) {
 		for _, r := range o.RefundsRecorded() {
 			if r.EndToEnd == e2e {
 				if r.Amount == in.Amount && r.On == on {
@@ -319,13 +329,13 @@ func (s *Service) RecordRefund(ctx context.Context, id string, in RefundInput) (
 }
 
 // act applies a merchant's action fn to order id (see update) and says which action failed.
-func (s *Service) act(ctx context.Context, id, doing string, fn func(o *Order, now time.Time) (bool, error)) (*Order, bool, error) {
-	o, changed, err := s.update(ctx, id, func(o *Order) (bool, error) { return fn(o, s.now().UTC()) })
+func (f *Fulfilment) act(ctx context.Context, id, doing string, fn func(o *Order, now time.Time) (bool, error)) (*Order, bool, error) {
+	o, changed, err := f.update(ctx, id, func(o *Order) (bool, error) { return fn(o, f.now().UTC()) })
 	if err != nil {
 		return nil, false, fmt.Errorf("checkout: %s an order: %w", doing, err) // not its id: a shopper's credential
 	}
 	if changed {
-		s.log.InfoContext(ctx, "merchant's action on an order", "action", doing, "number", o.Number)
+		f.log.InfoContext(ctx, "merchant's action on an order", "action", doing, "number", o.Number)
 	}
 	return o, changed, nil
 }

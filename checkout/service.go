@@ -97,6 +97,7 @@ type Service struct {
 	*Catalogue
 	*Reports
 	*PersonalData
+	*Fulfilment
 
 	store      Store
 	gw         Gateway
@@ -173,6 +174,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if s.expiration == 0 {
 		s.expiration = gatewayclient.DefaultExpirationSeconds
 	}
+	s.Fulfilment = &Fulfilment{update: s.update, now: s.now, log: s.log}
 	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget}
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
 		s.PersonalData.hasher = h

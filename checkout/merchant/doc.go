@@ -69,7 +69,17 @@
 // refused: only failures spread over many addresses reach the account's much higher ceiling.
 // A success forgets the failures of its pair (not the address's or the account's, which a
 // stranger elsewhere may be adding to); a password reset forgets the account's, and starts the
-// pairs of that account again; failures older than a day are forgotten.
+// pairs of that account again; failures older than a day are forgotten. A browser that signed
+// in to an account before carries a device cookie (Device, OWASP's "Slow Down Online Guessing
+// Attacks with Device Cookies"): the account's ceiling does not hold it, its own failures are
+// counted like a pair's, and the address's limit holds it like anyone.
+//
+// Bearer secrets are stored hashed: whoever reads the database (a copy, a backup) must find
+// nothing that signs anybody in. Sessions are kept under TokenHash of their token, API keys
+// under their SHA-256 (HashKey), invitations under a SHA-256 of their link's token; any bearer
+// secret added later (a password-reset link, a display's token) is kept the same way, by its
+// TokenHash, and looked up by it. Other secrets the checkout must read back (signing secrets,
+// two-factor secrets) are sealed (checkout/sealed).
 //
 // Sessions are kept by scs in the same database (see SignInTokenStore); a session remembers the
 // user's id and a fingerprint of their password hash, so that resetting a password ends every
@@ -86,5 +96,11 @@
 // accepted), and ten single-use recovery codes stand in for a lost phone. AuditLog records who
 // changed what, from the dashboard and the commands (ActorCLI), for a retention.
 //
-// API keys have a Scope: ScopeRead may only read (GET), ScopeWrite everything.
+// API keys have a Scope: ScopeRead may only read (GET), ScopeWrite everything. A key never holds
+// more than its maker: it carries the personal-data right (documents and phones in full, the
+// data subjects' requests) only when its maker has PermPersonalData; keys made on the shell,
+// CHECKOUT_MERCHANT_API_KEY and keys from before roles (no maker) carry it. Keys follow their
+// maker: a role change gives or takes the right (Keys.FollowRole), a removal revokes them
+// (Keys.RevokeMadeBy). Likewise an invitation holds only while its inviter may still invite
+// its role.
 package merchant

@@ -48,6 +48,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -102,11 +103,32 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return open(ctx, path, options{busyTimeout: 5000})
 }
 
+// createOwnerOnly creates the database file, when missing, readable and writable by its owner
+// alone (0600): SQLite gives its -wal and -shm the database file's mode, so the three stay
+// 0600 whatever the umask.
+func createOwnerOnly(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: creating %s: %w", path, err)
+	}
+	if err := f.Chmod(0o600); err != nil { // an umask never adds bits, but an ACL'd dir may
+		f.Close()
+		return fmt.Errorf("sqlite: creating %s: %w", path, err)
+	}
+	return f.Close()
+}
+
 func open(ctx context.Context, path string, o options) (*Store, error) {
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("sqlite: creating %s: %w", dir, err)
 		}
+	}
+	if err := createOwnerOnly(path); err != nil {
+		return nil, err
 	}
 	dsn := func(pragmas ...string) string {
 		return fileDSN(path, append([]string{"busy_timeout(" + strconv.Itoa(o.busyTimeout) + ")", "foreign_keys(1)"}, pragmas...)...)

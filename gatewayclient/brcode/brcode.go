@@ -138,38 +138,10 @@ func parseTLV(s, parent string) ([]Field, error) {
 // exactly the code, without surrounding spaces.
 func Decode(s string) (Payload, error) {
 	var p Payload
-	if len(s) > MaxLength {
-		return Payload{}, formatErr("", "%d characters, at most %d", len(s), MaxLength)
-	}
-	if i := nonPrintable(s); i >= 0 {
-		return Payload{}, formatErr("", "character %q at position %d is not printable ASCII", s[i], i)
-	}
-	fields, err := ParseTLV(s)
+	fields, err := checkedFields(s)
 	if err != nil {
 		return Payload{}, err
 	}
-	if len(fields) == 0 {
-		return Payload{}, formatErr("", "empty payload")
-	}
-	last := fields[len(fields)-1]
-	if last.ID != "63" {
-		return Payload{}, formatErr("63", "missing: the payload must end with 6304 and the CRC")
-	}
-	if len(last.Value) != 4 {
-		return Payload{}, formatErr("63", "length %02d, must be 04", len(last.Value))
-	}
-	want, ok := parseCRC(last.Value)
-	if !ok {
-		return Payload{}, formatErr("63", "%q is not four hexadecimal digits", last.Value)
-	}
-	if got := crc16(s[:len(s)-4]); got != want {
-		return Payload{}, &Error{Field: "63", Reason: "the payload says " + last.Value + ", its content gives " + string(appendCRC(nil, got)), Kind: ErrCRC}
-	}
-	fields = fields[:len(fields)-1]
-	if len(fields) == 0 || fields[0].ID != "00" {
-		return Payload{}, formatErr("00", "must be the first field")
-	}
-
 	var seen [100]bool
 	var orderBuf [100]uint8 // IDs are unique, so at most 100; on the stack unless kept
 	order := orderBuf[:0]
@@ -180,47 +152,8 @@ func Decode(s string) (Payload, error) {
 		}
 		seen[id] = true
 		order = append(order, uint8(id))
-		switch f.ID {
-		case "00":
-			p.PayloadFormat = f.Value
-		case "01":
-			p.PointOfInitiation = f.Value
-		case "26":
-			if err := p.decodeAccount(f.Value); err != nil {
-				return Payload{}, err
-			}
-		case "52":
-			p.MerchantCategoryCode = f.Value
-		case "53":
-			p.Currency = f.Value
-		case "54":
-			cents, ok := parseAmount(f.Value)
-			if !ok {
-				return Payload{}, invalidErr("54", "%q is not an amount in reais written with a dot and at most two decimals, such as 10.50", f.Value)
-			}
-			if cents == 0 {
-				return Payload{}, invalidErr("54", "%q is zero: the field is omitted when the payer chooses the amount", f.Value)
-			}
-			p.Amount = cents
-			if string(appendAmount(nil, cents)) != f.Value {
-				p.layout.amount = f.Value
-			}
-		case "58":
-			p.CountryCode = f.Value
-		case "59":
-			p.MerchantName = f.Value
-		case "60":
-			p.MerchantCity = f.Value
-		case "61":
-			p.PostalCode = f.Value
-		case "62":
-			if err := p.decodeAdditional(f.Value); err != nil {
-				return Payload{}, err
-			}
-		case "63":
-			return Payload{}, formatErr("63", "must be the last field")
-		default:
-			p.Extra = append(p.Extra, f)
+		if err := p.decodeField(f); err != nil {
+			return Payload{}, err
 		}
 	}
 	for _, id := range [...]int{0, 26, 52, 53, 58, 59, 60, 62} {
@@ -235,6 +168,92 @@ func Decode(s string) (Payload, error) {
 		return Payload{}, err
 	}
 	return p, nil
+}
+
+// checkedFields is the top-level fields of s, its length, characters and CRC checked, without
+// the CRC field; the first is the payload format.
+func checkedFields(s string) ([]Field, error) {
+	if len(s) > MaxLength {
+		return nil, formatErr("", "%d characters, at most %d", len(s), MaxLength)
+	}
+	if i := nonPrintable(s); i >= 0 {
+		return nil, formatErr("", "character %q at position %d is not printable ASCII", s[i], i)
+	}
+	fields, err := ParseTLV(s)
+	if err != nil {
+		return nil, err
+	}
+	if len(fields) == 0 {
+		return nil, formatErr("", "empty payload")
+	}
+	last := fields[len(fields)-1]
+	if last.ID != "63" {
+		return nil, formatErr("63", "missing: the payload must end with 6304 and the CRC")
+	}
+	if len(last.Value) != 4 {
+		return nil, formatErr("63", "length %02d, must be 04", len(last.Value))
+	}
+	want, ok := parseCRC(last.Value)
+	if !ok {
+		return nil, formatErr("63", "%q is not four hexadecimal digits", last.Value)
+	}
+	if got := crc16(s[:len(s)-4]); got != want {
+		return nil, &Error{Field: "63", Reason: "the payload says " + last.Value + ", its content gives " + string(appendCRC(nil, got)), Kind: ErrCRC}
+	}
+	fields = fields[:len(fields)-1]
+	if len(fields) == 0 || fields[0].ID != "00" {
+		return nil, formatErr("00", "must be the first field")
+	}
+	return fields, nil
+}
+
+// decodeField sets the top-level field f on p; a field the package does not know goes to Extra.
+func (p *Payload) decodeField(f Field) error {
+	switch f.ID {
+	case "00":
+		p.PayloadFormat = f.Value
+	case "01":
+		p.PointOfInitiation = f.Value
+	case "26":
+		return p.decodeAccount(f.Value)
+	case "52":
+		p.MerchantCategoryCode = f.Value
+	case "53":
+		p.Currency = f.Value
+	case "54":
+		return p.decodeAmount(f.Value)
+	case "58":
+		p.CountryCode = f.Value
+	case "59":
+		p.MerchantName = f.Value
+	case "60":
+		p.MerchantCity = f.Value
+	case "61":
+		p.PostalCode = f.Value
+	case "62":
+		return p.decodeAdditional(f.Value)
+	case "63":
+		return formatErr("63", "must be the last field")
+	default:
+		p.Extra = append(p.Extra, f)
+	}
+	return nil
+}
+
+// decodeAmount sets the amount of field 54, keeping its spelling when it is not the canonical one.
+func (p *Payload) decodeAmount(v string) error {
+	cents, ok := parseAmount(v)
+	if !ok {
+		return invalidErr("54", "%q is not an amount in reais written with a dot and at most two decimals, such as 10.50", v)
+	}
+	if cents == 0 {
+		return invalidErr("54", "%q is zero: the field is omitted when the payer chooses the amount", v)
+	}
+	p.Amount = cents
+	if string(appendAmount(nil, cents)) != v {
+		p.layout.amount = v
+	}
+	return nil
 }
 
 func (p *Payload) decodeAccount(v string) error {

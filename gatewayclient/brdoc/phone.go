@@ -57,42 +57,12 @@ type phone struct {
 func parsePhone(s string) (phone, PhoneKind) {
 	var p phone
 	var all [13]byte
-	n := 0
-	plus := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isDigit(c):
-			if n == len(all) {
-				return p, PhoneInvalid
-			}
-			all[n] = c
-			n++
-		case c == '+':
-			if n > 0 || plus {
-				return p, PhoneInvalid
-			}
-			plus = true
-		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')':
-		default:
-			return p, PhoneInvalid
-		}
+	n, plus, ok := phoneDigits(s, &all)
+	if !ok {
+		return p, PhoneInvalid
 	}
-	digits := all[:n]
-	if plus {
-		if n < 2 || digits[0] != '5' || digits[1] != '5' {
-			return p, PhoneInvalid
-		}
-		digits = digits[2:]
-	} else if n == 12 || n == 13 {
-		// Without "+" a country code is recognised by the length alone: a national number has
-		// 10 (landline) or 11 (mobile) digits.
-		if digits[0] != '5' || digits[1] != '5' {
-			return p, PhoneInvalid
-		}
-		digits = digits[2:]
-	}
-	if len(digits) != 10 && len(digits) != 11 {
+	digits, ok := nationalDigits(all[:n], plus)
+	if !ok {
 		return p, PhoneInvalid
 	}
 	p.n = copy(p.d[:], digits)
@@ -106,6 +76,45 @@ func parsePhone(s string) (phone, PhoneKind) {
 		return p, PhoneLandline
 	}
 	return p, PhoneInvalid
+}
+
+// phoneDigits copies the digits of s into all, skipping the mask's spaces, dots, dashes and
+// parentheses; plus tells whether a "+" came before them. It fails on any other character.
+func phoneDigits(s string, all *[13]byte) (n int, plus, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isDigit(c):
+			if n == len(all) {
+				return 0, false, false
+			}
+			all[n] = c
+			n++
+		case c == '+':
+			if n > 0 || plus {
+				return 0, false, false
+			}
+			plus = true
+		case c == ' ' || c == '-' || c == '.' || c == '(' || c == ')':
+		default:
+			return 0, false, false
+		}
+	}
+	return n, plus, true
+}
+
+// nationalDigits is digits without Brazil's country code 55, which "+" announces; it fails
+// unless 10 (landline) or 11 (mobile) digits remain.
+func nationalDigits(digits []byte, plus bool) ([]byte, bool) {
+	// Without "+" a country code is recognised by the length alone: a national number has
+	// 10 (landline) or 11 (mobile) digits.
+	if plus || len(digits) == 12 || len(digits) == 13 {
+		if len(digits) < 2 || digits[0] != '5' || digits[1] != '5' {
+			return nil, false
+		}
+		digits = digits[2:]
+	}
+	return digits, len(digits) == 10 || len(digits) == 11
 }
 
 // ClassifyPhone tells whether s is a Brazilian mobile, a landline, or neither. It accepts the

@@ -250,19 +250,25 @@ func nullString(s string) any {
 
 // loadDeposit reads the deposit id of clientID (404 when there is none).
 func loadDeposit(ctx context.Context, q querier, clientID, id string) (*gc.Deposit, error) {
+	return loadDoc[gc.Deposit](ctx, q, "deposits", "deposit", clientID, id)
+}
+
+// loadDoc reads the JSON document of the record id of clientID in table, a deposit or a
+// withdrawal named what in errors (404 when there is none).
+func loadDoc[T any](ctx context.Context, q querier, table, what, clientID, id string) (*T, error) {
 	var doc []byte
-	err := q.QueryRowContext(ctx, `SELECT doc FROM deposits WHERE id = ? AND client_id = ?`, id, clientID).Scan(&doc)
+	err := q.QueryRowContext(ctx, `SELECT doc FROM `+table+` WHERE id = ? AND client_id = ?`, id, clientID).Scan(&doc)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, newAPIError(http.StatusNotFound, "deposit %s not found", id)
+		return nil, newAPIError(http.StatusNotFound, "%s %s not found", what, id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("sandbox: read deposit: %w", err)
+		return nil, fmt.Errorf("sandbox: read %s: %w", what, err)
 	}
-	var d gc.Deposit
-	if err := json.Unmarshal(doc, &d); err != nil {
-		return nil, fmt.Errorf("sandbox: decode deposit %s: %w", id, err)
+	var v T
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return nil, fmt.Errorf("sandbox: decode %s %s: %w", what, id, err)
 	}
-	return &d, nil
+	return &v, nil
 }
 
 // wireDeposit returns d as the API shows it at now: durations filled in and documents

@@ -6,7 +6,9 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -44,6 +46,13 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 		// The path is escaped: SQLite reads the name as a URI, where "#" or "?" in a folder's
 		// name would otherwise cut it short.
 		return "file:" + (&url.URL{Path: filepath.ToSlash(filepath.Join(dir, dbFileName))}).EscapedPath() + "?" + q.Encode()
+	}
+	// The file is made 0600 before SQLite opens it: SQLite gives its -wal and -shm the same mode,
+	// so the gateway's copy of shoppers' data is its owner's alone whatever the umask.
+	if f, err := os.OpenFile(filepath.Join(dir, dbFileName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		_ = f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, nil, fmt.Errorf("sandbox: creating the database: %w", err)
 	}
 	w, err = sql.Open("sqlite", dsn("_txlock", "immediate"))
 	if err != nil {

@@ -259,17 +259,5 @@ func pixKeyOf(wd *gc.Withdrawal) string {
 
 // loadWithdrawal reads the withdrawal id of clientID (404 when there is none).
 func loadWithdrawal(ctx context.Context, q querier, clientID, id string) (*gc.Withdrawal, error) {
-	var doc []byte
-	err := q.QueryRowContext(ctx, `SELECT doc FROM withdrawals WHERE id = ? AND client_id = ?`, id, clientID).Scan(&doc)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, newAPIError(http.StatusNotFound, "withdrawal %s not found", id)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: read withdrawal: %w", err)
-	}
-	var wd gc.Withdrawal
-	if err := json.Unmarshal(doc, &wd); err != nil {
-		return nil, fmt.Errorf("sandbox: decode withdrawal %s: %w", id, err)
-	}
-	return &wd, nil
+	return loadDoc[gc.Withdrawal](ctx, q, "withdrawals", "withdrawal", clientID, id)
 }

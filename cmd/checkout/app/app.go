@@ -171,8 +171,15 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		}
 	}()
 
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("app: data dir: %w", err)
+	}
+	// What the data dir holds is for the server's user alone (bearer secrets are kept hashed,
+	// other secrets sealed, but orders hold personal data).
+	if changed, err := ownerOnly(cfg.DataDir); err != nil {
+		return nil, err
+	} else if len(changed) > 0 {
+		log.Warn("data dir made readable by its owner only", "changed", changed)
 	}
 	// The data dir holds the SQLite store and the embedded sandbox's state; with PostgreSQL and
 	// a real gateway it holds nothing, and several instances may share it.

@@ -36,7 +36,7 @@ func Restore(ctx context.Context, cfg Config, src string) (kept string, err erro
 	if cfg.DatabaseURL != "" {
 		return "", errPostgresBackup
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return "", fmt.Errorf("app: data dir: %w", err)
 	}
 	lock, err := lockDataDir(cfg.DataDir)
