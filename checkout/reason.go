@@ -2,7 +2,6 @@ package checkout
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -173,91 +172,4 @@ func (r Reason) overpaidText() string {
 		return ""
 	}
 	return fmt.Sprintf(" (overpaid: %d cents paid for %d)", int64(r.Paid), int64(r.Amount))
-}
-
-// ParseReason reads a reason stored as English text before codes existed (String's words) back
-// into its code and parameters. Text of no known form, or whose reading does not give the same
-// text back, is kept whole as a note (ReasonNone with Detail), so nothing is lost or misread.
-func ParseReason(text string) Reason {
-	r := parseReason(text)
-	if r.String() != text {
-		return Note(text)
-	}
-	return r
-}
-
-func parseReason(s string) Reason {
-	fixed := map[string]ReasonCode{
-		"order placed":      ReasonOrderPlaced,
-		"qr code generated": ReasonQRGenerated,
-		"late payment":      ReasonLatePayment,
-		"qr expired":        ReasonQRExpired,
-		"the gateway answered without a transaction id": ReasonNoTransaction,
-		"the gateway answered without a PIX code":       ReasonNoPixCode,
-	}
-	if c, ok := fixed[s]; ok {
-		return Reason{Code: c}
-	}
-	var r Reason
-	var a, b int64
-	switch {
-	case strings.HasPrefix(s, "new qr code (attempt "):
-		r.Code = ReasonQRRenewed
-		_, _ = fmt.Sscanf(s, "new qr code (attempt %d)", &r.Attempt)
-	case strings.HasPrefix(s, "underpaid: "):
-		r.Code = ReasonUnderpaid
-		_, _ = fmt.Sscanf(s, "underpaid: %d of %d cents paid", &a, &b)
-		r.Paid, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
-	case strings.HasPrefix(s, "paid twice: refund "):
-		r.Code = ReasonPaidTwice
-		_, _ = fmt.Sscanf(s, "paid twice: refund %d cents (deposit %s", &a, &r.DepositID)
-		r.Paid, r.DepositID = gatewayclient.Cents(a), strings.TrimSuffix(r.DepositID, ")")
-	case strings.HasPrefix(s, "late payment ("):
-		r.Code = ReasonLatePayment
-		r.Paid, r.Amount = parseOverpaid(strings.TrimPrefix(s, "late payment"))
-	case strings.HasPrefix(s, "qr expired (deposit ") && strings.HasSuffix(s, ")"):
-		r.Code = ReasonQRExpired
-		r.DepositStatus, r.Detail = parseDeposit(s[len("qr expired (deposit ") : len(s)-1])
-	case strings.HasPrefix(s, "deposit "):
-		r.Code = ReasonDeposit
-		rest := s[len("deposit "):]
-		if i := strings.LastIndex(rest, " (overpaid: "); i >= 0 {
-			r.Paid, r.Amount = parseOverpaid(rest[i:])
-			rest = rest[:i]
-		}
-		r.DepositStatus, r.Detail = parseDeposit(rest)
-	case strings.HasPrefix(s, "gateway refused the transaction: "):
-		r.Code, r.Detail = ReasonGatewayRefused, s[len("gateway refused the transaction: "):]
-	case strings.HasPrefix(s, "the transaction amount "):
-		r.Code = ReasonAmountMismatch
-		_, _ = fmt.Sscanf(s, "the transaction amount %d differs from the order amount %d", &a, &b)
-		r.Asked, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
-	case strings.HasPrefix(s, "the PIX code does not decode: "):
-		r.Code, r.Detail = ReasonBRCodeInvalid, s[len("the PIX code does not decode: "):]
-	case strings.HasPrefix(s, "the PIX code is for "):
-		r.Code = ReasonBRCodeAmount
-		_, _ = fmt.Sscanf(s, "the PIX code is for %d cents, the order for %d", &a, &b)
-		r.Asked, r.Amount = gatewayclient.Cents(a), gatewayclient.Cents(b)
-	default:
-		return Note(s)
-	}
-	return r
-}
-
-// parseDeposit reads "STATUS" or "STATUS: detail"; the status is the gateway's upper-case name.
-func parseDeposit(s string) (gatewayclient.DepositStatus, string) {
-	status, detail, _ := strings.Cut(s, ": ")
-	for _, c := range status {
-		if (c < 'A' || c > 'Z') && c != '_' {
-			return "", s
-		}
-	}
-	return gatewayclient.DepositStatus(status), detail
-}
-
-// parseOverpaid reads " (overpaid: P cents paid for A)".
-func parseOverpaid(s string) (paid, amount gatewayclient.Cents) {
-	var p, a int64
-	_, _ = fmt.Sscanf(s, " (overpaid: %d cents paid for %d)", &p, &a)
-	return gatewayclient.Cents(p), gatewayclient.Cents(a)
 }

@@ -11,11 +11,8 @@ func OpenWrapped(ctx context.Context, url string, wrap func(sqlstore.DB) sqlstor
 	return open(ctx, url, Options{}, wrap)
 }
 
-// Migrations are the store's migrations, and Component the name they are recorded under.
-var (
-	Migrations = migrations
-	Component  = plan.Component
-)
+// Plan is the store's migrations.
+var Plan = plan
 
 // MaxConns is the size of the store's connection pool.
 func (s *Store) MaxConns() int32 { return s.pool.Config().MaxConns }

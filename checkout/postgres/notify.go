@@ -14,7 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
-// changesChannel is the channel on which the orders_changed trigger (migration 0007) announces
+// changesChannel is the channel on which the orders_changed trigger (the baseline migration) announces
 // every change of an order as "id:version".
 const changesChannel = "checkout_orders"
 

@@ -58,11 +58,10 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// plan is the store's migrations: component "checkout", whose records a schema_migrations made
-// before components holds. They follow the outbox's (migration 10 moves the notifications into
-// its tables). Migration 11 turns the reasons stored as English text into codes, in Go.
-var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true,
-	Steps: map[int]sqlmigrate.Step{11: sqlstore.CodeReasons}}
+// plan is the store's migrations (component "checkout"), applied after the outbox's. Release
+// 0.1.0's schema is the baseline, 0100; later migrations are numbered after it, in both
+// stores (README.md of cmd/checkout, "Releases and upgrades").
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
 
 // Store is the PostgreSQL implementation of checkout.Store.
 type Store struct {

@@ -356,31 +356,6 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-// TestOpenUpgradesAnOldDatabase: a database of the store as it was before its notifications
-// moved into the shared outbox, with a schema_migrations made before components, opens with
-// its records kept as the checkout's and its notification moved, nothing applied twice.
-func TestOpenUpgradesAnOldDatabase(t *testing.T) {
-	t.Parallel()
-	dbURL := newDatabase(t)
-	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-		for _, q := range storetest.OldDatabase(t) {
-			if _, err := conn.Exec(ctx, q); err != nil {
-				return fmt.Errorf("%.60s: %w", q, err)
-			}
-		}
-		return nil
-	})
-	s := open(t, dbURL)
-	storetest.CheckUpgraded(t, s, func() int { return migrationsApplied(t, dbURL) })
-	withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-		var left bool
-		if err := conn.QueryRow(ctx, `SELECT to_regclass('outbox') IS NOT NULL OR to_regclass('outbox_attempts') IS NOT NULL`).Scan(&left); err != nil || left {
-			return fmt.Errorf("the old outbox's tables are left (%v)", err)
-		}
-		return nil
-	})
-}
-
 // migrationsApplied counts the rows of schema_migrations in the database at dbURL.
 func migrationsApplied(t *testing.T, dbURL string) int {
 	t.Helper()

@@ -2,14 +2,12 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 )
 
@@ -51,82 +49,6 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	}
 	if n, _ := migrationCount(s); n != applied+1 {
 		t.Errorf("schema_migrations rows = %d, want %d", n, applied+1)
-	}
-}
-
-// TestMigrationKeepsOldOrders: a database made by the first migration, holding an order, is
-// brought up to date at Open; the order reads back with no stored request (a retry rebuilds it)
-// and no refund due.
-func TestMigrationKeepsOldOrders(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "checkout.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		string(mustRead(t, "migrations/0001_init.sql")),
-		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
-		`INSERT INTO schema_migrations VALUES (1, '0001_init.sql', 1)`,
-		`INSERT INTO orders (id, number, external_code, request_key, status, amount, customer_name, customer_document,
-			created_at, updated_at) VALUES ('o1', 'PX-OLD00001', 'PX-OLD00001', 'rk1', 'pending', 2990, 'Maria', '52998224725', 1, 1)`,
-		`INSERT INTO attempts (id, order_id, n, idempotency_key, state, created_at, updated_at)
-			VALUES ('a1', 'o1', 1, 'idem-old-1', 'pending', 1, 1)`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			db.Close()
-			t.Fatalf("%.40s: %v", q, err)
-		}
-	}
-	db.Close()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if n, err := migrationCount(s); err != nil || n != len(migrationFiles(t)) {
-		t.Errorf("schema_migrations rows = %d, %v; want %d", n, err, len(migrationFiles(t)))
-	}
-	o, err := s.Order(ctx, "o1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.Amount != 2990 || o.RefundDue != 0 || len(o.Attempts) != 1 || o.Attempts[0].Request != nil {
-		t.Errorf("old order after the migration: amount %d, refund due %d, attempts %+v", o.Amount, o.RefundDue, o.Attempts)
-	}
-}
-
-// TestMigrationMovesNotifications: a database of the store as it was before its notifications
-// moved into the shared outbox, with a schema_migrations made before components, opens with
-// its records kept as the checkout's and its notification moved, the old tables gone.
-func TestMigrationMovesNotifications(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "checkout.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range storetest.OldDatabase(t) {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			db.Close()
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
-	db.Close()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	storetest.CheckUpgraded(t, s, func() int {
-		n, err := migrationCount(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	})
-	if exists(t, s, "outbox") || exists(t, s, "outbox_attempts") {
-		t.Error("the old outbox's tables are left")
 	}
 }
 

@@ -67,11 +67,10 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// plan is the store's migrations: component "checkout", whose records a schema_migrations made
-// before components holds. They follow the outbox's (migration 10 moves the notifications into
-// its tables). Migration 11 turns the reasons stored as English text into codes, in Go.
-var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Unnamed: true,
-	Steps: map[int]sqlmigrate.Step{11: sqlstore.CodeReasons}}
+// plan is the store's migrations (component "checkout"), applied after the outbox's. Release
+// 0.1.0's schema is the baseline, 0100; later migrations are numbered after it, in both
+// stores (README.md of cmd/checkout, "Releases and upgrades").
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
 
 // Store is the SQLite implementation of checkout.Store.
 type Store struct {
@@ -195,7 +194,7 @@ func dialect() sqlstore.Dialect {
 }
 
 // search finds the orders holding term (or whose document holds doc) through the trigram index
-// of order_search_text (migration 17): a phrase of FTS5 is matched as a substring, case aside.
+// of order_search_text (the baseline migration): a phrase of FTS5 is matched as a substring, case aside.
 // A piece of fewer than 3 characters has no trigram: such a term is left to LIKE, and such a
 // doc is not looked for in the documents.
 func search(term, doc string, p *sqlstore.Params) string {
@@ -407,18 +406,11 @@ func run(ctx context.Context, st statement, s sqlstore.Stmt) error {
 	return s.Affected(n)
 }
 
-// ResealSecrets seals the secrets stored in clear or with an older key (sqlstore's), with
-// SQLite's secure_delete on, so that the space the values it replaces leave is overwritten.
-// When some were in clear (the first start of an install from before sealing), it then
-// rewrites the database (VACUUM: once, and it takes a while on a large one) so that no clear
-// copy left by earlier changes lingers in its free pages, and empties the WAL: afterwards
-// neither the file nor its WAL holds a clear secret. It runs at the program's start, before
-// anything else writes.
+// ResealSecrets seals again the secrets sealed with an older key (sqlstore's), with SQLite's
+// secure_delete on, so that the space the values it replaces leave is overwritten, and then
+// empties the WAL: afterwards neither the file nor its WAL holds a value sealed with the old
+// key. It runs at the program's start, before anything else writes.
 func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
-	clear, err := s.ClearSecrets(ctx)
-	if err != nil {
-		return 0, err
-	}
 	conn, err := s.w.Conn(ctx) // the one writer connection: the pragma applies to the reseal
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: resealing the secrets: %w", err)
@@ -432,9 +424,6 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 	conn, cerr := s.w.Conn(ctx)
 	if cerr == nil {
 		_, cerr = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
-		if cerr == nil && err == nil && clear > 0 {
-			_, cerr = conn.ExecContext(ctx, `VACUUM`)
-		}
 		if cerr == nil && n > 0 {
 			_, cerr = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 		}

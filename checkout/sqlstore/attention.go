@@ -4,7 +4,7 @@ import "github.com/pixcheckout/pixcheckout/checkout"
 
 // attentionConds are the conditions of the filters on what needs the merchant's attention
 // (fulfilment, refunds due), on orders o. They are literal, not bound: each repeats the
-// predicate of a partial index of migration 50 (orders_awaiting_shipment, orders_refund_due),
+// predicate of a partial index (orders_awaiting_shipment, orders_refund_due),
 // which a planner uses only when it sees the same terms.
 func attentionConds(f checkout.OrderFilter) []string {
 	var conds []string
@@ -23,7 +23,7 @@ func attentionConds(f checkout.OrderFilter) []string {
 }
 
 // refundClaims returns the statements claiming the end-to-end id of every refund recorded in
-// an order's history (migration 51): an id already the order's is claimed again (no change);
+// an order's history (order_refunds): an id already the order's is claimed again (no change);
 // one another order holds changes no row, which fails the order's update with
 // checkout.ErrEndToEndTaken, so that one refund is never recorded on two orders.
 func refundClaims(orderID string, hs []checkout.StatusChange) []Stmt {

@@ -12,9 +12,8 @@ import (
 // the users' TOTP secrets, the key of the personal data's hashes) are sealed (package
 // checkout/sealed) with the keys given to UseKeys, so that a dump of the database alone does not
 // reveal them: every column in sealedColumns is sealed when written and opened when read. A
-// value written before sealing existed, or sealed with an older key, still opens;
-// ResealSecrets, run by the program at every start, seals the clear ones and moves the others
-// to the current key.
+// value sealed with an older key still opens; ResealSecrets, run by the program at every
+// start, moves those to the current key (a rotation).
 
 // sealedColumn is a column holding a sealed secret, in a table whose rows are named by key.
 type sealedColumn struct{ table, key, column string }
@@ -47,7 +46,8 @@ func (s *Store) seal(v string) (string, error) {
 	return s.keys.SealString(v)
 }
 
-// open returns the secret a stored value holds: a clear value (stored before sealing) as it is.
+// open returns the secret a stored value holds: a clear value (written by a store without keys,
+// in tests) as it is.
 func (s *Store) open(v string) (string, error) {
 	if !sealed.IsSealed(v) {
 		return v, nil
@@ -56,28 +56,6 @@ func (s *Store) open(v string) (string, error) {
 		return "", errNoKeys
 	}
 	return s.keys.OpenString(v)
-}
-
-// ClearSecrets counts the secrets stored in clear (an install from before sealing).
-func (s *Store) ClearSecrets(ctx context.Context) (int, error) {
-	n := 0
-	for _, c := range sealedColumns {
-		err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + c.column + ` FROM ` + c.table + ` WHERE ` + c.column + ` <> ''`,
-			Rows: each(func(r Rows) error {
-				var v string
-				if err := r.Scan(&v); err != nil {
-					return err
-				}
-				if !sealed.IsSealed(v) {
-					n++
-				}
-				return nil
-			})})
-		if err != nil {
-			return 0, s.errorf("counting the secrets in clear: %w", err)
-		}
-	}
-	return n, nil
 }
 
 // CheckSecrets reads every sealed secret of the store, changing nothing, and fails when one
@@ -111,9 +89,9 @@ func (s *Store) CheckSecrets(ctx context.Context) error {
 	return nil
 }
 
-// ResealSecrets seals every secret of the store that is stored in clear or sealed with another
-// key than the current one (after a rotation), in one transaction, and returns how many it
-// sealed. A value it cannot open (sealed with a key that is not given) fails it, saying which
+// ResealSecrets seals again every secret of the store sealed with another key than the current
+// one (after a rotation), in one transaction, and returns how many it sealed. A value it
+// cannot open (sealed with a key that is not given) fails it, saying which
 // key id is missing: the program refuses to start rather than lose the secret. The first run
 // seals a check value (secret_key_check), so that an instance started with another key than
 // the first one's refuses to start even before any secret is stored.
@@ -133,7 +111,7 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 				if err := r.Scan(&x.key, &x.value); err != nil {
 					return err
 				}
-				if s.keys.Stale(x.value) {
+				if sealed.IsSealed(x.value) && s.keys.Stale(x.value) {
 					rows = append(rows, x)
 				}
 				return nil

@@ -3,17 +3,11 @@ package storetest
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
-	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
 // QueryCounter is a sqlstore.DB that counts the statements run through it.
@@ -136,146 +130,4 @@ func MigrationFiles(t *testing.T) int {
 		t.Fatalf("migrations/*.sql: %v, %v", names, err)
 	}
 	return len(names)
-}
-
-// OldDatabase returns the statements that make, on an empty database, the store as it was
-// before its notifications moved into the shared outbox: the migrations/*.sql files of the
-// package under test numbered below 10, recorded in a schema_migrations of that time (without
-// components), a notification pending after one failed attempt, and an order whose history
-// reasons and attempt errors are English text (oldReasons). After Open, CheckUpgraded
-// checks what became of it.
-func OldDatabase(t *testing.T) []string {
-	t.Helper()
-	names, err := filepath.Glob("migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stmts := []string{`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`}
-	for i, name := range names {
-		if v := i + 1; v < 10 {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stmts = append(stmts, string(b), fmt.Sprintf(`INSERT INTO schema_migrations VALUES (%d, '%s', 1)`, v, filepath.Base(name)))
-		}
-	}
-	stmts = append(stmts, `INSERT INTO orders (id, number, external_code, request_key, status, amount, customer_name,
-			customer_document, created_at, updated_at) VALUES ('ord-reasons', 'PX-OLD00002', 'PX-OLD00002', 'rk-reasons',
-			'refunding', 2990, 'Maria', '52998224725', 1, 1)`)
-	for i, h := range oldReasons {
-		stmts = append(stmts, fmt.Sprintf(`INSERT INTO order_history (order_id, position, from_status, to_status, at, reason)
-			VALUES ('ord-reasons', %d, '', 'paid', %d, '%s')`, i, 1000+i, h.text))
-	}
-	// Many distinct texts: more than one statement's worth.
-	stmts = append(stmts, `INSERT INTO orders (id, number, external_code, request_key, status, amount, customer_name,
-			customer_document, created_at, updated_at) VALUES ('ord-renewed', 'PX-OLD00003', 'PX-OLD00003', 'rk-renewed',
-			'awaiting_payment', 2990, 'Maria', '52998224725', 1, 1)`)
-	values := make([]string, oldRenewals)
-	for i := range values {
-		values[i] = fmt.Sprintf(`('ord-renewed', %d, 'expired', 'awaiting_payment', %d, 'new qr code (attempt %d)')`, i, 1000+i, i+2)
-	}
-	stmts = append(stmts, `INSERT INTO order_history (order_id, position, from_status, to_status, at, reason) VALUES `+
-		strings.Join(values, ", "))
-	for i, a := range oldAttemptErrors {
-		stmts = append(stmts, fmt.Sprintf(`INSERT INTO attempts (id, order_id, n, idempotency_key, state, error, created_at, updated_at)
-			VALUES ('att-old-%d', 'ord-reasons', %d, 'idem-old-reasons-%d', 'failed', '%s', 1, 1)`, i+1, i+1, i+1, a.text))
-	}
-	return append(stmts,
-		`INSERT INTO outbox (id, order_id, type, payload, created_at, status, attempts, next_attempt_at, last_error, last_status_code)
-			VALUES ('msg_old', 'ord-old', 'order.paid', '{"type":"order.paid"}', 1000, 'pending', 1, 5000, 'HTTP 500: oops', 500)`,
-		`INSERT INTO outbox_attempts (message_id, n, at, url, status_code, error, duration_ms)
-			VALUES ('msg_old', 1, 2000, 'https://loja.example.com/hooks', 500, 'HTTP 500: oops', 12)`)
-}
-
-// oldReason is a reason stored as English text before codes, and the Reason it becomes.
-type oldReason struct {
-	text string
-	want checkout.Reason
-}
-
-// oldReasons are history reasons of every form stored before codes (and a note of none).
-var oldReasons = []oldReason{
-	{"order placed", checkout.Reason{Code: checkout.ReasonOrderPlaced}},
-	{"qr code generated", checkout.Reason{Code: checkout.ReasonQRGenerated}},
-	{"deposit PIX_QRCODE_GENERATED", checkout.Reason{Code: checkout.ReasonDeposit, DepositStatus: "PIX_QRCODE_GENERATED"}},
-	{"qr expired (deposit FAILED: QR code expired: no payment)", checkout.Reason{Code: checkout.ReasonQRExpired,
-		DepositStatus: "FAILED", Detail: "QR code expired: no payment"}},
-	{"new qr code (attempt 2)", checkout.Reason{Code: checkout.ReasonQRRenewed, Attempt: 2}},
-	{"qr expired", checkout.Reason{Code: checkout.ReasonQRExpired}},
-	{"new qr code (attempt 3)", checkout.Reason{Code: checkout.ReasonQRRenewed, Attempt: 3}},
-	{"late payment (overpaid: 3500 cents paid for 2990)", checkout.Reason{Code: checkout.ReasonLatePayment, Paid: 3500, Amount: 2990}},
-	{"deposit PAID", checkout.Reason{Code: checkout.ReasonDeposit, DepositStatus: "PAID"}},
-	{"paid twice: refund 2990 cents (deposit 3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d)", checkout.Reason{Code: checkout.ReasonPaidTwice,
-		Paid: 2990, DepositID: "3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d"}},
-	{"underpaid: 1000 of 2990 cents paid", checkout.Reason{Code: checkout.ReasonUnderpaid, Paid: 1000, Amount: 2990}},
-	{"deposit PROCESSING_REFUND", checkout.Reason{Code: checkout.ReasonDeposit, DepositStatus: "PROCESSING_REFUND"}},
-	{"called the shopper; refund agreed", checkout.Note("called the shopper; refund agreed")},
-}
-
-// oldRenewals is how many renewals the order ord-renewed of OldDatabase has in its history.
-const oldRenewals = 450
-
-// oldAttemptErrors are attempt errors of the forms stored before codes.
-var oldAttemptErrors = []oldReason{
-	{"gateway refused the transaction: amount: must not be less than 1", checkout.Reason{Code: checkout.ReasonGatewayRefused,
-		Detail: "amount: must not be less than 1"}},
-	{"the PIX code is for 100 cents, the order for 2990", checkout.Reason{Code: checkout.ReasonBRCodeAmount, Asked: 100, Amount: 2990}},
-	{"deposit FAILED", checkout.Reason{Code: checkout.ReasonDeposit, DepositStatus: "FAILED"}},
-	{"no answer", checkout.Note("no answer")},
-}
-
-// CheckUpgraded checks a store opened on an OldDatabase: every migration recorded once, as the
-// checkout's, the old notification in the shared outbox with its attempt, to be retried, and
-// the old English reasons and attempt errors turned into codes (a note of no known form kept).
-func CheckUpgraded(t *testing.T, s MerchantStores, recorded func() int) {
-	t.Helper()
-	o, err := s.Order(context.Background(), "ord-reasons")
-	if err != nil {
-		t.Fatalf("the order with old reasons: %v", err)
-	}
-	if len(o.History) != len(oldReasons) || len(o.Attempts) != len(oldAttemptErrors) {
-		t.Fatalf("the order with old reasons: %d history entries, %d attempts", len(o.History), len(o.Attempts))
-	}
-	for i, h := range o.History {
-		if h.Reason != oldReasons[i].want || h.Reason.String() != oldReasons[i].text {
-			t.Errorf("old reason %q became %#v (%q), want %#v", oldReasons[i].text, h.Reason, h.Reason.String(), oldReasons[i].want)
-		}
-	}
-	renewed, err := s.Order(context.Background(), "ord-renewed")
-	if err != nil || len(renewed.History) != oldRenewals {
-		t.Fatalf("the order renewed %d times: %v", oldRenewals, err)
-	}
-	for i, h := range renewed.History {
-		if want := (checkout.Reason{Code: checkout.ReasonQRRenewed, Attempt: i + 2}); h.Reason != want {
-			t.Errorf("renewal %d became %#v", i, h.Reason)
-			break
-		}
-	}
-	for i, a := range o.Attempts {
-		if a.Error != oldAttemptErrors[i].want {
-			t.Errorf("old attempt error %q became %#v, want %#v", oldAttemptErrors[i].text, a.Error, oldAttemptErrors[i].want)
-		}
-	}
-	if n, want := recorded(), MigrationFiles(t); n != want {
-		t.Errorf("the checkout's migrations recorded: %d, want %d", n, want)
-	}
-	ob, err := s.Outbox(outbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, as, err := merchant.NewDeliveryLog(ob).Get(context.Background(), "msg_old")
-	if err != nil {
-		t.Fatalf("the old notification: %v", err)
-	}
-	if n.OrderID != "ord-old" || n.Type != "order.paid" || string(n.Payload) != `{"type":"order.paid"}` ||
-		n.Status != merchant.NotificationPending || n.Attempts != 1 || !n.NextAttemptAt.Equal(time.UnixMilli(5000)) ||
-		n.LastStatusCode != 500 || !n.CreatedAt.Equal(time.UnixMilli(1000)) {
-		t.Errorf("the old notification after the upgrade: %+v", n)
-	}
-	want := []merchant.DeliveryAttempt{{NotificationID: "msg_old", N: 1, At: time.UnixMilli(2000).UTC(),
-		URL: "https://loja.example.com/hooks", StatusCode: 500, Error: "HTTP 500: oops", Duration: 12 * time.Millisecond}}
-	if !reflect.DeepEqual(as, want) {
-		t.Errorf("its attempts: %+v, want %+v", as, want)
-	}
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"database/sql"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -60,5 +63,48 @@ func TestHelpCommand(t *testing.T) {
 	if code := run(app.DefaultCommand, []string{"help", "user"}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
 		!strings.Contains(stderr.String(), "user add") {
 		t.Errorf("help user: exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+// TestPreReleaseDatabaseRefused: a data dir whose database a development build from before
+// 0.1.0 made (its own migration chain recorded) stops the start with one line naming the flag
+// (or the variable) and the file, exit status 2, and the database is left as it was.
+func TestPreReleaseDatabaseRefused(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "checkout.db")
+	db, err := sql.Open("sqlite", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TABLE schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL,
+			name TEXT NOT NULL, applied_at BIGINT NOT NULL, PRIMARY KEY (component, version));
+		INSERT INTO schema_migrations VALUES ('outbox', 1, '0001_init.sql', 1), ('checkout', 1, '0001_init.sql', 1),
+			('checkout', 61, '0061_notify_personal_data.sql', 1);
+		CREATE TABLE orders (id TEXT PRIMARY KEY);`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// The modes the server wants, so that its only line is the refusal.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	code := run(app.DefaultCommand, []string{"-data-dir", dir, "-addr", "127.0.0.1:0"}, func(string) string { return "" }, &stdout, &stderr)
+	msg := stderr.String()
+	if code != 2 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "config: -data-dir: "+file+": ") ||
+		!strings.Contains(msg, "from before release 0.1.0") || !strings.Contains(msg, "cannot be upgraded") {
+		t.Fatalf("exit %d, stderr %q; want 2 and one line saying the database predates 0.1.0", code, msg)
+	}
+	db, err = sql.Open("sqlite", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tables int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table'`).Scan(&tables); err != nil || tables != 2 {
+		t.Errorf("the refused database holds %d tables (%v), want its 2 untouched", tables, err)
 	}
 }

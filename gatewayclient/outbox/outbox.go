@@ -41,27 +41,14 @@ const (
 )
 
 // Plan returns the migrations of the outbox's tables on d (component "outbox"), which the
-// caller applies with its own before New. On SQLite it adopts the tables of a sandbox data dir
-// made before the migrations were numbered.
+// caller applies with its own before New.
 func Plan(d Dialect) sqlmigrate.Plan {
+	dir := "sqlite"
 	if d == PostgreSQL {
-		sub, _ := fs.Sub(migrations, "postgres") // a constant path in an embedded FS
-		return sqlmigrate.Plan{Component: "outbox", FS: sub}
+		dir = "postgres"
 	}
-	sub, _ := fs.Sub(migrations, "sqlite")
-	return sqlmigrate.Plan{Component: "outbox", FS: sub, Baseline: adoptUnnumberedSchema}
-}
-
-// adoptUnnumberedSchema adopts the tables of an outbox made before its migrations were
-// numbered, when they were created with CREATE … IF NOT EXISTS at every start: they are
-// exactly those of 0001_init.sql.
-func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
-	var old bool
-	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'webhook_deliveries')`).Scan(&old)
-	if err != nil || !old {
-		return 0, err
-	}
-	return 1, nil
+	sub, _ := fs.Sub(migrations, dir) // a constant path in an embedded FS
+	return sqlmigrate.Plan{Component: "outbox", FS: sub, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
 }
 
 // Defaults of Options.

@@ -189,8 +189,7 @@
 // SQLite (modernc.org/sqlite, through plain database/sql) in DataDir/sandbox.db, WAL,
 // foreign keys. The schema is a set of numbered migrations (migrations/NNNN_name.sql,
 // embedded; the outbox's tables have theirs), each applied once in a transaction and recorded
-// in schema_migrations by gatewayclient/sqlmigrate; a data dir made before the migrations
-// were numbered is adopted at its first start. Every write goes through one
+// in schema_migrations by gatewayclient/sqlmigrate. Every write goes through one
 // writer connection whose transactions take the lock at BEGIN, so writers queue in the
 // process, never on SQLite's busy handler, and transactions stay short (QR codes are made
 // before them); reads use a pool of query-only connections, which WAL never blocks.

@@ -76,66 +76,14 @@ func openDB(ctx context.Context, dir string, busyTimeout time.Duration) (w, r *s
 	return w, r, nil
 }
 
+// plan is the sandbox's migrations, applied before its webhook outbox's.
+var plan = sqlmigrate.Plan{Component: "sandbox", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
+
 // migrateDB applies the sandbox's migrations and its webhook outbox's.
 func migrateDB(ctx context.Context, w *sql.DB) error {
-	err := sqlmigrate.Apply(ctx, w, "", sqlmigrate.Plan{
-		Component: "sandbox",
-		FS:        migrations,
-		Steps:     map[int]sqlmigrate.Step{2: analyzeDepositLists},
-		Baseline:  adoptUnnumberedSchema,
-	}, outbox.Plan(outbox.SQLite))
+	err := sqlmigrate.Apply(ctx, w, "", plan, outbox.Plan(outbox.SQLite))
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
-	}
-	return nil
-}
-
-// adoptUnnumberedSchema adopts a data dir made before the migrations were numbered, when
-// the schema was a list of CREATE … IF NOT EXISTS statements applied at every start. Its
-// record tables are exactly those of 0001_records.sql; its list indexes and count tables
-// had other names over time (deposits_client_amount_v2, deposit_counts_v3, …): they are
-// dropped, and 0002_deposit_lists.sql makes the indexes again.
-func adoptUnnumberedSchema(ctx context.Context, tx *sql.Tx) (int, error) {
-	var old bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'deposits')`).Scan(&old); err != nil {
-		return 0, err
-	}
-	if !old {
-		return 0, nil
-	}
-	for _, stmt := range []string{
-		`DROP INDEX IF EXISTS deposits_client_created`,
-		`DROP INDEX IF EXISTS deposits_client_status_created`,
-		`DROP INDEX IF EXISTS deposits_client_amount`,
-		`DROP INDEX IF EXISTS deposits_client_amount_v2`,
-		`DROP INDEX IF EXISTS deposits_client_amount_v3`,
-		`DROP INDEX IF EXISTS deposits_awaiting`,
-		`DROP TABLE IF EXISTS deposit_counts`,
-		`DROP TABLE IF EXISTS deposit_day_counts`,
-		`DROP TABLE IF EXISTS deposit_counts_v3`,
-		`DROP TABLE IF EXISTS deposit_day_counts_v3`,
-		`DROP TABLE IF EXISTS deposit_bucket_counts_v3`,
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return 0, err
-		}
-	}
-	return 1, nil
-}
-
-// analyzeDepositLists completes 0002_deposit_lists.sql: it gives the new indexes planner
-// statistics when the table has some (made by ANALYZE after a seed): without them the planner
-// would take a new index for the best choice for every query, and newest-first pages would
-// sort a million rows.
-func analyzeDepositLists(ctx context.Context, tx *sql.Tx) error {
-	var analyzed bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1')`).Scan(&analyzed); err != nil {
-		return err
-	}
-	if analyzed {
-		if _, err := tx.ExecContext(ctx, `ANALYZE deposits`); err != nil {
-			return err
-		}
 	}
 	return nil
 }

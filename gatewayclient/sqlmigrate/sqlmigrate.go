@@ -12,6 +12,11 @@
 // schema_migrations is created under that lock too, since two concurrent CREATE TABLE IF NOT
 // EXISTS can still collide in PostgreSQL's catalogue.
 //
+// A plan starts at a baseline: the migration that makes, on an empty database, the whole schema
+// of the program's first release (Plan.Releases). Later migrations are numbered after it. A
+// database whose records this plan cannot continue (a development build's older chain, or a
+// later release's migrations) is refused whole, before any migration runs.
+//
 // The SQL this package runs is the same text on both databases: parameters are written $1,
 // $2, … (which the SQLite driver binds by number too). A migration file runs as one statement
 // without arguments, which both drivers accept holding several statements.
@@ -20,6 +25,7 @@ package sqlmigrate
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -46,16 +52,47 @@ type Plan struct {
 	FS fs.FS
 	// Steps are run after the SQL of the migration with the same number.
 	Steps map[int]Step
-	// Baseline, when set, is called (in a transaction) when the component has no migration
-	// recorded yet. It returns the number of the last migration that the database already
-	// matches — 0 for a database the component has never used — so that a database made
-	// before migrations were numbered is adopted rather than created again. It may change
-	// the schema to reach that migration's shape.
-	Baseline func(ctx context.Context, tx *sql.Tx) (int, error)
-	// Unnamed: the component's migrations may be recorded in a schema_migrations made before
-	// components were, of the columns (version, name, applied_at) alone. Apply converts such
-	// a table first, its rows becoming this component's.
-	Unnamed bool
+	// Releases are the program's releases that shipped the plan, oldest first. The first one's
+	// Last is the plan's baseline: the migration that makes the whole schema of that release on
+	// an empty database. No migration is numbered before it, and a database holding records of
+	// migrations before it (made by a development build older than the first release) is
+	// refused, as one holding records of migrations the plan does not have (made by a later
+	// release).
+	Releases []Release
+}
+
+// Release is a release of the program: its name (0.1.0) and the number of the plan's last
+// migration it shipped.
+type Release struct {
+	Name string
+	Last int
+}
+
+// ForeignError is the error of Apply on a database whose schema_migrations records migrations
+// of a component that the component's plan does not have: the database was made by another
+// version of the program, which this one must not half-migrate.
+type ForeignError struct {
+	Component string
+	// Versions are the unknown migrations recorded; none when schema_migrations predates
+	// components altogether.
+	Versions []int
+	// Baseline is the plan's first release (zero when the plan has none).
+	Baseline Release
+}
+
+func (e *ForeignError) Error() string {
+	if len(e.Versions) == 0 {
+		return "schema_migrations has no component column: the database was made by a development build older than the first release, which cannot be upgraded"
+	}
+	which := fmt.Sprintf("%04d", e.Versions[0])
+	if n := len(e.Versions); n > 1 {
+		which = fmt.Sprintf("%04d–%04d (%d of them)", e.Versions[0], e.Versions[n-1], n)
+	}
+	if e.Baseline.Name != "" && e.Versions[0] < e.Baseline.Last {
+		return fmt.Sprintf("the database records %s migrations %s, from before release %s (whose schema starts at migration %04d): it was made by a development build older than the first release, which cannot be upgraded",
+			e.Component, which, e.Baseline.Name, e.Baseline.Last)
+	}
+	return fmt.Sprintf("the database records %s migrations %s that this program does not have: it was made by a later version", e.Component, which)
 }
 
 // migration is one file of a Plan.
@@ -67,23 +104,34 @@ type migration struct {
 
 // Apply applies, plan after plan, the migrations not yet recorded, in the order of their
 // number. lock, when not empty, is the statement that opens every transaction (PostgresLock on
-// PostgreSQL); on SQLite, db should be the database's one writer connection.
+// PostgreSQL); on SQLite, db should be the database's one writer connection. A database made by
+// another version of the program (see Plan.Releases) is refused with a *ForeignError before
+// anything is applied.
 func Apply(ctx context.Context, db *sql.DB, lock string, plans ...Plan) error {
 	loaded := make([][]migration, len(plans))
 	for i, p := range plans {
-		ms, err := load(p.FS)
+		ms, err := load(p)
 		if err != nil {
 			return fmt.Errorf("%s migrations: %w", p.Component, err)
 		}
 		loaded[i] = ms
 	}
-	unnamed := ""
-	for _, p := range plans {
-		if p.Unnamed {
-			unnamed = p.Component
+	err := inTx(ctx, db, lock, func(tx *sql.Tx) error {
+		if err := prepare(ctx, tx); err != nil {
+			return err
 		}
-	}
-	if err := inTx(ctx, db, lock, func(tx *sql.Tx) error { return prepare(ctx, tx, unnamed) }); err != nil {
+		for i, p := range plans {
+			if err := foreign(ctx, tx, p, loaded[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		var fe *ForeignError
+		if errors.As(err, &fe) {
+			return err
+		}
 		return fmt.Errorf("migrations: schema_migrations: %w", err)
 	}
 	for i, p := range plans {
@@ -94,12 +142,10 @@ func Apply(ctx context.Context, db *sql.DB, lock string, plans ...Plan) error {
 	return nil
 }
 
-// prepare makes schema_migrations, or converts one without components, giving its rows to the
-// component unnamed.
-func prepare(ctx context.Context, tx *sql.Tx, unnamed string) error {
-	const columns = `(component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL,
-		applied_at BIGINT NOT NULL, PRIMARY KEY (component, version))`
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations `+columns); err != nil {
+// prepare makes schema_migrations, and refuses one made before components.
+func prepare(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL,
+		version INTEGER NOT NULL, name TEXT NOT NULL, applied_at BIGINT NOT NULL, PRIMARY KEY (component, version))`); err != nil {
 		return err
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT * FROM schema_migrations WHERE 1 = 0`)
@@ -108,37 +154,47 @@ func prepare(ctx context.Context, tx *sql.Tx, unnamed string) error {
 	}
 	cols, err := rows.Columns()
 	rows.Close()
-	if err != nil || slices.Contains(cols, "component") {
+	if err == nil && !slices.Contains(cols, "component") {
+		return &ForeignError{}
+	}
+	return err
+}
+
+// foreign returns a *ForeignError when the database records migrations of p that ms does not hold.
+func foreign(ctx context.Context, tx *sql.Tx, p Plan, ms []migration) error {
+	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations WHERE component = $1 ORDER BY version`, p.Component)
+	if err != nil {
 		return err
 	}
-	if unnamed == "" {
-		return fmt.Errorf("the table has no component column (columns %v) and no plan owns its rows", cols)
+	defer rows.Close()
+	known := map[int]bool{}
+	for _, m := range ms {
+		known[m.version] = true
 	}
-	for _, q := range []string{
-		`CREATE TABLE schema_migrations_components ` + columns,
-		`INSERT INTO schema_migrations_components (component, version, name, applied_at)
-			SELECT $1, version, name, applied_at FROM schema_migrations`,
-		`DROP TABLE schema_migrations`,
-		`ALTER TABLE schema_migrations_components RENAME TO schema_migrations`,
-	} {
-		var args []any
-		if strings.Contains(q, "$1") {
-			args = []any{unnamed}
-		}
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+	fe := &ForeignError{Component: p.Component}
+	if len(p.Releases) > 0 {
+		fe.Baseline = p.Releases[0]
+	}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
 			return err
 		}
+		if !known[v] {
+			fe.Versions = append(fe.Versions, v)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(fe.Versions) > 0 {
+		return fe
 	}
 	return nil
 }
 
 // apply applies the migrations ms of p.
 func apply(ctx context.Context, db *sql.DB, lock string, p Plan, ms []migration) error {
-	if p.Baseline != nil {
-		if err := inTx(ctx, db, lock, func(tx *sql.Tx) error { return baseline(ctx, tx, p, ms) }); err != nil {
-			return fmt.Errorf("%s migrations: adopting an existing database: %w", p.Component, err)
-		}
-	}
 	for _, m := range ms {
 		err := inTx(ctx, db, lock, func(tx *sql.Tx) error {
 			done, err := applied(ctx, tx, p.Component, m.version)
@@ -162,31 +218,9 @@ func apply(ctx context.Context, db *sql.DB, lock string, p Plan, ms []migration)
 	return nil
 }
 
-// baseline records, for a component without any migration recorded, the migrations that
-// p.Baseline says the database already matches.
-func baseline(ctx context.Context, tx *sql.Tx, p Plan, ms []migration) error {
-	var adopted bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE component = $1)`,
-		p.Component).Scan(&adopted); err != nil || adopted {
-		return err
-	}
-	upTo, err := p.Baseline(ctx, tx)
-	if err != nil {
-		return err
-	}
-	for _, m := range ms {
-		if m.version > upTo {
-			break
-		}
-		if err := record(ctx, tx, p.Component, m); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// load reads and sorts the migrations of fsys.
-func load(fsys fs.FS) ([]migration, error) {
+// load reads and sorts the migrations of p.
+func load(p Plan) ([]migration, error) {
+	fsys := p.FS
 	names, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
 		return nil, err
@@ -202,6 +236,10 @@ func load(fsys fs.FS) ([]migration, error) {
 		}
 		if prev, dup := seen[v]; dup {
 			return nil, fmt.Errorf("%s and %s have the same number", prev, base)
+		}
+		if len(p.Releases) > 0 && v < p.Releases[0].Last {
+			return nil, fmt.Errorf("%s is numbered before %04d, the baseline of release %s: number it after the last migration",
+				base, p.Releases[0].Last, p.Releases[0].Name)
 		}
 		seen[v] = base
 		b, err := fs.ReadFile(fsys, n)

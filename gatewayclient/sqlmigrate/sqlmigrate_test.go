@@ -116,48 +116,6 @@ func TestFailedMigrationLeavesNothing(t *testing.T) {
 	}
 }
 
-func TestBaselineAdoptsAnExistingSchema(t *testing.T) {
-	db := openDB(t)
-	ctx := context.Background()
-	// A database made before the migrations were numbered: table t exists with a row.
-	if _, err := db.Exec(`CREATE TABLE t (v TEXT); INSERT INTO t VALUES ('old');`); err != nil {
-		t.Fatal(err)
-	}
-	calls := 0
-	p := Plan{Component: "a", FS: files(map[string]string{
-		"0001_init.sql": `CREATE TABLE t (v TEXT);`,
-		"0002_more.sql": `INSERT INTO t VALUES ('new');`,
-	}), Baseline: func(ctx context.Context, tx *sql.Tx) (int, error) {
-		calls++
-		var exists bool
-		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = 't')`).Scan(&exists)
-		if exists {
-			return 1, err
-		}
-		return 0, err
-	}}
-	for range 2 {
-		if err := Apply(ctx, db, "", p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var got string
-	if err := db.QueryRow(`SELECT group_concat(v, ',') FROM t`).Scan(&got); err != nil || got != "old,new" {
-		t.Fatalf("rows %q (%v), want old,new", got, err)
-	}
-	if calls != 1 {
-		t.Fatalf("Baseline called %d times, want once (only while nothing is recorded)", calls)
-	}
-	// A fresh database is not adopted: every migration runs.
-	fresh := openDB(t)
-	if err := Apply(ctx, fresh, "", p); err != nil {
-		t.Fatal(err)
-	}
-	if v := versions(t, fresh, "a"); len(v) != 2 {
-		t.Fatalf("fresh database recorded %v", v)
-	}
-}
-
 func TestBadMigrationNames(t *testing.T) {
 	db := openDB(t)
 	for _, fs := range []fstest.MapFS{
@@ -171,44 +129,59 @@ func TestBadMigrationNames(t *testing.T) {
 	}
 }
 
-// TestUnnamedRecordsAreConverted: a schema_migrations made before components (version, name,
-// applied_at) becomes the component table, its rows the Unnamed plan's; nothing recorded there
-// runs again, and another component starts its own numbering.
-func TestUnnamedRecordsAreConverted(t *testing.T) {
-	db := openDB(t)
+// TestForeignDatabaseRefused: a database recording migrations the plan does not have — a
+// development build's chain from before the baseline, a schema_migrations from before
+// components, a later release's migrations — is refused before anything runs, in words that
+// say which.
+func TestForeignDatabaseRefused(t *testing.T) {
 	ctx := context.Background()
-	if _, err := db.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);
-		INSERT INTO schema_migrations VALUES (1, '0001_init.sql', 7);
-		CREATE TABLE t (v TEXT);`); err != nil {
-		t.Fatal(err)
-	}
-	main := Plan{Component: "main", Unnamed: true, FS: files(map[string]string{
-		"0001_init.sql": `CREATE TABLE t (v TEXT);`,
-		"0002_more.sql": `INSERT INTO t VALUES ('two');`,
+	p := Plan{Component: "a", Releases: []Release{{Name: "0.1.0", Last: 100}}, FS: files(map[string]string{
+		"0100_baseline.sql": `CREATE TABLE t (v TEXT);`,
+		"0101_more.sql":     `CREATE TABLE u (v TEXT);`,
 	})}
-	other := Plan{Component: "other", FS: files(map[string]string{"0001_init.sql": `CREATE TABLE u (x INTEGER);`})}
-	// The other plan goes first: the conversion does not depend on the order of the plans.
-	for range 2 {
-		if err := Apply(ctx, db, "", other, main); err != nil {
+	other := Plan{Component: "b", FS: files(map[string]string{"0001_init.sql": `CREATE TABLE w (x INTEGER);`})}
+	for _, tc := range []struct {
+		name, setup, want string
+	}{
+		{"older chain", `CREATE TABLE schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL,
+			applied_at BIGINT NOT NULL, PRIMARY KEY (component, version));
+			INSERT INTO schema_migrations VALUES ('a', 1, '0001_init.sql', 1), ('a', 61, '0061_x.sql', 1);`,
+			"the database records a migrations 0001–0061 (2 of them), from before release 0.1.0 (whose schema starts at migration 0100): it was made by a development build older than the first release"},
+		{"no components", `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL);
+			INSERT INTO schema_migrations VALUES (1, '0001_init.sql', 7);`,
+			"schema_migrations has no component column: the database was made by a development build older than the first release"},
+		{"later release", `CREATE TABLE schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL,
+			applied_at BIGINT NOT NULL, PRIMARY KEY (component, version));
+			INSERT INTO schema_migrations VALUES ('a', 100, '0100_baseline.sql', 1), ('a', 102, '0102_later.sql', 1);`,
+			"the database records a migrations 0102 that this program does not have: it was made by a later version"},
+	} {
+		db := openDB(t)
+		if _, err := db.Exec(tc.setup); err != nil {
 			t.Fatal(err)
 		}
+		// The other plan comes first: it is refused too, since nothing is applied before every
+		// plan is checked.
+		err := Apply(ctx, db, "", other, p)
+		var fe *ForeignError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: Apply = %v, want a ForeignError saying %q", tc.name, err, tc.want)
+		}
+		var tables int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE name IN ('t', 'u', 'w')`).Scan(&tables); err != nil || tables != 0 {
+			t.Errorf("%s: %d tables made (%v): a refused database was changed", tc.name, tables, err)
+		}
 	}
-	if v := versions(t, db, "main"); len(v) != 2 || v[0] != 1 || v[1] != 2 {
-		t.Fatalf("main recorded %v, want [1 2]", v)
-	}
-	if v := versions(t, db, "other"); len(v) != 1 {
-		t.Fatalf("other recorded %v, want [1]", v)
-	}
-	var at int64
-	if err := db.QueryRow(`SELECT applied_at FROM schema_migrations WHERE component = 'main' AND version = 1`).Scan(&at); err != nil || at != 7 {
-		t.Fatalf("the old record's time: %d, %v; want it kept (7)", at, err)
-	}
-	// Without a plan that owns them, the old rows are not guessed at.
-	old := openDB(t)
-	if _, err := old.Exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	if err := Apply(ctx, old, "", other); err == nil {
-		t.Fatal("an old schema_migrations was converted with no plan owning its rows")
+}
+
+// TestNumberedBeforeBaseline: a migration numbered before the first release's baseline would
+// run before it on an empty database: the plan is refused, saying so.
+func TestNumberedBeforeBaseline(t *testing.T) {
+	p := Plan{Component: "a", Releases: []Release{{Name: "0.1.0", Last: 100}}, FS: files(map[string]string{
+		"0100_baseline.sql": `CREATE TABLE t (v TEXT);`,
+		"0076_late.sql":     `ALTER TABLE t ADD COLUMN w TEXT;`,
+	})}
+	err := Apply(context.Background(), openDB(t), "", p)
+	if err == nil || !strings.Contains(err.Error(), "0076_late.sql is numbered before 0100, the baseline of release 0.1.0") {
+		t.Errorf("Apply = %v", err)
 	}
 }

@@ -45,6 +45,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -220,8 +221,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 			return nil, fmt.Errorf("app: secret key: %w", err)
 		}
 	}
-	// Secrets still in clear (an install from before sealing) or sealed with a key that is no
-	// longer the first (a rotation) are sealed with the first key now.
+	// Secrets sealed with a key that is no longer the first (a rotation) are sealed with the
+	// first key now.
 	if n, err := store.ResealSecrets(ctx); err != nil {
 		return nil, secretKeyRefusal(cfg, sealKeys, false, err)
 	} else if n > 0 {
@@ -434,12 +435,19 @@ func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.K
 				"and keep it in CHECKOUT_DATABASE_DIRECT_URL)", pe.Param)}
 		}
 		if err != nil {
+			if ce := foreignDatabase("CHECKOUT_DATABASE_URL", "the database", err); ce != nil {
+				return nil, ce
+			}
 			return nil, fmt.Errorf("app: opening the PostgreSQL store: %w", err)
 		}
 		st = pg
 	} else {
-		sq, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "checkout.db"))
+		file := filepath.Join(cfg.DataDir, "checkout.db")
+		sq, err := sqlite.Open(ctx, file)
 		if err != nil {
+			if ce := foreignDatabase("CHECKOUT_DATA_DIR", file, err); ce != nil {
+				return nil, ce
+			}
 			return nil, fmt.Errorf("app: opening the store: %w", err)
 		}
 		st = sq
@@ -448,6 +456,20 @@ func openStoreWith(ctx context.Context, cfg Config, keys func(Config) (*sealed.K
 		st.UseKeys(k)
 	}
 	return st, nil
+}
+
+// foreignDatabase returns, when err says that the database at where was made by another
+// version of the program (sqlmigrate.ForeignError: a development build from before 0.1.0, or a
+// later release), the configuration error that stops the start with one line naming the
+// variable, and exit status 2: the database is left as it was, never half migrated. Nil
+// otherwise.
+func foreignDatabase(variable, where string, err error) error {
+	var fe *sqlmigrate.ForeignError
+	if !errors.As(err, &fe) {
+		return nil
+	}
+	return &ConfigError{Var: variable, Msg: where + ": " + fe.Error() +
+		" (keep it aside and start on an empty database; cmd/checkout/README.md, Releases and upgrades)"}
 }
 
 // secretKeys are the keys sealing the secrets of the database: CHECKOUT_SECRET_KEY's, else
@@ -834,6 +856,9 @@ func (a *App) openSandbox(ctx context.Context) (*sandbox.Sandbox, error) {
 	}
 	sb, err := sandbox.New(ctx, opts)
 	if err != nil {
+		if ce := foreignDatabase("CHECKOUT_DATA_DIR", filepath.Join(opts.DataDir, "sandbox.db"), err); ce != nil {
+			return nil, ce
+		}
 		return nil, fmt.Errorf("app: sandbox: %w", err)
 	}
 	return sb, nil

@@ -14,7 +14,6 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
-	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -175,36 +174,5 @@ func TestInstancesShareTheSecretKey(t *testing.T) {
 	cfg.SecretKey = postgresSecretKey // the first instance's
 	if err := newApp(t, cfg); err != nil {
 		t.Errorf("an instance with the same key: %v", err)
-	}
-}
-
-// TestUpgradeSealsTheSecrets: an install from before sealing (its notification secret in clear
-// in checkout.db) starts with the secret sealed, still signing with it, and the file holds it no
-// more.
-func TestUpgradeSealsTheSecrets(t *testing.T) {
-	dir := t.TempDir()
-	const secret = "whsec_c2VjcmV0IGZyb20gYmVmb3JlIHNlYWxpbmc="
-	old, err := sqlite.Open(context.Background(), filepath.Join(dir, "checkout.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := old.SaveMerchantSettings(context.Background(), merchant.Settings{WebhookURL: "https://loja.example.com/hooks",
-		WebhookSecret: secret}); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	r := start(t, func(c *app.Config) { c.DataDir = dir })
-	got, err := r.app.MerchantSettings().Get(t.Context())
-	if err != nil || got.WebhookSecret != secret {
-		t.Fatalf("the secret after the upgrade: %v", err)
-	}
-	r.stop()
-	r.app.Close()
-	db, err := os.ReadFile(filepath.Join(dir, "checkout.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if bytes.Contains(db, []byte(strings.TrimPrefix(secret, "whsec_"))) || !bytes.Contains(db, []byte(sealed.Prefix)) {
-		t.Error("the database file still holds the secret in clear, or nothing sealed")
 	}
 }
