@@ -40,35 +40,47 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 		// The reconciler's EnsurePayment replays it; until then the deposit cannot be placed.
 		return o, false, nil
 	}
-	var refundBefore gatewayclient.Cents
-	var statusBefore OrderStatus
+	var before Order
 	res, changed, err := s.update(ctx, o.ID, func(o *Order) (bool, error) {
-		refundBefore, statusBefore = o.RefundDue, o.Status
+		before = Order{RefundDue: o.RefundDue, Status: o.Status}
 		return s.applyDeposit(o, d), nil
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("checkout: applying deposit %s: %w", d.ID, err)
 	}
-	if changed && res.RefundDue > refundBefore {
-		s.log.WarnContext(ctx, "order paid twice: a refund is due", "number", res.Number, "deposit", d.ID,
-			"refund", int64(res.RefundDue-refundBefore), "refundDue", int64(res.RefundDue))
-	}
-	if changed && statusBefore != StatusPaid && res.Status == StatusPaid && res.LatePayment {
-		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
-	}
-	if changed && statusBefore != StatusPaid && res.Status == StatusPaid && res.LinkID != "" {
-		if err := s.settleLinkCap(ctx, res); err != nil {
+	if changed {
+		if res, err = s.depositApplied(ctx, d, &before, res); err != nil {
 			return nil, false, err
 		}
+	}
+	return res, changed, nil
+}
+
+// depositApplied follows a change deposit d made to order res (before it): the merchant is
+// warned of a refund due, a late payment or another amount than the order's, and a payment
+// through a payment link is held to the link's maximum of payments.
+func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, before, res *Order) (*Order, error) {
+	if res.RefundDue > before.RefundDue {
+		s.log.WarnContext(ctx, "order paid twice: a refund is due", "number", res.Number, "deposit", d.ID,
+			"refund", int64(res.RefundDue-before.RefundDue), "refundDue", int64(res.RefundDue))
+	}
+	if justPaid := before.Status != StatusPaid && res.Status == StatusPaid; justPaid && res.LatePayment {
+		s.log.WarnContext(ctx, "late payment", "number", res.Number, "deposit", d.ID)
+	}
+	if before.Status != StatusPaid && res.Status == StatusPaid && res.LinkID != "" {
+		if err := s.settleLinkCap(ctx, res); err != nil {
+			return nil, err
+		}
+		var err error
 		if res, err = s.store.Order(ctx, res.ID); err != nil {
-			return nil, false, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
+			return nil, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
 		}
 	}
-	if changed && d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {
+	if d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {
 		s.log.WarnContext(ctx, "amount paid differs from the order amount", "number", res.Number, "deposit", d.ID,
 			"amountPaid", int64(*d.AmountPaid), "amount", int64(res.Amount))
 	}
-	return res, changed, nil
+	return res, nil
 }
 
 // applyDeposit changes o according to d and reports whether anything changed.
