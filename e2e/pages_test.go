@@ -151,7 +151,7 @@ func (f customerForm) fillAddress(a address) {
 // values reads every visible input and select of the form, by name.
 func (f customerForm) values() map[string]string {
 	f.s.t.Helper()
-	all, err := f.form().Locator("input:not([type=hidden]), select").All()
+	all, err := f.form().Locator("input:not([type=hidden]):not([type=checkbox]), select").All()
 	f.s.check(err, "form inputs")
 	out := map[string]string{}
 	for _, in := range all {

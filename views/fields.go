@@ -52,7 +52,7 @@ var inputs = map[string]formField{
 	checkout.FieldZipCode: {Type: "text", Autocomplete: "postal-code", InputMode: "numeric", Mask: "cep", MaxLength: 9,
 		Check: "cep", CheckCode: checkout.CodeFormat},
 	checkout.FieldStreet:       {Type: "text", Autocomplete: "address-line1", MaxLength: 200},
-	checkout.FieldNumber:       {Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10},
+	checkout.FieldNumber:       {Type: "text", Autocomplete: "on", InputMode: "numeric", MaxLength: 10, Hint: true},
 	checkout.FieldComplement:   {Type: "text", Autocomplete: "address-line2", MaxLength: 150, Optional: true},
 	checkout.FieldNeighborhood: {Type: "text", Autocomplete: "address-level3", MaxLength: 100},
 	checkout.FieldCity:         {Type: "text", Autocomplete: "address-level2", MaxLength: 100},

@@ -54,7 +54,24 @@ func summaryItems(v CustomerView) []summaryItem {
 }
 
 // fieldValue is the value an input shows: what the shopper typed (or the merchant prefilled).
-func fieldValue(v CustomerView, f formField) string { return v.Values.Value(f.Name) }
+func fieldValue(v CustomerView, f formField) string {
+	if f.Name == checkout.FieldNumber && v.Values.Address.Number == NoNumber {
+		return "" // said by the "sem número" checkbox
+	}
+	return v.Values.Value(f.Name)
+}
+
+// NoNumber is the number of an address without one ("sem número"): the gateway takes digits
+// only, so the form's checkbox sends it, and the merchant's pages show AddressNumber's "S/N".
+const NoNumber = "0"
+
+// AddressNumber is an address's number as pages show it: "S/N" for NoNumber.
+func AddressNumber(n string) string {
+	if n == NoNumber {
+		return "S/N"
+	}
+	return n
+}
 
 // inputAttrs are the attributes of a form field's input or select, in a stable order.
 func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {

@@ -143,6 +143,8 @@ var shopMessages = map[string][2]string{
 	"field.state":        {"Estado", "State"},
 	"field.country":      {"País", "Country"},
 	"hint.document":      {"Somente números ou com pontuação.", "Digits only, or with punctuation."},
+	"hint.number":        {"Só números. Letras, como 12A ou bloco B, vão em Complemento.", "Digits only. Letters, such as 12A or block B, go in Complement."},
+	"customer.no_number": {"Sem número", "No number"},
 	"hint.phone":         {"Com DDD, por exemplo (11) 91234-5678.", "With area code, for example (11) 91234-5678."},
 
 	"customer.cep_found":   {"Endereço preenchido pelo CEP. Confira e informe o número.", "Address filled in from the CEP. Check it and enter the number."},

@@ -312,7 +312,7 @@ func shipTo(a *checkout.Address) string {
 	if a == nil {
 		return ""
 	}
-	street := strings.Join(nonEmpty(a.Street, a.Number, a.Complement), ", ")
+	street := strings.Join(nonEmpty(a.Street, views.AddressNumber(a.Number), a.Complement), ", ")
 	return street + " — " + strings.Join(nonEmpty(a.Neighborhood, a.City+"/"+a.State, brdoc.FormatCEP(a.ZipCode)), ", ")
 }
 

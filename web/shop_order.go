@@ -122,11 +122,15 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f fo
 // typed.
 func parseCustomerForm(r *http.Request) views.CustomerForm {
 	get := r.PostForm.Get
+	number := get(checkout.FieldNumber)
+	if get("no_number") == "true" {
+		number = views.NoNumber // "sem número": the gateway takes digits only
+	}
 	return views.CustomerForm{
 		Customer: checkout.Customer{Name: get(checkout.FieldName), Document: get(checkout.FieldDocument),
 			Email: get(checkout.FieldEmail), Phone: get(checkout.FieldPhone)},
 		Address: checkout.Address{ZipCode: get(checkout.FieldZipCode), Street: get(checkout.FieldStreet),
-			Number: get(checkout.FieldNumber), Complement: get(checkout.FieldComplement),
+			Number: number, Complement: get(checkout.FieldComplement),
 			Neighborhood: get(checkout.FieldNeighborhood), City: get(checkout.FieldCity),
 			State: get(checkout.FieldState), Country: get(checkout.FieldCountry)},
 	}

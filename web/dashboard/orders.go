@@ -382,7 +382,7 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		}
 	}
 	if a := o.Address; a != nil {
-		street := a.Street + ", " + a.Number
+		street := a.Street + ", " + views.AddressNumber(a.Number)
 		if a.Complement != "" {
 			street += " — " + a.Complement
 		}
