@@ -207,6 +207,19 @@ func actionMessage(lang views.Lang, field, code string, o *checkout.Order) strin
 		return views.T(lang, "actions.err.required")
 	case code == checkout.CodeText:
 		return views.T(lang, "actions.err.text")
+	}
+	if m := fulfilmentMessage(lang, field, code); m != "" {
+		return m
+	}
+	if m := refundMessage(lang, field, code, o); m != "" {
+		return m
+	}
+	return views.T(lang, "actions.err.required")
+}
+
+// fulfilmentMessage is actionMessage for the shipping and note fields; "" for another field.
+func fulfilmentMessage(lang views.Lang, field, code string) string {
+	switch {
 	case field == checkout.FieldCarrier && (code == checkout.CodeMinLength || code == checkout.CodeMaxLength):
 		return views.T(lang, "actions.err.length", checkout.MinCarrierLength, checkout.MaxCarrierLength)
 	case field == checkout.FieldTrackingCode && code == checkout.CodeFormat:
@@ -215,6 +228,13 @@ func actionMessage(lang views.Lang, field, code string, o *checkout.Order) strin
 		return views.T(lang, "actions.err.length", checkout.MinTrackingCodeLength, checkout.MaxTrackingCodeLength)
 	case field == checkout.FieldNote:
 		return views.T(lang, "actions.err.length", 1, checkout.MaxNoteLength)
+	}
+	return ""
+}
+
+// refundMessage is actionMessage for the fields of a refund recorded; "" for another field.
+func refundMessage(lang views.Lang, field, code string, o *checkout.Order) string {
+	switch {
 	case field == checkout.FieldRefundOn && code == checkout.CodeFuture:
 		return views.T(lang, "actions.err.date_future")
 	case field == checkout.FieldRefundOn:
@@ -228,7 +248,7 @@ func actionMessage(lang views.Lang, field, code string, o *checkout.Order) strin
 	case field == checkout.FieldRefundE2E:
 		return views.T(lang, "actions.err.e2e")
 	}
-	return views.T(lang, "actions.err.required")
+	return ""
 }
 
 // conflictMessage says why the order's state refused an action.

@@ -210,19 +210,12 @@ const codeUnreadable = "unreadable"
 // filterMessage is the localised message of a filter parameter's violation.
 func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmount checkout.Cents) string {
 	t := func(key string, args ...any) string { return views.T(lang, key, args...) }
-	amount := param == paramMinAmount || param == paramMaxAmount
 	date := param == paramStartDate || param == paramEndDate
 	switch v.Code {
 	case codeUnreadable:
 		return t("filter.err.unreadable", param)
 	case checkout.CodeFormat:
-		switch {
-		case date:
-			return t("filter.err.date")
-		case amount:
-			return t("filter.err.amount")
-		}
-		return t("filter.err.format")
+		return t(formatKey(param, date))
 	case checkout.CodeRange:
 		if date {
 			return t("filter.err.date_range")
@@ -236,15 +229,7 @@ func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmoun
 	case checkout.CodeEnum:
 		return t("filter.err.enum", quoted(v.Message))
 	case checkout.CodeMin, checkout.CodeMax, checkout.CodeInteger:
-		switch {
-		case amount && v.Code == checkout.CodeMax:
-			return t("filter.err.amount_max", views.FormatMoney(lang, gatewayclient.MaxAmount))
-		case amount:
-			return t("filter.err.amount_min", views.FormatMoney(lang, minAmount))
-		case param == paramPerPage:
-			return t("filter.err.per_page")
-		}
-		return t("filter.err.page")
+		return boundMessage(lang, param, v.Code, minAmount)
 	case checkout.CodeUUID:
 		return t("filter.err.uuid")
 	case checkout.CodePixKey:
@@ -254,6 +239,35 @@ func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmoun
 	}
 	// The gateway's own 422 message, which the client has no code for.
 	return t("filter.err.gateway", v.Message)
+}
+
+// isAmountParam reports whether the filter parameter param is one of the amounts.
+func isAmountParam(param string) bool { return param == paramMinAmount || param == paramMaxAmount }
+
+// formatKey is the message key of a filter parameter written in the wrong format.
+func formatKey(param string, date bool) string {
+	switch {
+	case date:
+		return "filter.err.date"
+	case isAmountParam(param):
+		return "filter.err.amount"
+	}
+	return "filter.err.format"
+}
+
+// boundMessage is filterMessage for a number out of its bounds (or not an integer): an amount
+// or a page.
+func boundMessage(lang views.Lang, param, code string, minAmount checkout.Cents) string {
+	amount := isAmountParam(param)
+	switch {
+	case amount && code == checkout.CodeMax:
+		return views.T(lang, "filter.err.amount_max", views.FormatMoney(lang, gatewayclient.MaxAmount))
+	case amount:
+		return views.T(lang, "filter.err.amount_min", views.FormatMoney(lang, minAmount))
+	case param == paramPerPage:
+		return views.T(lang, "filter.err.per_page")
+	}
+	return views.T(lang, "filter.err.page")
 }
 
 // quoted returns the first "quoted" part of a violation's message (the value it is about).
