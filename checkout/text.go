@@ -40,6 +40,26 @@ func CheckText(s string) error {
 	return nil
 }
 
+// CheckParams applies the text rule (CheckText) to every name and value of the parameters of
+// a request's query string, which lists and searches pass on to the store: a NUL that would
+// make PostgreSQL fail is refused in words on either store. It returns nil, or a
+// *ValidationError naming each parameter that breaks the rule.
+func CheckParams(params map[string][]string) error {
+	var fe ValidationError
+	for name, values := range params {
+		for _, v := range append([]string{name}, values...) {
+			if err := CheckText(v); err != nil && !fe.Has(name) {
+				field := name
+				if !utf8.ValidString(field) || CheckText(field) != nil {
+					field = fmt.Sprintf("%q", name)
+				}
+				fe.Add(field, CodeText, err.Error())
+			}
+		}
+	}
+	return fe.Err()
+}
+
 // textField is one text of an input to check with CheckText: the field its violation names
 // and its value.
 type textField struct {

@@ -266,6 +266,8 @@ var shopMessages = map[string][2]string{
 	"failed.retry":          {"Tentar novamente", "Try again"},
 	"failed.cart":           {"Voltar ao carrinho", "Back to cart"},
 	"notfound.title":        {"Página não encontrada", "Page not found"},
+	"params.bad_title":      {"Endereço inválido", "Bad address"},
+	"params.bad":            {"Um parâmetro do endereço não é texto válido (%s). Corrija-o e tente de novo.", "A parameter of the address is not valid text (%s). Correct it and try again."},
 	"notfound.text":         {"O endereço pode estar errado, ou o pedido não existe mais.", "The address may be wrong, or the order no longer exists."},
 	"notfound.home":         {"Ir para a loja", "Go to the shop"},
 	"error.title":           {"Algo deu errado", "Something went wrong"},

@@ -112,6 +112,10 @@ func (a *merchantAPI) knownParams(next http.Handler) http.Handler {
 			a.site.FailJSON(w, r, err)
 			return
 		}
+		if err := checkout.CheckParams(q); err != nil {
+			a.site.FailJSON(w, r, err)
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -165,7 +166,7 @@ func (d *Dashboard) routes() http.Handler {
 	r.Get("/invite/{token}", d.invitePage)
 	r.Post("/invite/{token}", d.acceptInvitation)
 	r.Group(func(r chi.Router) {
-		r.Use(d.requireUser, d.checkCSRF)
+		r.Use(d.requireUser, d.checkCSRF, d.checkParams)
 		for _, rt := range d.table() {
 			r.With(d.allow(rt.Permission)).Method(rt.Method, rt.Pattern, rt.handler)
 		}
@@ -498,6 +499,27 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 func (d *Dashboard) notFound(w http.ResponseWriter, r *http.Request) {
 	d.errorPage(w, r, http.StatusNotFound, views.T(respond.Lang(r), "notfound.title"),
 		views.T(respond.Lang(r), "notfound.text"), "", "")
+}
+
+// checkParams refuses, with a 400 page naming the parameter, a query string that breaks the
+// text rule (checkout.CheckParams): what a list or a search passes on to the store is text a
+// store can hold, on either store.
+func (d *Dashboard) checkParams(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := checkout.CheckParams(r.URL.Query())
+		var fe *checkout.ValidationError
+		if !errors.As(err, &fe) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var msgs []string
+		for _, v := range fe.Violations {
+			msgs = append(msgs, v.Field+": "+v.Message)
+		}
+		slices.Sort(msgs) // by parameter: the query's map has no order
+		lang := respond.Lang(r)
+		d.errorPage(w, r, http.StatusBadRequest, views.T(lang, "params.bad_title"), views.T(lang, "params.bad", strings.Join(msgs, "; ")), "", "")
+	})
 }
 
 // errorPage renders an error inside the dashboard's frame.
