@@ -1631,7 +1631,7 @@ func RefundsPage(v RefundsView) templ.Component {
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = dd(v.t("rec.bank"), pm.Payer.BankAccount.ISPB, "mono").Render(ctx, templ_7745c5c3_Buffer)
+						templ_7745c5c3_Err = dd(v.t("rec.bank"), BankText(pm.Payer.BankAccount.ISPB), "").Render(ctx, templ_7745c5c3_Buffer)
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}

@@ -4160,7 +4160,7 @@ func holder(p DashPage, title, testid string, h *gatewayclient.AccountHolder) te
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = dd(p.t("rec.bank"), h.BankAccount.ISPB, "mono").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = dd(p.t("rec.bank"), BankText(h.BankAccount.ISPB), "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -113,6 +113,7 @@ var teamMessages = map[string][2]string{
 	"totp.intro":                {"Digite o código de 6 dígitos do seu aplicativo autenticador, ou um código de recuperação.", "Type the 6-digit code of your authenticator app, or a recovery code."},
 	"totp.code":                 {"Código de 6 dígitos", "6-digit code"},
 	"totp.code_or_recovery":     {"Código", "Code"},
+	"account.browser_on":        {"%s no %s", "%s on %s"},
 	"totp.recovery_code":        {"Código de recuperação", "Recovery code"},
 	"totp.use_recovery":         {"Usar código de recuperação", "Use a recovery code"},
 	"totp.use_app":              {"Usar o código do aplicativo", "Use the app's code"},
