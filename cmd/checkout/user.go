@@ -157,11 +157,11 @@ func listUsers(ctx context.Context, acc *merchant.Accounts, stdout, stderr io.Wr
 // userError explains a refusal in one line and returns its exit status; prog is how the user
 // runs the program.
 func userError(stderr io.Writer, prog string, err error) int {
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
 		for _, field := range []string{merchant.FieldEmail, merchant.FieldPassword} {
-			for _, v := range fe.Fields[field] {
+			for _, v := range fe.For(field) {
 				fmt.Fprintf(stderr, "checkout user: %s %s\n", field, v.Message)
 			}
 		}
