@@ -13,7 +13,7 @@ import (
 var ErrAddressServiceDown = &Error{Code: CodeUnavailable, Message: "the address service did not answer"}
 
 // LookupCEP returns what a CEP typed by the shopper tells of the address, for the form to fill
-// in: a *FieldErrors on FieldZipCode when it is not a CEP, ErrNotFound when the service does
+// in: a *ValidationError on FieldZipCode when it is not a CEP, ErrNotFound when the service does
 // not know it (or no service is configured), ErrAddressServiceDown when the service fails.
 func (s *Service) LookupCEP(ctx context.Context, typed string) (cep.Address, error) {
 	code, err := cep.Normalize(typed)

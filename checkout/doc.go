@@ -24,7 +24,7 @@
 // # Decisions
 //
 //   - Input is checked with the gateway client's own validation before anything is stored;
-//     violations come back as *FieldErrors keyed by form field (FormField).
+//     violations come back as *ValidationError keyed by form field (FormField).
 //   - Every text taken (checkout sessions, the customer form, products, and through package
 //     merchant API key names, e-mails and notification URLs) follows one rule, CheckText: no
 //     control characters and no invisible text-direction marks, refused with CodeText on the
@@ -32,7 +32,7 @@
 //     disguises a text.
 //   - When the gateway does not answer, PlaceOrder still returns the stored order, pending;
 //     EnsurePayment (called by the PIX page and by the Reconciler) retries with the same key.
-//   - A 422 of the gateway fails the attempt and the order, and is returned as *FieldErrors,
+//   - A 422 of the gateway fails the attempt and the order, and is returned as *ValidationError,
 //     also when the same form submission is replayed; the form is shown again with a new
 //     request key. The cart is kept.
 //   - A failed order, like an expired one, may get a new QR code (RegenerateQR): the way

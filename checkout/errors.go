@@ -3,7 +3,6 @@ package checkout
 import (
 	"context"
 	"errors"
-	"sort"
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -16,7 +15,7 @@ type Code string
 
 // Error codes.
 const (
-	// CodeInvalid: the input breaks a rule; the error is a *FieldErrors naming each field.
+	// CodeInvalid: the input breaks a rule; the error is a *ValidationError naming each field.
 	CodeInvalid Code = "invalid"
 	// CodeNotFound: no product, cart, order (or deposit of ours) has that id.
 	CodeNotFound Code = "not_found"
@@ -75,13 +74,13 @@ var (
 	ErrNotRenewable = &Error{Code: CodeConflict, Message: "the order cannot get a new QR code"}
 )
 
-// ErrorCode returns the code of err: its *Error's or *FieldErrors' own; for an error of the
+// ErrorCode returns the code of err: its *Error's or *ValidationError' own; for an error of the
 // gateway client, CodeInvalid (a request refused by validation or by the gateway's 422),
 // CodeNotFound (404), CodeRateLimited (429), CodeUnavailable (5xx, network, timeout) or
 // CodeGatewayAuth (credentials); a done context as CodeCanceled; CodeInternal for anything
 // else. A nil error has no code ("").
 func ErrorCode(err error) Code {
-	var fe *FieldErrors
+	var fe *ValidationError
 	var e *Error
 	switch {
 	case err == nil:
@@ -134,9 +133,9 @@ func GatewayProblem(err error) string {
 	return "gateway call failed"
 }
 
-// Names of the input fields of the shopper's forms, used as the keys of FieldErrors.Fields and
-// as the names of the form inputs themselves, so that an error lands beside its input without
-// any mapping. FormField maps the gateway's field paths onto them.
+// Names of the input fields of the shopper's forms: the Field of the checkout's own violations
+// and the names of the form inputs themselves. FormField maps the gateway's field paths onto
+// them.
 const (
 	FieldProductID    = "product_id" // the product to add to a cart
 	FieldQuantity     = "quantity"   // a cart line's quantity
@@ -191,11 +190,17 @@ var formFields = map[string]string{
 	"amount":               FieldCart,
 	"items":                FieldCart,
 	"idempotencyKey":       FieldRequestKey,
+	// The checkout's own rules name the form's fields.
+	FieldName: FieldName, FieldDocument: FieldDocument, FieldEmail: FieldEmail, FieldPhone: FieldPhone,
+	FieldZipCode: FieldZipCode, FieldStreet: FieldStreet, FieldNumber: FieldNumber, FieldComplement: FieldComplement,
+	FieldNeighborhood: FieldNeighborhood, FieldCity: FieldCity, FieldState: FieldState, FieldCountry: FieldCountry,
+	FieldCart: FieldCart, FieldRequestKey: FieldRequestKey, FieldQuantity: FieldQuantity,
+	FieldProductID: FieldProductID,
 }
 
-// FormField returns the form field name for a gateway request path: customer.document ->
-// "document", address.zipCode -> "zip_code", amount and items[i].* -> "cart"; FieldForm for a
-// path the form has no field for.
+// FormField returns the customer form's field for the path of a violation: customer.document ->
+// "document", address.zipCode -> "zip_code", amount and items[i].* -> "cart", a form field's
+// own name (zip_code) -> itself; FieldForm for a path the form has no field for.
 func FormField(path string) string {
 	if f, ok := formFields[path]; ok {
 		return f
@@ -206,81 +211,25 @@ func FormField(path string) string {
 	return FieldForm
 }
 
-// FieldErrors reports invalid input by form field; its code is CodeInvalid. It matches
-// gatewayclient.ErrValidation with errors.Is.
-type FieldErrors struct {
-	// Fields holds the violations by form field name (see the Field constants). Each
-	// Violation keeps the gateway's path in Field, a code (gatewayclient's Code* values) and an
-	// English message; pages translate by code.
-	Fields map[string][]gatewayclient.Violation
-}
-
-// Error lists the violations, fields sorted.
-func (e *FieldErrors) Error() string {
-	keys := make([]string, 0, len(e.Fields))
-	for k := range e.Fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		for _, v := range e.Fields[k] {
-			name := k
-			if name == "" {
-				name = v.Field
-			}
-			parts = append(parts, name+": "+v.Message)
+// FormViolations groups the violations of ve by the customer form's field they concern
+// (FormField of their path), each field's in the order found.
+func FormViolations(ve *ValidationError) map[string][]Violation {
+	out := map[string][]Violation{}
+	if ve != nil {
+		for _, v := range ve.Violations {
+			f := FormField(v.Field)
+			out[f] = append(out[f], v)
 		}
 	}
-	return "checkout: invalid input: " + strings.Join(parts, "; ")
+	return out
 }
 
-// Is makes errors.Is(err, gatewayclient.ErrValidation) true.
-func (e *FieldErrors) Is(target error) bool { return target == gatewayclient.ErrValidation }
-
-// Has reports whether field has a violation.
-func (e *FieldErrors) Has(field string) bool { return len(e.Fields[field]) > 0 }
-
-// Code returns the code of the first violation of field, or "".
-func (e *FieldErrors) Code(field string) string {
-	if vs := e.Fields[field]; len(vs) > 0 {
-		return vs[0].Code
-	}
-	return ""
+// fieldErrors returns the violations vs as an error; nil when there are none.
+func fieldErrors(vs []Violation) *ValidationError {
+	return (&ValidationError{Kind: gatewayclient.KindValidation, Violations: vs}).OrNil()
 }
 
-func (e *FieldErrors) add(field string, v gatewayclient.Violation) {
-	if e.Fields == nil {
-		e.Fields = map[string][]gatewayclient.Violation{}
-	}
-	e.Fields[field] = append(e.Fields[field], v)
-}
-
-// addViolations maps violations of a gateway request onto form fields.
-func (e *FieldErrors) addViolations(vs []gatewayclient.Violation) {
-	for _, v := range vs {
-		e.add(FormField(v.Field), v)
-	}
-}
-
-// orNil returns e, or nil when it holds no violation.
-func (e *FieldErrors) orNil() *FieldErrors {
-	if len(e.Fields) == 0 {
-		return nil
-	}
-	return e
-}
-
-// fieldErrors maps violations of a gateway request onto form fields; nil when there are none.
-func fieldErrors(vs []gatewayclient.Violation) *FieldErrors {
-	fe := &FieldErrors{}
-	fe.addViolations(vs)
-	return fe.orNil()
-}
-
-// fieldError is one violation of one form field.
-func fieldError(field, code, msg string) *FieldErrors {
-	fe := &FieldErrors{}
-	fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
-	return fe
+// fieldError is one violation of one field.
+func fieldError(field, code, msg string) *ValidationError {
+	return fieldErrors([]Violation{{Field: field, Code: code, Message: msg}})
 }

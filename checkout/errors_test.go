@@ -24,7 +24,7 @@ func TestErrorCode(t *testing.T) {
 		{checkout.ErrInvalidTransition, checkout.CodeConflict},
 		{checkout.ErrNotRenewable, checkout.CodeConflict},
 		{checkout.ErrEmptyCart, checkout.CodeEmptyCart},
-		{fmt.Errorf("placing: %w", &checkout.FieldErrors{}), checkout.CodeInvalid},
+		{fmt.Errorf("placing: %w", &checkout.ValidationError{}), checkout.CodeInvalid},
 		{&gatewayclient.ValidationError{}, checkout.CodeInvalid},
 		{&gatewayclient.APIError{StatusCode: 422}, checkout.CodeInvalid},
 		{&gatewayclient.APIError{StatusCode: 404}, checkout.CodeNotFound},

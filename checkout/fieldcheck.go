@@ -43,9 +43,13 @@ func CheckFormField(field, value string) string {
 	line := OrderLine{ProductID: "p", Title: "Produto", UnitPrice: 1000, Quantity: 1, Physical: true}
 	src := &Source{Channel: ChannelShop, ID: "c", Lines: []OrderLine{line}}
 	o := s.newOrder(src, PlaceOrderInput{RequestKey: NewID(), Customer: typed, Address: &addr})
-	fe := s.checkOrder(&FieldErrors{}, typed, o, s.request(o, o.CurrentAttempt()))
-	if fe == nil {
-		return ""
+	fe := s.checkOrder(&ValidationError{}, typed, o, s.request(o, o.CurrentAttempt()))
+	if fe != nil {
+		for _, v := range fe.Violations {
+			if FormField(v.Field) == field {
+				return v.Code
+			}
+		}
 	}
-	return fe.Code(field)
+	return ""
 }

@@ -22,7 +22,7 @@ import (
 // is done already changes nothing and is no error; asking for something else (another
 // tracking code for a shipped order, a refund beyond what is due) is refused.
 
-// Form fields of the merchant's actions, as their FieldErrors name them.
+// Form fields of the merchant's actions, as their ValidationError name them.
 const (
 	FieldCarrier      = "carrier"
 	FieldTrackingCode = "trackingCode"
@@ -182,14 +182,14 @@ type Fulfilment struct {
 // nothing (changed false), with others is ErrAlreadyShipped.
 func (f *Fulfilment) MarkShipped(ctx context.Context, id string, in ShipInput) (*Order, bool, error) {
 	carrier, code := strings.Join(strings.Fields(in.Carrier), " "), strings.TrimSpace(in.TrackingCode)
-	fe := &FieldErrors{}
-	fe.checkTexts(textField{FieldCarrier, FieldCarrier, carrier}, textField{FieldTrackingCode, FieldTrackingCode, code})
+	fe := &ValidationError{}
+	checkTexts(fe, textField{FieldCarrier, carrier}, textField{FieldTrackingCode, code})
 	checkLength(fe, FieldCarrier, carrier, MinCarrierLength, MaxCarrierLength)
 	checkLength(fe, FieldTrackingCode, code, MinTrackingCodeLength, MaxTrackingCodeLength)
 	if strings.ContainsAny(code, " \t") && !fe.Has(FieldTrackingCode) {
-		fe.add(FieldTrackingCode, gatewayclient.Violation{Field: FieldTrackingCode, Code: CodeFormat, Message: "must have no spaces"})
+		fe.Add(FieldTrackingCode, CodeFormat, "must have no spaces")
 	}
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, false, err
 	}
 	return f.act(ctx, id, "shipping", func(o *Order, now time.Time) (bool, error) {
@@ -253,15 +253,15 @@ func (f *Fulfilment) CancelOrder(ctx context.Context, id string) (*Order, bool, 
 // key is the form's request key: the same key adds one note however often it is sent.
 func (f *Fulfilment) AddNote(ctx context.Context, id, key, text string) (*Order, bool, error) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	if key == "" || len(key) > maxActionKey {
-		fe.add(FieldActionKey, gatewayclient.Violation{Field: FieldActionKey, Code: CodeRequired, Message: "the form is outdated: submit it again"})
+		fe.Add(FieldActionKey, CodeRequired, "the form is outdated: submit it again")
 	}
 	for _, line := range strings.Split(text, "\n") {
-		fe.checkTexts(textField{FieldNote, FieldNote, line})
+		checkTexts(fe, textField{FieldNote, line})
 	}
 	checkLength(fe, FieldNote, text, 1, MaxNoteLength)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, false, err
 	}
 	return f.act(ctx, id, "adding a note to", func(o *Order, now time.Time) (bool, error) {
@@ -282,25 +282,24 @@ func (f *Fulfilment) AddNote(ctx context.Context, id, key, text string) (*Order,
 // (the store keeps each id for one order), it is refused beside the id.
 func (f *Fulfilment) RecordRefund(ctx context.Context, id string, in RefundInput) (*Order, bool, error) {
 	e2e := strings.TrimSpace(in.EndToEnd)
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	now := f.now()
 	switch {
 	case in.On.IsZero():
-		fe.add(FieldRefundOn, gatewayclient.Violation{Field: FieldRefundOn, Code: CodeRequired, Message: "is required"})
+		fe.Add(FieldRefundOn, CodeRequired, "is required")
 	case in.On.After(now):
-		fe.add(FieldRefundOn, gatewayclient.Violation{Field: FieldRefundOn, Code: CodeFuture, Message: "must not be in the future"})
+		fe.Add(FieldRefundOn, CodeFuture, "must not be in the future")
 	}
 	if in.Amount <= 0 {
-		fe.add(FieldRefundAmount, gatewayclient.Violation{Field: FieldRefundAmount, Code: CodeMin, Message: "must be at least 1 cent"})
+		fe.Add(FieldRefundAmount, CodeMin, "must be at least 1 cent")
 	}
 	switch {
 	case e2e == "":
-		fe.add(FieldRefundE2E, gatewayclient.Violation{Field: FieldRefundE2E, Code: CodeRequired, Message: "is required"})
+		fe.Add(FieldRefundE2E, CodeRequired, "is required")
 	case !brdoc.ValidEndToEnd(e2e):
-		fe.add(FieldRefundE2E, gatewayclient.Violation{Field: FieldRefundE2E, Code: CodeFormat,
-			Message: "must be a PIX end-to-end id: E or D, 8 digits, yyyyMMddHHmm and 11 letters or digits"})
+		fe.Add(FieldRefundE2E, CodeFormat, "must be a PIX end-to-end id: E or D, 8 digits, yyyyMMddHHmm and 11 letters or digits")
 	}
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, false, err
 	}
 	on := in.On.Format(time.DateOnly)
@@ -347,16 +346,16 @@ func (o *Order) note(r Reason, at time.Time) {
 }
 
 // checkLength adds a violation of field when v has fewer than lo or more than hi characters.
-func checkLength(fe *FieldErrors, field, v string, lo, hi int) {
+func checkLength(fe *ValidationError, field, v string, lo, hi int) {
 	if fe.Has(field) {
 		return
 	}
 	switch n := utf8.RuneCountInString(v); {
 	case n == 0:
-		fe.add(field, gatewayclient.Violation{Field: field, Code: CodeRequired, Message: "is required"})
+		fe.Add(field, CodeRequired, "is required")
 	case n < lo:
-		fe.add(field, gatewayclient.Violation{Field: field, Code: CodeMinLength, Message: fmt.Sprintf("must have at least %d characters", lo)})
+		fe.Add(field, CodeMinLength, fmt.Sprintf("must have at least %d characters", lo))
 	case n > hi:
-		fe.add(field, gatewayclient.Violation{Field: field, Code: CodeMaxLength, Message: fmt.Sprintf("must have at most %d characters", hi)})
+		fe.Add(field, CodeMaxLength, fmt.Sprintf("must have at most %d characters", hi))
 	}
 }

@@ -201,7 +201,7 @@ type CustomAmount struct {
 type LinkInput struct {
 	// ReadErrors are the violations found while reading the request; the link is refused with
 	// them and every other violation, reported at once.
-	ReadErrors     *FieldErrors          `json:"-"`
+	ReadErrors     *ValidationError      `json:"-"`
 	IdempotencyKey string                `json:"-"`
 	Title          string                `json:"title"`
 	Items          []CheckoutSessionItem `json:"items,omitempty"`
@@ -258,7 +258,7 @@ func (l *PaymentLink) Input() LinkInput {
 
 // CreateLink makes a payment link, or returns the one made before with the same
 // Idempotency-Key and request (created false); the same key with another request is
-// CodeIdempotencyReused. Every rule is checked at once; violations come back as a *FieldErrors
+// CodeIdempotencyReused. Every rule is checked at once; violations come back as a *ValidationError
 // naming the JSON fields. A generated slug is made when none is given.
 func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
 	hash := in.hash()
@@ -384,7 +384,7 @@ func newSlug() string {
 // changed, nil for a new one.
 func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
 	fe, add := requestErrors(in.ReadErrors)
-	fe.checkTexts(linkTexts(in)...)
+	checkTexts(fe, linkTexts(in)...)
 	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
 		Slug: in.Slug, RequireAddress: in.RequireAddress, MaxPayments: in.MaxPayments,
 		Active: in.Active == nil || *in.Active}
@@ -408,7 +408,7 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 		}
 	}
 	s.checkLinkKind(ctx, fe, add, l, in, now)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -416,7 +416,7 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 
 // linkTexts are the texts of a link's request, by their JSON path, for CheckText.
 func linkTexts(in LinkInput) []textField {
-	t := func(path, v string) textField { return textField{path, path, v} }
+	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("title", in.Title), t("description", in.Description), t("slug", in.Slug)}
 	for i, it := range in.Items {
 		p := fmt.Sprintf("items[%d]", i)
@@ -449,7 +449,7 @@ func linkAsks(add addViolation, fields []string) (email, phone bool) {
 
 // checkLinkKind checks what link l sells: exactly one of items, a fixed amount or an amount
 // the payer types (within bounds, when given); it sets the kind, lines and amount.
-func (s *Service) checkLinkKind(ctx context.Context, fe *FieldErrors, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
+func (s *Service) checkLinkKind(ctx context.Context, fe *ValidationError, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
 	kinds := 0
 	for _, set := range []bool{len(in.Items) > 0, in.Amount != 0, in.CustomAmount != nil} {
 		if set {
@@ -494,7 +494,7 @@ func checkLinkAmount(add addViolation, field string, c, lo, hi gatewayclient.Cen
 
 // checkLinkItems checks a link's items as a checkout session's (the same rules, the gateway's
 // on their total too) and sets its lines and amount.
-func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *PaymentLink, in LinkInput, now time.Time) {
+func (s *Service) checkLinkItems(ctx context.Context, fe *ValidationError, l *PaymentLink, in LinkInput, now time.Time) {
 	lines, amount, itemIndex := s.itemLines(ctx, fe, in.Items)
 	for i := range lines {
 		lines[i].Physical = lines[i].Physical || l.RequireAddress
@@ -506,19 +506,20 @@ func (s *Service) checkLinkItems(ctx context.Context, fe *FieldErrors, l *Paymen
 // CheckLinkAmount checks an amount a payer typed for link l: within its bounds (its own, or
 // the gateway's). The violation names FieldLinkAmount.
 func CheckLinkAmount(l *PaymentLink, c gatewayclient.Cents) error {
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	lo, hi := l.AmountBounds()
 	checkLinkAmount(func(field, code, msg string) {
-		fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+		fe.Add(field, code, msg)
 	}, FieldLinkAmount, c, lo, hi)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return err
 	}
 	return nil
 }
 
-// FieldLinkAmount is the form field of the amount a payer types on a link's page.
-const FieldLinkAmount = "amount"
+// FieldLinkAmount names the amount a payer types on a link's page in its violation (not
+// "amount", the gateway's path of a transaction's total).
+const FieldLinkAmount = "link_amount"
 
 // holdLinkPlace holds a place of o's link for o while a QR code of lifetime exp seconds may be
 // paid, when the link has a maximum of payments; ErrLinkFull when none is left.

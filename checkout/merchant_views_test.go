@@ -29,7 +29,7 @@ func TestMerchantProducts(t *testing.T) {
 		{checkout.ProductInput{Title: "Caneca", UnitPrice: 10000001}, checkout.FieldUnitPrice, "max"},
 	} {
 		_, err := e.svc.CreateProduct(e.ctx, tc.in)
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if !errors.As(err, &fe) || fe.Code(tc.field) != tc.code {
 			t.Errorf("CreateProduct(%+v) = %v; want %s %s", tc.in, err, tc.field, tc.code)
 		}

@@ -55,7 +55,7 @@ const (
 // the transaction it will send, plus the checkout's own rules (e-mail and mobile phone are
 // required, a phone that is not a Brazilian number is an error, not dropped; a name has
 // MinNameLength to MaxNameLength characters). Every violation comes back at once in a
-// *FieldErrors keyed by form field (see FormField); nothing is stored then. Prices come from
+// *ValidationError keyed by form field (see FormField); nothing is stored then. Prices come from
 // the source (a cart's from the catalogue). The order and its first attempt (with its idempotency key) are written in one
 // store transaction before the gateway is called; an order of the same source with the same
 // RequestKey is returned as it is instead of making another one (a key is scoped by its source).
@@ -67,7 +67,7 @@ const (
 //     same key, which the PIX page does (CurrentOrder). Pending too when the gateway's pacing
 //     (after a 429) would have held the call past ShopperGatewayWait: the Service completes
 //     the attempt in the background, with the same key, and publishes the order's new status.
-//   - failed: the gateway refused the transaction (a 422, returned as a *FieldErrors beside
+//   - failed: the gateway refused the transaction (a 422, returned as a *ValidationError beside
 //     the order so that the form shows it, also on a replay of the same submission), or its BR
 //     Code did not match the order (no error: the PIX page offers a new QR code). A refused
 //     request key is spent: the form is rendered again with a new key; the cart is kept.
@@ -83,7 +83,7 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	if src.Placed != nil {
 		return src.Placed, nil
 	}
-	fe := &FieldErrors{}
+	fe := &ValidationError{}
 	if err := src.check(fe, in.RequestKey); err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 // rules on the customer as typed and every rule of the gateway on its transaction request,
 // adding to the violations already in fe; then stores it with its first attempt and asks the
 // gateway for its QR code (see PlaceOrder for what the returned order's status says).
-func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o *Order) (res *Order, err error) {
+func (s *Service) place(ctx context.Context, fe *ValidationError, typed Customer, o *Order) (res *Order, err error) {
 	created := false
 	if s.observer != nil {
 		start := time.Now()
@@ -139,22 +139,22 @@ func (s *Service) place(ctx context.Context, fe *FieldErrors, typed Customer, o 
 // checkOrder returns every reason why the order o may not be placed, or nil: those already in
 // fe, the checkout's own rules on the customer (typed, as sent), and every rule of the gateway
 // on the transaction request req (which also asks for an address when a product is physical).
-func (s *Service) checkOrder(fe *FieldErrors, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *FieldErrors {
-	fe.checkTexts(customerTexts(typed, o.Address)...)
+func (s *Service) checkOrder(fe *ValidationError, typed Customer, o *Order, req gatewayclient.CreateTransactionRequest) *ValidationError {
+	checkTexts(fe, customerTexts(typed, o.Address)...)
 	checkCustomer(fe, typed, o.Customer, o.notAsked)
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(s.now()); errors.As(err, &ve) {
-		fe.addViolations(ve.Violations)
+		fe.Violations = append(fe.Violations, ve.Violations...)
 	} else if err != nil {
-		fe.add(FieldForm, gatewayclient.Violation{Code: gatewayclient.CodeFormat, Message: err.Error()})
+		fe.Add("", gatewayclient.CodeFormat, err.Error())
 	}
-	return fe.orNil()
+	return fe.OrNil()
 }
 
 // customerTexts are the texts of the customer form, the customer as typed and the address,
 // by form field, for CheckText.
 func customerTexts(c Customer, a *Address) []textField {
-	t := func(path, v string) textField { return textField{FormField(path), path, v} }
+	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("customer.name", c.Name), t("customer.document", c.Document),
 		t("customer.email", c.Email), t("customer.mobilePhone", c.Phone)}
 	if a != nil {
@@ -168,29 +168,26 @@ func customerTexts(c Customer, a *Address) []textField {
 // checkCustomer adds the violations of the checkout's own rules on the customer, beyond the
 // gateway's (which the request's validation checks): typed is the form as sent, c the same
 // normalised.
-func checkCustomer(fe *FieldErrors, typed, c Customer, notAsked []string) {
+func checkCustomer(fe *ValidationError, typed, c Customer, notAsked []string) {
 	if n := utf8.RuneCountInString(c.Name); n > 0 && n < MinNameLength {
-		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMinLength,
-			Message: fmt.Sprintf("must have at least %d characters", MinNameLength)})
+		fe.Add("customer.name", gatewayclient.CodeMinLength, fmt.Sprintf("must have at least %d characters", MinNameLength))
 	} else if n > MaxNameLength {
-		fe.add(FieldName, gatewayclient.Violation{Field: "customer.name", Code: gatewayclient.CodeMaxLength,
-			Message: fmt.Sprintf("must have at most %d characters", MaxNameLength)})
+		fe.Add("customer.name", gatewayclient.CodeMaxLength, fmt.Sprintf("must have at most %d characters", MaxNameLength))
 	}
 	// The gateway takes e-mail and phone as optional; the merchant needs them to reach the
 	// shopper about the order.
 	if c.Email == "" && !slices.Contains(notAsked, FieldEmail) {
-		fe.add(FieldEmail, gatewayclient.Violation{Field: "customer.email", Code: gatewayclient.CodeRequired, Message: "is required"})
+		fe.Add("customer.email", gatewayclient.CodeRequired, "is required")
 	}
 	switch {
 	case strings.TrimSpace(typed.Phone) == "" && slices.Contains(notAsked, FieldPhone):
 		// Not asked (a payment link's form without it): none is fine.
 	case strings.TrimSpace(typed.Phone) == "":
-		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeRequired, Message: "is required"})
+		fe.Add("customer.mobilePhone", gatewayclient.CodeRequired, "is required")
 	case c.Phone == "":
 		// Typed but not a Brazilian number: normalising gave nothing, and an empty phone would
 		// pass the gateway's validation unnoticed.
-		fe.add(FieldPhone, gatewayclient.Violation{Field: "customer.mobilePhone", Code: gatewayclient.CodeFormat,
-			Message: "must be a Brazilian mobile number with area code"})
+		fe.Add("customer.mobilePhone", gatewayclient.CodeFormat, "must be a Brazilian mobile number with area code")
 	}
 }
 

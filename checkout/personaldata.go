@@ -38,7 +38,7 @@ const DefaultPersonalDataRetention = 365 * 24 * time.Hour
 // PersonalDataKeySize is the size of the key of the personal data's hashes.
 const PersonalDataKeySize = 32
 
-// FieldSubject names, in forms and FieldErrors, the document or e-mail a data subject's request
+// FieldSubject names, in forms and ValidationError, the document or e-mail a data subject's request
 // is about.
 const FieldSubject = "subject"
 
@@ -51,7 +51,7 @@ type Subject struct {
 }
 
 // ParseSubject reads a CPF, a CNPJ (masked or not; the alphanumeric CNPJ too) or an e-mail
-// address as typed. Anything else is a *FieldErrors on FieldSubject.
+// address as typed. Anything else is a *ValidationError on FieldSubject.
 func ParseSubject(s string) (Subject, error) {
 	s = strings.TrimSpace(s)
 	switch {

@@ -62,8 +62,8 @@ func TestParseSubject(t *testing.T) {
 	}
 	for _, bad := range []string{"", "123.456.789-00", "maria@", "Maria da Silva"} {
 		_, err := checkout.ParseSubject(bad)
-		var fe *checkout.FieldErrors
-		if !errors.As(err, &fe) || len(fe.Fields[checkout.FieldSubject]) == 0 {
+		var fe *checkout.ValidationError
+		if !errors.As(err, &fe) || !fe.Has(checkout.FieldSubject) {
 			t.Errorf("ParseSubject(%q) = %v, want an error on %s", bad, err, checkout.FieldSubject)
 		}
 	}

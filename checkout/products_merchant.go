@@ -17,7 +17,7 @@ import (
 // read their products from the store each time, so a change shows in the shop at once; placed
 // orders keep the price they were placed at.
 
-// Names of the product form's fields (and of FieldErrors).
+// Names of the product form's fields (and of ValidationError).
 const (
 	FieldTitle       = "title"
 	FieldDescription = "description"
@@ -79,36 +79,33 @@ func (c *Catalogue) AllProducts(ctx context.Context) ([]Product, error) {
 // CheckProduct checks a product as CreateProduct and UpdateProduct do, without storing it;
 // nil when it is valid. A form that could not read a field (a price typed wrong) uses it to
 // report the other fields' errors at the same time.
-func CheckProduct(in ProductInput) *FieldErrors { return checkProduct(&in) }
+func CheckProduct(in ProductInput) *ValidationError { return checkProduct(&in) }
 
 // checkProduct checks a product with the gateway's own rules for a transaction's item (title
 // 2..150 characters, description 2..255 when given, unit price 1..10000000 cents) and the text
 // rule (CheckText): a product the gateway would refuse in an order is refused here. Texts are
 // trimmed.
-func checkProduct(in *ProductInput) *FieldErrors {
+func checkProduct(in *ProductInput) *ValidationError {
 	in.Title, in.Description = strings.TrimSpace(in.Title), strings.TrimSpace(in.Description)
 	req := gatewayclient.CreateTransactionRequest{Amount: max(in.UnitPrice, 1), PaymentMethod: gatewayclient.PaymentMethodPIX,
 		IdempotencyKey: "product-check", Pix: &gatewayclient.PixRequest{},
 		Items: []gatewayclient.Item{{Title: in.Title, Description: in.Description, UnitPrice: in.UnitPrice, Quantity: gatewayclient.Ptr(1)}}}
-	fe := &FieldErrors{}
-	fe.checkTexts(textField{FieldTitle, "items[0].title", in.Title}, textField{FieldDescription, "items[0].description", in.Description})
+	fe := &ValidationError{}
+	checkTexts(fe, textField{FieldTitle, in.Title}, textField{FieldDescription, in.Description})
 	var ve *gatewayclient.ValidationError
 	if err := req.Validate(); errors.As(err, &ve) {
+		// The form's fields are the transaction item's.
+		fields := map[string]string{"items[0].title": FieldTitle, "items[0].description": FieldDescription, "items[0].unitPrice": FieldUnitPrice}
 		for _, v := range ve.Violations {
-			switch v.Field {
-			case "items[0].title":
-				fe.add(FieldTitle, v)
-			case "items[0].description":
-				fe.add(FieldDescription, v)
-			case "items[0].unitPrice":
-				fe.add(FieldUnitPrice, v)
+			if f := fields[v.Field]; f != "" {
+				fe.Add(f, v.Code, v.Message)
 			}
 		}
 	}
 	if in.UnitPrice == 0 && !fe.Has(FieldUnitPrice) {
-		fe.add(FieldUnitPrice, gatewayclient.Violation{Field: "items[0].unitPrice", Code: gatewayclient.CodeRequired, Message: "is required"})
+		fe.Add(FieldUnitPrice, gatewayclient.CodeRequired, "is required")
 	}
-	return fe.orNil()
+	return fe.OrNil()
 }
 
 // CreateProduct adds a product to the catalogue. Its id and slug come from its title ("Caneca

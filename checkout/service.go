@@ -229,7 +229,7 @@ func (s *Service) Cart(ctx context.Context, id string) (*Cart, error) {
 
 // AddToCart adds qty of a product to a cart (creating the line or increasing it); cartID ""
 // starts a new cart, made only once the product and the quantity are accepted. The result must
-// stay within MinQuantity..MaxQuantity, else a *FieldErrors naming FieldQuantity; an unknown
+// stay within MinQuantity..MaxQuantity, else a *ValidationError naming FieldQuantity; an unknown
 // or inactive product, or an unknown cart, is ErrNotFound.
 func (s *Service) AddToCart(ctx context.Context, cartID string, productID ProductID, qty int) (*Cart, error) {
 	if err := checkQuantity(qty); err != nil {
@@ -263,7 +263,7 @@ func (s *Service) AddToCart(ctx context.Context, cartID string, productID Produc
 }
 
 // SetQuantity sets the quantity of a product already in a cart (MinQuantity..MaxQuantity, else
-// a *FieldErrors naming "quantity"; ErrNotFound when the product is not in the cart).
+// a *ValidationError naming "quantity"; ErrNotFound when the product is not in the cart).
 func (s *Service) SetQuantity(ctx context.Context, cartID string, productID ProductID, qty int) (*Cart, error) {
 	if err := checkQuantity(qty); err != nil {
 		return nil, err
@@ -295,7 +295,7 @@ func (s *Service) RemoveFromCart(ctx context.Context, cartID string, productID P
 func (s *Service) updateCart(ctx context.Context, cartID string, fn func(c *Cart) error) (*Cart, error) {
 	c, err := s.store.UpdateCart(ctx, cartID, s.now().UTC(), fn)
 	if err != nil {
-		var fe *FieldErrors
+		var fe *ValidationError
 		if errors.As(err, &fe) {
 			return nil, err
 		}

@@ -71,9 +71,9 @@ func TestPlaceOrderPhysicalNeedsAddress(t *testing.T) {
 	}
 	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
 	_, err := e.svc.PlaceOrder(e.ctx, in)
-	var fe *checkout.FieldErrors
-	if !errors.As(err, &fe) || !fe.Has(checkout.FieldAddress) || !errors.Is(err, gatewayclient.ErrValidation) {
-		t.Fatalf("without address: %v, want FieldErrors on %q", err, checkout.FieldAddress)
+	var fe *checkout.ValidationError
+	if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldAddress] == nil || !errors.Is(err, gatewayclient.ErrValidation) {
+		t.Fatalf("without address: %v, want ValidationError on %q", err, checkout.FieldAddress)
 	}
 	in.Address = address()
 	o, err := e.svc.PlaceOrder(e.ctx, in)
@@ -129,20 +129,21 @@ func TestPlaceOrderValidation(t *testing.T) {
 			in := checkout.PlaceOrderInput{Source: tc.cart.ID, RequestKey: checkout.NewID(), Customer: customer(), Address: address()}
 			tc.mutate(&in)
 			o, err := e.svc.PlaceOrder(e.ctx, in)
-			var fe *checkout.FieldErrors
+			var fe *checkout.ValidationError
 			if !errors.As(err, &fe) || o != nil {
-				t.Fatalf("PlaceOrder = %v, %v; want *FieldErrors", o, err)
+				t.Fatalf("PlaceOrder = %v, %v; want *ValidationError", o, err)
 			}
 			if !errors.Is(err, gatewayclient.ErrValidation) {
-				t.Error("FieldErrors does not match gatewayclient.ErrValidation")
+				t.Error("ValidationError does not match gatewayclient.ErrValidation")
 			}
+			byField := checkout.FormViolations(fe)
 			for _, f := range tc.fields {
-				if !fe.Has(f) {
-					t.Errorf("no error on field %q: %v", f, fe.Fields)
+				if byField[f] == nil {
+					t.Errorf("no error on field %q: %v", f, byField)
 				}
 			}
-			if len(fe.Fields) != len(tc.fields) {
-				t.Errorf("errors on %d fields, want %d: %v", len(fe.Fields), len(tc.fields), fe.Fields)
+			if len(byField) != len(tc.fields) {
+				t.Errorf("errors on %d fields, want %d: %v", len(byField), len(tc.fields), byField)
 			}
 		})
 	}
@@ -174,9 +175,9 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 	}
 	for _, q := range []int{0, -1, 101} {
 		_, err := e.svc.AddToCart(e.ctx, c.ID, ebook, q)
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if !errors.As(err, &fe) || !fe.Has(checkout.FieldQuantity) {
-			t.Errorf("AddToCart qty %d: %v, want FieldErrors on quantity", q, err)
+			t.Errorf("AddToCart qty %d: %v, want ValidationError on quantity", q, err)
 		}
 	}
 	if c, err = e.svc.AddToCart(e.ctx, c.ID, ebook, 60); err != nil {
@@ -232,9 +233,9 @@ func TestCartQuantitiesAndCataloguePrices(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()})
-	var fe *checkout.FieldErrors
-	if !errors.As(err, &fe) || !fe.Has(checkout.FieldCart) {
-		t.Errorf("ordering an inactive product: %v, want FieldErrors on cart", err)
+	var fe *checkout.ValidationError
+	if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldCart] == nil {
+		t.Errorf("ordering an inactive product: %v, want ValidationError on cart", err)
 	}
 	if c, err = e.svc.RemoveFromCart(e.ctx, c.ID, ebook); err != nil || len(c.Lines) != 0 {
 		t.Errorf("RemoveFromCart: %+v, %v", c, err)
@@ -478,9 +479,9 @@ func TestGatewayRefusal(t *testing.T) {
 	in := checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer()}
 	for i := range 2 {
 		o, err := e.svc.PlaceOrder(e.ctx, in)
-		var fe *checkout.FieldErrors
-		if !errors.As(err, &fe) || !fe.Has(checkout.FieldDocument) || !fe.Has(checkout.FieldZipCode) {
-			t.Fatalf("submission %d: %v, want FieldErrors on document and zipCode", i+1, err)
+		var fe *checkout.ValidationError
+		if !errors.As(err, &fe) || checkout.FormViolations(fe)[checkout.FieldDocument] == nil || checkout.FormViolations(fe)[checkout.FieldZipCode] == nil {
+			t.Fatalf("submission %d: %v, want ValidationError on document and zipCode", i+1, err)
 		}
 		if o == nil || o.Status != checkout.StatusFailed || o.CurrentAttempt().State != checkout.AttemptFailed {
 			t.Fatalf("submission %d: order %+v", i+1, o)
@@ -640,7 +641,7 @@ func TestRequestKeyTiedToCart(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: shown, Customer: customer()})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || !fe.Has(checkout.FieldRequestKey) {
 		t.Fatalf("PlaceOrder with the key of the old cart: %v, want a request key error", err)
 	}

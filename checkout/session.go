@@ -127,7 +127,7 @@ type CheckoutSessionItem struct {
 type CreateCheckoutSessionInput struct {
 	// ReadErrors are the violations found while reading the request (wrong JSON types, unknown
 	// fields): the session is refused with them and every other violation, reported at once.
-	ReadErrors       *FieldErrors          `json:"-"`
+	ReadErrors       *ValidationError      `json:"-"`
 	IdempotencyKey   string                `json:"-"`
 	APIKeyID         string                `json:"-"`
 	Items            []CheckoutSessionItem `json:"items"`
@@ -157,7 +157,7 @@ func (in CreateCheckoutSessionInput) hash() string {
 // error of code CodeIdempotencyReused. Every rule is checked at once, those of the gateway
 // (item and amount limits, lengths, documents, phones, CEP) through the gateway client's own
 // validation of the transaction the session's order would send; violations come back as a
-// *FieldErrors whose Field paths name the API's JSON fields. Nothing is stored then.
+// *ValidationError whose Field paths name the API's JSON fields. Nothing is stored then.
 func (s *Service) CreateCheckoutSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, bool, error) {
 	hash := in.hash()
 	return createOnce(ctx, in.IdempotencyKey, hash, s.store.CheckoutSessionByIdempotencyKey, func() (*CheckoutSession, bool, error) {
@@ -184,7 +184,7 @@ func (s *CheckoutSession) requestDigest() string { return s.RequestHash }
 func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput) (*CheckoutSession, error) {
 	now := s.now().UTC()
 	fe, add := requestErrors(in.ReadErrors)
-	fe.checkTexts(sessionTexts(in)...)
+	checkTexts(fe, sessionTexts(in)...)
 	sess := &CheckoutSession{
 		ID:             s.newID(),
 		IdempotencyKey: in.IdempotencyKey,
@@ -218,7 +218,7 @@ func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput)
 	// items, externalCode and whatever the prefill holds. Required customer fields the
 	// merchant left to the shopper are stood in for, and their violations dropped.
 	checkSessionRequest(fe, sess, in, itemIndex, now)
-	if err := fe.orNil(); err != nil {
+	if err := fe.OrNil(); err != nil {
 		return nil, err
 	}
 	return sess, nil
@@ -227,10 +227,9 @@ func (s *Service) newSession(ctx context.Context, in CreateCheckoutSessionInput)
 // itemLines checks the items of a session or a link (at most MaxSessionItems) and returns the
 // lines whose rules can be checked further, their total, and the index of each line's item in
 // the request: the gateway's validation then names the merchant's item in each violation.
-func (s *Service) itemLines(ctx context.Context, fe *FieldErrors, items []CheckoutSessionItem) (lines []OrderLine, amount gatewayclient.Cents, itemIndex []int) {
+func (s *Service) itemLines(ctx context.Context, fe *ValidationError, items []CheckoutSessionItem) (lines []OrderLine, amount gatewayclient.Cents, itemIndex []int) {
 	if len(items) > MaxSessionItems {
-		fe.add("items", gatewayclient.Violation{Field: "items", Code: gatewayclient.CodeMax,
-			Message: fmt.Sprintf("at most %d items", MaxSessionItems)})
+		fe.Add("items", gatewayclient.CodeMax, fmt.Sprintf("at most %d items", MaxSessionItems))
 		return nil, 0, nil
 	}
 	for i, it := range items {
@@ -302,7 +301,7 @@ func (s *Service) sessionShipping(ctx context.Context, sess *CheckoutSession, in
 
 // sessionTexts are the texts of a session's request, by their API path, for CheckText.
 func sessionTexts(in CreateCheckoutSessionInput) []textField {
-	t := func(path, v string) textField { return textField{path, path, v} }
+	t := func(path, v string) textField { return textField{path, v} }
 	texts := []textField{t("externalCode", in.ExternalCode), t("embedOrigin", in.EmbedOrigin),
 		t("successUrl", in.SuccessURL), t("cancelUrl", in.CancelURL)}
 	for i, it := range in.Items {
@@ -329,7 +328,7 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 	for _, k := range keys {
 		if CheckText(k) != nil {
 			// The key cannot name the field: it is the key that is refused.
-			texts = append(texts, textField{"metadata", "metadata", k})
+			texts = append(texts, textField{"metadata", k})
 			continue
 		}
 		texts = append(texts, t("metadata."+k, in.Metadata[k]))
@@ -339,10 +338,10 @@ func sessionTexts(in CreateCheckoutSessionInput) []textField {
 
 // sessionLine checks one item and returns its line, and whether the line can go on to the
 // gateway's rules (an unknown product cannot).
-func (s *Service) sessionLine(ctx context.Context, fe *FieldErrors, path string, it CheckoutSessionItem) (OrderLine, bool) {
+func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path string, it CheckoutSessionItem) (OrderLine, bool) {
 	add := func(field, code, msg string) {
 		if !fe.Has(path + field) {
-			fe.add(path+field, gatewayclient.Violation{Field: path + field, Code: code, Message: msg})
+			fe.Add(path+field, code, msg)
 		}
 	}
 	if it.Quantity < MinQuantity || it.Quantity > MaxQuantity {
@@ -405,7 +404,7 @@ const (
 
 // checkSessionRequest validates, with the gateway client's rules, the transaction request the
 // session's order would send, and adds the violations under the API's field paths.
-func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
+func checkSessionRequest(fe *ValidationError, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
 	c := sess.Customer
 	standIns := map[string]bool{}
 	if c.Name == "" {
@@ -424,8 +423,7 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 		Pix:            &gatewayclient.PixRequest{},
 	}
 	if in.Customer != nil && strings.TrimSpace(in.Customer.Phone) != "" && c.Phone == "" {
-		fe.add("customer.phone", gatewayclient.Violation{Field: "customer.phone", Code: gatewayclient.CodeFormat,
-			Message: "must be a Brazilian mobile number with area code"})
+		fe.Add("customer.phone", gatewayclient.CodeFormat, "must be a Brazilian mobile number with area code")
 	}
 	if a := sess.Address; a != nil {
 		// Only the fields given are checked: stand in for the others with valid values.
@@ -462,7 +460,7 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 		}
 		v.Field = apiPath(v.Field, itemIndex)
 		if !fe.Has(v.Field) {
-			fe.add(v.Field, v)
+			fe.Violations = append(fe.Violations, v)
 		}
 	}
 	// The total is judged only when every item was resolved and is valid: a total computed
@@ -473,15 +471,15 @@ func checkSessionRequest(fe *FieldErrors, sess *CheckoutSession, in CreateChecko
 	}
 	for _, v := range total {
 		if !fe.Has(v.Field) {
-			fe.add(v.Field, v)
+			fe.Violations = append(fe.Violations, v)
 		}
 	}
 }
 
 // itemViolated reports whether any item of a session request has a violation of its own.
-func itemViolated(fe *FieldErrors) bool {
-	for f := range fe.Fields {
-		if strings.HasPrefix(f, "items[") {
+func itemViolated(fe *ValidationError) bool {
+	for _, v := range fe.Violations {
+		if strings.HasPrefix(v.Field, "items[") {
 			return true
 		}
 	}
@@ -627,9 +625,9 @@ func printableASCII(s string) bool {
 }
 
 // apiFieldError is one violation of one field of an API request.
-func apiFieldError(field, code, msg string) *FieldErrors {
-	fe := &FieldErrors{}
-	fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+func apiFieldError(field, code, msg string) *ValidationError {
+	fe := &ValidationError{}
+	fe.Add(field, code, msg)
 	return fe
 }
 

@@ -38,22 +38,20 @@ func (sh Shipping) For(items gatewayclient.Cents, physical bool) gatewayclient.C
 
 // Check returns the first problem of the settings, naming the field (flat_rate, free_above,
 // delivery_days), or nil.
-func (sh Shipping) Check() *FieldErrors {
-	fe := &FieldErrors{}
+func (sh Shipping) Check() *ValidationError {
+	fe := &ValidationError{}
 	for field, v := range map[string]gatewayclient.Cents{"flat_rate": sh.FlatRate, "free_above": sh.FreeAbove} {
 		switch {
 		case v < 0:
-			fe.add(field, gatewayclient.Violation{Field: field, Code: CodeMin, Message: "must not be negative"})
+			fe.Add(field, CodeMin, "must not be negative")
 		case v > gatewayclient.MaxAmount:
-			fe.add(field, gatewayclient.Violation{Field: field, Code: CodeMax,
-				Message: fmt.Sprintf("must be at most %d cents", int64(gatewayclient.MaxAmount))})
+			fe.Add(field, CodeMax, fmt.Sprintf("must be at most %d cents", int64(gatewayclient.MaxAmount)))
 		}
 	}
 	if sh.DeliveryDays < 0 || sh.DeliveryDays > MaxDeliveryDays {
-		fe.add("delivery_days", gatewayclient.Violation{Field: "delivery_days", Code: CodeMax,
-			Message: fmt.Sprintf("must be 0 to %d business days", MaxDeliveryDays)})
+		fe.Add("delivery_days", CodeMax, fmt.Sprintf("must be 0 to %d business days", MaxDeliveryDays))
 	}
-	return fe.orNil()
+	return fe.OrNil()
 }
 
 // ShippingRule returns the shipping settings in force (ServiceOptions.Shipping); none when the

@@ -94,11 +94,11 @@ func TestShippingOverTheCap(t *testing.T) {
 	cart := e.cart(map[checkout.ProductID]int{caneca: 1})
 	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: checkout.NewID(),
 		Customer: customer(), Address: address()})
-	var fe *checkout.FieldErrors
-	if !errors.As(err, &fe) || len(fe.Fields[checkout.FieldCart]) == 0 {
+	var fe *checkout.ValidationError
+	if !errors.As(err, &fe) || len(checkout.FormViolations(fe)[checkout.FieldCart]) == 0 {
 		t.Fatalf("over the cap: %v", err)
 	}
-	if v := fe.Fields[checkout.FieldCart][0]; v.Field != "amount" || v.Code != checkout.CodeMax {
+	if v := checkout.FormViolations(fe)[checkout.FieldCart][0]; v.Field != "amount" || v.Code != checkout.CodeMax {
 		t.Errorf("the violation: %+v", v)
 	}
 	if len(e.received.all()) != 0 {
@@ -139,7 +139,7 @@ func TestRequestKeyTiedToShipping(t *testing.T) {
 	shown := checkout.NewRequestKey(cart, 1500)
 	sh.FlatRate = 2500 // the merchant changes shipping while the form is open
 	_, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: cart.ID, RequestKey: shown, Customer: customer(), Address: address()})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || fe.Code(checkout.FieldRequestKey) != "cart_changed" {
 		t.Fatalf("new shipping since the form: %v", err)
 	}

@@ -78,7 +78,7 @@ func (src *Source) NewRequestKey() string {
 
 // NewRequestKey returns a fresh request key for the customer form of cart c showing shipping:
 // the key is tied to the cart's contents as shown (products, quantities, prices) and its
-// shipping, and PlaceOrder refuses it with a *FieldErrors on FieldRequestKey when they changed
+// shipping, and PlaceOrder refuses it with a *ValidationError on FieldRequestKey when they changed
 // since, so that an order is never placed for other lines or another total than the form
 // displayed. Keys made with NewID are still accepted, unchecked.
 func NewRequestKey(c *Cart, shipping gatewayclient.Cents) string {
@@ -89,7 +89,7 @@ func NewRequestKey(c *Cart, shipping gatewayclient.Cents) string {
 // id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
 // A source that takes no order is an error: an empty cart ErrEmptyCart, an expired session
 // ErrSessionExpired (unless its order is placed: Placed), an inactive or expired link
-// ErrLinkClosed, an amount out of a link's bounds a *FieldErrors naming FieldLinkAmount.
+// ErrLinkClosed, an amount out of a link's bounds a *ValidationError naming FieldLinkAmount.
 func (s *Service) Source(ctx context.Context, channel Channel, id string, amount gatewayclient.Cents) (*Source, error) {
 	switch channel {
 	case ChannelShop:
@@ -178,7 +178,7 @@ func (src *Source) requestKey(posted string) string {
 // check adds the reasons, particular to src, why an order posted with the request key key
 // may not be placed: a cart that changed since its form was shown, or holds a product no
 // longer sold.
-func (src *Source) check(fe *FieldErrors, key string) *FieldErrors {
+func (src *Source) check(fe *ValidationError, key string) *ValidationError {
 	if src.cart == nil {
 		return nil
 	}
@@ -189,8 +189,7 @@ func (src *Source) check(fe *FieldErrors, key string) *FieldErrors {
 	}
 	for _, l := range src.cart.Lines {
 		if !l.Product.Active {
-			fe.add(FieldCart, gatewayclient.Violation{Field: "items", Code: "unavailable",
-				Message: fmt.Sprintf("%q is no longer available", l.Product.Title)})
+			fe.Add("items", "unavailable", fmt.Sprintf("%q is no longer available", l.Product.Title))
 		}
 	}
 	return nil
@@ -238,18 +237,14 @@ type addViolation func(field, code, msg string)
 // requestErrors returns the violations of a merchant's request, starting with those found
 // while reading it (read, nil none), and the way to add one per field: what was wrong while
 // reading a field comes first.
-func requestErrors(read *FieldErrors) (*FieldErrors, addViolation) {
-	fe := &FieldErrors{}
+func requestErrors(read *ValidationError) (*ValidationError, addViolation) {
+	fe := &ValidationError{}
 	if read != nil {
-		for f, vs := range read.Fields {
-			for _, v := range vs {
-				fe.add(f, v)
-			}
-		}
+		fe.Violations = append(fe.Violations, read.Violations...)
 	}
 	return fe, func(field, code, msg string) {
 		if !fe.Has(field) {
-			fe.add(field, gatewayclient.Violation{Field: field, Code: code, Message: msg})
+			fe.Add(field, code, msg)
 		}
 	}
 }

@@ -3,8 +3,6 @@ package checkout
 import (
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // CodeText is the code of a violation of the text rule (CheckText).
@@ -44,10 +42,10 @@ func CheckText(s string) error {
 
 // CheckParams applies the text rule (CheckText) to every name and value of the parameters of
 // a request's query string, which lists and searches pass on to the store: a NUL that would
-// make PostgreSQL fail is refused in words on either store. It returns nil, or a *FieldErrors
-// naming each parameter that breaks the rule.
+// make PostgreSQL fail is refused in words on either store. It returns nil, or a
+// *ValidationError naming each parameter that breaks the rule.
 func CheckParams(params map[string][]string) error {
-	var fe FieldErrors
+	var fe ValidationError
 	for name, values := range params {
 		for _, v := range append([]string{name}, values...) {
 			if err := CheckText(v); err != nil && !fe.Has(name) {
@@ -55,28 +53,25 @@ func CheckParams(params map[string][]string) error {
 				if !utf8.ValidString(field) || CheckText(field) != nil {
 					field = fmt.Sprintf("%q", name)
 				}
-				fe.add(field, gatewayclient.Violation{Field: field, Code: CodeText, Message: err.Error()})
+				fe.Add(field, CodeText, err.Error())
 			}
 		}
 	}
-	if len(fe.Fields) == 0 {
-		return nil
-	}
-	return &fe
+	return fe.Err()
 }
 
-// textField is one text of an input to check with CheckText: where its violation goes (the
-// field of FieldErrors, the path of the request) and its value.
+// textField is one text of an input to check with CheckText: the field its violation names
+// and its value.
 type textField struct {
-	field, path, value string
+	field, value string
 }
 
-// checkTexts adds a CodeText violation for each text that breaks the rule. It runs before the
-// other rules, so that a field's first violation, the one shown, is this one.
-func (e *FieldErrors) checkTexts(texts ...textField) {
+// checkTexts adds to fe a CodeText violation for each text that breaks the rule. It runs before
+// the other rules, so that a field's first violation, the one shown, is this one.
+func checkTexts(fe *ValidationError, texts ...textField) {
 	for _, t := range texts {
-		if err := CheckText(t.value); err != nil && !e.Has(t.field) {
-			e.add(t.field, gatewayclient.Violation{Field: t.path, Code: CodeText, Message: err.Error()})
+		if err := CheckText(t.value); err != nil && !fe.Has(t.field) {
+			fe.Add(t.field, CodeText, err.Error())
 		}
 	}
 }

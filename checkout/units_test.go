@@ -42,8 +42,8 @@ func TestFormField(t *testing.T) {
 	}
 	fe := fieldErrors([]gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"},
 		{Field: "webhookUrl", Message: "must use https"}})
-	if !fe.Has(FieldDocument) || !fe.Has(FieldForm) || !errors.Is(fe, gatewayclient.ErrValidation) {
-		t.Errorf("fieldErrors = %+v", fe.Fields)
+	if byField := FormViolations(fe); byField[FieldDocument] == nil || byField[FieldForm] == nil || !errors.Is(fe, gatewayclient.ErrValidation) {
+		t.Errorf("fieldErrors = %+v", byField)
 	}
 	if msg := fe.Error(); !strings.Contains(msg, "document: must be a valid CPF or CNPJ") || !strings.Contains(msg, "webhookUrl: must use https") {
 		t.Errorf("Error() = %q", msg)

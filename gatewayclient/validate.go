@@ -141,22 +141,56 @@ func (e *ValidationError) For(field string) []Violation {
 	return out
 }
 
+// Add appends a violation of field.
+func (e *ValidationError) Add(field, code, msg string) {
+	e.Violations = append(e.Violations, Violation{Field: field, Code: code, Message: msg})
+}
+
+// Has reports whether field has a violation.
+func (e *ValidationError) Has(field string) bool { return e.Code(field) != "" }
+
+// Code returns the code of the first violation of field, or "".
+func (e *ValidationError) Code(field string) string {
+	if e != nil {
+		for _, v := range e.Violations {
+			if v.Field == field {
+				return v.Code
+			}
+		}
+	}
+	return ""
+}
+
+// OrNil returns e, or nil when it holds no violation.
+func (e *ValidationError) OrNil() *ValidationError {
+	if e == nil || len(e.Violations) == 0 {
+		return nil
+	}
+	return e
+}
+
+// Err returns e as an error, or nil (not a nil *ValidationError) when it holds no violation.
+func (e *ValidationError) Err() error {
+	if e.OrNil() == nil {
+		return nil
+	}
+	return e
+}
+
 // checker collects violations; each check adds at most one violation per field, the first
 // rule that fails, so that a form shows one message per field.
 type checker struct {
-	vs []Violation
+	ValidationError
 }
 
 func (c *checker) add(field, code, format string, args ...any) {
-	c.vs = append(c.vs, Violation{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
+	c.Add(field, code, fmt.Sprintf(format, args...))
 }
 
 // err returns the collected violations as a *ValidationError of the given kind, or nil.
 func (c *checker) err(kind UnprocessableKind) error {
-	if len(c.vs) == 0 {
-		return nil
-	}
-	return &ValidationError{Kind: kind, Violations: c.vs}
+	c.Kind = kind
+	return c.Err()
 }
 
 // required adds a CodeRequired violation when s is empty or only white space, and reports

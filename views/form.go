@@ -1,6 +1,8 @@
 package views
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,20 +128,16 @@ func ufSelected(value string, uf UF) bool {
 // FormErrors localises the domain's field errors for the customer form: each field's first
 // violation beside its input, the rest (a spent request key, a cart that changed or holds a
 // product no longer sold, rules without a field) in the summary at the top.
-func FormErrors(lang Lang, fe *checkout.FieldErrors) FieldErrors {
+func FormErrors(lang Lang, fe *checkout.ValidationError) FieldErrors {
 	errs := FieldErrors{}
 	inForm := map[string]bool{}
 	for _, f := range append(checkout.CustomerFields(), checkout.AddressFields()...) {
 		inForm[f] = true
 	}
 	var general []string
-	fields := make([]string, 0, len(fe.Fields))
-	for f := range fe.Fields {
-		fields = append(fields, f)
-	}
-	sort.Strings(fields) // the summary's order must not depend on the map's
-	for _, field := range fields {
-		vs := fe.Fields[field]
+	byField := checkout.FormViolations(fe)
+	for _, field := range slices.Sorted(maps.Keys(byField)) { // the summary's order must not depend on the map's
+		vs := byField[field]
 		if len(vs) == 0 {
 			continue
 		}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -104,15 +103,6 @@ func (b linkBody) apply(in *checkout.LinkInput) {
 	in.ReadErrors = b.in.ReadErrors
 }
 
-// linkReadErrors returns r's violations as FieldErrors, or nil.
-func linkReadErrors(r *strictjson.Reader) *checkout.FieldErrors {
-	var fe *checkout.FieldErrors
-	if errors.As(readErrors(r), &fe) {
-		return fe
-	}
-	return nil
-}
-
 // publicBase is the checkout's public address: the configured one, else the request's own.
 func (a *merchantAPI) publicBase(r *http.Request) string {
 	if a.publicURL != "" {
@@ -146,7 +136,7 @@ func (a *merchantAPI) createLink(w http.ResponseWriter, r *http.Request) {
 	if _, sent := r.Header["Idempotency-Key"]; sent && key == "" {
 		rd.Add("Idempotency-Key", checkout.CodeMinLength, "must not be empty (leave the header out to go without one)")
 	}
-	b.in.ReadErrors = linkReadErrors(rd)
+	b.in.ReadErrors = (&checkout.ValidationError{Violations: rd.Violations()}).OrNil()
 	var in checkout.LinkInput
 	b.apply(&in)
 	in.IdempotencyKey = key
@@ -220,7 +210,7 @@ func (a *merchantAPI) patchLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, rd := readLinkBody(doc)
-	b.in.ReadErrors = linkReadErrors(rd)
+	b.in.ReadErrors = (&checkout.ValidationError{Violations: rd.Violations()}).OrNil()
 	l, err := a.svc.UpdateLink(r.Context(), chi.URLParam(r, "linkID"), b.apply)
 	if err != nil {
 		a.site.FailJSON(w, r, err)

@@ -38,30 +38,30 @@ var notificationStatuses = map[string]bool{merchant.NotificationPending: true, m
 // perPage.
 func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	rd := &fieldReader{}
+	rd := &checkout.ValidationError{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if len(q[k]) > 1 {
-			rd.add(k, checkout.CodeDuplicate, "must be given once")
+			rd.Add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
 	// The dashboard's test notifications are left out: the API's log is of order events, each
 	// with its order and an order's payload, as the document promises.
 	f := merchant.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type"), OrdersOnly: true}
 	if f.Status != "" && !notificationStatuses[f.Status] {
-		rd.add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
+		rd.Add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
 	p := readPaging(rd, q)
 	if !p.cursor.Key.IsZero() {
 		seq, err := strconv.ParseInt(p.cursor.Key.ID, 10, 64)
 		if err != nil || seq <= 0 {
-			rd.add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
+			rd.Add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
 		} else if p.cursor.Backward {
 			f.AfterSeq = seq
 		} else {
 			f.BeforeSeq = seq
 		}
 	}
-	if err := rd.err(); err != nil {
+	if err := rd.Err(); err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}
@@ -128,7 +128,7 @@ const (
 
 // readPaging reads a list's perPage (1 to maxPerPage; default defaultPerPage) and cursor, or
 // its page (from 1; deprecated: at most maxPageOffset rows before it).
-func readPaging(rd *fieldReader, q url.Values) listPaging {
+func readPaging(rd *checkout.ValidationError, q url.Values) listPaging {
 	p := listPaging{page: 1, perPage: defaultPerPage}
 	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &p.perPage)
 	readPositive(rd, q.Get("page"), "page", 1, maxPage, &p.page)
@@ -138,9 +138,9 @@ func readPaging(rd *fieldReader, q url.Values) listPaging {
 		case err != nil || cur.Sort != checkout.SortCreatedDesc:
 			// The API's lists are newest first: a cursor of another order (the dashboard's
 			// sorts) would be read in the wrong terms.
-			rd.add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
+			rd.Add("cursor", checkout.CodeFormat, "must be a nextCursor or previousCursor of this list")
 		case q.Get("page") != "" && p.page != 1:
-			rd.add("page", checkout.CodeRange, "must not be given with cursor")
+			rd.Add("page", checkout.CodeRange, "must not be given with cursor")
 		default:
 			p.cursor = cur
 		}
@@ -149,7 +149,7 @@ func readPaging(rd *fieldReader, q url.Values) listPaging {
 	if q.Get("page") != "" {
 		p.byPage = true
 		if (p.page-1)*p.perPage > maxPageOffset {
-			rd.add("page", checkout.CodeMax, fmt.Sprintf("must be at most %d with perPage %d (page is deprecated: use cursor)",
+			rd.Add("page", checkout.CodeMax, fmt.Sprintf("must be at most %d with perPage %d (page is deprecated: use cursor)",
 				maxPageOffset/p.perPage+1, p.perPage))
 		}
 	}
@@ -169,18 +169,18 @@ func cursorText(c checkout.Cursor) string {
 
 // readPositive reads the integer parameter v named name into dst when it lies in lo..hi, and
 // adds a violation otherwise; "" leaves dst as it is.
-func readPositive(rd *fieldReader, v, name string, lo, hi int, dst *int) {
+func readPositive(rd *checkout.ValidationError, v, name string, lo, hi int, dst *int) {
 	if v == "" {
 		return
 	}
 	n, err := strconv.Atoi(v)
 	switch {
 	case err != nil:
-		rd.add(name, checkout.CodeInteger, "must be an integer")
+		rd.Add(name, checkout.CodeInteger, "must be an integer")
 	case n < lo:
-		rd.add(name, checkout.CodeMin, "must be at least "+strconv.Itoa(lo))
+		rd.Add(name, checkout.CodeMin, "must be at least "+strconv.Itoa(lo))
 	case n > hi:
-		rd.add(name, checkout.CodeMax, "must be at most "+strconv.Itoa(hi))
+		rd.Add(name, checkout.CodeMax, "must be at most "+strconv.Itoa(hi))
 	default:
 		*dst = n
 	}

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"github.com/pixcheckout/pixcheckout/checkout"
 	"maps"
 	"net/http"
 	"regexp"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // openAPIDocument is the OpenAPI 3.1 description of the merchant API (openapi.json beside this
@@ -96,18 +97,18 @@ func (a *merchantAPI) knownParams(next http.Handler) http.Handler {
 		}
 		tmpl := strings.TrimPrefix(chi.RouteContext(r.Context()).RoutePattern(), APIPrefix)
 		takes := a.params[routeKey(method, tmpl)]
-		rd := &fieldReader{}
+		rd := &checkout.ValidationError{}
 		for _, k := range slices.Sorted(maps.Keys(q)) {
 			if slices.Contains(takes, k) {
 				continue
 			}
 			if len(takes) == 0 {
-				rd.add(k, codeUnknownParameter, "is not a parameter of this route, which takes none")
+				rd.Add(k, codeUnknownParameter, "is not a parameter of this route, which takes none")
 			} else {
-				rd.add(k, codeUnknownParameter, "is not a parameter of this route ("+strings.Join(takes, ", ")+")")
+				rd.Add(k, codeUnknownParameter, "is not a parameter of this route ("+strings.Join(takes, ", ")+")")
 			}
 		}
-		if err := rd.err(); err != nil {
+		if err := rd.Err(); err != nil {
 			a.site.FailJSON(w, r, err)
 			return
 		}

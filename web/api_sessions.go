@@ -123,11 +123,7 @@ func readItems(r *strictjson.Reader, items strictjson.Value) []checkout.Checkout
 
 // readErrors returns the violations r found, by path, or nil.
 func readErrors(r *strictjson.Reader) error {
-	rd := &fieldReader{}
-	for _, v := range r.Violations() {
-		rd.add(v.Field, v.Code, v.Message)
-	}
-	return rd.err()
+	return (&checkout.ValidationError{Violations: r.Violations()}).Err()
 }
 
 // IdempotentReplayedHeader is set to "true" on an answer that replays the session made by an
@@ -142,7 +138,7 @@ func (a *merchantAPI) createSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, err := parseSessionRequest(doc, r.Header)
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
 		in.ReadErrors = fe // reported with every other violation of the request
@@ -238,10 +234,10 @@ type OrderList struct {
 // and perPage.
 func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	rd := &fieldReader{}
+	rd := &checkout.ValidationError{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if k != "status" && len(q[k]) > 1 {
-			rd.add(k, checkout.CodeDuplicate, "must be given once")
+			rd.Add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
 	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode"), LinkID: q.Get("paymentLinkId")}
@@ -251,7 +247,7 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			if !checkout.OrderStatus(st).Valid() {
-				rd.add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
+				rd.Add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
 				continue
 			}
 			f.Statuses = append(f.Statuses, checkout.OrderStatus(st))
@@ -264,16 +260,16 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 		}
 		t, err := time.Parse(time.RFC3339Nano, v)
 		if err != nil {
-			rd.add(name, checkout.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
+			rd.Add(name, checkout.CodeFormat, "must be an RFC 3339 time such as 2026-03-14T12:00:00Z")
 		}
 		return t
 	}
 	f.CreatedFrom, f.CreatedBefore = parseTime("createdFrom"), parseTime("createdTo")
 	if !f.CreatedFrom.IsZero() && !f.CreatedBefore.IsZero() && f.CreatedBefore.Before(f.CreatedFrom) {
-		rd.add("createdTo", checkout.CodeRange, "must not be before createdFrom")
+		rd.Add("createdTo", checkout.CodeRange, "must not be before createdFrom")
 	}
 	p := readPaging(rd, q)
-	if err := rd.err(); err != nil {
+	if err := rd.Err(); err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}

@@ -40,10 +40,10 @@ func (a *merchantAPI) readSubject(w http.ResponseWriter, r *http.Request) (check
 			rd.Add("document", checkout.CodeRequired, "give the subject's document (CPF or CNPJ) or email")
 		case typed != "":
 			s, err := checkout.ParseSubject(typed)
-			var fe *checkout.FieldErrors
+			var fe *checkout.ValidationError
 			switch {
 			case errors.As(err, &fe):
-				for _, v := range fe.Fields[checkout.FieldSubject] {
+				for _, v := range fe.For(checkout.FieldSubject) {
 					rd.Add(field, v.Code, v.Message)
 				}
 			case err != nil:

@@ -84,7 +84,7 @@ func (s *Server) linkForm(r *http.Request, l *checkout.PaymentLink, amount check
 	}
 	return formSource{channel: checkout.ChannelLink, id: l.Slug, amount: amount, action: action, page: s.site.Page(r),
 		refused: func(w http.ResponseWriter, r *http.Request, err error) bool {
-			var fe *checkout.FieldErrors
+			var fe *checkout.ValidationError
 			switch {
 			case errors.As(err, &fe) && fe.Has(checkout.FieldLinkAmount):
 				s.renderLinkAmount(w, r, l, http.StatusUnprocessableEntity, typed, fe.Code(checkout.FieldLinkAmount))

@@ -144,7 +144,7 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 		}
 	}
 	c, err := s.svc.AddToCart(r.Context(), cartID, pid, qty)
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe) && cartID != "":
 		s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
@@ -182,7 +182,7 @@ func (s *Server) updateLine(w http.ResponseWriter, r *http.Request) {
 		_, err = s.svc.SetQuantity(r.Context(), cartID, pid, qty)
 	}
 	if err != nil {
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if errors.As(err, &fe) {
 			s.showCart(w, r, cartID, http.StatusUnprocessableEntity, lineError{product: pid, input: r.PostForm.Get(checkout.FieldQuantity), fe: fe})
 			return
@@ -197,7 +197,7 @@ func (s *Server) updateLine(w http.ResponseWriter, r *http.Request) {
 type lineError struct {
 	product checkout.ProductID
 	input   string
-	fe      *checkout.FieldErrors
+	fe      *checkout.ValidationError
 }
 
 // cartShipping is the shipping cart c would pay now, by the merchant's shipping settings (the

@@ -155,7 +155,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request, f formSource
 		Lang:       string(lang),
 		ShopperIP:  respond.ClientIP(r),
 	})
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch code := checkout.ErrorCode(err); {
 	case err == nil:
 	case f.refused(w, r, err):

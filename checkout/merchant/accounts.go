@@ -196,7 +196,7 @@ func (a *Accounts) SignedInUser(ctx context.Context, id, fingerprint string) (*U
 	return u, nil
 }
 
-// AddUser creates a user with a role; invalid input gives a *checkout.FieldErrors (fields
+// AddUser creates a user with a role; invalid input gives a *checkout.ValidationError (fields
 // "email", "password" and "role"), a taken e-mail ErrEmailTaken.
 func (a *Accounts) AddUser(ctx context.Context, email, password string, role Role) (*User, error) {
 	email = NormalizeEmail(email)
@@ -250,7 +250,7 @@ func (a *Accounts) UserByEmail(ctx context.Context, email string) (*User, error)
 }
 
 // ChangeRole gives the user with that id another role. An unknown role is a
-// *checkout.FieldErrors on FieldRole, an unknown user checkout.ErrNotFound, demoting the
+// *checkout.ValidationError on FieldRole, an unknown user checkout.ErrNotFound, demoting the
 // last owner ErrLastOwner. The change holds from the user's next request on: the dashboard
 // reads the role at every request.
 func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role) error {

@@ -341,12 +341,12 @@ func TestGuessablePasswordsRefused(t *testing.T) {
 		_, addErr := f.acc.AddUser(ctx, "ana@example.com", pw, merchant.RoleOwner) // the e-mail is taken: the password is checked first
 		resetErr := f.acc.ResetPassword(ctx, "ana@example.com", pw)
 		for verb, err := range map[string]error{"AddUser": addErr, "ResetPassword": resetErr} {
-			var fe *checkout.FieldErrors
+			var fe *checkout.ValidationError
 			if !errors.As(err, &fe) || fe.Code(merchant.FieldPassword) != merchant.CodeGuessable {
 				t.Errorf("%s with %q: %v; want refused as guessable", verb, pw, err)
 				continue
 			}
-			if msg := fe.Fields[merchant.FieldPassword][0].Message; !strings.HasPrefix(msg, "is too easy to guess: it "+reason) {
+			if msg := fe.For(merchant.FieldPassword)[0].Message; !strings.HasPrefix(msg, "is too easy to guess: it "+reason) {
 				t.Errorf("%s with %q says %q; want that it %s", verb, pw, msg, reason)
 			}
 		}
@@ -379,7 +379,7 @@ func TestAddUserValidation(t *testing.T) {
 		{"ana@example.com", strings.Repeat("x", 257), "password", "max_length"},
 	} {
 		_, err := f.acc.AddUser(ctx, tc.email, tc.pw, merchant.RoleOwner)
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if !errors.As(err, &fe) || fe.Code(tc.field) != tc.code {
 			t.Errorf("AddUser(%q, %d chars) = %v; want %s %s", tc.email, len(tc.pw), err, tc.field, tc.code)
 		}

@@ -145,7 +145,7 @@ func hint(secret string) string {
 // shell, ActorCLI), and returns it: the key itself (shown once, never stored) and its record.
 // The key carries the personal-data right only when its maker has PermPersonalData (the shell
 // does): a key never holds more than the user who made it. A blank or too long name, or one
-// that breaks checkout.CheckText, is a *checkout.FieldErrors on "name"; a scope but read or
+// that breaks checkout.CheckText, is a *checkout.ValidationError on "name"; a scope but read or
 // write one on FieldScope.
 func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *User) (string, *APIKey, error) {
 	if scope != ScopeRead && scope != ScopeWrite {
@@ -255,8 +255,6 @@ func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*APIKey, 
 }
 
 // fieldError is one violation of one input of a merchant form or request.
-func fieldError(field, code, msg string) *checkout.FieldErrors {
-	return &checkout.FieldErrors{Fields: map[string][]gatewayclient.Violation{
-		field: {{Field: field, Code: code, Message: msg}},
-	}}
+func fieldError(field, code, msg string) *checkout.ValidationError {
+	return &checkout.ValidationError{Violations: []checkout.Violation{{Field: field, Code: code, Message: msg}}}
 }

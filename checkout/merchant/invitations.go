@@ -56,7 +56,7 @@ func hashToken(token string) string {
 
 // Invite makes an invitation for email to join with role, made by invitedBy (an e-mail, or
 // "cli"). It returns the token of the link (shown once to the inviter: the product sends no
-// e-mail) and the invitation. A bad e-mail or role is a *checkout.FieldErrors, an e-mail a
+// e-mail) and the invitation. A bad e-mail or role is a *checkout.ValidationError, an e-mail a
 // user already has ErrEmailTaken.
 func (a *Accounts) Invite(ctx context.Context, email string, role Role, invitedBy string) (string, *Invitation, error) {
 	if a.invitations == nil {
@@ -150,7 +150,7 @@ func (a *Accounts) WithdrawInvitationsOf(ctx context.Context, email string, role
 }
 
 // AcceptInvitation makes the user of an invitation's link with the password they chose: the
-// link is then used. A bad password is a *checkout.FieldErrors on FieldPassword (the link
+// link is then used. A bad password is a *checkout.ValidationError on FieldPassword (the link
 // stays usable), a link unknown, used or expired ErrInvitationInvalid.
 func (a *Accounts) AcceptInvitation(ctx context.Context, token, password string) (*User, error) {
 	inv, err := a.Invitation(ctx, token)

@@ -151,7 +151,7 @@ func TestKeys(t *testing.T) {
 		t.Errorf("Revoke(unknown) = %v", err)
 	}
 	for _, name := range []string{"", "   ", strings.Repeat("n", 101)} {
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if _, _, err := keys.Create(ctx, name, merchant.ScopeWrite, nil); !errors.As(err, &fe) || !fe.Has("name") {
 			t.Errorf("Create(%q) = %v, want a field error on name", name, err)
 		}
@@ -174,8 +174,8 @@ func TestSettings(t *testing.T) {
 
 	_, err := m.Update(ctx, merchant.SettingsInput{WebhookURL: "http://127.0.0.1/hook",
 		FrameOrigins: []string{"https://ok.example.com", "https://bad.example.com/path", "javascript:alert(1)"}})
-	var fe *checkout.FieldErrors
-	if !errors.As(err, &fe) || !fe.Has(merchant.FieldWebhookURL) || len(fe.Fields[merchant.FieldFrameOrigins]) != 2 {
+	var fe *checkout.ValidationError
+	if !errors.As(err, &fe) || !fe.Has(merchant.FieldWebhookURL) || len(fe.For(merchant.FieldFrameOrigins)) != 2 {
 		t.Fatalf("Update(bad) = %v, want errors on the URL and two origins", err)
 	}
 	if store.s.WebhookURL != "" {

@@ -74,11 +74,11 @@ func (r Role) Can(p Permission) bool { return slices.Contains(Permissions[r], p)
 // Valid reports whether r is one of Roles.
 func (r Role) Valid() bool { return slices.Contains(Roles, r) }
 
-// FieldRole names the role in forms and FieldErrors.
+// FieldRole names the role in forms and ValidationError.
 const FieldRole = "role"
 
 // ParseRole reads a role as typed (case and spaces ignored); anything but one of Roles is a
-// *checkout.FieldErrors on FieldRole naming them.
+// *checkout.ValidationError on FieldRole naming them.
 func ParseRole(s string) (Role, error) {
 	r := Role(strings.ToLower(strings.TrimSpace(s)))
 	if v := checkRole(r); v != nil {
@@ -115,11 +115,11 @@ const (
 	ScopeWrite Scope = "write"
 )
 
-// FieldScope names the scope in forms, flags and FieldErrors.
+// FieldScope names the scope in forms, flags and ValidationError.
 const FieldScope = "scope"
 
 // ParseScope reads a scope; empty is ScopeWrite, anything but read or write a
-// *checkout.FieldErrors on FieldScope.
+// *checkout.ValidationError on FieldScope.
 func ParseScope(s string) (Scope, error) {
 	switch Scope(strings.ToLower(strings.TrimSpace(s))) {
 	case "", ScopeWrite:

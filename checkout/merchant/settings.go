@@ -16,7 +16,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
-// Names of the settings' inputs, used as the keys of their *checkout.FieldErrors (and as the
+// Names of the settings' inputs, used as the keys of their *checkout.ValidationError (and as the
 // names of the dashboard's form inputs).
 const (
 	FieldWebhookURL   = "webhook_url"
@@ -195,7 +195,7 @@ func (m *SettingsManager) Shipping(ctx context.Context) (checkout.Shipping, erro
 }
 
 // UpdateShipping validates sh and stores it, keeping the other settings. Its problems come
-// back as a *checkout.FieldErrors keyed by flat_rate, free_above and delivery_days; nothing is
+// back as a *checkout.ValidationError keyed by flat_rate, free_above and delivery_days; nothing is
 // stored then.
 func (m *SettingsManager) UpdateShipping(ctx context.Context, sh checkout.Shipping) error {
 	if fe := sh.Check(); fe != nil {
@@ -222,21 +222,21 @@ type SettingsInput struct {
 }
 
 // Update validates in and stores it, keeping the signing secret (one is made when the first
-// URL is set). Every problem comes back at once as a *checkout.FieldErrors keyed by
+// URL is set). Every problem comes back at once as a *checkout.ValidationError keyed by
 // FieldWebhookURL and FieldFrameOrigins; nothing is stored then.
 func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effective, error) {
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
 		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
 	}
-	fe := &checkout.FieldErrors{}
+	fe := &checkout.ValidationError{}
 	next := cur
 	next.WebhookURL = strings.TrimSpace(in.WebhookURL)
 	if next.WebhookURL != "" {
 		if err := checkout.CheckText(next.WebhookURL); err != nil {
-			addField(fe, FieldWebhookURL, checkout.CodeText, err.Error())
+			fe.Add(FieldWebhookURL, checkout.CodeText, err.Error())
 		} else if err := CheckMerchantURL(next.WebhookURL); err != nil {
-			addField(fe, FieldWebhookURL, gatewayclient.CodeURL, err.Error())
+			fe.Add(FieldWebhookURL, gatewayclient.CodeURL, err.Error())
 		}
 	}
 	next.NotifyPersonalData = in.NotifyPersonalData
@@ -249,16 +249,16 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 		}
 		seen[o] = true
 		if err := checkout.CheckOrigin(o); err != nil {
-			addField(fe, FieldFrameOrigins, gatewayclient.CodeFormat, fmt.Sprintf("%q: %v", o, err))
+			fe.Add(FieldFrameOrigins, gatewayclient.CodeFormat, fmt.Sprintf("%q: %v", o, err))
 			continue
 		}
 		next.FrameOrigins = append(next.FrameOrigins, o)
 	}
 	if len(next.FrameOrigins) > MaxFrameOrigins {
-		addField(fe, FieldFrameOrigins, gatewayclient.CodeMax, fmt.Sprintf("at most %d origins", MaxFrameOrigins))
+		fe.Add(FieldFrameOrigins, gatewayclient.CodeMax, fmt.Sprintf("at most %d origins", MaxFrameOrigins))
 	}
-	if len(fe.Fields) > 0 {
-		return Effective{}, fe
+	if err := fe.Err(); err != nil {
+		return Effective{}, err
 	}
 	if next.WebhookURL != "" && next.WebhookSecret == "" {
 		if next.WebhookSecret, err = webhook.NewSecret(); err != nil {
@@ -296,13 +296,6 @@ func (m *SettingsManager) RotateSecret(ctx context.Context) (Effective, error) {
 		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
 	}
 	return m.Get(ctx)
-}
-
-func addField(fe *checkout.FieldErrors, field, code, msg string) {
-	if fe.Fields == nil {
-		fe.Fields = map[string][]gatewayclient.Violation{}
-	}
-	fe.Fields[field] = append(fe.Fields[field], gatewayclient.Violation{Field: field, Code: code, Message: msg})
 }
 
 // CheckMerchantURL checks a notification URL typed by a merchant: an absolute https URL

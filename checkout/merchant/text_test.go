@@ -14,7 +14,7 @@ func TestTextRule(t *testing.T) {
 	ctx := context.Background()
 	keys := merchant.NewKeys(&memKeys{}, merchant.KeysOptions{})
 	_, _, err := keys.Create(ctx, "ERP \u202elanretni", merchant.ScopeWrite, nil)
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || fe.Code("name") != checkout.CodeText {
 		t.Errorf("a key name with U+202E: %v", err)
 	}

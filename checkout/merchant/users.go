@@ -82,7 +82,7 @@ const (
 	MaxPasswordLength = 256 // characters: long passphrases welcome, megabytes not
 )
 
-// Field names of the user forms (and of FieldErrors).
+// Field names of the user forms (and of ValidationError).
 const (
 	FieldEmail    = "email"
 	FieldPassword = "password"
@@ -227,21 +227,14 @@ func GuessableReason(v gatewayclient.Violation) string {
 	return "pattern"
 }
 
-// fieldErrors collects the violations that are not nil into a *checkout.FieldErrors keyed by
-// their field, or nil.
+// fieldErrors collects the violations that are not nil into a *checkout.ValidationError, or
+// nil.
 func fieldErrors(vs ...*gatewayclient.Violation) error {
-	fe := &checkout.FieldErrors{}
+	fe := &checkout.ValidationError{}
 	for _, v := range vs {
-		if v == nil {
-			continue
+		if v != nil {
+			fe.Violations = append(fe.Violations, *v)
 		}
-		if fe.Fields == nil {
-			fe.Fields = map[string][]gatewayclient.Violation{}
-		}
-		fe.Fields[v.Field] = append(fe.Fields[v.Field], *v)
 	}
-	if len(fe.Fields) == 0 {
-		return nil
-	}
-	return fe
+	return fe.Err()
 }

@@ -121,7 +121,7 @@ func (a *Accounts) PruneSignIns(ctx context.Context) (int, error) {
 
 // ChangePassword changes the password of the user with that id, who typed current to prove
 // it is them: a wrong current password is ErrBadCredentials (and counts as a failed sign-in of
-// the account from addr), a refused new one a *checkout.FieldErrors on FieldPassword. Every
+// the account from addr), a refused new one a *checkout.ValidationError on FieldPassword. Every
 // session of the user but keep ends.
 func (a *Accounts) ChangePassword(ctx context.Context, id, current, password, addr, keep string) (*User, error) {
 	u, err := a.users.User(ctx, id)

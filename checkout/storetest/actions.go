@@ -87,9 +87,9 @@ func entries(o *checkout.Order, c checkout.ReasonCode) int {
 	return n
 }
 
-// fieldCode returns the violation code of field in err, a *checkout.FieldErrors, or "".
+// fieldCode returns the violation code of field in err, a *checkout.ValidationError, or "".
 func fieldCode(err error, field string) string {
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) {
 		return ""
 	}

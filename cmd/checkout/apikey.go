@@ -123,10 +123,10 @@ func when(t time.Time) string {
 
 // apikeyError explains a refusal in one line and returns its exit status.
 func apikeyError(stderr io.Writer, prog string, err error) int {
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
-		for _, v := range fe.Fields["name"] {
+		for _, v := range fe.For("name") {
 			fmt.Fprintf(stderr, "checkout apikey: the name %s\n", v.Message)
 		}
 	case errors.Is(err, checkout.ErrNotFound):

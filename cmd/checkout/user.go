@@ -46,17 +46,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
 			fs.StringVar(&roleFlag, "role", "", "the new user's role (add only, required): owner, developer, operator or viewer")
 		},
-		valid: func(verb string, rest []string) bool {
-			switch verb {
-			case "list":
-				return len(rest) == 0 && !fromStdin && roleFlag == ""
-			case "add":
-				return len(rest) == 1
-			case "reset-password":
-				return len(rest) == 1 && roleFlag == ""
-			}
-			return false
-		},
+		valid: func(verb string, rest []string) bool { return userArgsValid(verb, rest, fromStdin, roleFlag) },
 	}.parse(args, env, stderr)
 	if !ok {
 		return code
@@ -69,22 +59,9 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 			return 2
 		}
 	}
-	password := ""
-	if fromStdin {
-		line, err := bufio.NewReader(stdin).ReadString('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			fmt.Fprintln(stderr, "checkout user: reading the password:", err)
-			return 1
-		}
-		password = strings.TrimRight(line, "\r\n")
-	}
-	generated := false
-	if cmd != "list" && password == "" {
-		if fromStdin {
-			fmt.Fprintln(stderr, "checkout user: the standard input holds no password")
-			return 1
-		}
-		password, generated = merchant.RandomPassword(), true
+	password, generated, ok := userPassword(cmd, fromStdin, stdin, stderr)
+	if !ok {
+		return 1
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -101,23 +78,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 	}
 	switch cmd {
 	case "list":
-		users, err := acc.Users(ctx)
-		if err != nil {
-			fmt.Fprintln(stderr, "checkout user:", err)
-			return 1
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "EMAIL\tROLE\tCREATED\tPASSWORD CHANGED\tLAST SIGN-IN")
-		for _, u := range users {
-			last := "never"
-			if !u.LastSignInAt.IsZero() {
-				last = u.LastSignInAt.UTC().Format(time.RFC3339)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Email, u.Role, u.CreatedAt.UTC().Format(time.RFC3339),
-				u.UpdatedAt.UTC().Format(time.RFC3339), last)
-		}
-		_ = tw.Flush()
-		return 0
+		return listUsers(ctx, acc, stdout, stderr)
 	case "add":
 		if _, err := acc.AddUser(ctx, email, password, role); err != nil {
 			return userError(stderr, prog, err)
@@ -137,14 +98,70 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 	return 0
 }
 
+// userArgsValid reports whether the verb of `checkout user` has its operands and flags.
+func userArgsValid(verb string, rest []string, fromStdin bool, roleFlag string) bool {
+	switch verb {
+	case "list":
+		return len(rest) == 0 && !fromStdin && roleFlag == ""
+	case "add":
+		return len(rest) == 1
+	case "reset-password":
+		return len(rest) == 1 && roleFlag == ""
+	}
+	return false
+}
+
+// userPassword is the password of `checkout user add` or `reset-password`: the first line of
+// stdin with -password-stdin, otherwise one generated (then generated is true); "" for list.
+// When ok is false the reason is on stderr.
+func userPassword(cmd string, fromStdin bool, stdin io.Reader, stderr io.Writer) (password string, generated, ok bool) {
+	if fromStdin {
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			fmt.Fprintln(stderr, "checkout user: reading the password:", err)
+			return "", false, false
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	if cmd != "list" && password == "" {
+		if fromStdin {
+			fmt.Fprintln(stderr, "checkout user: the standard input holds no password")
+			return "", false, false
+		}
+		return merchant.RandomPassword(), true, true
+	}
+	return password, false, true
+}
+
+// listUsers is `checkout user list`: the users as a table on stdout.
+func listUsers(ctx context.Context, acc *merchant.Accounts, stdout, stderr io.Writer) int {
+	users, err := acc.Users(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "checkout user:", err)
+		return 1
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "EMAIL\tROLE\tCREATED\tPASSWORD CHANGED\tLAST SIGN-IN")
+	for _, u := range users {
+		last := "never"
+		if !u.LastSignInAt.IsZero() {
+			last = u.LastSignInAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", u.Email, u.Role, u.CreatedAt.UTC().Format(time.RFC3339),
+			u.UpdatedAt.UTC().Format(time.RFC3339), last)
+	}
+	_ = tw.Flush()
+	return 0
+}
+
 // userError explains a refusal in one line and returns its exit status; prog is how the user
 // runs the program.
 func userError(stderr io.Writer, prog string, err error) int {
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
 		for _, field := range []string{merchant.FieldEmail, merchant.FieldPassword} {
-			for _, v := range fe.Fields[field] {
+			for _, v := range fe.For(field) {
 				fmt.Fprintf(stderr, "checkout user: %s %s\n", field, v.Message)
 			}
 		}

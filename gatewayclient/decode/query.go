@@ -24,7 +24,7 @@ func Query(raw string) (url.Values, error) {
 	if err == nil {
 		return q, nil
 	}
-	var c violations
+	c := gc.ValidationError{Kind: gc.KindInvalidData}
 	for pair := range strings.SplitSeq(raw, "&") {
 		if _, perr := url.ParseQuery(pair); perr == nil {
 			continue
@@ -34,15 +34,15 @@ func Query(raw string) (url.Values, error) {
 			name = n
 		}
 		if strings.Contains(pair, ";") {
-			c.add(name, gc.CodeFormat, `could not be read: ";" is not allowed in a query (encode it as %%3B)`)
+			c.Add(name, gc.CodeFormat, `could not be read: ";" is not allowed in a query (encode it as %3B)`)
 		} else {
-			c.add(name, gc.CodeFormat, "could not be read: malformed %%-escape")
+			c.Add(name, gc.CodeFormat, "could not be read: malformed %-escape")
 		}
 	}
-	if len(c) == 0 { // not expected: url.ParseQuery failed on the whole but on no pair
-		c.add("query", gc.CodeFormat, "could not be read: %s", err.Error())
+	if len(c.Violations) == 0 { // not expected: url.ParseQuery failed on the whole but on no pair
+		c.Add("query", gc.CodeFormat, "could not be read: "+err.Error())
 	}
-	return nil, c.err(gc.KindInvalidData)
+	return nil, c.Err()
 }
 
 // DepositQuery is Query then DepositFilter: the whole reading of the raw query of
@@ -80,7 +80,7 @@ func WithdrawalQuery(raw, pageParam, perPageParam string) (gc.WithdrawalFilter, 
 // sent.
 func DepositFilter(q url.Values, pageParam, perPageParam string) (gc.DepositFilter, error) {
 	pageParam, perPageParam = pagingNames(pageParam, perPageParam)
-	p := &queryParser{q: q}
+	p := &queryParser{q: q, vs: gc.ValidationError{Kind: gc.KindInvalidData}}
 	f := gc.DepositFilter{
 		StartDate:     p.time("startDate"),
 		EndDate:       p.time("endDate"),
@@ -91,7 +91,7 @@ func DepositFilter(q url.Values, pageParam, perPageParam string) (gc.DepositFilt
 		Page:          p.pageNumber(pageParam),
 		PerPage:       p.pageNumber(perPageParam),
 	}
-	if err := p.vs.err(gc.KindInvalidData); err != nil {
+	if err := p.vs.Err(); err != nil {
 		return gc.DepositFilter{}, err
 	}
 	return f, p.finish(f.Validate(), gc.MinAmount, pageParam, perPageParam)
@@ -101,7 +101,7 @@ func DepositFilter(q url.Values, pageParam, perPageParam string) (gc.DepositFilt
 // parameters id, pixKey, endToEnd, endToEndRefund and externalCode taken as given.
 func WithdrawalFilter(q url.Values, pageParam, perPageParam string) (gc.WithdrawalFilter, error) {
 	pageParam, perPageParam = pagingNames(pageParam, perPageParam)
-	p := &queryParser{q: q}
+	p := &queryParser{q: q, vs: gc.ValidationError{Kind: gc.KindInvalidData}}
 	f := gc.WithdrawalFilter{
 		StartDate:      p.time("startDate"),
 		EndDate:        p.time("endDate"),
@@ -116,7 +116,7 @@ func WithdrawalFilter(q url.Values, pageParam, perPageParam string) (gc.Withdraw
 		Page:           p.pageNumber(pageParam),
 		PerPage:        p.pageNumber(perPageParam),
 	}
-	if err := p.vs.err(gc.KindInvalidData); err != nil {
+	if err := p.vs.Err(); err != nil {
 		return gc.WithdrawalFilter{}, err
 	}
 	return f, p.finish(f.Validate(), gc.MinWithdrawalFilterAmount, pageParam, perPageParam)
@@ -155,7 +155,7 @@ func (p *queryParser) finish(err error, minAllowed gc.Cents, pageParam, perPageP
 
 // queryParser reads query parameters, collecting KindInvalidData violations.
 type queryParser struct {
-	vs    violations
+	vs    gc.ValidationError
 	q     url.Values
 	zeros []string // amount parameters given as 0
 }
@@ -172,7 +172,7 @@ func (p *queryParser) single(name string) string {
 		}
 	}
 	if n > 1 {
-		p.vs.add(name, gc.CodeDuplicate, "must be given once")
+		p.vs.Add(name, gc.CodeDuplicate, "must be given once")
 		return ""
 	}
 	return v
@@ -186,7 +186,7 @@ func (p *queryParser) time(name string) time.Time {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		p.vs.add(name, gc.CodeFormat, "must be an ISO 8601 date with time (2006-01-02T15:04:05.000Z)")
+		p.vs.Add(name, gc.CodeFormat, "must be an ISO 8601 date with time (2006-01-02T15:04:05.000Z)")
 		return time.Time{}
 	}
 	return t.UTC()
@@ -201,7 +201,7 @@ func (p *queryParser) integerGiven(name string, bitSize int) (int64, bool) {
 	}
 	v, err := strconv.ParseInt(s, 10, bitSize)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		p.vs.add(name, gc.CodeInteger, "must be an integer")
+		p.vs.Add(name, gc.CodeInteger, "must be an integer")
 		return 0, false
 	}
 	return v, true
@@ -219,11 +219,11 @@ func (p *queryParser) pageNumber(name string) int {
 	case err == nil:
 		return int(v)
 	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-"):
-		p.vs.add(name, gc.CodeMax, "must be at most %d", math.MaxInt)
+		p.vs.Add(name, gc.CodeMax, fmt.Sprintf("must be at most %d", math.MaxInt))
 	case errors.Is(err, strconv.ErrRange):
-		p.vs.add(name, gc.CodeMin, "must not be negative")
+		p.vs.Add(name, gc.CodeMin, "must not be negative")
 	default:
-		p.vs.add(name, gc.CodeInteger, "must be an integer")
+		p.vs.Add(name, gc.CodeInteger, "must be an integer")
 	}
 	return 0
 }
@@ -251,25 +251,10 @@ func parseList[T ~string](p *queryParser, name string, valid func(T) bool) []T {
 			if v := T(part); valid(v) {
 				out = append(out, v)
 			} else {
-				p.vs.add(fmt.Sprintf("%s[%d]", name, i), gc.CodeEnum, "%q is not a known value", part)
+				p.vs.Add(fmt.Sprintf("%s[%d]", name, i), gc.CodeEnum, fmt.Sprintf("%q is not a known value", part))
 			}
 			i++
 		}
 	}
 	return out
-}
-
-// violations collects the violations of a request, in the order they are found.
-type violations []gc.Violation
-
-func (vs *violations) add(field, code, format string, args ...any) {
-	*vs = append(*vs, gc.Violation{Field: field, Code: code, Message: fmt.Sprintf(format, args...)})
-}
-
-// err returns the violations as a *gc.ValidationError of the given kind, or nil.
-func (vs violations) err(kind gc.UnprocessableKind) error {
-	if len(vs) == 0 {
-		return nil
-	}
-	return &gc.ValidationError{Kind: kind, Violations: vs}
 }

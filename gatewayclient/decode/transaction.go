@@ -2,6 +2,7 @@ package decode
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -93,19 +94,19 @@ func CreateTransactionRequest(body []byte) (gc.CreateTransactionRequest, error) 
 
 // unreadable is the KindInvalidData error of a body strictjson.Parse refused.
 func unreadable(err error) error {
-	var vs violations
+	vs := gc.ValidationError{Kind: gc.KindInvalidData}
 	var je *strictjson.Error
 	switch {
 	case !errors.As(err, &je) || je.Problem == strictjson.Syntax || je.Problem == strictjson.Trailing:
-		vs.add("", gc.CodeJSON, "the body is not valid JSON")
+		vs.Add("", gc.CodeJSON, "the body is not valid JSON")
 	case je.Problem == strictjson.TooDeep:
-		vs.add(je.Path, gc.CodeJSON, "nests arrays and objects deeper than %d levels", strictjson.MaxDepth)
+		vs.Add(je.Path, gc.CodeJSON, fmt.Sprintf("nests arrays and objects deeper than %d levels", strictjson.MaxDepth))
 	default: // Duplicate
 		for _, path := range je.Duplicates {
-			vs.add(path, gc.CodeDuplicate, "is given more than once")
+			vs.Add(path, gc.CodeDuplicate, "is given more than once")
 		}
 	}
-	return vs.err(gc.KindInvalidData)
+	return vs.Err()
 }
 
 // reader reads the request's fields, collecting KindInvalidData violations.
@@ -115,7 +116,7 @@ type reader struct {
 
 // err returns the violations as a KindInvalidData error, or nil.
 func (d *reader) err() error {
-	return violations(d.Violations()).err(gc.KindInvalidData)
+	return (&gc.ValidationError{Kind: gc.KindInvalidData, Violations: d.Violations()}).Err()
 }
 
 // required returns v, adding a CodeRequired violation when it is missing or null.

@@ -64,7 +64,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 		changed, err = d.accounts.ChangePassword(ctx, u.ID, r.PostForm.Get("current_password"), pw, respond.ClientIP(r),
 			d.sessions.GetString(ctx, sessID))
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	var te *merchant.ThrottledError
 	switch {
 	case errors.Is(err, merchant.ErrBadCredentials), errors.As(err, &te):

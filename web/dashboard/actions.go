@@ -81,8 +81,8 @@ func (d *Dashboard) deliverOrder(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) cancelOrder(w http.ResponseWriter, r *http.Request) {
 	d.act(w, r, orderAction{formCancel, merchant.AuditOrderCanceled, "canceled", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		if r.PostForm.Get("confirm") != "yes" {
-			return nil, false, "", &checkout.FieldErrors{Fields: map[string][]checkout.Violation{
-				"confirm": {{Field: "confirm", Code: checkout.CodeRequired, Message: "tick the confirmation"}}}}
+			return nil, false, "", &checkout.ValidationError{Violations: []checkout.Violation{
+				{Field: "confirm", Code: checkout.CodeRequired, Message: "tick the confirmation"}}}
 		}
 		o, changed, err := d.svc.CancelOrder(r.Context(), id)
 		return o, changed, "", err
@@ -116,11 +116,9 @@ func (d *Dashboard) recordRefund(w http.ResponseWriter, r *http.Request) {
 
 // readRefund reads the refund form; a date or amount that does not read is a field error
 // (the domain checks the rest).
-func readRefund(r *http.Request) (checkout.RefundInput, *checkout.FieldErrors) {
-	fe := &checkout.FieldErrors{Fields: map[string][]checkout.Violation{}}
-	bad := func(field, code string) {
-		fe.Fields[field] = append(fe.Fields[field], checkout.Violation{Field: field, Code: code})
-	}
+func readRefund(r *http.Request) (checkout.RefundInput, *checkout.ValidationError) {
+	fe := &checkout.ValidationError{}
+	bad := func(field, code string) { fe.Add(field, code, "") }
 	in := checkout.RefundInput{EndToEnd: r.PostForm.Get(checkout.FieldRefundE2E)}
 	if s := r.PostForm.Get(checkout.FieldRefundOn); s == "" {
 		bad(checkout.FieldRefundOn, checkout.CodeRequired)
@@ -136,10 +134,7 @@ func readRefund(r *http.Request) (checkout.RefundInput, *checkout.FieldErrors) {
 	} else {
 		in.Amount = c
 	}
-	if len(fe.Fields) > 0 {
-		return in, fe
-	}
-	return in, nil
+	return in, fe.OrNil()
 }
 
 // act runs an action and answers: back to the page it was sent from with a notice, or that
@@ -182,10 +177,12 @@ func (d *Dashboard) act(w http.ResponseWriter, r *http.Request, a orderAction) {
 	}
 	sent.Values[checkout.FieldCarrier] = shipCarrier(r)
 	status := http.StatusUnprocessableEntity
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
-		for field := range fe.Fields {
-			sent.Errors[field] = actionMessage(lang, field, fe.Code(field), cur)
+		for _, v := range fe.Violations {
+			if _, done := sent.Errors[v.Field]; !done {
+				sent.Errors[v.Field] = actionMessage(lang, v.Field, v.Code, cur)
+			}
 		}
 	} else {
 		status = http.StatusConflict
@@ -384,7 +381,7 @@ var actionNotices = map[string]string{"shipped": "actions.done.shipped", "delive
 func fulfilmentParam(r *queryReader) string {
 	v := r.single(paramFulfilment)
 	if v != "" && !slices.Contains(checkout.Fulfilments(), v) {
-		r.errs.add(paramFulfilment, checkout.CodeEnum, fmt.Sprintf("%q is not a known value", v))
+		addFilterError(r.errs, paramFulfilment, checkout.CodeEnum, fmt.Sprintf("%q is not a known value", v))
 		return ""
 	}
 	return v

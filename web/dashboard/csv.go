@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -38,7 +39,7 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, f, errs := parseDepositQuery(raw)
-	if len(errs) > 0 {
+	if errs.OrNil() != nil {
 		d.deposits(w, r) // the form with its errors
 		return
 	}
@@ -75,7 +76,7 @@ func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, f, errs := parseWithdrawalQuery(raw)
-	if len(errs) > 0 {
+	if errs.OrNil() != nil {
 		d.withdrawals(w, r)
 		return
 	}
@@ -113,7 +114,7 @@ func gatewayExport[T any](d *Dashboard, w http.ResponseWriter, r *http.Request, 
 	first, err := src.cur.next(r.Context())
 	if err != nil {
 		lang := respond.Lang(r)
-		status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
+		status, banner := d.gatewayTrouble(r, err, &checkout.ValidationError{}, nil)
 		msg := views.T(lang, "gateway.unavailable")
 		if banner != nil {
 			msg = banner.Message

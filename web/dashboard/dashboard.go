@@ -14,7 +14,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -508,17 +507,16 @@ func (d *Dashboard) notFound(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) checkParams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := checkout.CheckParams(r.URL.Query())
-		var fe *checkout.FieldErrors
+		var fe *checkout.ValidationError
 		if !errors.As(err, &fe) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		var msgs []string
-		for _, name := range slices.Sorted(maps.Keys(fe.Fields)) {
-			for _, v := range fe.Fields[name] {
-				msgs = append(msgs, name+": "+v.Message)
-			}
+		for _, v := range fe.Violations {
+			msgs = append(msgs, v.Field+": "+v.Message)
 		}
+		slices.Sort(msgs) // by parameter: the query's map has no order
 		lang := respond.Lang(r)
 		d.errorPage(w, r, http.StatusBadRequest, views.T(lang, "params.bad_title"), views.T(lang, "params.bad", strings.Join(msgs, "; ")), "", "")
 	})

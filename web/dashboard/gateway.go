@@ -85,11 +85,11 @@ type gatewayListing struct {
 // unless the query broke a rule of the API (errs), handing each row to add; then it fills what
 // both pages share: the pager, the export link, the trouble banner and the filter form, with
 // the times as read (start, end) and the page size.
-func listGateway[T any](d *Dashboard, r *http.Request, name string, q url.Values, errs filterErrors, known map[string]bool,
+func listGateway[T any](d *Dashboard, r *http.Request, name string, q url.Values, errs *checkout.ValidationError, known map[string]bool,
 	start, end time.Time, page, perPage int,
 	list func(context.Context) (*gatewayclient.Page[T], error), add func(*T)) gatewayListing {
 	l := gatewayListing{status: http.StatusOK}
-	if len(errs) == 0 {
+	if errs.OrNil() == nil {
 		p, err := list(r.Context())
 		if err == nil {
 			l.listed = true
@@ -144,7 +144,7 @@ func checkboxes[S ~string](q url.Values, name string, all []S, label func(S) str
 // gatewayTrouble turns a failed list call into the page's status and what it shows: a 422 of
 // the gateway (or of its client's validation) beside the fields it names, anything else a
 // banner saying what happened and what to do. The cause goes to the log, never to the page.
-func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors, known map[string]bool) (int, *views.GatewayBanner) {
+func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs *checkout.ValidationError, known map[string]bool) (int, *views.GatewayBanner) {
 	code := checkout.ErrorCode(err)
 	d.site.LogError(r, err, code)
 	lang := respond.Lang(r)
@@ -152,14 +152,14 @@ func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 	var ae *gatewayclient.APIError
 	switch {
 	case errors.As(err, &ve):
-		errs.addViolations(ve.Violations, known)
+		addFilterViolations(errs, ve.Violations, known)
 		return http.StatusUnprocessableEntity, nil
 	case code == checkout.CodeInvalid && errors.As(err, &ae):
 		vs := ae.Violations()
 		if len(vs) == 0 {
 			vs = []checkout.Violation{{Message: ae.Title}}
 		}
-		errs.addViolations(vs, known)
+		addFilterViolations(errs, vs, known)
 		return http.StatusUnprocessableEntity, nil
 	}
 	var msg string
@@ -181,7 +181,7 @@ func (d *Dashboard) gatewayTrouble(r *http.Request, err error, errs filterErrors
 }
 
 // filterView is the filter form with the values as typed and the errors localised.
-func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs filterErrors, withdrawal bool) views.FilterView {
+func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs *checkout.ValidationError, withdrawal bool) views.FilterView {
 	lang := respond.Lang(r)
 	fv := views.FilterView{
 		Action:     Path + path,
@@ -198,8 +198,8 @@ func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs 
 	if withdrawal {
 		minAmount = gatewayclient.MinWithdrawalFilterAmount
 	}
-	for param, v := range errs {
-		fv.Errors[param] = filterMessage(lang, param, v, minAmount)
+	for _, v := range errs.Violations {
+		fv.Errors[v.Field] = filterMessage(lang, v.Field, v, minAmount)
 	}
 	return fv
 }
@@ -238,11 +238,7 @@ func filterMessage(lang views.Lang, param string, v checkout.Violation, minAmoun
 		return t("filter.err.length")
 	}
 	// The gateway's own 422 message, which the client has no code for.
-	msg := v.Message
-	if v.Field != "" && param == "" {
-		msg = v.Field + ": " + msg
-	}
-	return t("filter.err.gateway", msg)
+	return t("filter.err.gateway", v.Message)
 }
 
 // isAmountParam reports whether the filter parameter param is one of the amounts.
@@ -326,8 +322,8 @@ func listValues(q url.Values, name string) map[string]bool {
 // timeValue is what a date-time input shows: the time read, in São Paulo, in the form a
 // datetime-local input takes (seconds only when set); the value as typed when it could not be
 // read.
-func timeValue(q url.Values, name string, t time.Time, errs filterErrors) string {
-	if _, bad := errs[name]; bad || t.IsZero() {
+func timeValue(q url.Values, name string, t time.Time, errs *checkout.ValidationError) string {
+	if errs.Has(name) || t.IsZero() {
 		return firstValue(q, name)
 	}
 	t = t.In(views.SaoPaulo())
@@ -473,6 +469,6 @@ func (d *Dashboard) recordTrouble(w http.ResponseWriter, r *http.Request, err er
 		d.errorPage(w, r, http.StatusUnprocessableEntity, views.T(lang, "error.title"), views.T(lang, "detail.bad_id", detail), detail, back)
 		return
 	}
-	status, banner := d.gatewayTrouble(r, err, filterErrors{}, nil)
+	status, banner := d.gatewayTrouble(r, err, &checkout.ValidationError{}, nil)
 	d.errorPage(w, r, status, views.T(lang, "gateway.banner_title"), banner.Message, "", back)
 }

@@ -300,9 +300,9 @@ func linkFormField(path string, rows []int) string {
 
 // linkErrors puts a link's violations, in words, into its form (an error of a value that could
 // not be read stays).
-func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.FieldErrors, rows []int) {
-	for path := range fe.Fields {
-		field, code := linkFormField(path, rows), fe.Code(path)
+func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.ValidationError, rows []int) {
+	for _, v := range fe.Violations {
+		field, code := linkFormField(v.Field, rows), v.Code
 		if field == "amount" && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkItems {
 			field = views.LinkItemField("product", 1) // products chosen, none given
 		}
@@ -352,7 +352,7 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 	if len(f.Errors) == 0 {
 		l, _, err = d.svc.CreateLink(r.Context(), in)
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if len(f.Errors) > 0 || errors.As(err, &fe) {
 		if fe != nil {
 			linkErrors(respond.Lang(r), &f, fe, rows)
@@ -451,7 +451,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 	if len(read) == 0 {
 		changed, err = d.svc.UpdateLink(r.Context(), l.ID, func(in *checkout.LinkInput) { *in = typed })
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if len(read) > 0 || errors.As(err, &fe) {
 		f.Errors = read
 		if fe != nil {

@@ -42,12 +42,12 @@ var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFro
 	paramSort: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
-func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterErrors) {
+func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checkout.ValidationError) {
 	q, errs := strictQuery(raw)
 	r := &queryReader{q: q, errs: errs}
 	search := r.single(paramSearch)
 	if utf8.RuneCountInString(search) > maxSearch {
-		errs.add(paramSearch, checkout.CodeMaxLength, "too long")
+		addFilterError(errs, paramSearch, checkout.CodeMaxLength, "too long")
 		search = ""
 	}
 	f := checkout.OrderFilter{
@@ -66,10 +66,10 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		f.CreatedBefore = to.AddDate(0, 0, 1) // the whole last day
 	}
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		errs.add(paramTo, checkout.CodeRange, "before from")
+		addFilterError(errs, paramTo, checkout.CodeRange, "before from")
 	}
 	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
-		errs.add(paramMaxAmount, checkout.CodeRange, "below minAmount")
+		addFilterError(errs, paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
 	perPage := r.integer(paramPerPage, 1, maxPerPage)
 	if perPage == 0 {
@@ -77,7 +77,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 	}
 	sort, err := checkout.ParseOrderSort(r.single(paramSort))
 	if err != nil {
-		errs.add(paramSort, checkout.CodeEnum, err.Error())
+		addFilterError(errs, paramSort, checkout.CodeEnum, err.Error())
 		sort = checkout.SortCreatedDesc
 	}
 	f.Sort, f.Page.Sort = sort, sort
@@ -85,10 +85,10 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, filterE
 		cur, err := checkout.ParseCursor(c)
 		switch {
 		case err != nil:
-			errs.add(paramCursor, checkout.CodeFormat, "not a cursor")
+			addFilterError(errs, paramCursor, checkout.CodeFormat, "not a cursor")
 		case cur.Sort != sort:
 			// A key of another order means nothing in this one.
-			errs.add(paramCursor, checkout.CodeFormat, "a cursor of sort "+string(cur.Sort))
+			addFilterError(errs, paramCursor, checkout.CodeFormat, "a cursor of sort "+string(cur.Sort))
 		default:
 			f.Page = cur
 		}
@@ -107,7 +107,7 @@ func (r *queryReader) day(name string) time.Time {
 	}
 	d, err := time.ParseInLocation("2006-01-02", s, views.SaoPaulo())
 	if err != nil {
-		r.errs.add(name, checkout.CodeFormat, "must be a date such as 2026-03-01")
+		addFilterError(r.errs, name, checkout.CodeFormat, "must be a date such as 2026-03-01")
 		return time.Time{}
 	}
 	return d
@@ -121,7 +121,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	lang := respond.Lang(r)
 	v := views.OrdersView{DashPage: d.page(r, "orders"), Searched: hasFilters(q)}
 	status := http.StatusOK
-	if len(errs) == 0 {
+	if errs.OrNil() == nil {
 		res, err := d.svc.MerchantOrders(r.Context(), f)
 		if err != nil {
 			code := checkout.ErrorCode(err)
@@ -168,8 +168,8 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
-	for param, viol := range errs {
-		v.Filter.Errors[param] = orderFilterMessage(lang, param, viol)
+	for _, viol := range errs.Violations {
+		v.Filter.Errors[viol.Field] = orderFilterMessage(lang, viol.Field, viol)
 	}
 	checked := listValues(q, paramStatus)
 	for _, st := range checkout.OrderStatuses() {

@@ -90,14 +90,14 @@ func TestActiveFilters(t *testing.T) {
 // sort is refused rather than read in this one's terms.
 func TestOrderSortQuery(t *testing.T) {
 	_, f, _, errs := parseOrderQuery("sort=amount_asc")
-	if len(errs) != 0 || f.Sort != checkout.SortAmountAsc || f.Page.Sort != checkout.SortAmountAsc {
+	if len(errs.Violations) != 0 || f.Sort != checkout.SortAmountAsc || f.Page.Sort != checkout.SortAmountAsc {
 		t.Errorf("amount_asc: %+v, %v", f.Sort, errs)
 	}
-	if _, f, _, errs := parseOrderQuery(""); len(errs) != 0 || f.Sort != checkout.SortCreatedDesc {
+	if _, f, _, errs := parseOrderQuery(""); len(errs.Violations) != 0 || f.Sort != checkout.SortCreatedDesc {
 		t.Errorf("the default: %q, %v", f.Sort, errs)
 	}
 	_, _, _, errs = parseOrderQuery("sort=preco")
-	v, ok := errs[paramSort]
+	v, ok := firstFor(errs, paramSort)
 	if !ok || !strings.Contains(v.Message, "sort must be one of") {
 		t.Fatalf("an unknown sort: %v", errs)
 	}
@@ -105,10 +105,19 @@ func TestOrderSortQuery(t *testing.T) {
 		t.Errorf("the message does not name the field: %q", msg)
 	}
 	c := checkout.Cursor{Key: checkout.OrderKey{Amount: 500, ID: "o1"}, Sort: checkout.SortAmountDesc}
-	if _, _, _, errs := parseOrderQuery("sort=amount_desc&cursor=" + c.String()); len(errs) != 0 {
+	if _, _, _, errs := parseOrderQuery("sort=amount_desc&cursor=" + c.String()); len(errs.Violations) != 0 {
 		t.Errorf("a cursor of its sort: %v", errs)
 	}
-	if _, _, _, errs := parseOrderQuery("sort=amount_asc&cursor=" + c.String()); errs[paramCursor].Code == "" {
+	if _, _, _, errs := parseOrderQuery("sort=amount_asc&cursor=" + c.String()); errs.Code(paramCursor) == "" {
 		t.Errorf("a cursor of another sort was read: %v", errs)
 	}
+}
+
+// firstFor returns the first violation of field in ve.
+func firstFor(ve *checkout.ValidationError, field string) (checkout.Violation, bool) {
+	vs := ve.For(field)
+	if len(vs) == 0 {
+		return checkout.Violation{}, false
+	}
+	return vs[0], true
 }

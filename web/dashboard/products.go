@@ -60,7 +60,7 @@ func newProductForm(d *Dashboard, r *http.Request) views.ProductFormView {
 
 // readProductForm reads a posted product form: the values as typed (to show again) and the
 // input, the price in reais read into cents. A price that cannot be read is a field error.
-func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.ProductInput, *checkout.FieldErrors) {
+func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.ProductInput, *checkout.ValidationError) {
 	get := r.PostForm.Get
 	f.Values = map[string]string{checkout.FieldTitle: get(checkout.FieldTitle),
 		checkout.FieldDescription: get(checkout.FieldDescription), checkout.FieldUnitPrice: get(checkout.FieldUnitPrice)}
@@ -69,22 +69,24 @@ func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.Produc
 		Physical: f.Physical, Active: f.Active}
 	price := get(checkout.FieldUnitPrice)
 	if price == "" {
-		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
-			Field: checkout.FieldUnitPrice, Code: checkout.CodeRequired, Message: "is required"}}}}
+		return in, &checkout.ValidationError{Violations: []checkout.Violation{{
+			Field: checkout.FieldUnitPrice, Code: checkout.CodeRequired, Message: "is required"}}}
 	}
 	c, err := checkout.ParseReais(price)
 	if err != nil {
-		return in, &checkout.FieldErrors{Fields: map[string][]checkout.Violation{checkout.FieldUnitPrice: {{
-			Field: checkout.FieldUnitPrice, Code: checkout.CodeFormat, Message: err.Error()}}}}
+		return in, &checkout.ValidationError{Violations: []checkout.Violation{{
+			Field: checkout.FieldUnitPrice, Code: checkout.CodeFormat, Message: err.Error()}}}
 	}
 	in.UnitPrice = c
 	return in, nil
 }
 
 // productErrors puts a product's field errors, localised, into its form.
-func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.FieldErrors) {
-	for field := range fe.Fields {
-		f.Errors[field] = views.FieldMessage(lang, field, fe.Code(field))
+func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.ValidationError) {
+	for _, v := range fe.Violations {
+		if _, done := f.Errors[v.Field]; !done {
+			f.Errors[v.Field] = views.FieldMessage(lang, v.Field, v.Code)
+		}
 	}
 }
 
@@ -201,13 +203,17 @@ func (d *Dashboard) productTrouble(w http.ResponseWriter, r *http.Request, err e
 }
 
 // mergeFieldErrors adds to fe the violations of other's fields that fe has none for.
-func mergeFieldErrors(fe, other *checkout.FieldErrors) {
+func mergeFieldErrors(fe, other *checkout.ValidationError) {
 	if other == nil {
 		return
 	}
-	for field, vs := range other.Fields {
-		if !fe.Has(field) {
-			fe.Fields[field] = vs
+	had := map[string]bool{}
+	for _, v := range fe.Violations {
+		had[v.Field] = true
+	}
+	for _, v := range other.Violations {
+		if !had[v.Field] {
+			fe.Violations = append(fe.Violations, v)
 		}
 	}
 }

@@ -43,31 +43,29 @@ const (
 	maxPage        = 1_000_000_000 // far past any real list, far below any overflow
 )
 
-// filterErrors holds the first violation of each filter parameter, by the parameter's name
-// ("" for one the form has no field for).
-type filterErrors map[string]checkout.Violation
-
-// add keeps the first violation of a parameter.
-func (fe filterErrors) add(param, code, msg string) {
-	if _, ok := fe[param]; !ok {
-		fe[param] = checkout.Violation{Field: param, Code: code, Message: msg}
+// addFilterError keeps the first violation of a parameter.
+func addFilterError(fe *checkout.ValidationError, param, code, msg string) {
+	if !fe.Has(param) {
+		fe.Add(param, code, msg)
 	}
 }
 
-// addViolations maps violations of the gateway (or of its client's validation) onto the
-// parameters: status[2] is status's, and a path the form does not know goes to "".
-func (fe filterErrors) addViolations(vs []checkout.Violation, known map[string]bool) {
+// addFilterViolations maps violations of the gateway (or of its client's validation) onto the
+// parameters: status[2] is status's, and a path the form does not know goes to "", its message
+// then saying the path.
+func addFilterViolations(fe *checkout.ValidationError, vs []checkout.Violation, known map[string]bool) {
 	for _, v := range vs {
-		param := v.Field
+		param, msg := v.Field, v.Message
 		if i := strings.IndexByte(param, '['); i >= 0 {
 			param = param[:i]
 		}
 		if !known[param] {
 			param = ""
+			if v.Field != "" {
+				msg = v.Field + ": " + msg
+			}
 		}
-		if _, ok := fe[param]; !ok {
-			fe[param] = v // v.Field keeps the gateway's path (status[2], or one the form lacks)
-		}
+		addFilterError(fe, param, v.Code, msg)
 	}
 }
 
@@ -76,19 +74,19 @@ func (fe filterErrors) addViolations(vs []checkout.Violation, known map[string]b
 // instead of vanishing, since "status=PAID;x" must not list every status. The pairs that can
 // be read are returned too, so that the form shows them again; with any violation the gateway
 // is not called at all.
-func strictQuery(raw string) (url.Values, filterErrors) {
-	errs := filterErrors{}
+func strictQuery(raw string) (url.Values, *checkout.ValidationError) {
+	errs := &checkout.ValidationError{}
 	q, err := decode.Query(raw)
 	if err == nil {
 		return q, errs
 	}
 	var ve *checkout.ValidationError
 	if !errors.As(err, &ve) {
-		errs.add("", codeUnreadable, err.Error())
+		addFilterError(errs, "", codeUnreadable, err.Error())
 		return url.Values{}, errs
 	}
 	for _, v := range ve.Violations {
-		errs.add(v.Field, codeUnreadable, v.Message)
+		addFilterError(errs, v.Field, codeUnreadable, v.Message)
 	}
 	q, _ = url.ParseQuery(raw) // the pairs that can be read
 	return q, errs
@@ -97,7 +95,7 @@ func strictQuery(raw string) (url.Values, filterErrors) {
 // queryReader reads filter parameters from strictly parsed values, collecting violations.
 type queryReader struct {
 	q    url.Values
-	errs filterErrors
+	errs *checkout.ValidationError
 }
 
 // single returns the one non-blank value of name, trimmed ("" when none); several are a
@@ -112,7 +110,7 @@ func (r *queryReader) single(name string) string {
 		}
 	}
 	if n > 1 {
-		r.errs.add(name, checkout.CodeDuplicate, "must be given once")
+		addFilterError(r.errs, name, checkout.CodeDuplicate, "must be given once")
 		return ""
 	}
 	return v
@@ -131,9 +129,9 @@ func list[T ~string](r *queryReader, name string, valid func(T) bool) []T {
 			v := T(part)
 			switch {
 			case !valid(v):
-				r.errs.add(name, checkout.CodeEnum, fmt.Sprintf("%q is not a known value", part))
+				addFilterError(r.errs, name, checkout.CodeEnum, fmt.Sprintf("%q is not a known value", part))
 			case containsValue(out, v):
-				r.errs.add(name, checkout.CodeDuplicate, fmt.Sprintf("%q is repeated", part))
+				addFilterError(r.errs, name, checkout.CodeDuplicate, fmt.Sprintf("%q is repeated", part))
 			default:
 				out = append(out, v)
 			}
@@ -161,7 +159,7 @@ func (r *queryReader) time(name string, endOfDay bool) time.Time {
 	}
 	t, err := parseDashboardTime(s, endOfDay)
 	if err != nil {
-		r.errs.add(name, checkout.CodeFormat, "must be a date and time such as 2026-03-01T14:30 (São Paulo) or an ISO 8601 time with offset")
+		addFilterError(r.errs, name, checkout.CodeFormat, "must be a date and time such as 2026-03-01T14:30 (São Paulo) or an ISO 8601 time with offset")
 		return time.Time{}
 	}
 	return t
@@ -198,11 +196,11 @@ func (r *queryReader) amount(name string) checkout.Cents {
 		if errors.Is(err, checkout.ErrNegativeAmount) {
 			code = checkout.CodeMin
 		}
-		r.errs.add(name, code, err.Error())
+		addFilterError(r.errs, name, code, err.Error())
 		return 0
 	}
 	if c == 0 {
-		r.errs.add(name, checkout.CodeMin, "must be more than zero")
+		addFilterError(r.errs, name, checkout.CodeMin, "must be more than zero")
 	}
 	return c
 }
@@ -216,13 +214,13 @@ func (r *queryReader) integer(name string, lo, hi int) int {
 	n, err := strconv.Atoi(s)
 	switch {
 	case err != nil && !errors.Is(err, strconv.ErrRange):
-		r.errs.add(name, checkout.CodeInteger, "must be a whole number")
+		addFilterError(r.errs, name, checkout.CodeInteger, "must be a whole number")
 		return 0
 	case n < lo || err != nil && strings.HasPrefix(s, "-"):
-		r.errs.add(name, checkout.CodeMin, fmt.Sprintf("must be at least %d", lo))
+		addFilterError(r.errs, name, checkout.CodeMin, fmt.Sprintf("must be at least %d", lo))
 		return 0
 	case n > hi || err != nil:
-		r.errs.add(name, checkout.CodeMax, fmt.Sprintf("must be at most %d", hi))
+		addFilterError(r.errs, name, checkout.CodeMax, fmt.Sprintf("must be at most %d", hi))
 		return 0
 	}
 	return n
@@ -241,7 +239,7 @@ var withdrawalParams = map[string]bool{paramStartDate: true, paramEndDate: true,
 // rule of the API (gatewayclient's own validation), so that nothing the gateway would refuse
 // is sent. The filter is usable only when the errors are empty. PerPage is defaultPerPage when
 // not given.
-func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, filterErrors) {
+func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, *checkout.ValidationError) {
 	q, errs := strictQuery(raw)
 	r := &queryReader{q: q, errs: errs}
 	f := gatewayclient.DepositFilter{
@@ -260,18 +258,18 @@ func parseDepositQuery(raw string) (url.Values, gatewayclient.DepositFilter, fil
 
 // checkFilter gives a filter its default page size and adds the violations of the API's rules
 // that validate finds in the filter so completed, by the parameters of the view (known).
-func checkFilter(errs filterErrors, perPage *int, validate func() error, known map[string]bool) {
+func checkFilter(errs *checkout.ValidationError, perPage *int, validate func() error, known map[string]bool) {
 	if *perPage == 0 {
 		*perPage = defaultPerPage
 	}
 	var ve *checkout.ValidationError
 	if err := validate(); errors.As(err, &ve) {
-		errs.addViolations(ve.Violations, known)
+		addFilterViolations(errs, ve.Violations, known)
 	}
 }
 
 // parseWithdrawalQuery is parseDepositQuery for the withdrawal view.
-func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilter, filterErrors) {
+func parseWithdrawalQuery(raw string) (url.Values, gatewayclient.WithdrawalFilter, *checkout.ValidationError) {
 	q, errs := strictQuery(raw)
 	r := &queryReader{q: q, errs: errs}
 	f := gatewayclient.WithdrawalFilter{

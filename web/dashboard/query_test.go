@@ -31,16 +31,16 @@ func TestParseReais(t *testing.T) {
 
 func TestStrictQuery(t *testing.T) {
 	q, errs := strictQuery("status=PAID;x&minAmount=10&page=1;DROP&perPage=10&bad%zz=1&x=%zz&&status=FAILED")
-	if errs["status"].Code != codeUnreadable || errs["page"].Code != codeUnreadable {
+	if errs.Code("status") != codeUnreadable || errs.Code("page") != codeUnreadable {
 		t.Errorf("violations %v; want status and page named", errs)
 	}
-	if errs["x"].Code != codeUnreadable || errs["bad%zz"].Code != codeUnreadable {
+	if errs.Code("x") != codeUnreadable || errs.Code("bad%zz") != codeUnreadable {
 		t.Errorf("bad escapes: %v", errs)
 	}
 	if q.Get("minAmount") != "10" || q.Get("perPage") != "10" || !slices.Equal(q["status"], []string{"FAILED"}) {
 		t.Errorf("readable pairs %v", q)
 	}
-	if _, errs := strictQuery("a=1&b=%C3%A9+x&c"); len(errs) != 0 {
+	if _, errs := strictQuery("a=1&b=%C3%A9+x&c"); len(errs.Violations) != 0 {
 		t.Errorf("a clean query: %v", errs)
 	}
 }
@@ -50,7 +50,7 @@ func TestStrictQuery(t *testing.T) {
 func TestParseDepositQuery(t *testing.T) {
 	_, f, errs := parseDepositQuery("startDate=2026-03-01T14%3A30&endDate=2026-03-02&status=PAID&status=REFUNDED" +
 		"&minAmount=10%2C5&maxAmount=1.234%2C56&depositOrigin=QRCODE&page=3&perPage=50&lang=en")
-	if len(errs) != 0 {
+	if len(errs.Violations) != 0 {
 		t.Fatalf("errors %v", errs)
 	}
 	want := gatewayclient.DepositFilter{
@@ -74,7 +74,7 @@ func TestParseDepositQuery(t *testing.T) {
 	}
 	// Blank fields, as a GET form sends them, are left out; perPage takes the default.
 	_, f, errs = parseDepositQuery("startDate=&endDate=&minAmount=&maxAmount=&page=&perPage=&status=")
-	if len(errs) != 0 {
+	if len(errs.Violations) != 0 {
 		t.Fatalf("errors %v", errs)
 	}
 	if got := f.Query("page", "perPage").Encode(); got != "perPage=25" {
@@ -82,7 +82,7 @@ func TestParseDepositQuery(t *testing.T) {
 	}
 	// An ISO time with an offset or Z is taken as it says; commas split statuses too.
 	_, f, errs = parseDepositQuery("startDate=2026-03-01T12:00:00Z&endDate=2026-03-01T12:00:00.5-03:00&status=PAID,FAILED")
-	if len(errs) != 0 || !f.StartDate.Equal(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)) ||
+	if len(errs.Violations) != 0 || !f.StartDate.Equal(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)) ||
 		!f.EndDate.Equal(time.Date(2026, 3, 1, 15, 0, 0, 5e8, time.UTC)) || len(f.Status) != 2 {
 		t.Errorf("ISO times: %+v %v", f, errs)
 	}
@@ -118,13 +118,13 @@ func TestDepositQueryViolations(t *testing.T) {
 		{"page=1;DROP", "page", codeUnreadable},
 	} {
 		_, _, errs := parseDepositQuery(tc.query)
-		if v, ok := errs[tc.param]; !ok || v.Code != tc.code {
+		if code := errs.Code(tc.param); code != tc.code {
 			t.Errorf("%s: violations %v; want %s %s", tc.query, errs, tc.param, tc.code)
 		}
 	}
 	// Several violations at once, each beside its own parameter; valid ones untouched.
 	q, _, errs := parseDepositQuery("minAmount=abc&maxAmount=5&status=NOPE&startDate=2026-03-01T10:00")
-	if len(errs) != 2 || errs["minAmount"].Code == "" || errs["status"].Code == "" || q.Get("maxAmount") != "5" {
+	if len(errs.Violations) != 2 || errs.Code("minAmount") == "" || errs.Code("status") == "" || q.Get("maxAmount") != "5" {
 		t.Errorf("violations %v, values %v", errs, q)
 	}
 }
@@ -134,7 +134,7 @@ func TestWithdrawalQuery(t *testing.T) {
 	id := "3f1c8a52-7d4e-4b6a-9c2f-1e5d7a9b0c3d"
 	_, f, errs := parseWithdrawalQuery("id=" + id + "&pixKey=ana%40example.com&endToEnd=E12345678202603011200abcdefghijk" +
 		"&endToEndRefund=D1234567890&externalCode=PEDIDO-0001&minAmount=0,10&maxAmount=50&status=PROCESSED&status=FAILED")
-	if len(errs) != 0 {
+	if len(errs.Violations) != 0 {
 		t.Fatalf("errors %v", errs)
 	}
 	if f.ID != id || f.PixKey != "ana@example.com" || f.EndToEnd != "E12345678202603011200abcdefghijk" ||
@@ -153,7 +153,7 @@ func TestWithdrawalQuery(t *testing.T) {
 		{"externalCode=a&externalCode=b", "externalCode", checkout.CodeDuplicate},
 	} {
 		_, _, errs := parseWithdrawalQuery(tc.query)
-		if v, ok := errs[tc.param]; !ok || v.Code != tc.code {
+		if code := errs.Code(tc.param); code != tc.code {
 			t.Errorf("%s: violations %v; want %s %s", tc.query, errs, tc.param, tc.code)
 		}
 	}

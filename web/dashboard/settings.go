@@ -101,7 +101,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 		in.WebhookURL = "" // the configuration's URL wins; the page shows it read-only
 	}
 	after, err := d.settings.Update(r.Context(), in)
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, &in)
 		for _, field := range []string{merchant.FieldWebhookURL, merchant.FieldFrameOrigins} {
@@ -210,7 +210,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r))
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, nil)
 		v.KeyName, v.KeyScope = name, r.PostForm.Get(merchant.FieldScope)

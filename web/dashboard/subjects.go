@@ -35,10 +35,10 @@ func (d *Dashboard) subjectsPage(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) findSubject(w http.ResponseWriter, r *http.Request, v *views.SubjectsView) (*checkout.SubjectRecords, checkout.Subject) {
 	v.Subject = strings.TrimSpace(r.PostForm.Get("subject"))
 	subj, err := checkout.ParseSubject(v.Subject)
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		code := "format"
-		if vs := fe.Fields[checkout.FieldSubject]; len(vs) > 0 && vs[0].Code == checkout.CodeRequired {
+		if fe.Code(checkout.FieldSubject) == checkout.CodeRequired {
 			code = "required"
 		}
 		v.Errors["subject"] = views.T(v.Lang, "subjects.err_"+code)

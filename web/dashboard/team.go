@@ -92,7 +92,7 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		token, inv, err = d.accounts.Invite(r.Context(), email, role, userOf(r).Email)
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) || errors.Is(err, merchant.ErrEmailTaken) {
 		v := d.usersView(r)
 		v.Email, v.Role = email, roleText
@@ -313,7 +313,7 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	} else {
 		u, err = d.accounts.AcceptInvitation(r.Context(), token, pw)
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	switch {
 	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
 		v := d.inviteView(r, inv)
@@ -341,9 +341,9 @@ func passwordError(lang views.Lang, err error) string {
 	if errors.Is(err, errPasswordsDiffer) {
 		return views.T(lang, "account.err_confirm")
 	}
-	var fe *checkout.FieldErrors
+	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
-		for _, v := range fe.Fields[merchant.FieldPassword] {
+		for _, v := range fe.For(merchant.FieldPassword) {
 			return views.T(lang, "account.err_password", passwordWhy(lang, v))
 		}
 	}

@@ -3,9 +3,9 @@ package respond
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -118,21 +118,11 @@ func errorBody(r *http.Request, err error, code checkout.Code) ErrorBody {
 	if code != checkout.CodeInternal && errors.As(err, &ce) {
 		d.Message = ce.Message
 	}
-	var fe *checkout.FieldErrors
-	var ve *checkout.ValidationError
-	switch {
-	case errors.As(err, &fe):
-		for _, name := range slices.Sorted(maps.Keys(fe.Fields)) {
-			for _, v := range fe.Fields[name] {
-				field := v.Field
-				if field == "" {
-					field = name
-				}
-				d.Fields = append(d.Fields, FieldDetail{Field: field, Code: v.Code, Message: v.Message})
-			}
-		}
-	case errors.As(err, &ve):
-		for _, v := range ve.Violations {
+	if ve := (*checkout.ValidationError)(nil); errors.As(err, &ve) {
+		// By field, each field's in the order found: the same request always reads the same.
+		for _, v := range slices.SortedStableFunc(slices.Values(ve.Violations), func(a, b checkout.Violation) int {
+			return strings.Compare(a.Field, b.Field)
+		}) {
 			d.Fields = append(d.Fields, FieldDetail{Field: v.Field, Code: v.Code, Message: v.Message})
 		}
 	}

@@ -36,8 +36,8 @@ func TestHTTPStatusOfEveryCode(t *testing.T) {
 // internal error's cause.
 func TestFailJSON(t *testing.T) {
 	s := &Site{Log: slog.New(slog.DiscardHandler)}
-	fe := &checkout.FieldErrors{Fields: map[string][]checkout.Violation{
-		checkout.FieldDocument: {{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}},
+	fe := &checkout.ValidationError{Violations: []checkout.Violation{
+		{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"},
 	}}
 	for _, tc := range []struct {
 		err    error
