@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/jpeg"
 	"image/png"
@@ -27,6 +28,10 @@ const (
 	MaxBytes  = 5 << 20  // 5 MB
 	MaxPixels = 40 << 20 // width × height of the source (about 6500 × 6500)
 	MaxSide   = 10000    // the longest side of the source
+	// MaxDecodeBytes bounds what decoding an upload allocates: width × height × the bytes a
+	// pixel of its colour model takes (DecodeSize). A 326 KB 16-bit RGBA PNG of 6476 × 6476,
+	// within MaxPixels, would take 320 MB.
+	MaxDecodeBytes = 256 << 20
 )
 
 // The widths of the two pictures made of each upload (narrower when the source is): a card on
@@ -45,6 +50,66 @@ var (
 	ErrNotImage = errors.New("imaging: not a JPEG, PNG or WebP picture")
 	ErrTooLarge = errors.New("imaging: the picture is too large")
 )
+
+// TooLargeError refuses, before decoding, an upload whose decoding would allocate more than
+// MaxDecodeBytes. It is ErrTooLarge (errors.Is).
+type TooLargeError struct {
+	Width, Height int
+	Bytes         int64 // what decoding would allocate
+}
+
+// Error says it in words.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("imaging: the picture is %d × %d pixels: decoding it would take %d MB, more than %d MB; "+
+		"save it smaller or with 8 bits per channel", e.Width, e.Height, e.Bytes>>20, MaxDecodeBytes>>20)
+}
+
+// Is makes a TooLargeError ErrTooLarge.
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// DecodeSize is what decoding a picture of cfg allocates for its pixels: width × height × the
+// bytes per pixel of its colour model (16-bit channels take twice 8-bit ones; an unknown model
+// is counted at the most, 8).
+func DecodeSize(cfg image.Config) int64 {
+	bpp := int64(8)
+	switch cfg.ColorModel {
+	case color.GrayModel, color.AlphaModel:
+		bpp = 1
+	case color.Gray16Model, color.Alpha16Model:
+		bpp = 2
+	case color.YCbCrModel:
+		bpp = 3 // 4:4:4 at most
+	case color.RGBAModel, color.NRGBAModel, color.CMYKModel, color.NYCbCrAModel:
+		bpp = 4
+	case color.RGBA64Model, color.NRGBA64Model:
+		bpp = 8
+	default:
+		if _, ok := cfg.ColorModel.(color.Palette); ok {
+			bpp = 1
+		}
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * bpp
+}
+
+// minBytesPerBlock is the least a JPEG spends on each 8 × 8 block of pixels, even of one flat
+// colour: a file far smaller than its dimensions claim is cut short (a
+// 228-byte JPEG claiming 6400 × 6400), and decoding it would allocate the whole picture
+// before finding out.
+const minBytesPerBlock = 1.0 / 16
+
+// complete reports whether raw can hold the picture cfg claims: its end marker is there (a
+// JPEG's EOI, a PNG's IEND) and a JPEG is not far smaller than its dimensions need (deflate
+// packs a flat PNG far tighter, so only its end marker is checked).
+func complete(raw []byte, cfg image.Config) bool {
+	switch http.DetectContentType(raw) {
+	case "image/jpeg":
+		blocks := float64((cfg.Width+7)/8) * float64((cfg.Height+7)/8)
+		return float64(len(raw)) >= blocks*minBytesPerBlock && bytes.Contains(raw, []byte{0xff, 0xd9})
+	case "image/png":
+		return bytes.Contains(raw, []byte("IEND"))
+	}
+	return true
+}
 
 // Variant is one picture made of an upload.
 type Variant struct {
@@ -92,6 +157,12 @@ func Process(r io.Reader) (*Picture, error) {
 	}
 	if cfg.Width > MaxSide || cfg.Height > MaxSide || cfg.Width*cfg.Height > MaxPixels {
 		return nil, ErrTooLarge
+	}
+	if n := DecodeSize(cfg); n > MaxDecodeBytes {
+		return nil, &TooLargeError{Width: cfg.Width, Height: cfg.Height, Bytes: n}
+	}
+	if !complete(raw, cfg) {
+		return nil, ErrNotImage
 	}
 	src, _, err := image.Decode(bytes.NewReader(raw))
 	if err != nil {

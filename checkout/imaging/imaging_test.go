@@ -10,6 +10,8 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout/imaging"
@@ -135,5 +137,74 @@ func BenchmarkProcess(b *testing.B) {
 		if _, err := imaging.Process(bytes.NewReader(src)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// pngHeader is the start of a PNG whose header claims w × h pixels of bit depth and colour
+// type ct, with one empty IDAT and IEND: enough for DecodeConfig, nothing to decode.
+func pngHeader(w, h uint32, depth, ct byte) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		c := append([]byte(typ), data...)
+		b.Write(c)
+		_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(c))
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = depth, ct
+	chunk("IHDR", ihdr)
+	chunk("IDAT", nil)
+	chunk("IEND", nil)
+	return b.Bytes()
+}
+
+// TestDecodeSizeBound: an upload within the pixel limit whose decoding would allocate more
+// than MaxDecodeBytes (16-bit RGBA at 6476 × 6476: 320 MB) is refused before decoding, in
+// words; the same dimensions at 8 bits per channel (160 MB) pass the bound.
+func TestDecodeSizeBound(t *testing.T) {
+	_, err := imaging.Process(bytes.NewReader(pngHeader(6476, 6476, 16, 6)))
+	var tl *imaging.TooLargeError
+	if !errors.As(err, &tl) || !errors.Is(err, imaging.ErrTooLarge) || tl.Bytes <= imaging.MaxDecodeBytes ||
+		!strings.Contains(err.Error(), "6476 × 6476") || !strings.Contains(err.Error(), "256 MB") {
+		t.Fatalf("a 16-bit RGBA PNG of 6476 × 6476: %v; want refused before decoding, in words", err)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(pngHeader(6476, 6476, 8, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := imaging.DecodeSize(cfg); n > imaging.MaxDecodeBytes || n != 6476*6476*4 {
+		t.Errorf("DecodeSize of an 8-bit RGBA 6476 × 6476 = %d, want %d (within the bound)", n, 6476*6476*4)
+	}
+}
+
+// TestTruncatedJPEGRefusedCheaply: a JPEG cut short that claims 6400 × 6400 is refused without
+// being decoded (decoding would allocate the whole picture first): the test measures what
+// Process allocated.
+func TestTruncatedJPEGRefusedCheaply(t *testing.T) {
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 16)), nil); err != nil {
+		t.Fatal(err)
+	}
+	raw := b.Bytes()
+	sof := bytes.Index(raw, []byte{0xff, 0xc0})
+	if sof < 0 {
+		t.Fatal("no SOF0 in the encoded JPEG")
+	}
+	binary.BigEndian.PutUint16(raw[sof+5:], 6400)
+	binary.BigEndian.PutUint16(raw[sof+7:], 6400)
+	raw = raw[:bytes.Index(raw, []byte{0xff, 0xda})+14] // the scan's header, no data, no EOI
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := imaging.Process(bytes.NewReader(raw))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, imaging.ErrNotImage) {
+		t.Fatalf("a truncated JPEG claiming 6400 × 6400: %v; want ErrNotImage", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing it allocated %d bytes; want under 1 MB (no decode)", got)
 	}
 }
