@@ -120,16 +120,20 @@ func (f exportFormat) optReais(c *checkout.Cents) string {
 	return f.reais(*c)
 }
 
-// cell escapes a text that a spreadsheet would read as a formula (=, +, -, @, a tab or a
-// carriage return first) with a leading apostrophe, as OWASP recommends; the CSV writer does
-// the quoting.
+// cell escapes a text that a spreadsheet would read as a formula with a leading apostrophe, as
+// OWASP recommends; the CSV writer does the quoting. A formula starts with =, +, - or @ (or
+// their fullwidth forms, which spreadsheets fold to them), a tab or a carriage return, and
+// spreadsheets skip what a reader does not see before it: spaces, a no-break space, zero-width
+// characters and a byte-order mark.
 func cell(s string) string {
-	if s == "" {
+	for _, r := range s {
+		switch r {
+		case ' ', '\u00a0', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\n':
+			continue // invisible before a formula: look at what follows
+		case '=', '+', '-', '@', '\t', '\r', '\uff1d', '\uff0b', '\uff0d', '\uff20':
+			return "'" + s
+		}
 		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + s
 	}
 	return s
 }
