@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
@@ -58,6 +59,15 @@ type ImageStore interface {
 var (
 	ErrImageNotImage = &Error{Code: CodeInvalid, Message: "the file must be a JPEG, PNG or WebP picture"}
 	ErrImageTooLarge = &Error{Code: CodeInvalid, Message: "the picture must be at most 5 MB and 40 megapixels"}
+	// ErrImageBusy: more pictures are being decoded than the limit allows (each may take
+	// hundreds of megabytes); code CodeUnavailable, a 503 with Retry-After.
+	ErrImageBusy = &Error{Code: CodeUnavailable, Message: "too many pictures are being processed at once; try again in a few seconds"}
+)
+
+// Picture decoding: at most pictureDecodes at once; one more waits up to pictureWait.
+const (
+	pictureDecodes = 2
+	pictureWait    = 3 * time.Second
 )
 
 // SetProductImage makes the upload r the picture of product id: re-encoded at two widths with
@@ -65,8 +75,10 @@ var (
 // serves it. A file that is not a JPEG, PNG or WebP picture is ErrImageNotImage; one too large,
 // ErrImageTooLarge.
 func (c *Catalogue) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
-	pic, err := imaging.Process(r)
+	pic, err := c.pictures.Process(ctx, r)
 	switch {
+	case errors.Is(err, imaging.ErrBusy):
+		return nil, ErrImageBusy
 	case errors.Is(err, imaging.ErrNotImage):
 		return nil, ErrImageNotImage
 	case errors.Is(err, imaging.ErrTooLarge):
@@ -114,8 +126,10 @@ func (c *Catalogue) sessionImage(ctx context.Context, raw string) (ProductImage,
 		return ProductImage{}, fmt.Errorf("could not be fetched: %v", err)
 	}
 	defer body.Close()
-	pic, err := imaging.Process(body)
+	pic, err := c.pictures.Process(ctx, body)
 	switch {
+	case errors.Is(err, imaging.ErrBusy):
+		return ProductImage{}, errors.New(ErrImageBusy.Message)
 	case errors.Is(err, imaging.ErrNotImage):
 		return ProductImage{}, errors.New("must be a JPEG, PNG or WebP picture")
 	case errors.Is(err, imaging.ErrTooLarge):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 	"io"
 	"strconv"
 	"strings"
@@ -40,6 +41,7 @@ type Catalogue struct {
 	now        func() time.Time
 	cache      *catalogueCache // the active products, for the shop's pages
 	fetchImage func(context.Context, string) (io.ReadCloser, error)
+	pictures   *imaging.Limiter // how many uploads decode at once
 }
 
 // Products lists the active products of the catalogue.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 	"io"
 	"log/slog"
 	"strings"
@@ -161,7 +162,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.Catalogue = &Catalogue{store: store, now: s.now, cache: &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now},
+	s.Catalogue = &Catalogue{store: store, now: s.now, pictures: imaging.NewLimiter(pictureDecodes, pictureWait), cache: &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now},
 		fetchImage: opts.FetchImage}
 	s.Reports = &Reports{store: store, now: s.now}
 	s.snaps = newSnapshots(opts.Snapshots)

@@ -191,6 +191,7 @@ type Server struct {
 	frameOrigins   func(ctx context.Context) ([]string, error)
 
 	newCarts *keyedLimiter    // new carts per client address; nil: no limit
+	ceps     *keyedLimiter    // anonymous CEP lookups per client address (each may call the CEP service)
 	clock    func() time.Time // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
@@ -261,6 +262,9 @@ func New(opts Options) (*Server, error) {
 		done:           make(chan struct{}),
 	}
 	s.stopping, s.stop = context.WithCancel(context.Background())
+	// A shopper looks up a few CEPs; a client asking by the hundred would pass each on to the
+	// CEP service upstream.
+	s.ceps = newKeyedLimiter(time.Second, 30, 100_000)
 	if l := opts.NewCartLimit; !l.Off {
 		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
 		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)

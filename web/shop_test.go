@@ -503,3 +503,21 @@ func TestTrustedProxyForwardsEachShopper(t *testing.T) {
 		t.Errorf("a fourth cart from an untrusted peer claiming another address: %d, want 429", st)
 	}
 }
+
+// TestCEPLookupLimited: one client may look up 30 CEPs at once, then waits (Retry-After): a
+// client asking by the hundred does not pass each on to the CEP service.
+func TestCEPLookupLimited(t *testing.T) {
+	e := newEnv(t)
+	for i := range 30 {
+		res := e.do(http.MethodGet, "/cep/01310-100", nil)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("lookup %d: %d", i+1, res.StatusCode)
+		}
+	}
+	res := e.do(http.MethodGet, "/cep/01310-100", nil)
+	res.Body.Close()
+	if res.StatusCode < 429 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("the 31st lookup at once: %d, Retry-After %q; want refused with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+}

@@ -7,6 +7,7 @@ package imaging
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"time"
 
 	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP with image.Decode
@@ -109,6 +111,37 @@ func complete(raw []byte, cfg image.Config) bool {
 		return bytes.Contains(raw, []byte("IEND"))
 	}
 	return true
+}
+
+// ErrBusy refuses an upload while as many others are being decoded as the Limiter allows, after
+// its wait.
+var ErrBusy = errors.New("imaging: too many pictures are being processed at once; try again in a few seconds")
+
+// Limiter bounds how many uploads are decoded at once (each may take up to MaxDecodeBytes): one
+// more waits for a slot up to its wait, then gets ErrBusy. It is safe for concurrent use.
+type Limiter struct {
+	slots chan struct{}
+	wait  time.Duration
+}
+
+// NewLimiter lets n uploads decode at once, a further one wait up to wait.
+func NewLimiter(n int, wait time.Duration) *Limiter {
+	return &Limiter{slots: make(chan struct{}, n), wait: wait}
+}
+
+// Process is Process within the limit.
+func (l *Limiter) Process(ctx context.Context, r io.Reader) (*Picture, error) {
+	t := time.NewTimer(l.wait)
+	defer t.Stop()
+	select {
+	case l.slots <- struct{}{}:
+	case <-t.C:
+		return nil, ErrBusy
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-l.slots }()
+	return Process(r)
 }
 
 // Variant is one picture made of an upload.

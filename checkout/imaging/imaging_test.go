@@ -2,6 +2,7 @@ package imaging_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -10,9 +11,11 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
@@ -206,5 +209,39 @@ func TestTruncatedJPEGRefusedCheaply(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("refusing it allocated %d bytes; want under 1 MB (no decode)", got)
+	}
+}
+
+// TestLimiterBoundsDecodes: with two uploads being read and decoded, a third waits its wait and
+// gets ErrBusy; once they end, the next one is processed.
+func TestLimiterBoundsDecodes(t *testing.T) {
+	l := imaging.NewLimiter(2, 100*time.Millisecond)
+	ctx := context.Background()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8))); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 2)
+	var writers []*io.PipeWriter
+	for range 2 {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		go func() { _, err := l.Process(ctx, pr); done <- err }()
+		// The write returns once Process reads, which it does only inside its slot.
+		if _, err := pw.Write([]byte("\x89PNG")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.Process(ctx, bytes.NewReader(b.Bytes())); !errors.Is(err, imaging.ErrBusy) {
+		t.Fatalf("a third upload while two decode: %v; want ErrBusy", err)
+	}
+	for _, pw := range writers {
+		pw.Close()
+	}
+	for range 2 {
+		<-done
+	}
+	if _, err := l.Process(ctx, bytes.NewReader(b.Bytes())); err != nil {
+		t.Errorf("an upload once the others ended: %v", err)
 	}
 }

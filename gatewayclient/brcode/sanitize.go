@@ -22,19 +22,11 @@ func Sanitize(s string, max int) string {
 	b.Grow(len(s))
 	space := false
 	for i, r := range rs {
-		var out string
-		switch {
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\u00A0':
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\u00A0' {
 			space = b.Len() > 0
 			continue
-		case r >= 0x20 && r <= 0x7E:
-			out = string(r)
-		default:
-			out = transliterate(r)
-			if len(out) > 1 && unicode.IsUpper(r) && upperAround(rs, i) {
-				out = strings.ToUpper(out) // "ЩИ" is "SHCHI", "Щи" "Shchi"
-			}
 		}
+		out := asciiOf(rs, i)
 		if out == "" {
 			continue
 		}
@@ -47,6 +39,20 @@ func Sanitize(s string, max int) string {
 	out := b.String()
 	if max > 0 && len(out) > max {
 		out = strings.TrimRight(out[:max], " ")
+	}
+	return out
+}
+
+// asciiOf is rs[i], not a white space, in printable ASCII: itself, its romanisation (in
+// capitals within a word in capitals), or "" when it has none.
+func asciiOf(rs []rune, i int) string {
+	r := rs[i]
+	if r >= 0x20 && r <= 0x7E {
+		return string(r)
+	}
+	out := transliterate(r)
+	if len(out) > 1 && unicode.IsUpper(r) && upperAround(rs, i) {
+		out = strings.ToUpper(out) // "ЩИ" is "SHCHI", "Щи" "Shchi"
 	}
 	return out
 }

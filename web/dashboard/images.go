@@ -68,6 +68,10 @@ func (d *Dashboard) uploadImage(w http.ResponseWriter, r *http.Request) {
 			msg = views.T(lang, "products.image_not_image")
 		case errors.Is(err, checkout.ErrImageTooLarge):
 			msg = views.T(lang, "products.image_too_large")
+		case errors.Is(err, checkout.ErrImageBusy):
+			w.Header().Set("Retry-After", "3") // the decodes under way end within seconds
+			d.site.Fail(w, r, err)
+			return
 		case err != nil:
 			d.site.Fail(w, r, err)
 			return
