@@ -1,9 +1,13 @@
 package sqlite_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,6 +92,22 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 	}
 	if ids, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 10, h); err != nil || len(ids) != 1 || ids[0] != o.ID {
 		t.Fatalf("AnonymiseDue = %v, %v", ids, err)
+	}
+
+	// The file and its WAL, byte for byte: secure_delete zeroes freed pages, the checkpoint
+	// empties the WAL.
+	var file []byte
+	for _, p := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		file = append(file, b...)
+	}
+	for _, p := range []string{"Maria da Silva", "maria@example.com.br", "52998224725", "11987654321"} {
+		if n := bytes.Count(file, []byte(p)); n > 0 {
+			t.Errorf("checkout.db and its WAL hold %q %d times after the erasure", p, n)
+		}
 	}
 
 	raw := rows(`SELECT * FROM orders WHERE id = $1`, o.ID) +

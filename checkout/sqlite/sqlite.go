@@ -54,6 +54,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -80,6 +81,33 @@ type Store struct {
 }
 
 var _ checkout.Store = (*Store)(nil)
+
+// AnonymiseDue is sqlstore's, then a checkpoint that empties the WAL: with secure_delete the
+// freed pages are zeroed, and the WAL must not keep the erased values either.
+func (s *Store) AnonymiseDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error) {
+	ids, err := s.Store.AnonymiseDue(ctx, before, at, limit, h)
+	if err == nil && len(ids) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return ids, err
+}
+
+// AnonymiseOrders is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
+func (s *Store) AnonymiseOrders(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error) {
+	done, err := s.Store.AnonymiseOrders(ctx, ids, at, h)
+	if err == nil && len(done) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return done, err
+}
+
+// truncateWAL copies the WAL into the file and empties it.
+func (s *Store) truncateWAL(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("sqlite: checkpoint after an erasure: %w", err)
+	}
+	return nil
+}
 
 // readers is the number of read connections; reportReaders of them at most serve the
 // merchant's lists and overview at once (sqlstore.Dialect.ReportReads), so that the shop's
@@ -133,7 +161,7 @@ func open(ctx context.Context, path string, o options) (*Store, error) {
 		return fileDSN(path, append([]string{"busy_timeout(" + strconv.Itoa(o.busyTimeout) + ")", "foreign_keys(1)"}, pragmas...)...)
 	}
 	// The journal mode is kept in the file: set once, by the writer, before any reader opens.
-	writer := []string{"journal_mode(WAL)", "synchronous(NORMAL)"}
+	writer := []string{"journal_mode(WAL)", "synchronous(NORMAL)", "secure_delete(ON)"}
 	if o.checkpointPages > 0 {
 		writer = append(writer, "wal_autocheckpoint("+strconv.Itoa(o.checkpointPages)+")")
 	}
