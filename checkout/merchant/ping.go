@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -92,7 +93,7 @@ func (m *SettingsManager) Ping(ctx context.Context, by string) (*PingResult, err
 		if errors.As(err, &ue) {
 			err = ue.Err // *url.Error repeats the URL, query string included
 		}
-		res.Duration, res.Error = time.Since(start), err.Error()
+		res.Duration, res.Error = time.Since(start), deliveryCause(err)
 		return res, nil
 	}
 	defer resp.Body.Close()
@@ -123,4 +124,27 @@ func printableText(b []byte) string {
 		return r
 	}, string(b))
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// deliveryCause says in words why a request could not be made: never the resolver's or any
+// other internal address, which the raw error names.
+func deliveryCause(err error) string {
+	var dns *net.DNSError
+	var ne net.Error
+	var opErr *net.OpError
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "the host name does not exist (DNS)"
+	case errors.As(err, &dns):
+		return "the host name could not be resolved (DNS)"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "no answer in time"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the server refused the connection"
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return "the server could not be reached"
+	case strings.Contains(err.Error(), "tls:") || strings.Contains(err.Error(), "x509:"):
+		return "the server's TLS certificate was not accepted"
+	}
+	return "the connection failed"
 }
