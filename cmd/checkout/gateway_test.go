@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,7 +88,7 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 			}
 			var stdout, stderr strings.Builder
 			start := time.Now()
-			code := run(app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, &stdout, &stderr)
+			code := run(app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", privateDir(t)}, func(k string) string { return env[k] }, &stdout, &stderr)
 			if code != 2 {
 				t.Fatalf("exit %d, want 2; stderr %q", code, stderr.String())
 			}
@@ -123,7 +124,7 @@ func TestGatewayDegradedStart(t *testing.T) {
 		"CHECKOUT_GATEWAY_START_CHECK": "degraded", "CHECKOUT_DEMO_ADDR": "off",
 		// A placeholder decodes as base64 (two bytes): taken, with a warning.
 		"CHECKOUT_GATEWAY_WEBHOOK_SECRET": "foo"}
-	cfg, err := app.Load(func(k string) string { return env[k] }, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()})
+	cfg, err := app.Load(func(k string) string { return env[k] }, []string{"-addr", "127.0.0.1:0", "-data-dir", privateDir(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestStartAndStopMessages(t *testing.T) {
 	defer cancel()
 	exit := make(chan int, 1)
 	go func() {
-		exit <- serve(ctx, app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, stdout, &stderr)
+		exit <- serve(ctx, app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", privateDir(t)}, func(k string) string { return env[k] }, stdout, &stderr)
 	}()
 	select {
 	case <-stdout.found:
@@ -195,4 +196,15 @@ func TestStartAndStopMessages(t *testing.T) {
 	if n := len(msgs); n < 2 || !strings.HasPrefix(msgs[n-2], "stopping") || msgs[n-1] != "stopped" {
 		t.Errorf("the stop is not logged: %q", msgs)
 	}
+}
+
+// privateDir is a data dir with the mode the server wants (0700), so that the server's first
+// log line is not the one saying it tightened the test's temporary folder.
+func privateDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -5,17 +5,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 )
 
 // ownerOnly makes the data dir and what the server keeps in it (the SQLite database and its
-// -wal and -shm, the secret key, the lock, the embedded sandbox's state) reachable by their
-// owner alone: directories 0700, files 0600. New ones are made so already; this mends what an
+// -wal and -shm, the lock, the embedded sandbox's state) reachable by their owner alone:
+// directories 0700, files 0600. New ones are made so already; this mends what an
 // older version, a permissive umask or a copy left. Nothing else in the data dir is touched
 // (it may be a folder the operator uses for more), nor are symbolic links. It returns what it
 // changed, in words ("data/checkout.db: 0644 → 0600"), for one line of the log; a file it may
-// not change (another user's) is named with why.
+// not change (another user's) is named with why. The secret key is not mended but refused at
+// start while others may read it: it may have been copied already, and only a new key helps.
 func ownerOnly(dir string) ([]string, error) {
 	var changed []string
 	fix := func(path string, info fs.FileInfo) {
@@ -40,7 +39,7 @@ func ownerOnly(dir string) ([]string, error) {
 	}
 	fix(dir, info)
 	for _, name := range []string{"checkout.db", "checkout.db-wal", "checkout.db-shm", "checkout.db.before-restore",
-		sealed.FileName, LockFile} {
+		LockFile} {
 		if info, err := os.Lstat(filepath.Join(dir, name)); err == nil && info.Mode().IsRegular() {
 			fix(filepath.Join(dir, name), info)
 		}

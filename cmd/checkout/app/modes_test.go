@@ -81,7 +81,12 @@ func TestDataDirOwnerOnly(t *testing.T) {
 	}
 
 	// An older version's data dir: everything readable by others, and the operator's own file.
+	// (Not the secret key, which was always made 0600: one others may read is refused, not
+	// mended — TestSecretKeyFile.)
 	for path := range modes() {
+		if path == "secret.key" {
+			continue
+		}
 		p := filepath.Join(dir, path)
 		info, err := os.Stat(p)
 		if err != nil {
