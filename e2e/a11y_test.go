@@ -131,7 +131,7 @@ func (s *session) checkPage(where string) {
 	s.shot(where)
 }
 
-// TestSandboxConsoleIsAccessible: the sandbox console (English, a developer's tool) passes
+// TestSandboxConsoleIsAccessible: the sandbox console (in Portuguese, its default) passes
 // axe-core's WCAG A and AA rules signed out and signed in with a deposit to act on, on a phone
 // and on a wide screen.
 func TestSandboxConsoleIsAccessible(t *testing.T) {

@@ -52,6 +52,7 @@ const consoleCSP = "default-src 'none'; style-src 'self'; form-action 'self'; fr
 
 // consoleView is the view model of the console page.
 type consoleView struct {
+	Loc         consoleLocale
 	Base        string // the console's directory relative to the page's URL ("" at the console itself)
 	ClientID    string
 	Now         string
@@ -130,6 +131,12 @@ func (s *Sandbox) consoleRoutes(mux *http.ServeMux) {
 	}, "../")))
 }
 
+// localeOf is the console's language for r (see consoleLangOf).
+func localeOf(r *http.Request) consoleLocale {
+	l, explicit := consoleLangOf(r)
+	return consoleLocale{Lang: l, Explicit: explicit}
+}
+
 // consolePrincipal authenticates a console request by bearer header or cookie.
 func (s *Sandbox) consolePrincipal(r *http.Request) (principal, bool) {
 	if r.Header.Get("Authorization") != "" {
@@ -156,7 +163,7 @@ func (s *Sandbox) consolePrincipal(r *http.Request) (principal, bool) {
 func (s *Sandbox) handleConsole(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.consolePrincipal(r)
 	if !ok {
-		s.renderConsole(w, r, http.StatusOK, consoleLogin("", ""))
+		s.renderConsole(w, r, http.StatusOK, consoleLogin(localeOf(r), "", ""))
 		return
 	}
 	s.renderConsolePage(w, r, p, http.StatusOK, "", "")
@@ -181,10 +188,10 @@ func (s *Sandbox) renderConsolePage(w http.ResponseWriter, r *http.Request, p pr
 	v, err := s.consoleView(r.Context(), p)
 	if err != nil {
 		s.log.Error("sandbox: console", "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		http.Error(w, localeOf(r).t("error.internal"), http.StatusInternalServerError)
 		return
 	}
-	v.Error, v.Base = errMsg, base
+	v.Error, v.Base, v.Loc = errMsg, base, localeOf(r)
 	s.renderConsole(w, r, status, consolePage(v))
 }
 
@@ -205,6 +212,7 @@ func (s *Sandbox) renderConsole(w http.ResponseWriter, r *http.Request, status i
 // handleConsoleLogin is POST sandbox/login.
 func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	loc := localeOf(r)
 	id, secret := r.PostFormValue("client_id"), r.PostFormValue("client_secret")
 	// Failed sign-ins are counted per remote address and, for a client that exists, per
 	// client (so guesses spread over many addresses are slowed too). Past the limit the
@@ -214,45 +222,46 @@ func (s *Sandbox) handleConsoleLogin(w http.ResponseWriter, r *http.Request) {
 		secs := retryAfterSeconds(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		s.renderConsole(w, r, http.StatusTooManyRequests,
-			consoleLogin(fmt.Sprintf("Too many failed sign-ins. Try again in %d seconds.", secs), ""))
+			consoleLogin(loc, loc.t("signin.throttled", secs), ""))
 		return
 	}
 	c, ok := s.checkCredentials(id, secret)
 	if !ok {
 		s.loginFailed(keys)
-		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Wrong client ID or secret.", ""))
+		s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin(loc, loc.t("signin.wrong"), ""))
 		return
 	}
 	tok, err := s.signToken(c.ID, c.Scopes)
 	if err != nil {
 		s.log.Error("sandbox: console token", "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
+		http.Error(w, loc.t("error.internal"), http.StatusInternalServerError)
 		return
 	}
 	// No Path attribute: the browser scopes the cookie to this directory, the console's own,
 	// wherever the sandbox is mounted.
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: tok.AccessToken, MaxAge: int(s.tokenTTL / time.Second),
 		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-	relativeRedirect(w, "./", http.StatusSeeOther)
+	relativeRedirect(w, loc.back("./"), http.StatusSeeOther)
 }
 
 // handleConsoleLogout is POST sandbox/logout.
 func (s *Sandbox) handleConsoleLogout(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{Name: consoleCookie, Value: "", MaxAge: -1, HttpOnly: true,
 		Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-	relativeRedirect(w, "./", http.StatusSeeOther)
+	relativeRedirect(w, localeOf(r).back("./"), http.StatusSeeOther)
 }
 
 // consoleAction wraps a console form action: authenticate, act, then go back to the console
 // (back is the relative URL of the console page), or show the console with the error.
 func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Request) error, back string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+		loc := localeOf(r)
 		p, ok := s.consolePrincipal(r)
 		if !ok {
-			s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin("Sign in first.", back))
+			s.renderConsole(w, r, http.StatusUnauthorized, consoleLogin(loc, loc.t("signin.first"), back))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 		if err := act(r.Context(), p, r); err != nil {
 			var ae *apiError
 			var ve *gc.ValidationError
@@ -263,11 +272,11 @@ func (s *Sandbox) consoleAction(act func(context.Context, principal, *http.Reque
 				s.renderConsolePage(w, r, p, http.StatusUnprocessableEntity, strings.TrimPrefix(ve.Error(), "gatewayclient: "), back)
 			default:
 				s.log.Error("sandbox: console action", "path", r.URL.Path, "err", err)
-				s.renderConsolePage(w, r, p, http.StatusInternalServerError, "internal error", back)
+				s.renderConsolePage(w, r, p, http.StatusInternalServerError, loc.t("error.internal"), back)
 			}
 			return
 		}
-		relativeRedirect(w, back, http.StatusSeeOther)
+		relativeRedirect(w, loc.back(back), http.StatusSeeOther)
 	}
 }
 

@@ -26,10 +26,15 @@ func browser(t *testing.T) *http.Client {
 	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
-// page fetches a console page and parses it.
+// page fetches a console page in English (the tests read its words) and parses it.
 func page(t *testing.T, c *http.Client, u string) (int, *goquery.Document) {
 	t.Helper()
-	res, err := c.Get(u)
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept-Language", "en")
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +208,7 @@ func TestConsoleLoginThrottled(t *testing.T) {
 	})
 	login := func(addr, id, secret string) *httptest.ResponseRecorder {
 		t.Helper()
-		r := httptest.NewRequest("POST", "/sandbox/login", strings.NewReader(url.Values{"client_id": {id}, "client_secret": {secret}}.Encode()))
+		r := httptest.NewRequest("POST", "/sandbox/login", strings.NewReader(url.Values{"client_id": {id}, "client_secret": {secret}, "lang": {"en"}}.Encode()))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		r.RemoteAddr = addr
 		w := httptest.NewRecorder()
@@ -270,7 +275,7 @@ func TestConsoleShowsEveryDeliveryAttempt(t *testing.T) {
 	ctx := context.Background()
 	rowOf := func() *goquery.Selection {
 		t.Helper()
-		st, _, b := e.do("GET", "/sandbox/", tok, nil)
+		st, _, b := e.do("GET", "/sandbox/?lang=en", tok, nil)
 		doc, err := goquery.NewDocumentFromReader(bytes.NewReader(b))
 		if st != 200 || err != nil {
 			t.Fatalf("console: %d %v", st, err)

@@ -240,4 +240,10 @@
 // Content-Security-Policy, refuse framing and use no JavaScript. A bearer header with
 // sandbox:control opens the console too. Loopback addresses get no special trust, because
 // behind a reverse proxy every request would come from loopback.
+//
+// The console speaks Brazilian Portuguese by default and English on request: ?lang=pt-BR or
+// ?lang=en, else Accept-Language. A chosen language travels in each form's lang field and
+// comes back in the redirect; a Português/English switch heads every page. Its words are a
+// small catalogue of its own (consolelang.go): the sandbox knows nothing of the checkout's
+// views. Status values, control names in URLs and API error messages stay the gateway's.
 package sandbox
