@@ -14,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/views"
 )
 
 // signedIn is an env with the dashboard and a browser signed in.
@@ -326,6 +327,12 @@ func TestDepositDetail(t *testing.T) {
 	}
 	if doc.Find(`[data-testid="payer"]`).Length() != 1 {
 		t.Error("no payer")
+	}
+	// The payer's bank is named beside its ISPB (the sandbox's payers hold accounts at the
+	// large banks the table names).
+	if ispb := dep.Payer.BankAccount.ISPB; !strings.Contains(doc.Find(`[data-testid="payer"]`).Text(), views.BankText(ispb)) ||
+		views.BankText(ispb) == ispb {
+		t.Errorf("the payer's bank %s is not named: %q", ispb, doc.Find(`[data-testid="payer"]`).Text())
 	}
 	link := doc.Find(`[data-testid="linked-order"] a`)
 	if !strings.Contains(link.Text(), o.Number) || link.AttrOr("href", "") != "/dashboard/orders/"+o.ID {
