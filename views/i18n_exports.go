@@ -37,6 +37,7 @@ var exportMessages = map[string][2]string{
 	"exports.col_state":        {"Situação", "State"},
 	"exports.col_rows":         {"Linhas", "Rows"},
 	"exports.too_many":         {"Você já tem %d exportações em preparo. Espere uma terminar.", "You already have %d exports being prepared. Wait for one to finish."},
+	"exports.busy":             {"O sistema já está preparando exportações demais ou guardando arquivos demais. Tente de novo mais tarde.", "Too many exports are being prepared or kept right now. Try again later."},
 	"exports.too_many_title":   {"Exportações demais em preparo", "Too many exports being prepared"},
 
 	// The overview's chart and top products.

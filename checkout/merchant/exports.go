@@ -76,6 +76,9 @@ type ExportStore interface {
 	ExportJob(ctx context.Context, id string) (*ExportJob, error)
 	// ExportJobs lists a user's jobs created since since, newest first.
 	ExportJobs(ctx context.Context, userID string, since time.Time) ([]ExportJob, error)
+	// ExportUsage says, across all users and instances, how many jobs are running with a
+	// heartbeat since staleBefore and how many bytes the stored pieces of all files hold.
+	ExportUsage(ctx context.Context, staleBefore time.Time) (running int, kept int64, err error)
 	// ExportProgress notes the rows written by a running job at at (its heartbeat).
 	ExportProgress(ctx context.Context, id string, rows int, at time.Time) error
 	// AppendExportChunk stores the piece seq (from 0) of a running job's file.
@@ -135,6 +138,16 @@ func (x *Exports) Jobs(ctx context.Context, userID string) ([]ExportJob, error) 
 		x.settle(&jobs[i])
 	}
 	return jobs, err
+}
+
+// Usage says how many jobs are running across all users and instances (a stale one is not
+// counted: its server stopped) and the compressed bytes all jobs' files keep in the store.
+func (x *Exports) Usage(ctx context.Context) (running int, kept int64, err error) {
+	running, kept, err = x.store.ExportUsage(ctx, x.now().UTC().Add(-ExportStale))
+	if err != nil {
+		return 0, 0, fmt.Errorf("merchant: reading the exports' usage: %w", err)
+	}
+	return running, kept, nil
 }
 
 func (x *Exports) settle(j *ExportJob) {

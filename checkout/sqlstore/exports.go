@@ -71,6 +71,23 @@ func (s *Store) ExportJobs(ctx context.Context, userID string, since time.Time) 
 	return out, nil
 }
 
+// ExportUsage counts the running jobs with a heartbeat since staleBefore and sums the bytes
+// of all stored pieces (length of a blob/bytea is its bytes in both dialects).
+func (s *Store) ExportUsage(ctx context.Context, staleBefore time.Time) (int, int64, error) {
+	var running int
+	var kept int64
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT COUNT(*) FROM export_jobs WHERE state = 'running' AND updated_at >= $1`,
+		Args: []any{ms(staleBefore)}, Rows: each(func(r Rows) error { return r.Scan(&running) })})
+	if err == nil {
+		err = s.db.Read(ctx, Stmt{SQL: `SELECT COALESCE(SUM(LENGTH(data)), 0) FROM export_chunks`,
+			Rows: each(func(r Rows) error { return r.Scan(&kept) })})
+	}
+	if err != nil {
+		return 0, 0, s.errorf("reading the exports' usage: %w", err)
+	}
+	return running, kept, nil
+}
+
 // ExportProgress notes a running job's rows and heartbeat.
 func (s *Store) ExportProgress(ctx context.Context, id string, rows int, at time.Time) error {
 	err := s.db.Write(ctx, Stmt{SQL: `UPDATE export_jobs SET rows_written = $1, updated_at = $2 WHERE id = $3 AND state = 'running'`,

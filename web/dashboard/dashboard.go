@@ -77,7 +77,10 @@ type Options struct {
 	// (default context.Background()); without it every export streams.
 	Exports         *merchant.Exports
 	ExportThreshold int
-	Context         context.Context
+	// ExportBytesCap is how many bytes all exports' files may keep in the store (0:
+	// maxExportBytesKept).
+	ExportBytesCap int64
+	Context        context.Context
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -102,8 +105,11 @@ type Dashboard struct {
 	// and the life of the exports' workers.
 	exports         *merchant.Exports
 	exportThreshold int
-	background      context.Context
-	workers         sync.WaitGroup // the background exports' workers
+	// exportsRunningCap and exportBytesCap are maxRunningExportsAll and Options.ExportBytesCap.
+	exportsRunningCap int
+	exportBytesCap    int64
+	background        context.Context
+	workers           sync.WaitGroup // the background exports' workers
 }
 
 // New returns the dashboard of opts.
@@ -123,6 +129,10 @@ func New(opts Options) (*Dashboard, error) {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
 	d.exports, d.exportThreshold, d.background = opts.Exports, opts.ExportThreshold, opts.Context
+	d.exportsRunningCap, d.exportBytesCap = maxRunningExportsAll, opts.ExportBytesCap
+	if d.exportBytesCap <= 0 {
+		d.exportBytesCap = maxExportBytesKept
+	}
 	if d.exportThreshold <= 0 {
 		d.exportThreshold = DefaultExportThreshold
 	}

@@ -49,6 +49,16 @@ const DefaultExportThreshold = 100_000
 // maxRunningExports is how many background exports a user may have running at once.
 const maxRunningExports = 3
 
+// maxRunningExportsAll is how many background exports may run at once across all users and
+// instances (counted in the store): each worker reads the gateway and writes the database
+// as fast as it can, and many at once slowed shoppers' orders.
+const maxRunningExportsAll = 4
+
+// maxExportBytesKept is how many compressed bytes the files of all background exports may
+// keep in the database (they are removed a day after they end): past it a new export is
+// refused rather than let the database grow without bound.
+const maxExportBytesKept = 256 << 20
+
 // exportRefresh is how often, in seconds, a running export's page refreshes itself.
 const exportRefresh = 2
 
@@ -95,6 +105,17 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 		lang := respond.Lang(r)
 		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
 			views.T(lang, "exports.too_many", maxRunningExports), "", respond.Link(r, Path+"/exports"))
+		return
+	}
+	all, kept, err := d.exports.Usage(ctx)
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	if all >= d.exportsRunningCap || kept >= d.exportBytesCap {
+		lang := respond.Lang(r)
+		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
+			views.T(lang, "exports.busy"), "", respond.Link(r, Path+"/exports"))
 		return
 	}
 	// The job keeps the query as asked (personalData=full included): its file is named by it,

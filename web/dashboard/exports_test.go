@@ -353,3 +353,74 @@ func (e *env) readyExport(user, kind, content string) string {
 	}
 	return job.ID
 }
+
+// TestExportLimitsAcrossUsers: background exports are limited across all users (running at
+// once, counted in the store) and by the bytes their files keep in the database; an export
+// past either is refused with a 429 page saying so, and no job is stored for it.
+func TestExportLimitsAcrossUsers(t *testing.T) {
+	e, b := signedIn(t, func(o *envOptions) { o.exportThreshold = 150 })
+	e.seed(400, 0)
+	ctx := context.Background()
+	large := "/dashboard/deposits.csv?status=PAID&status=FAILED&status=REFUNDED&status=PENDING"
+	var others []*merchant.ExportJob
+	for _, u := range []string{"u-a", "u-b", "u-c"} {
+		j, err := e.exports.Create(ctx, merchant.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		others = append(others, j)
+	}
+	// Three running for others: this user's first is the fourth, accepted.
+	res := b.do(http.MethodGet, large, nil)
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the fourth export across users: %d", res.StatusCode)
+	}
+	page := res.Header.Get("Location")
+	// Four running (if this user's own has not ended yet) or a fifth from another user: refused.
+	if _, err := e.exports.Create(ctx, merchant.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	res, doc := b.get(large)
+	if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(doc.Find("main").Text(), "exportações demais") {
+		t.Fatalf("an export past the limit across users: %d %q", res.StatusCode, doc.Find("main").Text())
+	}
+	if _, doc := b.get("/dashboard/exports"); doc.Find(testid("export-row")).Length() != 1 {
+		t.Fatalf("the refused export stored a job: %s", doc.Find("main").Text())
+	}
+	waitExport(t, b, page)
+}
+
+// TestExportLimitOfKeptBytes: once the files of all exports keep the cap's bytes in the
+// database, a new export is refused with a 429 page saying so.
+func TestExportLimitOfKeptBytes(t *testing.T) {
+	e, b := signedIn(t, func(o *envOptions) { o.exportThreshold, o.exportBytesCap = 150, 1 })
+	e.seed(400, 0)
+	large := "/dashboard/deposits.csv?status=PAID&status=FAILED&status=REFUNDED&status=PENDING"
+	res := b.do(http.MethodGet, large, nil)
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("an export with nothing kept: %d", res.StatusCode)
+	}
+	waitExport(t, b, res.Header.Get("Location"))
+	res, doc := b.get(large)
+	if res.StatusCode != http.StatusTooManyRequests || !strings.Contains(doc.Find("main").Text(), "guardando arquivos demais") {
+		t.Fatalf("an export past the kept bytes: %d %q", res.StatusCode, doc.Find("main").Text())
+	}
+}
+
+// waitExport waits until the background export of page ends.
+func waitExport(t *testing.T, b *browser, page string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, doc := b.get(page)
+		if state, _ := doc.Find(testid("export-job")).Attr("data-state"); state != "running" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the export did not end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -76,6 +76,8 @@ type envOptions struct {
 	merchant merchant.SettingsConfig
 	// exportThreshold is the most rows an export streams (0: the dashboard's default).
 	exportThreshold int
+	// exportBytesCap is the bytes all exports may keep (0: the dashboard's default).
+	exportBytesCap int64
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -142,7 +144,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
-		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, Context: exportsCtx})
+		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx})
 	if err != nil {
 		t.Fatal(err)
 	}
