@@ -43,6 +43,10 @@ func testExports(t *testing.T, s AccountStores) {
 	if jobs, err := x.Jobs(ctx, "u1"); err != nil || len(jobs) != 1 || jobs[0].ID != job.ID {
 		t.Fatalf("u1's jobs: %+v, %v", jobs, err)
 	}
+	// Usage counts, across users, the jobs running and the bytes their files keep.
+	if running, kept, err := x.Usage(ctx); err != nil || running != 2 || kept != 0 {
+		t.Fatalf("usage of two new jobs: %d running, %d bytes kept, %v", running, kept, err)
+	}
 
 	// A file of several pieces (incompressible bytes beyond a piece's size) read back whole.
 	var want bytes.Buffer
@@ -75,6 +79,9 @@ func testExports(t *testing.T, s AccountStores) {
 	got, err = x.Job(ctx, job.ID)
 	if err != nil || got.State != merchant.ExportReady || got.Rows != 150000 || got.Size != int64(want.Len()) || !got.FinishedAt.Equal(now) {
 		t.Fatalf("ready: %+v, %v", got, err)
+	}
+	if running, kept, err := x.Usage(ctx); err != nil || running != 1 || kept < int64(want.Len())/2 {
+		t.Fatalf("usage after one finished: %d running, %d bytes kept (of a %d-byte file), %v", running, kept, want.Len(), err)
 	}
 	rc, err := x.Open(ctx, job.ID)
 	if err != nil {
