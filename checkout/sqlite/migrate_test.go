@@ -77,6 +77,12 @@ func TestPragmas(t *testing.T) {
 			t.Errorf("%s: foreign_keys %q, %v; want 1", pool.name, v, err)
 		}
 	}
+	// Erasures overwrite what they free: the writer runs with secure_delete on for its life
+	// (nothing turns it off, the start's reseal included).
+	var v string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA secure_delete").Scan(&v); err != nil || v != "1" {
+		t.Errorf("writer: secure_delete %q, %v; want 1", v, err)
+	}
 }
 
 // migrationFiles lists the embedded migrations.

@@ -434,34 +434,19 @@ func run(ctx context.Context, st statement, s sqlstore.Stmt) error {
 	return s.Affected(n)
 }
 
-// ResealSecrets seals again the secrets sealed with an older key (sqlstore's), with SQLite's
-// secure_delete on, so that the space the values it replaces leave is overwritten, and then
-// empties the WAL: afterwards neither the file nor its WAL holds a value sealed with the old
+// ResealSecrets seals again the secrets sealed with an older key (sqlstore's) and then empties
+// the WAL: the writer runs with secure_delete on, so the space the replaced values leave is
+// overwritten, and afterwards neither the file nor its WAL holds a value sealed with the old
 // key. It runs at the program's start, before anything else writes.
 func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
-	conn, err := s.w.Conn(ctx) // the one writer connection: the pragma applies to the reseal
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: resealing the secrets: %w", err)
-	}
-	_, err = conn.ExecContext(ctx, `PRAGMA secure_delete = ON`)
-	conn.Close()
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: resealing the secrets: %w", err)
-	}
 	n, err := s.Store.ResealSecrets(ctx)
-	conn, cerr := s.w.Conn(ctx)
-	if cerr == nil {
-		_, cerr = conn.ExecContext(ctx, `PRAGMA secure_delete = OFF`)
-		if cerr == nil && n > 0 {
-			_, cerr = conn.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
-		}
-		conn.Close()
-	}
 	if err != nil {
 		return 0, err
 	}
-	if cerr != nil {
-		return n, fmt.Errorf("sqlite: resealing the secrets: %w", cerr)
+	if n > 0 {
+		if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			return n, fmt.Errorf("sqlite: resealing the secrets: %w", err)
+		}
 	}
 	return n, nil
 }
