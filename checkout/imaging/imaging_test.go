@@ -12,8 +12,11 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
+	"os"
 	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -244,4 +247,78 @@ func TestLimiterBoundsDecodes(t *testing.T) {
 	if _, err := l.Process(ctx, bytes.NewReader(b.Bytes())); err != nil {
 		t.Errorf("an upload once the others ended: %v", err)
 	}
+}
+
+// BenchmarkUploadsPeakHeap runs 8 uploads at once through a Limiter of the checkout's size,
+// each the worst kind of file: a 16-bit RGBA PNG of 6476 × 6476 compressed small (refused by
+// the decode bound), the same at 8 bits (accepted: 160 MB decoded), and a truncated JPEG
+// claiming 6400 × 6400. It reports the peak of the live heap above the start (goal < 300 MB).
+// Making the files takes seconds and memory, so it runs only with CHECKOUT_BENCH_UPLOADS=1.
+func BenchmarkUploadsPeakHeap(b *testing.B) {
+	if os.Getenv("CHECKOUT_BENCH_UPLOADS") != "1" {
+		b.Skip("set CHECKOUT_BENCH_UPLOADS=1 to run it")
+	}
+	const side = 6476
+	flat := func(img image.Image) []byte {
+		var buf bytes.Buffer
+		enc := png.Encoder{CompressionLevel: png.BestCompression}
+		if err := enc.Encode(&buf, img); err != nil {
+			b.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	png16 := flat(image.NewRGBA64(image.Rect(0, 0, side, side)))
+	png8 := flat(image.NewNRGBA(image.Rect(0, 0, side, side)))
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, image.NewGray(image.Rect(0, 0, 16, 16)), nil); err != nil {
+		b.Fatal(err)
+	}
+	jraw := jb.Bytes()
+	sof := bytes.Index(jraw, []byte{0xff, 0xc0})
+	binary.BigEndian.PutUint16(jraw[sof+5:], 6400)
+	binary.BigEndian.PutUint16(jraw[sof+7:], 6400)
+	jraw = jraw[:bytes.Index(jraw, []byte{0xff, 0xda})+14]
+	files := [][]byte{png16, png8, jraw, png8, png16, png8, jraw, png8}
+	b.Logf("files: 16-bit PNG %d bytes, 8-bit PNG %d bytes, truncated JPEG %d bytes", len(png16), len(png8), len(jraw))
+
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	heap := func() uint64 { metrics.Read(samples); return samples[0].Value.Uint64() }
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		base := heap()
+		l := imaging.NewLimiter(2, 3*time.Second) // the checkout's pictureDecodes and pictureWait
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		sampled := make(chan uint64)
+		go func() {
+			var max uint64
+			t := time.NewTicker(time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					sampled <- max
+					return
+				case <-t.C:
+					if h := heap(); h > base && h-base > max {
+						max = h - base
+					}
+				}
+			}
+		}()
+		for _, f := range files {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := l.Process(context.Background(), bytes.NewReader(f)); err != nil {
+					b.Logf("upload of %d bytes: %v", len(f), err)
+				}
+			}()
+		}
+		wg.Wait()
+		close(stop)
+		peak = max(peak, <-sampled)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 }
