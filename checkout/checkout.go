@@ -179,8 +179,8 @@ type Order struct {
 	// RefundedAt is when the order's refund began (its first move to refunding or refunded),
 	// HeldAt when it last went under review: the days the overview counts them on. Zero until.
 	RefundedAt, HeldAt time.Time
-	Lang      string    // language of the shopper's pages ("pt-BR", "en")
-	ShopperIP string    // the shopper's IP address when the order was placed (sent as customer.ip)
+	Lang               string // language of the shopper's pages ("pt-BR", "en")
+	ShopperIP          string // the shopper's IP address when the order was placed (sent as customer.ip)
 	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
 	// version is refused with ErrConflict (optimistic compare-and-set).
 	Version int

@@ -356,9 +356,9 @@ type ChartDay struct {
 	Gross  checkout.Cents // received (the bar's outline)
 	Orders int            // orders paid
 	GY, GH int            // the gross outline's top and height in the viewBox
-	X, Y   int  // the bar's top-left corner in the viewBox
-	W, H   int  // its size
-	Label  bool // the day is labelled under the axis
+	X, Y   int            // the bar's top-left corner in the viewBox
+	W, H   int            // its size
+	Label  bool           // the day is labelled under the axis
 
 	PrevDay    time.Time
 	PrevAmount checkout.Cents

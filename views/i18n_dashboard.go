@@ -237,7 +237,7 @@ var dashboardMessages = map[string][2]string{
 	"overview.one_order":           {"1 pedido", "1 order"},
 	"overview.n_orders":            {"%s pedidos", "%s orders"},
 	"overview.chart_title":         {"Líquido por dia nos últimos 30 dias (contorno: bruto)", "Net per day in the last 30 days (outline: gross)"},
-	"overview.chart_desc":          {"Total de %s em 30 dias; o maior dia foi %s, com %s.", "%s in total over 30 days; the best day was %s, with %s."},
+	"overview.chart_desc":          {"Líquido de %s em 30 dias; o maior dia foi %s, com %s.", "%s net over 30 days; the best day was %s, with %s."},
 	"overview.chart_none":          {"Nenhum pagamento nos últimos 30 dias.", "No payment in the last 30 days."},
 	"overview.chart_table":         {"Ver os valores de cada dia", "See each day's figures"},
 	"overview.col_orders":          {"Pedidos pagos", "Orders paid"},

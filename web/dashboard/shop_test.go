@@ -56,7 +56,7 @@ func TestDashboardOverview(t *testing.T) {
 			t.Errorf("%s today = %q, want %q", id, got, want)
 		}
 	}
-	if href := doc.Find(testid("money-received") + ` td[data-period="7d"] a`).AttrOr("href", ""); !strings.Contains(href, "money=received") {
+	if href := doc.Find(testid("money-received")+` td[data-period="7d"] a`).AttrOr("href", ""); !strings.Contains(href, "money=received") {
 		t.Errorf("received's link %q", href)
 	} else if _, list := b.get(href); list.Find(testid("order-row")).Length() != 1 {
 		t.Errorf("the orders behind received: %d", list.Find(testid("order-row")).Length())
