@@ -19,6 +19,7 @@ import (
 	"image/png"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	xdraw "golang.org/x/image/draw"
@@ -219,6 +220,12 @@ func (l *Limiter) Process(ctx context.Context, r io.Reader) (*Picture, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-l.slots }()
+	// Give back what the upload took before the slot is free: without a collection here the
+	// next decodes would allocate beside the last ones' garbage (the collector lets the heap
+	// grow to twice what was live), and without returning the pages the process would keep
+	// them (the background scavenger returns them over minutes). debug.FreeOSMemory does both
+	// in one call; it costs a collection, milliseconds beside a decode.
+	defer debug.FreeOSMemory()
 	return Process(r)
 }
 

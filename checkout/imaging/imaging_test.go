@@ -2,6 +2,7 @@ package imaging_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -273,6 +274,32 @@ func TestLimiterBoundsDecodes(t *testing.T) {
 	}
 	if _, err := l.Process(ctx, bytes.NewReader(b.Bytes())); err != nil {
 		t.Errorf("an upload once the others ended: %v", err)
+	}
+}
+
+// TestRefusedUploadFreed: a PNG whose header passes every check but whose pixels stop after
+// the first row is refused once decoding has allocated its 64 MB picture; when the Limiter
+// answers, that memory is no longer in the heap nor kept from the system, without the caller
+// collecting anything.
+func TestRefusedUploadFreed(t *testing.T) {
+	const side = 4096
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write(make([]byte, 1+4*side)) // one row: its filter byte and its pixels
+	_ = zw.Close()
+	raw := pngHeader(side, side, 8, 6, 0, z.Bytes())
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
+	runtime.GC()
+	metrics.Read(samples)
+	base := samples[0].Value.Uint64()
+	_, err := imaging.NewLimiter(2, time.Second).Process(context.Background(), bytes.NewReader(raw))
+	metrics.Read(samples)
+	if !errors.Is(err, imaging.ErrNotImage) {
+		t.Fatalf("a PNG without its pixels: %v; want ErrNotImage", err)
+	}
+	if live, free := samples[0].Value.Uint64(), samples[1].Value.Uint64(); live > base+8<<20 || free > 8<<20 {
+		t.Errorf("after the refusal the heap holds %d MB more than before and keeps %d MB free from the system; want both under 8 MB",
+			(int64(live)-int64(base))>>20, free>>20)
 	}
 }
 
