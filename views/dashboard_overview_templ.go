@@ -1043,15 +1043,15 @@ func moneyTable(p DashPage, cols []MoneyColumn) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = moneyRow(p, cols, "received", checkout.MoneyReceived).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = moneyRow(p, cols, "received", p.t("overview.money_received"), checkout.MoneyReceived).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = moneyRow(p, cols, "refunded", checkout.MoneyRefunded).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = moneyRow(p, cols, "refunded", p.t("overview.money_refunded"), checkout.MoneyRefunded).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = moneyRow(p, cols, "held", checkout.MoneyHeld).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = moneyRow(p, cols, "held", p.t("overview.money_held"), checkout.MoneyHeld).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1327,7 +1327,7 @@ func moneyTable(p DashPage, cols []MoneyColumn) templ.Component {
 
 // moneyRow is one figure of the money table: its amount in each period, linked to the
 // orders behind it, and their count.
-func moneyRow(p DashPage, cols []MoneyColumn, id string, kind checkout.MoneyKind) templ.Component {
+func moneyRow(p DashPage, cols []MoneyColumn, id, label string, kind checkout.MoneyKind) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1366,9 +1366,9 @@ func moneyRow(p DashPage, cols []MoneyColumn, id string, kind checkout.MoneyKind
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var82 string
-		templ_7745c5c3_Var82, templ_7745c5c3_Err = templ.JoinStringErrs(p.t("overview.money_" + id))
+		templ_7745c5c3_Var82, templ_7745c5c3_Err = templ.JoinStringErrs(label)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_overview.templ`, Line: 180, Col: 47}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_overview.templ`, Line: 180, Col: 25}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var82))
 		if templ_7745c5c3_Err != nil {
