@@ -62,23 +62,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 		LinkID:    r.single(paramLink),
 	}
 	f.Fulfilment = fulfilmentParam(r)
-	from, to := r.day(paramFrom), r.day(paramTo)
-	if m := list(r, paramMoney, checkout.MoneyKind.Valid); len(m) > 0 {
-		f.Money = m[0]
-	}
-	createdFrom, createdBefore := &f.CreatedFrom, &f.CreatedBefore
-	if f.Money != "" {
-		createdFrom, createdBefore = &f.MoneyFrom, &f.MoneyBefore
-	}
-	if !from.IsZero() {
-		*createdFrom = from
-	}
-	if !to.IsZero() {
-		*createdBefore = to.AddDate(0, 0, 1) // the whole last day
-	}
-	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		addFilterError(errs, paramTo, checkout.CodeRange, "before from")
-	}
+	r.orderDates(&f)
 	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
 		addFilterError(errs, paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
@@ -107,6 +91,28 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 	// One more than a page tells whether another follows.
 	f.Limit = perPage + 1
 	return q, f, perPage, errs
+}
+
+// orderDates reads the order list's dates (from, to: São Paulo dates, the last one whole)
+// into f: the orders' creation, or with money the dates of that overview figure.
+func (r *queryReader) orderDates(f *checkout.OrderFilter) {
+	from, to := r.day(paramFrom), r.day(paramTo)
+	if m := list(r, paramMoney, checkout.MoneyKind.Valid); len(m) > 0 {
+		f.Money = m[0]
+	}
+	start, before := &f.CreatedFrom, &f.CreatedBefore
+	if f.Money != "" {
+		start, before = &f.MoneyFrom, &f.MoneyBefore
+	}
+	if !from.IsZero() {
+		*start = from
+	}
+	if !to.IsZero() {
+		*before = to.AddDate(0, 0, 1) // the whole last day
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		addFilterError(r.errs, paramTo, checkout.CodeRange, "before from")
+	}
 }
 
 // day reads a date (YYYY-MM-DD, as a date input sends it) as the first instant of that day in
