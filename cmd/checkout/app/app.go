@@ -86,9 +86,7 @@ type closingStore interface {
 	merchant.TOTPStore
 	merchant.ExportStore
 	checkout.PersonalDataStore
-	mail.SuppressionStore
-	// Enqueue stores outbox messages no other change causes (a test e-mail).
-	Enqueue(ctx context.Context, msgs ...checkout.OutboxMessage) error
+	mail.Store // the e-mails' suppression list, and messages no other change causes
 	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -293,9 +291,6 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		return nil, err
 	}
 	closers = append(closers, a.closeMerchant)
-	if err := a.setupMail(); err != nil {
-		return nil, err
-	}
 	// Every change reaches this process's snapshots and live pages: on SQLite this process
 	// makes them all; on PostgreSQL the database announces those of the other instances
 	// (checkout.ChangeFeed, followed in Serve).
