@@ -68,9 +68,7 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 	}
 	ob := notifications(t, s, rcv.URL, newClock(res.At))
 	log := merchant.NewDeliveryLog(ob)
-	if err := log.RecordPing(ctx, res); err != nil {
-		t.Fatal(err)
-	}
+	must(t, log.RecordPing(ctx, res))
 	if n := deliver(t, ob); n != 0 {
 		t.Errorf("the outbox sent the recorded ping %d times", n)
 	}
@@ -121,9 +119,7 @@ func testSessions(t *testing.T, s MerchantStores) {
 		t.Fatalf("CreateSession = %v, %v, %v", got, created, err)
 	}
 	read, err := s.CheckoutSession(ctx, a.ID)
-	if err != nil {
-		t.Fatalf("Session: %v", err)
-	}
+	must(t, err)
 	if !reflect.DeepEqual(read, a) {
 		t.Errorf("Session read back\n got %+v\nwant %+v", read, a)
 	}
@@ -253,9 +249,7 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
 	a.PersonalData = true
 	for _, k := range []merchant.APIKey{a, b} {
-		if err := s.CreateAPIKey(ctx, k); err != nil {
-			t.Fatalf("CreateAPIKey: %v", err)
-		}
+		must(t, s.CreateAPIKey(ctx, k))
 	}
 	got, err := s.APIKeyByHash(ctx, a.Hash)
 	if err != nil || !reflect.DeepEqual(*got, a) {
@@ -275,19 +269,13 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 		t.Errorf("APIKeys = %+v, %v; want key_b then key_a", list, err)
 	}
 	used := base.Add(time.Hour)
-	if err := s.TouchAPIKey(ctx, "key_a", used, "192.0.2.1"); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.TouchAPIKey(ctx, "key_a", used, "192.0.2.1"))
 	if err := s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute), "192.0.2.2"); err != nil { // older: ignored
 		t.Fatal(err)
 	}
 	revoked := base.Add(2 * time.Hour)
-	if err := s.RevokeAPIKey(ctx, "key_a", revoked); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.RevokeAPIKey(ctx, "key_a", revoked))
+	must(t, s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)))
 	got, err = s.APIKeyByHash(ctx, a.Hash)
 	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() || got.LastUsedAddress != "192.0.2.1" ||
 		got.Scope != merchant.ScopeWrite || got.CreatedBy != "ana@loja.example" {
@@ -313,13 +301,9 @@ func testMakerKeys(t *testing.T, s MerchantStores) {
 	}
 	for _, k := range []merchant.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
 		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
-		if err := s.CreateAPIKey(ctx, k); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateAPIKey(ctx, k))
 	}
-	if err := s.RevokeAPIKey(ctx, "key_m3", base); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.RevokeAPIKey(ctx, "key_m3", base))
 	ids := func(ks []merchant.APIKey) string {
 		var out []string
 		for _, k := range ks {
@@ -331,9 +315,7 @@ func testMakerKeys(t *testing.T, s MerchantStores) {
 	pd := func(id string) bool {
 		h := sha256.Sum256([]byte("pxk_maker_" + id))
 		k, err := s.APIKeyByHash(ctx, h[:])
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		return k.PersonalData
 	}
 	changed, err := s.SetMakerKeysPersonalData(ctx, "bia@loja.example", false)
@@ -367,17 +349,13 @@ func testSettings(t *testing.T, s MerchantStores) {
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
 		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
 		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true}
-	if err := s.SaveMerchantSettings(ctx, want); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)
 	}
 	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour),
 		PreviousSecret: "whsec_c2VjcmV0", PreviousUntil: base.Add(25 * time.Hour)}
-	if err := s.SaveMerchantSettings(ctx, want); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings after a replacement = %+v, %v; want %+v", got, err, want)
 	}
@@ -452,9 +430,7 @@ func notifications(t *testing.T, s MerchantStores, url string, clock *testClock)
 	o := merchant.NotificationOptions(merchant.NewSettingsManager(s, cfg, nil), nil, nil)
 	o.Clock = clock.Now
 	ob, err := s.Outbox(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	return ob
 }
 
@@ -464,9 +440,7 @@ func deliver(t *testing.T, ob *outbox.Outbox) int {
 	total := 0
 	for {
 		n, err := ob.DeliverDue(context.Background())
-		if err != nil {
-			t.Fatalf("DeliverDue: %v", err)
-		}
+		must(t, err)
 		if n == 0 {
 			return total
 		}
@@ -491,9 +465,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	at := base.Add(time.Minute)
 	move(a, checkout.StatusAwaitingPayment, at)
 	m := message(a, "order.awaiting_payment", at)
-	if err := s.UpdateOrder(ctx, a, m); err != nil {
-		t.Fatalf("UpdateOrder with a message: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, a, m))
 	move(stale, checkout.StatusFailed, at)
 	lost := message(stale, "order.failed", at)
 	if err := s.UpdateOrder(ctx, stale, lost); !errors.Is(err, checkout.ErrConflict) {
@@ -501,9 +473,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 	cur := mustRead(t, s, o.ID)
 	move(cur, checkout.StatusPaid, at)
-	if err := s.UpdateOrder(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, cur))
 	back := mustRead(t, s, o.ID)
 	move(back, checkout.StatusAwaitingPayment, at)
 	if err := s.UpdateOrder(ctx, back, message(back, "order.awaiting_payment", at)); !errors.Is(err, checkout.ErrInvalidTransition) {
@@ -524,9 +494,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 
 	all, err := notifications(t, s, "", newClock(at)).Deliveries(ctx, outbox.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	if len(all) != 1 || all[0].MessageID != m.ID {
 		t.Fatalf("outbox = %+v; want only %s (the committed update's message)", all, m.ID)
 	}
@@ -549,9 +517,7 @@ func testOutboxSkipped(t *testing.T, s MerchantStores) {
 		cur := mustRead(t, s, o.ID)
 		move(cur, checkout.StatusAwaitingPayment, t0)
 		m := message(cur, "order.awaiting_payment", t0)
-		if err := s.UpdateOrder(ctx, cur, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, cur, m))
 		want = append(want, m.ID)
 	}
 	clock := newClock(t0.Add(time.Second))
@@ -587,9 +553,7 @@ func testOutboxDelivery(t *testing.T, s MerchantStores) {
 		cur := mustRead(t, s, o.ID)
 		move(cur, to, at)
 		m := message(cur, "order."+string(to), at)
-		if err := s.UpdateOrder(ctx, cur, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, cur, m))
 		return m
 	}
 	t0 := base.Add(time.Minute)
@@ -689,9 +653,7 @@ func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
 		o := mustRead(t, s, mustCreate(t, s, NewOrder("key-"+checkout.NewID())).ID)
 		move(o, checkout.StatusAwaitingPayment, base)
 		m := message(o, "order.awaiting_payment", base)
-		if err := s.UpdateOrder(ctx, o, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, o, m))
 		want[m.ID] = true
 	}
 	h := newHooks(t)
@@ -729,9 +691,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		at := base.Add(time.Duration(i) * time.Hour)
 		move(o, checkout.StatusAwaitingPayment, at)
 		m := message(o, "order.awaiting_payment", at)
-		if err := s.UpdateOrder(ctx, o, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, o, m))
 		msgs = append(msgs, m)
 	}
 	// Each is delivered when it is made, but the third, which stays pending.
@@ -752,9 +712,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		t.Fatalf("Prune = %d, %v; want 3 (the pending one stays)", n, err)
 	}
 	left, err := merchant.NewDeliveryLog(ob).List(ctx, merchant.NotificationFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	if got, want := ids(left), []string{msgs[4].ID, msgs[2].ID}; !reflect.DeepEqual(got, want) {
 		t.Errorf("left after pruning = %v, want %v", got, want)
 	}
@@ -774,9 +732,7 @@ func testPruneCheckoutSessions(t *testing.T, s MerchantStores) {
 		t.Helper()
 		sess := NewSession("")
 		sess.CreatedAt, sess.ExpiresAt = expires.Add(-time.Hour), expires
-		if _, _, err := s.CreateCheckoutSession(ctx, sess); err != nil {
-			t.Fatal(err)
-		}
+		must(t, errOf2(s.CreateCheckoutSession(ctx, sess)))
 		return sess.ID
 	}
 	cut := base

@@ -43,9 +43,7 @@ func reportOrder(t *testing.T, s checkout.Store, created time.Time, amount gatew
 func payOrder(t *testing.T, s checkout.Store, id string, paid time.Time) *checkout.Order {
 	t.Helper()
 	stored, err := s.Order(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	move(stored, checkout.StatusAwaitingPayment, stored.CreatedAt)
 	move(stored, checkout.StatusPaid, paid)
 	stored.PaidAt = paid
@@ -120,9 +118,7 @@ func testOrderSummaries(t *testing.T, s checkout.Store) {
 	// back gives the page before, newest first; the total is the filter's, not the page's side.
 	key := func(id string) checkout.OrderKey {
 		o, err := s.Order(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		return checkout.KeyOf(o.CreatedAt, o.ID)
 	}
 	if got, _ := list(checkout.OrderFilter{Limit: 2}); !slices.Equal(got, []string{d.ID, c.ID}) {
@@ -294,9 +290,7 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	count := func(fn func() error) int64 {
 		t.Helper()
 		before := c.Statements()
-		if err := fn(); err != nil {
-			t.Fatal(err)
-		}
+		must(t, fn())
 		return c.Statements() - before
 	}
 	page := func(limit int) int64 {

@@ -69,18 +69,10 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	}
 	set := merchant.Settings{WebhookURL: hooksURL, WebhookSecret: hook, PreviousSecret: prev,
 		PreviousUntil: base.Add(24 * 60 * 60 * 1e9), UpdatedAt: base}
-	if err := s.SaveMerchantSettings(ctx, set); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.CreateUser(ctx, user("u1", "ana@loja.example")); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.EnableTOTP(ctx, "u1", totp, base, 100, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.AddPersonalDataKey(ctx, pdKey, base); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, set))
+	must(t, s.CreateUser(ctx, user("u1", "ana@loja.example")))
+	must(t, s.EnableTOTP(ctx, "u1", totp, base, 100, nil))
+	must(t, errOf(s.AddPersonalDataKey(ctx, pdKey, base)))
 	if n, err := s.ResealSecrets(ctx); err != nil || n != 0 {
 		t.Fatalf("ResealSecrets again = %d, %v; want 0", n, err)
 	}
@@ -100,9 +92,7 @@ func RunSealed(t *testing.T, open func(t *testing.T) (SealedStores, func() []byt
 	}
 	check(hook)
 	set.WebhookSecret = hook2 // a secret written once sealing is on
-	if err := s.SaveMerchantSettings(ctx, set); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, set))
 	check(hook2)
 	if found := inDump(); len(found) != 0 {
 		t.Errorf("the dump holds in clear: %v", found)

@@ -108,9 +108,7 @@ func testOrderSorts(t *testing.T, s checkout.Store) {
 				}
 				c := checkout.Cursor{Key: key(first), Backward: true, Sort: sort}
 				rows, _, err := s.OrderSummaries(ctx, checkout.OrderFilter{Statuses: tc.statuses, Sort: sort, Page: c, Limit: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
+				must(t, err)
 				page, _, _ := checkout.Paged(rows, 2, c, key)
 				var ids []string
 				for _, o := range page {
@@ -122,9 +120,7 @@ func testOrderSorts(t *testing.T, s checkout.Store) {
 			}
 		}
 		os, err := s.Orders(ctx, checkout.OrderFilter{Sort: sort, Limit: len(all)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		var ids []string
 		for _, o := range os {
 			ids = append(ids, o.ID)

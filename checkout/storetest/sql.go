@@ -42,9 +42,7 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 	count := func(fn func() error) int64 {
 		t.Helper()
 		before := c.Statements()
-		if err := fn(); err != nil {
-			t.Fatal(err)
-		}
+		must(t, fn())
 		return c.Statements() - before
 	}
 	list := func(f checkout.OrderFilter, want int) int64 {
@@ -91,9 +89,7 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 		o.Attempts = append(o.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: i,
 			IdempotencyKey: fmt.Sprintf("%s-%d", o.ID, i), State: checkout.AttemptPending, CreatedAt: base, UpdatedAt: base})
 	}
-	if err := s.UpdateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, o))
 	if after := read(); after != before {
 		t.Errorf("reading an order with 4 attempts ran %d statements, with 1 attempt %d", after, before)
 	}
@@ -112,9 +108,7 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 	}
 	// A cart with its lines and their products is one statement (read twice an order).
 	cart := checkout.Cart{ID: checkout.NewID(), CreatedAt: base, UpdatedAt: base}
-	if err := s.CreateCart(ctx, cart); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.CreateCart(ctx, cart))
 	if n := count(func() error { _, err := s.Cart(ctx, cart.ID); return err }); n != 1 {
 		t.Errorf("reading a cart ran %d statements, want 1", n)
 	}

@@ -36,9 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("PruneCarts", func(t *testing.T) { testPruneCarts(t, open(t)) })
 	t.Run("PruneWebhooks", func(t *testing.T) { testPruneWebhooks(t, open(t)) })
 	t.Run("Ping", func(t *testing.T) {
-		if err := open(t).Ping(context.Background()); err != nil {
-			t.Fatalf("Ping: %v", err)
-		}
+		must(t, open(t).Ping(context.Background()))
 	})
 }
 
@@ -67,9 +65,7 @@ func testProducts(t *testing.T, s checkout.Store) {
 	mustUpsert(t, s, b, c, a)
 
 	got, err := s.Product(ctx, "b")
-	if err != nil {
-		t.Fatalf("Product: %v", err)
-	}
+	must(t, err)
 	if !reflect.DeepEqual(*got, b) {
 		t.Errorf("Product(b) = %+v, want %+v", *got, b)
 	}
@@ -84,16 +80,12 @@ func testProducts(t *testing.T, s checkout.Store) {
 	}
 
 	active, err := s.Products(ctx, true)
-	if err != nil {
-		t.Fatalf("Products: %v", err)
-	}
+	must(t, err)
 	if ids := productIDs(active); !reflect.DeepEqual(ids, []string{"a", "b"}) {
 		t.Errorf("active products = %v, want [a b] (by title)", ids)
 	}
 	all, err := s.Products(ctx, false)
-	if err != nil {
-		t.Fatalf("Products: %v", err)
-	}
+	must(t, err)
 	if ids := productIDs(all); !reflect.DeepEqual(ids, []string{"a", "b", "c"}) {
 		t.Errorf("all products = %v, want [a b c]", ids)
 	}
@@ -127,9 +119,7 @@ func testCarts(t *testing.T, s checkout.Store) {
 		t.Errorf("Cart(missing) error = %v, want ErrNotFound", err)
 	}
 	id := checkout.NewID()
-	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
-		t.Fatalf("CreateCart: %v", err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}))
 	c, err := s.Cart(ctx, id)
 	if err != nil || len(c.Lines) != 0 || !c.CreatedAt.Equal(base) {
 		t.Fatalf("Cart = %+v, %v; want empty cart created at %v", c, err, base)
@@ -208,9 +198,7 @@ func testCartConcurrent(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	mustUpsert(t, s, product("a", 100, false))
 	id := checkout.NewID()
-	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}))
 	const n = 20
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -274,9 +262,7 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 		t.Fatalf("CreateOrder = %v, %v", created, err)
 	}
 	read, err := s.Order(ctx, o.ID)
-	if err != nil {
-		t.Fatalf("Order: %v", err)
-	}
+	must(t, err)
 	for name, g := range map[string]*checkout.Order{"returned": got, "read": read} {
 		if g.Version < 1 {
 			t.Errorf("%s order version = %d, want >= 1", name, g.Version)
@@ -290,9 +276,7 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 	// Digital order: no address.
 	d := NewOrder("key-" + checkout.NewID())
 	d.Address, d.Physical = nil, false
-	if _, _, err := s.CreateOrder(ctx, d); err != nil {
-		t.Fatal(err)
-	}
+	must(t, errOf2(s.CreateOrder(ctx, d)))
 	if g, _ := s.Order(ctx, d.ID); g == nil || g.Address != nil {
 		t.Errorf("digital order address = %+v, want nil", g.Address)
 	}
@@ -339,9 +323,7 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 func testCreateOrderAtomic(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	first := NewOrder("key-" + checkout.NewID())
-	if _, _, err := s.CreateOrder(ctx, first); err != nil {
-		t.Fatal(err)
-	}
+	must(t, errOf2(s.CreateOrder(ctx, first)))
 	clash := NewOrder("key-" + checkout.NewID())
 	clash.Attempts[0].IdempotencyKey = first.Attempts[0].IdempotencyKey
 	if _, _, err := s.CreateOrder(ctx, clash); err == nil {
@@ -445,9 +427,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	move(a, checkout.StatusAwaitingPayment, at)
 	a.Attempts[0].State = checkout.AttemptActive
 	a.Attempts[0].TransactionID = "3f8e2a5c-1b2d-4c6e-9f0a-7b8c9d0e1f2a"
-	if err := s.UpdateOrder(ctx, a); err != nil {
-		t.Fatalf("UpdateOrder: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, a))
 	if a.Version != v+1 {
 		t.Errorf("version after update = %d, want %d", a.Version, v+1)
 	}
@@ -466,9 +446,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	}
 	// A transition the table forbids is refused even with the right version.
 	move(got, checkout.StatusPaid, at)
-	if err := s.UpdateOrder(ctx, got); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, got))
 	back := mustRead(t, s, o.ID)
 	move(back, checkout.StatusAwaitingPayment, at)
 	if err := s.UpdateOrder(ctx, back); !errors.Is(err, checkout.ErrInvalidTransition) {
@@ -480,9 +458,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	// Paid fields round-trip.
 	p := mustRead(t, s, o.ID)
 	p.LatePayment, p.PaidAt, p.RefundDue = true, at.Add(time.Second), 2990
-	if err := s.UpdateOrder(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, p))
 	if g := mustRead(t, s, o.ID); !g.LatePayment || !g.PaidAt.Equal(at.Add(time.Second)) || g.RefundDue != 2990 {
 		t.Errorf("LatePayment %v PaidAt %v RefundDue %d", g.LatePayment, g.PaidAt, g.RefundDue)
 	}
@@ -550,9 +526,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	a.State, a.TransactionID, a.BRCode, a.QRCodePNG = checkout.AttemptActive, tx1, "00020101021226...6304ABCD", []byte{0x89, 'P', 'N', 'G'}
 	a.ExpiresAt, a.DepositStatus, a.UpdatedAt = exp, gatewayclient.DepositPixQRCodeGenerated, base.Add(time.Second)
 	move(cur, checkout.StatusAwaitingPayment, base.Add(time.Second))
-	if err := s.UpdateOrder(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, cur))
 	got, err := s.OrderByTransaction(ctx, tx1)
 	if err != nil || got.ID != o.ID {
 		t.Fatalf("OrderByTransaction = %v, %v", got, err)
@@ -569,9 +543,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 		State: checkout.AttemptFailed, Error: checkout.Reason{Code: checkout.ReasonGatewayRefused, Detail: "refused"}, CreatedAt: exp, UpdatedAt: exp,
 		Violations: []gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}}}
 	got.Attempts = append(got.Attempts, second)
-	if err := s.UpdateOrder(ctx, got); err != nil {
-		t.Fatalf("UpdateOrder with a new attempt: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, got))
 	re := mustRead(t, s, o.ID)
 	if len(re.Attempts) != 2 || re.Attempts[0].State != checkout.AttemptExpired || re.CurrentAttempt().N != 2 ||
 		re.Attempts[0].EndToEnd != "E99999999202611231200abcdefghijk" || re.CurrentAttempt().EndToEnd != "" ||
@@ -633,9 +605,7 @@ func testOrders(t *testing.T, s checkout.Store) {
 	notDue := mk(t0.Add(2*time.Minute), checkout.StatusAwaitingPayment, checkout.AttemptActive, t0.Add(40*time.Minute))
 	oldExpired := mustRead(t, s, mk(t0.Add(3*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0).ID)
 	oldExpired.UpdatedAt = t0.Add(-48 * time.Hour)
-	if err := s.UpdateOrder(ctx, oldExpired); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, oldExpired))
 	recentExpired := mk(t0.Add(4*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0)
 	paid := mk(t0.Add(5*time.Minute), checkout.StatusPaid, checkout.AttemptPaid, t0.Add(30*time.Minute))
 	// An expired order renewing: its current (second) attempt is pending.
@@ -643,9 +613,7 @@ func testOrders(t *testing.T, s checkout.Store) {
 	renewing.Attempts = append(renewing.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: renewing.ID, N: 2,
 		IdempotencyKey: renewing.ID + "-2", State: checkout.AttemptPending, CreatedAt: t0, UpdatedAt: t0})
 	renewing.UpdatedAt = t0.Add(6 * time.Minute)
-	if err := s.UpdateOrder(ctx, renewing); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, renewing))
 
 	list := func(f checkout.OrderFilter) []string {
 		t.Helper()
@@ -705,9 +673,7 @@ func testWebhooks(t *testing.T, s checkout.Store) {
 	if first, err := s.MarkWebhook(ctx, "msg_other", base); err != nil || !first {
 		t.Errorf("another id: first = %v, %v", first, err)
 	}
-	if err := s.ForgetWebhook(ctx, id); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.ForgetWebhook(ctx, id))
 	if first, err := s.MarkWebhook(ctx, id, base); err != nil || !first {
 		t.Errorf("after ForgetWebhook: first = %v, %v; want true", first, err)
 	}
@@ -782,9 +748,7 @@ func testSeedConcurrent(t *testing.T, s checkout.Store) {
 	edited := ps[0]
 	edited.Title, edited.UpdatedAt = "Editado pelo lojista", base
 	mustUpsert(t, s, edited)
-	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
-		t.Fatal(err)
-	}
+	must(t, checkout.SeedDemoCatalogue(ctx, s))
 	again, err := s.Products(ctx, false)
 	if err != nil || len(again) != len(ps) {
 		t.Fatalf("products after seeding again: %d, %v; want %d", len(again), err, len(ps))
@@ -804,9 +768,7 @@ func testPruneCarts(t *testing.T, s checkout.Store) {
 		id := checkout.NewID()
 		c := checkout.Cart{ID: id, CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
 			Lines: []checkout.CartLine{{Product: checkout.Product{ID: "a"}, Quantity: 2}}}
-		if err := s.CreateCart(ctx, c); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateCart(ctx, c))
 		return id
 	}
 	cut := base
@@ -854,9 +816,7 @@ func testPruneCarts(t *testing.T, s checkout.Store) {
 		}
 	}
 	// The pruned carts' lines went with them: a new cart with a pruned cart's id starts empty.
-	if err := s.CreateCart(ctx, checkout.Cart{ID: oldest, CreatedAt: cut, UpdatedAt: cut}); err != nil {
-		t.Fatalf("CreateCart with a pruned cart's id: %v", err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: oldest, CreatedAt: cut, UpdatedAt: cut}))
 	if c, err := s.Cart(ctx, oldest); err != nil || len(c.Lines) != 0 {
 		t.Errorf("a new cart with a pruned cart's id = %+v, %v; want empty", c, err)
 	}
@@ -892,9 +852,7 @@ func testPruneWebhooks(t *testing.T, s checkout.Store) {
 	}
 	for id, at := range ids {
 		first, err := s.MarkWebhook(ctx, id, at)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		if want := at.Before(cut); first != want {
 			t.Errorf("MarkWebhook(%s) after pruning: first = %v, want %v", id, first, want)
 		}

@@ -112,9 +112,7 @@ func CheckSamples(t *testing.T, s checkout.Store) {
 	t.Helper()
 	ctx := context.Background()
 	o, err := s.Order(ctx, "o-upg")
-	if err != nil {
-		t.Fatalf("the order after the upgrade: %v", err)
-	}
+	must(t, err)
 	if o.Status != checkout.StatusPaid || o.Amount != 2990 || o.Customer.Email != "maria.upg@example.com" || o.Version != 3 ||
 		len(o.Lines) != 1 || o.Lines[0].Title != "Livro da atualização" || len(o.History) != 1 || len(o.Attempts) != 1 ||
 		o.Attempts[0].TransactionID != "tx-upg" || o.PaidAt.UnixMilli() != sampleMS+60_000 {
