@@ -746,9 +746,8 @@ func (d *outboxDelivery) testRecovered(t *testing.T) {
 	same(t, "the endpoint's last two messages (in order)", d.h.ids()[2:], []string{d.m1.ID, d.m2.ID})
 	n, attempts, err := d.log.Get(context.Background(), d.m1.ID)
 	must(t, err)
-	if n.Status != merchant.NotificationDelivered || n.Attempts != 2 || n.LastStatusCode != 204 {
-		t.Errorf("m1 = %+v", n)
-	}
+	same(t, "m1's status, attempts and last status code", fmt.Sprint(n.Status, n.Attempts, n.LastStatusCode),
+		fmt.Sprint(merchant.NotificationDelivered, 2, 204))
 	if len(attempts) != 2 {
 		t.Fatalf("attempts = %+v, want 2", attempts)
 	}
