@@ -85,6 +85,7 @@ type closingStore interface {
 	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
+	merchant.PasswordResetStore
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	SignInTokens() merchant.SignInTokenStore
