@@ -106,7 +106,7 @@ func renderOrderPage(t *testing.T, lang Lang, g OrderProgress, canceled, frame b
 	return r
 }
 
-func tr(key string) func(Lang) string { return func(l Lang) string { return T(l, key) } }
+func tr(key string) func(Lang) string  { return func(l Lang) string { return T(l, key) } }
 func fixed(s string) func(Lang) string { return func(Lang) string { return s } }
 func money(c checkout.Cents) func(Lang) string {
 	return func(l Lang) string { return FormatMoney(l, c) }
