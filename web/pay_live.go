@@ -188,7 +188,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		// A QR code appeared (the gateway answered late, or a new one was made elsewhere): the
 		// page has none to show, so it reloads.
 		last = v.key(o)
-		msg, done := s.streamMessage(v, o, v.page == "" && o.Status == checkout.StatusAwaitingPayment)
+		msg, done := s.streamMessage(v, o, v.reloads(o))
 		if err := write(msg); err != nil || done {
 			return
 		}

@@ -61,6 +61,12 @@ func (v streamView) key(o *checkout.Order) string {
 	return string(o.Status)
 }
 
+// reloads reports whether the PIX page is to be drawn again now that o changed: a QR code
+// appeared (the gateway answered late, or a new one was made elsewhere); an order page never.
+func (v streamView) reloads(o *checkout.Order) bool {
+	return v.page == "" && o.Status == checkout.StatusAwaitingPayment
+}
+
 // orderMessage completes the status message m of o for an order page: its stage, and a
 // redirect only when o is no longer shown by that page (a MED reopened a paid order's review).
 func (v streamView) orderMessage(m *statusMessage, o *checkout.Order) {
