@@ -23,6 +23,7 @@ type AccountStores interface {
 	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
+	merchant.PasswordResetStore
 	SignInTokens() merchant.SignInTokenStore
 }
 
@@ -44,6 +45,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
 	t.Run("InvitationsFollowTheInviter", func(t *testing.T) { testInvitationsFollowInviter(t, open(t)) })
 	t.Run("DeviceCookies", func(t *testing.T) { testDeviceCookies(t, open(t)) })
+	t.Run("PasswordResets", func(t *testing.T) { testPasswordResets(t, open(t)) })
 }
 
 func user(id, email string) merchant.User {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -33,27 +34,73 @@ const csvWriteWindow = time.Minute
 // embedded), so that deposits made meanwhile are left out; the pages are read by keyset (see
 // csvCursor).
 func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
+	exportList(d, w, r, depositList)
+}
+
+// withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
+func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
+	exportList(d, w, r, withdrawalList)
+}
+
+// gatewayList is what an export needs to know of one of the gateway's lists: records T read
+// with filters F.
+type gatewayList[F, T any] struct {
+	name   string                                               // "deposits": the page's path and the file's name
+	page   func(*Dashboard, http.ResponseWriter, *http.Request) // the list page, which shows a filter's errors
+	parse  func(raw string) (url.Values, F, *checkout.ValidationError)
+	window func(*F) (start, end *time.Time, page, perPage *int)
+	list   func(Gateway, context.Context, F) (*gatewayclient.Page[T], error)
+	key    func(*T) (time.Time, string) // createdAt and id, the keyset
+	header []string
+	row    func(exportFormat, []string, *T) []string
+}
+
+var (
+	depositList = gatewayList[gatewayclient.DepositFilter, gatewayclient.Deposit]{name: "deposits",
+		page: (*Dashboard).deposits, parse: parseDepositQuery, window: depositWindow, list: Gateway.ListDeposits,
+		key: depositKey, header: depositCSVHeader, row: depositCSVRow}
+	withdrawalList = gatewayList[gatewayclient.WithdrawalFilter, gatewayclient.Withdrawal]{name: "withdrawals",
+		page: (*Dashboard).withdrawals, parse: parseWithdrawalQuery, window: withdrawalWindow, list: Gateway.ListWithdrawals,
+		key: withdrawalKey, header: withdrawalCSVHeader, row: withdrawalCSVRow}
+)
+
+// depositWindow and withdrawalWindow are the fields of a filter an export sets as it reads.
+func depositWindow(f *gatewayclient.DepositFilter) (start, end *time.Time, page, perPage *int) {
+	return &f.StartDate, &f.EndDate, &f.Page, &f.PerPage
+}
+
+func withdrawalWindow(f *gatewayclient.WithdrawalFilter) (start, end *time.Time, page, perPage *int) {
+	return &f.StartDate, &f.EndDate, &f.Page, &f.PerPage
+}
+
+// depositKey and withdrawalKey are a record's keyset (see csvCursor).
+func depositKey(d *gatewayclient.Deposit) (time.Time, string)       { return d.CreatedAt, d.ID }
+func withdrawalKey(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }
+
+// exportList is the export of one of the gateway's lists (see depositsCSV).
+func exportList[F, T any](d *Dashboard, w http.ResponseWriter, r *http.Request, l gatewayList[F, T]) {
 	full, allowed, raw := unmaskedExport(r)
 	if !allowed {
 		d.forbidden(w, r)
 		return
 	}
-	q, f, errs := parseDepositQuery(raw)
+	q, f, errs := l.parse(raw)
 	if errs.OrNil() != nil {
-		d.deposits(w, r) // the form with its errors
+		l.page(d, w, r) // the form with its errors
 		return
 	}
 	format, err := parseExportFormat(q)
 	if err != nil {
-		d.badExport(w, r, "deposits", err)
+		d.badExport(w, r, l.name, err)
 		return
 	}
-	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
-	f.PerPage = csvPageSize
+	start, end, page, perPage := l.window(&f)
+	*end = d.exportEnd(*start, *end)
+	*perPage = csvPageSize
 	total := -1
-	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Deposit, int, error) {
-		f.EndDate, f.Page = end, page
-		p, err := d.exportGateway(full).ListDeposits(ctx, f)
+	fetch := func(ctx context.Context, at time.Time, n int) ([]T, int, error) {
+		*end, *page = at, n
+		p, err := l.list(d.exportGateway(full), ctx, f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -62,47 +109,9 @@ func (d *Dashboard) depositsCSV(w http.ResponseWriter, r *http.Request) {
 		}
 		return p.Data, p.TotalPages, nil
 	}
-	cur := &csvCursor[gatewayclient.Deposit]{fetch: fetch, end: f.EndDate,
-		key: func(d *gatewayclient.Deposit) (time.Time, string) { return d.CreatedAt, d.ID }}
-	src := &gatewayRows[gatewayclient.Deposit]{header: depositCSVHeader, row: depositCSVRow, cur: cur}
-	gatewayExport(d, w, r, exportAsked{name: "deposits", format: format, full: full, query: raw}, src, &total)
-}
-
-// withdrawalsCSV is GET /dashboard/withdrawals.csv, as depositsCSV.
-func (d *Dashboard) withdrawalsCSV(w http.ResponseWriter, r *http.Request) {
-	full, allowed, raw := unmaskedExport(r)
-	if !allowed {
-		d.forbidden(w, r)
-		return
-	}
-	q, f, errs := parseWithdrawalQuery(raw)
-	if errs.OrNil() != nil {
-		d.withdrawals(w, r)
-		return
-	}
-	format, err := parseExportFormat(q)
-	if err != nil {
-		d.badExport(w, r, "withdrawals", err)
-		return
-	}
-	f.EndDate = d.exportEnd(f.StartDate, f.EndDate)
-	f.PerPage = csvPageSize
-	total := -1
-	fetch := func(ctx context.Context, end time.Time, page int) ([]gatewayclient.Withdrawal, int, error) {
-		f.EndDate, f.Page = end, page
-		p, err := d.exportGateway(full).ListWithdrawals(ctx, f)
-		if err != nil {
-			return nil, 0, err
-		}
-		if total < 0 {
-			total = p.Total
-		}
-		return p.Data, p.TotalPages, nil
-	}
-	cur := &csvCursor[gatewayclient.Withdrawal]{fetch: fetch, end: f.EndDate,
-		key: func(w *gatewayclient.Withdrawal) (time.Time, string) { return w.CreatedAt, w.ID }}
-	src := &gatewayRows[gatewayclient.Withdrawal]{header: withdrawalCSVHeader, row: withdrawalCSVRow, cur: cur}
-	gatewayExport(d, w, r, exportAsked{name: "withdrawals", format: format, full: full, query: raw}, src, &total)
+	cur := &csvCursor[T]{fetch: fetch, end: *end, key: l.key}
+	src := &gatewayRows[T]{header: l.header, row: l.row, cur: cur}
+	gatewayExport(d, w, r, exportAsked{name: l.name, format: format, full: full, query: raw}, src, &total)
 }
 
 // gatewayExport reads the first page of src before anything is written, so that a gateway
