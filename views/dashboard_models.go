@@ -93,6 +93,8 @@ type LoginView struct {
 	Email  string // as typed
 	Error  string // localised: wrong credentials, or the wait imposed by throttling
 	Notice string // localised: signed out, session ended
+	// ResetURL is the page where a forgotten password is reset.
+	ResetURL string
 }
 
 // Option is one choice of a select or of a group of checkboxes.

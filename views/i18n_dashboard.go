@@ -30,7 +30,9 @@ var dashboardMessages = map[string][2]string{
 	"login.throttled":    {"Muitas tentativas sem sucesso. Tente novamente em %s.", "Too many failed attempts. Try again in %s."},
 	"login.signed_out":   {"Você saiu do painel.", "You have signed out."},
 	"login.expired":      {"Sua sessão terminou. Entre novamente.", "Your session has ended. Please sign in again."},
-	"login.help":         {"Esqueceu a senha? Um dono da loja pode remover você e enviar um novo convite; quem administra o servidor pode redefini-la com o comando user reset-password do programa (go run ./cmd/checkout user reset-password SEU-EMAIL).", "Forgot your password? An owner of the shop can remove you and send a new invitation; whoever runs the server can reset it with the program's user reset-password command (go run ./cmd/checkout user reset-password YOUR-EMAIL)."},
+	"login.help":         {"Sem acesso ao seu e-mail? Quem administra o servidor pode redefinir a senha com o comando user reset-password do programa (go run ./cmd/checkout user reset-password SEU-EMAIL).", "No access to your email? Whoever runs the server can reset the password with the program's user reset-password command (go run ./cmd/checkout user reset-password YOUR-EMAIL)."},
+	"login.forgot":       {"Esqueci minha senha", "I forgot my password"},
+	"login.reset_done":   {"Sua senha foi trocada e as suas outras sessões terminaram. Entre com a nova senha.", "Your password was changed and your other sessions have ended. Sign in with the new password."},
 	"login.wait_minutes": {"%d min", "%d min"},
 	"login.wait_seconds": {"%d s", "%d s"},
 

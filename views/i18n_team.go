@@ -50,6 +50,17 @@ var teamMessages = map[string][2]string{
 	"users.totp_required_saved": {"Configuração salva.", "Setting saved."},
 
 	// Invitation.
+	"reset.title":          {"Nova senha", "New password"},
+	"reset.heading":        {"Esqueci minha senha", "I forgot my password"},
+	"reset.intro":          {"Digite o e-mail com que você entra no painel. Enviaremos um link para criar uma nova senha; ele vale por uma hora e só pode ser usado uma vez.", "Type the email you sign in to the dashboard with. We will send a link to choose a new password; it is valid for one hour and can be used once."},
+	"reset.submit":         {"Enviar o link", "Send the link"},
+	"reset.sent":           {"Se esse e-mail for de alguém da equipe, enviamos para ele um link para criar uma nova senha. O link vale por uma hora. Não chegou? Confira a caixa de spam ou peça de novo daqui a alguns minutos.", "If that email belongs to someone on the team, we have sent it a link to choose a new password. The link is valid for one hour. Nothing arrived? Check the spam folder or ask again in a few minutes."},
+	"reset.back":           {"Voltar para a entrada", "Back to sign-in"},
+	"reset.choose":         {"Crie uma nova senha", "Choose a new password"},
+	"reset.choose_intro":   {"Nova senha para %s. Ao salvar, todas as sessões abertas com a senha antiga terminam.", "A new password for %s. Once saved, every session opened with the old password ends."},
+	"reset.save":           {"Salvar a nova senha", "Save the new password"},
+	"reset.invalid_title":  {"Link inválido", "Invalid link"},
+	"reset.invalid_text":   {"Este link para criar uma nova senha não existe, já foi usado ou passou de uma hora. Peça outro na página de entrada.", "This link to choose a new password does not exist, was already used or is more than an hour old. Ask for another on the sign-in page."},
 	"invite.title":         {"Convite para o painel", "Invitation to the dashboard"},
 	"invite.heading":       {"Crie a sua senha", "Choose your password"},
 	"invite.intro":         {"Você foi convidado como %[1]s, com o papel %[2]s. Este convite vale até %[3]s.", "You have been invited as %[1]s, with the role %[2]s. This invitation is valid until %[3]s."},
@@ -166,6 +177,7 @@ var teamMessages = map[string][2]string{
 	"audit_action.signout":                    {"Saiu", "Signed out"},
 	"audit_action.password.changed":           {"Trocou a senha", "Changed password"},
 	"audit_action.password.reset":             {"Senha redefinida", "Password reset"},
+	"audit_action.password.reset_requested":   {"Link para nova senha enviado", "Password reset link sent"},
 	"audit_action.session.ended":              {"Encerrou uma sessão", "Ended a session"},
 	"audit_action.2fa.enabled":                {"Ativou a verificação em duas etapas", "Turned on two-step verification"},
 	"audit_action.2fa.disabled":               {"Desativou a verificação em duas etapas", "Turned off two-step verification"},
@@ -198,5 +210,6 @@ var teamMessages = map[string][2]string{
 	"audit_detail.other_sessions_ended":   {"as outras sessões terminaram", "the other sessions ended"},
 	"audit_detail.wrong_current_password": {"senha atual errada", "wrong current password"},
 	"audit_detail.invitation":             {"ao aceitar o convite", "on accepting the invitation"},
+	"audit_detail.reset_link":             {"com o link enviado por e-mail; as sessões terminaram", "with the link sent by email; the sessions ended"},
 	"audit_detail.wrong_password_reveal":  {"senha errada ao pedir o segredo de assinatura", "wrong password to reveal the signing secret"},
 }

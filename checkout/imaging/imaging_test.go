@@ -2,10 +2,12 @@ package imaging_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -146,9 +148,10 @@ func BenchmarkProcess(b *testing.B) {
 	}
 }
 
-// pngHeader is the start of a PNG whose header claims w × h pixels of bit depth and colour
-// type ct, with one empty IDAT and IEND: enough for DecodeConfig, nothing to decode.
-func pngHeader(w, h uint32, depth, ct byte) []byte {
+// pngHeader is a PNG whose header claims w × h pixels of bit depth and colour type ct
+// (interlaced with Adam7 when interlace is 1), with one IDAT holding idat and IEND: enough for
+// DecodeConfig, little or nothing to decode.
+func pngHeader(w, h uint32, depth, ct, interlace byte, idat []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("\x89PNG\r\n\x1a\n")
 	chunk := func(typ string, data []byte) {
@@ -160,38 +163,19 @@ func pngHeader(w, h uint32, depth, ct byte) []byte {
 	ihdr := make([]byte, 13)
 	binary.BigEndian.PutUint32(ihdr[0:], w)
 	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = depth, ct
+	ihdr[8], ihdr[9], ihdr[12] = depth, ct, interlace
 	chunk("IHDR", ihdr)
-	chunk("IDAT", nil)
+	chunk("IDAT", idat)
 	chunk("IEND", nil)
 	return b.Bytes()
 }
 
-// TestDecodeSizeBound: an upload within the pixel limit whose decoding would allocate more
-// than MaxDecodeBytes (16-bit RGBA at 6476 × 6476: 320 MB) is refused before decoding, in
-// words; the same dimensions at 8 bits per channel (160 MB) pass the bound.
-func TestDecodeSizeBound(t *testing.T) {
-	_, err := imaging.Process(bytes.NewReader(pngHeader(6476, 6476, 16, 6)))
-	var tl *imaging.TooLargeError
-	if !errors.As(err, &tl) || !errors.Is(err, imaging.ErrTooLarge) || tl.Bytes <= imaging.MaxDecodeBytes ||
-		!strings.Contains(err.Error(), "6476 × 6476") || !strings.Contains(err.Error(), "256 MB") {
-		t.Fatalf("a 16-bit RGBA PNG of 6476 × 6476: %v; want refused before decoding, in words", err)
-	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(pngHeader(6476, 6476, 8, 6)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := imaging.DecodeSize(cfg); n > imaging.MaxDecodeBytes || n != 6476*6476*4 {
-		t.Errorf("DecodeSize of an 8-bit RGBA 6476 × 6476 = %d, want %d (within the bound)", n, 6476*6476*4)
-	}
-}
-
-// TestTruncatedJPEGRefusedCheaply: a JPEG cut short that claims 6400 × 6400 is refused without
-// being decoded (decoding would allocate the whole picture first): the test measures what
-// Process allocated.
-func TestTruncatedJPEGRefusedCheaply(t *testing.T) {
+// jpegHeader is a JPEG cut after its scan header whose frame header claims w × h pixels
+// (4:2:0), progressive when marker is 0xc2.
+func jpegHeader(t testing.TB, w, h uint16, marker byte) []byte {
+	t.Helper()
 	var b bytes.Buffer
-	if err := jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 16, 16)), nil); err != nil {
+	if err := jpeg.Encode(&b, image.NewRGBA(image.Rect(0, 0, 16, 16)), nil); err != nil {
 		t.Fatal(err)
 	}
 	raw := b.Bytes()
@@ -199,9 +183,53 @@ func TestTruncatedJPEGRefusedCheaply(t *testing.T) {
 	if sof < 0 {
 		t.Fatal("no SOF0 in the encoded JPEG")
 	}
-	binary.BigEndian.PutUint16(raw[sof+5:], 6400)
-	binary.BigEndian.PutUint16(raw[sof+7:], 6400)
-	raw = raw[:bytes.Index(raw, []byte{0xff, 0xda})+14] // the scan's header, no data, no EOI
+	raw[sof+1] = marker
+	binary.BigEndian.PutUint16(raw[sof+5:], h)
+	binary.BigEndian.PutUint16(raw[sof+7:], w)
+	return raw[:bytes.Index(raw, []byte{0xff, 0xda})+14] // the scan's header, no data, no EOI
+}
+
+// TestDecodeSizeBound: an upload within the pixel limit whose decoding would allocate more
+// than MaxDecodeBytes is refused before decoding, in words: 16-bit RGBA at 6476 × 6476 (320
+// MB), 8-bit at the same size (160 MB), an interlaced PNG (its passes beside the picture), a
+// progressive JPEG (its coefficients); the bound counts an 8-bit RGBA PNG at 4 bytes a pixel
+// and a baseline JPEG at its planes.
+func TestDecodeSizeBound(t *testing.T) {
+	for name, raw := range map[string][]byte{
+		"16-bit RGBA PNG 6476 × 6476":           pngHeader(6476, 6476, 16, 6, 0, nil),
+		"8-bit RGBA PNG 6476 × 6476":            pngHeader(6476, 6476, 8, 6, 0, nil),
+		"interlaced 8-bit RGBA PNG 4000 × 4000": pngHeader(4000, 4000, 8, 6, 1, nil),
+		"progressive JPEG 4000 × 4000":          jpegHeader(t, 4000, 4000, 0xc2),
+	} {
+		_, err := imaging.Process(bytes.NewReader(raw))
+		var tl *imaging.TooLargeError
+		if !errors.As(err, &tl) || !errors.Is(err, imaging.ErrTooLarge) || tl.Bytes <= imaging.MaxDecodeBytes ||
+			!strings.Contains(err.Error(), fmt.Sprintf("%d × %d", tl.Width, tl.Height)) || !strings.Contains(err.Error(), "100 MB") {
+			t.Errorf("%s: %v; want refused before decoding, in words", name, err)
+		}
+	}
+	for name, c := range map[string]struct {
+		raw  []byte
+		want int64
+	}{
+		"8-bit RGBA PNG 5120 × 5120":      {pngHeader(5120, 5120, 8, 6, 0, nil), 5120 * 5120 * 4},
+		"baseline 4:2:0 JPEG 4000 × 4000": {jpegHeader(t, 4000, 4000, 0xc0), 4000 * 4000 * 3 / 2},
+	} {
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(c.raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := imaging.DecodeSize(c.raw, cfg); n > imaging.MaxDecodeBytes || n != c.want {
+			t.Errorf("DecodeSize of a %s = %d, want %d (within the bound)", name, n, c.want)
+		}
+	}
+}
+
+// TestTruncatedJPEGRefusedCheaply: a JPEG cut short that claims 6400 × 6400 is refused without
+// being decoded (decoding would allocate the whole picture first): the test measures what
+// Process allocated.
+func TestTruncatedJPEGRefusedCheaply(t *testing.T) {
+	raw := jpegHeader(t, 6400, 6400, 0xc0)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -249,16 +277,43 @@ func TestLimiterBoundsDecodes(t *testing.T) {
 	}
 }
 
+// TestRefusedUploadFreed: a PNG whose header passes every check but whose pixels stop after
+// the first row is refused once decoding has allocated its 64 MB picture; when the Limiter
+// answers, that memory is no longer in the heap nor kept from the system, without the caller
+// collecting anything.
+func TestRefusedUploadFreed(t *testing.T) {
+	const side = 4096
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	_, _ = zw.Write(make([]byte, 1+4*side)) // one row: its filter byte and its pixels
+	_ = zw.Close()
+	raw := pngHeader(side, side, 8, 6, 0, z.Bytes())
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/free:bytes"}}
+	runtime.GC()
+	metrics.Read(samples)
+	base := samples[0].Value.Uint64()
+	_, err := imaging.NewLimiter(2, time.Second).Process(context.Background(), bytes.NewReader(raw))
+	metrics.Read(samples)
+	if !errors.Is(err, imaging.ErrNotImage) {
+		t.Fatalf("a PNG without its pixels: %v; want ErrNotImage", err)
+	}
+	if live, free := samples[0].Value.Uint64(), samples[1].Value.Uint64(); live > base+8<<20 || free > 8<<20 {
+		t.Errorf("after the refusal the heap holds %d MB more than before and keeps %d MB free from the system; want both under 8 MB",
+			(int64(live)-int64(base))>>20, free>>20)
+	}
+}
+
 // BenchmarkUploadsPeakHeap runs 8 uploads at once through a Limiter of the checkout's size,
 // each the worst kind of file: a 16-bit RGBA PNG of 6476 × 6476 compressed small (refused by
-// the decode bound), the same at 8 bits (accepted: 160 MB decoded), and a truncated JPEG
-// claiming 6400 × 6400. It reports the peak of the live heap above the start (goal < 300 MB).
-// Making the files takes seconds and memory, so it runs only with CHECKOUT_BENCH_UPLOADS=1.
+// the decode bound), an 8-bit RGBA PNG of 3620 × 7240 (accepted at the bound: 100 MB decoded,
+// and as tall as a picture is kept, for the largest scaling buffers), and a truncated JPEG
+// claiming 6400 × 6400. It reports the peak of the heap above the start, garbage not yet
+// collected included (goal < 300 MB). Making the files takes seconds and memory, so it runs
+// only with CHECKOUT_BENCH_UPLOADS=1.
 func BenchmarkUploadsPeakHeap(b *testing.B) {
 	if os.Getenv("CHECKOUT_BENCH_UPLOADS") != "1" {
 		b.Skip("set CHECKOUT_BENCH_UPLOADS=1 to run it")
 	}
-	const side = 6476
 	flat := func(img image.Image) []byte {
 		var buf bytes.Buffer
 		enc := png.Encoder{CompressionLevel: png.BestCompression}
@@ -267,17 +322,9 @@ func BenchmarkUploadsPeakHeap(b *testing.B) {
 		}
 		return buf.Bytes()
 	}
-	png16 := flat(image.NewRGBA64(image.Rect(0, 0, side, side)))
-	png8 := flat(image.NewNRGBA(image.Rect(0, 0, side, side)))
-	var jb bytes.Buffer
-	if err := jpeg.Encode(&jb, image.NewGray(image.Rect(0, 0, 16, 16)), nil); err != nil {
-		b.Fatal(err)
-	}
-	jraw := jb.Bytes()
-	sof := bytes.Index(jraw, []byte{0xff, 0xc0})
-	binary.BigEndian.PutUint16(jraw[sof+5:], 6400)
-	binary.BigEndian.PutUint16(jraw[sof+7:], 6400)
-	jraw = jraw[:bytes.Index(jraw, []byte{0xff, 0xda})+14]
+	png16 := flat(image.NewRGBA64(image.Rect(0, 0, 6476, 6476)))
+	png8 := flat(image.NewNRGBA(image.Rect(0, 0, 3620, 7240)))
+	jraw := jpegHeader(b, 6400, 6400, 0xc0)
 	files := [][]byte{png16, png8, jraw, png8, png16, png8, jraw, png8}
 	b.Logf("files: 16-bit PNG %d bytes, 8-bit PNG %d bytes, truncated JPEG %d bytes", len(png16), len(png8), len(jraw))
 

@@ -29,19 +29,22 @@ type AccountsOptions struct {
 	// Sessions keeps the users' sessions as they see them (nil: not listed, not checked).
 	Sessions SignInStore
 	// TOTP keeps the users' second factor (nil: none).
-	TOTP     TOTPStore
-	Hasher   *Hasher          // default NewHasher(OWASPParams, 0)
-	Throttle ThrottlePolicy   // default DefaultThrottlePolicy
-	Clock    func() time.Time // default time.Now
-	NewID    func() string    // default checkout.NewID
+	TOTP TOTPStore
+	// PasswordResets keeps the self-service password reset links (nil: none can be asked).
+	PasswordResets PasswordResetStore
+	Hasher         *Hasher          // default NewHasher(OWASPParams, 0)
+	Throttle       ThrottlePolicy   // default DefaultThrottlePolicy
+	Clock          func() time.Time // default time.Now
+	NewID          func() string    // default checkout.NewID
 }
 
 // Accounts manages the dashboard's users and their sign-in. It is safe for concurrent use.
 type Accounts struct {
 	users       UserStore
-	invitations InvitationStore // nil: no invitations
-	sessions    SignInStore     // nil: sessions not listed
-	totp        TOTPStore       // nil: no second factor
+	invitations InvitationStore    // nil: no invitations
+	sessions    SignInStore        // nil: sessions not listed
+	totp        TOTPStore          // nil: no second factor
+	resets      PasswordResetStore // nil: no self-service password reset
 	throttle    ThrottleStore
 	hasher      *Hasher
 	policy      ThrottlePolicy
@@ -52,7 +55,7 @@ type Accounts struct {
 
 // NewAccounts returns the accounts service on its stores.
 func NewAccounts(users UserStore, throttle ThrottleStore, opts AccountsOptions) *Accounts {
-	a := &Accounts{users: users, invitations: opts.Invitations, sessions: opts.Sessions, totp: opts.TOTP, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
+	a := &Accounts{users: users, invitations: opts.Invitations, sessions: opts.Sessions, totp: opts.TOTP, resets: opts.PasswordResets, throttle: throttle, hasher: opts.Hasher, policy: opts.Throttle,
 		now: opts.Clock, newID: opts.NewID}
 	if a.hasher == nil {
 		a.hasher = NewHasher(OWASPParams, 0)

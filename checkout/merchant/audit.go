@@ -18,19 +18,22 @@ const (
 	AuditSignOut         = "signout"
 	AuditPasswordChanged = "password.changed"
 	AuditPasswordReset   = "password.reset"
-	AuditSessionEnded    = "session.ended"
-	AuditTOTPEnabled     = "2fa.enabled"
-	AuditTOTPDisabled    = "2fa.disabled"
-	AuditTOTPRequired    = "2fa.required_changed"
-	AuditRecoveryUsed    = "2fa.recovery_code_used"
-	AuditUserInvited     = "user.invited"
-	AuditUserJoined      = "user.joined"
-	AuditUserAdded       = "user.added"
-	AuditUserRole        = "user.role_changed"
-	AuditUserRemoved     = "user.removed"
-	AuditInviteWithdrawn = "user.invitation_withdrawn"
-	AuditKeyCreated      = "apikey.created"
-	AuditKeyRevoked      = "apikey.revoked"
+	// AuditPasswordResetAsked: a reset link was sent (requests that send nothing are not
+	// recorded: they are answered like the others, and the log is no place for strangers).
+	AuditPasswordResetAsked = "password.reset_requested"
+	AuditSessionEnded       = "session.ended"
+	AuditTOTPEnabled        = "2fa.enabled"
+	AuditTOTPDisabled       = "2fa.disabled"
+	AuditTOTPRequired       = "2fa.required_changed"
+	AuditRecoveryUsed       = "2fa.recovery_code_used"
+	AuditUserInvited        = "user.invited"
+	AuditUserJoined         = "user.joined"
+	AuditUserAdded          = "user.added"
+	AuditUserRole           = "user.role_changed"
+	AuditUserRemoved        = "user.removed"
+	AuditInviteWithdrawn    = "user.invitation_withdrawn"
+	AuditKeyCreated         = "apikey.created"
+	AuditKeyRevoked         = "apikey.revoked"
 	// AuditKeyRights: a key gained or lost the personal-data right with its maker's role.
 	AuditKeyRights      = "apikey.rights_changed"
 	AuditSettings       = "settings.changed"
@@ -56,7 +59,7 @@ const (
 )
 
 // AuditActions lists the actions, for the audit page's filter.
-var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditPasswordChanged, AuditPasswordReset,
+var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditPasswordChanged, AuditPasswordReset, AuditPasswordResetAsked,
 	AuditSessionEnded, AuditTOTPEnabled, AuditTOTPDisabled, AuditTOTPRequired, AuditRecoveryUsed, AuditUserInvited,
 	AuditUserJoined, AuditUserAdded, AuditUserRole, AuditUserRemoved, AuditInviteWithdrawn, AuditKeyCreated,
 	AuditKeyRevoked, AuditKeyRights, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
@@ -75,11 +78,12 @@ const (
 	DetailWrongCurrentPassword = "wrong_current_password" // at a password change or turning 2FA off
 	DetailWrongPasswordReveal  = "wrong_password_reveal"  // typed to reveal the signing secret
 	DetailInvitation           = "invitation"             // signed in on accepting an invitation
+	DetailResetLink            = "reset_link"             // a password reset with a link sent by e-mail
 )
 
 // DetailCodes lists the codes above.
 var DetailCodes = []string{DetailWrongPassword, DetailWrongCode, DetailWithCode, DetailWithRecoveryCode,
-	DetailOtherSessionsEnded, DetailWrongCurrentPassword, DetailWrongPasswordReveal, DetailInvitation}
+	DetailOtherSessionsEnded, DetailWrongCurrentPassword, DetailWrongPasswordReveal, DetailInvitation, DetailResetLink}
 
 // DefaultAuditRetention is how long the audit log keeps an entry unless configured.
 const DefaultAuditRetention = 365 * 24 * time.Hour

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -20,22 +18,7 @@ import (
 func TestLinkCapAcrossInstances(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	const id, secret = "checkout-test", "checkout-test-secret"
-	sb, err := sandbox.New(ctx, sandbox.Options{
-		DataDir:   filepath.Join(t.TempDir(), "sandbox"),
-		Clients:   []sandbox.ClientConfig{{ID: id, Secret: secret}},
-		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
-	})
-	if err != nil {
-		t.Fatalf("sandbox.New: %v", err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	client, err := gatewayclient.New(srv.URL, id, secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, client := startSandbox(t)
 	dbURL := newDatabase(t)
 	var svcs [2]*checkout.Service
 	for i := range svcs {
@@ -82,7 +65,7 @@ func TestLinkCapAcrossInstances(t *testing.T) {
 		t.Errorf("gateway deposits = %v, %v; want 3", page, err)
 	}
 	for _, o := range placed {
-		if _, err := sb.ControlDeposit(ctx, id, o.CurrentAttempt().TransactionID, sandbox.ActionPay, sandbox.DepositControl{}); err != nil {
+		if _, err := sb.ControlDeposit(ctx, sandboxClient, o.CurrentAttempt().TransactionID, sandbox.ActionPay, sandbox.DepositControl{}); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := svcs[1].RefreshFromGateway(ctx, o.ID); err != nil || got.Status != checkout.StatusPaid || got.LinkID != l.ID {

@@ -3,8 +3,6 @@ package postgres_test
 import (
 	"context"
 	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
-	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -29,22 +26,7 @@ type twoInstances struct {
 func newTwoInstances(t *testing.T) *twoInstances {
 	t.Helper()
 	ctx := context.Background()
-	const id, secret = "checkout-test", "checkout-test-secret"
-	sb, err := sandbox.New(ctx, sandbox.Options{
-		DataDir:   filepath.Join(t.TempDir(), "sandbox"),
-		Clients:   []sandbox.ClientConfig{{ID: id, Secret: secret}},
-		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
-	})
-	if err != nil {
-		t.Fatalf("sandbox.New: %v", err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	srv := httptest.NewServer(sb)
-	t.Cleanup(srv.Close)
-	client, err := gatewayclient.New(srv.URL, id, secret)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb, client := startSandbox(t)
 	x := &twoInstances{sb: sb, dbURL: newDatabase(t)}
 	for i := range x.svcs {
 		x.stores[i] = open(t, x.dbURL)

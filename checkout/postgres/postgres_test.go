@@ -475,7 +475,7 @@ func TestPersonalData(t *testing.T) {
 	dbURL := newDatabase(t)
 	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
 		return open(t, newSchema(t, dbURL))
-	})
+	}, sandboxGateway)
 }
 
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions,

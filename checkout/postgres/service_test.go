@@ -9,21 +9,21 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
-// TestTwoCheckoutInstances: two checkout services, each with its own store on one database, as
-// two instances behind a load balancer, in front of one sandbox gateway. A form submitted many
-// times at once, the submissions spread over both instances, makes one order and one gateway
-// transaction; a webhook delivered to both at once pays the order once, seen by both.
-func TestTwoCheckoutInstances(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	const id, secret = "checkout-test", "checkout-test-secret"
-	sb, err := sandbox.New(ctx, sandbox.Options{
+// sandboxClient is the sandbox's client the tests' services sign in as.
+const sandboxClient = "checkout-test"
+
+// startSandbox starts a sandbox gateway for a test, and a client of it.
+func startSandbox(t *testing.T) (*sandbox.Sandbox, *gatewayclient.Client) {
+	t.Helper()
+	const secret = "checkout-test-secret"
+	sb, err := sandbox.New(context.Background(), sandbox.Options{
 		DataDir:   filepath.Join(t.TempDir(), "sandbox"),
-		Clients:   []sandbox.ClientConfig{{ID: id, Secret: secret}},
+		Clients:   []sandbox.ClientConfig{{ID: sandboxClient, Secret: secret}},
 		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
 	})
 	if err != nil {
@@ -32,10 +32,33 @@ func TestTwoCheckoutInstances(t *testing.T) {
 	t.Cleanup(func() { sb.Close() })
 	srv := httptest.NewServer(sb)
 	t.Cleanup(srv.Close)
-	client, err := gatewayclient.New(srv.URL, id, secret)
+	client, err := gatewayclient.New(srv.URL, sandboxClient, secret)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sb, client
+}
+
+// sandboxGateway is the storetest's gateway on a sandbox of its own.
+func sandboxGateway(t *testing.T) storetest.Gateway {
+	sb, client := startSandbox(t)
+	control := func(a sandbox.DepositAction) func(context.Context, string) error {
+		return func(ctx context.Context, tx string) error {
+			_, err := sb.ControlDeposit(ctx, sandboxClient, tx, a, sandbox.DepositControl{})
+			return err
+		}
+	}
+	return storetest.Gateway{Client: client, Now: sb.Now, Pay: control(sandbox.ActionPay), Review: control(sandbox.ActionCompliance)}
+}
+
+// TestTwoCheckoutInstances: two checkout services, each with its own store on one database, as
+// two instances behind a load balancer, in front of one sandbox gateway. A form submitted many
+// times at once, the submissions spread over both instances, makes one order and one gateway
+// transaction; a webhook delivered to both at once pays the order once, seen by both.
+func TestTwoCheckoutInstances(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, client := startSandbox(t)
 
 	dbURL := newDatabase(t)
 	var svcs [2]*checkout.Service
@@ -112,7 +135,7 @@ func TestTwoCheckoutInstances(t *testing.T) {
 	}
 
 	txID := o.CurrentAttempt().TransactionID
-	if _, err := sb.ControlDeposit(ctx, id, txID, sandbox.ActionPay, sandbox.DepositControl{}); err != nil {
+	if _, err := sb.ControlDeposit(ctx, sandboxClient, txID, sandbox.ActionPay, sandbox.DepositControl{}); err != nil {
 		t.Fatalf("paying in the sandbox: %v", err)
 	}
 	for _, s := range svcs {

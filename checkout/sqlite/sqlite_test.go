@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"io/fs"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,8 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 func open(t *testing.T, path string) *sqlite.Store {
@@ -111,7 +114,31 @@ func TestPersonalData(t *testing.T) {
 		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
 		t.Cleanup(func() { s.Close() })
 		return s
-	})
+	}, sandboxGateway)
+}
+
+// sandboxGateway is the storetest's gateway on a sandbox of its own.
+func sandboxGateway(t *testing.T) storetest.Gateway {
+	const id, secret = "checkout-test", "checkout-test-secret"
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: filepath.Join(t.TempDir(), "sandbox"),
+		Clients: []sandbox.ClientConfig{{ID: id, Secret: secret}}, RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000}})
+	if err != nil {
+		t.Fatalf("sandbox.New: %v", err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	srv := httptest.NewServer(sb)
+	t.Cleanup(srv.Close)
+	client, err := gatewayclient.New(srv.URL, id, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	control := func(a sandbox.DepositAction) func(context.Context, string) error {
+		return func(ctx context.Context, tx string) error {
+			_, err := sb.ControlDeposit(ctx, id, tx, a, sandbox.DepositControl{})
+			return err
+		}
+	}
+	return storetest.Gateway{Client: client, Now: sb.Now, Pay: control(sandbox.ActionPay), Review: control(sandbox.ActionCompliance)}
 }
 
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions.

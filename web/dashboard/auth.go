@@ -29,6 +29,8 @@ func (d *Dashboard) loginPage(w http.ResponseWriter, r *http.Request) {
 		v.Notice = views.T(lang, "login.signed_out")
 	case r.URL.Query().Get("ended") == "1":
 		v.Notice = views.T(lang, "login.expired")
+	case r.URL.Query().Get("reset") == "1":
+		v.Notice = views.T(lang, "login.reset_done")
 	}
 	d.site.Render(w, r, http.StatusOK, views.LoginPage(v))
 }
@@ -39,7 +41,7 @@ func (d *Dashboard) loginView(r *http.Request) views.LoginView {
 	if next := r.URL.Query().Get("next"); next != "" && nextPath(next) == next {
 		action += "?next=" + url.QueryEscape(next)
 	}
-	return views.LoginView{DashPage: d.page(r, ""), Action: respond.Link(r, action)}
+	return views.LoginView{DashPage: d.page(r, ""), Action: respond.Link(r, action), ResetURL: respond.Link(r, resetPath)}
 }
 
 // login is POST /dashboard/login: the e-mail and password are checked (throttled per account

@@ -175,6 +175,10 @@ func (d *Dashboard) routes() http.Handler {
 	r.Post("/login/2fa", d.secondFactor)
 	r.Get("/invite/{token}", d.invitePage)
 	r.Post("/invite/{token}", d.acceptInvitation)
+	r.Get("/password-reset", d.resetRequestPage)
+	r.Post("/password-reset", d.requestReset)
+	r.Get("/password-reset/{token}", d.resetPage)
+	r.Post("/password-reset/{token}", d.reset)
 	r.Group(func(r chi.Router) {
 		r.Use(d.requireUser, d.checkCSRF, d.checkParams)
 		for _, rt := range d.table() {

@@ -337,7 +337,7 @@ type dashEnv struct {
 func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg merchant.SettingsConfig) *dashEnv {
 	t.Helper()
 	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store})
+	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store, PasswordResets: store})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,8 @@ var (
 
 // publicRoutes need no session.
 var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /invite/{token}", "POST /invite/{token}",
-	"GET /login/2fa", "POST /login/2fa"}
+	"GET /login/2fa", "POST /login/2fa", "GET /password-reset", "POST /password-reset", "GET /password-reset/{token}",
+	"POST /password-reset/{token}"}
 
 // routeCase is one route: who may use it, and the form an allowed user posts.
 type routeCase struct {

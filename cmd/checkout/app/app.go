@@ -84,6 +84,7 @@ type closingStore interface {
 	merchant.SignInStore
 	merchant.TOTPStore
 	merchant.ExportStore
+	merchant.PasswordResetStore
 	checkout.PersonalDataStore
 	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.

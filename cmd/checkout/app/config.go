@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
@@ -215,35 +217,6 @@ type setting struct {
 }
 
 func settings() []setting {
-	str := func(dst func(c *Config) *string) func(c *Config, v string) error {
-		return func(c *Config, v string) error { *dst(c) = strings.TrimSpace(v); return nil }
-	}
-	duration := func(dst func(c *Config) *time.Duration) func(c *Config, v string) error {
-		return func(c *Config, v string) error {
-			d, err := parseDays(strings.TrimSpace(v))
-			if err != nil || d < time.Hour {
-				return errors.New("must be a duration of at least an hour, such as 168h or 365d")
-			}
-			*dst(c) = d
-			return nil
-		}
-	}
-	// count reads a positive whole number, or off (0).
-	count := func(dst func(c *Config) *int) func(c *Config, v string) error {
-		return func(c *Config, v string) error {
-			v = strings.ToLower(strings.TrimSpace(v))
-			if v == "off" {
-				*dst(c) = 0
-				return nil
-			}
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return errors.New("must be a positive whole number, or off")
-			}
-			*dst(c) = n
-			return nil
-		}
-	}
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
 		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
@@ -272,11 +245,11 @@ func settings() []setting {
 		}},
 		{"CHECKOUT_DEMO_ADDR", "demo-addr", "where the sandbox's demo merchant page listens, a second origin (off: none; default 127.0.0.1 and the port after CHECKOUT_ADDR's)", str(func(c *Config) *string { return &c.DemoAddr })},
 		{"CHECKOUT_MERCHANT_NAME", "merchant-name", "merchant name shown to shoppers", str(func(c *Config) *string { return &c.MerchantName })},
-		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", duration(func(c *Config) *time.Duration { return &c.CartRetention })},
-		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", duration(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
-		{"CHECKOUT_RETENTION_SESSIONS", "retention-sessions", "how long after its expiry a checkout session without an order is kept", duration(func(c *Config) *time.Duration { return &c.SessionRetention })},
-		{"CHECKOUT_RETENTION_AUDIT", "retention-audit", "how long the dashboard's audit log keeps an entry", duration(func(c *Config) *time.Duration { return &c.AuditRetention })},
-		{"CHECKOUT_RETENTION_PERSONAL_DATA", "retention-personal-data", "how long an order keeps its shopper's personal data once paid, expired, failed or refunded (then anonymised)", duration(func(c *Config) *time.Duration { return &c.PersonalDataRetention })},
+		{"CHECKOUT_RETENTION_CARTS", "retention-carts", "how long a cart nobody changes is kept (abandoned carts are then deleted)", retention(func(c *Config) *time.Duration { return &c.CartRetention })},
+		{"CHECKOUT_RETENTION_WEBHOOK_IDS", "retention-webhook-ids", "how long a webhook id is kept to recognise redeliveries (longer than the gateway's retries)", retention(func(c *Config) *time.Duration { return &c.WebhookIDRetention })},
+		{"CHECKOUT_RETENTION_SESSIONS", "retention-sessions", "how long after its expiry a checkout session without an order is kept", retention(func(c *Config) *time.Duration { return &c.SessionRetention })},
+		{"CHECKOUT_RETENTION_AUDIT", "retention-audit", "how long the dashboard's audit log keeps an entry", retention(func(c *Config) *time.Duration { return &c.AuditRetention })},
+		{"CHECKOUT_RETENTION_PERSONAL_DATA", "retention-personal-data", "how long an order keeps its shopper's personal data once paid, expired, failed or refunded (then anonymised)", retention(func(c *Config) *time.Duration { return &c.PersonalDataRetention })},
 		{"CHECKOUT_RECONCILE_INTERVAL", "reconcile-interval", "reconciler pass interval (0 turns it off)", func(c *Config, v string) error {
 			d, err := time.ParseDuration(strings.TrimSpace(v))
 			if err != nil || d < 0 {
@@ -342,6 +315,40 @@ func settings() []setting {
 			c.NewCartLimit = r
 			return err
 		}},
+	}
+}
+
+// str sets a text field, trimmed.
+func str(dst func(c *Config) *string) func(c *Config, v string) error {
+	return func(c *Config, v string) error { *dst(c) = strings.TrimSpace(v); return nil }
+}
+
+// retention sets a retention: a duration of at least an hour, in hours or days.
+func retention(dst func(c *Config) *time.Duration) func(c *Config, v string) error {
+	return func(c *Config, v string) error {
+		d, err := parseDays(strings.TrimSpace(v))
+		if err != nil || d < time.Hour {
+			return errors.New("must be a duration of at least an hour, such as 168h or 365d")
+		}
+		*dst(c) = d
+		return nil
+	}
+}
+
+// count sets a positive whole number, or off (0).
+func count(dst func(c *Config) *int) func(c *Config, v string) error {
+	return func(c *Config, v string) error {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "off" {
+			*dst(c) = 0
+			return nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return errors.New("must be a positive whole number, or off")
+		}
+		*dst(c) = n
+		return nil
 	}
 }
 
@@ -482,135 +489,166 @@ func Usage(prog string) string {
 
 // Validate checks every field and returns a *ConfigError for the first problem.
 func (c Config) Validate() error {
-	if _, port, err := net.SplitHostPort(c.Addr); err != nil {
-		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q is not host:port (e.g. :8080)", c.Addr)}
-	} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return &ConfigError{"CHECKOUT_ADDR", fmt.Sprintf("%q has no valid port", c.Addr)}
-	}
-	if c.PublicURL != "" {
-		if err := checkHTTPURL(c.PublicURL, false); err != nil {
-			return &ConfigError{"CHECKOUT_PUBLIC_URL", err.Error()}
+	for _, r := range rules {
+		if msg := r.check(c); msg != "" {
+			return &ConfigError{r.env, msg}
 		}
-	}
-	if strings.TrimSpace(c.DataDir) == "" {
-		return &ConfigError{"CHECKOUT_DATA_DIR", "must not be empty"}
-	}
-	if c.DatabaseURL != "" {
-		u, err := url.Parse(c.DatabaseURL)
-		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
-			// Never echo the URL: it may hold a password.
-			return &ConfigError{"CHECKOUT_DATABASE_URL", "must be a postgres://user:password@host/dbname URL (or empty for SQLite in the data dir)"}
-		}
-	}
-	if c.DatabaseDirectURL != "" {
-		if c.DatabaseURL == "" {
-			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "applies to PostgreSQL only: set CHECKOUT_DATABASE_URL too"}
-		}
-		u, err := url.Parse(c.DatabaseDirectURL)
-		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" {
-			return &ConfigError{"CHECKOUT_DATABASE_DIRECT_URL", "must be a postgres://user:password@host/dbname URL straight to PostgreSQL"}
-		}
-	}
-	if c.GatewayURL != "" {
-		if err := checkHTTPURL(c.GatewayURL, true); err != nil {
-			return &ConfigError{"CHECKOUT_GATEWAY_URL", err.Error()}
-		}
-		if c.GatewayClientID == "" {
-			return &ConfigError{"CHECKOUT_GATEWAY_CLIENT_ID", "is required when CHECKOUT_GATEWAY_URL is set"}
-		}
-		if c.GatewayClientSecret == "" {
-			return &ConfigError{"CHECKOUT_GATEWAY_CLIENT_SECRET", "is required when CHECKOUT_GATEWAY_URL is set"}
-		}
-	}
-	// A limit for a sandbox that is not there would be silently ignored, and someone load-testing
-	// a real gateway with "off" would believe the checkout's own limit lifted: refuse it.
-	if !c.Sandbox() && c.SandboxRateLimit != (sandbox.RateLimit{}) {
-		return &ConfigError{"CHECKOUT_SANDBOX_RATE_LIMIT", "applies to the embedded sandbox only: unset it when CHECKOUT_GATEWAY_URL is set (the real gateway's limits are its own)"}
-	}
-	if c.GatewayWebhookSecret != "" {
-		// The gateway's contract does not show its signing scheme: its secret is taken as
-		// Standard Webhooks' whsec_<base64> or as the bare base64, several during a rotation.
-		if _, err := webhook.CheckSecret(c.GatewayWebhookSecret); err != nil {
-			return &ConfigError{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", fmt.Sprintf("must be whsec_<base64> or base64, several separated by spaces (%v)",
-				strings.TrimPrefix(err.Error(), "webhook: invalid secret: "))}
-		}
-	}
-	for _, o := range c.FrameAncestors {
-		if err := checkout.CheckFrameAncestor(o); err != nil {
-			return &ConfigError{"CHECKOUT_FRAME_ANCESTORS", fmt.Sprintf("%q: %v", o, err)}
-		}
-	}
-	if c.MerchantWebhookURL != "" {
-		if err := (merchant.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); err != nil {
-			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_URL", strings.TrimPrefix(err.Error(), "webhook URL: ")}
-		}
-	}
-	if c.MerchantWebhookSecret != "" {
-		if err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check(); err != nil {
-			return &ConfigError{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", "must be whsec_ followed by standard base64"}
-		}
-	}
-	if c.MetricsAddr != "" && c.MetricsAddr != "off" {
-		if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q is not host:port (e.g. 127.0.0.1:9090) or off", c.MetricsAddr)}
-		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			return &ConfigError{"CHECKOUT_METRICS_ADDR", fmt.Sprintf("%q has no valid port", c.MetricsAddr)}
-		}
-		if c.MetricsAddr == c.Addr && !strings.HasSuffix(c.Addr, ":0") {
-			return &ConfigError{"CHECKOUT_METRICS_ADDR", "must not be CHECKOUT_ADDR: metrics are never served on the public listener"}
-		}
-	}
-	if c.DemoAddr != "" && c.DemoAddr != "off" {
-		if _, port, err := net.SplitHostPort(c.DemoAddr); err != nil {
-			return &ConfigError{"CHECKOUT_DEMO_ADDR", fmt.Sprintf("%q is not host:port (e.g. 127.0.0.1:8081) or off", c.DemoAddr)}
-		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-			return &ConfigError{"CHECKOUT_DEMO_ADDR", fmt.Sprintf("%q has no valid port", c.DemoAddr)}
-		}
-	}
-	if c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@") {
-		return &ConfigError{"CHECKOUT_ADMIN_EMAIL", "must be an e-mail address"}
-	}
-	if c.AdminPassword != "" {
-		email := c.AdminEmail
-		if email == "" {
-			email = merchant.DefaultAdminEmail
-		}
-		if v := merchant.CheckPassword(c.AdminPassword, email); v != nil {
-			return &ConfigError{"CHECKOUT_ADMIN_PASSWORD", v.Message}
-		}
-	}
-	if n := len([]rune(c.MerchantName)); n < 1 || n > 100 {
-		return &ConfigError{"CHECKOUT_MERCHANT_NAME", "must have 1 to 100 characters"}
-	}
-	if n := len([]rune(c.MerchantLegalName)); n > 150 {
-		return &ConfigError{"CHECKOUT_MERCHANT_LEGAL_NAME", "must have at most 150 characters"}
-	}
-	if c.MerchantDocument != "" && !brdoc.ValidDocument(c.MerchantDocument) {
-		return &ConfigError{"CHECKOUT_MERCHANT_DOCUMENT", "must be a valid CNPJ or CPF"}
-	}
-	if c.SupportEmail != "" && !brdoc.ValidEmail(c.SupportEmail) {
-		return &ConfigError{"CHECKOUT_SUPPORT_EMAIL", "must be an e-mail address"}
-	}
-	if c.SupportPhone != "" && brdoc.NormalizePhone(c.SupportPhone) == "" {
-		return &ConfigError{"CHECKOUT_SUPPORT_PHONE", "must be a Brazilian phone number with area code"}
-	}
-	if c.SupportURL != "" {
-		if u, err := url.Parse(c.SupportURL); err != nil || u.Scheme != "https" || u.Host == "" {
-			return &ConfigError{"CHECKOUT_SUPPORT_URL", "must be an https:// URL"}
-		}
-	}
-	if v := c.CEPLookup; v != "" && v != "off" {
-		if !strings.Contains(v, "{cep}") {
-			return &ConfigError{"CHECKOUT_CEP_LOOKUP", "must be off or a URL template holding {cep}, such as https://viacep.com.br/ws/{cep}/json/"}
-		}
-		if u, err := url.Parse(strings.ReplaceAll(v, "{cep}", "01310100")); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			return &ConfigError{"CHECKOUT_CEP_LOOKUP", "must be an http:// or https:// URL template holding {cep}"}
-		}
-	}
-	if c.ReconcileInterval < 0 {
-		return &ConfigError{"CHECKOUT_RECONCILE_INTERVAL", "must not be negative"}
 	}
 	return nil
+}
+
+// rule is one field's check: the variable a problem is reported under, and the problem with the
+// configuration ("" when there is none).
+type rule struct {
+	env   string
+	check func(c Config) string
+}
+
+// rules are Validate's checks in the order their problems are reported (a gateway's URL before
+// its credentials). Each field's rule is beside its variable; an empty value is the default
+// unless a rule says otherwise.
+var rules = []rule{
+	{"CHECKOUT_ADDR", func(c Config) string { return hostPort(c.Addr, "(e.g. :8080)") }},
+	{"CHECKOUT_PUBLIC_URL", func(c Config) string { return httpURL(c.PublicURL, false) }},
+	{"CHECKOUT_DATA_DIR", func(c Config) string { return failIf(strings.TrimSpace(c.DataDir) == "", "must not be empty") }},
+	// Never echo a database URL: it may hold a password.
+	{"CHECKOUT_DATABASE_URL", func(c Config) string {
+		return failIf(c.DatabaseURL != "" && !postgresURL(c.DatabaseURL), "must be a postgres://user:password@host/dbname URL (or empty for SQLite in the data dir)")
+	}},
+	{"CHECKOUT_DATABASE_DIRECT_URL", func(c Config) string {
+		if c.DatabaseDirectURL != "" && c.DatabaseURL == "" {
+			return "applies to PostgreSQL only: set CHECKOUT_DATABASE_URL too"
+		}
+		return failIf(c.DatabaseDirectURL != "" && !postgresURL(c.DatabaseDirectURL), "must be a postgres://user:password@host/dbname URL straight to PostgreSQL")
+	}},
+	{"CHECKOUT_GATEWAY_URL", func(c Config) string { return httpURL(c.GatewayURL, true) }},
+	{"CHECKOUT_GATEWAY_CLIENT_ID", func(c Config) string {
+		return failIf(!c.Sandbox() && c.GatewayClientID == "", "is required when CHECKOUT_GATEWAY_URL is set")
+	}},
+	{"CHECKOUT_GATEWAY_CLIENT_SECRET", func(c Config) string {
+		return failIf(!c.Sandbox() && c.GatewayClientSecret == "", "is required when CHECKOUT_GATEWAY_URL is set")
+	}},
+	// A limit for a sandbox that is not there would be silently ignored, and someone load-testing
+	// a real gateway with "off" would believe the checkout's own limit lifted: refuse it.
+	{"CHECKOUT_SANDBOX_RATE_LIMIT", func(c Config) string {
+		return failIf(!c.Sandbox() && c.SandboxRateLimit != (sandbox.RateLimit{}),
+			"applies to the embedded sandbox only: unset it when CHECKOUT_GATEWAY_URL is set (the real gateway's limits are its own)")
+	}},
+	// The gateway's contract does not show its signing scheme: its secret is taken as Standard
+	// Webhooks' whsec_<base64> or as the bare base64, several during a rotation.
+	{"CHECKOUT_GATEWAY_WEBHOOK_SECRET", func(c Config) string {
+		if _, err := webhook.CheckSecret(c.GatewayWebhookSecret); c.GatewayWebhookSecret != "" && err != nil {
+			return fmt.Sprintf("must be whsec_<base64> or base64, several separated by spaces (%v)", strings.TrimPrefix(err.Error(), "webhook: invalid secret: "))
+		}
+		return ""
+	}},
+	{"CHECKOUT_FRAME_ANCESTORS", func(c Config) string {
+		for _, o := range c.FrameAncestors {
+			if err := checkout.CheckFrameAncestor(o); err != nil {
+				return fmt.Sprintf("%q: %v", o, err)
+			}
+		}
+		return ""
+	}},
+	{"CHECKOUT_MERCHANT_WEBHOOK_URL", func(c Config) string {
+		if err := (merchant.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); c.MerchantWebhookURL != "" && err != nil {
+			return strings.TrimPrefix(err.Error(), "webhook URL: ")
+		}
+		return ""
+	}},
+	{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", func(c Config) string {
+		err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check()
+		return failIf(c.MerchantWebhookSecret != "" && err != nil, "must be whsec_ followed by standard base64")
+	}},
+	{"CHECKOUT_METRICS_ADDR", func(c Config) string {
+		if msg := optionalHostPort(c.MetricsAddr, "(e.g. 127.0.0.1:9090) or off"); msg != "" {
+			return msg
+		}
+		return failIf(c.MetricsAddr == c.Addr && !strings.HasSuffix(c.Addr, ":0"), "must not be CHECKOUT_ADDR: metrics are never served on the public listener")
+	}},
+	{"CHECKOUT_DEMO_ADDR", func(c Config) string { return optionalHostPort(c.DemoAddr, "(e.g. 127.0.0.1:8081) or off") }},
+	{"CHECKOUT_ADMIN_EMAIL", func(c Config) string {
+		return failIf(c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@"), "must be an e-mail address")
+	}},
+	{"CHECKOUT_ADMIN_PASSWORD", func(c Config) string {
+		email := cmp.Or(c.AdminEmail, merchant.DefaultAdminEmail)
+		if v := merchant.CheckPassword(c.AdminPassword, email); c.AdminPassword != "" && v != nil {
+			return v.Message
+		}
+		return ""
+	}},
+	{"CHECKOUT_MERCHANT_NAME", func(c Config) string {
+		n := utf8.RuneCountInString(c.MerchantName)
+		return failIf(n < 1 || n > 100, "must have 1 to 100 characters")
+	}},
+	{"CHECKOUT_MERCHANT_LEGAL_NAME", func(c Config) string {
+		return failIf(utf8.RuneCountInString(c.MerchantLegalName) > 150, "must have at most 150 characters")
+	}},
+	{"CHECKOUT_MERCHANT_DOCUMENT", func(c Config) string {
+		return failIf(c.MerchantDocument != "" && !brdoc.ValidDocument(c.MerchantDocument), "must be a valid CNPJ or CPF")
+	}},
+	{"CHECKOUT_SUPPORT_EMAIL", func(c Config) string {
+		return failIf(c.SupportEmail != "" && !brdoc.ValidEmail(c.SupportEmail), "must be an e-mail address")
+	}},
+	{"CHECKOUT_SUPPORT_PHONE", func(c Config) string {
+		return failIf(c.SupportPhone != "" && brdoc.NormalizePhone(c.SupportPhone) == "", "must be a Brazilian phone number with area code")
+	}},
+	{"CHECKOUT_SUPPORT_URL", func(c Config) string {
+		u, err := url.Parse(c.SupportURL)
+		return failIf(c.SupportURL != "" && (err != nil || u.Scheme != "https" || u.Host == ""), "must be an https:// URL")
+	}},
+	{"CHECKOUT_CEP_LOOKUP", func(c Config) string {
+		v := c.CEPLookup
+		if v == "" || v == "off" {
+			return ""
+		}
+		if !strings.Contains(v, "{cep}") {
+			return "must be off or a URL template holding {cep}, such as https://viacep.com.br/ws/{cep}/json/"
+		}
+		u, err := url.Parse(strings.ReplaceAll(v, "{cep}", "01310100"))
+		return failIf(err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "", "must be an http:// or https:// URL template holding {cep}")
+	}},
+	{"CHECKOUT_RECONCILE_INTERVAL", func(c Config) string { return failIf(c.ReconcileInterval < 0, "must not be negative") }},
+}
+
+// failIf is a rule's answer: msg when the value is bad, else "".
+func failIf(bad bool, msg string) string {
+	if bad {
+		return msg
+	}
+	return ""
+}
+
+// hostPort checks a listen address; example follows "is not host:port" in its message.
+func hostPort(v, example string) string {
+	_, port, err := net.SplitHostPort(v)
+	if err != nil {
+		return fmt.Sprintf("%q is not host:port %s", v, example)
+	}
+	n, err := strconv.Atoi(port)
+	return failIf(err != nil || n < 0 || n > 65535, fmt.Sprintf("%q has no valid port", v))
+}
+
+// optionalHostPort checks a listen address that may be "" or "off" (none).
+func optionalHostPort(v, example string) string {
+	return failIf(v != "" && v != "off", hostPort(v, example))
+}
+
+// httpURL checks an optional http(s) URL as checkHTTPURL does.
+func httpURL(v string, pathAllowed bool) string {
+	if v == "" {
+		return ""
+	}
+	if err := checkHTTPURL(v, pathAllowed); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// postgresURL reports whether v is a postgres:// (or postgresql://) URL with a host.
+func postgresURL(v string) bool {
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") && u.Host != ""
 }
 
 // checkHTTPURL checks an absolute http(s) URL without query, fragment or user information.

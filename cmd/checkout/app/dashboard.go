@@ -21,7 +21,8 @@ type firstUser struct{ email, password string }
 // exist yet, else admin@localhost with a random password when there is no user at all. A
 // random password is kept to be printed once by the banner; it is never logged.
 func (a *App) setupAccounts(ctx context.Context) error {
-	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store})
+	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
+		PasswordResets: a.store})
 	a.audit = merchant.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
@@ -102,6 +103,6 @@ func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, audi
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st}),
+	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
 		merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }
