@@ -4,6 +4,8 @@ package views
 // of the overview's chart and top products.
 var exportMessages = map[string][2]string{
 	"export.excel":             {"Exportar para Excel", "Export for Excel"},
+	"export.xlsx":              {"Planilha (.xlsx)", "Spreadsheet (.xlsx)"},
+	"export.kind.orders":       {"Pedidos", "Orders"},
 	"export.menu":              {"Exportar", "Export"},
 	"export.links":             {"Exportar todos os resultados", "Export every result"},
 	"export.bad_title":         {"Formato de exportação desconhecido", "Unknown export format"},
@@ -13,6 +15,7 @@ var exportMessages = map[string][2]string{
 	"export.kind.withdrawals":  {"Saques", "Withdrawals"},
 	"export.format.csv":        {"CSV", "CSV"},
 	"export.format.excel":      {"Excel", "Excel"},
+	"export.format.xlsx":       {"Planilha .xlsx", ".xlsx spreadsheet"},
 	"export.state.running":     {"Em preparo", "Being prepared"},
 	"export.state.ready":       {"Pronta", "Ready"},
 	"export.state.failed":      {"Falhou", "Failed"},

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,9 @@ type Options struct {
 	// maxExportBytesKept).
 	ExportBytesCap int64
 	Context        context.Context
+	// DataDir is the data dir: the temporary files of .xlsx exports go to its subfolder
+	// "tmp" (they hold personal data: never the system's temp dir). Empty: no .xlsx exports.
+	DataDir string
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -110,6 +114,7 @@ type Dashboard struct {
 	exportBytesCap    int64
 	background        context.Context
 	workers           sync.WaitGroup // the background exports' workers
+	exportTmp         string         // where .xlsx exports keep their temporary files ("" none)
 }
 
 // New returns the dashboard of opts.
@@ -129,6 +134,9 @@ func New(opts Options) (*Dashboard, error) {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
 	d.exports, d.exportThreshold, d.background = opts.Exports, opts.ExportThreshold, opts.Context
+	if opts.DataDir != "" {
+		d.exportTmp = filepath.Join(opts.DataDir, "tmp")
+	}
 	d.exportsRunningCap, d.exportBytesCap = maxRunningExportsAll, opts.ExportBytesCap
 	if d.exportBytesCap <= 0 {
 		d.exportBytesCap = maxExportBytesKept
@@ -208,6 +216,8 @@ func (d *Dashboard) table() []Route {
 	rt := []Route{
 		{get, "/", merchant.PermOrdersRead, d.overview},
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
+		{get, "/orders.csv", merchant.PermExport, d.ordersExport},
+		{get, "/orders.xlsx", merchant.PermExport, d.ordersExport},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
 		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
 		{post, "/orders/{id}/ship", merchant.PermOrdersWrite, d.shipOrder},
@@ -231,9 +241,11 @@ func (d *Dashboard) table() []Route {
 		{post, "/products/{id}/image", merchant.PermProductsWrite, d.uploadImage},
 		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
 		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
+		{get, "/deposits.xlsx", merchant.PermExport, d.depositsCSV},
 		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
 		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
 		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals.xlsx", merchant.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
 		{get, "/users", merchant.PermUsers, d.usersPage},
 		{post, "/users", merchant.PermUsers, d.invite},
@@ -255,7 +267,8 @@ func (d *Dashboard) table() []Route {
 	if d.audit != nil {
 		rt = append(rt,
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
-			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
+			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV},
+			Route{get, "/audit.xlsx", merchant.PermAudit, d.auditCSV})
 	}
 	if d.exports != nil {
 		rt = append(rt,
