@@ -58,7 +58,7 @@ func TestDepositsXLSX(t *testing.T) {
 	err := e.client.Do(context.Background(), http.MethodPost, "/sandbox/deposits/"+url.PathEscape(tx)+"/pay",
 		map[string]any{"payer": map[string]any{"name": "Maria da Silva", "document": "52998224725",
 			"bankAccount": map[string]any{"ispb": "00416968", "type": "CACC", "digit": "1"},
-			"pix": map[string]any{"key": "52998224725", "type": "CPF"}}}, nil)
+			"pix":         map[string]any{"key": "52998224725", "type": "CPF"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
