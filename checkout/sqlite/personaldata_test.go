@@ -95,6 +95,11 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 		}
 		return all.String()
 	}
+	// A data subject's search and export find the receipt beside the notification.
+	if ns, err := s.OrderNotifications(ctx, []string{o.ID}); err != nil || len(ns) != 2 ||
+		!strings.Contains(string(ns[1].Body), "Pagamento confirmado") {
+		t.Fatalf("the order's notifications and e-mails: %v %d", err, len(ns))
+	}
 	const match = `SELECT rowid FROM order_search_text WHERE order_search_text MATCH $1`
 	const terms = `"Silva" OR "maria@exa" OR "9982247"`
 	if rows(match, terms) == "" {
