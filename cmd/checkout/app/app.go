@@ -418,6 +418,10 @@ func (s *start) handlers(context.Context) error {
 		Exports:       a.exports,
 		Context:       exportsCtx,
 		DataDir:       cfg.DataDir,
+
+		Mail:           a.mail.log,
+		MailComposer:   a.mail.composer,
+		MailConfigured: a.mail.server != nil,
 	})
 	if err != nil {
 		stopExports()
