@@ -216,6 +216,8 @@ type setting struct {
 	set              func(c *Config, v string) error
 }
 
+// settings is the configuration table, one entry per variable in the order -h lists them: long
+// because the variables are many, not because it branches.
 func settings() []setting {
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
