@@ -411,15 +411,21 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		if len(out) > 0 {
 			s.announcer.Announced()
 		}
-		if o.Status != before || shopperSees(o.History[history:]) {
-			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
-		}
-		if o.Status != before && s.observer != nil {
-			s.observer.StatusChanged(before, o.Status)
-		}
+		s.tell(o, before, o.History[history:])
 		return o, true, nil
 	}
 	return nil, false, fmt.Errorf("checkout: updating an order: %w (too many concurrent updates)", ErrConflict)
+}
+
+// tell publishes o's change to its subscribers when its shopper sees it (a change of state, or
+// an entry shopperSees among changes), and tells the observer of a change of state.
+func (s *Service) tell(o *Order, before OrderStatus, changes []StatusChange) {
+	if o.Status != before || shopperSees(changes) {
+		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+	}
+	if o.Status != before && s.observer != nil {
+		s.observer.StatusChanged(before, o.Status)
+	}
 }
 
 // announce returns the Announcer's messages for o's new history entries, written with the
