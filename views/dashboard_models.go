@@ -109,13 +109,13 @@ type Option struct {
 // FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own
 // parameter names; values are shown as typed, errors beside their input.
 type FilterView struct {
-	Action     string            // GET target
-	ClearURL   string            // the list without filters
-	Values     map[string]string // single-valued parameters as typed (dates as São Paulo local)
-	Errors     map[string]string // localised message by parameter; "" for one without a field
-	Statuses   []Option          // every state of the record, checked when filtered
-	Origins    []Option          // deposits only: QRCODE and PIX_KEY
-	Withdrawal bool              // show the withdrawal-only filters
+	Action     string                   // GET target
+	ClearURL   string                   // the list without filters
+	Values     map[string]string        // single-valued parameters as typed (dates as São Paulo local)
+	Errors     checkout.ValidationError // localised, by parameter; Field "" for one without a field
+	Statuses   []Option                 // every state of the record, checked when filtered
+	Origins    []Option                 // deposits only: QRCODE and PIX_KEY
+	Withdrawal bool                     // show the withdrawal-only filters
 	PerPage    int
 	Bar        FilterBar
 }
@@ -312,6 +312,16 @@ type OverviewView struct {
 	OrdersURL          string
 	Attention          AttentionView
 	Top                []TopProduct // the products that brought the most in 30 days
+	// Money are the money of today, 7 and 30 days, each figure with the list behind it.
+	Money []MoneyColumn
+}
+
+// MoneyColumn is one period of the overview's money table: its figures and, for each, the
+// order list behind it (the list's "money" filter over the period's dates).
+type MoneyColumn struct {
+	ID, Label string // "today", "7d", "30d"; the column's heading
+	M         checkout.MoneyTotals
+	Links     map[checkout.MoneyKind]string
 }
 
 // PaidFigure is a count of paid orders and their amount.
@@ -343,12 +353,14 @@ type ChartTick struct {
 
 // ChartDay is one bar of the chart, with the day of the previous period it is compared with.
 type ChartDay struct {
-	Day    time.Time // local midnight
-	Amount checkout.Cents
-	Orders int
-	X, Y   int  // the bar's top-left corner in the viewBox
-	W, H   int  // its size
-	Label  bool // the day is labelled under the axis
+	Day    time.Time      // local midnight
+	Amount checkout.Cents // net: received − refunded − known fees (the bar)
+	Gross  checkout.Cents // received (the bar's outline)
+	Orders int            // orders paid
+	GY, GH int            // the gross outline's top and height in the viewBox
+	X, Y   int            // the bar's top-left corner in the viewBox
+	W, H   int            // its size
+	Label  bool           // the day is labelled under the axis
 
 	PrevDay    time.Time
 	PrevAmount checkout.Cents
@@ -379,7 +391,7 @@ type OrderFilterView struct {
 	Action   string
 	ClearURL string
 	Values   map[string]string // q, from, to, minAmount, maxAmount, page, link (a payment link's id)
-	Errors   map[string]string
+	Errors   checkout.ValidationError
 	Statuses []Option
 	PerPage  int
 	Bar      FilterBar
@@ -491,7 +503,7 @@ type ProductFormView struct {
 	Values   map[string]string
 	Physical bool
 	Active   bool
-	Errors   map[string]string
+	Errors   checkout.ValidationError
 	Submit   string // localised button text
 	ID       string // "" for a new product
 }
@@ -519,7 +531,7 @@ type SettingsView struct {
 	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
 	OverlapUntil time.Time
 	FrameOrigins string // one per line
-	Errors       map[string]string
+	Errors       checkout.ValidationError
 	Notice       string
 	Keys         []APIKeyRow
 	KeyName      string // as typed, on an error
