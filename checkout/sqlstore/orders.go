@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -238,14 +237,12 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			return nil
 		}})
 	}
-	for _, m := range out {
-		if m.ID == "" || m.OrderID != o.ID {
-			return s.errorf("an outbox message needs an id and the order's id")
-		}
-		ins := merchant.InsertNotification(m)
-		stmts = append(stmts, Stmt{SQL: ins.SQL, Args: ins.Args})
+	msgs, err := orderMessages(o.ID, out)
+	if err != nil {
+		return s.errorf("%w", err)
 	}
-	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+	stmts = append(stmts, msgs...)
+	err = s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 	if errors.Is(err, errNotUpdated) {
 		err = s.whyNotUpdated(ctx, o)
 	}
@@ -259,6 +256,16 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	}
 	o.Version++
 	return nil
+}
+
+// orderMessages returns the statements storing out, messages about the order orderID.
+func orderMessages(orderID string, out []checkout.OutboxMessage) ([]Stmt, error) {
+	for _, m := range out {
+		if m.ID == "" || m.OrderID != orderID {
+			return nil, errors.New("an outbox message needs an id and the order's id")
+		}
+	}
+	return OutboxStatements(out...)
 }
 
 // errNotUpdated: UpdateOrder's UPDATE changed no row.

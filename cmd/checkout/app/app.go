@@ -35,6 +35,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
@@ -86,6 +87,7 @@ type closingStore interface {
 	merchant.ExportStore
 	merchant.PasswordResetStore
 	checkout.PersonalDataStore
+	mail.Store // the e-mails' suppression list, and messages no other change causes
 	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -116,6 +118,7 @@ type App struct {
 	sandbox         *sandbox.Sandbox // nil with a real gateway
 	clock           func() time.Time // the shop's business time: the sandbox's when embedded
 	merchant        merchantSide
+	mail            mailSide
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -378,11 +381,12 @@ func (s *start) newService(ctx context.Context) error {
 		Clock:        a.clock,
 		Logger:       a.log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
-		Announcer:    a.merchant.announcer,
-		Shipping:     a.merchant.settings.Shipping,
-		FetchImage:   imageFetcher(),
-		GatewayUp:    a.gatewayUp,
-		Observer:     a.domainObserver(),
+		// Every change's messages: the merchant's notifications, then the e-mails.
+		Announcer:  checkout.Announcers{a.merchant.announcer},
+		Shipping:   a.merchant.settings.Shipping,
+		FetchImage: imageFetcher(),
+		GatewayUp:  a.gatewayUp,
+		Observer:   a.domainObserver(),
 
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
@@ -447,6 +451,7 @@ func (s *start) handlers(context.Context) error {
 		Notifications:       a.merchant.log,
 		Audit:               a.audit,
 		Dashboard:           dash,
+		Mail:                a.mail.sender.State,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
 	})
@@ -820,6 +825,8 @@ func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
+	// E-mails.
+	a.runMail(bgCtx)
 	// Prometheus's /metrics on a listener of its own.
 	a.serveMetrics(bgCtx)
 	a.bg.Go(func() { a.pruneAccess(bgCtx, accessPruneInterval) })
@@ -979,6 +986,7 @@ func (a *App) banner() {
 	}
 	a.merchantBanner(public)
 	a.dashboardBanner(public)
+	a.mailBanner(public)
 }
 
 // Close releases the sandbox and the store, and the listener when Serve never ran. Call it
