@@ -25,6 +25,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -81,6 +82,11 @@ type Options struct {
 	// maxExportBytesKept).
 	ExportBytesCap int64
 	Context        context.Context
+	// Mail and MailComposer, both set, give the e-mail log (/dashboard/mail); MailConfigured
+	// says whether an SMTP server sends the messages (otherwise they are kept, unsent).
+	Mail           *mail.Log
+	MailComposer   *mail.Composer
+	MailConfigured bool
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -96,10 +102,14 @@ type Dashboard struct {
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
 	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
-	publicURL     string
-	sealer        *sealed.Keys // nil: session secrets kept as they are
-	sessions      *scs.SessionManager
-	handler       http.Handler
+	// The e-mail log (nil: no e-mail page), its composer, and whether a server sends.
+	mail           *mail.Log
+	mailComposer   *mail.Composer
+	mailConfigured bool
+	publicURL      string
+	sealer         *sealed.Keys // nil: session secrets kept as they are
+	sessions       *scs.SessionManager
+	handler        http.Handler
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
@@ -125,6 +135,9 @@ func New(opts Options) (*Dashboard, error) {
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys}
+	if opts.Mail != nil && opts.MailComposer != nil {
+		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
+	}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -257,6 +270,15 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
 			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
 	}
+	if d.mail != nil {
+		rt = append(rt,
+			Route{get, "/mail", merchant.PermMail, d.mailPage},
+			Route{get, "/mail/{id}", merchant.PermMail, d.mailMessage},
+			Route{get, "/mail/{id}/html", merchant.PermPersonalData, d.mailHTML},
+			Route{post, "/mail/{id}/resend", merchant.PermMail, d.resendMail},
+			Route{post, "/mail/test", merchant.PermMail, d.testMail},
+			Route{post, "/mail/suppressions/clear", merchant.PermPersonalData, d.clearSuppression})
+	}
 	if d.exports != nil {
 		rt = append(rt,
 			Route{get, "/exports", merchant.PermExport, d.exportsPage},
@@ -321,7 +343,7 @@ var sections = []struct {
 	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
 	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
 	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
-	{"settings", merchant.PermSettings, "store"},
+	{"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
 	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
 	{"account", merchant.PermAccount, ""},
 }
@@ -492,7 +514,8 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || !u.Role.Can(sec.perm) {
+			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
+				!u.Role.Can(sec.perm) {
 				continue
 			}
 			path := Path + "/" + sec.key

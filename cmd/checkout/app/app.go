@@ -417,6 +417,10 @@ func (s *start) handlers(context.Context) error {
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
 		Context:       exportsCtx,
+
+		Mail:           a.mail.log,
+		MailComposer:   a.mail.composer,
+		MailConfigured: a.mail.server != nil,
 	})
 	if err != nil {
 		stopExports()
