@@ -45,7 +45,7 @@ var dashboardMessages = map[string][2]string{
 	"deposits.count_one":    {"1 depósito encontrado", "1 deposit found"},
 	"withdrawals.title":     {"Saques", "Withdrawals"},
 	"withdrawals.heading":   {"Saques", "Withdrawals"},
-	"withdrawals.intro":     {"Tudo o que saiu da conta por Pix, com os filtros da API.", "Everything that left the account by PIX, with the API's filters."},
+	"withdrawals.intro":     {"Tudo o que saiu da conta por Pix, com os filtros da API. A API do gateway não cria saques nem devoluções: eles são feitos no app do seu banco ou no painel do gateway, e aparecem aqui depois.", "Everything that left the account by PIX, with the API's filters. The gateway's API creates no payouts and no refunds: they are made in your bank's app or the gateway's own panel, and show here afterwards."},
 	"withdrawals.empty":     {"Nenhum saque encontrado com estes filtros.", "No withdrawal matches these filters."},
 	"withdrawals.count":     {"%s saques encontrados", "%s withdrawals found"},
 	"withdrawals.count_one": {"1 saque encontrado", "1 withdrawal found"},

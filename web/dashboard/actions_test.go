@@ -326,6 +326,10 @@ func testRefundsDue(t *testing.T, e *env) {
 		!strings.Contains(row.Find(testid("payer")).Text(), dep.Payer.Name) {
 		t.Fatalf("the refunds page's row: %q", row.Text())
 	}
+	// The amount due is filled in; the payer's bank is named.
+	if got := row.Find(`input[name="refundAmount"]`).AttrOr("value", ""); got != whole {
+		t.Errorf("the refund's amount filled with %q, want %q", got, whole)
+	}
 	form := func(amount, e2e string) url.Values {
 		return url.Values{"csrf_token": {csrf}, "from": {"refunds"}, "refundDate": {saoPauloDay(e.sb.Now())},
 			"refundAmount": {amount}, "endToEnd": {e2e}}
