@@ -294,3 +294,29 @@ func TestNoServerKeepsMessages(t *testing.T) {
 		t.Errorf("state %s", s.State())
 	}
 }
+
+// TestCopyAfterALostAnswer: when the sending stops between the server's receipt of a message
+// and its 250 being recorded (a process dying there), the message is sent again, and both
+// copies carry the same Message-ID: delivery is at least once.
+func TestCopyAfterALostAnswer(t *testing.T) {
+	r := newRig(t)
+	m := r.compose(t, "receipt", "", "gil@example.com")
+	ctx, stop := context.WithCancel(context.Background())
+	r.smtp.OnData(stop)
+	if _, err := r.ob.DeliverDue(ctx); err == nil {
+		t.Fatal("the pass did not stop")
+	}
+	first := r.smtp.Next(t, 10*time.Second)
+	r.smtp.OnData(nil)
+	if e := r.entry(t, "gil@example.com"); e.State != mail.Queued || e.Attempts != 0 {
+		t.Fatalf("after the lost answer: %+v", e)
+	}
+	r.pass(t)
+	second := r.smtp.Next(t, 10*time.Second)
+	if id := "<" + m.ID + ">"; first.Header.Get("Message-Id") != id || second.Header.Get("Message-Id") != id {
+		t.Errorf("copies %q and %q, want both %s", first.Header.Get("Message-Id"), second.Header.Get("Message-Id"), id)
+	}
+	if e := r.entry(t, "gil@example.com"); e.State != mail.Sent {
+		t.Errorf("after the second copy: %+v", e)
+	}
+}
