@@ -5,17 +5,55 @@ import (
 	"time"
 )
 
-// OutboxMessage is a message about an order that the store writes in the same transaction as
-// the order's change (a transactional outbox): it exists exactly when the change was committed,
-// so a worker reading the outbox afterwards never misses a change nor reports one that was
-// rolled back. The store keeps it as given; what it says and who reads it is the Announcer's
-// business (package merchant: the merchant's notifications).
+// OutboxMessage is a message that the store writes in the same transaction as the change that
+// causes it (a transactional outbox): it exists exactly when the change was committed, so a
+// worker reading the outbox afterwards never misses a change nor reports one that was rolled
+// back. The store keeps it as given; what it says and who reads it is its maker's business
+// (package merchant: the merchant's notifications; package mail: e-mails).
+//
+// A message concerns an order (OrderID), a user (UserID) or nothing in particular (neither),
+// travels on a channel (ChannelWebhook, ChannelMail) and is first due at CreatedAt, or at
+// NotBefore when that is later (a reminder scheduled ahead; on the service's clock).
 type OutboxMessage struct {
-	ID        string // unique; the reader's delivery id
+	ID        string // unique; the reader's delivery id (an e-mail's Message-ID)
 	OrderID   string // the order it is about; messages of one order are read in the order written
+	UserID    string // the dashboard user it is about, when not an order
+	Channel   string // ChannelWebhook ("" too) or ChannelMail
+	To        string // the recipient's address, on ChannelMail
 	Type      string // e.g. "order.paid"
-	Payload   []byte // the body to deliver, as is
+	Payload   []byte // the body to deliver, as is (JSON)
 	CreatedAt time.Time
+	NotBefore time.Time
+}
+
+// The channels of the outbox.
+const (
+	ChannelWebhook = "webhook" // the merchant's notifications (package merchant)
+	ChannelMail    = "smtp"    // e-mails (package mail)
+)
+
+// Announcers is an Announcer made of several: each one's messages are written with the
+// change, in their order (the merchant's notifications and the shopper's e-mails, say).
+type Announcers []Announcer
+
+// Announce returns every announcer's messages; the first error aborts the update.
+func (as Announcers) Announce(ctx context.Context, o *Order, changes []StatusChange) ([]OutboxMessage, error) {
+	var out []OutboxMessage
+	for _, a := range as {
+		msgs, err := a.Announce(ctx, o, changes)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, msgs...)
+	}
+	return out, nil
+}
+
+// Announced tells every announcer.
+func (as Announcers) Announced() {
+	for _, a := range as {
+		a.Announced()
+	}
 }
 
 // Announcer makes the outbox messages of an order's changes of status, and of the merchant's

@@ -93,6 +93,9 @@ type Options struct {
 	// ChangeFeed, when set (PostgreSQL), tells whether this instance hears the changes other
 	// instances make (checkout.ChangeFeed), for /readyz: ok, or failing since when.
 	ChangeFeed func() (ok bool, since time.Time)
+	// Mail, when set, says how sending e-mail goes, for /readyz: "ok", "failing" (the last
+	// connection to the SMTP server failed) or "off" (no server configured).
+	Mail func() string
 	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
 	// sandbox-pay.
 	Sandbox SandboxPayer
@@ -182,6 +185,7 @@ type Server struct {
 	site    *respond.Site
 	store   Pinger                            // asked by the readiness check
 	feed    func() (ok bool, since time.Time) // the change feed's state, for the readiness check; nil: none
+	mail    func() string                     // the e-mail sending's state, for the readiness check; nil: none
 	sandbox SandboxPayer                      // nil outside sandbox mode
 	// secureCookies marks the cart cookie Secure (an https public URL).
 	secureCookies bool
@@ -250,6 +254,7 @@ func New(opts Options) (*Server, error) {
 		secureCookies:  strings.HasPrefix(opts.PublicURL, "https://"),
 		store:          opts.Store,
 		feed:           opts.ChangeFeed,
+		mail:           opts.Mail,
 		sandbox:        opts.Sandbox,
 		frameAncestors: opts.FrameAncestors,
 		frameOrigins:   opts.FrameOrigins,
@@ -421,6 +426,9 @@ type readiness struct {
 	// still serves (its own changes, re-reads), but live pages miss payments applied elsewhere.
 	ChangeFeed      string `json:"changeFeed,omitempty"`
 	ChangeFeedSince string `json:"changeFeedSince,omitempty"`
+	// Mail is "ok", "failing" or "off" (no SMTP server configured): e-mails wait in the outbox
+	// while it fails, so it never makes /readyz fail.
+	Mail string `json:"mail,omitempty"`
 }
 
 // readyz answers 200 while the database answers, 503 otherwise, with a JSON body that also
@@ -440,6 +448,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		if ok, since := s.feed(); !ok {
 			body.ChangeFeed, body.ChangeFeedSince = "failing", since.UTC().Format(time.RFC3339)
 		}
+	}
+	if s.mail != nil {
+		body.Mail = s.mail()
 	}
 	status := http.StatusOK
 	if err := s.store.Ping(ctx); err != nil {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -242,10 +241,13 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 		if m.ID == "" || m.OrderID != o.ID {
 			return s.errorf("an outbox message needs an id and the order's id")
 		}
-		ins := merchant.InsertNotification(m)
-		stmts = append(stmts, Stmt{SQL: ins.SQL, Args: ins.Args})
 	}
-	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("%w", err)
+	}
+	stmts = append(stmts, msgs...)
+	err = s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 	if errors.Is(err, errNotUpdated) {
 		err = s.whyNotUpdated(ctx, o)
 	}

@@ -169,6 +169,36 @@ type Options struct {
 	// new status (StatusDelivered, StatusPending for a retry to come, StatusDead), for metrics.
 	// It must be quick and must not block.
 	OnAttempt func(a Attempt, status string)
+	// Channel is the channel whose deliveries this outbox claims, sends, lists and prunes
+	// (default ChannelWebhook). Every channel shares the tables; each has its own workers.
+	Channel string
+	// Sender sends the deliveries of a channel other than ChannelWebhook (required then).
+	// Route, ForwardTo, HTTPClient, Expand, InOrder and UserAgent are for webhooks only.
+	Sender Sender
+}
+
+// Channels of the outbox: how a message travels.
+const (
+	ChannelWebhook = "webhook" // a signed HTTP POST (Standard Webhooks)
+	ChannelSMTP    = "smtp"    // an e-mail, sent by the channel's Sender
+)
+
+// Sender sends the deliveries of a channel other than webhooks (e-mail, say). The outbox
+// claims, schedules, retries and records; Send makes one attempt and says how it went.
+type Sender interface {
+	Send(ctx context.Context, d Delivery) Outcome
+}
+
+// Outcome is what a Sender reports of one attempt.
+type Outcome struct {
+	Code    int    // the server's reply code, 0 without one
+	Error   string // "" when sent; otherwise why not, the server's reply included
+	Excerpt string // the server's reply, one printable line
+	// Permanent: a failure no retry mends (an SMTP 5xx); the delivery is dead at once.
+	Permanent bool
+	// Skipped: not sent, and never will be by this sender (no server is configured); the
+	// delivery is marked skipped with Error as the reason, and only Redeliver sends it again.
+	Skipped bool
 }
 
 // Message is one webhook event to deliver.
@@ -178,17 +208,28 @@ type Message struct {
 	Secret   string // the signing secret, whsec_…; "" when Route gives it
 	// URL is where it goes; "" means ForwardTo only, or, for a message given to Insert, the
 	// destination Route gives when it is due.
-	URL        string
-	Type       string // event type, e.g. "deposit.paid"
-	RecordKind string // "deposit", "withdrawal", "order"
+	URL  string
+	Type string // event type, e.g. "deposit.paid"
+	// RecordKind and RecordID are what the message concerns: "deposit", "withdrawal",
+	// "order", "user", or "" and "" for nothing in particular (a test e-mail).
+	RecordKind string
 	RecordID   string
-	Body       []byte // the full JSON event (webhook.Event)
+	Body       []byte // the full JSON event (webhook.Event), or the channel's JSON
+	// Channel is how it travels (default ChannelWebhook); Recipient is its addressee on a
+	// channel that has one (an e-mail address), kept in a column of its own to be searched.
+	Channel   string
+	Recipient string
+	// NotBefore, when after the time it is stored at, is when it is first due (a reminder
+	// scheduled ahead), on the outbox's clock.
+	NotBefore time.Time
 }
 
 // Delivery is one message on its way to one URL.
 type Delivery struct {
 	ID             int64
 	MessageID      string
+	Channel        string
+	Recipient      string
 	ClientID       string
 	RecordKind     string
 	RecordID       string
@@ -239,6 +280,8 @@ type Outbox struct {
 	retention     time.Duration
 	userAgent     string
 	onAttempt     func(Attempt, string)
+	channel       string
+	sender        Sender
 	expand        func(ctx context.Context, recordKind, recordID string, body []byte) ([]byte, error)
 
 	randMu sync.Mutex
@@ -266,6 +309,16 @@ func New(opts Options) (*Outbox, error) {
 		inOrder: opts.InOrder, poll: opts.PollInterval, gather: opts.Gather, concurrency: opts.Concurrency,
 		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent, onAttempt: opts.OnAttempt,
 		wakeFirst: make(chan struct{}, 1), wakeRetry: make(chan struct{}, 1),
+		channel: opts.Channel, sender: opts.Sender,
+	}
+	if o.channel == "" {
+		o.channel = ChannelWebhook
+	}
+	if !validChannel(o.channel) {
+		return nil, fmt.Errorf("outbox: channel %q: lower-case letters only", o.channel)
+	}
+	if (o.channel == ChannelWebhook) != (o.sender == nil) {
+		return nil, errors.New("outbox: a Sender is required for a channel other than webhooks, and only then")
 	}
 	if o.rdb == nil {
 		o.rdb = o.db
@@ -395,6 +448,20 @@ func checkTargetURL(raw string) error {
 	return nil
 }
 
+// validChannel: a channel is written into statements (so that each lane's partial index
+// serves its claims), hence lower-case letters only.
+func validChannel(c string) bool {
+	if c == "" || len(c) > 16 {
+		return false
+	}
+	for _, r := range c {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // Statement is an SQL statement and its arguments, in the text both databases accept.
 type Statement struct {
 	SQL  string
@@ -402,7 +469,8 @@ type Statement struct {
 }
 
 // Insert returns the statement storing m for delivery to m.URL (to wherever Route says when it
-// is due, when m.URL is ""), due at at: for a caller that runs it in its own transaction with
+// is due, when m.URL is ""; by its channel's Sender on another channel), stored at at and due
+// then or at m.NotBefore if later: for a caller that runs it in its own transaction with
 // the change the message announces (the checkout's store writes an order and its messages
 // together). m is stored as given; inserting a message id again for the same URL adds nothing.
 func Insert(m Message, at time.Time) Statement {
@@ -410,13 +478,21 @@ func Insert(m Message, at time.Time) Statement {
 }
 
 func insert(m Message, to string, forward bool, at time.Time) Statement {
-	ms := at.UnixMilli()
+	ms, due := at.UnixMilli(), at.UnixMilli()
+	if m.NotBefore.After(at) {
+		due = m.NotBefore.UnixMilli()
+	}
+	ch := m.Channel
+	if ch == "" {
+		ch = ChannelWebhook
+	}
 	return Statement{SQL: `INSERT INTO webhook_deliveries (message_id, client_id, secret, url, forward, type,
-			record_kind, record_id, body, status, next_attempt_at, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '` + StatusPending + `', $10, $10, $10)
+			record_kind, record_id, body, status, next_attempt_at, created_at, updated_at, channel, recipient)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '` + StatusPending + `', $11, $10, $10, $12, $13)
 		ON CONFLICT (message_id, url) DO NOTHING`,
 		// The body as a string: PostgreSQL's column is TEXT.
-		Args: []any{m.ID, m.ClientID, m.Secret, to, forward, m.Type, m.RecordKind, m.RecordID, string(m.Body), ms}}
+		Args: []any{m.ID, m.ClientID, m.Secret, to, forward, m.Type, m.RecordKind, m.RecordID, string(m.Body), ms, due,
+			ch, m.Recipient}}
 }
 
 // Enqueue stores m for delivery to m.URL and to ForwardTo (when set), one delivery per
@@ -431,7 +507,7 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
 	if m.ID == "" {
 		return errors.New("outbox: message ID is required")
 	}
-	if m.URL != "" {
+	if m.URL != "" && o.sender == nil {
 		if err := checkTargetURL(m.URL); err != nil {
 			return err
 		}
@@ -440,18 +516,28 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
 		return errors.New("outbox: message body must be JSON")
 	}
 	now := o.clock()
-	// Fail now on a bad secret rather than with a delivery that can never be signed.
-	if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
-		return fmt.Errorf("outbox: message secret: %w", err)
+	if m.Channel == "" {
+		m.Channel = ChannelWebhook
 	}
 	var stmts []Statement
-	// The forwarding copy goes first so that, if both URLs are equal, the trusted
-	// configuration wins the UNIQUE (message_id, url) slot.
-	if o.forwardTo != "" {
-		stmts = append(stmts, insert(m, o.forwardTo, true, now))
-	}
-	if m.URL != "" && m.URL != o.forwardTo {
+	switch {
+	case m.Channel != o.channel:
+		return fmt.Errorf("outbox: a message of channel %q given to the outbox of %q", m.Channel, o.channel)
+	case o.sender != nil:
 		stmts = append(stmts, insert(m, m.URL, false, now))
+	default:
+		// Fail now on a bad secret rather than with a delivery that can never be signed.
+		if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
+			return fmt.Errorf("outbox: message secret: %w", err)
+		}
+		// The forwarding copy goes first so that, if both URLs are equal, the trusted
+		// configuration wins the UNIQUE (message_id, url) slot.
+		if o.forwardTo != "" {
+			stmts = append(stmts, insert(m, o.forwardTo, true, now))
+		}
+		if m.URL != "" && m.URL != o.forwardTo {
+			stmts = append(stmts, insert(m, m.URL, false, now))
+		}
 	}
 	if len(stmts) == 0 {
 		return nil
@@ -549,8 +635,8 @@ func (o *Outbox) Prune(ctx context.Context) (int, error) {
 	total := 0
 	for ctx.Err() == nil {
 		res, err := o.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE id IN (
-			SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'dead', 'skipped') AND updated_at < $1
-			ORDER BY updated_at LIMIT $2`+o.skipLocked()+`)`, before, pruneBatch)
+			SELECT id FROM webhook_deliveries WHERE status IN ('delivered', 'dead', 'skipped') AND channel = '`+o.channel+`'
+			AND updated_at < $1 ORDER BY updated_at LIMIT $2`+o.skipLocked()+`)`, before, pruneBatch)
 		if err != nil {
 			return total, fmt.Errorf("outbox: pruning deliveries: %w", err)
 		}
@@ -585,6 +671,7 @@ type claimed struct {
 	kind, rid string // the record's kind and id
 	body      []byte
 	attempts  int
+	recipient string
 }
 
 // DeliverDue makes one synchronous pass: every delivery due at the clock's current time gets
@@ -664,7 +751,8 @@ func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) 
 	var out []claimed
 	for rows.Next() {
 		var c claimed
-		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.typ, &c.kind, &c.rid, &c.body, &c.attempts); err != nil {
+		if err := rows.Scan(&c.id, &c.messageID, &c.secret, &c.url, &c.forward, &c.typ, &c.kind, &c.rid, &c.body, &c.attempts,
+			&c.recipient); err != nil {
 			return nil, fmt.Errorf("outbox: read claimed delivery: %w", err)
 		}
 		out = append(out, c)
@@ -689,6 +777,7 @@ func (o *Outbox) claimSQL(retries bool) string {
 	if retries {
 		lane = `attempts > 0`
 	}
+	lane += ` AND channel = '` + o.channel + `'`
 	if o.inOrder {
 		lane += ` AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.record_id = d.record_id AND p.url = d.url
 			AND p.status = 'pending' AND p.id < d.id)`
@@ -698,7 +787,7 @@ func (o *Outbox) claimSQL(retries bool) string {
 			SELECT id FROM webhook_deliveries d
 			WHERE status = 'pending' AND ` + lane + ` AND next_attempt_at <= $2 AND lease_until <= $3
 			ORDER BY next_attempt_at, id LIMIT $4` + o.skipLocked() + `)
-		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts`
+		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts, recipient`
 }
 
 // resolve reads the Route's target when batch holds deliveries without a URL. Without a
@@ -707,7 +796,7 @@ func (o *Outbox) claimSQL(retries bool) string {
 func (o *Outbox) resolve(ctx context.Context, batch []claimed) (rest []claimed, t Target, skipped int, err error) {
 	var routed []int64
 	for _, c := range batch {
-		if c.url == "" {
+		if c.url == "" && o.sender == nil {
 			routed = append(routed, c.id)
 		}
 	}
@@ -774,7 +863,14 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	}
 	at := o.clock()
 	start := time.Now()
-	code, failure, excerpt := o.send(ctx, c, o.signClock())
+	var out Outcome
+	if o.sender != nil {
+		out = o.sender.Send(ctx, Delivery{ID: c.id, MessageID: c.messageID, Channel: o.channel, Recipient: c.recipient,
+			RecordKind: c.kind, RecordID: c.rid, Type: c.typ, Body: c.body, Attempts: c.attempts})
+	} else {
+		out.Code, out.Error, out.Excerpt = o.send(ctx, c, o.signClock())
+	}
+	code, failure, excerpt := out.Code, out.Error, out.Excerpt
 	took := time.Since(start)
 	if ctx.Err() != nil {
 		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
@@ -791,7 +887,9 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	switch {
 	case failure == "":
 		status = StatusDelivered
-	case a.N > len(o.schedule):
+	case out.Skipped:
+		status = StatusSkipped
+	case out.Permanent, a.N > len(o.schedule):
 		status = StatusDead
 	default:
 		next = at.Add(o.backoff(a.N))
@@ -804,13 +902,18 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	}
 	attrs := []any{"delivery", c.id, "message", c.messageID, "type", c.typ, "url", a.URL, "attempt", a.N,
 		"status_code", code, "duration", took, "outcome", status}
+	if o.sender != nil {
+		attrs = append(attrs[:6], attrs[8:]...) // no URL; the recipient is personal data, the delivery id finds it
+	}
 	switch {
 	case failure == "":
-		o.log.Info("webhook delivered", attrs...)
+		o.log.Info(o.channel+" delivered", attrs...)
+	case status == StatusSkipped:
+		o.log.Info(o.channel+" not sent", append(attrs, "reason", failure)...)
 	case status == StatusDead:
-		o.log.Error("webhook delivery dead", append(attrs, "err", failure)...)
+		o.log.Error(o.channel+" delivery dead", append(attrs, "err", failure)...)
 	default:
-		o.log.Warn("webhook attempt failed", append(attrs, "err", failure, "next_attempt_at", next)...)
+		o.log.Warn(o.channel+" attempt failed", append(attrs, "err", failure, "next_attempt_at", next)...)
 	}
 	return nil
 }
@@ -877,11 +980,12 @@ func (o *Outbox) RecordSent(ctx context.Context, m Message, a Attempt) error {
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
 	ms := a.At.UnixMilli()
 	err = tx.QueryRowContext(ctx, `INSERT INTO webhook_deliveries (message_id, client_id, secret, url, forward, type,
-			record_kind, record_id, body, status, attempts, next_attempt_at, last_error, last_status_code, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $11, $11)
+			record_kind, record_id, body, status, attempts, next_attempt_at, last_error, last_status_code, created_at, updated_at,
+			channel, recipient)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $11, $11, $14, $15)
 		ON CONFLICT (message_id, url) DO NOTHING RETURNING id`,
 		m.ID, m.ClientID, m.Secret, m.URL, false, m.Type, m.RecordKind, m.RecordID, string(m.Body), status, ms,
-		a.Error, a.StatusCode).Scan(&a.DeliveryID)
+		a.Error, a.StatusCode, o.channel, m.Recipient).Scan(&a.DeliveryID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // recorded already
 	}
@@ -999,7 +1103,7 @@ var ErrNotFound = errors.New("outbox: no such delivery")
 func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
 	now := o.clock().UnixMilli()
 	res, err := o.db.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = $2, updated_at = $2
-		WHERE id = $3`, StatusPending, now, deliveryID)
+		WHERE id = $3 AND channel = $4`, StatusPending, now, deliveryID, o.channel)
 	if err != nil {
 		return fmt.Errorf("outbox: redeliver %d: %w", deliveryID, err)
 	}
@@ -1016,6 +1120,7 @@ func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
 type Filter struct {
 	RecordID, MessageID, Status, Type string
 	RecordKind                        string // "order": only the deliveries of that kind of record
+	Recipient                         string // only those to this addressee (exactly as stored)
 	Limit                             int    // at most this many, newest first (≤ 0: 50; at most 1000)
 	Offset                            int    // skipping this many first
 	// BeforeID, when above 0, keeps the deliveries older than that one (paging by key: a page
@@ -1027,11 +1132,11 @@ type Filter struct {
 // Deliveries returns the deliveries f selects, newest first.
 func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	var (
-		conds []string
+		conds = []string{"d.channel = '" + o.channel + "'"}
 		args  []any
 	)
 	for _, c := range []struct{ col, v string }{{"d.record_id", f.RecordID}, {"d.message_id", f.MessageID},
-		{"d.status", f.Status}, {"d.type", f.Type}, {"d.record_kind", f.RecordKind}} {
+		{"d.status", f.Status}, {"d.type", f.Type}, {"d.record_kind", f.RecordKind}, {"d.recipient", f.Recipient}} {
 		if c.v == "" {
 			continue
 		}
@@ -1054,11 +1159,9 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 	// The last attempt's time and excerpt come with each delivery: one lookup by primary key.
 	q := `SELECT d.id, d.message_id, d.client_id, d.record_kind, d.record_id, d.type, d.url, d.forward, d.body, d.status,
 		d.attempts, d.next_attempt_at, d.last_error, d.last_status_code, d.created_at, d.updated_at,
-		COALESCE(a.duration_ns, 0), COALESCE(a.excerpt, '')
-		FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.n = d.attempts`
-	if len(conds) > 0 {
-		q += ` WHERE ` + strings.Join(conds, " AND ")
-	}
+		COALESCE(a.duration_ns, 0), COALESCE(a.excerpt, ''), d.channel, d.recipient
+		FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.n = d.attempts
+		WHERE ` + strings.Join(conds, " AND ")
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 50
@@ -1078,7 +1181,7 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		)
 		if err := rows.Scan(&d.ID, &d.MessageID, &d.ClientID, &d.RecordKind, &d.RecordID, &d.Type, &d.URL, &d.Forward,
 			&d.Body, &d.Status, &d.Attempts, &next, &d.LastError, &d.LastStatusCode, &created, &updated, &ns,
-			&d.LastExcerpt); err != nil {
+			&d.LastExcerpt, &d.Channel, &d.Recipient); err != nil {
 			return nil, fmt.Errorf("outbox: read delivery: %w", err)
 		}
 		d.NextAttemptAt, d.CreatedAt, d.UpdatedAt, d.LastDuration = fromMS(next), fromMS(created), fromMS(updated), time.Duration(ns)
@@ -1133,9 +1236,13 @@ func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 func (o *Outbox) Backlog(ctx context.Context) (int, error) {
 	var first, retries int
 	if err := o.rdb.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0),
-		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0)`).Scan(&first, &retries); err != nil {
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts = 0 AND channel = '`+o.channel+`'),
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0 AND channel = '`+o.channel+`')`).Scan(&first, &retries); err != nil {
 		return 0, fmt.Errorf("outbox: backlog: %w", err)
 	}
 	return first + retries, nil
 }
+
+// Printable returns b as one line of valid UTF-8 without control characters, as the log keeps
+// a server's answer (a Sender's Outcome.Excerpt).
+func Printable(b []byte) string { return printable(b) }

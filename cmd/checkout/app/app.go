@@ -35,6 +35,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
@@ -86,6 +87,9 @@ type closingStore interface {
 	merchant.ExportStore
 	merchant.PasswordResetStore
 	checkout.PersonalDataStore
+	mail.SuppressionStore
+	// Enqueue stores outbox messages no other change causes (a test e-mail).
+	Enqueue(ctx context.Context, msgs ...checkout.OutboxMessage) error
 	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -116,6 +120,7 @@ type App struct {
 	sandbox         *sandbox.Sandbox // nil with a real gateway
 	clock           func() time.Time // the shop's business time: the sandbox's when embedded
 	merchant        merchantSide
+	mail            mailSide
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -289,6 +294,9 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		return nil, err
 	}
 	closers = append(closers, a.closeMerchant)
+	if err := a.setupMail(); err != nil {
+		return nil, err
+	}
 	// Every change reaches this process's snapshots and live pages: on SQLite this process
 	// makes them all; on PostgreSQL the database announces those of the other instances
 	// (checkout.ChangeFeed, followed in Serve).
@@ -304,11 +312,12 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Clock:        a.clock,
 		Logger:       log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
-		Announcer:    a.merchant.announcer,
-		Shipping:     a.merchant.settings.Shipping,
-		FetchImage:   imageFetcher(),
-		GatewayUp:    a.gatewayUp,
-		Observer:     a.domainObserver(),
+		// Every change's messages: the merchant's notifications, then the e-mails.
+		Announcer:  checkout.Announcers{a.merchant.announcer},
+		Shipping:   a.merchant.settings.Shipping,
+		FetchImage: imageFetcher(),
+		GatewayUp:  a.gatewayUp,
+		Observer:   a.domainObserver(),
 
 		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
@@ -369,6 +378,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Notifications:       a.merchant.log,
 		Audit:               a.audit,
 		Dashboard:           dash,
+		Mail:                a.mail.sender.State,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
 	})
@@ -717,6 +727,8 @@ func (a *App) Serve(ctx context.Context) error {
 
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
+	// E-mails.
+	a.runMail(bgCtx)
 
 	// Prometheus's /metrics on a listener of its own.
 	a.serveMetrics(bgCtx)
@@ -910,6 +922,7 @@ func (a *App) banner() {
 	}
 	a.merchantBanner(public)
 	a.dashboardBanner(public)
+	a.mailBanner(public)
 }
 
 // Close releases the sandbox and the store, and the listener when Serve never ran. Call it

@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"crypto/x509"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
@@ -86,6 +88,10 @@ type Config struct {
 	SupportEmail      string // CHECKOUT_SUPPORT_EMAIL
 	SupportPhone      string // CHECKOUT_SUPPORT_PHONE
 	SupportURL        string // CHECKOUT_SUPPORT_URL
+	// SMTPURL (CHECKOUT_SMTP_URL) is the SMTP server the e-mails go through: smtp://user:pass@host:587
+	// (STARTTLS) or smtps://user:pass@host:465; "" keeps every message in the e-mail log, unsent.
+	SMTPURL  string
+	MailFrom string // CHECKOUT_MAIL_FROM: the e-mails' sender, "Loja Demo <loja@example.com.br>"
 	// DemoAddr (CHECKOUT_DEMO_ADDR) is where the sandbox's demo merchant page listens, a second
 	// origin of the same process: "" for 127.0.0.1 and the port after CHECKOUT_ADDR's, "off"
 	// for none. Only with the embedded sandbox.
@@ -136,6 +142,13 @@ type Config struct {
 	// NotificationSchedule is the wait after each failed delivery of a merchant notification
 	// (nil: merchant.RetrySchedule(), about 27 hours); tests shorten it.
 	NotificationSchedule []time.Duration
+	// MailSchedule is the wait after each failed attempt at an e-mail (nil:
+	// mail.RetrySchedule(), about 16 hours); tests shorten it.
+	MailSchedule []time.Duration
+	// MailRootCAs, when set, are the only certificates trusted for the SMTP server's: tests
+	// run one with a certificate of their own. There is no setting for it, and verification is
+	// never turned off.
+	MailRootCAs *x509.CertPool
 	// SSEHeartbeat is the interval of the live page's heartbeat comments (0: web.DefaultHeartbeat).
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
@@ -290,6 +303,8 @@ func settings() []setting {
 		{"CHECKOUT_SUPPORT_EMAIL", "support-email", "support e-mail shown to shoppers", str(func(c *Config) *string { return &c.SupportEmail })},
 		{"CHECKOUT_SUPPORT_PHONE", "support-phone", "support phone shown to shoppers (Brazilian number with area code)", str(func(c *Config) *string { return &c.SupportPhone })},
 		{"CHECKOUT_SUPPORT_URL", "support-url", "a help page for shoppers (https)", str(func(c *Config) *string { return &c.SupportURL })},
+		{"CHECKOUT_SMTP_URL", "smtp-url", "the SMTP server e-mails go through: smtp://user:password@host:587 (STARTTLS, required unless on loopback) or smtps://user:password@host:465, user and password URL-escaped (default: none; messages stay in the dashboard's e-mail log, unsent)", str(func(c *Config) *string { return &c.SMTPURL })},
+		{"CHECKOUT_MAIL_FROM", "mail-from", "the e-mails' sender, such as \"Loja Demo <loja@example.com.br>\" (required with CHECKOUT_SMTP_URL)", str(func(c *Config) *string { return &c.MailFrom })},
 		{"CHECKOUT_CEP_LOOKUP", "cep-lookup", "address lookup of the customer form: a URL template with {cep} answering ViaCEP's JSON, or off (default: a built-in table with the embedded sandbox, ViaCEP with a real gateway)", str(func(c *Config) *string { return &c.CEPLookup })},
 		{"CHECKOUT_SANDBOX_RATE_LIMIT", "sandbox-rate-limit", "embedded sandbox only: its POST /transaction limit, as a real gateway has one — requests per period (50/s, 1000/s, 3000/m; bursts of twice that, or \"50/s burst 200\") or off for load tests", func(c *Config, v string) error {
 			l, err := sandbox.ParseRateLimit(v)
@@ -609,6 +624,25 @@ var rules = []rule{
 		return failIf(err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "", "must be an http:// or https:// URL template holding {cep}")
 	}},
 	{"CHECKOUT_RECONCILE_INTERVAL", func(c Config) string { return failIf(c.ReconcileInterval < 0, "must not be negative") }},
+	// The SMTP URL's errors never repeat it: it holds a password.
+	{"CHECKOUT_SMTP_URL", func(c Config) string {
+		if c.SMTPURL == "" {
+			return ""
+		}
+		if _, err := mail.ParseServer(c.SMTPURL); err != nil {
+			return err.Error()
+		}
+		return ""
+	}},
+	{"CHECKOUT_MAIL_FROM", func(c Config) string {
+		if c.MailFrom == "" {
+			return failIf(c.SMTPURL != "", `is required with CHECKOUT_SMTP_URL, e.g. "Loja Demo <loja@example.com.br>"`)
+		}
+		if _, err := mail.ParseFrom(c.MailFrom); err != nil {
+			return err.Error()
+		}
+		return ""
+	}},
 }
 
 // failIf is a rule's answer: msg when the value is bad, else "".

@@ -1,0 +1,90 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+)
+
+// mailSide is the e-mail the app wires: the composer that turns drafts into outbox messages,
+// the SMTP sender, the outbox's workers of the SMTP channel, and the e-mail log.
+type mailSide struct {
+	composer *mail.Composer
+	sender   *mail.Sender
+	outbox   *outbox.Outbox
+	log      *mail.Log
+	server   *mail.Server // nil without CHECKOUT_SMTP_URL
+}
+
+// setupMail builds the e-mail side on the app's store. Validate checked the configuration.
+func (a *App) setupMail() error {
+	m := &a.mail
+	var (
+		from mail.Address
+		err  error
+	)
+	if a.cfg.SMTPURL != "" {
+		if m.server, err = mail.ParseServer(a.cfg.SMTPURL); err != nil {
+			return &ConfigError{"CHECKOUT_SMTP_URL", err.Error()}
+		}
+	}
+	if a.cfg.MailFrom != "" {
+		if from, err = mail.ParseFrom(a.cfg.MailFrom); err != nil {
+			return &ConfigError{"CHECKOUT_MAIL_FROM", err.Error()}
+		}
+	}
+	replyTo := merchantProfile(a.cfg).SupportEmail
+	log := a.log.With("component", "mail")
+	m.sender, err = mail.NewSender(mail.SenderOptions{Server: m.server, From: from, Suppressions: a.store, Clock: a.clock,
+		ReplyTo: func(context.Context) (string, error) { return replyTo, nil }, RootCAs: a.cfg.MailRootCAs, Logger: log})
+	if err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	oo := mail.OutboxOptions(m.sender, a.cfg.MailSchedule, a.cfg.PersonalDataRetention, log)
+	oo.Clock = a.clock
+	if m.outbox, err = a.store.Outbox(oo); err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	m.log = mail.NewLog(m.outbox, a.store)
+	m.composer = &mail.Composer{PublicURL: a.cfg.PublicURL}
+	return nil
+}
+
+// runMail starts, until ctx ends, the e-mails' sending, after a check that the server answers:
+// one that does not is a warning, not a refusal (the messages wait in the outbox).
+func (a *App) runMail(ctx context.Context) {
+	m := &a.mail
+	a.bg.Go(func() {
+		if m.server != nil {
+			pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+			if err := m.sender.Probe(pctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("mail: the SMTP server cannot be reached; e-mails wait in the outbox and are retried",
+					"server", m.server.String(), "err", err)
+			}
+			cancel()
+		}
+		m.outbox.Run(ctx)
+		m.sender.Close()
+	})
+}
+
+// mailBanner says where e-mails go.
+func (a *App) mailBanner(public string) {
+	if a.mail.server == nil {
+		fmt.Fprintf(a.cfg.Stdout, "  e-mail:          not sent (no CHECKOUT_SMTP_URL): every message is kept in %s/dashboard/mail\n", public)
+		return
+	}
+	fmt.Fprintf(a.cfg.Stdout, "  e-mail:          through %s; the log is at %s/dashboard/mail\n", a.mail.server, public)
+}
+
+// MailComposer returns the composer of the e-mails (what orders' and team's messages use).
+func (a *App) MailComposer() *mail.Composer { return a.mail.composer }
+
+// MailLog returns the e-mail log.
+func (a *App) MailLog() *mail.Log { return a.mail.log }
+
+// MailState is "ok", "failing" or "off", for /readyz.
+func (a *App) MailState() string { return a.mail.sender.State() }
