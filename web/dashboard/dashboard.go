@@ -25,6 +25,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -81,6 +82,15 @@ type Options struct {
 	// maxExportBytesKept).
 	ExportBytesCap int64
 	Context        context.Context
+	// Mail, when set, composes the team's e-mails (password reset links, invitations, notices
+	// of a change to one's access), which the accounts service writes in the outbox with the
+	// change. MailSends says whether they leave (an SMTP server is configured): without one
+	// an invitation's link is still shown to copy.
+	Mail      *mail.Composer
+	MailSends func() bool
+	// MailWake, when set, tells the e-mails' workers that messages were written, so that they
+	// leave at once rather than at the next poll.
+	MailWake func()
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -97,6 +107,9 @@ type Dashboard struct {
 	notifications *merchant.DeliveryLog // nil: none listed
 	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
 	publicURL     string
+	mail          *mail.Composer // nil: no e-mail made
+	mailSends     func() bool
+	mailWake      func()
 	sealer        *sealed.Keys // nil: session secrets kept as they are
 	sessions      *scs.SessionManager
 	handler       http.Handler
@@ -124,7 +137,7 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys}
+		sealer: opts.SecretKeys, mail: opts.Mail, mailSends: opts.MailSends, mailWake: opts.MailWake}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}

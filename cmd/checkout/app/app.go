@@ -348,6 +348,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
 		Context:       exportsCtx,
+		Mail:          a.mail.composer,
+		MailSends:     a.mail.sender.Configured,
 	})
 	if err != nil {
 		stopExports()
