@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// OrderEvent tells that an order changed status. Status is empty when the change was heard of
+// OrderEvent tells that an order changed status, or changed in a way its shopper's page shows
+// (shipped, delivered, a payment to return or returned). Status is empty when the change was heard of
 // without its status (another process changed an order this one holds no snapshot of):
 // subscribers read the order, as they do after any event.
 type OrderEvent struct {

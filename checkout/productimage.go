@@ -55,12 +55,16 @@ type ImageStore interface {
 	ProductImageVariant(ctx context.Context, key, size string) (*ImageVariant, error)
 }
 
-// ErrImage* are the refusals of SetProductImage, both of code CodeInvalid.
+// ErrImage* are the refusals of SetProductImage; ErrImageNotImage, ErrImageTooLarge and
+// ErrImageTooHeavy are of code CodeInvalid.
 var (
 	ErrImageNotImage = &Error{Code: CodeInvalid, Message: "the file must be a JPEG, PNG or WebP picture"}
 	ErrImageTooLarge = &Error{Code: CodeInvalid, Message: "the picture must be at most 5 MB and 40 megapixels"}
+	// ErrImageTooHeavy: decoding the picture would take more memory than the limit
+	// (imaging.MaxDecodeBytes); the error also wraps the *imaging.TooLargeError saying its size.
+	ErrImageTooHeavy = &Error{Code: CodeInvalid, Message: "decoding the picture would take more memory than the limit"}
 	// ErrImageBusy: more pictures are being decoded than the limit allows (each may take
-	// hundreds of megabytes); code CodeUnavailable, a 503 with Retry-After.
+	// up to imaging.MaxDecodeBytes); code CodeUnavailable, a 503 with Retry-After.
 	ErrImageBusy = &Error{Code: CodeUnavailable, Message: "too many pictures are being processed at once; try again in a few seconds"}
 )
 
@@ -73,12 +77,15 @@ const (
 // SetProductImage makes the upload r the picture of product id: re-encoded at two widths with
 // its metadata stripped (package imaging), stored in the database so that every instance
 // serves it. A file that is not a JPEG, PNG or WebP picture is ErrImageNotImage; one too large,
-// ErrImageTooLarge.
+// ErrImageTooLarge; one whose decoding would take too much memory, ErrImageTooHeavy.
 func (c *Catalogue) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
 	pic, err := c.pictures.Process(ctx, r)
+	var heavy *imaging.TooLargeError
 	switch {
 	case errors.Is(err, imaging.ErrBusy):
 		return nil, ErrImageBusy
+	case errors.As(err, &heavy):
+		return nil, fmt.Errorf("%w: %w", ErrImageTooHeavy, heavy)
 	case errors.Is(err, imaging.ErrNotImage):
 		return nil, ErrImageNotImage
 	case errors.Is(err, imaging.ErrTooLarge):
@@ -127,9 +134,12 @@ func (c *Catalogue) sessionImage(ctx context.Context, raw string) (ProductImage,
 	}
 	defer body.Close()
 	pic, err := c.pictures.Process(ctx, body)
+	var heavy *imaging.TooLargeError
 	switch {
 	case errors.Is(err, imaging.ErrBusy):
 		return ProductImage{}, errors.New(ErrImageBusy.Message)
+	case errors.As(err, &heavy):
+		return ProductImage{}, errors.New(strings.TrimPrefix(heavy.Error(), "imaging: "))
 	case errors.Is(err, imaging.ErrNotImage):
 		return ProductImage{}, errors.New("must be a JPEG, PNG or WebP picture")
 	case errors.Is(err, imaging.ErrTooLarge):

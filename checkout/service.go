@@ -342,11 +342,13 @@ func (s *Service) Watch(fn func(OrderEvent)) (stop func()) {
 
 // Changed tells the service that an order was changed by another process sharing the store
 // (another instance, heard of through the database): it is read again, its snapshot replaced,
-// and its status published to this process's subscribers when it differs from the snapshot's.
+// and published to this process's subscribers when it differs from the snapshot (its state or
+// anything else: its version).
 func (s *Service) Changed(ctx context.Context, id string) error {
 	var before OrderStatus
+	var version int
 	if o := s.snaps.get(id, s.now(), 0); o != nil {
-		before = o.Status
+		before, version = o.Status, o.Version
 	}
 	o, err := s.store.Order(ctx, id)
 	if err != nil {
@@ -356,7 +358,9 @@ func (s *Service) Changed(ctx context.Context, id string) error {
 		return fmt.Errorf("checkout: order: %w", err)
 	}
 	s.remember(o)
-	if o.Status != before {
+	// Another change than its state's (shipped, a refund recorded…) is heard of too: the
+	// shopper's order page shows it.
+	if o.Status != before || o.Version != version {
 		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
 	}
 	return nil
@@ -422,11 +426,11 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		if len(out) > 0 {
 			s.announcer.Announced()
 		}
-		if o.Status != before {
+		if o.Status != before || shopperSees(o.History[history:]) {
 			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
-			if s.observer != nil {
-				s.observer.StatusChanged(before, o.Status)
-			}
+		}
+		if o.Status != before && s.observer != nil {
+			s.observer.StatusChanged(before, o.Status)
 		}
 		return o, true, nil
 	}
@@ -438,6 +442,19 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 func announced(changes []StatusChange) bool {
 	for _, c := range changes {
 		if c.Reason.Code.Announced() {
+			return true
+		}
+	}
+	return false
+}
+
+// shopperSees reports whether changes hold an entry that leaves the order's state as it was
+// and that its shopper's page shows (shipped, delivered, money to return or returned): its
+// subscribers hear of it as of a change of state.
+func shopperSees(changes []StatusChange) bool {
+	for _, c := range changes {
+		switch c.Reason.Code {
+		case ReasonShipped, ReasonDelivered, ReasonRefundRecorded, ReasonPaidTwice, ReasonPaidAfterCancel, ReasonLinkBeyondCap:
 			return true
 		}
 	}

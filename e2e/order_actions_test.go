@@ -62,7 +62,12 @@ func TestOrderActions(t *testing.T) {
 	d.login(merchantEmail, merchantPassword)
 
 	// Ship with a tracking code: first a tracking code with a space, refused beside its field.
+	// The shopper looks at the receipt meanwhile; it follows the order without a reload.
 	mug := a.placePhysical(t, true)
+	shopper := newSession(t, playwright.BrowserNewContextOptions{})
+	shopper.open(a.url + "/pay/" + mug.ID + "/paid")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("order-status")).ToHaveText("Pagamento confirmado"), "the receipt's stage")
+	shopper.eval(shopper.page, `() => { window.__noReload = 42; }`)
 	s.open(a.url + "/dashboard/orders/" + mug.ID)
 	ship := d.testID("ship-form")
 	// The carriers by name, "Outra" with its name typed (shown only when chosen).
@@ -86,6 +91,15 @@ func TestOrderActions(t *testing.T) {
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid=history-entry]:has([data-code="order_shipped"]) .state`)).ToHaveText("Enviado"), "the history's shipped chip")
 	s.a11y(s.page, "shipped order")
 	s.shot("shipped")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("order-status")).ToHaveText("Enviado"), "the shopper's receipt says shipped")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("tracking-code")).ToHaveText("AA123456789BR"), "the shopper sees the tracking code")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("tracking-link")).ToHaveAttribute("href", "https://rastreamento.correios.com.br/app/index.php?objetos=AA123456789BR"),
+		"the shopper's tracking link")
+	if marker := shopper.eval(shopper.page, `() => String(window.__noReload || 0)`); marker != "42" {
+		t.Errorf("the shopper's receipt was reloaded (marker %v)", marker)
+	}
+	shopper.a11y(shopper.page, "the shopper's shipped order")
+	shopper.shot("shipped-shopper")
 
 	// Deliver.
 	s.check(d.testID("deliver").Click(), "deliver")
@@ -95,6 +109,7 @@ func TestOrderActions(t *testing.T) {
 	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText("Entregue"), "the badge says delivered")
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid=history-entry]:has([data-code="order_delivered"]) .state`)).ToHaveText("Entregue"), "the history's delivered chip")
 	s.a11y(s.page, "delivered order")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("order-status")).ToHaveText("Entregue"), "the shopper's receipt says delivered")
 
 	// The list: a fulfilment column, and a chip for the orders awaiting shipment.
 	other := a.placePhysical(t, true)
@@ -109,7 +124,6 @@ func TestOrderActions(t *testing.T) {
 
 	// Cancel an order awaiting payment while its shopper looks at the PIX page.
 	waiting := a.placeOrder(t, false)
-	shopper := newSession(t, playwright.BrowserNewContextOptions{})
 	shopper.open(a.url + "/pay/" + waiting.ID)
 	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("pix-code")).ToBeVisible(), "the shopper's PIX code")
 	s.open(a.url + "/dashboard/orders/" + waiting.ID)
@@ -137,6 +151,10 @@ func TestOrderActions(t *testing.T) {
 	if paid.Status != checkout.StatusCanceled || paid.RefundDue != paid.Amount {
 		t.Fatalf("the late payment: %s, refund due %d", paid.Status, paid.RefundDue)
 	}
+	// The shopper's open canceled page no longer says not to pay: the shop returns the payment.
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("refund-due")).ToContainText("depois que o pedido foi cancelado"), "the shopper told of the return")
+	shopper.check(shopper.expect.Locator(shopper.page.GetByTestId("canceled-text")).ToHaveCount(0), "no \"do not pay\" left")
+	shopper.a11y(shopper.page, "the shopper's canceled and paid order")
 	s.open(a.url + "/dashboard")
 	s.check(s.expect.Locator(d.testID("refunds-due").GetByTestId("figure-value")).ToHaveText("R$ 29,90"), "refunds due on the overview")
 	s.a11y(s.page, "overview with refunds due")

@@ -7,7 +7,7 @@
 // focuses the customer form's error summary, checks CPF/CNPJ, e-mail, phone and CEP as the
 // shopper leaves each (the server's rules) and fills the address in from a CEP; pix.js runs
 // the PIX page's countdown, copy button and live status (see the comment at its top for the
-// data-* attributes it reads).
+// data-* attributes it reads); order.js keeps the order page (receipt, canceled) live.
 package static
 
 import (

@@ -34,7 +34,7 @@ func readAll(t *testing.T, r io.Reader) []byte {
 
 func TestEmbeddedFilesPresent(t *testing.T) {
 	a := New()
-	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "embed.js", "form.js", "frame.js", "logo.svg", "mask.js", "paid.svg", "pix.js", "pix.svg", "receipt.js"}
+	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "embed.js", "form.js", "frame.js", "logo.svg", "mask.js", "order.js", "paid.svg", "pix.js", "pix.svg", "receipt.js"}
 	got := a.Names()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -233,7 +233,7 @@ func TestAcceptsGzip(t *testing.T) {
 // TestScriptsAreCSPCompatible guards the strict script-src 'self' policy: the scripts must not
 // evaluate strings as code.
 func TestScriptsAreCSPCompatible(t *testing.T) {
-	for _, name := range []string{"pix.js", "mask.js", "form.js", "receipt.js"} {
+	for _, name := range []string{"pix.js", "mask.js", "form.js", "receipt.js", "order.js"} {
 		b, err := embedded.ReadFile("files/" + name)
 		if err != nil {
 			t.Fatal(err)

@@ -81,6 +81,8 @@ type CanceledView struct {
 	Page
 	OrderNumber string
 	Amount      checkout.Cents
+	Progress    OrderProgress // a payment that still arrived, and its return
+	OrderLive
 }
 
 // isNote reports whether a history entry is an internal note, whose text the timeline shows.

@@ -62,7 +62,7 @@ func handlerMessages() []string {
 // its own file (shopMessages here); they are joined once, when the program starts, and only read
 // afterwards.
 var messages = joinCatalogues(shopMessages, embedMessages, dashboardMessages, teamMessages, payLinkMessages, dashLinkMessages, shippingMessages,
-	subjectMessages, actionMessages, listMessages, exportMessages, emailMessages)
+	subjectMessages, actionMessages, listMessages, exportMessages, orderMessages, emailMessages)
 
 // joinCatalogues merges the parts of the catalogue. A key in two parts is a programming error:
 // it panics at start-up, and a test runs it first.
@@ -246,7 +246,6 @@ var shopMessages = map[string][2]string{
 	"paid.thanks":           {"Obrigado! O pedido %s está pago.", "Thank you! Order %s is paid."},
 	"paid.paid_at":          {"Pago em", "Paid at"},
 	"paid.late":             {"Seu pagamento chegou depois do prazo do QR Code, mas foi recebido: o pedido está pago.", "Your payment arrived after the QR code's deadline, but it was received: the order is paid."},
-	"paid.refund_due":       {"Este pedido foi pago duas vezes. A loja vai devolver %s.", "This order was paid twice. The shop will refund %s."},
 	"paid.continue":         {"Voltar à loja", "Back to the shop"},
 	"paid.with_pix":         {"Pago com Pix", "Paid with PIX"},
 	"time.zone":             {"horário de Brasília", "Brasília time"}, // the zone of every time a shopper page shows

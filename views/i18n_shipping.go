@@ -26,4 +26,5 @@ var shippingMessages = map[string][2]string{
 	"products.image_missing":               {"Escolha um arquivo de foto.", "Choose a picture file."},
 	"products.image_not_image":             {"O arquivo precisa ser uma foto JPEG, PNG ou WebP.", "The file must be a JPEG, PNG or WebP picture."},
 	"products.image_too_large":             {"A foto passa do limite de 5 MB (ou de 40 megapixels).", "The picture is over the limit of 5 MB (or 40 megapixels)."},
+	"products.image_too_heavy":             {"A foto tem %d × %d pixels: abri-la ocuparia %d MB de memória, mais que o limite de %d MB. Salve-a menor ou com 8 bits por canal (não 16).", "The picture is %d × %d pixels: opening it would take %d MB of memory, more than the limit of %d MB. Save it smaller, or with 8 bits per channel (not 16)."},
 }

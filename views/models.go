@@ -351,16 +351,26 @@ type PaidView struct {
 	Amount      checkout.Cents
 	Shipping    ShippingLine // its own line in the summary; Total/Amount includes it
 	PaidAt      time.Time
-	LatePayment bool // paid after its QR code expired
-	// RefundDue is what the shop owes back because another QR code of the order was paid too;
-	// the page notes it when not zero.
-	RefundDue   checkout.Cents
+	// Progress is the order's life since its payment (shipment, refunds, a late or double
+	// payment), which the page follows live.
+	Progress OrderProgress
+	OrderLive
 	ContinueURL string // back to the shop; hidden when empty
 	EndToEnd    string // the PIX transfer's end-to-end id, as the shopper's bank shows it
-	// Physical: the order is shipped (to ShipTo); otherwise digital, delivered to Email.
-	Physical bool
-	Email    string // where the merchant sends the access or the tracking code
-	ShipTo   string // the shipping address on one line
+	Email       string // where the merchant sends the access or the tracking code
+	ShipTo      string // the shipping address on one line
+	// MailsTracking: the shop sends the shopper an e-mail when the order ships, so the page may
+	// promise the tracking code by e-mail.
+	MailsTracking bool
+}
+
+// OrderLive is how an order page follows its order (order.js): its status endpoint and event
+// stream, and the key of what it shows (StageKey), which, once changed, makes it draw itself
+// again.
+type OrderLive struct {
+	EventsURL string
+	StatusURL string
+	StageKey  string
 }
 
 // ExpiredView is the page of an order whose QR code expired unpaid.

@@ -786,13 +786,13 @@ func TestPaidPage(t *testing.T) {
 				t.Error("summary line missing or not escaped")
 			}
 			r.none(t, "late-payment")
-			v.LatePayment = true
+			v.Progress = OrderProgress{Stage: StagePaid, LatePayment: true}
 			if !strings.Contains(text(render(t, PaidPage(v)).one(t, "late-payment")), T(lang, "paid.late")) {
 				t.Error("late note missing")
 			}
 			r.none(t, "refund-due")
-			v.RefundDue = 2990
-			if got, want := text(render(t, PaidPage(v)).one(t, "refund-due")), T(lang, "paid.refund_due", FormatMoney(lang, 2990)); got != want {
+			v.Progress.RefundDue = 2990
+			if got, want := text(render(t, PaidPage(v)).one(t, "refund-due")), T(lang, "progress.due_twice", FormatMoney(lang, 2990)); got != want {
 				t.Errorf("refund note %q, want %q", got, want)
 			}
 		})

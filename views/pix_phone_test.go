@@ -62,7 +62,7 @@ func TestReceipt(t *testing.T) {
 			v := PaidView{Page: page(lang, "/pay/abc/paid"), OrderNumber: "PX-7K3M9QZ2", Amount: 5900,
 				Lines:  []SummaryLine{{Title: "Caneca", Quantity: 1, LineTotal: 5900}},
 				PaidAt: time.Date(2026, 3, 10, 15, 4, 0, 0, time.UTC), EndToEnd: "E99999999202603101504abcdefghijk",
-				Physical: physical, Email: "maria@example.com", ShipTo: "Avenida Paulista, 1000 — Bela Vista, São Paulo/SP, 01310-100"}
+				Progress: OrderProgress{Stage: StagePaid, Physical: physical}, MailsTracking: true, Email: "maria@example.com", ShipTo: "Avenida Paulista, 1000 — Bela Vista, São Paulo/SP, 01310-100"}
 			v.Merchant = Merchant{LegalName: "Loja Exemplo Ltda", Document: "11222333000181"}
 			r := render(t, PaidPage(v))
 			checkCommon(t, r, lang, "/pay/abc/paid")
@@ -81,6 +81,11 @@ func TestReceipt(t *testing.T) {
 			}
 			if _, hidden := r.one(t, "print-receipt").Attr("hidden"); !hidden {
 				t.Error("the print button shows before its script")
+			}
+			// No e-mail promised when the shop sends none: the page itself shows the tracking code.
+			v.MailsTracking = false
+			if next := text(render(t, PaidPage(v)).one(t, "next-steps")); physical && strings.Contains(next, "maria@example.com") {
+				t.Errorf("%s: an e-mail promised that no one sends: %q", lang, next)
 			}
 		}
 	}

@@ -27,6 +27,10 @@ type statusMessage struct {
 	Now        string `json:"now"`
 	ExpiresAt  string `json:"expiresAt,omitempty"`
 	Redirect   string `json:"redirect,omitempty"`
+	// Stage is what the order page says of the order (views.OrderStage: shipped, delivered…);
+	// StageKey changes with anything that page shows (views.StageKey).
+	Stage    string `json:"stage"`
+	StageKey string `json:"stageKey"`
 }
 
 // statusOf builds the status message of o for the page of request r.
@@ -36,7 +40,7 @@ func (s *Server) statusOf(r *http.Request, o *checkout.Order) statusMessage {
 
 // viewOf is what status messages need of request r.
 func (s *Server) viewOf(r *http.Request) streamView {
-	return streamView{lang: respond.Lang(r), req: r}
+	return streamView{lang: respond.Lang(r), req: r, page: orderViewParam(r)}
 }
 
 // statusFor builds the status message of o, as of now. redirect tells where the page should go
@@ -60,6 +64,7 @@ func (s *Server) statusFor(v streamView, o *checkout.Order) statusMessage {
 	case o.Status == checkout.StatusFailed, o.Status == checkout.StatusCanceled:
 		m.Redirect = v.link(payPath(o.ID))
 	}
+	v.orderMessage(&m, o)
 	return m
 }
 
@@ -148,7 +153,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if err := write(first); err != nil || done {
 		return
 	}
-	last := o.Status
+	last := v.key(o)
 	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
 	var recheck <-chan time.Time
@@ -177,13 +182,13 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return
 		}
-		if o.Status == last {
+		if v.key(o) == last {
 			continue
 		}
 		// A QR code appeared (the gateway answered late, or a new one was made elsewhere): the
 		// page has none to show, so it reloads.
-		last = o.Status
-		msg, done := s.streamMessage(v, o, o.Status == checkout.StatusAwaitingPayment)
+		last = v.key(o)
+		msg, done := s.streamMessage(v, o, v.reloads(o))
 		if err := write(msg); err != nil || done {
 			return
 		}
@@ -196,6 +201,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 type streamView struct {
 	lang views.Lang
 	req  *http.Request
+	page string // the order page the stream is for (orderViewParam), "" for the PIX page
 }
 
 // link is respond.Link for the stream's request.

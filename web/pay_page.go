@@ -94,8 +94,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		return
 	case o.Status == checkout.StatusCanceled:
 		// The shop canceled it: no QR code, no new one.
-		s.site.Render(w, r, http.StatusOK, views.CanceledPage(views.CanceledView{Page: embedded("canceled"), OrderNumber: o.Number,
-			Amount: o.Amount}))
+		s.canceledPage(w, r, o, embedded("canceled"))
 		return
 	}
 	// The PIX page depends on the order's state alone (see views.PixPage): its expired message,
@@ -288,11 +287,10 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		Shipping:    views.ShippingOf(o),
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,
-		LatePayment: o.LatePayment,
-		RefundDue:   o.RefundDue,
+		Progress:    views.ProgressOf(o),
+		OrderLive:   orderLive(r, o, orderViewPaid),
 		ContinueURL: cont,
 		EndToEnd:    endToEnd(o),
-		Physical:    o.Physical,
 		Email:       o.Customer.Email,
 		ShipTo:      shipTo(o.Address),
 	}))

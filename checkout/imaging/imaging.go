@@ -65,7 +65,7 @@ type TooLargeError struct {
 // Error says it in words.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("imaging: the picture is %d × %d pixels: decoding it would take %d MB, more than %d MB; "+
-		"save it smaller or with 8 bits per channel", e.Width, e.Height, e.Bytes>>20, MaxDecodeBytes>>20)
+		"save it smaller or with 8 bits per channel", e.Width, e.Height, (e.Bytes+1<<19)>>20, MaxDecodeBytes>>20)
 }
 
 // Is makes a TooLargeError ErrTooLarge.

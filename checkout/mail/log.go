@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
@@ -23,6 +24,13 @@ type SuppressionStore interface {
 	Suppressions
 	Suppressions(ctx context.Context, limit int) ([]Suppression, error)
 	Unsuppress(ctx context.Context, addr string) error
+}
+
+// Store is what the log needs of the checkout's store: the suppression list, and storing
+// messages that no other change causes (checkout/sqlstore's Enqueue).
+type Store interface {
+	SuppressionStore
+	Enqueue(ctx context.Context, msgs ...checkout.OutboxMessage) error
 }
 
 // State is where a message is, as the e-mail log shows it.
@@ -80,11 +88,26 @@ type Filter struct {
 // Log is the e-mail log: the outbox's messages of ChannelSMTP, and the suppression list.
 type Log struct {
 	ob  *outbox.Outbox
-	sup SuppressionStore
+	sup Store
 }
 
-// NewLog returns the log of ob (the outbox of ChannelSMTP) and sup.
-func NewLog(ob *outbox.Outbox, sup SuppressionStore) *Log { return &Log{ob: ob, sup: sup} }
+// NewLog returns the log of ob (the outbox of ChannelSMTP) and st.
+func NewLog(ob *outbox.Outbox, st Store) *Log { return &Log{ob: ob, sup: st} }
+
+// Enqueue stores messages that no other change causes (a test e-mail), in a transaction of
+// their own, and wakes the sending. A message caused by a change is stored with it instead
+// (an Announcer's, or the store write making the change).
+func (l *Log) Enqueue(ctx context.Context, msgs ...checkout.OutboxMessage) error {
+	if err := l.sup.Enqueue(ctx, msgs...); err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	l.ob.Wake()
+	return nil
+}
+
+// Wake makes the sending look for due messages now: call it once a transaction that stored
+// e-mails committed (an Announcer's Announced).
+func (l *Log) Wake() { l.ob.Wake() }
 
 // ErrNotFound: no message has that id.
 var ErrNotFound = errors.New("mail: no such message")

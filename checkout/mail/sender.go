@@ -255,8 +255,12 @@ func (s *Sender) Send(ctx context.Context, d outbox.Delivery) outbox.Outcome {
 	if err != nil {
 		return outbox.Outcome{Permanent: true, Error: err.Error()}
 	}
-	// An idle connection the server has closed meanwhile fails its first command: one more
-	// try on a new connection then.
+	return s.deliver(ctx, m, content.To)
+}
+
+// deliver sends m over a connection. An idle connection the server has closed meanwhile fails
+// its first command: one more try on a new connection then.
+func (s *Sender) deliver(ctx context.Context, m *gomail.Msg, to string) outbox.Outcome {
 	for try := 0; ; try++ {
 		c, err := s.conn(ctx)
 		if err != nil {
@@ -276,7 +280,7 @@ func (s *Sender) Send(ctx context.Context, d outbox.Delivery) outbox.Outcome {
 			return connFailure(err)
 		}
 		s.release(c, true) // go-mail sent RSET: the connection serves the next message
-		return s.refused(ctx, se, content.To)
+		return s.refused(ctx, se, to)
 	}
 }
 

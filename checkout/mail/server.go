@@ -40,12 +40,8 @@ func ParseServer(raw string) (*Server, error) {
 	if s.Host == "" {
 		return nil, errors.New("has no host (smtp://user:password@host:587)")
 	}
-	if p := u.Port(); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return nil, fmt.Errorf("port %q is not a port number", p)
-		}
-		s.Port = n
+	if s.Port, err = port(u.Port(), s.Port); err != nil {
+		return nil, err
 	}
 	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return nil, errors.New("takes no path, query or fragment: smtp://user:password@host:port")
@@ -58,6 +54,18 @@ func ParseServer(raw string) (*Server, error) {
 		}
 	}
 	return s, nil
+}
+
+// port reads a URL's port ("" keeps def).
+func port(p string, def int) (int, error) {
+	if p == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 {
+		return 0, fmt.Errorf("port %q is not a port number", p)
+	}
+	return n, nil
 }
 
 // Addr is host:port.

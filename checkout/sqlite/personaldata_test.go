@@ -21,31 +21,43 @@ import (
 // anonymised: its row, its row of the search index (FTS5), its attempt's transaction request
 // and its notification's body in the delivery log hold none of the shopper's name, e-mail,
 // phone, address or full document, and the index finds nothing by them; the amount and the
-// end-to-end id are still there.
+// end-to-end id are still there. The bytes of checkout.db and its WAL hold none of them either:
+// the orders are in the file's pages before the erasure and more than one, so that it frees
+// space there, which without secure_delete keeps its old contents (this test fails with it off).
 func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "checkout.db")
 	s := open(t, path)
 	defer s.Close()
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	o := storetest.NewOrder("raw-" + checkout.NewID())
-	o.CreatedAt, o.UpdatedAt = now.Add(-400*24*time.Hour), now.Add(-400*24*time.Hour)
-	o.Attempts[0].Request = []byte(`{"amount":11880,"paymentMethod":"PIX","idempotencyKey":"` + o.Attempts[0].IdempotencyKey +
-		`","customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","mobilePhone":"11987654321","ip":"203.0.113.7"},` +
-		`"address":{"zipCode":"01310100","street":"Avenida Paulista","number":"1000"}}`)
-	if _, _, err := s.CreateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	o.Status, o.PaidAt = checkout.StatusPaid, o.UpdatedAt
-	o.Attempts[0].State, o.Attempts[0].TransactionID, o.Attempts[0].EndToEnd = checkout.AttemptPaid, "tx-raw", "E12345678202611251200abcdefghijk"
-	o.History = append(o.History, checkout.StatusChange{From: checkout.StatusPending, To: checkout.StatusPaid, At: o.UpdatedAt,
-		Reason: checkout.Reason{Code: checkout.ReasonDeposit}})
-	body := fmt.Sprintf(`{"type":"order.paid","timestamp":"2025-10-21T12:00:00.000Z","data":{"id":%q,"amount":11880,`+
-		`"customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","phone":"+5511987654321",`+
-		`"address":{"street":"Avenida Paulista","zipCode":"01310-100"}}}}`, o.ID)
-	if err := s.UpdateOrder(ctx, o, checkout.OutboxMessage{ID: "msg_raw", OrderID: o.ID, Type: "order.paid", Payload: []byte(body),
-		CreatedAt: o.UpdatedAt}); err != nil {
-		t.Fatal(err)
+	// A few of the same shopper's orders: with one, the erasure rewrites its rows where they
+	// are and the scan finds nothing even without secure_delete.
+	const orders = 3
+	var o *checkout.Order
+	for i := range orders {
+		o = storetest.NewOrder("raw-" + checkout.NewID())
+		o.CreatedAt, o.UpdatedAt = now.Add(-400*24*time.Hour), now.Add(-400*24*time.Hour)
+		o.Attempts[0].Request = []byte(`{"amount":11880,"paymentMethod":"PIX","idempotencyKey":"` + o.Attempts[0].IdempotencyKey +
+			`","customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","mobilePhone":"11987654321","ip":"203.0.113.7"},` +
+			`"address":{"zipCode":"01310100","street":"Avenida Paulista","number":"1000"}}`)
+		if _, _, err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		o.Status, o.PaidAt = checkout.StatusPaid, o.UpdatedAt
+		tx, e2e := "tx-raw", "E12345678202611251200abcdefghijk" // the last order's, checked below
+		if i < orders-1 {
+			tx, e2e = fmt.Sprintf("tx-raw-%d", i), fmt.Sprintf("E12345678202611251200abcdefg%04d", i)
+		}
+		o.Attempts[0].State, o.Attempts[0].TransactionID, o.Attempts[0].EndToEnd = checkout.AttemptPaid, tx, e2e
+		o.History = append(o.History, checkout.StatusChange{From: checkout.StatusPending, To: checkout.StatusPaid, At: o.UpdatedAt,
+			Reason: checkout.Reason{Code: checkout.ReasonDeposit}})
+		body := fmt.Sprintf(`{"type":"order.paid","timestamp":"2025-10-21T12:00:00.000Z","data":{"id":%q,"amount":11880,`+
+			`"customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","phone":"+5511987654321",`+
+			`"address":{"street":"Avenida Paulista","zipCode":"01310-100"}}}}`, o.ID)
+		if err := s.UpdateOrder(ctx, o, checkout.OutboxMessage{ID: fmt.Sprintf("msg_raw_%d", i), OrderID: o.ID, Type: "order.paid", Payload: []byte(body),
+			CreatedAt: o.UpdatedAt}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
 	if err != nil {
@@ -82,6 +94,20 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 	if rows(match, terms) == "" {
 		t.Fatal("the search index does not find the order before: the check below would prove nothing")
 	}
+	// Into the file before the erasure, as a day's checkpoints put every order: the erasure then
+	// frees space in the file's own pages, which only secure_delete overwrites (erased in the
+	// WAL alone, the old versions would vanish with it, secure_delete or not).
+	rw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.Close()
+	if _, err := rw.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	if file, err := os.ReadFile(path); err != nil || !bytes.Contains(file, []byte("maria@example.com.br")) {
+		t.Fatalf("checkout.db does not hold the shopper before the erasure (%v): the scan below would prove nothing", err)
+	}
 	key, err := checkout.LoadPersonalDataKey(ctx, s, now)
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +116,8 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 10, h); err != nil || len(ids) != 1 || ids[0] != o.ID {
-		t.Fatalf("AnonymiseDue = %v, %v", ids, err)
+	if ids, err := s.AnonymiseDue(ctx, now.Add(-365*24*time.Hour), now, 2*orders, h); err != nil || len(ids) != orders {
+		t.Fatalf("AnonymiseDue = %d orders, %v; want %d", len(ids), err, orders)
 	}
 
 	// The file and its WAL, byte for byte: secure_delete zeroes freed pages, the checkpoint

@@ -237,12 +237,7 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 			return nil
 		}})
 	}
-	for _, m := range out {
-		if m.ID == "" || m.OrderID != o.ID {
-			return s.errorf("an outbox message needs an id and the order's id")
-		}
-	}
-	msgs, err := OutboxStatements(out...)
+	msgs, err := orderMessages(o.ID, out)
 	if err != nil {
 		return s.errorf("%w", err)
 	}
@@ -261,6 +256,16 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	}
 	o.Version++
 	return nil
+}
+
+// orderMessages returns the statements storing out, messages about the order orderID.
+func orderMessages(orderID string, out []checkout.OutboxMessage) ([]Stmt, error) {
+	for _, m := range out {
+		if m.ID == "" || m.OrderID != orderID {
+			return nil, errors.New("an outbox message needs an id and the order's id")
+		}
+	}
+	return OutboxStatements(out...)
 }
 
 // errNotUpdated: UpdateOrder's UPDATE changed no row.

@@ -55,46 +55,40 @@ func user(id, email string) merchant.User {
 
 func testUsers(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	if users, err := s.Users(ctx); err != nil || len(users) != 0 {
-		t.Fatalf("Users of an empty store = %v, %v", users, err)
-	}
+	users, err := s.Users(ctx)
+	must(t, err)
+	same(t, "users of an empty store", len(users), 0)
 	b, a := user("u2", "bia@loja.example"), user("u1", "ana@loja.example")
 	for _, u := range []merchant.User{b, a} {
-		if err := s.CreateUser(ctx, u); err != nil {
-			t.Fatalf("CreateUser(%s): %v", u.Email, err)
-		}
+		must(t, s.CreateUser(ctx, u))
 	}
-	if err := s.CreateUser(ctx, user("u3", "ana@loja.example")); !errors.Is(err, merchant.ErrEmailTaken) {
-		t.Errorf("a taken e-mail: %v, want ErrEmailTaken", err)
-	}
+	sameErr(t, "a taken e-mail", s.CreateUser(ctx, user("u3", "ana@loja.example")), merchant.ErrEmailTaken)
 	got, err := s.UserByEmail(ctx, "ana@loja.example")
-	if err != nil || *got != a {
-		t.Errorf("UserByEmail = %+v, %v; want %+v", got, err, a)
-	}
-	if got, err := s.User(ctx, "u2"); err != nil || *got != b {
-		t.Errorf("User = %+v, %v", got, err)
-	}
+	must(t, err)
+	same(t, "UserByEmail", *got, a)
+	got, err = s.User(ctx, "u2")
+	must(t, err)
+	same(t, "User", *got, b)
 	for _, f := range []func() error{
 		func() error { _, err := s.User(ctx, "nope"); return err },
 		func() error { _, err := s.UserByEmail(ctx, "nobody@loja.example"); return err },
 		func() error { _, err := s.UserByEmail(ctx, "bad\xff\x00"); return err },
 		func() error { return s.SetPasswordHash(ctx, "nope", "x", base) },
 	} {
-		if err := f(); !errors.Is(err, checkout.ErrNotFound) {
-			t.Errorf("missing user: %v, want ErrNotFound", err)
-		}
+		sameErr(t, "missing user", f(), checkout.ErrNotFound)
 	}
 	later := base.Add(time.Hour)
-	if err := s.SetPasswordHash(ctx, "u1", "$argon2id$new", later); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SetPasswordHash(ctx, "u1", "$argon2id$new", later))
 	if got, _ := s.User(ctx, "u1"); got.PasswordHash != "$argon2id$new" || !got.UpdatedAt.Equal(later) || !got.CreatedAt.Equal(base) {
 		t.Errorf("after SetPasswordHash: %+v", got)
 	}
-	users, err := s.Users(ctx)
-	if err != nil || len(users) != 2 || users[0].Email != "ana@loja.example" || users[1].Email != "bia@loja.example" {
-		t.Errorf("Users = %+v, %v; want by e-mail", users, err)
+	users, err = s.Users(ctx)
+	must(t, err)
+	var emails []string
+	for _, u := range users {
+		emails = append(emails, u.Email)
 	}
+	same(t, "users' e-mails (by e-mail)", emails, []string{"ana@loja.example", "bia@loja.example"})
 }
 
 // testUsersConcurrent: instances creating the same first user at once make one.
@@ -126,60 +120,11 @@ func testUsersConcurrent(t *testing.T, s AccountStores) {
 	}
 }
 
+// testThrottle: failures counted per key, their count starting again after a quiet day, reset
+// per key, and pruned when old.
 func testThrottle(t *testing.T, s AccountStores) {
-	ctx := context.Background()
-	if n, last, err := s.LoginFailures(ctx, "account:ana@loja.example"); err != nil || n != 0 || !last.IsZero() {
-		t.Fatalf("no failures yet: %d %v %v", n, last, err)
-	}
-	for i := 1; i <= 3; i++ {
-		at := base.Add(time.Duration(i) * time.Minute)
-		n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour))
-		if err != nil || n != i {
-			t.Fatalf("failure %d: count %d, %v", i, n, err)
-		}
-	}
-	n, last, err := s.LoginFailures(ctx, "account:ana@loja.example")
-	if err != nil || n != 3 || !last.Equal(base.Add(3*time.Minute)) {
-		t.Errorf("LoginFailures = %d %v %v", n, last, err)
-	}
-	// A failure after a quiet day starts the count again.
-	at := base.Add(30 * time.Hour)
-	if n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour)); err != nil || n != 1 {
-		t.Errorf("after a quiet day: %d, %v; want 1", n, err)
-	}
-	// Keys are independent; a key with odd bytes is stored and found again.
-	odd := "account:\xff\x00@x"
-	for range 2 {
-		if _, err := s.RecordLoginFailure(ctx, odd, base, base.Add(-time.Hour)); err != nil {
-			t.Fatalf("odd key: %v", err)
-		}
-	}
-	if n, _, err := s.LoginFailures(ctx, odd); err != nil || n != 2 {
-		t.Errorf("odd key: %d, %v; want 2", n, err)
-	}
-	if _, err := s.RecordLoginFailure(ctx, "addr:203.0.113.7", base, base.Add(-time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.ResetLoginFailures(ctx, "account:ana@loja.example"); err != nil {
-		t.Fatal(err)
-	}
-	if n, _, _ := s.LoginFailures(ctx, "account:ana@loja.example"); n != 0 {
-		t.Errorf("after reset: %d", n)
-	}
-	if n, _, _ := s.LoginFailures(ctx, "addr:203.0.113.7"); n != 1 {
-		t.Errorf("another key after reset: %d", n)
-	}
-	// Pruning forgets keys whose last failure is older than the bound, and only those.
-	if _, err := s.RecordLoginFailure(ctx, "addr:198.51.100.1", base.Add(2*time.Hour), base); err != nil {
-		t.Fatal(err)
-	}
-	pruned, err := s.PruneLoginFailures(ctx, base.Add(time.Hour))
-	if err != nil || pruned != 2 {
-		t.Errorf("PruneLoginFailures = %d, %v; want the odd key and 203.0.113.7", pruned, err)
-	}
-	if n, _, _ := s.LoginFailures(ctx, "addr:198.51.100.1"); n != 1 {
-		t.Error("pruning removed a recent key")
-	}
+	t.Run("Count", func(t *testing.T) { testThrottleCount(t, s) })
+	t.Run("KeysApart", func(t *testing.T) { testThrottleKeys(t, s) })
 }
 
 // testThrottleConcurrent: failures recorded at once, as from several instances, are all
@@ -211,27 +156,17 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 	if _, found, err := ss.Find("nope"); found || err != nil {
 		t.Fatalf("Find(unknown) = %v, %v", found, err)
 	}
-	if err := ss.Commit("live", []byte("data-1"), now.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := ss.Commit("live", []byte("data-2"), now.Add(2*time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	must(t, ss.Commit("live", []byte("data-1"), now.Add(time.Hour)))
+	must(t, ss.Commit("live", []byte("data-2"), now.Add(2*time.Hour)))
 	if b, found, err := ss.Find("live"); !found || err != nil || string(b) != "data-2" {
 		t.Errorf("Find(live) = %q, %v, %v", b, found, err)
 	}
-	if err := ss.Commit("expired", []byte("old"), now.Add(-time.Second)); err != nil {
-		t.Fatal(err)
-	}
+	must(t, ss.Commit("expired", []byte("old"), now.Add(-time.Second)))
 	if _, found, _ := ss.Find("expired"); found {
 		t.Error("an expired session was found")
 	}
-	if err := ss.Commit("gone", []byte("x"), now.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := ss.Delete("gone"); err != nil {
-		t.Fatal(err)
-	}
+	must(t, ss.Commit("gone", []byte("x"), now.Add(time.Hour)))
+	must(t, ss.Delete("gone"))
 	if err := ss.Delete("never-was"); err != nil {
 		t.Errorf("Delete(unknown): %v", err)
 	}
@@ -258,13 +193,9 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump func() []byte) {
 	live, gone := "live-"+checkout.NewID()+checkout.NewID(), "gone-"+checkout.NewID()+checkout.NewID()
 	for _, tok := range []string{live, gone} {
-		if err := tokens.Commit(tok, []byte("data-"+tok[:4]), time.Now().Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
+		must(t, tokens.Commit(tok, []byte("data-"+tok[:4]), time.Now().Add(time.Hour)))
 	}
-	if err := tokens.Delete(gone); err != nil {
-		t.Fatal(err)
-	}
+	must(t, tokens.Delete(gone))
 	if b, found, err := tokens.Find(live); !found || err != nil || string(b) != "data-live" {
 		t.Fatalf("Find(live) = %q, %v, %v", b, found, err)
 	}
@@ -295,9 +226,7 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: func() time.Time { return base }, Throttle: policy,
 		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	const email, pw = "dona@loja.example", "uma senha longa o bastante"
-	if _, err := acc.AddUser(ctx, email, pw, merchant.RoleOwner); err != nil {
-		t.Fatal(err)
-	}
+	must(t, errOf(acc.AddUser(ctx, email, pw, merchant.RoleOwner)))
 	dev := merchant.NewDevice(email)
 	for i := range 5 {
 		if _, err := acc.Login(ctx, email, "errada", fmt.Sprintf("203.0.113.%d", i+1)); !errors.Is(err, merchant.ErrBadCredentials) {
@@ -325,67 +254,55 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 	}
 }
 
-// testInvitationsFollowInviter: an invitation holds only while its inviter may still invite its
-// role: demoting or removing the inviter makes their open invitations unusable (even those not
-// withdrawn), and WithdrawInvitationsOf withdraws them; the shell's invitations stay.
 func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Invitations: s, Clock: func() time.Time { return base },
 		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	add := func(email string, role merchant.Role) *merchant.User {
 		u, err := acc.AddUser(ctx, email, "uma senha longa o bastante", role)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		return u
 	}
 	add("fundadora@loja.example", merchant.RoleOwner)
 	ana, bia := add("ana@loja.example", merchant.RoleOwner), add("bia@loja.example", merchant.RoleOwner)
 	invite := func(by string, role merchant.Role, to string) string {
 		tok, _, err := acc.Invite(ctx, to, role, by)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		return tok
 	}
 	anaOwner, anaViewer := invite(ana.Email, merchant.RoleOwner, "novo-dono@loja.example"), invite(ana.Email, merchant.RoleViewer, "leitora@loja.example")
 	biaOwner := invite(bia.Email, merchant.RoleOwner, "outro-dono@loja.example")
 	shell := invite(merchant.ActorCLI, merchant.RoleOwner, "pelo-shell@loja.example")
-	usable := func(tok string) bool {
-		_, err := acc.Invitation(ctx, tok)
-		if err != nil && !errors.Is(err, merchant.ErrInvitationInvalid) {
-			t.Fatal(err)
+	usable := func(toks ...string) (ok []bool) {
+		for _, tok := range toks {
+			_, err := acc.Invitation(ctx, tok)
+			if err != nil && !errors.Is(err, merchant.ErrInvitationInvalid) {
+				t.Fatal(err)
+			}
+			ok = append(ok, err == nil)
 		}
-		return err == nil
+		return ok
 	}
-	if !usable(anaOwner) || !usable(anaViewer) || !usable(biaOwner) || !usable(shell) {
-		t.Fatal("fresh invitations are not usable")
+	if !same(t, "fresh invitations usable", usable(anaOwner, anaViewer, biaOwner, shell), []bool{true, true, true, true}) {
+		t.FailNow()
 	}
 	// Demoted without the withdrawal (as if it had failed): the link alone must not make an owner.
-	if err := acc.ChangeRole(ctx, ana.ID, merchant.RoleViewer); err != nil {
-		t.Fatal(err)
-	}
-	if usable(anaOwner) || usable(anaViewer) {
-		t.Error("an invitation of a demoted inviter is still usable")
-	}
-	if _, err := acc.AcceptInvitation(ctx, anaOwner, "uma senha longa o bastante"); !errors.Is(err, merchant.ErrInvitationInvalid) {
-		t.Errorf("accepting the owner invitation of a demoted inviter: %v, want ErrInvitationInvalid", err)
-	}
+	must(t, acc.ChangeRole(ctx, ana.ID, merchant.RoleViewer))
+	same(t, "invitations of a demoted inviter usable", usable(anaOwner, anaViewer), []bool{false, false})
+	sameErr(t, "accepting the owner invitation of a demoted inviter",
+		errOf(acc.AcceptInvitation(ctx, anaOwner, "uma senha longa o bastante")), merchant.ErrInvitationInvalid)
 	out, err := acc.WithdrawInvitationsOf(ctx, ana.Email, merchant.RoleViewer)
-	if err != nil || len(out) != 2 {
-		t.Errorf("WithdrawInvitationsOf(demoted) = %d invitations, %v; want 2", len(out), err)
-	}
-	if err := acc.RemoveUser(ctx, bia.ID); err != nil {
-		t.Fatal(err)
-	}
-	if usable(biaOwner) {
-		t.Error("an invitation of a removed inviter is still usable")
-	}
-	if out, err := acc.WithdrawInvitationsOf(ctx, bia.Email, ""); err != nil || len(out) != 1 || out[0].Email != "outro-dono@loja.example" {
-		t.Errorf("WithdrawInvitationsOf(removed) = %+v, %v; want bia's one invitation", out, err)
+	must(t, err)
+	same(t, "invitations WithdrawInvitationsOf(demoted) withdrew", len(out), 2)
+	must(t, acc.RemoveUser(ctx, bia.ID))
+	same(t, "invitation of a removed inviter usable", usable(biaOwner), []bool{false})
+	out, err = acc.WithdrawInvitationsOf(ctx, bia.Email, "")
+	must(t, err)
+	if len(out) != 1 || out[0].Email != "outro-dono@loja.example" {
+		t.Errorf("WithdrawInvitationsOf(removed) = %+v; want bia's one invitation", out)
 	}
 	pending, err := acc.PendingInvitations(ctx)
-	if err != nil || len(pending) != 1 || pending[0].InvitedBy != merchant.ActorCLI || !usable(shell) {
+	if err != nil || len(pending) != 1 || pending[0].InvitedBy != merchant.ActorCLI || !usable(shell)[0] {
 		t.Errorf("after the withdrawals: %+v, %v; want only the shell's invitation, usable", pending, err)
 	}
 }
@@ -413,13 +330,9 @@ func testLoginOnStore(t *testing.T, s AccountStores) {
 	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1"); !errors.As(err, &te) || te.Wait != time.Minute {
 		t.Fatalf("after 10 failures: %v", err)
 	}
-	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "198.51.100.3:1"); err != nil {
-		t.Fatalf("from an address without failures: %v", err)
-	}
+	must(t, errOf(acc.Login(ctx, merchant.DefaultAdminEmail, pw, "198.51.100.3:1")))
 	now = now.Add(time.Minute)
-	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1"); err != nil {
-		t.Fatalf("after the wait: %v", err)
-	}
+	must(t, errOf(acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1")))
 }
 
 // testRoles: roles are stored and changed, users removed, and the last owner stays one.
@@ -428,9 +341,7 @@ func testRoles(t *testing.T, s AccountStores) {
 	owner, dev := user("u1", "ana@loja.example"), user("u2", "bia@loja.example")
 	dev.Role = merchant.RoleDeveloper
 	for _, u := range []merchant.User{owner, dev} {
-		if err := s.CreateUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateUser(ctx, u))
 	}
 	if got, _ := s.User(ctx, "u2"); got.Role != merchant.RoleDeveloper {
 		t.Errorf("stored role %q, want developer", got.Role)
@@ -453,22 +364,16 @@ func testRoles(t *testing.T, s AccountStores) {
 			t.Errorf("missing user: %v, want ErrNotFound", err)
 		}
 	}
-	if err := s.SetUserRole(ctx, "u2", merchant.RoleOwner); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SetUserRole(ctx, "u2", merchant.RoleOwner))
 	if err := s.SetUserRole(ctx, "u1", merchant.RoleOperator); err != nil {
 		t.Errorf("demoting one of two owners: %v", err)
 	}
-	if err := s.DeleteUser(ctx, "u1"); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.DeleteUser(ctx, "u1"))
 	if _, err := s.User(ctx, "u1"); !errors.Is(err, checkout.ErrNotFound) {
 		t.Errorf("a removed user: %v", err)
 	}
 	at := base.Add(time.Hour)
-	if err := s.RecordSignIn(ctx, "u2", at); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.RecordSignIn(ctx, "u2", at))
 	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != merchant.RoleOwner {
 		t.Errorf("after RecordSignIn: %+v", got)
 	}
@@ -479,9 +384,7 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	const n = 6
 	for i := range n {
-		if err := s.CreateUser(ctx, user(fmt.Sprintf("o%d", i), fmt.Sprintf("o%d@loja.example", i))); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateUser(ctx, user(fmt.Sprintf("o%d", i), fmt.Sprintf("o%d@loja.example", i))))
 	}
 	var wg sync.WaitGroup
 	for i := range n {
@@ -501,9 +404,7 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 	}
 	wg.Wait()
 	users, err := s.Users(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	owners := 0
 	for _, u := range users {
 		if u.Role == merchant.RoleOwner {
@@ -515,7 +416,6 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 	}
 }
 
-// testInvitations: an invitation is used once, before it expires, and makes its user.
 func testInvitations(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
@@ -523,9 +423,7 @@ func testInvitations(t *testing.T, s AccountStores) {
 	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock, Invitations: s,
 		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	// The inviter: an invitation holds only while they may invite.
-	if _, err := acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", merchant.RoleOwner); err != nil {
-		t.Fatal(err)
-	}
+	must(t, errOf(acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", merchant.RoleOwner)))
 	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", merchant.RoleDeveloper, "ana@loja.example")
 	if err != nil || inv.Email != "nova@loja.example" || !inv.ExpiresAt.Equal(base.Add(72*time.Hour)) {
 		t.Fatalf("Invite = %+v, %v", inv, err)
@@ -537,44 +435,24 @@ func testInvitations(t *testing.T, s AccountStores) {
 		t.Fatal("a short password was accepted")
 	}
 	u, err := acc.AcceptInvitation(ctx, token, "tres-palavras-soltas")
-	if err != nil || u.Role != merchant.RoleDeveloper || u.Email != "nova@loja.example" {
-		t.Fatalf("accept = %+v, %v", u, err)
-	}
-	if _, err := acc.AcceptInvitation(ctx, token, "outra-senha-forte-9"); !errors.Is(err, merchant.ErrInvitationInvalid) {
-		t.Errorf("a used link: %v", err)
-	}
-	if _, _, err := acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana@loja.example"); !errors.Is(err, merchant.ErrEmailTaken) {
-		t.Errorf("inviting a user: %v", err)
-	}
+	must(t, err)
+	same(t, "accepted user's role and e-mail", []string{string(u.Role), u.Email}, []string{string(merchant.RoleDeveloper), "nova@loja.example"})
+	sameErr(t, "a used link", errOf(acc.AcceptInvitation(ctx, token, "outra-senha-forte-9")), merchant.ErrInvitationInvalid)
+	sameErr(t, "inviting a user", errOf2(acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana@loja.example")), merchant.ErrEmailTaken)
 	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana@loja.example")
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	now = base.Add(72*time.Hour - time.Millisecond)
-	if _, err := acc.Invitation(ctx, late); err != nil {
-		t.Errorf("a link just before 72 h: %v", err)
-	}
+	same(t, "a link just before 72 h", errOf(acc.Invitation(ctx, late)), nil)
 	now = base.Add(72 * time.Hour)
-	if _, err := acc.AcceptInvitation(ctx, late, "tres-palavras-soltas"); !errors.Is(err, merchant.ErrInvitationInvalid) {
-		t.Errorf("a link after 72 h: %v", err)
-	}
-	if _, err := acc.Invitation(ctx, "nonsense"); !errors.Is(err, merchant.ErrInvitationInvalid) {
-		t.Errorf("an unknown link: %v", err)
-	}
+	sameErr(t, "a link after 72 h", errOf(acc.AcceptInvitation(ctx, late, "tres-palavras-soltas")), merchant.ErrInvitationInvalid)
+	sameErr(t, "an unknown link", errOf(acc.Invitation(ctx, "nonsense")), merchant.ErrInvitationInvalid)
 	now = base
 	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana@loja.example")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := acc.WithdrawInvitation(ctx, withdrawn.ID); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("withdrawing twice: %v", err)
-	}
+	must(t, err)
+	must(t, acc.WithdrawInvitation(ctx, withdrawn.ID))
+	sameErr(t, "withdrawing twice", acc.WithdrawInvitation(ctx, withdrawn.ID), checkout.ErrNotFound)
 }
 
-// testAudit: entries are appended and listed newest first, filtered, paged and pruned.
 func testAudit(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
@@ -585,41 +463,34 @@ func testAudit(t *testing.T, s AccountStores) {
 		{Actor: "ana@loja.example", Action: merchant.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
 	} {
 		now = base.Add(time.Duration(i) * time.Hour)
-		if err := log.Record(ctx, e); err != nil {
-			t.Fatal(err)
-		}
+		must(t, log.Record(ctx, e))
 	}
 	all, err := log.Entries(ctx, merchant.AuditFilter{})
 	if err != nil || len(all) != 3 || all[0].Action != merchant.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
 		!all[2].At.Equal(base) || all[1].Detail != "role: viewer" {
 		t.Fatalf("Entries = %+v, %v", all, err)
 	}
-	if got, _ := log.Entries(ctx, merchant.AuditFilter{Actor: "ana@loja.example"}); len(got) != 2 {
-		t.Errorf("by actor: %+v", got)
+	ids := func(f merchant.AuditFilter) []int64 {
+		got, err := log.Entries(ctx, f)
+		must(t, err)
+		var ids []int64
+		for _, e := range got {
+			ids = append(ids, e.ID)
+		}
+		return ids
 	}
-	if got, _ := log.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditUserAdded}); len(got) != 1 || got[0].Actor != "cli" {
-		t.Errorf("by action: %+v", got)
-	}
-	if got, _ := log.Entries(ctx, merchant.AuditFilter{BeforeID: all[0].ID, Limit: 1}); len(got) != 1 || got[0].ID != all[1].ID {
-		t.Errorf("next page: %+v", got)
-	}
-	if actors, err := log.Actors(ctx); err != nil || len(actors) != 2 || actors[0] != "ana@loja.example" || actors[1] != "cli" {
-		t.Errorf("actors: %v, %v", actors, err)
-	}
+	same(t, "entries by actor", ids(merchant.AuditFilter{Actor: "ana@loja.example"}), []int64{all[0].ID, all[2].ID})
+	same(t, "entries by action", ids(merchant.AuditFilter{Action: merchant.AuditUserAdded}), []int64{all[1].ID})
+	same(t, "next page", ids(merchant.AuditFilter{BeforeID: all[0].ID, Limit: 1}), []int64{all[1].ID})
+	same(t, "actors", res(log.Actors(ctx)), res([]string{"ana@loja.example", "cli"}, nil))
 	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
-	if n, err := log.Prune(ctx); err != nil || n != 1 {
-		t.Errorf("Prune = %d, %v", n, err)
-	}
+	same(t, "Prune", res(log.Prune(ctx)), res(1, nil))
 }
 
-// testSignIns: a user's sessions are listed, ended one by one or all but one, pruned,
-// and go with the user.
 func testSignIns(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
-		if err := s.CreateUser(ctx, u); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateUser(ctx, u))
 	}
 	for i, us := range []merchant.SignIn{
 		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
@@ -629,60 +500,34 @@ func testSignIns(t *testing.T, s AccountStores) {
 	} {
 		us.CreatedAt = base.Add(time.Duration(i) * time.Minute)
 		us.SeenAt = us.CreatedAt
-		if err := s.CreateSignIn(ctx, us); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateSignIn(ctx, us))
 	}
-	if err := s.SeeSignIn(ctx, "s1", base.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SeeSignIn(ctx, "s1", base.Add(time.Hour)))
 	list, err := s.SignIns(ctx, "u1")
 	if err != nil || len(list) != 3 || list[0].ID != "s1" || list[0].UserAgent != "Firefox" || !list[0].SeenAt.Equal(base.Add(time.Hour)) {
 		t.Fatalf("SignIns = %+v, %v", list, err)
 	}
-	if err := s.DeleteSignIn(ctx, "u2", "s1"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("ending another user's session: %v", err)
+	sameErr(t, "ending another user's session", s.DeleteSignIn(ctx, "u2", "s1"), checkout.ErrNotFound)
+	must(t, s.DeleteSignIn(ctx, "u1", "s3"))
+	same(t, "DeleteSignIns", res(s.DeleteSignIns(ctx, "u1", "s1")), res(1, nil))
+	sameErr(t, "an ended session", errOf(s.SignIn(ctx, "s2")), checkout.ErrNotFound)
+	same(t, "PruneSignIns (s4 was last seen long ago)", res(s.PruneSignIns(ctx, base.Add(30*time.Minute))), res(1, nil))
+	must(t, s.DeleteUser(ctx, "u2"))
+	if !sameErr(t, "deleting the last owner", s.DeleteUser(ctx, "u1"), merchant.ErrLastOwner) {
+		t.FailNow()
 	}
-	if err := s.DeleteSignIn(ctx, "u1", "s3"); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := s.DeleteSignIns(ctx, "u1", "s1"); err != nil || n != 1 {
-		t.Errorf("DeleteSignIns = %d, %v", n, err)
-	}
-	if _, err := s.SignIn(ctx, "s2"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("an ended session: %v", err)
-	}
-	if n, err := s.PruneSignIns(ctx, base.Add(30*time.Minute)); err != nil || n != 1 {
-		t.Errorf("PruneSignIns = %d, %v (s4 was last seen long ago)", n, err)
-	}
-	if err := s.DeleteUser(ctx, "u2"); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
-		t.Fatalf("the last owner: %v", err)
-	}
-	if got, err := s.SignIn(ctx, "s1"); err != nil || got.UserID != "u1" {
-		t.Errorf("SignIn = %+v, %v", got, err)
-	}
+	got, err := s.SignIn(ctx, "s1")
+	must(t, err)
+	same(t, "the kept session's user", got.UserID, "u1")
 }
 
-// testTOTP: the second factor is turned on and off; a step is accepted once and never an
-// earlier one; a recovery code once; the requirement setting is kept.
 func testTOTP(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	if err := s.CreateUser(ctx, user("u1", "ana@loja.example")); err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := s.UseTOTPStep(ctx, "u1", 5); err != nil || ok {
-		t.Errorf("a step without a second factor: %v, %v", ok, err)
-	}
+	must(t, s.CreateUser(ctx, user("u1", "ana@loja.example")))
+	same(t, "a step without a second factor", res(s.UseTOTPStep(ctx, "u1", 5)), res(false, nil))
 	hashes := [][]byte{[]byte("hash-one-hash-one-hash-one-hash1"), []byte("hash-two-hash-two-hash-two-hash2")}
-	if err := s.EnableTOTP(ctx, "nope", "SECRET", base, 100, hashes); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("an unknown user: %v", err)
-	}
-	if err := s.EnableTOTP(ctx, "u1", "JBSWY3DPEHPK3PXP", base, 100, hashes); err != nil {
-		t.Fatal(err)
-	}
+	sameErr(t, "an unknown user", s.EnableTOTP(ctx, "nope", "SECRET", base, 100, hashes), checkout.ErrNotFound)
+	must(t, s.EnableTOTP(ctx, "u1", "JBSWY3DPEHPK3PXP", base, 100, hashes))
 	if u, _ := s.User(ctx, "u1"); u.TOTPSecret != "JBSWY3DPEHPK3PXP" || !u.TOTPEnabled() || u.TOTPLastStep != 100 {
 		t.Errorf("after EnableTOTP: %+v", u)
 	}
@@ -690,37 +535,73 @@ func testTOTP(t *testing.T, s AccountStores) {
 		step int64
 		ok   bool
 	}{{100, false}, {99, false}, {101, true}, {101, false}, {103, true}, {102, false}} {
-		if ok, err := s.UseTOTPStep(ctx, "u1", tc.step); err != nil || ok != tc.ok {
-			t.Errorf("step %d: %v, %v; want %v", tc.step, ok, err, tc.ok)
-		}
+		same(t, fmt.Sprintf("step %d", tc.step), res(s.UseTOTPStep(ctx, "u1", tc.step)), res(tc.ok, nil))
 	}
-	if ok, err := s.UseRecoveryCode(ctx, "u1", hashes[1], base); err != nil || !ok {
-		t.Errorf("a recovery code: %v, %v", ok, err)
-	}
-	if ok, _ := s.UseRecoveryCode(ctx, "u1", hashes[1], base); ok {
-		t.Error("a used recovery code accepted again")
-	}
-	if n, err := s.RecoveryCodesLeft(ctx, "u1"); err != nil || n != 1 {
-		t.Errorf("RecoveryCodesLeft = %d, %v", n, err)
-	}
-	if err := s.DisableTOTP(ctx, "u1"); err != nil {
-		t.Fatal(err)
-	}
+	same(t, "a recovery code", res(s.UseRecoveryCode(ctx, "u1", hashes[1], base)), res(true, nil))
+	same(t, "a used recovery code", res(s.UseRecoveryCode(ctx, "u1", hashes[1], base)), res(false, nil))
+	same(t, "RecoveryCodesLeft", res(s.RecoveryCodesLeft(ctx, "u1")), res(1, nil))
+	must(t, s.DisableTOTP(ctx, "u1"))
 	if u, _ := s.User(ctx, "u1"); u.TOTPEnabled() || u.TOTPSecret != "" {
 		t.Errorf("after DisableTOTP: %+v", u)
 	}
-	if n, _ := s.RecoveryCodesLeft(ctx, "u1"); n != 0 {
-		t.Errorf("recovery codes after DisableTOTP: %d", n)
-	}
-	if req, err := s.RequireTOTP(ctx); err != nil || req {
-		t.Errorf("RequireTOTP at first = %v, %v", req, err)
-	}
+	same(t, "recovery codes after DisableTOTP", res(s.RecoveryCodesLeft(ctx, "u1")), res(0, nil))
+	same(t, "RequireTOTP at first", res(s.RequireTOTP(ctx)), res(false, nil))
 	for _, want := range []bool{true, false, true} {
-		if err := s.SetRequireTOTP(ctx, want); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := s.RequireTOTP(ctx); err != nil || got != want {
-			t.Errorf("RequireTOTP = %v, %v; want %v", got, err, want)
-		}
+		must(t, s.SetRequireTOTP(ctx, want))
+		same(t, "RequireTOTP", res(s.RequireTOTP(ctx)), res(want, nil))
 	}
+}
+
+// failures is a throttle key's count of failures and the time of its last one.
+func failures(t *testing.T, s AccountStores, key string) (int, time.Time) {
+	t.Helper()
+	n, last, err := s.LoginFailures(context.Background(), key)
+	must(t, err)
+	return n, last
+}
+
+func testThrottleCount(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	if n, last := failures(t, s, "account:ana@loja.example"); n != 0 || !last.IsZero() {
+		t.Fatalf("no failures yet: %d %v", n, last)
+	}
+	for i := 1; i <= 3; i++ {
+		at := base.Add(time.Duration(i) * time.Minute)
+		n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour))
+		must(t, err)
+		same(t, fmt.Sprintf("count at failure %d", i), n, i)
+	}
+	if n, last := failures(t, s, "account:ana@loja.example"); n != 3 || !last.Equal(base.Add(3*time.Minute)) {
+		t.Errorf("LoginFailures = %d %v", n, last)
+	}
+	// A failure after a quiet day starts the count again.
+	at := base.Add(30 * time.Hour)
+	n, err := s.RecordLoginFailure(ctx, "account:ana@loja.example", at, at.Add(-24*time.Hour))
+	must(t, err)
+	same(t, "count after a quiet day", n, 1)
+}
+
+// testThrottleKeys, after testThrottleCount on its store: keys are independent; a key with odd bytes is stored and found again; a
+// reset and pruning touch only their keys.
+func testThrottleKeys(t *testing.T, s AccountStores) {
+	ctx := context.Background()
+	odd := "account:\xff\x00@x"
+	for range 2 {
+		must(t, errOf(s.RecordLoginFailure(ctx, odd, base, base.Add(-time.Hour))))
+	}
+	n, _ := failures(t, s, odd)
+	same(t, "failures of an odd key", n, 2)
+	must(t, errOf(s.RecordLoginFailure(ctx, "addr:203.0.113.7", base, base.Add(-time.Hour))))
+	must(t, s.ResetLoginFailures(ctx, "account:ana@loja.example"))
+	n, _ = failures(t, s, "account:ana@loja.example")
+	same(t, "failures after reset", n, 0)
+	n, _ = failures(t, s, "addr:203.0.113.7")
+	same(t, "failures of another key after reset", n, 1)
+	// Pruning forgets keys whose last failure is older than the bound, and only those.
+	must(t, errOf(s.RecordLoginFailure(ctx, "addr:198.51.100.1", base.Add(2*time.Hour), base)))
+	pruned, err := s.PruneLoginFailures(ctx, base.Add(time.Hour))
+	must(t, err)
+	same(t, "keys pruned (the odd key and 203.0.113.7)", pruned, 2)
+	n, _ = failures(t, s, "addr:198.51.100.1")
+	same(t, "failures of a recent key after pruning", n, 1)
 }

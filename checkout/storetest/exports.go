@@ -3,7 +3,6 @@ package storetest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"testing"
 	"time"
@@ -12,43 +11,59 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
 
+// exportsCase is the state the exports' steps share: two jobs of two users, on a clock the
+// steps move.
+type exportsCase struct {
+	s          AccountStores
+	x          *merchant.Exports
+	now        time.Time
+	job, other *merchant.ExportJob
+	file       []byte
+}
+
 // testExports: a background export from its creation to its pruning, its file stored in
 // pieces and read back whole, a job interrupted by a stopped server, and the states only
 // moving forward.
 func testExports(t *testing.T, s AccountStores) {
+	c := &exportsCase{s: s, now: base}
+	c.x = merchant.NewExports(s, func() time.Time { return c.now })
+	t.Run("Progress", c.testProgress)
+	t.Run("File", c.testFile)
+	t.Run("Failed", c.testFailed)
+	t.Run("Interrupted", c.testInterrupted)
+	t.Run("Pruned", c.testPruned)
+}
+
+// testProgress: two jobs of two users, one moving on; usage counts, across users, the jobs
+// running and the bytes their files keep.
+func (c *exportsCase) testProgress(t *testing.T) {
 	ctx := context.Background()
-	now := base
-	clock := func() time.Time { return now }
-	x := merchant.NewExports(s, clock)
-	job, err := x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := x.Create(ctx, merchant.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := x.Job(ctx, "nope"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Fatalf("an unknown job: %v", err)
-	}
-	now = now.Add(2 * time.Second)
-	if err := x.Progress(ctx, job.ID, 500); err != nil {
-		t.Fatal(err)
-	}
-	got, err := x.Job(ctx, job.ID)
+	var err error
+	c.job, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000})
+	must(t, err)
+	c.other, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000})
+	must(t, err)
+	_, err = c.x.Job(ctx, "nope")
+	sameErr(t, "an unknown job", err, checkout.ErrNotFound)
+	c.now = c.now.Add(2 * time.Second)
+	must(t, c.x.Progress(ctx, c.job.ID, 500))
+	got, err := c.x.Job(ctx, c.job.ID)
 	if err != nil || got.State != merchant.ExportRunning || got.Rows != 500 || got.Total != 150000 || got.Query != "status=PAID" ||
-		got.Format != "excel" || got.Kind != "deposits" || !got.UpdatedAt.Equal(now) || !got.CreatedAt.Equal(base) {
+		got.Format != "excel" || got.Kind != "deposits" || !got.UpdatedAt.Equal(c.now) || !got.CreatedAt.Equal(base) {
 		t.Fatalf("after progress: %+v, %v", got, err)
 	}
-	if jobs, err := x.Jobs(ctx, "u1"); err != nil || len(jobs) != 1 || jobs[0].ID != job.ID {
+	if jobs, err := c.x.Jobs(ctx, "u1"); err != nil || len(jobs) != 1 || jobs[0].ID != c.job.ID {
 		t.Fatalf("u1's jobs: %+v, %v", jobs, err)
 	}
-	// Usage counts, across users, the jobs running and the bytes their files keep.
-	if running, kept, err := x.Usage(ctx); err != nil || running != 2 || kept != 0 {
-		t.Fatalf("usage of two new jobs: %d running, %d bytes kept, %v", running, kept, err)
-	}
+	running, kept, err := c.x.Usage(ctx)
+	must(t, err)
+	same(t, "usage of two new jobs (running, bytes kept)", [2]int64{int64(running), kept}, [2]int64{2, 0})
+}
 
-	// A file of several pieces (incompressible bytes beyond a piece's size) read back whole.
+// testFile: a file of several pieces (incompressible bytes beyond a piece's size) read back
+// whole, its job finished once.
+func (c *exportsCase) testFile(t *testing.T) {
+	ctx := context.Background()
 	var want bytes.Buffer
 	seed := uint32(1)
 	for want.Len() < 2_500_000 {
@@ -56,91 +71,79 @@ func testExports(t *testing.T, s AccountStores) {
 		want.WriteByte(byte(seed >> 24))
 	}
 	want.WriteString("\nfim;72,40\n")
-	w := x.Writer(ctx, job.ID)
-	for b := want.Bytes(); len(b) > 0; {
-		n := min(len(b), 70000)
-		if _, err := w.Write(b[:n]); err != nil {
-			t.Fatal(err)
-		}
-		b = b[n:]
+	c.file = want.Bytes()
+	w := c.x.Writer(ctx, c.job.ID)
+	for b := c.file; len(b) > 0; b = b[min(len(b), 70000):] {
+		_, err := w.Write(b[:min(len(b), 70000)])
+		must(t, err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ExportChunk(ctx, job.ID, 2); err != nil {
-		t.Fatalf("the file is not in pieces: %v", err)
-	}
-	if err := x.Finish(ctx, job, 150000, w.Size(), ""); err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Finish(ctx, job, 1, 1, merchant.ExportErrSource); !errors.Is(err, checkout.ErrConflict) {
-		t.Fatalf("a finished job finished again: %v", err)
-	}
-	got, err = x.Job(ctx, job.ID)
-	if err != nil || got.State != merchant.ExportReady || got.Rows != 150000 || got.Size != int64(want.Len()) || !got.FinishedAt.Equal(now) {
+	must(t, w.Close())
+	_, err := c.s.ExportChunk(ctx, c.job.ID, 2)
+	must(t, err)
+	must(t, c.x.Finish(ctx, c.job, 150000, w.Size(), ""))
+	sameErr(t, "a finished job finished again", c.x.Finish(ctx, c.job, 1, 1, merchant.ExportErrSource), checkout.ErrConflict)
+	got, err := c.x.Job(ctx, c.job.ID)
+	if err != nil || got.State != merchant.ExportReady || got.Rows != 150000 || got.Size != int64(len(c.file)) || !got.FinishedAt.Equal(c.now) {
 		t.Fatalf("ready: %+v, %v", got, err)
 	}
-	if running, kept, err := x.Usage(ctx); err != nil || running != 1 || kept < int64(want.Len())/2 {
-		t.Fatalf("usage after one finished: %d running, %d bytes kept (of a %d-byte file), %v", running, kept, want.Len(), err)
+	if running, kept, err := c.x.Usage(ctx); err != nil || running != 1 || kept < int64(len(c.file))/2 {
+		t.Fatalf("usage after one finished: %d running, %d bytes kept (of a %d-byte file), %v", running, kept, len(c.file), err)
 	}
-	rc, err := x.Open(ctx, job.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rc, err := c.x.Open(ctx, c.job.ID)
+	must(t, err)
 	back, err := io.ReadAll(rc)
-	if err != nil || !bytes.Equal(back, want.Bytes()) {
-		t.Fatalf("the file read back: %d bytes (want %d), %v", len(back), want.Len(), err)
+	must(t, err)
+	if !bytes.Equal(back, c.file) {
+		t.Fatalf("the file read back: %d bytes, want %d", len(back), len(c.file))
 	}
+}
 
-	// A job failed half-way keeps nothing of its file.
-	failed, err := x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")); err != nil {
-		t.Fatal(err)
-	}
-	if err := x.Finish(ctx, failed, 500, 7, merchant.ExportErrSource); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := x.Job(ctx, failed.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrSource || got.Rows != 500 {
+// testFailed: a job failed half-way keeps nothing of its file.
+func (c *exportsCase) testFailed(t *testing.T) {
+	ctx := context.Background()
+	failed, err := c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001})
+	must(t, err)
+	must(t, c.s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")))
+	must(t, c.x.Finish(ctx, failed, 500, 7, merchant.ExportErrSource))
+	if got, err := c.x.Job(ctx, failed.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrSource || got.Rows != 500 {
 		t.Fatalf("failed: %+v, %v", got, err)
 	}
-	if _, err := s.ExportChunk(ctx, failed.ID, 0); !errors.Is(err, checkout.ErrNotFound) {
-		t.Fatalf("a failed job's piece: %v", err)
-	}
+	_, err = c.s.ExportChunk(ctx, failed.ID, 0)
+	sameErr(t, "a failed job's piece", err, checkout.ErrNotFound)
+}
 
-	// The other job's server stops: without a heartbeat it reads as interrupted, and the
-	// sweep stores it so.
-	now = now.Add(merchant.ExportStale + time.Second)
-	if got, _ := x.Job(ctx, other.ID); got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
+// testInterrupted: the other job's server stops: without a heartbeat it reads as interrupted,
+// and the sweep stores it so; progress no longer moves it.
+func (c *exportsCase) testInterrupted(t *testing.T) {
+	ctx := context.Background()
+	c.now = c.now.Add(merchant.ExportStale + time.Second)
+	if got, _ := c.x.Job(ctx, c.other.ID); got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
 		t.Fatalf("a job without heartbeat: %+v", got)
 	}
-	if n, err := x.Prune(ctx); err != nil || n != 0 {
-		t.Fatalf("Prune within the day: %d, %v", n, err)
-	}
-	if got, err := s.ExportJob(ctx, other.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
+	n, err := c.x.Prune(ctx)
+	must(t, err)
+	same(t, "jobs pruned within the day", n, 0)
+	if got, err := c.s.ExportJob(ctx, c.other.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
 		t.Fatalf("stored after the sweep: %+v, %v", got, err)
 	}
-	if err := s.ExportProgress(ctx, other.ID, 9, now); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := s.ExportJob(ctx, other.ID); got.Rows != 0 || got.State != merchant.ExportFailed {
+	must(t, c.s.ExportProgress(ctx, c.other.ID, 9, c.now))
+	if got, _ := c.s.ExportJob(ctx, c.other.ID); got.Rows != 0 || got.State != merchant.ExportFailed {
 		t.Fatalf("progress moved a failed job: %+v", got)
 	}
+}
 
-	// A day after they ended, both are gone, with their pieces.
-	now = now.Add(merchant.ExportRetention + time.Second)
-	if n, err := x.Prune(ctx); err != nil || n != 3 {
-		t.Fatalf("Prune after a day: %d, %v", n, err)
-	}
-	if _, err := s.ExportChunk(ctx, job.ID, 0); !errors.Is(err, checkout.ErrNotFound) {
-		t.Fatalf("a piece of a pruned export: %v", err)
-	}
-	if _, err := x.Job(ctx, job.ID); !errors.Is(err, checkout.ErrNotFound) {
-		t.Fatalf("a pruned job: %v", err)
-	}
-	if jobs, err := x.Jobs(ctx, "u1"); err != nil || len(jobs) != 0 {
-		t.Fatalf("jobs after pruning: %+v, %v", jobs, err)
-	}
+// testPruned: a day after they ended, the jobs are gone, with their pieces.
+func (c *exportsCase) testPruned(t *testing.T) {
+	ctx := context.Background()
+	c.now = c.now.Add(merchant.ExportRetention + time.Second)
+	n, err := c.x.Prune(ctx)
+	must(t, err)
+	same(t, "jobs pruned after a day", n, 3)
+	_, err = c.s.ExportChunk(ctx, c.job.ID, 0)
+	sameErr(t, "a piece of a pruned export", err, checkout.ErrNotFound)
+	_, err = c.x.Job(ctx, c.job.ID)
+	sameErr(t, "a pruned job", err, checkout.ErrNotFound)
+	jobs, err := c.x.Jobs(ctx, "u1")
+	must(t, err)
+	same(t, "jobs after pruning", len(jobs), 0)
 }

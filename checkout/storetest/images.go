@@ -16,16 +16,12 @@ func testImages(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	p := checkout.Product{ID: "caneca", Slug: "caneca", Title: "Caneca", UnitPrice: 5900, Physical: true, Active: true,
 		CreatedAt: base, UpdatedAt: base}
-	if err := s.UpsertProduct(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpsertProduct(ctx, p))
 	pic := &imaging.Picture{Key: "0123456789abcdef01234567", Variants: [2]imaging.Variant{
 		{Width: 320, Height: 240, ContentType: "image/jpeg", Data: []byte("small\x00bytes")},
 		{Width: 640, Height: 480, ContentType: "image/jpeg", Data: []byte("large\x00bytes")},
 	}}
-	if err := s.SaveProductImage(ctx, p.ID, pic); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveProductImage(ctx, p.ID, pic))
 	if err := s.SaveProductImage(ctx, p.ID, pic); err != nil { // the same picture again
 		t.Fatalf("saving the same picture again: %v", err)
 	}
@@ -44,9 +40,7 @@ func testImages(t *testing.T, s checkout.Store) {
 		t.Errorf("an unknown picture: %v", err)
 	}
 	got.Title = "Caneca azul"
-	if err := s.UpsertProduct(ctx, *got); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpsertProduct(ctx, *got))
 	if again, _ := s.Product(ctx, p.ID); again.Image != want {
 		t.Errorf("updating the product lost its picture: %+v", again.Image)
 	}

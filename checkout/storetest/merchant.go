@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,6 +43,7 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("SessionOrders", func(t *testing.T) { testSessionOrders(t, open(t)) })
 	t.Run("PruneCheckoutSessions", func(t *testing.T) { testPruneCheckoutSessions(t, open(t)) })
 	t.Run("APIKeys", func(t *testing.T) { testAPIKeys(t, open(t)) })
+	t.Run("MakerKeys", func(t *testing.T) { testMakerKeys(t, open(t)) })
 	t.Run("Settings", func(t *testing.T) { testSettings(t, open(t)) })
 	t.Run("OutboxWithTheOrder", func(t *testing.T) { testOutboxAtomic(t, open(t)) })
 	t.Run("OutboxDelivery", func(t *testing.T) { testOutboxDelivery(t, open(t)) })
@@ -51,8 +53,6 @@ func RunMerchant(t *testing.T, open func(t *testing.T) MerchantStores) {
 	t.Run("PingInTheLog", func(t *testing.T) { testPingInTheLog(t, open(t)) })
 }
 
-// testPingInTheLog: a test notification, sent and answered, is in the delivery log with its
-// one attempt and the answer's excerpt, never sent again, and out of the orders-only list.
 func testPingInTheLog(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -63,32 +63,29 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 	settings := merchant.NewSettingsManager(s, merchant.SettingsConfig{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
 		WebhookSecret: notifySecret}, nil)
 	res, err := settings.Ping(ctx, "dev@example.com")
-	if err != nil || res.StatusCode != http.StatusAccepted {
-		t.Fatalf("ping: %+v, %v", res, err)
-	}
+	must(t, err)
+	same(t, "the ping's status code", res.StatusCode, http.StatusAccepted)
 	ob := notifications(t, s, rcv.URL, newClock(res.At))
 	log := merchant.NewDeliveryLog(ob)
-	if err := log.RecordPing(ctx, res); err != nil {
-		t.Fatal(err)
-	}
-	if n := deliver(t, ob); n != 0 {
-		t.Errorf("the outbox sent the recorded ping %d times", n)
-	}
+	must(t, log.RecordPing(ctx, res))
+	same(t, "times the outbox sent the recorded ping", deliver(t, ob), 0)
 	ns, err := log.List(ctx, merchant.NotificationFilter{})
-	if err != nil || len(ns) != 1 {
-		t.Fatalf("the log: %+v, %v", ns, err)
+	must(t, err)
+	if len(ns) != 1 {
+		t.Fatalf("the log: %+v", ns)
 	}
 	if n := ns[0]; n.ID != res.ID || n.Type != merchant.PingType || n.OrderID != "" || n.Status != merchant.NotificationDelivered ||
 		n.Attempts != 1 || n.LastStatusCode != http.StatusAccepted || n.LastExcerpt != "pong from the ERP" ||
 		n.LastDuration != res.Duration {
 		t.Errorf("the ping in the log: %+v", n)
 	}
-	if ns, err := log.List(ctx, merchant.NotificationFilter{OrdersOnly: true}); err != nil || len(ns) != 0 {
-		t.Errorf("orders only: %+v, %v", ns, err)
-	}
+	ns, err = log.List(ctx, merchant.NotificationFilter{OrdersOnly: true})
+	must(t, err)
+	same(t, "the log of orders only", len(ns), 0)
 	_, as, err := log.Get(ctx, res.ID)
-	if err != nil || len(as) != 1 || as[0].Excerpt != "pong from the ERP" || as[0].URL != rcv.URL+"/hook" {
-		t.Errorf("the ping's attempt: %+v, %v", as, err)
+	must(t, err)
+	if len(as) != 1 || as[0].Excerpt != "pong from the ERP" || as[0].URL != rcv.URL+"/hook" {
+		t.Errorf("the ping's attempt: %+v", as)
 	}
 }
 
@@ -120,16 +117,10 @@ func testSessions(t *testing.T, s MerchantStores) {
 	if err != nil || !created || got.ID != a.ID {
 		t.Fatalf("CreateSession = %v, %v, %v", got, created, err)
 	}
-	read, err := s.CheckoutSession(ctx, a.ID)
-	if err != nil {
-		t.Fatalf("Session: %v", err)
-	}
-	if !reflect.DeepEqual(read, a) {
-		t.Errorf("Session read back\n got %+v\nwant %+v", read, a)
-	}
-	if byKey, err := s.CheckoutSessionByIdempotencyKey(ctx, "key-a"); err != nil || byKey.ID != a.ID {
-		t.Errorf("SessionByIdempotencyKey = %+v, %v", byKey, err)
-	}
+	same(t, "Session read back", res(s.CheckoutSession(ctx, a.ID)), res(a, nil))
+	byKey, err := s.CheckoutSessionByIdempotencyKey(ctx, "key-a")
+	must(t, err)
+	same(t, "SessionByIdempotencyKey", byKey.ID, a.ID)
 	// The same key again: nothing stored, the first session returned.
 	again := NewSession("key-a")
 	again.ExternalCode = "another"
@@ -137,27 +128,17 @@ func testSessions(t *testing.T, s MerchantStores) {
 	if err != nil || created || got.ID != a.ID || got.ExternalCode != a.ExternalCode {
 		t.Errorf("CreateSession with a taken key = %+v, %v, %v; want the first session, not created", got, created, err)
 	}
-	if _, err := s.CheckoutSession(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("the refused session was stored: %v", err)
-	}
+	sameErr(t, "the refused session", errOf(s.CheckoutSession(ctx, again.ID)), checkout.ErrNotFound)
 	// Without a key, sessions never collide; without address or metadata they read back so.
 	for range 2 {
 		b := NewSession("")
 		b.Address, b.Metadata, b.Customer = nil, nil, checkout.Customer{}
-		if _, created, err := s.CreateCheckoutSession(ctx, b); err != nil || !created {
-			t.Fatalf("CreateSession without a key = %v, %v", created, err)
-		}
-		if read, err := s.CheckoutSession(ctx, b.ID); err != nil || !reflect.DeepEqual(read, b) {
-			t.Errorf("session without key read back %+v, %v; want %+v", read, err, b)
-		}
+		same(t, "CreateSession without a key created", changedOf(s.CreateCheckoutSession(ctx, b)), res(true, nil))
+		same(t, "session without key read back", res(s.CheckoutSession(ctx, b.ID)), res(b, nil))
 	}
 	for _, id := range []string{"missing", "", "\x00bad\xff"} {
-		if _, err := s.CheckoutSession(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
-			t.Errorf("Session(%q) error = %v, want ErrNotFound", id, err)
-		}
-		if _, err := s.CheckoutSessionByIdempotencyKey(ctx, id); !errors.Is(err, checkout.ErrNotFound) {
-			t.Errorf("SessionByIdempotencyKey(%q) error = %v, want ErrNotFound", id, err)
-		}
+		sameErr(t, fmt.Sprintf("Session(%q)", id), errOf(s.CheckoutSession(ctx, id)), checkout.ErrNotFound)
+		sameErr(t, fmt.Sprintf("SessionByIdempotencyKey(%q)", id), errOf(s.CheckoutSessionByIdempotencyKey(ctx, id)), checkout.ErrNotFound)
 	}
 }
 
@@ -253,57 +234,40 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
 	a.PersonalData = true
 	for _, k := range []merchant.APIKey{a, b} {
-		if err := s.CreateAPIKey(ctx, k); err != nil {
-			t.Fatalf("CreateAPIKey: %v", err)
-		}
+		must(t, s.CreateAPIKey(ctx, k))
 	}
 	got, err := s.APIKeyByHash(ctx, a.Hash)
-	if err != nil || !reflect.DeepEqual(*got, a) {
-		t.Errorf("APIKeyByHash = %+v, %v; want %+v", got, err, a)
-	}
+	must(t, err)
+	same(t, "APIKeyByHash", *got, a)
 	other := sha256.Sum256([]byte("unknown"))
-	if _, err := s.APIKeyByHash(ctx, other[:]); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("APIKeyByHash(unknown) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "APIKeyByHash(unknown)", errOf(s.APIKeyByHash(ctx, other[:])), checkout.ErrNotFound)
 	dup := key("key_c", base)
 	dup.Hash = a.Hash
 	if err := s.CreateAPIKey(ctx, dup); err == nil {
 		t.Error("a second key with the same hash was stored")
 	}
 	list, err := s.APIKeys(ctx)
-	if err != nil || len(list) != 2 || list[0].ID != "key_b" || list[1].ID != "key_a" {
-		t.Errorf("APIKeys = %+v, %v; want key_b then key_a", list, err)
+	must(t, err)
+	if len(list) != 2 || list[0].ID != "key_b" || list[1].ID != "key_a" {
+		t.Errorf("APIKeys = %+v; want key_b then key_a", list)
 	}
 	used := base.Add(time.Hour)
-	if err := s.TouchAPIKey(ctx, "key_a", used, "192.0.2.1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute), "192.0.2.2"); err != nil { // older: ignored
-		t.Fatal(err)
-	}
+	must(t, s.TouchAPIKey(ctx, "key_a", used, "192.0.2.1"))
+	must(t, s.TouchAPIKey(ctx, "key_a", base.Add(time.Minute), "192.0.2.2")) // older: ignored
 	revoked := base.Add(2 * time.Hour)
-	if err := s.RevokeAPIKey(ctx, "key_a", revoked); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.RevokeAPIKey(ctx, "key_a", revoked))
+	must(t, s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)))
 	got, err = s.APIKeyByHash(ctx, a.Hash)
 	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() || got.LastUsedAddress != "192.0.2.1" ||
 		got.Scope != merchant.ScopeWrite || got.CreatedBy != "ana@loja.example" {
 		t.Errorf("after touch and two revocations: %+v, %v; want last used %v, revoked %v", got, err, used, revoked)
 	}
-	if err := s.RevokeAPIKey(ctx, "key_missing", revoked); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("RevokeAPIKey(unknown) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "RevokeAPIKey(unknown)", s.RevokeAPIKey(ctx, "key_missing", revoked), checkout.ErrNotFound)
 	if b2, _ := s.APIKeyByHash(ctx, b.Hash); b2 == nil || !b2.Active() {
 		t.Errorf("revoking key_a touched key_b: %+v", b2)
 	}
-	testMakerKeys(t, s)
 }
 
-// testMakerKeys: the keys of one maker get and lose the personal-data right together (revoked
-// ones and other makers' untouched), and are revoked together.
 func testMakerKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	key := func(id, by string, pd bool) merchant.APIKey {
@@ -313,14 +277,11 @@ func testMakerKeys(t *testing.T, s MerchantStores) {
 	}
 	for _, k := range []merchant.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
 		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
-		if err := s.CreateAPIKey(ctx, k); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateAPIKey(ctx, k))
 	}
-	if err := s.RevokeAPIKey(ctx, "key_m3", base); err != nil {
-		t.Fatal(err)
-	}
-	ids := func(ks []merchant.APIKey) string {
+	must(t, s.RevokeAPIKey(ctx, "key_m3", base))
+	ids := func(ks []merchant.APIKey, err error) string {
+		must(t, err)
 		var out []string
 		for _, k := range ks {
 			out = append(out, k.ID)
@@ -328,34 +289,28 @@ func testMakerKeys(t *testing.T, s MerchantStores) {
 		slices.Sort(out)
 		return strings.Join(out, ",")
 	}
-	pd := func(id string) bool {
-		h := sha256.Sum256([]byte("pxk_maker_" + id))
-		k, err := s.APIKeyByHash(ctx, h[:])
-		if err != nil {
-			t.Fatal(err)
+	// personalData and active are the keys' rights to personal data and whether they are active.
+	keys := func() (personalData, active []bool) {
+		for _, id := range []string{"key_m1", "key_m2", "key_m3", "key_o1"} {
+			h := sha256.Sum256([]byte("pxk_maker_" + id))
+			k, err := s.APIKeyByHash(ctx, h[:])
+			must(t, err)
+			personalData, active = append(personalData, k.PersonalData), append(active, k.Active())
 		}
-		return k.PersonalData
+		return personalData, active
 	}
-	changed, err := s.SetMakerKeysPersonalData(ctx, "bia@loja.example", false)
-	if err != nil || ids(changed) != "key_m1" || changed[0].PersonalData {
-		t.Errorf("SetMakerKeysPersonalData(off) = %+v, %v; want key_m1 changed", changed, err)
-	}
-	if pd("key_m1") || pd("key_m2") || !pd("key_m3") || !pd("key_o1") {
-		t.Error("taking one maker's right changed a revoked key or another maker's key")
-	}
-	changed, err = s.SetMakerKeysPersonalData(ctx, "bia@loja.example", true)
-	if err != nil || ids(changed) != "key_m1,key_m2" || !pd("key_m1") || !pd("key_m2") {
-		t.Errorf("SetMakerKeysPersonalData(on) = %+v, %v; want key_m1 and key_m2 changed", changed, err)
-	}
+	same(t, "keys SetMakerKeysPersonalData(off) changed", ids(s.SetMakerKeysPersonalData(ctx, "bia@loja.example", false)), "key_m1")
+	pd, _ := keys()
+	same(t, "keys' personal data after taking one maker's right", pd, []bool{false, false, true, true})
+	same(t, "keys SetMakerKeysPersonalData(on) changed", ids(s.SetMakerKeysPersonalData(ctx, "bia@loja.example", true)), "key_m1,key_m2")
+	pd, _ = keys()
+	same(t, "keys' personal data after giving it back", pd, []bool{true, true, true, true})
 	at := base.Add(time.Hour)
 	revoked, err := s.RevokeMakerKeys(ctx, "bia@loja.example", at)
-	if err != nil || ids(revoked) != "key_m1,key_m2" || !revoked[0].RevokedAt.Equal(at) {
-		t.Errorf("RevokeMakerKeys = %+v, %v; want key_m1 and key_m2 revoked at %v", revoked, err, at)
-	}
-	h := sha256.Sum256([]byte("pxk_maker_key_o1"))
-	if k, _ := s.APIKeyByHash(ctx, h[:]); k == nil || !k.Active() {
-		t.Errorf("revoking one maker's keys revoked another's: %+v", k)
-	}
+	same(t, "keys RevokeMakerKeys revoked", ids(revoked, err), "key_m1,key_m2")
+	same(t, "revoked at", revoked[0].RevokedAt.Equal(at), true)
+	_, active := keys()
+	same(t, "keys active after revoking one maker's", active, []bool{false, false, false, true})
 }
 
 func testSettings(t *testing.T, s MerchantStores) {
@@ -367,17 +322,13 @@ func testSettings(t *testing.T, s MerchantStores) {
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
 		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
 		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true}
-	if err := s.SaveMerchantSettings(ctx, want); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)
 	}
 	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour),
 		PreviousSecret: "whsec_c2VjcmV0", PreviousUntil: base.Add(25 * time.Hour)}
-	if err := s.SaveMerchantSettings(ctx, want); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings after a replacement = %+v, %v; want %+v", got, err, want)
 	}
@@ -452,9 +403,7 @@ func notifications(t *testing.T, s MerchantStores, url string, clock *testClock)
 	o := merchant.NotificationOptions(merchant.NewSettingsManager(s, cfg, nil), nil, nil)
 	o.Clock = clock.Now
 	ob, err := s.Outbox(o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	return ob
 }
 
@@ -464,9 +413,7 @@ func deliver(t *testing.T, ob *outbox.Outbox) int {
 	total := 0
 	for {
 		n, err := ob.DeliverDue(context.Background())
-		if err != nil {
-			t.Fatalf("DeliverDue: %v", err)
-		}
+		must(t, err)
 		if n == 0 {
 			return total
 		}
@@ -491,28 +438,18 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	at := base.Add(time.Minute)
 	move(a, checkout.StatusAwaitingPayment, at)
 	m := message(a, "order.awaiting_payment", at)
-	if err := s.UpdateOrder(ctx, a, m); err != nil {
-		t.Fatalf("UpdateOrder with a message: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, a, m))
 	move(stale, checkout.StatusFailed, at)
 	lost := message(stale, "order.failed", at)
-	if err := s.UpdateOrder(ctx, stale, lost); !errors.Is(err, checkout.ErrConflict) {
-		t.Fatalf("stale UpdateOrder error = %v, want ErrConflict", err)
-	}
+	sameErr(t, "a stale UpdateOrder", s.UpdateOrder(ctx, stale, lost), checkout.ErrConflict)
 	cur := mustRead(t, s, o.ID)
 	move(cur, checkout.StatusPaid, at)
-	if err := s.UpdateOrder(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, cur))
 	back := mustRead(t, s, o.ID)
 	move(back, checkout.StatusAwaitingPayment, at)
-	if err := s.UpdateOrder(ctx, back, message(back, "order.awaiting_payment", at)); !errors.Is(err, checkout.ErrInvalidTransition) {
-		t.Fatalf("forbidden transition error = %v, want ErrInvalidTransition", err)
-	}
+	sameErr(t, "a forbidden transition", s.UpdateOrder(ctx, back, message(back, "order.awaiting_payment", at)), checkout.ErrInvalidTransition)
 	missing := NewOrder("key-" + checkout.NewID())
-	if err := s.UpdateOrder(ctx, missing, message(missing, "order.paid", at)); !errors.Is(err, checkout.ErrNotFound) {
-		t.Fatalf("UpdateOrder(missing) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "UpdateOrder(missing)", s.UpdateOrder(ctx, missing, message(missing, "order.paid", at)), checkout.ErrNotFound)
 	// A message of another order in an order's update is refused, and nothing is stored.
 	next := mustRead(t, s, o.ID)
 	next.History = append(next.History, checkout.StatusChange{From: next.Status, To: next.Status, At: at, Reason: checkout.Note("note")})
@@ -524,9 +461,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 
 	all, err := notifications(t, s, "", newClock(at)).Deliveries(ctx, outbox.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	if len(all) != 1 || all[0].MessageID != m.ID {
 		t.Fatalf("outbox = %+v; want only %s (the committed update's message)", all, m.ID)
 	}
@@ -549,9 +484,7 @@ func testOutboxSkipped(t *testing.T, s MerchantStores) {
 		cur := mustRead(t, s, o.ID)
 		move(cur, checkout.StatusAwaitingPayment, t0)
 		m := message(cur, "order.awaiting_payment", t0)
-		if err := s.UpdateOrder(ctx, cur, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, cur, m))
 		want = append(want, m.ID)
 	}
 	clock := newClock(t0.Add(time.Second))
@@ -576,107 +509,31 @@ func testOutboxSkipped(t *testing.T, s MerchantStores) {
 	}
 }
 
-// testOutboxDelivery: notifications go when due, each order's in order, a failure is retried
-// on the schedule; attempts are logged; the log is listed and filtered newest first.
+// testOutboxDelivery: each order's messages go in order, one at a time, a failed one retried
+// on its schedule with the next waiting behind it; the delivery log lists and filters them.
 func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
-	o1 := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
-	o2 := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	d := &outboxDelivery{o1: mustCreate(t, s, NewOrder("key-"+checkout.NewID())), o2: mustCreate(t, s, NewOrder("key-"+checkout.NewID()))}
 	update := func(o *checkout.Order, to checkout.OrderStatus, at time.Time) checkout.OutboxMessage {
 		t.Helper()
 		cur := mustRead(t, s, o.ID)
 		move(cur, to, at)
 		m := message(cur, "order."+string(to), at)
-		if err := s.UpdateOrder(ctx, cur, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, cur, m))
 		return m
 	}
 	t0 := base.Add(time.Minute)
-	m1 := update(o1, checkout.StatusAwaitingPayment, t0)
-	m2 := update(o1, checkout.StatusPaid, t0) // same millisecond: still after m1
-	m3 := update(o2, checkout.StatusAwaitingPayment, t0.Add(time.Second))
-
-	h := newHooks(t, m1.ID)
-	clock := newClock(t0.Add(-time.Second))
-	ob := notifications(t, s, h.URL+"/hooks?token=abc", clock)
-	log := merchant.NewDeliveryLog(ob)
-	if n := deliver(t, ob); n != 0 {
-		t.Errorf("%d attempts before they were due", n)
-	}
-	now := t0.Add(2 * time.Second)
-	clock.Set(now)
-	if n := deliver(t, ob); n != 2 {
-		t.Fatalf("first passes made %d attempts, want 2 (each order's oldest: m2 waits behind m1)", n)
-	}
-	if got := h.ids(); len(got) != 2 || !slices.Contains(got, m1.ID) || !slices.Contains(got, m3.ID) {
-		t.Fatalf("the endpoint got %v, want %s and %s", got, m1.ID, m3.ID)
-	}
-	first, _, err := log.Get(ctx, m1.ID)
-	if err != nil || first.Status != merchant.NotificationPending || first.Attempts != 1 || first.LastStatusCode != 500 ||
-		!strings.Contains(first.LastError, "HTTP 500: oops") {
-		t.Fatalf("m1 after a 500: %+v, %v", first, err)
-	}
-	if wait := first.NextAttemptAt.Sub(now); wait <= 4500*time.Millisecond || wait > 5*time.Second {
-		t.Errorf("m1's retry in %s, want the schedule's 5 s less at most a tenth", wait)
-	}
-	clock.Set(now.Add(time.Second))
-	if n := deliver(t, ob); n != 0 {
-		t.Errorf("%d attempts while m1 waits for its retry (m2 must wait behind it)", n)
-	}
-
-	list := func(f merchant.NotificationFilter) []string {
-		t.Helper()
-		ns, err := log.List(ctx, f)
-		if err != nil {
-			t.Fatalf("List(%+v): %v", f, err)
-		}
-		return ids(ns)
-	}
-	check := func(name string, got []string, want ...string) {
-		t.Helper()
-		if want == nil {
-			want = []string{}
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s = %v, want %v", name, got, want)
-		}
-	}
-	check("all, newest first", list(merchant.NotificationFilter{}), m3.ID, m2.ID, m1.ID)
-	check("by order", list(merchant.NotificationFilter{OrderID: o1.ID}), m2.ID, m1.ID)
-	check("delivered", list(merchant.NotificationFilter{Status: merchant.NotificationDelivered}), m3.ID)
-	check("by type", list(merchant.NotificationFilter{Type: "order.paid"}), m2.ID)
-	check("by order and status", list(merchant.NotificationFilter{OrderID: o1.ID, Status: merchant.NotificationDelivered}))
-	check("a page", list(merchant.NotificationFilter{Limit: 1, Offset: 1}), m2.ID)
-	check("unstorable filter", list(merchant.NotificationFilter{OrderID: "\xff"}))
-	if _, _, err := log.Get(ctx, "msg_missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Get(unknown) error = %v, want ErrNotFound", err)
-	}
-	if _, _, err := log.Get(ctx, "msg_\x00"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Get(unstorable) error = %v, want ErrNotFound", err)
-	}
-
-	// The endpoint recovers: m1 goes at its retry, then m2.
-	h.mu.Lock()
-	h.fail = nil
-	h.mu.Unlock()
-	clock.Set(first.NextAttemptAt)
-	if n := deliver(t, ob); n != 2 {
-		t.Fatalf("after the retry was due: %d attempts, want 2 (m1, then m2)", n)
-	}
-	if got, want := h.ids(), []string{m1.ID, m2.ID}; !reflect.DeepEqual(got[2:], want) {
-		t.Errorf("the endpoint got %v, want %v last (in order)", got, want)
-	}
-	n, attempts, err := log.Get(ctx, m1.ID)
-	if err != nil || n.Status != merchant.NotificationDelivered || n.Attempts != 2 || n.LastStatusCode != 204 {
-		t.Errorf("m1 = %+v, %v", n, err)
-	}
-	hooksURL := h.URL + "/hooks" // without the query, which may hold a token
-	if len(attempts) != 2 || attempts[0].N != 1 || !attempts[0].At.Equal(now) || attempts[0].URL != hooksURL ||
-		attempts[0].StatusCode != 500 || !strings.Contains(attempts[0].Error, "oops") || attempts[0].Duration <= 0 ||
-		attempts[1].N != 2 || !attempts[1].At.Equal(first.NextAttemptAt) || attempts[1].StatusCode != 204 || attempts[1].Error != "" {
-		t.Errorf("attempts = %+v", attempts)
-	}
+	d.m1 = update(d.o1, checkout.StatusAwaitingPayment, t0)
+	d.m2 = update(d.o1, checkout.StatusPaid, t0) // same millisecond: still after m1
+	d.m3 = update(d.o2, checkout.StatusAwaitingPayment, t0.Add(time.Second))
+	d.h = newHooks(t, d.m1.ID)
+	d.clock = newClock(t0.Add(-time.Second))
+	d.ob = notifications(t, s, d.h.URL+"/hooks?token=abc", d.clock)
+	d.log = merchant.NewDeliveryLog(d.ob)
+	d.now = t0.Add(2 * time.Second)
+	t.Run("FailedWaits", d.testFailedWaits)
+	t.Run("Log", d.testLog)
+	t.Run("Recovered", d.testRecovered)
 }
 
 // testOutboxConcurrentClaims: outboxes of several instances delivering at once never send one
@@ -689,9 +546,7 @@ func testOutboxConcurrentClaims(t *testing.T, s MerchantStores) {
 		o := mustRead(t, s, mustCreate(t, s, NewOrder("key-"+checkout.NewID())).ID)
 		move(o, checkout.StatusAwaitingPayment, base)
 		m := message(o, "order.awaiting_payment", base)
-		if err := s.UpdateOrder(ctx, o, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, o, m))
 		want[m.ID] = true
 	}
 	h := newHooks(t)
@@ -729,9 +584,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		at := base.Add(time.Duration(i) * time.Hour)
 		move(o, checkout.StatusAwaitingPayment, at)
 		m := message(o, "order.awaiting_payment", at)
-		if err := s.UpdateOrder(ctx, o, m); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.UpdateOrder(ctx, o, m))
 		msgs = append(msgs, m)
 	}
 	// Each is delivered when it is made, but the third, which stays pending.
@@ -752,9 +605,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		t.Fatalf("Prune = %d, %v; want 3 (the pending one stays)", n, err)
 	}
 	left, err := merchant.NewDeliveryLog(ob).List(ctx, merchant.NotificationFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	if got, want := ids(left), []string{msgs[4].ID, msgs[2].ID}; !reflect.DeepEqual(got, want) {
 		t.Errorf("left after pruning = %v, want %v", got, want)
 	}
@@ -774,9 +625,7 @@ func testPruneCheckoutSessions(t *testing.T, s MerchantStores) {
 		t.Helper()
 		sess := NewSession("")
 		sess.CreatedAt, sess.ExpiresAt = expires.Add(-time.Hour), expires
-		if _, _, err := s.CreateCheckoutSession(ctx, sess); err != nil {
-			t.Fatal(err)
-		}
+		must(t, errOf2(s.CreateCheckoutSession(ctx, sess)))
 		return sess.ID
 	}
 	cut := base
@@ -814,5 +663,100 @@ func testPruneCheckoutSessions(t *testing.T, s MerchantStores) {
 		if !exists(id) {
 			t.Errorf("the session %s was deleted", name)
 		}
+	}
+}
+
+// outboxDelivery is the state the outbox delivery's steps share: three messages of two orders
+// (m1 and m2 of o1, m3 of o2), an endpoint failing m1 at first, and a clock the steps move.
+type outboxDelivery struct {
+	o1, o2     *checkout.Order
+	m1, m2, m3 checkout.OutboxMessage
+	h          *hooks
+	clock      *testClock
+	ob         *outbox.Outbox
+	log        *merchant.DeliveryLog
+	now        time.Time
+	first      *merchant.Notification
+}
+
+// testFailedWaits: nothing goes before it is due; then each order's oldest goes, m1 fails and
+// waits for its retry, and m2 waits behind it.
+func (d *outboxDelivery) testFailedWaits(t *testing.T) {
+	same(t, "attempts before they were due", deliver(t, d.ob), 0)
+	d.clock.Set(d.now)
+	if n := deliver(t, d.ob); n != 2 {
+		t.Fatalf("first passes made %d attempts, want 2 (each order's oldest: m2 waits behind m1)", n)
+	}
+	if got := d.h.ids(); !sameSet(got, []string{d.m1.ID, d.m3.ID}) {
+		t.Fatalf("the endpoint got %v, want %s and %s", got, d.m1.ID, d.m3.ID)
+	}
+	first, _, err := d.log.Get(context.Background(), d.m1.ID)
+	must(t, err)
+	d.first = first
+	if first.Status != merchant.NotificationPending || first.Attempts != 1 || first.LastStatusCode != 500 ||
+		!strings.Contains(first.LastError, "HTTP 500: oops") {
+		t.Fatalf("m1 after a 500: %+v", first)
+	}
+	if wait := first.NextAttemptAt.Sub(d.now); wait <= 4500*time.Millisecond || wait > 5*time.Second {
+		t.Errorf("m1's retry in %s, want the schedule's 5 s less at most a tenth", wait)
+	}
+	d.clock.Set(d.now.Add(time.Second))
+	same(t, "attempts while m1 waits for its retry (m2 must wait behind it)", deliver(t, d.ob), 0)
+}
+
+// testLog: the delivery log lists the messages newest first, by order, status and type, in pages.
+func (d *outboxDelivery) testLog(t *testing.T) {
+	ctx := context.Background()
+	m1, m2, m3 := d.m1.ID, d.m2.ID, d.m3.ID
+	for _, c := range []struct {
+		name string
+		f    merchant.NotificationFilter
+		want []string
+	}{
+		{"all, newest first", merchant.NotificationFilter{}, []string{m3, m2, m1}},
+		{"by order", merchant.NotificationFilter{OrderID: d.o1.ID}, []string{m2, m1}},
+		{"delivered", merchant.NotificationFilter{Status: merchant.NotificationDelivered}, []string{m3}},
+		{"by type", merchant.NotificationFilter{Type: "order.paid"}, []string{m2}},
+		{"by order and status", merchant.NotificationFilter{OrderID: d.o1.ID, Status: merchant.NotificationDelivered}, []string{}},
+		{"a page", merchant.NotificationFilter{Limit: 1, Offset: 1}, []string{m2}},
+		{"unstorable filter", merchant.NotificationFilter{OrderID: "\xff"}, []string{}},
+	} {
+		ns, err := d.log.List(ctx, c.f)
+		must(t, err)
+		same(t, c.name, ids(ns), c.want)
+	}
+	for _, id := range []string{"msg_missing", "msg_\x00"} {
+		_, _, err := d.log.Get(ctx, id)
+		sameErr(t, fmt.Sprintf("Get(%q)", id), err, checkout.ErrNotFound)
+	}
+}
+
+// testRecovered: the endpoint recovers: m1 goes at its retry, then m2; m1's attempts are kept.
+func (d *outboxDelivery) testRecovered(t *testing.T) {
+	if d.first == nil {
+		t.Skip("m1 did not fail first")
+	}
+	d.h.mu.Lock()
+	d.h.fail = nil
+	d.h.mu.Unlock()
+	d.clock.Set(d.first.NextAttemptAt)
+	if n := deliver(t, d.ob); n != 2 {
+		t.Fatalf("after the retry was due: %d attempts, want 2 (m1, then m2)", n)
+	}
+	same(t, "the endpoint's last two messages (in order)", d.h.ids()[2:], []string{d.m1.ID, d.m2.ID})
+	n, attempts, err := d.log.Get(context.Background(), d.m1.ID)
+	must(t, err)
+	same(t, "m1's status, attempts and last status code", fmt.Sprint(n.Status, n.Attempts, n.LastStatusCode),
+		fmt.Sprint(merchant.NotificationDelivered, 2, 204))
+	if len(attempts) != 2 {
+		t.Fatalf("attempts = %+v, want 2", attempts)
+	}
+	a0, a1 := attempts[0], attempts[1]
+	hooksURL := d.h.URL + "/hooks" // without the query, which may hold a token
+	if a0.N != 1 || !a0.At.Equal(d.now) || a0.URL != hooksURL || a0.StatusCode != 500 || !strings.Contains(a0.Error, "oops") || a0.Duration <= 0 {
+		t.Errorf("the first attempt = %+v", a0)
+	}
+	if a1.N != 2 || !a1.At.Equal(d.first.NextAttemptAt) || a1.StatusCode != 204 || a1.Error != "" {
+		t.Errorf("the second attempt = %+v", a1)
 	}
 }

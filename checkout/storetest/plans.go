@@ -100,14 +100,10 @@ func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sq
 	}
 	// A data subject's request looks their orders up by document or e-mail, in clear or hashed.
 	hasher, err := checkout.NewPersonalDataHasher(make([]byte, checkout.PersonalDataKeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	for _, typed := range []string{"529.982.247-25", "maria@example.com.br"} {
 		subj, err := checkout.ParseSubject(typed)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		calls["a data subject's orders by "+typed] = func() error { _, err := s.SubjectOrders(ctx, hasher.Match(subj)); return err }
 	}
 	if sweeps {

@@ -43,9 +43,7 @@ func reportOrder(t *testing.T, s checkout.Store, created time.Time, amount gatew
 func payOrder(t *testing.T, s checkout.Store, id string, paid time.Time) *checkout.Order {
 	t.Helper()
 	stored, err := s.Order(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	move(stored, checkout.StatusAwaitingPayment, stored.CreatedAt)
 	move(stored, checkout.StatusPaid, paid)
 	stored.PaidAt = paid
@@ -56,120 +54,16 @@ func payOrder(t *testing.T, s checkout.Store, id string, paid time.Time) *checko
 }
 
 func testOrderSummaries(t *testing.T, s checkout.Store) {
-	ctx := context.Background()
-	day := func(n int) time.Time { return base.Add(time.Duration(n) * 24 * time.Hour) }
-	a := reportOrder(t, s, day(0), 1990, "João Pereira", "joao@example.com", "52998224725", day(0).Add(time.Minute))
-	b := reportOrder(t, s, day(1), 5900, "Ana Souza", "ana@loja.example", "11222333000181", time.Time{})
-	c := reportOrder(t, s, day(2), 12000, "Empresa 100% Digital_Ltda", "contato@digital.example", "12ABC34501DE35", day(2).Add(time.Hour))
-	d := reportOrder(t, s, day(3), 300, "Ana Lima", "lima@example.com", "39053344705", time.Time{})
-
-	list := func(f checkout.OrderFilter) ([]string, int) {
-		t.Helper()
-		got, total, err := s.OrderSummaries(ctx, f)
-		if err != nil {
-			t.Fatalf("OrderSummaries(%+v): %v", f, err)
-		}
-		var ids []string
-		for _, o := range got {
-			ids = append(ids, o.ID)
-		}
-		return ids, total
-	}
-	for _, tc := range []struct {
-		name string
-		f    checkout.OrderFilter
-		want []string
-	}{
-		{"all, newest first", checkout.OrderFilter{}, []string{d.ID, c.ID, b.ID, a.ID}},
-		{"status", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}}, []string{c.ID, a.ID}},
-		{"dates", checkout.OrderFilter{CreatedFrom: day(1), CreatedBefore: day(3)}, []string{c.ID, b.ID}},
-		{"amounts", checkout.OrderFilter{MinAmount: 1990, MaxAmount: 5900}, []string{b.ID, a.ID}},
-		{"name, case aside", checkout.OrderFilter{Search: "ANA"}, []string{d.ID, b.ID}},
-		{"accented name", checkout.OrderFilter{Search: "joão"}, []string{a.ID}},
-		{"e-mail", checkout.OrderFilter{Search: "@loja.example"}, []string{b.ID}},
-		{"a whole e-mail, case aside", checkout.OrderFilter{Search: " JOAO@Example.com "}, []string{a.ID}},
-		{"number", checkout.OrderFilter{Search: c.Number}, []string{c.ID}},
-		{"a whole number, lower-case", checkout.OrderFilter{Search: strings.ToLower(c.Number)}, []string{c.ID}},
-		{"a whole number of no order", checkout.OrderFilter{Search: "PX-00000000"}, nil},
-		{"externalCode", checkout.OrderFilter{Search: a.ExternalCode[:10]}, []string{a.ID}},
-		{"CPF typed with punctuation", checkout.OrderFilter{Search: "529.982.247-25"}, []string{a.ID}},
-		{"CNPJ part", checkout.OrderFilter{Search: "11.222.333"}, []string{b.ID}},
-		{"alphanumeric CNPJ, lower-case", checkout.OrderFilter{Search: "12.abc.345/01de-35"}, []string{c.ID}},
-		{"a percent sign", checkout.OrderFilter{Search: "100%"}, []string{c.ID}},
-		{"a % is no wildcard", checkout.OrderFilter{Search: "a%z"}, nil},
-		{"an _ is no wildcard", checkout.OrderFilter{Search: "a_l"}, nil},
-		{"an underscore", checkout.OrderFilter{Search: "l_ltda"}, []string{c.ID}},
-		{"combined", checkout.OrderFilter{Search: "ana", Statuses: []checkout.OrderStatus{checkout.StatusPending}, MinAmount: 1000}, []string{b.ID}},
-		// "uu1" can be in no id (base32: no 1) nor number (Crockford: no U): "zzz" once matched a
-		// random id.
-		{"no match", checkout.OrderFilter{Search: "uu1"}, nil},
-	} {
-		got, total := list(tc.f)
-		if !slices.Equal(got, tc.want) || total != len(tc.want) {
-			t.Errorf("%s: %v (total %d), want %v", tc.name, got, total, tc.want)
-		}
-	}
-	// Pages count every match; past the end, an empty page with the right total.
-	if got, total := list(checkout.OrderFilter{Limit: 2, Offset: 1}); !slices.Equal(got, []string{c.ID, b.ID}) || total != 4 {
-		t.Errorf("page 2 of 2: %v, total %d", got, total)
-	}
-	if got, total := list(checkout.OrderFilter{Limit: 2, Offset: 10}); len(got) != 0 || total != 4 {
-		t.Errorf("past the end: %v, total %d; want none of 4", got, total)
-	}
-	// Paged by key: an order placed between two pages repeats no row and hides none; going
-	// back gives the page before, newest first; the total is the filter's, not the page's side.
-	key := func(id string) checkout.OrderKey {
-		o, err := s.Order(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return checkout.KeyOf(o.CreatedAt, o.ID)
-	}
-	if got, _ := list(checkout.OrderFilter{Limit: 2}); !slices.Equal(got, []string{d.ID, c.ID}) {
-		t.Fatalf("page 1 by key: %v", got)
-	}
-	e := reportOrder(t, s, day(4), 700, "Eva Nova", "eva@example.com", "52998224725", time.Time{})
-	if got, total := list(checkout.OrderFilter{Limit: 2, Page: checkout.Cursor{Key: key(c.ID)}}); !slices.Equal(got, []string{b.ID, a.ID}) || total != 5 {
-		t.Errorf("the page after c, an order placed meanwhile: %v (total %d); want b, a of 5", got, total)
-	}
-	if got, _ := list(checkout.OrderFilter{Limit: 2, Page: checkout.Cursor{Key: key(b.ID), Backward: true}}); !slices.Equal(got, []string{d.ID, c.ID}) {
-		t.Errorf("the page before b: %v; want d, c", got)
-	}
-	if got, _ := list(checkout.OrderFilter{Limit: 2, Page: checkout.Cursor{Key: key(c.ID), Backward: true}}); !slices.Equal(got, []string{e.ID, d.ID}) {
-		t.Errorf("the page before c: %v; want e, d", got)
-	}
-	// A status filter paged by key: an order paid between two pages leaves the filter without
-	// making another one vanish from the next page.
-	pending := []checkout.OrderStatus{checkout.StatusPending}
-	if got, _ := list(checkout.OrderFilter{Statuses: pending, Limit: 1}); !slices.Equal(got, []string{e.ID}) {
-		t.Fatalf("pending, page 1: %v", got)
-	}
-	payOrder(t, s, e.ID, day(4).Add(time.Minute))
-	if got, _ := list(checkout.OrderFilter{Statuses: pending, Limit: 1, Page: checkout.Cursor{Key: key(e.ID)}}); !slices.Equal(got, []string{d.ID}) {
-		t.Errorf("pending, page 2 after the first page's order was paid: %v; want d", got)
-	}
-	if os, err := s.Orders(ctx, checkout.OrderFilter{Limit: 2, Page: checkout.Cursor{Key: key(c.ID)}}); err != nil || len(os) != 2 || os[0].ID != b.ID || os[1].ID != a.ID {
-		t.Errorf("Orders after c: %d orders, %v; want b, a", len(os), err)
-	}
-	if os, err := s.Orders(ctx, checkout.OrderFilter{Limit: 2, Page: checkout.Cursor{Key: key(b.ID), Backward: true}}); err != nil || len(os) != 2 || os[0].ID != d.ID || os[1].ID != c.ID {
-		t.Errorf("Orders before b: %d orders, %v; want d, c", len(os), err)
-	}
-	// A summary carries what a list shows.
-	sums, _, _ := s.OrderSummaries(ctx, checkout.OrderFilter{Search: a.Number})
-	if len(sums) != 1 {
-		t.Fatal("no summary")
-	}
-	got := sums[0]
-	if got.Number != a.Number || got.Status != checkout.StatusPaid || got.Amount != 1990 || got.CustomerName != "João Pereira" ||
-		got.CustomerEmail != "joao@example.com" || got.CustomerDocument != "52998224725" || !got.CreatedAt.Equal(day(0)) ||
-		!got.PaidAt.Equal(day(0).Add(time.Minute)) || got.ExternalCode != a.ExternalCode {
-		t.Errorf("summary %+v", got)
-	}
-	// The same filters hold for Orders.
-	os, err := s.Orders(ctx, checkout.OrderFilter{Search: "ana", MaxAmount: 1000})
-	if err != nil || len(os) != 1 || os[0].ID != d.ID {
-		t.Errorf("Orders with the merchant's filters: %d orders, %v", len(os), err)
-	}
+	r := &summaryOrders{s: s}
+	r.a = reportOrder(t, s, summaryDay(0), 1990, "João Pereira", "joao@example.com", "52998224725", summaryDay(0).Add(time.Minute))
+	r.b = reportOrder(t, s, summaryDay(1), 5900, "Ana Souza", "ana@loja.example", "11222333000181", time.Time{})
+	r.c = reportOrder(t, s, summaryDay(2), 12000, "Empresa 100% Digital_Ltda", "contato@digital.example", "12ABC34501DE35", summaryDay(2).Add(time.Hour))
+	r.d = reportOrder(t, s, summaryDay(3), 300, "Ana Lima", "lima@example.com", "39053344705", time.Time{})
+	t.Run("Filters", r.testFilters)
+	t.Run("Summary", r.testSummary)
+	t.Run("Pages", r.testPages)
+	t.Run("PagesByKey", r.testPagesByKey)
+	t.Run("StatusPagedByKey", r.testStatusPagedByKey)
 }
 
 func testOrderStats(t *testing.T, s checkout.Store) {
@@ -294,9 +188,7 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	count := func(fn func() error) int64 {
 		t.Helper()
 		before := c.Statements()
-		if err := fn(); err != nil {
-			t.Fatal(err)
-		}
+		must(t, fn())
 		return c.Statements() - before
 	}
 	page := func(limit int) int64 {
@@ -328,4 +220,149 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	if withTop != 5 {
 		t.Errorf("the overview with its top products ran %d statements, want 5", withTop)
 	}
+}
+
+// summaryOrders are the orders the summaries' steps share, one a day: a (paid), b, c (paid) and
+// d; e is placed between two pages.
+type summaryOrders struct {
+	s             checkout.Store
+	a, b, c, d, e *checkout.Order
+}
+
+func summaryDay(n int) time.Time { return base.Add(time.Duration(n) * 24 * time.Hour) }
+
+// list is the ids of the summaries the filter finds, and their total.
+func (r *summaryOrders) list(t *testing.T, f checkout.OrderFilter) ([]string, int) {
+	t.Helper()
+	got, total, err := r.s.OrderSummaries(context.Background(), f)
+	must(t, err)
+	var ids []string
+	for _, o := range got {
+		ids = append(ids, o.ID)
+	}
+	return ids, total
+}
+
+// page is the ids of the summaries the filter finds.
+func (r *summaryOrders) page(t *testing.T, f checkout.OrderFilter) []string {
+	t.Helper()
+	ids, _ := r.list(t, f)
+	return ids
+}
+
+// orders is the ids of the orders the filter finds.
+func (r *summaryOrders) orders(t *testing.T, f checkout.OrderFilter) []string {
+	t.Helper()
+	os, err := r.s.Orders(context.Background(), f)
+	must(t, err)
+	var ids []string
+	for _, o := range os {
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+// key is the paging key of the order id.
+func (r *summaryOrders) key(t *testing.T, id string) checkout.Cursor {
+	t.Helper()
+	o := mustRead(t, r.s, id)
+	return checkout.Cursor{Key: checkout.KeyOf(o.CreatedAt, o.ID)}
+}
+
+// testFilters: each filter of the dashboard alone, and combined, in summaries and orders.
+func (r *summaryOrders) testFilters(t *testing.T) {
+	a, b, c, d := r.a, r.b, r.c, r.d
+	for _, tc := range []struct {
+		name string
+		f    checkout.OrderFilter
+		want []string
+	}{
+		{"all, newest first", checkout.OrderFilter{}, []string{d.ID, c.ID, b.ID, a.ID}},
+		{"status", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}}, []string{c.ID, a.ID}},
+		{"dates", checkout.OrderFilter{CreatedFrom: summaryDay(1), CreatedBefore: summaryDay(3)}, []string{c.ID, b.ID}},
+		{"amounts", checkout.OrderFilter{MinAmount: 1990, MaxAmount: 5900}, []string{b.ID, a.ID}},
+		{"name, case aside", checkout.OrderFilter{Search: "ANA"}, []string{d.ID, b.ID}},
+		{"accented name", checkout.OrderFilter{Search: "joão"}, []string{a.ID}},
+		{"e-mail", checkout.OrderFilter{Search: "@loja.example"}, []string{b.ID}},
+		{"a whole e-mail, case aside", checkout.OrderFilter{Search: " JOAO@Example.com "}, []string{a.ID}},
+		{"number", checkout.OrderFilter{Search: c.Number}, []string{c.ID}},
+		{"a whole number, lower-case", checkout.OrderFilter{Search: strings.ToLower(c.Number)}, []string{c.ID}},
+		{"a whole number of no order", checkout.OrderFilter{Search: "PX-00000000"}, nil},
+		{"externalCode", checkout.OrderFilter{Search: a.ExternalCode[:10]}, []string{a.ID}},
+		{"CPF typed with punctuation", checkout.OrderFilter{Search: "529.982.247-25"}, []string{a.ID}},
+		{"CNPJ part", checkout.OrderFilter{Search: "11.222.333"}, []string{b.ID}},
+		{"alphanumeric CNPJ, lower-case", checkout.OrderFilter{Search: "12.abc.345/01de-35"}, []string{c.ID}},
+		{"a percent sign", checkout.OrderFilter{Search: "100%"}, []string{c.ID}},
+		{"a % is no wildcard", checkout.OrderFilter{Search: "a%z"}, nil},
+		{"an _ is no wildcard", checkout.OrderFilter{Search: "a_l"}, nil},
+		{"an underscore", checkout.OrderFilter{Search: "l_ltda"}, []string{c.ID}},
+		{"combined", checkout.OrderFilter{Search: "ana", Statuses: []checkout.OrderStatus{checkout.StatusPending}, MinAmount: 1000}, []string{b.ID}},
+		// "uu1" can be in no id (base32: no 1) nor number (Crockford: no U): "zzz" once matched a
+		// random id.
+		{"no match", checkout.OrderFilter{Search: "uu1"}, nil},
+	} {
+		got, total := r.list(t, tc.f)
+		same(t, tc.name+" (ids, total)", fmt.Sprint(got, total), fmt.Sprint(tc.want, len(tc.want)))
+	}
+	// The same filters hold for Orders.
+	same(t, "Orders with the merchant's filters", r.orders(t, checkout.OrderFilter{Search: "ana", MaxAmount: 1000}), []string{d.ID})
+}
+
+// testSummary: a summary carries what a list shows.
+func (r *summaryOrders) testSummary(t *testing.T) {
+	sums, _, err := r.s.OrderSummaries(context.Background(), checkout.OrderFilter{Search: r.a.Number})
+	must(t, err)
+	if len(sums) != 1 {
+		t.Fatal("no summary")
+	}
+	got := sums[0]
+	if got.Number != r.a.Number || got.Status != checkout.StatusPaid || got.Amount != 1990 || got.CustomerName != "João Pereira" ||
+		got.CustomerEmail != "joao@example.com" || got.CustomerDocument != "52998224725" || !got.CreatedAt.Equal(summaryDay(0)) ||
+		!got.PaidAt.Equal(summaryDay(0).Add(time.Minute)) || got.ExternalCode != r.a.ExternalCode {
+		t.Errorf("summary %+v", got)
+	}
+}
+
+// testPages: pages count every match; past the end, an empty page with the right total.
+func (r *summaryOrders) testPages(t *testing.T) {
+	got, total := r.list(t, checkout.OrderFilter{Limit: 2, Offset: 1})
+	same(t, "page 2 of 2 (ids, total)", fmt.Sprint(got, total), fmt.Sprint([]string{r.c.ID, r.b.ID}, 4))
+	got, total = r.list(t, checkout.OrderFilter{Limit: 2, Offset: 10})
+	same(t, "past the end (ids, total)", fmt.Sprint(got, total), fmt.Sprint([]string{}, 4))
+}
+
+// testPagesByKey: an order placed between two pages repeats no row and hides none; going back
+// gives the page before, newest first; the total is the filter's, not the page's side.
+func (r *summaryOrders) testPagesByKey(t *testing.T) {
+	a, b, c, d := r.a, r.b, r.c, r.d
+	if !same(t, "page 1 by key", r.page(t, checkout.OrderFilter{Limit: 2}), []string{d.ID, c.ID}) {
+		t.FailNow()
+	}
+	r.e = reportOrder(t, r.s, summaryDay(4), 700, "Eva Nova", "eva@example.com", "52998224725", time.Time{})
+	got, total := r.list(t, checkout.OrderFilter{Limit: 2, Page: r.key(t, c.ID)})
+	same(t, "the page after c, an order placed meanwhile (ids, total)", fmt.Sprint(got, total), fmt.Sprint([]string{b.ID, a.ID}, 5))
+	back := func(id string) checkout.Cursor {
+		k := r.key(t, id)
+		k.Backward = true
+		return k
+	}
+	same(t, "the page before b", r.page(t, checkout.OrderFilter{Limit: 2, Page: back(b.ID)}), []string{d.ID, c.ID})
+	same(t, "the page before c", r.page(t, checkout.OrderFilter{Limit: 2, Page: back(c.ID)}), []string{r.e.ID, d.ID})
+	same(t, "Orders after c", r.orders(t, checkout.OrderFilter{Limit: 2, Page: r.key(t, c.ID)}), []string{b.ID, a.ID})
+	same(t, "Orders before b", r.orders(t, checkout.OrderFilter{Limit: 2, Page: back(b.ID)}), []string{d.ID, c.ID})
+}
+
+// testStatusPagedByKey: a status filter paged by key: an order paid between two pages leaves
+// the filter without making another one vanish from the next page.
+func (r *summaryOrders) testStatusPagedByKey(t *testing.T) {
+	if r.e == nil {
+		t.Skip("e was not placed")
+	}
+	pending := []checkout.OrderStatus{checkout.StatusPending}
+	if !same(t, "pending, page 1", r.page(t, checkout.OrderFilter{Statuses: pending, Limit: 1}), []string{r.e.ID}) {
+		t.FailNow()
+	}
+	payOrder(t, r.s, r.e.ID, summaryDay(4).Add(time.Minute))
+	same(t, "pending, page 2 after the first page's order was paid",
+		r.page(t, checkout.OrderFilter{Statuses: pending, Limit: 1, Page: r.key(t, r.e.ID)}), []string{r.d.ID})
 }

@@ -25,32 +25,44 @@ func (c *QueryCounter) Statements() int64 {
 	return int64(len(c.stmts))
 }
 
+// countedStore is a store whose statements are counted.
+type countedStore struct {
+	s checkout.Store
+	c *QueryCounter
+}
+
+// count is the statements fn runs.
+func (cs *countedStore) count(t *testing.T, fn func() error) int64 {
+	t.Helper()
+	before := cs.c.Statements()
+	must(t, fn())
+	return cs.c.Statements() - before
+}
+
 // RunQueryCounts checks, for a store built on sqlstore, that reading orders costs a number of
 // statements that does not grow with the number of orders listed, nor with the attempts and
 // history of one order (no N+1). open must return a new, empty store whose DB it passed through
 // wrap, and arrange its closing with t.Cleanup.
 func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store) {
-	ctx := context.Background()
-	var c *QueryCounter
-	s := open(t, func(db sqlstore.DB) sqlstore.DB {
-		c = newQueryCounter(db)
-		return c
+	cs := &countedStore{}
+	cs.s = open(t, func(db sqlstore.DB) sqlstore.DB {
+		cs.c = newQueryCounter(db)
+		return cs.c
 	})
-	if c == nil {
+	if cs.c == nil {
 		t.Fatal("open did not pass the store's DB through wrap")
 	}
-	count := func(fn func() error) int64 {
-		t.Helper()
-		before := c.Statements()
-		if err := fn(); err != nil {
-			t.Fatal(err)
-		}
-		return c.Statements() - before
-	}
+	t.Run("Lists", cs.testLists)
+	t.Run("OneOrder", cs.testOneOrder)
+	t.Run("Writes", cs.testWrites)
+}
+
+// testLists: listing orders, filtered or a page, costs as many statements for one as for many.
+func (cs *countedStore) testLists(t *testing.T) {
 	list := func(f checkout.OrderFilter, want int) int64 {
 		t.Helper()
-		return count(func() error {
-			os, err := s.Orders(ctx, f)
+		return cs.count(t, func() error {
+			os, err := cs.s.Orders(context.Background(), f)
 			if err == nil && len(os) != want {
 				err = fmt.Errorf("Orders(%+v) listed %d orders, want %d", f, len(os), want)
 			}
@@ -64,61 +76,52 @@ func RunQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB)
 		})
 	}
 	pending := checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPending}}
-
-	first := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+	mustCreate(t, cs.s, NewOrder("key-"+checkout.NewID()))
 	one, onePending := list(checkout.OrderFilter{}, 1), list(pending, 1)
 	const n = 30
 	for range n - 1 {
-		mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
+		mustCreate(t, cs.s, NewOrder("key-"+checkout.NewID()))
 	}
-	if many := list(checkout.OrderFilter{}, n); many != one {
-		t.Errorf("listing %d orders ran %d statements, listing 1 ran %d: the cost grows with the orders", n, many, one)
-	}
-	if many := list(pending, n); many != onePending {
-		t.Errorf("listing %d pending orders ran %d statements, listing 1 ran %d", n, many, onePending)
-	}
+	same(t, fmt.Sprintf("statements listing %d orders, as listing 1", n), list(checkout.OrderFilter{}, n), one)
+	same(t, fmt.Sprintf("statements listing %d pending orders, as listing 1", n), list(pending, n), onePending)
 	page := list(checkout.OrderFilter{Limit: 10, Offset: 5}, 10)
-	if page != one {
-		t.Errorf("a page of 10 orders ran %d statements, listing 1 ran %d", page, one)
-	}
+	same(t, "statements listing a page of 10 orders, as listing 1", page, one)
+	t.Logf("statements: listing orders %d, a page %d", one, page)
+}
 
-	// One order, then the same with more attempts and history entries.
-	read := func() int64 { return count(func() error { _, err := s.Order(ctx, first.ID); return err }) }
+// testOneOrder: reading one order costs as many statements with one attempt as with more, and
+// more history entries.
+func (cs *countedStore) testOneOrder(t *testing.T) {
+	o := mustCreate(t, cs.s, NewOrder("key-"+checkout.NewID()))
+	read := func() int64 {
+		return cs.count(t, func() error { _, err := cs.s.Order(context.Background(), o.ID); return err })
+	}
 	before := read()
-	o := mustRead(t, s, first.ID)
+	o = mustRead(t, cs.s, o.ID)
 	for i := 2; i <= 4; i++ {
 		move(o, o.Status, base)
 		o.Attempts = append(o.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: i,
 			IdempotencyKey: fmt.Sprintf("%s-%d", o.ID, i), State: checkout.AttemptPending, CreatedAt: base, UpdatedAt: base})
 	}
-	if err := s.UpdateOrder(ctx, o); err != nil {
-		t.Fatal(err)
-	}
-	if after := read(); after != before {
-		t.Errorf("reading an order with 4 attempts ran %d statements, with 1 attempt %d", after, before)
-	}
+	must(t, cs.s.UpdateOrder(context.Background(), o))
+	same(t, "statements reading an order with 4 attempts, as with 1", read(), before)
+	t.Logf("statements: one order %d", before)
+}
 
-	// Writing: a new order is its row and its children's, not read back; an update is its row,
-	// its history, attempts and messages, with nothing read first.
+// testWrites: a new order is its row and its children's, not read back; an update is its row,
+// its history, attempts and messages, with nothing read first; a cart with its lines and their
+// products is one statement (read twice an order).
+func (cs *countedStore) testWrites(t *testing.T) {
+	ctx := context.Background()
 	fresh := NewOrder("key-" + checkout.NewID())
-	want := int64(1 + len(fresh.Lines) + len(fresh.History) + len(fresh.Attempts))
-	if n := count(func() error { _, _, err := s.CreateOrder(ctx, fresh); return err }); n != want {
-		t.Errorf("creating an order ran %d statements, want %d (no read back)", n, want)
-	}
+	same(t, "statements creating an order (no read back)", cs.count(t, func() error { return errOf2(cs.s.CreateOrder(ctx, fresh)) }),
+		int64(1+len(fresh.Lines)+len(fresh.History)+len(fresh.Attempts)))
 	move(fresh, checkout.StatusAwaitingPayment, base)
-	want = int64(1 + len(fresh.History) + len(fresh.Attempts))
-	if n := count(func() error { return s.UpdateOrder(ctx, fresh) }); n != want {
-		t.Errorf("updating an order ran %d statements, want %d (nothing read first)", n, want)
-	}
-	// A cart with its lines and their products is one statement (read twice an order).
+	same(t, "statements updating an order (nothing read first)", cs.count(t, func() error { return cs.s.UpdateOrder(ctx, fresh) }),
+		int64(1+len(fresh.History)+len(fresh.Attempts)))
 	cart := checkout.Cart{ID: checkout.NewID(), CreatedAt: base, UpdatedAt: base}
-	if err := s.CreateCart(ctx, cart); err != nil {
-		t.Fatal(err)
-	}
-	if n := count(func() error { _, err := s.Cart(ctx, cart.ID); return err }); n != 1 {
-		t.Errorf("reading a cart ran %d statements, want 1", n)
-	}
-	t.Logf("statements: listing orders %d, a page %d, one order %d", one, page, before)
+	must(t, cs.s.CreateCart(ctx, cart))
+	same(t, "statements reading a cart", cs.count(t, func() error { return errOf(cs.s.Cart(ctx, cart.ID)) }), 1)
 }
 
 // MigrationFiles counts the files migrations/*.sql of the package under test (its tests run in

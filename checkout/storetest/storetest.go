@@ -36,9 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("PruneCarts", func(t *testing.T) { testPruneCarts(t, open(t)) })
 	t.Run("PruneWebhooks", func(t *testing.T) { testPruneWebhooks(t, open(t)) })
 	t.Run("Ping", func(t *testing.T) {
-		if err := open(t).Ping(context.Background()); err != nil {
-			t.Fatalf("Ping: %v", err)
-		}
+		must(t, open(t).Ping(context.Background()))
 	})
 }
 
@@ -67,9 +65,7 @@ func testProducts(t *testing.T, s checkout.Store) {
 	mustUpsert(t, s, b, c, a)
 
 	got, err := s.Product(ctx, "b")
-	if err != nil {
-		t.Fatalf("Product: %v", err)
-	}
+	must(t, err)
 	if !reflect.DeepEqual(*got, b) {
 		t.Errorf("Product(b) = %+v, want %+v", *got, b)
 	}
@@ -84,16 +80,12 @@ func testProducts(t *testing.T, s checkout.Store) {
 	}
 
 	active, err := s.Products(ctx, true)
-	if err != nil {
-		t.Fatalf("Products: %v", err)
-	}
+	must(t, err)
 	if ids := productIDs(active); !reflect.DeepEqual(ids, []string{"a", "b"}) {
 		t.Errorf("active products = %v, want [a b] (by title)", ids)
 	}
 	all, err := s.Products(ctx, false)
-	if err != nil {
-		t.Fatalf("Products: %v", err)
-	}
+	must(t, err)
 	if ids := productIDs(all); !reflect.DeepEqual(ids, []string{"a", "b", "c"}) {
 		t.Errorf("all products = %v, want [a b c]", ids)
 	}
@@ -120,21 +112,19 @@ func productIDs(ps []checkout.Product) []string {
 	return out
 }
 
+// testCarts: a cart made empty, its lines carrying the catalogue's products and prices; then
+// the updates refused.
 func testCarts(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	mustUpsert(t, s, product("a", 2990, false), product("b", 5900, true))
-	if _, err := s.Cart(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Cart(missing) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "Cart(missing)", errOf(s.Cart(ctx, "missing")), checkout.ErrNotFound)
 	id := checkout.NewID()
-	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
-		t.Fatalf("CreateCart: %v", err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}))
 	c, err := s.Cart(ctx, id)
-	if err != nil || len(c.Lines) != 0 || !c.CreatedAt.Equal(base) {
-		t.Fatalf("Cart = %+v, %v; want empty cart created at %v", c, err, base)
+	must(t, err)
+	if len(c.Lines) != 0 || !c.CreatedAt.Equal(base) {
+		t.Fatalf("Cart = %+v; want empty cart created at %v", c, base)
 	}
-
 	later := base.Add(time.Minute)
 	c, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
 		// The price given here must be ignored: lines carry the catalogue's product.
@@ -142,9 +132,7 @@ func testCarts(t *testing.T, s checkout.Store) {
 			checkout.CartLine{Product: checkout.Product{ID: "a"}, Quantity: 1})
 		return nil
 	})
-	if err != nil {
-		t.Fatalf("UpdateCart: %v", err)
-	}
+	must(t, err)
 	if len(c.Lines) != 2 || c.Lines[0].Product.ID != "b" || c.Lines[0].Product.UnitPrice != 5900 || c.Lines[0].Quantity != 2 ||
 		!c.Lines[0].Product.Physical || c.Lines[1].Product.ID != "a" {
 		t.Fatalf("cart after update = %+v", c.Lines)
@@ -152,55 +140,12 @@ func testCarts(t *testing.T, s checkout.Store) {
 	if c.Total() != 2*5900+2990 || !c.UpdatedAt.Equal(later) {
 		t.Errorf("Total = %d, UpdatedAt = %v", c.Total(), c.UpdatedAt)
 	}
-
 	// A price change in the catalogue shows in the cart.
-	b := product("b", 6100, true)
-	mustUpsert(t, s, b)
-	c, _ = s.Cart(ctx, id)
-	if c.Lines[0].Product.UnitPrice != 6100 {
-		t.Errorf("cart price after catalogue change = %d, want 6100", c.Lines[0].Product.UnitPrice)
-	}
-
-	// An error from fn stores nothing.
-	boom := errors.New("boom")
-	_, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
-		c.Lines = nil
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("UpdateCart error = %v, want fn's error", err)
-	}
-	if c, _ := s.Cart(ctx, id); len(c.Lines) != 2 {
-		t.Errorf("cart after aborted update has %d lines, want 2", len(c.Lines))
-	}
-	// Out-of-range quantities and unknown products are refused.
-	for name, line := range map[string]checkout.CartLine{
-		"quantity 0":      {Product: checkout.Product{ID: "a"}, Quantity: 0},
-		"quantity 101":    {Product: checkout.Product{ID: "a"}, Quantity: 101},
-		"unknown product": {Product: checkout.Product{ID: "zzz"}, Quantity: 1},
-	} {
-		_, err := s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
-			c.Lines = []checkout.CartLine{line}
-			return nil
-		})
-		if err == nil {
-			t.Errorf("UpdateCart with %s succeeded", name)
-		}
-	}
-	if c, _ := s.Cart(ctx, id); len(c.Lines) != 2 {
-		t.Errorf("cart after refused updates has %d lines, want 2", len(c.Lines))
-	}
-	// Removing.
-	c, err = s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
-		c.Lines = c.Lines[1:]
-		return nil
-	})
-	if err != nil || len(c.Lines) != 1 || c.Lines[0].Product.ID != "a" {
-		t.Errorf("after removal: %+v, %v", c, err)
-	}
-	if _, err := s.UpdateCart(ctx, "missing", later, func(*checkout.Cart) error { return nil }); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("UpdateCart(missing) error = %v, want ErrNotFound", err)
-	}
+	mustUpsert(t, s, product("b", 6100, true))
+	c, err = s.Cart(ctx, id)
+	must(t, err)
+	same(t, "cart price after catalogue change", c.Lines[0].Product.UnitPrice, 6100)
+	t.Run("Refused", func(t *testing.T) { testCartRefused(t, s, id) })
 }
 
 // testCartConcurrent: concurrent increments of one line are never lost.
@@ -208,9 +153,7 @@ func testCartConcurrent(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	mustUpsert(t, s, product("a", 100, false))
 	id := checkout.NewID()
-	if err := s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: id, CreatedAt: base, UpdatedAt: base}))
 	const n = 20
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -270,68 +213,39 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	o := NewOrder("key-" + checkout.NewID())
 	got, created, err := s.CreateOrder(ctx, o)
-	if err != nil || !created {
-		t.Fatalf("CreateOrder = %v, %v", created, err)
+	must(t, err)
+	if !created {
+		t.Fatal("CreateOrder created nothing")
 	}
 	read, err := s.Order(ctx, o.ID)
-	if err != nil {
-		t.Fatalf("Order: %v", err)
-	}
+	must(t, err)
 	for name, g := range map[string]*checkout.Order{"returned": got, "read": read} {
 		if g.Version < 1 {
 			t.Errorf("%s order version = %d, want >= 1", name, g.Version)
 		}
 		want := *o
 		want.Version = g.Version
-		if !reflect.DeepEqual(*g, want) {
-			t.Errorf("%s order differs:\n got %+v\nwant %+v", name, *g, want)
-		}
+		same(t, name+" order", *g, want)
 	}
 	// Digital order: no address.
 	d := NewOrder("key-" + checkout.NewID())
 	d.Address, d.Physical = nil, false
-	if _, _, err := s.CreateOrder(ctx, d); err != nil {
-		t.Fatal(err)
-	}
-	if g, _ := s.Order(ctx, d.ID); g == nil || g.Address != nil {
-		t.Errorf("digital order address = %+v, want nil", g.Address)
-	}
+	must(t, errOf2(s.CreateOrder(ctx, d)))
+	same(t, "digital order's address", mustRead(t, s, d.ID).Address, nil)
 	// The same request key gives the stored order and stores nothing new.
 	again := NewOrder(o.RequestKey)
 	got, created, err = s.CreateOrder(ctx, again)
 	if err != nil || created || got.ID != o.ID {
 		t.Fatalf("CreateOrder with a used request key = %v, %v, %v; want the first order", got, created, err)
 	}
-	if _, err := s.Order(ctx, again.ID); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("the second order was stored: %v", err)
-	}
-	if _, err := s.Order(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Order(missing) error = %v, want ErrNotFound", err)
-	}
-	// Every channel of the one list is stored and read back; a channel outside it is refused.
-	for _, ch := range checkout.Channels() {
-		c := NewOrder("key-" + checkout.NewID())
-		c.Channel = ch
-		if _, _, err := s.CreateOrder(ctx, c); err != nil {
-			t.Errorf("an order of channel %q: %v", ch, err)
-		} else if g, err := s.Order(ctx, c.ID); err != nil || g.Channel != ch {
-			t.Errorf("an order of channel %q read back: %+v, %v", ch, g, err)
-		}
-	}
-	bad := NewOrder("key-" + checkout.NewID())
-	bad.Channel = "phone"
-	if _, _, err := s.CreateOrder(ctx, bad); err == nil {
-		t.Error("an order of channel \"phone\" was stored")
-	}
-	if g, err := s.OrderByExternalCode(ctx, o.ExternalCode); err != nil || g.ID != o.ID {
-		t.Errorf("OrderByExternalCode = %v, %v", g, err)
-	}
-	if _, err := s.OrderByExternalCode(ctx, "missing-code"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("OrderByExternalCode(missing) error = %v, want ErrNotFound", err)
-	}
-	if _, err := s.OrderByTransaction(ctx, ""); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("OrderByTransaction(\"\") error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "the second order", errOf(s.Order(ctx, again.ID)), checkout.ErrNotFound)
+	sameErr(t, "Order(missing)", errOf(s.Order(ctx, "missing")), checkout.ErrNotFound)
+	g, err := s.OrderByExternalCode(ctx, o.ExternalCode)
+	must(t, err)
+	same(t, "OrderByExternalCode", g.ID, o.ID)
+	sameErr(t, "OrderByExternalCode(missing)", errOf(s.OrderByExternalCode(ctx, "missing-code")), checkout.ErrNotFound)
+	sameErr(t, `OrderByTransaction("")`, errOf(s.OrderByTransaction(ctx, "")), checkout.ErrNotFound)
+	t.Run("Channels", func(t *testing.T) { testOrderChannels(t, s) })
 }
 
 // testCreateOrderAtomic: an order whose attempt cannot be stored (its idempotency key is taken)
@@ -339,9 +253,7 @@ func testCreateOrder(t *testing.T, s checkout.Store) {
 func testCreateOrderAtomic(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	first := NewOrder("key-" + checkout.NewID())
-	if _, _, err := s.CreateOrder(ctx, first); err != nil {
-		t.Fatal(err)
-	}
+	must(t, errOf2(s.CreateOrder(ctx, first)))
 	clash := NewOrder("key-" + checkout.NewID())
 	clash.Attempts[0].IdempotencyKey = first.Attempts[0].IdempotencyKey
 	if _, _, err := s.CreateOrder(ctx, clash); err == nil {
@@ -445,9 +357,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	move(a, checkout.StatusAwaitingPayment, at)
 	a.Attempts[0].State = checkout.AttemptActive
 	a.Attempts[0].TransactionID = "3f8e2a5c-1b2d-4c6e-9f0a-7b8c9d0e1f2a"
-	if err := s.UpdateOrder(ctx, a); err != nil {
-		t.Fatalf("UpdateOrder: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, a))
 	if a.Version != v+1 {
 		t.Errorf("version after update = %d, want %d", a.Version, v+1)
 	}
@@ -466,9 +376,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	}
 	// A transition the table forbids is refused even with the right version.
 	move(got, checkout.StatusPaid, at)
-	if err := s.UpdateOrder(ctx, got); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, got))
 	back := mustRead(t, s, o.ID)
 	move(back, checkout.StatusAwaitingPayment, at)
 	if err := s.UpdateOrder(ctx, back); !errors.Is(err, checkout.ErrInvalidTransition) {
@@ -480,9 +388,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	// Paid fields round-trip.
 	p := mustRead(t, s, o.ID)
 	p.LatePayment, p.PaidAt, p.RefundDue = true, at.Add(time.Second), 2990
-	if err := s.UpdateOrder(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, p))
 	if g := mustRead(t, s, o.ID); !g.LatePayment || !g.PaidAt.Equal(at.Add(time.Second)) || g.RefundDue != 2990 {
 		t.Errorf("LatePayment %v PaidAt %v RefundDue %d", g.LatePayment, g.PaidAt, g.RefundDue)
 	}
@@ -550,9 +456,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	a.State, a.TransactionID, a.BRCode, a.QRCodePNG = checkout.AttemptActive, tx1, "00020101021226...6304ABCD", []byte{0x89, 'P', 'N', 'G'}
 	a.ExpiresAt, a.DepositStatus, a.UpdatedAt = exp, gatewayclient.DepositPixQRCodeGenerated, base.Add(time.Second)
 	move(cur, checkout.StatusAwaitingPayment, base.Add(time.Second))
-	if err := s.UpdateOrder(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, cur))
 	got, err := s.OrderByTransaction(ctx, tx1)
 	if err != nil || got.ID != o.ID {
 		t.Fatalf("OrderByTransaction = %v, %v", got, err)
@@ -569,9 +473,7 @@ func testAttempts(t *testing.T, s checkout.Store) {
 		State: checkout.AttemptFailed, Error: checkout.Reason{Code: checkout.ReasonGatewayRefused, Detail: "refused"}, CreatedAt: exp, UpdatedAt: exp,
 		Violations: []gatewayclient.Violation{{Field: "customer.document", Code: "document", Message: "must be a valid CPF or CNPJ"}}}
 	got.Attempts = append(got.Attempts, second)
-	if err := s.UpdateOrder(ctx, got); err != nil {
-		t.Fatalf("UpdateOrder with a new attempt: %v", err)
-	}
+	must(t, s.UpdateOrder(ctx, got))
 	re := mustRead(t, s, o.ID)
 	if len(re.Attempts) != 2 || re.Attempts[0].State != checkout.AttemptExpired || re.CurrentAttempt().N != 2 ||
 		re.Attempts[0].EndToEnd != "E99999999202611231200abcdefghijk" || re.CurrentAttempt().EndToEnd != "" ||
@@ -587,7 +489,14 @@ func testAttempts(t *testing.T, s checkout.Store) {
 		t.Errorf("attempt 2 stored without a request reads back %q, want nil", r)
 	}
 
-	// Transaction ids are unique across orders.
+	t.Run("Unique", func(t *testing.T) { testAttemptsUnique(t, s, o.ID, tx1, tx2) })
+}
+
+// testAttemptsUnique: transaction ids are unique across orders, idempotency keys across
+// attempts; the order id holds two attempts, the first with transaction tx1.
+func testAttemptsUnique(t *testing.T, s checkout.Store, id, tx1, tx2 string) {
+	ctx := context.Background()
+	exp := base.Add(30 * time.Minute)
 	other := mustCreate(t, s, NewOrder("key-"+checkout.NewID()))
 	oc := mustRead(t, s, other.ID)
 	oc.Attempts[0].TransactionID = tx1
@@ -596,22 +505,18 @@ func testAttempts(t *testing.T, s checkout.Store) {
 	}
 	oc = mustRead(t, s, other.ID)
 	oc.Attempts[0].TransactionID = tx2
-	if err := s.UpdateOrder(ctx, oc); err != nil {
-		t.Errorf("UpdateOrder after the refused one: %v", err)
-	}
-	if g, err := s.OrderByTransaction(ctx, tx2); err != nil || g.ID != other.ID {
-		t.Errorf("OrderByTransaction(tx2) = %v, %v", g, err)
-	}
+	must(t, s.UpdateOrder(ctx, oc))
+	g, err := s.OrderByTransaction(ctx, tx2)
+	must(t, err)
+	same(t, "OrderByTransaction(tx2)", g.ID, other.ID)
 	// Idempotency keys are unique across attempts.
-	re = mustRead(t, s, o.ID)
-	re.Attempts = append(re.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: o.ID, N: 3,
+	re := mustRead(t, s, id)
+	re.Attempts = append(re.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: id, N: 3,
 		IdempotencyKey: other.Attempts[0].IdempotencyKey, State: checkout.AttemptPending, CreatedAt: exp, UpdatedAt: exp})
 	if err := s.UpdateOrder(ctx, re); err == nil {
 		t.Error("an attempt with a taken idempotency key was stored")
 	}
-	if n := len(mustRead(t, s, o.ID).Attempts); n != 2 {
-		t.Errorf("attempts after the refused insert = %d, want 2", n)
-	}
+	same(t, "attempts after the refused insert", len(mustRead(t, s, id).Attempts), 2)
 }
 
 func testOrders(t *testing.T, s checkout.Store) {
@@ -633,9 +538,7 @@ func testOrders(t *testing.T, s checkout.Store) {
 	notDue := mk(t0.Add(2*time.Minute), checkout.StatusAwaitingPayment, checkout.AttemptActive, t0.Add(40*time.Minute))
 	oldExpired := mustRead(t, s, mk(t0.Add(3*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0).ID)
 	oldExpired.UpdatedAt = t0.Add(-48 * time.Hour)
-	if err := s.UpdateOrder(ctx, oldExpired); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, oldExpired))
 	recentExpired := mk(t0.Add(4*time.Minute), checkout.StatusExpired, checkout.AttemptExpired, t0)
 	paid := mk(t0.Add(5*time.Minute), checkout.StatusPaid, checkout.AttemptPaid, t0.Add(30*time.Minute))
 	// An expired order renewing: its current (second) attempt is pending.
@@ -643,9 +546,7 @@ func testOrders(t *testing.T, s checkout.Store) {
 	renewing.Attempts = append(renewing.Attempts, checkout.Attempt{ID: checkout.NewID(), OrderID: renewing.ID, N: 2,
 		IdempotencyKey: renewing.ID + "-2", State: checkout.AttemptPending, CreatedAt: t0, UpdatedAt: t0})
 	renewing.UpdatedAt = t0.Add(6 * time.Minute)
-	if err := s.UpdateOrder(ctx, renewing); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.UpdateOrder(ctx, renewing))
 
 	list := func(f checkout.OrderFilter) []string {
 		t.Helper()
@@ -705,9 +606,7 @@ func testWebhooks(t *testing.T, s checkout.Store) {
 	if first, err := s.MarkWebhook(ctx, "msg_other", base); err != nil || !first {
 		t.Errorf("another id: first = %v, %v", first, err)
 	}
-	if err := s.ForgetWebhook(ctx, id); err != nil {
-		t.Fatal(err)
-	}
+	must(t, s.ForgetWebhook(ctx, id))
 	if first, err := s.MarkWebhook(ctx, id, base); err != nil || !first {
 		t.Errorf("after ForgetWebhook: first = %v, %v; want true", first, err)
 	}
@@ -782,9 +681,7 @@ func testSeedConcurrent(t *testing.T, s checkout.Store) {
 	edited := ps[0]
 	edited.Title, edited.UpdatedAt = "Editado pelo lojista", base
 	mustUpsert(t, s, edited)
-	if err := checkout.SeedDemoCatalogue(ctx, s); err != nil {
-		t.Fatal(err)
-	}
+	must(t, checkout.SeedDemoCatalogue(ctx, s))
 	again, err := s.Products(ctx, false)
 	if err != nil || len(again) != len(ps) {
 		t.Fatalf("products after seeding again: %d, %v; want %d", len(again), err, len(ps))
@@ -794,8 +691,6 @@ func testSeedConcurrent(t *testing.T, s checkout.Store) {
 	}
 }
 
-// testPruneCarts: carts not changed since the cut-off go, oldest first, in batches of at most
-// the limit, with their lines; newer carts stay whole.
 func testPruneCarts(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	mustUpsert(t, s, product("a", 2990, false))
@@ -804,9 +699,7 @@ func testPruneCarts(t *testing.T, s checkout.Store) {
 		id := checkout.NewID()
 		c := checkout.Cart{ID: id, CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
 			Lines: []checkout.CartLine{{Product: checkout.Product{ID: "a"}, Quantity: 2}}}
-		if err := s.CreateCart(ctx, c); err != nil {
-			t.Fatal(err)
-		}
+		must(t, s.CreateCart(ctx, c))
 		return id
 	}
 	cut := base
@@ -814,52 +707,38 @@ func testPruneCarts(t *testing.T, s checkout.Store) {
 	atCut, fresh := mk(cut), mk(cut.Add(time.Hour))
 	// A cart created long ago but changed since is in use.
 	used := mk(cut.Add(-96 * time.Hour))
-	if _, err := s.UpdateCart(ctx, used, cut.Add(time.Minute), func(c *checkout.Cart) error {
+	must(t, errOf(s.UpdateCart(ctx, used, cut.Add(time.Minute), func(c *checkout.Cart) error {
 		c.Lines[0].Quantity = 3
 		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-
+	})))
 	if _, err := s.PruneCarts(ctx, cut, 0); err == nil {
 		t.Error("PruneCarts with limit 0 succeeded")
 	}
-	exists := func(id string) bool {
+	// lines is the number of lines of each cart, -1 for a cart not found.
+	lines := func(ids ...string) []int {
 		t.Helper()
-		_, err := s.Cart(ctx, id)
-		if err != nil && !errors.Is(err, checkout.ErrNotFound) {
-			t.Fatalf("Cart(%s): %v", id, err)
+		var n []int
+		for _, id := range ids {
+			c, err := s.Cart(ctx, id)
+			if errors.Is(err, checkout.ErrNotFound) {
+				n = append(n, -1)
+				continue
+			}
+			must(t, err)
+			n = append(n, len(c.Lines))
 		}
-		return err == nil
+		return n
 	}
-	n, err := s.PruneCarts(ctx, cut, 2)
-	if err != nil || n != 2 {
-		t.Fatalf("PruneCarts(limit 2) = %d, %v; want 2", n, err)
+	if !same(t, "PruneCarts(limit 2)", res(s.PruneCarts(ctx, cut, 2)), res(2, nil)) {
+		t.FailNow()
 	}
-	if exists(oldest) || exists(older) || !exists(old) {
-		t.Errorf("the first batch did not take the two oldest: oldest %v, older %v, old %v",
-			exists(oldest), exists(older), exists(old))
-	}
-	n, err = s.PruneCarts(ctx, cut, 2)
-	if err != nil || n != 1 {
-		t.Fatalf("second PruneCarts = %d, %v; want 1", n, err)
-	}
-	if n, err := s.PruneCarts(ctx, cut, 2); err != nil || n != 0 {
-		t.Errorf("third PruneCarts = %d, %v; want 0", n, err)
-	}
-	for name, id := range map[string]string{"changed at the cut-off": atCut, "fresh": fresh, "in use": used} {
-		c, err := s.Cart(ctx, id)
-		if err != nil || len(c.Lines) != 1 {
-			t.Errorf("%s cart after pruning: %+v, %v", name, c, err)
-		}
-	}
+	same(t, "lines of the oldest, older and old carts after the first batch", lines(oldest, older, old), []int{-1, -1, 1})
+	same(t, "second PruneCarts", res(s.PruneCarts(ctx, cut, 2)), res(1, nil))
+	same(t, "third PruneCarts", res(s.PruneCarts(ctx, cut, 2)), res(0, nil))
+	same(t, "lines of the carts changed at the cut-off, fresh and in use after pruning", lines(atCut, fresh, used), []int{1, 1, 1})
 	// The pruned carts' lines went with them: a new cart with a pruned cart's id starts empty.
-	if err := s.CreateCart(ctx, checkout.Cart{ID: oldest, CreatedAt: cut, UpdatedAt: cut}); err != nil {
-		t.Fatalf("CreateCart with a pruned cart's id: %v", err)
-	}
-	if c, err := s.Cart(ctx, oldest); err != nil || len(c.Lines) != 0 {
-		t.Errorf("a new cart with a pruned cart's id = %+v, %v; want empty", c, err)
-	}
+	must(t, s.CreateCart(ctx, checkout.Cart{ID: oldest, CreatedAt: cut, UpdatedAt: cut}))
+	same(t, "lines of a new cart with a pruned cart's id", lines(oldest), []int{0})
 }
 
 // testPruneWebhooks: ids recorded before the cut-off go, oldest first, in batches; a pruned id
@@ -892,9 +771,7 @@ func testPruneWebhooks(t *testing.T, s checkout.Store) {
 	}
 	for id, at := range ids {
 		first, err := s.MarkWebhook(ctx, id, at)
-		if err != nil {
-			t.Fatal(err)
-		}
+		must(t, err)
 		if want := at.Before(cut); first != want {
 			t.Errorf("MarkWebhook(%s) after pruning: first = %v, want %v", id, first, want)
 		}
@@ -922,4 +799,62 @@ func together(n int, fn func() bool) int {
 		}
 	}
 	return count
+}
+
+// testCartRefused, on testCarts' cart of two lines: an error from fn stores nothing;
+// out-of-range quantities and unknown products are refused; a line is removed; a missing cart
+// is not found.
+func testCartRefused(t *testing.T, s checkout.Store, id string) {
+	ctx := context.Background()
+	later := base.Add(time.Minute)
+	lines := func() int {
+		c, err := s.Cart(ctx, id)
+		must(t, err)
+		return len(c.Lines)
+	}
+	boom := errors.New("boom")
+	sameErr(t, "UpdateCart with fn failing", errOf(s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+		c.Lines = nil
+		return boom
+	})), boom)
+	same(t, "lines of the cart after an aborted update", lines(), 2)
+	for name, line := range map[string]checkout.CartLine{
+		"quantity 0":      {Product: checkout.Product{ID: "a"}, Quantity: 0},
+		"quantity 101":    {Product: checkout.Product{ID: "a"}, Quantity: 101},
+		"unknown product": {Product: checkout.Product{ID: "zzz"}, Quantity: 1},
+	} {
+		_, err := s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+			c.Lines = []checkout.CartLine{line}
+			return nil
+		})
+		if err == nil {
+			t.Errorf("UpdateCart with %s succeeded", name)
+		}
+	}
+	same(t, "lines of the cart after refused updates", lines(), 2)
+	c, err := s.UpdateCart(ctx, id, later, func(c *checkout.Cart) error {
+		c.Lines = c.Lines[1:]
+		return nil
+	})
+	must(t, err)
+	if len(c.Lines) != 1 || c.Lines[0].Product.ID != "a" {
+		t.Errorf("after removal: %+v", c)
+	}
+	sameErr(t, "UpdateCart(missing)", errOf(s.UpdateCart(ctx, "missing", later, func(*checkout.Cart) error { return nil })), checkout.ErrNotFound)
+}
+
+// testOrderChannels: every channel of the one list is stored and read back; a channel outside
+// it is refused.
+func testOrderChannels(t *testing.T, s checkout.Store) {
+	for _, ch := range checkout.Channels() {
+		c := NewOrder("key-" + checkout.NewID())
+		c.Channel = ch
+		must(t, errOf2(s.CreateOrder(context.Background(), c)))
+		same(t, "channel read back", mustRead(t, s, c.ID).Channel, ch)
+	}
+	bad := NewOrder("key-" + checkout.NewID())
+	bad.Channel = "phone"
+	if _, _, err := s.CreateOrder(context.Background(), bad); err == nil {
+		t.Error("an order of channel \"phone\" was stored")
+	}
 }

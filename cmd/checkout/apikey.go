@@ -39,17 +39,7 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 		flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&scopeFlag, "scope", "", "the new key's scope (create only): read (GET endpoints) or write (everything; the default)")
 		},
-		valid: func(verb string, rest []string) bool {
-			switch verb {
-			case "list":
-				return len(rest) == 0 && scopeFlag == ""
-			case "create":
-				return len(rest) >= 1
-			case "revoke":
-				return len(rest) == 1 && scopeFlag == ""
-			}
-			return false
-		},
+		valid: func(verb string, rest []string) bool { return apikeyArgsValid(verb, rest, scopeFlag) },
 	}.parse(args, env, stderr)
 	if !ok {
 		return code
@@ -76,32 +66,57 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 		auditCLI(ctx, stderr, audit, merchant.AuditKeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
 		fmt.Fprintf(stdout, "API key %s (%s, %s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, rec.Scope, secret)
 	case "list":
-		list, err := keys.List(ctx)
-		if err != nil {
-			return apikeyError(stderr, prog, err)
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tSCOPE\tKEY\tCREATED\tBY\tLAST USED\tFROM\tREVOKED")
-		for _, k := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Scope, k.Hint, when(k.CreatedAt), dash(k.CreatedBy),
-				when(k.LastUsedAt), dash(k.LastUsedAddress), when(k.RevokedAt))
-		}
-		_ = tw.Flush()
+		return listKeys(ctx, keys, prog, stdout, stderr)
 	case "revoke":
-		name := rest[0]
-		if list, err := keys.List(ctx); err == nil {
-			for _, k := range list {
-				if k.ID == rest[0] {
-					name = k.Name
-				}
+		return revokeKey(ctx, keys, audit, rest[0], prog, stdout, stderr)
+	}
+	return 0
+}
+
+// apikeyArgsValid reports whether the verb of `checkout apikey` has its operands and flags.
+func apikeyArgsValid(verb string, rest []string, scopeFlag string) bool {
+	switch verb {
+	case "list":
+		return len(rest) == 0 && scopeFlag == ""
+	case "create":
+		return len(rest) >= 1
+	case "revoke":
+		return len(rest) == 1 && scopeFlag == ""
+	}
+	return false
+}
+
+// listKeys is `checkout apikey list`: the keys as a table on stdout.
+func listKeys(ctx context.Context, keys *merchant.Keys, prog string, stdout, stderr io.Writer) int {
+	list, err := keys.List(ctx)
+	if err != nil {
+		return apikeyError(stderr, prog, err)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSCOPE\tKEY\tCREATED\tBY\tLAST USED\tFROM\tREVOKED")
+	for _, k := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, k.Scope, k.Hint, when(k.CreatedAt), dash(k.CreatedBy),
+			when(k.LastUsedAt), dash(k.LastUsedAddress), when(k.RevokedAt))
+	}
+	_ = tw.Flush()
+	return 0
+}
+
+// revokeKey is `checkout apikey revoke ID`; the audit log names the key when it is known.
+func revokeKey(ctx context.Context, keys *merchant.Keys, audit *merchant.AuditLog, id, prog string, stdout, stderr io.Writer) int {
+	name := id
+	if list, err := keys.List(ctx); err == nil {
+		for _, k := range list {
+			if k.ID == id {
+				name = k.Name
 			}
 		}
-		if err := keys.Revoke(ctx, rest[0]); err != nil {
-			return apikeyError(stderr, prog, err)
-		}
-		auditCLI(ctx, stderr, audit, merchant.AuditKeyRevoked, name, rest[0])
-		fmt.Fprintf(stdout, "API key %s revoked\n", rest[0])
 	}
+	if err := keys.Revoke(ctx, id); err != nil {
+		return apikeyError(stderr, prog, err)
+	}
+	auditCLI(ctx, stderr, audit, merchant.AuditKeyRevoked, name, id)
+	fmt.Fprintf(stdout, "API key %s revoked\n", id)
 	return 0
 }
 

@@ -69,30 +69,44 @@ func (s subcommand) parse(args []string, env func(string) string, stderr io.Writ
 	// taken as part of it (`apikey create loja -scope read` would make a write key named
 	// "loja -scope read"), so an argument that starts with "-" there is refused, and a name
 	// that starts with "-" with it.
-	for _, a := range rest {
-		if strings.HasPrefix(a, "-") && a != "-" {
-			fmt.Fprintf(stderr, "%s: %s\n", s.name, s.misplaced(fs, verb, a))
-			usage()
-			return "", nil, app.Config{}, 2, false
-		}
+	if msg := s.flagAfterOperands(fs, verb, rest); msg != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", s.name, msg)
+		usage()
+		return "", nil, app.Config{}, 2, false
 	}
 	if !s.valid(verb, rest) {
 		usage()
 		return "", nil, app.Config{}, 2, false
 	}
-	var flags []string
-	if *dataDir != "" {
-		flags = append(flags, "-data-dir", *dataDir)
-	}
-	if *dbURL != "" {
-		flags = append(flags, "-database-url", *dbURL)
-	}
-	cfg, err := app.Load(env, flags)
+	cfg, err := app.Load(env, databaseFlags(*dataDir, *dbURL))
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return "", nil, app.Config{}, 2, false
 	}
 	return verb, rest, cfg, 0, true
+}
+
+// flagAfterOperands says why an argument of rest that starts with "-" is refused ("" when none
+// does).
+func (s subcommand) flagAfterOperands(fs *flag.FlagSet, verb string, rest []string) string {
+	for _, a := range rest {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return s.misplaced(fs, verb, a)
+		}
+	}
+	return ""
+}
+
+// databaseFlags are the server's flags that find the database, those given to the command.
+func databaseFlags(dataDir, dbURL string) []string {
+	var flags []string
+	if dataDir != "" {
+		flags = append(flags, "-data-dir", dataDir)
+	}
+	if dbURL != "" {
+		flags = append(flags, "-database-url", dbURL)
+	}
+	return flags
 }
 
 // misplaced says why arg, found after the verb's operands, is refused: a flag of the command

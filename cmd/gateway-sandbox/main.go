@@ -152,33 +152,52 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 		}
 		return env
 	}
+	if err := c.check(name); err != nil {
+		return config{}, err
+	}
+	return c, nil
+}
+
+// check checks the settings and reads the rate limit; a problem names the variable as name
+// does.
+func (c *config) check(name func(env string) string) error {
 	if _, port, err := net.SplitHostPort(c.Addr); err != nil || port == "" {
-		return config{}, fmt.Errorf("%s: %q is not host:port", name("SANDBOX_ADDR"), c.Addr)
+		return fmt.Errorf("%s: %q is not host:port", name("SANDBOX_ADDR"), c.Addr)
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
-		return config{}, fmt.Errorf("%s: must not be empty", name("SANDBOX_DATA_DIR"))
+		return fmt.Errorf("%s: must not be empty", name("SANDBOX_DATA_DIR"))
 	}
 	if strings.TrimSpace(c.ClientID) == "" || strings.ContainsAny(c.ClientID, " \t\r\n") {
-		return config{}, fmt.Errorf("%s: must be a non-empty word", name("SANDBOX_CLIENT_ID"))
+		return fmt.Errorf("%s: must be a non-empty word", name("SANDBOX_CLIENT_ID"))
 	}
 	if len(c.ClientSecret) < 8 {
-		return config{}, fmt.Errorf("%s: must have at least 8 characters", name("SANDBOX_CLIENT_SECRET"))
+		return fmt.Errorf("%s: must have at least 8 characters", name("SANDBOX_CLIENT_SECRET"))
 	}
 	rl, err := sandbox.ParseRateLimit(c.rateLimit)
 	if err != nil {
-		return config{}, fmt.Errorf("%s: %w", name("SANDBOX_RATE_LIMIT"), err)
+		return fmt.Errorf("%s: %w", name("SANDBOX_RATE_LIMIT"), err)
 	}
 	c.RateLimit = rl
-	if c.ForwardTo != "" {
-		u, err := url.Parse(c.ForwardTo)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return config{}, fmt.Errorf("%s: %q is not an http or https URL", name("SANDBOX_WEBHOOK_FORWARD_TO"), c.ForwardTo)
-		}
-		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-			return config{}, fmt.Errorf("%s: plain http is allowed on a loopback host only", name("SANDBOX_WEBHOOK_FORWARD_TO"))
-		}
+	if msg := forwardProblem(c.ForwardTo); msg != "" {
+		return fmt.Errorf("%s: %s", name("SANDBOX_WEBHOOK_FORWARD_TO"), msg)
 	}
-	return c, nil
+	return nil
+}
+
+// forwardProblem is what is wrong with a webhook forwarding URL ("" when nothing is, or none
+// is set).
+func forwardProblem(v string) string {
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Sprintf("%q is not an http or https URL", v)
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return "plain http is allowed on a loopback host only"
+	}
+	return ""
 }
 
 // isLoopback reports whether host is localhost or a loopback address.

@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"database/sql"
@@ -303,25 +304,16 @@ func New(opts Options) (*Outbox, error) {
 		}
 	}
 	o := &Outbox{
-		db: opts.DB, rdb: opts.ReadDB, pg: opts.Dialect == PostgreSQL,
+		db: opts.DB, rdb: cmp.Or(opts.ReadDB, opts.DB), pg: opts.Dialect == PostgreSQL,
 		clock: opts.Clock, signClock: opts.SignClock, log: opts.Logger,
 		forwardTo: opts.ForwardTo, route: opts.Route, schedule: opts.Schedule, jitter: opts.Jitter,
 		inOrder: opts.InOrder, poll: opts.PollInterval, gather: opts.Gather, concurrency: opts.Concurrency,
 		retention: opts.Retention, rnd: opts.Rand, expand: opts.Expand, userAgent: opts.UserAgent, onAttempt: opts.OnAttempt,
 		wakeFirst: make(chan struct{}, 1), wakeRetry: make(chan struct{}, 1),
-		channel: opts.Channel, sender: opts.Sender,
+		channel: cmp.Or(opts.Channel, ChannelWebhook), sender: opts.Sender,
 	}
-	if o.channel == "" {
-		o.channel = ChannelWebhook
-	}
-	if !validChannel(o.channel) {
-		return nil, fmt.Errorf("outbox: channel %q: lower-case letters only", o.channel)
-	}
-	if (o.channel == ChannelWebhook) != (o.sender == nil) {
-		return nil, errors.New("outbox: a Sender is required for a channel other than webhooks, and only then")
-	}
-	if o.rdb == nil {
-		o.rdb = o.db
+	if err := checkChannel(o.channel, o.sender); err != nil {
+		return nil, err
 	}
 	if o.clock == nil {
 		o.clock = time.Now
@@ -448,18 +440,16 @@ func checkTargetURL(raw string) error {
 	return nil
 }
 
-// validChannel: a channel is written into statements (so that each lane's partial index
-// serves its claims), hence lower-case letters only.
-func validChannel(c string) bool {
-	if c == "" || len(c) > 16 {
-		return false
+// checkChannel: a channel is written into statements (so that each lane's partial index
+// serves its claims), hence lower-case letters only; every channel but webhooks has a Sender.
+func checkChannel(c string, s Sender) error {
+	if c == "" || len(c) > 16 || strings.IndexFunc(c, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+		return fmt.Errorf("outbox: channel %q: lower-case letters only", c)
 	}
-	for _, r := range c {
-		if r < 'a' || r > 'z' {
-			return false
-		}
+	if (c == ChannelWebhook) != (s == nil) {
+		return errors.New("outbox: a Sender is required for a channel other than webhooks, and only then")
 	}
-	return true
+	return nil
 }
 
 // Statement is an SQL statement and its arguments, in the text both databases accept.
@@ -515,36 +505,15 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
 	if !json.Valid(m.Body) {
 		return errors.New("outbox: message body must be JSON")
 	}
-	now := o.clock()
-	if m.Channel == "" {
-		m.Channel = ChannelWebhook
-	}
-	var stmts []Statement
-	switch {
-	case m.Channel != o.channel:
-		return fmt.Errorf("outbox: a message of channel %q given to the outbox of %q", m.Channel, o.channel)
-	case o.sender != nil:
-		stmts = append(stmts, insert(m, m.URL, false, now))
-	default:
-		// Fail now on a bad secret rather than with a delivery that can never be signed.
-		if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
-			return fmt.Errorf("outbox: message secret: %w", err)
-		}
-		// The forwarding copy goes first so that, if both URLs are equal, the trusted
-		// configuration wins the UNIQUE (message_id, url) slot.
-		if o.forwardTo != "" {
-			stmts = append(stmts, insert(m, o.forwardTo, true, now))
-		}
-		if m.URL != "" && m.URL != o.forwardTo {
-			stmts = append(stmts, insert(m, m.URL, false, now))
-		}
+	stmts, err := o.statements(m, o.clock())
+	if err != nil {
+		return err
 	}
 	if len(stmts) == 0 {
 		return nil
 	}
 	own := tx == nil
 	if own {
-		var err error
 		if tx, err = o.db.BeginTx(ctx, nil); err != nil {
 			return fmt.Errorf("outbox: begin: %w", err)
 		}
@@ -562,6 +531,31 @@ func (o *Outbox) Enqueue(ctx context.Context, tx *sql.Tx, m Message) error {
 	}
 	o.Wake()
 	return nil
+}
+
+// statements returns the statements storing m, given to Enqueue at now: one per destination.
+func (o *Outbox) statements(m Message, now time.Time) ([]Statement, error) {
+	m.Channel = cmp.Or(m.Channel, ChannelWebhook)
+	switch {
+	case m.Channel != o.channel:
+		return nil, fmt.Errorf("outbox: a message of channel %q given to the outbox of %q", m.Channel, o.channel)
+	case o.sender != nil:
+		return []Statement{insert(m, m.URL, false, now)}, nil
+	}
+	// Fail now on a bad secret rather than with a delivery that can never be signed.
+	if _, err := webhook.Sign(m.Secret, m.ID, now, m.Body); err != nil {
+		return nil, fmt.Errorf("outbox: message secret: %w", err)
+	}
+	var stmts []Statement
+	// The forwarding copy goes first so that, if both URLs are equal, the trusted
+	// configuration wins the UNIQUE (message_id, url) slot.
+	if o.forwardTo != "" {
+		stmts = append(stmts, insert(m, o.forwardTo, true, now))
+	}
+	if m.URL != "" && m.URL != o.forwardTo {
+		stmts = append(stmts, insert(m, m.URL, false, now))
+	}
+	return stmts, nil
 }
 
 // Wake makes Run look for due deliveries now (after the transaction holding new messages

@@ -54,113 +54,74 @@ func consoleLangOf(r *http.Request) (l consoleLang, explicit bool) {
 	return langPtBR, false
 }
 
-// consoleMessages is the console's catalogue: per language, key → text (a fmt format when
-// the text takes arguments). Both languages hold the same keys (TestConsoleCatalogue).
-var consoleMessages = map[consoleLang]map[string]string{
-	langPtBR: {
-		"title":              "Sandbox do gateway PIX",
-		"title.signin":       "Sandbox do gateway PIX — entrar",
-		"lang.switch":        "Idioma",
-		"signin.intro":       "Entre com as credenciais do cliente da API (o cliente precisa do escopo",
-		"signin.client_id":   "ID do cliente",
-		"signin.secret":      "Segredo do cliente",
-		"signin.submit":      "Entrar",
-		"signin.wrong":       "ID do cliente ou segredo errado.",
-		"signin.throttled":   "Tentativas de entrada demais. Tente de novo em %d segundos.",
-		"signin.first":       "Entre primeiro.",
-		"client":             "Cliente",
-		"now":                "hora do sandbox",
-		"signout":            "Sair",
-		"clock.advance":      "Avançar o relógio em",
-		"clock.seconds":      "segundos",
-		"clock.submit":       "Avançar",
-		"deposits":           "Depósitos recentes",
-		"withdrawals":        "Saques recentes",
-		"col.created":        "Criado",
-		"col.id":             "Id",
-		"col.amount":         "Valor",
-		"col.origin":         "Origem",
-		"col.status":         "Status",
-		"col.controls":       "Controles",
-		"col.webhooks":       "Webhooks",
-		"withdrawal.new":     "Novo saque de",
-		"withdrawal.cents":   "centavos",
-		"withdrawal.submit":  "Criar",
-		"hooks.none":         "nenhum",
-		"hooks.attempts":     "%d tentativa(s)",
-		"hooks.next":         "próxima às",
-		"hooks.delivered":    "entregue",
-		"delivery.pending":   "pendente",
-		"delivery.delivered": "entregue",
-		"delivery.dead":      "falhou",
-		"delivery.skipped":   "ignorado",
-		"action.pay":         "pagar",
-		"action.fail":        "falhar",
-		"action.expire":      "expirar",
-		"action.refund":      "estornar",
-		"action.infraction":  "infração",
-		"action.reject MED":  "rejeitar MED",
-		"action.compliance":  "compliance",
-		"action.approve":     "aprovar",
-		"action.reject":      "rejeitar",
-		"error.internal":     "erro interno",
-	},
-	langEn: {
-		"title":              "PIX gateway sandbox",
-		"title.signin":       "PIX gateway sandbox — sign in",
-		"lang.switch":        "Language",
-		"signin.intro":       "Sign in with the API client's credentials (the client needs the",
-		"signin.client_id":   "Client ID",
-		"signin.secret":      "Client secret",
-		"signin.submit":      "Sign in",
-		"signin.wrong":       "Wrong client ID or secret.",
-		"signin.throttled":   "Too many failed sign-ins. Try again in %d seconds.",
-		"signin.first":       "Sign in first.",
-		"client":             "Client",
-		"now":                "sandbox time",
-		"signout":            "Sign out",
-		"clock.advance":      "Advance the clock by",
-		"clock.seconds":      "seconds",
-		"clock.submit":       "Advance",
-		"deposits":           "Recent deposits",
-		"withdrawals":        "Recent withdrawals",
-		"col.created":        "Created",
-		"col.id":             "Id",
-		"col.amount":         "Amount",
-		"col.origin":         "Origin",
-		"col.status":         "Status",
-		"col.controls":       "Controls",
-		"col.webhooks":       "Webhooks",
-		"withdrawal.new":     "New withdrawal of",
-		"withdrawal.cents":   "cents",
-		"withdrawal.submit":  "Create",
-		"hooks.none":         "none",
-		"hooks.attempts":     "%d attempt(s)",
-		"hooks.next":         "next at",
-		"hooks.delivered":    "delivered",
-		"delivery.pending":   "pending",
-		"delivery.delivered": "delivered",
-		"delivery.dead":      "dead",
-		"delivery.skipped":   "skipped",
-		"action.pay":         "pay",
-		"action.fail":        "fail",
-		"action.expire":      "expire",
-		"action.refund":      "refund",
-		"action.infraction":  "infraction",
-		"action.reject MED":  "reject MED",
-		"action.compliance":  "compliance",
-		"action.approve":     "approve",
-		"action.reject":      "reject",
-		"error.internal":     "internal error",
-	},
+// consoleText is a text of the console in each of its languages (a fmt format when the text
+// takes arguments).
+type consoleText struct{ ptBR, en string }
+
+// in is the text in l.
+func (c consoleText) in(l consoleLang) string {
+	if l == langEn {
+		return c.en
+	}
+	return c.ptBR
+}
+
+// consoleMessages is the console's catalogue: key → its text in pt-BR and in English.
+var consoleMessages = map[string]consoleText{
+	"title":              {"Sandbox do gateway PIX", "PIX gateway sandbox"},
+	"title.signin":       {"Sandbox do gateway PIX — entrar", "PIX gateway sandbox — sign in"},
+	"lang.switch":        {"Idioma", "Language"},
+	"signin.intro":       {"Entre com as credenciais do cliente da API (o cliente precisa do escopo", "Sign in with the API client's credentials (the client needs the"},
+	"signin.client_id":   {"ID do cliente", "Client ID"},
+	"signin.secret":      {"Segredo do cliente", "Client secret"},
+	"signin.submit":      {"Entrar", "Sign in"},
+	"signin.wrong":       {"ID do cliente ou segredo errado.", "Wrong client ID or secret."},
+	"signin.throttled":   {"Tentativas de entrada demais. Tente de novo em %d segundos.", "Too many failed sign-ins. Try again in %d seconds."},
+	"signin.first":       {"Entre primeiro.", "Sign in first."},
+	"client":             {"Cliente", "Client"},
+	"now":                {"hora do sandbox", "sandbox time"},
+	"signout":            {"Sair", "Sign out"},
+	"clock.advance":      {"Avançar o relógio em", "Advance the clock by"},
+	"clock.seconds":      {"segundos", "seconds"},
+	"clock.submit":       {"Avançar", "Advance"},
+	"deposits":           {"Depósitos recentes", "Recent deposits"},
+	"withdrawals":        {"Saques recentes", "Recent withdrawals"},
+	"col.created":        {"Criado", "Created"},
+	"col.id":             {"Id", "Id"},
+	"col.amount":         {"Valor", "Amount"},
+	"col.origin":         {"Origem", "Origin"},
+	"col.status":         {"Status", "Status"},
+	"col.controls":       {"Controles", "Controls"},
+	"col.webhooks":       {"Webhooks", "Webhooks"},
+	"withdrawal.new":     {"Novo saque de", "New withdrawal of"},
+	"withdrawal.cents":   {"centavos", "cents"},
+	"withdrawal.submit":  {"Criar", "Create"},
+	"hooks.none":         {"nenhum", "none"},
+	"hooks.attempts":     {"%d tentativa(s)", "%d attempt(s)"},
+	"hooks.next":         {"próxima às", "next at"},
+	"hooks.delivered":    {"entregue", "delivered"},
+	"delivery.pending":   {"pendente", "pending"},
+	"delivery.delivered": {"entregue", "delivered"},
+	"delivery.dead":      {"falhou", "dead"},
+	"delivery.skipped":   {"ignorado", "skipped"},
+	"action.pay":         {"pagar", "pay"},
+	"action.fail":        {"falhar", "fail"},
+	"action.expire":      {"expirar", "expire"},
+	"action.refund":      {"estornar", "refund"},
+	"action.infraction":  {"infração", "infraction"},
+	"action.reject MED":  {"rejeitar MED", "reject MED"},
+	"action.compliance":  {"compliance", "compliance"},
+	"action.approve":     {"aprovar", "approve"},
+	"action.reject":      {"rejeitar", "reject"},
+	"error.internal":     {"erro interno", "internal error"},
 }
 
 // t translates key into l, formatting args into it when given. A key missing from the
 // catalogue shows itself (TestConsoleCatalogue keeps that from happening).
 func (l consoleLang) t(key string, args ...any) string {
-	s, ok := consoleMessages[l][key]
-	if !ok {
-		s = key
+	s := key
+	if m, ok := consoleMessages[key]; ok {
+		s = m.in(l)
 	}
 	if len(args) > 0 {
 		return fmt.Sprintf(s, args...)

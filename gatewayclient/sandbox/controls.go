@@ -191,36 +191,16 @@ func (s *Sandbox) ControlDeposit(ctx context.Context, clientID, id string, actio
 	return s.changeDeposit(ctx, clientID, id, depositChange{target: c.target, apply: apply})
 }
 
-// payApply checks the body of pay and returns what records the payment: amountPaid,
-// paymentDate, endToEnd, payer, fee and receipt.
 func payApply(body DepositControl) (applyFunc, error) {
-	ve := &gc.ValidationError{Kind: gc.KindValidation}
-	bad := func(field, code, msg string) {
-		ve.Violations = append(ve.Violations, gc.Violation{Field: field, Code: code, Message: msg})
-	}
+	var vs []gc.Violation
 	if body.AmountPaid != nil && (*body.AmountPaid < gc.MinAmount || *body.AmountPaid > gc.MaxAmount) {
-		bad("amountPaid", gc.CodeMin, fmt.Sprintf("must be between %d and %d", gc.MinAmount, gc.MaxAmount))
+		vs = append(vs, gc.Violation{Field: "amountPaid", Code: gc.CodeMin, Message: fmt.Sprintf("must be between %d and %d", gc.MinAmount, gc.MaxAmount)})
 	}
-	if h := body.Payer; h != nil {
-		if strings.TrimSpace(h.Name) == "" {
-			bad("payer.name", gc.CodeRequired, "is required")
-		}
-		if !brdoc.ValidDocument(h.Document) {
-			bad("payer.document", gc.CodeDocument, "must be a valid CPF or CNPJ")
-		}
-		if h.Type != "" && h.Type != gc.HolderPF && h.Type != gc.HolderPJ {
-			bad("payer.type", gc.CodeEnum, "must be one of: PF, PJ")
-		}
-		// The ISPB goes into endToEnd, whose BCB format needs exactly 8 digits.
-		if isp := h.BankAccount.ISPB; isp != "" && !isDigits(isp, 8) {
-			bad("payer.bankAccount.ispb", gc.CodeFormat, "must be 8 digits")
-		}
-		if k := h.Pix.Key; k != "" && !brdoc.ValidPixKey(k) {
-			bad("payer.pix.key", gc.CodePixKey, "must be a CPF, CNPJ, e-mail, phone (+55…) or EVP key")
-		}
+	if body.Payer != nil {
+		vs = append(vs, payerViolations(body.Payer)...)
 	}
-	if len(ve.Violations) > 0 {
-		return nil, ve
+	if len(vs) > 0 {
+		return nil, &gc.ValidationError{Kind: gc.KindValidation, Violations: vs}
 	}
 	return func(d *gc.Deposit, now time.Time, r *rand.Rand) (time.Time, error) {
 		paid := d.Amount
@@ -228,19 +208,8 @@ func payApply(body DepositControl) (applyFunc, error) {
 			paid = *body.AmountPaid
 		}
 		payer := randomHolder(r)
-		if h := body.Payer; h != nil {
-			payer.Name = h.Name
-			payer.Document = brdoc.NormalizeDocument(h.Document)
-			payer.Type = gc.HolderPF
-			if brdoc.ClassifyDocument(h.Document) == brdoc.DocumentCNPJ {
-				payer.Type = gc.HolderPJ
-			}
-			if h.BankAccount.ISPB != "" {
-				payer.BankAccount = h.BankAccount
-			}
-			if key, kind, ok := brdoc.NormalizePixKey(h.Pix.Key); ok {
-				payer.Pix = gc.PixKey{Key: key, Type: gc.PixKeyType(kind)} // the type follows the key
-			}
+		if body.Payer != nil {
+			controlledPayer(payer, body.Payer)
 		}
 		d.AmountPaid = &paid
 		d.PaymentDate = now
@@ -367,4 +336,46 @@ func isDigits(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// payerViolations checks the payer a pay control names.
+func payerViolations(h *gc.AccountHolder) []gc.Violation {
+	var vs []gc.Violation
+	bad := func(field, code, msg string) {
+		vs = append(vs, gc.Violation{Field: field, Code: code, Message: msg})
+	}
+	if strings.TrimSpace(h.Name) == "" {
+		bad("payer.name", gc.CodeRequired, "is required")
+	}
+	if !brdoc.ValidDocument(h.Document) {
+		bad("payer.document", gc.CodeDocument, "must be a valid CPF or CNPJ")
+	}
+	if h.Type != "" && h.Type != gc.HolderPF && h.Type != gc.HolderPJ {
+		bad("payer.type", gc.CodeEnum, "must be one of: PF, PJ")
+	}
+	// The ISPB goes into endToEnd, whose BCB format needs exactly 8 digits.
+	if isp := h.BankAccount.ISPB; isp != "" && !isDigits(isp, 8) {
+		bad("payer.bankAccount.ispb", gc.CodeFormat, "must be 8 digits")
+	}
+	if k := h.Pix.Key; k != "" && !brdoc.ValidPixKey(k) {
+		bad("payer.pix.key", gc.CodePixKey, "must be a CPF, CNPJ, e-mail, phone (+55…) or EVP key")
+	}
+	return vs
+}
+
+// controlledPayer sets on the generated payer what the pay control says of it: its name and
+// document (its type follows the document), its bank's ISPB and its PIX key if given.
+func controlledPayer(payer, h *gc.AccountHolder) {
+	payer.Name = h.Name
+	payer.Document = brdoc.NormalizeDocument(h.Document)
+	payer.Type = gc.HolderPF
+	if brdoc.ClassifyDocument(h.Document) == brdoc.DocumentCNPJ {
+		payer.Type = gc.HolderPJ
+	}
+	if h.BankAccount.ISPB != "" {
+		payer.BankAccount = h.BankAccount
+	}
+	if key, kind, ok := brdoc.NormalizePixKey(h.Pix.Key); ok {
+		payer.Pix = gc.PixKey{Key: key, Type: gc.PixKeyType(kind)} // the type follows the key
+	}
 }

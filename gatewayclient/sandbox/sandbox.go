@@ -97,9 +97,9 @@ const (
 	settingClockOffset = "clock_offset_ms"
 )
 
-// New opens (or creates) the sandbox state in opts.DataDir and returns a ready handler. Call
-// Run to deliver webhooks and sweep expired QR codes, and Close when done.
-func New(ctx context.Context, opts Options) (*Sandbox, error) {
+// clients checks the options New needs and returns the clients by ID, each with its scopes
+// (all of them when none are given).
+func (opts Options) clients() (map[string]ClientConfig, error) {
 	if strings.TrimSpace(opts.DataDir) == "" {
 		return nil, errors.New("sandbox: Options.DataDir is required")
 	}
@@ -109,12 +109,36 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 	if opts.TokenTTL < 0 {
 		return nil, errors.New("sandbox: Options.TokenTTL must not be negative")
 	}
+	clients := map[string]ClientConfig{}
+	for i, c := range opts.Clients {
+		if c.ID == "" || c.Secret == "" {
+			return nil, fmt.Errorf("sandbox: Options.Clients[%d]: ID and Secret are required", i)
+		}
+		if _, dup := clients[c.ID]; dup {
+			return nil, fmt.Errorf("sandbox: Options.Clients[%d]: duplicate client ID %q", i, c.ID)
+		}
+		if len(c.Scopes) == 0 {
+			c.Scopes = AllScopes()
+		}
+		c.Scopes = append([]string(nil), c.Scopes...)
+		clients[c.ID] = c
+	}
+	return clients, nil
+}
+
+// New opens (or creates) the sandbox state in opts.DataDir and returns a ready handler. Call
+// Run to deliver webhooks and sweep expired QR codes, and Close when done.
+func New(ctx context.Context, opts Options) (*Sandbox, error) {
+	clients, err := opts.clients()
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opts.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("sandbox: data dir: %w", err)
 	}
 	s := &Sandbox{
 		log:      opts.Logger,
-		clients:  map[string]ClientConfig{},
+		clients:  clients,
 		tokenTTL: opts.TokenTTL,
 		qrImages: opts.QRImages,
 	}
@@ -129,19 +153,6 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		base = systemClock{}
 	}
 	s.clock = &offsetClock{base: base}
-	for i, c := range opts.Clients {
-		if c.ID == "" || c.Secret == "" {
-			return nil, fmt.Errorf("sandbox: Options.Clients[%d]: ID and Secret are required", i)
-		}
-		if _, dup := s.clients[c.ID]; dup {
-			return nil, fmt.Errorf("sandbox: Options.Clients[%d]: duplicate client ID %q", i, c.ID)
-		}
-		if len(c.Scopes) == 0 {
-			c.Scopes = AllScopes()
-		}
-		c.Scopes = append([]string(nil), c.Scopes...)
-		s.clients[c.ID] = c
-	}
 	key, err := loadOrCreateKey(opts.DataDir)
 	if err != nil {
 		return nil, err

@@ -228,79 +228,18 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 	d.PixResponse = &gc.PixResponse{URI: uri, ExpirationDate: expiry}
 
 	// The path of states the record went through, chosen by its draw.
-	t := created
-	hist := []gc.StatusHistory{}
-	move := func(st gc.DepositStatus, after time.Duration) {
-		t = t.Add(after)
-		if t.After(g.now) {
-			t = g.now
-		}
-		hist = append(hist, gc.StatusHistory{Status: string(st), Date: t})
-		d.Status = st
-	}
-	pay := func() {
-		move(gc.DepositPaid, time.Duration(5+r.IntN(600))*time.Second)
-		paid := amount
-		d.AmountPaid = &paid
-		d.PaymentDate = t
-		d.Payer = randomHolder(r)
-		d.EndToEnd = endToEndID(r, "E", d.Payer.BankAccount.ISPB, t)
-		f := fee(paid)
-		d.FeeAmount = &f
-		d.PaymentReceipt = receipt("payment", d.EndToEnd, t)
-	}
+	p := &depositPath{d: d, r: r, now: g.now, t: created, hist: []gc.StatusHistory{}}
 	x := r.IntN(1000)
-	switch {
-	case x < 5: // created, never processed
-		move(gc.DepositPending, 0)
-	default:
-		move(first, 0)
+	if x < 5 { // created, never processed
+		p.move(gc.DepositPending, 0)
+	} else {
+		p.move(first, 0)
 	}
-	unpaidExpired := d.Status == gc.DepositPixQRCodeGenerated && !expiry.After(g.now)
-	switch {
-	case d.Status == gc.DepositPending:
-	case x < 180 && d.Status == gc.DepositPixQRCodeGenerated: // QR code never paid
-		if unpaidExpired {
-			hist = append(hist, gc.StatusHistory{Status: string(gc.DepositFailed), Date: expiry})
-			d.Status, d.ErrorMessage, t = gc.DepositFailed, expiredReason, expiry
-			if x < 10 { // paid late
-				pay()
-			}
-		}
-	case x < 180: // a PIX key deposit still waiting
-	case x < 210:
-		move(gc.DepositFailed, time.Duration(1+r.IntN(300))*time.Second)
-		d.ErrorMessage = "payment failed"
-	case x < 220:
-		move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(300))*time.Second)
-	default:
-		pay()
-		switch y := r.IntN(1000); {
-		case y < 60:
-			move(gc.DepositProcessingRefund, time.Duration(1+r.IntN(72))*time.Hour)
-			ra := paidAmount(d)
-			d.RefundAmount = &ra
-			if y < 50 {
-				move(gc.DepositRefunded, time.Duration(1+r.IntN(120))*time.Minute)
-				refundDone(d, t, r)
-			}
-		case y < 90:
-			move(gc.DepositBlocked, time.Duration(1+r.IntN(240))*time.Hour)
-			if y < 80 {
-				move(gc.DepositProcessingInfraction, time.Duration(1+r.IntN(72))*time.Hour)
-			}
-			if y < 70 {
-				move(gc.DepositInfraction, time.Duration(1+r.IntN(72))*time.Hour)
-				refundDone(d, t, r)
-			}
-		case y < 100:
-			move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
-		}
-	}
-	d.StatusHistory = hist
-	d.UpdatedAt = hist[len(hist)-1].Date
-	if d.UpdatedAt.Before(t) {
-		d.UpdatedAt = t
+	p.settle(x, expiry)
+	d.StatusHistory = p.hist
+	d.UpdatedAt = p.hist[len(p.hist)-1].Date
+	if d.UpdatedAt.Before(p.t) {
+		d.UpdatedAt = p.t
 	}
 	doc, err := encodeDeposit(d)
 	if err != nil {
@@ -308,6 +247,92 @@ func (g *seeder) deposit(clientID string, i, n int) ([]any, error) {
 	}
 	return []any{d.ID, clientID, string(d.Status), int64(d.Amount), string(d.DepositOrigin), d.CreatedAt.UnixMilli(),
 		expiresAt(d), nullString(d.ExternalCode), doc}, nil
+}
+
+// depositPath is a seeded deposit on its way through its states, the last at t (never after now).
+type depositPath struct {
+	d      *gc.Deposit
+	r      *rand.Rand
+	now, t time.Time
+	hist   []gc.StatusHistory
+}
+
+// move moves the deposit to st after the given time.
+func (p *depositPath) move(st gc.DepositStatus, after time.Duration) {
+	p.t = p.t.Add(after)
+	if p.t.After(p.now) {
+		p.t = p.now
+	}
+	p.hist = append(p.hist, gc.StatusHistory{Status: string(st), Date: p.t})
+	p.d.Status = st
+}
+
+// pay pays the deposit in full a few minutes on.
+func (p *depositPath) pay() {
+	d, r := p.d, p.r
+	p.move(gc.DepositPaid, time.Duration(5+r.IntN(600))*time.Second)
+	paid := d.Amount
+	d.AmountPaid = &paid
+	d.PaymentDate = p.t
+	d.Payer = randomHolder(r)
+	d.EndToEnd = endToEndID(r, "E", d.Payer.BankAccount.ISPB, p.t)
+	f := fee(paid)
+	d.FeeAmount = &f
+	d.PaymentReceipt = receipt("payment", d.EndToEnd, p.t)
+}
+
+// settle takes the deposit from its first state, as the draw x (of 1000) says: most are paid,
+// some expire unpaid (a few paid late), fail or wait for compliance.
+func (p *depositPath) settle(x int, expiry time.Time) {
+	d := p.d
+	unpaidExpired := d.Status == gc.DepositPixQRCodeGenerated && !expiry.After(p.now)
+	switch {
+	case d.Status == gc.DepositPending:
+	case x < 180 && d.Status == gc.DepositPixQRCodeGenerated: // QR code never paid
+		if unpaidExpired {
+			p.hist = append(p.hist, gc.StatusHistory{Status: string(gc.DepositFailed), Date: expiry})
+			d.Status, d.ErrorMessage, p.t = gc.DepositFailed, expiredReason, expiry
+			if x < 10 { // paid late
+				p.pay()
+			}
+		}
+	case x < 180: // a PIX key deposit still waiting
+	case x < 210:
+		p.move(gc.DepositFailed, time.Duration(1+p.r.IntN(300))*time.Second)
+		d.ErrorMessage = "payment failed"
+	case x < 220:
+		p.move(gc.DepositPendingCompliance, time.Duration(1+p.r.IntN(300))*time.Second)
+	default:
+		p.pay()
+		p.afterPaid(p.r.IntN(1000))
+	}
+}
+
+// afterPaid takes a paid deposit on, as the draw y (of 1000) says: a few are refunded, blocked
+// (most of those ending in an infraction) or held for compliance.
+func (p *depositPath) afterPaid(y int) {
+	d, r := p.d, p.r
+	switch {
+	case y < 60:
+		p.move(gc.DepositProcessingRefund, time.Duration(1+r.IntN(72))*time.Hour)
+		ra := paidAmount(d)
+		d.RefundAmount = &ra
+		if y < 50 {
+			p.move(gc.DepositRefunded, time.Duration(1+r.IntN(120))*time.Minute)
+			refundDone(d, p.t, r)
+		}
+	case y < 90:
+		p.move(gc.DepositBlocked, time.Duration(1+r.IntN(240))*time.Hour)
+		if y < 80 {
+			p.move(gc.DepositProcessingInfraction, time.Duration(1+r.IntN(72))*time.Hour)
+		}
+		if y < 70 {
+			p.move(gc.DepositInfraction, time.Duration(1+r.IntN(72))*time.Hour)
+			refundDone(d, p.t, r)
+		}
+	case y < 100:
+		p.move(gc.DepositPendingCompliance, time.Duration(1+r.IntN(24))*time.Hour)
+	}
 }
 
 // withdrawal generates the columns of seeded withdrawal i of n.

@@ -63,7 +63,10 @@ func (d *Dashboard) uploadImage(w http.ResponseWriter, r *http.Request) {
 	default:
 		defer file.Close()
 		_, err = d.svc.SetProductImage(r.Context(), id, file)
+		var heavy *imaging.TooLargeError
 		switch {
+		case errors.As(err, &heavy):
+			msg = views.T(lang, "products.image_too_heavy", heavy.Width, heavy.Height, (heavy.Bytes+1<<19)>>20, imaging.MaxDecodeBytes>>20)
 		case errors.Is(err, checkout.ErrImageNotImage):
 			msg = views.T(lang, "products.image_not_image")
 		case errors.Is(err, checkout.ErrImageTooLarge):

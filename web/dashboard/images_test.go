@@ -2,6 +2,8 @@ package dashboard_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -55,9 +57,30 @@ func jpegOf(t *testing.T, w, h int) []byte {
 	return buf.Bytes()
 }
 
+// png16Header is a PNG whose header claims w × h pixels of 16-bit RGBA, with an empty IDAT and
+// IEND: enough for its size to be read, nothing to decode.
+func png16Header(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	for _, c := range []struct {
+		typ  string
+		data []byte
+	}{{"IHDR", binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, w), h)}, {"IDAT", nil}, {"IEND", nil}} {
+		if c.typ == "IHDR" {
+			c.data = append(c.data, 16, 6, 0, 0, 0) // depth, colour type RGBA, compression, filter, interlace
+		}
+		b.Write(binary.BigEndian.AppendUint32(nil, uint32(len(c.data))))
+		body := append([]byte(c.typ), c.data...)
+		b.Write(body)
+		b.Write(binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(body)))
+	}
+	return b.Bytes()
+}
+
 // TestProductPicture: a picture uploaded on a product's page is served under fingerprinted
 // URLs with a year of caching, and the catalogue shows it with srcset, its size and the
-// product's title as alt text; a file that is not a picture is refused beside the field.
+// product's title as alt text; a file that is not a picture, or one whose decoding would take
+// too much memory, is refused beside the field, in words.
 func TestProductPicture(t *testing.T) {
 	e, b := signedIn(t)
 	tok := b.csrf()
@@ -65,6 +88,16 @@ func TestProductPicture(t *testing.T) {
 	res, doc := b.upload(page+"/image", tok, "notes.txt", []byte("these are not the pixels you are looking for"))
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(`[data-field="image"]`).Text(), "JPEG, PNG") {
 		t.Fatalf("a text file: %d %q", res.StatusCode, doc.Find(`[data-field="image"]`).Text())
+	}
+	// A 16-bit RGBA PNG of 6476 × 6476 (320 MB decoded): refused before decoding, in words.
+	for _, c := range []struct{ query, want string }{
+		{"", "A foto tem 6476 × 6476 pixels: abri-la ocuparia 320 MB de memória, mais que o limite de 100 MB"},
+		{"?lang=en", "The picture is 6476 × 6476 pixels: opening it would take 320 MB of memory, more than the limit of 100 MB"},
+	} {
+		res, doc = b.upload(page+"/image"+c.query, tok, "caneca.png", png16Header(6476, 6476))
+		if got := doc.Find(`[data-field="image"]`).Text(); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, c.want) {
+			t.Errorf("a 16-bit PNG of 6476 × 6476%s: %d %q, want %q", c.query, res.StatusCode, got, c.want)
+		}
 	}
 	res, _ = b.upload(page+"/image", "wrong-token", "caneca.jpg", jpegOf(t, 800, 600))
 	if res.StatusCode != http.StatusForbidden {

@@ -87,9 +87,7 @@ type closingStore interface {
 	merchant.ExportStore
 	merchant.PasswordResetStore
 	checkout.PersonalDataStore
-	mail.SuppressionStore
-	// Enqueue stores outbox messages no other change causes (a test e-mail).
-	Enqueue(ctx context.Context, msgs ...checkout.OutboxMessage) error
+	mail.Store // the e-mails' suppression list, and messages no other change causes
 	SignInTokens() merchant.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -166,151 +164,222 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	if logOut == nil {
 		logOut = io.Discard
 	}
-	log := slog.New(slog.NewJSONHandler(logOut, nil))
-	a = &App{cfg: cfg, log: log, ln: ln, self: loopbackURL(ln.Addr()), ready: make(chan struct{}), writeTimeout: writeTimeout,
-		qrImages: qr.NewImages(qrImagesKept)}
-	var closers []func() error
+	a = &App{cfg: cfg, log: slog.New(slog.NewJSONHandler(logOut, nil)), ln: ln, self: loopbackURL(ln.Addr()),
+		ready: make(chan struct{}), writeTimeout: writeTimeout, qrImages: qr.NewImages(qrImagesKept)}
+	s := &start{App: a}
 	defer func() {
 		if err != nil {
-			for i := len(closers) - 1; i >= 0; i-- {
-				_ = closers[i]()
+			for i := len(s.closers) - 1; i >= 0; i-- {
+				_ = s.closers[i]()
 			}
 		}
 	}()
+	for _, step := range []func(context.Context) error{
+		s.dataDir,
+		s.openStore,
+		s.sealSecrets,
+		s.seedCatalogue,
+		s.pickGateway,
+		s.openMetrics,
+		s.openGateway,
+		s.merchantSide,
+		s.newService,
+		a.setupAccounts,
+		s.handlers,
+	} {
+		if err := step(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
 
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("app: data dir: %w", err)
+// start is New's work in progress: the app being wired, and what its steps hand on to the
+// later ones.
+type start struct {
+	*App
+	closers  []func() error // what the steps opened, closed in reverse order when a later one fails
+	keys     *sealed.Keys   // the secret keys sealing the database's secrets
+	freshKey string         // a key made at this start, not yet in the key file
+	base     string         // the gateway's base URL: the configured one, or the embedded sandbox's
+}
+
+// dataDir makes the data dir, readable by the server's user alone, and locks it when it holds
+// the SQLite store or the embedded sandbox's state.
+func (s *start) dataDir(context.Context) error {
+	dir := s.cfg.DataDir
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("app: data dir: %w", err)
 	}
 	// What the data dir holds is for the server's user alone (bearer secrets are kept hashed,
 	// other secrets sealed, but orders hold personal data).
-	if changed, err := ownerOnly(cfg.DataDir); err != nil {
-		return nil, err
+	if changed, err := ownerOnly(dir); err != nil {
+		return err
 	} else if len(changed) > 0 {
-		log.Warn("data dir made readable by its owner only", "changed", changed)
+		s.log.Warn("data dir made readable by its owner only", "changed", changed)
 	}
-	// The data dir holds the SQLite store and the embedded sandbox's state; with PostgreSQL and
-	// a real gateway it holds nothing, and several instances may share it.
-	if cfg.DatabaseURL == "" || cfg.Sandbox() {
-		if a.lock, err = lockDataDir(cfg.DataDir); err != nil {
-			return nil, err
-		}
-		closers = append(closers, a.lock.Close)
+	// With PostgreSQL and a real gateway the data dir holds nothing, and several instances may
+	// share it.
+	if s.cfg.DatabaseURL != "" && !s.cfg.Sandbox() {
+		return nil
 	}
-	sealKeys, freshKey, err := serverSecretKeys(cfg)
+	var err error
+	if s.lock, err = lockDataDir(dir); err != nil {
+		return err
+	}
+	s.closers = append(s.closers, s.lock.Close)
+	return nil
+}
+
+// openStore opens the store with the server's secret keys.
+func (s *start) openStore(ctx context.Context) error {
+	var err error
+	if s.keys, s.freshKey, err = serverSecretKeys(s.cfg); err != nil {
+		return err
+	}
+	store, err := openStoreWith(ctx, s.cfg, func(Config) (*sealed.Keys, error) { return s.keys, nil }, s.feedChanged)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	store, err := openStoreWith(ctx, cfg, func(Config) (*sealed.Keys, error) { return sealKeys, nil }, a.feedChanged)
-	if err != nil {
-		return nil, err
-	}
-	a.store = store
-	closers = append(closers, store.Close)
+	s.store = store
+	s.closers = append(s.closers, store.Close)
 	if pg, ok := store.(*postgres.Store); ok {
 		// LISTEN/NOTIFY and the reconciler's lease need a session connection: through a
 		// pooler in transaction mode they fail without a word (no live update crosses
 		// instances, two reconcilers run), so the start stops instead.
 		if err := pg.CheckSession(ctx); err != nil {
-			return nil, &ConfigError{Var: "CHECKOUT_DATABASE_DIRECT_URL", Msg: "must reach PostgreSQL itself with session connections " +
+			return &ConfigError{Var: "CHECKOUT_DATABASE_DIRECT_URL", Msg: "must reach PostgreSQL itself with session connections " +
 				"(not PgBouncer's transaction pooling), for LISTEN/NOTIFY and the reconciler's lease; unset, it is CHECKOUT_DATABASE_URL: " + err.Error()}
 		}
 	}
-	// Every secret the database holds must open with the keys before anything is written: a
-	// database sealed by another key (another instance's, or a key file deleted) stops the
-	// start here, leaving no key file behind that would seal new secrets with a key nobody else
-	// holds.
-	if err := store.CheckSecrets(ctx); err != nil {
-		return nil, secretKeyRefusal(cfg, sealKeys, freshKey != "", err)
-	}
-	if freshKey != "" {
-		if _, err := sealed.CreateFile(filepath.Join(cfg.DataDir, sealed.FileName), freshKey); err != nil {
-			return nil, fmt.Errorf("app: secret key: %w", err)
-		}
-	}
-	// Secrets sealed with a key that is no longer the first (a rotation) are sealed with the
-	// first key now.
-	if n, err := store.ResealSecrets(ctx); err != nil {
-		return nil, secretKeyRefusal(cfg, sealKeys, false, err)
-	} else if n > 0 {
-		log.Info("secrets sealed with the first secret key", "count", n)
-	}
-	if err := checkout.SeedDemoCatalogue(ctx, store); err != nil {
-		return nil, fmt.Errorf("app: seeding the catalogue: %w", err)
-	}
+	return nil
+}
 
-	a.clientID, a.clientSecret, a.webhookSecret = cfg.GatewayClientID, cfg.GatewayClientSecret, cfg.GatewayWebhookSecret
-	base := cfg.GatewayURL
-	if cfg.Sandbox() {
-		if err := a.sandboxCredentials(); err != nil {
-			return nil, err
-		}
-		if a.sandbox, err = a.openSandbox(ctx); err != nil {
-			return nil, err
-		}
-		closers = append(closers, a.sandbox.Close)
-		base = a.self + SandboxPrefix
+// sealSecrets checks that every secret the database holds opens with the keys before anything
+// is written: a database sealed by another key (another instance's, or a key file deleted)
+// stops the start here, leaving no key file behind that would seal new secrets with a key
+// nobody else holds. Then a fresh key goes to the key file, and secrets sealed with a key that
+// is no longer the first (a rotation) are sealed with the first.
+func (s *start) sealSecrets(ctx context.Context) error {
+	if err := s.store.CheckSecrets(ctx); err != nil {
+		return secretKeyRefusal(s.cfg, s.keys, s.freshKey != "", err)
 	}
-	if a.metricsLn, err = listenMetrics(cfg); err != nil {
-		return nil, err
-	}
-	if a.metricsLn != nil {
-		closers = append(closers, func() error { return a.metricsLn.Close() })
-		a.metrics, err = newMetrics(prometheus.NewRegistry(), func() bool { return a.health.State().OK },
-			func() int {
-				if a.web == nil {
-					return 0
-				}
-				return a.web.OpenStreams()
-			}, func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) }, a.changeFeedState())
-		if err != nil {
-			return nil, err
+	if s.freshKey != "" {
+		if _, err := sealed.CreateFile(filepath.Join(s.cfg.DataDir, sealed.FileName), s.freshKey); err != nil {
+			return fmt.Errorf("app: secret key: %w", err)
 		}
 	}
-	if a.health, err = a.newHealth(base); err != nil {
-		return nil, fmt.Errorf("app: gateway health: %w", err)
+	n, err := s.store.ResealSecrets(ctx)
+	if err != nil {
+		return secretKeyRefusal(s.cfg, s.keys, false, err)
 	}
-	gwOpts := []gatewayclient.Option{gatewayclient.WithTimeout(20 * time.Second),
-		gatewayclient.WithHTTPClient(&http.Client{Transport: a.gatewayTransport()})}
-	if a.gateway, err = gatewayclient.New(base, a.clientID, a.clientSecret, gwOpts...); err != nil {
-		return nil, fmt.Errorf("app: gateway client: %w", err)
+	if n > 0 {
+		s.log.Info("secrets sealed with the first secret key", "count", n)
 	}
-	// A real gateway is checked before anything is served: a wrong URL, path prefix or secret
-	// stops the start with one line naming it. (The embedded sandbox answers on this very
-	// server, which does not serve yet.)
-	if !cfg.Sandbox() {
-		if err := a.checkGateway(ctx); err != nil {
-			return nil, err
+	return nil
+}
+
+// seedCatalogue gives an empty shop the demo catalogue.
+func (s *start) seedCatalogue(ctx context.Context) error {
+	if err := checkout.SeedDemoCatalogue(ctx, s.store); err != nil {
+		return fmt.Errorf("app: seeding the catalogue: %w", err)
+	}
+	return nil
+}
+
+// pickGateway picks the gateway's credentials and base URL: the configured ones, or the
+// embedded sandbox's, which it opens.
+func (s *start) pickGateway(ctx context.Context) error {
+	s.clientID, s.clientSecret, s.webhookSecret = s.cfg.GatewayClientID, s.cfg.GatewayClientSecret, s.cfg.GatewayWebhookSecret
+	s.base = s.cfg.GatewayURL
+	if !s.cfg.Sandbox() {
+		return nil
+	}
+	if err := s.sandboxCredentials(); err != nil {
+		return err
+	}
+	var err error
+	if s.sandbox, err = s.openSandbox(ctx); err != nil {
+		return err
+	}
+	s.closers = append(s.closers, s.sandbox.Close)
+	s.base = s.self + SandboxPrefix
+	return nil
+}
+
+// openMetrics opens the metrics' own listener and registry, when CHECKOUT_METRICS_ADDR is set.
+func (s *start) openMetrics(context.Context) error {
+	var err error
+	if s.metricsLn, err = listenMetrics(s.cfg); err != nil || s.metricsLn == nil {
+		return err
+	}
+	s.closers = append(s.closers, func() error { return s.metricsLn.Close() })
+	a := s.App
+	streams := func() int {
+		if a.web == nil {
+			return 0
 		}
-		a.warnWebhookSecret()
+		return a.web.OpenStreams()
+	}
+	backlog := func(ctx context.Context) (int, error) { return a.merchant.outbox.Backlog(ctx) }
+	a.metrics, err = newMetrics(prometheus.NewRegistry(), func() bool { return a.health.State().OK }, streams, backlog, a.changeFeedState())
+	return err
+}
+
+// openGateway builds the gateway client and the follower of the gateway's state; a real
+// gateway is checked before anything is served: a wrong URL, path prefix or secret stops the
+// start with one line naming it. (The embedded sandbox answers on this very server, which does
+// not serve yet.)
+func (s *start) openGateway(ctx context.Context) error {
+	var err error
+	if s.health, err = s.newHealth(s.base); err != nil {
+		return fmt.Errorf("app: gateway health: %w", err)
+	}
+	if s.gateway, err = gatewayclient.New(s.base, s.clientID, s.clientSecret, gatewayclient.WithTimeout(20*time.Second),
+		gatewayclient.WithHTTPClient(&http.Client{Transport: s.gatewayTransport()})); err != nil {
+		return fmt.Errorf("app: gateway client: %w", err)
+	}
+	if !s.cfg.Sandbox() {
+		if err := s.checkGateway(ctx); err != nil {
+			return err
+		}
+		s.warnWebhookSecret()
 	}
 	// With the embedded sandbox the shop runs on the sandbox's business time, so that advancing
 	// its clock expires QR codes on both sides and countdowns agree with its expiry dates.
 	// Webhook signatures stay on real time: they are about delivery, not business.
-	a.clock = cfg.Clock
-	if a.clock == nil && a.sandbox != nil {
-		a.clock = a.sandbox.Now
+	s.clock = s.cfg.Clock
+	if s.clock == nil && s.sandbox != nil {
+		s.clock = s.sandbox.Now
 	}
-	if err := a.setupMerchant(ctx); err != nil {
-		return nil, err
+	return nil
+}
+
+// merchantSide wires what the app does for merchants (setupMerchant).
+func (s *start) merchantSide(ctx context.Context) error {
+	if err := s.setupMerchant(ctx); err != nil {
+		return err
 	}
-	closers = append(closers, a.closeMerchant)
-	if err := a.setupMail(); err != nil {
-		return nil, err
-	}
-	// Every change reaches this process's snapshots and live pages: on SQLite this process
-	// makes them all; on PostgreSQL the database announces those of the other instances
-	// (checkout.ChangeFeed, followed in Serve).
+	s.closers = append(s.closers, s.closeMerchant)
+	return nil
+}
+
+// newService builds the domain service. Every change reaches this process's snapshots and
+// live pages: on SQLite this process makes them all; on PostgreSQL the database announces
+// those of the other instances (checkout.ChangeFeed, followed in Serve).
+func (s *start) newService(ctx context.Context) error {
 	// The key of the personal data's hashes is made at the first start and kept in the database.
-	personalKey, err := checkout.LoadPersonalDataKey(ctx, store, time.Now())
+	personalKey, err := checkout.LoadPersonalDataKey(ctx, s.store, time.Now())
 	if err != nil {
-		return nil, fmt.Errorf("app: %w", err)
+		return fmt.Errorf("app: %w", err)
 	}
-	a.svc = checkout.NewService(store, a.gateway, checkout.ServiceOptions{
-		PublicURL:    cfg.PublicURL,
-		MerchantName: cfg.MerchantName,
-		CEP:          cepProvider(cfg),
+	a := s.App
+	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
+		PublicURL:    a.cfg.PublicURL,
+		MerchantName: a.cfg.MerchantName,
+		CEP:          cepProvider(a.cfg),
 		Clock:        a.clock,
-		Logger:       log,
+		Logger:       a.log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		// Every change's messages: the merchant's notifications, then the e-mails.
 		Announcer:  checkout.Announcers{a.merchant.announcer},
@@ -319,21 +388,21 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		GatewayUp:  a.gatewayUp,
 		Observer:   a.domainObserver(),
 
-		ShopperGatewayTimeout: cfg.ShopperGatewayTimeout,
+		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
 	})
-	if err := a.setupAccounts(ctx); err != nil {
-		return nil, err
-	}
-	var payer web.SandboxPayer
-	if cfg.Sandbox() {
-		payer = sandboxPayer{a.gateway}
-	}
+	return nil
+}
+
+// handlers builds the HTTP side: the dashboard, with its background exports, and the server
+// of every other page and API.
+func (s *start) handlers(context.Context) error {
+	a, cfg := s.App, s.cfg
 	assets := static.New()
-	site := &respond.Site{Log: log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
+	site := &respond.Site{Log: a.log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
 		Merchant: merchantProfile(cfg), Gateway: a.health.State}
 	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports = merchant.NewExports(store, cfg.Clock)
+	a.exports = merchant.NewExports(a.store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,
@@ -343,8 +412,8 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		Keys:          a.merchant.keys,
 		Notifications: a.merchant.log,
 		Audit:         a.audit,
-		Sessions:      store.SignInTokens(),
-		SecretKeys:    sealKeys,
+		Sessions:      a.store.SignInTokens(),
+		SecretKeys:    s.keys,
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
 		Context:       exportsCtx,
@@ -353,17 +422,21 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 	})
 	if err != nil {
 		stopExports()
-		return nil, err
+		return err
 	}
 	a.stopExports = func() {
 		stopExports()
 		dash.WaitExports()
 	}
+	var payer web.SandboxPayer
+	if cfg.Sandbox() {
+		payer = sandboxPayer{a.gateway}
+	}
 	a.web, err = web.New(web.Options{
 		ChangeFeed:     a.changeFeedState(),
 		Site:           site,
 		Service:        a.svc,
-		Store:          store,
+		Store:          a.store,
 		Assets:         assets,
 		Sandbox:        payer,
 		WebhookSecret:  a.webhookSecret,
@@ -384,10 +457,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
 	})
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
+	return err
 }
 
 // Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.
@@ -698,77 +768,23 @@ func (a *App) Serve(ctx context.Context) error {
 		stopBG()
 		a.bg.Wait()
 	}()
-
-	root := http.NewServeMux()
-	root.Handle("/", a.web.Handler())
 	// The loops that call a server, this very one when the sandbox is embedded (the sandbox's
 	// webhook deliveries and expiry sweep, the reconciler) stop first at shutdown, on a
-	// context of their own: see below.
+	// context of their own: see shutdown.
 	earlyCtx, stopEarly := context.WithCancel(bgCtx)
 	var early sync.WaitGroup
 	defer func() {
 		stopEarly()
 		early.Wait()
 	}()
+	root := http.NewServeMux()
+	root.Handle("/", a.web.Handler())
 	if a.sandbox != nil {
 		early.Go(func() { a.sandbox.Run(earlyCtx) })
 		// The sandbox has its own API and console: the checkout's pages' headers do not apply.
 		root.Handle(SandboxPrefix+"/", http.StripPrefix(SandboxPrefix, a.sandbox))
 	}
-
-	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
-	// past their personal data's retention are anonymised, in small batches.
-	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
-		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
-		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
-	a.bg.Add(1)
-	go func() {
-		defer a.bg.Done()
-		ret.Run(bgCtx)
-	}()
-
-	// Notifications to the merchant, and the demo merchant page on its own port.
-	a.runMerchant(bgCtx)
-	// E-mails.
-	a.runMail(bgCtx)
-
-	// Prometheus's /metrics on a listener of its own.
-	a.serveMetrics(bgCtx)
-
-	a.bg.Add(1)
-	go func() {
-		defer a.bg.Done()
-		a.pruneAccess(bgCtx, accessPruneInterval)
-	}()
-
-	// The gateway's state, probed when no call told it for a while: on the early context, since
-	// with the embedded sandbox it calls this very server.
-	early.Go(func() { a.runHealth(earlyCtx) })
-
-	if feed, ok := a.store.(checkout.ChangeFeed); ok {
-		a.bg.Add(1)
-		go func() {
-			defer a.bg.Done()
-			a.svc.Follow(bgCtx, feed)
-		}()
-	}
-	if a.cfg.ReconcileInterval > 0 {
-		opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp,
-			GatewayFailing: a.health.Failing}
-		var lease *postgres.Lease
-		if pg, ok := a.store.(*postgres.Store); ok {
-			// One instance at a time reconciles; the lease moves when its holder stops or dies.
-			lease = pg.ReconcileLease()
-			opts.Lease = lease
-		}
-		rec := checkout.NewReconciler(a.svc, a.store, opts)
-		early.Go(func() {
-			rec.Run(earlyCtx)
-			if lease != nil {
-				_ = lease.Close()
-			}
-		})
-	}
+	a.runLoops(bgCtx, earlyCtx, &early)
 
 	handler := http.Handler(root)
 	if a.sandbox != nil {
@@ -797,6 +813,54 @@ func (a *App) Serve(ctx context.Context) error {
 		return fmt.Errorf("app: serving: %w", err)
 	case <-ctx.Done():
 	}
+	return a.shutdown(srv, errc, stopEarly, &early)
+}
+
+// runLoops starts the background loops: on bgCtx those that stop with the server, on earlyCtx
+// (counted in early) those that call a server, this very one with the embedded sandbox.
+func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
+	// past their personal data's retention are anonymised, in small batches.
+	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
+		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
+	a.bg.Go(func() { ret.Run(bgCtx) })
+	// Notifications to the merchant, and the demo merchant page on its own port.
+	a.runMerchant(bgCtx)
+	// E-mails.
+	a.runMail(bgCtx)
+	// Prometheus's /metrics on a listener of its own.
+	a.serveMetrics(bgCtx)
+	a.bg.Go(func() { a.pruneAccess(bgCtx, accessPruneInterval) })
+	// The gateway's state, probed when no call told it for a while: on the early context, since
+	// with the embedded sandbox it calls this very server.
+	early.Go(func() { a.runHealth(earlyCtx) })
+	if feed, ok := a.store.(checkout.ChangeFeed); ok {
+		a.bg.Go(func() { a.svc.Follow(bgCtx, feed) })
+	}
+	if a.cfg.ReconcileInterval <= 0 {
+		return
+	}
+	opts := checkout.ReconcilerOptions{Interval: a.cfg.ReconcileInterval, Clock: a.clock, Logger: a.log, GatewayUp: a.gatewayUp,
+		GatewayFailing: a.health.Failing}
+	var lease *postgres.Lease
+	if pg, ok := a.store.(*postgres.Store); ok {
+		// One instance at a time reconciles; the lease moves when its holder stops or dies.
+		lease = pg.ReconcileLease()
+		opts.Lease = lease
+	}
+	rec := checkout.NewReconciler(a.svc, a.store, opts)
+	early.Go(func() {
+		rec.Run(earlyCtx)
+		if lease != nil {
+			_ = lease.Close()
+		}
+	})
+}
+
+// shutdown stops serving within shutdownTimeout: the early loops, then the streams, the
+// webhook queue and the requests in flight, then the server. errc is the server's result.
+func (a *App) shutdown(srv *http.Server, errc <-chan error, stopEarly context.CancelFunc, early *sync.WaitGroup) error {
 	a.log.Info("stopping: finishing the requests in flight", "within", shutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()

@@ -107,6 +107,13 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_URL": "erp.example.com"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_URL"},
 		{map[string]string{"CHECKOUT_MERCHANT_WEBHOOK_SECRET": "whsec_!!"}, nil, "CHECKOUT_MERCHANT_WEBHOOK_SECRET"},
 		{map[string]string{"CHECKOUT_ADMIN_PASSWORD": "12345678"}, nil, "CHECKOUT_ADMIN_PASSWORD"},
+		{map[string]string{"CHECKOUT_SMTP_URL": "http://pw@:mail.example.com"}, nil, "CHECKOUT_SMTP_URL"},
+		{map[string]string{"CHECKOUT_SMTP_URL": "smtp://user:pw@@/"}, nil, "CHECKOUT_SMTP_URL"},
+		{map[string]string{"CHECKOUT_SMTP_URL": "smtp://user:pw@@mail.example.com:99999"}, nil, "CHECKOUT_SMTP_URL"},
+		{map[string]string{"CHECKOUT_SMTP_URL": "smtp://user:pw%40@mail.example.com:587"}, nil, "CHECKOUT_MAIL_FROM"},
+		{nil, []string{"-smtp-url", "smtps://user:pw@@mail.example.com/x"}, "-smtp-url"},
+		{map[string]string{"CHECKOUT_MAIL_FROM": "Loja\r\nBcc: x@example.com <loja@example.com>"}, nil, "CHECKOUT_MAIL_FROM"},
+		{map[string]string{"CHECKOUT_MAIL_FROM": "loja"}, nil, "CHECKOUT_MAIL_FROM"},
 		{nil, []string{"-no-such-flag"}, "command line"},
 		{nil, []string{"stray"}, "command line"},
 	}

@@ -25,8 +25,9 @@ type merchantSide struct {
 	demoSrv   *http.Server
 }
 
-// setupMerchant builds the merchant side on the app's store; the demo's listener is opened
-// here, so that its address is known (and a bad CHECKOUT_DEMO_ADDR refused) at start.
+// setupMerchant builds the merchant side on the app's store, and the e-mails (setupMail); the
+// demo's listener is opened here, so that its address is known (and a bad CHECKOUT_DEMO_ADDR
+// refused) at start.
 func (a *App) setupMerchant(ctx context.Context) error {
 	m := &a.merchant
 	m.settings = merchant.NewSettingsManager(a.store, merchant.SettingsConfig{
@@ -65,7 +66,8 @@ func (a *App) setupMerchant(ctx context.Context) error {
 			client: &http.Client{Timeout: 30 * time.Second}, log: a.log.With("component", "demo")}
 	}
 	m.keys = merchant.NewKeys(a.store, keys)
-	return nil
+	// The e-mails go through the same outbox as the notifications, on a channel of their own.
+	return a.setupMail()
 }
 
 // runMerchant starts, until ctx ends, the notifications' delivery and the demo page's server

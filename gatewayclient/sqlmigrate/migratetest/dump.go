@@ -215,87 +215,105 @@ func Literal(v any) string {
 func NormaliseSQL(s string) string {
 	var b strings.Builder
 	space := false
-	emit := func(r string) {
+	for i := 0; i < len(s); {
+		tok, next, blank := sqlToken(s, i)
+		i = next
+		if blank {
+			space = true
+			continue
+		}
 		if space && b.Len() > 0 {
-			last := b.String()[b.Len()-1]
-			if last != '(' && r != "(" && r != ")" && r != "," {
+			if last := b.String()[b.Len()-1]; last != '(' && tok != "(" && tok != ")" && tok != "," {
 				b.WriteByte(' ')
 			}
 		}
-		space = false
-		b.WriteString(r)
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'' || c == '"' || c == '`' || c == '[':
-			end := c
-			if c == '[' {
-				end = ']'
-			}
-			j := i + 1
-			for j < len(s) {
-				if s[j] == end {
-					if end != ']' && j+1 < len(s) && s[j+1] == end { // a doubled quote
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			emit(s[i:min(j+1, len(s))])
-			i = j
-		case c == '$' && i+1 < len(s) && (s[i+1] == '$' || isIdent(s[i+1])):
-			// A PostgreSQL dollar-quoted body: $$…$$ or $tag$…$tag$, kept as it is.
-			k := strings.IndexByte(s[i+1:], '$')
-			if k < 0 {
-				emit(string(c))
-				continue
-			}
-			tag := s[i : i+k+2]
-			end := strings.Index(s[i+len(tag):], tag)
-			if end < 0 {
-				emit(s[i:])
-				i = len(s)
-				continue
-			}
-			emit(s[i : i+len(tag)+end+len(tag)])
-			i += len(tag) + end + len(tag) - 1
-		case c == '-' && i+1 < len(s) && s[i+1] == '-':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			space = true
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				i = len(s)
-			} else {
-				i += end + 3
-			}
-			space = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			space = true
-		case c == '(' || c == ')' || c == ',' || c == ';':
-			emit(string(c))
-			if c == ',' || c == ';' {
-				space = true
-			}
-		default:
-			j := i
-			for j < len(s) && !strings.ContainsRune(" \t\n\r(),;'\"`[", rune(s[j])) &&
-				!(s[j] == '-' && j+1 < len(s) && s[j+1] == '-') {
-				j++
-			}
-			if j == i {
-				j = i + 1
-			}
-			emit(s[i:j])
-			i = j - 1
-		}
+		space = tok == "," || tok == ";"
+		b.WriteString(tok)
 	}
 	return strings.TrimSuffix(strings.TrimSpace(b.String()), ";")
+}
+
+// sqlToken reads the token of s at i: a quoted or dollar-quoted string, a punctuation mark, a
+// word, or a comment or spacing (blank); next is where the one after it starts.
+func sqlToken(s string, i int) (tok string, next int, blank bool) {
+	if end, ok := blankEnd(s, i); ok {
+		return "", end, true
+	}
+	c := s[i]
+	switch {
+	case strings.IndexByte("'\"`[", c) >= 0:
+		j := quotedEnd(s, i)
+		return s[i:min(j+1, len(s))], j + 1, false
+	case c == '$' && i+1 < len(s) && (s[i+1] == '$' || isIdent(s[i+1])):
+		return dollarQuoted(s, i)
+	case strings.IndexByte("(),;", c) >= 0:
+		return string(c), i + 1, false
+	}
+	j := wordEnd(s, i)
+	return s[i:j], j, false
+}
+
+// blankEnd is the end of the comment or the spacing character at i, if one is there.
+func blankEnd(s string, i int) (int, bool) {
+	switch {
+	case strings.HasPrefix(s[i:], "--"):
+		if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+			return i + j + 1, true
+		}
+		return len(s), true
+	case strings.HasPrefix(s[i:], "/*"):
+		if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+			return i + j + 4, true
+		}
+		return len(s), true
+	case strings.IndexByte(" \t\n\r", s[i]) >= 0:
+		return i + 1, true
+	}
+	return i, false
+}
+
+// quotedEnd is the index of the quote closing the string or identifier quoted at i (a doubled
+// quote inside is no end), or len(s).
+func quotedEnd(s string, i int) int {
+	end := s[i]
+	if end == '[' {
+		end = ']'
+	}
+	j := i + 1
+	for ; j < len(s); j++ {
+		if s[j] != end {
+			continue
+		}
+		if end == ']' || j+1 >= len(s) || s[j+1] != end {
+			break
+		}
+		j++ // a doubled quote
+	}
+	return j
+}
+
+// dollarQuoted reads a PostgreSQL dollar-quoted body at i, $$…$$ or $tag$…$tag$, kept as it is.
+func dollarQuoted(s string, i int) (tok string, next int, blank bool) {
+	k := strings.IndexByte(s[i+1:], '$')
+	if k < 0 {
+		return "$", i + 1, false
+	}
+	tag := s[i : i+k+2]
+	end := strings.Index(s[i+len(tag):], tag)
+	if end < 0 {
+		return s[i:], len(s), false
+	}
+	n := i + 2*len(tag) + end
+	return s[i:n], n, false
+}
+
+// wordEnd is the end of the word at i: up to spacing, punctuation, a quote or a comment.
+func wordEnd(s string, i int) int {
+	j := i
+	for j < len(s) && !strings.ContainsRune(" \t\n\r(),;'\"`[", rune(s[j])) && !strings.HasPrefix(s[j:], "--") {
+		j++
+	}
+	return max(j, i+1)
 }
 
 func isIdent(c byte) bool {

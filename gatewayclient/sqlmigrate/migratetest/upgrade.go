@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -140,6 +141,9 @@ type (
 
 // snapshot reads every row of every table but schema_migrations (and SQLite's own and virtual
 // tables), by table.
+// snapshots counts the snapshots taken, to tell their statements apart.
+var snapshots atomic.Int64
+
 func snapshot(ctx context.Context, db *sql.DB, d Dialect) (map[string]table, error) {
 	q := `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
 		AND name <> 'schema_migrations' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'`
@@ -154,8 +158,12 @@ func snapshot(ctx context.Context, db *sql.DB, d Dialect) (map[string]table, err
 		return nil, err
 	}
 	out := map[string]table{}
+	// Each snapshot's statements are written apart (a comment numbers them): pgx keeps a
+	// connection's prepared statements, and a SELECT * prepared before a migration that adds a
+	// column would be refused after it ("cached plan must not change result type").
+	tag := fmt.Sprintf(" /* snapshot %d */", snapshots.Add(1))
 	for _, name := range names {
-		rows, err := db.QueryContext(ctx, "SELECT * FROM "+quote(name))
+		rows, err := db.QueryContext(ctx, "SELECT * FROM "+quote(name)+tag)
 		if err != nil {
 			return nil, fmt.Errorf("rows of %s: %w", name, err)
 		}

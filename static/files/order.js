@@ -1,0 +1,144 @@
+// Live order page: the receipt of a paid order and the page of a canceled one follow the order
+// (shipped with its tracking code, delivered, refunded, a late payment the shop returns) without
+// a reload. Progressive enhancement of a page that works without JavaScript (a <noscript> meta
+// refresh reloads it while the order may still change). Everything comes from the element
+// marked data-order-live:
+//   data-events-url   Server-Sent Events stream; each message is JSON
+//                     {status, stage, stageKey, text, redirect?}
+//   data-status-url   JSON endpoint answering the same; polled when EventSource is missing or fails
+//   data-stage-key    the key of what the page shows; a message with another key means the
+//                     order changed for the shopper
+// On a change the script reads the page again (same address: its language and embedding kept)
+// and puts in place each [data-order-swap] part and the polite live status (order-status), which
+// announces the new stage. A redirect (the order left this page's states) is followed.
+(function () {
+  "use strict";
+
+  var POLL_MS = 10000;
+
+  function sameOrigin(url) {
+    try {
+      var u = new URL(url, window.location.href);
+      return u.origin === window.location.origin ? u.href : null;
+    } catch (e) { return null; }
+  }
+
+  function init(root) {
+    var key = root.getAttribute("data-stage-key") || "";
+    var status = root.querySelector('[data-testid="order-status"]');
+    var busy = false, again = null, done = false;
+
+    // The status is announced to frame.js (a checkout session framed by a merchant's page).
+    function announce(name) {
+      try { document.dispatchEvent(new CustomEvent("pixcheckout:status", { detail: { status: name } })); } catch (e) { /* old browser */ }
+    }
+
+    function setStatus(stage, text) {
+      if (!status) { return; }
+      if (stage) { status.setAttribute("data-status", stage); }
+      if (text && status.textContent !== text) { status.textContent = text; }
+    }
+
+    // swap puts the parts of the page drawn again (doc) in place of this one's.
+    function swap(doc) {
+      var fresh = doc.querySelector("[data-order-live]");
+      if (!fresh) { return false; }
+      var parts = root.querySelectorAll("[data-order-swap]");
+      for (var i = 0; i < parts.length; i++) {
+        var name = parts[i].getAttribute("data-order-swap");
+        var from = fresh.querySelector('[data-order-swap="' + name + '"]');
+        if (!from) { continue; }
+        while (parts[i].firstChild) { parts[i].removeChild(parts[i].firstChild); }
+        while (from.firstChild) { parts[i].appendChild(document.adoptNode(from.firstChild)); }
+      }
+      var st = fresh.querySelector('[data-testid="order-status"]');
+      if (st) { setStatus(st.getAttribute("data-status"), st.textContent); }
+      key = fresh.getAttribute("data-stage-key") || key;
+      return true;
+    }
+
+    function redraw(msg) {
+      if (busy) { again = msg; return; }
+      busy = true;
+      var finish = function () {
+        busy = false;
+        if (again) { var m = again; again = null; apply(m); }
+      };
+      if (!window.fetch || !window.DOMParser) {
+        setStatus(msg.stage, msg.text);
+        key = msg.stageKey;
+        finish();
+        return;
+      }
+      fetch(window.location.href, { headers: { "Accept": "text/html" }, cache: "no-store", credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          var ok = html && swap(new DOMParser().parseFromString(html, "text/html"));
+          if (!ok) { setStatus(msg.stage, msg.text); }
+        }, function () { setStatus(msg.stage, msg.text); })
+        .then(finish);
+    }
+
+    function apply(msg) {
+      if (done || !msg || typeof msg.status !== "string") { return; }
+      if (msg.redirect) {
+        var target = sameOrigin(msg.redirect);
+        if (target) { done = true; window.location.assign(target); return; }
+      }
+      if (typeof msg.stageKey !== "string" || msg.stageKey === key) { return; }
+      announce(msg.status);
+      redraw(msg);
+    }
+
+    function parse(data) {
+      try { return JSON.parse(data); } catch (e) { return null; }
+    }
+
+    var polling = false;
+    function poll() {
+      var url = root.getAttribute("data-status-url");
+      if (polling || !url || !window.fetch) { return; }
+      polling = true;
+      var loop = function () {
+        if (done) { return; }
+        fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store", credentials: "same-origin" })
+          .then(function (r) { return r.ok ? r.json() : null; })
+          .then(function (msg) { apply(msg); }, function () { /* try again on the next round */ })
+          .then(function () { if (!done) { setTimeout(loop, POLL_MS); } });
+      };
+      loop();
+    }
+
+    function listen() {
+      var url = root.getAttribute("data-events-url");
+      if (!url || !window.EventSource) { poll(); return; }
+      var es, failures = 0;
+      try { es = new EventSource(url); } catch (e) { poll(); return; }
+      var onMessage = function (ev) {
+        apply(parse(ev.data));
+        if (done) { es.close(); }
+      };
+      es.onopen = function () { failures = 0; };
+      es.onmessage = onMessage;
+      es.addEventListener("status", onMessage);
+      es.onerror = function () {
+        failures++;
+        // The browser gave up, or something in between breaks streams: poll instead.
+        if (es.readyState === 2 || failures >= 3) { es.close(); poll(); }
+      };
+    }
+
+    listen();
+  }
+
+  function start() {
+    var roots = document.querySelectorAll("[data-order-live]");
+    for (var i = 0; i < roots.length; i++) { init(roots[i]); }
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
