@@ -419,6 +419,7 @@ func (s *start) handlers(context.Context) error {
 		Context:       exportsCtx,
 		Mail:          a.mail.composer,
 		MailSends:     a.mail.sender.Configured,
+		MailWake:      a.mail.log.Wake,
 	})
 	if err != nil {
 		stopExports()
