@@ -147,18 +147,35 @@ func (e *ValidationError) Add(field, code, msg string) {
 }
 
 // Has reports whether field has a violation.
-func (e *ValidationError) Has(field string) bool { return e.Code(field) != "" }
+func (e *ValidationError) Has(field string) bool { return e.first(field) != nil }
 
 // Code returns the code of the first violation of field, or "".
 func (e *ValidationError) Code(field string) string {
+	if v := e.first(field); v != nil {
+		return v.Code
+	}
+	return ""
+}
+
+// Message returns the message of the first violation of field, or "": the one a form shows
+// beside the field.
+func (e *ValidationError) Message(field string) string {
+	if v := e.first(field); v != nil {
+		return v.Message
+	}
+	return ""
+}
+
+// first is the first violation of field, or nil.
+func (e *ValidationError) first(field string) *Violation {
 	if e != nil {
-		for _, v := range e.Violations {
-			if v.Field == field {
-				return v.Code
+		for i := range e.Violations {
+			if e.Violations[i].Field == field {
+				return &e.Violations[i]
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // OrNil returns e, or nil when it holds no violation.

@@ -23,7 +23,7 @@ type OrderActions struct {
 	// its values and its errors by field, shown beside each field.
 	Form   string
 	Values map[string]string
-	Errors map[string]string
+	Errors checkout.ValidationError
 	Failed string // a refusal of the order's state, localised
 	Notice string // what was just done, localised
 	// Fulfilment: how the goods travel.
@@ -95,7 +95,7 @@ func actionAttrs(a OrderActions, form, name, typ string, hint bool, extra ...str
 	var describedBy []string
 	if a.Form == form {
 		m["value"] = a.Values[name]
-		if a.Errors[name] != "" {
+		if a.Errors.Has(name) {
 			m["aria-invalid"] = "true"
 			describedBy = append(describedBy, form+"-"+name+"-error")
 		}
@@ -130,7 +130,7 @@ func actionError(a OrderActions, form, name string) string {
 	if a.Form != form {
 		return ""
 	}
-	return a.Errors[name]
+	return a.Errors.Message(name)
 }
 
 // navLabel is a navigation link's name, with the count of what waits there.

@@ -27,7 +27,7 @@ func actionSamples(lang Lang) map[string]templ.Component {
 	}
 	v.Actions = OrderActions{Write: true, CanShip: true, CanDeliver: true, CanCancel: true, CanRefund: true,
 		ShipURL: "/s", DeliverURL: "/d", CancelURL: "/c", NoteURL: "/n", RefundURL: "/r", NoteKey: "k",
-		Form: "refund", Values: map[string]string{"refundAmount": "99,00"}, Errors: map[string]string{"refundAmount": T(lang, "actions.err.amount_max", FormatMoney(lang, 1990))},
+		Form: "refund", Values: map[string]string{"refundAmount": "99,00"}, Errors: checkout.ValidationError{Violations: []checkout.Violation{{Field: "refundAmount", Code: checkout.CodeMax, Message: T(lang, "actions.err.amount_max", FormatMoney(lang, 1990))}}},
 		Physical: true, Carrier: "Correios", TrackingCode: "AA123456789BR", ShippedAt: at, DeliveredAt: at, RefundDue: 1990,
 		Refunds: []checkout.RecordedRefund{{On: "2026-03-01", Amount: 1000, EndToEnd: "D12345678202603011504abcdefghijk", RecordedAt: at}},
 		Today:   "2026-03-01", Notice: T(lang, "actions.done.refund")}

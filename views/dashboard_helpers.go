@@ -54,7 +54,7 @@ func filterAttrs(f FilterView, name, typ string, extra ...string) templ.OrderedA
 		}
 		a = append(a, templ.KeyValue[string, any]{Key: extra[i], Value: extra[i+1]})
 	}
-	if f.Errors[name] != "" {
+	if f.Errors.Has(name) {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 		describedBy = strings.TrimSpace(errID(name) + " " + describedBy)
 	}
@@ -75,7 +75,7 @@ func checkboxAttrs(f FilterView, name string, i int, o Option) templ.OrderedAttr
 	if o.Checked {
 		a = append(a, templ.KeyValue[string, any]{Key: "checked", Value: true})
 	}
-	if f.Errors[name] != "" {
+	if f.Errors.Has(name) {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 	}
 	return a
@@ -85,11 +85,11 @@ func checkboxAttrs(f FilterView, name string, i int, o Option) templ.OrderedAttr
 // others (a parameter the form does not show, the gateway's unplaced message) are plain text.
 func filterSummary(f FilterView, order []string) []summaryItem {
 	var items []summaryItem
-	if msg := f.Errors[""]; msg != "" {
+	if msg := f.Errors.Message(""); msg != "" {
 		items = append(items, summaryItem{Message: msg})
 	}
 	for _, name := range order {
-		if msg := f.Errors[name]; msg != "" {
+		if msg := f.Errors.Message(name); msg != "" {
 			items = append(items, summaryItem{Href: "#" + inputID(name), Message: msg})
 		}
 	}
@@ -279,7 +279,7 @@ func productAttrs(f ProductFormView, name, typ string) templ.OrderedAttributes {
 	if name == "title" {
 		a = append(a, templ.KeyValue[string, any]{Key: "required", Value: true})
 	}
-	if f.Errors[name] != "" {
+	if f.Errors.Has(name) {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 		describedBy = append([]string{"p-" + name + "-error"}, describedBy...)
 	}
@@ -309,7 +309,7 @@ func settingsAttrs(v SettingsView, name, typ, value string) templ.OrderedAttribu
 			templ.KeyValue[string, any]{Key: "autocomplete", Value: "off"})
 	}
 	describedBy := "s-" + name + "-hint"
-	if v.Errors[name] != "" {
+	if v.Errors.Has(name) {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 		describedBy = "s-" + name + "-error " + describedBy
 	}

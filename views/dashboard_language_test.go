@@ -130,7 +130,7 @@ func dashboardSamples(lang Lang) map[string]templ.Component {
 			Method: gatewayclient.PaymentMethodPIX, Acquirer: "PIX_SANDBOX", PixKey: &pix, CreatedAt: at, Payer: hs[(i+2)%5], Receiver: hs[i]}
 		pages["withdrawal "+hs[i].Pix.Key] = WithdrawalPage(WithdrawalView{DashPage: dashSample(lang, "withdrawals"), W: w})
 	}
-	pages["settings"] = SettingsPage(SettingsView{DashPage: dashSample(lang, "settings"), Errors: map[string]string{}, NotifyPersonalData: true,
+	pages["settings"] = SettingsPage(SettingsView{DashPage: dashSample(lang, "settings"), NotifyPersonalData: true,
 		Deliveries: []DeliveryRow{
 			{ID: "msg_1", Type: "order.paid", Status: "skipped", OrderURL: "/o", CreatedAt: at, Attempts: 1,
 				LastError: "no URL or secret was configured"},

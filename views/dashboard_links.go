@@ -37,7 +37,7 @@ type LinkRow struct {
 type LinkFormView struct {
 	Action, Title, Submit string
 	Values                map[string]string
-	Errors                map[string]string
+	Errors                checkout.ValidationError
 	Products              []Option // the catalogue's active products (value: id)
 	// Rows is how many product/quantity rows the form shows (fields product_1, quantity_1, …):
 	// a fixed number, so the form works without a script; blank rows are ignored.
@@ -126,9 +126,9 @@ func linkLabel(p DashPage, name string) string {
 // its field (the row's number included), as the summary stands away from the field.
 func linkSummaryError(p DashPage, f LinkFormView, name string) string {
 	if _, n := linkItemRow(name); n > 0 {
-		return p.t("links.err_in", linkLabel(p, name), f.Errors[name])
+		return p.t("links.err_in", linkLabel(p, name), f.Errors.Message(name))
 	}
-	return f.Errors[name]
+	return f.Errors.Message(name)
 }
 
 // linkAttrs are the attributes of a link form's input.
@@ -154,7 +154,7 @@ func linkAttrs(f LinkFormView, name, typ string) templ.OrderedAttributes {
 	if HasKey(linkKey("hint_", name)) {
 		describedBy = append(describedBy, "l-"+name+"-hint")
 	}
-	if f.Errors[name] != "" {
+	if f.Errors.Has(name) {
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 		describedBy = append([]string{"l-" + name + "-error"}, describedBy...)
 	}

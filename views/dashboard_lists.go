@@ -1,6 +1,10 @@
 package views
 
-import "github.com/a-h/templ"
+import (
+	"github.com/a-h/templ"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+)
 
 // FilterBar is what a list's compact filter bar shows besides its inputs: the date presets
 // and how many filters are on (the phone's "Filtros (N)").
@@ -44,9 +48,9 @@ func filtersSummary(p DashPage, active int) string {
 
 // anyValue reports whether one of names has a value or an error in values or errs: the "more
 // filters" disclosure then starts open, so that nothing on is hidden.
-func anyValue(values, errs map[string]string, names ...string) bool {
+func anyValue(values map[string]string, errs *checkout.ValidationError, names ...string) bool {
 	for _, n := range names {
-		if values[n] != "" || errs[n] != "" {
+		if values[n] != "" || errs.Has(n) {
 			return true
 		}
 	}

@@ -109,13 +109,13 @@ type Option struct {
 // FilterView is the filter form of a gateway list. Its inputs carry the gateway API's own
 // parameter names; values are shown as typed, errors beside their input.
 type FilterView struct {
-	Action     string            // GET target
-	ClearURL   string            // the list without filters
-	Values     map[string]string // single-valued parameters as typed (dates as São Paulo local)
-	Errors     map[string]string // localised message by parameter; "" for one without a field
-	Statuses   []Option          // every state of the record, checked when filtered
-	Origins    []Option          // deposits only: QRCODE and PIX_KEY
-	Withdrawal bool              // show the withdrawal-only filters
+	Action     string                   // GET target
+	ClearURL   string                   // the list without filters
+	Values     map[string]string        // single-valued parameters as typed (dates as São Paulo local)
+	Errors     checkout.ValidationError // localised, by parameter; Field "" for one without a field
+	Statuses   []Option                 // every state of the record, checked when filtered
+	Origins    []Option                 // deposits only: QRCODE and PIX_KEY
+	Withdrawal bool                     // show the withdrawal-only filters
 	PerPage    int
 	Bar        FilterBar
 }
@@ -379,7 +379,7 @@ type OrderFilterView struct {
 	Action   string
 	ClearURL string
 	Values   map[string]string // q, from, to, minAmount, maxAmount, page, link (a payment link's id)
-	Errors   map[string]string
+	Errors   checkout.ValidationError
 	Statuses []Option
 	PerPage  int
 	Bar      FilterBar
@@ -491,7 +491,7 @@ type ProductFormView struct {
 	Values   map[string]string
 	Physical bool
 	Active   bool
-	Errors   map[string]string
+	Errors   checkout.ValidationError
 	Submit   string // localised button text
 	ID       string // "" for a new product
 }
@@ -519,7 +519,7 @@ type SettingsView struct {
 	// OverlapUntil: the secret a rotation replaced still signs until then (zero: none does).
 	OverlapUntil time.Time
 	FrameOrigins string // one per line
-	Errors       map[string]string
+	Errors       checkout.ValidationError
 	Notice       string
 	Keys         []APIKeyRow
 	KeyName      string // as typed, on an error

@@ -14,9 +14,9 @@ type SubjectsView struct {
 	// Action is the POST target of the search; ExportAction and AnonymiseAction those of the
 	// export and of the anonymisation. The subject travels in the forms' bodies, never in a URL.
 	Action, ExportAction, AnonymiseAction string
-	Subject                               string            // as typed
-	Errors                                map[string]string // by field: subject, confirm
-	Notice                                string            // what the last anonymisation did
+	Subject                               string                   // as typed
+	Errors                                checkout.ValidationError // by field: subject, confirm
+	Notice                                string                   // what the last anonymisation did
 	Failed                                string
 	Report                                *SubjectReport // nil before a search
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // The view models of the team's pages: users and invitations, the own account, the second
@@ -19,7 +21,7 @@ type UsersView struct {
 	Roles        []string // every role, for the selects
 	InviteAction string   // POST target of the invitation form
 	Email, Role  string   // as typed in the invitation form
-	Errors       map[string]string
+	Errors       checkout.ValidationError
 	// InviteLink, when set, is the invitation just made: shown this once, to be sent.
 	InviteLink    string
 	InviteEmail   string
@@ -85,7 +87,7 @@ type AccountView struct {
 	DashPage
 	Email          string
 	PasswordAction string
-	Errors         map[string]string // "current_password", "new_password", "code", "totp_password"
+	Errors         checkout.ValidationError // "current_password", "new_password", "code", "totp_password"
 	Sessions       []SessionRow
 	// The second factor: on (RecoveryLeft codes unused), or an enrolment under way (TOTPQR,
 	// a PNG data URL, and TOTPSecret, to type by hand), or neither.

@@ -25,7 +25,7 @@ type summaryItem struct {
 // order, say) unlinked, so that no error is ever hidden.
 func summaryItems(v CustomerView) []summaryItem {
 	var items []summaryItem
-	if msg := v.Errors[""]; msg != "" {
+	if msg := v.Errors.Message(""); msg != "" {
 		items = append(items, summaryItem{Message: msg})
 	}
 	shown := map[string]bool{"": true}
@@ -35,20 +35,21 @@ func summaryItems(v CustomerView) []summaryItem {
 	}
 	for _, f := range fields {
 		shown[f.Name] = true
-		if msg := v.Errors[f.Name]; msg != "" {
+		if msg := v.Errors.Message(f.Name); msg != "" {
 			items = append(items, summaryItem{Href: "#" + f.id(), Message: msg})
 		}
 	}
 	var rest []string
-	for name := range v.Errors {
-		if !shown[name] && v.Errors[name] != "" {
-			rest = append(rest, name)
+	for _, e := range v.Errors.Violations {
+		if !shown[e.Field] && e.Message != "" {
+			shown[e.Field] = true
+			rest = append(rest, e.Field)
 		}
 	}
-	// Map order is random; the page must not be.
+	// The violations come in the order they were found; the page's must not depend on it.
 	sort.Strings(rest)
 	for _, name := range rest {
-		items = append(items, summaryItem{Message: v.Errors[name]})
+		items = append(items, summaryItem{Message: v.Errors.Message(name)})
 	}
 	return items
 }
@@ -109,7 +110,7 @@ func inputAttrs(v CustomerView, f formField) templ.OrderedAttributes {
 	if f.Hint {
 		describedBy = append(describedBy, f.hintID())
 	}
-	if v.Errors[f.Name] != "" {
+	if v.Errors.Has(f.Name) {
 		describedBy = append(describedBy, f.errorID())
 		a = append(a, templ.KeyValue[string, any]{Key: "aria-invalid", Value: "true"})
 	}
@@ -127,9 +128,10 @@ func ufSelected(value string, uf UF) bool {
 
 // FormErrors localises the domain's field errors for the customer form: each field's first
 // violation beside its input, the rest (a spent request key, a cart that changed or holds a
-// product no longer sold, rules without a field) in the summary at the top.
-func FormErrors(lang Lang, fe *checkout.ValidationError) FieldErrors {
-	errs := FieldErrors{}
+// product no longer sold, rules without a field) in one message about the whole form (Field "")
+// at the top.
+func FormErrors(lang Lang, fe *checkout.ValidationError) checkout.ValidationError {
+	var errs checkout.ValidationError
 	inForm := map[string]bool{}
 	for _, f := range append(checkout.CustomerFields(), checkout.AddressFields()...) {
 		inForm[f] = true
@@ -141,31 +143,42 @@ func FormErrors(lang Lang, fe *checkout.ValidationError) FieldErrors {
 		if len(vs) == 0 {
 			continue
 		}
-		switch {
-		case inForm[field]:
-			errs[field] = FieldMessage(lang, field, vs[0].Code)
-		case field == checkout.FieldRequestKey:
-			general = append(general, T(lang, MsgFormOutdated))
-		case field == checkout.FieldCart && vs[0].Field == "amount" && vs[0].Code == checkout.CodeMax:
-			general = append(general, T(lang, "err.amount_max", FormatMoney(lang, gatewayclient.MaxAmount)))
-		case field == checkout.FieldCart || field == checkout.FieldQuantity:
-			general = append(general, T(lang, MsgCartUnavailable))
-		case field == checkout.FieldAddress:
+		if inForm[field] {
+			errs.Add(field, vs[0].Code, FieldMessage(lang, field, vs[0].Code))
+			continue
+		}
+		if field == checkout.FieldAddress {
 			for _, name := range checkout.AddressFields() {
-				if !inputs[name].Optional {
-					errs[name] = FieldMessage(lang, name, "required")
+				if !inputs[name].Optional && !errs.Has(name) {
+					errs.Add(name, checkout.CodeRequired, FieldMessage(lang, name, checkout.CodeRequired))
 				}
 			}
-		default:
-			for _, v := range vs {
-				general = append(general, T(lang, "err.other", v.String()))
-			}
+			continue
 		}
+		general = append(general, formMessages(lang, field, vs)...)
 	}
 	if len(general) > 0 {
-		errs[""] = strings.Join(dedupe(general), " ")
+		errs.Add("", "", strings.Join(dedupe(general), " "))
 	}
 	return errs
+}
+
+// formMessages are the words at the top of the customer form for the violations of a field
+// that has no input: a spent request key, a cart that changed, a rule without a field.
+func formMessages(lang Lang, field string, vs []checkout.Violation) []string {
+	switch {
+	case field == checkout.FieldRequestKey:
+		return []string{T(lang, MsgFormOutdated)}
+	case field == checkout.FieldCart && vs[0].Field == "amount" && vs[0].Code == checkout.CodeMax:
+		return []string{T(lang, "err.amount_max", FormatMoney(lang, gatewayclient.MaxAmount))}
+	case field == checkout.FieldCart || field == checkout.FieldQuantity:
+		return []string{T(lang, MsgCartUnavailable)}
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = T(lang, "err.other", v.String())
+	}
+	return out
 }
 
 // dedupe drops repeated strings, keeping the first of each.
@@ -187,4 +200,21 @@ func (v CustomerView) title() string {
 		return v.Heading
 	}
 	return v.t("customer.title")
+}
+
+// Localise is the errors a form shows for fe: each field's first violation, its message in
+// words from message (the violation's code, its field, the page's language...). A page's
+// errors are always a checkout.ValidationError whose messages are localised, Field "" for one
+// about the whole form.
+func Localise(fe *checkout.ValidationError, message func(checkout.Violation) string) checkout.ValidationError {
+	var out checkout.ValidationError
+	if fe == nil {
+		return out
+	}
+	for _, v := range fe.Violations {
+		if !out.Has(v.Field) {
+			out.Add(v.Field, v.Code, message(v))
+		}
+	}
+	return out
 }

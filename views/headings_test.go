@@ -9,7 +9,7 @@ func TestOneH1PerDashboardProductPage(t *testing.T) {
 		dp := DashPage{Page: page(lang, "/dashboard/products"), User: "dona@example.com", CSRF: "csrf", Section: "products",
 			Perms: map[string]bool{"products.write": true}}
 		form := ProductFormView{Action: "/dashboard/products/caneca", Title: "Editar Caneca", Submit: "Salvar", ID: "caneca",
-			Values: map[string]string{}, Errors: map[string]string{}}
+			Values: map[string]string{}}
 		edit := render(t, ProductEditPage(ProductEditView{DashPage: dp, BackURL: "/dashboard/products", Form: form}))
 		if h := edit.doc.Find("h1"); h.Length() != 1 || text(h) != "Editar Caneca" {
 			t.Errorf("%s: the edit page has %d h1 (%q), want one: its form's title", lang, h.Length(), text(h))

@@ -221,10 +221,6 @@ func (f CustomerForm) Value(field string) string {
 	return ""
 }
 
-// FieldErrors maps a form field name (checkout's Field*) to its localised error message. The empty key
-// holds a message about the whole form (the gateway is unreachable, a rule without a field...).
-type FieldErrors map[string]string
-
 // CustomerView is the customer form. The address block is shown only when Physical.
 type CustomerView struct {
 	Page
@@ -232,9 +228,9 @@ type CustomerView struct {
 	RequestKey string // posted back as checkout.FieldRequestKey: the same key places the same order once
 	Physical   bool   // the cart has a physical product: ask for the address
 	Values     CustomerForm
-	Errors     FieldErrors
-	Lines      []SummaryLine // order summary beside the form
-	Shipping   ShippingLine  // its own line in the summary; Total includes it
+	Errors     checkout.ValidationError // localised (see FormErrors); Field "" is about the whole form
+	Lines      []SummaryLine            // order summary beside the form
+	Shipping   ShippingLine             // its own line in the summary; Total includes it
 	Total      checkout.Cents
 	BackURL    string // back to the cart
 	CancelURL  string // a checkout session's cancelUrl: "cancel and go back to the shop"

@@ -470,11 +470,10 @@ func TestCustomerPageErrors(t *testing.T) {
 				Address: checkout.Address{ZipCode: "0131", Street: "Av. Paulista", Number: "1000", Complement: "", Neighborhood: "Bela Vista",
 					City: "São Paulo", State: "sp", Country: ""},
 			}
-			v.Errors = FieldErrors{
-				checkout.FieldDocument: FieldMessage(lang, checkout.FieldDocument, "document"),
-				checkout.FieldZipCode:  FieldMessage(lang, checkout.FieldZipCode, "format"),
-				"":                     T(lang, "err.other", "amount: too large"),
-			}
+			v.Errors = checkout.ValidationError{}
+			v.Errors.Add(checkout.FieldDocument, "document", FieldMessage(lang, checkout.FieldDocument, "document"))
+			v.Errors.Add(checkout.FieldZipCode, "format", FieldMessage(lang, checkout.FieldZipCode, "format"))
+			v.Errors.Add("", "", T(lang, "err.other", "amount: too large"))
 			r := render(t, CustomerPage(v))
 			checkCommon(t, r, lang, "/checkout")
 			form := r.one(t, "checkout-form")
@@ -508,7 +507,7 @@ func TestCustomerPageErrors(t *testing.T) {
 					t.Errorf("%s: aria-describedby %q lacks its error", name, desc)
 				}
 				errEl := r.doc.Find("#f-" + name + "-error")
-				if errEl.AttrOr("data-testid", "") != "field-error" || text(errEl) != v.Errors[name] {
+				if errEl.AttrOr("data-testid", "") != "field-error" || text(errEl) != v.Errors.Message(name) {
 					t.Errorf("%s: error %q", name, text(errEl))
 				}
 				if errEl.Closest(".field").Find("#f-"+name).Length() != 1 {
@@ -532,12 +531,12 @@ func TestCustomerPageErrors(t *testing.T) {
 			if items.Length() != 3 {
 				t.Fatalf("%d summary items, want 3", items.Length())
 			}
-			if text(items.Eq(0)) != v.Errors[""] {
+			if text(items.Eq(0)) != v.Errors.Message("") {
 				t.Errorf("form-wide error first: %q", text(items.Eq(0)))
 			}
 			for i, name := range []string{checkout.FieldDocument, checkout.FieldZipCode} {
 				a := items.Eq(i + 1).Find("a")
-				if href, _ := a.Attr("href"); href != "#f-"+name || text(a) != v.Errors[name] {
+				if href, _ := a.Attr("href"); href != "#f-"+name || text(a) != v.Errors.Message(name) {
 					t.Errorf("summary item %d: %q -> %q", i+1, text(a), href)
 				}
 			}
@@ -550,7 +549,7 @@ func TestCustomerPageErrors(t *testing.T) {
 
 func TestCustomerPageErrorOfHiddenField(t *testing.T) {
 	v := customerView(PtBR, false)
-	v.Errors = FieldErrors{checkout.FieldZipCode: "CEP?"}
+	v.Errors.Add(checkout.FieldZipCode, "format", "CEP?")
 	r := render(t, CustomerPage(v))
 	items := r.one(t, "error-summary").Find("li")
 	if items.Length() != 1 || text(items) != "CEP?" || items.Find("a").Length() != 0 {

@@ -136,7 +136,7 @@ func (a *merchantAPI) createLink(w http.ResponseWriter, r *http.Request) {
 	if _, sent := r.Header["Idempotency-Key"]; sent && key == "" {
 		rd.Add("Idempotency-Key", checkout.CodeMinLength, "must not be empty (leave the header out to go without one)")
 	}
-	b.in.ReadErrors = (&checkout.ValidationError{Violations: rd.Violations()}).OrNil()
+	b.in.ReadErrors = rd.OrNil()
 	var in checkout.LinkInput
 	b.apply(&in)
 	in.IdempotencyKey = key
@@ -210,7 +210,7 @@ func (a *merchantAPI) patchLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, rd := readLinkBody(doc)
-	b.in.ReadErrors = (&checkout.ValidationError{Violations: rd.Violations()}).OrNil()
+	b.in.ReadErrors = rd.OrNil()
 	l, err := a.svc.UpdateLink(r.Context(), chi.URLParam(r, "linkID"), b.apply)
 	if err != nil {
 		a.site.FailJSON(w, r, err)

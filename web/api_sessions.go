@@ -39,7 +39,7 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateCh
 	}
 	if doc.Kind() != strictjson.Object {
 		r.Add("body", checkout.CodeType, "must be an object")
-		return in, readErrors(r)
+		return in, r.Err()
 	}
 	top, _ := r.Object("", doc, sessionFields...)
 	in.Items = readItems(r, top.Get("items"))
@@ -82,7 +82,7 @@ func parseSessionRequest(doc strictjson.Value, h http.Header) (checkout.CreateCh
 				State: get("state"), Country: get("country")}
 		}
 	}
-	return in, readErrors(r)
+	return in, r.Err()
 }
 
 // readItems reads the items of a checkout session or a payment link (items[i].productId, …).
@@ -119,11 +119,6 @@ func readItems(r *strictjson.Reader, items strictjson.Value) []checkout.Checkout
 		out = append(out, it)
 	}
 	return out
-}
-
-// readErrors returns the violations r found, by path, or nil.
-func readErrors(r *strictjson.Reader) error {
-	return (&checkout.ValidationError{Violations: r.Violations()}).Err()
 }
 
 // IdempotentReplayedHeader is set to "true" on an answer that replays the session made by an

@@ -36,7 +36,7 @@ func (a *merchantAPI) readSubject(w http.ResponseWriter, r *http.Request) (check
 		switch {
 		case document != "" && email != "":
 			rd.Add("email", checkout.CodeFormat, "give either document or email, not both")
-		case typed == "" && len(rd.Violations()) == 0:
+		case typed == "" && len(rd.Violations) == 0:
 			rd.Add("document", checkout.CodeRequired, "give the subject's document (CPF or CNPJ) or email")
 		case typed != "":
 			s, err := checkout.ParseSubject(typed)
@@ -55,7 +55,7 @@ func (a *merchantAPI) readSubject(w http.ResponseWriter, r *http.Request) (check
 			subj = s
 		}
 	}
-	if err := readErrors(rd); err != nil {
+	if err := rd.Err(); err != nil {
 		a.site.FailJSON(w, r, err)
 		return checkout.Subject{}, false
 	}

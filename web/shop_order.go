@@ -73,7 +73,7 @@ func (s *Server) customerForm(w http.ResponseWriter, r *http.Request, f formSour
 	if src.PrefillAddress != nil {
 		values.Address = *src.PrefillAddress
 	}
-	s.renderCustomerForm(w, r, f, src, http.StatusOK, values, nil)
+	s.renderCustomerForm(w, r, f, src, http.StatusOK, values, checkout.ValidationError{})
 }
 
 // formSource reads the checkout source of f, or answers why there is none.
@@ -90,7 +90,7 @@ func (s *Server) formSource(w http.ResponseWriter, r *http.Request, f formSource
 
 // renderCustomerForm renders the customer form of src with the values typed and their
 // errors. Every rendering gets a new request key: a key whose submission was refused is spent.
-func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, src *checkout.Source, status int, values views.CustomerForm, errs views.FieldErrors) {
+func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, src *checkout.Source, status int, values views.CustomerForm, errs checkout.ValidationError) {
 	v := views.CustomerView{
 		Page:        f.page,
 		Action:      respond.Link(r, f.action),
@@ -172,7 +172,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request, f formSource
 		// The gateway is unreachable before the order could even be stored, or the store failed:
 		// the form again, every value kept, saying to try again.
 		s.site.LogError(r, err, code)
-		s.showCustomerForm(w, r, f, respond.HTTPStatus(checkout.CodeUnavailable), values, views.FieldErrors{"": views.T(lang, views.MsgGatewayDown)})
+		s.showCustomerForm(w, r, f, respond.HTTPStatus(checkout.CodeUnavailable), values, checkout.ValidationError{Violations: []checkout.Violation{{Message: views.T(lang, views.MsgGatewayDown)}}})
 		return
 	}
 	// The cart became an order: the next visit to the shop starts a new one.
@@ -184,7 +184,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, r *http.Request, f formSource
 
 // showCustomerForm reads the source of f and renders its form with the values typed and their
 // errors.
-func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, status int, values views.CustomerForm, errs views.FieldErrors) {
+func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, f formSource, status int, values views.CustomerForm, errs checkout.ValidationError) {
 	if src, ok := s.formSource(w, r, f); ok {
 		s.renderCustomerForm(w, r, f, src, status, values, errs)
 	}

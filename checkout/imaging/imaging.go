@@ -1,8 +1,10 @@
 // Package imaging turns an uploaded product photo into the pictures the shop serves: the upload
-// is sniffed (JPEG, PNG or WebP only), its dimensions are bounded before it is decoded (a small
-// file cannot claim a gigapixel image), and it is re-encoded at two widths with
-// golang.org/x/image's Catmull-Rom scaler. Re-encoding keeps the pixels only: EXIF (with its
-// GPS position), ICC profiles and comments never reach a shopper.
+// is sniffed (JPEG, PNG or WebP only), its dimensions and what decoding it would allocate are
+// bounded before it is decoded (a small file cannot claim a gigapixel image, nor 16-bit pixels
+// by the hundred megabytes), and it is re-encoded at two widths, shrunk by a whole factor and
+// then scaled with golang.org/x/image's Catmull-Rom. A Limiter bounds how many decode at once
+// and gives their memory back. Re-encoding keeps the pixels only: EXIF (with its GPS
+// position), ICC profiles and comments never reach a shopper.
 package imaging
 
 import (

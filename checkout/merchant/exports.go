@@ -70,8 +70,10 @@ func (j *ExportJob) Stale(now time.Time) bool {
 // ExportStore keeps the background exports and their files. Implementations must pass
 // checkout/storetest.
 type ExportStore interface {
-	// CreateExportJob stores a new job (running).
-	CreateExportJob(ctx context.Context, j ExportJob) error
+	// CreateExportJob stores a new job (running) unless it would pass lim
+	// (ExportLimits.Refuse's error), deciding and storing at once: of jobs asked at the same
+	// instant, no more than the limits are stored.
+	CreateExportJob(ctx context.Context, j ExportJob, lim ExportLimits) error
 	// ExportJob returns a job, or checkout.ErrNotFound.
 	ExportJob(ctx context.Context, id string) (*ExportJob, error)
 	// ExportJobs lists a user's jobs created since since, newest first.
@@ -95,6 +97,36 @@ type ExportStore interface {
 	PruneExports(ctx context.Context, before time.Time) (int, error)
 }
 
+// ExportLimits bound the background exports running at once, and the bytes the files of all
+// keep, that a new one may join; a zero field sets no limit.
+type ExportLimits struct {
+	PerUser int   // running jobs of the new job's user
+	Running int   // running jobs of all users, on every instance
+	Kept    int64 // compressed bytes the files of all jobs keep in the store
+	// StaleBefore: a running job without a heartbeat since is not counted (its server
+	// stopped). Exports.Create sets it.
+	StaleBefore time.Time
+}
+
+// The refusals of a background export past its limits (code CodeRateLimited): the user's
+// own running exports, or the exports of all users (running, or the bytes their files keep).
+var (
+	ErrExportsOfUser = &checkout.Error{Code: checkout.CodeRateLimited, Message: "too many of the user's exports are running"}
+	ErrExportsBusy   = &checkout.Error{Code: checkout.CodeRateLimited, Message: "too many exports are running or kept"}
+)
+
+// Refuse says whether a new job may join mine running jobs of its user, all running jobs of
+// all users and kept bytes of files: nil, ErrExportsOfUser or ErrExportsBusy.
+func (l ExportLimits) Refuse(mine, all int, kept int64) error {
+	switch {
+	case l.PerUser > 0 && mine >= l.PerUser:
+		return ErrExportsOfUser
+	case l.Running > 0 && all >= l.Running, l.Kept > 0 && kept >= l.Kept:
+		return ErrExportsBusy
+	}
+	return nil
+}
+
 // Exports are the dashboard's background exports on their store.
 type Exports struct {
 	store ExportStore
@@ -109,11 +141,13 @@ func NewExports(store ExportStore, clock func() time.Time) *Exports {
 	return &Exports{store: store, now: clock}
 }
 
-// Create stores a new running job for j's user, kind, format, query and total.
-func (x *Exports) Create(ctx context.Context, j ExportJob) (*ExportJob, error) {
+// Create stores a new running job for j's user, kind, format, query and total, unless it
+// would pass lim: ErrExportsOfUser or ErrExportsBusy.
+func (x *Exports) Create(ctx context.Context, j ExportJob, lim ExportLimits) (*ExportJob, error) {
 	now := x.now().UTC()
 	j.ID, j.State, j.CreatedAt, j.UpdatedAt, j.Rows = checkout.NewID(), ExportRunning, now, now, 0
-	if err := x.store.CreateExportJob(ctx, j); err != nil {
+	lim.StaleBefore = now.Add(-ExportStale)
+	if err := x.store.CreateExportJob(ctx, j, lim); err != nil {
 		return nil, fmt.Errorf("merchant: creating an export: %w", err)
 	}
 	return &j, nil

@@ -12,12 +12,33 @@ var _ merchant.ExportStore = (*Store)(nil)
 
 const exportJobColumns = `id, user_id, kind, format, query, state, total, rows_written, size, error, created_at, updated_at, finished_at`
 
-// CreateExportJob stores a new background export.
-func (s *Store) CreateExportJob(ctx context.Context, j merchant.ExportJob) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO export_jobs (` + exportJobColumns + `)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-		Args: []any{j.ID, j.UserID, j.Kind, j.Format, j.Query, string(j.State), j.Total, j.Rows, j.Size, j.Error,
-			ms(j.CreatedAt), ms(j.UpdatedAt), ms(j.FinishedAt)}})
+// CreateExportJob stores a new background export unless it would pass lim: the counts and the
+// insert are one write transaction, which on SQLite holds the database and on PostgreSQL
+// first locks export_jobs against other creations (and against heartbeats, for as long), so
+// two exports asked at once cannot both pass.
+func (s *Store) CreateExportJob(ctx context.Context, j merchant.ExportJob, lim merchant.ExportLimits) error {
+	var all, mine int
+	var kept int64
+	var stmts []Stmt
+	if s.d.RowLocks {
+		stmts = append(stmts, Stmt{SQL: `LOCK TABLE export_jobs IN SHARE ROW EXCLUSIVE MODE`})
+	}
+	stmts = append(stmts, Stmt{SQL: `SELECT COUNT(*), COUNT(CASE WHEN user_id = $1 THEN 1 END) FROM export_jobs
+			WHERE state = 'running' AND updated_at >= $2`,
+		Args: []any{j.UserID, ms(lim.StaleBefore)}, Rows: each(func(r Rows) error { return r.Scan(&all, &mine) })},
+		Stmt{SQL: `SELECT COALESCE(SUM(LENGTH(data)), 0) FROM export_chunks`, Rows: each(func(r Rows) error { return r.Scan(&kept) })})
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		if err := tx.Run(ctx, stmts...); err != nil {
+			return err
+		}
+		if err := lim.Refuse(mine, all, kept); err != nil {
+			return err
+		}
+		return tx.Run(ctx, Stmt{SQL: `INSERT INTO export_jobs (` + exportJobColumns + `)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+			Args: []any{j.ID, j.UserID, j.Kind, j.Format, j.Query, string(j.State), j.Total, j.Rows, j.Size, j.Error,
+				ms(j.CreatedAt), ms(j.UpdatedAt), ms(j.FinishedAt)}})
+	})
 	if err != nil {
 		return s.errorf("storing an export: %w", err)
 	}

@@ -42,6 +42,7 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("ThrottleConcurrent", func(t *testing.T) { testThrottleConcurrent(t, open(t)) })
 	t.Run("Sessions", func(t *testing.T) { testDashboardSessions(t, open(t)) })
 	t.Run("Exports", func(t *testing.T) { testExports(t, open(t)) })
+	t.Run("ExportLimitsConcurrent", func(t *testing.T) { testExportLimits(t, open(t)) })
 	t.Run("LoginAgainstTheStore", func(t *testing.T) { testLoginOnStore(t, open(t)) })
 	t.Run("InvitationsFollowTheInviter", func(t *testing.T) { testInvitationsFollowInviter(t, open(t)) })
 	t.Run("DeviceCookies", func(t *testing.T) { testDeviceCookies(t, open(t)) })

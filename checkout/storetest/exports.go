@@ -3,7 +3,10 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,9 +42,9 @@ func testExports(t *testing.T, s AccountStores) {
 func (c *exportsCase) testProgress(t *testing.T) {
 	ctx := context.Background()
 	var err error
-	c.job, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000})
+	c.job, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000}, merchant.ExportLimits{})
 	must(t, err)
-	c.other, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000})
+	c.other, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000}, merchant.ExportLimits{})
 	must(t, err)
 	_, err = c.x.Job(ctx, "nope")
 	sameErr(t, "an unknown job", err, checkout.ErrNotFound)
@@ -101,7 +104,7 @@ func (c *exportsCase) testFile(t *testing.T) {
 // testFailed: a job failed half-way keeps nothing of its file.
 func (c *exportsCase) testFailed(t *testing.T) {
 	ctx := context.Background()
-	failed, err := c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001})
+	failed, err := c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001}, merchant.ExportLimits{})
 	must(t, err)
 	must(t, c.s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")))
 	must(t, c.x.Finish(ctx, failed, 500, 7, merchant.ExportErrSource))
@@ -146,4 +149,43 @@ func (c *exportsCase) testPruned(t *testing.T) {
 	jobs, err := c.x.Jobs(ctx, "u1")
 	must(t, err)
 	same(t, "jobs after pruning", len(jobs), 0)
+}
+
+// testExportLimits: exports asked at the same instant past the limits are stored no more than
+// the limits allow, the others refused: of 16 of one user with 2 a user, 2; then of 16 of 16
+// users with 5 running at most (2 running already), 3. (Checked and then created in two steps,
+// most of them pass on either store.)
+func testExportLimits(t *testing.T, s AccountStores) {
+	x := merchant.NewExports(s, func() time.Time { return base })
+	admitted := func(n int, user func(i int) string, lim merchant.ExportLimits, refusal error) int {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, err := x.Create(context.Background(), merchant.ExportJob{UserID: user(i), Kind: "deposits", Format: "csv", Total: 1}, lim)
+				errs <- err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		ok := 0
+		for err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, refusal):
+				t.Errorf("an export at once with others: %v, want nil or %v", err, refusal)
+			}
+		}
+		return ok
+	}
+	same(t, "exports of one user admitted at once (limit 2 a user)",
+		admitted(16, func(int) string { return "u-same" }, merchant.ExportLimits{PerUser: 2}, merchant.ErrExportsOfUser), 2)
+	same(t, "exports of 16 users admitted at once (limit 5 running, 2 already)",
+		admitted(16, func(i int) string { return fmt.Sprintf("u-%d", i) }, merchant.ExportLimits{PerUser: 2, Running: 5}, merchant.ErrExportsBusy), 3)
 }

@@ -116,7 +116,8 @@ type reader struct {
 
 // err returns the violations as a KindInvalidData error, or nil.
 func (d *reader) err() error {
-	return (&gc.ValidationError{Kind: gc.KindInvalidData, Violations: d.Violations()}).Err()
+	d.Kind = gc.KindInvalidData
+	return d.Err()
 }
 
 // required returns v, adding a CodeRequired violation when it is missing or null.

@@ -16,18 +16,11 @@ const CodeUnknownField = "unknown_field"
 // with the path the caller names it by and a gatewayclient code (CodeType, CodeInteger,
 // CodeUnknownField), and reading goes on, so that Violations holds them all. An absent or
 // null value reads as the zero value without a violation: whether a field is required is the
-// caller's rule. The zero Reader is ready to use.
+// caller's rule, which it adds with Add, in order with the Reader's. The zero Reader is ready
+// to use.
 type Reader struct {
-	vs []gc.Violation
+	gc.ValidationError
 }
-
-// Add adds a violation of the caller's own rules, in order with the Reader's.
-func (r *Reader) Add(path, code, message string) {
-	r.vs = append(r.vs, gc.Violation{Field: path, Code: code, Message: message})
-}
-
-// Violations returns the violations added so far, in order.
-func (r *Reader) Violations() []gc.Violation { return r.vs }
 
 // Object reads v as an object and reports whether it is one. When fields are given, each
 // other key of v is a CodeUnknownField violation (a misspelt field is an error instead of

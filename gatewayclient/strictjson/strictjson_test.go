@@ -238,7 +238,7 @@ func TestReader(t *testing.T) {
 	}
 	r.Add("mine", "rule", "is the caller's")
 	var got []string
-	for _, vi := range r.Violations() {
+	for _, vi := range r.Violations {
 		got = append(got, fmt.Sprintf("%s %s: %s", vi.Field, vi.Code, vi.Message))
 	}
 	want := []string{

@@ -32,7 +32,7 @@ func (d *Dashboard) accountPage(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) accountView(r *http.Request) views.AccountView {
 	ctx := r.Context()
 	u := userOf(r)
-	v := views.AccountView{DashPage: d.page(r, "account"), Email: u.Email, Errors: map[string]string{},
+	v := views.AccountView{DashPage: d.page(r, "account"), Email: u.Email,
 		PasswordAction: respond.Link(r, Path+"/account/password"), TOTPEnabled: u.TOTPEnabled()}
 	d.totpView(r, &v)
 	sessions, err := d.accounts.SignIns(ctx, u.ID)
@@ -69,13 +69,13 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, merchant.ErrBadCredentials), errors.As(err, &te):
 		v := d.accountView(r)
-		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
+		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
 		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCurrentPassword)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
 		v := d.accountView(r)
-		v.Errors["new_password"] = passwordError(v.Lang, err)
+		v.Errors.Add("new_password", fe.Code(merchant.FieldPassword), passwordError(v.Lang, err))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case err != nil:

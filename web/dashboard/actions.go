@@ -170,7 +170,7 @@ func (d *Dashboard) act(w http.ResponseWriter, r *http.Request, a orderAction) {
 		d.site.Fail(w, r, rerr)
 		return
 	}
-	sent := views.OrderActions{Form: a.form, Values: map[string]string{}, Errors: map[string]string{}}
+	sent := views.OrderActions{Form: a.form, Values: map[string]string{}}
 	for _, f := range []string{checkout.FieldCarrier, checkout.FieldTrackingCode, checkout.FieldNote, checkout.FieldRefundOn,
 		checkout.FieldRefundAmount, checkout.FieldRefundE2E} {
 		sent.Values[f] = r.PostForm.Get(f)
@@ -179,11 +179,7 @@ func (d *Dashboard) act(w http.ResponseWriter, r *http.Request, a orderAction) {
 	status := http.StatusUnprocessableEntity
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
-		for _, v := range fe.Violations {
-			if _, done := sent.Errors[v.Field]; !done {
-				sent.Errors[v.Field] = actionMessage(lang, v.Field, v.Code, cur)
-			}
-		}
+		sent.Errors = views.Localise(fe, func(v checkout.Violation) string { return actionMessage(lang, v.Field, v.Code, cur) })
 	} else {
 		status = http.StatusConflict
 		sent.Failed = conflictMessage(lang, err)

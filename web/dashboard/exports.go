@@ -90,39 +90,22 @@ func (d *Dashboard) deliverExport(w http.ResponseWriter, r *http.Request, ask ex
 func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask exportAsked, src rowSource, total int) {
 	ctx := r.Context()
 	u := userOf(r)
-	jobs, err := d.exports.Jobs(ctx, u.ID)
-	if err != nil {
-		d.site.Fail(w, r, err)
-		return
-	}
-	running := 0
-	for _, j := range jobs {
-		if j.State == merchant.ExportRunning {
-			running++
-		}
-	}
-	if running >= maxRunningExports {
-		lang := respond.Lang(r)
+	// The job keeps the query as asked (personalData=full included): its file is named by it,
+	// and asking it again asks the same. The store decides the limits as it creates the job.
+	job, err := d.exports.Create(ctx, merchant.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
+		Query: r.URL.RawQuery, Total: total},
+		merchant.ExportLimits{PerUser: maxRunningExports, Running: d.exportsRunningCap, Kept: d.exportBytesCap})
+	lang := respond.Lang(r)
+	switch {
+	case errors.Is(err, merchant.ErrExportsOfUser):
 		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
 			views.T(lang, "exports.too_many", maxRunningExports), "", respond.Link(r, Path+"/exports"))
 		return
-	}
-	all, kept, err := d.exports.Usage(ctx)
-	if err != nil {
-		d.site.Fail(w, r, err)
-		return
-	}
-	if all >= d.exportsRunningCap || kept >= d.exportBytesCap {
-		lang := respond.Lang(r)
+	case errors.Is(err, merchant.ErrExportsBusy):
 		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
 			views.T(lang, "exports.busy"), "", respond.Link(r, Path+"/exports"))
 		return
-	}
-	// The job keeps the query as asked (personalData=full included): its file is named by it,
-	// and asking it again asks the same.
-	job, err := d.exports.Create(ctx, merchant.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
-		Query: r.URL.RawQuery, Total: total})
-	if err != nil {
+	case err != nil:
 		d.site.Fail(w, r, err)
 		return
 	}

@@ -286,7 +286,7 @@ func TestBackgroundExportFails(t *testing.T) {
 
 	// A job left running by a stopped server.
 	u, _ := e.dash.accounts.UserByEmail(context.Background(), dashEmail)
-	job, err := e.exports.Create(context.Background(), merchant.ExportJob{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000})
+	job, err := e.exports.Create(context.Background(), merchant.ExportJob{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000}, merchant.ExportLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestBackgroundExportStopsWithTheServer(t *testing.T) {
 func (e *env) readyExport(user, kind, content string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	job, err := e.exports.Create(ctx, merchant.ExportJob{UserID: user, Kind: kind, Format: "excel", Total: 1})
+	job, err := e.exports.Create(ctx, merchant.ExportJob{UserID: user, Kind: kind, Format: "excel", Total: 1}, merchant.ExportLimits{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	large := "/dashboard/deposits.csv?status=PAID&status=FAILED&status=REFUNDED&status=PENDING"
 	var others []*merchant.ExportJob
 	for _, u := range []string{"u-a", "u-b", "u-c"} {
-		j, err := e.exports.Create(ctx, merchant.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000})
+		j, err := e.exports.Create(ctx, merchant.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000}, merchant.ExportLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +378,7 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	}
 	page := res.Header.Get("Location")
 	// Four running (if this user's own has not ended yet) or a fifth from another user: refused.
-	if _, err := e.exports.Create(ctx, merchant.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}); err != nil {
+	if _, err := e.exports.Create(ctx, merchant.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}, merchant.ExportLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	res, doc := b.get(large)

@@ -187,7 +187,6 @@ func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs 
 		Action:     Path + path,
 		ClearURL:   respond.Link(r, Path+path),
 		Values:     map[string]string{},
-		Errors:     map[string]string{},
 		Withdrawal: withdrawal,
 	}
 	for _, name := range []string{paramMinAmount, paramMaxAmount, paramID, paramPixKey, paramEndToEnd,
@@ -198,9 +197,7 @@ func (d *Dashboard) filterView(r *http.Request, path string, q url.Values, errs 
 	if withdrawal {
 		minAmount = gatewayclient.MinWithdrawalFilterAmount
 	}
-	for _, v := range errs.Violations {
-		fv.Errors[v.Field] = filterMessage(lang, v.Field, v, minAmount)
-	}
+	fv.Errors = views.Localise(errs, func(v checkout.Violation) string { return filterMessage(lang, v.Field, v, minAmount) })
 	return fv
 }
 

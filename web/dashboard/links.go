@@ -115,8 +115,7 @@ func (d *Dashboard) newLinkForm(r *http.Request) views.LinkFormView {
 	lang := respond.Lang(r)
 	f := views.LinkFormView{Action: respond.Link(r, Path+"/links"), Title: views.T(lang, "links.new"),
 		Submit: views.T(lang, "links.create"), Values: map[string]string{"kind": "fixed",
-			"ask_email": "true", "ask_phone": "true", views.LinkItemField("quantity", 1): "1"},
-		Errors: map[string]string{}, Rows: linkFormRows}
+			"ask_email": "true", "ask_phone": "true", views.LinkItemField("quantity", 1): "1"}, Rows: linkFormRows}
 	d.linkProducts(r, &f)
 	return f
 }
@@ -144,7 +143,7 @@ func (d *Dashboard) linkProducts(r *http.Request, f *views.LinkFormView) {
 func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.LinkFormView {
 	lang := respond.Lang(r)
 	f := views.LinkFormView{Action: respond.Link(r, linkPath(l.ID)), Title: views.T(lang, "links.edit"),
-		Submit: views.T(lang, "links.save"), Errors: map[string]string{}, Values: map[string]string{
+		Submit: views.T(lang, "links.save"), Values: map[string]string{
 			"title": l.Title, "kind": l.Kind, "description": l.Description, "slug": l.Slug}, Rows: linkRows(0)}
 	switch l.Kind {
 	case checkout.LinkFixed:
@@ -185,12 +184,41 @@ func (d *Dashboard) linkFormOf(r *http.Request, l *checkout.PaymentLink) views.L
 // readLinkForm reads a posted link form into f's values and onto in (what is paid replaced
 // whole), with the errors of the values that cannot be read (amounts, numbers, the date) and,
 // for each of in.Items, the form's row it came from (blank rows are skipped).
-func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput) (map[string]string, []int) {
+func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput) (checkout.ValidationError, []int) {
+	posted := postedLinkValues(r, f)
+	lr := linkReader{lang: respond.Lang(r), values: f.Values}
+	var rows []int
+	in.Title, in.Description, in.Slug = f.Values["title"], f.Values["description"], f.Values["slug"]
+	in.Items, in.Amount, in.CustomAmount = nil, 0, nil
+	switch f.Values["kind"] {
+	case checkout.LinkCustom:
+		in.CustomAmount = &checkout.CustomAmount{Min: lr.reais("min"), Max: lr.reais("max")}
+	case checkout.LinkItems:
+		in.Items, rows = lr.items(posted)
+	default:
+		in.Amount = lr.reais("amount")
+	}
+	in.MaxPayments = lr.number("max_payments")
+	in.ExpiresAt = lr.date("expires_at")
+	in.RequireAddress = f.Values["require_address"] == "true"
+	in.CustomerFields = []string{}
+	if f.Values["ask_email"] == "true" {
+		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskEmail)
+	}
+	if f.Values["ask_phone"] == "true" {
+		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskPhone)
+	}
+	return lr.errs, rows
+}
+
+// postedLinkValues puts the posted values of a link form into f, the item rows posted
+// (product_1, product_2, … without a gap) shown again as posted, and returns how many rows
+// were posted.
+func postedLinkValues(r *http.Request, f *views.LinkFormView) int {
 	get := func(k string) string { return strings.TrimSpace(r.PostForm.Get(k)) }
 	for _, k := range views.LinkFormFields() {
 		f.Values[k] = get(k)
 	}
-	// The rows posted (product_1, product_2, … without a gap) are shown again as posted.
 	posted := 0
 	for posted < checkout.MaxSessionItems && r.PostForm.Has(views.LinkItemField("product", posted+1)) {
 		posted++
@@ -200,73 +228,72 @@ func readLinkForm(r *http.Request, f *views.LinkFormView, in *checkout.LinkInput
 		}
 	}
 	f.Rows = max(f.Rows, posted)
-	lang := respond.Lang(r)
-	errs := map[string]string{}
+	return posted
+}
+
+// linkReader reads the typed values of a link form, each that cannot be read an error in
+// words; an empty value reads as zero.
+type linkReader struct {
+	lang   views.Lang
+	values map[string]string
+	errs   checkout.ValidationError
+}
+
+func (lr *linkReader) reais(k string) checkout.Cents {
+	if lr.values[k] == "" {
+		return 0
+	}
+	c, err := checkout.ParseReais(lr.values[k])
+	if err != nil {
+		lr.errs.Add(k, checkout.CodeFormat, views.T(lr.lang, "links.err_amount"))
+	}
+	return c
+}
+
+func (lr *linkReader) number(k string) int {
+	if lr.values[k] == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(lr.values[k])
+	if err != nil {
+		lr.errs.Add(k, checkout.CodeInteger, views.T(lr.lang, "links.err_number"))
+	}
+	return n
+}
+
+func (lr *linkReader) date(k string) *time.Time {
+	if lr.values[k] == "" {
+		return nil
+	}
+	t, err := time.ParseInLocation(linkExpiryLayout, lr.values[k], views.SaoPaulo())
+	if err != nil {
+		lr.errs.Add(k, checkout.CodeFormat, views.T(lr.lang, "links.err_date"))
+		return nil
+	}
+	return &t
+}
+
+// items reads the posted item rows, blank ones skipped, with the row of each item.
+func (lr *linkReader) items(posted int) ([]checkout.CheckoutSessionItem, []int) {
+	var items []checkout.CheckoutSessionItem
 	var rows []int
-	reais := func(k string) checkout.Cents {
-		if f.Values[k] == "" {
-			return 0
+	for n := 1; n <= posted; n++ {
+		pk, qk := views.LinkItemField("product", n), views.LinkItemField("quantity", n)
+		switch {
+		case lr.values[pk] == "" && lr.values[qk] == "":
+			continue // a blank row
+		case lr.values[pk] == "":
+			lr.errs.Add(pk, checkout.CodeRequired, views.T(lr.lang, "links.err_product"))
+			continue
 		}
-		c, err := checkout.ParseReais(f.Values[k])
-		if err != nil {
-			errs[k] = views.T(lang, "links.err_amount")
+		q := 1 // a product without a quantity is one of it
+		if lr.values[qk] != "" {
+			q = lr.number(qk)
 		}
-		return c
+		items = append(items, checkout.CheckoutSessionItem{ProductID: checkout.ProductID(lr.values[pk]), Quantity: q})
+		rows = append(rows, n)
 	}
-	number := func(k string) int {
-		if f.Values[k] == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(f.Values[k])
-		if err != nil {
-			errs[k] = views.T(lang, "links.err_number")
-		}
-		return n
-	}
-	in.Title, in.Description, in.Slug = f.Values["title"], f.Values["description"], f.Values["slug"]
-	in.Items, in.Amount, in.CustomAmount = nil, 0, nil
-	switch f.Values["kind"] {
-	case checkout.LinkCustom:
-		in.CustomAmount = &checkout.CustomAmount{Min: reais("min"), Max: reais("max")}
-	case checkout.LinkItems:
-		for n := 1; n <= posted; n++ {
-			pk, qk := views.LinkItemField("product", n), views.LinkItemField("quantity", n)
-			switch {
-			case f.Values[pk] == "" && f.Values[qk] == "":
-				continue // a blank row
-			case f.Values[pk] == "":
-				errs[pk] = views.T(lang, "links.err_product")
-				continue
-			}
-			q := 1 // a product without a quantity is one of it
-			if f.Values[qk] != "" {
-				q = number(qk)
-			}
-			in.Items = append(in.Items, checkout.CheckoutSessionItem{ProductID: checkout.ProductID(f.Values[pk]), Quantity: q})
-			rows = append(rows, n)
-		}
-	default:
-		in.Amount = reais("amount")
-	}
-	in.MaxPayments = number("max_payments")
-	in.ExpiresAt = nil
-	if v := f.Values["expires_at"]; v != "" {
-		t, err := time.ParseInLocation(linkExpiryLayout, v, views.SaoPaulo())
-		if err != nil {
-			errs["expires_at"] = views.T(lang, "links.err_date")
-		} else {
-			in.ExpiresAt = &t
-		}
-	}
-	in.RequireAddress = f.Values["require_address"] == "true"
-	in.CustomerFields = []string{}
-	if f.Values["ask_email"] == "true" {
-		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskEmail)
-	}
-	if f.Values["ask_phone"] == "true" {
-		in.CustomerFields = append(in.CustomerFields, checkout.LinkAskPhone)
-	}
-	return errs, rows
+	return items, rows
 }
 
 // linkFormField is the form field of a violation of a link's input; rows are the form's rows
@@ -301,40 +328,47 @@ func linkFormField(path string, rows []int) string {
 // linkErrors puts a link's violations, in words, into its form (an error of a value that could
 // not be read stays).
 func linkErrors(lang views.Lang, f *views.LinkFormView, fe *checkout.ValidationError, rows []int) {
+	kind := f.Values["kind"]
 	for _, v := range fe.Violations {
-		field, code := linkFormField(v.Field, rows), v.Code
-		if field == "amount" && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkItems {
+		field := linkFormField(v.Field, rows)
+		if field == "amount" && v.Code == checkout.CodeRequired && kind == checkout.LinkItems {
 			field = views.LinkItemField("product", 1) // products chosen, none given
 		}
-		if f.Errors[field] != "" {
-			continue
+		if !f.Errors.Has(field) {
+			f.Errors.Add(field, v.Code, linkMessage(lang, field, v.Code, kind))
 		}
-		var msg string
-		switch {
-		case code == "taken":
-			msg = views.T(lang, "links.err_taken")
-		case field == "expires_at" && code == checkout.CodeMin:
-			msg = views.T(lang, "links.err_future")
-		case field == "min" && code == checkout.CodeMax:
-			msg = views.T(lang, "links.err_bounds")
-		case field == "amount" && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkFixed:
-			msg = views.T(lang, "links.err_fixed_missing")
-		case strings.HasPrefix(field, "product_") && code == checkout.CodeRequired && f.Values["kind"] == checkout.LinkItems:
-			msg = views.T(lang, "links.err_items_missing")
-		case field == "amount" && code == checkout.CodeRequired,
-			strings.HasPrefix(field, "product_") && code == checkout.CodeRequired:
-			msg = views.T(lang, "links.err_kind")
-		case strings.HasPrefix(field, "product_"):
-			msg = views.T(lang, "links.err_product")
-		case strings.HasPrefix(field, "quantity_"):
-			msg = views.FieldMessage(lang, "quantity", code)
-		case field == "amount" || field == "min" || field == "max":
-			msg = views.T(lang, "paylink.amount_bounds", views.FormatMoney(lang, 1), views.FormatMoney(lang, 10000000))
-		default:
-			msg = views.FieldMessage(lang, field, code)
-		}
-		f.Errors[field] = msg
 	}
+}
+
+// linkWords are the words of a link form's violations that are not the field's usual ones:
+// the first rule matching the field (a name ending in "_" is the prefix of an item row's),
+// the code and the link's kind ("" matches any) gives the message's key.
+var linkWords = []struct{ field, code, kind, key string }{
+	{"", "taken", "", "links.err_taken"},
+	{"expires_at", checkout.CodeMin, "", "links.err_future"},
+	{"min", checkout.CodeMax, "", "links.err_bounds"},
+	{"amount", checkout.CodeRequired, checkout.LinkFixed, "links.err_fixed_missing"},
+	{"product_", checkout.CodeRequired, checkout.LinkItems, "links.err_items_missing"},
+	{"amount", checkout.CodeRequired, "", "links.err_kind"},
+	{"product_", checkout.CodeRequired, "", "links.err_kind"},
+	{"product_", "", "", "links.err_product"},
+}
+
+// linkMessage is the message of a link form's violation of field with code.
+func linkMessage(lang views.Lang, field, code, kind string) string {
+	for _, w := range linkWords {
+		fieldOK := w.field == "" || w.field == field || strings.HasSuffix(w.field, "_") && strings.HasPrefix(field, w.field)
+		if fieldOK && (w.code == "" || w.code == code) && (w.kind == "" || w.kind == kind) {
+			return views.T(lang, w.key)
+		}
+	}
+	switch {
+	case strings.HasPrefix(field, "quantity_"):
+		return views.FieldMessage(lang, "quantity", code)
+	case field == "amount" || field == "min" || field == "max":
+		return views.T(lang, "paylink.amount_bounds", views.FormatMoney(lang, 1), views.FormatMoney(lang, 10000000))
+	}
+	return views.FieldMessage(lang, field, code)
 }
 
 // createLink is POST /dashboard/links.
@@ -349,11 +383,11 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 	f.Errors, rows = readLinkForm(r, &f, &in)
 	var l *checkout.PaymentLink
 	var err error
-	if len(f.Errors) == 0 {
+	if len(f.Errors.Violations) == 0 {
 		l, _, err = d.svc.CreateLink(r.Context(), in)
 	}
 	var fe *checkout.ValidationError
-	if len(f.Errors) > 0 || errors.As(err, &fe) {
+	if len(f.Errors.Violations) > 0 || errors.As(err, &fe) {
 		if fe != nil {
 			linkErrors(respond.Lang(r), &f, fe, rows)
 		}
@@ -448,11 +482,11 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 	read, rows := readLinkForm(r, &f, &typed)
 	var changed *checkout.PaymentLink
 	var err error
-	if len(read) == 0 {
+	if len(read.Violations) == 0 {
 		changed, err = d.svc.UpdateLink(r.Context(), l.ID, func(in *checkout.LinkInput) { *in = typed })
 	}
 	var fe *checkout.ValidationError
-	if len(read) > 0 || errors.As(err, &fe) {
+	if len(read.Violations) > 0 || errors.As(err, &fe) {
 		f.Errors = read
 		if fe != nil {
 			linkErrors(respond.Lang(r), &f, fe, rows)

@@ -146,7 +146,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusUnprocessableEntity
 	}
 	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
-		Values: map[string]string{}, Errors: map[string]string{}, PerPage: perPage,
+		Values: map[string]string{}, PerPage: perPage,
 		Bar: views.FilterBar{Presets: presetLinks(d.svc.Now(), Path+"/orders", q, paramFrom, paramTo),
 			Active: activeFilters(q, orderParams)}}
 	chip := cloneValues(q)
@@ -168,9 +168,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
 		v.Filter.Values[name] = firstValue(q, name)
 	}
-	for _, viol := range errs.Violations {
-		v.Filter.Errors[viol.Field] = orderFilterMessage(lang, viol.Field, viol)
-	}
+	v.Filter.Errors = views.Localise(errs, func(viol checkout.Violation) string { return orderFilterMessage(lang, viol.Field, viol) })
 	checked := listValues(q, paramStatus)
 	for _, st := range checkout.OrderStatuses() {
 		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),

@@ -55,7 +55,7 @@ func (d *Dashboard) productsView(r *http.Request, f views.ProductFormView, listE
 func newProductForm(d *Dashboard, r *http.Request) views.ProductFormView {
 	lang := respond.Lang(r)
 	return views.ProductFormView{Action: respond.Link(r, Path+"/products"), Title: views.T(lang, "products.new"),
-		Values: map[string]string{}, Errors: map[string]string{}, Active: true, Submit: views.T(lang, "products.create")}
+		Values: map[string]string{}, Active: true, Submit: views.T(lang, "products.create")}
 }
 
 // readProductForm reads a posted product form: the values as typed (to show again) and the
@@ -83,11 +83,7 @@ func readProductForm(r *http.Request, f *views.ProductFormView) (checkout.Produc
 
 // productErrors puts a product's field errors, localised, into its form.
 func productErrors(lang views.Lang, f *views.ProductFormView, fe *checkout.ValidationError) {
-	for _, v := range fe.Violations {
-		if _, done := f.Errors[v.Field]; !done {
-			f.Errors[v.Field] = views.FieldMessage(lang, v.Field, v.Code)
-		}
-	}
+	f.Errors = views.Localise(fe, func(v checkout.Violation) string { return views.FieldMessage(lang, v.Field, v.Code) })
 }
 
 // createProduct is POST /dashboard/products.
@@ -142,7 +138,7 @@ func (d *Dashboard) productForm(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) editForm(r *http.Request, p *checkout.Product) views.ProductFormView {
 	lang := respond.Lang(r)
 	return views.ProductFormView{Action: respond.Link(r, Path+"/products/"+url.PathEscape(string(p.ID))), ID: string(p.ID),
-		Title: views.T(lang, "products.edit_title", p.Title), Errors: map[string]string{}, Submit: views.T(lang, "products.save")}
+		Title: views.T(lang, "products.edit_title", p.Title), Submit: views.T(lang, "products.save")}
 }
 
 // updateProduct is POST /dashboard/products/{id}.

@@ -36,7 +36,7 @@ func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
 // when given, replaces the stored URL and origins by what the merchant typed (a refused form).
 func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput) views.SettingsView {
 	ctx := r.Context()
-	v := views.SettingsView{DashPage: d.page(r, "settings"), Errors: map[string]string{},
+	v := views.SettingsView{DashPage: d.page(r, "settings"),
 		Action:       respond.Link(r, Path+"/settings"),
 		SecretAction: respond.Link(r, Path+"/settings/secret"),
 		KeysAction:   respond.Link(r, Path+"/settings/keys")}
@@ -106,7 +106,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 		v := d.settingsView(r, &in)
 		for _, field := range []string{merchant.FieldWebhookURL, merchant.FieldFrameOrigins} {
 			if fe.Has(field) {
-				v.Errors[field] = views.FieldMessage(v.Lang, field, fe.Code(field))
+				v.Errors.Add(field, fe.Code(field), views.FieldMessage(v.Lang, field, fe.Code(field)))
 			}
 		}
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
@@ -184,7 +184,7 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v := d.settingsView(r, nil)
-		v.Errors["current_password"] = views.T(v.Lang, "account.err_current")
+		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
 		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongPasswordReveal)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
@@ -215,10 +215,10 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		v := d.settingsView(r, nil)
 		v.KeyName, v.KeyScope = name, r.PostForm.Get(merchant.FieldScope)
 		if fe.Has("name") {
-			v.Errors["name"] = views.T(v.Lang, "settings.err_key_name")
+			v.Errors.Add("name", fe.Code("name"), views.T(v.Lang, "settings.err_key_name"))
 		}
 		if fe.Has(merchant.FieldScope) {
-			v.Errors[merchant.FieldScope] = views.T(v.Lang, "settings.err_key_scope")
+			v.Errors.Add(merchant.FieldScope, fe.Code(merchant.FieldScope), views.T(v.Lang, "settings.err_key_scope"))
 		}
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return

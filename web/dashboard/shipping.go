@@ -15,7 +15,7 @@ import (
 
 // shippingView is the shipping form showing sh.
 func shippingView(r *http.Request, sh checkout.Shipping) views.ShippingSettingsView {
-	v := views.ShippingSettingsView{Action: respond.Link(r, Path+"/settings/shipping"), Errors: map[string]string{},
+	v := views.ShippingSettingsView{Action: respond.Link(r, Path+"/settings/shipping"),
 		FlatRate: formatReaisInput(sh.FlatRate)}
 	if sh.FreeAbove > 0 {
 		v.FreeAbove = formatReaisInput(sh.FreeAbove)
@@ -32,7 +32,7 @@ func (d *Dashboard) saveShipping(w http.ResponseWriter, r *http.Request) {
 	typed := views.ShippingSettingsView{FlatRate: strings.TrimSpace(r.PostForm.Get("flat_rate")),
 		FreeAbove: strings.TrimSpace(r.PostForm.Get("free_above")), DeliveryDays: strings.TrimSpace(r.PostForm.Get("delivery_days"))}
 	lang := respond.Lang(r)
-	errs := map[string]string{}
+	var errs checkout.ValidationError
 	var sh checkout.Shipping
 	amount := func(name, s string) checkout.Cents {
 		if s == "" {
@@ -40,7 +40,7 @@ func (d *Dashboard) saveShipping(w http.ResponseWriter, r *http.Request) {
 		}
 		c, err := checkout.ParseReais(s)
 		if err != nil {
-			errs[name] = views.T(lang, "settings.shipping_err_amount")
+			errs.Add(name, checkout.CodeFormat, views.T(lang, "settings.shipping_err_amount"))
 		}
 		return c
 	}
@@ -49,21 +49,22 @@ func (d *Dashboard) saveShipping(w http.ResponseWriter, r *http.Request) {
 	if typed.DeliveryDays != "" {
 		n, err := strconv.Atoi(typed.DeliveryDays)
 		if err != nil || n < 1 {
-			errs["delivery_days"] = views.T(lang, "settings.shipping_err_days")
+			errs.Add("delivery_days", checkout.CodeMin, views.T(lang, "settings.shipping_err_days"))
 		}
 		sh.DeliveryDays = n
 	}
 	if fe := sh.Check(); fe != nil {
-		for _, f := range []string{"flat_rate", "free_above"} {
-			if fe.Has(f) && errs[f] == "" {
-				errs[f] = views.T(lang, "settings.shipping_err_amount")
+		for _, f := range []string{"flat_rate", "free_above", "delivery_days"} {
+			if fe.Has(f) && !errs.Has(f) {
+				key := "settings.shipping_err_amount"
+				if f == "delivery_days" {
+					key = "settings.shipping_err_days"
+				}
+				errs.Add(f, fe.Code(f), views.T(lang, key))
 			}
 		}
-		if fe.Has("delivery_days") {
-			errs["delivery_days"] = views.T(lang, "settings.shipping_err_days")
-		}
 	}
-	if len(errs) == 0 {
+	if len(errs.Violations) == 0 {
 		if err := d.settings.UpdateShipping(r.Context(), sh); err != nil {
 			d.site.Fail(w, r, err)
 			return

@@ -21,8 +21,7 @@ import (
 // subjectsView is the page's frame.
 func (d *Dashboard) subjectsView(r *http.Request) views.SubjectsView {
 	return views.SubjectsView{DashPage: d.page(r, "personal-data"), Action: respond.Link(r, Path+"/personal-data"),
-		ExportAction: respond.Link(r, Path+"/personal-data/export"), AnonymiseAction: respond.Link(r, Path+"/personal-data/anonymise"),
-		Errors: map[string]string{}}
+		ExportAction: respond.Link(r, Path+"/personal-data/export"), AnonymiseAction: respond.Link(r, Path+"/personal-data/anonymise")}
 }
 
 // subjectsPage is GET /dashboard/personal-data: the search form.
@@ -41,7 +40,7 @@ func (d *Dashboard) findSubject(w http.ResponseWriter, r *http.Request, v *views
 		if fe.Code(checkout.FieldSubject) == checkout.CodeRequired {
 			code = "required"
 		}
-		v.Errors["subject"] = views.T(v.Lang, "subjects.err_"+code)
+		v.Errors.Add("subject", code, views.T(v.Lang, "subjects.err_"+code))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SubjectsPage(*v))
 		return nil, subj
 	}
@@ -110,7 +109,7 @@ func (d *Dashboard) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 	if r.PostForm.Get("confirm") != "yes" {
 		rep := d.subjectReport(r, recs)
 		v.Report = &rep
-		v.Errors["confirm"] = views.T(v.Lang, "subjects.err_confirm")
+		v.Errors.Add("confirm", checkout.CodeRequired, views.T(v.Lang, "subjects.err_confirm"))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SubjectsPage(v))
 		return
 	}

@@ -57,7 +57,7 @@ func (d *Dashboard) usersPage(w http.ResponseWriter, r *http.Request) {
 // usersView lists the users and the pending invitations.
 func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	ctx := r.Context()
-	v := views.UsersView{DashPage: d.page(r, "users"), Errors: map[string]string{}, Role: string(merchant.RoleViewer),
+	v := views.UsersView{DashPage: d.page(r, "users"), Role: string(merchant.RoleViewer),
 		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required"),
 		MailSends: d.mailSends != nil && d.mailSends()}
 	v.RequireTOTP, _ = d.accounts.RequireTOTP(ctx)
@@ -100,11 +100,11 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 		v := d.usersView(r)
 		v.Email, v.Role = email, roleText
 		if errors.Is(err, merchant.ErrEmailTaken) {
-			v.Errors[merchant.FieldEmail] = views.T(v.Lang, "users.err_taken")
+			v.Errors.Add(merchant.FieldEmail, checkout.CodeDuplicate, views.T(v.Lang, "users.err_taken"))
 		} else {
 			for _, f := range []string{merchant.FieldEmail, merchant.FieldRole} {
 				if fe.Has(f) {
-					v.Errors[f] = views.T(v.Lang, "users.err_"+f)
+					v.Errors.Add(f, fe.Code(f), views.T(v.Lang, "users.err_"+f))
 				}
 			}
 		}

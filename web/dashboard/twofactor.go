@@ -193,7 +193,7 @@ func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 	codes, err := d.accounts.EnableTOTP(ctx, u, secret, r.PostForm.Get("code"))
 	if errors.Is(err, merchant.ErrBadCode) {
 		v := d.accountView(r)
-		v.Errors["code"] = views.T(v.Lang, "totp.failed")
+		v.Errors.Add("code", "", views.T(v.Lang, "totp.failed"))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	}
@@ -227,7 +227,7 @@ func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 	var te *merchant.ThrottledError
 	if errors.Is(err, merchant.ErrBadCredentials) || errors.As(err, &te) {
 		v := d.accountView(r)
-		v.Errors["totp_password"] = views.T(v.Lang, "account.err_current")
+		v.Errors.Add("totp_password", "", views.T(v.Lang, "account.err_current"))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	}
