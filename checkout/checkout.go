@@ -173,8 +173,14 @@ type Order struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	PaidAt    time.Time // zero until paid
-	Lang      string    // language of the shopper's pages ("pt-BR", "en")
-	ShopperIP string    // the shopper's IP address when the order was placed (sent as customer.ip)
+	// Fee is the gateway's fee on the deposit that paid the order (its feeAmount, read as
+	// cents: the contract does not give its unit); nil while the gateway has not said it.
+	Fee *gatewayclient.Cents
+	// RefundedAt is when the order's refund began (its first move to refunding or refunded),
+	// HeldAt when it last went under review: the days the overview counts them on. Zero until.
+	RefundedAt, HeldAt time.Time
+	Lang               string // language of the shopper's pages ("pt-BR", "en")
+	ShopperIP          string // the shopper's IP address when the order was placed (sent as customer.ip)
 	// Version is incremented by every successful Store.UpdateOrder; an update carrying a stale
 	// version is refused with ErrConflict (optimistic compare-and-set).
 	Version int

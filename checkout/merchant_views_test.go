@@ -124,11 +124,11 @@ func TestOverviewAndOrderList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Today.Orders != 1 || o.Today.Amount != paid.Amount || o.Week != o.Today || o.Month != o.Today || o.Awaiting != 1 ||
+	if o.Today.Received.Orders != 1 || o.Today.Received.Amount != paid.Amount || o.Week != o.Today || o.Month != o.Today || o.Awaiting != 1 ||
 		o.Placed != 2 || o.PlacedPaid != 1 || o.ConversionPermille() != 500 {
 		t.Errorf("overview %+v", o)
 	}
-	if len(o.Days) != checkout.OverviewDays || o.Days[len(o.Days)-1].Orders != 1 || o.Days[0].Orders != 0 {
+	if len(o.Days) != checkout.OverviewDays || o.Days[len(o.Days)-1].Received.Orders != 1 || o.Days[0].Received.Orders != 0 {
 		t.Errorf("days %+v", o.Days)
 	}
 	if last := o.Days[len(o.Days)-1].Day; last.Hour() != 0 || last.Location() != loc ||
@@ -142,7 +142,7 @@ func TestOverviewAndOrderList(t *testing.T) {
 		t.Errorf("previous days %v … %v", o.Previous[0].Day, o.Previous[len(o.Previous)-1].Day)
 	}
 	for _, d := range o.Previous {
-		if d.Orders != 0 || d.Amount != 0 {
+		if d.Received != (checkout.PaidTotal{}) {
 			t.Errorf("paid in the previous period: %+v", d)
 		}
 	}
@@ -166,5 +166,49 @@ func TestOverviewAndOrderList(t *testing.T) {
 	page, _ = e.svc.MerchantOrders(e.ctx, checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid}})
 	if page.Total != 1 || page.Orders[0].ID != paid.ID || page.Orders[0].PaidAt.IsZero() {
 		t.Errorf("paid orders: %+v", page)
+	}
+}
+
+// TestOverviewMoney: an order paid, then refunded on the gateway, then another paid give the
+// overview's received (both, gross), refunded (the first), fees (the gateway's feeAmount of
+// both deposits) and net exactly.
+func TestOverviewMoney(t *testing.T) {
+	t.Parallel()
+	now := time.Now().UTC()
+	noon := time.Date(now.Year(), now.Month(), now.Day(), 15, 0, 0, 0, time.UTC) // 12:00 in São Paulo
+	e := newEnv(t, func(o *envOptions) { o.clock = sandbox.NewManualClock(noon) })
+	pay := func(o *checkout.Order, actions ...sandbox.DepositAction) *checkout.Order {
+		t.Helper()
+		for _, a := range actions {
+			e.control(o.CurrentAttempt().TransactionID, a)
+		}
+		got, err := e.svc.RefreshFromGateway(e.ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	first := pay(e.place(), sandbox.ActionPay)
+	first = pay(first, sandbox.ActionRefund, sandbox.ActionRefund)
+	second := pay(e.place(), sandbox.ActionPay)
+	if first.Status != checkout.StatusRefunded || second.Status != checkout.StatusPaid || first.Fee == nil || second.Fee == nil {
+		t.Fatalf("orders %s (fee %v), %s (fee %v)", first.Status, first.Fee, second.Status, second.Fee)
+	}
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	o, err := e.svc.Overview(e.ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fees := *first.Fee + *second.Fee
+	want := checkout.MoneyTotals{
+		Received: checkout.PaidTotal{Orders: 2, Amount: first.Amount + second.Amount},
+		Refunded: checkout.PaidTotal{Orders: 1, Amount: first.Amount},
+		Fees:     checkout.PaidTotal{Orders: 2, Amount: fees},
+	}
+	if o.Today != want || o.Month != want || o.Today.Net() != second.Amount-fees || fees == 0 {
+		t.Errorf("today %+v, month %+v; want %+v, net %d", o.Today, o.Month, want, second.Amount-fees)
+	}
+	if d := o.Days[len(o.Days)-1]; d.MoneyTotals != want {
+		t.Errorf("today's bar %+v", d)
 	}
 }

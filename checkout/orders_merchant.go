@@ -44,15 +44,15 @@ const OverviewDays = 30
 // OverviewTopProducts is how many products the overview ranks.
 const OverviewTopProducts = 5
 
-// Overview is the dashboard's first page: what was paid today, in the last 7 and 30 days,
-// how many orders await payment, the conversion of the last 30 days, and the paid amounts of
-// each of those days.
+// Overview is the dashboard's first page: the money of today, the last 7 and 30 days (São
+// Paulo calendar days: received, refunded, under review, fees, net), how many orders await
+// payment, the conversion of the last 30 days, and the money of each of those days.
 type Overview struct {
-	Today, Week, Month PaidTotal
+	Today, Week, Month MoneyTotals
 	Awaiting           int // pending or awaiting payment now
 	Placed, PlacedPaid int // orders placed in the last 30 days, and of those the paid ones
 	Days               []DayTotal
-	// Previous are the paid amounts of each day of the period of the same length just before
+	// Previous are the money of each day of the period of the same length just before
 	// Days (the chart's comparison), oldest first as Days.
 	Previous []DayTotal
 	// Top are the products that brought the most in the orders paid in the last 30 days.
@@ -60,10 +60,10 @@ type Overview struct {
 	Now time.Time
 }
 
-// DayTotal is what was paid in one local day.
+// DayTotal is the money of one local day.
 type DayTotal struct {
 	Day time.Time // the day's first instant, in the zone of the overview
-	PaidTotal
+	MoneyTotals
 }
 
 // ConversionPermille is paid ÷ placed over the last 30 days in thousandths (667 is 66.7%),
@@ -81,8 +81,7 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 	now := r.now().In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	first := today.AddDate(0, 0, -(OverviewDays - 1))
-	_, offset := now.Zone()
-	zone := time.Duration(offset) * time.Second
+	zone := MoneyDayOffset
 	st, err := r.store.OrderStats(ctx, StatsQuery{
 		PaidSince:   []time.Time{today, today.AddDate(0, 0, -6), first},
 		PlacedSince: first,
@@ -94,12 +93,12 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 	if err != nil {
 		return nil, fmt.Errorf("checkout: overview: %w", err)
 	}
-	o := &Overview{Today: st.Paid[0], Week: st.Paid[1], Month: st.Paid[2], Awaiting: st.Awaiting,
+	o := &Overview{Today: st.Money[0], Week: st.Money[1], Month: st.Money[2], Awaiting: st.Awaiting,
 		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, Now: now}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
-		o.Days = append(o.Days, DayTotal{Day: d, PaidTotal: st.Days[DayNumber(d, zone)]})
+		o.Days = append(o.Days, DayTotal{Day: d, MoneyTotals: st.Days[DayNumber(d, zone)]})
 		p := d.AddDate(0, 0, -OverviewDays)
-		o.Previous = append(o.Previous, DayTotal{Day: p, PaidTotal: st.Days[DayNumber(p, zone)]})
+		o.Previous = append(o.Previous, DayTotal{Day: p, MoneyTotals: st.Days[DayNumber(p, zone)]})
 	}
 	return o, nil
 }

@@ -83,8 +83,23 @@ func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, 
 	return res, nil
 }
 
-// applyDeposit changes o according to d and reports whether anything changed.
+// applyDeposit changes o according to d and reports whether anything changed: its state
+// (applyState), then the gateway's fee on the deposit that paid it.
 func (s *Service) applyDeposit(o *Order, d *gatewayclient.Deposit) bool {
+	changed := s.applyState(o, d)
+	if a := o.AttemptByTransaction(d.ID); a != nil && a.State == AttemptPaid && !o.PaidAt.IsZero() &&
+		d.FeeAmount != nil && o.Fee == nil {
+		// The first fee the gateway says for a payment of the order is its fee (a second
+		// payment of another attempt is a refund due, whose fee the overview does not count).
+		fee := *d.FeeAmount
+		o.Fee = &fee
+		changed = true
+	}
+	return changed
+}
+
+// applyState changes o's state according to d and reports whether anything changed.
+func (s *Service) applyState(o *Order, d *gatewayclient.Deposit) bool {
 	a := o.AttemptByTransaction(d.ID)
 	target := MapDepositStatus(d.Status)
 	if a == nil || target == "" {

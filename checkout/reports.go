@@ -34,14 +34,15 @@ func (o OrderSummary) Fulfilment() string {
 
 // StatsQuery asks OrderStats for the overview's figures.
 type StatsQuery struct {
-	// PaidSince are the starts of the periods whose paid orders are summed (today, 7 days, 30
-	// days): one PaidTotal each, in order.
+	// PaidSince are the starts of the periods whose money is summed (today, 7 days, 30 days),
+	// each the first instant of a local day: one MoneyTotals each, in order.
 	PaidSince []time.Time
-	// PlacedSince is the start of the period of the conversion: orders placed since, and how
-	// many of them were paid.
+	// PlacedSince is the start of the period of the conversion (a local day's first instant):
+	// orders placed since, and how many of them were paid.
 	PlacedSince time.Time
 	// DaysFrom is the first instant of the daily chart; ZoneOffset the offset of the zone the
-	// days are counted in (São Paulo: -3 h), so that a day is a local day.
+	// days are counted in, which must be MoneyDayOffset (São Paulo's): the store keeps its
+	// daily totals by São Paulo calendar day.
 	DaysFrom   time.Time
 	ZoneOffset time.Duration
 	// TopLimit > 0 asks for the products that brought the most in the orders paid since
@@ -49,6 +50,32 @@ type StatsQuery struct {
 	TopSince time.Time
 	TopLimit int
 }
+
+// MoneyKind names one of the overview's figures, for the list of the orders behind it
+// (OrderFilter.Money).
+type MoneyKind string
+
+// The overview's figures.
+const (
+	MoneyReceived   MoneyKind = "received"
+	MoneyRefunded   MoneyKind = "refunded"
+	MoneyHeld       MoneyKind = "held"
+	MoneyFees       MoneyKind = "fees"
+	MoneyFeeUnknown MoneyKind = "fee_unknown"
+)
+
+// Valid reports whether k is one of the overview's figures.
+func (k MoneyKind) Valid() bool {
+	switch k {
+	case MoneyReceived, MoneyRefunded, MoneyHeld, MoneyFees, MoneyFeeUnknown:
+		return true
+	}
+	return false
+}
+
+// MoneyDayOffset is the offset of the zone whose calendar days the store's daily totals are
+// kept in: São Paulo's (UTC-3 all year since 2019).
+const MoneyDayOffset = -3 * time.Hour
 
 // ProductTotal is what one product brought in paid orders: the units sold and their amount
 // (unit price × quantity, shipping aside). A line without a catalogue product (an amount
@@ -66,15 +93,44 @@ type PaidTotal struct {
 	Amount gatewayclient.Cents
 }
 
+// MoneyTotals are the money of a period, each figure by its own date: the orders paid in it
+// (gross, by payment date), those whose refund began in it (refunding or refunded), those that
+// went under review in it and still are (a MED, a compliance review), and the gateway's fees
+// of the orders paid in it. An order paid and refunded in the period counts in both.
+type MoneyTotals struct {
+	Received PaidTotal
+	Refunded PaidTotal
+	Held     PaidTotal
+	// Fees are the fees the gateway said (Orders: how many paid orders had one); FeeUnknown
+	// the paid orders whose fee it has not said, whose sum is unknown, not zero.
+	Fees       PaidTotal
+	FeeUnknown int
+}
+
+// Net is received − refunded − the known fees.
+func (m MoneyTotals) Net() gatewayclient.Cents {
+	return m.Received.Amount - m.Refunded.Amount - m.Fees.Amount
+}
+
+// Add adds o's figures to m.
+func (m *MoneyTotals) Add(o MoneyTotals) {
+	add := func(a *PaidTotal, b PaidTotal) { a.Orders, a.Amount = a.Orders+b.Orders, a.Amount+b.Amount }
+	add(&m.Received, o.Received)
+	add(&m.Refunded, o.Refunded)
+	add(&m.Held, o.Held)
+	add(&m.Fees, o.Fees)
+	m.FeeUnknown += o.FeeUnknown
+}
+
 // OrderStats are the overview's figures.
 type OrderStats struct {
-	Paid       []PaidTotal // one per StatsQuery.PaidSince, by paid_at
-	Awaiting   int         // orders pending or awaiting payment now
-	Placed     int         // orders placed since PlacedSince
-	PlacedPaid int         // of those, the ones paid (paid_at set)
-	// Days are the paid totals by local day since DaysFrom, keyed by the day's number
-	// (DayNumber); days without payments are absent.
-	Days map[int64]PaidTotal
+	Money      []MoneyTotals // one per StatsQuery.PaidSince
+	Awaiting   int           // orders pending or awaiting payment now
+	Placed     int           // orders placed since PlacedSince
+	PlacedPaid int           // of those, the ones paid (paid_at set)
+	// Days are the money of each local day since DaysFrom, keyed by the day's number
+	// (DayNumber); days without any are absent.
+	Days map[int64]MoneyTotals
 	// Top are the products of the most revenue since TopSince, the most first (ties: the
 	// most units, then by product and title), when TopLimit asked for them.
 	Top []ProductTotal

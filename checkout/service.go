@@ -468,6 +468,12 @@ func (o *Order) setStatus(to OrderStatus, reason Reason, at time.Time) bool {
 	}
 	o.History = append(o.History, StatusChange{From: o.Status, To: to, At: at, Reason: reason})
 	o.Status = to
+	switch {
+	case (to == StatusRefunding || to == StatusRefunded) && o.RefundedAt.IsZero():
+		o.RefundedAt = at.UTC()
+	case to == StatusUnderReview:
+		o.HeldAt = at.UTC()
+	}
 	return true
 }
 

@@ -114,8 +114,14 @@ type OrderFilter struct {
 	Fulfilment string
 	// RefundDue: with a refund due.
 	RefundDue bool
-	Limit     int // at most this many (0: no limit)
-	Offset    int
+	// Money, when set, keeps the orders behind one of the overview's figures whose date is
+	// in [MoneyFrom, MoneyBefore) (either bound may be zero): MoneyReceived (paid then),
+	// MoneyFees and MoneyFeeUnknown (paid then, the gateway's fee said or not), MoneyRefunded
+	// (refund begun then), MoneyHeld (under review since then).
+	Money                  MoneyKind
+	MoneyFrom, MoneyBefore time.Time
+	Limit                  int // at most this many (0: no limit)
+	Offset                 int
 	// Page, when its key is set, pages by key (see Cursor): the orders after the key, or before
 	// it when Backward, still listed in Sort's order. Its key is read in Sort's terms.
 	Page Cursor

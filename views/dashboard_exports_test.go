@@ -95,7 +95,7 @@ func TestOverviewChartAndTopProducts(t *testing.T) {
 		if row.Find("td").Last().Text() != want.prev || row.Find("td").Eq(2).Text() == "" {
 			t.Errorf("%s: the table's second day %q", lang, row.Text())
 		}
-		if th := r.doc.Find(`[data-testid="chart-table"] thead th`).Length(); th != 5 {
+		if th := r.doc.Find(`[data-testid="chart-table"] thead th`).Length(); th != 6 {
 			t.Errorf("%s: %d columns in the chart's table", lang, th)
 		}
 		first := r.doc.Find(`[data-testid="top-product"]`).First()

@@ -312,6 +312,16 @@ type OverviewView struct {
 	OrdersURL          string
 	Attention          AttentionView
 	Top                []TopProduct // the products that brought the most in 30 days
+	// Money are the money of today, 7 and 30 days, each figure with the list behind it.
+	Money []MoneyColumn
+}
+
+// MoneyColumn is one period of the overview's money table: its figures and, for each, the
+// order list behind it (the list's "money" filter over the period's dates).
+type MoneyColumn struct {
+	ID, Label string // "today", "7d", "30d"; the column's heading
+	M         checkout.MoneyTotals
+	Links     map[checkout.MoneyKind]string
 }
 
 // PaidFigure is a count of paid orders and their amount.
@@ -343,12 +353,14 @@ type ChartTick struct {
 
 // ChartDay is one bar of the chart, with the day of the previous period it is compared with.
 type ChartDay struct {
-	Day    time.Time // local midnight
-	Amount checkout.Cents
-	Orders int
-	X, Y   int  // the bar's top-left corner in the viewBox
-	W, H   int  // its size
-	Label  bool // the day is labelled under the axis
+	Day    time.Time      // local midnight
+	Amount checkout.Cents // net: received − refunded − known fees (the bar)
+	Gross  checkout.Cents // received (the bar's outline)
+	Orders int            // orders paid
+	GY, GH int            // the gross outline's top and height in the viewBox
+	X, Y   int            // the bar's top-left corner in the viewBox
+	W, H   int            // its size
+	Label  bool           // the day is labelled under the axis
 
 	PrevDay    time.Time
 	PrevAmount checkout.Cents

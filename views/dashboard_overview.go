@@ -10,3 +10,16 @@ func wholeReais(lang Lang, c checkout.Cents) string {
 	}
 	return "R$ " + FormatCount(lang, int(c/100))
 }
+
+// moneyOf is the figure of kind in m.
+func moneyOf(m checkout.MoneyTotals, kind checkout.MoneyKind) checkout.PaidTotal {
+	switch kind {
+	case checkout.MoneyRefunded:
+		return m.Refunded
+	case checkout.MoneyHeld:
+		return m.Held
+	case checkout.MoneyFees:
+		return m.Fees
+	}
+	return m.Received
+}

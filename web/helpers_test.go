@@ -24,6 +24,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -235,7 +236,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		opts.TrustedProxies = p
 	}
 	if o.newCartBurst > 0 {
-		opts.NewCartLimit = web.Rate{N: o.newCartBurst, Per: time.Duration(o.newCartBurst) * time.Hour} // no refill within a test
+		opts.NewCartLimit = ratelimit.Rate{Requests: o.newCartBurst, Period: time.Duration(o.newCartBurst) * time.Hour, Burst: o.newCartBurst} // no refill within a test
 	}
 	if !o.noSandboxPay {
 		opts.Sandbox = payer{client}

@@ -40,6 +40,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -131,11 +132,11 @@ type Options struct {
 	// WebhookWorkers process webhooks in the background (default 4); WebhookQueue is how many
 	// may wait for them (default 256) before the receiver processes inline.
 	WebhookWorkers, WebhookQueue int
-	// NewCartLimit limits the carts one client address may start (default 60 a minute, in
-	// bursts of up to 60). Carts cost a row each until retention removes them; a shopper starts
+	// NewCartLimit limits the carts one client address may start (DefaultNewCartLimit; its
+	// fields left zero take the default's). Carts cost a row each until retention removes them; a shopper starts
 	// a handful. Behind a reverse proxy every shopper has the proxy's address: turn it Off there
 	// and limit at the proxy.
-	NewCartLimit Rate
+	NewCartLimit ratelimit.Rate
 	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
 	APIKeys *merchant.Keys
 	// Notifications is the delivery log of the merchant's notifications, read through the API
@@ -166,13 +167,13 @@ type Observer interface {
 // OpenStreams is how many live-status streams are open now.
 func (s *Server) OpenStreams() int { return s.streams.count() }
 
-// Rate is a limit of N events every Per, in bursts of up to N. The zero Rate means "the
-// default"; Off means no limit.
-type Rate struct {
-	N   int
-	Per time.Duration
-	Off bool
-}
+// DefaultNewCartLimit is Options.NewCartLimit's default, 60 a minute in bursts of up to 120
+// (as ratelimit.Parse reads "60/min"): a shopper starts a cart or two.
+var DefaultNewCartLimit = ratelimit.Rate{Requests: 60, Period: time.Minute, Burst: 120}
+
+// maxLimitedClients is how many client addresses a per-address limit keeps: enough for a busy
+// shop; an address whose bucket refilled is forgotten first.
+const maxLimitedClients = 100_000
 
 // Server serves the whole checkout: its route table (routes) holds every route, each group
 // of handlers with its own dependencies. The shopper pages (catalogue, cart, customer form,
@@ -194,9 +195,9 @@ type Server struct {
 	frameAncestors []string
 	frameOrigins   func(ctx context.Context) ([]string, error)
 
-	newCarts *keyedLimiter    // new carts per client address; nil: no limit
-	ceps     *keyedLimiter    // anonymous CEP lookups per client address (each may call the CEP service)
-	clock    func() time.Time // of the new-cart limit
+	newCarts *ratelimit.Limiter // new carts per client address; nil: no limit
+	ceps     *ratelimit.Limiter // anonymous CEP lookups per client address (each may call the CEP service)
+	clock    func() time.Time   // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
 	pixPages *pixPages  // the PIX pages last rendered
@@ -242,9 +243,7 @@ func New(opts Options) (*Server, error) {
 	if opts.WebhookQueue <= 0 {
 		opts.WebhookQueue = 256
 	}
-	if l := opts.NewCartLimit; !l.Off && (l.N <= 0 || l.Per <= 0) {
-		opts.NewCartLimit = Rate{N: 60, Per: time.Minute}
-	}
+	opts.NewCartLimit = opts.NewCartLimit.Or(DefaultNewCartLimit)
 	if opts.QRImages == nil {
 		opts.QRImages = qr.NewImages(qrImagesKept)
 	}
@@ -269,10 +268,9 @@ func New(opts Options) (*Server, error) {
 	s.stopping, s.stop = context.WithCancel(context.Background())
 	// A shopper looks up a few CEPs; a client asking by the hundred would pass each on to the
 	// CEP service upstream.
-	s.ceps = newKeyedLimiter(time.Second, 30, 100_000)
+	s.ceps = ratelimit.NewLimiter(ratelimit.Rate{Requests: 1, Period: time.Second, Burst: 30}, maxLimitedClients)
 	if l := opts.NewCartLimit; !l.Off {
-		// Enough addresses for a busy shop; an address whose bucket refilled is forgotten first.
-		s.newCarts = newKeyedLimiter(l.Per/time.Duration(l.N), l.N, 100_000)
+		s.newCarts = ratelimit.NewLimiter(l, maxLimitedClients)
 	}
 	var verifier *webhook.Verifier
 	if opts.WebhookSecret != "" {

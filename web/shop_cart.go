@@ -136,7 +136,7 @@ func (s *Server) addAndShow(w http.ResponseWriter, r *http.Request, cartID strin
 	if cartID == "" && s.newCarts != nil {
 		// Every new cart is a row until retention removes it: one address may not start them
 		// by the thousand.
-		if ok, wait := s.newCarts.allow(clientKey(r), s.clock()); !ok {
+		if ok, wait := s.newCarts.Allow(clientKey(r), s.clock()); !ok {
 			secs := int(wait.Round(time.Second) / time.Second)
 			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 			s.site.ErrorMessage(w, r, http.StatusTooManyRequests, views.T(respond.Lang(r), views.MsgTooManyCarts, max(secs, 1)))

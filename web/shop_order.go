@@ -194,7 +194,7 @@ func (s *Server) showCustomerForm(w http.ResponseWriter, r *http.Request, f form
 // form's address lookup; 404 when unknown, 422 when not a CEP, 503 when the service is down.
 // The answer holds nothing personal, so browsers may keep it for a day.
 func (s *Server) lookupCEP(w http.ResponseWriter, r *http.Request) {
-	if ok, wait := s.ceps.allow(clientKey(r), s.clock()); !ok {
+	if ok, wait := s.ceps.Allow(clientKey(r), s.clock()); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(max(int(wait.Round(time.Second)/time.Second), 1)))
 		s.site.FailJSON(w, r, &checkout.Error{Code: checkout.CodeRateLimited, Message: "too many CEP lookups from this address; retry in a moment"})
 		return

@@ -56,6 +56,11 @@ const (
 	AuditOrderCanceled       = "order.canceled"
 	AuditOrderNoteAdded      = "order.note_added"
 	AuditOrderRefundRecorded = "order.refund_recorded"
+	// The e-mail log: a message sent again, a test e-mail, an address cleared from the
+	// suppression list (object: the message's id, the address).
+	AuditMailResent       = "mail.resent"
+	AuditMailTest         = "mail.test"
+	AuditMailUnsuppressed = "mail.unsuppressed"
 )
 
 // AuditActions lists the actions, for the audit page's filter.
@@ -65,7 +70,8 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditKeyRevoked, AuditKeyRights, AuditSettings, AuditPing, AuditSecretRotated, AuditSecretRevealed, AuditProductCreated, AuditProductChanged,
 	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise,
 	AuditPersonalShown, AuditExportUnmasked,
-	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded}
+	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded,
+	AuditMailResent, AuditMailTest, AuditMailUnsuppressed}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -49,6 +49,7 @@ const (
 	PermUsers         Permission = "users"          // invite, change and remove users; the 2FA requirement
 	PermAudit         Permission = "audit"          // read and export the audit log
 	PermAccount       Permission = "account"        // one's own password, sessions and 2FA
+	PermMail          Permission = "mail"           // the e-mail log: resend, send a test e-mail (bodies need PermPersonalData)
 	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
 	// requests (LGPD: find, export and anonymise everything held about a person), shows an
 	// order's document and phones after a deliberate show (audited) and exports them unmasked;
@@ -60,9 +61,9 @@ const (
 // permission.
 var Permissions = map[Role][]Permission{
 	RoleOwner: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData},
+		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail},
 	RoleDeveloper: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount},
+		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount, PermMail},
 	RoleOperator: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
 		PermAccount},
 	RoleViewer: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport, PermAccount},

@@ -244,7 +244,7 @@ func BenchmarkLists(b *testing.B) {
 						PlacedSince: first, DaysFrom: first.AddDate(0, 0, -checkout.OverviewDays), ZoneOffset: -3 * time.Hour,
 						TopSince: first, TopLimit: checkout.OverviewTopProducts})
 					took = append(took, time.Since(start))
-					if err != nil || st.Placed == 0 || st.Paid[2].Orders == 0 || st.Awaiting != 50 {
+					if err != nil || st.Placed == 0 || st.Money[2].Received.Orders == 0 || st.Awaiting != 50 {
 						b.Fatalf("OrderStats: %+v, %v", st, err)
 					}
 				}

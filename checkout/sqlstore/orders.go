@@ -21,7 +21,7 @@ const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, 
 	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
 	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due,
 	o.session_id, o.merchant_reference, o.pay_by, o.link_id, o.shipping, o.delivery_days,
-	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel`
+	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel, o.fee, o.refunded_at, o.held_at`
 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
@@ -56,16 +56,17 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
 			shopper_ip, created_at, updated_at, paid_at, version, refund_due, session_id, merchant_reference, pay_by, link_id,
-			shipping, delivery_days, channel)
+			shipping, delivery_days, channel, fee, refunded_at, held_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35)
+			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38)
 		ON CONFLICT (request_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
 			o.Customer.Name, o.Customer.Document, o.Customer.Email, o.Customer.Phone, hasAddr, a.ZipCode, a.Street,
 			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
 			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue), o.SessionID,
-			o.MerchantReference, ms(o.PayBy), o.LinkID, int64(o.Shipping), o.DeliveryDays, string(cmp.Or(o.Channel, checkout.ChannelShop))}, // the column's default, as for an order of before channels
+			o.MerchantReference, ms(o.PayBy), o.LinkID, int64(o.Shipping), o.DeliveryDays, string(cmp.Or(o.Channel, checkout.ChannelShop)), // the column's default, as for an order of before channels
+			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt)},
 		Rows: func(r Rows) error { created = r.Next(); return nil }}
 	err = s.writeBatch(ctx, append([]Stmt{insert}, children...)...)
 	if created {
@@ -96,6 +97,7 @@ func asStored(o *checkout.Order) *checkout.Order {
 	c := o.Clone()
 	c.CreatedAt, c.UpdatedAt, c.PaidAt, c.PayBy = stored(o.CreatedAt), stored(o.UpdatedAt), stored(o.PaidAt), stored(o.PayBy)
 	c.ShippedAt, c.DeliveredAt = stored(o.ShippedAt), stored(o.DeliveredAt)
+	c.RefundedAt, c.HeldAt = stored(o.RefundedAt), stored(o.HeldAt)
 	for i := range c.History {
 		c.History[i].At = stored(c.History[i].At)
 	}
@@ -110,6 +112,23 @@ func asStored(o *checkout.Order) *checkout.Order {
 		}
 	}
 	return c
+}
+
+// feeColumn is the orders.fee column of a fee: -1 while unknown.
+func feeColumn(fee *gatewayclient.Cents) int64 {
+	if fee == nil {
+		return -1
+	}
+	return int64(*fee)
+}
+
+// feeOf is the fee of an orders.fee column.
+func feeOf(col int64) *gatewayclient.Cents {
+	if col < 0 {
+		return nil
+	}
+	f := gatewayclient.Cents(col)
+	return &f
 }
 
 // stored is t as a column of Unix milliseconds keeps it.
@@ -205,10 +224,11 @@ func (s *Store) UpdateOrder(ctx context.Context, o *checkout.Order, out ...check
 	stmts := make([]Stmt, 0, 1+len(o.History)+len(o.Attempts)+len(out))
 	stmts = append(stmts, Stmt{SQL: `UPDATE orders SET status = $1, late_payment = $2, paid_at = $3, updated_at = $4,
 			lang = $5, refund_due = $6, carrier = $10, tracking_code = $11, shipped_at = $12, delivered_at = $13,
-			version = version + 1
+			fee = $14, refunded_at = $15, held_at = $16, version = version + 1
 		WHERE id = $7 AND version = $8 AND ` + s.d.OneOf("status", "$9"),
 		Args: []any{string(o.Status), o.LatePayment, ms(o.PaidAt), ms(o.UpdatedAt), o.Lang, int64(o.RefundDue), o.ID,
-			o.Version, s.d.List(s.reaching[o.Status]), o.Carrier, o.TrackingCode, ms(o.ShippedAt), ms(o.DeliveredAt)},
+			o.Version, s.d.List(s.reaching[o.Status]), o.Carrier, o.TrackingCode, ms(o.ShippedAt), ms(o.DeliveredAt),
+			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt)},
 		Affected: func(rows int64) error {
 			if rows != 1 {
 				return errNotUpdated
@@ -454,6 +474,7 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptPending))+`
 			AND a.n = `+currentAttemptOf+`)`)
 	}
+	conds = append(conds, moneyConds(f, p)...)
 	conds = append(conds, s.merchantConds(f, p)...)
 	conds = append(conds, attentionConds(f)...)
 	if k := f.Page.Key; !k.IsZero() {
@@ -528,14 +549,14 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 		o := &checkout.Order{}
 		var a checkout.Address
 		var status, channel string
-		var amount, created, updated, paid, refund, payBy, shipping, shipped, delivered int64
+		var amount, created, updated, paid, refund, payBy, shipping, shipped, delivered, fee, refunded, held int64
 		var hasAddr bool
 		if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.RequestKey, &status, &amount,
 			&o.Customer.Name, &o.Customer.Document, &o.Customer.Email, &o.Customer.Phone, &hasAddr, &a.ZipCode,
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
 			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund,
 			&o.SessionID, &o.MerchantReference, &payBy, &o.LinkID, &shipping, &o.DeliveryDays,
-			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel); err != nil {
+			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel, &fee, &refunded, &held); err != nil {
 			return fmt.Errorf("reading orders: %w", err)
 		}
 		o.Status, o.Channel = checkout.OrderStatus(status), checkout.Channel(channel)
@@ -545,6 +566,7 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 		}
 		o.CreatedAt, o.UpdatedAt, o.PaidAt, o.PayBy = fromMS(created), fromMS(updated), fromMS(paid), fromMS(payBy)
 		o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
+		o.Fee, o.RefundedAt, o.HeldAt = feeOf(fee), fromMS(refunded), fromMS(held)
 		*out = append(*out, o)
 		byID[o.ID] = o
 		return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -50,6 +51,36 @@ func (s *Store) merchantConds(f checkout.OrderFilter, p *Params) []string {
 			or = append(or, "upper(o.customer_document) LIKE "+p.Add("%"+doc+"%"))
 		}
 		conds = append(conds, "("+strings.Join(or, " OR ")+")")
+	}
+	return conds
+}
+
+// moneyConds are the conditions of f.Money: the orders behind one of the overview's figures,
+// as money_days counts them (the migration's triggers), dated in [f.MoneyFrom, f.MoneyBefore).
+func moneyConds(f checkout.OrderFilter, p *Params) []string {
+	col := "o.paid_at"
+	var conds []string
+	switch f.Money {
+	case "":
+		return nil
+	case checkout.MoneyReceived:
+		conds = []string{"o.paid_at > 0"}
+	case checkout.MoneyFees:
+		conds = []string{"o.paid_at > 0", "o.fee >= 0"}
+	case checkout.MoneyFeeUnknown:
+		conds = []string{"o.paid_at > 0", "o.fee < 0"}
+	case checkout.MoneyRefunded:
+		col = "o.refunded_at"
+		conds = []string{"o.paid_at > 0", "o.refunded_at > 0", "o.status IN ('refunding', 'refunded')"}
+	case checkout.MoneyHeld:
+		col = "o.held_at"
+		conds = []string{"o.held_at > 0", "o.status = 'under_review'"}
+	}
+	if !f.MoneyFrom.IsZero() {
+		conds = append(conds, col+" >= "+p.Add(ms(f.MoneyFrom)))
+	}
+	if !f.MoneyBefore.IsZero() {
+		conds = append(conds, col+" < "+p.Add(ms(f.MoneyBefore)))
 	}
 	return conds
 }
@@ -138,88 +169,106 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 	return out, total, nil
 }
 
-// OrderStats reads the overview's figures in statements sent together, each over the rows one
-// index finds and holds (no OR of conditions on different columns, which no index serves): the
-// amounts and counts of the orders paid in the periods (orders_paid: paid_at, amount,
-// created_at), the orders placed in the last period (orders_created_id), those awaiting payment
-// (orders_status_created), and the paid amounts by local day. An order is paid after it is
-// placed, so the placed orders that were paid are among those paid since the period began.
+// OrderStats reads the overview's figures in statements sent together: the money and the
+// conversion from money_days (the daily totals the migrations' triggers keep as orders are
+// written: at most a few hundred rows whatever the number of orders), the orders awaiting
+// payment (orders_status_created) and the top products of the orders paid in the last period
+// (orders_paid, then their lines).
 func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkout.OrderStats, error) {
-	var p Params
-	var cols []string
-	oldest := q.PlacedSince
-	for _, since := range q.PaidSince {
-		ph := p.Add(ms(since))
-		cols = append(cols, "CAST(COALESCE(SUM(CASE WHEN o.paid_at >= "+ph+" THEN o.amount END), 0) AS BIGINT)",
-			"COUNT(CASE WHEN o.paid_at >= "+ph+" THEN 1 END)")
-		if oldest.IsZero() || since.Before(oldest) {
-			oldest = since
-		}
+	if q.ZoneOffset != checkout.MoneyDayOffset {
+		return nil, s.errorf("reading order figures: days in a zone of offset %v, not São Paulo's", q.ZoneOffset)
 	}
-	cols = append(cols, "COUNT(CASE WHEN o.created_at >= "+p.Add(ms(q.PlacedSince))+" THEN 1 END)")
-	paid := `SELECT ` + strings.Join(cols, ", ") + ` FROM orders o WHERE o.paid_at >= ` + p.Add(ms(oldest))
-	var pp Params
-	placed := `SELECT COUNT(*) FROM orders o WHERE o.created_at >= ` + pp.Add(ms(q.PlacedSince))
+	day := func(t time.Time) int64 { return checkout.DayNumber(t, checkout.MoneyDayOffset) }
+	from := day(q.DaysFrom)
+	for _, since := range append([]time.Time{q.PlacedSince}, q.PaidSince...) {
+		from = min(from, day(since))
+	}
+	var dp Params
+	days := `SELECT day, kind, CAST(amount AS BIGINT), CAST(n AS BIGINT) FROM money_days WHERE day >= ` + dp.Add(from)
 	var ap Params
 	awaiting := `SELECT COUNT(*) FROM orders o WHERE ` + s.d.OneOf("o.status",
 		ap.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)})))
 
-	st := &checkout.OrderStats{Paid: make([]checkout.PaidTotal, len(q.PaidSince)), Days: map[int64]checkout.PaidTotal{}}
-	dest := make([]any, 0, 2*len(q.PaidSince)+3)
-	amounts := make([]int64, len(q.PaidSince))
-	for i := range q.PaidSince {
-		dest = append(dest, &amounts[i], &st.Paid[i].Orders)
-	}
-	dest = append(dest, &st.PlacedPaid)
-
-	var dp Params
-	off := dp.Add(q.ZoneOffset.Milliseconds())
-	// The day of a time is floor((ms + offset) / 86400000); paid_at is positive, so integer
-	// division is the floor in both databases.
-	days := `SELECT (o.paid_at + ` + off + `) / 86400000, CAST(SUM(o.amount) AS BIGINT), COUNT(*) FROM orders o
-		WHERE o.paid_at >= ` + dp.Add(ms(q.DaysFrom)) + ` GROUP BY 1`
-	stmts := []Stmt{}
-	if q.TopLimit > 0 {
-		// The paid orders of the period (orders_paid) and their lines (the lines' primary
-		// key); a line without a product is counted under its title.
-		var tp Params
-		top := `SELECT l.product_id, CASE WHEN l.product_id = '' THEN l.title ELSE '' END, MAX(l.title),
-			CAST(SUM(l.quantity) AS BIGINT), CAST(SUM(l.unit_price * l.quantity) AS BIGINT)
-			FROM orders o JOIN order_lines l ON l.order_id = o.id
-			WHERE o.paid_at >= ` + tp.Add(ms(q.TopSince)) + `
-			GROUP BY 1, 2 ORDER BY 5 DESC, 4 DESC, 1, 2 LIMIT ` + tp.Add(q.TopLimit)
-		stmts = append(stmts, Stmt{SQL: top, Args: tp, Rows: each(func(r Rows) error {
-			var pt checkout.ProductTotal
-			var key string
-			var units, revenue int64
-			if err := r.Scan(&pt.ProductID, &key, &pt.Title, &units, &revenue); err != nil {
+	st := &checkout.OrderStats{Money: make([]checkout.MoneyTotals, len(q.PaidSince)), Days: map[int64]checkout.MoneyTotals{}}
+	placedFrom := day(q.PlacedSince)
+	stmts := []Stmt{
+		{SQL: days, Args: dp, Rows: each(func(r Rows) error {
+			var d, amount, n int64
+			var kind string
+			if err := r.Scan(&d, &kind, &amount, &n); err != nil {
 				return err
 			}
-			pt.Units, pt.Revenue = int(units), gatewayclient.Cents(revenue)
-			st.Top = append(st.Top, pt)
-			return nil
-		})})
-	}
-	err := s.report(ctx, func() error {
-		return s.readBatch(ctx, append([]Stmt{
-			Stmt{SQL: paid, Args: p, Rows: each(func(r Rows) error { return r.Scan(dest...) })},
-			Stmt{SQL: placed, Args: pp, Rows: each(func(r Rows) error { return r.Scan(&st.Placed) })},
-			Stmt{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
-			Stmt{SQL: days, Args: dp, Rows: each(func(r Rows) error {
-				var day, amount int64
-				var n int
-				if err := r.Scan(&day, &amount, &n); err != nil {
-					return err
+			if n == 0 {
+				return nil // a day whose orders all moved on
+			}
+			switch kind {
+			case "placed", "placed_paid":
+				if d >= placedFrom && kind == "placed" {
+					st.Placed += int(n)
+				} else if d >= placedFrom {
+					st.PlacedPaid += int(n)
 				}
-				st.Days[day] = checkout.PaidTotal{Orders: n, Amount: gatewayclient.Cents(amount)}
 				return nil
-			})}}, stmts...)...)
-	})
-	if err != nil {
+			}
+			m := st.Days[d]
+			addMoney(&m, kind, gatewayclient.Cents(amount), int(n))
+			st.Days[d] = m
+			return nil
+		})},
+		{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
+	}
+	if q.TopLimit > 0 {
+		stmts = append(stmts, s.topProducts(q, &st.Top))
+	}
+	if err := s.report(ctx, func() error { return s.readBatch(ctx, stmts...) }); err != nil {
 		return nil, s.errorf("reading order figures: %w", err)
 	}
-	for i := range amounts {
-		st.Paid[i].Amount = gatewayclient.Cents(amounts[i])
+	for d, m := range st.Days {
+		for i, since := range q.PaidSince {
+			if d >= day(since) {
+				st.Money[i].Add(m)
+			}
+		}
 	}
 	return st, nil
+}
+
+// addMoney adds a row of money_days of that kind to m.
+func addMoney(m *checkout.MoneyTotals, kind string, amount gatewayclient.Cents, n int) {
+	t := checkout.PaidTotal{Orders: n, Amount: amount}
+	switch kind {
+	case "received":
+		m.Add(checkout.MoneyTotals{Received: t})
+	case "refunded":
+		m.Add(checkout.MoneyTotals{Refunded: t})
+	case "held":
+		m.Add(checkout.MoneyTotals{Held: t})
+	case "fee":
+		m.Add(checkout.MoneyTotals{Fees: t})
+	case "fee_unknown":
+		m.FeeUnknown += n
+	}
+}
+
+// topProducts is the statement reading the products of the most revenue in the orders paid
+// since q.TopSince (orders_paid) through their lines (the lines' primary key); a line without
+// a product is counted under its title.
+func (s *Store) topProducts(q checkout.StatsQuery, out *[]checkout.ProductTotal) Stmt {
+	var tp Params
+	top := `SELECT l.product_id, CASE WHEN l.product_id = '' THEN l.title ELSE '' END, MAX(l.title),
+		CAST(SUM(l.quantity) AS BIGINT), CAST(SUM(l.unit_price * l.quantity) AS BIGINT)
+		FROM orders o JOIN order_lines l ON l.order_id = o.id
+		WHERE o.paid_at >= ` + tp.Add(ms(q.TopSince)) + `
+		GROUP BY 1, 2 ORDER BY 5 DESC, 4 DESC, 1, 2 LIMIT ` + tp.Add(q.TopLimit)
+	return Stmt{SQL: top, Args: tp, Rows: each(func(r Rows) error {
+		var pt checkout.ProductTotal
+		var key string
+		var units, revenue int64
+		if err := r.Scan(&pt.ProductID, &key, &pt.Title, &units, &revenue); err != nil {
+			return err
+		}
+		pt.Units, pt.Revenue = int(units), gatewayclient.Cents(revenue)
+		*out = append(*out, pt)
+		return nil
+	})}
 }

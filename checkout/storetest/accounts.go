@@ -347,12 +347,8 @@ func testRoles(t *testing.T, s AccountStores) {
 	if got, _ := s.User(ctx, "u2"); got.Role != merchant.RoleDeveloper {
 		t.Errorf("stored role %q, want developer", got.Role)
 	}
-	if err := s.SetUserRole(ctx, "u1", merchant.RoleViewer); !errors.Is(err, merchant.ErrLastOwner) {
-		t.Errorf("demoting the last owner: %v, want ErrLastOwner", err)
-	}
-	if err := s.DeleteUser(ctx, "u1"); !errors.Is(err, merchant.ErrLastOwner) {
-		t.Errorf("removing the last owner: %v, want ErrLastOwner", err)
-	}
+	sameErr(t, "demoting the last owner", s.SetUserRole(ctx, "u1", merchant.RoleViewer), merchant.ErrLastOwner)
+	sameErr(t, "removing the last owner", s.DeleteUser(ctx, "u1"), merchant.ErrLastOwner)
 	if err := s.SetUserRole(ctx, "u1", merchant.RoleOwner); err != nil {
 		t.Errorf("an owner made owner again: %v", err)
 	}
@@ -361,18 +357,14 @@ func testRoles(t *testing.T, s AccountStores) {
 		func() error { return s.DeleteUser(ctx, "nope") },
 		func() error { return s.DeleteUser(ctx, "bad\xff\x00") },
 	} {
-		if err := f(); !errors.Is(err, checkout.ErrNotFound) {
-			t.Errorf("missing user: %v, want ErrNotFound", err)
-		}
+		sameErr(t, "missing user", f(), checkout.ErrNotFound)
 	}
 	must(t, s.SetUserRole(ctx, "u2", merchant.RoleOwner))
 	if err := s.SetUserRole(ctx, "u1", merchant.RoleOperator); err != nil {
 		t.Errorf("demoting one of two owners: %v", err)
 	}
 	must(t, s.DeleteUser(ctx, "u1"))
-	if _, err := s.User(ctx, "u1"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("a removed user: %v", err)
-	}
+	sameErr(t, "a removed user", errOf(s.User(ctx, "u1")), checkout.ErrNotFound)
 	at := base.Add(time.Hour)
 	must(t, s.RecordSignIn(ctx, "u2", at))
 	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != merchant.RoleOwner {

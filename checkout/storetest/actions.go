@@ -138,9 +138,7 @@ func testDeliver(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	svc := actionsService(s)
 	o := paidOrder(t, s, svc, true)
-	if _, _, err := svc.MarkDelivered(ctx, o.ID); !errors.Is(err, checkout.ErrNotShipped) {
-		t.Errorf("delivering an order not shipped: %v, want ErrNotShipped", err)
-	}
+	sameErr(t, "delivering an order not shipped", errOf2(svc.MarkDelivered(ctx, o.ID)), checkout.ErrNotShipped)
 	must(t, errOf2(svc.MarkShipped(ctx, o.ID, checkout.ShipInput{Carrier: "Correios", TrackingCode: "AA123456789BR"})))
 	if _, changed, err := svc.MarkDelivered(ctx, o.ID); err != nil || !changed {
 		t.Fatalf("MarkDelivered = %v, %v", changed, err)
@@ -154,12 +152,8 @@ func testDeliver(t *testing.T, s checkout.Store) {
 		t.Errorf("delivered order as stored = %+v", read)
 	}
 	// A delivered order can be shipped no more (with another code), nor canceled.
-	if _, _, err := svc.MarkShipped(ctx, o.ID, checkout.ShipInput{Carrier: "Jadlog", TrackingCode: "JD000111"}); !errors.Is(err, checkout.ErrAlreadyShipped) {
-		t.Errorf("shipping a delivered order again: %v", err)
-	}
-	if _, _, err := svc.CancelOrder(ctx, o.ID); !errors.Is(err, checkout.ErrNotCancelable) {
-		t.Errorf("canceling a paid order: %v, want ErrNotCancelable", err)
-	}
+	sameErr(t, "shipping a delivered order again", errOf2(svc.MarkShipped(ctx, o.ID, checkout.ShipInput{Carrier: "Jadlog", TrackingCode: "JD000111"})), checkout.ErrAlreadyShipped)
+	sameErr(t, "canceling a paid order", errOf2(svc.CancelOrder(ctx, o.ID)), checkout.ErrNotCancelable)
 }
 
 // testCancel: only an order awaiting payment, or expired without a new QR code being made,

@@ -3,7 +3,6 @@ package storetest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -36,19 +35,13 @@ func testImages(t *testing.T, s checkout.Store) {
 			t.Errorf("variant %s: %+v, %v", size, v, err)
 		}
 	}
-	if _, err := s.ProductImageVariant(ctx, "nope", checkout.ImageSmall); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("an unknown picture: %v", err)
-	}
+	sameErr(t, "an unknown picture", errOf(s.ProductImageVariant(ctx, "nope", checkout.ImageSmall)), checkout.ErrNotFound)
 	got.Title = "Caneca azul"
 	must(t, s.UpsertProduct(ctx, *got))
 	if again, _ := s.Product(ctx, p.ID); again.Image != want {
 		t.Errorf("updating the product lost its picture: %+v", again.Image)
 	}
 	other := &imaging.Picture{Key: "ffffffffffffffffffffffff", Variants: pic.Variants}
-	if err := s.SaveProductImage(ctx, "missing", other); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("the picture of a missing product: %v", err)
-	}
-	if _, err := s.ProductImageVariant(ctx, other.Key, checkout.ImageSmall); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("the picture of a missing product was stored: %v", err)
-	}
+	sameErr(t, "the picture of a missing product", s.SaveProductImage(ctx, "missing", other), checkout.ErrNotFound)
+	sameErr(t, "reading the picture of a missing product", errOf(s.ProductImageVariant(ctx, other.Key, checkout.ImageSmall)), checkout.ErrNotFound)
 }

@@ -20,6 +20,7 @@ func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderSummaries", func(t *testing.T) { testOrderSummaries(t, open(t)) })
 	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
 	t.Run("OrderStatsTopProducts", func(t *testing.T) { testTopProducts(t, open(t)) })
+	t.Run("OrderStatsMoney", func(t *testing.T) { testMoneyTotals(t, open(t)) })
 	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
 }
 
@@ -89,8 +90,10 @@ func testOrderStats(t *testing.T, s checkout.Store) {
 		t.Fatal(err)
 	}
 	want := []checkout.PaidTotal{{Orders: 1, Amount: 1000}, {Orders: 3, Amount: 7000}, {Orders: 4, Amount: 15000}}
-	if !slices.Equal(st.Paid, want) {
-		t.Errorf("paid %+v, want %+v", st.Paid, want)
+	for i, m := range st.Money {
+		if m.Received != want[i] || m.FeeUnknown != want[i].Orders {
+			t.Errorf("period %d: %+v, want received %+v", i, m, want[i])
+		}
 	}
 	if st.Awaiting != 2 || st.Placed != 5 || st.PlacedPaid != 4 {
 		t.Errorf("awaiting %d, placed %d, placed and paid %d; want 2, 5, 4", st.Awaiting, st.Placed, st.PlacedPaid)
@@ -101,13 +104,17 @@ func testOrderStats(t *testing.T, s checkout.Store) {
 		checkout.DayNumber(daysAgo(3), zone):  {Orders: 1, Amount: 4000},
 		checkout.DayNumber(daysAgo(10), zone): {Orders: 1, Amount: 8000},
 	}
-	if fmt.Sprint(st.Days) != fmt.Sprint(wantDays) {
+	gotDays := map[int64]checkout.PaidTotal{}
+	for d, m := range st.Days {
+		gotDays[d] = m.Received
+	}
+	if fmt.Sprint(gotDays) != fmt.Sprint(wantDays) {
 		t.Errorf("days %v, want %v", st.Days, wantDays)
 	}
 	// Periods without payments answer zeros.
 	later := today.Add(48 * time.Hour)
 	none, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{later}, PlacedSince: later, DaysFrom: later, ZoneOffset: zone})
-	if err != nil || none.Paid[0] != (checkout.PaidTotal{}) || none.Placed != 0 || len(none.Days) != 0 || none.Awaiting != 2 {
+	if err != nil || none.Money[0] != (checkout.MoneyTotals{}) || none.Placed != 0 || len(none.Days) != 0 || none.Awaiting != 2 {
 		t.Errorf("a period without payments: %+v, %v", none, err)
 	}
 }
@@ -156,16 +163,80 @@ func testTopProducts(t *testing.T, s checkout.Store) {
 	if !slices.Equal(st.Top, want) {
 		t.Errorf("top %+v\nwant %+v", st.Top, want)
 	}
-	if got := st.Days[checkout.DayNumber(daysAgo(40), zone)]; got != (checkout.PaidTotal{Orders: 1, Amount: 50*3500 + 990}) {
+	if got := st.Days[checkout.DayNumber(daysAgo(40), zone)].Received; got != (checkout.PaidTotal{Orders: 1, Amount: 50*3500 + 990}) {
 		t.Errorf("the previous period's day: %+v", got)
 	}
-	if st.Paid[0].Orders != 4 {
-		t.Errorf("paid in the period: %+v", st.Paid[0])
+	if st.Money[0].Received.Orders != 4 {
+		t.Errorf("paid in the period: %+v", st.Money[0])
 	}
 	none, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{today}, PlacedSince: today, DaysFrom: today,
-		TopSince: today.Add(time.Hour), TopLimit: 3})
+		ZoneOffset: zone, TopSince: today.Add(time.Hour), TopLimit: 3})
 	if err != nil || len(none.Top) != 0 {
 		t.Errorf("a period without payments: %+v, %v", none.Top, err)
+	}
+}
+
+// testMoneyTotals: an order paid (its fee known), then refunded, then another paid (its fee
+// unknown) give the periods' received, refunded, fees and net exactly, each figure on its own
+// day; an order under review counts as held until it leaves review; a period of a later day
+// holds only the refund.
+func testMoneyTotals(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	today := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC) // 00:00 in São Paulo
+	daysAgo := func(n int) time.Time { return today.Add(-time.Duration(n) * 24 * time.Hour) }
+	fee := gatewayclient.Cents(99)
+	a := reportOrder(t, s, daysAgo(2), 10000, "A", "a@x.example", "52998224725", time.Time{})
+	move(a, checkout.StatusAwaitingPayment, daysAgo(2))
+	move(a, checkout.StatusPaid, daysAgo(2).Add(time.Minute))
+	a.PaidAt, a.Fee = daysAgo(2).Add(time.Minute), &fee
+	mustUpdate(t, s, a)
+	move(a, checkout.StatusRefunding, daysAgo(0).Add(time.Hour))
+	a.RefundedAt = daysAgo(0).Add(time.Hour)
+	mustUpdate(t, s, a)
+	move(a, checkout.StatusRefunded, daysAgo(0).Add(2*time.Hour)) // the refund's day stays its beginning's
+	mustUpdate(t, s, a)
+	reportOrder(t, s, daysAgo(0), 2500, "B", "b@x.example", "52998224725", daysAgo(0).Add(3*time.Hour))
+	c := reportOrder(t, s, daysAgo(1), 700, "C", "c@x.example", "52998224725", time.Time{})
+	move(c, checkout.StatusUnderReview, daysAgo(1).Add(time.Hour))
+	c.HeldAt = daysAgo(1).Add(time.Hour)
+	mustUpdate(t, s, c)
+	stats := func(since ...time.Time) *checkout.OrderStats {
+		t.Helper()
+		st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: since, PlacedSince: since[0], DaysFrom: since[0],
+			ZoneOffset: checkout.MoneyDayOffset})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	st := stats(daysAgo(6), daysAgo(0))
+	week := checkout.MoneyTotals{Received: checkout.PaidTotal{Orders: 2, Amount: 12500},
+		Refunded: checkout.PaidTotal{Orders: 1, Amount: 10000}, Held: checkout.PaidTotal{Orders: 1, Amount: 700},
+		Fees: checkout.PaidTotal{Orders: 1, Amount: 99}, FeeUnknown: 1}
+	if st.Money[0] != week || week.Net() != 12500-10000-99 {
+		t.Errorf("7 days: %+v, want %+v", st.Money[0], week)
+	}
+	today0 := checkout.MoneyTotals{Received: checkout.PaidTotal{Orders: 1, Amount: 2500},
+		Refunded: checkout.PaidTotal{Orders: 1, Amount: 10000}, FeeUnknown: 1}
+	if st.Money[1] != today0 || st.Money[1].Net() != -7500 {
+		t.Errorf("today: %+v, want %+v", st.Money[1], today0)
+	}
+	if st.Placed != 3 || st.PlacedPaid != 2 {
+		t.Errorf("placed %d, placed and paid %d; want 3, 2", st.Placed, st.PlacedPaid)
+	}
+	// Out of review: no longer held.
+	move(c, checkout.StatusFailed, daysAgo(0).Add(4*time.Hour))
+	mustUpdate(t, s, c)
+	if st := stats(daysAgo(6)); st.Money[0].Held != (checkout.PaidTotal{}) {
+		t.Errorf("held after the review: %+v", st.Money[0].Held)
+	}
+}
+
+// mustUpdate stores o's changes.
+func mustUpdate(t *testing.T, s checkout.Store, o *checkout.Order) {
+	t.Helper()
+	if err := s.UpdateOrder(context.Background(), o); err != nil {
+		t.Fatalf("updating %s: %v", o.Number, err)
 	}
 }
 
@@ -206,19 +277,20 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 		t.Errorf("a page of 1 summary ran %d statements, of 30 %d; want 2 each", one, many)
 	}
 	stats := count(func() error {
-		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base})
+		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base,
+			ZoneOffset: checkout.MoneyDayOffset})
 		return err
 	})
-	if stats != 4 {
-		t.Errorf("the overview ran %d statements, want 4", stats)
+	if stats != 2 {
+		t.Errorf("the overview ran %d statements, want 2", stats)
 	}
 	withTop := count(func() error {
 		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base,
-			TopSince: base, TopLimit: 5})
+			ZoneOffset: checkout.MoneyDayOffset, TopSince: base, TopLimit: 5})
 		return err
 	})
-	if withTop != 5 {
-		t.Errorf("the overview with its top products ran %d statements, want 5", withTop)
+	if withTop != 3 {
+		t.Errorf("the overview with its top products ran %d statements, want 3", withTop)
 	}
 }
 

@@ -72,12 +72,8 @@ func testProducts(t *testing.T, s checkout.Store) {
 	if got, err := s.ProductBySlug(ctx, "slug-a"); err != nil || got.ID != "a" {
 		t.Errorf("ProductBySlug(slug-a) = %+v, %v", got, err)
 	}
-	if _, err := s.Product(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("Product(missing) error = %v, want ErrNotFound", err)
-	}
-	if _, err := s.ProductBySlug(ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("ProductBySlug(missing) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "Product(missing)", errOf(s.Product(ctx, "missing")), checkout.ErrNotFound)
+	sameErr(t, "ProductBySlug(missing)", errOf(s.ProductBySlug(ctx, "missing")), checkout.ErrNotFound)
 
 	active, err := s.Products(ctx, true)
 	must(t, err)
@@ -259,9 +255,7 @@ func testCreateOrderAtomic(t *testing.T, s checkout.Store) {
 	if _, _, err := s.CreateOrder(ctx, clash); err == nil {
 		t.Fatal("CreateOrder with a taken idempotency key succeeded")
 	}
-	if _, err := s.Order(ctx, clash.ID); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("half an order was stored: %v", err)
-	}
+	sameErr(t, "reading the order whose create failed half-way", errOf(s.Order(ctx, clash.ID)), checkout.ErrNotFound)
 	// The order's request key is still free: the same order with a fresh key goes in.
 	clash.Attempts[0].IdempotencyKey = clash.ID + "-1"
 	if _, created, err := s.CreateOrder(ctx, clash); err != nil || !created {
@@ -379,9 +373,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 	must(t, s.UpdateOrder(ctx, got))
 	back := mustRead(t, s, o.ID)
 	move(back, checkout.StatusAwaitingPayment, at)
-	if err := s.UpdateOrder(ctx, back); !errors.Is(err, checkout.ErrInvalidTransition) {
-		t.Errorf("paid -> awaiting_payment error = %v, want ErrInvalidTransition", err)
-	}
+	sameErr(t, "paid -> awaiting_payment", s.UpdateOrder(ctx, back), checkout.ErrInvalidTransition)
 	if st := mustRead(t, s, o.ID).Status; st != checkout.StatusPaid {
 		t.Errorf("status after refused transition = %s, want paid", st)
 	}
@@ -393,9 +385,7 @@ func testUpdateOrderCAS(t *testing.T, s checkout.Store) {
 		t.Errorf("LatePayment %v PaidAt %v RefundDue %d", g.LatePayment, g.PaidAt, g.RefundDue)
 	}
 	missing := NewOrder("x-" + checkout.NewID())
-	if err := s.UpdateOrder(ctx, missing); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("UpdateOrder(missing) error = %v, want ErrNotFound", err)
-	}
+	sameErr(t, "UpdateOrder(missing)", s.UpdateOrder(ctx, missing), checkout.ErrNotFound)
 }
 
 // testUpdateOrderConcurrent: read-modify-write loops retrying on ErrConflict never lose an
@@ -636,9 +626,7 @@ func testAddProduct(t *testing.T, s checkout.Store) {
 	if got, _ := s.Product(ctx, "a"); got == nil || !reflect.DeepEqual(*got, a) {
 		t.Errorf("the stored product changed: %+v", got)
 	}
-	if _, err := s.Product(ctx, "other"); !errors.Is(err, checkout.ErrNotFound) {
-		t.Errorf("the product with a taken slug was stored: %v", err)
-	}
+	sameErr(t, "the product with a taken slug was stored", errOf(s.Product(ctx, "other")), checkout.ErrNotFound)
 	if _, err := s.AddProduct(ctx, product("", 100, false)); err == nil {
 		t.Error("AddProduct without an id succeeded")
 	}

@@ -34,6 +34,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -173,7 +174,7 @@ func (c *config) check(name func(env string) string) error {
 	if len(c.ClientSecret) < 8 {
 		return fmt.Errorf("%s: must have at least 8 characters", name("SANDBOX_CLIENT_SECRET"))
 	}
-	rl, err := sandbox.ParseRateLimit(c.rateLimit)
+	rl, err := ratelimit.Parse(c.rateLimit)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name("SANDBOX_RATE_LIMIT"), err)
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
-	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // BenchmarkShoppers runs the load tool's 16 shoppers against a whole app in this process (SQLite,
@@ -22,7 +22,7 @@ func BenchmarkShoppers(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.NewCartLimit = web.Rate{Off: true}
+	cfg.NewCartLimit = ratelimit.Rate{Off: true}
 	cfg.SandboxRateLimit = sandbox.RateLimit{Requests: 1_000_000, Period: time.Second, Burst: 1_000_000}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
-	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // startApp runs a whole app with the embedded sandbox (changed by mod) and returns its URL.
@@ -19,7 +19,7 @@ func startApp(t *testing.T, mod func(*app.Config)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.NewCartLimit = web.Rate{Off: true}
+	cfg.NewCartLimit = ratelimit.Rate{Off: true}
 	if mod != nil {
 		mod(&cfg)
 	}

@@ -48,7 +48,7 @@ type Options struct {
 	// between delivery attempts (0: the outbox defaults, 5 s and 1 h).
 	WebhookBaseDelay, WebhookMaxDelay time.Duration
 	// RateLimit bounds POST /transaction per client (zero value: 50 per second, burst 100;
-	// Off: no limit). ParseRateLimit reads it from a setting such as "1000/s".
+	// Off: no limit). ratelimit.Parse reads it from a setting such as "1000/s".
 	RateLimit RateLimit
 	// LoginRateLimit bounds failed console sign-ins, per remote address and per client id
 	// (zero value: 5 per minute, burst 10). Over it, the sign-in answers 429 with Retry-After
@@ -174,9 +174,9 @@ func New(ctx context.Context, opts Options) (*Sandbox, error) {
 		return nil, err
 	}
 	if !opts.RateLimit.Off {
-		s.limiter = newLimiter(opts.RateLimit.withDefaults(), s.clock)
+		s.limiter = newLimiter(withDefaults(opts.RateLimit), s.clock)
 	}
-	s.logins = newLimiter(opts.LoginRateLimit.withLoginDefaults(), s.clock)
+	s.logins = newLimiter(withLoginDefaults(opts.LoginRateLimit), s.clock)
 	hk, err := s.newHooks(ctx, opts)
 	if err != nil {
 		s.closeDB()

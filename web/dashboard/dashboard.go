@@ -82,15 +82,11 @@ type Options struct {
 	// maxExportBytesKept).
 	ExportBytesCap int64
 	Context        context.Context
-	// Mail, when set, composes the team's e-mails (password reset links, invitations, notices
-	// of a change to one's access), which the accounts service writes in the outbox with the
-	// change. MailSends says whether they leave (an SMTP server is configured): without one
-	// an invitation's link is still shown to copy.
-	Mail      *mail.Composer
-	MailSends func() bool
-	// MailWake, when set, tells the e-mails' workers that messages were written, so that they
-	// leave at once rather than at the next poll.
-	MailWake func()
+	// Mail and MailComposer, both set, give the e-mail log (/dashboard/mail); MailConfigured
+	// says whether an SMTP server sends the messages (otherwise they are kept, unsent).
+	Mail           *mail.Log
+	MailComposer   *mail.Composer
+	MailConfigured bool
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -106,13 +102,14 @@ type Dashboard struct {
 	keys          *merchant.Keys
 	notifications *merchant.DeliveryLog // nil: none listed
 	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
-	publicURL     string
-	mail          *mail.Composer // nil: no e-mail made
-	mailSends     func() bool
-	mailWake      func()
-	sealer        *sealed.Keys // nil: session secrets kept as they are
-	sessions      *scs.SessionManager
-	handler       http.Handler
+	// The e-mail log (nil: no e-mail page), its composer, and whether a server sends.
+	mail           *mail.Log
+	mailComposer   *mail.Composer
+	mailConfigured bool
+	publicURL      string
+	sealer         *sealed.Keys // nil: session secrets kept as they are
+	sessions       *scs.SessionManager
+	handler        http.Handler
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
@@ -137,7 +134,10 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys, mail: opts.Mail, mailSends: opts.MailSends, mailWake: opts.MailWake}
+		sealer: opts.SecretKeys}
+	if opts.Mail != nil && opts.MailComposer != nil {
+		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
+	}
 	if opts.Settings != nil && opts.Keys != nil {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
@@ -270,6 +270,15 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
 			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
 	}
+	if d.mail != nil {
+		rt = append(rt,
+			Route{get, "/mail", merchant.PermMail, d.mailPage},
+			Route{get, "/mail/{id}", merchant.PermMail, d.mailMessage},
+			Route{get, "/mail/{id}/html", merchant.PermPersonalData, d.mailHTML},
+			Route{post, "/mail/{id}/resend", merchant.PermMail, d.resendMail},
+			Route{post, "/mail/test", merchant.PermMail, d.testMail},
+			Route{post, "/mail/suppressions/clear", merchant.PermPersonalData, d.clearSuppression})
+	}
 	if d.exports != nil {
 		rt = append(rt,
 			Route{get, "/exports", merchant.PermExport, d.exportsPage},
@@ -333,7 +342,7 @@ var sections = []struct {
 	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
 	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
 	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
-	{"settings", merchant.PermSettings, "store"},
+	{"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
 	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
 	{"account", merchant.PermAccount, ""},
 }
@@ -504,7 +513,8 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || !u.Role.Can(sec.perm) {
+			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
+				!u.Role.Can(sec.perm) {
 				continue
 			}
 			path := Path + "/" + sec.key

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
@@ -52,6 +53,11 @@ type env struct {
 	keys   *merchant.Keys
 	http   *http.Client
 	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
+	// The e-mails: no SMTP server, so that a pass (mailOutbox.DeliverDue) keeps them unsent.
+	mailOutbox *outbox.Outbox
+	mailLog    *mail.Log
+	mailStore  mail.Store
+	composer   *mail.Composer
 	// exports are the dashboard's background exports; stopExports ends their workers' life
 	// (the server's shutdown).
 	exports     *merchant.Exports
@@ -133,6 +139,15 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	deliveries := merchant.NewDeliveryLog(notifications)
+	mailSender, err := mail.NewSender(mail.SenderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailOutbox, err := store.Outbox(mail.OutboxOptions(mailSender, nil, 0, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mailLog, composer := mail.NewLog(mailOutbox, store), &mail.Composer{PublicURL: o.publicURL}
 	assets := static.New()
 	site := &respond.Site{Log: log, Name: svc.MerchantName(), Assets: assets, Sandbox: true}
 	dash := newDashEnv(t, store, client, sb, o.merchant)
@@ -144,7 +159,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
-		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx})
+		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
+		Mail: mailLog, MailComposer: composer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +180,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = store.Close()
 	})
 	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
-		dbFile: dbFile,
+		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

@@ -31,6 +31,10 @@ const (
 	// paramSort is the list's order (checkout.OrderSort: created_desc, the default,
 	// created_asc, amount_desc, amount_asc); the cursor carries it too.
 	paramSort = "sort"
+	// paramMoney names one of the overview's figures (checkout.MoneyKind: received, refunded,
+	// held, fees, fee_unknown): the list is of the orders behind it, and from and to are the
+	// dates of that figure (paid, refund begun, under review) rather than of creation.
+	paramMoney = "money"
 )
 
 // maxSearch bounds the search box.
@@ -39,7 +43,7 @@ const maxSearch = 100
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
 	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true,
-	paramSort: true}
+	paramSort: true, paramMoney: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checkout.ValidationError) {
@@ -58,16 +62,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 		LinkID:    r.single(paramLink),
 	}
 	f.Fulfilment = fulfilmentParam(r)
-	from, to := r.day(paramFrom), r.day(paramTo)
-	if !from.IsZero() {
-		f.CreatedFrom = from
-	}
-	if !to.IsZero() {
-		f.CreatedBefore = to.AddDate(0, 0, 1) // the whole last day
-	}
-	if !from.IsZero() && !to.IsZero() && to.Before(from) {
-		addFilterError(errs, paramTo, checkout.CodeRange, "before from")
-	}
+	r.orderDates(&f)
 	if f.MinAmount > 0 && f.MaxAmount > 0 && f.MaxAmount < f.MinAmount {
 		addFilterError(errs, paramMaxAmount, checkout.CodeRange, "below minAmount")
 	}
@@ -96,6 +91,28 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 	// One more than a page tells whether another follows.
 	f.Limit = perPage + 1
 	return q, f, perPage, errs
+}
+
+// orderDates reads the order list's dates (from, to: São Paulo dates, the last one whole)
+// into f: the orders' creation, or with money the dates of that overview figure.
+func (r *queryReader) orderDates(f *checkout.OrderFilter) {
+	from, to := r.day(paramFrom), r.day(paramTo)
+	if m := list(r, paramMoney, checkout.MoneyKind.Valid); len(m) > 0 {
+		f.Money = m[0]
+	}
+	start, before := &f.CreatedFrom, &f.CreatedBefore
+	if f.Money != "" {
+		start, before = &f.MoneyFrom, &f.MoneyBefore
+	}
+	if !from.IsZero() {
+		*start = from
+	}
+	if !to.IsZero() {
+		*before = to.AddDate(0, 0, 1) // the whole last day
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		addFilterError(r.errs, paramTo, checkout.CodeRange, "before from")
+	}
 }
 
 // day reads a date (YYYY-MM-DD, as a date input sends it) as the first instant of that day in
@@ -421,9 +438,10 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := views.OverviewView{DashPage: d.page(r, "overview"),
-		Today:       views.PaidFigure{Orders: ov.Today.Orders, Amount: ov.Today.Amount},
-		Week:        views.PaidFigure{Orders: ov.Week.Orders, Amount: ov.Week.Amount},
-		Month:       views.PaidFigure{Orders: ov.Month.Orders, Amount: ov.Month.Amount},
+		Today:       views.PaidFigure(ov.Today.Received),
+		Week:        views.PaidFigure(ov.Week.Received),
+		Month:       views.PaidFigure(ov.Month.Received),
+		Money:       moneyColumns(r, ov),
 		Awaiting:    ov.Awaiting,
 		AwaitingURL: respond.Link(r, Path+"/orders?status=pending&status=awaiting_payment"),
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),

@@ -1,11 +1,15 @@
 package dashboard
 
 import (
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // Size of the overview's chart, in its viewBox's units.
@@ -15,7 +19,8 @@ const (
 	chartHeight  = 160
 )
 
-// chart lays out the bars of the daily paid amounts and, as a stepped line, those of the
+// chart lays out the bars of the daily net amounts (received − refunded − known fees), each
+// over an outline of the day's gross received, and, as a stepped line, the net of the
 // previous period of the same length (prev, day by day: prev[i] is the day OverviewDays
 // before days[i]). The scale's top is the highest tick of a y-axis of round amounts
 // (chartTicks) covering both periods; heights are proportional to it (integer arithmetic; a
@@ -24,12 +29,12 @@ func chart(days, prev []checkout.DayTotal) views.Chart {
 	c := views.Chart{Width: chartBarSlot * len(days), Height: chartHeight}
 	var top checkout.Cents
 	for _, d := range days {
-		c.Max = max(c.Max, d.Amount)
-		c.Total += d.Amount
+		c.Max = max(c.Max, d.Received.Amount)
+		c.Total += d.Net()
 	}
 	for _, d := range prev {
-		top = max(top, d.Amount)
-		c.PrevTotal += d.Amount
+		top = max(top, d.Net())
+		c.PrevTotal += d.Net()
 	}
 	step, n := chartTicks(max(c.Max, top))
 	top = step * checkout.Cents(n)
@@ -45,14 +50,14 @@ func chart(days, prev []checkout.DayTotal) views.Chart {
 	}
 	var line strings.Builder
 	for i, d := range days {
-		h := height(d.Amount)
-		cd := views.ChartDay{Day: d.Day, Amount: d.Amount, Orders: d.Orders,
+		h, g := height(d.Net()), height(d.Received.Amount)
+		cd := views.ChartDay{Day: d.Day, Amount: d.Net(), Gross: d.Received.Amount, Orders: d.Received.Orders,
 			X: i*chartBarSlot + chartBarGap/2, Y: chartHeight - h, W: chartBarSlot - chartBarGap, H: h,
-			Label: (len(days)-1-i)%5 == 0}
+			GY: chartHeight - g, GH: g, Label: (len(days)-1-i)%5 == 0}
 		if i < len(prev) {
 			p := prev[i]
-			cd.PrevDay, cd.PrevAmount, cd.PrevOrders = p.Day, p.Amount, p.Orders
-			y := strconv.Itoa(chartHeight - height(p.Amount))
+			cd.PrevDay, cd.PrevAmount, cd.PrevOrders = p.Day, p.Net(), p.Received.Orders
+			y := strconv.Itoa(chartHeight - height(p.Net()))
 			if i == 0 {
 				line.WriteString("M0 " + y)
 			} else {
@@ -82,6 +87,30 @@ func chartTicks(most checkout.Cents) (step checkout.Cents, n int) {
 			}
 		}
 	}
+}
+
+// moneyColumns are the overview's money table: today, 7 and 30 days, each figure linked to
+// the order list behind it (the list's money filter over the period's São Paulo dates).
+func moneyColumns(r *http.Request, ov *checkout.Overview) []views.MoneyColumn {
+	lang := respond.Lang(r)
+	today := ov.Now
+	cols := []struct {
+		id, label string
+		days      int
+		m         checkout.MoneyTotals
+	}{{"today", "overview.money_today", 1, ov.Today}, {"7d", "overview.money_week", 7, ov.Week}, {"30d", "overview.money_month", checkout.OverviewDays, ov.Month}}
+	out := make([]views.MoneyColumn, 0, len(cols))
+	for _, c := range cols {
+		from := today.AddDate(0, 0, -(c.days - 1)).Format(time.DateOnly)
+		links := map[checkout.MoneyKind]string{}
+		for _, k := range []checkout.MoneyKind{checkout.MoneyReceived, checkout.MoneyRefunded, checkout.MoneyHeld,
+			checkout.MoneyFees, checkout.MoneyFeeUnknown} {
+			q := url.Values{paramMoney: {string(k)}, paramFrom: {from}, paramTo: {today.Format(time.DateOnly)}}
+			links[k] = respond.Link(r, Path+"/orders?"+q.Encode())
+		}
+		out = append(out, views.MoneyColumn{ID: c.id, Label: views.T(lang, c.label), M: c.m, Links: links})
+	}
+	return out
 }
 
 // topProducts are the overview's top products as the page shows them.

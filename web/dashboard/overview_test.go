@@ -38,7 +38,7 @@ func TestChartTicks(t *testing.T) {
 func TestChartScale(t *testing.T) {
 	days := make([]checkout.DayTotal, 3)
 	prev := make([]checkout.DayTotal, 3)
-	days[1].Amount, prev[2].Amount, prev[0].Amount = 4000, 9000, 1000 // the previous period is taller
+	days[1].Received.Amount, prev[2].Received.Amount, prev[0].Received.Amount = 4000, 9000, 1000 // the previous period is taller
 	c := chart(days, prev)
 	if len(c.Ticks) != 6 || c.Ticks[5].Amount != 10000 || c.Ticks[5].Y != 0 || c.Ticks[0].Y != chartHeight {
 		t.Fatalf("ticks %+v", c.Ticks)

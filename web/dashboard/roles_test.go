@@ -142,6 +142,14 @@ var routeCases = map[string]routeCase{
 	"GET /exports":               {allowed: everyone},
 	"GET /exports/{id}":          {allowed: everyone},
 	"GET /exports/{id}/download": {allowed: everyone},
+	"GET /mail":                  {allowed: integrator},
+	"GET /mail/{id}":             {allowed: integrator},
+	"GET /mail/{id}/html":        {allowed: ownersOnly},
+	"POST /mail/{id}/resend":     {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/test":            {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/suppressions/clear": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"address": {"bounce@example.com"}}
+	}},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -206,7 +214,11 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	if _, _, err := e.svc.MarkShipped(ctx, shipped, checkout.ShipInput{Carrier: "Correios", TrackingCode: "AA000000000BR"}); err != nil {
 		t.Fatal(err)
 	}
+	mailID := e.keptMail("ana@example.com")
 	f := &roleFixture{e: e, ids: map[string]string{
+		"/mail/{id}":                       mailID,
+		"/mail/{id}/html":                  mailID,
+		"/mail/{id}/resend":                mailID,
 		"/links/{id}":                      link.ID,
 		"/links/{id}/active":               link.ID,
 		"/links/{id}/duplicate":            link.ID,
@@ -365,9 +377,9 @@ func TestPermissionTable(t *testing.T) {
 		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
 			merchant.PermPersonalData}},
 		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
-			merchant.PermAudit, merchant.PermPersonalData}},
+			merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail}},
 		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData}},
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail}},
 	} {
 		for _, p := range merchant.Permissions[merchant.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

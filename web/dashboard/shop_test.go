@@ -47,8 +47,24 @@ func TestDashboardOverview(t *testing.T) {
 			t.Errorf("%s = %q, want %q", id, got, want)
 		}
 	}
+	// The money: received R$ 29,90, the sandbox's fee (1 %: R$ 0,30), net R$ 29,60, each
+	// linked to the orders behind it.
+	for id, want := range map[string]string{"money-received": "2990", "money-refunded": "0", "money-held": "0",
+		"money-fees": "30", "money-net": "2960"} {
+		cell := doc.Find(testid(id) + ` td[data-period="today"]`)
+		if got := cell.AttrOr("data-amount", ""); got != want {
+			t.Errorf("%s today = %q, want %q", id, got, want)
+		}
+	}
+	if href := doc.Find(testid("money-received")+` td[data-period="7d"] a`).AttrOr("href", ""); !strings.Contains(href, "money=received") {
+		t.Errorf("received's link %q", href)
+	} else if _, list := b.get(href); list.Find(testid("order-row")).Length() != 1 {
+		t.Errorf("the orders behind received: %d", list.Find(testid("order-row")).Length())
+	}
 	bars := doc.Find(testid("chart") + " rect.bar")
-	if bars.Length() != 30 || bars.Last().AttrOr("data-amount", "") != "2990" || bars.First().AttrOr("height", "") != "0" {
+	gross := doc.Find(testid("chart") + " rect.bar-gross")
+	if bars.Length() != 30 || bars.Last().AttrOr("data-amount", "") != "2960" || bars.First().AttrOr("height", "") != "0" ||
+		gross.Length() != 1 || gross.AttrOr("data-gross", "") != "2990" || gross.AttrOr("height", "") != "159" {
 		t.Errorf("%d bars, last %q", bars.Length(), bars.Last().AttrOr("data-amount", ""))
 	}
 	// The y-axis: round whole reais (R$ 10 steps up to R$ 30 for a day of R$ 29,90), the bars
@@ -58,8 +74,8 @@ func TestDashboardOverview(t *testing.T) {
 	if !slices.Equal(ticks, []string{"R$ 30", "R$ 20", "R$ 10", "R$ 0"}) {
 		t.Errorf("y-axis %q", ticks)
 	}
-	if h := bars.Last().AttrOr("height", ""); h != "159" { // 2990 / 3000 of 160
-		t.Errorf("the tallest bar is %s high, want 159", h)
+	if h := bars.Last().AttrOr("height", ""); h != "157" { // net 2960 / 3000 of 160
+		t.Errorf("the tallest bar is %s high, want 157", h)
 	}
 	if n := doc.Find(testid("chart") + " line.grid").Length(); n != 4 {
 		t.Errorf("%d gridlines", n)
@@ -68,14 +84,14 @@ func TestDashboardOverview(t *testing.T) {
 		top.Find("td").Last().Text() != "R$ 29,90" {
 		t.Errorf("top products %q", strings.Join(strings.Fields(doc.Find(testid("top-products")).Text()), " "))
 	}
-	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,90)") ||
+	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,60)") ||
 		!strings.Contains(legend, "anteriores (R$ 0,00)") {
 		t.Errorf("legend %q", legend)
 	}
 	if n := doc.Find(testid("chart-table") + " tbody tr").Length(); n != 30 {
 		t.Errorf("%d rows in the chart's table", n)
 	}
-	if desc := doc.Find("svg desc").Text(); !strings.Contains(desc, "R$ 29,90") {
+	if desc := doc.Find("svg desc").Text(); !strings.Contains(desc, "Líquido de R$ 29,60") {
 		t.Errorf("chart description %q", desc)
 	}
 	href, _ := doc.Find(testid("awaiting") + " a").Attr("href")
@@ -90,21 +106,21 @@ func TestDashboardOverview(t *testing.T) {
 	}
 	e.paidOrder()
 	_, doc = b.get("/dashboard")
-	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,90)") ||
-		!strings.Contains(legend, "anteriores (R$ 29,90)") {
+	if legend := doc.Find(testid("chart-legend")).Text(); !strings.Contains(legend, "últimos 30 dias (R$ 29,60)") ||
+		!strings.Contains(legend, "anteriores (R$ 29,60)") {
 		t.Errorf("legend 31 days later %q", legend)
 	}
 	var prev []string
 	doc.Find(testid("chart-table") + " tbody tr").Each(func(_ int, r *goquery.Selection) {
 		prev = append(prev, r.Find("td").Last().AttrOr("data-amount", ""))
 	})
-	if len(prev) != 30 || prev[28] != "2990" || strings.Count(strings.Join(prev, ","), "2990") != 1 {
-		t.Errorf("the previous period's amounts %v: want 2990 beside the 29th day", prev)
+	if len(prev) != 30 || prev[28] != "2960" || strings.Count(strings.Join(prev, ","), "2960") != 1 {
+		t.Errorf("the previous period's amounts %v: want 2960 (net) beside the 29th day", prev)
 	}
-	if d := doc.Find(testid("chart-previous")).AttrOr("d", ""); !strings.HasPrefix(d, "M0 160") || !strings.Contains(d, "V1 H580 V160") {
+	if d := doc.Find(testid("chart-previous")).AttrOr("d", ""); !strings.HasPrefix(d, "M0 160") || !strings.Contains(d, "V3 H580 V160") {
 		t.Errorf("the previous period's line %q", d)
 	}
-	if desc := doc.Find("svg desc").Text(); !strings.Contains(desc, "anteriores: R$ 29,90") {
+	if desc := doc.Find("svg desc").Text(); !strings.Contains(desc, "anteriores: R$ 29,60") {
 		t.Errorf("chart description %q", desc)
 	}
 }

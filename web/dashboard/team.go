@@ -59,7 +59,7 @@ func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	ctx := r.Context()
 	v := views.UsersView{DashPage: d.page(r, "users"), Role: string(merchant.RoleViewer),
 		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required"),
-		MailSends: d.mailSends != nil && d.mailSends()}
+		MailSends: d.mailConfigured}
 	v.RequireTOTP, _ = d.accounts.RequireTOTP(ctx)
 	for _, role := range merchant.Roles {
 		v.Roles = append(v.Roles, string(role))

@@ -43,12 +43,12 @@ func (d *Dashboard) frame(r *http.Request) email.Frame {
 
 // teamMail composes m (none without a composer: the dashboard of a test that sends no e-mail).
 func (d *Dashboard) teamMail(r *http.Request, m teamDraft) ([]checkout.OutboxMessage, error) {
-	if d.mail == nil {
+	if d.mailComposer == nil {
 		return nil, nil
 	}
 	f := d.frame(r)
 	f.Subject = m.subject(f)
-	msg, err := d.mail.Compose(r.Context(), mail.Draft{Type: m.typ, Cause: m.cause, To: mail.Address{Email: m.to},
+	msg, err := d.mailComposer.Compose(r.Context(), mail.Draft{Type: m.typ, Cause: m.cause, To: mail.Address{Email: m.to},
 		Lang: string(f.Lang), Subject: f.Subject, HTML: m.html(f), Text: m.text(f), UserID: m.userID, At: d.svc.Now()})
 	if err != nil {
 		return nil, err
@@ -58,8 +58,8 @@ func (d *Dashboard) teamMail(r *http.Request, m teamDraft) ([]checkout.OutboxMes
 
 // wakeMail tells the e-mails' workers that a change wrote messages.
 func (d *Dashboard) wakeMail() {
-	if d.mail != nil && d.mailWake != nil {
-		d.mailWake()
+	if d.mail != nil {
+		d.mail.Wake()
 	}
 }
 

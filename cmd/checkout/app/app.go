@@ -404,22 +404,22 @@ func (s *start) handlers(context.Context) error {
 	exportsCtx, stopExports := context.WithCancel(context.Background())
 	a.exports = merchant.NewExports(a.store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
-		Site:          site,
-		Service:       a.svc,
-		Accounts:      a.accounts,
-		Gateway:       a.gateway,
-		Settings:      a.merchant.settings,
-		Keys:          a.merchant.keys,
-		Notifications: a.merchant.log,
-		Audit:         a.audit,
-		Sessions:      a.store.SignInTokens(),
-		SecretKeys:    s.keys,
-		PublicURL:     cfg.PublicURL,
-		Exports:       a.exports,
-		Context:       exportsCtx,
-		Mail:          a.mail.composer,
-		MailSends:     a.mail.sender.Configured,
-		MailWake:      a.mail.log.Wake,
+		Site:           site,
+		Service:        a.svc,
+		Accounts:       a.accounts,
+		Gateway:        a.gateway,
+		Settings:       a.merchant.settings,
+		Keys:           a.merchant.keys,
+		Notifications:  a.merchant.log,
+		Audit:          a.audit,
+		Sessions:       a.store.SignInTokens(),
+		SecretKeys:     s.keys,
+		PublicURL:      cfg.PublicURL,
+		Exports:        a.exports,
+		Context:        exportsCtx,
+		Mail:           a.mail.log,
+		MailComposer:   a.mail.composer,
+		MailConfigured: a.mail.server != nil,
 	})
 	if err != nil {
 		stopExports()

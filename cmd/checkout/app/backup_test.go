@@ -16,7 +16,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
-	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 )
 
 // tryPlaceOrder is placeOrder for other goroutines than the test's: it buys the e-book through
@@ -62,7 +62,7 @@ func (r *running) tryPlaceOrder(client *http.Client) (string, error) {
 // a backup is taken; restored into a new data dir, the backup holds every order the shop had
 // acknowledged when the backup began, each whole (its lines and history), and no order cut.
 func TestBackupUnderLoadRestoresEveryAcknowledgedOrder(t *testing.T) {
-	r := start(t, func(c *app.Config) { c.NewCartLimit = web.Rate{Off: true} })
+	r := start(t, func(c *app.Config) { c.NewCartLimit = ratelimit.Rate{Off: true} })
 	var (
 		mu    sync.Mutex
 		acked []string

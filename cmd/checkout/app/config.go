@@ -20,6 +20,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -69,8 +70,8 @@ type Config struct {
 	MerchantWebhookURL   string   // CHECKOUT_MERCHANT_WEBHOOK_URL: where merchant notifications go
 	// MerchantWebhookSecret (CHECKOUT_MERCHANT_WEBHOOK_SECRET) signs them (whsec_…).
 	MerchantWebhookSecret string
-	MerchantName          string   // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
-	NewCartLimit          web.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
+	MerchantName          string         // CHECKOUT_MERCHANT_NAME: shown on the shopper pages
+	NewCartLimit          ratelimit.Rate // CHECKOUT_NEW_CART_LIMIT: carts one client address may start
 	// StreamsPerClient (CHECKOUT_STREAMS_PER_CLIENT) caps the live-status streams of one client
 	// address, ConnsPerPeer (CHECKOUT_CONNS_PER_PEER) the connections one peer address holds
 	// open; 0 is "off".
@@ -197,7 +198,7 @@ func Defaults() Config {
 		Addr:                DefaultAddr,
 		DataDir:             DefaultDataDir,
 		MerchantName:        DefaultMerchantName,
-		NewCartLimit:        web.Rate{N: 60, Per: time.Minute},
+		NewCartLimit:        web.DefaultNewCartLimit,
 		StreamsPerClient:    web.DefaultMaxStreamsPerClient,
 		ConnsPerPeer:        web.DefaultConnsPerPeer,
 		ReconcileInterval:   DefaultReconcileInterval,
@@ -307,7 +308,7 @@ func settings() []setting {
 		{"CHECKOUT_MAIL_FROM", "mail-from", "the e-mails' sender, such as \"Loja Demo <loja@example.com.br>\" (required with CHECKOUT_SMTP_URL)", str(func(c *Config) *string { return &c.MailFrom })},
 		{"CHECKOUT_CEP_LOOKUP", "cep-lookup", "address lookup of the customer form: a URL template with {cep} answering ViaCEP's JSON, or off (default: a built-in table with the embedded sandbox, ViaCEP with a real gateway)", str(func(c *Config) *string { return &c.CEPLookup })},
 		{"CHECKOUT_SANDBOX_RATE_LIMIT", "sandbox-rate-limit", "embedded sandbox only: its POST /transaction limit, as a real gateway has one — requests per period (50/s, 1000/s, 3000/m; bursts of twice that, or \"50/s burst 200\") or off for load tests", func(c *Config, v string) error {
-			l, err := sandbox.ParseRateLimit(v)
+			l, err := ratelimit.Parse(v)
 			if err != nil {
 				return err
 			}
@@ -326,7 +327,10 @@ func settings() []setting {
 			return nil
 		}},
 		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", func(c *Config, v string) error {
-			r, err := parseRate(v)
+			r, err := ratelimit.Parse(v)
+			if err == nil && r == (ratelimit.Rate{}) {
+				err = errors.New("must be a rate such as 60/min, 10/s or 1000/h, or off")
+			}
 			c.NewCartLimit = r
 			return err
 		}},
@@ -381,10 +385,10 @@ var defaults = map[string]func(c Config) string{
 	"CHECKOUT_WEBHOOKS":              func(c Config) string { return strconv.FormatBool(c.WebhooksEnabled) },
 	"CHECKOUT_GATEWAY_START_TIMEOUT": func(c Config) string { return c.GatewayStartTimeout.String() },
 	"CHECKOUT_GATEWAY_START_CHECK":   func(Config) string { return "strict" },
-	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return formatRate(c.NewCartLimit) },
+	"CHECKOUT_NEW_CART_LIMIT":        func(c Config) string { return c.NewCartLimit.String() },
 	"CHECKOUT_STREAMS_PER_CLIENT":    func(c Config) string { return formatCount(c.StreamsPerClient) },
 	"CHECKOUT_CONNS_PER_PEER":        func(c Config) string { return formatCount(c.ConnsPerPeer) },
-	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.String() },
+	"CHECKOUT_SANDBOX_RATE_LIMIT":    func(c Config) string { return c.SandboxRateLimit.Or(sandbox.DefaultRateLimit).String() },
 
 	"CHECKOUT_RETENTION_PERSONAL_DATA": func(c Config) string { return c.PersonalDataRetention.String() },
 }
@@ -408,37 +412,6 @@ func formatCount(n int) string {
 		return "off"
 	}
 	return strconv.Itoa(n)
-}
-
-// rateUnits are the periods a rate may be given per.
-var rateUnits = map[string]time.Duration{"s": time.Second, "min": time.Minute, "h": time.Hour}
-
-// parseRate reads "N/s", "N/min", "N/h" or "off".
-func parseRate(v string) (web.Rate, error) {
-	v = strings.ToLower(strings.TrimSpace(v))
-	if v == "off" {
-		return web.Rate{Off: true}, nil
-	}
-	n, unit, ok := strings.Cut(v, "/")
-	count, err := strconv.Atoi(strings.TrimSpace(n))
-	per, known := rateUnits[strings.TrimSpace(unit)]
-	if !ok || err != nil || count < 1 || count > 1_000_000 || !known {
-		return web.Rate{}, errors.New("must be a rate such as 60/min, 10/s or 1000/h, or off")
-	}
-	return web.Rate{N: count, Per: per}, nil
-}
-
-// formatRate writes a rate as parseRate reads it.
-func formatRate(r web.Rate) string {
-	if r.Off {
-		return "off"
-	}
-	for unit, per := range rateUnits {
-		if per == r.Per {
-			return strconv.Itoa(r.N) + "/" + unit
-		}
-	}
-	return strconv.Itoa(r.N) + "/" + r.Per.String()
 }
 
 // Load reads the configuration: defaults, then the environment (env, usually os.Getenv), then

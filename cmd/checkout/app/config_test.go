@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/web"
 )
@@ -167,9 +168,12 @@ func TestHelpShowsDefaults(t *testing.T) {
 }
 
 func TestLoadNewCartLimit(t *testing.T) {
-	for v, want := range map[string]web.Rate{
-		"10/s": {N: 10, Per: time.Second}, "120/min": {N: 120, Per: time.Minute}, "1000/h": {N: 1000, Per: time.Hour},
-		"off": {Off: true}, " OFF ": {Off: true},
+	for v, want := range map[string]ratelimit.Rate{
+		"10/s":    {Requests: 10, Period: time.Second, Burst: 20},
+		"120/min": {Requests: 120, Period: time.Minute, Burst: 240},
+		"1000/h":  {Requests: 1000, Period: time.Hour, Burst: 2000},
+		"3000/m":  {Requests: 3000, Period: time.Minute, Burst: 6000},
+		"off":     {Off: true}, " OFF ": {Off: true},
 	} {
 		c, err := Load(envOf(map[string]string{"CHECKOUT_NEW_CART_LIMIT": v}), nil)
 		if err != nil || c.NewCartLimit != want {

@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
-	"github.com/pixcheckout/pixcheckout/web"
 )
 
 // postgresDatabase creates an empty PostgreSQL database for one test (dropped at its end) and
@@ -151,7 +151,7 @@ func BenchmarkPayOnAToStreamOnB(b *testing.B) {
 		c.DatabaseURL, c.ReconcileInterval = dbURL, 0
 		c.SandboxRateLimit = sandbox.RateLimit{Requests: 1_000_000, Period: time.Second, Burst: 1_000_000}
 		// Every order starts a cart from the same address: past 60 the default limit refuses them.
-		c.NewCartLimit = web.Rate{Off: true}
+		c.NewCartLimit = ratelimit.Rate{Off: true}
 	}
 	instA, instB := start(b, cfg), start(b, cfg)
 	delays := make([]time.Duration, 0, b.N)
