@@ -394,62 +394,19 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		return o, nil
 	}
 	attemptID := a.ID
-	var req gatewayclient.CreateTransactionRequest
-	if built != nil && known != nil {
-		req = *built
-	} else if req, err = s.storedRequest(o, a); err != nil {
-		return o, fmt.Errorf("checkout: order %s: %w", o.Number, err)
+	req := built
+	if req == nil || known == nil {
+		stored, err := s.storedRequest(o, a)
+		if err != nil {
+			return o, fmt.Errorf("checkout: order %s: %w", o.Number, err)
+		}
+		req = &stored
 	}
-	tx, callErr := s.gw.CreateTransaction(ctx, req)
-	var refused []gatewayclient.Violation
-	if callErr != nil {
-		if !errors.Is(callErr, gatewayclient.ErrValidation) {
-			return o, fmt.Errorf("checkout: creating the transaction of order %s: %w", o.Number, callErr)
-		}
-		refused = violationsOf(callErr)
+	ans, err := s.createTransaction(ctx, o, *req)
+	if err != nil {
+		return o, err
 	}
-	var png []byte
-	if callErr == nil && s.qrImage != nil && s.checkTransaction(o, tx).IsZero() {
-		// Drawn once, here, outside any transaction: the pages serve it as stored.
-		if png, err = s.qrImage(tx.PixResponse.URI); err != nil {
-			s.log.WarnContext(ctx, "drawing the QR code", "number", o.Number, "err", err)
-			png = nil
-		}
-	}
-	res, _, err := s.updateFrom(ctx, orderID, o, func(o *Order) (bool, error) {
-		a := o.CurrentAttempt()
-		if a == nil || a.ID != attemptID || a.State != AttemptPending {
-			return false, nil // settled meanwhile (another process, or a payment superseded it)
-		}
-		now := s.now().UTC()
-		a.UpdatedAt = now
-		if callErr != nil {
-			s.failAttempt(o, a, Reason{Code: ReasonGatewayRefused, Detail: callErr.Error()}, now)
-			a.Violations = refused
-			return true, nil
-		}
-		if reason := s.checkTransaction(o, tx); !reason.IsZero() {
-			a.TransactionID = tx.ID
-			a.DepositStatus = tx.Status
-			s.failAttempt(o, a, reason, now)
-			return true, nil
-		}
-		a.State = AttemptActive
-		a.TransactionID = tx.ID
-		a.DepositStatus = tx.Status
-		a.BRCode = tx.PixResponse.URI
-		a.QRCodePNG = png
-		a.ExpiresAt = tx.PixResponse.ExpirationDate.UTC()
-		if a.ExpiresAt.IsZero() {
-			a.ExpiresAt = now.Add(time.Duration(s.expiration) * time.Second)
-		}
-		reason := Reason{Code: ReasonQRGenerated}
-		if a.N > 1 {
-			reason = Reason{Code: ReasonQRRenewed, Attempt: a.N}
-		}
-		o.setStatus(StatusAwaitingPayment, reason, now)
-		return true, nil
-	})
+	res, _, err := s.updateFrom(ctx, orderID, o, func(o *Order) (bool, error) { return s.settleAttempt(o, attemptID, ans), nil })
 	if err != nil {
 		return nil, fmt.Errorf("checkout: storing the transaction of order %s: %w", o.Number, err)
 	}
@@ -457,6 +414,73 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 		s.log.WarnContext(ctx, "payment attempt failed", "number", res.Number, "attempt", a.N, "reason", a.Error.String())
 	}
 	return res, nil
+}
+
+// transactionAnswer is the gateway's answer to an attempt's request: the transaction and its
+// QR image, or the error of a refused request with its violations.
+type transactionAnswer struct {
+	tx      *gatewayclient.Transaction
+	png     []byte
+	err     error
+	refused []gatewayclient.Violation
+}
+
+// createTransaction sends req to the gateway. A refusal (a validation error) is an answer; any
+// other error is returned, the attempt staying pending.
+func (s *Service) createTransaction(ctx context.Context, o *Order, req gatewayclient.CreateTransactionRequest) (transactionAnswer, error) {
+	tx, err := s.gw.CreateTransaction(ctx, req)
+	if err != nil {
+		if !errors.Is(err, gatewayclient.ErrValidation) {
+			return transactionAnswer{}, fmt.Errorf("checkout: creating the transaction of order %s: %w", o.Number, err)
+		}
+		return transactionAnswer{err: err, refused: violationsOf(err)}, nil
+	}
+	ans := transactionAnswer{tx: tx}
+	if s.qrImage != nil && s.checkTransaction(o, tx).IsZero() {
+		// Drawn once, here, outside any transaction: the pages serve it as stored.
+		if ans.png, err = s.qrImage(tx.PixResponse.URI); err != nil {
+			s.log.WarnContext(ctx, "drawing the QR code", "number", o.Number, "err", err)
+			ans.png = nil
+		}
+	}
+	return ans, nil
+}
+
+// settleAttempt applies the gateway's answer to the attempt attemptID of o, unless it was
+// settled meanwhile (another process, or a payment superseded it); it reports whether o
+// changed.
+func (s *Service) settleAttempt(o *Order, attemptID string, ans transactionAnswer) bool {
+	a := o.CurrentAttempt()
+	if a == nil || a.ID != attemptID || a.State != AttemptPending {
+		return false
+	}
+	now := s.now().UTC()
+	a.UpdatedAt = now
+	if ans.err != nil {
+		s.failAttempt(o, a, Reason{Code: ReasonGatewayRefused, Detail: ans.err.Error()}, now)
+		a.Violations = ans.refused
+		return true
+	}
+	tx := ans.tx
+	a.TransactionID = tx.ID
+	a.DepositStatus = tx.Status
+	if reason := s.checkTransaction(o, tx); !reason.IsZero() {
+		s.failAttempt(o, a, reason, now)
+		return true
+	}
+	a.State = AttemptActive
+	a.BRCode = tx.PixResponse.URI
+	a.QRCodePNG = ans.png
+	a.ExpiresAt = tx.PixResponse.ExpirationDate.UTC()
+	if a.ExpiresAt.IsZero() {
+		a.ExpiresAt = now.Add(time.Duration(s.expiration) * time.Second)
+	}
+	reason := Reason{Code: ReasonQRGenerated}
+	if a.N > 1 {
+		reason = Reason{Code: ReasonQRRenewed, Attempt: a.N}
+	}
+	o.setStatus(StatusAwaitingPayment, reason, now)
+	return true
 }
 
 // failAttempt marks a as failed; the order fails too unless it already ended otherwise (an

@@ -410,22 +410,11 @@ func (p *PersonalData) AnonymiseSubject(ctx context.Context, subj Subject) (*Ano
 		return nil, fmt.Errorf("checkout: anonymising a data subject's orders: %w", err)
 	}
 	for _, o := range recs.Orders {
-		if !slices.Contains(done, o.ID) {
-			if slices.Contains(due, o.ID) {
-				// Changed in between (paid late, put under review): it stays, and says why.
-				if cur, err := p.store.Order(ctx, o.ID); err == nil && AnonymiseBlocker(cur) != "" {
-					res.Refused = append(res.Refused, RefusedOrder{Order: cur, Reason: AnonymiseBlocker(cur)})
-					kept[o.SessionID] = true
-				}
-			}
-			continue
-		}
-		// Pages and other instances read the order again (snapshots, the live status).
-		if err := p.changed(ctx, o.ID); err != nil {
-			p.log.WarnContext(ctx, "reading an anonymised order again", "err", err)
-		}
-		if cur, err := p.store.Order(ctx, o.ID); err == nil {
-			res.Anonymised = append(res.Anonymised, cur)
+		switch {
+		case slices.Contains(done, o.ID):
+			p.anonymised(ctx, o.ID, res)
+		case slices.Contains(due, o.ID):
+			p.stayed(ctx, o, res, kept)
 		}
 	}
 	var sessions []string
@@ -441,6 +430,26 @@ func (p *PersonalData) AnonymiseSubject(ctx context.Context, subj Subject) (*Ano
 	}
 	res.Sessions = len(sessions)
 	return res, nil
+}
+
+// anonymised tells pages and other instances that order id was anonymised (they read it again:
+// snapshots, the live status), and adds it to res.
+func (p *PersonalData) anonymised(ctx context.Context, id string, res *AnonymiseResult) {
+	if err := p.changed(ctx, id); err != nil {
+		p.log.WarnContext(ctx, "reading an anonymised order again", "err", err)
+	}
+	if cur, err := p.store.Order(ctx, id); err == nil {
+		res.Anonymised = append(res.Anonymised, cur)
+	}
+}
+
+// stayed adds to res an order due for anonymisation that changed in between (paid late, put
+// under review): it stays, and says why; its session stays with it.
+func (p *PersonalData) stayed(ctx context.Context, o *Order, res *AnonymiseResult, kept map[string]bool) {
+	if cur, err := p.store.Order(ctx, o.ID); err == nil && AnonymiseBlocker(cur) != "" {
+		res.Refused = append(res.Refused, RefusedOrder{Order: cur, Reason: AnonymiseBlocker(cur)})
+		kept[o.SessionID] = true
+	}
 }
 
 // AnonymiseDue anonymises at most limit orders that reached a final state before before (see

@@ -140,18 +140,8 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 		result = PassStandby
 		return nil // another process reconciles
 	}
-	if r.opts.GatewayUp != nil {
-		up := r.opts.GatewayUp()
-		r.mu.Lock()
-		wasDown := r.gatewayDown
-		r.gatewayDown = !up
-		if up && wasDown {
-			clear(r.backoff)
-		}
-		r.mu.Unlock()
-		if !up {
-			return nil
-		}
+	if !r.gatewayUp() {
+		return nil
 	}
 	result = PassOK
 	if r.opts.GatewayFailing != nil {
@@ -176,9 +166,28 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 			}
 		}()
 	}
-	now := r.opts.Clock()
-	var errs []error
+	return r.sweep(ctx, r.opts.Clock(), &found)
+}
 
+// gatewayUp reports whether a pass may call the gateway: yes without GatewayUp, else as it
+// says. When the gateway is back, the orders in backoff are tried at once.
+func (r *Reconciler) gatewayUp() bool {
+	if r.opts.GatewayUp == nil {
+		return true
+	}
+	up := r.opts.GatewayUp()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if up && r.gatewayDown {
+		clear(r.backoff)
+	}
+	r.gatewayDown = !up
+	return up
+}
+
+// sweep is a pass's work at now, found counting the deposits it read.
+func (r *Reconciler) sweep(ctx context.Context, now time.Time, found *atomic.Int64) error {
+	var errs []error
 	// Attempts the gateway never answered: completed with their idempotency key.
 	pending, err := r.store.Orders(ctx, OrderFilter{Statuses: []OrderStatus{StatusPending}})
 	errs = append(errs, err)
@@ -189,10 +198,10 @@ func (r *Reconciler) RunOnce(ctx context.Context) (err error) {
 
 	// Payments of the QR codes that may still be open: created at most one QR lifetime ago.
 	open := time.Duration(r.svc.expiration) * time.Second
-	errs = append(errs, r.scan(ctx, now, now.Add(-open-r.opts.Skew), now.Add(r.opts.Skew), &found))
+	errs = append(errs, r.scan(ctx, now, now.Add(-open-r.opts.Skew), now.Add(r.opts.Skew), found))
 	// The rest of the late-payment window, less often.
 	if r.lateDue(now) {
-		err := r.scan(ctx, now, now.Add(-r.opts.WatchExpiredFor-open-r.opts.Skew), now.Add(-open), &found)
+		err := r.scan(ctx, now, now.Add(-r.opts.WatchExpiredFor-open-r.opts.Skew), now.Add(-open), found)
 		if err == nil {
 			r.mu.Lock()
 			r.lastLate = now

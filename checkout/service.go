@@ -399,42 +399,66 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 			return o, false, err
 		}
 		o.UpdatedAt = s.now().UTC()
-		var out []OutboxMessage
-		if s.announcer != nil && len(o.History) > history && (o.Status != before || announced(o.History[history:])) {
-			if out, err = s.announcer.Announce(ctx, o, o.History[history:]); err != nil {
-				return nil, false, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
-			}
-		}
-		version := o.Version + 1
-		s.own.begin(o.ID, version)
-		err = s.store.UpdateOrder(ctx, o, out...)
+		out, err := s.announce(ctx, o, before, o.History[history:])
 		if err != nil {
-			if s.own.end(o.ID, version) {
-				// The change the feed passed over was not this write: it is read now, and its
-				// status reaches the subscribers.
-				if cerr := s.Changed(ctx, o.ID); cerr != nil && ctx.Err() == nil {
-					s.log.WarnContext(ctx, "reading an order changed elsewhere", "err", cerr)
-				}
-			}
-			if errors.Is(err, ErrConflict) {
-				continue
-			}
 			return nil, false, err
 		}
-		s.remember(o)
-		s.own.end(o.ID, version)
+		if err := s.write(ctx, o, out); errors.Is(err, ErrConflict) {
+			continue
+		} else if err != nil {
+			return nil, false, err
+		}
 		if len(out) > 0 {
 			s.announcer.Announced()
 		}
-		if o.Status != before || shopperSees(o.History[history:]) {
-			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
-		}
-		if o.Status != before && s.observer != nil {
-			s.observer.StatusChanged(before, o.Status)
-		}
+		s.tell(o, before, o.History[history:])
 		return o, true, nil
 	}
 	return nil, false, fmt.Errorf("checkout: updating an order: %w (too many concurrent updates)", ErrConflict)
+}
+
+// tell publishes o's change to its subscribers when its shopper sees it (a change of state, or
+// an entry shopperSees among changes), and tells the observer of a change of state.
+func (s *Service) tell(o *Order, before OrderStatus, changes []StatusChange) {
+	if o.Status != before || shopperSees(changes) {
+		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+	}
+	if o.Status != before && s.observer != nil {
+		s.observer.StatusChanged(before, o.Status)
+	}
+}
+
+// announce returns the Announcer's messages for o's new history entries, written with the
+// order: when its state changed, or an entry is announced without a change of state.
+func (s *Service) announce(ctx context.Context, o *Order, before OrderStatus, changes []StatusChange) ([]OutboxMessage, error) {
+	if s.announcer == nil || len(changes) == 0 || (o.Status == before && !announced(changes)) {
+		return nil, nil
+	}
+	out, err := s.announcer.Announce(ctx, o, changes)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
+	}
+	return out, nil
+}
+
+// write stores the changed order o with the messages out, as its own write (the change feed
+// passes over it), and remembers it; ErrConflict when it changed meanwhile.
+func (s *Service) write(ctx context.Context, o *Order, out []OutboxMessage) error {
+	version := o.Version + 1
+	s.own.begin(o.ID, version)
+	if err := s.store.UpdateOrder(ctx, o, out...); err != nil {
+		if s.own.end(o.ID, version) {
+			// The change the feed passed over was not this write: it is read now, and its
+			// status reaches the subscribers.
+			if cerr := s.Changed(ctx, o.ID); cerr != nil && ctx.Err() == nil {
+				s.log.WarnContext(ctx, "reading an order changed elsewhere", "err", cerr)
+			}
+		}
+		return err
+	}
+	s.remember(o)
+	s.own.end(o.ID, version)
+	return nil
 }
 
 // announced reports whether changes hold an entry announced without a change of state (a

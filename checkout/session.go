@@ -355,24 +355,36 @@ func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path str
 		return OrderLine{}, false
 	}
 	if it.ProductID != "" {
-		for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
-			".unitPrice": it.UnitPrice != 0, ".type": it.Type != "", ".imageUrl": it.ImageURL != ""} {
-			if set {
-				add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
-			}
-		}
-		p, err := s.store.Product(ctx, it.ProductID)
-		switch {
-		case errors.Is(err, ErrNotFound) || err == nil && !p.Active:
-			add(".productId", "unknown_product", "no active product of the catalogue has this id")
-			return OrderLine{}, false
-		case err != nil:
-			add(".productId", "unavailable", "the catalogue could not be read")
-			return OrderLine{}, false
-		}
-		return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical,
-			Image: p.Image}, true
+		return s.catalogueLine(ctx, add, it)
 	}
+	return s.adHocLine(ctx, add, it), true
+}
+
+// catalogueLine is the line of an item of the catalogue, which takes only a product's id and
+// a quantity; false when the product is not an active one of the catalogue.
+func (s *Service) catalogueLine(ctx context.Context, add addViolation, it CheckoutSessionItem) (OrderLine, bool) {
+	for field, set := range map[string]bool{".title": it.Title != "", ".description": it.Description != "",
+		".unitPrice": it.UnitPrice != 0, ".type": it.Type != "", ".imageUrl": it.ImageURL != ""} {
+		if set {
+			add(field, "not_allowed", "a catalogue item takes only productId and quantity (its title and price are the catalogue's)")
+		}
+	}
+	p, err := s.store.Product(ctx, it.ProductID)
+	switch {
+	case errors.Is(err, ErrNotFound) || err == nil && !p.Active:
+		add(".productId", "unknown_product", "no active product of the catalogue has this id")
+		return OrderLine{}, false
+	case err != nil:
+		add(".productId", "unavailable", "the catalogue could not be read")
+		return OrderLine{}, false
+	}
+	return OrderLine{ProductID: p.ID, Title: p.Title, UnitPrice: p.UnitPrice, Quantity: it.Quantity, Physical: p.Physical,
+		Image: p.Image}, true
+}
+
+// adHocLine is the line of an item the merchant describes in the request. Its title,
+// description and price are checked with the gateway's rules by checkSessionRequest.
+func (s *Service) adHocLine(ctx context.Context, add addViolation, it CheckoutSessionItem) OrderLine {
 	physical := false
 	switch it.Type {
 	case ItemDigital:
@@ -390,9 +402,8 @@ func (s *Service) sessionLine(ctx context.Context, fe *ValidationError, path str
 			add(".imageUrl", gatewayclient.CodeURL, err.Error())
 		}
 	}
-	// Title, description and price are checked with the gateway's rules by checkSessionRequest.
 	return OrderLine{Title: strings.TrimSpace(it.Title), Description: strings.TrimSpace(it.Description),
-		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical, Image: img}, true
+		UnitPrice: it.UnitPrice, Quantity: it.Quantity, Physical: physical, Image: img}
 }
 
 // stand-ins for the customer fields a prefill may leave to the shopper: valid by the gateway's
@@ -405,60 +416,30 @@ const (
 // checkSessionRequest validates, with the gateway client's rules, the transaction request the
 // session's order would send, and adds the violations under the API's field paths.
 func checkSessionRequest(fe *ValidationError, sess *CheckoutSession, in CreateCheckoutSessionInput, itemIndex []int, now time.Time) {
-	c := sess.Customer
-	standIns := map[string]bool{}
-	if c.Name == "" {
-		c.Name, standIns["customer.name"] = standInName, true
-	}
-	if c.Document == "" {
-		c.Document, standIns["customer.document"] = standInDocument, true
-	}
-	req := gatewayclient.CreateTransactionRequest{
-		Amount:         sess.Amount,
-		PaymentMethod:  gatewayclient.PaymentMethodPIX,
-		ExternalCode:   sess.ExternalCode,
-		IdempotencyKey: "session-validation",
-		Customer:       &gatewayclient.Customer{Name: c.Name, Document: c.Document, Email: c.Email, MobilePhone: c.Phone},
-		IsInfoProduct:  gatewayclient.Ptr(true), // a partial address prefill is completed by the shopper
-		Pix:            &gatewayclient.PixRequest{},
-	}
-	if in.Customer != nil && strings.TrimSpace(in.Customer.Phone) != "" && c.Phone == "" {
+	req, standIns := sessionProbe(sess)
+	if in.Customer != nil && strings.TrimSpace(in.Customer.Phone) != "" && sess.Customer.Phone == "" {
 		fe.Add("customer.phone", gatewayclient.CodeFormat, "must be a Brazilian mobile number with area code")
 	}
-	if a := sess.Address; a != nil {
-		// Only the fields given are checked: stand in for the others with valid values.
-		full := gatewayclient.Address{ZipCode: or(a.ZipCode, "01310-100"), Street: or(a.Street, "Rua"),
-			Number: or(a.Number, "1"), Complement: a.Complement, Neighborhood: or(a.Neighborhood, "Centro"),
-			City: or(a.City, "Cidade"), State: or(a.State, "SP"), Country: or(a.Country, "BR")}
-		req.Address = &full
-	}
-	for _, l := range sess.Lines {
-		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
-			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
-	}
-	if sess.Shipping > 0 {
-		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: sess.Shipping, Quantity: gatewayclient.Ptr(1)})
-	}
-	shippingItem := fmt.Sprintf("items[%d]", len(sess.Lines))
 	var ve *gatewayclient.ValidationError
 	if err := req.ValidateAt(now); !errors.As(err, &ve) {
 		return
 	}
+	shippingItem := fmt.Sprintf("items[%d]", len(sess.Lines))
 	var total []gatewayclient.Violation
 	for _, v := range ve.Violations {
-		if standIns[v.Field] {
+		switch {
+		case standIns[v.Field]:
 			continue
-		}
-		if strings.HasPrefix(v.Field, shippingItem) {
+		case strings.HasPrefix(v.Field, shippingItem):
 			v.Field = "shipping"
-		}
-		if v.Field == "amount" {
+		case v.Field == "amount":
 			v.Field = "items"
 			v.Message = "the total of the items and shipping " + v.Message
 			total = append(total, v)
 			continue
+		default:
+			v.Field = apiPath(v.Field, itemIndex)
 		}
-		v.Field = apiPath(v.Field, itemIndex)
 		if !fe.Has(v.Field) {
 			fe.Violations = append(fe.Violations, v)
 		}
@@ -474,6 +455,44 @@ func checkSessionRequest(fe *ValidationError, sess *CheckoutSession, in CreateCh
 			fe.Violations = append(fe.Violations, v)
 		}
 	}
+}
+
+// sessionProbe is the transaction request the session's order would send, with stand-ins for
+// what the shopper may still fill in (standIns names their fields, whose violations are not
+// the merchant's).
+func sessionProbe(sess *CheckoutSession) (req gatewayclient.CreateTransactionRequest, standIns map[string]bool) {
+	c := sess.Customer
+	standIns = map[string]bool{}
+	if c.Name == "" {
+		c.Name, standIns["customer.name"] = standInName, true
+	}
+	if c.Document == "" {
+		c.Document, standIns["customer.document"] = standInDocument, true
+	}
+	req = gatewayclient.CreateTransactionRequest{
+		Amount:         sess.Amount,
+		PaymentMethod:  gatewayclient.PaymentMethodPIX,
+		ExternalCode:   sess.ExternalCode,
+		IdempotencyKey: "session-validation",
+		Customer:       &gatewayclient.Customer{Name: c.Name, Document: c.Document, Email: c.Email, MobilePhone: c.Phone},
+		IsInfoProduct:  gatewayclient.Ptr(true), // a partial address prefill is completed by the shopper
+		Pix:            &gatewayclient.PixRequest{},
+	}
+	if a := sess.Address; a != nil {
+		// Only the fields given are checked: stand in for the others with valid values.
+		full := gatewayclient.Address{ZipCode: or(a.ZipCode, "01310-100"), Street: or(a.Street, "Rua"),
+			Number: or(a.Number, "1"), Complement: a.Complement, Neighborhood: or(a.Neighborhood, "Centro"),
+			City: or(a.City, "Cidade"), State: or(a.State, "SP"), Country: or(a.Country, "BR")}
+		req.Address = &full
+	}
+	for _, l := range sess.Lines {
+		req.Items = append(req.Items, gatewayclient.Item{Title: l.Title, Description: l.Description,
+			UnitPrice: l.UnitPrice, Quantity: gatewayclient.Ptr(l.Quantity)})
+	}
+	if sess.Shipping > 0 {
+		req.Items = append(req.Items, gatewayclient.Item{Title: ShippingItemTitle, UnitPrice: sess.Shipping, Quantity: gatewayclient.Ptr(1)})
+	}
+	return req, standIns
 }
 
 // itemViolated reports whether any item of a session request has a violation of its own.
@@ -550,33 +569,40 @@ func CheckOrigin(o string) error { return checkOrigin(o, false) }
 func CheckFrameAncestor(o string) error { return checkOrigin(o, true) }
 
 func checkOrigin(o string, source bool) error {
-	const bad = "must be an origin such as https://shop.example.com"
+	bad := errors.New("must be an origin such as https://shop.example.com")
 	if strings.ContainsAny(o, ";,'\" ") || (!source && strings.Contains(o, "*")) {
-		return errors.New(bad)
+		return bad
 	}
 	// Browsers drop a whole CSP directive that holds a non-ASCII token: frame-ancestors would
 	// then be gone and any site could frame the pages.
-	for i := 0; i < len(o); i++ {
-		if o[i] < 0x21 || o[i] > 0x7e {
-			return errors.New("must be ASCII (write an international domain in its xn-- form)")
-		}
+	if o != "" && !printableASCII(o) {
+		return errors.New("must be ASCII (write an international domain in its xn-- form)")
 	}
-	u, err := url.Parse(o)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
-		return errors.New(bad)
-	}
-	if source {
-		if strings.Trim(u.Path, "/") != "" {
-			return errors.New(bad)
-		}
-		if host := strings.TrimPrefix(u.Host, "*."); strings.Contains(host, "*") || host == "" {
-			return errors.New("a wildcard may only stand for the host's first labels, as in https://*.example.com")
-		}
-	} else if u.Path != "" {
-		return errors.New(bad)
+	u, ok := parseOrigin(o)
+	switch {
+	case !ok || !source && u.Path != "" || source && strings.Trim(u.Path, "/") != "":
+		return bad
+	case source && !wildcardOK(u.Host):
+		return errors.New("a wildcard may only stand for the host's first labels, as in https://*.example.com")
 	}
 	return nil
+}
+
+// parseOrigin parses an http(s) URL with a host and neither user information, a query nor a
+// fragment (not even an empty one).
+func parseOrigin(o string) (*url.URL, bool) {
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, false
+	}
+	return u, u.User == nil && u.RawQuery == "" && u.Fragment == "" && !strings.HasSuffix(o, "?") && !strings.HasSuffix(o, "#")
+}
+
+// wildcardOK reports whether host has a wildcard only for its first labels ("*.example.com"),
+// or none.
+func wildcardOK(host string) bool {
+	host = strings.TrimPrefix(host, "*.")
+	return !strings.Contains(host, "*") && host != ""
 }
 
 // checkShopperURL checks a URL the shopper is sent to (successUrl, cancelUrl): the gateway's

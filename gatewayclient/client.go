@@ -145,15 +145,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 // ("https://api.example.com/v1"), with the client credentials issued by the gateway. It makes
 // no request: the first call fetches the token.
 func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error) {
-	u, err := url.Parse(baseURL)
+	base, err := checkBaseURL(baseURL)
 	if err != nil {
-		return nil, fmt.Errorf("gatewayclient: base URL: %w", err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("gatewayclient: base URL must be an absolute http or https URL")
-	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, errors.New("gatewayclient: base URL must have no query, fragment or user info")
+		return nil, err
 	}
 	if clientID == "" {
 		return nil, errors.New("gatewayclient: client ID is empty")
@@ -162,7 +156,7 @@ func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error
 		return nil, errors.New("gatewayclient: client secret is empty")
 	}
 	c := &Client{
-		base:         strings.TrimRight(u.String(), "/"),
+		base:         base,
 		creds:        &credentials{id: clientID, secret: secret(clientSecret)},
 		http:         newHTTPClient(),
 		timeout:      DefaultTimeout,
@@ -179,22 +173,45 @@ func New(baseURL, clientID, clientSecret string, opts ...Option) (*Client, error
 	for _, o := range opts {
 		o(c)
 	}
-	switch {
-	case c.http == nil:
-		return nil, errors.New("gatewayclient: WithHTTPClient: nil *http.Client")
-	case c.logger == nil:
-		return nil, errors.New("gatewayclient: WithLogger: nil *slog.Logger")
-	case c.clock == nil:
-		return nil, errors.New("gatewayclient: WithClock: nil Clock")
-	case c.pageParam == "" || c.perPageParam == "":
-		return nil, errors.New("gatewayclient: WithPaginationParams: empty parameter name")
-	case c.margin < 0:
-		return nil, errors.New("gatewayclient: WithTokenRefreshMargin: negative margin")
-	case c.retry.MaxAttempts < 0 || c.retry.BaseDelay < 0 || c.retry.MaxDelay < 0:
-		return nil, errors.New("gatewayclient: WithRetryPolicy: negative value")
+	if err := c.checkOptions(); err != nil {
+		return nil, err
 	}
 	c.retry = c.retry.withDefaults()
 	return c, nil
+}
+
+// checkBaseURL checks the gateway's base URL and returns it without a trailing slash.
+func checkBaseURL(baseURL string) (string, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return "", fmt.Errorf("gatewayclient: base URL: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", errors.New("gatewayclient: base URL must be an absolute http or https URL")
+	}
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return "", errors.New("gatewayclient: base URL must have no query, fragment or user info")
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// checkOptions refuses what the options left unusable.
+func (c *Client) checkOptions() error {
+	switch {
+	case c.http == nil:
+		return errors.New("gatewayclient: WithHTTPClient: nil *http.Client")
+	case c.logger == nil:
+		return errors.New("gatewayclient: WithLogger: nil *slog.Logger")
+	case c.clock == nil:
+		return errors.New("gatewayclient: WithClock: nil Clock")
+	case c.pageParam == "" || c.perPageParam == "":
+		return errors.New("gatewayclient: WithPaginationParams: empty parameter name")
+	case c.margin < 0:
+		return errors.New("gatewayclient: WithTokenRefreshMargin: negative margin")
+	case c.retry.MaxAttempts < 0 || c.retry.BaseDelay < 0 || c.retry.MaxDelay < 0:
+		return errors.New("gatewayclient: WithRetryPolicy: negative value")
+	}
+	return nil
 }
 
 // BaseURL returns the base URL the client was made with, without a trailing slash.

@@ -109,8 +109,11 @@ func (c *Client) send(ctx context.Context, r *request) error {
 			return fmt.Errorf("gatewayclient: %s %s: %w", r.method, r.path, ctx.Err())
 		}
 		var apiErr *APIError
-		isAPI := errors.As(err, &apiErr)
-		if isAPI && apiErr.StatusCode == http.StatusUnauthorized && !refreshed {
+		status := 0
+		if errors.As(err, &apiErr) {
+			status = apiErr.StatusCode
+		}
+		if status == http.StatusUnauthorized && !refreshed {
 			refreshed = true
 			c.dropToken(used)
 			attempt-- // the refused request does not count against the retries
@@ -119,28 +122,46 @@ func (c *Client) send(ctx context.Context, r *request) error {
 		if attempt >= c.retry.MaxAttempts || !c.retryable(err, r) {
 			return err
 		}
-		wait := c.backoff(attempt)
-		if isAPI && apiErr.RetryAfter > 0 {
-			if apiErr.RetryAfter > c.retry.MaxDelay {
-				return err
-			}
-			wait = apiErr.RetryAfter // never sooner than the gateway asked
+		wait, ok := c.retryWait(apiErr, attempt)
+		if !ok {
+			return err
 		}
-		if isAPI && apiErr.StatusCode == http.StatusTooManyRequests && p != nil {
+		if status == http.StatusTooManyRequests && p != nil {
 			// The pacer holds the retry until its turn, after Retry-After (waitTurn).
 			last429 = err
 			continue
 		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-			return err // the retry could not finish in time
-		}
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "gateway request retry",
-			slog.String("method", r.method), slog.String("path", r.path),
-			slog.Int("attempt", attempt), slog.Duration("wait", wait))
-		if err := c.clock.Sleep(ctx, wait); err != nil {
-			return fmt.Errorf("gatewayclient: %s %s: %w", r.method, r.path, err)
+		if err := c.pause(ctx, r, attempt, wait, err); err != nil {
+			return err
 		}
 	}
+}
+
+// retryWait is the wait before the retry that follows attempt, whose answer was apiErr (nil
+// when there was none): the backoff, or the gateway's Retry-After, never sooner. False when
+// the gateway asks for more than MaxDelay.
+func (c *Client) retryWait(apiErr *APIError, attempt int) (time.Duration, bool) {
+	wait := c.backoff(attempt)
+	if apiErr == nil || apiErr.RetryAfter <= 0 {
+		return wait, true
+	}
+	return apiErr.RetryAfter, apiErr.RetryAfter <= c.retry.MaxDelay
+}
+
+// pause waits wait before the retry that follows attempt of r. It returns failed, the
+// attempt's error, when the retry could not finish before ctx's deadline, and ctx's error when
+// ctx ends during the wait.
+func (c *Client) pause(ctx context.Context, r *request, attempt int, wait time.Duration, failed error) error {
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return failed
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "gateway request retry",
+		slog.String("method", r.method), slog.String("path", r.path),
+		slog.Int("attempt", attempt), slog.Duration("wait", wait))
+	if err := c.clock.Sleep(ctx, wait); err != nil {
+		return fmt.Errorf("gatewayclient: %s %s: %w", r.method, r.path, err)
+	}
+	return nil
 }
 
 // retryable tells whether err, the failure of one attempt of r, may be retried.
@@ -195,23 +216,9 @@ func (c *Client) attempt(ctx context.Context, r *request, n int) (secret, error)
 		actx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	u := c.base + r.path
-	if len(r.query) > 0 {
-		u += "?" + r.query.Encode()
-	}
-	var body io.Reader
-	if r.body != nil {
-		body = bytes.NewReader(r.body)
-	}
-	req, err := http.NewRequestWithContext(actx, r.method, u, body)
+	req, err := c.newHTTPRequest(actx, r, tok)
 	if err != nil {
-		return tok, fmt.Errorf("gatewayclient: %s %s: %w", r.method, r.path, err)
-	}
-	req.Header.Set("Authorization", "Bearer "+tok.reveal())
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
-	if r.body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		return tok, err
 	}
 
 	start := time.Now()
@@ -228,17 +235,7 @@ func (c *Client) attempt(ctx context.Context, r *request, n int) (secret, error)
 		slog.Int("status", resp.StatusCode), slog.Duration("duration", time.Since(start)))
 
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1024)) // what arrived is enough
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-		b = c.scrub(b, tok)
-		eb := parseErrorBody(b)
-		e := &APIError{StatusCode: resp.StatusCode, Title: eb.title, Messages: eb.messages,
-			Body: capBody(b), Method: r.method, Path: r.path,
-			RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now())}
-		if e.StatusCode == http.StatusUnprocessableEntity {
-			e.Kind = kindOf(eb.title)
-		}
-		return tok, e
+		return tok, c.apiError(resp, r, tok)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
 	if err != nil {
@@ -254,6 +251,44 @@ func (c *Client) attempt(ctx context.Context, r *request, n int) (secret, error)
 		return tok, fmt.Errorf("gatewayclient: %s %s: decoding the answer: %w", r.method, r.path, err)
 	}
 	return tok, nil
+}
+
+// newHTTPRequest is the HTTP request of r, authorised with tok.
+func (c *Client) newHTTPRequest(ctx context.Context, r *request, tok secret) (*http.Request, error) {
+	u := c.base + r.path
+	if len(r.query) > 0 {
+		u += "?" + r.query.Encode()
+	}
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return nil, fmt.Errorf("gatewayclient: %s %s: %w", r.method, r.path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+tok.reveal())
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req, nil
+}
+
+// apiError reads the gateway's answer resp to r, not a success, into an *APIError without tok.
+func (c *Client) apiError(resp *http.Response, r *request, tok secret) *APIError {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1024)) // what arrived is enough
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	b = c.scrub(b, tok)
+	eb := parseErrorBody(b)
+	e := &APIError{StatusCode: resp.StatusCode, Title: eb.title, Messages: eb.messages,
+		Body: capBody(b), Method: r.method, Path: r.path,
+		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), c.clock.Now())}
+	if e.StatusCode == http.StatusUnprocessableEntity {
+		e.Kind = kindOf(eb.title)
+	}
+	return e
 }
 
 // withoutURL strips the URL that net/http puts in its errors, for logs: the query may hold

@@ -323,13 +323,7 @@ func (r *CreateTransactionRequest) ValidateAt(now time.Time) error {
 		return c.err(KindValidation)
 	}
 	c.between("amount", int64(r.Amount), int64(MinAmount), int64(MaxAmount))
-	switch r.PaymentMethod {
-	case PaymentMethodPIX:
-	case "":
-		c.add("paymentMethod", CodeRequired, "is required")
-	default:
-		c.add("paymentMethod", CodeEnum, "must be one of: PIX")
-	}
+	checkPaymentMethod(c, r.PaymentMethod)
 	if r.WebhookURL != "" {
 		if code, msg := checkWebhookURL(r.WebhookURL); code != "" {
 			c.add("webhookUrl", code, "%s", msg)
@@ -359,14 +353,29 @@ func (r *CreateTransactionRequest) ValidateAt(now time.Time) error {
 			c.add("metadata", CodeType, "must be a JSON object")
 		}
 	}
-	if r.Pix != nil {
-		if s := r.Pix.ExpirationSeconds; s != nil {
-			c.between("pix.expirationSeconds", int64(*s), MinExpirationSeconds, MaxExpirationSeconds)
-		}
-	} else if r.PaymentMethod == PaymentMethodPIX {
-		c.add("pix", CodeRequired, "is required when paymentMethod is PIX")
-	}
+	r.checkPix(c)
 	return c.err(KindValidation)
+}
+
+// checkPaymentMethod adds the violations of the payment method.
+func checkPaymentMethod(c *checker, m PaymentMethod) {
+	switch m {
+	case PaymentMethodPIX:
+	case "":
+		c.add("paymentMethod", CodeRequired, "is required")
+	default:
+		c.add("paymentMethod", CodeEnum, "must be one of: PIX")
+	}
+}
+
+// checkPix adds the violations of the pix options, required with the PIX method.
+func (r *CreateTransactionRequest) checkPix(c *checker) {
+	switch {
+	case r.Pix == nil && r.PaymentMethod == PaymentMethodPIX:
+		c.add("pix", CodeRequired, "is required when paymentMethod is PIX")
+	case r.Pix != nil && r.Pix.ExpirationSeconds != nil:
+		c.between("pix.expirationSeconds", int64(*r.Pix.ExpirationSeconds), MinExpirationSeconds, MaxExpirationSeconds)
+	}
 }
 
 // check adds the violations of a customer.
@@ -387,16 +396,22 @@ func (cu *Customer) check(c *checker, now time.Time) {
 	if cu.MobilePhone != "" && !brdoc.ValidMobile(cu.MobilePhone) {
 		c.add("customer.mobilePhone", CodeFormat, "must be a Brazilian mobile number with area code")
 	}
-	if d := cu.Birthdate; !d.IsZero() {
-		t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
-		latest := now.UTC().Add(14 * time.Hour) // the date in UTC+14, the earliest time zone
-		today := time.Date(latest.Year(), latest.Month(), latest.Day(), 0, 0, 0, 0, time.UTC)
-		switch {
-		case d.Year < 1 || d.Year > 9999 || t.Year() != d.Year || t.Month() != d.Month || t.Day() != d.Day:
-			c.add("customer.birthdate", CodeFormat, "must be a valid date (YYYY-MM-DD)")
-		case t.After(today):
-			c.add("customer.birthdate", CodeFuture, "must not be in the future")
-		}
+	if !cu.Birthdate.IsZero() {
+		checkBirthdate(c, cu.Birthdate, now)
+	}
+}
+
+// checkBirthdate adds the violations of a customer's birthdate: a real date, not after today
+// in the earliest time zone.
+func checkBirthdate(c *checker, d Date, now time.Time) {
+	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
+	latest := now.UTC().Add(14 * time.Hour) // the date in UTC+14, the earliest time zone
+	today := time.Date(latest.Year(), latest.Month(), latest.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case d.Year < 1 || d.Year > 9999 || t.Year() != d.Year || t.Month() != d.Month || t.Day() != d.Day:
+		c.add("customer.birthdate", CodeFormat, "must be a valid date (YYYY-MM-DD)")
+	case t.After(today):
+		c.add("customer.birthdate", CodeFuture, "must not be in the future")
 	}
 }
 
@@ -484,10 +499,8 @@ func checkWebhookURL(s string) (code, msg string) {
 	if _, err := netip.ParseAddr(host); err == nil || strings.HasPrefix(u.Host, "[") {
 		return CodeURL, "must have a host name, not an IP address"
 	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return CodeURL, "must have a valid port"
-		}
+	if !validPort(u.Port()) {
+		return CodeURL, "must have a valid port"
 	}
 	if !validHostName(host) {
 		return CodeURL, "must have a host name with a top-level domain (example.com)"
@@ -507,16 +520,38 @@ func validHostName(host string) bool {
 		return false
 	}
 	for _, l := range labels {
-		if l == "" || utf8.RuneCountInString(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+		if !validLabel(l) {
 			return false
 		}
-		for _, r := range l {
-			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' {
-				return false
-			}
+	}
+	return validTLD(labels[len(labels)-1])
+}
+
+// validPort reports whether a URL's port is absent or 1..65535.
+func validPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+// validLabel reports whether a host name's label has 1..63 letters, digits and inner hyphens.
+func validLabel(l string) bool {
+	if l == "" || utf8.RuneCountInString(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+		return false
+	}
+	for _, r := range l {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' {
+			return false
 		}
 	}
-	tld := labels[len(labels)-1]
+	return true
+}
+
+// validTLD reports whether a top-level domain is alphabetic with 2 letters or more, or an IDN
+// TLD in its xn-- form.
+func validTLD(tld string) bool {
 	if strings.HasPrefix(strings.ToLower(tld), "xn--") {
 		return len(tld) > 4
 	}

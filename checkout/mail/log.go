@@ -191,8 +191,9 @@ func RetrySchedule() []time.Duration {
 		2 * time.Hour, 4 * time.Hour, 8 * time.Hour}
 }
 
-// DefaultRetention is how long a finished message is kept (the personal data's retention
-// replaces it: a stored message is a copy of personal data).
+// DefaultRetention is how long a finished message is kept, unless the personal data's
+// retention is shorter (a stored message is a copy of personal data); an anonymised order's
+// messages are emptied with it.
 const DefaultRetention = 90 * 24 * time.Hour
 
 // OutboxOptions returns the options of the outbox that sends the e-mails through s: channel

@@ -109,20 +109,27 @@ const (
 	maxTime      = 16
 )
 
+// phcParams reads a PHC string's version ("v=19") and parameters ("m=…,t=…,p=…"); false
+// for another version, or parameters out of the bounds a hash of this program has.
+func phcParams(version, params string) (p Argon2Params, ok bool) {
+	var v int
+	if _, err := fmt.Sscanf(version, "v=%d", &v); err != nil || v != argon2.Version {
+		return p, false
+	}
+	if _, err := fmt.Sscanf(params, "m=%d,t=%d,p=%d", &p.Memory, &p.Time, &p.Threads); err != nil {
+		return p, false
+	}
+	return p, p.Memory != 0 && p.Memory <= maxMemoryKiB && p.Time != 0 && p.Time <= maxTime && p.Threads != 0
+}
+
 func decodePHC(s string) (p Argon2Params, salt, key []byte, err error) {
 	parts := strings.Split(s, "$")
 	// "", "argon2id", "v=19", "m=..,t=..,p=..", salt, key
 	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" {
 		return p, nil, nil, errBadHash
 	}
-	var v int
-	if _, err := fmt.Sscanf(parts[2], "v=%d", &v); err != nil || v != argon2.Version {
-		return p, nil, nil, errBadHash
-	}
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.Memory, &p.Time, &p.Threads); err != nil {
-		return p, nil, nil, errBadHash
-	}
-	if p.Memory == 0 || p.Memory > maxMemoryKiB || p.Time == 0 || p.Time > maxTime || p.Threads == 0 {
+	p, ok := phcParams(parts[2], parts[3])
+	if !ok {
 		return p, nil, nil, errBadHash
 	}
 	if salt, err = b64.DecodeString(parts[4]); err != nil || len(salt) < 8 {

@@ -19,7 +19,7 @@ import (
 
 // TestAnonymisedRowsHoldNoPersonalData reads the database's own rows after an order is
 // anonymised: its row, its row of the search index (FTS5), its attempt's transaction request
-// and its notification's body in the delivery log hold none of the shopper's name, e-mail,
+// its notification's body in the delivery log and its receipt e-mail in the outbox hold none of the shopper's name, e-mail,
 // phone, address or full document, and the index finds nothing by them; the amount and the
 // end-to-end id are still there. The bytes of checkout.db and its WAL hold none of them either:
 // the orders are in the file's pages before the erasure and more than one, so that it frees
@@ -54,7 +54,13 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 		body := fmt.Sprintf(`{"type":"order.paid","timestamp":"2025-10-21T12:00:00.000Z","data":{"id":%q,"amount":11880,`+
 			`"customer":{"name":"Maria da Silva","document":"52998224725","email":"maria@example.com.br","phone":"+5511987654321",`+
 			`"address":{"street":"Avenida Paulista","zipCode":"01310-100"}}}}`, o.ID)
+		// The receipt e-mail, a copy of the shopper's data through and through.
+		receipt := `{"to":"maria@example.com.br","toName":"Maria da Silva","subject":"Pagamento confirmado","lang":"pt-BR",` +
+			`"html":"<p>Maria da Silva, Avenida Paulista 1000, 01310-100, (11) 98765-4321, 529.982.247-25</p>",` +
+			`"text":"Maria da Silva, 52998224725, 11987654321"}`
 		if err := s.UpdateOrder(ctx, o, checkout.OutboxMessage{ID: fmt.Sprintf("msg_raw_%d", i), OrderID: o.ID, Type: "order.paid", Payload: []byte(body),
+			CreatedAt: o.UpdatedAt}, checkout.OutboxMessage{ID: fmt.Sprintf("order.paid.%d@loja.example", i), OrderID: o.ID,
+			Channel: checkout.ChannelMail, To: "maria@example.com.br", Type: "order.paid", Payload: []byte(receipt),
 			CreatedAt: o.UpdatedAt}); err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +94,11 @@ func TestAnonymisedRowsHoldNoPersonalData(t *testing.T) {
 			all.WriteString("\n")
 		}
 		return all.String()
+	}
+	// A data subject's search and export find the receipt beside the notification.
+	if ns, err := s.OrderNotifications(ctx, []string{o.ID}); err != nil || len(ns) != 2 ||
+		!strings.Contains(string(ns[1].Body), "Pagamento confirmado") {
+		t.Fatalf("the order's notifications and e-mails: %v %d", err, len(ns))
 	}
 	const match = `SELECT rowid FROM order_search_text WHERE order_search_text MATCH $1`
 	const terms = `"Silva" OR "maria@exa" OR "9982247"`

@@ -428,20 +428,41 @@ func (s *Store) Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout
 	return out, nil
 }
 
+// statusCond is the condition on the orders' statuses (at least one).
+func (s *Store) statusCond(statuses []checkout.OrderStatus, p *Params) string {
+	if len(statuses) == 1 {
+		// Equality, not a list: both databases then read the index on (status, created_at, id)
+		// in the list's order, and stop at the page's end.
+		return "o.status = " + p.Add(string(statuses[0]))
+	}
+	sts := make([]string, len(statuses))
+	for i, st := range statuses {
+		sts[i] = string(st)
+	}
+	return s.d.OneOf("o.status", p.Add(s.d.List(sts)))
+}
+
+// pageCond is the condition of the page after (or before) f.Page.Key. A row value: both
+// databases find it through the index on (created_at, id), or (amount, id) for the sorts by
+// amount.
+func pageCond(f checkout.OrderFilter, p *Params) string {
+	k := f.Page.Key
+	op := "<"
+	if f.Page.Backward == f.Sort.Descending() {
+		op = ">"
+	}
+	if f.Sort.ByAmount() {
+		return "(o.amount, o.id) " + op + " (" + p.Add(int64(k.Amount)) + ", " + p.Add(k.ID) + ")"
+	}
+	return "(o.created_at, o.id) " + op + " (" + p.Add(ms(k.CreatedAt)) + ", " + p.Add(k.ID) + ")"
+}
+
 // ordersWhere is the WHERE clause (or "") selecting the orders of f on orders o, its arguments
 // added to p.
 func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	var conds []string
-	if len(f.Statuses) == 1 {
-		// Equality, not a list: both databases then read the index on (status, created_at, id)
-		// in the list's order, and stop at the page's end.
-		conds = append(conds, "o.status = "+p.Add(string(f.Statuses[0])))
-	} else if len(f.Statuses) > 0 {
-		sts := make([]string, len(f.Statuses))
-		for i, st := range f.Statuses {
-			sts[i] = string(st)
-		}
-		conds = append(conds, s.d.OneOf("o.status", p.Add(s.d.List(sts))))
+	if len(f.Statuses) > 0 {
+		conds = append(conds, s.statusCond(f.Statuses, p))
 	}
 	if !f.UpdatedSince.IsZero() {
 		conds = append(conds, "o.updated_at >= "+p.Add(ms(f.UpdatedSince)))
@@ -477,18 +498,8 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	conds = append(conds, moneyConds(f, p)...)
 	conds = append(conds, s.merchantConds(f, p)...)
 	conds = append(conds, attentionConds(f)...)
-	if k := f.Page.Key; !k.IsZero() {
-		// A row value: both databases find it through the index on (created_at, id), or
-		// (amount, id) for the sorts by amount.
-		op := "<"
-		if f.Page.Backward == f.Sort.Descending() {
-			op = ">"
-		}
-		if f.Sort.ByAmount() {
-			conds = append(conds, "(o.amount, o.id) "+op+" ("+p.Add(int64(k.Amount))+", "+p.Add(k.ID)+")")
-		} else {
-			conds = append(conds, "(o.created_at, o.id) "+op+" ("+p.Add(ms(k.CreatedAt))+", "+p.Add(k.ID)+")")
-		}
+	if !f.Page.Key.IsZero() {
+		conds = append(conds, pageCond(f, p))
 	}
 	if len(conds) == 0 {
 		return ""

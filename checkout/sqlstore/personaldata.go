@@ -281,8 +281,8 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 	}
 	type doc struct{ id, body string }
 	type delivery struct {
-		id   int64
-		body string
+		id            int64
+		body, channel string
 	}
 	var requests []doc
 	var bodies []delivery
@@ -300,10 +300,10 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 	err := tx.Run(ctx,
 		Stmt{SQL: `SELECT id, request FROM attempts WHERE ` + s.d.OneOf("order_id", "$1") + ` AND request IS NOT NULL`,
 			Args: []any{s.d.List(ids)}, Rows: read(&requests)},
-		Stmt{SQL: `SELECT id, body FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
+		Stmt{SQL: `SELECT id, body, channel FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
 			Args: []any{notificationRecord, s.d.List(ids)}, Rows: each(func(r Rows) error {
 				var d delivery
-				if err := r.Scan(&d.id, &d.body); err != nil {
+				if err := r.Scan(&d.id, &d.body, &d.channel); err != nil {
 					return err
 				}
 				bodies = append(bodies, d)
@@ -334,6 +334,14 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 		stmts = append(stmts, Stmt{SQL: `UPDATE attempts SET request = $1 WHERE id = $2`, Args: []any{req, r.id}})
 	}
 	for _, d := range bodies {
+		if d.channel == checkout.ChannelMail {
+			// An e-mail is personal data through and through (the name, the address, what was
+			// bought): it goes whole, its recipient too; one not sent yet never will be.
+			stmts = append(stmts, Stmt{SQL: `UPDATE webhook_deliveries SET body = '{}', recipient = '',
+				last_error = CASE WHEN status = 'pending' THEN 'anonymised before it was sent' ELSE last_error END,
+				status = CASE WHEN status = 'pending' THEN 'dead' ELSE status END WHERE id = $1`, Args: []any{d.id}})
+			continue
+		}
 		b, err := checkout.ScrubPersonalData([]byte(d.body))
 		if err != nil {
 			b = []byte("{}")

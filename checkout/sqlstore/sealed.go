@@ -89,6 +89,40 @@ func (s *Store) CheckSecrets(ctx context.Context) error {
 	return nil
 }
 
+// resealColumn seals with the first key the values of column c sealed with another one, and
+// returns how many.
+func (s *Store) resealColumn(ctx context.Context, tx Runner, c sealedColumn) (int, error) {
+	type row struct{ key, value string }
+	var rows []row
+	if err := tx.Run(ctx, Stmt{SQL: `SELECT CAST(` + c.key + ` AS TEXT), ` + c.column + ` FROM ` + c.table +
+		` WHERE ` + c.column + ` <> ''`, Rows: each(func(r Rows) error {
+		var x row
+		if err := r.Scan(&x.key, &x.value); err != nil {
+			return err
+		}
+		if sealed.IsSealed(x.value) && s.keys.Stale(x.value) {
+			rows = append(rows, x)
+		}
+		return nil
+	})}); err != nil {
+		return 0, err
+	}
+	var updates []Stmt
+	for _, x := range rows {
+		plain, err := s.open(x.value)
+		if err != nil {
+			return 0, fmt.Errorf("%s.%s: %w", c.table, c.column, err)
+		}
+		v, err := s.keys.SealString(plain)
+		if err != nil {
+			return 0, err
+		}
+		updates = append(updates, Stmt{SQL: `UPDATE ` + c.table + ` SET ` + c.column + ` = $2 WHERE CAST(` + c.key +
+			` AS TEXT) = $1 AND ` + c.column + ` = $3`, Args: []any{x.key, v, x.value}})
+	}
+	return len(updates), tx.Run(ctx, updates...)
+}
+
 // ResealSecrets seals again every secret of the store sealed with another key than the current
 // one (after a rotation), in one transaction, and returns how many it sealed. A value it
 // cannot open (sealed with a key that is not given) fails it, saying which
@@ -103,38 +137,11 @@ func (s *Store) ResealSecrets(ctx context.Context) (int, error) {
 	err := s.db.WriteTx(ctx, func(tx Runner) error {
 		n = 0
 		for _, c := range sealedColumns {
-			type row struct{ key, value string }
-			var rows []row
-			if err := tx.Run(ctx, Stmt{SQL: `SELECT CAST(` + c.key + ` AS TEXT), ` + c.column + ` FROM ` + c.table +
-				` WHERE ` + c.column + ` <> ''`, Rows: each(func(r Rows) error {
-				var x row
-				if err := r.Scan(&x.key, &x.value); err != nil {
-					return err
-				}
-				if sealed.IsSealed(x.value) && s.keys.Stale(x.value) {
-					rows = append(rows, x)
-				}
-				return nil
-			})}); err != nil {
+			resealed, err := s.resealColumn(ctx, tx, c)
+			if err != nil {
 				return err
 			}
-			var updates []Stmt
-			for _, x := range rows {
-				plain, err := s.open(x.value)
-				if err != nil {
-					return fmt.Errorf("%s.%s: %w", c.table, c.column, err)
-				}
-				v, err := s.keys.SealString(plain)
-				if err != nil {
-					return err
-				}
-				updates = append(updates, Stmt{SQL: `UPDATE ` + c.table + ` SET ` + c.column + ` = $2 WHERE CAST(` + c.key +
-					` AS TEXT) = $1 AND ` + c.column + ` = $3`, Args: []any{x.key, v, x.value}})
-			}
-			if err := tx.Run(ctx, updates...); err != nil {
-				return err
-			}
-			n += len(updates)
+			n += resealed
 		}
 		check, err := s.keys.SealString(keyCheck)
 		if err != nil {

@@ -6,17 +6,31 @@ import "strings"
 // their defaults. Decode and Encode share it, so that whatever one accepts the other does too.
 // Fields are checked in ID order, so the error reported is the first broken field.
 func (p *Payload) validate() error {
+	for _, check := range []func() error{p.validateHeader, p.validateAccount, p.validateTerms, p.validateMerchant, p.validateTxID} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if err := checkExtra("62", p.AdditionalExtra, "05"); err != nil {
+		return err
+	}
+	return checkExtra("", p.Extra, "00", "01", "26", "52", "53", "54", "58", "59", "60", "61", "62", "63")
+}
+
+// validateHeader checks the payload format (00) and the point of initiation (01).
+func (p *Payload) validateHeader() error {
 	if p.PayloadFormat != "" && p.PayloadFormat != "01" {
 		return invalidErr("00", "%q, must be \"01\"", p.PayloadFormat)
 	}
 	switch p.PointOfInitiation {
 	case "", InitiationStatic, InitiationDynamic:
-	default:
-		return invalidErr("01", "%q, must be %q (static) or %q (dynamic) or absent", p.PointOfInitiation, InitiationStatic, InitiationDynamic)
+		return nil
 	}
-	if err := p.validateAccount(); err != nil {
-		return err
-	}
+	return invalidErr("01", "%q, must be %q (static) or %q (dynamic) or absent", p.PointOfInitiation, InitiationStatic, InitiationDynamic)
+}
+
+// validateTerms checks the merchant category (52), currency (53), amount (54) and country (58).
+func (p *Payload) validateTerms() error {
 	if p.MerchantCategoryCode != "" && (len(p.MerchantCategoryCode) != 4 || !isDigits(p.MerchantCategoryCode)) {
 		return invalidErr("52", "%q, must be four digits", p.MerchantCategoryCode)
 	}
@@ -29,22 +43,18 @@ func (p *Payload) validate() error {
 	if p.CountryCode != "" && p.CountryCode != "BR" {
 		return invalidErr("58", "%q, must be \"BR\"", p.CountryCode)
 	}
+	return nil
+}
+
+// validateMerchant checks the merchant's name (59), city (60) and postal code (61).
+func (p *Payload) validateMerchant() error {
 	if err := checkText("59", p.MerchantName, 1, MaxNameLength); err != nil {
 		return err
 	}
 	if err := checkText("60", p.MerchantCity, 1, MaxCityLength); err != nil {
 		return err
 	}
-	if err := checkText("61", p.PostalCode, 0, 99); err != nil {
-		return err
-	}
-	if err := p.validateTxID(); err != nil {
-		return err
-	}
-	if err := checkExtra("62", p.AdditionalExtra, "05"); err != nil {
-		return err
-	}
-	return checkExtra("", p.Extra, "00", "01", "26", "52", "53", "54", "58", "59", "60", "61", "62", "63")
+	return checkText("61", p.PostalCode, 0, 99)
 }
 
 func (p *Payload) validateAccount() error {

@@ -45,18 +45,7 @@ func CreateTransactionRequest(body []byte) (gc.CreateTransactionRequest, error) 
 	if v, ok := d.Cents("amount", d.required("amount", top.Get("amount"))); ok {
 		r.Amount = v
 	}
-	pm := top.Get("paymentMethod")
-	switch s := d.str("paymentMethod", pm, true); s {
-	case "":
-		// d.str reported a missing or non-string value; an empty string is missing too.
-		if pm.Kind() == strictjson.String {
-			d.Add("paymentMethod", gc.CodeRequired, "is required")
-		}
-	case string(gc.PaymentMethodPIX):
-		r.PaymentMethod = gc.PaymentMethodPIX
-	default:
-		d.Add("paymentMethod", gc.CodeEnum, "must be one of: PIX")
-	}
+	r.PaymentMethod = d.paymentMethod(top.Get("paymentMethod"))
 	r.WebhookURL = d.str("webhookUrl", top.Get("webhookUrl"), false)
 	r.ExternalCode = d.str("externalCode", top.Get("externalCode"), false)
 	r.IdempotencyKey = d.str("idempotencyKey", top.Get("idempotencyKey"), true)
@@ -81,15 +70,37 @@ func CreateTransactionRequest(body []byte) (gc.CreateTransactionRequest, error) 
 		r.Metadata = m.Any().(map[string]any)
 	}
 	if m, ok := d.Object("pix", top.Get("pix")); ok {
-		r.Pix = &gc.PixRequest{}
-		if v, ok := d.Int("pix.expirationSeconds", m.Get("expirationSeconds"), strconv.IntSize); ok {
-			r.Pix.ExpirationSeconds = gc.Ptr(int(v))
-		}
+		r.Pix = d.pix(m)
 	}
 	if err := d.err(); err != nil {
 		return gc.CreateTransactionRequest{}, err
 	}
 	return r, r.Validate()
+}
+
+// paymentMethod reads the request's paymentMethod, "" when it is missing or not one.
+func (d *reader) paymentMethod(pm strictjson.Value) gc.PaymentMethod {
+	switch s := d.str("paymentMethod", pm, true); s {
+	case "":
+		// d.str reported a missing or non-string value; an empty string is missing too.
+		if pm.Kind() == strictjson.String {
+			d.Add("paymentMethod", gc.CodeRequired, "is required")
+		}
+	case string(gc.PaymentMethodPIX):
+		return gc.PaymentMethodPIX
+	default:
+		d.Add("paymentMethod", gc.CodeEnum, "must be one of: PIX")
+	}
+	return ""
+}
+
+// pix reads the request's pix object m.
+func (d *reader) pix(m strictjson.Value) *gc.PixRequest {
+	p := &gc.PixRequest{}
+	if v, ok := d.Int("pix.expirationSeconds", m.Get("expirationSeconds"), strconv.IntSize); ok {
+		p.ExpirationSeconds = gc.Ptr(int(v))
+	}
+	return p
 }
 
 // unreadable is the KindInvalidData error of a body strictjson.Parse refused.

@@ -68,11 +68,28 @@ func (c *Code) PNG(scale int) ([]byte, error) {
 	side := (c.Size + 2*QuietZone) * scale
 	b := pngPool.Get().(*pngBuffers)
 	defer pngPool.Put(b)
+	if err := b.deflate(c, scale, side); err != nil {
+		return nil, fmt.Errorf("qr: PNG: %w", err)
+	}
+	out := make([]byte, 0, len(pngSignature)+3*12+13+6+b.idat.Len())
+	out = append(out, pngSignature...)
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(side))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(side))
+	ihdr[8], ihdr[9] = 1, 3 // bit depth 1, indexed colour; compression, filter, interlace 0
+	out = appendChunk(out, "IHDR", ihdr[:])
+	out = appendChunk(out, "PLTE", []byte{0xff, 0xff, 0xff, 0, 0, 0}) // 0 light, 1 dark
+	out = appendChunk(out, "IDAT", b.idat.Bytes())
+	return appendChunk(out, "IEND", nil), nil
+}
+
+// deflate writes into b.idat the compressed scanlines of c drawn at scale, side pixels wide.
+func (b *pngBuffers) deflate(c *Code, scale, side int) error {
 	b.idat.Reset()
 	if b.zw == nil {
 		zw, err := zlib.NewWriterLevel(&b.idat, zlib.BestSpeed)
 		if err != nil {
-			return nil, fmt.Errorf("qr: PNG: %w", err)
+			return err
 		}
 		b.zw = zw
 	} else {
@@ -93,40 +110,33 @@ func (c *Code) PNG(scale int) ([]byte, error) {
 	}
 	clear(row) // filter 0 (none), all light: the quiet zone's rows
 	if err := write(QuietZone * scale); err != nil {
-		return nil, fmt.Errorf("qr: PNG: %w", err)
+		return err
 	}
 	for y := range c.Size {
-		clear(row)
-		for x := range c.Size {
-			if !c.dark[y][x] {
-				continue
-			}
-			for px := (x + QuietZone) * scale; px < (x+QuietZone+1)*scale; px++ {
-				row[1+px/8] |= 0x80 >> (px % 8)
-			}
-		}
+		c.drawRow(row, y, scale)
 		if err := write(scale); err != nil {
-			return nil, fmt.Errorf("qr: PNG: %w", err)
+			return err
 		}
 	}
 	clear(row)
 	if err := write(QuietZone * scale); err != nil {
-		return nil, fmt.Errorf("qr: PNG: %w", err)
+		return err
 	}
-	if err := b.zw.Close(); err != nil {
-		return nil, fmt.Errorf("qr: PNG: %w", err)
-	}
+	return b.zw.Close()
+}
 
-	out := make([]byte, 0, len(pngSignature)+3*12+13+6+b.idat.Len())
-	out = append(out, pngSignature...)
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(side))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(side))
-	ihdr[8], ihdr[9] = 1, 3 // bit depth 1, indexed colour; compression, filter, interlace 0
-	out = appendChunk(out, "IHDR", ihdr[:])
-	out = appendChunk(out, "PLTE", []byte{0xff, 0xff, 0xff, 0, 0, 0}) // 0 light, 1 dark
-	out = appendChunk(out, "IDAT", b.idat.Bytes())
-	return appendChunk(out, "IEND", nil), nil
+// drawRow sets row to the scanline of the modules of row y at scale: its filter byte (0) and
+// its pixels, one bit each.
+func (c *Code) drawRow(row []byte, y, scale int) {
+	clear(row)
+	for x := range c.Size {
+		if !c.dark[y][x] {
+			continue
+		}
+		for px := (x + QuietZone) * scale; px < (x+QuietZone+1)*scale; px++ {
+			row[1+px/8] |= 0x80 >> (px % 8)
+		}
+	}
 }
 
 // pngSignature starts every PNG file.

@@ -173,86 +173,106 @@ type frame struct {
 // reads them (an invalid UTF-8 byte becomes U+FFFD) and numbers keep their literal. The
 // caller limits the size of body.
 func Parse(body []byte) (Value, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var (
-		stack []frame
-		dup   *Error
-		root  Value
-	)
-	// put places a value read whole into its container, or makes it the root; it reports
-	// whether the body's value is complete.
-	put := func(v Value) bool {
-		if len(stack) == 0 {
-			root = v
-			return true
-		}
-		f := &stack[len(stack)-1]
-		if f.v.kind == Object {
-			f.v.members = append(f.v.members, Member{Key: f.key, Value: v})
-		} else {
-			f.v.elems = append(f.v.elems, v)
-		}
-		f.inValue = false
-		return false
-	}
+	p := &parser{dec: json.NewDecoder(bytes.NewReader(body))}
+	p.dec.UseNumber()
 	for done := false; !done; {
-		if n := len(stack); n > 0 {
-			f := &stack[n-1]
-			if !dec.More() {
-				if _, err := dec.Token(); err != nil { // the closing ] or }
-					return Value{}, syntaxError(stack, err)
-				}
-				v := f.v
-				stack = stack[:n-1]
-				done = put(v)
-				continue
-			}
-			if f.v.kind == Object {
-				tok, err := dec.Token()
-				if err != nil {
-					return Value{}, syntaxError(stack, err)
-				}
-				key, _ := tok.(string) // the decoder gives nothing else here
-				if _, seen := f.seen[key]; seen {
-					dup = duplicate(dup, stack, key)
-				}
-				f.seen[key] = struct{}{}
-				f.key = key
-			}
-			f.inValue = true
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return Value{}, syntaxError(stack, err)
-		}
-		switch t := tok.(type) {
-		case json.Delim: // { or [: the closing ones are read above
-			if len(stack) == MaxDepth {
-				return Value{}, &Error{Problem: TooDeep, Path: pathOf(stack)}
-			}
-			f := frame{v: Value{kind: Array}}
-			if t == '{' {
-				f = frame{v: Value{kind: Object}, seen: map[string]struct{}{}}
-			}
-			stack = append(stack, f)
-		case string:
-			done = put(Value{kind: String, text: t})
-		case json.Number:
-			done = put(Value{kind: Number, text: string(t)})
-		case bool:
-			done = put(Value{kind: Bool, text: strconv.FormatBool(t)})
-		default: // nil
-			done = put(Value{kind: Null})
+		var err error
+		if done, err = p.step(); err != nil {
+			return Value{}, err
 		}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if _, err := p.dec.Token(); !errors.Is(err, io.EOF) {
 		return Value{}, &Error{Problem: Trailing}
 	}
-	if dup != nil {
-		return Value{}, dup
+	if p.dup != nil {
+		return Value{}, p.dup
 	}
-	return root, nil
+	return p.root, nil
+}
+
+// parser is Parse's state: the objects and arrays being read, the repeated keys so far, and
+// the body's value once complete.
+type parser struct {
+	dec   *json.Decoder
+	stack []frame
+	dup   *Error
+	root  Value
+}
+
+// step reads the next token: a container's end, or a value (after its key in an object). It
+// reports whether the body's value is complete.
+func (p *parser) step() (bool, error) {
+	if n := len(p.stack); n > 0 {
+		f := &p.stack[n-1]
+		if !p.dec.More() {
+			if _, err := p.dec.Token(); err != nil { // the closing ] or }
+				return false, syntaxError(p.stack, err)
+			}
+			p.stack = p.stack[:n-1]
+			return p.put(f.v), nil
+		}
+		if f.v.kind == Object {
+			if err := p.key(f); err != nil {
+				return false, err
+			}
+		}
+		f.inValue = true
+	}
+	tok, err := p.dec.Token()
+	if err != nil {
+		return false, syntaxError(p.stack, err)
+	}
+	switch t := tok.(type) {
+	case json.Delim: // { or [: the closing ones are read above
+		if len(p.stack) == MaxDepth {
+			return false, &Error{Problem: TooDeep, Path: pathOf(p.stack)}
+		}
+		f := frame{v: Value{kind: Array}}
+		if t == '{' {
+			f = frame{v: Value{kind: Object}, seen: map[string]struct{}{}}
+		}
+		p.stack = append(p.stack, f)
+		return false, nil
+	case string:
+		return p.put(Value{kind: String, text: t}), nil
+	case json.Number:
+		return p.put(Value{kind: Number, text: string(t)}), nil
+	case bool:
+		return p.put(Value{kind: Bool, text: strconv.FormatBool(t)}), nil
+	}
+	return p.put(Value{kind: Null}), nil
+}
+
+// key reads the key of the object f's next member, noting a repeated one.
+func (p *parser) key(f *frame) error {
+	tok, err := p.dec.Token()
+	if err != nil {
+		return syntaxError(p.stack, err)
+	}
+	key, _ := tok.(string) // the decoder gives nothing else here
+	if _, seen := f.seen[key]; seen {
+		p.dup = duplicate(p.dup, p.stack, key)
+	}
+	f.seen[key] = struct{}{}
+	f.key = key
+	return nil
+}
+
+// put places a value read whole into its container, or makes it the root; it reports whether
+// the body's value is complete.
+func (p *parser) put(v Value) bool {
+	if len(p.stack) == 0 {
+		p.root = v
+		return true
+	}
+	f := &p.stack[len(p.stack)-1]
+	if f.v.kind == Object {
+		f.v.members = append(f.v.members, Member{Key: f.key, Value: v})
+	} else {
+		f.v.elems = append(f.v.elems, v)
+	}
+	f.inValue = false
+	return false
 }
 
 // syntaxError is the *Error of a token that could not be read.

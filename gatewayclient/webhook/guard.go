@@ -42,21 +42,7 @@ func guardControl(_, address string, _ syscall.RawConn) error {
 // addresses embedded in NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses.
 func CheckAddress(addr netip.Addr) error {
 	a := addr.Unmap().WithZone("")
-	why := ""
-	switch {
-	case !a.IsValid():
-		why = "not a valid address"
-	case a.IsUnspecified():
-		why = "unspecified"
-	case a.IsLoopback():
-		why = "loopback"
-	case a.IsPrivate():
-		why = "private"
-	case a.IsLinkLocalUnicast():
-		why = "link-local"
-	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
-		why = "multicast"
-	}
+	why := blockedKind(a)
 	if why == "" {
 		for _, p := range specialPrefixes() {
 			if p.Contains(a) {
@@ -65,25 +51,48 @@ func CheckAddress(addr netip.Addr) error {
 			}
 		}
 	}
-	if why == "" && a.Is6() {
-		b := a.As16()
-		var embedded netip.Addr
-		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(a): // NAT64
-			embedded = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
-		case netip.MustParsePrefix("2002::/16").Contains(a): // 6to4
-			embedded = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
-		}
-		if embedded.IsValid() {
-			if err := CheckAddress(embedded); err != nil {
-				why = "carrying " + embedded.String()
-			}
-		}
+	if embedded := embeddedIPv4(a); why == "" && embedded.IsValid() && CheckAddress(embedded) != nil {
+		why = "carrying " + embedded.String()
 	}
 	if why == "" {
 		return nil
 	}
 	return fmt.Errorf("%w: %s is %s", ErrBlockedAddress, addr, why)
+}
+
+// blockedKind names the kind of a that netip tells is not public unicast, "" for any other.
+func blockedKind(a netip.Addr) string {
+	switch {
+	case !a.IsValid():
+		return "not a valid address"
+	case a.IsUnspecified():
+		return "unspecified"
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsPrivate():
+		return "private"
+	case a.IsLinkLocalUnicast():
+		return "link-local"
+	case a.IsMulticast(), a.IsLinkLocalMulticast(), a.IsInterfaceLocalMulticast():
+		return "multicast"
+	}
+	return ""
+}
+
+// embeddedIPv4 is the IPv4 address a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address
+// carries; the zero Addr for any other address.
+func embeddedIPv4(a netip.Addr) netip.Addr {
+	if !a.Is6() {
+		return netip.Addr{}
+	}
+	b := a.As16()
+	switch {
+	case netip.MustParsePrefix("64:ff9b::/96").Contains(a): // NAT64
+		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	case netip.MustParsePrefix("2002::/16").Contains(a): // 6to4
+		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+	}
+	return netip.Addr{}
 }
 
 // specialPrefixes are the special-purpose ranges (RFC 6890 and successors) that the netip

@@ -230,6 +230,8 @@ type setting struct {
 	set              func(c *Config, v string) error
 }
 
+// settings is the configuration table, one entry per variable in the order -h lists them: long
+// because the variables are many, not because it branches.
 func settings() []setting {
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
@@ -326,14 +328,7 @@ func settings() []setting {
 			c.TrustedProxies = p
 			return nil
 		}},
-		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", func(c *Config, v string) error {
-			r, err := ratelimit.Parse(v)
-			if err == nil && r == (ratelimit.Rate{}) {
-				err = errors.New("must be a rate such as 60/min, 10/s or 1000/h, or off")
-			}
-			c.NewCartLimit = r
-			return err
-		}},
+		{"CHECKOUT_NEW_CART_LIMIT", "new-cart-limit", "carts one client address may start, such as 60/min or 10/s (off: no limit; behind a reverse proxy, set CHECKOUT_TRUSTED_PROXIES)", setNewCartLimit},
 	}
 }
 
@@ -369,6 +364,16 @@ func count(dst func(c *Config) *int) func(c *Config, v string) error {
 		*dst(c) = n
 		return nil
 	}
+}
+
+// setNewCartLimit sets CHECKOUT_NEW_CART_LIMIT: a rate, or off.
+func setNewCartLimit(c *Config, v string) error {
+	r, err := ratelimit.Parse(v)
+	if err == nil && r == (ratelimit.Rate{}) {
+		err = errors.New("must be a rate such as 60/min, 10/s or 1000/h, or off")
+	}
+	c.NewCartLimit = r
+	return err
 }
 
 // defaults shows each setting's default in the help, by variable.

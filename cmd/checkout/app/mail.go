@@ -43,7 +43,9 @@ func (a *App) setupMail() error {
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
-	oo := mail.OutboxOptions(m.sender, a.cfg.MailSchedule, a.cfg.PersonalDataRetention, log)
+	// A stored message is a copy of personal data: kept 90 days once finished, or less when
+	// the personal data's retention is shorter.
+	oo := mail.OutboxOptions(m.sender, a.cfg.MailSchedule, min(a.cfg.PersonalDataRetention, mail.DefaultRetention), log)
 	oo.Clock = a.clock
 	if m.outbox, err = a.store.Outbox(oo); err != nil {
 		return fmt.Errorf("app: %w", err)

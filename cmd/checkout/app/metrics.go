@@ -44,8 +44,8 @@ type metrics struct {
 var gatewayBuckets = []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 20}
 
 // newMetrics registers every metric on reg. gatewayUp, streams and backlog are read at each
-// scrape.
-// feed, when set (PostgreSQL), tells whether the change feed listens.
+// scrape; feed, when set (PostgreSQL), tells whether the change feed listens. It is long
+// because it declares every metric with its help, one after the other.
 func newMetrics(reg *prometheus.Registry, gatewayUp func() bool, streams func() int, backlog func(ctx context.Context) (int, error),
 	feed func() (bool, time.Time)) (*metrics, error) {
 	m := &metrics{
