@@ -545,6 +545,8 @@ type SettingsView struct {
 	Ping         *PingRow // the test notification just sent
 	// NotifyPersonalData: the notifications carry the shopper's personal data (a checkbox).
 	NotifyPersonalData bool
+	// ShopperMail is the form of the e-mails sent to the shopper.
+	ShopperMail ShopperMailView
 }
 
 // PingRow is what became of a test notification.

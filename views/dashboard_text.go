@@ -66,38 +66,17 @@ func LangName(lang Lang, tag string) string {
 // with its parameters (amounts as money, deposit states by name), then the gateway's own
 // message when there is one. A note without code is shown as it was written.
 func ReasonText(lang Lang, r checkout.Reason) string {
-	var s string
 	switch r.Code {
 	case checkout.ReasonNone:
 		return r.Detail
-	case checkout.ReasonQRRenewed:
-		s = T(lang, "reason.qr_renewed", r.Attempt)
-	case checkout.ReasonDeposit:
-		s = T(lang, "reason.deposit", DepositStatusText(lang, r.DepositStatus))
-	case checkout.ReasonQRExpired:
-		s = T(lang, "reason.qr_expired")
-		if r.DepositStatus != "" {
-			s = T(lang, "reason.qr_expired_deposit", DepositStatusText(lang, r.DepositStatus))
-		}
-	case checkout.ReasonUnderpaid:
-		s = T(lang, "reason.underpaid", FormatMoney(lang, r.Paid), FormatMoney(lang, r.Amount))
-	case checkout.ReasonPaidTwice:
-		s = T(lang, "reason.paid_twice", FormatMoney(lang, r.Paid), r.DepositID)
-	case checkout.ReasonLinkBeyondCap:
-		s = T(lang, "reason.link_beyond_cap", FormatMoney(lang, r.Paid))
 	case checkout.ReasonShipped:
 		return T(lang, "reason.order_shipped", r.Carrier, r.TrackingCode)
 	case checkout.ReasonNoteAdded:
 		return T(lang, "reason.note_added") // the page shows the note's text beside it
 	case checkout.ReasonRefundRecorded:
 		return T(lang, "reason.refund_recorded", FormatMoney(lang, r.Paid), r.On, r.EndToEnd)
-	case checkout.ReasonPaidAfterCancel:
-		s = T(lang, "reason.paid_after_cancel", FormatMoney(lang, r.Paid), r.DepositID)
-	case checkout.ReasonAmountMismatch, checkout.ReasonBRCodeAmount:
-		s = T(lang, "reason."+string(r.Code), FormatMoney(lang, r.Asked), FormatMoney(lang, r.Amount))
-	default:
-		s = enumText(lang, "reason.", string(r.Code))
 	}
+	s := reasonWords(lang, r)
 	if r.Overpaid() && (r.Code == checkout.ReasonDeposit || r.Code == checkout.ReasonLatePayment) {
 		s += T(lang, "reason.overpaid", FormatMoney(lang, r.Paid), FormatMoney(lang, r.Amount), FormatMoney(lang, r.Paid-r.Amount))
 	}
@@ -109,6 +88,33 @@ func ReasonText(lang Lang, r checkout.Reason) string {
 		s += T(lang, "reason.detail", r.Detail)
 	}
 	return s
+}
+
+// reasonWords are the words of a reason's code with its parameters, which ReasonText follows
+// with the overpayment and the gateway's message.
+func reasonWords(lang Lang, r checkout.Reason) string {
+	switch r.Code {
+	case checkout.ReasonQRRenewed:
+		return T(lang, "reason.qr_renewed", r.Attempt)
+	case checkout.ReasonDeposit:
+		return T(lang, "reason.deposit", DepositStatusText(lang, r.DepositStatus))
+	case checkout.ReasonQRExpired:
+		if r.DepositStatus != "" {
+			return T(lang, "reason.qr_expired_deposit", DepositStatusText(lang, r.DepositStatus))
+		}
+		return T(lang, "reason.qr_expired")
+	case checkout.ReasonUnderpaid:
+		return T(lang, "reason.underpaid", FormatMoney(lang, r.Paid), FormatMoney(lang, r.Amount))
+	case checkout.ReasonPaidTwice:
+		return T(lang, "reason.paid_twice", FormatMoney(lang, r.Paid), r.DepositID)
+	case checkout.ReasonLinkBeyondCap:
+		return T(lang, "reason.link_beyond_cap", FormatMoney(lang, r.Paid))
+	case checkout.ReasonPaidAfterCancel:
+		return T(lang, "reason.paid_after_cancel", FormatMoney(lang, r.Paid), r.DepositID)
+	case checkout.ReasonAmountMismatch, checkout.ReasonBRCodeAmount:
+		return T(lang, "reason."+string(r.Code), FormatMoney(lang, r.Asked), FormatMoney(lang, r.Amount))
+	}
+	return enumText(lang, "reason.", string(r.Code))
 }
 
 // EventText names the event of a merchant notification ("order.paid": the order's state it

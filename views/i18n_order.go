@@ -32,4 +32,16 @@ var orderMessages = map[string][2]string{
 	"paid.thanks_refunded":   {"O pagamento do pedido %s foi devolvido.", "The payment of order %s was refunded."},
 
 	"canceled.text_paid": {"A loja cancelou o pedido %s.", "The shop canceled order %s."},
+
+	// The settings' form of the e-mails to the shopper.
+	"settings.shopper_mail":              {"E-mails ao comprador", "E-mails to the shopper"},
+	"settings.shopper_mail_intro":        {"Enviados quando o pedido tem um e-mail, no idioma do pedido. Desmarque os que a loja não quer enviar.", "Sent when the order has an e-mail, in the order's language. Untick those the shop does not want to send."},
+	"settings.shopper_mail_order_placed": {"Pedido feito (valor, código Pix copia e cola e validade)", "Order placed (amount, PIX copy-and-paste code and its expiry)"},
+	"settings.shopper_mail_paid":         {"Pagamento confirmado (o comprovante)", "Payment confirmed (the receipt)"},
+	"settings.shopper_mail_shipped":      {"Pedido enviado (transportadora e código de rastreio)", "Order shipped (carrier and tracking code)"},
+	"settings.shopper_mail_delivered":    {"Pedido entregue", "Order delivered"},
+	"settings.shopper_mail_canceled":     {"Pedido cancelado", "Order canceled"},
+	"settings.shopper_mail_refunded":     {"Devolução registrada (valor e data)", "Refund recorded (amount and date)"},
+	"settings.shopper_mail_refund_due":   {"Pagamento atrasado ou em dobro (a loja vai devolver)", "Late or double payment (the shop will return it)"},
+	"settings.shopper_mail_saved":        {"E-mails ao comprador salvos.", "E-mails to the shopper saved."},
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -224,11 +225,9 @@ type OrderList struct {
 	PreviousCursor string `json:"previousCursor,omitempty"`
 }
 
-// listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
-// createdFrom, createdTo (RFC 3339), externalCode and paymentLinkId, paged by cursor (or page, deprecated)
-// and perPage.
-func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+// readOrderQuery reads the query of GET /api/v1/orders into the filter and paging, every
+// violation of its rules at once.
+func readOrderQuery(q url.Values) (checkout.OrderFilter, listPaging, error) {
 	rd := &checkout.ValidationError{}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if k != "status" && len(q[k]) > 1 {
@@ -236,18 +235,7 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f := checkout.OrderFilter{MerchantReference: q.Get("externalCode"), LinkID: q.Get("paymentLinkId")}
-	for i, v := range q["status"] {
-		for _, st := range strings.Split(v, ",") {
-			if st = strings.TrimSpace(st); st == "" {
-				continue
-			}
-			if !checkout.OrderStatus(st).Valid() {
-				rd.Add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
-				continue
-			}
-			f.Statuses = append(f.Statuses, checkout.OrderStatus(st))
-		}
-	}
+	f.Statuses = readStatuses(rd, q["status"])
 	parseTime := func(name string) time.Time {
 		v := q.Get(name)
 		if v == "" {
@@ -264,7 +252,34 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 		rd.Add("createdTo", checkout.CodeRange, "must not be before createdFrom")
 	}
 	p := readPaging(rd, q)
-	if err := rd.Err(); err != nil {
+	return f, p, rd.Err()
+}
+
+// readStatuses reads the status parameters (repeatable, each may list several separated by
+// commas).
+func readStatuses(rd *checkout.ValidationError, values []string) []checkout.OrderStatus {
+	var out []checkout.OrderStatus
+	for i, v := range values {
+		for _, st := range strings.Split(v, ",") {
+			if st = strings.TrimSpace(st); st == "" {
+				continue
+			}
+			if !checkout.OrderStatus(st).Valid() {
+				rd.Add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: "+joinStatuses())
+				continue
+			}
+			out = append(out, checkout.OrderStatus(st))
+		}
+	}
+	return out
+}
+
+// listOrders is GET /api/v1/orders: newest first, filtered by status (repeatable),
+// createdFrom, createdTo (RFC 3339), externalCode and paymentLinkId, paged by cursor (or page, deprecated)
+// and perPage.
+func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
+	f, p, err := readOrderQuery(r.URL.Query())
+	if err != nil {
 		a.site.FailJSON(w, r, err)
 		return
 	}

@@ -29,30 +29,10 @@ func (a *merchantAPI) readSubject(w http.ResponseWriter, r *http.Request) (check
 	} else {
 		top, _ := rd.Object("", doc, "document", "email")
 		document, email := rd.String("document", top.Get("document")), rd.String("email", top.Get("email"))
-		field, typed := "document", document
-		if email != "" {
-			field, typed = "email", email
-		}
-		switch {
-		case document != "" && email != "":
-			rd.Add("email", checkout.CodeFormat, "give either document or email, not both")
-		case typed == "" && len(rd.Violations) == 0:
-			rd.Add("document", checkout.CodeRequired, "give the subject's document (CPF or CNPJ) or email")
-		case typed != "":
-			s, err := checkout.ParseSubject(typed)
-			var fe *checkout.ValidationError
-			switch {
-			case errors.As(err, &fe):
-				for _, v := range fe.For(checkout.FieldSubject) {
-					rd.Add(field, v.Code, v.Message)
-				}
-			case err != nil:
-				a.site.FailJSON(w, r, err)
-				return checkout.Subject{}, false
-			case field == "email" && !s.IsEmail(), field == "document" && s.IsEmail():
-				rd.Add(field, checkout.CodeFormat, "is not a valid "+field)
-			}
-			subj = s
+		var err error
+		if subj, err = subjectOf(rd, document, email); err != nil {
+			a.site.FailJSON(w, r, err)
+			return checkout.Subject{}, false
 		}
 	}
 	if err := rd.Err(); err != nil {
@@ -60,6 +40,38 @@ func (a *merchantAPI) readSubject(w http.ResponseWriter, r *http.Request) (check
 		return checkout.Subject{}, false
 	}
 	return subj, true
+}
+
+// subjectOf is the subject given as document or email (one of them), its violations added
+// to rd; an error is a failure other than the subject's.
+func subjectOf(rd *strictjson.Reader, document, email string) (checkout.Subject, error) {
+	field, typed := "document", document
+	if email != "" {
+		field, typed = "email", email
+	}
+	switch {
+	case document != "" && email != "":
+		rd.Add("email", checkout.CodeFormat, "give either document or email, not both")
+		return checkout.Subject{}, nil
+	case typed == "":
+		if len(rd.Violations) == 0 {
+			rd.Add("document", checkout.CodeRequired, "give the subject's document (CPF or CNPJ) or email")
+		}
+		return checkout.Subject{}, nil
+	}
+	s, err := checkout.ParseSubject(typed)
+	var fe *checkout.ValidationError
+	switch {
+	case errors.As(err, &fe):
+		for _, v := range fe.For(checkout.FieldSubject) {
+			rd.Add(field, v.Code, v.Message)
+		}
+	case err != nil:
+		return checkout.Subject{}, err
+	case field == "email" && !s.IsEmail(), field == "document" && s.IsEmail():
+		rd.Add(field, checkout.CodeFormat, "is not a valid "+field)
+	}
+	return s, nil
 }
 
 // auditSubject writes a data subject's request in the audit log, the API key as its actor.

@@ -48,6 +48,10 @@ type Settings struct {
 	// NotifyPersonalData: the notifications carry the shopper's personal data (name, document,
 	// e-mail, phones, address). Off for a new install; on for one from before the setting.
 	NotifyPersonalData bool
+
+	// ShopperMail says which e-mails the shopper is sent (ShopperMessages), as the merchant
+	// set them; a kind not in it follows its default (SendsShopper). Nil when never set.
+	ShopperMail map[string]bool
 }
 
 // SettingsStore keeps the one set of merchant settings.

@@ -119,13 +119,19 @@ func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
 func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error) {
 	var set merchant.Settings
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at, previous_secret, previous_until,
-		shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data FROM merchant_settings WHERE id = 1`,
+		shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data, shopper_mail FROM merchant_settings WHERE id = 1`,
 		Rows: each(func(r Rows) error {
-			var origins string
+			var origins, shopperMail string
 			var updated, until, flat, free int64
 			if err := r.Scan(&set.WebhookURL, &set.WebhookSecret, &origins, &updated, &set.PreviousSecret, &until,
-				&flat, &free, &set.Shipping.DeliveryDays, &set.NotifyPersonalData); err != nil {
+				&flat, &free, &set.Shipping.DeliveryDays, &set.NotifyPersonalData, &shopperMail); err != nil {
 				return err
+			}
+			if err := json.Unmarshal([]byte(shopperMail), &set.ShopperMail); err != nil {
+				return err
+			}
+			if len(set.ShopperMail) == 0 {
+				set.ShopperMail = nil
 			}
 			set.UpdatedAt, set.PreviousUntil = fromMS(updated), fromMS(until)
 			set.Shipping.FlatRate, set.Shipping.FreeAbove = gatewayclient.Cents(flat), gatewayclient.Cents(free)
@@ -156,6 +162,12 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings)
 	if err != nil {
 		return s.errorf("encoding the frame origins: %w", err)
 	}
+	shopperMail := []byte("{}")
+	if len(set.ShopperMail) > 0 {
+		if shopperMail, err = json.Marshal(set.ShopperMail); err != nil {
+			return s.errorf("encoding the shopper's e-mails: %w", err)
+		}
+	}
 	if set.WebhookSecret, err = s.seal(set.WebhookSecret); err != nil {
 		return s.errorf("sealing the merchant settings: %w", err)
 	}
@@ -163,15 +175,18 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings)
 		return s.errorf("sealing the merchant settings: %w", err)
 	}
 	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at,
-			previous_secret, previous_until, shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			previous_secret, previous_until, shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data,
+			shopper_mail)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (id) DO UPDATE SET webhook_url = excluded.webhook_url, webhook_secret = excluded.webhook_secret,
 			frame_origins = excluded.frame_origins, updated_at = excluded.updated_at,
 			previous_secret = excluded.previous_secret, previous_until = excluded.previous_until,
 			shipping_flat_rate = excluded.shipping_flat_rate, shipping_free_above = excluded.shipping_free_above,
-			shipping_delivery_days = excluded.shipping_delivery_days, notify_personal_data = excluded.notify_personal_data`,
+			shipping_delivery_days = excluded.shipping_delivery_days, notify_personal_data = excluded.notify_personal_data,
+			shopper_mail = excluded.shopper_mail`,
 		Args: []any{set.WebhookURL, set.WebhookSecret, string(b), ms(set.UpdatedAt), set.PreviousSecret, ms(set.PreviousUntil),
-			int64(set.Shipping.FlatRate), int64(set.Shipping.FreeAbove), set.Shipping.DeliveryDays, set.NotifyPersonalData}})
+			int64(set.Shipping.FlatRate), int64(set.Shipping.FreeAbove), set.Shipping.DeliveryDays, set.NotifyPersonalData,
+			string(shopperMail)}})
 	if err != nil {
 		return s.errorf("saving the merchant settings: %w", err)
 	}

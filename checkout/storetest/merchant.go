@@ -321,7 +321,8 @@ func testSettings(t *testing.T, s MerchantStores) {
 	}
 	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
 		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
-		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true}
+		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true,
+		ShopperMail: map[string]bool{merchant.ShopperOrderPlaced: true, merchant.ShopperShipped: false}}
 	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)

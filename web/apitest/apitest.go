@@ -177,21 +177,8 @@ func (s *Spec) Check(req *http.Request, reqBody []byte, status int, header http.
 		r.Method = http.MethodGet
 		route, params, _ = s.find(r.Method, r.URL.Path)
 	}
-	allow := strings.Join(methods, ", ")
-	switch {
-	case route == nil && allow != "":
-		if status != http.StatusMethodNotAllowed {
-			return fmt.Errorf("answered %d to a method the document does not give the path (want 405)", status)
-		}
-		if got := header.Get("Allow"); got != allow {
-			return fmt.Errorf("405 with Allow %q, want %q", got, allow)
-		}
-		return s.checkError(req.Method, header, body)
-	case route == nil:
-		if status != http.StatusNotFound {
-			return fmt.Errorf("answered %d on a path the document does not have (want 404)", status)
-		}
-		return s.checkError(req.Method, header, body)
+	if route == nil {
+		return s.checkUnrouted(req.Method, methods, status, header, body)
 	}
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: options()}
 	var errs []error
@@ -215,6 +202,21 @@ func (s *Spec) Check(req *http.Request, reqBody []byte, status int, header http.
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkUnrouted checks the answer to a path the document does not have (404), or to a method
+// it does not give the path (405, Allow listing methods).
+func (s *Spec) checkUnrouted(method string, methods []string, status int, header http.Header, body []byte) error {
+	allow := strings.Join(methods, ", ")
+	switch {
+	case allow == "" && status != http.StatusNotFound:
+		return fmt.Errorf("answered %d on a path the document does not have (want 404)", status)
+	case allow != "" && status != http.StatusMethodNotAllowed:
+		return fmt.Errorf("answered %d to a method the document does not give the path (want 405)", status)
+	case allow != "" && header.Get("Allow") != allow:
+		return fmt.Errorf("405 with Allow %q, want %q", header.Get("Allow"), allow)
+	}
+	return s.checkError(method, header, body)
 }
 
 // checkErrorCode holds an error answer to the codes its documented response lists in

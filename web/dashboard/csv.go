@@ -186,6 +186,20 @@ func (c *csvCursor[T]) next(ctx context.Context) ([]T, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := c.unseen(items)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 || c.page >= totalPages {
+		c.done = true
+		return out, nil
+	}
+	c.advance(items)
+	return out, nil
+}
+
+// unseen checks a page against the keyset's rules and returns its records not written yet.
+func (c *csvCursor[T]) unseen(items []T) ([]T, error) {
 	endMs := c.end.UnixMilli()
 	if c.page == 1 && len(c.seen) > 0 {
 		// The records at endDate were written from the previous page: an inclusive endDate
@@ -212,12 +226,15 @@ func (c *csvCursor[T]) next(ctx context.Context) ([]T, error) {
 		}
 		out = append(out, items[i])
 	}
-	if len(items) == 0 || c.page >= totalPages {
-		c.done = true
-		return out, nil
-	}
+	return out, nil
+}
+
+// advance sets the next request after a full page of items: endDate moved to the page's last
+// createdAt, or the next page number when the whole page shares endDate; seen holds the ids
+// of the page at the next endDate.
+func (c *csvCursor[T]) advance(items []T) {
 	last, _ := c.key(&items[len(items)-1])
-	if last.UnixMilli() != endMs {
+	if last.UnixMilli() != c.end.UnixMilli() {
 		c.end, c.page, c.seen = time.UnixMilli(last.UnixMilli()).UTC(), 1, map[string]bool{}
 	} else {
 		c.page++ // the whole page shares endDate: on to the next page of the same query
@@ -231,7 +248,6 @@ func (c *csvCursor[T]) next(ctx context.Context) ([]T, error) {
 			c.seen[id] = true
 		}
 	}
-	return out, nil
 }
 
 // csvPage is one page fetched for an export.

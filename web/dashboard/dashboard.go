@@ -291,6 +291,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
 			Route{post, "/settings/ping", merchant.PermSettings, d.ping},
 			Route{post, "/settings/shipping", merchant.PermSettings, d.saveShipping},
+			Route{post, "/settings/shopper-mail", merchant.PermSettings, d.saveShopperMail},
 			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},

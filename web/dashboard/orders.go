@@ -297,24 +297,31 @@ func (d *Dashboard) cursorPager(q url.Values, total, perPage int, paged bool, ne
 	return pg
 }
 
+// orderFilterWords are the words of the order filter's violations without parameters: the
+// first rule naming the parameter with the code ("" any) gives the message's key.
+var orderFilterWords = []struct {
+	params    []string
+	code, key string
+}{
+	{[]string{paramSearch}, "", "filter.err.search"},
+	{[]string{paramCursor}, "", "filter.err.cursor"},
+	{[]string{paramSort}, "", "filter.err.sort"},
+	{[]string{paramFrom, paramTo}, checkout.CodeRange, "filter.err.day_range"},
+	{[]string{paramFrom, paramTo}, checkout.CodeDuplicate, "filter.err.duplicate"},
+	{[]string{paramFrom, paramTo}, "", "filter.err.day"},
+}
+
 // orderFilterMessage is the localised message of an order filter's violation.
 func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) string {
-	switch {
-	case v.Code == codeUnreadable:
+	if v.Code == codeUnreadable {
 		return views.T(lang, "filter.err.unreadable", param)
-	case param == paramSearch:
-		return views.T(lang, "filter.err.search")
-	case param == paramCursor:
-		return views.T(lang, "filter.err.cursor")
-	case param == paramSort:
-		return views.T(lang, "filter.err.sort")
-	case (param == paramFrom || param == paramTo) && v.Code == checkout.CodeRange:
-		return views.T(lang, "filter.err.day_range")
-	case param == paramFrom || param == paramTo:
-		if v.Code == checkout.CodeDuplicate {
-			return views.T(lang, "filter.err.duplicate")
+	}
+	for _, w := range orderFilterWords {
+		if slices.Contains(w.params, param) && (w.code == "" || w.code == v.Code) {
+			return views.T(lang, w.key)
 		}
-		return views.T(lang, "filter.err.day")
+	}
+	switch {
 	case param == paramStatus && v.Code == checkout.CodeEnum:
 		return views.T(lang, "filter.err.enum", quoted(v.Message))
 	case (param == paramMinAmount || param == paramMaxAmount) && v.Code == checkout.CodeMin:
@@ -387,35 +394,61 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 	if f := o.Fulfilment(); o.Status == checkout.StatusPaid && (f == checkout.FulfilmentShipped || f == checkout.FulfilmentDelivered) {
 		v.Order.StatusText = views.T(lang, "fulfilment."+f)
 	}
-	if o.LinkID != "" {
-		// The link's title names it; a link that cannot be read is still linked, by its id.
-		v.Order.LinkTitle, v.Order.LinkURL = o.LinkID, respond.Link(r, linkPath(o.LinkID))
-		if l, err := d.svc.Link(r.Context(), o.LinkID); err == nil {
-			v.Order.LinkTitle = l.Title
-		} else {
-			d.site.LogError(r, err, checkout.ErrorCode(err))
-		}
-	}
-	if a := o.Address; a != nil {
-		street := a.Street + ", " + views.AddressNumber(a.Number)
-		if a.Complement != "" {
-			street += " — " + a.Complement
-		}
-		v.Order.Address = []string{street, a.Neighborhood, a.City + " — " + a.State, brdoc.FormatCEP(a.ZipCode) + " · " + a.Country}
-	}
+	d.orderLink(r, o, &v.Order)
+	v.Order.Address = addressLines(o.Address)
 	for _, l := range o.Lines {
 		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Subtotal: l.Subtotal(), Physical: l.Physical})
 	}
-	for _, a := range o.Attempts {
+	v.Attempts = attemptViews(r, o.Attempts)
+	v.History = historyViews(lang, o.History)
+	d.site.Render(w, r, status, views.OrderPage(v))
+}
+
+// orderLink names the payment link o was sold by, if any, by its title; a link that cannot be
+// read is still linked, by its id.
+func (d *Dashboard) orderLink(r *http.Request, o *checkout.Order, od *views.OrderDetail) {
+	if o.LinkID == "" {
+		return
+	}
+	od.LinkTitle, od.LinkURL = o.LinkID, respond.Link(r, linkPath(o.LinkID))
+	if l, err := d.svc.Link(r.Context(), o.LinkID); err == nil {
+		od.LinkTitle = l.Title
+	} else {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+	}
+}
+
+// addressLines are the lines of an order's address as its page shows them (none without one).
+func addressLines(a *checkout.Address) []string {
+	if a == nil {
+		return nil
+	}
+	street := a.Street + ", " + views.AddressNumber(a.Number)
+	if a.Complement != "" {
+		street += " — " + a.Complement
+	}
+	return []string{street, a.Neighborhood, a.City + " — " + a.State, brdoc.FormatCEP(a.ZipCode) + " · " + a.Country}
+}
+
+// attemptViews are an order's payment attempts, each linked to its deposit.
+func attemptViews(r *http.Request, attempts []checkout.Attempt) []views.AttemptView {
+	var out []views.AttemptView
+	for _, a := range attempts {
 		av := views.AttemptView{N: a.N, IdempotencyKey: a.IdempotencyKey, DepositID: a.TransactionID, State: string(a.State),
 			DepositStatus: string(a.DepositStatus), ExpiresAt: a.ExpiresAt, Error: a.Error, CreatedAt: a.CreatedAt}
 		if a.TransactionID != "" {
 			av.DepositURL = respond.Link(r, Path+"/deposits/"+url.PathEscape(a.TransactionID))
 		}
-		v.Attempts = append(v.Attempts, av)
+		out = append(out, av)
 	}
-	for _, h := range o.History {
+	return out
+}
+
+// historyViews are an order's changes of state, in words.
+func historyViews(lang views.Lang, history []checkout.StatusChange) []views.HistoryView {
+	var out []views.HistoryView
+	for _, h := range history {
 		hv := views.HistoryView{From: string(h.From), To: string(h.To),
 			FromText: views.StatusText(lang, h.From), ToText: views.StatusText(lang, h.To), At: h.At, Reason: h.Reason}
 		// Shipping and delivery leave the order paid: their entries say what happened.
@@ -425,9 +458,9 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		case checkout.ReasonDelivered:
 			hv.ToText = views.T(lang, "fulfilment."+checkout.FulfilmentDelivered)
 		}
-		v.History = append(v.History, hv)
+		out = append(out, hv)
 	}
-	d.site.Render(w, r, status, views.OrderPage(v))
+	return out
 }
 
 // overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.

@@ -80,6 +80,9 @@ var routeCases = map[string]routeCase{
 	"POST /settings/shipping": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"flat_rate": {"15,00"}, "free_above": {""}, "delivery_days": {"5"}}
 	}},
+	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"message": {"paid", "shipped"}}
+	}},
 	"GET /settings": {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}

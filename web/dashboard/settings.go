@@ -21,7 +21,7 @@ import (
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
 var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked",
-	"shipping": "settings.saved"}
+	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved"}
 
 // settingsPage is GET /dashboard/settings.
 func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
@@ -44,6 +44,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 	eff, err := d.settings.Get(ctx)
 	errs = append(errs, err)
 	v.Shipping = shippingView(r, eff.Shipping)
+	v.ShopperMail = shopperMailView(r, eff.Settings)
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.PingAction = respond.Link(r, Path+"/settings/ping")

@@ -85,17 +85,11 @@ func Forwarded(p Proxies) func(http.Handler) http.Handler {
 	}
 }
 
-// client is the request's client as Forwarded says.
-func (p Proxies) client(r *http.Request) client {
-	peer := peerIP(r)
-	c := client{addr: peer, https: r.TLS != nil}
-	pa, err := netip.ParseAddr(peer)
-	if err != nil || !p.Trusts(pa) {
-		return c
-	}
-	var hops []string
-	var proto string
-	if fw := r.Header.Values("Forwarded"); len(fw) > 0 {
+// forwardedHops are the addresses a request was forwarded for, nearest last, and the protocol
+// the client used, from Forwarded or else X-Forwarded-For (the protocol from
+// X-Forwarded-Proto when Forwarded does not say it).
+func forwardedHops(h http.Header) (hops []string, proto string) {
+	if fw := h.Values("Forwarded"); len(fw) > 0 {
 		for _, elem := range strings.Split(strings.Join(fw, ","), ",") {
 			for _, pair := range strings.Split(elem, ";") {
 				k, v, _ := strings.Cut(strings.TrimSpace(pair), "=")
@@ -109,18 +103,28 @@ func (p Proxies) client(r *http.Request) client {
 			}
 		}
 	} else {
-		for _, v := range r.Header.Values("X-Forwarded-For") {
-			for _, h := range strings.Split(v, ",") {
-				hops = append(hops, strings.TrimSpace(h))
+		for _, v := range h.Values("X-Forwarded-For") {
+			for _, hop := range strings.Split(v, ",") {
+				hops = append(hops, strings.TrimSpace(hop))
 			}
 		}
 	}
-	if proto == "" {
-		if xs := r.Header.Values("X-Forwarded-Proto"); len(xs) > 0 {
-			parts := strings.Split(xs[len(xs)-1], ",")
-			proto = strings.TrimSpace(parts[len(parts)-1])
-		}
+	if xs := h.Values("X-Forwarded-Proto"); proto == "" && len(xs) > 0 {
+		parts := strings.Split(xs[len(xs)-1], ",")
+		proto = strings.TrimSpace(parts[len(parts)-1])
 	}
+	return hops, proto
+}
+
+// client is the request's client as Forwarded says.
+func (p Proxies) client(r *http.Request) client {
+	peer := peerIP(r)
+	c := client{addr: peer, https: r.TLS != nil}
+	pa, err := netip.ParseAddr(peer)
+	if err != nil || !p.Trusts(pa) {
+		return c
+	}
+	hops, proto := forwardedHops(r.Header)
 	if proto != "" {
 		c.https = strings.EqualFold(proto, "https")
 	}
