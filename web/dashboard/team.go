@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -435,7 +434,7 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request) {
 // cells a spreadsheet would run escaped. The export is itself recorded. The log has no count
 // of its entries, so its export always streams.
 func (d *Dashboard) auditCSV(w http.ResponseWriter, r *http.Request) {
-	format, err := parseExportFormat(r.URL.Query())
+	format, err := d.exportFormatOf(r, r.URL.Query())
 	if err != nil {
 		d.badExport(w, r, "audit", err)
 		return
@@ -456,21 +455,24 @@ type auditRows struct {
 	first []merchant.AuditEntry
 }
 
-func (a *auditRows) writeRows(ctx context.Context, cw *csv.Writer, f exportFormat, done func(rows int) error) (int, error) {
-	if err := cw.Write([]string{"id", "at", "actor", "action", "object", "address", "detail"}); err != nil {
+// auditCols are the columns of the audit log's export.
+var auditCols = []sheetCol{{key: "id", kind: colInt}, {key: "at", kind: colTime}, {key: "actor", kind: colText, width: 28},
+	{key: "action", kind: colText}, {key: "object", kind: colText, width: 32}, {key: "address", kind: colCode, width: 16},
+	{key: "detail", kind: colText, width: 40}}
+
+func (a *auditRows) writeRows(ctx context.Context, out sheetWriter, done func(rows int) error) (int, error) {
+	if err := out.header(auditCols); err != nil {
 		return 0, err
 	}
 	rows := 0
 	for page := a.first; len(page) > 0; {
 		for _, e := range page {
-			if err := cw.Write([]string{strconv.FormatInt(e.ID, 10), f.time(e.At), cell(e.Actor), cell(e.Action),
-				cell(e.Object), cell(e.Address), cell(e.Detail)}); err != nil {
+			if err := out.row(auditCols, sheetRow{e.ID, e.At, e.Actor, e.Action, e.Object, e.Address, e.Detail}); err != nil {
 				return rows, err
 			}
 		}
 		rows += len(page)
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := out.flush(); err != nil {
 			return rows, err
 		}
 		if err := done(rows); err != nil {
