@@ -13,6 +13,17 @@ func ExcelURL(csvURL string) string {
 	return csvURL + "?format=excel"
 }
 
+// XLSXURL is the .xlsx export beside a CSV export's URL: the same query, the path's ".csv"
+// made ".xlsx".
+func XLSXURL(csvURL string) string {
+	path, query, ok := strings.Cut(csvURL, "?")
+	path = strings.TrimSuffix(path, ".csv") + ".xlsx"
+	if ok {
+		return path + "?" + query
+	}
+	return path
+}
+
 // MyExports leads a list page to the user's background exports: the page of all of them,
 // and those running or ready now.
 type MyExports struct {

@@ -384,6 +384,10 @@ type OrdersView struct {
 	Failed   string // localised: the list could not be read
 	// ByDate and ByAmount are the sortable columns' headers.
 	ByDate, ByAmount ColumnSort
+	// CSVURL is the export of the list's filter and sort ("" for a role that may not
+	// export); CSVFullURL with documents in full, for the roles that may ("").
+	CSVURL, CSVFullURL string
+	Exports            MyExports // the user's background exports
 }
 
 // OrderFilterView is the order list's filter form: its values as typed, errors by field.

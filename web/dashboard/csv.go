@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -51,17 +50,17 @@ type gatewayList[F, T any] struct {
 	window func(*F) (start, end *time.Time, page, perPage *int)
 	list   func(Gateway, context.Context, F) (*gatewayclient.Page[T], error)
 	key    func(*T) (time.Time, string) // createdAt and id, the keyset
-	header []string
-	row    func(exportFormat, []string, *T) []string
+	cols   []sheetCol
+	row    func(*T) sheetRow
 }
 
 var (
 	depositList = gatewayList[gatewayclient.DepositFilter, gatewayclient.Deposit]{name: "deposits",
 		page: (*Dashboard).deposits, parse: parseDepositQuery, window: depositWindow, list: Gateway.ListDeposits,
-		key: depositKey, header: depositCSVHeader, row: depositCSVRow}
+		key: depositKey, cols: depositCols, row: depositRow}
 	withdrawalList = gatewayList[gatewayclient.WithdrawalFilter, gatewayclient.Withdrawal]{name: "withdrawals",
 		page: (*Dashboard).withdrawals, parse: parseWithdrawalQuery, window: withdrawalWindow, list: Gateway.ListWithdrawals,
-		key: withdrawalKey, header: withdrawalCSVHeader, row: withdrawalCSVRow}
+		key: withdrawalKey, cols: withdrawalCols, row: withdrawalRow}
 )
 
 // depositWindow and withdrawalWindow are the fields of a filter an export sets as it reads.
@@ -89,7 +88,7 @@ func exportList[F, T any](d *Dashboard, w http.ResponseWriter, r *http.Request, 
 		l.page(d, w, r) // the form with its errors
 		return
 	}
-	format, err := parseExportFormat(q)
+	format, err := d.exportFormatOf(r, q)
 	if err != nil {
 		d.badExport(w, r, l.name, err)
 		return
@@ -110,7 +109,7 @@ func exportList[F, T any](d *Dashboard, w http.ResponseWriter, r *http.Request, 
 		return p.Data, p.TotalPages, nil
 	}
 	cur := &csvCursor[T]{fetch: fetch, end: *end, key: l.key}
-	src := &gatewayRows[T]{header: l.header, row: l.row, cur: cur}
+	src := &gatewayRows[T]{cols: l.cols, row: l.row, cur: cur}
 	gatewayExport(d, w, r, exportAsked{name: l.name, format: format, full: full, query: raw}, src, &total)
 }
 
@@ -259,16 +258,16 @@ type csvPage[T any] struct {
 // gatewayRows are the rows of an export of one of the gateway's lists: the first page,
 // already read, and the cursor that reads the others.
 type gatewayRows[T any] struct {
-	header []string
-	row    func(exportFormat, []string, *T) []string
-	cur    *csvCursor[T]
-	first  []T
+	cols  []sheetCol
+	row   func(*T) sheetRow
+	cur   *csvCursor[T]
+	first []T
 }
 
-// writeRows writes the header and every record of the cursor to cw, the next page fetched
+// writeRows writes the header and every record of the cursor to out, the next page fetched
 // while the last one is written; page is called after each page with the rows written so
 // far. An error of the gateway is a *sourceError.
-func (g *gatewayRows[T]) writeRows(ctx context.Context, cw *csv.Writer, f exportFormat, page func(rows int) error) (int, error) {
+func (g *gatewayRows[T]) writeRows(ctx context.Context, out sheetWriter, page func(rows int) error) (int, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make(chan csvPage[T], 1)
@@ -286,21 +285,18 @@ func (g *gatewayRows[T]) writeRows(ctx context.Context, cw *csv.Writer, f export
 			}
 		}
 	}()
-	if err := cw.Write(g.header); err != nil {
+	if err := out.header(g.cols); err != nil {
 		return 0, err
 	}
-	rec := make([]string, 0, len(g.header))
 	rows := 0
 	write := func(items []T) error {
 		for i := range items {
-			rec = g.row(f, rec[:0], &items[i])
-			if err := cw.Write(rec); err != nil {
+			if err := out.row(g.cols, g.row(&items[i])); err != nil {
 				return err
 			}
 		}
 		rows += len(items)
-		cw.Flush()
-		if err := cw.Error(); err != nil {
+		if err := out.flush(); err != nil {
 			return err
 		}
 		return page(rows)
@@ -320,53 +316,62 @@ func (g *gatewayRows[T]) writeRows(ctx context.Context, cw *csv.Writer, f export
 	return rows, nil
 }
 
-// Header rows of the exports.
+// The columns of the exports of deposits and withdrawals: in CSV, the gateway's field names
+// and values (amounts in cents and in reais); in .xlsx, the reader's language.
 var (
-	depositCSVHeader = []string{"id", "createdAt", "updatedAt", "status", "depositOrigin", "paymentMethod",
-		"amountCents", "amountBRL", "amountPaidCents", "amountPaidBRL", "feeAmountCents", "paymentDate",
-		"refundAmountCents", "refundAmountBRL", "refundDate", "externalCode", "endToEnd", "endToEndRefund",
-		"payerName", "payerDocument", "payerType", "payerIspb", "payerPixKey", "receiverName", "receiverDocument",
-		"errorMessage", "errorMessageRefund", "acquirer", "acquirerCode"}
-	withdrawalCSVHeader = []string{"id", "createdAt", "updatedAt", "status", "method",
-		"amountCents", "amountBRL", "amountWithdrawnCents", "amountWithdrawnBRL", "feeAmountCents", "processedDate",
-		"refundAmountCents", "refundAmountBRL", "refundDate", "externalCode", "endToEnd", "endToEndRefund",
-		"pixKey", "pixKeyType", "receiverName", "receiverDocument", "receiverIspb", "payerName", "payerDocument",
-		"errorMessage", "acquirer", "acquirerCode"}
+	depositCols = []sheetCol{{key: "id", kind: colCode}, {key: "createdAt", kind: colTime}, {key: "updatedAt", kind: colTime},
+		{key: "status", kind: colEnum, enum: "dstatus."}, {key: "depositOrigin", kind: colEnum, enum: "origin."},
+		{key: "paymentMethod", kind: colText, width: 10},
+		{key: "amountCents", kind: colCents}, {key: "amountBRL", kind: colReais}, {key: "amountPaidCents", kind: colCents},
+		{key: "amountPaidBRL", kind: colReais}, {key: "feeAmountCents", kind: colFee}, {key: "paymentDate", kind: colTime},
+		{key: "refundAmountCents", kind: colCents}, {key: "refundAmountBRL", kind: colReais}, {key: "refundDate", kind: colTime},
+		{key: "externalCode", kind: colCode}, {key: "endToEnd", kind: colCode, width: 34}, {key: "endToEndRefund", kind: colCode, width: 34},
+		{key: "payerName", kind: colText}, {key: "payerDocument", kind: colCode}, {key: "payerType", kind: colEnum, enum: "holder."},
+		{key: "payerIspb", kind: colCode, width: 12}, {key: "payerPixKey", kind: colCode}, {key: "receiverName", kind: colText},
+		{key: "receiverDocument", kind: colCode}, {key: "errorMessage", kind: colText}, {key: "errorMessageRefund", kind: colText},
+		{key: "acquirer", kind: colText}, {key: "acquirerCode", kind: colCode}}
+	withdrawalCols = []sheetCol{{key: "id", kind: colCode}, {key: "createdAt", kind: colTime}, {key: "updatedAt", kind: colTime},
+		{key: "status", kind: colEnum, enum: "wstatus."}, {key: "method", kind: colText, width: 10},
+		{key: "amountCents", kind: colCents}, {key: "amountBRL", kind: colReais}, {key: "amountWithdrawnCents", kind: colCents},
+		{key: "amountWithdrawnBRL", kind: colReais}, {key: "feeAmountCents", kind: colFee}, {key: "processedDate", kind: colTime},
+		{key: "refundAmountCents", kind: colCents}, {key: "refundAmountBRL", kind: colReais}, {key: "refundDate", kind: colTime},
+		{key: "externalCode", kind: colCode}, {key: "endToEnd", kind: colCode, width: 34}, {key: "endToEndRefund", kind: colCode, width: 34},
+		{key: "pixKey", kind: colCode}, {key: "pixKeyType", kind: colText, width: 10}, {key: "receiverName", kind: colText},
+		{key: "receiverDocument", kind: colCode}, {key: "receiverIspb", kind: colCode, width: 12}, {key: "payerName", kind: colText},
+		{key: "payerDocument", kind: colCode}, {key: "errorMessage", kind: colText}, {key: "acquirer", kind: colText},
+		{key: "acquirerCode", kind: colCode}}
 )
 
-// depositCSVRow appends one deposit's cells to rec.
-func depositCSVRow(f exportFormat, rec []string, d *gatewayclient.Deposit) []string {
-	payer, receiver := holderCells(d.Payer), holderCells(d.Receiver)
-	return append(rec, cell(d.ID), f.time(d.CreatedAt), f.time(d.UpdatedAt), cell(string(d.Status)),
-		cell(string(d.DepositOrigin)), cell(string(d.PaymentMethod)),
-		centsCell(d.Amount), f.reais(d.Amount), optCents(d.AmountPaid), f.optReais(d.AmountPaid), optCents(d.FeeAmount),
-		f.time(d.PaymentDate), optCents(d.RefundAmount), f.optReais(d.RefundAmount), f.time(d.RefundDate),
-		cell(d.ExternalCode), cell(d.EndToEnd), cell(d.EndToEndRefund),
+// depositRow is one deposit's values.
+func depositRow(d *gatewayclient.Deposit) sheetRow {
+	payer, receiver := holderValues(d.Payer), holderValues(d.Receiver)
+	return sheetRow{d.ID, d.CreatedAt, d.UpdatedAt, string(d.Status), string(d.DepositOrigin), string(d.PaymentMethod),
+		d.Amount, d.Amount, d.AmountPaid, d.AmountPaid, d.FeeAmount, d.PaymentDate, d.RefundAmount, d.RefundAmount, d.RefundDate,
+		d.ExternalCode, d.EndToEnd, d.EndToEndRefund,
 		payer.name, payer.document, payer.kind, payer.ispb, payer.pixKey, receiver.name, receiver.document,
-		cell(d.ErrorMessage), cell(d.ErrorMessageRefund), cell(d.Acquirer), cell(d.AcquirerCode))
+		d.ErrorMessage, d.ErrorMessageRefund, d.Acquirer, d.AcquirerCode}
 }
 
-// withdrawalCSVRow appends one withdrawal's cells to rec.
-func withdrawalCSVRow(f exportFormat, rec []string, w *gatewayclient.Withdrawal) []string {
-	payer, receiver := holderCells(w.Payer), holderCells(w.Receiver)
+// withdrawalRow is one withdrawal's values.
+func withdrawalRow(w *gatewayclient.Withdrawal) sheetRow {
+	payer, receiver := holderValues(w.Payer), holderValues(w.Receiver)
 	var key, keyType string
 	if w.PixKey != nil {
-		key, keyType = cell(w.PixKey.Key), cell(string(w.PixKey.Type))
+		key, keyType = w.PixKey.Key, string(w.PixKey.Type)
 	}
-	return append(rec, cell(w.ID), f.time(w.CreatedAt), f.time(w.UpdatedAt), cell(string(w.Status)), cell(string(w.Method)),
-		centsCell(w.Amount), f.reais(w.Amount), optCents(w.AmountWithdrawn), f.optReais(w.AmountWithdrawn), optCents(w.FeeAmount),
-		f.time(w.ProcessedDate), optCents(w.RefundAmount), f.optReais(w.RefundAmount), f.time(w.RefundDate),
-		cell(w.ExternalCode), cell(w.EndToEnd), cell(w.EndToEndRefund), key, keyType,
+	return sheetRow{w.ID, w.CreatedAt, w.UpdatedAt, string(w.Status), string(w.Method),
+		w.Amount, w.Amount, w.AmountWithdrawn, w.AmountWithdrawn, w.FeeAmount, w.ProcessedDate, w.RefundAmount, w.RefundAmount,
+		w.RefundDate, w.ExternalCode, w.EndToEnd, w.EndToEndRefund, key, keyType,
 		receiver.name, receiver.document, receiver.ispb, payer.name, payer.document,
-		cell(w.ErrorMessage), cell(w.Acquirer), cell(w.AcquirerCode))
+		w.ErrorMessage, w.Acquirer, w.AcquirerCode}
 }
 
-// holderCSV is an account holder's cells.
-type holderCSV struct{ name, document, kind, ispb, pixKey string }
+// holderCells are an account holder's values.
+type holderCells struct{ name, document, kind, ispb, pixKey string }
 
-func holderCells(h *gatewayclient.AccountHolder) holderCSV {
+func holderValues(h *gatewayclient.AccountHolder) holderCells {
 	if h == nil {
-		return holderCSV{}
+		return holderCells{}
 	}
-	return holderCSV{cell(h.Name), cell(h.Document), cell(string(h.Type)), cell(h.BankAccount.ISPB), cell(h.Pix.Key)}
+	return holderCells{h.Name, h.Document, string(h.Type), h.BankAccount.ISPB, h.Pix.Key}
 }

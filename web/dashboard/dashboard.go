@@ -16,6 +16,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -82,6 +83,9 @@ type Options struct {
 	// maxExportBytesKept).
 	ExportBytesCap int64
 	Context        context.Context
+	// DataDir is the data dir: the temporary files of .xlsx exports go to its subfolder
+	// "tmp" (they hold personal data: never the system's temp dir). Empty: no .xlsx exports.
+	DataDir string
 	// Mail and MailComposer, both set, give the e-mail log (/dashboard/mail); MailConfigured
 	// says whether an SMTP server sends the messages (otherwise they are kept, unsent).
 	Mail           *mail.Log
@@ -120,6 +124,7 @@ type Dashboard struct {
 	exportBytesCap    int64
 	background        context.Context
 	workers           sync.WaitGroup // the background exports' workers
+	exportTmp         string         // where .xlsx exports keep their temporary files ("" none)
 }
 
 // New returns the dashboard of opts.
@@ -142,6 +147,9 @@ func New(opts Options) (*Dashboard, error) {
 		d.settings, d.keys = opts.Settings, opts.Keys
 	}
 	d.exports, d.exportThreshold, d.background = opts.Exports, opts.ExportThreshold, opts.Context
+	if opts.DataDir != "" {
+		d.exportTmp = filepath.Join(opts.DataDir, "tmp")
+	}
 	d.exportsRunningCap, d.exportBytesCap = maxRunningExportsAll, opts.ExportBytesCap
 	if d.exportBytesCap <= 0 {
 		d.exportBytesCap = maxExportBytesKept
@@ -221,6 +229,8 @@ func (d *Dashboard) table() []Route {
 	rt := []Route{
 		{get, "/", merchant.PermOrdersRead, d.overview},
 		{get, "/orders", merchant.PermOrdersRead, d.orders},
+		{get, "/orders.csv", merchant.PermExport, d.ordersExport},
+		{get, "/orders.xlsx", merchant.PermExport, d.ordersExport},
 		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
 		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
 		{post, "/orders/{id}/ship", merchant.PermOrdersWrite, d.shipOrder},
@@ -244,9 +254,11 @@ func (d *Dashboard) table() []Route {
 		{post, "/products/{id}/image", merchant.PermProductsWrite, d.uploadImage},
 		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
 		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
+		{get, "/deposits.xlsx", merchant.PermExport, d.depositsCSV},
 		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
 		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
 		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals.xlsx", merchant.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
 		{get, "/users", merchant.PermUsers, d.usersPage},
 		{post, "/users", merchant.PermUsers, d.invite},
@@ -268,7 +280,8 @@ func (d *Dashboard) table() []Route {
 	if d.audit != nil {
 		rt = append(rt,
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
-			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV})
+			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV},
+			Route{get, "/audit.xlsx", merchant.PermAudit, d.auditCSV})
 	}
 	if d.mail != nil {
 		rt = append(rt,

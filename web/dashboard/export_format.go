@@ -2,25 +2,31 @@ package dashboard
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // paramFormat chooses an export's format: absent (or "csv") for plain CSV, "excel" for CSV
 // that Excel in pt-BR opens as columns.
 const paramFormat = "format"
 
-// Values of paramFormat.
+// Values of paramFormat, and formatXLSX: the format of the .xlsx routes (an export's job
+// keeps it).
 const (
 	formatCSV   = "csv"
 	formatExcel = "excel"
+	formatXLSX  = "xlsx"
 )
 
 // utf8BOM starts an Excel export: without it Excel reads the file as Windows-1252 and breaks
@@ -36,7 +42,26 @@ const excelTime = "2006-01-02 15:04:05 -07:00"
 // São Paulo times with their offset). Every export writes its cells through one of these and
 // its file through writer, so that the two formats are one way of writing, not a copy per
 // export.
-type exportFormat struct{ excel bool }
+type exportFormat struct {
+	excel bool
+	// xlsx: an .xlsx workbook (export_sheet.go) in the reader's language lang, its temporary
+	// files in tmp.
+	xlsx bool
+	lang views.Lang
+	tmp  string
+}
+
+// exportFormatOf is the format of an export request: .xlsx for a path ending so, in the
+// reader's language; else the format parameter of its query q (parseExportFormat).
+func (d *Dashboard) exportFormatOf(r *http.Request, q url.Values) (exportFormat, error) {
+	if strings.HasSuffix(r.URL.Path, ".xlsx") {
+		if d.exportTmp == "" {
+			return exportFormat{}, errors.New("this server has no data dir for the temporary files of .xlsx exports")
+		}
+		return exportFormat{xlsx: true, lang: respond.Lang(r), tmp: d.exportTmp}, nil
+	}
+	return parseExportFormat(q)
+}
 
 // parseExportFormat reads the format parameter of an export's query; anything but csv and
 // excel is an error naming the parameter.
@@ -53,6 +78,9 @@ func parseExportFormat(q url.Values) (exportFormat, error) {
 
 // String is the format's name in the URL.
 func (f exportFormat) String() string {
+	if f.xlsx {
+		return formatXLSX
+	}
 	if f.excel {
 		return formatExcel
 	}
@@ -70,7 +98,40 @@ func (f exportFormat) filename(name string, at time.Time, unmasked bool) string 
 	if unmasked {
 		name += "-unmasked"
 	}
-	return name + ".csv"
+	return name + f.ext()
+}
+
+// ext is the file extension of the format: ".xlsx" or ".csv".
+func (f exportFormat) ext() string {
+	if f.xlsx {
+		return ".xlsx"
+	}
+	return ".csv"
+}
+
+// contentType is the media type of the format's files.
+func (f exportFormat) contentType() string {
+	if f.xlsx {
+		return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	}
+	return "text/csv; charset=utf-8"
+}
+
+// open starts an export's file on w: a sheetWriter and what ends the file (the .xlsx
+// workbook is written whole then; a CSV has nothing left to write).
+func (f exportFormat) open(w io.Writer) (sheetWriter, func() error, error) {
+	if f.xlsx {
+		x, err := newXLSXSheet(w, f.lang, f.tmp)
+		if err != nil {
+			return nil, nil, err
+		}
+		return x, x.close, nil
+	}
+	cw, err := f.writer(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &csvSheet{cw: cw, f: f}, func() error { return nil }, nil
 }
 
 // writer starts an export's file on w: the BOM and the separator of Excel, or plain CSV.

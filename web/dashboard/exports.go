@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +21,10 @@ import (
 // rowSource is an export's rows: every export (deposits, withdrawals, the audit log) is one,
 // written by the same code to a response or to a background job's file.
 type rowSource interface {
-	// writeRows writes the header and every row to cw in format f, calling page after each
-	// page of rows with the rows written so far (a page's error stops the export). A failure
-	// of where the rows come from is a *sourceError; any other error is the writing's.
-	writeRows(ctx context.Context, cw *csv.Writer, f exportFormat, page func(rows int) error) (int, error)
+	// writeRows writes the header and every row to out, calling page after each page of
+	// rows with the rows written so far (a page's error stops the export). A failure of where
+	// the rows come from is a *sourceError; any other error is the writing's.
+	writeRows(ctx context.Context, out sheetWriter, page func(rows int) error) (int, error)
 }
 
 // sourceError is an export stopped by where its rows come from (the gateway, the store), not
@@ -81,7 +80,7 @@ func (d *Dashboard) deliverExport(w http.ResponseWriter, r *http.Request, ask ex
 		d.startExport(w, r, ask, src, total)
 		return
 	}
-	d.recordExport(r, ask.full, ask.name+".csv", ask.query)
+	d.recordExport(r, ask.full, ask.name+ask.format.ext(), ask.query)
 	d.streamExport(w, r, ask, src)
 }
 
@@ -109,7 +108,7 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.recordExport(r, ask.full, ask.name+".csv", ask.query)
+	d.recordExport(r, ask.full, ask.name+ask.format.ext(), ask.query)
 	d.workers.Add(1)
 	go func() {
 		defer d.workers.Done()
@@ -129,9 +128,9 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 	fw := d.exports.Writer(ctx, job.ID)
 	last := time.Now()
 	rows := 0
-	cw, err := f.writer(fw)
+	out, end, err := f.open(fw)
 	if err == nil {
-		rows, err = src.writeRows(ctx, cw, f, func(rows int) error {
+		rows, err = src.writeRows(ctx, out, func(rows int) error {
 			if time.Since(last) < merchant.ExportHeartbeat {
 				return nil
 			}
@@ -143,6 +142,9 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 			}
 			return nil
 		})
+		if err == nil {
+			err = end()
+		}
 	}
 	if err == nil {
 		err = fw.Close()
@@ -235,7 +237,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 	q.Del(paramPersonalData)
 	v := views.ExportJobPage{DashPage: d.page(r, job.Kind), Job: d.jobView(r, job), ListURL: respond.Link(r, Path+"/exports"),
 		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold,
-		AgainURL: respond.Link(r, Path+"/"+job.Kind+".csv"+queryPart(job.Query))}
+		AgainURL: respond.Link(r, Path+"/"+job.Kind+jobFormat(job).ext()+queryPart(job.Query))}
 	if job.State == merchant.ExportRunning {
 		v.Refresh = exportRefresh
 		// The Refresh header, not a meta element: the page works without script, and a
@@ -243,6 +245,11 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Refresh", strconv.Itoa(exportRefresh))
 	}
 	d.site.Render(w, r, http.StatusOK, views.ExportPage(v))
+}
+
+// jobFormat is the format a background export was written in.
+func jobFormat(job *merchant.ExportJob) exportFormat {
+	return exportFormat{excel: job.Format == formatExcel, xlsx: job.Format == formatXLSX}
 }
 
 // queryPart is "?query", or "" for an empty query.
@@ -284,11 +291,11 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	f := exportFormat{excel: job.Format == formatExcel}
+	f := jobFormat(job)
 	q, _ := url.ParseQuery(job.Query)
 	unmasked := q.Get(paramPersonalData) == personalDataFull
 	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Type", f.contentType())
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(job.Kind, job.CreatedAt, unmasked)))
 	h.Set("Content-Length", strconv.FormatInt(job.Size, 10))
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -321,21 +328,26 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) streamExport(w http.ResponseWriter, r *http.Request, ask exportAsked, src rowSource) {
 	name, f := ask.name, ask.format
 	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Type", f.contentType())
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, f.filename(name, time.Now(), ask.full)))
 	h.Set("X-Content-Type-Options", "nosniff")
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
 	w.WriteHeader(http.StatusOK)
-	cw, err := f.writer(w)
+	out, end, err := f.open(w)
 	if err != nil {
-		return // the client went away
+		d.site.LogError(r, fmt.Errorf("export of %s: %w", name, err), checkout.ErrorCode(err))
+		panic(http.ErrAbortHandler)
 	}
-	rows, err := src.writeRows(r.Context(), cw, f, func(int) error {
+	rows, err := src.writeRows(r.Context(), out, func(int) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
 		_ = rc.Flush()
 		return nil
 	})
+	if err == nil {
+		_ = rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
+		err = end()
+	}
 	var se *sourceError
 	if errors.As(err, &se) {
 		d.site.LogError(r, fmt.Errorf("export of %s after %d rows: %w", name, rows, se.err), checkout.ErrorCode(se.err))

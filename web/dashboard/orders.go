@@ -158,6 +158,13 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			}
 			d.tagLinks(r, rows, v.Rows)
 			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
+			if can(r, merchant.PermExport) {
+				eq := cloneValues(q)
+				eq.Del(paramCursor)
+				v.CSVURL = exportURL(Path+"/orders.csv", eq)
+				v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
+				v.Exports = d.myExports(r)
+			}
 		}
 	} else {
 		status = http.StatusUnprocessableEntity

@@ -417,6 +417,7 @@ func (s *start) handlers(context.Context) error {
 		PublicURL:     cfg.PublicURL,
 		Exports:       a.exports,
 		Context:       exportsCtx,
+		DataDir:       cfg.DataDir,
 
 		Mail:           a.mail.log,
 		MailComposer:   a.mail.composer,
