@@ -20,6 +20,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -68,6 +69,9 @@ type appOptions struct {
 	notificationSchedule []time.Duration
 	// probe, when set, is how often an idle gateway is probed (default 15 s).
 	probe time.Duration
+	// smtp, when set, is the SMTP server the app's e-mails go to (CHECKOUT_SMTP_URL), its
+	// certificate trusted through the test-only option.
+	smtp *mailtest.Server
 }
 
 // testApp is a whole checkout started for one test: its own data directory, its own port.
@@ -120,6 +124,9 @@ func startApp(t *testing.T, o appOptions) *testApp {
 		"CHECKOUT_FRAME_ANCESTORS":    strings.Join(o.frameAncestors, " "),
 		"CHECKOUT_RECONCILE_INTERVAL": o.reconcile.String(),
 	}
+	if o.smtp != nil {
+		env["CHECKOUT_SMTP_URL"], env["CHECKOUT_MAIL_FROM"] = o.smtp.URL, "Loja Demo <loja@example.com.br>"
+	}
 	for k, v := range o.env {
 		env[k] = v
 	}
@@ -133,6 +140,9 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	cfg.Clock = clock.Now
 	cfg.NotificationSchedule = o.notificationSchedule
 	cfg.GatewayProbeInterval = o.probe
+	if o.smtp != nil {
+		cfg.MailRootCAs = o.smtp.RootCAs
+	}
 	logFile, err := os.Create(filepath.Join(artifactPath(t), "app.log"))
 	if err != nil {
 		ln.Close()

@@ -26,6 +26,9 @@ type UsersView struct {
 	InviteLink    string
 	InviteEmail   string
 	InviteExpires time.Time
+	// MailSends: an SMTP server is configured, so the invitation went by e-mail and its link
+	// is not shown.
+	MailSends bool
 	// RequireTOTP is the setting that makes every user sign in with a second factor;
 	// RequireAction, when set, is the form that changes it.
 	RequireTOTP   bool

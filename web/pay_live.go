@@ -131,20 +131,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer uncut()
 	w.WriteHeader(http.StatusOK)
 
-	write := func(b []byte) error {
-		// Long enough for a slow client to take one event, renewed at every write.
-		if err := rc.SetWriteDeadline(time.Now().Add(s.heartbeat + 10*time.Second)); err != nil &&
-			!errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-		if err := s.stopping.Err(); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
+	write := func(b []byte) error { return s.writeEvent(w, rc, b) }
 	v := s.viewOf(r)
 	first, done := s.streamMessage(v, o, false)
 	if err := write([]byte("retry: " + sseRetryText + "\n\n")); err != nil {
@@ -153,7 +140,30 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if err := write(first); err != nil || done {
 		return
 	}
-	last := v.key(o)
+	s.follow(ctx, id, ch, v, v.key(o), write)
+}
+
+// writeEvent writes b to a stream, extending the stream's write deadline first: long enough
+// for a slow client to take one event, renewed at every write.
+func (s *Server) writeEvent(w http.ResponseWriter, rc *http.ResponseController, b []byte) error {
+	if err := rc.SetWriteDeadline(time.Now().Add(s.heartbeat + 10*time.Second)); err != nil &&
+		!errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	if err := s.stopping.Err(); err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	return rc.Flush()
+}
+
+// follow writes the order's changes to its stream (the page's view of it changing from last),
+// with heartbeats, until the client goes, the server stops, a write fails or the order is
+// done.
+func (s *Server) follow(ctx context.Context, id string, ch <-chan checkout.OrderEvent, v streamView, last string,
+	write func([]byte) error) {
 	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
 	var recheck <-chan time.Time

@@ -60,51 +60,82 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	page := s.site.Page(r)
-	base := payPath(o.ID)
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
-	sess := s.sessionOf(r, o)
-	embedded := func(view string) views.Page {
-		if sess == nil {
-			return page
-		}
-		return s.sessionPage(r, sess, o, view)
+	p := payPage{s: s, r: r, o: o, page: s.site.Page(r), base: payPath(o.ID), sess: s.sessionOf(r, o)}
+	if p.sess != nil {
+		s.frameSession(w, r, p.sess)
 	}
-	if sess != nil {
-		s.frameSession(w, r, sess)
+	if p.otherState(w) {
+		return
 	}
-	// A new QR code, unless past the session's deadline.
-	newQR := func(at time.Time) string {
-		if !o.Renewable(at) {
-			return ""
-		}
-		return respond.Link(r, base+"/new-qr")
+	body, ok := s.site.RenderPage(w, r, views.PixPage(p.pixView()))
+	if !ok {
+		return
 	}
+	if kept {
+		s.pixPages.put(key, body)
+	}
+	respond.WritePage(w, http.StatusOK, body)
+}
+
+// payPage is what the pages of an order at /pay/{orderID} are drawn from.
+type payPage struct {
+	s    *Server
+	r    *http.Request
+	o    *checkout.Order
+	page views.Page
+	base string                    // the order's /pay/{orderID}
+	sess *checkout.CheckoutSession // the order's checkout session, nil for a cart's
+}
+
+// embedded is the page of view: a checkout session's tells the session's origin.
+func (p *payPage) embedded(view string) views.Page {
+	if p.sess == nil {
+		return p.page
+	}
+	return p.s.sessionPage(p.r, p.sess, p.o, view)
+}
+
+// newQR is the link to a new QR code at, unless past the session's deadline.
+func (p *payPage) newQR(at time.Time) string {
+	if !p.o.Renewable(at) {
+		return ""
+	}
+	return respond.Link(p.r, p.base+"/new-qr")
+}
+
+// otherState answers the page of an order no longer awaiting payment, and reports whether it
+// did.
+func (p *payPage) otherState(w http.ResponseWriter) bool {
+	s, r, o := p.s, p.r, p.o
 	switch {
 	case o.Status.WasPaid():
-		respond.Redirect(w, r, base+"/paid")
-		return
+		respond.Redirect(w, r, p.base+"/paid")
 	case o.Status == checkout.StatusExpired:
-		s.site.Render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: embedded("expired"), OrderNumber: o.Number,
-			Amount: o.Amount, NewQRURL: newQR(s.svc.Now())}))
-		return
+		s.site.Render(w, r, http.StatusOK, views.ExpiredPage(views.ExpiredView{Page: p.embedded("expired"), OrderNumber: o.Number,
+			Amount: o.Amount, NewQRURL: p.newQR(s.svc.Now())}))
 	case o.Status == checkout.StatusFailed:
-		s.site.Render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: embedded("failed"), OrderNumber: o.Number,
-			Amount: o.Amount, RetryURL: newQR(s.svc.Now())}))
-		return
+		s.site.Render(w, r, http.StatusOK, views.FailedPage(views.FailedView{Page: p.embedded("failed"), OrderNumber: o.Number,
+			Amount: o.Amount, RetryURL: p.newQR(s.svc.Now())}))
 	case o.Status == checkout.StatusCanceled:
 		// The shop canceled it: no QR code, no new one.
-		s.canceledPage(w, r, o, embedded("canceled"))
-		return
+		s.canceledPage(w, r, o, p.embedded("canceled"))
+	default:
+		return false
 	}
-	// The PIX page depends on the order's state alone (see views.PixPage): its expired message,
-	// shown by the script when the QR code's time is over, offers a new QR code if one can be made
-	// then.
+	return true
+}
+
+// pixView is the PIX page's model. It depends on the order's state alone (see views.PixPage):
+// its expired message, shown by the script when the QR code's time is over, offers a new QR
+// code if one can be made then.
+func (p *payPage) pixView() views.PixView {
+	s, r, o, base := p.s, p.r, p.o, p.base
 	v := views.PixView{
-		Page:        embedded("pix"),
+		Page:        p.embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
-		Lines:       s.summary(r, o, sess),
+		Lines:       s.summary(r, o, p.sess),
 		Shipping:    views.ShippingOf(o),
 		Status:      o.Status,
 		EventsURL:   respond.Link(r, base+"/events"),
@@ -116,7 +147,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		v.Code = a.BRCode
 		v.ExpiresAt = a.ExpiresAt
 		v.QRImageURL = base + "/qr.png?a=" + strconv.Itoa(a.N)
-		v.NewQRURL = newQR(a.ExpiresAt)
+		v.NewQRURL = p.newQR(a.ExpiresAt)
 	}
 	if s.sandbox != nil {
 		v.SandboxPayURL = respond.Link(r, base+"/sandbox-pay")
@@ -127,14 +158,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 			v.RetryURL = respond.Link(r, base)
 		}
 	}
-	body, ok := s.site.RenderPage(w, r, views.PixPage(v))
-	if !ok {
-		return
-	}
-	if kept {
-		s.pixPages.put(key, body)
-	}
-	respond.WritePage(w, http.StatusOK, body)
+	return v
 }
 
 // PendingWait bounds how long the PIX page says a QR code is being generated: past it (or at

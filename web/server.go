@@ -217,11 +217,8 @@ type Server struct {
 	handler  http.Handler
 }
 
-// New returns a Server. Its webhook workers run until Shutdown.
-func New(opts Options) (*Server, error) {
-	if opts.Site == nil || opts.Site.Log == nil || opts.Service == nil || opts.Store == nil || opts.Assets == nil {
-		return nil, errors.New("web: Options.Site (with its Log), Service, Store and Assets are required")
-	}
+// withDefaults fills the options left unset with their defaults.
+func (opts *Options) withDefaults() {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
@@ -247,6 +244,14 @@ func New(opts Options) (*Server, error) {
 	if opts.QRImages == nil {
 		opts.QRImages = qr.NewImages(qrImagesKept)
 	}
+}
+
+// New returns a Server. Its webhook workers run until Shutdown.
+func New(opts Options) (*Server, error) {
+	if opts.Site == nil || opts.Site.Log == nil || opts.Service == nil || opts.Store == nil || opts.Assets == nil {
+		return nil, errors.New("web: Options.Site (with its Log), Service, Store and Assets are required")
+	}
+	opts.withDefaults()
 	s := &Server{
 		svc:            opts.Service,
 		site:           opts.Site,

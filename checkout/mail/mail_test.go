@@ -119,6 +119,7 @@ func (r *rig) entry(t *testing.T, to string) mail.Entry {
 // once, with both parts, its Message-ID, the Reply-To, links only to the public URL, and no
 // header injected through the recipient's name or the subject.
 func TestSendsOverSTARTTLS(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	m := r.compose(t, "first", "Ana\r\nBcc: intruso@example.net", "ana@example.com")
 	if n := r.pass(t); n != 1 {
@@ -172,6 +173,7 @@ func TestSendsOverSTARTTLS(t *testing.T) {
 // until it is cleared; a server down fails the attempt (readyz: failing) and the message goes
 // once it is back; a burst of messages goes over reused connections.
 func TestRefusalsAndOutage(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 
@@ -256,6 +258,7 @@ func TestRefusalsAndOutage(t *testing.T) {
 // TestNoServerKeepsMessages: without a server a message is made, kept whole and marked not
 // sent; /readyz says off.
 func TestNoServerKeepsMessages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "checkout.db"))
 	if err != nil {
@@ -292,5 +295,32 @@ func TestNoServerKeepsMessages(t *testing.T) {
 	}
 	if s.State() != "off" {
 		t.Errorf("state %s", s.State())
+	}
+}
+
+// TestCopyAfterALostAnswer: when the sending stops between the server's receipt of a message
+// and its 250 being recorded (a process dying there), the message is sent again, and both
+// copies carry the same Message-ID: delivery is at least once.
+func TestCopyAfterALostAnswer(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	m := r.compose(t, "receipt", "", "gil@example.com")
+	ctx, stop := context.WithCancel(context.Background())
+	r.smtp.OnData(stop)
+	if _, err := r.ob.DeliverDue(ctx); err == nil {
+		t.Fatal("the pass did not stop")
+	}
+	first := r.smtp.Next(t, 10*time.Second)
+	r.smtp.OnData(nil)
+	if e := r.entry(t, "gil@example.com"); e.State != mail.Queued || e.Attempts != 0 {
+		t.Fatalf("after the lost answer: %+v", e)
+	}
+	r.pass(t)
+	second := r.smtp.Next(t, 10*time.Second)
+	if id := "<" + m.ID + ">"; first.Header.Get("Message-Id") != id || second.Header.Get("Message-Id") != id {
+		t.Errorf("copies %q and %q, want both %s", first.Header.Get("Message-Id"), second.Header.Get("Message-Id"), id)
+	}
+	if e := r.entry(t, "gil@example.com"); e.State != mail.Sent {
+		t.Errorf("after the second copy: %+v", e)
 	}
 }

@@ -255,12 +255,13 @@ func (a *Accounts) UserByEmail(ctx context.Context, email string) (*User, error)
 // ChangeRole gives the user with that id another role. An unknown role is a
 // *checkout.ValidationError on FieldRole, an unknown user checkout.ErrNotFound, demoting the
 // last owner ErrLastOwner. The change holds from the user's next request on: the dashboard
-// reads the role at every request.
-func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role) error {
+// reads the role at every request. The messages out (the user's notice) are written with the
+// change.
+func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role, out ...checkout.OutboxMessage) error {
 	if err := fieldErrors(checkRole(role)); err != nil {
 		return err
 	}
-	if err := a.users.SetUserRole(ctx, id, role); err != nil {
+	if err := a.users.SetUserRole(ctx, id, role, out...); err != nil {
 		return fmt.Errorf("merchant: changing the role of %s: %w", id, err)
 	}
 	return nil
@@ -268,9 +269,9 @@ func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role) error {
 
 // RemoveUser removes the user with that id: their sessions end at their next request (the
 // dashboard finds no user behind them). An unknown user is checkout.ErrNotFound, the last
-// owner ErrLastOwner.
-func (a *Accounts) RemoveUser(ctx context.Context, id string) error {
-	if err := a.users.DeleteUser(ctx, id); err != nil {
+// owner ErrLastOwner. The messages out (the user's notice) are written with the removal.
+func (a *Accounts) RemoveUser(ctx context.Context, id string, out ...checkout.OutboxMessage) error {
+	if err := a.users.DeleteUser(ctx, id, out...); err != nil {
 		return fmt.Errorf("merchant: removing user %s: %w", id, err)
 	}
 	return nil

@@ -89,7 +89,7 @@ func (m *memStore) Users(context.Context) ([]merchant.User, error) {
 }
 
 // SetUserRole changes a role; the last owner keeps theirs.
-func (m *memStore) SetUserRole(_ context.Context, id string, role merchant.Role) error {
+func (m *memStore) SetUserRole(_ context.Context, id string, role merchant.Role, _ ...checkout.OutboxMessage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	u, ok := m.users[id]
@@ -105,7 +105,7 @@ func (m *memStore) SetUserRole(_ context.Context, id string, role merchant.Role)
 }
 
 // DeleteUser removes a user but the last owner.
-func (m *memStore) DeleteUser(_ context.Context, id string) error {
+func (m *memStore) DeleteUser(_ context.Context, id string, _ ...checkout.OutboxMessage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.users[id]; !ok {

@@ -29,8 +29,9 @@ type Invitation struct {
 
 // InvitationStore keeps invitations. Implementations must pass checkout/storetest.
 type InvitationStore interface {
-	// CreateInvitation stores a new invitation.
-	CreateInvitation(ctx context.Context, inv Invitation) error
+	// CreateInvitation stores a new invitation, and the messages out (its e-mail) in the same
+	// transaction.
+	CreateInvitation(ctx context.Context, inv Invitation, out ...checkout.OutboxMessage) error
 	// InvitationByTokenHash returns the invitation with that token hash, or
 	// checkout.ErrNotFound.
 	InvitationByTokenHash(ctx context.Context, hash string) (*Invitation, error)
@@ -55,10 +56,19 @@ func hashToken(token string) string {
 }
 
 // Invite makes an invitation for email to join with role, made by invitedBy (an e-mail, or
-// "cli"). It returns the token of the link (shown once to the inviter: the product sends no
-// e-mail) and the invitation. A bad e-mail or role is a *checkout.ValidationError, an e-mail a
-// user already has ErrEmailTaken.
+// "cli"). It returns the token of the link (shown once to the inviter) and the invitation. A
+// bad e-mail or role is a *checkout.ValidationError, an e-mail a user already has
+// ErrEmailTaken.
 func (a *Accounts) Invite(ctx context.Context, email string, role Role, invitedBy string) (string, *Invitation, error) {
+	return a.InviteWith(ctx, email, role, invitedBy, nil)
+}
+
+// Compose makes the messages (e-mails) that announce a new link: its token, which is never
+// stored, and what it is for. They are written with the link, or not at all.
+type Compose[T any] func(token string, about *T) ([]checkout.OutboxMessage, error)
+
+// InviteWith is Invite with the invitation's e-mail, made by compose (nil: none).
+func (a *Accounts) InviteWith(ctx context.Context, email string, role Role, invitedBy string, compose Compose[Invitation]) (string, *Invitation, error) {
 	if a.invitations == nil {
 		return "", nil, errors.New("merchant: invitations are not configured")
 	}
@@ -75,7 +85,14 @@ func (a *Accounts) Invite(ctx context.Context, email string, role Role, invitedB
 	now := a.now().UTC()
 	inv := Invitation{ID: a.newID(), TokenHash: hashToken(token), Email: email, Role: role, InvitedBy: invitedBy,
 		CreatedAt: now, ExpiresAt: now.Add(InvitationLifetime)}
-	if err := a.invitations.CreateInvitation(ctx, inv); err != nil {
+	var out []checkout.OutboxMessage
+	if compose != nil {
+		var err error
+		if out, err = compose(token, &inv); err != nil {
+			return "", nil, fmt.Errorf("merchant: the invitation of %s: %w", email, err)
+		}
+	}
+	if err := a.invitations.CreateInvitation(ctx, inv, out...); err != nil {
 		return "", nil, fmt.Errorf("merchant: inviting %s: %w", email, err)
 	}
 	return token, &inv, nil

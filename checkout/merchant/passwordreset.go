@@ -37,8 +37,9 @@ type PasswordReset struct {
 
 // PasswordResetStore keeps password resets. Implementations must pass checkout/storetest.
 type PasswordResetStore interface {
-	// CreatePasswordReset stores a new reset.
-	CreatePasswordReset(ctx context.Context, r PasswordReset) error
+	// CreatePasswordReset stores a new reset, and the messages out (its e-mail) in the same
+	// transaction.
+	CreatePasswordReset(ctx context.Context, r PasswordReset, out ...checkout.OutboxMessage) error
 	// PasswordResetByTokenHash returns the reset with that token hash, or checkout.ErrNotFound.
 	PasswordResetByTokenHash(ctx context.Context, hash string) (*PasswordReset, error)
 	// UsePasswordReset, in one transaction, marks the reset id used at at (with every other
@@ -70,8 +71,8 @@ type ResetRequest struct {
 // address addr. It returns the request to send, or nil when nothing is to be sent: no user
 // has that e-mail, or the e-mail or the address asked too often (ResetsPerAccount,
 // ResetsPerAddress within ResetWindow). The caller answers the same in every case. Requests
-// never count as failed sign-ins.
-func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string) (*ResetRequest, error) {
+// never count as failed sign-ins. compose (nil: none) makes the link's e-mail, written with it.
+func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string, compose Compose[ResetRequest]) (*ResetRequest, error) {
 	if a.resets == nil {
 		return nil, errors.New("merchant: password resets are not configured")
 	}
@@ -100,10 +101,17 @@ func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string)
 	}
 	token := newToken()
 	r := PasswordReset{ID: a.newID(), UserID: u.ID, TokenHash: hashResetToken(token), CreatedAt: now, ExpiresAt: now.Add(PasswordResetLifetime)}
-	if err := a.resets.CreatePasswordReset(ctx, r); err != nil {
+	req := &ResetRequest{Token: token, User: u, Reset: r}
+	var out []checkout.OutboxMessage
+	if compose != nil {
+		if out, err = compose(token, req); err != nil {
+			return nil, fmt.Errorf("merchant: a password reset's e-mail: %w", err)
+		}
+	}
+	if err := a.resets.CreatePasswordReset(ctx, r, out...); err != nil {
 		return nil, fmt.Errorf("merchant: a password reset: %w", err)
 	}
-	return &ResetRequest{Token: token, User: u, Reset: r}, nil
+	return req, nil
 }
 
 // PasswordReset returns the usable reset of a link's token and its user, or

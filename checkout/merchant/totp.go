@@ -36,8 +36,9 @@ type TOTPStore interface {
 	// or earlier (the enrolment's own code), and replaces their recovery codes by codeHashes.
 	// An unknown user is checkout.ErrNotFound.
 	EnableTOTP(ctx context.Context, userID, secret string, at time.Time, step int64, codeHashes [][]byte) error
-	// DisableTOTP turns a user's second factor off and forgets their recovery codes.
-	DisableTOTP(ctx context.Context, userID string) error
+	// DisableTOTP turns a user's second factor off and forgets their recovery codes, and
+	// writes the messages out (the user's e-mail) in the same transaction.
+	DisableTOTP(ctx context.Context, userID string, out ...checkout.OutboxMessage) error
 	// UseTOTPStep records that a code of step was accepted for the user, unless a code of that
 	// step or a later one already was: then it reports false.
 	UseTOTPStep(ctx context.Context, userID string, step int64) (bool, error)
@@ -115,15 +116,16 @@ func (a *Accounts) EnableTOTP(ctx context.Context, u *User, secret, code string)
 }
 
 // DisableTOTP turns the user's second factor off; password (the current one) proves it is
-// them (a wrong one is ErrBadCredentials and counts as a failed sign-in from addr).
-func (a *Accounts) DisableTOTP(ctx context.Context, u *User, password, addr string) error {
+// them (a wrong one is ErrBadCredentials and counts as a failed sign-in from addr). The
+// messages out (the user's notice) are written with the change.
+func (a *Accounts) DisableTOTP(ctx context.Context, u *User, password, addr string, out ...checkout.OutboxMessage) error {
 	if a.totp == nil {
 		return errors.New("merchant: two-factor sign-in is not configured")
 	}
 	if err := a.VerifyPassword(ctx, u, password, addr); err != nil {
 		return err
 	}
-	if err := a.totp.DisableTOTP(ctx, u.ID); err != nil {
+	if err := a.totp.DisableTOTP(ctx, u.ID, out...); err != nil {
 		return fmt.Errorf("merchant: turning off two-factor sign-in: %w", err)
 	}
 	return nil

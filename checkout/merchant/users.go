@@ -60,11 +60,12 @@ type UserStore interface {
 	Users(ctx context.Context) ([]User, error)
 	// SetUserRole gives a user another role, or returns checkout.ErrNotFound; taking the
 	// owner role from the last owner is ErrLastOwner (decided in the database, so that two
-	// owners demoting each other at once cannot leave none).
-	SetUserRole(ctx context.Context, id string, role Role) error
+	// owners demoting each other at once cannot leave none). The messages out (the user's
+	// e-mail) are written with the change, or not at all; so are DeleteUser's.
+	SetUserRole(ctx context.Context, id string, role Role, out ...checkout.OutboxMessage) error
 	// DeleteUser removes a user, or returns checkout.ErrNotFound; removing the last owner is
 	// ErrLastOwner.
-	DeleteUser(ctx context.Context, id string) error
+	DeleteUser(ctx context.Context, id string, out ...checkout.OutboxMessage) error
 	// RecordSignIn sets a user's LastSignInAt.
 	RecordSignIn(ctx context.Context, id string, at time.Time) error
 }

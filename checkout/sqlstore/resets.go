@@ -15,10 +15,15 @@ var _ merchant.PasswordResetStore = (*Store)(nil)
 
 const resetColumns = `id, user_id, token_hash, created_at, expires_at, used_at`
 
-// CreatePasswordReset stores a new password reset.
-func (s *Store) CreatePasswordReset(ctx context.Context, r merchant.PasswordReset) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO password_resets (` + resetColumns + `) VALUES ($1, $2, $3, $4, $5, $6)`,
-		Args: []any{r.ID, r.UserID, r.TokenHash, ms(r.CreatedAt), ms(r.ExpiresAt), ms(r.UsedAt)}})
+// CreatePasswordReset stores a new password reset, and the messages out (its e-mail) in the
+// same transaction.
+func (s *Store) CreatePasswordReset(ctx context.Context, r merchant.PasswordReset, out ...checkout.OutboxMessage) error {
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("storing a password reset: %w", err)
+	}
+	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO password_resets (` + resetColumns + `) VALUES ($1, $2, $3, $4, $5, $6)`,
+		Args: []any{r.ID, r.UserID, r.TokenHash, ms(r.CreatedAt), ms(r.ExpiresAt), ms(r.UsedAt)}}}, msgs...)...)
 	if err != nil {
 		return s.errorf("storing a password reset: %w", err)
 	}

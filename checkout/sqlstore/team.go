@@ -19,10 +19,14 @@ var (
 
 const invitationColumns = `id, token_hash, email, role, invited_by, created_at, expires_at, used_at`
 
-// CreateInvitation stores a new invitation.
-func (s *Store) CreateInvitation(ctx context.Context, inv merchant.Invitation) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_invitations (` + invitationColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		Args: []any{inv.ID, inv.TokenHash, inv.Email, string(inv.Role), inv.InvitedBy, ms(inv.CreatedAt), ms(inv.ExpiresAt), ms(inv.UsedAt)}})
+// CreateInvitation stores a new invitation, and the messages out in the same transaction.
+func (s *Store) CreateInvitation(ctx context.Context, inv merchant.Invitation, out ...checkout.OutboxMessage) error {
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("storing an invitation: %w", err)
+	}
+	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO dashboard_invitations (` + invitationColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		Args: []any{inv.ID, inv.TokenHash, inv.Email, string(inv.Role), inv.InvitedBy, ms(inv.CreatedAt), ms(inv.ExpiresAt), ms(inv.UsedAt)}}}, msgs...)...)
 	if err != nil {
 		return s.errorf("storing an invitation: %w", err)
 	}
@@ -331,11 +335,15 @@ func (s *Store) EnableTOTP(ctx context.Context, userID, secret string, at time.T
 }
 
 // DisableTOTP turns a user's second factor off and forgets their recovery codes.
-func (s *Store) DisableTOTP(ctx context.Context, userID string) error {
-	err := s.db.WriteTx(ctx, func(tx Runner) error {
-		return tx.Run(ctx,
-			Stmt{SQL: `UPDATE dashboard_users SET totp_secret = '', totp_enabled_at = 0, totp_last_step = 0 WHERE id = $1`, Args: []any{userID}},
-			Stmt{SQL: `DELETE FROM totp_recovery_codes WHERE user_id = $1`, Args: []any{userID}})
+func (s *Store) DisableTOTP(ctx context.Context, userID string, out ...checkout.OutboxMessage) error {
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("turning off two-factor sign-in: %w", err)
+	}
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
+		return tx.Run(ctx, append([]Stmt{
+			{SQL: `UPDATE dashboard_users SET totp_secret = '', totp_enabled_at = 0, totp_last_step = 0 WHERE id = $1`, Args: []any{userID}},
+			{SQL: `DELETE FROM totp_recovery_codes WHERE user_id = $1`, Args: []any{userID}}}, msgs...)...)
 	})
 	if err != nil {
 		return s.errorf("turning off two-factor sign-in: %w", err)

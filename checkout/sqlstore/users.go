@@ -128,26 +128,30 @@ func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
 }
 
 // SetUserRole gives a user another role; the last owner keeps theirs (merchant.ErrLastOwner).
-func (s *Store) SetUserRole(ctx context.Context, id string, role merchant.Role) error {
+func (s *Store) SetUserRole(ctx context.Context, id string, role merchant.Role, out ...checkout.OutboxMessage) error {
 	return s.changeUser(ctx, id, role != merchant.RoleOwner, Stmt{SQL: `UPDATE dashboard_users SET role = $2 WHERE id = $1`,
-		Args: []any{id, string(role)}}, "changing a role")
+		Args: []any{id, string(role)}}, "changing a role", out)
 }
 
 // DeleteUser removes a user; the last owner stays (merchant.ErrLastOwner).
-func (s *Store) DeleteUser(ctx context.Context, id string) error {
-	return s.changeUser(ctx, id, true, Stmt{SQL: `DELETE FROM dashboard_users WHERE id = $1`, Args: []any{id}}, "removing a user")
+func (s *Store) DeleteUser(ctx context.Context, id string, out ...checkout.OutboxMessage) error {
+	return s.changeUser(ctx, id, true, Stmt{SQL: `DELETE FROM dashboard_users WHERE id = $1`, Args: []any{id}}, "removing a user", out)
 }
 
 // changeUser runs change, which names the user id, in a transaction that first locks the
 // owners' rows: when demotes (the change takes the owner role away, if the user has it), it is
 // refused unless another owner remains. Locking every owner makes two owners demoting each
 // other at once wait in turn, so that the second sees the first's change (PostgreSQL; SQLite's
-// writing transaction holds the whole database).
-func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change Stmt, what string) error {
+// writing transaction holds the whole database). The messages out are written with the change.
+func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change Stmt, what string, out []checkout.OutboxMessage) error {
 	if !s.storable(id) {
 		return checkout.ErrNotFound
 	}
-	err := s.db.WriteTx(ctx, func(tx Runner) error {
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("%s: %w", what, err)
+	}
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
 		found, owner, others := false, false, 0
 		err := tx.Run(ctx, Stmt{SQL: `SELECT id FROM dashboard_users WHERE role = 'owner' OR id = $1 ORDER BY id` + s.lockRows(" FOR UPDATE"),
 			Args: []any{id}, Rows: each(func(r Rows) error { return nil })},
@@ -174,7 +178,7 @@ func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change 
 		if demotes && owner && others == 0 {
 			return merchant.ErrLastOwner
 		}
-		return tx.Run(ctx, change)
+		return tx.Run(ctx, append([]Stmt{change}, msgs...)...)
 	})
 	if errors.Is(err, checkout.ErrNotFound) || errors.Is(err, merchant.ErrLastOwner) {
 		return err

@@ -50,7 +50,7 @@ func (f *resetFixture) add(email string) *merchant.User {
 // request asks for a reset link; nil: none to send.
 func (f *resetFixture) request(email, addr string) *merchant.ResetRequest {
 	f.t.Helper()
-	req, err := f.acc.RequestPasswordReset(context.Background(), email, addr)
+	req, err := f.acc.RequestPasswordReset(context.Background(), email, addr, nil)
 	if err != nil {
 		f.t.Fatalf("RequestPasswordReset(%s, %s): %v", email, addr, err)
 	}

@@ -46,12 +46,13 @@ func (d *Dashboard) requestReset(w http.ResponseWriter, r *http.Request) {
 		d.site.Error(w, r, http.StatusForbidden)
 		return
 	}
-	req, err := d.accounts.RequestPasswordReset(r.Context(), r.PostForm.Get("email"), respond.ClientIP(r))
+	req, err := d.accounts.RequestPasswordReset(r.Context(), r.PostForm.Get("email"), respond.ClientIP(r), d.resetMail(r))
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
 	if req != nil {
+		d.wakeMail()
 		d.recordAs(r, req.User.Email, merchant.AuditPasswordResetAsked, req.User.Email, "")
 	}
 	respond.Redirect(w, r, resetPath+"?sent=1")

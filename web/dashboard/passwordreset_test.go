@@ -55,7 +55,7 @@ func TestPasswordResetFlow(t *testing.T) {
 		t.Errorf("the audited requests: %+v, %v; want the user's one", asked, err)
 	}
 
-	req, err := e.dash.accounts.RequestPasswordReset(ctx, dashEmail, "192.0.2.1")
+	req, err := e.dash.accounts.RequestPasswordReset(ctx, dashEmail, "192.0.2.1", nil)
 	if err != nil || req == nil {
 		t.Fatalf("RequestPasswordReset = %v, %v", req, err)
 	}
@@ -87,7 +87,7 @@ func TestPasswordResetFlow(t *testing.T) {
 		t.Errorf("the audited reset: %+v, %v", done, err)
 	}
 
-	late, err := e.dash.accounts.RequestPasswordReset(ctx, dashEmail, "192.0.2.2")
+	late, err := e.dash.accounts.RequestPasswordReset(ctx, dashEmail, "192.0.2.2", nil)
 	if err != nil || late == nil {
 		t.Fatalf("RequestPasswordReset = %v, %v", late, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -56,7 +57,8 @@ func (d *Dashboard) usersPage(w http.ResponseWriter, r *http.Request) {
 func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	ctx := r.Context()
 	v := views.UsersView{DashPage: d.page(r, "users"), Role: string(merchant.RoleViewer),
-		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required")}
+		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required"),
+		MailSends: d.mailConfigured}
 	v.RequireTOTP, _ = d.accounts.RequireTOTP(ctx)
 	for _, role := range merchant.Roles {
 		v.Roles = append(v.Roles, string(role))
@@ -81,15 +83,16 @@ func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	return v
 }
 
-// invite is POST /dashboard/users: an invitation for an e-mail and a role. The answer shows
-// its link this once (the product sends no e-mail: the owner sends it).
+// invite is POST /dashboard/users: an invitation for an e-mail and a role, and its e-mail
+// (the link, its expiry, who invited, the role). Without an SMTP server the answer shows its
+// link this once, for the owner to send.
 func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 	email, roleText := r.PostForm.Get(merchant.FieldEmail), r.PostForm.Get(merchant.FieldRole)
 	role, err := merchant.ParseRole(roleText)
 	var token string
 	var inv *merchant.Invitation
 	if err == nil {
-		token, inv, err = d.accounts.Invite(r.Context(), email, role, userOf(r).Email)
+		token, inv, err = d.accounts.InviteWith(r.Context(), email, role, userOf(r).Email, d.invitationMail(r))
 	}
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) || errors.Is(err, merchant.ErrEmailTaken) {
@@ -111,6 +114,7 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.wakeMail()
 	d.record(r, merchant.AuditUserInvited, inv.Email, "role: "+string(inv.Role))
 	v := d.usersView(r)
 	v.InviteLink = d.absolute(r, Path+"/invite/"+token)
@@ -153,7 +157,10 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 	}
 	role, err := merchant.ParseRole(r.PostForm.Get(merchant.FieldRole))
 	if err == nil {
-		err = d.accounts.ChangeRole(r.Context(), u.ID, role)
+		var out []checkout.OutboxMessage
+		if out, err = d.noticeMail(r, u, email.NoticeRole, role); err == nil {
+			err = d.accounts.ChangeRole(r.Context(), u.ID, role, out...)
+		}
 	}
 	switch {
 	case errors.Is(err, merchant.ErrLastOwner):
@@ -168,6 +175,7 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.wakeMail()
 	d.record(r, merchant.AuditUserRole, u.Email, merchant.AuditChange("role", string(u.Role), string(role)))
 	if !d.followMaker(w, r, u, role) {
 		return
@@ -182,7 +190,11 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 	if u == nil {
 		return
 	}
-	if err := d.accounts.RemoveUser(r.Context(), u.ID); err != nil {
+	out, err := d.noticeMail(r, u, email.NoticeRemoved, "")
+	if err == nil {
+		err = d.accounts.RemoveUser(r.Context(), u.ID, out...)
+	}
+	if err != nil {
 		if errors.Is(err, merchant.ErrLastOwner) {
 			d.lastOwner(w, r)
 			return
@@ -190,6 +202,7 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.wakeMail()
 	d.record(r, merchant.AuditUserRemoved, u.Email, "role: "+string(u.Role))
 	if !d.followMaker(w, r, u, "") {
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -216,10 +217,13 @@ func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // disableTOTP is POST /dashboard/account/2fa/disable: the current password turns the second
-// factor off.
+// factor off, and the user is told by e-mail (whoever has their session, the mailbox learns).
 func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 	u := userOf(r)
-	err := d.accounts.DisableTOTP(r.Context(), u, r.PostForm.Get("current_password"), respond.ClientIP(r))
+	out, err := d.noticeMail(r, u, email.NoticeTOTPOff, "")
+	if err == nil {
+		err = d.accounts.DisableTOTP(r.Context(), u, r.PostForm.Get("current_password"), respond.ClientIP(r), out...)
+	}
 	var te *merchant.ThrottledError
 	if errors.Is(err, merchant.ErrBadCredentials) || errors.As(err, &te) {
 		v := d.accountView(r)
@@ -231,6 +235,7 @@ func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
+	d.wakeMail()
 	d.record(r, merchant.AuditTOTPDisabled, u.Email, "")
 	respond.Redirect(w, r, Path+"/account?done=totp_off")
 }

@@ -59,6 +59,7 @@ type Server struct {
 	mu      sync.Mutex
 	srv     *smtp.Server
 	script  []Failure
+	onData  func()
 	conns   int
 	got     []Received
 	ch      chan Received
@@ -135,6 +136,14 @@ func (s *Server) Fail(f ...Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.script = append(s.script, f...)
+}
+
+// OnData sets fn to run when a message has been received, before the server answers 250 (a
+// test stops its sender there: the message is delivered, the answer not yet known).
+func (s *Server) OnData(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onData = fn
 }
 
 // Conns is how many connections the server accepted.
@@ -236,8 +245,12 @@ func (x *session) Data(r io.Reader) error {
 	rec.From, rec.To, rec.TLS = x.from, append([]string(nil), x.to...), isTLS
 	x.s.mu.Lock()
 	x.s.got = append(x.s.got, rec)
+	onData := x.s.onData
 	x.s.mu.Unlock()
 	x.s.ch <- rec
+	if onData != nil {
+		onData()
+	}
 	return nil
 }
 
