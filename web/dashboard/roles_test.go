@@ -54,6 +54,10 @@ var routeCases = map[string]routeCase{
 	"GET /withdrawals":      {allowed: everyone},
 	"GET /withdrawals/{id}": {allowed: everyone},
 	"GET /withdrawals.csv":  {allowed: everyone},
+	"GET /withdrawals.xlsx": {allowed: everyone},
+	"GET /deposits.xlsx":    {allowed: everyone},
+	"GET /orders.csv":       {allowed: everyone},
+	"GET /orders.xlsx":      {allowed: everyone},
 	"POST /orders/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{}
 	}},
@@ -127,8 +131,9 @@ var routeCases = map[string]routeCase{
 	"POST /account/2fa/disable": {allowed: everyone, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}}
 	}},
-	"GET /audit.csv": {allowed: integrator},
-	"GET /refunds":   {allowed: everyone},
+	"GET /audit.csv":  {allowed: integrator},
+	"GET /audit.xlsx": {allowed: integrator},
+	"GET /refunds":    {allowed: everyone},
 	"POST /orders/{id}/ship": {allowed: shopStaff, form: func(*roleFixture) url.Values {
 		return url.Values{"carrier": {"Correios"}, "trackingCode": {"AA123456789BR"}}
 	}},
