@@ -315,37 +315,8 @@ func New(opts Options) (*Outbox, error) {
 	if err := checkChannel(o.channel, o.sender); err != nil {
 		return nil, err
 	}
-	if o.clock == nil {
-		o.clock = time.Now
-	}
-	if o.signClock == nil {
-		o.signClock = time.Now
-	}
-	if o.log == nil {
-		o.log = slog.New(slog.DiscardHandler)
-	}
-	if o.schedule == nil {
-		o.schedule = Exponential(DefaultBaseDelay, DefaultMaxDelay, DefaultMaxAttempts)
-	}
-	for _, w := range o.schedule {
-		if w <= 0 {
-			return nil, fmt.Errorf("outbox: Schedule holds a wait of %s; each must be positive", w)
-		}
-	}
-	if o.jitter <= 0 || o.jitter > 1 {
-		o.jitter = 1
-	}
-	if o.poll <= 0 {
-		o.poll = DefaultPollInterval
-	}
-	if o.concurrency <= 0 {
-		o.concurrency = DefaultConcurrency
-	}
-	if o.retention <= 0 {
-		o.retention = DefaultRetention
-	}
-	if o.userAgent == "" {
-		o.userAgent = UserAgent
+	if err := o.setDefaults(); err != nil {
+		return nil, err
 	}
 	if o.rnd == nil {
 		var seed [32]byte
@@ -364,6 +335,43 @@ func New(opts Options) (*Outbox, error) {
 	// A lease outlives any attempt, so only a dead process lets one lapse.
 	o.lease = max(o.client.Timeout, o.forwardClient.Timeout) + time.Minute
 	return o, nil
+}
+
+// setDefaults fills the options New was given without, and checks the schedule.
+func (o *Outbox) setDefaults() error {
+	if o.clock == nil {
+		o.clock = time.Now
+	}
+	if o.signClock == nil {
+		o.signClock = time.Now
+	}
+	if o.log == nil {
+		o.log = slog.New(slog.DiscardHandler)
+	}
+	if o.schedule == nil {
+		o.schedule = Exponential(DefaultBaseDelay, DefaultMaxDelay, DefaultMaxAttempts)
+	}
+	for _, w := range o.schedule {
+		if w <= 0 {
+			return fmt.Errorf("outbox: Schedule holds a wait of %s; each must be positive", w)
+		}
+	}
+	if o.jitter <= 0 || o.jitter > 1 {
+		o.jitter = 1
+	}
+	if o.poll <= 0 {
+		o.poll = DefaultPollInterval
+	}
+	if o.concurrency <= 0 {
+		o.concurrency = DefaultConcurrency
+	}
+	if o.retention <= 0 {
+		o.retention = DefaultRetention
+	}
+	if o.userAgent == "" {
+		o.userAgent = UserAgent
+	}
+	return nil
 }
 
 // newClient returns a client dialling with d, with no proxy (a proxy would dial on our
