@@ -55,5 +55,6 @@ type MailMessageView struct {
 	ResendAction string // POST target of resending ("" when it cannot be)
 	BackURL      string
 	Masked       bool // the body holds personal data the user may not see
+	SecretLink   bool // the body carries a live sign-in link: shown to no one
 	Notice       string
 }

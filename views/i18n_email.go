@@ -35,6 +35,7 @@ var mailLogMessages = map[string][2]string{
 	"mail.resent":                    {"A mensagem volta para a fila, com o mesmo Message-ID.", "The message is queued again, with the same Message-ID."},
 	"mail.text":                      {"Texto", "Text"},
 	"mail.html":                      {"Ver a versão HTML", "View the HTML version"},
+	"mail.secret_link":               {"Esta mensagem leva um link de redefinição de senha válido: ninguém além do destinatário o vê aqui.", "This message carries a live password-reset link: no one but its recipient sees it here."},
 	"mail.masked":                    {"O conteúdo tem dados pessoais: só quem tem acesso a dados pessoais o vê.", "The content holds personal data: only users with access to personal data see it."},
 	"mail.suppressed":                {"Endereços bloqueados", "Suppressed addresses"},
 	"mail.suppressed_intro":          {"O servidor recusou estes endereços de vez (5xx): nada mais é enviado a eles até que alguém os libere.", "The server refused these addresses for good (5xx): nothing more is sent to them until someone clears them."},

@@ -144,8 +144,9 @@ func (d *Dashboard) mailMessage(w http.ResponseWriter, r *http.Request) {
 	personal := can(r, merchant.PermPersonalData)
 	id := strconv.FormatInt(e.ID, 10)
 	v := views.MailMessageView{DashPage: d.page(r, "mail"), MailRow: d.mailRow(r, e, personal), MessageID: e.MessageID,
-		MessageLang: e.Content.Lang, Attempts: e.Attempts, BackURL: respond.Link(r, Path+"/mail"), Masked: !personal}
-	if personal {
+		MessageLang: e.Content.Lang, Attempts: e.Attempts, BackURL: respond.Link(r, Path+"/mail"), Masked: !personal,
+		SecretLink: holdsSecretLink(e)}
+	if personal && !v.SecretLink {
 		v.Text, v.HTMLURL = e.Content.Text, respond.Link(r, Path+"/mail/"+id+"/html")
 	}
 	if e.State == mail.Failed || e.State == mail.NotSent {
@@ -156,6 +157,11 @@ func (d *Dashboard) mailMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.site.Render(w, r, http.StatusOK, views.MailMessagePage(v))
 }
+
+// holdsSecretLink reports whether e's body carries a live bearer secret: a password reset's
+// link signs in as its recipient for an hour, so no reader of the log, an owner included, may
+// see it (the recipient has it; a lost one is asked for again).
+func holdsSecretLink(e mail.Entry) bool { return e.Type == mailReset }
 
 // mailHTMLPolicy is the Content-Security-Policy of a message's HTML: a sandboxed document (a
 // unique origin, no script, no form, no navigation of the dashboard), no style, and images
@@ -173,6 +179,10 @@ func (d *Dashboard) mailHTMLPolicy() string {
 func (d *Dashboard) mailHTML(w http.ResponseWriter, r *http.Request) {
 	e, ok := d.mailEntry(w, r)
 	if !ok {
+		return
+	}
+	if holdsSecretLink(e) {
+		http.NotFound(w, r)
 		return
 	}
 	h := w.Header()

@@ -4,10 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
@@ -94,5 +96,27 @@ func TestPasswordResetFlow(t *testing.T) {
 	clock.Advance(time.Hour)
 	if res := b.do(http.MethodGet, "/dashboard/password-reset/"+late.Token+"?lang=en", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("a link an hour old: %d", res.StatusCode)
+	}
+}
+
+// TestResetLinkHiddenInMailLog: a reset e-mail's link signs in as its recipient, so the e-mail
+// log shows its body to no one, an owner with the personal-data right included.
+func TestResetLinkHiddenInMailLog(t *testing.T) {
+	e := newEnv(t)
+	askReset(t, e, dashEmail)
+	es, err := e.mailLog.List(context.Background(), mail.Filter{To: dashEmail})
+	if err != nil || len(es) != 1 {
+		t.Fatalf("the reset e-mail in the log: %+v, %v", es, err)
+	}
+	id := strconv.FormatInt(es[0].ID, 10)
+	b := e.browser()
+	b.login()
+	res, doc := b.get("/dashboard/mail/" + id)
+	if res.StatusCode != http.StatusOK || doc.Find(testid("mail-text")).Length() != 0 ||
+		strings.Contains(doc.Text(), "/dashboard/password-reset/") || doc.Find(testid("mail-masked")).Length() != 1 {
+		t.Errorf("the reset e-mail's page shows its body: %d %q", res.StatusCode, doc.Find("main").Text())
+	}
+	if res, _ := b.get("/dashboard/mail/" + id + "/html"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("the reset e-mail's HTML: %d, want 404", res.StatusCode)
 	}
 }
