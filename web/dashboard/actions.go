@@ -312,7 +312,8 @@ func (d *Dashboard) renderRefunds(w http.ResponseWriter, r *http.Request, status
 			row.Form.Form, row.Form.Values, row.Form.Errors, row.Form.Failed = sent.Form, sent.Values, sent.Errors, sent.Failed
 		} else {
 			// The amount due, filled in: a refund made in the bank app takes one form.
-			row.Form.Form, row.Form.Values = "r-"+o.ID, map[string]string{"refundAmount": formatReaisInput(o.RefundDue)}
+			row.Form.Form, row.Form.Values = "r-"+o.ID, map[string]string{"refundAmount": formatReaisInput(o.RefundDue),
+				"refundDate": row.Form.Today}
 		}
 		for _, p := range o.DuePayments() {
 			pv := views.DuePaymentView{DepositID: p.DepositID, Amount: p.Amount, At: p.At,

@@ -330,6 +330,9 @@ func testRefundsDue(t *testing.T, e *env) {
 	if got := row.Find(`input[name="refundAmount"]`).AttrOr("value", ""); got != whole {
 		t.Errorf("the refund's amount filled with %q, want %q", got, whole)
 	}
+	if got := row.Find(`input[name="refundDate"]`).AttrOr("value", ""); got != saoPauloDay(e.sb.Now()) {
+		t.Errorf("the refund's date filled with %q, want today in São Paulo", got)
+	}
 	form := func(amount, e2e string) url.Values {
 		return url.Values{"csrf_token": {csrf}, "from": {"refunds"}, "refundDate": {saoPauloDay(e.sb.Now())},
 			"refundAmount": {amount}, "endToEnd": {e2e}}
