@@ -143,6 +143,13 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 			d.recordAs(r, u.Email, merchant.AuditSignOut, u.Email, "")
 		}
 	}
+	d.leave(w, r, Path+"/login?signed_out=1")
+}
+
+// leave ends this browser's dashboard session (a new token first, so that the old one is
+// worth nothing even if the destroy fails) and sends it to the page at to.
+func (d *Dashboard) leave(w http.ResponseWriter, r *http.Request, to string) {
+	ctx := r.Context()
 	if err := d.sessions.RenewToken(ctx); err != nil {
 		d.site.Fail(w, r, err)
 		return
@@ -151,7 +158,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	respond.Redirect(w, r, Path+"/login?signed_out=1")
+	respond.Redirect(w, r, to)
 }
 
 // nextPath returns where to go after signing in: a dashboard path given by the sign-in link,

@@ -123,13 +123,5 @@ func (d *Dashboard) reset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.recordAs(r, u.Email, merchant.AuditPasswordReset, u.Email, merchant.DetailResetLink)
-	if err := d.sessions.RenewToken(ctx); err != nil {
-		d.site.Fail(w, r, err)
-		return
-	}
-	if err := d.sessions.Destroy(ctx); err != nil {
-		d.site.Fail(w, r, err)
-		return
-	}
-	respond.Redirect(w, r, Path+"/login?reset=1")
+	d.leave(w, r, Path+"/login?reset=1")
 }
