@@ -102,3 +102,16 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 	}
 	return o, nil
 }
+
+// DayMoney returns the money of one São Paulo calendar day (day is any instant of it): the
+// figures of a day of the overview, read from the same daily totals (the daily summary's).
+func (r *Reports) DayMoney(ctx context.Context, day time.Time) (MoneyTotals, error) {
+	n := DayNumber(day, MoneyDayOffset)
+	first := time.UnixMilli((n*86400000 - MoneyDayOffset.Milliseconds())).UTC()
+	st, err := r.store.OrderStats(ctx, StatsQuery{PaidSince: []time.Time{first}, PlacedSince: first, DaysFrom: first,
+		ZoneOffset: MoneyDayOffset})
+	if err != nil {
+		return MoneyTotals{}, fmt.Errorf("checkout: a day's money: %w", err)
+	}
+	return st.Days[n], nil
+}

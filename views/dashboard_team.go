@@ -101,6 +101,7 @@ type AccountView struct {
 	TOTPStartAction   string
 	TOTPConfirmAction string
 	TOTPDisableAction string
+	Alerts            *AlertsView // nil: no choice of alerts
 	Notice            string
 	Failed            string
 }

@@ -88,8 +88,9 @@ type ExportStore interface {
 	// ExportChunk returns the piece seq of a job's file, or checkout.ErrNotFound past the last.
 	ExportChunk(ctx context.Context, id string, seq int) ([]byte, error)
 	// FinishExportJob moves a running job to ready or failed (with its error code), with its
-	// rows and size; a job no longer running is left as it is (checkout.ErrConflict).
-	FinishExportJob(ctx context.Context, j ExportJob) error
+	// rows and size, and writes the messages out (the user's alert) in the same transaction;
+	// a job no longer running is left as it is, and out unwritten (checkout.ErrConflict).
+	FinishExportJob(ctx context.Context, j ExportJob, out ...checkout.OutboxMessage) error
 	// FailStaleExports marks failed (ExportErrInterrupted) the running jobs without a
 	// heartbeat since before, and says how many.
 	FailStaleExports(ctx context.Context, before, now time.Time) (int, error)
@@ -195,14 +196,15 @@ func (x *Exports) Progress(ctx context.Context, id string, rows int) error {
 	return x.store.ExportProgress(ctx, id, rows, x.now().UTC())
 }
 
-// Finish ends a running job: ready with its rows and size, or failed with code.
-func (x *Exports) Finish(ctx context.Context, j *ExportJob, rows int, size int64, code string) error {
+// Finish ends a running job: ready with its rows and size, or failed with code. The messages
+// out (the e-mail saying it is ready) are written with the change, or not at all.
+func (x *Exports) Finish(ctx context.Context, j *ExportJob, rows int, size int64, code string, out ...checkout.OutboxMessage) error {
 	j.Rows, j.Size, j.FinishedAt, j.UpdatedAt = rows, size, x.now().UTC(), x.now().UTC()
 	j.State, j.Error = ExportReady, ""
 	if code != "" {
 		j.State, j.Error = ExportFailed, code
 	}
-	return x.store.FinishExportJob(ctx, *j)
+	return x.store.FinishExportJob(ctx, *j, out...)
 }
 
 // Prune marks failed the jobs whose server stopped writing them and deletes the jobs (and

@@ -146,7 +146,12 @@ func (s *Store) ExportChunk(ctx context.Context, id string, seq int) ([]byte, er
 
 // FinishExportJob moves a running job to its end state; one no longer running is left alone
 // (checkout.ErrConflict). A failed job's pieces are deleted with it: nobody can download them.
-func (s *Store) FinishExportJob(ctx context.Context, j merchant.ExportJob) error {
+// The messages out are written in the same transaction.
+func (s *Store) FinishExportJob(ctx context.Context, j merchant.ExportJob, out ...checkout.OutboxMessage) error {
+	msgs, err := OutboxStatements(out...)
+	if err != nil {
+		return s.errorf("finishing an export: %w", err)
+	}
 	stmts := []Stmt{{SQL: `UPDATE export_jobs SET state = $1, error = $2, rows_written = $3, size = $4,
 		updated_at = $5, finished_at = $6 WHERE id = $7 AND state = 'running'`,
 		Args: []any{string(j.State), j.Error, j.Rows, j.Size, ms(j.UpdatedAt), ms(j.FinishedAt), j.ID},
@@ -159,7 +164,8 @@ func (s *Store) FinishExportJob(ctx context.Context, j merchant.ExportJob) error
 	if j.State == merchant.ExportFailed {
 		stmts = append(stmts, Stmt{SQL: `DELETE FROM export_chunks WHERE job_id = $1`, Args: []any{j.ID}})
 	}
-	err := s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
+	stmts = append(stmts, msgs...)
+	err = s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, stmts...) })
 	if err != nil {
 		return s.errorf("finishing an export: %w", err)
 	}

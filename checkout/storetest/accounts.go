@@ -24,6 +24,7 @@ type AccountStores interface {
 	merchant.TOTPStore
 	merchant.ExportStore
 	merchant.PasswordResetStore
+	merchant.AlertStore
 	SignInTokens() merchant.SignInTokenStore
 }
 
@@ -47,6 +48,8 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("InvitationsFollowTheInviter", func(t *testing.T) { testInvitationsFollowInviter(t, open(t)) })
 	t.Run("DeviceCookies", func(t *testing.T) { testDeviceCookies(t, open(t)) })
 	t.Run("PasswordResets", func(t *testing.T) { testPasswordResets(t, open(t)) })
+	t.Run("AlertPreferences", func(t *testing.T) { testAlerts(t, open(t)) })
+	t.Run("GatewayOutages", func(t *testing.T) { testGatewayOutages(t, open(t)) })
 }
 
 func user(id, email string) merchant.User {

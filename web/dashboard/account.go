@@ -17,7 +17,7 @@ import (
 
 // accountNotices are the notices of the account page after an action (?done=…).
 var accountNotices = map[string]string{"password": "account.password_changed", "ended": "account.session_ended",
-	"totp_on": "account.totp_enabled", "totp_off": "account.totp_disabled"}
+	"totp_on": "account.totp_enabled", "totp_off": "account.totp_disabled", "alerts": "account.alerts_saved"}
 
 // accountPage is GET /dashboard/account.
 func (d *Dashboard) accountPage(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +35,7 @@ func (d *Dashboard) accountView(r *http.Request) views.AccountView {
 	v := views.AccountView{DashPage: d.page(r, "account"), Email: u.Email,
 		PasswordAction: respond.Link(r, Path+"/account/password"), TOTPEnabled: u.TOTPEnabled()}
 	d.totpView(r, &v)
+	d.alertsView(r, &v)
 	sessions, err := d.accounts.SignIns(ctx, u.ID)
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
@@ -124,4 +125,69 @@ func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	respond.Redirect(w, r, Path+"/account?done=ended")
+}
+
+// alertsView fills the account page's choice of alerts (none without alert preferences).
+func (d *Dashboard) alertsView(r *http.Request, v *views.AccountView) {
+	if d.alerts == nil {
+		return
+	}
+	u := userOf(r)
+	p, err := d.alerts.Prefs(r.Context(), u)
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
+		return
+	}
+	av := &views.AlertsView{Action: respond.Link(r, Path+"/account/alerts"), Paid: string(p.Paid), Lang: p.Lang,
+		On: map[string]bool{}, Allowed: map[string]bool{}, NoServer: !d.mailConfigured}
+	for _, k := range []merchant.AlertKind{merchant.AlertPaid, merchant.AlertRefundDue, merchant.AlertGateway, merchant.AlertExport} {
+		av.On[string(k)] = p.Wants(k)
+		av.Allowed[string(k)] = u.Role.Can(merchant.AlertPermission(k))
+	}
+	v.Alerts = av
+}
+
+// saveAlerts is POST /dashboard/account/alerts: the signed-in user's choice of e-mail alerts
+// (paid: off, each or daily; alert: refund_due, gateway, export, repeated; lang). An alert
+// the role may not receive keeps its earlier choice: its control is disabled, so the browser
+// does not send it.
+func (d *Dashboard) saveAlerts(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := userOf(r)
+	cur, err := d.alerts.Prefs(ctx, u)
+	if err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	on := map[string]bool{}
+	for _, k := range r.PostForm["alert"] {
+		on[k] = true
+	}
+	p := cur
+	if u.Role.Can(merchant.AlertPermission(merchant.AlertPaid)) {
+		p.Paid = merchant.PaidMode(r.PostForm.Get("paid"))
+	}
+	for _, c := range []struct {
+		kind merchant.AlertKind
+		to   *bool
+	}{{merchant.AlertRefundDue, &p.RefundDue}, {merchant.AlertGateway, &p.Gateway}, {merchant.AlertExport, &p.Export}} {
+		if u.Role.Can(merchant.AlertPermission(c.kind)) {
+			*c.to = on[string(c.kind)]
+		}
+	}
+	p.Lang = r.PostForm.Get("lang")
+	err = d.alerts.SavePrefs(ctx, u, p)
+	var fe *checkout.ValidationError
+	switch {
+	case errors.As(err, &fe):
+		v := d.accountView(r)
+		v.Failed = views.T(v.Lang, "account.alerts_paid") + ": " + fe.Error()
+		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
+		return
+	case err != nil:
+		d.site.Fail(w, r, err)
+		return
+	}
+	respond.Redirect(w, r, Path+"/account?done=alerts")
 }

@@ -91,6 +91,10 @@ type Options struct {
 	Mail           *mail.Log
 	MailComposer   *mail.Composer
 	MailConfigured bool
+	// Alerts, when set, gives the account page its choice of e-mail alerts. ExportReady, when
+	// set, makes a background export's alert, written with the job's end.
+	Alerts      *merchant.Alerts
+	ExportReady func(ctx context.Context, j *merchant.ExportJob, rows int) ([]checkout.OutboxMessage, error)
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -110,6 +114,8 @@ type Dashboard struct {
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
+	alerts         *merchant.Alerts // nil: no choice of alerts
+	exportReady    func(ctx context.Context, j *merchant.ExportJob, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
 	sessions       *scs.SessionManager
@@ -139,7 +145,7 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys}
+		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -282,6 +288,9 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/audit", merchant.PermAudit, d.auditPage},
 			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV},
 			Route{get, "/audit.xlsx", merchant.PermAudit, d.auditCSV})
+	}
+	if d.alerts != nil {
+		rt = append(rt, Route{post, "/account/alerts", merchant.PermAccount, d.saveAlerts})
 	}
 	if d.mail != nil {
 		rt = append(rt,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -163,13 +164,31 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 	if err != nil {
 		log.Error("background export failed", "rows", rows, "err", err)
 	}
+	d.finishExport(ctx, log, job, rows, fw.Size(), code)
+}
+
+// finishExport ends a background export's job: ready (with the user's alert, written with
+// it) or failed with code.
+func (d *Dashboard) finishExport(ctx context.Context, log *slog.Logger, job *merchant.ExportJob, rows int, size int64, code string) {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := d.exports.Finish(fctx, job, rows, fw.Size(), code); err != nil {
+	var alert []checkout.OutboxMessage
+	if code == "" && d.exportReady != nil {
+		// A failure to make the alert is logged, and the export, which is the user's work,
+		// still ends ready.
+		var err error
+		if alert, err = d.exportReady(fctx, job, rows); err != nil {
+			log.Error("making a background export's alert", "err", err)
+		}
+	}
+	if err := d.exports.Finish(fctx, job, rows, size, code, alert...); err != nil {
 		log.Error("ending a background export", "err", err)
 		return
 	}
-	log.Info("background export ended", "rows", rows, "bytes", fw.Size(), "error", code)
+	if len(alert) > 0 {
+		d.wakeMail()
+	}
+	log.Info("background export ended", "rows", rows, "bytes", size, "error", code)
 }
 
 // WaitExports waits for the workers of the background exports to end: after Options.Context

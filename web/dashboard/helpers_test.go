@@ -160,7 +160,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
-		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer})
+		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: merchant.NewAlerts(store, sb.Now)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,9 @@ var routeCases = map[string]routeCase{
 		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
 			"password_confirm": {"uma-senha-nova-bem-longa"}}
 	}},
+	"POST /account/alerts": {allowed: everyone, form: func(*roleFixture) url.Values {
+		return url.Values{"paid": {"each"}, "alert": {"gateway"}, "lang": {"en"}}
+	}},
 	"POST /account/sessions/{id}/end": {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /account/2fa":               {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /account/2fa/confirm": {allowed: everyone, form: func(f *roleFixture) url.Values {

@@ -51,6 +51,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/alerts"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -86,6 +87,7 @@ type closingStore interface {
 	merchant.TOTPStore
 	merchant.ExportStore
 	merchant.PasswordResetStore
+	merchant.AlertStore
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	SignInTokens() merchant.SignInTokenStore
@@ -118,6 +120,8 @@ type App struct {
 	sandbox         *sandbox.Sandbox // nil with a real gateway
 	clock           func() time.Time // the shop's business time: the sandbox's when embedded
 	merchant        merchantSide
+	alertPrefs      *merchant.Alerts // the users' alert preferences
+	alerts          *alerts.Alerts   // the merchant's alerts: announced changes, the scheduler
 	mail            mailSide
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
@@ -382,7 +386,7 @@ func (s *start) newService(ctx context.Context) error {
 		Logger:       a.log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		// Every change's messages: the merchant's notifications, then the e-mails.
-		Announcer:  checkout.Announcers{a.merchant.announcer},
+		Announcer:  checkout.Announcers{a.merchant.announcer, a.alerts},
 		Shipping:   a.merchant.settings.Shipping,
 		FetchImage: imageFetcher(),
 		GatewayUp:  a.gatewayUp,
@@ -422,6 +426,8 @@ func (s *start) handlers(context.Context) error {
 		Mail:           a.mail.log,
 		MailComposer:   a.mail.composer,
 		MailConfigured: a.mail.server != nil,
+		Alerts:         a.alertPrefs,
+		ExportReady:    a.alerts.ExportReady,
 	})
 	if err != nil {
 		stopExports()
@@ -830,8 +836,9 @@ func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
-	// E-mails.
+	// E-mails, and the alerts' scheduler.
 	a.runMail(bgCtx)
+	a.runAlerts(bgCtx)
 	// Prometheus's /metrics on a listener of its own.
 	a.serveMetrics(bgCtx)
 	a.bg.Go(func() { a.pruneAccess(bgCtx, accessPruneInterval) })

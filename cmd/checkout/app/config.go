@@ -39,6 +39,9 @@ const (
 	DefaultReconcileInterval = 5 * time.Second
 	// DefaultGatewayStartTimeout bounds the start-up check of a real gateway, retries included.
 	DefaultGatewayStartTimeout = 40 * time.Second
+	// DefaultAlertInterval is how often the alerts' scheduler looks: an outage's alert comes
+	// at most this long after its five minutes, the summary this long after 08:00.
+	DefaultAlertInterval = 30 * time.Second
 	// DefaultGatewayProbeInterval is how long without any gateway call before a light probe
 	// tells the gateway's state again.
 	DefaultGatewayProbeInterval = 15 * time.Second
@@ -146,6 +149,10 @@ type Config struct {
 	// MailSchedule is the wait after each failed attempt at an e-mail (nil:
 	// mail.RetrySchedule(), about 16 hours); tests shorten it.
 	MailSchedule []time.Duration
+	// AlertInterval is how often the merchant's alerts' scheduler looks at the gateway's state
+	// and whether the daily summary is due (0: DefaultAlertInterval; below 0: never, for tests
+	// that run its passes themselves through App.Alerts).
+	AlertInterval time.Duration
 	// MailRootCAs, when set, are the only certificates trusted for the SMTP server's: tests
 	// run one with a certificate of their own. There is no setting for it, and verification is
 	// never turned off.

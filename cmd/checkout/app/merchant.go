@@ -67,7 +67,11 @@ func (a *App) setupMerchant(ctx context.Context) error {
 	}
 	m.keys = merchant.NewKeys(a.store, keys)
 	// The e-mails go through the same outbox as the notifications, on a channel of their own.
-	return a.setupMail()
+	if err := a.setupMail(); err != nil {
+		return err
+	}
+	a.setupAlerts()
+	return nil
 }
 
 // runMerchant starts, until ctx ends, the notifications' delivery and the demo page's server
