@@ -5,31 +5,31 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
-// The merchant's alerts (merchant.AlertStore): each user's preferences, and the gateway's
+// The merchant's alerts (team.AlertStore): each user's preferences, and the gateway's
 // outages every instance shares.
 
-var _ merchant.AlertStore = (*Store)(nil)
+var _ team.AlertStore = (*Store)(nil)
 
 const alertColumns = `user_id, paid, refund_due, gateway, export, lang, updated_at`
 
 // scanAlertPrefs reads a row of alertColumns.
-func scanAlertPrefs(r Rows) (merchant.AlertPrefs, error) {
-	var p merchant.AlertPrefs
+func scanAlertPrefs(r Rows) (team.AlertPrefs, error) {
+	var p team.AlertPrefs
 	var paid string
 	var updated int64
 	if err := r.Scan(&p.UserID, &paid, &p.RefundDue, &p.Gateway, &p.Export, &p.Lang, &updated); err != nil {
 		return p, err
 	}
-	p.Paid, p.UpdatedAt = merchant.PaidMode(paid), fromMS(updated)
+	p.Paid, p.UpdatedAt = team.PaidMode(paid), fromMS(updated)
 	return p, nil
 }
 
 // AlertPrefs returns a user's chosen preferences, or checkout.ErrNotFound.
-func (s *Store) AlertPrefs(ctx context.Context, userID string) (*merchant.AlertPrefs, error) {
-	var out *merchant.AlertPrefs
+func (s *Store) AlertPrefs(ctx context.Context, userID string) (*team.AlertPrefs, error) {
+	var out *team.AlertPrefs
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + alertColumns + ` FROM alert_preferences WHERE user_id = $1`, Args: []any{userID},
 		Rows: each(func(r Rows) error {
 			p, err := scanAlertPrefs(r)
@@ -47,7 +47,7 @@ func (s *Store) AlertPrefs(ctx context.Context, userID string) (*merchant.AlertP
 
 // SaveAlertPrefs stores a user's preferences; an unknown user is checkout.ErrNotFound (the
 // INSERT … SELECT finds no user to insert for, so a user removed meanwhile leaves no row).
-func (s *Store) SaveAlertPrefs(ctx context.Context, p merchant.AlertPrefs) error {
+func (s *Store) SaveAlertPrefs(ctx context.Context, p team.AlertPrefs) error {
 	found := false
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO alert_preferences (` + alertColumns + `)
 		SELECT id, $2, $3, $4, $5, $6, $7 FROM dashboard_users WHERE id = $1
@@ -66,30 +66,30 @@ func (s *Store) SaveAlertPrefs(ctx context.Context, p merchant.AlertPrefs) error
 
 // UsersAlertPrefs lists every user (by e-mail) with their chosen preferences (nil: never
 // chosen), in one statement.
-func (s *Store) UsersAlertPrefs(ctx context.Context) ([]merchant.User, []*merchant.AlertPrefs, error) {
-	var users []merchant.User
-	var prefs []*merchant.AlertPrefs
+func (s *Store) UsersAlertPrefs(ctx context.Context) ([]team.User, []*team.AlertPrefs, error) {
+	var users []team.User
+	var prefs []*team.AlertPrefs
 	// CASE, not COALESCE: the flags are INTEGER in SQLite and boolean in PostgreSQL.
 	flag := func(col string) string { return `CASE WHEN p.` + col + ` THEN 1 ELSE 0 END` }
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT u.id, u.email, u.role, COALESCE(p.paid, ''), ` + flag("refund_due") + `, ` +
 		flag("gateway") + `, ` + flag("export") + `, COALESCE(p.lang, ''), COALESCE(p.updated_at, 0)
 		FROM dashboard_users u LEFT JOIN alert_preferences p ON p.user_id = u.id ORDER BY u.email`,
 		Rows: each(func(r Rows) error {
-			var u merchant.User
+			var u team.User
 			var role, paid string
-			var p merchant.AlertPrefs
+			var p team.AlertPrefs
 			var updated, refund, gateway, export int64
 			if err := r.Scan(&u.ID, &u.Email, &role, &paid, &refund, &gateway, &export, &p.Lang, &updated); err != nil {
 				return err
 			}
 			p.RefundDue, p.Gateway, p.Export = refund == 1, gateway == 1, export == 1
-			u.Role = merchant.Role(role)
+			u.Role = team.Role(role)
 			users = append(users, u)
 			if paid == "" {
 				prefs = append(prefs, nil)
 				return nil
 			}
-			p.UserID, p.Paid, p.UpdatedAt = u.ID, merchant.PaidMode(paid), fromMS(updated)
+			p.UserID, p.Paid, p.UpdatedAt = u.ID, team.PaidMode(paid), fromMS(updated)
 			prefs = append(prefs, &p)
 			return nil
 		})})

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // testAlerts: the alert preferences on the store. A user who never chose gets the defaults of
@@ -18,22 +18,22 @@ import (
 func testAlerts(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
-	al := merchant.NewAlerts(s, func() time.Time { return now })
+	al := team.NewAlerts(s, func() time.Time { return now })
 	ana, bia := user("u1", "ana@loja.example"), user("u2", "bia@loja.example")
-	bia.Role = merchant.RoleViewer
-	for _, u := range []merchant.User{ana, bia} {
+	bia.Role = team.RoleViewer
+	for _, u := range []team.User{ana, bia} {
 		must(t, s.CreateUser(ctx, u))
 	}
 	_, err := s.AlertPrefs(ctx, ana.ID)
 	sameErr(t, "preferences never chosen", err, checkout.ErrNotFound)
 	p, err := al.Prefs(ctx, &ana)
 	must(t, err)
-	same(t, "an owner's defaults", p, merchant.AlertPrefs{UserID: "u1", Paid: merchant.PaidDaily, RefundDue: true, Gateway: true, Export: true, Lang: "pt-BR"})
+	same(t, "an owner's defaults", p, team.AlertPrefs{UserID: "u1", Paid: team.PaidDaily, RefundDue: true, Gateway: true, Export: true, Lang: "pt-BR"})
 	p, err = al.Prefs(ctx, &bia)
 	must(t, err)
-	same(t, "a viewer's defaults", p, merchant.AlertPrefs{UserID: "u2", Paid: merchant.PaidOff, Export: true, Lang: "pt-BR"})
+	same(t, "a viewer's defaults", p, team.AlertPrefs{UserID: "u2", Paid: team.PaidOff, Export: true, Lang: "pt-BR"})
 
-	recipients := func(k merchant.AlertKind) []string {
+	recipients := func(k team.AlertKind) []string {
 		t.Helper()
 		list, err := al.Recipients(ctx, k)
 		must(t, err)
@@ -43,28 +43,28 @@ func testAlerts(t *testing.T, s AccountStores) {
 		}
 		return out
 	}
-	same(t, "the summary's recipients by default", recipients(merchant.AlertSummary), []string{"ana@loja.example:pt-BR"})
-	same(t, "each paid order's by default", recipients(merchant.AlertPaid), nil)
+	same(t, "the summary's recipients by default", recipients(team.AlertSummary), []string{"ana@loja.example:pt-BR"})
+	same(t, "each paid order's by default", recipients(team.AlertPaid), nil)
 
-	must(t, al.SavePrefs(ctx, &bia, merchant.AlertPrefs{Paid: merchant.PaidEach, Gateway: true, Lang: "en"}))
+	must(t, al.SavePrefs(ctx, &bia, team.AlertPrefs{Paid: team.PaidEach, Gateway: true, Lang: "en"}))
 	now = now.Add(time.Hour)
-	must(t, al.SavePrefs(ctx, &ana, merchant.AlertPrefs{Paid: merchant.PaidEach, RefundDue: true, Lang: "xx"}))
+	must(t, al.SavePrefs(ctx, &ana, team.AlertPrefs{Paid: team.PaidEach, RefundDue: true, Lang: "xx"}))
 	got, err := s.AlertPrefs(ctx, bia.ID)
 	must(t, err)
-	same(t, "bia's choice", *got, merchant.AlertPrefs{UserID: "u2", Paid: merchant.PaidEach, Gateway: true, Lang: "en", UpdatedAt: base})
+	same(t, "bia's choice", *got, team.AlertPrefs{UserID: "u2", Paid: team.PaidEach, Gateway: true, Lang: "en", UpdatedAt: base})
 	got, err = s.AlertPrefs(ctx, ana.ID)
 	must(t, err)
-	same(t, "ana's choice (an unknown language is pt-BR)", *got, merchant.AlertPrefs{UserID: "u1", Paid: merchant.PaidEach, RefundDue: true,
+	same(t, "ana's choice (an unknown language is pt-BR)", *got, team.AlertPrefs{UserID: "u1", Paid: team.PaidEach, RefundDue: true,
 		Lang: "pt-BR", UpdatedAt: base.Add(time.Hour)})
-	same(t, "each paid order's recipients", recipients(merchant.AlertPaid), []string{"ana@loja.example:pt-BR", "bia@loja.example:en"})
-	same(t, "the gateway's", recipients(merchant.AlertGateway), []string{"bia@loja.example:en"})
-	same(t, "the exports' (ana turned hers off)", recipients(merchant.AlertExport), nil)
-	sameCode(t, "a paid mode of no kind", al.SavePrefs(ctx, &ana, merchant.AlertPrefs{Paid: "sometimes"}), checkout.CodeInvalid)
-	sameErr(t, "a user that does not exist", s.SaveAlertPrefs(ctx, merchant.AlertPrefs{UserID: "nope", Paid: merchant.PaidOff, Lang: "en"}),
+	same(t, "each paid order's recipients", recipients(team.AlertPaid), []string{"ana@loja.example:pt-BR", "bia@loja.example:en"})
+	same(t, "the gateway's", recipients(team.AlertGateway), []string{"bia@loja.example:en"})
+	same(t, "the exports' (ana turned hers off)", recipients(team.AlertExport), nil)
+	sameCode(t, "a paid mode of no kind", al.SavePrefs(ctx, &ana, team.AlertPrefs{Paid: "sometimes"}), checkout.CodeInvalid)
+	sameErr(t, "a user that does not exist", s.SaveAlertPrefs(ctx, team.AlertPrefs{UserID: "nope", Paid: team.PaidOff, Lang: "en"}),
 		checkout.ErrNotFound)
 
 	must(t, s.DeleteUser(ctx, bia.ID))
-	same(t, "each paid order's recipients, bia removed", recipients(merchant.AlertPaid), []string{"ana@loja.example:pt-BR"})
+	same(t, "each paid order's recipients, bia removed", recipients(team.AlertPaid), []string{"ana@loja.example:pt-BR"})
 	_, err = s.AlertPrefs(ctx, bia.ID)
 	sameErr(t, "a removed user's choice", err, checkout.ErrNotFound)
 }
@@ -74,7 +74,7 @@ func testAlerts(t *testing.T, s AccountStores) {
 // open it at once; closing returns that start once; the next outage is a new one.
 func testGatewayOutages(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	al := merchant.NewAlerts(s, nil)
+	al := team.NewAlerts(s, nil)
 	_, ok, err := al.CloseOutage(ctx, base)
 	must(t, err)
 	same(t, "closing with none open", ok, false)

@@ -22,8 +22,9 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
@@ -62,7 +63,7 @@ type Outbox interface {
 
 // Options are an Alerts' dependencies.
 type Options struct {
-	Prefs    *merchant.Alerts
+	Prefs    *team.Alerts
 	Composer *mail.Composer
 	Outbox   Outbox
 	Reports  Reports
@@ -112,7 +113,7 @@ func (a *Alerts) frame(lang string) email.Frame {
 
 // alert is one alert to compose for each of its recipients.
 type alert struct {
-	kind    merchant.AlertKind
+	kind    team.AlertKind
 	typ     string
 	cause   string
 	at      time.Time
@@ -122,7 +123,7 @@ type alert struct {
 }
 
 // compose makes al's e-mail for each recipient, in their language.
-func (a *Alerts) compose(ctx context.Context, al alert, to []merchant.UserAlerts) ([]checkout.OutboxMessage, error) {
+func (a *Alerts) compose(ctx context.Context, al alert, to []team.UserAlerts) ([]checkout.OutboxMessage, error) {
 	out := make([]checkout.OutboxMessage, 0, len(to))
 	for _, r := range to {
 		f := a.frame(r.Prefs.Lang)
@@ -150,7 +151,7 @@ func (a *Alerts) Announce(ctx context.Context, o *checkout.Order, changes []chec
 		switch {
 		case c.To == checkout.StatusPaid && c.From != checkout.StatusPaid && !paidBefore(o, first+i):
 			m := email.PaidAlert{Number: o.Number, Amount: o.Amount, PaidAt: o.PaidAt, Link: a.frame("").URL("/dashboard/orders/" + o.ID)}
-			al = alert{kind: merchant.AlertPaid, typ: TypePaid, cause: cause, at: c.At,
+			al = alert{kind: team.AlertPaid, typ: TypePaid, cause: cause, at: c.At,
 				subject: func(f email.Frame) string { return email.PaidSubject(f, m) },
 				html:    func(f email.Frame) templ.Component { return email.Paid(f, m) },
 				text:    func(f email.Frame) string { return email.PaidText(f, m) }}
@@ -158,7 +159,7 @@ func (a *Alerts) Announce(ctx context.Context, o *checkout.Order, changes []chec
 			c.Reason.Code == checkout.ReasonLinkBeyondCap:
 			m := email.RefundDueAlert{Number: o.Number, Amount: c.Reason.Paid, Reason: string(c.Reason.Code), At: c.At,
 				Link: a.frame("").URL("/dashboard/refunds")}
-			al = alert{kind: merchant.AlertRefundDue, typ: TypeRefundDue, cause: cause, at: c.At,
+			al = alert{kind: team.AlertRefundDue, typ: TypeRefundDue, cause: cause, at: c.At,
 				subject: func(f email.Frame) string { return email.RefundDueSubject(f, m) },
 				html:    func(f email.Frame) templ.Component { return email.RefundDue(f, m) },
 				text:    func(f email.Frame) string { return email.RefundDueText(f, m) }}
@@ -194,21 +195,21 @@ func paidBefore(o *checkout.Order, i int) bool {
 func (a *Alerts) Announced() { a.o.Outbox.Wake() }
 
 // ExportReady returns the alert of a background export ready, to the user who asked for it
-// if they want it and may still export; give it to merchant.Exports.Finish, which writes it
+// if they want it and may still export; give it to exports.Exports.Finish, which writes it
 // with the job's end.
-func (a *Alerts) ExportReady(ctx context.Context, j *merchant.ExportJob, rows int) ([]checkout.OutboxMessage, error) {
-	all, err := a.o.Prefs.Recipients(ctx, merchant.AlertExport)
+func (a *Alerts) ExportReady(ctx context.Context, j *exports.ExportJob, rows int) ([]checkout.OutboxMessage, error) {
+	all, err := a.o.Prefs.Recipients(ctx, team.AlertExport)
 	if err != nil {
 		return nil, fmt.Errorf("alerts: %w", err)
 	}
-	var to []merchant.UserAlerts
+	var to []team.UserAlerts
 	for _, r := range all {
 		if r.User.ID == j.UserID {
 			to = append(to, r)
 		}
 	}
 	now := a.o.Clock()
-	m := email.ExportAlert{Kind: j.Kind, Rows: rows, ExpiresAt: now.Add(merchant.ExportRetention), Link: a.frame("").URL("/dashboard/exports/" + j.ID)}
+	m := email.ExportAlert{Kind: j.Kind, Rows: rows, ExpiresAt: now.Add(exports.ExportRetention), Link: a.frame("").URL("/dashboard/exports/" + j.ID)}
 	return a.compose(ctx, alert{typ: TypeExport, cause: j.ID, at: now,
 		subject: func(f email.Frame) string { return email.ExportSubject(f, m) },
 		html:    func(f email.Frame) templ.Component { return email.Export(f, m) },
@@ -295,7 +296,7 @@ func (a *Alerts) gatewayAlert(ctx context.Context, m email.GatewayAlert) error {
 	if !m.Recovered.IsZero() {
 		typ = TypeGatewayUp
 	}
-	to, err := a.o.Prefs.Recipients(ctx, merchant.AlertGateway)
+	to, err := a.o.Prefs.Recipients(ctx, team.AlertGateway)
 	if err != nil {
 		return fmt.Errorf("alerts: %w", err)
 	}
@@ -328,7 +329,7 @@ func (a *Alerts) summaryPass(ctx context.Context) error {
 	if now.Before(today.Add(summaryHour*time.Hour+summaryMinutes*time.Minute)) || a.summarized == today.Format(time.DateOnly) {
 		return nil
 	}
-	to, err := a.o.Prefs.Recipients(ctx, merchant.AlertSummary)
+	to, err := a.o.Prefs.Recipients(ctx, team.AlertSummary)
 	if err != nil {
 		return fmt.Errorf("alerts: %w", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // alertsChosen reads the account page's choice of alerts: the paid orders' mode, the
@@ -39,7 +39,7 @@ func alertsChosen(t *testing.T, b *browser) (paid string, on map[string]bool, la
 // saved for them alone, language included; a paid mode of no kind is refused, nothing saved.
 func TestAccountAlerts(t *testing.T) {
 	e, owner := signedIn(t)
-	if _, err := e.dash.accounts.AddUser(context.Background(), "leitora@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+	if _, err := e.dash.accounts.AddUser(context.Background(), "leitora@loja.example", dashPassword, team.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	viewer := e.browser()

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/web/alerts"
 )
 
@@ -14,7 +14,7 @@ import (
 // preferences in the store, and the alerts' maker, which the service announces orders'
 // changes to and whose scheduler runAlerts starts.
 func (a *App) setupAlerts() {
-	a.alertPrefs = merchant.NewAlerts(a.store, a.clock)
+	a.alertPrefs = team.NewAlerts(a.store, a.clock)
 	a.alerts = alerts.New(alerts.Options{Prefs: a.alertPrefs, Composer: a.mail.composer, Outbox: a.mail.log,
 		Reports: appReports{a}, StoreName: a.cfg.MerchantName, SupportEmail: merchantProfile(a.cfg).SupportEmail,
 		Gateway: a.health.State, Clock: a.clock, Log: a.log.With("component", "alerts")})
