@@ -40,7 +40,6 @@ const (
 	TypeSummary    = "alert.summary"
 	summaryOrders  = 20 // the paid orders a summary lists (the link lists them all)
 	summaryHour    = 8  // the summary's hour, São Paulo time
-	summaryMinutes = 0
 )
 
 // OutageAlertAfter is how long the gateway fails before its users are alerted: shorter
@@ -116,6 +115,7 @@ type alert struct {
 	kind    team.AlertKind
 	typ     string
 	cause   string
+	orderID string // the order it is about: its e-mails are stored with the order's change
 	at      time.Time
 	subject func(email.Frame) string
 	html    func(email.Frame) templ.Component
@@ -128,8 +128,12 @@ func (a *Alerts) compose(ctx context.Context, al alert, to []team.UserAlerts) ([
 	for _, r := range to {
 		f := a.frame(r.Prefs.Lang)
 		f.Subject = al.subject(f)
-		m, err := a.o.Composer.Compose(ctx, mail.Draft{Type: al.typ, Cause: al.cause, To: mail.Address{Email: r.User.Email},
-			Lang: string(f.Lang), Subject: f.Subject, HTML: al.html(f), Text: al.text(f), UserID: r.User.ID, At: al.at})
+		draft := mail.Draft{Type: al.typ, Cause: al.cause, To: mail.Address{Email: r.User.Email},
+			Lang: string(f.Lang), Subject: f.Subject, HTML: al.html(f), Text: al.text(f), OrderID: al.orderID, At: al.at}
+		if al.orderID == "" {
+			draft.UserID = r.User.ID
+		}
+		m, err := a.o.Composer.Compose(ctx, draft)
 		if err != nil {
 			return nil, fmt.Errorf("alerts: %w", err)
 		}
@@ -151,7 +155,7 @@ func (a *Alerts) Announce(ctx context.Context, o *checkout.Order, changes []chec
 		switch {
 		case c.To == checkout.StatusPaid && c.From != checkout.StatusPaid && !paidBefore(o, first+i):
 			m := email.PaidAlert{Number: o.Number, Amount: o.Amount, PaidAt: o.PaidAt, Link: a.frame("").URL("/dashboard/orders/" + o.ID)}
-			al = alert{kind: team.AlertPaid, typ: TypePaid, cause: cause, at: c.At,
+			al = alert{kind: team.AlertPaid, typ: TypePaid, cause: cause, orderID: o.ID, at: c.At,
 				subject: func(f email.Frame) string { return email.PaidSubject(f, m) },
 				html:    func(f email.Frame) templ.Component { return email.Paid(f, m) },
 				text:    func(f email.Frame) string { return email.PaidText(f, m) }}
@@ -159,7 +163,7 @@ func (a *Alerts) Announce(ctx context.Context, o *checkout.Order, changes []chec
 			c.Reason.Code == checkout.ReasonLinkBeyondCap:
 			m := email.RefundDueAlert{Number: o.Number, Amount: c.Reason.Paid, Reason: string(c.Reason.Code), At: c.At,
 				Link: a.frame("").URL("/dashboard/refunds")}
-			al = alert{kind: team.AlertRefundDue, typ: TypeRefundDue, cause: cause, at: c.At,
+			al = alert{kind: team.AlertRefundDue, typ: TypeRefundDue, cause: cause, orderID: o.ID, at: c.At,
 				subject: func(f email.Frame) string { return email.RefundDueSubject(f, m) },
 				html:    func(f email.Frame) templ.Component { return email.RefundDue(f, m) },
 				text:    func(f email.Frame) string { return email.RefundDueText(f, m) }}
@@ -320,24 +324,29 @@ var saoPaulo = func() *time.Location {
 	return time.FixedZone("-03", -3*60*60)
 }()
 
-// summaryPass stores, from 08:00 São Paulo time, the summary of the São Paulo day before to
-// the users who want it: once per day in this process, and, since the day is its cause, once
+// summaryPass stores, from 08:00 São Paulo time, the summary of the São Paulo day before (when
+// it had any money: received, refunded, held or fees) to the users who want it: once per day in this process, and, since the day is its cause, once
 // in all (a restart or another instance composes it again and stores nothing).
 func (a *Alerts) summaryPass(ctx context.Context) error {
 	now := a.o.Clock().In(saoPaulo)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, saoPaulo)
-	if now.Before(today.Add(summaryHour*time.Hour+summaryMinutes*time.Minute)) || a.summarized == today.Format(time.DateOnly) {
+	if now.Before(today.Add(summaryHour*time.Hour)) || a.summarized == today.Format(time.DateOnly) {
 		return nil
 	}
 	to, err := a.o.Prefs.Recipients(ctx, team.AlertSummary)
 	if err != nil {
 		return fmt.Errorf("alerts: %w", err)
 	}
+	day := today.AddDate(0, 0, -1)
 	if len(to) > 0 {
-		day := today.AddDate(0, 0, -1)
 		m, err := a.summary(ctx, day)
 		if err != nil {
 			return err
+		}
+		if m.Money == (checkout.MoneyTotals{}) {
+			// A day without any money, paid or returned, says nothing: no e-mail.
+			a.summarized = today.Format(time.DateOnly)
+			return nil
 		}
 		msgs, err := a.compose(ctx, alert{typ: TypeSummary, cause: day.Format(time.DateOnly), at: now,
 			subject: func(f email.Frame) string { return email.SummarySubject(f, m) },
