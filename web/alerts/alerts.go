@@ -32,14 +32,14 @@ import (
 
 // The types of the alerts' e-mails.
 const (
-	TypePaid       = "alert.paid"
-	TypeRefundDue  = "alert.refund_due"
-	TypeGateway    = "alert.gateway_failing"
-	TypeGatewayUp  = "alert.gateway_recovered"
-	TypeExport     = "alert.export_ready"
-	TypeSummary    = "alert.summary"
-	summaryOrders  = 20 // the paid orders a summary lists (the link lists them all)
-	summaryHour    = 8  // the summary's hour, São Paulo time
+	TypePaid      = "alert.paid"
+	TypeRefundDue = "alert.refund_due"
+	TypeGateway   = "alert.gateway_failing"
+	TypeGatewayUp = "alert.gateway_recovered"
+	TypeExport    = "alert.export_ready"
+	TypeSummary   = "alert.summary"
+	summaryOrders = 20 // the paid orders a summary lists (the link lists them all)
+	summaryHour   = 8  // the summary's hour, São Paulo time
 )
 
 // OutageAlertAfter is how long the gateway fails before its users are alerted: shorter

@@ -15,8 +15,10 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/web/alerts"
 )
 
 // readExcel reads an export in the Excel format: it must start with the UTF-8 BOM and be
@@ -171,6 +173,7 @@ func TestBackgroundExport(t *testing.T) {
 	}
 	_, doc := b.get(page)
 	download, _ := doc.Find(testid("export-download")).Attr("href")
+	exportAlerted(t, e, page)
 	rows := readExcel(t, b.do(http.MethodGet, download, nil), "deposits")
 	id := column(t, rows[0], "id")
 	var got []string
@@ -424,5 +427,26 @@ func waitExport(t *testing.T, b *browser, page string) {
 			t.Fatal("the export did not end")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// exportAlerted: the user who asked for the export (an owner, on by default) has its alert,
+// written with the job's end: to them, in pt-BR, leading to the export's page under the
+// public URL.
+func exportAlerted(t *testing.T, e *env, page string) {
+	t.Helper()
+	list, err := e.mailLog.List(context.Background(), mail.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []mail.Entry
+	for _, m := range list {
+		if m.Type == alerts.TypeExport {
+			got = append(got, m)
+		}
+	}
+	if len(got) != 1 || got[0].To != dashEmail || !strings.Contains(got[0].Content.Text, e.composer.PublicURL+page) ||
+		got[0].Content.Subject != "Sua exportação de depósitos está pronta" {
+		t.Errorf("the export's alerts: %+v", got)
 	}
 }

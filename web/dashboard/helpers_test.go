@@ -38,6 +38,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/alerts"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
@@ -163,10 +164,12 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	exports := exports.NewExports(store, sb.Now)
 	exportsCtx, stopExports := context.WithCancel(ctx)
+	prefs := team.NewAlerts(store, sb.Now)
+	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
-		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: team.NewAlerts(store, sb.Now)})
+		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady})
 	if err != nil {
 		t.Fatal(err)
 	}
