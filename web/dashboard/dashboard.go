@@ -260,6 +260,10 @@ func (d *Dashboard) table() []Route {
 		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals.xlsx", merchant.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
+		// The reconciliation reads both the orders and the gateway: it needs both permissions.
+		{get, "/reconciliation", merchant.PermGatewayRead, d.needs(merchant.PermOrdersRead, d.reconciliation)},
+		{get, "/reconciliation.csv", merchant.PermExport, d.needs(merchant.PermOrdersRead, d.needs(merchant.PermGatewayRead, d.reconciliationExport))},
+		{get, "/reconciliation.xlsx", merchant.PermExport, d.needs(merchant.PermOrdersRead, d.needs(merchant.PermGatewayRead, d.reconciliationExport))},
 		{get, "/users", merchant.PermUsers, d.usersPage},
 		{post, "/users", merchant.PermUsers, d.invite},
 		{post, "/users/{id}/role", merchant.PermUsers, d.changeRole},
@@ -356,6 +360,7 @@ var sections = []struct {
 	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
 	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
 	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
+	{"reconciliation", merchant.PermGatewayRead, "gateway"},
 	{"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
 	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
 	{"account", merchant.PermAccount, ""},
@@ -527,8 +532,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
-				!u.Role.Can(sec.perm) {
+			if !d.shows(sec.key, sec.perm, u.Role) {
 				continue
 			}
 			path := Path + "/" + sec.key
@@ -543,6 +547,19 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		}
 	}
 	return p
+}
+
+// shows reports whether the navigation shows the section key (needing perm) to role: the
+// sections the dashboard has, which the role may open (the reconciliation needs the orders
+// too).
+func (d *Dashboard) shows(key string, perm merchant.Permission, role merchant.Role) bool {
+	switch {
+	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil:
+		return false
+	case key == "reconciliation" && !role.Can(merchant.PermOrdersRead):
+		return false
+	}
+	return role.Can(perm)
 }
 
 // notFound is the dashboard's 404 page (behind the session check, so that a stranger learns
