@@ -89,3 +89,6 @@ func feeText(p DashPage, c *checkout.Cents) string {
 	}
 	return p.money(*c)
 }
+
+// reconKindPrefix starts the catalogue's key of each divergence ("recon.kind.outside").
+const reconKindPrefix = "recon.kind."

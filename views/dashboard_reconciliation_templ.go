@@ -462,9 +462,9 @@ func ReconciliationPage(v ReconView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var26 string
-						templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("recon.kind." + k.Key))
+						templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(v.t(reconKindPrefix + k.Key))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 63, Col: 63}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 63, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 						if templ_7745c5c3_Err != nil {
@@ -565,9 +565,9 @@ func ReconciliationPage(v ReconView) templ.Component {
 				}
 				if v.Kind != "" {
 					var templ_7745c5c3_Var32 string
-					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("recon.rows_kind", v.t("recon.kind."+v.Kind)))
+					templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("recon.rows_kind", v.t(reconKindPrefix+v.Kind)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 78, Col: 59}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 78, Col: 61}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 					if templ_7745c5c3_Err != nil {
@@ -927,9 +927,9 @@ func reconRow(v ReconView, row ReconRowView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var54 string
-				templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("recon.kind." + k))
+				templ_7745c5c3_Var54, templ_7745c5c3_Err = templ.JoinStringErrs(v.t(reconKindPrefix + k))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 131, Col: 58}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `dashboard_reconciliation.templ`, Line: 131, Col: 60}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var54))
 				if templ_7745c5c3_Err != nil {
