@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -146,7 +146,7 @@ func (d *Dashboard) reconView(r *http.Request, v *views.ReconView, rq reconQuery
 		}
 		v.Rows = append(v.Rows, d.reconRowView(r, row))
 	}
-	if can(r, merchant.PermExport) {
+	if can(r, team.PermExport) {
 		q := url.Values{paramFrom: {v.From.Format(time.DateOnly)}, paramTo: {v.To.Format(time.DateOnly)}}
 		if rq.kind != "" {
 			q.Set(paramKind, string(rq.kind))
@@ -285,7 +285,7 @@ func (d *Dashboard) reconciliationExport(w http.ResponseWriter, r *http.Request)
 
 // needs wraps h so that it also needs perm, for a route that needs two permissions (the route
 // table's own check is the other).
-func (d *Dashboard) needs(perm merchant.Permission, h http.HandlerFunc) http.HandlerFunc {
+func (d *Dashboard) needs(perm team.Permission, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !can(r, perm) {
 			d.forbidden(w, r)

@@ -13,7 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 )
@@ -176,17 +176,17 @@ func TestReconciliationPeriod(t *testing.T) {
 // page and its exports, and no link to it. No role of the table lacks it today, so the
 // viewer's is taken away for this test (not parallel: the table is read by every request).
 func TestReconciliationNeedsGatewayRead(t *testing.T) {
-	before := merchant.Permissions[merchant.RoleViewer]
-	t.Cleanup(func() { merchant.Permissions[merchant.RoleViewer] = before })
-	var without []merchant.Permission
+	before := team.Permissions[team.RoleViewer]
+	t.Cleanup(func() { team.Permissions[team.RoleViewer] = before })
+	var without []team.Permission
 	for _, p := range before {
-		if p != merchant.PermGatewayRead {
+		if p != team.PermGatewayRead {
 			without = append(without, p)
 		}
 	}
-	merchant.Permissions[merchant.RoleViewer] = without
+	team.Permissions[team.RoleViewer] = without
 	e := newEnv(t)
-	if _, err := e.dash.accounts.AddUser(context.Background(), "leitor@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+	if _, err := e.dash.accounts.AddUser(context.Background(), "leitor@loja.example", dashPassword, team.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	b := e.browser()
