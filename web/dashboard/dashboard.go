@@ -228,7 +228,8 @@ type Route struct {
 func (d *Dashboard) Routes() []Route { return d.table() }
 
 // table is the route table of signed-in users. A route is served only through it, so none
-// can go without a permission.
+// can go without a permission. It is long because it is the table, a line per route with its
+// permission, read in one place.
 func (d *Dashboard) table() []Route {
 	get, post := http.MethodGet, http.MethodPost
 	rt := []Route{
