@@ -99,3 +99,45 @@ func ReceiptText(f Frame, m ReceiptMail) string {
 	b.WriteString("\n" + f.T("email.order.follow") + "\n" + m.OrderURL + "\n" + TextFooter(f))
 	return b.String()
 }
+
+// NewsMail is a shopper's e-mail about their order other than the receipt (the order placed,
+// shipped, delivered, canceled, money returned or to return): a heading, paragraphs, facts
+// (a label and its value: the carrier, the tracking code…), a code to copy (the PIX code), and
+// links, each under the public URL. Its words are the caller's, in the frame's language.
+type NewsMail struct {
+	Heading    string
+	Name       string // the shopper's name, as typed
+	Paragraphs []string
+	Facts      []Fact
+	// Code is text to copy as it is (the PIX copy-and-paste code), "" none; CodeLabel names it.
+	Code, CodeLabel string
+	Links           []Link
+}
+
+// Fact is a label and its value.
+type Fact struct{ Label, Value string }
+
+// Link is a link's address (under the public URL) and its text.
+type Link struct{ URL, Text string }
+
+// NewsText is a news e-mail's plain text.
+func NewsText(f Frame, m NewsMail) string {
+	var b strings.Builder
+	b.WriteString(greeting(f, m.Name) + "\n\n")
+	for _, p := range m.Paragraphs {
+		b.WriteString(p + "\n\n")
+	}
+	for _, x := range m.Facts {
+		b.WriteString(x.Label + ": " + x.Value + "\n")
+	}
+	if len(m.Facts) > 0 {
+		b.WriteString("\n")
+	}
+	if m.Code != "" {
+		b.WriteString(m.CodeLabel + ":\n" + m.Code + "\n\n")
+	}
+	for _, l := range m.Links {
+		b.WriteString(l.Text + ":\n" + l.URL + "\n")
+	}
+	return b.String() + TextFooter(f)
+}

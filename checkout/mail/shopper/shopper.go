@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -105,8 +106,29 @@ func (a *Announcer) sends(ctx context.Context, kind string) (bool, error) {
 
 // kindOf is the kind of e-mail the entry n of o's history, c, sends its shopper, or "".
 func kindOf(o *checkout.Order, n int, c checkout.StatusChange) string {
-	if c.To == checkout.StatusPaid && c.From != checkout.StatusPaid && !wasPaidBefore(o, n) {
+	switch c.Reason.Code {
+	case checkout.ReasonQRGenerated:
+		return merchant.ShopperOrderPlaced
+	case checkout.ReasonShipped:
+		return merchant.ShopperShipped
+	case checkout.ReasonDelivered:
+		return merchant.ShopperDelivered
+	case checkout.ReasonRefundRecorded:
+		return merchant.ShopperRefunded
+	case checkout.ReasonPaidTwice, checkout.ReasonPaidAfterCancel, checkout.ReasonLinkBeyondCap:
+		return merchant.ShopperRefundDue
+	}
+	if c.From == c.To {
+		return ""
+	}
+	switch {
+	case c.To == checkout.StatusPaid && !wasPaidBefore(o, n):
 		return merchant.ShopperPaid
+	case c.To == checkout.StatusCanceled:
+		return merchant.ShopperCanceled
+	case c.To == checkout.StatusRefunded:
+		// The gateway returned the payment (a refund the merchant asked for, or a MED).
+		return merchant.ShopperRefunded
 	}
 	return ""
 }
@@ -137,13 +159,16 @@ func (a *Announcer) compose(ctx context.Context, o *checkout.Order, n int, c che
 		f.Lang = l
 	}
 	var m message
-	switch kind {
-	case merchant.ShopperPaid:
+	if kind == merchant.ShopperPaid {
 		r := a.receipt(f, o, c)
 		f.Subject = email.ReceiptSubject(f, r)
 		m = message{subject: f.Subject, html: email.Receipt(f, r), text: email.ReceiptText(f, r)}
-	default:
-		return checkout.OutboxMessage{}, fmt.Errorf("shopper mail: no e-mail of kind %q", kind)
+	} else {
+		news := newsOf(f, o, c, kind)
+		f.Subject = f.T("email."+kind+".subject", o.Number, f.StoreName)
+		news.Heading, news.Name = f.T("email."+kind+".heading"), o.Customer.Name
+		news.Links = append(news.Links, email.Link{URL: orderURL(f, o), Text: f.T("email.order.follow_link", o.Number)})
+		m = message{subject: f.Subject, html: email.News(f, news), text: email.NewsText(f, news)}
 	}
 	msg, err := a.Composer.Compose(ctx, mail.Draft{Type: Type(kind), Cause: Cause(o.ID, n),
 		To: mail.Address{Name: o.Customer.Name, Email: addr}, Lang: string(f.Lang), Subject: m.subject,
@@ -173,3 +198,49 @@ func (a *Announcer) receipt(f email.Frame, o *checkout.Order, c checkout.StatusC
 	}
 	return r
 }
+
+// newsOf is what the e-mail of kind (all but the receipt) says of c, an entry of o's history.
+func newsOf(f email.Frame, o *checkout.Order, c checkout.StatusChange, kind string) email.NewsMail {
+	money := func(c checkout.Cents) string { return views.FormatMoney(f.Lang, c) }
+	var m email.NewsMail
+	switch kind {
+	case merchant.ShopperOrderPlaced:
+		m.Paragraphs = []string{f.T("email.order_placed.body", o.Number, money(o.Amount))}
+		if a := o.QR(); a != nil {
+			m.Code, m.CodeLabel = a.BRCode, f.T("email.order_placed.code")
+			m.Facts = []email.Fact{{Label: f.T("email.order_placed.expires"), Value: at(f, a.ExpiresAt)}}
+		}
+	case merchant.ShopperShipped:
+		m.Paragraphs = []string{f.T("email.shipped.body", o.Number)}
+		m.Facts = []email.Fact{{Label: f.T("progress.carrier"), Value: c.Reason.Carrier},
+			{Label: f.T("progress.tracking_code"), Value: c.Reason.TrackingCode}}
+		if checkout.TrackingURL(c.Reason.Carrier, c.Reason.TrackingCode) != "" {
+			m.Links = []email.Link{{URL: f.URL(TrackingPath(o.ID)), Text: f.T("progress.track", c.Reason.Carrier)}}
+		}
+	case merchant.ShopperDelivered:
+		m.Paragraphs = []string{f.T("email.delivered.body", o.Number), f.T("progress.delivered")}
+	case merchant.ShopperCanceled:
+		m.Paragraphs = []string{f.T("canceled.text", o.Number)}
+	case merchant.ShopperRefunded:
+		if c.Reason.Code == checkout.ReasonRefundRecorded {
+			m.Paragraphs = []string{f.T("email.refunded.body", o.Number), f.T("progress.returned", money(c.Reason.Paid), views.FormatDay(f.Lang, c.Reason.On))}
+		} else {
+			m.Paragraphs = []string{f.T("email.refunded.body", o.Number), f.T("progress.refunded", money(o.Amount))}
+		}
+	case merchant.ShopperRefundDue:
+		key := map[checkout.ReasonCode]string{checkout.ReasonPaidTwice: "progress.due_twice",
+			checkout.ReasonPaidAfterCancel: "progress.due_after_cancel", checkout.ReasonLinkBeyondCap: "progress.due_beyond_cap"}[c.Reason.Code]
+		m.Paragraphs = []string{f.T(key, money(c.Reason.Paid))}
+	}
+	return m
+}
+
+// at is a date and time in Brasília, saying so.
+func at(f email.Frame, t time.Time) string {
+	return views.FormatDateTime(f.Lang, t) + " (" + f.T("time.zone") + ")"
+}
+
+// TrackingPath is the path, under the public URL, that leads to the carrier's tracking page of
+// order orderID's parcel: an e-mail links only to the public URL, and the page's address is the
+// carrier table's (checkout.TrackingURL).
+func TrackingPath(orderID string) string { return "/pay/" + orderID + "/tracking" }
