@@ -34,12 +34,16 @@ func ReceiptSubject(f Frame, m ReceiptMail) string {
 	return f.T("email.receipt.subject", m.Number, f.StoreName)
 }
 
-// payee is the payee's legal name, else the store's name.
+// payee is who was paid: the legal name (else the store's name), and its document when valid.
 func (m ReceiptMail) payee(f Frame) string {
-	if m.Payee.LegalName != "" {
-		return m.Payee.LegalName
+	name := m.Payee.LegalName
+	if name == "" {
+		name = f.StoreName
 	}
-	return f.StoreName
+	if doc := m.document(); doc != "" {
+		return name + ", " + doc
+	}
+	return name
 }
 
 // document is the payee's CNPJ or CPF, labelled and punctuated ("CNPJ 11.222.333/0001-81"), or
@@ -88,11 +92,8 @@ func ReceiptText(f Frame, m ReceiptMail) string {
 		b.WriteString("  " + f.T("email.receipt.shipping") + ": " + m.shippingText(f) + "\n")
 	}
 	b.WriteString("  " + f.T("cart.total") + ": " + views.FormatMoney(f.Lang, m.Amount) + "\n\n")
-	b.WriteString(f.T("email.receipt.payee") + ": " + m.payee(f))
-	if doc := m.document(); doc != "" {
-		b.WriteString(", " + doc)
-	}
-	b.WriteString("\n" + f.T("paid.paid_at") + ": " + m.paidAt(f) + "\n")
+	b.WriteString(f.T("email.receipt.payee") + ": " + m.payee(f) + "\n")
+	b.WriteString(f.T("paid.paid_at") + ": " + m.paidAt(f) + "\n")
 	if m.EndToEnd != "" {
 		b.WriteString(f.T("paid.e2e") + ": " + m.EndToEnd + "\n")
 	}
