@@ -38,7 +38,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -138,12 +140,12 @@ type Options struct {
 	// and limit at the proxy.
 	NewCartLimit ratelimit.Rate
 	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
-	APIKeys *merchant.Keys
+	APIKeys *apikeys.Keys
 	// Notifications is the delivery log of the merchant's notifications, read through the API
 	// (nil: the API lists none).
-	Notifications *merchant.DeliveryLog
+	Notifications *notify.DeliveryLog
 	// Audit, when set, records the data subjects' requests made through the API.
-	Audit *merchant.AuditLog
+	Audit *audit.AuditLog
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard
@@ -311,7 +313,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // routes is the route table of the whole checkout, top to bottom: the middleware every answer
-// goes through, then each group of handlers (whose code has its own files).
+// goes through, then each group of handlers (whose code has its own files). It is long because
+// it is the table, a line per route, read in one place.
 func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r := chi.NewRouter()
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and

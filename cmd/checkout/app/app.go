@@ -34,12 +34,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
@@ -76,19 +80,19 @@ const sandboxClientID = "checkout"
 type closingStore interface {
 	checkout.Store
 	checkout.CheckoutSessionStore
-	merchant.APIKeyStore
-	merchant.SettingsStore
-	merchant.UserStore
-	merchant.ThrottleStore
-	merchant.InvitationStore
-	merchant.AuditStore
-	merchant.SignInStore
-	merchant.TOTPStore
-	merchant.ExportStore
-	merchant.PasswordResetStore
+	apikeys.APIKeyStore
+	settings.SettingsStore
+	team.UserStore
+	team.ThrottleStore
+	team.InvitationStore
+	audit.AuditStore
+	team.SignInStore
+	team.TOTPStore
+	exports.ExportStore
+	team.PasswordResetStore
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
-	SignInTokens() merchant.SignInTokenStore
+	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
 	// Outbox returns the notifications' outbox in the store's database.
@@ -123,10 +127,10 @@ type App struct {
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
 
-	accounts  *merchant.Accounts // the dashboard's users
-	audit     *merchant.AuditLog // who changed what
-	firstUser *firstUser         // made at this start with a random password, printed once by the banner
-	exports   *merchant.Exports  // the dashboard's background exports
+	accounts  *team.Accounts   // the dashboard's users
+	audit     *audit.AuditLog  // who changed what
+	firstUser *firstUser       // made at this start with a random password, printed once by the banner
+	exports   *exports.Exports // the dashboard's background exports
 	// stopExports stops the background exports' workers and waits for them (each ends its job
 	// as failed: the server stopped).
 	stopExports context.CancelFunc
@@ -401,35 +405,9 @@ func (s *start) handlers(context.Context) error {
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
 		Merchant: merchantProfile(cfg), Gateway: a.health.State}
-	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports = merchant.NewExports(a.store, cfg.Clock)
-	dash, err := dashboard.New(dashboard.Options{
-		Site:          site,
-		Service:       a.svc,
-		Accounts:      a.accounts,
-		Gateway:       a.gateway,
-		Settings:      a.merchant.settings,
-		Keys:          a.merchant.keys,
-		Notifications: a.merchant.log,
-		Audit:         a.audit,
-		Sessions:      a.store.SignInTokens(),
-		SecretKeys:    s.keys,
-		PublicURL:     cfg.PublicURL,
-		Exports:       a.exports,
-		Context:       exportsCtx,
-		DataDir:       cfg.DataDir,
-
-		Mail:           a.mail.log,
-		MailComposer:   a.mail.composer,
-		MailConfigured: a.mail.server != nil,
-	})
+	dash, err := s.newDashboard(site)
 	if err != nil {
-		stopExports()
 		return err
-	}
-	a.stopExports = func() {
-		stopExports()
-		dash.WaitExports()
 	}
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
@@ -461,6 +439,43 @@ func (s *start) handlers(context.Context) error {
 		Observer:            a.webObserver(),
 	})
 	return err
+}
+
+// newDashboard builds the dashboard on site, with its background exports (stopped by
+// App.stopExports).
+func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
+	a, cfg := s.App, s.cfg
+	exportsCtx, stopExports := context.WithCancel(context.Background())
+	a.exports = exports.NewExports(a.store, cfg.Clock)
+	dash, err := dashboard.New(dashboard.Options{
+		Site:          site,
+		Service:       a.svc,
+		Accounts:      a.accounts,
+		Gateway:       a.gateway,
+		Settings:      a.merchant.settings,
+		Keys:          a.merchant.keys,
+		Notifications: a.merchant.log,
+		Audit:         a.audit,
+		Sessions:      a.store.SignInTokens(),
+		SecretKeys:    s.keys,
+		PublicURL:     cfg.PublicURL,
+		Exports:       a.exports,
+		Context:       exportsCtx,
+		DataDir:       cfg.DataDir,
+
+		Mail:           a.mail.log,
+		MailComposer:   a.mail.composer,
+		MailConfigured: a.mail.server != nil,
+	})
+	if err != nil {
+		stopExports()
+		return nil, err
+	}
+	a.stopExports = func() {
+		stopExports()
+		dash.WaitExports()
+	}
+	return dash, nil
 }
 
 // Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.
