@@ -5,7 +5,7 @@
 //
 // Every message is in the order's language, in the store's name, to the order's e-mail, and
 // links to the order's page (/pay/{orderID}), which follows the order live. Its type is
-// "shopper." and the kind (merchant.ShopperPaid…), its cause the order's id and the position of
+// "shopper." and the kind (settings.ShopperPaid…), its cause the order's id and the position of
 // the history entry that caused it: composing it again, for a retried update or a copy of the
 // message, gives the same Message-ID.
 package shopper
@@ -20,7 +20,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
 )
@@ -28,7 +28,7 @@ import (
 // TypePrefix begins the type of every shopper's e-mail: "shopper.paid" is the receipt.
 const TypePrefix = "shopper."
 
-// Type is the outbox type of the shopper's e-mail of kind (merchant.ShopperPaid…).
+// Type is the outbox type of the shopper's e-mail of kind (settings.ShopperPaid…).
 func Type(kind string) string { return TypePrefix + kind }
 
 // Cause is the cause of the e-mail announcing the entry n (0 the first) of order orderID's
@@ -99,7 +99,7 @@ func (a *Announcer) Announced() {
 
 func (a *Announcer) sends(ctx context.Context, kind string) (bool, error) {
 	if a.Sends == nil {
-		return merchant.Settings{}.SendsShopper(kind), nil
+		return settings.Settings{}.SendsShopper(kind), nil
 	}
 	return a.Sends(ctx, kind)
 }
@@ -108,27 +108,27 @@ func (a *Announcer) sends(ctx context.Context, kind string) (bool, error) {
 func kindOf(o *checkout.Order, n int, c checkout.StatusChange) string {
 	switch c.Reason.Code {
 	case checkout.ReasonQRGenerated:
-		return merchant.ShopperOrderPlaced
+		return settings.ShopperOrderPlaced
 	case checkout.ReasonShipped:
-		return merchant.ShopperShipped
+		return settings.ShopperShipped
 	case checkout.ReasonDelivered:
-		return merchant.ShopperDelivered
+		return settings.ShopperDelivered
 	case checkout.ReasonRefundRecorded:
-		return merchant.ShopperRefunded
+		return settings.ShopperRefunded
 	case checkout.ReasonPaidTwice, checkout.ReasonPaidAfterCancel, checkout.ReasonLinkBeyondCap:
-		return merchant.ShopperRefundDue
+		return settings.ShopperRefundDue
 	}
 	if c.From == c.To {
 		return ""
 	}
 	switch {
 	case c.To == checkout.StatusPaid && !wasPaidBefore(o, n):
-		return merchant.ShopperPaid
+		return settings.ShopperPaid
 	case c.To == checkout.StatusCanceled:
-		return merchant.ShopperCanceled
+		return settings.ShopperCanceled
 	case c.To == checkout.StatusRefunded:
 		// The gateway returned the payment (a refund the merchant asked for, or a MED).
-		return merchant.ShopperRefunded
+		return settings.ShopperRefunded
 	}
 	return ""
 }
@@ -159,7 +159,7 @@ func (a *Announcer) compose(ctx context.Context, o *checkout.Order, n int, c che
 		f.Lang = l
 	}
 	var m message
-	if kind == merchant.ShopperPaid {
+	if kind == settings.ShopperPaid {
 		r := a.receipt(f, o, c)
 		f.Subject = email.ReceiptSubject(f, r)
 		m = message{subject: f.Subject, html: email.Receipt(f, r), text: email.ReceiptText(f, r)}
@@ -204,30 +204,30 @@ func newsOf(f email.Frame, o *checkout.Order, c checkout.StatusChange, kind stri
 	money := func(c checkout.Cents) string { return views.FormatMoney(f.Lang, c) }
 	var m email.NewsMail
 	switch kind {
-	case merchant.ShopperOrderPlaced:
+	case settings.ShopperOrderPlaced:
 		m.Paragraphs = []string{f.T("email.order_placed.body", o.Number, money(o.Amount))}
 		if a := o.QR(); a != nil {
 			m.Code, m.CodeLabel = a.BRCode, f.T("email.order_placed.code")
 			m.Facts = []email.Fact{{Label: f.T("email.order_placed.expires"), Value: at(f, a.ExpiresAt)}}
 		}
-	case merchant.ShopperShipped:
+	case settings.ShopperShipped:
 		m.Paragraphs = []string{f.T("email.shipped.body", o.Number)}
 		m.Facts = []email.Fact{{Label: f.T("progress.carrier"), Value: c.Reason.Carrier},
 			{Label: f.T("progress.tracking_code"), Value: c.Reason.TrackingCode}}
 		if checkout.TrackingURL(c.Reason.Carrier, c.Reason.TrackingCode) != "" {
 			m.Links = []email.Link{{URL: f.URL(TrackingPath(o.ID)), Text: f.T("progress.track", c.Reason.Carrier)}}
 		}
-	case merchant.ShopperDelivered:
+	case settings.ShopperDelivered:
 		m.Paragraphs = []string{f.T("email.delivered.body", o.Number), f.T("progress.delivered")}
-	case merchant.ShopperCanceled:
+	case settings.ShopperCanceled:
 		m.Paragraphs = []string{f.T("canceled.text", o.Number)}
-	case merchant.ShopperRefunded:
+	case settings.ShopperRefunded:
 		if c.Reason.Code == checkout.ReasonRefundRecorded {
 			m.Paragraphs = []string{f.T("email.refunded.body", o.Number), f.T("progress.returned", money(c.Reason.Paid), views.FormatDay(f.Lang, c.Reason.On))}
 		} else {
 			m.Paragraphs = []string{f.T("email.refunded.body", o.Number), f.T("progress.refunded", money(o.Amount))}
 		}
-	case merchant.ShopperRefundDue:
+	case settings.ShopperRefundDue:
 		key := map[checkout.ReasonCode]string{checkout.ReasonPaidTwice: "progress.due_twice",
 			checkout.ReasonPaidAfterCancel: "progress.due_after_cancel", checkout.ReasonLinkBeyondCap: "progress.due_beyond_cap"}[c.Reason.Code]
 		m.Paragraphs = []string{f.T(key, money(c.Reason.Paid))}

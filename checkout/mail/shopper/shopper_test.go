@@ -11,7 +11,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/shopper"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
@@ -67,7 +67,7 @@ func TestReceiptDraft(t *testing.T) {
 		}
 		m := msgs[0]
 		wantID := mail.MessageID("shopper.paid", o.ID+".2", "ana@example.com", "loja.example.com.br")
-		if m.ID != wantID || m.Type != shopper.Type(merchant.ShopperPaid) || m.OrderID != o.ID || m.To != "ana@example.com" ||
+		if m.ID != wantID || m.Type != shopper.Type(settings.ShopperPaid) || m.OrderID != o.ID || m.To != "ana@example.com" ||
 			m.Channel != checkout.ChannelMail || !m.CreatedAt.Equal(paidAt) {
 			t.Errorf("%s: message %+v, want id %s", tc.lang, m, wantID)
 		}
@@ -104,7 +104,7 @@ func TestNews(t *testing.T) {
 	placed := o.History[1:2]
 	o.History = o.History[:2]
 	all := map[string]bool{}
-	for _, k := range merchant.ShopperMessages() {
+	for _, k := range settings.ShopperMessages() {
 		all[k] = true
 	}
 	check := func(name string, a *shopper.Announcer, o *checkout.Order, changes []checkout.StatusChange, kind string, wants ...string) {
@@ -133,7 +133,7 @@ func TestNews(t *testing.T) {
 		}
 	}
 	check("order placed, off by default", announcer(nil), o, placed, "")
-	check("order placed, on", announcer(all), o, placed, merchant.ShopperOrderPlaced,
+	check("order placed, on", announcer(all), o, placed, settings.ShopperOrderPlaced,
 		"PX-7K3M9QZ2", "R$ 134,80", "00020126580014br.gov.bcb.pix0136abc", "28/11/2026 22:30 (horário de Brasília)")
 
 	p, _ := paidOrder("pt-BR")
@@ -143,38 +143,38 @@ func TestNews(t *testing.T) {
 	}
 	shipped := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusPaid, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonShipped, Carrier: "Correios", TrackingCode: "AA123456789BR"}})
-	check("shipped", announcer(nil), p, shipped, merchant.ShopperShipped, "Correios", "AA123456789BR",
+	check("shipped", announcer(nil), p, shipped, settings.ShopperShipped, "Correios", "AA123456789BR",
 		public+"/pay/"+p.ID+"/tracking", public+"/pay/"+p.ID)
-	off := map[string]bool{merchant.ShopperPaid: true}
+	off := map[string]bool{settings.ShopperPaid: true}
 	check("shipped, turned off", announcer(off), p, shipped, "")
 	loggi := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusPaid, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonShipped, Carrier: "Loggi", TrackingCode: "LG-1"}})
-	check("shipped by a carrier without a tracking page", announcer(nil), p, loggi, merchant.ShopperShipped, "Loggi", "LG-1")
+	check("shipped by a carrier without a tracking page", announcer(nil), p, loggi, settings.ShopperShipped, "Loggi", "LG-1")
 	delivered := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusPaid, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonDelivered}})
-	check("delivered", announcer(nil), p, delivered, merchant.ShopperDelivered, "PX-7K3M9QZ2", "entregue")
+	check("delivered", announcer(nil), p, delivered, settings.ShopperDelivered, "PX-7K3M9QZ2", "entregue")
 	twice := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusPaid, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonPaidTwice, Paid: 13480}})
-	check("paid twice", announcer(nil), p, twice, merchant.ShopperRefundDue, "pago duas vezes", "R$ 134,80")
+	check("paid twice", announcer(nil), p, twice, settings.ShopperRefundDue, "pago duas vezes", "R$ 134,80")
 	recorded := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusPaid, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonRefundRecorded, Paid: 13480, On: "2026-12-01"}})
-	check("refund recorded", announcer(nil), p, recorded, merchant.ShopperRefunded, "R$ 134,80", "01/12/2026")
+	check("refund recorded", announcer(nil), p, recorded, settings.ShopperRefunded, "R$ 134,80", "01/12/2026")
 	review := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusUnderReview, At: paidAt})
 	check("under review", announcer(nil), p, review, "")
 	back := add(p, checkout.StatusChange{From: checkout.StatusUnderReview, To: checkout.StatusPaid, At: paidAt})
 	check("paid again after a review", announcer(nil), p, back, "")
 	refunded := add(p, checkout.StatusChange{From: checkout.StatusPaid, To: checkout.StatusRefunded, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonDeposit}})
-	check("refunded by the gateway", announcer(nil), p, refunded, merchant.ShopperRefunded, "R$ 134,80")
+	check("refunded by the gateway", announcer(nil), p, refunded, settings.ShopperRefunded, "R$ 134,80")
 
 	c, _ := paidOrder("en")
 	c.Status, c.History = checkout.StatusCanceled, c.History[:2]
 	canceled := add(c, checkout.StatusChange{From: checkout.StatusAwaitingPayment, To: checkout.StatusCanceled, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonCanceled}})
-	check("canceled", announcer(nil), c, canceled, merchant.ShopperCanceled, "canceled", "Do not pay")
+	check("canceled", announcer(nil), c, canceled, settings.ShopperCanceled, "canceled", "Do not pay")
 	late := add(c, checkout.StatusChange{From: checkout.StatusCanceled, To: checkout.StatusCanceled, At: paidAt,
 		Reason: checkout.Reason{Code: checkout.ReasonPaidAfterCancel, Paid: 13480}})
-	check("paid after it was canceled", announcer(nil), c, late, merchant.ShopperRefundDue, "after the order was canceled", "R$134.80")
+	check("paid after it was canceled", announcer(nil), c, late, settings.ShopperRefundDue, "after the order was canceled", "R$134.80")
 
 	c.Customer.Email = ""
 	check("no e-mail", announcer(nil), c, canceled, "")

@@ -11,12 +11,14 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/shopper"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // startWithSMTP starts the app sending its e-mails to srv, retrying a refused one at once.
@@ -89,7 +91,7 @@ func TestReceiptMail(t *testing.T) {
 	o := r.orderOf(pay)
 	public := r.app.MailComposer().PublicURL
 	host := strings.Split(strings.TrimPrefix(strings.TrimPrefix(public, "http://"), "https://"), ":")[0]
-	wantID := "<" + mail.MessageID(shopper.Type(merchant.ShopperPaid), shopper.Cause(o.ID, entryOf(t, o, checkout.StatusPaid)),
+	wantID := "<" + mail.MessageID(shopper.Type(settings.ShopperPaid), shopper.Cause(o.ID, entryOf(t, o, checkout.StatusPaid)),
 		"joao@example.com", host) + ">"
 	if id := got.Header.Get("Message-Id"); id != wantID {
 		t.Errorf("Message-ID %q, want %q (derived from the order's paid entry)", id, wantID)
@@ -129,7 +131,7 @@ func TestReceiptMail(t *testing.T) {
 	}
 
 	entries := r.mailsTo(t, "joao@example.com")
-	if len(entries) != 1 || entries[0].Type != shopper.Type(merchant.ShopperPaid) || entries[0].Attempts != 2 || entries[0].State != mail.Sent ||
+	if len(entries) != 1 || entries[0].Type != shopper.Type(settings.ShopperPaid) || entries[0].Attempts != 2 || entries[0].State != mail.Sent ||
 		entries[0].OrderID != o.ID {
 		t.Fatalf("the log holds %+v, want the receipt alone, sent at its second attempt", entries)
 	}
@@ -149,7 +151,7 @@ func TestShopperNewsMail(t *testing.T) {
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, nil)
 	ctx := context.Background()
-	on := slices.DeleteFunc(merchant.ShopperMessages(), func(k string) bool { return k == merchant.ShopperDelivered })
+	on := slices.DeleteFunc(settings.ShopperMessages(), func(k string) bool { return k == settings.ShopperDelivered })
 	if err := r.app.MerchantSettings().UpdateShopperMail(ctx, on); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +223,7 @@ func TestShopperNewsMail(t *testing.T) {
 func TestReceiptOfLinkAndSessionOrders(t *testing.T) {
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, nil)
-	secret, _, err := r.app.APIKeys().Create(context.Background(), "loja", merchant.ScopeWrite, nil)
+	secret, _, err := r.app.APIKeys().Create(context.Background(), "loja", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +245,7 @@ func TestReceiptOfLinkAndSessionOrders(t *testing.T) {
 		t.Errorf("the link order's receipt: %v %q\n%s", got.To, got.Subject, got.Text)
 	}
 
-	var sess merchant.CheckoutSession
+	var sess apijson.CheckoutSession
 	if st := r.api(secret, "POST", "/checkout-sessions", map[string]any{
 		"items": []any{map[string]any{"title": "Curso de fotografia", "unitPrice": 12990, "type": "DIGITAL"}},
 	}, &sess); st != 201 {
