@@ -431,9 +431,10 @@ func (s *Service) tell(o *Order, before OrderStatus, changes []StatusChange) {
 }
 
 // announce returns the Announcer's messages for o's new history entries, written with the
-// order: when its state changed, or an entry is announced without a change of state.
+// order: when its state changed, or an entry is announced without a change of state, or its
+// shopper sees one (a payment to return: the shopper's e-mails tell it).
 func (s *Service) announce(ctx context.Context, o *Order, before OrderStatus, changes []StatusChange) ([]OutboxMessage, error) {
-	if s.announcer == nil || len(changes) == 0 || (o.Status == before && !announced(changes)) {
+	if s.announcer == nil || len(changes) == 0 || (o.Status == before && !announced(changes) && !shopperSees(changes)) {
 		return nil, nil
 	}
 	out, err := s.announcer.Announce(ctx, o, changes)

@@ -320,6 +320,24 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 	}))
 }
 
+// tracking is GET /pay/{orderID}/tracking: the way to the carrier's tracking page of the order's
+// parcel, for the shopper's e-mails, whose every link is under the public URL. The address is
+// the carrier table's (checkout.TrackingURL), never one taken from the request; an order without
+// one goes to its own page, which shows the tracking code.
+func (s *Server) tracking(w http.ResponseWriter, r *http.Request) {
+	o, err := s.order(r)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
+	to := checkout.TrackingURL(o.Carrier, o.TrackingCode)
+	if to == "" {
+		respond.Redirect(w, r, payPath(o.ID))
+		return
+	}
+	http.Redirect(w, r, to, http.StatusFound)
+}
+
 // endToEnd is the end-to-end id of the transfer that paid o, or "".
 func endToEnd(o *checkout.Order) string {
 	if a := o.PaidAttempt(); a != nil {

@@ -365,7 +365,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 
 	// The pages of an order, addressed by its id (pay_page.go, pay_live.go): the PIX page,
 	// its QR image, its live status (SSE and JSON), a new QR code, "I have paid", the sandbox
-	// payment and the receipt.
+	// payment, the receipt, and the way to the carrier's tracking page.
 	r.Get("/pay/{orderID}", s.pixPage)
 	r.Get("/pay/{orderID}/qr.png", s.qrImage)
 	r.Get("/pay/{orderID}/events", s.events)
@@ -374,6 +374,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Post("/pay/{orderID}/check", s.checkPayment)
 	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
 	r.Get("/pay/{orderID}/paid", s.paidPage)
+	r.Get("/pay/{orderID}/tracking", s.tracking)
 
 	// The merchant API (api*.go): everything under /api answers JSON, unknown routes and
 	// methods included; everything but its description needs a key.

@@ -47,5 +47,17 @@ func (m *SettingsManager) UpdateShopperMail(ctx context.Context, on []string) er
 	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
 		return fmt.Errorf("merchant: saving settings: %w", err)
 	}
+	m.forget()
 	return nil
+}
+
+// SendsShopper reports whether the shopper is sent the e-mail kind (Settings.SendsShopper), read
+// at most every few seconds as FrameOrigins: the shopper's e-mails ask at every change of an
+// order. A change made through this manager applies at once.
+func (m *SettingsManager) SendsShopper(ctx context.Context, kind string) (bool, error) {
+	s, err := m.recent(ctx)
+	if err != nil {
+		return false, err
+	}
+	return s.SendsShopper(kind), nil
 }

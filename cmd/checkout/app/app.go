@@ -390,7 +390,7 @@ func (s *start) newService(ctx context.Context) error {
 		Logger:       a.log,
 		QRImage:      func(code string) ([]byte, error) { return web.QRImageFrom(a.qrImages, code) },
 		// Every change's messages: the merchant's notifications, then the e-mails.
-		Announcer:  checkout.Announcers{a.merchant.announcer, a.alerts},
+		Announcer:  checkout.Announcers{a.merchant.announcer, a.mail.shopper, a.alerts},
 		Shipping:   a.merchant.settings.Shipping,
 		FetchImage: imageFetcher(),
 		GatewayUp:  a.gatewayUp,

@@ -6,13 +6,17 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
+	"github.com/pixcheckout/pixcheckout/checkout/mail/shopper"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/views/email"
 )
 
 // mailSide is the e-mail the app wires: the composer that turns drafts into outbox messages,
-// the SMTP sender, the outbox's workers of the SMTP channel, and the e-mail log.
+// the SMTP sender, the outbox's workers of the SMTP channel, the e-mail log, and the shopper's
+// e-mails of an order's changes (one of the service's announcers).
 type mailSide struct {
 	composer *mail.Composer
+	shopper  *shopper.Announcer
 	sender   *mail.Sender
 	outbox   *outbox.Outbox
 	log      *mail.Log
@@ -52,6 +56,9 @@ func (a *App) setupMail() error {
 	}
 	m.log = mail.NewLog(m.outbox, a.store)
 	m.composer = &mail.Composer{PublicURL: a.cfg.PublicURL}
+	profile := merchantProfile(a.cfg)
+	m.shopper = &shopper.Announcer{Composer: m.composer, Payee: profile, Sends: a.merchant.settings.SendsShopper, Wake: m.outbox.Wake,
+		Store: email.Frame{StoreName: a.cfg.MerchantName, PublicURL: a.cfg.PublicURL, SupportEmail: profile.SupportEmail}}
 	return nil
 }
 
