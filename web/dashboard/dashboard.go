@@ -266,6 +266,10 @@ func (d *Dashboard) table() []Route {
 		{get, "/withdrawals.csv", team.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals.xlsx", team.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", team.PermGatewayRead, d.withdrawal},
+		// The reconciliation reads both the orders and the gateway: it needs both permissions.
+		{get, "/reconciliation", team.PermGatewayRead, d.needs(team.PermOrdersRead, d.reconciliation)},
+		{get, "/reconciliation.csv", team.PermExport, d.needs(team.PermOrdersRead, d.needs(team.PermGatewayRead, d.reconciliationExport))},
+		{get, "/reconciliation.xlsx", team.PermExport, d.needs(team.PermOrdersRead, d.needs(team.PermGatewayRead, d.reconciliationExport))},
 		{get, "/users", team.PermUsers, d.usersPage},
 		{post, "/users", team.PermUsers, d.invite},
 		{post, "/users/{id}/role", team.PermUsers, d.changeRole},
@@ -362,6 +366,7 @@ var sections = []struct {
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
+	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
 	{"users", team.PermUsers, "team"}, {"audit", team.PermAudit, "team"}, {"personal-data", team.PermPersonalData, "team"},
 	{"account", team.PermAccount, ""},
@@ -533,8 +538,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
-				!u.Role.Can(sec.perm) {
+			if !d.shows(sec.key, sec.perm, u.Role) {
 				continue
 			}
 			path := Path + "/" + sec.key
@@ -549,6 +553,19 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		}
 	}
 	return p
+}
+
+// shows reports whether the navigation shows the section key (needing perm) to role: the
+// sections the dashboard has, which the role may open (the reconciliation needs the orders
+// too).
+func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
+	switch {
+	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil:
+		return false
+	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
+		return false
+	}
+	return role.Can(perm)
 }
 
 // notFound is the dashboard's 404 page (behind the session check, so that a stranger learns
