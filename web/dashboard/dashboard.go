@@ -298,6 +298,11 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/exports/{id}", merchant.PermExport, d.exportPage},
 			Route{get, "/exports/{id}/download", merchant.PermExport, d.exportDownload})
 	}
+	if d.site.Brand != nil {
+		rt = append(rt,
+			Route{get, "/store", merchant.PermStore, d.storePage},
+			Route{post, "/store", merchant.PermStore, d.saveStore})
+	}
 	if d.settings != nil {
 		rt = append(rt,
 			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
@@ -356,7 +361,7 @@ var sections = []struct {
 	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
 	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
 	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
-	{"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
+	{"store", merchant.PermStore, "store"}, {"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
 	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
 	{"account", merchant.PermAccount, ""},
 }
@@ -528,6 +533,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		}
 		for _, sec := range sections {
 			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
+				sec.key == "store" && d.site.Brand == nil ||
 				!u.Role.Can(sec.perm) {
 				continue
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -86,6 +87,10 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"message": {"paid", "shipped"}}
+	}},
+	"GET /store": {allowed: ownersOnly},
+	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}
 	}},
 	"GET /settings": {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
@@ -383,11 +388,11 @@ func TestPermissionTable(t *testing.T) {
 	}{
 		{merchant.RoleOwner, nil},
 		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
-			merchant.PermPersonalData}},
+			merchant.PermPersonalData, merchant.PermStore}},
 		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
-			merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail}},
+			merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail, merchant.PermStore}},
 		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail}},
+			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail, merchant.PermStore}},
 	} {
 		for _, p := range merchant.Permissions[merchant.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

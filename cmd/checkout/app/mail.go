@@ -36,10 +36,9 @@ func (a *App) setupMail() error {
 			return &ConfigError{"CHECKOUT_MAIL_FROM", err.Error()}
 		}
 	}
-	replyTo := merchantProfile(a.cfg).SupportEmail
 	log := a.log.With("component", "mail")
 	m.sender, err = mail.NewSender(mail.SenderOptions{Server: m.server, From: from, Suppressions: a.store, Clock: a.clock,
-		ReplyTo: func(context.Context) (string, error) { return replyTo, nil }, RootCAs: a.cfg.MailRootCAs, Logger: log})
+		ReplyTo: a.supportEmail, RootCAs: a.cfg.MailRootCAs, Logger: log})
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
