@@ -1,6 +1,10 @@
 package views
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/a-h/templ"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -16,6 +20,17 @@ type StoreView struct {
 	Errors checkout.ValidationError
 	Notice string
 	Failed string
+	// Palette is what the pages draw with the stored colours, each pair with its contrast.
+	Palette []brand.Shades
+}
+
+// ratio writes a contrast ratio as "4.6:1" (pt-BR "4,6:1").
+func (v StoreView) ratio(r float64) string {
+	s := strconv.FormatFloat(math.Floor(r*10)/10, 'f', 1, 64)
+	if v.Lang.norm() == PtBR {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s + ":1"
 }
 
 // ReplacedVariables are the configuration's variables whose values are now the store's

@@ -176,6 +176,20 @@ func (p Profile) Check() error {
 		e.Add(FieldDocument, checkout.CodeDocument, "must be a valid CNPJ or CPF")
 	}
 	tooLong(FieldAddress, p.Address, MaxAddress)
+	p.checkContact(&e, tooLong)
+	for _, c := range []struct{ field, v string }{{FieldBrandColor, p.BrandColor}, {FieldAccentColor, p.AccentColor}} {
+		if c.v != "" && !hexColor.MatchString(c.v) {
+			e.Add(c.field, checkout.CodeFormat, "must be a colour as #rrggbb")
+		}
+	}
+	tooLong(FieldNote, p.Note, MaxNote)
+	tooLong(FieldThanks, p.Thanks, MaxThanks)
+	e.Kind = gatewayclient.KindValidation
+	return e.Err()
+}
+
+// checkContact adds the problems of the support contact to e.
+func (p Profile) checkContact(e *checkout.ValidationError, tooLong func(field, v string, n int) bool) {
 	if p.SupportEmail != "" && !brdoc.ValidEmail(p.SupportEmail) {
 		e.Add(FieldSupportEmail, checkout.CodeFormat, "must be an e-mail address")
 	}
@@ -187,15 +201,6 @@ func (p Profile) Check() error {
 			e.Add(FieldSupportURL, checkout.CodeFormat, "must be an https:// URL")
 		}
 	}
-	for _, c := range []struct{ field, v string }{{FieldBrandColor, p.BrandColor}, {FieldAccentColor, p.AccentColor}} {
-		if c.v != "" && !hexColor.MatchString(c.v) {
-			e.Add(c.field, checkout.CodeFormat, "must be a colour as #rrggbb")
-		}
-	}
-	tooLong(FieldNote, p.Note, MaxNote)
-	tooLong(FieldThanks, p.Thanks, MaxThanks)
-	e.Kind = gatewayclient.KindValidation
-	return e.Err()
 }
 
 // Store keeps the one profile and the logo's pictures.

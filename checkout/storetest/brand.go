@@ -15,6 +15,7 @@ import (
 func RunBrand(t *testing.T, open func(t *testing.T) brand.Store) {
 	t.Run("Profile", func(t *testing.T) { testBrandProfile(t, open(t)) })
 	t.Run("Manager", func(t *testing.T) { testBrandManager(t, open(t)) })
+	t.Run("ManagerSave", func(t *testing.T) { testBrandSave(t, open(t)) })
 }
 
 // testBrandProfile: every field comes back as saved; a save must follow the stored version by
@@ -89,6 +90,14 @@ func testBrandManager(t *testing.T, s brand.Store) {
 	if p, _ := b.Get(ctx); p.Name != "Loja Nova" {
 		t.Fatalf("the other manager after Forget: %q", p.Name)
 	}
+}
+
+// testBrandSave: a save of the form keeps the logo; an invalid profile is refused naming each
+// field.
+func testBrandSave(t *testing.T, s brand.Store) {
+	ctx := context.Background()
+	a := brand.NewManager(s, brand.Profile{Name: "Loja"}, nil)
+	in := brand.Profile{Name: "Loja Nova"}
 	if _, _, err := a.SetLogo(ctx, "k1"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +107,7 @@ func testBrandManager(t *testing.T, s brand.Store) {
 	}
 	bad := in
 	bad.Document, bad.BrandColor, bad.Name = "111.111.111-11", "red", ""
-	_, _, err = a.Save(ctx, bad)
+	_, _, err := a.Save(ctx, bad)
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || !fe.Has(brand.FieldDocument) || !fe.Has(brand.FieldBrandColor) || !fe.Has(brand.FieldName) {
 		t.Fatalf("an invalid profile: %v", err)

@@ -318,6 +318,21 @@ func (d *Dashboard) table() []Route {
 	return rt
 }
 
+// hasSection reports whether the dashboard has the section key: some depend on its options.
+func (d *Dashboard) hasSection(key string) bool {
+	switch key {
+	case "settings":
+		return d.settings != nil
+	case "audit":
+		return d.audit != nil
+	case "mail":
+		return d.mail != nil
+	case "store":
+		return d.site.Brand != nil
+	}
+	return true
+}
+
 // allow lets through only a user whose role has perm; anyone else gets the 403 page.
 func (d *Dashboard) allow(perm merchant.Permission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -532,9 +547,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if sec.key == "settings" && d.settings == nil || sec.key == "audit" && d.audit == nil || sec.key == "mail" && d.mail == nil ||
-				sec.key == "store" && d.site.Brand == nil ||
-				!u.Role.Can(sec.perm) {
+			if !d.hasSection(sec.key) || !u.Role.Can(sec.perm) {
 				continue
 			}
 			path := Path + "/" + sec.key

@@ -21,9 +21,9 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"

@@ -23,7 +23,7 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
-	v.Store = p
+	v.Store, v.Palette = p, p.Palette()
 	if r.URL.Query().Get("done") == "saved" {
 		v.Notice = views.T(v.Lang, "store.saved")
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 )
@@ -67,6 +70,15 @@ func TestDashboardStore(t *testing.T) {
 		t.Errorf("colours shown after the save: %q, accent box checked %v", doc.Find("#st-brand_color").AttrOr("value", ""),
 			doc.Find(`[data-testid="no_accent_color"]`).Is("[checked]"))
 	}
+
+	if n := doc.Find(testid("contrast-row")).Length(); n != 14 {
+		t.Errorf("%d contrast rows, want 7 pairs in each of 2 schemes", n)
+	}
+	doc.Find(testid("contrast-row") + " [data-ratio]").Each(func(_ int, c *goquery.Selection) {
+		if r, _ := strconv.ParseFloat(c.AttrOr("data-ratio", ""), 64); r < 3 {
+			t.Errorf("a contrast shown under 3:1: %s", c.Text())
+		}
+	})
 
 	_, shop := e.get("/")
 	page := strings.Join(strings.Fields(shop.Text()), " ")

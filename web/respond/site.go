@@ -69,6 +69,16 @@ func (s *Site) Profile(ctx context.Context) brand.Profile {
 	return p
 }
 
+// storeCSS is the path of p's stylesheet (see views.Page.StoreCSS); "" without Brand, whose
+// pages are the product's own.
+func (s *Site) storeCSS(p brand.Profile) string {
+	if s.Brand == nil {
+		return ""
+	}
+	_, hash := p.Stylesheet()
+	return views.StoreCSSPrefix + hash + ".css"
+}
+
 // Page returns the common part of every page's view model.
 func (s *Site) Page(r *http.Request) views.Page {
 	q := r.URL.Query()
@@ -83,7 +93,8 @@ func (s *Site) Page(r *http.Request) views.Page {
 		Assets:       s.Assets,
 		Sandbox:      s.Sandbox,
 		Merchant: views.Merchant{LegalName: p.LegalName, Document: p.Document, SupportEmail: p.SupportEmail,
-			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL},
+			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address},
+		StoreCSS: s.storeCSS(p),
 	}
 }
 
