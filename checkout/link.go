@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strings"
 	"time"
@@ -256,25 +257,38 @@ func (l *PaymentLink) Input() LinkInput {
 	return in
 }
 
+// PaymentLinks is the payment links' part of the Service: making, changing and listing them,
+// and counting their payments. Placing an order through a link (holding its place, settling
+// its cap) belongs to the orders, since placing an order uses it.
+type PaymentLinks struct {
+	store LinkStore
+	now   func() time.Time
+	newID func() string
+	log   *slog.Logger
+	// itemLines reads a link's items as a checkout session's: the catalogue's products and
+	// prices (Service.itemLines).
+	itemLines func(ctx context.Context, fe *ValidationError, items []CheckoutSessionItem) ([]OrderLine, gatewayclient.Cents, []int)
+}
+
 // CreateLink makes a payment link, or returns the one made before with the same
 // Idempotency-Key and request (created false); the same key with another request is
 // CodeIdempotencyReused. Every rule is checked at once; violations come back as a *ValidationError
 // naming the JSON fields. A generated slug is made when none is given.
-func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
+func (p *PaymentLinks) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, bool, error) {
 	hash := in.hash()
-	return createOnce(ctx, in.IdempotencyKey, hash, s.store.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
-		now := s.now().UTC()
-		l, err := s.checkLink(ctx, in, nil, now)
+	return createOnce(ctx, in.IdempotencyKey, hash, p.store.LinkByIdempotencyKey, func() (*PaymentLink, bool, error) {
+		now := p.now().UTC()
+		l, err := p.checkLink(ctx, in, nil, now)
 		if err != nil {
 			return nil, false, err
 		}
-		l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = s.newID(), in.IdempotencyKey, hash, now, now
+		l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = p.newID(), in.IdempotencyKey, hash, now, now
 		chosen := l.Slug != ""
 		for range 5 {
 			if !chosen {
 				l.Slug = newSlug()
 			}
-			stored, created, err := s.store.CreateLink(ctx, l)
+			stored, created, err := p.store.CreateLink(ctx, l)
 			switch {
 			case errors.Is(err, ErrSlugTaken) && chosen:
 				return nil, false, apiFieldError("slug", "taken", "another payment link has this slug")
@@ -283,7 +297,7 @@ func (s *Service) CreateLink(ctx context.Context, in LinkInput) (*PaymentLink, b
 			case err != nil:
 				return nil, false, fmt.Errorf("checkout: storing the payment link: %w", err)
 			case created:
-				s.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
+				p.log.InfoContext(ctx, "payment link created", "link", stored.ID, "kind", stored.Kind)
 			}
 			return stored, created, nil
 		}
@@ -297,14 +311,14 @@ func (l *PaymentLink) requestDigest() string { return l.RequestHash }
 // UpdateLink changes link id: fn changes its input (see PaymentLink.Input), which is checked
 // whole as at creation, except that an expiry already past may stay as it is (a link that
 // expired may still be deactivated or renamed).
-func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInput)) (*PaymentLink, error) {
-	prev, err := s.Link(ctx, id)
+func (p *PaymentLinks) UpdateLink(ctx context.Context, id string, fn func(in *LinkInput)) (*PaymentLink, error) {
+	prev, err := p.Link(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	in := prev.Input()
 	fn(&in)
-	l, err := s.checkLink(ctx, in, prev, s.now().UTC())
+	l, err := p.checkLink(ctx, in, prev, p.now().UTC())
 	if err != nil {
 		return nil, err
 	}
@@ -312,8 +326,8 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 		l.Slug = prev.Slug
 	}
 	l.ID, l.IdempotencyKey, l.RequestHash, l.CreatedAt, l.UpdatedAt = prev.ID, prev.IdempotencyKey, prev.RequestHash,
-		prev.CreatedAt, s.now().UTC()
-	switch err := s.store.UpdateLink(ctx, l); {
+		prev.CreatedAt, p.now().UTC()
+	switch err := p.store.UpdateLink(ctx, l); {
 	case errors.Is(err, ErrSlugTaken):
 		return nil, apiFieldError("slug", "taken", "another payment link has this slug")
 	case err != nil:
@@ -323,8 +337,8 @@ func (s *Service) UpdateLink(ctx context.Context, id string, fn func(in *LinkInp
 }
 
 // Link returns a payment link by id, or ErrNotFound.
-func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
-	l, err := s.store.Link(ctx, id)
+func (p *PaymentLinks) Link(ctx context.Context, id string) (*PaymentLink, error) {
+	l, err := p.store.Link(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -332,11 +346,11 @@ func (s *Service) Link(ctx context.Context, id string) (*PaymentLink, error) {
 }
 
 // LinkBySlug returns a payment link by its slug (active or not), or ErrNotFound.
-func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, error) {
+func (p *PaymentLinks) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, error) {
 	if !validSlug(slug) {
 		return nil, fmt.Errorf("checkout: payment link: %w", ErrNotFound)
 	}
-	l, err := s.store.LinkBySlug(ctx, slug)
+	l, err := p.store.LinkBySlug(ctx, slug)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payment link: %w", err)
 	}
@@ -344,8 +358,8 @@ func (s *Service) LinkBySlug(ctx context.Context, slug string) (*PaymentLink, er
 }
 
 // Links lists the payment links, newest first.
-func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
-	list, err := s.store.Links(ctx)
+func (p *PaymentLinks) Links(ctx context.Context) ([]PaymentLink, error) {
+	list, err := p.store.Links(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing payment links: %w", err)
 	}
@@ -353,8 +367,8 @@ func (s *Service) Links(ctx context.Context) ([]PaymentLink, error) {
 }
 
 // LinkStats returns the payments of the links ids.
-func (s *Service) LinkStats(ctx context.Context, ids ...string) (map[string]LinkStats, error) {
-	st, err := s.store.LinkStats(ctx, ids)
+func (p *PaymentLinks) LinkStats(ctx context.Context, ids ...string) (map[string]LinkStats, error) {
+	st, err := p.store.LinkStats(ctx, ids)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: payments of payment links: %w", err)
 	}
@@ -382,7 +396,7 @@ func newSlug() string {
 
 // checkLink checks in and builds the link (no id, not stored). prev is the link being
 // changed, nil for a new one.
-func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
+func (p *PaymentLinks) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink, now time.Time) (*PaymentLink, error) {
 	fe, add := requestErrors(in.ReadErrors)
 	checkTexts(fe, linkTexts(in)...)
 	l := &PaymentLink{Title: strings.Join(strings.Fields(in.Title), " "), Description: strings.TrimSpace(in.Description),
@@ -407,7 +421,7 @@ func (s *Service) checkLink(ctx context.Context, in LinkInput, prev *PaymentLink
 			add("expiresAt", gatewayclient.CodeMin, "must be in the future")
 		}
 	}
-	s.checkLinkKind(ctx, fe, add, l, in, now)
+	p.checkLinkKind(ctx, fe, add, l, in, now)
 	if err := fe.OrNil(); err != nil {
 		return nil, err
 	}
@@ -449,7 +463,7 @@ func linkAsks(add addViolation, fields []string) (email, phone bool) {
 
 // checkLinkKind checks what link l sells: exactly one of items, a fixed amount or an amount
 // the payer types (within bounds, when given); it sets the kind, lines and amount.
-func (s *Service) checkLinkKind(ctx context.Context, fe *ValidationError, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
+func (p *PaymentLinks) checkLinkKind(ctx context.Context, fe *ValidationError, add addViolation, l *PaymentLink, in LinkInput, now time.Time) {
 	kinds := 0
 	for _, set := range []bool{len(in.Items) > 0, in.Amount != 0, in.CustomAmount != nil} {
 		if set {
@@ -461,7 +475,7 @@ func (s *Service) checkLinkKind(ctx context.Context, fe *ValidationError, add ad
 		add("amount", gatewayclient.CodeRequired, "give exactly one of items, amount (with description) or customAmount")
 	case len(in.Items) > 0:
 		l.Kind = LinkItems
-		s.checkLinkItems(ctx, fe, l, in, now)
+		p.checkLinkItems(ctx, fe, l, in, now)
 	case in.Amount != 0:
 		l.Kind = LinkFixed
 		checkLinkAmount(add, "amount", in.Amount, gatewayclient.MinAmount, gatewayclient.MaxAmount)
@@ -494,8 +508,8 @@ func checkLinkAmount(add addViolation, field string, c, lo, hi gatewayclient.Cen
 
 // checkLinkItems checks a link's items as a checkout session's (the same rules, the gateway's
 // on their total too) and sets its lines and amount.
-func (s *Service) checkLinkItems(ctx context.Context, fe *ValidationError, l *PaymentLink, in LinkInput, now time.Time) {
-	lines, amount, itemIndex := s.itemLines(ctx, fe, in.Items)
+func (p *PaymentLinks) checkLinkItems(ctx context.Context, fe *ValidationError, l *PaymentLink, in LinkInput, now time.Time) {
+	lines, amount, itemIndex := p.itemLines(ctx, fe, in.Items)
 	for i := range lines {
 		lines[i].Physical = lines[i].Physical || l.RequireAddress
 	}

@@ -9,7 +9,7 @@ import (
 // causes it (a transactional outbox): it exists exactly when the change was committed, so a
 // worker reading the outbox afterwards never misses a change nor reports one that was rolled
 // back. The store keeps it as given; what it says and who reads it is its maker's business
-// (package merchant: the merchant's notifications; package mail: e-mails).
+// (package notify: the merchant's notifications; package mail: e-mails).
 //
 // A message concerns an order (OrderID), a user (UserID) or nothing in particular (neither),
 // travels on a channel (ChannelWebhook, ChannelMail) and is first due at CreatedAt, or at
@@ -28,7 +28,7 @@ type OutboxMessage struct {
 
 // The channels of the outbox.
 const (
-	ChannelWebhook = "webhook" // the merchant's notifications (package merchant)
+	ChannelWebhook = "webhook" // the merchant's notifications (package notify)
 	ChannelMail    = "smtp"    // e-mails (package mail)
 )
 

@@ -99,6 +99,7 @@ type Service struct {
 	*Reports
 	*PersonalData
 	*Fulfilment
+	*PaymentLinks
 
 	store      Store
 	gw         Gateway
@@ -176,6 +177,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		s.expiration = gatewayclient.DefaultExpirationSeconds
 	}
 	s.Fulfilment = &Fulfilment{update: s.update, now: s.now, log: s.log}
+	s.PaymentLinks = &PaymentLinks{store: store, now: s.now, newID: s.newID, log: s.log, itemLines: s.itemLines}
 	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget}
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
 		s.PersonalData.hasher = h

@@ -9,7 +9,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -22,7 +22,7 @@ const (
 // addMerchant makes the dashboard user of the tests.
 func (a *testApp) addMerchant(t *testing.T) {
 	t.Helper()
-	if _, err := a.app.Accounts().AddUser(context.Background(), merchantEmail, merchantPassword, merchant.RoleOwner); err != nil {
+	if _, err := a.app.Accounts().AddUser(context.Background(), merchantEmail, merchantPassword, team.RoleOwner); err != nil {
 		t.Fatalf("adding the dashboard user: %v", err)
 	}
 }

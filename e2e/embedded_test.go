@@ -15,7 +15,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // landmarkHost is a merchant's page with landmarks of its own (header, nav, main, footer)
@@ -161,7 +161,7 @@ func TestEmbeddedCheckoutStaysEmbedded(t *testing.T) {
 			return
 		}
 		// A new session at each load, without a successUrl.
-		var sess merchant.CheckoutSession
+		var sess apijson.CheckoutSession
 		if st := site.api("POST", "/checkout-sessions", map[string]any{
 			"items":        []any{map[string]any{"title": "Aula avulsa", "unitPrice": 4500, "type": "DIGITAL"}},
 			"externalCode": fmt.Sprintf("pedido-estados-%d", loads.Add(1)), "embedOrigin": hostURL,

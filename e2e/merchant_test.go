@@ -18,8 +18,8 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
@@ -147,9 +147,9 @@ func (m *merchantSite) api(method, path string, body, out any) int {
 
 // createSession makes a session framed by embedOrigin: an e-book of the catalogue and an
 // ad-hoc item, the customer's name and e-mail prefilled, the successUrl on this site.
-func (m *merchantSite) createSession(embedOrigin string) merchant.CheckoutSession {
+func (m *merchantSite) createSession(embedOrigin string) apijson.CheckoutSession {
 	m.t.Helper()
-	var s merchant.CheckoutSession
+	var s apijson.CheckoutSession
 	st := m.api("POST", "/checkout-sessions", map[string]any{
 		"items": []any{map[string]any{"productId": "ebook-receitas-do-cerrado", "quantity": 1},
 			map[string]any{"title": "Embalagem para presente", "unitPrice": 500, "type": "DIGITAL"}},
@@ -368,7 +368,7 @@ func TestEmbeddedSessionPaidOnAMerchantSite(t *testing.T) {
 		t.Logf("the form and the PIX page have the same height (%dpx)", formHeight)
 	}
 	s.shot("merchant-site-pix")
-	var sess merchant.CheckoutSession
+	var sess apijson.CheckoutSession
 	site.api("GET", "/checkout-sessions/"+sessionID, nil, &sess)
 	if sess.Status != "awaiting_payment" || sess.OrderID == "" {
 		t.Fatalf("the session as the API shows it: %+v", sess)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // Every checkout source shows the one customer form: typing a CEP fills the address in on the
@@ -16,7 +16,7 @@ func TestCEPAutofillOnEverySource(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{env: map[string]string{"CHECKOUT_MERCHANT_API_KEY": testAPIKey}}, playwright.BrowserNewContextOptions{})
 	site := newMerchantSite(t, a)
-	var sess merchant.CheckoutSession
+	var sess apijson.CheckoutSession
 	if st := site.api("POST", "/checkout-sessions", map[string]any{
 		"items":        []any{map[string]any{"title": "Vaso de barro", "unitPrice": 8900, "type": "PHYSICAL"}},
 		"externalCode": "pedido-cep", "customer": map[string]any{"name": "Maria da Silva"},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // TestDataSubjectRequestPage: an owner answers a person's request under "Dados pessoais": a
@@ -52,7 +52,7 @@ func TestDataSubjectRequestPage(t *testing.T) {
 	s.check(err, "the JSON's path")
 	b, err := os.ReadFile(path)
 	s.check(err, "read the JSON")
-	var rep merchant.SubjectReport
+	var rep apijson.SubjectReport
 	if err := json.Unmarshal(b, &rep); err != nil || len(rep.Orders) != 2 || rep.Subject != "***.982.247-**" {
 		t.Errorf("the JSON export: %v %s", err, b)
 	}

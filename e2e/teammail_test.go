@@ -13,7 +13,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // formClient is a browser without a browser: a cookie jar, same-origin forms, no redirects
@@ -108,7 +108,7 @@ func TestTeamMessagesByEmail(t *testing.T) {
 		t.Errorf("the invitation does not say its expiry: %q", inv.Text)
 	}
 
-	bia, err := acc.AddUser(ctx, "bia@loja.example", "tres-palavras-soltas", merchant.RoleOperator)
+	bia, err := acc.AddUser(ctx, "bia@loja.example", "tres-palavras-soltas", team.RoleOperator)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ type DashPage struct {
 	LogoutURL string    // POST target of the sign-out button
 	ShopURL   string    // the shop's catalogue
 	Role      string    // the signed-in user's role
-	// Perms are the permissions of the user's role (merchant.Permissions): a control the role
+	// Perms are the permissions of the user's role (team.Permissions): a control the role
 	// may not use is not shown.
 	Perms map[string]bool
 	// GatewayCause, when set, is why the gateway fails (health.Cause's words: unreachable,

@@ -8,11 +8,11 @@ type ShopperMailView struct {
 
 // ShopperMailRow is one e-mail to the shopper and whether it is sent.
 type ShopperMailRow struct {
-	Kind string // merchant.Shopper* ("paid", "shipped"…)
+	Kind string // settings.Shopper* ("paid", "shipped"…)
 	On   bool
 }
 
-// shopperMailKeys name the shopper's e-mails (merchant.ShopperMessages) on the settings page.
+// shopperMailKeys name the shopper's e-mails (settings.ShopperMessages) on the settings page.
 var shopperMailKeys = map[string]string{
 	"order_placed": "settings.shopper_mail_order_placed",
 	"paid":         "settings.shopper_mail_paid",

@@ -67,7 +67,7 @@ func (o SubjectOrder) anonymised() string {
 }
 
 // KeptKey is the catalogue key naming k, one of what an anonymised order keeps
-// (merchant.KeptForFiscalReasons).
+// (apijson.KeptForFiscalReasons).
 func KeptKey(k string) string {
 	return "subjects.kept_" + strings.NewReplacer(" (masked)", "_masked", ".", "_").Replace(k)
 }

@@ -123,10 +123,10 @@ func EventText(lang Lang, typ string) string {
 	if st, ok := strings.CutPrefix(typ, "order."); ok && checkout.OrderStatus(st).Valid() {
 		return T(lang, "event.order", StatusText(lang, checkout.OrderStatus(st)))
 	}
-	if typ == "ping" { // merchant.PingType: a test notification from the settings page
+	if typ == "ping" { // notify.PingType: a test notification from the settings page
 		return T(lang, "event.ping")
 	}
-	switch typ { // the merchant's actions (merchant.ActionEventType)
+	switch typ { // the merchant's actions (notify.ActionEventType)
 	case "order.shipped", "order.delivered", "refund.recorded":
 		return T(lang, "event."+strings.ReplaceAll(typ, ".", "_"))
 	}

@@ -193,7 +193,7 @@ var teamMessages = map[string][2]string{
 	"settings.ping_excerpt": {"Início da resposta:", "Start of the answer:"},
 	"settings.ping_nowhere": {"Não há URL de notificações nem segredo configurados: salve uma URL primeiro.", "No notification URL or secret is configured: save a URL first."},
 
-	// Audit log actions, by their code (merchant.AuditActions).
+	// Audit log actions, by their code (audit.AuditActions).
 	"audit_action.signin":                     {"Entrou", "Signed in"},
 	"audit_action.signin.failed":              {"Falha ao entrar", "Failed sign-in"},
 	"audit_action.signout":                    {"Saiu", "Signed out"},
@@ -224,7 +224,7 @@ var teamMessages = map[string][2]string{
 	"audit_action.personal_data.shown":        {"Viu documento e telefone completos de um pedido", "Showed an order's document and phone in full"},
 	"audit_action.export.unmasked":            {"Exportou com os dados completos", "Exported with the data in full"},
 
-	// Audit log details that are codes (merchant.DetailCodes).
+	// Audit log details that are codes (audit.DetailCodes).
 	"audit_detail.wrong_password":         {"e-mail ou senha errados", "wrong email or password"},
 	"audit_detail.wrong_code":             {"código errado, expirado ou já usado", "wrong, expired or used code"},
 	"audit_detail.with_code":              {"com código do aplicativo autenticador", "with an authenticator app code"},

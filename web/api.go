@@ -12,7 +12,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -43,11 +45,11 @@ type apiKeyCtx struct{}
 type merchantAPI struct {
 	svc           *checkout.Service
 	site          *respond.Site
-	keys          *merchant.Keys        // nil: every request is refused with 401
-	notifications *merchant.DeliveryLog // nil: no notification is listed
-	publicURL     string                // of the sessions' pages
-	audit         *merchant.AuditLog    // nil: data subjects' requests are not recorded
-	params        routeParams           // the query parameters of each route, from openapi.json
+	keys          *apikeys.Keys       // nil: every request is refused with 401
+	notifications *notify.DeliveryLog // nil: no notification is listed
+	publicURL     string              // of the sessions' pages
+	audit         *audit.AuditLog     // nil: data subjects' requests are not recorded
+	params        routeParams         // the query parameters of each route, from openapi.json
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header
@@ -109,13 +111,13 @@ func apiHeaders(next http.Handler) http.Handler {
 }
 
 // auth admits requests carrying a valid API key (Authorization: Bearer <key>); others get
-// 401 with WWW-Authenticate. A read key (merchant.ScopeRead) may only read: any other method
+// 401 with WWW-Authenticate. A read key (apikeys.ScopeRead) may only read: any other method
 // gets 403 forbidden.
 func (a *merchantAPI) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		secret, ok := bearer(r.Header.Get("Authorization"))
 		if !ok || a.keys == nil {
-			a.unauthorized(w, r, merchant.ErrUnauthorized)
+			a.unauthorized(w, r, apikeys.ErrUnauthorized)
 			return
 		}
 		key, err := a.keys.Authenticate(r.Context(), secret, respond.ClientIP(r))
@@ -158,12 +160,12 @@ func bearer(h string) (string, bool) {
 // made by a developer) gets them masked ("***.982.247-**", "(11) *****-4321").
 func personalInFull(r *http.Request) bool {
 	k := apiKeyOf(r)
-	return k != nil && k.Scope == merchant.ScopeWrite && k.PersonalData
+	return k != nil && k.Scope == apikeys.ScopeWrite && k.PersonalData
 }
 
-// personalDataRight lets through only keys that carry the personal-data right (merchant.APIKey
+// personalDataRight lets through only keys that carry the personal-data right (apikeys.APIKey
 // PersonalData): the data-subject routes find and erase a person's data, which the dashboard
-// allows only to users with merchant.PermPersonalData, and a key never holds more than its maker.
+// allows only to users with team.PermPersonalData, and a key never holds more than its maker.
 func (a *merchantAPI) personalDataRight(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if k := apiKeyOf(r); k == nil || !k.PersonalData {
@@ -176,8 +178,8 @@ func (a *merchantAPI) personalDataRight(next http.Handler) http.Handler {
 }
 
 // apiKeyOf returns the API key that authenticated the request.
-func apiKeyOf(r *http.Request) *merchant.APIKey {
-	k, _ := r.Context().Value(apiKeyCtx{}).(*merchant.APIKey)
+func apiKeyOf(r *http.Request) *apikeys.APIKey {
+	k, _ := r.Context().Value(apiKeyCtx{}).(*apikeys.APIKey)
 	return k
 }
 

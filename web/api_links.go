@@ -8,8 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -116,12 +116,12 @@ func (a *merchantAPI) publicBase(r *http.Request) string {
 }
 
 // linkResource is the API's view of l with its payments.
-func (a *merchantAPI) linkResource(r *http.Request, l *checkout.PaymentLink) (merchant.PaymentLink, error) {
+func (a *merchantAPI) linkResource(r *http.Request, l *checkout.PaymentLink) (apijson.PaymentLink, error) {
 	st, err := a.svc.LinkStats(r.Context(), l.ID)
 	if err != nil {
-		return merchant.PaymentLink{}, err
+		return apijson.PaymentLink{}, err
 	}
-	return merchant.PaymentLinkOf(l, st[l.ID], a.publicBase(r)), nil
+	return apijson.PaymentLinkOf(l, st[l.ID], a.publicBase(r)), nil
 }
 
 // createLink is POST /api/v1/payment-links: 201 with the new link, 200 with the same link for
@@ -161,7 +161,7 @@ func (a *merchantAPI) createLink(w http.ResponseWriter, r *http.Request) {
 
 // LinkList is the answer of GET /api/v1/payment-links.
 type LinkList struct {
-	Data []merchant.PaymentLink `json:"data"`
+	Data []apijson.PaymentLink `json:"data"`
 }
 
 // listLinks is GET /api/v1/payment-links: every link, newest first, with its payments.
@@ -180,9 +180,9 @@ func (a *merchantAPI) listLinks(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := LinkList{Data: make([]merchant.PaymentLink, 0, len(links))}
+	out := LinkList{Data: make([]apijson.PaymentLink, 0, len(links))}
 	for i := range links {
-		out.Data = append(out.Data, merchant.PaymentLinkOf(&links[i], st[links[i].ID], a.publicBase(r)))
+		out.Data = append(out.Data, apijson.PaymentLinkOf(&links[i], st[links[i].ID], a.publicBase(r)))
 	}
 	respond.JSON(w, http.StatusOK, out)
 }

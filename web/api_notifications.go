@@ -11,7 +11,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -20,7 +21,7 @@ import (
 
 // NotificationList is the answer of GET /api/v1/notifications.
 type NotificationList struct {
-	Data []merchant.NotificationView `json:"data"`
+	Data []apijson.NotificationView `json:"data"`
 	// Page is the page number asked for (deprecated), or 1 for the list's first page; absent
 	// when paging by cursor.
 	Page           int    `json:"page,omitempty"`
@@ -30,8 +31,8 @@ type NotificationList struct {
 	PreviousCursor string `json:"previousCursor,omitempty"`
 }
 
-var notificationStatuses = map[string]bool{merchant.NotificationPending: true, merchant.NotificationDelivered: true,
-	merchant.NotificationDead: true, merchant.NotificationSkipped: true}
+var notificationStatuses = map[string]bool{notify.NotificationPending: true, notify.NotificationDelivered: true,
+	notify.NotificationDead: true, notify.NotificationSkipped: true}
 
 // listNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
 // (pending, delivered, dead, skipped) and type, paged by cursor (or page, deprecated) and
@@ -46,7 +47,7 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 	}
 	// The dashboard's test notifications are left out: the API's log is of order events, each
 	// with its order and an order's payload, as the document promises.
-	f := merchant.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type"), OrdersOnly: true}
+	f := notify.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type"), OrdersOnly: true}
 	if f.Status != "" && !notificationStatuses[f.Status] {
 		rd.Add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
@@ -65,7 +66,7 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := NotificationList{Data: []merchant.NotificationView{}, PerPage: p.perPage}
+	out := NotificationList{Data: []apijson.NotificationView{}, PerPage: p.perPage}
 	if p.cursor.Key.IsZero() {
 		out.Page = p.page
 	}
@@ -77,12 +78,12 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 			a.site.FailJSON(w, r, err)
 			return
 		}
-		ns, next, prev := checkout.Paged(ns, p.perPage, p.cursor, func(n merchant.Notification) checkout.OrderKey {
+		ns, next, prev := checkout.Paged(ns, p.perPage, p.cursor, func(n notify.Notification) checkout.OrderKey {
 			return checkout.KeyOf(n.CreatedAt, strconv.FormatInt(n.Seq, 10))
 		})
 		out.HasMore, out.NextCursor, out.PreviousCursor = !next.Key.IsZero(), cursorText(next), cursorText(prev)
 		for _, n := range ns {
-			out.Data = append(out.Data, merchant.NotificationOf(n))
+			out.Data = append(out.Data, apijson.NotificationOf(n))
 		}
 	}
 	respond.JSON(w, http.StatusOK, out)
@@ -104,9 +105,9 @@ func (a *merchantAPI) getNotification(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !personalInFull(r) {
-		n.Payload = merchant.MaskPayload(n.Payload)
+		n.Payload = apijson.MaskPayload(n.Payload)
 	}
-	respond.JSON(w, http.StatusOK, merchant.NotificationDetailOf(*n, attempts))
+	respond.JSON(w, http.StatusOK, apijson.NotificationDetailOf(*n, attempts))
 }
 
 // listPaging is how a list of the API is read: by cursor from where a page ended (or, going

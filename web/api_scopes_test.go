@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
@@ -17,11 +17,11 @@ import (
 func TestAPIKeyScopesOnEveryOperation(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
+	read, _, err := e.keys.Create(ctx, "relatórios", apikeys.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write, _, err := e.keys.Create(ctx, "loja", merchant.ScopeWrite, nil)
+	write, _, err := e.keys.Create(ctx, "loja", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,12 +41,12 @@ func TestAPIKeyScopesOnEveryOperation(t *testing.T) {
 				body = sessionBody()
 			}
 			for _, k := range []struct {
-				scope  merchant.Scope
+				scope  apikeys.Scope
 				secret string
-			}{{merchant.ScopeRead, read}, {merchant.ScopeWrite, write}} {
+			}{{apikeys.ScopeRead, read}, {apikeys.ScopeWrite, write}} {
 				res := e.api(method, path, body, "Authorization", "Bearer "+k.secret)
 				refused := res.status == http.StatusForbidden
-				if want := k.scope == merchant.ScopeRead && method != http.MethodGet; refused != want || res.status == http.StatusUnauthorized {
+				if want := k.scope == apikeys.ScopeRead && method != http.MethodGet; refused != want || res.status == http.StatusUnauthorized {
 					t.Errorf("%s %s with a %s key: %d %s", method, path, k.scope, res.status, res.body)
 				}
 				if refused && res.errorCode() != "forbidden" {

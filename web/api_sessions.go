@@ -13,8 +13,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -162,7 +162,7 @@ func (a *merchantAPI) createSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", APIPrefix+"/checkout-sessions/"+sess.ID)
-	respond.JSON(w, status, merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL))
+	respond.JSON(w, status, apijson.SessionOf(sess, o, a.svc.Now(), a.publicURL))
 }
 
 // getSession is GET /api/v1/checkout-sessions/{id}: the session and what became of it.
@@ -177,7 +177,7 @@ func (a *merchantAPI) getSession(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := merchant.SessionOf(sess, o, a.svc.Now(), a.publicURL)
+	out := apijson.SessionOf(sess, o, a.svc.Now(), a.publicURL)
 	if !personalInFull(r) {
 		out.Customer = out.Customer.Masked()
 	}
@@ -195,12 +195,12 @@ func (a *merchantAPI) getOrder(w http.ResponseWriter, r *http.Request) {
 }
 
 // orderResource is the API's view of o, with its session's metadata.
-func (a *merchantAPI) orderResource(r *http.Request, o *checkout.Order) merchant.Order {
+func (a *merchantAPI) orderResource(r *http.Request, o *checkout.Order) apijson.Order {
 	var sess *checkout.CheckoutSession
 	if o.SessionID != "" {
 		sess, _ = a.svc.CheckoutSession(r.Context(), o.SessionID) // metadata only: an order shows without it
 	}
-	out := merchant.OrderOf(o, sess)
+	out := apijson.OrderOf(o, sess)
 	if !personalInFull(r) {
 		out.Customer = out.Customer.Masked()
 	}
@@ -215,7 +215,7 @@ const (
 
 // OrderList is the answer of GET /api/v1/orders.
 type OrderList struct {
-	Data []merchant.Order `json:"data"`
+	Data []apijson.Order `json:"data"`
 	// Page is the page number asked for (deprecated), or 1 for the list's first page; absent
 	// when paging by cursor.
 	Page           int    `json:"page,omitempty"`
@@ -293,7 +293,7 @@ func (a *merchantAPI) listOrders(w http.ResponseWriter, r *http.Request) {
 	os, next, prev := checkout.Paged(os, p.perPage, p.cursor, func(o *checkout.Order) checkout.OrderKey {
 		return checkout.KeyOf(o.CreatedAt, o.ID)
 	})
-	out := OrderList{Data: []merchant.Order{}, PerPage: p.perPage, HasMore: !next.Key.IsZero(), NextCursor: cursorText(next),
+	out := OrderList{Data: []apijson.Order{}, PerPage: p.perPage, HasMore: !next.Key.IsZero(), NextCursor: cursorText(next),
 		PreviousCursor: cursorText(prev)}
 	if p.cursor.Key.IsZero() {
 		out.Page = p.page

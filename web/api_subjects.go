@@ -5,8 +5,9 @@ import (
 	"net/http"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -83,15 +84,15 @@ func (a *merchantAPI) auditSubject(r *http.Request, action string, subj checkout
 	if k := apiKeyOf(r); k != nil {
 		actor = "api:" + k.Name
 	}
-	err := a.audit.Record(r.Context(), merchant.AuditEntry{Actor: actor, Action: action, Object: subj.Masked(),
-		Address: respond.ClientIP(r), Detail: merchant.SubjectAuditDetail(subj, what)})
+	err := a.audit.Record(r.Context(), audit.AuditEntry{Actor: actor, Action: action, Object: subj.Masked(),
+		Address: respond.ClientIP(r), Detail: apijson.SubjectAuditDetail(subj, what)})
 	if err != nil {
 		a.site.LogError(r, err, checkout.ErrorCode(err))
 	}
 }
 
 // searchSubject is POST /api/v1/data-subjects/search: everything the shop holds about the
-// person (merchant.SubjectReport), orders anonymised included.
+// person (apijson.SubjectReport), orders anonymised included.
 func (a *merchantAPI) searchSubject(w http.ResponseWriter, r *http.Request) {
 	subj, ok := a.readSubject(w, r)
 	if !ok {
@@ -102,8 +103,8 @@ func (a *merchantAPI) searchSubject(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := merchant.SubjectReportOf(recs, a.svc.Now(), a.publicBase(r))
-	a.auditSubject(r, merchant.AuditSubjectSearch, subj, out.Summary())
+	out := apijson.SubjectReportOf(recs, a.svc.Now(), a.publicBase(r))
+	a.auditSubject(r, audit.AuditSubjectSearch, subj, out.Summary())
 	respond.JSON(w, http.StatusOK, out)
 }
 
@@ -119,7 +120,7 @@ func (a *merchantAPI) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := merchant.AnonymiseReportOf(subj, res)
-	a.auditSubject(r, merchant.AuditSubjectAnonymise, subj, out.Summary())
+	out := apijson.AnonymiseReportOf(subj, res)
+	a.auditSubject(r, audit.AuditSubjectAnonymise, subj, out.Summary())
 	respond.JSON(w, http.StatusOK, out)
 }

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // TestAPIDataSubjects: a write key finds a person's orders by CPF or e-mail and anonymises
@@ -26,7 +28,7 @@ func TestAPIDataSubjects(t *testing.T) {
 	byEmail := map[string]string{"email": "MARIA@example.com.br"}
 
 	res := e.api("POST", "/api/v1/data-subjects/search", byCPF)
-	var rep merchant.SubjectReport
+	var rep apijson.SubjectReport
 	if err := json.Unmarshal(res.body, &rep); err != nil || res.status != http.StatusOK {
 		t.Fatalf("search: %d %s", res.status, res.body)
 	}
@@ -43,14 +45,14 @@ func TestAPIDataSubjects(t *testing.T) {
 	e.post(pay+"/sandbox-pay", nil)
 	paid := e.waitStatus(id, checkout.StatusPaid)
 	res = e.api("POST", "/api/v1/data-subjects/anonymise", byCPF)
-	var an merchant.AnonymiseReport
+	var an apijson.AnonymiseReport
 	if err := json.Unmarshal(res.body, &an); err != nil || res.status != http.StatusOK || !slices.Equal(an.Anonymised, []string{id}) ||
 		len(an.Refused) != 0 || !slices.Contains(an.Kept, "endToEndIds") {
 		t.Fatalf("anonymise: %d %s", res.status, res.body)
 	}
 	for _, subj := range []map[string]string{byCPF, byEmail} {
 		res = e.api("POST", "/api/v1/data-subjects/search", subj)
-		rep = merchant.SubjectReport{}
+		rep = apijson.SubjectReport{}
 		if err := json.Unmarshal(res.body, &rep); err != nil || res.status != http.StatusOK || len(rep.Orders) != 1 {
 			t.Fatalf("search %v after anonymising: %d %s", subj, res.status, res.body)
 		}
@@ -65,7 +67,7 @@ func TestAPIDataSubjects(t *testing.T) {
 		}
 	}
 
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
+	read, _, err := e.keys.Create(ctx, "relatórios", apikeys.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +87,7 @@ func TestAPIDataSubjects(t *testing.T) {
 		}
 	}
 
-	entries, err := e.audit.Entries(ctx, merchant.AuditFilter{})
+	entries, err := e.audit.Entries(ctx, audit.AuditFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestAPIDataSubjects(t *testing.T) {
 			t.Errorf("audit entry without its key or subject: %+v", en)
 		}
 	}
-	if n := len(actions); n != 5 || !slices.Contains(actions, merchant.AuditSubjectAnonymise) || !slices.Contains(actions, merchant.AuditSubjectSearch) {
+	if n := len(actions); n != 5 || !slices.Contains(actions, audit.AuditSubjectAnonymise) || !slices.Contains(actions, audit.AuditSubjectSearch) {
 		t.Errorf("audit actions %v, want the 5 requests answered", actions)
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
@@ -209,7 +210,7 @@ func TestAPISessionExpires(t *testing.T) {
 
 func TestAPIAuthentication(t *testing.T) {
 	e := newEnv(t)
-	secret, rec, err := e.keys.Create(context.Background(), "ERP", merchant.ScopeWrite, nil)
+	secret, rec, err := e.keys.Create(context.Background(), "ERP", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -611,9 +612,9 @@ func TestAPINotificationLog(t *testing.T) {
 	if n, err := ob.DeliverDue(context.Background()); n != 3 || err != nil {
 		t.Fatalf("delivered %d: %v", n, err)
 	}
-	ping := &merchant.PingResult{ID: "msg_ping", At: time.Now(), URL: rcv.URL, StatusCode: 200, Excerpt: "pong",
+	ping := &notify.PingResult{ID: "msg_ping", At: time.Now(), URL: rcv.URL, StatusCode: 200, Excerpt: "pong",
 		Body: []byte(`{"type":"ping"}`)}
-	if err := merchant.NewDeliveryLog(ob).RecordPing(context.Background(), ping); err != nil {
+	if err := notify.NewDeliveryLog(ob).RecordPing(context.Background(), ping); err != nil {
 		t.Fatal(err)
 	}
 	if after := e.api("GET", "/api/v1/notifications", nil); len(after.json["data"].([]any)) != 3 ||

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // DefaultConnsPerPeer is how many connections one peer address may hold open at once (see
@@ -64,7 +64,7 @@ func (l *peerLimitListener) Accept() (net.Conn, error) {
 		if l.Exempt != nil && l.Exempt(addr) {
 			return c, nil
 		}
-		key := merchant.AddressKey(addr.String())
+		key := team.AddressKey(addr.String())
 		if l.take(key) {
 			return &peerConn{Conn: c, release: sync.OnceFunc(func() { l.give(key) })}, nil
 		}

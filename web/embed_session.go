@@ -8,8 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -41,7 +41,7 @@ func (s *Server) frameSession(w http.ResponseWriter, r *http.Request, sess *chec
 // nil): the embedding context frame.js reads, and the merchant's name linking to the session.
 func (s *Server) sessionPage(r *http.Request, sess *checkout.CheckoutSession, o *checkout.Order, view string) views.Page {
 	p := s.site.Page(r)
-	p.HomeURL = respond.Link(r, merchant.SessionPath(sess.ID))
+	p.HomeURL = respond.Link(r, apijson.SessionPath(sess.ID))
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
 		Status: checkout.SessionStatus(sess, o, s.svc.Now()), SuccessURL: successURL(sess, o), CancelURL: sess.CancelURL}
 	p.Embed.Chromeless, p.Embed.Summary = respond.EmbedMode(r)
@@ -90,7 +90,7 @@ func (s *Server) sessionFormSource(w http.ResponseWriter, r *http.Request) (form
 		return formSource{}, false
 	}
 	s.frameSession(w, r, sess)
-	return formSource{channel: checkout.ChannelSession, id: sess.ID, action: merchant.SessionPath(sess.ID),
+	return formSource{channel: checkout.ChannelSession, id: sess.ID, action: apijson.SessionPath(sess.ID),
 		page: s.sessionPage(r, sess, nil, "form"), cancel: sess.CancelURL,
 		refused: func(w http.ResponseWriter, r *http.Request, err error) bool {
 			if !errors.Is(err, checkout.ErrSessionExpired) {

@@ -18,9 +18,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -29,6 +31,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -99,9 +102,9 @@ type env struct {
 	gw     *countingGateway
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
-	keys   *merchant.Keys
-	audit  *merchant.AuditLog // the data subjects' requests made through the API
-	brand  *brand.Manager     // the store's face
+	keys   *apikeys.Keys
+	audit  *audit.AuditLog // the data subjects' requests made through the API
+	brand  *brand.Manager  // the store's face
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -189,9 +192,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	// codes on both sides.
 	// Sessions, API keys and the notifications' outbox live in the SQLite store, as in the app;
 	// notifications are written with every change of an order and listed by the API (their
-	// outbox does not run: the tests of package merchant and of the app deliver them).
+	// outbox does not run: the tests of package notify and of the app deliver them).
 	so := checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: svcLog,
-		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store}}
+		CEP: cep.Sample(), Announcer: &notify.Announcer{Order: apijson.OrderEvent, Sessions: store}}
 	if so.PersonalDataKey, err = checkout.LoadPersonalDataKey(ctx, store, sb.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +206,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	svc := checkout.NewService(store, gw, so)
-	keys := merchant.NewKeys(store, merchant.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
+	keys := apikeys.NewKeys(store, apikeys.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -225,8 +228,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		Recheck:             o.recheck,
 		WebhookQueue:        o.queue,
 		APIKeys:             keys,
-		Notifications:       merchant.NewDeliveryLog(notifications),
-		Audit:               merchant.NewAuditLog(store, 0, sb.Now),
+		Notifications:       notify.NewDeliveryLog(notifications),
+		Audit:               audit.NewAuditLog(store, 0, sb.Now),
 		MaxStreams:          o.maxStreams,
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,

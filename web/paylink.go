@@ -8,8 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -21,7 +21,7 @@ import (
 // when its places are all taken) and says why; its orders' own pages go on.
 
 // payLinkPath is the path of a payment link's page.
-func payLinkPath(slug string) string { return merchant.LinkPath(slug) }
+func payLinkPath(slug string) string { return apijson.LinkPath(slug) }
 
 // payLink is GET /l/{slug}: the amount to type when the link asks for one (?amount= as typed),
 // then the customer form.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
@@ -22,7 +22,7 @@ var unmasked = []string{"52998224725", "529.982.247-25", "98765-4321", "98765432
 func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	read, _, err := e.keys.Create(ctx, "relatórios", merchant.ScopeRead, nil)
+	read, _, err := e.keys.Create(ctx, "relatórios", apikeys.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -139,12 +141,12 @@ type Options struct {
 	// and limit at the proxy.
 	NewCartLimit ratelimit.Rate
 	// APIKeys authenticates the merchant API (nil: every API request is refused with 401).
-	APIKeys *merchant.Keys
+	APIKeys *apikeys.Keys
 	// Notifications is the delivery log of the merchant's notifications, read through the API
 	// (nil: the API lists none).
-	Notifications *merchant.DeliveryLog
+	Notifications *notify.DeliveryLog
 	// Audit, when set, records the data subjects' requests made through the API.
-	Audit *merchant.AuditLog
+	Audit *audit.AuditLog
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -54,4 +54,4 @@ func (c *streamCounter) count() int {
 }
 
 // clientKey is how the client of r is counted by the per-address limits (new carts, streams).
-func clientKey(r *http.Request) string { return merchant.AddressKey(respond.ClientIP(r)) }
+func clientKey(r *http.Request) string { return team.AddressKey(respond.ClientIP(r)) }

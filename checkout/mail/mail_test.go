@@ -306,7 +306,7 @@ func TestCopyAfterALostAnswer(t *testing.T) {
 	r := newRig(t)
 	m := r.compose(t, "receipt", "", "gil@example.com")
 	ctx, stop := context.WithCancel(context.Background())
-	r.smtp.OnData(stop)
+	r.smtp.OnData(func(mailtest.Received) { stop() })
 	if _, err := r.ob.DeliverDue(ctx); err == nil {
 		t.Fatal("the pass did not stop")
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,69 +18,16 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
+	"github.com/pixcheckout/pixcheckout/checkout/postgres/pgtest"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 )
 
-// defaultTestURL is the server the tests use when CHECKOUT_TEST_POSTGRES_URL is not set: a
-// local PostgreSQL with trust authentication, as on developer machines and in CI.
-const defaultTestURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-
-// adminURL returns the URL of the server's maintenance database, from which test databases
-// are created and dropped.
-func adminURL() string {
-	if u := os.Getenv("CHECKOUT_TEST_POSTGRES_URL"); u != "" {
-		return u
-	}
-	return defaultTestURL
-}
-
-// connectAdmin connects to the maintenance database. Without a server the test fails, unless
-// CHECKOUT_TEST_ALLOW_SKIP=1 outside CI skips it, loudly.
-func connectAdmin(t testing.TB) *pgx.Conn {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, adminURL())
-	if err != nil {
-		msg := "PostgreSQL is not reachable (set CHECKOUT_TEST_POSTGRES_URL to a postgres:// URL of a server " +
-			"where the user may CREATE DATABASE, or CHECKOUT_TEST_ALLOW_SKIP=1 to skip): " + err.Error()
-		if os.Getenv("CHECKOUT_TEST_ALLOW_SKIP") != "1" || os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPING THE POSTGRESQL STORE TESTS: " + msg)
-	}
-	return conn
-}
-
 // newDatabase creates an empty database with a random name, dropped when the test ends, and
-// returns its URL.
+// returns its URL (see pgtest.Database).
 func newDatabase(t testing.TB) string {
 	t.Helper()
-	admin := connectAdmin(t)
-	ctx := context.Background()
-	defer admin.Close(ctx)
-	name := "checkout_test_" + randomSuffix(t)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("CREATE DATABASE %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		conn, err := pgx.Connect(ctx, adminURL())
-		if err != nil {
-			t.Errorf("dropping %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("DROP DATABASE %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(adminURL())
-	if err != nil || u.Scheme == "" {
-		t.Fatalf("CHECKOUT_TEST_POSTGRES_URL must be a postgres:// URL")
-	}
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.Database(t, "checkout_test_")
 }
 
 // randomSuffix returns 12 random hex digits, for names of test databases and schemas.

@@ -7,13 +7,13 @@ import (
 
 	"github.com/alexedwards/scs/sqlite3store"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // SignInTokens returns the store of scs sessions in this database: scs's own sqlite3store, reading
 // on the read pool and writing through the writer connection like every other write (see the
-// package doc), keyed by merchant.TokenHash of each token, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
-func (s *Store) SignInTokens() merchant.SignInTokenStore {
+// package doc), keyed by team.TokenHash of each token, without its cleanup goroutine (PruneSignInTokens does that, driven by the app).
+func (s *Store) SignInTokens() team.SignInTokenStore {
 	return sessions{
 		r:     sqlite3store.NewWithCleanupInterval(s.r.DB, 0),
 		w:     sqlite3store.NewWithCleanupInterval(s.w.DB, 0),
@@ -29,16 +29,16 @@ type sessions struct {
 
 // Find reads a session on the read pool, by its token's hash.
 func (x sessions) Find(token string) ([]byte, bool, error) {
-	return x.r.Find(merchant.TokenHash(token))
+	return x.r.Find(team.TokenHash(token))
 }
 
 // Commit writes a session through the writer, under its token's hash.
 func (x sessions) Commit(token string, b []byte, expiry time.Time) error {
-	return x.w.Commit(merchant.TokenHash(token), b, expiry)
+	return x.w.Commit(team.TokenHash(token), b, expiry)
 }
 
 // Delete removes a session through the writer, by its token's hash.
-func (x sessions) Delete(token string) error { return x.w.Delete(merchant.TokenHash(token)) }
+func (x sessions) Delete(token string) error { return x.w.Delete(team.TokenHash(token)) }
 
 // PruneSignInTokens deletes the sessions expired before now (their expiry is a Julian day, as
 // sqlite3store writes it).

@@ -7,19 +7,20 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 var (
-	_ merchant.APIKeyStore   = (*Store)(nil)
-	_ merchant.SettingsStore = (*Store)(nil)
+	_ apikeys.APIKeyStore    = (*Store)(nil)
+	_ settings.SettingsStore = (*Store)(nil)
 )
 
 const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at, scope, created_by, last_used_address, personal_data`
 
 // CreateAPIKey stores a new key. A taken id or hash is an error.
-func (s *Store) CreateAPIKey(ctx context.Context, k merchant.APIKey) error {
+func (s *Store) CreateAPIKey(ctx context.Context, k apikeys.APIKey) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt), string(k.Scope), k.CreatedBy, k.LastUsedAddress, k.PersonalData}})
 	if err != nil {
@@ -29,8 +30,8 @@ func (s *Store) CreateAPIKey(ctx context.Context, k merchant.APIKey) error {
 }
 
 // APIKeyByHash returns the key with that hash, revoked or not, or checkout.ErrNotFound.
-func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*merchant.APIKey, error) {
-	var ks []merchant.APIKey
+func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*apikeys.APIKey, error) {
+	var ks []apikeys.APIKey
 	if err := s.db.Read(ctx, readAPIKeys(`WHERE hash = $1`, []any{hash}, &ks)); err != nil {
 		return nil, s.errorf("reading an API key: %w", err)
 	}
@@ -41,8 +42,8 @@ func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*merchant.APIKey
 }
 
 // APIKeys lists every key, revoked ones included, newest first.
-func (s *Store) APIKeys(ctx context.Context) ([]merchant.APIKey, error) {
-	var ks []merchant.APIKey
+func (s *Store) APIKeys(ctx context.Context) ([]apikeys.APIKey, error) {
+	var ks []apikeys.APIKey
 	if err := s.db.Read(ctx, readAPIKeys(`ORDER BY created_at DESC, id DESC`, nil, &ks)); err != nil {
 		return nil, s.errorf("listing API keys: %w", err)
 	}
@@ -77,8 +78,8 @@ func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time, addr s
 
 // SetMakerKeysPersonalData gives or takes the personal-data right of the active keys made by
 // createdBy, and returns the keys it changed.
-func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]merchant.APIKey, error) {
-	var ks []merchant.APIKey
+func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]apikeys.APIKey, error) {
+	var ks []apikeys.APIKey
 	st := readAPIKeys("", nil, &ks)
 	st.SQL = `UPDATE api_keys SET personal_data = $1 WHERE created_by = $2 AND revoked_at = 0 AND personal_data <> $1
 		RETURNING ` + apiKeyColumns
@@ -90,8 +91,8 @@ func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, 
 }
 
 // RevokeMakerKeys revokes at at the active keys made by createdBy, and returns them.
-func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]merchant.APIKey, error) {
-	var ks []merchant.APIKey
+func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]apikeys.APIKey, error) {
+	var ks []apikeys.APIKey
 	st := readAPIKeys("", nil, &ks)
 	st.SQL = `UPDATE api_keys SET revoked_at = $1 WHERE created_by = $2 AND revoked_at = 0 RETURNING ` + apiKeyColumns
 	st.Args = []any{ms(at), createdBy}
@@ -101,23 +102,23 @@ func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.T
 	return ks, nil
 }
 
-func readAPIKeys(tail string, args []any, out *[]merchant.APIKey) Stmt {
+func readAPIKeys(tail string, args []any, out *[]apikeys.APIKey) Stmt {
 	return Stmt{SQL: `SELECT ` + apiKeyColumns + ` FROM api_keys ` + tail, Args: args, Rows: each(func(r Rows) error {
-		var k merchant.APIKey
+		var k apikeys.APIKey
 		var created, used, revoked int64
 		var scope string
 		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked, &scope, &k.CreatedBy, &k.LastUsedAddress, &k.PersonalData); err != nil {
 			return fmt.Errorf("reading API keys: %w", err)
 		}
-		k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.Scope = fromMS(created), fromMS(used), fromMS(revoked), merchant.Scope(scope)
+		k.CreatedAt, k.LastUsedAt, k.RevokedAt, k.Scope = fromMS(created), fromMS(used), fromMS(revoked), apikeys.Scope(scope)
 		*out = append(*out, k)
 		return nil
 	})}
 }
 
 // MerchantSettings returns the stored settings, or the zero Settings when none were saved.
-func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error) {
-	var set merchant.Settings
+func (s *Store) MerchantSettings(ctx context.Context) (settings.Settings, error) {
+	var set settings.Settings
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at, previous_secret, previous_until,
 		shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data, shopper_mail FROM merchant_settings WHERE id = 1`,
 		Rows: each(func(r Rows) error {
@@ -144,7 +145,7 @@ func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error)
 		set.PreviousSecret, err = s.open(set.PreviousSecret)
 	}
 	if err != nil {
-		return merchant.Settings{}, s.errorf("reading the merchant settings: %w", err)
+		return settings.Settings{}, s.errorf("reading the merchant settings: %w", err)
 	}
 	if len(set.FrameOrigins) == 0 {
 		set.FrameOrigins = nil
@@ -153,7 +154,7 @@ func (s *Store) MerchantSettings(ctx context.Context) (merchant.Settings, error)
 }
 
 // SaveMerchantSettings replaces the stored settings.
-func (s *Store) SaveMerchantSettings(ctx context.Context, set merchant.Settings) error {
+func (s *Store) SaveMerchantSettings(ctx context.Context, set settings.Settings) error {
 	origins := set.FrameOrigins
 	if origins == nil {
 		origins = []string{}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
@@ -26,7 +26,7 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 			if m.OrderID == "" {
 				return nil, errors.New("a notification needs its order's id")
 			}
-			ins = merchant.InsertNotification(m)
+			ins = notify.InsertNotification(m)
 		case checkout.ChannelMail:
 			if m.To == "" {
 				return nil, fmt.Errorf("e-mail %s has no recipient", m.ID)

@@ -149,7 +149,7 @@ func (s *Store) SubjectSessions(ctx context.Context, m checkout.SubjectMatch) ([
 }
 
 // notificationRecord is the record kind of the order notifications in the shared outbox
-// (package merchant's).
+// (package notify's).
 const notificationRecord = "order"
 
 // OrderNotifications returns the notifications about the orders ids in the delivery log, oldest

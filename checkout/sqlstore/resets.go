@@ -6,18 +6,18 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
-// The dashboard's self-service password resets (merchant.PasswordResetStore).
+// The dashboard's self-service password resets (team.PasswordResetStore).
 
-var _ merchant.PasswordResetStore = (*Store)(nil)
+var _ team.PasswordResetStore = (*Store)(nil)
 
 const resetColumns = `id, user_id, token_hash, created_at, expires_at, used_at`
 
 // CreatePasswordReset stores a new password reset, and the messages out (its e-mail) in the
 // same transaction.
-func (s *Store) CreatePasswordReset(ctx context.Context, r merchant.PasswordReset, out ...checkout.OutboxMessage) error {
+func (s *Store) CreatePasswordReset(ctx context.Context, r team.PasswordReset, out ...checkout.OutboxMessage) error {
 	msgs, err := OutboxStatements(out...)
 	if err != nil {
 		return s.errorf("storing a password reset: %w", err)
@@ -31,11 +31,11 @@ func (s *Store) CreatePasswordReset(ctx context.Context, r merchant.PasswordRese
 }
 
 // PasswordResetByTokenHash returns the reset with that token hash, or checkout.ErrNotFound.
-func (s *Store) PasswordResetByTokenHash(ctx context.Context, hash string) (*merchant.PasswordReset, error) {
-	var out []merchant.PasswordReset
+func (s *Store) PasswordResetByTokenHash(ctx context.Context, hash string) (*team.PasswordReset, error) {
+	var out []team.PasswordReset
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + resetColumns + ` FROM password_resets WHERE token_hash = $1`, Args: []any{hash},
 		Rows: each(func(r Rows) error {
-			var pr merchant.PasswordReset
+			var pr team.PasswordReset
 			var created, expires, used int64
 			if err := r.Scan(&pr.ID, &pr.UserID, &pr.TokenHash, &created, &expires, &used); err != nil {
 				return err
@@ -65,7 +65,7 @@ func (s *Store) UsePasswordReset(ctx context.Context, id, hash string, at time.T
 			return err
 		}
 		if !used {
-			return merchant.ErrPasswordResetInvalid
+			return team.ErrPasswordResetInvalid
 		}
 		err = tx.Run(ctx, Stmt{SQL: `UPDATE password_resets SET used_at = $2
 			WHERE user_id = (SELECT user_id FROM password_resets WHERE id = $1) AND used_at = 0`, Args: []any{id, ms(at)}})
@@ -80,11 +80,11 @@ func (s *Store) UsePasswordReset(ctx context.Context, id, hash string, at time.T
 			return err
 		}
 		if !found {
-			return merchant.ErrPasswordResetInvalid
+			return team.ErrPasswordResetInvalid
 		}
 		return nil
 	})
-	if errors.Is(err, merchant.ErrPasswordResetInvalid) {
+	if errors.Is(err, team.ErrPasswordResetInvalid) {
 		return err
 	}
 	if err != nil {

@@ -6,21 +6,22 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
-// The dashboard's invitations (merchant.InvitationStore) and the audit log
-// (merchant.AuditStore).
+// The dashboard's invitations (team.InvitationStore) and the audit log
+// (audit.AuditStore).
 
 var (
-	_ merchant.InvitationStore = (*Store)(nil)
-	_ merchant.AuditStore      = (*Store)(nil)
+	_ team.InvitationStore = (*Store)(nil)
+	_ audit.AuditStore     = (*Store)(nil)
 )
 
 const invitationColumns = `id, token_hash, email, role, invited_by, created_at, expires_at, used_at`
 
 // CreateInvitation stores a new invitation, and the messages out in the same transaction.
-func (s *Store) CreateInvitation(ctx context.Context, inv merchant.Invitation, out ...checkout.OutboxMessage) error {
+func (s *Store) CreateInvitation(ctx context.Context, inv team.Invitation, out ...checkout.OutboxMessage) error {
 	msgs, err := OutboxStatements(out...)
 	if err != nil {
 		return s.errorf("storing an invitation: %w", err)
@@ -34,8 +35,8 @@ func (s *Store) CreateInvitation(ctx context.Context, inv merchant.Invitation, o
 }
 
 // InvitationByTokenHash returns the invitation with that token hash, or checkout.ErrNotFound.
-func (s *Store) InvitationByTokenHash(ctx context.Context, hash string) (*merchant.Invitation, error) {
-	var out []merchant.Invitation
+func (s *Store) InvitationByTokenHash(ctx context.Context, hash string) (*team.Invitation, error) {
+	var out []team.Invitation
 	if err := s.db.Read(ctx, readInvitations(`WHERE token_hash = $1`, []any{hash}, &out)); err != nil {
 		return nil, s.errorf("reading an invitation: %w", err)
 	}
@@ -46,8 +47,8 @@ func (s *Store) InvitationByTokenHash(ctx context.Context, hash string) (*mercha
 }
 
 // PendingInvitations lists the invitations neither used nor expired at now, newest first.
-func (s *Store) PendingInvitations(ctx context.Context, now time.Time) ([]merchant.Invitation, error) {
-	var out []merchant.Invitation
+func (s *Store) PendingInvitations(ctx context.Context, now time.Time) ([]team.Invitation, error) {
+	var out []team.Invitation
 	if err := s.db.Read(ctx, readInvitations(`WHERE used_at = 0 AND expires_at > $1 ORDER BY created_at DESC, id`,
 		[]any{ms(now)}, &out)); err != nil {
 		return nil, s.errorf("listing invitations: %w", err)
@@ -56,7 +57,7 @@ func (s *Store) PendingInvitations(ctx context.Context, now time.Time) ([]mercha
 }
 
 // AcceptInvitation marks the invitation used and creates the user, in one transaction.
-func (s *Store) AcceptInvitation(ctx context.Context, id string, u merchant.User, at time.Time) error {
+func (s *Store) AcceptInvitation(ctx context.Context, id string, u team.User, at time.Time) error {
 	err := s.db.WriteTx(ctx, func(tx Runner) error {
 		used, inserted := false, false
 		err := tx.Run(ctx, Stmt{SQL: `UPDATE dashboard_invitations SET used_at = $2 WHERE id = $1 AND used_at = 0 AND expires_at > $2`,
@@ -65,7 +66,7 @@ func (s *Store) AcceptInvitation(ctx context.Context, id string, u merchant.User
 			return err
 		}
 		if !used {
-			return merchant.ErrInvitationInvalid
+			return team.ErrInvitationInvalid
 		}
 		args, err := s.userArgs(u)
 		if err != nil {
@@ -79,11 +80,11 @@ func (s *Store) AcceptInvitation(ctx context.Context, id string, u merchant.User
 			return err
 		}
 		if !inserted {
-			return merchant.ErrEmailTaken
+			return team.ErrEmailTaken
 		}
 		return nil
 	})
-	if errors.Is(err, merchant.ErrInvitationInvalid) || errors.Is(err, merchant.ErrEmailTaken) {
+	if errors.Is(err, team.ErrInvitationInvalid) || errors.Is(err, team.ErrEmailTaken) {
 		return err
 	}
 	if err != nil {
@@ -109,23 +110,23 @@ func (s *Store) DeleteInvitation(ctx context.Context, id string) error {
 	return nil
 }
 
-func readInvitations(tail string, args []any, out *[]merchant.Invitation) Stmt {
+func readInvitations(tail string, args []any, out *[]team.Invitation) Stmt {
 	return Stmt{SQL: `SELECT ` + invitationColumns + ` FROM dashboard_invitations ` + tail, Args: args,
 		Rows: each(func(r Rows) error {
-			var inv merchant.Invitation
+			var inv team.Invitation
 			var role string
 			var created, expires, used int64
 			if err := r.Scan(&inv.ID, &inv.TokenHash, &inv.Email, &role, &inv.InvitedBy, &created, &expires, &used); err != nil {
 				return err
 			}
-			inv.Role, inv.CreatedAt, inv.ExpiresAt, inv.UsedAt = merchant.Role(role), fromMS(created), fromMS(expires), fromMS(used)
+			inv.Role, inv.CreatedAt, inv.ExpiresAt, inv.UsedAt = team.Role(role), fromMS(created), fromMS(expires), fromMS(used)
 			*out = append(*out, inv)
 			return nil
 		})}
 }
 
 // AppendAudit adds an entry to the audit log.
-func (s *Store) AppendAudit(ctx context.Context, e merchant.AuditEntry) error {
+func (s *Store) AppendAudit(ctx context.Context, e audit.AuditEntry) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO audit_log (at, actor, action, object, address, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
 		Args: []any{ms(e.At), e.Actor, e.Action, e.Object, e.Address, e.Detail}})
 	if err != nil {
@@ -135,7 +136,7 @@ func (s *Store) AppendAudit(ctx context.Context, e merchant.AuditEntry) error {
 }
 
 // AuditEntries lists the entries f selects, newest first.
-func (s *Store) AuditEntries(ctx context.Context, f merchant.AuditFilter) ([]merchant.AuditEntry, error) {
+func (s *Store) AuditEntries(ctx context.Context, f audit.AuditFilter) ([]audit.AuditEntry, error) {
 	var p Params
 	where := "WHERE 1 = 1"
 	if f.Actor != "" {
@@ -151,10 +152,10 @@ func (s *Store) AuditEntries(ctx context.Context, f merchant.AuditFilter) ([]mer
 	if f.Limit > 0 {
 		tail = " LIMIT " + p.Add(f.Limit)
 	}
-	var out []merchant.AuditEntry
+	var out []audit.AuditEntry
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT id, at, actor, action, object, address, detail FROM audit_log ` + where +
 		` ORDER BY id DESC` + tail, Args: p, Rows: each(func(r Rows) error {
-		var e merchant.AuditEntry
+		var e audit.AuditEntry
 		var at int64
 		if err := r.Scan(&e.ID, &at, &e.Actor, &e.Action, &e.Object, &e.Address, &e.Detail); err != nil {
 			return err
@@ -196,12 +197,12 @@ func (s *Store) PruneAudit(ctx context.Context, before time.Time) (int, error) {
 	return int(n), nil
 }
 
-var _ merchant.SignInStore = (*Store)(nil)
+var _ team.SignInStore = (*Store)(nil)
 
 const userSessionColumns = `id, user_id, created_at, seen_at, address, user_agent`
 
 // CreateSignIn stores a new session of a user.
-func (s *Store) CreateSignIn(ctx context.Context, us merchant.SignIn) error {
+func (s *Store) CreateSignIn(ctx context.Context, us team.SignIn) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO dashboard_sessions (` + userSessionColumns + `) VALUES ($1, $2, $3, $4, $5, $6)`,
 		Args: []any{us.ID, us.UserID, ms(us.CreatedAt), ms(us.SeenAt), us.Address, us.UserAgent}})
 	if err != nil {
@@ -211,11 +212,11 @@ func (s *Store) CreateSignIn(ctx context.Context, us merchant.SignIn) error {
 }
 
 // SignIn returns a session, or checkout.ErrNotFound.
-func (s *Store) SignIn(ctx context.Context, id string) (*merchant.SignIn, error) {
+func (s *Store) SignIn(ctx context.Context, id string) (*team.SignIn, error) {
 	if !s.storable(id) {
 		return nil, checkout.ErrNotFound
 	}
-	var out []merchant.SignIn
+	var out []team.SignIn
 	if err := s.db.Read(ctx, readSignIns(`WHERE id = $1`, []any{id}, &out)); err != nil {
 		return nil, s.errorf("reading a user's session: %w", err)
 	}
@@ -235,8 +236,8 @@ func (s *Store) SeeSignIn(ctx context.Context, id string, at time.Time) error {
 }
 
 // SignIns lists a user's sessions, the last seen first.
-func (s *Store) SignIns(ctx context.Context, userID string) ([]merchant.SignIn, error) {
-	var out []merchant.SignIn
+func (s *Store) SignIns(ctx context.Context, userID string) ([]team.SignIn, error) {
+	var out []team.SignIn
 	if err := s.db.Read(ctx, readSignIns(`WHERE user_id = $1 ORDER BY seen_at DESC, id`, []any{userID}, &out)); err != nil {
 		return nil, s.errorf("listing a user's sessions: %w", err)
 	}
@@ -282,10 +283,10 @@ func (s *Store) PruneSignIns(ctx context.Context, before time.Time) (int, error)
 	return int(n), nil
 }
 
-func readSignIns(tail string, args []any, out *[]merchant.SignIn) Stmt {
+func readSignIns(tail string, args []any, out *[]team.SignIn) Stmt {
 	return Stmt{SQL: `SELECT ` + userSessionColumns + ` FROM dashboard_sessions ` + tail, Args: args,
 		Rows: each(func(r Rows) error {
-			var us merchant.SignIn
+			var us team.SignIn
 			var created, seen int64
 			if err := r.Scan(&us.ID, &us.UserID, &created, &seen, &us.Address, &us.UserAgent); err != nil {
 				return err
@@ -296,7 +297,7 @@ func readSignIns(tail string, args []any, out *[]merchant.SignIn) Stmt {
 		})}
 }
 
-var _ merchant.TOTPStore = (*Store)(nil)
+var _ team.TOTPStore = (*Store)(nil)
 
 // EnableTOTP turns on a user's second factor and replaces their recovery codes, in one
 // transaction.

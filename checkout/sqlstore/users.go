@@ -7,15 +7,15 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
-// The dashboard's users (merchant.UserStore) and the failed sign-ins counted against them
-// (merchant.ThrottleStore).
+// The dashboard's users (team.UserStore) and the failed sign-ins counted against them
+// (team.ThrottleStore).
 
 var (
-	_ merchant.UserStore     = (*Store)(nil)
-	_ merchant.ThrottleStore = (*Store)(nil)
+	_ team.UserStore     = (*Store)(nil)
+	_ team.ThrottleStore = (*Store)(nil)
 )
 
 const userColumns = `id, email, password_hash, created_at, updated_at, role, last_sign_in_at, totp_secret, totp_enabled_at, totp_last_step`
@@ -24,7 +24,7 @@ const userColumns = `id, email, password_hash, created_at, updated_at, role, las
 const userValues = `$1, $2, $3, $4, $5, $6, $7, $8, $9, $10`
 
 // userArgs are the values of userColumns.
-func (s *Store) userArgs(u merchant.User) ([]any, error) {
+func (s *Store) userArgs(u team.User) ([]any, error) {
 	var err error
 	if u.TOTPSecret, err = s.seal(u.TOTPSecret); err != nil {
 		return nil, err
@@ -33,9 +33,9 @@ func (s *Store) userArgs(u merchant.User) ([]any, error) {
 		u.TOTPSecret, ms(u.TOTPEnabledAt), u.TOTPLastStep}, nil
 }
 
-// CreateUser stores a new user; a taken e-mail gives merchant.ErrEmailTaken, also when another
+// CreateUser stores a new user; a taken e-mail gives team.ErrEmailTaken, also when another
 // process inserts it at the same moment (the unique index decides).
-func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
+func (s *Store) CreateUser(ctx context.Context, u team.User) error {
 	inserted := false
 	args, err := s.userArgs(u)
 	if err != nil {
@@ -49,26 +49,26 @@ func (s *Store) CreateUser(ctx context.Context, u merchant.User) error {
 		return s.errorf("storing user: %w", err)
 	}
 	if !inserted {
-		return merchant.ErrEmailTaken
+		return team.ErrEmailTaken
 	}
 	return nil
 }
 
 // User returns the user with that id, or checkout.ErrNotFound.
-func (s *Store) User(ctx context.Context, id string) (*merchant.User, error) {
+func (s *Store) User(ctx context.Context, id string) (*team.User, error) {
 	return s.userWhere(ctx, "id = $1", id)
 }
 
 // UserByEmail returns the user with that e-mail, or checkout.ErrNotFound.
-func (s *Store) UserByEmail(ctx context.Context, email string) (*merchant.User, error) {
+func (s *Store) UserByEmail(ctx context.Context, email string) (*team.User, error) {
 	return s.userWhere(ctx, "email = $1", email)
 }
 
-func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.User, error) {
+func (s *Store) userWhere(ctx context.Context, where, key string) (*team.User, error) {
 	if !s.storable(key) {
 		return nil, checkout.ErrNotFound
 	}
-	var u *merchant.User
+	var u *team.User
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users WHERE ` + where, Args: []any{key},
 		Rows: each(func(r Rows) error {
 			v, err := s.scanUser(r)
@@ -84,14 +84,14 @@ func (s *Store) userWhere(ctx context.Context, where, key string) (*merchant.Use
 	return u, nil
 }
 
-func (s *Store) scanUser(r Rows) (merchant.User, error) {
-	var u merchant.User
+func (s *Store) scanUser(r Rows) (team.User, error) {
+	var u team.User
 	var created, updated, signedIn, totpOn int64
 	var role string
 	if err := r.Scan(&u.ID, &u.Email, &u.PasswordHash, &created, &updated, &role, &signedIn, &u.TOTPSecret, &totpOn, &u.TOTPLastStep); err != nil {
 		return u, err
 	}
-	u.CreatedAt, u.UpdatedAt, u.LastSignInAt, u.Role = fromMS(created), fromMS(updated), fromMS(signedIn), merchant.Role(role)
+	u.CreatedAt, u.UpdatedAt, u.LastSignInAt, u.Role = fromMS(created), fromMS(updated), fromMS(signedIn), team.Role(role)
 	u.TOTPEnabledAt = fromMS(totpOn)
 	var err error
 	u.TOTPSecret, err = s.open(u.TOTPSecret)
@@ -113,8 +113,8 @@ func (s *Store) SetPasswordHash(ctx context.Context, id, hash string, at time.Ti
 }
 
 // Users lists every user by e-mail.
-func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
-	var out []merchant.User
+func (s *Store) Users(ctx context.Context) ([]team.User, error) {
+	var out []team.User
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + userColumns + ` FROM dashboard_users ORDER BY email ` + s.d.CollateBytes,
 		Rows: each(func(r Rows) error {
 			u, err := s.scanUser(r)
@@ -127,13 +127,13 @@ func (s *Store) Users(ctx context.Context) ([]merchant.User, error) {
 	return out, nil
 }
 
-// SetUserRole gives a user another role; the last owner keeps theirs (merchant.ErrLastOwner).
-func (s *Store) SetUserRole(ctx context.Context, id string, role merchant.Role, out ...checkout.OutboxMessage) error {
-	return s.changeUser(ctx, id, role != merchant.RoleOwner, Stmt{SQL: `UPDATE dashboard_users SET role = $2 WHERE id = $1`,
+// SetUserRole gives a user another role; the last owner keeps theirs (team.ErrLastOwner).
+func (s *Store) SetUserRole(ctx context.Context, id string, role team.Role, out ...checkout.OutboxMessage) error {
+	return s.changeUser(ctx, id, role != team.RoleOwner, Stmt{SQL: `UPDATE dashboard_users SET role = $2 WHERE id = $1`,
 		Args: []any{id, string(role)}}, "changing a role", out)
 }
 
-// DeleteUser removes a user; the last owner stays (merchant.ErrLastOwner).
+// DeleteUser removes a user; the last owner stays (team.ErrLastOwner).
 func (s *Store) DeleteUser(ctx context.Context, id string, out ...checkout.OutboxMessage) error {
 	return s.changeUser(ctx, id, true, Stmt{SQL: `DELETE FROM dashboard_users WHERE id = $1`, Args: []any{id}}, "removing a user", out)
 }
@@ -163,7 +163,7 @@ func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change 
 					}
 					switch {
 					case uid == id:
-						found, owner = true, role == string(merchant.RoleOwner)
+						found, owner = true, role == string(team.RoleOwner)
 					default:
 						others++
 					}
@@ -176,11 +176,11 @@ func (s *Store) changeUser(ctx context.Context, id string, demotes bool, change 
 			return checkout.ErrNotFound
 		}
 		if demotes && owner && others == 0 {
-			return merchant.ErrLastOwner
+			return team.ErrLastOwner
 		}
 		return tx.Run(ctx, append([]Stmt{change}, msgs...)...)
 	})
-	if errors.Is(err, checkout.ErrNotFound) || errors.Is(err, merchant.ErrLastOwner) {
+	if errors.Is(err, checkout.ErrNotFound) || errors.Is(err, team.ErrLastOwner) {
 		return err
 	}
 	if err != nil {

@@ -10,21 +10,23 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // AccountStores is what a store gives the dashboard's access: users, the throttling of failed
 // sign-ins, and the sessions.
 type AccountStores interface {
-	merchant.UserStore
-	merchant.ThrottleStore
-	merchant.InvitationStore
-	merchant.AuditStore
-	merchant.SignInStore
-	merchant.TOTPStore
-	merchant.ExportStore
-	merchant.PasswordResetStore
-	SignInTokens() merchant.SignInTokenStore
+	team.UserStore
+	team.ThrottleStore
+	team.InvitationStore
+	audit.AuditStore
+	team.SignInStore
+	team.TOTPStore
+	exports.ExportStore
+	team.PasswordResetStore
+	SignInTokens() team.SignInTokenStore
 }
 
 // RunAccounts runs the suite of the dashboard's access stores. open must return a new, empty
@@ -49,8 +51,8 @@ func RunAccounts(t *testing.T, open func(t *testing.T) AccountStores) {
 	t.Run("PasswordResets", func(t *testing.T) { testPasswordResets(t, open(t)) })
 }
 
-func user(id, email string) merchant.User {
-	return merchant.User{ID: id, Email: email, Role: merchant.RoleOwner, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
+func user(id, email string) team.User {
+	return team.User{ID: id, Email: email, Role: team.RoleOwner, PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA",
 		CreatedAt: base, UpdatedAt: base}
 }
 
@@ -60,10 +62,10 @@ func testUsers(t *testing.T, s AccountStores) {
 	must(t, err)
 	same(t, "users of an empty store", len(users), 0)
 	b, a := user("u2", "bia@loja.example"), user("u1", "ana@loja.example")
-	for _, u := range []merchant.User{b, a} {
+	for _, u := range []team.User{b, a} {
 		must(t, s.CreateUser(ctx, u))
 	}
-	sameErr(t, "a taken e-mail", s.CreateUser(ctx, user("u3", "ana@loja.example")), merchant.ErrEmailTaken)
+	sameErr(t, "a taken e-mail", s.CreateUser(ctx, user("u3", "ana@loja.example")), team.ErrEmailTaken)
 	got, err := s.UserByEmail(ctx, "ana@loja.example")
 	must(t, err)
 	same(t, "UserByEmail", *got, a)
@@ -108,7 +110,7 @@ func testUsersConcurrent(t *testing.T, s AccountStores) {
 			switch {
 			case err == nil:
 				created++
-			case errors.Is(err, merchant.ErrEmailTaken):
+			case errors.Is(err, team.ErrEmailTaken):
 				taken++
 			default:
 				t.Error(err)
@@ -190,8 +192,8 @@ func testDashboardSessions(t *testing.T, s AccountStores) {
 // RunSignInTokensHashed checks that tokens keeps sessions under the hash of their token: after
 // sessions are written, found and one deleted, dump (what a copy of the database holds: the
 // SQLite file and its WAL, every text column on PostgreSQL) has no token, and has the live
-// one's merchant.TokenHash, by which it is still found.
-func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump func() []byte) {
+// one's team.TokenHash, by which it is still found.
+func RunSignInTokensHashed(t *testing.T, tokens team.SignInTokenStore, dump func() []byte) {
 	live, gone := "live-"+checkout.NewID()+checkout.NewID(), "gone-"+checkout.NewID()+checkout.NewID()
 	for _, tok := range []string{live, gone} {
 		must(t, tokens.Commit(tok, []byte("data-"+tok[:4]), time.Now().Add(time.Hour)))
@@ -203,7 +205,7 @@ func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump 
 	if _, found, _ := tokens.Find(gone); found {
 		t.Error("a deleted session was found")
 	}
-	if _, found, _ := tokens.Find(merchant.TokenHash(live)); found {
+	if _, found, _ := tokens.Find(team.TokenHash(live)); found {
 		t.Error("the hash of a token found its session: the hash is a token")
 	}
 	d := dump()
@@ -212,33 +214,33 @@ func RunSignInTokensHashed(t *testing.T, tokens merchant.SignInTokenStore, dump 
 			t.Errorf("the database holds the session token %q in clear", tok)
 		}
 	}
-	if !bytes.Contains(d, []byte(merchant.TokenHash(live))) {
+	if !bytes.Contains(d, []byte(team.TokenHash(live))) {
 		t.Error("the database does not hold the live session's token hash: the dump misses the sessions")
 	}
 }
 
 // testDeviceCookies: once the account's failures from many addresses reach its ceiling, the
 // right password from a fresh address waits, except from a device of the account
-// (merchant.Device); a device's own failures stop it after a pair's allowance.
+// (team.Device); a device's own failures stop it after a pair's allowance.
 func testDeviceCookies(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	policy := merchant.ThrottlePolicy{PerPair: 3, PerAddress: 30, PerAccount: 5, FirstWait: time.Minute, MaxWait: time.Hour,
+	policy := team.ThrottlePolicy{PerPair: 3, PerAddress: 30, PerAccount: 5, FirstWait: time.Minute, MaxWait: time.Hour,
 		ForgetAfter: 24 * time.Hour}
-	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: func() time.Time { return base }, Throttle: policy,
-		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: func() time.Time { return base }, Throttle: policy,
+		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	const email, pw = "dona@loja.example", "uma senha longa o bastante"
-	must(t, errOf(acc.AddUser(ctx, email, pw, merchant.RoleOwner)))
-	dev := merchant.NewDevice(email)
+	must(t, errOf(acc.AddUser(ctx, email, pw, team.RoleOwner)))
+	dev := team.NewDevice(email)
 	for i := range 5 {
-		if _, err := acc.Login(ctx, email, "errada", fmt.Sprintf("203.0.113.%d", i+1)); !errors.Is(err, merchant.ErrBadCredentials) {
+		if _, err := acc.Login(ctx, email, "errada", fmt.Sprintf("203.0.113.%d", i+1)); !errors.Is(err, team.ErrBadCredentials) {
 			t.Fatalf("failure %d: %v", i+1, err)
 		}
 	}
-	var te *merchant.ThrottledError
+	var te *team.ThrottledError
 	if _, err := acc.Login(ctx, email, pw, "198.51.100.1"); !errors.As(err, &te) {
 		t.Fatalf("the right password from a fresh address past the account's ceiling: %v; want throttled", err)
 	}
-	other := merchant.NewDevice("outra@loja.example")
+	other := team.NewDevice("outra@loja.example")
 	if _, err := acc.LoginFrom(ctx, email, pw, "198.51.100.2", &other); !errors.As(err, &te) {
 		t.Errorf("with another account's device: %v; want throttled", err)
 	}
@@ -246,7 +248,7 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 		t.Fatalf("from a device of the account: %v; want signed in", err)
 	}
 	for i := range 3 {
-		if _, err := acc.LoginFrom(ctx, email, "errada", fmt.Sprintf("192.0.2.%d", i+1), &dev); !errors.Is(err, merchant.ErrBadCredentials) {
+		if _, err := acc.LoginFrom(ctx, email, "errada", fmt.Sprintf("192.0.2.%d", i+1), &dev); !errors.Is(err, team.ErrBadCredentials) {
 			t.Fatalf("device failure %d: %v", i+1, err)
 		}
 	}
@@ -257,27 +259,27 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 
 func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Invitations: s, Clock: func() time.Time { return base },
-		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
-	add := func(email string, role merchant.Role) *merchant.User {
+	acc := team.NewAccounts(s, s, team.AccountsOptions{Invitations: s, Clock: func() time.Time { return base },
+		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	add := func(email string, role team.Role) *team.User {
 		u, err := acc.AddUser(ctx, email, "uma senha longa o bastante", role)
 		must(t, err)
 		return u
 	}
-	add("fundadora@loja.example", merchant.RoleOwner)
-	ana, bia := add("ana@loja.example", merchant.RoleOwner), add("bia@loja.example", merchant.RoleOwner)
-	invite := func(by string, role merchant.Role, to string) string {
+	add("fundadora@loja.example", team.RoleOwner)
+	ana, bia := add("ana@loja.example", team.RoleOwner), add("bia@loja.example", team.RoleOwner)
+	invite := func(by string, role team.Role, to string) string {
 		tok, _, err := acc.Invite(ctx, to, role, by)
 		must(t, err)
 		return tok
 	}
-	anaOwner, anaViewer := invite(ana.Email, merchant.RoleOwner, "novo-dono@loja.example"), invite(ana.Email, merchant.RoleViewer, "leitora@loja.example")
-	biaOwner := invite(bia.Email, merchant.RoleOwner, "outro-dono@loja.example")
-	shell := invite(merchant.ActorCLI, merchant.RoleOwner, "pelo-shell@loja.example")
+	anaOwner, anaViewer := invite(ana.Email, team.RoleOwner, "novo-dono@loja.example"), invite(ana.Email, team.RoleViewer, "leitora@loja.example")
+	biaOwner := invite(bia.Email, team.RoleOwner, "outro-dono@loja.example")
+	shell := invite(audit.ActorCLI, team.RoleOwner, "pelo-shell@loja.example")
 	usable := func(toks ...string) (ok []bool) {
 		for _, tok := range toks {
 			_, err := acc.Invitation(ctx, tok)
-			if err != nil && !errors.Is(err, merchant.ErrInvitationInvalid) {
+			if err != nil && !errors.Is(err, team.ErrInvitationInvalid) {
 				t.Fatal(err)
 			}
 			ok = append(ok, err == nil)
@@ -288,11 +290,11 @@ func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
 		t.FailNow()
 	}
 	// Demoted without the withdrawal (as if it had failed): the link alone must not make an owner.
-	must(t, acc.ChangeRole(ctx, ana.ID, merchant.RoleViewer))
+	must(t, acc.ChangeRole(ctx, ana.ID, team.RoleViewer))
 	same(t, "invitations of a demoted inviter usable", usable(anaOwner, anaViewer), []bool{false, false})
 	sameErr(t, "accepting the owner invitation of a demoted inviter",
-		errOf(acc.AcceptInvitation(ctx, anaOwner, "uma senha longa o bastante")), merchant.ErrInvitationInvalid)
-	out, err := acc.WithdrawInvitationsOf(ctx, ana.Email, merchant.RoleViewer)
+		errOf(acc.AcceptInvitation(ctx, anaOwner, "uma senha longa o bastante")), team.ErrInvitationInvalid)
+	out, err := acc.WithdrawInvitationsOf(ctx, ana.Email, team.RoleViewer)
 	must(t, err)
 	same(t, "invitations WithdrawInvitationsOf(demoted) withdrew", len(out), 2)
 	must(t, acc.RemoveUser(ctx, bia.ID))
@@ -303,7 +305,7 @@ func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
 		t.Errorf("WithdrawInvitationsOf(removed) = %+v; want bia's one invitation", out)
 	}
 	pending, err := acc.PendingInvitations(ctx)
-	if err != nil || len(pending) != 1 || pending[0].InvitedBy != merchant.ActorCLI || !usable(shell)[0] {
+	if err != nil || len(pending) != 1 || pending[0].InvitedBy != audit.ActorCLI || !usable(shell)[0] {
 		t.Errorf("after the withdrawals: %+v, %v; want only the shell's invitation, usable", pending, err)
 	}
 }
@@ -313,61 +315,61 @@ func testLoginOnStore(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
 	clock := func() time.Time { return now }
-	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock,
-		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: clock,
+		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	u, pw, err := acc.EnsureAdmin(ctx, "", "")
 	if err != nil || u == nil || pw == "" {
 		t.Fatalf("EnsureAdmin = %v, %q, %v", u, pw, err)
 	}
-	if got, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1234"); err != nil || got.ID != u.ID {
+	if got, err := acc.Login(ctx, team.DefaultAdminEmail, pw, "203.0.113.9:1234"); err != nil || got.ID != u.ID {
 		t.Fatalf("Login = %v, %v", got, err)
 	}
 	for range 10 {
-		if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, "wrong", "203.0.113.9:1234"); !errors.Is(err, merchant.ErrBadCredentials) {
+		if _, err := acc.Login(ctx, team.DefaultAdminEmail, "wrong", "203.0.113.9:1234"); !errors.Is(err, team.ErrBadCredentials) {
 			t.Fatalf("wrong password: %v", err)
 		}
 	}
-	var te *merchant.ThrottledError
-	if _, err := acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1"); !errors.As(err, &te) || te.Wait != time.Minute {
+	var te *team.ThrottledError
+	if _, err := acc.Login(ctx, team.DefaultAdminEmail, pw, "203.0.113.9:1"); !errors.As(err, &te) || te.Wait != time.Minute {
 		t.Fatalf("after 10 failures: %v", err)
 	}
-	must(t, errOf(acc.Login(ctx, merchant.DefaultAdminEmail, pw, "198.51.100.3:1")))
+	must(t, errOf(acc.Login(ctx, team.DefaultAdminEmail, pw, "198.51.100.3:1")))
 	now = now.Add(time.Minute)
-	must(t, errOf(acc.Login(ctx, merchant.DefaultAdminEmail, pw, "203.0.113.9:1")))
+	must(t, errOf(acc.Login(ctx, team.DefaultAdminEmail, pw, "203.0.113.9:1")))
 }
 
 // testRoles: roles are stored and changed, users removed, and the last owner stays one.
 func testRoles(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	owner, dev := user("u1", "ana@loja.example"), user("u2", "bia@loja.example")
-	dev.Role = merchant.RoleDeveloper
-	for _, u := range []merchant.User{owner, dev} {
+	dev.Role = team.RoleDeveloper
+	for _, u := range []team.User{owner, dev} {
 		must(t, s.CreateUser(ctx, u))
 	}
-	if got, _ := s.User(ctx, "u2"); got.Role != merchant.RoleDeveloper {
+	if got, _ := s.User(ctx, "u2"); got.Role != team.RoleDeveloper {
 		t.Errorf("stored role %q, want developer", got.Role)
 	}
-	sameErr(t, "demoting the last owner", s.SetUserRole(ctx, "u1", merchant.RoleViewer), merchant.ErrLastOwner)
-	sameErr(t, "removing the last owner", s.DeleteUser(ctx, "u1"), merchant.ErrLastOwner)
-	if err := s.SetUserRole(ctx, "u1", merchant.RoleOwner); err != nil {
+	sameErr(t, "demoting the last owner", s.SetUserRole(ctx, "u1", team.RoleViewer), team.ErrLastOwner)
+	sameErr(t, "removing the last owner", s.DeleteUser(ctx, "u1"), team.ErrLastOwner)
+	if err := s.SetUserRole(ctx, "u1", team.RoleOwner); err != nil {
 		t.Errorf("an owner made owner again: %v", err)
 	}
 	for _, f := range []func() error{
-		func() error { return s.SetUserRole(ctx, "nope", merchant.RoleViewer) },
+		func() error { return s.SetUserRole(ctx, "nope", team.RoleViewer) },
 		func() error { return s.DeleteUser(ctx, "nope") },
 		func() error { return s.DeleteUser(ctx, "bad\xff\x00") },
 	} {
 		sameErr(t, "missing user", f(), checkout.ErrNotFound)
 	}
-	must(t, s.SetUserRole(ctx, "u2", merchant.RoleOwner))
-	if err := s.SetUserRole(ctx, "u1", merchant.RoleOperator); err != nil {
+	must(t, s.SetUserRole(ctx, "u2", team.RoleOwner))
+	if err := s.SetUserRole(ctx, "u1", team.RoleOperator); err != nil {
 		t.Errorf("demoting one of two owners: %v", err)
 	}
 	must(t, s.DeleteUser(ctx, "u1"))
 	sameErr(t, "a removed user", errOf(s.User(ctx, "u1")), checkout.ErrNotFound)
 	at := base.Add(time.Hour)
 	must(t, s.RecordSignIn(ctx, "u2", at))
-	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != merchant.RoleOwner {
+	if got, _ := s.User(ctx, "u2"); !got.LastSignInAt.Equal(at) || got.Role != team.RoleOwner {
 		t.Errorf("after RecordSignIn: %+v", got)
 	}
 }
@@ -386,11 +388,11 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 			defer wg.Done()
 			var err error
 			if i%2 == 0 {
-				err = s.SetUserRole(ctx, fmt.Sprintf("o%d", i), merchant.RoleViewer)
+				err = s.SetUserRole(ctx, fmt.Sprintf("o%d", i), team.RoleViewer)
 			} else {
 				err = s.DeleteUser(ctx, fmt.Sprintf("o%d", i))
 			}
-			if err != nil && !errors.Is(err, merchant.ErrLastOwner) {
+			if err != nil && !errors.Is(err, team.ErrLastOwner) {
 				t.Error(err)
 			}
 		}()
@@ -400,7 +402,7 @@ func testRolesConcurrent(t *testing.T, s AccountStores) {
 	must(t, err)
 	owners := 0
 	for _, u := range users {
-		if u.Role == merchant.RoleOwner {
+		if u.Role == team.RoleOwner {
 			owners++
 		}
 	}
@@ -413,11 +415,11 @@ func testInvitations(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
 	clock := func() time.Time { return now }
-	acc := merchant.NewAccounts(s, s, merchant.AccountsOptions{Clock: clock, Invitations: s,
-		Hasher: merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: clock, Invitations: s,
+		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
 	// The inviter: an invitation holds only while they may invite.
-	must(t, errOf(acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", merchant.RoleOwner)))
-	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", merchant.RoleDeveloper, "ana@loja.example")
+	must(t, errOf(acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", team.RoleOwner)))
+	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", team.RoleDeveloper, "ana@loja.example")
 	if err != nil || inv.Email != "nova@loja.example" || !inv.ExpiresAt.Equal(base.Add(72*time.Hour)) {
 		t.Fatalf("Invite = %+v, %v", inv, err)
 	}
@@ -429,18 +431,18 @@ func testInvitations(t *testing.T, s AccountStores) {
 	}
 	u, err := acc.AcceptInvitation(ctx, token, "tres-palavras-soltas")
 	must(t, err)
-	same(t, "accepted user's role and e-mail", []string{string(u.Role), u.Email}, []string{string(merchant.RoleDeveloper), "nova@loja.example"})
-	sameErr(t, "a used link", errOf(acc.AcceptInvitation(ctx, token, "outra-senha-forte-9")), merchant.ErrInvitationInvalid)
-	sameErr(t, "inviting a user", errOf2(acc.Invite(ctx, "nova@loja.example", merchant.RoleViewer, "ana@loja.example")), merchant.ErrEmailTaken)
-	late, _, err := acc.Invite(ctx, "tarde@loja.example", merchant.RoleViewer, "ana@loja.example")
+	same(t, "accepted user's role and e-mail", []string{string(u.Role), u.Email}, []string{string(team.RoleDeveloper), "nova@loja.example"})
+	sameErr(t, "a used link", errOf(acc.AcceptInvitation(ctx, token, "outra-senha-forte-9")), team.ErrInvitationInvalid)
+	sameErr(t, "inviting a user", errOf2(acc.Invite(ctx, "nova@loja.example", team.RoleViewer, "ana@loja.example")), team.ErrEmailTaken)
+	late, _, err := acc.Invite(ctx, "tarde@loja.example", team.RoleViewer, "ana@loja.example")
 	must(t, err)
 	now = base.Add(72*time.Hour - time.Millisecond)
 	same(t, "a link just before 72 h", errOf(acc.Invitation(ctx, late)), nil)
 	now = base.Add(72 * time.Hour)
-	sameErr(t, "a link after 72 h", errOf(acc.AcceptInvitation(ctx, late, "tres-palavras-soltas")), merchant.ErrInvitationInvalid)
-	sameErr(t, "an unknown link", errOf(acc.Invitation(ctx, "nonsense")), merchant.ErrInvitationInvalid)
+	sameErr(t, "a link after 72 h", errOf(acc.AcceptInvitation(ctx, late, "tres-palavras-soltas")), team.ErrInvitationInvalid)
+	sameErr(t, "an unknown link", errOf(acc.Invitation(ctx, "nonsense")), team.ErrInvitationInvalid)
 	now = base
-	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", merchant.RoleViewer, "ana@loja.example")
+	_, withdrawn, err := acc.Invite(ctx, "desiste@loja.example", team.RoleViewer, "ana@loja.example")
 	must(t, err)
 	must(t, acc.WithdrawInvitation(ctx, withdrawn.ID))
 	sameErr(t, "withdrawing twice", acc.WithdrawInvitation(ctx, withdrawn.ID), checkout.ErrNotFound)
@@ -449,21 +451,21 @@ func testInvitations(t *testing.T, s AccountStores) {
 func testAudit(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
-	log := merchant.NewAuditLog(s, 24*time.Hour, func() time.Time { return now })
-	for i, e := range []merchant.AuditEntry{
-		{Actor: "ana@loja.example", Action: merchant.AuditSignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
-		{Actor: "cli", Action: merchant.AuditUserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
-		{Actor: "ana@loja.example", Action: merchant.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
+	log := audit.NewAuditLog(s, 24*time.Hour, func() time.Time { return now })
+	for i, e := range []audit.AuditEntry{
+		{Actor: "ana@loja.example", Action: audit.AuditSignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
+		{Actor: "cli", Action: audit.AuditUserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
+		{Actor: "ana@loja.example", Action: audit.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
 	} {
 		now = base.Add(time.Duration(i) * time.Hour)
 		must(t, log.Record(ctx, e))
 	}
-	all, err := log.Entries(ctx, merchant.AuditFilter{})
-	if err != nil || len(all) != 3 || all[0].Action != merchant.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
+	all, err := log.Entries(ctx, audit.AuditFilter{})
+	if err != nil || len(all) != 3 || all[0].Action != audit.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
 		!all[2].At.Equal(base) || all[1].Detail != "role: viewer" {
 		t.Fatalf("Entries = %+v, %v", all, err)
 	}
-	ids := func(f merchant.AuditFilter) []int64 {
+	ids := func(f audit.AuditFilter) []int64 {
 		got, err := log.Entries(ctx, f)
 		must(t, err)
 		var ids []int64
@@ -472,9 +474,9 @@ func testAudit(t *testing.T, s AccountStores) {
 		}
 		return ids
 	}
-	same(t, "entries by actor", ids(merchant.AuditFilter{Actor: "ana@loja.example"}), []int64{all[0].ID, all[2].ID})
-	same(t, "entries by action", ids(merchant.AuditFilter{Action: merchant.AuditUserAdded}), []int64{all[1].ID})
-	same(t, "next page", ids(merchant.AuditFilter{BeforeID: all[0].ID, Limit: 1}), []int64{all[1].ID})
+	same(t, "entries by actor", ids(audit.AuditFilter{Actor: "ana@loja.example"}), []int64{all[0].ID, all[2].ID})
+	same(t, "entries by action", ids(audit.AuditFilter{Action: audit.AuditUserAdded}), []int64{all[1].ID})
+	same(t, "next page", ids(audit.AuditFilter{BeforeID: all[0].ID, Limit: 1}), []int64{all[1].ID})
 	same(t, "actors", res(log.Actors(ctx)), res([]string{"ana@loja.example", "cli"}, nil))
 	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
 	same(t, "Prune", res(log.Prune(ctx)), res(1, nil))
@@ -482,10 +484,10 @@ func testAudit(t *testing.T, s AccountStores) {
 
 func testSignIns(t *testing.T, s AccountStores) {
 	ctx := context.Background()
-	for _, u := range []merchant.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
+	for _, u := range []team.User{user("u1", "ana@loja.example"), user("u2", "bia@loja.example")} {
 		must(t, s.CreateUser(ctx, u))
 	}
-	for i, us := range []merchant.SignIn{
+	for i, us := range []team.SignIn{
 		{ID: "s1", UserID: "u1", Address: "192.0.2.1", UserAgent: "Firefox"},
 		{ID: "s2", UserID: "u1", Address: "192.0.2.2", UserAgent: "Safari"},
 		{ID: "s3", UserID: "u1", Address: "192.0.2.3", UserAgent: "Chrome"},
@@ -506,7 +508,7 @@ func testSignIns(t *testing.T, s AccountStores) {
 	sameErr(t, "an ended session", errOf(s.SignIn(ctx, "s2")), checkout.ErrNotFound)
 	same(t, "PruneSignIns (s4 was last seen long ago)", res(s.PruneSignIns(ctx, base.Add(30*time.Minute))), res(1, nil))
 	must(t, s.DeleteUser(ctx, "u2"))
-	if !sameErr(t, "deleting the last owner", s.DeleteUser(ctx, "u1"), merchant.ErrLastOwner) {
+	if !sameErr(t, "deleting the last owner", s.DeleteUser(ctx, "u1"), team.ErrLastOwner) {
 		t.FailNow()
 	}
 	got, err := s.SignIn(ctx, "s1")

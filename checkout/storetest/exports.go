@@ -11,16 +11,16 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 )
 
 // exportsCase is the state the exports' steps share: two jobs of two users, on a clock the
 // steps move.
 type exportsCase struct {
 	s          AccountStores
-	x          *merchant.Exports
+	x          *exports.Exports
 	now        time.Time
-	job, other *merchant.ExportJob
+	job, other *exports.ExportJob
 	file       []byte
 }
 
@@ -29,7 +29,7 @@ type exportsCase struct {
 // moving forward.
 func testExports(t *testing.T, s AccountStores) {
 	c := &exportsCase{s: s, now: base}
-	c.x = merchant.NewExports(s, func() time.Time { return c.now })
+	c.x = exports.NewExports(s, func() time.Time { return c.now })
 	t.Run("Progress", c.testProgress)
 	t.Run("File", c.testFile)
 	t.Run("Failed", c.testFailed)
@@ -42,16 +42,16 @@ func testExports(t *testing.T, s AccountStores) {
 func (c *exportsCase) testProgress(t *testing.T) {
 	ctx := context.Background()
 	var err error
-	c.job, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000}, merchant.ExportLimits{})
+	c.job, err = c.x.Create(ctx, exports.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000}, exports.ExportLimits{})
 	must(t, err)
-	c.other, err = c.x.Create(ctx, merchant.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000}, merchant.ExportLimits{})
+	c.other, err = c.x.Create(ctx, exports.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000}, exports.ExportLimits{})
 	must(t, err)
 	_, err = c.x.Job(ctx, "nope")
 	sameErr(t, "an unknown job", err, checkout.ErrNotFound)
 	c.now = c.now.Add(2 * time.Second)
 	must(t, c.x.Progress(ctx, c.job.ID, 500))
 	got, err := c.x.Job(ctx, c.job.ID)
-	if err != nil || got.State != merchant.ExportRunning || got.Rows != 500 || got.Total != 150000 || got.Query != "status=PAID" ||
+	if err != nil || got.State != exports.ExportRunning || got.Rows != 500 || got.Total != 150000 || got.Query != "status=PAID" ||
 		got.Format != "excel" || got.Kind != "deposits" || !got.UpdatedAt.Equal(c.now) || !got.CreatedAt.Equal(base) {
 		t.Fatalf("after progress: %+v, %v", got, err)
 	}
@@ -84,9 +84,9 @@ func (c *exportsCase) testFile(t *testing.T) {
 	_, err := c.s.ExportChunk(ctx, c.job.ID, 2)
 	must(t, err)
 	must(t, c.x.Finish(ctx, c.job, 150000, w.Size(), ""))
-	sameErr(t, "a finished job finished again", c.x.Finish(ctx, c.job, 1, 1, merchant.ExportErrSource), checkout.ErrConflict)
+	sameErr(t, "a finished job finished again", c.x.Finish(ctx, c.job, 1, 1, exports.ExportErrSource), checkout.ErrConflict)
 	got, err := c.x.Job(ctx, c.job.ID)
-	if err != nil || got.State != merchant.ExportReady || got.Rows != 150000 || got.Size != int64(len(c.file)) || !got.FinishedAt.Equal(c.now) {
+	if err != nil || got.State != exports.ExportReady || got.Rows != 150000 || got.Size != int64(len(c.file)) || !got.FinishedAt.Equal(c.now) {
 		t.Fatalf("ready: %+v, %v", got, err)
 	}
 	if running, kept, err := c.x.Usage(ctx); err != nil || running != 1 || kept < int64(len(c.file))/2 {
@@ -104,11 +104,11 @@ func (c *exportsCase) testFile(t *testing.T) {
 // testFailed: a job failed half-way keeps nothing of its file.
 func (c *exportsCase) testFailed(t *testing.T) {
 	ctx := context.Background()
-	failed, err := c.x.Create(ctx, merchant.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001}, merchant.ExportLimits{})
+	failed, err := c.x.Create(ctx, exports.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001}, exports.ExportLimits{})
 	must(t, err)
 	must(t, c.s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")))
-	must(t, c.x.Finish(ctx, failed, 500, 7, merchant.ExportErrSource))
-	if got, err := c.x.Job(ctx, failed.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrSource || got.Rows != 500 {
+	must(t, c.x.Finish(ctx, failed, 500, 7, exports.ExportErrSource))
+	if got, err := c.x.Job(ctx, failed.ID); err != nil || got.State != exports.ExportFailed || got.Error != exports.ExportErrSource || got.Rows != 500 {
 		t.Fatalf("failed: %+v, %v", got, err)
 	}
 	_, err = c.s.ExportChunk(ctx, failed.ID, 0)
@@ -119,18 +119,18 @@ func (c *exportsCase) testFailed(t *testing.T) {
 // and the sweep stores it so; progress no longer moves it.
 func (c *exportsCase) testInterrupted(t *testing.T) {
 	ctx := context.Background()
-	c.now = c.now.Add(merchant.ExportStale + time.Second)
-	if got, _ := c.x.Job(ctx, c.other.ID); got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
+	c.now = c.now.Add(exports.ExportStale + time.Second)
+	if got, _ := c.x.Job(ctx, c.other.ID); got.State != exports.ExportFailed || got.Error != exports.ExportErrInterrupted {
 		t.Fatalf("a job without heartbeat: %+v", got)
 	}
 	n, err := c.x.Prune(ctx)
 	must(t, err)
 	same(t, "jobs pruned within the day", n, 0)
-	if got, err := c.s.ExportJob(ctx, c.other.ID); err != nil || got.State != merchant.ExportFailed || got.Error != merchant.ExportErrInterrupted {
+	if got, err := c.s.ExportJob(ctx, c.other.ID); err != nil || got.State != exports.ExportFailed || got.Error != exports.ExportErrInterrupted {
 		t.Fatalf("stored after the sweep: %+v, %v", got, err)
 	}
 	must(t, c.s.ExportProgress(ctx, c.other.ID, 9, c.now))
-	if got, _ := c.s.ExportJob(ctx, c.other.ID); got.Rows != 0 || got.State != merchant.ExportFailed {
+	if got, _ := c.s.ExportJob(ctx, c.other.ID); got.Rows != 0 || got.State != exports.ExportFailed {
 		t.Fatalf("progress moved a failed job: %+v", got)
 	}
 }
@@ -138,7 +138,7 @@ func (c *exportsCase) testInterrupted(t *testing.T) {
 // testPruned: a day after they ended, the jobs are gone, with their pieces.
 func (c *exportsCase) testPruned(t *testing.T) {
 	ctx := context.Background()
-	c.now = c.now.Add(merchant.ExportRetention + time.Second)
+	c.now = c.now.Add(exports.ExportRetention + time.Second)
 	n, err := c.x.Prune(ctx)
 	must(t, err)
 	same(t, "jobs pruned after a day", n, 3)
@@ -156,8 +156,8 @@ func (c *exportsCase) testPruned(t *testing.T) {
 // users with 5 running at most (2 running already), 3. (Checked and then created in two steps,
 // most of them pass on either store.)
 func testExportLimits(t *testing.T, s AccountStores) {
-	x := merchant.NewExports(s, func() time.Time { return base })
-	admitted := func(n int, user func(i int) string, lim merchant.ExportLimits, refusal error) int {
+	x := exports.NewExports(s, func() time.Time { return base })
+	admitted := func(n int, user func(i int) string, lim exports.ExportLimits, refusal error) int {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		errs := make(chan error, n)
@@ -166,7 +166,7 @@ func testExportLimits(t *testing.T, s AccountStores) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, err := x.Create(context.Background(), merchant.ExportJob{UserID: user(i), Kind: "deposits", Format: "csv", Total: 1}, lim)
+				_, err := x.Create(context.Background(), exports.ExportJob{UserID: user(i), Kind: "deposits", Format: "csv", Total: 1}, lim)
 				errs <- err
 			}()
 		}
@@ -185,7 +185,7 @@ func testExportLimits(t *testing.T, s AccountStores) {
 		return ok
 	}
 	same(t, "exports of one user admitted at once (limit 2 a user)",
-		admitted(16, func(int) string { return "u-same" }, merchant.ExportLimits{PerUser: 2}, merchant.ErrExportsOfUser), 2)
+		admitted(16, func(int) string { return "u-same" }, exports.ExportLimits{PerUser: 2}, exports.ErrExportsOfUser), 2)
 	same(t, "exports of 16 users admitted at once (limit 5 running, 2 already)",
-		admitted(16, func(i int) string { return fmt.Sprintf("u-%d", i) }, merchant.ExportLimits{PerUser: 2, Running: 5}, merchant.ErrExportsBusy), 3)
+		admitted(16, func(i int) string { return fmt.Sprintf("u-%d", i) }, exports.ExportLimits{PerUser: 2, Running: 5}, exports.ErrExportsBusy), 3)
 }

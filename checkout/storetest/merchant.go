@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
@@ -29,8 +31,8 @@ import (
 type MerchantStores interface {
 	checkout.Store
 	checkout.CheckoutSessionStore
-	merchant.APIKeyStore
-	merchant.SettingsStore
+	apikeys.APIKeyStore
+	settings.SettingsStore
 	// Outbox returns the outbox of the notifications UpdateOrder writes, with o's options.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
 }
@@ -60,26 +62,26 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 		_, _ = io.WriteString(w, "pong from the ERP")
 	}))
 	t.Cleanup(rcv.Close)
-	settings := merchant.NewSettingsManager(s, merchant.SettingsConfig{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
+	sm := settings.NewSettingsManager(s, settings.SettingsConfig{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
 		WebhookSecret: notifySecret}, nil)
-	res, err := settings.Ping(ctx, "dev@example.com")
+	res, err := notify.Ping(ctx, sm, time.Now(), "dev@example.com")
 	must(t, err)
 	same(t, "the ping's status code", res.StatusCode, http.StatusAccepted)
 	ob := notifications(t, s, rcv.URL, newClock(res.At))
-	log := merchant.NewDeliveryLog(ob)
+	log := notify.NewDeliveryLog(ob)
 	must(t, log.RecordPing(ctx, res))
 	same(t, "times the outbox sent the recorded ping", deliver(t, ob), 0)
-	ns, err := log.List(ctx, merchant.NotificationFilter{})
+	ns, err := log.List(ctx, notify.NotificationFilter{})
 	must(t, err)
 	if len(ns) != 1 {
 		t.Fatalf("the log: %+v", ns)
 	}
-	if n := ns[0]; n.ID != res.ID || n.Type != merchant.PingType || n.OrderID != "" || n.Status != merchant.NotificationDelivered ||
+	if n := ns[0]; n.ID != res.ID || n.Type != notify.PingType || n.OrderID != "" || n.Status != notify.NotificationDelivered ||
 		n.Attempts != 1 || n.LastStatusCode != http.StatusAccepted || n.LastExcerpt != "pong from the ERP" ||
 		n.LastDuration != res.Duration {
 		t.Errorf("the ping in the log: %+v", n)
 	}
-	ns, err = log.List(ctx, merchant.NotificationFilter{OrdersOnly: true})
+	ns, err = log.List(ctx, notify.NotificationFilter{OrdersOnly: true})
 	must(t, err)
 	same(t, "the log of orders only", len(ns), 0)
 	_, as, err := log.Get(ctx, res.ID)
@@ -226,14 +228,14 @@ func testSessionOrders(t *testing.T, s MerchantStores) {
 
 func testAPIKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
-	key := func(id string, created time.Time) merchant.APIKey {
+	key := func(id string, created time.Time) apikeys.APIKey {
 		h := sha256.Sum256([]byte("pxk_" + id))
-		return merchant.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created,
-			Scope: merchant.ScopeWrite, CreatedBy: "ana@loja.example"}
+		return apikeys.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created,
+			Scope: apikeys.ScopeWrite, CreatedBy: "ana@loja.example"}
 	}
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
 	a.PersonalData = true
-	for _, k := range []merchant.APIKey{a, b} {
+	for _, k := range []apikeys.APIKey{a, b} {
 		must(t, s.CreateAPIKey(ctx, k))
 	}
 	got, err := s.APIKeyByHash(ctx, a.Hash)
@@ -259,7 +261,7 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 	must(t, s.RevokeAPIKey(ctx, "key_a", revoked.Add(time.Hour)))
 	got, err = s.APIKeyByHash(ctx, a.Hash)
 	if err != nil || !got.LastUsedAt.Equal(used) || !got.RevokedAt.Equal(revoked) || got.Active() || got.LastUsedAddress != "192.0.2.1" ||
-		got.Scope != merchant.ScopeWrite || got.CreatedBy != "ana@loja.example" {
+		got.Scope != apikeys.ScopeWrite || got.CreatedBy != "ana@loja.example" {
 		t.Errorf("after touch and two revocations: %+v, %v; want last used %v, revoked %v", got, err, used, revoked)
 	}
 	sameErr(t, "RevokeAPIKey(unknown)", s.RevokeAPIKey(ctx, "key_missing", revoked), checkout.ErrNotFound)
@@ -270,17 +272,17 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 
 func testMakerKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
-	key := func(id, by string, pd bool) merchant.APIKey {
+	key := func(id, by string, pd bool) apikeys.APIKey {
 		h := sha256.Sum256([]byte("pxk_maker_" + id))
-		return merchant.APIKey{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: merchant.ScopeRead,
+		return apikeys.APIKey{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: apikeys.ScopeRead,
 			CreatedBy: by, PersonalData: pd}
 	}
-	for _, k := range []merchant.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
+	for _, k := range []apikeys.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
 		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
 		must(t, s.CreateAPIKey(ctx, k))
 	}
 	must(t, s.RevokeAPIKey(ctx, "key_m3", base))
-	ids := func(ks []merchant.APIKey, err error) string {
+	ids := func(ks []apikeys.APIKey, err error) string {
 		must(t, err)
 		var out []string
 		for _, k := range ks {
@@ -316,18 +318,18 @@ func testMakerKeys(t *testing.T, s MerchantStores) {
 func testSettings(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
 	got, err := s.MerchantSettings(ctx)
-	if err != nil || !reflect.DeepEqual(got, merchant.Settings{}) {
+	if err != nil || !reflect.DeepEqual(got, settings.Settings{}) {
 		t.Fatalf("MerchantSettings before any save = %+v, %v; want the zero Settings", got, err)
 	}
-	want := merchant.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
+	want := settings.Settings{WebhookURL: "https://loja.example.com/hooks", WebhookSecret: "whsec_c2VjcmV0",
 		FrameOrigins: []string{"https://loja.example.com", "https://www.example.com"}, UpdatedAt: base,
 		Shipping: checkout.Shipping{FlatRate: 1500, FreeAbove: 20000, DeliveryDays: 5}, NotifyPersonalData: true,
-		ShopperMail: map[string]bool{merchant.ShopperOrderPlaced: true, merchant.ShopperShipped: false}}
+		ShopperMail: map[string]bool{settings.ShopperOrderPlaced: true, settings.ShopperShipped: false}}
 	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("MerchantSettings = %+v, %v; want %+v", got, err, want)
 	}
-	want = merchant.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour),
+	want = settings.Settings{WebhookSecret: "whsec_b3RoZXI=", UpdatedAt: base.Add(time.Hour),
 		PreviousSecret: "whsec_c2VjcmV0", PreviousUntil: base.Add(25 * time.Hour)}
 	must(t, s.SaveMerchantSettings(ctx, want))
 	if got, err := s.MerchantSettings(ctx); err != nil || !reflect.DeepEqual(got, want) {
@@ -397,11 +399,11 @@ func (c *testClock) Set(t time.Time) { c.ms.Store(t.UnixMilli()) }
 // "", on clock.
 func notifications(t *testing.T, s MerchantStores, url string, clock *testClock) *outbox.Outbox {
 	t.Helper()
-	cfg := merchant.SettingsConfig{}
+	cfg := settings.SettingsConfig{}
 	if url != "" {
-		cfg = merchant.SettingsConfig{WebhookURL: url, WebhookSecret: notifySecret}
+		cfg = settings.SettingsConfig{WebhookURL: url, WebhookSecret: notifySecret}
 	}
-	o := merchant.NotificationOptions(merchant.NewSettingsManager(s, cfg, nil), nil, nil)
+	o := notify.NotificationOptions(settings.NewSettingsManager(s, cfg, nil), nil, nil)
 	o.Clock = clock.Now
 	ob, err := s.Outbox(o)
 	must(t, err)
@@ -422,7 +424,7 @@ func deliver(t *testing.T, ob *outbox.Outbox) int {
 	}
 }
 
-func ids(ns []merchant.Notification) []string {
+func ids(ns []notify.Notification) []string {
 	out := []string{}
 	for _, n := range ns {
 		out = append(out, n.ID)
@@ -468,7 +470,7 @@ func testOutboxAtomic(t *testing.T, s MerchantStores) {
 	}
 	d := all[0]
 	if d.RecordID != o.ID || d.RecordKind != "order" || d.Type != m.Type || !bytes.Equal(d.Body, m.Payload) ||
-		!d.CreatedAt.Equal(at) || d.Status != merchant.NotificationPending || d.Attempts != 0 ||
+		!d.CreatedAt.Equal(at) || d.Status != notify.NotificationPending || d.Attempts != 0 ||
 		!d.NextAttemptAt.Equal(at) || d.URL != "" {
 		t.Errorf("stored message %+v; want %+v pending, due at once, to the settings' URL", d, m)
 	}
@@ -493,10 +495,10 @@ func testOutboxSkipped(t *testing.T, s MerchantStores) {
 	if n := deliver(t, ob); n != 3 {
 		t.Fatalf("%d attempts, want 3 (each skipped)", n)
 	}
-	log := merchant.NewDeliveryLog(ob)
+	log := notify.NewDeliveryLog(ob)
 	for _, id := range want {
 		n, as, err := log.Get(ctx, id)
-		if err != nil || n.Status != merchant.NotificationSkipped || n.Attempts != 1 || n.LastError == "" {
+		if err != nil || n.Status != notify.NotificationSkipped || n.Attempts != 1 || n.LastError == "" {
 			t.Errorf("notification %s: %+v, %v", id, n, err)
 		}
 		if len(as) != 1 || as[0].N != 1 || !as[0].At.Equal(clock.Now()) || as[0].Error == "" {
@@ -530,7 +532,7 @@ func testOutboxDelivery(t *testing.T, s MerchantStores) {
 	d.h = newHooks(t, d.m1.ID)
 	d.clock = newClock(t0.Add(-time.Second))
 	d.ob = notifications(t, s, d.h.URL+"/hooks?token=abc", d.clock)
-	d.log = merchant.NewDeliveryLog(d.ob)
+	d.log = notify.NewDeliveryLog(d.ob)
 	d.now = t0.Add(2 * time.Second)
 	t.Run("FailedWaits", d.testFailedWaits)
 	t.Run("Log", d.testLog)
@@ -601,11 +603,11 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 		t.Fatalf("the first notification: %+v, %v", first, err)
 	}
 	// Finished more than the retention ago: the first, second and fourth.
-	clock.Set(base.Add(3*time.Hour + time.Minute + merchant.DefaultRetention))
+	clock.Set(base.Add(3*time.Hour + time.Minute + notify.DefaultRetention))
 	if n, err := ob.Prune(ctx); err != nil || n != 3 {
 		t.Fatalf("Prune = %d, %v; want 3 (the pending one stays)", n, err)
 	}
-	left, err := merchant.NewDeliveryLog(ob).List(ctx, merchant.NotificationFilter{})
+	left, err := notify.NewDeliveryLog(ob).List(ctx, notify.NotificationFilter{})
 	must(t, err)
 	if got, want := ids(left), []string{msgs[4].ID, msgs[2].ID}; !reflect.DeepEqual(got, want) {
 		t.Errorf("left after pruning = %v, want %v", got, want)
@@ -613,7 +615,7 @@ func testOutboxPrune(t *testing.T, s MerchantStores) {
 	if as, err := ob.Attempts(ctx, first[0].ID); err != nil || len(as) != 0 {
 		t.Errorf("attempts of a pruned notification = %v, %v; want none", as, err)
 	}
-	if _, as, err := merchant.NewDeliveryLog(ob).Get(ctx, msgs[4].ID); err != nil || len(as) != 1 {
+	if _, as, err := notify.NewDeliveryLog(ob).Get(ctx, msgs[4].ID); err != nil || len(as) != 1 {
 		t.Errorf("attempts of a kept notification = %v, %v; want 1", as, err)
 	}
 }
@@ -675,9 +677,9 @@ type outboxDelivery struct {
 	h          *hooks
 	clock      *testClock
 	ob         *outbox.Outbox
-	log        *merchant.DeliveryLog
+	log        *notify.DeliveryLog
 	now        time.Time
-	first      *merchant.Notification
+	first      *notify.Notification
 }
 
 // testFailedWaits: nothing goes before it is due; then each order's oldest goes, m1 fails and
@@ -694,7 +696,7 @@ func (d *outboxDelivery) testFailedWaits(t *testing.T) {
 	first, _, err := d.log.Get(context.Background(), d.m1.ID)
 	must(t, err)
 	d.first = first
-	if first.Status != merchant.NotificationPending || first.Attempts != 1 || first.LastStatusCode != 500 ||
+	if first.Status != notify.NotificationPending || first.Attempts != 1 || first.LastStatusCode != 500 ||
 		!strings.Contains(first.LastError, "HTTP 500: oops") {
 		t.Fatalf("m1 after a 500: %+v", first)
 	}
@@ -711,16 +713,16 @@ func (d *outboxDelivery) testLog(t *testing.T) {
 	m1, m2, m3 := d.m1.ID, d.m2.ID, d.m3.ID
 	for _, c := range []struct {
 		name string
-		f    merchant.NotificationFilter
+		f    notify.NotificationFilter
 		want []string
 	}{
-		{"all, newest first", merchant.NotificationFilter{}, []string{m3, m2, m1}},
-		{"by order", merchant.NotificationFilter{OrderID: d.o1.ID}, []string{m2, m1}},
-		{"delivered", merchant.NotificationFilter{Status: merchant.NotificationDelivered}, []string{m3}},
-		{"by type", merchant.NotificationFilter{Type: "order.paid"}, []string{m2}},
-		{"by order and status", merchant.NotificationFilter{OrderID: d.o1.ID, Status: merchant.NotificationDelivered}, []string{}},
-		{"a page", merchant.NotificationFilter{Limit: 1, Offset: 1}, []string{m2}},
-		{"unstorable filter", merchant.NotificationFilter{OrderID: "\xff"}, []string{}},
+		{"all, newest first", notify.NotificationFilter{}, []string{m3, m2, m1}},
+		{"by order", notify.NotificationFilter{OrderID: d.o1.ID}, []string{m2, m1}},
+		{"delivered", notify.NotificationFilter{Status: notify.NotificationDelivered}, []string{m3}},
+		{"by type", notify.NotificationFilter{Type: "order.paid"}, []string{m2}},
+		{"by order and status", notify.NotificationFilter{OrderID: d.o1.ID, Status: notify.NotificationDelivered}, []string{}},
+		{"a page", notify.NotificationFilter{Limit: 1, Offset: 1}, []string{m2}},
+		{"unstorable filter", notify.NotificationFilter{OrderID: "\xff"}, []string{}},
 	} {
 		ns, err := d.log.List(ctx, c.f)
 		must(t, err)
@@ -748,7 +750,7 @@ func (d *outboxDelivery) testRecovered(t *testing.T) {
 	n, attempts, err := d.log.Get(context.Background(), d.m1.ID)
 	must(t, err)
 	same(t, "m1's status, attempts and last status code", fmt.Sprint(n.Status, n.Attempts, n.LastStatusCode),
-		fmt.Sprint(merchant.NotificationDelivered, 2, 204))
+		fmt.Sprint(notify.NotificationDelivered, 2, 204))
 	if len(attempts) != 2 {
 		t.Fatalf("attempts = %+v, want 2", attempts)
 	}

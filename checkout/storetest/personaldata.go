@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 )
 
 // PersonalDataStores is a store that keeps personal data: orders, checkout sessions, the
@@ -67,6 +67,18 @@ var (
 		Phone: "(21) 99876-5432"}
 )
 
+// orderData stands in for the merchant API's shape of an order (web/apijson.OrderEvent, which
+// the stores may not import) as a notification's data: what the personal-data sweep looks for,
+// the customer and the address, under the keys the API gives them.
+func orderData(o *checkout.Order, _ *checkout.CheckoutSession, personal bool) any {
+	customer := map[string]any{}
+	if personal {
+		customer = map[string]any{"name": o.Customer.Name, "document": o.Customer.Document, "email": o.Customer.Email,
+			"phone": o.Customer.Phone, "address": o.Address}
+	}
+	return map[string]any{"id": o.ID, "customer": customer}
+}
+
 // personal are the texts of the shopper that no anonymised record may hold anywhere.
 var personal = []string{"Joana", "Retida", "joana.retida", "52998224725", "529.982.247-25", "98765", "Avenida Paulista", "01310"}
 
@@ -120,7 +132,7 @@ func newSubjectOrders(t *testing.T, s PersonalDataStores, gw Gateway) *subjectOr
 	key, err := checkout.LoadPersonalDataKey(ctx, s, gw.Now())
 	must(t, err)
 	svc := checkout.NewService(s, gw.Client, checkout.ServiceOptions{MerchantName: "Loja", Clock: gw.Now,
-		Logger: slog.New(slog.DiscardHandler), Announcer: &merchant.Announcer{Sessions: s, Clock: gw.Now},
+		Logger: slog.New(slog.DiscardHandler), Announcer: &notify.Announcer{Order: orderData, Sessions: s, Clock: gw.Now},
 		PersonalDataKey: key})
 	t.Cleanup(svc.Close)
 	must(t, checkout.SeedDemoCatalogue(ctx, s))

@@ -10,15 +10,16 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // SealedStores are the stores of the secrets kept in the database, with their sealing.
 type SealedStores interface {
-	merchant.SettingsStore
-	merchant.UserStore
-	merchant.TOTPStore
+	settings.SettingsStore
+	team.UserStore
+	team.TOTPStore
 	checkout.PersonalDataStore
 	UseKeys(k *sealed.Keys)
 	ResealSecrets(ctx context.Context) (int, error)
@@ -39,7 +40,7 @@ type sealedCase struct {
 	s     SealedStores
 	dump  func() []byte
 	pdKey []byte
-	set   merchant.Settings
+	set   settings.Settings
 	keys  *sealed.Keys
 }
 
@@ -95,8 +96,8 @@ func (c *sealedCase) testSealed(t *testing.T, key string) {
 	keys1, _ := sealed.ParseKeys(key)
 	c.s.UseKeys(keys1)
 	same(t, "ResealSecrets on a new store", res(c.s.ResealSecrets(ctx)), res(0, nil))
-	must(t, c.s.SaveMerchantSettings(ctx, merchant.Settings{WebhookURL: sealedHooksURL, WebhookSecret: replacedHook, UpdatedAt: base}))
-	c.set = merchant.Settings{WebhookURL: sealedHooksURL, WebhookSecret: sealedHook, PreviousSecret: sealedPrev,
+	must(t, c.s.SaveMerchantSettings(ctx, settings.Settings{WebhookURL: sealedHooksURL, WebhookSecret: replacedHook, UpdatedAt: base}))
+	c.set = settings.Settings{WebhookURL: sealedHooksURL, WebhookSecret: sealedHook, PreviousSecret: sealedPrev,
 		PreviousUntil: base.Add(24 * time.Hour), UpdatedAt: base}
 	must(t, c.s.SaveMerchantSettings(ctx, c.set))
 	must(t, c.s.CreateUser(ctx, user("u1", "ana@loja.example")))

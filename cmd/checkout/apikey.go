@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -44,14 +45,14 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 	if !ok {
 		return code
 	}
-	scope, err := merchant.ParseScope(scopeFlag)
+	scope, err := apikeys.ParseScope(scopeFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "checkout apikey: -scope must be read or write (got %q)\n", scopeFlag)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	keys, audit, closeStore, err := app.OpenKeys(ctx, cfg)
+	keys, auditLog, closeStore, err := app.OpenKeys(ctx, cfg)
 	if err != nil {
 		return openFailed(stderr, "checkout apikey", err)
 	}
@@ -63,12 +64,12 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 		if err != nil {
 			return apikeyError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, audit, merchant.AuditKeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
+		auditCLI(ctx, stderr, auditLog, audit.AuditKeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
 		fmt.Fprintf(stdout, "API key %s (%s, %s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, rec.Scope, secret)
 	case "list":
 		return listKeys(ctx, keys, prog, stdout, stderr)
 	case "revoke":
-		return revokeKey(ctx, keys, audit, rest[0], prog, stdout, stderr)
+		return revokeKey(ctx, keys, auditLog, rest[0], prog, stdout, stderr)
 	}
 	return 0
 }
@@ -87,7 +88,7 @@ func apikeyArgsValid(verb string, rest []string, scopeFlag string) bool {
 }
 
 // listKeys is `checkout apikey list`: the keys as a table on stdout.
-func listKeys(ctx context.Context, keys *merchant.Keys, prog string, stdout, stderr io.Writer) int {
+func listKeys(ctx context.Context, keys *apikeys.Keys, prog string, stdout, stderr io.Writer) int {
 	list, err := keys.List(ctx)
 	if err != nil {
 		return apikeyError(stderr, prog, err)
@@ -103,7 +104,7 @@ func listKeys(ctx context.Context, keys *merchant.Keys, prog string, stdout, std
 }
 
 // revokeKey is `checkout apikey revoke ID`; the audit log names the key when it is known.
-func revokeKey(ctx context.Context, keys *merchant.Keys, audit *merchant.AuditLog, id, prog string, stdout, stderr io.Writer) int {
+func revokeKey(ctx context.Context, keys *apikeys.Keys, auditLog *audit.AuditLog, id, prog string, stdout, stderr io.Writer) int {
 	name := id
 	if list, err := keys.List(ctx); err == nil {
 		for _, k := range list {
@@ -115,7 +116,7 @@ func revokeKey(ctx context.Context, keys *merchant.Keys, audit *merchant.AuditLo
 	if err := keys.Revoke(ctx, id); err != nil {
 		return apikeyError(stderr, prog, err)
 	}
-	auditCLI(ctx, stderr, audit, merchant.AuditKeyRevoked, name, id)
+	auditCLI(ctx, stderr, auditLog, audit.AuditKeyRevoked, name, id)
 	fmt.Fprintf(stdout, "API key %s revoked\n", id)
 	return 0
 }

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,44 +22,58 @@ import (
 // once it serves.
 func startServerProcess(t *testing.T, dataDir string) *exec.Cmd {
 	t.Helper()
+	cmd, _ := startProgram(t, dataDir)
+	return cmd
+}
+
+// startProgram runs a checkout server on dataDir in another process, with env added to its
+// environment, and returns it and its shop's URL once it serves. The test's end kills it; a
+// failed test shows its log.
+func startProgram(t *testing.T, dataDir string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), asProgram+"=1", "CHECKOUT_ADDR=127.0.0.1:0", "CHECKOUT_DEMO_ADDR=off",
-		"CHECKOUT_DATA_DIR="+dataDir)
+	cmd.Env = append(append(os.Environ(), asProgram+"=1", "CHECKOUT_ADDR=127.0.0.1:0", "CHECKOUT_DEMO_ADDR=off",
+		"CHECKOUT_DATA_DIR="+dataDir), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	logs := &lockedBuffer{}
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("the log of server process %d:\n%s", cmd.Process.Pid, logs)
+		}
 	})
-	serving := make(chan bool, 1)
+	serving := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
 		found := false
 		for sc.Scan() {
-			if !found && strings.Contains(sc.Text(), "shop:") {
+			if f := strings.Fields(sc.Text()); !found && len(f) == 2 && f[0] == "shop:" {
 				found = true
-				serving <- true
+				serving <- strings.TrimSuffix(f[1], "/")
 			}
 		}
 		if !found {
-			serving <- false
+			close(serving)
 		}
 	}()
 	select {
-	case ok := <-serving:
+	case shop, ok := <-serving:
 		if !ok {
 			t.Fatal("the server process ended without serving")
 		}
+		return cmd, shop
 	case <-time.After(60 * time.Second):
 		t.Fatal("the server process did not start serving")
 	}
-	return cmd
+	return nil, ""
 }
 
 // serveHere runs the server in this process on dataDir until ctx ends, telling started (when

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -51,10 +52,10 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 	if !ok {
 		return code
 	}
-	var role merchant.Role
+	var role team.Role
 	if cmd == "add" {
 		var err error
-		if role, err = merchant.ParseRole(roleFlag); err != nil {
+		if role, err = team.ParseRole(roleFlag); err != nil {
 			fmt.Fprintf(stderr, "checkout user: -role is required: owner, developer, operator or viewer (got %q)\n", roleFlag)
 			return 2
 		}
@@ -66,7 +67,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	acc, audit, closeStore, err := app.OpenAccounts(ctx, cfg)
+	acc, auditLog, closeStore, err := app.OpenAccounts(ctx, cfg)
 	if err != nil {
 		return openFailed(stderr, "checkout user", err)
 	}
@@ -74,7 +75,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 
 	email := ""
 	if len(rest) == 1 {
-		email = merchant.NormalizeEmail(rest[0])
+		email = team.NormalizeEmail(rest[0])
 	}
 	switch cmd {
 	case "list":
@@ -83,13 +84,13 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 		if _, err := acc.AddUser(ctx, email, password, role); err != nil {
 			return userError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, audit, merchant.AuditUserAdded, email, "role: "+string(role))
+		auditCLI(ctx, stderr, auditLog, audit.AuditUserAdded, email, "role: "+string(role))
 		fmt.Fprintf(stdout, "user %s added as %s\n", email, role)
 	case "reset-password":
 		if err := acc.ResetPassword(ctx, email, password); err != nil {
 			return userError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, audit, merchant.AuditPasswordReset, email, "")
+		auditCLI(ctx, stderr, auditLog, audit.AuditPasswordReset, email, "")
 		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
 	}
 	if generated {
@@ -128,13 +129,13 @@ func userPassword(cmd string, fromStdin bool, stdin io.Reader, stderr io.Writer)
 			fmt.Fprintln(stderr, "checkout user: the standard input holds no password")
 			return "", false, false
 		}
-		return merchant.RandomPassword(), true, true
+		return team.RandomPassword(), true, true
 	}
 	return password, false, true
 }
 
 // listUsers is `checkout user list`: the users as a table on stdout.
-func listUsers(ctx context.Context, acc *merchant.Accounts, stdout, stderr io.Writer) int {
+func listUsers(ctx context.Context, acc *team.Accounts, stdout, stderr io.Writer) int {
 	users, err := acc.Users(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "checkout user:", err)
@@ -160,12 +161,12 @@ func userError(stderr io.Writer, prog string, err error) int {
 	var fe *checkout.ValidationError
 	switch {
 	case errors.As(err, &fe):
-		for _, field := range []string{merchant.FieldEmail, merchant.FieldPassword} {
+		for _, field := range []string{team.FieldEmail, team.FieldPassword} {
 			for _, v := range fe.For(field) {
 				fmt.Fprintf(stderr, "checkout user: %s %s\n", field, v.Message)
 			}
 		}
-	case errors.Is(err, merchant.ErrEmailTaken):
+	case errors.Is(err, team.ErrEmailTaken):
 		fmt.Fprintln(stderr, "checkout user: a user with that e-mail already exists (use reset-password)")
 	case errors.Is(err, checkout.ErrNotFound):
 		fmt.Fprintf(stderr, "checkout user: no user has that e-mail (%s user list shows them)\n", prog)
@@ -175,10 +176,10 @@ func userError(stderr io.Writer, prog string, err error) int {
 	return 1
 }
 
-// auditCLI records in the audit log what a command changed, with the actor merchant.ActorCLI.
+// auditCLI records in the audit log what a command changed, with the actor audit.ActorCLI.
 // A failure is told but does not undo the change.
-func auditCLI(ctx context.Context, stderr io.Writer, audit *merchant.AuditLog, action, object, detail string) {
-	if err := audit.Record(ctx, merchant.AuditEntry{Actor: merchant.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
+func auditCLI(ctx context.Context, stderr io.Writer, auditLog *audit.AuditLog, action, object, detail string) {
+	if err := auditLog.Record(ctx, audit.AuditEntry{Actor: audit.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
 		fmt.Fprintln(stderr, "checkout: the audit log:", err)
 	}
 }

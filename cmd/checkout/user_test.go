@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -86,7 +87,7 @@ func TestUserCommand(t *testing.T) {
 	if err := login(t, dir, "ana@loja.example", "nova-senha-da-ana"); err != nil {
 		t.Errorf("the new password: %v", err)
 	}
-	if err := login(t, dir, "ana@loja.example", m[1]); !errors.Is(err, merchant.ErrBadCredentials) {
+	if err := login(t, dir, "ana@loja.example", m[1]); !errors.Is(err, team.ErrBadCredentials) {
 		t.Errorf("the old password: %v", err)
 	}
 	code, out, _ = user(t, dir, "", "add", "-role", "developer", "cris@loja.example")
@@ -105,11 +106,11 @@ func TestUserCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, audit, closeStore, err := app.OpenAccounts(context.Background(), cfg)
+	_, auditLog, closeStore, err := app.OpenAccounts(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := audit.Entries(context.Background(), merchant.AuditFilter{Actor: merchant.ActorCLI})
+	entries, err := auditLog.Entries(context.Background(), audit.AuditFilter{Actor: audit.ActorCLI})
 	closeStore()
 	var got []string
 	for _, e := range entries {

@@ -19,7 +19,7 @@ type ResetMail struct {
 // InvitationMail is an invitation's e-mail.
 type InvitationMail struct {
 	Link      string
-	Role      string // merchant.Role
+	Role      string // team.Role
 	InvitedBy string // the inviter's e-mail, or "cli"
 	ExpiresAt time.Time
 }

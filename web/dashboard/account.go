@@ -8,7 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -57,7 +58,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 	u := userOf(r)
 	pw, confirm := r.PostForm.Get("new_password"), r.PostForm.Get("password_confirm")
 	var err error
-	var changed *merchant.User
+	var changed *team.User
 	if pw != confirm {
 		err = errPasswordsDiffer
 	} else {
@@ -65,17 +66,17 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 			d.sessions.GetString(ctx, sessID))
 	}
 	var fe *checkout.ValidationError
-	var te *merchant.ThrottledError
+	var te *team.ThrottledError
 	switch {
-	case errors.Is(err, merchant.ErrBadCredentials), errors.As(err, &te):
+	case errors.Is(err, team.ErrBadCredentials), errors.As(err, &te):
 		v := d.accountView(r)
 		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
-		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCurrentPassword)
+		d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongCurrentPassword)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
 		v := d.accountView(r)
-		v.Errors.Add("new_password", fe.Code(merchant.FieldPassword), passwordError(v.Lang, err))
+		v.Errors.Add("new_password", fe.Code(team.FieldPassword), passwordError(v.Lang, err))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case err != nil:
@@ -86,8 +87,8 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(changed))
-	d.record(r, merchant.AuditPasswordChanged, u.Email, merchant.DetailOtherSessionsEnded)
+	d.sessions.Put(ctx, sessFingerprint, team.PasswordFingerprint(changed))
+	d.record(r, audit.AuditPasswordChanged, u.Email, audit.DetailOtherSessionsEnded)
 	respond.Redirect(w, r, Path+"/account?done=password")
 }
 
@@ -97,7 +98,7 @@ func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
 	id := chi.URLParam(r, "id")
-	var ended *merchant.SignIn
+	var ended *team.SignIn
 	if list, err := d.accounts.SignIns(ctx, u.ID); err == nil {
 		for i := range list {
 			if list[i].ID == id {
@@ -117,7 +118,7 @@ func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
 	if ended != nil {
 		detail = "signed in from " + ended.Address + " at " + ended.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	d.record(r, merchant.AuditSessionEnded, u.Email, detail)
+	d.record(r, audit.AuditSessionEnded, u.Email, detail)
 	if id == d.sessions.GetString(ctx, sessID) {
 		_ = d.sessions.Destroy(ctx)
 		respond.Redirect(w, r, Path+"/login?signed_out=1")

@@ -11,7 +11,10 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 )
 
@@ -64,7 +67,7 @@ func (e *env) canceledPaid() *checkout.Order {
 // the OrderEvent schema).
 func (e *env) eventOf(id, typ string) map[string]any {
 	e.t.Helper()
-	key, _, err := e.keys.Create(context.Background(), "events "+typ, merchant.ScopeRead, nil)
+	key, _, err := e.keys.Create(context.Background(), "events "+typ, apikeys.ScopeRead, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func (e *env) eventOf(id, typ string) map[string]any {
 // auditHas reports whether the audit log has an entry of action on object by actor.
 func (e *env) auditHas(action, object, actor string) bool {
 	e.t.Helper()
-	es, err := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: action})
+	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: action})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -159,7 +162,7 @@ func TestShipAndDeliver(t *testing.T) {
 	if doc.Find(testid("deliver-form")).Length() != 1 || doc.Find(testid("ship-form")).Length() != 0 {
 		t.Error("a shipped order does not offer to deliver it, or still offers to ship it")
 	}
-	if !e.auditHas(merchant.AuditOrderShipped, o.Number, dashEmail) {
+	if !e.auditHas(audit.AuditOrderShipped, o.Number, dashEmail) {
 		t.Error("the audit log does not say who shipped the order")
 	}
 	ev := e.eventOf(id, "order.shipped")
@@ -175,7 +178,7 @@ func TestShipAndDeliver(t *testing.T) {
 	if doc.Find(`[data-code="order_delivered"]`).Length() != 1 || doc.Find(testid("deliver-form")).Length() != 0 {
 		t.Error("the delivery is not in the timeline, or is offered again")
 	}
-	if !e.auditHas(merchant.AuditOrderDelivered, o.Number, dashEmail) {
+	if !e.auditHas(audit.AuditOrderDelivered, o.Number, dashEmail) {
 		t.Error("the audit log does not say who delivered the order")
 	}
 	if ev := e.eventOf(id, "order.delivered"); ev["data"].(map[string]any)["deliveredAt"] == nil {
@@ -212,7 +215,7 @@ func TestCancelOrder(t *testing.T) {
 		t.Errorf("the shopper's page of a canceled order: %q", doc.Find("main").Text())
 	}
 	o, _ := e.svc.Order(context.Background(), id)
-	if !e.auditHas(merchant.AuditOrderCanceled, o.Number, dashEmail) {
+	if !e.auditHas(audit.AuditOrderCanceled, o.Number, dashEmail) {
 		t.Error("the audit log does not say who canceled the order")
 	}
 	if ev := e.eventOf(id, "order.canceled"); ev["data"].(map[string]any)["status"] != "canceled" {
@@ -251,7 +254,7 @@ func TestInternalNote(t *testing.T) {
 	if got := doc.Find(testid("note-text")); got.Length() != 1 || got.Text() != text {
 		t.Errorf("notes in the timeline: %d %q", got.Length(), got.Text())
 	}
-	apiKey, _, err := e.keys.Create(context.Background(), "erp", merchant.ScopeRead, nil)
+	apiKey, _, err := e.keys.Create(context.Background(), "erp", apikeys.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +268,7 @@ func TestInternalNote(t *testing.T) {
 		t.Errorf("a note made %d notifications, want none", n-before)
 	}
 	o, _ := e.svc.Order(context.Background(), id)
-	if !e.auditHas(merchant.AuditOrderNoteAdded, o.Number, dashEmail) {
+	if !e.auditHas(audit.AuditOrderNoteAdded, o.Number, dashEmail) {
 		t.Error("the audit log does not say who added the note")
 	}
 }
@@ -273,7 +276,7 @@ func TestInternalNote(t *testing.T) {
 // notificationCount is how many notifications the order has in the delivery log.
 func (e *env) notificationCount(id string) int {
 	e.t.Helper()
-	ns, err := merchant.NewDeliveryLog(e.outbox).List(context.Background(), merchant.NotificationFilter{OrderID: id})
+	ns, err := notify.NewDeliveryLog(e.outbox).List(context.Background(), notify.NotificationFilter{OrderID: id})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -363,7 +366,7 @@ func testRefundsDue(t *testing.T, e *env) {
 	if doc.Find(testid("refund-recorded")).Length() != 1 || doc.Find(testid("refund-form")).Length() != 0 {
 		t.Error("the order page does not list the refund recorded, or still offers to record one")
 	}
-	if !e.auditHas(merchant.AuditOrderRefundRecorded, o.Number, dashEmail) {
+	if !e.auditHas(audit.AuditOrderRefundRecorded, o.Number, dashEmail) {
 		t.Error("the audit log does not say who recorded the refund")
 	}
 	ev := e.eventOf(o.ID, "refund.recorded")
@@ -377,7 +380,7 @@ func testRefundsDue(t *testing.T, e *env) {
 // TestViewerSeesNoActions: a viewer reads the order and the refunds page without a form.
 func TestViewerSeesNoActions(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.dash.accounts.AddUser(context.Background(), "leitora@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+	if _, err := e.dash.accounts.AddUser(context.Background(), "leitora@loja.example", dashPassword, team.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	o := e.canceledPaid()

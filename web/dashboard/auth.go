@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -46,7 +47,7 @@ func (d *Dashboard) loginView(r *http.Request) views.LoginView {
 
 // login is POST /dashboard/login: the e-mail and password are checked (throttled per account
 // and client address, per address, and per account at a much higher ceiling, or per device for
-// a browser with the account's device cookie: see merchant.Device); success renews the session's token (no fixation) and goes to the
+// a browser with the account's device cookie: see team.Device); success renews the session's token (no fixation) and goes to the
 // page asked for, or the overview. Failures answer the form again with one message, the same
 // for an unknown e-mail and a wrong password.
 func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
@@ -60,16 +61,16 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 		lang := respond.Lang(r)
 		v := d.loginView(r)
 		v.Email = strings.TrimSpace(email)
-		var te *merchant.ThrottledError
+		var te *team.ThrottledError
 		switch {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
 			d.site.Log.WarnContext(ctx, "dashboard sign-in throttled", "request_id", respond.RequestID(ctx))
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
-		case errors.Is(err, merchant.ErrBadCredentials):
+		case errors.Is(err, team.ErrBadCredentials):
 			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
-			d.recordAs(r, merchant.NormalizeEmail(email), merchant.AuditSignInFailed, merchant.NormalizeEmail(email), merchant.DetailWrongPassword)
+			d.recordAs(r, team.NormalizeEmail(email), audit.AuditSignInFailed, team.NormalizeEmail(email), audit.DetailWrongPassword)
 			v.Error = views.T(lang, "login.failed")
 			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
@@ -100,7 +101,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 // signIn ends a successful sign-in of u: a new session token (no fixation), the session
 // recorded for the user's account page, the audit log, and the page asked for. how says the
 // second factor used, if any.
-func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *merchant.User, how string) {
+func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *team.User, how string) {
 	ctx := r.Context()
 	if err := d.sessions.RenewToken(ctx); err != nil {
 		d.site.Fail(w, r, err)
@@ -114,12 +115,12 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *merchant.U
 		return
 	}
 	d.sessions.Put(ctx, sessUserID, u.ID)
-	d.sessions.Put(ctx, sessFingerprint, merchant.PasswordFingerprint(u))
+	d.sessions.Put(ctx, sessFingerprint, team.PasswordFingerprint(u))
 	d.sessions.Put(ctx, sessCSRF, newToken())
 	d.sessions.Put(ctx, sessID, sid)
 	d.leaveDevice(w, u)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
-	d.recordAs(r, u.Email, merchant.AuditSignIn, u.Email, how)
+	d.recordAs(r, u.Email, audit.AuditSignIn, u.Email, how)
 	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 
@@ -140,7 +141,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 			_ = d.accounts.EndSignIn(ctx, uid, sid) // gone already: nothing to end
 		}
 		if u, err := d.accounts.User(ctx, uid); err == nil {
-			d.recordAs(r, u.Email, merchant.AuditSignOut, u.Email, "")
+			d.recordAs(r, u.Email, audit.AuditSignOut, u.Email, "")
 		}
 	}
 	d.leave(w, r, Path+"/login?signed_out=1")

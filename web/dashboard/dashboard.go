@@ -26,9 +26,14 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -56,16 +61,16 @@ type Options struct {
 	// Service is the shop: its orders, products and figures.
 	Service *checkout.Service
 	// Accounts are the dashboard's users and their sign-in.
-	Accounts *merchant.Accounts
+	Accounts *team.Accounts
 	// Gateway lists the gateway's deposits and withdrawals.
 	Gateway Gateway
 	// Settings and Keys, both set, give the settings page (notifications, framing, API keys).
-	Settings *merchant.SettingsManager
-	Keys     *merchant.Keys
+	Settings *settings.SettingsManager
+	Keys     *apikeys.Keys
 	// Notifications, when set, shows the latest notifications on the settings page.
-	Notifications *merchant.DeliveryLog
+	Notifications *notify.DeliveryLog
 	// Audit, when set, records who changed what and gives the audit log's page.
-	Audit *merchant.AuditLog
+	Audit *audit.AuditLog
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
@@ -77,7 +82,7 @@ type Options struct {
 	// Exports, when set, runs exports of more than ExportThreshold rows (default
 	// DefaultExportThreshold) in the background, in workers that live as long as Context
 	// (default context.Background()); without it every export streams.
-	Exports         *merchant.Exports
+	Exports         *exports.Exports
 	ExportThreshold int
 	// ExportBytesCap is how many bytes all exports' files may keep in the store (0:
 	// maxExportBytesKept).
@@ -99,13 +104,13 @@ type Options struct {
 type Dashboard struct {
 	site          *respond.Site
 	svc           *checkout.Service
-	accounts      *merchant.Accounts
+	accounts      *team.Accounts
 	gateway       Gateway                   // masked (personal.go): what every page reads
 	fullGateway   Gateway                   // unmasked: for an owner's unmasked export only
-	settings      *merchant.SettingsManager // nil: no settings page
-	keys          *merchant.Keys
-	notifications *merchant.DeliveryLog // nil: none listed
-	audit         *merchant.AuditLog    // nil: nothing recorded, no audit page
+	settings      *settings.SettingsManager // nil: no settings page
+	keys          *apikeys.Keys
+	notifications *notify.DeliveryLog // nil: none listed
+	audit         *audit.AuditLog     // nil: nothing recorded, no audit page
 	// The e-mail log (nil: no e-mail page), its composer, and whether a server sends.
 	mail           *mail.Log
 	mailComposer   *mail.Composer
@@ -117,7 +122,7 @@ type Dashboard struct {
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
-	exports         *merchant.Exports
+	exports         *exports.Exports
 	exportThreshold int
 	// exportsRunningCap and exportBytesCap are maxRunningExportsAll and Options.ExportBytesCap.
 	exportsRunningCap int
@@ -162,8 +167,8 @@ func New(opts Options) (*Dashboard, error) {
 	}
 	sm := scs.New()
 	sm.Store = opts.Sessions
-	sm.Lifetime = merchant.SignInLifetime
-	sm.IdleTimeout = merchant.SignInIdleTimeout
+	sm.Lifetime = team.SignInLifetime
+	sm.IdleTimeout = team.SignInIdleTimeout
 	sm.Cookie.Name = Cookie
 	sm.Cookie.Path = Path
 	sm.Cookie.HttpOnly = true
@@ -211,10 +216,10 @@ func (d *Dashboard) routes() http.Handler {
 	return r
 }
 
-// Route is one route of a signed-in user and the permission (merchant.Permissions) it needs.
+// Route is one route of a signed-in user and the permission (team.Permissions) it needs.
 type Route struct {
 	Method, Pattern string // as chi routes them, below Path
-	Permission      merchant.Permission
+	Permission      team.Permission
 	handler         http.HandlerFunc
 }
 
@@ -227,93 +232,93 @@ func (d *Dashboard) Routes() []Route { return d.table() }
 func (d *Dashboard) table() []Route {
 	get, post := http.MethodGet, http.MethodPost
 	rt := []Route{
-		{get, "/", merchant.PermOrdersRead, d.overview},
-		{get, "/orders", merchant.PermOrdersRead, d.orders},
-		{get, "/orders.csv", merchant.PermExport, d.ordersExport},
-		{get, "/orders.xlsx", merchant.PermExport, d.ordersExport},
-		{get, "/orders/{id}", merchant.PermOrdersRead, d.order},
-		{post, "/orders/{id}/personal-data", merchant.PermPersonalData, d.showPersonalData},
-		{post, "/orders/{id}/ship", merchant.PermOrdersWrite, d.shipOrder},
-		{post, "/orders/{id}/deliver", merchant.PermOrdersWrite, d.deliverOrder},
-		{post, "/orders/{id}/cancel", merchant.PermOrdersWrite, d.cancelOrder},
-		{post, "/orders/{id}/notes", merchant.PermOrdersWrite, d.noteOrder},
-		{post, "/orders/{id}/refunds", merchant.PermOrdersWrite, d.recordRefund},
-		{get, "/refunds", merchant.PermOrdersRead, d.refunds},
-		{get, "/products", merchant.PermProductsRead, d.products},
-		{post, "/products", merchant.PermProductsWrite, d.createProduct},
-		{get, "/products/{id}", merchant.PermProductsWrite, d.productForm},
-		{post, "/products/{id}", merchant.PermProductsWrite, d.updateProduct},
-		{post, "/products/{id}/active", merchant.PermProductsWrite, d.toggleProduct},
-		{get, "/links", merchant.PermProductsRead, d.links},
-		{post, "/links", merchant.PermProductsWrite, d.createLink},
-		{get, "/links/{id}", merchant.PermProductsRead, d.link},
-		{post, "/links/{id}", merchant.PermProductsWrite, d.updateLink},
-		{post, "/links/{id}/active", merchant.PermProductsWrite, d.toggleLink},
-		{post, "/links/{id}/duplicate", merchant.PermProductsWrite, d.duplicateLink},
-		{get, "/links/{id}/poster.svg", merchant.PermProductsRead, d.poster},
-		{post, "/products/{id}/image", merchant.PermProductsWrite, d.uploadImage},
-		{get, "/deposits", merchant.PermGatewayRead, d.deposits},
-		{get, "/deposits.csv", merchant.PermExport, d.depositsCSV},
-		{get, "/deposits.xlsx", merchant.PermExport, d.depositsCSV},
-		{get, "/deposits/{id}", merchant.PermGatewayRead, d.deposit},
-		{get, "/withdrawals", merchant.PermGatewayRead, d.withdrawals},
-		{get, "/withdrawals.csv", merchant.PermExport, d.withdrawalsCSV},
-		{get, "/withdrawals.xlsx", merchant.PermExport, d.withdrawalsCSV},
-		{get, "/withdrawals/{id}", merchant.PermGatewayRead, d.withdrawal},
-		{get, "/users", merchant.PermUsers, d.usersPage},
-		{post, "/users", merchant.PermUsers, d.invite},
-		{post, "/users/{id}/role", merchant.PermUsers, d.changeRole},
-		{post, "/users/{id}/remove", merchant.PermUsers, d.removeUser},
-		{post, "/users/invitations/{id}/withdraw", merchant.PermUsers, d.withdrawInvitation},
-		{get, "/account", merchant.PermAccount, d.accountPage},
-		{post, "/account/password", merchant.PermAccount, d.changePassword},
-		{post, "/account/sessions/{id}/end", merchant.PermAccount, d.endSession},
-		{post, "/account/2fa", merchant.PermAccount, d.startTOTP},
-		{post, "/account/2fa/confirm", merchant.PermAccount, d.confirmTOTP},
-		{post, "/account/2fa/disable", merchant.PermAccount, d.disableTOTP},
-		{post, "/users/2fa-required", merchant.PermUsers, d.requireTOTP},
-		{get, "/personal-data", merchant.PermPersonalData, d.subjectsPage},
-		{post, "/personal-data", merchant.PermPersonalData, d.searchSubject},
-		{post, "/personal-data/export", merchant.PermPersonalData, d.exportSubject},
-		{post, "/personal-data/anonymise", merchant.PermPersonalData, d.anonymiseSubject},
+		{get, "/", team.PermOrdersRead, d.overview},
+		{get, "/orders", team.PermOrdersRead, d.orders},
+		{get, "/orders.csv", team.PermExport, d.ordersExport},
+		{get, "/orders.xlsx", team.PermExport, d.ordersExport},
+		{get, "/orders/{id}", team.PermOrdersRead, d.order},
+		{post, "/orders/{id}/personal-data", team.PermPersonalData, d.showPersonalData},
+		{post, "/orders/{id}/ship", team.PermOrdersWrite, d.shipOrder},
+		{post, "/orders/{id}/deliver", team.PermOrdersWrite, d.deliverOrder},
+		{post, "/orders/{id}/cancel", team.PermOrdersWrite, d.cancelOrder},
+		{post, "/orders/{id}/notes", team.PermOrdersWrite, d.noteOrder},
+		{post, "/orders/{id}/refunds", team.PermOrdersWrite, d.recordRefund},
+		{get, "/refunds", team.PermOrdersRead, d.refunds},
+		{get, "/products", team.PermProductsRead, d.products},
+		{post, "/products", team.PermProductsWrite, d.createProduct},
+		{get, "/products/{id}", team.PermProductsWrite, d.productForm},
+		{post, "/products/{id}", team.PermProductsWrite, d.updateProduct},
+		{post, "/products/{id}/active", team.PermProductsWrite, d.toggleProduct},
+		{get, "/links", team.PermProductsRead, d.links},
+		{post, "/links", team.PermProductsWrite, d.createLink},
+		{get, "/links/{id}", team.PermProductsRead, d.link},
+		{post, "/links/{id}", team.PermProductsWrite, d.updateLink},
+		{post, "/links/{id}/active", team.PermProductsWrite, d.toggleLink},
+		{post, "/links/{id}/duplicate", team.PermProductsWrite, d.duplicateLink},
+		{get, "/links/{id}/poster.svg", team.PermProductsRead, d.poster},
+		{post, "/products/{id}/image", team.PermProductsWrite, d.uploadImage},
+		{get, "/deposits", team.PermGatewayRead, d.deposits},
+		{get, "/deposits.csv", team.PermExport, d.depositsCSV},
+		{get, "/deposits.xlsx", team.PermExport, d.depositsCSV},
+		{get, "/deposits/{id}", team.PermGatewayRead, d.deposit},
+		{get, "/withdrawals", team.PermGatewayRead, d.withdrawals},
+		{get, "/withdrawals.csv", team.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals.xlsx", team.PermExport, d.withdrawalsCSV},
+		{get, "/withdrawals/{id}", team.PermGatewayRead, d.withdrawal},
+		{get, "/users", team.PermUsers, d.usersPage},
+		{post, "/users", team.PermUsers, d.invite},
+		{post, "/users/{id}/role", team.PermUsers, d.changeRole},
+		{post, "/users/{id}/remove", team.PermUsers, d.removeUser},
+		{post, "/users/invitations/{id}/withdraw", team.PermUsers, d.withdrawInvitation},
+		{get, "/account", team.PermAccount, d.accountPage},
+		{post, "/account/password", team.PermAccount, d.changePassword},
+		{post, "/account/sessions/{id}/end", team.PermAccount, d.endSession},
+		{post, "/account/2fa", team.PermAccount, d.startTOTP},
+		{post, "/account/2fa/confirm", team.PermAccount, d.confirmTOTP},
+		{post, "/account/2fa/disable", team.PermAccount, d.disableTOTP},
+		{post, "/users/2fa-required", team.PermUsers, d.requireTOTP},
+		{get, "/personal-data", team.PermPersonalData, d.subjectsPage},
+		{post, "/personal-data", team.PermPersonalData, d.searchSubject},
+		{post, "/personal-data/export", team.PermPersonalData, d.exportSubject},
+		{post, "/personal-data/anonymise", team.PermPersonalData, d.anonymiseSubject},
 	}
 	if d.audit != nil {
 		rt = append(rt,
-			Route{get, "/audit", merchant.PermAudit, d.auditPage},
-			Route{get, "/audit.csv", merchant.PermAudit, d.auditCSV},
-			Route{get, "/audit.xlsx", merchant.PermAudit, d.auditCSV})
+			Route{get, "/audit", team.PermAudit, d.auditPage},
+			Route{get, "/audit.csv", team.PermAudit, d.auditCSV},
+			Route{get, "/audit.xlsx", team.PermAudit, d.auditCSV})
 	}
 	if d.mail != nil {
 		rt = append(rt,
-			Route{get, "/mail", merchant.PermMail, d.mailPage},
-			Route{get, "/mail/{id}", merchant.PermMail, d.mailMessage},
-			Route{get, "/mail/{id}/html", merchant.PermPersonalData, d.mailHTML},
-			Route{post, "/mail/{id}/resend", merchant.PermMail, d.resendMail},
-			Route{post, "/mail/test", merchant.PermMail, d.testMail},
-			Route{post, "/mail/suppressions/clear", merchant.PermPersonalData, d.clearSuppression})
+			Route{get, "/mail", team.PermMail, d.mailPage},
+			Route{get, "/mail/{id}", team.PermMail, d.mailMessage},
+			Route{get, "/mail/{id}/html", team.PermPersonalData, d.mailHTML},
+			Route{post, "/mail/{id}/resend", team.PermMail, d.resendMail},
+			Route{post, "/mail/test", team.PermMail, d.testMail},
+			Route{post, "/mail/suppressions/clear", team.PermPersonalData, d.clearSuppression})
 	}
 	if d.exports != nil {
 		rt = append(rt,
-			Route{get, "/exports", merchant.PermExport, d.exportsPage},
-			Route{get, "/exports/{id}", merchant.PermExport, d.exportPage},
-			Route{get, "/exports/{id}/download", merchant.PermExport, d.exportDownload})
+			Route{get, "/exports", team.PermExport, d.exportsPage},
+			Route{get, "/exports/{id}", team.PermExport, d.exportPage},
+			Route{get, "/exports/{id}/download", team.PermExport, d.exportDownload})
 	}
 	if d.site.Brand != nil {
 		rt = append(rt,
-			Route{get, "/store", merchant.PermStore, d.storePage},
-			Route{post, "/store", merchant.PermStore, d.saveStore})
+			Route{get, "/store", team.PermStore, d.storePage},
+			Route{post, "/store", team.PermStore, d.saveStore})
 	}
 	if d.settings != nil {
 		rt = append(rt,
-			Route{get, "/settings", merchant.PermSettings, d.settingsPage},
-			Route{post, "/settings", merchant.PermSettings, d.saveSettings},
-			Route{post, "/settings/ping", merchant.PermSettings, d.ping},
-			Route{post, "/settings/shipping", merchant.PermSettings, d.saveShipping},
-			Route{post, "/settings/shopper-mail", merchant.PermSettings, d.saveShopperMail},
-			Route{post, "/settings/secret", merchant.PermSecret, d.rotateSecret},
-			Route{post, "/settings/secret/reveal", merchant.PermSecret, d.revealSecret},
-			Route{post, "/settings/keys", merchant.PermKeys, d.createKey},
-			Route{post, "/settings/keys/{id}/revoke", merchant.PermKeys, d.revokeKey})
+			Route{get, "/settings", team.PermSettings, d.settingsPage},
+			Route{post, "/settings", team.PermSettings, d.saveSettings},
+			Route{post, "/settings/ping", team.PermSettings, d.ping},
+			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
+			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
+			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
+			Route{post, "/settings/keys", team.PermKeys, d.createKey},
+			Route{post, "/settings/keys/{id}/revoke", team.PermKeys, d.revokeKey})
 	}
 	return rt
 }
@@ -334,7 +339,7 @@ func (d *Dashboard) hasSection(key string) bool {
 }
 
 // allow lets through only a user whose role has perm; anyone else gets the 403 page.
-func (d *Dashboard) allow(perm merchant.Permission) func(http.Handler) http.Handler {
+func (d *Dashboard) allow(perm team.Permission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !can(r, perm) {
@@ -357,7 +362,7 @@ func (d *Dashboard) forbidden(w http.ResponseWriter, r *http.Request) {
 }
 
 // can reports whether the signed-in user of r has perm.
-func can(r *http.Request, perm merchant.Permission) bool {
+func can(r *http.Request, perm team.Permission) bool {
 	u := userOf(r)
 	return u != nil && u.Role.Can(perm)
 }
@@ -369,24 +374,24 @@ func can(r *http.Request, perm merchant.Permission) bool {
 // its group, next to the group's others, and the navigation stays one row on a laptop.
 var sections = []struct {
 	key   string
-	perm  merchant.Permission
+	perm  team.Permission
 	group string
 }{
-	{"overview", merchant.PermOrdersRead, ""},
-	{"orders", merchant.PermOrdersRead, "sales"}, {"refunds", merchant.PermOrdersRead, "sales"},
-	{"products", merchant.PermProductsRead, "sales"}, {"links", merchant.PermProductsRead, "sales"},
-	{"deposits", merchant.PermGatewayRead, "gateway"}, {"withdrawals", merchant.PermGatewayRead, "gateway"},
-	{"store", merchant.PermStore, "store"}, {"settings", merchant.PermSettings, "store"}, {"mail", merchant.PermMail, "store"},
-	{"users", merchant.PermUsers, "team"}, {"audit", merchant.PermAudit, "team"}, {"personal-data", merchant.PermPersonalData, "team"},
-	{"account", merchant.PermAccount, ""},
+	{"overview", team.PermOrdersRead, ""},
+	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
+	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
+	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
+	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
+	{"users", team.PermUsers, "team"}, {"audit", team.PermAudit, "team"}, {"personal-data", team.PermPersonalData, "team"},
+	{"account", team.PermAccount, ""},
 }
 
 // Session keys of the dashboard.
 const (
 	sessUserID      = "uid"  // the signed-in user's id
-	sessFingerprint = "pwfp" // merchant.PasswordFingerprint at sign-in
+	sessFingerprint = "pwfp" // team.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
-	sessID          = "sid"  // the merchant.SignIn of this session
+	sessID          = "sid"  // the team.SignIn of this session
 	// Between the password and the second factor: who, and since when (Unix seconds).
 	sessPendingUser = "pending"
 	sessPendingAt   = "pending_at"
@@ -399,8 +404,8 @@ const (
 type userKey struct{}
 
 // userOf returns the signed-in user of a request (set by requireUser).
-func userOf(r *http.Request) *merchant.User {
-	u, _ := r.Context().Value(userKey{}).(*merchant.User)
+func userOf(r *http.Request) *team.User {
+	u, _ := r.Context().Value(userKey{}).(*team.User)
 	return u
 }
 
@@ -428,7 +433,7 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 		id := d.sessions.GetString(ctx, sessUserID)
 		u, err := d.accounts.SignedInUser(ctx, id, d.sessions.GetString(ctx, sessFingerprint))
 		if err != nil {
-			if !errors.Is(err, merchant.ErrSignInEnded) {
+			if !errors.Is(err, team.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}
@@ -440,7 +445,7 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			return
 		}
 		if err := d.accounts.SeeSignIn(ctx, u, d.sessions.GetString(ctx, sessID)); err != nil {
-			if !errors.Is(err, merchant.ErrSignInEnded) {
+			if !errors.Is(err, team.ErrSignInEnded) {
 				d.site.Fail(w, r, err)
 				return
 			}
@@ -540,7 +545,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		p.CSRF = d.sessions.GetString(r.Context(), sessCSRF)
 		p.Role = string(u.Role)
 		p.Perms = map[string]bool{}
-		for _, perm := range merchant.Permissions[u.Role] {
+		for _, perm := range team.Permissions[u.Role] {
 			p.Perms[string(perm)] = true
 		}
 		if gw := d.site.GatewayState(); !gw.OK {

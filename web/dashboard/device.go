@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
-// DeviceCookie is the name of the device cookie (merchant.Device): a browser that signed in to
+// DeviceCookie is the name of the device cookie (team.Device): a browser that signed in to
 // an account keeps signing in to it while strangers elsewhere are locked out of the account.
 const DeviceCookie = "checkout_device"
 
@@ -22,7 +22,7 @@ const devicePrefix = "device:v1\n"
 
 // deviceOf reads the request's device cookie: nil when there is none, or it does not open with
 // the server's keys (made or changed by someone else), or no keys seal.
-func (d *Dashboard) deviceOf(r *http.Request) *merchant.Device {
+func (d *Dashboard) deviceOf(r *http.Request) *team.Device {
 	c, err := r.Cookie(DeviceCookie)
 	if err != nil || d.sealer == nil || len(c.Value) > 512 {
 		return nil
@@ -36,17 +36,17 @@ func (d *Dashboard) deviceOf(r *http.Request) *merchant.Device {
 	if !ok || !ok2 || email == "" || nonce == "" {
 		return nil
 	}
-	return &merchant.Device{Email: email, Nonce: nonce}
+	return &team.Device{Email: email, Nonce: nonce}
 }
 
 // leaveDevice sets a fresh device cookie for a successful sign-in of u (OWASP: a new one at
 // every sign-in), sealed with the server's keys so that nobody can make one. Without keys
 // there is none, and the account-wide lockout applies to every client.
-func (d *Dashboard) leaveDevice(w http.ResponseWriter, u *merchant.User) {
+func (d *Dashboard) leaveDevice(w http.ResponseWriter, u *team.User) {
 	if d.sealer == nil {
 		return
 	}
-	dev := merchant.NewDevice(u.Email)
+	dev := team.NewDevice(u.Email)
 	v, err := d.sealer.SealString(devicePrefix + dev.Email + "\n" + dev.Nonce)
 	if err != nil {
 		return // best effort: the sign-in stands without it

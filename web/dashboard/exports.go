@@ -13,7 +13,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -91,16 +92,16 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 	u := userOf(r)
 	// The job keeps the query as asked (personalData=full included): its file is named by it,
 	// and asking it again asks the same. The store decides the limits as it creates the job.
-	job, err := d.exports.Create(ctx, merchant.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
+	job, err := d.exports.Create(ctx, exports.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
 		Query: r.URL.RawQuery, Total: total},
-		merchant.ExportLimits{PerUser: maxRunningExports, Running: d.exportsRunningCap, Kept: d.exportBytesCap})
+		exports.ExportLimits{PerUser: maxRunningExports, Running: d.exportsRunningCap, Kept: d.exportBytesCap})
 	lang := respond.Lang(r)
 	switch {
-	case errors.Is(err, merchant.ErrExportsOfUser):
+	case errors.Is(err, exports.ErrExportsOfUser):
 		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
 			views.T(lang, "exports.too_many", maxRunningExports), "", respond.Link(r, Path+"/exports"))
 		return
-	case errors.Is(err, merchant.ErrExportsBusy):
+	case errors.Is(err, exports.ErrExportsBusy):
 		d.errorPage(w, r, http.StatusTooManyRequests, views.T(lang, "exports.too_many_title"),
 			views.T(lang, "exports.busy"), "", respond.Link(r, Path+"/exports"))
 		return
@@ -118,11 +119,11 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 }
 
 // runExport is the worker of a background export: it writes the rows into the job's file,
-// noting its progress (the heartbeat) at most every merchant.ExportHeartbeat, and ends the
+// noting its progress (the heartbeat) at most every exports.ExportHeartbeat, and ends the
 // job ready or failed. It runs until the export ends or the dashboard's context (the
 // server's life) is done; a job whose server stopped without ending it reads as interrupted
-// (merchant.ExportJob.Stale) and the sweep stores it so.
-func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSource) {
+// (exports.ExportJob.Stale) and the sweep stores it so.
+func (d *Dashboard) runExport(job *exports.ExportJob, f exportFormat, src rowSource) {
 	ctx := d.background
 	log := d.site.Log.With("export", job.ID, "kind", job.Kind)
 	fw := d.exports.Writer(ctx, job.ID)
@@ -131,7 +132,7 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 	out, end, err := f.open(fw)
 	if err == nil {
 		rows, err = src.writeRows(ctx, out, func(rows int) error {
-			if time.Since(last) < merchant.ExportHeartbeat {
+			if time.Since(last) < exports.ExportHeartbeat {
 				return nil
 			}
 			last = time.Now()
@@ -154,11 +155,11 @@ func (d *Dashboard) runExport(job *merchant.ExportJob, f exportFormat, src rowSo
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		code = merchant.ExportErrInterrupted
+		code = exports.ExportErrInterrupted
 	case errors.As(err, &se):
-		code = merchant.ExportErrSource
+		code = exports.ExportErrSource
 	default:
-		code = merchant.ExportErrStore
+		code = exports.ExportErrStore
 	}
 	if err != nil {
 		log.Error("background export failed", "rows", rows, "err", err)
@@ -179,11 +180,11 @@ func (d *Dashboard) WaitExports() { d.workers.Wait() }
 
 // exportOf returns the job of the request's {id} if the user may see it (the one who asked,
 // or an owner); anything else is the 404 page, so that a job's existence tells nothing.
-func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *merchant.ExportJob {
+func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *exports.ExportJob {
 	job, err := d.exports.Job(r.Context(), chi.URLParam(r, "id"))
 	u := userOf(r)
 	switch {
-	case errors.Is(err, checkout.ErrNotFound) || err == nil && job.UserID != u.ID && u.Role != merchant.RoleOwner:
+	case errors.Is(err, checkout.ErrNotFound) || err == nil && job.UserID != u.ID && u.Role != team.RoleOwner:
 		d.notFound(w, r)
 		return nil
 	case err != nil:
@@ -197,7 +198,7 @@ func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *merchant.E
 // and those running or ready now (nothing when there is no store of them, and no link to a
 // role that may not export). A failure to read them leaves only the link: the list still shows.
 func (d *Dashboard) myExports(r *http.Request) views.MyExports {
-	if d.exports == nil || !can(r, merchant.PermExport) {
+	if d.exports == nil || !can(r, team.PermExport) {
 		return views.MyExports{}
 	}
 	m := views.MyExports{URL: respond.Link(r, Path+"/exports")}
@@ -206,7 +207,7 @@ func (d *Dashboard) myExports(r *http.Request) views.MyExports {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 	}
 	for i := range jobs {
-		if jobs[i].State != merchant.ExportFailed {
+		if jobs[i].State != exports.ExportFailed {
 			m.Jobs = append(m.Jobs, d.jobView(r, &jobs[i]))
 		}
 	}
@@ -214,12 +215,12 @@ func (d *Dashboard) myExports(r *http.Request) views.MyExports {
 }
 
 // jobView is a job as the pages show it.
-func (d *Dashboard) jobView(r *http.Request, j *merchant.ExportJob) views.ExportJobView {
+func (d *Dashboard) jobView(r *http.Request, j *exports.ExportJob) views.ExportJobView {
 	v := views.ExportJobView{URL: respond.Link(r, Path+"/exports/"+j.ID), Kind: j.Kind, Format: j.Format, State: string(j.State),
 		Error: j.Error, Rows: j.Rows, Total: j.Total, Size: j.Size, CreatedAt: j.CreatedAt}
-	if j.State == merchant.ExportReady {
+	if j.State == exports.ExportReady {
 		v.DownloadURL = respond.Link(r, Path+"/exports/"+j.ID+"/download")
-		v.ExpiresAt = j.FinishedAt.Add(merchant.ExportRetention)
+		v.ExpiresAt = j.FinishedAt.Add(exports.ExportRetention)
 	}
 	return v
 }
@@ -238,7 +239,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 	v := views.ExportJobPage{DashPage: d.page(r, job.Kind), Job: d.jobView(r, job), ListURL: respond.Link(r, Path+"/exports"),
 		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold,
 		AgainURL: respond.Link(r, Path+"/"+job.Kind+jobFormat(job).ext()+queryPart(job.Query))}
-	if job.State == merchant.ExportRunning {
+	if job.State == exports.ExportRunning {
 		v.Refresh = exportRefresh
 		// The Refresh header, not a meta element: the page works without script, and a
 		// refresh announced by the page itself would be an axe violation (meta-refresh).
@@ -248,7 +249,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // jobFormat is the format a background export was written in.
-func jobFormat(job *merchant.ExportJob) exportFormat {
+func jobFormat(job *exports.ExportJob) exportFormat {
 	return exportFormat{excel: job.Format == formatExcel, xlsx: job.Format == formatXLSX}
 }
 
@@ -281,7 +282,7 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 	if job == nil {
 		return
 	}
-	if job.State != merchant.ExportReady {
+	if job.State != exports.ExportReady {
 		http.Redirect(w, r, respond.Link(r, Path+"/exports/"+job.ID), http.StatusSeeOther)
 		return
 	}

@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
@@ -194,16 +196,16 @@ func TestBackgroundExport(t *testing.T) {
 		t.Errorf("the exports page: %s", doc.Find("main").Text())
 	}
 	// The audit log has it.
-	entries, _ := e.dash.audit.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditExport})
+	entries, _ := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditExport})
 	if len(entries) == 0 || entries[0].Object != "deposits.csv" || entries[0].Detail != q {
 		t.Errorf("audit: %+v", entries)
 	}
 
 	// Another user who is not an owner finds nothing there; an owner may download it.
 	for _, c := range []struct {
-		role merchant.Role
+		role team.Role
 		code int
-	}{{merchant.RoleOperator, http.StatusNotFound}, {merchant.RoleOwner, http.StatusOK}} {
+	}{{team.RoleOperator, http.StatusNotFound}, {team.RoleOwner, http.StatusOK}} {
 		email := string(c.role) + "2@loja.example"
 		if _, err := e.dash.accounts.AddUser(ctx, email, dashPassword, c.role); err != nil {
 			t.Fatal(err)
@@ -248,7 +250,7 @@ func TestBackgroundExportUnmasked(t *testing.T) {
 	if cd := res.Header.Get("Content-Disposition"); res.StatusCode != http.StatusOK || !strings.HasSuffix(cd, `-unmasked.csv"`) {
 		t.Errorf("the unmasked file: %d %q", res.StatusCode, cd)
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditExportUnmasked})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditExportUnmasked})
 	if len(entries) != 1 || entries[0].Object != "deposits.csv" {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -286,11 +288,11 @@ func TestBackgroundExportFails(t *testing.T) {
 
 	// A job left running by a stopped server.
 	u, _ := e.dash.accounts.UserByEmail(context.Background(), dashEmail)
-	job, err := e.exports.Create(context.Background(), merchant.ExportJob{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000}, merchant.ExportLimits{})
+	job, err := e.exports.Create(context.Background(), exports.ExportJob{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000}, exports.ExportLimits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.sb.AdvanceClock(context.Background(), merchant.ExportStale+time.Second); err != nil {
+	if err := e.sb.AdvanceClock(context.Background(), exports.ExportStale+time.Second); err != nil {
 		t.Fatal(err)
 	}
 	res, doc := b.get("/dashboard/exports/" + job.ID)
@@ -337,7 +339,7 @@ func TestBackgroundExportStopsWithTheServer(t *testing.T) {
 func (e *env) readyExport(user, kind, content string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	job, err := e.exports.Create(ctx, merchant.ExportJob{UserID: user, Kind: kind, Format: "excel", Total: 1}, merchant.ExportLimits{})
+	job, err := e.exports.Create(ctx, exports.ExportJob{UserID: user, Kind: kind, Format: "excel", Total: 1}, exports.ExportLimits{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -362,9 +364,9 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	e.seed(400, 0)
 	ctx := context.Background()
 	large := "/dashboard/deposits.csv?status=PAID&status=FAILED&status=REFUNDED&status=PENDING"
-	var others []*merchant.ExportJob
+	var others []*exports.ExportJob
 	for _, u := range []string{"u-a", "u-b", "u-c"} {
-		j, err := e.exports.Create(ctx, merchant.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000}, merchant.ExportLimits{})
+		j, err := e.exports.Create(ctx, exports.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000}, exports.ExportLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +380,7 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	}
 	page := res.Header.Get("Location")
 	// Four running (if this user's own has not ended yet) or a fifth from another user: refused.
-	if _, err := e.exports.Create(ctx, merchant.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}, merchant.ExportLimits{}); err != nil {
+	if _, err := e.exports.Create(ctx, exports.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}, exports.ExportLimits{}); err != nil {
 		t.Fatal(err)
 	}
 	res, doc := b.get(large)

@@ -21,19 +21,25 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -51,7 +57,7 @@ type env struct {
 	client *gatewayclient.Client
 	dash   *dashEnv
 	board  *dashboard.Dashboard
-	keys   *merchant.Keys
+	keys   *apikeys.Keys
 	http   *http.Client
 	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 	// The e-mails: no SMTP server, so that a pass (mailOutbox.DeliverDue) keeps them unsent.
@@ -61,7 +67,7 @@ type env struct {
 	composer   *mail.Composer
 	// exports are the dashboard's background exports; stopExports ends their workers' life
 	// (the server's shutdown).
-	exports     *merchant.Exports
+	exports     *exports.Exports
 	stopExports context.CancelFunc
 	dbFile      string // the SQLite file, whose secrets are sealed
 }
@@ -80,7 +86,7 @@ type envOptions struct {
 	// trustedProxies are the reverse proxies whose forwarding headers the server believes.
 	trustedProxies respond.Proxies
 	// merchant is the configuration's notification URL and secret.
-	merchant merchant.SettingsConfig
+	merchant settings.SettingsConfig
 	// exportThreshold is the most rows an export streams (0: the dashboard's default).
 	exportThreshold int
 	// exportBytesCap is the bytes all exports may keep (0: the dashboard's default).
@@ -132,14 +138,14 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
-		CEP: cep.Sample(), Announcer: &merchant.Announcer{Sessions: store},
-		Shipping: merchant.NewSettingsManager(store, merchant.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
-	keys := merchant.NewKeys(store, merchant.KeysOptions{Clock: sb.Now})
+		CEP: cep.Sample(), Announcer: &notify.Announcer{Order: apijson.OrderEvent, Sessions: store},
+		Shipping: settings.NewSettingsManager(store, settings.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
+	keys := apikeys.NewKeys(store, apikeys.KeysOptions{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	deliveries := merchant.NewDeliveryLog(notifications)
+	deliveries := notify.NewDeliveryLog(notifications)
 	mailSender, err := mail.NewSender(mail.SenderOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +162,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.rawGateway {
 		gw = client
 	}
-	exports := merchant.NewExports(store, sb.Now)
+	exports := exports.NewExports(store, sb.Now)
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
@@ -344,22 +350,22 @@ const (
 // dashEnv is the dashboard's part of a test env: accounts on the env's SQLite store (cheap
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
-	accounts *merchant.Accounts
-	audit    *merchant.AuditLog
-	settings *merchant.SettingsManager
+	accounts *team.Accounts
+	audit    *audit.AuditLog
+	settings *settings.SettingsManager
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
 }
 
-func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg merchant.SettingsConfig) *dashEnv {
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg settings.SettingsConfig) *dashEnv {
 	t.Helper()
-	h := merchant.NewHasher(merchant.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
-	acc := merchant.NewAccounts(store, store, merchant.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store, PasswordResets: store})
-	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, merchant.RoleOwner); err != nil {
+	h := team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+	acc := team.NewAccounts(store, store, team.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store, PasswordResets: store})
+	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, team.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: merchant.NewAuditLog(store, 0, sb.Now),
-		settings: merchant.NewSettingsManager(store, cfg, sb.Now)}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: audit.NewAuditLog(store, 0, sb.Now),
+		settings: settings.NewSettingsManager(store, cfg, sb.Now)}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,

@@ -10,7 +10,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // TestKeyRightsFollowTheMaker: for every role that may make API keys, a key made in the
@@ -80,8 +81,8 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 	}
 
 	made := 0
-	for _, role := range merchant.Roles {
-		if !role.Can(merchant.PermKeys) {
+	for _, role := range team.Roles {
+		if !role.Can(team.PermKeys) {
 			continue
 		}
 		made++
@@ -92,7 +93,7 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		}
 		key := keyOf(email)
 		full, subjects, status := rights(key)
-		want := role.Can(merchant.PermPersonalData)
+		want := role.Can(team.PermPersonalData)
 		if status != http.StatusOK || full != want || subjects != want {
 			t.Errorf("a key made by a %s: document in full %v, data subjects %v (%d); want %v", role, full, subjects, status, want)
 		}
@@ -101,12 +102,12 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		}
 
 		// The other way round: a developer is promoted to owner, an owner demoted to developer.
-		other := merchant.RoleDeveloper
+		other := team.RoleDeveloper
 		if !want {
-			other = merchant.RoleOwner
+			other = team.RoleOwner
 		}
 		var inv string
-		if role.Can(merchant.PermUsers) {
+		if role.Can(team.PermUsers) {
 			b := e.browser()
 			tok := b.loginAs(email, pw)
 			res, doc := b.post("/dashboard/users", url.Values{"csrf_token": {tok}, "email": {"convite-" + string(role) + "@loja.example"}, "role": {"owner"}})
@@ -123,14 +124,14 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		if full, subjects, _ := rights(key); full == want || subjects == want {
 			t.Errorf("a %s's key after the maker became %s: document in full %v, data subjects %v; want %v", role, other, full, subjects, !want)
 		}
-		if !e.auditHas(merchant.AuditKeyRights, "chave de "+email, dashEmail) {
+		if !e.auditHas(audit.AuditKeyRights, "chave de "+email, dashEmail) {
 			t.Errorf("the change of a %s's key's rights is not in the audit log", role)
 		}
 		if inv != "" {
 			if res, _ := e.get(inv); res.StatusCode != http.StatusNotFound {
 				t.Errorf("the owner invitation of a demoted %s still opens: %d", role, res.StatusCode)
 			}
-			if !e.auditHas(merchant.AuditInviteWithdrawn, "convite-"+string(role)+"@loja.example", dashEmail) {
+			if !e.auditHas(audit.AuditInviteWithdrawn, "convite-"+string(role)+"@loja.example", dashEmail) {
 				t.Errorf("the withdrawal of a demoted %s's invitation is not in the audit log", role)
 			}
 		}
@@ -141,7 +142,7 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		if _, _, status := rights(key); status != http.StatusUnauthorized {
 			t.Errorf("the key of a removed %s answers %d, want 401", role, status)
 		}
-		if !e.auditHas(merchant.AuditKeyRevoked, "chave de "+email, dashEmail) {
+		if !e.auditHas(audit.AuditKeyRevoked, "chave de "+email, dashEmail) {
 			t.Errorf("the revocation of a removed %s's key is not in the audit log", role)
 		}
 	}

@@ -11,9 +11,12 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -22,9 +25,9 @@ import (
 // duplicate), and its printable posters (/dashboard/links/{id}/poster.svg?size=a4&ink=dark).
 
 // canEditLinks reports whether the signed-in user may create, change, deactivate and
-// duplicate payment links (merchant.PermProductsWrite: owners and operators); the others read
+// duplicate payment links (team.PermProductsWrite: owners and operators); the others read
 // them. The route table checks the same permission on every route.
-func (d *Dashboard) canEditLinks(r *http.Request) bool { return can(r, merchant.PermProductsWrite) }
+func (d *Dashboard) canEditLinks(r *http.Request) bool { return can(r, team.PermProductsWrite) }
 
 // linkExpiryLayout is the value of a datetime-local input, read in São Paulo's time.
 const linkExpiryLayout = "2006-01-02T15:04"
@@ -62,7 +65,7 @@ func (d *Dashboard) renderLinks(w http.ResponseWriter, r *http.Request, status i
 	now := d.svc.Now()
 	for i := range list {
 		l := &list[i]
-		v.Links = append(v.Links, views.LinkRow{ID: l.ID, Title: l.Title, URL: merchant.LinkURL(d.publicBase(r), l.Slug),
+		v.Links = append(v.Links, views.LinkRow{ID: l.ID, Title: l.Title, URL: apijson.LinkURL(d.publicBase(r), l.Slug),
 			PageURL: respond.Link(r, linkPath(l.ID)), Amount: linkAmountText(lang, l), Active: l.Active,
 			Status: linkStatus(l, now), Payments: st[l.ID].Payments, Received: st[l.ID].Received})
 	}
@@ -85,7 +88,7 @@ func (d *Dashboard) publicBase(r *http.Request) string {
 // default), which no shopper's phone can open.
 func loopbackURL(u string) bool {
 	p, err := url.Parse(u)
-	return err == nil && merchant.IsLoopbackHost(p.Hostname())
+	return err == nil && settings.IsLoopbackHost(p.Hostname())
 }
 
 func linkStatus(l *checkout.PaymentLink, now time.Time) string {
@@ -398,7 +401,7 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditLinkCreated, l.Title, "/l/"+l.Slug)
+	d.record(r, audit.AuditLinkCreated, l.Title, "/l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(l.ID)+"?done=created")
 }
 
@@ -427,7 +430,7 @@ func (d *Dashboard) link(w http.ResponseWriter, r *http.Request) {
 
 func (d *Dashboard) renderLink(w http.ResponseWriter, r *http.Request, status int, l *checkout.PaymentLink, f views.LinkFormView) {
 	lang := respond.Lang(r)
-	u := merchant.LinkURL(d.publicBase(r), l.Slug)
+	u := apijson.LinkURL(d.publicBase(r), l.Slug)
 	v := views.LinkView{DashPage: d.page(r, "links"), ID: l.ID, Title: l.Title, Slug: l.Slug, URL: u,
 		Amount: linkAmountText(lang, l), Status: linkStatus(l, d.svc.Now()), Active: l.Active,
 		WhatsAppURL: "https://wa.me/?text=" + strings.ReplaceAll(url.QueryEscape(l.Title+" "+u), "+", "%20"),
@@ -498,7 +501,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditLinkChanged, changed.Title, linkChange(l, changed))
+	d.record(r, audit.AuditLinkChanged, changed.Title, linkChange(l, changed))
 	respond.Redirect(w, r, linkPath(changed.ID)+"?done=saved")
 }
 
@@ -522,7 +525,7 @@ func (d *Dashboard) toggleLink(w http.ResponseWriter, r *http.Request) {
 	if active {
 		done = "activated"
 	}
-	d.record(r, merchant.AuditLinkChanged, l.Title, merchant.AuditChange("active", strconv.FormatBool(!active), strconv.FormatBool(active)))
+	d.record(r, audit.AuditLinkChanged, l.Title, audit.AuditChange("active", strconv.FormatBool(!active), strconv.FormatBool(active)))
 	respond.Redirect(w, r, linkPath(l.ID)+"?done="+done)
 }
 
@@ -551,7 +554,7 @@ func (d *Dashboard) duplicateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditLinkCreated, c.Title, "/l/"+c.Slug+" ← /l/"+l.Slug)
+	d.record(r, audit.AuditLinkCreated, c.Title, "/l/"+c.Slug+" ← /l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(c.ID)+"?done=duplicated")
 }
 
@@ -574,7 +577,7 @@ func (d *Dashboard) poster(w http.ResponseWriter, r *http.Request) {
 		d.notFound(w, r)
 		return
 	}
-	u := merchant.LinkURL(d.publicBase(r), l.Slug)
+	u := apijson.LinkURL(d.publicBase(r), l.Slug)
 	code, err := qr.Encode(u)
 	if err != nil {
 		d.site.Fail(w, r, err)
@@ -596,7 +599,7 @@ func linkChange(before, after *checkout.PaymentLink) string {
 	var parts []string
 	add := func(name, b, a string) {
 		if b != a {
-			parts = append(parts, merchant.AuditChange(name, b, a))
+			parts = append(parts, audit.AuditChange(name, b, a))
 		}
 	}
 	add("title", before.Title, after.Title)

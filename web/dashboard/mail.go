@@ -10,8 +10,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -29,7 +30,7 @@ var mailNotices = map[string]string{"test": "mail.test_sent", "cleared": "mail.c
 func (d *Dashboard) mailPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
-	personal := can(r, merchant.PermPersonalData)
+	personal := can(r, team.PermPersonalData)
 	v := views.MailView{DashPage: d.page(r, "mail"), State: q.Get("state"), To: strings.TrimSpace(q.Get("to")),
 		FilterAction: respond.Link(r, Path+"/mail"), NoServer: !d.mailConfigured, PersonalData: personal,
 		TestAction: respond.Link(r, Path+"/mail/test"), TestTo: userOf(r).Email}
@@ -141,7 +142,7 @@ func (d *Dashboard) mailMessage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	personal := can(r, merchant.PermPersonalData)
+	personal := can(r, team.PermPersonalData)
 	id := strconv.FormatInt(e.ID, 10)
 	v := views.MailMessageView{DashPage: d.page(r, "mail"), MailRow: d.mailRow(r, e, personal), MessageID: e.MessageID,
 		MessageLang: e.Content.Lang, Attempts: e.Attempts, BackURL: respond.Link(r, Path+"/mail"), Masked: !personal,
@@ -205,7 +206,7 @@ func (d *Dashboard) resendMail(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditMailResent, e.MessageID, e.Type)
+	d.record(r, audit.AuditMailResent, e.MessageID, e.Type)
 	respond.Redirect(w, r, Path+"/mail/"+strconv.FormatInt(e.ID, 10)+"?done=resent")
 }
 
@@ -229,7 +230,7 @@ func (d *Dashboard) testMail(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditMailTest, u.Email, "")
+	d.record(r, audit.AuditMailTest, u.Email, "")
 	respond.Redirect(w, r, Path+"/mail?done=test")
 }
 
@@ -245,6 +246,6 @@ func (d *Dashboard) clearSuppression(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditMailUnsuppressed, addr, "")
+	d.record(r, audit.AuditMailUnsuppressed, addr, "")
 	respond.Redirect(w, r, Path+"/mail?done=cleared")
 }

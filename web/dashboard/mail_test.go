@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
 )
@@ -120,7 +120,7 @@ func TestMailLog(t *testing.T) {
 
 	// A developer: the log, masked.
 	suppress(t, e, "bounce@example.com")
-	if _, err := e.dash.accounts.AddUser(ctx, "dev@loja.example", dashPassword, merchant.RoleDeveloper); err != nil {
+	if _, err := e.dash.accounts.AddUser(ctx, "dev@loja.example", dashPassword, team.RoleDeveloper); err != nil {
 		t.Fatal(err)
 	}
 	dev := e.browser()

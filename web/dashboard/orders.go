@@ -11,7 +11,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -158,7 +159,7 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			}
 			d.tagLinks(r, rows, v.Rows)
 			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
-			if can(r, merchant.PermExport) {
+			if can(r, team.PermExport) {
 				eq := cloneValues(q)
 				eq.Del(paramCursor)
 				v.CSVURL = exportURL(Path+"/orders.csv", eq)
@@ -342,7 +343,7 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 // showPersonalData).
 func (d *Dashboard) order(w http.ResponseWriter, r *http.Request) { d.orderPage(w, r, false) }
 
-// showPersonalData is POST /dashboard/orders/{id}/personal-data (merchant.PermPersonalData):
+// showPersonalData is POST /dashboard/orders/{id}/personal-data (team.PermPersonalData):
 // the order's page with the shopper's document and phone in full, in this answer only, which
 // the audit log records with the order.
 func (d *Dashboard) showPersonalData(w http.ResponseWriter, r *http.Request) {
@@ -368,7 +369,7 @@ func (d *Dashboard) orderPage(w http.ResponseWriter, r *http.Request, full bool)
 		sent.Notice = views.T(lang, key)
 	}
 	if full {
-		d.record(r, merchant.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
+		d.record(r, audit.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
 	}
 	d.renderOrder(w, r, http.StatusOK, o, sent, full)
 }
@@ -386,7 +387,7 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 	customer := o.Customer
 	if !full {
 		customer = maskCustomer(customer)
-		if can(r, merchant.PermPersonalData) && (customer.Document != o.Customer.Document || customer.Phone != o.Customer.Phone) {
+		if can(r, team.PermPersonalData) && (customer.Document != o.Customer.Document || customer.Phone != o.Customer.Phone) {
 			v.PersonalAction = respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)+"/personal-data")
 		}
 	}

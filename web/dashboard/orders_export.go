@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // ordersExportPage is how many orders an export of orders reads from the store at a time.
@@ -29,7 +29,7 @@ var ordersCols = []sheetCol{
 // background.
 func (d *Dashboard) ordersExport(w http.ResponseWriter, r *http.Request) {
 	full, allowed, raw := unmaskedExport(r)
-	if !allowed || !can(r, merchant.PermOrdersRead) {
+	if !allowed || !can(r, team.PermOrdersRead) {
 		d.forbidden(w, r)
 		return
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -53,7 +54,7 @@ func (d *Dashboard) requestReset(w http.ResponseWriter, r *http.Request) {
 	}
 	if req != nil {
 		d.wakeMail()
-		d.recordAs(r, req.User.Email, merchant.AuditPasswordResetAsked, req.User.Email, "")
+		d.recordAs(r, req.User.Email, audit.AuditPasswordResetAsked, req.User.Email, "")
 	}
 	respond.Redirect(w, r, resetPath+"?sent=1")
 }
@@ -75,14 +76,14 @@ func (d *Dashboard) resetPage(w http.ResponseWriter, r *http.Request) {
 	d.site.Render(w, r, http.StatusOK, views.ResetPage(d.resetView(r, u)))
 }
 
-func (d *Dashboard) resetView(r *http.Request, u *merchant.User) views.ResetView {
+func (d *Dashboard) resetView(r *http.Request, u *team.User) views.ResetView {
 	return views.ResetView{DashPage: d.page(r, ""), Email: u.Email,
 		Action: respond.Link(r, resetPath+"/"+url.PathEscape(chi.URLParam(r, "token")))}
 }
 
 // badReset answers a reset link that cannot be used.
 func (d *Dashboard) badReset(w http.ResponseWriter, r *http.Request, err error) {
-	if !errors.Is(err, merchant.ErrPasswordResetInvalid) {
+	if !errors.Is(err, team.ErrPasswordResetInvalid) {
 		d.site.Fail(w, r, err)
 		return
 	}
@@ -105,7 +106,7 @@ func (d *Dashboard) reset(w http.ResponseWriter, r *http.Request) {
 		d.badReset(w, r, err)
 		return
 	}
-	pw, confirm := r.PostForm.Get(merchant.FieldPassword), r.PostForm.Get("password_confirm")
+	pw, confirm := r.PostForm.Get(team.FieldPassword), r.PostForm.Get("password_confirm")
 	if pw != confirm {
 		err = errPasswordsDiffer
 	} else {
@@ -122,6 +123,6 @@ func (d *Dashboard) reset(w http.ResponseWriter, r *http.Request) {
 		d.badReset(w, r, err)
 		return
 	}
-	d.recordAs(r, u.Email, merchant.AuditPasswordReset, u.Email, merchant.DetailResetLink)
+	d.recordAs(r, u.Email, audit.AuditPasswordReset, u.Email, audit.DetailResetLink)
 	d.leave(w, r, Path+"/login?reset=1")
 }

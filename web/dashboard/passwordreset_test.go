@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -52,7 +52,7 @@ func TestPasswordResetFlow(t *testing.T) {
 	if res := e.browser().do(http.MethodPost, "/dashboard/password-reset", url.Values{"email": {dashEmail}}); res.StatusCode != http.StatusForbidden {
 		t.Errorf("a request without the form's token: %d", res.StatusCode)
 	}
-	asked, err := e.dash.audit.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditPasswordResetAsked})
+	asked, err := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPasswordResetAsked})
 	if err != nil || len(asked) != 1 || asked[0].Actor != dashEmail {
 		t.Errorf("the audited requests: %+v, %v; want the user's one", asked, err)
 	}
@@ -84,8 +84,8 @@ func TestPasswordResetFlow(t *testing.T) {
 	if res := b.do(http.MethodGet, link, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("the link a second time: %d", res.StatusCode)
 	}
-	done, err := e.dash.audit.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditPasswordReset})
-	if err != nil || len(done) != 1 || done[0].Detail != merchant.DetailResetLink {
+	done, err := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPasswordReset})
+	if err != nil || len(done) != 1 || done[0].Detail != audit.DetailResetLink {
 		t.Errorf("the audited reset: %+v, %v", done, err)
 	}
 

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // Personal data on the dashboard (LGPD). A shopper's or a payer's document (CPF, CNPJ) and
 // phones are masked on every page, list and export (brdoc.MaskDocument, MaskPhone, MaskPixKey:
-// "***.982.247-**", "(11) *****-4321"). Only a role with merchant.PermPersonalData (owners) sees
+// "***.982.247-**", "(11) *****-4321"). Only a role with team.PermPersonalData (owners) sees
 // them in full, and only where it asks each time: an order's page answers the POST of its
 // "show" form (with the session's token) with the page unmasked, that answer only, and an
 // export asked with personalData=full is unmasked and named so; both are recorded in the audit
@@ -96,7 +97,7 @@ func unmaskedExport(r *http.Request) (full, allowed bool, rawQuery string) {
 	}
 	full = q.Get(paramPersonalData) == personalDataFull
 	q.Del(paramPersonalData)
-	return full, !full || can(r, merchant.PermPersonalData), q.Encode()
+	return full, !full || can(r, team.PermPersonalData), q.Encode()
 }
 
 // exportGateway is the gateway an export reads: unmasked only when full.
@@ -110,7 +111,7 @@ func (d *Dashboard) exportGateway(full bool) Gateway {
 // unmaskedExportURL is csvURL (an export's link) asking documents and phones in full, for a
 // role that may ask it ("" for the others, and without an export).
 func unmaskedExportURL(r *http.Request, csvURL string) string {
-	if csvURL == "" || !can(r, merchant.PermPersonalData) {
+	if csvURL == "" || !can(r, team.PermPersonalData) {
 		return ""
 	}
 	sep := "?"
@@ -122,9 +123,9 @@ func unmaskedExportURL(r *http.Request, csvURL string) string {
 
 // recordExport records an export in the audit log: an unmasked one as such.
 func (d *Dashboard) recordExport(r *http.Request, full bool, name, query string) {
-	action := merchant.AuditExport
+	action := audit.AuditExport
 	if full {
-		action = merchant.AuditExportUnmasked
+		action = audit.AuditExportUnmasked
 	}
 	d.record(r, action, name, query)
 }

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
@@ -45,7 +46,7 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 			}
 		}
 	}
-	for role, lang := range map[merchant.Role]string{merchant.RoleViewer: "", merchant.RoleOperator: "?lang=en"} {
+	for role, lang := range map[team.Role]string{team.RoleViewer: "", team.RoleOperator: "?lang=en"} {
 		t.Run(string(role), func(t *testing.T) {
 			b := f.e.browser()
 			f.b = b
@@ -116,7 +117,7 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 		_, doc = b.get(page)
 		h, _ = doc.Html()
 		leaks(t, "the owner's order page after the show", h)
-		entries, err := f.e.dash.audit.Entries(ctx, merchant.AuditFilter{Action: merchant.AuditPersonalShown})
+		entries, err := f.e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPersonalShown})
 		if err != nil || len(entries) != 1 || entries[0].Actor != "owner@loja.example" || !strings.Contains(entries[0].Object, o.ID) {
 			t.Errorf("the audit log of the show: %+v, %v", entries, err)
 		}

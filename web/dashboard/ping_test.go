@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
 
@@ -54,7 +56,7 @@ func TestTestNotification(t *testing.T) {
 	got := make(chan map[string]any, 1)
 	ok := receiver(t, http.StatusOK, "  ok-from-erp\x00 \n", got)
 	e := newEnv(t, func(o *envOptions) {
-		o.merchant = merchant.SettingsConfig{WebhookURL: ok.URL + "/hook?token=s3cr3t", WebhookSecret: testSecret}
+		o.merchant = settings.SettingsConfig{WebhookURL: ok.URL + "/hook?token=s3cr3t", WebhookSecret: testSecret}
 	})
 	b := e.browser()
 	csrf := b.login()
@@ -65,13 +67,13 @@ func TestTestNotification(t *testing.T) {
 		t.Fatalf("ping: %d %q", res.StatusCode, result)
 	}
 	ev := <-got
-	if ev["type"] != merchant.PingType || ev["data"].(map[string]any)["sentBy"] != dashEmail {
+	if ev["type"] != notify.PingType || ev["data"].(map[string]any)["sentBy"] != dashEmail {
 		t.Errorf("the ping's body: %v", ev)
 	}
 	// The delivery log shows it too: delivered, with the answer's status, time and excerpt, and
 	// no pass of the outbox sends it again.
 	row := doc.Find(testid("delivery"))
-	if row.Length() != 1 || row.Find("code").First().Text() != merchant.PingType || !strings.Contains(row.Text(), "200") ||
+	if row.Length() != 1 || row.Find("code").First().Text() != notify.PingType || !strings.Contains(row.Text(), "200") ||
 		!regexp.MustCompile(`\d+ ms`).MatchString(row.Text()) || row.Find(testid("delivery-detail")).Text() != "ok-from-erp" ||
 		row.Find(".tone-ok").Length() != 1 {
 		t.Errorf("the delivery log: %d rows, %q", row.Length(), row.Text())
@@ -82,14 +84,14 @@ func TestTestNotification(t *testing.T) {
 	if _, doc := b.get("/dashboard/settings"); doc.Find(testid("delivery")).Find(testid("delivery-detail")).Text() != "ok-from-erp" {
 		t.Errorf("the settings page's log: %q", doc.Find(testid("deliveries")).Text())
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditPing})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditPing})
 	if len(entries) != 1 || !strings.Contains(entries[0].Detail, "HTTP 200") || strings.Contains(entries[0].Detail, "s3cr3t") {
 		t.Errorf("audit: %+v", entries)
 	}
 
 	bad := receiver(t, http.StatusInternalServerError, "boom", nil)
 	e2 := newEnv(t, func(o *envOptions) {
-		o.merchant = merchant.SettingsConfig{WebhookURL: bad.URL, WebhookSecret: testSecret}
+		o.merchant = settings.SettingsConfig{WebhookURL: bad.URL, WebhookSecret: testSecret}
 	})
 	b2 := e2.browser()
 	_, doc = b2.post("/dashboard/settings/ping", url.Values{"csrf_token": {b2.login()}})

@@ -12,8 +12,11 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -21,13 +24,13 @@ import (
 )
 
 // Who may use each dashboard route, written from the issue's description of the roles (not
-// from merchant.Permissions, so that a wrong entry there fails here). A route the router serves
+// from team.Permissions, so that a wrong entry there fails here). A route the router serves
 // that is missing here fails the test: a new route must say who may use it.
 var (
-	everyone   = []merchant.Role{merchant.RoleOwner, merchant.RoleDeveloper, merchant.RoleOperator, merchant.RoleViewer}
-	shopStaff  = []merchant.Role{merchant.RoleOwner, merchant.RoleOperator}
-	integrator = []merchant.Role{merchant.RoleOwner, merchant.RoleDeveloper}
-	ownersOnly = []merchant.Role{merchant.RoleOwner}
+	everyone   = []team.Role{team.RoleOwner, team.RoleDeveloper, team.RoleOperator, team.RoleViewer}
+	shopStaff  = []team.Role{team.RoleOwner, team.RoleOperator}
+	integrator = []team.Role{team.RoleOwner, team.RoleDeveloper}
+	ownersOnly = []team.Role{team.RoleOwner}
 )
 
 // publicRoutes need no session.
@@ -37,7 +40,7 @@ var publicRoutes = []string{"GET /login", "POST /login", "POST /logout", "GET /i
 
 // routeCase is one route: who may use it, and the form an allowed user posts.
 type routeCase struct {
-	allowed []merchant.Role
+	allowed []team.Role
 	form    func(f *roleFixture) url.Values
 	// unprocessable: an allowed role's URL-encoded form gets 422 (the route takes what such a
 	// body cannot carry, a file), which still says the role got past the permission check.
@@ -94,7 +97,7 @@ var routeCases = map[string]routeCase{
 	}},
 	"GET /settings": {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
-		return url.Values{merchant.FieldWebhookURL: {"https://loja.example.com/hooks"}, merchant.FieldFrameOrigins: {""}}
+		return url.Values{settings.FieldWebhookURL: {"https://loja.example.com/hooks"}, settings.FieldFrameOrigins: {""}}
 	}},
 	"POST /settings/secret": {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /settings/ping":   {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
@@ -182,7 +185,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	}
 	hook := receiverAt(t, now, http.StatusNoContent, "", nil)
 	e := newEnv(t, append(mods, func(o *envOptions) {
-		o.merchant = merchant.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
+		o.merchant = settings.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
 	})...)
 	ctx := context.Background()
 	for _, r := range everyone {
@@ -199,11 +202,11 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	if err != nil || len(wds.Data) == 0 {
 		t.Fatalf("withdrawals: %v", err)
 	}
-	_, key, err := e.keys.Create(ctx, "loja online", merchant.ScopeWrite, nil)
+	_, key, err := e.keys.Create(ctx, "loja online", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra, err := e.dash.accounts.AddUser(ctx, "extra@loja.example", dashPassword, merchant.RoleViewer)
+	extra, err := e.dash.accounts.AddUser(ctx, "extra@loja.example", dashPassword, team.RoleViewer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +214,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, inv, err := e.dash.accounts.Invite(ctx, "convidada@loja.example", merchant.RoleViewer, dashEmail)
+	_, inv, err := e.dash.accounts.Invite(ctx, "convidada@loja.example", team.RoleViewer, dashEmail)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +363,7 @@ func TestRolesOnEveryRoute(t *testing.T) {
 }
 
 // noRefusedControls fails when a page shows role a link or form to a route it may not use.
-func (f *roleFixture) noRefusedControls(t *testing.T, role merchant.Role, page string, doc *goquery.Document) {
+func (f *roleFixture) noRefusedControls(t *testing.T, role team.Role, page string, doc *goquery.Document) {
 	t.Helper()
 	check := func(method, target string) {
 		u, err := url.Parse(target)
@@ -379,40 +382,40 @@ func (f *roleFixture) noRefusedControls(t *testing.T, role merchant.Role, page s
 	})
 }
 
-// TestPermissionTable holds merchant.Permissions to the issue's words for what a role may not
+// TestPermissionTable holds team.Permissions to the issue's words for what a role may not
 // do.
 func TestPermissionTable(t *testing.T) {
 	for _, tc := range []struct {
-		role merchant.Role
-		not  []merchant.Permission
+		role team.Role
+		not  []team.Permission
 	}{
-		{merchant.RoleOwner, nil},
-		{merchant.RoleDeveloper, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermUsers,
-			merchant.PermPersonalData, merchant.PermStore}},
-		{merchant.RoleOperator, []merchant.Permission{merchant.PermKeys, merchant.PermSettings, merchant.PermSecret, merchant.PermUsers,
-			merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail, merchant.PermStore}},
-		{merchant.RoleViewer, []merchant.Permission{merchant.PermOrdersWrite, merchant.PermProductsWrite, merchant.PermKeys,
-			merchant.PermSettings, merchant.PermSecret, merchant.PermUsers, merchant.PermAudit, merchant.PermPersonalData, merchant.PermMail, merchant.PermStore}},
+		{team.RoleOwner, nil},
+		{team.RoleDeveloper, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermUsers,
+			team.PermPersonalData, team.PermStore}},
+		{team.RoleOperator, []team.Permission{team.PermKeys, team.PermSettings, team.PermSecret, team.PermUsers,
+			team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
+		{team.RoleViewer, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermKeys,
+			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
 	} {
-		for _, p := range merchant.Permissions[merchant.RoleOwner] {
+		for _, p := range team.Permissions[team.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {
 				t.Errorf("%s can %s: %v, want %v", tc.role, p, got, want)
 			}
 		}
 	}
-	if merchant.Role("admin").Can(merchant.PermOrdersRead) {
+	if team.Role("admin").Can(team.PermOrdersRead) {
 		t.Error("an unknown role has a permission")
 	}
 }
 
 // TestAuditActionsNamed: the audit page names every action in words, in both languages.
 func TestAuditActionsNamed(t *testing.T) {
-	for _, a := range merchant.AuditActions {
+	for _, a := range audit.AuditActions {
 		if !views.HasKey("audit_action." + a) {
 			t.Errorf("the catalogue has no name for the audit action %q", a)
 		}
 	}
-	for _, d := range merchant.DetailCodes {
+	for _, d := range audit.DetailCodes {
 		if !views.HasKey("audit_detail." + d) {
 			t.Errorf("the catalogue has no words for the audit detail %q", d)
 		}

@@ -11,12 +11,16 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-// The settings page works over the merchant settings and API keys of package merchant: the
+// The settings page works over the merchant settings and API keys of packages settings and apikeys: the
 // same store the merchant API and `checkout apikey` use.
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
@@ -34,7 +38,7 @@ func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
 
 // settingsView reads the settings in force, the keys and the latest notifications. typed,
 // when given, replaces the stored URL and origins by what the merchant typed (a refused form).
-func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput) views.SettingsView {
+func (d *Dashboard) settingsView(r *http.Request, typed *settings.SettingsInput) views.SettingsView {
 	ctx := r.Context()
 	v := views.SettingsView{DashPage: d.page(r, "settings"),
 		Action:       respond.Link(r, Path+"/settings"),
@@ -69,7 +73,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 			RevokeURL: respond.Link(r, Path+"/settings/keys/"+url.PathEscape(k.ID)+"/revoke")})
 	}
 	if d.notifications != nil {
-		ns, err := d.notifications.List(ctx, merchant.NotificationFilter{Limit: 20})
+		ns, err := d.notifications.List(ctx, notify.NotificationFilter{Limit: 20})
 		errs = append(errs, err)
 		for _, n := range ns {
 			row := views.DeliveryRow{ID: n.ID, Type: n.Type, Status: n.Status, CreatedAt: n.CreatedAt, Attempts: n.Attempts,
@@ -90,9 +94,9 @@ func (d *Dashboard) settingsView(r *http.Request, typed *merchant.SettingsInput)
 // saveSettings is POST /dashboard/settings: the notification URL and the framing origins (one
 // per line). Every problem is shown beside its field, with what was typed kept.
 func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
-	in := merchant.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(merchant.FieldWebhookURL)),
-		NotifyPersonalData: r.PostForm.Get(merchant.FieldNotifyPersonalData) == "true"}
-	for line := range strings.SplitSeq(r.PostForm.Get(merchant.FieldFrameOrigins), "\n") {
+	in := settings.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(settings.FieldWebhookURL)),
+		NotifyPersonalData: r.PostForm.Get(settings.FieldNotifyPersonalData) == "true"}
+	for line := range strings.SplitSeq(r.PostForm.Get(settings.FieldFrameOrigins), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
 			in.FrameOrigins = append(in.FrameOrigins, line)
 		}
@@ -105,7 +109,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, &in)
-		for _, field := range []string{merchant.FieldWebhookURL, merchant.FieldFrameOrigins} {
+		for _, field := range []string{settings.FieldWebhookURL, settings.FieldFrameOrigins} {
 			if fe.Has(field) {
 				v.Errors.Add(field, fe.Code(field), views.FieldMessage(v.Lang, field, fe.Code(field)))
 			}
@@ -119,16 +123,16 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	var changes []string
 	if before.WebhookURL != after.WebhookURL {
-		changes = append(changes, merchant.AuditChange(merchant.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
+		changes = append(changes, audit.AuditChange(settings.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
 	}
 	if b, a := strings.Join(before.FrameOrigins, " "), strings.Join(after.FrameOrigins, " "); b != a {
-		changes = append(changes, merchant.AuditChange(merchant.FieldFrameOrigins, b, a))
+		changes = append(changes, audit.AuditChange(settings.FieldFrameOrigins, b, a))
 	}
 	if before.NotifyPersonalData != after.NotifyPersonalData {
-		changes = append(changes, merchant.AuditChange(merchant.FieldNotifyPersonalData,
+		changes = append(changes, audit.AuditChange(settings.FieldNotifyPersonalData,
 			strconv.FormatBool(before.NotifyPersonalData), strconv.FormatBool(after.NotifyPersonalData)))
 	}
-	d.record(r, merchant.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
+	d.record(r, audit.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
 	respond.Redirect(w, r, Path+"/settings?done=saved")
 }
 
@@ -138,15 +142,15 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditSecretRotated, "notification signing secret", "")
+	d.record(r, audit.AuditSecretRotated, "notification signing secret", "")
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
 }
 
 // ping is POST /dashboard/settings/ping: a signed "ping" notification sent now to the URL in
 // force; the answer shows its status, time and the start of the receiver's answer.
 func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
-	res, err := d.settings.Ping(r.Context(), userOf(r).Email)
-	if errors.Is(err, merchant.ErrNoDestination) {
+	res, err := notify.Ping(r.Context(), d.settings, d.svc.Now(), userOf(r).Email)
+	if errors.Is(err, notify.ErrNoDestination) {
 		v := d.settingsView(r, nil)
 		v.Failed = views.T(v.Lang, "settings.ping_nowhere")
 		d.site.Render(w, r, http.StatusConflict, views.SettingsPage(v))
@@ -160,7 +164,7 @@ func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
 	if res.Error == "" {
 		detail = res.URL + ": HTTP " + strconv.Itoa(res.StatusCode)
 	}
-	d.record(r, merchant.AuditPing, "notification URL", detail)
+	d.record(r, audit.AuditPing, "notification URL", detail)
 	if d.notifications != nil {
 		// Best effort: the ping was sent and its answer is shown below either way.
 		if err := d.notifications.RecordPing(r.Context(), res); err != nil {
@@ -179,14 +183,14 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
 	if err := d.accounts.VerifyPassword(ctx, u, r.PostForm.Get("current_password"), respond.ClientIP(r)); err != nil {
-		var te *merchant.ThrottledError
-		if !errors.Is(err, merchant.ErrBadCredentials) && !errors.As(err, &te) {
+		var te *team.ThrottledError
+		if !errors.Is(err, team.ErrBadCredentials) && !errors.As(err, &te) {
 			d.site.Fail(w, r, err)
 			return
 		}
 		v := d.settingsView(r, nil)
 		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
-		d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongPasswordReveal)
+		d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongPasswordReveal)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
@@ -195,7 +199,7 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditSecretRevealed, "notification signing secret", "")
+	d.record(r, audit.AuditSecretRevealed, "notification signing secret", "")
 	v := d.settingsView(r, nil)
 	v.Secret = eff.WebhookSecret
 	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
@@ -205,21 +209,21 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 // (never stored, so never shown again; the page is not cached).
 func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	name := r.PostForm.Get("name")
-	scope, err := merchant.ParseScope(r.PostForm.Get(merchant.FieldScope))
+	scope, err := apikeys.ParseScope(r.PostForm.Get(apikeys.FieldScope))
 	var secret string
-	var key *merchant.APIKey
+	var key *apikeys.APIKey
 	if err == nil {
 		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r))
 	}
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		v := d.settingsView(r, nil)
-		v.KeyName, v.KeyScope = name, r.PostForm.Get(merchant.FieldScope)
+		v.KeyName, v.KeyScope = name, r.PostForm.Get(apikeys.FieldScope)
 		if fe.Has("name") {
 			v.Errors.Add("name", fe.Code("name"), views.T(v.Lang, "settings.err_key_name"))
 		}
-		if fe.Has(merchant.FieldScope) {
-			v.Errors.Add(merchant.FieldScope, fe.Code(merchant.FieldScope), views.T(v.Lang, "settings.err_key_scope"))
+		if fe.Has(apikeys.FieldScope) {
+			v.Errors.Add(apikeys.FieldScope, fe.Code(apikeys.FieldScope), views.T(v.Lang, "settings.err_key_scope"))
 		}
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
@@ -228,7 +232,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditKeyCreated, key.Name, fmt.Sprintf("scope: %s; personal data: %t; %s", key.Scope, key.PersonalData, key.Hint))
+	d.record(r, audit.AuditKeyCreated, key.Name, fmt.Sprintf("scope: %s; personal data: %t; %s", key.Scope, key.PersonalData, key.Hint))
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
@@ -257,7 +261,7 @@ func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditKeyRevoked, name, id)
+	d.record(r, audit.AuditKeyRevoked, name, id)
 	d.site.Log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", id, "user", userOf(r).ID)
 	respond.Redirect(w, r, Path+"/settings?done=revoked")

@@ -5,18 +5,19 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 // The settings' form of the e-mails sent to the shopper (a part of the settings page, its own
-// form): which of merchant.ShopperMessages are sent.
+// form): which of settings.ShopperMessages are sent.
 
 // shopperMailView is the form showing set.
-func shopperMailView(r *http.Request, set merchant.Settings) views.ShopperMailView {
+func shopperMailView(r *http.Request, set settings.Settings) views.ShopperMailView {
 	v := views.ShopperMailView{Action: respond.Link(r, Path+"/settings/shopper-mail")}
-	for _, k := range merchant.ShopperMessages() {
+	for _, k := range settings.ShopperMessages() {
 		v.Messages = append(v.Messages, views.ShopperMailRow{Kind: k, On: set.SendsShopper(k)})
 	}
 	return v
@@ -31,11 +32,11 @@ func (d *Dashboard) saveShopperMail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var kept []string
-	for _, k := range merchant.ShopperMessages() {
+	for _, k := range settings.ShopperMessages() {
 		if slices.Contains(on, k) {
 			kept = append(kept, k)
 		}
 	}
-	d.record(r, merchant.AuditSettings, "e-mails to the shopper", "on: "+strings.Join(kept, ", "))
+	d.record(r, audit.AuditSettings, "e-mails to the shopper", "on: "+strings.Join(kept, ", "))
 	respond.Redirect(w, r, Path+"/settings?done=shopper_mail")
 }

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 )
 
 // TestDashboardShopperMail: the e-mails to the shopper are on by default but "order placed";
@@ -13,9 +13,9 @@ import (
 func TestDashboardShopperMail(t *testing.T) {
 	_, b := signedIn(t)
 	_, doc := b.get("/dashboard/settings")
-	for _, k := range merchant.ShopperMessages() {
+	for _, k := range settings.ShopperMessages() {
 		box := doc.Find(`[data-testid="shopper-mail-` + k + `"]`)
-		if _, on := box.Attr("checked"); box.Length() != 1 || on != (k != merchant.ShopperOrderPlaced) {
+		if _, on := box.Attr("checked"); box.Length() != 1 || on != (k != settings.ShopperOrderPlaced) {
 			t.Errorf("%s: %d checkboxes, checked %v", k, box.Length(), on)
 		}
 		if box.Closest("label").Text() == "" {
@@ -23,7 +23,7 @@ func TestDashboardShopperMail(t *testing.T) {
 		}
 	}
 	res := b.do(http.MethodPost, "/dashboard/settings/shopper-mail", url.Values{"csrf_token": {b.csrf()},
-		"message": {merchant.ShopperOrderPlaced, merchant.ShopperPaid}})
+		"message": {settings.ShopperOrderPlaced, settings.ShopperPaid}})
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("saving: %d", res.StatusCode)
@@ -32,9 +32,9 @@ func TestDashboardShopperMail(t *testing.T) {
 	if doc.Find(`[data-testid="notice"]`).Text() != "E-mails ao comprador salvos." {
 		t.Errorf("notice %q", doc.Find(`[data-testid="notice"]`).Text())
 	}
-	for _, k := range merchant.ShopperMessages() {
+	for _, k := range settings.ShopperMessages() {
 		_, on := doc.Find(`[data-testid="shopper-mail-` + k + `"]`).Attr("checked")
-		if want := k == merchant.ShopperOrderPlaced || k == merchant.ShopperPaid; on != want {
+		if want := k == settings.ShopperOrderPlaced || k == settings.ShopperPaid; on != want {
 			t.Errorf("after saving, %s checked %v", k, on)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -65,10 +65,10 @@ func (d *Dashboard) saveStore(w http.ResponseWriter, r *http.Request) {
 	}
 	var changes []string
 	for _, f := range before.Changes(after) {
-		changes = append(changes, merchant.AuditChange(f, before.Value(f), after.Value(f)))
+		changes = append(changes, audit.AuditChange(f, before.Value(f), after.Value(f)))
 	}
 	if len(changes) > 0 {
-		d.record(r, merchant.AuditStoreChanged, "store", strings.Join(changes, "; "))
+		d.record(r, audit.AuditStoreChanged, "store", strings.Join(changes, "; "))
 	}
 	respond.Redirect(w, r, Path+"/store?done=saved")
 }

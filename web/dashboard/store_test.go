@@ -10,7 +10,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 )
 
 // storeForm is a whole "Loja" form as the page posts it.
@@ -91,7 +91,7 @@ func TestDashboardStore(t *testing.T) {
 		t.Errorf("the title: %q", shop.Find("title").Text())
 	}
 
-	es, err := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Action: merchant.AuditStoreChanged})
+	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditStoreChanged})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("audit entries of the store: %v, %v", es, err)
 	}

@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
-// Data subjects' requests (LGPD art. 18), owners only (merchant.PermPersonalData): find
+// Data subjects' requests (LGPD art. 18), owners only (team.PermPersonalData): find
 // everything held about a person by CPF, CNPJ or e-mail, export it (JSON, or a page to print)
 // and anonymise it. The person travels in POST bodies only, never in a URL (access logs,
 // history, Referer). Each request is in the audit log with the person masked.
@@ -64,8 +65,8 @@ func (d *Dashboard) searchSubject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep := d.subjectReport(r, recs)
-	d.record(r, merchant.AuditSubjectSearch, subj.Masked(), merchant.SubjectAuditDetail(subj,
-		merchant.SubjectReportOf(recs, d.svc.Now(), d.publicURL).Summary()))
+	d.record(r, audit.AuditSubjectSearch, subj.Masked(), apijson.SubjectAuditDetail(subj,
+		apijson.SubjectReportOf(recs, d.svc.Now(), d.publicURL).Summary()))
 	v.Report = &rep
 	d.site.Render(w, r, http.StatusOK, views.SubjectsPage(v))
 }
@@ -78,12 +79,12 @@ func (d *Dashboard) exportSubject(w http.ResponseWriter, r *http.Request) {
 	if recs == nil {
 		return
 	}
-	out := merchant.SubjectReportOf(recs, d.svc.Now(), d.publicURL)
+	out := apijson.SubjectReportOf(recs, d.svc.Now(), d.publicURL)
 	format := r.PostForm.Get("format")
 	if format != "html" {
 		format = "json"
 	}
-	d.record(r, merchant.AuditSubjectExport, subj.Masked(), merchant.SubjectAuditDetail(subj, format+": "+out.Summary()))
+	d.record(r, audit.AuditSubjectExport, subj.Masked(), apijson.SubjectAuditDetail(subj, format+": "+out.Summary()))
 	if format == "html" {
 		d.site.Render(w, r, http.StatusOK, views.SubjectsPrintPage(d.page(r, "personal-data"), d.subjectReport(r, recs)))
 		return
@@ -118,8 +119,8 @@ func (d *Dashboard) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	out := merchant.AnonymiseReportOf(subj, res)
-	d.record(r, merchant.AuditSubjectAnonymise, subj.Masked(), merchant.SubjectAuditDetail(subj, out.Summary()))
+	out := apijson.AnonymiseReportOf(subj, res)
+	d.record(r, audit.AuditSubjectAnonymise, subj.Masked(), apijson.SubjectAuditDetail(subj, out.Summary()))
 	v.Notice = views.T(v.Lang, "subjects.done", views.FormatCount(v.Lang, len(out.Anonymised)),
 		views.FormatCount(v.Lang, len(out.AlreadyAnonymised)), views.FormatCount(v.Lang, len(out.Refused)))
 	if recs, err = d.svc.SubjectRecords(r.Context(), subj); err != nil {
@@ -134,7 +135,7 @@ func (d *Dashboard) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 // subjectReport is the page's view of recs.
 func (d *Dashboard) subjectReport(r *http.Request, recs *checkout.SubjectRecords) views.SubjectReport {
 	rep := views.SubjectReport{Masked: recs.Subject.Masked(), GeneratedAt: d.svc.Now(), Notifications: len(recs.Notifications),
-		Kept: merchant.KeptForFiscalReasons}
+		Kept: apijson.KeptForFiscalReasons}
 	for _, o := range recs.Orders {
 		row := views.SubjectOrder{ID: o.ID, Number: o.Number, Status: string(o.Status), Amount: o.Amount, CreatedAt: o.CreatedAt,
 			Name: o.Customer.Name, Document: brdoc.FormatDocument(o.Customer.Document), Email: o.Customer.Email,

@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // TestDataSubjectRequest: an owner finds a person's orders by CPF, exports them as JSON
@@ -43,7 +44,7 @@ func TestDataSubjectRequest(t *testing.T) {
 	res = b.do(http.MethodPost, "/dashboard/personal-data/export", form(url.Values{"subject": {"529.982.247-25"}, "format": {"json"}}))
 	body, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	var rep merchant.SubjectReport
+	var rep apijson.SubjectReport
 	if err := json.Unmarshal(body, &rep); err != nil || !strings.Contains(res.Header.Get("Content-Disposition"), "attachment") {
 		t.Fatalf("JSON export: %v %s", err, body)
 	}
@@ -83,7 +84,7 @@ func TestDataSubjectRequest(t *testing.T) {
 	res = b.do(http.MethodPost, "/dashboard/personal-data/export", form(url.Values{"subject": {"52998224725"}, "format": {"json"}}))
 	body, _ = io.ReadAll(res.Body)
 	res.Body.Close()
-	rep = merchant.SubjectReport{}
+	rep = apijson.SubjectReport{}
 	if err := json.Unmarshal(body, &rep); err != nil || len(rep.Orders) != 3 {
 		t.Fatalf("JSON export after anonymising: %v %s", err, body)
 	}
@@ -102,7 +103,7 @@ func TestDataSubjectRequest(t *testing.T) {
 		}
 	}
 
-	entries, err := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{})
+	entries, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestDataSubjectRequest(t *testing.T) {
 func TestDataSubjectWords(t *testing.T) {
 	keys := []string{views.BlockerKey(checkout.BlockedAwaitingPayment), views.BlockerKey(checkout.BlockedUnderReview),
 		views.BlockerKey(checkout.BlockedRefundDue)}
-	for _, k := range merchant.KeptForFiscalReasons {
+	for _, k := range apijson.KeptForFiscalReasons {
 		keys = append(keys, views.KeptKey(k))
 	}
 	for _, k := range keys {

@@ -12,7 +12,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
@@ -33,7 +35,7 @@ func (d *Dashboard) record(r *http.Request, action, object, detail string) {
 
 // recordAs is record with the actor given (a sign-in, where nobody is signed in yet).
 func (d *Dashboard) recordAs(r *http.Request, actor, action, object, detail string) {
-	err := d.audit.Record(r.Context(), merchant.AuditEntry{Actor: actor, Action: action, Object: object,
+	err := d.audit.Record(r.Context(), audit.AuditEntry{Actor: actor, Action: action, Object: object,
 		Address: respond.ClientIP(r), Detail: detail})
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
@@ -56,11 +58,11 @@ func (d *Dashboard) usersPage(w http.ResponseWriter, r *http.Request) {
 // usersView lists the users and the pending invitations.
 func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 	ctx := r.Context()
-	v := views.UsersView{DashPage: d.page(r, "users"), Role: string(merchant.RoleViewer),
+	v := views.UsersView{DashPage: d.page(r, "users"), Role: string(team.RoleViewer),
 		InviteAction: respond.Link(r, Path+"/users"), RequireAction: respond.Link(r, Path+"/users/2fa-required"),
 		MailSends: d.mailConfigured}
 	v.RequireTOTP, _ = d.accounts.RequireTOTP(ctx)
-	for _, role := range merchant.Roles {
+	for _, role := range team.Roles {
 		v.Roles = append(v.Roles, string(role))
 	}
 	users, err := d.accounts.Users(ctx)
@@ -87,21 +89,21 @@ func (d *Dashboard) usersView(r *http.Request) views.UsersView {
 // (the link, its expiry, who invited, the role). Without an SMTP server the answer shows its
 // link this once, for the owner to send.
 func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
-	email, roleText := r.PostForm.Get(merchant.FieldEmail), r.PostForm.Get(merchant.FieldRole)
-	role, err := merchant.ParseRole(roleText)
+	email, roleText := r.PostForm.Get(team.FieldEmail), r.PostForm.Get(team.FieldRole)
+	role, err := team.ParseRole(roleText)
 	var token string
-	var inv *merchant.Invitation
+	var inv *team.Invitation
 	if err == nil {
 		token, inv, err = d.accounts.InviteWith(r.Context(), email, role, userOf(r).Email, d.invitationMail(r))
 	}
 	var fe *checkout.ValidationError
-	if errors.As(err, &fe) || errors.Is(err, merchant.ErrEmailTaken) {
+	if errors.As(err, &fe) || errors.Is(err, team.ErrEmailTaken) {
 		v := d.usersView(r)
 		v.Email, v.Role = email, roleText
-		if errors.Is(err, merchant.ErrEmailTaken) {
-			v.Errors.Add(merchant.FieldEmail, checkout.CodeDuplicate, views.T(v.Lang, "users.err_taken"))
+		if errors.Is(err, team.ErrEmailTaken) {
+			v.Errors.Add(team.FieldEmail, checkout.CodeDuplicate, views.T(v.Lang, "users.err_taken"))
 		} else {
-			for _, f := range []string{merchant.FieldEmail, merchant.FieldRole} {
+			for _, f := range []string{team.FieldEmail, team.FieldRole} {
 				if fe.Has(f) {
 					v.Errors.Add(f, fe.Code(f), views.T(v.Lang, "users.err_"+f))
 				}
@@ -115,7 +117,7 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, merchant.AuditUserInvited, inv.Email, "role: "+string(inv.Role))
+	d.record(r, audit.AuditUserInvited, inv.Email, "role: "+string(inv.Role))
 	v := d.usersView(r)
 	v.InviteLink = d.absolute(r, Path+"/invite/"+token)
 	v.InviteEmail = inv.Email
@@ -129,7 +131,7 @@ func (d *Dashboard) absolute(r *http.Request, path string) string {
 }
 
 // userByID is the user of the route's {id}, or the 404 page (answered here: nil).
-func (d *Dashboard) userByID(w http.ResponseWriter, r *http.Request) *merchant.User {
+func (d *Dashboard) userByID(w http.ResponseWriter, r *http.Request) *team.User {
 	u, err := d.accounts.User(r.Context(), chi.URLParam(r, "id"))
 	if err != nil {
 		if checkout.ErrorCode(err) == checkout.CodeNotFound {
@@ -155,7 +157,7 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 	if u == nil {
 		return
 	}
-	role, err := merchant.ParseRole(r.PostForm.Get(merchant.FieldRole))
+	role, err := team.ParseRole(r.PostForm.Get(team.FieldRole))
 	if err == nil {
 		var out []checkout.OutboxMessage
 		if out, err = d.noticeMail(r, u, email.NoticeRole, role); err == nil {
@@ -163,7 +165,7 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	switch {
-	case errors.Is(err, merchant.ErrLastOwner):
+	case errors.Is(err, team.ErrLastOwner):
 		d.lastOwner(w, r)
 		return
 	case checkout.ErrorCode(err) == checkout.CodeInvalid:
@@ -176,7 +178,7 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, merchant.AuditUserRole, u.Email, merchant.AuditChange("role", string(u.Role), string(role)))
+	d.record(r, audit.AuditUserRole, u.Email, audit.AuditChange("role", string(u.Role), string(role)))
 	if !d.followMaker(w, r, u, role) {
 		return
 	}
@@ -195,7 +197,7 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 		err = d.accounts.RemoveUser(r.Context(), u.ID, out...)
 	}
 	if err != nil {
-		if errors.Is(err, merchant.ErrLastOwner) {
+		if errors.Is(err, team.ErrLastOwner) {
 			d.lastOwner(w, r)
 			return
 		}
@@ -203,7 +205,7 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, merchant.AuditUserRemoved, u.Email, "role: "+string(u.Role))
+	d.record(r, audit.AuditUserRemoved, u.Email, "role: "+string(u.Role))
 	if !d.followMaker(w, r, u, "") {
 		return
 	}
@@ -219,13 +221,13 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 // personal-data right of their API keys follows the role, and a removed user's keys are
 // revoked; their open invitations of roles they may no longer invite are withdrawn. Each
 // change is in the audit log. It answers an error itself and reports whether to go on.
-func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *merchant.User, role merchant.Role) bool {
+func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *team.User, role team.Role) bool {
 	why := "maker's role: " + string(role)
 	if role == "" {
 		why = "maker removed"
 	}
 	if d.keys != nil {
-		var ks []merchant.APIKey
+		var ks []apikeys.APIKey
 		var err error
 		if role == "" {
 			ks, err = d.keys.RevokeMadeBy(r.Context(), u.Email)
@@ -234,9 +236,9 @@ func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *merch
 		}
 		for _, k := range ks {
 			if role == "" {
-				d.record(r, merchant.AuditKeyRevoked, k.Name, why+"; "+k.Hint)
+				d.record(r, audit.AuditKeyRevoked, k.Name, why+"; "+k.Hint)
 			} else {
-				d.record(r, merchant.AuditKeyRights, k.Name, fmt.Sprintf("personal data: %t; %s; %s", k.PersonalData, why, k.Hint))
+				d.record(r, audit.AuditKeyRights, k.Name, fmt.Sprintf("personal data: %t; %s; %s", k.PersonalData, why, k.Hint))
 			}
 		}
 		if err != nil {
@@ -246,7 +248,7 @@ func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *merch
 	}
 	invs, err := d.accounts.WithdrawInvitationsOf(r.Context(), u.Email, role)
 	for _, inv := range invs {
-		d.record(r, merchant.AuditInviteWithdrawn, inv.Email, "role: "+string(inv.Role)+"; "+strings.Replace(why, "maker", "inviter", 1))
+		d.record(r, audit.AuditInviteWithdrawn, inv.Email, "role: "+string(inv.Role)+"; "+strings.Replace(why, "maker", "inviter", 1))
 	}
 	if err != nil {
 		d.site.Fail(w, r, err)
@@ -274,7 +276,7 @@ func (d *Dashboard) withdrawInvitation(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditInviteWithdrawn, email, "")
+	d.record(r, audit.AuditInviteWithdrawn, email, "")
 	respond.Redirect(w, r, Path+"/users?done=withdrawn")
 }
 
@@ -290,14 +292,14 @@ func (d *Dashboard) invitePage(w http.ResponseWriter, r *http.Request) {
 	d.site.Render(w, r, http.StatusOK, views.InvitePage(d.inviteView(r, inv)))
 }
 
-func (d *Dashboard) inviteView(r *http.Request, inv *merchant.Invitation) views.InviteView {
+func (d *Dashboard) inviteView(r *http.Request, inv *team.Invitation) views.InviteView {
 	return views.InviteView{DashPage: d.page(r, ""), Email: inv.Email, Role: string(inv.Role), ExpiresAt: inv.ExpiresAt,
 		Action: respond.Link(r, Path+"/invite/"+url.PathEscape(chi.URLParam(r, "token")))}
 }
 
 // badInvitation answers a link that cannot be used.
 func (d *Dashboard) badInvitation(w http.ResponseWriter, r *http.Request, err error) {
-	if !errors.Is(err, merchant.ErrInvitationInvalid) {
+	if !errors.Is(err, team.ErrInvitationInvalid) {
 		d.site.Fail(w, r, err)
 		return
 	}
@@ -313,13 +315,13 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := chi.URLParam(r, "token")
-	pw, confirm := r.PostForm.Get(merchant.FieldPassword), r.PostForm.Get("password_confirm")
+	pw, confirm := r.PostForm.Get(team.FieldPassword), r.PostForm.Get("password_confirm")
 	inv, err := d.accounts.Invitation(r.Context(), token)
 	if err != nil {
 		d.badInvitation(w, r, err)
 		return
 	}
-	var u *merchant.User
+	var u *team.User
 	if pw != confirm {
 		err = errPasswordsDiffer
 	} else {
@@ -332,17 +334,17 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		v.Error = passwordError(v.Lang, err)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.InvitePage(v))
 		return
-	case errors.Is(err, merchant.ErrEmailTaken), errors.Is(err, merchant.ErrInvitationInvalid):
-		d.badInvitation(w, r, merchant.ErrInvitationInvalid)
+	case errors.Is(err, team.ErrEmailTaken), errors.Is(err, team.ErrInvitationInvalid):
+		d.badInvitation(w, r, team.ErrInvitationInvalid)
 		return
 	case err != nil:
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.recordAs(r, u.Email, merchant.AuditUserJoined, u.Email, "role: "+string(u.Role)+"; invited by "+inv.InvitedBy)
+	d.recordAs(r, u.Email, audit.AuditUserJoined, u.Email, "role: "+string(u.Role)+"; invited by "+inv.InvitedBy)
 	// The password just chosen proved who they are (the link was theirs): signed in at once,
 	// on a new session token, as any sign-in.
-	d.signIn(w, r, u, merchant.DetailInvitation)
+	d.signIn(w, r, u, audit.DetailInvitation)
 }
 
 // errPasswordsDiffer: the new password and its confirmation differ.
@@ -355,25 +357,25 @@ func passwordError(lang views.Lang, err error) string {
 	}
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
-		for _, v := range fe.For(merchant.FieldPassword) {
+		for _, v := range fe.For(team.FieldPassword) {
 			return views.T(lang, "account.err_password", passwordWhy(lang, v))
 		}
 	}
 	return err.Error()
 }
 
-// passwordWhy says in lang why a new password was refused (merchant.CheckPassword's
+// passwordWhy says in lang why a new password was refused (team.CheckPassword's
 // violation v, whose message is English).
 func passwordWhy(lang views.Lang, v gatewayclient.Violation) string {
 	switch v.Code {
 	case gatewayclient.CodeRequired, gatewayclient.CodeFormat:
 		return views.T(lang, "password."+v.Code)
 	case gatewayclient.CodeMinLength:
-		return views.T(lang, "password.min_length", merchant.MinPasswordLength)
+		return views.T(lang, "password.min_length", team.MinPasswordLength)
 	case gatewayclient.CodeMaxLength:
-		return views.T(lang, "password.max_length", merchant.MaxPasswordLength)
-	case merchant.CodeGuessable:
-		return views.T(lang, "password.guessable", views.T(lang, "password.why_"+merchant.GuessableReason(v)))
+		return views.T(lang, "password.max_length", team.MaxPasswordLength)
+	case team.CodeGuessable:
+		return views.T(lang, "password.guessable", views.T(lang, "password.why_"+team.GuessableReason(v)))
 	}
 	return v.Message
 }
@@ -382,9 +384,9 @@ func passwordWhy(lang views.Lang, v gatewayclient.Violation) string {
 const auditPageSize = 50
 
 // auditFilter reads the audit page's filter: actor, action and, for the next pages, before.
-func auditFilter(r *http.Request) merchant.AuditFilter {
+func auditFilter(r *http.Request) audit.AuditFilter {
 	q := r.URL.Query()
-	f := merchant.AuditFilter{Actor: q.Get("actor"), Action: q.Get("action")}
+	f := audit.AuditFilter{Actor: q.Get("actor"), Action: q.Get("action")}
 	if n, err := strconv.ParseInt(q.Get("before"), 10, 64); err == nil && n > 0 {
 		f.BeforeID = n
 	}
@@ -397,7 +399,7 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	f := auditFilter(r)
 	f.Limit = auditPageSize + 1
-	v := views.AuditView{DashPage: d.page(r, "audit"), Actor: f.Actor, Action: f.Action, Actions: merchant.AuditActions,
+	v := views.AuditView{DashPage: d.page(r, "audit"), Actor: f.Actor, Action: f.Action, Actions: audit.AuditActions,
 		FilterAction: respond.Link(r, Path+"/audit")}
 	entries, err := d.audit.Entries(ctx, f)
 	actors, err2 := d.audit.Actors(ctx)
@@ -450,9 +452,9 @@ func (d *Dashboard) auditCSV(w http.ResponseWriter, r *http.Request) {
 
 // auditRows are the rows of an export of the audit log, the first page read.
 type auditRows struct {
-	log   *merchant.AuditLog
-	f     merchant.AuditFilter
-	first []merchant.AuditEntry
+	log   *audit.AuditLog
+	f     audit.AuditFilter
+	first []audit.AuditEntry
 }
 
 // auditCols are the columns of the audit log's export.

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // TestInvitationFlow: an owner invites someone, the link is shown once; the invited person
@@ -60,7 +61,7 @@ func TestInvitationFlow(t *testing.T) {
 		}
 		res.Body.Close()
 	}
-	entries, err := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{})
+	entries, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestInvitationFlow(t *testing.T) {
 func TestRemoveAndDemote(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	bia, err := e.dash.accounts.AddUser(ctx, "bia@loja.example", dashPassword, merchant.RoleOperator)
+	bia, err := e.dash.accounts.AddUser(ctx, "bia@loja.example", dashPassword, team.RoleOperator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestRemoveAndDemote(t *testing.T) {
 			t.Errorf("%s of the last owner: %d", path, res.StatusCode)
 		}
 	}
-	if u, _ := e.dash.accounts.UserByEmail(ctx, dashEmail); u == nil || u.Role != merchant.RoleOwner {
+	if u, _ := e.dash.accounts.UserByEmail(ctx, dashEmail); u == nil || u.Role != team.RoleOwner {
 		t.Errorf("the last owner after the refusals: %+v", u)
 	}
 	// The audit page shows the changes, with before and after, and exports them.

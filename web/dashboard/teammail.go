@@ -8,7 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -65,8 +65,8 @@ func (d *Dashboard) wakeMail() {
 }
 
 // resetMail makes a reset link's e-mail.
-func (d *Dashboard) resetMail(r *http.Request) merchant.Compose[merchant.ResetRequest] {
-	return func(token string, req *merchant.ResetRequest) ([]checkout.OutboxMessage, error) {
+func (d *Dashboard) resetMail(r *http.Request) team.Compose[team.ResetRequest] {
+	return func(token string, req *team.ResetRequest) ([]checkout.OutboxMessage, error) {
 		m := email.ResetMail{Email: req.User.Email, Link: d.resetLink(r, token), ExpiresAt: req.Reset.ExpiresAt}
 		return d.teamMail(r, teamDraft{typ: mailReset, cause: req.Reset.ID, to: req.User.Email, userID: req.User.ID,
 			subject: email.ResetSubject,
@@ -76,8 +76,8 @@ func (d *Dashboard) resetMail(r *http.Request) merchant.Compose[merchant.ResetRe
 }
 
 // invitationMail makes an invitation's e-mail.
-func (d *Dashboard) invitationMail(r *http.Request) merchant.Compose[merchant.Invitation] {
-	return func(token string, inv *merchant.Invitation) ([]checkout.OutboxMessage, error) {
+func (d *Dashboard) invitationMail(r *http.Request) team.Compose[team.Invitation] {
+	return func(token string, inv *team.Invitation) ([]checkout.OutboxMessage, error) {
 		m := email.InvitationMail{Link: d.absolute(r, Path+"/invite/"+token), Role: string(inv.Role), InvitedBy: inv.InvitedBy,
 			ExpiresAt: inv.ExpiresAt}
 		return d.teamMail(r, teamDraft{typ: mailInvitation, cause: inv.ID, to: inv.Email,
@@ -88,7 +88,7 @@ func (d *Dashboard) invitationMail(r *http.Request) merchant.Compose[merchant.In
 }
 
 // noticeMail makes the notice of a change to u's access, made by the signed-in user of r.
-func (d *Dashboard) noticeMail(r *http.Request, u *merchant.User, kind string, role merchant.Role) ([]checkout.OutboxMessage, error) {
+func (d *Dashboard) noticeMail(r *http.Request, u *team.User, kind string, role team.Role) ([]checkout.OutboxMessage, error) {
 	typ := map[string]string{email.NoticeTOTPOff: mailTOTPOff, email.NoticeRole: mailRole, email.NoticeRemoved: mailRemoved}[kind]
 	now := d.svc.Now()
 	by := u.Email

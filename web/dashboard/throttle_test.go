@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -134,7 +134,7 @@ func TestDashboardDeviceCookieKeepsOwnerIn(t *testing.T) {
 		t.Errorf("the device cookie shows the e-mail in clear: %q", device.Value)
 	}
 	// Another user's device cookie does not count for the owner's account.
-	if _, err := e.dash.accounts.AddUser(context.Background(), "bia@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+	if _, err := e.dash.accounts.AddUser(context.Background(), "bia@loja.example", dashPassword, team.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	biaDevice := deviceOf(login("bia@loja.example", dashPassword, "198.51.100.8:5000"))

@@ -9,8 +9,9 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
@@ -93,26 +94,26 @@ func (d *Dashboard) secondFactor(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		lang := respond.Lang(r)
 		v := d.secondFactorView(r)
-		var te *merchant.ThrottledError
+		var te *team.ThrottledError
 		switch {
 		case errors.As(err, &te):
 			v.Error = views.T(lang, "login.throttled", waitText(lang, te.Wait))
 			w.Header().Set("Retry-After", retryAfter(te.Wait))
 			d.site.Log.WarnContext(ctx, "dashboard second factor throttled", "request_id", respond.RequestID(ctx), "user", uid)
 			d.site.Render(w, r, http.StatusTooManyRequests, views.SecondFactorPage(v))
-		case errors.Is(err, merchant.ErrBadCode):
+		case errors.Is(err, team.ErrBadCode):
 			v.Error = views.T(lang, "totp.failed")
-			d.recordAs(r, u.Email, merchant.AuditSignInFailed, u.Email, merchant.DetailWrongCode)
+			d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongCode)
 			d.site.Render(w, r, http.StatusUnauthorized, views.SecondFactorPage(v))
 		default:
 			d.site.Fail(w, r, err)
 		}
 		return
 	}
-	how := merchant.DetailWithCode
+	how := audit.DetailWithCode
 	if recovery {
-		how = merchant.DetailWithRecoveryCode
-		d.recordAs(r, u.Email, merchant.AuditRecoveryUsed, u.Email, "")
+		how = audit.DetailWithRecoveryCode
+		d.recordAs(r, u.Email, audit.AuditRecoveryUsed, u.Email, "")
 	}
 	d.signIn(w, r, u, how)
 }
@@ -191,7 +192,7 @@ func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	codes, err := d.accounts.EnableTOTP(ctx, u, secret, r.PostForm.Get("code"))
-	if errors.Is(err, merchant.ErrBadCode) {
+	if errors.Is(err, team.ErrBadCode) {
 		v := d.accountView(r)
 		v.Errors.Add("code", "", views.T(v.Lang, "totp.failed"))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
@@ -203,7 +204,7 @@ func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d.sessions.Remove(ctx, sessEnrolment)
 	d.sessions.Remove(ctx, sessEnrolmentURL)
-	d.record(r, merchant.AuditTOTPEnabled, u.Email, "")
+	d.record(r, audit.AuditTOTPEnabled, u.Email, "")
 	fresh, err := d.accounts.User(ctx, u.ID)
 	if err != nil {
 		d.site.Fail(w, r, err)
@@ -224,8 +225,8 @@ func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = d.accounts.DisableTOTP(r.Context(), u, r.PostForm.Get("current_password"), respond.ClientIP(r), out...)
 	}
-	var te *merchant.ThrottledError
-	if errors.Is(err, merchant.ErrBadCredentials) || errors.As(err, &te) {
+	var te *team.ThrottledError
+	if errors.Is(err, team.ErrBadCredentials) || errors.As(err, &te) {
 		v := d.accountView(r)
 		v.Errors.Add("totp_password", "", views.T(v.Lang, "account.err_current"))
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
@@ -236,7 +237,7 @@ func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, merchant.AuditTOTPDisabled, u.Email, "")
+	d.record(r, audit.AuditTOTPDisabled, u.Email, "")
 	respond.Redirect(w, r, Path+"/account?done=totp_off")
 }
 
@@ -250,7 +251,7 @@ func (d *Dashboard) requireTOTP(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, merchant.AuditTOTPRequired, "every user", merchant.AuditChange("required", boolText(before), boolText(after)))
+	d.record(r, audit.AuditTOTPRequired, "every user", audit.AuditChange("required", boolText(before), boolText(after)))
 	respond.Redirect(w, r, Path+"/users?done=required")
 }
 

@@ -10,7 +10,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 )
 
 // enrolTOTP turns on the second factor of the signed-in user of b and returns its secret and
@@ -102,14 +103,14 @@ func TestTOTPSignIn(t *testing.T) {
 	if _, doc := owner.get("/dashboard/account"); !strings.Contains(doc.Find(testid("totp-state")).Text(), "9") {
 		t.Errorf("recovery codes left: %q", doc.Find(testid("totp-state")).Text())
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), merchant.AuditFilter{Actor: dashEmail})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Actor: dashEmail})
 	var got []string
 	for _, en := range entries {
 		got = append(got, en.Action+" "+en.Detail)
 	}
 	all := strings.Join(got, "\n")
-	for _, want := range []string{"2fa.enabled", "signin " + merchant.DetailWithCode, "2fa.recovery_code_used",
-		"signin " + merchant.DetailWithRecoveryCode, "signin.failed " + merchant.DetailWrongCode} {
+	for _, want := range []string{"2fa.enabled", "signin " + audit.DetailWithCode, "2fa.recovery_code_used",
+		"signin " + audit.DetailWithRecoveryCode, "signin.failed " + audit.DetailWrongCode} {
 		if !strings.Contains(all, want) {
 			t.Errorf("audit log lacks %q:\n%s", want, all)
 		}
@@ -172,7 +173,7 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 // their account page until they enrol.
 func TestRequiredTOTP(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.dash.accounts.AddUser(context.Background(), "bia@loja.example", dashPassword, merchant.RoleViewer); err != nil {
+	if _, err := e.dash.accounts.AddUser(context.Background(), "bia@loja.example", dashPassword, team.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	owner := e.browser()

@@ -15,6 +15,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,8 @@ import (
 	"net"
 	"net/mail"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -56,10 +59,11 @@ type Server struct {
 	Addr    string
 
 	tlsConf *tls.Config
+	certDER []byte
 	mu      sync.Mutex
 	srv     *smtp.Server
 	script  []Failure
-	onData  func()
+	onData  func(Received)
 	conns   int
 	got     []Received
 	ch      chan Received
@@ -85,7 +89,7 @@ func Start(t testing.TB) *Server {
 		t.Fatal(err)
 	}
 	s := &Server{RootCAs: pool, tlsConf: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ch: make(chan Received, 4096)}
+		certDER: cert.Certificate[0], ch: make(chan Received, 4096)}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +112,19 @@ func (s *Server) serve(ln net.Listener) {
 	s.srv = srv
 	s.mu.Unlock()
 	go func() { _ = srv.Serve(ln) }()
+}
+
+// CAFile writes the server's certificate, PEM-encoded, in a file of the test's temporary
+// directory and returns its path: what a program the test starts in a process of its own is
+// given to trust (on Linux, SSL_CERT_FILE replaces the system's roots), as RootCAs is in the
+// test's own process.
+func (s *Server) CAFile(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mailtest-ca.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.certDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // Stop closes the server and its connections (a server that went down).
@@ -138,9 +155,10 @@ func (s *Server) Fail(f ...Failure) {
 	s.script = append(s.script, f...)
 }
 
-// OnData sets fn to run when a message has been received, before the server answers 250 (a
-// test stops its sender there: the message is delivered, the answer not yet known).
-func (s *Server) OnData(fn func()) {
+// OnData sets fn to run with each message received, before the server answers 250 (a test
+// stops its sender there: the message is delivered, the answer not yet known); the answer
+// waits for fn to return.
+func (s *Server) OnData(fn func(Received)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onData = fn
@@ -249,7 +267,7 @@ func (x *session) Data(r io.Reader) error {
 	x.s.mu.Unlock()
 	x.s.ch <- rec
 	if onData != nil {
-		onData()
+		onData(rec)
 	}
 	return nil
 }

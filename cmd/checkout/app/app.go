@@ -35,12 +35,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
@@ -77,20 +81,20 @@ const sandboxClientID = "checkout"
 type closingStore interface {
 	checkout.Store
 	checkout.CheckoutSessionStore
-	merchant.APIKeyStore
-	merchant.SettingsStore
-	merchant.UserStore
-	merchant.ThrottleStore
-	merchant.InvitationStore
-	merchant.AuditStore
-	merchant.SignInStore
-	merchant.TOTPStore
-	merchant.ExportStore
-	merchant.PasswordResetStore
+	apikeys.APIKeyStore
+	settings.SettingsStore
+	team.UserStore
+	team.ThrottleStore
+	team.InvitationStore
+	audit.AuditStore
+	team.SignInStore
+	team.TOTPStore
+	exports.ExportStore
+	team.PasswordResetStore
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	brand.Store
-	SignInTokens() merchant.SignInTokenStore
+	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
 	// Outbox returns the notifications' outbox in the store's database.
@@ -126,10 +130,10 @@ type App struct {
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
 
-	accounts  *merchant.Accounts // the dashboard's users
-	audit     *merchant.AuditLog // who changed what
-	firstUser *firstUser         // made at this start with a random password, printed once by the banner
-	exports   *merchant.Exports  // the dashboard's background exports
+	accounts  *team.Accounts   // the dashboard's users
+	audit     *audit.AuditLog  // who changed what
+	firstUser *firstUser       // made at this start with a random password, printed once by the banner
+	exports   *exports.Exports // the dashboard's background exports
 	// stopExports stops the background exports' workers and waits for them (each ends its job
 	// as failed: the server stopped).
 	stopExports context.CancelFunc
@@ -405,7 +409,7 @@ func (s *start) handlers(context.Context) error {
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
 	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports = merchant.NewExports(a.store, cfg.Clock)
+	a.exports = exports.NewExports(a.store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -86,7 +86,7 @@ func BenchmarkCreateSessions(b *testing.B) {
 }
 
 func benchCreateSessions(b *testing.B, r *running) {
-	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark", merchant.ScopeWrite, nil)
+	key, _, err := r.app.APIKeys().Create(context.Background(), "benchmark", apikeys.ScopeWrite, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

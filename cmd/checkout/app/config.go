@@ -16,9 +16,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -141,7 +143,7 @@ type Config struct {
 	// GatewayTransport, when set, carries the gateway client's requests (benchmarks count them).
 	GatewayTransport http.RoundTripper
 	// NotificationSchedule is the wait after each failed delivery of a merchant notification
-	// (nil: merchant.RetrySchedule(), about 27 hours); tests shorten it.
+	// (nil: notify.RetrySchedule(), about 27 hours); tests shorten it.
 	NotificationSchedule []time.Duration
 	// MailSchedule is the wait after each failed attempt at an e-mail (nil:
 	// mail.RetrySchedule(), about 16 hours); tests shorten it.
@@ -206,7 +208,7 @@ func Defaults() Config {
 		CartRetention:       checkout.DefaultCartRetention,
 		WebhookIDRetention:  checkout.DefaultWebhookIDRetention,
 		SessionRetention:    checkout.DefaultSessionRetention,
-		AuditRetention:      merchant.DefaultAuditRetention,
+		AuditRetention:      audit.DefaultAuditRetention,
 		WebhooksEnabled:     true,
 
 		PersonalDataRetention: checkout.DefaultPersonalDataRetention,
@@ -230,9 +232,9 @@ type setting struct {
 	set              func(c *Config, v string) error
 }
 
-// settings is the configuration table, one entry per variable in the order -h lists them: long
+// variables is the configuration table, one entry per variable in the order -h lists them: long
 // because the variables are many, not because it branches.
-func settings() []setting {
+func variables() []setting {
 	return []setting{
 		{"CHECKOUT_ADDR", "addr", "listen address", str(func(c *Config) *string { return &c.Addr })},
 		{"CHECKOUT_PUBLIC_URL", "public-url", "the URL shoppers and the gateway reach (behind a proxy, its https:// URL)", str(func(c *Config) *string { return &c.PublicURL })},
@@ -425,7 +427,7 @@ func formatCount(n int) string {
 // came from one. -h gives flag.ErrHelp.
 func Load(env func(string) string, args []string) (Config, error) {
 	c := Defaults()
-	all := settings()
+	all := variables()
 	for _, s := range all {
 		if v := env(s.env); v != "" {
 			if err := s.set(&c, v); err != nil {
@@ -470,7 +472,7 @@ func Usage(prog string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Usage: %s [flags]\n\nEvery flag may also be set through its environment variable; flags win.\n\n", prog)
 	def := Defaults()
-	for _, s := range settings() {
+	for _, s := range variables() {
 		fmt.Fprintf(&b, "  -%s\t%s\n    \t%s", s.flag, s.env, s.usage)
 		if d, ok := defaults[s.env]; ok {
 			fmt.Fprintf(&b, " (default %s)", d(def))
@@ -544,13 +546,13 @@ var rules = []rule{
 		return ""
 	}},
 	{"CHECKOUT_MERCHANT_WEBHOOK_URL", func(c Config) string {
-		if err := (merchant.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); c.MerchantWebhookURL != "" && err != nil {
+		if err := (settings.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); c.MerchantWebhookURL != "" && err != nil {
 			return strings.TrimPrefix(err.Error(), "webhook URL: ")
 		}
 		return ""
 	}},
 	{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", func(c Config) string {
-		err := (merchant.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check()
+		err := (settings.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check()
 		return failIf(c.MerchantWebhookSecret != "" && err != nil, "must be whsec_ followed by standard base64")
 	}},
 	{"CHECKOUT_METRICS_ADDR", func(c Config) string {
@@ -564,8 +566,8 @@ var rules = []rule{
 		return failIf(c.AdminEmail != "" && !strings.Contains(c.AdminEmail, "@"), "must be an e-mail address")
 	}},
 	{"CHECKOUT_ADMIN_PASSWORD", func(c Config) string {
-		email := cmp.Or(c.AdminEmail, merchant.DefaultAdminEmail)
-		if v := merchant.CheckPassword(c.AdminPassword, email); c.AdminPassword != "" && v != nil {
+		email := cmp.Or(c.AdminEmail, team.DefaultAdminEmail)
+		if v := team.CheckPassword(c.AdminPassword, email); c.AdminPassword != "" && v != nil {
 			return v.Message
 		}
 		return ""

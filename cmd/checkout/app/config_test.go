@@ -149,7 +149,7 @@ func TestLoadHelp(t *testing.T) {
 		t.Errorf("-h: %v", err)
 	}
 	u := Usage(DefaultCommand)
-	for _, s := range settings() {
+	for _, s := range variables() {
 		if !strings.Contains(u, "-"+s.flag) || !strings.Contains(u, s.env) {
 			t.Errorf("usage misses %s", s.env)
 		}

@@ -6,7 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
@@ -21,9 +22,9 @@ type firstUser struct{ email, password string }
 // exist yet, else admin@localhost with a random password when there is no user at all. A
 // random password is kept to be printed once by the banner; it is never logged.
 func (a *App) setupAccounts(ctx context.Context) error {
-	a.accounts = merchant.NewAccounts(a.store, a.store, merchant.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
+	a.accounts = team.NewAccounts(a.store, a.store, team.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
 		PasswordResets: a.store})
-	a.audit = merchant.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
+	a.audit = audit.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("app: the first dashboard user: %w", err)
@@ -38,10 +39,10 @@ func (a *App) setupAccounts(ctx context.Context) error {
 }
 
 // Accounts returns the dashboard's accounts (for tests and the user command).
-func (a *App) Accounts() *merchant.Accounts { return a.accounts }
+func (a *App) Accounts() *team.Accounts { return a.accounts }
 
 // Audit returns the dashboard's audit log (for tests).
-func (a *App) Audit() *merchant.AuditLog { return a.audit }
+func (a *App) Audit() *audit.AuditLog { return a.audit }
 
 // pruneAccess deletes expired sessions and forgotten failed sign-ins every interval until ctx
 // ends, in small statements that never hold up a shopper.
@@ -98,11 +99,11 @@ func printFirstUser(w io.Writer, f *firstUser, cmd string) {
 // OpenAccounts opens the configured store, which a server must have made (a *ConfigError
 // says so otherwise), and returns the dashboard's accounts on it and its audit log, for the
 // `checkout user` command. Call close when done.
-func OpenAccounts(ctx context.Context, cfg Config) (acc *merchant.Accounts, audit *merchant.AuditLog, closeStore func() error, err error) {
+func OpenAccounts(ctx context.Context, cfg Config) (acc *team.Accounts, log *audit.AuditLog, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return merchant.NewAccounts(st, st, merchant.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
-		merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
+	return team.NewAccounts(st, st, team.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
+		audit.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }

@@ -20,9 +20,11 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -84,7 +86,7 @@ var demoLangs = map[string]demoTexts{
 type demoView struct {
 	Lang, Origin, EmbedJS, Error string
 	T                            demoTexts
-	Session                      merchant.CheckoutSession
+	Session                      apijson.CheckoutSession
 	Thanks, Paid                 bool
 }
 
@@ -99,11 +101,11 @@ type demoServer struct {
 }
 
 // newDemoKey makes the demo's API key: random at each start, accepted as an internal key.
-func newDemoKey() merchant.InternalKey {
+func newDemoKey() apikeys.InternalKey {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
-	return merchant.InternalKey{ID: "key_demo", Name: "demo merchant page (sandbox)",
-		Secret: merchant.KeyPrefix + "demo_" + hex.EncodeToString(b[:])}
+	return apikeys.InternalKey{ID: "key_demo", Name: "demo merchant page (sandbox)",
+		Secret: apikeys.KeyPrefix + "demo_" + hex.EncodeToString(b[:])}
 }
 
 // handler is the demo origin's routes.
@@ -195,11 +197,11 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 		"customer":         map[string]any{"name": "Maria da Silva", "email": "maria@example.com"},
 		"metadata":         map[string]any{"origem": "demo"},
 	}
-	if u, err := url.Parse(origin); err == nil && (u.Scheme == "https" || merchant.IsLoopbackHost(u.Hostname())) {
+	if u, err := url.Parse(origin); err == nil && (u.Scheme == "https" || settings.IsLoopbackHost(u.Hostname())) {
 		body["successUrl"] = origin + DemoPath + "/{CHECKOUT_SESSION_ID}/obrigado?lang=" + lang
 		body["cancelUrl"] = origin + DemoPath + "?lang=" + lang
 	}
-	var sess merchant.CheckoutSession
+	var sess apijson.CheckoutSession
 	status, err := d.call(r.Context(), http.MethodPost, "/checkout-sessions", body, &sess)
 	if err != nil || status != http.StatusCreated {
 		d.log.ErrorContext(r.Context(), "demo merchant: creating a session", "status", status, "err", err)
@@ -210,8 +212,8 @@ func (d *demoServer) start(w http.ResponseWriter, r *http.Request) {
 }
 
 // session reads a session through the API.
-func (d *demoServer) session(ctx context.Context, id string) (merchant.CheckoutSession, int, error) {
-	var sess merchant.CheckoutSession
+func (d *demoServer) session(ctx context.Context, id string) (apijson.CheckoutSession, int, error) {
+	var sess apijson.CheckoutSession
 	status, err := d.call(ctx, http.MethodGet, "/checkout-sessions/"+url.PathEscape(id), nil, &sess)
 	if err == nil && status != http.StatusOK {
 		err = fmt.Errorf("the API answered %d", status)

@@ -8,18 +8,22 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // merchantSide is what the app wires for merchants: checkout sessions (in the store), API
 // keys, settings, the notifications' delivery and, in sandbox mode, the demo merchant page.
 type merchantSide struct {
-	settings  *merchant.SettingsManager
-	keys      *merchant.Keys
+	settings  *settings.SettingsManager
+	keys      *apikeys.Keys
 	outbox    *outbox.Outbox // delivers the notifications
-	announcer *merchant.Announcer
-	log       *merchant.DeliveryLog
+	announcer *notify.Announcer
+	log       *notify.DeliveryLog
 	demo      *demoServer  // nil without the demo page
 	demoLn    net.Listener // the demo page's listener, nil without it
 	demoSrv   *http.Server
@@ -30,7 +34,7 @@ type merchantSide struct {
 // refused) at start.
 func (a *App) setupMerchant(ctx context.Context) error {
 	m := &a.merchant
-	m.settings = merchant.NewSettingsManager(a.store, merchant.SettingsConfig{
+	m.settings = settings.NewSettingsManager(a.store, settings.SettingsConfig{
 		WebhookURL: a.cfg.MerchantWebhookURL, WebhookSecret: a.cfg.MerchantWebhookSecret}, nil)
 	if a.cfg.MerchantWebhookURL != "" {
 		eff, err := m.settings.Get(ctx)
@@ -43,7 +47,7 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		}
 	}
 	var err error
-	oo := merchant.NotificationOptions(m.settings, a.cfg.NotificationSchedule, a.log.With("component", "notifications"))
+	oo := notify.NotificationOptions(m.settings, a.cfg.NotificationSchedule, a.log.With("component", "notifications"))
 	if a.metrics != nil {
 		oo.OnAttempt = a.metrics.notificationAttempt
 	}
@@ -52,10 +56,10 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		return fmt.Errorf("app: %w", err)
 	}
 	// Notifications are made, and first due, on real time: the outbox's, which signs them.
-	m.announcer = &merchant.Announcer{Sessions: a.store, Wake: m.outbox.Wake, PersonalData: m.settings.NotifyPersonalData}
-	m.log = merchant.NewDeliveryLog(m.outbox)
+	m.announcer = &notify.Announcer{Order: apijson.OrderEvent, Sessions: a.store, Wake: m.outbox.Wake, PersonalData: m.settings.NotifyPersonalData}
+	m.log = notify.NewDeliveryLog(m.outbox)
 
-	keys := merchant.KeysOptions{ConfiguredKey: a.cfg.MerchantAPIKey}
+	keys := apikeys.KeysOptions{ConfiguredKey: a.cfg.MerchantAPIKey}
 	if m.demoLn, err = demoListen(a.cfg, a.ln); err != nil {
 		return err
 	}
@@ -65,7 +69,7 @@ func (a *App) setupMerchant(ctx context.Context) error {
 		m.demo = &demoServer{api: a.self, public: a.cfg.PublicURL, key: key.Secret,
 			client: &http.Client{Timeout: 30 * time.Second}, log: a.log.With("component", "demo")}
 	}
-	m.keys = merchant.NewKeys(a.store, keys)
+	m.keys = apikeys.NewKeys(a.store, keys)
 	// The e-mails go through the same outbox as the notifications, on a channel of their own.
 	return a.setupMail()
 }
@@ -121,20 +125,20 @@ func (a *App) DemoURL() string {
 }
 
 // APIKeys returns the merchant API's keys (for tests and the apikey command).
-func (a *App) APIKeys() *merchant.Keys { return a.merchant.keys }
+func (a *App) APIKeys() *apikeys.Keys { return a.merchant.keys }
 
 // MerchantSettings returns the merchant's settings.
-func (a *App) MerchantSettings() *merchant.SettingsManager { return a.merchant.settings }
+func (a *App) MerchantSettings() *settings.SettingsManager { return a.merchant.settings }
 
 // OpenKeys opens the configured store, which a server must have made (a *ConfigError says so
 // otherwise), for the `checkout apikey` commands and returns its API keys; closeStore
 // releases it.
-func OpenKeys(ctx context.Context, cfg Config) (keys *merchant.Keys, audit *merchant.AuditLog, closeStore func() error, err error) {
+func OpenKeys(ctx context.Context, cfg Config) (keys *apikeys.Keys, log *audit.AuditLog, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return merchant.NewKeys(st, merchant.KeysOptions{}), merchant.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
+	return apikeys.NewKeys(st, apikeys.KeysOptions{}), audit.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }
 
 // merchantBanner prints the merchant API's address and the demo merchant page's.

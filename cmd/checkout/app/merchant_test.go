@@ -16,9 +16,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // testSecret signs the merchant notifications of these tests.
@@ -37,7 +40,7 @@ type received struct {
 	id, typ string
 	status  int // what the receiver answered
 	verify  error
-	order   merchant.Order
+	order   apijson.Order
 }
 
 func newReceiver(failures int) *receiver {
@@ -49,8 +52,8 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Standard Webhooks: the signature covers id, timestamp and body, with the whsec_ secret.
 	verify := (&webhook.Verifier{Secret: testSecret}).Verify(r.Header, body)
 	var ev struct {
-		Type string         `json:"type"`
-		Data merchant.Order `json:"data"`
+		Type string        `json:"type"`
+		Data apijson.Order `json:"data"`
 	}
 	_ = json.Unmarshal(body, &ev)
 	rc.mu.Lock()
@@ -124,11 +127,11 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 		c.NotificationSchedule = []time.Duration{100 * time.Millisecond, 100 * time.Millisecond, time.Hour}
 	})
 	ctx := context.Background()
-	secret, rec, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, nil)
+	secret, rec, err := r.app.APIKeys().Create(ctx, "loja", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sess merchant.CheckoutSession
+	var sess apijson.CheckoutSession
 	status := r.api(secret, "POST", "/checkout-sessions", map[string]any{
 		"items":       []any{map[string]any{"title": "Curso de fotografia", "unitPrice": 12990, "type": "DIGITAL"}},
 		"embedOrigin": "https://loja.example.com", "externalCode": "pedido-42", "metadata": map[string]any{"cliente": "7"},
@@ -166,14 +169,14 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 	}
 
 	// The session, as the merchant's server reads it.
-	var after merchant.CheckoutSession
+	var after apijson.CheckoutSession
 	if r.api(secret, "GET", "/checkout-sessions/"+sess.ID, nil, &after); after.Status != "paid" || after.OrderID != paid.ID {
 		t.Errorf("session after payment: %+v", after)
 	}
 	// The delivery log: the first notification delivered at its third attempt, the URL
 	// without its query string.
-	var one merchant.NotificationDetail
-	if st := r.api(secret, "GET", "/notifications/"+got[0].id, nil, &one); st != 200 || one.Status != merchant.NotificationDelivered ||
+	var one apijson.NotificationDetail
+	if st := r.api(secret, "GET", "/notifications/"+got[0].id, nil, &one); st != 200 || one.Status != notify.NotificationDelivered ||
 		one.Attempts != 3 || len(one.DeliveryAttempts) != 3 || one.DeliveryAttempts[0].StatusCode != 503 ||
 		strings.Contains(one.DeliveryAttempts[2].URL, "t0ken") || one.DeliveryAttempts[2].StatusCode != 204 {
 		t.Errorf("delivery log of the first notification: %d %+v", st, one)
@@ -196,7 +199,7 @@ func TestSettingsFrameOriginsReachTheCSP(t *testing.T) {
 		strings.Contains(csp, "shop.example.com") {
 		t.Fatalf("CSP before the settings: %q", csp)
 	}
-	if _, err := r.app.MerchantSettings().Update(context.Background(), merchant.SettingsInput{
+	if _, err := r.app.MerchantSettings().Update(context.Background(), settings.SettingsInput{
 		FrameOrigins: []string{"https://shop.example.com"}}); err != nil {
 		t.Fatal(err)
 	}

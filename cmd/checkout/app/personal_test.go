@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pixcheckout/pixcheckout/checkout/merchant"
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
 
 // TestNotificationsCarryPersonalDataOnlyWhenEnabled: on a new install the merchant's
@@ -32,17 +34,17 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 		c.NotificationSchedule = []time.Duration{100 * time.Millisecond, time.Hour}
 	})
 	ctx := context.Background()
-	write, _, err := r.app.APIKeys().Create(ctx, "loja", merchant.ScopeWrite, nil)
+	write, _, err := r.app.APIKeys().Create(ctx, "loja", apikeys.ScopeWrite, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, _, err := r.app.APIKeys().Create(ctx, "relatórios", merchant.ScopeRead, nil)
+	read, _, err := r.app.APIKeys().Create(ctx, "relatórios", apikeys.ScopeRead, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	order := func() {
 		t.Helper()
-		var sess merchant.CheckoutSession
+		var sess apijson.CheckoutSession
 		if st := r.api(write, "POST", "/checkout-sessions", map[string]any{
 			"items":       []any{map[string]any{"title": "Curso", "unitPrice": 1990, "type": "DIGITAL"}},
 			"embedOrigin": "https://loja.example.com",
@@ -57,10 +59,10 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 	}
 	order()
 	first := rc.wait(t, 1)[0].order
-	if first.Customer != (merchant.Customer{}) {
+	if first.Customer != (apijson.Customer{}) {
 		t.Errorf("a new install's notification carries the customer: %+v", first.Customer)
 	}
-	var asRead, asWrite merchant.Order
+	var asRead, asWrite apijson.Order
 	r.api(read, "GET", "/orders/"+first.ID, nil, &asRead)
 	r.api(write, "GET", "/orders/"+first.ID, nil, &asWrite)
 	if asRead.Customer.Document != "***.982.247-**" || asRead.Customer.Phone != "(11) *****-4321" {
@@ -70,7 +72,7 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 		t.Errorf("a write key reads %+v", asWrite.Customer)
 	}
 
-	if _, err := r.app.MerchantSettings().Update(ctx, merchant.SettingsInput{NotifyPersonalData: true}); err != nil {
+	if _, err := r.app.MerchantSettings().Update(ctx, settings.SettingsInput{NotifyPersonalData: true}); err != nil {
 		t.Fatal(err)
 	}
 	order()

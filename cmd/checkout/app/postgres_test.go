@@ -1,68 +1,25 @@
 package app_test
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
+	"github.com/pixcheckout/pixcheckout/checkout/postgres/pgtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 // postgresDatabase creates an empty PostgreSQL database for one test (dropped at its end) and
-// returns its URL. The server is CHECKOUT_TEST_POSTGRES_URL (default: local, user postgres);
-// without one the test fails in CI and is skipped, loudly, elsewhere — as the store's own suite.
+// returns its URL (see pgtest.Database).
 func postgresDatabase(t testing.TB) string {
 	t.Helper()
-	admin := os.Getenv("CHECKOUT_TEST_POSTGRES_URL")
-	if admin == "" {
-		admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, admin)
-	if err != nil {
-		msg := "PostgreSQL is not reachable (set CHECKOUT_TEST_POSTGRES_URL, or CHECKOUT_TEST_ALLOW_SKIP=1 to skip): " + err.Error()
-		if os.Getenv("CHECKOUT_TEST_ALLOW_SKIP") != "1" || os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIPPING THE POSTGRESQL APP TEST: " + msg)
-	}
-	defer conn.Close(context.Background())
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "checkout_app_test_" + hex.EncodeToString(b)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("CREATE DATABASE: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), admin)
-		if err != nil {
-			t.Errorf("dropping %s: %v", name, err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("DROP DATABASE %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
+	return pgtest.Database(t, "checkout_app_test_")
 }
 
 func TestFlowOnPostgreSQL(t *testing.T) {
