@@ -98,18 +98,19 @@ func (s *Service) Close() {
 // gateway's answer and publishes the order's new status, which the PIX page hears. known and
 // built are ensureLocked's.
 func (s *Service) ensureForShopper(ctx context.Context, orderID string, known *Order, built *gatewayclient.CreateTransactionRequest) (*Order, error) {
-	current := func() (*Order, error) {
-		if known != nil {
-			return known, nil
-		}
-		return s.Snapshot(ctx, orderID)
-	}
 	unlock, busy, err := s.lockForShopper(ctx, orderID)
 	if err != nil {
 		return nil, err
 	}
 	if busy {
-		return current() // another request or a completion holds it: it completes the attempt
+		// Another request or a completion holds it: it completes the attempt. The order is read
+		// from the store, not from its snapshot: the holder may have stored the attempt's answer
+		// and not yet replaced the snapshot (a page drawn from it would still say pending after
+		// the order was stored awaiting payment).
+		if known != nil {
+			return known, nil
+		}
+		return s.reread(ctx, orderID)
 	}
 	defer unlock()
 	return s.ensureLockedForShopper(ctx, orderID, known, built)

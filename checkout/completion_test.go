@@ -1,12 +1,16 @@
 package checkout_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -98,5 +102,80 @@ func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 		if err := json.Unmarshal(b, &req); err != nil || !keys[req.IdempotencyKey] {
 			t.Fatalf("a transaction request with key %q (%v), not an attempt's", req.IdempotencyKey, err)
 		}
+	}
+}
+
+// pausingStore holds the first UpdateOrder of one order after it committed, until released:
+// the moment a writer has stored an order and not yet replaced its snapshot.
+type pausingStore struct {
+	*sqlite.Store
+	mu        sync.Mutex
+	orderID   string
+	committed chan struct{}
+	release   chan struct{}
+}
+
+func (p *pausingStore) UpdateOrder(ctx context.Context, o *checkout.Order, out ...checkout.OutboxMessage) error {
+	err := p.Store.UpdateOrder(ctx, o, out...)
+	p.mu.Lock()
+	pause := err == nil && o.ID == p.orderID
+	if pause {
+		p.orderID = ""
+	}
+	p.mu.Unlock()
+	if pause {
+		close(p.committed)
+		<-p.release
+	}
+	return err
+}
+
+// TestShopperSeesWhatIsStoredWhileTheWriterHoldsTheOrder: a shopper's page asked for while
+// another request holds the order — it has stored the gateway's answer and not yet replaced
+// the order's snapshot — shows the order as stored (awaiting payment with its QR code), not
+// the pending snapshot, after waiting ShopperGatewayWait for the order.
+func TestShopperSeesWhatIsStoredWhileTheWriterHoldsTheOrder(t *testing.T) {
+	t.Parallel()
+	ps := &pausingStore{committed: make(chan struct{}), release: make(chan struct{})}
+	e := newEnv(t, func(o *envOptions) {
+		o.wrapStore = func(s *sqlite.Store) checkout.Store { ps.Store = s; return ps }
+	})
+	down := errors.New("gateway down")
+	e.gw.mu.Lock()
+	e.gw.createErr = func(gatewayclient.CreateTransactionRequest) error { return down }
+	e.gw.mu.Unlock()
+	c := e.cart(map[checkout.ProductID]int{ebook: 1})
+	o, err := e.svc.PlaceOrder(e.ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewID(), Customer: customer(), Lang: "pt-BR"})
+	if err != nil || o.Status != checkout.StatusPending {
+		t.Fatalf("PlaceOrder with the gateway down: %v, %v", o, err)
+	}
+	e.gw.mu.Lock()
+	e.gw.createErr = nil
+	e.gw.mu.Unlock()
+
+	ps.mu.Lock()
+	ps.orderID = o.ID
+	ps.mu.Unlock()
+	completed := make(chan error, 1)
+	go func() { // the first page view completes the attempt, and pauses after storing it
+		_, err := e.svc.CurrentOrder(e.ctx, o.ID)
+		completed <- err
+	}()
+	select {
+	case <-ps.committed:
+	case err := <-completed:
+		t.Fatalf("the completion ended without storing the order: %v", err)
+	}
+	got, err := e.svc.CurrentOrder(e.ctx, o.ID)
+	close(ps.release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != checkout.StatusAwaitingPayment || got.QR() == nil {
+		t.Errorf("a page view while the writer holds the order got %s (QR %v), want it as stored: awaiting payment with its QR code",
+			got.Status, got.QR() != nil)
+	}
+	if err := <-completed; err != nil {
+		t.Errorf("the completing page view: %v", err)
 	}
 }

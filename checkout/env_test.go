@@ -118,6 +118,8 @@ type envOptions struct {
 	serviceOptions func(*checkout.ServiceOptions)
 	rateLimit      *sandbox.RateLimit // the sandbox's POST /transaction limit; nil: lifted
 	clock          sandbox.Clock      // the sandbox's and the service's; nil: the wall clock
+	// wrapStore, when set, gives the store the service uses in place of the SQLite store.
+	wrapStore func(*sqlite.Store) checkout.Store
 }
 
 func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
@@ -171,7 +173,11 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 		eo.serviceOptions(&so)
 	}
 	e := &env{t: t, ctx: ctx, store: store, sb: sb, client: client, gw: gw, received: received}
-	e.svc = checkout.NewService(store, gw, so)
+	var svcStore checkout.Store = store
+	if eo.wrapStore != nil {
+		svcStore = eo.wrapStore(store)
+	}
+	e.svc = checkout.NewService(svcStore, gw, so)
 	t.Cleanup(e.svc.Close) // before the sandbox and the store close (cleanups run last first)
 	return e
 }

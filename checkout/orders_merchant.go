@@ -22,6 +22,13 @@ func (r *Reports) OrderByDeposit(ctx context.Context, depositID string) (*Order,
 	return r.store.OrderByTransaction(ctx, depositID)
 }
 
+// OrderByExternalCode returns the order sent to the gateway with that externalCode, or
+// ErrNotFound: a deposit whose id is no attempt's is matched to its order by it, as
+// ApplyDeposit does.
+func (r *Reports) OrderByExternalCode(ctx context.Context, code string) (*Order, error) {
+	return r.store.OrderByExternalCode(ctx, code)
+}
+
 // OrderPage is one page of the merchant's order list.
 type OrderPage struct {
 	Orders []OrderSummary

@@ -36,6 +36,17 @@ func (s *Service) Snapshot(ctx context.Context, id string) (*Order, error) {
 	return s.snaps.fill(o, gen, now), nil
 }
 
+// reread reads the order from the store, as Snapshot does on a miss, whatever snapshot is held:
+// the newer of the two is returned and kept.
+func (s *Service) reread(ctx context.Context, id string) (*Order, error) {
+	gen := s.snaps.generation()
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkout: order: %w", err)
+	}
+	return s.snaps.fill(o, gen, s.now()), nil
+}
+
 // remember replaces the snapshot of an order this process just wrote.
 func (s *Service) remember(o *Order) {
 	s.snaps.put(snapshotOf(o), s.now())

@@ -314,7 +314,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // routes is the route table of the whole checkout, top to bottom: the middleware every answer
-// goes through, then each group of handlers (whose code has its own files).
+// goes through, then each group of handlers (whose code has its own files). It is long because
+// it is the table, a line per route, read in one place.
 func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r := chi.NewRouter()
 	// HEAD is answered as GET without a body (monitors and link checkers ask for it); pages and

@@ -172,7 +172,7 @@ func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team
 	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC(),
 		Scope: scope, CreatedBy: createdBy, PersonalData: personal}
 	if err := k.store.CreateAPIKey(ctx, rec); err != nil {
-		return "", nil, fmt.Errorf("merchant: creating an API key: %w", err)
+		return "", nil, fmt.Errorf("apikeys: creating an API key: %w", err)
 	}
 	return secret, &rec, nil
 }
@@ -181,7 +181,7 @@ func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team
 func (k *Keys) List(ctx context.Context) ([]APIKey, error) {
 	ks, err := k.store.APIKeys(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("merchant: listing API keys: %w", err)
+		return nil, fmt.Errorf("apikeys: listing API keys: %w", err)
 	}
 	return ks, nil
 }
@@ -189,7 +189,7 @@ func (k *Keys) List(ctx context.Context) ([]APIKey, error) {
 // Revoke revokes the key with that id at once; requests with it get 401 from then on.
 func (k *Keys) Revoke(ctx context.Context, id string) error {
 	if err := k.store.RevokeAPIKey(ctx, id, k.now().UTC()); err != nil {
-		return fmt.Errorf("merchant: revoking API key %s: %w", id, err)
+		return fmt.Errorf("apikeys: revoking API key %s: %w", id, err)
 	}
 	return nil
 }
@@ -199,7 +199,7 @@ func (k *Keys) Revoke(ctx context.Context, id string) error {
 func (k *Keys) FollowRole(ctx context.Context, email string, role team.Role) ([]APIKey, error) {
 	ks, err := k.store.SetMakerKeysPersonalData(ctx, email, role.Can(team.PermPersonalData))
 	if err != nil {
-		return nil, fmt.Errorf("merchant: re-evaluating the API keys of %s: %w", email, err)
+		return nil, fmt.Errorf("apikeys: re-evaluating the API keys of %s: %w", email, err)
 	}
 	return ks, nil
 }
@@ -209,7 +209,7 @@ func (k *Keys) FollowRole(ctx context.Context, email string, role team.Role) ([]
 func (k *Keys) RevokeMadeBy(ctx context.Context, email string) ([]APIKey, error) {
 	ks, err := k.store.RevokeMakerKeys(ctx, email, k.now().UTC())
 	if err != nil {
-		return nil, fmt.Errorf("merchant: revoking the API keys of %s: %w", email, err)
+		return nil, fmt.Errorf("apikeys: revoking the API keys of %s: %w", email, err)
 	}
 	return ks, nil
 }
@@ -240,7 +240,7 @@ func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*APIKey, 
 		return nil, ErrUnauthorized
 	}
 	if err != nil {
-		return nil, fmt.Errorf("merchant: authenticating: %w", err)
+		return nil, fmt.Errorf("apikeys: authenticating: %w", err)
 	}
 	// The look-up was by hash; compare again in constant time so that nothing but an exact
 	// match of the whole hash ever passes.

@@ -172,7 +172,7 @@ func (l *AuditLog) Record(ctx context.Context, e AuditEntry) error {
 	e.At = l.now().UTC()
 	e.Actor, e.Action, e.Object, e.Address, e.Detail = clip(e.Actor), clip(e.Action), clip(e.Object), clip(e.Address), clip(e.Detail)
 	if err := l.store.AppendAudit(ctx, e); err != nil {
-		return fmt.Errorf("merchant: recording %s in the audit log: %w", e.Action, err)
+		return fmt.Errorf("audit: recording %s in the audit log: %w", e.Action, err)
 	}
 	return nil
 }

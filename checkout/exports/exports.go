@@ -148,7 +148,7 @@ func (x *Exports) Create(ctx context.Context, j ExportJob, lim ExportLimits) (*E
 	j.ID, j.State, j.CreatedAt, j.UpdatedAt, j.Rows = checkout.NewID(), ExportRunning, now, now, 0
 	lim.StaleBefore = now.Add(-ExportStale)
 	if err := x.store.CreateExportJob(ctx, j, lim); err != nil {
-		return nil, fmt.Errorf("merchant: creating an export: %w", err)
+		return nil, fmt.Errorf("exports: creating an export: %w", err)
 	}
 	return &j, nil
 }
@@ -179,7 +179,7 @@ func (x *Exports) Jobs(ctx context.Context, userID string) ([]ExportJob, error) 
 func (x *Exports) Usage(ctx context.Context) (running int, kept int64, err error) {
 	running, kept, err = x.store.ExportUsage(ctx, x.now().UTC().Add(-ExportStale))
 	if err != nil {
-		return 0, 0, fmt.Errorf("merchant: reading the exports' usage: %w", err)
+		return 0, 0, fmt.Errorf("exports: reading the exports' usage: %w", err)
 	}
 	return running, kept, nil
 }
@@ -262,7 +262,7 @@ func (w *ExportWriter) Write(p []byte) (int, error) {
 
 func (w *ExportWriter) store1(data []byte) {
 	if err := w.store.AppendExportChunk(w.ctx, w.id, w.seq, data); err != nil {
-		w.err = fmt.Errorf("merchant: storing a piece of an export: %w", err)
+		w.err = fmt.Errorf("exports: storing a piece of an export: %w", err)
 		return
 	}
 	w.seq++
@@ -295,7 +295,7 @@ func (x *Exports) Open(ctx context.Context, id string) (io.ReadCloser, error) {
 	cr := &chunkReader{ctx: ctx, store: x.store, id: id}
 	zr, err := gzip.NewReader(cr)
 	if err != nil {
-		return nil, fmt.Errorf("merchant: opening an export: %w", err)
+		return nil, fmt.Errorf("exports: opening an export: %w", err)
 	}
 	return zr, nil
 }

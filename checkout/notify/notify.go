@@ -207,7 +207,7 @@ func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notific
 	ds, err := l.ob.Deliveries(ctx, outbox.Filter{RecordID: f.OrderID, Status: f.Status, Type: f.Type, RecordKind: kind,
 		Limit: f.Limit, Offset: f.Offset, BeforeID: f.BeforeSeq, AfterID: f.AfterSeq})
 	if err != nil {
-		return nil, fmt.Errorf("merchant: listing notifications: %w", err)
+		return nil, fmt.Errorf("notify: listing notifications: %w", err)
 	}
 	out := make([]Notification, 0, len(ds))
 	for _, d := range ds {
@@ -220,14 +220,14 @@ func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notific
 func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []DeliveryAttempt, error) {
 	ds, err := l.ob.Deliveries(ctx, outbox.Filter{MessageID: id, Limit: 1})
 	if err != nil {
-		return nil, nil, fmt.Errorf("merchant: notification: %w", err)
+		return nil, nil, fmt.Errorf("notify: notification: %w", err)
 	}
 	if len(ds) == 0 {
-		return nil, nil, fmt.Errorf("merchant: notification %q: %w", id, checkout.ErrNotFound)
+		return nil, nil, fmt.Errorf("notify: notification %q: %w", id, checkout.ErrNotFound)
 	}
 	as, err := l.ob.Attempts(ctx, ds[0].ID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("merchant: the attempts of a notification: %w", err)
+		return nil, nil, fmt.Errorf("notify: the attempts of a notification: %w", err)
 	}
 	n := notificationOf(ds[0])
 	out := make([]DeliveryAttempt, 0, len(as))
@@ -252,7 +252,7 @@ func (l *DeliveryLog) RecordPing(ctx context.Context, p *PingResult) error {
 	err := l.ob.RecordSent(ctx, outbox.Message{ID: p.ID, Type: PingType, RecordKind: pingRecord, Body: p.Body},
 		outbox.Attempt{At: p.At, URL: p.URL, StatusCode: p.StatusCode, Error: p.Error, Duration: p.Duration, Excerpt: p.Excerpt})
 	if err != nil {
-		return fmt.Errorf("merchant: logging a test notification: %w", err)
+		return fmt.Errorf("notify: logging a test notification: %w", err)
 	}
 	return nil
 }

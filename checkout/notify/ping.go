@@ -42,7 +42,7 @@ type PingResult struct {
 }
 
 // ErrNoDestination: no URL or no secret is configured, so there is nowhere to send a ping.
-var ErrNoDestination = errors.New("merchant: no notification URL or signing secret is configured")
+var ErrNoDestination = errors.New("notify: no notification URL or signing secret is configured")
 
 // Ping sends a signed "ping" notification at now to the URL in force in m, as every
 // notification is sent (Standard Webhooks headers, the same signing secret, the SSRF guard for
@@ -60,18 +60,18 @@ func Ping(ctx context.Context, m *settings.SettingsManager, now time.Time, by st
 	data, _ := json.Marshal(map[string]string{"message": "a test notification from the dashboard", "sentBy": by})
 	body, err := json.Marshal(webhook.Event{Type: PingType, Timestamp: now, Data: data})
 	if err != nil {
-		return nil, fmt.Errorf("merchant: a ping: %w", err)
+		return nil, fmt.Errorf("notify: a ping: %w", err)
 	}
 	res := &PingResult{ID: webhook.NewMessageID(), At: now, URL: withoutQuery(eff.WebhookURL), Body: body}
 	h, err := webhook.Headers(eff.WebhookSecret, res.ID, now, body)
 	if err != nil {
-		return nil, fmt.Errorf("merchant: signing a ping: %w", err)
+		return nil, fmt.Errorf("notify: signing a ping: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, eff.WebhookURL, bytes.NewReader(body))
 	if err != nil {
-		return nil, fmt.Errorf("merchant: a ping: %w", ErrNoDestination)
+		return nil, fmt.Errorf("notify: a ping: %w", ErrNoDestination)
 	}
 	for k, v := range h {
 		req.Header[k] = v

@@ -587,85 +587,99 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 // readChildren returns the statements of q reading lines, history and attempts into the orders
 // of byID (filled by an earlier statement).
 func (s *Store) readChildren(q orderReads, args []any, byID map[string]*checkout.Order) []Stmt {
-	order := func(id string) (*checkout.Order, error) {
-		if o := byID[id]; o != nil {
-			return o, nil
-		}
-		return nil, errors.New("a row of an order that was not read")
-	}
 	return []Stmt{
-		{SQL: q.lines, Args: args,
-			Rows: each(func(r Rows) error {
-				var oid, pid string
-				var l checkout.OrderLine
-				var price int64
-				if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description); err != nil {
-					return fmt.Errorf("reading order lines: %w", err)
-				}
-				l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)
-				o, err := order(oid)
-				if err != nil {
-					return fmt.Errorf("reading order lines: %w", err)
-				}
-				o.Lines = append(o.Lines, l)
-				return nil
-			})},
-		{SQL: q.history, Args: args,
-			Rows: each(func(r Rows) error {
-				var oid, from, to, detail, code, params string
-				var h checkout.StatusChange
-				var at int64
-				if err := r.Scan(&oid, &from, &to, &at, &detail, &code, &params); err != nil {
-					return fmt.Errorf("reading order history: %w", err)
-				}
-				reason, err := readReason(code, params, detail)
-				if err != nil {
-					return fmt.Errorf("reading order history: %w", err)
-				}
-				h.Reason = reason
-				h.From, h.To, h.At = checkout.OrderStatus(from), checkout.OrderStatus(to), fromMS(at)
-				o, err := order(oid)
-				if err != nil {
-					return fmt.Errorf("reading order history: %w", err)
-				}
-				o.History = append(o.History, h)
-				return nil
-			})},
-		{SQL: q.attempts, Args: args,
-			Rows: each(func(r Rows) error {
-				var a checkout.Attempt
-				var state, deposit, detail, code, params string
-				var txID, req *string
-				var vs []byte
-				var expires, created, updated int64
-				if err := r.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
-					&expires, &deposit, &detail, &vs, &created, &updated, &req, &a.EndToEnd, &code, &params); err != nil {
-					return fmt.Errorf("reading attempts: %w", err)
-				}
-				reason, err := readReason(code, params, detail)
-				if err != nil {
-					return fmt.Errorf("reading attempts: %w", err)
-				}
-				a.Error = reason
-				a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)
-				if txID != nil {
-					a.TransactionID = *txID
-				}
-				if req != nil {
-					a.Request = []byte(*req)
-				}
-				a.ExpiresAt, a.CreatedAt, a.UpdatedAt = fromMS(expires), fromMS(created), fromMS(updated)
-				if len(vs) > 0 {
-					if err := json.Unmarshal(vs, &a.Violations); err != nil {
-						return fmt.Errorf("reading violations of attempt %d: %w", a.N, err)
-					}
-				}
-				o, err := order(a.OrderID)
-				if err != nil {
-					return fmt.Errorf("reading attempts: %w", err)
-				}
-				o.Attempts = append(o.Attempts, a)
-				return nil
-			})},
+		{SQL: q.lines, Args: args, Rows: each(lineRows(byID))},
+		{SQL: q.history, Args: args, Rows: each(historyRows(byID))},
+		{SQL: q.attempts, Args: args, Rows: each(attemptRows(byID))},
+	}
+}
+
+// childOf is the order of byID a child row (a line, a change, an attempt) belongs to.
+func childOf(byID map[string]*checkout.Order, id string) (*checkout.Order, error) {
+	if o := byID[id]; o != nil {
+		return o, nil
+	}
+	return nil, errors.New("a row of an order that was not read")
+}
+
+// lineRows reads a row of order lines into its order of byID.
+func lineRows(byID map[string]*checkout.Order) func(r Rows) error {
+	return func(r Rows) error {
+		var oid, pid string
+		var l checkout.OrderLine
+		var price int64
+		if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description); err != nil {
+			return fmt.Errorf("reading order lines: %w", err)
+		}
+		l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)
+		o, err := childOf(byID, oid)
+		if err != nil {
+			return fmt.Errorf("reading order lines: %w", err)
+		}
+		o.Lines = append(o.Lines, l)
+		return nil
+	}
+}
+
+// historyRows reads a row of order history into its order of byID.
+func historyRows(byID map[string]*checkout.Order) func(r Rows) error {
+	return func(r Rows) error {
+		var oid, from, to, detail, code, params string
+		var h checkout.StatusChange
+		var at int64
+		if err := r.Scan(&oid, &from, &to, &at, &detail, &code, &params); err != nil {
+			return fmt.Errorf("reading order history: %w", err)
+		}
+		reason, err := readReason(code, params, detail)
+		if err != nil {
+			return fmt.Errorf("reading order history: %w", err)
+		}
+		h.Reason = reason
+		h.From, h.To, h.At = checkout.OrderStatus(from), checkout.OrderStatus(to), fromMS(at)
+		o, err := childOf(byID, oid)
+		if err != nil {
+			return fmt.Errorf("reading order history: %w", err)
+		}
+		o.History = append(o.History, h)
+		return nil
+	}
+}
+
+// attemptRows reads a row of payment attempts into its order of byID.
+func attemptRows(byID map[string]*checkout.Order) func(r Rows) error {
+	return func(r Rows) error {
+		var a checkout.Attempt
+		var state, deposit, detail, code, params string
+		var txID, req *string
+		var vs []byte
+		var expires, created, updated int64
+		if err := r.Scan(&a.OrderID, &a.ID, &a.N, &a.IdempotencyKey, &state, &txID, &a.BRCode, &a.QRCodePNG,
+			&expires, &deposit, &detail, &vs, &created, &updated, &req, &a.EndToEnd, &code, &params); err != nil {
+			return fmt.Errorf("reading attempts: %w", err)
+		}
+		reason, err := readReason(code, params, detail)
+		if err != nil {
+			return fmt.Errorf("reading attempts: %w", err)
+		}
+		a.Error = reason
+		a.State, a.DepositStatus = checkout.AttemptState(state), gatewayclient.DepositStatus(deposit)
+		if txID != nil {
+			a.TransactionID = *txID
+		}
+		if req != nil {
+			a.Request = []byte(*req)
+		}
+		a.ExpiresAt, a.CreatedAt, a.UpdatedAt = fromMS(expires), fromMS(created), fromMS(updated)
+		if len(vs) > 0 {
+			if err := json.Unmarshal(vs, &a.Violations); err != nil {
+				return fmt.Errorf("reading violations of attempt %d: %w", a.N, err)
+			}
+		}
+		o, err := childOf(byID, a.OrderID)
+		if err != nil {
+			return fmt.Errorf("reading attempts: %w", err)
+		}
+		o.Attempts = append(o.Attempts, a)
+		return nil
 	}
 }

@@ -272,48 +272,11 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 	if len(due) == 0 {
 		return nil
 	}
-	ids, sessions := make([]string, 0, len(due)), make([]string, 0, len(due))
-	for _, o := range due {
-		ids = append(ids, o.id)
-		if o.session != "" {
-			sessions = append(sessions, o.session)
-		}
-	}
-	type doc struct{ id, body string }
-	type delivery struct {
-		id            int64
-		body, channel string
-	}
-	var requests []doc
-	var bodies []delivery
-	var prefill []sessionPrefill
-	read := func(out *[]doc) func(Rows) error {
-		return each(func(r Rows) error {
-			var d doc
-			if err := r.Scan(&d.id, &d.body); err != nil {
-				return err
-			}
-			*out = append(*out, d)
-			return nil
-		})
-	}
-	err := tx.Run(ctx,
-		Stmt{SQL: `SELECT id, request FROM attempts WHERE ` + s.d.OneOf("order_id", "$1") + ` AND request IS NOT NULL`,
-			Args: []any{s.d.List(ids)}, Rows: read(&requests)},
-		Stmt{SQL: `SELECT id, body, channel FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
-			Args: []any{notificationRecord, s.d.List(ids)}, Rows: each(func(r Rows) error {
-				var d delivery
-				if err := r.Scan(&d.id, &d.body, &d.channel); err != nil {
-					return err
-				}
-				bodies = append(bodies, d)
-				return nil
-			})},
-		s.readPrefill(sessions, &prefill))
+	c, err := s.readCopies(ctx, tx, due)
 	if err != nil {
 		return err
 	}
-	stmts := make([]Stmt, 0, len(due)+len(requests)+len(bodies)+1)
+	stmts := make([]Stmt, 0, len(due)+len(c.requests)+len(c.bodies)+1)
 	for _, o := range due {
 		a := h.Anonymise(checkout.Customer{Document: o.document, Email: o.email})
 		stmts = append(stmts, Stmt{SQL: `UPDATE orders SET customer_name = '', customer_document = $1, customer_email = '',
@@ -323,17 +286,77 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 			WHERE id = $6`,
 			Args: []any{a.MaskedDocument, false, a.DocumentHash, a.EmailHash, ms(at), o.id}})
 	}
-	// A copy that is not JSON cannot be scrubbed: it goes whole (a request is then NULL, as for
-	// attempts stored before requests were kept; a body, an empty object), rather than stop
-	// every later sweep at this order.
-	for _, r := range requests {
+	stmts = append(stmts, c.updates()...)
+	stmts = append(stmts, sessionUpdates(c.prefill, h)...)
+	return tx.Run(ctx, stmts...)
+}
+
+// personalCopies are the copies of the personal data of orders being anonymised: their
+// attempts' transaction requests, their notifications' (and e-mails') bodies, their checkout
+// sessions' prefill.
+type personalCopies struct {
+	requests []storedRequest
+	bodies   []storedDelivery
+	prefill  []sessionPrefill
+}
+
+type storedRequest struct{ id, body string }
+
+type storedDelivery struct {
+	id            int64
+	body, channel string
+}
+
+// readCopies reads, in tx, the copies of the personal data of the orders due.
+func (s *Store) readCopies(ctx context.Context, tx Runner, due []dueOrder) (*personalCopies, error) {
+	ids, sessions := make([]string, 0, len(due)), make([]string, 0, len(due))
+	for _, o := range due {
+		ids = append(ids, o.id)
+		if o.session != "" {
+			sessions = append(sessions, o.session)
+		}
+	}
+	c := &personalCopies{}
+	err := tx.Run(ctx,
+		Stmt{SQL: `SELECT id, request FROM attempts WHERE ` + s.d.OneOf("order_id", "$1") + ` AND request IS NOT NULL`,
+			Args: []any{s.d.List(ids)}, Rows: each(func(r Rows) error {
+				var d storedRequest
+				if err := r.Scan(&d.id, &d.body); err != nil {
+					return err
+				}
+				c.requests = append(c.requests, d)
+				return nil
+			})},
+		Stmt{SQL: `SELECT id, body, channel FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
+			Args: []any{notificationRecord, s.d.List(ids)}, Rows: each(func(r Rows) error {
+				var d storedDelivery
+				if err := r.Scan(&d.id, &d.body, &d.channel); err != nil {
+					return err
+				}
+				c.bodies = append(c.bodies, d)
+				return nil
+			})},
+		s.readPrefill(sessions, &c.prefill))
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// updates are the statements scrubbing the requests and the deliveries' bodies of c. A copy
+// that is not JSON cannot be scrubbed: it goes whole (a request is then NULL, as for attempts
+// stored before requests were kept; a body, an empty object), rather than stop every later
+// sweep at this order.
+func (c *personalCopies) updates() []Stmt {
+	stmts := make([]Stmt, 0, len(c.requests)+len(c.bodies))
+	for _, r := range c.requests {
 		var req any
 		if b, err := checkout.ScrubPersonalData([]byte(r.body)); err == nil {
 			req = string(b)
 		}
 		stmts = append(stmts, Stmt{SQL: `UPDATE attempts SET request = $1 WHERE id = $2`, Args: []any{req, r.id}})
 	}
-	for _, d := range bodies {
+	for _, d := range c.bodies {
 		if d.channel == checkout.ChannelMail {
 			// An e-mail is personal data through and through (the name, the address, what was
 			// bought): it goes whole, its recipient too; one not sent yet never will be.
@@ -349,8 +372,7 @@ func (s *Store) anonymise(ctx context.Context, tx Runner, due []dueOrder, at tim
 		stmts = append(stmts, Stmt{SQL: `UPDATE webhook_deliveries SET body = $1 WHERE id = $2`,
 			Args: []any{string(b), d.id}})
 	}
-	stmts = append(stmts, sessionUpdates(prefill, h)...)
-	return tx.Run(ctx, stmts...)
+	return stmts
 }
 
 // AnonymiseSessions anonymises the customer prefill of the checkout sessions ids.

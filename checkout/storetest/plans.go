@@ -71,7 +71,8 @@ type indexedStore interface {
 // of those tables. sweeps adds the retention sweep of checkout sessions: on PostgreSQL the plan
 // of its anti join on empty tables (a hash join over everything) is not the one a filled,
 // analysed table gets, so only SQLite's is checked. (The notifications' claim is the outbox's:
-// gatewayclient/outbox checks its plans.)
+// gatewayclient/outbox checks its plans.) It is long because it lists every statement it checks,
+// one after the other.
 func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store,
 	explain func(t *testing.T, s sqlstore.Stmt) string, fullScan *regexp.Regexp, sweeps bool) {
 	ctx := context.Background()

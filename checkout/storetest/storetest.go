@@ -509,6 +509,9 @@ func testAttemptsUnique(t *testing.T, s checkout.Store, id, tx1, tx2 string) {
 	same(t, "attempts after the refused insert", len(mustRead(t, s, id).Attempts), 2)
 }
 
+// testOrders: the list's filters (state, due, expired recently, pending attempt, pages) over
+// one set of orders in every state, newest first. It is long because the set and each
+// filter's expected list read best as one table.
 func testOrders(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	mk := func(created time.Time, status checkout.OrderStatus, state checkout.AttemptState, expires time.Time) *checkout.Order {

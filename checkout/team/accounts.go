@@ -96,7 +96,7 @@ func (a *Accounts) authenticate(ctx context.Context, email, password, addr strin
 	case errors.Is(err, checkout.ErrNotFound):
 		u = nil
 	default:
-		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+		return nil, fmt.Errorf("team: sign-in: %w", err)
 	}
 	now := a.now()
 	keys := a.policy.throttleKeys(email, addr, u, dev)
@@ -107,12 +107,12 @@ func (a *Accounts) authenticate(ctx context.Context, email, password, addr strin
 	}
 	ok, err := a.hasher.verifyHeld(hash, password)
 	if err != nil && !errors.Is(err, errBadHash) {
-		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+		return nil, fmt.Errorf("team: sign-in: %w", err)
 	}
 	if !ok || u == nil {
 		for _, k := range keys {
 			if _, err := a.throttle.RecordLoginFailure(ctx, k.key, now, now.Add(-a.policy.ForgetAfter)); err != nil {
-				return nil, fmt.Errorf("merchant: recording a failed sign-in: %w", err)
+				return nil, fmt.Errorf("team: recording a failed sign-in: %w", err)
 			}
 		}
 		return nil, ErrBadCredentials
@@ -120,11 +120,11 @@ func (a *Accounts) authenticate(ctx context.Context, email, password, addr strin
 	// The address's and the account's counts are left to age: the owner signing in must not
 	// hand a stranger elsewhere a fresh allowance.
 	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
-		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+		return nil, fmt.Errorf("team: sign-in: %w", err)
 	}
 	if dev.For(email) {
 		if err := a.throttle.ResetLoginFailures(ctx, keys[2].key); err != nil {
-			return nil, fmt.Errorf("merchant: sign-in: %w", err)
+			return nil, fmt.Errorf("team: sign-in: %w", err)
 		}
 	}
 	return u, nil
@@ -145,7 +145,7 @@ func (a *Accounts) LoginFrom(ctx context.Context, email, password, addr string, 
 	}
 	now := a.now()
 	if err := a.users.RecordSignIn(ctx, u.ID, now); err != nil {
-		return nil, fmt.Errorf("merchant: sign-in: %w", err)
+		return nil, fmt.Errorf("team: sign-in: %w", err)
 	}
 	u.LastSignInAt = now
 	return u, nil
@@ -165,7 +165,7 @@ func (a *Accounts) wait(ctx context.Context, keys []throttleKey, now time.Time) 
 	for _, k := range keys {
 		n, last, err := a.throttle.LoginFailures(ctx, k.key)
 		if err != nil {
-			return 0, fmt.Errorf("merchant: reading failed sign-ins: %w", err)
+			return 0, fmt.Errorf("team: reading failed sign-ins: %w", err)
 		}
 		if n == 0 || now.Sub(last) >= a.policy.ForgetAfter {
 			continue
@@ -191,7 +191,7 @@ func (a *Accounts) SignedInUser(ctx context.Context, id, fingerprint string) (*U
 		return nil, ErrSignInEnded
 	}
 	if err != nil {
-		return nil, fmt.Errorf("merchant: session user: %w", err)
+		return nil, fmt.Errorf("team: session user: %w", err)
 	}
 	if subtle.ConstantTimeCompare([]byte(PasswordFingerprint(u)), []byte(fingerprint)) != 1 {
 		return nil, ErrSignInEnded
@@ -213,7 +213,7 @@ func (a *Accounts) AddUser(ctx context.Context, email, password string, role Rol
 	now := a.now()
 	u := User{ID: a.newID(), Email: email, Role: role, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}
 	if err := a.users.CreateUser(ctx, u); err != nil {
-		return nil, fmt.Errorf("merchant: adding %s: %w", email, err)
+		return nil, fmt.Errorf("team: adding %s: %w", email, err)
 	}
 	return &u, nil
 }
@@ -229,14 +229,14 @@ func (a *Accounts) ResetPassword(ctx context.Context, email, password string) er
 	}
 	u, err := a.users.UserByEmail(ctx, email)
 	if err != nil {
-		return fmt.Errorf("merchant: resetting the password of %s: %w", email, err)
+		return fmt.Errorf("team: resetting the password of %s: %w", email, err)
 	}
 	hash, err := a.hasher.Hash(ctx, password)
 	if err != nil {
 		return err
 	}
 	if err := a.users.SetPasswordHash(ctx, u.ID, hash, a.now()); err != nil {
-		return fmt.Errorf("merchant: resetting the password of %s: %w", email, err)
+		return fmt.Errorf("team: resetting the password of %s: %w", email, err)
 	}
 	return a.throttle.ResetLoginFailures(ctx, accountKey(email))
 }
@@ -262,7 +262,7 @@ func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role, out ...
 		return err
 	}
 	if err := a.users.SetUserRole(ctx, id, role, out...); err != nil {
-		return fmt.Errorf("merchant: changing the role of %s: %w", id, err)
+		return fmt.Errorf("team: changing the role of %s: %w", id, err)
 	}
 	return nil
 }
@@ -272,7 +272,7 @@ func (a *Accounts) ChangeRole(ctx context.Context, id string, role Role, out ...
 // owner ErrLastOwner. The messages out (the user's notice) are written with the removal.
 func (a *Accounts) RemoveUser(ctx context.Context, id string, out ...checkout.OutboxMessage) error {
 	if err := a.users.DeleteUser(ctx, id, out...); err != nil {
-		return fmt.Errorf("merchant: removing user %s: %w", id, err)
+		return fmt.Errorf("team: removing user %s: %w", id, err)
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 	if email == "" {
 		users, err := a.users.Users(ctx)
 		if err != nil {
-			return nil, "", fmt.Errorf("merchant: listing users: %w", err)
+			return nil, "", fmt.Errorf("team: listing users: %w", err)
 		}
 		if len(users) > 0 {
 			return nil, "", nil
@@ -296,7 +296,7 @@ func (a *Accounts) EnsureAdmin(ctx context.Context, email, password string) (u *
 	} else if _, err := a.users.UserByEmail(ctx, NormalizeEmail(email)); err == nil {
 		return nil, "", nil
 	} else if !errors.Is(err, checkout.ErrNotFound) {
-		return nil, "", fmt.Errorf("merchant: reading %s: %w", email, err)
+		return nil, "", fmt.Errorf("team: reading %s: %w", email, err)
 	}
 	if password == "" {
 		password = RandomPassword()

@@ -71,7 +71,7 @@ type Compose[T any] func(token string, about *T) ([]checkout.OutboxMessage, erro
 // InviteWith is Invite with the invitation's e-mail, made by compose (nil: none).
 func (a *Accounts) InviteWith(ctx context.Context, email string, role Role, invitedBy string, compose Compose[Invitation]) (string, *Invitation, error) {
 	if a.invitations == nil {
-		return "", nil, errors.New("merchant: invitations are not configured")
+		return "", nil, errors.New("team: invitations are not configured")
 	}
 	email = NormalizeEmail(email)
 	if err := fieldErrors(checkEmail(email), checkRole(role)); err != nil {
@@ -80,7 +80,7 @@ func (a *Accounts) InviteWith(ctx context.Context, email string, role Role, invi
 	if _, err := a.users.UserByEmail(ctx, email); err == nil {
 		return "", nil, ErrEmailTaken
 	} else if !errors.Is(err, checkout.ErrNotFound) {
-		return "", nil, fmt.Errorf("merchant: inviting %s: %w", email, err)
+		return "", nil, fmt.Errorf("team: inviting %s: %w", email, err)
 	}
 	token := newToken()
 	now := a.now().UTC()
@@ -90,11 +90,11 @@ func (a *Accounts) InviteWith(ctx context.Context, email string, role Role, invi
 	if compose != nil {
 		var err error
 		if out, err = compose(token, &inv); err != nil {
-			return "", nil, fmt.Errorf("merchant: the invitation of %s: %w", email, err)
+			return "", nil, fmt.Errorf("team: the invitation of %s: %w", email, err)
 		}
 	}
 	if err := a.invitations.CreateInvitation(ctx, inv, out...); err != nil {
-		return "", nil, fmt.Errorf("merchant: inviting %s: %w", email, err)
+		return "", nil, fmt.Errorf("team: inviting %s: %w", email, err)
 	}
 	return token, &inv, nil
 }
@@ -109,7 +109,7 @@ func (a *Accounts) Invitation(ctx context.Context, token string) (*Invitation, e
 		return nil, ErrInvitationInvalid
 	}
 	if err != nil {
-		return nil, fmt.Errorf("merchant: reading an invitation: %w", err)
+		return nil, fmt.Errorf("team: reading an invitation: %w", err)
 	}
 	if !inv.UsedAt.IsZero() || !a.now().Before(inv.ExpiresAt) {
 		return nil, ErrInvitationInvalid
@@ -138,7 +138,7 @@ func (a *Accounts) inviterMayStill(ctx context.Context, inv *Invitation) (bool, 
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("merchant: reading the inviter of an invitation: %w", err)
+		return false, fmt.Errorf("team: reading the inviter of an invitation: %w", err)
 	}
 	return mayInvite(u.Role, inv.Role), nil
 }
@@ -152,7 +152,7 @@ func (a *Accounts) WithdrawInvitationsOf(ctx context.Context, email string, role
 	}
 	invs, err := a.invitations.PendingInvitations(ctx, a.now())
 	if err != nil {
-		return nil, fmt.Errorf("merchant: reading the invitations of %s: %w", email, err)
+		return nil, fmt.Errorf("team: reading the invitations of %s: %w", email, err)
 	}
 	var out []Invitation
 	for _, inv := range invs {
@@ -160,7 +160,7 @@ func (a *Accounts) WithdrawInvitationsOf(ctx context.Context, email string, role
 			continue
 		}
 		if err := a.invitations.DeleteInvitation(ctx, inv.ID); err != nil && !errors.Is(err, checkout.ErrNotFound) {
-			return out, fmt.Errorf("merchant: withdrawing an invitation of %s: %w", email, err)
+			return out, fmt.Errorf("team: withdrawing an invitation of %s: %w", email, err)
 		}
 		out = append(out, inv)
 	}
@@ -188,7 +188,7 @@ func (a *Accounts) AcceptInvitation(ctx context.Context, token, password string)
 		if errors.Is(err, ErrInvitationInvalid) || errors.Is(err, ErrEmailTaken) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("merchant: accepting an invitation: %w", err)
+		return nil, fmt.Errorf("team: accepting an invitation: %w", err)
 	}
 	return &u, nil
 }

@@ -52,7 +52,7 @@ func (h *Hasher) acquire(ctx context.Context) error {
 	case h.sem <- struct{}{}:
 		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("merchant: waiting to hash a password: %w", ctx.Err())
+		return fmt.Errorf("team: waiting to hash a password: %w", ctx.Err())
 	}
 }
 
@@ -100,7 +100,7 @@ func encodePHC(p Argon2Params, salt, key []byte) string {
 }
 
 // errBadHash: a stored hash is not an argon2id PHC string this package can read.
-var errBadHash = errors.New("merchant: the stored password hash is not an argon2id PHC string")
+var errBadHash = errors.New("team: the stored password hash is not an argon2id PHC string")
 
 // Bounds on the parameters read from a stored hash, so that a corrupted (or planted) hash
 // cannot make a verification take gigabytes or minutes.

@@ -74,7 +74,7 @@ type ResetRequest struct {
 // never count as failed sign-ins. compose (nil: none) makes the link's e-mail, written with it.
 func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string, compose Compose[ResetRequest]) (*ResetRequest, error) {
 	if a.resets == nil {
-		return nil, errors.New("merchant: password resets are not configured")
+		return nil, errors.New("team: password resets are not configured")
 	}
 	email = NormalizeEmail(email)
 	if checkEmail(email) != nil {
@@ -85,7 +85,7 @@ func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string,
 	for _, k := range []throttleKey{{"reset-account:" + email, ResetsPerAccount}, {"reset-addr:" + AddressKey(addr), ResetsPerAddress}} {
 		n, err := a.throttle.RecordLoginFailure(ctx, k.key, now, now.Add(-ResetWindow))
 		if err != nil {
-			return nil, fmt.Errorf("merchant: counting password reset requests: %w", err)
+			return nil, fmt.Errorf("team: counting password reset requests: %w", err)
 		}
 		over = over || n > k.free
 	}
@@ -97,7 +97,7 @@ func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string,
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("merchant: a password reset: %w", err)
+		return nil, fmt.Errorf("team: a password reset: %w", err)
 	}
 	token := newToken()
 	r := PasswordReset{ID: a.newID(), UserID: u.ID, TokenHash: hashResetToken(token), CreatedAt: now, ExpiresAt: now.Add(PasswordResetLifetime)}
@@ -105,11 +105,11 @@ func (a *Accounts) RequestPasswordReset(ctx context.Context, email, addr string,
 	var out []checkout.OutboxMessage
 	if compose != nil {
 		if out, err = compose(token, req); err != nil {
-			return nil, fmt.Errorf("merchant: a password reset's e-mail: %w", err)
+			return nil, fmt.Errorf("team: a password reset's e-mail: %w", err)
 		}
 	}
 	if err := a.resets.CreatePasswordReset(ctx, r, out...); err != nil {
-		return nil, fmt.Errorf("merchant: a password reset: %w", err)
+		return nil, fmt.Errorf("team: a password reset: %w", err)
 	}
 	return req, nil
 }
@@ -126,7 +126,7 @@ func (a *Accounts) PasswordReset(ctx context.Context, token string) (*PasswordRe
 		return nil, nil, ErrPasswordResetInvalid
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("merchant: reading a password reset: %w", err)
+		return nil, nil, fmt.Errorf("team: reading a password reset: %w", err)
 	}
 	if !r.UsedAt.IsZero() || !a.now().Before(r.ExpiresAt) {
 		return nil, nil, ErrPasswordResetInvalid
@@ -136,7 +136,7 @@ func (a *Accounts) PasswordReset(ctx context.Context, token string) (*PasswordRe
 		return nil, nil, ErrPasswordResetInvalid
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("merchant: reading a password reset: %w", err)
+		return nil, nil, fmt.Errorf("team: reading a password reset: %w", err)
 	}
 	if u.UpdatedAt.After(r.CreatedAt) {
 		return nil, nil, ErrPasswordResetInvalid
@@ -167,13 +167,13 @@ func (a *Accounts) ResetPasswordWith(ctx context.Context, token, password string
 		if errors.Is(err, ErrPasswordResetInvalid) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("merchant: resetting a password: %w", err)
+		return nil, fmt.Errorf("team: resetting a password: %w", err)
 	}
 	if _, err := a.EndOtherSignIns(ctx, u.ID, ""); err != nil {
 		return nil, err
 	}
 	if err := a.throttle.ResetLoginFailures(ctx, accountKey(u.Email)); err != nil {
-		return nil, fmt.Errorf("merchant: resetting a password: %w", err)
+		return nil, fmt.Errorf("team: resetting a password: %w", err)
 	}
 	u.PasswordHash, u.UpdatedAt = hash, now
 	return u, nil

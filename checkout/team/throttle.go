@@ -72,7 +72,7 @@ type ThrottledError struct {
 
 // Error says how long to wait.
 func (e *ThrottledError) Error() string {
-	return fmt.Sprintf("merchant: too many failed sign-ins; retry in %s", e.Wait.Round(time.Second))
+	return fmt.Sprintf("team: too many failed sign-ins; retry in %s", e.Wait.Round(time.Second))
 }
 
 // Unwrap gives ErrThrottled, whose code is CodeTooManyAttempts.

@@ -68,7 +68,7 @@ func (a *Accounts) NewTOTP(u *User, issuer string) (*TOTPEnrolment, error) {
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: issuer, AccountName: u.Email, Period: uint(TOTPPeriod / time.Second),
 		Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
 	if err != nil {
-		return nil, fmt.Errorf("merchant: a TOTP secret: %w", err)
+		return nil, fmt.Errorf("team: a TOTP secret: %w", err)
 	}
 	return &TOTPEnrolment{Secret: key.Secret(), URL: key.URL()}, nil
 }
@@ -96,7 +96,7 @@ func matchStep(secret, code string, now time.Time) int64 {
 // is kept). A wrong code is ErrBadCode.
 func (a *Accounts) EnableTOTP(ctx context.Context, u *User, secret, code string) ([]string, error) {
 	if a.totp == nil {
-		return nil, errors.New("merchant: two-factor sign-in is not configured")
+		return nil, errors.New("team: two-factor sign-in is not configured")
 	}
 	now := a.now()
 	step := matchStep(secret, code, now)
@@ -110,7 +110,7 @@ func (a *Accounts) EnableTOTP(ctx context.Context, u *User, secret, code string)
 		hashes[i] = hashRecoveryCode(codes[i])
 	}
 	if err := a.totp.EnableTOTP(ctx, u.ID, secret, now, step, hashes); err != nil {
-		return nil, fmt.Errorf("merchant: turning on two-factor sign-in: %w", err)
+		return nil, fmt.Errorf("team: turning on two-factor sign-in: %w", err)
 	}
 	return codes, nil
 }
@@ -120,13 +120,13 @@ func (a *Accounts) EnableTOTP(ctx context.Context, u *User, secret, code string)
 // messages out (the user's notice) are written with the change.
 func (a *Accounts) DisableTOTP(ctx context.Context, u *User, password, addr string, out ...checkout.OutboxMessage) error {
 	if a.totp == nil {
-		return errors.New("merchant: two-factor sign-in is not configured")
+		return errors.New("team: two-factor sign-in is not configured")
 	}
 	if err := a.VerifyPassword(ctx, u, password, addr); err != nil {
 		return err
 	}
 	if err := a.totp.DisableTOTP(ctx, u.ID, out...); err != nil {
-		return fmt.Errorf("merchant: turning off two-factor sign-in: %w", err)
+		return fmt.Errorf("team: turning off two-factor sign-in: %w", err)
 	}
 	return nil
 }
@@ -137,7 +137,7 @@ func (a *Accounts) DisableTOTP(ctx context.Context, u *User, password, addr stri
 // *ThrottledError). It reports whether a recovery code was used.
 func (a *Accounts) SecondFactor(ctx context.Context, userID, code string) (recovery bool, err error) {
 	if a.totp == nil {
-		return false, errors.New("merchant: two-factor sign-in is not configured")
+		return false, errors.New("team: two-factor sign-in is not configured")
 	}
 	// As at the password step, a slot is held from the throttle's check to the record of a
 	// failure, so that a burst of concurrent guesses cannot all pass the check first.
@@ -147,7 +147,7 @@ func (a *Accounts) SecondFactor(ctx context.Context, userID, code string) (recov
 	defer a.hasher.release()
 	u, err := a.users.User(ctx, userID)
 	if err != nil {
-		return false, fmt.Errorf("merchant: second factor: %w", err)
+		return false, fmt.Errorf("team: second factor: %w", err)
 	}
 	now := a.now()
 	keys := []throttleKey{{"totp:" + u.ID, a.policy.PerPair}}
@@ -159,22 +159,22 @@ func (a *Accounts) SecondFactor(ctx context.Context, userID, code string) (recov
 	ok := false
 	if step := matchStep(u.TOTPSecret, code, now); step >= 0 && u.TOTPEnabled() {
 		if ok, err = a.totp.UseTOTPStep(ctx, u.ID, step); err != nil {
-			return false, fmt.Errorf("merchant: second factor: %w", err)
+			return false, fmt.Errorf("team: second factor: %w", err)
 		}
 	} else if c := normalizeRecoveryCode(code); len(c) == recoveryCodeLen && u.TOTPEnabled() {
 		if ok, err = a.totp.UseRecoveryCode(ctx, u.ID, hashRecoveryCode(c), now); err != nil {
-			return false, fmt.Errorf("merchant: second factor: %w", err)
+			return false, fmt.Errorf("team: second factor: %w", err)
 		}
 		recovery = ok
 	}
 	if !ok {
 		if _, err := a.throttle.RecordLoginFailure(ctx, keys[0].key, now, now.Add(-a.policy.ForgetAfter)); err != nil {
-			return false, fmt.Errorf("merchant: recording a failed second factor: %w", err)
+			return false, fmt.Errorf("team: recording a failed second factor: %w", err)
 		}
 		return false, ErrBadCode
 	}
 	if err := a.throttle.ResetLoginFailures(ctx, keys[0].key); err != nil {
-		return false, fmt.Errorf("merchant: second factor: %w", err)
+		return false, fmt.Errorf("team: second factor: %w", err)
 	}
 	return recovery, nil
 }
@@ -198,7 +198,7 @@ func (a *Accounts) RequireTOTP(ctx context.Context) (bool, error) {
 // SetRequireTOTP changes whether every user must sign in with a second factor.
 func (a *Accounts) SetRequireTOTP(ctx context.Context, required bool) error {
 	if a.totp == nil {
-		return errors.New("merchant: two-factor sign-in is not configured")
+		return errors.New("team: two-factor sign-in is not configured")
 	}
 	return a.totp.SetRequireTOTP(ctx, required)
 }

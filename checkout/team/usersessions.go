@@ -55,7 +55,7 @@ func (a *Accounts) StartSignIn(ctx context.Context, u *User, addr, userAgent str
 	now := a.now().UTC()
 	s := SignIn{ID: a.newID(), UserID: u.ID, CreatedAt: now, SeenAt: now, Address: audit.Clip(addr, audit.MaxText), UserAgent: audit.Clip(userAgent, maxUserAgent)}
 	if err := a.sessions.CreateSignIn(ctx, s); err != nil {
-		return "", fmt.Errorf("merchant: recording a session: %w", err)
+		return "", fmt.Errorf("team: recording a session: %w", err)
 	}
 	return s.ID, nil
 }
@@ -74,7 +74,7 @@ func (a *Accounts) SeeSignIn(ctx context.Context, u *User, id string) error {
 		return ErrSignInEnded
 	}
 	if err != nil {
-		return fmt.Errorf("merchant: reading a session: %w", err)
+		return fmt.Errorf("team: reading a session: %w", err)
 	}
 	if s.UserID != u.ID {
 		return ErrSignInEnded
@@ -127,7 +127,7 @@ func (a *Accounts) PruneSignIns(ctx context.Context) (int, error) {
 func (a *Accounts) ChangePassword(ctx context.Context, id, current, password, addr, keep string) (*User, error) {
 	u, err := a.users.User(ctx, id)
 	if err != nil {
-		return nil, fmt.Errorf("merchant: changing a password: %w", err)
+		return nil, fmt.Errorf("team: changing a password: %w", err)
 	}
 	if err := a.VerifyPassword(ctx, u, current, addr); err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func (a *Accounts) ChangePassword(ctx context.Context, id, current, password, ad
 	}
 	now := a.now()
 	if err := a.users.SetPasswordHash(ctx, u.ID, hash, now); err != nil {
-		return nil, fmt.Errorf("merchant: changing a password: %w", err)
+		return nil, fmt.Errorf("team: changing a password: %w", err)
 	}
 	if _, err := a.EndOtherSignIns(ctx, u.ID, keep); err != nil {
 		return nil, err

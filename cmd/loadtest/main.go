@@ -3,6 +3,9 @@
 //
 //	go run ./cmd/loadtest -url http://127.0.0.1:8080 -shoppers 16 -duration 10s [-pay]
 //
+// It also seeds a store with synthetic orders (-seed-orders) and times a dashboard page from
+// outside, signed in (-dashboard): see dashboard.go.
+//
 // Each shopper, in a loop: opens the catalogue, adds a product to a new cart (POST /cart), opens
 // the customer form, posts it, opens the PIX page and its QR image. A PIX page that says its QR
 // code is being generated (the gateway asked the checkout to slow down, and the order waits its
@@ -62,6 +65,14 @@ type options struct {
 	streamsPerOrder int           // streams opened on each order
 	pid             int           // the checkout's process id, for its memory (Linux /proc)
 	hold            time.Duration // how long the streams stay open
+
+	// -seed-orders writes that many synthetic orders into -seed-db; -dashboard times GETs of a
+	// dashboard path, signed in as -email with -password, -n times.
+	seedOrders      int
+	seedDB          string
+	dashboard       string
+	email, password string
+	n               int
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -82,6 +93,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.streamsPerOrder, "streams-per-order", 8, "with -streams: streams opened on each order")
 	fs.IntVar(&o.pid, "pid", 0, "with -streams: the checkout's process id, whose resident memory is read from /proc")
 	fs.DurationVar(&o.hold, "hold", 0, "with -streams: keep them open this long before closing them")
+	fs.IntVar(&o.seedOrders, "seed-orders", 0, "write this many synthetic orders into -seed-db and stop")
+	fs.StringVar(&o.seedDB, "seed-db", "", "with -seed-orders: a PostgreSQL URL, or the checkout's SQLite file (checkout stopped)")
+	fs.StringVar(&o.dashboard, "dashboard", "", "time GETs of this dashboard path (/dashboard/), signed in as -email")
+	fs.StringVar(&o.email, "email", "", "with -dashboard: the user's e-mail")
+	fs.StringVar(&o.password, "password", "", "with -dashboard: the user's password")
+	fs.IntVar(&o.n, "n", 200, "with -dashboard: how many GETs, one after another")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -94,6 +111,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	o.url = strings.TrimRight(o.url, "/")
 	switch {
+	case o.seedOrders > 0:
+		return seedOrders(ctx, o, stdout, stderr)
+	case o.dashboard != "":
+		return timeDashboard(ctx, o, stdout, stderr)
 	case o.bare != "":
 		return serveBare(ctx, o, stdout, stderr)
 	case o.place > 0:

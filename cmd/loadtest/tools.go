@@ -115,31 +115,8 @@ func openStreams(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	settle := func() { time.Sleep(3 * time.Second) }
 	settle()
 	before := rss(o.pid)
-	var mu sync.Mutex
-	var conns []net.Conn
-	refused := map[string]int{}
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	start := time.Now()
-	for range 16 {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= o.streams || ctx.Err() != nil {
-					return
-				}
-				c, err := openStream(u.Host, pays[i/per]+"/events", o.timeout)
-				mu.Lock()
-				if err != nil {
-					refused[firstLine(err.Error())]++
-				} else {
-					conns = append(conns, c)
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	conns, refused := dialStreams(ctx, u.Host, pays, per, o)
 	opened := time.Since(start)
 	settle()
 	during := rss(o.pid)
@@ -167,6 +144,36 @@ func openStreams(ctx context.Context, o options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "checkout RSS after they closed: %.1f MB\n", mb(rss(o.pid)))
 	}
 	return 0
+}
+
+// dialStreams opens o.streams event streams, per on each order of pays, 16 at a time, and
+// returns those opened and how many were refused, by the first line of their error.
+func dialStreams(ctx context.Context, host string, pays []string, per int, o options) ([]net.Conn, map[string]int) {
+	var mu sync.Mutex
+	var conns []net.Conn
+	refused := map[string]int{}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= o.streams || ctx.Err() != nil {
+					return
+				}
+				c, err := openStream(host, pays[i/per]+"/events", o.timeout)
+				mu.Lock()
+				if err != nil {
+					refused[firstLine(err.Error())]++
+				} else {
+					conns = append(conns, c)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return conns, refused
 }
 
 // openStream opens one event stream and reads it up to its first status event.

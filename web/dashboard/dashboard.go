@@ -228,7 +228,8 @@ type Route struct {
 func (d *Dashboard) Routes() []Route { return d.table() }
 
 // table is the route table of signed-in users. A route is served only through it, so none
-// can go without a permission.
+// can go without a permission. It is long because it is the table, a line per route with its
+// permission, read in one place.
 func (d *Dashboard) table() []Route {
 	get, post := http.MethodGet, http.MethodPost
 	rt := []Route{
@@ -265,6 +266,10 @@ func (d *Dashboard) table() []Route {
 		{get, "/withdrawals.csv", team.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals.xlsx", team.PermExport, d.withdrawalsCSV},
 		{get, "/withdrawals/{id}", team.PermGatewayRead, d.withdrawal},
+		// The reconciliation reads both the orders and the gateway: it needs both permissions.
+		{get, "/reconciliation", team.PermGatewayRead, d.needs(team.PermOrdersRead, d.reconciliation)},
+		{get, "/reconciliation.csv", team.PermExport, d.needs(team.PermOrdersRead, d.needs(team.PermGatewayRead, d.reconciliationExport))},
+		{get, "/reconciliation.xlsx", team.PermExport, d.needs(team.PermOrdersRead, d.needs(team.PermGatewayRead, d.reconciliationExport))},
 		{get, "/users", team.PermUsers, d.usersPage},
 		{post, "/users", team.PermUsers, d.invite},
 		{post, "/users/{id}/role", team.PermUsers, d.changeRole},
@@ -323,21 +328,6 @@ func (d *Dashboard) table() []Route {
 	return rt
 }
 
-// hasSection reports whether the dashboard has the section key: some depend on its options.
-func (d *Dashboard) hasSection(key string) bool {
-	switch key {
-	case "settings":
-		return d.settings != nil
-	case "audit":
-		return d.audit != nil
-	case "mail":
-		return d.mail != nil
-	case "store":
-		return d.site.Brand != nil
-	}
-	return true
-}
-
 // allow lets through only a user whose role has perm; anyone else gets the 403 page.
 func (d *Dashboard) allow(perm team.Permission) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
@@ -381,6 +371,7 @@ var sections = []struct {
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
+	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
 	{"users", team.PermUsers, "team"}, {"audit", team.PermAudit, "team"}, {"personal-data", team.PermPersonalData, "team"},
 	{"account", team.PermAccount, ""},
@@ -552,7 +543,7 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 			p.GatewayCause, p.GatewaySince = string(gw.Cause), gw.Since
 		}
 		for _, sec := range sections {
-			if !d.hasSection(sec.key) || !u.Role.Can(sec.perm) {
+			if !d.shows(sec.key, sec.perm, u.Role) {
 				continue
 			}
 			path := Path + "/" + sec.key
@@ -567,6 +558,20 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 		}
 	}
 	return p
+}
+
+// shows reports whether the navigation shows the section key (needing perm) to role: the
+// sections the dashboard has, which the role may open (the reconciliation needs the orders
+// too).
+func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
+	switch {
+	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
+		key == "store" && d.site.Brand == nil:
+		return false
+	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
+		return false
+	}
+	return role.Can(perm)
 }
 
 // notFound is the dashboard's 404 page (behind the session check, so that a stranger learns

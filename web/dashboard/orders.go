@@ -147,32 +147,49 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			status = respond.HTTPStatus(code)
 			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
-			rows, next, prev := checkout.Paged(res.Orders, perPage, f.Page, func(o checkout.OrderSummary) checkout.OrderKey {
-				return checkout.OrderKey{CreatedAt: o.CreatedAt, Amount: o.Amount, ID: o.ID}
-			})
-			for _, o := range rows {
-				v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
-					URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
-					CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
-					Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
-					LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment()})
-			}
-			d.tagLinks(r, rows, v.Rows)
-			v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
-			if can(r, team.PermExport) {
-				eq := cloneValues(q)
-				eq.Del(paramCursor)
-				v.CSVURL = exportURL(Path+"/orders.csv", eq)
-				v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
-				v.Exports = d.myExports(r)
-			}
+			d.orderRows(r, &v, res, q, f, perPage)
 		}
 	} else {
 		status = http.StatusUnprocessableEntity
 	}
-	v.Filter = views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
+	v.Filter = orderFilter(r, d.svc.Now(), q, f, perPage, errs)
+	v.ByDate = columnSort(q, f.Sort, checkout.SortCreatedDesc, checkout.SortCreatedAsc)
+	v.ByAmount = columnSort(q, f.Sort, checkout.SortAmountDesc, checkout.SortAmountAsc)
+	d.site.Render(w, r, status, views.OrdersPage(v))
+}
+
+// orderRows fills v with the page of res that f asks (perPage rows), its pager and, for a role
+// that may export, the export's links.
+func (d *Dashboard) orderRows(r *http.Request, v *views.OrdersView, res *checkout.OrderPage, q url.Values, f checkout.OrderFilter, perPage int) {
+	lang := respond.Lang(r)
+	rows, next, prev := checkout.Paged(res.Orders, perPage, f.Page, func(o checkout.OrderSummary) checkout.OrderKey {
+		return checkout.OrderKey{CreatedAt: o.CreatedAt, Amount: o.Amount, ID: o.ID}
+	})
+	for _, o := range rows {
+		v.Rows = append(v.Rows, views.OrderRow{ID: o.ID, Number: o.Number,
+			URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
+			CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
+			Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
+			LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment()})
+	}
+	d.tagLinks(r, rows, v.Rows)
+	v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
+	if can(r, team.PermExport) {
+		eq := cloneValues(q)
+		eq.Del(paramCursor)
+		v.CSVURL = exportURL(Path+"/orders.csv", eq)
+		v.CSVFullURL = unmaskedExportURL(r, v.CSVURL)
+		v.Exports = d.myExports(r)
+	}
+}
+
+// orderFilter is the orders page's filter bar and form for the query q (read as f, with the
+// violations errs), its date presets as of now.
+func orderFilter(r *http.Request, now time.Time, q url.Values, f checkout.OrderFilter, perPage int, errs *checkout.ValidationError) views.OrderFilterView {
+	lang := respond.Lang(r)
+	filter := views.OrderFilterView{Action: Path + "/orders", ClearURL: respond.Link(r, Path+"/orders"),
 		Values: map[string]string{}, PerPage: perPage,
-		Bar: views.FilterBar{Presets: presetLinks(d.svc.Now(), Path+"/orders", q, paramFrom, paramTo),
+		Bar: views.FilterBar{Presets: presetLinks(now, Path+"/orders", q, paramFrom, paramTo),
 			Active: activeFilters(q, orderParams)}}
 	chip := cloneValues(q)
 	chip.Del(paramCursor)
@@ -182,29 +199,27 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 	} else {
 		chip.Set(paramFulfilment, checkout.FulfilmentAwaitingShipment)
 	}
-	v.Filter.AwaitingShipment = views.PresetLink{Key: checkout.FulfilmentAwaitingShipment,
+	filter.AwaitingShipment = views.PresetLink{Key: checkout.FulfilmentAwaitingShipment,
 		URL: respond.Link(r, withQuery(Path+"/orders", chip)), Current: awaiting}
 	for _, s := range checkout.OrderSorts() {
-		v.Filter.Sorts = append(v.Filter.Sorts, views.Option{Value: string(s), Label: views.T(lang, "sort."+string(s)),
+		filter.Sorts = append(filter.Sorts, views.Option{Value: string(s), Label: views.T(lang, "sort."+string(s)),
 			Checked: s == f.Sort})
 	}
-	v.ByDate = columnSort(q, f.Sort, checkout.SortCreatedDesc, checkout.SortCreatedAsc)
-	v.ByAmount = columnSort(q, f.Sort, checkout.SortAmountDesc, checkout.SortAmountAsc)
 	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
-		v.Filter.Values[name] = firstValue(q, name)
+		filter.Values[name] = firstValue(q, name)
 	}
-	v.Filter.Errors = views.Localise(errs, func(viol checkout.Violation) string { return orderFilterMessage(lang, viol.Field, viol) })
+	filter.Errors = views.Localise(errs, func(viol checkout.Violation) string { return orderFilterMessage(lang, viol.Field, viol) })
 	checked := listValues(q, paramStatus)
 	for _, st := range checkout.OrderStatuses() {
-		v.Filter.Statuses = append(v.Filter.Statuses, views.Option{Value: string(st),
+		filter.Statuses = append(filter.Statuses, views.Option{Value: string(st),
 			Label: views.StatusText(lang, st), Checked: checked[string(st)], Chip: orderChips[st]})
 		if orderChips[st] {
 			// The bar's chips say the state in a word (the full words are the checkbox's
 			// label under "more filters" and in the rows).
-			v.Filter.Statuses[len(v.Filter.Statuses)-1].Short = views.T(lang, "chip."+string(st))
+			filter.Statuses[len(filter.Statuses)-1].Short = views.T(lang, "chip."+string(st))
 		}
 	}
-	d.site.Render(w, r, status, views.OrdersPage(v))
+	return filter
 }
 
 // orderChips are the order states the filter bar offers as chips; the others are under "more

@@ -408,35 +408,9 @@ func (s *start) handlers(context.Context) error {
 	a, cfg := s.App, s.cfg
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
-	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports = exports.NewExports(a.store, cfg.Clock)
-	dash, err := dashboard.New(dashboard.Options{
-		Site:          site,
-		Service:       a.svc,
-		Accounts:      a.accounts,
-		Gateway:       a.gateway,
-		Settings:      a.merchant.settings,
-		Keys:          a.merchant.keys,
-		Notifications: a.merchant.log,
-		Audit:         a.audit,
-		Sessions:      a.store.SignInTokens(),
-		SecretKeys:    s.keys,
-		PublicURL:     cfg.PublicURL,
-		Exports:       a.exports,
-		Context:       exportsCtx,
-		DataDir:       cfg.DataDir,
-
-		Mail:           a.mail.log,
-		MailComposer:   a.mail.composer,
-		MailConfigured: a.mail.server != nil,
-	})
+	dash, err := s.newDashboard(site)
 	if err != nil {
-		stopExports()
 		return err
-	}
-	a.stopExports = func() {
-		stopExports()
-		dash.WaitExports()
 	}
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
@@ -468,6 +442,43 @@ func (s *start) handlers(context.Context) error {
 		Observer:            a.webObserver(),
 	})
 	return err
+}
+
+// newDashboard builds the dashboard on site, with its background exports (stopped by
+// App.stopExports).
+func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
+	a, cfg := s.App, s.cfg
+	exportsCtx, stopExports := context.WithCancel(context.Background())
+	a.exports = exports.NewExports(a.store, cfg.Clock)
+	dash, err := dashboard.New(dashboard.Options{
+		Site:          site,
+		Service:       a.svc,
+		Accounts:      a.accounts,
+		Gateway:       a.gateway,
+		Settings:      a.merchant.settings,
+		Keys:          a.merchant.keys,
+		Notifications: a.merchant.log,
+		Audit:         a.audit,
+		Sessions:      a.store.SignInTokens(),
+		SecretKeys:    s.keys,
+		PublicURL:     cfg.PublicURL,
+		Exports:       a.exports,
+		Context:       exportsCtx,
+		DataDir:       cfg.DataDir,
+
+		Mail:           a.mail.log,
+		MailComposer:   a.mail.composer,
+		MailConfigured: a.mail.server != nil,
+	})
+	if err != nil {
+		stopExports()
+		return nil, err
+	}
+	a.stopExports = func() {
+		stopExports()
+		dash.WaitExports()
+	}
+	return dash, nil
 }
 
 // Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.
