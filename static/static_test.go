@@ -34,7 +34,7 @@ func readAll(t *testing.T, r io.Reader) []byte {
 
 func TestEmbeddedFilesPresent(t *testing.T) {
 	a := New()
-	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "embed.js", "form.js", "frame.js", "logo.svg", "mask.js", "order.js", "paid.svg", "pix.js", "pix.svg", "receipt.js"}
+	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "embed.js", "follow.js", "form.js", "frame.js", "logo.svg", "mask.js", "order.js", "paid.svg", "pix.js", "pix.svg", "receipt.js"}
 	got := a.Names()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -233,7 +233,7 @@ func TestAcceptsGzip(t *testing.T) {
 // TestScriptsAreCSPCompatible guards the strict script-src 'self' policy: the scripts must not
 // evaluate strings as code.
 func TestScriptsAreCSPCompatible(t *testing.T) {
-	for _, name := range []string{"pix.js", "mask.js", "form.js", "receipt.js", "order.js"} {
+	for _, name := range []string{"pix.js", "mask.js", "form.js", "receipt.js", "order.js", "follow.js"} {
 		b, err := embedded.ReadFile("files/" + name)
 		if err != nil {
 			t.Fatal(err)
@@ -246,11 +246,13 @@ func TestScriptsAreCSPCompatible(t *testing.T) {
 	}
 }
 
-// TestSizeBudget keeps the scripts and stylesheet small (a few KB in total, as promised).
+// TestSizeBudget keeps the scripts and stylesheet small (a few KB in total, as promised). The
+// budget is 13 KiB since the PIX page's following of the order moved to follow.js, shared with
+// the order pages: a second file compresses apart (≈ 450 bytes more than inside pix.js).
 func TestSizeBudget(t *testing.T) {
 	a := New()
 	total := 0
-	for _, name := range []string{"pix.js", "mask.js", "form.js", "app.css"} {
+	for _, name := range []string{"pix.js", "follow.js", "mask.js", "form.js", "app.css"} {
 		plain, gz := a.Size(name)
 		t.Logf("%s: %d bytes, %d gzip", name, plain, gz)
 		if gz == 0 {
@@ -258,7 +260,7 @@ func TestSizeBudget(t *testing.T) {
 		}
 		total += gz
 	}
-	if total > 12*1024 {
-		t.Errorf("JS+CSS gzip total %d bytes, budget 12 KiB", total)
+	if total > 13*1024 {
+		t.Errorf("JS+CSS gzip total %d bytes, budget 13 KiB", total)
 	}
 }

@@ -653,8 +653,11 @@ func TestPixPage(t *testing.T) {
 			if !regexp.MustCompile(`<head>.*<noscript><meta http-equiv="refresh" content="20"></noscript>.*</head>`).MatchString(strings.ReplaceAll(r.html, "\n", "")) {
 				t.Error("no <noscript> meta refresh in the head")
 			}
-			if src, _ := r.doc.Find("script").Attr("src"); !strings.Contains(src, "/static/pix.") {
-				t.Errorf("pix.js not loaded: %q", src)
+			// follow.js first: pix.js uses it as soon as it runs.
+			var srcs []string
+			r.doc.Find("script[src]").Each(func(_ int, s *goquery.Selection) { srcs = append(srcs, s.AttrOr("src", "")) })
+			if len(srcs) < 2 || !strings.Contains(srcs[0], "/static/follow.") || !strings.Contains(srcs[1], "/static/pix.") {
+				t.Errorf("scripts %q, want follow.js then pix.js", srcs)
 			}
 			r.none(t, "sandbox-pay")
 		})

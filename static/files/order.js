@@ -2,7 +2,7 @@
 // (shipped with its tracking code, delivered, refunded, a late payment the shop returns) without
 // a reload. Progressive enhancement of a page that works without JavaScript (a <noscript> meta
 // refresh reloads it while the order may still change). Everything comes from the element
-// marked data-order-live:
+// marked data-order-live (follow.js, loaded first, follows the order):
 //   data-events-url   Server-Sent Events stream; each message is JSON
 //                     {status, stage, stageKey, text, redirect?}
 //   data-status-url   JSON endpoint answering the same; polled when EventSource is missing or fails
@@ -16,22 +16,10 @@
 
   var POLL_MS = 10000;
 
-  function sameOrigin(url) {
-    try {
-      var u = new URL(url, window.location.href);
-      return u.origin === window.location.origin ? u.href : null;
-    } catch (e) { return null; }
-  }
-
   function init(root) {
     var key = root.getAttribute("data-stage-key") || "";
     var status = root.querySelector('[data-testid="order-status"]');
     var busy = false, again = null, done = false;
-
-    // The status is announced to frame.js (a checkout session framed by a merchant's page).
-    function announce(name) {
-      try { document.dispatchEvent(new CustomEvent("pixcheckout:status", { detail: { status: name } })); } catch (e) { /* old browser */ }
-    }
 
     function setStatus(stage, text) {
       if (!status) { return; }
@@ -82,53 +70,15 @@
     function apply(msg) {
       if (done || !msg || typeof msg.status !== "string") { return; }
       if (msg.redirect) {
-        var target = sameOrigin(msg.redirect);
+        var target = PixCheckout.sameOrigin(msg.redirect);
         if (target) { done = true; window.location.assign(target); return; }
       }
       if (typeof msg.stageKey !== "string" || msg.stageKey === key) { return; }
-      announce(msg.status);
+      PixCheckout.announce(msg.status);
       redraw(msg);
     }
 
-    function parse(data) {
-      try { return JSON.parse(data); } catch (e) { return null; }
-    }
-
-    var polling = false;
-    function poll() {
-      var url = root.getAttribute("data-status-url");
-      if (polling || !url || !window.fetch) { return; }
-      polling = true;
-      var loop = function () {
-        if (done) { return; }
-        fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store", credentials: "same-origin" })
-          .then(function (r) { return r.ok ? r.json() : null; })
-          .then(function (msg) { apply(msg); }, function () { /* try again on the next round */ })
-          .then(function () { if (!done) { setTimeout(loop, POLL_MS); } });
-      };
-      loop();
-    }
-
-    function listen() {
-      var url = root.getAttribute("data-events-url");
-      if (!url || !window.EventSource) { poll(); return; }
-      var es, failures = 0;
-      try { es = new EventSource(url); } catch (e) { poll(); return; }
-      var onMessage = function (ev) {
-        apply(parse(ev.data));
-        if (done) { es.close(); }
-      };
-      es.onopen = function () { failures = 0; };
-      es.onmessage = onMessage;
-      es.addEventListener("status", onMessage);
-      es.onerror = function () {
-        failures++;
-        // The browser gave up, or something in between breaks streams: poll instead.
-        if (es.readyState === 2 || failures >= 3) { es.close(); poll(); }
-      };
-    }
-
-    listen();
+    PixCheckout.follow(root, POLL_MS, apply, function () { return done; });
   }
 
   function start() {

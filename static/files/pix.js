@@ -2,12 +2,10 @@
 // Progressive enhancement of a page that already works without JavaScript (the server says until
 // when the QR code is valid, and a <noscript> meta refresh reloads it) and that is the same at
 // every moment of one state of the order. Everything it needs comes from data-* attributes of the
-// element marked data-pix:
+// element marked data-pix (follow.js, loaded first, follows the order):
 //   data-expires-at            the QR code's expiry (ISO time)
-//   data-events-url            Server-Sent Events stream; each message is JSON
+//   data-events-url, data-status-url   the live status (follow.js; polled every 3 s): JSON
 //                              {status, now, expiresAt?, redirect?, text?}
-//   data-status-url            JSON endpoint answering the same; polled every 3 s when
-//                              EventSource is missing or fails
 //   data-paid-url              where to go when the status becomes "paid" without a redirect
 //   data-urgent-seconds        the countdown's last seconds, shown urgent (class "urgent" on [data-deadline])
 //   data-text-*                localised texts (expired, paid, copied, copied-button, copy-manual)
@@ -32,13 +30,6 @@
     var total = ms > 0 ? Math.ceil(ms / 1000) : 0;
     var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
     return h > 0 ? h + ":" + pad(m) + ":" + pad(s) : pad(m) + ":" + pad(s);
-  }
-
-  function sameOrigin(url) {
-    try {
-      var u = new URL(url, window.location.href);
-      return u.origin === window.location.origin ? u.href : null;
-    } catch (e) { return null; }
   }
 
   function init(root) {
@@ -87,7 +78,7 @@
         var title = newQR.querySelector("[data-expired-title]");
         if (title) { title.focus(); }
       }
-      announce("expired");
+      PixCheckout.announce("expired");
       // The stream stays open: a late payment still turns the order to paid.
     }
 
@@ -100,14 +91,9 @@
     }
 
     function go(url) {
-      var target = url && sameOrigin(url);
+      var target = url && PixCheckout.sameOrigin(url);
       if (target) { window.location.assign(target); return true; }
       return false;
-    }
-
-    // The live status is announced to frame.js (a checkout session framed by a merchant's page).
-    function announce(name) {
-      try { document.dispatchEvent(new CustomEvent("pixcheckout:status", { detail: { status: name } })); } catch (e) { /* old browser */ }
     }
 
     function apply(msg) {
@@ -116,7 +102,7 @@
       if (!isNaN(now)) { skew = now - Date.now(); }
       var exp = Date.parse(msg.expiresAt || "");
       if (!isNaN(exp)) { expiresAt = exp; }
-      announce(msg.status);
+      PixCheckout.announce(msg.status);
       if (msg.status === "paid") {
         done = true;
         if (timer) { clearInterval(timer); timer = null; }
@@ -137,45 +123,6 @@
       }
       if (msg.text && !expired) { setStatus(msg.status, msg.text); }
       tick(); // on the server's clock, learnt just now
-    }
-
-    function parse(data) {
-      try { return JSON.parse(data); } catch (e) { return null; }
-    }
-
-    var polling = false;
-    function poll() {
-      var url = root.getAttribute("data-status-url");
-      if (polling || !url || !window.fetch) { return; }
-      polling = true;
-      var loop = function () {
-        if (done) { return; }
-        fetch(url, { headers: { "Accept": "application/json" }, cache: "no-store", credentials: "same-origin" })
-          .then(function (r) { return r.ok ? r.json() : null; })
-          .then(function (msg) { apply(msg); }, function () { /* try again on the next round */ })
-          .then(function () { if (!done) { setTimeout(loop, POLL_MS); } });
-      };
-      loop();
-    }
-
-    function listen() {
-      var url = root.getAttribute("data-events-url");
-      if (!url || !window.EventSource) { poll(); return; }
-      var es, failures = 0;
-      try { es = new EventSource(url); } catch (e) { poll(); return; }
-      var onMessage = function (ev) {
-        apply(parse(ev.data));
-        if (done) { es.close(); }
-      };
-      es.onopen = function () { failures = 0; };
-      es.onmessage = onMessage;
-      es.addEventListener("status", onMessage);
-      es.onerror = function () {
-        failures++;
-        // CLOSED means the browser gave up (wrong answer from the server); repeated failures
-        // mean something in between (a proxy) breaks streams. Either way, poll instead.
-        if (es.readyState === 2 || failures >= 3) { es.close(); poll(); }
-      };
     }
 
     function copied(msg) { if (feedback) { feedback.textContent = msg; } }
@@ -251,7 +198,7 @@
     if (expiresIn && !isNaN(expiresAt)) { expiresIn.hidden = false; }
     tick();
     if (!expired && !isNaN(expiresAt)) { timer = setInterval(tick, 1000); }
-    listen();
+    PixCheckout.follow(root, POLL_MS, apply, function () { return done; });
   }
 
   function start() {
