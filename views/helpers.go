@@ -2,6 +2,7 @@ package views
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
@@ -37,6 +38,17 @@ func legalName(p Page) string {
 		return p.Merchant.LegalName
 	}
 	return merchant(p)
+}
+
+// addressLines are the store's address's lines, blank ones left out.
+func addressLines(a string) []string {
+	var out []string
+	for l := range strings.SplitSeq(a, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // formatDocument writes a CPF or CNPJ with its punctuation; "" when there is none or it is not

@@ -62,7 +62,8 @@ func handlerMessages() []string {
 // its own file (shopMessages here); they are joined once, when the program starts, and only read
 // afterwards.
 var messages = joinCatalogues(shopMessages, embedMessages, dashboardMessages, teamMessages, payLinkMessages, dashLinkMessages, shippingMessages,
-	subjectMessages, actionMessages, listMessages, exportMessages, orderMessages, emailMessages, shopperEmailMessages, mailLogMessages, reconMessages, alertMessages)
+	subjectMessages, actionMessages, listMessages, exportMessages, orderMessages, emailMessages, shopperEmailMessages, mailLogMessages, reconMessages, alertMessages,
+	storeMessages)
 
 // joinCatalogues merges the parts of the catalogue. A key in two parts is a programming error:
 // it panics at start-up, and a test runs it first.

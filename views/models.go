@@ -33,7 +33,13 @@ type Page struct {
 	// Merchant is who the shopper pays and how to reach them: the PIX page names the payee as
 	// the bank app will, and every page's footer gives the support contact.
 	Merchant Merchant
+	// StoreCSS is the path of the stylesheet of the store's colours (StoreCSSPrefix + digest +
+	// ".css"), linked after app.css; "" none.
+	StoreCSS string
 }
+
+// StoreCSSPrefix starts the path of the store's stylesheet: /static/store-<hash>.css.
+const StoreCSSPrefix = "/static/store-"
 
 // Merchant is the merchant as the shopper's bank shows them, and their support contact. Empty
 // fields are left out of the pages.
@@ -43,6 +49,7 @@ type Merchant struct {
 	SupportEmail string
 	SupportPhone string
 	SupportURL   string
+	Address      string // the store's address, one or more lines
 }
 
 // HasSupport reports whether any support contact is known.

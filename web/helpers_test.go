@@ -20,6 +20,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
@@ -103,6 +104,7 @@ type env struct {
 	logs   *syncBuffer // the web server's logs
 	keys   *apikeys.Keys
 	audit  *audit.AuditLog // the data subjects' requests made through the API
+	brand  *brand.Manager  // the store's face
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -210,8 +212,9 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	assets := static.New()
+	storeFace := brand.NewManager(store, brand.Profile{Name: svc.MerchantName()}, sb.Now)
 	opts := web.Options{
-		Site: &respond.Site{Log: slog.New(slog.NewJSONHandler(logs, nil)), Name: svc.MerchantName(), Assets: assets,
+		Site: &respond.Site{Log: slog.New(slog.NewJSONHandler(logs, nil)), Brand: storeFace, Assets: assets,
 			Sandbox: !o.noSandboxPay},
 		Service:             svc,
 		Store:               store,
@@ -249,7 +252,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(ws.Handler())
-	e := &env{t: t, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
+	e := &env{t: t, brand: storeFace, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
 		keys: keys, audit: opts.Audit,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

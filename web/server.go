@@ -44,6 +44,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -336,6 +337,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	// load: cached for minutes, not a year.
 	r.Get("/healthz", s.healthz)
 	r.Get("/readyz", s.readyz)
+	r.Get(views.StoreCSSPrefix+"{hash}.css", s.storeCSS)
 	r.Handle("/static/*", opts.Assets.Handler())
 	r.Method(http.MethodGet, "/embed.js", opts.Assets.Stable("embed.js", EmbedJSMaxAge))
 

@@ -61,6 +61,8 @@ const (
 	AuditMailResent       = "mail.resent"
 	AuditMailTest         = "mail.test"
 	AuditMailUnsuppressed = "mail.unsuppressed"
+	// AuditStoreChanged: the store's face changed (brand.Profile), each field with its before and after.
+	AuditStoreChanged = "store.changed"
 )
 
 // AuditActions lists the actions, for the audit page's filter.
@@ -71,7 +73,7 @@ var AuditActions = []string{AuditSignIn, AuditSignInFailed, AuditSignOut, AuditP
 	AuditLinkCreated, AuditLinkChanged, AuditExport, AuditSubjectSearch, AuditSubjectExport, AuditSubjectAnonymise,
 	AuditPersonalShown, AuditExportUnmasked,
 	AuditOrderShipped, AuditOrderDelivered, AuditOrderCanceled, AuditOrderNoteAdded, AuditOrderRefundRecorded,
-	AuditMailResent, AuditMailTest, AuditMailUnsuppressed}
+	AuditMailResent, AuditMailTest, AuditMailUnsuppressed, AuditStoreChanged}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -18,6 +18,24 @@ import (
 // every change of an order as "id:version".
 const changesChannel = "checkout_orders"
 
+// profileKind is the change feed's kind for the store's profile (brand.Profile): the
+// store_profile_changed trigger (migration 0103) announces each save as "store_profile:version".
+// An order's id is lower-case base32, never this.
+const profileKind = "store_profile"
+
+// OnStoreProfile makes the change feed call changed whenever the store's profile was saved, by
+// any process, and after a gap in the feed (a save may have been missed): the caller drops what
+// it kept of the profile (brand.Manager.Forget). Set it before Follow; changed runs on Follow's
+// goroutine.
+func (s *Store) OnStoreProfile(changed func()) { s.onProfile.Store(&changed) }
+
+// profileChanged tells OnStoreProfile's function, if any.
+func (s *Store) profileChanged() {
+	if f := s.onProfile.Load(); f != nil {
+		(*f)()
+	}
+}
+
 // feedPing is how long the feed waits for a notification before checking its connection: the
 // time a silently dead connection may go unnoticed, hence how far back a catch-up reads.
 const feedPing = 30 * time.Second
@@ -55,6 +73,7 @@ func (s *Store) Follow(ctx context.Context, changed func(orderID string, version
 		}
 		s.feedChanged(true, nil)
 		wait = 100 * time.Millisecond
+		s.profileChanged()
 		gap(alive)
 		alive = time.Now()
 		alive, err = s.receive(ctx, conn, alive, changed)
@@ -120,7 +139,10 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, ch
 		case err == nil:
 			alive = time.Now()
 			id, version, ok := parseChange(n.Payload)
-			if ok {
+			switch {
+			case ok && id == profileKind:
+				s.profileChanged()
+			case ok:
 				changed(id, version)
 			}
 		case ctx.Err() != nil:

@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -73,6 +74,8 @@ type Store struct {
 	session *pgx.ConnConfig
 	feed    feedState
 	onFeed  func(ok bool, err error)
+	// onProfile is told when the store's profile changed (OnStoreProfile).
+	onProfile atomic.Pointer[func()]
 }
 
 var _ checkout.Store = (*Store)(nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres/pgtest"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlstore"
@@ -410,6 +411,15 @@ func TestMerchantStores(t *testing.T) {
 	t.Parallel()
 	dbURL := newDatabase(t)
 	storetest.RunMerchant(t, func(t *testing.T) storetest.MerchantStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
+// TestBrand runs the suite of the store's profile, each subtest in a schema of its own.
+func TestBrand(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunBrand(t, func(t *testing.T) brand.Store {
 		return open(t, newSchema(t, dbURL))
 	})
 }

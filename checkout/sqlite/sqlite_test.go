@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
@@ -102,6 +103,15 @@ func migrationsApplied(t *testing.T, path string) int {
 // settings, the notification outbox).
 func TestMerchantStores(t *testing.T) {
 	storetest.RunMerchant(t, func(t *testing.T) storetest.MerchantStores {
+		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+// TestBrand runs the suite of the store's profile.
+func TestBrand(t *testing.T) {
+	storetest.RunBrand(t, func(t *testing.T) brand.Store {
 		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
 		t.Cleanup(func() { s.Close() })
 		return s

@@ -50,6 +50,7 @@ const (
 	PermAudit         Permission = "audit"          // read and export the audit log
 	PermAccount       Permission = "account"        // one's own password, sessions and 2FA
 	PermMail          Permission = "mail"           // the e-mail log: resend, send a test e-mail (bodies need PermPersonalData)
+	PermStore         Permission = "store"          // the store's face shoppers see: name, payee, address, contact, logo, colours, texts
 	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
 	// requests (LGPD: find, export and anonymise everything held about a person), shows an
 	// order's document and phones after a deliberate show (audited) and exports them unmasked;
@@ -61,7 +62,7 @@ const (
 // permission.
 var Permissions = map[Role][]Permission{
 	RoleOwner: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail},
+		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail, PermStore},
 	RoleDeveloper: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport,
 		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount, PermMail},
 	RoleOperator: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,

@@ -317,6 +317,11 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/exports/{id}", team.PermExport, d.exportPage},
 			Route{get, "/exports/{id}/download", team.PermExport, d.exportDownload})
 	}
+	if d.site.Brand != nil {
+		rt = append(rt,
+			Route{get, "/store", team.PermStore, d.storePage},
+			Route{post, "/store", team.PermStore, d.saveStore})
+	}
 	if d.settings != nil {
 		rt = append(rt,
 			Route{get, "/settings", team.PermSettings, d.settingsPage},
@@ -376,7 +381,7 @@ var sections = []struct {
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
 	{"reconciliation", team.PermGatewayRead, "gateway"},
-	{"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
+	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
 	{"users", team.PermUsers, "team"}, {"audit", team.PermAudit, "team"}, {"personal-data", team.PermPersonalData, "team"},
 	{"account", team.PermAccount, ""},
 }
@@ -569,7 +574,8 @@ func (d *Dashboard) page(r *http.Request, section string) views.DashPage {
 // too).
 func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
 	switch {
-	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil:
+	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
+		key == "store" && d.site.Brand == nil:
 		return false
 	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
 		return false

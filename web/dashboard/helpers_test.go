@@ -23,6 +23,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
@@ -156,7 +157,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	mailLog, composer := mail.NewLog(mailOutbox, store), &mail.Composer{PublicURL: o.publicURL}
 	assets := static.New()
-	site := &respond.Site{Log: log, Name: svc.MerchantName(), Assets: assets, Sandbox: true}
+	site := &respond.Site{Log: log, Brand: brand.NewManager(store, brand.Profile{Name: svc.MerchantName()}, sb.Now), Assets: assets, Sandbox: true}
 	dash := newDashEnv(t, store, client, sb, o.merchant)
 	var gw dashboard.Gateway = dash.gateway
 	if o.rawGateway {

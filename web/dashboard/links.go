@@ -583,7 +583,7 @@ func (d *Dashboard) poster(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.PosterView{Lang: respond.Lang(r), Merchant: d.svc.MerchantName(), Title: l.Title, URL: u,
+	v := views.PosterView{Lang: respond.Lang(r), Merchant: d.site.Profile(r.Context()).Name, Title: l.Title, URL: u,
 		QRPath: code.SVGPath(), QRModules: code.Size + 2*qr.QuietZone, Size: size, Ink: ink, Loopback: loopbackURL(u)}
 	if l.Kind == checkout.LinkFixed {
 		v.Amount = views.FormatMoney(v.Lang, l.Amount)

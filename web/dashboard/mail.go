@@ -216,8 +216,9 @@ func (d *Dashboard) testMail(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	u := userOf(r)
 	lang := respond.Lang(r)
-	f := email.Frame{Lang: lang, StoreName: d.site.Name, PublicURL: d.mailComposer.PublicURL,
-		SupportEmail: d.site.Merchant.SupportEmail, Subject: views.T(lang, "email.test.subject", d.site.Name)}
+	store := d.site.Profile(ctx)
+	f := email.Frame{Lang: lang, StoreName: store.Name, PublicURL: d.mailComposer.PublicURL,
+		SupportEmail: store.SupportEmail, Subject: views.T(lang, "email.test.subject", store.Name)}
 	// Each click is its own message: the cause is the click's moment.
 	cause := u.ID + "/" + strconv.FormatInt(d.svc.Now().UnixNano(), 36)
 	m, err := d.mailComposer.Compose(ctx, mail.Draft{Type: "mail.test", Cause: cause, To: mail.Address{Email: u.Email},

@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -92,6 +93,10 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"message": {"paid", "shipped"}}
+	}},
+	"GET /store": {allowed: ownersOnly},
+	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}
 	}},
 	"GET /settings": {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
@@ -392,11 +397,11 @@ func TestPermissionTable(t *testing.T) {
 	}{
 		{team.RoleOwner, nil},
 		{team.RoleDeveloper, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermUsers,
-			team.PermPersonalData}},
+			team.PermPersonalData, team.PermStore}},
 		{team.RoleOperator, []team.Permission{team.PermKeys, team.PermSettings, team.PermSecret, team.PermUsers,
-			team.PermAudit, team.PermPersonalData, team.PermMail}},
+			team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
 		{team.RoleViewer, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermKeys,
-			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail}},
+			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
 	} {
 		for _, p := range team.Permissions[team.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

@@ -38,7 +38,8 @@ type teamDraft struct {
 // frame is what every e-mail of r needs: the request's language, the store's name, public
 // URL and support address.
 func (d *Dashboard) frame(r *http.Request) email.Frame {
-	return email.Frame{Lang: respond.Lang(r), StoreName: d.site.Name, PublicURL: d.publicBase(r), SupportEmail: d.site.Merchant.SupportEmail}
+	store := d.site.Profile(r.Context())
+	return email.Frame{Lang: respond.Lang(r), StoreName: store.Name, PublicURL: d.publicBase(r), SupportEmail: store.SupportEmail}
 }
 
 // teamMail composes m (none without a composer: the dashboard of a test that sends no e-mail).

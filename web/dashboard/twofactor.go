@@ -165,7 +165,7 @@ func (d *Dashboard) startTOTP(w http.ResponseWriter, r *http.Request) {
 		respond.Redirect(w, r, Path+"/account")
 		return
 	}
-	en, err := d.accounts.NewTOTP(u, d.site.Name)
+	en, err := d.accounts.NewTOTP(u, d.site.Profile(r.Context()).Name)
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return

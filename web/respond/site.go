@@ -8,6 +8,7 @@ package respond
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/health"
 	"github.com/pixcheckout/pixcheckout/views"
 )
@@ -27,13 +29,17 @@ const MaxFormBytes = 64 << 10
 type Site struct {
 	// Log receives the errors of rendering and of the handlers (required).
 	Log *slog.Logger
-	// Name is the merchant's name, in every page's header and title.
+	// Brand, when set, is the store's face as the merchant set it in the dashboard: every
+	// page reads its name, payee and contact from it, and Name and Merchant are unused.
+	Brand *brand.Manager
+	// Name is the merchant's name, in every page's header and title (without Brand).
 	Name string
 	// Assets resolves the names of the static files.
 	Assets views.Assets
 	// Sandbox is set when the embedded sandbox gateway is in use: every page says so.
 	Sandbox bool
-	// Merchant is the payee as the shopper's bank shows it, and the support contact.
+	// Merchant is the payee as the shopper's bank shows it, and the support contact (without
+	// Brand).
 	Merchant views.Merchant
 	// Gateway, when set, tells the gateway's state as this instance knows it (readiness, the
 	// dashboard's banner, the PIX page); nil: always working.
@@ -48,19 +54,47 @@ func (s *Site) GatewayState() health.State {
 	return s.Gateway()
 }
 
+// Profile returns the store's face in force: Brand's (as last read when the store cannot be
+// read, the error logged: a page never fails for it), else Name's and Merchant's.
+func (s *Site) Profile(ctx context.Context) brand.Profile {
+	if s.Brand == nil {
+		m := s.Merchant
+		return brand.Profile{Name: s.Name, LegalName: m.LegalName, Document: m.Document, SupportEmail: m.SupportEmail,
+			SupportPhone: m.SupportPhone, SupportURL: m.SupportURL}
+	}
+	p, err := s.Brand.Get(ctx)
+	if err != nil {
+		s.Log.WarnContext(ctx, "reading the store's profile", "request_id", RequestID(ctx), "err", err)
+	}
+	return p
+}
+
+// storeCSS is the path of p's stylesheet (see views.Page.StoreCSS); "" without Brand, whose
+// pages are the product's own.
+func (s *Site) storeCSS(p brand.Profile) string {
+	if s.Brand == nil {
+		return ""
+	}
+	_, hash := p.Stylesheet()
+	return views.StoreCSSPrefix + hash + ".css"
+}
+
 // Page returns the common part of every page's view model.
 func (s *Site) Page(r *http.Request) views.Page {
 	q := r.URL.Query()
 	q.Del("lang")
+	p := s.Profile(r.Context())
 	return views.Page{
 		Lang:         Lang(r),
-		MerchantName: s.Name,
+		MerchantName: p.Name,
 		HomeURL:      Link(r, "/"),
 		Path:         r.URL.EscapedPath(),
 		Query:        q.Encode(),
 		Assets:       s.Assets,
 		Sandbox:      s.Sandbox,
-		Merchant:     s.Merchant,
+		Merchant: views.Merchant{LegalName: p.LegalName, Document: p.Document, SupportEmail: p.SupportEmail,
+			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address},
+		StoreCSS: s.storeCSS(p),
 	}
 }
 

@@ -51,6 +51,9 @@ type Announcer struct {
 	Sends func(ctx context.Context, kind string) (bool, error)
 	// Wake, when set, is called once messages are stored (the e-mails' outbox's Wake).
 	Wake func()
+	// Face, when set, gives Store and Payee as the merchant last saved them (the dashboard's
+	// "Loja" settings), read at each change so that a saved name shows in the next e-mail.
+	Face func(ctx context.Context) (store email.Frame, payee views.Merchant, err error)
 }
 
 var _ checkout.Announcer = (*Announcer)(nil)
@@ -65,6 +68,15 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 	if err != nil || to.Name != "" {
 		// No address to write to (the order was placed without one): nothing to announce.
 		return nil, nil //nolint:nilerr // an order without a usable address has no shopper's e-mail
+	}
+	if a.Face != nil {
+		cur := *a
+		cur.Face = nil
+		if cur.Store, cur.Payee, err = a.Face(ctx); err != nil {
+			// An e-mail in a name the merchant replaced is worse than a retried update.
+			return nil, fmt.Errorf("shopper: reading the store's face: %w", err)
+		}
+		return cur.Announce(ctx, o, changes)
 	}
 	first := len(o.History) - len(changes)
 	var out []checkout.OutboxMessage

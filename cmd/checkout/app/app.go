@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -94,6 +95,7 @@ type closingStore interface {
 	team.AlertStore
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
+	brand.Store
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -127,6 +129,7 @@ type App struct {
 	alertPrefs      *team.Alerts   // the users' alert preferences
 	alerts          *alerts.Alerts // the merchant's alerts: announced changes, the scheduler
 	mail            mailSide
+	brand           *brand.Manager // the store's face shoppers see
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -192,6 +195,7 @@ func New(ctx context.Context, cfg Config, ln net.Listener) (a *App, err error) {
 		s.openGateway,
 		s.merchantSide,
 		s.newService,
+		s.seedStoreFace,
 		a.setupAccounts,
 		s.handlers,
 	} {
@@ -407,8 +411,7 @@ func (s *start) newService(ctx context.Context) error {
 func (s *start) handlers(context.Context) error {
 	a, cfg := s.App, s.cfg
 	assets := static.New()
-	site := &respond.Site{Log: a.log, Name: a.svc.MerchantName(), Assets: assets, Sandbox: cfg.Sandbox(),
-		Merchant: merchantProfile(cfg), Gateway: a.health.State}
+	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
 	dash, err := s.newDashboard(site)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/shopper"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
 )
 
@@ -40,10 +41,9 @@ func (a *App) setupMail() error {
 			return &ConfigError{"CHECKOUT_MAIL_FROM", err.Error()}
 		}
 	}
-	replyTo := merchantProfile(a.cfg).SupportEmail
 	log := a.log.With("component", "mail")
 	m.sender, err = mail.NewSender(mail.SenderOptions{Server: m.server, From: from, Suppressions: a.store, Clock: a.clock,
-		ReplyTo: func(context.Context) (string, error) { return replyTo, nil }, RootCAs: a.cfg.MailRootCAs, Logger: log})
+		ReplyTo: a.supportEmail, RootCAs: a.cfg.MailRootCAs, Logger: log})
 	if err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
@@ -58,7 +58,8 @@ func (a *App) setupMail() error {
 	m.composer = &mail.Composer{PublicURL: a.cfg.PublicURL}
 	profile := merchantProfile(a.cfg)
 	m.shopper = &shopper.Announcer{Composer: m.composer, Payee: profile, Sends: a.merchant.settings.SendsShopper, Wake: m.outbox.Wake,
-		Store: email.Frame{StoreName: a.cfg.MerchantName, PublicURL: a.cfg.PublicURL, SupportEmail: profile.SupportEmail}}
+		Store: email.Frame{StoreName: a.cfg.MerchantName, PublicURL: a.cfg.PublicURL, SupportEmail: profile.SupportEmail},
+		Face:  a.shopperFace}
 	return nil
 }
 
@@ -97,3 +98,14 @@ func (a *App) MailLog() *mail.Log { return a.mail.log }
 
 // MailState is "ok", "failing" or "off", for /readyz.
 func (a *App) MailState() string { return a.mail.sender.State() }
+
+// shopperFace is the store as the shopper's e-mails show it: the dashboard's "Loja" settings.
+func (a *App) shopperFace(ctx context.Context) (email.Frame, views.Merchant, error) {
+	p, err := a.brand.Get(ctx)
+	if err != nil {
+		return email.Frame{}, views.Merchant{}, fmt.Errorf("app: %w", err)
+	}
+	return email.Frame{StoreName: p.Name, PublicURL: a.cfg.PublicURL, SupportEmail: p.SupportEmail},
+		views.Merchant{LegalName: p.PayeeName(), Document: p.Document, SupportEmail: p.SupportEmail,
+			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address}, nil
+}

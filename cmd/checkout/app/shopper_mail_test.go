@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 // startWithSMTP starts the app sending its e-mails to srv, retrying a refused one at once.
@@ -262,5 +264,35 @@ func TestReceiptOfLinkAndSessionOrders(t *testing.T) {
 	if got := srv.Next(t, 20*time.Second); got.To[0] != "caio@example.com" || !strings.Contains(got.Text, "Curso de fotografia") ||
 		!strings.Contains(got.Text, "R$ 129,90") {
 		t.Errorf("the session order's receipt: %v %q\n%s", got.To, got.Subject, got.Text)
+	}
+}
+
+// TestReceiptInTheSavedStoreFace: the receipt is in the store's name, payee and support
+// e-mail as last saved on the dashboard's "Loja" page, not as the environment first set them.
+func TestReceiptInTheSavedStoreFace(t *testing.T) {
+	srv := mailtest.Start(t)
+	r := startWithSMTP(t, srv, func(c *app.Config) {
+		c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
+	})
+	token := r.signIn("dona@loja.example", "senha-configurada")
+	csrf := r.dashboardForm("/dashboard/store", token)
+	req, _ := http.NewRequest(http.MethodPost, r.app.URL()+"/dashboard/store", strings.NewReader(url.Values{
+		"csrf_token": {csrf}, "name": {"Empório Serrano"}, "legal_name": {"Empório Serrano Ltda"},
+		"document": {"11.222.333/0001-81"}, "support_email": {"ajuda@emporio.example"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
+	res, err := r.http.Do(req)
+	if err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving the store: %v %v", res, err)
+	}
+	res.Body.Close()
+	pay := r.placeOrder()
+	if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != 303 {
+		t.Fatalf("sandbox pay: %d", res.StatusCode)
+	}
+	got := srv.Next(t, 20*time.Second)
+	if !strings.Contains(got.Subject, "Empório Serrano") || !strings.Contains(got.Text, "Empório Serrano Ltda") ||
+		!strings.Contains(got.Header.Get("Reply-To"), "ajuda@emporio.example") {
+		t.Errorf("the receipt after the store was renamed: %q, Reply-To %q\n%s", got.Subject, got.Header.Get("Reply-To"), got.Text)
 	}
 }

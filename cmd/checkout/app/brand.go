@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
+	"github.com/pixcheckout/pixcheckout/checkout/postgres"
+)
+
+// seedStoreFace makes the store's face (package brand): the configuration's name, payee and
+// contact are stored at the first start, a new install's initial values; from then on the
+// dashboard's "Loja" page is the source. On PostgreSQL the change feed tells this instance of
+// the others' saves.
+func (s *start) seedStoreFace(ctx context.Context) error {
+	a := s.App
+	a.brand = brand.NewManager(a.store, initialProfile(a.cfg), a.clock)
+	if err := a.brand.Seed(ctx); err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	if pg, ok := a.store.(*postgres.Store); ok {
+		pg.OnStoreProfile(a.brand.Forget)
+	}
+	return nil
+}
+
+// initialProfile is the store's face of the configuration, with a demo shop's payee and
+// contact in sandbox mode.
+func initialProfile(cfg Config) brand.Profile {
+	m := merchantProfile(cfg)
+	return brand.Profile{Name: cfg.MerchantName, LegalName: m.LegalName, Document: m.Document,
+		SupportEmail: m.SupportEmail, SupportPhone: m.SupportPhone, SupportURL: m.SupportURL}
+}
+
+// supportEmail is the e-mails' Reply-To: the store's support e-mail in force.
+func (a *App) supportEmail(ctx context.Context) (string, error) {
+	if a.brand == nil {
+		return initialProfile(a.cfg).SupportEmail, nil
+	}
+	p, err := a.brand.Get(ctx)
+	return p.SupportEmail, err
+}

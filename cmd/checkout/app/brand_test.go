@@ -1,0 +1,76 @@
+package app_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
+)
+
+// TestStoreFaceOnPostgreSQL: two instances on one PostgreSQL database. The first start stores
+// the configuration's name (a new install's initial value); an instance started with another
+// name shows the stored one. A save of the "Loja" page on one shows on the other's next page:
+// the change feed tells it, no restart, no polling of the store.
+func TestStoreFaceOnPostgreSQL(t *testing.T) {
+	dbURL := postgresDatabase(t)
+	cfg := func(name string) func(c *app.Config) {
+		return func(c *app.Config) {
+			c.DatabaseURL, c.ReconcileInterval, c.MerchantName = dbURL, 0, name
+			c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
+		}
+	}
+	a := start(t, cfg("Loja do Ambiente"))
+	b := start(t, cfg("Outro Nome"))
+	if _, doc := b.get("/"); !strings.Contains(doc.Find("title").Text(), "Loja do Ambiente") {
+		t.Fatalf("the second instance's title: %q, want the stored initial name", doc.Find("title").Text())
+	}
+	token := a.signIn("dona@loja.example", "senha-configurada")
+	csrf := a.dashboardForm("/dashboard/store", token)
+	req, _ := http.NewRequest(http.MethodPost, a.app.URL()+"/dashboard/store", strings.NewReader(url.Values{
+		"csrf_token": {csrf}, "name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
+	res, err := a.http.Do(req)
+	if err != nil || res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving the store on A: %v %v", res, err)
+	}
+	res.Body.Close()
+	if _, doc := a.get("/"); !strings.Contains(doc.Find("title").Text(), "Empório Serrano") {
+		t.Fatalf("A's own next page: %q", doc.Find("title").Text())
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		_, doc := b.get("/")
+		if strings.Contains(doc.Find("title").Text(), "Empório Serrano") && strings.Contains(doc.Text(), "ajuda@emporio.example") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B still shows %q 15 s after the save on A", doc.Find("title").Text())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// dashboardForm reads a dashboard page with the session and returns its form's CSRF token.
+func (r *running) dashboardForm(path, token string) string {
+	r.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, r.app.URL()+path, nil)
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
+	res, err := r.http.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		r.t.Fatalf("%s: %d, %v", path, res.StatusCode, err)
+	}
+	csrf, _ := doc.Find(`input[name="csrf_token"]`).Attr("value")
+	return csrf
+}
