@@ -73,6 +73,7 @@ type indexedStore interface {
 // analysed table gets, so only SQLite's is checked. (The notifications' claim is the outbox's:
 // gatewayclient/outbox checks its plans.) It is long because it lists every statement it checks,
 // one after the other.
+//
 //nolint:gocyclo // one check per listed statement, each a branch of its own (see above)
 func RunIndexUse(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store,
 	explain func(t *testing.T, s sqlstore.Stmt) string, fullScan *regexp.Regexp, sweeps bool) {
