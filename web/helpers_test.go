@@ -147,6 +147,8 @@ type envOptions struct {
 	shipping *checkout.Shipping
 	// fetchImage, when set, fetches the pictures sessions' items name (imageUrl).
 	fetchImage func(ctx context.Context, url string) (io.ReadCloser, error)
+	// mailsShopper, when set, says which shopper e-mails go (web.Options.MailsShopper).
+	mailsShopper func(ctx context.Context, kind string) bool
 }
 
 func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
@@ -233,6 +235,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreams:          o.maxStreams,
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,
+		MailsShopper:        o.mailsShopper,
 	}
 	if o.trustedProxies != "" {
 		p, err := respond.ParseProxies(o.trustedProxies)

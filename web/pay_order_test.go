@@ -12,6 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -213,4 +214,25 @@ func saoPaulo(t *testing.T) *time.Location {
 		t.Fatal(err)
 	}
 	return loc
+}
+
+// TestPaidPagePromisesTrackingByEmail: the paid page of a physical order promises the tracking
+// code by e-mail when the shipped e-mail will go, and not when it is turned off.
+func TestPaidPagePromisesTrackingByEmail(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		e := newEnv(t, func(o *envOptions) {
+			o.mailsShopper = func(_ context.Context, kind string) bool { return on && kind == settings.ShopperShipped }
+		})
+		cart := e.newCart("caneca-de-ceramica", "1")
+		_, doc := e.get(cart + "/checkout")
+		res, _ := e.post(cart+"/checkout", customer(requestKey(t, doc)))
+		pay := e.location(res)
+		e.location(mustPost(e, pay+"/sandbox-pay"))
+		e.waitStatus(orderID(pay), checkout.StatusPaid)
+		_, doc = e.get(pay + "/paid")
+		next := doc.Find(testid("next-steps")).Text()
+		if promised := strings.Contains(next, "chega no e-mail"); promised != on {
+			t.Errorf("shipped e-mail on %v: next steps %q", on, next)
+		}
+	}
 }

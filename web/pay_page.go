@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -317,6 +318,8 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 		EndToEnd:    endToEnd(o),
 		Email:       o.Customer.Email,
 		ShipTo:      shipTo(o.Address),
+		// The tracking code by e-mail is promised only when that e-mail will go.
+		MailsTracking: o.Customer.Email != "" && s.mails != nil && s.mails(r.Context(), settings.ShopperShipped),
 	}))
 }
 

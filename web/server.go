@@ -100,6 +100,10 @@ type Options struct {
 	// Mail, when set, says how sending e-mail goes, for /readyz: "ok", "failing" (the last
 	// connection to the SMTP server failed) or "off" (no server configured).
 	Mail func() string
+	// MailsShopper, when set, tells whether the shopper is sent the e-mail of a kind
+	// (settings.ShopperShipped…): the merchant sends it and a server is configured to send it.
+	// The paid page promises the tracking code by e-mail only then. Nil: no e-mail is promised.
+	MailsShopper func(ctx context.Context, kind string) bool
 	// Sandbox is set in sandbox mode only (with Site.Sandbox): the PIX page then offers
 	// sandbox-pay.
 	Sandbox SandboxPayer
@@ -187,10 +191,11 @@ const maxLimitedClients = 100_000
 type Server struct {
 	svc     *checkout.Service
 	site    *respond.Site
-	store   Pinger                            // asked by the readiness check
-	feed    func() (ok bool, since time.Time) // the change feed's state, for the readiness check; nil: none
-	mail    func() string                     // the e-mail sending's state, for the readiness check; nil: none
-	sandbox SandboxPayer                      // nil outside sandbox mode
+	store   Pinger                                      // asked by the readiness check
+	feed    func() (ok bool, since time.Time)           // the change feed's state, for the readiness check; nil: none
+	mail    func() string                               // the e-mail sending's state, for the readiness check; nil: none
+	mails   func(ctx context.Context, kind string) bool // Options.MailsShopper
+	sandbox SandboxPayer                                // nil outside sandbox mode
 	// secureCookies marks the cart cookie Secure (an https public URL).
 	secureCookies bool
 
@@ -262,6 +267,7 @@ func New(opts Options) (*Server, error) {
 		store:          opts.Store,
 		feed:           opts.ChangeFeed,
 		mail:           opts.Mail,
+		mails:          opts.MailsShopper,
 		sandbox:        opts.Sandbox,
 		frameAncestors: opts.FrameAncestors,
 		frameOrigins:   opts.FrameOrigins,

@@ -442,6 +442,7 @@ func (s *start) handlers(context.Context) error {
 		Audit:               a.audit,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
+		MailsShopper:        a.mailsShopper,
 		TrustedProxies:      cfg.TrustedProxies,
 		Observer:            a.webObserver(),
 	})

@@ -109,3 +109,14 @@ func (a *App) shopperFace(ctx context.Context) (email.Frame, views.Merchant, err
 		views.Merchant{LegalName: p.PayeeName(), Document: p.Document, SupportEmail: p.SupportEmail,
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address}, nil
 }
+
+// mailsShopper tells whether the shopper is sent the e-mail of kind: the merchant sends it
+// and an SMTP server is configured (without one, messages stay in the e-mail log). A setting
+// that cannot be read promises nothing.
+func (a *App) mailsShopper(ctx context.Context, kind string) bool {
+	if a.mail.server == nil {
+		return false
+	}
+	on, err := a.merchant.settings.SendsShopper(ctx, kind)
+	return err == nil && on
+}
