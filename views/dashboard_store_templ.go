@@ -171,9 +171,9 @@ func StorePage(v StoreView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var10 string
-				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("store.section" + string(rune('1'+i))))
+				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(v.t(storeSectionPrefix + string(rune('1'+i))))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 25, Col: 54}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 25, Col: 57}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {
@@ -345,9 +345,9 @@ func StorePage(v StoreView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var20 string
-						templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("store.scheme_" + sh.Scheme.Name))
+						templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(v.t(storeSchemePrefix + sh.Scheme.Name))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 56, Col: 53}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 56, Col: 55}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 						if templ_7745c5c3_Err != nil {
@@ -358,9 +358,9 @@ func StorePage(v StoreView) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var21 string
-						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("store.pair_" + pr.What))
+						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(v.t(storePairPrefix + pr.What))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 57, Col: 44}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/dashboard_store.templ`, Line: 57, Col: 46}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 						if templ_7745c5c3_Err != nil {

@@ -66,3 +66,11 @@ var storeMessages = map[string][2]string{
 	"store.err_note":             {"A nota pode ter até 1.000 caracteres.", "The note may have at most 1,000 characters."},
 	"store.err_thanks":           {"O agradecimento pode ter até 300 caracteres.", "The thank-you text may have at most 300 characters."},
 }
+
+// The prefixes of the store page's keys made from a value: its sections ("store.section1"),
+// the colour schemes ("store.scheme_light") and the contrast pairs ("store.pair_link_page").
+const (
+	storeSectionPrefix = "store.section"
+	storeSchemePrefix  = "store.scheme_"
+	storePairPrefix    = "store.pair_"
+)
