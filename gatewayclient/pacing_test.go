@@ -113,7 +113,9 @@ func TestPacedCallsWaitTheirTurn(t *testing.T) {
 	// A retry after a 429 waits in the queue too, and a deadline that cuts it gives a
 	// *PacedError wrapping that 429.
 	c2 := g.client(WithClock(clock))
-	short2, cancel2 := context.WithTimeout(ctx, 100*time.Millisecond)
+	// The deadline leaves the first request time to be answered on a loaded machine, and is
+	// still shorter than the 2 s the retry would wait.
+	short2, cancel2 := context.WithTimeout(ctx, time.Second)
 	defer cancel2()
 	a.mu.Lock()
 	a.n = 0 // 429 again
