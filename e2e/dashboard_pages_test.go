@@ -133,33 +133,27 @@ func depositIDs(ds []gatewayclient.Deposit) []string {
 // placeOrder places an order of the e-book through the domain, paid at the sandbox when pay.
 func (a *testApp) placeOrder(t *testing.T, pay bool) *checkout.Order {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), actionTimeout)
-	defer cancel()
-	svc := a.app.Service()
-	c, err := svc.AddToCart(ctx, "", "ebook-receitas-do-cerrado", 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Source: c.ID, RequestKey: checkout.NewRequestKey(c, 0), Lang: "pt-BR",
-		Customer: checkout.Customer{Name: "Maria da Silva", Document: "52998224725", Email: "maria@example.com.br", Phone: "11987654321"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := a.placeOrderOf(t, 1)
 	if !pay {
 		return o
 	}
-	if o.CurrentAttempt().TransactionID == "" {
-		// PlaceOrder answers without waiting for a slow gateway (the shopper's timeout): the
-		// attempt's answer is then stored by the same call made again with its key.
-		if o, err = svc.EnsurePayment(ctx, o.ID); err != nil || o.CurrentAttempt().TransactionID == "" {
-			t.Fatalf("the order's PIX code: %v, %v", o, err)
-		}
-	}
-	if err := a.gateway(t).Do(ctx, http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	if o, err = svc.RefreshFromGateway(ctx, o.ID); err != nil || o.Status != checkout.StatusPaid {
-		t.Fatalf("paying the order: %v, %v", o, err)
+	if o = a.payAtSandbox(t, o); o.Status != checkout.StatusPaid {
+		t.Fatalf("paying the order: status %s", o.Status)
 	}
 	return o
+}
+
+// withPIXCode returns the order with its PIX code. PlaceOrder answers without waiting for a
+// slow gateway (the shopper's timeout) on a loaded machine; the attempt's answer is then stored
+// by the same call made again with its key.
+func (a *testApp) withPIXCode(t *testing.T, ctx context.Context, o *checkout.Order) *checkout.Order {
+	t.Helper()
+	if o.CurrentAttempt().TransactionID != "" {
+		return o
+	}
+	got, err := a.app.Service().EnsurePayment(ctx, o.ID)
+	if err != nil || got.CurrentAttempt().TransactionID == "" {
+		t.Fatalf("the order's PIX code: %v, %v", got, err)
+	}
+	return got
 }

@@ -154,7 +154,7 @@ func (a *testApp) placeOrderOf(t *testing.T, qty int) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o
+	return a.withPIXCode(t, ctx, o)
 }
 
 // TestOrdersSortByAmount: the amount column's header sorts the orders by amount, largest first

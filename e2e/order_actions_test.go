@@ -29,7 +29,7 @@ func (a *testApp) placePhysical(t *testing.T, pay bool) *checkout.Order {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pay {
+	if o = a.withPIXCode(t, ctx, o); pay {
 		a.payAtSandbox(t, o)
 	}
 	return o
