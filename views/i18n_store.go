@@ -55,7 +55,7 @@ var storeMessages = map[string][2]string{
 	"store.save":                 {"Salvar a loja", "Save the store"},
 	"store.saved":                {"Loja salva: as páginas do comprador já mostram as mudanças.", "Store saved: the shopper pages show the changes now."},
 	"store.err_name":             {"Informe o nome da loja, com até 80 caracteres.", "Enter the store name, of at most 80 characters."},
-	"store.err_legal_name":       {"A razão social pode ter até 150 caracteres.", "The legal name may have at most 150 characters."},
+	"store.err_legal_name":       {"A razão social pode ter até 150 caracteres: letras, números, espaços e . , ' - & / ( ), como o gateway aceita (vazia, o nome da loja precisa seguir a mesma regra).", "The legal name may have at most 150 characters: letters, digits, spaces and . , ' - & / ( ), as the gateway accepts (when empty, the store name must follow the same rule)."},
 	"store.err_document":         {"Informe um CNPJ ou CPF válido.", "Enter a valid CNPJ or CPF."},
 	"store.err_address":          {"O endereço pode ter até 300 caracteres.", "The address may have at most 300 characters."},
 	"store.err_support_email":    {"Informe um e-mail válido, como ajuda@minhaloja.com.br.", "Enter a valid e-mail, like help@myshop.com."},
