@@ -37,8 +37,7 @@ func TestStoreFaceOnPostgreSQL(t *testing.T) {
 	if _, doc := b.get("/"); !strings.Contains(doc.Find("title").Text(), "Loja do Ambiente") {
 		t.Fatalf("the second instance's title: %q, want the stored initial name", doc.Find("title").Text())
 	}
-	token := a.signIn("dona@loja.example", "senha-configurada")
-	a.saveStore(token, url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
+	a.saveStore(a.signIn("dona@loja.example", "senha-configurada"), url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
 	if _, doc := a.get("/"); !strings.Contains(doc.Find("title").Text(), "Empório Serrano") {
 		t.Fatalf("A's own next page: %q", doc.Find("title").Text())
 	}
@@ -73,7 +72,7 @@ func (r *running) dashboardForm(path, token string) string {
 	return csrf
 }
 
-// saveStore posts the "Loja" form with the session: form's fields, with the page's CSRF token.
+// saveStore saves the dashboard's "Loja" page with form, signed in with token.
 func (r *running) saveStore(token string, form url.Values) {
 	r.t.Helper()
 	form.Set("csrf_token", r.dashboardForm("/dashboard/store", token))
@@ -82,7 +81,7 @@ func (r *running) saveStore(token string, form url.Values) {
 	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
 	res, err := r.http.Do(req)
 	if err != nil {
-		r.t.Fatal(err)
+		r.t.Fatalf("saving the store: %v", err)
 	}
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther {
