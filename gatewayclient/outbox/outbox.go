@@ -699,9 +699,11 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 
 // pass gives every delivery of its lane (first attempts, or retries) due at due one attempt,
 // Concurrency at a time, and returns how many it made. The attempts' outcomes are recorded as
-// they come, those that come together in one transaction (see recordAll): on SQLite's one
-// writer, under the load of orders being placed and paid, each write waits its turn, so a
-// batch recorded in a write or two reaches its next claim far sooner than one write each.
+// they come, those that come together in one transaction (recordAll), while the pass claims
+// its next batch: a delivery stays leased until its outcome is recorded, so it is not claimed
+// twice. On SQLite's one writer, under the load of orders being placed and paid, each write
+// waits its turn: a batch recorded in a write or two, beside the next claim rather than
+// before it, reaches its next claim far sooner than after one write per attempt.
 func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error) {
 	var (
 		mu   sync.Mutex
@@ -715,48 +717,52 @@ func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error)
 			errs = append(errs, err)
 		}
 	}
+	done := make(chan outcome, 4*o.concurrency*4)
+	var rec sync.WaitGroup
+	rec.Go(func() {
+		for r := range done {
+			group := []outcome{r}
+		gather:
+			for {
+				select {
+				case r, ok := <-done:
+					if !ok {
+						break gather
+					}
+					group = append(group, r)
+				default:
+					break gather
+				}
+			}
+			if err := o.recordAll(ctx, group); err != nil {
+				fail(err)
+				continue
+			}
+			for _, r := range group {
+				o.told(r)
+			}
+			mu.Lock()
+			made += len(group)
+			mu.Unlock()
+		}
+	})
 	for ctx.Err() == nil {
 		batch, err := o.claim(ctx, retries, due, o.concurrency*4)
 		if err != nil {
-			return made, err
+			fail(err)
+			break
 		}
 		if len(batch) == 0 {
 			break
 		}
 		batch, target, skipped, err := o.resolve(ctx, batch)
 		if err != nil {
-			return made, err
+			fail(err)
+			break
 		}
+		mu.Lock()
 		made += skipped
-		done := make(chan outcome, len(batch))
-		var rec sync.WaitGroup
-		rec.Go(func() {
-			for r := range done {
-				group := []outcome{r}
-			gather:
-				for {
-					select {
-					case r, ok := <-done:
-						if !ok {
-							break gather
-						}
-						group = append(group, r)
-					default:
-						break gather
-					}
-				}
-				if err := o.recordAll(ctx, group); err != nil {
-					fail(err)
-					continue
-				}
-				for _, r := range group {
-					o.told(r)
-				}
-				mu.Lock()
-				made += len(group)
-				mu.Unlock()
-			}
-		})
+		mu.Unlock()
 		sem := make(chan struct{}, o.concurrency)
 		var wg sync.WaitGroup
 		for _, c := range batch {
@@ -771,11 +777,13 @@ func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error)
 			})
 		}
 		wg.Wait()
-		close(done)
-		rec.Wait()
 		// A failed attempt is rescheduled at least 1 ms after its own attempt time, which is
-		// after due, so the loop cannot claim it again within this pass.
+		// after due, and leased until then, so the loop cannot claim it again within this pass.
 	}
+	close(done)
+	rec.Wait()
+	mu.Lock()
+	defer mu.Unlock()
 	if err := errors.Join(errs...); err != nil {
 		return made, err
 	}
