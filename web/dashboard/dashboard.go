@@ -320,7 +320,11 @@ func (d *Dashboard) table() []Route {
 	if d.site.Brand != nil {
 		rt = append(rt,
 			Route{get, "/store", team.PermStore, d.storePage},
-			Route{post, "/store", team.PermStore, d.saveStore})
+			Route{post, "/store", team.PermStore, d.saveStore},
+			Route{post, "/store/preview", team.PermStore, d.previewStore},
+			Route{get, "/store/preview/store.css", team.PermStore, d.storePreviewCSS},
+			Route{get, "/store/preview/" + previewPix, team.PermStore, d.storePreview},
+			Route{get, "/store/preview/" + previewPaid, team.PermStore, d.storePreview})
 	}
 	if d.settings != nil {
 		rt = append(rt,

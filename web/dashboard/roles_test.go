@@ -98,7 +98,13 @@ var routeCases = map[string]routeCase{
 	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}
 	}},
-	"GET /settings": {allowed: integrator},
+	"POST /store/preview": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldBrandColor: {"#ffff00"}}
+	}},
+	"GET /store/preview/pix":       {allowed: ownersOnly},
+	"GET /store/preview/paid":      {allowed: ownersOnly},
+	"GET /store/preview/store.css": {allowed: ownersOnly},
+	"GET /settings":                {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{settings.FieldWebhookURL: {"https://loja.example.com/hooks"}, settings.FieldFrameOrigins: {""}}
 	}},
