@@ -22,6 +22,8 @@ type StoreView struct {
 	Failed string
 	// Palette is what the pages draw with the stored colours, each pair with its contrast.
 	Palette []brand.Shades
+	// Logo is the logo's part of the page (its own forms).
+	Logo StoreLogoForm
 }
 
 // ratio writes a contrast ratio as "4.6:1" (pt-BR "4,6:1").

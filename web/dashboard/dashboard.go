@@ -320,7 +320,9 @@ func (d *Dashboard) table() []Route {
 	if d.site.Brand != nil {
 		rt = append(rt,
 			Route{get, "/store", team.PermStore, d.storePage},
-			Route{post, "/store", team.PermStore, d.saveStore})
+			Route{post, "/store", team.PermStore, d.saveStore},
+			Route{post, "/store/logo", team.PermStore, d.uploadLogo},
+			Route{post, "/store/logo/remove", team.PermStore, d.removeLogo})
 	}
 	if d.settings != nil {
 		rt = append(rt,

@@ -98,7 +98,9 @@ var routeCases = map[string]routeCase{
 	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}
 	}},
-	"GET /settings": {allowed: integrator},
+	"POST /store/logo":        {allowed: ownersOnly, unprocessable: true},
+	"POST /store/logo/remove": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /settings":           {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{settings.FieldWebhookURL: {"https://loja.example.com/hooks"}, settings.FieldFrameOrigins: {""}}
 	}},

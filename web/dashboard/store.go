@@ -24,15 +24,20 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
 	v.Store, v.Palette = p, p.Palette()
-	if r.URL.Query().Get("done") == "saved" {
+	switch r.URL.Query().Get("done") {
+	case "saved":
 		v.Notice = views.T(v.Lang, "store.saved")
+	case "logo":
+		v.Notice = views.T(v.Lang, "store.logo_saved")
+	case "logo_removed":
+		v.Notice = views.T(v.Lang, "store.logo_removed")
 	}
 	d.site.Render(w, r, http.StatusOK, views.StorePage(v))
 }
 
 // storeView is the page's frame, without the profile.
 func (d *Dashboard) storeView(r *http.Request) views.StoreView {
-	return views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store")}
+	return views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"), Logo: storeLogoForm(r)}
 }
 
 // saveStore is POST /dashboard/store: every field of the form (brand.Fields); a colour's
