@@ -28,14 +28,20 @@ func open(t *testing.T, path string) *sqlite.Store {
 	return s
 }
 
+// migrated opens a new store that starts from the migrated template (the migrations have
+// tests of their own: applying them for each case was most of this package's time), closed
+// when t ends.
+func migrated(t *testing.T) *sqlite.Store {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "checkout.db")
+	sqlitetest.Create(t, path)
+	s := open(t, path)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func TestStoreSuite(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) checkout.Store {
-		path := filepath.Join(t.TempDir(), "checkout.db")
-		sqlitetest.Create(t, path) // the migrations have tests of their own: each case starts migrated
-		s := open(t, path)
-		t.Cleanup(func() { s.Close() })
-		return s
-	})
+	storetest.Run(t, func(t *testing.T) checkout.Store { return migrated(t) })
 }
 
 // TestReopen: data survives closing and reopening, and migrations are applied once.
@@ -103,27 +109,21 @@ func migrationsApplied(t *testing.T, path string) int {
 // settings, the notification outbox).
 func TestMerchantStores(t *testing.T) {
 	storetest.RunMerchant(t, func(t *testing.T) storetest.MerchantStores {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
-		t.Cleanup(func() { s.Close() })
-		return s
+		return migrated(t)
 	})
 }
 
 // TestBrand runs the suite of the store's profile.
 func TestBrand(t *testing.T) {
 	storetest.RunBrand(t, func(t *testing.T) brand.Store {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
-		t.Cleanup(func() { s.Close() })
-		return s
+		return migrated(t)
 	})
 }
 
 // TestPersonalData runs the suite of personal data's retention and data subjects' requests.
 func TestPersonalData(t *testing.T) {
 	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
-		t.Cleanup(func() { s.Close() })
-		return s
+		return migrated(t)
 	}, sandboxGateway)
 }
 
@@ -154,9 +154,7 @@ func sandboxGateway(t *testing.T) storetest.Gateway {
 // TestAccountStores runs the suite of the dashboard's users, sign-in throttling and sessions.
 func TestAccountStores(t *testing.T) {
 	storetest.RunAccounts(t, func(t *testing.T) storetest.AccountStores {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
-		t.Cleanup(func() { s.Close() })
-		return s
+		return migrated(t)
 	})
 }
 
@@ -164,9 +162,7 @@ func TestAccountStores(t *testing.T) {
 // checks their statement counts.
 func TestReports(t *testing.T) {
 	storetest.RunReports(t, func(t *testing.T) checkout.Store {
-		s := open(t, filepath.Join(t.TempDir(), "checkout.db"))
-		t.Cleanup(func() { s.Close() })
-		return s
+		return migrated(t)
 	})
 }
 

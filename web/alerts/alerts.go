@@ -66,8 +66,12 @@ type Options struct {
 	Composer *mail.Composer
 	Outbox   Outbox
 	Reports  Reports
-	// StoreName and SupportEmail frame every e-mail (its name, its Reply-To).
+	// StoreName and SupportEmail frame every e-mail (its name, its Reply-To) when Store is nil.
 	StoreName, SupportEmail string
+	// Store, when set, gives the store's name and support e-mail as the merchant last saved
+	// them (the dashboard's "Loja" settings), read at each alert so that a renamed store's
+	// team hears of it in its new name. Only StoreName and SupportEmail of its answer are used.
+	Store func(ctx context.Context) (email.Frame, error)
 	// Gateway tells the gateway's state as this instance knows it (health.Monitor.State).
 	Gateway func() health.State
 	// Clock is the shop's time (the injected clock): the summary's day and hour, an outage's
@@ -105,9 +109,24 @@ func New(o Options) *Alerts {
 
 var _ checkout.Announcer = (*Alerts)(nil)
 
-// frame is the frame of an e-mail in lang.
+// frame is the frame of an e-mail in lang, for its links: the store's name is store's.
 func (a *Alerts) frame(lang string) email.Frame {
 	return email.Frame{Lang: views.Lang(lang), StoreName: a.o.StoreName, PublicURL: a.o.Composer.PublicURL, SupportEmail: a.o.SupportEmail}
+}
+
+// store is the frame of the alerts composed now: the store's name and support e-mail in force.
+func (a *Alerts) store(ctx context.Context) (email.Frame, error) {
+	f := a.frame("")
+	if a.o.Store == nil {
+		return f, nil
+	}
+	saved, err := a.o.Store(ctx)
+	if err != nil {
+		// An alert in a name the merchant replaced is worse than a retried update or pass.
+		return email.Frame{}, fmt.Errorf("alerts: reading the store's name: %w", err)
+	}
+	f.StoreName, f.SupportEmail = saved.StoreName, saved.SupportEmail
+	return f, nil
 }
 
 // alert is one alert to compose for each of its recipients.
@@ -124,9 +143,17 @@ type alert struct {
 
 // compose makes al's e-mail for each recipient, in their language.
 func (a *Alerts) compose(ctx context.Context, al alert, to []team.UserAlerts) ([]checkout.OutboxMessage, error) {
+	if len(to) == 0 {
+		return nil, nil
+	}
+	store, err := a.store(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]checkout.OutboxMessage, 0, len(to))
 	for _, r := range to {
-		f := a.frame(r.Prefs.Lang)
+		f := store
+		f.Lang = views.Lang(r.Prefs.Lang)
 		f.Subject = al.subject(f)
 		draft := mail.Draft{Type: al.typ, Cause: al.cause, To: mail.Address{Email: r.User.Email},
 			Lang: string(f.Lang), Subject: f.Subject, HTML: al.html(f), Text: al.text(f), OrderID: al.orderID, At: al.at}

@@ -16,7 +16,7 @@ import (
 func (a *App) setupAlerts() {
 	a.alertPrefs = team.NewAlerts(a.store, a.clock)
 	a.alerts = alerts.New(alerts.Options{Prefs: a.alertPrefs, Composer: a.mail.composer, Outbox: a.mail.log,
-		Reports: appReports{a}, StoreName: a.cfg.MerchantName, SupportEmail: merchantProfile(a.cfg).SupportEmail,
+		Reports: appReports{a}, Store: a.storeFrame,
 		Gateway: a.health.State, Clock: a.clock, Log: a.log.With("component", "alerts")})
 }
 

@@ -193,6 +193,25 @@ func TestPaidOrderAlertsPerUser(t *testing.T) {
 	}
 }
 
+// TestAlertsInTheSavedStoreName: the team's alerts are in the store's name and support
+// e-mail as last saved on the dashboard's "Loja" page, not in the configured name.
+func TestAlertsInTheSavedStoreName(t *testing.T) {
+	srv := mailtest.Start(t)
+	r := alertApp(t, srv, func(c *app.Config) { c.MerchantName = "Nome do Ambiente" })
+	r.saveAlerts(alertOwner, url.Values{"paid": {"each"}, "lang": {"pt-BR"}})
+	r.saveStore(r.signIn(alertOwner, alertPassword), url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
+	r.payOrder()
+	got := nextAlert(t, srv)
+	for _, part := range []struct{ name, body string }{{"text", got.Text}, {"html", got.HTML}} {
+		if !strings.Contains(part.body, "Empório Serrano") || strings.Contains(part.body, "Nome do Ambiente") {
+			t.Errorf("the alert's %s part is not in the saved name:\n%s", part.name, part.body)
+		}
+	}
+	if rt := got.Header.Get("Reply-To"); !strings.Contains(rt, "ajuda@emporio.example") {
+		t.Errorf("Reply-To %q, want the saved support e-mail", rt)
+	}
+}
+
 // TestDailySummaryAt8SaoPaulo: the summary of the São Paulo day before goes at 08:00
 // Brasília on the injected clock, not at 07:59; with that day's paid order and the
 // overview's money (received, refunded, fees, net); a restart composes it again and stores

@@ -30,17 +30,7 @@ func TestStoreFaceOnPostgreSQL(t *testing.T) {
 	if _, doc := b.get("/"); !strings.Contains(doc.Find("title").Text(), "Loja do Ambiente") {
 		t.Fatalf("the second instance's title: %q, want the stored initial name", doc.Find("title").Text())
 	}
-	token := a.signIn("dona@loja.example", "senha-configurada")
-	csrf := a.dashboardForm("/dashboard/store", token)
-	req, _ := http.NewRequest(http.MethodPost, a.app.URL()+"/dashboard/store", strings.NewReader(url.Values{
-		"csrf_token": {csrf}, "name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
-	res, err := a.http.Do(req)
-	if err != nil || res.StatusCode != http.StatusSeeOther {
-		t.Fatalf("saving the store on A: %v %v", res, err)
-	}
-	res.Body.Close()
+	a.saveStore(a.signIn("dona@loja.example", "senha-configurada"), url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
 	if _, doc := a.get("/"); !strings.Contains(doc.Find("title").Text(), "Empório Serrano") {
 		t.Fatalf("A's own next page: %q", doc.Find("title").Text())
 	}
@@ -73,4 +63,21 @@ func (r *running) dashboardForm(path, token string) string {
 	}
 	csrf, _ := doc.Find(`input[name="csrf_token"]`).Attr("value")
 	return csrf
+}
+
+// saveStore saves the dashboard's "Loja" page with form, signed in with token.
+func (r *running) saveStore(token string, form url.Values) {
+	r.t.Helper()
+	form.Set("csrf_token", r.dashboardForm("/dashboard/store", token))
+	req, _ := http.NewRequest(http.MethodPost, r.app.URL()+"/dashboard/store", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
+	res, err := r.http.Do(req)
+	if err != nil {
+		r.t.Fatalf("saving the store: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		r.t.Fatalf("saving the store: %d", res.StatusCode)
+	}
 }

@@ -110,6 +110,12 @@ func (a *App) shopperFace(ctx context.Context) (email.Frame, views.Merchant, err
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address}, nil
 }
 
+// storeFrame is the store as the team's alerts show it: its saved name and support e-mail.
+func (a *App) storeFrame(ctx context.Context) (email.Frame, error) {
+	f, _, err := a.shopperFace(ctx)
+	return f, err
+}
+
 // mailsShopper tells whether the shopper is sent the e-mail of kind: the merchant sends it
 // and an SMTP server is configured (without one, messages stay in the e-mail log). A setting
 // that cannot be read promises nothing.

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
-	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 // startWithSMTP starts the app sending its e-mails to srv, retrying a refused one at once.
@@ -274,18 +272,8 @@ func TestReceiptInTheSavedStoreFace(t *testing.T) {
 	r := startWithSMTP(t, srv, func(c *app.Config) {
 		c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
 	})
-	token := r.signIn("dona@loja.example", "senha-configurada")
-	csrf := r.dashboardForm("/dashboard/store", token)
-	req, _ := http.NewRequest(http.MethodPost, r.app.URL()+"/dashboard/store", strings.NewReader(url.Values{
-		"csrf_token": {csrf}, "name": {"Empório Serrano"}, "legal_name": {"Empório Serrano Ltda"},
-		"document": {"11.222.333/0001-81"}, "support_email": {"ajuda@emporio.example"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: token})
-	res, err := r.http.Do(req)
-	if err != nil || res.StatusCode != http.StatusSeeOther {
-		t.Fatalf("saving the store: %v %v", res, err)
-	}
-	res.Body.Close()
+	r.saveStore(r.signIn("dona@loja.example", "senha-configurada"), url.Values{"name": {"Empório Serrano"},
+		"legal_name": {"Empório Serrano Ltda"}, "document": {"11.222.333/0001-81"}, "support_email": {"ajuda@emporio.example"}})
 	pay := r.placeOrder()
 	if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != 303 {
 		t.Fatalf("sandbox pay: %d", res.StatusCode)
