@@ -1,6 +1,9 @@
 package checkout
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // CheckFormField runs every rule the order form's field (a Field* name: FieldDocument,
 // FieldEmail, FieldZipCode…) is checked with when an order is placed, on value alone, with
@@ -43,7 +46,7 @@ func CheckFormField(field, value string) string {
 	line := OrderLine{ProductID: "p", Title: "Produto", UnitPrice: 1000, Quantity: 1, Physical: true}
 	src := &Source{Channel: ChannelShop, ID: "c", Lines: []OrderLine{line}}
 	o := s.newOrder(src, PlaceOrderInput{RequestKey: NewID(), Customer: typed, Address: &addr})
-	fe := s.checkOrder(&ValidationError{}, typed, o, s.request(o, o.CurrentAttempt()))
+	fe := s.checkOrder(&ValidationError{}, typed, o, s.request(context.Background(), o, o.CurrentAttempt()))
 	if fe != nil {
 		for _, v := range fe.Violations {
 			if FormField(v.Field) == field {

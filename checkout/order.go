@@ -100,7 +100,7 @@ func (s *Service) place(ctx context.Context, fe *ValidationError, typed Customer
 		start := time.Now()
 		defer func() { s.observer.Placement(time.Since(start), o.Channel, placementOutcome(res, err), created) }()
 	}
-	req := s.request(o, o.CurrentAttempt())
+	req := s.request(ctx, o, o.CurrentAttempt())
 	if fe := s.checkOrder(fe, typed, o, req); fe != nil {
 		return nil, fe
 	}
@@ -299,7 +299,7 @@ func normalizeAddress(a Address) Address {
 // request builds the transaction request of attempt a from the order and the current settings.
 // It is built once, when the attempt is written, and stored with it (Attempt.Request): retries
 // send the stored body, since settings may change in between.
-func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
+func (s *Service) request(ctx context.Context, o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
 	exp := s.expiration
 	if !o.PayBy.IsZero() {
 		// A QR code never outlives the order's deadline (its checkout session's expiry).
@@ -319,10 +319,12 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 			Email:       o.Customer.Email,
 			MobilePhone: o.Customer.Phone,
 		},
-		Seller:        s.seller,
 		IsInfoProduct: gatewayclient.Ptr(!o.Physical),
 		Metadata:      map[string]any{"orderNumber": o.Number},
 		Pix:           &gatewayclient.PixRequest{ExpirationSeconds: &exp},
+	}
+	if s.seller != nil {
+		req.Seller = s.seller(ctx)
 	}
 	if ip := o.ShopperIP; ip != "" && validIP(ip) {
 		req.Customer.IP = ip
@@ -344,9 +346,9 @@ func (s *Service) request(o *Order, a *Attempt) gatewayclient.CreateTransactionR
 
 // storedRequest returns the request of attempt a exactly as it was stored when the attempt was
 // written, or rebuilds it for an attempt stored before requests were kept.
-func (s *Service) storedRequest(o *Order, a *Attempt) (gatewayclient.CreateTransactionRequest, error) {
+func (s *Service) storedRequest(ctx context.Context, o *Order, a *Attempt) (gatewayclient.CreateTransactionRequest, error) {
 	if len(a.Request) == 0 {
-		return s.request(o, a), nil
+		return s.request(ctx, o, a), nil
 	}
 	req, err := decode.CreateTransactionRequest(a.Request)
 	if err != nil {
@@ -396,7 +398,7 @@ func (s *Service) ensureLocked(ctx context.Context, orderID string, known *Order
 	attemptID := a.ID
 	req := built
 	if req == nil || known == nil {
-		stored, err := s.storedRequest(o, a)
+		stored, err := s.storedRequest(ctx, o, a)
 		if err != nil {
 			return o, fmt.Errorf("checkout: order %s: %w", o.Number, err)
 		}
@@ -568,7 +570,7 @@ func (s *Service) RegenerateQR(ctx context.Context, orderID string) (*Order, err
 		}
 		o.Attempts = append(o.Attempts, s.newAttempt(o, len(o.Attempts)+1, now))
 		a := o.CurrentAttempt()
-		req := s.request(o, a)
+		req := s.request(ctx, o, a)
 		b, err := json.Marshal(req)
 		if err != nil {
 			return false, fmt.Errorf("checkout: order %s: encoding the request: %w", o.Number, err)

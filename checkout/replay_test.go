@@ -38,9 +38,11 @@ func TestRetryAfterSettingsChangeReplaysStoredRequest(t *testing.T) {
 	restarted := checkout.NewService(e.store, e.client, checkout.ServiceOptions{
 		PublicURL:         "https://loja.example.com.br",
 		ExpirationSeconds: 900,
-		Seller:            &gatewayclient.Seller{Name: "Loja Nova", Document: validCPF},
-		Clock:             e.sb.Now,
-		Logger:            slog.New(slog.DiscardHandler),
+		Seller: func(context.Context) *gatewayclient.Seller {
+			return &gatewayclient.Seller{Name: "Loja Nova", Document: validCPF}
+		},
+		Clock:  e.sb.Now,
+		Logger: slog.New(slog.DiscardHandler),
 	})
 	got, err := restarted.EnsurePayment(e.ctx, o.ID)
 	if err != nil {

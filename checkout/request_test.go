@@ -17,13 +17,13 @@ func TestStoredRequest(t *testing.T) {
 	before := NewService(nil, nil, ServiceOptions{PublicURL: "https://loja.example.com.br", ExpirationSeconds: 1800})
 	after := NewService(nil, nil, ServiceOptions{PublicURL: "https://nova.example.com.br", ExpirationSeconds: 600})
 
-	want := before.request(o, a)
+	want := before.request(t.Context(), o, a)
 	b, err := json.Marshal(want)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.Request = b
-	got, err := after.storedRequest(o, a)
+	got, err := after.storedRequest(t.Context(), o, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,16 +32,16 @@ func TestStoredRequest(t *testing.T) {
 	}
 
 	a.Request = nil
-	got, err = after.storedRequest(o, a)
+	got, err = after.storedRequest(t.Context(), o, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rebuilt := after.request(o, a); !reflect.DeepEqual(got, rebuilt) || got.WebhookURL != "https://nova.example.com.br/webhooks/gateway" {
+	if rebuilt := after.request(t.Context(), o, a); !reflect.DeepEqual(got, rebuilt) || got.WebhookURL != "https://nova.example.com.br/webhooks/gateway" {
 		t.Errorf("attempt without a stored request: got %+v, want it rebuilt from the current settings", got)
 	}
 
 	a.Request = []byte("{not json")
-	if _, err := after.storedRequest(o, a); err == nil {
+	if _, err := after.storedRequest(t.Context(), o, a); err == nil {
 		t.Error("a corrupt stored request was accepted")
 	}
 }

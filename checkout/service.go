@@ -37,8 +37,10 @@ type ServiceOptions struct {
 	PublicURL string
 	// MerchantName is shown on the PIX page.
 	MerchantName string
-	// Seller is sent as the transaction's seller when set.
-	Seller *gatewayclient.Seller
+	// Seller, when set, returns the transaction's seller (the payee's legal name and document)
+	// in force, read for each new attempt: a change applies to the next QR code. A nil seller
+	// is left out of the request.
+	Seller func(context.Context) *gatewayclient.Seller
 	// ExpirationSeconds is the QR code lifetime sent as pix.expirationSeconds (default 1800).
 	ExpirationSeconds int
 	// Clock returns the current time (default time.Now).
@@ -108,7 +110,7 @@ type Service struct {
 	newID      func() string
 	webhookURL string
 	merchant   string
-	seller     *gatewayclient.Seller
+	seller     func(context.Context) *gatewayclient.Seller
 	expiration int
 	cep        cep.Provider
 	locks      *keyedMutex

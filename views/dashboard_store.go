@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -22,6 +23,10 @@ type StoreView struct {
 	Failed string
 	// Palette is what the pages draw with the stored colours, each pair with its contrast.
 	Palette []brand.Shades
+	// GatewayName is the merchant name of the newest PIX code the gateway returned (field 59),
+	// which the shopper's bank shows, made at GatewayNameAt; "" when no code was seen yet.
+	GatewayName   string
+	GatewayNameAt time.Time
 	// Logo is the logo's part of the page (its own forms).
 	Logo StoreLogoForm
 }

@@ -144,6 +144,40 @@ func (p Profile) PayeeName() string {
 	return p.Name
 }
 
+// Seller is the transaction's seller the gateway receives: the payee's name (PayeeName) and
+// document. It is nil when the profile has no document (the spec requires both), or when the
+// gateway would refuse the seller — a profile of the configuration, which Check never saw:
+// a missing seller costs the shopper nothing, a refused one every order.
+func (p Profile) Seller() *gatewayclient.Seller {
+	if s := p.seller(); s != nil && sellerProblem(s) == "" {
+		return s
+	}
+	return nil
+}
+
+// seller is the payee as the gateway's seller, valid or not; nil without a document.
+func (p Profile) seller() *gatewayclient.Seller {
+	if p.Document == "" {
+		return nil
+	}
+	return &gatewayclient.Seller{Name: p.PayeeName(), Document: p.Document}
+}
+
+// sellerProblem returns the first violation of s by the gateway's own rules (gatewayclient's
+// validation of the spec), as "field: message", or "".
+func sellerProblem(s *gatewayclient.Seller) string {
+	req := gatewayclient.CreateTransactionRequest{Seller: s}
+	var ve *gatewayclient.ValidationError
+	if errors.As(req.Validate(), &ve) {
+		for _, v := range ve.Violations {
+			if strings.HasPrefix(v.Field, "seller.") {
+				return v.String()
+			}
+		}
+	}
+	return ""
+}
+
 // Changes lists the fields whose values differ between p and q, by name, in Fields' order
 // (the logo last): what the audit log records of a save.
 func (p Profile) Changes(q Profile) []string {
@@ -181,6 +215,9 @@ func (p Profile) Check() error {
 		e.Add(FieldDocument, checkout.CodeDocument, "must be a valid CNPJ or CPF")
 	}
 	tooLong(FieldAddress, p.Address, MaxAddress)
+	if !e.Has(FieldLegalName) && !e.Has(FieldDocument) {
+		p.checkSeller(&e)
+	}
 	p.checkContact(&e, tooLong)
 	for _, c := range []struct{ field, v string }{{FieldBrandColor, p.BrandColor}, {FieldAccentColor, p.AccentColor}} {
 		if c.v != "" && !hexColor.MatchString(c.v) {
@@ -191,6 +228,16 @@ func (p Profile) Check() error {
 	tooLong(FieldThanks, p.Thanks, MaxThanks)
 	e.Kind = gatewayclient.KindValidation
 	return e.Err()
+}
+
+// checkSeller adds a problem of the seller sent to the gateway to e: its name must pass the
+// gateway's own rule, or the seller would be left out of every transaction. The problem is the
+// legal name's, which the merchant fills when the store's name does not pass.
+func (p Profile) checkSeller(e *checkout.ValidationError) {
+	if s := p.seller(); s != nil && sellerProblem(s) != "" {
+		e.Add(FieldLegalName, checkout.CodeFormat,
+			"must have only letters, digits, spaces and . , ' - & / ( ) (the gateway's rule for the seller's name)")
+	}
 }
 
 // checkContact adds the problems of the support contact to e.

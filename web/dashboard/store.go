@@ -35,9 +35,17 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 	d.site.Render(w, r, http.StatusOK, views.StorePage(v))
 }
 
-// storeView is the page's frame, without the profile.
+// storeView is the page's frame, without the profile: with the name the shopper's bank shows
+// (field 59 of the newest PIX code), which the gateway account sets.
 func (d *Dashboard) storeView(r *http.Request) views.StoreView {
-	return views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"), Logo: storeLogoForm(r)}
+	v := views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"), Logo: storeLogoForm(r)}
+	name, at, err := d.svc.GatewayMerchantName(r.Context())
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
+	}
+	v.GatewayName, v.GatewayNameAt = name, at
+	return v
 }
 
 // saveStore is POST /dashboard/store: every field of the form (brand.Fields); a colour's

@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 // storeForm is a whole "Loja" form as the page posts it.
@@ -102,5 +103,31 @@ func TestDashboardStore(t *testing.T) {
 	}
 	if strings.Contains(es[0].Detail, "accent_color") {
 		t.Errorf("the audit names a field that did not change: %q", es[0].Detail)
+	}
+}
+
+// TestDashboardStoreGatewayName: the "Loja" page shows the name the shopper's bank shows — field
+// 59 of the newest PIX code the gateway returned, the gateway account's and not the store's —
+// labelled as set by the gateway account; before any code, it says one will appear.
+func TestDashboardStoreGatewayName(t *testing.T) {
+	e, b := signedIn(t, func(o *envOptions) {
+		o.sandbox = func(so *sandbox.Options) { so.MerchantName = "SERRANO PAGAMENTOS" }
+	})
+	_, doc := b.get("/dashboard/store")
+	if doc.Find(testid("gateway-name-value")).Length() != 0 || !strings.Contains(doc.Find(testid("gateway-name")).Text(), "próximo pedido") {
+		t.Errorf("before any order: %q", doc.Find(testid("gateway-name")).Text())
+	}
+	e.placeOrder()
+	_, doc = b.get("/dashboard/store")
+	section := doc.Find(testid("gateway-name"))
+	if got := section.Find(testid("gateway-name-value")).Text(); got != "SERRANO PAGAMENTOS" {
+		t.Errorf("the name shown: %q, want the code's field 59", got)
+	}
+	if !strings.Contains(section.Text(), "definido pela conta no gateway") {
+		t.Errorf("the name is not labelled as the gateway account's: %q", section.Text())
+	}
+	_, doc = b.get("/dashboard/store?lang=en")
+	if !strings.Contains(doc.Find(testid("gateway-name")).Text(), "set by the gateway account") {
+		t.Errorf("in English: %q", doc.Find(testid("gateway-name")).Text())
 	}
 }

@@ -389,6 +389,7 @@ func (s *start) newService(ctx context.Context) error {
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
+		Seller:       a.seller,
 		CEP:          cepProvider(a.cfg),
 		Clock:        a.clock,
 		Logger:       a.log,

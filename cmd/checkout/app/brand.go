@@ -6,6 +6,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
 // seedStoreFace makes the store's face (package brand): the configuration's name, payee and
@@ -30,6 +31,23 @@ func initialProfile(cfg Config) brand.Profile {
 	m := merchantProfile(cfg)
 	return brand.Profile{Name: cfg.MerchantName, LegalName: m.LegalName, Document: m.Document,
 		SupportEmail: m.SupportEmail, SupportPhone: m.SupportPhone, SupportURL: m.SupportURL}
+}
+
+// seller is the transactions' seller (the payee's legal name and document): the saved store's
+// face, read for each new QR code, so that a save applies to the next one.
+func (a *App) seller(ctx context.Context) *gatewayclient.Seller {
+	p := initialProfile(a.cfg)
+	if a.brand != nil {
+		var err error
+		if p, err = a.brand.Get(ctx); err != nil {
+			a.log.WarnContext(ctx, "the store's profile could not be read: the seller sent is the last known", "err", err)
+		}
+	}
+	s := p.Seller()
+	if s == nil && p.Document != "" {
+		a.log.WarnContext(ctx, "the store's payee name does not pass the gateway's rule: no seller is sent; fix it in the dashboard's store page")
+	}
+	return s
 }
 
 // supportEmail is the e-mails' Reply-To: the store's support e-mail in force.

@@ -1,15 +1,22 @@
 package app_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
@@ -79,5 +86,64 @@ func (r *running) saveStore(token string, form url.Values) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusSeeOther {
 		r.t.Fatalf("saving the store: %d", res.StatusCode)
+	}
+}
+
+// TestSellerIsTheSavedStore: each transaction sent to the gateway carries the seller of the
+// store's saved profile — at first the configuration's payee (a new install's initial values),
+// then what the "Loja" page saved, from the next order on, without a restart.
+func TestSellerIsTheSavedStore(t *testing.T) {
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: t.TempDir(),
+		Clients: []sandbox.ClientConfig{{ID: "merchant", Secret: "merchant-secret"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu     sync.Mutex
+		seller []map[string]string // the seller of each POST /transaction, in order
+	)
+	gw := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/transaction" {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			var body struct{ Seller map[string]string }
+			_ = json.Unmarshal(b, &body)
+			mu.Lock()
+			seller = append(seller, body.Seller)
+			mu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(b))
+		}
+		sb.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { gw.Close(); sb.Close() })
+	r := start(t, func(c *app.Config) {
+		c.GatewayURL, c.GatewayClientID, c.GatewayClientSecret = gw.URL, "merchant", "merchant-secret"
+		c.MerchantName, c.MerchantLegalName, c.MerchantDocument = "Loja do Ambiente", "Ambiente Comércio Ltda", "11.222.333/0001-81"
+		c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
+	})
+	last := func() map[string]string {
+		t.Helper()
+		r.placeOrder()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seller) == 0 {
+			t.Fatal("no transaction reached the gateway")
+		}
+		return seller[len(seller)-1]
+	}
+	if s := last(); s["name"] != "Ambiente Comércio Ltda" || s["document"] != "11.222.333/0001-81" {
+		t.Errorf("the first seller: %v, want the configuration's payee", s)
+	}
+	token := r.signIn("dona@loja.example", "senha-configurada")
+	r.saveStore(token, url.Values{"name": {"Empório Serrano"}, "legal_name": {"Serrano Alimentos Ltda"}, "document": {"529.982.247-25"}})
+	if s := last(); s["name"] != "Serrano Alimentos Ltda" || s["document"] != "529.982.247-25" {
+		t.Errorf("the seller after the save: %v, want the saved payee", s)
+	}
+	r.saveStore(token, url.Values{"name": {"Empório Serrano"}})
+	if s := last(); s != nil {
+		t.Errorf("the seller after the document was emptied: %v, want none", s)
 	}
 }
