@@ -55,6 +55,26 @@ type SummaryAlert struct {
 	Orders   []PaidAlert
 	OrdersAt string // the list of the day's paid orders
 	Overview string // the overview
+	// Reconciliation is the day's reconciliation page ("": the recipient may not open it, and
+	// the summary says nothing of it); Divergences, its rows with a divergence between the
+	// gateway's deposits and the orders, or -1 when the gateway could not be read.
+	Reconciliation string
+	Divergences    int
+}
+
+// reconciled says the day's divergences with the gateway ("" when the summary has none to say).
+func (m SummaryAlert) reconciled(f Frame) string {
+	switch {
+	case m.Reconciliation == "":
+		return ""
+	case m.Divergences < 0:
+		return f.T("alert.summary.recon_unknown")
+	case m.Divergences == 0:
+		return f.T("alert.summary.recon_none")
+	case m.Divergences == 1:
+		return f.T("alert.summary.recon_one")
+	}
+	return f.T("alert.summary.recon_n", views.FormatCount(f.Lang, m.Divergences))
 }
 
 // PaidSubject is a paid order's subject.
@@ -181,6 +201,9 @@ func SummaryText(f Frame, m SummaryAlert) string {
 		b.WriteString(f.T("alert.summary.more", views.FormatCount(f.Lang, n)) + "\n")
 	}
 	b.WriteString("\n" + f.T("alert.summary.all_orders") + ": " + m.OrdersAt + "\n" + f.T("alert.summary.overview") + ": " + m.Overview + "\n")
+	if r := m.reconciled(f); r != "" {
+		b.WriteString("\n" + f.T("alert.summary.recon") + ": " + r + "\n" + m.Reconciliation + "\n")
+	}
 	return b.String() + alertFooter(f)
 }
 

@@ -53,6 +53,10 @@ type Reports interface {
 	MerchantOrders(ctx context.Context, f checkout.OrderFilter) (*checkout.OrderPage, error)
 }
 
+// Divergences counts the divergences of a São Paulo day between the gateway's deposits and
+// the shop's orders, as the reconciliation page shows them (dashboard.Dashboard.Divergences).
+type Divergences func(ctx context.Context, day time.Time) (int, error)
+
 // Outbox stores the messages of no other change (the scheduler's) and wakes the sending
 // (mail.Log does).
 type Outbox interface {
@@ -66,6 +70,9 @@ type Options struct {
 	Composer *mail.Composer
 	Outbox   Outbox
 	Reports  Reports
+	// Divergences, when set, gives the daily summary the day's reconciliation with the gateway:
+	// its count of divergences and a link to its page, for the recipients who may open it.
+	Divergences Divergences
 	// StoreName and SupportEmail frame every e-mail (its name, its Reply-To) when Store is nil.
 	StoreName, SupportEmail string
 	// Store, when set, gives the store's name and support e-mail as the merchant last saved
@@ -352,7 +359,8 @@ var saoPaulo = func() *time.Location {
 }()
 
 // summaryPass stores, from 08:00 São Paulo time, the summary of the São Paulo day before (when
-// it had any money: received, refunded, held or fees) to the users who want it: once per day in this process, and, since the day is its cause, once
+// it had any money: received, refunded, held or fees, or a divergence with the gateway) to
+// the users who want it: once per day in this process, and, since the day is its cause, once
 // in all (a restart or another instance composes it again and stores nothing).
 func (a *Alerts) summaryPass(ctx context.Context) error {
 	now := a.o.Clock().In(saoPaulo)
@@ -370,27 +378,46 @@ func (a *Alerts) summaryPass(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if m.Money == (checkout.MoneyTotals{}) {
-			// A day without any money, paid or returned, says nothing: no e-mail.
+		if m.Money == (checkout.MoneyTotals{}) && m.Divergences <= 0 {
+			// A day without any money, paid or returned, and nothing to reconcile says nothing:
+			// no e-mail.
 			a.summarized = today.Format(time.DateOnly)
 			return nil
 		}
-		msgs, err := a.compose(ctx, alert{typ: TypeSummary, cause: day.Format(time.DateOnly), at: now,
-			subject: func(f email.Frame) string { return email.SummarySubject(f, m) },
-			html:    func(f email.Frame) templ.Component { return email.Summary(f, m) },
-			text:    func(f email.Frame) string { return email.SummaryText(f, m) }}, to)
-		if err != nil {
-			return err
+		// The reconciliation is told to those who may open it (gateway.read beside the
+		// summary's orders.read).
+		var recon, plain []team.UserAlerts
+		for _, r := range to {
+			if r.User.Role.Can(team.PermGatewayRead) {
+				recon = append(recon, r)
+			} else {
+				plain = append(plain, r)
+			}
 		}
-		if err := a.enqueue(ctx, msgs); err != nil {
-			return err
+		without := m
+		without.Reconciliation, without.Divergences = "", 0
+		for _, g := range []struct {
+			m  email.SummaryAlert
+			to []team.UserAlerts
+		}{{m, recon}, {without, plain}} {
+			msgs, err := a.compose(ctx, alert{typ: TypeSummary, cause: day.Format(time.DateOnly), at: now,
+				subject: func(f email.Frame) string { return email.SummarySubject(f, g.m) },
+				html:    func(f email.Frame) templ.Component { return email.Summary(f, g.m) },
+				text:    func(f email.Frame) string { return email.SummaryText(f, g.m) }}, g.to)
+			if err != nil {
+				return err
+			}
+			if err := a.enqueue(ctx, msgs); err != nil {
+				return err
+			}
 		}
 	}
 	a.summarized = today.Format(time.DateOnly)
 	return nil
 }
 
-// summary reads the day's money (the overview's daily totals) and its first paid orders.
+// summary reads the day's money (the overview's daily totals), its first paid orders, and its
+// divergences with the gateway.
 func (a *Alerts) summary(ctx context.Context, day time.Time) (email.SummaryAlert, error) {
 	money, err := a.o.Reports.DayMoney(ctx, day)
 	if err != nil {
@@ -407,6 +434,15 @@ func (a *Alerts) summary(ctx context.Context, day time.Time) (email.SummaryAlert
 		OrdersAt: f.URL("/dashboard/orders?from=" + date + "&money=received&to=" + date)}
 	for _, o := range page.Orders {
 		m.Orders = append(m.Orders, email.PaidAlert{Number: o.Number, Amount: o.Amount, PaidAt: o.PaidAt, Link: f.URL("/dashboard/orders/" + o.ID)})
+	}
+	if a.o.Divergences != nil {
+		m.Reconciliation = f.URL("/dashboard/reconciliation?from=" + date + "&to=" + date)
+		if m.Divergences, err = a.o.Divergences(ctx, day); err != nil {
+			// The gateway not answering at 08:00 does not hold back the day's money: the
+			// summary says the reconciliation was not checked, and links to it.
+			a.o.Log.Warn("alerts: the summary's reconciliation could not be read", "day", date, "err", err)
+			m.Divergences = -1
+		}
 	}
 	return m, nil
 }

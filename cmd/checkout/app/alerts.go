@@ -16,7 +16,7 @@ import (
 func (a *App) setupAlerts() {
 	a.alertPrefs = team.NewAlerts(a.store, a.clock)
 	a.alerts = alerts.New(alerts.Options{Prefs: a.alertPrefs, Composer: a.mail.composer, Outbox: a.mail.log,
-		Reports: appReports{a}, Store: a.storeFrame,
+		Reports: appReports{a}, Store: a.storeFrame, Divergences: a.divergences,
 		Gateway: a.health.State, Clock: a.clock, Log: a.log.With("component", "alerts")})
 }
 
@@ -30,6 +30,12 @@ func (r appReports) DayMoney(ctx context.Context, day time.Time) (checkout.Money
 
 func (r appReports) MerchantOrders(ctx context.Context, f checkout.OrderFilter) (*checkout.OrderPage, error) {
 	return r.a.svc.MerchantOrders(ctx, f)
+}
+
+// divergences counts a day's divergences with the gateway as the dashboard's reconciliation
+// page does (made after the alerts, which the dashboard's exports tell).
+func (a *App) divergences(ctx context.Context, day time.Time) (int, error) {
+	return a.dash.Divergences(ctx, day)
 }
 
 // runAlerts starts the alerts' scheduler (the gateway's outages, the daily summary) until ctx

@@ -9,10 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/web/alerts"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
@@ -249,6 +252,9 @@ func TestDailySummaryAt8SaoPaulo(t *testing.T) {
 	if !strings.Contains(got.Text, "Tarifas do gateway") {
 		t.Errorf("the summary's text has no fees:\n%s", got.Text)
 	}
+	if !strings.Contains(got.Text, "Conciliação com o gateway: nenhuma divergência") {
+		t.Errorf("the summary does not say the day's order and deposit match:\n%s", got.Text)
+	}
 
 	// A restart at 08:05 composes the day's summary again: the same Message-ID, nothing stored.
 	// (Stopped once the outbox recorded the sending: a stop between the server's 250 and that
@@ -284,6 +290,76 @@ func TestDailySummaryAt8SaoPaulo(t *testing.T) {
 	}
 	if len(ids) != 2 {
 		t.Errorf("%d e-mails reached the server, want the two summaries", len(ids))
+	}
+}
+
+// TestDailySummaryTellsDivergences: a deposit made and paid directly on the sandbox (not
+// through the checkout) on the 27th is the day's one divergence: the summary of the 27th goes
+// at 08:00 though the shop received nothing, says "1 divergência" and links to the day's
+// reconciliation, which lists the deposit as paid outside the checkout.
+func TestDailySummaryTellsDivergences(t *testing.T) {
+	srv := mailtest.Start(t)
+	clk := &testClock{now: time.Date(2026, 11, 27, 14, 0, 0, 0, saoPaulo)}
+	r := alertApp(t, srv, func(c *app.Config) { c.Clock = clk.Now })
+	ctx := context.Background()
+	gw := r.app.Gateway()
+	tx, err := gw.CreateTransaction(ctx, gatewayclient.CreateTransactionRequest{Amount: 12345,
+		PaymentMethod: gatewayclient.PaymentMethodPIX, IdempotencyKey: "fora-do-checkout-1", ExternalCode: "balcao-0001",
+		Pix: &gatewayclient.PixRequest{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gw.Do(ctx, http.MethodPost, "/sandbox/deposits/"+url.PathEscape(tx.ID)+"/pay", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	clk.set(time.Date(2026, 11, 28, 8, 0, 0, 0, saoPaulo))
+	r.tick()
+	got := nextAlert(t, srv)
+	link := r.app.MailComposer().PublicURL + "/dashboard/reconciliation?from=2026-11-27&to=2026-11-27"
+	if got.To[0] != alertOwner || !strings.HasPrefix(got.Subject, "Resumo de 27/11: 0 pedidos pagos") {
+		t.Errorf("summary to %v: %q", got.To, got.Subject)
+	}
+	if !strings.Contains(strings.ReplaceAll(got.Text, "\r\n", "\n"), "Conciliação com o gateway: 1 divergência\n"+link+"\n") {
+		t.Errorf("the summary's text does not tell the divergence with its link:\n%s", got.Text)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(got.HTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := doc.Find(`a[href="` + link + `"]`); a.Text() != "1 divergência" {
+		t.Errorf("the summary's HTML links %q to the reconciliation", a.Text())
+	}
+
+	// The link leads to the day's reconciliation, where the deposit is paid outside the checkout.
+	req, _ := http.NewRequest(http.MethodGet, r.app.URL()+strings.TrimPrefix(link, r.app.MailComposer().PublicURL), nil)
+	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: r.signIn(alertOwner, alertPassword)})
+	page := r.getDoc(req)
+	row := page.Find(`[data-testid="recon-row"][data-deposit="` + tx.ID + `"]`)
+	if row.AttrOr("data-issues", "") != "outside" || page.Find(`[data-testid="recon-summary"]`).AttrOr("data-divergent", "") != "1" {
+		t.Errorf("the linked reconciliation: the deposit's row %q, %s divergent", row.AttrOr("data-issues", "?"),
+			page.Find(`[data-testid="recon-summary"]`).AttrOr("data-divergent", "?"))
+	}
+}
+
+// TestDailySummaryWithTheGatewayDown: the gateway failing at 08:00 does not hold back the
+// day's money: the summary goes, saying the reconciliation was not checked, with its link.
+func TestDailySummaryWithTheGatewayDown(t *testing.T) {
+	srv := mailtest.Start(t)
+	clk := &testClock{now: time.Date(2026, 11, 27, 14, 0, 0, 0, saoPaulo)}
+	r := alertApp(t, srv, func(c *app.Config) { c.Clock, c.ReconcileInterval = clk.Now, 0 })
+	r.payOrder()
+	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/faults",
+		map[string]any{"kind": "unavailable", "count": 10000}, nil); err != nil {
+		t.Fatal(err)
+	}
+	clk.set(time.Date(2026, 11, 28, 8, 0, 0, 0, saoPaulo))
+	r.tick()
+	got := nextAlert(t, srv)
+	if !strings.HasPrefix(got.Subject, "Resumo de 27/11: 1 pedidos pagos") ||
+		!strings.Contains(got.Text, "Conciliação com o gateway: não conferida") ||
+		!strings.Contains(got.Text, "/dashboard/reconciliation?from=2026-11-27&to=2026-11-27") {
+		t.Errorf("the summary with the gateway down: %q\n%s", got.Subject, got.Text)
 	}
 }
 

@@ -138,6 +138,7 @@ type App struct {
 	audit     *audit.AuditLog  // who changed what
 	firstUser *firstUser       // made at this start with a random password, printed once by the banner
 	exports   *exports.Exports // the dashboard's background exports
+	dash      *dashboard.Dashboard
 	// stopExports stops the background exports' workers and waits for them (each ends its job
 	// as failed: the server stopped).
 	stopExports context.CancelFunc
@@ -417,6 +418,7 @@ func (s *start) handlers(context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.dash = dash
 	var payer web.SandboxPayer
 	if cfg.Sandbox() {
 		payer = sandboxPayer{a.gateway}
