@@ -51,7 +51,7 @@ func storeLogoForm(v StoreView) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if v.Store.LogoKey != "" {
-			logo := Logo{Key: v.Store.LogoKey, Width: v.Store.LogoWidth, Height: v.Store.LogoHeight}
+			logo := StoreLogo(v.Store)
 			w, h := logo.HeaderSize()
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<p class=\"muted\">")
 			if templ_7745c5c3_Err != nil {

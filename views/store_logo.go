@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
 
@@ -51,4 +52,12 @@ type StoreLogoForm struct {
 	Action       string // POST, multipart: the file in "logo"
 	RemoveAction string // POST: removes the logo
 	Error        string // why the last upload was refused
+}
+
+// StoreLogo is the logo of the store's profile p; none when it has no logo.
+func StoreLogo(p brand.Profile) Logo {
+	if p.LogoKey == "" {
+		return Logo{}
+	}
+	return Logo{Key: p.LogoKey, Width: p.LogoWidth, Height: p.LogoHeight}
 }

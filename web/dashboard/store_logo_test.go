@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/brand"
 )
 
 // pngWithText is a w×h PNG, transparent but for a red square, with a tEXt chunk (a camera's
@@ -114,6 +115,37 @@ func TestDashboardStoreLogo(t *testing.T) {
 			}
 		}
 	}
+	// The dashboard's header and favicon are the store's; a payment link's poster draws the logo
+	// (whole, on white) and the store's colour, its QR code still black on white and readable.
+	if doc.Find(testid("dash-store-icon")).Length() != 1 || !strings.HasSuffix(doc.Find(`link[rel="icon"]`).AttrOr("href", ""), "-32.png") {
+		t.Error("the dashboard's header or favicon is not the store's logo")
+	}
+	form := storeForm(tok)
+	form.Set("brand_color", "#ffff00")
+	if res := b.do(http.MethodPost, "/dashboard/store", form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving a yellow store: %d", res.StatusCode)
+	}
+	res, _ = b.post("/dashboard/links", map[string][]string{"csrf_token": {tok}, "title": {"Aula de violão"}, "kind": {"fixed"},
+		"amount": {"80,00"}, "slug": {"aula-violao"}})
+	link := strings.TrimSuffix(e.location(res), "?done=created")
+	for _, q := range []string{"size=a4&ink=dark", "size=a6&ink=light"} {
+		res := b.do(http.MethodGet, link+"/poster.svg?"+q, nil)
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		svg := string(body)
+		logo := doc.Find(testid("current-logo")).AttrOr("src", "")
+		if !strings.Contains(svg, `<image href="`+logo+`"`) || !strings.Contains(svg, `data-testid="poster-logo"`) {
+			t.Errorf("poster %s: no logo %q", q, logo)
+		}
+		shade := brand.Profile{BrandColor: "#ffff00"}.Palette()[0].Primary
+		if strings.Contains(svg, "#ffff00") || (!strings.Contains(svg, `height="42.00" fill="`+shade+`"`) && !strings.Contains(svg, `stroke="`+shade+`"`)) {
+			t.Errorf("poster %s: the brand colour is not the readable shade of yellow:\n%s", q, svg)
+		}
+		if got := decodePosterQR(t, body); got != "http://localhost:8080/l/aula-violao" {
+			t.Errorf("poster %s: the QR code reads %q", q, got)
+		}
+	}
+
 	for _, u := range []string{"/images/store/nope-h.png", "/images/store/0123456789abcdef01234567-l.png", "/images/store/x.png"} {
 		if res := e.do(http.MethodGet, u, nil); res.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d", u, res.StatusCode)
@@ -131,8 +163,8 @@ func TestDashboardStoreLogo(t *testing.T) {
 	}
 
 	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditStoreChanged})
-	if err != nil || len(es) != 4 {
-		t.Fatalf("audit entries of the logo: %d, %v; want 3 uploads and a removal", len(es), err)
+	if err != nil || len(es) != 5 {
+		t.Fatalf("audit entries of the store: %d, %v; want 3 uploads, a save and a removal", len(es), err)
 	}
 	if !strings.HasPrefix(es[0].Detail, `logo: "`) || !strings.HasSuffix(es[0].Detail, `" → ""`) {
 		t.Errorf("the removal's audit: %q", es[0].Detail)

@@ -95,6 +95,7 @@ func (s *Site) Page(r *http.Request) views.Page {
 		Merchant: views.Merchant{LegalName: p.LegalName, Document: p.Document, SupportEmail: p.SupportEmail,
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address},
 		StoreCSS: s.storeCSS(p),
+		Logo:     views.StoreLogo(p),
 	}
 }
 
