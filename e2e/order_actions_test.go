@@ -50,6 +50,18 @@ func (a *testApp) payAtSandbox(t *testing.T, o *checkout.Order) *checkout.Order 
 	return res
 }
 
+// ship ships the order open on its dashboard page through the form: the carrier by its label
+// and the tracking code, then waits for the notice.
+func (d dashboard) ship(carrier, code string) {
+	s := d.s
+	s.t.Helper()
+	_, err := d.testID("carrier-select").SelectOption(playwright.SelectOptionValues{Labels: &[]string{carrier}})
+	s.check(err, "carrier")
+	s.check(d.testID("ship-form").Locator(`[name="trackingCode"]`).Fill(code), "tracking code")
+	s.check(d.testID("ship").Click(), "ship")
+	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como enviado."), "shipped notice")
+}
+
 // TestOrderActions: in a real browser, a merchant ships a paid order with its tracking code,
 // marks it delivered, cancels an order awaiting payment (the shopper's open PIX page turns to
 // canceled), adds an internal note, and records, from the refunds page, the refund of the
@@ -81,9 +93,7 @@ func TestOrderActions(t *testing.T) {
 	s.check(d.testID("ship").Click(), "ship")
 	s.check(s.expect.Locator(ship.Locator(`[data-field="trackingCode"]`)).ToBeVisible(), "the error beside the tracking code")
 	s.a11y(s.page, "order with a refused shipment")
-	s.check(d.testID("ship-form").Locator(`[name="trackingCode"]`).Fill("AA123456789BR"), "tracking code")
-	s.check(d.testID("ship").Click(), "ship")
-	s.check(s.expect.Locator(d.testID("notice")).ToHaveText("Pedido marcado como enviado."), "shipped notice")
+	d.ship("Correios", "AA123456789BR")
 	s.check(s.expect.Locator(d.testID("fulfilment")).ToContainText("AA123456789BR"), "the tracking code shown")
 	s.check(s.expect.Locator(d.testID("tracking-link")).ToHaveAttribute("href", "https://rastreamento.correios.com.br/app/index.php?objetos=AA123456789BR"),
 		"the tracking code linked to the Correios' page")

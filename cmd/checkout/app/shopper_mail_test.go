@@ -2,6 +2,8 @@ package app_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -295,5 +297,97 @@ func TestReceiptInTheSavedStoreFace(t *testing.T) {
 	}
 	if res, _ := r.get(strings.TrimPrefix(logo[1], r.app.MailComposer().PublicURL)); res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/png" {
 		t.Errorf("the e-mail's logo %s: %d", logo[1], res.StatusCode)
+	}
+}
+
+// placeOrderIn places an order of the e-book through the shopper's pages from a browser whose
+// language is acceptLanguage, and returns its PIX page's path.
+func (r *running) placeOrderIn(acceptLanguage string) string {
+	r.t.Helper()
+	send := func(method, path string, form url.Values) *http.Response {
+		var body io.Reader
+		if form != nil {
+			body = strings.NewReader(form.Encode())
+		}
+		req, _ := http.NewRequest(method, r.app.URL()+path, body)
+		req.Header.Set("Accept-Language", acceptLanguage)
+		if form != nil {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		res, err := r.http.Do(req)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		return res
+	}
+	res := send(http.MethodPost, "/cart", url.Values{"product_id": {"ebook-receitas-do-cerrado"}})
+	res.Body.Close()
+	cart := res.Header.Get("Location")
+	res = send(http.MethodGet, cart+"/checkout", nil)
+	doc, err := goquery.NewDocumentFromReader(res.Body)
+	res.Body.Close()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	res = send(http.MethodPost, cart+"/checkout", url.Values{"request_key": {doc.Find(`input[name="request_key"]`).AttrOr("value", "")},
+		"name": {"João Souza"}, "document": {"52998224725"}, "email": {"joao@example.com"}, "phone": {"11987654321"}})
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		r.t.Fatalf("placing an order in %s: %d", acceptLanguage, res.StatusCode)
+	}
+	return res.Header.Get("Location")
+}
+
+// TestShopperMailInTheOrdersLanguage: the shopper's e-mail is in the order's language, the
+// one of the browser it was placed from: an order placed in English gets an English receipt
+// over SMTP (subject, both parts, money and time written the English way, Content-Language
+// en), one placed in Portuguese a Portuguese one, from the same store at the same time.
+func TestShopperMailInTheOrdersLanguage(t *testing.T) {
+	srv := mailtest.Start(t)
+	r := startWithSMTP(t, srv, nil)
+	en, pt := r.placeOrderIn("en-US,en;q=0.9"), r.placeOrderIn("pt-BR,pt;q=0.9")
+	enOrder, ptOrder := r.orderOf(en), r.orderOf(pt)
+	if enOrder.Lang != "en" || ptOrder.Lang != "pt-BR" {
+		t.Fatalf("the orders' languages: %q and %q", enOrder.Lang, ptOrder.Lang)
+	}
+	for _, pay := range []string{en, pt} {
+		if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != http.StatusSeeOther {
+			t.Fatalf("sandbox pay: %d", res.StatusCode)
+		}
+	}
+	got := map[string]mailtest.Received{}
+	for range 2 {
+		m := srv.Next(t, 20*time.Second)
+		for _, o := range []*checkout.Order{enOrder, ptOrder} {
+			if strings.Contains(m.Subject, o.Number) {
+				got[o.Lang] = m
+			}
+		}
+	}
+	for _, c := range []struct {
+		lang, subject, money, zone string
+		not                        []string
+	}{
+		{"en", "Receipt for order " + enOrder.Number, "R$29.90", "Brasília time", []string{"Recibo", "horário", "R$ 29,90"}},
+		{"pt-BR", "Recibo do pedido " + ptOrder.Number, "R$ 29,90", "horário de Brasília", []string{"Receipt", "Brasília time", "R$29.90"}},
+	} {
+		m, ok := got[c.lang]
+		if !ok {
+			t.Errorf("no receipt of the %s order (received %d)", c.lang, len(got))
+			continue
+		}
+		if !strings.HasPrefix(m.Subject, c.subject) || m.Header.Get("Content-Language") != c.lang {
+			t.Errorf("the %s receipt: subject %q, Content-Language %q", c.lang, m.Subject, m.Header.Get("Content-Language"))
+		}
+		for _, part := range []struct{ name, body string }{{"text", m.Text}, {"html", m.HTML}} {
+			if !strings.Contains(part.body, c.money) || !strings.Contains(part.body, c.zone) {
+				t.Errorf("the %s receipt's %s part lacks %q or %q:\n%s", c.lang, part.name, c.money, c.zone, part.body)
+			}
+			for _, other := range c.not {
+				if strings.Contains(part.body, other) {
+					t.Errorf("the %s receipt's %s part says %q of the other language", c.lang, part.name, other)
+				}
+			}
+		}
 	}
 }
