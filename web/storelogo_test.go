@@ -91,7 +91,7 @@ func TestStoreLogoOnShopperPages(t *testing.T) {
 		t.Error("the framed form shows the logo unasked")
 	}
 	_, doc = e.get("/s/" + id + "?embed=1&logo=1")
-	if doc.Find("main " + testid("store-logo")).Length() != 1 {
+	if doc.Find("main "+testid("store-logo")).Length() != 1 {
 		t.Fatal("the framed form asked for the logo does not show it")
 	}
 	action := doc.Find(testid("checkout-form")).AttrOr("action", "")
