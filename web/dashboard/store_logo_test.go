@@ -70,6 +70,11 @@ func TestDashboardStoreLogo(t *testing.T) {
 		!strings.Contains(doc.Find(field).Text(), want) {
 		t.Fatalf("a decompression bomb: %d %q", res.StatusCode, doc.Find(field).Text())
 	}
+	big := append(pngWithText(t, 64, 64, "x"), bytes.Repeat([]byte{0}, 5<<20)...) // over the 5 MB a picture may have
+	res, doc = b.uploadAs("/dashboard/store/logo", tok, "logo", "big.png", big)
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(field).Text(), "5 MB") {
+		t.Fatalf("a file over 5 MB: %d %q", res.StatusCode, doc.Find(field).Text())
+	}
 	res, doc = b.uploadAs("/dashboard/store/logo", tok, "other", "logo.png", pngWithText(t, 64, 64, "x"))
 	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(doc.Find(field).Text(), "Escolha um arquivo") {
 		t.Fatalf("no file in the field: %d %q", res.StatusCode, doc.Find(field).Text())
