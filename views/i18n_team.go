@@ -193,7 +193,7 @@ var teamMessages = map[string][2]string{
 	"settings.ping_excerpt": {"Início da resposta:", "Start of the answer:"},
 	"settings.ping_nowhere": {"Não há URL de notificações nem segredo configurados: salve uma URL primeiro.", "No notification URL or secret is configured: save a URL first."},
 
-	// Audit log actions, by their code (audit.AuditActions).
+	// Audit log actions, by their code (audit.Actions).
 	"audit_action.signin":                     {"Entrou", "Signed in"},
 	"audit_action.signin.failed":              {"Falha ao entrar", "Failed sign-in"},
 	"audit_action.signout":                    {"Saiu", "Signed out"},

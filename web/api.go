@@ -48,7 +48,7 @@ type merchantAPI struct {
 	keys          *apikeys.Keys       // nil: every request is refused with 401
 	notifications *notify.DeliveryLog // nil: no notification is listed
 	publicURL     string              // of the sessions' pages
-	audit         *audit.AuditLog     // nil: data subjects' requests are not recorded
+	audit         *audit.Log          // nil: data subjects' requests are not recorded
 	params        routeParams         // the query parameters of each route, from openapi.json
 }
 
@@ -163,7 +163,7 @@ func personalInFull(r *http.Request) bool {
 	return k != nil && k.Scope == apikeys.ScopeWrite && k.PersonalData
 }
 
-// personalDataRight lets through only keys that carry the personal-data right (apikeys.APIKey
+// personalDataRight lets through only keys that carry the personal-data right (apikeys.Key
 // PersonalData): the data-subject routes find and erase a person's data, which the dashboard
 // allows only to users with team.PermPersonalData, and a key never holds more than its maker.
 func (a *merchantAPI) personalDataRight(next http.Handler) http.Handler {
@@ -178,8 +178,8 @@ func (a *merchantAPI) personalDataRight(next http.Handler) http.Handler {
 }
 
 // apiKeyOf returns the API key that authenticated the request.
-func apiKeyOf(r *http.Request) *apikeys.APIKey {
-	k, _ := r.Context().Value(apiKeyCtx{}).(*apikeys.APIKey)
+func apiKeyOf(r *http.Request) *apikeys.Key {
+	k, _ := r.Context().Value(apiKeyCtx{}).(*apikeys.Key)
 	return k
 }
 

@@ -84,7 +84,7 @@ func (a *merchantAPI) auditSubject(r *http.Request, action string, subj checkout
 	if k := apiKeyOf(r); k != nil {
 		actor = "api:" + k.Name
 	}
-	err := a.audit.Record(r.Context(), audit.AuditEntry{Actor: actor, Action: action, Object: subj.Masked(),
+	err := a.audit.Record(r.Context(), audit.Entry{Actor: actor, Action: action, Object: subj.Masked(),
 		Address: respond.ClientIP(r), Detail: apijson.SubjectAuditDetail(subj, what)})
 	if err != nil {
 		a.site.LogError(r, err, checkout.ErrorCode(err))
@@ -104,7 +104,7 @@ func (a *merchantAPI) searchSubject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := apijson.SubjectReportOf(recs, a.svc.Now(), a.publicBase(r))
-	a.auditSubject(r, audit.AuditSubjectSearch, subj, out.Summary())
+	a.auditSubject(r, audit.SubjectSearch, subj, out.Summary())
 	respond.JSON(w, http.StatusOK, out)
 }
 
@@ -121,6 +121,6 @@ func (a *merchantAPI) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := apijson.AnonymiseReportOf(subj, res)
-	a.auditSubject(r, audit.AuditSubjectAnonymise, subj, out.Summary())
+	a.auditSubject(r, audit.SubjectAnonymise, subj, out.Summary())
 	respond.JSON(w, http.StatusOK, out)
 }

@@ -87,7 +87,7 @@ func TestAPIDataSubjects(t *testing.T) {
 		}
 	}
 
-	entries, err := e.audit.Entries(ctx, audit.AuditFilter{})
+	entries, err := e.audit.Entries(ctx, audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestAPIDataSubjects(t *testing.T) {
 			t.Errorf("audit entry without its key or subject: %+v", en)
 		}
 	}
-	if n := len(actions); n != 5 || !slices.Contains(actions, audit.AuditSubjectAnonymise) || !slices.Contains(actions, audit.AuditSubjectSearch) {
+	if n := len(actions); n != 5 || !slices.Contains(actions, audit.SubjectAnonymise) || !slices.Contains(actions, audit.SubjectSearch) {
 		t.Errorf("audit actions %v, want the 5 requests answered", actions)
 	}
 }

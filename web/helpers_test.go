@@ -103,8 +103,8 @@ type env struct {
 	http   *http.Client
 	logs   *syncBuffer // the web server's logs
 	keys   *apikeys.Keys
-	audit  *audit.AuditLog // the data subjects' requests made through the API
-	brand  *brand.Manager  // the store's face
+	audit  *audit.Log     // the data subjects' requests made through the API
+	brand  *brand.Manager // the store's face
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -208,7 +208,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	svc := checkout.NewService(store, gw, so)
-	keys := apikeys.NewKeys(store, apikeys.KeysOptions{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
+	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		WebhookQueue:        o.queue,
 		APIKeys:             keys,
 		Notifications:       notify.NewDeliveryLog(notifications),
-		Audit:               audit.NewAuditLog(store, 0, sb.Now),
+		Audit:               audit.New(store, 0, sb.Now),
 		MaxStreams:          o.maxStreams,
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,

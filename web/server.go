@@ -150,7 +150,7 @@ type Options struct {
 	// (nil: the API lists none).
 	Notifications *notify.DeliveryLog
 	// Audit, when set, records the data subjects' requests made through the API.
-	Audit *audit.AuditLog
+	Audit *audit.Log
 
 	// Dashboard, when set, is served under dashboard.Path.
 	Dashboard *dashboard.Dashboard

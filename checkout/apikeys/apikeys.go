@@ -32,8 +32,8 @@ const (
 // ErrUnauthorized: the API key is missing, unknown or revoked.
 var ErrUnauthorized = &checkout.Error{Code: checkout.CodeUnauthorized, Message: "a valid API key is required (Authorization: Bearer <key>)"}
 
-// APIKey is a stored merchant API key. The key itself is never stored: only its SHA-256.
-type APIKey struct {
+// Key is a stored merchant API key. The key itself is never stored: only its SHA-256.
+type Key struct {
 	ID         string // "key_…", public: names the key in lists and logs
 	Name       string // what the merchant calls it ("loja online", "ERP")
 	Hint       string // "pxk_AbC…wxyz": recognisable, useless to authenticate
@@ -52,16 +52,16 @@ type APIKey struct {
 }
 
 // Active reports whether the key may authenticate.
-func (k APIKey) Active() bool { return k.RevokedAt.IsZero() }
+func (k Key) Active() bool { return k.RevokedAt.IsZero() }
 
-// APIKeyStore keeps API keys. Hashes are unique (enforced by the database).
-type APIKeyStore interface {
+// Store keeps API keys. Hashes are unique (enforced by the database).
+type Store interface {
 	// CreateAPIKey stores a new key.
-	CreateAPIKey(ctx context.Context, k APIKey) error
+	CreateAPIKey(ctx context.Context, k Key) error
 	// APIKeyByHash returns the key with that hash, revoked or not, or checkout.ErrNotFound.
-	APIKeyByHash(ctx context.Context, hash []byte) (*APIKey, error)
+	APIKeyByHash(ctx context.Context, hash []byte) (*Key, error)
 	// APIKeys lists every key, revoked ones included, newest first.
-	APIKeys(ctx context.Context) ([]APIKey, error)
+	APIKeys(ctx context.Context) ([]Key, error)
 	// RevokeAPIKey marks a key revoked at at; revoking a revoked key keeps its first time.
 	// An unknown id is checkout.ErrNotFound.
 	RevokeAPIKey(ctx context.Context, id string, at time.Time) error
@@ -69,14 +69,14 @@ type APIKeyStore interface {
 	TouchAPIKey(ctx context.Context, id string, at time.Time, addr string) error
 	// SetMakerKeysPersonalData gives (on) or takes the personal-data right of the active keys
 	// made by createdBy, and returns the keys it changed, as they are now.
-	SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]APIKey, error)
+	SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]Key, error)
 	// RevokeMakerKeys revokes at at the active keys made by createdBy, and returns them.
-	RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]APIKey, error)
+	RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]Key, error)
 }
 
 // Keys makes, lists, revokes and checks API keys. It is safe for concurrent use.
 type Keys struct {
-	store APIKeyStore
+	store Store
 	now   func() time.Time
 	// fixed are the keys accepted besides the stored ones (CHECKOUT_MERCHANT_API_KEY, the
 	// internal ones), by the SHA-256 of their secret.
@@ -85,7 +85,7 @@ type Keys struct {
 
 type fixedKey struct {
 	hash [32]byte
-	rec  APIKey
+	rec  Key
 }
 
 // InternalKey is a key accepted besides the stored ones, made by the program for its own use
@@ -94,8 +94,8 @@ type InternalKey struct {
 	ID, Name, Secret string
 }
 
-// KeysOptions configures Keys.
-type KeysOptions struct {
+// Options configures Keys.
+type Options struct {
 	// ConfiguredKey (CHECKOUT_MERCHANT_API_KEY) is accepted besides the stored keys.
 	ConfiguredKey string
 	// Internal keys are accepted too, each under its own ID.
@@ -105,18 +105,18 @@ type KeysOptions struct {
 }
 
 // NewKeys returns Keys on store.
-func NewKeys(store APIKeyStore, opts KeysOptions) *Keys {
+func NewKeys(store Store, opts Options) *Keys {
 	k := &Keys{store: store, now: opts.Clock}
 	if k.now == nil {
 		k.now = time.Now
 	}
 	if opts.ConfiguredKey != "" {
-		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), APIKey{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY", Scope: ScopeWrite,
+		k.fixed = append(k.fixed, fixedKey{HashKey(opts.ConfiguredKey), Key{ID: ConfiguredKeyID, Name: "CHECKOUT_MERCHANT_API_KEY", Scope: ScopeWrite,
 			PersonalData: true}})
 	}
 	for _, in := range opts.Internal {
 		if in.Secret != "" {
-			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), APIKey{ID: in.ID, Name: in.Name, Scope: ScopeWrite, PersonalData: true}})
+			k.fixed = append(k.fixed, fixedKey{HashKey(in.Secret), Key{ID: in.ID, Name: in.Name, Scope: ScopeWrite, PersonalData: true}})
 		}
 	}
 	return k
@@ -149,7 +149,7 @@ func hint(secret string) string {
 // does): a key never holds more than the user who made it. A blank or too long name, or one
 // that breaks checkout.CheckText, is a *checkout.ValidationError on "name"; a scope but read or
 // write one on FieldScope.
-func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team.User) (string, *APIKey, error) {
+func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team.User) (string, *Key, error) {
 	if scope != ScopeRead && scope != ScopeWrite {
 		return "", nil, fieldError(FieldScope, gatewayclient.CodeFormat, "must be read or write")
 	}
@@ -169,7 +169,7 @@ func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team
 	}
 	secret := newKey()
 	h := HashKey(secret)
-	rec := APIKey{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC(),
+	rec := Key{ID: "key_" + checkout.NewID(), Name: name, Hint: hint(secret), Hash: h[:], CreatedAt: k.now().UTC(),
 		Scope: scope, CreatedBy: createdBy, PersonalData: personal}
 	if err := k.store.CreateAPIKey(ctx, rec); err != nil {
 		return "", nil, fmt.Errorf("apikeys: creating an API key: %w", err)
@@ -178,7 +178,7 @@ func (k *Keys) Create(ctx context.Context, name string, scope Scope, maker *team
 }
 
 // List returns every stored key, newest first (the configured key is not stored, not listed).
-func (k *Keys) List(ctx context.Context) ([]APIKey, error) {
+func (k *Keys) List(ctx context.Context) ([]Key, error) {
 	ks, err := k.store.APIKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apikeys: listing API keys: %w", err)
@@ -196,7 +196,7 @@ func (k *Keys) Revoke(ctx context.Context, id string) error {
 
 // FollowRole gives or takes the personal-data right of the active keys made by the user with
 // that e-mail, now of role, and returns the keys it changed (for the audit log).
-func (k *Keys) FollowRole(ctx context.Context, email string, role team.Role) ([]APIKey, error) {
+func (k *Keys) FollowRole(ctx context.Context, email string, role team.Role) ([]Key, error) {
 	ks, err := k.store.SetMakerKeysPersonalData(ctx, email, role.Can(team.PermPersonalData))
 	if err != nil {
 		return nil, fmt.Errorf("apikeys: re-evaluating the API keys of %s: %w", email, err)
@@ -206,7 +206,7 @@ func (k *Keys) FollowRole(ctx context.Context, email string, role team.Role) ([]
 
 // RevokeMadeBy revokes the active keys made by the user with that e-mail (removed: their keys
 // go with them), and returns them (for the audit log).
-func (k *Keys) RevokeMadeBy(ctx context.Context, email string) ([]APIKey, error) {
+func (k *Keys) RevokeMadeBy(ctx context.Context, email string) ([]Key, error) {
 	ks, err := k.store.RevokeMakerKeys(ctx, email, k.now().UTC())
 	if err != nil {
 		return nil, fmt.Errorf("apikeys: revoking the API keys of %s: %w", email, err)
@@ -221,7 +221,7 @@ const touchEvery = time.Minute
 // addr, or ErrUnauthorized. The configured key answers as an APIKey with ID ConfiguredKeyID,
 // an internal key with its ID, both write keys carrying the personal-data right (whoever sets
 // them has the server's configuration).
-func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*APIKey, error) {
+func (k *Keys) Authenticate(ctx context.Context, secret, addr string) (*Key, error) {
 	if secret == "" || len(secret) > 512 {
 		return nil, ErrUnauthorized
 	}

@@ -13,22 +13,22 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 )
 
-// memKeys is an APIKeyStore in memory: these tests are about the rules of Keys; the SQL stores
+// memKeys is a Store in memory: these tests are about the rules of Keys; the SQL stores
 // pass their own suite.
 type memKeys struct {
 	mu      sync.Mutex
-	keys    []apikeys.APIKey
+	keys    []apikeys.Key
 	touches int
 }
 
-func (m *memKeys) CreateAPIKey(_ context.Context, k apikeys.APIKey) error {
+func (m *memKeys) CreateAPIKey(_ context.Context, k apikeys.Key) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.keys = append(m.keys, k)
 	return nil
 }
 
-func (m *memKeys) APIKeyByHash(_ context.Context, h []byte) (*apikeys.APIKey, error) {
+func (m *memKeys) APIKeyByHash(_ context.Context, h []byte) (*apikeys.Key, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, k := range m.keys {
@@ -39,10 +39,10 @@ func (m *memKeys) APIKeyByHash(_ context.Context, h []byte) (*apikeys.APIKey, er
 	return nil, checkout.ErrNotFound
 }
 
-func (m *memKeys) APIKeys(context.Context) ([]apikeys.APIKey, error) {
+func (m *memKeys) APIKeys(context.Context) ([]apikeys.Key, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]apikeys.APIKey(nil), m.keys...), nil
+	return append([]apikeys.Key(nil), m.keys...), nil
 }
 
 func (m *memKeys) RevokeAPIKey(_ context.Context, id string, at time.Time) error {
@@ -71,10 +71,10 @@ func (m *memKeys) TouchAPIKey(_ context.Context, id string, at time.Time, addr s
 	return nil
 }
 
-func (m *memKeys) SetMakerKeysPersonalData(_ context.Context, by string, on bool) ([]apikeys.APIKey, error) {
+func (m *memKeys) SetMakerKeysPersonalData(_ context.Context, by string, on bool) ([]apikeys.Key, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var changed []apikeys.APIKey
+	var changed []apikeys.Key
 	for i, k := range m.keys {
 		if k.CreatedBy == by && k.Active() && k.PersonalData != on {
 			m.keys[i].PersonalData = on
@@ -84,10 +84,10 @@ func (m *memKeys) SetMakerKeysPersonalData(_ context.Context, by string, on bool
 	return changed, nil
 }
 
-func (m *memKeys) RevokeMakerKeys(_ context.Context, by string, at time.Time) ([]apikeys.APIKey, error) {
+func (m *memKeys) RevokeMakerKeys(_ context.Context, by string, at time.Time) ([]apikeys.Key, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var revoked []apikeys.APIKey
+	var revoked []apikeys.Key
 	for i, k := range m.keys {
 		if k.CreatedBy == by && k.Active() {
 			m.keys[i].RevokedAt = at
@@ -101,7 +101,7 @@ func TestKeys(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	store := &memKeys{}
-	keys := apikeys.NewKeys(store, apikeys.KeysOptions{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now },
+	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: "configured-secret", Clock: func() time.Time { return now },
 		Internal: []apikeys.InternalKey{{ID: "key_demo", Name: "demo", Secret: "internal-secret"}, {ID: "key_empty", Name: "no secret"}}})
 
 	secret, rec, err := keys.Create(ctx, "  loja   online ", apikeys.ScopeRead, nil)

@@ -1,5 +1,5 @@
 // Package apikeys holds the keys of the merchant API: their making, listing, revocation and
-// scopes, and the authentication of a request's key. The SQL stores implement APIKeyStore.
+// scopes, and the authentication of a request's key. The SQL stores implement Store.
 //
 // A key is "pxk_" followed by 256 random bits. It is shown once, when it is made; only its
 // SHA-256 is stored, with a hint (its first and last characters) to recognise it in a list.

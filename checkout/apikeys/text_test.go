@@ -11,7 +11,7 @@ import (
 
 // TestTextRule: API key names follow checkout.CheckText.
 func TestTextRule(t *testing.T) {
-	keys := apikeys.NewKeys(&memKeys{}, apikeys.KeysOptions{})
+	keys := apikeys.NewKeys(&memKeys{}, apikeys.Options{})
 	_, _, err := keys.Create(context.Background(), "ERP \u202elanretni", apikeys.ScopeWrite, nil)
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || fe.Code("name") != checkout.CodeText {

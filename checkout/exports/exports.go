@@ -12,46 +12,46 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
-// ExportState is where a background export is: running, then ready or failed, never back.
-type ExportState string
+// State is where a background export is: running, then ready or failed, never back.
+type State string
 
 // The states of a background export.
 const (
-	ExportRunning ExportState = "running"
-	ExportReady   ExportState = "ready"
-	ExportFailed  ExportState = "failed"
+	Running State = "running"
+	Ready   State = "ready"
+	Failed  State = "failed"
 )
 
 // Why a background export failed: codes the dashboard says in the reader's language.
 const (
-	ExportErrSource      = "source"      // the list could not be read to the end (the gateway failed)
-	ExportErrInterrupted = "interrupted" // the server stopped while writing it
-	ExportErrStore       = "store"       // the file could not be stored
+	ErrSource      = "source"      // the list could not be read to the end (the gateway failed)
+	ErrInterrupted = "interrupted" // the server stopped while writing it
+	ErrStore       = "store"       // the file could not be stored
 )
 
-// ExportRetention is how long a finished background export (its file) is kept.
-const ExportRetention = 24 * time.Hour
+// Retention is how long a finished background export (its file) is kept.
+const Retention = 24 * time.Hour
 
-// ExportHeartbeat is how often at most a running export notes its progress, and
-// ExportStale how long without a note makes it interrupted (its server stopped): several
+// Heartbeat is how often at most a running export notes its progress, and
+// Stale how long without a note makes it interrupted (its server stopped): several
 // heartbeats, so that a slow page of the gateway is not taken for a stop.
 const (
-	ExportHeartbeat = time.Second
-	ExportStale     = time.Minute
+	Heartbeat = time.Second
+	Stale     = time.Minute
 )
 
 // exportChunkSize is the size of the compressed pieces an export's file is stored in.
 const exportChunkSize = 1 << 20
 
-// ExportJob is a background export of the dashboard: an export of more rows than one
+// Job is a background export of the dashboard: an export of more rows than one
 // download streams, written by a worker of the server into the store, for the user who asked.
-type ExportJob struct {
+type Job struct {
 	ID         string
 	UserID     string
 	Kind       string // deposits, withdrawals
 	Format     string // csv, excel
 	Query      string // the filter as asked
-	State      ExportState
+	State      State
 	Total      int   // the rows the list counted when the export began
 	Rows       int   // the rows written so far
 	Size       int64 // the file's bytes (uncompressed), once ready
@@ -63,21 +63,21 @@ type ExportJob struct {
 
 // Stale reports whether the job is running without a heartbeat since ExportStale before now:
 // the server writing it stopped.
-func (j *ExportJob) Stale(now time.Time) bool {
-	return j.State == ExportRunning && now.Sub(j.UpdatedAt) > ExportStale
+func (j *Job) Stale(now time.Time) bool {
+	return j.State == Running && now.Sub(j.UpdatedAt) > Stale
 }
 
-// ExportStore keeps the background exports and their files. Implementations must pass
+// Store keeps the background exports and their files. Implementations must pass
 // checkout/storetest.
-type ExportStore interface {
+type Store interface {
 	// CreateExportJob stores a new job (running) unless it would pass lim
-	// (ExportLimits.Refuse's error), deciding and storing at once: of jobs asked at the same
+	// (Limits.Refuse's error), deciding and storing at once: of jobs asked at the same
 	// instant, no more than the limits are stored.
-	CreateExportJob(ctx context.Context, j ExportJob, lim ExportLimits) error
+	CreateExportJob(ctx context.Context, j Job, lim Limits) error
 	// ExportJob returns a job, or checkout.ErrNotFound.
-	ExportJob(ctx context.Context, id string) (*ExportJob, error)
+	ExportJob(ctx context.Context, id string) (*Job, error)
 	// ExportJobs lists a user's jobs created since since, newest first.
-	ExportJobs(ctx context.Context, userID string, since time.Time) ([]ExportJob, error)
+	ExportJobs(ctx context.Context, userID string, since time.Time) ([]Job, error)
 	// ExportUsage says, across all users and instances, how many jobs are running with a
 	// heartbeat since staleBefore and how many bytes the stored pieces of all files hold.
 	ExportUsage(ctx context.Context, staleBefore time.Time) (running int, kept int64, err error)
@@ -90,7 +90,7 @@ type ExportStore interface {
 	// FinishExportJob moves a running job to ready or failed (with its error code), with its
 	// rows and size, and writes the messages out (the user's alert) in the same transaction;
 	// a job no longer running is left as it is, and out unwritten (checkout.ErrConflict).
-	FinishExportJob(ctx context.Context, j ExportJob, out ...checkout.OutboxMessage) error
+	FinishExportJob(ctx context.Context, j Job, out ...checkout.OutboxMessage) error
 	// FailStaleExports marks failed (ExportErrInterrupted) the running jobs without a
 	// heartbeat since before, and says how many.
 	FailStaleExports(ctx context.Context, before, now time.Time) (int, error)
@@ -98,9 +98,9 @@ type ExportStore interface {
 	PruneExports(ctx context.Context, before time.Time) (int, error)
 }
 
-// ExportLimits bound the background exports running at once, and the bytes the files of all
+// Limits bound the background exports running at once, and the bytes the files of all
 // keep, that a new one may join; a zero field sets no limit.
-type ExportLimits struct {
+type Limits struct {
 	PerUser int   // running jobs of the new job's user
 	Running int   // running jobs of all users, on every instance
 	Kept    int64 // compressed bytes the files of all jobs keep in the store
@@ -118,7 +118,7 @@ var (
 
 // Refuse says whether a new job may join mine running jobs of its user, all running jobs of
 // all users and kept bytes of files: nil, ErrExportsOfUser or ErrExportsBusy.
-func (l ExportLimits) Refuse(mine, all int, kept int64) error {
+func (l Limits) Refuse(mine, all int, kept int64) error {
 	switch {
 	case l.PerUser > 0 && mine >= l.PerUser:
 		return ErrExportsOfUser
@@ -128,26 +128,26 @@ func (l ExportLimits) Refuse(mine, all int, kept int64) error {
 	return nil
 }
 
-// Exports are the dashboard's background exports on their store.
-type Exports struct {
-	store ExportStore
+// Manager are the dashboard's background exports on their store.
+type Manager struct {
+	store Store
 	now   func() time.Time
 }
 
-// NewExports returns the background exports on store; clock nil is time.Now.
-func NewExports(store ExportStore, clock func() time.Time) *Exports {
+// NewManager returns the background exports on store; clock nil is time.Now.
+func NewManager(store Store, clock func() time.Time) *Manager {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Exports{store: store, now: clock}
+	return &Manager{store: store, now: clock}
 }
 
 // Create stores a new running job for j's user, kind, format, query and total, unless it
 // would pass lim: ErrExportsOfUser or ErrExportsBusy.
-func (x *Exports) Create(ctx context.Context, j ExportJob, lim ExportLimits) (*ExportJob, error) {
+func (x *Manager) Create(ctx context.Context, j Job, lim Limits) (*Job, error) {
 	now := x.now().UTC()
-	j.ID, j.State, j.CreatedAt, j.UpdatedAt, j.Rows = checkout.NewID(), ExportRunning, now, now, 0
-	lim.StaleBefore = now.Add(-ExportStale)
+	j.ID, j.State, j.CreatedAt, j.UpdatedAt, j.Rows = checkout.NewID(), Running, now, now, 0
+	lim.StaleBefore = now.Add(-Stale)
 	if err := x.store.CreateExportJob(ctx, j, lim); err != nil {
 		return nil, fmt.Errorf("exports: creating an export: %w", err)
 	}
@@ -156,7 +156,7 @@ func (x *Exports) Create(ctx context.Context, j ExportJob, lim ExportLimits) (*E
 
 // Job returns a job, or checkout.ErrNotFound; a running job without a heartbeat for
 // ExportStale is returned as failed (interrupted), as the next sweep will store it.
-func (x *Exports) Job(ctx context.Context, id string) (*ExportJob, error) {
+func (x *Manager) Job(ctx context.Context, id string) (*Job, error) {
 	j, err := x.store.ExportJob(ctx, id)
 	if err != nil {
 		return nil, err
@@ -166,9 +166,9 @@ func (x *Exports) Job(ctx context.Context, id string) (*ExportJob, error) {
 }
 
 // Jobs lists a user's jobs of the retention, newest first.
-func (x *Exports) Jobs(ctx context.Context, userID string) ([]ExportJob, error) {
+func (x *Manager) Jobs(ctx context.Context, userID string) ([]Job, error) {
 	now := x.now()
-	jobs, err := x.store.ExportJobs(ctx, userID, now.Add(-ExportRetention))
+	jobs, err := x.store.ExportJobs(ctx, userID, now.Add(-Retention))
 	for i := range jobs {
 		x.settle(&jobs[i])
 	}
@@ -177,59 +177,59 @@ func (x *Exports) Jobs(ctx context.Context, userID string) ([]ExportJob, error) 
 
 // Usage says how many jobs are running across all users and instances (a stale one is not
 // counted: its server stopped) and the compressed bytes all jobs' files keep in the store.
-func (x *Exports) Usage(ctx context.Context) (running int, kept int64, err error) {
-	running, kept, err = x.store.ExportUsage(ctx, x.now().UTC().Add(-ExportStale))
+func (x *Manager) Usage(ctx context.Context) (running int, kept int64, err error) {
+	running, kept, err = x.store.ExportUsage(ctx, x.now().UTC().Add(-Stale))
 	if err != nil {
 		return 0, 0, fmt.Errorf("exports: reading the exports' usage: %w", err)
 	}
 	return running, kept, nil
 }
 
-func (x *Exports) settle(j *ExportJob) {
+func (x *Manager) settle(j *Job) {
 	if now := x.now(); j.Stale(now) {
-		j.State, j.Error, j.FinishedAt = ExportFailed, ExportErrInterrupted, j.UpdatedAt
+		j.State, j.Error, j.FinishedAt = Failed, ErrInterrupted, j.UpdatedAt
 	}
 }
 
 // Progress notes the rows a running job has written (its heartbeat).
-func (x *Exports) Progress(ctx context.Context, id string, rows int) error {
+func (x *Manager) Progress(ctx context.Context, id string, rows int) error {
 	return x.store.ExportProgress(ctx, id, rows, x.now().UTC())
 }
 
 // Finish ends a running job: ready with its rows and size, or failed with code. The messages
 // out (the e-mail saying it is ready) are written with the change, or not at all.
-func (x *Exports) Finish(ctx context.Context, j *ExportJob, rows int, size int64, code string, out ...checkout.OutboxMessage) error {
+func (x *Manager) Finish(ctx context.Context, j *Job, rows int, size int64, code string, out ...checkout.OutboxMessage) error {
 	j.Rows, j.Size, j.FinishedAt, j.UpdatedAt = rows, size, x.now().UTC(), x.now().UTC()
-	j.State, j.Error = ExportReady, ""
+	j.State, j.Error = Ready, ""
 	if code != "" {
-		j.State, j.Error = ExportFailed, code
+		j.State, j.Error = Failed, code
 	}
 	return x.store.FinishExportJob(ctx, *j, out...)
 }
 
 // Prune marks failed the jobs whose server stopped writing them and deletes the jobs (and
 // files) that ended more than ExportRetention ago; it says how many it deleted.
-func (x *Exports) Prune(ctx context.Context) (int, error) {
+func (x *Manager) Prune(ctx context.Context) (int, error) {
 	now := x.now().UTC()
-	_, err := x.store.FailStaleExports(ctx, now.Add(-ExportStale), now)
-	n, err2 := x.store.PruneExports(ctx, now.Add(-ExportRetention))
+	_, err := x.store.FailStaleExports(ctx, now.Add(-Stale), now)
+	n, err2 := x.store.PruneExports(ctx, now.Add(-Retention))
 	return n, errors.Join(err, err2)
 }
 
 // Writer returns the writer of job id's file: what is written is compressed (gzip) and
 // stored in pieces of about a megabyte; Close stores the last piece. Size is the bytes
 // written so far.
-func (x *Exports) Writer(ctx context.Context, id string) *ExportWriter {
-	w := &ExportWriter{ctx: ctx, store: x.store, id: id}
+func (x *Manager) Writer(ctx context.Context, id string) *Writer {
+	w := &Writer{ctx: ctx, store: x.store, id: id}
 	w.zw, _ = gzip.NewWriterLevel(&w.chunks, gzip.BestSpeed)
 	w.buf = bufio.NewWriterSize(w.zw, 64<<10)
 	return w
 }
 
-// ExportWriter writes a background export's file into the store.
-type ExportWriter struct {
+// Writer writes a background export's file into the store.
+type Writer struct {
 	ctx    context.Context
-	store  ExportStore
+	store  Store
 	id     string
 	chunks chunkBuffer
 	zw     *gzip.Writer
@@ -245,7 +245,7 @@ type chunkBuffer struct{ b []byte }
 func (c *chunkBuffer) Write(p []byte) (int, error) { c.b = append(c.b, p...); return len(p), nil }
 
 // Write writes p to the file.
-func (w *ExportWriter) Write(p []byte) (int, error) {
+func (w *Writer) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
@@ -262,7 +262,7 @@ func (w *ExportWriter) Write(p []byte) (int, error) {
 	return n, w.err
 }
 
-func (w *ExportWriter) store1(data []byte) {
+func (w *Writer) store1(data []byte) {
 	if err := w.store.AppendExportChunk(w.ctx, w.id, w.seq, data); err != nil {
 		w.err = fmt.Errorf("exports: storing a piece of an export: %w", err)
 		return
@@ -271,10 +271,10 @@ func (w *ExportWriter) store1(data []byte) {
 }
 
 // Size is the number of bytes written.
-func (w *ExportWriter) Size() int64 { return w.size }
+func (w *Writer) Size() int64 { return w.size }
 
 // Close ends the compression and stores what remains.
-func (w *ExportWriter) Close() error {
+func (w *Writer) Close() error {
 	if w.err != nil {
 		return w.err
 	}
@@ -293,7 +293,7 @@ func (w *ExportWriter) Close() error {
 }
 
 // Open returns the content of job id's file, read a piece at a time from the store.
-func (x *Exports) Open(ctx context.Context, id string) (io.ReadCloser, error) {
+func (x *Manager) Open(ctx context.Context, id string) (io.ReadCloser, error) {
 	cr := &chunkReader{ctx: ctx, store: x.store, id: id}
 	zr, err := gzip.NewReader(cr)
 	if err != nil {
@@ -305,7 +305,7 @@ func (x *Exports) Open(ctx context.Context, id string) (io.ReadCloser, error) {
 // chunkReader reads the pieces of a file in order.
 type chunkReader struct {
 	ctx   context.Context
-	store ExportStore
+	store Store
 	id    string
 	seq   int
 	cur   []byte

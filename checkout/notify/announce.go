@@ -32,7 +32,7 @@ type Announcer struct {
 	// Wake, when set, is called once notifications are stored (the outbox's Wake).
 	Wake func()
 	// PersonalData, when set, tells whether the notifications carry the shopper's personal data
-	// (SettingsManager.NotifyPersonalData); without it they do. When it says no, an order's
+	// (settings.Manager.NotifyPersonalData); without it they do. When it says no, an order's
 	// notification has an empty customer.
 	PersonalData func(ctx context.Context) (bool, error)
 }
@@ -55,7 +55,7 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 			sess = s
 		case !errors.Is(err, checkout.ErrNotFound):
 			// Without its metadata the notification would be wrong; the update is retried later.
-			return nil, fmt.Errorf("merchant: reading the order's session: %w", err)
+			return nil, fmt.Errorf("notify: reading the order's session: %w", err)
 		}
 	}
 	personal := true
@@ -63,7 +63,7 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 		p, err := a.PersonalData(ctx)
 		if err != nil {
 			// Sending what the merchant may have turned off is worse than a retried update.
-			return nil, fmt.Errorf("merchant: reading whether notifications carry personal data: %w", err)
+			return nil, fmt.Errorf("notify: reading whether notifications carry personal data: %w", err)
 		}
 		personal = p
 	}

@@ -155,7 +155,7 @@ const (
 // the configured one without it), skipped without a URL or a secret, in order per order,
 // retried along schedule (nil: RetrySchedule()). log receives one line per attempt (nil: none).
 // The caller sets the database (the store's Outbox does).
-func NotificationOptions(m *settings.SettingsManager, schedule []time.Duration, log *slog.Logger) outbox.Options {
+func NotificationOptions(m *settings.Manager, schedule []time.Duration, log *slog.Logger) outbox.Options {
 	if schedule == nil {
 		schedule = RetrySchedule()
 	}
@@ -173,7 +173,7 @@ func NotificationOptions(m *settings.SettingsManager, schedule []time.Duration, 
 }
 
 // route is where the notifications go now: the settings of m in force.
-func route(m *settings.SettingsManager) func(ctx context.Context) (outbox.Target, error) {
+func route(m *settings.Manager) func(ctx context.Context) (outbox.Target, error) {
 	return func(ctx context.Context) (outbox.Target, error) {
 		e, err := m.Get(ctx)
 		if err != nil {

@@ -37,7 +37,7 @@ type notifyEnv struct {
 	ann *notify.Announcer
 }
 
-func newNotifyEnv(t *testing.T, sm *settings.SettingsManager, clock func() time.Time, mod func(*outbox.Options)) *notifyEnv {
+func newNotifyEnv(t *testing.T, sm *settings.Manager, clock func() time.Time, mod func(*outbox.Options)) *notifyEnv {
 	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "notify.db")+"?_pragma=foreign_keys(1)")
 	if err != nil {
@@ -124,7 +124,7 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
 	const secret = "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="
-	sm := settings.NewSettingsManager(&memSettings{}, settings.SettingsConfig{WebhookURL: srv.URL + "/hooks?token=abc", WebhookSecret: secret}, clock)
+	sm := settings.NewManager(&memSettings{}, settings.Config{WebhookURL: srv.URL + "/hooks?token=abc", WebhookSecret: secret}, clock)
 	e := newNotifyEnv(t, sm, clock, nil)
 	n := e.announce(t, paidOrder(now), checkout.StatusAwaitingPayment)
 	// A later notification of the same order waits for the first.
@@ -209,7 +209,7 @@ func TestNotificationGivenUpAfterTheSchedule(t *testing.T) {
 	rc := &receiver{failures: 1000}
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
-	sm := settings.NewSettingsManager(&memSettings{}, settings.SettingsConfig{WebhookURL: srv.URL, WebhookSecret: "whsec_c2VjcmV0"}, nil)
+	sm := settings.NewManager(&memSettings{}, settings.Config{WebhookURL: srv.URL, WebhookSecret: "whsec_c2VjcmV0"}, nil)
 	e := newNotifyEnv(t, sm, func() time.Time { return now }, nil)
 	n := e.announce(t, paidOrder(now), checkout.StatusAwaitingPayment)
 	for i := 0; i < 20 && e.get(t, n).Status == notify.NotificationPending; i++ {
@@ -231,7 +231,7 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	srv := httptest.NewServer(rc) // on loopback: what a merchant's host name resolving to 127.0.0.1 would reach
 	defer srv.Close()
 	store := &memSettings{s: settings.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: "whsec_c2VjcmV0"}}
-	e := newNotifyEnv(t, settings.NewSettingsManager(store, settings.SettingsConfig{}, nil), nil, nil)
+	e := newNotifyEnv(t, settings.NewManager(store, settings.Config{}, nil), nil, nil)
 	n := e.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
 	e.ob.DeliverDue(ctx)
 	got := e.get(t, n)
@@ -243,7 +243,7 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 	}
 
 	// Without a URL the notification is skipped, not retried forever.
-	none := newNotifyEnv(t, settings.NewSettingsManager(&memSettings{}, settings.SettingsConfig{}, nil), nil, nil)
+	none := newNotifyEnv(t, settings.NewManager(&memSettings{}, settings.Config{}, nil), nil, nil)
 	m := none.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
 	none.ob.DeliverDue(ctx)
 	if got := none.get(t, m); got.Status != notify.NotificationSkipped {
@@ -255,7 +255,7 @@ func TestNotificationToAMerchantURLPassesTheSSRFGuard(t *testing.T) {
 // skipped, each with its attempt in the log; with a URL each is sent.
 func TestSkippedNotificationsInOnePass(t *testing.T) {
 	ctx := context.Background()
-	e := newNotifyEnv(t, settings.NewSettingsManager(&memSettings{}, settings.SettingsConfig{}, nil), nil, nil)
+	e := newNotifyEnv(t, settings.NewManager(&memSettings{}, settings.Config{}, nil), nil, nil)
 	var ids []string
 	for i := range 5 {
 		o := paidOrder(time.Now())
@@ -276,8 +276,8 @@ func TestSkippedNotificationsInOnePass(t *testing.T) {
 	rc := &receiver{}
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
-	sent := newNotifyEnv(t, settings.NewSettingsManager(&memSettings{s: settings.Settings{WebhookURL: srv.URL + "/hook",
-		WebhookSecret: "whsec_c2VjcmV0"}}, settings.SettingsConfig{}, nil), nil, func(o *outbox.Options) { o.HTTPClient = srv.Client() })
+	sent := newNotifyEnv(t, settings.NewManager(&memSettings{s: settings.Settings{WebhookURL: srv.URL + "/hook",
+		WebhookSecret: "whsec_c2VjcmV0"}}, settings.Config{}, nil), nil, func(o *outbox.Options) { o.HTTPClient = srv.Client() })
 	n := sent.announce(t, paidOrder(time.Now()), checkout.StatusAwaitingPayment)
 	if made, err := sent.ob.DeliverDue(ctx); err != nil || made != 1 {
 		t.Fatalf("DeliverDue with a URL = %d, %v", made, err)
@@ -299,7 +299,7 @@ func TestSecretRotationOverlap(t *testing.T) {
 	oldSecret, _ := webhook.NewSecret()
 	now := time.Now()
 	store := &memSettings{s: settings.Settings{WebhookURL: srv.URL + "/hook", WebhookSecret: oldSecret}}
-	sm := settings.NewSettingsManager(store, settings.SettingsConfig{}, func() time.Time { return now })
+	sm := settings.NewManager(store, settings.Config{}, func() time.Time { return now })
 	e := newNotifyEnv(t, sm, nil, func(o *outbox.Options) { o.HTTPClient = srv.Client() })
 	eff, err := sm.RotateSecret(ctx)
 	if err != nil {
@@ -339,13 +339,13 @@ func TestSecretRotationOverlap(t *testing.T) {
 		t.Errorf("after the overlap, the old secret still signs: %v", err)
 	}
 
-	fresh := settings.NewSettingsManager(&memSettings{}, settings.SettingsConfig{}, nil)
+	fresh := settings.NewManager(&memSettings{}, settings.Config{}, nil)
 	if eff, err := fresh.RotateSecret(ctx); err != nil || eff.Overlap || eff.Signing != eff.WebhookSecret {
 		t.Errorf("a first secret: %+v, %v", eff, err)
 	}
 }
 
-// memSettings is a settings.SettingsStore in memory.
+// memSettings is a settings.Store in memory.
 type memSettings struct{ s settings.Settings }
 
 func (m *memSettings) MerchantSettings(context.Context) (settings.Settings, error) { return m.s, nil }

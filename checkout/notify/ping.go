@@ -48,7 +48,7 @@ var ErrNoDestination = errors.New("notify: no notification URL or signing secret
 // notification is sent (Standard Webhooks headers, the same signing secret, the SSRF guard for
 // a URL typed in the dashboard, no redirects), and says how the receiver answered. by is who
 // asked for it.
-func Ping(ctx context.Context, m *settings.SettingsManager, now time.Time, by string) (*PingResult, error) {
+func Ping(ctx context.Context, m *settings.Manager, now time.Time, by string) (*PingResult, error) {
 	eff, err := m.Get(ctx)
 	if err != nil {
 		return nil, err

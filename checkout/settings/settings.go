@@ -54,8 +54,8 @@ type Settings struct {
 	ShopperMail map[string]bool
 }
 
-// SettingsStore keeps the one set of merchant settings.
-type SettingsStore interface {
+// Store keeps the one set of merchant settings.
+type Store interface {
 	// MerchantSettings returns the stored settings; the zero Settings when none were saved.
 	MerchantSettings(ctx context.Context) (Settings, error)
 	// SaveMerchantSettings replaces the stored settings.
@@ -84,14 +84,14 @@ const RotationOverlap = 24 * time.Hour
 // operator's own configuration is trusted; a URL typed by a merchant never is.
 func (e Effective) TrustedURL() bool { return e.URLFromConfig }
 
-// SettingsConfig are the settings fixed by the configuration.
-type SettingsConfig struct {
+// Config are the settings fixed by the configuration.
+type Config struct {
 	WebhookURL    string // CHECKOUT_MERCHANT_WEBHOOK_URL
 	WebhookSecret string // CHECKOUT_MERCHANT_WEBHOOK_SECRET
 }
 
 // Check returns the problem of a configured URL or secret, naming it, or nil.
-func (c SettingsConfig) Check() error {
+func (c Config) Check() error {
 	if c.WebhookURL != "" {
 		if err := checkTrustedURL(c.WebhookURL); err != nil {
 			return fmt.Errorf("webhook URL: %w", err)
@@ -105,10 +105,10 @@ func (c SettingsConfig) Check() error {
 	return nil
 }
 
-// SettingsManager reads and changes the merchant's settings. It is safe for concurrent use.
-type SettingsManager struct {
-	store SettingsStore
-	cfg   SettingsConfig
+// Manager reads and changes the merchant's settings. It is safe for concurrent use.
+type Manager struct {
+	store Store
+	cfg   Config
 	now   func() time.Time
 
 	// The settings, whose frame origins are read on every shopper page, are kept for
@@ -125,7 +125,7 @@ const frameOriginsTTL = 5 * time.Second
 // FrameOrigins returns the origins the stored settings allow to frame the shopper pages, read
 // at most every few seconds (the shopper pages ask on every answer). When the store cannot be
 // read it returns what it read last, with the error.
-func (m *SettingsManager) FrameOrigins(ctx context.Context) ([]string, error) {
+func (m *Manager) FrameOrigins(ctx context.Context) ([]string, error) {
 	s, err := m.recent(ctx)
 	return s.FrameOrigins, err
 }
@@ -133,14 +133,14 @@ func (m *SettingsManager) FrameOrigins(ctx context.Context) ([]string, error) {
 // NotifyPersonalData reports whether the notifications carry the shopper's personal data
 // (Settings.NotifyPersonalData), read at most every few seconds as FrameOrigins: for the
 // Announcer, asked at every change of an order.
-func (m *SettingsManager) NotifyPersonalData(ctx context.Context) (bool, error) {
+func (m *Manager) NotifyPersonalData(ctx context.Context) (bool, error) {
 	s, err := m.recent(ctx)
 	return s.NotifyPersonalData, err
 }
 
 // recent returns the stored settings as read at most frameOriginsTTL ago; when the store
 // cannot be read, what it read last, with the error.
-func (m *SettingsManager) recent(ctx context.Context) (Settings, error) {
+func (m *Manager) recent(ctx context.Context) (Settings, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if !m.readAt.IsZero() && time.Since(m.readAt) < frameOriginsTTL {
@@ -148,32 +148,32 @@ func (m *SettingsManager) recent(ctx context.Context) (Settings, error) {
 	}
 	s, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return m.read, fmt.Errorf("merchant: reading settings: %w", err)
+		return m.read, fmt.Errorf("settings: reading settings: %w", err)
 	}
 	m.read, m.readAt = s, time.Now()
 	return s, nil
 }
 
 // forget drops what FrameOrigins keeps, after a change.
-func (m *SettingsManager) forget() {
+func (m *Manager) forget() {
 	m.mu.Lock()
 	m.readAt = time.Time{}
 	m.mu.Unlock()
 }
 
-// NewSettingsManager returns a SettingsManager on store with the configuration's values.
-func NewSettingsManager(store SettingsStore, cfg SettingsConfig, clock func() time.Time) *SettingsManager {
+// NewManager returns a SettingsManager on store with the configuration's values.
+func NewManager(store Store, cfg Config, clock func() time.Time) *Manager {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &SettingsManager{store: store, cfg: cfg, now: clock}
+	return &Manager{store: store, cfg: cfg, now: clock}
 }
 
 // Get returns the settings in force.
-func (m *SettingsManager) Get(ctx context.Context) (Effective, error) {
+func (m *Manager) Get(ctx context.Context) (Effective, error) {
 	s, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+		return Effective{}, fmt.Errorf("settings: reading settings: %w", err)
 	}
 	e := Effective{Settings: s}
 	if m.cfg.WebhookURL != "" {
@@ -190,10 +190,10 @@ func (m *SettingsManager) Get(ctx context.Context) (Effective, error) {
 }
 
 // Shipping returns the shipping settings in force, for checkout.ServiceOptions.Shipping.
-func (m *SettingsManager) Shipping(ctx context.Context) (checkout.Shipping, error) {
+func (m *Manager) Shipping(ctx context.Context) (checkout.Shipping, error) {
 	s, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return checkout.Shipping{}, fmt.Errorf("merchant: reading settings: %w", err)
+		return checkout.Shipping{}, fmt.Errorf("settings: reading settings: %w", err)
 	}
 	return s.Shipping, nil
 }
@@ -201,24 +201,24 @@ func (m *SettingsManager) Shipping(ctx context.Context) (checkout.Shipping, erro
 // UpdateShipping validates sh and stores it, keeping the other settings. Its problems come
 // back as a *checkout.ValidationError keyed by flat_rate, free_above and delivery_days; nothing is
 // stored then.
-func (m *SettingsManager) UpdateShipping(ctx context.Context, sh checkout.Shipping) error {
+func (m *Manager) UpdateShipping(ctx context.Context, sh checkout.Shipping) error {
 	if fe := sh.Check(); fe != nil {
 		return fe
 	}
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return fmt.Errorf("merchant: reading settings: %w", err)
+		return fmt.Errorf("settings: reading settings: %w", err)
 	}
 	cur.Shipping = sh
 	cur.UpdatedAt = m.now().UTC()
 	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
-		return fmt.Errorf("merchant: saving settings: %w", err)
+		return fmt.Errorf("settings: saving settings: %w", err)
 	}
 	return nil
 }
 
-// SettingsInput is a change of the settings, as typed by the merchant.
-type SettingsInput struct {
+// Input is a change of the settings, as typed by the merchant.
+type Input struct {
 	WebhookURL   string   // "" stops notifications (unless configured)
 	FrameOrigins []string // origins such as https://shop.example.com
 	// NotifyPersonalData: the notifications carry the shopper's personal data.
@@ -228,10 +228,10 @@ type SettingsInput struct {
 // Update validates in and stores it, keeping the signing secret (one is made when the first
 // URL is set). Every problem comes back at once as a *checkout.ValidationError keyed by
 // FieldWebhookURL and FieldFrameOrigins; nothing is stored then.
-func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effective, error) {
+func (m *Manager) Update(ctx context.Context, in Input) (Effective, error) {
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+		return Effective{}, fmt.Errorf("settings: reading settings: %w", err)
 	}
 	fe := &checkout.ValidationError{}
 	next := cur
@@ -271,7 +271,7 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 	}
 	next.UpdatedAt = m.now().UTC()
 	if err := m.store.SaveMerchantSettings(ctx, next); err != nil {
-		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
+		return Effective{}, fmt.Errorf("settings: saving settings: %w", err)
 	}
 	m.forget()
 	return m.Get(ctx)
@@ -282,10 +282,10 @@ func (m *SettingsManager) Update(ctx context.Context, in SettingsInput) (Effecti
 // The replaced secret keeps signing beside the new one for RotationOverlap: notifications
 // carry both signatures meanwhile, so the merchant's server accepts them before and after it
 // takes the new secret. A rotation during an overlap ends the older one's.
-func (m *SettingsManager) RotateSecret(ctx context.Context) (Effective, error) {
+func (m *Manager) RotateSecret(ctx context.Context) (Effective, error) {
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return Effective{}, fmt.Errorf("merchant: reading settings: %w", err)
+		return Effective{}, fmt.Errorf("settings: reading settings: %w", err)
 	}
 	now := m.now().UTC()
 	cur.PreviousSecret, cur.PreviousUntil = cur.WebhookSecret, now.Add(RotationOverlap)
@@ -297,7 +297,7 @@ func (m *SettingsManager) RotateSecret(ctx context.Context) (Effective, error) {
 	}
 	cur.UpdatedAt = now
 	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
-		return Effective{}, fmt.Errorf("merchant: saving settings: %w", err)
+		return Effective{}, fmt.Errorf("settings: saving settings: %w", err)
 	}
 	return m.Get(ctx)
 }

@@ -22,9 +22,9 @@ func (m *memSettings) SaveMerchantSettings(_ context.Context, s settings.Setting
 func TestSettings(t *testing.T) {
 	ctx := context.Background()
 	store := &memSettings{}
-	m := settings.NewSettingsManager(store, settings.SettingsConfig{}, nil)
+	m := settings.NewManager(store, settings.Config{}, nil)
 
-	_, err := m.Update(ctx, settings.SettingsInput{WebhookURL: "http://127.0.0.1/hook",
+	_, err := m.Update(ctx, settings.Input{WebhookURL: "http://127.0.0.1/hook",
 		FrameOrigins: []string{"https://ok.example.com", "https://bad.example.com/path", "javascript:alert(1)"}})
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || !fe.Has(settings.FieldWebhookURL) || len(fe.For(settings.FieldFrameOrigins)) != 2 {
@@ -33,7 +33,7 @@ func TestSettings(t *testing.T) {
 	if store.s.WebhookURL != "" {
 		t.Fatal("an invalid change was stored")
 	}
-	e, err := m.Update(ctx, settings.SettingsInput{WebhookURL: " https://erp.example.com/hooks/pix ",
+	e, err := m.Update(ctx, settings.Input{WebhookURL: " https://erp.example.com/hooks/pix ",
 		FrameOrigins: []string{"https://shop.example.com/", "https://shop.example.com"}})
 	if err != nil {
 		t.Fatal(err)
@@ -43,22 +43,22 @@ func TestSettings(t *testing.T) {
 		t.Errorf("settings %+v", e)
 	}
 	secret := e.WebhookSecret
-	if e, _ = m.Update(ctx, settings.SettingsInput{WebhookURL: "https://erp.example.com/v2"}); e.WebhookSecret != secret {
+	if e, _ = m.Update(ctx, settings.Input{WebhookURL: "https://erp.example.com/v2"}); e.WebhookSecret != secret {
 		t.Error("changing the URL changed the secret")
 	}
 	if e, _ = m.RotateSecret(ctx); e.WebhookSecret == secret || !strings.HasPrefix(e.WebhookSecret, "whsec_") {
 		t.Error("RotateSecret kept the secret")
 	}
 
-	cfg := settings.SettingsConfig{WebhookURL: "http://127.0.0.1:9000/hook", WebhookSecret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}
+	cfg := settings.Config{WebhookURL: "http://127.0.0.1:9000/hook", WebhookSecret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQ="}
 	if err := cfg.Check(); err != nil {
 		t.Fatalf("loopback http in the configuration: %v", err)
 	}
-	e, _ = settings.NewSettingsManager(store, cfg, nil).Get(ctx)
+	e, _ = settings.NewManager(store, cfg, nil).Get(ctx)
 	if e.WebhookURL != cfg.WebhookURL || e.WebhookSecret != cfg.WebhookSecret || !e.TrustedURL() || !e.SecretFromConfig {
 		t.Errorf("the configuration does not win: %+v", e)
 	}
-	for _, bad := range []settings.SettingsConfig{{WebhookURL: "http://hooks.example.com/x"}, {WebhookURL: "ftp://x"}, {WebhookSecret: "whsec_!!"}} {
+	for _, bad := range []settings.Config{{WebhookURL: "http://hooks.example.com/x"}, {WebhookURL: "ftp://x"}, {WebhookSecret: "whsec_!!"}} {
 		if bad.Check() == nil {
 			t.Errorf("Check(%+v) accepted", bad)
 		}

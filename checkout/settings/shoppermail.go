@@ -34,10 +34,10 @@ func (s Settings) SendsShopper(kind string) bool {
 
 // UpdateShopperMail stores which shopper e-mails are sent: those in on (kinds of
 // ShopperMessages), every other one off; the other settings are kept.
-func (m *SettingsManager) UpdateShopperMail(ctx context.Context, on []string) error {
+func (m *Manager) UpdateShopperMail(ctx context.Context, on []string) error {
 	cur, err := m.store.MerchantSettings(ctx)
 	if err != nil {
-		return fmt.Errorf("merchant: reading settings: %w", err)
+		return fmt.Errorf("settings: reading settings: %w", err)
 	}
 	cur.ShopperMail = map[string]bool{}
 	for _, k := range ShopperMessages() {
@@ -45,7 +45,7 @@ func (m *SettingsManager) UpdateShopperMail(ctx context.Context, on []string) er
 	}
 	cur.UpdatedAt = m.now().UTC()
 	if err := m.store.SaveMerchantSettings(ctx, cur); err != nil {
-		return fmt.Errorf("merchant: saving settings: %w", err)
+		return fmt.Errorf("settings: saving settings: %w", err)
 	}
 	m.forget()
 	return nil
@@ -54,7 +54,7 @@ func (m *SettingsManager) UpdateShopperMail(ctx context.Context, on []string) er
 // SendsShopper reports whether the shopper is sent the e-mail kind (Settings.SendsShopper), read
 // at most every few seconds as FrameOrigins: the shopper's e-mails ask at every change of an
 // order. A change made through this manager applies at once.
-func (m *SettingsManager) SendsShopper(ctx context.Context, kind string) (bool, error) {
+func (m *Manager) SendsShopper(ctx context.Context, kind string) (bool, error) {
 	s, err := m.recent(ctx)
 	if err != nil {
 		return false, err

@@ -13,14 +13,14 @@ import (
 )
 
 var (
-	_ apikeys.APIKeyStore    = (*Store)(nil)
-	_ settings.SettingsStore = (*Store)(nil)
+	_ apikeys.Store  = (*Store)(nil)
+	_ settings.Store = (*Store)(nil)
 )
 
 const apiKeyColumns = `id, name, hint, hash, created_at, last_used_at, revoked_at, scope, created_by, last_used_address, personal_data`
 
 // CreateAPIKey stores a new key. A taken id or hash is an error.
-func (s *Store) CreateAPIKey(ctx context.Context, k apikeys.APIKey) error {
+func (s *Store) CreateAPIKey(ctx context.Context, k apikeys.Key) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO api_keys (` + apiKeyColumns + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		Args: []any{k.ID, k.Name, k.Hint, k.Hash, ms(k.CreatedAt), ms(k.LastUsedAt), ms(k.RevokedAt), string(k.Scope), k.CreatedBy, k.LastUsedAddress, k.PersonalData}})
 	if err != nil {
@@ -30,8 +30,8 @@ func (s *Store) CreateAPIKey(ctx context.Context, k apikeys.APIKey) error {
 }
 
 // APIKeyByHash returns the key with that hash, revoked or not, or checkout.ErrNotFound.
-func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*apikeys.APIKey, error) {
-	var ks []apikeys.APIKey
+func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*apikeys.Key, error) {
+	var ks []apikeys.Key
 	if err := s.db.Read(ctx, readAPIKeys(`WHERE hash = $1`, []any{hash}, &ks)); err != nil {
 		return nil, s.errorf("reading an API key: %w", err)
 	}
@@ -42,8 +42,8 @@ func (s *Store) APIKeyByHash(ctx context.Context, hash []byte) (*apikeys.APIKey,
 }
 
 // APIKeys lists every key, revoked ones included, newest first.
-func (s *Store) APIKeys(ctx context.Context) ([]apikeys.APIKey, error) {
-	var ks []apikeys.APIKey
+func (s *Store) APIKeys(ctx context.Context) ([]apikeys.Key, error) {
+	var ks []apikeys.Key
 	if err := s.db.Read(ctx, readAPIKeys(`ORDER BY created_at DESC, id DESC`, nil, &ks)); err != nil {
 		return nil, s.errorf("listing API keys: %w", err)
 	}
@@ -78,8 +78,8 @@ func (s *Store) TouchAPIKey(ctx context.Context, id string, at time.Time, addr s
 
 // SetMakerKeysPersonalData gives or takes the personal-data right of the active keys made by
 // createdBy, and returns the keys it changed.
-func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]apikeys.APIKey, error) {
-	var ks []apikeys.APIKey
+func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, on bool) ([]apikeys.Key, error) {
+	var ks []apikeys.Key
 	st := readAPIKeys("", nil, &ks)
 	st.SQL = `UPDATE api_keys SET personal_data = $1 WHERE created_by = $2 AND revoked_at = 0 AND personal_data <> $1
 		RETURNING ` + apiKeyColumns
@@ -91,8 +91,8 @@ func (s *Store) SetMakerKeysPersonalData(ctx context.Context, createdBy string, 
 }
 
 // RevokeMakerKeys revokes at at the active keys made by createdBy, and returns them.
-func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]apikeys.APIKey, error) {
-	var ks []apikeys.APIKey
+func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.Time) ([]apikeys.Key, error) {
+	var ks []apikeys.Key
 	st := readAPIKeys("", nil, &ks)
 	st.SQL = `UPDATE api_keys SET revoked_at = $1 WHERE created_by = $2 AND revoked_at = 0 RETURNING ` + apiKeyColumns
 	st.Args = []any{ms(at), createdBy}
@@ -102,9 +102,9 @@ func (s *Store) RevokeMakerKeys(ctx context.Context, createdBy string, at time.T
 	return ks, nil
 }
 
-func readAPIKeys(tail string, args []any, out *[]apikeys.APIKey) Stmt {
+func readAPIKeys(tail string, args []any, out *[]apikeys.Key) Stmt {
 	return Stmt{SQL: `SELECT ` + apiKeyColumns + ` FROM api_keys ` + tail, Args: args, Rows: each(func(r Rows) error {
-		var k apikeys.APIKey
+		var k apikeys.Key
 		var created, used, revoked int64
 		var scope string
 		if err := r.Scan(&k.ID, &k.Name, &k.Hint, &k.Hash, &created, &used, &revoked, &scope, &k.CreatedBy, &k.LastUsedAddress, &k.PersonalData); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 )
 
-var _ exports.ExportStore = (*Store)(nil)
+var _ exports.Store = (*Store)(nil)
 
 const exportJobColumns = `id, user_id, kind, format, query, state, total, rows_written, size, error, created_at, updated_at, finished_at`
 
@@ -16,7 +16,7 @@ const exportJobColumns = `id, user_id, kind, format, query, state, total, rows_w
 // insert are one write transaction, which on SQLite holds the database and on PostgreSQL
 // first locks export_jobs against other creations (and against heartbeats, for as long), so
 // two exports asked at once cannot both pass.
-func (s *Store) CreateExportJob(ctx context.Context, j exports.ExportJob, lim exports.ExportLimits) error {
+func (s *Store) CreateExportJob(ctx context.Context, j exports.Job, lim exports.Limits) error {
 	var all, mine int
 	var kept int64
 	var stmts []Stmt
@@ -46,17 +46,17 @@ func (s *Store) CreateExportJob(ctx context.Context, j exports.ExportJob, lim ex
 }
 
 // readExportJobs reads jobs into out.
-func readExportJobs(where string, args []any, out *[]exports.ExportJob) Stmt {
+func readExportJobs(where string, args []any, out *[]exports.Job) Stmt {
 	return Stmt{SQL: `SELECT ` + exportJobColumns + ` FROM export_jobs ` + where, Args: args,
 		Rows: each(func(r Rows) error {
-			var j exports.ExportJob
+			var j exports.Job
 			var state string
 			var created, updated, finished int64
 			if err := r.Scan(&j.ID, &j.UserID, &j.Kind, &j.Format, &j.Query, &state, &j.Total, &j.Rows, &j.Size, &j.Error,
 				&created, &updated, &finished); err != nil {
 				return err
 			}
-			j.State = exports.ExportState(state)
+			j.State = exports.State(state)
 			j.CreatedAt, j.UpdatedAt, j.FinishedAt = fromMS(created), fromMS(updated), fromMS(finished)
 			*out = append(*out, j)
 			return nil
@@ -64,11 +64,11 @@ func readExportJobs(where string, args []any, out *[]exports.ExportJob) Stmt {
 }
 
 // ExportJob returns a job, or checkout.ErrNotFound.
-func (s *Store) ExportJob(ctx context.Context, id string) (*exports.ExportJob, error) {
+func (s *Store) ExportJob(ctx context.Context, id string) (*exports.Job, error) {
 	if !s.storable(id) {
 		return nil, checkout.ErrNotFound
 	}
-	var out []exports.ExportJob
+	var out []exports.Job
 	if err := s.db.Read(ctx, readExportJobs(`WHERE id = $1`, []any{id}, &out)); err != nil {
 		return nil, s.errorf("reading an export: %w", err)
 	}
@@ -79,11 +79,11 @@ func (s *Store) ExportJob(ctx context.Context, id string) (*exports.ExportJob, e
 }
 
 // ExportJobs lists a user's jobs created since since, newest first.
-func (s *Store) ExportJobs(ctx context.Context, userID string, since time.Time) ([]exports.ExportJob, error) {
+func (s *Store) ExportJobs(ctx context.Context, userID string, since time.Time) ([]exports.Job, error) {
 	if !s.storable(userID) {
 		return nil, nil
 	}
-	var out []exports.ExportJob
+	var out []exports.Job
 	err := s.db.Read(ctx, readExportJobs(`WHERE user_id = $1 AND created_at >= $2 ORDER BY created_at DESC, id DESC`,
 		[]any{userID, ms(since)}, &out))
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *Store) ExportChunk(ctx context.Context, id string, seq int) ([]byte, er
 // FinishExportJob moves a running job to its end state; one no longer running is left alone
 // (checkout.ErrConflict). A failed job's pieces are deleted with it: nobody can download them.
 // The messages out are written in the same transaction.
-func (s *Store) FinishExportJob(ctx context.Context, j exports.ExportJob, out ...checkout.OutboxMessage) error {
+func (s *Store) FinishExportJob(ctx context.Context, j exports.Job, out ...checkout.OutboxMessage) error {
 	msgs, err := OutboxStatements(out...)
 	if err != nil {
 		return s.errorf("finishing an export: %w", err)
@@ -161,7 +161,7 @@ func (s *Store) FinishExportJob(ctx context.Context, j exports.ExportJob, out ..
 			}
 			return nil
 		}}}
-	if j.State == exports.ExportFailed {
+	if j.State == exports.Failed {
 		stmts = append(stmts, Stmt{SQL: `DELETE FROM export_chunks WHERE job_id = $1`, Args: []any{j.ID}})
 	}
 	stmts = append(stmts, msgs...)
@@ -181,7 +181,7 @@ func (s *Store) FailStaleExports(ctx context.Context, before, now time.Time) (in
 			Stmt{SQL: `DELETE FROM export_chunks WHERE job_id IN (SELECT id FROM export_jobs WHERE state = 'running' AND updated_at < $1)`,
 				Args: []any{ms(before)}},
 			Stmt{SQL: `UPDATE export_jobs SET state = 'failed', error = $1, finished_at = $2 WHERE state = 'running' AND updated_at < $3`,
-				Args: []any{exports.ExportErrInterrupted, ms(now), ms(before)}, Affected: func(v int64) error { n = v; return nil }})
+				Args: []any{exports.ErrInterrupted, ms(now), ms(before)}, Affected: func(v int64) error { n = v; return nil }})
 	})
 	if err != nil {
 		return 0, s.errorf("failing interrupted exports: %w", err)

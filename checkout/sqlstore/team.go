@@ -11,11 +11,11 @@ import (
 )
 
 // The dashboard's invitations (team.InvitationStore) and the audit log
-// (audit.AuditStore).
+// (audit.Store).
 
 var (
 	_ team.InvitationStore = (*Store)(nil)
-	_ audit.AuditStore     = (*Store)(nil)
+	_ audit.Store          = (*Store)(nil)
 )
 
 const invitationColumns = `id, token_hash, email, role, invited_by, created_at, expires_at, used_at`
@@ -126,7 +126,7 @@ func readInvitations(tail string, args []any, out *[]team.Invitation) Stmt {
 }
 
 // AppendAudit adds an entry to the audit log.
-func (s *Store) AppendAudit(ctx context.Context, e audit.AuditEntry) error {
+func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) error {
 	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO audit_log (at, actor, action, object, address, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
 		Args: []any{ms(e.At), e.Actor, e.Action, e.Object, e.Address, e.Detail}})
 	if err != nil {
@@ -135,8 +135,8 @@ func (s *Store) AppendAudit(ctx context.Context, e audit.AuditEntry) error {
 	return nil
 }
 
-// AuditEntries lists the entries f selects, newest first.
-func (s *Store) AuditEntries(ctx context.Context, f audit.AuditFilter) ([]audit.AuditEntry, error) {
+// Entries lists the entries f selects, newest first.
+func (s *Store) Entries(ctx context.Context, f audit.Filter) ([]audit.Entry, error) {
 	var p Params
 	where := "WHERE 1 = 1"
 	if f.Actor != "" {
@@ -152,10 +152,10 @@ func (s *Store) AuditEntries(ctx context.Context, f audit.AuditFilter) ([]audit.
 	if f.Limit > 0 {
 		tail = " LIMIT " + p.Add(f.Limit)
 	}
-	var out []audit.AuditEntry
+	var out []audit.Entry
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT id, at, actor, action, object, address, detail FROM audit_log ` + where +
 		` ORDER BY id DESC` + tail, Args: p, Rows: each(func(r Rows) error {
-		var e audit.AuditEntry
+		var e audit.Entry
 		var at int64
 		if err := r.Scan(&e.ID, &at, &e.Actor, &e.Action, &e.Object, &e.Address, &e.Detail); err != nil {
 			return err
@@ -170,8 +170,8 @@ func (s *Store) AuditEntries(ctx context.Context, f audit.AuditFilter) ([]audit.
 	return out, nil
 }
 
-// AuditActors lists every actor of the audit log, sorted.
-func (s *Store) AuditActors(ctx context.Context) ([]string, error) {
+// Actors lists every actor of the audit log, sorted.
+func (s *Store) Actors(ctx context.Context) ([]string, error) {
 	var out []string
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT actor FROM audit_log GROUP BY actor ORDER BY actor ` + s.d.CollateBytes,
 		Rows: each(func(r Rows) error {

@@ -21,10 +21,10 @@ type AccountStores interface {
 	team.UserStore
 	team.ThrottleStore
 	team.InvitationStore
-	audit.AuditStore
+	audit.Store
 	team.SignInStore
 	team.TOTPStore
-	exports.ExportStore
+	exports.Store
 	team.PasswordResetStore
 	team.AlertStore
 	SignInTokens() team.SignInTokenStore
@@ -454,21 +454,21 @@ func testInvitations(t *testing.T, s AccountStores) {
 func testAudit(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	now := base
-	log := audit.NewAuditLog(s, 24*time.Hour, func() time.Time { return now })
-	for i, e := range []audit.AuditEntry{
-		{Actor: "ana@loja.example", Action: audit.AuditSignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
-		{Actor: "cli", Action: audit.AuditUserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
-		{Actor: "ana@loja.example", Action: audit.AuditKeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
+	log := audit.New(s, 24*time.Hour, func() time.Time { return now })
+	for i, e := range []audit.Entry{
+		{Actor: "ana@loja.example", Action: audit.SignIn, Object: "ana@loja.example", Address: "192.0.2.1"},
+		{Actor: "cli", Action: audit.UserAdded, Object: "bia@loja.example", Detail: "role: viewer"},
+		{Actor: "ana@loja.example", Action: audit.KeyCreated, Object: "ERP\x00\xff", Address: "192.0.2.1"},
 	} {
 		now = base.Add(time.Duration(i) * time.Hour)
 		must(t, log.Record(ctx, e))
 	}
-	all, err := log.Entries(ctx, audit.AuditFilter{})
-	if err != nil || len(all) != 3 || all[0].Action != audit.AuditKeyCreated || all[0].Object != "ERP\uFFFD" ||
+	all, err := log.Entries(ctx, audit.Filter{})
+	if err != nil || len(all) != 3 || all[0].Action != audit.KeyCreated || all[0].Object != "ERP\uFFFD" ||
 		!all[2].At.Equal(base) || all[1].Detail != "role: viewer" {
 		t.Fatalf("Entries = %+v, %v", all, err)
 	}
-	ids := func(f audit.AuditFilter) []int64 {
+	ids := func(f audit.Filter) []int64 {
 		got, err := log.Entries(ctx, f)
 		must(t, err)
 		var ids []int64
@@ -477,9 +477,9 @@ func testAudit(t *testing.T, s AccountStores) {
 		}
 		return ids
 	}
-	same(t, "entries by actor", ids(audit.AuditFilter{Actor: "ana@loja.example"}), []int64{all[0].ID, all[2].ID})
-	same(t, "entries by action", ids(audit.AuditFilter{Action: audit.AuditUserAdded}), []int64{all[1].ID})
-	same(t, "next page", ids(audit.AuditFilter{BeforeID: all[0].ID, Limit: 1}), []int64{all[1].ID})
+	same(t, "entries by actor", ids(audit.Filter{Actor: "ana@loja.example"}), []int64{all[0].ID, all[2].ID})
+	same(t, "entries by action", ids(audit.Filter{Action: audit.UserAdded}), []int64{all[1].ID})
+	same(t, "next page", ids(audit.Filter{BeforeID: all[0].ID, Limit: 1}), []int64{all[1].ID})
 	same(t, "actors", res(log.Actors(ctx)), res([]string{"ana@loja.example", "cli"}, nil))
 	now = base.Add(25 * time.Hour) // the retention is a day: the first entry goes
 	same(t, "Prune", res(log.Prune(ctx)), res(1, nil))

@@ -18,9 +18,9 @@ import (
 // steps move.
 type exportsCase struct {
 	s          AccountStores
-	x          *exports.Exports
+	x          *exports.Manager
 	now        time.Time
-	job, other *exports.ExportJob
+	job, other *exports.Job
 	file       []byte
 }
 
@@ -29,7 +29,7 @@ type exportsCase struct {
 // moving forward.
 func testExports(t *testing.T, s AccountStores) {
 	c := &exportsCase{s: s, now: base}
-	c.x = exports.NewExports(s, func() time.Time { return c.now })
+	c.x = exports.NewManager(s, func() time.Time { return c.now })
 	t.Run("Progress", c.testProgress)
 	t.Run("File", c.testFile)
 	t.Run("Failed", c.testFailed)
@@ -42,16 +42,16 @@ func testExports(t *testing.T, s AccountStores) {
 func (c *exportsCase) testProgress(t *testing.T) {
 	ctx := context.Background()
 	var err error
-	c.job, err = c.x.Create(ctx, exports.ExportJob{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000}, exports.ExportLimits{})
+	c.job, err = c.x.Create(ctx, exports.Job{UserID: "u1", Kind: "deposits", Format: "excel", Query: "status=PAID", Total: 150000}, exports.Limits{})
 	must(t, err)
-	c.other, err = c.x.Create(ctx, exports.ExportJob{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000}, exports.ExportLimits{})
+	c.other, err = c.x.Create(ctx, exports.Job{UserID: "u2", Kind: "withdrawals", Format: "csv", Total: 200000}, exports.Limits{})
 	must(t, err)
 	_, err = c.x.Job(ctx, "nope")
 	sameErr(t, "an unknown job", err, checkout.ErrNotFound)
 	c.now = c.now.Add(2 * time.Second)
 	must(t, c.x.Progress(ctx, c.job.ID, 500))
 	got, err := c.x.Job(ctx, c.job.ID)
-	if err != nil || got.State != exports.ExportRunning || got.Rows != 500 || got.Total != 150000 || got.Query != "status=PAID" ||
+	if err != nil || got.State != exports.Running || got.Rows != 500 || got.Total != 150000 || got.Query != "status=PAID" ||
 		got.Format != "excel" || got.Kind != "deposits" || !got.UpdatedAt.Equal(c.now) || !got.CreatedAt.Equal(base) {
 		t.Fatalf("after progress: %+v, %v", got, err)
 	}
@@ -84,9 +84,9 @@ func (c *exportsCase) testFile(t *testing.T) {
 	_, err := c.s.ExportChunk(ctx, c.job.ID, 2)
 	must(t, err)
 	must(t, c.x.Finish(ctx, c.job, 150000, w.Size(), ""))
-	sameErr(t, "a finished job finished again", c.x.Finish(ctx, c.job, 1, 1, exports.ExportErrSource), checkout.ErrConflict)
+	sameErr(t, "a finished job finished again", c.x.Finish(ctx, c.job, 1, 1, exports.ErrSource), checkout.ErrConflict)
 	got, err := c.x.Job(ctx, c.job.ID)
-	if err != nil || got.State != exports.ExportReady || got.Rows != 150000 || got.Size != int64(len(c.file)) || !got.FinishedAt.Equal(c.now) {
+	if err != nil || got.State != exports.Ready || got.Rows != 150000 || got.Size != int64(len(c.file)) || !got.FinishedAt.Equal(c.now) {
 		t.Fatalf("ready: %+v, %v", got, err)
 	}
 	if running, kept, err := c.x.Usage(ctx); err != nil || running != 1 || kept < int64(len(c.file))/2 {
@@ -104,11 +104,11 @@ func (c *exportsCase) testFile(t *testing.T) {
 // testFailed: a job failed half-way keeps nothing of its file.
 func (c *exportsCase) testFailed(t *testing.T) {
 	ctx := context.Background()
-	failed, err := c.x.Create(ctx, exports.ExportJob{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001}, exports.ExportLimits{})
+	failed, err := c.x.Create(ctx, exports.Job{UserID: "u1", Kind: "deposits", Format: "csv", Total: 100001}, exports.Limits{})
 	must(t, err)
 	must(t, c.s.AppendExportChunk(ctx, failed.ID, 0, []byte("partial")))
-	must(t, c.x.Finish(ctx, failed, 500, 7, exports.ExportErrSource))
-	if got, err := c.x.Job(ctx, failed.ID); err != nil || got.State != exports.ExportFailed || got.Error != exports.ExportErrSource || got.Rows != 500 {
+	must(t, c.x.Finish(ctx, failed, 500, 7, exports.ErrSource))
+	if got, err := c.x.Job(ctx, failed.ID); err != nil || got.State != exports.Failed || got.Error != exports.ErrSource || got.Rows != 500 {
 		t.Fatalf("failed: %+v, %v", got, err)
 	}
 	_, err = c.s.ExportChunk(ctx, failed.ID, 0)
@@ -119,18 +119,18 @@ func (c *exportsCase) testFailed(t *testing.T) {
 // and the sweep stores it so; progress no longer moves it.
 func (c *exportsCase) testInterrupted(t *testing.T) {
 	ctx := context.Background()
-	c.now = c.now.Add(exports.ExportStale + time.Second)
-	if got, _ := c.x.Job(ctx, c.other.ID); got.State != exports.ExportFailed || got.Error != exports.ExportErrInterrupted {
+	c.now = c.now.Add(exports.Stale + time.Second)
+	if got, _ := c.x.Job(ctx, c.other.ID); got.State != exports.Failed || got.Error != exports.ErrInterrupted {
 		t.Fatalf("a job without heartbeat: %+v", got)
 	}
 	n, err := c.x.Prune(ctx)
 	must(t, err)
 	same(t, "jobs pruned within the day", n, 0)
-	if got, err := c.s.ExportJob(ctx, c.other.ID); err != nil || got.State != exports.ExportFailed || got.Error != exports.ExportErrInterrupted {
+	if got, err := c.s.ExportJob(ctx, c.other.ID); err != nil || got.State != exports.Failed || got.Error != exports.ErrInterrupted {
 		t.Fatalf("stored after the sweep: %+v, %v", got, err)
 	}
 	must(t, c.s.ExportProgress(ctx, c.other.ID, 9, c.now))
-	if got, _ := c.s.ExportJob(ctx, c.other.ID); got.Rows != 0 || got.State != exports.ExportFailed {
+	if got, _ := c.s.ExportJob(ctx, c.other.ID); got.Rows != 0 || got.State != exports.Failed {
 		t.Fatalf("progress moved a failed job: %+v", got)
 	}
 }
@@ -138,7 +138,7 @@ func (c *exportsCase) testInterrupted(t *testing.T) {
 // testPruned: a day after they ended, the jobs are gone, with their pieces.
 func (c *exportsCase) testPruned(t *testing.T) {
 	ctx := context.Background()
-	c.now = c.now.Add(exports.ExportRetention + time.Second)
+	c.now = c.now.Add(exports.Retention + time.Second)
 	n, err := c.x.Prune(ctx)
 	must(t, err)
 	same(t, "jobs pruned after a day", n, 3)
@@ -156,8 +156,8 @@ func (c *exportsCase) testPruned(t *testing.T) {
 // users with 5 running at most (2 running already), 3. (Checked and then created in two steps,
 // most of them pass on either store.)
 func testExportLimits(t *testing.T, s AccountStores) {
-	x := exports.NewExports(s, func() time.Time { return base })
-	admitted := func(n int, user func(i int) string, lim exports.ExportLimits, refusal error) int {
+	x := exports.NewManager(s, func() time.Time { return base })
+	admitted := func(n int, user func(i int) string, lim exports.Limits, refusal error) int {
 		var wg sync.WaitGroup
 		start := make(chan struct{})
 		errs := make(chan error, n)
@@ -166,7 +166,7 @@ func testExportLimits(t *testing.T, s AccountStores) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, err := x.Create(context.Background(), exports.ExportJob{UserID: user(i), Kind: "deposits", Format: "csv", Total: 1}, lim)
+				_, err := x.Create(context.Background(), exports.Job{UserID: user(i), Kind: "deposits", Format: "csv", Total: 1}, lim)
 				errs <- err
 			}()
 		}
@@ -185,7 +185,7 @@ func testExportLimits(t *testing.T, s AccountStores) {
 		return ok
 	}
 	same(t, "exports of one user admitted at once (limit 2 a user)",
-		admitted(16, func(int) string { return "u-same" }, exports.ExportLimits{PerUser: 2}, exports.ErrExportsOfUser), 2)
+		admitted(16, func(int) string { return "u-same" }, exports.Limits{PerUser: 2}, exports.ErrExportsOfUser), 2)
 	same(t, "exports of 16 users admitted at once (limit 5 running, 2 already)",
-		admitted(16, func(i int) string { return fmt.Sprintf("u-%d", i) }, exports.ExportLimits{PerUser: 2, Running: 5}, exports.ErrExportsBusy), 3)
+		admitted(16, func(i int) string { return fmt.Sprintf("u-%d", i) }, exports.Limits{PerUser: 2, Running: 5}, exports.ErrExportsBusy), 3)
 }

@@ -31,8 +31,8 @@ import (
 type MerchantStores interface {
 	checkout.Store
 	checkout.CheckoutSessionStore
-	apikeys.APIKeyStore
-	settings.SettingsStore
+	apikeys.Store
+	settings.Store
 	// Outbox returns the outbox of the notifications UpdateOrder writes, with o's options.
 	Outbox(o outbox.Options) (*outbox.Outbox, error)
 }
@@ -62,7 +62,7 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 		_, _ = io.WriteString(w, "pong from the ERP")
 	}))
 	t.Cleanup(rcv.Close)
-	sm := settings.NewSettingsManager(s, settings.SettingsConfig{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
+	sm := settings.NewManager(s, settings.Config{WebhookURL: rcv.URL + "/hook?token=s3cr3t",
 		WebhookSecret: notifySecret}, nil)
 	res, err := notify.Ping(ctx, sm, time.Now(), "dev@example.com")
 	must(t, err)
@@ -228,14 +228,14 @@ func testSessionOrders(t *testing.T, s MerchantStores) {
 
 func testAPIKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
-	key := func(id string, created time.Time) apikeys.APIKey {
+	key := func(id string, created time.Time) apikeys.Key {
 		h := sha256.Sum256([]byte("pxk_" + id))
-		return apikeys.APIKey{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created,
+		return apikeys.Key{ID: id, Name: "chave " + id, Hint: "pxk_" + id + "…", Hash: h[:], CreatedAt: created,
 			Scope: apikeys.ScopeWrite, CreatedBy: "ana@loja.example"}
 	}
 	a, b := key("key_a", base), key("key_b", base.Add(time.Minute))
 	a.PersonalData = true
-	for _, k := range []apikeys.APIKey{a, b} {
+	for _, k := range []apikeys.Key{a, b} {
 		must(t, s.CreateAPIKey(ctx, k))
 	}
 	got, err := s.APIKeyByHash(ctx, a.Hash)
@@ -272,17 +272,17 @@ func testAPIKeys(t *testing.T, s MerchantStores) {
 
 func testMakerKeys(t *testing.T, s MerchantStores) {
 	ctx := context.Background()
-	key := func(id, by string, pd bool) apikeys.APIKey {
+	key := func(id, by string, pd bool) apikeys.Key {
 		h := sha256.Sum256([]byte("pxk_maker_" + id))
-		return apikeys.APIKey{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: apikeys.ScopeRead,
+		return apikeys.Key{ID: id, Name: id, Hint: "pxk_…", Hash: h[:], CreatedAt: base, Scope: apikeys.ScopeRead,
 			CreatedBy: by, PersonalData: pd}
 	}
-	for _, k := range []apikeys.APIKey{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
+	for _, k := range []apikeys.Key{key("key_m1", "bia@loja.example", true), key("key_m2", "bia@loja.example", false),
 		key("key_m3", "bia@loja.example", true), key("key_o1", "caio@loja.example", true)} {
 		must(t, s.CreateAPIKey(ctx, k))
 	}
 	must(t, s.RevokeAPIKey(ctx, "key_m3", base))
-	ids := func(ks []apikeys.APIKey, err error) string {
+	ids := func(ks []apikeys.Key, err error) string {
 		must(t, err)
 		var out []string
 		for _, k := range ks {
@@ -399,11 +399,11 @@ func (c *testClock) Set(t time.Time) { c.ms.Store(t.UnixMilli()) }
 // "", on clock.
 func notifications(t *testing.T, s MerchantStores, url string, clock *testClock) *outbox.Outbox {
 	t.Helper()
-	cfg := settings.SettingsConfig{}
+	cfg := settings.Config{}
 	if url != "" {
-		cfg = settings.SettingsConfig{WebhookURL: url, WebhookSecret: notifySecret}
+		cfg = settings.Config{WebhookURL: url, WebhookSecret: notifySecret}
 	}
-	o := notify.NotificationOptions(settings.NewSettingsManager(s, cfg, nil), nil, nil)
+	o := notify.NotificationOptions(settings.NewManager(s, cfg, nil), nil, nil)
 	o.Clock = clock.Now
 	ob, err := s.Outbox(o)
 	must(t, err)

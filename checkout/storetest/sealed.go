@@ -17,7 +17,7 @@ import (
 
 // SealedStores are the stores of the secrets kept in the database, with their sealing.
 type SealedStores interface {
-	settings.SettingsStore
+	settings.Store
 	team.UserStore
 	team.TOTPStore
 	checkout.PersonalDataStore

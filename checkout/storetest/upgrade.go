@@ -121,7 +121,7 @@ func CheckSamples(t *testing.T, s checkout.Store) {
 	if p, err := s.Product(ctx, "p-upg"); err != nil || p.UnitPrice != 2990 || p.Title != "Livro da atualização" {
 		t.Errorf("the product after the upgrade: %+v, %v", p, err)
 	}
-	if ms, ok := s.(settings.SettingsStore); ok {
+	if ms, ok := s.(settings.Store); ok {
 		if set, err := ms.MerchantSettings(ctx); err != nil || set.WebhookURL != "https://erp.loja.example/pix" ||
 			set.WebhookSecret != "whsec_c2VjcmV0" {
 			t.Errorf("the merchant's settings after the upgrade: %+v, %v", set, err)

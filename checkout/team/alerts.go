@@ -148,7 +148,7 @@ func (a *Alerts) Prefs(ctx context.Context, u *User) (AlertPrefs, error) {
 	case errors.Is(err, checkout.ErrNotFound):
 		return DefaultAlertPrefs(u), nil
 	case err != nil:
-		return AlertPrefs{}, fmt.Errorf("merchant: reading alert preferences: %w", err)
+		return AlertPrefs{}, fmt.Errorf("team: reading alert preferences: %w", err)
 	}
 	return *p, nil
 }
@@ -168,7 +168,7 @@ func (a *Alerts) SavePrefs(ctx context.Context, u *User, p AlertPrefs) error {
 	}
 	p.UserID, p.UpdatedAt = u.ID, a.now().UTC()
 	if err := a.store.SaveAlertPrefs(ctx, p); err != nil {
-		return fmt.Errorf("merchant: saving alert preferences: %w", err)
+		return fmt.Errorf("team: saving alert preferences: %w", err)
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ func (a *Alerts) SavePrefs(ctx context.Context, u *User, p AlertPrefs) error {
 func (a *Alerts) Recipients(ctx context.Context, k AlertKind) ([]UserAlerts, error) {
 	users, prefs, err := a.store.UsersAlertPrefs(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("merchant: reading the alerts' recipients: %w", err)
+		return nil, fmt.Errorf("team: reading the alerts' recipients: %w", err)
 	}
 	var out []UserAlerts
 	for i := range users {
@@ -197,7 +197,7 @@ func (a *Alerts) Recipients(ctx context.Context, k AlertKind) ([]UserAlerts, err
 func (a *Alerts) OpenOutage(ctx context.Context, since time.Time) (time.Time, error) {
 	start, err := a.store.OpenGatewayOutage(ctx, since.UTC())
 	if err != nil {
-		return time.Time{}, fmt.Errorf("merchant: recording the gateway's outage: %w", err)
+		return time.Time{}, fmt.Errorf("team: recording the gateway's outage: %w", err)
 	}
 	return start, nil
 }
@@ -206,7 +206,7 @@ func (a *Alerts) OpenOutage(ctx context.Context, since time.Time) (time.Time, er
 func (a *Alerts) CloseOutage(ctx context.Context, at time.Time) (time.Time, bool, error) {
 	start, ok, err := a.store.CloseGatewayOutage(ctx, at.UTC())
 	if err != nil {
-		return time.Time{}, false, fmt.Errorf("merchant: ending the gateway's outage: %w", err)
+		return time.Time{}, false, fmt.Errorf("team: ending the gateway's outage: %w", err)
 	}
 	return start, ok, nil
 }

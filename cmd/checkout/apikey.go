@@ -64,7 +64,7 @@ func runAPIKey(prog string, args []string, env func(string) string, _ io.Reader,
 		if err != nil {
 			return apikeyError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, auditLog, audit.AuditKeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
+		auditCLI(ctx, stderr, auditLog, audit.KeyCreated, rec.Name, "scope: "+string(rec.Scope)+"; "+rec.Hint)
 		fmt.Fprintf(stdout, "API key %s (%s, %s) created\nkey (shown only now): %s\n", rec.ID, rec.Name, rec.Scope, secret)
 	case "list":
 		return listKeys(ctx, keys, prog, stdout, stderr)
@@ -104,7 +104,7 @@ func listKeys(ctx context.Context, keys *apikeys.Keys, prog string, stdout, stde
 }
 
 // revokeKey is `checkout apikey revoke ID`; the audit log names the key when it is known.
-func revokeKey(ctx context.Context, keys *apikeys.Keys, auditLog *audit.AuditLog, id, prog string, stdout, stderr io.Writer) int {
+func revokeKey(ctx context.Context, keys *apikeys.Keys, auditLog *audit.Log, id, prog string, stdout, stderr io.Writer) int {
 	name := id
 	if list, err := keys.List(ctx); err == nil {
 		for _, k := range list {
@@ -116,7 +116,7 @@ func revokeKey(ctx context.Context, keys *apikeys.Keys, auditLog *audit.AuditLog
 	if err := keys.Revoke(ctx, id); err != nil {
 		return apikeyError(stderr, prog, err)
 	}
-	auditCLI(ctx, stderr, auditLog, audit.AuditKeyRevoked, name, id)
+	auditCLI(ctx, stderr, auditLog, audit.KeyRevoked, name, id)
 	fmt.Fprintf(stdout, "API key %s revoked\n", id)
 	return 0
 }

@@ -84,13 +84,13 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 		if _, err := acc.AddUser(ctx, email, password, role); err != nil {
 			return userError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, auditLog, audit.AuditUserAdded, email, "role: "+string(role))
+		auditCLI(ctx, stderr, auditLog, audit.UserAdded, email, "role: "+string(role))
 		fmt.Fprintf(stdout, "user %s added as %s\n", email, role)
 	case "reset-password":
 		if err := acc.ResetPassword(ctx, email, password); err != nil {
 			return userError(stderr, prog, err)
 		}
-		auditCLI(ctx, stderr, auditLog, audit.AuditPasswordReset, email, "")
+		auditCLI(ctx, stderr, auditLog, audit.PasswordReset, email, "")
 		fmt.Fprintf(stdout, "password of %s changed; their sessions are over\n", email)
 	}
 	if generated {
@@ -178,8 +178,8 @@ func userError(stderr io.Writer, prog string, err error) int {
 
 // auditCLI records in the audit log what a command changed, with the actor audit.ActorCLI.
 // A failure is told but does not undo the change.
-func auditCLI(ctx context.Context, stderr io.Writer, auditLog *audit.AuditLog, action, object, detail string) {
-	if err := auditLog.Record(ctx, audit.AuditEntry{Actor: audit.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
+func auditCLI(ctx context.Context, stderr io.Writer, auditLog *audit.Log, action, object, detail string) {
+	if err := auditLog.Record(ctx, audit.Entry{Actor: audit.ActorCLI, Action: action, Object: object, Detail: detail}); err != nil {
 		fmt.Fprintln(stderr, "checkout: the audit log:", err)
 	}
 }

@@ -110,7 +110,7 @@ func TestUserCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := auditLog.Entries(context.Background(), audit.AuditFilter{Actor: audit.ActorCLI})
+	entries, err := auditLog.Entries(context.Background(), audit.Filter{Actor: audit.ActorCLI})
 	closeStore()
 	var got []string
 	for _, e := range entries {

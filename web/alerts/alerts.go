@@ -233,9 +233,9 @@ func paidBefore(o *checkout.Order, i int) bool {
 func (a *Alerts) Announced() { a.o.Outbox.Wake() }
 
 // ExportReady returns the alert of a background export ready, to the user who asked for it
-// if they want it and may still export; give it to exports.Exports.Finish, which writes it
+// if they want it and may still export; give it to exports.Manager.Finish, which writes it
 // with the job's end.
-func (a *Alerts) ExportReady(ctx context.Context, j *exports.ExportJob, rows int) ([]checkout.OutboxMessage, error) {
+func (a *Alerts) ExportReady(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error) {
 	all, err := a.o.Prefs.Recipients(ctx, team.AlertExport)
 	if err != nil {
 		return nil, fmt.Errorf("alerts: %w", err)
@@ -247,7 +247,7 @@ func (a *Alerts) ExportReady(ctx context.Context, j *exports.ExportJob, rows int
 		}
 	}
 	now := a.o.Clock()
-	m := email.ExportAlert{Kind: j.Kind, Rows: rows, ExpiresAt: now.Add(exports.ExportRetention), Link: a.frame("").URL("/dashboard/exports/" + j.ID)}
+	m := email.ExportAlert{Kind: j.Kind, Rows: rows, ExpiresAt: now.Add(exports.Retention), Link: a.frame("").URL("/dashboard/exports/" + j.ID)}
 	return a.compose(ctx, alert{typ: TypeExport, cause: j.ID, at: now,
 		subject: func(f email.Frame) string { return email.ExportSubject(f, m) },
 		html:    func(f email.Frame) templ.Component { return email.Export(f, m) },

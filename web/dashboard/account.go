@@ -72,7 +72,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, team.ErrBadCredentials), errors.As(err, &te):
 		v := d.accountView(r)
 		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
-		d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongCurrentPassword)
+		d.recordAs(r, u.Email, audit.SignInFailed, u.Email, audit.DetailWrongCurrentPassword)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.AccountPage(v))
 		return
 	case errors.Is(err, errPasswordsDiffer), errors.As(err, &fe):
@@ -89,7 +89,7 @@ func (d *Dashboard) changePassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.sessions.Put(ctx, sessFingerprint, team.PasswordFingerprint(changed))
-	d.record(r, audit.AuditPasswordChanged, u.Email, audit.DetailOtherSessionsEnded)
+	d.record(r, audit.PasswordChanged, u.Email, audit.DetailOtherSessionsEnded)
 	respond.Redirect(w, r, Path+"/account?done=password")
 }
 
@@ -119,7 +119,7 @@ func (d *Dashboard) endSession(w http.ResponseWriter, r *http.Request) {
 	if ended != nil {
 		detail = "signed in from " + ended.Address + " at " + ended.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")
 	}
-	d.record(r, audit.AuditSessionEnded, u.Email, detail)
+	d.record(r, audit.SessionEnded, u.Email, detail)
 	if id == d.sessions.GetString(ctx, sessID) {
 		_ = d.sessions.Destroy(ctx)
 		respond.Redirect(w, r, Path+"/login?signed_out=1")

@@ -52,7 +52,7 @@ type orderAction struct {
 
 // shipOrder is POST /dashboard/orders/{id}/ship: carrier and trackingCode.
 func (d *Dashboard) shipOrder(w http.ResponseWriter, r *http.Request) {
-	d.act(w, r, orderAction{formShip, audit.AuditOrderShipped, "shipped", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
+	d.act(w, r, orderAction{formShip, audit.OrderShipped, "shipped", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		in := checkout.ShipInput{Carrier: shipCarrier(r), TrackingCode: r.PostForm.Get(checkout.FieldTrackingCode)}
 		o, changed, err := d.svc.MarkShipped(r.Context(), id, in)
 		if err != nil {
@@ -72,7 +72,7 @@ func shipCarrier(r *http.Request) string {
 
 // deliverOrder is POST /dashboard/orders/{id}/deliver.
 func (d *Dashboard) deliverOrder(w http.ResponseWriter, r *http.Request) {
-	d.act(w, r, orderAction{"", audit.AuditOrderDelivered, "delivered", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
+	d.act(w, r, orderAction{"", audit.OrderDelivered, "delivered", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		o, changed, err := d.svc.MarkDelivered(r.Context(), id)
 		return o, changed, "", err
 	}})
@@ -80,7 +80,7 @@ func (d *Dashboard) deliverOrder(w http.ResponseWriter, r *http.Request) {
 
 // cancelOrder is POST /dashboard/orders/{id}/cancel: only with its confirmation ticked.
 func (d *Dashboard) cancelOrder(w http.ResponseWriter, r *http.Request) {
-	d.act(w, r, orderAction{formCancel, audit.AuditOrderCanceled, "canceled", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
+	d.act(w, r, orderAction{formCancel, audit.OrderCanceled, "canceled", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		if r.PostForm.Get("confirm") != "yes" {
 			return nil, false, "", &checkout.ValidationError{Violations: []checkout.Violation{
 				{Field: "confirm", Code: checkout.CodeRequired, Message: "tick the confirmation"}}}
@@ -92,7 +92,7 @@ func (d *Dashboard) cancelOrder(w http.ResponseWriter, r *http.Request) {
 
 // noteOrder is POST /dashboard/orders/{id}/notes: note, and the form's key.
 func (d *Dashboard) noteOrder(w http.ResponseWriter, r *http.Request) {
-	d.act(w, r, orderAction{formNote, audit.AuditOrderNoteAdded, "noted", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
+	d.act(w, r, orderAction{formNote, audit.OrderNoteAdded, "noted", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		// The note's text stays in the order: the audit log says that one was added.
 		o, changed, err := d.svc.AddNote(r.Context(), id, r.PostForm.Get(checkout.FieldActionKey), r.PostForm.Get(checkout.FieldNote))
 		return o, changed, "", err
@@ -102,7 +102,7 @@ func (d *Dashboard) noteOrder(w http.ResponseWriter, r *http.Request) {
 // recordRefund is POST /dashboard/orders/{id}/refunds: refundDate (YYYY-MM-DD),
 // refundAmount (reais), endToEnd.
 func (d *Dashboard) recordRefund(w http.ResponseWriter, r *http.Request) {
-	d.act(w, r, orderAction{formRefund, audit.AuditOrderRefundRecorded, "refund", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
+	d.act(w, r, orderAction{formRefund, audit.OrderRefundRecorded, "refund", func(r *http.Request, id string) (*checkout.Order, bool, string, error) {
 		in, fe := readRefund(r)
 		if fe != nil {
 			return nil, false, "", fe

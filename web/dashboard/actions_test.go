@@ -92,7 +92,7 @@ func (e *env) eventOf(id, typ string) map[string]any {
 // auditHas reports whether the audit log has an entry of action on object by actor.
 func (e *env) auditHas(action, object, actor string) bool {
 	e.t.Helper()
-	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: action})
+	es, err := e.dash.audit.Entries(context.Background(), audit.Filter{Action: action})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestShipAndDeliver(t *testing.T) {
 	if doc.Find(testid("deliver-form")).Length() != 1 || doc.Find(testid("ship-form")).Length() != 0 {
 		t.Error("a shipped order does not offer to deliver it, or still offers to ship it")
 	}
-	if !e.auditHas(audit.AuditOrderShipped, o.Number, dashEmail) {
+	if !e.auditHas(audit.OrderShipped, o.Number, dashEmail) {
 		t.Error("the audit log does not say who shipped the order")
 	}
 	ev := e.eventOf(id, "order.shipped")
@@ -178,7 +178,7 @@ func TestShipAndDeliver(t *testing.T) {
 	if doc.Find(`[data-code="order_delivered"]`).Length() != 1 || doc.Find(testid("deliver-form")).Length() != 0 {
 		t.Error("the delivery is not in the timeline, or is offered again")
 	}
-	if !e.auditHas(audit.AuditOrderDelivered, o.Number, dashEmail) {
+	if !e.auditHas(audit.OrderDelivered, o.Number, dashEmail) {
 		t.Error("the audit log does not say who delivered the order")
 	}
 	if ev := e.eventOf(id, "order.delivered"); ev["data"].(map[string]any)["deliveredAt"] == nil {
@@ -215,7 +215,7 @@ func TestCancelOrder(t *testing.T) {
 		t.Errorf("the shopper's page of a canceled order: %q", doc.Find("main").Text())
 	}
 	o, _ := e.svc.Order(context.Background(), id)
-	if !e.auditHas(audit.AuditOrderCanceled, o.Number, dashEmail) {
+	if !e.auditHas(audit.OrderCanceled, o.Number, dashEmail) {
 		t.Error("the audit log does not say who canceled the order")
 	}
 	if ev := e.eventOf(id, "order.canceled"); ev["data"].(map[string]any)["status"] != "canceled" {
@@ -268,7 +268,7 @@ func TestInternalNote(t *testing.T) {
 		t.Errorf("a note made %d notifications, want none", n-before)
 	}
 	o, _ := e.svc.Order(context.Background(), id)
-	if !e.auditHas(audit.AuditOrderNoteAdded, o.Number, dashEmail) {
+	if !e.auditHas(audit.OrderNoteAdded, o.Number, dashEmail) {
 		t.Error("the audit log does not say who added the note")
 	}
 }
@@ -366,7 +366,7 @@ func testRefundsDue(t *testing.T, e *env) {
 	if doc.Find(testid("refund-recorded")).Length() != 1 || doc.Find(testid("refund-form")).Length() != 0 {
 		t.Error("the order page does not list the refund recorded, or still offers to record one")
 	}
-	if !e.auditHas(audit.AuditOrderRefundRecorded, o.Number, dashEmail) {
+	if !e.auditHas(audit.OrderRefundRecorded, o.Number, dashEmail) {
 		t.Error("the audit log does not say who recorded the refund")
 	}
 	ev := e.eventOf(o.ID, "refund.recorded")

@@ -70,7 +70,7 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 			d.site.Render(w, r, http.StatusTooManyRequests, views.LoginPage(v))
 		case errors.Is(err, team.ErrBadCredentials):
 			d.site.Log.InfoContext(ctx, "dashboard sign-in failed", "request_id", respond.RequestID(ctx))
-			d.recordAs(r, team.NormalizeEmail(email), audit.AuditSignInFailed, team.NormalizeEmail(email), audit.DetailWrongPassword)
+			d.recordAs(r, team.NormalizeEmail(email), audit.SignInFailed, team.NormalizeEmail(email), audit.DetailWrongPassword)
 			v.Error = views.T(lang, "login.failed")
 			d.site.Render(w, r, http.StatusUnauthorized, views.LoginPage(v))
 		default:
@@ -120,7 +120,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *team.User,
 	d.sessions.Put(ctx, sessID, sid)
 	d.leaveDevice(w, u)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
-	d.recordAs(r, u.Email, audit.AuditSignIn, u.Email, how)
+	d.recordAs(r, u.Email, audit.SignIn, u.Email, how)
 	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
 }
 
@@ -141,7 +141,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 			_ = d.accounts.EndSignIn(ctx, uid, sid) // gone already: nothing to end
 		}
 		if u, err := d.accounts.User(ctx, uid); err == nil {
-			d.recordAs(r, u.Email, audit.AuditSignOut, u.Email, "")
+			d.recordAs(r, u.Email, audit.SignOut, u.Email, "")
 		}
 	}
 	d.leave(w, r, Path+"/login?signed_out=1")

@@ -65,12 +65,12 @@ type Options struct {
 	// Gateway lists the gateway's deposits and withdrawals.
 	Gateway Gateway
 	// Settings and Keys, both set, give the settings page (notifications, framing, API keys).
-	Settings *settings.SettingsManager
+	Settings *settings.Manager
 	Keys     *apikeys.Keys
 	// Notifications, when set, shows the latest notifications on the settings page.
 	Notifications *notify.DeliveryLog
 	// Audit, when set, records who changed what and gives the audit log's page.
-	Audit *audit.AuditLog
+	Audit *audit.Log
 	// Sessions keeps the dashboard's sessions (default: in memory, for tests; the program
 	// gives the database's, so that a restart or another instance keeps them).
 	Sessions scs.Store
@@ -82,7 +82,7 @@ type Options struct {
 	// Exports, when set, runs exports of more than ExportThreshold rows (default
 	// DefaultExportThreshold) in the background, in workers that live as long as Context
 	// (default context.Background()); without it every export streams.
-	Exports         *exports.Exports
+	Exports         *exports.Manager
 	ExportThreshold int
 	// ExportBytesCap is how many bytes all exports' files may keep in the store (0:
 	// maxExportBytesKept).
@@ -99,7 +99,7 @@ type Options struct {
 	// Alerts, when set, gives the account page its choice of e-mail alerts. ExportReady, when
 	// set, makes a background export's alert, written with the job's end.
 	Alerts      *team.Alerts
-	ExportReady func(ctx context.Context, j *exports.ExportJob, rows int) ([]checkout.OutboxMessage, error)
+	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -109,18 +109,18 @@ type Dashboard struct {
 	site          *respond.Site
 	svc           *checkout.Service
 	accounts      *team.Accounts
-	gateway       Gateway                   // masked (personal.go): what every page reads
-	fullGateway   Gateway                   // unmasked: for an owner's unmasked export only
-	settings      *settings.SettingsManager // nil: no settings page
+	gateway       Gateway           // masked (personal.go): what every page reads
+	fullGateway   Gateway           // unmasked: for an owner's unmasked export only
+	settings      *settings.Manager // nil: no settings page
 	keys          *apikeys.Keys
 	notifications *notify.DeliveryLog // nil: none listed
-	audit         *audit.AuditLog     // nil: nothing recorded, no audit page
+	audit         *audit.Log          // nil: nothing recorded, no audit page
 	// The e-mail log (nil: no e-mail page), its composer, and whether a server sends.
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
 	alerts         *team.Alerts // nil: no choice of alerts
-	exportReady    func(ctx context.Context, j *exports.ExportJob, rows int) ([]checkout.OutboxMessage, error)
+	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
 	sessions       *scs.SessionManager
@@ -128,7 +128,7 @@ type Dashboard struct {
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
-	exports         *exports.Exports
+	exports         *exports.Manager
 	exportThreshold int
 	// exportsRunningCap and exportBytesCap are maxRunningExportsAll and Options.ExportBytesCap.
 	exportsRunningCap int

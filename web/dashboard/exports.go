@@ -93,9 +93,9 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 	u := userOf(r)
 	// The job keeps the query as asked (personalData=full included): its file is named by it,
 	// and asking it again asks the same. The store decides the limits as it creates the job.
-	job, err := d.exports.Create(ctx, exports.ExportJob{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
+	job, err := d.exports.Create(ctx, exports.Job{UserID: u.ID, Kind: ask.name, Format: ask.format.String(),
 		Query: r.URL.RawQuery, Total: total},
-		exports.ExportLimits{PerUser: maxRunningExports, Running: d.exportsRunningCap, Kept: d.exportBytesCap})
+		exports.Limits{PerUser: maxRunningExports, Running: d.exportsRunningCap, Kept: d.exportBytesCap})
 	lang := respond.Lang(r)
 	switch {
 	case errors.Is(err, exports.ErrExportsOfUser):
@@ -123,8 +123,8 @@ func (d *Dashboard) startExport(w http.ResponseWriter, r *http.Request, ask expo
 // noting its progress (the heartbeat) at most every exports.ExportHeartbeat, and ends the
 // job ready or failed. It runs until the export ends or the dashboard's context (the
 // server's life) is done; a job whose server stopped without ending it reads as interrupted
-// (exports.ExportJob.Stale) and the sweep stores it so.
-func (d *Dashboard) runExport(job *exports.ExportJob, f exportFormat, src rowSource) {
+// (exports.Job.Stale) and the sweep stores it so.
+func (d *Dashboard) runExport(job *exports.Job, f exportFormat, src rowSource) {
 	ctx := d.background
 	log := d.site.Log.With("export", job.ID, "kind", job.Kind)
 	fw := d.exports.Writer(ctx, job.ID)
@@ -133,7 +133,7 @@ func (d *Dashboard) runExport(job *exports.ExportJob, f exportFormat, src rowSou
 	out, end, err := f.open(fw)
 	if err == nil {
 		rows, err = src.writeRows(ctx, out, func(rows int) error {
-			if time.Since(last) < exports.ExportHeartbeat {
+			if time.Since(last) < exports.Heartbeat {
 				return nil
 			}
 			last = time.Now()
@@ -156,11 +156,11 @@ func (d *Dashboard) runExport(job *exports.ExportJob, f exportFormat, src rowSou
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
-		code = exports.ExportErrInterrupted
+		code = exports.ErrInterrupted
 	case errors.As(err, &se):
-		code = exports.ExportErrSource
+		code = exports.ErrSource
 	default:
-		code = exports.ExportErrStore
+		code = exports.ErrStore
 	}
 	if err != nil {
 		log.Error("background export failed", "rows", rows, "err", err)
@@ -170,7 +170,7 @@ func (d *Dashboard) runExport(job *exports.ExportJob, f exportFormat, src rowSou
 
 // finishExport ends a background export's job: ready (with the user's alert, written with
 // it) or failed with code.
-func (d *Dashboard) finishExport(ctx context.Context, log *slog.Logger, job *exports.ExportJob, rows int, size int64, code string) {
+func (d *Dashboard) finishExport(ctx context.Context, log *slog.Logger, job *exports.Job, rows int, size int64, code string) {
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	var alert []checkout.OutboxMessage
@@ -199,7 +199,7 @@ func (d *Dashboard) WaitExports() { d.workers.Wait() }
 
 // exportOf returns the job of the request's {id} if the user may see it (the one who asked,
 // or an owner); anything else is the 404 page, so that a job's existence tells nothing.
-func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *exports.ExportJob {
+func (d *Dashboard) exportOf(w http.ResponseWriter, r *http.Request) *exports.Job {
 	job, err := d.exports.Job(r.Context(), chi.URLParam(r, "id"))
 	u := userOf(r)
 	switch {
@@ -226,7 +226,7 @@ func (d *Dashboard) myExports(r *http.Request) views.MyExports {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 	}
 	for i := range jobs {
-		if jobs[i].State != exports.ExportFailed {
+		if jobs[i].State != exports.Failed {
 			m.Jobs = append(m.Jobs, d.jobView(r, &jobs[i]))
 		}
 	}
@@ -234,12 +234,12 @@ func (d *Dashboard) myExports(r *http.Request) views.MyExports {
 }
 
 // jobView is a job as the pages show it.
-func (d *Dashboard) jobView(r *http.Request, j *exports.ExportJob) views.ExportJobView {
+func (d *Dashboard) jobView(r *http.Request, j *exports.Job) views.ExportJobView {
 	v := views.ExportJobView{URL: respond.Link(r, Path+"/exports/"+j.ID), Kind: j.Kind, Format: j.Format, State: string(j.State),
 		Error: j.Error, Rows: j.Rows, Total: j.Total, Size: j.Size, CreatedAt: j.CreatedAt}
-	if j.State == exports.ExportReady {
+	if j.State == exports.Ready {
 		v.DownloadURL = respond.Link(r, Path+"/exports/"+j.ID+"/download")
-		v.ExpiresAt = j.FinishedAt.Add(exports.ExportRetention)
+		v.ExpiresAt = j.FinishedAt.Add(exports.Retention)
 	}
 	return v
 }
@@ -258,7 +258,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 	v := views.ExportJobPage{DashPage: d.page(r, job.Kind), Job: d.jobView(r, job), ListURL: respond.Link(r, Path+"/exports"),
 		BackURL: respond.Link(r, withQuery(Path+"/"+job.Kind, q)), Threshold: d.exportThreshold,
 		AgainURL: respond.Link(r, Path+"/"+job.Kind+jobFormat(job).ext()+queryPart(job.Query))}
-	if job.State == exports.ExportRunning {
+	if job.State == exports.Running {
 		v.Refresh = exportRefresh
 		// The Refresh header, not a meta element: the page works without script, and a
 		// refresh announced by the page itself would be an axe violation (meta-refresh).
@@ -268,7 +268,7 @@ func (d *Dashboard) exportPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // jobFormat is the format a background export was written in.
-func jobFormat(job *exports.ExportJob) exportFormat {
+func jobFormat(job *exports.Job) exportFormat {
 	return exportFormat{excel: job.Format == formatExcel, xlsx: job.Format == formatXLSX}
 }
 
@@ -301,7 +301,7 @@ func (d *Dashboard) exportDownload(w http.ResponseWriter, r *http.Request) {
 	if job == nil {
 		return
 	}
-	if job.State != exports.ExportReady {
+	if job.State != exports.Ready {
 		http.Redirect(w, r, respond.Link(r, Path+"/exports/"+job.ID), http.StatusSeeOther)
 		return
 	}

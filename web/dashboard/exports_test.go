@@ -199,7 +199,7 @@ func TestBackgroundExport(t *testing.T) {
 		t.Errorf("the exports page: %s", doc.Find("main").Text())
 	}
 	// The audit log has it.
-	entries, _ := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditExport})
+	entries, _ := e.dash.audit.Entries(ctx, audit.Filter{Action: audit.Export})
 	if len(entries) == 0 || entries[0].Object != "deposits.csv" || entries[0].Detail != q {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -253,7 +253,7 @@ func TestBackgroundExportUnmasked(t *testing.T) {
 	if cd := res.Header.Get("Content-Disposition"); res.StatusCode != http.StatusOK || !strings.HasSuffix(cd, `-unmasked.csv"`) {
 		t.Errorf("the unmasked file: %d %q", res.StatusCode, cd)
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditExportUnmasked})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.Filter{Action: audit.ExportUnmasked})
 	if len(entries) != 1 || entries[0].Object != "deposits.csv" {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -291,11 +291,11 @@ func TestBackgroundExportFails(t *testing.T) {
 
 	// A job left running by a stopped server.
 	u, _ := e.dash.accounts.UserByEmail(context.Background(), dashEmail)
-	job, err := e.exports.Create(context.Background(), exports.ExportJob{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000}, exports.ExportLimits{})
+	job, err := e.exports.Create(context.Background(), exports.Job{UserID: u.ID, Kind: "withdrawals", Format: "csv", Total: 500000}, exports.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.sb.AdvanceClock(context.Background(), exports.ExportStale+time.Second); err != nil {
+	if err := e.sb.AdvanceClock(context.Background(), exports.Stale+time.Second); err != nil {
 		t.Fatal(err)
 	}
 	res, doc := b.get("/dashboard/exports/" + job.ID)
@@ -342,7 +342,7 @@ func TestBackgroundExportStopsWithTheServer(t *testing.T) {
 func (e *env) readyExport(user, kind, content string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	job, err := e.exports.Create(ctx, exports.ExportJob{UserID: user, Kind: kind, Format: "excel", Total: 1}, exports.ExportLimits{})
+	job, err := e.exports.Create(ctx, exports.Job{UserID: user, Kind: kind, Format: "excel", Total: 1}, exports.Limits{})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -367,9 +367,9 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	e.seed(400, 0)
 	ctx := context.Background()
 	large := "/dashboard/deposits.csv?status=PAID&status=FAILED&status=REFUNDED&status=PENDING"
-	var others []*exports.ExportJob
+	var others []*exports.Job
 	for _, u := range []string{"u-a", "u-b", "u-c"} {
-		j, err := e.exports.Create(ctx, exports.ExportJob{UserID: u, Kind: "deposits", Format: "csv", Total: 1000}, exports.ExportLimits{})
+		j, err := e.exports.Create(ctx, exports.Job{UserID: u, Kind: "deposits", Format: "csv", Total: 1000}, exports.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -383,7 +383,7 @@ func TestExportLimitsAcrossUsers(t *testing.T) {
 	}
 	page := res.Header.Get("Location")
 	// Four running (if this user's own has not ended yet) or a fifth from another user: refused.
-	if _, err := e.exports.Create(ctx, exports.ExportJob{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}, exports.ExportLimits{}); err != nil {
+	if _, err := e.exports.Create(ctx, exports.Job{UserID: "u-d", Kind: "deposits", Format: "csv", Total: 1000}, exports.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	res, doc := b.get(large)

@@ -68,7 +68,7 @@ type env struct {
 	composer   *mail.Composer
 	// exports are the dashboard's background exports; stopExports ends their workers' life
 	// (the server's shutdown).
-	exports     *exports.Exports
+	exports     *exports.Manager
 	stopExports context.CancelFunc
 	dbFile      string // the SQLite file, whose secrets are sealed
 }
@@ -87,7 +87,7 @@ type envOptions struct {
 	// trustedProxies are the reverse proxies whose forwarding headers the server believes.
 	trustedProxies respond.Proxies
 	// merchant is the configuration's notification URL and secret.
-	merchant settings.SettingsConfig
+	merchant settings.Config
 	// exportThreshold is the most rows an export streams (0: the dashboard's default).
 	exportThreshold int
 	// exportBytesCap is the bytes all exports may keep (0: the dashboard's default).
@@ -140,8 +140,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
 		CEP: cep.Sample(), Announcer: &notify.Announcer{Order: apijson.OrderEvent, Sessions: store},
-		Shipping: settings.NewSettingsManager(store, settings.SettingsConfig{}, sb.Now).Shipping, PersonalDataKey: personalKey})
-	keys := apikeys.NewKeys(store, apikeys.KeysOptions{Clock: sb.Now})
+		Shipping: settings.NewManager(store, settings.Config{}, sb.Now).Shipping, PersonalDataKey: personalKey})
+	keys := apikeys.NewKeys(store, apikeys.Options{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.rawGateway {
 		gw = client
 	}
-	exports := exports.NewExports(store, sb.Now)
+	exports := exports.NewManager(store, sb.Now)
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
@@ -354,21 +354,21 @@ const (
 // argon2id parameters), and the real gateway client recorded and, on demand, failing.
 type dashEnv struct {
 	accounts *team.Accounts
-	audit    *audit.AuditLog
-	settings *settings.SettingsManager
+	audit    *audit.Log
+	settings *settings.Manager
 	gateway  *recordingGateway
 	sb       *sandbox.Sandbox
 }
 
-func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg settings.SettingsConfig) *dashEnv {
+func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg settings.Config) *dashEnv {
 	t.Helper()
 	h := team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
 	acc := team.NewAccounts(store, store, team.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store, PasswordResets: store})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, team.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: audit.NewAuditLog(store, 0, sb.Now),
-		settings: settings.NewSettingsManager(store, cfg, sb.Now)}
+	return &dashEnv{accounts: acc, gateway: &recordingGateway{c: c}, sb: sb, audit: audit.New(store, 0, sb.Now),
+		settings: settings.NewManager(store, cfg, sb.Now)}
 }
 
 // recordingGateway is the real client, recording the filters it is given; fail, when set,

@@ -124,14 +124,14 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		if full, subjects, _ := rights(key); full == want || subjects == want {
 			t.Errorf("a %s's key after the maker became %s: document in full %v, data subjects %v; want %v", role, other, full, subjects, !want)
 		}
-		if !e.auditHas(audit.AuditKeyRights, "chave de "+email, dashEmail) {
+		if !e.auditHas(audit.KeyRights, "chave de "+email, dashEmail) {
 			t.Errorf("the change of a %s's key's rights is not in the audit log", role)
 		}
 		if inv != "" {
 			if res, _ := e.get(inv); res.StatusCode != http.StatusNotFound {
 				t.Errorf("the owner invitation of a demoted %s still opens: %d", role, res.StatusCode)
 			}
-			if !e.auditHas(audit.AuditInviteWithdrawn, "convite-"+string(role)+"@loja.example", dashEmail) {
+			if !e.auditHas(audit.InviteWithdrawn, "convite-"+string(role)+"@loja.example", dashEmail) {
 				t.Errorf("the withdrawal of a demoted %s's invitation is not in the audit log", role)
 			}
 		}
@@ -142,7 +142,7 @@ func TestKeyRightsFollowTheMaker(t *testing.T) {
 		if _, _, status := rights(key); status != http.StatusUnauthorized {
 			t.Errorf("the key of a removed %s answers %d, want 401", role, status)
 		}
-		if !e.auditHas(audit.AuditKeyRevoked, "chave de "+email, dashEmail) {
+		if !e.auditHas(audit.KeyRevoked, "chave de "+email, dashEmail) {
 			t.Errorf("the revocation of a removed %s's key is not in the audit log", role)
 		}
 	}

@@ -401,7 +401,7 @@ func (d *Dashboard) createLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditLinkCreated, l.Title, "/l/"+l.Slug)
+	d.record(r, audit.LinkCreated, l.Title, "/l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(l.ID)+"?done=created")
 }
 
@@ -501,7 +501,7 @@ func (d *Dashboard) updateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditLinkChanged, changed.Title, linkChange(l, changed))
+	d.record(r, audit.LinkChanged, changed.Title, linkChange(l, changed))
 	respond.Redirect(w, r, linkPath(changed.ID)+"?done=saved")
 }
 
@@ -525,7 +525,7 @@ func (d *Dashboard) toggleLink(w http.ResponseWriter, r *http.Request) {
 	if active {
 		done = "activated"
 	}
-	d.record(r, audit.AuditLinkChanged, l.Title, audit.AuditChange("active", strconv.FormatBool(!active), strconv.FormatBool(active)))
+	d.record(r, audit.LinkChanged, l.Title, audit.Change("active", strconv.FormatBool(!active), strconv.FormatBool(active)))
 	respond.Redirect(w, r, linkPath(l.ID)+"?done="+done)
 }
 
@@ -554,7 +554,7 @@ func (d *Dashboard) duplicateLink(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditLinkCreated, c.Title, "/l/"+c.Slug+" ← /l/"+l.Slug)
+	d.record(r, audit.LinkCreated, c.Title, "/l/"+c.Slug+" ← /l/"+l.Slug)
 	respond.Redirect(w, r, linkPath(c.ID)+"?done=duplicated")
 }
 
@@ -604,7 +604,7 @@ func linkChange(before, after *checkout.PaymentLink) string {
 	var parts []string
 	add := func(name, b, a string) {
 		if b != a {
-			parts = append(parts, audit.AuditChange(name, b, a))
+			parts = append(parts, audit.Change(name, b, a))
 		}
 	}
 	add("title", before.Title, after.Title)

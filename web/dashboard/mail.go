@@ -206,7 +206,7 @@ func (d *Dashboard) resendMail(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditMailResent, e.MessageID, e.Type)
+	d.record(r, audit.MailResent, e.MessageID, e.Type)
 	respond.Redirect(w, r, Path+"/mail/"+strconv.FormatInt(e.ID, 10)+"?done=resent")
 }
 
@@ -230,7 +230,7 @@ func (d *Dashboard) testMail(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditMailTest, u.Email, "")
+	d.record(r, audit.MailTest, u.Email, "")
 	respond.Redirect(w, r, Path+"/mail?done=test")
 }
 
@@ -246,6 +246,6 @@ func (d *Dashboard) clearSuppression(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditMailUnsuppressed, addr, "")
+	d.record(r, audit.MailUnsuppressed, addr, "")
 	respond.Redirect(w, r, Path+"/mail?done=cleared")
 }

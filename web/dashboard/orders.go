@@ -384,7 +384,7 @@ func (d *Dashboard) orderPage(w http.ResponseWriter, r *http.Request, full bool)
 		sent.Notice = views.T(lang, key)
 	}
 	if full {
-		d.record(r, audit.AuditPersonalShown, o.Number+" ("+o.ID+")", "")
+		d.record(r, audit.PersonalShown, o.Number+" ("+o.ID+")", "")
 	}
 	d.renderOrder(w, r, http.StatusOK, o, sent, full)
 }

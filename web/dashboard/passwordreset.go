@@ -54,7 +54,7 @@ func (d *Dashboard) requestReset(w http.ResponseWriter, r *http.Request) {
 	}
 	if req != nil {
 		d.wakeMail()
-		d.recordAs(r, req.User.Email, audit.AuditPasswordResetAsked, req.User.Email, "")
+		d.recordAs(r, req.User.Email, audit.PasswordResetAsked, req.User.Email, "")
 	}
 	respond.Redirect(w, r, resetPath+"?sent=1")
 }
@@ -123,6 +123,6 @@ func (d *Dashboard) reset(w http.ResponseWriter, r *http.Request) {
 		d.badReset(w, r, err)
 		return
 	}
-	d.recordAs(r, u.Email, audit.AuditPasswordReset, u.Email, audit.DetailResetLink)
+	d.recordAs(r, u.Email, audit.PasswordReset, u.Email, audit.DetailResetLink)
 	d.leave(w, r, Path+"/login?reset=1")
 }

@@ -52,7 +52,7 @@ func TestPasswordResetFlow(t *testing.T) {
 	if res := e.browser().do(http.MethodPost, "/dashboard/password-reset", url.Values{"email": {dashEmail}}); res.StatusCode != http.StatusForbidden {
 		t.Errorf("a request without the form's token: %d", res.StatusCode)
 	}
-	asked, err := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPasswordResetAsked})
+	asked, err := e.dash.audit.Entries(ctx, audit.Filter{Action: audit.PasswordResetAsked})
 	if err != nil || len(asked) != 1 || asked[0].Actor != dashEmail {
 		t.Errorf("the audited requests: %+v, %v; want the user's one", asked, err)
 	}
@@ -84,7 +84,7 @@ func TestPasswordResetFlow(t *testing.T) {
 	if res := b.do(http.MethodGet, link, nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("the link a second time: %d", res.StatusCode)
 	}
-	done, err := e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPasswordReset})
+	done, err := e.dash.audit.Entries(ctx, audit.Filter{Action: audit.PasswordReset})
 	if err != nil || len(done) != 1 || done[0].Detail != audit.DetailResetLink {
 		t.Errorf("the audited reset: %+v, %v", done, err)
 	}

@@ -123,9 +123,9 @@ func unmaskedExportURL(r *http.Request, csvURL string) string {
 
 // recordExport records an export in the audit log: an unmasked one as such.
 func (d *Dashboard) recordExport(r *http.Request, full bool, name, query string) {
-	action := audit.AuditExport
+	action := audit.Export
 	if full {
-		action = audit.AuditExportUnmasked
+		action = audit.ExportUnmasked
 	}
 	d.record(r, action, name, query)
 }

@@ -117,7 +117,7 @@ func TestPersonalDataMaskedForViewerAndOperator(t *testing.T) {
 		_, doc = b.get(page)
 		h, _ = doc.Html()
 		leaks(t, "the owner's order page after the show", h)
-		entries, err := f.e.dash.audit.Entries(ctx, audit.AuditFilter{Action: audit.AuditPersonalShown})
+		entries, err := f.e.dash.audit.Entries(ctx, audit.Filter{Action: audit.PersonalShown})
 		if err != nil || len(entries) != 1 || entries[0].Actor != "owner@loja.example" || !strings.Contains(entries[0].Object, o.ID) {
 			t.Errorf("the audit log of the show: %+v, %v", entries, err)
 		}

@@ -56,7 +56,7 @@ func TestTestNotification(t *testing.T) {
 	got := make(chan map[string]any, 1)
 	ok := receiver(t, http.StatusOK, "  ok-from-erp\x00 \n", got)
 	e := newEnv(t, func(o *envOptions) {
-		o.merchant = settings.SettingsConfig{WebhookURL: ok.URL + "/hook?token=s3cr3t", WebhookSecret: testSecret}
+		o.merchant = settings.Config{WebhookURL: ok.URL + "/hook?token=s3cr3t", WebhookSecret: testSecret}
 	})
 	b := e.browser()
 	csrf := b.login()
@@ -84,14 +84,14 @@ func TestTestNotification(t *testing.T) {
 	if _, doc := b.get("/dashboard/settings"); doc.Find(testid("delivery")).Find(testid("delivery-detail")).Text() != "ok-from-erp" {
 		t.Errorf("the settings page's log: %q", doc.Find(testid("deliveries")).Text())
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditPing})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.Filter{Action: audit.Ping})
 	if len(entries) != 1 || !strings.Contains(entries[0].Detail, "HTTP 200") || strings.Contains(entries[0].Detail, "s3cr3t") {
 		t.Errorf("audit: %+v", entries)
 	}
 
 	bad := receiver(t, http.StatusInternalServerError, "boom", nil)
 	e2 := newEnv(t, func(o *envOptions) {
-		o.merchant = settings.SettingsConfig{WebhookURL: bad.URL, WebhookSecret: testSecret}
+		o.merchant = settings.Config{WebhookURL: bad.URL, WebhookSecret: testSecret}
 	})
 	b2 := e2.browser()
 	_, doc = b2.post("/dashboard/settings/ping", url.Values{"csrf_token": {b2.login()}})

@@ -107,7 +107,7 @@ func (d *Dashboard) createProduct(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditProductCreated, p.Title, fmt.Sprintf("price: %d cents; on sale: %t", p.UnitPrice, p.Active))
+	d.record(r, audit.ProductCreated, p.Title, fmt.Sprintf("price: %d cents; on sale: %t", p.UnitPrice, p.Active))
 	done := "created"
 	if !p.Active {
 		done = "created_inactive"
@@ -166,7 +166,7 @@ func (d *Dashboard) updateProduct(w http.ResponseWriter, r *http.Request) {
 		d.productTrouble(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditProductChanged, after.Title, productChange(p, after))
+	d.record(r, audit.ProductChanged, after.Title, productChange(p, after))
 	respond.Redirect(w, r, Path+"/products?done=saved")
 }
 
@@ -179,7 +179,7 @@ func (d *Dashboard) toggleProduct(w http.ResponseWriter, r *http.Request) {
 		d.productTrouble(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditProductChanged, p.Title, audit.AuditChange("on sale", strconv.FormatBool(!active), strconv.FormatBool(active)))
+	d.record(r, audit.ProductChanged, p.Title, audit.Change("on sale", strconv.FormatBool(!active), strconv.FormatBool(active)))
 	done := "deactivated"
 	if active {
 		done = "activated"
@@ -218,19 +218,19 @@ func mergeFieldErrors(fe, other *checkout.ValidationError) {
 func productChange(before, after *checkout.Product) string {
 	var parts []string
 	if before.Title != after.Title {
-		parts = append(parts, audit.AuditChange("title", before.Title, after.Title))
+		parts = append(parts, audit.Change("title", before.Title, after.Title))
 	}
 	if before.Description != after.Description {
-		parts = append(parts, audit.AuditChange("description", before.Description, after.Description))
+		parts = append(parts, audit.Change("description", before.Description, after.Description))
 	}
 	if before.UnitPrice != after.UnitPrice {
-		parts = append(parts, audit.AuditChange("price (cents)", strconv.FormatInt(int64(before.UnitPrice), 10), strconv.FormatInt(int64(after.UnitPrice), 10)))
+		parts = append(parts, audit.Change("price (cents)", strconv.FormatInt(int64(before.UnitPrice), 10), strconv.FormatInt(int64(after.UnitPrice), 10)))
 	}
 	if before.Physical != after.Physical {
-		parts = append(parts, audit.AuditChange("physical", strconv.FormatBool(before.Physical), strconv.FormatBool(after.Physical)))
+		parts = append(parts, audit.Change("physical", strconv.FormatBool(before.Physical), strconv.FormatBool(after.Physical)))
 	}
 	if before.Active != after.Active {
-		parts = append(parts, audit.AuditChange("on sale", strconv.FormatBool(before.Active), strconv.FormatBool(after.Active)))
+		parts = append(parts, audit.Change("on sale", strconv.FormatBool(before.Active), strconv.FormatBool(after.Active)))
 	}
 	return strings.Join(parts, "; ")
 }

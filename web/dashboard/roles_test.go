@@ -193,7 +193,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	}
 	hook := receiverAt(t, now, http.StatusNoContent, "", nil)
 	e := newEnv(t, append(mods, func(o *envOptions) {
-		o.merchant = settings.SettingsConfig{WebhookURL: hook.URL, WebhookSecret: testSecret}
+		o.merchant = settings.Config{WebhookURL: hook.URL, WebhookSecret: testSecret}
 	})...)
 	ctx := context.Background()
 	for _, r := range everyone {
@@ -418,7 +418,7 @@ func TestPermissionTable(t *testing.T) {
 
 // TestAuditActionsNamed: the audit page names every action in words, in both languages.
 func TestAuditActionsNamed(t *testing.T) {
-	for _, a := range audit.AuditActions {
+	for _, a := range audit.Actions {
 		if !views.HasKey("audit_action." + a) {
 			t.Errorf("the catalogue has no name for the audit action %q", a)
 		}

@@ -38,7 +38,7 @@ func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
 
 // settingsView reads the settings in force, the keys and the latest notifications. typed,
 // when given, replaces the stored URL and origins by what the merchant typed (a refused form).
-func (d *Dashboard) settingsView(r *http.Request, typed *settings.SettingsInput) views.SettingsView {
+func (d *Dashboard) settingsView(r *http.Request, typed *settings.Input) views.SettingsView {
 	ctx := r.Context()
 	v := views.SettingsView{DashPage: d.page(r, "settings"),
 		Action:       respond.Link(r, Path+"/settings"),
@@ -94,7 +94,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *settings.SettingsInput)
 // saveSettings is POST /dashboard/settings: the notification URL and the framing origins (one
 // per line). Every problem is shown beside its field, with what was typed kept.
 func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
-	in := settings.SettingsInput{WebhookURL: strings.TrimSpace(r.PostForm.Get(settings.FieldWebhookURL)),
+	in := settings.Input{WebhookURL: strings.TrimSpace(r.PostForm.Get(settings.FieldWebhookURL)),
 		NotifyPersonalData: r.PostForm.Get(settings.FieldNotifyPersonalData) == "true"}
 	for line := range strings.SplitSeq(r.PostForm.Get(settings.FieldFrameOrigins), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
@@ -123,16 +123,16 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	var changes []string
 	if before.WebhookURL != after.WebhookURL {
-		changes = append(changes, audit.AuditChange(settings.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
+		changes = append(changes, audit.Change(settings.FieldWebhookURL, before.WebhookURL, after.WebhookURL))
 	}
 	if b, a := strings.Join(before.FrameOrigins, " "), strings.Join(after.FrameOrigins, " "); b != a {
-		changes = append(changes, audit.AuditChange(settings.FieldFrameOrigins, b, a))
+		changes = append(changes, audit.Change(settings.FieldFrameOrigins, b, a))
 	}
 	if before.NotifyPersonalData != after.NotifyPersonalData {
-		changes = append(changes, audit.AuditChange(settings.FieldNotifyPersonalData,
+		changes = append(changes, audit.Change(settings.FieldNotifyPersonalData,
 			strconv.FormatBool(before.NotifyPersonalData), strconv.FormatBool(after.NotifyPersonalData)))
 	}
-	d.record(r, audit.AuditSettings, "notifications and framing", strings.Join(changes, "; "))
+	d.record(r, audit.Settings, "notifications and framing", strings.Join(changes, "; "))
 	respond.Redirect(w, r, Path+"/settings?done=saved")
 }
 
@@ -142,7 +142,7 @@ func (d *Dashboard) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditSecretRotated, "notification signing secret", "")
+	d.record(r, audit.SecretRotated, "notification signing secret", "")
 	respond.Redirect(w, r, Path+"/settings?done=rotated")
 }
 
@@ -164,7 +164,7 @@ func (d *Dashboard) ping(w http.ResponseWriter, r *http.Request) {
 	if res.Error == "" {
 		detail = res.URL + ": HTTP " + strconv.Itoa(res.StatusCode)
 	}
-	d.record(r, audit.AuditPing, "notification URL", detail)
+	d.record(r, audit.Ping, "notification URL", detail)
 	if d.notifications != nil {
 		// Best effort: the ping was sent and its answer is shown below either way.
 		if err := d.notifications.RecordPing(r.Context(), res); err != nil {
@@ -190,7 +190,7 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 		}
 		v := d.settingsView(r, nil)
 		v.Errors.Add("current_password", "", views.T(v.Lang, "account.err_current"))
-		d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongPasswordReveal)
+		d.recordAs(r, u.Email, audit.SignInFailed, u.Email, audit.DetailWrongPasswordReveal)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.SettingsPage(v))
 		return
 	}
@@ -199,7 +199,7 @@ func (d *Dashboard) revealSecret(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditSecretRevealed, "notification signing secret", "")
+	d.record(r, audit.SecretRevealed, "notification signing secret", "")
 	v := d.settingsView(r, nil)
 	v.Secret = eff.WebhookSecret
 	d.site.Render(w, r, http.StatusOK, views.SettingsPage(v))
@@ -211,7 +211,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 	name := r.PostForm.Get("name")
 	scope, err := apikeys.ParseScope(r.PostForm.Get(apikeys.FieldScope))
 	var secret string
-	var key *apikeys.APIKey
+	var key *apikeys.Key
 	if err == nil {
 		secret, key, err = d.keys.Create(r.Context(), name, scope, userOf(r))
 	}
@@ -232,7 +232,7 @@ func (d *Dashboard) createKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditKeyCreated, key.Name, fmt.Sprintf("scope: %s; personal data: %t; %s", key.Scope, key.PersonalData, key.Hint))
+	d.record(r, audit.KeyCreated, key.Name, fmt.Sprintf("scope: %s; personal data: %t; %s", key.Scope, key.PersonalData, key.Hint))
 	d.site.Log.InfoContext(r.Context(), "API key created in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", key.ID, "user", userOf(r).ID)
 	v := d.settingsView(r, nil)
@@ -261,7 +261,7 @@ func (d *Dashboard) revokeKey(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditKeyRevoked, name, id)
+	d.record(r, audit.KeyRevoked, name, id)
 	d.site.Log.InfoContext(r.Context(), "API key revoked in the dashboard", "request_id", respond.RequestID(r.Context()),
 		"key", id, "user", userOf(r).ID)
 	respond.Redirect(w, r, Path+"/settings?done=revoked")

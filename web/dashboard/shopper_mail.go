@@ -37,6 +37,6 @@ func (d *Dashboard) saveShopperMail(w http.ResponseWriter, r *http.Request) {
 			kept = append(kept, k)
 		}
 	}
-	d.record(r, audit.AuditSettings, "e-mails to the shopper", "on: "+strings.Join(kept, ", "))
+	d.record(r, audit.Settings, "e-mails to the shopper", "on: "+strings.Join(kept, ", "))
 	respond.Redirect(w, r, Path+"/settings?done=shopper_mail")
 }

@@ -78,10 +78,10 @@ func (d *Dashboard) saveStore(w http.ResponseWriter, r *http.Request) {
 	}
 	var changes []string
 	for _, f := range before.Changes(after) {
-		changes = append(changes, audit.AuditChange(f, before.Value(f), after.Value(f)))
+		changes = append(changes, audit.Change(f, before.Value(f), after.Value(f)))
 	}
 	if len(changes) > 0 {
-		d.record(r, audit.AuditStoreChanged, "store", strings.Join(changes, "; "))
+		d.record(r, audit.StoreChanged, "store", strings.Join(changes, "; "))
 	}
 	respond.Redirect(w, r, Path+"/store?done=saved")
 }

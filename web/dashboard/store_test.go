@@ -92,7 +92,7 @@ func TestDashboardStore(t *testing.T) {
 		t.Errorf("the title: %q", shop.Find("title").Text())
 	}
 
-	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditStoreChanged})
+	es, err := e.dash.audit.Entries(context.Background(), audit.Filter{Action: audit.StoreChanged})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("audit entries of the store: %v, %v", es, err)
 	}

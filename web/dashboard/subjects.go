@@ -65,7 +65,7 @@ func (d *Dashboard) searchSubject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep := d.subjectReport(r, recs)
-	d.record(r, audit.AuditSubjectSearch, subj.Masked(), apijson.SubjectAuditDetail(subj,
+	d.record(r, audit.SubjectSearch, subj.Masked(), apijson.SubjectAuditDetail(subj,
 		apijson.SubjectReportOf(recs, d.svc.Now(), d.publicURL).Summary()))
 	v.Report = &rep
 	d.site.Render(w, r, http.StatusOK, views.SubjectsPage(v))
@@ -84,7 +84,7 @@ func (d *Dashboard) exportSubject(w http.ResponseWriter, r *http.Request) {
 	if format != "html" {
 		format = "json"
 	}
-	d.record(r, audit.AuditSubjectExport, subj.Masked(), apijson.SubjectAuditDetail(subj, format+": "+out.Summary()))
+	d.record(r, audit.SubjectExport, subj.Masked(), apijson.SubjectAuditDetail(subj, format+": "+out.Summary()))
 	if format == "html" {
 		d.site.Render(w, r, http.StatusOK, views.SubjectsPrintPage(d.page(r, "personal-data"), d.subjectReport(r, recs)))
 		return
@@ -120,7 +120,7 @@ func (d *Dashboard) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := apijson.AnonymiseReportOf(subj, res)
-	d.record(r, audit.AuditSubjectAnonymise, subj.Masked(), apijson.SubjectAuditDetail(subj, out.Summary()))
+	d.record(r, audit.SubjectAnonymise, subj.Masked(), apijson.SubjectAuditDetail(subj, out.Summary()))
 	v.Notice = views.T(v.Lang, "subjects.done", views.FormatCount(v.Lang, len(out.Anonymised)),
 		views.FormatCount(v.Lang, len(out.AlreadyAnonymised)), views.FormatCount(v.Lang, len(out.Refused)))
 	if recs, err = d.svc.SubjectRecords(r.Context(), subj); err != nil {

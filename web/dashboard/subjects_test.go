@@ -103,7 +103,7 @@ func TestDataSubjectRequest(t *testing.T) {
 		}
 	}
 
-	entries, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{})
+	entries, err := e.dash.audit.Entries(context.Background(), audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

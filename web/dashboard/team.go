@@ -35,7 +35,7 @@ func (d *Dashboard) record(r *http.Request, action, object, detail string) {
 
 // recordAs is record with the actor given (a sign-in, where nobody is signed in yet).
 func (d *Dashboard) recordAs(r *http.Request, actor, action, object, detail string) {
-	err := d.audit.Record(r.Context(), audit.AuditEntry{Actor: actor, Action: action, Object: object,
+	err := d.audit.Record(r.Context(), audit.Entry{Actor: actor, Action: action, Object: object,
 		Address: respond.ClientIP(r), Detail: detail})
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
@@ -117,7 +117,7 @@ func (d *Dashboard) invite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, audit.AuditUserInvited, inv.Email, "role: "+string(inv.Role))
+	d.record(r, audit.UserInvited, inv.Email, "role: "+string(inv.Role))
 	v := d.usersView(r)
 	v.InviteLink = d.absolute(r, Path+"/invite/"+token)
 	v.InviteEmail = inv.Email
@@ -178,7 +178,7 @@ func (d *Dashboard) changeRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, audit.AuditUserRole, u.Email, audit.AuditChange("role", string(u.Role), string(role)))
+	d.record(r, audit.UserRole, u.Email, audit.Change("role", string(u.Role), string(role)))
 	if !d.followMaker(w, r, u, role) {
 		return
 	}
@@ -205,7 +205,7 @@ func (d *Dashboard) removeUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, audit.AuditUserRemoved, u.Email, "role: "+string(u.Role))
+	d.record(r, audit.UserRemoved, u.Email, "role: "+string(u.Role))
 	if !d.followMaker(w, r, u, "") {
 		return
 	}
@@ -227,7 +227,7 @@ func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *team.
 		why = "maker removed"
 	}
 	if d.keys != nil {
-		var ks []apikeys.APIKey
+		var ks []apikeys.Key
 		var err error
 		if role == "" {
 			ks, err = d.keys.RevokeMadeBy(r.Context(), u.Email)
@@ -236,9 +236,9 @@ func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *team.
 		}
 		for _, k := range ks {
 			if role == "" {
-				d.record(r, audit.AuditKeyRevoked, k.Name, why+"; "+k.Hint)
+				d.record(r, audit.KeyRevoked, k.Name, why+"; "+k.Hint)
 			} else {
-				d.record(r, audit.AuditKeyRights, k.Name, fmt.Sprintf("personal data: %t; %s; %s", k.PersonalData, why, k.Hint))
+				d.record(r, audit.KeyRights, k.Name, fmt.Sprintf("personal data: %t; %s; %s", k.PersonalData, why, k.Hint))
 			}
 		}
 		if err != nil {
@@ -248,7 +248,7 @@ func (d *Dashboard) followMaker(w http.ResponseWriter, r *http.Request, u *team.
 	}
 	invs, err := d.accounts.WithdrawInvitationsOf(r.Context(), u.Email, role)
 	for _, inv := range invs {
-		d.record(r, audit.AuditInviteWithdrawn, inv.Email, "role: "+string(inv.Role)+"; "+strings.Replace(why, "maker", "inviter", 1))
+		d.record(r, audit.InviteWithdrawn, inv.Email, "role: "+string(inv.Role)+"; "+strings.Replace(why, "maker", "inviter", 1))
 	}
 	if err != nil {
 		d.site.Fail(w, r, err)
@@ -276,7 +276,7 @@ func (d *Dashboard) withdrawInvitation(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditInviteWithdrawn, email, "")
+	d.record(r, audit.InviteWithdrawn, email, "")
 	respond.Redirect(w, r, Path+"/users?done=withdrawn")
 }
 
@@ -341,7 +341,7 @@ func (d *Dashboard) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.recordAs(r, u.Email, audit.AuditUserJoined, u.Email, "role: "+string(u.Role)+"; invited by "+inv.InvitedBy)
+	d.recordAs(r, u.Email, audit.UserJoined, u.Email, "role: "+string(u.Role)+"; invited by "+inv.InvitedBy)
 	// The password just chosen proved who they are (the link was theirs): signed in at once,
 	// on a new session token, as any sign-in.
 	d.signIn(w, r, u, audit.DetailInvitation)
@@ -384,9 +384,9 @@ func passwordWhy(lang views.Lang, v gatewayclient.Violation) string {
 const auditPageSize = 50
 
 // auditFilter reads the audit page's filter: actor, action and, for the next pages, before.
-func auditFilter(r *http.Request) audit.AuditFilter {
+func auditFilter(r *http.Request) audit.Filter {
 	q := r.URL.Query()
-	f := audit.AuditFilter{Actor: q.Get("actor"), Action: q.Get("action")}
+	f := audit.Filter{Actor: q.Get("actor"), Action: q.Get("action")}
 	if n, err := strconv.ParseInt(q.Get("before"), 10, 64); err == nil && n > 0 {
 		f.BeforeID = n
 	}
@@ -399,7 +399,7 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	f := auditFilter(r)
 	f.Limit = auditPageSize + 1
-	v := views.AuditView{DashPage: d.page(r, "audit"), Actor: f.Actor, Action: f.Action, Actions: audit.AuditActions,
+	v := views.AuditView{DashPage: d.page(r, "audit"), Actor: f.Actor, Action: f.Action, Actions: audit.Actions,
 		FilterAction: respond.Link(r, Path+"/audit")}
 	entries, err := d.audit.Entries(ctx, f)
 	actors, err2 := d.audit.Actors(ctx)
@@ -452,9 +452,9 @@ func (d *Dashboard) auditCSV(w http.ResponseWriter, r *http.Request) {
 
 // auditRows are the rows of an export of the audit log, the first page read.
 type auditRows struct {
-	log   *audit.AuditLog
-	f     audit.AuditFilter
-	first []audit.AuditEntry
+	log   *audit.Log
+	f     audit.Filter
+	first []audit.Entry
 }
 
 // auditCols are the columns of the audit log's export.

@@ -61,7 +61,7 @@ func TestInvitationFlow(t *testing.T) {
 		}
 		res.Body.Close()
 	}
-	entries, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{})
+	entries, err := e.dash.audit.Entries(context.Background(), audit.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

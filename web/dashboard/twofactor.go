@@ -103,7 +103,7 @@ func (d *Dashboard) secondFactor(w http.ResponseWriter, r *http.Request) {
 			d.site.Render(w, r, http.StatusTooManyRequests, views.SecondFactorPage(v))
 		case errors.Is(err, team.ErrBadCode):
 			v.Error = views.T(lang, "totp.failed")
-			d.recordAs(r, u.Email, audit.AuditSignInFailed, u.Email, audit.DetailWrongCode)
+			d.recordAs(r, u.Email, audit.SignInFailed, u.Email, audit.DetailWrongCode)
 			d.site.Render(w, r, http.StatusUnauthorized, views.SecondFactorPage(v))
 		default:
 			d.site.Fail(w, r, err)
@@ -113,7 +113,7 @@ func (d *Dashboard) secondFactor(w http.ResponseWriter, r *http.Request) {
 	how := audit.DetailWithCode
 	if recovery {
 		how = audit.DetailWithRecoveryCode
-		d.recordAs(r, u.Email, audit.AuditRecoveryUsed, u.Email, "")
+		d.recordAs(r, u.Email, audit.RecoveryUsed, u.Email, "")
 	}
 	d.signIn(w, r, u, how)
 }
@@ -204,7 +204,7 @@ func (d *Dashboard) confirmTOTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d.sessions.Remove(ctx, sessEnrolment)
 	d.sessions.Remove(ctx, sessEnrolmentURL)
-	d.record(r, audit.AuditTOTPEnabled, u.Email, "")
+	d.record(r, audit.TOTPEnabled, u.Email, "")
 	fresh, err := d.accounts.User(ctx, u.ID)
 	if err != nil {
 		d.site.Fail(w, r, err)
@@ -237,7 +237,7 @@ func (d *Dashboard) disableTOTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.wakeMail()
-	d.record(r, audit.AuditTOTPDisabled, u.Email, "")
+	d.record(r, audit.TOTPDisabled, u.Email, "")
 	respond.Redirect(w, r, Path+"/account?done=totp_off")
 }
 
@@ -251,7 +251,7 @@ func (d *Dashboard) requireTOTP(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	d.record(r, audit.AuditTOTPRequired, "every user", audit.AuditChange("required", boolText(before), boolText(after)))
+	d.record(r, audit.TOTPRequired, "every user", audit.Change("required", boolText(before), boolText(after)))
 	respond.Redirect(w, r, Path+"/users?done=required")
 }
 

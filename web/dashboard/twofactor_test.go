@@ -103,7 +103,7 @@ func TestTOTPSignIn(t *testing.T) {
 	if _, doc := owner.get("/dashboard/account"); !strings.Contains(doc.Find(testid("totp-state")).Text(), "9") {
 		t.Errorf("recovery codes left: %q", doc.Find(testid("totp-state")).Text())
 	}
-	entries, _ := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Actor: dashEmail})
+	entries, _ := e.dash.audit.Entries(context.Background(), audit.Filter{Actor: dashEmail})
 	var got []string
 	for _, en := range entries {
 		got = append(got, en.Action+" "+en.Detail)

@@ -46,7 +46,7 @@ type Announcer struct {
 	// Payee is who the shopper pays, as their bank shows it (the receipt's legal name and
 	// document).
 	Payee views.Merchant
-	// Sends tells whether the merchant sends the e-mail of a kind (SettingsManager.SendsShopper);
+	// Sends tells whether the merchant sends the e-mail of a kind (settings.Manager.SendsShopper);
 	// nil: every kind but the order placed (the defaults).
 	Sends func(ctx context.Context, kind string) (bool, error)
 	// Wake, when set, is called once messages are stored (the e-mails' outbox's Wake).

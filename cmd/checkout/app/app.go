@@ -82,15 +82,15 @@ const sandboxClientID = "checkout"
 type closingStore interface {
 	checkout.Store
 	checkout.CheckoutSessionStore
-	apikeys.APIKeyStore
-	settings.SettingsStore
+	apikeys.Store
+	settings.Store
 	team.UserStore
 	team.ThrottleStore
 	team.InvitationStore
-	audit.AuditStore
+	audit.Store
 	team.SignInStore
 	team.TOTPStore
-	exports.ExportStore
+	exports.Store
 	team.PasswordResetStore
 	team.AlertStore
 	checkout.PersonalDataStore
@@ -135,9 +135,9 @@ type App struct {
 	qrImages *qr.Images
 
 	accounts  *team.Accounts   // the dashboard's users
-	audit     *audit.AuditLog  // who changed what
+	audit     *audit.Log       // who changed what
 	firstUser *firstUser       // made at this start with a random password, printed once by the banner
-	exports   *exports.Exports // the dashboard's background exports
+	exports   *exports.Manager // the dashboard's background exports
 	dash      *dashboard.Dashboard
 	// stopExports stops the background exports' workers and waits for them (each ends its job
 	// as failed: the server stopped).
@@ -457,7 +457,7 @@ func (s *start) handlers(context.Context) error {
 func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 	a, cfg := s.App, s.cfg
 	exportsCtx, stopExports := context.WithCancel(context.Background())
-	a.exports = exports.NewExports(a.store, cfg.Clock)
+	a.exports = exports.NewManager(a.store, cfg.Clock)
 	dash, err := dashboard.New(dashboard.Options{
 		Site:          site,
 		Service:       a.svc,

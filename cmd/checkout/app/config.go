@@ -553,13 +553,13 @@ var rules = []rule{
 		return ""
 	}},
 	{"CHECKOUT_MERCHANT_WEBHOOK_URL", func(c Config) string {
-		if err := (settings.SettingsConfig{WebhookURL: c.MerchantWebhookURL}).Check(); c.MerchantWebhookURL != "" && err != nil {
+		if err := (settings.Config{WebhookURL: c.MerchantWebhookURL}).Check(); c.MerchantWebhookURL != "" && err != nil {
 			return strings.TrimPrefix(err.Error(), "webhook URL: ")
 		}
 		return ""
 	}},
 	{"CHECKOUT_MERCHANT_WEBHOOK_SECRET", func(c Config) string {
-		err := (settings.SettingsConfig{WebhookSecret: c.MerchantWebhookSecret}).Check()
+		err := (settings.Config{WebhookSecret: c.MerchantWebhookSecret}).Check()
 		return failIf(c.MerchantWebhookSecret != "" && err != nil, "must be whsec_ followed by standard base64")
 	}},
 	{"CHECKOUT_METRICS_ADDR", func(c Config) string {

@@ -24,7 +24,7 @@ type firstUser struct{ email, password string }
 func (a *App) setupAccounts(ctx context.Context) error {
 	a.accounts = team.NewAccounts(a.store, a.store, team.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
 		PasswordResets: a.store})
-	a.audit = audit.NewAuditLog(a.store, a.cfg.AuditRetention, a.cfg.Clock)
+	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("app: the first dashboard user: %w", err)
@@ -42,7 +42,7 @@ func (a *App) setupAccounts(ctx context.Context) error {
 func (a *App) Accounts() *team.Accounts { return a.accounts }
 
 // Audit returns the dashboard's audit log (for tests).
-func (a *App) Audit() *audit.AuditLog { return a.audit }
+func (a *App) Audit() *audit.Log { return a.audit }
 
 // pruneAccess deletes expired sessions and forgotten failed sign-ins every interval until ctx
 // ends, in small statements that never hold up a shopper.
@@ -99,11 +99,11 @@ func printFirstUser(w io.Writer, f *firstUser, cmd string) {
 // OpenAccounts opens the configured store, which a server must have made (a *ConfigError
 // says so otherwise), and returns the dashboard's accounts on it and its audit log, for the
 // `checkout user` command. Call close when done.
-func OpenAccounts(ctx context.Context, cfg Config) (acc *team.Accounts, log *audit.AuditLog, closeStore func() error, err error) {
+func OpenAccounts(ctx context.Context, cfg Config) (acc *team.Accounts, log *audit.Log, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	return team.NewAccounts(st, st, team.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
-		audit.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
+		audit.New(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }

@@ -19,7 +19,7 @@ import (
 // merchantSide is what the app wires for merchants: checkout sessions (in the store), API
 // keys, settings, the notifications' delivery and, in sandbox mode, the demo merchant page.
 type merchantSide struct {
-	settings  *settings.SettingsManager
+	settings  *settings.Manager
 	keys      *apikeys.Keys
 	outbox    *outbox.Outbox // delivers the notifications
 	announcer *notify.Announcer
@@ -34,7 +34,7 @@ type merchantSide struct {
 // refused) at start.
 func (a *App) setupMerchant(ctx context.Context) error {
 	m := &a.merchant
-	m.settings = settings.NewSettingsManager(a.store, settings.SettingsConfig{
+	m.settings = settings.NewManager(a.store, settings.Config{
 		WebhookURL: a.cfg.MerchantWebhookURL, WebhookSecret: a.cfg.MerchantWebhookSecret}, nil)
 	if a.cfg.MerchantWebhookURL != "" {
 		eff, err := m.settings.Get(ctx)
@@ -59,7 +59,7 @@ func (a *App) setupMerchant(ctx context.Context) error {
 	m.announcer = &notify.Announcer{Order: apijson.OrderEvent, Sessions: a.store, Wake: m.outbox.Wake, PersonalData: m.settings.NotifyPersonalData}
 	m.log = notify.NewDeliveryLog(m.outbox)
 
-	keys := apikeys.KeysOptions{ConfiguredKey: a.cfg.MerchantAPIKey}
+	keys := apikeys.Options{ConfiguredKey: a.cfg.MerchantAPIKey}
 	if m.demoLn, err = demoListen(a.cfg, a.ln); err != nil {
 		return err
 	}
@@ -132,17 +132,17 @@ func (a *App) DemoURL() string {
 func (a *App) APIKeys() *apikeys.Keys { return a.merchant.keys }
 
 // MerchantSettings returns the merchant's settings.
-func (a *App) MerchantSettings() *settings.SettingsManager { return a.merchant.settings }
+func (a *App) MerchantSettings() *settings.Manager { return a.merchant.settings }
 
 // OpenKeys opens the configured store, which a server must have made (a *ConfigError says so
 // otherwise), for the `checkout apikey` commands and returns its API keys; closeStore
 // releases it.
-func OpenKeys(ctx context.Context, cfg Config) (keys *apikeys.Keys, log *audit.AuditLog, closeStore func() error, err error) {
+func OpenKeys(ctx context.Context, cfg Config) (keys *apikeys.Keys, log *audit.Log, closeStore func() error, err error) {
 	st, err := openExisting(ctx, cfg)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return apikeys.NewKeys(st, apikeys.KeysOptions{}), audit.NewAuditLog(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
+	return apikeys.NewKeys(st, apikeys.Options{}), audit.New(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }
 
 // merchantBanner prints the merchant API's address and the demo merchant page's.

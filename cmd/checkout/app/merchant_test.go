@@ -199,7 +199,7 @@ func TestSettingsFrameOriginsReachTheCSP(t *testing.T) {
 		strings.Contains(csp, "shop.example.com") {
 		t.Fatalf("CSP before the settings: %q", csp)
 	}
-	if _, err := r.app.MerchantSettings().Update(context.Background(), settings.SettingsInput{
+	if _, err := r.app.MerchantSettings().Update(context.Background(), settings.Input{
 		FrameOrigins: []string{"https://shop.example.com"}}); err != nil {
 		t.Fatal(err)
 	}

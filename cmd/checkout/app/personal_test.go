@@ -72,7 +72,7 @@ func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
 		t.Errorf("a write key reads %+v", asWrite.Customer)
 	}
 
-	if _, err := r.app.MerchantSettings().Update(ctx, settings.SettingsInput{NotifyPersonalData: true}); err != nil {
+	if _, err := r.app.MerchantSettings().Update(ctx, settings.Input{NotifyPersonalData: true}); err != nil {
 		t.Fatal(err)
 	}
 	order()

@@ -48,7 +48,7 @@ func TestSecretKeyFile(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("key file: %v %v", info, err)
 	}
-	eff, err := r.app.MerchantSettings().Update(t.Context(), settings.SettingsInput{WebhookURL: "https://loja.example.com/hooks"})
+	eff, err := r.app.MerchantSettings().Update(t.Context(), settings.Input{WebhookURL: "https://loja.example.com/hooks"})
 	if err != nil {
 		t.Fatal(err)
 	}
