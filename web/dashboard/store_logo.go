@@ -55,7 +55,7 @@ func (d *Dashboard) removeLogo(w http.ResponseWriter, r *http.Request) {
 // recordLogo audits a change of the logo, its keys before and after.
 func (d *Dashboard) recordLogo(r *http.Request, before, after brand.Profile) {
 	if before.LogoKey != after.LogoKey {
-		d.record(r, audit.AuditStoreChanged, "store", audit.AuditChange(brand.FieldLogo, before.LogoKey, after.LogoKey))
+		d.record(r, audit.StoreChanged, "store", audit.Change(brand.FieldLogo, before.LogoKey, after.LogoKey))
 	}
 }
 

@@ -167,7 +167,7 @@ func TestDashboardStoreLogo(t *testing.T) {
 		t.Errorf("after removing: the page %q", doc.Find(testid("notice")).Text())
 	}
 
-	es, err := e.dash.audit.Entries(context.Background(), audit.AuditFilter{Action: audit.AuditStoreChanged})
+	es, err := e.dash.audit.Entries(context.Background(), audit.Filter{Action: audit.StoreChanged})
 	if err != nil || len(es) != 5 {
 		t.Fatalf("audit entries of the store: %d, %v; want 3 uploads, a save and a removal", len(es), err)
 	}
