@@ -498,6 +498,7 @@ type ProductRow struct {
 	Physical, Active       bool
 	EditURL, ToggleURL     string
 	ShopURL                string
+	Image                  checkout.ProductImage // its picture, shown as a thumbnail; none when Image.Key is ""
 }
 
 // ProductFormView is a product's form (new or edit).

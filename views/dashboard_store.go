@@ -27,8 +27,18 @@ type StoreView struct {
 	// which the shopper's bank shows, made at GatewayNameAt; "" when no code was seen yet.
 	GatewayName   string
 	GatewayNameAt time.Time
+	// Preview shows the shopper pages with the values shown (typed or saved); none when empty.
+	Preview StorePreview
+	// PreviewAction is where the form posts to draw the preview of what it holds.
+	PreviewAction string
 	// Logo is the logo's part of the page (its own forms).
 	Logo StoreLogoForm
+}
+
+// StorePreview are the URLs of the preview's frames: the PIX page and the paid page of a
+// sample order with the store's face being edited.
+type StorePreview struct {
+	PixURL, PaidURL string
 }
 
 // ratio writes a contrast ratio as "4.6:1" (pt-BR "4,6:1").

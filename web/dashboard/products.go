@@ -46,7 +46,7 @@ func (d *Dashboard) productsView(r *http.Request, f views.ProductFormView, listE
 		base := Path + "/products/" + url.PathEscape(string(p.ID))
 		v.Products = append(v.Products, views.ProductRow{ID: string(p.ID), Title: p.Title, Description: p.Description,
 			Price: p.UnitPrice, Physical: p.Physical, Active: p.Active, EditURL: respond.Link(r, base),
-			ToggleURL: respond.Link(r, base+"/active")})
+			ToggleURL: respond.Link(r, base+"/active"), Image: p.Image})
 	}
 	return v
 }

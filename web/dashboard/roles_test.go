@@ -100,7 +100,13 @@ var routeCases = map[string]routeCase{
 	}},
 	"POST /store/logo":        {allowed: ownersOnly, unprocessable: true},
 	"POST /store/logo/remove": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"GET /settings":           {allowed: integrator},
+	"POST /store/preview": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldBrandColor: {"#ffff00"}}
+	}},
+	"GET /store/preview/pix":       {allowed: ownersOnly},
+	"GET /store/preview/paid":      {allowed: ownersOnly},
+	"GET /store/preview/store.css": {allowed: ownersOnly},
+	"GET /settings":                {allowed: integrator},
 	"POST /settings": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{settings.FieldWebhookURL: {"https://loja.example.com/hooks"}, settings.FieldFrameOrigins: {""}}
 	}},

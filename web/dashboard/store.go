@@ -23,7 +23,7 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
-	v.Store, v.Palette = p, p.Palette()
+	v.Store, v.Palette, v.Preview = p, p.Palette(), d.previewLinks(r, p)
 	switch r.URL.Query().Get("done") {
 	case "saved":
 		v.Notice = views.T(v.Lang, "store.saved")
@@ -38,7 +38,8 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 // storeView is the page's frame, without the profile: with the name the shopper's bank shows
 // (field 59 of the newest PIX code), which the gateway account sets.
 func (d *Dashboard) storeView(r *http.Request) views.StoreView {
-	v := views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"), Logo: storeLogoForm(r)}
+	v := views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"),
+		PreviewAction: respond.Link(r, Path+"/store/preview"), Logo: storeLogoForm(r)}
 	name, at, err := d.svc.GatewayMerchantName(r.Context())
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
@@ -52,23 +53,13 @@ func (d *Dashboard) storeView(r *http.Request) views.StoreView {
 // "none" box empties it. Each problem is shown beside its field with what was typed kept; a
 // save is audited with each field changed, before and after.
 func (d *Dashboard) saveStore(w http.ResponseWriter, r *http.Request) {
-	in := brand.FromForm(r.PostForm.Get)
-	if r.PostForm.Get("no_brand_color") == "true" {
-		in.BrandColor = ""
-	}
-	if r.PostForm.Get("no_accent_color") == "true" {
-		in.AccentColor = ""
-	}
+	in := storeInput(r)
 	before, after, err := d.site.Brand.Save(r.Context(), in)
 	var fe *checkout.ValidationError
 	if errors.As(err, &fe) {
 		v := d.storeView(r)
 		v.Store = in
-		for _, f := range brand.Fields {
-			if fe.Has(f) {
-				v.Errors.Add(f, fe.Code(f), views.T(v.Lang, "store.err_"+f))
-			}
-		}
+		storeErrors(&v, fe)
 		d.site.Render(w, r, http.StatusUnprocessableEntity, views.StorePage(v))
 		return
 	}
@@ -84,4 +75,25 @@ func (d *Dashboard) saveStore(w http.ResponseWriter, r *http.Request) {
 		d.record(r, audit.StoreChanged, "store", strings.Join(changes, "; "))
 	}
 	respond.Redirect(w, r, Path+"/store?done=saved")
+}
+
+// storeInput is the store's face as the form typed it; a colour's "none" box empties it.
+func storeInput(r *http.Request) brand.Profile {
+	in := brand.FromForm(r.PostForm.Get)
+	if r.PostForm.Get("no_brand_color") == "true" {
+		in.BrandColor = ""
+	}
+	if r.PostForm.Get("no_accent_color") == "true" {
+		in.AccentColor = ""
+	}
+	return in
+}
+
+// storeErrors shows each problem of fe beside its field, in v's language.
+func storeErrors(v *views.StoreView, fe *checkout.ValidationError) {
+	for _, f := range brand.Fields {
+		if fe.Has(f) {
+			v.Errors.Add(f, fe.Code(f), views.T(v.Lang, "store.err_"+f))
+		}
+	}
 }

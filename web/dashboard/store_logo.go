@@ -67,7 +67,7 @@ func (d *Dashboard) logoRefused(w http.ResponseWriter, r *http.Request, msg stri
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 	}
-	v.Store, v.Palette = p, p.Palette()
+	v.Store, v.Palette, v.Preview = p, p.Palette(), d.previewLinks(r, p)
 	v.Logo.Error = msg
 	d.site.Render(w, r, http.StatusUnprocessableEntity, views.StorePage(v))
 }

@@ -12,6 +12,15 @@ func ContentSecurityPolicy(frameAncestors []string) string {
 	if len(frameAncestors) > 0 {
 		fa = "'self' " + strings.Join(frameAncestors, " ")
 	}
+	return policy(fa)
+}
+
+// SelfFramedPolicy is ContentSecurityPolicy for a page that only this origin may frame (the
+// dashboard's previews of the shopper pages).
+func SelfFramedPolicy() string { return policy("'self'") }
+
+// policy is the content security policy with the frame-ancestors source list fa.
+func policy(fa string) string {
 	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 		"connect-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors " + fa
 }

@@ -79,11 +79,14 @@ func (s *Site) storeCSS(p brand.Profile) string {
 	return views.StoreCSSPrefix + hash + ".css"
 }
 
-// Page returns the common part of every page's view model.
-func (s *Site) Page(r *http.Request) views.Page {
+// Page returns the common part of every page's view model, with the store's face in force.
+func (s *Site) Page(r *http.Request) views.Page { return s.PageOf(r, s.Profile(r.Context())) }
+
+// PageOf is Page with the store's face p: the dashboard's preview draws the shopper pages with
+// values not saved yet.
+func (s *Site) PageOf(r *http.Request, p brand.Profile) views.Page {
 	q := r.URL.Query()
 	q.Del("lang")
-	p := s.Profile(r.Context())
 	return views.Page{
 		Lang:         Lang(r),
 		MerchantName: p.Name,
