@@ -461,7 +461,7 @@ func standalone(p Page) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			for _, line := range addressLines(p.Merchant.Address) {
+			for _, line := range AddressLines(p.Merchant.Address) {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<br>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
