@@ -40,8 +40,8 @@ func legalName(p Page) string {
 	return merchant(p)
 }
 
-// AddressLines are the store's address's lines, blank ones left out.
-func AddressLines(a string) []string {
+// addressLines are the store's address's lines, blank ones left out.
+func addressLines(a string) []string {
 	var out []string
 	for l := range strings.SplitSeq(a, "\n") {
 		if l = strings.TrimSpace(l); l != "" {

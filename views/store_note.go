@@ -22,7 +22,7 @@ var noteURL = regexp.MustCompile(`(?i)https://[^\s<>"']+`)
 // never one. Punctuation ending a sentence after an address stays text.
 func noteLines(note string) [][]notePart {
 	var out [][]notePart
-	for _, line := range AddressLines(note) {
+	for _, line := range addressLines(note) {
 		var parts []notePart
 		rest := line
 		for {

@@ -126,7 +126,7 @@ func storeThanks(text string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for i, line := range AddressLines(text) {
+		for i, line := range addressLines(text) {
 			if i > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<br>")
 				if templ_7745c5c3_Err != nil {

@@ -109,6 +109,7 @@ type migration struct {
 // anything is applied.
 func Apply(ctx context.Context, db *sql.DB, lock string, plans ...Plan) error {
 	loaded := make([][]migration, len(plans))
+	recorded := make([]map[int]bool, len(plans))
 	for i, p := range plans {
 		ms, err := load(p)
 		if err != nil {
@@ -121,7 +122,8 @@ func Apply(ctx context.Context, db *sql.DB, lock string, plans ...Plan) error {
 			return err
 		}
 		for i, p := range plans {
-			if err := foreign(ctx, tx, p, loaded[i]); err != nil {
+			var err error
+			if recorded[i], err = foreign(ctx, tx, p, loaded[i]); err != nil {
 				return err
 			}
 		}
@@ -135,7 +137,7 @@ func Apply(ctx context.Context, db *sql.DB, lock string, plans ...Plan) error {
 		return fmt.Errorf("migrations: schema_migrations: %w", err)
 	}
 	for i, p := range plans {
-		if err := apply(ctx, db, lock, p, loaded[i]); err != nil {
+		if err := apply(ctx, db, lock, p, loaded[i], recorded[i]); err != nil {
 			return err
 		}
 	}
@@ -160,11 +162,12 @@ func prepare(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
-// foreign returns a *ForeignError when the database records migrations of p that ms does not hold.
-func foreign(ctx context.Context, tx *sql.Tx, p Plan, ms []migration) error {
+// foreign returns the versions of p the database records, or a *ForeignError when it records
+// migrations of p that ms does not hold.
+func foreign(ctx context.Context, tx *sql.Tx, p Plan, ms []migration) (map[int]bool, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT version FROM schema_migrations WHERE component = $1 ORDER BY version`, p.Component)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
 	known := map[int]bool{}
@@ -175,27 +178,35 @@ func foreign(ctx context.Context, tx *sql.Tx, p Plan, ms []migration) error {
 	if len(p.Releases) > 0 {
 		fe.Baseline = p.Releases[0]
 	}
+	recorded := map[int]bool{}
 	for rows.Next() {
 		var v int
 		if err := rows.Scan(&v); err != nil {
-			return err
+			return nil, err
 		}
+		recorded[v] = true
 		if !known[v] {
 			fe.Versions = append(fe.Versions, v)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	if len(fe.Versions) > 0 {
-		return fe
+		return nil, fe
 	}
-	return nil
+	return recorded, nil
 }
 
-// apply applies the migrations ms of p.
-func apply(ctx context.Context, db *sql.DB, lock string, p Plan, ms []migration) error {
+// apply applies the migrations ms of p. Those recorded when Apply began are skipped without a
+// transaction each (a database already up to date costs one query at start); the others are
+// checked again inside their transaction, under the lock, since another instance may be
+// applying them at the same time.
+func apply(ctx context.Context, db *sql.DB, lock string, p Plan, ms []migration, recorded map[int]bool) error {
 	for _, m := range ms {
+		if recorded[m.version] {
+			continue
+		}
 		err := inTx(ctx, db, lock, func(tx *sql.Tx) error {
 			done, err := applied(ctx, tx, p.Component, m.version)
 			if err != nil || done {

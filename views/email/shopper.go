@@ -25,7 +25,7 @@ type ReceiptMail struct {
 	EndToEnd string // the PIX transfer's end-to-end id, "" when the gateway did not say it
 	Late     bool   // paid after the QR code's deadline, and received
 	// Payee is who was paid, as the shopper's bank shows it: the legal name (the store's name
-	// when empty) and document, and the store's address (Decreto 7.962/2013).
+	// when empty) and document.
 	Payee views.Merchant
 }
 
@@ -93,7 +93,7 @@ func ReceiptText(f Frame, m ReceiptMail) string {
 	}
 	b.WriteString("  " + f.T("cart.total") + ": " + views.FormatMoney(f.Lang, m.Amount) + "\n\n")
 	b.WriteString(f.T("email.receipt.payee") + ": " + m.payee(f) + "\n")
-	for _, line := range views.AddressLines(m.Payee.Address) {
+	for _, line := range m.Payee.AddressLines() {
 		b.WriteString("  " + line + "\n")
 	}
 	b.WriteString(f.T("paid.paid_at") + ": " + m.paidAt(f) + "\n")

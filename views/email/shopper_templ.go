@@ -244,7 +244,7 @@ func Receipt(f Frame, m ReceiptMail) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			for _, line := range views.AddressLines(m.Payee.Address) {
+			for _, line := range m.Payee.AddressLines() {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<br>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

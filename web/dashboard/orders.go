@@ -418,7 +418,7 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		v.Order.StatusText = views.T(lang, "fulfilment."+f)
 	}
 	d.orderLink(r, o, &v.Order)
-	v.Order.Address = AddressLines(o.Address)
+	v.Order.Address = addressLines(o.Address)
 	for _, l := range o.Lines {
 		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
 			Subtotal: l.Subtotal(), Physical: l.Physical})
@@ -442,8 +442,8 @@ func (d *Dashboard) orderLink(r *http.Request, o *checkout.Order, od *views.Orde
 	}
 }
 
-// AddressLines are the lines of an order's address as its page shows them (none without one).
-func AddressLines(a *checkout.Address) []string {
+// addressLines are the lines of an order's address as its page shows them (none without one).
+func addressLines(a *checkout.Address) []string {
 	if a == nil {
 		return nil
 	}

@@ -99,6 +99,7 @@ func (s *Site) PageOf(r *http.Request, p brand.Profile) views.Page {
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address,
 			Note: p.Note, Thanks: p.Thanks},
 		StoreCSS: s.storeCSS(p),
+		Logo:     views.StoreLogo(p),
 	}
 }
 
