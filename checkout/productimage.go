@@ -80,24 +80,41 @@ const (
 // ErrImageTooLarge; one whose decoding would take too much memory, ErrImageTooHeavy.
 func (c *Catalogue) SetProductImage(ctx context.Context, id ProductID, r io.Reader) (*Product, error) {
 	pic, err := c.pictures.Process(ctx, r)
-	var heavy *imaging.TooLargeError
-	switch {
-	case errors.Is(err, imaging.ErrBusy):
-		return nil, ErrImageBusy
-	case errors.As(err, &heavy):
-		return nil, fmt.Errorf("%w: %w", ErrImageTooHeavy, heavy)
-	case errors.Is(err, imaging.ErrNotImage):
-		return nil, ErrImageNotImage
-	case errors.Is(err, imaging.ErrTooLarge):
-		return nil, ErrImageTooLarge
-	case err != nil:
-		return nil, fmt.Errorf("checkout: processing a picture: %w", err)
+	if err != nil {
+		return nil, pictureError(err)
 	}
 	if err := c.store.SaveProductImage(ctx, id, pic); err != nil {
 		return nil, fmt.Errorf("checkout: storing the picture of product %s: %w", id, err)
 	}
 	c.cache.changed()
 	return c.store.Product(ctx, id)
+}
+
+// ProcessLogo makes the upload r the store's logo pictures (imaging.ProcessLogo), decoded within
+// the same limit as product pictures and refused as they are (ErrImageNotImage,
+// ErrImageTooLarge, ErrImageTooHeavy, ErrImageBusy). Package brand stores them.
+func (c *Catalogue) ProcessLogo(ctx context.Context, r io.Reader) (*imaging.Logo, error) {
+	l, err := c.pictures.ProcessLogo(ctx, r)
+	if err != nil {
+		return nil, pictureError(err)
+	}
+	return l, nil
+}
+
+// pictureError is the refusal of an upload that package imaging refused with err.
+func pictureError(err error) error {
+	var heavy *imaging.TooLargeError
+	switch {
+	case errors.Is(err, imaging.ErrBusy):
+		return ErrImageBusy
+	case errors.As(err, &heavy):
+		return fmt.Errorf("%w: %w", ErrImageTooHeavy, heavy)
+	case errors.Is(err, imaging.ErrNotImage):
+		return ErrImageNotImage
+	case errors.Is(err, imaging.ErrTooLarge):
+		return ErrImageTooLarge
+	}
+	return fmt.Errorf("checkout: processing a picture: %w", err)
 }
 
 // ProductImageVariant returns a stored picture variant, or ErrNotFound.

@@ -31,6 +31,8 @@ type StoreView struct {
 	Preview StorePreview
 	// PreviewAction is where the form posts to draw the preview of what it holds.
 	PreviewAction string
+	// Logo is the logo's part of the page (its own forms).
+	Logo StoreLogoForm
 }
 
 // StorePreview are the URLs of the preview's frames: the PIX page and the paid page of a

@@ -36,6 +36,8 @@ type Page struct {
 	// StoreCSS is the path of the stylesheet of the store's colours (StoreCSSPrefix + digest +
 	// ".css"), linked after app.css; "" none.
 	StoreCSS string
+	// Logo is the store's logo (its header picture's key and size); none when its Key is "".
+	Logo Logo
 }
 
 // StoreCSSPrefix starts the path of the store's stylesheet: /static/store-<hash>.css.
@@ -51,6 +53,9 @@ type Merchant struct {
 	SupportURL   string
 	Address      string // the store's address, one or more lines
 }
+
+// AddressLines are the lines of the store's address, blank ones left out.
+func (m Merchant) AddressLines() []string { return addressLines(m.Address) }
 
 // HasSupport reports whether any support contact is known.
 func (m Merchant) HasSupport() bool {
@@ -72,6 +77,9 @@ type Embed struct {
 	// form and the PIX code unless Summary (the merchant's page shows its own).
 	Chromeless bool
 	Summary    bool
+	// Logo: the store's logo atop the payment UI in embed.js's frame (the merchant's page
+	// asked for it); the store's colours always apply.
+	Logo bool
 }
 
 // chromeless reports whether the page is the payment UI only, in embed.js's frame.

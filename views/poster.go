@@ -25,6 +25,12 @@ type PosterView struct {
 	// Loopback: URL names this machine; the poster says, in red above the QR code, that no
 	// phone will open it.
 	Loopback bool
+	// Logo is the store's logo, drawn above its name (on white, whatever the ink); none when
+	// its Key is "". Its picture is the header's, at the poster's own address.
+	Logo Logo
+	// Colour is the store's colour as its pages draw buttons (readable under white text): the
+	// dark ink's band and the light ink's line and name; "" the poster's own near-black.
+	Colour string
 }
 
 // Paper sizes of the posters, in millimetres.
@@ -53,15 +59,35 @@ func Poster(w io.Writer, v PosterView) error {
 <title>%s</title>
 <rect width="100%%" height="100%%" fill="#ffffff"/>
 `, size[0], size[1], size[0], size[1], esc(v.Title), esc(v.Merchant+" · "+v.Title))
-	ink, nameColour := "#111111", "#111111"
+	ink, brandColour := "#111111", "#111111"
+	if v.Colour != "" {
+		brandColour = v.Colour
+	}
+	nameColour := brandColour
 	if v.Ink == "dark" {
-		fmt.Fprintf(&b, `<rect width="100%%" height="%s" fill="#111111"/>`+"\n", f(42))
+		fmt.Fprintf(&b, `<rect width="100%%" height="%s" fill="%s"/>`+"\n", f(42), brandColour)
 		nameColour = "#ffffff"
 	} else {
-		fmt.Fprintf(&b, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#111111" stroke-width="%s"/>`+"\n", f(20), f(190), f(42), f(42), f(0.6))
+		fmt.Fprintf(&b, `<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="%s" stroke-width="%s"/>`+"\n", f(20), f(190), f(42), f(42), brandColour, f(0.6))
+	}
+	nameY, nameSize := 27.0, 13.0
+	if v.Logo.Key != "" && v.Logo.Width > 0 && v.Logo.Height > 0 {
+		// The logo whole in a box of up to 120 × 16 mm atop the band, on a white card (a dark
+		// logo stays visible on the dark band); the name smaller below it.
+		h := 16.0
+		w := h * float64(v.Logo.Width) / float64(v.Logo.Height)
+		if w > 120 {
+			w, h = 120, 120*float64(v.Logo.Height)/float64(v.Logo.Width)
+		}
+		top := 5 + (16-h)/2
+		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" rx="%s" fill="#ffffff"/>`+"\n",
+			f(105-w/2-2), f(top-1.5), f(w+4), f(h+3), f(1.5))
+		fmt.Fprintf(&b, `<image href="%s" x="%s" y="%s" width="%s" height="%s" preserveAspectRatio="xMidYMid meet" data-testid="poster-logo"/>`+"\n",
+			esc(v.Logo.HeaderSrc()), f(105-w/2), f(top), f(w), f(h))
+		nameY, nameSize = 35, 9
 	}
 	fmt.Fprintf(&b, `<text x="%s" y="%s" font-size="%s" font-weight="bold" fill="%s" data-testid="poster-merchant">%s</text>`+"\n",
-		f(105), f(27), f(13), nameColour, esc(v.Merchant))
+		f(105), f(nameY), f(nameSize), nameColour, esc(v.Merchant))
 	y := 62.0
 	for _, line := range wrapWords(v.Title, 28) {
 		fmt.Fprintf(&b, `<text x="%s" y="%s" font-size="%s" fill="%s" data-testid="poster-title">%s</text>`+"\n", f(105), f(y), f(14), ink, esc(line))

@@ -45,6 +45,7 @@ func (s *Server) sessionPage(r *http.Request, sess *checkout.CheckoutSession, o 
 	p.Embed = views.Embed{Origin: sess.EmbedOrigin, SessionID: sess.ID, View: view,
 		Status: checkout.SessionStatus(sess, o, s.svc.Now()), SuccessURL: successURL(sess, o), CancelURL: sess.CancelURL}
 	p.Embed.Chromeless, p.Embed.Summary = respond.EmbedMode(r)
+	p.Embed.Logo = respond.EmbedLogo(r)
 	if o != nil {
 		p.Embed.OrderID = o.ID
 	}

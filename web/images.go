@@ -35,11 +35,34 @@ func (s *Server) productImage(w http.ResponseWriter, r *http.Request) {
 		s.site.Error(w, r, http.StatusNotFound)
 		return
 	}
+	writeImage(w, r, v, key+"-"+size)
+}
+
+// storeLogo is GET /images/store/{key}-{size}.png: one picture of the store's logo, current or
+// former (e-mails already sent show it), from the database; kept like product pictures.
+func (s *Server) storeLogo(w http.ResponseWriter, r *http.Request) {
+	base, ok := strings.CutSuffix(chi.URLParam(r, "file"), ".png")
+	key, size, ok2 := strings.Cut(base, "-")
+	if !ok || !ok2 || s.site.Brand == nil {
+		s.site.Error(w, r, http.StatusNotFound)
+		return
+	}
+	v, err := s.site.Brand.LogoImage(r.Context(), key, size)
+	if err != nil {
+		s.site.Fail(w, r, err)
+		return
+	}
+	writeImage(w, r, v, "logo-"+key+"-"+size)
+}
+
+// writeImage answers a stored picture whose content never changes under its URL (etag names
+// it): kept for a year, revalidated by its ETag.
+func writeImage(w http.ResponseWriter, r *http.Request, v *checkout.ImageVariant, etag string) {
 	h := w.Header()
 	h.Set("Content-Type", v.ContentType)
 	h.Set("Content-Length", strconv.Itoa(len(v.Data)))
 	h.Set("Cache-Control", static.CacheControl)
-	h.Set("ETag", `"`+key+"-"+size+`"`)
+	h.Set("ETag", `"`+etag+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.Header.Get("If-None-Match") == h.Get("ETag") {
 		w.WriteHeader(http.StatusNotModified)

@@ -361,7 +361,8 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Post("/cart/{cartID}/items/{productID}", s.updateLine)
 	r.Get("/cart/{cartID}/checkout", s.cartCheckout)
 	r.Get("/cep/{cep}", s.lookupCEP)
-	r.Get(ImagePath+"{file}", s.productImage) // product pictures (images.go)
+	r.Get(ImagePath+"{file}", s.productImage)        // product pictures (images.go)
+	r.Get(views.StoreLogoPath+"{file}", s.storeLogo) // the store's logo (images.go)
 
 	// The customer form of a checkout session made through the merchant API (embed_session.go).
 	r.Get("/s/{sessionID}", s.sessionForm)

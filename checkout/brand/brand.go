@@ -15,12 +15,14 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
@@ -70,6 +72,9 @@ type Profile struct {
 	Note         string // plain text under the payment; its https links become links
 	Thanks       string // the paid page's thank-you text; "" its default
 	LogoKey      string // the logo's pictures (LogoImage); "" none
+	// LogoWidth and LogoHeight are the size of the logo's header picture (imaging.LogoHeader),
+	// in pixels, read with the profile (never saved with it); 0 without a logo.
+	LogoWidth, LogoHeight int
 	// Version grows by one at each save; 0 before the first. The stylesheet's URL follows it.
 	Version   int
 	UpdatedAt time.Time
@@ -256,7 +261,13 @@ type Store interface {
 	StoreProfile(ctx context.Context) (Profile, error)
 	// SaveStoreProfile stores p as version p.Version, which must follow the stored one by
 	// one (the first save is version 1): otherwise checkout.ErrConflict, and nothing changes.
+	// LogoWidth and LogoHeight are not saved: StoreProfile reads them from the logo's pictures.
 	SaveStoreProfile(ctx context.Context, p Profile) error
+	// SaveStoreLogo stores the pictures of l, once per key.
+	SaveStoreLogo(ctx context.Context, l *imaging.Logo) error
+	// StoreLogoImage returns one picture of a logo by key and size (imaging.LogoSizes), or
+	// checkout.ErrNotFound.
+	StoreLogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error)
 }
 
 // Manager reads and changes the profile. It keeps what it read until a save makes it stale:
@@ -351,6 +362,29 @@ func (m *Manager) Save(ctx context.Context, p Profile) (before, after Profile, e
 // SetLogo makes key the logo's pictures ("" removes the logo).
 func (m *Manager) SetLogo(ctx context.Context, key string) (before, after Profile, err error) {
 	return m.change(ctx, func(q *Profile) { q.LogoKey = key })
+}
+
+// UseLogo stores the pictures of l (checkout.Catalogue.ProcessLogo made them of an upload) and
+// makes them the store's logo. A former logo's pictures stay served: e-mails already sent
+// show them.
+func (m *Manager) UseLogo(ctx context.Context, l *imaging.Logo) (before, after Profile, err error) {
+	if err := m.store.SaveStoreLogo(ctx, l); err != nil {
+		return Profile{}, Profile{}, fmt.Errorf("brand: storing the logo: %w", err)
+	}
+	return m.SetLogo(ctx, l.Key)
+}
+
+// LogoImage returns one picture of a logo, current or former, by key and size (one of
+// imaging.LogoSizes), or checkout.ErrNotFound.
+func (m *Manager) LogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
+	if !slices.Contains(imaging.LogoSizes[:], size) || key == "" {
+		return nil, checkout.ErrNotFound
+	}
+	v, err := m.store.StoreLogoImage(ctx, key, size)
+	if err != nil && !errors.Is(err, checkout.ErrNotFound) {
+		return nil, fmt.Errorf("brand: reading the logo: %w", err)
+	}
+	return v, err
 }
 
 // change applies edit to the stored profile and stores it as the next version.

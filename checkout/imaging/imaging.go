@@ -4,7 +4,9 @@
 // by the hundred megabytes), and it is re-encoded at two widths, shrunk by a whole factor and
 // then scaled with golang.org/x/image's Catmull-Rom. A Limiter bounds how many decode at once
 // and gives their memory back. Re-encoding keeps the pixels only: EXIF (with its GPS
-// position), ICC profiles and comments never reach a shopper.
+// position), ICC profiles and comments never reach a shopper. The store's logo goes through the
+// same decoding, and is made at the sizes of the pages, the e-mails and the favicons, whole
+// (ProcessLogo).
 package imaging
 
 import (
@@ -212,14 +214,28 @@ func NewLimiter(n int, wait time.Duration) *Limiter {
 
 // Process is Process within the limit.
 func (l *Limiter) Process(ctx context.Context, r io.Reader) (*Picture, error) {
+	var p *Picture
+	err := l.run(ctx, func() (err error) { p, err = Process(r); return err })
+	return p, err
+}
+
+// ProcessLogo is ProcessLogo within the limit (the same slots as product pictures').
+func (l *Limiter) ProcessLogo(ctx context.Context, r io.Reader) (*Logo, error) {
+	var p *Logo
+	err := l.run(ctx, func() (err error) { p, err = ProcessLogo(r); return err })
+	return p, err
+}
+
+// run runs decode in a slot, waiting for one up to the limiter's wait.
+func (l *Limiter) run(ctx context.Context, decode func() error) error {
 	t := time.NewTimer(l.wait)
 	defer t.Stop()
 	select {
 	case l.slots <- struct{}{}:
 	case <-t.C:
-		return nil, ErrBusy
+		return ErrBusy
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
 	defer func() { <-l.slots }()
 	// Give back what the upload took before the slot is free: without a collection here the
@@ -228,7 +244,7 @@ func (l *Limiter) Process(ctx context.Context, r io.Reader) (*Picture, error) {
 	// them (the background scavenger returns them over minutes). debug.FreeOSMemory does both
 	// in one call; it costs a collection, milliseconds beside a decode.
 	defer debug.FreeOSMemory()
-	return Process(r)
+	return decode()
 }
 
 // Variant is one picture made of an upload.
@@ -256,19 +272,9 @@ type Picture struct {
 
 // Process reads an upload of at most MaxBytes and makes its Picture.
 func Process(r io.Reader) (*Picture, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	src, err := decode(r)
 	if err != nil {
-		return nil, fmt.Errorf("imaging: reading the upload: %w", err)
-	}
-	if len(raw) > MaxBytes {
-		return nil, ErrTooLarge
-	}
-	if err := admit(raw); err != nil {
 		return nil, err
-	}
-	src, _, err := image.Decode(bytes.NewReader(raw))
-	if err != nil {
-		return nil, ErrNotImage
 	}
 	src = cropTall(src)
 	opaque := isOpaque(src)
@@ -289,6 +295,25 @@ func Process(r io.Reader) (*Picture, error) {
 	}
 	p.Key = hex.EncodeToString(h.Sum(nil))[:24]
 	return p, nil
+}
+
+// decode reads an upload of at most MaxBytes and decodes it, once admit let it through.
+func decode(r io.Reader) (image.Image, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("imaging: reading the upload: %w", err)
+	}
+	if len(raw) > MaxBytes {
+		return nil, ErrTooLarge
+	}
+	if err := admit(raw); err != nil {
+		return nil, err
+	}
+	src, _, err := image.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, ErrNotImage
+	}
+	return src, nil
 }
 
 // admit refuses, before decoding, an upload that is not a JPEG, PNG or WebP picture, claims

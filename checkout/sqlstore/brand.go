@@ -2,9 +2,11 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
 
 var _ brand.Store = (*Store)(nil)
@@ -23,12 +25,18 @@ func profileArgs(p brand.Profile) []any {
 func (s *Store) StoreProfile(ctx context.Context) (brand.Profile, error) {
 	var p brand.Profile
 	found := false
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + storeProfileColumns + ` FROM store_profile WHERE id = 1`,
+	// The logo's header picture gives its size (no logo, or its pictures missing, reads 0 × 0).
+	size := func(col string) string {
+		return `COALESCE((SELECT i.` + col + ` FROM store_logo_images i WHERE i.logo_key = store_profile.logo_key AND i.size = $1), 0)`
+	}
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + storeProfileColumns + `, ` + size("width") + `, ` + size("height") + `
+		FROM store_profile WHERE id = 1`, Args: []any{imaging.LogoHeader},
 		Rows: each(func(r Rows) error {
 			var updated int64
 			found = true
 			if err := r.Scan(&p.Name, &p.LegalName, &p.Document, &p.Address, &p.SupportEmail, &p.SupportPhone, &p.SupportURL,
-				&p.BrandColor, &p.AccentColor, &p.Note, &p.Thanks, &p.LogoKey, &updated, &p.Version); err != nil {
+				&p.BrandColor, &p.AccentColor, &p.Note, &p.Thanks, &p.LogoKey, &updated, &p.Version,
+				&p.LogoWidth, &p.LogoHeight); err != nil {
 				return err
 			}
 			p.UpdatedAt = fromMS(updated)
@@ -66,4 +74,40 @@ func (s *Store) SaveStoreProfile(ctx context.Context, p brand.Profile) error {
 		return checkout.ErrConflict
 	}
 	return nil
+}
+
+// SaveStoreLogo stores the pictures of l, once per key.
+func (s *Store) SaveStoreLogo(ctx context.Context, l *imaging.Logo) error {
+	now := ms(time.Now())
+	stmts := make([]Stmt, 0, len(l.Variants))
+	for i, size := range imaging.LogoSizes {
+		v := l.Variants[i]
+		stmts = append(stmts, Stmt{SQL: `INSERT INTO store_logo_images (logo_key, size, content_type, width, height, data, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (logo_key, size) DO NOTHING`,
+			Args: []any{l.Key, size, v.ContentType, v.Width, v.Height, v.Data, now}})
+	}
+	if err := s.writeBatch(ctx, stmts...); err != nil {
+		return s.errorf("storing the store's logo: %w", err)
+	}
+	return nil
+}
+
+// StoreLogoImage returns one picture of a logo, or checkout.ErrNotFound.
+func (s *Store) StoreLogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
+	if !s.storable(key) {
+		return nil, checkout.ErrNotFound
+	}
+	var v *checkout.ImageVariant
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT content_type, data FROM store_logo_images WHERE logo_key = $1 AND size = $2`,
+		Args: []any{key, size}, Rows: each(func(r Rows) error {
+			v = &checkout.ImageVariant{}
+			return r.Scan(&v.ContentType, &v.Data)
+		})})
+	if err != nil {
+		return nil, s.errorf("reading the store's logo: %w", err)
+	}
+	if v == nil {
+		return nil, checkout.ErrNotFound
+	}
+	return v, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
 
 // RunBrand runs the suite of the store's profile (brand.Store) and its Manager. open must
@@ -16,6 +17,7 @@ func RunBrand(t *testing.T, open func(t *testing.T) brand.Store) {
 	t.Run("Profile", func(t *testing.T) { testBrandProfile(t, open(t)) })
 	t.Run("Manager", func(t *testing.T) { testBrandManager(t, open(t)) })
 	t.Run("ManagerSave", func(t *testing.T) { testBrandSave(t, open(t)) })
+	t.Run("Logo", func(t *testing.T) { testBrandLogo(t, open(t)) })
 }
 
 // testBrandProfile: every field comes back as saved; a save must follow the stored version by
@@ -111,5 +113,57 @@ func testBrandSave(t *testing.T, s brand.Store) {
 	var fe *checkout.ValidationError
 	if !errors.As(err, &fe) || !fe.Has(brand.FieldDocument) || !fe.Has(brand.FieldBrandColor) || !fe.Has(brand.FieldName) {
 		t.Fatalf("an invalid profile: %v", err)
+	}
+}
+
+// fakeLogo is a logo's pictures as imaging would make them, each size's data naming its key and
+// size (no decoding: the store keeps bytes).
+func fakeLogo(key string, w, h int) *imaging.Logo {
+	l := &imaging.Logo{Key: key}
+	for i, size := range imaging.LogoSizes {
+		l.Variants[i] = imaging.Variant{Width: w, Height: h, ContentType: "image/png", Data: []byte(key + "/" + size)}
+	}
+	return l
+}
+
+// testBrandLogo: a logo's pictures are stored and served by key and size, the profile reads the
+// header picture's size with the key; removing the logo keeps its pictures served (e-mails sent
+// show them), and the profile reads no size.
+func testBrandLogo(t *testing.T, s brand.Store) {
+	ctx := context.Background()
+	a := brand.NewManager(s, brand.Profile{Name: "Loja"}, nil)
+	if err := a.Seed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, after, err := a.UseLogo(ctx, fakeLogo("0123456789abcdef01234567", 384, 96))
+	if err != nil || before.LogoKey != "" || after.LogoKey != "0123456789abcdef01234567" {
+		t.Fatalf("UseLogo: %+v → %+v, %v", before, after, err)
+	}
+	if p, _ := a.Get(ctx); p.LogoKey != "0123456789abcdef01234567" || p.LogoWidth != 384 || p.LogoHeight != 96 {
+		t.Fatalf("the profile with a logo: key %q %dx%d", p.LogoKey, p.LogoWidth, p.LogoHeight)
+	}
+	// The same pictures again (the same upload): stored once, no error.
+	if err := s.SaveStoreLogo(ctx, fakeLogo("0123456789abcdef01234567", 384, 96)); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range imaging.LogoSizes {
+		v, err := a.LogoImage(ctx, "0123456789abcdef01234567", size)
+		if err != nil || v.ContentType != "image/png" || string(v.Data) != "0123456789abcdef01234567/"+size {
+			t.Fatalf("picture %s: %+v, %v", size, v, err)
+		}
+	}
+	for _, c := range [][2]string{{"0123456789abcdef01234567", "l"}, {"ffffffffffffffffffffffff", "h"}, {"", "h"}} {
+		if _, err := a.LogoImage(ctx, c[0], c[1]); !errors.Is(err, checkout.ErrNotFound) {
+			t.Fatalf("picture %q %q: %v, want ErrNotFound", c[0], c[1], err)
+		}
+	}
+	if _, _, err := a.SetLogo(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := a.Get(ctx); p.LogoKey != "" || p.LogoWidth != 0 || p.LogoHeight != 0 {
+		t.Fatalf("the profile without its logo: key %q %dx%d", p.LogoKey, p.LogoWidth, p.LogoHeight)
+	}
+	if _, err := a.LogoImage(ctx, "0123456789abcdef01234567", imaging.LogoMail); err != nil {
+		t.Fatalf("a former logo's picture: %v", err)
 	}
 }

@@ -288,6 +288,10 @@ type Outbox struct {
 	randMu sync.Mutex
 	rnd    *rand.Rand
 
+	// On SQLite, each lane's claim prepared once (see claim).
+	claimMu    sync.Mutex
+	claimStmts [2]*sql.Stmt
+
 	// One wake-up channel per lane (see Run).
 	wakeFirst, wakeRetry chan struct{}
 }
@@ -694,46 +698,92 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 }
 
 // pass gives every delivery of its lane (first attempts, or retries) due at due one attempt,
-// Concurrency at a time, and returns how many it made.
+// Concurrency at a time, and returns how many it made. The attempts' outcomes are recorded as
+// they come, those that come together in one transaction (recordAll), while the pass claims
+// its next batch: a delivery stays leased until its outcome is recorded, so it is not claimed
+// twice. On SQLite's one writer, under the load of orders being placed and paid, each write
+// waits its turn: a batch recorded in a write or two, beside the next claim rather than
+// before it, reaches its next claim far sooner than after one write per attempt.
 func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error) {
 	var (
 		mu   sync.Mutex
 		errs []error
 		made int
 	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ctx.Err() == nil {
+			errs = append(errs, err)
+		}
+	}
+	done := make(chan outcome, 4*o.concurrency*4)
+	var rec sync.WaitGroup
+	rec.Go(func() {
+		for r := range done {
+			group := []outcome{r}
+		gather:
+			for {
+				select {
+				case r, ok := <-done:
+					if !ok {
+						break gather
+					}
+					group = append(group, r)
+				default:
+					break gather
+				}
+			}
+			if err := o.recordAll(ctx, group); err != nil {
+				fail(err)
+				continue
+			}
+			for _, r := range group {
+				o.told(r)
+			}
+			mu.Lock()
+			made += len(group)
+			mu.Unlock()
+		}
+	})
 	for ctx.Err() == nil {
 		batch, err := o.claim(ctx, retries, due, o.concurrency*4)
 		if err != nil {
-			return made, err
+			fail(err)
+			break
 		}
 		if len(batch) == 0 {
 			break
 		}
 		batch, target, skipped, err := o.resolve(ctx, batch)
 		if err != nil {
-			return made, err
+			fail(err)
+			break
 		}
+		mu.Lock()
 		made += skipped
+		mu.Unlock()
 		sem := make(chan struct{}, o.concurrency)
 		var wg sync.WaitGroup
 		for _, c := range batch {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				err := o.attempt(ctx, c, target)
-				mu.Lock()
-				defer mu.Unlock()
-				if err == nil {
-					made++
-				} else if ctx.Err() == nil {
-					errs = append(errs, err)
+				if r, err := o.try(ctx, c, target); err != nil {
+					fail(err)
+				} else {
+					done <- r
 				}
 			})
 		}
 		wg.Wait()
 		// A failed attempt is rescheduled at least 1 ms after its own attempt time, which is
-		// after due, so the loop cannot claim it again within this pass.
+		// after due, and leased until then, so the loop cannot claim it again within this pass.
 	}
+	close(done)
+	rec.Wait()
+	mu.Lock()
+	defer mu.Unlock()
 	if err := errors.Join(errs...); err != nil {
 		return made, err
 	}
@@ -745,7 +795,17 @@ func (o *Outbox) pass(ctx context.Context, retries bool, due int64) (int, error)
 // claiming is skipped, not waited for.
 func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) ([]claimed, error) {
 	wall := time.Now()
-	rows, err := o.db.QueryContext(ctx, o.claimSQL(retries), wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit)
+	if !o.pg && !o.anyDue(ctx, retries, due, wall.UnixMilli()) {
+		return nil, nil
+	}
+	args := []any{wall.Add(o.lease).UnixMilli(), due, wall.UnixMilli(), limit}
+	var rows *sql.Rows
+	var err error
+	if st := o.claimStmt(ctx, retries); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = o.db.QueryContext(ctx, o.claimSQL(retries), args...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("outbox: claim due deliveries: %w", err)
 	}
@@ -765,6 +825,41 @@ func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) 
 	return out, nil
 }
 
+// anyDue reports, on SQLite, whether a lane has a delivery to claim, reading through the
+// readers, so that a pass that finds nothing (the last claim of every pass, and most passes of
+// the retries' lane, woken with the first attempts') takes no turn of the one writer, which
+// the orders being placed and paid wait for too. A failed read says yes: the claim decides.
+func (o *Outbox) anyDue(ctx context.Context, retries bool, due, now int64) bool {
+	var one int
+	err := o.rdb.QueryRowContext(ctx, `SELECT 1 FROM webhook_deliveries d WHERE status = 'pending' AND `+o.laneSQL(retries)+`
+		AND next_attempt_at <= $1 AND lease_until <= $2 LIMIT 1`, due, now).Scan(&one)
+	return !errors.Is(err, sql.ErrNoRows)
+}
+
+// claimStmt is the claim of a lane prepared, on SQLite, once for the outbox: a pass claims
+// again and again, and modernc's parsing of the statement is most of a claim's cost. Nil on
+// PostgreSQL (its connections may be a pooler's, where a prepared statement does not follow
+// the session) or when preparing failed (the claim then runs from its text).
+func (o *Outbox) claimStmt(ctx context.Context, retries bool) *sql.Stmt {
+	if o.pg {
+		return nil
+	}
+	lane := 0
+	if retries {
+		lane = 1
+	}
+	o.claimMu.Lock()
+	defer o.claimMu.Unlock()
+	if o.claimStmts[lane] == nil {
+		st, err := o.db.PrepareContext(ctx, o.claimSQL(retries))
+		if err != nil {
+			return nil
+		}
+		o.claimStmts[lane] = st
+	}
+	return o.claimStmts[lane]
+}
+
 // claimSQL is the claim of a lane: $1 the lease's end, $2 the due time, $3 the wall clock's
 // now, $4 the limit.
 //
@@ -775,6 +870,18 @@ func (o *Outbox) claim(ctx context.Context, retries bool, due int64, limit int) 
 // entries of rows no transaction can see any more (deliveries handled since the last vacuum),
 // which later scans skip, where a bitmap scan would visit them all again at every claim.
 func (o *Outbox) claimSQL(retries bool) string {
+	lane := o.laneSQL(retries)
+	return `UPDATE webhook_deliveries SET lease_until = $1
+		WHERE id IN (
+			SELECT id FROM webhook_deliveries d
+			WHERE status = 'pending' AND ` + lane + ` AND next_attempt_at <= $2 AND lease_until <= $3
+			ORDER BY next_attempt_at, id LIMIT $4` + o.skipLocked() + `)
+		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts, recipient`
+}
+
+// laneSQL is the condition of a lane's deliveries (besides their being pending and due), on
+// the table as d.
+func (o *Outbox) laneSQL(retries bool) string {
 	lane := `attempts = 0`
 	if retries {
 		lane = `attempts > 0`
@@ -784,12 +891,7 @@ func (o *Outbox) claimSQL(retries bool) string {
 		lane += ` AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.record_id = d.record_id AND p.url = d.url
 			AND p.status = 'pending' AND p.id < d.id)`
 	}
-	return `UPDATE webhook_deliveries SET lease_until = $1
-		WHERE id IN (
-			SELECT id FROM webhook_deliveries d
-			WHERE status = 'pending' AND ` + lane + ` AND next_attempt_at <= $2 AND lease_until <= $3
-			ORDER BY next_attempt_at, id LIMIT $4` + o.skipLocked() + `)
-		RETURNING id, message_id, secret, url, forward, type, record_kind, record_id, body, attempts, recipient`
+	return lane
 }
 
 // resolve reads the Route's target when batch holds deliveries without a URL. Without a
@@ -858,8 +960,18 @@ func (o *Outbox) skip(ctx context.Context, ids []int64, to string) error {
 	return nil
 }
 
-// attempt sends c once (to t when c has no URL of its own) and records the outcome.
-func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
+// outcome is an attempt made, to record: the delivery's new status, and when it is next due.
+type outcome struct {
+	c      claimed
+	a      Attempt
+	status string
+	next   time.Time
+}
+
+// try sends c once (to t when c has no URL of its own) and returns its outcome, to record. When
+// ctx ends meanwhile the answer is unknown: the attempt does not count, its lease is freed
+// (so a restarted process retries at once), and ctx's error is returned.
+func (o *Outbox) try(ctx context.Context, c claimed, t Target) (outcome, error) {
 	if c.url == "" {
 		c.url, c.secret, c.forward = t.URL, t.Secret, t.Trusted
 	}
@@ -872,86 +984,117 @@ func (o *Outbox) attempt(ctx context.Context, c claimed, t Target) error {
 	} else {
 		out.Code, out.Error, out.Excerpt = o.send(ctx, c, o.signClock())
 	}
-	code, failure, excerpt := out.Code, out.Error, out.Excerpt
 	took := time.Since(start)
 	if ctx.Err() != nil {
-		// Shutting down: the answer is unknown, so this does not count as an attempt. Free
-		// the lease so a restarted process retries at once.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		_, _ = o.db.ExecContext(rctx, `UPDATE webhook_deliveries SET lease_until = 0 WHERE id = $1`, c.id)
-		return ctx.Err()
+		return outcome{}, ctx.Err()
 	}
 
-	a := Attempt{DeliveryID: c.id, N: c.attempts + 1, At: at, URL: redactURL(c.url), StatusCode: code, Error: failure, Duration: took,
-		Excerpt: excerpt}
-	status, next := StatusPending, at
+	a := Attempt{DeliveryID: c.id, N: c.attempts + 1, At: at, URL: redactURL(c.url), StatusCode: out.Code, Error: out.Error, Duration: took,
+		Excerpt: out.Excerpt}
+	r := outcome{c: c, a: a, status: StatusPending, next: at}
 	switch {
-	case failure == "":
-		status = StatusDelivered
+	case out.Error == "":
+		r.status = StatusDelivered
 	case out.Skipped:
-		status = StatusSkipped
+		r.status = StatusSkipped
 	case out.Permanent, a.N > len(o.schedule):
-		status = StatusDead
+		r.status = StatusDead
 	default:
-		next = at.Add(o.backoff(a.N))
+		r.next = at.Add(o.backoff(a.N))
 	}
-	if err := o.record(ctx, a, status, next); err != nil {
-		return err
-	}
+	return r, nil
+}
+
+// told tells of a recorded outcome: OnAttempt, and one log line.
+func (o *Outbox) told(r outcome) {
+	a, c := r.a, r.c
 	if o.onAttempt != nil {
-		o.onAttempt(a, status)
+		o.onAttempt(a, r.status)
 	}
 	attrs := []any{"delivery", c.id, "message", c.messageID, "type", c.typ, "url", a.URL, "attempt", a.N,
-		"status_code", code, "duration", took, "outcome", status}
+		"status_code", a.StatusCode, "duration", a.Duration, "outcome", r.status}
 	if o.sender != nil {
 		attrs = append(attrs[:6], attrs[8:]...) // no URL; the recipient is personal data, the delivery id finds it
 	}
 	switch {
-	case failure == "":
+	case a.Error == "":
 		o.log.Info(o.channel+" delivered", attrs...)
-	case status == StatusSkipped:
-		o.log.Info(o.channel+" not sent", append(attrs, "reason", failure)...)
-	case status == StatusDead:
-		o.log.Error(o.channel+" delivery dead", append(attrs, "err", failure)...)
+	case r.status == StatusSkipped:
+		o.log.Info(o.channel+" not sent", append(attrs, "reason", a.Error)...)
+	case r.status == StatusDead:
+		o.log.Error(o.channel+" delivery dead", append(attrs, "err", a.Error)...)
 	default:
-		o.log.Warn(o.channel+" attempt failed", append(attrs, "err", failure, "next_attempt_at", next)...)
+		o.log.Warn(o.channel+" attempt failed", append(attrs, "err", a.Error, "next_attempt_at", r.next)...)
+	}
+}
+
+// recordAll stores the attempts of rs and their deliveries' new states, all in one
+// transaction. A delivery pruned meanwhile has no log to add to; a second worker recording
+// the same attempt (its lease lapsed) adds nothing. On SQLite the two statements are prepared
+// once for the transaction (modernc's parsing is most of a short statement's cost); on
+// PostgreSQL, whose connections may be a pooler's, nothing is prepared.
+func (o *Outbox) recordAll(ctx context.Context, rs []outcome) error {
+	tx, err := o.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("outbox: record attempts: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	update := func(args ...any) (sql.Result, error) { return tx.ExecContext(ctx, updateDeliverySQL, args...) }
+	insert := func(args ...any) (sql.Result, error) { return tx.ExecContext(ctx, insertAttemptSQL, args...) }
+	if !o.pg && len(rs) > 1 {
+		u, err := tx.PrepareContext(ctx, updateDeliverySQL)
+		if err != nil {
+			return fmt.Errorf("outbox: record attempts: %w", err)
+		}
+		defer u.Close()
+		i, err := tx.PrepareContext(ctx, insertAttemptSQL)
+		if err != nil {
+			return fmt.Errorf("outbox: record attempts: %w", err)
+		}
+		defer i.Close()
+		update = func(args ...any) (sql.Result, error) { return u.ExecContext(ctx, args...) }
+		insert = func(args ...any) (sql.Result, error) { return i.ExecContext(ctx, args...) }
+	}
+	for _, r := range rs {
+		a := r.a
+		res, err := update(r.status, a.N, r.next.UnixMilli(), a.Error, a.StatusCode, a.At.UnixMilli(), a.DeliveryID)
+		if err != nil {
+			return fmt.Errorf("outbox: update delivery: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("outbox: update delivery: %w", err)
+		} else if n == 0 {
+			continue
+		}
+		if _, err := insert(attemptArgs(a)...); err != nil {
+			return fmt.Errorf("outbox: record attempt: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("outbox: record attempts: %w", err)
 	}
 	return nil
 }
 
-// record stores one attempt and the delivery's new state together. A delivery pruned
-// meanwhile has no log to add to; a second worker recording the same attempt (its lease
-// lapsed) adds nothing.
-func (o *Outbox) record(ctx context.Context, a Attempt, status string, next time.Time) error {
-	tx, err := o.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("outbox: record attempt: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
-		lease_until = 0, last_error = $4, last_status_code = $5, updated_at = $6 WHERE id = $7`,
-		status, a.N, next.UnixMilli(), a.Error, a.StatusCode, a.At.UnixMilli(), a.DeliveryID)
-	if err != nil {
-		return fmt.Errorf("outbox: update delivery: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		return err
-	}
-	if err := insertAttempt(ctx, tx, a); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("outbox: record attempt: %w", err)
-	}
-	return nil
+// The statements of recording an attempt.
+const (
+	updateDeliverySQL = `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+		lease_until = 0, last_error = $4, last_status_code = $5, updated_at = $6 WHERE id = $7`
+	insertAttemptSQL = `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns, excerpt)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, n) DO NOTHING`
+)
+
+// attemptArgs are insertAttemptSQL's arguments for a.
+func attemptArgs(a Attempt) []any {
+	return []any{a.DeliveryID, a.N, a.At.UnixMilli(), a.URL, a.StatusCode, a.Error, int64(a.Duration), a.Excerpt}
 }
 
 // insertAttempt stores a in tx; the same attempt again adds nothing.
 func insertAttempt(ctx context.Context, tx *sql.Tx, a Attempt) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns, excerpt)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, n) DO NOTHING`,
-		a.DeliveryID, a.N, a.At.UnixMilli(), a.URL, a.StatusCode, a.Error, int64(a.Duration), a.Excerpt); err != nil {
+	if _, err := tx.ExecContext(ctx, insertAttemptSQL, attemptArgs(a)...); err != nil {
 		return fmt.Errorf("outbox: record attempt: %w", err)
 	}
 	return nil

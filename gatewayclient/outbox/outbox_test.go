@@ -1225,3 +1225,33 @@ func TestRecordSentAndExcerpts(t *testing.T) {
 		t.Error("a body that is not JSON was recorded")
 	}
 }
+
+// TestNothingDueTakesNoWriterTurn: on SQLite a pass that finds nothing due (the last claim of
+// every pass, the retries' lane woken with the first attempts) reads through the readers and
+// does not wait for the one writer, which orders being placed and paid keep busy; once
+// something is due, the pass claims it through the writer as before.
+func TestNothingDueTakesNoWriterTurn(t *testing.T) {
+	rcv := newReceiver(t)
+	path := dbPath(t)
+	w, r := openDB(t, path), openDB(t, path)
+	w.SetMaxOpenConns(1) // the store's one writer
+	o := newOutbox(t, Options{DB: w, ReadDB: r, HTTPClient: plainClient()})
+	busy, err := w.BeginTx(context.Background(), nil) // the writer, taken by another change
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if n, err := o.DeliverDue(ctx); n != 0 || err != nil {
+		t.Fatalf("a pass with nothing due while the writer is busy: %d attempts, %v", n, err)
+	}
+	if err := o.Enqueue(context.Background(), busy, message(t, "rec-due", rcv.URL)); err != nil {
+		t.Fatal(err)
+	}
+	if err := busy.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := deliverDue(t, o); n != 1 || len(rcv.requests()) != 1 {
+		t.Fatalf("once due: %d attempts, %d requests; want 1", n, len(rcv.requests()))
+	}
+}

@@ -19,8 +19,9 @@
  *
  * The frame shows the payment UI only: no header, footer or language links, and no order summary
  * (your page shows its own). Options: lang ("pt-BR" or "en"; the shopper's browser decides when
- * absent) and summary (true shows the order's lines and total above the form and the PIX code),
- * or data-pix-lang="en" and data-pix-summary="true" beside data-pix-checkout.
+ * absent), summary (true shows the order's lines and total above the form and the PIX code) and
+ * logo (true shows the store's logo atop the frame; the store's colours always apply), or
+ * data-pix-lang="en", data-pix-summary="true" and data-pix-logo="true" beside data-pix-checkout.
  *
  * Each event is {type, sessionId, orderId, status, ...}: resize has height; paid may have
  * successUrl, closed cancelUrl. After "paid" the successUrl opens in the top window and after
@@ -70,8 +71,10 @@
     if (!src) { throw new Error("PixCheckout.mount: options.session must be the checkout session's url"); }
     var lang = opts.lang || el.getAttribute("data-pix-lang");
     var summary = opts.summary !== undefined ? opts.summary === true : el.getAttribute("data-pix-summary") === "true";
-    // The checkout keeps both on every page of the frame (its links carry them).
+    var logo = opts.logo !== undefined ? opts.logo === true : el.getAttribute("data-pix-logo") === "true";
+    // The checkout keeps them on every page of the frame (its links carry them).
     src.searchParams.set("embed", summary ? "summary" : "1");
+    if (logo) { src.searchParams.set("logo", "1"); }
     if (lang) { src.searchParams.set("lang", lang); }
     var prev = find(el);
     if (prev) {

@@ -17,10 +17,10 @@ import (
 type Frame struct {
 	Lang         views.Lang
 	StoreName    string
-	PublicURL    string // the store's public URL; every link and image is under it
-	LogoPath     string // the logo's path under PublicURL ("" none)
-	SupportEmail string // the Reply-To; the footer says replies reach it
-	Subject      string // the message's subject, its HTML title
+	PublicURL    string     // the store's public URL; every link and image is under it
+	Logo         views.Logo // the store's logo, its picture under PublicURL; none when its Key is ""
+	SupportEmail string     // the Reply-To; the footer says replies reach it
+	Subject      string     // the message's subject, its HTML title
 }
 
 // URL is path (with its query) under the public URL.

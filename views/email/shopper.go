@@ -93,6 +93,9 @@ func ReceiptText(f Frame, m ReceiptMail) string {
 	}
 	b.WriteString("  " + f.T("cart.total") + ": " + views.FormatMoney(f.Lang, m.Amount) + "\n\n")
 	b.WriteString(f.T("email.receipt.payee") + ": " + m.payee(f) + "\n")
+	for _, line := range m.Payee.AddressLines() {
+		b.WriteString("  " + line + "\n")
+	}
 	b.WriteString(f.T("paid.paid_at") + ": " + m.paidAt(f) + "\n")
 	if m.EndToEnd != "" {
 		b.WriteString(f.T("paid.e2e") + ": " + m.EndToEnd + "\n")

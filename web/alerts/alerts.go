@@ -438,6 +438,10 @@ func (a *Alerts) summary(ctx context.Context, day time.Time) (email.SummaryAlert
 	if a.o.Divergences != nil {
 		m.Reconciliation = f.URL("/dashboard/reconciliation?from=" + date + "&to=" + date)
 		if m.Divergences, err = a.o.Divergences(ctx, day); err != nil {
+			if ctx.Err() != nil {
+				// Stopping: the summary is composed at the next start, not said unchecked now.
+				return email.SummaryAlert{}, fmt.Errorf("alerts: %w", ctx.Err())
+			}
 			// The gateway not answering at 08:00 does not hold back the day's money: the
 			// summary says the reconciliation was not checked, and links to it.
 			a.o.Log.Warn("alerts: the summary's reconciliation could not be read", "day", date, "err", err)

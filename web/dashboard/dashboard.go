@@ -321,6 +321,8 @@ func (d *Dashboard) table() []Route {
 		rt = append(rt,
 			Route{get, "/store", team.PermStore, d.storePage},
 			Route{post, "/store", team.PermStore, d.saveStore},
+			Route{post, "/store/logo", team.PermStore, d.uploadLogo},
+			Route{post, "/store/logo/remove", team.PermStore, d.removeLogo},
 			Route{post, "/store/preview", team.PermStore, d.previewStore},
 			Route{get, "/store/preview/store.css", team.PermStore, d.storePreviewCSS},
 			Route{get, "/store/preview/" + previewPix, team.PermStore, d.storePreview},

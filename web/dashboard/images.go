@@ -63,20 +63,8 @@ func (d *Dashboard) uploadImage(w http.ResponseWriter, r *http.Request) {
 	default:
 		defer file.Close()
 		_, err = d.svc.SetProductImage(r.Context(), id, file)
-		var heavy *imaging.TooLargeError
-		switch {
-		case errors.As(err, &heavy):
-			msg = views.T(lang, "products.image_too_heavy", heavy.Width, heavy.Height, (heavy.Bytes+1<<19)>>20, imaging.MaxDecodeBytes>>20)
-		case errors.Is(err, checkout.ErrImageNotImage):
-			msg = views.T(lang, "products.image_not_image")
-		case errors.Is(err, checkout.ErrImageTooLarge):
-			msg = views.T(lang, "products.image_too_large")
-		case errors.Is(err, checkout.ErrImageBusy):
-			w.Header().Set("Retry-After", "3") // the decodes under way end within seconds
-			d.site.Fail(w, r, err)
-			return
-		case err != nil:
-			d.site.Fail(w, r, err)
+		if msg = pictureRefusal(lang, err); msg == "" && err != nil {
+			d.pictureTrouble(w, r, err)
 			return
 		}
 	}
@@ -92,4 +80,28 @@ func (d *Dashboard) uploadImage(w http.ResponseWriter, r *http.Request) {
 	img.Error = msg
 	d.site.Render(w, r, http.StatusUnprocessableEntity, views.ProductEditPage(views.ProductEditView{DashPage: d.page(r, "products"),
 		BackURL: respond.Link(r, Path+"/products"), Form: f, Image: img}))
+}
+
+// pictureRefusal is the message of an upload the checkout refused (checkout.ErrImageNotImage,
+// ErrImageTooLarge, ErrImageTooHeavy), in lang; "" for any other error, and nil.
+func pictureRefusal(lang views.Lang, err error) string {
+	var heavy *imaging.TooLargeError
+	switch {
+	case errors.As(err, &heavy):
+		return views.T(lang, "products.image_too_heavy", heavy.Width, heavy.Height, (heavy.Bytes+1<<19)>>20, imaging.MaxDecodeBytes>>20)
+	case errors.Is(err, checkout.ErrImageNotImage):
+		return views.T(lang, "products.image_not_image")
+	case errors.Is(err, checkout.ErrImageTooLarge):
+		return views.T(lang, "products.image_too_large")
+	}
+	return ""
+}
+
+// pictureTrouble answers an upload that failed for another reason than its file: busy (a 503
+// with Retry-After, the decodes under way end within seconds) or the store's error.
+func (d *Dashboard) pictureTrouble(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, checkout.ErrImageBusy) {
+		w.Header().Set("Retry-After", "3")
+	}
+	d.site.Fail(w, r, err)
 }

@@ -20,10 +20,16 @@ import (
 // with the session's token).
 func (b *browser) upload(path, token, filename string, data []byte) (*http.Response, *goquery.Document) {
 	b.e.t.Helper()
+	return b.uploadAs(path, token, "image", filename, data)
+}
+
+// uploadAs posts a file in field as a browser does.
+func (b *browser) uploadAs(path, token, field, filename string, data []byte) (*http.Response, *goquery.Document) {
+	b.e.t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	_ = mw.WriteField("csrf_token", token)
-	fw, _ := mw.CreateFormFile("image", filename)
+	fw, _ := mw.CreateFormFile(field, filename)
 	_, _ = fw.Write(data)
 	_ = mw.Close()
 	req, err := http.NewRequest(http.MethodPost, b.e.srv.URL+path, &body)

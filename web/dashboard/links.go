@@ -583,8 +583,13 @@ func (d *Dashboard) poster(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.PosterView{Lang: respond.Lang(r), Merchant: d.site.Profile(r.Context()).Name, Title: l.Title, URL: u,
-		QRPath: code.SVGPath(), QRModules: code.Size + 2*qr.QuietZone, Size: size, Ink: ink, Loopback: loopbackURL(u)}
+	store := d.site.Profile(r.Context())
+	v := views.PosterView{Lang: respond.Lang(r), Merchant: store.Name, Title: l.Title, URL: u,
+		QRPath: code.SVGPath(), QRModules: code.Size + 2*qr.QuietZone, Size: size, Ink: ink, Loopback: loopbackURL(u),
+		Logo: views.StoreLogo(store)}
+	if pal := store.Palette(); store.BrandColor != "" && len(pal) > 0 {
+		v.Colour = pal[0].Primary // the light scheme's: readable under white text
+	}
 	if l.Kind == checkout.LinkFixed {
 		v.Amount = views.FormatMoney(v.Lang, l.Amount)
 	}

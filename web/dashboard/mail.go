@@ -218,7 +218,7 @@ func (d *Dashboard) testMail(w http.ResponseWriter, r *http.Request) {
 	lang := respond.Lang(r)
 	store := d.site.Profile(ctx)
 	f := email.Frame{Lang: lang, StoreName: store.Name, PublicURL: d.mailComposer.PublicURL,
-		SupportEmail: store.SupportEmail, Subject: views.T(lang, "email.test.subject", store.Name)}
+		SupportEmail: store.SupportEmail, Subject: views.T(lang, "email.test.subject", store.Name), Logo: views.StoreLogo(store)}
 	// Each click is its own message: the cause is the click's moment.
 	cause := u.ID + "/" + strconv.FormatInt(d.svc.Now().UnixNano(), 36)
 	m, err := d.mailComposer.Compose(ctx, mail.Draft{Type: "mail.test", Cause: cause, To: mail.Address{Email: u.Email},

@@ -98,6 +98,8 @@ var routeCases = map[string]routeCase{
 	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}
 	}},
+	"POST /store/logo":        {allowed: ownersOnly, unprocessable: true},
+	"POST /store/logo/remove": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /store/preview": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldBrandColor: {"#ffff00"}}
 	}},

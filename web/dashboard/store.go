@@ -24,8 +24,13 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 		v.Failed = views.T(v.Lang, "orders.failed", respond.RequestID(r.Context()))
 	}
 	v.Store, v.Palette, v.Preview = p, p.Palette(), d.previewLinks(r, p)
-	if r.URL.Query().Get("done") == "saved" {
+	switch r.URL.Query().Get("done") {
+	case "saved":
 		v.Notice = views.T(v.Lang, "store.saved")
+	case "logo":
+		v.Notice = views.T(v.Lang, "store.logo_saved")
+	case "logo_removed":
+		v.Notice = views.T(v.Lang, "store.logo_removed")
 	}
 	d.site.Render(w, r, http.StatusOK, views.StorePage(v))
 }
@@ -34,7 +39,7 @@ func (d *Dashboard) storePage(w http.ResponseWriter, r *http.Request) {
 // (field 59 of the newest PIX code), which the gateway account sets.
 func (d *Dashboard) storeView(r *http.Request) views.StoreView {
 	v := views.StoreView{DashPage: d.page(r, "store"), Action: respond.Link(r, Path+"/store"),
-		PreviewAction: respond.Link(r, Path+"/store/preview")}
+		PreviewAction: respond.Link(r, Path+"/store/preview"), Logo: storeLogoForm(r)}
 	name, at, err := d.svc.GatewayMerchantName(r.Context())
 	if err != nil {
 		d.site.LogError(r, err, checkout.ErrorCode(err))

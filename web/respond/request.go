@@ -118,6 +118,13 @@ func EmbedMode(r *http.Request) (chromeless, summary bool) {
 	return v != "", v == EmbedFrameSummary
 }
 
+// EmbedLogo reports whether embed.js asked for the store's logo atop the payment UI it frames
+// (?logo=1, its logo option): the merchant's page around the frame usually shows its own.
+func EmbedLogo(r *http.Request) bool {
+	chromeless, _ := EmbedMode(r)
+	return chromeless && r.URL.Query().Get("logo") == "1"
+}
+
 // Lang is the language of the request's page (see LangOf).
 func Lang(r *http.Request) views.Lang {
 	l, _ := LangOf(r)
@@ -161,8 +168,8 @@ func acceptLanguage(header string) views.Lang {
 }
 
 // Link returns path with ?lang= kept when the request chose its language explicitly, so that
-// a shopper without cookies stays in the language they picked, and ?embed= kept when embed.js
-// asked for the payment UI only (EmbedMode).
+// a shopper without cookies stays in the language they picked, and ?embed= (with ?logo=) kept
+// when embed.js asked for the payment UI only (EmbedMode, EmbedLogo).
 func Link(r *http.Request, path string) string {
 	l, explicit := LangOf(r)
 	if explicit {
@@ -172,6 +179,9 @@ func Link(r *http.Request, path string) string {
 		path = withParam(path, "embed", EmbedFrameSummary)
 	} else if chromeless {
 		path = withParam(path, "embed", EmbedFrame)
+	}
+	if EmbedLogo(r) {
+		path = withParam(path, "logo", "1")
 	}
 	return path
 }

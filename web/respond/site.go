@@ -98,6 +98,7 @@ func (s *Site) PageOf(r *http.Request, p brand.Profile) views.Page {
 		Merchant: views.Merchant{LegalName: p.LegalName, Document: p.Document, SupportEmail: p.SupportEmail,
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address},
 		StoreCSS: s.storeCSS(p),
+		Logo:     views.StoreLogo(p),
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"context"
+	"sync"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -38,13 +39,13 @@ func (a *App) divergences(ctx context.Context, day time.Time) (int, error) {
 	return a.dash.Divergences(ctx, day)
 }
 
-// runAlerts starts the alerts' scheduler (the gateway's outages, the daily summary) until ctx
-// ends; a negative AlertInterval leaves its passes to the caller.
-func (a *App) runAlerts(ctx context.Context) {
+// runAlerts starts the alerts' scheduler (the gateway's outages, the daily summary) in group
+// until ctx ends; a negative AlertInterval leaves its passes to the caller.
+func (a *App) runAlerts(ctx context.Context, group *sync.WaitGroup) {
 	if a.cfg.AlertInterval < 0 {
 		return
 	}
-	a.bg.Go(func() { a.alerts.Run(ctx, cmp.Or(a.cfg.AlertInterval, DefaultAlertInterval)) })
+	group.Go(func() { a.alerts.Run(ctx, cmp.Or(a.cfg.AlertInterval, DefaultAlertInterval)) })
 }
 
 // Alerts returns the merchant's alerts (their scheduler's Tick, for tests that run it).

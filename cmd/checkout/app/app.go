@@ -858,9 +858,10 @@ func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
-	// E-mails, and the alerts' scheduler.
+	// E-mails, and the alerts' scheduler: on the early context, since the daily summary reads
+	// the gateway (with the embedded sandbox, this very server) for the day's reconciliation.
 	a.runMail(bgCtx)
-	a.runAlerts(bgCtx)
+	a.runAlerts(earlyCtx, early)
 	// Prometheus's /metrics on a listener of its own.
 	a.serveMetrics(bgCtx)
 	a.bg.Go(func() { a.pruneAccess(bgCtx, accessPruneInterval) })

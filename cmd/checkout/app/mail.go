@@ -105,7 +105,7 @@ func (a *App) shopperFace(ctx context.Context) (email.Frame, views.Merchant, err
 	if err != nil {
 		return email.Frame{}, views.Merchant{}, fmt.Errorf("app: %w", err)
 	}
-	return email.Frame{StoreName: p.Name, PublicURL: a.cfg.PublicURL, SupportEmail: p.SupportEmail},
+	return email.Frame{StoreName: p.Name, PublicURL: a.cfg.PublicURL, SupportEmail: p.SupportEmail, Logo: views.StoreLogo(p)},
 		views.Merchant{LegalName: p.PayeeName(), Document: p.Document, SupportEmail: p.SupportEmail,
 			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -274,8 +275,11 @@ func TestReceiptInTheSavedStoreFace(t *testing.T) {
 	r := startWithSMTP(t, srv, func(c *app.Config) {
 		c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
 	})
-	r.saveStore(r.signIn("dona@loja.example", "senha-configurada"), url.Values{"name": {"Empório Serrano"},
-		"legal_name": {"Empório Serrano Ltda"}, "document": {"11.222.333/0001-81"}, "support_email": {"ajuda@emporio.example"}})
+	token := r.signIn("dona@loja.example", "senha-configurada")
+	r.saveStore(token, url.Values{"name": {"Empório Serrano"},
+		"legal_name": {"Empório Serrano Ltda"}, "document": {"11.222.333/0001-81"}, "support_email": {"ajuda@emporio.example"},
+		"address": {"Rua da Serra, 5\nPetrópolis - RJ"}})
+	r.uploadLogo(token, 800, 200)
 	pay := r.placeOrder()
 	if res := r.post(pay+"/sandbox-pay", nil); res.StatusCode != 303 {
 		t.Fatalf("sandbox pay: %d", res.StatusCode)
@@ -284,6 +288,15 @@ func TestReceiptInTheSavedStoreFace(t *testing.T) {
 	if !strings.Contains(got.Subject, "Empório Serrano") || !strings.Contains(got.Text, "Empório Serrano Ltda") ||
 		!strings.Contains(got.Header.Get("Reply-To"), "ajuda@emporio.example") {
 		t.Errorf("the receipt after the store was renamed: %q, Reply-To %q\n%s", got.Subject, got.Header.Get("Reply-To"), got.Text)
+	}
+	// The logo at the e-mails' size, by its absolute public address; the store's address under
+	// the payee.
+	logo := regexp.MustCompile(`<img src="(https?://[^"]+/images/store/[0-9a-f]{24}-m\.png)" alt="Empório Serrano" width="200" height="50"`).FindStringSubmatch(got.HTML)
+	if logo == nil || !strings.Contains(strings.ReplaceAll(got.Text, "\r\n", "\n"), "Rua da Serra, 5\n  Petrópolis - RJ") || !strings.Contains(got.HTML, "Petrópolis - RJ") {
+		t.Fatalf("the receipt's logo or address:\n%s\n%s", got.HTML, got.Text)
+	}
+	if res, _ := r.get(strings.TrimPrefix(logo[1], r.app.MailComposer().PublicURL)); res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/png" {
+		t.Errorf("the e-mail's logo %s: %d", logo[1], res.StatusCode)
 	}
 }
 
