@@ -52,6 +52,8 @@ type Merchant struct {
 	SupportPhone string
 	SupportURL   string
 	Address      string // the store's address, one or more lines
+	Note         string // the store's note under the payment: plain text, its https links made links
+	Thanks       string // the paid page's thank-you text; "" its default
 }
 
 // AddressLines are the lines of the store's address, blank ones left out.

@@ -54,9 +54,11 @@ type StoreLogoForm struct {
 	Error        string // why the last upload was refused
 }
 
-// StoreLogo is the logo of the store's profile p; none when it has no logo.
+// StoreLogo is the logo of the store's profile p; none when it has no logo, or when its
+// pictures are missing (the store read no size for them): a page then shows the store's name
+// rather than a broken picture.
 func StoreLogo(p brand.Profile) Logo {
-	if p.LogoKey == "" {
+	if p.LogoKey == "" || p.LogoWidth <= 0 || p.LogoHeight <= 0 {
 		return Logo{}
 	}
 	return Logo{Key: p.LogoKey, Width: p.LogoWidth, Height: p.LogoHeight}

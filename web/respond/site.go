@@ -96,7 +96,8 @@ func (s *Site) PageOf(r *http.Request, p brand.Profile) views.Page {
 		Assets:       s.Assets,
 		Sandbox:      s.Sandbox,
 		Merchant: views.Merchant{LegalName: p.LegalName, Document: p.Document, SupportEmail: p.SupportEmail,
-			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address},
+			SupportPhone: p.SupportPhone, SupportURL: p.SupportURL, Address: p.Address,
+			Note: p.Note, Thanks: p.Thanks},
 		StoreCSS: s.storeCSS(p),
 		Logo:     views.StoreLogo(p),
 	}

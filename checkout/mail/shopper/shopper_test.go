@@ -25,7 +25,7 @@ var paidAt = time.Date(2026, 11, 29, 0, 30, 0, 0, time.UTC)
 func announcer(sends map[string]bool) *shopper.Announcer {
 	a := &shopper.Announcer{Composer: &mail.Composer{PublicURL: public},
 		Store: email.Frame{StoreName: "Loja Demo", PublicURL: public, SupportEmail: "ajuda@loja.example.com.br"},
-		Payee: views.Merchant{LegalName: "Loja Demo Ltda", Document: "11222333000181"}}
+		Payee: views.Merchant{LegalName: "Loja Demo Ltda", Document: "11222333000181", Address: "Rua das Flores, 10\n\nGoiânia - GO"}}
 	if sends != nil {
 		a.Sends = func(_ context.Context, kind string) (bool, error) { return sends[kind], nil }
 	}
@@ -49,7 +49,8 @@ func paidOrder(lang string) (*checkout.Order, []checkout.StatusChange) {
 }
 
 // TestReceiptDraft: the receipt of a paid order, in its language, says its number, items,
-// shipping and total in reais, who was paid, when in Brasília, the end-to-end id, and links to
+// shipping and total in reais, who was paid (its legal name, CNPJ and the store's address, as
+// Decreto 7.962/2013 asks), when in Brasília, the end-to-end id, and links to
 // the order's page; its Message-ID derives from the order and the paid entry; composing it
 // again gives the same message.
 func TestReceiptDraft(t *testing.T) {
@@ -77,6 +78,10 @@ func TestReceiptDraft(t *testing.T) {
 		}
 		if c.Subject != tc.subject || c.Lang != tc.lang || c.ToName != "Ana Lima" {
 			t.Errorf("%s: subject %q lang %q name %q", tc.lang, c.Subject, c.Lang, c.ToName)
+		}
+		if !strings.Contains(c.Text, tc.payee+"\n  Rua das Flores, 10\n  Goiânia - GO\n") ||
+			!strings.Contains(c.HTML, "Rua das Flores, 10") || !strings.Contains(c.HTML, "Goiânia - GO") {
+			t.Errorf("%s: the receipt lacks the store's address under the payee:\n%s\n%s", tc.lang, c.Text, c.HTML)
 		}
 		for _, body := range []string{c.Text, c.HTML} {
 			for _, want := range []string{"PX-7K3M9QZ2", "2 × Camiseta Cerrado", tc.total, tc.shipping, tc.when, tc.payee,

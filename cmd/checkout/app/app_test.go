@@ -287,14 +287,8 @@ func TestReconcilerSeesPaymentWithoutWebhooks(t *testing.T) {
 	if !waitData(t, lines, `"awaiting_payment"`) {
 		t.Fatal("stream ended")
 	}
-	o, err := r.app.Service().Order(context.Background(), strings.TrimPrefix(pay, "/pay/"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Pay at the gateway directly: no webhook, no refresh by the page.
-	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	r.payAtGateway(pay)
 	if !waitData(t, lines, `"paid"`) {
 		t.Fatal("stream ended before paid")
 	}

@@ -20,6 +20,13 @@ func (r *running) payAtGateway(pay string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	if o.CurrentAttempt().TransactionID == "" {
+		// The page answered before a slow gateway (the shopper's timeout, on a loaded machine):
+		// the same call made again with the attempt's key stores its answer.
+		if o, err = r.app.Service().EnsurePayment(context.Background(), o.ID); err != nil || o.CurrentAttempt().TransactionID == "" {
+			r.t.Fatalf("the order's PIX code: %v, %v", o, err)
+		}
+	}
 	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/deposits/"+o.CurrentAttempt().TransactionID+"/pay", nil, nil); err != nil {
 		r.t.Fatal(err)
 	}

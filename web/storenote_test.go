@@ -1,0 +1,104 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+)
+
+// TestStoreNoteAndThanks: the note the merchant saved shows under the payment on the PIX page,
+// the paid page and a payment link's page as plain text: its line breaks kept, its https
+// address a link that gives no referrer and no ranking, a javascript: address and markup only
+// text. The paid page thanks in the merchant's words, and gives the store's address beside
+// the payee's legal name and CNPJ (Decreto 7.962/2013).
+func TestStoreNoteAndThanks(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p, _ := e.brand.Get(context.Background())
+	p.LegalName, p.Document, p.Address = "Horta Viva Ltda", "11222333000181", "Rua das Couves, 7\nGoiânia - GO"
+	p.Note = "Trocas em 7 dias: https://loja.example/trocas.\n<script>alert(1)</script> javascript:alert(2) " +
+		"https://x.example/\"onmouseover=alert(3) data:text/html,<b>x</b>"
+	p.Thanks = "Valeu pela compra!\nA horta agradece."
+	if _, _, err := e.brand.Save(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	checkNote := func(page string, doc *goquery.Document) {
+		t.Helper()
+		note := doc.Find(testid("store-note"))
+		if note.Length() != 1 {
+			t.Fatalf("%s: %d notes", page, note.Length())
+		}
+		html, _ := note.Html()
+		if strings.Contains(html, "<script") || strings.Contains(html, "<b>") || note.Find("script, b").Length() != 0 {
+			t.Errorf("%s: the note's markup is markup: %s", page, html)
+		}
+		if !strings.Contains(note.Text(), "<script>alert(1)</script> javascript:alert(2)") || note.Find("br").Length() != 1 {
+			t.Errorf("%s: the note's text and line break: %q", page, note.Text())
+		}
+		var links []string
+		note.Find("a").Each(func(_ int, a *goquery.Selection) {
+			links = append(links, a.AttrOr("href", "")+" "+a.AttrOr("rel", "")+" "+a.Text())
+		})
+		want := []string{
+			"https://loja.example/trocas noopener noreferrer nofollow https://loja.example/trocas",
+			"https://x.example/ noopener noreferrer nofollow https://x.example/",
+		}
+		if strings.Join(links, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: the note's links %q, want %q", page, links, want)
+		}
+		if note.Find("[onmouseover]").Length() != 0 || !strings.Contains(note.Text(), `"onmouseover=alert(3)`) {
+			t.Errorf("%s: an address's quote made an attribute: %s", page, html)
+		}
+	}
+
+	pay := e.placeOrder()
+	_, doc := e.get(pay)
+	checkNote("PIX page", doc)
+
+	id := orderID(pay)
+	e.control(id, sandbox.ActionPay)
+	if _, err := e.svc.RefreshFromGateway(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	e.waitStatus(id, checkout.StatusPaid)
+	res, doc := e.get(pay + "/paid")
+	if res.StatusCode != http.StatusOK || doc.Find(testid("paid")).Length() != 1 {
+		t.Fatalf("paid page: %d", res.StatusCode)
+	}
+	checkNote("paid page", doc)
+	thanks := doc.Find(testid("store-thanks"))
+	if strings.Join(strings.Fields(thanks.Text()), " ") != "Valeu pela compra! A horta agradece." || thanks.Find("br").Length() != 1 ||
+		strings.Contains(doc.Find(testid("paid")).Text(), "Obrigado!") {
+		t.Errorf("the paid page's thanks: %q", thanks.Text())
+	}
+	addr := doc.Find(testid("receipt-address"))
+	if strings.Join(strings.Fields(addr.Text()), " ") != "Rua das Couves, 7 Goiânia - GO" || addr.Find("br").Length() != 1 ||
+		!strings.Contains(addr.Parent().Text(), "Horta Viva Ltda") || !strings.Contains(addr.Parent().Text(), "CNPJ 11.222.333/0001-81") {
+		t.Errorf("the receipt's payee: %q", addr.Parent().Text())
+	}
+
+	if _, _, err := e.svc.CreateLink(t.Context(), checkout.LinkInput{Title: "Doação", Slug: "doacao",
+		CustomAmount: &checkout.CustomAmount{Min: 500, Max: 5000}}); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get("/l/doacao")
+	checkNote("payment link", doc)
+
+	// Without a note and a thank-you text, the pages are as before.
+	p, _ = e.brand.Get(context.Background())
+	p.Note, p.Thanks = "", ""
+	if _, _, err := e.brand.Save(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get(pay + "/paid")
+	if doc.Find(testid("store-note")).Length()+doc.Find(testid("store-thanks")).Length() != 0 ||
+		!strings.Contains(doc.Find(testid("paid")).Text(), "Obrigado! O pedido") {
+		t.Error("the paid page without a note and thanks is not the default one")
+	}
+}
