@@ -58,3 +58,7 @@ func (a *App) supportEmail(ctx context.Context) (string, error) {
 	p, err := a.brand.Get(ctx)
 	return p.SupportEmail, err
 }
+
+// Brand returns the store's face (package brand): what the dashboard's "Loja" page saves and
+// every shopper page reads.
+func (a *App) Brand() *brand.Manager { return a.brand }
