@@ -27,7 +27,11 @@ func (s *Server) order(r *http.Request) (*checkout.Order, error) {
 // summary lists the order's lines for the pages, with their pictures: an ad-hoc item's from
 // its session sess (nil for a cart's order), a product's from the catalogue.
 func (s *Server) summary(r *http.Request, o *checkout.Order, sess *checkout.CheckoutSession) []views.SummaryLine {
-	images := s.productImages(r)
+	ids := make([]checkout.ProductID, 0, len(o.Lines))
+	for _, l := range o.Lines {
+		ids = append(ids, l.ProductID)
+	}
+	images := s.productImages(r, ids...)
 	lines := make([]views.SummaryLine, 0, len(o.Lines))
 	for i, l := range o.Lines {
 		img := images[l.ProductID]

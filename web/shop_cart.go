@@ -241,7 +241,11 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}
 	placed := false
-	images := s.productImages(r)
+	ids := make([]checkout.ProductID, 0, len(c.Lines))
+	for _, l := range c.Lines {
+		ids = append(ids, l.Product.ID)
+	}
+	images := s.productImages(r, ids...)
 	for _, l := range c.Lines {
 		base := cartPath(c.ID) + "/items/" + url.PathEscape(string(l.Product.ID))
 		lv := views.CartLineView{

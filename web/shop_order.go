@@ -109,7 +109,11 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f fo
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
 	}
-	images := s.productImages(r)
+	ids := make([]checkout.ProductID, 0, len(src.Lines))
+	for _, l := range src.Lines {
+		ids = append(ids, l.ProductID)
+	}
+	images := s.productImages(r, ids...)
 	for _, l := range src.Lines {
 		img := images[l.ProductID]
 		if l.ProductID == "" {
