@@ -121,7 +121,7 @@ func (a *Alerts) frame(lang string) email.Frame {
 	return email.Frame{Lang: views.Lang(lang), StoreName: a.o.StoreName, PublicURL: a.o.Composer.PublicURL, SupportEmail: a.o.SupportEmail}
 }
 
-// store is the frame of the alerts composed now: the store's name and support e-mail in force.
+// store is the frame of the alerts composed now: the store's name, support e-mail and logo in force.
 func (a *Alerts) store(ctx context.Context) (email.Frame, error) {
 	f := a.frame("")
 	if a.o.Store == nil {
@@ -132,7 +132,7 @@ func (a *Alerts) store(ctx context.Context) (email.Frame, error) {
 		// An alert in a name the merchant replaced is worse than a retried update or pass.
 		return email.Frame{}, fmt.Errorf("alerts: reading the store's name: %w", err)
 	}
-	f.StoreName, f.SupportEmail = saved.StoreName, saved.SupportEmail
+	f.StoreName, f.SupportEmail, f.Logo = saved.StoreName, saved.SupportEmail, saved.Logo
 	return f, nil
 }
 

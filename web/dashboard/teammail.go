@@ -9,6 +9,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -35,11 +36,12 @@ type teamDraft struct {
 	text                   func(email.Frame) string
 }
 
-// frame is what every e-mail of r needs: the request's language, the store's name, public
-// URL and support address.
+// frame is what every e-mail of r needs: the request's language, the store's name and logo,
+// public URL and support address.
 func (d *Dashboard) frame(r *http.Request) email.Frame {
 	store := d.site.Profile(r.Context())
-	return email.Frame{Lang: respond.Lang(r), StoreName: store.Name, PublicURL: d.publicBase(r), SupportEmail: store.SupportEmail}
+	return email.Frame{Lang: respond.Lang(r), StoreName: store.Name, PublicURL: d.publicBase(r), SupportEmail: store.SupportEmail,
+		Logo: views.StoreLogo(store)}
 }
 
 // teamMail composes m (none without a composer: the dashboard of a test that sends no e-mail).

@@ -196,19 +196,25 @@ func TestPaidOrderAlertsPerUser(t *testing.T) {
 	}
 }
 
-// TestAlertsInTheSavedStoreName: the team's alerts are in the store's name and support
-// e-mail as last saved on the dashboard's "Loja" page, not in the configured name.
+// TestAlertsInTheSavedStoreName: the team's alerts are in the store's name, support e-mail and
+// logo as last saved on the dashboard's "Loja" page, not in the configured name.
 func TestAlertsInTheSavedStoreName(t *testing.T) {
 	srv := mailtest.Start(t)
 	r := alertApp(t, srv, func(c *app.Config) { c.MerchantName = "Nome do Ambiente" })
 	r.saveAlerts(alertOwner, url.Values{"paid": {"each"}, "lang": {"pt-BR"}})
-	r.saveStore(r.signIn(alertOwner, alertPassword), url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
+	tok := r.signIn(alertOwner, alertPassword)
+	r.saveStore(tok, url.Values{"name": {"Empório Serrano"}, "support_email": {"ajuda@emporio.example"}})
+	r.uploadLogo(tok, 240, 80)
 	r.payOrder()
 	got := nextAlert(t, srv)
 	for _, part := range []struct{ name, body string }{{"text", got.Text}, {"html", got.HTML}} {
 		if !strings.Contains(part.body, "Empório Serrano") || strings.Contains(part.body, "Nome do Ambiente") {
 			t.Errorf("the alert's %s part is not in the saved name:\n%s", part.name, part.body)
 		}
+	}
+	// The store's logo heads the alert as it does the shopper's e-mails: its public picture.
+	if !strings.Contains(got.HTML, `data-testid="store-logo"`) || !strings.Contains(got.HTML, `/images/store/`) {
+		t.Errorf("the alert carries no store logo:\n%s", got.HTML)
 	}
 	if rt := got.Header.Get("Reply-To"); !strings.Contains(rt, "ajuda@emporio.example") {
 		t.Errorf("Reply-To %q, want the saved support e-mail", rt)
