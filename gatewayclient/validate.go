@@ -378,6 +378,15 @@ func (r *CreateTransactionRequest) checkPix(c *checker) {
 	}
 }
 
+// Validate checks a customer on its own, as a transaction's would be checked at now (a charge
+// keeps its customer before any transaction): every violation, by the transaction's paths
+// (customer.name, customer.document...).
+func (cu *Customer) Validate(now time.Time) error {
+	var c checker
+	cu.check(&c, now)
+	return c.err(KindValidation)
+}
+
 // check adds the violations of a customer.
 func (cu *Customer) check(c *checker, now time.Time) {
 	if cu.IP != "" {

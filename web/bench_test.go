@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkPixPage serves the PIX page of an awaiting order through the whole handler chain
-// (router, middleware, order snapshot, the page kept rendered), without the network.
+// (router, middleware, order snapshot, rendering), without the network.
 func BenchmarkPixPage(b *testing.B) { benchOrderPage(b, "") }
 
 // benchOrderPage serves the page at suffix of an awaiting order's PIX page path, b.N times,

@@ -48,19 +48,6 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 		s.site.Fail(w, r, err)
 		return
 	}
-	// The PIX page of a cart's order, as rendered last for this state of the order (see pixPages).
-	var key pixPageKey
-	// Not a pending order's: its page changes with time (see pendingState).
-	kept := o.SessionID == "" && !o.Status.WasPaid() && o.Status != checkout.StatusExpired && o.Status != checkout.StatusFailed &&
-		o.Status != checkout.StatusPending
-	if kept {
-		key.lang, key.explicit = respond.LangOf(r)
-		key.uri, key.version = r.URL.RequestURI(), o.Version
-		if page := s.pixPages.get(key); page != nil {
-			respond.WritePage(w, http.StatusOK, page)
-			return
-		}
-	}
 	// The page of a checkout session's order: framed by the session's origin, and telling it.
 	p := payPage{s: s, r: r, o: o, page: s.site.Page(r), base: payPath(o.ID), sess: s.sessionOf(r, o)}
 	if p.sess != nil {
@@ -69,14 +56,7 @@ func (s *Server) pixPage(w http.ResponseWriter, r *http.Request) {
 	if p.otherState(w) {
 		return
 	}
-	body, ok := s.site.RenderPage(w, r, views.PixPage(p.pixView()))
-	if !ok {
-		return
-	}
-	if kept {
-		s.pixPages.put(key, body)
-	}
-	respond.WritePage(w, http.StatusOK, body)
+	s.site.Render(w, r, http.StatusOK, views.PixPage(p.pixView()))
 }
 
 // payPage is what the pages of an order at /pay/{orderID} are drawn from.

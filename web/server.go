@@ -12,9 +12,8 @@
 // block third-party cookies. A cookie holding the current cart's id only remembers it at the top
 // level, as a convenience.
 //
-// Pages are rendered by templ (package views) at each request, but for the PIX page of a cart's
-// order, kept whole per order version and language (pixPages). The PIX page depends on the
-// order's state alone, never on the moment it is drawn: its countdown is ticked by
+// Pages are rendered by templ (package views) at each request, with the store's face in force
+// (it changes when saved in the dashboard). The PIX page depends on the order's state alone, never on the moment it is drawn: its countdown is ticked by
 // static/files/pix.js on the server's clock, which every live status message carries (now,
 // expiresAt). The live status is a Server-Sent Events stream per open page, each served by its
 // request's goroutine and capped per order and per process, with the status JSON as the
@@ -208,7 +207,6 @@ type Server struct {
 	clock    func() time.Time   // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
-	pixPages *pixPages  // the PIX pages last rendered
 
 	// The live status streams: capped by streams, a heartbeat each, and a re-read of the
 	// order every recheck when positive. done is closed by Shutdown: the streams watch it, so
@@ -273,7 +271,6 @@ func New(opts Options) (*Server, error) {
 		frameOrigins:   opts.FrameOrigins,
 		clock:          opts.Clock,
 		qrImages:       opts.QRImages,
-		pixPages:       newPixPages(),
 		streams:        newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder, max(opts.MaxStreamsPerClient, 0)),
 		heartbeat:      opts.Heartbeat,
 		recheck:        opts.Recheck,

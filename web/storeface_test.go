@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
 )
 
 // TestStoreStylesheet: every shopper page links the stylesheet of the store's colours, at a URL
@@ -51,5 +53,40 @@ func TestStoreStylesheet(t *testing.T) {
 	if legal != "Amarelo Comércio Ltda · CNPJ 11.222.333/0001-81 Rua do Sol, 10Salvador - BA" ||
 		doc.Find(`[data-testid="store-legal"] br`).Length() != 2 {
 		t.Errorf("the footer's legal identity: %q", legal)
+	}
+}
+
+// TestBrandSaveShowsOnThePixPage: the store's face saved in the dashboard is on the next PIX
+// page of an order placed before it (its name, its legal name and its colours' stylesheet).
+func TestBrandSaveShowsOnThePixPage(t *testing.T) {
+	e := newEnv(t)
+	pay := e.placeOrder()
+	e.waitStatus(orderID(pay), checkout.StatusAwaitingPayment)
+	face := func() (title, payee, css string) {
+		t.Helper()
+		res, doc := e.get(pay)
+		if res.StatusCode != http.StatusOK || doc.Find(testid("pix-code")).Length() != 1 {
+			t.Fatalf("%s: %d, not the PIX page", pay, res.StatusCode)
+		}
+		return doc.Find("title").Text(), doc.Find(testid("merchant-name")).Text(),
+			doc.Find(`link[rel="stylesheet"][href^="/static/store-"]`).AttrOr("href", "")
+	}
+	title, _, css := face()
+	face() // asked for again, as a waiting shopper's browser does
+
+	p, _ := e.brand.Get(context.Background())
+	p.Name, p.LegalName, p.BrandColor = "Empório Novo Nome", "Novo Nome Comércio Ltda", "#0055aa"
+	if _, _, err := e.brand.Save(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	newTitle, payee, newCSS := face()
+	if !strings.Contains(newTitle, "Empório Novo Nome") || newTitle == title {
+		t.Errorf("the title after the save: %q (before %q), want the new name", newTitle, title)
+	}
+	if payee != "Novo Nome Comércio Ltda" {
+		t.Errorf("the payee after the save: %q", payee)
+	}
+	if newCSS == css {
+		t.Errorf("the stylesheet after a new colour is still %s", css)
 	}
 }

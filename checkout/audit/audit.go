@@ -63,6 +63,12 @@ const (
 	MailUnsuppressed = "mail.unsuppressed"
 	// StoreChanged: the store's face changed (brand.Profile), each field with its before and after.
 	StoreChanged = "store.changed"
+	// A charge's changes of status (object: the charge's id); the product itself is the actor
+	// of an overdue charge and of a payment.
+	ChargeCreated  = "charge.created"
+	ChargeCanceled = "charge.canceled"
+	ChargePaid     = "charge.paid"
+	ChargeOverdue  = "charge.overdue"
 )
 
 // Actions lists the actions, for the audit page's filter.
@@ -73,7 +79,7 @@ var Actions = []string{SignIn, SignInFailed, SignOut, PasswordChanged, PasswordR
 	LinkCreated, LinkChanged, Export, SubjectSearch, SubjectExport, SubjectAnonymise,
 	PersonalShown, ExportUnmasked,
 	OrderShipped, OrderDelivered, OrderCanceled, OrderNoteAdded, OrderRefundRecorded,
-	MailResent, MailTest, MailUnsuppressed, StoreChanged}
+	MailResent, MailTest, MailUnsuppressed, StoreChanged, ChargeCreated, ChargeCanceled, ChargePaid, ChargeOverdue}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

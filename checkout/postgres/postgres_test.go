@@ -424,6 +424,15 @@ func TestBrand(t *testing.T) {
 	})
 }
 
+// TestCharges runs the suite of charges with due dates.
+func TestCharges(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunCharges(t, func(t *testing.T) storetest.ChargeStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
 // TestPersonalData runs the suite of personal data's retention and data subjects' requests,
 // each subtest in a schema of its own.
 func TestPersonalData(t *testing.T) {

@@ -120,6 +120,13 @@ func TestBrand(t *testing.T) {
 	})
 }
 
+// TestCharges runs the suite of charges with due dates.
+func TestCharges(t *testing.T) {
+	storetest.RunCharges(t, func(t *testing.T) storetest.ChargeStores {
+		return migrated(t)
+	})
+}
+
 // TestPersonalData runs the suite of personal data's retention and data subjects' requests.
 func TestPersonalData(t *testing.T) {
 	storetest.RunPersonalData(t, func(t *testing.T) storetest.PersonalDataStores {

@@ -94,20 +94,6 @@ func (s *Store) SaveStoreLogo(ctx context.Context, l *imaging.Logo) error {
 
 // StoreLogoImage returns one picture of a logo, or checkout.ErrNotFound.
 func (s *Store) StoreLogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
-	if !s.storable(key) {
-		return nil, checkout.ErrNotFound
-	}
-	var v *checkout.ImageVariant
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT content_type, data FROM store_logo_images WHERE logo_key = $1 AND size = $2`,
-		Args: []any{key, size}, Rows: each(func(r Rows) error {
-			v = &checkout.ImageVariant{}
-			return r.Scan(&v.ContentType, &v.Data)
-		})})
-	if err != nil {
-		return nil, s.errorf("reading the store's logo: %w", err)
-	}
-	if v == nil {
-		return nil, checkout.ErrNotFound
-	}
-	return v, nil
+	return s.imageVariant(ctx, `SELECT content_type, data FROM store_logo_images WHERE logo_key = $1 AND size = $2`,
+		key, size, "the store's logo")
 }

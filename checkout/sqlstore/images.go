@@ -67,17 +67,23 @@ func (s *Store) SaveImage(ctx context.Context, pic *imaging.Picture) error {
 
 // ProductImageVariant returns one stored variant, or checkout.ErrNotFound.
 func (s *Store) ProductImageVariant(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
+	return s.imageVariant(ctx, `SELECT content_type, data FROM product_images WHERE image_key = $1 AND size = $2`,
+		key, size, "a product picture")
+}
+
+// imageVariant reads one picture by key and size with query (product pictures and the store's
+// logo are stored alike), or checkout.ErrNotFound; what names it in an error.
+func (s *Store) imageVariant(ctx context.Context, query, key, size, what string) (*checkout.ImageVariant, error) {
 	if !s.storable(key) {
 		return nil, checkout.ErrNotFound
 	}
 	var v *checkout.ImageVariant
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT content_type, data FROM product_images WHERE image_key = $1 AND size = $2`,
-		Args: []any{key, size}, Rows: each(func(r Rows) error {
-			v = &checkout.ImageVariant{}
-			return r.Scan(&v.ContentType, &v.Data)
-		})})
+	err := s.db.Read(ctx, Stmt{SQL: query, Args: []any{key, size}, Rows: each(func(r Rows) error {
+		v = &checkout.ImageVariant{}
+		return r.Scan(&v.ContentType, &v.Data)
+	})})
 	if err != nil {
-		return nil, s.errorf("reading a product picture: %w", err)
+		return nil, s.errorf("reading %s: %w", what, err)
 	}
 	if v == nil {
 		return nil, checkout.ErrNotFound

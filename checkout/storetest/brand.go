@@ -146,17 +146,7 @@ func testBrandLogo(t *testing.T, s brand.Store) {
 	if err := s.SaveStoreLogo(ctx, fakeLogo("0123456789abcdef01234567", 384, 96)); err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range imaging.LogoSizes {
-		v, err := a.LogoImage(ctx, "0123456789abcdef01234567", size)
-		if err != nil || v.ContentType != "image/png" || string(v.Data) != "0123456789abcdef01234567/"+size {
-			t.Fatalf("picture %s: %+v, %v", size, v, err)
-		}
-	}
-	for _, c := range [][2]string{{"0123456789abcdef01234567", "l"}, {"ffffffffffffffffffffffff", "h"}, {"", "h"}} {
-		if _, err := a.LogoImage(ctx, c[0], c[1]); !errors.Is(err, checkout.ErrNotFound) {
-			t.Fatalf("picture %q %q: %v, want ErrNotFound", c[0], c[1], err)
-		}
-	}
+	checkLogoPictures(t, a, "0123456789abcdef01234567")
 	if _, _, err := a.SetLogo(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -165,5 +155,23 @@ func testBrandLogo(t *testing.T, s brand.Store) {
 	}
 	if _, err := a.LogoImage(ctx, "0123456789abcdef01234567", imaging.LogoMail); err != nil {
 		t.Fatalf("a former logo's picture: %v", err)
+	}
+}
+
+// checkLogoPictures: every size of the logo key is served as stored, and an unknown size, key
+// or an empty key is not found.
+func checkLogoPictures(t *testing.T, a *brand.Manager, key string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, size := range imaging.LogoSizes {
+		v, err := a.LogoImage(ctx, key, size)
+		if err != nil || v.ContentType != "image/png" || string(v.Data) != key+"/"+size {
+			t.Fatalf("picture %s: %+v, %v", size, v, err)
+		}
+	}
+	for _, c := range [][2]string{{key, "l"}, {"ffffffffffffffffffffffff", "h"}, {"", "h"}} {
+		if _, err := a.LogoImage(ctx, c[0], c[1]); !errors.Is(err, checkout.ErrNotFound) {
+			t.Fatalf("picture %q %q: %v, want ErrNotFound", c[0], c[1], err)
+		}
 	}
 }

@@ -50,6 +50,8 @@ const (
 	PermAudit         Permission = "audit"          // read and export the audit log
 	PermAccount       Permission = "account"        // one's own password, sessions and 2FA
 	PermMail          Permission = "mail"           // the e-mail log: resend, send a test e-mail (bodies need PermPersonalData)
+	PermChargesRead   Permission = "charges.read"   // the charges, each with its timeline
+	PermChargesWrite  Permission = "charges.write"  // create and cancel charges
 	PermStore         Permission = "store"          // the store's face shoppers see: name, payee, address, contact, logo, colours, texts
 	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
 	// requests (LGPD: find, export and anonymise everything held about a person), shows an
@@ -62,12 +64,13 @@ const (
 // permission.
 var Permissions = map[Role][]Permission{
 	RoleOwner: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail, PermStore},
+		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail, PermStore,
+		PermChargesRead, PermChargesWrite},
 	RoleDeveloper: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport,
-		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount, PermMail},
+		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount, PermMail, PermChargesRead},
 	RoleOperator: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermAccount},
-	RoleViewer: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport, PermAccount},
+		PermAccount, PermChargesRead, PermChargesWrite},
+	RoleViewer: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport, PermAccount, PermChargesRead},
 }
 
 // Can reports whether the role has the permission. An unknown role has none.

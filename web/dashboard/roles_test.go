@@ -405,11 +405,12 @@ func TestPermissionTable(t *testing.T) {
 	}{
 		{team.RoleOwner, nil},
 		{team.RoleDeveloper, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermUsers,
-			team.PermPersonalData, team.PermStore}},
+			team.PermPersonalData, team.PermStore, team.PermChargesWrite}},
 		{team.RoleOperator, []team.Permission{team.PermKeys, team.PermSettings, team.PermSecret, team.PermUsers,
 			team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
 		{team.RoleViewer, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermKeys,
-			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
+			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore,
+			team.PermChargesWrite}},
 	} {
 		for _, p := range team.Permissions[team.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

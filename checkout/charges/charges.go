@@ -1,0 +1,285 @@
+package charges
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Status is where a charge is. It only moves forward: open → paid; open → overdue (the day
+// after the due date, São Paulo) → paid (late); open or overdue → canceled.
+type Status string
+
+// The statuses of a charge, as the API says them.
+const (
+	StatusOpen     Status = "open"
+	StatusOverdue  Status = "overdue"
+	StatusPaid     Status = "paid"
+	StatusCanceled Status = "canceled"
+)
+
+// Statuses lists every status: the stores' constraint and the API's filter.
+func Statuses() []Status { return []Status{StatusOpen, StatusOverdue, StatusPaid, StatusCanceled} }
+
+// Final reports whether nothing moves a charge in s any more.
+func (s Status) Final() bool { return s == StatusPaid || s == StatusCanceled }
+
+// Customer is the named person or company a charge bills.
+type Customer struct {
+	Name, Document, Email string
+	Phone                 string // optional
+}
+
+// Charge is an amount billed to a named customer by a due date ("cobrança"); each day's
+// amount is paid through an order of its own (checkout.ChannelCharge).
+type Charge struct {
+	ID           string // unguessable: the customer's page /c/{ID} needs no sign-in
+	Customer     Customer
+	Description  string
+	Terms        Terms
+	ExternalCode string // the merchant's own reference
+	Status       Status
+	Paid         Cents     // what its orders collected so far
+	PaidAt       time.Time // when it became paid (zero until then)
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	// Version counts its changes (1 when created): a change is stored only over the version it
+	// was read at, and each is an Event of the timeline with that number.
+	Version int
+}
+
+// PaidLate reports whether c was paid after its due date (São Paulo days).
+func (c *Charge) PaidLate() bool {
+	return c.Status == StatusPaid && DaysBetween(c.Terms.Due, Today(c.PaidAt)) > 0
+}
+
+// Balance is what c asks on day: the day's amount less what was paid (never below zero; zero
+// once paid or canceled).
+func (c *Charge) Balance(day Date) Cents {
+	if c.Status.Final() {
+		return 0
+	}
+	return max(c.Terms.On(day).Total-c.Paid, 0)
+}
+
+// Event is one line of a charge's timeline: its status after a change, and why.
+type Event struct {
+	ChargeID string
+	Version  int // the charge's version the change made
+	At       time.Time
+	Status   Status
+	Actor    string // who changed it: a user's e-mail, an API key's name; "" for the product itself
+	Detail   string // e.g. "payment 1234" of a partial payment
+}
+
+// Filter selects charges, newest first, a page at a time.
+type Filter struct {
+	Status []Status // none: any
+	// After is the last charge of the previous page (zero: the first page).
+	AfterCreated time.Time
+	AfterID      string
+	Limit        int
+}
+
+// Store keeps charges and their timelines. Implementations must pass
+// checkout/storetest.RunCharges.
+type Store interface {
+	// CreateCharge stores a new charge (Version 1) with the first event of its timeline.
+	CreateCharge(ctx context.Context, c Charge, e Event) error
+	// Charge returns the charge with that id, or checkout.ErrNotFound.
+	Charge(ctx context.Context, id string) (Charge, error)
+	// UpdateCharge stores c over version c.Version−1 with the event e in one transaction, or
+	// answers checkout.ErrConflict (changed since read) or checkout.ErrNotFound.
+	UpdateCharge(ctx context.Context, c Charge, e Event) error
+	// ChargeEvents returns the timeline of a charge, oldest first.
+	ChargeEvents(ctx context.Context, id string) ([]Event, error)
+	// ListCharges returns the charges f selects, newest first.
+	ListCharges(ctx context.Context, f Filter) ([]Charge, error)
+	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
+	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
+}
+
+// Input is a new charge as the dashboard or the API gives it.
+type Input struct {
+	Customer     Customer
+	Description  string
+	Terms        Terms
+	ExternalCode string
+}
+
+// Manager makes charges and moves them through their statuses, each change in the charge's
+// timeline and the audit log.
+type Manager struct {
+	store Store
+	audit *audit.Log
+	now   func() time.Time
+}
+
+// NewManager returns a Manager on store; log may be nil (no audit), clock nil (time.Now).
+func NewManager(store Store, log *audit.Log, clock func() time.Time) *Manager {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &Manager{store: store, audit: log, now: clock}
+}
+
+// Today is the São Paulo day of the manager's clock.
+func (m *Manager) Today() Date { return Today(m.now()) }
+
+// ErrFinal: the charge is paid or canceled; nothing changes it any more.
+var ErrFinal = errors.New("charges: the charge is paid or canceled")
+
+// Create checks in and stores it as an open charge, made by actor from address; a bad input
+// is a *ValidationError naming each field.
+func (m *Manager) Create(ctx context.Context, actor, address string, in Input) (Charge, error) {
+	if ve := in.Validate(m.Today()); ve != nil {
+		return Charge{}, ve
+	}
+	now := m.now().UTC()
+	c := Charge{ID: checkout.NewID(), Customer: in.Customer, Description: strings.TrimSpace(in.Description),
+		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
+		CreatedAt: now, UpdatedAt: now, Version: 1}
+	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
+	if err := m.store.CreateCharge(ctx, c, Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}); err != nil {
+		return Charge{}, fmt.Errorf("charges: creating a charge: %w", err)
+	}
+	m.record(ctx, actor, address, audit.ChargeCreated, &c, "")
+	return c, nil
+}
+
+// Validate checks a new charge on the day today: the customer (customer.name,
+// customer.document, customer.email, customer.phone), the description and the terms.
+func (in Input) Validate(today Date) *ValidationError {
+	ve := &ValidationError{Kind: gatewayclient.KindValidation}
+	cust := gatewayclient.Customer{Name: in.Customer.Name, Document: in.Customer.Document, Email: in.Customer.Email,
+		MobilePhone: in.Customer.Phone}
+	var cve *ValidationError
+	if errors.As(cust.Validate(EndOfDay(today)), &cve) {
+		ve.Violations = append(ve.Violations, cve.Violations...)
+	}
+	if strings.TrimSpace(in.Customer.Email) == "" {
+		// The gateway takes a customer without one; a charge is sent and reminded by e-mail.
+		ve.Add("customer.email", gatewayclient.CodeRequired, "is required")
+	}
+	switch d := strings.TrimSpace(in.Description); {
+	case d == "":
+		ve.Add("description", gatewayclient.CodeRequired, "is required")
+	case len([]rune(d)) > 200:
+		ve.Add("description", gatewayclient.CodeMaxLength, "must be at most 200 characters")
+	}
+	if len([]rune(in.ExternalCode)) > 100 {
+		ve.Add("externalCode", gatewayclient.CodeMaxLength, "must be at most 100 characters")
+	}
+	if tv := in.Terms.Validate(today); tv != nil {
+		ve.Violations = append(ve.Violations, tv.Violations...)
+	}
+	return ve.OrNil()
+}
+
+// Cancel cancels an open or overdue charge (a payment that still arrives is a late payment
+// with a refund due, as for orders); ErrFinal when it is paid or canceled already.
+func (m *Manager) Cancel(ctx context.Context, actor, address, id string) (Charge, error) {
+	return m.change(ctx, id, address, "", func(c *Charge) (string, string, error) {
+		if c.Status.Final() {
+			return "", "", ErrFinal
+		}
+		c.Status = StatusCanceled
+		return actor, audit.ChargeCanceled, nil
+	})
+}
+
+// Pay records amount collected at by one of the charge's orders: the charge becomes paid when
+// what it collected covers what it asked on that São Paulo day, and stays open (or overdue)
+// for the difference otherwise. A payment of a canceled or paid charge changes nothing and
+// answers ErrFinal: the order's own flow refunds it.
+func (m *Manager) Pay(ctx context.Context, id string, amount Cents, at time.Time) (Charge, error) {
+	return m.change(ctx, id, "", fmt.Sprintf("payment %d", amount), func(c *Charge) (string, string, error) {
+		if c.Status.Final() {
+			return "", "", ErrFinal
+		}
+		c.Paid += amount
+		if c.Paid < c.Terms.On(Today(at)).Total {
+			return "", "", nil
+		}
+		c.Status, c.PaidAt = StatusPaid, at.UTC()
+		return "", audit.ChargePaid, nil
+	})
+}
+
+// MarkOverdue moves every open charge whose due date has passed (São Paulo) to overdue, and
+// says how many it moved; run it from any instance, as often as wanted.
+func (m *Manager) MarkOverdue(ctx context.Context) (int, error) {
+	moved := 0
+	for {
+		due, err := m.store.OpenChargesDueBefore(ctx, m.Today(), 100)
+		if err != nil {
+			return moved, fmt.Errorf("charges: reading overdue charges: %w", err)
+		}
+		if len(due) == 0 {
+			return moved, nil
+		}
+		for _, c := range due {
+			_, err := m.change(ctx, c.ID, "", "", func(c *Charge) (string, string, error) {
+				if c.Status != StatusOpen {
+					return "", "", ErrFinal
+				}
+				c.Status = StatusOverdue
+				return "", audit.ChargeOverdue, nil
+			})
+			switch {
+			case err == nil:
+				moved++
+			case !errors.Is(err, ErrFinal):
+				return moved, err
+			}
+		}
+	}
+}
+
+// change reads the charge, applies fn (which says who changed it and the audit log's action,
+// "" none) and stores it with its event, again from a fresh read when another change came
+// first.
+func (m *Manager) change(ctx context.Context, id, address, detail string, fn func(*Charge) (actor, action string, err error)) (Charge, error) {
+	for range 5 {
+		c, err := m.store.Charge(ctx, id)
+		if err != nil {
+			return Charge{}, fmt.Errorf("charges: reading charge %s: %w", id, err)
+		}
+		actor, action, err := fn(&c)
+		if err != nil {
+			return c, err
+		}
+		c.Version++
+		c.UpdatedAt = m.now().UTC()
+		e := Event{ChargeID: c.ID, Version: c.Version, At: c.UpdatedAt, Status: c.Status, Actor: actor, Detail: detail}
+		err = m.store.UpdateCharge(ctx, c, e)
+		if errors.Is(err, checkout.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return Charge{}, fmt.Errorf("charges: storing charge %s: %w", id, err)
+		}
+		if action != "" {
+			m.record(ctx, actor, address, action, &c, detail)
+		}
+		return c, nil
+	}
+	return Charge{}, fmt.Errorf("charges: charge %s: %w", id, checkout.ErrConflict)
+}
+
+// record writes a change of c to the audit log; a failure to record is not the change's.
+func (m *Manager) record(ctx context.Context, actor, address, action string, c *Charge, detail string) {
+	if m.audit == nil {
+		return
+	}
+	if actor == "" {
+		actor = "system"
+	}
+	_ = m.audit.Record(ctx, audit.Entry{Actor: actor, Action: action, Object: c.ID, Address: address, Detail: detail})
+}

@@ -1,0 +1,181 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// Charges with due dates and their timelines (charges.Store). Days are kept as YYYY-MM-DD
+// text, which sorts as the calendar does.
+
+var _ charges.Store = (*Store)(nil)
+
+const chargeColumns = `id, status, customer_name, customer_document, customer_email, customer_phone, description,
+	amount, due_date, fine_bps, interest_bps, discount_bps, discount_amount, discount_until, external_code,
+	paid, paid_at, created_at, updated_at, version`
+
+// chargeArgs are the values of chargeColumns, in their order.
+func chargeArgs(c *charges.Charge) []any {
+	until := ""
+	if !c.Terms.Discount.Until.IsZero() {
+		until = c.Terms.Discount.Until.String()
+	}
+	return []any{c.ID, string(c.Status), c.Customer.Name, c.Customer.Document, c.Customer.Email, c.Customer.Phone,
+		c.Description, int64(c.Terms.Amount), c.Terms.Due.String(), c.Terms.FineBps, c.Terms.InterestBpsPerMonth,
+		c.Terms.Discount.Bps, int64(c.Terms.Discount.Amount), until, c.ExternalCode,
+		int64(c.Paid), ms(c.PaidAt), ms(c.CreatedAt), ms(c.UpdatedAt), c.Version}
+}
+
+// scanCharges reads rows of chargeColumns into out.
+func scanCharges(out *[]charges.Charge) func(Rows) error {
+	return each(func(r Rows) error {
+		var c charges.Charge
+		var status, due, until string
+		var amount, discount, paid, paidAt, created, updated int64
+		if err := r.Scan(&c.ID, &status, &c.Customer.Name, &c.Customer.Document, &c.Customer.Email, &c.Customer.Phone,
+			&c.Description, &amount, &due, &c.Terms.FineBps, &c.Terms.InterestBpsPerMonth, &c.Terms.Discount.Bps,
+			&discount, &until, &c.ExternalCode, &paid, &paidAt, &created, &updated, &c.Version); err != nil {
+			return err
+		}
+		var err error
+		if c.Terms.Due, err = gatewayclient.ParseDate(due); err != nil {
+			return fmt.Errorf("charge %s: %w", c.ID, err)
+		}
+		if until != "" {
+			if c.Terms.Discount.Until, err = gatewayclient.ParseDate(until); err != nil {
+				return fmt.Errorf("charge %s: %w", c.ID, err)
+			}
+		}
+		c.Status, c.Terms.Amount, c.Terms.Discount.Amount, c.Paid = charges.Status(status), charges.Cents(amount),
+			charges.Cents(discount), charges.Cents(paid)
+		c.PaidAt, c.CreatedAt, c.UpdatedAt = fromMS(paidAt), fromMS(created), fromMS(updated)
+		*out = append(*out, c)
+		return nil
+	})
+}
+
+// eventStmt inserts e into the timeline.
+func eventStmt(e charges.Event) Stmt {
+	return Stmt{SQL: `INSERT INTO charge_events (charge_id, version, at, status, actor, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+		Args: []any{e.ChargeID, e.Version, ms(e.At), string(e.Status), e.Actor, e.Detail}}
+}
+
+// CreateCharge stores a new charge with the first event of its timeline.
+func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event) error {
+	err := s.writeBatch(ctx, Stmt{SQL: `INSERT INTO charges (` + chargeColumns + `)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		Args: chargeArgs(&c)}, eventStmt(e))
+	if err != nil {
+		return s.errorf("storing a charge: %w", err)
+	}
+	return nil
+}
+
+// Charge returns the charge with that id, or checkout.ErrNotFound.
+func (s *Store) Charge(ctx context.Context, id string) (charges.Charge, error) {
+	var out []charges.Charge
+	if err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + chargeColumns + ` FROM charges WHERE id = $1`, Args: []any{id},
+		Rows: scanCharges(&out)}); err != nil {
+		return charges.Charge{}, s.errorf("reading a charge: %w", err)
+	}
+	if len(out) == 0 {
+		return charges.Charge{}, checkout.ErrNotFound
+	}
+	return out[0], nil
+}
+
+// UpdateCharge stores c over version c.Version−1 with its event, or answers
+// checkout.ErrConflict (or checkout.ErrNotFound when there is no such charge).
+func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Event) error {
+	err := s.db.WriteTx(ctx, func(tx Runner) error {
+		updated := false
+		err := tx.Run(ctx, Stmt{SQL: `UPDATE charges SET status = $2, paid = $3, paid_at = $4, updated_at = $5, version = $6
+			WHERE id = $1 AND version = $7`,
+			Args:     []any{c.ID, string(c.Status), int64(c.Paid), ms(c.PaidAt), ms(c.UpdatedAt), c.Version, c.Version - 1},
+			Affected: func(n int64) error { updated = n == 1; return nil }})
+		if err != nil {
+			return err
+		}
+		if !updated {
+			return checkout.ErrConflict
+		}
+		return tx.Run(ctx, eventStmt(e))
+	})
+	if errors.Is(err, checkout.ErrConflict) {
+		if _, err := s.Charge(ctx, c.ID); err != nil {
+			return err
+		}
+		return checkout.ErrConflict
+	}
+	if err != nil {
+		return s.errorf("storing a charge: %w", err)
+	}
+	return nil
+}
+
+// ChargeEvents returns the timeline of a charge, oldest first.
+func (s *Store) ChargeEvents(ctx context.Context, id string) ([]charges.Event, error) {
+	var out []charges.Event
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT version, at, status, actor, detail FROM charge_events WHERE charge_id = $1 ORDER BY version`,
+		Args: []any{id}, Rows: each(func(r Rows) error {
+			e := charges.Event{ChargeID: id}
+			var at int64
+			var status string
+			if err := r.Scan(&e.Version, &at, &status, &e.Actor, &e.Detail); err != nil {
+				return err
+			}
+			e.At, e.Status = fromMS(at), charges.Status(status)
+			out = append(out, e)
+			return nil
+		})})
+	if err != nil {
+		return nil, s.errorf("reading a charge's timeline: %w", err)
+	}
+	return out, nil
+}
+
+// ListCharges returns the charges f selects, newest first, by the key (created_at, id).
+func (s *Store) ListCharges(ctx context.Context, f charges.Filter) ([]charges.Charge, error) {
+	var p Params
+	var where []string
+	if len(f.Status) > 0 {
+		in := make([]string, len(f.Status))
+		for i, st := range f.Status {
+			in[i] = p.Add(string(st))
+		}
+		where = append(where, `status IN (`+strings.Join(in, ", ")+`)`)
+	}
+	if f.AfterID != "" {
+		where = append(where, `(created_at, id) < (`+p.Add(ms(f.AfterCreated))+`, `+p.Add(f.AfterID)+`)`)
+	}
+	q := `SELECT ` + chargeColumns + ` FROM charges`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, ` AND `)
+	}
+	q += ` ORDER BY created_at DESC, id DESC`
+	if f.Limit > 0 {
+		q += ` LIMIT ` + p.Add(f.Limit)
+	}
+	var out []charges.Charge
+	if err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: scanCharges(&out)}); err != nil {
+		return nil, s.errorf("listing charges: %w", err)
+	}
+	return out, nil
+}
+
+// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
+func (s *Store) OpenChargesDueBefore(ctx context.Context, day charges.Date, limit int) ([]charges.Charge, error) {
+	var out []charges.Charge
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + chargeColumns + ` FROM charges WHERE status = 'open' AND due_date < $1
+		ORDER BY due_date, id LIMIT $2`, Args: []any{day.String(), limit}, Rows: scanCharges(&out)})
+	if err != nil {
+		return nil, s.errorf("reading overdue charges: %w", err)
+	}
+	return out, nil
+}

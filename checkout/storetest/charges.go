@@ -1,0 +1,309 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/gatewayclient"
+)
+
+// ChargeStores are the stores charges use: theirs and the audit log.
+type ChargeStores interface {
+	charges.Store
+	audit.Store
+}
+
+// RunCharges runs the suite of charges with due dates (charges.Store through charges.Manager,
+// on an injected clock in São Paulo time). open must return a new, empty store for each call
+// and arrange its closing with t.Cleanup.
+func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
+	t.Run("CreateAndRead", func(t *testing.T) { testChargeCreate(t, newChargeFixture(t, open(t))) })
+	t.Run("Overdue", func(t *testing.T) { testChargeOverdue(t, newChargeFixture(t, open(t))) })
+	t.Run("PartialPayment", func(t *testing.T) { testChargePartial(t, newChargeFixture(t, open(t))) })
+	t.Run("PaidLate", func(t *testing.T) { testChargePaidLate(t, newChargeFixture(t, open(t))) })
+	t.Run("Cancel", func(t *testing.T) { testChargeCancel(t, newChargeFixture(t, open(t))) })
+	t.Run("List", func(t *testing.T) { testChargeList(t, newChargeFixture(t, open(t))) })
+	t.Run("StaleVersion", func(t *testing.T) { testChargeStale(t, newChargeFixture(t, open(t))) })
+}
+
+type chargeFixture struct {
+	t   *testing.T
+	ctx context.Context
+	s   ChargeStores
+	m   *charges.Manager
+	now time.Time
+}
+
+// saoPauloAt is h:mm on day n of March 2026 in São Paulo (UTC−3).
+func saoPauloAt(n, h, m int) time.Time { return time.Date(2026, time.March, n, h+3, m, 0, 0, time.UTC) }
+
+func marchDay(n int) charges.Date { return charges.Date{Year: 2026, Month: time.March, Day: n} }
+
+func newChargeFixture(t *testing.T, s ChargeStores) *chargeFixture {
+	f := &chargeFixture{t: t, ctx: context.Background(), s: s, now: saoPauloAt(1, 9, 0)}
+	clock := func() time.Time { return f.now }
+	f.m = charges.NewManager(s, audit.New(s, 24*time.Hour, clock), clock)
+	return f
+}
+
+// issue35 is the issue's charge: R$ 123,45, 10 % off until day 5, due day 10, 2 % fine, 1 % a month.
+func issue35() charges.Input {
+	return charges.Input{
+		Customer:    charges.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com", Phone: "(11) 98765-4321"},
+		Description: "Mensalidade de março", ExternalCode: "ALUNO-7",
+		Terms: charges.Terms{Amount: 12345, Due: marchDay(10), FineBps: 200, InterestBpsPerMonth: 100,
+			Discount: charges.Discount{Bps: 1000, Until: marchDay(5)}},
+	}
+}
+
+func (f *chargeFixture) create(in charges.Input) charges.Charge {
+	f.t.Helper()
+	c, err := f.m.Create(f.ctx, "ana@loja.example", "203.0.113.7", in)
+	if err != nil {
+		f.t.Fatalf("Create: %v", err)
+	}
+	return c
+}
+
+func (f *chargeFixture) read(id string) charges.Charge {
+	f.t.Helper()
+	c, err := f.s.Charge(f.ctx, id)
+	if err != nil {
+		f.t.Fatalf("Charge(%s): %v", id, err)
+	}
+	return c
+}
+
+// timeline is the statuses of a charge's events and their actors, in order.
+func (f *chargeFixture) timeline(id string) []string {
+	f.t.Helper()
+	evs, err := f.s.ChargeEvents(f.ctx, id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for i, e := range evs {
+		if e.Version != i+1 || e.ChargeID != id {
+			f.t.Fatalf("event %d: %+v", i, e)
+		}
+		out = append(out, string(e.Status)+"/"+e.Actor)
+	}
+	return out
+}
+
+// audited is the audit log's actions on the charge, oldest first.
+func (f *chargeFixture) audited(id string) []string {
+	f.t.Helper()
+	es, err := f.s.Entries(f.ctx, audit.Filter{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range slices.Backward(es) {
+		if e.Object == id {
+			out = append(out, e.Action+"/"+e.Actor)
+		}
+	}
+	return out
+}
+
+func testChargeCreate(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	got := f.read(c.ID)
+	if !got.CreatedAt.Equal(f.now) || got.Status != charges.StatusOpen || got.Version != 1 {
+		t.Fatalf("stored %+v", got)
+	}
+	got.CreatedAt, got.UpdatedAt = c.CreatedAt, c.UpdatedAt // the store keeps milliseconds in UTC
+	if got != c {
+		t.Fatalf("read back %+v, want %+v", got, c)
+	}
+	if c.Balance(marchDay(4)) != 11110 || len(c.ID) < 20 {
+		t.Fatalf("balance on day 4 %d, id %q", c.Balance(marchDay(4)), c.ID)
+	}
+	if tl, au := f.timeline(c.ID), f.audited(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example"}) ||
+		!slices.Equal(au, []string{"charge.created/ana@loja.example"}) {
+		t.Fatalf("timeline %v, audit %v", tl, au)
+	}
+	if _, err := f.s.Charge(f.ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("a missing charge: %v", err)
+	}
+	// A bad charge names each field and stores nothing.
+	bad := issue35()
+	bad.Customer.Document, bad.Customer.Email, bad.Description, bad.Terms.FineBps = "111.111.111-11", "", " ", 250
+	_, err := f.m.Create(f.ctx, "ana@loja.example", "", bad)
+	var ve *gatewayclient.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("a bad charge: %v", err)
+	}
+	for _, field := range []string{"customer.document", "customer.email", "description", "fineBps"} {
+		if !ve.Has(field) {
+			t.Errorf("no violation of %s in %v", field, ve)
+		}
+	}
+	if list, _ := f.s.ListCharges(f.ctx, charges.Filter{}); len(list) != 1 {
+		t.Fatalf("%d charges stored, want 1", len(list))
+	}
+}
+
+// A charge becomes overdue the day after its due date in São Paulo, not before, once.
+func testChargeOverdue(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	for _, at := range []time.Time{saoPauloAt(10, 23, 59), saoPauloAt(10, 23, 59).Add(59 * time.Second)} {
+		f.now = at
+		if n, err := f.m.MarkOverdue(f.ctx); n != 0 || err != nil {
+			t.Fatalf("at %s: %d moved, %v", at, n, err)
+		}
+	}
+	f.now = saoPauloAt(11, 0, 0)
+	if n, err := f.m.MarkOverdue(f.ctx); n != 1 || err != nil {
+		t.Fatalf("the day after: %d moved, %v", n, err)
+	}
+	if n, err := f.m.MarkOverdue(f.ctx); n != 0 || err != nil {
+		t.Fatalf("again: %d moved, %v", n, err)
+	}
+	if got := f.read(c.ID); got.Status != charges.StatusOverdue || got.Balance(marchDay(11)) != 12596 {
+		t.Fatalf("overdue charge %+v, balance %d", got, got.Balance(marchDay(11)))
+	}
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "overdue/"}) {
+		t.Fatalf("timeline %v", tl)
+	}
+	if au := f.audited(c.ID); !slices.Equal(au, []string{"charge.created/ana@loja.example", "charge.overdue/system"}) {
+		t.Fatalf("audit %v", au)
+	}
+}
+
+// The issue's case: a QR made on day 5 for the discounted amount, paid on day 6, leaves the
+// difference open; paying the difference makes the charge paid, on time.
+func testChargePartial(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	f.now = saoPauloAt(6, 10, 0)
+	got, err := f.m.Pay(f.ctx, c.ID, 11110, f.now)
+	if err != nil || got.Status != charges.StatusOpen || got.Paid != 11110 || got.Balance(marchDay(6)) != 1235 {
+		t.Fatalf("after the discounted amount on day 6: %+v, %v", got, err)
+	}
+	got, err = f.m.Pay(f.ctx, c.ID, 1235, f.now)
+	if err != nil || got.Status != charges.StatusPaid || !got.PaidAt.Equal(f.now) || got.PaidLate() || got.Balance(marchDay(6)) != 0 {
+		t.Fatalf("after the difference: %+v, %v", got, err)
+	}
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "open/", "paid/"}) {
+		t.Fatalf("timeline %v", tl)
+	}
+	if _, err := f.m.Pay(f.ctx, c.ID, 100, f.now); !errors.Is(err, charges.ErrFinal) {
+		t.Fatalf("a payment of a paid charge: %v", err)
+	}
+	if got := f.read(c.ID); got.Paid != 12345 || got.Version != 3 {
+		t.Fatalf("stored %+v", got)
+	}
+}
+
+// Overdue → paid late, for the amount with fine and interest of the day it arrived.
+func testChargePaidLate(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	f.now = saoPauloAt(40, 8, 0) // 9 April, 30 days late
+	if _, err := f.m.MarkOverdue(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.m.Pay(f.ctx, c.ID, 12714, f.now); err != nil || got.Status != charges.StatusOverdue {
+		t.Fatalf("a cent short: %+v, %v", got, err)
+	}
+	got, err := f.m.Pay(f.ctx, c.ID, 1, f.now)
+	if err != nil || got.Status != charges.StatusPaid || !got.PaidLate() {
+		t.Fatalf("paid late: %+v, %v", got, err)
+	}
+	if au := f.audited(c.ID); !slices.Equal(au, []string{"charge.created/ana@loja.example", "charge.overdue/system", "charge.paid/system"}) {
+		t.Fatalf("audit %v", au)
+	}
+}
+
+func testChargeCancel(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	got, err := f.m.Cancel(f.ctx, "rui@loja.example", "203.0.113.9", c.ID)
+	if err != nil || got.Status != charges.StatusCanceled {
+		t.Fatalf("Cancel: %+v, %v", got, err)
+	}
+	if _, err := f.m.Cancel(f.ctx, "rui@loja.example", "", c.ID); !errors.Is(err, charges.ErrFinal) {
+		t.Fatalf("a second cancel: %v", err)
+	}
+	if _, err := f.m.Pay(f.ctx, c.ID, 12345, f.now); !errors.Is(err, charges.ErrFinal) {
+		t.Fatalf("a payment of a canceled charge: %v", err)
+	}
+	f.now = saoPauloAt(20, 0, 0)
+	if n, err := f.m.MarkOverdue(f.ctx); n != 0 || err != nil {
+		t.Fatalf("a canceled charge made overdue: %d, %v", n, err)
+	}
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "canceled/rui@loja.example"}) {
+		t.Fatalf("timeline %v", tl)
+	}
+	if got := f.read(c.ID); got.Status != charges.StatusCanceled || got.Paid != 0 {
+		t.Fatalf("stored %+v", got)
+	}
+}
+
+// Lists are newest first, a page at a time by key, filtered by status.
+func testChargeList(t *testing.T, f *chargeFixture) {
+	var ids []string
+	for range 5 {
+		f.now = f.now.Add(time.Minute)
+		ids = append(ids, f.create(issue35()).ID)
+	}
+	if _, err := f.m.Cancel(f.ctx, "rui@loja.example", "", ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	filter := charges.Filter{Limit: 2}
+	for {
+		page, err := f.s.ListCharges(f.ctx, filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, c := range page {
+			seen = append(seen, c.ID)
+		}
+		last := page[len(page)-1]
+		filter.AfterCreated, filter.AfterID = last.CreatedAt, last.ID
+	}
+	want := slices.Clone(ids)
+	slices.Reverse(want)
+	if !slices.Equal(seen, want) {
+		t.Fatalf("pages %v, want %v reversed", seen, ids)
+	}
+	open, err := f.s.ListCharges(f.ctx, charges.Filter{Status: []charges.Status{charges.StatusOpen, charges.StatusOverdue}})
+	if err != nil || len(open) != 4 || slices.ContainsFunc(open, func(c charges.Charge) bool { return c.ID == ids[1] }) {
+		t.Fatalf("open charges %d, %v", len(open), err)
+	}
+	canceled, err := f.s.ListCharges(f.ctx, charges.Filter{Status: []charges.Status{charges.StatusCanceled}})
+	if err != nil || len(canceled) != 1 || canceled[0].ID != ids[1] {
+		t.Fatalf("canceled charges %v, %v", canceled, err)
+	}
+}
+
+// A change over a stale version is refused, changing nothing.
+func testChargeStale(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	a, b := c, c
+	a.Version, a.Status = 2, charges.StatusCanceled
+	b.Version, b.Status = 2, charges.StatusOverdue
+	if err := f.s.UpdateCharge(f.ctx, a, charges.Event{ChargeID: c.ID, Version: 2, At: f.now, Status: a.Status}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.UpdateCharge(f.ctx, b, charges.Event{ChargeID: c.ID, Version: 2, At: f.now, Status: b.Status}); !errors.Is(err, checkout.ErrConflict) {
+		t.Fatalf("a stale update: %v, want ErrConflict", err)
+	}
+	missing := c
+	missing.ID, missing.Version = "missing", 2
+	if err := f.s.UpdateCharge(f.ctx, missing, charges.Event{ChargeID: "missing", Version: 2}); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("an update of a missing charge: %v, want ErrNotFound", err)
+	}
+	if got := f.read(c.ID); got.Status != charges.StatusCanceled || len(f.timeline(c.ID)) != 2 {
+		t.Fatalf("stored %+v", got)
+	}
+}
