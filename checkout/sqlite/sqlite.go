@@ -313,7 +313,9 @@ func (r *runner) Run(ctx context.Context, stmts ...sqlstore.Stmt) error {
 
 // pool is a pool of connections that keeps the statements the store runs prepared, by their
 // text: database/sql prepares nothing by itself, and SQLite parsing one of the store's short
-// statements costs more than running it (reading an order took four times as long).
+// statements costs more than running it (reading an order took four times as long). It is kept
+// for the figure of an order on SQLite: ≥ 200 orders/s with 16 shoppers and order POST p99 under
+// 150 ms (cmd/loadtest/README.md).
 type pool struct {
 	*sql.DB
 	mu    sync.Mutex
