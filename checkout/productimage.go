@@ -86,7 +86,6 @@ func (c *Catalogue) SetProductImage(ctx context.Context, id ProductID, r io.Read
 	if err := c.store.SaveProductImage(ctx, id, pic); err != nil {
 		return nil, fmt.Errorf("checkout: storing the picture of product %s: %w", id, err)
 	}
-	c.cache.changed()
 	return c.store.Product(ctx, id)
 }
 

@@ -34,19 +34,18 @@ type ProductInput struct {
 	Active      bool
 }
 
-// Catalogue is the part of the Service that keeps the products: the shop's (active, read
-// through a short cache) and the merchant's, with their pictures.
+// Catalogue is the part of the Service that keeps the products: the shop's (active) and the
+// merchant's, with their pictures.
 type Catalogue struct {
 	store      Store
 	now        func() time.Time
-	cache      *catalogueCache // the active products, for the shop's pages
 	fetchImage func(context.Context, string) (io.ReadCloser, error)
 	pictures   *imaging.Limiter // how many uploads decode at once
 }
 
 // Products lists the active products of the catalogue.
 func (c *Catalogue) Products(ctx context.Context) ([]Product, error) {
-	ps, err := c.cache.products(ctx, func(ctx context.Context) ([]Product, error) { return c.store.Products(ctx, true) })
+	ps, err := c.store.Products(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: listing products: %w", err)
 	}
@@ -55,9 +54,6 @@ func (c *Catalogue) Products(ctx context.Context) ([]Product, error) {
 
 // Product returns an active product, or ErrNotFound.
 func (c *Catalogue) Product(ctx context.Context, id ProductID) (*Product, error) {
-	if p, ok := c.cache.product(id); ok {
-		return p, nil
-	}
 	p, err := c.store.Product(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: product %q: %w", id, err)
@@ -131,7 +127,6 @@ func (c *Catalogue) CreateProduct(ctx context.Context, in ProductInput) (*Produc
 			return nil, err
 		}
 		if added {
-			c.cache.changed()
 			return &p, nil
 		}
 	}
@@ -153,7 +148,6 @@ func (c *Catalogue) UpdateProduct(ctx context.Context, id ProductID, in ProductI
 	if err := c.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
-	c.cache.changed()
 	return p, nil
 }
 
@@ -171,7 +165,6 @@ func (c *Catalogue) SetProductActive(ctx context.Context, id ProductID, active b
 	if err := c.store.UpsertProduct(ctx, *p); err != nil {
 		return nil, fmt.Errorf("checkout: updating product %s: %w", id, err)
 	}
-	c.cache.changed()
 	return p, nil
 }
 

@@ -56,10 +56,6 @@ type ServiceOptions struct {
 	// attempt becomes active, and stored with it (Attempt.QRCodePNG), so that no page ever
 	// draws it again; nil leaves the drawing to the pages.
 	QRImage func(code string) ([]byte, error)
-	// CatalogueMaxAge is how long the shop's pages use the active products read last
-	// (default DefaultCatalogueMaxAge; negative: read every time). A change made through this
-	// Service is seen at once; one made on another instance within this time.
-	CatalogueMaxAge time.Duration
 	// Snapshots is how many order snapshots are kept in memory for the shopper's pages
 	// (default DefaultSnapshots; see Service.Snapshot).
 	Snapshots int
@@ -159,13 +155,10 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	if opts.Snapshots <= 0 {
 		opts.Snapshots = DefaultSnapshots
 	}
-	if opts.CatalogueMaxAge == 0 {
-		opts.CatalogueMaxAge = DefaultCatalogueMaxAge
-	}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	s.Catalogue = &Catalogue{store: store, now: s.now, pictures: imaging.NewLimiter(pictureDecodes, pictureWait), cache: &catalogueCache{maxAge: opts.CatalogueMaxAge, now: s.now},
+	s.Catalogue = &Catalogue{store: store, now: s.now, pictures: imaging.NewLimiter(pictureDecodes, pictureWait),
 		fetchImage: opts.FetchImage}
 	s.Reports = &Reports{store: store, now: s.now}
 	s.snaps = newSnapshots(opts.Snapshots)
