@@ -54,6 +54,11 @@ func TestStoreNoteAndThanks(t *testing.T) {
 	}
 	_, doc = e.get("/l/doacao")
 	checkStoreNote(t, "payment link", doc)
+	if _, _, err := e.svc.CreateLink(t.Context(), checkout.LinkInput{Title: "Ingresso", Slug: "ingresso", Amount: 2500}); err != nil {
+		t.Fatal(err)
+	}
+	_, doc = e.get("/l/ingresso")
+	checkStoreNote(t, "payment link's form", doc)
 
 	// Without a note and a thank-you text, the pages are as before.
 	p, _ := e.brand.Get(context.Background())
