@@ -42,7 +42,13 @@ func TestStorePreview(t *testing.T) {
 				s.check(d.testID(frame).ScrollIntoViewIfNeeded(), "scroll to "+frame)
 				inner := s.page.FrameLocator(`[data-testid="` + frame + `"]`)
 				s.check(s.expect.Locator(inner.Locator("header")).ToContainText("Empório Prévia"), frame+" shows the name typed")
-				primary, err := inner.Locator("html").Evaluate(`el => getComputedStyle(el).getPropertyValue("--primary").trim()`, nil)
+				// The header can be drawn before the frame's stylesheets have loaded: the colour is
+				// read once every one of them has.
+				primary, err := inner.Locator("html").Evaluate(`async el => {
+					await Promise.all([...el.ownerDocument.querySelectorAll('link[rel="stylesheet"]')].map(l =>
+						l.sheet ? null : new Promise(done => { l.addEventListener("load", done); l.addEventListener("error", done); })));
+					return getComputedStyle(el).getPropertyValue("--primary").trim();
+				}`, nil)
 				s.check(err, frame+"'s colour")
 				if primary != want {
 					t.Errorf("%s: --primary %v, want %s (the readable shade of #ffff00)", frame, primary, want)
