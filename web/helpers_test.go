@@ -22,6 +22,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
@@ -105,6 +106,8 @@ type env struct {
 	keys   *apikeys.Keys
 	audit  *audit.Log     // the data subjects' requests made through the API
 	brand  *brand.Manager // the store's face
+	// charges are the charges with a due date, on the store and the sandbox's clock.
+	charges *charges.Manager
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -207,6 +210,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if sh := o.shipping; sh != nil {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
+	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now)
+	so.Charges = chargeBook
 	svc := checkout.NewService(store, gw, so)
 	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
@@ -236,6 +241,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreamsPerOrder:  o.maxStreamsPerOrder,
 		MaxStreamsPerClient: o.maxStreamsPerClient,
 		MailsShopper:        o.mailsShopper,
+		Charges:             chargeBook,
 	}
 	if o.trustedProxies != "" {
 		p, err := respond.ParseProxies(o.trustedProxies)
@@ -256,7 +262,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	e := &env{t: t, brand: storeFace, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
-		keys: keys, audit: opts.Audit,
+		keys: keys, audit: opts.Audit, charges: chargeBook,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

@@ -39,6 +39,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
@@ -158,6 +159,9 @@ type Options struct {
 	// TrustedProxies are the reverse proxies whose forwarding headers are believed (the zero
 	// value: nobody's): behind them, every per-address limit uses the client they forwarded.
 	TrustedProxies respond.Proxies
+	// Charges, when set, are the charges with a due date: their customers' pages (/c/{id}) and
+	// the merchant API's /api/v1/charges. The Service must be handed the same (its Charges).
+	Charges *charges.Manager
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
@@ -195,6 +199,7 @@ type Server struct {
 	mail    func() string                               // the e-mail sending's state, for the readiness check; nil: none
 	mails   func(ctx context.Context, kind string) bool // Options.MailsShopper
 	sandbox SandboxPayer                                // nil outside sandbox mode
+	charges *charges.Manager                            // nil: no charges
 	// secureCookies marks the cart cookie Secure (an https public URL).
 	secureCookies bool
 
@@ -267,6 +272,7 @@ func New(opts Options) (*Server, error) {
 		mail:           opts.Mail,
 		mails:          opts.MailsShopper,
 		sandbox:        opts.Sandbox,
+		charges:        opts.Charges,
 		frameAncestors: opts.FrameAncestors,
 		frameOrigins:   opts.FrameOrigins,
 		clock:          opts.Clock,
@@ -368,6 +374,11 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	// The pages of a payment link (paylink.go): its typed amount and customer form.
 	r.Get("/l/{slug}", s.payLink)
 	r.Post("/l/{slug}", s.placeLinkOrder)
+
+	// The customer's page of a charge with a due date (charge_page.go): the amount due today,
+	// and the day's order.
+	r.Get("/c/{chargeID}", s.chargePage)
+	r.Post("/c/{chargeID}", s.payCharge)
 
 	// The pages of an order, addressed by its id (pay_page.go, pay_live.go): the PIX page,
 	// its QR image, its live status (SSE and JSON), a new QR code, "I have paid", the sandbox

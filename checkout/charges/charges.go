@@ -129,6 +129,18 @@ func NewManager(store Store, log *audit.Log, clock func() time.Time) *Manager {
 	return &Manager{store: store, audit: log, now: clock}
 }
 
+// Charge returns the charge with that id, or checkout.ErrNotFound.
+func (m *Manager) Charge(ctx context.Context, id string) (Charge, error) {
+	c, err := m.store.Charge(ctx, id)
+	if err != nil {
+		return Charge{}, fmt.Errorf("charges: charge %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// Now is the manager's clock.
+func (m *Manager) Now() time.Time { return m.now() }
+
 // Today is the São Paulo day of the manager's clock.
 func (m *Manager) Today() Date { return Today(m.now()) }
 

@@ -17,9 +17,9 @@ var _ checkout.Charges = (*Manager)(nil)
 // when there is no such charge, ErrFinal when it is paid or canceled, ErrDayEnding in the São
 // Paulo day's last minute.
 func (m *Manager) ChargeSource(ctx context.Context, id string, now time.Time) (checkout.Source, error) {
-	c, err := m.store.Charge(ctx, id)
+	c, err := m.Charge(ctx, id)
 	if err != nil {
-		return checkout.Source{}, fmt.Errorf("charges: charge %s: %w", id, err)
+		return checkout.Source{}, err
 	}
 	return c.Source(now)
 }

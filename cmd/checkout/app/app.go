@@ -449,6 +449,7 @@ func (s *start) handlers(context.Context) error {
 		FrameOrigins:        a.merchant.settings.FrameOrigins,
 		Notifications:       a.merchant.log,
 		Audit:               a.audit,
+		Charges:             a.charges,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
 		MailsShopper:        a.mailsShopper,
