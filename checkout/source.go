@@ -200,16 +200,24 @@ func (src *Source) check(fe *ValidationError, key string) *ValidationError {
 }
 
 // createOnce is the one way a merchant's creation request (a checkout session, a payment
-// link) makes its record at most once per Idempotency-Key (key; "" none). find returns the
-// record the key made before (ErrNotFound: none); create checks and stores a new one, created
-// false when a concurrent request with the same key stored its own first. A record made before
-// is answered again (created false) when it was made by the same request (its digest is
-// hash); the key with another request is an error of code CodeIdempotencyReused.
+// link, a charge through CreateOnce) makes its record at most once per Idempotency-Key (key; ""
+// none). find returns the record the key made before (ErrNotFound: none); create checks and
+// stores a new one, created false when a concurrent request with the same key stored its own
+// first. A record made before is answered again (created false) when it was made by the same
+// request (its digest is hash); the key with another request is an error of code
+// CodeIdempotencyReused.
 func createOnce[T interface{ requestDigest() string }](ctx context.Context, key, hash string,
+	find func(context.Context, string) (T, error), create func() (T, bool, error)) (T, bool, error) {
+	return CreateOnce(ctx, key, hash, T.requestDigest, find, create)
+}
+
+// CreateOnce is createOnce for the records of other packages (charges), whose request's
+// digest is digest's.
+func CreateOnce[T any](ctx context.Context, key, hash string, digest func(T) string,
 	find func(context.Context, string) (T, error), create func() (T, bool, error)) (T, bool, error) {
 	var none T
 	replay := func(prev T) (T, bool, error) {
-		if prev.requestDigest() != hash {
+		if digest(prev) != hash {
 			return none, false, &Error{Code: CodeIdempotencyReused,
 				Message: "this Idempotency-Key was already used with another request body"}
 		}

@@ -52,3 +52,14 @@ func (v ChargeView) interestLabel() string {
 	}
 	return v.t("charge.interest_other", v.DaysLate)
 }
+
+// noticeText says why no PIX code was made (Notice).
+func (v ChargeView) noticeText() string {
+	switch v.Notice {
+	case "day_ending":
+		return v.t("charge.notice_day_ending")
+	case "refused":
+		return v.t("charge.notice_refused")
+	}
+	return v.t("charge.notice_unavailable")
+}

@@ -321,9 +321,9 @@ func ChargePage(v ChargeView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var16 string
-					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(v.t("charge.notice_" + v.Notice))
+					templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(v.noticeText())
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/charge_page.templ`, Line: 62, Col: 106}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/charge_page.templ`, Line: 62, Col: 88}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 					if templ_7745c5c3_Err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -50,6 +51,7 @@ type merchantAPI struct {
 	publicURL     string              // of the sessions' pages
 	audit         *audit.Log          // nil: data subjects' requests are not recorded
 	params        routeParams         // the query parameters of each route, from openapi.json
+	charges       *charges.Manager    // nil: the charges' routes answer 404
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header

@@ -75,16 +75,20 @@ func subjectOf(rd *strictjson.Reader, document, email string) (checkout.Subject,
 	return s, nil
 }
 
+// apiActor is who the audit log says made a request of the API: its key.
+func apiActor(r *http.Request) string {
+	if k := apiKeyOf(r); k != nil {
+		return "api:" + k.Name
+	}
+	return "api"
+}
+
 // auditSubject writes a data subject's request in the audit log, the API key as its actor.
 func (a *merchantAPI) auditSubject(r *http.Request, action string, subj checkout.Subject, what string) {
 	if a.audit == nil {
 		return
 	}
-	actor := "api"
-	if k := apiKeyOf(r); k != nil {
-		actor = "api:" + k.Name
-	}
-	err := a.audit.Record(r.Context(), audit.Entry{Actor: actor, Action: action, Object: subj.Masked(),
+	err := a.audit.Record(r.Context(), audit.Entry{Actor: apiActor(r), Action: action, Object: subj.Masked(),
 		Address: respond.ClientIP(r), Detail: apijson.SubjectAuditDetail(subj, what)})
 	if err != nil {
 		a.site.LogError(r, err, checkout.ErrorCode(err))

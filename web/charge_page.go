@@ -3,13 +3,13 @@ package web
 import (
 	"errors"
 	"net/http"
-	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
@@ -21,7 +21,7 @@ import (
 // charge shows the receipt of the order that paid it.
 
 // chargePath is the path of a charge's page.
-func chargePath(id string) string { return "/c/" + url.PathEscape(id) }
+func chargePath(id string) string { return apijson.ChargePath(id) }
 
 // chargePage is GET /c/{chargeID}.
 func (s *Server) chargePage(w http.ResponseWriter, r *http.Request) {

@@ -43,6 +43,9 @@ var semanticRefusals = []struct {
 	{regexp.MustCompile(`^(successUrl|cancelUrl)$`), []string{"url", "https_required"}},
 	{regexp.MustCompile(`^embedOrigin$`), []string{"format"}},
 	{regexp.MustCompile(`^createdTo$`), []string{"range"}},
+	// A charge's amount with its fine and interest, its discount's one of bps and amount.
+	{regexp.MustCompile(`^amount$`), []string{"max"}},
+	{regexp.MustCompile(`^discount$`), []string{"required", "duplicate"}},
 	// A cursor is a token the API gave: one made up is refused.
 	{regexp.MustCompile(`^cursor$`), []string{"format"}},
 }

@@ -296,7 +296,7 @@ func New(opts Options) (*Server, error) {
 	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
-		publicURL: opts.PublicURL, audit: opts.Audit}
+		publicURL: opts.PublicURL, audit: opts.Audit, charges: opts.Charges}
 	var err error
 	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
 		return nil, err
@@ -415,6 +415,11 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 				r.Get("/payment-links", api.listLinks)
 				r.Get("/payment-links/{linkID}", api.getLink)
 				r.Patch("/payment-links/{linkID}", api.patchLink)
+				if api.charges != nil {
+					r.Post("/charges", api.createCharge)
+					r.Get("/charges", api.listCharges)
+					r.Get("/charges/{chargeID}", api.getCharge)
+				}
 				r.With(api.personalDataRight).Post("/data-subjects/search", api.searchSubject)
 				r.With(api.personalDataRight).Post("/data-subjects/anonymise", api.anonymiseSubject)
 			})

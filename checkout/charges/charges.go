@@ -2,6 +2,8 @@ package charges
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -52,6 +54,10 @@ type Charge struct {
 	// Version counts its changes (1 when created): a change is stored only over the version it
 	// was read at, and each is an Event of the timeline with that number.
 	Version int
+	// IdempotencyKey is the Idempotency-Key the merchant API made it with ("" none), and
+	// RequestHash the digest of that request: stored when it is created, read only by
+	// Store.ChargeByIdempotencyKey.
+	IdempotencyKey, RequestHash string
 }
 
 // PaidLate reports whether c was paid after its due date (São Paulo days).
@@ -101,6 +107,9 @@ type Store interface {
 	ChargeEvents(ctx context.Context, id string) ([]Event, error)
 	// ListCharges returns the charges f selects, newest first.
 	ListCharges(ctx context.Context, f Filter) ([]Charge, error)
+	// ChargeByIdempotencyKey returns the charge made with that Idempotency-Key, with its
+	// IdempotencyKey and RequestHash, or checkout.ErrNotFound.
+	ChargeByIdempotencyKey(ctx context.Context, key string) (Charge, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
 }
@@ -138,6 +147,15 @@ func (m *Manager) Charge(ctx context.Context, id string) (Charge, error) {
 	return c, nil
 }
 
+// List returns the charges f selects, newest first.
+func (m *Manager) List(ctx context.Context, f Filter) ([]Charge, error) {
+	list, err := m.store.ListCharges(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("charges: listing charges: %w", err)
+	}
+	return list, nil
+}
+
 // Now is the manager's clock.
 func (m *Manager) Now() time.Time { return m.now() }
 
@@ -150,18 +168,51 @@ var ErrFinal = errors.New("charges: the charge is paid or canceled")
 // Create checks in and stores it as an open charge, made by actor from address; a bad input
 // is a *ValidationError naming each field.
 func (m *Manager) Create(ctx context.Context, actor, address string, in Input) (Charge, error) {
+	c, _, err := m.CreateOnce(ctx, actor, address, "", in)
+	return c, err
+}
+
+// CreateOnce is Create at most once per Idempotency-Key key ("" none), as the merchant API
+// makes checkout sessions and payment links (checkout.CreateOnce): the same key with the same
+// input answers the charge it made (created false); with another input, an error of code
+// checkout.CodeIdempotencyReused.
+func (m *Manager) CreateOnce(ctx context.Context, actor, address, key string, in Input) (Charge, bool, error) {
+	hash := in.digest()
+	return checkout.CreateOnce(ctx, key, hash, func(c Charge) string { return c.RequestHash }, m.store.ChargeByIdempotencyKey,
+		func() (Charge, bool, error) {
+			c, err := m.create(ctx, actor, address, key, hash, in)
+			if err != nil && key != "" && !errors.As(err, new(*ValidationError)) {
+				// A concurrent request with the same key may have stored its charge first.
+				if prev, ferr := m.store.ChargeByIdempotencyKey(ctx, key); ferr == nil {
+					return prev, false, nil
+				}
+			}
+			return c, err == nil, err
+		})
+}
+
+// digest is the digest of a creation request: its input as given.
+func (in Input) digest() string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", in))
+	return hex.EncodeToString(sum[:])
+}
+
+// create checks in and stores it as an open charge, made with Idempotency-Key key of a request
+// whose digest is hash.
+func (m *Manager) create(ctx context.Context, actor, address, key, hash string, in Input) (Charge, error) {
 	if ve := in.Validate(m.Today()); ve != nil {
 		return Charge{}, ve
 	}
 	now := m.now().UTC()
 	c := Charge{ID: checkout.NewID(), Customer: in.Customer, Description: strings.TrimSpace(in.Description),
 		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
-		CreatedAt: now, UpdatedAt: now, Version: 1}
+		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash}
 	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
 	if err := m.store.CreateCharge(ctx, c, Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}); err != nil {
 		return Charge{}, fmt.Errorf("charges: creating a charge: %w", err)
 	}
 	m.record(ctx, actor, address, audit.ChargeCreated, &c, "")
+	c.IdempotencyKey, c.RequestHash = "", "" // as Store.Charge reads it
 	return c, nil
 }
 
@@ -171,21 +222,35 @@ func (in Input) Validate(today Date) *ValidationError {
 	ve := &ValidationError{Kind: gatewayclient.KindValidation}
 	cust := gatewayclient.Customer{Name: in.Customer.Name, Document: in.Customer.Document, Email: in.Customer.Email,
 		MobilePhone: in.Customer.Phone}
+	for _, t := range [][2]string{{"customer.name", in.Customer.Name}, {"customer.email", in.Customer.Email},
+		{"description", in.Description}, {"externalCode", in.ExternalCode}} {
+		if err := checkout.CheckText(t[1]); err != nil {
+			ve.Add(t[0], checkout.CodeText, err.Error())
+		}
+	}
 	var cve *ValidationError
 	if errors.As(cust.Validate(EndOfDay(today)), &cve) {
-		ve.Violations = append(ve.Violations, cve.Violations...)
+		for _, v := range cve.Violations {
+			if v.Field == "customer.mobilePhone" {
+				v.Field = "customer.phone" // as a charge names it
+			}
+			if !ve.Has(v.Field) {
+				ve.Violations = append(ve.Violations, v)
+			}
+		}
 	}
 	if strings.TrimSpace(in.Customer.Email) == "" {
 		// The gateway takes a customer without one; a charge is sent and reminded by e-mail.
 		ve.Add("customer.email", gatewayclient.CodeRequired, "is required")
 	}
 	switch d := strings.TrimSpace(in.Description); {
+	case ve.Has("description"):
 	case d == "":
 		ve.Add("description", gatewayclient.CodeRequired, "is required")
 	case len([]rune(d)) > 200:
 		ve.Add("description", gatewayclient.CodeMaxLength, "must be at most 200 characters")
 	}
-	if len([]rune(in.ExternalCode)) > 100 {
+	if len([]rune(in.ExternalCode)) > 100 && !ve.Has("externalCode") {
 		ve.Add("externalCode", gatewayclient.CodeMaxLength, "must be at most 100 characters")
 	}
 	if tv := in.Terms.Validate(today); tv != nil {

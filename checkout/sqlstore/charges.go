@@ -70,12 +70,48 @@ func eventStmt(e charges.Event) Stmt {
 func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event) error {
 	err := s.writeBatch(ctx, Stmt{SQL: `INSERT INTO charges (` + chargeColumns + `)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-		Args: chargeArgs(&c)}, eventStmt(e))
+		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c))
 	if err != nil {
 		return s.errorf("storing a charge: %w", err)
 	}
 	return nil
 }
+
+// idempotencyStmt records the Idempotency-Key c was made with, when any (a no-op otherwise):
+// the key's unique index refuses a second charge with it.
+func idempotencyStmt(c *charges.Charge) Stmt {
+	var key any // NULL: none, which the unique index lets repeat
+	if c.IdempotencyKey != "" {
+		key = c.IdempotencyKey
+	}
+	return Stmt{SQL: `UPDATE charges SET idempotency_key = $1, request_hash = $2 WHERE id = $3`,
+		Args: []any{key, c.RequestHash, c.ID}}
+}
+
+// ChargeByIdempotencyKey returns the charge made with that Idempotency-Key, or
+// checkout.ErrNotFound.
+func (s *Store) ChargeByIdempotencyKey(ctx context.Context, key string) (charges.Charge, error) {
+	var out []charges.Charge
+	var hash string
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT request_hash, ` + chargeColumns + ` FROM charges WHERE idempotency_key = $1`,
+		Args: []any{key}, Rows: func(r Rows) error { return scanCharges(&out)(prefixed{r, &hash}) }})
+	if err != nil {
+		return charges.Charge{}, s.errorf("reading a charge by its idempotency key: %w", err)
+	}
+	if len(out) == 0 {
+		return charges.Charge{}, checkout.ErrNotFound
+	}
+	out[0].IdempotencyKey, out[0].RequestHash = key, hash
+	return out[0], nil
+}
+
+// prefixed reads rows whose first column is first's, before those its reader scans.
+type prefixed struct {
+	Rows
+	first any
+}
+
+func (p prefixed) Scan(dest ...any) error { return p.Rows.Scan(append([]any{p.first}, dest...)...) }
 
 // Charge returns the charge with that id, or checkout.ErrNotFound.
 func (s *Store) Charge(ctx context.Context, id string) (charges.Charge, error) {

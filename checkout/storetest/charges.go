@@ -33,6 +33,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("Cancel", func(t *testing.T) { testChargeCancel(t, newChargeFixture(t, open(t))) })
 	t.Run("List", func(t *testing.T) { testChargeList(t, newChargeFixture(t, open(t))) })
 	t.Run("StaleVersion", func(t *testing.T) { testChargeStale(t, newChargeFixture(t, open(t))) })
+	t.Run("Idempotent", func(t *testing.T) { testChargeIdempotent(t, newChargeFixture(t, open(t))) })
 	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
 	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
 }
@@ -412,5 +413,31 @@ func testChargeOrderCanceled(t *testing.T, f *chargeFixture) {
 	}
 	if got := f.read(other.ID); got.Status != charges.StatusCanceled || got.Paid != 0 {
 		t.Fatalf("the canceled charge: %+v", got)
+	}
+}
+
+// A charge made with an Idempotency-Key is made once: the same key and input answer it again,
+// the key with another input is refused; charges without a key are each their own.
+func testChargeIdempotent(t *testing.T, f *chargeFixture) {
+	first, created, err := f.m.CreateOnce(f.ctx, "api", "", "order-7", issue35())
+	if err != nil || !created {
+		t.Fatalf("CreateOnce: %v, %v", created, err)
+	}
+	again, created, err := f.m.CreateOnce(f.ctx, "api", "", "order-7", issue35())
+	if err != nil || created || again.ID != first.ID {
+		t.Fatalf("the same request again: %s (created %v), %v; want %s", again.ID, created, err, first.ID)
+	}
+	other := issue35()
+	other.Terms.Amount = 999
+	if _, _, err := f.m.CreateOnce(f.ctx, "api", "", "order-7", other); checkout.ErrorCode(err) != checkout.CodeIdempotencyReused {
+		t.Fatalf("the key with another request: %v", err)
+	}
+	if _, err := f.s.ChargeByIdempotencyKey(f.ctx, "missing"); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("an unknown key: %v", err)
+	}
+	f.create(issue35())
+	f.create(issue35())
+	if list, _ := f.s.ListCharges(f.ctx, charges.Filter{}); len(list) != 3 {
+		t.Fatalf("%d charges stored, want 3", len(list))
 	}
 }
