@@ -19,7 +19,7 @@ import (
 // Source is what a checkout source sells, as its customer form shows it and its order records.
 type Source struct {
 	Channel Channel
-	ID      string // the cart's, the checkout session's or the payment link's id
+	ID      string // the cart's, the checkout session's, the payment link's or the charge's id
 	// Title and Description say what is sold when the source has words for it (a payment
 	// link's); "" leaves the form's generic heading.
 	Title, Description string
@@ -86,8 +86,8 @@ func NewRequestKey(c *Cart, shipping gatewayclient.Cents) string {
 	return NewID() + "." + cartFingerprint(c, shipping)
 }
 
-// Source returns the checkout source of channel whose id is id (the cart's or the session's
-// id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
+// Source returns the checkout source of channel whose id is id (the cart's, the session's or
+// the charge's id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
 // A source that takes no order is an error: an empty cart ErrEmptyCart, an expired session
 // ErrSessionExpired (unless its order is placed: Placed), an inactive or expired link
 // ErrLinkClosed, an amount out of a link's bounds a *ValidationError naming FieldLinkAmount.
@@ -99,6 +99,8 @@ func (s *Service) Source(ctx context.Context, channel Channel, id string, amount
 		return s.sessionSource(ctx, id)
 	case ChannelLink:
 		return s.linkSource(ctx, id, amount)
+	case ChannelCharge:
+		return s.chargeSource(ctx, id)
 	}
 	return nil, fmt.Errorf("checkout: no customer form for channel %q: %w", channel, ErrNotFound)
 }
@@ -195,6 +197,8 @@ func (src *Source) requestKey(posted string) string {
 		return scopedRequestKey("", sessionRequestKeyPrefix+src.ID)
 	case ChannelLink:
 		return scopedRequestKey(linkRequestKeyPart+src.ID, posted)
+	case ChannelCharge:
+		return src.chargeRequestKey()
 	}
 	return scopedRequestKey(src.ID, posted)
 }
