@@ -46,7 +46,7 @@ type StatsQuery struct {
 	DaysFrom   time.Time
 	ZoneOffset time.Duration
 	// TopLimit > 0 asks for the products that brought the most in the orders paid since
-	// TopSince: at most TopLimit of them.
+	// TopSince, the first instant of a local day: at most TopLimit of them.
 	TopSince time.Time
 	TopLimit int
 }

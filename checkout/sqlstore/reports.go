@@ -173,7 +173,7 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 // conversion from money_days (the daily totals the migrations' triggers keep as orders are
 // written: at most a few hundred rows whatever the number of orders), the orders awaiting
 // payment (orders_status_created) and the top products of the orders paid in the last period
-// (orders_paid, then their lines).
+// (from product_days, kept as money_days is).
 func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkout.OrderStats, error) {
 	if q.ZoneOffset != checkout.MoneyDayOffset {
 		return nil, s.errorf("reading order figures: days in a zone of offset %v, not São Paulo's", q.ZoneOffset)
@@ -251,15 +251,14 @@ func addMoney(m *checkout.MoneyTotals, kind string, amount gatewayclient.Cents, 
 }
 
 // topProducts is the statement reading the products of the most revenue in the orders paid
-// since q.TopSince (orders_paid) through their lines (the lines' primary key); a line without
-// a product is counted under its title.
+// since the day of q.TopSince from product_days (the daily totals the migrations' triggers keep
+// as lines are written and orders paid: a row per product and day, whatever the number of
+// orders); a line without a product is counted under its title.
 func (s *Store) topProducts(q checkout.StatsQuery, out *[]checkout.ProductTotal) Stmt {
 	var tp Params
-	top := `SELECT l.product_id, CASE WHEN l.product_id = '' THEN l.title ELSE '' END, MAX(l.title),
-		CAST(SUM(l.quantity) AS BIGINT), CAST(SUM(l.unit_price * l.quantity) AS BIGINT)
-		FROM orders o JOIN order_lines l ON l.order_id = o.id
-		WHERE o.paid_at >= ` + tp.Add(ms(q.TopSince)) + `
-		GROUP BY 1, 2 ORDER BY 5 DESC, 4 DESC, 1, 2 LIMIT ` + tp.Add(q.TopLimit)
+	top := `SELECT product_id, name, MAX(title), CAST(SUM(units) AS BIGINT), CAST(SUM(revenue) AS BIGINT)
+		FROM product_days WHERE day >= ` + tp.Add(checkout.DayNumber(q.TopSince, checkout.MoneyDayOffset)) + `
+		GROUP BY 1, 2 HAVING SUM(units) > 0 ORDER BY 5 DESC, 4 DESC, 1, 2 LIMIT ` + tp.Add(q.TopLimit)
 	return Stmt{SQL: top, Args: tp, Rows: each(func(r Rows) error {
 		var pt checkout.ProductTotal
 		var key string

@@ -121,14 +121,16 @@ func testOrderStats(t *testing.T, s checkout.Store) {
 
 // testTopProducts: the products ranked by what they brought in the orders paid in the period
 // (unit price × quantity, shipping aside), a line without a product under its title; orders
-// unpaid or paid before the period do not count; the limit holds; the previous period's days
-// are there when DaysFrom reaches back to them.
+// unpaid or paid before the period do not count; an order paid then refunded counts on its day
+// of payment (as its money is received that day); an order created paid counts; an order whose
+// payment is moved to another day counts once, on the new day; the limit holds; the previous
+// period's days are there when DaysFrom reaches back to them.
 func testTopProducts(t *testing.T, s checkout.Store) {
 	ctx := context.Background()
 	zone := -3 * time.Hour
 	today := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC)
 	daysAgo := func(n int) time.Time { return today.Add(-time.Duration(n) * 24 * time.Hour) }
-	order := func(created, paid time.Time, lines ...checkout.OrderLine) {
+	order := func(created, paid time.Time, lines ...checkout.OrderLine) *checkout.Order {
 		t.Helper()
 		o := NewOrder("key-" + checkout.NewID())
 		o.CreatedAt, o.UpdatedAt, o.History[0].At = created, created, created
@@ -137,9 +139,10 @@ func testTopProducts(t *testing.T, s checkout.Store) {
 			o.Amount += l.UnitPrice * gatewayclient.Cents(l.Quantity)
 		}
 		stored := mustCreate(t, s, o)
-		if !paid.IsZero() {
-			payOrder(t, s, stored.ID, paid)
+		if paid.IsZero() {
+			return stored
 		}
+		return payOrder(t, s, stored.ID, paid)
 	}
 	book := checkout.OrderLine{ProductID: "livro", Title: "Livro", UnitPrice: 4990, Quantity: 1}
 	mug := checkout.OrderLine{ProductID: "caneca", Title: "Caneca", UnitPrice: 3500, Quantity: 2, Physical: true}
@@ -150,23 +153,55 @@ func testTopProducts(t *testing.T, s checkout.Store) {
 	order(daysAgo(1), time.Time{}, withQuantity(mug, 10))                     // unpaid
 	order(daysAgo(40), daysAgo(40).Add(time.Hour), withQuantity(mug, 50))     // paid in the previous period
 	order(daysAgo(29), daysAgo(29).Add(time.Hour), checkout.OrderLine{ProductID: "marcador", Title: "Marcador", UnitPrice: 500, Quantity: 1})
+	refunded := order(daysAgo(3), daysAgo(3).Add(time.Hour), mug) // caneca 2 × 3500, then refunded
+	move(refunded, checkout.StatusRefunding, daysAgo(1))
+	refunded.RefundedAt = daysAgo(1)
+	mustUpdate(t, s, refunded)
+	move(refunded, checkout.StatusRefunded, daysAgo(1).Add(time.Hour))
+	mustUpdate(t, s, refunded)
+	created := NewOrder("key-" + checkout.NewID()) // written paid: marcador 4 × 500
+	created.Status, created.PaidAt, created.Amount = checkout.StatusPaid, daysAgo(7), 2000
+	created.Lines = []checkout.OrderLine{{ProductID: "marcador", Title: "Marcador", UnitPrice: 500, Quantity: 4}}
+	mustCreate(t, s, created)
+	moved := order(daysAgo(45), daysAgo(45).Add(time.Hour), withQuantity(book, 2)) // livro 2 × 4990, moved into the period
+	moved.PaidAt = daysAgo(4)
+	mustUpdate(t, s, moved)
+	top := func(since time.Time, limit int) []checkout.ProductTotal {
+		t.Helper()
+		st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{since}, PlacedSince: since,
+			DaysFrom: since, ZoneOffset: zone, TopSince: since, TopLimit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Top
+	}
+	want := []checkout.ProductTotal{
+		{ProductID: "livro", Title: "Livro", Units: 6, Revenue: 6 * 4990},
+		{ProductID: "caneca", Title: "Caneca", Units: 4, Revenue: 4 * 3500},
+		{Title: "Doação", Units: 3, Revenue: 6000},
+	}
+	if got := top(daysAgo(29), 3); !slices.Equal(got, want) {
+		t.Errorf("top %+v\nwant %+v", got, want)
+	}
+	// Over 60 days: the order paid 40 days ago too, and the moved one once.
+	want = []checkout.ProductTotal{
+		{ProductID: "caneca", Title: "Caneca", Units: 54, Revenue: 54 * 3500},
+		{ProductID: "livro", Title: "Livro", Units: 6, Revenue: 6 * 4990},
+		{Title: "Doação", Units: 3, Revenue: 6000},
+		{ProductID: "marcador", Title: "Marcador", Units: 5, Revenue: 2500},
+	}
+	if got := top(daysAgo(59), 5); !slices.Equal(got, want) {
+		t.Errorf("top over 60 days %+v\nwant %+v", got, want)
+	}
 	st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{daysAgo(29)}, PlacedSince: daysAgo(29),
 		DaysFrom: daysAgo(59), ZoneOffset: zone, TopSince: daysAgo(29), TopLimit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []checkout.ProductTotal{
-		{ProductID: "livro", Title: "Livro", Units: 4, Revenue: 4 * 4990},
-		{ProductID: "caneca", Title: "Caneca", Units: 2, Revenue: 7000},
-		{Title: "Doação", Units: 3, Revenue: 6000},
-	}
-	if !slices.Equal(st.Top, want) {
-		t.Errorf("top %+v\nwant %+v", st.Top, want)
-	}
 	if got := st.Days[checkout.DayNumber(daysAgo(40), zone)].Received; got != (checkout.PaidTotal{Orders: 1, Amount: 50*3500 + 990}) {
 		t.Errorf("the previous period's day: %+v", got)
 	}
-	if st.Money[0].Received.Orders != 4 {
+	if st.Money[0].Received.Orders != 7 {
 		t.Errorf("paid in the period: %+v", st.Money[0])
 	}
 	none, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{today}, PlacedSince: today, DaysFrom: today,
