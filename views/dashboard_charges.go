@@ -57,25 +57,29 @@ type ChargeEventView struct {
 // ChargeView is one charge's page.
 type ChargeView struct {
 	DashPage
-	BackURL                     string
-	ID, Status, StatusText      string
-	Customer, Email             string
-	Document, Phone             string // masked unless the role sees personal data
-	Description, ExternalCode   string
-	Due                         string // YYYY-MM-DD
-	FineBps, InterestBps        int
-	DiscountBps                 int
-	DiscountAmount              checkout.Cents
-	DiscountUntil               string // YYYY-MM-DD, "" without a discount
-	Today                       ChargeDue
-	Paid, Balance               checkout.Cents
-	Final                       bool
-	PaidAt, CreatedAt           time.Time
-	CustomerURL                 string // the customer's page, to send
-	WhatsAppURL                 string // "" without a mobile phone, or for a role that cannot act
-	CancelURL                   string // "" when it cannot be canceled (or by this role)
-	Timeline                    []ChargeEventView
-	Notice, Failed, CancelError string
+	BackURL                   string
+	ID, Status, StatusText    string
+	Customer, Email           string
+	Document, Phone           string // masked unless the role sees personal data
+	Description, ExternalCode string
+	Due                       string // YYYY-MM-DD
+	FineBps, InterestBps      int
+	DiscountBps               int
+	DiscountAmount            checkout.Cents
+	DiscountUntil             string // YYYY-MM-DD, "" without a discount
+	Today                     ChargeDue
+	Paid, Balance             checkout.Cents
+	Final                     bool
+	PaidAt, CreatedAt         time.Time
+	CustomerURL               string // the customer's page, to send
+	// WhatsAppAction is the form that opens WhatsApp's chat with the customer ("" without a
+	// mobile phone, or for a role that cannot act); PersonalAction the one that shows the
+	// document and phone in full ("" for a role that may not, or when PersonalShown).
+	WhatsAppAction, PersonalAction string
+	PersonalShown                  bool
+	CancelURL                      string // "" when it cannot be canceled (or by this role)
+	Timeline                       []ChargeEventView
+	Notice, Failed, CancelError    string
 }
 
 // ChargeStatusText is a charge's status in words.

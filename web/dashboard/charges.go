@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -299,17 +300,52 @@ func (d *Dashboard) createCharge(w http.ResponseWriter, r *http.Request) {
 // Notices of the charge's page after an action (?done=…).
 var chargeNotices = map[string]string{"created": "charges.created", "canceled": "charges.canceled"}
 
-// chargePage is GET /dashboard/charges/{id}.
-func (d *Dashboard) chargePage(w http.ResponseWriter, r *http.Request) {
+// chargePage is GET /dashboard/charges/{id}, the customer's document and phone masked.
+func (d *Dashboard) chargePage(w http.ResponseWriter, r *http.Request) { d.showCharge(w, r, false) }
+
+// showChargePersonal is POST /dashboard/charges/{id}/personal-data (team.PermPersonalData): the
+// charge's page with the customer's document and phone in full, in this answer only, which the
+// audit log records with the charge, as for orders.
+func (d *Dashboard) showChargePersonal(w http.ResponseWriter, r *http.Request) {
+	d.showCharge(w, r, true)
+}
+
+// showCharge answers the page of the charge of the URL, its customer's document and phone in
+// full when full (recorded in the audit log), else masked.
+func (d *Dashboard) showCharge(w http.ResponseWriter, r *http.Request, full bool) {
 	c, ok := d.readCharge(w, r)
 	if !ok {
 		return
 	}
-	var v views.ChargeView
+	v := views.ChargeView{PersonalShown: full}
 	if key := chargeNotices[r.URL.Query().Get("done")]; key != "" {
 		v.Notice = views.T(respond.Lang(r), key)
 	}
+	if full {
+		d.record(r, audit.PersonalShown, "charge "+c.ID, "")
+	}
 	d.renderCharge(w, r, http.StatusOK, c, v)
+}
+
+// sendWhatsApp is POST /dashboard/charges/{id}/whatsapp: a redirect to WhatsApp's chat with the
+// customer's mobile phone, its text the charge and its link. The page holds only this form, so
+// that no page shows the phone in full; 404 when the charge has no mobile phone or is over.
+func (d *Dashboard) sendWhatsApp(w http.ResponseWriter, r *http.Request) {
+	c, ok := d.readCharge(w, r)
+	if !ok {
+		return
+	}
+	target := whatsAppURL(respond.Lang(r), c, d.customerURL(r, c.ID))
+	if target == "" {
+		d.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// customerURL is the address of the customer's page of the charge id, to send them.
+func (d *Dashboard) customerURL(r *http.Request, id string) string {
+	return d.publicBase(r) + "/c/" + url.PathEscape(id)
 }
 
 // readCharge reads the charge of the request's {id}, answering 404 itself when there is none.
@@ -327,8 +363,8 @@ func (d *Dashboard) readCharge(w http.ResponseWriter, r *http.Request) (charges.
 }
 
 // renderCharge renders the page of c with status, v holding the notice or the cancel form's
-// error. The customer's document and phone are masked but for roles that see personal data in
-// full; the WhatsApp link, which carries the phone, is for those who may act on charges.
+// error and whether the customer's document and phone are shown in full (else masked, with the
+// form that shows them to a role that may). Sending by WhatsApp is for those who act on charges.
 func (d *Dashboard) renderCharge(w http.ResponseWriter, r *http.Request, status int, c charges.Charge, v views.ChargeView) {
 	lang := respond.Lang(r)
 	today := d.charges.Today()
@@ -336,8 +372,11 @@ func (d *Dashboard) renderCharge(w http.ResponseWriter, r *http.Request, status 
 	v.ID, v.Status, v.StatusText = c.ID, string(c.Status), views.ChargeStatusText(lang, string(c.Status))
 	v.Customer, v.Email, v.Description, v.ExternalCode = c.Customer.Name, c.Customer.Email, c.Description, c.ExternalCode
 	v.Document, v.Phone = brdoc.FormatDocument(c.Customer.Document), brdoc.FormatPhone(c.Customer.Phone)
-	if !can(r, team.PermPersonalData) {
+	if !v.PersonalShown {
 		v.Document, v.Phone = brdoc.MaskDocument(v.Document), brdoc.MaskPhone(v.Phone)
+		if can(r, team.PermPersonalData) {
+			v.PersonalAction = respond.Link(r, chargePath(c.ID)+"/personal-data")
+		}
 	}
 	v.Due, v.FineBps, v.InterestBps = c.Terms.Due.String(), c.Terms.FineBps, c.Terms.InterestBpsPerMonth
 	v.DiscountBps, v.DiscountAmount = c.Terms.Discount.Bps, c.Terms.Discount.Amount
@@ -348,9 +387,11 @@ func (d *Dashboard) renderCharge(w http.ResponseWriter, r *http.Request, status 
 	v.Today = views.ChargeDue{Day: today.String(), Amount: due.Amount, Discount: due.Discount, Fine: due.Fine,
 		Interest: due.Interest, DaysLate: due.DaysLate, Total: due.Total}
 	v.Paid, v.Balance, v.Final, v.PaidAt, v.CreatedAt = c.Paid, c.Balance(today), c.Status.Final(), c.PaidAt, c.CreatedAt
-	v.CustomerURL = d.publicBase(r) + "/c/" + url.PathEscape(c.ID)
+	v.CustomerURL = d.customerURL(r, c.ID)
 	if can(r, team.PermChargesWrite) {
-		v.WhatsAppURL = whatsAppURL(lang, c, v.CustomerURL)
+		if whatsAppURL(lang, c, v.CustomerURL) != "" {
+			v.WhatsAppAction = respond.Link(r, chargePath(c.ID)+"/whatsapp")
+		}
 		if !c.Status.Final() {
 			v.CancelURL = respond.Link(r, chargePath(c.ID)+"/cancel")
 		}

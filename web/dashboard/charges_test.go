@@ -11,6 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -225,27 +226,45 @@ func TestChargePage(t *testing.T) {
 		strings.Contains(d, "529") || !strings.Contains(p, "*") || strings.Contains(p, "98765") {
 		t.Fatalf("a viewer sees document %q, phone %q", d, p)
 	}
+	// An owner's page masks them too until the deliberate show, which the audit log records.
 	owner := e.browser()
-	owner.login()
-	if _, doc := owner.get("/dashboard/charges/" + mobile); doc.Find(testid("charge-document")).Text() != "529.982.247-25" {
-		t.Fatalf("an owner sees the document %q", doc.Find(testid("charge-document")).Text())
+	ocsrf := owner.login()
+	if _, doc := owner.get("/dashboard/charges/" + mobile); strings.Contains(doc.Find(testid("charge-document")).Text(), "529") {
+		t.Fatalf("an owner sees the document %q before asking", doc.Find(testid("charge-document")).Text())
+	}
+	res, doc := owner.post("/dashboard/charges/"+mobile+"/personal-data", url.Values{"csrf_token": {ocsrf}})
+	if res.StatusCode != http.StatusOK || doc.Find(testid("charge-document")).Text() != "529.982.247-25" ||
+		doc.Find(testid("charge-phone")).Text() != "(11) 98765-4321" {
+		t.Fatalf("shown: %d %q", res.StatusCode, doc.Find(testid("charge-document")).Text())
+	}
+	if es, err := e.dash.audit.Entries(context.Background(), audit.Filter{Action: audit.PersonalShown}); err != nil || len(es) != 1 ||
+		es[0].Object != "charge "+mobile || es[0].Actor != dashEmail {
+		t.Fatalf("audit of the show: %+v, %v", es, err)
 	}
 
+	// An operator sends it by WhatsApp through a form: the page never holds the phone.
 	op, csrf := e.signedIn(team.RoleOperator)
 	_, doc = op.get("/dashboard/charges/" + mobile + "?lang=en")
-	wa, err := url.Parse(doc.Find(testid("whatsapp-share")).AttrOr("href", ""))
-	if err != nil || wa.Host != "wa.me" || wa.Path != "/5511987654321" ||
-		!strings.Contains(wa.Query().Get("text"), "http://localhost:8080/c/"+mobile) {
-		t.Fatalf("WhatsApp link %v (%v)", wa, err)
+	if h, _ := doc.Html(); strings.Contains(h, "98765") {
+		t.Fatal("the operator's page holds the phone")
+	}
+	res, _ = op.post(doc.Find(testid("whatsapp-form")).AttrOr("action", ""), url.Values{"csrf_token": {csrf}})
+	wa, err := url.Parse(res.Header.Get("Location"))
+	if err != nil || res.StatusCode != http.StatusSeeOther || wa.Host != "wa.me" || wa.Path != "/5511987654321" ||
+		!strings.Contains(wa.Query().Get("text"), "http://localhost:8080/c/"+mobile) || !strings.HasPrefix(wa.Query().Get("text"), "Hello, Maria!") {
+		t.Fatalf("WhatsApp: %d %v (%v)", res.StatusCode, wa, err)
 	}
 	if _, doc := op.get("/dashboard/charges/" + phoneless); doc.Find(testid("whatsapp-share")).Length() != 0 {
 		t.Fatal("a WhatsApp link without a phone")
+	}
+	if res, _ := op.post("/dashboard/charges/"+phoneless+"/whatsapp", url.Values{"csrf_token": {csrf}}); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("WhatsApp without a phone: %d", res.StatusCode)
 	}
 	if doc.Find(testid("cancel-form")+" input[name=csrf_token]").AttrOr("value", "") != csrf {
 		t.Fatal("the cancel form carries no token")
 	}
 	// Without the ticked box nothing changes; with it the charge is canceled, once.
-	res, doc := op.post("/dashboard/charges/"+mobile+"/cancel", url.Values{"csrf_token": {csrf}})
+	res, doc = op.post("/dashboard/charges/"+mobile+"/cancel", url.Values{"csrf_token": {csrf}})
 	if res.StatusCode != http.StatusUnprocessableEntity || doc.Find(`[data-field="confirm"]`).Length() != 1 {
 		t.Fatalf("cancel without confirmation: %d", res.StatusCode)
 	}

@@ -311,6 +311,8 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/charges", team.PermChargesRead, d.chargesPage},
 			Route{post, "/charges", team.PermChargesWrite, d.createCharge},
 			Route{get, "/charges/{id}", team.PermChargesRead, d.chargePage},
+			Route{post, "/charges/{id}/personal-data", team.PermPersonalData, d.showChargePersonal},
+			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
 			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
 	}
 	if d.mail != nil {

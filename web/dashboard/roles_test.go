@@ -179,12 +179,14 @@ var routeCases = map[string]routeCase{
 			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},
 			"dueDate": {saoPauloDay(f.e.sb.Now())}}
 	}},
-	"POST /charges/{id}/cancel": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
-	"GET /mail":                 {allowed: integrator},
-	"GET /mail/{id}":            {allowed: integrator},
-	"GET /mail/{id}/html":       {allowed: ownersOnly},
-	"POST /mail/{id}/resend":    {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /mail/test":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /charges/{id}/cancel":        {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
+	"POST /charges/{id}/whatsapp":      {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /charges/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /mail":                        {allowed: integrator},
+	"GET /mail/{id}":                   {allowed: integrator},
+	"GET /mail/{id}/html":              {allowed: ownersOnly},
+	"POST /mail/{id}/resend":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/test":                  {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /mail/suppressions/clear": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"address": {"bounce@example.com"}}
 	}},
@@ -256,7 +258,9 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	charge := e.newCharge("(11) 98765-4321")
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/charges/{id}":                    charge,
-		"/charges/{id}/cancel":             charge,
+		"/charges/{id}/cancel":             e.newCharge(""),
+		"/charges/{id}/whatsapp":           charge,
+		"/charges/{id}/personal-data":      charge,
 		"/mail/{id}":                       mailID,
 		"/mail/{id}/html":                  mailID,
 		"/mail/{id}/resend":                mailID,
