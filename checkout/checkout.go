@@ -196,6 +196,8 @@ type Order struct {
 	PayBy time.Time
 	// LinkID is the payment link the order was placed through ("" none).
 	LinkID string
+	// ChargeID is the charge with a due date the order collects a day's amount of ("" none).
+	ChargeID string
 	// Carrier and TrackingCode say how the order's physical goods travel, set when the
 	// merchant marks it shipped (ShippedAt); DeliveredAt when they mark it delivered. Zero
 	// until then (see fulfilment.go).

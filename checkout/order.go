@@ -21,7 +21,7 @@ import (
 type PlaceOrderInput struct {
 	// Channel and Source name the checkout source (see Service.Source): ChannelShop (the zero
 	// value's meaning) and the cart's id, ChannelSession and the session's id, ChannelLink and
-	// the link's slug; Amount is what the payer typed for a link that asks for it.
+	// the link's slug, ChannelCharge and the charge's id; Amount is what the payer typed for a link that asks for it.
 	Channel Channel
 	Source  string
 	Amount  gatewayclient.Cents
@@ -240,6 +240,8 @@ func (s *Service) newOrder(src *Source, in PlaceOrderInput) *Order {
 		o.SessionID = src.ID
 	case ChannelLink:
 		o.LinkID = src.ID
+	case ChannelCharge:
+		o.ChargeID = src.ID
 	}
 	// The order number, not the id: the id is the shopper's credential (the URL of the PIX
 	// page) and must not travel to the gateway, its dashboards and its logs.

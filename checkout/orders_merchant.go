@@ -64,7 +64,12 @@ type Overview struct {
 	Previous []DayTotal
 	// Top are the products that brought the most in the orders paid in the last 30 days.
 	Top []ProductTotal
-	Now time.Time
+	// RefundsDue orders are owed RefundDue; AwaitingShipment paid orders have something to
+	// ship (each count capped at MaxCounted+1, as the lists').
+	RefundsDue       int
+	RefundDue        Cents
+	AwaitingShipment int
+	Now              time.Time
 }
 
 // DayTotal is the money of one local day.
@@ -96,12 +101,14 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 		ZoneOffset:  zone,
 		TopSince:    first,
 		TopLimit:    OverviewTopProducts,
+		Attention:   true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checkout: overview: %w", err)
 	}
 	o := &Overview{Today: st.Money[0], Week: st.Money[1], Month: st.Money[2], Awaiting: st.Awaiting,
-		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, Now: now}
+		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, RefundsDue: st.RefundsDue, RefundDue: st.RefundDue,
+		AwaitingShipment: st.AwaitingShipment, Now: now}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		o.Days = append(o.Days, DayTotal{Day: d, MoneyTotals: st.Days[DayNumber(d, zone)]})
 		p := d.AddDate(0, 0, -OverviewDays)

@@ -57,8 +57,9 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 }
 
 // depositApplied follows a change deposit d made to order res (before it): the merchant is
-// warned of a refund due, a late payment or another amount than the order's, and a payment
-// through a payment link is held to the link's maximum of payments.
+// warned of a refund due, a late payment or another amount than the order's, a payment
+// through a payment link is held to the link's maximum of payments, and a payment of a
+// charge's order counts towards the charge.
 func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, before, res *Order) (*Order, error) {
 	if res.RefundDue > before.RefundDue {
 		s.log.WarnContext(ctx, "order paid twice: a refund is due", "number", res.Number, "deposit", d.ID,
@@ -74,6 +75,12 @@ func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, 
 		var err error
 		if res, err = s.store.Order(ctx, res.ID); err != nil {
 			return nil, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
+		}
+	}
+	if res.ChargeID != "" {
+		var err error
+		if res, err = s.settleCharge(ctx, d, before, res); err != nil {
+			return nil, err
 		}
 	}
 	if d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {

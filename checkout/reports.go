@@ -49,6 +49,10 @@ type StatsQuery struct {
 	// TopSince, the first instant of a local day: at most TopLimit of them.
 	TopSince time.Time
 	TopLimit int
+	// Attention asks also for what awaits the merchant: the orders with a refund due and
+	// what they are owed, and the orders awaiting shipment (each count capped as the lists'
+	// at MaxCounted+1).
+	Attention bool
 }
 
 // MoneyKind names one of the overview's figures, for the list of the orders behind it
@@ -134,6 +138,12 @@ type OrderStats struct {
 	// Top are the products of the most revenue since TopSince, the most first (ties: the
 	// most units, then by product and title), when TopLimit asked for them.
 	Top []ProductTotal
+	// RefundsDue, RefundDue and AwaitingShipment are what awaits the merchant, when Attention
+	// asked for it: the orders with a refund due and the sum of what they are owed, the paid
+	// orders with something to ship not yet shipped.
+	RefundsDue       int
+	RefundDue        Cents
+	AwaitingShipment int
 }
 
 // DayNumber is the number of the local day of t in a zone of that offset: the days since the

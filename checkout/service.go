@@ -86,6 +86,9 @@ type ServiceOptions struct {
 	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it the Service answers data subjects' requests and
 	// anonymises orders (SubjectRecords, AnonymiseSubject, AnonymiseDue).
 	PersonalDataKey []byte
+	// Charges, when set, are the charges with a due date, whose orders (ChannelCharge) the
+	// Service places and whose payments it counts; without it a charge takes no order.
+	Charges Charges
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -119,6 +122,7 @@ type Service struct {
 	shipping   func(context.Context) (Shipping, error)
 	gatewayUp  func() bool
 	observer   Observer
+	charges    Charges
 	// shopperTimeout bounds a shopper's request's call to the gateway.
 	shopperTimeout time.Duration
 	// completions are the attempts being completed in the background after the gateway's
@@ -147,6 +151,7 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		shipping:   opts.Shipping,
 		gatewayUp:  opts.GatewayUp,
 		observer:   opts.Observer,
+		charges:    opts.Charges,
 
 		shopperTimeout: cmp.Or(opts.ShopperGatewayTimeout, DefaultShopperGatewayTimeout),
 

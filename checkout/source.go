@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -18,7 +19,7 @@ import (
 // Source is what a checkout source sells, as its customer form shows it and its order records.
 type Source struct {
 	Channel Channel
-	ID      string // the cart's, the checkout session's or the payment link's id
+	ID      string // the cart's, the checkout session's, the payment link's or the charge's id
 	// Title and Description say what is sold when the source has words for it (a payment
 	// link's); "" leaves the form's generic heading.
 	Title, Description string
@@ -85,8 +86,8 @@ func NewRequestKey(c *Cart, shipping gatewayclient.Cents) string {
 	return NewID() + "." + cartFingerprint(c, shipping)
 }
 
-// Source returns the checkout source of channel whose id is id (the cart's or the session's
-// id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
+// Source returns the checkout source of channel whose id is id (the cart's, the session's or
+// the charge's id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
 // A source that takes no order is an error: an empty cart ErrEmptyCart, an expired session
 // ErrSessionExpired (unless its order is placed: Placed), an inactive or expired link
 // ErrLinkClosed, an amount out of a link's bounds a *ValidationError naming FieldLinkAmount.
@@ -98,6 +99,8 @@ func (s *Service) Source(ctx context.Context, channel Channel, id string, amount
 		return s.sessionSource(ctx, id)
 	case ChannelLink:
 		return s.linkSource(ctx, id, amount)
+	case ChannelCharge:
+		return s.chargeSource(ctx, id)
 	}
 	return nil, fmt.Errorf("checkout: no customer form for channel %q: %w", channel, ErrNotFound)
 }
@@ -117,7 +120,7 @@ func (s *Service) cartSource(ctx context.Context, id string) (*Source, error) {
 	src := &Source{Channel: ChannelShop, ID: cart.ID, cart: cart}
 	for _, l := range cart.Lines {
 		src.Lines = append(src.Lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
-			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
+			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical, Image: l.Product.Image})
 	}
 	if physical := cart.NeedsAddress(); physical {
 		src.Shipping, src.DeliveryDays = rule.For(cart.Total(), physical), rule.DeliveryDays
@@ -150,8 +153,8 @@ func (s *Service) linkSource(ctx context.Context, slug string, amount gatewaycli
 	if !l.Open(s.now()) {
 		return nil, ErrLinkClosed
 	}
-	src := &Source{Channel: ChannelLink, ID: l.ID, Title: l.Title, Description: l.Description, Lines: l.Lines,
-		NotAsked: l.NotAsked()}
+	src := &Source{Channel: ChannelLink, ID: l.ID, Title: l.Title, Description: l.Description,
+		Lines: slices.Clone(l.Lines), NotAsked: l.NotAsked()}
 	if l.Kind == LinkCustom {
 		if err := CheckLinkAmount(l, amount); err != nil {
 			return nil, err
@@ -159,7 +162,30 @@ func (s *Service) linkSource(ctx context.Context, slug string, amount gatewaycli
 		src.Lines = []OrderLine{{Title: l.Title, Description: l.Description, UnitPrice: amount, Quantity: 1,
 			Physical: l.RequireAddress}}
 	}
+	if err := s.withPictures(ctx, src.Lines); err != nil {
+		return nil, err
+	}
 	return src, nil
+}
+
+// withPictures gives the catalogue's lines their product's current picture (a payment link
+// keeps its lines without theirs), so that the form shows it and the order keeps it. A
+// product no longer in the catalogue shows none.
+func (s *Service) withPictures(ctx context.Context, lines []OrderLine) error {
+	for i, l := range lines {
+		if l.ProductID == "" {
+			continue
+		}
+		p, err := s.store.Product(ctx, l.ProductID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return fmt.Errorf("checkout: the picture of product %s: %w", l.ProductID, err)
+		default:
+			lines[i].Image = p.Image
+		}
+	}
+	return nil
 }
 
 // requestKey is the request key an order of src is stored under, from the key the form
@@ -171,6 +197,8 @@ func (src *Source) requestKey(posted string) string {
 		return scopedRequestKey("", sessionRequestKeyPrefix+src.ID)
 	case ChannelLink:
 		return scopedRequestKey(linkRequestKeyPart+src.ID, posted)
+	case ChannelCharge:
+		return src.chargeRequestKey()
 	}
 	return scopedRequestKey(src.ID, posted)
 }

@@ -100,6 +100,8 @@ type OrderFilter struct {
 	SessionID string
 	// LinkID: placed through this payment link.
 	LinkID string
+	// ChargeID: placed for this charge.
+	ChargeID string
 	// MerchantReference: with this merchant reference (a checkout session's externalCode).
 	MerchantReference string
 	// CreatedFrom, CreatedBefore: created at or after, and before.

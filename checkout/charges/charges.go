@@ -210,7 +210,12 @@ func (m *Manager) Cancel(ctx context.Context, actor, address, id string) (Charge
 // for the difference otherwise. A payment of a canceled or paid charge changes nothing and
 // answers ErrFinal: the order's own flow refunds it.
 func (m *Manager) Pay(ctx context.Context, id string, amount Cents, at time.Time) (Charge, error) {
-	return m.change(ctx, id, "", fmt.Sprintf("payment %d", amount), func(c *Charge) (string, string, error) {
+	return m.pay(ctx, id, fmt.Sprintf("payment %d", amount), amount, at)
+}
+
+// pay is Pay with the timeline's detail of the payment.
+func (m *Manager) pay(ctx context.Context, id, detail string, amount Cents, at time.Time) (Charge, error) {
+	return m.change(ctx, id, "", detail, func(c *Charge) (string, string, error) {
 		if c.Status.Final() {
 			return "", "", ErrFinal
 		}

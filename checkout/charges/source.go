@@ -26,8 +26,14 @@ func (c *Charge) Source(now time.Time) (checkout.Source, error) {
 	if end.Sub(now) < gatewayclient.MinExpirationSeconds*time.Second {
 		return checkout.Source{}, ErrDayEnding
 	}
+	var notAsked []string
+	if c.Customer.Phone == "" {
+		// The charge was made without one: its order asks for none either.
+		notAsked = []string{checkout.FieldPhone}
+	}
 	return checkout.Source{
-		Channel: checkout.ChannelCharge, ID: c.ID, Title: c.Description,
+		NotAsked: notAsked,
+		Channel:  checkout.ChannelCharge, ID: c.ID, Title: c.Description,
 		Lines:     []checkout.OrderLine{{Title: c.Description, UnitPrice: c.Balance(day), Quantity: 1}},
 		Prefill:   checkout.Customer{Name: c.Customer.Name, Document: c.Customer.Document, Email: c.Customer.Email, Phone: c.Customer.Phone},
 		PayBy:     end,

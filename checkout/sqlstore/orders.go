@@ -21,7 +21,7 @@ const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, 
 	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
 	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due,
 	o.session_id, o.merchant_reference, o.pay_by, o.link_id, o.shipping, o.delivery_days,
-	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel, o.fee, o.refunded_at, o.held_at`
+	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel, o.fee, o.refunded_at, o.held_at, o.charge_id`
 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
@@ -56,9 +56,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
 			shopper_ip, created_at, updated_at, paid_at, version, refund_due, session_id, merchant_reference, pay_by, link_id,
-			shipping, delivery_days, channel, fee, refunded_at, held_at)
+			shipping, delivery_days, channel, fee, refunded_at, held_at, charge_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38)
+			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39)
 		ON CONFLICT (request_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
@@ -66,7 +66,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
 			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue), o.SessionID,
 			o.MerchantReference, ms(o.PayBy), o.LinkID, int64(o.Shipping), o.DeliveryDays, string(cmp.Or(o.Channel, checkout.ChannelShop)), // the column's default, as for an order of before channels
-			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt)},
+			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt), o.ChargeID},
 		Rows: func(r Rows) error { created = r.Next(); return nil }}
 	err = s.writeBatch(ctx, append([]Stmt{insert}, children...)...)
 	if created {
@@ -139,9 +139,10 @@ func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 	stmts := make([]Stmt, 0, len(o.Lines)+len(o.History)+len(o.Attempts))
 	for i, l := range o.Lines {
 		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_lines (order_id, position, product_id, title, unit_price, quantity,
-				physical, description)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description}})
+				physical, description, image_key, image_type, image_width, image_height)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description,
+				l.Image.Key, l.Image.Ext, l.Image.Width, l.Image.Height}})
 	}
 	stmts = append(stmts, historyInserts(o.ID, o.History)...)
 	for i := range o.Attempts {
@@ -372,7 +373,8 @@ type orderReads struct {
 func newOrderReads(tail, cond string) orderReads {
 	return orderReads{
 		orders: `SELECT ` + orderColumns + ` FROM orders o ` + tail,
-		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description
+		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description, image_key, image_type,
+				image_width, image_height
 			FROM order_lines WHERE ` + cond + ` ORDER BY order_id, position`,
 		history: `SELECT order_id, from_status, to_status, at, reason, reason_code, reason_params
 			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
@@ -482,6 +484,9 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	if f.LinkID != "" {
 		conds = append(conds, linkCond(f.LinkID, p))
 	}
+	if f.ChargeID != "" {
+		conds = append(conds, "o.charge_id = "+p.Add(f.ChargeID)+" AND o.charge_id <> ''")
+	}
 	if f.MerchantReference != "" {
 		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference)+" AND o.merchant_reference <> ''")
 	}
@@ -567,7 +572,7 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
 			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund,
 			&o.SessionID, &o.MerchantReference, &payBy, &o.LinkID, &shipping, &o.DeliveryDays,
-			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel, &fee, &refunded, &held); err != nil {
+			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel, &fee, &refunded, &held, &o.ChargeID); err != nil {
 			return fmt.Errorf("reading orders: %w", err)
 		}
 		o.Status, o.Channel = checkout.OrderStatus(status), checkout.Channel(channel)
@@ -608,7 +613,8 @@ func lineRows(byID map[string]*checkout.Order) func(r Rows) error {
 		var oid, pid string
 		var l checkout.OrderLine
 		var price int64
-		if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description); err != nil {
+		if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description, &l.Image.Key, &l.Image.Ext,
+			&l.Image.Width, &l.Image.Height); err != nil {
 			return fmt.Errorf("reading order lines: %w", err)
 		}
 		l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)

@@ -172,8 +172,9 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 // OrderStats reads the overview's figures in statements sent together: the money and the
 // conversion from money_days (the daily totals the migrations' triggers keep as orders are
 // written: at most a few hundred rows whatever the number of orders), the orders awaiting
-// payment (orders_status_created) and the top products of the orders paid in the last period
-// (from product_days, kept as money_days is).
+// payment (orders_status_created), the top products of the orders paid in the last period
+// (from product_days, kept as money_days is) and what awaits the merchant: one round trip on
+// PostgreSQL for the whole page's figures.
 func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkout.OrderStats, error) {
 	if q.ZoneOffset != checkout.MoneyDayOffset {
 		return nil, s.errorf("reading order figures: days in a zone of offset %v, not São Paulo's", q.ZoneOffset)
@@ -220,6 +221,9 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	if q.TopLimit > 0 {
 		stmts = append(stmts, s.topProducts(q, &st.Top))
 	}
+	if q.Attention {
+		stmts = append(stmts, s.attention(st)...)
+	}
 	if err := s.report(ctx, func() error { return s.readBatch(ctx, stmts...) }); err != nil {
 		return nil, s.errorf("reading order figures: %w", err)
 	}
@@ -231,6 +235,29 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 		}
 	}
 	return st, nil
+}
+
+// attention are the statements counting what awaits the merchant into st, each through its
+// partial index and capped as the lists' counts: the orders with a refund due and what they
+// are owed, the orders awaiting shipment.
+func (s *Store) attention(st *checkout.OrderStats) []Stmt {
+	var rp, sp Params
+	refunds := `SELECT COUNT(*), CAST(COALESCE(SUM(due), 0) AS BIGINT) FROM (SELECT o.refund_due AS due FROM orders o ` +
+		s.ordersWhere(checkout.OrderFilter{RefundDue: true}, &rp) + ` LIMIT ` + rp.Add(checkout.MaxCounted+1) + `) AS due`
+	shipping := `SELECT COUNT(*) FROM (SELECT 1 FROM orders o ` +
+		s.ordersWhere(checkout.OrderFilter{Fulfilment: checkout.FulfilmentAwaitingShipment}, &sp) + ` LIMIT ` +
+		sp.Add(checkout.MaxCounted+1) + `) AS matches`
+	return []Stmt{
+		{SQL: refunds, Args: rp, Rows: each(func(r Rows) error {
+			var due int64
+			if err := r.Scan(&st.RefundsDue, &due); err != nil {
+				return err
+			}
+			st.RefundDue = gatewayclient.Cents(due)
+			return nil
+		})},
+		{SQL: shipping, Args: sp, Rows: each(func(r Rows) error { return r.Scan(&st.AwaitingShipment) })},
+	}
 }
 
 // addMoney adds a row of money_days of that kind to m.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"testing"
 	"time"
@@ -13,10 +14,12 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
 
-// ChargeStores are the stores charges use: theirs and the audit log.
+// ChargeStores are the stores charges use: theirs, the audit log and the orders that collect
+// them.
 type ChargeStores interface {
 	charges.Store
 	audit.Store
+	checkout.Store
 }
 
 // RunCharges runs the suite of charges with due dates (charges.Store through charges.Manager,
@@ -31,6 +34,8 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("List", func(t *testing.T) { testChargeList(t, newChargeFixture(t, open(t))) })
 	t.Run("ListFilters", func(t *testing.T) { testChargeListFilters(t, newChargeFixture(t, open(t))) })
 	t.Run("StaleVersion", func(t *testing.T) { testChargeStale(t, newChargeFixture(t, open(t))) })
+	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
+	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {
@@ -372,5 +377,107 @@ func testChargeListFilters(t *testing.T, f *chargeFixture) {
 	c, _ = f.s.Charge(f.ctx, caio)
 	if got := list(charges.Filter{AfterCreated: c.CreatedAt, AfterID: caio, Backward: true}); len(got) != 0 {
 		t.Fatalf("backward from the newest: %v", got)
+	}
+}
+
+// chargeOrder stores an order of charge c for amount whose QR code is shown (expiring at
+// expires), as PlaceOrder leaves it.
+func (f *chargeFixture) chargeOrder(c charges.Charge, amount gatewayclient.Cents, expires time.Time) *checkout.Order {
+	f.t.Helper()
+	o := NewOrder("charge:" + c.ID + "/" + checkout.NewID())
+	o.Channel, o.ChargeID, o.Address, o.Physical, o.Shipping, o.DeliveryDays = checkout.ChannelCharge, c.ID, nil, false, 0, 0
+	o.Lines, o.Amount = []checkout.OrderLine{{Title: c.Description, UnitPrice: amount, Quantity: 1}}, amount
+	o = mustCreate(f.t, f.s, o)
+	move(o, checkout.StatusAwaitingPayment, f.now)
+	a := &o.Attempts[0]
+	a.State, a.TransactionID, a.BRCode, a.ExpiresAt = checkout.AttemptActive, checkout.NewID(), "000201test", expires
+	must(f.t, f.s.UpdateOrder(f.ctx, o))
+	return mustRead(f.t, f.s, o.ID)
+}
+
+// paidDeposit applies a PAID deposit of amount to o's QR code, paid now.
+func (f *chargeFixture) paidDeposit(svc *checkout.Service, o *checkout.Order, amount gatewayclient.Cents) *checkout.Order {
+	f.t.Helper()
+	d := &gatewayclient.Deposit{ID: o.Attempts[0].TransactionID, Status: gatewayclient.DepositPaid, AmountPaid: &amount,
+		PaymentDate: f.now}
+	res, _, err := svc.ApplyDeposit(f.ctx, d)
+	must(f.t, err)
+	return res
+}
+
+// service is a checkout.Service on the fixture's store and clock, without a gateway, whose
+// charges are the fixture's.
+func (f *chargeFixture) service() *checkout.Service {
+	return checkout.NewService(f.s, nil, checkout.ServiceOptions{Logger: slog.New(slog.DiscardHandler),
+		Clock: func() time.Time { return f.now }, Charges: f.m})
+}
+
+// A charge's orders carry it; a payment of one counts towards the charge once (a webhook
+// delivered again changes nothing), for what it paid: the day-5 QR code paid on day 6 leaves the
+// difference open, which the day's source then asks.
+func testChargeOrders(t *testing.T, f *chargeFixture) {
+	svc := f.service()
+	c := f.create(issue35())
+	f.now = saoPauloAt(5, 20, 0)
+	src, err := svc.Source(f.ctx, checkout.ChannelCharge, c.ID, 0)
+	if err != nil || src.Total() != 11110 || !src.PayBy.Equal(saoPauloAt(5, 23, 59).Add(59*time.Second)) {
+		t.Fatalf("day 5's source: %+v, %v", src, err)
+	}
+	o := f.chargeOrder(c, 11110, src.PayBy)
+	if o.ChargeID != c.ID || o.Channel != checkout.ChannelCharge {
+		t.Fatalf("stored order's charge %q, channel %q", o.ChargeID, o.Channel)
+	}
+	f.now = saoPauloAt(6, 9, 0)
+	paid := f.paidDeposit(svc, o, 11110)
+	if paid.Status != checkout.StatusPaid || !paid.LatePayment || paid.RefundDue != 0 {
+		t.Fatalf("the day-5 order paid on day 6: %s, late %v, refund %d", paid.Status, paid.LatePayment, paid.RefundDue)
+	}
+	f.paidDeposit(svc, o, 11110) // the webhook again
+	if got := f.read(c.ID); got.Status != charges.StatusOpen || got.Paid != 11110 || got.Balance(marchDay(6)) != 1235 {
+		t.Fatalf("the charge after the day-5 QR code paid on day 6: %+v", got)
+	}
+	if src, err = svc.Source(f.ctx, checkout.ChannelCharge, c.ID, 0); err != nil || src.Total() != 1235 {
+		t.Fatalf("day 6's source after it: total %d, %v", src.Total(), err)
+	}
+	f.payDifference(svc, c)
+}
+
+// payDifference pays the day-6 difference of charge c (the issue's): the charge is paid, its
+// two orders carry it, and it takes no order any more.
+func (f *chargeFixture) payDifference(svc *checkout.Service, c charges.Charge) {
+	t := f.t
+	t.Helper()
+	rest := f.paidDeposit(svc, f.chargeOrder(c, 1235, saoPauloAt(6, 23, 59)), 1235)
+	if got := f.read(c.ID); rest.Status != checkout.StatusPaid || got.Status != charges.StatusPaid || got.Paid != 12345 {
+		t.Fatalf("after the difference: order %s, charge %+v", rest.Status, got)
+	}
+	list, err := svc.Orders(f.ctx, checkout.OrderFilter{ChargeID: c.ID})
+	if err != nil || len(list) != 2 || list[0].ChargeID != c.ID {
+		t.Fatalf("the charge's orders: %d, %v", len(list), err)
+	}
+	if _, err := svc.Source(f.ctx, checkout.ChannelCharge, c.ID, 0); !errors.Is(err, charges.ErrFinal) {
+		t.Fatalf("a paid charge's source: %v", err)
+	}
+	if _, err := svc.Source(f.ctx, checkout.ChannelCharge, "missing", 0); !errors.Is(err, checkout.ErrNotFound) {
+		t.Fatalf("a missing charge's source: %v", err)
+	}
+}
+
+// A payment on a canceled charge is a late payment to refund; the charge stays canceled.
+func testChargeOrderCanceled(t *testing.T, f *chargeFixture) {
+	svc := f.service()
+	other := f.create(issue35())
+	f.now = saoPauloAt(6, 9, 0)
+	late := f.chargeOrder(other, 12345, saoPauloAt(6, 23, 59))
+	if _, err := f.m.Cancel(f.ctx, "rui@loja.example", "", other.ID); err != nil {
+		t.Fatal(err)
+	}
+	late = f.paidDeposit(svc, late, 12345)
+	if late.Status != checkout.StatusPaid || late.RefundDue != 12345 || !late.LatePayment ||
+		entries(late, checkout.ReasonPaidAfterCancel) != 1 {
+		t.Fatalf("paid on a canceled charge: %s, refund %d, late %v", late.Status, late.RefundDue, late.LatePayment)
+	}
+	if got := f.read(other.ID); got.Status != charges.StatusCanceled || got.Paid != 0 {
+		t.Fatalf("the canceled charge: %+v", got)
 	}
 }

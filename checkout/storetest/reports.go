@@ -21,6 +21,7 @@ func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderStats", func(t *testing.T) { testOrderStats(t, open(t)) })
 	t.Run("OrderStatsTopProducts", func(t *testing.T) { testTopProducts(t, open(t)) })
 	t.Run("OrderStatsMoney", func(t *testing.T) { testMoneyTotals(t, open(t)) })
+	t.Run("OrderStatsAttention", func(t *testing.T) { testAttention(t, open(t)) })
 	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
 }
 
@@ -267,6 +268,43 @@ func testMoneyTotals(t *testing.T, s checkout.Store) {
 	}
 }
 
+// testAttention: with the overview's figures, the orders with a refund due and what they are
+// owed, and the paid orders with something to ship not yet shipped (one shipped, one unpaid
+// and one without anything to ship do not count); none without Attention.
+func testAttention(t *testing.T, s checkout.Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC)
+	paid := func(physical bool) *checkout.Order {
+		t.Helper()
+		o := NewOrder("key-" + checkout.NewID())
+		o.Physical = physical
+		return payOrder(t, s, mustCreate(t, s, o).ID, at.Add(time.Minute))
+	}
+	paid(true)
+	shipped := paid(true)
+	shipped.ShippedAt, shipped.Carrier, shipped.TrackingCode = at.Add(time.Hour), "Correios", "AA123456789BR"
+	mustUpdate(t, s, shipped)
+	mustCreate(t, s, NewOrder("key-"+checkout.NewID())) // physical, unpaid
+	for _, due := range []gatewayclient.Cents{1500, 700} {
+		o := paid(false)
+		o.RefundDue = due
+		mustUpdate(t, s, o)
+	}
+	q := checkout.StatsQuery{PaidSince: []time.Time{at}, PlacedSince: at, DaysFrom: at, ZoneOffset: checkout.MoneyDayOffset}
+	st, err := s.OrderStats(ctx, q)
+	if err != nil || st.RefundsDue != 0 || st.RefundDue != 0 || st.AwaitingShipment != 0 {
+		t.Fatalf("without Attention: %+v, %v", st, err)
+	}
+	q.Attention = true
+	st, err = s.OrderStats(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.RefundsDue != 2 || st.RefundDue != 2200 || st.AwaitingShipment != 1 {
+		t.Errorf("refunds due %d (%d cents), awaiting shipment %d; want 2 (2200), 1", st.RefundsDue, st.RefundDue, st.AwaitingShipment)
+	}
+}
+
 // mustUpdate stores o's changes.
 func mustUpdate(t *testing.T, s checkout.Store, o *checkout.Order) {
 	t.Helper()
@@ -282,8 +320,8 @@ func withQuantity(l checkout.OrderLine, n int) checkout.OrderLine {
 
 // RunSummaryQueryCounts checks, for a store built on sqlstore, that a page of order summaries
 // costs two statements (the page, the capped count) however many orders it shows, and the
-// overview four (each sent together: one round trip on PostgreSQL). open is as for
-// RunQueryCounts.
+// overview two, three with its top products and five with what awaits the merchant (each sent
+// together: one round trip on PostgreSQL). open is as for RunQueryCounts.
 func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) sqlstore.DB) checkout.Store) {
 	ctx := context.Background()
 	var c *QueryCounter
@@ -326,6 +364,14 @@ func RunSummaryQueryCounts(t *testing.T, open func(t *testing.T, wrap func(sqlst
 	})
 	if withTop != 3 {
 		t.Errorf("the overview with its top products ran %d statements, want 3", withTop)
+	}
+	whole := count(func() error {
+		_, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{base}, PlacedSince: base, DaysFrom: base,
+			ZoneOffset: checkout.MoneyDayOffset, TopSince: base, TopLimit: 5, Attention: true})
+		return err
+	})
+	if whole != 5 {
+		t.Errorf("the overview with what awaits the merchant ran %d statements, want 5", whole)
 	}
 }
 

@@ -34,9 +34,9 @@ const (
 // answer goes back there.
 const fromRefunds = "refunds"
 
-// maxRefundsListed bounds the refunds page and the overview's sum (refunds due are few), and
-// maxPayerReads the deposits whose payer one visit of the page reads from the gateway (the
-// rest link to their deposit's page).
+// maxRefundsListed bounds the refunds page (refunds due are few), and maxPayerReads the
+// deposits whose payer one visit of the page reads from the gateway (the rest link to their
+// deposit's page).
 const (
 	maxRefundsListed = 500
 	maxPayerReads    = 50
@@ -343,25 +343,11 @@ func (d *Dashboard) refunds(w http.ResponseWriter, r *http.Request) {
 	d.renderRefunds(w, r, http.StatusOK, nil, "")
 }
 
-// attention is the overview's figures that need the merchant. A figure that cannot be read is
-// logged and left at zero: the overview still shows.
-func (d *Dashboard) attention(r *http.Request) views.AttentionView {
-	a := views.AttentionView{RefundsURL: respond.Link(r, Path+"/refunds"),
+// attention is the overview's figures that need the merchant, read with the overview's.
+func attention(r *http.Request, ov *checkout.Overview) views.AttentionView {
+	return views.AttentionView{RefundsDue: ov.RefundsDue, RefundAmount: ov.RefundDue, RefundsURL: respond.Link(r, Path+"/refunds"),
+		AwaitingShipment:    ov.AwaitingShipment,
 		AwaitingShipmentURL: respond.Link(r, Path+"/orders?"+paramFulfilment+"="+checkout.FulfilmentAwaitingShipment)}
-	if res, err := d.svc.MerchantOrders(r.Context(), checkout.OrderFilter{RefundDue: true, Limit: maxRefundsListed}); err == nil {
-		a.RefundsDue = res.Total
-		for _, o := range res.Orders {
-			a.RefundAmount += o.RefundDue
-		}
-	} else {
-		d.site.LogError(r, err, checkout.ErrorCode(err))
-	}
-	if res, err := d.svc.MerchantOrders(r.Context(), checkout.OrderFilter{Fulfilment: checkout.FulfilmentAwaitingShipment, Limit: 1}); err == nil {
-		a.AwaitingShipment = res.Total
-	} else {
-		d.site.LogError(r, err, checkout.ErrorCode(err))
-	}
-	return a
 }
 
 // refundsDue counts the orders with a refund due, for the navigation (0 when it cannot).

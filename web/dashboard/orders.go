@@ -493,7 +493,8 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err)
 		return
 	}
-	v := views.OverviewView{DashPage: d.page(r, "overview"),
+	due := func(*http.Request) int { return ov.RefundsDue }
+	v := views.OverviewView{DashPage: d.pageCounting(r, "overview", due),
 		Today:       views.PaidFigure(ov.Today.Received),
 		Week:        views.PaidFigure(ov.Week.Received),
 		Month:       views.PaidFigure(ov.Month.Received),
@@ -504,7 +505,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Chart:     chart(ov.Days, ov.Previous),
 		Top:       topProducts(ov.Top),
 		OrdersURL: respond.Link(r, Path+"/orders"),
-		Attention: d.attention(r),
+		Attention: attention(r, ov),
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }

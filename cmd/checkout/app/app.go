@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -96,6 +97,7 @@ type closingStore interface {
 	checkout.PersonalDataStore
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	brand.Store
+	charges.Store
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -129,7 +131,8 @@ type App struct {
 	alertPrefs      *team.Alerts   // the users' alert preferences
 	alerts          *alerts.Alerts // the merchant's alerts: announced changes, the scheduler
 	mail            mailSide
-	brand           *brand.Manager // the store's face shoppers see
+	brand           *brand.Manager   // the store's face shoppers see
+	charges         *charges.Manager // the charges with a due date, and their orders' payments
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -387,6 +390,8 @@ func (s *start) newService(ctx context.Context) error {
 		return fmt.Errorf("app: %w", err)
 	}
 	a := s.App
+	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
+	a.charges = charges.NewManager(a.store, a.audit, a.clock)
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
@@ -404,6 +409,7 @@ func (s *start) newService(ctx context.Context) error {
 
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
+		Charges:               a.charges,
 	})
 	return nil
 }
@@ -479,6 +485,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		MailConfigured: a.mail.server != nil,
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
+		Charges:        a.charges,
 	})
 	if err != nil {
 		stopExports()
@@ -850,11 +857,12 @@ func (a *App) Serve(ctx context.Context) error {
 // runLoops starts the background loops: on bgCtx those that stop with the server, on earlyCtx
 // (counted in early) those that call a server, this very one with the embedded sandbox.
 func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
-	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
-	// past their personal data's retention are anonymised, in small batches.
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, orders
+	// past their personal data's retention are anonymised, in small batches, and charges past
+	// their due date become overdue (on every instance: a charge changes once).
 	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
 		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
-		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc, Overdue: a.charges.MarkOverdue})
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)

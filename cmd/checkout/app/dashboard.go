@@ -24,7 +24,6 @@ type firstUser struct{ email, password string }
 func (a *App) setupAccounts(ctx context.Context) error {
 	a.accounts = team.NewAccounts(a.store, a.store, team.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
 		PasswordResets: a.store})
-	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
 		return fmt.Errorf("app: the first dashboard user: %w", err)
