@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -119,7 +120,7 @@ func (s *Service) cartSource(ctx context.Context, id string) (*Source, error) {
 	src := &Source{Channel: ChannelShop, ID: cart.ID, cart: cart}
 	for _, l := range cart.Lines {
 		src.Lines = append(src.Lines, OrderLine{ProductID: l.Product.ID, Title: l.Product.Title,
-			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical})
+			UnitPrice: l.Product.UnitPrice, Quantity: l.Quantity, Physical: l.Product.Physical, Image: l.Product.Image})
 	}
 	if physical := cart.NeedsAddress(); physical {
 		src.Shipping, src.DeliveryDays = rule.For(cart.Total(), physical), rule.DeliveryDays
@@ -152,8 +153,8 @@ func (s *Service) linkSource(ctx context.Context, slug string, amount gatewaycli
 	if !l.Open(s.now()) {
 		return nil, ErrLinkClosed
 	}
-	src := &Source{Channel: ChannelLink, ID: l.ID, Title: l.Title, Description: l.Description, Lines: l.Lines,
-		NotAsked: l.NotAsked()}
+	src := &Source{Channel: ChannelLink, ID: l.ID, Title: l.Title, Description: l.Description,
+		Lines: slices.Clone(l.Lines), NotAsked: l.NotAsked()}
 	if l.Kind == LinkCustom {
 		if err := CheckLinkAmount(l, amount); err != nil {
 			return nil, err
@@ -161,7 +162,30 @@ func (s *Service) linkSource(ctx context.Context, slug string, amount gatewaycli
 		src.Lines = []OrderLine{{Title: l.Title, Description: l.Description, UnitPrice: amount, Quantity: 1,
 			Physical: l.RequireAddress}}
 	}
+	if err := s.withPictures(ctx, src.Lines); err != nil {
+		return nil, err
+	}
 	return src, nil
+}
+
+// withPictures gives the catalogue's lines their product's current picture (a payment link
+// keeps its lines without theirs), so that the form shows it and the order keeps it. A
+// product no longer in the catalogue shows none.
+func (s *Service) withPictures(ctx context.Context, lines []OrderLine) error {
+	for i, l := range lines {
+		if l.ProductID == "" {
+			continue
+		}
+		p, err := s.store.Product(ctx, l.ProductID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+		case err != nil:
+			return fmt.Errorf("checkout: the picture of product %s: %w", l.ProductID, err)
+		default:
+			lines[i].Image = p.Image
+		}
+	}
+	return nil
 }
 
 // requestKey is the request key an order of src is stored under, from the key the form

@@ -2,10 +2,10 @@ package views
 
 import "github.com/pixcheckout/pixcheckout/checkout"
 
-// ChargeView is the customer's page of a charge with a due date (/c/{id}): who bills, what,
+// CustomerChargeView is the customer's page of a charge with a due date (/c/{id}): who bills, what,
 // the due date, and what the charge asks today, line by line, with the form that makes the
 // day's PIX code.
-type ChargeView struct {
+type CustomerChargeView struct {
 	Page
 	Description string
 	Customer    string // the billed customer's name
@@ -32,7 +32,7 @@ type ChargeView struct {
 }
 
 // payee is who bills: the store's legal name, or its name.
-func (v ChargeView) payee() string {
+func (v CustomerChargeView) payee() string {
 	if v.Merchant.LegalName != "" {
 		return v.Merchant.LegalName
 	}
@@ -41,12 +41,12 @@ func (v ChargeView) payee() string {
 
 // payable reports whether the page offers to pay: the charge is open or overdue, and the day
 // still has time for a PIX code.
-func (v ChargeView) payable() bool {
+func (v CustomerChargeView) payable() bool {
 	return v.Status != "canceled" && v.Notice != "day_ending" && v.Balance > 0
 }
 
 // interestLabel names the interest line with the days it runs for.
-func (v ChargeView) interestLabel() string {
+func (v CustomerChargeView) interestLabel() string {
 	if v.DaysLate == 1 {
 		return v.t("charge.interest_one", v.DaysLate)
 	}
@@ -54,7 +54,7 @@ func (v ChargeView) interestLabel() string {
 }
 
 // noticeText says why no PIX code was made (Notice).
-func (v ChargeView) noticeText() string {
+func (v CustomerChargeView) noticeText() string {
 	switch v.Notice {
 	case "day_ending":
 		return v.t("charge.notice_day_ending")

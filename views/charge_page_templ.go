@@ -10,10 +10,10 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import "github.com/pixcheckout/pixcheckout/checkout"
 
-// ChargePage is the customer's page of a charge (charge-page): who bills, what, the due date,
+// CustomerChargePage is the customer's page of a charge (charge-page): who bills, what, the due date,
 // the amount due today with its discount, fine, interest and earlier payments spelled out line
 // by line, and "Pagar com Pix", which makes the day's order and goes to its PIX page.
-func ChargePage(v ChargeView) templ.Component {
+func CustomerChargePage(v CustomerChargeView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {

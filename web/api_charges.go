@@ -154,7 +154,7 @@ func (a *merchantAPI) listCharges(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Limit = perPage + 1 // one more tells whether another page follows
-	list, err := a.charges.List(r.Context(), f)
+	list, _, err := a.charges.List(r.Context(), f, 0)
 	if err != nil {
 		a.site.FailJSON(w, r, err)
 		return

@@ -108,7 +108,7 @@ func (s *Server) renderCharge(w http.ResponseWriter, r *http.Request, c *charges
 	now := s.svc.Now()
 	day := charges.Today(now)
 	due := c.Terms.On(day)
-	v := views.ChargeView{Page: s.site.Page(r), Description: c.Description, Customer: c.Customer.Name,
+	v := views.CustomerChargeView{Page: s.site.Page(r), Description: c.Description, Customer: c.Customer.Name,
 		Due: c.Terms.Due.String(), Status: string(c.Status), Amount: due.Amount, Discount: due.Discount,
 		Fine: due.Fine, Interest: due.Interest, DaysLate: due.DaysLate, Paid: c.Paid, Balance: c.Balance(day),
 		Action: respond.Link(r, chargePath(c.ID)), Notice: notice}
@@ -120,5 +120,5 @@ func (s *Server) renderCharge(w http.ResponseWriter, r *http.Request, c *charges
 	} else if errors.Is(err, charges.ErrDayEnding) {
 		v.Notice = "day_ending"
 	}
-	s.site.Render(w, r, status, views.ChargePage(v))
+	s.site.Render(w, r, status, views.CustomerChargePage(v))
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -73,26 +72,4 @@ func writeImage(w http.ResponseWriter, r *http.Request, v *checkout.ImageVariant
 		return
 	}
 	_, _ = w.Write(v.Data)
-}
-
-// productImages returns the pictures of the products ids, by id: each read by its key (a page
-// shows a few lines; reading the whole catalogue for them was a third of the PIX page's time).
-// A product no longer on sale, or one that cannot be read, shows no picture.
-func (s *Server) productImages(r *http.Request, ids ...checkout.ProductID) map[checkout.ProductID]checkout.ProductImage {
-	m := make(map[checkout.ProductID]checkout.ProductImage, len(ids))
-	for _, id := range ids {
-		if _, seen := m[id]; seen || id == "" {
-			continue
-		}
-		p, err := s.svc.Product(r.Context(), id)
-		if errors.Is(err, checkout.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			s.site.LogError(r, err, checkout.ErrorCode(err))
-			return m
-		}
-		m[id] = p.Image
-	}
-	return m
 }

@@ -24,21 +24,12 @@ func (s *Server) order(r *http.Request) (*checkout.Order, error) {
 	return s.svc.Snapshot(r.Context(), chi.URLParam(r, "orderID"))
 }
 
-// summary lists the order's lines for the pages, with their pictures: an ad-hoc item's from
-// its session sess (nil for a cart's order), a product's from the catalogue.
-func (s *Server) summary(r *http.Request, o *checkout.Order, sess *checkout.CheckoutSession) []views.SummaryLine {
-	ids := make([]checkout.ProductID, 0, len(o.Lines))
-	for _, l := range o.Lines {
-		ids = append(ids, l.ProductID)
-	}
-	images := s.productImages(r, ids...)
-	lines := make([]views.SummaryLine, 0, len(o.Lines))
-	for i, l := range o.Lines {
-		img := images[l.ProductID]
-		if sess != nil && i < len(sess.Lines) && sess.Lines[i].Image.Key != "" && l.ProductID == "" {
-			img = sess.Lines[i].Image
-		}
-		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
+// summary lists an order's lines (or a checkout source's) for the pages, with the pictures
+// they are bought with.
+func summary(ls []checkout.OrderLine) []views.SummaryLine {
+	lines := make([]views.SummaryLine, 0, len(ls))
+	for _, l := range ls {
+		lines = append(lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: l.Image})
 	}
 	return lines
 }
@@ -120,7 +111,7 @@ func (p *payPage) pixView() views.PixView {
 		Page:        p.embedded("pix"),
 		OrderNumber: o.Number,
 		Amount:      o.Amount,
-		Lines:       s.summary(r, o, p.sess),
+		Lines:       summary(o.Lines),
 		Shipping:    views.ShippingOf(o),
 		Status:      o.Status,
 		EventsURL:   respond.Link(r, base+"/events"),
@@ -292,7 +283,7 @@ func (s *Server) paidPage(w http.ResponseWriter, r *http.Request) {
 	s.site.Render(w, r, http.StatusOK, views.PaidPage(views.PaidView{
 		Page:        page,
 		OrderNumber: o.Number,
-		Lines:       s.summary(r, o, sess),
+		Lines:       summary(o.Lines),
 		Shipping:    views.ShippingOf(o),
 		Amount:      o.Amount,
 		PaidAt:      o.PaidAt,

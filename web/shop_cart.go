@@ -241,16 +241,11 @@ func (s *Server) showCart(w http.ResponseWriter, r *http.Request, cartID string,
 		CheckoutURL:  respond.Link(r, checkoutPath(c.ID)),
 	}
 	placed := false
-	ids := make([]checkout.ProductID, 0, len(c.Lines))
-	for _, l := range c.Lines {
-		ids = append(ids, l.Product.ID)
-	}
-	images := s.productImages(r, ids...)
 	for _, l := range c.Lines {
 		base := cartPath(c.ID) + "/items/" + url.PathEscape(string(l.Product.ID))
 		lv := views.CartLineView{
 			ProductID: string(l.Product.ID), Title: l.Product.Title, UnitPrice: l.Product.UnitPrice,
-			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical, Image: images[l.Product.ID],
+			Quantity: l.Quantity, LineTotal: l.Subtotal(), Physical: l.Product.Physical, Image: l.Product.Image,
 			UpdateURL: respond.Link(r, base), RemoveURL: respond.Link(r, base+"?"+fieldAction+"=remove"),
 		}
 		if le.fe != nil && l.Product.ID == le.product {

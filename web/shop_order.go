@@ -98,6 +98,7 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f fo
 		Physical:    src.Physical(),
 		Values:      values,
 		Errors:      errs,
+		Lines:       summary(src.Lines),
 		Shipping:    views.ShippingLine{Physical: src.Physical(), Amount: src.Shipping, Days: src.DeliveryDays},
 		Total:       src.Total(),
 		BackURL:     f.backURL,
@@ -108,18 +109,6 @@ func (s *Server) renderCustomerForm(w http.ResponseWriter, r *http.Request, f fo
 	}
 	if s.svc.LooksUpCEP() {
 		v.CEPLookupURL = "/cep/"
-	}
-	ids := make([]checkout.ProductID, 0, len(src.Lines))
-	for _, l := range src.Lines {
-		ids = append(ids, l.ProductID)
-	}
-	images := s.productImages(r, ids...)
-	for _, l := range src.Lines {
-		img := images[l.ProductID]
-		if l.ProductID == "" {
-			img = l.Image
-		}
-		v.Lines = append(v.Lines, views.SummaryLine{Title: l.Title, Quantity: l.Quantity, LineTotal: l.Subtotal(), Image: img})
 	}
 	s.site.Render(w, r, status, views.CustomerPage(v))
 }

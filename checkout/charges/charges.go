@@ -87,9 +87,18 @@ type Event struct {
 // Filter selects charges, newest first, a page at a time.
 type Filter struct {
 	Status []Status // none: any
-	// After is the last charge of the previous page (zero: the first page).
+	// Search: the customer's name or e-mail, the external code or the id holds it (case
+	// aside), or the customer's document holds its digits (and a CNPJ's letters).
+	Search string
+	// DueFrom, DueTo: due on or after, and on or before, these São Paulo days (zero: no bound).
+	DueFrom, DueTo Date
+	// MinAmount, MaxAmount: a principal of at least, and at most (0: no bound).
+	MinAmount, MaxAmount Cents
+	// After is the last charge of the previous page (zero: the first page); with Backward, the
+	// first charge of the next page, to read the page before it (still listed newest first).
 	AfterCreated time.Time
 	AfterID      string
+	Backward     bool
 	Limit        int
 }
 
@@ -110,6 +119,8 @@ type Store interface {
 	// ChargeByIdempotencyKey returns the charge made with that Idempotency-Key, with its
 	// IdempotencyKey and RequestHash, or checkout.ErrNotFound.
 	ChargeByIdempotencyKey(ctx context.Context, key string) (Charge, error)
+	// CountCharges counts the charges f selects, whatever its page, up to limit.
+	CountCharges(ctx context.Context, f Filter, limit int) (int, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
 }
@@ -136,24 +147,6 @@ func NewManager(store Store, log *audit.Log, clock func() time.Time) *Manager {
 		clock = time.Now
 	}
 	return &Manager{store: store, audit: log, now: clock}
-}
-
-// Charge returns the charge with that id, or checkout.ErrNotFound.
-func (m *Manager) Charge(ctx context.Context, id string) (Charge, error) {
-	c, err := m.store.Charge(ctx, id)
-	if err != nil {
-		return Charge{}, fmt.Errorf("charges: charge %s: %w", id, err)
-	}
-	return c, nil
-}
-
-// List returns the charges f selects, newest first.
-func (m *Manager) List(ctx context.Context, f Filter) ([]Charge, error) {
-	list, err := m.store.ListCharges(ctx, f)
-	if err != nil {
-		return nil, fmt.Errorf("charges: listing charges: %w", err)
-	}
-	return list, nil
 }
 
 // Now is the manager's clock.

@@ -212,7 +212,8 @@ func (s *Store) cartLineInserts(c *checkout.Cart) ([]Stmt, error) {
 func (s *Store) readCart(id string, lock bool, c **checkout.Cart) []Stmt {
 	*c = nil
 	read := Stmt{SQL: `SELECT c.created_at, c.updated_at, l.quantity, p.id, p.slug, p.title,
-			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at
+			p.description, p.unit_price, p.physical, p.active, p.created_at, p.updated_at,
+			COALESCE(p.image_key, ''), COALESCE(p.image_type, ''), COALESCE(p.image_width, 0), COALESCE(p.image_height, 0)
 		FROM carts c LEFT JOIN cart_lines l ON l.cart_id = c.id LEFT JOIN products p ON p.id = l.product_id
 		WHERE c.id = $1 ORDER BY l.position`, Args: []any{id}, Rows: each(func(r Rows) error {
 		var created, updated int64
@@ -220,8 +221,9 @@ func (s *Store) readCart(id string, lock bool, c **checkout.Cart) []Stmt {
 		var pid, slug, title, description *string
 		var price, pCreated, pUpdated *int64
 		var physical, active *bool
+		var img checkout.ProductImage
 		if err := r.Scan(&created, &updated, &qty, &pid, &slug, &title, &description, &price, &physical, &active,
-			&pCreated, &pUpdated); err != nil {
+			&pCreated, &pUpdated, &img.Key, &img.Ext, &img.Width, &img.Height); err != nil {
 			return fmt.Errorf("reading cart lines: %w", err)
 		}
 		if *c == nil {
@@ -234,7 +236,7 @@ func (s *Store) readCart(id string, lock bool, c **checkout.Cart) []Stmt {
 		(*c).Lines = append((*c).Lines, checkout.CartLine{Quantity: *qty, Product: checkout.Product{
 			ID: checkout.ProductID(*pid), Slug: *slug, Title: *title, Description: *description,
 			UnitPrice: gatewayclient.Cents(*price), Physical: *physical, Active: *active,
-			CreatedAt: fromMS(*pCreated), UpdatedAt: fromMS(*pUpdated)}})
+			CreatedAt: fromMS(*pCreated), UpdatedAt: fromMS(*pUpdated), Image: img}})
 		return nil
 	})}
 	if !lock || !s.d.RowLocks {

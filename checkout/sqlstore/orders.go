@@ -139,9 +139,10 @@ func (s *Store) orderChildInserts(o *checkout.Order) ([]Stmt, error) {
 	stmts := make([]Stmt, 0, len(o.Lines)+len(o.History)+len(o.Attempts))
 	for i, l := range o.Lines {
 		stmts = append(stmts, Stmt{SQL: `INSERT INTO order_lines (order_id, position, product_id, title, unit_price, quantity,
-				physical, description)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description}})
+				physical, description, image_key, image_type, image_width, image_height)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+			Args: []any{o.ID, i, string(l.ProductID), l.Title, int64(l.UnitPrice), l.Quantity, l.Physical, l.Description,
+				l.Image.Key, l.Image.Ext, l.Image.Width, l.Image.Height}})
 	}
 	stmts = append(stmts, historyInserts(o.ID, o.History)...)
 	for i := range o.Attempts {
@@ -372,7 +373,8 @@ type orderReads struct {
 func newOrderReads(tail, cond string) orderReads {
 	return orderReads{
 		orders: `SELECT ` + orderColumns + ` FROM orders o ` + tail,
-		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description
+		lines: `SELECT order_id, product_id, title, unit_price, quantity, physical, description, image_key, image_type,
+				image_width, image_height
 			FROM order_lines WHERE ` + cond + ` ORDER BY order_id, position`,
 		history: `SELECT order_id, from_status, to_status, at, reason, reason_code, reason_params
 			FROM order_history WHERE ` + cond + ` ORDER BY order_id, position`,
@@ -611,7 +613,8 @@ func lineRows(byID map[string]*checkout.Order) func(r Rows) error {
 		var oid, pid string
 		var l checkout.OrderLine
 		var price int64
-		if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description); err != nil {
+		if err := r.Scan(&oid, &pid, &l.Title, &price, &l.Quantity, &l.Physical, &l.Description, &l.Image.Key, &l.Image.Ext,
+			&l.Image.Width, &l.Image.Height); err != nil {
 			return fmt.Errorf("reading order lines: %w", err)
 		}
 		l.ProductID, l.UnitPrice = checkout.ProductID(pid), gatewayclient.Cents(price)

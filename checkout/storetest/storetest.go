@@ -136,11 +136,14 @@ func testCarts(t *testing.T, s checkout.Store) {
 	if c.Total() != 2*5900+2990 || !c.UpdatedAt.Equal(later) {
 		t.Errorf("Total = %d, UpdatedAt = %v", c.Total(), c.UpdatedAt)
 	}
-	// A price change in the catalogue shows in the cart.
-	mustUpsert(t, s, product("b", 6100, true))
+	// A price change in the catalogue shows in the cart, and so does its picture.
+	b := product("b", 6100, true)
+	b.Image = checkout.ProductImage{Key: "k-b", Ext: "png", Width: 640, Height: 320}
+	mustUpsert(t, s, b)
 	c, err = s.Cart(ctx, id)
 	must(t, err)
 	same(t, "cart price after catalogue change", c.Lines[0].Product.UnitPrice, 6100)
+	same(t, "cart line's picture", c.Lines[0].Product.Image, b.Image)
 	t.Run("Refused", func(t *testing.T) { testCartRefused(t, s, id) })
 }
 
@@ -187,7 +190,8 @@ func NewOrder(requestKey string) *checkout.Order {
 		ID: id, Number: "PX-" + strings.ToUpper(id[:8]), ExternalCode: id, RequestKey: requestKey,
 		Status: checkout.StatusPending, Channel: checkout.ChannelShop,
 		Lines: []checkout.OrderLine{
-			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2},
+			{ProductID: "a", Title: "Produto a", UnitPrice: 2990, Quantity: 2,
+				Image: checkout.ProductImage{Key: "k-a", Ext: "jpg", Width: 640, Height: 480}},
 			{ProductID: "b", Title: "Produto b", UnitPrice: 5900, Quantity: 1, Physical: true},
 		},
 		Amount:   2*2990 + 5900 + 1200,

@@ -31,14 +31,15 @@ type column struct {
 // sampleMS is the time of the samples, Unix milliseconds.
 const sampleMS = int64(1_773_500_000_000) // 2026-03-14
 
-// samples are the rows of a shop of release 0.1.0: a paid order with a line, its history, an
+// samples are the rows of a shop of release 0.1.0: a paid order with two lines, its history, an
 // attempt and a refund's end-to-end id, a product, a cart, a payment link, a checkout session,
 // an API key, the merchant's and the team's settings, a notification, a gateway webhook's id,
 // an audit entry, a dashboard user.
 var samples = []sample{
 	{"products", "id", "p-upg", []column{{"id", "p-upg"}, {"slug", "livro-upg"}, {"title", "Livro da atualização"},
 		{"description", "Capa dura"}, {"unit_price", int64(2990)}, {"physical", true}, {"active", true},
-		{"created_at", sampleMS}, {"updated_at", sampleMS}}},
+		{"created_at", sampleMS}, {"updated_at", sampleMS}, {"image_key", "img-upg"}, {"image_type", "jpg"},
+		{"image_width", int64(640)}, {"image_height", int64(800)}}},
 	{"orders", "id", "o-upg", []column{{"id", "o-upg"}, {"number", "PX-UPG00001"}, {"external_code", "PX-UPG00001"},
 		{"request_key", "rk-upg"}, {"status", "paid"}, {"amount", int64(2990)}, {"customer_name", "Maria Atualizada"},
 		{"customer_document", "52998224725"}, {"customer_email", "maria.upg@example.com"}, {"customer_phone", "11987654321"},
@@ -53,6 +54,8 @@ var samples = []sample{
 		{"updated_at", sampleMS}, {"paid_at", int64(0)}, {"version", int64(1)}, {"link_id", "l-upg"}}},
 	{"order_lines", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"product_id", "p-upg"},
 		{"title", "Livro da atualização"}, {"unit_price", int64(2990)}, {"quantity", int64(1)}, {"physical", true}}},
+	{"order_lines", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(1)}, {"product_id", ""},
+		{"title", "Cartão"}, {"unit_price", int64(500)}, {"quantity", int64(1)}}},
 	{"order_history", "order_id", "o-upg", []column{{"order_id", "o-upg"}, {"position", int64(0)}, {"from_status", ""},
 		{"to_status", "pending"}, {"at", sampleMS}, {"reason", "placed"}}},
 	{"attempts", "id", "a-upg", []column{{"id", "a-upg"}, {"order_id", "o-upg"}, {"n", int64(1)},
@@ -60,7 +63,8 @@ var samples = []sample{
 		{"expires_at", sampleMS + 1_800_000}, {"deposit_status", "PAID"}, {"created_at", sampleMS}, {"updated_at", sampleMS + 60_000}}},
 	{"checkout_sessions", "id", "cs_upg", []column{{"id", "cs_upg"}, {"request_hash", "hash-upg"},
 		{"external_code", "pedido-upg"}, {"amount", int64(2990)},
-		{"lines", `[{"productId":"p-upg","title":"Livro da atualização","unitPrice":2990,"quantity":1}]`},
+		{"lines", `[{"productId":"p-upg","title":"Livro da atualização","unitPrice":2990,"quantity":1},` +
+			`{"title":"Cartão","unitPrice":500,"quantity":1,"imageKey":"img-cartao","imageExt":"png","imageWidth":640,"imageHeight":400}]`},
 		{"expires_at", sampleMS + 86_400_000}, {"created_at", sampleMS}}},
 	{"api_keys", "id", "key-upg", []column{{"id", "key-upg"}, {"name", "erp"}, {"hint", "pk_…upg"},
 		{"hash", []byte("0123456789abcdef0123456789abcdef")}, {"created_at", sampleMS}}},
@@ -135,8 +139,14 @@ func checkSampleOrder(t *testing.T, s checkout.Store) {
 	o, err := s.Order(context.Background(), "o-upg")
 	must(t, err)
 	if o.Status != checkout.StatusPaid || o.Amount != 2990 || o.Customer.Email != "maria.upg@example.com" || o.Version != 3 ||
-		len(o.Lines) != 1 || o.Lines[0].Title != "Livro da atualização" || len(o.History) != 1 || len(o.Attempts) != 1 ||
+		len(o.Lines) != 2 || o.Lines[0].Title != "Livro da atualização" || len(o.History) != 1 || len(o.Attempts) != 1 ||
 		o.Attempts[0].TransactionID != "tx-upg" || o.PaidAt.UnixMilli() != sampleMS+60_000 {
-		t.Errorf("the order after the upgrade: %+v", o)
+		t.Fatalf("the order after the upgrade: %+v", o)
 	}
+	// Its lines got the pictures its pages showed: the product's, and the ad-hoc item's from the
+	// checkout session's lines (migration 0114).
+	same(t, "the product line's picture after the upgrade", o.Lines[0].Image,
+		checkout.ProductImage{Key: "img-upg", Ext: "jpg", Width: 640, Height: 800})
+	same(t, "the ad-hoc line's picture after the upgrade", o.Lines[1].Image,
+		checkout.ProductImage{Key: "img-cartao", Ext: "png", Width: 640, Height: 400})
 }
