@@ -747,6 +747,9 @@ func persistedSecret(path string, mk func() (string, error)) (string, error) {
 // Service returns the domain service (for tests).
 func (a *App) Service() *checkout.Service { return a.svc }
 
+// Charges returns the charges with a due date.
+func (a *App) Charges() *charges.Manager { return a.charges }
+
 // Gateway returns the gateway client.
 func (a *App) Gateway() *gatewayclient.Client { return a.gateway }
 
