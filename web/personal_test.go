@@ -49,7 +49,10 @@ func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 	notificationID, _ := data[0].(map[string]any)["id"].(string)
 	link := e.api("POST", "/api/v1/payment-links", map[string]any{"title": "Doação", "amount": 1000})
 	linkID, _ := link.json["id"].(string)
-	ids := strings.NewReplacer("/checkout-sessions/{id}", "/checkout-sessions/"+sessionID, "/orders/{id}", "/orders/"+o.ID,
+	charge := e.api("POST", "/api/v1/charges", map[string]any{"customer": body["customer"], "amount": 5000,
+		"description": "Mensalidade", "dueDate": "2099-01-10"})
+	chargeID, _ := charge.json["id"].(string)
+	ids := strings.NewReplacer("/charges/{id}", "/charges/"+chargeID, "/checkout-sessions/{id}", "/checkout-sessions/"+sessionID, "/orders/{id}", "/orders/"+o.ID,
 		"/notifications/{id}", "/notifications/"+notificationID, "/payment-links/{id}", "/payment-links/"+linkID)
 
 	spec, err := apitest.Load()
@@ -76,9 +79,10 @@ func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 	if walked < 6 {
 		t.Errorf("only %d operations walked", walked)
 	}
-	for _, path := range []string{"/api/v1/orders/" + o.ID, "/api/v1/checkout-sessions/" + sessionID, "/api/v1/notifications/" + notificationID} {
-		if got := e.api("GET", path, nil); !strings.Contains(string(got.body), "52998224725") {
-			t.Errorf("GET %s with a write key does not hold the document: %s", path, got.body)
+	for _, path := range []string{"/api/v1/orders/" + o.ID, "/api/v1/checkout-sessions/" + sessionID, "/api/v1/notifications/" + notificationID,
+		"/api/v1/charges/" + chargeID} {
+		if got := e.api("GET", path, nil); !strings.Contains(string(got.body), "52998224725") && !strings.Contains(string(got.body), "529.982.247-25") {
+			t.Errorf("GET %s with a write key does not hold the document (a charge keeps it as typed): %s", path, got.body)
 		}
 	}
 }
