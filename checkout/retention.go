@@ -39,6 +39,11 @@ type RetentionOptions struct {
 	// Service with its PersonalDataKey), at most 50 orders a transaction.
 	PersonalData time.Duration
 	Anonymiser   Anonymiser
+
+	// Overdue, when set, marks the charges whose due date has passed on the clock's São Paulo
+	// day (charges.Manager.MarkOverdue) at each sweep, returning how many it marked: every
+	// instance may sweep, since a charge changes status once whoever marks it first.
+	Overdue func(ctx context.Context) (int, error)
 }
 
 // Anonymiser anonymises orders whose personal data are past their retention: at most limit
@@ -104,9 +109,9 @@ func (r *Retention) Run(ctx context.Context) {
 		switch {
 		case err != nil && ctx.Err() == nil:
 			r.opts.Logger.WarnContext(ctx, "retention sweep", "err", err)
-		case n.Carts+n.WebhookIDs+n.Sessions+n.PersonalData > 0:
+		case n.Carts+n.WebhookIDs+n.Sessions+n.PersonalData+n.Overdue > 0:
 			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", n.Carts, "webhookIds", n.WebhookIDs, "sessions", n.Sessions,
-				"anonymisedOrders", n.PersonalData)
+				"anonymisedOrders", n.PersonalData, "overdueCharges", n.Overdue)
 		}
 		select {
 		case <-ctx.Done():
@@ -116,15 +121,17 @@ func (r *Retention) Run(ctx context.Context) {
 	}
 }
 
-// Pruned counts what a sweep deleted, and the orders whose personal data it anonymised.
+// Pruned counts what a sweep deleted, the orders whose personal data it anonymised and the
+// charges it marked overdue.
 type Pruned struct {
 	Carts, WebhookIDs, Sessions int
 	PersonalData                int
+	Overdue                     int
 }
 
 // RunOnce deletes, batch after batch, the carts, the webhook ids and the checkout sessions past
-// their retention, anonymises the orders whose personal data are past theirs, and returns how
-// many of each it did.
+// their retention, anonymises the orders whose personal data are past theirs, marks the charges
+// past their due date overdue, and returns how many of each it did.
 func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	now := r.opts.Clock()
 	var n Pruned
@@ -148,6 +155,12 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 			perr = fmt.Errorf("checkout: anonymising personal data: %w", perr)
 		}
 	}
+	var oerr error
+	if r.opts.Overdue != nil {
+		if n.Overdue, oerr = r.opts.Overdue(ctx); oerr != nil {
+			oerr = fmt.Errorf("checkout: marking charges overdue: %w", oerr)
+		}
+	}
 	if cerr != nil {
 		cerr = fmt.Errorf("checkout: pruning carts: %w", cerr)
 	}
@@ -157,7 +170,7 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	if serr != nil {
 		serr = fmt.Errorf("checkout: pruning checkout sessions: %w", serr)
 	}
-	return n, errors.Join(cerr, werr, serr, perr)
+	return n, errors.Join(cerr, werr, serr, perr, oerr)
 }
 
 // sweep runs batch until one deletes less than a full batch, resting between batches.

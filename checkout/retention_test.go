@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 )
@@ -101,5 +104,86 @@ func TestRetention(t *testing.T) {
 	// A second sweep finds nothing left to delete.
 	if n, err := r.RunOnce(ctx); err != nil || n != (checkout.Pruned{}) {
 		t.Errorf("second sweep: %+v, %v", n, err)
+	}
+}
+
+// TestRetentionMarksChargesOverdue: the sweep marks a charge overdue from the first instant of
+// the day after its due date in São Paulo (03:00 UTC), not at its last second; two instances
+// sweeping at once on one database mark it once (one event of its timeline, one audit entry).
+func TestRetentionMarksChargesOverdue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "c.db")
+	var instances []*sqlite.Store
+	for range 2 {
+		store, err := sqlite.Open(ctx, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+		instances = append(instances, store)
+	}
+	// Due on 10 March 2026: its last second in São Paulo is 02:59:59 UTC on the 11th.
+	var mu sync.Mutex
+	now := time.Date(2026, time.March, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	set := func(t time.Time) { mu.Lock(); defer mu.Unlock(); now = t }
+	var sweeps []*checkout.Retention
+	for _, s := range instances {
+		m := charges.NewManager(s, audit.New(s, 24*time.Hour, clock), clock)
+		sweeps = append(sweeps, checkout.NewRetention(s, s, checkout.RetentionOptions{Clock: clock, Overdue: m.MarkOverdue}))
+	}
+	m := charges.NewManager(instances[0], audit.New(instances[0], 24*time.Hour, clock), clock)
+	c, err := m.Create(ctx, "ana@loja.example", "", charges.Input{
+		Customer:    charges.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com"},
+		Description: "Mensalidade", Terms: charges.Terms{Amount: 10000, Due: charges.Date{Year: 2026, Month: time.March, Day: 10}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweepBoth := func() int {
+		var wg sync.WaitGroup
+		counts := make([]int, len(sweeps))
+		for i, r := range sweeps {
+			wg.Go(func() {
+				n, err := r.RunOnce(ctx)
+				if err != nil {
+					t.Error(err)
+				}
+				counts[i] = n.Overdue
+			})
+		}
+		wg.Wait()
+		return counts[0] + counts[1]
+	}
+	set(time.Date(2026, time.March, 11, 2, 59, 59, 0, time.UTC))
+	if n := sweepBoth(); n != 0 {
+		t.Fatalf("at 23:59:59 of the due date: %d marked", n)
+	}
+	set(time.Date(2026, time.March, 11, 3, 0, 0, 0, time.UTC))
+	if n := sweepBoth(); n != 1 {
+		t.Fatalf("at 00:00 of the day after: %d marked, want 1", n)
+	}
+	if n := sweepBoth(); n != 0 {
+		t.Fatalf("again: %d marked", n)
+	}
+	got, err := m.Charge(ctx, c.ID)
+	if err != nil || got.Status != charges.StatusOverdue {
+		t.Fatalf("the charge: %+v, %v", got, err)
+	}
+	if evs, err := m.Timeline(ctx, c.ID); err != nil || len(evs) != 2 {
+		t.Fatalf("timeline %+v, %v", evs, err)
+	}
+	entries, err := instances[0].Entries(ctx, audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	overdue := 0
+	for _, e := range entries {
+		if e.Object == c.ID && e.Action == audit.ChargeOverdue {
+			overdue++
+		}
+	}
+	if overdue != 1 {
+		t.Fatalf("%d audit entries of the charge overdue", overdue)
 	}
 }

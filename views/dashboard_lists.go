@@ -81,6 +81,9 @@ var presetKeys = map[string]string{
 	"7d":         "bar.preset.7d",
 	"month":      "bar.preset.month",
 	"last_month": "bar.preset.last_month",
+	"due_today":  "charges.preset.due_today",
+	"overdue":    "charges.preset.overdue",
+	"due_7d":     "charges.preset.due_7d",
 }
 
 // presetName is a date preset's name in the reader's language.

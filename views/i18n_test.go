@@ -168,3 +168,12 @@ func TestJoinCataloguesRefusesDuplicates(t *testing.T) {
 	}()
 	joinCatalogues(map[string][2]string{"a": {"x", "x"}}, map[string][2]string{"a": {"y", "y"}})
 }
+
+// TestChargeFormWords: every field of the new-charge form has its label.
+func TestChargeFormWords(t *testing.T) {
+	for _, f := range ChargeFormFields {
+		if !HasKey(chargeFieldKey(f)) {
+			t.Errorf("no label for the charge form's %s", f)
+		}
+	}
+}

@@ -81,9 +81,18 @@ type Event struct {
 // Filter selects charges, newest first, a page at a time.
 type Filter struct {
 	Status []Status // none: any
-	// After is the last charge of the previous page (zero: the first page).
+	// Search: the customer's name or e-mail, the external code or the id holds it (case
+	// aside), or the customer's document holds its digits (and a CNPJ's letters).
+	Search string
+	// DueFrom, DueTo: due on or after, and on or before, these São Paulo days (zero: no bound).
+	DueFrom, DueTo Date
+	// MinAmount, MaxAmount: a principal of at least, and at most (0: no bound).
+	MinAmount, MaxAmount Cents
+	// After is the last charge of the previous page (zero: the first page); with Backward, the
+	// first charge of the next page, to read the page before it (still listed newest first).
 	AfterCreated time.Time
 	AfterID      string
+	Backward     bool
 	Limit        int
 }
 
@@ -101,6 +110,8 @@ type Store interface {
 	ChargeEvents(ctx context.Context, id string) ([]Event, error)
 	// ListCharges returns the charges f selects, newest first.
 	ListCharges(ctx context.Context, f Filter) ([]Charge, error)
+	// CountCharges counts the charges f selects, whatever its page, up to limit.
+	CountCharges(ctx context.Context, f Filter, limit int) (int, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -143,6 +144,56 @@ func (s *Store) ChargeEvents(ctx context.Context, id string) ([]charges.Event, e
 // ListCharges returns the charges f selects, newest first, by the key (created_at, id).
 func (s *Store) ListCharges(ctx context.Context, f charges.Filter) ([]charges.Charge, error) {
 	var p Params
+	where := chargesWhere(f, &p)
+	back := f.Backward && f.AfterID != ""
+	if f.AfterID != "" {
+		op := "<"
+		if back {
+			op = ">"
+		}
+		where = append(where, `(created_at, id) `+op+` (`+p.Add(ms(f.AfterCreated))+`, `+p.Add(f.AfterID)+`)`)
+	}
+	q := `SELECT ` + chargeColumns + ` FROM charges`
+	if len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, ` AND `)
+	}
+	if back {
+		q += ` ORDER BY created_at, id`
+	} else {
+		q += ` ORDER BY created_at DESC, id DESC`
+	}
+	if f.Limit > 0 {
+		q += ` LIMIT ` + p.Add(f.Limit)
+	}
+	var out []charges.Charge
+	if err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: scanCharges(&out)}); err != nil {
+		return nil, s.errorf("listing charges: %w", err)
+	}
+	if back {
+		slices.Reverse(out)
+	}
+	return out, nil
+}
+
+// CountCharges counts the charges f selects, whatever its page, up to limit: past it a list
+// says "more than", without reading every match.
+func (s *Store) CountCharges(ctx context.Context, f charges.Filter, limit int) (int, error) {
+	var p Params
+	q := `SELECT id FROM charges`
+	if where := chargesWhere(f, &p); len(where) > 0 {
+		q += ` WHERE ` + strings.Join(where, ` AND `)
+	}
+	n := 0
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT COUNT(*) FROM (` + q + ` LIMIT ` + p.Add(limit) + `) AS matches`, Args: p,
+		Rows: each(func(r Rows) error { return r.Scan(&n) })})
+	if err != nil {
+		return 0, s.errorf("counting charges: %w", err)
+	}
+	return n, nil
+}
+
+// chargesWhere are the conditions of f's filters (not its page), their arguments added to p.
+func chargesWhere(f charges.Filter, p *Params) []string {
 	var where []string
 	if len(f.Status) > 0 {
 		in := make([]string, len(f.Status))
@@ -151,22 +202,31 @@ func (s *Store) ListCharges(ctx context.Context, f charges.Filter) ([]charges.Ch
 		}
 		where = append(where, `status IN (`+strings.Join(in, ", ")+`)`)
 	}
-	if f.AfterID != "" {
-		where = append(where, `(created_at, id) < (`+p.Add(ms(f.AfterCreated))+`, `+p.Add(f.AfterID)+`)`)
+	if !f.DueFrom.IsZero() {
+		where = append(where, `due_date >= `+p.Add(f.DueFrom.String()))
 	}
-	q := `SELECT ` + chargeColumns + ` FROM charges`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, ` AND `)
+	if !f.DueTo.IsZero() {
+		where = append(where, `due_date <= `+p.Add(f.DueTo.String()))
 	}
-	q += ` ORDER BY created_at DESC, id DESC`
-	if f.Limit > 0 {
-		q += ` LIMIT ` + p.Add(f.Limit)
+	if f.MinAmount > 0 {
+		where = append(where, `amount >= `+p.Add(int64(f.MinAmount)))
 	}
-	var out []charges.Charge
-	if err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: scanCharges(&out)}); err != nil {
-		return nil, s.errorf("listing charges: %w", err)
+	if f.MaxAmount > 0 {
+		where = append(where, `amount <= `+p.Add(int64(f.MaxAmount)))
 	}
-	return out, nil
+	if term := strings.TrimSpace(f.Search); term != "" {
+		like := p.Add("%" + escapeLike(strings.ToLower(term)) + "%")
+		or := []string{`id = ` + p.Add(term)}
+		for _, col := range []string{"customer_name", "customer_email", "external_code"} {
+			or = append(or, `lower(`+col+`) LIKE `+like+` ESCAPE '\'`)
+		}
+		// A document may be kept as typed ("529.982.247-25"): its digits are compared.
+		if doc := documentChars(term); doc != "" {
+			or = append(or, `upper(replace(replace(replace(customer_document, '.', ''), '-', ''), '/', '')) LIKE `+p.Add("%"+doc+"%"))
+		}
+		where = append(where, `(`+strings.Join(or, ` OR `)+`)`)
+	}
+	return where
 }
 
 // OpenChargesDueBefore returns up to limit open charges whose due date is before day.

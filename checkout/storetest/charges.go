@@ -32,6 +32,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("PaidLate", func(t *testing.T) { testChargePaidLate(t, newChargeFixture(t, open(t))) })
 	t.Run("Cancel", func(t *testing.T) { testChargeCancel(t, newChargeFixture(t, open(t))) })
 	t.Run("List", func(t *testing.T) { testChargeList(t, newChargeFixture(t, open(t))) })
+	t.Run("ListFilters", func(t *testing.T) { testChargeListFilters(t, newChargeFixture(t, open(t))) })
 	t.Run("StaleVersion", func(t *testing.T) { testChargeStale(t, newChargeFixture(t, open(t))) })
 	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
 	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
@@ -310,6 +311,72 @@ func testChargeStale(t *testing.T, f *chargeFixture) {
 	}
 	if got := f.read(c.ID); got.Status != charges.StatusCanceled || len(f.timeline(c.ID)) != 2 {
 		t.Fatalf("stored %+v", got)
+	}
+}
+
+// The dashboard's filters: due dates, amounts, the customer's search, and pages both ways.
+func testChargeListFilters(t *testing.T, f *chargeFixture) {
+	add := func(name, doc, email, code string, amount charges.Cents, due int) string {
+		in := issue35()
+		in.Customer = charges.Customer{Name: name, Document: doc, Email: email}
+		in.ExternalCode, in.Terms.Amount, in.Terms.Due = code, amount, marchDay(due)
+		in.Terms.Discount = charges.Discount{}
+		f.now = f.now.Add(time.Minute)
+		return f.create(in).ID
+	}
+	ana := add("Ana Souza", "529.982.247-25", "ana@example.com", "ALUNO-1", 5000, 1)
+	bia := add("Beatriz Lima", "11.222.333/0001-81", "bia@example.com", "ALUNO-2", 15000, 5)
+	caio := add("Caio Dias", "39053344705", "caio@example.com", "X_9 100%", 25000, 12)
+	list := func(filter charges.Filter) []string {
+		t.Helper()
+		got, err := f.s.ListCharges(f.ctx, filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := f.s.CountCharges(f.ctx, filter, 100)
+		if err != nil || filter.AfterID == "" && n != len(got) {
+			t.Fatalf("count %d, %v; listed %d", n, err, len(got))
+		}
+		var ids []string
+		for _, c := range got {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+	for _, tc := range []struct {
+		name   string
+		filter charges.Filter
+		want   []string
+	}{
+		{"due on day 5", charges.Filter{DueFrom: marchDay(5), DueTo: marchDay(5)}, []string{bia}},
+		{"due from day 2", charges.Filter{DueFrom: marchDay(2)}, []string{caio, bia}},
+		{"due by day 5", charges.Filter{DueTo: marchDay(5)}, []string{bia, ana}},
+		{"amounts", charges.Filter{MinAmount: 5001, MaxAmount: 25000}, []string{caio, bia}},
+		{"name, case aside", charges.Filter{Search: "beatriz"}, []string{bia}},
+		{"e-mail", charges.Filter{Search: "ANA@EXAMPLE"}, []string{ana}},
+		{"external code", charges.Filter{Search: "aluno"}, []string{bia, ana}},
+		{"a wildcard is a character", charges.Filter{Search: "x_"}, []string{caio}},
+		{"percent", charges.Filter{Search: "100%"}, []string{caio}},
+		{"document as typed", charges.Filter{Search: "529.982.247-25"}, []string{ana}},
+		{"document digits", charges.Filter{Search: "11222333"}, []string{bia}},
+		{"id", charges.Filter{Search: caio}, []string{caio}},
+		{"nothing", charges.Filter{Search: "zé"}, nil},
+	} {
+		if got := list(tc.filter); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if n, err := f.s.CountCharges(f.ctx, charges.Filter{}, 2); err != nil || n != 2 {
+		t.Fatalf("count up to 2: %d, %v", n, err)
+	}
+	// The page before the oldest, read backward, is the two newer ones, newest first.
+	c, _ := f.s.Charge(f.ctx, ana)
+	if got := list(charges.Filter{AfterCreated: c.CreatedAt, AfterID: ana, Backward: true, Limit: 5}); !slices.Equal(got, []string{caio, bia}) {
+		t.Fatalf("backward from the oldest: %v", got)
+	}
+	c, _ = f.s.Charge(f.ctx, caio)
+	if got := list(charges.Filter{AfterCreated: c.CreatedAt, AfterID: caio, Backward: true}); len(got) != 0 {
+		t.Fatalf("backward from the newest: %v", got)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
@@ -100,6 +101,8 @@ type Options struct {
 	// set, makes a background export's alert, written with the job's end.
 	Alerts      *team.Alerts
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	// Charges, when set, gives the charges with due dates (/dashboard/charges).
+	Charges *charges.Manager
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -119,7 +122,8 @@ type Dashboard struct {
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
-	alerts         *team.Alerts // nil: no choice of alerts
+	alerts         *team.Alerts     // nil: no choice of alerts
+	charges        *charges.Manager // nil: no charges
 	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
@@ -150,7 +154,7 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady}
+		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -302,6 +306,15 @@ func (d *Dashboard) table() []Route {
 	if d.alerts != nil {
 		rt = append(rt, Route{post, "/account/alerts", team.PermAccount, d.saveAlerts})
 	}
+	if d.charges != nil {
+		rt = append(rt,
+			Route{get, "/charges", team.PermChargesRead, d.chargesPage},
+			Route{post, "/charges", team.PermChargesWrite, d.createCharge},
+			Route{get, "/charges/{id}", team.PermChargesRead, d.chargePage},
+			Route{post, "/charges/{id}/personal-data", team.PermPersonalData, d.showChargePersonal},
+			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
+			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
+	}
 	if d.mail != nil {
 		rt = append(rt,
 			Route{get, "/mail", team.PermMail, d.mailPage},
@@ -385,6 +398,7 @@ var sections = []struct {
 	{"overview", team.PermOrdersRead, ""},
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
+	{"charges", team.PermChargesRead, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
 	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
@@ -587,7 +601,7 @@ func (d *Dashboard) pageCounting(r *http.Request, section string, refundsDue fun
 func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
 	switch {
 	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
-		key == "store" && d.site.Brand == nil:
+		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil:
 		return false
 	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
 		return false

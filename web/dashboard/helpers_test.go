@@ -25,6 +25,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
@@ -36,6 +37,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -58,9 +60,11 @@ type env struct {
 	client *gatewayclient.Client
 	dash   *dashEnv
 	board  *dashboard.Dashboard
-	keys   *apikeys.Keys
-	http   *http.Client
-	outbox *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
+	// charges are the charges with due dates, on the sandbox's clock.
+	charges *charges.Manager
+	keys    *apikeys.Keys
+	http    *http.Client
+	outbox  *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 	// The e-mails: no SMTP server, so that a pass (mailOutbox.DeliverDue) keeps them unsent.
 	mailOutbox *outbox.Outbox
 	mailLog    *mail.Log
@@ -108,6 +112,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.sandbox != nil {
 		o.sandbox(&sbOpts)
 	}
+	sandboxtest.Create(t, sbOpts.DataDir)
 	sb, err := sandbox.New(ctx, sbOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +172,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
-	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw,
+	chargeManager := charges.NewManager(store, dash.audit, sb.Now)
+	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
 		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady})
@@ -189,7 +195,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

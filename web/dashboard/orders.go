@@ -173,7 +173,7 @@ func (d *Dashboard) orderRows(r *http.Request, v *views.OrdersView, res *checkou
 			LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment()})
 	}
 	d.tagLinks(r, rows, v.Rows)
-	v.Pager = d.cursorPager(q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
+	v.Pager = d.cursorPager(Path+"/orders", q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
 	if can(r, team.PermExport) {
 		eq := cloneValues(q)
 		eq.Del(paramCursor)
@@ -286,19 +286,19 @@ func (d *Dashboard) tagLinks(r *http.Request, orders []checkout.OrderSummary, ro
 	}
 }
 
-// cursorPager is the pagination of a list paged by key: links to its first page (when this is
+// cursorPager is the pagination of the list at path, paged by key: links to its first page (when this is
 // not it), to the pages before and after it (next, prev: zero keys for none), the count of the
 // matches (capped: checkout.MaxCounted+1 is "more than"), and the page-size form.
-func (d *Dashboard) cursorPager(q url.Values, total, perPage int, paged bool, next, prev checkout.Cursor) views.Pager {
+func (d *Dashboard) cursorPager(path string, q url.Values, total, perPage int, paged bool, next, prev checkout.Cursor) views.Pager {
 	pg := views.Pager{Total: total, Capped: total > checkout.MaxCounted, PerPage: perPage, Keyset: true,
-		SizeAction: Path + "/orders", Sizes: views.PerPageChoices()}
+		SizeAction: path, Sizes: views.PerPageChoices()}
 	link := func(c checkout.Cursor) string {
 		v := cloneValues(q)
 		v.Del(paramCursor)
 		if !c.Key.IsZero() {
 			v.Set(paramCursor, c.String())
 		}
-		return withQuery(Path+"/orders", v)
+		return withQuery(path, v)
 	}
 	if paged {
 		pg.First = link(checkout.Cursor{})

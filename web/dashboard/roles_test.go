@@ -172,11 +172,21 @@ var routeCases = map[string]routeCase{
 	"GET /exports":               {allowed: everyone},
 	"GET /exports/{id}":          {allowed: everyone},
 	"GET /exports/{id}/download": {allowed: everyone},
-	"GET /mail":                  {allowed: integrator},
-	"GET /mail/{id}":             {allowed: integrator},
-	"GET /mail/{id}/html":        {allowed: ownersOnly},
-	"POST /mail/{id}/resend":     {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /mail/test":            {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /charges":               {allowed: everyone},
+	"GET /charges/{id}":          {allowed: everyone},
+	"POST /charges": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
+		return url.Values{"customer.name": {"Maria da Silva"}, "customer.document": {"529.982.247-25"},
+			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},
+			"dueDate": {saoPauloDay(f.e.sb.Now())}}
+	}},
+	"POST /charges/{id}/cancel":        {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
+	"POST /charges/{id}/whatsapp":      {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /charges/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /mail":                        {allowed: integrator},
+	"GET /mail/{id}":                   {allowed: integrator},
+	"GET /mail/{id}/html":              {allowed: ownersOnly},
+	"POST /mail/{id}/resend":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/test":                  {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /mail/suppressions/clear": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"address": {"bounce@example.com"}}
 	}},
@@ -245,7 +255,12 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 		t.Fatal(err)
 	}
 	mailID := e.keptMail("ana@example.com")
+	charge := e.newCharge("(11) 98765-4321")
 	f := &roleFixture{e: e, ids: map[string]string{
+		"/charges/{id}":                    charge,
+		"/charges/{id}/cancel":             e.newCharge(""),
+		"/charges/{id}/whatsapp":           charge,
+		"/charges/{id}/personal-data":      charge,
 		"/mail/{id}":                       mailID,
 		"/mail/{id}/html":                  mailID,
 		"/mail/{id}/resend":                mailID,

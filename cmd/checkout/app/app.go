@@ -485,6 +485,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		MailConfigured: a.mail.server != nil,
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
+		Charges:        a.charges,
 	})
 	if err != nil {
 		stopExports()
@@ -856,11 +857,12 @@ func (a *App) Serve(ctx context.Context) error {
 // runLoops starts the background loops: on bgCtx those that stop with the server, on earlyCtx
 // (counted in early) those that call a server, this very one with the embedded sandbox.
 func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
-	// Abandoned carts, old webhook ids and long-expired sessions without an order go, and orders
-	// past their personal data's retention are anonymised, in small batches.
+	// Abandoned carts, old webhook ids and long-expired sessions without an order go, orders
+	// past their personal data's retention are anonymised, in small batches, and charges past
+	// their due date become overdue (on every instance: a charge changes once).
 	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
 		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
-		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc})
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc, Overdue: a.charges.MarkOverdue})
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)

@@ -1,0 +1,38 @@
+package charges
+
+import (
+	"context"
+	"fmt"
+)
+
+// Charge returns the charge with that id, or an error wrapping checkout.ErrNotFound.
+func (m *Manager) Charge(ctx context.Context, id string) (Charge, error) {
+	c, err := m.store.Charge(ctx, id)
+	if err != nil {
+		return Charge{}, fmt.Errorf("charges: reading charge %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// Timeline returns the changes of the charge with that id, oldest first.
+func (m *Manager) Timeline(ctx context.Context, id string) ([]Event, error) {
+	evs, err := m.store.ChargeEvents(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("charges: reading the timeline of %s: %w", id, err)
+	}
+	return evs, nil
+}
+
+// List returns the charges f selects, newest first, and how many match f whatever its page,
+// counted up to limit.
+func (m *Manager) List(ctx context.Context, f Filter, limit int) ([]Charge, int, error) {
+	list, err := m.store.ListCharges(ctx, f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("charges: listing: %w", err)
+	}
+	n, err := m.store.CountCharges(ctx, f, limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("charges: counting: %w", err)
+	}
+	return list, n, nil
+}
