@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,8 +16,10 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 )
 
 const (
@@ -74,46 +74,6 @@ func recordTransactions(next http.Handler, into *bodies) http.Handler {
 	})
 }
 
-// migrated is a folder holding a store and a sandbox that TestMain migrated once for the run:
-// each env starts from a copy of it. Running every migration again made most of an env's
-// setup under the race detector (a copy and a reopening cost a fifth of it).
-var migrated string
-
-func TestMain(m *testing.M) { os.Exit(runTests(m)) }
-
-func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "checkout-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	if err := migrate(dir); err != nil {
-		fmt.Fprintf(os.Stderr, "migrating the template store and sandbox: %v\n", err)
-		return 1
-	}
-	migrated = dir
-	return m.Run()
-}
-
-// migrate makes, in dir, the store and the sandbox's data as newEnv opens them.
-func migrate(dir string) error {
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(dir, "checkout.db"))
-	if err != nil {
-		return err
-	}
-	if err := store.Close(); err != nil {
-		return err
-	}
-	sb, err := sandbox.New(ctx, sandbox.Options{DataDir: filepath.Join(dir, "sandbox"),
-		Clients: []sandbox.ClientConfig{{ID: clientID, Secret: clientSecret}}})
-	if err != nil {
-		return err
-	}
-	return sb.Close()
-}
-
 type envOptions struct {
 	serviceOptions func(*checkout.ServiceOptions)
 	rateLimit      *sandbox.RateLimit // the sandbox's POST /transaction limit; nil: lifted
@@ -130,9 +90,8 @@ func newEnv(t testing.TB, opts ...func(*envOptions)) *env {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(migrated)); err != nil {
-		t.Fatalf("copying the migrated store and sandbox: %v", err)
-	}
+	sqlitetest.Create(t, filepath.Join(dir, "checkout.db"))
+	sandboxtest.Create(t, filepath.Join(dir, "sandbox"))
 	store, err := sqlite.Open(ctx, filepath.Join(dir, "checkout.db"))
 	if err != nil {
 		t.Fatalf("sqlite.Open: %v", err)

@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -77,9 +78,13 @@ type Assets struct {
 	byFingerprint map[string]*asset // "app.3f9a1c2b.css"
 }
 
-// New returns the assets embedded in this package. It panics only if the embedded files are
-// unreadable, which a test of this package rules out.
-func New() *Assets {
+// New returns the assets embedded in this package. They are fixed when the program is built,
+// so they are read, fingerprinted and compressed once per process and every caller shares that
+// immutable set (a test suite builds hundreds of servers). It panics only if the embedded files
+// are unreadable, which a test of this package rules out.
+func New() *Assets { return embeddedAssets() }
+
+var embeddedAssets = sync.OnceValue(func() *Assets {
 	sub, err := fs.Sub(embedded, "files")
 	if err != nil {
 		panic(fmt.Sprintf("static: %v", err))
@@ -89,7 +94,7 @@ func New() *Assets {
 		panic(fmt.Sprintf("static: %v", err))
 	}
 	return a
-}
+})
 
 // NewFS fingerprints every regular file at the top level of fsys.
 func NewFS(fsys fs.FS) (*Assets, error) {

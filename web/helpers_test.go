@@ -29,6 +29,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
@@ -166,6 +167,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.sandbox != nil {
 		o.sandbox(&sbOpts)
 	}
+	sandboxtest.Create(t, sbOpts.DataDir)
 	sb, err := sandbox.New(ctx, sbOpts)
 	if err != nil {
 		t.Fatal(err)

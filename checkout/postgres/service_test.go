@@ -12,6 +12,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 )
 
 // sandboxClient is the sandbox's client the tests' services sign in as.
@@ -21,8 +22,10 @@ const sandboxClient = "checkout-test"
 func startSandbox(t *testing.T) (*sandbox.Sandbox, *gatewayclient.Client) {
 	t.Helper()
 	const secret = "checkout-test-secret"
+	dir := filepath.Join(t.TempDir(), "sandbox")
+	sandboxtest.Create(t, dir)
 	sb, err := sandbox.New(context.Background(), sandbox.Options{
-		DataDir:   filepath.Join(t.TempDir(), "sandbox"),
+		DataDir:   dir,
 		Clients:   []sandbox.ClientConfig{{ID: sandboxClient, Secret: secret}},
 		RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000},
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/storetest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 )
 
 func open(t *testing.T, path string) *sqlite.Store {
@@ -137,7 +138,9 @@ func TestPersonalData(t *testing.T) {
 // sandboxGateway is the storetest's gateway on a sandbox of its own.
 func sandboxGateway(t *testing.T) storetest.Gateway {
 	const id, secret = "checkout-test", "checkout-test-secret"
-	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: filepath.Join(t.TempDir(), "sandbox"),
+	dir := filepath.Join(t.TempDir(), "sandbox")
+	sandboxtest.Create(t, dir)
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: dir,
 		Clients: []sandbox.ClientConfig{{ID: id, Secret: secret}}, RateLimit: sandbox.RateLimit{Requests: 100000, Burst: 100000}})
 	if err != nil {
 		t.Fatalf("sandbox.New: %v", err)

@@ -16,13 +16,16 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 )
 
 // gatewayUnderV1 serves a standalone sandbox under the path prefix /v1, as a real gateway
 // serves its API, accepting the client "merchant" / "merchant-secret".
 func gatewayUnderV1(t *testing.T) string {
 	t.Helper()
-	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: t.TempDir(),
+	dir := t.TempDir()
+	sandboxtest.Create(t, dir)
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: dir,
 		Clients: []sandbox.ClientConfig{{ID: "merchant", Secret: "merchant-secret"}}})
 	if err != nil {
 		t.Fatal(err)

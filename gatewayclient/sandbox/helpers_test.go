@@ -6,12 +6,16 @@ import (
 	"database/sql"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,13 +48,42 @@ type env struct {
 	http *http.Client
 }
 
-// newEnv starts a sandbox in a fresh temp dir; mod may change the options.
+// newEnv starts a sandbox in a fresh temp dir, from a copy of the migrated database; mod may
+// change the options.
 func newEnv(t *testing.T, mod func(*Options)) *env {
 	t.Helper()
 	e := &env{t: t, dir: t.TempDir(), clock: NewManualClock(testStart)}
+	b, err := migratedDB()
+	if err != nil {
+		t.Fatalf("migrating a template database: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(e.dir, dbFileName), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	e.start(mod)
 	return e
 }
+
+// migratedDB is a database with every migration applied and nothing else, made once per test
+// binary: migrating each env's own was most of what starting it cost under the race detector.
+// (Package sandboxtest does the same for other packages' tests; it imports this package, so
+// this package's own tests cannot use it.)
+var migratedDB = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "sandbox-test-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	w, r, err := openDB(context.Background(), dir, defaultBusyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	// Closing checkpoints the write-ahead log into the file: the file alone is the database.
+	if err := errors.Join(r.Close(), w.Close()); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(filepath.Join(dir, dbFileName))
+})
 
 // start opens the sandbox on e.dir (again, for restart tests).
 func (e *env) start(mod func(*Options)) {

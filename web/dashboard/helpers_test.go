@@ -37,6 +37,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
@@ -111,6 +112,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if o.sandbox != nil {
 		o.sandbox(&sbOpts)
 	}
+	sandboxtest.Create(t, sbOpts.DataDir)
 	sb, err := sandbox.New(ctx, sbOpts)
 	if err != nil {
 		t.Fatal(err)

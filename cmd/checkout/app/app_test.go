@@ -25,6 +25,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/web/apitest"
 )
 
@@ -62,6 +63,9 @@ func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
 		if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
 			sqlitetest.Create(t, db) // a new data dir: its store migrated already
 		}
+	}
+	if cfg.Sandbox() {
+		sandboxtest.Create(t, filepath.Join(cfg.DataDir, "sandbox")) // and its sandbox's, unless it has one
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ln, err := net.Listen("tcp", addr)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
@@ -93,7 +94,9 @@ func (r *running) saveStore(token string, form url.Values) {
 // store's saved profile — at first the configuration's payee (a new install's initial values),
 // then what the "Loja" page saved, from the next order on, without a restart.
 func TestSellerIsTheSavedStore(t *testing.T) {
-	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: t.TempDir(),
+	dir := t.TempDir()
+	sandboxtest.Create(t, dir)
+	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: dir,
 		Clients: []sandbox.ClientConfig{{ID: "merchant", Secret: "merchant-secret"}}})
 	if err != nil {
 		t.Fatal(err)
