@@ -11,13 +11,15 @@ import (
 // back. The store keeps it as given; what it says and who reads it is its maker's business
 // (package notify: the merchant's notifications; package mail: e-mails).
 //
-// A message concerns an order (OrderID), a user (UserID) or nothing in particular (neither),
+// A message concerns an order (OrderID), a user (UserID), a charge (ChargeID) or nothing in
+// particular (none),
 // travels on a channel (ChannelWebhook, ChannelMail) and is first due at CreatedAt, or at
 // NotBefore when that is later (a reminder scheduled ahead; on the service's clock).
 type OutboxMessage struct {
 	ID        string // unique; the reader's delivery id (an e-mail's Message-ID)
 	OrderID   string // the order it is about; messages of one order are read in the order written
 	UserID    string // the dashboard user it is about, when not an order
+	ChargeID  string // the charge with a due date it is about (a charge's notification)
 	Channel   string // ChannelWebhook ("" too) or ChannelMail
 	To        string // the recipient's address, on ChannelMail
 	Type      string // e.g. "order.paid"

@@ -80,10 +80,9 @@ func readDay(r *strictjson.Reader, path string, v strictjson.Value) gatewayclien
 // chargeResource is the API's view of c, its customer's document and phone masked unless the
 // key may see them (personalInFull).
 func (a *merchantAPI) chargeResource(r *http.Request, c *charges.Charge) apijson.Charge {
-	out := apijson.ChargeOf(c, a.charges.Now(), a.publicBase(r))
+	out := apijson.ChargeOf(c, charges.Today(a.charges.Now()), a.publicBase(r))
 	if !personalInFull(r) {
-		out.Customer.Document = apijson.Customer{Document: out.Customer.Document}.Masked().Document
-		out.Customer.Phone = apijson.Customer{Phone: out.Customer.Phone}.Masked().Phone
+		out.Customer = out.Customer.Masked()
 	}
 	return out
 }

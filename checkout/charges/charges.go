@@ -105,13 +105,15 @@ type Filter struct {
 // Store keeps charges and their timelines. Implementations must pass
 // checkout/storetest.RunCharges.
 type Store interface {
-	// CreateCharge stores a new charge (Version 1) with the first event of its timeline.
-	CreateCharge(ctx context.Context, c Charge, e Event) error
+	// CreateCharge stores a new charge (Version 1) with the first event of its timeline and the
+	// outbox messages announcing it, in one transaction.
+	CreateCharge(ctx context.Context, c Charge, e Event, msgs ...checkout.OutboxMessage) error
 	// Charge returns the charge with that id, or checkout.ErrNotFound.
 	Charge(ctx context.Context, id string) (Charge, error)
-	// UpdateCharge stores c over version c.Version−1 with the event e in one transaction, or
-	// answers checkout.ErrConflict (changed since read) or checkout.ErrNotFound.
-	UpdateCharge(ctx context.Context, c Charge, e Event) error
+	// UpdateCharge stores c over version c.Version−1 with the event e and the outbox messages
+	// announcing it in one transaction, or answers checkout.ErrConflict (changed since read) or
+	// checkout.ErrNotFound.
+	UpdateCharge(ctx context.Context, c Charge, e Event, msgs ...checkout.OutboxMessage) error
 	// ChargeEvents returns the timeline of a charge, oldest first.
 	ChargeEvents(ctx context.Context, id string) ([]Event, error)
 	// ListCharges returns the charges f selects, newest first.
@@ -134,19 +136,61 @@ type Input struct {
 }
 
 // Manager makes charges and moves them through their statuses, each change in the charge's
-// timeline and the audit log.
+// timeline, the audit log and, with an Announcer, the merchant's notifications.
 type Manager struct {
-	store Store
-	audit *audit.Log
-	now   func() time.Time
+	store     Store
+	audit     *audit.Log
+	now       func() time.Time
+	announcer Announcer // nil: nothing announced
 }
 
+// Announcer makes the outbox messages of a charge's change of status (its creation included):
+// the store writes them in the transaction of the change, so that each change is announced
+// exactly when it is committed, once.
+type Announcer interface {
+	// Announce returns the messages announcing that c (as it is about to be stored) changed as
+	// e says. It must not change c; an error aborts the change.
+	Announce(ctx context.Context, c *Charge, e Event) ([]checkout.OutboxMessage, error)
+	// Announced is called once messages were committed, so that a worker delivers them at
+	// once. It must not block.
+	Announced()
+}
+
+// Option configures a Manager.
+type Option func(*Manager)
+
+// WithAnnouncer announces every change of status through a (the merchant's notifications).
+func WithAnnouncer(a Announcer) Option { return func(m *Manager) { m.announcer = a } }
+
 // NewManager returns a Manager on store; log may be nil (no audit), clock nil (time.Now).
-func NewManager(store Store, log *audit.Log, clock func() time.Time) *Manager {
+func NewManager(store Store, log *audit.Log, clock func() time.Time, opts ...Option) *Manager {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Manager{store: store, audit: log, now: clock}
+	m := &Manager{store: store, audit: log, now: clock}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// announce returns the messages of c's change e (none without an announcer).
+func (m *Manager) announce(ctx context.Context, c *Charge, e Event) ([]checkout.OutboxMessage, error) {
+	if m.announcer == nil {
+		return nil, nil
+	}
+	msgs, err := m.announcer.Announce(ctx, c, e)
+	if err != nil {
+		return nil, fmt.Errorf("charges: announcing charge %s: %w", c.ID, err)
+	}
+	return msgs, nil
+}
+
+// announced tells the announcer that msgs were committed.
+func (m *Manager) announced(msgs []checkout.OutboxMessage) {
+	if len(msgs) > 0 {
+		m.announcer.Announced()
+	}
 }
 
 // Now is the manager's clock.
@@ -201,9 +245,15 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
 		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash}
 	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
-	if err := m.store.CreateCharge(ctx, c, Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}); err != nil {
+	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}
+	msgs, err := m.announce(ctx, &c, e)
+	if err != nil {
+		return Charge{}, err
+	}
+	if err := m.store.CreateCharge(ctx, c, e, msgs...); err != nil {
 		return Charge{}, fmt.Errorf("charges: creating a charge: %w", err)
 	}
+	m.announced(msgs)
 	m.record(ctx, actor, address, audit.ChargeCreated, &c, "")
 	c.IdempotencyKey, c.RequestHash = "", "" // as Store.Charge reads it
 	return c, nil
@@ -333,13 +383,21 @@ func (m *Manager) change(ctx context.Context, id, address, detail string, fn fun
 		c.Version++
 		c.UpdatedAt = m.now().UTC()
 		e := Event{ChargeID: c.ID, Version: c.Version, At: c.UpdatedAt, Status: c.Status, Actor: actor, Detail: detail}
-		err = m.store.UpdateCharge(ctx, c, e)
+		var msgs []checkout.OutboxMessage
+		if action != "" {
+			// A change of status is announced; a partial payment is only in the timeline.
+			if msgs, err = m.announce(ctx, &c, e); err != nil {
+				return Charge{}, err
+			}
+		}
+		err = m.store.UpdateCharge(ctx, c, e, msgs...)
 		if errors.Is(err, checkout.ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return Charge{}, fmt.Errorf("charges: storing charge %s: %w", id, err)
 		}
+		m.announced(msgs)
 		if action != "" {
 			m.record(ctx, actor, address, action, &c, detail)
 		}

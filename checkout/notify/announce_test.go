@@ -11,8 +11,35 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
-	"github.com/pixcheckout/pixcheckout/web/apijson"
 )
+
+// orderData stands for the order as the merchant API shows it (the program wires
+// web/apijson.OrderEvent, which checkout may not import; cmd/checkout/app's tests check the
+// notifications it makes): the few fields these tests read back, the customer empty without
+// personal.
+func orderData(o *checkout.Order, sess *checkout.CheckoutSession, personal bool) any {
+	d := testOrder{ID: o.ID, ExternalCode: o.MerchantReference, Status: string(o.Status), Customer: map[string]string{}}
+	if sess != nil {
+		d.Metadata = sess.Metadata
+	}
+	if personal {
+		c := o.Customer
+		d.Customer = map[string]string{"name": c.Name, "document": c.Document, "email": c.Email, "phone": c.Phone}
+		if a := o.Address; a != nil {
+			d.Customer["street"], d.Customer["zipCode"] = a.Street, a.ZipCode
+		}
+	}
+	return d
+}
+
+// testOrder is orderData's shape.
+type testOrder struct {
+	ID           string            `json:"id"`
+	ExternalCode string            `json:"externalCode"`
+	Status       string            `json:"status"`
+	Metadata     map[string]string `json:"metadata,omitempty"`
+	Customer     map[string]string `json:"customer"`
+}
 
 // sessionsOf is a SessionReader holding a few sessions, or failing.
 type sessionsOf struct {
@@ -38,7 +65,7 @@ func TestAnnouncer(t *testing.T) {
 	changed := time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC)
 	real := changed.Add(-40 * time.Minute) // the shop's clock runs ahead (an advanced sandbox)
 	a := &notify.Announcer{
-		Order:    apijson.OrderEvent,
+		Order:    orderData,
 		Sessions: sessionsOf{byID: map[string]*checkout.CheckoutSession{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}},
 		Clock:    func() time.Time { return real },
 	}
@@ -56,9 +83,9 @@ func TestAnnouncer(t *testing.T) {
 	for _, m := range out {
 		types = append(types, m.Type)
 		var body struct {
-			Type      string        `json:"type"`
-			Timestamp time.Time     `json:"timestamp"`
-			Data      apijson.Order `json:"data"`
+			Type      string    `json:"type"`
+			Timestamp time.Time `json:"timestamp"`
+			Data      testOrder `json:"data"`
 		}
 		if err := json.Unmarshal(m.Payload, &body); err != nil {
 			t.Fatalf("payload: %v", err)
@@ -99,7 +126,7 @@ func TestAnnouncerPersonalData(t *testing.T) {
 	o.Address = &checkout.Address{ZipCode: "01310100", Street: "Avenida Paulista", Number: "1000", City: "São Paulo", State: "SP"}
 	changes := []checkout.StatusChange{{From: checkout.StatusAwaitingPayment, To: checkout.StatusPaid, At: changed}}
 	for _, on := range []bool{true, false} {
-		a := &notify.Announcer{Order: apijson.OrderEvent, PersonalData: func(context.Context) (bool, error) { return on, nil }}
+		a := &notify.Announcer{Order: orderData, PersonalData: func(context.Context) (bool, error) { return on, nil }}
 		out, err := a.Announce(ctx, o, changes)
 		if err != nil || len(out) != 1 {
 			t.Fatalf("Announce: %v, %v", out, err)
@@ -120,7 +147,7 @@ func TestAnnouncerPersonalData(t *testing.T) {
 			t.Errorf("customer without personal data: %s", customer)
 		}
 	}
-	a := &notify.Announcer{Order: apijson.OrderEvent, PersonalData: func(context.Context) (bool, error) { return false, errors.New("database down") }}
+	a := &notify.Announcer{Order: orderData, PersonalData: func(context.Context) (bool, error) { return false, errors.New("database down") }}
 	if _, err := a.Announce(ctx, o, changes); err == nil {
 		t.Error("Announce without the setting succeeded")
 	}

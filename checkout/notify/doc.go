@@ -15,4 +15,10 @@
 // RetrySchedule, each wait shortened by up to a tenth at random, for more than a day, then the
 // notification is dead. DeliveryLog is the merchant's view of the log, which the outbox prunes
 // after 30 days.
+//
+// A charge with a due date (package charges) is notified the same way: ChargeAnnouncer, the
+// charges.Manager's charges.Announcer, makes one notification per change of its status
+// (charge.created, charge.overdue, charge.paid, charge.canceled; a partial payment is none),
+// body the charge as the API shows it on the day of the change (apijson.ChargeEvent), stored by
+// the charge's store in the transaction of the change and delivered in order per charge.
 package notify

@@ -112,17 +112,23 @@ func notificationBody(data any, typ string, at time.Time) ([]byte, error) {
 	return body, nil
 }
 
-// The record kinds of the notifications in the outbox: an order's events, and the test
-// notifications sent from the dashboard.
+// The record kinds of the notifications in the outbox: an order's events, a charge's, and the
+// test notifications sent from the dashboard.
 const (
-	orderRecord = "order"
-	pingRecord  = "ping"
+	orderRecord  = "order"
+	chargeRecord = "charge"
+	pingRecord   = "ping"
 )
 
-// InsertNotification returns the statement storing m, a message the Announcer made, in the
-// outbox: the order's store runs it in the transaction of the change m announces.
+// InsertNotification returns the statement storing m, a message an Announcer made, in the
+// outbox: the order's (or the charge's) store runs it in the transaction of the change m
+// announces. A charge's notifications are delivered in order per charge, as an order's per order.
 func InsertNotification(m checkout.OutboxMessage) outbox.Statement {
-	return outbox.Insert(outbox.Message{ID: m.ID, RecordKind: orderRecord, RecordID: m.OrderID, Type: m.Type,
+	kind, id := orderRecord, m.OrderID
+	if m.OrderID == "" && m.ChargeID != "" {
+		kind, id = chargeRecord, m.ChargeID
+	}
+	return outbox.Insert(outbox.Message{ID: m.ID, RecordKind: kind, RecordID: id, Type: m.Type,
 		Body: m.Payload}, m.CreatedAt)
 }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sqlmigrate"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
-	"github.com/pixcheckout/pixcheckout/web/apijson"
 
 	_ "modernc.org/sqlite"
 )
@@ -58,7 +57,7 @@ func newNotifyEnv(t *testing.T, sm *settings.Manager, clock func() time.Time, mo
 		t.Fatal(err)
 	}
 	sessions := sessionsOf{byID: map[string]*checkout.CheckoutSession{"sess1": {ID: "sess1", Metadata: map[string]string{"cliente": "42"}}}}
-	return &notifyEnv{db: db, ob: ob, log: notify.NewDeliveryLog(ob), ann: &notify.Announcer{Order: apijson.OrderEvent, Sessions: sessions, Clock: clock}}
+	return &notifyEnv{db: db, ob: ob, log: notify.NewDeliveryLog(ob), ann: &notify.Announcer{Order: orderData, Sessions: sessions, Clock: clock}}
 }
 
 // announce stores the notification of o having moved from `from` to its status, as the
@@ -191,7 +190,7 @@ func TestNotificationRetriedUntilDelivered(t *testing.T) {
 		}
 		types = append(types, ev.Type)
 		if ev.Data["id"] != "ord1" || ev.Data["externalCode"] != "pedido-0001" || ev.Data["metadata"].(map[string]any)["cliente"] != "42" {
-			t.Errorf("data is not the order as the API shows it: %v", ev.Data)
+			t.Errorf("data is not the order made by the Announcer's Order: %v", ev.Data)
 		}
 	}
 	if strings.Join(types, ",") != "order.paid,order.paid,order.paid,order.refunded" {

@@ -67,11 +67,15 @@ func eventStmt(e charges.Event) Stmt {
 		Args: []any{e.ChargeID, e.Version, ms(e.At), string(e.Status), e.Actor, e.Detail}}
 }
 
-// CreateCharge stores a new charge with the first event of its timeline.
-func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event) error {
-	err := s.writeBatch(ctx, Stmt{SQL: `INSERT INTO charges (` + chargeColumns + `)
+// CreateCharge stores a new charge with the first event of its timeline and msgs.
+func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event, msgs ...checkout.OutboxMessage) error {
+	out, err := OutboxStatements(msgs...)
+	if err != nil {
+		return s.errorf("storing a charge: %w", err)
+	}
+	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO charges (` + chargeColumns + `)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c))
+		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c)}, out...)...)
 	if err != nil {
 		return s.errorf("storing a charge: %w", err)
 	}
@@ -127,10 +131,14 @@ func (s *Store) Charge(ctx context.Context, id string) (charges.Charge, error) {
 	return out[0], nil
 }
 
-// UpdateCharge stores c over version c.Version−1 with its event, or answers
+// UpdateCharge stores c over version c.Version−1 with its event and msgs, or answers
 // checkout.ErrConflict (or checkout.ErrNotFound when there is no such charge).
-func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Event) error {
-	err := s.db.WriteTx(ctx, func(tx Runner) error {
+func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Event, msgs ...checkout.OutboxMessage) error {
+	out, err := OutboxStatements(msgs...)
+	if err != nil {
+		return s.errorf("storing a charge: %w", err)
+	}
+	err = s.db.WriteTx(ctx, func(tx Runner) error {
 		updated := false
 		err := tx.Run(ctx, Stmt{SQL: `UPDATE charges SET status = $2, paid = $3, paid_at = $4, updated_at = $5, version = $6
 			WHERE id = $1 AND version = $7`,
@@ -142,7 +150,7 @@ func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Ev
 		if !updated {
 			return checkout.ErrConflict
 		}
-		return tx.Run(ctx, eventStmt(e))
+		return tx.Run(ctx, append([]Stmt{eventStmt(e)}, out...)...)
 	})
 	if errors.Is(err, checkout.ErrConflict) {
 		if _, err := s.Charge(ctx, c.ID); err != nil {

@@ -23,8 +23,8 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 		var ins outbox.Statement
 		switch m.Channel {
 		case "", checkout.ChannelWebhook:
-			if m.OrderID == "" {
-				return nil, errors.New("a notification needs its order's id")
+			if m.OrderID == "" && m.ChargeID == "" {
+				return nil, errors.New("a notification needs its order's or its charge's id")
 			}
 			ins = notify.InsertNotification(m)
 		case checkout.ChannelMail:

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -44,6 +45,8 @@ type Site struct {
 	// Gateway, when set, tells the gateway's state as this instance knows it (readiness, the
 	// dashboard's banner, the PIX page); nil: always working.
 	Gateway func() health.State
+
+	pages sync.Pool // Render's buffers
 }
 
 // GatewayState is the gateway's state (Gateway's, else working).
@@ -103,24 +106,31 @@ func (s *Site) PageOf(r *http.Request, p brand.Profile) views.Page {
 	}
 }
 
-// Render writes a page with status (see RenderPage and WritePage).
+// Render writes a page with status (see WritePage). The page is rendered into a buffer first,
+// so that a rendering error gives a clean 500 instead of half a page; the buffers are the
+// site's, reused: a page is tens of kilobytes, which a new buffer grew to at every request.
 func (s *Site) Render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	if page, ok := s.RenderPage(w, r, c); ok {
-		WritePage(w, status, page)
+	buf, _ := s.pages.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
 	}
-}
-
-// RenderPage renders c. The page is rendered into a buffer first, so that a rendering error
-// gives a clean 500 (answered here, with ok false) instead of half a page.
-func (s *Site) RenderPage(w http.ResponseWriter, r *http.Request, c templ.Component) (page []byte, ok bool) {
-	var buf bytes.Buffer
-	if err := c.Render(r.Context(), &buf); err != nil {
+	defer func() {
+		if buf.Cap() <= maxKeptPage {
+			buf.Reset()
+			s.pages.Put(buf)
+		}
+	}()
+	if err := c.Render(r.Context(), buf); err != nil {
 		s.Log.ErrorContext(r.Context(), "rendering a page", "request_id", RequestID(r.Context()), "err", err)
 		s.Error(w, r, http.StatusInternalServerError)
-		return nil, false
+		return
 	}
-	return buf.Bytes(), true
+	WritePage(w, status, buf.Bytes())
 }
+
+// maxKeptPage bounds the buffers Render keeps for the next pages: a rare long one (a
+// dashboard's list) is not held.
+const maxKeptPage = 256 << 10
 
 // WritePage answers status with an HTML page, with its length.
 func WritePage(w http.ResponseWriter, status int, page []byte) {

@@ -41,6 +41,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/cep"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
+	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
@@ -58,6 +59,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/alerts"
+	"github.com/pixcheckout/pixcheckout/web/apijson"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -391,7 +393,9 @@ func (s *start) newService(ctx context.Context) error {
 	}
 	a := s.App
 	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
-	a.charges = charges.NewManager(a.store, a.audit, a.clock)
+	// A charge's changes are notified as an order's: signed, through the merchant's outbox.
+	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(&notify.ChargeAnnouncer{
+		Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake, PersonalData: a.merchant.settings.NotifyPersonalData}))
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,

@@ -152,12 +152,12 @@ func inParallel(n, workers int, fn func(i int)) {
 //
 //	go test -run '^$' -bench ReceiptDelay -benchtime 1x ./cmd/checkout/app/ -receipts.payments 480
 //
-// With -short (the test command) 32 payments: enough to keep the benchmark working, not a
-// figure.
+// With -short (the test command) 16 payments, 16 shoppers at once: enough to keep the benchmark
+// working, not a figure.
 func BenchmarkReceiptDelay(b *testing.B) {
 	n := *benchReceiptPayments
 	if testing.Short() {
-		n = min(n, 32)
+		n = min(n, 16)
 	}
 	m := startMailBench(b)
 	orders, payAt := make([]*checkout.Order, n), make([]time.Time, n)
@@ -200,11 +200,11 @@ func BenchmarkReceiptDelay(b *testing.B) {
 //
 //	go test -run '^$' -bench ReceiptBurst -benchtime 1x ./cmd/checkout/app/ -receipts.burst 1000
 //
-// With -short (the test command) a burst of 40.
+// With -short (the test command) a burst of 16, paid at once.
 func BenchmarkReceiptBurst(b *testing.B) {
 	n := *benchReceiptBurst
 	if testing.Short() {
-		n = min(n, 40)
+		n = min(n, 16)
 	}
 	m := startMailBench(b)
 	orders := make([]*checkout.Order, n)
@@ -252,11 +252,11 @@ func BenchmarkReceiptBurst(b *testing.B) {
 //
 //	go test -run '^$' -bench MailQueueMemory -benchtime 1x ./cmd/checkout/app/ -receipts.queued 10000
 //
-// With -short (the test command) 100 messages.
+// With -short (the test command) 16 messages.
 func BenchmarkMailQueueMemory(b *testing.B) {
 	n := *benchQueued
 	if testing.Short() {
-		n = min(n, 100)
+		n = min(n, 16)
 	}
 	m := startMailBench(b)
 	m.smtp.Stop()
