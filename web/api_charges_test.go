@@ -57,7 +57,7 @@ func TestAPICharges(t *testing.T) {
 	if got.status != http.StatusOK || got.json["amountDue"] != float64(12345+247+4) || got.json["dueDate"] != "2026-03-10" {
 		t.Fatalf("get on day 11: %d %s", got.status, got.body)
 	}
-	if c, _ := got.json["customer"].(map[string]any); c["document"] != "529.982.247-25" {
+	if c, _ := got.json["customer"].(map[string]any); c["document"] != "52998224725" {
 		t.Errorf("the configured key reads the document %v", c["document"])
 	}
 	if missing := e.api(http.MethodGet, "/api/v1/charges/missing", nil); missing.status != http.StatusNotFound {
