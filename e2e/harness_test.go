@@ -21,6 +21,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -138,6 +139,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	}
 	clock := &testClock{}
 	cfg.Clock = clock.Now
+	cfg.Passwords = teamtest.Hasher()
 	cfg.NotificationSchedule = o.notificationSchedule
 	cfg.GatewayProbeInterval = o.probe
 	if o.smtp != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -156,6 +157,7 @@ func makeDataDir(dir string) error {
 		return err
 	}
 	cfg.LogOutput = io.Discard
+	cfg.Passwords = teamtest.Hasher() // the first user's hash is copied with the data dir
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
