@@ -21,6 +21,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -54,7 +55,8 @@ func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 // appOptions tune one test's app.
 type appOptions struct {
 	// host is the host name the browser uses for the checkout: "127.0.0.1" (default) or
-	// "localhost" (a different site from 127.0.0.1, for the cross-site iframe).
+	// "localhost" (a different site from 127.0.0.1, for the cross-site iframe: setup then opens
+	// its session in the browser that blocks third-party cookies).
 	host string
 	// frameAncestors are the origins allowed to embed the checkout (CHECKOUT_FRAME_ANCESTORS).
 	frameAncestors []string
@@ -138,6 +140,7 @@ func startApp(t *testing.T, o appOptions) *testApp {
 	}
 	clock := &testClock{}
 	cfg.Clock = clock.Now
+	cfg.Passwords = teamtest.Hasher()
 	cfg.NotificationSchedule = o.notificationSchedule
 	cfg.GatewayProbeInterval = o.probe
 	if o.smtp != nil {
@@ -254,6 +257,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // setup starts a test: its artifacts folder emptied, its own app, a fresh browser context.
+// A checkout on another site than the pages framing it (host "localhost") is tested where
+// third-party cookies are blocked, as it has to work without them.
 func setup(t *testing.T, ao appOptions, co playwright.BrowserNewContextOptions) (*testApp, *session) {
 	t.Helper()
 	if suite.skip != "" {
@@ -261,7 +266,11 @@ func setup(t *testing.T, ao appOptions, co playwright.BrowserNewContextOptions) 
 	}
 	cleanArtifacts(t)
 	a := startApp(t, ao)
-	return a, newSession(t, co)
+	b := suite.browser
+	if ao.host == "localhost" {
+		b = suite.crossSite
+	}
+	return a, newSessionIn(t, b, co)
 }
 
 // session is one test's browser context and page, with its artifacts folder.
@@ -275,8 +284,15 @@ type session struct {
 }
 
 // newSession opens a fresh browser context (no cookies or storage from other tests) with one
-// page. opts may set the viewport, JavaScript, mobile emulation; the locale defaults to pt-BR.
+// page, in the headless shell. opts may set the viewport, JavaScript, mobile emulation; the
+// locale defaults to pt-BR.
 func newSession(t *testing.T, opts playwright.BrowserNewContextOptions) *session {
+	t.Helper()
+	return newSessionIn(t, suite.browser, opts)
+}
+
+// newSessionIn is newSession in browser b.
+func newSessionIn(t *testing.T, b playwright.Browser, opts playwright.BrowserNewContextOptions) *session {
 	t.Helper()
 	if suite.skip != "" {
 		t.Skipf("BROWSER TESTS SKIPPED: %s (run e2e/setup.sh)", suite.skip)
@@ -287,7 +303,7 @@ func newSession(t *testing.T, opts playwright.BrowserNewContextOptions) *session
 	if opts.TimezoneId == nil {
 		opts.TimezoneId = playwright.String("America/Sao_Paulo")
 	}
-	bctx, err := suite.browser.NewContext(opts)
+	bctx, err := b.NewContext(opts)
 	if err != nil {
 		t.Fatalf("new browser context: %v", err)
 	}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,12 +12,20 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
 // defaultChromium is Debian's Chromium binary (the real one; /usr/bin/chromium is a wrapper
 // script that adds its own flags and noise). CHROMIUM_PATH overrides it.
 const defaultChromium = "/usr/lib/chromium/chromium"
+
+// defaultShell is Debian's Chromium headless shell (package chromium-headless-shell), the same
+// engine without the browser's windows and profile: the headless browser Playwright itself
+// runs. A context and its page cost it a sixth of the CPU they cost Chromium, a navigation
+// half. It has no third-party cookie block, so a checkout framed by another site is tested in
+// Chromium (session.crossSite). CHROMIUM_HEADLESS_SHELL_PATH overrides it.
+const defaultShell = "/usr/lib/chromium/chromium-headless-shell"
 
 // chromiumArgs are the flags Chromium needs in a container without a GPU or a big /dev/shm,
 // and without the background traffic (updates, sync) that has no place in a test.
@@ -37,11 +44,15 @@ var chromiumArgs = []string{
 	"--test-third-party-cookie-phaseout",
 }
 
-// browserEnv is the one browser shared by every test of a run. TestMain builds it before any
+// browserEnv is the browsers shared by every test of a run. TestMain builds it before any
 // test starts and nothing changes it afterwards.
 type browserEnv struct {
-	pw      *playwright.Playwright
+	pw *playwright.Playwright
+	// browser is the headless shell, where a test's sessions open unless they need crossSite.
 	browser playwright.Browser
+	// crossSite is Chromium, which blocks third-party cookies as Safari and Firefox do: the
+	// sessions of a checkout framed by another site open there.
+	crossSite playwright.Browser
 	// skip, when not empty, says why the browser tests cannot run on this machine.
 	skip string
 	// axe is the source of axe-core (e2e/.axe), run in pages by session.a11y.
@@ -85,8 +96,10 @@ func runMain(m *testing.M) int {
 	}
 	suite = env
 	code := m.Run()
-	if err := env.browser.Close(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: closing the browser: %v\n", err)
+	for _, b := range []playwright.Browser{env.browser, env.crossSite} {
+		if err := b.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: closing the browser: %v\n", err)
+		}
 	}
 	if err := env.pw.Stop(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: stopping the driver: %v\n", err)
@@ -94,8 +107,8 @@ func runMain(m *testing.M) int {
 	return code
 }
 
-// launch starts the Playwright driver from e2e/.driver (or PLAYWRIGHT_DRIVER_PATH) and
-// Debian's Chromium. It never downloads anything: a missing piece is an error.
+// launch starts the Playwright driver from e2e/.driver (or PLAYWRIGHT_DRIVER_PATH), Debian's
+// Chromium headless shell and Chromium. It never downloads anything: a missing piece is an error.
 func launch() (browserEnv, error) {
 	driver := os.Getenv("PLAYWRIGHT_DRIVER_PATH")
 	if driver == "" {
@@ -112,12 +125,11 @@ func launch() (browserEnv, error) {
 	if err != nil {
 		return browserEnv{}, fmt.Errorf("no axe-core in e2e/.axe: %w", err)
 	}
-	chromium := os.Getenv("CHROMIUM_PATH")
-	if chromium == "" {
-		chromium = defaultChromium
-	}
-	if _, err := os.Stat(chromium); err != nil {
-		return browserEnv{}, fmt.Errorf("no Chromium at %s: %w", chromium, err)
+	shell, chromium := binary("CHROMIUM_HEADLESS_SHELL_PATH", defaultShell), binary("CHROMIUM_PATH", defaultChromium)
+	for _, b := range []string{shell, chromium} {
+		if _, err := os.Stat(b); err != nil {
+			return browserEnv{}, fmt.Errorf("no Chromium at %s: %w", b, err)
+		}
 	}
 	pw, err := playwright.Run(&playwright.RunOptions{
 		DriverDirectory:     driver,
@@ -128,22 +140,41 @@ func launch() (browserEnv, error) {
 	if err != nil {
 		return browserEnv{}, fmt.Errorf("starting the Playwright driver: %w", err)
 	}
+	env := browserEnv{pw: pw, axe: string(axe)}
+	if env.browser, err = launchChromium(pw, shell); err == nil {
+		env.crossSite, err = launchChromium(pw, chromium)
+	}
+	if err != nil {
+		_ = pw.Stop()
+		return browserEnv{}, err
+	}
+	// Debian's security updates replace Chromium: the version belongs in every test log.
+	fmt.Fprintf(os.Stderr, "e2e: Chromium %s (headless shell %s), Playwright driver %s\n", env.crossSite.Version(), env.browser.Version(), driver)
+	return env, nil
+}
+
+// binary is the path in the environment variable name, else def.
+func binary(name, def string) string {
+	if p := os.Getenv(name); p != "" {
+		return p
+	}
+	return def
+}
+
+// launchChromium starts the Chromium binary at path, headless.
+func launchChromium(pw *playwright.Playwright, path string) (playwright.Browser, error) {
 	browser, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
-		ExecutablePath: playwright.String(chromium),
+		ExecutablePath: playwright.String(path),
 		Headless:       playwright.Bool(true),
 		Args:           chromiumArgs,
 	})
 	if err != nil {
-		_ = pw.Stop()
-		return browserEnv{}, fmt.Errorf("launching %s: %w", chromium, err)
+		return nil, fmt.Errorf("launching %s: %w", path, err)
 	}
 	if !browser.IsConnected() {
-		_ = pw.Stop()
-		return browserEnv{}, errors.New("chromium started but is not connected")
+		return nil, fmt.Errorf("%s started but is not connected", path)
 	}
-	// Debian's security updates replace Chromium: the version belongs in every test log.
-	fmt.Fprintf(os.Stderr, "e2e: Chromium %s, Playwright driver %s\n", browser.Version(), driver)
-	return browserEnv{pw: pw, browser: browser, axe: string(axe)}, nil
+	return browser, nil
 }
 
 // makeDataDir starts an app on dir and closes it: what a first start writes (migrations, the
@@ -156,6 +187,7 @@ func makeDataDir(dir string) error {
 		return err
 	}
 	cfg.LogOutput = io.Discard
+	cfg.Passwords = teamtest.Hasher() // the first user's hash is copied with the data dir
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser tests need on a fresh Debian machine, idempotently:
-#   - Debian's Chromium (Playwright's own browser download is not reachable from CI);
+#   - Debian's Chromium and its headless shell (Playwright's own browser download is not
+#     reachable from CI);
 #   - the Playwright driver that playwright-go pins (the npm package playwright-core at that
 #     exact version plus a link to this machine's node), unpacked into e2e/.driver;
 #   - axe-core, the accessibility rules the tests run in every page, unpacked into e2e/.axe;
@@ -14,12 +15,14 @@ driver="$here/.driver"
 # playwright-go v0.5200.x refuses any driver but this one (playwrightCliVersion in its run.go).
 version="1.52.0"
 
-if [ ! -x /usr/lib/chromium/chromium ]; then
+# Most browser tests run in the headless shell, far lighter; those of a checkout framed by
+# another site run in Chromium, which blocks third-party cookies.
+if [ ! -x /usr/lib/chromium/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "e2e/setup: installing Debian's chromium" >&2
+  echo "e2e/setup: installing Debian's chromium and chromium-headless-shell" >&2
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-headless-shell >/dev/null
 fi
 
 # Debian's PgBouncer, for the test of instances behind it in transaction pooling (the package

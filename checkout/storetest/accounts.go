@@ -13,6 +13,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 )
 
 // AccountStores is what a store gives the dashboard's access: users, the throttling of failed
@@ -230,7 +231,7 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 	policy := team.ThrottlePolicy{PerPair: 3, PerAddress: 30, PerAccount: 5, FirstWait: time.Minute, MaxWait: time.Hour,
 		ForgetAfter: 24 * time.Hour}
 	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: func() time.Time { return base }, Throttle: policy,
-		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+		Hasher: teamtest.Hasher()})
 	const email, pw = "dona@loja.example", "uma senha longa o bastante"
 	must(t, errOf(acc.AddUser(ctx, email, pw, team.RoleOwner)))
 	dev := team.NewDevice(email)
@@ -263,7 +264,7 @@ func testDeviceCookies(t *testing.T, s AccountStores) {
 func testInvitationsFollowInviter(t *testing.T, s AccountStores) {
 	ctx := context.Background()
 	acc := team.NewAccounts(s, s, team.AccountsOptions{Invitations: s, Clock: func() time.Time { return base },
-		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+		Hasher: teamtest.Hasher()})
 	add := func(email string, role team.Role) *team.User {
 		u, err := acc.AddUser(ctx, email, "uma senha longa o bastante", role)
 		must(t, err)
@@ -319,7 +320,7 @@ func testLoginOnStore(t *testing.T, s AccountStores) {
 	now := base
 	clock := func() time.Time { return now }
 	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: clock,
-		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+		Hasher: teamtest.Hasher()})
 	u, pw, err := acc.EnsureAdmin(ctx, "", "")
 	if err != nil || u == nil || pw == "" {
 		t.Fatalf("EnsureAdmin = %v, %q, %v", u, pw, err)
@@ -419,7 +420,7 @@ func testInvitations(t *testing.T, s AccountStores) {
 	now := base
 	clock := func() time.Time { return now }
 	acc := team.NewAccounts(s, s, team.AccountsOptions{Clock: clock, Invitations: s,
-		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 1)})
+		Hasher: teamtest.Hasher()})
 	// The inviter: an invitation holds only while they may invite.
 	must(t, errOf(acc.AddUser(ctx, "ana@loja.example", "uma senha longa o bastante", team.RoleOwner)))
 	token, inv, err := acc.Invite(ctx, "Nova@Loja.Example", team.RoleDeveloper, "ana@loja.example")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 )
 
 // resetFixture is the accounts service on a store with password resets, on a clock the test
@@ -28,7 +29,7 @@ const resetOld = "uma senha longa o bastante"
 func newResetFixture(t *testing.T, s AccountStores) *resetFixture {
 	f := &resetFixture{t: t, s: s, now: base}
 	f.acc = team.NewAccounts(s, s, team.AccountsOptions{Clock: func() time.Time { return f.now }, Sessions: s, PasswordResets: s,
-		Hasher: team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)})
+		Hasher: teamtest.Hasher()})
 	f.ana = f.add("ana@loja.example")
 	for _, addr := range []string{"192.0.2.1", "192.0.2.2"} {
 		if _, err := f.acc.StartSignIn(context.Background(), f.ana, addr, "Firefox"); err != nil {

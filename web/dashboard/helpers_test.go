@@ -34,6 +34,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
@@ -368,7 +369,7 @@ type dashEnv struct {
 
 func newDashEnv(t testing.TB, store *sqlite.Store, c *gatewayclient.Client, sb *sandbox.Sandbox, cfg settings.Config) *dashEnv {
 	t.Helper()
-	h := team.NewHasher(team.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}, 2)
+	h := teamtest.Hasher()
 	acc := team.NewAccounts(store, store, team.AccountsOptions{Hasher: h, Clock: sb.Now, Invitations: store, Sessions: store, TOTP: store, PasswordResets: store})
 	if _, err := acc.AddUser(context.Background(), dashEmail, dashPassword, team.RoleOwner); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
@@ -52,6 +53,7 @@ func startOn(t testing.TB, addr string, mod func(*app.Config)) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.Passwords = teamtest.Hasher()
 	if mod != nil {
 		mod(&cfg)
 	}

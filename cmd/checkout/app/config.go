@@ -163,6 +163,10 @@ type Config struct {
 	SSEHeartbeat time.Duration
 	// Clock, when set, is the time of the checkout and of the embedded sandbox.
 	Clock func() time.Time
+	// Passwords, when set, hashes the dashboard users' passwords instead of argon2id at
+	// team.OWASPParams: tests start many apps and give it cheap parameters, as the team
+	// package's own tests do. There is no setting for it.
+	Passwords *team.Hasher
 	// Stdout receives the start banner (the URLs); nil discards it.
 	Stdout io.Writer
 	// Command is how the user runs the program, for the banner's advice ("" is

@@ -22,7 +22,7 @@ type firstUser struct{ email, password string }
 // exist yet, else admin@localhost with a random password when there is no user at all. A
 // random password is kept to be printed once by the banner; it is never logged.
 func (a *App) setupAccounts(ctx context.Context) error {
-	a.accounts = team.NewAccounts(a.store, a.store, team.AccountsOptions{Clock: a.cfg.Clock, Invitations: a.store, Sessions: a.store, TOTP: a.store,
+	a.accounts = team.NewAccounts(a.store, a.store, team.AccountsOptions{Clock: a.cfg.Clock, Hasher: a.cfg.Passwords, Invitations: a.store, Sessions: a.store, TOTP: a.store,
 		PasswordResets: a.store})
 	u, generated, err := a.accounts.EnsureAdmin(ctx, a.cfg.AdminEmail, a.cfg.AdminPassword)
 	if err != nil {
@@ -103,6 +103,6 @@ func OpenAccounts(ctx context.Context, cfg Config) (acc *team.Accounts, log *aud
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return team.NewAccounts(st, st, team.AccountsOptions{Clock: cfg.Clock, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
+	return team.NewAccounts(st, st, team.AccountsOptions{Clock: cfg.Clock, Hasher: cfg.Passwords, Invitations: st, Sessions: st, TOTP: st, PasswordResets: st}),
 		audit.New(st, cfg.AuditRetention, cfg.Clock), st.Close, nil
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -32,6 +33,7 @@ func TestDataDirOwnerOnly(t *testing.T) {
 		}
 		var log bytes.Buffer
 		cfg.LogOutput = &log
+		cfg.Passwords = teamtest.Hasher()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -23,6 +24,7 @@ var postgresSecretKey = sealed.NewKey()
 // newApp is app.New on a fresh listener, for a start expected to fail.
 func newApp(t *testing.T, cfg app.Config) error {
 	t.Helper()
+	cfg.Passwords = teamtest.Hasher()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
