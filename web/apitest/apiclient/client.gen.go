@@ -114,25 +114,73 @@ func (e ChangeReasonCode) Valid() bool {
 
 // Defines values for Channel.
 const (
-	Charge  Channel = "charge"
-	Link    Channel = "link"
-	Pos     Channel = "pos"
-	Session Channel = "session"
-	Shop    Channel = "shop"
+	ChannelCharge  Channel = "charge"
+	ChannelLink    Channel = "link"
+	ChannelPos     Channel = "pos"
+	ChannelSession Channel = "session"
+	ChannelShop    Channel = "shop"
 )
 
 // Valid indicates whether the value is a known member of the Channel enum.
 func (e Channel) Valid() bool {
 	switch e {
-	case Charge:
+	case ChannelCharge:
 		return true
-	case Link:
+	case ChannelLink:
 		return true
-	case Pos:
+	case ChannelPos:
 		return true
-	case Session:
+	case ChannelSession:
 		return true
-	case Shop:
+	case ChannelShop:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChargeEventType.
+const (
+	ChargeCanceled ChargeEventType = "charge.canceled"
+	ChargeCreated  ChargeEventType = "charge.created"
+	ChargeOverdue  ChargeEventType = "charge.overdue"
+	ChargePaid     ChargeEventType = "charge.paid"
+)
+
+// Valid indicates whether the value is a known member of the ChargeEventType enum.
+func (e ChargeEventType) Valid() bool {
+	switch e {
+	case ChargeCanceled:
+		return true
+	case ChargeCreated:
+		return true
+	case ChargeOverdue:
+		return true
+	case ChargePaid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChargeStatus.
+const (
+	ChargeStatusCanceled ChargeStatus = "canceled"
+	ChargeStatusOpen     ChargeStatus = "open"
+	ChargeStatusOverdue  ChargeStatus = "overdue"
+	ChargeStatusPaid     ChargeStatus = "paid"
+)
+
+// Valid indicates whether the value is a known member of the ChargeStatus enum.
+func (e ChargeStatus) Valid() bool {
+	switch e {
+	case ChargeStatusCanceled:
+		return true
+	case ChargeStatusOpen:
+		return true
+	case ChargeStatusOverdue:
+		return true
+	case ChargeStatusPaid:
 		return true
 	default:
 		return false
@@ -590,6 +638,92 @@ type ChangeReasonCode string
 // Channel the checkout source the order was started from: the shop's cart, a checkout session, a payment link, a charge or the point of sale
 type Channel string
 
+// Charge A charge with a due date ("cobrança") to a named customer, paid through its customer's page (`url`).
+type Charge struct {
+	// Amount the principal
+	Amount Cents `json:"amount"`
+
+	// AmountDue what it asks on the São Paulo day (of the change, in a notification): the amount less the discount, plus the fine and interest once late, less what was paid; 0 once paid or canceled
+	AmountDue Cents `json:"amountDue"`
+
+	// CreatedAt UTC, milliseconds, trailing Z
+	CreatedAt Time `json:"createdAt"`
+
+	// Currency ISO 4217 code of every amount: always BRL (PIX is in reais)
+	Currency Currency `json:"currency"`
+
+	// Customer The shopper's personal data. To a write key, in full; to a read key, document and phone masked (`***.982.247-**`, `12.345.***/****-95`, `(11) *****-4321`). In a notification, present only when the merchant ticked "Include the shopper's personal data in the notifications" in the dashboard's settings (off on a new install); otherwise the object is empty.
+	Customer    Customer `json:"customer"`
+	Description string   `json:"description"`
+
+	// Discount a discount for paying by `until` (a day before the due date): `bps` of the amount or a fixed `amount`, never both
+	Discount *ChargeDiscount `json:"discount,omitempty"`
+
+	// DueDate the São Paulo calendar day it is due
+	DueDate openapi_types.Date `json:"dueDate"`
+
+	// ExternalCode the merchant's own reference
+	ExternalCode *string `json:"externalCode,omitempty"`
+
+	// FineBps the fine once after the due date, in basis points (at most 2 %: the product's policy, following the consumer code's limit for consumer debts, CDC art. 52 §1)
+	FineBps int `json:"fineBps"`
+
+	// Id unguessable: the customer's page needs no sign-in
+	Id string `json:"id"`
+
+	// InterestBpsPerMonth simple interest on the amount, in basis points a month, at 1/30 of it per day late
+	InterestBpsPerMonth int `json:"interestBpsPerMonth"`
+
+	// Paid what its orders collected
+	Paid Cents `json:"paid"`
+
+	// PaidAt UTC, milliseconds, trailing Z
+	PaidAt *Time `json:"paidAt,omitempty"`
+
+	// Status open until paid or canceled; overdue from the São Paulo day after the due date while unpaid; paid once its orders collected what it asked (after the due date: paid late); canceled by the merchant (a payment that still arrives is an order's payment after a cancel, a refund due)
+	Status ChargeStatus `json:"status"`
+
+	// Url the customer's page, /c/{id}
+	Url string `json:"url"`
+}
+
+// ChargeDiscount a discount for paying by `until` (a day before the due date): `bps` of the amount or a fixed `amount`, never both
+type ChargeDiscount struct {
+	Amount *Cents `json:"amount,omitempty"`
+	Bps    *int   `json:"bps,omitempty"`
+
+	// Until the discount's last São Paulo day
+	Until openapi_types.Date `json:"until"`
+}
+
+// ChargeEvent The body of a charge's notification, signed and delivered as an order's (OrderEvent), in order per charge. Its customer is present only when the merchant enabled the personal data in the notifications; otherwise `data.customer` is `{}`.
+type ChargeEvent struct {
+	// Data A charge with a due date ("cobrança") to a named customer, paid through its customer's page (`url`).
+	Data Charge `json:"data"`
+
+	// Timestamp when the charge changed
+	Timestamp Time `json:"timestamp"`
+
+	// Type charge.created, or charge. and the status the charge entered
+	Type ChargeEventType `json:"type"`
+}
+
+// ChargeEventType charge.created, or charge. and the status the charge entered
+type ChargeEventType string
+
+// ChargeList defines model for ChargeList.
+type ChargeList struct {
+	Data    []Charge `json:"data"`
+	HasMore bool     `json:"hasMore"`
+
+	// NextCursor the cursor of the next page (older charges), when there is one
+	NextCursor *string `json:"nextCursor,omitempty"`
+	PerPage    int     `json:"perPage"`
+}
+
+// ChargeStatus open until paid or canceled; overdue from the São Paulo day after the due date while unpaid; paid once its orders collected what it asked (after the due date: paid late); canceled by the merchant (a payment that still arrives is an order's payment after a cancel, a refund due)
+type ChargeStatus string
+
 // CheckoutSession defines model for CheckoutSession.
 type CheckoutSession struct {
 	// Amount items and shipping
@@ -640,6 +774,39 @@ type CheckoutSession struct {
 
 	// Url the page to open or frame
 	Url string `json:"url"`
+}
+
+// CreateCharge defines model for CreateCharge.
+type CreateCharge struct {
+	// Amount the principal, integer cents; with its fine and 180 days of interest it must stay within 10000000 cents (`max`)
+	Amount   int `json:"amount"`
+	Customer struct {
+		// Document CPF or CNPJ (numeric or alphanumeric), bare or in its mask; its check digits are checked
+		Document string              `json:"document"`
+		Email    openapi_types.Email `json:"email"`
+
+		// Name letters of any script, digits, spaces and . , ' ’ - & / ( )
+		Name string `json:"name"`
+
+		// Phone Brazilian mobile number with area code, +55 optional
+		Phone *string `json:"phone,omitempty"`
+	} `json:"customer"`
+	Description string `json:"description"`
+
+	// Discount a discount for paying by `until` (a day before the due date): `bps` of the amount or a fixed `amount`, never both
+	Discount *ChargeDiscount `json:"discount,omitempty"`
+
+	// DueDate the due date, a São Paulo calendar day from today on (`min`)
+	DueDate openapi_types.Date `json:"dueDate"`
+
+	// ExternalCode your own reference
+	ExternalCode *string `json:"externalCode,omitempty"`
+
+	// FineBps the fine once after the due date, in basis points: at most 2 %, the consumer code's limit (CDC art. 52 §1)
+	FineBps *int `json:"fineBps,omitempty"`
+
+	// InterestBpsPerMonth simple interest on the amount after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month
+	InterestBpsPerMonth *int `json:"interestBpsPerMonth,omitempty"`
 }
 
 // CreateCheckoutSession defines model for CreateCheckoutSession.
@@ -1319,6 +1486,24 @@ type Unauthorized = Error
 // UnsupportedMediaType defines model for UnsupportedMediaType.
 type UnsupportedMediaType = Error
 
+// ListChargesParams defines parameters for ListCharges.
+type ListChargesParams struct {
+	// Status charges in any of these states; repeatable, and each value may list states separated by commas
+	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
+
+	// PerPage orders per page
+	PerPage *int `form:"perPage,omitempty" json:"perPage,omitempty"`
+
+	// Cursor where the page starts: the `nextCursor` of a page of this list with the same filters; empty or absent, the newest charges. An opaque token: do not make or change one (`format`).
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// CreateChargeParams defines parameters for CreateCharge.
+type CreateChargeParams struct {
+	// IdempotencyKey 1 to 255 printable ASCII characters; an empty header is refused (leave it out to go without)
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateCheckoutSessionParams defines parameters for CreateCheckoutSession.
 type CreateCheckoutSessionParams struct {
 	// IdempotencyKey 1 to 255 printable ASCII characters; an empty header is refused (leave it out to go without)
@@ -1382,6 +1567,9 @@ type CreatePaymentLinkParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// CreateChargeJSONRequestBody defines body for CreateCharge for application/json ContentType.
+type CreateChargeJSONRequestBody = CreateCharge
+
 // CreateCheckoutSessionJSONRequestBody defines body for CreateCheckoutSession for application/json ContentType.
 type CreateCheckoutSessionJSONRequestBody = CreateCheckoutSession
 
@@ -1396,6 +1584,18 @@ type CreatePaymentLinkJSONRequestBody = CreatePaymentLink
 
 // UpdatePaymentLinkJSONRequestBody defines body for UpdatePaymentLink for application/json ContentType.
 type UpdatePaymentLinkJSONRequestBody = UpdatePaymentLink
+
+// ChargeCanceledJSONRequestBody defines body for ChargeCanceled for application/json ContentType.
+type ChargeCanceledJSONRequestBody = ChargeEvent
+
+// ChargeCreatedJSONRequestBody defines body for ChargeCreated for application/json ContentType.
+type ChargeCreatedJSONRequestBody = ChargeEvent
+
+// ChargeOverdueJSONRequestBody defines body for ChargeOverdue for application/json ContentType.
+type ChargeOverdueJSONRequestBody = ChargeEvent
+
+// ChargePaidJSONRequestBody defines body for ChargePaid for application/json ContentType.
+type ChargePaidJSONRequestBody = ChargeEvent
 
 // OrderCanceledJSONRequestBody defines body for OrderCanceled for application/json ContentType.
 type OrderCanceledJSONRequestBody = OrderEvent
@@ -2043,6 +2243,42 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// ListCharges List the charges, newest first
+	//
+	// Corresponds with GET /charges (the `ListCharges` operationId).
+	ListCharges(ctx context.Context, params *ListChargesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateChargeWithBody Create a charge with a due date
+	//
+	// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /charges (the `CreateCharge` operationId).
+	CreateChargeWithBody(ctx context.Context, params *CreateChargeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCharge Create a charge with a due date
+	//
+	// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /charges (the `CreateCharge` operationId).
+	CreateCharge(ctx context.Context, params *CreateChargeParams, body CreateChargeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCharge Read a charge and what it asks today
+	//
+	// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
+	GetCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateCheckoutSessionWithBody Create a checkout session
 	//
 	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -2196,6 +2432,82 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /payment-links/{id} (the `UpdatePaymentLink` operationId).
 	UpdatePaymentLink(ctx context.Context, id string, body UpdatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListCharges List the charges, newest first
+//
+// Corresponds with GET /charges (the `ListCharges` operationId).
+func (c *Client) ListCharges(ctx context.Context, params *ListChargesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListChargesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateChargeWithBody Create a charge with a due date
+//
+// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /charges (the `CreateCharge` operationId).
+func (c *Client) CreateChargeWithBody(ctx context.Context, params *CreateChargeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateChargeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCharge Create a charge with a due date
+//
+// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /charges (the `CreateCharge` operationId).
+func (c *Client) CreateCharge(ctx context.Context, params *CreateChargeParams, body CreateChargeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateChargeRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCharge Read a charge and what it asks today
+//
+// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
+func (c *Client) GetCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetChargeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // CreateCheckoutSessionWithBody Create a checkout session
@@ -2530,6 +2842,173 @@ func (c *Client) UpdatePaymentLink(ctx context.Context, id string, body UpdatePa
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListChargesRequest constructs an http.Request for the ListCharges method
+func NewListChargesRequest(server string, params *ListChargesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/charges")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "perPage", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateChargeRequest calls the generic CreateCharge builder with application/json body
+func NewCreateChargeRequest(server string, params *CreateChargeParams, body CreateChargeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateChargeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateChargeRequestWithBody constructs an http.Request for the CreateCharge method, with any body, and a specified content type
+func NewCreateChargeRequestWithBody(server string, params *CreateChargeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/charges")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetChargeRequest constructs an http.Request for the GetCharge method
+func NewGetChargeRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/charges/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewCreateCheckoutSessionRequest calls the generic CreateCheckoutSession builder with application/json body
@@ -3255,6 +3734,46 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListChargesWithResponse List the charges, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /charges (the `ListCharges` operationId).
+	ListChargesWithResponse(ctx context.Context, params *ListChargesParams, reqEditors ...RequestEditorFn) (*ListChargesResponse, error)
+
+	// CreateChargeWithBodyWithResponse Create a charge with a due date
+	//
+	// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /charges (the `CreateCharge` operationId).
+	CreateChargeWithBodyWithResponse(ctx context.Context, params *CreateChargeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateChargeResponse, error)
+
+	// CreateChargeWithResponse Create a charge with a due date
+	//
+	// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /charges (the `CreateCharge` operationId).
+	CreateChargeWithResponse(ctx context.Context, params *CreateChargeParams, body CreateChargeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateChargeResponse, error)
+
+	// GetChargeWithResponse Read a charge and what it asks today
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
+	GetChargeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetChargeResponse, error)
+
 	// CreateCheckoutSessionWithBodyWithResponse Create a checkout session
 	//
 	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -3424,6 +3943,366 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /payment-links/{id} (the `UpdatePaymentLink` operationId).
 	UpdatePaymentLinkWithResponse(ctx context.Context, id string, body UpdatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePaymentLinkResponse, error)
+}
+
+// ListChargesResponse200Headers the declared response headers of an HTTP 200 response for ListCharges
+type ListChargesResponse200Headers struct {
+	XRequestId string
+}
+
+// ListChargesResponse401Headers the declared response headers of an HTTP 401 response for ListCharges
+type ListChargesResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// ListChargesResponse422Headers the declared response headers of an HTTP 422 response for ListCharges
+type ListChargesResponse422Headers struct {
+	XRequestId string
+}
+
+// ListChargesResponse500Headers the declared response headers of an HTTP 500 response for ListCharges
+type ListChargesResponse500Headers struct {
+	XRequestId string
+}
+
+type ListChargesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChargeList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListChargesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListChargesResponse401Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListChargesResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListChargesResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListChargesResponse) GetJSON200() *ChargeList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListChargesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListChargesResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListChargesResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListChargesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListChargesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListChargesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListChargesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateChargeResponse200Headers the declared response headers of an HTTP 200 response for CreateCharge
+type CreateChargeResponse200Headers struct {
+	IdempotentReplayed string
+	Location           string
+	XRequestId         string
+}
+
+// CreateChargeResponse201Headers the declared response headers of an HTTP 201 response for CreateCharge
+type CreateChargeResponse201Headers struct {
+	Location   string
+	XRequestId string
+}
+
+// CreateChargeResponse400Headers the declared response headers of an HTTP 400 response for CreateCharge
+type CreateChargeResponse400Headers struct {
+	XRequestId string
+}
+
+// CreateChargeResponse401Headers the declared response headers of an HTTP 401 response for CreateCharge
+type CreateChargeResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// CreateChargeResponse403Headers the declared response headers of an HTTP 403 response for CreateCharge
+type CreateChargeResponse403Headers struct {
+	XRequestId string
+}
+
+// CreateChargeResponse413Headers the declared response headers of an HTTP 413 response for CreateCharge
+type CreateChargeResponse413Headers struct {
+	XRequestId string
+}
+
+// CreateChargeResponse415Headers the declared response headers of an HTTP 415 response for CreateCharge
+type CreateChargeResponse415Headers struct {
+	XRequestId string
+}
+
+// CreateChargeResponse422Headers the declared response headers of an HTTP 422 response for CreateCharge
+type CreateChargeResponse422Headers struct {
+	XRequestId string
+}
+
+// CreateChargeResponse500Headers the declared response headers of an HTTP 500 response for CreateCharge
+type CreateChargeResponse500Headers struct {
+	XRequestId string
+}
+
+type CreateChargeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Charge
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Charge
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidJSON
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateChargeResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateChargeResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateChargeResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateChargeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateChargeResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateChargeResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateChargeResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateChargeResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateChargeResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateChargeResponse) GetJSON200() *Charge {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateChargeResponse) GetJSON201() *Charge {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateChargeResponse) GetJSON400() *InvalidJSON {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateChargeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateChargeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateChargeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateChargeResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateChargeResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateChargeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateChargeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateChargeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateChargeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateChargeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetChargeResponse200Headers the declared response headers of an HTTP 200 response for GetCharge
+type GetChargeResponse200Headers struct {
+	XRequestId string
+}
+
+// GetChargeResponse401Headers the declared response headers of an HTTP 401 response for GetCharge
+type GetChargeResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// GetChargeResponse404Headers the declared response headers of an HTTP 404 response for GetCharge
+type GetChargeResponse404Headers struct {
+	XRequestId string
+}
+
+// GetChargeResponse422Headers the declared response headers of an HTTP 422 response for GetCharge
+type GetChargeResponse422Headers struct {
+	XRequestId string
+}
+
+// GetChargeResponse500Headers the declared response headers of an HTTP 500 response for GetCharge
+type GetChargeResponse500Headers struct {
+	XRequestId string
+}
+
+type GetChargeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Charge
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetChargeResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetChargeResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetChargeResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetChargeResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetChargeResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetChargeResponse) GetJSON200() *Charge {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetChargeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetChargeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetChargeResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetChargeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetChargeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetChargeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetChargeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetChargeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // CreateCheckoutSessionResponse200Headers the declared response headers of an HTTP 200 response for CreateCheckoutSession
@@ -4972,6 +5851,70 @@ func (r UpdatePaymentLinkResponse) ContentType() string {
 	return ""
 }
 
+// ListChargesWithResponse List the charges, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /charges (the `ListCharges` operationId).
+func (c *ClientWithResponses) ListChargesWithResponse(ctx context.Context, params *ListChargesParams, reqEditors ...RequestEditorFn) (*ListChargesResponse, error) {
+	rsp, err := c.ListCharges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListChargesResponse(rsp)
+}
+
+// CreateChargeWithBodyWithResponse Create a charge with a due date
+//
+// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /charges (the `CreateCharge` operationId).
+func (c *ClientWithResponses) CreateChargeWithBodyWithResponse(ctx context.Context, params *CreateChargeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateChargeResponse, error) {
+	rsp, err := c.CreateChargeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateChargeResponse(rsp)
+}
+
+// CreateChargeWithResponse Create a charge with a due date
+//
+// A charge bills a named customer an amount by a due date ("cobrança"), with an optional fine and simple interest after it and a discount for paying early. Its `url` is the customer's page, to send by e-mail or message: it shows the amount due that day and makes a PIX code for it, which expires at 23:59:59 São Paulo time at the latest; each day's amount is an order of its own (channel `charge`). A payment collects what it paid: what is left stays open (`amountDue`).
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: the customer's document must be a valid CPF or CNPJ (`document`); `dueDate` must be today or later (`min`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`), and `until` a day from today to the day before the due date (`min`, `max`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same charge (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /charges (the `CreateCharge` operationId).
+func (c *ClientWithResponses) CreateChargeWithResponse(ctx context.Context, params *CreateChargeParams, body CreateChargeJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateChargeResponse, error) {
+	rsp, err := c.CreateCharge(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateChargeResponse(rsp)
+}
+
+// GetChargeWithResponse Read a charge and what it asks today
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
+func (c *ClientWithResponses) GetChargeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetChargeResponse, error) {
+	rsp, err := c.GetCharge(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetChargeResponse(rsp)
+}
+
 // CreateCheckoutSessionWithBodyWithResponse Create a checkout session
 //
 // Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -5248,6 +6191,420 @@ func (c *ClientWithResponses) UpdatePaymentLinkWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseUpdatePaymentLinkResponse(rsp)
+}
+
+// ParseListChargesResponse parses an HTTP response from a ListChargesWithResponse call
+func ParseListChargesResponse(rsp *http.Response) (*ListChargesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListChargesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChargeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListChargesResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListChargesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListChargesResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListChargesResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateChargeResponse parses an HTTP response from a CreateChargeWithResponse call
+func ParseCreateChargeResponse(rsp *http.Response) (*CreateChargeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateChargeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Charge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Charge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateChargeResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers CreateChargeResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateChargeResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateChargeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateChargeResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateChargeResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateChargeResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateChargeResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateChargeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetChargeResponse parses an HTTP response from a GetChargeWithResponse call
+func ParseGetChargeResponse(rsp *http.Response) (*GetChargeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetChargeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Charge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetChargeResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetChargeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetChargeResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetChargeResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetChargeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseCreateCheckoutSessionResponse parses an HTTP response from a CreateCheckoutSessionWithResponse call
@@ -7041,6 +8398,26 @@ func (p *WebhookInitiator) applyWebhookEditors(ctx context.Context, req *http.Re
 
 // WebhookInitiatorInterface is the interface specification for the webhook initiator.
 type WebhookInitiatorInterface interface {
+	// ChargeCanceledWithBody fires the chargeCanceled webhook with any body
+	ChargeCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	ChargeCanceled(ctx context.Context, targetURL string, body ChargeCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeCreatedWithBody fires the chargeCreated webhook with any body
+	ChargeCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	ChargeCreated(ctx context.Context, targetURL string, body ChargeCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeOverdueWithBody fires the chargeOverdue webhook with any body
+	ChargeOverdueWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	ChargeOverdue(ctx context.Context, targetURL string, body ChargeOverdueJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargePaidWithBody fires the chargePaid webhook with any body
+	ChargePaidWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	ChargePaid(ctx context.Context, targetURL string, body ChargePaidJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// OrderCanceledWithBody fires the orderCanceled webhook with any body
 	OrderCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -7065,6 +8442,102 @@ type WebhookInitiatorInterface interface {
 	RefundRecordedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	RefundRecorded(ctx context.Context, targetURL string, body RefundRecordedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+func (p *WebhookInitiator) ChargeCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeCanceledWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargeCanceled(ctx context.Context, targetURL string, body ChargeCanceledJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeCanceledWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargeCreatedWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeCreatedWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargeCreated(ctx context.Context, targetURL string, body ChargeCreatedJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeCreatedWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargeOverdueWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeOverdueWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargeOverdue(ctx context.Context, targetURL string, body ChargeOverdueJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeOverdueWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargePaidWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePaidWebhookRequestWithBody(targetURL, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *WebhookInitiator) ChargePaid(ctx context.Context, targetURL string, body ChargePaidJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePaidWebhookRequest(targetURL, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyWebhookEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
 }
 
 func (p *WebhookInitiator) OrderCanceledWithBody(ctx context.Context, targetURL string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7185,6 +8658,130 @@ func (p *WebhookInitiator) RefundRecorded(ctx context.Context, targetURL string,
 		return nil, err
 	}
 	return p.Client.Do(req)
+}
+
+// NewChargeCanceledWebhookRequest builds a application/json POST request for the chargeCanceled webhook
+func NewChargeCanceledWebhookRequest(targetURL string, body ChargeCanceledJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeCanceledWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewChargeCanceledWebhookRequestWithBody builds a POST request for the chargeCanceled webhook with any body
+func NewChargeCanceledWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewChargeCreatedWebhookRequest builds a application/json POST request for the chargeCreated webhook
+func NewChargeCreatedWebhookRequest(targetURL string, body ChargeCreatedJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeCreatedWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewChargeCreatedWebhookRequestWithBody builds a POST request for the chargeCreated webhook with any body
+func NewChargeCreatedWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewChargeOverdueWebhookRequest builds a application/json POST request for the chargeOverdue webhook
+func NewChargeOverdueWebhookRequest(targetURL string, body ChargeOverdueJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeOverdueWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewChargeOverdueWebhookRequestWithBody builds a POST request for the chargeOverdue webhook with any body
+func NewChargeOverdueWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewChargePaidWebhookRequest builds a application/json POST request for the chargePaid webhook
+func NewChargePaidWebhookRequest(targetURL string, body ChargePaidJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargePaidWebhookRequestWithBody(targetURL, "application/json", bodyReader)
+}
+
+// NewChargePaidWebhookRequestWithBody builds a POST request for the chargePaid webhook with any body
+func NewChargePaidWebhookRequestWithBody(targetURL string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewOrderCanceledWebhookRequest builds a application/json POST request for the orderCanceled webhook
