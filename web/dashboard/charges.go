@@ -221,12 +221,11 @@ func readChargeForm(r *http.Request, f *views.ChargeFormView) (charges.Input, ch
 		if val[k] == "" {
 			return charges.Date{}
 		}
-		t, err := time.Parse(time.DateOnly, val[k])
+		d, err := gatewayclient.ParseDate(val[k])
 		if err != nil {
 			errs.Add(k, checkout.CodeFormat, views.T(lang, "charges.err.date"))
-			return charges.Date{}
 		}
-		return dateOf(t)
+		return d
 	}
 	in := charges.Input{Customer: charges.Customer{Name: val["customer.name"], Document: val["customer.document"],
 		Email: val["customer.email"], Phone: val["customer.phone"]}, Description: val["description"],
