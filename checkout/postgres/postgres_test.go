@@ -642,3 +642,12 @@ func dumpText(t *testing.T, dbURL string) []byte {
 	})
 	return all
 }
+
+// TestPOS runs the suite of the point of sale's records.
+func TestPOS(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunPOS(t, func(t *testing.T) storetest.POSStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}

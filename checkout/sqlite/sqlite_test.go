@@ -214,3 +214,10 @@ func TestSealedSecrets(t *testing.T) {
 		}
 	})
 }
+
+// TestPOS runs the suite of the point of sale's records.
+func TestPOS(t *testing.T) {
+	storetest.RunPOS(t, func(t *testing.T) storetest.POSStores {
+		return migrated(t)
+	})
+}
