@@ -34,6 +34,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -103,6 +104,8 @@ type Options struct {
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
+	// Subscriptions, when set with Charges, gives the subscriptions (/dashboard/subscriptions).
+	Subscriptions *subscriptions.Manager
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -122,8 +125,9 @@ type Dashboard struct {
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
-	alerts         *team.Alerts     // nil: no choice of alerts
-	charges        *charges.Manager // nil: no charges
+	alerts         *team.Alerts           // nil: no choice of alerts
+	charges        *charges.Manager       // nil: no charges
+	subscriptions  *subscriptions.Manager // nil: no subscriptions
 	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
@@ -154,7 +158,8 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges}
+		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
+		subscriptions: opts.Subscriptions}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -315,6 +320,16 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
 			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
 	}
+	if d.subscriptions != nil && d.charges != nil {
+		rt = append(rt,
+			Route{get, "/subscriptions", team.PermChargesRead, d.subscriptionsPage},
+			Route{post, "/subscriptions", team.PermChargesWrite, d.createSubscription},
+			Route{get, "/subscriptions/{id}", team.PermChargesRead, d.subscriptionPage},
+			Route{post, "/subscriptions/{id}/amount", team.PermChargesWrite, d.setSubscriptionAmount},
+			Route{post, "/subscriptions/{id}/pause", team.PermChargesWrite, d.changeSubscription("paused", (*subscriptions.Manager).Pause)},
+			Route{post, "/subscriptions/{id}/resume", team.PermChargesWrite, d.changeSubscription("resumed", (*subscriptions.Manager).Resume)},
+			Route{post, "/subscriptions/{id}/cancel", team.PermChargesWrite, d.changeSubscription("canceled", (*subscriptions.Manager).Cancel)})
+	}
 	if d.mail != nil {
 		rt = append(rt,
 			Route{get, "/mail", team.PermMail, d.mailPage},
@@ -348,6 +363,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings/ping", team.PermSettings, d.ping},
 			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
 			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/subscriptions", team.PermSettings, d.saveSubscriptionLead},
 			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", team.PermKeys, d.createKey},
@@ -398,7 +414,7 @@ var sections = []struct {
 	{"overview", team.PermOrdersRead, ""},
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
-	{"charges", team.PermChargesRead, "sales"},
+	{"charges", team.PermChargesRead, "sales"}, {"subscriptions", team.PermChargesRead, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
 	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
@@ -601,7 +617,8 @@ func (d *Dashboard) pageCounting(r *http.Request, section string, refundsDue fun
 func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
 	switch {
 	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
-		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil:
+		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil,
+		key == "subscriptions" && (d.subscriptions == nil || d.charges == nil):
 		return false
 	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
 		return false

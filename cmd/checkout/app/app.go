@@ -499,6 +499,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
 		Charges:        a.charges,
+		Subscriptions:  a.subscriptions,
 	})
 	if err != nil {
 		stopExports()
