@@ -12,6 +12,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // Status is where a charge is. It only moves forward: open → paid; open → overdue (the day
@@ -58,7 +59,20 @@ type Charge struct {
 	// RequestHash the digest of that request: stored when it is created, read only by
 	// Store.ChargeByIdempotencyKey.
 	IdempotencyKey, RequestHash string
+	// Period is the subscription's period it was issued for (zero: none).
+	Period Period
 }
+
+// Period names one period of a subscription ("assinatura"): the subscription's id and the due
+// date its schedule gives the period (a charge issued late may be due later). A store holds at
+// most one charge per period, so that a period is issued once whoever issues it.
+type Period struct {
+	Subscription string
+	Due          Date
+}
+
+// IsZero reports whether p names no period.
+func (p Period) IsZero() bool { return p.Subscription == "" }
 
 // PaidLate reports whether c was paid after its due date (São Paulo days).
 func (c *Charge) PaidLate() bool {
@@ -100,6 +114,8 @@ type Filter struct {
 	AfterID      string
 	Backward     bool
 	Limit        int
+	// Subscription: issued by that subscription ("": any).
+	Subscription string
 }
 
 // Store keeps charges and their timelines. Implementations must pass
@@ -125,6 +141,27 @@ type Store interface {
 	CountCharges(ctx context.Context, f Filter, limit int) (int, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
+	// SubjectCharges returns the charges m finds (their customer's document or e-mail in
+	// clear, or their hashes once anonymised), newest first, with when each was anonymised
+	// (zero: not), and the notifications about them in the delivery log.
+	SubjectCharges(ctx context.Context, m checkout.SubjectMatch) ([]SubjectCharge, error)
+	// AnonymiseCharges anonymises those of the charges ids that are final and not anonymised
+	// yet, with their notifications' bodies, and returns their ids.
+	AnonymiseCharges(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error)
+	// AnonymiseChargesDue anonymises, oldest change first, at most limit final charges not
+	// anonymised yet that have not changed since before, in one short transaction that skips
+	// charges in use, and returns their ids.
+	AnonymiseChargesDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error)
+	// ChargeOfPeriod returns the charge issued for subscription period p, or
+	// checkout.ErrNotFound. CreateCharge refuses a second charge of a period.
+	ChargeOfPeriod(ctx context.Context, p Period) (Charge, error)
+}
+
+// SubjectCharge is a charge a data subject's request found.
+type SubjectCharge struct {
+	Charge        Charge
+	AnonymisedAt  time.Time // zero: not anonymised
+	Notifications []checkout.Notification
 }
 
 // Input is a new charge as the dashboard or the API gives it.
@@ -133,6 +170,9 @@ type Input struct {
 	Description  string
 	Terms        Terms
 	ExternalCode string
+	// Period is the subscription's period the charge is issued for (zero: none): set by the
+	// subscriptions' issuer only, and out of the request's digest.
+	Period Period
 }
 
 // Manager makes charges and moves them through their statuses, each change in the charge's
@@ -230,6 +270,7 @@ func (m *Manager) CreateOnce(ctx context.Context, actor, address, key string, in
 
 // digest is the digest of a creation request: its input as given.
 func (in Input) digest() string {
+	in.Period = Period{}
 	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", in))
 	return hex.EncodeToString(sum[:])
 }
@@ -243,8 +284,11 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 	now := m.now().UTC()
 	c := Charge{ID: checkout.NewID(), Customer: in.Customer, Description: strings.TrimSpace(in.Description),
 		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
-		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash}
+		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash, Period: in.Period}
 	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
+	// Kept as its characters, as an order keeps it: a data subject's request finds it however
+	// it was typed.
+	c.Customer.Document = brdoc.NormalizeDocument(c.Customer.Document)
 	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}
 	msgs, err := m.announce(ctx, &c, e)
 	if err != nil {
