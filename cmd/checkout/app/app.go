@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/checkout/mail/chargemail"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -393,9 +394,14 @@ func (s *start) newService(ctx context.Context) error {
 	}
 	a := s.App
 	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
-	// A charge's changes are notified as an order's: signed, through the merchant's outbox.
-	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(&notify.ChargeAnnouncer{
-		Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake, PersonalData: a.merchant.settings.NotifyPersonalData}))
+	// A charge's changes are notified as an order's: signed, through the merchant's outbox; its
+	// creation also writes its customer's e-mail reminders, each due at its moment.
+	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(charges.Announcers{
+		&notify.ChargeAnnouncer{Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake,
+			PersonalData: a.merchant.settings.NotifyPersonalData},
+		&chargemail.Announcer{Composer: a.mail.composer, Schedule: a.merchant.settings.ChargeReminders, Face: a.shopperFace,
+			Wake: a.mail.outbox.Wake},
+	}))
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
