@@ -35,7 +35,7 @@ func TestReminderSteps(t *testing.T) {
 		want   []string
 	}{
 		{def, at(8, 10), []string{"issued", "due", "after-1", "after-3", "after-7"}},
-		{def, at(7, 8), []string{"issued", "due", "after-1", "after-3", "after-7"}}, // day 7 is the day
+		{def, at(7, 8), []string{"issued", "due", "after-1", "after-3", "after-7"}},                  // day 7 is the day
 		{charges.Reminders{Before: []int{7, 3}, OnDue: true}, at(7, 8), []string{"before-3", "due"}}, // 09:00 of day 7 still ahead
 		{charges.Reminders{Before: []int{3}, OnDue: true}, at(10, 10), nil},
 		{charges.Reminders{Before: []int{1, 5}, After: []int{2}}, at(1, 0), []string{"before-5", "before-1", "after-2"}},

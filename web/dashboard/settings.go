@@ -25,7 +25,7 @@ import (
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
 var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked",
-	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved"}
+	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved", "charge_reminders": "settings.reminders_saved"}
 
 // settingsPage is GET /dashboard/settings.
 func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
@@ -49,6 +49,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *settings.Input) views.S
 	errs = append(errs, err)
 	v.Shipping = shippingView(r, eff.Shipping)
 	v.ShopperMail = shopperMailView(r, eff.Settings)
+	v.ChargeReminders = chargeRemindersView(r, eff.Reminders())
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.PingAction = respond.Link(r, Path+"/settings/ping")
