@@ -70,4 +70,6 @@ func testChargeMailWithdrawn(t *testing.T, f *chargeFixture, s ChargeStores) {
 // nopSender accepts every e-mail.
 type nopSender struct{}
 
-func (nopSender) Send(context.Context, outbox.Delivery) outbox.Outcome { return outbox.Outcome{Code: 250} }
+func (nopSender) Send(context.Context, outbox.Delivery) outbox.Outcome {
+	return outbox.Outcome{Code: 250}
+}
