@@ -62,7 +62,15 @@ func TestChargePaidFromItsReminder(t *testing.T) {
 	customer.check(pix.payButton().Click(), "pay in the sandbox")
 	pix.waitPaid()
 	customer.shot("charge-paid-from-reminder")
-	got, err := a.app.Charges().Charge(context.Background(), id)
+	// The charge counts its order's payment once the order's change is committed: a moment
+	// after the receipt may show.
+	var got charges.Charge
+	var err error
+	for end := time.Now().Add(actionTimeout); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if got, err = a.app.Charges().Charge(context.Background(), id); err != nil || got.Status == charges.StatusPaid {
+			break
+		}
+	}
 	if err != nil || got.Status != charges.StatusPaid || got.Paid != 45000 {
 		t.Fatalf("the charge after its payment: %+v, %v", got, err)
 	}
