@@ -89,6 +89,9 @@ type ServiceOptions struct {
 	// Charges, when set, are the charges with a due date, whose orders (ChannelCharge) the
 	// Service places and whose payments it counts; without it a charge takes no order.
 	Charges Charges
+	// SaleQRSeconds, when set, is how long the QR code of a sale of the point of sale lives
+	// (its setting, read for each new attempt), instead of ExpirationSeconds.
+	SaleQRSeconds func(context.Context) int
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -122,6 +125,8 @@ type Service struct {
 	gatewayUp  func() bool
 	observer   Observer
 	charges    Charges
+	// saleQRSeconds is ServiceOptions.SaleQRSeconds.
+	saleQRSeconds func(context.Context) int
 	// shopperTimeout bounds a shopper's request's call to the gateway.
 	shopperTimeout time.Duration
 	// completions are the attempts being completed in the background after the gateway's
@@ -132,24 +137,25 @@ type Service struct {
 // NewService returns a Service on store and gw.
 func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	s := &Service{
-		store:      store,
-		gw:         gw,
-		now:        opts.Clock,
-		log:        opts.Logger,
-		newID:      opts.NewID,
-		merchant:   opts.MerchantName,
-		seller:     opts.Seller,
-		expiration: opts.ExpirationSeconds,
-		cep:        opts.CEP,
-		locks:      newKeyedMutex(),
-		events:     newBroker(),
-		qrImage:    opts.QRImage,
-		snapMaxAge: opts.SnapshotMaxAge,
-		announcer:  opts.Announcer,
-		shipping:   opts.Shipping,
-		gatewayUp:  opts.GatewayUp,
-		observer:   opts.Observer,
-		charges:    opts.Charges,
+		store:         store,
+		gw:            gw,
+		now:           opts.Clock,
+		log:           opts.Logger,
+		newID:         opts.NewID,
+		merchant:      opts.MerchantName,
+		seller:        opts.Seller,
+		expiration:    opts.ExpirationSeconds,
+		cep:           opts.CEP,
+		locks:         newKeyedMutex(),
+		events:        newBroker(),
+		qrImage:       opts.QRImage,
+		snapMaxAge:    opts.SnapshotMaxAge,
+		announcer:     opts.Announcer,
+		shipping:      opts.Shipping,
+		gatewayUp:     opts.GatewayUp,
+		observer:      opts.Observer,
+		charges:       opts.Charges,
+		saleQRSeconds: opts.SaleQRSeconds,
 
 		shopperTimeout: cmp.Or(opts.ShopperGatewayTimeout, DefaultShopperGatewayTimeout),
 

@@ -57,6 +57,10 @@ type Settings struct {
 	// ChargeReminders is the schedule of the charges' e-mail reminders; nil when never set
 	// (charges.DefaultReminders).
 	ChargeReminders *charges.Reminders
+
+	// SubscriptionLeadDays: a subscription's charge is issued this many days before its due
+	// date (0: subscriptions.DefaultLeadDays).
+	SubscriptionLeadDays int
 }
 
 // Store keeps the one set of merchant settings.

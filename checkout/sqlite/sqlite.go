@@ -71,7 +71,22 @@ var migrations embed.FS
 // plan is the store's migrations (component "checkout"), applied after the outbox's. Release
 // 0.1.0's schema is the baseline, 0100; later migrations are numbered after it, in both
 // stores (README.md of cmd/checkout, "Releases and upgrades").
-var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}},
+	Steps: map[int]sqlmigrate.Step{120: bumpSchemaVersion}}
+
+// bumpSchemaVersion completes a migration that edited sqlite_schema in place (0120, a widened
+// CHECK): SQLite asks for schema_version to be incremented then, so that every connection,
+// of this process or another, reloads the schema rather than keep the old constraint.
+func bumpSchemaVersion(ctx context.Context, tx *sql.Tx) error {
+	var v int64
+	if err := tx.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading schema_version: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "PRAGMA schema_version = "+strconv.FormatInt(v+1, 10)); err != nil {
+		return fmt.Errorf("bumping schema_version: %w", err)
+	}
+	return nil
+}
 
 // Store is the SQLite implementation of checkout.Store.
 type Store struct {
