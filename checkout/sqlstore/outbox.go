@@ -36,10 +36,11 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 			switch {
 			case m.OrderID != "":
 				kind, id = "order", m.OrderID
+			case m.ChargeID != "":
+				// A charge's e-mail (a reminder) goes with the charge's personal data.
+				kind, id = ChargeRecord, m.ChargeID
 			case m.UserID != "":
 				kind, id = "user", m.UserID
-			case m.ChargeID != "":
-				kind, id = ChargeRecord, m.ChargeID
 			}
 			ins = outbox.Insert(outbox.Message{ID: m.ID, Channel: outbox.ChannelSMTP, Recipient: m.To, Type: m.Type,
 				RecordKind: kind, RecordID: id, Body: m.Payload, NotBefore: m.NotBefore}, m.CreatedAt)

@@ -44,6 +44,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 		s := open(t)
 		testChargeMailWithdrawn(t, newChargeFixture(t, s), s)
 	})
+	t.Run("PersonalData", func(t *testing.T) { testChargePersonalData(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {

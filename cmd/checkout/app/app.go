@@ -426,7 +426,9 @@ func (s *start) newService(ctx context.Context) error {
 
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
-		Charges:               a.charges,
+		// A charge's customer is found, exported and anonymised with the orders.
+		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
+		Charges:             a.charges,
 	})
 	return nil
 }
