@@ -554,6 +554,9 @@ type SettingsView struct {
 	ShopperMail ShopperMailView
 	// ChargeReminders is the form of the charges' e-mail reminders.
 	ChargeReminders ChargeRemindersView
+	// SubscriptionLead is the form of the days before its due date a subscription's charge is
+	// issued.
+	SubscriptionLead SubscriptionLeadView
 }
 
 // PingRow is what became of a test notification.
