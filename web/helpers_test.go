@@ -217,7 +217,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now, charges.WithAnnouncer(&notify.ChargeAnnouncer{
 		Charge: apijson.ChargeEvent("https://loja.example/"), Clock: sb.Now}))
-	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook}
+	subs := subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now)
+	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook, subs}
 	svc := checkout.NewService(store, gw, so)
 	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
@@ -248,7 +249,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreamsPerClient: o.maxStreamsPerClient,
 		MailsShopper:        o.mailsShopper,
 		Charges:             chargeBook,
-		Subscriptions:       subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now),
+		Subscriptions:       subs,
 	}
 	if o.trustedProxies != "" {
 		p, err := respond.ParseProxies(o.trustedProxies)
