@@ -338,3 +338,38 @@ func TestHostileWorkbook(t *testing.T) {
 		t.Fatalf("a file over the upload limit: %v", err)
 	}
 }
+
+// In a workbook, "1.234" typed as text is R$ 1.234,00 as a pt-BR reader means it; the number
+// 1.234 has more than cents and is refused; the number 10.5 is R$ 10,50.
+func TestWorkbookAmounts(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	rows := [][]any{
+		{"name", "document", "email", "amount", "due date", "description"},
+		{"Maria", "529.982.247-25", "maria@example.com", "1.234", "2026-03-10", "text"},
+		{"Maria", "529.982.247-25", "maria@example.com", 1.234, "2026-03-10", "number"},
+		{"Maria", "529.982.247-25", "maria@example.com", 10.5, "2026-03-10", "number"},
+	}
+	for i, row := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Sheet1", cell, &row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sheet, err := bulk.Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := bulk.Check(context.Background(), newManager(t), sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := rep.Lines; l[0].Input.Terms.Amount != 123400 || l[0].Errors != nil || l[2].Input.Terms.Amount != 1050 ||
+		!slices.Equal(lineFields(rep)[3], []string{"amount:format"}) {
+		t.Fatalf("amounts %d, %d, %d; errors %v", l[0].Input.Terms.Amount, l[1].Input.Terms.Amount, l[2].Input.Terms.Amount, lineFields(rep))
+	}
+}

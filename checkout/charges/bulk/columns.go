@@ -110,6 +110,9 @@ func fold(s string) string {
 	return b.String()
 }
 
+// numberFields are the fields whose number cells read otherwise than as stored (numberText).
+var numberFields = map[string]bool{FieldDueDate: true, FieldAmount: true, FieldDocument: true, FieldPhone: true}
+
 // numberText is the text a workbook's number cell of field reads as: a due date's serial day
 // as YYYY-MM-DD, an amount in reais with a decimal point (the float becomes cents here, at
 // the edge, rounded: "1234.5599999" is 1234.56), a document or phone as its digits (a CPF

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -188,17 +189,34 @@ func readXLSX(b []byte) ([][]string, numericCells, error) {
 		return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
 	}
 	nums := func(row, col int, field, raw string) string {
-		cell, err := excelize.CoordinatesToCellName(col+1, row+1)
-		if err != nil {
-			return raw
+		if !numberFields[field] || !stored.MatchString(raw) {
+			return raw // text, or a field a number means nothing else for
 		}
-		t, err := wb.GetCellType(sheets[0], cell)
-		if err != nil || (t != excelize.CellTypeUnset && t != excelize.CellTypeNumber) {
-			return raw // a text cell reads as typed
+		if field == FieldAmount && thousands.MatchString(raw) && textCell(wb, sheets[0], row, col) {
+			return raw // "1.234" typed as text is R$ 1.234,00, not the number 1.234
 		}
 		return numberText(field, raw)
 	}
 	return records, nums, nil
+}
+
+// stored is a number as a workbook stores it; thousands one that a text cell could hold as an
+// amount with a thousands separator. Only for such an amount is the cell's type looked up:
+// any other value reads the same from a text cell and a number cell, and looking types up
+// makes excelize parse the whole sheet a second time.
+var (
+	stored    = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+	thousands = regexp.MustCompile(`^[0-9]{1,3}\.[0-9]{3}$`)
+)
+
+// textCell reports whether the cell of row and col (from 0) of sheet is a text cell.
+func textCell(wb *excelize.File, sheet string, row, col int) bool {
+	cell, err := excelize.CoordinatesToCellName(col+1, row+1)
+	if err != nil {
+		return true
+	}
+	t, err := wb.GetCellType(sheet, cell)
+	return err != nil || (t != excelize.CellTypeUnset && t != excelize.CellTypeNumber)
 }
 
 // openWorkbook opens a workbook with excelize's unzip limits set: in all, and for a part kept
