@@ -8,23 +8,42 @@ import (
 // OrderEvent tells that an order changed status, or changed in a way its shopper's page shows
 // (shipped, delivered, a payment to return or returned). Status is empty when the change was heard of
 // without its status (another process changed an order this one holds no snapshot of):
-// subscribers read the order, as they do after any event.
+// subscribers read the order, as they do after any event. Version is the order's version the
+// event is of.
 type OrderEvent struct {
 	OrderID string
 	Status  OrderStatus
 	At      time.Time
+	Version int
+}
+
+// eventOf is the event of o's change, as stored.
+func eventOf(o *Order) OrderEvent {
+	return OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt, Version: o.Version}
 }
 
 // broker fans order events out to in-process subscribers (the SSE streams of the PIX page).
+// One change can be published twice: by the process that wrote it, once committed, and by the
+// change feed, which hears of the same commit from the database, in either order. The broker
+// delivers an order's event only when its version is newer than the last one it delivered for
+// that order, so whichever comes first is delivered and the other dropped, and an event that
+// comes late for an older version never follows a newer one.
 type broker struct {
 	mu   sync.Mutex
-	subs map[string]map[chan OrderEvent]struct{}
-	// watchers see every event, called in publish (outside the lock); they must not block.
+	subs map[string]*topic
+	// watchers see every event published, one change's two included, called in publish
+	// (outside the lock); they must not block.
 	watchers map[*func(OrderEvent)]struct{}
 }
 
+// topic is the subscribers of one order and the version of the last event they were sent.
+type topic struct {
+	subs    map[chan OrderEvent]struct{}
+	version int
+}
+
 func newBroker() *broker {
-	return &broker{subs: map[string]map[chan OrderEvent]struct{}{}, watchers: map[*func(OrderEvent)]struct{}{}}
+	return &broker{subs: map[string]*topic{}, watchers: map[*func(OrderEvent)]struct{}{}}
 }
 
 // watch calls fn with every event until the returned function is called.
@@ -45,34 +64,38 @@ func (b *broker) watch(fn func(OrderEvent)) func() {
 func (b *broker) subscribe(orderID string) (<-chan OrderEvent, func()) {
 	ch := make(chan OrderEvent, 4)
 	b.mu.Lock()
-	set := b.subs[orderID]
-	if set == nil {
-		set = map[chan OrderEvent]struct{}{}
-		b.subs[orderID] = set
+	t := b.subs[orderID]
+	if t == nil {
+		t = &topic{subs: map[chan OrderEvent]struct{}{}}
+		b.subs[orderID] = t
 	}
-	set[ch] = struct{}{}
+	t.subs[ch] = struct{}{}
 	b.mu.Unlock()
 	var once sync.Once
 	return ch, func() {
 		once.Do(func() {
 			b.mu.Lock()
 			defer b.mu.Unlock()
-			delete(b.subs[orderID], ch)
-			if len(b.subs[orderID]) == 0 {
+			delete(t.subs, ch)
+			if len(t.subs) == 0 {
 				delete(b.subs, orderID)
 			}
 		})
 	}
 }
 
-// publish sends e to every subscriber of its order without blocking: a subscriber whose buffer
-// is full misses it (it re-reads the order when it gets the next one, or on its own polling).
+// publish sends e to every subscriber of its order without blocking, unless they were sent an
+// event of this version or a newer one already: a subscriber whose buffer is full misses it
+// (it re-reads the order when it gets the next one, or on its own polling).
 func (b *broker) publish(e OrderEvent) {
 	b.mu.Lock()
-	for ch := range b.subs[e.OrderID] {
-		select {
-		case ch <- e:
-		default:
+	if t := b.subs[e.OrderID]; t != nil && e.Version > t.version {
+		t.version = e.Version
+		for ch := range t.subs {
+			select {
+			case ch <- e:
+			default:
+			}
 		}
 	}
 	var watchers []func(OrderEvent)

@@ -3,7 +3,6 @@ package checkout
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -42,18 +41,18 @@ func (s *Service) Follow(ctx context.Context, feed ChangeFeed) {
 }
 
 // changedTo is Changed for a change to a known version: nothing is read when this process
-// already holds that version (it made the change) or holds no snapshot of the order (the next
-// read fills it); the subscribers are told in the latter case, and they read it.
+// already holds that version (it made the change, and replaced its snapshot already) or holds
+// no snapshot of the order (the next read fills it); the subscribers are told in the latter
+// case, and they read it. The database announces a change at its commit, so a change this
+// process is writing may be heard of before the writer replaced its snapshot: it is read
+// again, and the writer's own event of that version, coming second, is not delivered (broker).
 func (s *Service) changedTo(ctx context.Context, id string, version int) error {
-	if s.own.passOver(id, version) {
-		return nil // this process is writing that version: it replaces the snapshot and tells
-	}
 	held := s.snaps.get(id, s.now(), 0)
 	switch {
 	case held != nil && held.Version >= version:
 		return nil
 	case held == nil:
-		s.events.publish(OrderEvent{OrderID: id})
+		s.events.publish(OrderEvent{OrderID: id, Version: version})
 		return nil
 	}
 	return s.Changed(ctx, id)
@@ -78,74 +77,8 @@ func (s *Service) CatchUp(ctx context.Context, since time.Time) error {
 		}
 		s.remember(o)
 		if held == nil || held.Status != o.Status {
-			s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+			s.events.publish(eventOf(o))
 		}
 	}
 	return nil
-}
-
-// ownWrites are the versions of orders this process is writing. The database announces a
-// change at its commit, before the writer has had time to replace its snapshot (under load a
-// third of the orders were read again right after their own update): the feed passes over a
-// change to a version being written here, and the writer, should its write fail after all,
-// reads the order again if such a change was passed over meanwhile (another process's).
-type ownWrites struct {
-	mu sync.Mutex
-	m  map[ownWrite]*ownWriting
-}
-
-// ownWrite is an order's version being written.
-type ownWrite struct {
-	id      string
-	version int
-}
-
-// ownWriting counts the writers of one version (goroutines racing on one order, one of which
-// will win) and records whether a change to it was passed over.
-type ownWriting struct {
-	writers int
-	heard   bool
-}
-
-func newOwnWrites() *ownWrites { return &ownWrites{m: map[ownWrite]*ownWriting{}} }
-
-// begin notes that this process is about to store version of order id.
-func (w *ownWrites) begin(id string, version int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	k := ownWrite{id, version}
-	if w.m[k] == nil {
-		w.m[k] = &ownWriting{}
-	}
-	w.m[k].writers++
-}
-
-// end notes that the write begun with begin is over, and reports whether a change to that
-// version was passed over meanwhile.
-func (w *ownWrites) end(id string, version int) (heard bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	k := ownWrite{id, version}
-	e := w.m[k]
-	if e == nil {
-		return false
-	}
-	e.writers--
-	if e.writers == 0 {
-		delete(w.m, k)
-	}
-	return e.heard
-}
-
-// passOver reports whether version of order id is being written here, noting that a change
-// to it was heard.
-func (w *ownWrites) passOver(id string, version int) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	e := w.m[ownWrite{id, version}]
-	if e == nil {
-		return false
-	}
-	e.heard = true
-	return true
 }

@@ -44,6 +44,11 @@ type RetentionOptions struct {
 	// day (charges.Manager.MarkOverdue) at each sweep, returning how many it marked: every
 	// instance may sweep, since a charge changes status once whoever marks it first.
 	Overdue func(ctx context.Context) (int, error)
+	// Issue, when set, issues the subscriptions' charges due within their lead days on the
+	// clock's São Paulo day (subscriptions.Manager.Issue) at each sweep, before marking charges
+	// overdue, returning how many it issued: every instance may sweep, since a period's
+	// charge is made once whoever makes it first.
+	Issue func(ctx context.Context) (int, error)
 }
 
 // Anonymiser anonymises orders whose personal data are past their retention: at most limit
@@ -109,9 +114,9 @@ func (r *Retention) Run(ctx context.Context) {
 		switch {
 		case err != nil && ctx.Err() == nil:
 			r.opts.Logger.WarnContext(ctx, "retention sweep", "err", err)
-		case n.Carts+n.WebhookIDs+n.Sessions+n.PersonalData+n.Overdue > 0:
+		case n.Carts+n.WebhookIDs+n.Sessions+n.PersonalData+n.Overdue+n.Issued > 0:
 			r.opts.Logger.InfoContext(ctx, "retention sweep", "carts", n.Carts, "webhookIds", n.WebhookIDs, "sessions", n.Sessions,
-				"anonymisedOrders", n.PersonalData, "overdueCharges", n.Overdue)
+				"anonymisedOrders", n.PersonalData, "overdueCharges", n.Overdue, "issuedCharges", n.Issued)
 		}
 		select {
 		case <-ctx.Done():
@@ -121,17 +126,19 @@ func (r *Retention) Run(ctx context.Context) {
 	}
 }
 
-// Pruned counts what a sweep deleted, the orders whose personal data it anonymised and the
-// charges it marked overdue.
+// Pruned counts what a sweep deleted, the orders whose personal data it anonymised, the
+// charges it marked overdue and those it issued for subscriptions.
 type Pruned struct {
 	Carts, WebhookIDs, Sessions int
 	PersonalData                int
 	Overdue                     int
+	Issued                      int
 }
 
 // RunOnce deletes, batch after batch, the carts, the webhook ids and the checkout sessions past
-// their retention, anonymises the orders whose personal data are past theirs, marks the charges
-// past their due date overdue, and returns how many of each it did.
+// their retention, anonymises the orders whose personal data are past theirs, issues the
+// subscriptions' charges, marks the charges past their due date overdue, and returns how many
+// of each it did.
 func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	now := r.opts.Clock()
 	var n Pruned
@@ -155,7 +162,12 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 			perr = fmt.Errorf("checkout: anonymising personal data: %w", perr)
 		}
 	}
-	var oerr error
+	var ierr, oerr error
+	if r.opts.Issue != nil {
+		if n.Issued, ierr = r.opts.Issue(ctx); ierr != nil {
+			ierr = fmt.Errorf("checkout: issuing subscriptions' charges: %w", ierr)
+		}
+	}
 	if r.opts.Overdue != nil {
 		if n.Overdue, oerr = r.opts.Overdue(ctx); oerr != nil {
 			oerr = fmt.Errorf("checkout: marking charges overdue: %w", oerr)
@@ -170,7 +182,7 @@ func (r *Retention) RunOnce(ctx context.Context) (Pruned, error) {
 	if serr != nil {
 		serr = fmt.Errorf("checkout: pruning checkout sessions: %w", serr)
 	}
-	return n, errors.Join(cerr, werr, serr, perr, oerr)
+	return n, errors.Join(cerr, werr, serr, perr, ierr, oerr)
 }
 
 // sweep runs batch until one deletes less than a full batch, resting between batches.

@@ -116,7 +116,6 @@ type Service struct {
 	events     *broker
 	qrImage    func(string) ([]byte, error)
 	snaps      *snapshots
-	own        *ownWrites // the orders' versions being written (see changedTo)
 	snapMaxAge time.Duration
 	announcer  Announcer
 	shipping   func(context.Context) (Shipping, error)
@@ -144,7 +143,6 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 		cep:        opts.CEP,
 		locks:      newKeyedMutex(),
 		events:     newBroker(),
-		own:        newOwnWrites(),
 		qrImage:    opts.QRImage,
 		snapMaxAge: opts.SnapshotMaxAge,
 		announcer:  opts.Announcer,
@@ -331,13 +329,15 @@ func (s *Service) Order(ctx context.Context, id string) (*Order, error) {
 // Subscribe returns a channel receiving the status changes of one order, and a function that
 // ends the subscription (it must be called). Events are dropped for a subscriber that does not
 // keep up: a subscriber re-reads the order after each event, so it never misses the final state.
+// Each version of the order is delivered at most once, in increasing order of versions.
 func (s *Service) Subscribe(orderID string) (<-chan OrderEvent, func()) {
 	return s.events.subscribe(orderID)
 }
 
 // Watch calls fn with the status change of every order, made in this process or reported by
-// Changed, until the returned function is called. fn is called by the goroutine that made the
-// change: it must return at once (hand the event over, never block).
+// Changed, until the returned function is called; a change both made here and heard of from
+// the change feed may come twice. fn is called by the goroutine that made the change: it must
+// return at once (hand the event over, never block).
 func (s *Service) Watch(fn func(OrderEvent)) (stop func()) {
 	return s.events.watch(fn)
 }
@@ -363,7 +363,7 @@ func (s *Service) Changed(ctx context.Context, id string) error {
 	// Another change than its state's (shipped, a refund recorded…) is heard of too: the
 	// shopper's order page shows it.
 	if o.Status != before || o.Version != version {
-		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+		s.events.publish(eventOf(o))
 	}
 	return nil
 }
@@ -405,11 +405,12 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 		if err != nil {
 			return nil, false, err
 		}
-		if err := s.write(ctx, o, out); errors.Is(err, ErrConflict) {
+		if err := s.store.UpdateOrder(ctx, o, out...); errors.Is(err, ErrConflict) {
 			continue
 		} else if err != nil {
 			return nil, false, err
 		}
+		s.remember(o)
 		if len(out) > 0 {
 			s.announcer.Announced()
 		}
@@ -423,7 +424,7 @@ func (s *Service) updateFrom(ctx context.Context, id string, known *Order, fn fu
 // an entry shopperSees among changes), and tells the observer of a change of state.
 func (s *Service) tell(o *Order, before OrderStatus, changes []StatusChange) {
 	if o.Status != before || shopperSees(changes) {
-		s.events.publish(OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt})
+		s.events.publish(eventOf(o))
 	}
 	if o.Status != before && s.observer != nil {
 		s.observer.StatusChanged(before, o.Status)
@@ -442,26 +443,6 @@ func (s *Service) announce(ctx context.Context, o *Order, before OrderStatus, ch
 		return nil, fmt.Errorf("checkout: announcing order %s's change: %w", o.Number, err)
 	}
 	return out, nil
-}
-
-// write stores the changed order o with the messages out, as its own write (the change feed
-// passes over it), and remembers it; ErrConflict when it changed meanwhile.
-func (s *Service) write(ctx context.Context, o *Order, out []OutboxMessage) error {
-	version := o.Version + 1
-	s.own.begin(o.ID, version)
-	if err := s.store.UpdateOrder(ctx, o, out...); err != nil {
-		if s.own.end(o.ID, version) {
-			// The change the feed passed over was not this write: it is read now, and its
-			// status reaches the subscribers.
-			if cerr := s.Changed(ctx, o.ID); cerr != nil && ctx.Err() == nil {
-				s.log.WarnContext(ctx, "reading an order changed elsewhere", "err", cerr)
-			}
-		}
-		return err
-	}
-	s.remember(o)
-	s.own.end(o.ID, version)
-	return nil
 }
 
 // announced reports whether changes hold an entry announced without a change of state (a

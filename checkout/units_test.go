@@ -3,6 +3,7 @@ package checkout
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,31 @@ func TestFormField(t *testing.T) {
 	}
 }
 
+// The broker delivers an order's versions once each and never an older one after a newer one:
+// the writer's event and the feed's of one change come in either order.
+func TestBrokerDeliversEachVersionOnceForward(t *testing.T) {
+	t.Parallel()
+	b := newBroker()
+	ch, stop := b.subscribe("a")
+	defer stop()
+	other, stopOther := b.subscribe("b")
+	defer stopOther()
+	for _, v := range []int{2, 2, 4, 3, 4, 5} {
+		b.publish(OrderEvent{OrderID: "a", Version: v})
+	}
+	b.publish(OrderEvent{OrderID: "b", Version: 1})
+	var got []int
+	for len(ch) > 0 {
+		got = append(got, (<-ch).Version)
+	}
+	if !slices.Equal(got, []int{2, 4, 5}) {
+		t.Errorf("versions delivered %v, want [2 4 5]", got)
+	}
+	if len(other) != 1 {
+		t.Errorf("order b's subscriber got %d events, want 1 (each order its own versions)", len(other))
+	}
+}
+
 func TestBrokerDropsForSlowSubscribers(t *testing.T) {
 	t.Parallel()
 	b := newBroker()
@@ -61,8 +87,8 @@ func TestBrokerDropsForSlowSubscribers(t *testing.T) {
 	defer stopOther()
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Far more events than the buffer holds: publish never blocks.
-	for range 100 {
-		b.publish(OrderEvent{OrderID: "o1", Status: StatusPaid, At: at})
+	for v := range 100 {
+		b.publish(OrderEvent{OrderID: "o1", Status: StatusPaid, At: at, Version: v + 1})
 	}
 	if n := len(slow); n != cap(slow) {
 		t.Errorf("slow subscriber holds %d events, want its buffer full (%d)", n, cap(slow))
@@ -72,7 +98,7 @@ func TestBrokerDropsForSlowSubscribers(t *testing.T) {
 	}
 	stopSlow()
 	stopSlow() // idempotent
-	b.publish(OrderEvent{OrderID: "o1", Status: StatusPaid, At: at})
+	b.publish(OrderEvent{OrderID: "o1", Status: StatusPaid, At: at, Version: 101})
 	b.mu.Lock()
 	_, left := b.subs["o1"]
 	b.mu.Unlock()

@@ -69,6 +69,13 @@ const (
 	ChargeCanceled = "charge.canceled"
 	ChargePaid     = "charge.paid"
 	ChargeOverdue  = "charge.overdue"
+	// A subscription's changes (object: its id): made, paused, resumed, canceled, its amount
+	// changed (detail: before and after).
+	SubscriptionCreated  = "subscription.created"
+	SubscriptionPaused   = "subscription.paused"
+	SubscriptionResumed  = "subscription.resumed"
+	SubscriptionCanceled = "subscription.canceled"
+	SubscriptionChanged  = "subscription.changed"
 )
 
 // Actions lists the actions, for the audit page's filter.
@@ -79,7 +86,8 @@ var Actions = []string{SignIn, SignInFailed, SignOut, PasswordChanged, PasswordR
 	LinkCreated, LinkChanged, Export, SubjectSearch, SubjectExport, SubjectAnonymise,
 	PersonalShown, ExportUnmasked,
 	OrderShipped, OrderDelivered, OrderCanceled, OrderNoteAdded, OrderRefundRecorded,
-	MailResent, MailTest, MailUnsuppressed, StoreChanged, ChargeCreated, ChargeCanceled, ChargePaid, ChargeOverdue}
+	MailResent, MailTest, MailUnsuppressed, StoreChanged, ChargeCreated, ChargeCanceled, ChargePaid, ChargeOverdue,
+	SubscriptionCreated, SubscriptionPaused, SubscriptionResumed, SubscriptionCanceled, SubscriptionChanged}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -58,7 +58,20 @@ type Charge struct {
 	// RequestHash the digest of that request: stored when it is created, read only by
 	// Store.ChargeByIdempotencyKey.
 	IdempotencyKey, RequestHash string
+	// Period is the subscription's period it was issued for (zero: none).
+	Period Period
 }
+
+// Period names one period of a subscription ("assinatura"): the subscription's id and the due
+// date its schedule gives the period (a charge issued late may be due later). A store holds at
+// most one charge per period, so that a period is issued once whoever issues it.
+type Period struct {
+	Subscription string
+	Due          Date
+}
+
+// IsZero reports whether p names no period.
+func (p Period) IsZero() bool { return p.Subscription == "" }
 
 // PaidLate reports whether c was paid after its due date (São Paulo days).
 func (c *Charge) PaidLate() bool {
@@ -100,6 +113,8 @@ type Filter struct {
 	AfterID      string
 	Backward     bool
 	Limit        int
+	// Subscription: issued by that subscription ("": any).
+	Subscription string
 }
 
 // Store keeps charges and their timelines. Implementations must pass
@@ -125,6 +140,9 @@ type Store interface {
 	CountCharges(ctx context.Context, f Filter, limit int) (int, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
+	// ChargeOfPeriod returns the charge issued for subscription period p, or
+	// checkout.ErrNotFound. CreateCharge refuses a second charge of a period.
+	ChargeOfPeriod(ctx context.Context, p Period) (Charge, error)
 }
 
 // Input is a new charge as the dashboard or the API gives it.
@@ -133,6 +151,9 @@ type Input struct {
 	Description  string
 	Terms        Terms
 	ExternalCode string
+	// Period is the subscription's period the charge is issued for (zero: none): set by the
+	// subscriptions' issuer only, and out of the request's digest.
+	Period Period
 }
 
 // Manager makes charges and moves them through their statuses, each change in the charge's
@@ -230,6 +251,7 @@ func (m *Manager) CreateOnce(ctx context.Context, actor, address, key string, in
 
 // digest is the digest of a creation request: its input as given.
 func (in Input) digest() string {
+	in.Period = Period{}
 	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", in))
 	return hex.EncodeToString(sum[:])
 }
@@ -243,7 +265,7 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 	now := m.now().UTC()
 	c := Charge{ID: checkout.NewID(), Customer: in.Customer, Description: strings.TrimSpace(in.Description),
 		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
-		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash}
+		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash, Period: in.Period}
 	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
 	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}
 	msgs, err := m.announce(ctx, &c, e)

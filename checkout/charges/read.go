@@ -36,3 +36,13 @@ func (m *Manager) List(ctx context.Context, f Filter, limit int) ([]Charge, int,
 	}
 	return list, n, nil
 }
+
+// ChargeOfPeriod returns the charge issued for subscription period p, or an error wrapping
+// checkout.ErrNotFound.
+func (m *Manager) ChargeOfPeriod(ctx context.Context, p Period) (Charge, error) {
+	c, err := m.store.ChargeOfPeriod(ctx, p)
+	if err != nil {
+		return Charge{}, fmt.Errorf("charges: reading the charge of %s's period %s: %w", p.Subscription, p.Due, err)
+	}
+	return c, nil
+}

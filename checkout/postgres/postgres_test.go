@@ -642,3 +642,14 @@ func dumpText(t *testing.T, dbURL string) []byte {
 	})
 	return all
 }
+
+// TestSubscriptions runs the suite of subscriptions, each subtest in a schema of its own; the
+// second instance is another pool on the same schema.
+func TestSubscriptions(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunSubscriptions(t, func(t *testing.T) (storetest.SubscriptionStores, func() storetest.SubscriptionStores) {
+		schema := newSchema(t, dbURL)
+		return open(t, schema), func() storetest.SubscriptionStores { return open(t, schema) }
+	})
+}

@@ -52,6 +52,10 @@ type Settings struct {
 	// ShopperMail says which e-mails the shopper is sent (ShopperMessages), as the merchant
 	// set them; a kind not in it follows its default (SendsShopper). Nil when never set.
 	ShopperMail map[string]bool
+
+	// SubscriptionLeadDays: a subscription's charge is issued this many days before its due
+	// date (0: subscriptions.DefaultLeadDays).
+	SubscriptionLeadDays int
 }
 
 // Store keeps the one set of merchant settings.

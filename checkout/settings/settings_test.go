@@ -3,8 +3,10 @@ package settings_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
@@ -76,5 +78,24 @@ func TestCheckMerchantURL(t *testing.T) {
 		if err := settings.CheckMerchantURL(bad); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
+	}
+}
+
+// TestSubscriptionLeadDays: unset, a subscription's charge is issued ten days ahead; the
+// merchant sets 1 to 60 days, and a value outside names the field.
+func TestSubscriptionLeadDays(t *testing.T) {
+	ctx := context.Background()
+	m := settings.NewManager(&memSettings{}, settings.Config{}, time.Now)
+	if n, err := m.SubscriptionLeadDays(ctx); n != 10 || err != nil {
+		t.Fatalf("default: %d, %v", n, err)
+	}
+	if err := m.UpdateSubscriptionLeadDays(ctx, 61); !strings.Contains(fmt.Sprint(err), settings.FieldSubscriptionLeadDays) {
+		t.Fatalf("61 days: %v", err)
+	}
+	if err := m.UpdateSubscriptionLeadDays(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.SubscriptionLeadDays(ctx); n != 3 || err != nil {
+		t.Fatalf("set: %d, %v", n, err)
 	}
 }

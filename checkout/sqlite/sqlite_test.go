@@ -214,3 +214,18 @@ func TestSealedSecrets(t *testing.T) {
 		}
 	})
 }
+
+// TestSubscriptions runs the suite of subscriptions; the second instance opens the same file.
+func TestSubscriptions(t *testing.T) {
+	storetest.RunSubscriptions(t, func(t *testing.T) (storetest.SubscriptionStores, func() storetest.SubscriptionStores) {
+		path := filepath.Join(t.TempDir(), "checkout.db")
+		sqlitetest.Create(t, path)
+		s := open(t, path)
+		t.Cleanup(func() { s.Close() })
+		return s, func() storetest.SubscriptionStores {
+			again := open(t, path)
+			t.Cleanup(func() { again.Close() })
+			return again
+		}
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -19,7 +18,7 @@ var _ charges.Store = (*Store)(nil)
 
 const chargeColumns = `id, status, customer_name, customer_document, customer_email, customer_phone, description,
 	amount, due_date, fine_bps, interest_bps, discount_bps, discount_amount, discount_until, external_code,
-	paid, paid_at, created_at, updated_at, version`
+	paid, paid_at, created_at, updated_at, version, subscription_id, subscription_period`
 
 // chargeArgs are the values of chargeColumns, in their order.
 func chargeArgs(c *charges.Charge) []any {
@@ -27,31 +26,37 @@ func chargeArgs(c *charges.Charge) []any {
 	if !c.Terms.Discount.Until.IsZero() {
 		until = c.Terms.Discount.Until.String()
 	}
+	period := ""
+	if !c.Period.IsZero() {
+		period = c.Period.Due.String()
+	}
 	return []any{c.ID, string(c.Status), c.Customer.Name, c.Customer.Document, c.Customer.Email, c.Customer.Phone,
 		c.Description, int64(c.Terms.Amount), c.Terms.Due.String(), c.Terms.FineBps, c.Terms.InterestBpsPerMonth,
 		c.Terms.Discount.Bps, int64(c.Terms.Discount.Amount), until, c.ExternalCode,
-		int64(c.Paid), ms(c.PaidAt), ms(c.CreatedAt), ms(c.UpdatedAt), c.Version}
+		int64(c.Paid), ms(c.PaidAt), ms(c.CreatedAt), ms(c.UpdatedAt), c.Version, c.Period.Subscription, period}
 }
 
 // scanCharges reads rows of chargeColumns into out.
 func scanCharges(out *[]charges.Charge) func(Rows) error {
 	return each(func(r Rows) error {
 		var c charges.Charge
-		var status, due, until string
+		var status, due, until, period string
 		var amount, discount, paid, paidAt, created, updated int64
 		if err := r.Scan(&c.ID, &status, &c.Customer.Name, &c.Customer.Document, &c.Customer.Email, &c.Customer.Phone,
 			&c.Description, &amount, &due, &c.Terms.FineBps, &c.Terms.InterestBpsPerMonth, &c.Terms.Discount.Bps,
-			&discount, &until, &c.ExternalCode, &paid, &paidAt, &created, &updated, &c.Version); err != nil {
+			&discount, &until, &c.ExternalCode, &paid, &paidAt, &created, &updated, &c.Version,
+			&c.Period.Subscription, &period); err != nil {
 			return err
 		}
 		var err error
 		if c.Terms.Due, err = gatewayclient.ParseDate(due); err != nil {
 			return fmt.Errorf("charge %s: %w", c.ID, err)
 		}
-		if until != "" {
-			if c.Terms.Discount.Until, err = gatewayclient.ParseDate(until); err != nil {
-				return fmt.Errorf("charge %s: %w", c.ID, err)
-			}
+		if c.Terms.Discount.Until, err = optionalDate(until); err != nil {
+			return fmt.Errorf("charge %s: %w", c.ID, err)
+		}
+		if c.Period.Due, err = optionalDate(period); err != nil {
+			return fmt.Errorf("charge %s: %w", c.ID, err)
 		}
 		c.Status, c.Terms.Amount, c.Terms.Discount.Amount, c.Paid = charges.Status(status), charges.Cents(amount),
 			charges.Cents(discount), charges.Cents(paid)
@@ -59,6 +64,14 @@ func scanCharges(out *[]charges.Charge) func(Rows) error {
 		*out = append(*out, c)
 		return nil
 	})
+}
+
+// optionalDate reads a YYYY-MM-DD day kept as text, "" being none.
+func optionalDate(s string) (charges.Date, error) {
+	if s == "" {
+		return charges.Date{}, nil
+	}
+	return gatewayclient.ParseDate(s)
 }
 
 // eventStmt inserts e into the timeline.
@@ -74,7 +87,7 @@ func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Ev
 		return s.errorf("storing a charge: %w", err)
 	}
 	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO charges (` + chargeColumns + `)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c)}, out...)...)
 	if err != nil {
 		return s.errorf("storing a charge: %w", err)
@@ -96,18 +109,12 @@ func idempotencyStmt(c *charges.Charge) Stmt {
 // ChargeByIdempotencyKey returns the charge made with that Idempotency-Key, or
 // checkout.ErrNotFound.
 func (s *Store) ChargeByIdempotencyKey(ctx context.Context, key string) (charges.Charge, error) {
-	var out []charges.Charge
-	var hash string
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT request_hash, ` + chargeColumns + ` FROM charges WHERE idempotency_key = $1`,
-		Args: []any{key}, Rows: func(r Rows) error { return scanCharges(&out)(prefixed{r, &hash}) }})
+	c, hash, err := byIdempotencyKey(ctx, s, "charges", chargeColumns, key, scanCharges)
 	if err != nil {
-		return charges.Charge{}, s.errorf("reading a charge by its idempotency key: %w", err)
+		return c, err
 	}
-	if len(out) == 0 {
-		return charges.Charge{}, checkout.ErrNotFound
-	}
-	out[0].IdempotencyKey, out[0].RequestHash = key, hash
-	return out[0], nil
+	c.IdempotencyKey, c.RequestHash = key, hash
+	return c, nil
 }
 
 // prefixed reads rows whose first column is first's, before those its reader scans.
@@ -188,52 +195,15 @@ func (s *Store) ChargeEvents(ctx context.Context, id string) ([]charges.Event, e
 // ListCharges returns the charges f selects, newest first, by the key (created_at, id).
 func (s *Store) ListCharges(ctx context.Context, f charges.Filter) ([]charges.Charge, error) {
 	var p Params
-	where := chargesWhere(f, &p)
-	back := f.Backward && f.AfterID != ""
-	if f.AfterID != "" {
-		op := "<"
-		if back {
-			op = ">"
-		}
-		where = append(where, `(created_at, id) `+op+` (`+p.Add(ms(f.AfterCreated))+`, `+p.Add(f.AfterID)+`)`)
-	}
-	q := `SELECT ` + chargeColumns + ` FROM charges`
-	if len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, ` AND `)
-	}
-	if back {
-		q += ` ORDER BY created_at, id`
-	} else {
-		q += ` ORDER BY created_at DESC, id DESC`
-	}
-	if f.Limit > 0 {
-		q += ` LIMIT ` + p.Add(f.Limit)
-	}
-	var out []charges.Charge
-	if err := s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: scanCharges(&out)}); err != nil {
-		return nil, s.errorf("listing charges: %w", err)
-	}
-	if back {
-		slices.Reverse(out)
-	}
-	return out, nil
+	page := keysetPage{AfterCreated: f.AfterCreated, AfterID: f.AfterID, Backward: f.Backward, Limit: f.Limit}
+	return listKeyset(ctx, s, "charges", chargeColumns, chargesWhere(f, &p), p, page, scanCharges)
 }
 
 // CountCharges counts the charges f selects, whatever its page, up to limit: past it a list
 // says "more than", without reading every match.
 func (s *Store) CountCharges(ctx context.Context, f charges.Filter, limit int) (int, error) {
 	var p Params
-	q := `SELECT id FROM charges`
-	if where := chargesWhere(f, &p); len(where) > 0 {
-		q += ` WHERE ` + strings.Join(where, ` AND `)
-	}
-	n := 0
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT COUNT(*) FROM (` + q + ` LIMIT ` + p.Add(limit) + `) AS matches`, Args: p,
-		Rows: each(func(r Rows) error { return r.Scan(&n) })})
-	if err != nil {
-		return 0, s.errorf("counting charges: %w", err)
-	}
-	return n, nil
+	return countMatches(ctx, s, "charges", chargesWhere(f, &p), p, limit)
 }
 
 // chargesWhere are the conditions of f's filters (not its page), their arguments added to p.
@@ -258,17 +228,11 @@ func chargesWhere(f charges.Filter, p *Params) []string {
 	if f.MaxAmount > 0 {
 		where = append(where, `amount <= `+p.Add(int64(f.MaxAmount)))
 	}
+	if f.Subscription != "" {
+		where = append(where, `subscription_id = `+p.Add(f.Subscription))
+	}
 	if term := strings.TrimSpace(f.Search); term != "" {
-		like := p.Add("%" + escapeLike(strings.ToLower(term)) + "%")
-		or := []string{`id = ` + p.Add(term)}
-		for _, col := range []string{"customer_name", "customer_email", "external_code"} {
-			or = append(or, `lower(`+col+`) LIKE `+like+` ESCAPE '\'`)
-		}
-		// A document may be kept as typed ("529.982.247-25"): its digits are compared.
-		if doc := documentChars(term); doc != "" {
-			or = append(or, `upper(replace(replace(replace(customer_document, '.', ''), '-', ''), '/', '')) LIKE `+p.Add("%"+doc+"%"))
-		}
-		where = append(where, `(`+strings.Join(or, ` OR `)+`)`)
+		where = append(where, customerSearch(term, p))
 	}
 	return where
 }
@@ -282,4 +246,18 @@ func (s *Store) OpenChargesDueBefore(ctx context.Context, day charges.Date, limi
 		return nil, s.errorf("reading overdue charges: %w", err)
 	}
 	return out, nil
+}
+
+// ChargeOfPeriod returns the charge issued for subscription period p, or checkout.ErrNotFound.
+func (s *Store) ChargeOfPeriod(ctx context.Context, p charges.Period) (charges.Charge, error) {
+	var out []charges.Charge
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + chargeColumns + ` FROM charges WHERE subscription_id = $1 AND subscription_period = $2`,
+		Args: []any{p.Subscription, p.Due.String()}, Rows: scanCharges(&out)})
+	if err != nil {
+		return charges.Charge{}, s.errorf("reading a subscription's charge: %w", err)
+	}
+	if len(out) == 0 || p.Subscription == "" {
+		return charges.Charge{}, checkout.ErrNotFound
+	}
+	return out[0], nil
 }

@@ -26,6 +26,7 @@ func RunActions(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("Note", func(t *testing.T) { testNote(t, open(t)) })
 	t.Run("RecordRefund", func(t *testing.T) { testRecordRefund(t, open(t)) })
 	t.Run("RecordRefundConcurrent", func(t *testing.T) { testRecordRefundConcurrent(t, open(t)) })
+	t.Run("Events", func(t *testing.T) { testEvents(t, open(t)) })
 }
 
 // actionsService is a service on s without a gateway: the actions never call it.

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	gc "github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -56,6 +57,10 @@ func TestClientPacingAgainstTheRateLimit(t *testing.T) {
 						mu.Lock()
 						failed++
 						mu.Unlock()
+						if pacing {
+							// Rare and not reproduced: say why the call failed, at what point of the bubble's clock.
+							t.Logf("paced call %d failed at %s: %v", i, time.Now().Format("15:04:05.000"), err)
+						}
 					}
 				})
 			}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -100,6 +101,7 @@ type closingStore interface {
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	brand.Store
 	charges.Store
+	subscriptions.Store
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -135,6 +137,7 @@ type App struct {
 	mail            mailSide
 	brand           *brand.Manager   // the store's face shoppers see
 	charges         *charges.Manager // the charges with a due date, and their orders' payments
+	subscriptions   *subscriptions.Manager
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -396,6 +399,10 @@ func (s *start) newService(ctx context.Context) error {
 	// A charge's changes are notified as an order's: signed, through the merchant's outbox.
 	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(&notify.ChargeAnnouncer{
 		Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake, PersonalData: a.merchant.settings.NotifyPersonalData}))
+	// Each subscription's charge is issued through the charges' manager, so notified and
+	// audited as any charge; the issuer rests between batches so that shoppers' writes go first.
+	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
+		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
@@ -754,6 +761,12 @@ func (a *App) Service() *checkout.Service { return a.svc }
 // Charges returns the charges with a due date.
 func (a *App) Charges() *charges.Manager { return a.charges }
 
+// Subscriptions returns the recurring charges.
+func (a *App) Subscriptions() *subscriptions.Manager { return a.subscriptions }
+
+// issuePause is the rest between two batches of a hundred subscriptions' charges.
+const issuePause = 5 * time.Millisecond
+
 // Gateway returns the gateway client.
 func (a *App) Gateway() *gatewayclient.Client { return a.gateway }
 
@@ -867,10 +880,12 @@ func (a *App) Serve(ctx context.Context) error {
 func (a *App) runLoops(bgCtx, earlyCtx context.Context, early *sync.WaitGroup) {
 	// Abandoned carts, old webhook ids and long-expired sessions without an order go, orders
 	// past their personal data's retention are anonymised, in small batches, and charges past
-	// their due date become overdue (on every instance: a charge changes once).
+	// their due date become overdue, subscriptions' charges are issued (on every instance: a
+	// charge changes once, a period is issued once).
 	ret := checkout.NewRetention(a.store, a.store, checkout.RetentionOptions{Carts: a.cfg.CartRetention,
 		WebhookIDs: a.cfg.WebhookIDRetention, Sessions: a.cfg.SessionRetention, Clock: a.clock, Logger: a.log,
-		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc, Overdue: a.charges.MarkOverdue})
+		PersonalData: a.cfg.PersonalDataRetention, Anonymiser: a.svc, Overdue: a.charges.MarkOverdue,
+		Issue: a.subscriptions.Issue})
 	a.bg.Go(func() { ret.Run(bgCtx) })
 	// Notifications to the merchant, and the demo merchant page on its own port.
 	a.runMerchant(bgCtx)
