@@ -83,21 +83,14 @@ func Read(r io.Reader) (*Sheet, error) {
 	if len(b) > MaxBytes {
 		return nil, &FileError{Code: FileTooLarge}
 	}
-	var records [][]string
-	var lines []int
-	var nums numericCells
 	if bytes.HasPrefix(b, []byte("PK\x03\x04")) {
-		records, nums, err = readXLSX(b)
-		for i := range records {
-			lines = append(lines, i+1)
-		}
-	} else {
-		records, lines, err = readCSV(b)
+		return readXLSX(b)
 	}
+	records, lines, err := readCSV(b)
 	if err != nil {
 		return nil, err
 	}
-	return sheetOf(records, lines, nums)
+	return sheetOf(records, lines, nil)
 }
 
 // numericCells converts a workbook's number cells of a field (a date, an amount, a document)
@@ -145,50 +138,32 @@ func readCSV(b []byte) ([][]string, []int, error) {
 }
 
 // readXLSX reads the first sheet of a workbook, its cells as stored (a number as a number, not
-// as the sheet shows it), and how its number cells read. The sizes the zip declares are
-// checked first (archive/zip refuses a part that inflates past its declared size), and
-// excelize's own unzip limits are set to the same, so that nothing it unpacks goes to a
-// temporary file: the lines hold personal data.
-func readXLSX(b []byte) ([][]string, numericCells, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
-	}
-	var total uint64
-	for _, f := range zr.File {
-		if total += f.UncompressedSize64; total > maxUnzipped {
-			return nil, nil, &FileError{Code: FileTooLarge, Detail: "the workbook unzips to more than its limit"}
-		}
+// as the sheet shows it), a number cell of a date, an amount, a document or a phone read as
+// numberText says. The sizes the zip declares are checked first (archive/zip refuses a part
+// that inflates past its declared size), and excelize's own unzip limits are set to the same,
+// so that nothing it unpacks goes to a temporary file: the lines hold personal data.
+func readXLSX(b []byte) (*Sheet, error) {
+	if err := checkUnzipped(b); err != nil {
+		return nil, err
 	}
 	wb, err := openWorkbook(b)
 	if err != nil {
-		return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
+		return nil, &FileError{Code: FileFormat, Detail: err.Error()}
 	}
 	defer wb.Close()
 	sheets := wb.GetSheetList()
 	if len(sheets) == 0 {
-		return nil, nil, &FileError{Code: FileEmpty}
+		return nil, &FileError{Code: FileEmpty}
 	}
-	rows, err := wb.Rows(sheets[0])
+	records, err := sheetRecords(wb, sheets[0])
 	if err != nil {
-		return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
+		return nil, err
 	}
-	defer rows.Close()
-	var records [][]string
-	for rows.Next() {
-		if len(records) > MaxLines+1 {
-			return nil, nil, &FileError{Code: FileTooManyLines}
-		}
-		rec, err := rows.Columns(excelize.Options{RawCellValue: true})
-		if err != nil {
-			return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
-		}
-		records = append(records, rec)
+	lines := make([]int, len(records))
+	for i := range records {
+		lines[i] = i + 1
 	}
-	if err := rows.Error(); err != nil {
-		return nil, nil, &FileError{Code: FileFormat, Detail: err.Error()}
-	}
-	nums := func(row, col int, field, raw string) string {
+	return sheetOf(records, lines, func(row, col int, field, raw string) string {
 		if !numberFields[field] || !stored.MatchString(raw) {
 			return raw // text, or a field a number means nothing else for
 		}
@@ -196,8 +171,46 @@ func readXLSX(b []byte) ([][]string, numericCells, error) {
 			return raw // "1.234" typed as text is R$ 1.234,00, not the number 1.234
 		}
 		return numberText(field, raw)
+	})
+}
+
+// checkUnzipped refuses a workbook whose parts declare more than maxUnzipped bytes in all.
+func checkUnzipped(b []byte) error {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return &FileError{Code: FileFormat, Detail: err.Error()}
 	}
-	return records, nums, nil
+	var total uint64
+	for _, f := range zr.File {
+		if total += f.UncompressedSize64; total > maxUnzipped {
+			return &FileError{Code: FileTooLarge, Detail: "the workbook unzips to more than its limit"}
+		}
+	}
+	return nil
+}
+
+// sheetRecords reads the rows of sheet, their cells as stored.
+func sheetRecords(wb *excelize.File, sheet string) ([][]string, error) {
+	rows, err := wb.Rows(sheet)
+	if err != nil {
+		return nil, &FileError{Code: FileFormat, Detail: err.Error()}
+	}
+	defer rows.Close()
+	var records [][]string
+	for rows.Next() {
+		if len(records) > MaxLines+1 {
+			return nil, &FileError{Code: FileTooManyLines}
+		}
+		rec, err := rows.Columns(excelize.Options{RawCellValue: true})
+		if err != nil {
+			return nil, &FileError{Code: FileFormat, Detail: err.Error()}
+		}
+		records = append(records, rec)
+	}
+	if err := rows.Error(); err != nil {
+		return nil, &FileError{Code: FileFormat, Detail: err.Error()}
+	}
+	return records, nil
 }
 
 // stored is a number as a workbook stores it; thousands one that a text cell could hold as an
