@@ -17,11 +17,12 @@ import (
 
 // The limits of an imported file: MaxBytes as uploaded, MaxLines lines of charges, and
 // maxUnzipped bytes of a workbook's parts once unzipped (a few kilobytes of zip can unpack to
-// gigabytes: a workbook is refused on the sizes its zip declares, before anything is inflated).
+// gigabytes: a workbook is refused on the sizes its zip declares, before anything is inflated;
+// a workbook of MaxLines charges unzips to about 5 MB).
 const (
 	MaxBytes    = 5 << 20
 	MaxLines    = 10_000
-	maxUnzipped = 24 << 20
+	maxUnzipped = 16 << 20
 )
 
 // FileError is a file that cannot be imported at all, before any of its lines is looked at;
