@@ -198,6 +198,9 @@ type Order struct {
 	LinkID string
 	// ChargeID is the charge with a due date the order collects a day's amount of ("" none).
 	ChargeID string
+	// TerminalID and CashierID are the terminal of the point of sale a sale (ChannelPOS) was
+	// made at and the dashboard user who made it ("" for the orders of other channels).
+	TerminalID, CashierID string
 	// Carrier and TrackingCode say how the order's physical goods travel, set when the
 	// merchant marks it shipped (ShippedAt); DeliveredAt when they mark it delivered. Zero
 	// until then (see fulfilment.go).

@@ -33,6 +33,9 @@ type PlaceOrderInput struct {
 	Address    *Address // required when a product is physical; ignored otherwise
 	Lang       string
 	ShopperIP  string // sent as customer.ip when it parses as an IP address
+	// Sale is the point of sale's sale (Channel ChannelPOS; Source is then ignored): its
+	// terminal and cashier, an amount or products, a customer only when the cashier gave one.
+	Sale *Sale
 }
 
 // Maximum length of a request key as the form sends it. The store keeps it scoped by its cart
@@ -76,7 +79,13 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	if channel != ChannelSession && (in.RequestKey == "" || len(in.RequestKey) > maxRequestKey) {
 		return nil, fieldError(FieldRequestKey, "required", "the form is outdated: submit it again")
 	}
-	src, err := s.Source(ctx, channel, in.Source, in.Amount)
+	var src *Source
+	var err error
+	if channel == ChannelPOS && in.Sale != nil {
+		src, err = s.saleSource(ctx, in.Sale)
+	} else {
+		src, err = s.Source(ctx, channel, in.Source, in.Amount)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +96,11 @@ func (s *Service) PlaceOrder(ctx context.Context, in PlaceOrderInput) (*Order, e
 	if err := src.check(fe, in.RequestKey); err != nil {
 		return nil, err
 	}
-	return s.place(ctx, fe, in.Customer, s.newOrder(src, in))
+	typed := in.Customer
+	if src.sale != nil {
+		typed = src.sale.Customer
+	}
+	return s.place(ctx, fe, typed, s.newOrder(src, in))
 }
 
 // place checks the order o with the checkout's own
@@ -242,6 +255,8 @@ func (s *Service) newOrder(src *Source, in PlaceOrderInput) *Order {
 		o.LinkID = src.ID
 	case ChannelCharge:
 		o.ChargeID = src.ID
+	case ChannelPOS:
+		o.ShopperIP = "" // the cashier's address, not a customer's
 	}
 	// The order number, not the id: the id is the shopper's credential (the URL of the PIX
 	// page) and must not travel to the gateway, its dashboards and its logs.
@@ -255,6 +270,10 @@ func (s *Service) newOrder(src *Source, in PlaceOrderInput) *Order {
 	if o.Physical && in.Address != nil {
 		a := normalizeAddress(*in.Address)
 		o.Address = &a
+	}
+	if src.sale != nil {
+		o.Customer = normalizeCustomer(src.sale.Customer)
+		saleOrder(o, src.sale)
 	}
 	o.History = []StatusChange{{To: StatusPending, At: now, Reason: Reason{Code: ReasonOrderPlaced}}}
 	o.Attempts = []Attempt{s.newAttempt(o, 1, now)}
@@ -303,6 +322,10 @@ func normalizeAddress(a Address) Address {
 // send the stored body, since settings may change in between.
 func (s *Service) request(ctx context.Context, o *Order, a *Attempt) gatewayclient.CreateTransactionRequest {
 	exp := s.expiration
+	if o.Channel == ChannelPOS && s.saleQRSeconds != nil {
+		// A sale's QR code lives as long as the point of sale's setting says (the counter's queue).
+		exp = s.saleQRSeconds(ctx)
+	}
 	if !o.PayBy.IsZero() {
 		// A QR code never outlives the order's deadline (its checkout session's expiry).
 		if left := int(o.PayBy.Sub(s.now()) / time.Second); left < exp {
@@ -315,21 +338,21 @@ func (s *Service) request(ctx context.Context, o *Order, a *Attempt) gatewayclie
 		WebhookURL:     s.webhookURL,
 		ExternalCode:   o.ExternalCode,
 		IdempotencyKey: a.IdempotencyKey,
-		Customer: &gatewayclient.Customer{
-			Name:        o.Customer.Name,
-			Document:    o.Customer.Document,
-			Email:       o.Customer.Email,
-			MobilePhone: o.Customer.Phone,
-		},
-		IsInfoProduct: gatewayclient.Ptr(!o.Physical),
-		Metadata:      map[string]any{"orderNumber": o.Number},
-		Pix:           &gatewayclient.PixRequest{ExpirationSeconds: &exp},
+		IsInfoProduct:  gatewayclient.Ptr(!o.Physical),
+		Metadata:       map[string]any{"orderNumber": o.Number},
+		Pix:            &gatewayclient.PixRequest{ExpirationSeconds: &exp},
 	}
 	if s.seller != nil {
 		req.Seller = s.seller(ctx)
 	}
-	if ip := o.ShopperIP; ip != "" && validIP(ip) {
-		req.Customer.IP = ip
+	// The gateway's customer is optional: a sale at the counter has none unless the cashier
+	// gave a CPF, and none is made up.
+	if o.Customer != (Customer{}) {
+		req.Customer = &gatewayclient.Customer{Name: o.Customer.Name, Document: o.Customer.Document,
+			Email: o.Customer.Email, MobilePhone: o.Customer.Phone}
+		if ip := o.ShopperIP; ip != "" && validIP(ip) {
+			req.Customer.IP = ip
+		}
 	}
 	if o.Address != nil {
 		ad := o.Address

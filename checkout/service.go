@@ -86,9 +86,15 @@ type ServiceOptions struct {
 	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it the Service answers data subjects' requests and
 	// anonymises orders (SubjectRecords, AnonymiseSubject, AnonymiseDue).
 	PersonalDataKey []byte
+	// PersonalDataHolders keep data subjects' personal data beside the orders (the charges):
+	// data subjects' requests and the retention's anonymisation reach them with the orders.
+	PersonalDataHolders []PersonalDataHolder
 	// Charges, when set, are the charges with a due date, whose orders (ChannelCharge) the
 	// Service places and whose payments it counts; without it a charge takes no order.
 	Charges Charges
+	// SaleQRSeconds, when set, is how long the QR code of a sale of the point of sale lives
+	// (its setting, read for each new attempt), instead of ExpirationSeconds.
+	SaleQRSeconds func(context.Context) int
 }
 
 // Service is the checkout's domain: catalogue, carts, orders and their payment. It is safe for
@@ -122,6 +128,8 @@ type Service struct {
 	gatewayUp  func() bool
 	observer   Observer
 	charges    Charges
+	// saleQRSeconds is ServiceOptions.SaleQRSeconds.
+	saleQRSeconds func(context.Context) int
 	// shopperTimeout bounds a shopper's request's call to the gateway.
 	shopperTimeout time.Duration
 	// completions are the attempts being completed in the background after the gateway's
@@ -132,24 +140,25 @@ type Service struct {
 // NewService returns a Service on store and gw.
 func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	s := &Service{
-		store:      store,
-		gw:         gw,
-		now:        opts.Clock,
-		log:        opts.Logger,
-		newID:      opts.NewID,
-		merchant:   opts.MerchantName,
-		seller:     opts.Seller,
-		expiration: opts.ExpirationSeconds,
-		cep:        opts.CEP,
-		locks:      newKeyedMutex(),
-		events:     newBroker(),
-		qrImage:    opts.QRImage,
-		snapMaxAge: opts.SnapshotMaxAge,
-		announcer:  opts.Announcer,
-		shipping:   opts.Shipping,
-		gatewayUp:  opts.GatewayUp,
-		observer:   opts.Observer,
-		charges:    opts.Charges,
+		store:         store,
+		gw:            gw,
+		now:           opts.Clock,
+		log:           opts.Logger,
+		newID:         opts.NewID,
+		merchant:      opts.MerchantName,
+		seller:        opts.Seller,
+		expiration:    opts.ExpirationSeconds,
+		cep:           opts.CEP,
+		locks:         newKeyedMutex(),
+		events:        newBroker(),
+		qrImage:       opts.QRImage,
+		snapMaxAge:    opts.SnapshotMaxAge,
+		announcer:     opts.Announcer,
+		shipping:      opts.Shipping,
+		gatewayUp:     opts.GatewayUp,
+		observer:      opts.Observer,
+		charges:       opts.Charges,
+		saleQRSeconds: opts.SaleQRSeconds,
 
 		shopperTimeout: cmp.Or(opts.ShopperGatewayTimeout, DefaultShopperGatewayTimeout),
 
@@ -176,7 +185,8 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	}
 	s.Fulfilment = &Fulfilment{update: s.update, now: s.now, log: s.log}
 	s.PaymentLinks = &PaymentLinks{store: store, now: s.now, newID: s.newID, log: s.log, itemLines: s.itemLines}
-	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget}
+	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget,
+		holders: opts.PersonalDataHolders}
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
 		s.PersonalData.hasher = h
 	}

@@ -43,6 +43,7 @@ type Source struct {
 	// session), nil until then.
 	Placed *Order
 	cart   *Cart // the shop's cart, whose contents the request key is tied to
+	sale   *Sale // the point of sale's sale: its terminal, cashier, customer and counter
 }
 
 // Physical reports whether any line is a physical product (the form then asks for an address).
@@ -87,7 +88,9 @@ func NewRequestKey(c *Cart, shipping gatewayclient.Cents) string {
 }
 
 // Source returns the checkout source of channel whose id is id (the cart's, the session's or
-// the charge's id, the link's slug), with amount the one a payer typed for a payment link that asks for it.
+// the charge's id, the link's slug, the terminal's id), with amount the one a payer typed for a
+// payment link that asks for it, or the amount a cashier typed on the point of sale's keypad
+// (a sale of its products, described, or with a customer, is PlaceOrderInput.Sale's).
 // A source that takes no order is an error: an empty cart ErrEmptyCart, an expired session
 // ErrSessionExpired (unless its order is placed: Placed), an inactive or expired link
 // ErrLinkClosed, an amount out of a link's bounds a *ValidationError naming FieldLinkAmount.
@@ -101,6 +104,8 @@ func (s *Service) Source(ctx context.Context, channel Channel, id string, amount
 		return s.linkSource(ctx, id, amount)
 	case ChannelCharge:
 		return s.chargeSource(ctx, id)
+	case ChannelPOS:
+		return s.saleSource(ctx, &Sale{Terminal: id, Amount: amount})
 	}
 	return nil, fmt.Errorf("checkout: no customer form for channel %q: %w", channel, ErrNotFound)
 }
@@ -199,6 +204,8 @@ func (src *Source) requestKey(posted string) string {
 		return scopedRequestKey(linkRequestKeyPart+src.ID, posted)
 	case ChannelCharge:
 		return src.chargeRequestKey()
+	case ChannelPOS:
+		return scopedRequestKey(posRequestKeyPart+src.ID, posted)
 	}
 	return scopedRequestKey(src.ID, posted)
 }

@@ -10,6 +10,7 @@ var teamMessages = map[string][2]string{
 	"role.developer":  {"Desenvolvedor", "Developer"},
 	"role.operator":   {"Operador", "Operator"},
 	"role.viewer":     {"Leitor", "Viewer"},
+	"role.cashier":    {"Caixa (operador de caixa)", "Cashier"},
 
 	"dash.users":   {"Usuários", "Users"},
 	"dash.audit":   {"Auditoria", "Audit log"},

@@ -643,6 +643,15 @@ func dumpText(t *testing.T, dbURL string) []byte {
 	return all
 }
 
+// TestPOS runs the suite of the point of sale's records.
+func TestPOS(t *testing.T) {
+	t.Parallel()
+	dbURL := newDatabase(t)
+	storetest.RunPOS(t, func(t *testing.T) storetest.POSStores {
+		return open(t, newSchema(t, dbURL))
+	})
+}
+
 // TestSubscriptions runs the suite of subscriptions, each subtest in a schema of its own; the
 // second instance is another pool on the same schema.
 func TestSubscriptions(t *testing.T) {

@@ -71,7 +71,22 @@ var migrations embed.FS
 // plan is the store's migrations (component "checkout"), applied after the outbox's. Release
 // 0.1.0's schema is the baseline, 0100; later migrations are numbered after it, in both
 // stores (README.md of cmd/checkout, "Releases and upgrades").
-var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}}}
+var plan = sqlmigrate.Plan{Component: "checkout", FS: migrations, Releases: []sqlmigrate.Release{{Name: "0.1.0", Last: 100}},
+	Steps: map[int]sqlmigrate.Step{120: bumpSchemaVersion}}
+
+// bumpSchemaVersion completes a migration that edited sqlite_schema in place (0120, a widened
+// CHECK): SQLite asks for schema_version to be incremented then, so that every connection,
+// of this process or another, reloads the schema rather than keep the old constraint.
+func bumpSchemaVersion(ctx context.Context, tx *sql.Tx) error {
+	var v int64
+	if err := tx.QueryRowContext(ctx, "PRAGMA schema_version").Scan(&v); err != nil {
+		return fmt.Errorf("reading schema_version: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "PRAGMA schema_version = "+strconv.FormatInt(v+1, 10)); err != nil {
+		return fmt.Errorf("bumping schema_version: %w", err)
+	}
+	return nil
+}
 
 // Store is the SQLite implementation of checkout.Store.
 type Store struct {
@@ -95,6 +110,24 @@ func (s *Store) AnonymiseDue(ctx context.Context, before, at time.Time, limit in
 // AnonymiseOrders is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
 func (s *Store) AnonymiseOrders(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error) {
 	done, err := s.Store.AnonymiseOrders(ctx, ids, at, h)
+	if err == nil && len(done) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return done, err
+}
+
+// AnonymiseCharges is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
+func (s *Store) AnonymiseCharges(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error) {
+	done, err := s.Store.AnonymiseCharges(ctx, ids, at, h)
+	if err == nil && len(done) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return done, err
+}
+
+// AnonymiseChargesDue is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
+func (s *Store) AnonymiseChargesDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error) {
+	done, err := s.Store.AnonymiseChargesDue(ctx, before, at, limit, h)
 	if err == nil && len(done) > 0 {
 		err = s.truncateWAL(ctx)
 	}

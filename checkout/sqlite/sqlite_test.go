@@ -215,6 +215,13 @@ func TestSealedSecrets(t *testing.T) {
 	})
 }
 
+// TestPOS runs the suite of the point of sale's records.
+func TestPOS(t *testing.T) {
+	storetest.RunPOS(t, func(t *testing.T) storetest.POSStores {
+		return migrated(t)
+	})
+}
+
 // TestSubscriptions runs the suite of subscriptions; the second instance opens the same file.
 func TestSubscriptions(t *testing.T) {
 	storetest.RunSubscriptions(t, func(t *testing.T) (storetest.SubscriptionStores, func() storetest.SubscriptionStores) {

@@ -21,7 +21,8 @@ const orderColumns = `o.id, o.number, o.external_code, o.request_key, o.status, 
 	o.street, o.street_number, o.complement, o.neighborhood, o.city, o.state, o.country, o.physical,
 	o.late_payment, o.lang, o.shopper_ip, o.created_at, o.updated_at, o.paid_at, o.version, o.refund_due,
 	o.session_id, o.merchant_reference, o.pay_by, o.link_id, o.shipping, o.delivery_days,
-	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel, o.fee, o.refunded_at, o.held_at, o.charge_id`
+	o.carrier, o.tracking_code, o.shipped_at, o.delivered_at, o.channel, o.fee, o.refunded_at, o.held_at, o.charge_id,
+	o.terminal_id, o.cashier_id`
 
 // CreateOrder stores a new order with its lines, history and attempts in one transaction, or
 // returns the order already stored under the same request key.
@@ -56,9 +57,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			customer_name, customer_document, customer_email, customer_phone, has_address, zip_code, street,
 			street_number, complement, neighborhood, city, state, country, physical, late_payment, lang,
 			shopper_ip, created_at, updated_at, paid_at, version, refund_due, session_id, merchant_reference, pay_by, link_id,
-			shipping, delivery_days, channel, fee, refunded_at, held_at, charge_id)
+			shipping, delivery_days, channel, fee, refunded_at, held_at, charge_id, terminal_id, cashier_id)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
-			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39)
+			$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, $39, $40, $41)
 		ON CONFLICT (request_key) DO NOTHING
 		RETURNING id`,
 		Args: []any{o.ID, o.Number, o.ExternalCode, o.RequestKey, string(o.Status), int64(o.Amount),
@@ -66,7 +67,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *checkout.Order) (*checkout.O
 			a.Number, a.Complement, a.Neighborhood, a.City, a.State, a.Country, o.Physical, o.LatePayment, o.Lang,
 			o.ShopperIP, ms(o.CreatedAt), ms(o.UpdatedAt), ms(o.PaidAt), version, int64(o.RefundDue), o.SessionID,
 			o.MerchantReference, ms(o.PayBy), o.LinkID, int64(o.Shipping), o.DeliveryDays, string(cmp.Or(o.Channel, checkout.ChannelShop)), // the column's default, as for an order of before channels
-			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt), o.ChargeID},
+			feeColumn(o.Fee), ms(o.RefundedAt), ms(o.HeldAt), o.ChargeID, o.TerminalID, o.CashierID},
 		Rows: func(r Rows) error { created = r.Next(); return nil }}
 	err = s.writeBatch(ctx, append([]Stmt{insert}, children...)...)
 	if created {
@@ -487,6 +488,12 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 	if f.ChargeID != "" {
 		conds = append(conds, "o.charge_id = "+p.Add(f.ChargeID)+" AND o.charge_id <> ''")
 	}
+	if f.CashierID != "" {
+		conds = append(conds, "o.cashier_id = "+p.Add(f.CashierID)+" AND o.cashier_id <> ''")
+	}
+	if f.TerminalID != "" {
+		conds = append(conds, "o.terminal_id = "+p.Add(f.TerminalID)+" AND o.terminal_id <> ''")
+	}
 	if f.MerchantReference != "" {
 		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference)+" AND o.merchant_reference <> ''")
 	}
@@ -572,7 +579,8 @@ func (s *Store) readOrderRows(query string, args []any, out *[]*checkout.Order, 
 			&a.Street, &a.Number, &a.Complement, &a.Neighborhood, &a.City, &a.State, &a.Country, &o.Physical,
 			&o.LatePayment, &o.Lang, &o.ShopperIP, &created, &updated, &paid, &o.Version, &refund,
 			&o.SessionID, &o.MerchantReference, &payBy, &o.LinkID, &shipping, &o.DeliveryDays,
-			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel, &fee, &refunded, &held, &o.ChargeID); err != nil {
+			&o.Carrier, &o.TrackingCode, &shipped, &delivered, &channel, &fee, &refunded, &held, &o.ChargeID,
+			&o.TerminalID, &o.CashierID); err != nil {
 			return fmt.Errorf("reading orders: %w", err)
 		}
 		o.Status, o.Channel = checkout.OrderStatus(status), checkout.Channel(channel)

@@ -27,10 +27,14 @@ const (
 	// RoleViewer reads orders, deposits, withdrawals, products and payment links, and
 	// exports; it changes nothing.
 	RoleViewer Role = "viewer"
+	// RoleCashier sells at the counter: the point of sale of the terminals it is given (every
+	// terminal until an owner narrows them: checkout/pos) and its own sales of the day, and its
+	// own account; nothing else of the dashboard.
+	RoleCashier Role = "cashier"
 )
 
 // Roles lists every role, from the most powerful.
-var Roles = []Role{RoleOwner, RoleDeveloper, RoleOperator, RoleViewer}
+var Roles = []Role{RoleOwner, RoleDeveloper, RoleOperator, RoleViewer, RoleCashier}
 
 // Permission names one thing a role may do in the dashboard.
 type Permission string
@@ -53,6 +57,7 @@ const (
 	PermChargesRead   Permission = "charges.read"   // the charges, each with its timeline
 	PermChargesWrite  Permission = "charges.write"  // create and cancel charges
 	PermStore         Permission = "store"          // the store's face shoppers see: name, payee, address, contact, logo, colours, texts
+	PermPOS           Permission = "pos"            // the point of sale: charge at the counter on one's terminals, one's sales of the day
 	// PermPersonalData: a shopper's personal data in full. Owners only. It answers data subjects'
 	// requests (LGPD: find, export and anonymise everything held about a person), shows an
 	// order's document and phones after a deliberate show (audited) and exports them unmasked;
@@ -65,12 +70,13 @@ const (
 var Permissions = map[Role][]Permission{
 	RoleOwner: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
 		PermKeys, PermSettings, PermSecret, PermUsers, PermAudit, PermAccount, PermPersonalData, PermMail, PermStore,
-		PermChargesRead, PermChargesWrite},
+		PermChargesRead, PermChargesWrite, PermPOS},
 	RoleDeveloper: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport,
 		PermKeys, PermSettings, PermSecret, PermAudit, PermAccount, PermMail, PermChargesRead},
 	RoleOperator: {PermOrdersRead, PermOrdersWrite, PermProductsRead, PermProductsWrite, PermGatewayRead, PermExport,
-		PermAccount, PermChargesRead, PermChargesWrite},
-	RoleViewer: {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport, PermAccount, PermChargesRead},
+		PermAccount, PermChargesRead, PermChargesWrite, PermPOS},
+	RoleViewer:  {PermOrdersRead, PermProductsRead, PermGatewayRead, PermExport, PermAccount, PermChargesRead},
+	RoleCashier: {PermPOS, PermAccount},
 }
 
 // Can reports whether the role has the permission. An unknown role has none.

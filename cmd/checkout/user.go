@@ -30,8 +30,9 @@ list or the shell's history: at least 8 characters, and none that is easy to gue
 and breached passwords, words and names, keyboard patterns, sequences, repeats, dates, the
 e-mail itself are refused, with the reason). A new password ends the user's sessions.
 ROLE is owner (everything), developer (API keys, notifications, the audit log; reads the
-rest), operator (orders, products, payment links; reads deposits and withdrawals) or viewer
-(reads, exports; changes nothing).
+rest), operator (orders, products, payment links; reads deposits and withdrawals), viewer
+(reads, exports; changes nothing) or cashier (the point of sale and its own account only;
+given every terminal until an owner narrows them).
 
 Flags:
 `
@@ -45,7 +46,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 		operands: map[string]string{"add": "EMAIL", "reset-password": "EMAIL"},
 		flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&fromStdin, "password-stdin", false, "read the password from the first line of the standard input")
-			fs.StringVar(&roleFlag, "role", "", "the new user's role (add only, required): owner, developer, operator or viewer")
+			fs.StringVar(&roleFlag, "role", "", "the new user's role (add only, required): owner, developer, operator, viewer or cashier")
 		},
 		valid: func(verb string, rest []string) bool { return userArgsValid(verb, rest, fromStdin, roleFlag) },
 	}.parse(args, env, stderr)
@@ -56,7 +57,7 @@ func runUser(prog string, args []string, env func(string) string, stdin io.Reade
 	if cmd == "add" {
 		var err error
 		if role, err = team.ParseRole(roleFlag); err != nil {
-			fmt.Fprintf(stderr, "checkout user: -role is required: owner, developer, operator or viewer (got %q)\n", roleFlag)
+			fmt.Fprintf(stderr, "checkout user: -role is required: owner, developer, operator, viewer or cashier (got %q)\n", roleFlag)
 			return 2
 		}
 	}

@@ -94,9 +94,13 @@ func TestUserCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("add cris: %d %q", code, out)
 	}
+	// A cashier (the point of sale's role).
+	if code, out, _ = user(t, dir, "", "add", "-role", "cashier", "dani@loja.example"); code != 0 {
+		t.Fatalf("add dani as a cashier: %d %q", code, out)
+	}
 	code, out, _ = user(t, dir, "", "list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 4 || !regexp.MustCompile(`^cris@loja\.example +developer .* never$`).MatchString(lines[3]) || !regexp.MustCompile(`^ana@loja\.example +owner `).MatchString(lines[1]) ||
+	if code != 0 || len(lines) != 5 || !regexp.MustCompile(`^dani@loja\.example +cashier `).MatchString(lines[4]) || !regexp.MustCompile(`^cris@loja\.example +developer .* never$`).MatchString(lines[3]) || !regexp.MustCompile(`^ana@loja\.example +owner `).MatchString(lines[1]) ||
 		!regexp.MustCompile(`^bia@loja\.example +viewer `).MatchString(lines[2]) || !strings.Contains(lines[0], "ROLE") ||
 		strings.Contains(out, "argon2") {
 		t.Errorf("list: %d %q", code, out)
@@ -124,7 +128,7 @@ func TestUserCommand(t *testing.T) {
 	// Usage errors exit 2.
 	// -role is required by add, and must name a role.
 	for _, args := range [][]string{{"add", "cris@loja.example"}, {"add", "-role", "admin", "cris@loja.example"}} {
-		if code, _, errOut := user(t, dir, "", args...); code != 2 || !strings.Contains(errOut, "-role is required: owner, developer, operator or viewer") {
+		if code, _, errOut := user(t, dir, "", args...); code != 2 || !strings.Contains(errOut, "-role is required: owner, developer, operator, viewer or cashier") {
 			t.Errorf("%v: exit %d %q", args, code, errOut)
 		}
 	}

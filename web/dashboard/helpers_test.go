@@ -144,9 +144,12 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dash := newDashEnv(t, store, client, sb, o.merchant)
+	chargeManager := charges.NewManager(store, dash.audit, sb.Now)
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
 		CEP: cep.Sample(), Announcer: &notify.Announcer{Order: apijson.OrderEvent, Sessions: store},
-		Shipping: settings.NewManager(store, settings.Config{}, sb.Now).Shipping, PersonalDataKey: personalKey})
+		Shipping: settings.NewManager(store, settings.Config{}, sb.Now).Shipping, PersonalDataKey: personalKey,
+		PersonalDataHolders: []checkout.PersonalDataHolder{chargeManager}, Charges: chargeManager})
 	keys := apikeys.NewKeys(store, apikeys.Options{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
@@ -164,7 +167,6 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	mailLog, composer := mail.NewLog(mailOutbox, store), &mail.Composer{PublicURL: o.publicURL}
 	assets := static.New()
 	site := &respond.Site{Log: log, Brand: brand.NewManager(store, brand.Profile{Name: svc.MerchantName()}, sb.Now), Assets: assets, Sandbox: true}
-	dash := newDashEnv(t, store, client, sb, o.merchant)
 	var gw dashboard.Gateway = dash.gateway
 	if o.rawGateway {
 		gw = client
@@ -173,7 +175,6 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
-	chargeManager := charges.NewManager(store, dash.audit, sb.Now)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
 		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,

@@ -425,12 +425,16 @@ func TestPermissionTable(t *testing.T) {
 	}{
 		{team.RoleOwner, nil},
 		{team.RoleDeveloper, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermUsers,
-			team.PermPersonalData, team.PermStore, team.PermChargesWrite}},
+			team.PermPersonalData, team.PermStore, team.PermChargesWrite, team.PermPOS}},
 		{team.RoleOperator, []team.Permission{team.PermKeys, team.PermSettings, team.PermSecret, team.PermUsers,
 			team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore}},
 		{team.RoleViewer, []team.Permission{team.PermOrdersWrite, team.PermProductsWrite, team.PermKeys,
 			team.PermSettings, team.PermSecret, team.PermUsers, team.PermAudit, team.PermPersonalData, team.PermMail, team.PermStore,
-			team.PermChargesWrite}},
+			team.PermChargesWrite, team.PermPOS}},
+		// A cashier: the point of sale and its own account, nothing else.
+		{team.RoleCashier, slices.DeleteFunc(slices.Clone(team.Permissions[team.RoleOwner]), func(p team.Permission) bool {
+			return p == team.PermPOS || p == team.PermAccount
+		})},
 	} {
 		for _, p := range team.Permissions[team.RoleOwner] {
 			if got, want := tc.role.Can(p), !slices.Contains(tc.not, p); got != want {

@@ -420,7 +420,9 @@ func (s *start) newService(ctx context.Context) error {
 
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
-		Charges:               a.charges,
+		// A charge's customer is found, exported and anonymised with the orders.
+		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
+		Charges:             a.charges,
 	})
 	return nil
 }
@@ -461,6 +463,7 @@ func (s *start) handlers(context.Context) error {
 		Notifications:       a.merchant.log,
 		Audit:               a.audit,
 		Charges:             a.charges,
+		Subscriptions:       a.subscriptions,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
 		MailsShopper:        a.mailsShopper,
