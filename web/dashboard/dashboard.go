@@ -36,6 +36,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -105,6 +106,8 @@ type Options struct {
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
+	// Subscriptions, when set with Charges, gives the subscriptions (/dashboard/subscriptions).
+	Subscriptions *subscriptions.Manager
 	// POS, when set, gives the point of sale (/dashboard/pos) and its terminals.
 	POS *pos.Manager
 }
@@ -126,9 +129,10 @@ type Dashboard struct {
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
-	alerts         *team.Alerts     // nil: no choice of alerts
-	charges        *charges.Manager // nil: no charges
-	pos            *pos.Manager     // nil: no point of sale
+	alerts         *team.Alerts           // nil: no choice of alerts
+	charges        *charges.Manager       // nil: no charges
+	subscriptions  *subscriptions.Manager // nil: no subscriptions
+	pos            *pos.Manager           // nil: no point of sale
 	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
@@ -160,7 +164,7 @@ func New(opts Options) (*Dashboard, error) {
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
-		pos: opts.POS}
+		subscriptions: opts.Subscriptions, pos: opts.POS}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -327,6 +331,16 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
 			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
 	}
+	if d.subscriptions != nil && d.charges != nil {
+		rt = append(rt,
+			Route{get, "/subscriptions", team.PermChargesRead, d.subscriptionsPage},
+			Route{post, "/subscriptions", team.PermChargesWrite, d.createSubscription},
+			Route{get, "/subscriptions/{id}", team.PermChargesRead, d.subscriptionPage},
+			Route{post, "/subscriptions/{id}/amount", team.PermChargesWrite, d.setSubscriptionAmount},
+			Route{post, "/subscriptions/{id}/pause", team.PermChargesWrite, d.changeSubscription("paused", (*subscriptions.Manager).Pause)},
+			Route{post, "/subscriptions/{id}/resume", team.PermChargesWrite, d.changeSubscription("resumed", (*subscriptions.Manager).Resume)},
+			Route{post, "/subscriptions/{id}/cancel", team.PermChargesWrite, d.changeSubscription("canceled", (*subscriptions.Manager).Cancel)})
+	}
 	if d.pos != nil {
 		rt = append(rt,
 			Route{get, "/pos", team.PermPOS, d.posPage},
@@ -375,6 +389,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings/ping", team.PermSettings, d.ping},
 			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
 			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/subscriptions", team.PermSettings, d.saveSubscriptionLead},
 			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", team.PermKeys, d.createKey},
@@ -425,7 +440,7 @@ var sections = []struct {
 	{"overview", team.PermOrdersRead, ""},
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
-	{"charges", team.PermChargesRead, "sales"}, {"pos", team.PermPOS, "sales"},
+	{"charges", team.PermChargesRead, "sales"}, {"subscriptions", team.PermChargesRead, "sales"}, {"pos", team.PermPOS, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
 	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
@@ -661,6 +676,7 @@ func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool
 	switch {
 	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
 		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil,
+		key == "subscriptions" && (d.subscriptions == nil || d.charges == nil),
 		key == "pos" && d.pos == nil:
 		return false
 	case key == "reconciliation" && !role.Can(team.PermOrdersRead):

@@ -34,6 +34,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -64,9 +65,11 @@ type env struct {
 	board  *dashboard.Dashboard
 	// charges are the charges with due dates, on the sandbox's clock.
 	charges *charges.Manager
-	keys    *apikeys.Keys
-	http    *http.Client
-	outbox  *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
+	// subscriptions are the recurring charges, issuing through charges.
+	subscriptions *subscriptions.Manager
+	keys          *apikeys.Keys
+	http          *http.Client
+	outbox        *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 	// The e-mails: no SMTP server, so that a pass (mailOutbox.DeliverDue) keeps them unsent.
 	mailOutbox *outbox.Outbox
 	mailLog    *mail.Log
@@ -177,9 +180,11 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
+	subs := subscriptions.NewManager(store, chargeManager, dash.audit, sb.Now)
 	posManager := pos.NewManager(store, sb.Now)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
+		Subscriptions: subs,
+		Settings:      dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
 		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady,
 		POS: posManager})
@@ -201,7 +206,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, pos: posManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, subscriptions: subs, pos: posManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

@@ -96,6 +96,9 @@ var routeCases = map[string]routeCase{
 	"POST /settings/shipping": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"flat_rate": {"15,00"}, "free_above": {""}, "delivery_days": {"5"}}
 	}},
+	"POST /settings/subscriptions": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"subscription_lead_days": {"7"}}
+	}},
 	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"message": {"paid", "shipped"}}
 	}},
@@ -192,11 +195,22 @@ var routeCases = map[string]routeCase{
 	"POST /charges/{id}/cancel":        {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
 	"POST /charges/{id}/whatsapp":      {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /charges/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"GET /mail":                        {allowed: integrator},
-	"GET /mail/{id}":                   {allowed: integrator},
-	"GET /mail/{id}/html":              {allowed: ownersOnly},
-	"POST /mail/{id}/resend":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /mail/test":                  {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /subscriptions":               {allowed: everyone},
+	"GET /subscriptions/{id}":          {allowed: everyone},
+	"POST /subscriptions": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
+		return url.Values{"customer.name": {"Maria da Silva"}, "customer.document": {"529.982.247-25"},
+			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},
+			"dayOfMonth": {"10"}, "startDate": {saoPauloDay(f.e.sb.Now())}}
+	}},
+	"POST /subscriptions/{id}/amount": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"amount": {"200,00"}} }},
+	"POST /subscriptions/{id}/pause":  {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /subscriptions/{id}/resume": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /subscriptions/{id}/cancel": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
+	"GET /mail":                       {allowed: integrator},
+	"GET /mail/{id}":                  {allowed: integrator},
+	"GET /mail/{id}/html":             {allowed: ownersOnly},
+	"POST /mail/{id}/resend":          {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/test":                 {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /mail/suppressions/clear": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"address": {"bounce@example.com"}}
 	}},
@@ -309,6 +323,11 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 		"/charges/{id}/cancel":             e.newCharge(""),
 		"/charges/{id}/whatsapp":           charge,
 		"/charges/{id}/personal-data":      charge,
+		"/subscriptions/{id}":              e.newSubscription(false),
+		"/subscriptions/{id}/amount":       e.newSubscription(false),
+		"/subscriptions/{id}/pause":        e.newSubscription(false),
+		"/subscriptions/{id}/resume":       e.newSubscription(true),
+		"/subscriptions/{id}/cancel":       e.newSubscription(false),
 		"/mail/{id}":                       mailID,
 		"/mail/{id}/html":                  mailID,
 		"/mail/{id}/resend":                mailID,

@@ -506,6 +506,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
 		Charges:        a.charges,
+		Subscriptions:  a.subscriptions,
 		POS:            a.pos,
 	})
 	if err != nil {
