@@ -431,7 +431,7 @@ func (s *start) newService(ctx context.Context) error {
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
 		// A charge's customer is found, exported and anonymised with the orders.
-		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
+		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges, a.subscriptions},
 		Charges:             a.charges,
 		SaleQRSeconds:       a.saleQRSeconds,
 	})
