@@ -16,6 +16,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/strictjson"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
@@ -46,12 +47,13 @@ type apiKeyCtx struct{}
 type merchantAPI struct {
 	svc           *checkout.Service
 	site          *respond.Site
-	keys          *apikeys.Keys       // nil: every request is refused with 401
-	notifications *notify.DeliveryLog // nil: no notification is listed
-	publicURL     string              // of the sessions' pages
-	audit         *audit.Log          // nil: data subjects' requests are not recorded
-	params        routeParams         // the query parameters of each route, from openapi.json
-	charges       *charges.Manager    // nil: the charges' routes answer 404
+	keys          *apikeys.Keys          // nil: every request is refused with 401
+	notifications *notify.DeliveryLog    // nil: no notification is listed
+	publicURL     string                 // of the sessions' pages
+	audit         *audit.Log             // nil: data subjects' requests are not recorded
+	params        routeParams            // the query parameters of each route, from openapi.json
+	charges       *charges.Manager       // nil: the charges' routes answer 404
+	subscriptions *subscriptions.Manager // nil: the subscriptions' routes answer 404
 }
 
 // apiMethodNotAllowed answers a method the API's path does not take: 405 with the Allow header

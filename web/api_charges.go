@@ -3,9 +3,6 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -158,43 +155,15 @@ func (a *merchantAPI) listCharges(w http.ResponseWriter, r *http.Request) {
 		a.site.FailJSON(w, r, err)
 		return
 	}
-	out := ChargeList{Data: []apijson.Charge{}, PerPage: perPage}
-	if len(list) > perPage {
-		list, out.HasMore = list[:perPage], true
-		last := list[perPage-1]
-		out.NextCursor = checkout.Cursor{Key: checkout.KeyOf(last.CreatedAt, last.ID)}.String()
-	}
-	for i := range list {
-		out.Data = append(out.Data, a.chargeResource(r, &list[i]))
-	}
+	out := ChargeList{PerPage: perPage}
+	out.Data, out.HasMore, out.NextCursor = apiPage(list, perPage, func(c *charges.Charge) (apijson.Charge, checkout.OrderKey) {
+		return a.chargeResource(r, c), checkout.KeyOf(c.CreatedAt, c.ID)
+	})
 	respond.JSON(w, http.StatusOK, out)
 }
 
 // readChargeQuery reads the query of GET /api/v1/charges, every violation at once.
 func readChargeQuery(q url.Values) (charges.Filter, int, error) {
-	rd := &checkout.ValidationError{}
-	var f charges.Filter
-	for i, v := range q["status"] {
-		for _, st := range strings.Split(v, ",") {
-			if st = strings.TrimSpace(st); st == "" {
-				continue
-			}
-			if !slices.Contains(charges.Statuses(), charges.Status(st)) {
-				rd.Add("status["+strconv.Itoa(i)+"]", checkout.CodeEnum, "must be one of: open, overdue, paid, canceled")
-				continue
-			}
-			f.Status = append(f.Status, charges.Status(st))
-		}
-	}
-	perPage := defaultPerPage
-	readPositive(rd, q.Get("perPage"), "perPage", 1, maxPerPage, &perPage)
-	if c := q.Get("cursor"); c != "" {
-		cur, err := checkout.ParseCursor(c)
-		if err != nil || cur.Backward || cur.Sort != checkout.SortCreatedDesc {
-			rd.Add("cursor", checkout.CodeFormat, "must be a nextCursor of this list")
-		} else {
-			f.AfterCreated, f.AfterID = cur.Key.CreatedAt, cur.Key.ID
-		}
-	}
-	return f, perPage, rd.Err()
+	status, after, perPage, err := readListQuery(q, charges.Statuses())
+	return charges.Filter{Status: status, AfterCreated: after.CreatedAt, AfterID: after.ID}, perPage, err
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
@@ -109,6 +110,8 @@ type env struct {
 	brand  *brand.Manager // the store's face
 	// charges are the charges with a due date, on the store and the sandbox's clock.
 	charges *charges.Manager
+	// subscriptions are the recurring charges, issuing through charges.
+	subscriptions *subscriptions.Manager
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -244,6 +247,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreamsPerClient: o.maxStreamsPerClient,
 		MailsShopper:        o.mailsShopper,
 		Charges:             chargeBook,
+		Subscriptions:       subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now),
 	}
 	if o.trustedProxies != "" {
 		p, err := respond.ParseProxies(o.trustedProxies)
@@ -264,7 +268,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	srv := httptest.NewServer(ws.Handler())
 	e := &env{t: t, brand: storeFace, srv: srv, web: ws, svc: svc, store: store, sb: sb, sbURL: sbSrv.URL, client: client, gw: gw, logs: logs,
-		keys: keys, audit: opts.Audit, charges: chargeBook,
+		keys: keys, audit: opts.Audit, charges: chargeBook, subscriptions: opts.Subscriptions,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

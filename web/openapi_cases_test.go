@@ -46,6 +46,9 @@ var semanticRefusals = []struct {
 	// A charge's amount with its fine and interest, its discount's one of bps and amount.
 	{regexp.MustCompile(`^amount$`), []string{"max"}},
 	{regexp.MustCompile(`^discount$`), []string{"required", "duplicate"}},
+	// A subscription's schedule: one of dayOfMonth and everyWeeks, an end after its first due date.
+	{regexp.MustCompile(`^(dayOfMonth|everyWeeks)$`), []string{"required", "duplicate"}},
+	{regexp.MustCompile(`^endDate$`), []string{"min"}},
 	// A cursor is a token the API gave: one made up is refused.
 	{regexp.MustCompile(`^cursor$`), []string{"format"}},
 }

@@ -52,7 +52,10 @@ func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 	charge := e.api("POST", "/api/v1/charges", map[string]any{"customer": body["customer"], "amount": 5000,
 		"description": "Mensalidade", "dueDate": "2099-01-10"})
 	chargeID, _ := charge.json["id"].(string)
-	ids := strings.NewReplacer("/charges/{id}", "/charges/"+chargeID, "/checkout-sessions/{id}", "/checkout-sessions/"+sessionID, "/orders/{id}", "/orders/"+o.ID,
+	sub := e.api("POST", "/api/v1/subscriptions", map[string]any{"customer": body["customer"], "amount": 5000,
+		"description": "Mensalidade", "dayOfMonth": 10, "startDate": "2099-01-01"})
+	subID, _ := sub.json["id"].(string)
+	ids := strings.NewReplacer("/charges/{id}", "/charges/"+chargeID, "/subscriptions/{id}", "/subscriptions/"+subID, "/checkout-sessions/{id}", "/checkout-sessions/"+sessionID, "/orders/{id}", "/orders/"+o.ID,
 		"/notifications/{id}", "/notifications/"+notificationID, "/payment-links/{id}", "/payment-links/"+linkID)
 
 	spec, err := apitest.Load()
@@ -80,7 +83,7 @@ func TestReadKeyNeverSeesUnmaskedPersonalData(t *testing.T) {
 		t.Errorf("only %d operations walked", walked)
 	}
 	for _, path := range []string{"/api/v1/orders/" + o.ID, "/api/v1/checkout-sessions/" + sessionID, "/api/v1/notifications/" + notificationID,
-		"/api/v1/charges/" + chargeID} {
+		"/api/v1/charges/" + chargeID, "/api/v1/subscriptions/" + subID} {
 		if got := e.api("GET", path, nil); !strings.Contains(string(got.body), "52998224725") {
 			t.Errorf("GET %s with a write key does not hold the document: %s", path, got.body)
 		}

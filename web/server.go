@@ -41,6 +41,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
@@ -162,6 +163,9 @@ type Options struct {
 	// Charges, when set, are the charges with a due date: their customers' pages (/c/{id}) and
 	// the merchant API's /api/v1/charges. The Service must be handed the same (its Charges).
 	Charges *charges.Manager
+	// Subscriptions, when set, are the recurring charges of /api/v1/subscriptions (issuing
+	// through Charges).
+	Subscriptions *subscriptions.Manager
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
@@ -296,7 +300,8 @@ func New(opts Options) (*Server, error) {
 	s.webhooks = newWebhookReceiver(opts.Service, opts.Site.Log, verifier, opts.WebhookWorkers, opts.WebhookQueue)
 	s.webhooks.observer = opts.Observer
 	api := &merchantAPI{svc: opts.Service, site: opts.Site, keys: opts.APIKeys, notifications: opts.Notifications,
-		publicURL: opts.PublicURL, audit: opts.Audit, charges: opts.Charges}
+		publicURL: opts.PublicURL, audit: opts.Audit, charges: opts.Charges,
+		subscriptions: opts.Subscriptions}
 	var err error
 	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
 		return nil, err
@@ -419,6 +424,14 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 					r.Post("/charges", api.createCharge)
 					r.Get("/charges", api.listCharges)
 					r.Get("/charges/{chargeID}", api.getCharge)
+				}
+				if api.subscriptions != nil {
+					r.Post("/subscriptions", api.createSubscription)
+					r.Get("/subscriptions", api.listSubscriptions)
+					r.Get("/subscriptions/{subscriptionID}", api.getSubscription)
+					r.Post("/subscriptions/{subscriptionID}/cancel", api.changeSubscription((*subscriptions.Manager).Cancel))
+					r.Post("/subscriptions/{subscriptionID}/pause", api.changeSubscription((*subscriptions.Manager).Pause))
+					r.Post("/subscriptions/{subscriptionID}/resume", api.changeSubscription((*subscriptions.Manager).Resume))
 				}
 				r.With(api.personalDataRight).Post("/data-subjects/search", api.searchSubject)
 				r.With(api.personalDataRight).Post("/data-subjects/anonymise", api.anonymiseSubject)

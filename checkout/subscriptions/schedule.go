@@ -80,6 +80,7 @@ func (s Schedule) checkRepeat(ve *charges.ValidationError) {
 	switch {
 	case s.DayOfMonth != 0 && s.EveryWeeks != 0:
 		ve.Add("dayOfMonth", gatewayclient.CodeDuplicate, "give either dayOfMonth or everyWeeks, not both")
+		ve.Add("everyWeeks", gatewayclient.CodeDuplicate, "give either dayOfMonth or everyWeeks, not both")
 	case s.DayOfMonth == 0 && s.EveryWeeks == 0:
 		ve.Add("dayOfMonth", gatewayclient.CodeRequired, "give dayOfMonth (1 to 31) or everyWeeks")
 	case s.DayOfMonth < 0 || s.DayOfMonth > 31:

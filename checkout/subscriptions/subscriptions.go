@@ -170,11 +170,11 @@ func NewManager(store Store, ch *charges.Manager, log *audit.Log, clock func() t
 	return m
 }
 
-// Errors of a change a subscription's status does not allow.
+// Errors of a change a subscription's status does not allow (code conflict: 409 in the API).
 var (
-	ErrFinal     = errors.New("subscriptions: the subscription is canceled or ended")
-	ErrNotPaused = errors.New("subscriptions: the subscription is not paused")
-	ErrNotActive = errors.New("subscriptions: the subscription is not active")
+	ErrFinal     = &checkout.Error{Code: checkout.CodeConflict, Message: "the subscription is canceled or ended"}
+	ErrNotPaused = &checkout.Error{Code: checkout.CodeConflict, Message: "the subscription is not paused"}
+	ErrNotActive = &checkout.Error{Code: checkout.CodeConflict, Message: "the subscription is not active"}
 )
 
 // Create checks in and stores it as an active subscription, made by actor from address; a bad

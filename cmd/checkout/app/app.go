@@ -461,6 +461,7 @@ func (s *start) handlers(context.Context) error {
 		Notifications:       a.merchant.log,
 		Audit:               a.audit,
 		Charges:             a.charges,
+		Subscriptions:       a.subscriptions,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
 		MailsShopper:        a.mailsShopper,

@@ -222,6 +222,7 @@ func (e Currency) Valid() bool {
 
 // Defines values for ErrorErrorCode.
 const (
+	ErrorErrorCodeConflict             ErrorErrorCode = "conflict"
 	ErrorErrorCodeForbidden            ErrorErrorCode = "forbidden"
 	ErrorErrorCodeIdempotencyKeyReused ErrorErrorCode = "idempotency_key_reused"
 	ErrorErrorCodeInternal             ErrorErrorCode = "internal"
@@ -237,6 +238,8 @@ const (
 // Valid indicates whether the value is a known member of the ErrorErrorCode enum.
 func (e ErrorErrorCode) Valid() bool {
 	switch e {
+	case ErrorErrorCodeConflict:
+		return true
 	case ErrorErrorCodeForbidden:
 		return true
 	case ErrorErrorCodeIdempotencyKeyReused:
@@ -517,6 +520,30 @@ func (e SessionStatus) Valid() bool {
 	case SessionStatusRefunding:
 		return true
 	case SessionStatusUnderReview:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionStatus.
+const (
+	SubscriptionStatusActive   SubscriptionStatus = "active"
+	SubscriptionStatusCanceled SubscriptionStatus = "canceled"
+	SubscriptionStatusEnded    SubscriptionStatus = "ended"
+	SubscriptionStatusPaused   SubscriptionStatus = "paused"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionStatus enum.
+func (e SubscriptionStatus) Valid() bool {
+	switch e {
+	case SubscriptionStatusActive:
+		return true
+	case SubscriptionStatusCanceled:
+		return true
+	case SubscriptionStatusEnded:
+		return true
+	case SubscriptionStatusPaused:
 		return true
 	default:
 		return false
@@ -896,6 +923,51 @@ type CreatePaymentLink1 struct {
 // CreatePaymentLink2 defines model for CreatePaymentLink.2.
 type CreatePaymentLink2 struct {
 	CustomAmount interface{} `json:"customAmount"`
+}
+
+// CreateSubscription A new subscription: exactly one of `dayOfMonth` and `everyWeeks`.
+type CreateSubscription struct {
+	// Amount the principal, integer cents; with its fine and 180 days of interest it must stay within 10000000 cents (`max`)
+	Amount int `json:"amount"`
+
+	// Count how many charges it issues at most
+	Count    *int `json:"count,omitempty"`
+	Customer struct {
+		// Document CPF or CNPJ (numeric or alphanumeric), bare or in its mask; its check digits are checked
+		Document string              `json:"document"`
+		Email    openapi_types.Email `json:"email"`
+
+		// Name letters of any script, digits, spaces and . , ' ’ - & / ( )
+		Name string `json:"name"`
+
+		// Phone Brazilian mobile number with area code, +55 optional
+		Phone *string `json:"phone,omitempty"`
+	} `json:"customer"`
+
+	// DayOfMonth monthly on this day; 29, 30 and 31 fall on a shorter month's last day
+	DayOfMonth  *int   `json:"dayOfMonth,omitempty"`
+	Description string `json:"description"`
+
+	// Discount each charge's discount for paying by `daysBefore` days before its due date: `bps` of the amount or a fixed `amount`, never both
+	Discount *SubscriptionDiscount `json:"discount,omitempty"`
+
+	// EndDate the last São Paulo day a charge may fall due (on or after the first due date, `min`)
+	EndDate *openapi_types.Date `json:"endDate,omitempty"`
+
+	// EveryWeeks every this many weeks from startDate
+	EveryWeeks *int `json:"everyWeeks,omitempty"`
+
+	// ExternalCode your own reference; each charge's is it, a slash and the period's due date
+	ExternalCode *string `json:"externalCode,omitempty"`
+
+	// FineBps the fine once after the due date, in basis points: at most 2 %, the consumer code's limit (CDC art. 52 §1)
+	FineBps *int `json:"fineBps,omitempty"`
+
+	// InterestBpsPerMonth simple interest on the amount after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month
+	InterestBpsPerMonth *int `json:"interestBpsPerMonth,omitempty"`
+
+	// StartDate the first due date is the first of the schedule on or after this São Paulo day (today or later, `min`)
+	StartDate openapi_types.Date `json:"startDate"`
 }
 
 // Currency ISO 4217 code of every amount: always BRL (PIX is in reais)
@@ -1420,6 +1492,71 @@ type RecordedRefund struct {
 // SessionStatus open or expired before the shopper placed the order, then the order's status
 type SessionStatus string
 
+// Subscription A subscription ("assinatura"): the same charge to a named customer on a schedule.
+type Subscription struct {
+	// Amount the amount of the charges not issued yet
+	Amount Cents `json:"amount"`
+	Count  *int  `json:"count,omitempty"`
+
+	// CreatedAt UTC, milliseconds, trailing Z
+	CreatedAt Time `json:"createdAt"`
+
+	// Currency ISO 4217 code of every amount: always BRL (PIX is in reais)
+	Currency Currency `json:"currency"`
+
+	// Customer The shopper's personal data. To a write key, in full; to a read key, document and phone masked (`***.982.247-**`, `12.345.***/****-95`, `(11) *****-4321`). In a notification, present only when the merchant ticked "Include the shopper's personal data in the notifications" in the dashboard's settings (off on a new install); otherwise the object is empty.
+	Customer    Customer `json:"customer"`
+	DayOfMonth  *int     `json:"dayOfMonth,omitempty"`
+	Description string   `json:"description"`
+
+	// Discount each charge's discount for paying by `daysBefore` days before its due date: `bps` of the amount or a fixed `amount`, never both
+	Discount   *SubscriptionDiscount `json:"discount,omitempty"`
+	EndDate    *openapi_types.Date   `json:"endDate,omitempty"`
+	EveryWeeks *int                  `json:"everyWeeks,omitempty"`
+
+	// ExternalCode the merchant's own reference
+	ExternalCode *string `json:"externalCode,omitempty"`
+
+	// FineBps the fine once after the due date, in basis points (at most 2 %: the product's policy, following the consumer code's limit for consumer debts, CDC art. 52 §1)
+	FineBps int    `json:"fineBps"`
+	Id      string `json:"id"`
+
+	// InterestBpsPerMonth simple interest on the amount, in basis points a month, at 1/30 of it per day late
+	InterestBpsPerMonth int `json:"interestBpsPerMonth"`
+
+	// Issued how many charges it issued
+	Issued int `json:"issued"`
+
+	// NextDueDate the due date of the next charge to issue; absent once canceled or ended
+	NextDueDate *openapi_types.Date `json:"nextDueDate,omitempty"`
+	StartDate   openapi_types.Date  `json:"startDate"`
+
+	// Status active while it issues charges; paused by the merchant until resumed; canceled by the merchant; ended once its schedule has nothing left (endDate, count)
+	Status SubscriptionStatus `json:"status"`
+}
+
+// SubscriptionDiscount each charge's discount for paying by `daysBefore` days before its due date: `bps` of the amount or a fixed `amount`, never both
+type SubscriptionDiscount struct {
+	Amount *Cents `json:"amount,omitempty"`
+	Bps    *int   `json:"bps,omitempty"`
+
+	// DaysBefore the discount's last day is this many days before each due date (a charge issued later keeps it until the day it is issued)
+	DaysBefore int `json:"daysBefore"`
+}
+
+// SubscriptionList defines model for SubscriptionList.
+type SubscriptionList struct {
+	Data    []Subscription `json:"data"`
+	HasMore bool           `json:"hasMore"`
+
+	// NextCursor the cursor of the next page (older subscriptions), when there is one
+	NextCursor *string `json:"nextCursor,omitempty"`
+	PerPage    int     `json:"perPage"`
+}
+
+// SubscriptionStatus active while it issues charges; paused by the merchant until resumed; canceled by the merchant; ended once its schedule has nothing left (endDate, count)
+type SubscriptionStatus string
+
 // Time UTC, milliseconds, trailing Z
 type Time = time.Time
 
@@ -1567,6 +1704,24 @@ type CreatePaymentLinkParams struct {
 	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
 }
 
+// ListSubscriptionsParams defines parameters for ListSubscriptions.
+type ListSubscriptionsParams struct {
+	// Status subscriptions in any of these states; repeatable, and each value may list states separated by commas
+	Status *[]string `form:"status,omitempty" json:"status,omitempty"`
+
+	// PerPage subscriptions per page
+	PerPage *int `form:"perPage,omitempty" json:"perPage,omitempty"`
+
+	// Cursor where the page starts: the `nextCursor` of a page of this list with the same filters; empty or absent, the newest subscriptions. An opaque token: do not make or change one (`format`).
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// CreateSubscriptionParams defines parameters for CreateSubscription.
+type CreateSubscriptionParams struct {
+	// IdempotencyKey 1 to 255 printable ASCII characters; an empty header is refused (leave it out to go without)
+	IdempotencyKey *string `json:"Idempotency-Key,omitempty"`
+}
+
 // CreateChargeJSONRequestBody defines body for CreateCharge for application/json ContentType.
 type CreateChargeJSONRequestBody = CreateCharge
 
@@ -1584,6 +1739,9 @@ type CreatePaymentLinkJSONRequestBody = CreatePaymentLink
 
 // UpdatePaymentLinkJSONRequestBody defines body for UpdatePaymentLink for application/json ContentType.
 type UpdatePaymentLinkJSONRequestBody = UpdatePaymentLink
+
+// CreateSubscriptionJSONRequestBody defines body for CreateSubscription for application/json ContentType.
+type CreateSubscriptionJSONRequestBody = CreateSubscription
 
 // ChargeCanceledJSONRequestBody defines body for ChargeCanceled for application/json ContentType.
 type ChargeCanceledJSONRequestBody = ChargeEvent
@@ -2432,6 +2590,63 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /payment-links/{id} (the `UpdatePaymentLink` operationId).
 	UpdatePaymentLink(ctx context.Context, id string, body UpdatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSubscriptions List the subscriptions, newest first
+	//
+	// Corresponds with GET /subscriptions (the `ListSubscriptions` operationId).
+	ListSubscriptions(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubscriptionWithBody Create a subscription (recurring charges)
+	//
+	// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithBody(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSubscription Create a subscription (recurring charges)
+	//
+	// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+	CreateSubscription(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSubscription Read a subscription
+	//
+	// Corresponds with GET /subscriptions/{id} (the `GetSubscription` operationId).
+	GetSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelSubscription Cancel a subscription
+	//
+	// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+	//
+	// Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PauseSubscription Pause a subscription
+	//
+	// It issues nothing until resumed. 409 `conflict` unless it is active.
+	//
+	// Corresponds with POST /subscriptions/{id}/pause (the `PauseSubscription` operationId).
+	PauseSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeSubscription Resume a paused subscription
+	//
+	// It issues again from the first period due today or later: the periods due while it was paused are skipped, never billed. 409 `conflict` unless it is paused.
+	//
+	// Corresponds with POST /subscriptions/{id}/resume (the `ResumeSubscription` operationId).
+	ResumeSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // ListCharges List the charges, newest first
@@ -2834,6 +3049,133 @@ func (c *Client) UpdatePaymentLinkWithBody(ctx context.Context, id string, conte
 // Corresponds with PATCH /payment-links/{id} (the `UpdatePaymentLink` operationId).
 func (c *Client) UpdatePaymentLink(ctx context.Context, id string, body UpdatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdatePaymentLinkRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSubscriptions List the subscriptions, newest first
+//
+// Corresponds with GET /subscriptions (the `ListSubscriptions` operationId).
+func (c *Client) ListSubscriptions(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSubscriptionsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubscriptionWithBody Create a subscription (recurring charges)
+//
+// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+func (c *Client) CreateSubscriptionWithBody(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubscriptionRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSubscription Create a subscription (recurring charges)
+//
+// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+func (c *Client) CreateSubscription(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSubscriptionRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSubscription Read a subscription
+//
+// Corresponds with GET /subscriptions/{id} (the `GetSubscription` operationId).
+func (c *Client) GetSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSubscriptionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelSubscription Cancel a subscription
+//
+// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+//
+// Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *Client) CancelSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelSubscriptionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PauseSubscription Pause a subscription
+//
+// It issues nothing until resumed. 409 `conflict` unless it is active.
+//
+// Corresponds with POST /subscriptions/{id}/pause (the `PauseSubscription` operationId).
+func (c *Client) PauseSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPauseSubscriptionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeSubscription Resume a paused subscription
+//
+// It issues again from the first period due today or later: the periods due while it was paused are skipped, never billed. 409 `conflict` unless it is paused.
+//
+// Corresponds with POST /subscriptions/{id}/resume (the `ResumeSubscription` operationId).
+func (c *Client) ResumeSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeSubscriptionRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3690,6 +4032,275 @@ func NewUpdatePaymentLinkRequestWithBody(server string, id string, contentType s
 	return req, nil
 }
 
+// NewListSubscriptionsRequest constructs an http.Request for the ListSubscriptions method
+func NewListSubscriptionsRequest(server string, params *ListSubscriptionsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PerPage != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "perPage", *params.PerPage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateSubscriptionRequest calls the generic CreateSubscription builder with application/json body
+func NewCreateSubscriptionRequest(server string, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSubscriptionRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateSubscriptionRequestWithBody constructs an http.Request for the CreateSubscription method, with any body, and a specified content type
+func NewCreateSubscriptionRequestWithBody(server string, params *CreateSubscriptionParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetSubscriptionRequest constructs an http.Request for the GetSubscription method
+func NewGetSubscriptionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelSubscriptionRequest constructs an http.Request for the CancelSubscription method
+func NewCancelSubscriptionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPauseSubscriptionRequest constructs an http.Request for the PauseSubscription method
+func NewPauseSubscriptionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions/%s/pause", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResumeSubscriptionRequest constructs an http.Request for the ResumeSubscription method
+func NewResumeSubscriptionRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/subscriptions/%s/resume", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -3943,6 +4554,73 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /payment-links/{id} (the `UpdatePaymentLink` operationId).
 	UpdatePaymentLinkWithResponse(ctx context.Context, id string, body UpdatePaymentLinkJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePaymentLinkResponse, error)
+
+	// ListSubscriptionsWithResponse List the subscriptions, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /subscriptions (the `ListSubscriptions` operationId).
+	ListSubscriptionsWithResponse(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*ListSubscriptionsResponse, error)
+
+	// CreateSubscriptionWithBodyWithResponse Create a subscription (recurring charges)
+	//
+	// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithBodyWithResponse(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error)
+
+	// CreateSubscriptionWithResponse Create a subscription (recurring charges)
+	//
+	// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+	//
+	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+	//
+	// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+	CreateSubscriptionWithResponse(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error)
+
+	// GetSubscriptionWithResponse Read a subscription
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /subscriptions/{id} (the `GetSubscription` operationId).
+	GetSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error)
+
+	// CancelSubscriptionWithResponse Cancel a subscription
+	//
+	// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+	CancelSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error)
+
+	// PauseSubscriptionWithResponse Pause a subscription
+	//
+	// It issues nothing until resumed. 409 `conflict` unless it is active.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /subscriptions/{id}/pause (the `PauseSubscription` operationId).
+	PauseSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PauseSubscriptionResponse, error)
+
+	// ResumeSubscriptionWithResponse Resume a paused subscription
+	//
+	// It issues again from the first period due today or later: the periods due while it was paused are skipped, never billed. 409 `conflict` unless it is paused.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /subscriptions/{id}/resume (the `ResumeSubscription` operationId).
+	ResumeSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ResumeSubscriptionResponse, error)
 }
 
 // ListChargesResponse200Headers the declared response headers of an HTTP 200 response for ListCharges
@@ -5851,6 +6529,765 @@ func (r UpdatePaymentLinkResponse) ContentType() string {
 	return ""
 }
 
+// ListSubscriptionsResponse200Headers the declared response headers of an HTTP 200 response for ListSubscriptions
+type ListSubscriptionsResponse200Headers struct {
+	XRequestId string
+}
+
+// ListSubscriptionsResponse401Headers the declared response headers of an HTTP 401 response for ListSubscriptions
+type ListSubscriptionsResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// ListSubscriptionsResponse422Headers the declared response headers of an HTTP 422 response for ListSubscriptions
+type ListSubscriptionsResponse422Headers struct {
+	XRequestId string
+}
+
+// ListSubscriptionsResponse500Headers the declared response headers of an HTTP 500 response for ListSubscriptions
+type ListSubscriptionsResponse500Headers struct {
+	XRequestId string
+}
+
+type ListSubscriptionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SubscriptionList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSubscriptionsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListSubscriptionsResponse401Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ListSubscriptionsResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ListSubscriptionsResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON200() *SubscriptionList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListSubscriptionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSubscriptionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSubscriptionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSubscriptionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSubscriptionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for CreateSubscription
+type CreateSubscriptionResponse200Headers struct {
+	IdempotentReplayed string
+	Location           string
+	XRequestId         string
+}
+
+// CreateSubscriptionResponse201Headers the declared response headers of an HTTP 201 response for CreateSubscription
+type CreateSubscriptionResponse201Headers struct {
+	Location   string
+	XRequestId string
+}
+
+// CreateSubscriptionResponse400Headers the declared response headers of an HTTP 400 response for CreateSubscription
+type CreateSubscriptionResponse400Headers struct {
+	XRequestId string
+}
+
+// CreateSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for CreateSubscription
+type CreateSubscriptionResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// CreateSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for CreateSubscription
+type CreateSubscriptionResponse403Headers struct {
+	XRequestId string
+}
+
+// CreateSubscriptionResponse413Headers the declared response headers of an HTTP 413 response for CreateSubscription
+type CreateSubscriptionResponse413Headers struct {
+	XRequestId string
+}
+
+// CreateSubscriptionResponse415Headers the declared response headers of an HTTP 415 response for CreateSubscription
+type CreateSubscriptionResponse415Headers struct {
+	XRequestId string
+}
+
+// CreateSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for CreateSubscription
+type CreateSubscriptionResponse422Headers struct {
+	XRequestId string
+}
+
+// CreateSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for CreateSubscription
+type CreateSubscriptionResponse500Headers struct {
+	XRequestId string
+}
+
+type CreateSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Subscription
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *InvalidJSON
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Error
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateSubscriptionResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateSubscriptionResponse201Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *CreateSubscriptionResponse400Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CreateSubscriptionResponse403Headers
+	// Headers413 the parsed response headers for an HTTP 413 response
+	Headers413 *CreateSubscriptionResponse413Headers
+	// Headers415 the parsed response headers for an HTTP 415 response
+	Headers415 *CreateSubscriptionResponse415Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CreateSubscriptionResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CreateSubscriptionResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON201() *Subscription {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON400() *InvalidJSON {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON422() *Error {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateSubscriptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for GetSubscription
+type GetSubscriptionResponse200Headers struct {
+	XRequestId string
+}
+
+// GetSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for GetSubscription
+type GetSubscriptionResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// GetSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for GetSubscription
+type GetSubscriptionResponse404Headers struct {
+	XRequestId string
+}
+
+// GetSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for GetSubscription
+type GetSubscriptionResponse422Headers struct {
+	XRequestId string
+}
+
+// GetSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for GetSubscription
+type GetSubscriptionResponse500Headers struct {
+	XRequestId string
+}
+
+type GetSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSubscriptionResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSubscriptionResponse401Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetSubscriptionResponse404Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *GetSubscriptionResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetSubscriptionResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSubscriptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetSubscriptionResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetSubscriptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for CancelSubscription
+type CancelSubscriptionResponse200Headers struct {
+	XRequestId string
+}
+
+// CancelSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for CancelSubscription
+type CancelSubscriptionResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// CancelSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for CancelSubscription
+type CancelSubscriptionResponse403Headers struct {
+	XRequestId string
+}
+
+// CancelSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for CancelSubscription
+type CancelSubscriptionResponse404Headers struct {
+	XRequestId string
+}
+
+// CancelSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for CancelSubscription
+type CancelSubscriptionResponse409Headers struct {
+	XRequestId string
+}
+
+// CancelSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for CancelSubscription
+type CancelSubscriptionResponse422Headers struct {
+	XRequestId string
+}
+
+// CancelSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for CancelSubscription
+type CancelSubscriptionResponse500Headers struct {
+	XRequestId string
+}
+
+type CancelSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CancelSubscriptionResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CancelSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CancelSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelSubscriptionResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CancelSubscriptionResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CancelSubscriptionResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelSubscriptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PauseSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for PauseSubscription
+type PauseSubscriptionResponse200Headers struct {
+	XRequestId string
+}
+
+// PauseSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for PauseSubscription
+type PauseSubscriptionResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// PauseSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for PauseSubscription
+type PauseSubscriptionResponse403Headers struct {
+	XRequestId string
+}
+
+// PauseSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for PauseSubscription
+type PauseSubscriptionResponse404Headers struct {
+	XRequestId string
+}
+
+// PauseSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for PauseSubscription
+type PauseSubscriptionResponse409Headers struct {
+	XRequestId string
+}
+
+// PauseSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for PauseSubscription
+type PauseSubscriptionResponse422Headers struct {
+	XRequestId string
+}
+
+// PauseSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for PauseSubscription
+type PauseSubscriptionResponse500Headers struct {
+	XRequestId string
+}
+
+type PauseSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PauseSubscriptionResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PauseSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *PauseSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *PauseSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *PauseSubscriptionResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *PauseSubscriptionResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *PauseSubscriptionResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r PauseSubscriptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r PauseSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PauseSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PauseSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PauseSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResumeSubscriptionResponse200Headers the declared response headers of an HTTP 200 response for ResumeSubscription
+type ResumeSubscriptionResponse200Headers struct {
+	XRequestId string
+}
+
+// ResumeSubscriptionResponse401Headers the declared response headers of an HTTP 401 response for ResumeSubscription
+type ResumeSubscriptionResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// ResumeSubscriptionResponse403Headers the declared response headers of an HTTP 403 response for ResumeSubscription
+type ResumeSubscriptionResponse403Headers struct {
+	XRequestId string
+}
+
+// ResumeSubscriptionResponse404Headers the declared response headers of an HTTP 404 response for ResumeSubscription
+type ResumeSubscriptionResponse404Headers struct {
+	XRequestId string
+}
+
+// ResumeSubscriptionResponse409Headers the declared response headers of an HTTP 409 response for ResumeSubscription
+type ResumeSubscriptionResponse409Headers struct {
+	XRequestId string
+}
+
+// ResumeSubscriptionResponse422Headers the declared response headers of an HTTP 422 response for ResumeSubscription
+type ResumeSubscriptionResponse422Headers struct {
+	XRequestId string
+}
+
+// ResumeSubscriptionResponse500Headers the declared response headers of an HTTP 500 response for ResumeSubscription
+type ResumeSubscriptionResponse500Headers struct {
+	XRequestId string
+}
+
+type ResumeSubscriptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Subscription
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResumeSubscriptionResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResumeSubscriptionResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *ResumeSubscriptionResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ResumeSubscriptionResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *ResumeSubscriptionResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *ResumeSubscriptionResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ResumeSubscriptionResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON200() *Subscription {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResumeSubscriptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeSubscriptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeSubscriptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeSubscriptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeSubscriptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListChargesWithResponse List the charges, newest first
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6191,6 +7628,115 @@ func (c *ClientWithResponses) UpdatePaymentLinkWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseUpdatePaymentLinkResponse(rsp)
+}
+
+// ListSubscriptionsWithResponse List the subscriptions, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /subscriptions (the `ListSubscriptions` operationId).
+func (c *ClientWithResponses) ListSubscriptionsWithResponse(ctx context.Context, params *ListSubscriptionsParams, reqEditors ...RequestEditorFn) (*ListSubscriptionsResponse, error) {
+	rsp, err := c.ListSubscriptions(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSubscriptionsResponse(rsp)
+}
+
+// CreateSubscriptionWithBodyWithResponse Create a subscription (recurring charges)
+//
+// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+func (c *ClientWithResponses) CreateSubscriptionWithBodyWithResponse(ctx context.Context, params *CreateSubscriptionParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error) {
+	rsp, err := c.CreateSubscriptionWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubscriptionResponse(rsp)
+}
+
+// CreateSubscriptionWithResponse Create a subscription (recurring charges)
+//
+// A subscription ("assinatura") bills a named customer the same amount on a schedule: monthly on `dayOfMonth` (29, 30 and 31 fall on a shorter month's last day) or every `everyWeeks` weeks, from `startDate`, until `endDate` or `count` charges if given. Each period's charge is a charge like those of `POST /charges` (notified as `charge.created`, with its customer's page and reminders), issued some days before its due date (the merchant's setting in the dashboard, 10 by default), once per period whatever the number of instances. Its fine, interest and discount are each charge's; the discount holds until `discount.daysBefore` days before each due date.
+//
+// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say: exactly one of `dayOfMonth` and `everyWeeks` (`required`, `duplicate`); `startDate` must be today or later (`min`), `endDate` on or after the first due date (`min`); the customer's document must be a valid CPF or CNPJ (`document`); the discount needs `bps` or `amount`, not both (`required`, `duplicate` on `discount`); the amount with its fine and 180 days of interest must stay within 10000000 cents (`max` on `amount`).
+//
+// With an `Idempotency-Key`, the same key and body give the same subscription (201 the first time, 200 with `Idempotent-Replayed: true` afterwards); the same key with another body is 422 `idempotency_key_reused`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /subscriptions (the `CreateSubscription` operationId).
+func (c *ClientWithResponses) CreateSubscriptionWithResponse(ctx context.Context, params *CreateSubscriptionParams, body CreateSubscriptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSubscriptionResponse, error) {
+	rsp, err := c.CreateSubscription(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSubscriptionResponse(rsp)
+}
+
+// GetSubscriptionWithResponse Read a subscription
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /subscriptions/{id} (the `GetSubscription` operationId).
+func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSubscriptionResponse, error) {
+	rsp, err := c.GetSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSubscriptionResponse(rsp)
+}
+
+// CancelSubscriptionWithResponse Cancel a subscription
+//
+// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
+func (c *ClientWithResponses) CancelSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelSubscriptionResponse, error) {
+	rsp, err := c.CancelSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelSubscriptionResponse(rsp)
+}
+
+// PauseSubscriptionWithResponse Pause a subscription
+//
+// It issues nothing until resumed. 409 `conflict` unless it is active.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /subscriptions/{id}/pause (the `PauseSubscription` operationId).
+func (c *ClientWithResponses) PauseSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*PauseSubscriptionResponse, error) {
+	rsp, err := c.PauseSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePauseSubscriptionResponse(rsp)
+}
+
+// ResumeSubscriptionWithResponse Resume a paused subscription
+//
+// It issues again from the first period due today or later: the periods due while it was paused are skipped, never billed. 409 `conflict` unless it is paused.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /subscriptions/{id}/resume (the `ResumeSubscription` operationId).
+func (c *ClientWithResponses) ResumeSubscriptionWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ResumeSubscriptionResponse, error) {
+	rsp, err := c.ResumeSubscription(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeSubscriptionResponse(rsp)
 }
 
 // ParseListChargesResponse parses an HTTP response from a ListChargesWithResponse call
@@ -8319,6 +9865,864 @@ func ParseUpdatePaymentLinkResponse(rsp *http.Response) (*UpdatePaymentLinkRespo
 		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers UpdatePaymentLinkResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSubscriptionsResponse parses an HTTP response from a ListSubscriptionsWithResponse call
+func ParseListSubscriptionsResponse(rsp *http.Response) (*ListSubscriptionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSubscriptionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SubscriptionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSubscriptionsResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListSubscriptionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 422:
+		var headers ListSubscriptionsResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ListSubscriptionsResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateSubscriptionResponse parses an HTTP response from a CreateSubscriptionWithResponse call
+func ParseCreateSubscriptionResponse(rsp *http.Response) (*CreateSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest InvalidJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateSubscriptionResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers CreateSubscriptionResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 400:
+		var headers CreateSubscriptionResponse400Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CreateSubscriptionResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 413:
+		var headers CreateSubscriptionResponse413Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers413 = &headers
+	case rsp.StatusCode == 415:
+		var headers CreateSubscriptionResponse415Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers415 = &headers
+	case rsp.StatusCode == 422:
+		var headers CreateSubscriptionResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CreateSubscriptionResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSubscriptionResponse parses an HTTP response from a GetSubscriptionWithResponse call
+func ParseGetSubscriptionResponse(rsp *http.Response) (*GetSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSubscriptionResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetSubscriptionResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 422:
+		var headers GetSubscriptionResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetSubscriptionResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelSubscriptionResponse parses an HTTP response from a CancelSubscriptionWithResponse call
+func ParseCancelSubscriptionResponse(rsp *http.Response) (*CancelSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CancelSubscriptionResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers CancelSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CancelSubscriptionResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CancelSubscriptionResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CancelSubscriptionResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers CancelSubscriptionResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CancelSubscriptionResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePauseSubscriptionResponse parses an HTTP response from a PauseSubscriptionWithResponse call
+func ParsePauseSubscriptionResponse(rsp *http.Response) (*PauseSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PauseSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PauseSubscriptionResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers PauseSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers PauseSubscriptionResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers PauseSubscriptionResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers PauseSubscriptionResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers PauseSubscriptionResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers PauseSubscriptionResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResumeSubscriptionResponse parses an HTTP response from a ResumeSubscriptionWithResponse call
+func ParseResumeSubscriptionResponse(rsp *http.Response) (*ResumeSubscriptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeSubscriptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Subscription
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResumeSubscriptionResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResumeSubscriptionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers ResumeSubscriptionResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers ResumeSubscriptionResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers ResumeSubscriptionResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers ResumeSubscriptionResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers ResumeSubscriptionResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
