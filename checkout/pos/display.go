@@ -179,10 +179,15 @@ const (
 // replaces it sooner).
 const PaidShownFor = 2 * time.Minute
 
+// SaleLister lists orders (checkout.Service and checkout.Store do).
+type SaleLister interface {
+	Orders(ctx context.Context, f checkout.OrderFilter) ([]*checkout.Order, error)
+}
+
 // CurrentSale returns the sale a terminal's display shows at now and how (ShowIdle with a nil
 // order when none): the terminal's newest sale while it awaits payment (its QR live, or being
 // made), or for PaidShownFor after it was paid.
-func CurrentSale(ctx context.Context, orders checkout.Store, terminalID string, now time.Time) (*checkout.Order, string, error) {
+func CurrentSale(ctx context.Context, orders SaleLister, terminalID string, now time.Time) (*checkout.Order, string, error) {
 	os, err := orders.Orders(ctx, checkout.OrderFilter{TerminalID: terminalID, Limit: 1})
 	if err != nil {
 		return nil, "", fmt.Errorf("pos: the current sale of terminal %s: %w", terminalID, err)
@@ -200,4 +205,12 @@ func CurrentSale(ctx context.Context, orders checkout.Store, terminalID string, 
 		return o, ShowCharging, nil
 	}
 	return nil, ShowIdle, nil
+}
+
+// Terminals lists every terminal, archived ones too (the displays' list names them).
+func (d *Displays) Terminals(ctx context.Context) ([]Terminal, error) { return d.pos.Terminals(ctx) }
+
+// TerminalsOf lists the active terminals u may sell at: those u may show a pairing code of.
+func (d *Displays) TerminalsOf(ctx context.Context, u *team.User) ([]Terminal, error) {
+	return d.pos.TerminalsOf(ctx, u)
 }

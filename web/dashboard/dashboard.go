@@ -32,6 +32,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
@@ -101,6 +102,9 @@ type Options struct {
 	// set, makes a background export's alert, written with the job's end.
 	Alerts      *team.Alerts
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	// Displays, when set, gives the customers' displays of the point of sale: a terminal's
+	// pairing code and the owners' list (/dashboard/pos/displays).
+	Displays *pos.Displays
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
 }
@@ -124,6 +128,7 @@ type Dashboard struct {
 	mailConfigured bool
 	alerts         *team.Alerts     // nil: no choice of alerts
 	charges        *charges.Manager // nil: no charges
+	displays       *pos.Displays    // nil: no customers' displays
 	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
@@ -155,6 +160,7 @@ func New(opts Options) (*Dashboard, error) {
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges}
+	d.displays = opts.Displays
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -314,6 +320,12 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/charges/{id}/personal-data", team.PermPersonalData, d.showChargePersonal},
 			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
 			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
+	}
+	if d.displays != nil { // the customers' displays of the point of sale (pos_displays.go)
+		rt = append(rt,
+			Route{get, "/pos/displays", team.PermStore, d.displaysPage},
+			Route{post, "/pos/displays/code", team.PermPOS, d.newDisplayCode},
+			Route{post, "/pos/displays/{id}/revoke", team.PermStore, d.revokeDisplay})
 	}
 	if d.mail != nil {
 		rt = append(rt,

@@ -43,6 +43,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
@@ -102,6 +103,8 @@ type closingStore interface {
 	brand.Store
 	charges.Store
 	subscriptions.Store
+	pos.Store        // the point of sale's terminals
+	pos.DisplayStore // the customers' displays of the point of sale
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -138,6 +141,7 @@ type App struct {
 	brand           *brand.Manager   // the store's face shoppers see
 	charges         *charges.Manager // the charges with a due date, and their orders' payments
 	subscriptions   *subscriptions.Manager
+	displays        *pos.Displays // the customers' displays of the point of sale
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -431,6 +435,7 @@ func (s *start) handlers(context.Context) error {
 	a, cfg := s.App, s.cfg
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
+	a.displays = pos.NewDisplays(a.store, pos.NewManager(a.store, a.clock), a.clock)
 	dash, err := s.newDashboard(site)
 	if err != nil {
 		return err
@@ -462,6 +467,7 @@ func (s *start) handlers(context.Context) error {
 		Audit:               a.audit,
 		Charges:             a.charges,
 		Subscriptions:       a.subscriptions,
+		Displays:            a.displays,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
 		MailsShopper:        a.mailsShopper,
@@ -499,6 +505,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
 		Charges:        a.charges,
+		Displays:       a.displays,
 	})
 	if err != nil {
 		stopExports()
