@@ -54,46 +54,35 @@ func (s *Store) PairDisplay(ctx context.Context, codeHash, tokenHash string, now
 	return nil
 }
 
-// displayColumns are the columns scanDisplay reads.
-const displayColumns = `id, terminal_id, created_at, revoked_at`
-
-// scanDisplay reads one display.
-func scanDisplay(r Rows) (pos.Display, error) {
-	var d pos.Display
-	var created, revoked int64
-	if err := r.Scan(&d.ID, &d.TerminalID, &created, &revoked); err != nil {
-		return d, err
-	}
-	d.CreatedAt, d.RevokedAt = fromMS(created), fromMS(revoked)
-	return d, nil
-}
-
 // DisplayByToken returns the display of a token's hash.
 func (s *Store) DisplayByToken(ctx context.Context, tokenHash string) (*pos.Display, error) {
-	var out *pos.Display
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + displayColumns + ` FROM pos_displays WHERE token_hash = $1`,
-		Args: []any{tokenHash}, Rows: each(func(r Rows) error {
-			d, err := scanDisplay(r)
-			out = &d
-			return err
-		})})
+	list, err := s.readDisplays(ctx, `WHERE token_hash = $1`, tokenHash)
 	if err != nil {
-		return nil, s.errorf("reading a display: %w", err)
+		return nil, err
 	}
-	if out == nil {
+	if len(list) == 0 {
 		return nil, checkout.ErrNotFound
 	}
-	return out, nil
+	return &list[0], nil
 }
 
 // Displays lists every display, newest first.
-func (s *Store) Displays(ctx context.Context) ([]pos.Display, error) {
+func (s *Store) Displays(ctx context.Context) ([]pos.Display, error) { return s.readDisplays(ctx, "") }
+
+// readDisplays reads the displays a WHERE clause ("" all) keeps, newest first.
+func (s *Store) readDisplays(ctx context.Context, where string, args ...any) ([]pos.Display, error) {
 	var out []pos.Display
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT ` + displayColumns + ` FROM pos_displays ORDER BY created_at DESC, id`,
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT id, terminal_id, created_at, revoked_at FROM pos_displays ` + where +
+		` ORDER BY created_at DESC, id`, Args: args,
 		Rows: each(func(r Rows) error {
-			d, err := scanDisplay(r)
+			var d pos.Display
+			var created, revoked int64
+			if err := r.Scan(&d.ID, &d.TerminalID, &created, &revoked); err != nil {
+				return err
+			}
+			d.CreatedAt, d.RevokedAt = fromMS(created), fromMS(revoked)
 			out = append(out, d)
-			return err
+			return nil
 		})})
 	if err != nil {
 		return nil, s.errorf("reading the displays: %w", err)

@@ -37,18 +37,7 @@ func testDisplays(t *testing.T, s POSStores) {
 		t.Fatalf("the hash of a live code again: ok %v, %v", ok, err)
 	}
 
-	sameErr(t, "a malformed code", errOf2(d.Pair(ctx, "12a456")), pos.ErrBadCode)
-	wrong := "000000"
-	if code == wrong {
-		wrong = "000001"
-	}
-	sameErr(t, "a wrong code", errOf2(d.Pair(ctx, wrong)), pos.ErrBadCode)
-	disp, token, err := d.Pair(ctx, code[:3]+" "+code[3:])
-	must(t, err)
-	if disp.TerminalID != pos.FirstTerminal || len(token) < 40 {
-		t.Fatalf("paired %+v with a token of %d characters", disp, len(token))
-	}
-	sameErr(t, "a used code", errOf2(d.Pair(ctx, code)), pos.ErrBadCode)
+	disp, token := pairOnce(t, d, code)
 	got, err := d.ByToken(ctx, token)
 	if err != nil || got.ID != disp.ID || got.TerminalID != pos.FirstTerminal {
 		t.Fatalf("by token: %+v, %v", got, err)
@@ -62,11 +51,35 @@ func testDisplays(t *testing.T, s POSStores) {
 	must(t, err)
 	now = base.Add(pos.CodeLifetime)
 	sameErr(t, "an expired code", errOf2(d.Pair(ctx, late)), pos.ErrBadCode)
+	revoked(t, d, disp, token, &now)
+}
 
-	now = base.Add(time.Hour)
+// pairOnce pairs a display by code: a malformed or wrong code is refused, the code pairs
+// (spaces aside) once.
+func pairOnce(t *testing.T, d *pos.Displays, code string) (*pos.Display, string) {
+	ctx := context.Background()
+	sameErr(t, "a malformed code", errOf2(d.Pair(ctx, "12a456")), pos.ErrBadCode)
+	wrong := "000000"
+	if code == wrong {
+		wrong = "000001"
+	}
+	sameErr(t, "a wrong code", errOf2(d.Pair(ctx, wrong)), pos.ErrBadCode)
+	disp, token, err := d.Pair(ctx, code[:3]+" "+code[3:])
+	must(t, err)
+	if disp.TerminalID != pos.FirstTerminal || len(token) < 40 {
+		t.Fatalf("paired %+v with a token of %d characters", disp, len(token))
+	}
+	sameErr(t, "a used code", errOf2(d.Pair(ctx, code)), pos.ErrBadCode)
+	return disp, token
+}
+
+// revoked: a revoked display's token finds nothing; it keeps the first moment it was revoked.
+func revoked(t *testing.T, d *pos.Displays, disp *pos.Display, token string, now *time.Time) {
+	ctx := context.Background()
+	*now = base.Add(time.Hour)
 	must(t, d.Revoke(ctx, disp.ID))
 	sameErr(t, "a revoked display's token", errOf(d.ByToken(ctx, token)), checkout.ErrNotFound)
-	now = base.Add(2 * time.Hour)
+	*now = base.Add(2 * time.Hour)
 	must(t, d.Revoke(ctx, disp.ID))
 	sameErr(t, "revoking a missing display", d.Revoke(ctx, "missing"), checkout.ErrNotFound)
 	list, err := d.List(ctx)
