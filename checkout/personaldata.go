@@ -250,6 +250,46 @@ type PersonalDataStore interface {
 	AnonymiseSessions(ctx context.Context, ids []string, h *PersonalDataHasher) error
 }
 
+// HeldRecord is a record beside the orders that holds a data subject's personal data (a charge
+// with a due date, a subscription), as a data subject's request shows it.
+type HeldRecord struct {
+	Kind         string // the holder's (PersonalDataHolder.HeldKind): "charge"
+	ID           string
+	Status       string // the record's own status ("open", "paid", …)
+	Description  string
+	Amount       Cents
+	Customer     Customer
+	CreatedAt    time.Time
+	AnonymisedAt time.Time // zero: not anonymised
+	// Blocker says why its personal data may not be anonymised yet ("" when they may): a
+	// record that may still be paid is BlockedAwaitingPayment.
+	Blocker string
+	// Notifications are the merchant's notifications (and e-mails) about it in the delivery
+	// log, oldest first.
+	Notifications []Notification
+}
+
+// PersonalDataHolder is a part of the product that keeps data subjects' personal data beside
+// the orders (the charges with a due date): data subjects' requests find, export and anonymise
+// its records with the orders (ServiceOptions.PersonalDataHolders), and the retention rule
+// anonymises those that are final and past the retention. Its anonymisation is an order's:
+// the name, e-mail and phone emptied, the document kept masked, the document and e-mail kept
+// as keyed hashes (PersonalDataHasher.Anonymise) so that a later request still finds the
+// record, and its notifications' bodies scrubbed (ScrubPersonalData; e-mails emptied).
+type PersonalDataHolder interface {
+	// HeldKind names the holder's records (HeldRecord.Kind).
+	HeldKind() string
+	// SubjectHeld returns the records m finds (in clear, or by their hashes once anonymised),
+	// newest first.
+	SubjectHeld(ctx context.Context, m SubjectMatch) ([]HeldRecord, error)
+	// AnonymiseHeld anonymises those of the records ids that may be (final, not anonymised)
+	// at at, and returns their ids.
+	AnonymiseHeld(ctx context.Context, ids []string, at time.Time, h *PersonalDataHasher) ([]string, error)
+	// AnonymiseHeldDue anonymises at most limit final records unchanged since before, oldest
+	// change first, in one short transaction, and returns their ids.
+	AnonymiseHeldDue(ctx context.Context, before, at time.Time, limit int, h *PersonalDataHasher) ([]string, error)
+}
+
 // SubjectOrder is an order a data subject's request found.
 type SubjectOrder struct {
 	ID           string
@@ -297,6 +337,8 @@ type SubjectRecords struct {
 	Sessions []*CheckoutSession
 	// Notifications are the notifications about the orders in the delivery log.
 	Notifications []Notification
+	// Held are the subject's records beside the orders (charges), each holder's newest first.
+	Held []HeldRecord
 }
 
 // ErrNoPersonalData is returned when the Service has no personal data store or key.
@@ -311,6 +353,7 @@ type PersonalData struct {
 	log     *slog.Logger
 	changed func(ctx context.Context, id string) error // Service.Changed
 	forget  func(id string)                            // drops the order's snapshot
+	holders []PersonalDataHolder                       // records beside the orders (ServiceOptions.PersonalDataHolders)
 }
 
 func (p *PersonalData) personalData() (PersonalDataStore, *PersonalDataHasher, error) {
@@ -359,6 +402,13 @@ func (p *PersonalData) SubjectRecords(ctx context.Context, subj Subject) (*Subje
 	if res.Notifications, err = st.OrderNotifications(ctx, ids); err != nil {
 		return nil, fmt.Errorf("checkout: reading the notifications of a data subject's orders: %w", err)
 	}
+	for _, hd := range p.holders {
+		held, err := hd.SubjectHeld(ctx, m)
+		if err != nil {
+			return nil, fmt.Errorf("checkout: finding a data subject's %s records: %w", hd.HeldKind(), err)
+		}
+		res.Held = append(res.Held, held...)
+	}
 	return res, nil
 }
 
@@ -370,6 +420,9 @@ type AnonymiseResult struct {
 	Refused []RefusedOrder
 	// Sessions is how many checkout sessions were anonymised.
 	Sessions int
+	// HeldAnonymised are the records beside the orders anonymised now, HeldAlready those
+	// anonymised before, HeldRefused those that may not be yet (each with its Blocker).
+	HeldAnonymised, HeldAlready, HeldRefused []HeldRecord
 }
 
 // RefusedOrder is an order whose personal data stays for now, and why (AnonymiseBlocker).
@@ -429,7 +482,48 @@ func (p *PersonalData) AnonymiseSubject(ctx context.Context, subj Subject) (*Ano
 		}
 	}
 	res.Sessions = len(sessions)
+	if err := p.anonymiseHeld(ctx, recs.Held, res); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// anonymiseHeld anonymises, on the data subject's request, those of the records held beside
+// the orders that may be, and sorts them into res.
+func (p *PersonalData) anonymiseHeld(ctx context.Context, held []HeldRecord, res *AnonymiseResult) error {
+	for _, hd := range p.holders {
+		var due []string
+		for _, r := range held {
+			switch {
+			case r.Kind != hd.HeldKind():
+			case !r.AnonymisedAt.IsZero():
+				res.HeldAlready = append(res.HeldAlready, r)
+			case r.Blocker != "":
+				res.HeldRefused = append(res.HeldRefused, r)
+			default:
+				due = append(due, r.ID)
+			}
+		}
+		if len(due) == 0 {
+			continue
+		}
+		done, err := hd.AnonymiseHeld(ctx, due, p.now(), p.hasher)
+		if err != nil {
+			return fmt.Errorf("checkout: anonymising a data subject's %s records: %w", hd.HeldKind(), err)
+		}
+		for _, r := range held {
+			switch {
+			case r.Kind != hd.HeldKind() || !slices.Contains(due, r.ID):
+			case slices.Contains(done, r.ID):
+				res.HeldAnonymised = append(res.HeldAnonymised, r)
+			default:
+				// It changed in between (paid late): it stays until final.
+				r.Blocker = BlockedAwaitingPayment
+				res.HeldRefused = append(res.HeldRefused, r)
+			}
+		}
+	}
+	return nil
 }
 
 // anonymised tells pages and other instances that order id was anonymised (they read it again:
@@ -453,7 +547,9 @@ func (p *PersonalData) stayed(ctx context.Context, o *Order, res *AnonymiseResul
 }
 
 // AnonymiseDue anonymises at most limit orders that reached a final state before before (see
-// PersonalDataStore.AnonymiseDue), for the retention sweep, and returns how many it did.
+// PersonalDataStore.AnonymiseDue), and at most limit records of each holder final since
+// before (PersonalDataHolder.AnonymiseHeldDue), for the retention sweep, and returns how many it
+// did: the sweep calls it again while that is limit or more.
 func (p *PersonalData) AnonymiseDue(ctx context.Context, before time.Time, limit int) (int, error) {
 	st, h, err := p.personalData()
 	if err != nil {
@@ -465,5 +561,16 @@ func (p *PersonalData) AnonymiseDue(ctx context.Context, before time.Time, limit
 		// the change through the store's feed, where it has one).
 		p.forget(id)
 	}
-	return len(ids), err
+	n := len(ids)
+	if err != nil {
+		return n, err
+	}
+	for _, hd := range p.holders {
+		done, err := hd.AnonymiseHeldDue(ctx, before, p.now(), limit, h)
+		n += len(done)
+		if err != nil {
+			return n, fmt.Errorf("checkout: anonymising %s records: %w", hd.HeldKind(), err)
+		}
+	}
+	return n, nil
 }

@@ -86,6 +86,9 @@ type ServiceOptions struct {
 	// and e-mail (LoadPersonalDataKey; PersonalDataKeySize bytes). With it the Service answers data subjects' requests and
 	// anonymises orders (SubjectRecords, AnonymiseSubject, AnonymiseDue).
 	PersonalDataKey []byte
+	// PersonalDataHolders keep data subjects' personal data beside the orders (the charges):
+	// data subjects' requests and the retention's anonymisation reach them with the orders.
+	PersonalDataHolders []PersonalDataHolder
 	// Charges, when set, are the charges with a due date, whose orders (ChannelCharge) the
 	// Service places and whose payments it counts; without it a charge takes no order.
 	Charges Charges
@@ -182,7 +185,8 @@ func NewService(store Store, gw Gateway, opts ServiceOptions) *Service {
 	}
 	s.Fulfilment = &Fulfilment{update: s.update, now: s.now, log: s.log}
 	s.PaymentLinks = &PaymentLinks{store: store, now: s.now, newID: s.newID, log: s.log, itemLines: s.itemLines}
-	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget}
+	s.PersonalData = &PersonalData{store: store, now: s.now, log: s.log, changed: s.Changed, forget: s.snaps.forget,
+		holders: opts.PersonalDataHolders}
 	if h, err := NewPersonalDataHasher(opts.PersonalDataKey); err == nil {
 		s.PersonalData.hasher = h
 	}

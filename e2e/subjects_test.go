@@ -75,7 +75,7 @@ func TestDataSubjectRequestPage(t *testing.T) {
 	s.a11y(s.page, "personal data without the confirmation")
 	s.check(s.page.Locator("#s-confirm").Check(), "tick the confirmation")
 	anonymise()
-	s.check(s.expect.Locator(d.testID("subjects-notice")).ToContainText("1 pedido(s) anonimizado(s)"), "what was done")
+	s.check(s.expect.Locator(d.testID("subjects-notice")).ToContainText("1 pedido(s) e cobrança(s) anonimizado(s)"), "what was done")
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid="subjects-refused"][data-id="`+awaiting.ID+`"]`)).ToContainText("aguarda pagamento"),
 		"the order awaiting payment refused in words")
 	s.check(s.expect.Locator(s.page.Locator(`[data-testid="subjects-order"][data-id="`+paid.ID+`"]`)).ToHaveAttribute("data-anonymised", "true"),

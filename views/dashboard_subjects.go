@@ -28,9 +28,11 @@ type SubjectReport struct {
 	GeneratedAt time.Time
 	Orders      []SubjectOrder
 	Sessions    []SubjectSession
+	// Records are the person's records beside the orders: their charges.
+	Records []SubjectRecord
 	// Notifications counts the notifications about the orders in the delivery log.
 	Notifications int
-	// Anonymisable counts the orders that the anonymisation would anonymise now.
+	// Anonymisable counts the orders and records that the anonymisation would anonymise now.
 	Anonymisable int
 	// Kept names what an anonymised order keeps for fiscal reasons.
 	Kept []string
@@ -49,6 +51,28 @@ type SubjectOrder struct {
 	AnonymisedAt          time.Time // zero: not anonymised
 	Blocker               string    // why it may not be anonymised yet: awaiting_payment, under_review, refund_due
 	URL                   string    // its page in the dashboard
+}
+
+// SubjectRecord is a record of the person beside the orders: a charge.
+type SubjectRecord struct {
+	Kind, ID              string // Kind: "charge"
+	KindText, StatusText  string // in words
+	Description           string
+	Amount                checkout.Cents
+	CreatedAt             time.Time
+	Name, Document, Email string
+	Phone                 string
+	AnonymisedAt          time.Time // zero: not anonymised
+	Blocker               string    // why it may not be anonymised yet: awaiting_payment
+	URL                   string    // its page in the dashboard
+}
+
+// anonymised is "true" or "false", for data-anonymised.
+func (r SubjectRecord) anonymised() string {
+	if r.AnonymisedAt.IsZero() {
+		return "false"
+	}
+	return "true"
 }
 
 // SubjectSession is a checkout session made for the person.

@@ -26,11 +26,19 @@ func TestAPIDataSubjects(t *testing.T) {
 	id := orderID(pay)
 	byCPF := map[string]string{"document": "529.982.247-25"}
 	byEmail := map[string]string{"email": "MARIA@example.com.br"}
+	charge := e.api(http.MethodPost, "/api/v1/charges", map[string]any{"customer": map[string]any{"name": "Maria da Silva",
+		"document": "529.982.247-25", "email": "maria@example.com.br", "phone": "(11) 98765-4321"}, "amount": 5000,
+		"description": "Mensalidade", "dueDate": "2099-01-10"})
+	chargeID, _ := charge.json["id"].(string)
 
 	res := e.api("POST", "/api/v1/data-subjects/search", byCPF)
 	var rep apijson.SubjectReport
 	if err := json.Unmarshal(res.body, &rep); err != nil || res.status != http.StatusOK {
 		t.Fatalf("search: %d %s", res.status, res.body)
+	}
+	if len(rep.Records) != 1 || rep.Records[0].ID != chargeID || rep.Records[0].Kind != "charge" ||
+		rep.Records[0].Customer.Phone != "+5511987654321" || rep.Records[0].AnonymiseBlocker != checkout.BlockedAwaitingPayment {
+		t.Fatalf("search found the charges %s", res.body)
 	}
 	if len(rep.Orders) != 1 || rep.Orders[0].ID != id || rep.Orders[0].Anonymised || rep.Subject != "***.982.247-**" ||
 		rep.Orders[0].AnonymiseBlocker != checkout.BlockedAwaitingPayment || rep.Orders[0].Customer.Name != "Maria da Silva" {
@@ -38,16 +46,20 @@ func TestAPIDataSubjects(t *testing.T) {
 	}
 	res = e.api("POST", "/api/v1/data-subjects/anonymise", byEmail)
 	if res.status != http.StatusOK || !strings.Contains(string(res.body), `"reason":"awaiting_payment"`) ||
-		!strings.Contains(string(res.body), `"anonymised":[]`) {
+		!strings.Contains(string(res.body), `"anonymised":[]`) || !strings.Contains(string(res.body), `"refusedRecords":[{"kind":"charge","id":"`+chargeID) {
 		t.Fatalf("anonymising an order awaiting payment: %d %s", res.status, res.body)
 	}
 
 	e.post(pay+"/sandbox-pay", nil)
 	paid := e.waitStatus(id, checkout.StatusPaid)
+	if _, err := e.charges.Cancel(ctx, "api:test", "", chargeID); err != nil {
+		t.Fatal(err)
+	}
 	res = e.api("POST", "/api/v1/data-subjects/anonymise", byCPF)
 	var an apijson.AnonymiseReport
 	if err := json.Unmarshal(res.body, &an); err != nil || res.status != http.StatusOK || !slices.Equal(an.Anonymised, []string{id}) ||
-		len(an.Refused) != 0 || !slices.Contains(an.Kept, "endToEndIds") {
+		len(an.Refused) != 0 || !slices.Contains(an.Kept, "endToEndIds") ||
+		!slices.Equal(an.AnonymisedRecords, []apijson.RecordRef{{Kind: "charge", ID: chargeID}}) {
 		t.Fatalf("anonymise: %d %s", res.status, res.body)
 	}
 	for _, subj := range []map[string]string{byCPF, byEmail} {
@@ -62,8 +74,9 @@ func TestAPIDataSubjects(t *testing.T) {
 			o.EndToEndIDs[0] != paid.PaidAttempt().EndToEnd || o.DepositID == "" {
 			t.Errorf("search %v after anonymising: %s", subj, res.body)
 		}
-		if strings.Contains(string(res.body), "Maria") || strings.Contains(string(res.body), "52998224725") {
-			t.Errorf("the report of an anonymised order still holds personal data: %s", res.body)
+		if strings.Contains(string(res.body), "Maria") || strings.Contains(string(res.body), "52998224725") || len(rep.Records) != 1 ||
+			!rep.Records[0].Anonymised || strings.Contains(string(res.body), "98765") {
+			t.Errorf("the report of an anonymised order and charge still holds personal data: %s", res.body)
 		}
 	}
 
@@ -93,6 +106,9 @@ func TestAPIDataSubjects(t *testing.T) {
 	}
 	var actions []string
 	for _, en := range entries {
+		if en.Object == chargeID {
+			continue // the charge's own creation and cancelation
+		}
 		actions = append(actions, en.Action)
 		if strings.Contains(en.Detail+en.Object, "52998224725") || strings.Contains(en.Detail+en.Object, "529.982.247-25") ||
 			strings.Contains(strings.ToLower(en.Detail+en.Object), "maria@") {

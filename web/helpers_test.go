@@ -216,7 +216,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now)
-	so.Charges = chargeBook
+	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook}
 	svc := checkout.NewService(store, gw, so)
 	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})

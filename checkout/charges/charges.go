@@ -12,6 +12,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // Status is where a charge is. It only moves forward: open → paid; open → overdue (the day
@@ -140,9 +141,27 @@ type Store interface {
 	CountCharges(ctx context.Context, f Filter, limit int) (int, error)
 	// OpenChargesDueBefore returns up to limit open charges whose due date is before day.
 	OpenChargesDueBefore(ctx context.Context, day Date, limit int) ([]Charge, error)
+	// SubjectCharges returns the charges m finds (their customer's document or e-mail in
+	// clear, or their hashes once anonymised), newest first, with when each was anonymised
+	// (zero: not), and the notifications about them in the delivery log.
+	SubjectCharges(ctx context.Context, m checkout.SubjectMatch) ([]SubjectCharge, error)
+	// AnonymiseCharges anonymises those of the charges ids that are final and not anonymised
+	// yet, with their notifications' bodies, and returns their ids.
+	AnonymiseCharges(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error)
+	// AnonymiseChargesDue anonymises, oldest change first, at most limit final charges not
+	// anonymised yet that have not changed since before, in one short transaction that skips
+	// charges in use, and returns their ids.
+	AnonymiseChargesDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error)
 	// ChargeOfPeriod returns the charge issued for subscription period p, or
 	// checkout.ErrNotFound. CreateCharge refuses a second charge of a period.
 	ChargeOfPeriod(ctx context.Context, p Period) (Charge, error)
+}
+
+// SubjectCharge is a charge a data subject's request found.
+type SubjectCharge struct {
+	Charge        Charge
+	AnonymisedAt  time.Time // zero: not anonymised
+	Notifications []checkout.Notification
 }
 
 // Input is a new charge as the dashboard or the API gives it.
@@ -267,6 +286,9 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 		Terms: in.Terms, ExternalCode: strings.TrimSpace(in.ExternalCode), Status: StatusOpen,
 		CreatedAt: now, UpdatedAt: now, Version: 1, IdempotencyKey: key, RequestHash: hash, Period: in.Period}
 	c.Customer.Name, c.Customer.Email = strings.TrimSpace(c.Customer.Name), strings.TrimSpace(c.Customer.Email)
+	// Kept as its characters, as an order keeps it: a data subject's request finds it however
+	// it was typed.
+	c.Customer.Document = brdoc.NormalizeDocument(c.Customer.Document)
 	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}
 	msgs, err := m.announce(ctx, &c, e)
 	if err != nil {

@@ -116,6 +116,24 @@ func (s *Store) AnonymiseOrders(ctx context.Context, ids []string, at time.Time,
 	return done, err
 }
 
+// AnonymiseCharges is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
+func (s *Store) AnonymiseCharges(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error) {
+	done, err := s.Store.AnonymiseCharges(ctx, ids, at, h)
+	if err == nil && len(done) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return done, err
+}
+
+// AnonymiseChargesDue is sqlstore's, then a checkpoint that empties the WAL (see AnonymiseDue).
+func (s *Store) AnonymiseChargesDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error) {
+	done, err := s.Store.AnonymiseChargesDue(ctx, before, at, limit, h)
+	if err == nil && len(done) > 0 {
+		err = s.truncateWAL(ctx)
+	}
+	return done, err
+}
+
 // truncateWAL copies the WAL into the file and empties it.
 func (s *Store) truncateWAL(ctx context.Context) error {
 	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {

@@ -35,6 +35,9 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 			switch {
 			case m.OrderID != "":
 				kind, id = "order", m.OrderID
+			case m.ChargeID != "":
+				// A charge's e-mail (a reminder) goes with the charge's personal data.
+				kind, id = "charge", m.ChargeID
 			case m.UserID != "":
 				kind, id = "user", m.UserID
 			}

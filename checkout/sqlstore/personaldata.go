@@ -155,28 +155,37 @@ const notificationRecord = "order"
 // OrderNotifications returns the notifications about the orders ids in the delivery log, oldest
 // first.
 func (s *Store) OrderNotifications(ctx context.Context, ids []string) ([]checkout.Notification, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
 	var out []checkout.Notification
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT message_id, record_id, type, status, created_at, body FROM webhook_deliveries
-		WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2") + ` ORDER BY id`,
-		Args: []any{notificationRecord, s.d.List(ids)},
-		Rows: each(func(r Rows) error {
-			var n checkout.Notification
-			var at int64
-			var body string
-			if err := r.Scan(&n.ID, &n.OrderID, &n.Type, &n.Status, &at, &body); err != nil {
-				return err
-			}
-			n.CreatedAt, n.Body = fromMS(at), []byte(body)
-			out = append(out, n)
-			return nil
-		})})
+	err := s.recordNotifications(ctx, notificationRecord, ids, func(id string, n checkout.Notification) {
+		n.OrderID = id
+		out = append(out, n)
+	})
 	if err != nil {
 		return nil, s.errorf("reading the notifications of orders: %w", err)
 	}
 	return out, nil
+}
+
+// recordNotifications reads the notifications (and e-mails) about the records ids of kind in
+// the delivery log, oldest first, giving each to add with its record's id.
+func (s *Store) recordNotifications(ctx context.Context, kind string, ids []string, add func(id string, n checkout.Notification)) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.db.Read(ctx, Stmt{SQL: `SELECT message_id, record_id, type, status, created_at, body FROM webhook_deliveries
+		WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2") + ` ORDER BY id`,
+		Args: []any{kind, s.d.List(ids)},
+		Rows: each(func(r Rows) error {
+			var n checkout.Notification
+			var at int64
+			var body, id string
+			if err := r.Scan(&n.ID, &id, &n.Type, &n.Status, &at, &body); err != nil {
+				return err
+			}
+			n.CreatedAt, n.Body = fromMS(at), []byte(body)
+			add(id, n)
+			return nil
+		})})
 }
 
 // anonymisableCondition is the condition on orders o that they may be anonymised now (their
@@ -327,20 +336,26 @@ func (s *Store) readCopies(ctx context.Context, tx Runner, due []dueOrder) (*per
 				c.requests = append(c.requests, d)
 				return nil
 			})},
-		Stmt{SQL: `SELECT id, body, channel FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
-			Args: []any{notificationRecord, s.d.List(ids)}, Rows: each(func(r Rows) error {
-				var d storedDelivery
-				if err := r.Scan(&d.id, &d.body, &d.channel); err != nil {
-					return err
-				}
-				c.bodies = append(c.bodies, d)
-				return nil
-			})},
+		s.readDeliveries(notificationRecord, ids, &c.bodies),
 		s.readPrefill(sessions, &c.prefill))
 	if err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// readDeliveries returns the statement reading the bodies of the deliveries (notifications and
+// e-mails) about the records ids of kind into out.
+func (s *Store) readDeliveries(kind string, ids []string, out *[]storedDelivery) Stmt {
+	return Stmt{SQL: `SELECT id, body, channel FROM webhook_deliveries WHERE record_kind = $1 AND ` + s.d.OneOf("record_id", "$2"),
+		Args: []any{kind, s.d.List(ids)}, Rows: each(func(r Rows) error {
+			var d storedDelivery
+			if err := r.Scan(&d.id, &d.body, &d.channel); err != nil {
+				return err
+			}
+			*out = append(*out, d)
+			return nil
+		})}
 }
 
 // updates are the statements scrubbing the requests and the deliveries' bodies of c. A copy

@@ -37,6 +37,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("Idempotent", func(t *testing.T) { testChargeIdempotent(t, newChargeFixture(t, open(t))) })
 	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
 	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
+	t.Run("PersonalData", func(t *testing.T) { testChargePersonalData(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {

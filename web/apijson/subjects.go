@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // The answers to data subjects' requests (LGPD art. 18): what the shop holds about a person,
@@ -33,6 +34,36 @@ type SubjectReport struct {
 	PaymentLinkPayments []LinkPayment `json:"paymentLinkPayments"`
 	// Notifications are the notifications about the orders, as the delivery log holds them.
 	Notifications []SubjectNotification `json:"notifications"`
+	// Records are the subject's records beside the orders (their charges), anonymised ones
+	// included, each with its notifications.
+	Records []SubjectRecord `json:"records"`
+}
+
+// SubjectRecord is a record beside the orders in a SubjectReport: a charge (kind "charge").
+type SubjectRecord struct {
+	Kind        string   `json:"kind"`
+	ID          string   `json:"id"`
+	Status      string   `json:"status"`
+	Description string   `json:"description"`
+	Amount      int64    `json:"amount"`
+	Customer    Customer `json:"customer"`
+	CreatedAt   string   `json:"createdAt"`
+	Anonymised  bool     `json:"anonymised"`
+	// AnonymisedAt is when its personal data were anonymised (absent: they were not).
+	AnonymisedAt string `json:"anonymisedAt,omitempty"`
+	// AnonymiseBlocker says why its personal data may not be anonymised yet (absent: they may):
+	// awaiting_payment while it may still be paid.
+	AnonymiseBlocker string               `json:"anonymiseBlocker,omitempty"`
+	Notifications    []RecordNotification `json:"notifications"`
+}
+
+// RecordNotification is a notification (or an e-mail) about a record beside the orders.
+type RecordNotification struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	Status    string          `json:"status"`
+	CreatedAt string          `json:"createdAt"`
+	Body      json.RawMessage `json:"body"`
 }
 
 // SubjectOrder is an order in a SubjectReport.
@@ -73,7 +104,7 @@ type SubjectNotification struct {
 func SubjectReportOf(recs *checkout.SubjectRecords, now time.Time, publicURL string) SubjectReport {
 	out := SubjectReport{Subject: recs.Subject.Masked(), Kind: SubjectKind(recs.Subject), GeneratedAt: wireTime(now),
 		Orders: []SubjectOrder{}, CheckoutSessions: []CheckoutSession{}, PaymentLinkPayments: []LinkPayment{},
-		Notifications: []SubjectNotification{}}
+		Notifications: []SubjectNotification{}, Records: []SubjectRecord{}}
 	orders := map[string]*checkout.Order{}
 	for _, o := range recs.Orders {
 		orders[o.SessionID] = o
@@ -96,14 +127,38 @@ func SubjectReportOf(recs *checkout.SubjectRecords, now time.Time, publicURL str
 		out.CheckoutSessions = append(out.CheckoutSessions, SessionOf(s, orders[s.ID], now, publicURL))
 	}
 	for _, n := range recs.Notifications {
-		body := json.RawMessage(n.Body)
-		if !json.Valid(body) {
-			body = json.RawMessage("null")
-		}
 		out.Notifications = append(out.Notifications, SubjectNotification{ID: n.ID, OrderID: n.OrderID, Type: n.Type,
-			Status: n.Status, CreatedAt: wireTime(n.CreatedAt), Body: compact(body)})
+			Status: n.Status, CreatedAt: wireTime(n.CreatedAt), Body: notificationBody(n.Body)})
+	}
+	for _, h := range recs.Held {
+		rec := SubjectRecord{Kind: h.Kind, ID: h.ID, Status: h.Status, Description: h.Description, Amount: int64(h.Amount),
+			Customer: Customer{Name: h.Customer.Name, Document: h.Customer.Document, Email: h.Customer.Email,
+				Phone: brdoc.NormalizePhone(h.Customer.Phone)}, CreatedAt: wireTime(h.CreatedAt), AnonymiseBlocker: h.Blocker,
+			Notifications: []RecordNotification{}}
+		if !h.AnonymisedAt.IsZero() {
+			rec.Anonymised, rec.AnonymisedAt, rec.AnonymiseBlocker = true, wireTime(h.AnonymisedAt), ""
+		}
+		for _, n := range h.Notifications {
+			rec.Notifications = append(rec.Notifications, RecordNotification{ID: n.ID, Type: n.Type, Status: n.Status,
+				CreatedAt: wireTime(n.CreatedAt), Body: notificationBody(n.Body)})
+		}
+		out.Records = append(out.Records, rec)
 	}
 	return out
+}
+
+// notificationBody is a delivery's body as a report holds it: its JSON compacted (an e-mail's
+// text, which is not JSON, as a JSON string).
+func notificationBody(b []byte) json.RawMessage {
+	body := json.RawMessage(b)
+	if !json.Valid(body) {
+		s, err := json.Marshal(string(b))
+		if err != nil {
+			return json.RawMessage("null")
+		}
+		return s
+	}
+	return compact(body)
 }
 
 func compact(b json.RawMessage) json.RawMessage {
@@ -136,6 +191,26 @@ type AnonymiseReport struct {
 	CheckoutSessions int `json:"checkoutSessions"`
 	// Kept names what every anonymised order keeps for fiscal reasons (KeptForFiscalReasons).
 	Kept []string `json:"kept"`
+	// AnonymisedRecords are the records beside the orders (charges) anonymised now,
+	// AlreadyAnonymisedRecords those anonymised before, RefusedRecords those whose personal data
+	// stay until they are final.
+	AnonymisedRecords        []RecordRef     `json:"anonymisedRecords"`
+	AlreadyAnonymisedRecords []RecordRef     `json:"alreadyAnonymisedRecords"`
+	RefusedRecords           []RefusedRecord `json:"refusedRecords"`
+}
+
+// RecordRef names a record beside the orders: its kind ("charge") and id.
+type RecordRef struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+// RefusedRecord is a record beside the orders that may not be anonymised yet.
+type RefusedRecord struct {
+	Kind   string `json:"kind"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Reason string `json:"reason"` // awaiting_payment
 }
 
 // RefusedOrder is an order that may not be anonymised yet.
@@ -160,6 +235,19 @@ func AnonymiseReportOf(subj checkout.Subject, res *checkout.AnonymiseResult) Ano
 		out.Refused = append(out.Refused, RefusedOrder{OrderID: r.Order.ID, OrderNumber: r.Order.Number,
 			Status: string(r.Order.Status), Reason: r.Reason})
 	}
+	out.AnonymisedRecords, out.AlreadyAnonymisedRecords = recordRefs(res.HeldAnonymised), recordRefs(res.HeldAlready)
+	out.RefusedRecords = []RefusedRecord{}
+	for _, r := range res.HeldRefused {
+		out.RefusedRecords = append(out.RefusedRecords, RefusedRecord{Kind: r.Kind, ID: r.ID, Status: r.Status, Reason: r.Blocker})
+	}
+	return out
+}
+
+func recordRefs(held []checkout.HeldRecord) []RecordRef {
+	out := make([]RecordRef, 0, len(held))
+	for _, r := range held {
+		out = append(out, RecordRef{Kind: r.Kind, ID: r.ID})
+	}
 	return out
 }
 
@@ -171,8 +259,8 @@ func SubjectAuditDetail(subj checkout.Subject, what string) string {
 
 // Summary says what the report holds, counted, for the audit log.
 func (r SubjectReport) Summary() string {
-	return fmt.Sprintf("%d orders (%d anonymised), %d checkout sessions, %d notifications", len(r.Orders), r.anonymised(),
-		len(r.CheckoutSessions), len(r.Notifications))
+	return fmt.Sprintf("%d orders (%d anonymised), %d checkout sessions, %d notifications, %d other records", len(r.Orders),
+		r.anonymised(), len(r.CheckoutSessions), len(r.Notifications), len(r.Records))
 }
 
 func (r SubjectReport) anonymised() int {
@@ -187,6 +275,7 @@ func (r SubjectReport) anonymised() int {
 
 // Summary says what the anonymisation did, counted, for the audit log.
 func (r AnonymiseReport) Summary() string {
-	return fmt.Sprintf("%d orders anonymised, %d already anonymised, %d refused until resolved, %d checkout sessions anonymised",
-		len(r.Anonymised), len(r.AlreadyAnonymised), len(r.Refused), r.CheckoutSessions)
+	return fmt.Sprintf("%d orders anonymised, %d already anonymised, %d refused until resolved, %d checkout sessions anonymised; "+
+		"other records: %d anonymised, %d already, %d refused", len(r.Anonymised), len(r.AlreadyAnonymised), len(r.Refused),
+		r.CheckoutSessions, len(r.AnonymisedRecords), len(r.AlreadyAnonymisedRecords), len(r.RefusedRecords))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
@@ -121,8 +122,9 @@ func (d *Dashboard) anonymiseSubject(w http.ResponseWriter, r *http.Request) {
 	}
 	out := apijson.AnonymiseReportOf(subj, res)
 	d.record(r, audit.SubjectAnonymise, subj.Masked(), apijson.SubjectAuditDetail(subj, out.Summary()))
-	v.Notice = views.T(v.Lang, "subjects.done", views.FormatCount(v.Lang, len(out.Anonymised)),
-		views.FormatCount(v.Lang, len(out.AlreadyAnonymised)), views.FormatCount(v.Lang, len(out.Refused)))
+	v.Notice = views.T(v.Lang, "subjects.done", views.FormatCount(v.Lang, len(out.Anonymised)+len(out.AnonymisedRecords)),
+		views.FormatCount(v.Lang, len(out.AlreadyAnonymised)+len(out.AlreadyAnonymisedRecords)),
+		views.FormatCount(v.Lang, len(out.Refused)+len(out.RefusedRecords)))
 	if recs, err = d.svc.SubjectRecords(r.Context(), subj); err != nil {
 		d.site.Fail(w, r, err)
 		return
@@ -159,6 +161,22 @@ func (d *Dashboard) subjectReport(r *http.Request, recs *checkout.SubjectRecords
 			}
 		}
 		rep.Orders = append(rep.Orders, row)
+	}
+	lang := respond.Lang(r)
+	for _, h := range recs.Held {
+		rep.Notifications += len(h.Notifications)
+		row := views.SubjectRecord{Kind: h.Kind, ID: h.ID, KindText: views.T(lang, "subjects.kind_"+h.Kind),
+			StatusText: views.ChargeStatusText(lang, h.Status), Description: h.Description, Amount: h.Amount,
+			CreatedAt: h.CreatedAt, Name: h.Customer.Name, Document: brdoc.FormatDocument(h.Customer.Document),
+			Email: h.Customer.Email, Phone: brdoc.FormatPhone(h.Customer.Phone), AnonymisedAt: h.AnonymisedAt,
+			Blocker: h.Blocker}
+		if h.Kind == charges.HeldKind {
+			row.URL = respond.Link(r, chargePath(h.ID))
+		}
+		if row.AnonymisedAt.IsZero() && row.Blocker == "" {
+			rep.Anonymisable++
+		}
+		rep.Records = append(rep.Records, row)
 	}
 	for _, s := range recs.Sessions {
 		rep.Sessions = append(rep.Sessions, views.SubjectSession{ID: s.ID, CreatedAt: s.CreatedAt, Name: s.Customer.Name,

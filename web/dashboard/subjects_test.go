@@ -64,7 +64,7 @@ func TestDataSubjectRequest(t *testing.T) {
 		t.Fatal("anonymised without the confirmation")
 	}
 	res, doc = b.post("/dashboard/personal-data/anonymise", form(url.Values{"subject": {"529.982.247-25"}, "confirm": {"yes"}}))
-	if res.StatusCode != http.StatusOK || !strings.Contains(doc.Find(testid("subjects-notice")).Text(), "1 pedido(s) anonimizado(s)") {
+	if res.StatusCode != http.StatusOK || !strings.Contains(doc.Find(testid("subjects-notice")).Text(), "1 pedido(s) e cobrança(s) anonimizado(s)") {
 		t.Fatalf("anonymise: %d %s", res.StatusCode, doc.Find("main").Text())
 	}
 	if refused := doc.Find(testid("subjects-refused")); refused.Length() != 1 || refused.AttrOr("data-id", "") != awaiting ||
@@ -135,5 +135,49 @@ func TestDataSubjectWords(t *testing.T) {
 		if !views.HasKey(k) || views.T(views.PtBR, k) == views.T(views.En, k) {
 			t.Errorf("%s is not said in both languages", k)
 		}
+	}
+}
+
+// TestDataSubjectCharges: a person's charges are in the owners' data subject's search, its
+// JSON export and its anonymisation: the canceled charge loses its customer, the open one is
+// refused in words until it is paid or canceled.
+func TestDataSubjectCharges(t *testing.T) {
+	e, b := signedIn(t)
+	open, canceled := e.newCharge("(11) 98765-4321"), e.newCharge("")
+	if _, err := e.charges.Cancel(context.Background(), "ana@loja.example", "", canceled); err != nil {
+		t.Fatal(err)
+	}
+	csrf := b.login()
+	form := url.Values{"subject": {"maria@example.com"}, "csrf_token": {csrf}}
+	res, doc := b.post("/dashboard/personal-data", form)
+	if res.StatusCode != http.StatusOK || doc.Find(testid("subjects-record")).Length() != 2 ||
+		!strings.Contains(doc.Find(testid("subjects-records")).Text(), "(11) 98765-4321") {
+		t.Fatalf("search: %d %s", res.StatusCode, doc.Find("main").Text())
+	}
+	form.Set("format", "json")
+	res = b.do(http.MethodPost, "/dashboard/personal-data/export", form)
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var rep apijson.SubjectReport
+	if err := json.Unmarshal(body, &rep); err != nil || len(rep.Records) != 2 || rep.Records[0].Kind != "charge" ||
+		rep.Records[0].Customer.Email != "maria@example.com" || len(rep.Records[0].Notifications) != 0 {
+		t.Fatalf("JSON export: %v %s", err, body)
+	}
+	form.Del("format")
+	form.Set("confirm", "yes")
+	res, doc = b.post("/dashboard/personal-data/anonymise", form)
+	if res.StatusCode != http.StatusOK || !strings.Contains(doc.Find(testid("subjects-notice")).Text(), "1 pedido(s) e cobrança(s) anonimizado(s)") {
+		t.Fatalf("anonymise: %d %s", res.StatusCode, doc.Find("main").Text())
+	}
+	if refused := doc.Find(testid("subjects-refused")); refused.Length() != 1 || refused.AttrOr("data-id", "") != open ||
+		!strings.Contains(refused.Text(), "aguarda pagamento") {
+		t.Errorf("the open charge is not refused in words: %q", refused.Text())
+	}
+	c, err := e.charges.Charge(context.Background(), canceled)
+	if err != nil || c.Customer.Name != "" || c.Customer.Email != "" || c.Customer.Document != "***.982.247-**" {
+		t.Errorf("the canceled charge keeps its data: %+v %v", c.Customer, err)
+	}
+	if c, _ := e.charges.Charge(context.Background(), open); c.Customer.Name != "Maria" {
+		t.Errorf("the open charge lost its data: %+v", c.Customer)
 	}
 }

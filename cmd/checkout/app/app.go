@@ -99,11 +99,11 @@ type closingStore interface {
 	team.PasswordResetStore
 	team.AlertStore
 	checkout.PersonalDataStore
+	pos.Store  // the point of sale's terminals, cashiers' terminals and settings
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	brand.Store
 	charges.Store
 	subscriptions.Store
-	pos.Store        // the point of sale's terminals
 	pos.DisplayStore // the customers' displays of the point of sale
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
@@ -140,6 +140,7 @@ type App struct {
 	mail            mailSide
 	brand           *brand.Manager   // the store's face shoppers see
 	charges         *charges.Manager // the charges with a due date, and their orders' payments
+	pos             *pos.Manager     // the point of sale's terminals and settings
 	subscriptions   *subscriptions.Manager
 	displays        *pos.Displays // the customers' displays of the point of sale
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
@@ -407,6 +408,7 @@ func (s *start) newService(ctx context.Context) error {
 	// audited as any charge; the issuer rests between batches so that shoppers' writes go first.
 	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
 		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
+	a.pos = pos.NewManager(a.store, a.clock)
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
@@ -424,7 +426,10 @@ func (s *start) newService(ctx context.Context) error {
 
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
-		Charges:               a.charges,
+		// A charge's customer is found, exported and anonymised with the orders.
+		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
+		Charges:             a.charges,
+		SaleQRSeconds:       a.saleQRSeconds,
 	})
 	return nil
 }
@@ -435,7 +440,7 @@ func (s *start) handlers(context.Context) error {
 	a, cfg := s.App, s.cfg
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
-	a.displays = pos.NewDisplays(a.store, pos.NewManager(a.store, a.clock), a.clock)
+	a.displays = pos.NewDisplays(a.store, a.pos, a.clock)
 	dash, err := s.newDashboard(site)
 	if err != nil {
 		return err
@@ -505,6 +510,8 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
 		Charges:        a.charges,
+		Subscriptions:  a.subscriptions,
+		POS:            a.pos,
 		Displays:       a.displays,
 	})
 	if err != nil {
@@ -516,6 +523,17 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		dash.WaitExports()
 	}
 	return dash, nil
+}
+
+// saleQRSeconds is how long the QR code of a sale at the counter lives: the point of sale's
+// setting, or its default when it cannot be read (a sale must not wait on it).
+func (a *App) saleQRSeconds(ctx context.Context) int {
+	st, err := a.pos.Settings(ctx)
+	if err != nil {
+		a.log.WarnContext(ctx, "the point of sale's settings could not be read: its default QR code life applies", "err", err)
+		st = pos.DefaultSettings()
+	}
+	return int(st.QRLifetime / time.Second)
 }
 
 // Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.

@@ -1026,10 +1026,20 @@ type DataSubject1 = interface{}
 
 // DataSubjectAnonymisation defines model for DataSubjectAnonymisation.
 type DataSubjectAnonymisation struct {
-	AlreadyAnonymised []string `json:"alreadyAnonymised"`
+	AlreadyAnonymised        []string `json:"alreadyAnonymised"`
+	AlreadyAnonymisedRecords []struct {
+		Id   string      `json:"id"`
+		Kind interface{} `json:"kind"`
+	} `json:"alreadyAnonymisedRecords"`
 
 	// Anonymised ids of the orders anonymised now
 	Anonymised []string `json:"anonymised"`
+
+	// AnonymisedRecords records beside the orders (charges) anonymised now
+	AnonymisedRecords []struct {
+		Id   string      `json:"id"`
+		Kind interface{} `json:"kind"`
+	} `json:"anonymisedRecords"`
 
 	// CheckoutSessions checkout sessions whose customer prefill was anonymised
 	CheckoutSessions int `json:"checkoutSessions"`
@@ -1049,6 +1059,14 @@ type DataSubjectAnonymisation struct {
 		// Status canceled: the merchant canceled the order before it was paid (final; a payment that still arrives is a refund due)
 		Status OrderStatus `json:"status"`
 	} `json:"refused"`
+
+	// RefusedRecords records whose personal data stay until they are final (a charge paid or canceled)
+	RefusedRecords []struct {
+		Id     string      `json:"id"`
+		Kind   interface{} `json:"kind"`
+		Reason interface{} `json:"reason"`
+		Status string      `json:"status"`
+	} `json:"refusedRecords"`
 
 	// Subject the document or e-mail, masked
 	Subject string `json:"subject"`
@@ -1127,7 +1145,42 @@ type DataSubjectOrder struct {
 	UpdatedAt Time `json:"updatedAt"`
 }
 
-// DataSubjectReport Everything the shop holds about a person (LGPD art. 18): their orders (anonymised ones included, found through keyed hashes of the document and e-mail), the checkout sessions made for them, their payments through payment links and the notifications about their orders.
+// DataSubjectRecord A record beside the orders that holds the person's data: a charge with a due date. Once it is final (paid or canceled) and past the retention of personal data, or on the person's request, its customer is anonymised as an order's is (the document masked; name, e-mail and phone gone) with the bodies of its notifications and e-mails.
+type DataSubjectRecord struct {
+	// Amount integer cents (BRL)
+	Amount Cents `json:"amount"`
+
+	// AnonymiseBlocker why its personal data may not be anonymised yet: it may still be paid
+	AnonymiseBlocker interface{} `json:"anonymiseBlocker,omitempty"`
+	Anonymised       bool        `json:"anonymised"`
+
+	// AnonymisedAt UTC, milliseconds, trailing Z
+	AnonymisedAt *Time `json:"anonymisedAt,omitempty"`
+
+	// CreatedAt UTC, milliseconds, trailing Z
+	CreatedAt Time `json:"createdAt"`
+
+	// Customer The shopper's personal data. To a write key, in full; to a read key, document and phone masked (`***.982.247-**`, `12.345.***/****-95`, `(11) *****-4321`). In a notification, present only when the merchant ticked "Include the shopper's personal data in the notifications" in the dashboard's settings (off on a new install); otherwise the object is empty.
+	Customer      Customer    `json:"customer"`
+	Description   string      `json:"description"`
+	Id            string      `json:"id"`
+	Kind          interface{} `json:"kind"`
+	Notifications []struct {
+		// Body the notification's body as stored (scrubbed once the record was anonymised); an e-mail's text as a string
+		Body interface{} `json:"body"`
+
+		// CreatedAt UTC, milliseconds, trailing Z
+		CreatedAt Time   `json:"createdAt"`
+		Id        string `json:"id"`
+		Status    string `json:"status"`
+		Type      string `json:"type"`
+	} `json:"notifications"`
+
+	// Status the record's own status (a charge's: open, overdue, paid, canceled)
+	Status string `json:"status"`
+}
+
+// DataSubjectReport Everything the shop holds about a person (LGPD art. 18): their orders (anonymised ones included, found through keyed hashes of the document and e-mail), the checkout sessions made for them, their payments through payment links and the notifications about their orders, and their charges (records beside the orders) with the notifications and e-mails about them.
 type DataSubjectReport struct {
 	CheckoutSessions []CheckoutSession `json:"checkoutSessions"`
 
@@ -1159,6 +1212,9 @@ type DataSubjectReport struct {
 		// Status canceled: the merchant canceled the order before it was paid (final; a payment that still arrives is a refund due)
 		Status OrderStatus `json:"status"`
 	} `json:"paymentLinkPayments"`
+
+	// Records the records beside the orders that bill the person: their charges (`kind` `charge`), anonymised ones included
+	Records []DataSubjectRecord `json:"records"`
 
 	// Subject the document or e-mail asked about, masked
 	Subject string `json:"subject"`
