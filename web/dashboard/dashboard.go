@@ -396,6 +396,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings/ping", team.PermSettings, d.ping},
 			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
 			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/charge-reminders", team.PermSettings, d.saveChargeReminders},
 			Route{post, "/settings/subscriptions", team.PermSettings, d.saveSubscriptionLead},
 			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
