@@ -185,6 +185,11 @@ var routeCases = map[string]routeCase{
 	"GET /exports/{id}/download": {allowed: everyone},
 	"GET /charges":               {allowed: everyone},
 	"GET /charges/{id}":          {allowed: everyone},
+	"GET /charges.csv":           {allowed: everyone},
+	"GET /charges.xlsx":          {allowed: everyone},
+	"GET /charges/import":        {allowed: shopStaff},
+	// A URL-encoded form carries no file: the import names the missing file (422).
+	"POST /charges/import": {allowed: shopStaff, unprocessable: true},
 	"POST /charges": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
 		return url.Values{"customer.name": {"Maria da Silva"}, "customer.document": {"529.982.247-25"},
 			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},

@@ -410,8 +410,9 @@ func (s *start) newService(ctx context.Context) error {
 		&chargemail.Announcer{Composer: a.mail.composer, Schedule: a.merchant.settings.ChargeReminders, Face: a.shopperFace,
 			Wake: a.mail.outbox.Wake},
 	}))
-	// Each subscription's charge is issued through the charges' manager, so notified and
-	// audited as any charge; the issuer rests between batches so that shoppers' writes go first.
+	// Each subscription's charge is issued through the charges' manager, so notified, audited
+	// and reminded as any charge; the issuer rests between batches so that shoppers' writes go
+	// first.
 	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
 		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
 	a.pos = pos.NewManager(a.store, a.clock)
