@@ -1,6 +1,7 @@
 package checkout
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -16,11 +17,19 @@ type Charges interface {
 	// what the charge asks that São Paulo day, whose QR code expires with the day (PayBy).
 	// ErrNotFound when there is no such charge; the charges' own errors when it takes no order.
 	ChargeSource(ctx context.Context, id string, now time.Time) (Source, error)
-	// ChargePaid counts paid, collected at at by the order numbered order, towards charge id (once per
-	// order: a second call for the same order changes nothing). It answers ReasonNone when the
-	// payment counted, and the reason the order is to be refunded when the charge could not
-	// take it: ReasonPaidAfterCancel (the charge was canceled) or ReasonPaidTwice (paid already).
-	ChargePaid(ctx context.Context, id, order string, paid gatewayclient.Cents, at time.Time) (ReasonCode, error)
+	// ChargePaid counts paid, collected at at by the order orderID, towards charge id, once per
+	// order: a second call for the same order changes nothing and answers as the first. It
+	// answers what of the payment the charge could not take, to refund from the order.
+	ChargePaid(ctx context.Context, id, orderID string, paid gatewayclient.Cents, at time.Time) (ChargePayment, error)
+}
+
+// ChargePayment is what a charge made of a payment of one of its orders: Refund, the part it
+// could not take (beyond its balance, or all of it once the charge was paid or canceled), is
+// due back to the payer, for Reason: ReasonPaidAfterCancel (the charge was canceled) or
+// ReasonPaidTwice (paid already, or paid beyond its balance).
+type ChargePayment struct {
+	Refund gatewayclient.Cents
+	Reason ReasonCode
 }
 
 // chargeRequestKeyPart scopes the request keys of charges' orders.
@@ -46,39 +55,49 @@ func (src *Source) chargeRequestKey() string {
 		fmt.Sprintf("%s/%d", src.PayBy.UTC().Format(time.RFC3339), int64(src.Total())))
 }
 
-// settleCharge counts the payment that made order o of a charge paid, or put it under review
-// (underpaid: the money is the charge's too), towards its charge; before is o as it was. A
-// payment the charge can no longer take (canceled, or paid through another order) becomes a
-// refund due on the order, as a payment after an order's cancelation does.
-func (s *Service) settleCharge(ctx context.Context, d *gatewayclient.Deposit, before, o *Order) (*Order, error) {
-	if s.charges == nil || !collected(before, o) {
-		return o, nil
-	}
+// settleCharge counts the payment deposit d made of order o of a charge (chargeCollected)
+// towards its charge, changed or not by d this time: counting is once per order, so a payment
+// applied again (the reconciler after a crash between the order's payment and its charge's)
+// is counted if it was not yet, and changes nothing if it was. What the charge could not take
+// (canceled, paid through another order, or beyond its balance) becomes a refund due on the
+// order, as a payment after an order's cancelation does.
+func (s *Service) settleCharge(ctx context.Context, d *gatewayclient.Deposit, o *Order) (*Order, error) {
 	paid := o.Amount
 	if d.AmountPaid != nil {
 		paid = *d.AmountPaid
 	}
-	at := o.PaidAt
+	at := d.PaymentDate
 	if at.IsZero() {
-		at = s.now()
+		at = cmp.Or(o.PaidAt, s.now())
 	}
-	code, err := s.charges.ChargePaid(ctx, o.ChargeID, o.Number, paid, at)
+	res, err := s.charges.ChargePaid(ctx, o.ChargeID, o.ID, paid, at)
 	if err != nil {
 		return nil, fmt.Errorf("checkout: counting order %s's payment towards its charge: %w", o.Number, err)
 	}
-	if code == ReasonNone {
+	if res.Refund == 0 {
 		return o, nil
 	}
-	return s.refundClosedCharge(ctx, d, o, code, paid)
+	return s.refundClosedCharge(ctx, d, o, res.Reason, res.Refund)
 }
 
-// collected reports whether the change of order o from before is a payment its charge
-// collected: o became paid, or went under review for a payment short of its amount.
-func collected(before, o *Order) bool {
-	if o.ChargeID == "" || before.Status == o.Status {
+// chargeCollected reports whether deposit d is the payment order o of a charge collected: its
+// attempt was paid, and made the order paid or put it under review (a payment short of its
+// amount is the charge's money too). A second payment of the order (another QR code of it)
+// is not: the order itself records it as a refund due (ReasonPaidTwice, ReasonPaidAfterCancel),
+// as it does what its charge could not take.
+func (s *Service) chargeCollected(o *Order, d *gatewayclient.Deposit) bool {
+	if s.charges == nil || o.ChargeID == "" {
 		return false
 	}
-	return o.Status == StatusPaid || (o.Status == StatusUnderReview && underpaid(o))
+	if a := o.AttemptByTransaction(d.ID); a == nil || a.State != AttemptPaid {
+		return false
+	}
+	for _, h := range o.History {
+		if h.Reason.DepositID == d.ID && (h.Reason.Code == ReasonPaidTwice || h.Reason.Code == ReasonPaidAfterCancel) {
+			return false
+		}
+	}
+	return true
 }
 
 // refundClosedCharge records on order o that paid, by deposit d, is to be refunded: its
@@ -102,10 +121,4 @@ func (s *Service) refundClosedCharge(ctx context.Context, d *gatewayclient.Depos
 	s.log.WarnContext(ctx, "payment of a closed charge: a refund is due", "number", o.Number, "charge", o.ChargeID,
 		"refund", int64(paid))
 	return res, nil
-}
-
-// underpaid reports whether o's last change put it under review for a payment short of its
-// amount.
-func underpaid(o *Order) bool {
-	return len(o.History) > 0 && o.History[len(o.History)-1].Reason.Code == ReasonUnderpaid
 }

@@ -23,7 +23,8 @@ import (
 // leaves the order as it is and adds the payment to Order.RefundDue, with a history note and a
 // warning. Other states of an attempt that is neither the current one
 // nor the paid one change nothing but the attempt's last seen deposit state. A deposit of no
-// known order gives ErrNotFound and changes nothing.
+// known order gives ErrNotFound and changes nothing. The payment of a charge's order counts
+// towards its charge once per order, whenever it is applied (settleCharge).
 func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*Order, bool, error) {
 	if d == nil || d.ID == "" {
 		return nil, false, fmt.Errorf("checkout: applying a deposit without id: %w", ErrNotFound)
@@ -53,13 +54,19 @@ func (s *Service) ApplyDeposit(ctx context.Context, d *gatewayclient.Deposit) (*
 			return nil, false, err
 		}
 	}
+	if s.chargeCollected(res, d) {
+		// Whether d changed the order now or before (a crash may have come between the
+		// order's payment and its charge's): counted once per order.
+		if res, err = s.settleCharge(ctx, d, res); err != nil {
+			return nil, false, err
+		}
+	}
 	return res, changed, nil
 }
 
 // depositApplied follows a change deposit d made to order res (before it): the merchant is
-// warned of a refund due, a late payment or another amount than the order's, a payment
-// through a payment link is held to the link's maximum of payments, and a payment of a
-// charge's order counts towards the charge.
+// warned of a refund due, a late payment or another amount than the order's, and a payment
+// through a payment link is held to the link's maximum of payments.
 func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, before, res *Order) (*Order, error) {
 	if res.RefundDue > before.RefundDue {
 		s.log.WarnContext(ctx, "order paid twice: a refund is due", "number", res.Number, "deposit", d.ID,
@@ -75,12 +82,6 @@ func (s *Service) depositApplied(ctx context.Context, d *gatewayclient.Deposit, 
 		var err error
 		if res, err = s.store.Order(ctx, res.ID); err != nil {
 			return nil, fmt.Errorf("checkout: deposit %s: %w", d.ID, err)
-		}
-	}
-	if res.ChargeID != "" {
-		var err error
-		if res, err = s.settleCharge(ctx, d, before, res); err != nil {
-			return nil, err
 		}
 	}
 	if d.Status == gatewayclient.DepositPaid && d.AmountPaid != nil && *d.AmountPaid != res.Amount {

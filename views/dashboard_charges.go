@@ -53,11 +53,39 @@ type ChargeDue struct {
 	DaysLate                                int
 }
 
-// ChargeEventView is one line of a charge's timeline.
+// ChargeEventView is one line of a charge's timeline: its status after the change, why
+// (charges.Reason), who ("" for the product itself) and, for a payment, its order's page and
+// what it counted (Paid) and left to refund (Refund).
 type ChargeEventView struct {
 	At                 time.Time
 	Status, StatusText string
-	Actor, Detail      string // Actor "" for the product itself
+	Reason, Actor      string
+	Paid, Refund       checkout.Cents
+	OrderURL           string
+}
+
+// ChargeReasonText is why a line of a charge's timeline is there, in words, with its
+// payment's amounts in reais.
+func ChargeReasonText(lang Lang, e ChargeEventView) string {
+	switch e.Reason {
+	case "partially_paid":
+		return T(lang, "charges.reason_partially_paid", FormatMoney(lang, e.Paid))
+	case "paid":
+		if e.Refund > 0 {
+			return T(lang, "charges.reason_paid_over", FormatMoney(lang, e.Paid+e.Refund), FormatMoney(lang, e.Refund))
+		}
+		if e.Paid > 0 {
+			return T(lang, "charges.reason_paid_by", FormatMoney(lang, e.Paid))
+		}
+	case "refund_due":
+		if key := "charges.reason_refund_due_" + e.Status; HasKey(key) {
+			return T(lang, key, FormatMoney(lang, e.Refund))
+		}
+	}
+	if key := "charges.reason_" + e.Reason; e.Reason != "" && HasKey(key) {
+		return T(lang, key)
+	}
+	return ChargeStatusText(lang, e.Status)
 }
 
 // ChargeView is one charge's page.

@@ -102,4 +102,18 @@ var dashChargeMessages = map[string][2]string{
 	"charges.cancel_final":           {"Esta cobrança já está paga ou cancelada.", "This charge is paid or canceled already."},
 	"charges.timeline":               {"Histórico", "Timeline"},
 	"charges.by":                     {"por %s", "by %s"},
+	"charges.order":                  {"Ver o pedido", "View the order"},
+
+	"charges.reason_created":        {"Cobrança criada", "Charge created"},
+	"charges.reason_partially_paid": {"Pagamento parcial de %s", "Partial payment of %s"},
+	"charges.reason_paid":           {"Paga", "Paid"},
+	"charges.reason_paid_by":        {"Paga com um pagamento de %s", "Paid with a payment of %s"},
+	"charges.reason_paid_over": {"Paga com um pagamento de %s, %s acima do saldo: a devolver ao pagador",
+		"Paid with a payment of %s, %s above its balance: to refund to the payer"},
+	"charges.reason_overdue":  {"Vencida", "Overdue"},
+	"charges.reason_canceled": {"Cancelada", "Canceled"},
+	"charges.reason_refund_due_canceled": {"Pagamento de %s após o cancelamento: a devolver ao pagador",
+		"Payment of %s after it was canceled: to refund to the payer"},
+	"charges.reason_refund_due_paid": {"Pagamento de %s com a cobrança já paga: a devolver ao pagador",
+		"Payment of %s when it was paid already: to refund to the payer"},
 }

@@ -94,8 +94,36 @@ type Event struct {
 	Version  int // the charge's version the change made
 	At       time.Time
 	Status   Status
+	Reason   Reason
 	Actor    string // who changed it: a user's e-mail, an API key's name; "" for the product itself
-	Detail   string // e.g. "payment 1234" of a partial payment
+	// OrderID is the order whose payment the event counts ("" for the other events): the
+	// store keeps at most one event per charge and order, so an order's payment is counted
+	// once, whoever applies it and however often.
+	OrderID string
+	Paid    Cents // what the order's payment counted towards the charge
+	Refund  Cents // what of it the charge could not take: a refund due from the order
+}
+
+// Reason says why a charge's timeline has an event.
+type Reason string
+
+// The reasons of a charge's events.
+const (
+	ReasonCreated       Reason = "created"
+	ReasonPartiallyPaid Reason = "partially_paid" // a payment short of what the charge asked that day (Paid)
+	// ReasonPaid: a payment covered what the charge asked that day (Paid); any excess over its
+	// balance is Refund.
+	ReasonPaid     Reason = "paid"
+	ReasonOverdue  Reason = "overdue"
+	ReasonCanceled Reason = "canceled" // by Actor
+	// ReasonRefundDue: a payment that arrived once the charge was paid or canceled, all of it
+	// to refund (Refund).
+	ReasonRefundDue Reason = "refund_due"
+)
+
+// Reasons lists every reason, for the stores' tests and the pages' texts.
+func Reasons() []Reason {
+	return []Reason{ReasonCreated, ReasonPartiallyPaid, ReasonPaid, ReasonOverdue, ReasonCanceled, ReasonRefundDue}
 }
 
 // Filter selects charges, newest first, a page at a time.
@@ -127,7 +155,8 @@ type Store interface {
 	// Charge returns the charge with that id, or checkout.ErrNotFound.
 	Charge(ctx context.Context, id string) (Charge, error)
 	// UpdateCharge stores c over version c.Version−1 with the event e and the outbox messages
-	// announcing it in one transaction, or answers checkout.ErrConflict (changed since read) or
+	// announcing it in one transaction, or answers checkout.ErrConflict (changed since read, or
+	// e counts the payment of an order the timeline counted already: nothing is stored) or
 	// checkout.ErrNotFound.
 	UpdateCharge(ctx context.Context, c Charge, e Event, msgs ...checkout.OutboxMessage) error
 	// ChargeEvents returns the timeline of a charge, oldest first.
@@ -289,7 +318,7 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 	// Kept as its characters, as an order keeps it: a data subject's request finds it however
 	// it was typed.
 	c.Customer.Document = brdoc.NormalizeDocument(c.Customer.Document)
-	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Actor: actor}
+	e := Event{ChargeID: c.ID, Version: 1, At: now, Status: StatusOpen, Reason: ReasonCreated, Actor: actor}
 	msgs, err := m.announce(ctx, &c, e)
 	if err != nil {
 		return Charge{}, err
@@ -298,7 +327,7 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 		return Charge{}, fmt.Errorf("charges: creating a charge: %w", err)
 	}
 	m.announced(msgs)
-	m.record(ctx, actor, address, audit.ChargeCreated, &c, "")
+	m.record(ctx, actor, address, audit.ChargeCreated, &c)
 	c.IdempotencyKey, c.RequestHash = "", "" // as Store.Charge reads it
 	return c, nil
 }
@@ -349,36 +378,38 @@ func (in Input) Validate(today Date) *ValidationError {
 // Cancel cancels an open or overdue charge (a payment that still arrives is a late payment
 // with a refund due, as for orders); ErrFinal when it is paid or canceled already.
 func (m *Manager) Cancel(ctx context.Context, actor, address, id string) (Charge, error) {
-	return m.change(ctx, id, address, "", func(c *Charge) (string, string, error) {
+	c, _, err := m.change(ctx, id, address, func(c *Charge) (Event, string, error) {
 		if c.Status.Final() {
-			return "", "", ErrFinal
+			return Event{}, "", ErrFinal
 		}
 		c.Status = StatusCanceled
-		return actor, audit.ChargeCanceled, nil
+		return Event{Reason: ReasonCanceled, Actor: actor}, audit.ChargeCanceled, nil
 	})
+	return c, err
 }
 
-// Pay records amount collected at by one of the charge's orders: the charge becomes paid when
-// what it collected covers what it asked on that São Paulo day, and stays open (or overdue)
-// for the difference otherwise. A payment of a canceled or paid charge changes nothing and
-// answers ErrFinal: the order's own flow refunds it.
-func (m *Manager) Pay(ctx context.Context, id string, amount Cents, at time.Time) (Charge, error) {
-	return m.pay(ctx, id, fmt.Sprintf("payment %d", amount), amount, at)
-}
-
-// pay is Pay with the timeline's detail of the payment.
-func (m *Manager) pay(ctx context.Context, id, detail string, amount Cents, at time.Time) (Charge, error) {
-	return m.change(ctx, id, "", detail, func(c *Charge) (string, string, error) {
-		if c.Status.Final() {
-			return "", "", ErrFinal
-		}
-		c.Paid += amount
-		if c.Paid < c.Terms.On(Today(at)).Total {
-			return "", "", nil
-		}
-		c.Status, c.PaidAt = StatusPaid, at.UTC()
-		return "", audit.ChargePaid, nil
-	})
+// applyPayment applies paid, collected at at by order orderID, to c, and returns the event of
+// the timeline that says so with the audit log's action ("" none): the charge becomes paid
+// when what it collected covers what it asked on that São Paulo day, and stays open (or
+// overdue) for the difference otherwise. What passes its balance, or all of a payment once it
+// is paid or canceled, is a refund due (Event.Refund), the charge's Paid never above its total.
+func (c *Charge) applyPayment(orderID string, paid Cents, at time.Time) (Event, string) {
+	e := Event{OrderID: orderID}
+	if c.Status.Final() {
+		e.Reason, e.Refund = ReasonRefundDue, paid
+		return e, ""
+	}
+	total := c.Terms.On(Today(at)).Total
+	e.Paid = min(paid, max(total-c.Paid, 0))
+	e.Refund = paid - e.Paid
+	c.Paid += e.Paid
+	if c.Paid < total {
+		e.Reason = ReasonPartiallyPaid
+		return e, ""
+	}
+	c.Status, c.PaidAt = StatusPaid, at.UTC()
+	e.Reason = ReasonPaid
+	return e, audit.ChargePaid
 }
 
 // MarkOverdue moves every open charge whose due date has passed (São Paulo) to overdue, and
@@ -394,12 +425,12 @@ func (m *Manager) MarkOverdue(ctx context.Context) (int, error) {
 			return moved, nil
 		}
 		for _, c := range due {
-			_, err := m.change(ctx, c.ID, "", "", func(c *Charge) (string, string, error) {
+			_, _, err := m.change(ctx, c.ID, "", func(c *Charge) (Event, string, error) {
 				if c.Status != StatusOpen {
-					return "", "", ErrFinal
+					return Event{}, "", ErrFinal
 				}
 				c.Status = StatusOverdue
-				return "", audit.ChargeOverdue, nil
+				return Event{Reason: ReasonOverdue}, audit.ChargeOverdue, nil
 			})
 			switch {
 			case err == nil:
@@ -411,27 +442,29 @@ func (m *Manager) MarkOverdue(ctx context.Context) (int, error) {
 	}
 }
 
-// change reads the charge, applies fn (which says who changed it and the audit log's action,
-// "" none) and stores it with its event, again from a fresh read when another change came
-// first.
-func (m *Manager) change(ctx context.Context, id, address, detail string, fn func(*Charge) (actor, action string, err error)) (Charge, error) {
+// change reads the charge, applies fn (which returns the event of its change, whose Reason,
+// Actor and payment it fills, and the audit log's action, "" none) and stores it with its
+// event, again from a fresh read when another change came first. It returns the charge and
+// the event as stored.
+func (m *Manager) change(ctx context.Context, id, address string, fn func(*Charge) (Event, string, error)) (Charge, Event, error) {
 	for range 5 {
 		c, err := m.store.Charge(ctx, id)
 		if err != nil {
-			return Charge{}, fmt.Errorf("charges: reading charge %s: %w", id, err)
+			return Charge{}, Event{}, fmt.Errorf("charges: reading charge %s: %w", id, err)
 		}
-		actor, action, err := fn(&c)
+		e, action, err := fn(&c)
 		if err != nil {
-			return c, err
+			return c, Event{}, err
 		}
 		c.Version++
 		c.UpdatedAt = m.now().UTC()
-		e := Event{ChargeID: c.ID, Version: c.Version, At: c.UpdatedAt, Status: c.Status, Actor: actor, Detail: detail}
+		e.ChargeID, e.Version, e.At, e.Status = c.ID, c.Version, c.UpdatedAt, c.Status
 		var msgs []checkout.OutboxMessage
 		if action != "" {
-			// A change of status is announced; a partial payment is only in the timeline.
+			// A change of status is announced; a partial payment or a refund due is only in
+			// the timeline.
 			if msgs, err = m.announce(ctx, &c, e); err != nil {
-				return Charge{}, err
+				return Charge{}, Event{}, err
 			}
 		}
 		err = m.store.UpdateCharge(ctx, c, e, msgs...)
@@ -439,24 +472,24 @@ func (m *Manager) change(ctx context.Context, id, address, detail string, fn fun
 			continue
 		}
 		if err != nil {
-			return Charge{}, fmt.Errorf("charges: storing charge %s: %w", id, err)
+			return Charge{}, Event{}, fmt.Errorf("charges: storing charge %s: %w", id, err)
 		}
 		m.announced(msgs)
 		if action != "" {
-			m.record(ctx, actor, address, action, &c, detail)
+			m.record(ctx, e.Actor, address, action, &c)
 		}
-		return c, nil
+		return c, e, nil
 	}
-	return Charge{}, fmt.Errorf("charges: charge %s: %w", id, checkout.ErrConflict)
+	return Charge{}, Event{}, fmt.Errorf("charges: charge %s: %w", id, checkout.ErrConflict)
 }
 
 // record writes a change of c to the audit log; a failure to record is not the change's.
-func (m *Manager) record(ctx context.Context, actor, address, action string, c *Charge, detail string) {
+func (m *Manager) record(ctx context.Context, actor, address, action string, c *Charge) {
 	if m.audit == nil {
 		return
 	}
 	if actor == "" {
 		actor = "system"
 	}
-	_ = m.audit.Record(ctx, audit.Entry{Actor: actor, Action: action, Object: c.ID, Address: address, Detail: detail})
+	_ = m.audit.Record(ctx, audit.Entry{Actor: actor, Action: action, Object: c.ID, Address: address})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
@@ -24,33 +23,48 @@ func (m *Manager) ChargeSource(ctx context.Context, id string, now time.Time) (c
 	return c.Source(now)
 }
 
-// ChargePaid counts paid, collected at at by the charge's order numbered order, towards charge
-// id (Pay), once per order: the order's number is in the payment's event of the timeline, and a
-// payment of an order already counted changes nothing. A charge that is canceled answers
-// checkout.ReasonPaidAfterCancel and one paid already checkout.ReasonPaidTwice: the order's
-// payment is to be refunded.
-func (m *Manager) ChargePaid(ctx context.Context, id, order string, paid Cents, at time.Time) (checkout.ReasonCode, error) {
-	events, err := m.store.ChargeEvents(ctx, id)
-	if err != nil {
-		return checkout.ReasonNone, fmt.Errorf("charges: reading charge %s's timeline: %w", id, err)
-	}
-	mark := orderMark(order)
-	for _, e := range events {
-		if strings.HasSuffix(e.Detail, mark) {
-			return checkout.ReasonNone, nil
-		}
-	}
-	c, err := m.pay(ctx, id, fmt.Sprintf("payment %d%s", paid, mark), paid, at)
-	switch {
-	case errors.Is(err, ErrFinal) && c.Status == StatusCanceled:
-		return checkout.ReasonPaidAfterCancel, nil
-	case errors.Is(err, ErrFinal):
-		return checkout.ReasonPaidTwice, nil
-	case err != nil:
-		return checkout.ReasonNone, err
-	}
-	return checkout.ReasonNone, nil
-}
+// errCounted: the order's payment is in the charge's timeline already.
+var errCounted = errors.New("charges: the order's payment is counted already")
 
-// orderMark ends the detail of a payment's event: the order that paid it.
-func orderMark(order string) string { return ", order " + order }
+// ChargePaid counts paid, collected at at by the charge's order orderID, towards charge id
+// (Charge.applyPayment), once per order: the timeline's event of the order's payment is read
+// again when there is one (the store keeps one per charge and order), so that applying a
+// payment again, after a crash or from another instance, changes nothing and answers the same.
+// The part of the payment the charge could not take is a refund due from the order, the
+// reason checkout.ReasonPaidAfterCancel when the charge was canceled, else
+// checkout.ReasonPaidTwice (paid already, or paid beyond its balance).
+func (m *Manager) ChargePaid(ctx context.Context, id, orderID string, paid Cents, at time.Time) (checkout.ChargePayment, error) {
+	if orderID == "" {
+		return checkout.ChargePayment{}, fmt.Errorf("charges: a payment of charge %s without its order", id)
+	}
+	var counted Event
+	_, e, err := m.change(ctx, id, "", func(c *Charge) (Event, string, error) {
+		events, err := m.store.ChargeEvents(ctx, c.ID)
+		if err != nil {
+			return Event{}, "", fmt.Errorf("charges: reading charge %s's timeline: %w", c.ID, err)
+		}
+		for _, e := range events {
+			if e.OrderID == orderID {
+				counted = e
+				return Event{}, "", errCounted
+			}
+		}
+		e, action := c.applyPayment(orderID, paid, at)
+		return e, action, nil
+	})
+	switch {
+	case errors.Is(err, errCounted):
+		e = counted
+	case err != nil:
+		return checkout.ChargePayment{}, err
+	}
+	out := checkout.ChargePayment{Refund: e.Refund}
+	switch {
+	case e.Refund == 0:
+	case e.Status == StatusCanceled:
+		out.Reason = checkout.ReasonPaidAfterCancel
+	default:
+		out.Reason = checkout.ReasonPaidTwice
+	}
+	return out, nil
+}

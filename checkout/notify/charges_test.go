@@ -57,7 +57,7 @@ func TestChargeNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	set(time.Date(2026, time.March, 11, 3, 0, 0, 0, time.UTC)) // 00:00 of the 11th in São Paulo
-	if _, err := m.Pay(ctx, paid.ID, 10000, clock()); err != nil {
+	if _, err := m.ChargePaid(ctx, paid.ID, "order-1", 10000, clock()); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -65,7 +65,7 @@ func TestChargeNotifications(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.Pay(ctx, paid.ID, 2600, clock()); err != nil {
+	if _, err := m.ChargePaid(ctx, paid.ID, "order-2", 2600, clock()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Cancel(ctx, "rui@loja.example", "", canceled.ID); err != nil {

@@ -79,10 +79,16 @@ func optionalDate(s string) (charges.Date, error) {
 	return gatewayclient.ParseDate(s)
 }
 
-// eventStmt inserts e into the timeline.
+// eventStmt inserts e into the timeline, unless the timeline counts its order's payment
+// already (the unique index charge_events_order): then it inserts nothing.
 func eventStmt(e charges.Event) Stmt {
-	return Stmt{SQL: `INSERT INTO charge_events (charge_id, version, at, status, actor, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-		Args: []any{e.ChargeID, e.Version, ms(e.At), string(e.Status), e.Actor, e.Detail}}
+	var order any // NULL: not a payment's event, which the unique index lets repeat
+	if e.OrderID != "" {
+		order = e.OrderID
+	}
+	return Stmt{SQL: `INSERT INTO charge_events (charge_id, version, at, status, reason, actor, order_id, paid, refund)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
+		Args: []any{e.ChargeID, e.Version, ms(e.At), string(e.Status), string(e.Reason), e.Actor, order, int64(e.Paid), int64(e.Refund)}}
 }
 
 // CreateCharge stores a new charge with the first event of its timeline and msgs.
@@ -164,7 +170,14 @@ func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Ev
 		if !updated {
 			return checkout.ErrConflict
 		}
-		stmts := append([]Stmt{eventStmt(e)}, out...)
+		ev := eventStmt(e)
+		ev.Affected = func(n int64) error {
+			if n == 0 {
+				return checkout.ErrConflict // the order's payment is counted already: all rolled back
+			}
+			return nil
+		}
+		stmts := append([]Stmt{ev}, out...)
 		if c.Status.Final() {
 			// Its reminders still to come are moot: given up in the change's transaction, so
 			// that none is sent after it commits, by any instance.
@@ -188,15 +201,17 @@ func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Ev
 // ChargeEvents returns the timeline of a charge, oldest first.
 func (s *Store) ChargeEvents(ctx context.Context, id string) ([]charges.Event, error) {
 	var out []charges.Event
-	err := s.db.Read(ctx, Stmt{SQL: `SELECT version, at, status, actor, detail FROM charge_events WHERE charge_id = $1 ORDER BY version`,
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT version, at, status, reason, actor, COALESCE(order_id, ''), paid, refund
+		FROM charge_events WHERE charge_id = $1 ORDER BY version`,
 		Args: []any{id}, Rows: each(func(r Rows) error {
 			e := charges.Event{ChargeID: id}
-			var at int64
-			var status string
-			if err := r.Scan(&e.Version, &at, &status, &e.Actor, &e.Detail); err != nil {
+			var at, paid, refund int64
+			var status, reason string
+			if err := r.Scan(&e.Version, &at, &status, &reason, &e.Actor, &e.OrderID, &paid, &refund); err != nil {
 				return err
 			}
-			e.At, e.Status = fromMS(at), charges.Status(status)
+			e.At, e.Status, e.Reason = fromMS(at), charges.Status(status), charges.Reason(reason)
+			e.Paid, e.Refund = charges.Cents(paid), charges.Cents(refund)
 			out = append(out, e)
 			return nil
 		})})

@@ -35,7 +35,7 @@ func testChargeMailWithdrawn(t *testing.T, f *chargeFixture, s ChargeStores) {
 		t.Fatal(err)
 	}
 	paid, canceled, open := f.create(issue35()), f.create(issue35()), f.create(issue35())
-	if _, err := f.m.Pay(f.ctx, paid.ID, 100, f.now); err != nil {
+	if _, err := f.m.ChargePaid(f.ctx, paid.ID, checkout.NewID(), 100, f.now); err != nil {
 		t.Fatal(err)
 	}
 	status := func(id string) (string, string) {
@@ -49,7 +49,7 @@ func testChargeMailWithdrawn(t *testing.T, f *chargeFixture, s ChargeStores) {
 	if st, _ := status(paid.ID); st != outbox.StatusPending {
 		t.Fatalf("after a partial payment, the e-mail is %s", st)
 	}
-	if _, err := f.m.Pay(f.ctx, paid.ID, 12345, f.now); err != nil {
+	if _, err := f.m.ChargePaid(f.ctx, paid.ID, checkout.NewID(), 12345, f.now); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.m.Cancel(f.ctx, "rui@loja.example", "", canceled.ID); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +46,9 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 		testChargeMailWithdrawn(t, newChargeFixture(t, s), s)
 	})
 	t.Run("PersonalData", func(t *testing.T) { testChargePersonalData(t, newChargeFixture(t, open(t))) })
+	t.Run("PaymentOncePerOrder", func(t *testing.T) { testChargePaymentOnce(t, newChargeFixture(t, open(t))) })
+	t.Run("Overpaid", func(t *testing.T) { testChargeOverpaid(t, newChargeFixture(t, open(t))) })
+	t.Run("CrashBeforeCharge", func(t *testing.T) { testChargeCrash(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {
@@ -95,19 +99,35 @@ func (f *chargeFixture) read(id string) charges.Charge {
 	return c
 }
 
-// timeline is the statuses of a charge's events and their actors, in order.
-func (f *chargeFixture) timeline(id string) []string {
+// pay counts a payment of amount by order towards charge id, at the fixture's time.
+func (f *chargeFixture) pay(id, order string, amount charges.Cents) (charges.Charge, checkout.ChargePayment) {
+	f.t.Helper()
+	res, err := f.m.ChargePaid(f.ctx, id, order, amount, f.now)
+	if err != nil {
+		f.t.Fatalf("ChargePaid(%s, %s, %d): %v", id, order, amount, err)
+	}
+	return f.read(id), res
+}
+
+// events is the timeline of a charge.
+func (f *chargeFixture) events(id string) []charges.Event {
 	f.t.Helper()
 	evs, err := f.s.ChargeEvents(f.ctx, id)
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	return evs
+}
+
+// timeline is the reasons of a charge's events and their actors, in order.
+func (f *chargeFixture) timeline(id string) []string {
+	f.t.Helper()
 	var out []string
-	for i, e := range evs {
+	for i, e := range f.events(id) {
 		if e.Version != i+1 || e.ChargeID != id {
 			f.t.Fatalf("event %d: %+v", i, e)
 		}
-		out = append(out, string(e.Status)+"/"+e.Actor)
+		out = append(out, string(e.Reason)+"/"+e.Actor)
 	}
 	return out
 }
@@ -141,7 +161,7 @@ func testChargeCreate(t *testing.T, f *chargeFixture) {
 	if c.Balance(marchDay(4)) != 11110 || len(c.ID) < 20 {
 		t.Fatalf("balance on day 4 %d, id %q", c.Balance(marchDay(4)), c.ID)
 	}
-	if tl, au := f.timeline(c.ID), f.audited(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example"}) ||
+	if tl, au := f.timeline(c.ID), f.audited(c.ID); !slices.Equal(tl, []string{"created/ana@loja.example"}) ||
 		!slices.Equal(au, []string{"charge.created/ana@loja.example"}) {
 		t.Fatalf("timeline %v, audit %v", tl, au)
 	}
@@ -185,7 +205,7 @@ func testChargeOverdue(t *testing.T, f *chargeFixture) {
 	if got := f.read(c.ID); got.Status != charges.StatusOverdue || got.Balance(marchDay(11)) != 12596 {
 		t.Fatalf("overdue charge %+v, balance %d", got, got.Balance(marchDay(11)))
 	}
-	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "overdue/"}) {
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"created/ana@loja.example", "overdue/"}) {
 		t.Fatalf("timeline %v", tl)
 	}
 	if au := f.audited(c.ID); !slices.Equal(au, []string{"charge.created/ana@loja.example", "charge.overdue/system"}) {
@@ -198,22 +218,39 @@ func testChargeOverdue(t *testing.T, f *chargeFixture) {
 func testChargePartial(t *testing.T, f *chargeFixture) {
 	c := f.create(issue35())
 	f.now = saoPauloAt(6, 10, 0)
-	got, err := f.m.Pay(f.ctx, c.ID, 11110, f.now)
-	if err != nil || got.Status != charges.StatusOpen || got.Paid != 11110 || got.Balance(marchDay(6)) != 1235 {
-		t.Fatalf("after the discounted amount on day 6: %+v, %v", got, err)
+	got, res := f.pay(c.ID, "order-5", 11110)
+	if got.Status != charges.StatusOpen || got.Paid != 11110 || got.Balance(marchDay(6)) != 1235 || res.Refund != 0 {
+		t.Fatalf("after the discounted amount on day 6: %+v, %+v", got, res)
 	}
-	got, err = f.m.Pay(f.ctx, c.ID, 1235, f.now)
-	if err != nil || got.Status != charges.StatusPaid || !got.PaidAt.Equal(f.now) || got.PaidLate() || got.Balance(marchDay(6)) != 0 {
-		t.Fatalf("after the difference: %+v, %v", got, err)
+	got, res = f.pay(c.ID, "order-6", 1235)
+	if got.Status != charges.StatusPaid || !got.PaidAt.Equal(f.now) || got.PaidLate() || got.Balance(marchDay(6)) != 0 || res.Refund != 0 {
+		t.Fatalf("after the difference: %+v, %+v", got, res)
 	}
-	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "open/", "paid/"}) {
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"created/ana@loja.example", "partially_paid/", "paid/"}) {
 		t.Fatalf("timeline %v", tl)
 	}
-	if _, err := f.m.Pay(f.ctx, c.ID, 100, f.now); !errors.Is(err, charges.ErrFinal) {
-		t.Fatalf("a payment of a paid charge: %v", err)
+	// A payment of a paid charge is all to refund, in the timeline; the charge stays paid.
+	got, res = f.pay(c.ID, "order-7", 100)
+	if res.Refund != 100 || res.Reason != checkout.ReasonPaidTwice || got.Status != charges.StatusPaid || got.Paid != 12345 {
+		t.Fatalf("a payment of a paid charge: %+v, %+v", res, got)
 	}
-	if got := f.read(c.ID); got.Paid != 12345 || got.Version != 3 {
-		t.Fatalf("stored %+v", got)
+	f.payments(c.ID, []charges.Event{{Reason: charges.ReasonPartiallyPaid, OrderID: "order-5", Paid: 11110, Status: charges.StatusOpen},
+		{Reason: charges.ReasonPaid, OrderID: "order-6", Paid: 1235, Status: charges.StatusPaid},
+		{Reason: charges.ReasonRefundDue, OrderID: "order-7", Refund: 100, Status: charges.StatusPaid}})
+}
+
+// payments checks the events of charge id after its first: their reasons, orders, amounts and
+// statuses.
+func (f *chargeFixture) payments(id string, want []charges.Event) {
+	f.t.Helper()
+	evs := f.events(id)[1:]
+	if len(evs) != len(want) {
+		f.t.Fatalf("%d events after the first, want %d", len(evs), len(want))
+	}
+	for i, e := range evs {
+		if w := want[i]; e.Reason != w.Reason || e.OrderID != w.OrderID || e.Paid != w.Paid || e.Refund != w.Refund || e.Status != w.Status {
+			f.t.Errorf("event %d: %+v, want %+v", i+2, e, w)
+		}
 	}
 }
 
@@ -224,12 +261,11 @@ func testChargePaidLate(t *testing.T, f *chargeFixture) {
 	if _, err := f.m.MarkOverdue(f.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := f.m.Pay(f.ctx, c.ID, 12714, f.now); err != nil || got.Status != charges.StatusOverdue {
-		t.Fatalf("a cent short: %+v, %v", got, err)
+	if got, _ := f.pay(c.ID, "order-1", 12714); got.Status != charges.StatusOverdue {
+		t.Fatalf("a cent short: %+v", got)
 	}
-	got, err := f.m.Pay(f.ctx, c.ID, 1, f.now)
-	if err != nil || got.Status != charges.StatusPaid || !got.PaidLate() {
-		t.Fatalf("paid late: %+v, %v", got, err)
+	if got, _ := f.pay(c.ID, "order-2", 1); got.Status != charges.StatusPaid || !got.PaidLate() {
+		t.Fatalf("paid late: %+v", got)
 	}
 	if au := f.audited(c.ID); !slices.Equal(au, []string{"charge.created/ana@loja.example", "charge.overdue/system", "charge.paid/system"}) {
 		t.Fatalf("audit %v", au)
@@ -245,14 +281,14 @@ func testChargeCancel(t *testing.T, f *chargeFixture) {
 	if _, err := f.m.Cancel(f.ctx, "rui@loja.example", "", c.ID); !errors.Is(err, charges.ErrFinal) {
 		t.Fatalf("a second cancel: %v", err)
 	}
-	if _, err := f.m.Pay(f.ctx, c.ID, 12345, f.now); !errors.Is(err, charges.ErrFinal) {
-		t.Fatalf("a payment of a canceled charge: %v", err)
+	if _, res := f.pay(c.ID, "order-1", 12345); res.Refund != 12345 || res.Reason != checkout.ReasonPaidAfterCancel {
+		t.Fatalf("a payment of a canceled charge: %+v", res)
 	}
 	f.now = saoPauloAt(20, 0, 0)
 	if n, err := f.m.MarkOverdue(f.ctx); n != 0 || err != nil {
 		t.Fatalf("a canceled charge made overdue: %d, %v", n, err)
 	}
-	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"open/ana@loja.example", "canceled/rui@loja.example"}) {
+	if tl := f.timeline(c.ID); !slices.Equal(tl, []string{"created/ana@loja.example", "canceled/rui@loja.example", "refund_due/"}) {
 		t.Fatalf("timeline %v", tl)
 	}
 	if got := f.read(c.ID); got.Status != charges.StatusCanceled || got.Paid != 0 {
@@ -514,5 +550,139 @@ func testChargeIdempotent(t *testing.T, f *chargeFixture) {
 	f.create(issue35())
 	if list, _ := f.s.ListCharges(f.ctx, charges.Filter{}); len(list) != 3 {
 		t.Fatalf("%d charges stored, want 3", len(list))
+	}
+}
+
+// An order's payment counts towards its charge once: applied again, from one manager or from
+// two at once (two instances), it changes nothing and answers the same; and the store itself
+// refuses a second event of the same order, storing nothing of that change.
+func testChargePaymentOnce(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	f.now = saoPauloAt(6, 10, 0)
+	first, res := f.pay(c.ID, "order-a", 5000)
+	if again, res2 := f.pay(c.ID, "order-a", 5000); again != first || res2 != res {
+		t.Fatalf("the payment again: %+v, %+v; want %+v, %+v", again, res2, first, res)
+	}
+	other := charges.NewManager(f.s, nil, func() time.Time { return f.now })
+	var wg sync.WaitGroup
+	for _, m := range []*charges.Manager{f.m, other, f.m, other} {
+		wg.Go(func() {
+			if _, err := m.ChargePaid(f.ctx, c.ID, "order-b", 3000, f.now); err != nil {
+				t.Errorf("ChargePaid at once: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	got := f.read(c.ID)
+	if got.Paid != 8000 || got.Version != 3 || len(f.events(c.ID)) != 3 {
+		t.Fatalf("after order-a once and order-b four times at once: paid %d, version %d, %d events",
+			got.Paid, got.Version, len(f.events(c.ID)))
+	}
+	// Past the managers: the store keeps one event per charge and order.
+	dup := got
+	dup.Version, dup.Paid = got.Version+1, got.Paid+3000
+	err := f.s.UpdateCharge(f.ctx, dup, charges.Event{ChargeID: c.ID, Version: dup.Version, At: f.now,
+		Status: dup.Status, Reason: charges.ReasonPartiallyPaid, OrderID: "order-b", Paid: 3000})
+	if !errors.Is(err, checkout.ErrConflict) {
+		t.Fatalf("a second event of order-b: %v, want ErrConflict", err)
+	}
+	if after := f.read(c.ID); after != got {
+		t.Fatalf("the refused change stored %+v", after)
+	}
+	// Events of no order repeat freely.
+	f.now = saoPauloAt(11, 0, 0)
+	if n, err := f.m.MarkOverdue(f.ctx); n != 1 || err != nil {
+		t.Fatalf("MarkOverdue: %d, %v", n, err)
+	}
+}
+
+// A payment beyond the charge's balance counts up to the balance; the excess is a refund due
+// from the order that paid it, in the order's history and the charge's timeline.
+func testChargeOverpaid(t *testing.T, f *chargeFixture) {
+	svc := f.service()
+	c := f.create(issue35())
+	f.now = saoPauloAt(6, 9, 0)
+	// Two of the day's orders for the whole amount; the first payment leaves nothing to pay.
+	a := f.chargeOrder(c, 12345, saoPauloAt(6, 23, 59))
+	b := f.chargeOrder(c, 12345, saoPauloAt(6, 23, 59))
+	if o := f.paidDeposit(svc, a, 12000); o.Status != checkout.StatusUnderReview || o.RefundDue != 0 {
+		t.Fatalf("the first order, underpaid: %s, refund %d", o.Status, o.RefundDue)
+	}
+	ob := f.paidDeposit(svc, b, 12345)
+	if ob.Status != checkout.StatusPaid || ob.RefundDue != 12000 || entries(ob, checkout.ReasonPaidTwice) != 1 {
+		t.Fatalf("the second order: %s, refund %d, %d paid-twice entries; want paid, 12000 to refund",
+			ob.Status, ob.RefundDue, entries(ob, checkout.ReasonPaidTwice))
+	}
+	got := f.read(c.ID)
+	if got.Status != charges.StatusPaid || got.Paid != 12345 {
+		t.Fatalf("the charge: %+v, want paid 12345", got)
+	}
+	last := f.events(c.ID)[2]
+	if last.Reason != charges.ReasonPaid || last.OrderID != b.ID || last.Paid != 345 || last.Refund != 12000 {
+		t.Fatalf("the overpayment's event: %+v", last)
+	}
+	// The webhook again: nothing more to refund.
+	if again := f.paidDeposit(svc, b, 12345); again.RefundDue != 12000 || entries(again, checkout.ReasonPaidTwice) != 1 {
+		t.Fatalf("the second order after its webhook again: refund %d", again.RefundDue)
+	}
+}
+
+// crashingCharges is the charges of a process that dies once an order is paid, before its
+// charge counts the payment.
+type crashingCharges struct{ checkout.Charges }
+
+func (crashingCharges) ChargePaid(context.Context, string, string, gatewayclient.Cents, time.Time) (checkout.ChargePayment, error) {
+	return checkout.ChargePayment{}, errors.New("the process died")
+}
+
+// listingGateway lists the deposits it holds, on one page, as the gateway's GET /deposit does.
+type listingGateway struct {
+	checkout.Gateway
+	deposits []gatewayclient.Deposit
+}
+
+func (g listingGateway) ListDeposits(context.Context, gatewayclient.DepositFilter) (*gatewayclient.Page[gatewayclient.Deposit], error) {
+	return &gatewayclient.Page[gatewayclient.Deposit]{Data: g.deposits, CurrentPage: 1, TotalPages: 1, Total: len(g.deposits)}, nil
+}
+
+// The process dies after an order of a charge is paid and before the charge counts it: the
+// next process's reconciler, applying the paid deposit it lists again, counts it once, however
+// many passes and webhooks follow.
+func testChargeCrash(t *testing.T, f *chargeFixture) {
+	c := f.create(issue35())
+	f.now = saoPauloAt(6, 9, 0)
+	o := f.chargeOrder(c, 12345, saoPauloAt(6, 23, 59))
+	amount := gatewayclient.Cents(12345)
+	d := gatewayclient.Deposit{ID: o.Attempts[0].TransactionID, Status: gatewayclient.DepositPaid, AmountPaid: &amount,
+		PaymentDate: f.now, CreatedAt: f.now.Add(-time.Minute)}
+	dying := checkout.NewService(f.s, nil, checkout.ServiceOptions{Logger: slog.New(slog.DiscardHandler),
+		Clock: func() time.Time { return f.now }, Charges: crashingCharges{f.m}})
+	if _, _, err := dying.ApplyDeposit(f.ctx, &d); err == nil {
+		t.Fatal("the payment applied by the dying process: no error")
+	}
+	if got := mustRead(t, f.s, o.ID); got.Status != checkout.StatusPaid {
+		t.Fatalf("the order after the crash: %s, want paid", got.Status)
+	}
+	if got := f.read(c.ID); got.Status != charges.StatusOpen || got.Paid != 0 {
+		t.Fatalf("the charge after the crash: %+v, want open, nothing paid", got)
+	}
+
+	next := checkout.NewService(f.s, listingGateway{deposits: []gatewayclient.Deposit{d}}, checkout.ServiceOptions{
+		Logger: slog.New(slog.DiscardHandler), Clock: func() time.Time { return f.now }, Charges: f.m})
+	for range 2 { // a second process's reconciler, then another after it
+		r := checkout.NewReconciler(next, f.s, checkout.ReconcilerOptions{Clock: func() time.Time { return f.now },
+			Logger: slog.New(slog.DiscardHandler)})
+		must(t, r.RunOnce(f.ctx))
+	}
+	f.paidDeposit(next, o, 12345) // and its webhook
+	got := f.read(c.ID)
+	if got.Status != charges.StatusPaid || got.Paid != 12345 || got.Version != 2 {
+		t.Fatalf("the charge after the reconciler: %+v, want paid 12345 once (version 2)", got)
+	}
+	if e := f.events(c.ID)[1]; e.OrderID != o.ID || e.Paid != 12345 || e.Reason != charges.ReasonPaid {
+		t.Fatalf("the payment's event: %+v", e)
+	}
+	if after := mustRead(t, f.s, o.ID); after.RefundDue != 0 {
+		t.Fatalf("the order: refund %d after its payment counted", after.RefundDue)
 	}
 }

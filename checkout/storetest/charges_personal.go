@@ -58,7 +58,7 @@ func testChargePersonalData(t *testing.T, f *chargeFixture) {
 		must(t, enq.Enqueue(f.ctx, checkout.OutboxMessage{ID: checkout.NewID(), Channel: checkout.ChannelMail, To: shopper.Email,
 			ChargeID: cs.paid.ID, Type: "charge.reminder", Payload: []byte("Olá Joana Retida, sua cobrança vence amanhã"), CreatedAt: f.now}))
 	}
-	_, err := f.m.Pay(f.ctx, cs.paid.ID, 11110, f.now)
+	_, err := f.m.ChargePaid(f.ctx, cs.paid.ID, checkout.NewID(), 11110, f.now)
 	must(t, err)
 	_, err = f.m.Cancel(f.ctx, "ana@loja.example", "", cs.elses.ID)
 	must(t, err)
@@ -143,7 +143,7 @@ func (cs *chargeSubject) testOnRequest(t *testing.T) {
 	if len(res.HeldRefused) != 1 || res.HeldRefused[0].ID != cs.open.ID || len(res.HeldAlready) != 1 || len(res.HeldAnonymised) != 0 {
 		t.Fatalf("request while open: %+v", res)
 	}
-	_, err = cs.m.Pay(cs.ctx, cs.open.ID, 11110, cs.now)
+	_, err = cs.m.ChargePaid(cs.ctx, cs.open.ID, checkout.NewID(), 11110, cs.now)
 	must(t, err)
 	res, err = cs.svc.AnonymiseSubject(cs.ctx, subj)
 	must(t, err)

@@ -419,8 +419,12 @@ func (d *Dashboard) renderCharge(w http.ResponseWriter, r *http.Request, status 
 		d.site.LogError(r, err, checkout.ErrorCode(err))
 	}
 	for _, e := range events {
-		v.Timeline = append(v.Timeline, views.ChargeEventView{At: e.At, Status: string(e.Status),
-			StatusText: views.ChargeStatusText(lang, string(e.Status)), Actor: e.Actor, Detail: e.Detail})
+		ev := views.ChargeEventView{At: e.At, Status: string(e.Status), StatusText: views.ChargeStatusText(lang, string(e.Status)),
+			Reason: string(e.Reason), Actor: e.Actor, Paid: e.Paid, Refund: e.Refund}
+		if e.OrderID != "" {
+			ev.OrderURL = respond.Link(r, Path+"/orders/"+url.PathEscape(e.OrderID))
+		}
+		v.Timeline = append(v.Timeline, ev)
 	}
 	d.site.Render(w, r, status, views.ChargePage(v))
 }

@@ -293,3 +293,39 @@ func TestChargePage(t *testing.T) {
 		t.Fatalf("a missing charge: %d", res.StatusCode)
 	}
 }
+
+// The charge's timeline says why each line is there, a payment's amounts in reais in the
+// page's language, with a link to the order that paid: a partial payment, one beyond the
+// balance (15000), and one after the charge was paid.
+func TestChargeTimelineReasons(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	id := e.newCharge("")
+	for _, p := range []struct {
+		order  string
+		amount charges.Cents
+	}{{"order-1", 1234}, {"order-2", 14266}, {"order-3", 500}} {
+		if _, err := e.charges.ChargePaid(ctx, id, p.order, p.amount, e.charges.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	viewer, _ := e.signedIn(team.RoleViewer)
+	for lang, want := range map[string][]string{
+		"pt-BR": {"created Cobrança criada", "partially_paid Pagamento parcial de R$ 12,34",
+			"paid Paga com um pagamento de R$ 142,66, R$ 5,00 acima do saldo: a devolver ao pagador", "refund_due Pagamento de R$ 5,00 com a cobrança já paga: a devolver ao pagador"},
+		"en": {"created Charge created", "partially_paid Partial payment of R$12.34", "paid Paid with a payment of R$142.66, R$5.00 above its balance: to refund to the payer",
+			"refund_due Payment of R$5.00 when it was paid already: to refund to the payer"},
+	} {
+		_, doc := viewer.get("/dashboard/charges/" + id + "?lang=" + lang)
+		var got []string
+		doc.Find(testid("history-reason")).Each(func(_ int, s *goquery.Selection) {
+			got = append(got, s.AttrOr("data-reason", "")+" "+strings.TrimSpace(s.Text()))
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("%s timeline %q, want %q", lang, got, want)
+		}
+		if href := doc.Find(testid("history-order")).First().AttrOr("href", ""); !strings.HasPrefix(href, "/dashboard/orders/order-1") {
+			t.Errorf("%s: the partial payment's order link %q", lang, href)
+		}
+	}
+}

@@ -230,7 +230,7 @@ func TestRemindersOnceEach(t *testing.T) {
 				check("at " + s.name)
 				if s.name == "before-3" {
 					clk.Set(saoPaulo(8, 15))
-					if _, err := in.m.Pay(ctx, paid.ID, 12345, clk.Now()); err != nil {
+					if _, err := in.m.ChargePaid(ctx, paid.ID, "order-"+s.name, 12345, clk.Now()); err != nil {
 						t.Fatal(err)
 					}
 				}
