@@ -38,6 +38,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
 	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
 	t.Run("PersonalData", func(t *testing.T) { testChargePersonalData(t, newChargeFixture(t, open(t))) })
+	t.Run("Receivables", func(t *testing.T) { testChargeReceivables(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {
