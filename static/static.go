@@ -7,7 +7,9 @@
 // focuses the customer form's error summary, checks CPF/CNPJ, e-mail, phone and CEP as the
 // shopper leaves each (the server's rules) and fills the address in from a CEP; pix.js runs
 // the PIX page's countdown, copy button and live status (see the comment at its top for the
-// data-* attributes it reads); order.js keeps the order page (receipt, canceled) live.
+// data-* attributes it reads); order.js keeps the order page (receipt, canceled) live;
+// pos.js and pos.css are the point of sale's (its keypad, and its sale followed through
+// follow.js), loaded without app.css's dashboard companion so that its pages stay light.
 package static
 
 import (

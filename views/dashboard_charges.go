@@ -174,8 +174,10 @@ func chargeInput(field string) (typ string, extra []string) {
 		return "email", []string{"autocomplete", "off"}
 	case "customer.phone":
 		return "tel", []string{"autocomplete", "off"}
-	case "dueDate", "discount.until":
+	case "dueDate", "discount.until", "startDate", "endDate":
 		return "date", nil
+	case "dayOfMonth", "everyWeeks", "count", "discount.daysBefore":
+		return "text", []string{"inputmode", "numeric", "autocomplete", "off"}
 	case "amount", "discount.amount", "fine", "interest", "discount.percent":
 		return "text", []string{"inputmode", "decimal", "autocomplete", "off"}
 	}

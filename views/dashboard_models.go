@@ -587,6 +587,9 @@ type SettingsView struct {
 	NotifyPersonalData bool
 	// ShopperMail is the form of the e-mails sent to the shopper.
 	ShopperMail ShopperMailView
+	// SubscriptionLead is the form of the days before its due date a subscription's charge is
+	// issued.
+	SubscriptionLead SubscriptionLeadView
 }
 
 // PingRow is what became of a test notification.

@@ -76,6 +76,9 @@ const (
 	SubscriptionResumed  = "subscription.resumed"
 	SubscriptionCanceled = "subscription.canceled"
 	SubscriptionChanged  = "subscription.changed"
+	// POSChanged: the point of sale's terminals, settings or a cashier's terminals changed
+	// (object: the terminal, "settings" or the cashier's e-mail; detail: what).
+	POSChanged = "pos.changed"
 )
 
 // Actions lists the actions, for the audit page's filter.
@@ -87,7 +90,7 @@ var Actions = []string{SignIn, SignInFailed, SignOut, PasswordChanged, PasswordR
 	PersonalShown, ExportUnmasked,
 	OrderShipped, OrderDelivered, OrderCanceled, OrderNoteAdded, OrderRefundRecorded,
 	MailResent, MailTest, MailUnsuppressed, StoreChanged, ChargeCreated, ChargeCanceled, ChargePaid, ChargeOverdue,
-	SubscriptionCreated, SubscriptionPaused, SubscriptionResumed, SubscriptionCanceled, SubscriptionChanged}
+	SubscriptionCreated, SubscriptionPaused, SubscriptionResumed, SubscriptionCanceled, SubscriptionChanged, POSChanged}
 
 // Details of audit entries that are the same every time, as codes the dashboard says in the
 // reader's language; other details (what changed, before and after) are data.

@@ -72,7 +72,7 @@ const (
 	MaxQRLifetime     = 30 * time.Minute
 	DefaultIdleLimit  = 12 * time.Hour
 	MinIdleLimit      = team.SignInIdleTimeout
-	MaxIdleLimit      = 24 * time.Hour
+	MaxIdleLimit      = team.MaxSignInIdle
 )
 
 // DefaultSettings are the settings until an owner saves theirs.

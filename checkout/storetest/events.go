@@ -34,6 +34,9 @@ func testEvents(t *testing.T, s checkout.Store) {
 	}
 
 	o := awaitingOrder(t, s, true)
+	if following && !spy.await(o.ID, o.Version) {
+		t.Fatal("the change feed did not tell of the new order within 30 s")
+	}
 	events, stop := svc.Subscribe(o.ID)
 	defer stop()
 	if _, err := svc.Snapshot(ctx, o.ID); err != nil { // as a stream does once subscribed

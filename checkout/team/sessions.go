@@ -11,6 +11,10 @@ import (
 const (
 	// SignInIdleTimeout ends a dashboard session after 30 minutes without a request.
 	SignInIdleTimeout = 30 * time.Minute
+	// MaxSignInIdle is the longest any session may stay idle: a cashier's on the point of sale
+	// lasts the shift (an owner's setting, checkout/pos, up to this), instead of
+	// SignInIdleTimeout. The dashboard holds each session to its role's limit.
+	MaxSignInIdle = 24 * time.Hour
 	// SignInLifetime ends a dashboard session 12 hours after sign-in, however active.
 	SignInLifetime = 12 * time.Hour
 )

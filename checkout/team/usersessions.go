@@ -111,13 +111,13 @@ func (a *Accounts) EndOtherSignIns(ctx context.Context, userID, keep string) (in
 }
 
 // PruneSignIns forgets the sessions nobody can use any more (last seen longer ago than the
-// sessions' idle timeout, or begun before their lifetime).
+// longest idle limit, MaxSignInIdle: a cashier's shift).
 func (a *Accounts) PruneSignIns(ctx context.Context) (int, error) {
 	if a.sessions == nil {
 		return 0, nil
 	}
 	// SeenAt lags the last request by up to seeEvery.
-	return a.sessions.PruneSignIns(ctx, a.now().Add(-SignInIdleTimeout-seeEvery))
+	return a.sessions.PruneSignIns(ctx, a.now().Add(-MaxSignInIdle-seeEvery))
 }
 
 // ChangePassword changes the password of the user with that id, who typed current to prove

@@ -121,7 +121,13 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *team.User,
 	d.leaveDevice(w, u)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
 	d.recordAs(r, u.Email, audit.SignIn, u.Email, how)
-	respond.Redirect(w, r, nextPath(r.URL.Query().Get("next")))
+	d.sessions.Put(ctx, sessSeen, time.Now().Unix())
+	next := nextPath(r.URL.Query().Get("next"))
+	if next == Path && !u.Role.Can(team.PermOrdersRead) && u.Role.Can(team.PermPOS) && d.pos != nil {
+		// A cashier's start is the point of sale.
+		next = posPath
+	}
+	respond.Redirect(w, r, next)
 }
 
 // logout is POST /dashboard/logout: the session is deleted from the store (its token renewed

@@ -250,6 +250,21 @@ func chargeFormField(path string) string {
 	return path
 }
 
+// addChargeViolations adds the violations of err, a charge's or a subscription's refused input,
+// to the form's errors, each beside its field in words (a field's first error only).
+func addChargeViolations(lang views.Lang, errs *checkout.ValidationError, err error) {
+	var ve *gatewayclient.ValidationError
+	if !errors.As(err, &ve) {
+		return
+	}
+	for _, v := range ve.Violations {
+		field := chargeFormField(v.Field)
+		if !errs.Has(field) {
+			errs.Add(field, v.Code, chargeMessage(lang, field, v.Code))
+		}
+	}
+}
+
 // chargeMessage is the message, in words, of a violation of the new-charge form's field with
 // code: the customer's fields as the checkout's, the others the charge's own.
 func chargeMessage(lang views.Lang, field, code string) string {
@@ -267,33 +282,36 @@ func chargeMessage(lang views.Lang, field, code string) string {
 // createCharge is POST /dashboard/charges: a new open charge, made by the signed-in user; a
 // refused one shows the form again, each error beside its field (422).
 func (d *Dashboard) createCharge(w http.ResponseWriter, r *http.Request) {
-	lang := respond.Lang(r)
 	f := d.newChargeForm(r)
 	in, errs := readChargeForm(r, &f)
+	d.submitNew(w, r, f, errs, func() (string, error) {
+		c, err := d.charges.Create(r.Context(), userOf(r).Email, respond.ClientIP(r), in)
+		return c.ID, err
+	}, d.renderCharges, chargePath)
+}
+
+// submitNew answers a posted form f of a new charge or subscription, errs what of it did not
+// read: create makes the record unless errs has errors, and says its id; a refused form is
+// shown again through render, each error beside its field (422); a record made redirects to
+// its page (path) with the notice of its creation.
+func (d *Dashboard) submitNew(w http.ResponseWriter, r *http.Request, f views.ChargeFormView, errs checkout.ValidationError,
+	create func() (string, error), render func(http.ResponseWriter, *http.Request, int, views.ChargeFormView), path func(string) string) {
 	f.Errors = errs
-	var c charges.Charge
+	var id string
 	var err error
 	if len(errs.Violations) == 0 {
-		c, err = d.charges.Create(r.Context(), userOf(r).Email, respond.ClientIP(r), in)
+		id, err = create()
 	}
-	var ve *gatewayclient.ValidationError
-	if errors.As(err, &ve) {
-		for _, v := range ve.Violations {
-			field := chargeFormField(v.Field)
-			if !f.Errors.Has(field) {
-				f.Errors.Add(field, v.Code, chargeMessage(lang, field, v.Code))
-			}
-		}
-	}
+	addChargeViolations(respond.Lang(r), &f.Errors, err)
 	if len(f.Errors.Violations) > 0 {
-		d.renderCharges(w, r, http.StatusUnprocessableEntity, f)
+		render(w, r, http.StatusUnprocessableEntity, f)
 		return
 	}
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
-	respond.Redirect(w, r, chargePath(c.ID)+"?done=created")
+	respond.Redirect(w, r, path(id)+"?done=created")
 }
 
 // Notices of the charge's page after an action (?done=…).

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/alexedwards/scs/v2/memstore"
@@ -32,8 +33,10 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/views"
@@ -103,6 +106,10 @@ type Options struct {
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
+	// Subscriptions, when set with Charges, gives the subscriptions (/dashboard/subscriptions).
+	Subscriptions *subscriptions.Manager
+	// POS, when set, gives the point of sale (/dashboard/pos) and its terminals.
+	POS *pos.Manager
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -122,8 +129,10 @@ type Dashboard struct {
 	mail           *mail.Log
 	mailComposer   *mail.Composer
 	mailConfigured bool
-	alerts         *team.Alerts     // nil: no choice of alerts
-	charges        *charges.Manager // nil: no charges
+	alerts         *team.Alerts           // nil: no choice of alerts
+	charges        *charges.Manager       // nil: no charges
+	subscriptions  *subscriptions.Manager // nil: no subscriptions
+	pos            *pos.Manager           // nil: no point of sale
 	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
 	publicURL      string
 	sealer         *sealed.Keys // nil: session secrets kept as they are
@@ -154,7 +163,8 @@ func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{site: opts.Site, svc: opts.Service, accounts: opts.Accounts,
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
-		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges}
+		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
+		subscriptions: opts.Subscriptions, pos: opts.POS}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -178,7 +188,9 @@ func New(opts Options) (*Dashboard, error) {
 	sm := scs.New()
 	sm.Store = opts.Sessions
 	sm.Lifetime = team.SignInLifetime
-	sm.IdleTimeout = team.SignInIdleTimeout
+	// The store keeps a session as long as the longest idle limit (a cashier's shift);
+	// requireUser holds each session to its role's (idleLimit).
+	sm.IdleTimeout = team.MaxSignInIdle
 	sm.Cookie.Name = Cookie
 	sm.Cookie.Path = Path
 	sm.Cookie.HttpOnly = true
@@ -315,6 +327,31 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
 			Route{post, "/charges/{id}/cancel", team.PermChargesWrite, d.cancelCharge})
 	}
+	if d.subscriptions != nil && d.charges != nil {
+		rt = append(rt,
+			Route{get, "/subscriptions", team.PermChargesRead, d.subscriptionsPage},
+			Route{post, "/subscriptions", team.PermChargesWrite, d.createSubscription},
+			Route{get, "/subscriptions/{id}", team.PermChargesRead, d.subscriptionPage},
+			Route{post, "/subscriptions/{id}/amount", team.PermChargesWrite, d.setSubscriptionAmount},
+			Route{post, "/subscriptions/{id}/pause", team.PermChargesWrite, d.changeSubscription("paused", (*subscriptions.Manager).Pause)},
+			Route{post, "/subscriptions/{id}/resume", team.PermChargesWrite, d.changeSubscription("resumed", (*subscriptions.Manager).Resume)},
+			Route{post, "/subscriptions/{id}/cancel", team.PermChargesWrite, d.changeSubscription("canceled", (*subscriptions.Manager).Cancel)})
+	}
+	if d.pos != nil {
+		rt = append(rt,
+			Route{get, "/pos", team.PermPOS, d.posPage},
+			Route{get, "/pos/manifest.webmanifest", team.PermPOS, d.posManifest},
+			Route{post, "/pos/sales", team.PermPOS, d.createSale},
+			Route{get, "/pos/sales/{id}", team.PermPOS, d.salePage},
+			Route{post, "/pos/sales/{id}/cancel", team.PermPOS, d.cancelSale},
+			Route{post, "/pos/sales/{id}/renew", team.PermPOS, d.renewSale},
+			Route{get, "/pos/terminals", team.PermStore, d.terminalsPage},
+			Route{post, "/pos/terminals", team.PermStore, d.createTerminal},
+			Route{post, "/pos/terminals/{id}", team.PermStore, d.renameTerminal},
+			Route{post, "/pos/terminals/{id}/archive", team.PermStore, d.archiveTerminal},
+			Route{post, "/pos/settings", team.PermStore, d.savePOSSettings},
+			Route{post, "/pos/cashiers/{id}", team.PermStore, d.saveCashierTerminals})
+	}
 	if d.mail != nil {
 		rt = append(rt,
 			Route{get, "/mail", team.PermMail, d.mailPage},
@@ -348,6 +385,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings/ping", team.PermSettings, d.ping},
 			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
 			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/subscriptions", team.PermSettings, d.saveSubscriptionLead},
 			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
 			Route{post, "/settings/keys", team.PermKeys, d.createKey},
@@ -398,7 +436,7 @@ var sections = []struct {
 	{"overview", team.PermOrdersRead, ""},
 	{"orders", team.PermOrdersRead, "sales"}, {"refunds", team.PermOrdersRead, "sales"},
 	{"products", team.PermProductsRead, "sales"}, {"links", team.PermProductsRead, "sales"},
-	{"charges", team.PermChargesRead, "sales"},
+	{"charges", team.PermChargesRead, "sales"}, {"subscriptions", team.PermChargesRead, "sales"}, {"pos", team.PermPOS, "sales"},
 	{"deposits", team.PermGatewayRead, "gateway"}, {"withdrawals", team.PermGatewayRead, "gateway"},
 	{"reconciliation", team.PermGatewayRead, "gateway"},
 	{"store", team.PermStore, "store"}, {"settings", team.PermSettings, "store"}, {"mail", team.PermMail, "store"},
@@ -412,6 +450,7 @@ const (
 	sessFingerprint = "pwfp" // team.PasswordFingerprint at sign-in
 	sessCSRF        = "csrf" // the token every form posts back
 	sessID          = "sid"  // the team.SignIn of this session
+	sessSeen        = "seen" // the session's last request (Unix seconds), for its role's idle limit
 	// Between the password and the second factor: who, and since when (Unix seconds).
 	sessPendingUser = "pending"
 	sessPendingAt   = "pending_at"
@@ -474,6 +513,11 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 			d.unauthenticated(w, r, true)
 			return
 		}
+		if !d.stillActive(r, u) {
+			_ = d.sessions.Destroy(ctx)
+			d.unauthenticated(w, r, true)
+			return
+		}
 		if !u.TOTPEnabled() && !strings.HasPrefix(r.URL.Path, Path+"/account") {
 			required, err := d.accounts.RequireTOTP(ctx)
 			if err != nil {
@@ -489,6 +533,32 @@ func (d *Dashboard) requireUser(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, userKey{}, u)))
 	})
+}
+
+// idleLimit is how long a session of u may stay without a request: a cashier's the point of
+// sale's setting (the shift), everybody else's team.SignInIdleTimeout.
+func (d *Dashboard) idleLimit(r *http.Request, u *team.User) time.Duration {
+	if u.Role != team.RoleCashier || d.pos == nil {
+		return team.SignInIdleTimeout
+	}
+	st, err := d.pos.Settings(r.Context())
+	if err != nil {
+		d.site.Log.WarnContext(r.Context(), "the point of sale's settings: the dashboard's idle limit applies", "err", err)
+		return team.SignInIdleTimeout
+	}
+	return st.IdleLimit
+}
+
+// stillActive reports whether the session of u is within its idle limit, and notes this
+// request as its last.
+func (d *Dashboard) stillActive(r *http.Request, u *team.User) bool {
+	ctx := r.Context()
+	now := time.Now()
+	if seen := d.sessions.GetInt64(ctx, sessSeen); seen > 0 && now.Sub(time.Unix(seen, 0)) > d.idleLimit(r, u) {
+		return false
+	}
+	d.sessions.Put(ctx, sessSeen, now.Unix())
+	return true
 }
 
 // unauthenticated answers a request without a valid session.
@@ -601,7 +671,9 @@ func (d *Dashboard) pageCounting(r *http.Request, section string, refundsDue fun
 func (d *Dashboard) shows(key string, perm team.Permission, role team.Role) bool {
 	switch {
 	case key == "settings" && d.settings == nil, key == "audit" && d.audit == nil, key == "mail" && d.mail == nil,
-		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil:
+		key == "store" && d.site.Brand == nil, key == "charges" && d.charges == nil,
+		key == "subscriptions" && (d.subscriptions == nil || d.charges == nil),
+		key == "pos" && d.pos == nil:
 		return false
 	case key == "reconciliation" && !role.Can(team.PermOrdersRead):
 		return false

@@ -29,10 +29,12 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -63,13 +65,16 @@ type env struct {
 	board  *dashboard.Dashboard
 	// charges are the charges with due dates, on the sandbox's clock.
 	charges *charges.Manager
-	keys    *apikeys.Keys
-	http    *http.Client
-	outbox  *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
+	// subscriptions are the recurring charges, issuing through charges.
+	subscriptions *subscriptions.Manager
+	keys          *apikeys.Keys
+	http          *http.Client
+	outbox        *outbox.Outbox // the merchant notifications, delivered when a test says so (DeliverDue)
 	// The e-mails: no SMTP server, so that a pass (mailOutbox.DeliverDue) keeps them unsent.
 	mailOutbox *outbox.Outbox
 	mailLog    *mail.Log
 	mailStore  mail.Store
+	pos        *pos.Manager
 	composer   *mail.Composer
 	// exports are the dashboard's background exports; stopExports ends their workers' life
 	// (the server's shutdown).
@@ -175,10 +180,14 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
+	subs := subscriptions.NewManager(store, chargeManager, dash.audit, sb.Now)
+	posManager := pos.NewManager(store, sb.Now)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
-		Settings: dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
+		Subscriptions: subs,
+		Settings:      dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
-		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady})
+		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady,
+		POS: posManager})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +206,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, subscriptions: subs, pos: posManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
@@ -316,6 +325,17 @@ func (e *env) placeOrder() string {
 		"request_key": {key}, "name": {"Maria da Silva"}, "document": {"529.982.247-25"},
 		"email": {"maria@example.com.br"}, "phone": {"(11) 98765-4321"},
 	}))
+}
+
+// sale places a keypad sale of R$ 12,34 at the first terminal by the cashier, and returns its id.
+func (e *env) sale(cashier string) string {
+	e.t.Helper()
+	o, err := e.svc.PlaceOrder(context.Background(), checkout.PlaceOrderInput{Channel: checkout.ChannelPOS, RequestKey: checkout.NewID(),
+		Sale: &checkout.Sale{Terminal: pos.FirstTerminal, Cashier: cashier, Amount: 1234}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return o.ID
 }
 
 // orderID returns the id of a /pay/{id} path.
@@ -528,7 +548,12 @@ func (b *browser) login() string {
 func (b *browser) loginAs(email, password string) string {
 	b.e.t.Helper()
 	res, _ := b.post("/dashboard/login", url.Values{"email": {email}, "password": {password}})
-	if loc := b.e.location(res); loc != "/dashboard" {
+	// A cashier's start is the point of sale; everybody else's the overview.
+	want := "/dashboard"
+	if strings.HasPrefix(email, "cashier@") {
+		want = "/dashboard/pos"
+	}
+	if loc := b.e.location(res); loc != want {
 		b.e.t.Fatalf("sign-in went to %q", loc)
 	}
 	return b.csrf()
@@ -537,9 +562,9 @@ func (b *browser) loginAs(email, password string) string {
 // csrf reads the session's token from the sign-out form of a dashboard page.
 func (b *browser) csrf() string {
 	b.e.t.Helper()
-	res, doc := b.get("/dashboard/deposits?perPage=1")
+	res, doc := b.get("/dashboard/account") // every role's
 	if res.StatusCode != http.StatusOK {
-		b.e.t.Fatalf("deposits page: %d", res.StatusCode)
+		b.e.t.Fatalf("account page: %d", res.StatusCode)
 	}
 	tok, _ := doc.Find(`form[data-testid="logout-form"] input[name="csrf_token"]`).Attr("value")
 	if tok == "" {

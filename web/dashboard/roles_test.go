@@ -15,6 +15,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
@@ -31,6 +32,10 @@ var (
 	shopStaff  = []team.Role{team.RoleOwner, team.RoleOperator}
 	integrator = []team.Role{team.RoleOwner, team.RoleDeveloper}
 	ownersOnly = []team.Role{team.RoleOwner}
+	// Every role, the cashier too, has its own account; the point of sale is the shop's
+	// staff's and the cashier's; the cashier has nothing else.
+	allRoles = append(slices.Clone(everyone), team.RoleCashier)
+	sellers  = []team.Role{team.RoleOwner, team.RoleOperator, team.RoleCashier}
 )
 
 // publicRoutes need no session.
@@ -91,6 +96,9 @@ var routeCases = map[string]routeCase{
 	"POST /settings/shipping": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"flat_rate": {"15,00"}, "free_above": {""}, "delivery_days": {"5"}}
 	}},
+	"POST /settings/subscriptions": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"subscription_lead_days": {"7"}}
+	}},
 	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"message": {"paid", "shipped"}}
 	}},
@@ -136,21 +144,21 @@ var routeCases = map[string]routeCase{
 		return url.Values{"subject": {"maria@example.com.br"}, "confirm": {"yes"}}
 	}},
 	"POST /users/2fa-required": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"required": {"false"}} }},
-	"GET /account":             {allowed: everyone},
-	"POST /account/password": {allowed: everyone, form: func(*roleFixture) url.Values {
+	"GET /account":             {allowed: allRoles},
+	"POST /account/password": {allowed: allRoles, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}, "new_password": {"uma-senha-nova-bem-longa"},
 			"password_confirm": {"uma-senha-nova-bem-longa"}}
 	}},
-	"POST /account/alerts": {allowed: everyone, form: func(*roleFixture) url.Values {
+	"POST /account/alerts": {allowed: allRoles, form: func(*roleFixture) url.Values {
 		return url.Values{"paid": {"each"}, "alert": {"gateway"}, "lang": {"en"}}
 	}},
-	"POST /account/sessions/{id}/end": {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /account/2fa":               {allowed: everyone, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /account/2fa/confirm": {allowed: everyone, form: func(f *roleFixture) url.Values {
+	"POST /account/sessions/{id}/end": {allowed: allRoles, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa":               {allowed: allRoles, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /account/2fa/confirm": {allowed: allRoles, form: func(f *roleFixture) url.Values {
 		_, doc := f.b.get("/dashboard/account")
 		return url.Values{"code": {totpCode(f.e.t, doc.Find(testid("totp-secret")).Text(), f.e.sb.Now())}}
 	}},
-	"POST /account/2fa/disable": {allowed: everyone, form: func(*roleFixture) url.Values {
+	"POST /account/2fa/disable": {allowed: allRoles, form: func(*roleFixture) url.Values {
 		return url.Values{"current_password": {dashPassword}}
 	}},
 	"GET /audit.csv":  {allowed: integrator},
@@ -182,13 +190,44 @@ var routeCases = map[string]routeCase{
 	"POST /charges/{id}/cancel":        {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
 	"POST /charges/{id}/whatsapp":      {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /charges/{id}/personal-data": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"GET /mail":                        {allowed: integrator},
-	"GET /mail/{id}":                   {allowed: integrator},
-	"GET /mail/{id}/html":              {allowed: ownersOnly},
-	"POST /mail/{id}/resend":           {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /mail/test":                  {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /subscriptions":               {allowed: everyone},
+	"GET /subscriptions/{id}":          {allowed: everyone},
+	"POST /subscriptions": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
+		return url.Values{"customer.name": {"Maria da Silva"}, "customer.document": {"529.982.247-25"},
+			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},
+			"dayOfMonth": {"10"}, "startDate": {saoPauloDay(f.e.sb.Now())}}
+	}},
+	"POST /subscriptions/{id}/amount": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"amount": {"200,00"}} }},
+	"POST /subscriptions/{id}/pause":  {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /subscriptions/{id}/resume": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /subscriptions/{id}/cancel": {allowed: shopStaff, form: func(*roleFixture) url.Values { return url.Values{"confirm": {"yes"}} }},
+	"GET /mail":                       {allowed: integrator},
+	"GET /mail/{id}":                  {allowed: integrator},
+	"GET /mail/{id}/html":             {allowed: ownersOnly},
+	"POST /mail/{id}/resend":          {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /mail/test":                 {allowed: integrator, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /mail/suppressions/clear": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"address": {"bounce@example.com"}}
+	}},
+	"GET /pos":                      {allowed: sellers},
+	"GET /pos/manifest.webmanifest": {allowed: sellers},
+	"GET /pos/sales/{id}":           {allowed: sellers},
+	"POST /pos/sales/{id}/cancel":   {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /pos/sales/{id}/renew":    {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /pos/sales": {allowed: sellers, form: func(*roleFixture) url.Values {
+		return url.Values{"amount": {"12,34"}, "terminal": {pos.FirstTerminal}, "sale_key": {checkout.NewID()}}
+	}},
+	"GET /pos/terminals":  {allowed: ownersOnly},
+	"POST /pos/terminals": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{"name": {"Caixa Nova"}} }},
+	"POST /pos/terminals/{id}": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"name": {"Balcão"}}
+	}},
+	"POST /pos/terminals/{id}/archive": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /pos/settings": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"qr_minutes": {"5"}, "idle_hours": {"12"}}
+	}},
+	"POST /pos/cashiers/{id}": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
+		return url.Values{"terminal": {pos.FirstTerminal}}
 	}},
 }
 
@@ -212,7 +251,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 		o.merchant = settings.Config{WebhookURL: hook.URL, WebhookSecret: testSecret}
 	})...)
 	ctx := context.Background()
-	for _, r := range everyone {
+	for _, r := range allRoles {
 		if _, err := e.dash.accounts.AddUser(ctx, string(r)+"@loja.example", dashPassword, r); err != nil {
 			t.Fatal(err)
 		}
@@ -256,11 +295,34 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	}
 	mailID := e.keptMail("ana@example.com")
 	charge := e.newCharge("(11) 98765-4321")
+	cashier, err := e.dash.accounts.UserByEmail(ctx, "cashier@loja.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := e.pos.CreateTerminal(ctx, "Caixa 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	three, err := e.pos.CreateTerminal(ctx, "Caixa 3")
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := &roleFixture{e: e, ids: map[string]string{
+		"/pos/sales/{id}":                  e.sale(cashier.ID),
+		"/pos/sales/{id}/cancel":           e.sale(cashier.ID),
+		"/pos/sales/{id}/renew":            e.sale(cashier.ID),
+		"/pos/terminals/{id}":              two.ID,
+		"/pos/terminals/{id}/archive":      three.ID,
+		"/pos/cashiers/{id}":               cashier.ID,
 		"/charges/{id}":                    charge,
 		"/charges/{id}/cancel":             e.newCharge(""),
 		"/charges/{id}/whatsapp":           charge,
 		"/charges/{id}/personal-data":      charge,
+		"/subscriptions/{id}":              e.newSubscription(false),
+		"/subscriptions/{id}/amount":       e.newSubscription(false),
+		"/subscriptions/{id}/pause":        e.newSubscription(false),
+		"/subscriptions/{id}/resume":       e.newSubscription(true),
+		"/subscriptions/{id}/cancel":       e.newSubscription(false),
 		"/mail/{id}":                       mailID,
 		"/mail/{id}/html":                  mailID,
 		"/mail/{id}/resend":                mailID,
@@ -324,7 +386,7 @@ func served(t *testing.T, d *dashboard.Dashboard) []string {
 // may not use, which must not be there. The roles take turns at 02:30Z and 03:30Z (23:30 and
 // 00:30 in São Paulo), so that a date sent in a form is read as the product reads it.
 func TestRolesOnEveryRoute(t *testing.T) {
-	for i, role := range everyone {
+	for i, role := range allRoles {
 		t.Run(string(role), func(t *testing.T) {
 			f := newRoleFixture(t, sandbox.NewManualClock(latestUTC([]string{"02:30", "03:30"}[i%2])))
 			b := f.e.browser()

@@ -15,6 +15,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/respond"
@@ -25,7 +26,8 @@ import (
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
 var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked",
-	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved"}
+	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved",
+	"subscriptions": "settings.subscription_lead_days_saved"}
 
 // settingsPage is GET /dashboard/settings.
 func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request) {
@@ -49,6 +51,13 @@ func (d *Dashboard) settingsView(r *http.Request, typed *settings.Input) views.S
 	errs = append(errs, err)
 	v.Shipping = shippingView(r, eff.Shipping)
 	v.ShopperMail = shopperMailView(r, eff.Settings)
+	if d.subscriptions != nil {
+		lead := eff.SubscriptionLeadDays
+		if lead <= 0 {
+			lead = subscriptions.DefaultLeadDays
+		}
+		v.SubscriptionLead = views.SubscriptionLeadView{Action: respond.Link(r, Path+"/settings/subscriptions"), Value: strconv.Itoa(lead)}
+	}
 	v.WebhookURL, v.URLFromConfig, v.SecretFromConfig, v.HasSecret = eff.WebhookURL, eff.URLFromConfig, eff.SecretFromConfig, eff.WebhookSecret != ""
 	v.RevealAction = respond.Link(r, Path+"/settings/secret/reveal")
 	v.PingAction = respond.Link(r, Path+"/settings/ping")

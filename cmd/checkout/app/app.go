@@ -43,6 +43,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/postgres"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
@@ -98,6 +99,7 @@ type closingStore interface {
 	team.PasswordResetStore
 	team.AlertStore
 	checkout.PersonalDataStore
+	pos.Store  // the point of sale's terminals, cashiers' terminals and settings
 	mail.Store // the e-mails' suppression list, and messages no other change causes
 	brand.Store
 	charges.Store
@@ -137,6 +139,7 @@ type App struct {
 	mail            mailSide
 	brand           *brand.Manager   // the store's face shoppers see
 	charges         *charges.Manager // the charges with a due date, and their orders' payments
+	pos             *pos.Manager     // the point of sale's terminals and settings
 	subscriptions   *subscriptions.Manager
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
@@ -403,6 +406,7 @@ func (s *start) newService(ctx context.Context) error {
 	// audited as any charge; the issuer rests between batches so that shoppers' writes go first.
 	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
 		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
+	a.pos = pos.NewManager(a.store, a.clock)
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
 		MerchantName: a.cfg.MerchantName,
@@ -423,6 +427,7 @@ func (s *start) newService(ctx context.Context) error {
 		// A charge's customer is found, exported and anonymised with the orders.
 		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
 		Charges:             a.charges,
+		SaleQRSeconds:       a.saleQRSeconds,
 	})
 	return nil
 }
@@ -501,6 +506,8 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Alerts:         a.alertPrefs,
 		ExportReady:    a.alerts.ExportReady,
 		Charges:        a.charges,
+		Subscriptions:  a.subscriptions,
+		POS:            a.pos,
 	})
 	if err != nil {
 		stopExports()
@@ -511,6 +518,17 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		dash.WaitExports()
 	}
 	return dash, nil
+}
+
+// saleQRSeconds is how long the QR code of a sale at the counter lives: the point of sale's
+// setting, or its default when it cannot be read (a sale must not wait on it).
+func (a *App) saleQRSeconds(ctx context.Context) int {
+	st, err := a.pos.Settings(ctx)
+	if err != nil {
+		a.log.WarnContext(ctx, "the point of sale's settings could not be read: its default QR code life applies", "err", err)
+		st = pos.DefaultSettings()
+	}
+	return int(st.QRLifetime / time.Second)
 }
 
 // Who the embedded sandbox's demo shop is, as its shoppers' banks would show it.
