@@ -103,12 +103,15 @@ func chargeTone(status string) string {
 	return "tone-wait"
 }
 
-// rate writes basis points as a percentage: 200 → "2 %" ("2%" in English), 150 → "1,5 %".
-func (p DashPage) rate(bps int) string {
+// rate writes basis points as a percentage (FormatRate).
+func (p DashPage) rate(bps int) string { return FormatRate(p.Lang, bps) }
+
+// FormatRate writes basis points as a percentage: 200 → "2 %" ("2%" in English), 150 → "1,5 %".
+func FormatRate(lang Lang, bps int) string {
 	s := strconv.Itoa(bps / 100)
 	if frac := bps % 100; frac != 0 {
 		sep := ","
-		if p.Lang.norm() == En {
+		if lang.norm() == En {
 			sep = "."
 		}
 		f := strconv.Itoa(100 + frac)[1:]
@@ -117,7 +120,7 @@ func (p DashPage) rate(bps int) string {
 		}
 		s += sep + f
 	}
-	if p.Lang.norm() == En {
+	if lang.norm() == En {
 		return s + "%"
 	}
 	return s + " %"

@@ -1314,11 +1314,16 @@ func MailMessagePage(v MailMessageView) templ.Component {
 	})
 }
 
-// mailReason is a failure's words: the reason of a message kept for want of a server in the
-// user's language, a server's reply as it came.
+// mailReason is a failure's words: the reason of a message kept for want of a server, and of a
+// charge's reminder given up when the charge was paid or canceled (sqlstore.ReminderWithdrawn),
+// in the user's language; a server's reply as it came.
 func mailReason(p DashPage, state, reason string) string {
-	if state == "notsent" && reason == "no SMTP server configured" {
+	switch {
+	case state != "notsent":
+	case reason == "no SMTP server configured":
 		return p.t("mail.not_sent_no_server")
+	case reason == "charge paid" || reason == "charge canceled":
+		return p.t("mail.not_sent_charge_final")
 	}
 	return reason
 }

@@ -587,6 +587,8 @@ type SettingsView struct {
 	NotifyPersonalData bool
 	// ShopperMail is the form of the e-mails sent to the shopper.
 	ShopperMail ShopperMailView
+	// ChargeReminders is the form of the charges' e-mail reminders.
+	ChargeReminders ChargeRemindersView
 	// SubscriptionLead is the form of the days before its due date a subscription's charge is
 	// issued.
 	SubscriptionLead SubscriptionLeadView

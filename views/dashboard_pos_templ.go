@@ -1334,7 +1334,7 @@ func POSSalePage(v POSSaleView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			var templ_7745c5c3_Var79 = []any{"pos-screen", "pos-" + string(v.Status)}
+			var templ_7745c5c3_Var79 = []any{"pos-screen", "pos-is-" + string(v.Status)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var79...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

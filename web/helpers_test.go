@@ -216,7 +216,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
 	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now)
-	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook}
+	subs := subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now)
+	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook, subs}
 	svc := checkout.NewService(store, gw, so)
 	keys := apikeys.NewKeys(store, apikeys.Options{ConfiguredKey: testConfiguredKey, Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
@@ -247,7 +248,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		MaxStreamsPerClient: o.maxStreamsPerClient,
 		MailsShopper:        o.mailsShopper,
 		Charges:             chargeBook,
-		Subscriptions:       subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now),
+		Subscriptions:       subs,
 	}
 	if o.trustedProxies != "" {
 		p, err := respond.ParseProxies(o.trustedProxies)

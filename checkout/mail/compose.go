@@ -62,8 +62,8 @@ type Draft struct {
 	// HTML is the message as HTML (views/email's components); Text, its plain-text alternative.
 	HTML Renderer
 	Text string
-	// OrderID or UserID say what it concerns (neither: nothing in particular).
-	OrderID, UserID string
+	// OrderID, UserID or ChargeID say what it concerns (none: nothing in particular).
+	OrderID, UserID, ChargeID string
 	// At is when it was caused, on the injected clock (the change's time); NotBefore, when
 	// later, is when it is first due (a reminder).
 	At, NotBefore time.Time
@@ -124,7 +124,7 @@ func (c *Composer) Compose(ctx context.Context, d Draft) (checkout.OutboxMessage
 	if err != nil {
 		return checkout.OutboxMessage{}, fmt.Errorf("mail: encoding %s: %w", d.Type, err)
 	}
-	return checkout.OutboxMessage{ID: MessageID(d.Type, d.Cause, to.Email, c.domain()), OrderID: d.OrderID, UserID: d.UserID,
+	return checkout.OutboxMessage{ID: MessageID(d.Type, d.Cause, to.Email, c.domain()), OrderID: d.OrderID, UserID: d.UserID, ChargeID: d.ChargeID,
 		Channel: checkout.ChannelMail, To: strings.ToLower(to.Email), Type: d.Type, Payload: body, CreatedAt: d.At.UTC(), NotBefore: d.NotBefore}, nil
 }
 

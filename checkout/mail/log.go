@@ -41,7 +41,7 @@ const (
 	Queued  State = "queued"  // waiting for its first attempt, or for a retry
 	Sent    State = "sent"    // the server accepted it (250)
 	Failed  State = "failed"  // refused for good (5xx, a suppressed address) or every retry spent
-	NotSent State = "notsent" // kept, not sent: no SMTP server was configured
+	NotSent State = "notsent" // kept, not sent: no SMTP server was configured, or a charge's reminder given up
 )
 
 // States lists the states in the order a filter offers them.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/webhook"
 )
@@ -52,6 +53,10 @@ type Settings struct {
 	// ShopperMail says which e-mails the shopper is sent (ShopperMessages), as the merchant
 	// set them; a kind not in it follows its default (SendsShopper). Nil when never set.
 	ShopperMail map[string]bool
+
+	// ChargeReminders is the schedule of the charges' e-mail reminders; nil when never set
+	// (charges.DefaultReminders).
+	ChargeReminders *charges.Reminders
 
 	// SubscriptionLeadDays: a subscription's charge is issued this many days before its due
 	// date (0: subscriptions.DefaultLeadDays).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/settings"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 )
@@ -120,14 +121,20 @@ func readAPIKeys(tail string, args []any, out *[]apikeys.Key) Stmt {
 func (s *Store) MerchantSettings(ctx context.Context) (settings.Settings, error) {
 	var set settings.Settings
 	err := s.db.Read(ctx, Stmt{SQL: `SELECT webhook_url, webhook_secret, frame_origins, updated_at, previous_secret, previous_until,
-		shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data, shopper_mail, subscription_lead_days
-		FROM merchant_settings WHERE id = 1`,
+		shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data, shopper_mail, subscription_lead_days,
+		charge_reminders FROM merchant_settings WHERE id = 1`,
 		Rows: each(func(r Rows) error {
-			var origins, shopperMail string
+			var origins, shopperMail, reminders string
 			var updated, until, flat, free int64
 			if err := r.Scan(&set.WebhookURL, &set.WebhookSecret, &origins, &updated, &set.PreviousSecret, &until,
-				&flat, &free, &set.Shipping.DeliveryDays, &set.NotifyPersonalData, &shopperMail, &set.SubscriptionLeadDays); err != nil {
+				&flat, &free, &set.Shipping.DeliveryDays, &set.NotifyPersonalData, &shopperMail, &set.SubscriptionLeadDays, &reminders); err != nil {
 				return err
+			}
+			if reminders != "" {
+				set.ChargeReminders = new(charges.Reminders)
+				if err := json.Unmarshal([]byte(reminders), set.ChargeReminders); err != nil {
+					return err
+				}
 			}
 			if err := json.Unmarshal([]byte(shopperMail), &set.ShopperMail); err != nil {
 				return err
@@ -170,6 +177,12 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set settings.Settings)
 			return s.errorf("encoding the shopper's e-mails: %w", err)
 		}
 	}
+	var reminders []byte
+	if set.ChargeReminders != nil {
+		if reminders, err = json.Marshal(set.ChargeReminders); err != nil {
+			return s.errorf("encoding the charges' reminders: %w", err)
+		}
+	}
 	if set.WebhookSecret, err = s.seal(set.WebhookSecret); err != nil {
 		return s.errorf("sealing the merchant settings: %w", err)
 	}
@@ -178,17 +191,18 @@ func (s *Store) SaveMerchantSettings(ctx context.Context, set settings.Settings)
 	}
 	err = s.db.Write(ctx, Stmt{SQL: `INSERT INTO merchant_settings (id, webhook_url, webhook_secret, frame_origins, updated_at,
 			previous_secret, previous_until, shipping_flat_rate, shipping_free_above, shipping_delivery_days, notify_personal_data,
-			shopper_mail, subscription_lead_days)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			shopper_mail, subscription_lead_days, charge_reminders)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 		ON CONFLICT (id) DO UPDATE SET webhook_url = excluded.webhook_url, webhook_secret = excluded.webhook_secret,
 			frame_origins = excluded.frame_origins, updated_at = excluded.updated_at,
 			previous_secret = excluded.previous_secret, previous_until = excluded.previous_until,
 			shipping_flat_rate = excluded.shipping_flat_rate, shipping_free_above = excluded.shipping_free_above,
 			shipping_delivery_days = excluded.shipping_delivery_days, notify_personal_data = excluded.notify_personal_data,
-			shopper_mail = excluded.shopper_mail, subscription_lead_days = excluded.subscription_lead_days`,
+			shopper_mail = excluded.shopper_mail, subscription_lead_days = excluded.subscription_lead_days,
+			charge_reminders = excluded.charge_reminders`,
 		Args: []any{set.WebhookURL, set.WebhookSecret, string(b), ms(set.UpdatedAt), set.PreviousSecret, ms(set.PreviousUntil),
 			int64(set.Shipping.FlatRate), int64(set.Shipping.FreeAbove), set.Shipping.DeliveryDays, set.NotifyPersonalData,
-			string(shopperMail), set.SubscriptionLeadDays}})
+			string(shopperMail), set.SubscriptionLeadDays, string(reminders)}})
 	if err != nil {
 		return s.errorf("saving the merchant settings: %w", err)
 	}

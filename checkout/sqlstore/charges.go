@@ -9,7 +9,12 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
+
+// ReminderWithdrawn starts the reason kept with a charge's reminder that was not sent because
+// the charge became final before it was due ("charge paid", "charge canceled").
+const ReminderWithdrawn = "charge "
 
 // Charges with due dates and their timelines (charges.Store). Days are kept as YYYY-MM-DD
 // text, which sorts as the calendar does.
@@ -139,7 +144,9 @@ func (s *Store) Charge(ctx context.Context, id string) (charges.Charge, error) {
 }
 
 // UpdateCharge stores c over version c.Version−1 with its event and msgs, or answers
-// checkout.ErrConflict (or checkout.ErrNotFound when there is no such charge).
+// checkout.ErrConflict (or checkout.ErrNotFound when there is no such charge). A charge that
+// becomes paid or canceled gives up its pending e-mails (its reminders) in the same
+// transaction.
 func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Event, msgs ...checkout.OutboxMessage) error {
 	out, err := OutboxStatements(msgs...)
 	if err != nil {
@@ -157,7 +164,14 @@ func (s *Store) UpdateCharge(ctx context.Context, c charges.Charge, e charges.Ev
 		if !updated {
 			return checkout.ErrConflict
 		}
-		return tx.Run(ctx, append([]Stmt{eventStmt(e)}, out...)...)
+		stmts := append([]Stmt{eventStmt(e)}, out...)
+		if c.Status.Final() {
+			// Its reminders still to come are moot: given up in the change's transaction, so
+			// that none is sent after it commits, by any instance.
+			w := outbox.Withdraw(outbox.ChannelSMTP, ChargeRecord, c.ID, ReminderWithdrawn+string(c.Status), c.UpdatedAt)
+			stmts = append(stmts, Stmt{SQL: w.SQL, Args: w.Args})
+		}
+		return tx.Run(ctx, stmts...)
 	})
 	if errors.Is(err, checkout.ErrConflict) {
 		if _, err := s.Charge(ctx, c.ID); err != nil {

@@ -13,7 +13,8 @@ import (
 // OutboxStatements returns the statements storing msgs in the outbox (gatewayclient/outbox),
 // for a write that runs them in its own transaction, with the change that causes them: the
 // one way a message of any channel enters the outbox. A message about an order is recorded
-// as the order's, one about a user as the user's, another as about nothing.
+// as the order's, one about a user as the user's, an e-mail about a charge as the charge's
+// (ChargeRecord), another as about nothing.
 func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 	out := make([]Stmt, 0, len(msgs))
 	for _, m := range msgs {
@@ -37,7 +38,7 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 				kind, id = "order", m.OrderID
 			case m.ChargeID != "":
 				// A charge's e-mail (a reminder) goes with the charge's personal data.
-				kind, id = "charge", m.ChargeID
+				kind, id = ChargeRecord, m.ChargeID
 			case m.UserID != "":
 				kind, id = "user", m.UserID
 			}
@@ -50,6 +51,9 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 	}
 	return out, nil
 }
+
+// ChargeRecord is the outbox's record kind of the e-mails about a charge (its reminders).
+const ChargeRecord = "charge"
 
 // Enqueue stores msgs in the outbox in one transaction of their own: for messages that no
 // other change of this store causes (a test e-mail, a scheduled summary). A message whose id

@@ -12,14 +12,17 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
 
-// ChargeStores are the stores charges use: theirs, the audit log and the orders that collect
-// them.
+// ChargeStores are the stores charges use: theirs, the audit log, the orders that collect
+// them and the outbox of their e-mails.
 type ChargeStores interface {
 	charges.Store
 	audit.Store
 	checkout.Store
+	// Outbox is the outbox on the store's database (where a charge's e-mails wait).
+	Outbox(o outbox.Options) (*outbox.Outbox, error)
 }
 
 // RunCharges runs the suite of charges with due dates (charges.Store through charges.Manager,
@@ -37,6 +40,10 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("Idempotent", func(t *testing.T) { testChargeIdempotent(t, newChargeFixture(t, open(t))) })
 	t.Run("Orders", func(t *testing.T) { testChargeOrders(t, newChargeFixture(t, open(t))) })
 	t.Run("OrderOfCanceled", func(t *testing.T) { testChargeOrderCanceled(t, newChargeFixture(t, open(t))) })
+	t.Run("MailWithdrawn", func(t *testing.T) {
+		s := open(t)
+		testChargeMailWithdrawn(t, newChargeFixture(t, s), s)
+	})
 	t.Run("PersonalData", func(t *testing.T) { testChargePersonalData(t, newChargeFixture(t, open(t))) })
 	t.Run("Receivables", func(t *testing.T) { testChargeReceivables(t, newChargeFixture(t, open(t))) })
 }

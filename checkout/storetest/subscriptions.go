@@ -1,9 +1,11 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -34,6 +36,7 @@ func RunSubscriptions(t *testing.T, open func(t *testing.T) (SubscriptionStores,
 	t.Run("TwoInstances", func(t *testing.T) { testSubTwoInstances(t, fixture(t)) })
 	t.Run("Validate", func(t *testing.T) { testSubValidate(t, fixture(t)) })
 	t.Run("List", func(t *testing.T) { testSubList(t, fixture(t)) })
+	t.Run("PersonalData", func(t *testing.T) { testSubPersonalData(t, fixture(t)) })
 }
 
 type subFixture struct {
@@ -393,5 +396,72 @@ func testSubList(t *testing.T, f *subFixture) {
 		if got := ids(f.m.List(f.ctx, c.f, 100)); !slices.Equal(got, c.want) {
 			t.Errorf("%+v: %v, want %v", c.f, got, c.want)
 		}
+	}
+}
+
+// testSubPersonalData: a data subject's request finds their subscriptions by CPF and by
+// e-mail (an active one blocked: it still bills them); past the retention the sweep anonymises
+// the canceled one only, which a later request still finds through the hashes; a request
+// anonymises the active one once it is canceled.
+func testSubPersonalData(t *testing.T, f *subFixture) {
+	svc := checkout.NewService(f.s, nil, checkout.ServiceOptions{Logger: slog.New(slog.DiscardHandler),
+		Clock: func() time.Time { return f.now }, PersonalDataKey: bytes.Repeat([]byte{9}, checkout.PersonalDataKeySize),
+		PersonalDataHolders: []checkout.PersonalDataHolder{f.m}})
+	in := subInput(subscriptions.Schedule{DayOfMonth: 10, Start: day(2027, time.December, 1)})
+	in.Customer = charges.Customer{Name: shopper.Name, Document: shopper.Document, Email: shopper.Email, Phone: shopper.Phone}
+	active, ended := f.create(in), f.create(in)
+	_, err := f.m.Cancel(f.ctx, "", "", ended.ID)
+	must(t, err)
+	find := func(typed string) map[string]checkout.HeldRecord { return f.held(svc, typed) }
+	got := find("52998224725")
+	if len(got) != 2 || got[ended.ID].Kind != subscriptions.HeldKind || got[ended.ID].Customer.Name != shopper.Name ||
+		got[active.ID].Blocker != checkout.BlockedAwaitingPayment || len(find(shopper.Email)) != 2 {
+		t.Fatalf("by CPF: %+v", got)
+	}
+	f.set(f.now.Add(checkout.DefaultPersonalDataRetention + time.Hour))
+	if n, err := svc.AnonymiseDue(f.ctx, f.now, 50); err != nil || n != 1 {
+		t.Fatalf("AnonymiseDue = %d, %v; want the canceled subscription", n, err)
+	}
+	f.checkAnonymised(ended.ID)
+	if s := f.read(active.ID); s.Customer.Name != shopper.Name {
+		t.Fatalf("the active subscription lost its customer: %+v", s.Customer)
+	}
+	if got := find(shopper.Email); len(got) != 2 || got[ended.ID].AnonymisedAt.IsZero() {
+		t.Fatalf("after the sweep, by e-mail (its hash): %+v", got)
+	}
+	_, err = f.m.Cancel(f.ctx, "", "", active.ID)
+	must(t, err)
+	subj, _ := checkout.ParseSubject(shopper.Document)
+	res, err := svc.AnonymiseSubject(f.ctx, subj)
+	must(t, err)
+	if len(res.HeldAnonymised) != 1 || res.HeldAnonymised[0].ID != active.ID {
+		t.Fatalf("request once canceled: %+v", res)
+	}
+	if list, _, err := f.m.List(f.ctx, subscriptions.Filter{Search: "Joana"}, 10); err != nil || len(list) != 0 {
+		t.Fatalf("a search by the name still finds %d, %v", len(list), err)
+	}
+}
+
+// held is what a data subject's request about typed finds of the records beside the orders,
+// by id.
+func (f *subFixture) held(svc *checkout.Service, typed string) map[string]checkout.HeldRecord {
+	f.t.Helper()
+	subj, err := checkout.ParseSubject(typed)
+	must(f.t, err)
+	recs, err := svc.SubjectRecords(f.ctx, subj)
+	must(f.t, err)
+	out := map[string]checkout.HeldRecord{}
+	for _, r := range recs.Held {
+		out[r.ID] = r
+	}
+	return out
+}
+
+// checkAnonymised: subscription id keeps its amount, its document only masked.
+func (f *subFixture) checkAnonymised(id string) {
+	f.t.Helper()
+	if s := f.read(id); s.Customer.Name != "" || s.Customer.Email != "" || s.Customer.Phone != "" ||
+		holdsPersonal([]byte(s.Customer.Document)) != "" || s.Terms.Amount != 12345 {
+		f.t.Fatalf("subscription %s anonymised: %+v", id, s)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 )
 
 // Status is where a subscription is: active (issuing), paused (issuing nothing until resumed),
@@ -121,6 +122,17 @@ type Store interface {
 	// before day, soonest first (by next due date, then id), after the one due afterDue with id
 	// afterID ("": from the first).
 	SubscriptionsDue(ctx context.Context, day, afterDue Date, afterID string, limit int) ([]Subscription, error)
+	// SubjectSubscriptions returns the subscriptions m finds (their customer's document or
+	// e-mail in clear, or their hashes once anonymised), newest first, with when each was
+	// anonymised (zero: not).
+	SubjectSubscriptions(ctx context.Context, m checkout.SubjectMatch) ([]SubjectSubscription, error)
+	// AnonymiseSubscriptions anonymises those of the subscriptions ids that are canceled or
+	// ended and not anonymised yet, and returns their ids.
+	AnonymiseSubscriptions(ctx context.Context, ids []string, at time.Time, h *checkout.PersonalDataHasher) ([]string, error)
+	// AnonymiseSubscriptionsDue anonymises, oldest change first, at most limit canceled or
+	// ended subscriptions not anonymised yet that have not changed since before, in one short
+	// transaction that skips those in use, and returns their ids.
+	AnonymiseSubscriptionsDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error)
 }
 
 // Input is a new subscription as the dashboard or the API gives it.
@@ -218,6 +230,8 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 		Status: StatusActive, NextDue: in.Schedule.Due(0), CreatedAt: now, UpdatedAt: now, Version: 1,
 		IdempotencyKey: key, RequestHash: hash}
 	s.Customer.Name, s.Customer.Email = strings.TrimSpace(s.Customer.Name), strings.TrimSpace(s.Customer.Email)
+	// Kept as its characters, as a charge's, so that a data subject's request finds it.
+	s.Customer.Document = brdoc.NormalizeDocument(s.Customer.Document)
 	if err := m.store.CreateSubscription(ctx, s); err != nil {
 		return Subscription{}, fmt.Errorf("subscriptions: creating a subscription: %w", err)
 	}

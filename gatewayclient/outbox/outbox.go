@@ -497,6 +497,17 @@ func insert(m Message, to string, forward bool, at time.Time) Statement {
 			ch, m.Recipient}}
 }
 
+// Withdraw returns the statement giving up the pending deliveries of channel about the record
+// recordKind/recordID: each is marked skipped at at, with reason as its last error, and never
+// sent. For a caller that runs it in the transaction of the change that makes them moot (a
+// charge paid or canceled: its reminders). An attempt already under way when it commits is
+// recorded only if it delivered (the message did go); a failed one is not retried.
+func Withdraw(channel, recordKind, recordID, reason string, at time.Time) Statement {
+	return Statement{SQL: `UPDATE webhook_deliveries SET status = '` + StatusSkipped + `', last_error = $4, updated_at = $5
+		WHERE channel = $1 AND record_kind = $2 AND record_id = $3 AND status = '` + StatusPending + `'`,
+		Args: []any{channel, recordKind, recordID, reason, at.UnixMilli()}}
+}
+
 // Enqueue stores m for delivery to m.URL and to ForwardTo (when set), one delivery per
 // distinct URL. Call it inside the transaction that changes the record (tx), so that the
 // webhook exists exactly when the change is committed; with a nil tx it commits on its own.
@@ -1082,7 +1093,8 @@ func (o *Outbox) recordAll(ctx context.Context, rs []outcome) error {
 // The statements of recording an attempt.
 const (
 	updateDeliverySQL = `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
-		lease_until = 0, last_error = $4, last_status_code = $5, updated_at = $6 WHERE id = $7`
+		lease_until = 0, last_error = $4, last_status_code = $5, updated_at = $6
+		WHERE id = $7 AND (status = '` + StatusPending + `' OR $1 = '` + StatusDelivered + `')`
 	insertAttemptSQL = `INSERT INTO webhook_attempts (delivery_id, n, at, url, status_code, error, duration_ns, excerpt)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (delivery_id, n) DO NOTHING`
 )

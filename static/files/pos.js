@@ -99,9 +99,10 @@
     if (status !== "awaiting_payment" && status !== "pending") { return; }
     try { sessionStorage.setItem(key, "1"); } catch (e) { /* storage off */ }
 
+    var reloadOnline = false;
     function setOffline(on) { if (offline) { offline.hidden = !on; } }
     window.addEventListener("offline", function () { setOffline(true); });
-    window.addEventListener("online", function () { setOffline(false); });
+    window.addEventListener("online", function () { setOffline(false); if (reloadOnline) { window.location.reload(); } });
     if (navigator.onLine === false) { setOffline(true); }
 
     function tick() {
@@ -121,9 +122,10 @@
       var exp = Date.parse(msg.expiresAt || "");
       if (!isNaN(exp)) { expiresAt = exp; }
       if (msg.status !== status) {
-        // The server says the sale moved: it draws the page of its new state.
+        // The server says the sale moved: it draws the page of its new state, once the
+        // network is back (a reload offline would show the browser's error page).
         done = true;
-        window.location.reload();
+        if (navigator.onLine === false) { reloadOnline = true; } else { window.location.reload(); }
       }
     }
     PixCheckout.follow(root, POLL_MS, apply, function () { return done; });

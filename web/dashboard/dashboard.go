@@ -133,11 +133,14 @@ type Dashboard struct {
 	charges        *charges.Manager       // nil: no charges
 	subscriptions  *subscriptions.Manager // nil: no subscriptions
 	pos            *pos.Manager           // nil: no point of sale
-	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
-	publicURL      string
-	sealer         *sealed.Keys // nil: session secrets kept as they are
-	sessions       *scs.SessionManager
-	handler        http.Handler
+	// idleNow is the clock of the sessions' idle limits: the wall clock, as scs's own (the
+	// shop's clock may jump, in tests, by days).
+	idleNow     func() time.Time
+	exportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	publicURL   string
+	sealer      *sealed.Keys // nil: session secrets kept as they are
+	sessions    *scs.SessionManager
+	handler     http.Handler
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
@@ -164,7 +167,7 @@ func New(opts Options) (*Dashboard, error) {
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
-		subscriptions: opts.Subscriptions, pos: opts.POS}
+		subscriptions: opts.Subscriptions, pos: opts.POS, idleNow: time.Now}
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -385,6 +388,7 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/settings/ping", team.PermSettings, d.ping},
 			Route{post, "/settings/shipping", team.PermSettings, d.saveShipping},
 			Route{post, "/settings/shopper-mail", team.PermSettings, d.saveShopperMail},
+			Route{post, "/settings/charge-reminders", team.PermSettings, d.saveChargeReminders},
 			Route{post, "/settings/subscriptions", team.PermSettings, d.saveSubscriptionLead},
 			Route{post, "/settings/secret", team.PermSecret, d.rotateSecret},
 			Route{post, "/settings/secret/reveal", team.PermSecret, d.revealSecret},
@@ -553,7 +557,7 @@ func (d *Dashboard) idleLimit(r *http.Request, u *team.User) time.Duration {
 // request as its last.
 func (d *Dashboard) stillActive(r *http.Request, u *team.User) bool {
 	ctx := r.Context()
-	now := time.Now()
+	now := d.idleNow()
 	if seen := d.sessions.GetInt64(ctx, sessSeen); seen > 0 && now.Sub(time.Unix(seen, 0)) > d.idleLimit(r, u) {
 		return false
 	}

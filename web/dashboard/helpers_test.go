@@ -151,10 +151,11 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	dash := newDashEnv(t, store, client, sb, o.merchant)
 	chargeManager := charges.NewManager(store, dash.audit, sb.Now)
+	subs := subscriptions.NewManager(store, chargeManager, dash.audit, sb.Now)
 	svc := checkout.NewService(store, client, checkout.ServiceOptions{MerchantName: "Loja Teste", Clock: sb.Now, Logger: log,
 		CEP: cep.Sample(), Announcer: &notify.Announcer{Order: apijson.OrderEvent, Sessions: store},
 		Shipping: settings.NewManager(store, settings.Config{}, sb.Now).Shipping, PersonalDataKey: personalKey,
-		PersonalDataHolders: []checkout.PersonalDataHolder{chargeManager}, Charges: chargeManager})
+		PersonalDataHolders: []checkout.PersonalDataHolder{chargeManager, subs}, Charges: chargeManager})
 	keys := apikeys.NewKeys(store, apikeys.Options{Clock: sb.Now})
 	notifications, err := store.Outbox(outbox.Options{})
 	if err != nil {
@@ -180,7 +181,6 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	exportsCtx, stopExports := context.WithCancel(ctx)
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
-	subs := subscriptions.NewManager(store, chargeManager, dash.audit, sb.Now)
 	posManager := pos.NewManager(store, sb.Now)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
 		Subscriptions: subs,

@@ -102,6 +102,9 @@ var routeCases = map[string]routeCase{
 	"POST /settings/shopper-mail": {allowed: integrator, form: func(*roleFixture) url.Values {
 		return url.Values{"message": {"paid", "shipped"}}
 	}},
+	"POST /settings/charge-reminders": {allowed: integrator, form: func(*roleFixture) url.Values {
+		return url.Values{"reminder_issued": {"true"}, "reminder_before": {"3"}, "reminder_due": {"true"}, "reminder_after": {"1, 3, 7"}}
+	}},
 	"GET /store": {allowed: ownersOnly},
 	"POST /store": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{brand.FieldName: {"Loja Nova"}, brand.FieldDocument: {"11.222.333/0001-81"}}

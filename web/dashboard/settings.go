@@ -26,7 +26,7 @@ import (
 
 // settingsNotices are the notices of the settings page after an action (?done=…).
 var settingsNotices = map[string]string{"saved": "settings.saved", "rotated": "settings.rotated", "revoked": "settings.revoked",
-	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved",
+	"shipping": "settings.saved", "shopper_mail": "settings.shopper_mail_saved", "charge_reminders": "settings.reminders_saved",
 	"subscriptions": "settings.subscription_lead_days_saved"}
 
 // settingsPage is GET /dashboard/settings.
@@ -51,6 +51,7 @@ func (d *Dashboard) settingsView(r *http.Request, typed *settings.Input) views.S
 	errs = append(errs, err)
 	v.Shipping = shippingView(r, eff.Shipping)
 	v.ShopperMail = shopperMailView(r, eff.Settings)
+	v.ChargeReminders = chargeRemindersView(r, eff.Reminders())
 	if d.subscriptions != nil {
 		lead := eff.SubscriptionLeadDays
 		if lead <= 0 {

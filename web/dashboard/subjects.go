@@ -9,6 +9,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brdoc"
 	"github.com/pixcheckout/pixcheckout/views"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
@@ -166,12 +167,15 @@ func (d *Dashboard) subjectReport(r *http.Request, recs *checkout.SubjectRecords
 	for _, h := range recs.Held {
 		rep.Notifications += len(h.Notifications)
 		row := views.SubjectRecord{Kind: h.Kind, ID: h.ID, KindText: views.T(lang, "subjects.kind_"+h.Kind),
-			StatusText: views.ChargeStatusText(lang, h.Status), Description: h.Description, Amount: h.Amount,
+			StatusText: heldStatusText(lang, h), Description: h.Description, Amount: h.Amount,
 			CreatedAt: h.CreatedAt, Name: h.Customer.Name, Document: brdoc.FormatDocument(h.Customer.Document),
 			Email: h.Customer.Email, Phone: brdoc.FormatPhone(h.Customer.Phone), AnonymisedAt: h.AnonymisedAt,
 			Blocker: h.Blocker}
-		if h.Kind == charges.HeldKind {
+		switch h.Kind {
+		case charges.HeldKind:
 			row.URL = respond.Link(r, chargePath(h.ID))
+		case subscriptions.HeldKind:
+			row.URL = respond.Link(r, subscriptionPath(h.ID))
 		}
 		if row.AnonymisedAt.IsZero() && row.Blocker == "" {
 			rep.Anonymisable++
@@ -194,4 +198,12 @@ func nonEmpty(vs ...string) []string {
 		}
 	}
 	return out
+}
+
+// heldStatusText is the status of a record beside the orders in words, as its kind says it.
+func heldStatusText(lang views.Lang, h checkout.HeldRecord) string {
+	if h.Kind == subscriptions.HeldKind {
+		return views.SubscriptionStatusText(lang, h.Status)
+	}
+	return views.ChargeStatusText(lang, h.Status)
 }

@@ -67,6 +67,7 @@ type Server struct {
 	conns   int
 	got     []Received
 	ch      chan Received
+	forget  bool // keep nothing received (Forget)
 }
 
 // Received is a message the server accepted.
@@ -162,6 +163,15 @@ func (s *Server) OnData(fn func(Received)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.onData = fn
+}
+
+// Forget makes the server keep nothing it receives from now on (Messages and Next see none of
+// it): for a benchmark of more messages than memory or Next's queue hold, which counts them
+// through OnData.
+func (s *Server) Forget() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.forget = true
 }
 
 // Conns is how many connections the server accepted.
@@ -262,10 +272,15 @@ func (x *session) Data(r io.Reader) error {
 	}
 	rec.From, rec.To, rec.TLS = x.from, append([]string(nil), x.to...), isTLS
 	x.s.mu.Lock()
-	x.s.got = append(x.s.got, rec)
+	forget := x.s.forget
+	if !forget {
+		x.s.got = append(x.s.got, rec)
+	}
 	onData := x.s.onData
 	x.s.mu.Unlock()
-	x.s.ch <- rec
+	if !forget {
+		x.s.ch <- rec
+	}
 	if onData != nil {
 		onData(rec)
 	}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"github.com/pixcheckout/pixcheckout/checkout/brand"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/checkout/mail/chargemail"
 	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"io"
 	"io/fs"
@@ -399,11 +400,17 @@ func (s *start) newService(ctx context.Context) error {
 	}
 	a := s.App
 	a.audit = audit.New(a.store, a.cfg.AuditRetention, a.cfg.Clock)
-	// A charge's changes are notified as an order's: signed, through the merchant's outbox.
-	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(&notify.ChargeAnnouncer{
-		Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake, PersonalData: a.merchant.settings.NotifyPersonalData}))
-	// Each subscription's charge is issued through the charges' manager, so notified and
-	// audited as any charge; the issuer rests between batches so that shoppers' writes go first.
+	// A charge's changes are notified as an order's: signed, through the merchant's outbox; its
+	// creation also writes its customer's e-mail reminders, each due at its moment.
+	a.charges = charges.NewManager(a.store, a.audit, a.clock, charges.WithAnnouncer(charges.Announcers{
+		&notify.ChargeAnnouncer{Charge: apijson.ChargeEvent(a.cfg.PublicURL), Wake: a.merchant.outbox.Wake,
+			PersonalData: a.merchant.settings.NotifyPersonalData},
+		&chargemail.Announcer{Composer: a.mail.composer, Schedule: a.merchant.settings.ChargeReminders, Face: a.shopperFace,
+			Wake: a.mail.outbox.Wake},
+	}))
+	// Each subscription's charge is issued through the charges' manager, so notified, audited
+	// and reminded as any charge; the issuer rests between batches so that shoppers' writes go
+	// first.
 	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
 		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
 	a.pos = pos.NewManager(a.store, a.clock)
@@ -425,7 +432,7 @@ func (s *start) newService(ctx context.Context) error {
 		ShopperGatewayTimeout: a.cfg.ShopperGatewayTimeout,
 		PersonalDataKey:       personalKey,
 		// A charge's customer is found, exported and anonymised with the orders.
-		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges},
+		PersonalDataHolders: []checkout.PersonalDataHolder{a.charges, a.subscriptions},
 		Charges:             a.charges,
 		SaleQRSeconds:       a.saleQRSeconds,
 	})

@@ -1060,7 +1060,7 @@ type DataSubjectAnonymisation struct {
 		Status OrderStatus `json:"status"`
 	} `json:"refused"`
 
-	// RefusedRecords records whose personal data stay until they are final (a charge paid or canceled)
+	// RefusedRecords records whose personal data stay until they are final (a charge paid or canceled, a subscription canceled or ended)
 	RefusedRecords []struct {
 		Id     string      `json:"id"`
 		Kind   interface{} `json:"kind"`
@@ -1145,7 +1145,7 @@ type DataSubjectOrder struct {
 	UpdatedAt Time `json:"updatedAt"`
 }
 
-// DataSubjectRecord A record beside the orders that holds the person's data: a charge with a due date. Once it is final (paid or canceled) and past the retention of personal data, or on the person's request, its customer is anonymised as an order's is (the document masked; name, e-mail and phone gone) with the bodies of its notifications and e-mails.
+// DataSubjectRecord A record beside the orders that holds the person's data: a charge with a due date, or a subscription. Once it is final (a charge paid or canceled, a subscription canceled or ended) and past the retention of personal data, or on the person's request, its customer is anonymised as an order's is (the document masked; name, e-mail and phone gone) with the bodies of its notifications and e-mails.
 type DataSubjectRecord struct {
 	// Amount integer cents (BRL)
 	Amount Cents `json:"amount"`
@@ -1176,11 +1176,11 @@ type DataSubjectRecord struct {
 		Type      string `json:"type"`
 	} `json:"notifications"`
 
-	// Status the record's own status (a charge's: open, overdue, paid, canceled)
+	// Status the record's own status (a charge's: open, overdue, paid, canceled; a subscription's: active, paused, canceled, ended)
 	Status string `json:"status"`
 }
 
-// DataSubjectReport Everything the shop holds about a person (LGPD art. 18): their orders (anonymised ones included, found through keyed hashes of the document and e-mail), the checkout sessions made for them, their payments through payment links and the notifications about their orders, and their charges (records beside the orders) with the notifications and e-mails about them.
+// DataSubjectReport Everything the shop holds about a person (LGPD art. 18): their orders (anonymised ones included, found through keyed hashes of the document and e-mail), the checkout sessions made for them, their payments through payment links and the notifications about their orders, and their charges and subscriptions (records beside the orders) with the notifications and e-mails about them.
 type DataSubjectReport struct {
 	CheckoutSessions []CheckoutSession `json:"checkoutSessions"`
 

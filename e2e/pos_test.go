@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+
+	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
+)
+
+const (
+	cashierEmail    = "caixa@loja.example"
+	cashierPassword = "senha-do-caixa-e2e"
+)
+
+var saleURL = regexp.MustCompile(`/dashboard/pos/sales/([A-Za-z0-9_-]+)$`)
+
+// cashierSale signs a new cashier in (they land on the point of sale), types 1 2 3 4 on the
+// keyboard alone and charges with Enter: the sale's page, its id.
+func cashierSale(t *testing.T, a *testApp, s *session, keys string) string {
+	t.Helper()
+	if _, err := a.app.Accounts().AddUser(context.Background(), cashierEmail, cashierPassword, team.RoleCashier); err != nil {
+		t.Fatalf("adding the cashier: %v", err)
+	}
+	d := dashboardOf(s, a)
+	d.login(cashierEmail, cashierPassword)
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/pos$`)), "a cashier lands on the point of sale")
+	amount := d.testID("pos-amount")
+	s.check(s.expect.Locator(amount).ToBeFocused(), "the amount has the focus")
+	s.check(s.page.Keyboard().Type(keys), "type the amount's digits")
+	return chargeTyped(t, s, d)
+}
+
+// chargeTyped charges the amount typed with Enter and returns the sale's id.
+func chargeTyped(t *testing.T, s *session, d dashboard) string {
+	t.Helper()
+	s.check(s.page.Keyboard().Press("Enter"), "charge with Enter")
+	s.check(s.expect.Page(s.page).ToHaveURL(saleURL), "the sale's page")
+	m := saleURL.FindStringSubmatch(s.page.URL())
+	s.check(s.expect.Locator(d.testID("pix-qr")).ToBeVisible(), "the QR code")
+	return m[1]
+}
+
+// A cashier signs in on a 360 px phone, types 1 2 3 4 (R$ 12,34), charges; the QR code shown
+// is the sale's (decoded from the image the browser loaded); the sandbox pays and the screen
+// says paid, with the end-to-end id, and offers a new sale. No page scrolls sideways.
+func TestPointOfSale(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 360, Height: 740},
+		IsMobile: playwright.Bool(true), HasTouch: playwright.Bool(true)})
+	if _, err := a.app.Accounts().AddUser(context.Background(), "dono@loja.example", cashierPassword, team.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
+	d := dashboardOf(s, a)
+	if _, err := a.app.Accounts().AddUser(context.Background(), cashierEmail, cashierPassword, team.RoleCashier); err != nil {
+		t.Fatalf("adding the cashier: %v", err)
+	}
+	d.login(cashierEmail, cashierPassword)
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/pos$`)), "a cashier lands on the point of sale")
+	s.a11y(s.page, "keypad")
+	amount := d.testID("pos-amount")
+	s.check(s.expect.Locator(amount).ToBeFocused(), "the amount has the focus")
+	for _, k := range []string{"1", "2", "3", "4"} {
+		s.check(s.page.Keyboard().Press(k), "press "+k)
+	}
+	s.check(s.expect.Locator(amount).ToHaveValue("12,34"), "1 2 3 4 is R$ 12,34")
+	s.shot("keypad")
+	chargeTyped(t, s, d)
+	s.a11y(s.page, "qr")
+	s.shot("qr")
+	if w := s.eval(s.page, `() => document.documentElement.scrollWidth`); w != 360 && w != 360.0 {
+		t.Errorf("the QR screen is %v px wide on a 360 px phone", w)
+	}
+	s.check(s.expect.Locator(d.testID("amount")).ToHaveText("R$ 12,34"), "the amount, huge")
+	s.check(s.expect.Locator(d.testID("countdown")).ToHaveText(regexp.MustCompile(`^0[45]:[0-5]\d$`)), "the countdown of a 5-minute QR code")
+
+	code, err := d.testID("pix-code").InputValue()
+	s.check(err, "the copy-and-paste code")
+	src := s.eval(s.page, `() => document.querySelector('[data-testid="pix-qr"]').currentSrc`).(string)
+	resp, err := s.ctx.Request().Get(src)
+	s.check(err, "fetch the QR image")
+	body, err := resp.Body()
+	s.check(err, "the QR image")
+	served, err := decodeQR(body)
+	if err != nil || served != code {
+		t.Fatalf("the QR image reads %q (%v), the code is %q", served, err, code)
+	}
+	if p, err := brcode.Decode(code); err != nil || p.Amount != 1234 {
+		t.Fatalf("the BR Code's amount: %+v, %v", p, err)
+	}
+
+	s.check(d.testID("sandbox-pay").Click(), "the sandbox pays")
+	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, full-screen")
+	s.check(s.expect.Locator(d.testID("end-to-end")).ToHaveText(regexp.MustCompile(`^E\w{10,}`)), "the end-to-end id")
+	s.a11y(s.page, "paid")
+	s.shot("paid")
+	s.check(d.testID("new-sale").Click(), "a new sale")
+	s.check(s.expect.Locator(d.testID("pos-today-row")).ToHaveCount(1), "the cashier's sale of the day")
+}
+
+// The network drops in the middle of a sale, on a 10" tablet: the screen says so, and does not
+// say paid while the payment is made and the browser is offline; once back, the server's paid
+// shows.
+func TestPointOfSaleOffline(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 800}})
+	d := dashboardOf(s, a)
+	id := cashierSale(t, a, s, "500")
+	s.check(s.expect.Locator(d.testID("amount")).ToHaveText("R$ 5,00"), "the amount typed")
+
+	s.check(s.ctx.SetOffline(true), "the network drops")
+	s.check(s.expect.Locator(d.testID("pos-offline")).ToBeVisible(), "the offline state, plainly")
+	s.shot("offline")
+	// The payment arrives at the server meanwhile.
+	req, err := http.NewRequest(http.MethodPost, a.url+"/pay/"+id+"/sandbox-pay", strings.NewReader(""))
+	s.check(err, "the payment's request")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := http.DefaultClient.Do(req)
+	s.check(err, "the sandbox pays")
+	res.Body.Close()
+	if res.StatusCode/100 != 2 {
+		t.Fatalf("sandbox-pay: %d", res.StatusCode)
+	}
+	if n, _ := d.testID("paid").Count(); n != 0 {
+		t.Fatal("the screen says paid while offline")
+	}
+	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText(regexp.MustCompile(`Aguardando`)), "still waiting, as far as the screen knows")
+
+	s.check(s.ctx.SetOffline(false), "the network is back")
+	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, from the server")
+}
