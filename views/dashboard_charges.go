@@ -20,6 +20,12 @@ type ChargesView struct {
 	Failed   string // the list could not be read
 	Form     ChargeFormView
 	CanEdit  bool // the role may create charges
+	// ImportURL is the import of charges from a spreadsheet ("" for a role that may not).
+	ImportURL string
+	// CSVURL exports every charge of the filters ("" for a role that may not export), and
+	// CSVFullURL with documents and phones in full ("" for a role that may not see them).
+	CSVURL, CSVFullURL string
+	Exports            MyExports // the user's background exports
 }
 
 // ChargeRow is one charge of the list.

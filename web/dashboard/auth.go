@@ -121,7 +121,7 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *team.User,
 	d.leaveDevice(w, u)
 	d.site.Log.InfoContext(ctx, "dashboard sign-in", "request_id", respond.RequestID(ctx), "user", u.ID)
 	d.recordAs(r, u.Email, audit.SignIn, u.Email, how)
-	d.sessions.Put(ctx, sessSeen, time.Now().Unix())
+	d.sessions.Put(ctx, sessSeen, d.idleNow().Unix())
 	next := nextPath(r.URL.Query().Get("next"))
 	if next == Path && !u.Role.Can(team.PermOrdersRead) && u.Role.Can(team.PermPOS) && d.pos != nil {
 		// A cashier's start is the point of sale.

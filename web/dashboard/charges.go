@@ -121,6 +121,7 @@ func (d *Dashboard) renderCharges(w http.ResponseWriter, r *http.Request, status
 				Status: string(c.Status), StatusText: views.ChargeStatusText(lang, string(c.Status))})
 		}
 		v.Pager = d.cursorPager(Path+"/charges", q, total, perPage, !cur.Key.IsZero(), next, prev)
+		d.chargeListLinks(r, &v, q)
 	}
 	v.Filter = chargeFilter(r, d.charges.Today(), q, perPage, errs)
 	d.site.Render(w, r, status, views.ChargesPage(v))

@@ -104,6 +104,9 @@ type Options struct {
 	// set, makes a background export's alert, written with the job's end.
 	Alerts      *team.Alerts
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	// Displays, when set, gives the customers' displays of the point of sale: a terminal's
+	// pairing code and the owners' list (/dashboard/pos/displays).
+	Displays *pos.Displays
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
 	// Subscriptions, when set with Charges, gives the subscriptions (/dashboard/subscriptions).
@@ -133,11 +136,15 @@ type Dashboard struct {
 	charges        *charges.Manager       // nil: no charges
 	subscriptions  *subscriptions.Manager // nil: no subscriptions
 	pos            *pos.Manager           // nil: no point of sale
-	exportReady    func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
-	publicURL      string
-	sealer         *sealed.Keys // nil: session secrets kept as they are
-	sessions       *scs.SessionManager
-	handler        http.Handler
+	displays       *pos.Displays          // nil: no customers' displays
+	// idleNow is the clock of the sessions' idle limits: the wall clock, as scs's own (the
+	// shop's clock may jump, in tests, by days).
+	idleNow     func() time.Time
+	exportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	publicURL   string
+	sealer      *sealed.Keys // nil: session secrets kept as they are
+	sessions    *scs.SessionManager
+	handler     http.Handler
 
 	// The background exports (nil: every export streams), the most rows an export streams,
 	// and the life of the exports' workers.
@@ -164,7 +171,8 @@ func New(opts Options) (*Dashboard, error) {
 		gateway: maskingGateway{opts.Gateway}, fullGateway: opts.Gateway,
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
-		subscriptions: opts.Subscriptions, pos: opts.POS}
+		subscriptions: opts.Subscriptions, pos: opts.POS, idleNow: time.Now}
+	d.displays = opts.Displays
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -322,6 +330,10 @@ func (d *Dashboard) table() []Route {
 		rt = append(rt,
 			Route{get, "/charges", team.PermChargesRead, d.chargesPage},
 			Route{post, "/charges", team.PermChargesWrite, d.createCharge},
+			Route{get, "/charges.csv", team.PermExport, d.needs(team.PermChargesRead, d.chargesExport)},
+			Route{get, "/charges.xlsx", team.PermExport, d.needs(team.PermChargesRead, d.chargesExport)},
+			Route{get, "/charges/import", team.PermChargesWrite, d.chargeImportPage},
+			Route{post, "/charges/import", team.PermChargesWrite, d.importCharges},
 			Route{get, "/charges/{id}", team.PermChargesRead, d.chargePage},
 			Route{post, "/charges/{id}/personal-data", team.PermPersonalData, d.showChargePersonal},
 			Route{post, "/charges/{id}/whatsapp", team.PermChargesWrite, d.sendWhatsApp},
@@ -351,6 +363,12 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/pos/terminals/{id}/archive", team.PermStore, d.archiveTerminal},
 			Route{post, "/pos/settings", team.PermStore, d.savePOSSettings},
 			Route{post, "/pos/cashiers/{id}", team.PermStore, d.saveCashierTerminals})
+	}
+	if d.displays != nil { // the customers' displays of the point of sale (pos_displays.go)
+		rt = append(rt,
+			Route{get, "/pos/displays", team.PermStore, d.displaysPage},
+			Route{post, "/pos/displays/code", team.PermPOS, d.newDisplayCode},
+			Route{post, "/pos/displays/{id}/revoke", team.PermStore, d.revokeDisplay})
 	}
 	if d.mail != nil {
 		rt = append(rt,
@@ -554,7 +572,7 @@ func (d *Dashboard) idleLimit(r *http.Request, u *team.User) time.Duration {
 // request as its last.
 func (d *Dashboard) stillActive(r *http.Request, u *team.User) bool {
 	ctx := r.Context()
-	now := time.Now()
+	now := d.idleNow()
 	if seen := d.sessions.GetInt64(ctx, sessSeen); seen > 0 && now.Sub(time.Unix(seen, 0)) > d.idleLimit(r, u) {
 		return false
 	}

@@ -1,6 +1,10 @@
 package dashboard
 
-import "github.com/go-chi/chi/v5"
+import (
+	"time"
+
+	"github.com/go-chi/chi/v5"
+)
 
 // WalkRoutes walks every route the dashboard serves, as its router holds them: the tests
 // find a route that is served without being in the permission table.
@@ -17,3 +21,6 @@ func MatchRoute(d *Dashboard, method, path string) string {
 
 // MaskingGateway is the gateway as the dashboard's pages read it (personal.go).
 func MaskingGateway(g Gateway) Gateway { return maskingGateway{g} }
+
+// SetIdleClock makes now the clock of d's sessions' idle limits (the wall clock by default).
+func SetIdleClock(d *Dashboard, now func() time.Time) { d.idleNow = now }

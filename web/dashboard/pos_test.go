@@ -7,12 +7,15 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
+	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 // cashier adds a cashier and signs it in: its browser and CSRF token.
@@ -137,4 +140,35 @@ func TestPOSPagesWeight(t *testing.T) {
 		t.Fatalf("the point of sale's JavaScript and CSS: %d bytes", total)
 	}
 	t.Logf("the point of sale's JavaScript and CSS: %d bytes", total)
+}
+
+// A cashier's session lasts the shift: idle for longer than the dashboard's 30 minutes it is
+// still signed in, up to the owner's limit (12 h by default, here 1 h); anybody else's ends
+// after 30 minutes.
+func TestPOSSessionLastsTheShift(t *testing.T) {
+	t.Parallel()
+	clock := sandbox.NewManualClock(time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC))
+	e := newEnv(t)
+	dashboard.SetIdleClock(e.board, clock.Now)
+	if err := e.pos.SaveSettings(context.Background(), pos.Settings{QRLifetime: 5 * time.Minute, IdleLimit: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	cashier, _, _ := e.cashier("cashier@loja.example")
+	owner := e.browser()
+	owner.login()
+	clock.Advance(31 * time.Minute)
+	if res, _ := cashier.get("/dashboard/pos"); res.StatusCode != http.StatusOK {
+		t.Fatalf("a cashier idle 31 minutes: %d", res.StatusCode)
+	}
+	if res, _ := owner.get("/dashboard/orders"); res.StatusCode != http.StatusSeeOther || !strings.Contains(e.location(res), "ended=1") {
+		t.Fatalf("an owner idle 31 minutes: %d %q", res.StatusCode, e.location(res))
+	}
+	clock.Advance(59 * time.Minute) // idle again, within the hour
+	if res, _ := cashier.get("/dashboard/pos"); res.StatusCode != http.StatusOK {
+		t.Fatalf("a cashier idle 59 minutes: %d", res.StatusCode)
+	}
+	clock.Advance(61 * time.Minute)
+	if res, _ := cashier.get("/dashboard/pos"); res.StatusCode != http.StatusSeeOther || !strings.Contains(e.location(res), "ended=1") {
+		t.Fatalf("a cashier idle past the owner's limit: %d %q", res.StatusCode, e.location(res))
+	}
 }

@@ -185,6 +185,11 @@ var routeCases = map[string]routeCase{
 	"GET /exports/{id}/download": {allowed: everyone},
 	"GET /charges":               {allowed: everyone},
 	"GET /charges/{id}":          {allowed: everyone},
+	"GET /charges.csv":           {allowed: everyone},
+	"GET /charges.xlsx":          {allowed: everyone},
+	"GET /charges/import":        {allowed: shopStaff},
+	// A URL-encoded form carries no file: the import names the missing file (422).
+	"POST /charges/import": {allowed: shopStaff, unprocessable: true},
 	"POST /charges": {allowed: shopStaff, form: func(f *roleFixture) url.Values {
 		return url.Values{"customer.name": {"Maria da Silva"}, "customer.document": {"529.982.247-25"},
 			"customer.email": {"maria@example.com"}, "amount": {"150,00"}, "description": {"Mensalidade"},
@@ -232,6 +237,11 @@ var routeCases = map[string]routeCase{
 	"POST /pos/cashiers/{id}": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"terminal": {pos.FirstTerminal}}
 	}},
+	"GET /pos/displays": {allowed: ownersOnly},
+	"POST /pos/displays/code": {allowed: sellers, form: func(*roleFixture) url.Values {
+		return url.Values{"terminal": {pos.FirstTerminal}}
+	}},
+	"POST /pos/displays/{id}/revoke": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -317,6 +327,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 		"/pos/terminals/{id}":              two.ID,
 		"/pos/terminals/{id}/archive":      three.ID,
 		"/pos/cashiers/{id}":               cashier.ID,
+		"/pos/displays/{id}/revoke":        e.pairedDisplay(),
 		"/charges/{id}":                    charge,
 		"/charges/{id}/cancel":             e.newCharge(""),
 		"/charges/{id}/whatsapp":           charge,
@@ -519,4 +530,19 @@ func TestAuditActionsNamed(t *testing.T) {
 			t.Errorf("the catalogue has no words for the audit detail %q", d)
 		}
 	}
+}
+
+// pairedDisplay pairs a customer's display with Caixa 1 and returns its id.
+func (e *env) pairedDisplay() string {
+	e.t.Helper()
+	ctx := context.Background()
+	code, _, err := e.displays.NewCode(ctx, &team.User{ID: "owner", Role: team.RoleOwner}, pos.FirstTerminal)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	d, _, err := e.displays.Pair(ctx, code)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return d.ID
 }
