@@ -15,11 +15,14 @@ type OrderEvent struct {
 	Status  OrderStatus
 	At      time.Time
 	Version int
+	// TerminalID is the terminal of the point of sale the order is a sale of ("" for the
+	// orders of other channels, and when heard of without it): its displays are told too.
+	TerminalID string
 }
 
 // eventOf is the event of o's change, as stored.
 func eventOf(o *Order) OrderEvent {
-	return OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt, Version: o.Version}
+	return OrderEvent{OrderID: o.ID, Status: o.Status, At: o.UpdatedAt, Version: o.Version, TerminalID: o.TerminalID}
 }
 
 // broker fans order events out to in-process subscribers (the SSE streams of the PIX page).
@@ -34,6 +37,10 @@ type broker struct {
 	// watchers see every event published, one change's two included, called in publish
 	// (outside the lock); they must not block.
 	watchers map[*func(OrderEvent)]struct{}
+	// terminals are the subscribers of the terminals of the point of sale (their customers'
+	// displays), told that one of its sales changed: a signal, coalesced, on which they read
+	// the terminal's current sale again.
+	terminals map[string]map[chan struct{}]struct{}
 }
 
 // topic is the subscribers of one order and the version of the last event they were sent.
@@ -43,7 +50,8 @@ type topic struct {
 }
 
 func newBroker() *broker {
-	return &broker{subs: map[string]*topic{}, watchers: map[*func(OrderEvent)]struct{}{}}
+	return &broker{subs: map[string]*topic{}, watchers: map[*func(OrderEvent)]struct{}{},
+		terminals: map[string]map[chan struct{}]struct{}{}}
 }
 
 // watch calls fn with every event until the returned function is called.
@@ -98,6 +106,7 @@ func (b *broker) publish(e OrderEvent) {
 			}
 		}
 	}
+	b.signal(e.TerminalID)
 	var watchers []func(OrderEvent)
 	for fn := range b.watchers {
 		watchers = append(watchers, *fn)
@@ -106,4 +115,51 @@ func (b *broker) publish(e OrderEvent) {
 	for _, fn := range watchers {
 		fn(e)
 	}
+}
+
+// subscribeTerminal registers a subscriber of a terminal's sales. Its channel holds one signal:
+// signals sent while one waits are one. The returned function unregisters it and is safe to
+// call more than once.
+func (b *broker) subscribeTerminal(terminalID string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	b.mu.Lock()
+	subs := b.terminals[terminalID]
+	if subs == nil {
+		subs = map[chan struct{}]struct{}{}
+		b.terminals[terminalID] = subs
+	}
+	subs[ch] = struct{}{}
+	b.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			delete(subs, ch)
+			if len(subs) == 0 {
+				delete(b.terminals, terminalID)
+			}
+		})
+	}
+}
+
+// signal tells the subscribers of a terminal ("" none) that one of its sales changed, without
+// blocking. b.mu must be held.
+func (b *broker) signal(terminalID string) {
+	if terminalID == "" {
+		return
+	}
+	for ch := range b.terminals[terminalID] {
+		select {
+		case ch <- struct{}{}:
+		default: // a signal waits already: the subscriber reads the terminal once for both
+		}
+	}
+}
+
+// publishTerminal tells the subscribers of a terminal that one of its sales changed.
+func (b *broker) publishTerminal(terminalID string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.signal(terminalID)
 }

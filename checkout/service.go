@@ -344,6 +344,18 @@ func (s *Service) Subscribe(orderID string) (<-chan OrderEvent, func()) {
 	return s.events.subscribe(orderID)
 }
 
+// SubscribeTerminal returns a channel signalled whenever a sale of a terminal of the point of
+// sale changed (placed, its QR made, paid…), made in this process or heard of from the change
+// feed (TerminalChanged), and a function that ends the subscription (it must be called).
+// Signals coalesce: the subscriber reads the terminal's current sale again on each.
+func (s *Service) SubscribeTerminal(terminalID string) (<-chan struct{}, func()) {
+	return s.events.subscribeTerminal(terminalID)
+}
+
+// TerminalChanged tells the subscribers of a terminal that one of its sales was changed by
+// another process (the change feed's kind for terminals).
+func (s *Service) TerminalChanged(terminalID string) { s.events.publishTerminal(terminalID) }
+
 // Watch calls fn with the status change of every order, made in this process or reported by
 // Changed, until the returned function is called; a change both made here and heard of from
 // the change feed may come twice. fn is called by the goroutine that made the change: it must

@@ -41,6 +41,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/audit"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/qr"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/ratelimit"
@@ -166,6 +167,8 @@ type Options struct {
 	// Subscriptions, when set, are the recurring charges of /api/v1/subscriptions (issuing
 	// through Charges).
 	Subscriptions *subscriptions.Manager
+	// Displays, when set, are the customers' displays of the point of sale (/pos/display).
+	Displays *pos.Displays
 	// QRImages draws the QR images of attempts stored without one, keeping the last ones (nil:
 	// a Server's own). The program gives the one its domain and embedded sandbox draw through.
 	QRImages *qr.Images
@@ -213,6 +216,8 @@ type Server struct {
 
 	newCarts *ratelimit.Limiter // new carts per client address; nil: no limit
 	ceps     *ratelimit.Limiter // anonymous CEP lookups per client address (each may call the CEP service)
+	pairings *ratelimit.Limiter // customers' displays' pairing attempts per client address
+	displays *pos.Displays      // nil: no customer's display
 	clock    func() time.Time   // of the new-cart limit
 
 	qrImages *qr.Images // draws, and keeps, the QR images of attempts stored without one
@@ -281,6 +286,8 @@ func New(opts Options) (*Server, error) {
 		frameOrigins:   opts.FrameOrigins,
 		clock:          opts.Clock,
 		qrImages:       opts.QRImages,
+		displays:       opts.Displays,
+		pairings:       ratelimit.NewLimiter(DefaultPairingLimit, maxLimitedClients),
 		streams:        newStreamCounter(opts.MaxStreams, opts.MaxStreamsPerOrder, max(opts.MaxStreamsPerClient, 0)),
 		heartbeat:      opts.Heartbeat,
 		recheck:        opts.Recheck,
@@ -397,6 +404,15 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 	r.Post("/pay/{orderID}/sandbox-pay", s.sandboxPay)
 	r.Get("/pay/{orderID}/paid", s.paidPage)
 	r.Get("/pay/{orderID}/tracking", s.tracking)
+
+	// The customer's display of the point of sale (pos_display.go): its pairing, its page, its
+	// stream and status.
+	if s.displays != nil {
+		r.Get(DisplayPath, s.displayPage)
+		r.Post(DisplayPath, s.pairDisplay)
+		r.Get(displayEventsPath, s.displayEvents)
+		r.Get(displayStatusPath, s.displayStatus)
+	}
 
 	// The merchant API (api*.go): everything under /api answers JSON, unknown routes and
 	// methods included; everything but its description needs a key.

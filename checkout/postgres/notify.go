@@ -36,6 +36,25 @@ func (s *Store) profileChanged() {
 	}
 }
 
+// terminalKind prefixes the change feed's kind for the terminals of the point of sale: the
+// pos_terminal_changed trigger (migration 0123) announces each change of a sale as
+// "pos_terminal/<terminal id>:version", beside the order's own "id:version". An order's id has
+// no slash.
+const terminalKind = "pos_terminal/"
+
+// OnTerminal makes the change feed call changed with a terminal's id whenever one of its sales
+// was placed or changed, by any process: the caller tells that terminal's customer displays
+// (checkout.Service.TerminalChanged). Set it before Follow; changed runs on Follow's goroutine
+// and must not block.
+func (s *Store) OnTerminal(changed func(terminalID string)) { s.onTerminal.Store(&changed) }
+
+// terminalChanged tells OnTerminal's function, if any.
+func (s *Store) terminalChanged(id string) {
+	if f := s.onTerminal.Load(); f != nil {
+		(*f)(id)
+	}
+}
+
 // feedPing is how long the feed waits for a notification before checking its connection: the
 // time a silently dead connection may go unnoticed, hence how far back a catch-up reads.
 const feedPing = 30 * time.Second
@@ -142,6 +161,8 @@ func (s *Store) receive(ctx context.Context, conn *pgx.Conn, alive time.Time, ch
 			switch {
 			case ok && id == profileKind:
 				s.profileChanged()
+			case ok && strings.HasPrefix(id, terminalKind):
+				s.terminalChanged(strings.TrimPrefix(id, terminalKind))
 			case ok:
 				changed(id, version)
 			}

@@ -76,6 +76,8 @@ type Store struct {
 	onFeed  func(ok bool, err error)
 	// onProfile is told when the store's profile changed (OnStoreProfile).
 	onProfile atomic.Pointer[func()]
+	// onTerminal is told when a sale of a terminal changed (OnTerminal).
+	onTerminal atomic.Pointer[func(terminalID string)]
 }
 
 var _ checkout.Store = (*Store)(nil)

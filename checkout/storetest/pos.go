@@ -16,6 +16,7 @@ import (
 // orders (sales).
 type POSStores interface {
 	pos.Store
+	pos.DisplayStore
 	team.UserStore
 	checkout.Store
 }
@@ -27,6 +28,7 @@ func RunPOS(t *testing.T, open func(t *testing.T) POSStores) {
 	t.Run("CashierTerminals", func(t *testing.T) { testCashierTerminals(t, open(t)) })
 	t.Run("Settings", func(t *testing.T) { testPOSSettings(t, open(t)) })
 	t.Run("Sales", func(t *testing.T) { testSales(t, open(t)) })
+	t.Run("Displays", func(t *testing.T) { testDisplays(t, open(t)) })
 }
 
 func terminalNames(t *testing.T, m *pos.Manager, active bool) []string {

@@ -104,6 +104,9 @@ type Options struct {
 	// set, makes a background export's alert, written with the job's end.
 	Alerts      *team.Alerts
 	ExportReady func(ctx context.Context, j *exports.Job, rows int) ([]checkout.OutboxMessage, error)
+	// Displays, when set, gives the customers' displays of the point of sale: a terminal's
+	// pairing code and the owners' list (/dashboard/pos/displays).
+	Displays *pos.Displays
 	// Charges, when set, gives the charges with due dates (/dashboard/charges).
 	Charges *charges.Manager
 	// Subscriptions, when set with Charges, gives the subscriptions (/dashboard/subscriptions).
@@ -133,6 +136,7 @@ type Dashboard struct {
 	charges        *charges.Manager       // nil: no charges
 	subscriptions  *subscriptions.Manager // nil: no subscriptions
 	pos            *pos.Manager           // nil: no point of sale
+	displays       *pos.Displays          // nil: no customers' displays
 	// idleNow is the clock of the sessions' idle limits: the wall clock, as scs's own (the
 	// shop's clock may jump, in tests, by days).
 	idleNow     func() time.Time
@@ -168,6 +172,7 @@ func New(opts Options) (*Dashboard, error) {
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
 		subscriptions: opts.Subscriptions, pos: opts.POS, idleNow: time.Now}
+	d.displays = opts.Displays
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -358,6 +363,12 @@ func (d *Dashboard) table() []Route {
 			Route{post, "/pos/terminals/{id}/archive", team.PermStore, d.archiveTerminal},
 			Route{post, "/pos/settings", team.PermStore, d.savePOSSettings},
 			Route{post, "/pos/cashiers/{id}", team.PermStore, d.saveCashierTerminals})
+	}
+	if d.displays != nil { // the customers' displays of the point of sale (pos_displays.go)
+		rt = append(rt,
+			Route{get, "/pos/displays", team.PermStore, d.displaysPage},
+			Route{post, "/pos/displays/code", team.PermPOS, d.newDisplayCode},
+			Route{post, "/pos/displays/{id}/revoke", team.PermStore, d.revokeDisplay})
 	}
 	if d.mail != nil {
 		rt = append(rt,

@@ -75,6 +75,7 @@ type env struct {
 	mailLog    *mail.Log
 	mailStore  mail.Store
 	pos        *pos.Manager
+	displays   *pos.Displays // the customers' displays of the point of sale
 	composer   *mail.Composer
 	// exports are the dashboard's background exports; stopExports ends their workers' life
 	// (the server's shutdown).
@@ -182,16 +183,17 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	prefs := team.NewAlerts(store, sb.Now)
 	alerter := alerts.New(alerts.Options{Prefs: prefs, Composer: composer, Outbox: mailLog, Reports: svc, StoreName: "Loja Teste", Clock: sb.Now})
 	posManager := pos.NewManager(store, sb.Now)
+	displays := pos.NewDisplays(store, posManager, sb.Now)
 	d, err := dashboard.New(dashboard.Options{Site: site, Service: svc, Accounts: dash.accounts, Gateway: gw, Charges: chargeManager,
 		Subscriptions: subs,
 		Settings:      dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
 		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady,
-		POS: posManager})
+		POS: posManager, Displays: displays})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := web.New(web.Options{Site: site, Service: svc, Store: store, Assets: assets, Sandbox: payer{client},
+	ws, err := web.New(web.Options{Site: site, Service: svc, Store: store, Assets: assets, Sandbox: payer{client}, Displays: displays,
 		FrameAncestors: o.frameAncestors, PublicURL: o.publicURL, Heartbeat: time.Hour, APIKeys: keys,
 		Notifications: deliveries, Dashboard: d, TrustedProxies: o.trustedProxies})
 	if err != nil {
@@ -206,7 +208,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = sb.Close()
 		_ = store.Close()
 	})
-	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, subscriptions: subs, pos: posManager, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
+	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, subscriptions: subs, pos: posManager, displays: displays, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
 		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.

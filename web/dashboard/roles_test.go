@@ -237,6 +237,11 @@ var routeCases = map[string]routeCase{
 	"POST /pos/cashiers/{id}": {allowed: ownersOnly, form: func(*roleFixture) url.Values {
 		return url.Values{"terminal": {pos.FirstTerminal}}
 	}},
+	"GET /pos/displays": {allowed: ownersOnly},
+	"POST /pos/displays/code": {allowed: sellers, form: func(*roleFixture) url.Values {
+		return url.Values{"terminal": {pos.FirstTerminal}}
+	}},
+	"POST /pos/displays/{id}/revoke": {allowed: ownersOnly, form: func(*roleFixture) url.Values { return url.Values{} }},
 }
 
 // roleFixture is a checkout with a user of each role and a record of each kind, so that every
@@ -322,6 +327,7 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 		"/pos/terminals/{id}":              two.ID,
 		"/pos/terminals/{id}/archive":      three.ID,
 		"/pos/cashiers/{id}":               cashier.ID,
+		"/pos/displays/{id}/revoke":        e.pairedDisplay(),
 		"/charges/{id}":                    charge,
 		"/charges/{id}/cancel":             e.newCharge(""),
 		"/charges/{id}/whatsapp":           charge,
@@ -524,4 +530,19 @@ func TestAuditActionsNamed(t *testing.T) {
 			t.Errorf("the catalogue has no words for the audit detail %q", d)
 		}
 	}
+}
+
+// pairedDisplay pairs a customer's display with Caixa 1 and returns its id.
+func (e *env) pairedDisplay() string {
+	e.t.Helper()
+	ctx := context.Background()
+	code, _, err := e.displays.NewCode(ctx, &team.User{ID: "owner", Role: team.RoleOwner}, pos.FirstTerminal)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	d, _, err := e.displays.Pair(ctx, code)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return d.ID
 }

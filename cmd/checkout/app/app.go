@@ -105,6 +105,7 @@ type closingStore interface {
 	brand.Store
 	charges.Store
 	subscriptions.Store
+	pos.DisplayStore // the customers' displays of the point of sale
 	SignInTokens() team.SignInTokenStore
 	// CheckSecrets fails, changing nothing, when a sealed secret does not open with the keys.
 	CheckSecrets(ctx context.Context) error
@@ -142,6 +143,7 @@ type App struct {
 	charges         *charges.Manager // the charges with a due date, and their orders' payments
 	pos             *pos.Manager     // the point of sale's terminals and settings
 	subscriptions   *subscriptions.Manager
+	displays        *pos.Displays // the customers' displays of the point of sale
 	// qrImages draws the QR images: shared with the embedded sandbox, so that the checkout's
 	// image of a BR Code is the one the sandbox just drew for it, not a second drawing.
 	qrImages *qr.Images
@@ -445,6 +447,7 @@ func (s *start) handlers(context.Context) error {
 	a, cfg := s.App, s.cfg
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
+	a.displays = pos.NewDisplays(a.store, a.pos, a.clock)
 	dash, err := s.newDashboard(site)
 	if err != nil {
 		return err
@@ -476,6 +479,7 @@ func (s *start) handlers(context.Context) error {
 		Audit:               a.audit,
 		Charges:             a.charges,
 		Subscriptions:       a.subscriptions,
+		Displays:            a.displays,
 		Dashboard:           dash,
 		Mail:                a.mail.sender.State,
 		MailsShopper:        a.mailsShopper,
@@ -515,6 +519,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Charges:        a.charges,
 		Subscriptions:  a.subscriptions,
 		POS:            a.pos,
+		Displays:       a.displays,
 	})
 	if err != nil {
 		stopExports()

@@ -21,6 +21,7 @@ func (s *start) seedStoreFace(ctx context.Context) error {
 	}
 	if pg, ok := a.store.(*postgres.Store); ok {
 		pg.OnStoreProfile(a.brand.Forget)
+		pg.OnTerminal(a.svc.TerminalChanged) // the customers' displays of the point of sale
 	}
 	return nil
 }
