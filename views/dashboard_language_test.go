@@ -132,7 +132,7 @@ func dashboardSamples(lang Lang) map[string]templ.Component {
 	}
 	pages["settings"] = SettingsPage(SettingsView{DashPage: dashSample(lang, "settings"), NotifyPersonalData: true,
 		Deliveries: []DeliveryRow{
-			{ID: "msg_1", Type: "order.paid", Status: "skipped", OrderURL: "/o", CreatedAt: at, Attempts: 1,
+			{ID: "msg_1", Type: "order.paid", Status: "skipped", URL: "/o", CreatedAt: at, Attempts: 1,
 				LastError: "no URL or secret was configured"},
 			{ID: "msg_2", Type: "order.awaiting_payment", Status: "dead", CreatedAt: at, Attempts: 9, LastStatusCode: 500,
 				LastError: "HTTP 500: erro interno"},

@@ -584,7 +584,7 @@ type APIKeyRow struct {
 // DeliveryRow is one notification of the delivery log.
 type DeliveryRow struct {
 	ID, Type, Status string
-	OrderURL         string
+	URL              string // the page of the order or the charge it is about ("" for a test)
 	CreatedAt        time.Time
 	Attempts         int
 	LastStatusCode   int

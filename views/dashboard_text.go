@@ -126,8 +126,8 @@ func EventText(lang Lang, typ string) string {
 	if typ == "ping" { // notify.PingType: a test notification from the settings page
 		return T(lang, "event.ping")
 	}
-	switch typ { // the merchant's actions (notify.ActionEventType)
-	case "order.shipped", "order.delivered", "refund.recorded":
+	switch typ { // the merchant's actions (notify.ActionEventType), and the charges' events
+	case "order.shipped", "order.delivered", "refund.recorded", "charge.created", "charge.paid", "charge.overdue", "charge.canceled":
 		return T(lang, "event."+strings.ReplaceAll(typ, ".", "_"))
 	}
 	return typ

@@ -6,6 +6,10 @@ var chargeMessages = map[string][2]string{
 	"audit_action.charge.canceled": {"Cancelou uma cobrança", "Canceled a charge"},
 	"audit_action.charge.paid":     {"Cobrança paga", "Charge paid"},
 	"audit_action.charge.overdue":  {"Cobrança vencida", "Charge overdue"},
+	"event.charge_created":         {"Cobrança criada", "Charge created"},
+	"event.charge_paid":            {"Cobrança paga", "Charge paid"},
+	"event.charge_overdue":         {"Cobrança vencida", "Charge overdue"},
+	"event.charge_canceled":        {"Cobrança cancelada", "Charge canceled"},
 
 	"audit_action.subscription.created":  {"Criou uma assinatura", "Created a subscription"},
 	"audit_action.subscription.paused":   {"Pausou uma assinatura", "Paused a subscription"},

@@ -1,12 +1,15 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/apikeys"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
@@ -96,5 +99,57 @@ func TestAPICharges(t *testing.T) {
 	}
 	if wrong := e.api(http.MethodGet, "/api/v1/charges?status=late", nil); wrong.status != http.StatusUnprocessableEntity {
 		t.Errorf("an unknown status: %d", wrong.status)
+	}
+}
+
+// TestAPIChargeNotifications: a charge's notifications are in the API's delivery log beside the
+// orders', each with its chargeId and the charge as its body, filtered by chargeId; masked for
+// a read key as an order's. Every answer is held to openapi.json.
+func TestAPIChargeNotifications(t *testing.T) {
+	e := newEnv(t)
+	res := e.api(http.MethodPost, "/api/v1/charges", map[string]any{"customer": map[string]any{"name": "Maria da Silva",
+		"document": "529.982.247-25", "email": "maria@example.com"}, "amount": 5000, "description": "Aula avulsa",
+		"dueDate": charges.AddDays(e.charges.Today(), 3).String()})
+	id, _ := res.json["id"].(string)
+	if res.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", res.status, res.body)
+	}
+	if _, err := e.charges.Cancel(t.Context(), "ana@loja.example", "", id); err != nil {
+		t.Fatal(err)
+	}
+	e.placeOrder() // an order's notification beside them
+	all := e.api(http.MethodGet, "/api/v1/notifications", nil)
+	var got []string
+	for _, d := range all.json["data"].([]any) {
+		m := d.(map[string]any)
+		got = append(got, fmt.Sprint(m["type"], " ", m["chargeId"] == id, " ", m["orderId"] != nil))
+	}
+	want := []string{"order.awaiting_payment false true", "charge.canceled true false", "charge.created true false"}
+	if all.status != http.StatusOK || !slices.Equal(got, want) {
+		t.Fatalf("notifications %q, want %q", got, want)
+	}
+	byCharge := e.api(http.MethodGet, "/api/v1/notifications?chargeId="+id+"&type=charge.created", nil)
+	data, _ := byCharge.json["data"].([]any)
+	if len(data) != 1 {
+		t.Fatalf("by chargeId: %s", byCharge.body)
+	}
+	if none := e.api(http.MethodGet, "/api/v1/notifications?orderId="+id, nil); len(none.json["data"].([]any)) != 0 {
+		t.Errorf("the charge's id as an orderId: %s", none.body)
+	}
+	nid := data[0].(map[string]any)["id"].(string)
+	one := e.api(http.MethodGet, "/api/v1/notifications/"+nid, nil)
+	payload, _ := one.json["payload"].(map[string]any)
+	charge, _ := payload["data"].(map[string]any)
+	if one.status != http.StatusOK || one.json["chargeId"] != id || payload["type"] != "charge.created" || charge["id"] != id ||
+		!strings.Contains(string(one.body), "52998224725") {
+		t.Fatalf("the notification: %d %s", one.status, one.body)
+	}
+	key, _, err := e.keys.Create(t.Context(), "read", apikeys.ScopeRead, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	masked := e.api(http.MethodGet, "/api/v1/notifications/"+nid, nil, "Authorization", "Bearer "+key)
+	if strings.Contains(string(masked.body), "529.982.247-25") || strings.Contains(string(masked.body), "52998224725") {
+		t.Errorf("a read key reads the document: %s", masked.body)
 	}
 }

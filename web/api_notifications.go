@@ -34,9 +34,9 @@ type NotificationList struct {
 var notificationStatuses = map[string]bool{notify.NotificationPending: true, notify.NotificationDelivered: true,
 	notify.NotificationDead: true, notify.NotificationSkipped: true}
 
-// listNotifications is GET /api/v1/notifications: newest first, filtered by orderId, status
-// (pending, delivered, dead, skipped) and type, paged by cursor (or page, deprecated) and
-// perPage.
+// listNotifications is GET /api/v1/notifications: newest first, filtered by orderId, chargeId,
+// status (pending, delivered, dead, skipped) and type, paged by cursor (or page, deprecated)
+// and perPage.
 func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	rd := &checkout.ValidationError{}
@@ -45,9 +45,10 @@ func (a *merchantAPI) listNotifications(w http.ResponseWriter, r *http.Request) 
 			rd.Add(k, checkout.CodeDuplicate, "must be given once")
 		}
 	}
-	// The dashboard's test notifications are left out: the API's log is of order events, each
-	// with its order and an order's payload, as the document promises.
-	f := notify.NotificationFilter{OrderID: q.Get("orderId"), Status: q.Get("status"), Type: q.Get("type"), OrdersOnly: true}
+	// The dashboard's test notifications are left out: the API's log is of the orders' and the
+	// charges' events, each with its order or charge and its payload, as the document promises.
+	f := notify.NotificationFilter{OrderID: q.Get("orderId"), ChargeID: q.Get("chargeId"), Status: q.Get("status"),
+		Type: q.Get("type"), EventsOnly: true}
 	if f.Status != "" && !notificationStatuses[f.Status] {
 		rd.Add("status", checkout.CodeEnum, "must be one of: pending, delivered, dead, skipped")
 	}
@@ -97,8 +98,8 @@ func (a *merchantAPI) getNotification(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n, attempts, err := a.notifications.Get(r.Context(), chi.URLParam(r, "notificationID"))
-	if err == nil && n.OrderID == "" {
-		err = checkout.ErrNotFound // a test notification of the dashboard, not an order's event
+	if err == nil && n.OrderID == "" && n.ChargeID == "" {
+		err = checkout.ErrNotFound // a test notification of the dashboard, not an order's or a charge's event
 	}
 	if err != nil {
 		a.site.FailJSON(w, r, err)

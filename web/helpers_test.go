@@ -215,7 +215,8 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	if sh := o.shipping; sh != nil {
 		so.Shipping = func(context.Context) (checkout.Shipping, error) { return *sh, nil }
 	}
-	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now)
+	chargeBook := charges.NewManager(store, audit.New(store, 0, sb.Now), sb.Now, charges.WithAnnouncer(&notify.ChargeAnnouncer{
+		Charge: apijson.ChargeEvent("https://loja.example/"), Clock: sb.Now}))
 	subs := subscriptions.NewManager(store, chargeBook, audit.New(store, 0, sb.Now), sb.Now)
 	so.Charges, so.PersonalDataHolders = chargeBook, []checkout.PersonalDataHolder{chargeBook, subs}
 	svc := checkout.NewService(store, gw, so)

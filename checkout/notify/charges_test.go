@@ -83,7 +83,7 @@ func TestChargeNotifications(t *testing.T) {
 		paid.ID:     {"charge.created", "charge.overdue", "charge.paid"},
 		canceled.ID: {"charge.created", "charge.overdue", "charge.canceled"},
 	} {
-		ns, err := log.List(ctx, notify.NotificationFilter{OrderID: id})
+		ns, err := log.List(ctx, notify.NotificationFilter{ChargeID: id})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,8 @@ func ActionEventType(c checkout.ReasonCode) string {
 type Notification struct {
 	ID             string // "msg_…": the webhook-id, the same on every attempt
 	Seq            int64  // its place in the log: later notifications have higher ones
-	OrderID        string
+	OrderID        string // the order it is about ("" for a charge's or a test notification)
+	ChargeID       string // the charge it is about ("" for an order's or a test notification)
 	Type           string // "order.paid"
 	Payload        []byte // the body: {"type","timestamp","data"}
 	CreatedAt      time.Time
@@ -86,11 +87,13 @@ type DeliveryAttempt struct {
 
 // NotificationFilter selects notifications of the delivery log. Zero fields do not filter.
 type NotificationFilter struct {
-	OrderID string
-	Status  string
-	Type    string
-	// OrdersOnly leaves out the test notifications (the API's log is of order events).
-	OrdersOnly bool
+	OrderID  string // the notifications of this order
+	ChargeID string // the notifications of this charge with a due date
+	Status   string
+	Type     string
+	// EventsOnly leaves out the test notifications (the API's log is of the orders' and the
+	// charges' events).
+	EventsOnly bool
 	Limit      int // at most this many, newest first (0: 50)
 	Offset     int // skipping this many first
 	// BeforeSeq, AfterSeq (above 0) page by key: the notifications older than the one of that
@@ -206,12 +209,18 @@ func (l *DeliveryLog) List(ctx context.Context, f NotificationFilter) ([]Notific
 	if f.Limit <= 0 || f.Limit > MaxLogPage+1 {
 		f.Limit = MaxLogPage
 	}
-	kind := ""
-	if f.OrdersOnly {
-		kind = orderRecord
+	of := outbox.Filter{Status: f.Status, Type: f.Type, Limit: f.Limit, Offset: f.Offset, BeforeID: f.BeforeSeq, AfterID: f.AfterSeq}
+	switch {
+	case f.OrderID != "" && f.ChargeID != "":
+		return nil, nil // no notification is of both
+	case f.OrderID != "":
+		of.RecordID, of.RecordKind = f.OrderID, orderRecord
+	case f.ChargeID != "":
+		of.RecordID, of.RecordKind = f.ChargeID, chargeRecord
+	case f.EventsOnly:
+		of.NotKind = pingRecord
 	}
-	ds, err := l.ob.Deliveries(ctx, outbox.Filter{RecordID: f.OrderID, Status: f.Status, Type: f.Type, RecordKind: kind,
-		Limit: f.Limit, Offset: f.Offset, BeforeID: f.BeforeSeq, AfterID: f.AfterSeq})
+	ds, err := l.ob.Deliveries(ctx, of)
 	if err != nil {
 		return nil, fmt.Errorf("notify: listing notifications: %w", err)
 	}
@@ -246,9 +255,16 @@ func (l *DeliveryLog) Get(ctx context.Context, id string) (*Notification, []Deli
 
 // notificationOf is the notification a delivery of the outbox carries.
 func notificationOf(d outbox.Delivery) Notification {
-	return Notification{ID: d.MessageID, Seq: d.ID, OrderID: d.RecordID, Type: d.Type, Payload: d.Body, CreatedAt: d.CreatedAt,
+	n := Notification{ID: d.MessageID, Seq: d.ID, Type: d.Type, Payload: d.Body, CreatedAt: d.CreatedAt,
 		Status: d.Status, Attempts: d.Attempts, NextAttemptAt: d.NextAttemptAt, LastError: d.LastError,
 		LastStatusCode: d.LastStatusCode, LastDuration: d.LastDuration, LastExcerpt: d.LastExcerpt}
+	switch d.RecordKind {
+	case chargeRecord:
+		n.ChargeID = d.RecordID
+	case orderRecord:
+		n.OrderID = d.RecordID
+	}
+	return n
 }
 
 // RecordPing puts a test notification, sent and answered (Ping), in the delivery log:

@@ -81,7 +81,7 @@ func testPingInTheLog(t *testing.T, s MerchantStores) {
 		n.LastDuration != res.Duration {
 		t.Errorf("the ping in the log: %+v", n)
 	}
-	ns, err = log.List(ctx, notify.NotificationFilter{OrdersOnly: true})
+	ns, err = log.List(ctx, notify.NotificationFilter{EventsOnly: true})
 	must(t, err)
 	same(t, "the log of orders only", len(ns), 0)
 	_, as, err := log.Get(ctx, res.ID)

@@ -1277,6 +1277,7 @@ func (o *Outbox) Redeliver(ctx context.Context, deliveryID int64) error {
 type Filter struct {
 	RecordID, MessageID, Status, Type string
 	RecordKind                        string // "order": only the deliveries of that kind of record
+	NotKind                           string // "ping": none of the deliveries of that kind of record
 	Recipient                         string // only those to this addressee (exactly as stored)
 	Limit                             int    // at most this many, newest first (≤ 0: 50; at most 1000)
 	Offset                            int    // skipping this many first
@@ -1302,6 +1303,10 @@ func (o *Outbox) Deliveries(ctx context.Context, f Filter) ([]Delivery, error) {
 		}
 		args = append(args, c.v)
 		conds = append(conds, c.col+" = $"+strconv.Itoa(len(args)))
+	}
+	if f.NotKind != "" {
+		args = append(args, f.NotKind)
+		conds = append(conds, "d.record_kind <> $"+strconv.Itoa(len(args)))
 	}
 	if f.BeforeID > 0 {
 		args = append(args, f.BeforeID)

@@ -341,7 +341,8 @@ func SessionOf(sess *checkout.CheckoutSession, o *checkout.Order, now time.Time,
 type NotificationView struct {
 	ID             string `json:"id"`
 	Type           string `json:"type"`
-	OrderID        string `json:"orderId"`
+	OrderID        string `json:"orderId,omitempty"`  // an order's notification
+	ChargeID       string `json:"chargeId,omitempty"` // a charge's notification
 	Status         string `json:"status"`
 	Attempts       int    `json:"attempts"`
 	CreatedAt      string `json:"createdAt"`
@@ -372,7 +373,7 @@ type AttemptView struct {
 
 // NotificationOf returns the API's view of n.
 func NotificationOf(n notify.Notification) NotificationView {
-	v := NotificationView{ID: n.ID, Type: n.Type, OrderID: n.OrderID, Status: n.Status, Attempts: n.Attempts,
+	v := NotificationView{ID: n.ID, Type: n.Type, OrderID: n.OrderID, ChargeID: n.ChargeID, Status: n.Status, Attempts: n.Attempts,
 		CreatedAt: wireTime(n.CreatedAt), LastStatusCode: n.LastStatusCode, LastError: n.LastError}
 	if n.Status == notify.NotificationPending {
 		v.NextAttemptAt = wireTime(n.NextAttemptAt)

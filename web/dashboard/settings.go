@@ -88,8 +88,11 @@ func (d *Dashboard) settingsView(r *http.Request, typed *settings.Input) views.S
 		for _, n := range ns {
 			row := views.DeliveryRow{ID: n.ID, Type: n.Type, Status: n.Status, CreatedAt: n.CreatedAt, Attempts: n.Attempts,
 				LastStatusCode: n.LastStatusCode, LastError: n.LastError, LastDuration: n.LastDuration, LastExcerpt: n.LastExcerpt}
-			if n.OrderID != "" {
-				row.OrderURL = respond.Link(r, Path+"/orders/"+url.PathEscape(n.OrderID))
+			switch {
+			case n.OrderID != "":
+				row.URL = respond.Link(r, Path+"/orders/"+url.PathEscape(n.OrderID))
+			case n.ChargeID != "":
+				row.URL = respond.Link(r, chargePath(n.ChargeID))
 			}
 			v.Deliveries = append(v.Deliveries, row)
 		}

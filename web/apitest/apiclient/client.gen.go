@@ -1291,12 +1291,15 @@ type ItemType string
 // Metadata your own keys and values, returned as given
 type Metadata map[string]string
 
-// Notification defines model for Notification.
+// Notification An order's notification has its `orderId` and an `EventType`; a charge's, its `chargeId` and a `ChargeEventType`.
 type Notification = NotificationFields
 
 // NotificationDetail defines model for NotificationDetail.
 type NotificationDetail struct {
 	Attempts int `json:"attempts"`
+
+	// ChargeId the charge with a due date it is about (a charge's notification)
+	ChargeId *string `json:"chargeId,omitempty"`
 
 	// CreatedAt UTC, milliseconds, trailing Z
 	CreatedAt        Time              `json:"createdAt"`
@@ -1312,22 +1315,35 @@ type NotificationDetail struct {
 	LastStatusCode *int `json:"lastStatusCode,omitempty"`
 
 	// NextAttemptAt while pending
-	NextAttemptAt *Time  `json:"nextAttemptAt,omitempty"`
-	OrderId       string `json:"orderId"`
+	NextAttemptAt *Time `json:"nextAttemptAt,omitempty"`
 
-	// Payload The body of a notification (Standard Webhooks): verify the webhook-signature header with your whsec_ secret before trusting it, and deduplicate by webhook-id. Its order's customer (name, document, e-mail, phone, address) is present only when the merchant enabled the shopper's personal data in the notifications (dashboard settings; off on a new install, kept on for installs from before the setting); otherwise `data.customer` is `{}`.
-	Payload OrderEvent `json:"payload"`
+	// OrderId the order it is about (an order's notification)
+	OrderId *string `json:"orderId,omitempty"`
+
+	// Payload the body sent: an order's (OrderEvent) or a charge's (ChargeEvent)
+	Payload NotificationDetail_Payload `json:"payload"`
 
 	// Status pending: waiting for its next attempt; delivered: a 2xx answered; dead: every attempt failed (about 27 hours); skipped: no URL or secret was configured when it was due
-	Status NotificationStatus `json:"status"`
-
-	// Type order. and the state the order entered; or one of the merchant's actions that leave the state as it was: order.shipped (carrier and trackingCode set), order.delivered (deliveredAt set), refund.recorded (a refund made outside the checkout, the last of refundsRecorded; refundDue lowered by it)
-	Type EventType `json:"type"`
+	Status NotificationStatus      `json:"status"`
+	Type   NotificationDetail_Type `json:"type"`
 }
 
-// NotificationFields defines model for NotificationFields.
+// NotificationDetail_Payload the body sent: an order's (OrderEvent) or a charge's (ChargeEvent)
+type NotificationDetail_Payload struct {
+	union json.RawMessage
+}
+
+// NotificationDetail_Type defines model for NotificationDetail.Type.
+type NotificationDetail_Type struct {
+	union json.RawMessage
+}
+
+// NotificationFields An order's notification has its `orderId` and an `EventType`; a charge's, its `chargeId` and a `ChargeEventType`.
 type NotificationFields struct {
 	Attempts int `json:"attempts"`
+
+	// ChargeId the charge with a due date it is about (a charge's notification)
+	ChargeId *string `json:"chargeId,omitempty"`
 
 	// CreatedAt UTC, milliseconds, trailing Z
 	CreatedAt Time `json:"createdAt"`
@@ -1342,14 +1358,19 @@ type NotificationFields struct {
 	LastStatusCode *int `json:"lastStatusCode,omitempty"`
 
 	// NextAttemptAt while pending
-	NextAttemptAt *Time  `json:"nextAttemptAt,omitempty"`
-	OrderId       string `json:"orderId"`
+	NextAttemptAt *Time `json:"nextAttemptAt,omitempty"`
+
+	// OrderId the order it is about (an order's notification)
+	OrderId *string `json:"orderId,omitempty"`
 
 	// Status pending: waiting for its next attempt; delivered: a 2xx answered; dead: every attempt failed (about 27 hours); skipped: no URL or secret was configured when it was due
-	Status NotificationStatus `json:"status"`
+	Status NotificationStatus      `json:"status"`
+	Type   NotificationFields_Type `json:"type"`
+}
 
-	// Type order. and the state the order entered; or one of the merchant's actions that leave the state as it was: order.shipped (carrier and trackingCode set), order.delivered (deliveredAt set), refund.recorded (a refund made outside the checkout, the last of refundsRecorded; refundDue lowered by it)
-	Type EventType `json:"type"`
+// NotificationFields_Type defines model for NotificationFields.Type.
+type NotificationFields_Type struct {
+	union json.RawMessage
 }
 
 // NotificationList defines model for NotificationList.
@@ -1706,8 +1727,11 @@ type CreateCheckoutSessionParams struct {
 // ListNotificationsParams defines parameters for ListNotifications.
 type ListNotificationsParams struct {
 	// OrderId notifications of this order
-	OrderId *string             `form:"orderId,omitempty" json:"orderId,omitempty"`
-	Status  *NotificationStatus `form:"status,omitempty" json:"status,omitempty"`
+	OrderId *string `form:"orderId,omitempty" json:"orderId,omitempty"`
+
+	// ChargeId notifications of this charge with a due date (with `orderId` too, none)
+	ChargeId *string             `form:"chargeId,omitempty" json:"chargeId,omitempty"`
+	Status   *NotificationStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// Type notifications of this type (any text: one no notification has finds none)
 	Type *string `form:"type,omitempty" json:"type,omitempty"`
@@ -2321,6 +2345,192 @@ func (t *DataSubject) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsOrderEvent returns the union data inside the NotificationDetail_Payload as a OrderEvent
+func (t NotificationDetail_Payload) AsOrderEvent() (OrderEvent, error) {
+	var body OrderEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromOrderEvent overwrites any union data inside the NotificationDetail_Payload as the provided OrderEvent
+func (t *NotificationDetail_Payload) FromOrderEvent(v OrderEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeOrderEvent performs a merge with any union data inside the NotificationDetail_Payload, using the provided OrderEvent
+func (t *NotificationDetail_Payload) MergeOrderEvent(v OrderEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChargeEvent returns the union data inside the NotificationDetail_Payload as a ChargeEvent
+func (t NotificationDetail_Payload) AsChargeEvent() (ChargeEvent, error) {
+	var body ChargeEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChargeEvent overwrites any union data inside the NotificationDetail_Payload as the provided ChargeEvent
+func (t *NotificationDetail_Payload) FromChargeEvent(v ChargeEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChargeEvent performs a merge with any union data inside the NotificationDetail_Payload, using the provided ChargeEvent
+func (t *NotificationDetail_Payload) MergeChargeEvent(v ChargeEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t NotificationDetail_Payload) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *NotificationDetail_Payload) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventType returns the union data inside the NotificationDetail_Type as a EventType
+func (t NotificationDetail_Type) AsEventType() (EventType, error) {
+	var body EventType
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventType overwrites any union data inside the NotificationDetail_Type as the provided EventType
+func (t *NotificationDetail_Type) FromEventType(v EventType) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventType performs a merge with any union data inside the NotificationDetail_Type, using the provided EventType
+func (t *NotificationDetail_Type) MergeEventType(v EventType) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChargeEventType returns the union data inside the NotificationDetail_Type as a ChargeEventType
+func (t NotificationDetail_Type) AsChargeEventType() (ChargeEventType, error) {
+	var body ChargeEventType
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChargeEventType overwrites any union data inside the NotificationDetail_Type as the provided ChargeEventType
+func (t *NotificationDetail_Type) FromChargeEventType(v ChargeEventType) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChargeEventType performs a merge with any union data inside the NotificationDetail_Type, using the provided ChargeEventType
+func (t *NotificationDetail_Type) MergeChargeEventType(v ChargeEventType) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t NotificationDetail_Type) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *NotificationDetail_Type) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsEventType returns the union data inside the NotificationFields_Type as a EventType
+func (t NotificationFields_Type) AsEventType() (EventType, error) {
+	var body EventType
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromEventType overwrites any union data inside the NotificationFields_Type as the provided EventType
+func (t *NotificationFields_Type) FromEventType(v EventType) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeEventType performs a merge with any union data inside the NotificationFields_Type, using the provided EventType
+func (t *NotificationFields_Type) MergeEventType(v EventType) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsChargeEventType returns the union data inside the NotificationFields_Type as a ChargeEventType
+func (t NotificationFields_Type) AsChargeEventType() (ChargeEventType, error) {
+	var body ChargeEventType
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromChargeEventType overwrites any union data inside the NotificationFields_Type as the provided ChargeEventType
+func (t *NotificationFields_Type) FromChargeEventType(v ChargeEventType) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeChargeEventType performs a merge with any union data inside the NotificationFields_Type, using the provided ChargeEventType
+func (t *NotificationFields_Type) MergeChargeEventType(v ChargeEventType) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t NotificationFields_Type) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *NotificationFields_Type) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsCatalogueItem returns the union data inside the UpdatePaymentLink_Items_Item as a CatalogueItem
 func (t UpdatePaymentLink_Items_Item) AsCatalogueItem() (CatalogueItem, error) {
 	var body CatalogueItem
@@ -2568,7 +2778,7 @@ type ClientInterface interface {
 
 	// ListNotifications List the notifications sent to the merchant's URL, newest first (the delivery log, kept 30 days)
 	//
-	// The order events only: the test notifications sent from the dashboard's settings page are shown there, not here.
+	// The orders' events and the charges' (`charge.*`): the test notifications sent from the dashboard's settings page are shown there, not here.
 	//
 	// Corresponds with GET /notifications (the `ListNotifications` operationId).
 	ListNotifications(ctx context.Context, params *ListNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2926,7 +3136,7 @@ func (c *Client) SearchDataSubject(ctx context.Context, body SearchDataSubjectJS
 
 // ListNotifications List the notifications sent to the merchant's URL, newest first (the delivery log, kept 30 days)
 //
-// The order events only: the test notifications sent from the dashboard's settings page are shown there, not here.
+// The orders' events and the charges' (`charge.*`): the test notifications sent from the dashboard's settings page are shown there, not here.
 //
 // Corresponds with GET /notifications (the `ListNotifications` operationId).
 func (c *Client) ListNotifications(ctx context.Context, params *ListNotificationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3609,6 +3819,18 @@ func NewListNotificationsRequest(server string, params *ListNotificationsParams)
 		if params.OrderId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "orderId", *params.OrderId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ChargeId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "chargeId", *params.ChargeId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4518,7 +4740,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListNotificationsWithResponse List the notifications sent to the merchant's URL, newest first (the delivery log, kept 30 days)
 	//
-	// The order events only: the test notifications sent from the dashboard's settings page are shown there, not here.
+	// The orders' events and the charges' (`charge.*`): the test notifications sent from the dashboard's settings page are shown there, not here.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7527,7 +7749,7 @@ func (c *ClientWithResponses) SearchDataSubjectWithResponse(ctx context.Context,
 
 // ListNotificationsWithResponse List the notifications sent to the merchant's URL, newest first (the delivery log, kept 30 days)
 //
-// The order events only: the test notifications sent from the dashboard's settings page are shown there, not here.
+// The orders' events and the charges' (`charge.*`): the test notifications sent from the dashboard's settings page are shown there, not here.
 //
 // Returns a wrapper object for the known response body format(s).
 //
