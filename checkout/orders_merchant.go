@@ -70,6 +70,16 @@ type Overview struct {
 	RefundDue        Cents
 	AwaitingShipment int
 	Now              time.Time
+	// Channels are the channels the figures are of (none: every channel); ByChannel the
+	// money of every channel with any today, in 7 and in 30 days, whatever Channels.
+	Channels  []Channel
+	ByChannel []ChannelTotals
+}
+
+// ChannelTotals are the money of one channel over the overview's periods.
+type ChannelTotals struct {
+	Channel            Channel
+	Today, Week, Month MoneyTotals
 }
 
 // DayTotal is the money of one local day.
@@ -89,7 +99,7 @@ func (o *Overview) ConversionPermille() int {
 
 // Overview reads the overview's figures, days counted in loc (the merchant's zone, São
 // Paulo): "today" starts at loc's midnight, the 7 and 30 days end today.
-func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, error) {
+func (r *Reports) Overview(ctx context.Context, loc *time.Location, channels ...Channel) (*Overview, error) {
 	now := r.now().In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	first := today.AddDate(0, 0, -(OverviewDays - 1))
@@ -102,13 +112,19 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location) (*Overview, 
 		TopSince:    first,
 		TopLimit:    OverviewTopProducts,
 		Attention:   true,
+		Channels:    channels,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checkout: overview: %w", err)
 	}
 	o := &Overview{Today: st.Money[0], Week: st.Money[1], Month: st.Money[2], Awaiting: st.Awaiting,
 		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, RefundsDue: st.RefundsDue, RefundDue: st.RefundDue,
-		AwaitingShipment: st.AwaitingShipment, Now: now}
+		AwaitingShipment: st.AwaitingShipment, Now: now, Channels: channels}
+	for _, ch := range Channels() {
+		if m, ok := st.ByChannel[ch]; ok {
+			o.ByChannel = append(o.ByChannel, ChannelTotals{Channel: ch, Today: m[0], Week: m[1], Month: m[2]})
+		}
+	}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {
 		o.Days = append(o.Days, DayTotal{Day: d, MoneyTotals: st.Days[DayNumber(d, zone)]})
 		p := d.AddDate(0, 0, -OverviewDays)

@@ -23,6 +23,8 @@ type OrderSummary struct {
 	CreatedAt         time.Time
 	PaidAt            time.Time // zero until paid
 	LinkID            string    // the payment link it was placed through ("" none)
+	Channel           Channel   // the checkout source it came from
+	ChargeID          string    // the charge it collects ("" none)
 	ShippedAt         time.Time // zero until shipped
 	DeliveredAt       time.Time // zero until delivered
 }
@@ -53,6 +55,10 @@ type StatsQuery struct {
 	// what they are owed, and the orders awaiting shipment (each count capped as the lists'
 	// at MaxCounted+1).
 	Attention bool
+	// Channels keeps the money, the conversion and the orders awaiting payment of the orders
+	// started through these channels (none: every channel). The top products and what awaits
+	// the merchant are of every channel.
+	Channels []Channel
 }
 
 // MoneyKind names one of the overview's figures, for the list of the orders behind it
@@ -135,6 +141,9 @@ type OrderStats struct {
 	// Days are the money of each local day since DaysFrom, keyed by the day's number
 	// (DayNumber); days without any are absent.
 	Days map[int64]MoneyTotals
+	// ByChannel are the money of each channel (every one, whatever StatsQuery.Channels) over
+	// each period of PaidSince, in its order: a channel without any money is absent.
+	ByChannel map[Channel][]MoneyTotals
 	// Top are the products of the most revenue since TopSince, the most first (ties: the
 	// most units, then by product and title), when TopLimit asked for them.
 	Top []ProductTotal

@@ -102,6 +102,8 @@ type OrderFilter struct {
 	LinkID string
 	// ChargeID: placed for this charge.
 	ChargeID string
+	// Channels: started through any of these channels (none: any).
+	Channels []Channel
 	// TerminalID and CashierID: a sale of the point of sale at this terminal, by this cashier.
 	TerminalID, CashierID string
 	// MerchantReference: with this merchant reference (a checkout session's externalCode).

@@ -35,14 +35,17 @@ func placeSale(t *testing.T, a *testApp, terminal, cashier string, amount checko
 func TestPOSDisplay(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
-	owner, err := a.app.Accounts().AddUser(context.Background(), merchantEmail, merchantPassword, team.RoleOwner)
+	if _, err := a.app.Accounts().AddUser(context.Background(), merchantEmail, merchantPassword, team.RoleOwner); err != nil {
+		t.Fatal(err)
+	}
+	cashier, err := a.app.Accounts().AddUser(context.Background(), cashierEmail, cashierPassword, team.RoleCashier)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := dashboardOf(s, a)
-	d.login(merchantEmail, merchantPassword)
-	s.open(a.url + "/dashboard/pos/displays")
-	s.check(d.testID("display-code-new").Click(), "ask for a pairing code")
+	d.login(cashierEmail, cashierPassword)
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/pos$`)), "the cashier's screen")
+	s.check(d.testID("pos-display-pair").Locator("button").Click(), "ask for a pairing code at the terminal")
 	codeText, err := d.testID("display-pairing-code").TextContent()
 	s.check(err, "the pairing code")
 	code := strings.TrimSpace(codeText)
@@ -75,24 +78,34 @@ func TestPOSDisplay(t *testing.T) {
 	}
 
 	// A sale at another terminal: this display shows nothing of it, nor does its status.
-	other := placeSale(t, a, "caixa-2", owner.ID, 999)
+	other := placeSale(t, a, "caixa-2", cashier.ID, 999)
 	status := displayStatus(t, ds, a)
 	if status["state"] != pos.ShowIdle || strings.Contains(status["orderId"], other.ID) {
 		t.Fatalf("the display of Caixa 1 while Caixa 2 charges: %v", status)
 	}
 
-	// The cashier charges at Caixa 1: the amount and the same QR code, at once.
-	sale := placeSale(t, a, pos.FirstTerminal, owner.ID, 1234)
+	// The cashier charges at Caixa 1 (types 1 2 3 4): the amount and the same QR code, at once.
+	s.open(a.url + "/dashboard/pos")
+	s.check(d.testID("pos-amount").Focus(), "the amount")
+	s.check(s.page.Keyboard().Type("1234"), "type the amount's digits")
+	saleID := chargeTyped(t, s, d)
+	sale, err := a.app.Service().Order(context.Background(), saleID)
+	if err != nil || sale.QR() == nil {
+		t.Fatalf("the sale: %+v, %v", sale, err)
+	}
 	ds.check(ds.expect.Locator(screen).ToHaveAttribute("data-state", pos.ShowCharging), "charging")
 	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-amount")).ToHaveText("R$ 12,34"), "the amount")
 	qr := ds.page.GetByTestId("display-qr")
 	ds.check(ds.expect.Locator(qr).ToBeVisible(), "the QR code")
 	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-status")).ToContainText("R$ 12,34"), "the status read out")
 	shot, err := qr.Screenshot()
-	ds.check(err, "the QR code's picture")
+	ds.check(err, "the display's QR code")
 	got, err := decodeQR(shot)
-	if err != nil || got != sale.QR().BRCode {
-		t.Fatalf("the display's QR code reads %q (%v), the sale's is %q", got, err, sale.QR().BRCode)
+	termShot, err2 := d.testID("pix-qr").Screenshot()
+	s.check(err2, "the terminal's QR code")
+	term, err2 := decodeQR(termShot)
+	if err != nil || err2 != nil || got != term || got != sale.QR().BRCode {
+		t.Fatalf("the display's QR code reads %q (%v), the terminal's %q (%v), the sale's is %q", got, err, term, err2, sale.QR().BRCode)
 	}
 	ds.a11y(ds.page, "charging display")
 	ds.shot("charging")
@@ -117,6 +130,9 @@ func TestPOSDisplay(t *testing.T) {
 	used.check(used.expect.Locator(used.page.GetByTestId("display-pair-error")).ToBeVisible(), "a used code is refused")
 
 	// The owner revokes it: the display asks for a code again.
+	s = newSession(t, playwright.BrowserNewContextOptions{})
+	d = dashboardOf(s, a)
+	d.login(merchantEmail, merchantPassword)
 	s.open(a.url + "/dashboard/pos/displays")
 	s.check(d.testID("display-revoke").Click(), "revoke")
 	s.check(s.expect.Locator(d.testID("displays-done")).ToBeVisible(), "revoked")

@@ -314,6 +314,37 @@ type OverviewView struct {
 	Top                []TopProduct // the products that brought the most in 30 days
 	// Money are the money of today, 7 and 30 days, each figure with the list behind it.
 	Money []MoneyColumn
+	// Channels are the links filtering the overview by channel ("" first: every channel),
+	// the current one marked; ByChannel the money of each channel with any.
+	Channels  []ChannelLink
+	ByChannel []ChannelRow
+	// Charges are the charges' figures, nil for a role that may not read charges.
+	Charges *ChargeFigures
+}
+
+// ChannelLink is a link of the overview's channel filter.
+type ChannelLink struct {
+	Channel, Label, URL string // Channel "" is every channel
+	Current             bool
+}
+
+// ChannelRow is the money of one channel: received today, in 7 and 30 days, and the net of 30
+// days, with the overview of that channel and the list of its orders paid in 30 days.
+type ChannelRow struct {
+	Channel, Label     string
+	Today, Week, Month PaidFigure
+	Net                checkout.Cents
+	URL, OrdersURL     string
+}
+
+// ChargeFigures are what the charges ask and brought: what they still ask before their due
+// date ("a receber") and after it ("vencido"), each with its list, and what their orders
+// received in 30 days, with those orders.
+type ChargeFigures struct {
+	Open, Overdue       PaidFigure
+	OpenURL, OverdueURL string
+	Received            PaidFigure
+	ReceivedURL         string
 }
 
 // MoneyColumn is one period of the overview's money table: its figures and, for each, the
@@ -397,6 +428,7 @@ type OrderFilterView struct {
 	Values   map[string]string // q, from, to, minAmount, maxAmount, page, link (a payment link's id)
 	Errors   checkout.ValidationError
 	Statuses []Option
+	Channels []Option // the channels, those filtered checked
 	PerPage  int
 	Bar      FilterBar
 	Sorts    []Option // the list's orders, the current one checked
@@ -420,6 +452,8 @@ type OrderRow struct {
 	LinkTitle       string // the payment link it was placed through ("" none)
 	LinkURL         string // that link's page
 	Fulfilment      string // checkout.Fulfilment*: awaiting shipment, shipped, delivered; "" nothing to ship
+	Channel         string // the checkout source it came from (checkout.Channel)
+	ChannelText     string
 }
 
 // OrderView is one order of the shop with everything known of it.
@@ -442,6 +476,7 @@ type OrderDetail struct {
 	ID, Number, ExternalCode, MerchantReference, SessionID string
 	Status, StatusText                                     string
 	ChannelText                                            string // the checkout source it was started from
+	ChargeURL                                              string // the page of the charge it collects ("" none)
 	Amount, RefundDue                                      checkout.Cents
 	LatePayment, Physical                                  bool
 	CreatedAt, UpdatedAt, PaidAt, PayBy                    time.Time

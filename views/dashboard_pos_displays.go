@@ -1,5 +1,7 @@
 package views
 
+import "strings"
+
 // PosDisplayCodeView is the pairing code shown at a terminal: typed on the customer's display
 // (DisplayURL) within ten minutes, once.
 type PosDisplayCodeView struct {
@@ -63,4 +65,13 @@ func spacedDigits(code string) string {
 		out = append(out, code[i])
 	}
 	return string(out)
+}
+
+// dashLink is a dashboard path (below its root) with the page's query (its language) kept.
+func dashLink(p DashPage, path string) string {
+	home, query, _ := strings.Cut(p.HomeURL, "?")
+	if query != "" {
+		return home + path + "?" + query
+	}
+	return home + path
 }

@@ -181,9 +181,26 @@ type Store interface {
 	// anonymised yet that have not changed since before, in one short transaction that skips
 	// charges in use, and returns their ids.
 	AnonymiseChargesDue(ctx context.Context, before, at time.Time, limit int, h *checkout.PersonalDataHasher) ([]string, error)
+	// Receivables sums what the open and overdue charges still ask of their principal
+	// (amount less what was paid), split by their due date against today: due today or later
+	// is open, before today overdue.
+	Receivables(ctx context.Context, today Date) (Receivables, error)
 	// ChargeOfPeriod returns the charge issued for subscription period p, or
 	// checkout.ErrNotFound. CreateCharge refuses a second charge of a period.
 	ChargeOfPeriod(ctx context.Context, p Period) (Charge, error)
+}
+
+// Receivables are the money the charges still ask ("a receber"): of those not yet due, and of
+// those past their due date ("vencido"). Amounts are principals less what was paid, fines and
+// interest aside.
+type Receivables struct {
+	Open, Overdue Owed
+}
+
+// Owed is a count of charges and what they ask.
+type Owed struct {
+	Charges int
+	Amount  Cents
 }
 
 // SubjectCharge is a charge a data subject's request found.

@@ -46,3 +46,13 @@ func (m *Manager) ChargeOfPeriod(ctx context.Context, p Period) (Charge, error) 
 	}
 	return c, nil
 }
+
+// Receivables sums what the unpaid charges ask on the manager's São Paulo day: those due today
+// or later, and those past their due date (overdue whether or not the sweep marked them yet).
+func (m *Manager) Receivables(ctx context.Context) (Receivables, error) {
+	r, err := m.store.Receivables(ctx, m.Today())
+	if err != nil {
+		return Receivables{}, fmt.Errorf("charges: summing the unpaid charges: %w", err)
+	}
+	return r, nil
+}

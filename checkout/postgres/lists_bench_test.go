@@ -123,6 +123,14 @@ func BenchmarkLists(b *testing.B) {
 				{"search-number", checkout.OrderFilter{Search: fmt.Sprintf("px-%08d", n/5)}, func(rows []checkout.OrderSummary, total int) bool {
 					return len(rows) == 1 && rows[0].Number == fmt.Sprintf("PX-%08d", n/5) && total == 1
 				}},
+				// The seeded orders are the shop's: a list of the shop's channel is the whole store,
+				// one of charges reads the (empty) index of the charges' orders.
+				{"channel-shop", checkout.OrderFilter{Channels: []checkout.Channel{checkout.ChannelShop}}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == perPage+1 && total == min(n, checkout.MaxCounted+1)
+				}},
+				{"channel-charge", checkout.OrderFilter{Channels: []checkout.Channel{checkout.ChannelCharge}}, func(rows []checkout.OrderSummary, total int) bool {
+					return len(rows) == 0 && total == 0
+				}},
 				{"search-number-piece", checkout.OrderFilter{Search: fmt.Sprintf("%06d", n/5%1_000_000)}, func(rows []checkout.OrderSummary, _ int) bool {
 					return len(rows) >= 1 && strings.HasSuffix(rows[0].Number, fmt.Sprintf("%06d", n/5%1_000_000))
 				}},
@@ -195,6 +203,23 @@ func BenchmarkLists(b *testing.B) {
 						TopSince: first, TopLimit: checkout.OverviewTopProducts})
 					took = append(took, time.Since(start))
 					if err != nil || st.Placed == 0 || st.Money[2].Received.Orders == 0 || st.Awaiting != 50 {
+						b.Fatalf("OrderStats: %+v, %v", st, err)
+					}
+				}
+				reportP99(b, took)
+			})
+			b.Run("overview-channel", func(b *testing.B) {
+				today := now.Add(-3 * time.Hour).Truncate(24 * time.Hour).Add(3 * time.Hour)
+				first := today.AddDate(0, 0, -(checkout.OverviewDays - 1))
+				var took []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					// The overview of the charges' channel, which none of the seeded orders is.
+					st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{today, today.AddDate(0, 0, -6), first},
+						PlacedSince: first, DaysFrom: first.AddDate(0, 0, -checkout.OverviewDays), ZoneOffset: -3 * time.Hour,
+						TopSince: first, TopLimit: checkout.OverviewTopProducts, Channels: []checkout.Channel{checkout.ChannelCharge}})
+					took = append(took, time.Since(start))
+					if err != nil || st.Placed != 0 || st.Awaiting != 0 || st.ByChannel[checkout.ChannelShop][2].Received.Orders == 0 {
 						b.Fatalf("OrderStats: %+v, %v", st, err)
 					}
 				}

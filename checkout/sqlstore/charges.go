@@ -290,3 +290,28 @@ func (s *Store) ChargeOfPeriod(ctx context.Context, p charges.Period) (charges.C
 	}
 	return out[0], nil
 }
+
+// Receivables sums the principal less what was paid of the open and overdue charges, split by
+// their due date against today, through charges_status_due.
+func (s *Store) Receivables(ctx context.Context, today charges.Date) (charges.Receivables, error) {
+	var out charges.Receivables
+	err := s.db.Read(ctx, Stmt{SQL: `SELECT due_date < $1, COUNT(*), CAST(COALESCE(SUM(amount - paid), 0) AS BIGINT)
+		FROM charges WHERE status IN ('open', 'overdue') GROUP BY due_date < $1`,
+		Args: []any{today.String()}, Rows: each(func(r Rows) error {
+			var late bool
+			var n, amount int64
+			if err := r.Scan(&late, &n, &amount); err != nil {
+				return err
+			}
+			o := &out.Open
+			if late {
+				o = &out.Overdue
+			}
+			o.Charges, o.Amount = int(n), charges.Cents(amount)
+			return nil
+		})})
+	if err != nil {
+		return charges.Receivables{}, s.errorf("summing the unpaid charges: %w", err)
+	}
+	return out, nil
+}

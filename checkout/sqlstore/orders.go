@@ -476,27 +476,7 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 		conds = append(conds, `o.id IN (SELECT a.order_id FROM attempts a WHERE a.state = `+p.Add(string(checkout.AttemptActive))+`
 			AND a.expires_at <= `+p.Add(ms(f.ExpiresBefore))+` AND a.n = `+currentAttemptOf+`)`)
 	}
-	// The "<> ''" terms repeat the predicates of the partial indexes orders_session and
-	// orders_merchant_reference: a planner does not see that a bound value is not empty (a
-	// prepared statement's generic plan, SQLite's planner), and would scan the orders.
-	if f.SessionID != "" {
-		conds = append(conds, "o.session_id = "+p.Add(f.SessionID)+" AND o.session_id <> ''")
-	}
-	if f.LinkID != "" {
-		conds = append(conds, linkCond(f.LinkID, p))
-	}
-	if f.ChargeID != "" {
-		conds = append(conds, "o.charge_id = "+p.Add(f.ChargeID)+" AND o.charge_id <> ''")
-	}
-	if f.CashierID != "" {
-		conds = append(conds, "o.cashier_id = "+p.Add(f.CashierID)+" AND o.cashier_id <> ''")
-	}
-	if f.TerminalID != "" {
-		conds = append(conds, "o.terminal_id = "+p.Add(f.TerminalID)+" AND o.terminal_id <> ''")
-	}
-	if f.MerchantReference != "" {
-		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference)+" AND o.merchant_reference <> ''")
-	}
+	conds = append(conds, sourceConds(f, p)...)
 	if !f.CreatedFrom.IsZero() {
 		conds = append(conds, "o.created_at >= "+p.Add(ms(f.CreatedFrom)))
 	}
@@ -517,6 +497,57 @@ func (s *Store) ordersWhere(f checkout.OrderFilter, p *Params) string {
 		return ""
 	}
 	return "WHERE " + strings.Join(conds, " AND ")
+}
+
+// sourceConds are the conditions on where the orders of f came from: their session, payment
+// link, charge, terminal and cashier, merchant reference and channels.
+func sourceConds(f checkout.OrderFilter, p *Params) []string {
+	var conds []string
+	// The "<> ''" terms repeat the predicates of the partial indexes orders_session and
+	// orders_merchant_reference: a planner does not see that a bound value is not empty (a
+	// prepared statement's generic plan, SQLite's planner), and would scan the orders.
+	if f.SessionID != "" {
+		conds = append(conds, "o.session_id = "+p.Add(f.SessionID)+" AND o.session_id <> ''")
+	}
+	if f.LinkID != "" {
+		conds = append(conds, linkCond(f.LinkID, p))
+	}
+	if f.ChargeID != "" {
+		conds = append(conds, "o.charge_id = "+p.Add(f.ChargeID)+" AND o.charge_id <> ''")
+	}
+	if len(f.Channels) > 0 {
+		conds = append(conds, channelCond(f.Channels, p))
+	}
+	if f.CashierID != "" {
+		conds = append(conds, "o.cashier_id = "+p.Add(f.CashierID)+" AND o.cashier_id <> ''")
+	}
+	if f.TerminalID != "" {
+		conds = append(conds, "o.terminal_id = "+p.Add(f.TerminalID)+" AND o.terminal_id <> ''")
+	}
+	if f.MerchantReference != "" {
+		conds = append(conds, "o.merchant_reference = "+p.Add(f.MerchantReference)+" AND o.merchant_reference <> ''")
+	}
+	return conds
+}
+
+// channelSources are, for the channels whose orders always carry their source's id, the column
+// holding it: its "<> ”" term repeats the predicate of its partial index (orders_charge,
+// orders_link, orders_session, orders_terminal), so that a list of a channel of few orders
+// reads them through it rather than every order.
+var channelSources = map[checkout.Channel]string{checkout.ChannelCharge: "o.charge_id", checkout.ChannelLink: "o.link_id",
+	checkout.ChannelSession: "o.session_id", checkout.ChannelPOS: "o.terminal_id"}
+
+// channelCond is the condition that an order came through one of channels.
+func channelCond(channels []checkout.Channel, p *Params) string {
+	or := make([]string, 0, len(channels))
+	for _, ch := range channels {
+		c := "o.channel = " + p.Add(string(ch))
+		if col, ok := channelSources[ch]; ok {
+			c += " AND " + col + " <> ''"
+		}
+		or = append(or, "("+c+")")
+	}
+	return "(" + strings.Join(or, " OR ") + ")"
 }
 
 // orderBy is the ORDER BY of a list of f on the table t in f.Sort's order (newest first by

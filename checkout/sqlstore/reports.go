@@ -120,7 +120,8 @@ func documentChars(s string) string {
 }
 
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
-	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id, o.shipped_at, o.delivered_at`
+	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id, o.shipped_at, o.delivered_at,
+	o.channel, o.charge_id`
 
 // OrderSummaries lists a page of the orders of f without their lines, history or attempts,
 // and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
@@ -145,13 +146,14 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 	err := s.report(ctx, func() error {
 		return s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
 			var o checkout.OrderSummary
-			var status string
+			var status, channel string
 			var amount, refund, created, paid, shipped, delivered int64
 			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
 				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid,
-				&o.LinkID, &shipped, &delivered); err != nil {
+				&o.LinkID, &shipped, &delivered, &channel, &o.ChargeID); err != nil {
 				return err
 			}
+			o.Channel = checkout.Channel(channel)
 			o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
 			o.Status = checkout.OrderStatus(status)
 			o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
@@ -184,38 +186,20 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	for _, since := range append([]time.Time{q.PlacedSince}, q.PaidSince...) {
 		from = min(from, day(since))
 	}
+	// The rows of every channel of a day and kind (at most five) are read, and those of the
+	// channels asked kept, so that the totals by channel come from the same read.
 	var dp Params
-	days := `SELECT day, kind, CAST(amount AS BIGINT), CAST(n AS BIGINT) FROM money_days WHERE day >= ` + dp.Add(from)
+	days := `SELECT day, kind, channel, CAST(amount AS BIGINT), CAST(n AS BIGINT) FROM money_days WHERE day >= ` + dp.Add(from)
 	var ap Params
-	awaiting := `SELECT COUNT(*) FROM orders o WHERE ` + s.d.OneOf("o.status",
-		ap.Add(s.d.List([]string{string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)})))
+	awaitingFilter := checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPending, checkout.StatusAwaitingPayment},
+		Channels: q.Channels}
+	awaiting := `SELECT COUNT(*) FROM orders o ` + s.ordersWhere(awaitingFilter, &ap)
 
-	st := &checkout.OrderStats{Money: make([]checkout.MoneyTotals, len(q.PaidSince)), Days: map[int64]checkout.MoneyTotals{}}
-	placedFrom := day(q.PlacedSince)
+	st := &checkout.OrderStats{Money: make([]checkout.MoneyTotals, len(q.PaidSince)), Days: map[int64]checkout.MoneyTotals{},
+		ByChannel: map[checkout.Channel][]checkout.MoneyTotals{}}
+	acc := &dayTotals{st: st, q: q, placedFrom: day(q.PlacedSince), byDay: map[checkout.Channel]map[int64]checkout.MoneyTotals{}}
 	stmts := []Stmt{
-		{SQL: days, Args: dp, Rows: each(func(r Rows) error {
-			var d, amount, n int64
-			var kind string
-			if err := r.Scan(&d, &kind, &amount, &n); err != nil {
-				return err
-			}
-			if n == 0 {
-				return nil // a day whose orders all moved on
-			}
-			switch kind {
-			case "placed", "placed_paid":
-				if d >= placedFrom && kind == "placed" {
-					st.Placed += int(n)
-				} else if d >= placedFrom {
-					st.PlacedPaid += int(n)
-				}
-				return nil
-			}
-			m := st.Days[d]
-			addMoney(&m, kind, gatewayclient.Cents(amount), int(n))
-			st.Days[d] = m
-			return nil
-		})},
+		{SQL: days, Args: dp, Rows: each(acc.add)},
 		{SQL: awaiting, Args: ap, Rows: each(func(r Rows) error { return r.Scan(&st.Awaiting) })},
 	}
 	if q.TopLimit > 0 {
@@ -227,14 +211,68 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	if err := s.report(ctx, func() error { return s.readBatch(ctx, stmts...) }); err != nil {
 		return nil, s.errorf("reading order figures: %w", err)
 	}
-	for d, m := range st.Days {
-		for i, since := range q.PaidSince {
-			if d >= day(since) {
-				st.Money[i].Add(m)
+	sumPeriods(st.Money, st.Days, q.PaidSince)
+	for ch, days := range acc.byDay {
+		st.ByChannel[ch] = make([]checkout.MoneyTotals, len(q.PaidSince))
+		sumPeriods(st.ByChannel[ch], days, q.PaidSince)
+	}
+	return st, nil
+}
+
+// dayTotals gathers the rows of money_days into the figures of st: those of the channels q
+// asks (or every one) into its days and conversion, those of every channel by channel.
+type dayTotals struct {
+	st         *checkout.OrderStats
+	q          checkout.StatsQuery
+	placedFrom int64
+	byDay      map[checkout.Channel]map[int64]checkout.MoneyTotals
+}
+
+// add reads a row of money_days (day, kind, channel, amount, n).
+func (a *dayTotals) add(r Rows) error {
+	var d, amount, n int64
+	var kind, channel string
+	if err := r.Scan(&d, &kind, &channel, &amount, &n); err != nil {
+		return err
+	}
+	ch := checkout.Channel(channel)
+	if n == 0 {
+		return nil // a day whose orders all moved on
+	}
+	placed := kind == "placed" || kind == "placed_paid"
+	if !placed {
+		if a.byDay[ch] == nil {
+			a.byDay[ch] = map[int64]checkout.MoneyTotals{}
+		}
+		cm := a.byDay[ch][d]
+		addMoney(&cm, kind, gatewayclient.Cents(amount), int(n))
+		a.byDay[ch][d] = cm
+	}
+	switch {
+	case len(a.q.Channels) > 0 && !slices.Contains(a.q.Channels, ch):
+		// a channel not asked
+	case kind == "placed" && d >= a.placedFrom:
+		a.st.Placed += int(n)
+	case kind == "placed_paid" && d >= a.placedFrom:
+		a.st.PlacedPaid += int(n)
+	case !placed:
+		m := a.st.Days[d]
+		addMoney(&m, kind, gatewayclient.Cents(amount), int(n))
+		a.st.Days[d] = m
+	}
+	return nil
+}
+
+// sumPeriods adds the money of each day of days to the totals of the periods starting at
+// since that hold it.
+func sumPeriods(totals []checkout.MoneyTotals, days map[int64]checkout.MoneyTotals, since []time.Time) {
+	for d, m := range days {
+		for i, from := range since {
+			if d >= checkout.DayNumber(from, checkout.MoneyDayOffset) {
+				totals[i].Add(m)
 			}
 		}
 	}
-	return st, nil
 }
 
 // attention are the statements counting what awaits the merchant into st, each through its

@@ -49,6 +49,7 @@ func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("PaymentOncePerOrder", func(t *testing.T) { testChargePaymentOnce(t, newChargeFixture(t, open(t))) })
 	t.Run("Overpaid", func(t *testing.T) { testChargeOverpaid(t, newChargeFixture(t, open(t))) })
 	t.Run("CrashBeforeCharge", func(t *testing.T) { testChargeCrash(t, newChargeFixture(t, open(t))) })
+	t.Run("Receivables", func(t *testing.T) { testChargeReceivables(t, newChargeFixture(t, open(t))) })
 }
 
 type chargeFixture struct {

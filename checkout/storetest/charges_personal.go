@@ -165,3 +165,39 @@ func chargeIDs(list []charges.Charge) []string {
 	}
 	return slices.Clip(out)
 }
+
+// testChargeReceivables: what the unpaid charges ask, split at the manager's São Paulo day: due
+// that day or later is receivable, before it overdue (marked by the sweep or not yet); a
+// partial payment counts off its principal, and paid or canceled charges ask nothing.
+func testChargeReceivables(t *testing.T, f *chargeFixture) {
+	due := func(day int, amount charges.Cents) charges.Charge {
+		in := issue35()
+		in.Terms = charges.Terms{Amount: amount, Due: marchDay(day)}
+		return f.create(in)
+	}
+	due(5, 1000)
+	partial := due(10, 2000)
+	due(20, 4000)
+	paid, canceled := due(12, 8000), due(12, 16000)
+	_, err := f.m.ChargePaid(f.ctx, partial.ID, checkout.NewID(), 500, f.now)
+	must(t, err)
+	_, err = f.m.ChargePaid(f.ctx, paid.ID, checkout.NewID(), 8000, f.now)
+	must(t, err)
+	_, err = f.m.Cancel(f.ctx, "ana@loja.example", "", canceled.ID)
+	must(t, err)
+	check := func(when string, open, overdue charges.Owed) {
+		t.Helper()
+		got, err := f.m.Receivables(f.ctx)
+		must(t, err)
+		if got.Open != open || got.Overdue != overdue {
+			t.Errorf("%s: %+v, want open %+v, overdue %+v", when, got, open, overdue)
+		}
+	}
+	f.now = saoPauloAt(10, 23, 59) // day 10's last minute: due today is not late
+	check("day 10, not swept", charges.Owed{Charges: 2, Amount: 1500 + 4000}, charges.Owed{Charges: 1, Amount: 1000})
+	_, err = f.m.MarkOverdue(f.ctx)
+	must(t, err)
+	check("day 10, swept", charges.Owed{Charges: 2, Amount: 1500 + 4000}, charges.Owed{Charges: 1, Amount: 1000})
+	f.now = saoPauloAt(11, 0, 0) // São Paulo's midnight: day 10's charge is late
+	check("day 11", charges.Owed{Charges: 1, Amount: 4000}, charges.Owed{Charges: 2, Amount: 1000 + 1500})
+}

@@ -23,6 +23,7 @@ func RunReports(t *testing.T, open func(t *testing.T) checkout.Store) {
 	t.Run("OrderStatsMoney", func(t *testing.T) { testMoneyTotals(t, open(t)) })
 	t.Run("OrderStatsAttention", func(t *testing.T) { testAttention(t, open(t)) })
 	t.Run("OrderSorts", func(t *testing.T) { testOrderSorts(t, open(t)) })
+	t.Run("ChannelTotals", func(t *testing.T) { testChannelTotals(t, open(t)) })
 }
 
 // reportOrder is an order of the report tests: created at, amount, customer, and paid at (zero:
@@ -518,4 +519,114 @@ func (r *summaryOrders) testStatusPagedByKey(t *testing.T) {
 	payOrder(t, r.s, r.e.ID, summaryDay(4).Add(time.Minute))
 	same(t, "pending, page 2 after the first page's order was paid",
 		r.page(t, checkout.OrderFilter{Statuses: pending, Limit: 1, Page: r.key(t, r.e.ID)}), []string{r.d.ID})
+}
+
+// channelOrder is an order of testChannelTotals.
+type channelOrder struct {
+	id      string
+	channel checkout.Channel
+	amount  gatewayclient.Cents
+	paid    bool
+}
+
+// channelOrders places three orders of each channel over the last three days up to today (São
+// Paulo), each carrying its source's id as its channel's orders do, and pays two of each.
+func channelOrders(t *testing.T, s checkout.Store, today time.Time) []channelOrder {
+	var all []channelOrder
+	sources := map[checkout.Channel]func(o *checkout.Order){
+		checkout.ChannelSession: func(o *checkout.Order) { o.SessionID = "sess-" + checkout.NewID() },
+		checkout.ChannelLink:    func(o *checkout.Order) { o.LinkID = "link-" + checkout.NewID() },
+		checkout.ChannelCharge:  func(o *checkout.Order) { o.ChargeID = "charge-" + checkout.NewID() },
+		checkout.ChannelPOS:     func(o *checkout.Order) { o.TerminalID = "terminal-1" },
+	}
+	for i, ch := range checkout.Channels() {
+		for j := range 3 {
+			o := NewOrder("key-" + checkout.NewID())
+			created := today.Add(-time.Duration(j) * 24 * time.Hour).Add(time.Duration(i) * time.Minute)
+			amount := gatewayclient.Cents(1000*(i+1) + 10*j)
+			o.CreatedAt, o.UpdatedAt, o.Amount, o.Channel = created, created, amount, ch
+			o.Lines = []checkout.OrderLine{{Title: "Item", UnitPrice: amount, Quantity: 1}}
+			o.History[0].At = created
+			if set := sources[ch]; set != nil {
+				set(o)
+			}
+			stored := mustCreate(t, s, o)
+			if j < 2 {
+				payOrder(t, s, stored.ID, created.Add(time.Hour))
+			}
+			all = append(all, channelOrder{id: stored.ID, channel: ch, amount: amount, paid: j < 2})
+		}
+	}
+	return all
+}
+
+// channelSums are the sums of the orders of channels: paid, awaiting payment, placed, and
+// their ids.
+func channelSums(all []channelOrder, channels ...checkout.Channel) (paid checkout.PaidTotal, awaiting, placed int, ids []string) {
+	for _, o := range all {
+		if !slices.Contains(channels, o.channel) {
+			continue
+		}
+		placed++
+		ids = append(ids, o.id)
+		if o.paid {
+			paid.Orders, paid.Amount = paid.Orders+1, paid.Amount+o.amount
+		} else {
+			awaiting++
+		}
+	}
+	return paid, awaiting, placed, ids
+}
+
+// testChannelTotals: the overview's figures of a channel, and of several, are the sums of their
+// orders (paid ones by day of payment, unpaid ones awaiting), the totals by channel are those
+// of each channel whatever the filter, and the order list of a channel holds exactly its orders.
+func testChannelTotals(t *testing.T, s checkout.Store) {
+	today := time.Date(2026, 3, 14, 3, 0, 0, 0, time.UTC) // 00:00 in São Paulo
+	all := channelOrders(t, s, today)
+	stats := func(channels ...checkout.Channel) *checkout.OrderStats {
+		t.Helper()
+		since := today.Add(-6 * 24 * time.Hour)
+		st, err := s.OrderStats(context.Background(), checkout.StatsQuery{PaidSince: []time.Time{since}, PlacedSince: since,
+			DaysFrom: since, ZoneOffset: checkout.MoneyDayOffset, Channels: channels})
+		must(t, err)
+		return st
+	}
+	every := stats()
+	for _, set := range [][]checkout.Channel{{checkout.ChannelShop}, {checkout.ChannelSession}, {checkout.ChannelLink},
+		{checkout.ChannelCharge}, {checkout.ChannelPOS}, {checkout.ChannelLink, checkout.ChannelCharge}} {
+		paid, awaiting, placed, ids := channelSums(all, set...)
+		st := stats(set...)
+		if st.Money[0].Received != paid || st.Awaiting != awaiting || st.Placed != placed || st.PlacedPaid != paid.Orders {
+			t.Errorf("%v: received %+v, awaiting %d, placed %d/%d; want %+v, %d, %d", set, st.Money[0].Received, st.Awaiting,
+				st.Placed, st.PlacedPaid, paid, awaiting, placed)
+		}
+		if len(set) == 1 && every.ByChannel[set[0]][0].Received != paid {
+			t.Errorf("%v by channel: %+v, want %+v", set, every.ByChannel[set[0]], paid)
+		}
+		if !slices.Equal(st.ByChannel[checkout.ChannelShop], every.ByChannel[checkout.ChannelShop]) {
+			t.Errorf("%v: the totals by channel follow the filter", set)
+		}
+		checkChannelList(t, s, set, ids)
+	}
+	if total, _, _, _ := channelSums(all, checkout.Channels()...); every.Money[0].Received != total {
+		t.Errorf("every channel: %+v, want %+v", every.Money[0].Received, total)
+	}
+}
+
+// checkChannelList: the order list of the channels set holds the orders ids, each of its channel.
+func checkChannelList(t *testing.T, s checkout.Store, set []checkout.Channel, ids []string) {
+	t.Helper()
+	list, n, err := s.OrderSummaries(context.Background(), checkout.OrderFilter{Channels: set})
+	must(t, err)
+	var got []string
+	for _, o := range list {
+		if !slices.Contains(set, o.Channel) {
+			t.Errorf("%v lists an order of %s", set, o.Channel)
+		}
+		got = append(got, o.ID)
+	}
+	if n != len(ids) || !sameSet(got, ids) {
+		t.Errorf("%v lists %d orders %v, want %v", set, n, got, ids)
+	}
 }

@@ -36,6 +36,9 @@ const (
 	// held, fees, fee_unknown): the list is of the orders behind it, and from and to are the
 	// dates of that figure (paid, refund begun, under review) rather than of creation.
 	paramMoney = "money"
+	// paramChannel is a channel (checkout.Channels: shop, session, link, charge, pos), repeatable:
+	// the orders started through any of them.
+	paramChannel = "channel"
 )
 
 // maxSearch bounds the search box.
@@ -44,7 +47,7 @@ const maxSearch = 100
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
 	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true,
-	paramSort: true, paramMoney: true}
+	paramSort: true, paramMoney: true, paramChannel: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checkout.ValidationError) {
@@ -61,6 +64,7 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 		MinAmount: r.amount(paramMinAmount),
 		MaxAmount: r.amount(paramMaxAmount),
 		LinkID:    r.single(paramLink),
+		Channels:  list(r, paramChannel, validChannel),
 	}
 	f.Fulfilment = fulfilmentParam(r)
 	r.orderDates(&f)
@@ -93,6 +97,9 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 	f.Limit = perPage + 1
 	return q, f, perPage, errs
 }
+
+// validChannel reports whether c is one of checkout.Channels.
+func validChannel(c checkout.Channel) bool { return slices.Contains(checkout.Channels(), c) }
 
 // orderDates reads the order list's dates (from, to: São Paulo dates, the last one whole)
 // into f: the orders' creation, or with money the dates of that overview figure.
@@ -170,7 +177,8 @@ func (d *Dashboard) orderRows(r *http.Request, v *views.OrdersView, res *checkou
 			URL:       respond.Link(r, Path+"/orders/"+url.PathEscape(o.ID)),
 			CreatedAt: o.CreatedAt, PaidAt: o.PaidAt, Customer: o.CustomerName, Email: o.CustomerEmail,
 			Amount: o.Amount, Status: string(o.Status), StatusText: views.StatusText(lang, o.Status),
-			LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment()})
+			LatePayment: o.LatePayment, RefundDue: o.RefundDue, Fulfilment: o.Fulfilment(),
+			Channel: string(o.Channel), ChannelText: views.ChannelText(lang, o.Channel)})
 	}
 	d.tagLinks(r, rows, v.Rows)
 	v.Pager = d.cursorPager(Path+"/orders", q, res.Total, perPage, !f.Page.Key.IsZero(), next, prev)
@@ -209,6 +217,11 @@ func orderFilter(r *http.Request, now time.Time, q url.Values, f checkout.OrderF
 		filter.Values[name] = firstValue(q, name)
 	}
 	filter.Errors = views.Localise(errs, func(viol checkout.Violation) string { return orderFilterMessage(lang, viol.Field, viol) })
+	channels := listValues(q, paramChannel)
+	for _, ch := range checkout.Channels() {
+		filter.Channels = append(filter.Channels, views.Option{Value: string(ch), Label: views.ChannelText(lang, ch),
+			Checked: channels[string(ch)]})
+	}
 	checked := listValues(q, paramStatus)
 	for _, st := range checkout.OrderStatuses() {
 		filter.Statuses = append(filter.Statuses, views.Option{Value: string(st),
@@ -345,7 +358,7 @@ func orderFilterMessage(lang views.Lang, param string, v checkout.Violation) str
 		}
 	}
 	switch {
-	case param == paramStatus && v.Code == checkout.CodeEnum:
+	case (param == paramStatus || param == paramChannel) && v.Code == checkout.CodeEnum:
 		return views.T(lang, "filter.err.enum", quoted(v.Message))
 	case (param == paramMinAmount || param == paramMaxAmount) && v.Code == checkout.CodeMin:
 		return views.T(lang, "filter.err.amount_min", views.FormatMoney(lang, 1))
@@ -418,6 +431,9 @@ func (d *Dashboard) renderOrder(w http.ResponseWriter, r *http.Request, status i
 		v.Order.StatusText = views.T(lang, "fulfilment."+f)
 	}
 	d.orderLink(r, o, &v.Order)
+	if o.ChargeID != "" && can(r, team.PermChargesRead) {
+		v.Order.ChargeURL = respond.Link(r, chargePath(o.ChargeID))
+	}
 	v.Order.Address = addressLines(o.Address)
 	for _, l := range o.Lines {
 		v.Lines = append(v.Lines, views.OrderLineView{Title: l.Title, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
@@ -486,26 +502,44 @@ func historyViews(lang views.Lang, history []checkout.StatusChange) []views.Hist
 	return out
 }
 
-// overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart.
+// overview is GET /dashboard: the figures of today, 7 and 30 days, and the daily chart, of
+// every channel or of those of the query's channel parameters (repeatable); the charges' figures
+// for a role that reads charges.
 func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
-	ov, err := d.svc.Overview(r.Context(), views.SaoPaulo())
+	q, errs := strictQuery(r.URL.RawQuery)
+	channels := list(&queryReader{q: q, errs: errs}, paramChannel, validChannel)
+	if err := errs.OrNil(); err != nil {
+		d.site.Fail(w, r, err)
+		return
+	}
+	ov, err := d.svc.Overview(r.Context(), views.SaoPaulo(), channels...)
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
 	due := func(*http.Request) int { return ov.RefundsDue }
+	awaiting := url.Values{paramStatus: {string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)}}
+	withChannels(awaiting, channels)
 	v := views.OverviewView{DashPage: d.pageCounting(r, "overview", due),
 		Today:       views.PaidFigure(ov.Today.Received),
 		Week:        views.PaidFigure(ov.Week.Received),
 		Month:       views.PaidFigure(ov.Month.Received),
 		Money:       moneyColumns(r, ov),
 		Awaiting:    ov.Awaiting,
-		AwaitingURL: respond.Link(r, Path+"/orders?status=pending&status=awaiting_payment"),
+		AwaitingURL: respond.Link(r, withQuery(Path+"/orders", awaiting)),
 		Placed:      ov.Placed, PlacedPaid: ov.PlacedPaid, Conversion: ov.ConversionPermille(),
 		Chart:     chart(ov.Days, ov.Previous),
 		Top:       topProducts(ov.Top),
 		OrdersURL: respond.Link(r, Path+"/orders"),
 		Attention: attention(r, ov),
+		Channels:  channelLinks(r, channels),
+		ByChannel: channelRows(r, ov),
+	}
+	if d.charges != nil && can(r, team.PermChargesRead) {
+		if v.Charges, err = d.chargeFigures(r, ov); err != nil {
+			d.site.Fail(w, r, err)
+			return
+		}
 	}
 	d.site.Render(w, r, http.StatusOK, views.OverviewPage(v))
 }

@@ -106,6 +106,7 @@ func moneyColumns(r *http.Request, ov *checkout.Overview) []views.MoneyColumn {
 		for _, k := range []checkout.MoneyKind{checkout.MoneyReceived, checkout.MoneyRefunded, checkout.MoneyHeld,
 			checkout.MoneyFees, checkout.MoneyFeeUnknown} {
 			q := url.Values{paramMoney: {string(k)}, paramFrom: {from}, paramTo: {today.Format(time.DateOnly)}}
+			withChannels(q, ov.Channels)
 			links[k] = respond.Link(r, Path+"/orders?"+q.Encode())
 		}
 		out = append(out, views.MoneyColumn{ID: c.id, Label: views.T(lang, c.label), M: c.m, Links: links})
@@ -120,4 +121,69 @@ func topProducts(top []checkout.ProductTotal) []views.TopProduct {
 		out = append(out, views.TopProduct{Title: p.Title, Units: p.Units, Revenue: p.Revenue})
 	}
 	return out
+}
+
+// withChannels adds channels to the query q of a list (the channel parameter, repeated).
+func withChannels(q url.Values, channels []checkout.Channel) {
+	for _, ch := range channels {
+		q.Add(paramChannel, string(ch))
+	}
+}
+
+// channelLinks are the overview's channel filter: every channel, then each one, the current
+// choice marked (several channels asked by hand mark none).
+func channelLinks(r *http.Request, current []checkout.Channel) []views.ChannelLink {
+	lang := respond.Lang(r)
+	out := []views.ChannelLink{{Label: views.T(lang, "overview.all_channels"), URL: respond.Link(r, Path+"/"),
+		Current: len(current) == 0}}
+	for _, ch := range checkout.Channels() {
+		q := url.Values{}
+		withChannels(q, []checkout.Channel{ch})
+		out = append(out, views.ChannelLink{Channel: string(ch), Label: views.ChannelText(lang, ch),
+			URL: respond.Link(r, withQuery(Path+"/", q)), Current: len(current) == 1 && current[0] == ch})
+	}
+	return out
+}
+
+// channelRows are the money received through each channel that has any, each with the
+// overview of that channel and the list of its orders paid in 30 days.
+func channelRows(r *http.Request, ov *checkout.Overview) []views.ChannelRow {
+	lang := respond.Lang(r)
+	today := ov.Now.Format(time.DateOnly)
+	from := ov.Now.AddDate(0, 0, -(checkout.OverviewDays - 1)).Format(time.DateOnly)
+	out := make([]views.ChannelRow, 0, len(ov.ByChannel))
+	for _, c := range ov.ByChannel {
+		one := url.Values{}
+		withChannels(one, []checkout.Channel{c.Channel})
+		paid := url.Values{paramMoney: {string(checkout.MoneyReceived)}, paramFrom: {from}, paramTo: {today}}
+		withChannels(paid, []checkout.Channel{c.Channel})
+		out = append(out, views.ChannelRow{Channel: string(c.Channel), Label: views.ChannelText(lang, c.Channel),
+			Today: views.PaidFigure(c.Today.Received), Week: views.PaidFigure(c.Week.Received),
+			Month: views.PaidFigure(c.Month.Received), Net: c.Month.Net(),
+			URL: respond.Link(r, withQuery(Path+"/", one)), OrdersURL: respond.Link(r, withQuery(Path+"/orders", paid))})
+	}
+	return out
+}
+
+// chargeFigures are the charges' figures of the overview: what they still ask before and after
+// their due date (on the charges' São Paulo day), each linked to the charge list of that
+// status, and what the orders of charges received in 30 days (the money by channel).
+func (d *Dashboard) chargeFigures(r *http.Request, ov *checkout.Overview) (*views.ChargeFigures, error) {
+	rec, err := d.charges.Receivables(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	f := &views.ChargeFigures{Open: views.PaidFigure{Orders: rec.Open.Charges, Amount: rec.Open.Amount},
+		Overdue: views.PaidFigure{Orders: rec.Overdue.Charges, Amount: rec.Overdue.Amount},
+		OpenURL: respond.Link(r, Path+"/charges?status=open"), OverdueURL: respond.Link(r, Path+"/charges?status=overdue")}
+	for _, c := range ov.ByChannel {
+		if c.Channel == checkout.ChannelCharge {
+			f.Received = views.PaidFigure(c.Month.Received)
+		}
+	}
+	q := url.Values{paramMoney: {string(checkout.MoneyReceived)},
+		paramFrom: {ov.Now.AddDate(0, 0, -(checkout.OverviewDays - 1)).Format(time.DateOnly)}, paramTo: {ov.Now.Format(time.DateOnly)}}
+	withChannels(q, []checkout.Channel{checkout.ChannelCharge})
+	f.ReceivedURL = respond.Link(r, withQuery(Path+"/orders", q))
+	return f, nil
 }
