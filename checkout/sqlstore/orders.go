@@ -530,24 +530,14 @@ func sourceConds(f checkout.OrderFilter, p *Params) []string {
 	return conds
 }
 
-// channelSources are, for the channels whose orders always carry their source's id, the column
-// holding it: its "<> ”" term repeats the predicate of its partial index (orders_charge,
-// orders_link, orders_session, orders_terminal), so that a list of a channel of few orders
-// reads them through it rather than every order.
-var channelSources = map[checkout.Channel]string{checkout.ChannelCharge: "o.charge_id", checkout.ChannelLink: "o.link_id",
-	checkout.ChannelSession: "o.session_id", checkout.ChannelPOS: "o.terminal_id"}
-
-// channelCond is the condition that an order came through one of channels.
+// channelCond is the condition that an order came through one of channels; one channel is read
+// through orders_channel_created or orders_channel_amount, in the list's order.
 func channelCond(channels []checkout.Channel, p *Params) string {
-	or := make([]string, 0, len(channels))
+	in := make([]string, 0, len(channels))
 	for _, ch := range channels {
-		c := "o.channel = " + p.Add(string(ch))
-		if col, ok := channelSources[ch]; ok {
-			c += " AND " + col + " <> ''"
-		}
-		or = append(or, "("+c+")")
+		in = append(in, p.Add(string(ch)))
 	}
-	return "(" + strings.Join(or, " OR ") + ")"
+	return "o.channel IN (" + strings.Join(in, ", ") + ")"
 }
 
 // orderBy is the ORDER BY of a list of f on the table t in f.Sort's order (newest first by

@@ -173,9 +173,9 @@ func RunSortPlans(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) s
 	key := checkout.OrderKey{CreatedAt: time.Now(), Amount: 1990, ID: "ord-key"}
 	for _, sort := range checkout.OrderSorts() {
 		index := "orders_created_id"
-		statusIndex := "orders_status_created"
+		statusIndex, channelIndex := "orders_status_created", "orders_channel_created"
 		if sort.ByAmount() {
-			index, statusIndex = "orders_amount_id", "orders_status_amount"
+			index, statusIndex, channelIndex = "orders_amount_id", "orders_status_amount", "orders_channel_amount"
 		}
 		for _, tc := range []struct {
 			name  string
@@ -187,6 +187,8 @@ func RunSortPlans(t *testing.T, open func(t *testing.T, wrap func(sqlstore.DB) s
 			{"before a key", checkout.OrderFilter{Page: checkout.Cursor{Key: key, Sort: sort, Backward: true}}, index},
 			{"one status, after a key", checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPaid},
 				Page: checkout.Cursor{Key: key, Sort: sort}}, statusIndex},
+			{"one channel, after a key", checkout.OrderFilter{Channels: []checkout.Channel{checkout.ChannelCharge},
+				Page: checkout.Cursor{Key: key, Sort: sort}}, channelIndex},
 		} {
 			f := tc.f
 			f.Sort, f.Limit = sort, 26
