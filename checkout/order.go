@@ -346,8 +346,10 @@ func (s *Service) request(ctx context.Context, o *Order, a *Attempt) gatewayclie
 		req.Seller = s.seller(ctx)
 	}
 	// The gateway's customer is optional: a sale at the counter has none unless the cashier
-	// gave a CPF, and none is made up.
-	if o.Customer != (Customer{}) {
+	// gave a CPF, and none is made up. Every other channel asks for one, so its request always
+	// carries it and a form sent empty is refused field by field (name, document) by the
+	// request's validation rather than reaching the gateway without a customer.
+	if o.Customer != (Customer{}) || o.Channel != ChannelPOS {
 		req.Customer = &gatewayclient.Customer{Name: o.Customer.Name, Document: o.Customer.Document,
 			Email: o.Customer.Email, MobilePhone: o.Customer.Phone}
 		if ip := o.ShopperIP; ip != "" && validIP(ip) {
