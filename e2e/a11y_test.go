@@ -277,6 +277,8 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				"/dashboard/orders?fulfilment=awaiting_shipment", "/dashboard/refunds", "/dashboard/personal-data",
 				"/dashboard/settings", "/dashboard/users", "/dashboard/audit", "/dashboard/account",
 				"/dashboard/exports", // a background export's own page: TestDashboardBackgroundExport
+				"/dashboard/charges", "/dashboard/charges?preset=overdue", "/dashboard/charges/import",
+				"/dashboard/subscriptions", "/dashboard/pos/terminals", "/dashboard/pos/displays",
 				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
 			}
 			check := func(where string) {
