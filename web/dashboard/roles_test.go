@@ -220,8 +220,12 @@ var routeCases = map[string]routeCase{
 	"GET /pos":                      {allowed: sellers},
 	"GET /pos/manifest.webmanifest": {allowed: sellers},
 	"GET /pos/sales/{id}":           {allowed: sellers},
-	"POST /pos/sales/{id}/cancel":   {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
-	"POST /pos/sales/{id}/renew":    {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /pos/closing":              {allowed: sellers},
+	// The closing's export needs both the point of sale and the exports.
+	"GET /pos/closing.csv":        {allowed: shopStaff},
+	"GET /pos/closing.xlsx":       {allowed: shopStaff},
+	"POST /pos/sales/{id}/cancel": {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"POST /pos/sales/{id}/renew":  {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /pos/sales": {allowed: sellers, form: func(*roleFixture) url.Values {
 		return url.Values{"amount": {"12,34"}, "terminal": {pos.FirstTerminal}, "sale_key": {checkout.NewID()}}
 	}},
