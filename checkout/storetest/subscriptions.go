@@ -481,34 +481,18 @@ func testSubOneTransaction(t *testing.T, f *subFixture) {
 	moved.NextPeriod, moved.NextDue, moved.Issued, moved.Version = 1, day(2028, time.January, 5), 1, s.Version+1
 	in := charges.Input{Customer: s.Customer, Description: s.Description, Terms: s.TermsFor(s.NextDue, charges.Today(f.now)),
 		Period: period, Companion: moved}
-	entries := func() int {
-		es, err := f.s.Entries(f.ctx, audit.Filter{Action: audit.ChargeCreated})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(es)
-	}
-	nothing := func(what string) {
-		t.Helper()
-		if _, err := f.s.ChargeOfPeriod(f.ctx, period); !errors.Is(err, checkout.ErrNotFound) {
-			t.Fatalf("%s: the period's charge: %v", what, err)
-		}
-		if n := entries(); n != 0 {
-			t.Fatalf("%s: %d charges audited", what, n)
-		}
-	}
 	if _, err := cm.Create(f.ctx, "", "", charges.Input{Customer: in.Customer, Description: in.Description, Terms: in.Terms,
 		Period: period, Companion: &moved}); err == nil {
 		t.Fatal("a companion of an unknown kind was stored")
 	}
-	nothing("an unknown companion")
+	f.nothingIssued(period, "an unknown companion")
 	// The merchant pauses it after the issuer read it.
 	if _, err := f.m.Pause(f.ctx, "ana@loja.example", "", s.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err := cm.Create(f.ctx, "", "", in)
 	f.wantErr(err, checkout.ErrConflict, "a charge with its subscription changed since read")
-	nothing("a stale subscription")
+	f.nothingIssued(period, "a stale subscription")
 	if got := f.read(s.ID); got.Status != subscriptions.StatusPaused || got.NextPeriod != 0 {
 		t.Fatalf("the paused subscription became %+v", got)
 	}
@@ -530,6 +514,18 @@ func testSubOneTransaction(t *testing.T, f *subFixture) {
 	}
 	if actions := f.audited(c.ID); !slices.Equal(actions, []string{"charge.created/system"}) {
 		t.Fatalf("the charge audited %v", actions)
+	}
+}
+
+// nothingIssued fails unless period has no charge and no charge's creation is audited.
+func (f *subFixture) nothingIssued(period charges.Period, what string) {
+	f.t.Helper()
+	if _, err := f.s.ChargeOfPeriod(f.ctx, period); !errors.Is(err, checkout.ErrNotFound) {
+		f.t.Fatalf("%s: the period's charge: %v", what, err)
+	}
+	es, err := f.s.Entries(f.ctx, audit.Filter{Action: audit.ChargeCreated})
+	if err != nil || len(es) != 0 {
+		f.t.Fatalf("%s: charges audited %v, %v", what, es, err)
 	}
 }
 
