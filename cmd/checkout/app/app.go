@@ -453,6 +453,7 @@ func (s *start) handlers(context.Context) error {
 	assets := static.New()
 	site := &respond.Site{Log: a.log, Brand: a.brand, Assets: assets, Sandbox: cfg.Sandbox(), Gateway: a.health.State}
 	a.displays = pos.NewDisplays(a.store, a.pos, a.clock)
+	a.displays.OnRevoke(a.displayRevoked)
 	dash, err := s.newDashboard(site)
 	if err != nil {
 		return err
