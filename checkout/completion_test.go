@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,27 +20,22 @@ import (
 // accepts 2 transactions at once and 4 a second after that. No PlaceOrder holds its shopper
 // for the gateway's Retry-After: each comes back at once, with its QR code or pending (the
 // pacing would have held it past ShopperGatewayWait). Then every pending order completes by
-// itself, its awaiting_payment published, with exactly one gateway transaction per attempt:
-// the background completion reuses the attempt's idempotency key.
+// itself: a subscriber of a pending order (what its shopper's status stream is), that reads
+// the order after subscribing and finds it pending, is sent its awaiting_payment. Exactly one
+// gateway transaction is made per attempt: the background completion reuses the attempt's
+// idempotency key.
 func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(o *envOptions) {
 		o.rateLimit = &sandbox.RateLimit{Requests: 4, Period: time.Second, Burst: 2}
 	})
-	published := make(chan checkout.OrderEvent, 100)
-	stop := e.svc.Watch(func(ev checkout.OrderEvent) {
-		if ev.Status == checkout.StatusAwaitingPayment {
-			published <- ev
-		}
-	})
-	defer stop()
-
 	const n = 10
 	carts := make([]*checkout.Cart, n)
 	for i := range carts {
 		carts[i] = e.cart(map[checkout.ProductID]int{ebook: 1})
 	}
 	orders := make([]*checkout.Order, n)
+	var heard atomic.Int32 // pending orders still pending once subscribed to, whose completion was sent
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
@@ -49,6 +46,11 @@ func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 				return
 			}
 			orders[i] = o
+			if o.Status == checkout.StatusPending {
+				if err := awaitCompletion(e, o.ID, &heard); err != nil {
+					t.Errorf("order %s: %v", o.Number, err)
+				}
+			}
 		})
 	}
 	wg.Wait()
@@ -70,18 +72,7 @@ func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 		t.Fatalf("%d of %d orders came back pending; the others would have waited their turn", len(pending), n)
 	}
 
-	// Each pending order is completed and its status published, without any request for it.
-	deadline := time.After(30 * time.Second)
-	for heard := map[string]bool{}; len(heard) < len(pending); {
-		select {
-		case ev := <-published:
-			if pending[ev.OrderID] {
-				heard[ev.OrderID] = true
-			}
-		case <-deadline:
-			t.Fatalf("%d of %d pending orders published awaiting_payment in 30 s", len(heard), len(pending))
-		}
-	}
+	t.Logf("%d of %d pending orders were completed after their subscriber read them pending", heard.Load(), len(pending))
 	keys := map[string]bool{}
 	for _, placed := range orders {
 		o := e.order(placed.ID)
@@ -101,6 +92,36 @@ func TestPacedOrdersCompleteInTheBackground(t *testing.T) {
 		}
 		if err := json.Unmarshal(b, &req); err != nil || !keys[req.IdempotencyKey] {
 			t.Fatalf("a transaction request with key %q (%v), not an attempt's", req.IdempotencyKey, err)
+		}
+	}
+}
+
+// awaitCompletion subscribes to a pending order, as its shopper's status stream does, and waits
+// up to 30 s for its awaiting_payment: read at once, or sent to the subscriber (then heard is
+// counted) when the order was still pending once subscribed to.
+func awaitCompletion(e *env, id string, heard *atomic.Int32) error {
+	events, stop := e.svc.Subscribe(id)
+	defer stop()
+	deadline := time.After(30 * time.Second)
+	for sent := false; ; {
+		o, err := e.svc.Order(e.ctx, id)
+		if err != nil {
+			return fmt.Errorf("reading it: %w", err)
+		}
+		if o.Status == checkout.StatusAwaitingPayment {
+			if sent {
+				heard.Add(1)
+			}
+			return nil
+		}
+		if o.Status != checkout.StatusPending {
+			return fmt.Errorf("%s, not completed", o.Status)
+		}
+		select {
+		case ev := <-events:
+			sent = sent || ev.Status == checkout.StatusAwaitingPayment
+		case <-deadline:
+			return errors.New("still pending after 30 s: its completion was never sent to its subscriber")
 		}
 	}
 }

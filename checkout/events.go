@@ -34,9 +34,6 @@ func eventOf(o *Order) OrderEvent {
 type broker struct {
 	mu   sync.Mutex
 	subs map[string]*topic
-	// watchers see every event published, one change's two included, called in publish
-	// (outside the lock); they must not block.
-	watchers map[*func(OrderEvent)]struct{}
 	// terminals are the subscribers of the terminals of the point of sale (their customers'
 	// displays), told that one of its sales changed: a signal, coalesced, on which they read
 	// the terminal's current sale again.
@@ -50,21 +47,7 @@ type topic struct {
 }
 
 func newBroker() *broker {
-	return &broker{subs: map[string]*topic{}, watchers: map[*func(OrderEvent)]struct{}{},
-		terminals: map[string]map[chan struct{}]struct{}{}}
-}
-
-// watch calls fn with every event until the returned function is called.
-func (b *broker) watch(fn func(OrderEvent)) func() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	p := &fn
-	b.watchers[p] = struct{}{}
-	return func() {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		delete(b.watchers, p)
-	}
+	return &broker{subs: map[string]*topic{}, terminals: map[string]map[chan struct{}]struct{}{}}
 }
 
 // subscribe registers a subscriber of one order. The channel has a small buffer; the returned
@@ -107,14 +90,7 @@ func (b *broker) publish(e OrderEvent) {
 		}
 	}
 	b.signal(e.TerminalID)
-	var watchers []func(OrderEvent)
-	for fn := range b.watchers {
-		watchers = append(watchers, *fn)
-	}
 	b.mu.Unlock()
-	for _, fn := range watchers {
-		fn(e)
-	}
 }
 
 // subscribeTerminal registers a subscriber of a terminal's sales. Its channel holds one signal:

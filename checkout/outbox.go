@@ -26,6 +26,10 @@ type OutboxMessage struct {
 	Payload   []byte // the body to deliver, as is (JSON)
 	CreatedAt time.Time
 	NotBefore time.Time
+	// Replace: the message takes the place of the pending one with its ID (a scheduled
+	// reminder whose amount changed): only its body is written, at CreatedAt, and nothing when
+	// none is pending.
+	Replace bool
 }
 
 // The channels of the outbox.

@@ -356,14 +356,6 @@ func (s *Service) SubscribeTerminal(terminalID string) (<-chan struct{}, func())
 // another process (the change feed's kind for terminals).
 func (s *Service) TerminalChanged(terminalID string) { s.events.publishTerminal(terminalID) }
 
-// Watch calls fn with the status change of every order, made in this process or reported by
-// Changed, until the returned function is called; a change both made here and heard of from
-// the change feed may come twice. fn is called by the goroutine that made the change: it must
-// return at once (hand the event over, never block).
-func (s *Service) Watch(fn func(OrderEvent)) (stop func()) {
-	return s.events.watch(fn)
-}
-
 // Changed tells the service that an order was changed by another process sharing the store
 // (another instance, heard of through the database): it is read again, its snapshot replaced,
 // and published to this process's subscribers when it differs from the snapshot (its state or

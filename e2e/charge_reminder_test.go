@@ -25,10 +25,7 @@ func TestChargePaidFromItsReminder(t *testing.T) {
 	smtp := mailtest.Start(t)
 	a, s := setup(t, appOptions{smtp: smtp}, playwright.BrowserNewContextOptions{})
 	a.addMerchant(t)
-	sp := time.FixedZone("BRT", -3*60*60)
-	now := a.clock.Now().In(sp)
-	a.clock.Advance(time.Date(now.Year(), now.Month(), now.Day()+1, 12, 0, 0, 0, sp).Sub(now))
-	due := charges.AddDays(charges.Today(a.clock.Now()), 10)
+	due := charges.AddDays(a.noonTomorrow(), 10)
 
 	d := dashboardOf(s, a)
 	d.login(merchantEmail, merchantPassword)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"testing"
-	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -17,10 +16,7 @@ import (
 func TestChargePaidFromItsPage(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
-	sp := time.FixedZone("BRT", -3*60*60)
-	now := a.clock.Now().In(sp)
-	a.clock.Advance(time.Date(now.Year(), now.Month(), now.Day()+1, 12, 0, 0, 0, sp).Sub(now))
-	today := charges.Today(a.clock.Now())
+	today := a.noonTomorrow()
 	c, err := a.app.Charges().Create(context.Background(), "ana@loja.example", "", charges.Input{
 		Customer:    charges.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com"},
 		Description: "Mensalidade da escola",

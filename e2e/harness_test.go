@@ -20,6 +20,7 @@ import (
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/checkout/team/teamtest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
@@ -51,6 +52,27 @@ func (c *testClock) Now() time.Time { return time.Now().Add(time.Duration(c.offs
 
 // Advance moves the app's time forward by d.
 func (c *testClock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// noonTomorrow moves the app's clock to noon of the next São Paulo day, whatever the hour the
+// test runs at, and returns that day: a day's reminders, QR codes and issuing never cross a
+// São Paulo midnight during a test.
+func (a *testApp) noonTomorrow() charges.Date {
+	sp := time.FixedZone("BRT", -3*60*60)
+	now := a.clock.Now().In(sp)
+	a.clock.Advance(time.Date(now.Year(), now.Month(), now.Day()+1, 12, 0, 0, 0, sp).Sub(now))
+	return charges.Today(a.clock.Now())
+}
+
+// advanceTo moves the app's clock forward to noon of São Paulo day d (São Paulo keeps no
+// summer time: a day is 24 hours).
+func (a *testApp) advanceTo(t *testing.T, d charges.Date) {
+	t.Helper()
+	days := charges.DaysBetween(charges.Today(a.clock.Now()), d)
+	if days < 0 {
+		t.Fatalf("the clock cannot go back to %s", d)
+	}
+	a.clock.Advance(time.Duration(days) * 24 * time.Hour)
+}
 
 // appOptions tune one test's app.
 type appOptions struct {

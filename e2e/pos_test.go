@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -46,13 +47,32 @@ func chargeTyped(t *testing.T, s *session, d dashboard) string {
 	return m[1]
 }
 
-// A cashier signs in on a 360 px phone, types 1 2 3 4 (R$ 12,34), charges; the QR code shown
-// is the sale's (decoded from the image the browser loaded); the sandbox pays and the screen
-// says paid, with the end-to-end id, and offers a new sale. No page scrolls sideways.
+// feedbackScript records, in the tab's session storage, each vibration and each sound the page
+// makes (the headless browser has neither), so that a test can count them across reloads.
+const feedbackScript = `(() => {
+  const note = (what) => { try { sessionStorage.setItem("feedback", (sessionStorage.getItem("feedback") || "") + what + ";"); } catch (e) {} };
+  Object.defineProperty(Navigator.prototype, "vibrate", { configurable: true, value: function () { note("vibrate"); return true; } });
+  const Real = window.AudioContext;
+  if (Real) {
+    window.AudioContext = function () {
+      const ac = new Real();
+      const make = ac.createOscillator.bind(ac);
+      ac.createOscillator = () => { const o = make(); const start = o.start.bind(o); o.start = (t) => { note("sound"); start(t); }; return o; };
+      return ac;
+    };
+  }
+})();`
+
+// A cashier signs in on a 360 px phone, types 1 2 3 4 5 and Backspace (R$ 12,34) on the keyboard
+// alone and charges with Enter; the QR code shown is the sale's (decoded from the image the
+// browser loaded); the sandbox pays and the screen says paid, with the time and the end-to-end
+// id, with one vibration and one sound; Enter then starts a new sale (a numeric keypad on a desk
+// has no Tab). No page scrolls sideways.
 func TestPointOfSale(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 360, Height: 740},
 		IsMobile: playwright.Bool(true), HasTouch: playwright.Bool(true)})
+	s.check(s.ctx.AddInitScript(playwright.Script{Content: playwright.String(feedbackScript)}), "record vibrations and sounds")
 	if _, err := a.app.Accounts().AddUser(context.Background(), "dono@loja.example", cashierPassword, team.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
@@ -63,19 +83,20 @@ func TestPointOfSale(t *testing.T) {
 	d.login(cashierEmail, cashierPassword)
 	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/pos$`)), "a cashier lands on the point of sale")
 	s.a11y(s.page, "keypad")
+	s.noHorizontalScroll(s.page, "keypad")
 	amount := d.testID("pos-amount")
 	s.check(s.expect.Locator(amount).ToBeFocused(), "the amount has the focus")
-	for _, k := range []string{"1", "2", "3", "4"} {
+	for _, k := range []string{"1", "2", "3", "4", "5"} {
 		s.check(s.page.Keyboard().Press(k), "press "+k)
 	}
-	s.check(s.expect.Locator(amount).ToHaveValue("12,34"), "1 2 3 4 is R$ 12,34")
+	s.check(s.expect.Locator(amount).ToHaveValue("123,45"), "1 2 3 4 5 is R$ 123,45")
+	s.check(s.page.Keyboard().Press("Backspace"), "Backspace")
+	s.check(s.expect.Locator(amount).ToHaveValue("12,34"), "Backspace drops the last digit: R$ 12,34")
 	s.shot("keypad")
 	chargeTyped(t, s, d)
 	s.a11y(s.page, "qr")
 	s.shot("qr")
-	if w := s.eval(s.page, `() => document.documentElement.scrollWidth`); w != 360 && w != 360.0 {
-		t.Errorf("the QR screen is %v px wide on a 360 px phone", w)
-	}
+	s.noHorizontalScroll(s.page, "QR")
 	s.check(s.expect.Locator(d.testID("amount")).ToHaveText("R$ 12,34"), "the amount, huge")
 	s.check(s.expect.Locator(d.testID("countdown")).ToHaveText(regexp.MustCompile(`^0[45]:[0-5]\d$`)), "the countdown of a 5-minute QR code")
 
@@ -96,11 +117,85 @@ func TestPointOfSale(t *testing.T) {
 
 	s.check(d.testID("sandbox-pay").Click(), "the sandbox pays")
 	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, full-screen")
+	s.check(s.expect.Locator(d.testID("paid")).ToContainText(regexp.MustCompile(`Pago às \d\d:\d\d`)), "the time it was paid")
 	s.check(s.expect.Locator(d.testID("end-to-end")).ToHaveText(regexp.MustCompile(`^E\w{10,}`)), "the end-to-end id")
+	s.check(s.expect.Locator(d.testID("new-sale")).ToBeFocused(), "\"Nova venda\" has the focus")
+	if got := s.eval(s.page, `() => sessionStorage.getItem("feedback")`); got != "vibrate;sound;" {
+		t.Errorf("paid, live: vibrations and sounds %v, want one of each", got)
+	}
 	s.a11y(s.page, "paid")
+	s.noHorizontalScroll(s.page, "paid")
 	s.shot("paid")
-	s.check(d.testID("new-sale").Click(), "a new sale")
+	_, err = s.page.Reload()
+	s.check(err, "the paid page again")
+	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "still paid")
+	if got := s.eval(s.page, `() => sessionStorage.getItem("feedback")`); got != "vibrate;sound;" {
+		t.Errorf("paid, reloaded: vibrations and sounds %v, want none more", got)
+	}
+	s.check(s.page.Keyboard().Press("Enter"), "Enter: a new sale")
+	s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/dashboard/pos$`)), "the keypad again")
+	s.check(s.expect.Locator(amount).ToBeFocused(), "the amount has the focus")
 	s.check(s.expect.Locator(d.testID("pos-today-row")).ToHaveCount(1), "the cashier's sale of the day")
+}
+
+// On a 10" tablet (800×1280) in English, with the keyboard alone: 1 2 3 4 is R$12.34, Enter
+// charges; the QR code expires, "Charge again" has the focus and Enter makes a new QR code for
+// the same sale; "Cancel" then says a payment may still arrive, and Enter starts a new sale. No
+// page scrolls sideways, none has an accessibility violation.
+func TestPointOfSaleTabletEnglish(t *testing.T) {
+	t.Parallel()
+	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 800, Height: 1280},
+		IsMobile: playwright.Bool(true), HasTouch: playwright.Bool(true), Locale: playwright.String("en-US")})
+	if _, err := a.app.Accounts().AddUser(context.Background(), cashierEmail, cashierPassword, team.RoleCashier); err != nil {
+		t.Fatalf("adding the cashier: %v", err)
+	}
+	d := dashboardOf(s, a)
+	d.login(cashierEmail, cashierPassword)
+	amount := d.testID("pos-amount")
+	s.check(s.expect.Locator(amount).ToBeFocused(), "the amount has the focus")
+	s.check(s.page.Keyboard().Type("1234"), "type the amount's digits")
+	s.check(s.expect.Locator(amount).ToHaveValue("12.34"), "1 2 3 4 is R$12.34")
+	s.noHorizontalScroll(s.page, "keypad (tablet)")
+	s.a11y(s.page, "keypad (English)")
+	id := chargeTyped(t, s, d)
+	sale := s.page.URL()
+	s.check(s.expect.Locator(d.testID("amount")).ToHaveText("R$12.34"), "the amount, in English")
+	s.check(s.expect.Locator(d.testID("order-status")).ToHaveText("Waiting for payment…"), "the status, in English")
+	s.noHorizontalScroll(s.page, "QR (tablet)")
+	first, err := d.testID("pix-code").InputValue()
+	s.check(err, "the first copy-and-paste code")
+
+	o, err := a.app.Service().Order(context.Background(), id)
+	if err != nil || o.QR() == nil {
+		t.Fatalf("the sale: %+v, %v", o, err)
+	}
+	a.clock.Advance(o.QR().ExpiresAt.Sub(a.clock.Now()) + time.Minute)
+	s.check(s.expect.Locator(d.testID("expired")).ToBeVisible(), "the QR code expired, live")
+	s.check(s.expect.Locator(d.testID("new-qr")).ToBeFocused(), "\"Charge again\" has the focus")
+	s.noHorizontalScroll(s.page, "expired (tablet)")
+	s.a11y(s.page, "expired")
+	s.check(s.page.Keyboard().Press("Enter"), "Enter: charge again")
+	s.check(s.expect.Locator(d.testID("pix-qr")).ToBeVisible(), "a new QR code")
+	if s.page.URL() != sale {
+		t.Errorf("charged again at %s, want the same sale %s", s.page.URL(), sale)
+	}
+	again, err := d.testID("pix-code").InputValue()
+	s.check(err, "the new copy-and-paste code")
+	if again == first || again == "" {
+		t.Errorf("charged again with the same code %q", again)
+	}
+	if o, err := a.app.Service().Order(context.Background(), id); err != nil || o.QR() == nil || o.QR().BRCode != again || len(o.Attempts) != 2 {
+		t.Fatalf("the sale charged again: %+v, %v", o, err)
+	}
+
+	s.check(d.testID("pos-cancel").Click(), "cancel")
+	s.check(s.expect.Locator(d.testID("canceled")).ToBeVisible(), "canceled")
+	s.check(s.expect.Locator(s.page.Locator("main")).ToContainText("If a payment still arrives, the order shows it as a refund due."), "a payment may still arrive")
+	s.check(s.expect.Locator(d.testID("new-sale")).ToBeFocused(), "\"New sale\" has the focus")
+	s.noHorizontalScroll(s.page, "canceled (tablet)")
+	s.a11y(s.page, "canceled")
+	s.check(s.page.Keyboard().Press("Enter"), "Enter: a new sale")
+	s.check(s.expect.Locator(amount).ToBeFocused(), "the keypad again")
 }
 
 // The network drops in the middle of a sale, on a 10" tablet: the screen says so, and does not

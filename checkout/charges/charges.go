@@ -235,7 +235,8 @@ type Manager struct {
 // exactly when it is committed, once.
 type Announcer interface {
 	// Announce returns the messages announcing that c (as it is about to be stored) changed as
-	// e says. It must not change c; an error aborts the change.
+	// e says: every change, a partial payment or a refund due (which leave the status as it
+	// was) included. It must not change c; an error aborts the change.
 	Announce(ctx context.Context, c *Charge, e Event) ([]checkout.OutboxMessage, error)
 	// Announced is called once messages were committed, so that a worker delivers them at
 	// once. It must not block.
@@ -476,13 +477,11 @@ func (m *Manager) change(ctx context.Context, id, address string, fn func(*Charg
 		c.Version++
 		c.UpdatedAt = m.now().UTC()
 		e.ChargeID, e.Version, e.At, e.Status = c.ID, c.Version, c.UpdatedAt, c.Status
-		var msgs []checkout.OutboxMessage
-		if action != "" {
-			// A change of status is announced; a partial payment or a refund due is only in
-			// the timeline.
-			if msgs, err = m.announce(ctx, &c, e); err != nil {
-				return Charge{}, Event{}, err
-			}
+		// Every change is given to the announcers, each of which tells what it concerns: the
+		// merchant's notifications a change of status, the reminders a partial payment too.
+		msgs, err := m.announce(ctx, &c, e)
+		if err != nil {
+			return Charge{}, Event{}, err
 		}
 		err = m.store.UpdateCharge(ctx, c, e, msgs...)
 		if errors.Is(err, checkout.ErrConflict) {

@@ -44,10 +44,14 @@ type ChargeAnnouncer struct {
 
 var _ charges.Announcer = (*ChargeAnnouncer)(nil)
 
-// Announce returns the one notification of e, timestamped at the change.
+// Announce returns the one notification of e, timestamped at the change, when e changes c's
+// status (none for a partial payment or a refund due).
 func (a *ChargeAnnouncer) Announce(ctx context.Context, c *charges.Charge, e charges.Event) ([]checkout.OutboxMessage, error) {
 	if a.Charge == nil {
 		return nil, errors.New("notify: the ChargeAnnouncer has no Charge to make a notification's data")
+	}
+	if e.Reason == charges.ReasonPartiallyPaid || e.Reason == charges.ReasonRefundDue {
+		return nil, nil // no change of status: in the timeline only, as the webhooks' contract has it
 	}
 	personal := true
 	if a.PersonalData != nil {

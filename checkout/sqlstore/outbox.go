@@ -42,8 +42,12 @@ func OutboxStatements(msgs ...checkout.OutboxMessage) ([]Stmt, error) {
 			case m.UserID != "":
 				kind, id = "user", m.UserID
 			}
-			ins = outbox.Insert(outbox.Message{ID: m.ID, Channel: outbox.ChannelSMTP, Recipient: m.To, Type: m.Type,
-				RecordKind: kind, RecordID: id, Body: m.Payload, NotBefore: m.NotBefore}, m.CreatedAt)
+			om := outbox.Message{ID: m.ID, Channel: outbox.ChannelSMTP, Recipient: m.To, Type: m.Type,
+				RecordKind: kind, RecordID: id, Body: m.Payload, NotBefore: m.NotBefore}
+			ins = outbox.Insert(om, m.CreatedAt)
+			if m.Replace {
+				ins = outbox.Rewrite(om, m.CreatedAt)
+			}
 		default:
 			return nil, fmt.Errorf("outbox message %s: unknown channel %q", m.ID, m.Channel)
 		}

@@ -497,6 +497,17 @@ func insert(m Message, to string, forward bool, at time.Time) Statement {
 			ch, m.Recipient}}
 }
 
+// Rewrite returns the statement putting m.Body in place of the body of the pending delivery of
+// m.ID on m.Channel, at at: for a caller that runs it in the transaction of the change that
+// makes a scheduled message's content stale (a charge's reminders, once part of it is paid).
+// It stores nothing when no such delivery is pending (sent, given up, or never made); an
+// attempt already under way when it commits goes with the body it read.
+func Rewrite(m Message, at time.Time) Statement {
+	return Statement{SQL: `UPDATE webhook_deliveries SET body = $1, updated_at = $2
+		WHERE message_id = $3 AND channel = $4 AND status = '` + StatusPending + `'`,
+		Args: []any{string(m.Body), at.UnixMilli(), m.ID, cmp.Or(m.Channel, ChannelWebhook)}}
+}
+
 // Withdraw returns the statement giving up the pending deliveries of channel about the record
 // recordKind/recordID: each is marked skipped at at, with reason as its last error, and never
 // sent. For a caller that runs it in the transaction of the change that makes them moot (a

@@ -80,11 +80,14 @@
     var key = "pos-live:" + root.getAttribute("data-status-url");
 
     var paid = root.querySelector("[data-pos-paid]");
+    var next = root.querySelector("[data-pos-next]");
+    // The sale is over: its next step ("Nova venda", or "Cobrar de novo" once expired) has the
+    // focus, so that Enter on a numeric keypad takes it (the outcome is its description).
+    if (next && status !== "awaiting_payment" && status !== "pending") { next.focus(); }
     if (paid) {
       // Reached live from this sale's QR code: say it once, with sound and vibration.
       var live = false;
       try { live = sessionStorage.getItem(key) === "1"; sessionStorage.removeItem(key); } catch (e) { /* storage off */ }
-      paid.focus();
       if (live) {
         try { if (navigator.vibrate) { navigator.vibrate([200, 100, 200]); } } catch (e) { /* not allowed */ }
         try {

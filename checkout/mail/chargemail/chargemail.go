@@ -2,7 +2,8 @@
 // one of the charges' Manager's announcers, so that when a charge is made (from the dashboard,
 // the API or any later path that goes through charges.Manager) every step of the merchant's
 // schedule is written, in the charge's creation transaction, as an outbox message due at its
-// moment (the outbox's NotBefore: 09:00 São Paulo time of its day, on the injected clock).
+// moment (the outbox's NotBefore: 09:00 São Paulo time of its day, on the injected clock). A
+// partial payment writes the pending ones again with the balance (Announcer.Announce).
 //
 // Each reminder is once per charge and step: its Message-ID comes from the charge's id and the
 // step's name, and the outbox stores a Message-ID once. None is sent once the charge is paid or
@@ -47,10 +48,20 @@ type Announcer struct {
 
 var _ charges.Announcer = (*Announcer)(nil)
 
-// Announce returns the reminders of c when e is its creation (its first event); nothing for
-// any later change.
+// Announce returns the reminders of c when e is its creation (its first event), and their new
+// contents when e is a partial payment; nothing for any other change.
+//
+// A reminder tells the balance of its day, so a partial payment (an expired QR code paid on a
+// later day, short of that day's amount) would leave the reminders written at the creation
+// asking the whole amount. They are written again, in the payment's transaction, each in place
+// of the pending one with its Message-ID (checkout.OutboxMessage.Replace): what the e-mail log
+// keeps stays what is sent, and a reminder already sent or given up is left as it was. The
+// steps are those of the merchant's schedule from the charge's creation, which are the steps
+// written then unless the schedule changed since: a step only an earlier schedule had keeps
+// the amount it was written with.
 func (a *Announcer) Announce(ctx context.Context, c *charges.Charge, e charges.Event) ([]checkout.OutboxMessage, error) {
-	if e.Version != 1 || a.Composer == nil || c.Status.Final() {
+	replace := e.Reason == charges.ReasonPartiallyPaid
+	if (e.Version != 1 && !replace) || a.Composer == nil || c.Status.Final() {
 		return nil, nil
 	}
 	to, err := mail.ParseAddress(c.Customer.Email)
@@ -76,7 +87,7 @@ func (a *Announcer) Announce(ctx context.Context, c *charges.Charge, e charges.E
 	if l, ok := views.ParseLang(sched.Lang); ok {
 		f.Lang = l
 	}
-	steps := sched.Steps(c.Terms.Due, e.At)
+	steps := sched.Steps(c.Terms.Due, c.CreatedAt)
 	out := make([]checkout.OutboxMessage, 0, len(steps))
 	for _, s := range steps {
 		m := Reminder(f, payee, c, s)
@@ -87,6 +98,7 @@ func (a *Announcer) Announce(ctx context.Context, c *charges.Charge, e charges.E
 		if err != nil {
 			return nil, fmt.Errorf("chargemail: charge %s, step %s: %w", c.ID, s.Name, err)
 		}
+		msg.Replace = replace
 		out = append(out, msg)
 	}
 	return out, nil

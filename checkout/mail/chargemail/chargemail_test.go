@@ -321,6 +321,66 @@ func TestReminderContent(t *testing.T) {
 	}
 }
 
+// TestReminderAfterPartialPayment, on both stores: a charge due on day 10 at R$ 123,45 with
+// 10 % off until day 5 is paid on day 6 through the QR code of day 5 (R$ 111,11), short of that
+// day's R$ 123,45: the due date's reminder, sent on day 10, asks the balance (R$ 12,34) and
+// says what was paid, as does the e-mail log; the first overdue one asks day 11's balance with
+// its fine and interest (R$ 125,96 − R$ 111,11 = R$ 14,85).
+func TestReminderAfterPartialPayment(t *testing.T) {
+	for _, open := range []func(testing.TB) backend{sqliteBackend, postgresBackend} {
+		b := open(t)
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			smtp := mailtest.Start(t)
+			clk := &clock{now: saoPaulo(1, 10)}
+			in := start(t, b, smtp, clk, charges.Reminders{OnDue: true, After: []int{1}})
+			c, err := in.m.Create(ctx, "", "", input("maria@example.com"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk.Set(saoPaulo(6, 10))
+			if _, err := in.m.ChargePaid(ctx, c.ID, "order-day-5", 11111, clk.Now()); err != nil {
+				t.Fatal(err)
+			}
+			money := func(v charges.Cents) string { return views.FormatMoney(views.PtBR, v) }
+			for _, step := range []struct {
+				at       time.Time
+				subject  string
+				contains []string
+			}{
+				{saoPaulo(10, 9), "Vence hoje: cobrança de Escola Aurora, " + money(1234),
+					[]string{"Já pago: − " + money(11111), "Total a pagar em 10/03/2026: " + money(1234)}},
+				{saoPaulo(11, 9), "Cobrança de Escola Aurora vencida em 10/03/2026",
+					[]string{"Multa por atraso: " + money(247), "Já pago: − " + money(11111), "Total a pagar em 11/03/2026: " + money(1485)}},
+			} {
+				clk.Set(step.at)
+				in.deliver(t)
+				got := smtp.Next(t, 5*time.Second)
+				if got.Subject != step.subject {
+					t.Errorf("subject %q, want %q", got.Subject, step.subject)
+				}
+				for _, w := range step.contains {
+					if !strings.Contains(got.Text, w) {
+						t.Errorf("the reminder of %s lacks %q:\n%s", step.at, w, got.Text)
+					}
+				}
+				// The e-mail log keeps what was sent.
+				ds, err := in.ob.Deliveries(ctx, outbox.Filter{Status: outbox.StatusDelivered, Limit: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept, err := mail.ContentOf(ds[0].Body)
+				if err != nil || kept.Text != strings.ReplaceAll(got.Text, "\r\n", "\n") {
+					t.Errorf("the log keeps %q (%v), sent %q", kept.Text, err, got.Text)
+				}
+			}
+			if n := len(smtp.Messages()); n != 2 {
+				t.Errorf("%d messages sent, want 2", n)
+			}
+		})
+	}
+}
+
 // TestRemindersTwoInstancesOnPostgreSQL: two instances on one PostgreSQL database, each
 // making charges and each delivering every pass at the same moments, send each charge's each
 // step once.
