@@ -26,6 +26,7 @@ var posReceiptMessages = map[string][2]string{
 	"pos.send_phone":          {"Celular do cliente (opcional)", "Customer's mobile (optional)"},
 	"pos.send_phone_hint":     {"Com DDD, como (11) 98765-4321. Sem celular, você escolhe o contato no WhatsApp.", "With the area code, such as (11) 98765-4321. Without one, you choose the contact in WhatsApp."},
 	"pos.send_phone_bad":      {"Digite um celular com DDD, como (11) 98765-4321.", "Type a mobile number with its area code, such as (11) 98765-4321."},
+	"pos.send_whatsapp_phone": {"WhatsApp para um celular digitado", "WhatsApp to a mobile number typed"},
 	"pos.send_whatsapp_to":    {"Abrir no WhatsApp para este celular", "Open in WhatsApp for this mobile"},
 	"pos.whatsapp_text":       {"Comprovante da sua compra em %s: %s, paga via Pix. Veja o pedido: %s", "Receipt of your purchase at %s: %s, paid with Pix. See the order: %s"},
 	"pos.send_errors":         {"Não foi possível enviar:", "The receipt could not be sent:"},
