@@ -27,6 +27,9 @@ type OrderSummary struct {
 	ChargeID          string    // the charge it collects ("" none)
 	ShippedAt         time.Time // zero until shipped
 	DeliveredAt       time.Time // zero until delivered
+	// TerminalID and CashierID: a sale of the point of sale at this terminal, by this
+	// cashier ("" for the orders of other channels).
+	TerminalID, CashierID string
 }
 
 // Fulfilment is the order's fulfilment state, or "" when nothing of it is to ship.

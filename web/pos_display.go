@@ -128,9 +128,11 @@ func (s *Server) displayStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // displayEvents is GET /pos/display/events: a Server-Sent Events stream of what the display
-// shows, sent at once and again at each change of its terminal's sales (and each recheck,
-// when set: a revoked display's stream ends then), with heartbeats; capped as the order
-// streams are (per terminal in place of per order).
+// shows, sent at once and again at each change of its terminal's sales (and each recheck, when
+// set), with heartbeats; capped as the order streams are (per terminal in place of per order).
+// The token is read again at each wake: a revoked display's stream ends with pos.ShowUnpaired
+// (its page then reloads into the pairing form). Revocation wakes the terminal's streams
+// (pos.Displays.OnRevoke), so it ends at once; the heartbeat's check bounds a missed wake.
 func (s *Server) displayEvents(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	d, ok := s.pairedDisplay(r)
@@ -166,22 +168,23 @@ func (s *Server) displayEvents(w http.ResponseWriter, r *http.Request) {
 	if err := write([]byte("retry: " + sseRetryText + "\n\n")); err != nil {
 		return
 	}
-	s.followTerminal(ctx, d.TerminalID, lang, ch, st, write)
+	paired := func() bool { _, ok := s.pairedDisplay(r); return ok }
+	s.followTerminal(ctx, d.TerminalID, lang, ch, st, paired, write)
 }
 
+// unpairedEvent is the last message of a revoked display's stream.
+var unpairedEvent = []byte(`data: {"state":"` + pos.ShowUnpaired + `"}` + "\n\n")
+
 // followTerminal writes the display's state, then each change of it, with heartbeats, until the
-// client goes, the server stops or a write fails. A paid sale's confirmation times out with no
+// client goes, the server stops, a write fails or paired says the display's token no longer
+// is (asked at each wake, heartbeats included). A paid sale's confirmation times out with no
 // event (pos.PaidShownFor): a timer reads the state again then.
 func (s *Server) followTerminal(ctx context.Context, terminalID string, lang views.Lang, ch <-chan struct{},
-	st views.PosDisplayState, write func([]byte) error) {
+	st views.PosDisplayState, paired func() bool, write func([]byte) error) {
 	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
-	var recheck <-chan time.Time
-	if s.recheck > 0 {
-		t := time.NewTicker(s.recheck)
-		defer t.Stop()
-		recheck = t.C
-	}
+	recheck, stop := s.recheckTicks()
+	defer stop()
 	// While a sale shows, its state may end with no event (a paid sale's confirmation after
 	// pos.PaidShownFor, an unpaid QR code at its expiry): a timer reads it again then.
 	expiry := time.NewTimer(time.Hour)
@@ -206,6 +209,10 @@ func (s *Server) followTerminal(ctx context.Context, terminalID string, lang vie
 		case <-s.done:
 			return
 		case <-heartbeat.C:
+			if !paired() {
+				_ = write(unpairedEvent)
+				return
+			}
 			if err := write([]byte(": heartbeat\n\n")); err != nil {
 				return
 			}
@@ -214,12 +221,25 @@ func (s *Server) followTerminal(ctx context.Context, terminalID string, lang vie
 		case <-recheck:
 		case <-expiry.C:
 		}
+		if !paired() {
+			_ = write(unpairedEvent)
+			return
+		}
 		next, err := s.displayState(ctx, lang, terminalID)
 		if err != nil {
 			return
 		}
 		st = next
 	}
+}
+
+// recheckTicks ticks every Options.Recheck (never when it is not set), until stop.
+func (s *Server) recheckTicks() (ticks <-chan time.Time, stop func()) {
+	if s.recheck <= 0 {
+		return nil, func() {}
+	}
+	t := time.NewTicker(s.recheck)
+	return t.C, t.Stop
 }
 
 // displayState is what a terminal's display shows now, in lang.

@@ -53,8 +53,9 @@ type DisplayStore interface {
 	DisplayByToken(ctx context.Context, tokenHash string) (*Display, error)
 	// Displays lists every display, newest first.
 	Displays(ctx context.Context) ([]Display, error)
-	// RevokeDisplay marks display id revoked at at (once); checkout.ErrNotFound when there is none.
-	RevokeDisplay(ctx context.Context, id string, at time.Time) error
+	// RevokeDisplay marks display id revoked at at (once) and returns its terminal's id;
+	// checkout.ErrNotFound when there is none.
+	RevokeDisplay(ctx context.Context, id string, at time.Time) (terminalID string, err error)
 }
 
 // ErrBadCode: the pairing code is unknown, expired or used.
@@ -70,6 +71,8 @@ type Displays struct {
 	newID func() string
 	// digits draws a pairing code (a field so that a test can make two draws collide).
 	digits func() string
+	// revoked, when set, is told the terminal of each display revoked (OnRevoke).
+	revoked func(ctx context.Context, terminalID string)
 }
 
 // NewDisplays returns the displays of store, for the terminals of m; clock nil is time.Now.
@@ -160,10 +163,22 @@ func (d *Displays) List(ctx context.Context) ([]Display, error) {
 	return ds, nil
 }
 
-// Revoke revokes display id: its token shows nothing from then on.
+// OnRevoke makes Revoke call announce with the revoked display's terminal, once the revocation
+// is stored: the caller wakes that terminal's display streams, which then find their token
+// revoked and end. Set it before serving.
+func (d *Displays) OnRevoke(announce func(ctx context.Context, terminalID string)) {
+	d.revoked = announce
+}
+
+// Revoke revokes display id: its token shows nothing from then on, and its open stream ends
+// (through OnRevoke's function).
 func (d *Displays) Revoke(ctx context.Context, id string) error {
-	if err := d.store.RevokeDisplay(ctx, id, d.now().UTC()); err != nil {
+	terminal, err := d.store.RevokeDisplay(ctx, id, d.now().UTC())
+	if err != nil {
 		return fmt.Errorf("pos: revoking display %s: %w", id, err)
+	}
+	if d.revoked != nil {
+		d.revoked(ctx, terminal)
 	}
 	return nil
 }
@@ -173,6 +188,9 @@ const (
 	ShowIdle     = "idle"     // no sale: the store's logo
 	ShowCharging = "charging" // a sale awaiting payment: the amount and the QR
 	ShowPaid     = "paid"     // the sale just paid: the confirmation
+	// ShowUnpaired is the last message of a revoked display's stream: its page asks for a
+	// pairing code again.
+	ShowUnpaired = "unpaired"
 )
 
 // PaidShownFor is how long a paid sale's confirmation stays on the display (until the next sale

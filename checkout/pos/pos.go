@@ -95,6 +95,7 @@ func (s Settings) Check() error {
 // Store keeps the terminals, the cashiers' terminals and the settings. Implementations must
 // pass checkout/storetest.
 type Store interface {
+	ClosingStore
 	// Terminals lists every terminal, archived ones too, by name.
 	Terminals(ctx context.Context) ([]Terminal, error)
 	// CreateTerminal stores a new terminal; a name taken by an active terminal is ErrNameTaken.

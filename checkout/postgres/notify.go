@@ -55,6 +55,17 @@ func (s *Store) terminalChanged(id string) {
 	}
 }
 
+// AnnounceTerminal tells every instance's change feed (this one's too) that something of a
+// terminal changed that no order's trigger announces: a display of it revoked, whose open
+// streams then read their token again and end. The notification is sent once the caller's
+// change is committed, so that whoever hears it reads that change.
+func (s *Store) AnnounceTerminal(ctx context.Context, terminalID string) error {
+	if _, err := s.pool.Exec(ctx, "SELECT pg_notify($1, $2)", changesChannel, terminalKind+terminalID+":0"); err != nil {
+		return fmt.Errorf("postgres: announcing terminal %s: %w", terminalID, err)
+	}
+	return nil
+}
+
 // feedPing is how long the feed waits for a notification before checking its connection: the
 // time a silently dead connection may go unnoticed, hence how far back a catch-up reads.
 const feedPing = 30 * time.Second

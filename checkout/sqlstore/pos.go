@@ -166,3 +166,57 @@ func (s *Store) SavePOSSettings(ctx context.Context, p pos.Settings) error {
 	}
 	return nil
 }
+
+// Closing reads the day's closing in two statements sent together: the totals of each
+// terminal and cashier summed by the database, and the sales, first placed first. Both find
+// the day's sales through orders_channel_created (or orders_terminal, orders_cashier).
+func (s *Store) Closing(ctx context.Context, q pos.ClosingQuery) ([]pos.ClosingGroup, error) {
+	f := checkout.OrderFilter{Channels: []checkout.Channel{checkout.ChannelPOS}, CreatedFrom: q.From, CreatedBefore: q.Before,
+		TerminalID: q.TerminalID, CashierID: q.CashierID, Sort: checkout.SortCreatedAsc}
+	var tp, lp Params
+	totals := `SELECT o.terminal_id, o.cashier_id, COUNT(*),
+		CAST(SUM(CASE WHEN o.paid_at > 0 THEN 1 ELSE 0 END) AS BIGINT),
+		CAST(SUM(CASE WHEN o.paid_at > 0 THEN o.amount ELSE 0 END) AS BIGINT),
+		CAST(SUM(CASE WHEN o.status = ` + tp.Add(string(checkout.StatusCanceled)) + ` THEN 1 ELSE 0 END) AS BIGINT),
+		CAST(SUM(CASE WHEN o.status = ` + tp.Add(string(checkout.StatusExpired)) + ` THEN 1 ELSE 0 END) AS BIGINT),
+		MIN(o.created_at), MAX(o.created_at)
+		FROM orders o ` + s.ordersWhere(f, &tp) + ` GROUP BY o.terminal_id, o.cashier_id ORDER BY 1, 2`
+	list := `SELECT ` + summaryColumns + ` FROM orders o ` + s.ordersWhere(f, &lp) + s.orderBy(f, "o.")
+	var groups []pos.ClosingGroup
+	index := map[[2]string]int{}
+	var sales []checkout.OrderSummary
+	err := s.report(ctx, func() error {
+		return s.readBatch(ctx, Stmt{SQL: totals, Args: tp, Rows: each(func(r Rows) error {
+			g, err := scanClosingTotals(r)
+			index[[2]string{g.TerminalID, g.CashierID}] = len(groups)
+			groups = append(groups, g)
+			return err
+		})}, Stmt{SQL: list, Args: lp, Rows: each(func(r Rows) error {
+			o, err := scanSummary(r)
+			sales = append(sales, o)
+			return err
+		})})
+	})
+	if err != nil {
+		return nil, s.errorf("reading the closing: %w", err)
+	}
+	for _, o := range sales {
+		if i, ok := index[[2]string{o.TerminalID, o.CashierID}]; ok {
+			groups[i].Sales = append(groups[i].Sales, o)
+		}
+	}
+	return groups, nil
+}
+
+// scanClosingTotals reads a row of the closing's totals.
+func scanClosingTotals(r Rows) (pos.ClosingGroup, error) {
+	var g pos.ClosingGroup
+	var count, paid, amount, canceled, expired, first, last int64
+	if err := r.Scan(&g.TerminalID, &g.CashierID, &count, &paid, &amount, &canceled, &expired, &first, &last); err != nil {
+		return g, err
+	}
+	g.Count, g.Canceled, g.Expired = int(count), int(canceled), int(expired)
+	g.Paid = checkout.PaidTotal{Orders: int(paid), Amount: checkout.Cents(amount)}
+	g.First, g.Last = fromMS(first), fromMS(last)
+	return g, nil
+}

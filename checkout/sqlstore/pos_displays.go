@@ -91,15 +91,15 @@ func (s *Store) readDisplays(ctx context.Context, where string, args ...any) ([]
 }
 
 // RevokeDisplay marks a display revoked; revoking it again keeps the first moment.
-func (s *Store) RevokeDisplay(ctx context.Context, id string, at time.Time) error {
-	found := false
+func (s *Store) RevokeDisplay(ctx context.Context, id string, at time.Time) (string, error) {
+	terminal := ""
 	err := s.db.Write(ctx, Stmt{SQL: `UPDATE pos_displays SET revoked_at = CASE WHEN revoked_at = 0 THEN $1 ELSE revoked_at END
-		WHERE id = $2`, Args: []any{ms(at), id}, Affected: func(n int64) error { found = n == 1; return nil }})
+		WHERE id = $2 RETURNING terminal_id`, Args: []any{ms(at), id}, Rows: each(func(r Rows) error { return r.Scan(&terminal) })})
 	if err != nil {
-		return s.errorf("revoking display %s: %w", id, err)
+		return "", s.errorf("revoking display %s: %w", id, err)
 	}
-	if !found {
-		return checkout.ErrNotFound
+	if terminal == "" {
+		return "", checkout.ErrNotFound
 	}
-	return nil
+	return terminal, nil
 }

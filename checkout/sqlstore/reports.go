@@ -121,7 +121,25 @@ func documentChars(s string) string {
 
 const summaryColumns = `o.id, o.number, o.external_code, o.merchant_reference, o.status, o.amount, o.customer_name,
 	o.customer_email, o.customer_document, o.physical, o.late_payment, o.refund_due, o.created_at, o.paid_at, o.link_id, o.shipped_at, o.delivered_at,
-	o.channel, o.charge_id`
+	o.channel, o.charge_id, o.terminal_id, o.cashier_id`
+
+// scanSummary reads a row of summaryColumns.
+func scanSummary(r Rows) (checkout.OrderSummary, error) {
+	var o checkout.OrderSummary
+	var status, channel string
+	var amount, refund, created, paid, shipped, delivered int64
+	if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
+		&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid,
+		&o.LinkID, &shipped, &delivered, &channel, &o.ChargeID, &o.TerminalID, &o.CashierID); err != nil {
+		return o, err
+	}
+	o.Channel = checkout.Channel(channel)
+	o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
+	o.Status = checkout.OrderStatus(status)
+	o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
+	o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
+	return o, nil
+}
 
 // OrderSummaries lists a page of the orders of f without their lines, history or attempts,
 // and counts the matches up to checkout.MaxCounted+1: two statements in one read transaction
@@ -145,21 +163,9 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 	total := 0
 	err := s.report(ctx, func() error {
 		return s.readBatch(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error {
-			var o checkout.OrderSummary
-			var status, channel string
-			var amount, refund, created, paid, shipped, delivered int64
-			if err := r.Scan(&o.ID, &o.Number, &o.ExternalCode, &o.MerchantReference, &status, &amount, &o.CustomerName,
-				&o.CustomerEmail, &o.CustomerDocument, &o.Physical, &o.LatePayment, &refund, &created, &paid,
-				&o.LinkID, &shipped, &delivered, &channel, &o.ChargeID); err != nil {
-				return err
-			}
-			o.Channel = checkout.Channel(channel)
-			o.ShippedAt, o.DeliveredAt = fromMS(shipped), fromMS(delivered)
-			o.Status = checkout.OrderStatus(status)
-			o.Amount, o.RefundDue = gatewayclient.Cents(amount), gatewayclient.Cents(refund)
-			o.CreatedAt, o.PaidAt = fromMS(created), fromMS(paid)
+			o, err := scanSummary(r)
 			out = append(out, o)
-			return nil
+			return err
 		})}, Stmt{SQL: count, Args: cp, Rows: each(func(r Rows) error { return r.Scan(&total) })})
 	})
 	if err != nil {

@@ -29,6 +29,7 @@ func RunPOS(t *testing.T, open func(t *testing.T) POSStores) {
 	t.Run("Settings", func(t *testing.T) { testPOSSettings(t, open(t)) })
 	t.Run("Sales", func(t *testing.T) { testSales(t, open(t)) })
 	t.Run("Displays", func(t *testing.T) { testDisplays(t, open(t)) })
+	t.Run("Closing", func(t *testing.T) { testClosing(t, open(t)) })
 }
 
 func terminalNames(t *testing.T, m *pos.Manager, active bool) []string {

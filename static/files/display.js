@@ -1,6 +1,7 @@
 // The customer's display of the point of sale (/pos/display): follows its terminal through
 // follow.js (the stream, or the status URL when streams fail) and shows the state each message
-// gives: idle (the store's logo), charging (the amount and the QR code), paid. No reload.
+// gives: idle (the store's logo), charging (the amount and the QR code), paid. No reload, but
+// once revoked (unpaired): the page then shows the pairing form.
 (function () {
   "use strict";
 
@@ -29,6 +30,8 @@
 
   function apply(msg) {
     if (!msg || !msg.state) { return; }
+    // Revoked by the store: the page, loaded again, asks for a pairing code.
+    if (msg.state === "unpaired") { window.location.reload(); return; }
     offline.hidden = true;
     root.setAttribute("data-state", msg.state);
     var parts = root.querySelectorAll("[data-show]");

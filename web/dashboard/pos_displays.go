@@ -89,7 +89,7 @@ func (d *Dashboard) newDisplayCode(w http.ResponseWriter, r *http.Request) {
 }
 
 // revokeDisplay is POST /pos/displays/{id}/revoke: the display's token shows nothing from now
-// on (its stream ends at its next recheck, its page asks for a code).
+// on: its open stream ends at once (pos.Displays.OnRevoke), its page asks for a code.
 func (d *Dashboard) revokeDisplay(w http.ResponseWriter, r *http.Request) {
 	if err := d.displays.Revoke(r.Context(), chi.URLParam(r, "id")); err != nil {
 		d.site.Fail(w, r, err)
