@@ -152,8 +152,9 @@ func TestPointOfSale(t *testing.T) {
 
 // On a 10" tablet (800×1280) in English, with the keyboard alone: 1 2 3 4 is R$12.34, Enter
 // charges; the QR code expires, "Charge again" has the focus and Enter makes a new QR code for
-// the same sale; "Cancel" then says a payment may still arrive, and Enter starts a new sale. No
-// page scrolls sideways, none has an accessibility violation.
+// the same sale; "Cancel" then says a payment may still arrive, and Enter starts a new sale, of
+// two products of the catalogue's grid, its total shown as typed. No page scrolls sideways, none
+// has an accessibility violation.
 func TestPointOfSaleTabletEnglish(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 800, Height: 1280},
@@ -208,6 +209,13 @@ func TestPointOfSaleTabletEnglish(t *testing.T) {
 	s.a11y(s.page, "canceled")
 	s.check(s.page.Keyboard().Press("Enter"), "Enter: a new sale")
 	s.check(s.expect.Locator(amount).ToBeFocused(), "the keypad again")
+
+	// The catalogue's grid: two e-books, the cart's total as typed, charged.
+	s.check(s.page.Locator("#q-ebook-receitas-do-cerrado").Fill("2"), "two e-books")
+	s.check(s.expect.Locator(s.page.Locator("[data-pos-cart-total]")).ToHaveText("R$59.80"), "the cart's total")
+	s.check(d.testID("pos-charge-products").Click(), "charge the products")
+	s.check(s.expect.Locator(d.testID("pix-qr")).ToBeVisible(), "the products' QR code")
+	s.check(s.expect.Locator(d.testID("amount")).ToHaveText("R$59.80"), "the products' amount")
 }
 
 // The network drops in the middle of a sale, on a 10" tablet: the screen says so, and does not

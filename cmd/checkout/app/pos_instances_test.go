@@ -15,16 +15,31 @@ import (
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
-// TestSaleOnAShowsOnDisplayOnB: two instances on one PostgreSQL database. The owner sets the
-// QR code's life to 3 minutes on A; a cashier signed in on A charges R$ 12,34, whose page counts
-// down from 3 minutes; a display paired on B (with A's code) shows that sale, its QR code the
-// order's own, then paid once the payment is made through A: only the change feed tells B.
+// TestSaleOnAShowsOnDisplayOnB: two instances on one PostgreSQL database, straight and behind
+// PgBouncer in transaction pooling. The owner sets the QR code's life to 3 minutes on A; a
+// cashier signed in on A charges R$ 12,34, whose page counts down from 3 minutes; a display
+// paired on B (with A's code) shows that sale, its QR code the order's own, then paid once the
+// payment is made through A: only the change feed's kind for terminals tells B.
 func TestSaleOnAShowsOnDisplayOnB(t *testing.T) {
-	dbURL := postgresDatabase(t)
-	cfg := func(c *app.Config) {
-		c.ReconcileInterval, c.AdminEmail, c.AdminPassword, c.DatabaseURL = 0, posOwner, posPassword, dbURL
+	for _, pooled := range []bool{false, true} {
+		name := map[bool]string{false: "postgres", true: "pgbouncer"}[pooled]
+		t.Run(name, func(t *testing.T) {
+			dbURL := postgresDatabase(t)
+			cfg := func(c *app.Config) {
+				c.ReconcileInterval, c.AdminEmail, c.AdminPassword, c.DatabaseURL = 0, posOwner, posPassword, dbURL
+			}
+			if pooled {
+				through := pgbouncer(t, dbURL)
+				base := cfg
+				cfg = func(c *app.Config) { base(c); c.DatabaseURL, c.DatabaseDirectURL = through, dbURL }
+			}
+			saleOnAShowsOnB(t, start(t, cfg), start(t, cfg))
+		})
 	}
-	a, b := start(t, cfg), start(t, cfg)
+}
+
+// saleOnAShowsOnB is TestSaleOnAShowsOnDisplayOnB on instances a and b.
+func saleOnAShowsOnB(t *testing.T, a, b *running) {
 	owner := a.signIn(posOwner, posPassword)
 	if res, _ := a.dashboardPost("/dashboard/pos/settings", "/dashboard/pos/terminals", owner,
 		url.Values{pos.FieldQRMinutes: {"3"}, pos.FieldIdleHours: {"12"}}); res.StatusCode != http.StatusSeeOther {
