@@ -12,11 +12,13 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
 // TestSaleOnAShowsOnDisplayOnB: two instances on one PostgreSQL database, straight and behind
-// PgBouncer in transaction pooling. The owner sets the QR code's life to 3 minutes on A; a
+// PgBouncer in transaction pooling. The owner sets the QR code's life to 3 minutes and uploads
+// the store's logo on A, which a display paired on B shows while idle; a
 // cashier signed in on A charges R$ 12,34, whose page counts down from 3 minutes; a display
 // paired on B (with A's code) shows that sale, its QR code the order's own, then paid once the
 // payment is made through A: only the change feed's kind for terminals tells B.
@@ -49,7 +51,14 @@ func saleOnAShowsOnB(t *testing.T, a, b *running) {
 		t.Fatal(err)
 	}
 	cashier := a.signIn("caixa@padaria.example", posPassword)
-	display := displayStream(t, b, pairDisplay(t, a, b, owner, pos.FirstTerminal))
+	a.uploadLogo(owner, 256, 128)
+	paired := pairDisplay(t, a, b, owner, pos.FirstTerminal)
+	req, _ := http.NewRequest(http.MethodGet, b.app.URL()+web.DisplayPath, nil)
+	req.AddCookie(paired)
+	if idle := b.getDoc(req).Find(`[data-show="idle"]`); idle.Find(`img[data-testid="store-logo"]`).Length() != 1 {
+		t.Errorf("B's idle display does not show the logo uploaded on A: %q", idle.Text())
+	}
+	display := displayStream(t, b, paired)
 	if first := <-display; !strings.Contains(first, `"state":"`+pos.ShowIdle+`"`) {
 		t.Fatalf("the display's first message: %q", first)
 	}
@@ -60,7 +69,7 @@ func saleOnAShowsOnB(t *testing.T, a, b *running) {
 	if res.StatusCode != http.StatusSeeOther || !ok {
 		t.Fatalf("the sale: %d to %q", res.StatusCode, sale)
 	}
-	req, _ := http.NewRequest(http.MethodGet, a.app.URL()+sale, nil)
+	req, _ = http.NewRequest(http.MethodGet, a.app.URL()+sale, nil)
 	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: cashier})
 	doc := a.getDoc(req)
 	if doc.Find(`img[data-testid="pix-qr"]`).Length() != 1 {
