@@ -93,3 +93,15 @@ func presetName(p DashPage, key string) string {
 	}
 	return key
 }
+
+// Column is a list table's column header: its label, and whether it holds amounts or counts
+// (aligned right).
+type Column struct {
+	Label string
+	Num   bool
+}
+
+// col is the header of a list table's column of text, from its catalogue key; numCol, of a
+// column of amounts or counts.
+func (p DashPage) col(key string) Column    { return Column{Label: p.t(key)} }
+func (p DashPage) numCol(key string) Column { return Column{Label: p.t(key), Num: true} }

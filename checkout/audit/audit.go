@@ -186,12 +186,20 @@ func (l *Log) Record(ctx context.Context, e Entry) error {
 	if l == nil {
 		return nil
 	}
-	e.At = l.now().UTC()
-	e.Actor, e.Action, e.Object, e.Address, e.Detail = clip(e.Actor), clip(e.Action), clip(e.Object), clip(e.Address), clip(e.Detail)
+	e = l.Stamp(e)
 	if err := l.store.AppendAudit(ctx, e); err != nil {
 		return fmt.Errorf("audit: recording %s in the audit log: %w", e.Action, err)
 	}
 	return nil
+}
+
+// Stamp returns e as Record appends it (at the current time, each text clipped), for a store
+// that writes it in the transaction of the change it records: the change and its entry are
+// then committed together, in one turn of the database's writer.
+func (l *Log) Stamp(e Entry) Entry {
+	e.At = l.now().UTC()
+	e.Actor, e.Action, e.Object, e.Address, e.Detail = clip(e.Actor), clip(e.Action), clip(e.Object), clip(e.Address), clip(e.Detail)
+	return e
 }
 
 // Entries lists the entries f selects, newest first.

@@ -149,9 +149,10 @@ type Filter struct {
 // Store keeps charges and their timelines. Implementations must pass
 // checkout/storetest.RunCharges.
 type Store interface {
-	// CreateCharge stores a new charge (Version 1) with the first event of its timeline and the
-	// outbox messages announcing it, in one transaction.
-	CreateCharge(ctx context.Context, c Charge, e Event, msgs ...checkout.OutboxMessage) error
+	// CreateCharge stores a new charge (Version 1) with the first event of its timeline and what
+	// w holds, in one transaction; a companion whose record changed since it was read refuses
+	// it all with checkout.ErrConflict.
+	CreateCharge(ctx context.Context, c Charge, e Event, w With) error
 	// Charge returns the charge with that id, or checkout.ErrNotFound.
 	Charge(ctx context.Context, id string) (Charge, error)
 	// UpdateCharge stores c over version c.Version−1 with the event e and the outbox messages
@@ -190,6 +191,26 @@ type Store interface {
 	ChargeOfPeriod(ctx context.Context, p Period) (Charge, error)
 }
 
+// With is what a new charge's transaction stores besides the charge and its first event: what
+// goes with a charge is committed with it or not at all, in one turn of the database's writer
+// (SQLite's one writer is shared with the shoppers' orders, which a day's thousands of
+// subscriptions' charges must not hold up).
+type With struct {
+	// Messages announce it: its notification, its customer's reminders.
+	Messages []checkout.OutboxMessage
+	// Audit is its entry of the audit log (nil: none).
+	Audit *audit.Entry
+	// Companion is a change of another record made with the charge (Input.Companion; nil: none).
+	Companion Companion
+}
+
+// Companion is a change of a record of another kind that a charge's creation commits with it:
+// the subscriptions' issuer moves its subscription past the period the charge is issued for,
+// so that a period's charge and its subscription's advance are stored together. The store
+// keeping charges writes the kinds it knows (a subscriptions.Subscription, stored over its
+// version Version−1 as subscriptions.Store.UpdateSubscription does) and refuses any other.
+type Companion any
+
 // Receivables are the money the charges still ask ("a receber"): of those not yet due, and of
 // those past their due date ("vencido"). Amounts are principals less what was paid, fines and
 // interest aside.
@@ -219,6 +240,9 @@ type Input struct {
 	// Period is the subscription's period the charge is issued for (zero: none): set by the
 	// subscriptions' issuer only, and out of the request's digest.
 	Period Period
+	// Companion is stored in the charge's transaction (With.Companion; nil: nothing): set by
+	// the subscriptions' issuer only, and out of the request's digest.
+	Companion Companion
 }
 
 // Manager makes charges and moves them through their statuses, each change in the charge's
@@ -249,7 +273,9 @@ type Option func(*Manager)
 // WithAnnouncer announces every change of status through a (the merchant's notifications).
 func WithAnnouncer(a Announcer) Option { return func(m *Manager) { m.announcer = a } }
 
-// NewManager returns a Manager on store; log may be nil (no audit), clock nil (time.Now).
+// NewManager returns a Manager on store; log may be nil (no audit), clock nil (time.Now). A
+// charge's creation has store write its audit entry in the charge's transaction: log must be
+// the audit log of store's database.
 func NewManager(store Store, log *audit.Log, clock func() time.Time, opts ...Option) *Manager {
 	if clock == nil {
 		clock = time.Now
@@ -317,7 +343,7 @@ func (m *Manager) CreateOnce(ctx context.Context, actor, address, key string, in
 
 // digest is the digest of a creation request: its input as given.
 func (in Input) digest() string {
-	in.Period = Period{}
+	in.Period, in.Companion = Period{}, nil
 	sum := sha256.Sum256(fmt.Appendf(nil, "%#v", in))
 	return hex.EncodeToString(sum[:])
 }
@@ -341,11 +367,15 @@ func (m *Manager) create(ctx context.Context, actor, address, key, hash string, 
 	if err != nil {
 		return Charge{}, err
 	}
-	if err := m.store.CreateCharge(ctx, c, e, msgs...); err != nil {
+	w := With{Messages: msgs, Companion: in.Companion}
+	if m.audit != nil {
+		entry := m.audit.Stamp(auditEntry(actor, address, audit.ChargeCreated, &c))
+		w.Audit = &entry
+	}
+	if err := m.store.CreateCharge(ctx, c, e, w); err != nil {
 		return Charge{}, fmt.Errorf("charges: creating a charge: %w", err)
 	}
 	m.announced(msgs)
-	m.record(ctx, actor, address, audit.ChargeCreated, &c)
 	c.IdempotencyKey, c.RequestHash = "", "" // as Store.Charge reads it
 	return c, nil
 }
@@ -504,8 +534,13 @@ func (m *Manager) record(ctx context.Context, actor, address, action string, c *
 	if m.audit == nil {
 		return
 	}
+	_ = m.audit.Record(ctx, auditEntry(actor, address, action, c))
+}
+
+// auditEntry is the audit log's entry of a change of c by actor ("": the product itself).
+func auditEntry(actor, address, action string, c *Charge) audit.Entry {
 	if actor == "" {
 		actor = "system"
 	}
-	_ = m.audit.Record(ctx, audit.Entry{Actor: actor, Action: action, Object: c.ID, Address: address})
+	return audit.Entry{Actor: actor, Action: action, Object: c.ID, Address: address}
 }

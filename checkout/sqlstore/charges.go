@@ -8,6 +8,7 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/checkout/subscriptions"
 	"github.com/pixcheckout/pixcheckout/gatewayclient"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/outbox"
 )
@@ -91,15 +92,34 @@ func eventStmt(e charges.Event) Stmt {
 		Args: []any{e.ChargeID, e.Version, ms(e.At), string(e.Status), string(e.Reason), e.Actor, order, int64(e.Paid), int64(e.Refund)}}
 }
 
-// CreateCharge stores a new charge with the first event of its timeline and msgs.
-func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event, msgs ...checkout.OutboxMessage) error {
-	out, err := OutboxStatements(msgs...)
+// CreateCharge stores a new charge with the first event of its timeline and what w holds, in
+// one transaction: on PostgreSQL one round trip, unless w has a companion, whose version's
+// check must be able to roll the transaction back.
+func (s *Store) CreateCharge(ctx context.Context, c charges.Charge, e charges.Event, w charges.With) error {
+	out, err := OutboxStatements(w.Messages...)
 	if err != nil {
 		return s.errorf("storing a charge: %w", err)
 	}
-	err = s.writeBatch(ctx, append([]Stmt{{SQL: `INSERT INTO charges (` + chargeColumns + `)
+	stmts := append([]Stmt{{SQL: `INSERT INTO charges (` + chargeColumns + `)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
-		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c)}, out...)...)
+		Args: chargeArgs(&c)}, eventStmt(e), idempotencyStmt(&c)}, out...)
+	if w.Audit != nil {
+		stmts = append(stmts, auditStmt(*w.Audit))
+	}
+	switch companion := w.Companion.(type) {
+	case nil:
+		err = s.writeBatch(ctx, stmts...)
+	case subscriptions.Subscription:
+		update := subscriptionUpdate(&companion, func(updated bool) error {
+			if !updated {
+				return checkout.ErrConflict // the subscription changed since read: no charge either
+			}
+			return nil
+		})
+		err = s.db.WriteTx(ctx, func(tx Runner) error { return tx.Run(ctx, append(stmts, update)...) })
+	default:
+		err = fmt.Errorf("a charge's companion of type %T is not one this store keeps", w.Companion)
+	}
 	if err != nil {
 		return s.errorf("storing a charge: %w", err)
 	}

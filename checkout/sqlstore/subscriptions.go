@@ -108,11 +108,7 @@ func (s *Store) SubscriptionByIdempotencyKey(ctx context.Context, key string) (s
 // checkout.ErrNotFound when there is no such subscription).
 func (s *Store) UpdateSubscription(ctx context.Context, sub subscriptions.Subscription) error {
 	updated := false
-	err := s.db.Write(ctx, Stmt{SQL: `UPDATE subscriptions SET status = $2, amount = $3, next_period = $4, next_due = $5,
-		issued = $6, updated_at = $7, version = $8 WHERE id = $1 AND version = $9`,
-		Args: []any{sub.ID, string(sub.Status), int64(sub.Terms.Amount), sub.NextPeriod, dayText(sub.NextDue), sub.Issued,
-			ms(sub.UpdatedAt), sub.Version, sub.Version - 1},
-		Affected: func(n int64) error { updated = n == 1; return nil }})
+	err := s.db.Write(ctx, subscriptionUpdate(&sub, func(u bool) error { updated = u; return nil }))
 	if err != nil {
 		return s.errorf("storing a subscription: %w", err)
 	}
@@ -123,6 +119,15 @@ func (s *Store) UpdateSubscription(ctx context.Context, sub subscriptions.Subscr
 		return checkout.ErrConflict
 	}
 	return nil
+}
+
+// subscriptionUpdate stores sub over version sub.Version−1, telling then whether it did.
+func subscriptionUpdate(sub *subscriptions.Subscription, then func(updated bool) error) Stmt {
+	return Stmt{SQL: `UPDATE subscriptions SET status = $2, amount = $3, next_period = $4, next_due = $5,
+		issued = $6, updated_at = $7, version = $8 WHERE id = $1 AND version = $9`,
+		Args: []any{sub.ID, string(sub.Status), int64(sub.Terms.Amount), sub.NextPeriod, dayText(sub.NextDue), sub.Issued,
+			ms(sub.UpdatedAt), sub.Version, sub.Version - 1},
+		Affected: func(n int64) error { return then(n == 1) }}
 }
 
 // ListSubscriptions returns the subscriptions f selects, newest first, by (created_at, id).

@@ -127,12 +127,16 @@ func readInvitations(tail string, args []any, out *[]team.Invitation) Stmt {
 
 // AppendAudit adds an entry to the audit log.
 func (s *Store) AppendAudit(ctx context.Context, e audit.Entry) error {
-	err := s.db.Write(ctx, Stmt{SQL: `INSERT INTO audit_log (at, actor, action, object, address, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-		Args: []any{ms(e.At), e.Actor, e.Action, e.Object, e.Address, e.Detail}})
-	if err != nil {
+	if err := s.db.Write(ctx, auditStmt(e)); err != nil {
 		return s.errorf("appending to the audit log: %w", err)
 	}
 	return nil
+}
+
+// auditStmt appends e to the audit log, on its own or in the transaction of what it records.
+func auditStmt(e audit.Entry) Stmt {
+	return Stmt{SQL: `INSERT INTO audit_log (at, actor, action, object, address, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+		Args: []any{ms(e.At), e.Actor, e.Action, e.Object, e.Address, e.Detail}}
 }
 
 // Entries lists the entries f selects, newest first.

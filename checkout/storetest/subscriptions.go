@@ -34,6 +34,8 @@ func RunSubscriptions(t *testing.T, open func(t *testing.T) (SubscriptionStores,
 	t.Run("PauseResumeCancelAmount", func(t *testing.T) { testSubLifecycle(t, fixture(t)) })
 	t.Run("CatchUp", func(t *testing.T) { testSubCatchUp(t, fixture(t)) })
 	t.Run("TwoInstances", func(t *testing.T) { testSubTwoInstances(t, fixture(t)) })
+	t.Run("OneTransaction", func(t *testing.T) { testSubOneTransaction(t, fixture(t)) })
+	t.Run("ChangedWhileIssuing", func(t *testing.T) { testSubChangedWhileIssuing(t, fixture(t)) })
 	t.Run("Validate", func(t *testing.T) { testSubValidate(t, fixture(t)) })
 	t.Run("List", func(t *testing.T) { testSubList(t, fixture(t)) })
 	t.Run("PersonalData", func(t *testing.T) { testSubPersonalData(t, fixture(t)) })
@@ -56,10 +58,10 @@ func newSubFixture(t *testing.T, s SubscriptionStores, again func() Subscription
 }
 
 // manager is an instance of the product on s, on the fixture's clock.
-func (f *subFixture) manager(s SubscriptionStores) *subscriptions.Manager {
+func (f *subFixture) manager(s SubscriptionStores, opts ...subscriptions.Option) *subscriptions.Manager {
 	clock := func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
 	lg := audit.New(s, 24*time.Hour, clock)
-	return subscriptions.NewManager(s, charges.NewManager(s, lg, clock), lg, clock)
+	return subscriptions.NewManager(s, charges.NewManager(s, lg, clock), lg, clock, opts...)
 }
 
 func (f *subFixture) set(at time.Time) { f.mu.Lock(); f.now = at; f.mu.Unlock() }
@@ -291,10 +293,10 @@ func testSubCatchUp(t *testing.T, f *subFixture) {
 }
 
 // testSubTwoInstances: two instances on one database issuing at once at every São Paulo
-// midnight of two months issue each period once.
+// midnight of two months issue each period once, one of them with four issuers at once.
 func testSubTwoInstances(t *testing.T, f *subFixture) {
 	f.set(spAt(2028, time.February, 20, 0, 30))
-	other := f.manager(f.again())
+	other := f.manager(f.again(), subscriptions.WithWorkers(4))
 	var subs []subscriptions.Subscription
 	for range 12 {
 		subs = append(subs, f.create(subInput(subscriptions.Schedule{EveryWeeks: 1, Start: day(2028, time.March, 1)})))
@@ -463,5 +465,102 @@ func (f *subFixture) checkAnonymised(id string) {
 	if s := f.read(id); s.Customer.Name != "" || s.Customer.Email != "" || s.Customer.Phone != "" ||
 		holdsPersonal([]byte(s.Customer.Document)) != "" || s.Terms.Amount != 12345 {
 		f.t.Fatalf("subscription %s anonymised: %+v", id, s)
+	}
+}
+
+// testSubOneTransaction: a period's charge, its audit entry and its subscription moved past
+// the period are stored in one transaction: all of them, or none when the subscription changed
+// since it was read (checkout.ErrConflict); a companion of a kind the store does not keep is
+// refused with nothing stored.
+func testSubOneTransaction(t *testing.T, f *subFixture) {
+	s := f.create(subInput(subscriptions.Schedule{DayOfMonth: 5, Start: day(2027, time.December, 1)}))
+	lg := audit.New(f.s, 24*time.Hour, func() time.Time { return f.now })
+	cm := charges.NewManager(f.s, lg, func() time.Time { return f.now })
+	period := charges.Period{Subscription: s.ID, Due: s.NextDue}
+	moved := s
+	moved.NextPeriod, moved.NextDue, moved.Issued, moved.Version = 1, day(2028, time.January, 5), 1, s.Version+1
+	in := charges.Input{Customer: s.Customer, Description: s.Description, Terms: s.TermsFor(s.NextDue, charges.Today(f.now)),
+		Period: period, Companion: moved}
+	if _, err := cm.Create(f.ctx, "", "", charges.Input{Customer: in.Customer, Description: in.Description, Terms: in.Terms,
+		Period: period, Companion: &moved}); err == nil {
+		t.Fatal("a companion of an unknown kind was stored")
+	}
+	f.nothingIssued(period, "an unknown companion")
+	// The merchant pauses it after the issuer read it.
+	if _, err := f.m.Pause(f.ctx, "ana@loja.example", "", s.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cm.Create(f.ctx, "", "", in)
+	f.wantErr(err, checkout.ErrConflict, "a charge with its subscription changed since read")
+	f.nothingIssued(period, "a stale subscription")
+	if got := f.read(s.ID); got.Status != subscriptions.StatusPaused || got.NextPeriod != 0 {
+		t.Fatalf("the paused subscription became %+v", got)
+	}
+	if _, err := f.m.Resume(f.ctx, "ana@loja.example", "", s.ID); err != nil {
+		t.Fatal(err)
+	}
+	fresh := f.read(s.ID)
+	moved.Version, moved.Status = fresh.Version+1, subscriptions.StatusActive
+	in.Companion = moved
+	c, err := cm.Create(f.ctx, "", "", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.s.ChargeOfPeriod(f.ctx, period); err != nil || got.ID != c.ID {
+		t.Fatalf("the period's charge: %+v, %v", got, err)
+	}
+	if got := f.read(s.ID); got.Version != moved.Version || got.NextDue != moved.NextDue || got.Issued != 1 {
+		t.Fatalf("the subscription stored with its charge: %+v", got)
+	}
+	if actions := f.audited(c.ID); !slices.Equal(actions, []string{"charge.created/system"}) {
+		t.Fatalf("the charge audited %v", actions)
+	}
+}
+
+// nothingIssued fails unless period has no charge and no charge's creation is audited.
+func (f *subFixture) nothingIssued(period charges.Period, what string) {
+	f.t.Helper()
+	if _, err := f.s.ChargeOfPeriod(f.ctx, period); !errors.Is(err, checkout.ErrNotFound) {
+		f.t.Fatalf("%s: the period's charge: %v", what, err)
+	}
+	es, err := f.s.Entries(f.ctx, audit.Filter{Action: audit.ChargeCreated})
+	if err != nil || len(es) != 0 {
+		f.t.Fatalf("%s: charges audited %v, %v", what, es, err)
+	}
+}
+
+// pausingStore is a store on which the merchant pauses a subscription as soon as the issuer
+// has read it among those due.
+type pausingStore struct {
+	SubscriptionStores
+	pause func(id string)
+}
+
+func (p pausingStore) SubscriptionsDue(ctx context.Context, day, afterDue charges.Date, afterID string, limit int) ([]subscriptions.Subscription, error) {
+	due, err := p.SubscriptionStores.SubscriptionsDue(ctx, day, afterDue, afterID, limit)
+	for _, s := range due {
+		p.pause(s.ID)
+	}
+	return due, err
+}
+
+// testSubChangedWhileIssuing: a subscription paused by the merchant while the issuer holds it
+// issues nothing, and the issuer reports no error.
+func testSubChangedWhileIssuing(t *testing.T, f *subFixture) {
+	f.set(spAt(2027, time.November, 28, 9, 0))
+	s := f.create(subInput(subscriptions.Schedule{DayOfMonth: 5, Start: day(2027, time.December, 1)}))
+	issuer := f.manager(pausingStore{SubscriptionStores: f.s, pause: func(id string) {
+		if _, err := f.m.Pause(f.ctx, "ana@loja.example", "", id); err != nil {
+			t.Error(err)
+		}
+	}})
+	if n := f.issue(issuer); n != 0 {
+		t.Fatalf("issued %d charges of a paused subscription", n)
+	}
+	if list := f.issued(s.ID); len(list) != 0 {
+		t.Fatalf("charges of a paused subscription: %v", dues(list))
+	}
+	if got := f.read(s.ID); got.Status != subscriptions.StatusPaused || got.Issued != 0 {
+		t.Fatalf("the subscription became %+v", got)
 	}
 }

@@ -154,6 +154,7 @@ type Manager struct {
 	now     func() time.Time
 	lead    func(context.Context) (int, error)
 	pause   time.Duration
+	workers int
 }
 
 // Option configures a Manager.
@@ -168,6 +169,11 @@ func WithLeadDays(lead func(context.Context) (int, error)) Option {
 // WithPause rests between two batches of issued charges, so that shoppers' writes go first
 // while a day's thousands of charges are issued.
 func WithPause(d time.Duration) Option { return func(m *Manager) { m.pause = d } }
+
+// WithWorkers issues the charges of n subscriptions at once (1 when unset): worth it where
+// writers run side by side (PostgreSQL), not where they take turns (SQLite's one writer, where
+// more issuers would only take more turns from the shoppers).
+func WithWorkers(n int) Option { return func(m *Manager) { m.workers = n } }
 
 // NewManager returns a Manager on store issuing through ch; log may be nil (no audit), clock
 // nil (time.Now).

@@ -100,7 +100,7 @@ func (d *Dashboard) closingData(r *http.Request) (closingAsk, []pos.Terminal, []
 	// By the names people read, not by the ids the store groups by.
 	slices.SortStableFunc(c.Groups, func(x, y pos.ClosingGroup) int {
 		return cmp.Or(cmp.Compare(terminalName(ts, x.TerminalID), terminalName(ts, y.TerminalID)),
-			cmp.Compare(cashierName(users, x.CashierID), cashierName(users, y.CashierID)))
+			cmp.Compare(userEmail(users, x.CashierID), userEmail(users, y.CashierID)))
 	})
 	return a, ts, users, c, nil
 }
@@ -160,7 +160,7 @@ func closingTotals(t pos.ClosingTotals) views.ClosingTotals {
 // links to its order (or, for a user who may not read orders, to its sale's page).
 func (d *Dashboard) closingGroup(r *http.Request, g pos.ClosingGroup, ts []pos.Terminal, users []team.User) views.ClosingGroup {
 	lang := respond.Lang(r)
-	out := views.ClosingGroup{Terminal: terminalName(ts, g.TerminalID), Cashier: cashierName(users, g.CashierID),
+	out := views.ClosingGroup{Terminal: terminalName(ts, g.TerminalID), Cashier: userEmail(users, g.CashierID),
 		ClosingTotals: closingTotals(g.ClosingTotals)}
 	orders := can(r, team.PermOrdersRead)
 	for _, o := range g.Sales {
@@ -185,8 +185,8 @@ func terminalName(ts []pos.Terminal, id string) string {
 	return id
 }
 
-// cashierName is the e-mail of user id (its id once the user was removed).
-func cashierName(users []team.User, id string) string {
+// userEmail is the e-mail of user id (its id once the user was removed).
+func userEmail(users []team.User, id string) string {
 	for _, u := range users {
 		if u.ID == id {
 			return u.Email
@@ -237,7 +237,7 @@ func (c *closingRows) writeRows(_ context.Context, out sheetWriter, page func(ro
 	}
 	rows := 0
 	for _, g := range c.groups {
-		terminal, cashier := terminalName(c.ts, g.TerminalID), cashierName(c.users, g.CashierID)
+		terminal, cashier := terminalName(c.ts, g.TerminalID), userEmail(c.users, g.CashierID)
 		for _, s := range g.Sales {
 			if err := out.row(closingCols, sheetRow{terminal, cashier, s.Number, s.ID, s.CreatedAt, s.PaidAt,
 				string(s.Status), s.Amount, s.Amount}); err != nil {

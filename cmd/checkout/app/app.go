@@ -412,9 +412,14 @@ func (s *start) newService(ctx context.Context) error {
 	}))
 	// Each subscription's charge is issued through the charges' manager, so notified, audited
 	// and reminded as any charge; the issuer rests between batches so that shoppers' writes go
-	// first.
+	// first, and on PostgreSQL, whose writers run side by side, issues several at once.
+	issuers := 1
+	if _, ok := a.store.(*postgres.Store); ok {
+		issuers = postgresIssuers
+	}
 	a.subscriptions = subscriptions.NewManager(a.store, a.charges, a.audit, a.clock,
-		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause))
+		subscriptions.WithLeadDays(a.merchant.settings.SubscriptionLeadDays), subscriptions.WithPause(issuePause),
+		subscriptions.WithWorkers(issuers))
 	a.pos = pos.NewManager(a.store, a.clock)
 	a.svc = checkout.NewService(a.store, a.gateway, checkout.ServiceOptions{
 		PublicURL:    a.cfg.PublicURL,
@@ -521,6 +526,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Subscriptions:  a.subscriptions,
 		POS:            a.pos,
 		Displays:       a.displays,
+		ReceiptMail:    a.mail.shopper.Receipt,
 	})
 	if err != nil {
 		stopExports()
@@ -800,6 +806,10 @@ func (a *App) Subscriptions() *subscriptions.Manager { return a.subscriptions }
 
 // issuePause is the rest between two batches of a hundred subscriptions' charges.
 const issuePause = 5 * time.Millisecond
+
+// postgresIssuers is how many subscriptions' charges are issued at once on PostgreSQL: a few,
+// leaving most of the pool's connections to the shoppers.
+const postgresIssuers = 4
 
 // Gateway returns the gateway client.
 func (a *App) Gateway() *gatewayclient.Client { return a.gateway }
