@@ -12,6 +12,7 @@ import (
 	"github.com/playwright-community/playwright-go"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/pos"
 )
 
 // TestAxeFindsViolations: the accessibility check is not vacuous — on a page missing a language,
@@ -279,6 +280,7 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				"/dashboard/exports", // a background export's own page: TestDashboardBackgroundExport
 				"/dashboard/charges", "/dashboard/charges?preset=overdue", "/dashboard/charges/import",
 				"/dashboard/subscriptions", "/dashboard/pos/terminals", "/dashboard/pos/displays",
+				"/dashboard/pos", "/dashboard/pos/sales/" + placeSale(t, a, pos.FirstTerminal, "", 1234).ID,
 				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
 			}
 			check := func(where string) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/imaging"
 )
 
 // POSTerminal is a terminal of the point of sale as its pages show it.
@@ -60,6 +61,8 @@ type POSSaleView struct {
 	RefundDue checkout.Cents
 	// Where its buttons and live status go.
 	NewSaleURL, CancelURL, RenewURL, EventsURL, StatusURL, SandboxPayURL, Manifest string
+	// Send is the paid sale's receipt: printed, or sent by e-mail or WhatsApp.
+	Send POSSendReceipt
 }
 
 // Waiting reports whether the sale's QR code is shown.
@@ -150,11 +153,14 @@ type POSManifestBody struct {
 func POSManifest(p Page, start string) POSManifestBody {
 	m := POSManifestBody{Name: T(p.Lang, "pos.app_name", merchant(p)), ShortName: T(p.Lang, "pos.title"), StartURL: start,
 		Scope: start, Display: "standalone", BackgroundColor: "#000000", ThemeColor: "#000000", Lang: p.Lang.norm().String()}
+	// The sizes browsers ask of an installable app, 192 and 512 pixels square.
 	if p.Logo.Key != "" {
-		m.Icons = []POSManifestIcon{{Src: p.Logo.TouchSrc(), Sizes: "180x180", Type: "image/png"},
-			{Src: p.Logo.IconSrc(), Sizes: "32x32", Type: "image/png"}}
+		m.Icons = []POSManifestIcon{{Src: p.Logo.Src(imaging.LogoApp), Sizes: "192x192", Type: "image/png"},
+			{Src: p.Logo.Src(imaging.LogoAppLarge), Sizes: "512x512", Type: "image/png"}}
 	} else {
-		m.Icons = []POSManifestIcon{{Src: p.asset("logo.svg"), Sizes: "any", Type: "image/svg+xml"}}
+		m.Icons = []POSManifestIcon{{Src: p.asset("icon-192.png"), Sizes: "192x192", Type: "image/png"},
+			{Src: p.asset("icon-512.png"), Sizes: "512x512", Type: "image/png"},
+			{Src: p.asset("logo.svg"), Sizes: "any", Type: "image/svg+xml"}}
 	}
 	return m
 }

@@ -10,9 +10,12 @@
 package brand
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/png" // the logo's pictures, read to make a missing app icon
 	"net/url"
 	"regexp"
 	"slices"
@@ -265,6 +268,9 @@ type Store interface {
 	SaveStoreProfile(ctx context.Context, p Profile) error
 	// SaveStoreLogo stores the pictures of l, once per key.
 	SaveStoreLogo(ctx context.Context, l *imaging.Logo) error
+	// SaveStoreLogoImage stores one picture of a logo by key and size, once (a picture of that
+	// key and size stored already is kept).
+	SaveStoreLogoImage(ctx context.Context, key, size string, v imaging.Variant) error
 	// StoreLogoImage returns one picture of a logo by key and size (imaging.LogoSizes), or
 	// checkout.ErrNotFound.
 	StoreLogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error)
@@ -375,16 +381,53 @@ func (m *Manager) UseLogo(ctx context.Context, l *imaging.Logo) (before, after P
 }
 
 // LogoImage returns one picture of a logo, current or former, by key and size (one of
-// imaging.LogoSizes), or checkout.ErrNotFound.
+// imaging.LogoSizes), or checkout.ErrNotFound. A logo stored before an app icon's size existed
+// gets that icon at its first request (appIcon).
 func (m *Manager) LogoImage(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
 	if !slices.Contains(imaging.LogoSizes[:], size) || key == "" {
 		return nil, checkout.ErrNotFound
 	}
 	v, err := m.store.StoreLogoImage(ctx, key, size)
+	if _, icon := imaging.AppIconSizes[size]; icon && errors.Is(err, checkout.ErrNotFound) {
+		return m.appIcon(ctx, key, size)
+	}
 	if err != nil && !errors.Is(err, checkout.ErrNotFound) {
 		return nil, fmt.Errorf("brand: reading the logo: %w", err)
 	}
 	return v, err
+}
+
+// appIcon makes, stores and returns the app icon of size of a logo stored before that size
+// existed, from the largest of its header's and e-mails' pictures (the upload itself is not
+// kept); checkout.ErrNotFound when there is no such logo. Made at the first request rather than
+// by a migration: Go decodes and scales, the stores' SQL cannot, and a logo nobody shows costs
+// nothing. Two instances making it at once store the same bytes once.
+func (m *Manager) appIcon(ctx context.Context, key, size string) (*checkout.ImageVariant, error) {
+	var from []byte
+	area := 0
+	for _, s := range []string{imaging.LogoHeader, imaging.LogoMail} {
+		v, err := m.store.StoreLogoImage(ctx, key, s)
+		if errors.Is(err, checkout.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("brand: reading the logo: %w", err)
+		}
+		if c, _, err := image.DecodeConfig(bytes.NewReader(v.Data)); err == nil && c.Width*c.Height > area {
+			from, area = v.Data, c.Width*c.Height
+		}
+	}
+	if from == nil {
+		return nil, checkout.ErrNotFound
+	}
+	icon, err := imaging.AppIcon(from, size)
+	if err != nil {
+		return nil, fmt.Errorf("brand: the logo's app icon %s: %w", size, err)
+	}
+	if err := m.store.SaveStoreLogoImage(ctx, key, size, icon); err != nil {
+		return nil, fmt.Errorf("brand: storing the logo's app icon %s: %w", size, err)
+	}
+	return &checkout.ImageVariant{ContentType: icon.ContentType, Data: icon.Data}, nil
 }
 
 // change applies edit to the stored profile and stores it as the next version.

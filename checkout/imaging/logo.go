@@ -16,7 +16,8 @@ import (
 
 // The store's logo (package brand) is decoded like a product picture (the same limits) but
 // never cropped: each size fits the whole logo inside its box, never scaled up, and the favicons
-// pad it to a square. Every size is a PNG: a logo's flat colours and sharp edges, and its
+// pad it to a square; the installed app's icons, which a launcher shows large, fit it to theirs,
+// scaling a small logo up. Every size is a PNG: a logo's flat colours and sharp edges, and its
 // transparency, are what JPEG does worst.
 
 // The sizes a logo is made at, by name (the last part of its URL):
@@ -31,10 +32,18 @@ const (
 	// LogoTouch is the icon a phone keeps on its home screen (apple-touch-icon): 180 × 180,
 	// the logo centred on white with a margin (the system draws transparency black).
 	LogoTouch = "180"
+	// LogoApp and LogoAppLarge are the icons of the installed point of sale (its web app
+	// manifest): 192 × 192 and 512 × 512, the sizes browsers ask of an installable app, made as
+	// LogoTouch is (AppIcon).
+	LogoApp      = "192"
+	LogoAppLarge = "512"
 )
 
 // LogoSizes are the sizes of a Logo's Variants, in their order.
-var LogoSizes = [4]string{LogoHeader, LogoMail, LogoIcon, LogoTouch}
+var LogoSizes = [6]string{LogoHeader, LogoMail, LogoIcon, LogoTouch, LogoApp, LogoAppLarge}
+
+// AppIconSizes are the sizes AppIcon makes, and their side in pixels.
+var AppIconSizes = map[string]int{LogoTouch: 180, LogoApp: 192, LogoAppLarge: 512}
 
 // The boxes a logo fits inside, in pixels (width, height).
 var (
@@ -49,7 +58,7 @@ const touchMargin = 14
 // gets new URLs and the old ones may be cached for ever) and its pictures in LogoSizes' order.
 type Logo struct {
 	Key      string
-	Variants [4]Variant
+	Variants [6]Variant
 }
 
 // Variant returns the picture of size (one of LogoSizes), and whether there is one.
@@ -69,10 +78,10 @@ func ProcessLogo(r io.Reader) (*Logo, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One scaling from the source to the largest any size needs (the header's width, the
-	// touch icon's height), then each size from that.
+	// One scaling from the source to the largest any size needs (the large app icon's side,
+	// past the header's width and the mail's height), then each size from that.
 	b := src.Bounds()
-	w, h := Fit(b.Dx(), b.Dy(), LogoHeaderBox[0], max(LogoMailBox[1], 180))
+	w, h := Fit(b.Dx(), b.Dy(), 512, 512)
 	base := scaleTo(src, w, h)
 	l := &Logo{}
 	for i, size := range LogoSizes {
@@ -84,15 +93,14 @@ func ProcessLogo(r io.Reader) (*Logo, error) {
 			img = fitInside(base, LogoMailBox[0], LogoMailBox[1])
 		case LogoIcon:
 			img = square(base, 32, 0, color.Transparent)
-		case LogoTouch:
-			img = square(base, 180, touchMargin, color.White)
+		default:
+			img = appIcon(base, AppIconSizes[size])
 		}
-		var buf bytes.Buffer
-		enc := png.Encoder{CompressionLevel: png.BestCompression}
-		if err := enc.Encode(&buf, img); err != nil {
-			return nil, fmt.Errorf("imaging: encoding a logo: %w", err)
+		v, err := logoPNG(img)
+		if err != nil {
+			return nil, err
 		}
-		l.Variants[i] = Variant{Width: img.Rect.Dx(), Height: img.Rect.Dy(), ContentType: "image/png", Data: buf.Bytes()}
+		l.Variants[i] = v
 	}
 	d := sha256.New()
 	for _, v := range l.Variants {
@@ -100,6 +108,50 @@ func ProcessLogo(r io.Reader) (*Logo, error) {
 	}
 	l.Key = hex.EncodeToString(d.Sum(nil))[:24]
 	return l, nil
+}
+
+// AppIcon makes the icon of size (one of AppIconSizes) of a logo already made, from the
+// picture of another of its sizes (the largest there is): a logo stored before that size
+// existed gets it from what was kept of it, the upload itself being gone.
+func AppIcon(from []byte, size string) (Variant, error) {
+	side, ok := AppIconSizes[size]
+	if !ok {
+		return Variant{}, fmt.Errorf("imaging: %q is no app icon size", size)
+	}
+	src, err := decode(bytes.NewReader(from))
+	if err != nil {
+		return Variant{}, err
+	}
+	return logoPNG(appIcon(src, side))
+}
+
+// appIcon is src fitted inside a side × side square less a margin (touchMargin's share of
+// 180), centred on white: a launcher draws transparency black. Unlike the other sizes a small
+// logo is scaled up to fill it.
+func appIcon(src image.Image, side int) *image.RGBA {
+	margin := (side*touchMargin + 90) / 180
+	b := src.Bounds()
+	box := side - 2*margin
+	w, h := box, max(1, (b.Dy()*box+b.Dx()/2)/b.Dx())
+	if b.Dy() > b.Dx() {
+		w, h = max(1, (b.Dx()*box+b.Dy()/2)/b.Dy()), box
+	}
+	inner := scaleTo(src, w, h)
+	dst := image.NewRGBA(image.Rect(0, 0, side, side))
+	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	at := image.Pt((side-w)/2, (side-h)/2)
+	draw.Draw(dst, inner.Rect.Add(at), inner, image.Point{}, draw.Over)
+	return dst
+}
+
+// logoPNG encodes one of a logo's pictures.
+func logoPNG(img *image.RGBA) (Variant, error) {
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, img); err != nil {
+		return Variant{}, fmt.Errorf("imaging: encoding a logo: %w", err)
+	}
+	return Variant{Width: img.Rect.Dx(), Height: img.Rect.Dy(), ContentType: "image/png", Data: buf.Bytes()}, nil
 }
 
 // Fit is the size of a w × h picture fitted inside a boxW × boxH box, its proportions kept,

@@ -21,7 +21,7 @@ func TestProcessLogoJPEG(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][2]int{imaging.LogoHeader: {384, 96}, imaging.LogoMail: {400, 100},
-		imaging.LogoIcon: {32, 32}, imaging.LogoTouch: {180, 180}}
+		imaging.LogoIcon: {32, 32}, imaging.LogoTouch: {180, 180}, imaging.LogoApp: {192, 192}, imaging.LogoAppLarge: {512, 512}}
 	for i, size := range imaging.LogoSizes {
 		v := l.Variants[i]
 		if v.Width != want[size][0] || v.Height != want[size][1] || v.ContentType != "image/png" {
@@ -94,6 +94,51 @@ func TestProcessLogoPNG(t *testing.T) {
 	}
 	if v, _ := l.Variant(imaging.LogoHeader); v.Width != 40 || v.Height != 20 {
 		t.Errorf("a small logo became %dx%d, want 40x20", v.Width, v.Height)
+	}
+}
+
+// The installed app's icons fill their square on white, a small logo scaled up (a launcher shows
+// them large); a logo kept without them gets them from another of its pictures.
+func TestAppIcons(t *testing.T) {
+	small := image.NewNRGBA(image.Rect(0, 0, 40, 20))
+	for y := range 20 {
+		for x := range 40 {
+			small.Set(x, y, color.NRGBA{200, 0, 0, 255})
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, small)
+	l, err := imaging.ProcessLogo(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	large, _ := l.Variant(imaging.LogoAppLarge)
+	img, err := png.Decode(bytes.NewReader(large.Data))
+	if err != nil || img.Bounds().Dx() != 512 || img.Bounds().Dy() != 512 {
+		t.Fatalf("the large app icon: %v, %v", img.Bounds(), err)
+	}
+	// 40 × 20 fills the 432 pixels inside the 40-pixel margins: x 40..471, y 148..363.
+	for _, p := range []image.Point{{45, 256}, {466, 256}, {256, 153}, {256, 358}} {
+		if r, g, _, _ := img.At(p.X, p.Y).RGBA(); r>>8 < 190 || g>>8 > 10 {
+			t.Errorf("the icon at %v is not the logo: %d %d", p, r>>8, g>>8)
+		}
+	}
+	if r, g, b, a := img.At(20, 256).RGBA(); r != 0xffff || g != 0xffff || b != 0xffff || a != 0xffff {
+		t.Errorf("the icon's margin is %d %d %d %d, want opaque white", r, g, b, a)
+	}
+	header, _ := l.Variant(imaging.LogoHeader)
+	for size, side := range map[string]int{imaging.LogoApp: 192, imaging.LogoAppLarge: 512} {
+		v, err := imaging.AppIcon(header.Data, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(v.Data))
+		if err != nil || v.Width != side || v.Height != side || cfg.Width != side || cfg.Height != side || v.ContentType != "image/png" {
+			t.Errorf("the app icon %s made of the header's picture: %dx%d (%dx%d decoded), %v", size, v.Width, v.Height, cfg.Width, cfg.Height, err)
+		}
+	}
+	if _, err := imaging.AppIcon(header.Data, imaging.LogoMail); err == nil {
+		t.Error("AppIcon made an e-mail's picture")
 	}
 }
 

@@ -78,18 +78,30 @@ func (s *Store) SaveStoreProfile(ctx context.Context, p brand.Profile) error {
 
 // SaveStoreLogo stores the pictures of l, once per key.
 func (s *Store) SaveStoreLogo(ctx context.Context, l *imaging.Logo) error {
-	now := ms(time.Now())
+	now := time.Now()
 	stmts := make([]Stmt, 0, len(l.Variants))
 	for i, size := range imaging.LogoSizes {
-		v := l.Variants[i]
-		stmts = append(stmts, Stmt{SQL: `INSERT INTO store_logo_images (logo_key, size, content_type, width, height, data, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (logo_key, size) DO NOTHING`,
-			Args: []any{l.Key, size, v.ContentType, v.Width, v.Height, v.Data, now}})
+		stmts = append(stmts, saveLogoImage(l.Key, size, l.Variants[i], now))
 	}
 	if err := s.writeBatch(ctx, stmts...); err != nil {
 		return s.errorf("storing the store's logo: %w", err)
 	}
 	return nil
+}
+
+// SaveStoreLogoImage stores one picture of a logo, once per key and size.
+func (s *Store) SaveStoreLogoImage(ctx context.Context, key, size string, v imaging.Variant) error {
+	if err := s.writeBatch(ctx, saveLogoImage(key, size, v, time.Now())); err != nil {
+		return s.errorf("storing the store's logo's picture %s: %w", size, err)
+	}
+	return nil
+}
+
+// saveLogoImage is the statement storing picture v of logo key at size.
+func saveLogoImage(key, size string, v imaging.Variant, now time.Time) Stmt {
+	return Stmt{SQL: `INSERT INTO store_logo_images (logo_key, size, content_type, width, height, data, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (logo_key, size) DO NOTHING`,
+		Args: []any{key, size, v.ContentType, v.Width, v.Height, v.Data, ms(now)}}
 }
 
 // StoreLogoImage returns one picture of a logo, or checkout.ErrNotFound.

@@ -147,6 +147,7 @@ func testBrandLogo(t *testing.T, s brand.Store) {
 		t.Fatal(err)
 	}
 	checkLogoPictures(t, a, "0123456789abcdef01234567")
+	checkLogoPictureAdded(t, s, "0123456789abcdef01234567")
 	if _, _, err := a.SetLogo(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +156,22 @@ func testBrandLogo(t *testing.T, s brand.Store) {
 	}
 	if _, err := a.LogoImage(ctx, "0123456789abcdef01234567", imaging.LogoMail); err != nil {
 		t.Fatalf("a former logo's picture: %v", err)
+	}
+}
+
+// checkLogoPictureAdded: one picture more of a stored logo (a size added since) is stored
+// once: a second save keeps the first.
+func checkLogoPictureAdded(t *testing.T, s brand.Store, key string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, data := range []string{"first", "second"} {
+		if err := s.SaveStoreLogoImage(ctx, key, "new-size",
+			imaging.Variant{Width: 9, Height: 9, ContentType: "image/png", Data: []byte(data)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, err := s.StoreLogoImage(ctx, key, "new-size"); err != nil || string(v.Data) != "first" {
+		t.Fatalf("a picture added to a logo: %+v, %v", v, err)
 	}
 }
 

@@ -119,27 +119,46 @@ func TestPOSTerminals(t *testing.T) {
 }
 
 // The point of sale's pages weigh less than 50 KB of JavaScript and CSS together (uncompressed),
-// on a phone at the counter.
+// on a phone at the counter: the keypad, a sale's QR screen, and the customer's display (its
+// pairing form and, paired, its screen).
 func TestPOSPagesWeight(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	b, _, _ := e.cashier("cashier@loja.example")
-	_, doc := b.get("/dashboard/pos")
-	total := 0
-	doc.Find(`link[rel="stylesheet"], script[src]`).Each(func(_ int, s *goquery.Selection) {
-		src := s.AttrOr("href", s.AttrOr("src", ""))
-		res, err := e.srv.Client().Get(e.srv.URL + src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		total += len(body)
-	})
-	if total == 0 || total >= 50*1024 {
-		t.Fatalf("the point of sale's JavaScript and CSS: %d bytes", total)
+	b, csrf, _ := e.cashier("cashier@loja.example")
+	res, _ := sell(b, csrf, url.Values{"amount": {"12,34"}})
+	display := e.browser()
+	code, _, err := e.displays.NewCode(context.Background(), &team.User{ID: "owner", Role: team.RoleOwner}, pos.FirstTerminal)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("the point of sale's JavaScript and CSS: %d bytes", total)
+	weigh := func(b *browser, page string) int {
+		_, doc := b.get(page)
+		total := 0
+		doc.Find(`link[rel="stylesheet"], script[src]`).Each(func(_ int, s *goquery.Selection) {
+			src := s.AttrOr("href", s.AttrOr("src", ""))
+			res, err := e.srv.Client().Get(e.srv.URL + src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			total += len(body)
+		})
+		if total == 0 || total >= 50*1024 {
+			t.Errorf("the JavaScript and CSS of %s: %d bytes", page, total)
+		}
+		t.Logf("the JavaScript and CSS of %s: %d bytes", page, total)
+		return total
+	}
+	weigh(b, "/dashboard/pos")
+	weigh(b, e.location(res))
+	pairing := weigh(display, "/pos/display")
+	if res, _ := display.post("/pos/display", url.Values{pos.FieldCode: {code}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("pairing the display: %d", res.StatusCode)
+	}
+	if weigh(display, "/pos/display") == pairing {
+		t.Error("the paired display's page weighs what its pairing form does: not paired?")
+	}
 }
 
 // A cashier's session lasts the shift: idle for longer than the dashboard's 30 minutes it is

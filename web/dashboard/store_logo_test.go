@@ -103,7 +103,7 @@ func TestDashboardStoreLogo(t *testing.T) {
 		if !strings.HasPrefix(src, "/images/store/") || !strings.HasSuffix(src, "-h.png") || img.AttrOr("alt", "") != "Loja Teste" {
 			t.Fatalf("%s: the page's logo %q alt %q", c.name, src, img.AttrOr("alt", ""))
 		}
-		want := map[string][2]int{"h": {c.w, c.h}, "32": {32, 32}, "180": {180, 180}}
+		want := map[string][2]int{"h": {c.w, c.h}, "32": {32, 32}, "180": {180, 180}, "192": {192, 192}, "512": {512, 512}}
 		for size, wh := range want {
 			u := strings.TrimSuffix(src, "-h.png") + "-" + size + ".png"
 			res := e.do(http.MethodGet, u, nil)

@@ -12,19 +12,36 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/dashboard"
 )
 
-// TestSaleOnAShowsOnDisplayOnB: two instances on one PostgreSQL database. The owner sets the
-// QR code's life to 3 minutes on A; a cashier signed in on A charges R$ 12,34, whose page counts
-// down from 3 minutes; a display paired on B (with A's code) shows that sale, its QR code the
-// order's own, then paid once the payment is made through A: only the change feed tells B.
+// TestSaleOnAShowsOnDisplayOnB: two instances on one PostgreSQL database, straight and behind
+// PgBouncer in transaction pooling. The owner sets the QR code's life to 3 minutes and uploads
+// the store's logo on A, which a display paired on B shows while idle; a
+// cashier signed in on A charges R$ 12,34, whose page counts down from 3 minutes; a display
+// paired on B (with A's code) shows that sale, its QR code the order's own, then paid once the
+// payment is made through A: only the change feed's kind for terminals tells B.
 func TestSaleOnAShowsOnDisplayOnB(t *testing.T) {
-	dbURL := postgresDatabase(t)
-	cfg := func(c *app.Config) {
-		c.ReconcileInterval, c.AdminEmail, c.AdminPassword, c.DatabaseURL = 0, posOwner, posPassword, dbURL
+	for _, pooled := range []bool{false, true} {
+		name := map[bool]string{false: "postgres", true: "pgbouncer"}[pooled]
+		t.Run(name, func(t *testing.T) {
+			dbURL := postgresDatabase(t)
+			cfg := func(c *app.Config) {
+				c.ReconcileInterval, c.AdminEmail, c.AdminPassword, c.DatabaseURL = 0, posOwner, posPassword, dbURL
+			}
+			if pooled {
+				through := pgbouncer(t, dbURL)
+				base := cfg
+				cfg = func(c *app.Config) { base(c); c.DatabaseURL, c.DatabaseDirectURL = through, dbURL }
+			}
+			saleOnAShowsOnB(t, start(t, cfg), start(t, cfg))
+		})
 	}
-	a, b := start(t, cfg), start(t, cfg)
+}
+
+// saleOnAShowsOnB is TestSaleOnAShowsOnDisplayOnB on instances a and b.
+func saleOnAShowsOnB(t *testing.T, a, b *running) {
 	owner := a.signIn(posOwner, posPassword)
 	if res, _ := a.dashboardPost("/dashboard/pos/settings", "/dashboard/pos/terminals", owner,
 		url.Values{pos.FieldQRMinutes: {"3"}, pos.FieldIdleHours: {"12"}}); res.StatusCode != http.StatusSeeOther {
@@ -34,7 +51,14 @@ func TestSaleOnAShowsOnDisplayOnB(t *testing.T) {
 		t.Fatal(err)
 	}
 	cashier := a.signIn("caixa@padaria.example", posPassword)
-	display := displayStream(t, b, pairDisplay(t, a, b, owner, pos.FirstTerminal))
+	a.uploadLogo(owner, 256, 128)
+	paired := pairDisplay(t, a, b, owner, pos.FirstTerminal)
+	req, _ := http.NewRequest(http.MethodGet, b.app.URL()+web.DisplayPath, nil)
+	req.AddCookie(paired)
+	if idle := b.getDoc(req).Find(`[data-show="idle"]`); idle.Find(`img[data-testid="store-logo"]`).Length() != 1 {
+		t.Errorf("B's idle display does not show the logo uploaded on A: %q", idle.Text())
+	}
+	display := displayStream(t, b, paired)
 	if first := <-display; !strings.Contains(first, `"state":"`+pos.ShowIdle+`"`) {
 		t.Fatalf("the display's first message: %q", first)
 	}
@@ -45,7 +69,7 @@ func TestSaleOnAShowsOnDisplayOnB(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther || !ok {
 		t.Fatalf("the sale: %d to %q", res.StatusCode, sale)
 	}
-	req, _ := http.NewRequest(http.MethodGet, a.app.URL()+sale, nil)
+	req, _ = http.NewRequest(http.MethodGet, a.app.URL()+sale, nil)
 	req.AddCookie(&http.Cookie{Name: dashboard.Cookie, Value: cashier})
 	doc := a.getDoc(req)
 	if doc.Find(`img[data-testid="pix-qr"]`).Length() != 1 {
