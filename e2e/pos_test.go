@@ -2,14 +2,18 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/playwright-community/playwright-go"
 
+	"github.com/pixcheckout/pixcheckout/checkout/mail"
+	"github.com/pixcheckout/pixcheckout/checkout/mail/mailtest"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/brcode"
 )
@@ -45,6 +49,18 @@ func chargeTyped(t *testing.T, s *session, d dashboard) string {
 	m := saleURL.FindStringSubmatch(s.page.URL())
 	s.check(s.expect.Locator(d.testID("pix-qr")).ToBeVisible(), "the QR code")
 	return m[1]
+}
+
+// paySale has the sandbox pay the sale on the screen, which then says paid: its end-to-end id.
+func paySale(s *session, d dashboard) string {
+	s.t.Helper()
+	s.check(d.testID("sandbox-pay").Click(), "the sandbox pays")
+	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, full-screen")
+	e2e := d.testID("end-to-end")
+	s.check(s.expect.Locator(e2e).ToHaveText(regexp.MustCompile(`^E\w{10,}`)), "the end-to-end id")
+	id, err := e2e.TextContent()
+	s.check(err, "the end-to-end id's text")
+	return id
 }
 
 // feedbackScript records, in the tab's session storage, each vibration and each sound the page
@@ -115,10 +131,8 @@ func TestPointOfSale(t *testing.T) {
 		t.Fatalf("the BR Code's amount: %+v, %v", p, err)
 	}
 
-	s.check(d.testID("sandbox-pay").Click(), "the sandbox pays")
-	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, full-screen")
+	paySale(s, d)
 	s.check(s.expect.Locator(d.testID("paid")).ToContainText(regexp.MustCompile(`Pago às \d\d:\d\d`)), "the time it was paid")
-	s.check(s.expect.Locator(d.testID("end-to-end")).ToHaveText(regexp.MustCompile(`^E\w{10,}`)), "the end-to-end id")
 	s.check(s.expect.Locator(d.testID("new-sale")).ToBeFocused(), "\"Nova venda\" has the focus")
 	if got := s.eval(s.page, `() => sessionStorage.getItem("feedback")`); got != "vibrate;sound;" {
 		t.Errorf("paid, live: vibrations and sounds %v, want one of each", got)
@@ -237,4 +251,83 @@ func TestPointOfSaleOffline(t *testing.T) {
 
 	s.check(s.ctx.SetOffline(false), "the network is back")
 	s.check(s.expect.Locator(d.testID("paid")).ToBeVisible(), "paid, from the server")
+}
+
+// mediaBox reads the width and height, in points, of each page of a PDF that Chromium printed
+// (its /MediaBox entries, written uncompressed).
+var mediaBox = regexp.MustCompile(`/MediaBox\s*\[\s*[\d.]+\s+[\d.]+\s+([\d.]+)\s+([\d.]+)`)
+
+// printedPages prints the page to PDF at the size its stylesheet asks (@page), as the print
+// dialog does, and returns each page's width and height in millimetres.
+func printedPages(s *session) [][2]float64 {
+	s.t.Helper()
+	pdf, err := s.page.PDF(playwright.PagePdfOptions{PreferCSSPageSize: playwright.Bool(true)})
+	s.check(err, "print to PDF")
+	var out [][2]float64
+	for _, m := range mediaBox.FindAllSubmatch(pdf, -1) {
+		w, errW := strconv.ParseFloat(string(m[1]), 64)
+		h, errH := strconv.ParseFloat(string(m[2]), 64)
+		s.check(errors.Join(errW, errH), "the PDF's page size")
+		out = append(out, [2]float64{w * 25.4 / 72, h * 25.4 / 72})
+	}
+	return out
+}
+
+// A paid sale's receipt prints on a 58 mm roll: the paid screen's button opens it and the print
+// dialog at once; it names the store's CNPJ, the amount and the end-to-end id and says it is
+// not a tax document; axe finds nothing; printed to PDF at the size its stylesheet asks, its one
+// page is 58 mm wide (the PDF call names no width) and as long as the receipt, not a sheet.
+// The same at 80 mm. Sent by e-mail with a double click, the order's receipt goes once, over
+// SMTP, to the address typed.
+func TestPointOfSaleReceipt(t *testing.T) {
+	t.Parallel()
+	smtp := mailtest.Start(t)
+	a, s := setup(t, appOptions{env: map[string]string{"CHECKOUT_MERCHANT_DOCUMENT": "11222333000181"}, smtp: smtp},
+		playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 360, Height: 740}})
+	d := dashboardOf(s, a)
+	id := cashierSale(t, a, s, "1234")
+	e2e := paySale(s, d)
+	s.check(s.page.AddInitScript(playwright.Script{Content: playwright.String(
+		`window.print = function () { window.printed = (window.printed || 0) + 1; };`)}), "count the print dialogs")
+	for _, width := range []int{58, 80} {
+		w := strconv.Itoa(width)
+		if width == 58 {
+			s.check(d.testID("receipt-print-58").Click(), "print the receipt")
+		} else {
+			s.check(d.testID("receipt-width-80").Click(), "the 80 mm receipt")
+		}
+		s.check(s.expect.Page(s.page).ToHaveURL(regexp.MustCompile(`/receipt\?width=`+w)), "the "+w+" mm receipt")
+		s.check(s.expect.Locator(d.testID("receipt-e2e")).ToHaveText(e2e), "the end-to-end id")
+		s.check(s.expect.Locator(d.testID("receipt-document")).ToHaveText("CNPJ 11.222.333/0001-81"), "the store's CNPJ")
+		s.check(s.expect.Locator(d.testID("receipt-amount")).ToHaveText("R$ 12,34"), "the amount")
+		s.check(s.expect.Locator(d.testID("receipt-not-fiscal")).ToHaveText("Não é documento fiscal"), "not a tax document")
+		if width == 58 {
+			if got := s.eval(s.page, `() => window.printed`); got != 1 && got != 1.0 {
+				t.Errorf("the print dialog opened %v times, want once", got)
+			}
+		}
+		s.a11y(s.page, "receipt-"+w)
+		s.noHorizontalScroll(s.page, "receipt-"+w)
+		s.shot("receipt-" + w)
+		pages := printedPages(s)
+		if len(pages) != 1 || pages[0][0] < float64(width)-1 || pages[0][0] > float64(width)+1 || pages[0][1] < 50 || pages[0][1] > 200 {
+			t.Errorf("the %d mm receipt printed on pages of %v mm, want one %d mm wide and as long as the receipt", width, pages, width)
+		}
+		if len(pages) > 0 {
+			t.Logf("the %d mm receipt: a page of %.1f × %.1f mm", width, pages[0][0], pages[0][1])
+		}
+	}
+
+	// Enviar comprovante by e-mail, clicked twice: one message, the order's receipt, over SMTP.
+	s.open(a.url + "/dashboard/pos/sales/" + id)
+	s.check(s.page.Locator("#receipt-email").Fill("cliente@example.net"), "the customer's e-mail")
+	s.check(d.testID("receipt-mail-send").Dblclick(), "send, clicked twice")
+	s.check(s.expect.Locator(d.testID("receipt-mail-sent")).ToContainText("cliente@example.net"), "sent, says the screen")
+	got := smtp.Next(t, actionTimeout)
+	if len(got.To) != 1 || got.To[0] != "cliente@example.net" || !strings.Contains(got.Text, e2e) || !strings.Contains(got.Text, a.url+"/pay/"+id) {
+		t.Errorf("the receipt e-mail: to %v\n%s", got.To, got.Text)
+	}
+	if es, err := a.app.MailLog().List(context.Background(), mail.Filter{To: "cliente@example.net"}); err != nil || len(es) != 1 {
+		t.Errorf("the receipt e-mails to the address typed: %d (%v), want 1", len(es), err)
+	}
 }

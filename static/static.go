@@ -9,7 +9,8 @@
 // the PIX page's countdown, copy button and live status (see the comment at its top for the
 // data-* attributes it reads); order.js keeps the order page (receipt, canceled) live;
 // pos.js and pos.css are the point of sale's (its keypad, and its sale followed through
-// follow.js), loaded without app.css's dashboard companion so that its pages stay light.
+// follow.js), loaded without app.css's dashboard companion so that its pages stay light;
+// ticket.css is its receipt on a thermal printer's roll (sized by receipt.js).
 package static
 
 import (

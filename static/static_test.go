@@ -34,7 +34,7 @@ func readAll(t *testing.T, r io.Reader) []byte {
 
 func TestEmbeddedFilesPresent(t *testing.T) {
 	a := New()
-	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "display.css", "display.js", "embed.js", "follow.js", "form.js", "frame.js", "icon-192.png", "icon-512.png", "logo.svg", "mask.js", "order.js", "paid.svg", "pix.js", "pix.svg", "pos.css", "pos.js", "receipt.js"}
+	want := []string{"alert.svg", "app.css", "copy.js", "dashboard.css", "display.css", "display.js", "embed.js", "follow.js", "form.js", "frame.js", "icon-192.png", "icon-512.png", "logo.svg", "mask.js", "order.js", "paid.svg", "pix.js", "pix.svg", "pos.css", "pos.js", "receipt.js", "ticket.css"}
 	got := a.Names()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)

@@ -61,6 +61,8 @@ type POSSaleView struct {
 	RefundDue checkout.Cents
 	// Where its buttons and live status go.
 	NewSaleURL, CancelURL, RenewURL, EventsURL, StatusURL, SandboxPayURL, Manifest string
+	// Send is the paid sale's receipt: printed, or sent by e-mail or WhatsApp.
+	Send POSSendReceipt
 }
 
 // Waiting reports whether the sale's QR code is shown.

@@ -82,8 +82,9 @@
     var paid = root.querySelector("[data-pos-paid]");
     var next = root.querySelector("[data-pos-next]");
     // The sale is over: its next step ("Nova venda", or "Cobrar de novo" once expired) has the
-    // focus, so that Enter on a numeric keypad takes it (the outcome is its description).
-    if (next && status !== "awaiting_payment" && status !== "pending") { next.focus(); }
+    // focus, so that Enter on a numeric keypad takes it (the outcome is its description); a
+    // receipt's form sent back with a problem keeps it on the field to fix.
+    if (next && status !== "awaiting_payment" && status !== "pending" && !root.querySelector("[aria-invalid=true]")) { next.focus(); }
     if (paid) {
       // Reached live from this sale's QR code: say it once, with sound and vibration.
       var live = false;

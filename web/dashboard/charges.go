@@ -436,10 +436,15 @@ func whatsAppURL(lang views.Lang, c charges.Charge, link string) string {
 	if c.Status.Final() || !brdoc.ValidMobile(c.Customer.Phone) {
 		return ""
 	}
-	digits := strings.TrimPrefix(brdoc.NormalizePhone(c.Customer.Phone), "+")
-	text := views.T(lang, "charges.whatsapp_text", c.Customer.Name, c.Description,
-		views.FormatDay(lang, c.Terms.Due.String()), link)
-	return "https://wa.me/" + digits + "?text=" + url.QueryEscape(text)
+	return waMe(c.Customer.Phone, views.T(lang, "charges.whatsapp_text", c.Customer.Name, c.Description,
+		views.FormatDay(lang, c.Terms.Due.String()), link))
+}
+
+// waMe is WhatsApp's link that opens a chat with text written: to the Brazilian mobile phone,
+// or, with phone "", to a contact chosen in WhatsApp. Spaces are %20: wa.me shows a "+" as is.
+func waMe(phone, text string) string {
+	return "https://wa.me/" + strings.TrimPrefix(brdoc.NormalizePhone(phone), "+") + "?text=" +
+		strings.ReplaceAll(url.QueryEscape(text), "+", "%20")
 }
 
 // cancelCharge is POST /dashboard/charges/{id}/cancel with confirm=yes (a ticked box): the

@@ -113,6 +113,9 @@ type Options struct {
 	Subscriptions *subscriptions.Manager
 	// POS, when set, gives the point of sale (/dashboard/pos) and its terminals.
 	POS *pos.Manager
+	// ReceiptMail, when set with Mail, makes a paid order's receipt e-mail to an address typed
+	// at the point of sale (shopper.Announcer.Receipt): the sale's "send the receipt".
+	ReceiptMail func(ctx context.Context, o *checkout.Order, to string) (checkout.OutboxMessage, error)
 }
 
 // Dashboard is the merchant dashboard, an http.Handler to mount at Path. Every page but the
@@ -137,6 +140,8 @@ type Dashboard struct {
 	subscriptions  *subscriptions.Manager // nil: no subscriptions
 	pos            *pos.Manager           // nil: no point of sale
 	displays       *pos.Displays          // nil: no customers' displays
+	// receiptMail makes a sale's receipt e-mail (nil: the point of sale sends none).
+	receiptMail func(ctx context.Context, o *checkout.Order, to string) (checkout.OutboxMessage, error)
 	// idleNow is the clock of the sessions' idle limits: the wall clock, as scs's own (the
 	// shop's clock may jump, in tests, by days).
 	idleNow     func() time.Time
@@ -172,7 +177,7 @@ func New(opts Options) (*Dashboard, error) {
 		notifications: opts.Notifications, audit: opts.Audit, publicURL: strings.TrimSuffix(opts.PublicURL, "/"),
 		sealer: opts.SecretKeys, alerts: opts.Alerts, exportReady: opts.ExportReady, charges: opts.Charges,
 		subscriptions: opts.Subscriptions, pos: opts.POS, idleNow: time.Now}
-	d.displays = opts.Displays
+	d.displays, d.receiptMail = opts.Displays, opts.ReceiptMail
 	if opts.Mail != nil && opts.MailComposer != nil {
 		d.mail, d.mailComposer, d.mailConfigured = opts.Mail, opts.MailComposer, opts.MailConfigured
 	}
@@ -357,6 +362,9 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/pos/sales/{id}", team.PermPOS, d.salePage},
 			Route{post, "/pos/sales/{id}/cancel", team.PermPOS, d.cancelSale},
 			Route{post, "/pos/sales/{id}/renew", team.PermPOS, d.renewSale},
+			Route{get, "/pos/sales/{id}/receipt", team.PermPOS, d.receiptPage},
+			Route{post, "/pos/sales/{id}/receipt/email", team.PermPOS, d.mailReceipt},
+			Route{post, "/pos/sales/{id}/receipt/whatsapp", team.PermPOS, d.whatsAppReceipt},
 			Route{get, "/pos/terminals", team.PermStore, d.terminalsPage},
 			Route{post, "/pos/terminals", team.PermStore, d.createTerminal},
 			Route{post, "/pos/terminals/{id}", team.PermStore, d.renameTerminal},

@@ -28,6 +28,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/checkout/charges"
 	"github.com/pixcheckout/pixcheckout/checkout/exports"
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
+	"github.com/pixcheckout/pixcheckout/checkout/mail/shopper"
 	"github.com/pixcheckout/pixcheckout/checkout/notify"
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/sealed"
@@ -43,6 +44,7 @@ import (
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/views"
+	"github.com/pixcheckout/pixcheckout/views/email"
 	"github.com/pixcheckout/pixcheckout/web"
 	"github.com/pixcheckout/pixcheckout/web/alerts"
 	"github.com/pixcheckout/pixcheckout/web/apijson"
@@ -81,7 +83,8 @@ type env struct {
 	// (the server's shutdown).
 	exports     *exports.Manager
 	stopExports context.CancelFunc
-	dbFile      string // the SQLite file, whose secrets are sealed
+	dbFile      string         // the SQLite file, whose secrets are sealed
+	brand       *brand.Manager // the store's face (name, CNPJ, address) as the pages show it
 }
 
 type envOptions struct {
@@ -173,7 +176,10 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 	}
 	mailLog, composer := mail.NewLog(mailOutbox, store), &mail.Composer{PublicURL: o.publicURL}
 	assets := static.New()
-	site := &respond.Site{Log: log, Brand: brand.NewManager(store, brand.Profile{Name: svc.MerchantName()}, sb.Now), Assets: assets, Sandbox: true}
+	brands := brand.NewManager(store, brand.Profile{Name: svc.MerchantName()}, sb.Now)
+	site := &respond.Site{Log: log, Brand: brands, Assets: assets, Sandbox: true}
+	// The shopper's receipt e-mail, as the program makes it, for the point of sale's "send".
+	receipts := &shopper.Announcer{Composer: composer, Store: email.Frame{StoreName: svc.MerchantName(), PublicURL: o.publicURL}}
 	var gw dashboard.Gateway = dash.gateway
 	if o.rawGateway {
 		gw = client
@@ -189,7 +195,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		Settings:      dash.settings, Keys: keys, Notifications: deliveries, Audit: dash.audit, Sessions: store.SignInTokens(), PublicURL: o.publicURL,
 		SecretKeys: sealKeys, Exports: exports, ExportThreshold: o.exportThreshold, ExportBytesCap: o.exportBytesCap, Context: exportsCtx,
 		DataDir: t.TempDir(), Mail: mailLog, MailComposer: composer, Alerts: prefs, ExportReady: alerter.ExportReady,
-		POS: posManager, Displays: displays})
+		POS: posManager, Displays: displays, ReceiptMail: receipts.Receipt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +215,7 @@ func newEnv(t testing.TB, mods ...func(*envOptions)) *env {
 		_ = store.Close()
 	})
 	return &env{t: t, srv: srv, web: ws, svc: svc, sb: sb, client: client, dash: dash, board: d, charges: chargeManager, subscriptions: subs, pos: posManager, displays: displays, keys: keys, outbox: notifications, exports: exports, stopExports: stopExports,
-		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store,
+		dbFile: dbFile, mailOutbox: mailOutbox, mailLog: mailLog, composer: composer, mailStore: store, brand: brands,
 		http: &http.Client{
 			// Every exchange with the merchant API is held to openapi.json.
 			Transport:     apitest.Transport(t, nil),

@@ -433,7 +433,7 @@ func (d *Dashboard) renderLink(w http.ResponseWriter, r *http.Request, status in
 	u := apijson.LinkURL(d.publicBase(r), l.Slug)
 	v := views.LinkView{DashPage: d.page(r, "links"), ID: l.ID, Title: l.Title, Slug: l.Slug, URL: u,
 		Amount: linkAmountText(lang, l), Status: linkStatus(l, d.svc.Now()), Active: l.Active,
-		WhatsAppURL: "https://wa.me/?text=" + strings.ReplaceAll(url.QueryEscape(l.Title+" "+u), "+", "%20"),
+		WhatsAppURL: waMe("", l.Title+" "+u),
 		Form:        f, CanEdit: d.canEditLinks(r), ToggleURL: respond.Link(r, linkPath(l.ID)+"/active"),
 		DuplicateURL: respond.Link(r, linkPath(l.ID)+"/duplicate"), BackURL: respond.Link(r, Path+"/links"),
 		OrdersURL:  respond.Link(r, Path+"/orders?"+url.Values{paramLink: {l.ID}}.Encode()),

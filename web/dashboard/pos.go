@@ -217,6 +217,18 @@ func (d *Dashboard) salePage(w http.ResponseWriter, r *http.Request) {
 		d.site.Fail(w, r, err, views.T(respond.Lang(r), "pos.sale_missing"))
 		return
 	}
+	v := d.saleView(r, o)
+	if v.Status.WasPaid() {
+		v.Send = d.sendReceiptView(r, o)
+		if to := d.sessions.PopString(r.Context(), sessReceiptSent); to != "" {
+			v.Send.MailTo, v.Send.MailSent = to, true
+		}
+	}
+	d.site.Render(w, r, http.StatusOK, views.POSSalePage(v))
+}
+
+// saleView is sale o's page as the server knows it.
+func (d *Dashboard) saleView(r *http.Request, o *checkout.Order) views.POSSaleView {
 	v := views.POSSaleView{DashPage: d.page(r, "pos"), Number: o.Number, Amount: o.Amount, Status: o.Status,
 		NewSaleURL: respond.Link(r, posPath), CancelURL: respond.Link(r, salePath(o.ID)+"/cancel"),
 		RenewURL: respond.Link(r, salePath(o.ID)+"/renew"), EventsURL: respond.Link(r, "/pay/"+url.PathEscape(o.ID)+"/events"),
@@ -231,14 +243,23 @@ func (d *Dashboard) salePage(w http.ResponseWriter, r *http.Request) {
 	if a := o.PaidAttempt(); a != nil {
 		v.PaidAt, v.EndToEnd = o.PaidAt, a.EndToEnd
 	}
-	if ts, err := d.pos.Terminals(r.Context()); err == nil {
-		for _, t := range ts {
-			if t.ID == o.TerminalID {
-				v.Terminal = t.Name
-			}
+	v.Terminal = d.terminalName(r, o.TerminalID)
+	return v
+}
+
+// terminalName is the name of the terminal id ("" when it cannot be read).
+func (d *Dashboard) terminalName(r *http.Request, id string) string {
+	ts, err := d.pos.Terminals(r.Context())
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		return ""
+	}
+	for _, t := range ts {
+		if t.ID == id {
+			return t.Name
 		}
 	}
-	d.site.Render(w, r, http.StatusOK, views.POSSalePage(v))
+	return ""
 }
 
 // cancelSale is POST /dashboard/pos/sales/{id}/cancel: the sale is canceled here only (the

@@ -222,6 +222,11 @@ var routeCases = map[string]routeCase{
 	"GET /pos/sales/{id}":           {allowed: sellers},
 	"POST /pos/sales/{id}/cancel":   {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /pos/sales/{id}/renew":    {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /pos/sales/{id}/receipt":   {allowed: sellers},
+	"POST /pos/sales/{id}/receipt/email": {allowed: sellers, form: func(*roleFixture) url.Values {
+		return url.Values{"email": {"cliente@example.com"}}
+	}},
+	"POST /pos/sales/{id}/receipt/whatsapp": {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
 	"POST /pos/sales": {allowed: sellers, form: func(*roleFixture) url.Values {
 		return url.Values{"amount": {"12,34"}, "terminal": {pos.FirstTerminal}, "sale_key": {checkout.NewID()}}
 	}},
@@ -320,8 +325,13 @@ func newRoleFixture(t *testing.T, clock *sandbox.ManualClock) *roleFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	paidSale := e.sale(cashier.ID)
+	e.payCurrent(paidSale)
 	f := &roleFixture{e: e, ids: map[string]string{
 		"/pos/sales/{id}":                  e.sale(cashier.ID),
+		"/pos/sales/{id}/receipt":          paidSale,
+		"/pos/sales/{id}/receipt/email":    paidSale,
+		"/pos/sales/{id}/receipt/whatsapp": paidSale,
 		"/pos/sales/{id}/cancel":           e.sale(cashier.ID),
 		"/pos/sales/{id}/renew":            e.sale(cashier.ID),
 		"/pos/terminals/{id}":              two.ID,

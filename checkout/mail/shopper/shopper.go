@@ -12,6 +12,7 @@ package shopper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -100,6 +101,42 @@ func (a *Announcer) Announce(ctx context.Context, o *checkout.Order, changes []c
 		out = append(out, msg)
 	}
 	return out, nil
+}
+
+// ErrNotPaid: a receipt is asked for an order that was never paid.
+var ErrNotPaid = errors.New("shopper: the order was never paid")
+
+// Receipt is the receipt of paid order o to the address to, typed for it (the point of sale's
+// "send the receipt"): the message the order's payment sends its shopper (same type, same
+// cause), so that asking again for the same order and address, or for the address the order
+// already had, makes the same Message-ID and the outbox stores it once. It is sent whatever the
+// merchant's choice of automatic receipts: somebody asked for this one.
+func (a *Announcer) Receipt(ctx context.Context, o *checkout.Order, to string) (checkout.OutboxMessage, error) {
+	n := firstPaid(o)
+	if n < 0 {
+		return checkout.OutboxMessage{}, fmt.Errorf("order %s: %w", o.Number, ErrNotPaid)
+	}
+	addr, err := mail.ParseAddress(to)
+	if err != nil || addr.Name != "" {
+		return checkout.OutboxMessage{}, fmt.Errorf("shopper: receipt of order %s: %q is not a bare e-mail address", o.Number, to)
+	}
+	cur := *a
+	if a.Face != nil {
+		if cur.Store, cur.Payee, err = a.Face(ctx); err != nil {
+			return checkout.OutboxMessage{}, fmt.Errorf("shopper: reading the store's face: %w", err)
+		}
+	}
+	return cur.compose(ctx, o, n, o.History[n], settings.ShopperPaid, addr.Email)
+}
+
+// firstPaid is the place in o's history of the entry that made it paid first, or -1.
+func firstPaid(o *checkout.Order) int {
+	for i, h := range o.History {
+		if h.To == checkout.StatusPaid && h.From != checkout.StatusPaid {
+			return i
+		}
+	}
+	return -1
 }
 
 // Announced wakes the e-mails' outbox.
@@ -191,8 +228,12 @@ func (a *Announcer) compose(ctx context.Context, o *checkout.Order, n int, c che
 	return msg, nil
 }
 
+// OrderPath is the path, under the public URL, of order orderID's page: the link of every
+// shopper's e-mail, and of a receipt sent from the point of sale.
+func OrderPath(orderID string) string { return "/pay/" + orderID }
+
 // orderURL is o's page, under the public URL.
-func orderURL(f email.Frame, o *checkout.Order) string { return f.URL("/pay/" + o.ID) }
+func orderURL(f email.Frame, o *checkout.Order) string { return f.URL(OrderPath(o.ID)) }
 
 // receipt is o's receipt.
 func (a *Announcer) receipt(f email.Frame, o *checkout.Order, c checkout.StatusChange) email.ReceiptMail {
@@ -255,4 +296,4 @@ func at(f email.Frame, t time.Time) string {
 // TrackingPath is the path, under the public URL, that leads to the carrier's tracking page of
 // order orderID's parcel: an e-mail links only to the public URL, and the page's address is the
 // carrier table's (checkout.TrackingURL).
-func TrackingPath(orderID string) string { return "/pay/" + orderID + "/tracking" }
+func TrackingPath(orderID string) string { return OrderPath(orderID) + "/tracking" }

@@ -230,3 +230,55 @@ func TestReceiptOverSMTP(t *testing.T) {
 		t.Errorf("received %v\n%s\n%s", got.Header, got.Text, got.HTML)
 	}
 }
+
+// TestReceiptToAddressTyped: the receipt sent to an address typed at the point of sale is the
+// order's receipt message (same type and cause): for the order's own address it is the very
+// message the payment made, for another one its own, the same at each asking; an order never
+// paid has none, a name with the address is refused. It goes over SMTP to the address typed.
+func TestReceiptToAddressTyped(t *testing.T) {
+	ctx := context.Background()
+	o, changes := paidOrder("pt-BR")
+	auto, err := announcer(nil).Announce(ctx, o, changes)
+	if err != nil || len(auto) != 1 {
+		t.Fatalf("%v %+v", err, auto)
+	}
+	same, err := announcer(nil).Receipt(ctx, o, "Ana@Example.com")
+	if err != nil || same.ID != auto[0].ID {
+		t.Fatalf("the order's own address: %v %s, want %s", err, same.ID, auto[0].ID)
+	}
+	typed, err := announcer(nil).Receipt(ctx, o, "cliente@example.net")
+	again, err2 := announcer(nil).Receipt(ctx, o, "Cliente@Example.net")
+	if err != nil || err2 != nil || typed.ID == auto[0].ID || again.ID != typed.ID || typed.To != "cliente@example.net" ||
+		typed.Type != shopper.Type(settings.ShopperPaid) || typed.OrderID != o.ID {
+		t.Fatalf("a typed address: %v %v %+v %+v", err, err2, typed, again)
+	}
+	if _, err := announcer(nil).Receipt(ctx, o, "Ana <ana@example.com>"); err == nil {
+		t.Error("a receipt to a named address")
+	}
+	unpaid, _ := paidOrder("pt-BR")
+	unpaid.Status, unpaid.History = checkout.StatusAwaitingPayment, unpaid.History[:2]
+	if _, err := announcer(nil).Receipt(ctx, unpaid, "cliente@example.net"); !errors.Is(err, shopper.ErrNotPaid) {
+		t.Errorf("the receipt of an order never paid: %v", err)
+	}
+
+	srv := mailtest.Start(t)
+	server, err := mail.ParseServer(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := mail.ParseFrom("Loja Demo <loja@example.com.br>")
+	sender, err := mail.NewSender(mail.SenderOptions{Server: server, From: from, RootCAs: srv.RootCAs, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sender.Close)
+	if out := sender.Send(ctx, outbox.Delivery{ID: 1, MessageID: typed.ID, Channel: typed.Channel, Recipient: typed.To,
+		Type: typed.Type, Body: typed.Payload}); out.Error != "" || out.Permanent {
+		t.Fatalf("send: %+v", out)
+	}
+	got := srv.Next(t, 20*time.Second)
+	if len(got.To) != 1 || got.To[0] != "cliente@example.net" || got.Header.Get("Message-Id") != "<"+typed.ID+">" ||
+		!strings.Contains(got.Text, "E6070119020261129003012345678901") || !strings.Contains(got.Text, public+"/pay/"+o.ID) {
+		t.Errorf("received %v %v\n%s", got.To, got.Header, got.Text)
+	}
+}

@@ -526,6 +526,7 @@ func (s *start) newDashboard(site *respond.Site) (*dashboard.Dashboard, error) {
 		Subscriptions:  a.subscriptions,
 		POS:            a.pos,
 		Displays:       a.displays,
+		ReceiptMail:    a.mail.shopper.Receipt,
 	})
 	if err != nil {
 		stopExports()

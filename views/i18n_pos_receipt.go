@@ -1,0 +1,33 @@
+package views
+
+// posReceiptMessages are the texts of the point of sale's receipts.
+var posReceiptMessages = map[string][2]string{
+	"pos.receipt":             {"Comprovante", "Receipt"},
+	"pos.receipt_title":       {"Comprovante da venda %s", "Receipt of sale %s"},
+	"pos.receipt_heading":     {"Comprovante de pagamento Pix", "Pix payment receipt"},
+	"pos.receipt_print":       {"Imprimir", "Print"},
+	"pos.receipt_print_width": {"Imprimir comprovante (%d mm)", "Print receipt (%d mm)"},
+	"pos.receipt_width":       {"Bobina de %d mm", "%d mm roll"},
+	"pos.receipt_back":        {"Voltar à venda", "Back to the sale"},
+	"pos.receipt_paid_at":     {"Pago em", "Paid on"},
+	"pos.receipt_total":       {"Total", "Total"},
+	"pos.receipt_each":        {"%d × %s", "%d × %s"},
+	"pos.receipt_cashier":     {"Operador", "Cashier"},
+	"pos.receipt_customer":    {"CPF do cliente", "Customer's CPF"},
+	"pos.receipt_not_fiscal":  {"Não é documento fiscal", "Not a tax document"},
+	"pos.receipt_unpaid":      {"Esta venda não foi paga: não há comprovante.", "This sale was not paid: there is no receipt."},
+	"pos.receipt_width_bad":   {"Largura: 58 ou 80 (mm).", "Width: 58 or 80 (mm)."},
+	"pos.send_title":          {"Enviar comprovante", "Send the receipt"},
+	"pos.send_email":          {"E-mail do cliente", "Customer's e-mail"},
+	"pos.send_email_button":   {"Enviar por e-mail", "Send by e-mail"},
+	"pos.send_email_sent":     {"Comprovante enviado para %s.", "Receipt sent to %s."},
+	"pos.send_email_bad":      {"Digite um e-mail válido, como ana@exemplo.com.br.", "Type a valid e-mail, such as ana@example.com."},
+	"pos.send_whatsapp":       {"Enviar pelo WhatsApp", "Send on WhatsApp"},
+	"pos.send_phone":          {"Celular do cliente (opcional)", "Customer's mobile (optional)"},
+	"pos.send_phone_hint":     {"Com DDD, como (11) 98765-4321. Sem celular, você escolhe o contato no WhatsApp.", "With the area code, such as (11) 98765-4321. Without one, you choose the contact in WhatsApp."},
+	"pos.send_phone_bad":      {"Digite um celular com DDD, como (11) 98765-4321.", "Type a mobile number with its area code, such as (11) 98765-4321."},
+	"pos.send_whatsapp_phone": {"WhatsApp para um celular digitado", "WhatsApp to a mobile number typed"},
+	"pos.send_whatsapp_to":    {"Abrir no WhatsApp para este celular", "Open in WhatsApp for this mobile"},
+	"pos.whatsapp_text":       {"Comprovante da sua compra em %s: %s, paga via Pix. Veja o pedido: %s", "Receipt of your purchase at %s: %s, paid with Pix. See the order: %s"},
+	"pos.send_errors":         {"Não foi possível enviar:", "The receipt could not be sent:"},
+}
