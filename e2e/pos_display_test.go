@@ -31,7 +31,7 @@ func placeSale(t *testing.T, a *testApp, terminal, cashier string, amount checko
 // idle, then the amount and the very QR code of that terminal's sale the moment it is charged
 // (decoded from what the screen shows), then "paid" once the sandbox pays, with no reload; a
 // sale at another terminal never reaches it, nor its status; a used code pairs nothing; once
-// revoked, its cookie shows the pairing form again.
+// revoked, the open display turns to the pairing form by itself, and its cookie shows it again.
 func TestPOSDisplay(t *testing.T) {
 	t.Parallel()
 	a, s := setup(t, appOptions{}, playwright.BrowserNewContextOptions{})
@@ -129,15 +129,17 @@ func TestPOSDisplay(t *testing.T) {
 	used.check(used.page.GetByTestId("display-pair").Click(), "pair again")
 	used.check(used.expect.Locator(used.page.GetByTestId("display-pair-error")).ToBeVisible(), "a used code is refused")
 
-	// The owner revokes it: the display asks for a code again.
+	// The owner revokes it: the display, left open, turns to the pairing form by itself (its
+	// stream ends saying so).
 	s = newSession(t, playwright.BrowserNewContextOptions{})
 	d = dashboardOf(s, a)
 	d.login(merchantEmail, merchantPassword)
 	s.open(a.url + "/dashboard/pos/displays")
 	s.check(d.testID("display-revoke").Click(), "revoke")
 	s.check(s.expect.Locator(d.testID("displays-done")).ToBeVisible(), "revoked")
+	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-pair-form")).ToBeVisible(), "the open display's pairing form after revocation")
 	ds.open(a.url + "/pos/display")
-	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-pair-form")).ToBeVisible(), "the pairing form after revocation")
+	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-pair-form")).ToBeVisible(), "the pairing form on the next load")
 	if resp, err := ds.page.Request().Get(a.url + "/pos/display/status"); err != nil || resp.Status() != http.StatusNotFound {
 		t.Fatalf("a revoked display's status: %v", err)
 	}
