@@ -47,7 +47,7 @@ func BenchmarkIssueSubscriptions(b *testing.B) {
 	// -short (the test command's run, which only keeps it working): a few, a short baseline.
 	n, baseline := *issueCount, 5*time.Second
 	if testing.Short() {
-		n, baseline = 50, 500*time.Millisecond
+		n, baseline = 10, 200*time.Millisecond
 	}
 	e := newEnv(b)
 	var store issueStore = e.store
@@ -112,8 +112,8 @@ func BenchmarkIssueSubscriptions(b *testing.B) {
 	}
 }
 
-// shop has 8 shoppers place orders for d, or until done is closed, and returns each order's
-// time in milliseconds.
+// shop has 8 shoppers (2 with -short) place orders for d, or until done is closed, and returns
+// each order's time in milliseconds.
 func (e *env) shop(b *testing.B, d time.Duration, done chan struct{}) []float64 {
 	if done == nil {
 		done = make(chan struct{})
@@ -123,7 +123,11 @@ func (e *env) shop(b *testing.B, d time.Duration, done chan struct{}) []float64 
 	var out []float64
 	var wg sync.WaitGroup
 	cust := customer()
-	for range 8 {
+	shoppers := 8
+	if testing.Short() {
+		shoppers = 2
+	}
+	for range shoppers {
 		wg.Go(func() {
 			for {
 				select {

@@ -31,8 +31,8 @@ var benchDashFilter = gatewayclient.DepositFilter{
 }
 
 // BenchmarkDashboardDeposits measures the merchant's deposits page and its CSV export over a
-// sandbox seeded with DASHBOARD_BENCH_DEPOSITS deposits (2,000 by default, so that the test
-// command's single run stays cheap; 1000000 for the README's figures), filtered by two
+// sandbox seeded with DASHBOARD_BENCH_DEPOSITS deposits (2,000 by default, 200 with -short, as
+// in the test command, where it only has to keep working; 1000000 for the figures), filtered by two
 // statuses and an amount range. Everything goes through the real chain: a signed-in browser
 // over loopback HTTP, the dashboard's router, session and handler, the gateway client, and
 // the sandbox over loopback HTTP. DASHBOARD_BENCH_DATA_DIR keeps the sandbox's data dir
@@ -48,6 +48,9 @@ var benchDashFilter = gatewayclient.DepositFilter{
 // just before it. Both count the whole process: the checkout and the in-process sandbox.
 func BenchmarkDashboardDeposits(b *testing.B) {
 	n := 2_000
+	if testing.Short() {
+		n = 200
+	}
 	if v := os.Getenv("DASHBOARD_BENCH_DEPOSITS"); v != "" {
 		var err error
 		if n, err = strconv.Atoi(v); err != nil || n < 1 {
