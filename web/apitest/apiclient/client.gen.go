@@ -829,10 +829,10 @@ type CreateCharge struct {
 	// ExternalCode your own reference
 	ExternalCode *string `json:"externalCode,omitempty"`
 
-	// FineBps the fine once after the due date, in basis points: at most 2 %, the consumer code's limit (CDC art. 52 §1)
+	// FineBps the fine once after the due date, in basis points: at most 2 % (200), the product's policy, following the consumer code's limit for consumer debts (CDC art. 52 §1); rounded to the cent, halves up
 	FineBps *int `json:"fineBps,omitempty"`
 
-	// InterestBpsPerMonth simple interest on the amount after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month
+	// InterestBpsPerMonth simple interest (no compounding) on the amount without the fine after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month (100); computed from the amount for all the days late at once, rounded to the cent, halves up
 	InterestBpsPerMonth *int `json:"interestBpsPerMonth,omitempty"`
 }
 
@@ -960,10 +960,10 @@ type CreateSubscription struct {
 	// ExternalCode your own reference; each charge's is it, a slash and the period's due date
 	ExternalCode *string `json:"externalCode,omitempty"`
 
-	// FineBps the fine once after the due date, in basis points: at most 2 %, the consumer code's limit (CDC art. 52 §1)
+	// FineBps the fine once after the due date, in basis points: at most 2 % (200), the product's policy, following the consumer code's limit for consumer debts (CDC art. 52 §1); rounded to the cent, halves up
 	FineBps *int `json:"fineBps,omitempty"`
 
-	// InterestBpsPerMonth simple interest on the amount after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month
+	// InterestBpsPerMonth simple interest (no compounding) on the amount without the fine after the due date, basis points a month at 1/30 a calendar day: at most 1 % a month (100); computed from the amount for all the days late at once, rounded to the cent, halves up
 	InterestBpsPerMonth *int `json:"interestBpsPerMonth,omitempty"`
 
 	// StartDate the first due date is the first of the schedule on or after this São Paulo day (today or later, `min`)
