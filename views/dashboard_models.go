@@ -318,6 +318,9 @@ type OverviewView struct {
 	// the current one marked; ByChannel the money of each channel with any.
 	Channels  []ChannelLink
 	ByChannel []ChannelRow
+	// Terminals are the links filtering the overview by terminal of the point of sale ("" first:
+	// every order; Channel holds the terminal's id), when there are terminals to choose.
+	Terminals []ChannelLink
 	// Charges are the charges' figures, nil for a role that may not read charges.
 	Charges *ChargeFigures
 }
@@ -419,6 +422,15 @@ type OrdersView struct {
 	// export); CSVFullURL with documents in full, for the roles that may ("").
 	CSVURL, CSVFullURL string
 	Exports            MyExports // the user's background exports
+	// Total is the count and the sum of the filtered list's orders (nil: not filtered, or
+	// more than could be summed).
+	Total *OrdersTotal
+}
+
+// OrdersTotal is the count and the sum of the amounts of a filtered list.
+type OrdersTotal struct {
+	Orders int
+	Amount checkout.Cents
 }
 
 // OrderFilterView is the order list's filter form: its values as typed, errors by field.
@@ -429,6 +441,9 @@ type OrderFilterView struct {
 	Errors   checkout.ValidationError
 	Statuses []Option
 	Channels []Option // the channels, those filtered checked
+	// Terminals are the point of sale's terminals to filter by (the first, "", is every
+	// order), the filtered one checked; empty when the list has no terminal to offer.
+	Terminals []Option
 	PerPage  int
 	Bar      FilterBar
 	Sorts    []Option // the list's orders, the current one checked

@@ -47,7 +47,7 @@ const maxSearch = 100
 // orderParams are the parameters of the order list's form.
 var orderParams = map[string]bool{paramSearch: true, paramStatus: true, paramFrom: true, paramTo: true,
 	paramMinAmount: true, paramMaxAmount: true, paramCursor: true, paramPerPage: true, paramLink: true, paramFulfilment: true,
-	paramSort: true, paramMoney: true, paramChannel: true}
+	paramSort: true, paramMoney: true, paramChannel: true, paramTerminal: true}
 
 // parseOrderQuery reads the order list's query, as strictly as the gateway lists'.
 func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checkout.ValidationError) {
@@ -65,6 +65,8 @@ func parseOrderQuery(raw string) (url.Values, checkout.OrderFilter, int, *checko
 		MaxAmount: r.amount(paramMaxAmount),
 		LinkID:    r.single(paramLink),
 		Channels:  list(r, paramChannel, validChannel),
+		// A terminal of the point of sale: its sales.
+		TerminalID: r.single(paramTerminal),
 	}
 	f.Fulfilment = fulfilmentParam(r)
 	r.orderDates(&f)
@@ -155,14 +157,55 @@ func (d *Dashboard) orders(w http.ResponseWriter, r *http.Request) {
 			v.Failed = views.T(lang, "orders.failed", respond.RequestID(r.Context()))
 		} else {
 			d.orderRows(r, &v, res, q, f, perPage)
+			v.Total = d.ordersTotal(r, v.Searched, f)
 		}
 	} else {
 		status = http.StatusUnprocessableEntity
 	}
 	v.Filter = orderFilter(r, d.svc.Now(), q, f, perPage, errs)
+	v.Filter.Terminals = d.terminalOptions(r, f)
 	v.ByDate = columnSort(q, f.Sort, checkout.SortCreatedDesc, checkout.SortCreatedAsc)
 	v.ByAmount = columnSort(q, f.Sort, checkout.SortAmountDesc, checkout.SortAmountAsc)
 	d.site.Render(w, r, status, views.OrdersPage(v))
+}
+
+// ordersTotal is the count and the sum of a filtered list's orders (nil: the list is not
+// filtered, more orders match than are summed, or they could not be summed: the list shows
+// without).
+func (d *Dashboard) ordersTotal(r *http.Request, filtered bool, f checkout.OrderFilter) *views.OrdersTotal {
+	if !filtered {
+		return nil
+	}
+	t, err := d.svc.MerchantOrderTotal(r.Context(), f)
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		return nil
+	}
+	if t.Capped() {
+		return nil
+	}
+	return &views.OrdersTotal{Orders: t.Orders, Amount: t.Amount}
+}
+
+// terminalOptions are the order list's terminals to filter by: offered when the list is of
+// the point of sale's sales or of a terminal's, or when there are several terminals.
+func (d *Dashboard) terminalOptions(r *http.Request, f checkout.OrderFilter) []views.Option {
+	if d.pos == nil {
+		return nil
+	}
+	ts, err := d.pos.Terminals(r.Context())
+	if err != nil {
+		d.site.LogError(r, err, checkout.ErrorCode(err))
+		return nil
+	}
+	if f.TerminalID == "" && len(ts) < 2 && !slices.Contains(f.Channels, checkout.ChannelPOS) {
+		return nil
+	}
+	out := []views.Option{{Label: views.T(respond.Lang(r), "closing.every")}}
+	for _, t := range ts {
+		out = append(out, views.Option{Value: t.ID, Label: t.Name, Checked: t.ID == f.TerminalID})
+	}
+	return out
 }
 
 // orderRows fills v with the page of res that f asks (perPage rows), its pager and, for a role
@@ -213,7 +256,7 @@ func orderFilter(r *http.Request, now time.Time, q url.Values, f checkout.OrderF
 		filter.Sorts = append(filter.Sorts, views.Option{Value: string(s), Label: views.T(lang, "sort."+string(s)),
 			Checked: s == f.Sort})
 	}
-	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment} {
+	for _, name := range []string{paramSearch, paramFrom, paramTo, paramMinAmount, paramMaxAmount, paramCursor, paramLink, paramFulfilment, paramTerminal} {
 		filter.Values[name] = firstValue(q, name)
 	}
 	filter.Errors = views.Localise(errs, func(viol checkout.Violation) string { return orderFilterMessage(lang, viol.Field, viol) })
@@ -522,6 +565,9 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 	due := func(*http.Request) int { return ov.RefundsDue }
 	awaiting := url.Values{paramStatus: {string(checkout.StatusPending), string(checkout.StatusAwaitingPayment)}}
 	withChannels(awaiting, channels)
+	if terminal != "" {
+		awaiting.Set(paramTerminal, terminal)
+	}
 	v := views.OverviewView{DashPage: d.pageCounting(r, "overview", due),
 		Today:       views.PaidFigure(ov.Today.Received),
 		Week:        views.PaidFigure(ov.Week.Received),
@@ -536,6 +582,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 		Attention: attention(r, ov),
 		Channels:  channelLinks(r, channels),
 		ByChannel: channelRows(r, ov),
+		Terminals: d.terminalLinks(r, channels, terminal),
 	}
 	if d.charges != nil && can(r, team.PermChargesRead) {
 		if v.Charges, err = d.chargeFigures(r, ov); err != nil {

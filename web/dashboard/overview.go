@@ -145,6 +145,24 @@ func channelLinks(r *http.Request, current []checkout.Channel) []views.ChannelLi
 	return out
 }
 
+// terminalLinks are the overview's terminal filter: every order, then each terminal's sales,
+// the current one marked; offered when the overview is of the point of sale or of a terminal,
+// or when there are several terminals.
+func (d *Dashboard) terminalLinks(r *http.Request, channels []checkout.Channel, current string) []views.ChannelLink {
+	opts := d.terminalOptions(r, checkout.OrderFilter{Channels: channels, TerminalID: current})
+	if len(opts) == 0 {
+		return nil
+	}
+	lang := respond.Lang(r)
+	out := []views.ChannelLink{{Label: views.T(lang, "overview.all_terminals"), URL: respond.Link(r, Path+"/"), Current: current == ""}}
+	for _, o := range opts[1:] {
+		q := url.Values{paramTerminal: {o.Value}}
+		out = append(out, views.ChannelLink{Channel: o.Value, Label: o.Label, URL: respond.Link(r, withQuery(Path+"/", q)),
+			Current: o.Checked})
+	}
+	return out
+}
+
 // channelRows are the money received through each channel that has any, each with the
 // overview of that channel and the list of its orders paid in 30 days.
 func channelRows(r *http.Request, ov *checkout.Overview) []views.ChannelRow {

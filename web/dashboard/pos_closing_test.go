@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,60 @@ func checkTotals(t *testing.T, what string, s *goquery.Selection, want string) {
 		s.AttrOr("data-canceled", ""), s.AttrOr("data-expired", "")}, " ")
 	if got != want {
 		t.Errorf("%s's figures: %s, want %s", what, got, want)
+	}
+}
+
+// The overview and the order list of one terminal: the overview's money and orders awaiting
+// payment are its sales' only, the list holds its sales with their count and sum, and the
+// terminals are offered as filters.
+func TestOrdersAndOverviewByTerminal(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 14, 15, 0, 0, 0, time.UTC) // 12:00 in São Paulo
+	e := newEnv(t, withClock(sandbox.NewManualClock(now)))
+	two, err := e.pos.CreateTerminal(context.Background(), "Caixa 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.storeSale(pos.FirstTerminal, "ana", now.Add(-2*time.Hour), 1234, checkout.StatusPaid)
+	e.storeSale(two.ID, "bia", now.Add(-time.Hour), 5000, checkout.StatusPaid)
+	e.storeSale(two.ID, "bia", now.Add(-time.Minute), 700, checkout.StatusAwaitingPayment)
+	owner := e.browser()
+	owner.login()
+	figure := func(doc *goquery.Document, id string) string {
+		return strings.TrimSpace(doc.Find(testid(id) + " " + testid("figure-value")).Text())
+	}
+	_, doc := owner.get("/dashboard")
+	if got := figure(doc, "paid-today"); got != "R$ 62,34" {
+		t.Errorf("paid today: %q", got)
+	}
+	_, doc = owner.get("/dashboard?terminal=" + two.ID)
+	if got := figure(doc, "paid-today"); got != "R$ 50,00" {
+		t.Errorf("paid today at Caixa 2: %q", got)
+	}
+	if got := figure(doc, "awaiting"); got != "1" {
+		t.Errorf("awaiting payment at Caixa 2: %q", got)
+	}
+	links := doc.Find(testid("terminal-filter") + " a")
+	if links.Length() != 3 || doc.Find(testid("terminal-filter")+` a[aria-current="true"]`).AttrOr("data-terminal", "") != two.ID {
+		t.Errorf("the terminal filter: %d links, current %q", links.Length(), doc.Find(testid("terminal-filter")+` a[aria-current]`).Text())
+	}
+	total := func(path string) string {
+		t.Helper()
+		res, doc := owner.get(path)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", path, res.StatusCode)
+		}
+		s := doc.Find(testid("orders-total"))
+		return strings.Join([]string{strconv.Itoa(doc.Find(testid("order-row")).Length()), s.AttrOr("data-orders", ""), s.AttrOr("data-amount", ""),
+			doc.Find(`select[name="terminal"] option[selected]`).AttrOr("value", "")}, " ")
+	}
+	if got := total("/dashboard/orders?terminal=" + two.ID); got != "2 2 5700 "+two.ID {
+		t.Errorf("Caixa 2's orders (rows, total, terminal chosen): %q", got)
+	}
+	if got := total("/dashboard/orders?channel=pos"); got != "3 3 6934 " {
+		t.Errorf("the point of sale's orders: %q", got)
+	}
+	if _, doc := owner.get("/dashboard/orders"); doc.Find(testid("orders-total")).Length() != 0 {
+		t.Error("the unfiltered list shows a total")
 	}
 }
