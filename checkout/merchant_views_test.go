@@ -120,7 +120,7 @@ func TestOverviewAndOrderList(t *testing.T) {
 	}
 	e.place() // awaiting payment
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	o, err := e.svc.Overview(e.ctx, loc)
+	o, err := e.svc.Overview(e.ctx, loc, checkout.OverviewFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestOverviewMoney(t *testing.T) {
 		t.Fatalf("orders %s (fee %v), %s (fee %v)", first.Status, first.Fee, second.Status, second.Fee)
 	}
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	o, err := e.svc.Overview(e.ctx, loc)
+	o, err := e.svc.Overview(e.ctx, loc, checkout.OverviewFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,33 @@ func (r *Reports) MerchantOrders(ctx context.Context, f OrderFilter) (*OrderPage
 	return &OrderPage{Orders: list, Total: total}, nil
 }
 
+// OrderTotal is the number of the orders matching f and the sum of their amounts, over at
+// most MaxCounted+1 of them (Capped: more, whose sum is not known).
+type OrderTotal struct {
+	Orders int
+	Amount Cents
+}
+
+// Capped reports whether more orders matched than were summed.
+func (t OrderTotal) Capped() bool { return t.Orders > MaxCounted }
+
+// MerchantOrderTotal counts and sums the orders matching f (its page aside): the total of a
+// filtered list.
+func (r *Reports) MerchantOrderTotal(ctx context.Context, f OrderFilter) (OrderTotal, error) {
+	n, sum, err := r.store.OrderTotal(ctx, f)
+	if err != nil {
+		return OrderTotal{}, fmt.Errorf("checkout: the orders' total: %w", err)
+	}
+	return OrderTotal{Orders: n, Amount: sum}, nil
+}
+
+// OverviewFilter narrows the overview's money, conversion and orders awaiting payment to the
+// orders of some channels (none: every one) or to the sales of one terminal ("": any).
+type OverviewFilter struct {
+	Channels   []Channel
+	TerminalID string
+}
+
 // OverviewDays is the span of the overview's daily chart and of its conversion.
 const OverviewDays = 30
 
@@ -74,6 +101,9 @@ type Overview struct {
 	// money of every channel with any today, in 7 and in 30 days, whatever Channels.
 	Channels  []Channel
 	ByChannel []ChannelTotals
+	// TerminalID is the terminal whose sales the figures are of ("": every order); ByChannel
+	// is then its.
+	TerminalID string
 }
 
 // ChannelTotals are the money of one channel over the overview's periods.
@@ -99,7 +129,7 @@ func (o *Overview) ConversionPermille() int {
 
 // Overview reads the overview's figures, days counted in loc (the merchant's zone, São
 // Paulo): "today" starts at loc's midnight, the 7 and 30 days end today.
-func (r *Reports) Overview(ctx context.Context, loc *time.Location, channels ...Channel) (*Overview, error) {
+func (r *Reports) Overview(ctx context.Context, loc *time.Location, f OverviewFilter) (*Overview, error) {
 	now := r.now().In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	first := today.AddDate(0, 0, -(OverviewDays - 1))
@@ -112,14 +142,15 @@ func (r *Reports) Overview(ctx context.Context, loc *time.Location, channels ...
 		TopSince:    first,
 		TopLimit:    OverviewTopProducts,
 		Attention:   true,
-		Channels:    channels,
+		Channels:    f.Channels,
+		TerminalID:  f.TerminalID,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("checkout: overview: %w", err)
 	}
 	o := &Overview{Today: st.Money[0], Week: st.Money[1], Month: st.Money[2], Awaiting: st.Awaiting,
 		Placed: st.Placed, PlacedPaid: st.PlacedPaid, Top: st.Top, RefundsDue: st.RefundsDue, RefundDue: st.RefundDue,
-		AwaitingShipment: st.AwaitingShipment, Now: now, Channels: channels}
+		AwaitingShipment: st.AwaitingShipment, Now: now, Channels: f.Channels, TerminalID: f.TerminalID}
 	for _, ch := range Channels() {
 		if m, ok := st.ByChannel[ch]; ok {
 			o.ByChannel = append(o.ByChannel, ChannelTotals{Channel: ch, Today: m[0], Week: m[1], Month: m[2]})

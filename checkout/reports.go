@@ -62,6 +62,10 @@ type StatsQuery struct {
 	// started through these channels (none: every channel). The top products and what awaits
 	// the merchant are of every channel.
 	Channels []Channel
+	// TerminalID keeps the money, the conversion and the orders awaiting payment of the sales
+	// of this terminal of the point of sale ("": every order); summed from its orders, not
+	// from the daily totals, which are not kept by terminal. ByChannel is then the terminal's.
+	TerminalID string
 }
 
 // MoneyKind names one of the overview's figures, for the list of the orders behind it

@@ -65,6 +65,10 @@ type Store interface {
 	// every match up to MaxCounted+1 (more is "more than MaxCounted"): two statements sent
 	// together, whatever the page's size or depth.
 	OrderSummaries(ctx context.Context, f OrderFilter) ([]OrderSummary, int, error)
+	// OrderTotal counts the orders matching f (its page aside) and sums their amounts, both
+	// over at most MaxCounted+1 of them, as OrderSummaries counts: past MaxCounted the count is
+	// "more than" and the sum is of those read only.
+	OrderTotal(ctx context.Context, f OrderFilter) (int, Cents, error)
 	// OrderStats sums the orders for the merchant's overview (see StatsQuery).
 	OrderStats(ctx context.Context, q StatsQuery) (*OrderStats, error)
 

@@ -281,6 +281,7 @@ func TestEveryDashboardPageIsAccessible(t *testing.T) {
 				"/dashboard/charges", "/dashboard/charges?preset=overdue", "/dashboard/charges/import",
 				"/dashboard/subscriptions", "/dashboard/pos/terminals", "/dashboard/pos/displays",
 				"/dashboard/pos", "/dashboard/pos/sales/" + placeSale(t, a, pos.FirstTerminal, "", 1234).ID,
+				"/dashboard/pos/closing", "/dashboard/pos/closing?paper=80mm&terminal=nenhum",
 				"/dashboard/deposits/00000000-0000-4000-8000-000000000000",
 			}
 			check := func(where string) {

@@ -33,13 +33,15 @@ type POSSale struct {
 // sales of the day.
 type POSView struct {
 	DashPage
-	Action    string // POST target of a sale
-	Key       string // the form's request key: the same form posted twice is one sale
-	Manifest  string
-	Terminals []POSTerminal
-	Terminal  POSTerminal // the terminal chosen ("" ID: the user has none)
-	Products  []POSProduct
-	Sales     []POSSale
+	Action   string // POST target of a sale
+	Key      string // the form's request key: the same form posted twice is one sale
+	Manifest string
+	// ClosingURL is the day's closing (the user's own sales, for a cashier).
+	ClosingURL string
+	Terminals  []POSTerminal
+	Terminal   POSTerminal // the terminal chosen ("" ID: the user has none)
+	Products   []POSProduct
+	Sales      []POSSale
 	// The form as posted, and its localised violations by field.
 	Amount, Description, CPF, CPFName string
 	Errors                            map[string]string
@@ -259,6 +261,7 @@ type POSTerminalRow struct {
 	ID, Name              string
 	Active                bool
 	RenameURL, ArchiveURL string
+	ClosingURL            string // the terminal's closing of the day
 }
 
 // POSCashier is a cashier and the terminals it was narrowed to (none: every one).
@@ -283,6 +286,7 @@ func (c POSCashier) Has(id string) bool {
 // POSTerminalsView is the owners' page of the point of sale's terminals and settings.
 type POSTerminalsView struct {
 	DashPage
+	ClosingURL             string // the day's closing
 	Action, SettingsAction string
 	Terminals              []POSTerminalRow
 	Cashiers               []POSCashier

@@ -64,7 +64,7 @@ func handlerMessages() []string {
 var messages = joinCatalogues(shopMessages, embedMessages, dashboardMessages, teamMessages, payLinkMessages, dashLinkMessages, shippingMessages,
 	subjectMessages, actionMessages, listMessages, exportMessages, orderMessages, emailMessages, shopperEmailMessages, mailLogMessages, reconMessages, alertMessages,
 	storeMessages, storeLogoMessages, chargeMessages, dashChargeMessages, chargePageMessages, chargeReminderMessages, dashSubscriptionMessages, posMessages,
-	chargeImportMessages, posDisplayMessages, dashPosDisplayMessages, posReceiptMessages)
+	chargeImportMessages, posDisplayMessages, dashPosDisplayMessages, posReceiptMessages, closingMessages)
 
 // joinCatalogues merges the parts of the catalogue. A key in two parts is a programming error:
 // it panics at start-up, and a test runs it first.

@@ -20,10 +20,10 @@ func spAt(n, h, m, s int) time.Time { return time.Date(2026, time.March, n, h+3,
 
 // chargeEnv is a checkout whose sandbox clock stands at 09:00 on 1 March 2026 in São Paulo,
 // with the issue's charge: R$ 123,45, 10 % off until day 5, due day 10, 2 % fine, 1 % a month.
-func chargeEnv(t *testing.T) (*env, charges.Charge) {
+func chargeEnv(t *testing.T, opts ...func(*envOptions)) (*env, charges.Charge) {
 	t.Helper()
 	clock := sandbox.NewManualClock(spAt(1, 9, 0, 0))
-	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
+	e := newEnv(t, append([]func(*envOptions){func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } }}, opts...)...)
 	day := func(n int) charges.Date { return charges.Date{Year: 2026, Month: time.March, Day: n} }
 	c, err := e.charges.Create(t.Context(), "ana@loja.example", "", charges.Input{
 		Customer:    charges.Customer{Name: "Maria da Silva", Document: "529.982.247-25", Email: "maria@example.com", Phone: "(11) 98765-4321"},
@@ -139,5 +139,34 @@ func TestChargePageDayEndingAndCanceled(t *testing.T) {
 	}
 	if res, _ := e.get("/c/missing"); res.StatusCode != http.StatusNotFound {
 		t.Fatalf("a missing charge: %d", res.StatusCode)
+	}
+}
+
+// The customer's page may be framed like the other shopper pages: by the configured origins
+// (CSP frame-ancestors, no X-Frame-Options that would forbid them), and it sets no cookie a
+// third-party frame could lose; its PIX page is framed alike. Without configured origins it
+// may not be framed at all.
+func TestChargePageEmbeddable(t *testing.T) {
+	e, c := chargeEnv(t, func(o *envOptions) { o.frameAncestors = []string{"https://escola.example.com"} })
+	page := "/c/" + c.ID
+	res, doc := e.get(page)
+	key := doc.Find(testid("charge-pay-form")+` input[name="`+checkout.FieldRequestKey+`"]`).AttrOr("value", "")
+	pay := e.do(http.MethodPost, page, strings.NewReader(url.Values{checkout.FieldRequestKey: {key}}.Encode()))
+	pay.Body.Close()
+	pix, _ := e.get(pay.Header.Get("Location"))
+	for name, r := range map[string]*http.Response{"the charge's page": res, "its PIX page": pix} {
+		if csp := r.Header.Get("Content-Security-Policy"); r.StatusCode != http.StatusOK ||
+			!strings.Contains(csp, "frame-ancestors 'self' https://escola.example.com") || r.Header.Get("X-Frame-Options") != "" {
+			t.Errorf("%s: %d, CSP %q, X-Frame-Options %q", name, r.StatusCode, csp, r.Header.Get("X-Frame-Options"))
+		}
+	}
+	if len(res.Cookies()) != 0 || len(pay.Cookies()) != 0 {
+		t.Errorf("the charge's page sets cookies: %v %v", res.Cookies(), pay.Cookies())
+	}
+
+	alone, c := chargeEnv(t)
+	res, _ = alone.get("/c/" + c.ID)
+	if !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") || res.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("without configured origins: CSP %q, X-Frame-Options %q", res.Header.Get("Content-Security-Policy"), res.Header.Get("X-Frame-Options"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -177,6 +178,23 @@ func (s *Store) OrderSummaries(ctx context.Context, f checkout.OrderFilter) ([]c
 	return out, total, nil
 }
 
+// OrderTotal counts the orders of f and sums their amounts, capped at checkout.MaxCounted+1
+// orders as the lists' count, so that its cost does not grow with the store.
+func (s *Store) OrderTotal(ctx context.Context, f checkout.OrderFilter) (int, checkout.Cents, error) {
+	f.Page, f.Limit, f.Offset = checkout.Cursor{}, 0, 0
+	var p Params
+	q := `SELECT COUNT(*), CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM (SELECT o.amount AS amount FROM orders o ` +
+		s.ordersWhere(f, &p) + ` LIMIT ` + p.Add(checkout.MaxCounted+1) + `) AS matches`
+	var n, sum int64
+	err := s.report(ctx, func() error {
+		return s.db.Read(ctx, Stmt{SQL: q, Args: p, Rows: each(func(r Rows) error { return r.Scan(&n, &sum) })})
+	})
+	if err != nil {
+		return 0, 0, s.errorf("summing orders: %w", err)
+	}
+	return int(n), checkout.Cents(sum), nil
+}
+
 // OrderStats reads the overview's figures in statements sent together: the money and the
 // conversion from money_days (the daily totals the migrations' triggers keep as orders are
 // written: at most a few hundred rows whatever the number of orders), the orders awaiting
@@ -195,10 +213,15 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 	// The rows of every channel of a day and kind (at most five) are read, and those of the
 	// channels asked kept, so that the totals by channel come from the same read.
 	var dp Params
-	days := `SELECT day, kind, channel, CAST(amount AS BIGINT), CAST(n AS BIGINT) FROM money_days WHERE day >= ` + dp.Add(from)
+	var days string
+	if q.TerminalID != "" {
+		days = terminalDays(q.TerminalID, from, &dp)
+	} else {
+		days = `SELECT day, kind, channel, CAST(amount AS BIGINT), CAST(n AS BIGINT) FROM money_days WHERE day >= ` + dp.Add(from)
+	}
 	var ap Params
 	awaitingFilter := checkout.OrderFilter{Statuses: []checkout.OrderStatus{checkout.StatusPending, checkout.StatusAwaitingPayment},
-		Channels: q.Channels}
+		Channels: q.Channels, TerminalID: q.TerminalID}
 	awaiting := `SELECT COUNT(*) FROM orders o ` + s.ordersWhere(awaitingFilter, &ap)
 
 	st := &checkout.OrderStats{Money: make([]checkout.MoneyTotals, len(q.PaidSince)), Days: map[int64]checkout.MoneyTotals{},
@@ -223,6 +246,35 @@ func (s *Store) OrderStats(ctx context.Context, q checkout.StatsQuery) (*checkou
 		sumPeriods(st.ByChannel[ch], days, q.PaidSince)
 	}
 	return st, nil
+}
+
+// moneyParts are the kinds of money_days, each with the column that dates it, the amount it
+// sums and the orders it counts: the migrations' triggers' terms (0104_money_days).
+var moneyParts = []struct{ kind, date, amount, cond string }{
+	{"placed", "o.created_at", "o.amount", ""},
+	{"placed_paid", "o.created_at", "o.amount", " AND o.paid_at > 0"},
+	{"received", "o.paid_at", "o.amount", " AND o.paid_at > 0"},
+	{"fee", "o.paid_at", "o.fee", " AND o.paid_at > 0 AND o.fee >= 0"},
+	{"fee_unknown", "o.paid_at", "o.amount", " AND o.paid_at > 0 AND o.fee < 0"},
+	{"refunded", "o.refunded_at", "o.amount", " AND o.paid_at > 0 AND o.refunded_at > 0 AND o.status IN ('refunding', 'refunded')"},
+	{"held", "o.held_at", "o.amount", " AND o.held_at > 0 AND o.status = 'under_review'"},
+}
+
+// terminalDays is the statement reading, in money_days' shape (day, kind, channel, amount, n),
+// the daily totals of the sales of one terminal since the São Paulo day numbered from: summed
+// from its orders (through orders_terminal), as money_days' triggers sum every order.
+func terminalDays(terminal string, from int64, p *Params) string {
+	dayMS := int64(86400000)
+	offset := -checkout.MoneyDayOffset.Milliseconds()
+	since := from*dayMS + offset
+	parts := make([]string, len(moneyParts))
+	for i, mp := range moneyParts {
+		parts[i] = `SELECT (` + mp.date + ` - ` + strconv.FormatInt(offset, 10) + `) / ` + strconv.FormatInt(dayMS, 10) +
+			` AS day, '` + mp.kind + `' AS kind, o.channel AS channel, ` + mp.amount + ` AS amount FROM orders o
+			WHERE o.terminal_id = ` + p.Add(terminal) + ` AND o.terminal_id <> '' AND ` + mp.date + ` >= ` + p.Add(since) + mp.cond
+	}
+	return `SELECT day, kind, channel, CAST(SUM(amount) AS BIGINT), CAST(COUNT(*) AS BIGINT) FROM (` +
+		strings.Join(parts, " UNION ALL ") + `) AS parts GROUP BY day, kind, channel`
 }
 
 // dayTotals gathers the rows of money_days into the figures of st: those of the channels q

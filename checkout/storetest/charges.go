@@ -31,6 +31,7 @@ type ChargeStores interface {
 // and arrange its closing with t.Cleanup.
 func RunCharges(t *testing.T, open func(t *testing.T) ChargeStores) {
 	t.Run("CreateAndRead", func(t *testing.T) { testChargeCreate(t, newChargeFixture(t, open(t))) })
+	t.Run("AmountsByDay", func(t *testing.T) { testChargeAmountsByDay(t, newChargeFixture(t, open(t))) })
 	t.Run("Overdue", func(t *testing.T) { testChargeOverdue(t, newChargeFixture(t, open(t))) })
 	t.Run("PartialPayment", func(t *testing.T) { testChargePartial(t, newChargeFixture(t, open(t))) })
 	t.Run("PaidLate", func(t *testing.T) { testChargePaidLate(t, newChargeFixture(t, open(t))) })
@@ -184,6 +185,32 @@ func testChargeCreate(t *testing.T, f *chargeFixture) {
 	}
 	if list, _ := f.s.ListCharges(f.ctx, charges.Filter{}); len(list) != 1 {
 		t.Fatalf("%d charges stored, want 1", len(list))
+	}
+}
+
+// testChargeAmountsByDay: the issue's charge read back from the store asks the exact cents of
+// each day (the rounding is charges.Terms.On's), and the order of each day is for that amount:
+// day 4 the discount (−12,35), day 6 and day 10 the principal, day 11 the fine (2,47) and a
+// day of interest (0,04), day 40 the fine and thirty days of interest (1,23).
+func testChargeAmountsByDay(t *testing.T, f *chargeFixture) {
+	id := f.create(issue35()).ID
+	for _, c := range []struct {
+		at   time.Time
+		want charges.Cents
+	}{{saoPauloAt(4, 23, 0), 11110}, {saoPauloAt(6, 0, 0), 12345}, {saoPauloAt(10, 23, 58), 12345},
+		{saoPauloAt(11, 0, 0), 12596}, {saoPauloAt(40, 12, 0), 12715}} {
+		f.now = c.at
+		if _, err := f.m.MarkOverdue(f.ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := f.read(id)
+		src, err := f.m.ChargeSource(f.ctx, id, c.at)
+		if err != nil {
+			t.Fatalf("at %s: %v", c.at, err)
+		}
+		if b := got.Balance(charges.Today(c.at)); b != c.want || src.Lines[0].UnitPrice != c.want {
+			t.Errorf("at %s: balance %d, order of %d, want %d", c.at, b, src.Lines[0].UnitPrice, c.want)
+		}
 	}
 }
 

@@ -92,6 +92,52 @@ func testClosing(t *testing.T, s POSStores) {
 	if c := read(day1.AddDate(0, 0, -1), "", ""); len(c.Groups) != 0 || c.Count != 0 || !c.First.IsZero() {
 		t.Errorf("a day without sales: %+v", c)
 	}
+	terminalFigures(t, s, day1)
+}
+
+// terminalFigures checks the overview's figures and the list's total of one terminal, on the
+// sales of testClosing: money by the day it was paid (the sale of 23:59 was paid at 00:00 of
+// the next day), placed by the day it was placed.
+func terminalFigures(t *testing.T, s POSStores, day1 time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	day2 := day1.AddDate(0, 0, 1)
+	st, err := s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{day2, day1}, PlacedSince: day1, DaysFrom: day1,
+		ZoneOffset: checkout.MoneyDayOffset, TerminalID: pos.FirstTerminal})
+	must(t, err)
+	d1, d2 := checkout.DayNumber(day1, checkout.MoneyDayOffset), checkout.DayNumber(day2, checkout.MoneyDayOffset)
+	if got := st.Days[d1].Received; got != (checkout.PaidTotal{Orders: 2, Amount: 1234 + 9999}) {
+		t.Errorf("Caixa 1's money of the first day: %+v", got)
+	}
+	if got := st.Days[d2].Received; got != (checkout.PaidTotal{Orders: 2, Amount: 10000 + 4321}) {
+		t.Errorf("Caixa 1's money of the second day: %+v", got)
+	}
+	if st.Money[1].Received.Amount != 1234+9999+10000+4321 || st.Placed != 6 || st.PlacedPaid != 4 || st.Awaiting != 0 ||
+		len(st.ByChannel) != 1 || st.ByChannel[checkout.ChannelPOS][1].Received.Orders != 4 {
+		t.Errorf("Caixa 1's figures: %+v", st)
+	}
+	st, err = s.OrderStats(ctx, checkout.StatsQuery{PaidSince: []time.Time{day1}, PlacedSince: day1, DaysFrom: day1,
+		ZoneOffset: checkout.MoneyDayOffset, TerminalID: "caixa-2"})
+	must(t, err)
+	if st.Awaiting != 1 || st.Money[0].Received != (checkout.PaidTotal{Orders: 2, Amount: 100001}) || st.Money[0].FeeUnknown != 2 {
+		t.Errorf("Caixa 2's figures: %+v", st)
+	}
+	listTotals(t, s)
+}
+
+// listTotals checks the totals of lists of testClosing's sales: a terminal's, the paid ones.
+func listTotals(t *testing.T, s POSStores) {
+	t.Helper()
+	ctx := context.Background()
+	n, sum, err := s.OrderTotal(ctx, checkout.OrderFilter{TerminalID: "caixa-2", Limit: 1})
+	if err != nil || n != 4 || sum != 700+1+800+100000 {
+		t.Errorf("the total of Caixa 2's sales: %d, %d, %v", n, sum, err)
+	}
+	n, sum, err = s.OrderTotal(ctx, checkout.OrderFilter{Channels: []checkout.Channel{checkout.ChannelPOS},
+		Statuses: []checkout.OrderStatus{checkout.StatusPaid}})
+	if err != nil || n != 5 || sum != 1234+10000+9999+1+4321 {
+		t.Errorf("the total of the paid sales: %d, %d, %v", n, sum, err)
+	}
 }
 
 // closingOrder stores sale sl, paid a minute after it was placed when it was.

@@ -123,9 +123,8 @@ func (d *Dashboard) signIn(w http.ResponseWriter, r *http.Request, u *team.User,
 	d.recordAs(r, u.Email, audit.SignIn, u.Email, how)
 	d.sessions.Put(ctx, sessSeen, d.idleNow().Unix())
 	next := nextPath(r.URL.Query().Get("next"))
-	if next == Path && !u.Role.Can(team.PermOrdersRead) && u.Role.Can(team.PermPOS) && d.pos != nil {
-		// A cashier's start is the point of sale.
-		next = posPath
+	if next == Path {
+		next = d.start(u)
 	}
 	respond.Redirect(w, r, next)
 }

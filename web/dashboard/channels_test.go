@@ -3,10 +3,14 @@ package dashboard_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout"
+	"github.com/pixcheckout/pixcheckout/checkout/charges"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 )
 
 // TestOverviewChannels: the overview filtered by channel keeps the money of that channel's
@@ -67,5 +71,59 @@ func TestOverviewChannels(t *testing.T) {
 	if res, list := b.get("/dashboard/orders?channel=balcao"); res.StatusCode != http.StatusUnprocessableEntity ||
 		list.Find(testid("filter-errors")).Length() != 1 {
 		t.Errorf("an unknown channel in the list: %d", res.StatusCode)
+	}
+}
+
+// TestOverviewChargeFigures: the overview's charge figures move with the São Paulo day and the
+// payments: "a receber" what open charges ask, "vencido" what those past their due date ask
+// (marked overdue or not yet), "recebido de cobranças" what the charges' orders collected, each
+// linked to its list.
+func TestOverviewChargeFigures(t *testing.T) {
+	clock := sandbox.NewManualClock(latestUTC("15:00")) // noon in São Paulo
+	e, b := signedIn(t, withClock(clock))
+	ctx := context.Background()
+	paid, err := e.charges.Create(ctx, "ana@loja.example", "", e.chargeInput("Bia", "", 20000, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := e.svc.PlaceOrder(ctx, checkout.PlaceOrderInput{Channel: checkout.ChannelCharge, Source: paid.ID,
+		RequestKey: checkout.NewID(), Lang: "pt-BR", Customer: checkout.Customer{Name: "Bia", Document: "529.982.247-25",
+			Email: "maria@example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (payer{e.client}).Pay(ctx, o.CurrentAttempt().TransactionID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.RefreshFromGateway(ctx, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	e.waitStatus(o.ID, checkout.StatusPaid)
+	// The charge counts its order's payment once the order's change is committed.
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if c, err := e.charges.Charge(ctx, paid.ID); err != nil || c.Status == charges.StatusPaid || time.Now().After(end) {
+			break
+		}
+	}
+	late := e.newCharge("") // R$ 150,00 due in 3 days
+	// R$ 70,00 due in 10 days.
+	if _, err := e.charges.Create(ctx, "ana@loja.example", "", e.chargeInput("Caio", "", 7000, 10)); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(4 * 24 * time.Hour) // the R$ 150,00 charge is a day late, not swept yet
+	_, doc := b.get("/dashboard/")
+	for id, want := range map[string]string{"charges-open": "R$ 70,00", "charges-overdue": "R$ 150,00", "charges-received": "R$ 200,00"} {
+		if got := strings.TrimSpace(doc.Find(testid(id) + " " + testid("figure-value")).Text()); got != want {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	if href := doc.Find(testid("charges-overdue")+" a").AttrOr("href", ""); href != "/dashboard/charges?status=overdue" {
+		t.Errorf("the overdue figure links to %q", href)
+	}
+	if _, err := e.charges.MarkOverdue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, list := b.get("/dashboard/charges?status=overdue"); !slices.Equal(chargeRows(list), []string{late}) {
+		t.Errorf("the overdue list: %v", chargeRows(list))
 	}
 }

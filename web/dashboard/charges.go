@@ -145,16 +145,17 @@ func chargeFilter(r *http.Request, today charges.Date, q url.Values, perPage int
 	return f
 }
 
-// chargePresets are the due-date presets of the charge list: due today ("vence hoje"), overdue
-// ("vencidas": the status, since only an unpaid charge is overdue) and open ones due in the next
-// 7 days, today included ("próximos 7 dias"). Each replaces the query's due dates and statuses.
+// chargePresets are the due-date presets of the charge list, each what is still to collect:
+// open charges due today ("vence hoje"), overdue ones ("vencidas": the status, since only an
+// unpaid charge is overdue) and open ones due in the next 7 days, today included ("próximos 7
+// dias"). Each replaces the query's due dates and statuses.
 func chargePresets(today charges.Date, q url.Values) []views.PresetLink {
 	day := today.String()
 	presets := []struct {
 		key, from, to string
 		status        charges.Status
 	}{
-		{"due_today", day, day, ""},
+		{"due_today", day, day, charges.StatusOpen},
 		{"overdue", "", "", charges.StatusOverdue},
 		{"due_7d", day, charges.AddDays(today, 6).String(), charges.StatusOpen},
 	}
@@ -168,12 +169,10 @@ func chargePresets(today charges.Date, q url.Values) []views.PresetLink {
 			v.Set(paramDueFrom, p.from)
 			v.Set(paramDueTo, p.to)
 		}
-		if p.status != "" {
-			v.Set(paramStatus, string(p.status))
-		}
+		v.Set(paramStatus, string(p.status))
 		status := listValues(q, paramStatus)
 		current := firstValue(q, paramDueFrom) == p.from && firstValue(q, paramDueTo) == p.to &&
-			(p.status == "" && len(status) == 0 || len(status) == 1 && status[string(p.status)])
+			len(status) == 1 && status[string(p.status)]
 		out = append(out, views.PresetLink{Key: p.key, URL: withQuery(Path+"/charges", v), Current: current})
 	}
 	return out

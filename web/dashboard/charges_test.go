@@ -93,14 +93,15 @@ func TestChargesList(t *testing.T) {
 		presets[s.AttrOr("data-preset", "")] = s.AttrOr("href", "")
 	})
 	day := e.charges.Today().String()
-	if u := presets["due_today"]; u != "/dashboard/charges?dueFrom="+day+"&dueTo="+day {
+	if u := presets["due_today"]; u != "/dashboard/charges?dueFrom="+day+"&dueTo="+day+"&status=open" {
 		t.Fatalf("due today preset %q", u)
 	}
 	for _, tc := range []struct {
 		query string
 		want  []string
 	}{
-		{presets["due_today"], []string{canceled, today}},
+		{presets["due_today"], []string{today}}, // what is still to collect: not the canceled one
+		{"/dashboard/charges?dueFrom=" + day + "&dueTo=" + day, []string{canceled, today}},
 		{presets["due_7d"], []string{week, today}},
 		{"/dashboard/charges?status=canceled", []string{canceled}},
 		{"/dashboard/charges?q=bia", []string{week}},

@@ -365,6 +365,9 @@ func (d *Dashboard) table() []Route {
 			Route{get, "/pos/sales/{id}/receipt", team.PermPOS, d.receiptPage},
 			Route{post, "/pos/sales/{id}/receipt/email", team.PermPOS, d.mailReceipt},
 			Route{post, "/pos/sales/{id}/receipt/whatsapp", team.PermPOS, d.whatsAppReceipt},
+			Route{get, "/pos/closing", team.PermPOS, d.closingPage},
+			Route{get, "/pos/closing.csv", team.PermExport, d.needs(team.PermPOS, d.closingExport)},
+			Route{get, "/pos/closing.xlsx", team.PermExport, d.needs(team.PermPOS, d.closingExport)},
 			Route{get, "/pos/terminals", team.PermStore, d.terminalsPage},
 			Route{post, "/pos/terminals", team.PermStore, d.createTerminal},
 			Route{post, "/pos/terminals/{id}", team.PermStore, d.renameTerminal},
@@ -441,7 +444,16 @@ func (d *Dashboard) forbidden(w http.ResponseWriter, r *http.Request) {
 	d.site.Log.WarnContext(r.Context(), "dashboard request refused to the user's role", "request_id", respond.RequestID(r.Context()),
 		"user", u.ID, "role", string(u.Role), "method", r.Method, "path", r.URL.Path)
 	d.errorPage(w, r, http.StatusForbidden, views.T(lang, "forbidden.title"), views.T(lang, "forbidden.text"), "",
-		respond.Link(r, Path))
+		respond.Link(r, d.start(u)))
+}
+
+// start is the dashboard's page u starts at: the overview, or a cashier's point of sale (the
+// overview is refused to a role that reads no orders).
+func (d *Dashboard) start(u *team.User) string {
+	if !u.Role.Can(team.PermOrdersRead) && u.Role.Can(team.PermPOS) && d.pos != nil {
+		return posPath
+	}
+	return Path
 }
 
 // can reports whether the signed-in user of r has perm.

@@ -507,12 +507,14 @@ func historyViews(lang views.Lang, history []checkout.StatusChange) []views.Hist
 // for a role that reads charges.
 func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request) {
 	q, errs := strictQuery(r.URL.RawQuery)
-	channels := list(&queryReader{q: q, errs: errs}, paramChannel, validChannel)
+	qr := &queryReader{q: q, errs: errs}
+	channels := list(qr, paramChannel, validChannel)
+	terminal := qr.single(paramTerminal)
 	if err := errs.OrNil(); err != nil {
 		d.site.Fail(w, r, err)
 		return
 	}
-	ov, err := d.svc.Overview(r.Context(), views.SaoPaulo(), channels...)
+	ov, err := d.svc.Overview(r.Context(), views.SaoPaulo(), checkout.OverviewFilter{Channels: channels, TerminalID: terminal})
 	if err != nil {
 		d.site.Fail(w, r, err)
 		return

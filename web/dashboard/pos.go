@@ -75,7 +75,7 @@ func (d *Dashboard) renderPOS(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	v := views.POSView{DashPage: d.page(r, "pos"), Action: respond.Link(r, posPath+"/sales"), Key: checkout.NewID(),
-		Manifest: respond.Link(r, posPath+"/manifest.webmanifest")}
+		Manifest: respond.Link(r, posPath+"/manifest.webmanifest"), ClosingURL: respond.Link(r, closingPath)}
 	for _, t := range ts {
 		v.Terminals = append(v.Terminals, views.POSTerminal{ID: t.ID, Name: t.Name, URL: respond.Link(r, posPath+"?terminal="+url.QueryEscape(t.ID))})
 	}

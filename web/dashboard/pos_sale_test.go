@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/pos"
 	"github.com/pixcheckout/pixcheckout/checkout/team"
@@ -207,5 +209,27 @@ func TestPOSDisplayPairingThrottled(t *testing.T) {
 	}
 	if res := pair("203.0.113.9", code); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the right code from another address: %d", res.StatusCode)
+	}
+}
+
+// A page refused to a cashier leads back to the point of sale, its start, not to the overview it
+// may not open either.
+func TestPOSRefusedPageLeadsToThePointOfSale(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, _, _ := e.cashier("cashier@loja.example")
+	for _, page := range []string{"/dashboard", "/dashboard/orders"} {
+		res, doc := b.get(page)
+		if res.StatusCode != http.StatusForbidden {
+			t.Fatalf("%s as a cashier: %d", page, res.StatusCode)
+		}
+		if back := doc.Find("main a").FilterFunction(func(_ int, s *goquery.Selection) bool {
+			return s.AttrOr("href", "") == "/dashboard/pos"
+		}); back.Length() != 1 {
+			t.Errorf("%s refused: no way back to the point of sale in %q", page, doc.Find("main").Text())
+		}
+		if doc.Find(`main a[href="/dashboard"]`).Length() != 0 {
+			t.Errorf("%s refused: a link to the overview, refused too", page)
+		}
 	}
 }

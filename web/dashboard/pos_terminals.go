@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,14 +45,15 @@ func (d *Dashboard) renderTerminals(w http.ResponseWriter, r *http.Request, stat
 	}
 	lang := respond.Lang(r)
 	v := views.POSTerminalsView{DashPage: d.page(r, "pos"), Action: respond.Link(r, terminalsPath),
-		SettingsAction: respond.Link(r, posPath+"/settings"), Problem: problem,
+		SettingsAction: respond.Link(r, posPath+"/settings"), Problem: problem, ClosingURL: respond.Link(r, closingPath),
 		QRMinutes: strconv.Itoa(int(st.QRLifetime / time.Minute)), IdleHours: hoursText(st.IdleLimit)}
 	if notice != "" {
 		v.Notice = views.T(lang, "pos.saved")
 	}
 	for _, t := range ts {
 		v.Terminals = append(v.Terminals, views.POSTerminalRow{ID: t.ID, Name: t.Name, Active: t.Active(),
-			RenameURL: respond.Link(r, terminalsPath+"/"+t.ID), ArchiveURL: respond.Link(r, terminalsPath+"/"+t.ID+"/archive")})
+			RenameURL: respond.Link(r, terminalsPath+"/"+t.ID), ArchiveURL: respond.Link(r, terminalsPath+"/"+t.ID+"/archive"),
+			ClosingURL: respond.Link(r, closingPath+"?"+paramTerminal+"="+url.QueryEscape(t.ID))})
 	}
 	users, err := d.accounts.Users(ctx)
 	if err != nil {

@@ -227,6 +227,10 @@ var routeCases = map[string]routeCase{
 		return url.Values{"email": {"cliente@example.com"}}
 	}},
 	"POST /pos/sales/{id}/receipt/whatsapp": {allowed: sellers, form: func(*roleFixture) url.Values { return url.Values{} }},
+	"GET /pos/closing":                      {allowed: sellers},
+	// The closing's export needs both the point of sale and the exports.
+	"GET /pos/closing.csv":  {allowed: shopStaff},
+	"GET /pos/closing.xlsx": {allowed: shopStaff},
 	"POST /pos/sales": {allowed: sellers, form: func(*roleFixture) url.Values {
 		return url.Values{"amount": {"12,34"}, "terminal": {pos.FirstTerminal}, "sale_key": {checkout.NewID()}}
 	}},
