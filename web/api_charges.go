@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // The charges with a due date of the merchant API: POST and GET /api/v1/charges, GET
-// /api/v1/charges/{id}, with the conventions of payment links (an optional Idempotency-Key
+// /api/v1/charges/{id} and POST /api/v1/charges/{id}/cancel, with the conventions of payment links (an optional Idempotency-Key
 // on creation, every violation at once in the one error shape). A charge's amountDue is what it
 // asks today (São Paulo), its url the customer's page.
 
@@ -126,6 +127,23 @@ func (a *merchantAPI) createCharge(w http.ResponseWriter, r *http.Request) {
 // getCharge is GET /api/v1/charges/{id}.
 func (a *merchantAPI) getCharge(w http.ResponseWriter, r *http.Request) {
 	c, err := a.charges.Charge(r.Context(), chi.URLParam(r, "chargeID"))
+	if err != nil {
+		a.site.FailJSON(w, r, err)
+		return
+	}
+	respond.JSON(w, http.StatusOK, a.chargeResource(r, &c))
+}
+
+// errChargeFinal is the API's answer to a change of a paid or canceled charge.
+var errChargeFinal = &checkout.Error{Code: checkout.CodeConflict, Message: "the charge is paid or canceled"}
+
+// cancelCharge is POST /api/v1/charges/{id}/cancel: the charge as it became, 409 when it is paid
+// or canceled already (the dashboard's Cancel, with the key as the actor).
+func (a *merchantAPI) cancelCharge(w http.ResponseWriter, r *http.Request) {
+	c, err := a.charges.Cancel(r.Context(), apiActor(r), respond.ClientIP(r), chi.URLParam(r, "chargeID"))
+	if errors.Is(err, charges.ErrFinal) {
+		err = errChargeFinal
+	}
 	if err != nil {
 		a.site.FailJSON(w, r, err)
 		return

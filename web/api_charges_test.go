@@ -16,7 +16,8 @@ import (
 // TestAPICharges: a charge made through the API answers its id, status, amountDue of today and
 // the customer's page; the same Idempotency-Key and body give it again, another body is
 // refused; bad input names each field at once; GET reads it (what it asks moves with the day);
-// the list pages by cursor and filters by status. Every answer is held to openapi.json.
+// the list pages by cursor and filters by status; a charge is canceled once (then 409). Every
+// answer is held to openapi.json.
 func TestAPICharges(t *testing.T) {
 	clock := sandbox.NewManualClock(spAt(1, 9, 0, 0))
 	e := newEnv(t, func(o *envOptions) { o.sandbox = func(so *sandbox.Options) { so.Clock = clock } })
@@ -74,8 +75,15 @@ func TestAPICharges(t *testing.T) {
 			"description": "Aula avulsa", "dueDate": "2026-03-20"})
 		ids = append(ids, r.json["id"].(string))
 	}
-	if _, err := e.charges.Cancel(t.Context(), "ana@loja.example", "", ids[0]); err != nil {
-		t.Fatal(err)
+	canceledNow := e.api(http.MethodPost, "/api/v1/charges/"+ids[0]+"/cancel", nil)
+	if canceledNow.status != http.StatusOK || canceledNow.json["status"] != "canceled" || canceledNow.json["amountDue"] != float64(0) {
+		t.Fatalf("cancel: %d %s", canceledNow.status, canceledNow.body)
+	}
+	if again := e.api(http.MethodPost, "/api/v1/charges/"+ids[0]+"/cancel", nil); again.status != http.StatusConflict || again.errorCode() != "conflict" {
+		t.Errorf("a second cancel: %d %s", again.status, again.body)
+	}
+	if missing := e.api(http.MethodPost, "/api/v1/charges/missing/cancel", nil); missing.status != http.StatusNotFound {
+		t.Errorf("canceling a missing charge: %d", missing.status)
 	}
 	var seen []string
 	for path := "/api/v1/charges?perPage=2"; ; {

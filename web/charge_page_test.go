@@ -52,8 +52,8 @@ func text(doc *goquery.Document, id string) string {
 
 // The issue's case on the customer's page: on day 5 at 23:30 the page asks the discounted
 // amount, and its QR code expires at 23:59:59 São Paulo time; posting the form twice gives one
-// order. Paid on day 6 (the QR code expired), it counts for what it paid: the page shows the
-// difference open, and a new QR code collects only the difference; then the page is the
+// order. Paid on day 6 (the QR code expired), it counts for what it paid: the page and the API
+// show the difference open, and a new QR code collects only the difference; then the page is the
 // receipt.
 func TestChargePageDiscountPaidNextDay(t *testing.T) {
 	e, c := chargeEnv(t)
@@ -93,6 +93,10 @@ func TestChargePageDiscountPaidNextDay(t *testing.T) {
 	if text(doc, "charge-paid") != "−R$111.10" || text(doc, "charge-balance") != "R$12.35" ||
 		doc.Find(testid("charge-discount")).Length() != 0 || text(doc, "charge-pay") != "Pay with PIX" {
 		t.Fatalf("day 6's page after the late payment: %q", text(doc, "charge-amounts"))
+	}
+	if api := e.api(http.MethodGet, "/api/v1/charges/"+c.ID, nil); api.status != http.StatusOK || api.json["status"] != "open" ||
+		api.json["paid"] != float64(11110) || api.json["amountDue"] != float64(1235) {
+		t.Fatalf("the API on day 6 after the late payment: %d %s", api.status, api.body)
 	}
 	key = doc.Find(testid("charge-pay-form")+` input[name="`+checkout.FieldRequestKey+`"]`).AttrOr("value", "")
 	rest := e.location(e.do(http.MethodPost, page, strings.NewReader(url.Values{checkout.FieldRequestKey: {key}}.Encode())))

@@ -440,6 +440,7 @@ func (s *Server) routes(opts Options, api *merchantAPI) http.Handler {
 					r.Post("/charges", api.createCharge)
 					r.Get("/charges", api.listCharges)
 					r.Get("/charges/{chargeID}", api.getCharge)
+					r.Post("/charges/{chargeID}/cancel", api.cancelCharge)
 				}
 				if api.subscriptions != nil {
 					r.Post("/subscriptions", api.createSubscription)

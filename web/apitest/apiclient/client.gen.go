@@ -2703,6 +2703,13 @@ type ClientInterface interface {
 	// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
 	GetCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CancelCharge Cancel a charge
+	//
+	// An open or overdue charge becomes canceled: its page asks nothing more, no reminder is sent, and the notification charge.canceled follows. A payment that still arrives through a QR code made before counts as a late payment whose refund is due, as for orders. 409 `conflict` when it is paid or canceled already.
+	//
+	// Corresponds with POST /charges/{id}/cancel (the `CancelCharge` operationId).
+	CancelCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateCheckoutSessionWithBody Create a checkout session
 	//
 	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -2895,7 +2902,7 @@ type ClientInterface interface {
 
 	// CancelSubscription Cancel a subscription
 	//
-	// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+	// It issues no more charges; those it issued stay as they are (cancel each with POST /charges/{id}/cancel). 409 `conflict` when it is canceled or ended already.
 	//
 	// Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
 	CancelSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2981,6 +2988,23 @@ func (c *Client) CreateCharge(ctx context.Context, params *CreateChargeParams, b
 // Corresponds with GET /charges/{id} (the `GetCharge` operationId).
 func (c *Client) GetCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetChargeRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelCharge Cancel a charge
+//
+// An open or overdue charge becomes canceled: its page asks nothing more, no reminder is sent, and the notification charge.canceled follows. A payment that still arrives through a QR code made before counts as a late payment whose refund is due, as for orders. 409 `conflict` when it is paid or canceled already.
+//
+// Corresponds with POST /charges/{id}/cancel (the `CancelCharge` operationId).
+func (c *Client) CancelCharge(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelChargeRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3403,7 +3427,7 @@ func (c *Client) GetSubscription(ctx context.Context, id string, reqEditors ...R
 
 // CancelSubscription Cancel a subscription
 //
-// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+// It issues no more charges; those it issued stay as they are (cancel each with POST /charges/{id}/cancel). 409 `conflict` when it is canceled or ended already.
 //
 // Corresponds with POST /subscriptions/{id}/cancel (the `CancelSubscription` operationId).
 func (c *Client) CancelSubscription(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3612,6 +3636,40 @@ func NewGetChargeRequest(server string, id string) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelChargeRequest constructs an http.Request for the CancelCharge method
+func NewCancelChargeRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/charges/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -4663,6 +4721,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /charges/{id} (the `GetCharge` operationId).
 	GetChargeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetChargeResponse, error)
 
+	// CancelChargeWithResponse Cancel a charge
+	//
+	// An open or overdue charge becomes canceled: its page asks nothing more, no reminder is sent, and the notification charge.canceled follows. A payment that still arrives through a QR code made before counts as a late payment whose refund is due, as for orders. 409 `conflict` when it is paid or canceled already.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /charges/{id}/cancel (the `CancelCharge` operationId).
+	CancelChargeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelChargeResponse, error)
+
 	// CreateCheckoutSessionWithBodyWithResponse Create a checkout session
 	//
 	// Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -4875,7 +4942,7 @@ type ClientWithResponsesInterface interface {
 
 	// CancelSubscriptionWithResponse Cancel a subscription
 	//
-	// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+	// It issues no more charges; those it issued stay as they are (cancel each with POST /charges/{id}/cancel). 409 `conflict` when it is canceled or ended already.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5255,6 +5322,139 @@ func (r GetChargeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetChargeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelChargeResponse200Headers the declared response headers of an HTTP 200 response for CancelCharge
+type CancelChargeResponse200Headers struct {
+	XRequestId string
+}
+
+// CancelChargeResponse401Headers the declared response headers of an HTTP 401 response for CancelCharge
+type CancelChargeResponse401Headers struct {
+	WWWAuthenticate string
+	XRequestId      string
+}
+
+// CancelChargeResponse403Headers the declared response headers of an HTTP 403 response for CancelCharge
+type CancelChargeResponse403Headers struct {
+	XRequestId string
+}
+
+// CancelChargeResponse404Headers the declared response headers of an HTTP 404 response for CancelCharge
+type CancelChargeResponse404Headers struct {
+	XRequestId string
+}
+
+// CancelChargeResponse409Headers the declared response headers of an HTTP 409 response for CancelCharge
+type CancelChargeResponse409Headers struct {
+	XRequestId string
+}
+
+// CancelChargeResponse422Headers the declared response headers of an HTTP 422 response for CancelCharge
+type CancelChargeResponse422Headers struct {
+	XRequestId string
+}
+
+// CancelChargeResponse500Headers the declared response headers of an HTTP 500 response for CancelCharge
+type CancelChargeResponse500Headers struct {
+	XRequestId string
+}
+
+type CancelChargeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Charge
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *Error
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Error
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Invalid
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CancelChargeResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CancelChargeResponse401Headers
+	// Headers403 the parsed response headers for an HTTP 403 response
+	Headers403 *CancelChargeResponse403Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *CancelChargeResponse404Headers
+	// Headers409 the parsed response headers for an HTTP 409 response
+	Headers409 *CancelChargeResponse409Headers
+	// Headers422 the parsed response headers for an HTTP 422 response
+	Headers422 *CancelChargeResponse422Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *CancelChargeResponse500Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelChargeResponse) GetJSON200() *Charge {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CancelChargeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CancelChargeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CancelChargeResponse) GetJSON404() *Error {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CancelChargeResponse) GetJSON409() *Error {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CancelChargeResponse) GetJSON422() *Invalid {
+	return r.JSON422
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CancelChargeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelChargeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelChargeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelChargeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelChargeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7630,6 +7830,21 @@ func (c *ClientWithResponses) GetChargeWithResponse(ctx context.Context, id stri
 	return ParseGetChargeResponse(rsp)
 }
 
+// CancelChargeWithResponse Cancel a charge
+//
+// An open or overdue charge becomes canceled: its page asks nothing more, no reminder is sent, and the notification charge.canceled follows. A payment that still arrives through a QR code made before counts as a late payment whose refund is due, as for orders. 409 `conflict` when it is paid or canceled already.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /charges/{id}/cancel (the `CancelCharge` operationId).
+func (c *ClientWithResponses) CancelChargeWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelChargeResponse, error) {
+	rsp, err := c.CancelCharge(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelChargeResponse(rsp)
+}
+
 // CreateCheckoutSessionWithBodyWithResponse Create a checkout session
 //
 // Every rule is checked at once and every violation reported (422 `invalid`). Besides what the schemas say, the session is checked as the order it becomes would be by the payment gateway:
@@ -7974,7 +8189,7 @@ func (c *ClientWithResponses) GetSubscriptionWithResponse(ctx context.Context, i
 
 // CancelSubscriptionWithResponse Cancel a subscription
 //
-// It issues no more charges; those it issued stay as they are (cancel each with its own request in the dashboard). 409 `conflict` when it is canceled or ended already.
+// It issues no more charges; those it issued stay as they are (cancel each with POST /charges/{id}/cancel). 409 `conflict` when it is canceled or ended already.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8418,6 +8633,154 @@ func ParseGetChargeResponse(rsp *http.Response) (*GetChargeResponse, error) {
 		response.Headers422 = &headers
 	case rsp.StatusCode == 500:
 		var headers GetChargeResponse500Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelChargeResponse parses an HTTP response from a CancelChargeWithResponse call
+func ParseCancelChargeResponse(rsp *http.Response) (*CancelChargeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelChargeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Charge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CancelChargeResponse200Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers CancelChargeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 403:
+		var headers CancelChargeResponse403Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers403 = &headers
+	case rsp.StatusCode == 404:
+		var headers CancelChargeResponse404Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 409:
+		var headers CancelChargeResponse409Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers409 = &headers
+	case rsp.StatusCode == 422:
+		var headers CancelChargeResponse422Headers
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestId = value
+		}
+		response.Headers422 = &headers
+	case rsp.StatusCode == 500:
+		var headers CancelChargeResponse500Headers
 		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
