@@ -444,9 +444,9 @@ type OrderFilterView struct {
 	// Terminals are the point of sale's terminals to filter by (the first, "", is every
 	// order), the filtered one checked; empty when the list has no terminal to offer.
 	Terminals []Option
-	PerPage  int
-	Bar      FilterBar
-	Sorts    []Option // the list's orders, the current one checked
+	PerPage   int
+	Bar       FilterBar
+	Sorts     []Option // the list's orders, the current one checked
 	// AwaitingShipment is the bar's chip showing the orders awaiting shipment (Current: the
 	// list shows them; its link then shows them all again).
 	AwaitingShipment PresetLink
