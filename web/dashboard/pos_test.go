@@ -191,3 +191,22 @@ func TestPOSSessionLastsTheShift(t *testing.T) {
 		t.Fatalf("a cashier idle past the owner's limit: %d %q", res.StatusCode, e.location(res))
 	}
 }
+
+// The point of sale's header links keep the page's language: in English they lead to the point
+// of sale's and the account's English pages, not to a path glued after the query.
+func TestPOSHeaderLinksKeepTheLanguage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, _, _ := e.cashier("cashier@loja.example")
+	res, doc := b.get("/dashboard/pos?lang=en")
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the point of sale in English: %d", res.StatusCode)
+	}
+	var got []string
+	doc.Find(".pos-nav a").Each(func(_ int, a *goquery.Selection) { got = append(got, a.AttrOr("href", "")) })
+	for _, want := range []string{"/dashboard/pos?lang=en", "/dashboard/account?lang=en"} {
+		if !strings.Contains(strings.Join(got, " "), want) {
+			t.Errorf("the header's links %q lack %q", got, want)
+		}
+	}
+}
