@@ -166,12 +166,8 @@ func (s *Server) follow(ctx context.Context, id string, ch <-chan checkout.Order
 	write func([]byte) error) {
 	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
-	var recheck <-chan time.Time
-	if s.recheck > 0 {
-		t := time.NewTicker(s.recheck)
-		defer t.Stop()
-		recheck = t.C
-	}
+	recheck, stop := s.recheckTicks()
+	defer stop()
 	for {
 		read := s.svc.Snapshot
 		select {
