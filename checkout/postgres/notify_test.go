@@ -143,7 +143,7 @@ func TestFollowHearsChangesOfOtherInstances(t *testing.T) {
 	defer func() { cancel(); <-done }()
 
 	// The feed listens once its connection is up: wait for it in pg_stat_activity.
-	waitListening(t, x.dbURL)
+	listening := waitListening(t, x.dbURL)
 	h.wait(t, "the gap before the first connection", func(h *heard) bool { return len(h.gaps) == 1 })
 	o := x.place(t, 0)
 	placed, err := x.svcs[0].Order(context.Background(), o.ID)
@@ -156,7 +156,7 @@ func TestFollowHearsChangesOfOtherInstances(t *testing.T) {
 	if n := terminate(t, x.dbURL, "LISTEN"); n != 1 {
 		t.Fatalf("%d listening sessions cut, want 1", n)
 	}
-	waitListening(t, x.dbURL)
+	waitListeningBut(t, x.dbURL, listening)
 	x.pay(t, 0, o)
 	paid, err := x.svcs[0].Order(context.Background(), o.ID)
 	if err != nil || paid.Status != checkout.StatusPaid {
@@ -221,17 +221,25 @@ func TestFeedStateIsTold(t *testing.T) {
 }
 
 // waitListening waits until a session of the database listens.
-func waitListening(t *testing.T, dbURL string) {
+func waitListening(t *testing.T, dbURL string) int {
+	t.Helper()
+	return waitListeningBut(t, dbURL, 0)
+}
+
+// waitListeningBut waits until a session other than process gone listens, and returns its
+// process id: a session ended by pg_terminate_backend stays listed for a moment after, and a
+// change committed then would reach no one.
+func waitListeningBut(t *testing.T, dbURL string, gone int) int {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		n := 0
+		pid := 0
 		withConn(t, dbURL, func(ctx context.Context, conn *pgx.Conn) error {
-			return conn.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
-				WHERE datname = current_database() AND query LIKE 'LISTEN%'`).Scan(&n)
+			return conn.QueryRow(ctx, `SELECT coalesce(max(pid), 0) FROM pg_stat_activity
+				WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> $1`, gone).Scan(&pid)
 		})
-		if n > 0 {
-			return
+		if pid != 0 {
+			return pid
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("no session listens after 30 s")
