@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/playwright-community/playwright-go"
 
@@ -39,7 +40,13 @@ func TestChargePaidFromItsPage(t *testing.T) {
 	s.check(pix.payButton().Click(), "pay in the sandbox")
 	pix.waitPaid()
 	s.shot("charge-paid")
+	// The order is paid, and the page says so, the moment its transaction commits; its charge
+	// counts the payment in the next one (checkout's settleCharge), a moment later.
 	got, err := a.app.Charges().Charge(context.Background(), c.ID)
+	for deadline := time.Now().Add(expectTimeout); err == nil && got.Status != charges.StatusPaid && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		got, err = a.app.Charges().Charge(context.Background(), c.ID)
+	}
 	if err != nil || got.Status != charges.StatusPaid || got.Paid != 42750 {
 		t.Fatalf("the charge after its payment: %+v, %v", got, err)
 	}
