@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"sync/atomic"
 	"testing"
 
@@ -38,10 +39,21 @@ func TestCEPLookupFillsTheAddress(t *testing.T) {
 
 	// What the shopper typed is never overwritten by a later lookup; what the lookup wrote is.
 	s.check(form.field("street").Fill("Rua que eu digitei"), "type a street")
+	// A lookup that answers after the shopper went on to another field leaves the focus there:
+	// what they type next must not land in the number.
+	release := make(chan struct{})
+	held := regexp.MustCompile(`20040020$`)
+	s.check(s.page.Route(held, func(r playwright.Route) {
+		go func() { <-release; _ = r.Continue() }()
+	}), "hold the lookup")
 	s.check(form.field("zip_code").Fill(""), "clear the CEP")
 	s.check(form.field("zip_code").PressSequentially("20040020"), "another CEP")
+	s.check(form.field("complement").Focus(), "on to the complement while the lookup runs")
+	close(release)
 	s.check(s.expect.Locator(form.field("city")).ToHaveValue("Rio de Janeiro"), "city replaced")
 	s.check(s.expect.Locator(form.field("street")).ToHaveValue("Rua que eu digitei"), "typed street kept")
+	s.check(s.expect.Locator(form.field("complement")).ToBeFocused(), "the focus left where the shopper went")
+	s.check(s.page.Unroute(held), "release the route")
 
 	s.check(form.field("zip_code").Fill(""), "clear the CEP")
 	s.check(form.field("zip_code").PressSequentially("12345678"), "unknown CEP")

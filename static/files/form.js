@@ -141,8 +141,11 @@
     set("f-city", a.city);
     set("f-state", a.state);
     status.textContent = form.getAttribute("data-text-cep-found");
+    // On to the number, unless the shopper has gone on to another field while the lookup ran:
+    // taking the focus then would send what they type to the wrong field.
     var number = document.getElementById("f-number");
-    if (number && number.value === "") { number.focus(); }
+    var here = document.activeElement;
+    if (number && number.value === "" && (here === cep || here === document.body || !here)) { number.focus(); }
   }
 
   cep.addEventListener("input", function () {
