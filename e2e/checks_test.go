@@ -94,9 +94,7 @@ func (s *session) a11y(p playwright.Page, where string) {
 		func() any { return s.eval(p, a11yScript) },
 		func() any { return s.eval(p, autocompleteScript) },
 		func() any {
-			if _, err := p.Evaluate(suite.axe); err != nil {
-				s.t.Fatalf("loading axe-core in the %s page: %v", where, err)
-			}
+			s.loadAxe(p, where)
 			return s.eval(p, axeRun)
 		},
 	} {
@@ -109,6 +107,30 @@ func (s *session) a11y(p playwright.Page, where string) {
 			s.t.Errorf("accessibility, %s page: %v", where, problem)
 		}
 	}
+}
+
+// loadAxe makes axe-core available in page p. Its source is 650 kB, and a page checked twice
+// (before and after opening its disclosures, say) still has it from the first check.
+func (s *session) loadAxe(p playwright.Page, where string) {
+	s.t.Helper()
+	if s.eval(p, `() => typeof axe`) == "object" {
+		return
+	}
+	if _, err := p.Evaluate(suite.axe); err != nil {
+		s.t.Fatalf("loading axe-core in the %s page: %v", where, err)
+	}
+}
+
+// imageLoaded waits until the image l points at has loaded its picture (its source may change
+// after it is shown).
+func (s *session) imageLoaded(l playwright.Locator, what string) {
+	s.t.Helper()
+	el, err := l.ElementHandle()
+	s.check(err, what)
+	p, err := l.Page()
+	s.check(err, what)
+	_, err = p.WaitForFunction(`(img) => img.complete && img.naturalWidth > 0`, el, playwright.PageWaitForFunctionOptions{Timeout: ms(expectTimeout)})
+	s.check(err, what+" loaded")
 }
 
 // noHorizontalScroll fails the test when page p's document is wider than p's viewport as the

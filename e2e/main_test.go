@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,6 +97,7 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	suite = env
+	defaultParallel(4)
 	code := m.Run()
 	for _, b := range []playwright.Browser{env.browser, env.crossSite} {
 		if err := b.Close(); err != nil {
@@ -105,6 +108,18 @@ func runMain(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "e2e: stopping the driver: %v\n", err)
 	}
 	return code
+}
+
+// defaultParallel sets how many tests run at once to n when -parallel is not given. A browser
+// test spends much of its time waiting for a page, the browser or the app's background work,
+// and GOMAXPROCS (the default, 2 on a small machine) leaves the cores idle meanwhile.
+func defaultParallel(n int) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(n))
+	}
 }
 
 // launch starts the Playwright driver from e2e/.driver (or PLAYWRIGHT_DRIVER_PATH), Debian's

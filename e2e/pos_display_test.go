@@ -98,9 +98,13 @@ func TestPOSDisplay(t *testing.T) {
 	qr := ds.page.GetByTestId("display-qr")
 	ds.check(ds.expect.Locator(qr).ToBeVisible(), "the QR code")
 	ds.check(ds.expect.Locator(ds.page.GetByTestId("display-status")).ToContainText("R$ 12,34"), "the status read out")
+	// The image is shown (its size is in its attributes) before its new picture has loaded:
+	// on a busy machine a screenshot then caught it blank.
+	ds.imageLoaded(qr, "the display's QR code")
 	shot, err := qr.Screenshot()
 	ds.check(err, "the display's QR code")
 	got, err := decodeQR(shot)
+	s.imageLoaded(d.testID("pix-qr"), "the terminal's QR code")
 	termShot, err2 := d.testID("pix-qr").Screenshot()
 	s.check(err2, "the terminal's QR code")
 	term, err2 := decodeQR(termShot)
