@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-chi/chi/v5"
 
@@ -35,6 +36,11 @@ var pathParam = regexp.MustCompile(`\{[^}]*\}`)
 func routeKey(method, tmpl string) string {
 	return method + " " + pathParam.ReplaceAllString(tmpl, "{}")
 }
+
+// documentParams are the query parameters of openapi.json's operations, read on the first
+// server's start: the document is embedded, so every server of the process reads the same
+// table, which nothing writes after.
+var documentParams = sync.OnceValues(func() (routeParams, error) { return queryParamsOf(openAPIDocument) })
 
 // queryParamsOf reads the query parameters of every operation of an OpenAPI document (those
 // declared on the operation and on its path; parameters are written inline, not by $ref).

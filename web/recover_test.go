@@ -10,12 +10,15 @@ import (
 
 	"github.com/pixcheckout/pixcheckout/checkout"
 	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/static"
 	"github.com/pixcheckout/pixcheckout/web/respond"
 )
 
 func TestPanicGivesA500PageWithoutInternals(t *testing.T) {
-	store, err := sqlite.Open(context.Background(), t.TempDir()+"/c.db")
+	dbFile := t.TempDir() + "/c.db"
+	sqlitetest.Create(t, dbFile) // migrated once per test binary, as newEnv's stores
+	store, err := sqlite.Open(context.Background(), dbFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -310,7 +310,7 @@ func New(opts Options) (*Server, error) {
 		publicURL: opts.PublicURL, audit: opts.Audit, charges: opts.Charges,
 		subscriptions: opts.Subscriptions}
 	var err error
-	if api.params, err = queryParamsOf(openAPIDocument); err != nil {
+	if api.params, err = documentParams(); err != nil {
 		return nil, err
 	}
 	s.handler = s.routes(opts, api)

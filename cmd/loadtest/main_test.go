@@ -68,15 +68,19 @@ func TestLoadtestAgainstTheApp(t *testing.T) {
 // step of its own instead of an error.
 func TestLoadtestFollowsQRCodesBeingMade(t *testing.T) {
 	url := startApp(t, func(c *app.Config) {
-		c.SandboxRateLimit = sandbox.RateLimit{Requests: 4, Period: time.Second, Burst: 1}
+		// One transaction every 2 s: of the four shoppers' orders, placed at once, three wait,
+		// however slowly a loaded machine places them (at 4 a second, with the run cut at 3 s,
+		// such a machine once placed one order and never met the limit).
+		c.SandboxRateLimit = sandbox.RateLimit{Requests: 1, Period: 2 * time.Second, Burst: 1}
 	})
 	var out, errOut strings.Builder
-	code := run(context.Background(), []string{"-url", url, "-shoppers", "4", "-duration", "3s", "-timeout", "20s"}, &out, &errOut)
+	// One order each, each to its QR code: the run ends when the last one is drawn.
+	code := run(context.Background(), []string{"-url", url, "-shoppers", "4", "-orders", "4", "-duration", "1m", "-timeout", "20s"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
 	}
 	report := out.String()
-	for _, want := range []string{"errors: 0;", stepQRWait, stepQR} {
+	for _, want := range []string{"orders: 4 ", "errors: 0;", stepQRWait, stepQR} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}

@@ -17,10 +17,12 @@ package apitest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -42,6 +44,12 @@ type Spec struct {
 	Doc    *openapi3.T
 	paths  []pathTemplate
 	errors *openapi3.Schema // the error shape, for 404 and 405 answers
+	// requests remembers the verdict on each request validated (requestKey → error or nil):
+	// kin-openapi compiles the operation's schemas again on every validation, and a test that
+	// asks whether the document takes a request before sending it (TestOpenAPIDrivenRequests)
+	// has the same request validated again when the API accepts it (Check). The verdict is a
+	// function of the request alone, so the second answer is the first.
+	requests sync.Map
 }
 
 // pathTemplate is a documented path, as a pattern of the request's path: each {parameter} is
@@ -162,8 +170,34 @@ func (s *Spec) ValidateRequest(req *http.Request, reqBody []byte) error {
 	if route == nil {
 		return fmt.Errorf("%s %s is not documented", r.Method, r.URL.Path)
 	}
-	return openapi3filter.ValidateRequest(context.Background(), &openapi3filter.RequestValidationInput{
-		Request: r, PathParams: params, Route: route, Options: options()})
+	return s.validateRequest(&openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: options()},
+		reqBody)
+}
+
+// validateRequest is openapi3filter.ValidateRequest of in, whose request's body is body, once
+// per distinct request (see Spec.requests).
+func (s *Spec) validateRequest(in *openapi3filter.RequestValidationInput, body []byte) error {
+	key := requestKey(in.Request, body)
+	if v, ok := s.requests.Load(key); ok {
+		err, _ := v.(error)
+		return err
+	}
+	err := openapi3filter.ValidateRequest(context.Background(), in)
+	s.requests.Store(key, err)
+	return err
+}
+
+// requestKey is what a request's validation depends on: its method, path and query, headers
+// and body.
+func requestKey(r *http.Request, body []byte) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s %s\n", r.Method, r.URL.RequestURI())
+	for _, name := range slices.Sorted(maps.Keys(r.Header)) {
+		fmt.Fprintf(h, "%q: %q\n", name, r.Header[name])
+	}
+	fmt.Fprintf(h, "\n%d\n", len(body))
+	h.Write(body)
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // Check reports how one exchange with the API departs from the document (see the package
@@ -183,7 +217,7 @@ func (s *Spec) Check(req *http.Request, reqBody []byte, status int, header http.
 	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route, Options: options()}
 	var errs []error
 	if status < 400 {
-		if err := openapi3filter.ValidateRequest(ctx, in); err != nil {
+		if err := s.validateRequest(in, reqBody); err != nil {
 			errs = append(errs, fmt.Errorf("the API took (%d) a request the document refuses: %w", status, err))
 		}
 	}

@@ -62,6 +62,7 @@ type Server struct {
 	certDER []byte
 	mu      sync.Mutex
 	srv     *smtp.Server
+	live    *connSet // the connections srv serves
 	script  []Failure
 	onData  func(Received)
 	conns   int
@@ -103,6 +104,8 @@ func Start(t testing.TB) *Server {
 }
 
 func (s *Server) serve(ln net.Listener) {
+	live := &connSet{conns: map[net.Conn]struct{}{}}
+	ln = &listener{Listener: ln, live: live}
 	srv := smtp.NewServer(backend{s})
 	srv.Domain = "mx.test"
 	srv.TLSConfig = s.tlsConf
@@ -110,7 +113,7 @@ func (s *Server) serve(ln net.Listener) {
 	srv.ReadTimeout, srv.WriteTimeout = 30*time.Second, 30*time.Second
 	srv.MaxMessageBytes = 1 << 20
 	s.mu.Lock()
-	s.srv = srv
+	s.srv, s.live = srv, live
 	s.mu.Unlock()
 	go func() { _ = srv.Serve(ln) }()
 }
@@ -128,15 +131,85 @@ func (s *Server) CAFile(t testing.TB) string {
 	return path
 }
 
-// Stop closes the server and its connections (a server that went down).
+// Stop closes the server and its connections (a server that went down): once it returns, no
+// connection is served, not even one the listener accepted as it stopped.
 func (s *Server) Stop() {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, live := s.srv, s.live
+	s.srv, s.live = nil, nil
 	s.mu.Unlock()
 	if srv != nil {
 		_ = srv.Close()
+		// go-smtp's Close ends the connections its handlers have registered; one accepted
+		// just before it and registered just after is served on, so a stopped server went on
+		// delivering over a sender's connection made as it stopped. live ends that one too.
+		live.close()
 	}
+}
+
+// connSet is the connections of one serving of the server (Start or Restart).
+type connSet struct {
+	mu     sync.Mutex
+	closed bool
+	conns  map[net.Conn]struct{}
+}
+
+// add keeps c, or closes it and reports false when the set is closed already.
+func (cs *connSet) add(c net.Conn) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.closed {
+		_ = c.Close()
+		return false
+	}
+	cs.conns[c] = struct{}{}
+	return true
+}
+
+func (cs *connSet) remove(c net.Conn) {
+	cs.mu.Lock()
+	delete(cs.conns, c)
+	cs.mu.Unlock()
+}
+
+// close closes every connection of the set and those added later.
+func (cs *connSet) close() {
+	cs.mu.Lock()
+	cs.closed = true
+	conns := cs.conns
+	cs.conns = nil
+	cs.mu.Unlock()
+	for c := range conns {
+		_ = c.Close()
+	}
+}
+
+// listener is the server's listener, its connections kept in live.
+type listener struct {
+	net.Listener
+	live *connSet
+}
+
+func (l *listener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	if !l.live.add(c) {
+		return nil, net.ErrClosed
+	}
+	return &liveConn{Conn: c, live: l.live}, nil
+}
+
+// liveConn leaves its set when closed.
+type liveConn struct {
+	net.Conn
+	live *connSet
+}
+
+func (c *liveConn) Close() error {
+	c.live.remove(c.Conn)
+	return c.Conn.Close()
 }
 
 // Restart serves again on the same address.

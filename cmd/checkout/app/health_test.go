@@ -63,7 +63,9 @@ func TestGatewayOutageAndBack(t *testing.T) {
 		outageAndBack(t, map[string]any{"kind": "unavailable", "count": 10000}, 0, "server_error", "erros internos")
 	})
 	t.Run("timeouts", func(t *testing.T) {
-		outageAndBack(t, map[string]any{"kind": "latency", "latencyMs": 60000, "count": 10000}, 300*time.Millisecond, "timeout", "não responde a tempo")
+		// 2 s: far below the fault's minute, and above what the in-process sandbox takes to
+		// answer on a loaded machine (at 300 ms the probe failed there before the fault).
+		outageAndBack(t, map[string]any{"kind": "latency", "latencyMs": 60000, "count": 10000}, 2*time.Second, "timeout", "não responde a tempo")
 	})
 }
 
