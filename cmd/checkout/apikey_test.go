@@ -15,6 +15,7 @@ import (
 // TestAPIKeyCommands: create prints a key once, list shows it without the key, the server
 // accepts it, revoke refuses it from then on; mistakes exit 1 or 2 with one line.
 func TestAPIKeyCommands(t *testing.T) {
+	t.Parallel()
 	dir := madeDataDir(t)
 	env := func(k string) string {
 		if k == "CHECKOUT_DATA_DIR" {

@@ -20,6 +20,7 @@ func cli(env map[string]string, args ...string) (int, string, string) {
 // restore` refuses while the server runs, in one line naming the variable, and after it stopped
 // puts the backup in place (the commands then read it), keeping the database it replaced.
 func TestBackupAndRestoreCommands(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	server := startServerProcess(t, dir)
 	env := map[string]string{"CHECKOUT_DATA_DIR": dir}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pixcheckout/pixcheckout/checkout/sqlite"
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 )
 
@@ -17,18 +16,16 @@ import (
 func madeDataDir(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "data")
-	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "checkout.db"))
-	if err != nil {
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
+	sqlitetest.Create(t, filepath.Join(dir, "checkout.db"))
 	return dir
 }
 
 // TestCommandsOpenOnlyAnExistingDatabase: a data dir with no database is said in one line
 // naming the path and how to set it, with exit status 2, and nothing is made there.
+// Not parallel: it changes the working directory.
 func TestCommandsOpenOnlyAnExistingDatabase(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, tc := range []struct {
@@ -61,6 +58,7 @@ func TestCommandsOpenOnlyAnExistingDatabase(t *testing.T) {
 // "loja2 -scope read"): it is refused with one line saying where flags go, exit 2, nothing made;
 // a name that starts with "-" likewise. help and -h answer 0.
 func TestFlagsAfterTheOperandsRefused(t *testing.T) {
+	t.Parallel()
 	dir := madeDataDir(t)
 	env := func(k string) string {
 		if k == "CHECKOUT_DATA_DIR" {

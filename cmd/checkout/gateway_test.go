@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox"
 	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
@@ -53,6 +55,7 @@ func closedAddress(t *testing.T) string {
 // what to fix, per failure: the secret (401), a permission (403), the path prefix (404), the
 // address (no answer).
 func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
+	t.Parallel()
 	gw := gatewayUnderV1(t)
 	dead := closedAddress(t)
 	// A gateway that grants a token but refuses this client every read.
@@ -65,7 +68,7 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 		w.WriteHeader(http.StatusForbidden)
 		fmt.Fprint(w, `{"statusCode":403,"error":"Forbidden","message":"missing scope deposits:read"}`)
 	}))
-	defer forbidding.Close()
+	t.Cleanup(forbidding.Close) // the subtests run in parallel, after this function returns
 	cases := []struct {
 		name     string
 		env      map[string]string
@@ -84,6 +87,7 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			env := map[string]string{"CHECKOUT_GATEWAY_CLIENT_ID": "merchant", "CHECKOUT_GATEWAY_CLIENT_SECRET": "merchant-secret",
 				"CHECKOUT_GATEWAY_START_TIMEOUT": "2s", "CHECKOUT_DEMO_ADDR": "off"}
 			for k, v := range tc.env {
@@ -122,6 +126,7 @@ func TestGatewayStartUpCheckExitsTwoNamingTheFix(t *testing.T) {
 // CHECKOUT_GATEWAY_START_CHECK=degraded starts a checkout whose gateway is down, and says so;
 // a webhook secret too short to be one is warned of.
 func TestGatewayDegradedStart(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CHECKOUT_GATEWAY_URL": "http://" + closedAddress(t) + "/v1", "CHECKOUT_GATEWAY_CLIENT_ID": "merchant",
 		"CHECKOUT_GATEWAY_CLIENT_SECRET": "merchant-secret", "CHECKOUT_GATEWAY_START_TIMEOUT": "1s",
 		"CHECKOUT_GATEWAY_START_CHECK": "degraded", "CHECKOUT_DEMO_ADDR": "off",
@@ -157,6 +162,7 @@ func TestGatewayDegradedStart(t *testing.T) {
 // warns that no webhook secret is set, and the banner says that webhooks are off with an http
 // public URL and what finds the payments then; the stop is logged at its start and its end.
 func TestStartAndStopMessages(t *testing.T) {
+	t.Parallel()
 	gw := gatewayUnderV1(t)
 	env := map[string]string{"CHECKOUT_GATEWAY_URL": gw + "/v1", "CHECKOUT_GATEWAY_CLIENT_ID": "merchant",
 		"CHECKOUT_GATEWAY_CLIENT_SECRET": "merchant-secret", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_RECONCILE_INTERVAL": "7s"}
@@ -202,12 +208,14 @@ func TestStartAndStopMessages(t *testing.T) {
 }
 
 // privateDir is a data dir with the mode the server wants (0700), so that the server's first
-// log line is not the one saying it tightened the test's temporary folder.
+// log line is not the one saying it tightened the test's temporary folder, holding a migrated
+// database (sqlitetest): these tests are about the start's checks and messages, not migrations.
 func privateDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	sqlitetest.Create(t, filepath.Join(dir, "checkout.db"))
 	return dir
 }

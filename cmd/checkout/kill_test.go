@@ -17,6 +17,7 @@ import (
 // request and kills the process with SIGKILL at once: the request's access-log line is in the
 // file. A log that held lines back in memory (batched, buffered) would lose it.
 func TestAccessLineSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	logFile, err := os.Create(filepath.Join(dir, "checkout.log"))
 	if err != nil {

@@ -99,6 +99,7 @@ func serveHere(ctx context.Context, dataDir string, started chan<- string) (int,
 // the holder's PID and exit status 2; the commands work beside the running server; and a
 // server killed with SIGKILL leaves no lock behind.
 func TestDataDirLock(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	holder := startServerProcess(t, dir)
 

@@ -24,6 +24,7 @@ import (
 // program sends the receipt, and every copy the server saw has the same Message-ID. On SQLite
 // and on PostgreSQL.
 func TestReceiptSurvivesSIGKILL(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" || runtime.GOOS == "ios" {
 		// The child trusts the test server's certificate through SSL_CERT_FILE, which Go reads
 		// only where it keeps the roots itself.

@@ -21,6 +21,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		env  map[string]string
 		args []string
@@ -49,6 +50,7 @@ func TestBadConfigExitsTwoNamingTheVariable(t *testing.T) {
 }
 
 func TestUnusableAddressExitsTwo(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr strings.Builder
 	// 256.0.0.1 is no address: listening fails before anything else starts.
 	code := run(app.DefaultCommand, []string{"-addr", "256.0.0.1:8080", "-data-dir", t.TempDir()}, func(string) string { return "" }, &stdout, &stderr)
@@ -58,6 +60,7 @@ func TestUnusableAddressExitsTwo(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr strings.Builder
 	if code := run(app.DefaultCommand, []string{"-h"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
 		t.Errorf("-h: exit %d", code)
@@ -68,6 +71,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestUnreachableDatabaseExitsOneWithoutThePassword(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr strings.Builder
 	env := map[string]string{"CHECKOUT_DATABASE_URL": "postgres://checkout:s3cr3t-pw@127.0.0.1:1/checkout?sslmode=disable&connect_timeout=2"}
 	code := run(app.DefaultCommand, []string{"-addr", "127.0.0.1:0", "-data-dir", t.TempDir()}, func(k string) string { return env[k] }, &stdout, &stderr)

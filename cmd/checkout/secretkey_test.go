@@ -14,6 +14,7 @@ import (
 // rotate` puts a new key first in the data dir's key file, the old one kept after it, and
 // refuses when the key comes from the environment.
 func TestSecretKeyCommand(t *testing.T) {
+	t.Parallel()
 	noEnv := func(string) string { return "" }
 	var out, errs bytes.Buffer
 	if code := run(app.DefaultCommand, []string{"secret-key", "new"}, noEnv, &out, &errs); code != 0 {

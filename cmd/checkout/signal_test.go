@@ -45,6 +45,9 @@ func (w *watchWriter) String() string {
 // TestRunWithoutConfigurationThenSIGINT runs the program as `go run ./cmd/checkout` does, with
 // no configuration but a free port (the default :8080 may be taken on a shared machine): it
 // makes ./data, prints the URLs, serves the shop and the sandbox, and exits 0 on SIGINT.
+//
+// Not parallel: it changes the working directory and signals the whole process; the other tests,
+// parallel, start after it.
 func TestRunWithoutConfigurationThenSIGINT(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/pixcheckout/pixcheckout/checkout/sqlite/sqlitetest"
 	"github.com/pixcheckout/pixcheckout/cmd/checkout/app"
+	"github.com/pixcheckout/pixcheckout/gatewayclient/sandbox/sandboxtest"
 )
 
 // bareCheckout finds advice to run a `checkout` binary that nothing builds (not the
@@ -15,6 +18,7 @@ var bareCheckout = regexp.MustCompile(`(^|[\s(:])checkout (user|apikey|COMMAND|\
 
 // TestInvocation: `go run` is told as such; a built binary by the name it was started by.
 func TestInvocation(t *testing.T) {
+	t.Parallel()
 	for arg0, want := range map[string]string{
 		"/tmp/go-build2837462/b001/exe/checkout":     "go run ./cmd/checkout",
 		"/root/.cache/go-build/ce/ce1705-d/checkout": "go run ./cmd/checkout",
@@ -33,6 +37,7 @@ func TestInvocation(t *testing.T) {
 // advice say `go run ./cmd/checkout …` under go run, and the binary's own name otherwise,
 // never a bare `checkout` that nothing builds.
 func TestTextsNameTheProgramAsRun(t *testing.T) {
+	t.Parallel()
 	dir := madeDataDir(t)
 	inDir := func(k string) string {
 		if k == "CHECKOUT_DATA_DIR" {
@@ -54,7 +59,12 @@ func TestTextsNameTheProgramAsRun(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		stdout := &watchWriter{re: regexp.MustCompile(`(?s)(change it with: [^\n]*)\n`), found: make(chan string, 1)}
 		done := make(chan int, 1)
-		env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_DATA_DIR": t.TempDir()}
+		// A new data dir, its stores migrated already (sqlitetest, sandboxtest): still a first start,
+		// with no user yet.
+		fresh := t.TempDir()
+		sqlitetest.Create(t, filepath.Join(fresh, "checkout.db"))
+		sandboxtest.Create(t, filepath.Join(fresh, "sandbox"))
+		env := map[string]string{"CHECKOUT_ADDR": "127.0.0.1:0", "CHECKOUT_DEMO_ADDR": "off", "CHECKOUT_DATA_DIR": fresh}
 		go func() { done <- serve(ctx, prog, nil, func(k string) string { return env[k] }, stdout, &banner) }()
 		select {
 		case <-stdout.found:

@@ -40,6 +40,7 @@ func login(t *testing.T, dataDir, email, password string) error {
 var printedPassword = regexp.MustCompile(`password \(shown only now\): (\S+)\n`)
 
 func TestUserCommand(t *testing.T) {
+	t.Parallel()
 	dir := madeDataDir(t)
 	code, out, errOut := user(t, dir, "", "add", "-role", "owner", "Ana@Loja.Example")
 	m := printedPassword.FindStringSubmatch(out)

@@ -14,6 +14,7 @@ import (
 // TestVersion: `checkout version` prints the release, exit 0. A test binary carries no
 // version control information, so the line says the revision is unknown, in words.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr strings.Builder
 	if code := run(app.DefaultCommand, []string{"version"}, func(string) string { return "" }, &stdout, &stderr); code != 0 {
 		t.Fatalf("version: exit %d, stderr %q", code, stderr.String())
@@ -32,6 +33,7 @@ func TestVersion(t *testing.T) {
 // TestVersionText: the revision, its time and uncommitted changes come from the build info
 // the Go toolchain stamps into a binary built in a git checkout.
 func TestVersionText(t *testing.T) {
+	t.Parallel()
 	info := &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{
 		{Key: "vcs", Value: "git"},
 		{Key: "vcs.revision", Value: "ec7362101945bdf568335877e952369c91e87eb6"},
@@ -53,6 +55,7 @@ func TestVersionText(t *testing.T) {
 
 // TestHelpCommand: `checkout help` is -h; `checkout help COMMAND` is that command's -h.
 func TestHelpCommand(t *testing.T) {
+	t.Parallel()
 	var stdout, stderr strings.Builder
 	if code := run(app.DefaultCommand, []string{"help"}, func(string) string { return "" }, &stdout, &stderr); code != 0 ||
 		!strings.Contains(stdout.String(), "CHECKOUT_GATEWAY_URL") || !strings.Contains(stdout.String(), "version") {
@@ -70,6 +73,7 @@ func TestHelpCommand(t *testing.T) {
 // 0.1.0 made (its own migration chain recorded) stops the start with one line naming the flag
 // (or the variable) and the file, exit status 2, and the database is left as it was.
 func TestPreReleaseDatabaseRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "checkout.db")
 	db, err := sql.Open("sqlite", file)

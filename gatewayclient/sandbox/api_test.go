@@ -16,6 +16,7 @@ import (
 )
 
 func TestTokenEndpoint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	post := func(ct, body string) (int, []byte) {
 		t.Helper()
@@ -85,6 +86,7 @@ func TestTokenEndpoint(t *testing.T) {
 }
 
 func TestAuthErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	readOnly := e.token(ScopeDepositsRead)
@@ -128,6 +130,7 @@ func TestAuthErrors(t *testing.T) {
 }
 
 func TestCreateTransactionAndGetDeposit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	req := txRequest("idem-0001", 12345)
@@ -167,6 +170,7 @@ func TestCreateTransactionAndGetDeposit(t *testing.T) {
 }
 
 func TestCreateTransaction422(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for name, tc := range map[string]struct {
@@ -211,6 +215,7 @@ func TestCreateTransaction422(t *testing.T) {
 // TestCreateTransactionRefusesDeepNesting: a body nesting arrays and objects deeper than
 // strictjson.MaxDepth levels is a 422 of invalid data naming where, and nothing is made.
 func TestCreateTransactionRefusesDeepNesting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for _, levels := range []int{strictjson.MaxDepth + 1, 9_990} {
@@ -235,6 +240,7 @@ func TestCreateTransactionRefusesDeepNesting(t *testing.T) {
 // application/json; a form, text/plain, another charset or no Content-Type at all is a 415 in
 // the API's error shape, and nothing is made.
 func TestCreateTransactionNeedsJSONContentType(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	body := `{"amount":1990,"paymentMethod":"PIX","idempotencyKey":"content-type-1","pix":{}}`
@@ -279,6 +285,7 @@ func TestCreateTransactionNeedsJSONContentType(t *testing.T) {
 // in a row, then five a minute). The console's sign-in and the token endpoint count in the
 // same buckets, and a minute later one more attempt is allowed.
 func TestTokenEndpointThrottlesFailures(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	token := func(addr, secret string) *httptest.ResponseRecorder {
 		t.Helper()

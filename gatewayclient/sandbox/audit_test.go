@@ -61,6 +61,7 @@ func authRoutes() []route {
 // with garbage, a tampered token, a token signed with another key, and an expired one; 403
 // with a token holding every scope but the route's; neither with the route's scope alone.
 func TestEveryRouteNeedsTokenAndScope(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	good := e.token()
 	now := e.sb.Now()
@@ -111,6 +112,7 @@ func TestEveryRouteNeedsTokenAndScope(t *testing.T) {
 // the data dir (mode 0600, the same after a restart), with subject, scopes, iat, exp and a
 // jti unique per token.
 func TestTokenIsJWTWithClaimsAndKeptKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	path := filepath.Join(e.dir, jwtKeyFile)
 	fi, err := os.Stat(path)
@@ -166,6 +168,7 @@ func TestTokenIsJWTWithClaimsAndKeptKey(t *testing.T) {
 // default expiration of exactly 1800 s on the sandbox clock, a valid BR Code and its PNG,
 // and a deposit with the same id.
 func TestCreateTransactionResponse(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	req := txRequest("resp-0001", 98765)
@@ -213,6 +216,7 @@ func TestCreateTransactionResponse(t *testing.T) {
 // TestInternalErrorRevealsNothing breaks the database under a running sandbox: the answer is
 // a bare 500 in the API's error shape, and the cause goes to the log only.
 func TestInternalErrorRevealsNothing(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	e := newEnv(t, func(o *Options) { o.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
 	tok := e.token()
@@ -257,6 +261,7 @@ func (s *syncBuffer) String() string {
 // TestCreateTransaction422ListsEveryViolation sends bodies that break every rule at once and
 // checks that the 422 names every field by its path, in the right kind, and stores nothing.
 func TestCreateTransaction422ListsEveryViolation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for name, tc := range map[string]struct {
@@ -325,6 +330,7 @@ func TestCreateTransaction422ListsEveryViolation(t *testing.T) {
 // endpoint only, latency actually applied, a path-bound fault leaving other paths alone, and
 // count consumed one matching request at a time.
 func TestFaultsEachKind(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	form := url.Values{"client_id": {testClientID}, "client_secret": {testSecret}, "grant_type": {"client_credentials"}}
@@ -430,6 +436,7 @@ func (e *env) lastWebhook(recordID string) (string, []byte, int) {
 // expiry sweep) and checks that each one, and only a change, writes one webhook whose type
 // names the new state and whose data is the record as the API answered it.
 func TestEveryStateChangeSendsWebhook(t *testing.T) {
+	t.Parallel()
 	// Nothing is delivered (Run is not started): the outbox rows are what is checked.
 	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = "http://127.0.0.1:9/hooks" })
 	tok := e.token()
@@ -528,6 +535,7 @@ func mustJSON(t *testing.T, v any) string {
 // amount paid, endToEnd carries the payer's ISPB, and the history grows with every state,
 // each lasting until the next. Bad payers are refused with every violation named.
 func TestPayWithPayerAndPartialRefund(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	tx := e.createTx(tok, "payer-0001", 10_000)
@@ -588,6 +596,7 @@ func TestPayWithPayerAndPartialRefund(t *testing.T) {
 // TestListEnvelopesAndFilterRules checks the list envelope key by key on both lists (data an
 // empty array, never null) and the filter rules the contract tests leave out.
 func TestListEnvelopesAndFilterRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for _, path := range []string{"/deposit", "/withdrawal", "/deposit?page=3&perPage=7"} {
@@ -633,6 +642,7 @@ func TestListEnvelopesAndFilterRules(t *testing.T) {
 // an *APIError with status 500 and the sandbox's generic message, whose text holds nothing
 // of the sandbox's internals.
 func TestContractInternalErrorThroughClient(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.client()
 	ctx := context.Background()
@@ -654,6 +664,7 @@ func TestContractInternalErrorThroughClient(t *testing.T) {
 // client gets a 404 for them, never lists them, cannot move them, sees none of their
 // deliveries; and that each client signs its webhooks with its own secret.
 func TestClientsAreIsolated(t *testing.T) {
+	t.Parallel()
 	const otherID, otherSecret = "other-client", "other-secret-123"
 	e := newEnv(t, func(o *Options) {
 		o.Clients = append(o.Clients, ClientConfig{ID: otherID, Secret: otherSecret})
@@ -723,6 +734,7 @@ func TestClientsAreIsolated(t *testing.T) {
 // value, a bad escape) is a 422 naming the parameter, never a list with that filter dropped;
 // a page number too large is an empty page (or a 422 beyond an int), never page 1.
 func TestListsRefuseWhatTheyCannotRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for i := range 12 {

@@ -47,6 +47,7 @@ func page(t *testing.T, c *http.Client, u string) (int, *goquery.Document) {
 }
 
 func TestConsole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	tx := e.createTx(tok, "console-01", 12345)
@@ -191,6 +192,7 @@ func TestConsole(t *testing.T) {
 }
 
 func TestFormatBRL(t *testing.T) {
+	t.Parallel()
 	for c, want := range map[int64]string{0: "R$ 0,00", 5: "R$ 0,05", 12345: "R$ 123,45", 123456789: "R$ 1.234.567,89", 100000: "R$ 1.000,00"} {
 		if got := formatBRL(centsOf(c)); got != want {
 			t.Errorf("formatBRL(%d) = %q, want %q", c, got, want)
@@ -202,6 +204,7 @@ func TestFormatBRL(t *testing.T) {
 // address and per client: past the burst, even the right secret gets a 429 with Retry-After
 // (the secret is not checked), until the sandbox clock has refilled the bucket.
 func TestConsoleLoginThrottled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) {
 		o.Clients = append(o.Clients, ClientConfig{ID: "other-client", Secret: "other-secret-123"})
 		o.LoginRateLimit = RateLimit{Requests: 1, Period: time.Minute, Burst: 3}
@@ -257,6 +260,7 @@ func TestConsoleLoginThrottled(t *testing.T) {
 // deliveries with each attempt (time, HTTP status or error) and when the next one is due,
 // and offers the pay and expire buttons on a deposit awaiting payment.
 func TestConsoleShowsEveryDeliveryAttempt(t *testing.T) {
+	t.Parallel()
 	var calls atomic.Int32
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) == 1 {
@@ -324,6 +328,7 @@ func TestConsoleShowsEveryDeliveryAttempt(t *testing.T) {
 // and that a page answered at a deeper path (a refused control) resolves its links, forms and
 // style sheet against the console's directory.
 func TestConsoleStyleSheet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	tx := e.createTx(tok, "console-css-1", 500)

@@ -18,6 +18,7 @@ import (
 // <html lang> follows; the switch offers both; a form posted from a page opened with
 // ?lang=en carries the language and its redirect keeps it.
 func TestConsoleLanguage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	e.createTx(e.token(), "console-lang-1", 990)
 	mux := http.NewServeMux()
@@ -127,6 +128,7 @@ func TestConsoleLanguage(t *testing.T) {
 // TestConsoleCatalogue: every text is there in both languages, and every key the console uses
 // (literally in its sources, or built from a control's label or a delivery status) exists.
 func TestConsoleCatalogue(t *testing.T) {
+	t.Parallel()
 	for k, m := range consoleMessages {
 		for _, l := range consoleLangs {
 			if m.in(l) == "" {

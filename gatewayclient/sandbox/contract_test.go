@@ -17,6 +17,7 @@ import (
 // Contract tests: the real gatewayclient against the real sandbox over HTTP.
 
 func TestContractCreateGetList(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.client(gc.WithClock(clientClock{e.sb}))
 	ctx := context.Background()
@@ -50,6 +51,7 @@ func TestContractCreateGetList(t *testing.T) {
 }
 
 func TestContractAuthErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) {
 		o.Clients = append(o.Clients, ClientConfig{ID: "reader", Secret: "reader-secret", Scopes: []string{ScopeDepositsRead}})
 	})
@@ -85,6 +87,7 @@ func TestContractAuthErrors(t *testing.T) {
 }
 
 func TestContractIdempotency(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.client()
 	ctx := context.Background()
@@ -140,6 +143,7 @@ func TestContractIdempotency(t *testing.T) {
 }
 
 func TestContractRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) { o.RateLimit = RateLimit{Requests: 1, Period: 10 * time.Second, Burst: 3} })
 	c := e.client(gc.WithClock(clientClock{e.sb}))
 	ctx := context.Background()
@@ -165,6 +169,7 @@ func TestContractRateLimit(t *testing.T) {
 }
 
 func TestContractFaults(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	// Unpaced: a paced client would hold each call after the injected 429 and the dropped
 	// connection for their Retry-After and backoff, in real time; this test is about what the
@@ -221,6 +226,7 @@ func TestContractFaults(t *testing.T) {
 }
 
 func TestContractDepositFiltersAndPagination(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.client(gc.WithClock(clientClock{e.sb}))
 	ctx := context.Background()
@@ -357,6 +363,7 @@ func checkZeroAmounts(t *testing.T, e *env, tok, path string) {
 }
 
 func TestContractWithdrawalFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	c := e.client(gc.WithClock(clientClock{e.sb}))
 	ctx := context.Background()

@@ -87,8 +87,10 @@ var wantDepositMoves = map[string]map[string]gc.DepositStatus{
 // MED never pays a deposit that was not paid — and the console offers exactly the allowed
 // ones as buttons.
 func TestEveryControlFromEveryDepositState(t *testing.T) {
+	t.Parallel()
 	for _, st := range everyDepositState() {
 		t.Run(st.name, func(t *testing.T) {
+			t.Parallel() // each state in a sandbox of its own
 			want, ok := wantDepositMoves[st.name]
 			if !ok {
 				t.Fatalf("no expected moves for %s", st.name)
@@ -165,6 +167,7 @@ func TestEveryControlFromEveryDepositState(t *testing.T) {
 // TestEveryDepositMoveHasAControl checks the other way round: each move of the lifecycle
 // table is made by some control, so that no state is left unreachable.
 func TestEveryDepositMoveHasAControl(t *testing.T) {
+	t.Parallel()
 	for from, tos := range depositTransitions {
 		for _, to := range tos {
 			made := false
@@ -184,6 +187,7 @@ func TestEveryDepositMoveHasAControl(t *testing.T) {
 // state: the moves of the table succeed, every other one is a 409 that changes nothing, and
 // the console offers exactly the allowed moves.
 func TestEveryWithdrawalMoveFromEveryState(t *testing.T) {
+	t.Parallel()
 	want := map[gc.WithdrawalStatus][]gc.WithdrawalStatus{
 		gc.WithdrawalPending:           {gc.WithdrawalProcessing, gc.WithdrawalCanceled, gc.WithdrawalRejected, gc.WithdrawalFailed, gc.WithdrawalPendingCompliance},
 		gc.WithdrawalPendingCompliance: {gc.WithdrawalPending, gc.WithdrawalRejected},

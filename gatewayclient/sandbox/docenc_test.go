@@ -10,6 +10,7 @@ import (
 )
 
 func TestEncodeDepositRoundTrips(t *testing.T) {
+	t.Parallel()
 	r := newRand()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 6e6, time.UTC)
 	paid := gc.Cents(990)

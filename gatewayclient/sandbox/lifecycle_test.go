@@ -71,6 +71,7 @@ func controlFor(from, to gc.DepositStatus) (DepositAction, DepositControl) {
 }
 
 func TestDepositTransitionsEveryAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for _, from := range gc.DepositStatuses() {
@@ -158,6 +159,7 @@ func validE2E(s string, prefix byte) bool {
 }
 
 func TestDepositTransitionsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	for _, tc := range []struct {
@@ -208,6 +210,7 @@ func TestDepositTransitionsRefused(t *testing.T) {
 }
 
 func TestWithdrawalTransitions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	// Reach every state through the API, following the table, and check each edge.

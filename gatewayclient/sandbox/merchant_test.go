@@ -9,6 +9,7 @@ import (
 // A merchant name or city with accents, or longer than the BR Code allows, must still give
 // valid BR Codes: folded to ASCII and cut to 25 and 15 characters.
 func TestMerchantNameFoldedIntoBRCode(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) {
 		o.MerchantName = "Café São João Comércio de Alimentos"
 		o.MerchantCity = "São José dos Campos"

@@ -10,6 +10,7 @@ import (
 // unescaped SQLite URI would cut short (opening, and sharing, a file named after the part
 // before them).
 func TestDataDirWithURIMetacharacters(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a#b?c %41")
 	e := &env{t: t, dir: dir, clock: NewManualClock(testStart)}
 	e.start(nil)

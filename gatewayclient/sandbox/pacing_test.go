@@ -23,6 +23,7 @@ import (
 // bubble, the client reaching the sandbox's handler in process: the seconds of Retry-After
 // and of refilling pass on the bubble's clock when every caller waits, at no real cost.
 func TestClientPacingAgainstTheRateLimit(t *testing.T) {
+	t.Parallel()
 	const calls = 20
 	run := func(pacing bool) (limited int64, failed int) {
 		synctest.Test(t, func(t *testing.T) {

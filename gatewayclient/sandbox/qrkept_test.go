@@ -16,6 +16,7 @@ import (
 // answer of its idempotency key is byte for byte the first one, and its webhook carries the
 // image, signed.
 func TestQRImageKeptOnce(t *testing.T) {
+	t.Parallel()
 	recvURL, got := hookReceiver(t)
 	e := newEnv(t, func(o *Options) { o.WebhookForwardTo = recvURL })
 	tok := e.token()

@@ -7,6 +7,7 @@ import (
 )
 
 func TestRateLimitDefaults(t *testing.T) {
+	t.Parallel()
 	if got := withDefaults(RateLimit{}); got != (RateLimit{Requests: 50, Period: time.Second, Burst: 100}) {
 		t.Fatalf("transaction defaults %+v", got)
 	}
@@ -18,6 +19,7 @@ func TestRateLimitDefaults(t *testing.T) {
 // TestRateLimitOff: with the limit off, POST /transaction is never answered 429, whatever the
 // other fields say.
 func TestRateLimitOff(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) { o.RateLimit = RateLimit{Off: true, Requests: 1, Burst: 1} })
 	tok := e.token()
 	for i := range 4 {

@@ -27,6 +27,7 @@ func rawDB(t *testing.T) *sql.DB {
 // of its fixture testdata/schema-RELEASE.sql (the sandbox's tables and its outbox's). 0.1.0's
 // is the dump of the development chains its baselines replaced, made before they were deleted.
 func TestReleaseSchemas(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, r := range plan.Releases {
 		db := rawDB(t)
@@ -49,6 +50,7 @@ func TestReleaseSchemas(t *testing.T) {
 // idempotency key and a webhook delivery, keeps every row through the migrations numbered after
 // that release, and the sandbox reads its deposit back.
 func TestUpgradeFromReleases(t *testing.T) {
+	t.Parallel()
 	var dir string
 	migratetest.Upgrade{
 		Open: func(t *testing.T) *sql.DB {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSeedDeterministicRealisticConsistent(t *testing.T) {
+	t.Parallel()
 	a := newEnv(t, nil)
 	b := newEnv(t, nil)
 	ctx := context.Background()
@@ -159,6 +160,7 @@ func checkSeededDeposit(t *testing.T, d *gc.Deposit, now interface{ UnixMilli() 
 // TestSeededDepositsStoreNoQR checks that seeded deposits store no QR image, while those still
 // awaiting payment (a few among the newest 200 of a million) show a valid one in a list.
 func TestSeededDepositsStoreNoQR(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ctx := context.Background()
 	g := &seeder{s: e.sb, seed: 1, now: e.sb.Now()}

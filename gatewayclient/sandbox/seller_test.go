@@ -12,6 +12,7 @@ import (
 // international alphanumeric text, document: a valid CPF or CNPJ, both required; each problem
 // named by its path) and counts for idempotency: the same key with another seller is refused.
 func TestTransactionSeller(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	body := func(key, seller string) string {

@@ -12,6 +12,7 @@ import (
 )
 
 func TestExpiryWithClockAdvanceAndLatePayment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	req := txRequest("expire-01", 3000)
@@ -83,6 +84,7 @@ func TestExpiryWithClockAdvanceAndLatePayment(t *testing.T) {
 }
 
 func TestRestartKeepsState(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	tok := e.token()
 	tx := e.createTx(tok, "restart-01", 4321)
@@ -127,6 +129,7 @@ func TestRestartKeepsState(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	for name, o := range map[string]Options{
@@ -147,6 +150,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 }
 
 func TestNotFoundRouteIsJSON(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	st, _, b := e.do("GET", "/nowhere", "", nil)
 	if st != http.StatusNotFound || decodeErr(t, b).StatusCode != 404 {

@@ -64,6 +64,7 @@ func (h logSignal) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h logSignal) WithGroup(string) slog.Handler      { return h }
 
 func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
+	t.Parallel()
 	recvURL, got := hookReceiver(t)
 	delivered := logSignal{msg: "webhook delivered", ch: make(chan struct{}, 16)}
 	e := newEnv(t, func(o *Options) {
@@ -141,6 +142,7 @@ func TestWebhooksArriveSignedAtForwardURL(t *testing.T) {
 }
 
 func TestWebhookEnqueuedForRecordURL(t *testing.T) {
+	t.Parallel()
 	// Without Run nothing is sent: the change alone must leave a pending delivery to the
 	// record's webhookUrl, written in the same transaction.
 	e := newEnv(t, nil)
@@ -163,6 +165,7 @@ func TestWebhookEnqueuedForRecordURL(t *testing.T) {
 // because webhook-timestamp is when the attempt was sent, while the body's timestamp stays
 // the simulated time of the change, like the record's own dates.
 func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
+	t.Parallel()
 	recvURL, got := hookReceiver(t)
 	// The base clock is the real one, as when the sandbox runs for real.
 	e := &env{t: t, dir: t.TempDir()}
@@ -211,6 +214,7 @@ func TestWebhooksSignedWithRealTimeAfterClockAdvance(t *testing.T) {
 // sandbox/deposits/{id}/deliveries one by one (camelCase like the API's, no Go field names),
 // its times (the API's format) and its durations (milliseconds, not nanoseconds).
 func TestDeliveriesJSONIsCamelCaseWithMilliseconds(t *testing.T) {
+	t.Parallel()
 	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 	}))

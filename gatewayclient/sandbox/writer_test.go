@@ -20,6 +20,7 @@ import (
 // would fail instead. Every write goes through the one writer connection and readers never
 // block in WAL mode, so nothing fails.
 func TestConcurrentWorkNeverWaitsOnALock(t *testing.T) {
+	t.Parallel()
 	// A creation and a payment for each of the 24 transactions below.
 	const wantHooks = 48
 	var received atomic.Int64

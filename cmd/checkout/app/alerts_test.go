@@ -161,6 +161,7 @@ func (r *running) tick() {
 // order's dashboard page under the public URL), the viewer, off by default, none; once they
 // swap, the next paid order reaches the viewer alone, in Portuguese.
 func TestPaidOrderAlertsPerUser(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := alertApp(t, srv, nil)
 	if _, err := r.app.Accounts().AddUser(context.Background(), alertViewer, alertPassword, team.RoleViewer); err != nil {
@@ -199,6 +200,7 @@ func TestPaidOrderAlertsPerUser(t *testing.T) {
 // TestAlertsInTheSavedStoreName: the team's alerts are in the store's name, support e-mail and
 // logo as last saved on the dashboard's "Loja" page, not in the configured name.
 func TestAlertsInTheSavedStoreName(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := alertApp(t, srv, func(c *app.Config) { c.MerchantName = "Nome do Ambiente" })
 	r.saveAlerts(alertOwner, url.Values{"paid": {"each"}, "lang": {"pt-BR"}})
@@ -227,6 +229,7 @@ func TestAlertsInTheSavedStoreName(t *testing.T) {
 // nothing; at 00:30 UTC (21:30 in São Paulo, the same day) nothing more goes, an order paid
 // then is in the next day's summary at 08:00; a day without money sends none.
 func TestDailySummaryAt8SaoPaulo(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	clk := &testClock{now: time.Date(2026, 11, 27, 14, 0, 0, 0, saoPaulo)}
 	dir := t.TempDir()
@@ -304,6 +307,7 @@ func TestDailySummaryAt8SaoPaulo(t *testing.T) {
 // at 08:00 though the shop received nothing, says "1 divergência" and links to the day's
 // reconciliation, which lists the deposit as paid outside the checkout.
 func TestDailySummaryTellsDivergences(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	clk := &testClock{now: time.Date(2026, 11, 27, 14, 0, 0, 0, saoPaulo)}
 	r := alertApp(t, srv, func(c *app.Config) { c.Clock = clk.Now })
@@ -351,6 +355,7 @@ func TestDailySummaryTellsDivergences(t *testing.T) {
 // TestDailySummaryWithTheGatewayDown: the gateway failing at 08:00 does not hold back the
 // day's money: the summary goes, saying the reconciliation was not checked, with its link.
 func TestDailySummaryWithTheGatewayDown(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	clk := &testClock{now: time.Date(2026, 11, 27, 14, 0, 0, 0, saoPaulo)}
 	r := alertApp(t, srv, func(c *app.Config) { c.Clock, c.ReconcileInterval = clk.Now, 0 })
@@ -373,6 +378,7 @@ func TestDailySummaryWithTheGatewayDown(t *testing.T) {
 // who want it hear of it once it has failed for more than 5 minutes on the injected clock,
 // once however many passes look; when it works again, they hear how long it failed.
 func TestGatewayOutageAlerts(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	clk := &testClock{now: time.Date(2026, 11, 28, 6, 0, 0, 0, saoPaulo)}
 	r := alertApp(t, srv, func(c *app.Config) {
@@ -424,6 +430,7 @@ func TestGatewayOutageAlerts(t *testing.T) {
 // TestDailySummaryOnceAcrossInstances: two instances on one PostgreSQL database, on the same
 // clock, both compose the day's summary: one is stored and sent.
 func TestDailySummaryOnceAcrossInstances(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	dbURL := postgresDatabase(t)
 	clk := &testClock{now: time.Date(2026, 11, 28, 8, 0, 0, 0, saoPaulo)}

@@ -194,6 +194,7 @@ func waitData(t *testing.T, lines <-chan string, want string) bool {
 }
 
 func TestOneCommandFlow(t *testing.T) {
+	t.Parallel()
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) { c.Stdout = &banner })
 	for _, p := range []string{"/healthz", "/readyz"} {
@@ -283,24 +284,73 @@ func TestOneCommandFlow(t *testing.T) {
 }
 
 func TestReconcilerSeesPaymentWithoutWebhooks(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) {
 		c.WebhooksEnabled = false
 		c.ReconcileInterval = 50 * time.Millisecond
 	})
 	pay := r.placeOrder()
-	lines, body := r.stream(pay)
-	defer body.Close()
-	if !waitData(t, lines, `"awaiting_payment"`) {
-		t.Fatal("stream ended")
-	}
+	stream := r.follow(pay)
+	stream.wait(t, `"awaiting_payment"`)
 	// Pay at the gateway directly: no webhook, no refresh by the page.
 	r.payAtGateway(pay)
-	if !waitData(t, lines, `"paid"`) {
-		t.Fatal("stream ended before paid")
+	stream.wait(t, `"paid"`)
+}
+
+// followed is a PIX page's stream as the page follows it: when the server ends it with a
+// redirect to the page itself (a QR code that a slow gateway gave after the stream opened, on a
+// loaded machine, makes the page draw itself again), the page reloads and opens a new one.
+type followed struct {
+	r          *running
+	pay        string
+	lines      <-chan string
+	redirected bool // the last data line carried a redirect
+}
+
+// follow opens pay's stream; it is closed when the test ends.
+func (r *running) follow(pay string) *followed {
+	f := &followed{r: r, pay: pay}
+	f.reopen()
+	return f
+}
+
+func (f *followed) reopen() {
+	lines, body := f.r.stream(f.pay)
+	f.r.t.Cleanup(func() { body.Close() })
+	f.lines, f.redirected = lines, false
+}
+
+// wait waits for a data line containing want, following up to two reloads; any other end of the
+// stream fails the test.
+func (f *followed) wait(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for reloads := 0; ; {
+		select {
+		case l, ok := <-f.lines:
+			if !ok {
+				if !f.redirected || reloads == 2 {
+					t.Fatalf("the stream ended before %s (after %d reloads)", want, reloads)
+				}
+				reloads++
+				f.reopen()
+				continue
+			}
+			if !strings.HasPrefix(l, "data: ") {
+				continue
+			}
+			f.redirected = strings.Contains(l, `"redirect":`)
+			if strings.Contains(l, want) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no %q on the stream", want)
+		}
 	}
 }
 
 func TestShutdownClosesStreams(t *testing.T) {
+	t.Parallel()
 	r := start(t, nil)
 	pay := r.placeOrder()
 	lines, body := r.stream(pay)
@@ -323,6 +373,7 @@ func TestShutdownClosesStreams(t *testing.T) {
 }
 
 func TestRealGatewayMode(t *testing.T) {
+	t.Parallel()
 	// A standalone sandbox stands in for the real gateway.
 	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: t.TempDir(),
 		Clients: []sandbox.ClientConfig{{ID: "merchant", Secret: "merchant-secret"}}})

@@ -62,6 +62,7 @@ func (r *running) tryPlaceOrder(client *http.Client) (string, error) {
 // a backup is taken; restored into a new data dir, the backup holds every order the shop had
 // acknowledged when the backup began, each whole (its lines and history), and no order cut.
 func TestBackupUnderLoadRestoresEveryAcknowledgedOrder(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.NewCartLimit = ratelimit.Rate{Off: true} })
 	var (
 		mu    sync.Mutex

@@ -26,6 +26,7 @@ import (
 // name shows the stored one. A save of the "Loja" page on one shows on the other's next page:
 // the change feed tells it, no restart, no polling of the store.
 func TestStoreFaceOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	cfg := func(name string) func(c *app.Config) {
 		return func(c *app.Config) {
@@ -94,6 +95,7 @@ func (r *running) saveStore(token string, form url.Values) {
 // store's saved profile — at first the configuration's payee (a new install's initial values),
 // then what the "Loja" page saved, from the next order on, without a restart.
 func TestSellerIsTheSavedStore(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sandboxtest.Create(t, dir)
 	sb, err := sandbox.New(context.Background(), sandbox.Options{DataDir: dir,

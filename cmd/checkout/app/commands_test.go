@@ -12,6 +12,7 @@ import (
 // TestCommandsRefuseAnEmptyPostgreSQLDatabase: the commands open a PostgreSQL database only
 // once a server has made the checkout's tables in it.
 func TestCommandsRefuseAnEmptyPostgreSQLDatabase(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	cfg, err := app.Load(func(k string) string {
 		if k == "CHECKOUT_DATABASE_URL" {

@@ -17,6 +17,7 @@ func envOf(m map[string]string) func(string) string {
 }
 
 func TestLoadDefaults(t *testing.T) {
+	t.Parallel()
 	c, err := Load(envOf(nil), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +31,7 @@ func TestLoadDefaults(t *testing.T) {
 }
 
 func TestLoadEnvAndFlags(t *testing.T) {
+	t.Parallel()
 	env := envOf(map[string]string{
 		"CHECKOUT_ADDR":                   "127.0.0.1:9000",
 		"CHECKOUT_PUBLIC_URL":             "https://pay.example.com",
@@ -56,6 +58,7 @@ func TestLoadEnvAndFlags(t *testing.T) {
 }
 
 func TestLoadErrorsNameTheVariable(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		env  map[string]string
 		args []string
@@ -138,6 +141,7 @@ func TestLoadErrorsNameTheVariable(t *testing.T) {
 }
 
 func TestLoadPostgresURL(t *testing.T) {
+	t.Parallel()
 	c, err := Load(envOf(map[string]string{"CHECKOUT_DATABASE_URL": "postgres://checkout:pw@db.internal:5432/checkout"}), nil)
 	if err != nil || c.DatabaseURL != "postgres://checkout:pw@db.internal:5432/checkout" {
 		t.Errorf("postgres URL: %v %q", err, c.DatabaseURL)
@@ -145,6 +149,7 @@ func TestLoadPostgresURL(t *testing.T) {
 }
 
 func TestLoadHelp(t *testing.T) {
+	t.Parallel()
 	if _, err := Load(envOf(nil), []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("-h: %v", err)
 	}
@@ -158,6 +163,7 @@ func TestLoadHelp(t *testing.T) {
 
 // TestHelpShowsDefaults: checkout -h gives each setting that has a default with it.
 func TestHelpShowsDefaults(t *testing.T) {
+	t.Parallel()
 	u := Usage(DefaultCommand)
 	for _, want := range []string{"(default :8080)", "(default http:// and the address bound, such as http://localhost:8080)", "(default ./data)",
 		"(default Loja Demo PIX)", "(default 5s)", "(default true)", "(default 60/min)", "(default 168h0m0s)", "(default 72h0m0s)"} {
@@ -168,6 +174,7 @@ func TestHelpShowsDefaults(t *testing.T) {
 }
 
 func TestLoadNewCartLimit(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[string]ratelimit.Rate{
 		"10/s":    {Requests: 10, Period: time.Second, Burst: 20},
 		"120/min": {Requests: 120, Period: time.Minute, Burst: 240},
@@ -186,6 +193,7 @@ func TestLoadNewCartLimit(t *testing.T) {
 // embedded sandbox's limit; unset, the sandbox keeps its realistic default.
 // The per-address caps of streams and connections: on by default, a number, or off.
 func TestLoadPerAddressCaps(t *testing.T) {
+	t.Parallel()
 	c, err := Load(envOf(nil), nil)
 	if err != nil || c.StreamsPerClient != web.DefaultMaxStreamsPerClient || c.ConnsPerPeer != web.DefaultConnsPerPeer {
 		t.Fatalf("defaults: %d, %d, %v", c.StreamsPerClient, c.ConnsPerPeer, err)
@@ -201,6 +209,7 @@ func TestLoadPerAddressCaps(t *testing.T) {
 }
 
 func TestLoadSandboxRateLimit(t *testing.T) {
+	t.Parallel()
 	c, err := Load(envOf(nil), nil)
 	if err != nil || c.SandboxRateLimit != (sandbox.RateLimit{}) {
 		t.Fatalf("unset: %+v, %v; want the zero value (the sandbox's default)", c.SandboxRateLimit, err)
@@ -230,6 +239,7 @@ func TestLoadSandboxRateLimit(t *testing.T) {
 // TestLoadSandboxRateLimitErrors: a malformed limit, or one set beside a real gateway (where it
 // would silently do nothing), stops the start with the variable named.
 func TestLoadSandboxRateLimitErrors(t *testing.T) {
+	t.Parallel()
 	realGateway := map[string]string{
 		"CHECKOUT_GATEWAY_URL":           "https://api.gateway.example.com/v1",
 		"CHECKOUT_GATEWAY_CLIENT_ID":     "id",
@@ -279,6 +289,7 @@ func TestLoadSandboxRateLimitErrors(t *testing.T) {
 // TestPersonalDataRetention: a year by default; days or hours as typed; less than an hour, or
 // not a duration, names the variable.
 func TestPersonalDataRetention(t *testing.T) {
+	t.Parallel()
 	c, err := Load(envOf(nil), nil)
 	if err != nil || c.PersonalDataRetention != 365*24*time.Hour {
 		t.Fatalf("default: %v, %v", c.PersonalDataRetention, err)
@@ -301,6 +312,7 @@ func TestPersonalDataRetention(t *testing.T) {
 // secret is taken as whsec_<base64> or the bare base64 (padded or not), several separated by
 // spaces during a rotation.
 func TestGatewayWebhookSecretForms(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=", "c2VjcmV0LWtleS1mb3ItdGVzdHM=", "c2VjcmV0LWtleS1mb3ItdGVzdHM",
 		"whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM= c2VjcmV0LWtleS1vbGQ="} {
 		if c, err := Load(envOf(map[string]string{"CHECKOUT_GATEWAY_WEBHOOK_SECRET": v}), nil); err != nil || c.GatewayWebhookSecret != v {

@@ -55,6 +55,7 @@ func (r *running) dashboardStatus(path, token string) int {
 // password shown once in the banner; a restart shows none, and the session opened before it
 // still works (sessions live in the database).
 func TestFirstUserAndPersistentSessions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) { c.Stdout = &banner; c.DataDir = dir })
@@ -85,6 +86,7 @@ func TestFirstUserAndPersistentSessions(t *testing.T) {
 // TestConfiguredAdmin: CHECKOUT_ADMIN_EMAIL and _PASSWORD make the first user; nothing is
 // printed.
 func TestConfiguredAdmin(t *testing.T) {
+	t.Parallel()
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) {
 		c.Stdout = &banner
@@ -103,6 +105,7 @@ func TestConfiguredAdmin(t *testing.T) {
 // TestSessionsSharedOnPostgreSQL: two instances on one PostgreSQL database share sessions: a
 // sign-in on one opens the dashboard on the other, and a sign-out on one closes it on both.
 func TestSessionsSharedOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	cfg := func(c *app.Config) {
 		c.DatabaseURL = dbURL

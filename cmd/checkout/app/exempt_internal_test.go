@@ -11,6 +11,7 @@ import (
 // proxies, which carry every shopper's connections and enforce the cap per client themselves;
 // any other peer is capped, whatever headers it sends.
 func TestConnCapSparesTrustedProxies(t *testing.T) {
+	t.Parallel()
 	proxies, err := respond.ParseProxies("10.0.0.0/8, 192.0.2.7")
 	if err != nil {
 		t.Fatal(err)

@@ -59,6 +59,7 @@ func (r *running) waitGateway(want string) map[string]string {
 // gateway alone (no thundering herd: no transaction is attempted while it fails); when the
 // gateway returns, every order placed during the outage gets its QR code by itself.
 func TestGatewayOutageAndBack(t *testing.T) {
+	t.Parallel()
 	t.Run("5xx", func(t *testing.T) {
 		outageAndBack(t, map[string]any{"kind": "unavailable", "count": 10000}, 0, "server_error", "erros internos")
 	})

@@ -13,6 +13,7 @@ import (
 // The picture fetcher never reaches this machine: a session's imageUrl naming a loopback
 // address is refused by the dialer's guard, before any request is sent.
 func TestImageFetcherRefusesThisMachine(t *testing.T) {
+	t.Parallel()
 	reached := false
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
 	defer srv.Close()

@@ -17,6 +17,7 @@ import (
 // reaches the SMTP server, /readyz says mail ok, and the banner names the server without its
 // password; without it /readyz says off and the banner says where the messages are kept.
 func TestMailWiring(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) {

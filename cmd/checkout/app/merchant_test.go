@@ -118,6 +118,7 @@ func (r *running) api(key, method, path string, body any, out any) int {
 // signed notifications in order, the first one only on its third attempt; the delivery log
 // says so; a revoked key is refused.
 func TestMerchantFlowThroughTheApp(t *testing.T) {
+	t.Parallel()
 	rc := newReceiver(2)
 	hooks := httptest.NewServer(rc)
 	defer hooks.Close()
@@ -193,6 +194,7 @@ func TestMerchantFlowThroughTheApp(t *testing.T) {
 // TestSettingsFrameOriginsReachTheCSP: origins saved in the merchant's settings may frame the
 // shopper pages at once; never the API.
 func TestSettingsFrameOriginsReachTheCSP(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.FrameAncestors = []string{"https://config.example.com"} })
 	res, _ := r.get("/")
 	if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'self' https://config.example.com") ||
@@ -217,6 +219,7 @@ func TestSettingsFrameOriginsReachTheCSP(t *testing.T) {
 // TestMerchantWebhookURLNeedsASecret: a configured URL without any secret stops the start,
 // naming the variable.
 func TestMerchantWebhookURLNeedsASecret(t *testing.T) {
+	t.Parallel()
 	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0",
 		"-merchant-webhook-url", "https://hooks.example.com/pix"})
 	if err != nil {
@@ -239,6 +242,7 @@ func TestMerchantWebhookURLNeedsASecret(t *testing.T) {
 // TestDemoMerchantPage: in sandbox mode a second origin serves the demo merchant page, whose
 // server makes a session through the API, framed by that origin, and mounts it with embed.js.
 func TestDemoMerchantPage(t *testing.T) {
+	t.Parallel()
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) { c.Stdout = &banner })
 	demo := r.app.DemoURL()

@@ -59,6 +59,7 @@ func value(fams map[string]*dto.MetricFamily, name string) float64 {
 // checkout_orders_placed_total and checkout_orders_paid_total move by exactly the orders placed
 // and paid; the gateway, the placements, the streams and the runtime are there too.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.MetricsAddr = "127.0.0.1:0" })
 	if r.app.MetricsURL() == "" {
 		t.Fatal("no metrics URL with CHECKOUT_METRICS_ADDR set")

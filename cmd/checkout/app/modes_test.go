@@ -20,6 +20,9 @@ import (
 // dir an older version left open (0755 and 0644) is closed at the next start, with one log line
 // naming what changed, and nothing else in it is touched; a start with nothing to change logs
 // nothing about it.
+//
+// Not parallel: the umask is the process's, and the other tests, all parallel, start only after
+// this one has set it back.
 func TestDataDirOwnerOnly(t *testing.T) {
 	old := syscall.Umask(0)
 	defer syscall.Umask(old)

@@ -11,6 +11,7 @@ import (
 // TestNonLatinMerchantNameInBRCode: a Cyrillic shop name reaches the shopper's bank app
 // romanised, not replaced by the sandbox's own name.
 func TestNonLatinMerchantNameInBRCode(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.MerchantName = "Кафе Москва" })
 	_, doc := r.get(r.placeOrder())
 	if !strings.Contains(doc.Text(), "Кафе Москва") {

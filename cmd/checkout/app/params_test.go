@@ -13,6 +13,7 @@ import (
 // passes a parameter on to a query answers 4xx naming the parameter, on SQLite and on
 // PostgreSQL (which refuses NUL in a text and would answer 500).
 func TestNULInQueryRefused(t *testing.T) {
+	t.Parallel()
 	for name, db := range map[string]func(t *testing.T) string{
 		"SQLite":     func(*testing.T) string { return "" },
 		"PostgreSQL": func(t *testing.T) string { return postgresDatabase(t) },

@@ -23,6 +23,7 @@ import (
 // the order's document and phone masked, a write key in full. The whole program's logs (the
 // API, the shopper's form, the notifications' deliveries) hold none of that data.
 func TestNotificationsCarryPersonalDataOnlyWhenEnabled(t *testing.T) {
+	t.Parallel()
 	rc := newReceiver(0)
 	hooks := httptest.NewServer(rc)
 	defer hooks.Close()

@@ -161,6 +161,7 @@ func label(m *dto.Metric, name string) string {
 // instance reaches a stream open on the other, and exactly one of them reconciles (the other
 // is on standby); /readyz and the metrics say the change feed listens.
 func TestBehindPgBouncer(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	pooled := pgbouncer(t, dbURL)
 	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})

@@ -100,6 +100,7 @@ func displayStream(t testing.TB, r *running, cookie *http.Cookie) <-chan string 
 // and on PostgreSQL with the display on another instance than the owner's, which only the
 // change feed tells.
 func TestRevokedDisplayStreamEnds(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name     string
 		postgres bool

@@ -23,6 +23,7 @@ import (
 // paired on B (with A's code) shows that sale, its QR code the order's own, then paid once the
 // payment is made through A: only the change feed's kind for terminals tells B.
 func TestSaleOnAShowsOnDisplayOnB(t *testing.T) {
+	t.Parallel()
 	for _, pooled := range []bool{false, true} {
 		name := map[bool]string{false: "postgres", true: "pgbouncer"}[pooled]
 		t.Run(name, func(t *testing.T) {

@@ -23,6 +23,7 @@ func postgresDatabase(t testing.TB) string {
 }
 
 func TestFlowOnPostgreSQL(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	r := start(t, func(c *app.Config) { c.DatabaseURL = dbURL; c.MetricsAddr = "127.0.0.1:0" })
 	res, _ := r.get("/readyz")
@@ -34,15 +35,10 @@ func TestFlowOnPostgreSQL(t *testing.T) {
 		t.Fatal("no seeded catalogue in PostgreSQL")
 	}
 	pay := r.placeOrder()
-	lines, body := r.stream(pay)
-	defer body.Close()
-	if !waitData(t, lines, `"awaiting_payment"`) {
-		t.Fatal("stream ended")
-	}
+	stream := r.follow(pay)
+	stream.wait(t, `"awaiting_payment"`)
 	r.payAtGateway(pay)
-	if !waitData(t, lines, `"paid"`) {
-		t.Fatal("stream ended before paid")
-	}
+	stream.wait(t, `"paid"`)
 	// The metrics read PostgreSQL too (the notifications' backlog).
 	fams := r.scrape()
 	if value(fams, "checkout_orders_placed_total") != 1 || value(fams, "checkout_orders_paid_total") != 1 ||
@@ -56,6 +52,7 @@ func TestFlowOnPostgreSQL(t *testing.T) {
 // payment made through instance A reaches a live page's stream open on instance B, carried by
 // the database's change notifications (B neither polls nor re-reads its streams' orders).
 func TestPaymentReachesStreamsOnAnotherInstance(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	a := start(t, func(c *app.Config) { c.DatabaseURL, c.ReconcileInterval = dbURL, 0 })
 	b := start(t, func(c *app.Config) { c.DatabaseURL, c.ReconcileInterval = dbURL, 0 })

@@ -35,6 +35,7 @@ func createSession(t *testing.T, r *running, key string) string {
 // (every interface, as CHECKOUT_ADDR=:18080) is the one in sessions' URLs, the banner, and
 // the demo merchant page, whose embed.js loads.
 func TestPublicURLFollowsTheBoundPort(t *testing.T) {
+	t.Parallel()
 	const key = "pxk_test_public_url"
 	var banner strings.Builder
 	r := startOn(t, ":0", func(c *app.Config) { c.Stdout = &banner; c.MerchantAPIKey = key })
@@ -74,6 +75,7 @@ func TestPublicURLFollowsTheBoundPort(t *testing.T) {
 
 // TestPublicURLAsSet: a CHECKOUT_PUBLIC_URL is used and printed as it is.
 func TestPublicURLAsSet(t *testing.T) {
+	t.Parallel()
 	const key = "pxk_test_public_url"
 	var banner strings.Builder
 	r := start(t, func(c *app.Config) {

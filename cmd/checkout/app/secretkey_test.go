@@ -43,6 +43,7 @@ func newApp(t *testing.T, cfg app.Config) error {
 // may read, or another key than the one that sealed the database, stops the start in words;
 // a rotation (a new key first, the old one after it) reseals at the next start.
 func TestSecretKeyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := start(t, func(c *app.Config) { c.DataDir = dir })
 	keyFile := filepath.Join(dir, sealed.FileName)
@@ -145,6 +146,7 @@ func TestSecretKeyFile(t *testing.T) {
 // says to copy the first one's key file (or set the variable), as bad configuration, and writes
 // no key file of its own.
 func TestInstancesShareTheSecretKey(t *testing.T) {
+	t.Parallel()
 	dbURL := postgresDatabase(t)
 	start(t, func(c *app.Config) { c.DatabaseURL = dbURL })
 	cfg, err := app.Load(func(string) string { return "" }, []string{"-data-dir", t.TempDir(), "-addr", "127.0.0.1:0"})

@@ -83,6 +83,7 @@ func (r *running) mailsTo(t *testing.T, addr string) []mail.Entry {
 // the order's page under the public URL, in both parts. No other e-mail is sent (the order
 // placed is off by default).
 func TestReceiptMail(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	srv.Fail(mailtest.Failure{At: "data", Code: 451, Message: "try again later"})
 	r := startWithSMTP(t, srv, nil)
@@ -151,6 +152,7 @@ func TestReceiptMail(t *testing.T) {
 // the shipment (carrier, tracking code, and a link under the public URL that leads to the
 // carrier's page); marking it delivered sends nothing.
 func TestShopperNewsMail(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, nil)
 	ctx := context.Background()
@@ -224,6 +226,7 @@ func TestShopperNewsMail(t *testing.T) {
 // TestReceiptOfLinkAndSessionOrders: an order placed through a payment link and one placed
 // through a checkout session get their receipt too.
 func TestReceiptOfLinkAndSessionOrders(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, nil)
 	secret, _, err := r.app.APIKeys().Create(context.Background(), "loja", apikeys.ScopeWrite, nil)
@@ -271,6 +274,7 @@ func TestReceiptOfLinkAndSessionOrders(t *testing.T) {
 // TestReceiptInTheSavedStoreFace: the receipt is in the store's name, payee and support
 // e-mail as last saved on the dashboard's "Loja" page, not as the environment first set them.
 func TestReceiptInTheSavedStoreFace(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, func(c *app.Config) {
 		c.AdminEmail, c.AdminPassword = "dona@loja.example", "senha-configurada"
@@ -343,6 +347,7 @@ func (r *running) placeOrderIn(acceptLanguage string) string {
 // over SMTP (subject, both parts, money and time written the English way, Content-Language
 // en), one placed in Portuguese a Portuguese one, from the same store at the same time.
 func TestShopperMailInTheOrdersLanguage(t *testing.T) {
+	t.Parallel()
 	srv := mailtest.Start(t)
 	r := startWithSMTP(t, srv, nil)
 	en, pt := r.placeOrderIn("en-US,en;q=0.9"), r.placeOrderIn("pt-BR,pt;q=0.9")

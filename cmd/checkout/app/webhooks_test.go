@@ -33,17 +33,13 @@ func (r *running) payAtGateway(pay string) {
 }
 
 func TestSandboxWebhooksReachTheReceiver(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.ReconcileInterval = 0 })
 	pay := r.placeOrder()
-	lines, body := r.stream(pay)
-	defer body.Close()
-	if !waitData(t, lines, `"awaiting_payment"`) {
-		t.Fatal("stream ended")
-	}
+	stream := r.follow(pay)
+	stream.wait(t, `"awaiting_payment"`)
 	r.payAtGateway(pay)
-	if !waitData(t, lines, `"paid"`) {
-		t.Fatal("stream ended before paid")
-	}
+	stream.wait(t, `"paid"`)
 }
 
 // BenchmarkGatewayPayToSSE measures the delay from a payment at the gateway to the paid status
@@ -82,6 +78,7 @@ func BenchmarkGatewayPayToSSE(b *testing.B) {
 // mode the checkout runs on the sandbox's business time), and its webhooks still get through
 // (with the reconciler off, only they can make the order paid).
 func TestSandboxClockAdvanceKeepsTheCountdown(t *testing.T) {
+	t.Parallel()
 	r := start(t, func(c *app.Config) { c.ReconcileInterval = 0 })
 	if err := r.app.Gateway().Do(context.Background(), http.MethodPost, "/sandbox/clock/advance", map[string]any{"seconds": 3600}, nil); err != nil {
 		t.Fatal(err)
@@ -100,13 +97,8 @@ func TestSandboxClockAdvanceKeepsTheCountdown(t *testing.T) {
 		t.Errorf("countdown %v after a clock advance (now %v, expiresAt %v, %v); want at most 30:00", left, st.Now, st.ExpiresAt, err)
 	}
 	// Its webhooks are still accepted: they are signed with real time, not the advanced clock.
-	lines, body := r.stream(pay)
-	defer body.Close()
-	if !waitData(t, lines, `"awaiting_payment"`) {
-		t.Fatal("stream ended")
-	}
+	stream := r.follow(pay)
+	stream.wait(t, `"awaiting_payment"`)
 	r.payAtGateway(pay)
-	if !waitData(t, lines, `"paid"`) {
-		t.Fatal("the sandbox's webhook did not make the order paid after its clock was advanced")
-	}
+	stream.wait(t, `"paid"`)
 }
