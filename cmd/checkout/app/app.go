@@ -1069,34 +1069,37 @@ func (a *App) warnWebhookSecret() {
 // Webhooks' secrets are 24 to 64 bytes.
 const minWebhookKey = 16
 
-// banner prints where to go.
+// banner prints where to go, in one write: lines logged meanwhile by other goroutines cannot
+// split it, and a reader of the output sees it whole or not at all.
 func (a *App) banner() {
 	self := a.self
 	if a.cfg.Stdout == nil {
 		return
 	}
 	public := strings.TrimRight(a.cfg.PublicURL, "/")
-	fmt.Fprintf(a.cfg.Stdout, "PIX Checkout is running.\n  shop:            %s/\n", public)
+	var w strings.Builder
+	fmt.Fprintf(&w, "PIX Checkout is running.\n  shop:            %s/\n", public)
 	if a.sandbox != nil {
 		// The secret itself never goes to the output, which may be a shipped log: where it is.
-		fmt.Fprintf(a.cfg.Stdout, "  sandbox gateway: %s%s\n  sandbox console: %s%s/sandbox/\n"+
+		fmt.Fprintf(&w, "  sandbox gateway: %s%s\n  sandbox console: %s%s/sandbox/\n"+
 			"    sign in with client id %q and the client secret %s\n",
 			self, SandboxPrefix, self, SandboxPrefix, a.clientID, a.secretSource)
 	} else {
 		// Load refuses user info in the URL, so printing it reveals no password.
-		fmt.Fprintf(a.cfg.Stdout, "  gateway:         %s\n", a.cfg.GatewayURL)
+		fmt.Fprintf(&w, "  gateway:         %s\n", a.cfg.GatewayURL)
 		if checkout.WebhookURL(public) == "" {
 			then := fmt.Sprintf("the reconciler finds payments within %s (CHECKOUT_RECONCILE_INTERVAL)", a.cfg.ReconcileInterval)
 			if a.cfg.ReconcileInterval <= 0 {
 				then = "and the reconciler is off (CHECKOUT_RECONCILE_INTERVAL): payments are seen only when a page asks the gateway"
 			}
-			fmt.Fprintf(a.cfg.Stdout, "  webhooks:        off: the gateway sends them only to an https public URL whose host has a TLD "+
+			fmt.Fprintf(&w, "  webhooks:        off: the gateway sends them only to an https public URL whose host has a TLD "+
 				"(CHECKOUT_PUBLIC_URL is %s); %s\n", public, then)
 		}
 	}
-	a.merchantBanner(public)
-	a.dashboardBanner(public)
-	a.mailBanner(public)
+	a.merchantBanner(&w, public)
+	a.dashboardBanner(&w, public)
+	a.mailBanner(&w, public)
+	_, _ = io.WriteString(a.cfg.Stdout, w.String())
 }
 
 // Close releases the sandbox and the store, and the listener when Serve never ran. Call it

@@ -76,15 +76,15 @@ func (a *App) pruneAccess(ctx context.Context, interval time.Duration) {
 
 // dashboardBanner prints where the dashboard is and, once, the password of a first user made
 // at this start: the only time it is ever shown.
-func (a *App) dashboardBanner(public string) {
-	fmt.Fprintf(a.cfg.Stdout, "  dashboard:       %s%s\n", public, dashboard.Path)
+func (a *App) dashboardBanner(w io.Writer, public string) {
+	fmt.Fprintf(w, "  dashboard:       %s%s\n", public, dashboard.Path)
 	if f := a.firstUser; f != nil {
 		a.firstUser = nil
 		cmd := a.cfg.Command
 		if cmd == "" {
 			cmd = DefaultCommand
 		}
-		printFirstUser(a.cfg.Stdout, f, cmd)
+		printFirstUser(w, f, cmd)
 	}
 }
 

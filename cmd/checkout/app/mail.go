@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/pixcheckout/pixcheckout/checkout/mail"
@@ -82,12 +83,12 @@ func (a *App) runMail(ctx context.Context) {
 }
 
 // mailBanner says where e-mails go.
-func (a *App) mailBanner(public string) {
+func (a *App) mailBanner(w io.Writer, public string) {
 	if a.mail.server == nil {
-		fmt.Fprintf(a.cfg.Stdout, "  e-mail:          not sent (no CHECKOUT_SMTP_URL): every message is kept in %s/dashboard/mail\n", public)
+		fmt.Fprintf(w, "  e-mail:          not sent (no CHECKOUT_SMTP_URL): every message is kept in %s/dashboard/mail\n", public)
 		return
 	}
-	fmt.Fprintf(a.cfg.Stdout, "  e-mail:          through %s; the log is at %s/dashboard/mail\n", a.mail.server, public)
+	fmt.Fprintf(w, "  e-mail:          through %s; the log is at %s/dashboard/mail\n", a.mail.server, public)
 }
 
 // MailComposer returns the composer of the e-mails (what orders' and team's messages use).

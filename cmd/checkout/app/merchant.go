@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -146,9 +147,9 @@ func OpenKeys(ctx context.Context, cfg Config) (keys *apikeys.Keys, log *audit.L
 }
 
 // merchantBanner prints the merchant API's address and the demo merchant page's.
-func (a *App) merchantBanner(public string) {
-	fmt.Fprintf(a.cfg.Stdout, "  merchant API:    %s/api/v1 (described at %s/api/v1/openapi.json)\n", public, public)
+func (a *App) merchantBanner(w io.Writer, public string) {
+	fmt.Fprintf(w, "  merchant API:    %s/api/v1 (described at %s/api/v1/openapi.json)\n", public, public)
 	if a.merchant.demoLn != nil {
-		fmt.Fprintf(a.cfg.Stdout, "  demo merchant:   %s (a merchant's page on another origin embedding a checkout session)\n", a.DemoURL())
+		fmt.Fprintf(w, "  demo merchant:   %s (a merchant's page on another origin embedding a checkout session)\n", a.DemoURL())
 	}
 }
